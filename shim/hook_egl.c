@@ -1,0 +1,72 @@
+/* EGL hooks: context lifetime, current context, swaps, thread release and display termination. */
+#include "shim/shim_internal.h"
+
+/* EGL_NO_CONTEXT / EGL_TRUE without pulling in the system EGL headers. */
+#define GLR_EGL_TRUE 1u
+
+EGLContext glr_hook_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, const EGLint *attribs)
+{
+    EGLContext c = glr_call_eglCreateContext(dpy, config, share, attribs);
+    if (!glr_disabled)
+        glr_ctx_created(GLR_CTX_EGL, dpy, c, share, attribs, "eglCreateContext");
+    return c;
+}
+
+EGLBoolean glr_hook_eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
+{
+    EGLBoolean ok = glr_call_eglDestroyContext(dpy, ctx);
+    if (ok == GLR_EGL_TRUE && !glr_disabled)
+        glr_ctx_destroyed(GLR_CTX_EGL, dpy, ctx);
+    return ok;
+}
+
+EGLBoolean glr_hook_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
+{
+    EGLBoolean ok = glr_call_eglMakeCurrent(dpy, draw, read, ctx);
+    if (ok == GLR_EGL_TRUE && !glr_disabled)
+        glr_ctx_made_current(GLR_CTX_EGL, dpy, ctx);
+    return ok;
+}
+
+EGLBoolean glr_hook_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
+{
+    EGLBoolean ok = glr_call_eglSwapBuffers(dpy, surface);
+    if (!glr_disabled)
+        glr_frame_end();
+    return ok;
+}
+
+EGLBoolean glr_hook_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n)
+{
+    EGLBoolean ok = glr_call_eglSwapBuffersWithDamageKHR(dpy, surface, rects, n);
+    if (!glr_disabled)
+        glr_frame_end();
+    return ok;
+}
+
+EGLBoolean glr_hook_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n)
+{
+    EGLBoolean ok = glr_call_eglSwapBuffersWithDamageEXT(dpy, surface, rects, n);
+    if (!glr_disabled)
+        glr_frame_end();
+    return ok;
+}
+
+EGLBoolean glr_hook_eglReleaseThread(void)
+{
+    EGLBoolean ok = glr_call_eglReleaseThread();
+    if (ok == GLR_EGL_TRUE && !glr_disabled) {
+        struct glr_context *c = glr_ctx_current();
+        if (c)
+            glr_ctx_made_current(GLR_CTX_EGL, NULL, NULL);
+    }
+    return ok;
+}
+
+EGLBoolean glr_hook_eglTerminate(EGLDisplay dpy)
+{
+    EGLBoolean ok = glr_call_eglTerminate(dpy);
+    if (ok == GLR_EGL_TRUE && !glr_disabled)
+        glr_ctx_display_terminated(dpy);
+    return ok;
+}

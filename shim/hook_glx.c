@@ -1,0 +1,59 @@
+/* GLX hooks: context lifetime, current context, swaps. Each forwards first and records only what
+ * the driver accepted, so return values and errors are exactly the driver's. */
+#include "shim/shim_internal.h"
+
+GLXContext glr_hook_glXCreateContext(Display *dpy, XVisualInfo *vis, GLXContext share, Bool direct)
+{
+    GLXContext c = glr_call_glXCreateContext(dpy, vis, share, direct);
+    if (!glr_disabled)
+        glr_ctx_created(GLR_CTX_GLX, dpy, c, share, NULL, "glXCreateContext");
+    return c;
+}
+
+GLXContext glr_hook_glXCreateNewContext(Display *dpy, GLXFBConfig config, int render_type, GLXContext share,
+                                        Bool direct)
+{
+    GLXContext c = glr_call_glXCreateNewContext(dpy, config, render_type, share, direct);
+    if (!glr_disabled)
+        glr_ctx_created(GLR_CTX_GLX, dpy, c, share, NULL, "glXCreateNewContext");
+    return c;
+}
+
+GLXContext glr_hook_glXCreateContextAttribsARB(Display *dpy, GLXFBConfig config, GLXContext share, Bool direct,
+                                               const int *attribs)
+{
+    GLXContext c = glr_call_glXCreateContextAttribsARB(dpy, config, share, direct, attribs);
+    if (!glr_disabled)
+        glr_ctx_created(GLR_CTX_GLX, dpy, c, share, attribs, "glXCreateContextAttribsARB");
+    return c;
+}
+
+void glr_hook_glXDestroyContext(Display *dpy, GLXContext ctx)
+{
+    glr_call_glXDestroyContext(dpy, ctx);
+    if (!glr_disabled)
+        glr_ctx_destroyed(GLR_CTX_GLX, dpy, ctx);
+}
+
+Bool glr_hook_glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)
+{
+    Bool ok = glr_call_glXMakeCurrent(dpy, drawable, ctx);
+    if (ok && !glr_disabled)
+        glr_ctx_made_current(GLR_CTX_GLX, dpy, ctx);
+    return ok;
+}
+
+Bool glr_hook_glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx)
+{
+    Bool ok = glr_call_glXMakeContextCurrent(dpy, draw, read, ctx);
+    if (ok && !glr_disabled)
+        glr_ctx_made_current(GLR_CTX_GLX, dpy, ctx);
+    return ok;
+}
+
+void glr_hook_glXSwapBuffers(Display *dpy, GLXDrawable drawable)
+{
+    glr_call_glXSwapBuffers(dpy, drawable);
+    if (!glr_disabled)
+        glr_frame_end();
+}

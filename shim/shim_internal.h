@@ -1,0 +1,55 @@
+/* Internal interface of the shim (libglreplay.so). Not installed; the shim exports only the
+ * GL/GLX/EGL/dlopen entry points (everything else is hidden). */
+#ifndef GLR_SHIM_INTERNAL_H
+#define GLR_SHIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "glr_shim_pfn.h"
+
+#define GLR_EXPORT __attribute__((visibility("default")))
+#define GLR_HIDDEN __attribute__((visibility("hidden")))
+
+/* Non-zero when any wrapper must take its slow path (counting for the summary, capture later).
+ * Zero on the idle path: the only cost a wrapper adds then is loading this and a branch. */
+enum {
+    GLR_SLOW_COUNT = 1u << 0,
+};
+extern GLR_HIDDEN unsigned glr_slow_mode;
+
+/* Logging (GLREPLAY_LOG): messages go to stderr prefixed "glreplay: <level>: ". */
+enum glr_log_level { GLR_LOG_ERROR = 0, GLR_LOG_WARN, GLR_LOG_INFO, GLR_LOG_DEBUG };
+extern GLR_HIDDEN int glr_log_level;
+GLR_HIDDEN void glr_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* GLREPLAY_DISABLE=1: every entry point forwards and nothing else happens. */
+extern GLR_HIDDEN bool glr_disabled;
+
+GLR_HIDDEN void glr_shim_init(void);
+
+/* Slow-path bookkeeping of one call (counts per command for the summary). */
+GLR_HIDDEN void glr_note_call(int cmd);
+
+/* Real-function resolution (resolve.c). */
+GLR_HIDDEN glr_proc glr_resolve_real(int cmd);
+GLR_HIDDEN glr_proc glr_lookup_exported(const char *name);
+GLR_HIDDEN void glr_remember_gl_library(void *real_handle);
+/* Whether the driver implements command `cmd`, given the real GetProcAddress answer. */
+GLR_HIDDEN bool glr_driver_has(int cmd, glr_proc real_answer);
+/* The real dlopen (dlopen.c); usable before any other shim state exists. */
+GLR_HIDDEN void *glr_real_dlopen(const char *file, int flags);
+
+/* Contexts (contexts.c). */
+enum glr_ctx_api { GLR_CTX_GLX = 1, GLR_CTX_EGL = 2 };
+struct glr_context;
+GLR_HIDDEN void glr_ctx_created(int api, void *display, void *handle, void *share, const int *attribs,
+                                const char *how);
+GLR_HIDDEN void glr_ctx_destroyed(int api, void *display, void *handle);
+GLR_HIDDEN void glr_ctx_made_current(int api, void *display, void *handle);
+GLR_HIDDEN void glr_ctx_display_terminated(void *display);
+GLR_HIDDEN struct glr_context *glr_ctx_current(void);
+GLR_HIDDEN void glr_frame_end(void);
+GLR_HIDDEN uint64_t glr_frame_index(void);
+GLR_HIDDEN void glr_ctx_summary(unsigned *created, unsigned *alive, unsigned *threads);
+
+#endif

@@ -1,0 +1,21 @@
+/* Name lookup over the generated command table (sorted by name by the generator). */
+#include <string.h>
+#include "statemodel/registry/glr_registry.h"
+
+int glr_cmd_find(const char *name)
+{
+    if (!name)
+        return -1;
+    int lo = 0, hi = GLR_CMD_COUNT - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, glr_cmds[mid].name);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The whole test suite: installs dependencies, builds with -Werror, runs every test (unit and
+# end-to-end under one Xvfb), then rebuilds with ASan+UBSan and runs the unit tests again.
+# Ends with the line "N passed, N failed".
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash tests/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+
+passed=0; failed=0
+count_log() { # adds the results of a meson testlog.json to the totals
+  local log=$1 p f
+  [ -f "$log" ] || return 0
+  p=$(python3 -c 'import json,sys
+n=0
+for l in open(sys.argv[1]):
+    r=json.loads(l)["result"]
+    n+= r in ("OK","EXPECTEDFAIL")
+print(n)' "$log")
+  f=$(python3 -c 'import json,sys
+n=0
+for l in open(sys.argv[1]):
+    r=json.loads(l)["result"]
+    n+= r in ("FAIL","TIMEOUT","ERROR","UNEXPECTEDPASS")
+print(n)' "$log")
+  passed=$((passed + p)); failed=$((failed + f))
+}
+
+echo "== build (warnings are errors)"
+if ! bash tests/build.sh build; then
+  echo "build failed"; echo "$passed passed, $((failed + 1)) failed"; exit 1
+fi
+echo "== tests (unit + end-to-end, Xvfb + Mesa llvmpipe)"
+rm -f build/meson-logs/testlog.json
+xvfb-run -a -s "-screen 0 1280x1024x24" meson test -C build --print-errorlogs --num-processes 2 \
+  --timeout-multiplier 3
+count_log build/meson-logs/testlog.json
+
+echo "== unit tests under ASan+UBSan"
+if bash tests/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false; then
+  rm -f build-asan/meson-logs/testlog.json
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    meson test -C build-asan --suite unit --print-errorlogs --num-processes 2 --timeout-multiplier 4
+  count_log build-asan/meson-logs/testlog.json
+else
+  echo "ASan build failed"; failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,40 @@
+/* glreplay: the command-line front end (see README.md, "CLI reference"). */
+#include <stdio.h>
+#include <string.h>
+#include "cli_common.h"
+
+struct verb {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *usage;
+};
+
+static const struct verb verbs[] = {
+    { "run", cli_run, "run [--socket P] -- APP ARGS     run APP with the shim preloaded" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: glreplay <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        fprintf(f, "  glreplay %s\n", verbs[i].usage);
+    fprintf(f, "\nenvironment (read by the shim): GLREPLAY_SOCKET, GLREPLAY_CAPTURE_FRAMES, GLREPLAY_CAPTURE_OUT,\n"
+               "  GLREPLAY_LOG=error|warn|info|debug, GLREPLAY_DISABLE=1; GLREPLAY_SHIM overrides the shim path.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (strcmp(argv[1], verbs[i].name) == 0)
+            return verbs[i].fn(argc - 2, argv + 2);
+    cli_error("unknown command '%s' (see glreplay --help)", argv[1]);
+    return 2;
+}
