@@ -9,6 +9,7 @@
 #include <string.h>
 #include <pthread.h>
 #include "shim/shim_internal.h"
+#include "shim/capture.h"
 
 struct glr_context {
     uint32_t id;           /* 1, 2, ... in creation order; stable name in logs and captures */
@@ -72,12 +73,14 @@ void glr_ctx_created(int api, void *display, void *handle, void *share, const in
     ctx_alive++;
     pthread_mutex_unlock(&ctx_lock);
     glr_log(GLR_LOG_DEBUG, "context %u created by %s (share group %u)", c->id, how, c->share_group);
+    glr_capture_context_created(c->id, c->share_group, api);
 }
 
 void glr_ctx_destroyed(int api, void *display, void *handle)
 {
     pthread_mutex_lock(&ctx_lock);
     struct glr_context *c = find_locked(api, display, handle);
+    uint32_t id = c ? c->id : 0;
     if (c) {
         if (c->current_on)
             c->destroy_requested = true;
@@ -85,6 +88,8 @@ void glr_ctx_destroyed(int api, void *display, void *handle)
             unlink_locked(c);
     }
     pthread_mutex_unlock(&ctx_lock);
+    if (id)
+        glr_capture_context_destroyed(id);
 }
 
 void glr_ctx_made_current(int api, void *display, void *handle)
@@ -101,12 +106,16 @@ void glr_ctx_made_current(int api, void *display, void *handle)
         if (c)
             c->current_on++;
     }
+    bool changed = tls_current != c;
     tls_current = c;
     if (c && !tls_counted) {
         tls_counted = true;
         ctx_threads++;
     }
+    uint32_t id = c ? c->id : 0;
     pthread_mutex_unlock(&ctx_lock);
+    if (changed)
+        glr_capture_made_current(id);
 }
 
 void glr_ctx_display_terminated(void *display)
@@ -123,6 +132,11 @@ void glr_ctx_display_terminated(void *display)
         }
     }
     pthread_mutex_unlock(&ctx_lock);
+}
+
+uint32_t glr_ctx_id(const struct glr_context *c)
+{
+    return c ? c->id : 0;
 }
 
 struct glr_context *glr_ctx_current(void)

@@ -1,5 +1,6 @@
 /* EGL hooks: context lifetime, current context, swaps, thread release and display termination. */
 #include "shim/shim_internal.h"
+#include "shim/capture.h"
 
 /* EGL_NO_CONTEXT / EGL_TRUE without pulling in the system EGL headers. */
 #define GLR_EGL_TRUE 1u
@@ -30,25 +31,37 @@ EGLBoolean glr_hook_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface r
 
 EGLBoolean glr_hook_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
 {
-    EGLBoolean ok = glr_call_eglSwapBuffers(dpy, surface);
     if (!glr_disabled)
+        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface);
+    EGLBoolean ok = glr_call_eglSwapBuffers(dpy, surface);
+    if (!glr_disabled) {
         glr_frame_end();
+        glr_capture_after_swap();
+    }
     return ok;
 }
 
 EGLBoolean glr_hook_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n)
 {
-    EGLBoolean ok = glr_call_eglSwapBuffersWithDamageKHR(dpy, surface, rects, n);
     if (!glr_disabled)
+        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface);
+    EGLBoolean ok = glr_call_eglSwapBuffersWithDamageKHR(dpy, surface, rects, n);
+    if (!glr_disabled) {
         glr_frame_end();
+        glr_capture_after_swap();
+    }
     return ok;
 }
 
 EGLBoolean glr_hook_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n)
 {
-    EGLBoolean ok = glr_call_eglSwapBuffersWithDamageEXT(dpy, surface, rects, n);
     if (!glr_disabled)
+        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface);
+    EGLBoolean ok = glr_call_eglSwapBuffersWithDamageEXT(dpy, surface, rects, n);
+    if (!glr_disabled) {
         glr_frame_end();
+        glr_capture_after_swap();
+    }
     return ok;
 }
 

@@ -1,6 +1,7 @@
 /* GLX hooks: context lifetime, current context, swaps. Each forwards first and records only what
  * the driver accepted, so return values and errors are exactly the driver's. */
 #include "shim/shim_internal.h"
+#include "shim/capture.h"
 
 GLXContext glr_hook_glXCreateContext(Display *dpy, XVisualInfo *vis, GLXContext share, Bool direct)
 {
@@ -53,7 +54,11 @@ Bool glr_hook_glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable 
 
 void glr_hook_glXSwapBuffers(Display *dpy, GLXDrawable drawable)
 {
-    glr_call_glXSwapBuffers(dpy, drawable);
     if (!glr_disabled)
+        glr_capture_before_swap(GLR_CTX_GLX, dpy, (void *)(uintptr_t)drawable);
+    glr_call_glXSwapBuffers(dpy, drawable);
+    if (!glr_disabled) {
         glr_frame_end();
+        glr_capture_after_swap();
+    }
 }

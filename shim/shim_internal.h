@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "glr_shim_pfn.h"
+#include "shim/recorder.h"
 
 #define GLR_EXPORT __attribute__((visibility("default")))
 #define GLR_HIDDEN __attribute__((visibility("hidden")))
@@ -14,6 +15,7 @@
  * Zero on the idle path: the only cost a wrapper adds then is loading this and a branch. */
 enum {
     GLR_SLOW_COUNT = 1u << 0,
+    GLR_SLOW_RECORD = 1u << 1,
 };
 extern GLR_HIDDEN unsigned glr_slow_mode;
 
@@ -48,6 +50,7 @@ GLR_HIDDEN void glr_ctx_destroyed(int api, void *display, void *handle);
 GLR_HIDDEN void glr_ctx_made_current(int api, void *display, void *handle);
 GLR_HIDDEN void glr_ctx_display_terminated(void *display);
 GLR_HIDDEN struct glr_context *glr_ctx_current(void);
+GLR_HIDDEN uint32_t glr_ctx_id(const struct glr_context *c);
 GLR_HIDDEN void glr_frame_end(void);
 GLR_HIDDEN uint64_t glr_frame_index(void);
 GLR_HIDDEN void glr_ctx_summary(unsigned *created, unsigned *alive, unsigned *threads);

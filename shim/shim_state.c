@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <pthread.h>
 #include "shim/shim_internal.h"
+#include "shim/capture.h"
 
 GLR_HIDDEN unsigned glr_slow_mode;
 GLR_HIDDEN int glr_log_level = GLR_LOG_ERROR;
@@ -60,6 +61,7 @@ static void init_once_fn(void)
         return;
     if (glr_log_level >= GLR_LOG_INFO)
         __atomic_or_fetch(&glr_slow_mode, GLR_SLOW_COUNT, __ATOMIC_RELAXED);
+    glr_capture_init();
     glr_log(GLR_LOG_DEBUG, "loaded into pid %d", (int)getpid());
 }
 
@@ -90,7 +92,10 @@ static int by_count_desc(const void *a, const void *b)
 /* At exit with GLREPLAY_LOG=info: the first visible proof of interception. */
 __attribute__((destructor)) static void glr_shim_summary(void)
 {
-    if (glr_disabled || glr_log_level < GLR_LOG_INFO)
+    if (glr_disabled)
+        return;
+    glr_capture_at_exit();
+    if (glr_log_level < GLR_LOG_INFO)
         return;
     static int order[GLR_CMD_COUNT];
     int used = 0;

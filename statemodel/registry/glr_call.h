@@ -33,6 +33,16 @@ enum {
     GLR_CALL_HAS_RET = 1u << 0,
 };
 
+/* Records in a command stream that are not registry commands: events the shim observed.
+ * Their bodies (after cmd, seq, ctx_id, thread_id) are documented in docs/GLCAP_FORMAT.md. */
+enum glr_pseudo_cmd {
+    GLR_PSEUDO_CONTEXT_CREATE = GLR_CMD_COUNT, /* uvar new ctx id, uvar share group, uvar api */
+    GLR_PSEUDO_MAKE_CURRENT,                   /* ctx_id of the header becomes current on thread */
+    GLR_PSEUDO_SWAP,                           /* uvar frame index that this swap ends */
+    GLR_PSEUDO_CLIENT_ARRAY,                   /* client-memory vertex array data for the next draw */
+    GLR_PSEUDO_END
+};
+
 static inline float glr_arg_f32(const struct glr_call *c, int i)
 {
     uint32_t b = (uint32_t)c->args[i];

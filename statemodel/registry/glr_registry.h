@@ -33,6 +33,7 @@ struct glr_param_info {
     uint8_t kind;        /* enum glr_kind */
     uint8_t is_pointer;
     uint8_t is_const;    /* pointer to const data: the command reads client memory */
+    uint8_t obj_class;   /* enum glr_obj_class: the kind of object name this holds (or points to) */
 };
 
 struct glr_cmd_info {
@@ -43,7 +44,10 @@ struct glr_cmd_info {
     uint8_t nparams;
     const struct glr_param_info *params;
     int32_t alias;       /* command this one aliases, or -1 */
+    uint8_t ret_class;   /* enum glr_obj_class of the returned name (glCreateProgram, glFenceSync) */
 };
+
+extern const char *const glr_obj_class_names[GLR_OBJ_COUNT];
 
 extern const struct glr_cmd_info glr_cmds[GLR_CMD_COUNT];
 

@@ -12,9 +12,9 @@ OPAQUE_PLACEHOLDERS = {'DMbuffer', 'DMparams', 'VLServer', 'VLPath', 'VLNode'}
 
 
 class Param:
-    __slots__ = ('name', 'ctype', 'ptype', 'length', 'group', 'is_pointer', 'is_const')
+    __slots__ = ('name', 'ctype', 'ptype', 'length', 'group', 'is_pointer', 'is_const', 'obj_class')
 
-    def __init__(self, name, ctype, ptype, length, group):
+    def __init__(self, name, ctype, ptype, length, group, obj_class=None):
         self.name = name
         self.ctype = ctype          # full C type text, e.g. "const GLfloat *"
         self.ptype = ptype          # base type name, e.g. "GLfloat" (None for plain C types)
@@ -22,17 +22,19 @@ class Param:
         self.group = group
         self.is_pointer = '*' in ctype or '[' in ctype
         self.is_const = self.is_pointer and 'const' in ctype.split('*')[0]
+        self.obj_class = obj_class  # registry "class": the kind of GL object name it holds
 
 
 class Command:
-    __slots__ = ('name', 'api', 'ret', 'params', 'alias')
+    __slots__ = ('name', 'api', 'ret', 'params', 'alias', 'ret_class')
 
-    def __init__(self, name, api, ret, params, alias):
+    def __init__(self, name, api, ret, params, alias, ret_class=None):
         self.name = name
         self.api = api              # 'gl', 'glx' or 'egl' (the registry file)
         self.ret = ret              # C return type text ("void" for none)
         self.params = params
         self.alias = alias
+        self.ret_class = ret_class
 
 
 def _text_of(elem):
@@ -81,9 +83,10 @@ def parse_commands(path, api):
                     ctype = ctype + ' *'
                 pt = p.find('ptype')
                 params.append(Param(pname, ctype, pt.text if pt is not None else None,
-                                    p.get('len'), p.get('group')))
+                                    p.get('len'), p.get('group'), p.get('class')))
             alias = c.find('alias')
-            out.append(Command(name, api, ret, params, alias.get('name') if alias is not None else None))
+            out.append(Command(name, api, ret, params, alias.get('name') if alias is not None else None,
+                               proto.get('class')))
     return out
 
 

@@ -1,0 +1,295 @@
+/* Capture control: GLREPLAY_CAPTURE_FRAMES / GLREPLAY_CAPTURE_OUT, frame boundaries, reference
+ * images, and writing the .glcap file (docs/GLCAP_FORMAT.md).
+ *
+ * A capture records from the start of its first frame to the swap that ends its last frame; a frame
+ * still open when the program exits or destroys the context ends there. Anything that goes wrong
+ * (out of memory, budget, write error) drops the capture with one log line; the program goes on.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pthread.h>
+#include "shim/shim_internal.h"
+#include "shim/capture.h"
+#include "shim/capture_file.h"
+#include "statemodel/registry/glr_call.h"
+
+static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
+static int recording;                 /* read on every recorded call */
+static uint64_t cap_epoch;
+static uint64_t cap_seq;
+static size_t cap_bytes, cap_budget = (size_t)2048 << 20;
+static bool armed;
+static uint64_t first_frame, last_frame;
+static char out_path[4096];
+static char fail_reason[256];
+static unsigned char unsized[GLR_CMD_COUNT];
+
+struct ctx_info {
+    uint32_t id, share_group;
+    int api;
+    bool described;
+    struct glr_ctx_desc desc;
+};
+static struct ctx_info ctxs[64];
+static unsigned n_ctxs;
+
+static struct glr_ref_image *images;
+static unsigned n_images;
+
+bool glr_capture_recording(uint64_t *epoch)
+{
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+        return false;
+    *epoch = __atomic_load_n(&cap_epoch, __ATOMIC_RELAXED);
+    return true;
+}
+
+uint64_t glr_capture_next_seq(void)
+{
+    return __atomic_fetch_add(&cap_seq, 1, __ATOMIC_RELAXED);
+}
+
+bool glr_capture_may_grow(size_t bytes)
+{
+    size_t now = __atomic_add_fetch(&cap_bytes, bytes, __ATOMIC_RELAXED);
+    if (now > cap_budget) {
+        glr_capture_fail("the capture exceeds GLREPLAY_CAPTURE_MAX_MB");
+        return false;
+    }
+    return true;
+}
+
+void glr_capture_fail(const char *why)
+{
+    if (__atomic_exchange_n(&recording, 0, __ATOMIC_SEQ_CST)) {
+        snprintf(fail_reason, sizeof fail_reason, "%s", why);
+        glr_log(GLR_LOG_ERROR, "capture dropped: %s; the program continues", why);
+    }
+}
+
+int glr_capture_current_cmd(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+        v |= (uint64_t)(*p & 0x7f) << shift;
+        if (!(*p++ & 0x80))
+            break;
+    }
+    return (int)v;
+}
+
+void glr_capture_note_unsized(int cmd)
+{
+    if (cmd >= 0 && cmd < GLR_CMD_COUNT && !__atomic_exchange_n(&unsized[cmd], 1, __ATOMIC_RELAXED))
+        glr_log(GLR_LOG_WARN, "capture: %s passed client memory glreplay cannot size; it is not recorded",
+                glr_cmds[cmd].name);
+}
+
+static bool parse_frames(const char *s)
+{
+    char *end;
+    unsigned long long a = strtoull(s, &end, 10);
+    if (end == s)
+        return false;
+    unsigned long long b = a;
+    if (*end == '-') {
+        const char *t = end + 1;
+        b = strtoull(t, &end, 10);
+        if (end == t || b < a)
+            return false;
+    }
+    if (*end)
+        return false;
+    first_frame = a;
+    last_frame = b;
+    return true;
+}
+
+static void start_recording(void)
+{
+    cap_epoch++;
+    cap_seq = 0;
+    cap_bytes = 0;
+    fail_reason[0] = 0;
+    __atomic_or_fetch(&glr_slow_mode, GLR_SLOW_RECORD, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&recording, 1, __ATOMIC_SEQ_CST);
+    glr_log(GLR_LOG_INFO, "capture: recording frames %llu-%llu", (unsigned long long)first_frame,
+            (unsigned long long)last_frame);
+    /* Contexts that exist already and the one current here: the replayer recreates them. */
+    for (unsigned i = 0; i < n_ctxs; i++) {
+        struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_CONTEXT_CREATE, 0);
+        if (r) {
+            glr_rec_uvar(r, ctxs[i].id);
+            glr_rec_uvar(r, ctxs[i].share_group);
+            glr_rec_uvar(r, (uint64_t)ctxs[i].api);
+            glr_rec_end(r);
+        }
+    }
+    struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_MAKE_CURRENT, glr_ctx_id(glr_ctx_current()));
+    if (r)
+        glr_rec_end(r);
+}
+
+static void finish_recording(const char *why_end)
+{
+    bool was = __atomic_exchange_n(&recording, 0, __ATOMIC_SEQ_CST);
+    __atomic_and_fetch(&glr_slow_mode, ~(unsigned)GLR_SLOW_RECORD, __ATOMIC_SEQ_CST);
+    glr_rec_quiesce();
+    armed = false;
+    if (was) {
+        struct glr_capture_summary sum = {
+            .path = out_path, .first_frame = first_frame, .last_frame = last_frame, .end_reason = why_end,
+            .images = images, .n_images = n_images,
+        };
+        for (unsigned i = 0; i < n_ctxs; i++) {
+            sum.contexts[sum.n_contexts] = ctxs[i].desc;
+            sum.contexts[sum.n_contexts].id = ctxs[i].id;
+            sum.contexts[sum.n_contexts].share_group = ctxs[i].share_group;
+            sum.contexts[sum.n_contexts].api = ctxs[i].api;
+            sum.n_contexts++;
+        }
+        for (int i = 0; i < GLR_CMD_COUNT; i++)
+            if (unsized[i] && sum.n_unsized < GLR_MAX_UNSIZED_LISTED)
+                sum.unsized[sum.n_unsized++] = glr_cmds[i].name;
+        if (glr_capture_write(&sum, cap_epoch) == 0)
+            glr_log(GLR_LOG_INFO, "capture: wrote %s", out_path);
+    } else if (fail_reason[0]) {
+        glr_log(GLR_LOG_ERROR, "capture: nothing written (%s)", fail_reason);
+    }
+    glr_rec_release(cap_epoch);
+    for (unsigned i = 0; i < n_images; i++)
+        free(images[i].pixels);
+    free(images);
+    images = NULL;
+    n_images = 0;
+}
+
+void glr_capture_init(void)
+{
+    const char *frames = getenv("GLREPLAY_CAPTURE_FRAMES");
+    const char *out = getenv("GLREPLAY_CAPTURE_OUT");
+    const char *max = getenv("GLREPLAY_CAPTURE_MAX_MB");
+    if (max && *max)
+        cap_budget = (size_t)strtoull(max, NULL, 10) << 20;
+    if (!frames || !*frames)
+        return;
+    if (!parse_frames(frames)) {
+        glr_log(GLR_LOG_ERROR, "GLREPLAY_CAPTURE_FRAMES=%s is not N or N-M; no capture", frames);
+        return;
+    }
+    if (out && *out)
+        snprintf(out_path, sizeof out_path, "%s", out);
+    else
+        snprintf(out_path, sizeof out_path, "glreplay-%d-frame%llu.glcap", (int)getpid(),
+                 (unsigned long long)first_frame);
+    armed = true;
+    if (first_frame == 0)
+        start_recording();
+}
+
+static struct ctx_info *ctx_by_id(uint32_t id)
+{
+    for (unsigned i = 0; i < n_ctxs; i++)
+        if (ctxs[i].id == id)
+            return &ctxs[i];
+    return NULL;
+}
+
+void glr_capture_context_created(uint32_t id, uint32_t share_group, int api)
+{
+    pthread_mutex_lock(&cap_lock);
+    if (n_ctxs < sizeof ctxs / sizeof ctxs[0])
+        ctxs[n_ctxs++] = (struct ctx_info){ .id = id, .share_group = share_group, .api = api };
+    else
+        glr_log(GLR_LOG_WARN, "capture: more than %zu contexts; context %u is not described",
+                sizeof ctxs / sizeof ctxs[0], id);
+    pthread_mutex_unlock(&cap_lock);
+    struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_CONTEXT_CREATE, 0);
+    if (r) {
+        glr_rec_uvar(r, id);
+        glr_rec_uvar(r, share_group);
+        glr_rec_uvar(r, (uint64_t)api);
+        glr_rec_end(r);
+    }
+}
+
+void glr_capture_made_current(uint32_t id)
+{
+    if (!id)
+        goto record;
+    pthread_mutex_lock(&cap_lock);
+    struct ctx_info *c = ctx_by_id(id);
+    bool describe = c && !c->described;
+    if (describe)
+        c->described = true;
+    pthread_mutex_unlock(&cap_lock);
+    if (describe)
+        glr_describe_current_context(&c->desc);
+record:;
+    struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_MAKE_CURRENT, id);
+    if (r)
+        glr_rec_end(r);
+}
+
+void glr_capture_context_destroyed(uint32_t id)
+{
+    (void)id;
+    /* Programs that never swap end their only frame by destroying the context. */
+    if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && n_ctxs <= 1) {
+        pthread_mutex_lock(&cap_lock);
+        finish_recording("context destroyed");
+        pthread_mutex_unlock(&cap_lock);
+    }
+}
+
+void glr_capture_before_swap(int api, void *display, void *surface)
+{
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+        return;
+    uint64_t frame = glr_frame_index();
+    uint32_t ctx = glr_ctx_id(glr_ctx_current());
+    struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_SWAP, ctx);
+    if (r) {
+        glr_rec_uvar(r, frame);
+        glr_rec_end(r);
+    }
+    pthread_mutex_lock(&cap_lock);
+    struct glr_ref_image img;
+    if (glr_read_back_buffer(api, display, surface, &img) == 0) {
+        img.frame = frame;
+        img.ctx_id = ctx;
+        struct glr_ref_image *n = realloc(images, (n_images + 1) * sizeof *n);
+        if (n) {
+            images = n;
+            images[n_images++] = img;
+        } else {
+            free(img.pixels);
+        }
+    }
+    if (frame >= last_frame)
+        finish_recording("last frame swapped");
+    pthread_mutex_unlock(&cap_lock);
+}
+
+void glr_capture_after_swap(void)
+{
+    if (armed && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && glr_frame_index() == first_frame) {
+        pthread_mutex_lock(&cap_lock);
+        start_recording();
+        pthread_mutex_unlock(&cap_lock);
+    }
+}
+
+void glr_capture_at_exit(void)
+{
+    if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&cap_lock);
+        finish_recording("program exited");
+        pthread_mutex_unlock(&cap_lock);
+    } else if (armed) {
+        glr_log(GLR_LOG_WARN, "capture: the program ended before frame %llu; nothing captured",
+                (unsigned long long)first_frame);
+    }
+}

@@ -1,0 +1,37 @@
+/* Capture control inside the shim: when a capture records, its budget, and writing the .glcap. */
+#ifndef GLR_SHIM_CAPTURE_H
+#define GLR_SHIM_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Recording fast check used by the recorder: true while a capture records; gives its epoch. */
+bool glr_capture_recording(uint64_t *epoch) __attribute__((visibility("hidden")));
+uint64_t glr_capture_next_seq(void) __attribute__((visibility("hidden")));
+/* Whether a thread buffer may grow by `bytes` more within GLREPLAY_CAPTURE_MAX_MB. */
+bool glr_capture_may_grow(size_t bytes) __attribute__((visibility("hidden")));
+/* Drops the capture in progress (logged with the cause); the program continues. */
+void glr_capture_fail(const char *why) __attribute__((visibility("hidden")));
+void glr_capture_note_unsized(int cmd) __attribute__((visibility("hidden")));
+int glr_capture_current_cmd(const uint8_t *record_body) __attribute__((visibility("hidden")));
+
+/* Events from the hooks. */
+void glr_capture_init(void) __attribute__((visibility("hidden")));
+void glr_capture_before_swap(int api, void *display, void *surface) __attribute__((visibility("hidden")));
+void glr_capture_after_swap(void) __attribute__((visibility("hidden")));
+void glr_capture_context_created(uint32_t id, uint32_t share_group, int api) __attribute__((visibility("hidden")));
+void glr_capture_made_current(uint32_t id) __attribute__((visibility("hidden")));
+void glr_capture_context_destroyed(uint32_t id) __attribute__((visibility("hidden")));
+void glr_capture_at_exit(void) __attribute__((visibility("hidden")));
+
+/* Recorder internals used by capture.c. */
+struct glr_rec;
+struct glr_rec *glr_rec_begin_pseudo(int pseudo_cmd, uint32_t ctx_id) __attribute__((visibility("hidden")));
+void glr_rec_uvar(struct glr_rec *r, uint64_t v) __attribute__((visibility("hidden")));
+void glr_rec_quiesce(void) __attribute__((visibility("hidden")));
+int glr_rec_merge(uint64_t epoch, int (*sink)(void *user, const void *data, size_t size), void *user,
+                  uint32_t *threads_out) __attribute__((visibility("hidden")));
+void glr_rec_release(uint64_t epoch) __attribute__((visibility("hidden")));
+
+#endif

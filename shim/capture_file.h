@@ -1,0 +1,46 @@
+/* Writing a finished capture to a .glcap file, and the driver read-backs it needs (context
+ * description, back-buffer image) done with the real driver functions, leaving no trace in the
+ * program's GL state. */
+#ifndef GLR_SHIM_CAPTURE_FILE_H
+#define GLR_SHIM_CAPTURE_FILE_H
+
+#include <stdint.h>
+
+struct glr_ctx_desc {
+    uint32_t id, share_group;
+    int api;                 /* enum glr_ctx_api */
+    int is_es;
+    int major, minor;
+    int profile_mask;        /* GL_CONTEXT_PROFILE_MASK (desktop GL >= 3.2), else 0 */
+    int flags;               /* GL_CONTEXT_FLAGS (desktop GL >= 3.0), else 0 */
+    char version[128], renderer[128], vendor[64], glsl[64];
+};
+
+struct glr_ref_image {
+    uint64_t frame;
+    uint32_t ctx_id;
+    uint32_t width, height;  /* RGBA8 pixels, rows bottom-up as glReadPixels gives them */
+    uint8_t *pixels;
+};
+
+#define GLR_MAX_UNSIZED_LISTED 64
+
+struct glr_capture_summary {
+    const char *path;
+    uint64_t first_frame, last_frame;
+    const char *end_reason;
+    struct glr_ctx_desc contexts[64];
+    unsigned n_contexts;
+    const struct glr_ref_image *images;
+    unsigned n_images;
+    const char *unsized[GLR_MAX_UNSIZED_LISTED];
+    unsigned n_unsized;
+};
+
+int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch) __attribute__((visibility("hidden")));
+void glr_describe_current_context(struct glr_ctx_desc *d) __attribute__((visibility("hidden")));
+const struct glr_ctx_desc *glr_current_ctx_desc(void) __attribute__((visibility("hidden")));
+int glr_read_back_buffer(int api, void *display, void *surface, struct glr_ref_image *out)
+    __attribute__((visibility("hidden")));
+
+#endif

@@ -1,0 +1,140 @@
+/* Driver read-backs for a capture, through the real driver functions (never the wrappers, so they
+ * are not recorded). Every piece of state they change is saved and restored, and only valid calls
+ * are made, so no GL error is raised that the program could later read with glGetError. */
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include "shim/shim_internal.h"
+#include "shim/capture_file.h"
+
+/* GL enums used here (values from gl.xml). */
+#define GL_VENDOR 0x1F00
+#define GL_RENDERER 0x1F01
+#define GL_VERSION 0x1F02
+#define GL_SHADING_LANGUAGE_VERSION 0x8B8C
+#define GL_CONTEXT_FLAGS 0x821E
+#define GL_CONTEXT_PROFILE_MASK 0x9126
+#define GL_BACK 0x0405
+#define GL_RGBA 0x1908
+#define GL_UNSIGNED_BYTE 0x1401
+#define GL_READ_FRAMEBUFFER 0x8CA8
+#define GL_READ_FRAMEBUFFER_BINDING 0x8CAA
+#define GL_FRAMEBUFFER 0x8D40
+#define GL_FRAMEBUFFER_BINDING 0x8CA6
+#define GL_READ_BUFFER 0x0C02
+#define GL_PACK_ALIGNMENT 0x0D05
+#define GL_PACK_ROW_LENGTH 0x0D02
+#define GL_PACK_SKIP_ROWS 0x0D03
+#define GL_PACK_SKIP_PIXELS 0x0D04
+#define GL_PIXEL_PACK_BUFFER 0x88EB
+#define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
+#define GLX_WIDTH 0x801D
+#define GLX_HEIGHT 0x801E
+#define EGL_WIDTH 0x3057
+#define EGL_HEIGHT 0x3056
+
+static __thread struct glr_ctx_desc tls_desc; /* of the context current on this thread */
+
+const struct glr_ctx_desc *glr_current_ctx_desc(void)
+{
+    return tls_desc.major ? &tls_desc : NULL;
+}
+
+static void copy_str(char *dst, size_t n, const GLubyte *s)
+{
+    snprintf(dst, n, "%s", s ? (const char *)s : "");
+}
+
+void glr_describe_current_context(struct glr_ctx_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    copy_str(d->version, sizeof d->version, GLR_REAL(glGetString)(GL_VERSION));
+    copy_str(d->renderer, sizeof d->renderer, GLR_REAL(glGetString)(GL_RENDERER));
+    copy_str(d->vendor, sizeof d->vendor, GLR_REAL(glGetString)(GL_VENDOR));
+    copy_str(d->glsl, sizeof d->glsl, GLR_REAL(glGetString)(GL_SHADING_LANGUAGE_VERSION));
+    const char *v = d->version;
+    if (strncmp(v, "OpenGL ES", 9) == 0) {
+        d->is_es = 1;
+        v += 9;
+        while (*v && (*v < '0' || *v > '9'))
+            v++;
+    }
+    if (sscanf(v, "%d.%d", &d->major, &d->minor) != 2)
+        d->major = d->minor = 0;
+    /* Only query what this context version defines: an invalid enum would leave a GL error. */
+    if (!d->is_es && d->major >= 3)
+        GLR_REAL(glGetIntegerv)(GL_CONTEXT_FLAGS, &d->flags);
+    if (!d->is_es && (d->major > 3 || (d->major == 3 && d->minor >= 2)))
+        GLR_REAL(glGetIntegerv)(GL_CONTEXT_PROFILE_MASK, &d->profile_mask);
+    tls_desc = *d;
+}
+
+static int surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h)
+{
+    if (api == GLR_CTX_GLX) {
+        unsigned int uw = 0, uh = 0;
+        GLR_REAL(glXQueryDrawable)((Display *)display, (GLXDrawable)(uintptr_t)surface, GLX_WIDTH, &uw);
+        GLR_REAL(glXQueryDrawable)((Display *)display, (GLXDrawable)(uintptr_t)surface, GLX_HEIGHT, &uh);
+        *w = uw;
+        *h = uh;
+    } else {
+        EGLint ew = 0, eh = 0;
+        GLR_REAL(eglQuerySurface)(display, surface, EGL_WIDTH, &ew);
+        GLR_REAL(eglQuerySurface)(display, surface, EGL_HEIGHT, &eh);
+        *w = (uint32_t)ew;
+        *h = (uint32_t)eh;
+    }
+    return (*w && *h && *w <= 16384 && *h <= 16384) ? 0 : -1;
+}
+
+int glr_read_back_buffer(int api, void *display, void *surface, struct glr_ref_image *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct glr_ctx_desc *d = &tls_desc;
+    if (!d->major || surface_size(api, display, surface, &out->width, &out->height) != 0)
+        return -1;
+    out->pixels = malloc((size_t)out->width * out->height * 4);
+    if (!out->pixels)
+        return -1;
+    bool es = d->is_es;
+    bool has_read_fbo = es ? d->major >= 3 : d->major >= 3;
+    bool has_pack_params = !es || d->major >= 3;
+    GLint read_fbo = 0, read_buf = 0, align = 4, row_len = 0, skip_rows = 0, skip_pix = 0, pack_buf = 0;
+    GLenum fbo_target = has_read_fbo ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+    GLR_REAL(glGetIntegerv)(has_read_fbo ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &read_fbo);
+    GLR_REAL(glGetIntegerv)(GL_PACK_ALIGNMENT, &align);
+    if (has_pack_params) {
+        GLR_REAL(glGetIntegerv)(GL_PACK_ROW_LENGTH, &row_len);
+        GLR_REAL(glGetIntegerv)(GL_PACK_SKIP_ROWS, &skip_rows);
+        GLR_REAL(glGetIntegerv)(GL_PACK_SKIP_PIXELS, &skip_pix);
+        GLR_REAL(glGetIntegerv)(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buf);
+    }
+    if (read_fbo)
+        GLR_REAL(glBindFramebuffer)(fbo_target, 0);
+    if (has_pack_params) {
+        /* The read buffer is per framebuffer: save the default framebuffer's own. */
+        GLR_REAL(glGetIntegerv)(GL_READ_BUFFER, &read_buf);
+        if (read_buf != GL_BACK)
+            GLR_REAL(glReadBuffer)(GL_BACK);
+        GLR_REAL(glPixelStorei)(GL_PACK_ROW_LENGTH, 0);
+        GLR_REAL(glPixelStorei)(GL_PACK_SKIP_ROWS, 0);
+        GLR_REAL(glPixelStorei)(GL_PACK_SKIP_PIXELS, 0);
+        if (pack_buf)
+            GLR_REAL(glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
+    }
+    GLR_REAL(glPixelStorei)(GL_PACK_ALIGNMENT, 1);
+    GLR_REAL(glReadPixels)(0, 0, (GLsizei)out->width, (GLsizei)out->height, GL_RGBA, GL_UNSIGNED_BYTE, out->pixels);
+    GLR_REAL(glPixelStorei)(GL_PACK_ALIGNMENT, align);
+    if (has_pack_params) {
+        if (pack_buf)
+            GLR_REAL(glBindBuffer)(GL_PIXEL_PACK_BUFFER, (GLuint)pack_buf);
+        GLR_REAL(glPixelStorei)(GL_PACK_SKIP_PIXELS, skip_pix);
+        GLR_REAL(glPixelStorei)(GL_PACK_SKIP_ROWS, skip_rows);
+        GLR_REAL(glPixelStorei)(GL_PACK_ROW_LENGTH, row_len);
+        if (read_buf != GL_BACK)
+            GLR_REAL(glReadBuffer)((GLenum)read_buf);
+    }
+    if (read_fbo)
+        GLR_REAL(glBindFramebuffer)(fbo_target, (GLuint)read_fbo);
+    return 0;
+}

@@ -1,0 +1,154 @@
+/* Sizes of client memory for registry lengths given as COMPSIZE(...): the explicit rules the
+ * registry leaves to implementations. Everything not known returns -1: the recorder then stores no
+ * data for that pointer and the capture lists the command as unsized (never a guess). */
+#include <string.h>
+#include "shim/shim_internal.h"
+#include "shim/capture_file.h"
+
+#define GL_UNPACK_SWAP_BYTES 0x0CF0
+#define GL_UNPACK_ROW_LENGTH 0x0CF2
+#define GL_UNPACK_SKIP_ROWS 0x0CF3
+#define GL_UNPACK_SKIP_PIXELS 0x0CF4
+#define GL_UNPACK_ALIGNMENT 0x0CF5
+#define GL_UNPACK_IMAGE_HEIGHT 0x806E
+#define GL_UNPACK_SKIP_IMAGES 0x806D
+#define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+#define GL_ELEMENT_ARRAY_BUFFER_BINDING 0x8895
+#define GL_DRAW_INDIRECT_BUFFER_BINDING 0x8F43
+#define GL_TEXTURE_BORDER_COLOR 0x1004
+#define GL_TEXTURE_SWIZZLE_RGBA 0x8E46
+
+static int param_index(const struct glr_cmd_info *ci, const char *name)
+{
+    for (int i = 0; i < ci->nparams; i++)
+        if (strcmp(ci->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int64_t type_size(uint32_t type)
+{
+    switch (type) {
+    case 0x1400: case 0x1401: return 1;             /* BYTE, UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: case 0x140B: return 2; /* SHORT, UNSIGNED_SHORT, HALF_FLOAT */
+    case 0x8D61: return 2;                          /* HALF_FLOAT_OES */
+    case 0x1404: case 0x1405: case 0x1406: case 0x140C: return 4; /* INT, UINT, FLOAT, FIXED */
+    case 0x140A: return 8;                          /* DOUBLE */
+    default: return -1;
+    }
+}
+
+static int64_t format_components(uint32_t format)
+{
+    switch (format) {
+    case 0x1903: case 0x1904: case 0x1905: case 0x1906: case 0x1909: /* RED GREEN BLUE ALPHA LUMINANCE */
+    case 0x1902: case 0x1901: case 0x8D94: case 0x8D95: case 0x8D96: case 0x8D97: /* DEPTH_COMPONENT, STENCIL_INDEX, *_INTEGER */
+    case 0x1900: /* COLOR_INDEX */
+        return 1;
+    case 0x190A: case 0x8227: case 0x8228: case 0x84F9: /* LUMINANCE_ALPHA, RG, RG_INTEGER, DEPTH_STENCIL */
+        return 2;
+    case 0x1907: case 0x80E0: case 0x8D98: case 0x8D9A: /* RGB, BGR, RGB_INTEGER, BGR_INTEGER */
+        return 3;
+    case 0x1908: case 0x80E1: case 0x8D99: case 0x8D9B: /* RGBA, BGRA, RGBA_INTEGER, BGRA_INTEGER */
+        return 4;
+    default:
+        return -1;
+    }
+}
+
+/* Bytes per pixel of a format/type pair (packed types hold the whole pixel). */
+static int64_t pixel_size(uint32_t format, uint32_t type)
+{
+    switch (type) {
+    case 0x8032: case 0x8362: return 1;                                /* 3_3_2, 2_3_3_REV */
+    case 0x8363: case 0x8364: case 0x8033: case 0x8365: case 0x8034: case 0x8366: return 2; /* 5_6_5.., 4_4_4_4.., 5_5_5_1.. */
+    case 0x8035: case 0x8367: case 0x8036: case 0x8368: case 0x84FA: /* 8_8_8_8(_REV), 10_10_10_2, 2_10_10_10_REV, 24_8 */
+    case 0x8C3B: case 0x8C3E: return 4;                                /* 10F_11F_11F_REV, 5_9_9_9_REV */
+    case 0x8DAD: return 8;                                             /* FLOAT_32_UNSIGNED_INT_24_8_REV */
+    default: break;
+    }
+    int64_t c = format_components(format), t = type_size(type);
+    return c < 0 || t < 0 ? -1 : c * t;
+}
+
+static GLint get_int(GLenum pname)
+{
+    GLint v = 0;
+    GLR_REAL(glGetIntegerv)(pname, &v);
+    return v;
+}
+
+/* Pixel data read by an upload of width x height x depth pixels under the current unpack state. */
+static int64_t unpack_size(uint32_t format, uint32_t type, int64_t w, int64_t h, int64_t d, int dims)
+{
+    if (w <= 0 || h <= 0 || d <= 0)
+        return 0;
+    const struct glr_ctx_desc *cd = glr_current_ctx_desc();
+    bool has_ext_unpack = !cd || !cd->is_es || cd->major >= 3; /* ES 2 has only the alignment */
+    if (has_ext_unpack && get_int(GL_PIXEL_UNPACK_BUFFER_BINDING))
+        return 0; /* the pointer is an offset into a buffer object: no client memory */
+    int64_t ps = pixel_size(format, type);
+    if (ps < 0)
+        return -1;
+    int64_t align = get_int(GL_UNPACK_ALIGNMENT);
+    int64_t row_len = has_ext_unpack ? get_int(GL_UNPACK_ROW_LENGTH) : 0;
+    int64_t skip_rows = has_ext_unpack ? get_int(GL_UNPACK_SKIP_ROWS) : 0;
+    int64_t skip_pix = has_ext_unpack ? get_int(GL_UNPACK_SKIP_PIXELS) : 0;
+    int64_t img_h = dims == 3 && has_ext_unpack ? get_int(GL_UNPACK_IMAGE_HEIGHT) : 0;
+    int64_t skip_img = dims == 3 && has_ext_unpack ? get_int(GL_UNPACK_SKIP_IMAGES) : 0;
+    int64_t row_px = row_len > 0 ? row_len : w;
+    int64_t row_bytes = row_px * ps;
+    if (align > 1 && row_bytes % align)
+        row_bytes += align - row_bytes % align;
+    int64_t rows_per_img = img_h > 0 ? img_h : h;
+    int64_t img_bytes = rows_per_img * row_bytes;
+    return (skip_img + d - 1) * img_bytes + (skip_rows + h - 1) * row_bytes + (skip_pix + w) * ps;
+}
+
+static int64_t pixel_upload(const struct glr_cmd_info *ci, const uint64_t *a)
+{
+    int f = param_index(ci, "format"), t = param_index(ci, "type");
+    int w = param_index(ci, "width"), h = param_index(ci, "height"), d = param_index(ci, "depth");
+    if (f < 0 || t < 0 || w < 0)
+        return -1;
+    int dims = d >= 0 ? 3 : h >= 0 ? 2 : 1;
+    return unpack_size((uint32_t)a[f], (uint32_t)a[t], (int32_t)a[w], h >= 0 ? (int32_t)a[h] : 1,
+                       d >= 0 ? (int32_t)a[d] : 1, dims);
+}
+
+static bool is_pixel_upload(const char *n)
+{
+    return (strstr(n, "TexImage") || strstr(n, "TexSubImage") || strstr(n, "TextureImage") ||
+            strstr(n, "TextureSubImage") || strcmp(n, "glDrawPixels") == 0) && !strstr(n, "Compressed") &&
+           !strstr(n, "Copy") && !strstr(n, "Get") && !strstr(n, "Multisample");
+}
+
+int64_t glr_compsize(int cmd, int param, const uint64_t *a)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[cmd];
+    const char *n = ci->name;
+    const char *pn = ci->params[param].name;
+    if (is_pixel_upload(n) && (strcmp(pn, "pixels") == 0 || strcmp(pn, "data") == 0))
+        return pixel_upload(ci, a);
+    if (strcmp(pn, "indices") == 0 && strncmp(n, "glDraw", 6) == 0 && !strstr(n, "Multi")) {
+        int c = param_index(ci, "count"), t = param_index(ci, "type");
+        if (c < 0 || t < 0)
+            return -1;
+        if (get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING))
+            return 0; /* offset into the element buffer */
+        int64_t ts = type_size((uint32_t)a[t]);
+        return ts < 0 ? -1 : (int64_t)(int32_t)a[c] * ts;
+    }
+    if (strcmp(pn, "pointer") == 0 && strstr(n, "Pointer"))
+        return 0; /* vertex array pointers: client data is recorded at each draw that reads it */
+    if (strcmp(pn, "indirect") == 0 && strncmp(n, "glDraw", 6) == 0 && get_int(GL_DRAW_INDIRECT_BUFFER_BINDING))
+        return 0;
+    if ((strstr(n, "TexParameter") || strstr(n, "SamplerParameter") || strstr(n, "TextureParameter")) &&
+        strcmp(pn, "params") == 0 && !strstr(n, "Get")) {
+        int p = param_index(ci, "pname");
+        uint32_t pname = p >= 0 ? (uint32_t)a[p] : 0;
+        int64_t count = pname == GL_TEXTURE_BORDER_COLOR || pname == GL_TEXTURE_SWIZZLE_RGBA ? 4 : 1;
+        return count * 4;
+    }
+    return -1;
+}
