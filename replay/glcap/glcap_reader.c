@@ -32,6 +32,7 @@ struct glcap_reader {
     glcap_header hdr;
     glcap_section_info *sections;
     uint32_t count;
+    uint32_t *by_key;  /* section indices sorted by (type, id), for find */
     uint64_t max_section_size;
     size_t in_chunk;   /* I/O buffer sizes: 1 MiB, less for small files */
     size_t out_chunk;
@@ -260,6 +261,13 @@ static int check_layout(glcap_reader *r)
         if (order[i - 1]->type == order[i]->type && order[i - 1]->id == order[i]->id)
             rc = section_fail(r, order[i]->index, "duplicates section %" PRIu32
                               " (same type and id; file corrupt)", order[i - 1]->index);
+    if (rc == 0) {
+        r->by_key = malloc((size_t)n * sizeof *r->by_key);
+        if (!r->by_key)
+            rc = fail(r, "out of memory (section table of %" PRIu32 " entries)", n);
+        for (uint32_t i = 0; rc == 0 && i < n; i++)
+            r->by_key[i] = order[i]->index;
+    }
     free(order);
     return rc;
 }
@@ -455,6 +463,7 @@ void glcap_reader_close(glcap_reader *r)
     free(r->inbuf);
     free(r->outbuf);
     free(r->sections);
+    free(r->by_key);
     free(r->name);
     free(r);
 }
@@ -473,9 +482,20 @@ const glcap_section_info *glcap_reader_section(const glcap_reader *r, uint32_t i
 
 int64_t glcap_reader_find(const glcap_reader *r, uint16_t type, uint32_t id)
 {
-    for (uint32_t i = 0; i < r->count; i++)
-        if (r->sections[i].readable && r->sections[i].type == type && r->sections[i].id == id)
-            return i;
+    /* Binary search of the (type, id) order built at open; keys are unique. */
+    uint64_t key = (uint64_t)type << 32 | id;
+    uint32_t lo = 0, hi = r->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const glcap_section_info *s = &r->sections[r->by_key[mid]];
+        uint64_t k = (uint64_t)s->type << 32 | s->id;
+        if (k == key)
+            return s->readable ? (int64_t)s->index : -1;
+        if (k < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return -1;
 }
 
