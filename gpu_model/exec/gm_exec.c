@@ -1,0 +1,702 @@
+/* The SIMT interpreter loop: one IR instruction at a time for all active lanes of a
+ * warp. Values are structure-of-arrays (a register word is 32 lanes), so each ALU op is
+ * a flat loop over n*32 words that gcc -O2 vectorizes; when only some lanes are active
+ * the result goes to scratch and is blended into the destination. Control flow keeps a
+ * next block per lane and reconverges by always running the lowest waiting block.
+ * This file is compiled with -fno-strict-aliasing: words are read as float/int/uint. */
+#include "gm_exec.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits)
+{
+    for (int k = 0; k < n; k++) {
+        uint32_t *d = dst[k];
+        const uint32_t *s = src[k];
+        for (int l = 0; l < GM_LANES; l++)
+            d[l] = (s[l] & (uint32_t)lane_bits[l]) | (d[l] & ~(uint32_t)lane_bits[l]);
+    }
+}
+
+/* Chooses the next block to run (lowest block index any live lane waits at) or
+ * returns from finished functions. Returns 0 when the warp is done. */
+static int schedule(gm_warp *w)
+{
+    const gm_program *p = w->p;
+    for (;;) {
+        gm_frame *f = &w->frames[w->depth];
+        f->live &= w->alive;
+        if (!f->live) {
+            if (w->depth == 0)
+                return 0;
+            w->depth--;
+            gm_frame *c = &w->frames[w->depth];
+            gm_mask m = c->call_mask & w->alive;
+            if (m) {
+                gm_exec_set_mask(w, m);
+                w->pc = c->return_pc;
+                return 1;
+            }
+            continue;
+        }
+        int best = INT_MAX;
+        for (int l = 0; l < GM_LANES; l++)
+            if (((f->live >> l) & 1) && f->next[l] >= 0 && f->next[l] < best)
+                best = f->next[l];
+        if (best == INT_MAX) {
+            f->live = 0;
+            continue;
+        }
+        gm_mask m = 0;
+        for (int l = 0; l < GM_LANES; l++)
+            if (((f->live >> l) & 1) && f->next[l] == best)
+                m |= 1u << l;
+        f->block = best;
+        w->pc = p->blocks[best].first_pc;
+        gm_exec_set_mask(w, m);
+        return 1;
+    }
+}
+
+/* Moves lanes of the current mask to block `target` (phis read prev). */
+static void send_lanes(gm_frame *f, gm_mask m, int target)
+{
+    for (int l = 0; l < GM_LANES; l++)
+        if ((m >> l) & 1) {
+            f->prev[l] = f->block;
+            f->next[l] = target;
+        }
+}
+
+/* After a terminator: continue straight into the target when every live lane of the
+ * function goes there, else let the scheduler pick. */
+static void after_branch(gm_warp *w, gm_frame *f, gm_mask m, int target)
+{
+    if (m == (f->live & w->alive) && target >= 0) {
+        f->block = target;
+        w->pc = w->p->blocks[target].first_pc;
+    } else {
+        w->pc = -1;
+    }
+}
+
+#define FW(r) ((float *)R[(r)])
+#define IW(r) ((int32_t *)R[(r)])
+#define UW(r) ((uint32_t *)R[(r)])
+
+static inline int32_t sdiv(int32_t a, int32_t b)
+{
+    if (b == 0)
+        return 0;
+    if (b == -1)
+        return (int32_t)(0u - (uint32_t)a);
+    return a / b;
+}
+
+static inline int32_t srem(int32_t a, int32_t b)
+{
+    if (b == 0 || b == -1)
+        return 0;
+    return a % b;
+}
+
+static inline int32_t smod(int32_t a, int32_t b)
+{
+    int32_t r = srem(a, b);
+    if (r != 0 && ((r < 0) != (b < 0)))
+        r += b;
+    return r;
+}
+
+static inline int32_t f2s(float x)
+{
+    if (!(x == x))
+        return 0;
+    if (x >= 2147483647.0f)
+        return INT32_MAX;
+    if (x <= -2147483648.0f)
+        return INT32_MIN;
+    return (int32_t)x;
+}
+
+static inline uint32_t f2u(float x)
+{
+    if (!(x > 0.0f))
+        return 0;
+    if (x >= 4294967295.0f)
+        return UINT32_MAX;
+    return (uint32_t)x;
+}
+
+static inline uint32_t bit_reverse(uint32_t v)
+{
+    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+    v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
+    v = ((v >> 8) & 0x00ff00ffu) | ((v & 0x00ff00ffu) << 8);
+    return (v >> 16) | (v << 16);
+}
+
+static inline uint32_t bits_mask(uint32_t count)
+{
+    return count >= 32 ? 0xffffffffu : ((1u << count) - 1u);
+}
+
+/* Quad derivatives. Lanes 4k..4k+3 are (x,y) (x+1,y) (x,y+1) (x+1,y+1). */
+static void derivative(const float *v, float *o, int op, int fine)
+{
+    for (int q = 0; q < GM_LANES; q += 4) {
+        float dx0 = v[q + 1] - v[q], dx1 = v[q + 3] - v[q + 2];
+        float dy0 = v[q + 2] - v[q], dy1 = v[q + 3] - v[q + 1];
+        float dx[4], dy[4];
+        if (fine) {
+            dx[0] = dx[1] = dx0;
+            dx[2] = dx[3] = dx1;
+            dy[0] = dy[2] = dy0;
+            dy[1] = dy[3] = dy1;
+        } else {
+            dx[0] = dx[1] = dx[2] = dx[3] = dx0;
+            dy[0] = dy[1] = dy[2] = dy[3] = dy0;
+        }
+        for (int i = 0; i < 4; i++)
+            o[q + i] = op == GM_OP_DPDX ? dx[i] : op == GM_OP_DPDY ? dy[i]
+                                                                   : fabsf(dx[i]) + fabsf(dy[i]);
+    }
+}
+
+/* Executes one ALU/memory instruction for the active lanes. Returns 0, or -1 on a
+ * runtime error (message set). */
+static int exec_alu(gm_warp *w, const gm_inst *in)
+{
+    gm_lanes *R = w->R;
+    const int full = w->mask == 0xffffffffu;
+    gm_lanes *out = full ? &R[in->d] : w->scratch;
+    const int n = in->n, n32 = n * GM_LANES;
+    float *of = (float *)out;
+    int32_t *oi = (int32_t *)out;
+    uint32_t *ou = (uint32_t *)out;
+    const float *af = FW(in->a), *bf = FW(in->b);
+    const int32_t *ai = IW(in->a), *bi = IW(in->b);
+    const uint32_t *au = UW(in->a), *bu = UW(in->b), *cu = UW(in->c);
+    int commit_n = n;
+
+#define LOOP(expr)                          \
+    for (int i = 0; i < n32; i++) {         \
+        expr;                               \
+    }                                       \
+    break
+
+    switch (in->op) {
+    case GM_OP_FADD: LOOP(of[i] = af[i] + bf[i]);
+    case GM_OP_FSUB: LOOP(of[i] = af[i] - bf[i]);
+    case GM_OP_FMUL: LOOP(of[i] = af[i] * bf[i]);
+    case GM_OP_FDIV: LOOP(of[i] = af[i] / bf[i]);
+    case GM_OP_FMOD: LOOP(of[i] = af[i] - bf[i] * gm_floorf(af[i] / bf[i]));
+    case GM_OP_FREM: LOOP(of[i] = fmodf(af[i], bf[i]));
+    case GM_OP_FNEG: LOOP(of[i] = -af[i]);
+    case GM_OP_IADD: LOOP(ou[i] = au[i] + bu[i]);
+    case GM_OP_ISUB: LOOP(ou[i] = au[i] - bu[i]);
+    case GM_OP_IMUL: LOOP(ou[i] = au[i] * bu[i]);
+    case GM_OP_SDIV: LOOP(oi[i] = sdiv(ai[i], bi[i]));
+    case GM_OP_UDIV: LOOP(ou[i] = bu[i] ? au[i] / bu[i] : 0);
+    case GM_OP_SMOD: LOOP(oi[i] = smod(ai[i], bi[i]));
+    case GM_OP_SREM: LOOP(oi[i] = srem(ai[i], bi[i]));
+    case GM_OP_UMOD: LOOP(ou[i] = bu[i] ? au[i] % bu[i] : 0);
+    case GM_OP_SNEG: LOOP(ou[i] = 0u - au[i]);
+    case GM_OP_AND: LOOP(ou[i] = au[i] & bu[i]);
+    case GM_OP_OR: LOOP(ou[i] = au[i] | bu[i]);
+    case GM_OP_XOR: LOOP(ou[i] = au[i] ^ bu[i]);
+    case GM_OP_NOT: LOOP(ou[i] = ~au[i]);
+    case GM_OP_SHL: LOOP(ou[i] = au[i] << (bu[i] & 31));
+    case GM_OP_SHR_L: LOOP(ou[i] = au[i] >> (bu[i] & 31));
+    case GM_OP_SHR_A: LOOP(oi[i] = ai[i] >> (bu[i] & 31));
+    case GM_OP_BIT_COUNT: LOOP(ou[i] = (uint32_t)__builtin_popcount(au[i]));
+    case GM_OP_BIT_REVERSE: LOOP(ou[i] = bit_reverse(au[i]));
+    case GM_OP_LNOT: LOOP(ou[i] = au[i] ? 0 : 1);
+    case GM_OP_LAND: LOOP(ou[i] = (au[i] != 0) & (bu[i] != 0));
+    case GM_OP_LOR: LOOP(ou[i] = (au[i] != 0) | (bu[i] != 0));
+    case GM_OP_LEQ: LOOP(ou[i] = (au[i] != 0) == (bu[i] != 0));
+    case GM_OP_LNE: LOOP(ou[i] = (au[i] != 0) != (bu[i] != 0));
+    case GM_OP_IEQ: LOOP(ou[i] = au[i] == bu[i]);
+    case GM_OP_INE: LOOP(ou[i] = au[i] != bu[i]);
+    case GM_OP_SLT: LOOP(ou[i] = ai[i] < bi[i]);
+    case GM_OP_SLE: LOOP(ou[i] = ai[i] <= bi[i]);
+    case GM_OP_SGT: LOOP(ou[i] = ai[i] > bi[i]);
+    case GM_OP_SGE: LOOP(ou[i] = ai[i] >= bi[i]);
+    case GM_OP_ULT: LOOP(ou[i] = au[i] < bu[i]);
+    case GM_OP_ULE: LOOP(ou[i] = au[i] <= bu[i]);
+    case GM_OP_UGT: LOOP(ou[i] = au[i] > bu[i]);
+    case GM_OP_UGE: LOOP(ou[i] = au[i] >= bu[i]);
+    case GM_OP_FOEQ: LOOP(ou[i] = af[i] == bf[i]);
+    case GM_OP_FONE: LOOP(ou[i] = af[i] < bf[i] || af[i] > bf[i]);
+    case GM_OP_FOLT: LOOP(ou[i] = af[i] < bf[i]);
+    case GM_OP_FOLE: LOOP(ou[i] = af[i] <= bf[i]);
+    case GM_OP_FOGT: LOOP(ou[i] = af[i] > bf[i]);
+    case GM_OP_FOGE: LOOP(ou[i] = af[i] >= bf[i]);
+    case GM_OP_FUEQ: LOOP(ou[i] = !(af[i] < bf[i] || af[i] > bf[i]));
+    case GM_OP_FUNE: LOOP(ou[i] = !(af[i] == bf[i]));
+    case GM_OP_FULT: LOOP(ou[i] = !(af[i] >= bf[i]));
+    case GM_OP_FULE: LOOP(ou[i] = !(af[i] > bf[i]));
+    case GM_OP_FUGT: LOOP(ou[i] = !(af[i] <= bf[i]));
+    case GM_OP_FUGE: LOOP(ou[i] = !(af[i] < bf[i]));
+    case GM_OP_ISNAN: LOOP(ou[i] = isnan(af[i]) ? 1 : 0);
+    case GM_OP_ISINF: LOOP(ou[i] = isinf(af[i]) ? 1 : 0);
+    case GM_OP_F2S: LOOP(oi[i] = f2s(af[i]));
+    case GM_OP_F2U: LOOP(ou[i] = f2u(af[i]));
+    case GM_OP_S2F: LOOP(of[i] = (float)ai[i]);
+    case GM_OP_U2F: LOOP(of[i] = (float)au[i]);
+    case GM_OP_QUANT16: LOOP(of[i] = gm_half_to_float(gm_float_to_half(af[i])));
+    case GM_OP_COPY:
+        if (full) {
+            memmove(out, au, (size_t)n * sizeof(gm_lanes));
+            return 0;
+        }
+        gm_exec_blend(&R[in->d], (const gm_lanes *)au, n, w->lane_bits);
+        return 0;
+    case GM_OP_VEC_TIMES_SCALAR:
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++)
+                of[k * GM_LANES + l] = af[k * GM_LANES + l] * bf[l];
+        break;
+    case GM_OP_DOT:
+        commit_n = 1;
+        for (int l = 0; l < GM_LANES; l++)
+            of[l] = af[l] * bf[l];
+        for (int k = 1; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++)
+                of[l] += af[k * GM_LANES + l] * bf[k * GM_LANES + l];
+        break;
+    case GM_OP_MAT_TIMES_VEC: {
+        int rows = in->x & 0xff, cols = (in->x >> 8) & 0xff;
+        commit_n = rows;
+        for (int r = 0; r < rows; r++) {
+            float *o = of + r * GM_LANES;
+            for (int l = 0; l < GM_LANES; l++)
+                o[l] = af[r * GM_LANES + l] * bf[l];
+            for (int c = 1; c < cols; c++)
+                for (int l = 0; l < GM_LANES; l++)
+                    o[l] += af[(c * rows + r) * GM_LANES + l] * bf[c * GM_LANES + l];
+        }
+        break;
+    }
+    case GM_OP_VEC_TIMES_MAT: {
+        int rows = in->x & 0xff, cols = (in->x >> 8) & 0xff;
+        commit_n = cols;
+        for (int c = 0; c < cols; c++) {
+            float *o = of + c * GM_LANES;
+            for (int l = 0; l < GM_LANES; l++)
+                o[l] = af[l] * bf[(c * rows) * GM_LANES + l];
+            for (int r = 1; r < rows; r++)
+                for (int l = 0; l < GM_LANES; l++)
+                    o[l] += af[r * GM_LANES + l] * bf[(c * rows + r) * GM_LANES + l];
+        }
+        break;
+    }
+    case GM_OP_MAT_TIMES_MAT: {
+        int rows = in->x & 0xff, inner = (in->x >> 8) & 0xff, cols = (in->x >> 16) & 0xff;
+        commit_n = rows * cols;
+        for (int c = 0; c < cols; c++)
+            for (int r = 0; r < rows; r++) {
+                float *o = of + (c * rows + r) * GM_LANES;
+                for (int l = 0; l < GM_LANES; l++)
+                    o[l] = af[r * GM_LANES + l] * bf[(c * inner) * GM_LANES + l];
+                for (int t = 1; t < inner; t++)
+                    for (int l = 0; l < GM_LANES; l++)
+                        o[l] += af[(t * rows + r) * GM_LANES + l] *
+                                bf[(c * inner + t) * GM_LANES + l];
+            }
+        break;
+    }
+    case GM_OP_OUTER: {
+        int rows = in->x & 0xff, cols = (in->x >> 8) & 0xff;
+        commit_n = rows * cols;
+        for (int c = 0; c < cols; c++)
+            for (int r = 0; r < rows; r++)
+                for (int l = 0; l < GM_LANES; l++)
+                    of[(c * rows + r) * GM_LANES + l] = af[r * GM_LANES + l] * bf[c * GM_LANES + l];
+        break;
+    }
+    case GM_OP_TRANSPOSE: {
+        int rows = in->x & 0xff, cols = (in->x >> 8) & 0xff;
+        commit_n = rows * cols;
+        for (int c = 0; c < cols; c++)
+            for (int r = 0; r < rows; r++)
+                for (int l = 0; l < GM_LANES; l++)
+                    ou[(r * cols + c) * GM_LANES + l] = au[(c * rows + r) * GM_LANES + l];
+        break;
+    }
+    case GM_OP_IADD_CARRY:
+    case GM_OP_ISUB_BORROW:
+    case GM_OP_UMUL_EXT:
+    case GM_OP_SMUL_EXT:
+        commit_n = 2 * n;
+        for (int i = 0; i < n32; i++) {
+            uint32_t lo, hi;
+            if (in->op == GM_OP_IADD_CARRY) {
+                lo = au[i] + bu[i];
+                hi = lo < au[i];
+            } else if (in->op == GM_OP_ISUB_BORROW) {
+                lo = au[i] - bu[i];
+                hi = au[i] < bu[i];
+            } else if (in->op == GM_OP_UMUL_EXT) {
+                uint64_t m = (uint64_t)au[i] * bu[i];
+                lo = (uint32_t)m;
+                hi = (uint32_t)(m >> 32);
+            } else {
+                int64_t m = (int64_t)ai[i] * bi[i];
+                lo = (uint32_t)(uint64_t)m;
+                hi = (uint32_t)((uint64_t)m >> 32);
+            }
+            ou[i] = lo;
+            ou[n32 + i] = hi;
+        }
+        break;
+    case GM_OP_BFI: {
+        const uint32_t *offs = UW(w->p->aux[in->x]), *cnt = UW(w->p->aux[in->x + 1]);
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++) {
+                int i = k * GM_LANES + l;
+                uint32_t o = offs[l] & 31, c = cnt[l] > 32 - o ? 32 - o : cnt[l];
+                uint32_t m = bits_mask(c) << o;
+                ou[i] = (au[i] & ~m) | ((bu[i] << o) & m);
+            }
+        break;
+    }
+    case GM_OP_BFE_S:
+    case GM_OP_BFE_U:
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++) {
+                int i = k * GM_LANES + l;
+                uint32_t o = bu[l] & 31, c = cu[l] > 32 - o ? 32 - o : cu[l];
+                uint32_t v = c ? (au[i] >> o) & bits_mask(c) : 0;
+                if (in->op == GM_OP_BFE_S && c && c < 32 && ((v >> (c - 1)) & 1))
+                    v |= ~bits_mask(c);
+                ou[i] = v;
+            }
+        break;
+    case GM_OP_ANY:
+    case GM_OP_ALL:
+        commit_n = 1;
+        for (int l = 0; l < GM_LANES; l++) {
+            uint32_t r = in->op == GM_OP_ALL;
+            for (int k = 0; k < n; k++)
+                r = in->op == GM_OP_ALL ? (r && au[k * GM_LANES + l]) : (r || au[k * GM_LANES + l]);
+            ou[l] = r;
+        }
+        break;
+    case GM_OP_SELECT:
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++) {
+                uint32_t c = in->x ? au[l] : au[k * GM_LANES + l];
+                ou[k * GM_LANES + l] = c ? bu[k * GM_LANES + l] : cu[k * GM_LANES + l];
+            }
+        break;
+    case GM_OP_VEC_EXTRACT_DYN: {
+        uint32_t size = in->x;
+        commit_n = 1;
+        for (int l = 0; l < GM_LANES; l++) {
+            uint32_t k = bu[l] < size ? bu[l] : size - 1;
+            ou[l] = au[k * GM_LANES + l];
+        }
+        break;
+    }
+    case GM_OP_VEC_INSERT_DYN: {
+        const uint32_t *idx = cu;
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++)
+                ou[k * GM_LANES + l] = idx[l] == (uint32_t)k ? bu[l] : au[k * GM_LANES + l];
+        break;
+    }
+    case GM_OP_DPDX:
+    case GM_OP_DPDY:
+    case GM_OP_FWIDTH:
+        for (int k = 0; k < n; k++)
+            derivative(af + k * GM_LANES, of + k * GM_LANES, in->op, (int)in->x);
+        break;
+    case GM_OP_EXT:
+        gm_exec_ext(w, in, out);
+        if ((in->x & 0xffff) == 36 /* ModfStruct */ || (in->x & 0xffff) == 52 /* FrexpStruct */)
+            commit_n = 2 * n;
+        break;
+    case GM_OP_UNI_LOAD: {
+        const uint32_t *u = w->p->umem + in->a;
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++)
+                ou[k * GM_LANES + l] = u[k];
+        break;
+    }
+    case GM_OP_UNI_LOAD_DYN: {
+        const uint32_t *u = w->p->umem;
+        uint32_t limit = (uint32_t)w->p->umem_words;
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++) {
+                uint32_t addr = au[l] + (uint32_t)k;
+                ou[k * GM_LANES + l] = addr < limit ? u[addr] : 0;
+            }
+        break;
+    }
+    case GM_OP_REG_LOAD_DYN: {
+        uint32_t limit = (uint32_t)w->p->nregs;
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++) {
+                uint32_t addr = au[l] + (uint32_t)k;
+                ou[k * GM_LANES + l] = addr < limit ? R[addr][l] : 0;
+            }
+        break;
+    }
+    case GM_OP_ADDR_ADD: {
+        uint32_t stride = w->p->aux[in->x], limit = w->p->aux[in->x + 1];
+        for (int l = 0; l < GM_LANES; l++) {
+            int32_t idx = bi[l] < 0 ? 0 : bi[l];
+            if ((uint32_t)idx > limit)
+                idx = (int32_t)limit;
+            ou[l] = au[l] + (uint32_t)idx * stride;
+        }
+        break;
+    }
+    case GM_OP_ADDR_CONST:
+        for (int l = 0; l < GM_LANES; l++)
+            ou[l] = au[l] + in->x;
+        break;
+    case GM_OP_IS_HELPER:
+        for (int l = 0; l < GM_LANES; l++)
+            ou[l] = (w->helper >> l) & 1;
+        break;
+    case GM_OP_BUF_LOAD:
+        gm_exec_buf_load(w, in, out);
+        break;
+    default:
+        gm_exec_error(w, "internal error: IR op %d in the ALU path", in->op);
+        return -1;
+    }
+#undef LOOP
+    if (!full)
+        gm_exec_blend(&R[in->d], w->scratch, commit_n, w->lane_bits);
+    return 0;
+}
+
+static void exec_phi(gm_warp *w, const gm_inst *in, const gm_frame *f)
+{
+    const uint32_t *aux = w->p->aux + in->x;
+    uint32_t npairs = aux[0];
+    /* Phis of one block read their sources before any of them writes (glslang does
+     * not chain them; a single pass is exact for it). */
+    for (uint32_t i = 0; i < npairs; i++) {
+        int32_t pred = (int32_t)aux[1 + 2 * i];
+        uint32_t src = aux[2 + 2 * i];
+        for (int l = 0; l < GM_LANES; l++)
+            if (((w->mask >> l) & 1) && f->prev[l] == pred)
+                for (int k = 0; k < in->n; k++)
+                    w->R[in->d + k][l] = w->R[src + k][l];
+    }
+}
+
+static void exec_store(gm_warp *w, const gm_inst *in)
+{
+    gm_mask m = w->mask;
+    if (in->x & 1)
+        m &= ~w->helper;
+    if (m == 0xffffffffu) {
+        memmove(&w->R[in->d], &w->R[in->a], (size_t)in->n * sizeof(gm_lanes));
+        return;
+    }
+    int32_t bits[GM_LANES];
+    for (int l = 0; l < GM_LANES; l++)
+        bits[l] = (m >> l) & 1 ? -1 : 0;
+    gm_exec_blend(&w->R[in->d], &w->R[in->a], in->n, bits);
+}
+
+static void exec_copy_list(gm_warp *w, const gm_inst *in)
+{
+    const uint32_t *pairs = w->p->aux + in->x;
+    gm_lanes *R = w->R;
+    if (w->mask == 0xffffffffu) {
+        for (int k = 0; k < in->n; k++)
+            memcpy(R[pairs[2 * k]], R[pairs[2 * k + 1]], sizeof(gm_lanes));
+        return;
+    }
+    for (int k = 0; k < in->n; k++)
+        gm_exec_blend(&R[pairs[2 * k]], (const gm_lanes *)&R[pairs[2 * k + 1]], 1, w->lane_bits);
+}
+
+static void exec_reg_store_dyn(gm_warp *w, const gm_inst *in)
+{
+    gm_mask m = w->mask;
+    if (in->x & 1)
+        m &= ~w->helper;
+    const uint32_t *addr = w->R[in->a];
+    uint32_t limit = (uint32_t)w->p->nregs;
+    for (int l = 0; l < GM_LANES; l++) {
+        if (!((m >> l) & 1))
+            continue;
+        for (int k = 0; k < in->n; k++) {
+            uint32_t a = addr[l] + (uint32_t)k;
+            if (a < limit)
+                w->R[a][l] = w->R[in->b + k][l];
+        }
+    }
+}
+
+gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
+{
+    if (!w)
+        return GM_RUN_ERROR;
+    if (w->error)
+        return GM_RUN_ERROR;
+    if (w->done)
+        return GM_RUN_DONE;
+    const gm_program *p = w->p;
+    const gm_inst *code = p->code;
+    uint64_t count = 0;
+    for (;;) {
+        if (w->pc < 0 && !schedule(w)) {
+            w->done = 1;
+            w->pc = -1;
+            return GM_RUN_DONE;
+        }
+        if (max_instructions && count >= max_instructions)
+            return GM_RUN_PAUSED;
+        const gm_inst *in = &code[w->pc];
+        if (w->observer) {
+            if (!w->skip_observe) {
+                gm_issue is = {w->id, w->pc, in->line, w->mask, w->depth};
+                if (w->observer(w->observer_ctx, w, &is)) {
+                    w->skip_observe = 1;
+                    return GM_RUN_PAUSED;
+                }
+            }
+            w->skip_observe = 0;
+        }
+        count++;
+        w->issued++;
+        w->lane_instr += (uint64_t)w->mask_lanes;
+        gm_frame *f = &w->frames[w->depth];
+        switch (in->op) {
+        case GM_OP_NOP:
+            w->pc++;
+            break;
+        case GM_OP_PHI:
+            exec_phi(w, in, f);
+            w->pc++;
+            break;
+        case GM_OP_STORE:
+            exec_store(w, in);
+            w->pc++;
+            break;
+        case GM_OP_COPY_LIST:
+            exec_copy_list(w, in);
+            w->pc++;
+            break;
+        case GM_OP_REG_STORE_DYN:
+            exec_reg_store_dyn(w, in);
+            w->pc++;
+            break;
+        case GM_OP_BUF_STORE:
+            gm_exec_buf_store(w, in);
+            w->pc++;
+            break;
+        case GM_OP_BUF_ATOMIC:
+            gm_exec_buf_atomic(w, in);
+            w->pc++;
+            break;
+        case GM_OP_TEX:
+            gm_exec_tex(w, in);
+            w->pc++;
+            break;
+        case GM_OP_IMAGE:
+            gm_exec_image(w, in);
+            w->pc++;
+            break;
+        case GM_OP_BRANCH:
+            send_lanes(f, w->mask, (int)in->x);
+            after_branch(w, f, w->mask, (int)in->x);
+            break;
+        case GM_OP_BRANCH_COND: {
+            const uint32_t *c = w->R[in->a];
+            gm_mask t = 0;
+            for (int l = 0; l < GM_LANES; l++)
+                t |= (c[l] != 0 ? 1u : 0u) << l;
+            t &= w->mask;
+            gm_mask fl = w->mask & ~t;
+            send_lanes(f, t, (int)in->b);
+            send_lanes(f, fl, (int)in->c);
+            after_branch(w, f, w->mask, !fl ? (int)in->b : !t ? (int)in->c : -1);
+            break;
+        }
+        case GM_OP_SWITCH: {
+            const uint32_t *aux = p->aux + in->x;
+            uint32_t npairs = aux[0];
+            const uint32_t *sel = w->R[in->a];
+            int first = -2;
+            for (int l = 0; l < GM_LANES; l++) {
+                if (!((w->mask >> l) & 1))
+                    continue;
+                int target = (int)aux[1];
+                for (uint32_t i = 0; i < npairs; i++)
+                    if (aux[2 + 2 * i] == sel[l]) {
+                        target = (int)aux[3 + 2 * i];
+                        break;
+                    }
+                f->prev[l] = f->block;
+                f->next[l] = target;
+                first = first == -2 || first == target ? target : -1;
+            }
+            after_branch(w, f, w->mask, first >= 0 ? first : -1);
+            break;
+        }
+        case GM_OP_RETURN_VALUE:
+            if (w->mask == 0xffffffffu)
+                memmove(&w->R[in->d], &w->R[in->a], (size_t)in->n * sizeof(gm_lanes));
+            else
+                gm_exec_blend(&w->R[in->d], &w->R[in->a], in->n, w->lane_bits);
+            /* fall through */
+        case GM_OP_RETURN:
+        case GM_OP_UNREACHABLE:
+            for (int l = 0; l < GM_LANES; l++)
+                if ((w->mask >> l) & 1)
+                    f->next[l] = -1;
+            f->live &= ~w->mask;
+            w->pc = -1;
+            break;
+        case GM_OP_KILL:
+            w->alive &= ~w->mask;
+            w->killed |= w->mask;
+            f->live &= ~w->mask;
+            w->pc = -1;
+            break;
+        case GM_OP_DEMOTE:
+            w->helper |= w->mask;
+            w->pc++;
+            break;
+        case GM_OP_CALL: {
+            if (w->depth + 1 >= GM_MAX_CALL_DEPTH) {
+                gm_exec_error(w, "call stack overflow (recursion?) at line %d", in->line);
+                return GM_RUN_ERROR;
+            }
+            f->return_pc = w->pc + 1;
+            f->call_mask = w->mask;
+            const gm_function *fn = &p->funcs[in->x];
+            gm_frame *g = &w->frames[++w->depth];
+            g->func = (int)in->x;
+            g->live = w->mask;
+            g->block = fn->first_block;
+            g->call_mask = 0;
+            for (int l = 0; l < GM_LANES; l++) {
+                g->next[l] = fn->first_block;
+                g->prev[l] = -1;
+            }
+            w->pc = p->blocks[fn->first_block].first_pc;
+            break;
+        }
+        default:
+            if (exec_alu(w, in) != 0)
+                return GM_RUN_ERROR;
+            w->pc++;
+            break;
+        }
+        if (w->error)
+            return GM_RUN_ERROR;
+    }
+}

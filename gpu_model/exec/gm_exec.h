@@ -1,0 +1,73 @@
+/* SIMT warp executor internals (see DESIGN.md): warp state, call frames and the
+ * helpers the instruction groups share. Internal header. */
+#ifndef GM_EXEC_H
+#define GM_EXEC_H
+
+#include "gm_ir.h"
+
+#define GM_MAX_CALL_DEPTH 32
+
+typedef uint32_t gm_lanes[GM_LANES]; /* one register word: 32 lanes */
+
+/* A function activation. Lanes of the function each wait at their next block; the
+ * scheduler runs the lowest-numbered waiting block with every lane waiting there, so
+ * lanes meet again at merge blocks (glslang lays constructs out before their merge). */
+typedef struct gm_frame {
+    int func;
+    int block;         /* block being executed */
+    int return_pc;     /* caller: where to continue after the call */
+    gm_mask call_mask; /* caller: lanes that made the call */
+    gm_mask live;      /* lanes still running in this function */
+    int32_t next[GM_LANES];
+    int32_t prev[GM_LANES];
+} gm_frame;
+
+struct gm_warp {
+    gm_program *p;
+    int id;
+    gm_lanes *R;          /* register file: p->nregs words */
+    gm_lanes *scratch;    /* results of partially active instructions before blending */
+    int scratch_words;
+    gm_mask alive, killed, helper, mask;
+    int mask_lanes;       /* popcount(mask) */
+    int32_t lane_bits[GM_LANES]; /* ~0 for lanes of mask, for branch-free blends */
+    int pc;               /* next instruction; -1: pick the next block */
+    int done;
+    int depth;            /* index of the top frame */
+    gm_frame frames[GM_MAX_CALL_DEPTH];
+    gm_env env;
+    gm_observer_fn observer;
+    void *observer_ctx;
+    int skip_observe;
+    uint64_t issued, lane_instr;
+    int error;
+    char err[256];
+};
+
+void gm_exec_set_mask(gm_warp *w, gm_mask m);
+/* Copies n words from src into dst for the lanes set in lane_bits. */
+void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits);
+void gm_exec_error(gm_warp *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* GLSL.std.450: computes every lane into out (n = in->n words). */
+void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out);
+/* Textures, images, buffers: write their results for the active lanes. */
+void gm_exec_tex(gm_warp *w, const gm_inst *in);
+void gm_exec_image(gm_warp *w, const gm_inst *in);
+void gm_exec_buf_load(gm_warp *w, const gm_inst *in, gm_lanes *out);
+void gm_exec_buf_store(gm_warp *w, const gm_inst *in);
+void gm_exec_buf_atomic(gm_warp *w, const gm_inst *in);
+
+/* floor without a libm call (x86-64 baseline has no roundps), so loops vectorize. */
+static inline float gm_floorf(float x)
+{
+    if (!(x > -8388608.0f && x < 8388608.0f))
+        return x; /* already integral (or NaN/inf) */
+    float t = (float)(int32_t)x;
+    return t > x ? t - 1.0f : t;
+}
+
+float gm_half_to_float(uint16_t h);
+uint16_t gm_float_to_half(float f);
+
+#endif

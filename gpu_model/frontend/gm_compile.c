@@ -1,0 +1,304 @@
+/* GLSL -> SPIR-V through glslang's C API, with OpLine debug info.
+ * Legacy sources go through gm_glsl_upgrade first (line numbers preserved). All stages
+ * of a program are linked in one glslang program so glslang_program_map_io gives the
+ * stages matching locations. Identifiers the upgrade pass renamed get their original
+ * names back in OpName, so uniforms keep the names the application uses. */
+#include "gpu_model.h"
+
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/Public/resource_limits_c.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_ok;
+/* glslang's front end keeps global state (symbol tables); serialize compiles. */
+static pthread_mutex_t compile_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void init_glslang(void) { init_ok = glslang_initialize_process(); }
+
+static glslang_stage_t to_glslang_stage(gm_stage s)
+{
+    switch (s) {
+    case GM_STAGE_VERTEX: return GLSLANG_STAGE_VERTEX;
+    case GM_STAGE_TESS_CONTROL: return GLSLANG_STAGE_TESSCONTROL;
+    case GM_STAGE_TESS_EVALUATION: return GLSLANG_STAGE_TESSEVALUATION;
+    case GM_STAGE_GEOMETRY: return GLSLANG_STAGE_GEOMETRY;
+    case GM_STAGE_FRAGMENT: return GLSLANG_STAGE_FRAGMENT;
+    case GM_STAGE_COMPUTE: return GLSLANG_STAGE_COMPUTE;
+    default: return GLSLANG_STAGE_VERTEX;
+    }
+}
+
+static const char *stage_name(gm_stage s)
+{
+    static const char *names[] = {"vertex", "tess control", "tess evaluation", "geometry",
+                                  "fragment", "compute"};
+    return (unsigned)s < GM_STAGE_COUNT ? names[s] : "unknown";
+}
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} logbuf;
+
+static void log_add(logbuf *b, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (!n)
+        return;
+    if (b->len + n + 2 > b->cap) {
+        size_t cap = (b->len + n + 2) * 2;
+        char *d = realloc(b->data, cap);
+        if (!d)
+            return;
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    if (b->data[b->len - 1] != '\n')
+        b->data[b->len++] = '\n';
+    b->data[b->len] = 0;
+}
+
+static void log_addf(logbuf *b, const char *fmt, const char *a, const char *c)
+{
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, fmt, a, c);
+    log_add(b, tmp);
+}
+
+/* Length in words of a SPIR-V literal string of n bytes (NUL-terminated, padded). */
+static unsigned string_words(size_t n) { return (unsigned)(n / 4 + 1); }
+
+/* Looks a renamed identifier up in "old=new\n" pairs; returns the old name or NULL. */
+static const char *original_name(const char *renames, const char *name, char *buf, size_t size)
+{
+    const char *p = renames;
+    while (p && *p) {
+        const char *eq = strchr(p, '=');
+        const char *nl = strchr(p, '\n');
+        if (!eq || !nl || eq > nl)
+            return NULL;
+        size_t nn = (size_t)(nl - eq - 1);
+        if (strlen(name) == nn && strncmp(eq + 1, name, nn) == 0 && (size_t)(eq - p) < size) {
+            memcpy(buf, p, (size_t)(eq - p));
+            buf[eq - p] = 0;
+            return buf;
+        }
+        p = nl + 1;
+    }
+    return NULL;
+}
+
+/* Rewrites OpName / OpMemberName strings that the upgrade pass renamed. */
+static int restore_names(gm_compiled_shader *sh)
+{
+    const char *renames = sh->upgrade.renames;
+    if (!renames || !*renames || sh->word_count < 5)
+        return 0;
+    uint32_t *out = malloc(sh->word_count * sizeof(uint32_t) + 4096);
+    size_t cap = sh->word_count + 1024, n = 5;
+    if (!out)
+        return -1;
+    memcpy(out, sh->spirv, 5 * sizeof(uint32_t));
+    for (size_t i = 5; i < sh->word_count;) {
+        unsigned wc = sh->spirv[i] >> 16, op = sh->spirv[i] & 0xffff;
+        if (wc == 0 || i + wc > sh->word_count)
+            break;
+        unsigned str_at = op == 5 ? 2 : op == 6 ? 3 : 0; /* OpName / OpMemberName */
+        char orig[128];
+        const char *name = str_at && wc > str_at ? (const char *)&sh->spirv[i + str_at] : NULL;
+        const char *old = NULL;
+        if (name && memchr(name, 0, (wc - str_at) * 4))
+            old = original_name(renames, name, orig, sizeof orig);
+        if (old) {
+            size_t len = strlen(old);
+            unsigned nw = str_at + string_words(len);
+            if (n + nw > cap) {
+                cap = (n + nw) * 2;
+                uint32_t *d = realloc(out, cap * sizeof(uint32_t));
+                if (!d) {
+                    free(out);
+                    return -1;
+                }
+                out = d;
+            }
+            memcpy(out + n, sh->spirv + i, str_at * sizeof(uint32_t));
+            out[n] = (nw << 16) | op;
+            memset(out + n + str_at, 0, (nw - str_at) * sizeof(uint32_t));
+            memcpy(out + n + str_at, old, len);
+            n += nw;
+        } else {
+            if (n + wc > cap) {
+                cap = (n + wc) * 2;
+                uint32_t *d = realloc(out, cap * sizeof(uint32_t));
+                if (!d) {
+                    free(out);
+                    return -1;
+                }
+                out = d;
+            }
+            memcpy(out + n, sh->spirv + i, wc * sizeof(uint32_t));
+            n += wc;
+        }
+        i += wc;
+    }
+    free(sh->spirv);
+    sh->spirv = out;
+    sh->word_count = n;
+    return 0;
+}
+
+int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out)
+{
+    memset(out, 0, sizeof *out);
+    logbuf log = {0};
+    if (count <= 0 || count > GM_STAGE_COUNT || !sources) {
+        log_add(&log, "error: no shader stages to compile");
+        out->log = log.data ? log.data : strdup("");
+        return -1;
+    }
+    pthread_once(&init_once, init_glslang);
+    if (!init_ok) {
+        log_add(&log, "error: glslang_initialize_process failed");
+        out->log = log.data ? log.data : strdup("");
+        return -1;
+    }
+
+    int ok = 1;
+    glslang_input_t inputs[GM_STAGE_COUNT];
+    glslang_shader_t *shaders[GM_STAGE_COUNT] = {0};
+    out->shader_count = count;
+    for (int i = 0; i < count && ok; i++) {
+        gm_compiled_shader *sh = &out->shaders[i];
+        sh->stage = sources[i].stage;
+        if ((unsigned)sources[i].stage >= GM_STAGE_COUNT) {
+            log_add(&log, "error: bad shader stage");
+            ok = 0;
+            break;
+        }
+        char err[256];
+        sh->compiled_source = gm_glsl_upgrade(sources[i].source, sources[i].stage, &sh->upgrade,
+                                              err, sizeof err);
+        if (!sh->compiled_source) {
+            log_addf(&log, "error: %s shader: %s", stage_name(sh->stage), err);
+            ok = 0;
+        }
+    }
+
+    pthread_mutex_lock(&compile_lock);
+    glslang_program_t *program = ok ? glslang_program_create() : NULL;
+    for (int i = 0; i < count && ok; i++) {
+        gm_compiled_shader *sh = &out->shaders[i];
+        glslang_input_t *in = &inputs[i];
+        memset(in, 0, sizeof *in);
+        in->language = GLSLANG_SOURCE_GLSL;
+        in->stage = to_glslang_stage(sh->stage);
+        in->client = GLSLANG_CLIENT_OPENGL;
+        in->client_version = GLSLANG_TARGET_OPENGL_450;
+        in->target_language = GLSLANG_TARGET_SPV;
+        in->target_language_version = GLSLANG_TARGET_SPV_1_0;
+        in->code = sh->compiled_source;
+        in->default_version = 110;
+        in->default_profile = GLSLANG_NO_PROFILE;
+        in->messages = GLSLANG_MSG_SPV_RULES_BIT;
+        in->resource = glslang_default_resource();
+        shaders[i] = glslang_shader_create(in);
+        if (!shaders[i]) {
+            log_add(&log, "error: glslang_shader_create failed");
+            ok = 0;
+            break;
+        }
+        glslang_shader_set_options(shaders[i], GLSLANG_SHADER_AUTO_MAP_BINDINGS |
+                                                   GLSLANG_SHADER_AUTO_MAP_LOCATIONS);
+        if (!glslang_shader_preprocess(shaders[i], in) || !glslang_shader_parse(shaders[i], in)) {
+            log_addf(&log, "%s shader failed to compile:", stage_name(sh->stage), NULL);
+            log_add(&log, glslang_shader_get_info_log(shaders[i]));
+            log_add(&log, glslang_shader_get_info_debug_log(shaders[i]));
+            ok = 0;
+            break;
+        }
+        log_add(&log, glslang_shader_get_info_log(shaders[i]));
+        glslang_program_add_shader(program, shaders[i]);
+    }
+    if (ok && !glslang_program_link(program, GLSLANG_MSG_SPV_RULES_BIT)) {
+        log_add(&log, "link failed:");
+        log_add(&log, glslang_program_get_info_log(program));
+        ok = 0;
+    }
+    if (ok && !glslang_program_map_io(program)) {
+        log_add(&log, "glslang_program_map_io failed:");
+        log_add(&log, glslang_program_get_info_log(program));
+        ok = 0;
+    }
+    size_t emitted = 0; /* glslang appends each stage's module to one vector */
+    for (int i = 0; i < count && ok; i++) {
+        gm_compiled_shader *sh = &out->shaders[i];
+        /* The per-stage intermediate exists only after linking. */
+        if (sources[i].name)
+            glslang_program_set_source_file(program, inputs[i].stage, sources[i].name);
+        glslang_spv_options_t opts;
+        memset(&opts, 0, sizeof opts);
+        opts.generate_debug_info = true;
+        opts.disable_optimizer = true;
+        glslang_program_SPIRV_generate_with_options(program, inputs[i].stage, &opts);
+        size_t words = glslang_program_SPIRV_get_size(program);
+        const char *msgs = glslang_program_SPIRV_get_messages(program);
+        if (msgs && *msgs)
+            log_add(&log, msgs);
+        if (words < emitted + 5) {
+            log_addf(&log, "error: no SPIR-V generated for the %s shader", stage_name(sh->stage),
+                     NULL);
+            ok = 0;
+            break;
+        }
+        uint32_t *all = malloc(words * sizeof(uint32_t));
+        if (!all) {
+            ok = 0;
+            break;
+        }
+        glslang_program_SPIRV_get(program, all);
+        size_t start = all[emitted] == 0x07230203u ? emitted : 0;
+        sh->word_count = words - start;
+        sh->spirv = malloc(sh->word_count * sizeof(uint32_t));
+        if (sh->spirv)
+            memcpy(sh->spirv, all + start, sh->word_count * sizeof(uint32_t));
+        free(all);
+        emitted = words;
+        if (!sh->spirv) {
+            ok = 0;
+            break;
+        }
+        if (restore_names(sh) != 0) {
+            log_add(&log, "error: out of memory");
+            ok = 0;
+        }
+    }
+    if (program)
+        glslang_program_delete(program);
+    for (int i = 0; i < count; i++)
+        if (shaders[i])
+            glslang_shader_delete(shaders[i]);
+    pthread_mutex_unlock(&compile_lock);
+
+    out->ok = ok;
+    out->log = log.data ? log.data : strdup("");
+    return ok ? 0 : -1;
+}
+
+void gm_compile_result_free(gm_compile_result *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->shader_count && i < GM_STAGE_COUNT; i++) {
+        free(r->shaders[i].spirv);
+        free(r->shaders[i].compiled_source);
+        gm_upgrade_info_free(&r->shaders[i].upgrade);
+    }
+    free(r->log);
+    memset(r, 0, sizeof *r);
+}

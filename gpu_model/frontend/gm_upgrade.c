@@ -1,0 +1,429 @@
+/* Legacy GLSL -> core GLSL source-to-source upgrade, keeping every line number.
+ *
+ * glslang's SPIR-V path only takes desktop GLSL >= 3.30 core and ES >= 3.10, while the
+ * programs we capture use anything the driver accepts. This pass rewrites the #version
+ * line, attribute/varying, compatibility built-ins, legacy texture functions and words
+ * that became keywords, token by token outside comments. Declarations the replacements
+ * need go on extra lines right after the #version line, followed by a `#line` directive
+ * so glslang numbers the original lines exactly as the driver did. */
+#include "gm_upgrade_tables.h"
+#include "gpu_model.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+    int failed;
+} strbuf;
+
+static void sb_putn(strbuf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *d = realloc(b->data, cap);
+        if (!d) {
+            b->failed = 1;
+            return;
+        }
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+static void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        sb_putn(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static int is_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static int is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* The #version directive, located outside comments. */
+typedef struct {
+    int found;
+    int version;
+    char profile[32];
+    size_t line_start, line_end; /* byte range of the directive's line (no newline) */
+    int line;                    /* 1-based */
+} version_info;
+
+/* Finds the first preprocessor directive line; returns 1 when it is #version. Lines
+ * before it can only be blank or comments (GLSL rule), so a simple scan suffices. */
+static void find_version(const char *src, version_info *v)
+{
+    memset(v, 0, sizeof *v);
+    int line = 1, in_block = 0;
+    const char *p = src;
+    while (*p) {
+        const char *ls = p;
+        const char *le = strchr(p, '\n');
+        if (!le)
+            le = p + strlen(p);
+        const char *q = ls;
+        /* Skip whitespace and comments at line start. */
+        for (;;) {
+            if (in_block) {
+                const char *end = NULL;
+                for (const char *r = q; r + 1 < le + 1 && r < le; r++)
+                    if (r[0] == '*' && r[1] == '/') {
+                        end = r;
+                        break;
+                    }
+                if (!end)
+                    break;
+                in_block = 0;
+                q = end + 2;
+                continue;
+            }
+            while (q < le && isspace((unsigned char)*q))
+                q++;
+            if (q + 1 < le && q[0] == '/' && q[1] == '*') {
+                in_block = 1;
+                q += 2;
+                continue;
+            }
+            break;
+        }
+        if (!in_block && q < le && *q == '#') {
+            const char *r = q + 1;
+            while (r < le && (*r == ' ' || *r == '\t'))
+                r++;
+            if ((size_t)(le - r) >= 7 && strncmp(r, "version", 7) == 0) {
+                v->found = 1;
+                v->line = line;
+                v->line_start = (size_t)(ls - src);
+                v->line_end = (size_t)(le - src);
+                r += 7;
+                v->version = (int)strtol(r, (char **)&r, 10);
+                while (r < le && (*r == ' ' || *r == '\t'))
+                    r++;
+                size_t n = 0;
+                while (r < le && is_ident_char(*r) && n + 1 < sizeof v->profile)
+                    v->profile[n++] = *r++;
+                v->profile[n] = 0;
+            }
+            return; /* the first directive decides */
+        }
+        if (!in_block && q < le && !(q + 1 < le && q[0] == '/' && q[1] == '/'))
+            return; /* code before any directive: no #version */
+        if (!*le)
+            break;
+        p = le + 1;
+        line++;
+    }
+}
+
+static int find_decl(const char *key)
+{
+    for (unsigned i = 0; i < gm_upgrade_decl_count; i++)
+        if (strcmp(gm_upgrade_decls[i].key, key) == 0)
+            return (int)i;
+    return -1;
+}
+
+static void mark_decl(unsigned char *used, const char *key)
+{
+    int d = find_decl(key);
+    if (d < 0 || used[d])
+        return;
+    used[d] = 1;
+    /* Dependencies are single words separated by spaces. */
+    const char *s = gm_upgrade_decls[d].deps;
+    while (s && *s) {
+        char dep[64];
+        size_t n = 0;
+        while (*s == ' ')
+            s++;
+        while (*s && *s != ' ' && n + 1 < sizeof dep)
+            dep[n++] = *s++;
+        dep[n] = 0;
+        if (n)
+            mark_decl(used, dep);
+    }
+}
+
+static void emit_decl(strbuf *out, const char *text, int es)
+{
+    for (const char *s = text; *s; s++) {
+        if (s[0] == '%' && s[1] == 'P') {
+            if (es)
+                sb_puts(out, "highp ");
+            s++;
+        } else {
+            sb_putn(out, s, 1);
+        }
+    }
+    sb_puts(out, "\n");
+}
+
+/* Is the #extension on this directive line one that is core in the target? */
+static int is_core_extension(const char *line, size_t n)
+{
+    const char *p = line, *end = line + n;
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    if (p >= end || *p != '#')
+        return 0;
+    p++;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if ((size_t)(end - p) < 9 || strncmp(p, "extension", 9) != 0)
+        return 0;
+    p += 9;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    for (const char *const *e = gm_upgrade_core_extensions; *e; e++) {
+        size_t l = strlen(*e);
+        if ((size_t)(end - p) >= l && strncmp(p, *e, l) == 0 && !is_ident_char(p[l]))
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    gm_stage stage;
+    int es;
+    int src_version;    /* desktop-equivalent version used for keyword decisions */
+    unsigned char used[256];
+    unsigned char user_declared[256];
+    strbuf renames;
+    int compat;
+} upgrade_ctx;
+
+/* Rewrites one identifier. prev is the previous identifier token (to spot user
+ * redeclarations of built-in arrays such as `varying vec4 gl_TexCoord[4];`). */
+static void rewrite_ident(upgrade_ctx *c, strbuf *out, const char *id, size_t n, const char *prev)
+{
+    char word[128];
+    if (n >= sizeof word) {
+        sb_putn(out, id, n);
+        return;
+    }
+    memcpy(word, id, n);
+    word[n] = 0;
+    int stage_bit = c->stage == GM_STAGE_VERTEX ? GM_UP_VS
+                    : c->stage == GM_STAGE_FRAGMENT ? GM_UP_FS : 0;
+    if (strcmp(word, "attribute") == 0) {
+        sb_puts(out, "in");
+        return;
+    }
+    if (strcmp(word, "varying") == 0) {
+        sb_puts(out, c->stage == GM_STAGE_FRAGMENT ? "in" : "out");
+        return;
+    }
+    for (unsigned i = 0; i < gm_upgrade_rename_count; i++) {
+        const gm_upgrade_rename *r = &gm_upgrade_renames[i];
+        if ((r->stage != GM_UP_ANY && r->stage != stage_bit) || strcmp(r->from, word) != 0)
+            continue;
+        sb_puts(out, r->to);
+        if (strncmp(word, "gl_", 3) == 0)
+            c->compat = 1;
+        if (r->decl) {
+            int d = find_decl(r->decl);
+            int redeclared = prev && (strcmp(prev, "vec4") == 0 || strcmp(prev, "float") == 0);
+            if (d >= 0 && redeclared)
+                c->user_declared[d] = 1;
+            else
+                mark_decl(c->used, r->decl);
+        }
+        return;
+    }
+    for (const gm_upgrade_keyword *k = gm_upgrade_new_keywords; k->word; k++) {
+        if (k->since > c->src_version && strcmp(k->word, word) == 0) {
+            sb_printf(out, "glr_u_%s", word);
+            if (!c->renames.data || !strstr(c->renames.data, word))
+                sb_printf(&c->renames, "%s=glr_u_%s\n", word, word);
+            return;
+        }
+    }
+    sb_putn(out, id, n);
+}
+
+/* Token pass over [start, end): identifiers outside comments are rewritten; comments,
+ * numbers, punctuation and newlines are copied unchanged so lines stay where they are. */
+static void rewrite_range(upgrade_ctx *c, strbuf *out, const char *src, size_t start, size_t end)
+{
+    size_t i = start;
+    int line_start = 1;
+    char prev[64] = "";
+    while (i < end) {
+        char ch = src[i];
+        if (ch == '/' && i + 1 < end && src[i + 1] == '/') {
+            size_t j = i;
+            while (j < end && src[j] != '\n')
+                j++;
+            sb_putn(out, src + i, j - i);
+            i = j;
+            continue;
+        }
+        if (ch == '/' && i + 1 < end && src[i + 1] == '*') {
+            size_t j = i + 2;
+            while (j + 1 < end && !(src[j] == '*' && src[j + 1] == '/'))
+                j++;
+            j = j + 2 <= end ? j + 2 : end;
+            sb_putn(out, src + i, j - i);
+            i = j;
+            continue;
+        }
+        if (ch == '#' && line_start) {
+            size_t j = i;
+            while (j < end && src[j] != '\n')
+                j++;
+            if (is_core_extension(src + i, j - i)) {
+                /* Keep the line (numbering) but drop the directive. */
+                i = j;
+                continue;
+            }
+        }
+        if (ch == '\n') {
+            line_start = 1;
+            sb_putn(out, &ch, 1);
+            i++;
+            continue;
+        }
+        if (!isspace((unsigned char)ch))
+            line_start = 0;
+        if (is_ident_start(ch)) {
+            size_t j = i;
+            while (j < end && is_ident_char(src[j]))
+                j++;
+            rewrite_ident(c, out, src + i, j - i, prev[0] ? prev : NULL);
+            size_t n = j - i < sizeof prev - 1 ? j - i : sizeof prev - 1;
+            memcpy(prev, src + i, n);
+            prev[n] = 0;
+            i = j;
+            continue;
+        }
+        if (isdigit((unsigned char)ch) ||
+            (ch == '.' && i + 1 < end && isdigit((unsigned char)src[i + 1]))) {
+            size_t j = i + 1;
+            /* Numbers (1.0e-5, 0x1Fu) never contain identifiers to rewrite. */
+            while (j < end && (is_ident_char(src[j]) || src[j] == '.' ||
+                               ((src[j] == '+' || src[j] == '-') &&
+                                (src[j - 1] == 'e' || src[j - 1] == 'E'))))
+                j++;
+            sb_putn(out, src + i, j - i);
+            i = j;
+            continue;
+        }
+        if (!isspace((unsigned char)ch) && ch != '[' && ch != ']' && !isdigit((unsigned char)ch))
+            prev[0] = 0;
+        sb_putn(out, &ch, 1);
+        i++;
+    }
+}
+
+/* ES 1.00 shaders announce themselves with precision statements when #version is
+ * missing (desktop 1.10 reserves `precision`). */
+static int looks_like_es100(const char *src)
+{
+    const char *p = src;
+    while ((p = strstr(p, "precision")) != NULL) {
+        if ((p == src || !is_ident_char(p[-1])) && !is_ident_char(p[9]))
+            return 1;
+        p += 9;
+    }
+    return 0;
+}
+
+char *gm_glsl_upgrade(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
+                      size_t err_size)
+{
+    gm_upgrade_info dummy;
+    if (!info)
+        info = &dummy;
+    memset(info, 0, sizeof *info);
+    if (!source) {
+        snprintf(err, err_size, "no shader source");
+        return NULL;
+    }
+    version_info v;
+    find_version(source, &v);
+    int es, version = v.found ? v.version : 110;
+    if (v.found)
+        es = strcmp(v.profile, "es") == 0 || version == 100;
+    else
+        es = looks_like_es100(source), version = es ? 100 : 110;
+    int compat_profile = strcmp(v.profile, "compatibility") == 0;
+    if (v.found && !es && (version < 110 || version > 460)) {
+        snprintf(err, err_size, "line %d: unsupported GLSL version %d", v.line, version);
+        return NULL;
+    }
+    if (es && version != 100 && version != 300 && version != 310 && version != 320) {
+        snprintf(err, err_size, "line %d: unsupported GLSL ES version %d", v.line, version);
+        return NULL;
+    }
+    info->original_version = version;
+    info->original_es = es;
+    int needs = es ? version < 310 : (version < 330 || compat_profile);
+    if (!needs) {
+        char *copy = strdup(source);
+        if (!copy)
+            snprintf(err, err_size, "out of memory");
+        return copy;
+    }
+
+    upgrade_ctx c;
+    memset(&c, 0, sizeof c);
+    c.stage = stage;
+    c.es = es;
+    c.src_version = es ? (version == 100 ? 120 : 330) : version;
+    strbuf body = {0};
+    size_t body_start = v.found ? v.line_end : 0;
+    rewrite_range(&c, &body, source, body_start, strlen(source));
+
+    strbuf out = {0};
+    /* Lines before #version are comments/blank: copied as they are. */
+    if (v.found)
+        sb_putn(&out, source, v.line_start);
+    int target = es ? 310 : (version > 450 ? version : 450);
+    sb_printf(&out, "#version %d%s\n", target, es ? " es" : " core");
+    for (unsigned i = 0; i < gm_upgrade_decl_count; i++)
+        if (c.used[i] && !c.user_declared[i])
+            emit_decl(&out, gm_upgrade_decls[i].text, es);
+    /* The next original line keeps its number; without #version that is line 1. */
+    sb_printf(&out, "#line %d", v.found ? v.line + 1 : 1);
+    if (!v.found)
+        sb_puts(&out, "\n");
+    if (body.data)
+        sb_putn(&out, body.data, body.len);
+    free(body.data);
+    if (out.failed || c.renames.failed) {
+        free(out.data);
+        free(c.renames.data);
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    info->upgraded = 1;
+    info->compatibility = c.compat || compat_profile;
+    info->renames = c.renames.data;
+    return out.data;
+}
+
+void gm_upgrade_info_free(gm_upgrade_info *info)
+{
+    if (!info)
+        return;
+    free(info->renames);
+    info->renames = NULL;
+}

@@ -1,0 +1,39 @@
+/* Tables of the legacy-GLSL upgrade pass: what each compatibility built-in, legacy
+ * texture function and keyword becomes in core GLSL, and the declarations that the
+ * replacements need. Internal to gm_upgrade.c. */
+#ifndef GM_UPGRADE_TABLES_H
+#define GM_UPGRADE_TABLES_H
+
+/* A declaration inserted after the #version line when some replacement needs it.
+ * `text` uses %P for a precision qualifier ("highp " on ES, "" on desktop). */
+typedef struct {
+    const char *key;
+    const char *text;
+    const char *deps; /* space-separated keys that must be declared before */
+} gm_upgrade_decl;
+
+enum { GM_UP_ANY = 0, GM_UP_VS = 1, GM_UP_FS = 2 };
+
+/* Identifier replacement: legacy name -> new name (+ declaration key, may be NULL). */
+typedef struct {
+    const char *from;
+    const char *to;
+    const char *decl;
+    int stage; /* GM_UP_ANY / GM_UP_VS / GM_UP_FS */
+} gm_upgrade_rename;
+
+extern const gm_upgrade_decl gm_upgrade_decls[];
+extern const unsigned gm_upgrade_decl_count;
+extern const gm_upgrade_rename gm_upgrade_renames[];
+extern const unsigned gm_upgrade_rename_count;
+/* Words that became keywords (or builtin functions that replacements call) after
+ * the source version: user identifiers with these names get a glr_u_ prefix. */
+typedef struct {
+    const char *word;
+    int since;
+} gm_upgrade_keyword;
+extern const gm_upgrade_keyword gm_upgrade_new_keywords[];
+/* #extension lines dropped because the feature is core in the target version. */
+extern const char *const gm_upgrade_core_extensions[];
+
+#endif

@@ -1,0 +1,59 @@
+/* State shared by the decoder passes (gm_decode.c: module, types, constants, interface;
+ * gm_decode_code.c: function bodies to IR). Internal. */
+#ifndef GM_DECODE_CTX_H
+#define GM_DECODE_CTX_H
+
+#include "gm_ir.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Decorations we use, per id. */
+typedef struct {
+    int location, binding, builtin, component, block, buffer_block, array_stride, flat;
+} gm_deco;
+
+/* What is statically known about a pointer value. */
+typedef struct {
+    gm_space space;
+    int static_addr;     /* address when known at decode time, else -1 */
+    int binding;         /* buffers */
+    gm_buffer_kind bkind;
+    int matrix_stride;   /* layout of the pointee inside its block */
+    int row_major;
+    int vec_stride;      /* byte stride between vector components (buffers) */
+    int output;          /* points into Output storage: helpers must not write */
+} gm_ptr;
+
+typedef struct gm_decoder {
+    gm_program *p;
+    const uint32_t *words;
+    size_t nwords;
+    char *err;
+    size_t err_size;
+    int failed;
+
+    gm_deco *deco;          /* per id */
+    int *file_of;           /* OpString id -> file index */
+    gm_ptr *ptr;            /* per id */
+    int *label_block;       /* label id -> block index */
+    int *func_index;        /* function id -> index */
+    uint32_t *value_word0;  /* first word of constants (for literal indexes) */
+    uint8_t *is_const;
+    int *glsl_import;       /* ext inst import id -> 1 GLSL.std.450, 2 NonSemantic, 0 other */
+    int entry_id;
+    int cur_file, cur_line;
+    int cap_code, cap_aux, cap_regs, cap_tex, cap_vars;
+    int execution_model;
+} gm_decoder;
+
+int gm_dec_fail(gm_decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int gm_dec_alloc_regs(gm_decoder *d, int n);
+int gm_dec_emit(gm_decoder *d, int op, int n, int dst, int a, int b, int c, uint32_t x);
+int gm_dec_aux(gm_decoder *d, uint32_t v);
+int gm_dec_type_words(gm_decoder *d, int type);
+const char *gm_dec_opname(unsigned opcode);
+/* Pass 2: function bodies. */
+int gm_decode_functions(gm_decoder *d);
+
+#endif

@@ -1,0 +1,214 @@
+/* Register IR of gpu_model: what the decoder (gm_decode*.c) produces from SPIR-V once
+ * and the SIMT executor (exec/) runs. Internal header; see DESIGN.md.
+ *
+ * Every SPIR-V value (SSA id), variable and constant owns a range of "components" in a
+ * warp's register file; a component is 32 lanes of 32 bits, so an instruction on a
+ * vec4 is a loop over 4*32 contiguous words. */
+#ifndef GM_IR_H
+#define GM_IR_H
+
+#include "gpu_model.h"
+
+#include <stdint.h>
+
+/* Address spaces a pointer can point into. */
+typedef enum {
+    GM_SPACE_NONE,
+    GM_SPACE_REG,     /* Function/Private/Input/Output/Workgroup: per-lane register words */
+    GM_SPACE_UNIFORM, /* loose uniforms and opaque handles: program uniform memory */
+    GM_SPACE_BUFFER,  /* UBO/SSBO/push constants: bytes through gm_env.buffer */
+} gm_space;
+
+typedef struct gm_type {
+    gm_type_kind kind;
+    gm_scalar scalar;
+    int width;       /* bits of scalars */
+    int rows, cols;  /* vector size / matrix rows; matrix columns */
+    int length;      /* array length (0: runtime) / member count */
+    int elem;        /* array element / vector component / matrix column type id */
+    int ncomp;       /* 32-bit words in registers */
+    int *members;    /* struct member type ids */
+    int *member_off; /* struct member word offsets */
+    char **member_names;
+    int member_cap;  /* allocated length of the member arrays */
+    /* Buffer layout (from Offset/ArrayStride/MatrixStride/RowMajor decorations). */
+    int *member_byte_off;
+    int *member_matrix_stride;
+    uint8_t *member_row_major;
+    int *member_builtin;
+    int array_stride;
+    int is_block, is_buffer_block;
+    /* Pointers. */
+    uint32_t storage;
+    int pointee;
+    /* Images. */
+    int dim, depth, arrayed, ms, sampled, image; /* image: the OpTypeImage of a sampled image */
+    char *name;
+} gm_type;
+
+/* IR opcodes. Operand fields: d (destination word), a, b, c (source words), n (words
+ * per lane processed), x (immediate / aux index). */
+typedef enum {
+    GM_OP_NOP,
+    /* moves */
+    GM_OP_COPY,         /* d[0..n) = a[0..n) */
+    GM_OP_COPY_LIST,    /* aux[x..x+2n): (dst word, src word) pairs */
+    GM_OP_STORE,        /* masked copy to memory words; x&1: skip helper lanes */
+    GM_OP_PHI,          /* aux[x]: count, then (pred block, src word) pairs */
+    GM_OP_UNI_LOAD,     /* d[0..n) = broadcast(umem[a]) static address a */
+    GM_OP_UNI_LOAD_DYN, /* d = umem[addr[a][lane] + k] */
+    GM_OP_REG_LOAD_DYN, /* d = regs[addr[a][lane] + k][lane] */
+    GM_OP_REG_STORE_DYN,/* regs[addr[a][lane]+k][lane] = b[k]; x&1 skip helpers */
+    GM_OP_BUF_LOAD,     /* d[k] = mem(binding x>>2,kind x&3)[addr a + aux[b+k]] */
+    GM_OP_BUF_STORE,    /* mem[...] = c[k]; byte offsets aux[b+k] */
+    GM_OP_BUF_ATOMIC,   /* aux[x]: sub-op, binding, kind; a addr, b value, c comparator */
+    GM_OP_ADDR_ADD,     /* d = a + clamp(b, 0, aux[x+1]) * aux[x]  (per lane) */
+    GM_OP_ADDR_CONST,   /* d = a + x */
+    /* float arithmetic */
+    GM_OP_FADD, GM_OP_FSUB, GM_OP_FMUL, GM_OP_FDIV, GM_OP_FMOD, GM_OP_FREM, GM_OP_FNEG,
+    GM_OP_VEC_TIMES_SCALAR, /* d[k] = a[k] * b[0] */
+    GM_OP_MAT_TIMES_VEC,    /* x = rows | cols << 8 */
+    GM_OP_VEC_TIMES_MAT,
+    GM_OP_MAT_TIMES_MAT,    /* x = rows | inner << 8 | cols << 16 */
+    GM_OP_OUTER,            /* x = rows | cols << 8 */
+    GM_OP_TRANSPOSE,        /* x = rows | cols << 8 (of the source) */
+    GM_OP_DOT,              /* n = source size */
+    /* integer arithmetic */
+    GM_OP_IADD, GM_OP_ISUB, GM_OP_IMUL, GM_OP_SDIV, GM_OP_UDIV, GM_OP_SMOD, GM_OP_SREM,
+    GM_OP_UMOD, GM_OP_SNEG,
+    GM_OP_IADD_CARRY, GM_OP_ISUB_BORROW, GM_OP_UMUL_EXT, GM_OP_SMUL_EXT, /* d: 2n words */
+    /* bits */
+    GM_OP_AND, GM_OP_OR, GM_OP_XOR, GM_OP_NOT, GM_OP_SHL, GM_OP_SHR_L, GM_OP_SHR_A,
+    GM_OP_BIT_COUNT, GM_OP_BIT_REVERSE, GM_OP_BFI, GM_OP_BFE_S, GM_OP_BFE_U,
+    /* logic and comparisons (bools are 0/1) */
+    GM_OP_LNOT, GM_OP_LAND, GM_OP_LOR, GM_OP_LEQ, GM_OP_LNE,
+    GM_OP_IEQ, GM_OP_INE, GM_OP_SLT, GM_OP_SLE, GM_OP_SGT, GM_OP_SGE,
+    GM_OP_ULT, GM_OP_ULE, GM_OP_UGT, GM_OP_UGE,
+    GM_OP_FOEQ, GM_OP_FONE, GM_OP_FOLT, GM_OP_FOLE, GM_OP_FOGT, GM_OP_FOGE,
+    GM_OP_FUEQ, GM_OP_FUNE, GM_OP_FULT, GM_OP_FULE, GM_OP_FUGT, GM_OP_FUGE,
+    GM_OP_ISNAN, GM_OP_ISINF, GM_OP_ANY, GM_OP_ALL, /* any/all: n = source size */
+    GM_OP_SELECT,       /* d = a ? b : c; x=1: scalar condition for vector */
+    /* conversions */
+    GM_OP_F2S, GM_OP_F2U, GM_OP_S2F, GM_OP_U2F, GM_OP_QUANT16,
+    /* composites with per-lane indexes */
+    GM_OP_VEC_EXTRACT_DYN, /* d = a[b[lane]] (a has x words) */
+    GM_OP_VEC_INSERT_DYN,  /* d = a; d[c[lane]] = b (n words) */
+    /* derivatives: x = 0 coarse, 1 fine */
+    GM_OP_DPDX, GM_OP_DPDY, GM_OP_FWIDTH,
+    /* GLSL.std.450: x = instruction number */
+    GM_OP_EXT,
+    /* resources: x = descriptor index */
+    GM_OP_TEX, GM_OP_IMAGE,
+    /* control flow (block terminators and calls) */
+    GM_OP_BRANCH,       /* x = block */
+    GM_OP_BRANCH_COND,  /* a = condition, b = true block, c = false block */
+    GM_OP_SWITCH,       /* a = selector; aux[x]: count, default, (literal, block) pairs */
+    GM_OP_RETURN,
+    GM_OP_RETURN_VALUE, /* copy a (n words) to the function's return words d */
+    GM_OP_KILL,         /* OpKill / OpTerminateInvocation */
+    GM_OP_DEMOTE,       /* OpDemoteToHelperInvocation: lane becomes a helper */
+    GM_OP_UNREACHABLE,
+    GM_OP_CALL,         /* x = function; arguments were copied before */
+    GM_OP_IS_HELPER,    /* d = helper lane ? 1 : 0 */
+    GM_OP_COUNT
+} gm_opcode;
+
+typedef struct gm_inst {
+    uint16_t op;
+    uint16_t n;
+    int32_t line;
+    uint32_t d, a, b, c;
+    uint32_t x;
+} gm_inst;
+
+typedef struct gm_block {
+    int first_pc;
+    int label;     /* SPIR-V id */
+    int func;
+    int merge;     /* structured merge block (-1) */
+    int cont;      /* loop continue target (-1) */
+} gm_block;
+
+typedef struct gm_function {
+    char *name;
+    int id;
+    int first_block, block_count;
+    int ret_reg, ret_n;  /* return value words */
+    int *params;         /* parameter register words */
+    int param_count;
+} gm_function;
+
+/* Texture/image instruction descriptor (inst.x indexes program->tex). */
+typedef struct gm_tex_desc {
+    int kind;              /* GM_TEX_* op, or image ops */
+    int image_op;          /* gm_image_op for GM_OP_IMAGE */
+    int proj, explicit_lod, dref_op;
+    int handle;            /* register word holding the unit (per lane) */
+    int coord, coord_n;    /* register word and count of the coordinate operand */
+    int dref;
+    int lod, bias, grad_x, grad_y, grad_n, offset, const_offset, sample, min_lod, component;
+    int gather_offsets;    /* constant words in regs (4 ivec2) or -1 */
+    int data, data_n;      /* image store / atomic operand */
+    int data2;             /* compare-exchange comparator */
+    int result_n;
+    gm_tex_dim dim;
+    int arrayed, shadow, ms;
+    gm_tex_result_type rtype;
+    int sparse;
+} gm_tex_desc;
+
+typedef struct gm_var {
+    gm_var_info info;
+    int id;          /* SPIR-V id */
+    gm_space space;
+    int addr;        /* register word / uniform word / 0 for buffers */
+    int ncomp;
+    int func;        /* locals: function index */
+} gm_var;
+
+typedef struct gm_line {
+    int file;        /* index into program->files */
+    int line;
+} gm_line;
+
+struct gm_program {
+    gm_stage stage;
+    uint32_t bound;
+    gm_type *types;       /* indexed by SPIR-V id (kind GM_TYPE_VOID when not a type) */
+    int *reg_of;          /* id -> register word, -1 */
+    int *ncomp_of;        /* id -> words */
+    int *type_of;         /* id -> type id */
+    char **names;         /* OpName per id */
+    int nregs;            /* words per lane */
+    uint32_t (*init_regs)[GM_LANES]; /* constants and static pointers, copied into warps */
+    uint8_t *init_mask;   /* which register words init_regs defines */
+    gm_inst *code;
+    int code_count;
+    gm_line *lines;       /* per pc */
+    char **files;
+    int file_count;
+    gm_block *blocks;
+    int block_count;
+    gm_function *funcs;
+    int func_count;
+    int entry;            /* function index of the entry point */
+    uint32_t *aux;
+    int aux_count;
+    gm_tex_desc *tex;
+    int tex_count;
+    gm_var *vars;
+    int var_count;
+    int *inputs, input_count, *outputs, output_count;
+    gm_uniform_info *uniforms;
+    int *uniform_addr;    /* word address of element 0 in umem */
+    int *uniform_elem_words;
+    int uniform_count;
+    gm_block_info *blocks_info;
+    int block_info_count;
+    uint32_t *umem;       /* uniform memory */
+    int umem_words;
+    int writes_depth, uses_discard, origin_upper_left, early_tests;
+    int max_call_depth;
+};
+
+#endif

@@ -1,0 +1,462 @@
+/* gm_fragops.c - depth/stencil tests, blending, write masks, clears.
+ *
+ * Blending on 8-bit unorm render targets is done in 8-bit fixed point like llvmpipe
+ * (colour converted to unorm8 first, products a*b/255 rounded with
+ * (t + (t >> 8) + 0x80) >> 8, saturating add/sub); other formats blend in float. */
+#include "gm_pipe_internal.h"
+#include "gm_gl_enums.h"
+
+#include <math.h>
+#include <string.h>
+
+bool gm_compare_func(uint32_t func, double a, double b)
+{
+    switch (func) {
+    case GM_GL_NEVER: return false;
+    case GM_GL_LESS: return a < b;
+    case GM_GL_EQUAL: return a == b;
+    case GM_GL_LEQUAL: return a <= b;
+    case GM_GL_GREATER: return a > b;
+    case GM_GL_NOTEQUAL: return a != b;
+    case GM_GL_GEQUAL: return a >= b;
+    case GM_GL_ALWAYS: return true;
+    default: return true;
+    }
+}
+
+static uint8_t stencil_op(uint32_t op, uint8_t s, uint8_t ref)
+{
+    switch (op) {
+    case GM_GL_KEEP: return s;
+    case GM_GL_ZERO: return 0;
+    case GM_GL_REPLACE: return ref;
+    case GM_GL_INCR: return s == 255 ? 255 : (uint8_t)(s + 1);
+    case GM_GL_DECR: return s == 0 ? 0 : (uint8_t)(s - 1);
+    case GM_GL_INVERT: return (uint8_t)~s;
+    case GM_GL_INCR_WRAP: return (uint8_t)(s + 1);
+    case GM_GL_DECR_WRAP: return (uint8_t)(s - 1);
+    default: return s;
+    }
+}
+
+/* Depth value as stored: quantise to the buffer format so comparisons are done on
+ * the stored representation (llvmpipe compares in the format's integer domain). */
+static double quantize_depth(gm_format f, float z, uint32_t *raw)
+{
+    uint8_t t[8] = {0};
+    gm_format_pack_depth(f, z, t);
+    switch (f) {
+    case GM_FMT_D16: { uint16_t v; memcpy(&v, t, 2); *raw = v; return v; }
+    case GM_FMT_D24X8: case GM_FMT_D24S8: {
+        uint32_t v; memcpy(&v, t, 4); v &= 0xffffffu; *raw = v; return v;
+    }
+    default: { uint32_t v; memcpy(&v, t, 4); *raw = v; return z; }
+    }
+}
+
+static double stored_depth(gm_format f, const uint8_t *p)
+{
+    switch (f) {
+    case GM_FMT_D16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case GM_FMT_D24X8: case GM_FMT_D24S8: { uint32_t v; memcpy(&v, p, 4); return v & 0xffffffu; }
+    default: { float v; memcpy(&v, p, 4); return v; }
+    }
+}
+
+uint32_t gm_fragops_depth_stencil(gm_pipe_context *ctx, const gm_pipe_fs_warp *w,
+                                  uint32_t mask, const float *z, bool front)
+{
+    const gm_pipe_state *st = &ctx->state;
+    gm_surface *ds = ctx->fb.depth;
+    gm_surface *ss = ctx->fb.stencil;
+    bool depth_on = st->depth_test && ds;
+    bool stencil_on = st->stencil_test && ss &&
+                      gm_format_get(ss->format)->kind != GM_KIND_DEPTH;
+    if (!depth_on && !stencil_on)
+        return mask;
+    const gm_pipe_stencil_face *sf = &st->stencil[front ? 0 : 1];
+    uint32_t passed = 0;
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(mask & (1u << l)))
+            continue;
+        int x = w->x[l], y = w->y[l];
+        bool zpass = true;
+        uint8_t *dp = NULL, *sp = NULL;
+        uint32_t zraw = 0;
+        if (depth_on) {
+            dp = gm_surface_texel(ds, x, y, 0);
+            double zq = quantize_depth(ds->format, z[l], &zraw);
+            zpass = gm_compare_func(st->depth_func, zq, stored_depth(ds->format, dp));
+        }
+        bool spass = true;
+        if (stencil_on) {
+            sp = gm_surface_texel(ss, x, y, 0);
+            uint8_t s = gm_format_unpack_stencil(ss->format, sp);
+            spass = gm_compare_func(sf->func, (double)(sf->ref & sf->value_mask),
+                                    (double)(s & sf->value_mask));
+            uint32_t op = !spass ? sf->fail_op : (!zpass ? sf->zfail_op : sf->zpass_op);
+            uint8_t ns = stencil_op(op, s, sf->ref);
+            ns = (uint8_t)((s & ~sf->write_mask) | (ns & sf->write_mask));
+            gm_format_pack_stencil(ss->format, ns, sp);
+        }
+        if (spass && zpass) {
+            passed |= 1u << l;
+            if (depth_on && st->depth_write)
+                gm_format_pack_depth(ds->format, z[l], dp);
+        }
+    }
+    return passed;
+}
+
+/* ---- blending --------------------------------------------------------------------- */
+
+static bool is_unorm8_target(gm_format f)
+{
+    switch (f) {
+    case GM_FMT_RGBA8: case GM_FMT_BGRA8: case GM_FMT_RGB8: case GM_FMT_RG8:
+    case GM_FMT_R8: case GM_FMT_A8: case GM_FMT_L8: case GM_FMT_LA8:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static float blend_factor_f(uint32_t f, int c, const float *s, const float *s1,
+                            const float *d, const float *k, bool dst_has_alpha)
+{
+    float da = dst_has_alpha ? d[3] : 1.0f;
+    switch (f) {
+    case GM_GL_ZERO: return 0.0f;
+    case GM_GL_ONE: return 1.0f;
+    case GM_GL_SRC_COLOR: return s[c];
+    case GM_GL_ONE_MINUS_SRC_COLOR: return 1.0f - s[c];
+    case GM_GL_SRC_ALPHA: return s[3];
+    case GM_GL_ONE_MINUS_SRC_ALPHA: return 1.0f - s[3];
+    case GM_GL_DST_ALPHA: return da;
+    case GM_GL_ONE_MINUS_DST_ALPHA: return 1.0f - da;
+    case GM_GL_DST_COLOR: return c == 3 ? da : d[c];
+    case GM_GL_ONE_MINUS_DST_COLOR: return 1.0f - (c == 3 ? da : d[c]);
+    case GM_GL_SRC_ALPHA_SATURATE: return c == 3 ? 1.0f : fminf(s[3], 1.0f - da);
+    case GM_GL_CONSTANT_COLOR: return k[c];
+    case GM_GL_ONE_MINUS_CONSTANT_COLOR: return 1.0f - k[c];
+    case GM_GL_CONSTANT_ALPHA: return k[3];
+    case GM_GL_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - k[3];
+    case GM_GL_SRC1_COLOR: return s1[c];
+    case GM_GL_ONE_MINUS_SRC1_COLOR: return 1.0f - s1[c];
+    case GM_GL_SRC1_ALPHA: return s1[3];
+    case GM_GL_ONE_MINUS_SRC1_ALPHA: return 1.0f - s1[3];
+    default: return 1.0f;
+    }
+}
+
+static float blend_eq_f(uint32_t eq, float s, float sf, float d, float df)
+{
+    switch (eq) {
+    case GM_GL_FUNC_SUBTRACT: return s * sf - d * df;
+    case GM_GL_FUNC_REVERSE_SUBTRACT: return d * df - s * sf;
+    case GM_GL_MIN: return fminf(s, d);
+    case GM_GL_MAX: return fmaxf(s, d);
+    default: return s * sf + d * df;
+    }
+}
+
+static unsigned mul8(unsigned a, unsigned b)
+{
+    unsigned t = a * b;
+    return (t + (t >> 8) + 0x80u) >> 8;
+}
+
+static unsigned blend_factor_8(uint32_t f, int c, const uint8_t *s, const uint8_t *s1,
+                               const uint8_t *d, const uint8_t *k, bool dst_has_alpha)
+{
+    unsigned da = dst_has_alpha ? d[3] : 255u;
+    switch (f) {
+    case GM_GL_ZERO: return 0;
+    case GM_GL_ONE: return 255;
+    case GM_GL_SRC_COLOR: return s[c];
+    case GM_GL_ONE_MINUS_SRC_COLOR: return 255u - s[c];
+    case GM_GL_SRC_ALPHA: return s[3];
+    case GM_GL_ONE_MINUS_SRC_ALPHA: return 255u - s[3];
+    case GM_GL_DST_ALPHA: return da;
+    case GM_GL_ONE_MINUS_DST_ALPHA: return 255u - da;
+    case GM_GL_DST_COLOR: return c == 3 ? da : d[c];
+    case GM_GL_ONE_MINUS_DST_COLOR: return 255u - (c == 3 ? da : d[c]);
+    case GM_GL_SRC_ALPHA_SATURATE: {
+        unsigned a = 255u - da;
+        return c == 3 ? 255u : (s[3] < a ? s[3] : a);
+    }
+    case GM_GL_CONSTANT_COLOR: return k[c];
+    case GM_GL_ONE_MINUS_CONSTANT_COLOR: return 255u - k[c];
+    case GM_GL_CONSTANT_ALPHA: return k[3];
+    case GM_GL_ONE_MINUS_CONSTANT_ALPHA: return 255u - k[3];
+    case GM_GL_SRC1_COLOR: return s1[c];
+    case GM_GL_ONE_MINUS_SRC1_COLOR: return 255u - s1[c];
+    case GM_GL_SRC1_ALPHA: return s1[3];
+    case GM_GL_ONE_MINUS_SRC1_ALPHA: return 255u - s1[3];
+    default: return 255;
+    }
+}
+
+static unsigned blend_eq_8(uint32_t eq, unsigned s, unsigned sf, unsigned d, unsigned df)
+{
+    int a = (int)mul8(s, sf), b = (int)mul8(d, df), r;
+    switch (eq) {
+    case GM_GL_FUNC_SUBTRACT: r = a - b; break;
+    case GM_GL_FUNC_REVERSE_SUBTRACT: r = b - a; break;
+    case GM_GL_MIN: r = (int)(s < d ? s : d); break;
+    case GM_GL_MAX: r = (int)(s > d ? s : d); break;
+    default: r = a + b; break;
+    }
+    return r < 0 ? 0u : r > 255 ? 255u : (unsigned)r;
+}
+
+static uint32_t logic_op(uint32_t op, uint32_t s, uint32_t d)
+{
+    switch (op) {
+    case GM_GL_CLEAR: return 0;
+    case GM_GL_AND: return s & d;
+    case GM_GL_AND_REVERSE: return s & ~d;
+    case GM_GL_COPY: return s;
+    case GM_GL_AND_INVERTED: return ~s & d;
+    case GM_GL_NOOP: return d;
+    case GM_GL_XOR: return s ^ d;
+    case GM_GL_OR: return s | d;
+    case GM_GL_NOR: return ~(s | d);
+    case GM_GL_EQUIV: return ~(s ^ d);
+    case GM_GL_INVERT: return ~d;
+    case GM_GL_OR_REVERSE: return s | ~d;
+    case GM_GL_COPY_INVERTED: return ~s;
+    case GM_GL_OR_INVERTED: return ~s | d;
+    case GM_GL_NAND: return ~(s & d);
+    case GM_GL_SET: return ~0u;
+    default: return s;
+    }
+}
+
+/* Read the destination as RGBA float with missing channels per GL (0,0,0,1). */
+static void read_dst(const gm_surface *s, const uint8_t *p, float d[4])
+{
+    gm_format_unpack_rgba(s->format, p, d);
+}
+
+static void write_rt(gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w, int l)
+{
+    const gm_pipe_state *st = &ctx->state;
+    gm_surface *s = ctx->fb.color[rt];
+    const gm_format_info *fi = gm_format_get(s->format);
+    const gm_pipe_blend_rt *b = &st->blend[rt];
+    uint8_t *p = gm_surface_texel(s, w->x[l], w->y[l], 0);
+    uint8_t mask = b->color_mask;
+    if ((mask & 0xf) == 0)
+        return;
+    uint8_t old[16];
+    memcpy(old, p, fi->bytes);
+
+    if (fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT) {
+        uint32_t v[4];
+        for (int c = 0; c < 4; c++)
+            v[c] = w->color[rt].u[c][l];
+        if (st->color_logic_op) {
+            uint32_t dv[4];
+            gm_format_unpack_rgba_i(s->format, p, dv);
+            for (int c = 0; c < 4; c++)
+                v[c] = logic_op(st->logic_op, v[c], dv[c]);
+        }
+        gm_format_pack_rgba_i(s->format, v, p);
+    } else {
+        float src[4], src1[4], dst[4], k[4], out[4];
+        for (int c = 0; c < 4; c++) {
+            src[c] = w->color[rt].f[c][l];
+            src1[c] = w->color[GM_PIPE_MAX_RT].f[c][l];
+            k[c] = st->blend_color[c];
+        }
+        bool dst_alpha = fi->channels == 4 || s->format == GM_FMT_A8;
+        bool srgb = fi->srgb && st->framebuffer_srgb;
+        gm_format wfmt = s->format;
+        if (fi->srgb && !st->framebuffer_srgb)   /* write raw, no encode */
+            wfmt = s->format == GM_FMT_SRGB8 ? GM_FMT_RGB8 : GM_FMT_RGBA8;
+        if (is_unorm8_target(s->format) && b->enable && !st->color_logic_op) {
+            uint8_t s8[4], s18[4], d8[4], k8[4], o8[4];
+            float dtmp[4];
+            read_dst(s, p, dtmp);
+            for (int c = 0; c < 4; c++) {
+                s8[c] = gm_float_to_unorm8(src[c]);
+                s18[c] = gm_float_to_unorm8(src1[c]);
+                d8[c] = gm_float_to_unorm8(dtmp[c]);
+                k8[c] = gm_float_to_unorm8(k[c]);
+            }
+            for (int c = 0; c < 4; c++) {
+                bool a = c == 3;
+                unsigned sf = blend_factor_8(a ? b->src_alpha : b->src_rgb, c, s8, s18, d8, k8, dst_alpha);
+                unsigned df = blend_factor_8(a ? b->dst_alpha : b->dst_rgb, c, s8, s18, d8, k8, dst_alpha);
+                o8[c] = (uint8_t)blend_eq_8(a ? b->eq_alpha : b->eq_rgb, s8[c], sf, d8[c], df);
+                out[c] = gm_unorm8_to_float(o8[c]);
+            }
+        } else {
+            bool clamp = fi->kind == GM_KIND_UNORM || fi->kind == GM_KIND_SNORM;
+            float lo = fi->kind == GM_KIND_SNORM ? -1.0f : 0.0f;
+            if (clamp) {
+                for (int c = 0; c < 4; c++) {
+                    src[c] = fminf(fmaxf(src[c], lo), 1.0f);
+                    src1[c] = fminf(fmaxf(src1[c], lo), 1.0f);
+                    k[c] = fminf(fmaxf(k[c], lo), 1.0f);
+                }
+            }
+            if (b->enable && !st->color_logic_op) {
+                read_dst(s, p, dst);
+                if (fi->srgb && !srgb)   /* blending without decode */
+                    gm_format_unpack_rgba(wfmt, p, dst);
+                for (int c = 0; c < 4; c++) {
+                    bool a = c == 3;
+                    float sf = blend_factor_f(a ? b->src_alpha : b->src_rgb, c, src, src1, dst, k, dst_alpha);
+                    float df = blend_factor_f(a ? b->dst_alpha : b->dst_rgb, c, src, src1, dst, k, dst_alpha);
+                    out[c] = blend_eq_f(a ? b->eq_alpha : b->eq_rgb, src[c], sf, dst[c], df);
+                }
+            } else {
+                memcpy(out, src, sizeof(out));
+            }
+        }
+        gm_format_pack_rgba(wfmt, out, p);
+        if (st->color_logic_op && fi->kind == GM_KIND_UNORM && fi->bytes <= 4) {
+            uint32_t sv = 0, dv = 0;
+            memcpy(&sv, p, fi->bytes);
+            memcpy(&dv, old, fi->bytes);
+            uint32_t r = logic_op(st->logic_op, sv, dv);
+            memcpy(p, &r, fi->bytes);
+        }
+    }
+    /* Colour write mask: restore masked channels from the old texel. */
+    if ((mask & 0xf) != 0xf) {
+        uint8_t neu[16];
+        memcpy(neu, p, fi->bytes);
+        if (fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT) {
+            uint32_t o[4], n[4];
+            gm_format_unpack_rgba_i(s->format, old, o);
+            gm_format_unpack_rgba_i(s->format, neu, n);
+            for (int c = 0; c < 4; c++)
+                if (!(mask & (1u << c))) n[c] = o[c];
+            gm_format_pack_rgba_i(s->format, n, p);
+        } else if (fi->bits[0] == 8 && fi->bits[1] <= 8 && !fi->block &&
+                   s->format != GM_FMT_BGRA8 && s->format != GM_FMT_A8 &&
+                   s->format != GM_FMT_L8 && s->format != GM_FMT_LA8) {
+            for (int c = 0; c < fi->channels; c++)
+                if (!(mask & (1u << c))) p[c] = old[c];
+        } else {
+            /* generic path: decode both, merge, re-encode (lossless for the
+             * channels kept because decode/encode round-trips) */
+            float o[4], n[4];
+            gm_format fmt = s->format;
+            if (fi->srgb) fmt = fmt == GM_FMT_SRGB8 ? GM_FMT_RGB8 : GM_FMT_RGBA8;
+            if (s->format == GM_FMT_BGRA8) fmt = GM_FMT_BGRA8;
+            gm_format_unpack_rgba(fmt, old, o);
+            gm_format_unpack_rgba(fmt, neu, n);
+            for (int c = 0; c < 4; c++)
+                if (!(mask & (1u << c))) n[c] = o[c];
+            gm_format_pack_rgba(fmt, n, p);
+        }
+    }
+}
+
+void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask)
+{
+    for (int rt = 0; rt < GM_PIPE_MAX_RT; rt++) {
+        if (!ctx->fb.color[rt])
+            continue;
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            if (mask & (1u << l))
+                write_rt(ctx, rt, w, l);
+    }
+}
+
+/* ---- clears --------------------------------------------------------------------- */
+
+static void clear_rect(const gm_pipe_context *ctx, const gm_surface *s, int r[4])
+{
+    r[0] = 0; r[1] = 0; r[2] = s->width; r[3] = s->height;
+    if (ctx->state.scissor_enable) {
+        const int *sc = ctx->state.scissor;
+        int x0 = sc[0] > 0 ? sc[0] : 0, y0 = sc[1] > 0 ? sc[1] : 0;
+        int x1 = sc[0] + sc[2], y1 = sc[1] + sc[3];
+        if (x1 > s->width) x1 = s->width;
+        if (y1 > s->height) y1 = s->height;
+        r[0] = x0; r[1] = y0; r[2] = x1; r[3] = y1;
+    }
+    /* window-system framebuffers clip by the same rectangle in window coordinates */
+}
+
+static void clear_rt(gm_pipe_context *ctx, int rt, const float *f, const uint32_t *u)
+{
+    if (rt < 0 || rt >= GM_PIPE_MAX_RT || !ctx->fb.color[rt])
+        return;
+    gm_surface *s = ctx->fb.color[rt];
+    int r[4];
+    clear_rect(ctx, s, r);
+    gm_pipe_fs_warp *w = NULL;
+    (void)w;
+    const gm_format_info *fi = gm_format_get(s->format);
+    uint8_t mask = ctx->state.blend[rt].color_mask & 0xf;
+    uint8_t texel[16];
+    gm_format wfmt = s->format;
+    if (fi->srgb && !ctx->state.framebuffer_srgb)
+        wfmt = s->format == GM_FMT_SRGB8 ? GM_FMT_RGB8 : GM_FMT_RGBA8;
+    if (u) gm_format_pack_rgba_i(s->format, u, texel);
+    else gm_format_pack_rgba(wfmt, f, texel);
+    for (int y = r[1]; y < r[3]; y++)
+        for (int x = r[0]; x < r[2]; x++)
+            for (int smp = 0; smp < s->samples; smp++) {
+                uint8_t *p = gm_surface_texel(s, x, y, 0) + smp * fi->bytes;
+                if (mask == 0xf) {
+                    memcpy(p, texel, fi->bytes);
+                } else if (u) {
+                    uint32_t o[4], n[4];
+                    gm_format_unpack_rgba_i(s->format, p, o);
+                    gm_format_unpack_rgba_i(s->format, texel, n);
+                    for (int c = 0; c < 4; c++) if (!(mask & (1u << c))) n[c] = o[c];
+                    gm_format_pack_rgba_i(s->format, n, p);
+                } else {
+                    float o[4], n[4];
+                    gm_format_unpack_rgba(wfmt, p, o);
+                    gm_format_unpack_rgba(wfmt, texel, n);
+                    for (int c = 0; c < 4; c++) if (!(mask & (1u << c))) n[c] = o[c];
+                    gm_format_pack_rgba(wfmt, n, p);
+                }
+            }
+}
+
+void gm_pipe_clear_color(gm_pipe_context *ctx, int rt, const float rgba[4])
+{
+    clear_rt(ctx, rt, rgba, NULL);
+}
+
+void gm_pipe_clear_color_i(gm_pipe_context *ctx, int rt, const uint32_t rgba[4])
+{
+    clear_rt(ctx, rt, NULL, rgba);
+}
+
+void gm_pipe_clear_depth_stencil(gm_pipe_context *ctx, bool clear_depth, float depth,
+                                 bool clear_stencil, uint8_t stencil)
+{
+    gm_surface *d = ctx->fb.depth, *s = ctx->fb.stencil;
+    int r[4];
+    if (clear_depth && d && ctx->state.depth_write) {
+        const gm_format_info *fi = gm_format_get(d->format);
+        clear_rect(ctx, d, r);
+        float z = depth < 0.0f ? 0.0f : depth > 1.0f ? 1.0f : depth;
+        for (int y = r[1]; y < r[3]; y++)
+            for (int x = r[0]; x < r[2]; x++)
+                for (int smp = 0; smp < d->samples; smp++)
+                    gm_format_pack_depth(d->format, z, gm_surface_texel(d, x, y, 0) + smp * fi->bytes);
+    }
+    if (clear_stencil && s) {
+        const gm_format_info *fi = gm_format_get(s->format);
+        uint8_t wm = ctx->state.stencil[0].write_mask;
+        clear_rect(ctx, s, r);
+        for (int y = r[1]; y < r[3]; y++)
+            for (int x = r[0]; x < r[2]; x++)
+                for (int smp = 0; smp < s->samples; smp++) {
+                    uint8_t *p = gm_surface_texel(s, x, y, 0) + smp * fi->bytes;
+                    uint8_t o = gm_format_unpack_stencil(s->format, p);
+                    gm_format_pack_stencil(s->format, (uint8_t)((o & ~wm) | (stencil & wm)), p);
+                }
+    }
+}

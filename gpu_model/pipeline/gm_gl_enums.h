@@ -1,0 +1,117 @@
+/* gm_gl_enums.h - the numeric GL enum values the pipeline interprets.
+ * Values are from the Khronos registry; repeated here so the pure-C model does not
+ * depend on GL headers. */
+#ifndef GM_GL_ENUMS_H
+#define GM_GL_ENUMS_H
+
+/* primitives */
+#define GM_GL_POINTS 0x0000
+#define GM_GL_LINES 0x0001
+#define GM_GL_LINE_LOOP 0x0002
+#define GM_GL_LINE_STRIP 0x0003
+#define GM_GL_TRIANGLES 0x0004
+#define GM_GL_TRIANGLE_STRIP 0x0005
+#define GM_GL_TRIANGLE_FAN 0x0006
+#define GM_GL_QUADS 0x0007
+#define GM_GL_QUAD_STRIP 0x0008
+#define GM_GL_POLYGON 0x0009
+#define GM_GL_LINES_ADJACENCY 0x000A
+#define GM_GL_LINE_STRIP_ADJACENCY 0x000B
+#define GM_GL_TRIANGLES_ADJACENCY 0x000C
+#define GM_GL_TRIANGLE_STRIP_ADJACENCY 0x000D
+#define GM_GL_PATCHES 0x000E
+
+/* comparison functions */
+#define GM_GL_NEVER 0x0200
+#define GM_GL_LESS 0x0201
+#define GM_GL_EQUAL 0x0202
+#define GM_GL_LEQUAL 0x0203
+#define GM_GL_GREATER 0x0204
+#define GM_GL_NOTEQUAL 0x0205
+#define GM_GL_GEQUAL 0x0206
+#define GM_GL_ALWAYS 0x0207
+
+/* faces */
+#define GM_GL_FRONT 0x0404
+#define GM_GL_BACK 0x0405
+#define GM_GL_FRONT_AND_BACK 0x0408
+#define GM_GL_CW 0x0900
+#define GM_GL_CCW 0x0901
+#define GM_GL_POINT 0x1B00
+#define GM_GL_LINE 0x1B01
+#define GM_GL_FILL 0x1B02
+
+/* stencil ops */
+#define GM_GL_ZERO 0
+#define GM_GL_KEEP 0x1E00
+#define GM_GL_REPLACE 0x1E01
+#define GM_GL_INCR 0x1E02
+#define GM_GL_DECR 0x1E03
+#define GM_GL_INVERT 0x150A
+#define GM_GL_INCR_WRAP 0x8507
+#define GM_GL_DECR_WRAP 0x8508
+
+/* blend factors and equations */
+#define GM_GL_ONE 1
+#define GM_GL_SRC_COLOR 0x0300
+#define GM_GL_ONE_MINUS_SRC_COLOR 0x0301
+#define GM_GL_SRC_ALPHA 0x0302
+#define GM_GL_ONE_MINUS_SRC_ALPHA 0x0303
+#define GM_GL_DST_ALPHA 0x0304
+#define GM_GL_ONE_MINUS_DST_ALPHA 0x0305
+#define GM_GL_DST_COLOR 0x0306
+#define GM_GL_ONE_MINUS_DST_COLOR 0x0307
+#define GM_GL_SRC_ALPHA_SATURATE 0x0308
+#define GM_GL_CONSTANT_COLOR 0x8001
+#define GM_GL_ONE_MINUS_CONSTANT_COLOR 0x8002
+#define GM_GL_CONSTANT_ALPHA 0x8003
+#define GM_GL_ONE_MINUS_CONSTANT_ALPHA 0x8004
+#define GM_GL_SRC1_ALPHA 0x8589
+#define GM_GL_SRC1_COLOR 0x88F9
+#define GM_GL_ONE_MINUS_SRC1_COLOR 0x88FA
+#define GM_GL_ONE_MINUS_SRC1_ALPHA 0x88FB
+#define GM_GL_FUNC_ADD 0x8006
+#define GM_GL_MIN 0x8007
+#define GM_GL_MAX 0x8008
+#define GM_GL_FUNC_SUBTRACT 0x800A
+#define GM_GL_FUNC_REVERSE_SUBTRACT 0x800B
+
+/* logic ops */
+#define GM_GL_CLEAR 0x1500
+#define GM_GL_AND 0x1501
+#define GM_GL_AND_REVERSE 0x1502
+#define GM_GL_COPY 0x1503
+#define GM_GL_AND_INVERTED 0x1504
+#define GM_GL_NOOP 0x1505
+#define GM_GL_XOR 0x1506
+#define GM_GL_OR 0x1507
+#define GM_GL_NOR 0x1508
+#define GM_GL_EQUIV 0x1509
+#define GM_GL_OR_REVERSE 0x150B
+#define GM_GL_COPY_INVERTED 0x150C
+#define GM_GL_OR_INVERTED 0x150D
+#define GM_GL_NAND 0x150E
+#define GM_GL_SET 0x150F
+
+/* index types */
+#define GM_GL_UNSIGNED_BYTE 0x1401
+#define GM_GL_UNSIGNED_SHORT 0x1403
+#define GM_GL_UNSIGNED_INT 0x1405
+
+/* texture wrap and filter */
+#define GM_GL_NEAREST 0x2600
+#define GM_GL_LINEAR 0x2601
+#define GM_GL_NEAREST_MIPMAP_NEAREST 0x2700
+#define GM_GL_LINEAR_MIPMAP_NEAREST 0x2701
+#define GM_GL_NEAREST_MIPMAP_LINEAR 0x2702
+#define GM_GL_LINEAR_MIPMAP_LINEAR 0x2703
+#define GM_GL_REPEAT 0x2901
+#define GM_GL_CLAMP 0x2900
+#define GM_GL_CLAMP_TO_EDGE 0x812F
+#define GM_GL_CLAMP_TO_BORDER 0x812D
+#define GM_GL_MIRRORED_REPEAT 0x8370
+#define GM_GL_MIRROR_CLAMP_TO_EDGE 0x8743
+#define GM_GL_MIRROR_CLAMP_EXT 0x8742
+#define GM_GL_MIRROR_CLAMP_TO_BORDER_EXT 0x8912
+
+#endif

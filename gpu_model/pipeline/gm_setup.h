@@ -1,0 +1,63 @@
+/* gm_setup.h - per-primitive rasterization state shared by triangles, lines, points. */
+#ifndef GM_SETUP_H
+#define GM_SETUP_H
+
+#include "gm_pipe_internal.h"
+#include "gm_raster.h"
+
+/* A vertex after VS, clipping and viewport: pos = raster-space x, y, window z, 1/w. */
+typedef struct gm_pvert {
+    const gm_pipe_vertex *v;
+    float win[4];
+    uint32_t clipmask;
+} gm_pvert;
+
+/* Derived per-draw rasterizer state. */
+typedef struct gm_raster_state {
+    float scale[3], trans[3];   /* viewport, raster space */
+    int region[4];              /* x0, y0, x1, y1 inclusive draw region (raster space) */
+    bool flipped;               /* raster y = fb height - window y */
+    bool bottom_edge_rule;
+    int fb_height;
+    float zmin, zmax;           /* depth range for clamping */
+    float mrd;                  /* minimum resolvable depth difference */
+    bool float_depth;
+} gm_raster_state;
+
+typedef struct gm_draw_ctx {
+    gm_pipe_context *ctx;
+    gm_raster_state rs;
+    int32_t primitive_id;
+    int failed;
+    gm_pipe_fs_warp *warp;      /* scratch warp (large) */
+} gm_draw_ctx;
+
+/* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster
+ * order and flushed with gm_pipe_warp_flush. */
+typedef struct gm_prim_raster {
+    gm_pipe_planes planes;
+    float z_offset;
+    bool front;
+    bool is_point;
+    float point_center[2], point_size;   /* for gl_PointCoord */
+    const gm_pvert *provoking;
+} gm_prim_raster;
+
+void gm_pipe_warp_begin(gm_draw_ctx *dc, gm_prim_raster *pr);
+void gm_pipe_warp_add_quad(gm_draw_ctx *dc, gm_prim_raster *pr, int qx, int qy, unsigned cov);
+void gm_pipe_warp_flush(gm_draw_ctx *dc, gm_prim_raster *pr);
+
+/* Plane setup like lp_state_setup.c for three vertices in llvmpipe order. */
+void gm_setup_tri_planes(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
+                         const gm_pvert *v2, const gm_pvert *pv, gm_prim_raster *pr);
+
+void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
+                      const gm_pvert *v2);
+void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1);
+void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0);
+
+/* Viewport transform of a clip-space position (llvmpipe's draw JIT order). */
+void gm_viewport_apply(const gm_raster_state *rs, const float clip[4], float win[4],
+                       bool fused);
+
+#endif

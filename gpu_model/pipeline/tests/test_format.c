@@ -1,0 +1,126 @@
+/* test_format.c - texel conversions: llvmpipe's float->unorm8 rounding, half floats,
+ * packed formats, sRGB, depth/stencil packing, GL enum mapping. */
+#include "gm_pipeline.h"
+#include "gm_test.h"
+
+#include <math.h>
+#include <string.h>
+
+int main(void)
+{
+    /* float -> unorm8: x*255 round-to-nearest-even, clamp, NaN -> 0 */
+    CHECK_EQ_INT(gm_float_to_unorm8(0.0f), 0);
+    CHECK_EQ_INT(gm_float_to_unorm8(1.0f), 255);
+    CHECK_EQ_INT(gm_float_to_unorm8(2.0f), 255);
+    CHECK_EQ_INT(gm_float_to_unorm8(-1.0f), 0);
+    CHECK_EQ_INT(gm_float_to_unorm8(NAN), 0);
+    CHECK_EQ_INT(gm_float_to_unorm8(0.5f), 128);           /* 127.5 -> 128 (even) */
+    CHECK_EQ_INT(gm_float_to_unorm8(1.5f / 255.0f), 2);   /* 1.5 -> 2 */
+    CHECK_EQ_INT(gm_float_to_unorm8(2.5f / 255.0f), 2);   /* 2.5 -> 2 (even) */
+    for (int i = 0; i < 256; i++)
+        CHECK_EQ_INT(gm_float_to_unorm8(gm_unorm8_to_float((uint8_t)i)), i);
+
+    /* half floats */
+    CHECK_EQ_INT(gm_float_to_half(1.0f), 0x3c00);
+    CHECK_EQ_INT(gm_float_to_half(-2.0f), 0xc000);
+    CHECK_EQ_INT(gm_float_to_half(65504.0f), 0x7bff);
+    CHECK_EQ_INT(gm_float_to_half(1e6f), 0x7c00);
+    CHECK_EQ_INT(gm_float_to_half(5.9604645e-8f), 0x0001);
+    CHECK(gm_half_to_float(0x3555) > 0.333f && gm_half_to_float(0x3555) < 0.3334f);
+    for (uint32_t h = 0; h < 0x7c00; h += 7)
+        CHECK_EQ_INT(gm_float_to_half(gm_half_to_float((uint16_t)h)), h);
+
+    /* round trips through every plain colour format */
+    const float c[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+    gm_format fl[] = {GM_FMT_RGBA8, GM_FMT_BGRA8, GM_FMT_RGBA16F, GM_FMT_RGBA32F,
+                      GM_FMT_RGB10A2, GM_FMT_R11G11B10F, GM_FMT_RGBA16, GM_FMT_RGB565,
+                      GM_FMT_RGBA8_SNORM, GM_FMT_RGB9E5};
+    for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+        uint8_t t[16] = {0};
+        float o[4];
+        gm_format_pack_rgba(fl[i], c, t);
+        gm_format_unpack_rgba(fl[i], t, o);
+        const gm_format_info *fi = gm_format_get(fl[i]);
+        for (int k = 0; k < fi->channels && k < 3; k++)
+            CHECK(fabsf(o[k] - c[k]) < 0.02f);
+    }
+    /* RGB10A2 layout */
+    {
+        uint8_t t[4];
+        uint32_t v;
+        const float one[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+        gm_format_pack_rgba(GM_FMT_RGB10A2, one, t);
+        memcpy(&v, t, 4);
+        CHECK_EQ_INT(v, 0x3ffu | (3u << 30));
+    }
+    /* sRGB encode on pack, decode on unpack */
+    {
+        uint8_t t[4];
+        const float half[4] = {0.5f, 0.0f, 1.0f, 0.5f};
+        gm_format_pack_rgba(GM_FMT_SRGB8_A8, half, t);
+        CHECK_EQ_INT(t[0], 188);     /* linear 0.5 -> sRGB 0.7354 -> 188 */
+        CHECK_EQ_INT(t[3], 128);     /* alpha stays linear */
+        float o[4];
+        gm_format_unpack_rgba(GM_FMT_SRGB8_A8, t, o);
+        CHECK(fabsf(o[0] - 0.5f) < 0.005f);
+    }
+    /* integer formats keep bits, saturate to the channel width */
+    {
+        uint8_t t[16];
+        const uint32_t v[4] = {300, 7, 0, 1};
+        uint32_t o[4];
+        gm_format_pack_rgba_i(GM_FMT_RGBA8UI, v, t);
+        gm_format_unpack_rgba_i(GM_FMT_RGBA8UI, t, o);
+        CHECK_EQ_INT(o[0], 255);
+        CHECK_EQ_INT(o[1], 7);
+        const uint32_t s[4] = {(uint32_t)-5, 0, 0, 0};
+        gm_format_pack_rgba_i(GM_FMT_RGBA32I, s, t);
+        gm_format_unpack_rgba_i(GM_FMT_RGBA32I, t, o);
+        CHECK_EQ_INT((int32_t)o[0], -5);
+    }
+    /* depth / stencil */
+    {
+        uint8_t t[8] = {0};
+        uint32_t v;
+        gm_format_pack_depth(GM_FMT_D24S8, 1.0f, t);
+        gm_format_pack_stencil(GM_FMT_D24S8, 0xab, t);
+        memcpy(&v, t, 4);
+        CHECK_EQ_INT(v, 0xabffffffu);
+        gm_format_pack_depth(GM_FMT_D24S8, 0.5f, t);
+        memcpy(&v, t, 4);
+        CHECK_EQ_INT(v & 0xffffffu, 0x800000u);    /* trunc(0.5 * 2^24) - (that >> 24) */
+        CHECK_EQ_INT(gm_format_unpack_stencil(GM_FMT_D24S8, t), 0xab);
+        gm_format_pack_depth(GM_FMT_D16, 0.5f, t);
+        uint16_t d16;
+        memcpy(&d16, t, 2);
+        CHECK_EQ_INT(d16, 32768);
+        gm_format_pack_depth(GM_FMT_D32F, 0.3f, t);
+        CHECK(gm_format_unpack_depth(GM_FMT_D32F, t) == 0.3f);
+    }
+    CHECK_EQ_INT(gm_format_from_gl(0x8058), GM_FMT_RGBA8);
+    CHECK_EQ_INT(gm_format_from_gl(0x88F0), GM_FMT_D24S8);
+    CHECK_EQ_INT(gm_format_from_gl(0xdead), GM_FMT_NONE);
+    CHECK(strcmp(gm_format_get((gm_format)9999)->name, "NONE") == 0);
+    /* sample positions and resolve */
+    float sp[8][2];
+    CHECK_EQ_INT(gm_pipe_sample_positions(4, sp), 4);
+    CHECK(sp[0][0] == 0.375f && sp[0][1] == 0.125f);
+    CHECK_EQ_INT(gm_pipe_sample_positions(3, sp), -1);
+    {
+        gm_surface ms4, one;
+        CHECK(gm_surface_alloc(&ms4, GM_FMT_RGBA8, 2, 2, 1, 4) == 0);
+        CHECK(gm_surface_alloc(&one, GM_FMT_RGBA8, 2, 2, 1, 1) == 0);
+        uint8_t *p = gm_surface_texel(&ms4, 1, 1, 0);
+        p[0] = 255; p[4] = 255;            /* two of four samples red */
+        CHECK_EQ_INT(gm_pipe_resolve(&ms4, &one), 0);
+        CHECK_EQ_INT(gm_surface_texel(&one, 1, 1, 0)[0], 128);
+        CHECK(gm_pipe_resolve(&one, &ms4) != 0);
+        gm_surface_free(&ms4);
+        gm_surface_free(&one);
+    }
+    gm_surface s;
+    CHECK(gm_surface_alloc(&s, GM_FMT_RGBA8, -1, 4, 1, 1) != 0);
+    CHECK(gm_surface_alloc(&s, GM_FMT_RGBA8, 4, 4, 1, 1) == 0);
+    gm_surface_free(&s);
+    TEST_DONE();
+}

@@ -1,0 +1,258 @@
+/* The replayer's dispatcher: function lookup and object name remapping around the generated
+ * per-command code (glr_dispatch_gen.c). */
+#include <stdlib.h>
+#include "replay/dispatch_internal.h"
+
+/* Captured name -> replay name, open addressing, one table per (namespace, class). */
+struct name_map {
+    uint32_t ns;
+    int obj_class;
+    uint64_t *keys, *vals;
+    size_t cap, used;
+};
+
+struct glr_dispatch {
+    glr_get_proc_fn get_proc;
+    glr_namespace_fn ns;
+    void *user;
+    void *procs[GLR_CMD_COUNT];
+    unsigned char proc_state[GLR_CMD_COUNT]; /* 0 unknown, 1 found, 2 missing */
+    struct name_map *maps;
+    size_t n_maps;
+};
+
+bool glr_obj_class_per_context(int obj_class)
+{
+    switch (obj_class) {
+    case GLR_OBJ_VERTEX_ARRAY:
+    case GLR_OBJ_FRAMEBUFFER:
+    case GLR_OBJ_QUERY:
+    case GLR_OBJ_TRANSFORM_FEEDBACK:
+    case GLR_OBJ_PROGRAM_PIPELINE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+struct glr_dispatch *glr_dispatch_create(glr_get_proc_fn get_proc, glr_namespace_fn ns, void *user)
+{
+    struct glr_dispatch *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->get_proc = get_proc;
+    d->ns = ns;
+    d->user = user;
+    return d;
+}
+
+void glr_dispatch_reset_names(struct glr_dispatch *d)
+{
+    for (size_t i = 0; i < d->n_maps; i++) {
+        free(d->maps[i].keys);
+        free(d->maps[i].vals);
+    }
+    free(d->maps);
+    d->maps = NULL;
+    d->n_maps = 0;
+}
+
+void glr_dispatch_destroy(struct glr_dispatch *d)
+{
+    if (!d)
+        return;
+    glr_dispatch_reset_names(d);
+    free(d);
+}
+
+void *glr_dispatch_proc(struct glr_dispatch *d, int cmd)
+{
+    if (d->proc_state[cmd] == 0) {
+        d->procs[cmd] = d->get_proc(d->user, glr_cmds[cmd].name);
+        d->proc_state[cmd] = d->procs[cmd] ? 1 : 2;
+    }
+    return d->procs[cmd];
+}
+
+static struct name_map *map_for(struct glr_dispatch *d, uint32_t ctx_id, int obj_class, bool create)
+{
+    uint32_t ns = d->ns ? d->ns(d->user, ctx_id, obj_class) : 0;
+    for (size_t i = 0; i < d->n_maps; i++)
+        if (d->maps[i].ns == ns && d->maps[i].obj_class == obj_class)
+            return &d->maps[i];
+    if (!create)
+        return NULL;
+    struct name_map *nm = realloc(d->maps, (d->n_maps + 1) * sizeof *nm);
+    if (!nm)
+        return NULL;
+    d->maps = nm;
+    struct name_map *m = &d->maps[d->n_maps++];
+    *m = (struct name_map){ .ns = ns, .obj_class = obj_class };
+    return m;
+}
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
+    return (size_t)key & (cap - 1);
+}
+
+static bool map_put(struct name_map *m, uint64_t key, uint64_t val)
+{
+    if ((m->used + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        uint64_t *k = calloc(cap, sizeof *k), *v = calloc(cap, sizeof *v);
+        if (!k || !v) {
+            free(k);
+            free(v);
+            return false;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                size_t s = slot_of(m->keys[i], cap);
+                while (k[s])
+                    s = (s + 1) & (cap - 1);
+                k[s] = m->keys[i];
+                v[s] = m->vals[i];
+            }
+        free(m->keys);
+        free(m->vals);
+        m->keys = k;
+        m->vals = v;
+        m->cap = cap;
+    }
+    size_t s = slot_of(key, m->cap);
+    while (m->keys[s] && m->keys[s] != key)
+        s = (s + 1) & (m->cap - 1);
+    if (!m->keys[s])
+        m->used++;
+    m->keys[s] = key;
+    m->vals[s] = val;
+    return true;
+}
+
+uint64_t glr_dispatch_lookup(struct glr_dispatch *d, uint32_t ctx_id, int obj_class, uint64_t captured)
+{
+    if (!captured)
+        return 0; /* name 0 is the default object everywhere */
+    struct name_map *m = map_for(d, ctx_id, obj_class, false);
+    if (!m || !m->cap)
+        return captured;
+    size_t s = slot_of(captured, m->cap);
+    while (m->keys[s]) {
+        if (m->keys[s] == captured)
+            return m->vals[s];
+        s = (s + 1) & (m->cap - 1);
+    }
+    return captured; /* never created in the capture: a name the program used without creating */
+}
+
+uint64_t glr_dispatch_map(struct glr_dispatch *d, const struct glr_call *c, int obj_class, uint64_t captured)
+{
+    return glr_dispatch_lookup(d, c->ctx_id, obj_class, captured);
+}
+
+void glr_dispatch_bind(struct glr_dispatch *d, const struct glr_call *c, int obj_class, uint64_t captured,
+                       uint64_t replayed)
+{
+    if (!captured)
+        return;
+    struct name_map *m = map_for(d, c->ctx_id, obj_class, true);
+    if (m)
+        map_put(m, captured, replayed);
+}
+
+int glr_dispatch_strings(struct glr_dispatch *d, const struct glr_blob *b, struct glr_strings *out)
+{
+    (void)d;
+    memset(out, 0, sizeof *out);
+    if (!b->size)
+        return 0;
+    const uint8_t *p = b->data, *end = p + b->size;
+    if (b->size < 4)
+        return -1;
+    uint32_t n;
+    memcpy(&n, p, 4);
+    p += 4;
+    if (n > b->size / 4)
+        return -1;
+    out->ptrs = calloc(n ? n : 1, sizeof *out->ptrs);
+    out->lens = calloc(n ? n : 1, sizeof *out->lens);
+    if (!out->ptrs || !out->lens) {
+        glr_dispatch_strings_free(out);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t len;
+        if (end - p < 4) {
+            glr_dispatch_strings_free(out);
+            return -1;
+        }
+        memcpy(&len, p, 4);
+        p += 4;
+        if (len > (uint64_t)(end - p) || len > INT32_MAX) {
+            glr_dispatch_strings_free(out);
+            return -1;
+        }
+        out->ptrs[i] = (const char *)p;
+        out->lens[i] = (int)len;
+        p += len;
+    }
+    out->count = n;
+    return 0;
+}
+
+void glr_dispatch_strings_free(struct glr_strings *s)
+{
+    free(s->ptrs);
+    free(s->lens);
+    s->ptrs = NULL;
+    s->lens = NULL;
+}
+
+int glr_dispatch_names_out(struct glr_dispatch *d, const struct glr_blob *b, struct glr_names *out)
+{
+    (void)d;
+    out->count = (uint32_t)(b->size / 4);
+    out->names = calloc(out->count ? out->count : 1, sizeof *out->names);
+    return out->names ? 0 : -1;
+}
+
+int glr_dispatch_names_in(struct glr_dispatch *d, const struct glr_call *c, int obj_class, const struct glr_blob *b,
+                          struct glr_names *out)
+{
+    if (glr_dispatch_names_out(d, b, out) != 0)
+        return -1;
+    for (uint32_t i = 0; i < out->count; i++) {
+        uint32_t captured;
+        memcpy(&captured, (const uint8_t *)b->data + 4 * i, 4);
+        out->names[i] = (uint32_t)glr_dispatch_map(d, c, obj_class, captured);
+    }
+    return 0;
+}
+
+void glr_dispatch_names_bind(struct glr_dispatch *d, const struct glr_call *c, int obj_class,
+                             const struct glr_blob *b, struct glr_names *n)
+{
+    for (uint32_t i = 0; i < n->count; i++) {
+        uint32_t captured;
+        memcpy(&captured, (const uint8_t *)b->data + 4 * i, 4);
+        glr_dispatch_bind(d, c, obj_class, captured, n->names[i]);
+    }
+    glr_dispatch_names_free(n);
+}
+
+void glr_dispatch_names_free(struct glr_names *n)
+{
+    free(n->names);
+    n->names = NULL;
+}
+
+int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
+{
+    if (c->cmd >= GLR_CMD_COUNT || glr_cmds[c->cmd].api != GLR_API_GL)
+        return GLR_DISPATCH_SKIPPED;
+    return glr_dispatch_generated(d, c);
+}

@@ -1,0 +1,55 @@
+/* Support for the generated dispatcher (glr_dispatch_gen.c): function lookup, name remapping,
+ * client memory from blobs. Internal to replay/. */
+#ifndef GLR_DISPATCH_INTERNAL_H
+#define GLR_DISPATCH_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+#include "replay/replay.h"
+
+struct glr_strings {
+    uint32_t count;
+    const char **ptrs;
+    int *lens;
+};
+
+struct glr_names {
+    uint32_t count;
+    uint32_t *names;
+};
+
+void *glr_dispatch_proc(struct glr_dispatch *d, int cmd);
+uint64_t glr_dispatch_map(struct glr_dispatch *d, const struct glr_call *c, int obj_class, uint64_t captured);
+void glr_dispatch_bind(struct glr_dispatch *d, const struct glr_call *c, int obj_class, uint64_t captured,
+                       uint64_t replayed);
+int glr_dispatch_strings(struct glr_dispatch *d, const struct glr_blob *b, struct glr_strings *out);
+void glr_dispatch_strings_free(struct glr_strings *s);
+int glr_dispatch_names_out(struct glr_dispatch *d, const struct glr_blob *b, struct glr_names *out);
+int glr_dispatch_names_in(struct glr_dispatch *d, const struct glr_call *c, int obj_class, const struct glr_blob *b,
+                          struct glr_names *out);
+void glr_dispatch_names_bind(struct glr_dispatch *d, const struct glr_call *c, int obj_class,
+                             const struct glr_blob *b, struct glr_names *n);
+void glr_dispatch_names_free(struct glr_names *n);
+int glr_dispatch_generated(struct glr_dispatch *d, const struct glr_call *c);
+
+static inline const void *glr_dispatch_ptr(const struct glr_call *c, int i)
+{
+    return c->blobs[i].size ? c->blobs[i].data : (const void *)(uintptr_t)c->args[i];
+}
+
+static inline float glr_bits_f32(uint64_t v)
+{
+    uint32_t b = (uint32_t)v;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+static inline double glr_bits_f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+#endif
