@@ -19,6 +19,10 @@ void glr_rec_strings(struct glr_rec *r, const char *const *strings, int64_t coun
     __attribute__((visibility("hidden")));
 void glr_rec_end(struct glr_rec *r) __attribute__((visibility("hidden")));
 
+/* Before a draw is recorded: the data of every enabled client-memory vertex array in the vertex
+ * range the draw reads, as GLR_PSEUDO_CLIENT_ARRAY events. */
+void glr_rec_client_arrays(int cmd, const uint64_t *args) __attribute__((visibility("hidden")));
+
 /* Bytes of client memory parameter `param` of `cmd` references, for lengths the registry gives as
  * COMPSIZE(...) (pixel data, pname-dependent arrays, index arrays); -1 when unknown. */
 int64_t glr_compsize(int cmd, int param, const uint64_t *args) __attribute__((visibility("hidden")));

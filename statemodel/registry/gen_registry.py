@@ -197,6 +197,9 @@ def record_body(c, tdefs):
         lines.append('    const uint64_t *glr_a = NULL;')
     rk = kind_of(c.ret, tdefs)
     ret = pack_arg(rk, 'glr_r') if rk != 'VOID' else '0'
+    if re.match(r'^glDraw(Arrays|Elements|RangeElements)', c.name) and 'Indirect' not in c.name:
+        # Client-memory vertex arrays this draw read: recorded as events just before the draw.
+        lines.append('    glr_rec_client_arrays(GLR_CMD_%s, glr_a);' % c.name)
     lines.append('    struct glr_rec *glr_w = glr_rec_begin(GLR_CMD_%s, glr_a, %d, %s);' % (c.name, n, ret))
     lines.append('    if (glr_w) {')
     for i, p in enumerate(c.params):
