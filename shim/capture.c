@@ -21,6 +21,7 @@ static uint64_t cap_epoch;
 static uint64_t cap_seq;
 static size_t cap_bytes, cap_budget = (size_t)2048 << 20;
 static bool armed;
+static bool cap_from_start;  /* began before any context existed */
 static uint64_t first_frame, last_frame;
 static char out_path[4096];
 static char fail_reason[256];
@@ -109,6 +110,10 @@ static bool parse_frames(const char *s)
 
 static void start_recording(void)
 {
+    cap_from_start = n_ctxs == 0;
+    if (!cap_from_start)
+        glr_log(GLR_LOG_WARN, "capture: starting after contexts exist; the initial-state snapshot is not "
+                "implemented yet, so objects created before the capture are missing from it");
     cap_epoch++;
     cap_seq = 0;
     cap_bytes = 0;
@@ -132,15 +137,16 @@ static void start_recording(void)
         glr_rec_end(r);
 }
 
-static void finish_recording(const char *why_end)
+static bool finish_recording(const char *why_end)
 {
+    bool written = false;
     bool was = __atomic_exchange_n(&recording, 0, __ATOMIC_SEQ_CST);
     __atomic_and_fetch(&glr_slow_mode, ~(unsigned)GLR_SLOW_RECORD, __ATOMIC_SEQ_CST);
     glr_rec_quiesce();
     armed = false;
     if (was) {
         struct glr_capture_summary sum = {
-            .path = out_path, .first_frame = first_frame, .last_frame = last_frame, .end_reason = why_end,
+            .path = out_path, .first_frame = first_frame, .last_frame = last_frame, .end_reason = why_end, .initial_default = cap_from_start,
             .images = images, .n_images = n_images,
         };
         for (unsigned i = 0; i < n_ctxs; i++) {
@@ -153,8 +159,10 @@ static void finish_recording(const char *why_end)
         for (int i = 0; i < GLR_CMD_COUNT; i++)
             if (unsized[i] && sum.n_unsized < GLR_MAX_UNSIZED_LISTED)
                 sum.unsized[sum.n_unsized++] = glr_cmds[i].name;
-        if (glr_capture_write(&sum, cap_epoch) == 0)
+        if (glr_capture_write(&sum, cap_epoch) == 0) {
             glr_log(GLR_LOG_INFO, "capture: wrote %s", out_path);
+            written = true;
+        }
     } else if (fail_reason[0]) {
         glr_log(GLR_LOG_ERROR, "capture: nothing written (%s)", fail_reason);
     }
@@ -164,6 +172,7 @@ static void finish_recording(const char *why_end)
     free(images);
     images = NULL;
     n_images = 0;
+    return written;
 }
 
 void glr_capture_init(void)
@@ -292,4 +301,37 @@ void glr_capture_at_exit(void)
         glr_log(GLR_LOG_WARN, "capture: the program ended before frame %llu; nothing captured",
                 (unsigned long long)first_frame);
     }
+}
+
+/* In-application API (shim/include/glreplay_app.h): the only shim exports besides the GL, GLX,
+ * EGL and dlopen entry points. */
+GLR_EXPORT int glreplay_capture_begin(const char *path)
+{
+    glr_shim_init();
+    if (glr_disabled || !path || !*path)
+        return -1;
+    pthread_mutex_lock(&cap_lock);
+    int rc = -1;
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+        snprintf(out_path, sizeof out_path, "%s", path);
+        first_frame = glr_frame_index();
+        last_frame = UINT64_MAX;
+        armed = false;
+        start_recording();
+        rc = 0;
+    }
+    pthread_mutex_unlock(&cap_lock);
+    return rc;
+}
+
+GLR_EXPORT int glreplay_capture_end(void)
+{
+    pthread_mutex_lock(&cap_lock);
+    int rc = -1;
+    if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+        last_frame = glr_frame_index();
+        rc = finish_recording("glreplay_capture_end") ? 0 : -1;
+    }
+    pthread_mutex_unlock(&cap_lock);
+    return rc;
 }

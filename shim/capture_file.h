@@ -4,6 +4,7 @@
 #ifndef GLR_SHIM_CAPTURE_FILE_H
 #define GLR_SHIM_CAPTURE_FILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct glr_ctx_desc {
@@ -29,6 +30,7 @@ struct glr_capture_summary {
     const char *path;
     uint64_t first_frame, last_frame;
     const char *end_reason;
+    bool initial_default;   /* recording began before any context existed: replay starts fresh */
     struct glr_ctx_desc contexts[64];
     unsigned n_contexts;
     const struct glr_ref_image *images;

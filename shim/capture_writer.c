@@ -89,7 +89,7 @@ static char *metadata_json(const struct glr_capture_summary *s, uint32_t threads
     jraw(&j, ",\"end\":");
     jstr(&j, s->end_reason);
     jraw(&j, ",\"initial_state\":");
-    jstr(&j, s->first_frame == 0 ? "default" : "none");
+    jstr(&j, s->initial_default ? "default" : "none");
     jfmt(&j, ",\"threads\":%llu", threads);
     jfmt(&j, ",\"calls\":%llu", calls);
     jfmt(&j, ",\"stream_bytes\":%llu", stream_bytes);
