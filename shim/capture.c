@@ -10,12 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <time.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/capture_file.h"
 #include "statemodel/registry/glr_call.h"
 
 static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cap_done = PTHREAD_COND_INITIALIZER;  /* a requested capture ended */
+static uint64_t cap_finished;   /* number of captures ended (written or not) */
+static bool cap_last_ok;
 static int recording;                 /* read on every recorded call */
 static uint64_t cap_epoch;
 static uint64_t cap_seq;
@@ -172,6 +176,9 @@ static bool finish_recording(const char *why_end)
     free(images);
     images = NULL;
     n_images = 0;
+    cap_finished++;
+    cap_last_ok = written;
+    pthread_cond_broadcast(&cap_done);
     return written;
 }
 
@@ -300,6 +307,12 @@ void glr_capture_at_exit(void)
     } else if (armed) {
         glr_log(GLR_LOG_WARN, "capture: the program ended before frame %llu; nothing captured",
                 (unsigned long long)first_frame);
+        pthread_mutex_lock(&cap_lock);
+        armed = false;
+        cap_finished++;
+        cap_last_ok = false;
+        pthread_cond_broadcast(&cap_done);
+        pthread_mutex_unlock(&cap_lock);
     }
 }
 
@@ -334,4 +347,50 @@ GLR_EXPORT int glreplay_capture_end(void)
     }
     pthread_mutex_unlock(&cap_lock);
     return rc;
+}
+
+/* A capture requested over the socket: frames [next, next + count - 1], waiting (on the server
+ * thread, never the program's) until the file is written or the attempt ends. */
+int glr_capture_request(unsigned count, const char *path, char *msg, size_t n)
+{
+    if (count == 0 || count > 1000) {
+        snprintf(msg, n, "error frame count must be 1..1000");
+        return -1;
+    }
+    pthread_mutex_lock(&cap_lock);
+    if (armed || __atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_unlock(&cap_lock);
+        snprintf(msg, n, "error a capture is already in progress");
+        return -1;
+    }
+    first_frame = glr_frame_index() + 1;
+    last_frame = first_frame + count - 1;
+    if (path && *path)
+        snprintf(out_path, sizeof out_path, "%s", path);
+    else
+        snprintf(out_path, sizeof out_path, "glreplay-%d-frame%llu.glcap", (int)getpid(),
+                 (unsigned long long)first_frame);
+    armed = true;
+    uint64_t target = cap_finished + 1;
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 120;
+    int rc = 0;
+    while (cap_finished < target && rc == 0)
+        rc = pthread_cond_timedwait(&cap_done, &cap_lock, &deadline);
+    if (cap_finished < target) {
+        armed = false;
+        snprintf(msg, n, "error timed out waiting for frame %llu (is the program still swapping?)",
+                 (unsigned long long)first_frame);
+        pthread_mutex_unlock(&cap_lock);
+        return -1;
+    }
+    bool ok = cap_last_ok;
+    if (ok)
+        snprintf(msg, n, "ok %s", out_path);
+    else
+        snprintf(msg, n, "error capture of frame %llu failed (see the program's stderr)",
+                 (unsigned long long)first_frame);
+    pthread_mutex_unlock(&cap_lock);
+    return ok ? 0 : -1;
 }

@@ -74,6 +74,7 @@ void glr_ctx_created(int api, void *display, void *handle, void *share, const in
     pthread_mutex_unlock(&ctx_lock);
     glr_log(GLR_LOG_DEBUG, "context %u created by %s (share group %u)", c->id, how, c->share_group);
     glr_capture_context_created(c->id, c->share_group, api);
+    glr_ipc_ensure_started();
 }
 
 void glr_ctx_destroyed(int api, void *display, void *handle)

@@ -29,6 +29,10 @@ extern GLR_HIDDEN bool glr_disabled;
 
 GLR_HIDDEN void glr_shim_init(void);
 
+/* The socket server (ipc.c): started at the first context creation, stopped at exit. */
+GLR_HIDDEN void glr_ipc_ensure_started(void);
+GLR_HIDDEN void glr_ipc_stop(void);
+
 /* Slow-path bookkeeping of one call (counts per command for the summary). */
 GLR_HIDDEN void glr_note_call(int cmd);
 

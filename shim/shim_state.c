@@ -95,6 +95,7 @@ __attribute__((destructor)) static void glr_shim_summary(void)
     if (glr_disabled)
         return;
     glr_capture_at_exit();
+    glr_ipc_stop();
     if (glr_log_level < GLR_LOG_INFO)
         return;
     static int order[GLR_CMD_COUNT];

@@ -1,0 +1,33 @@
+/* ui_ipc: the socket server a program under glreplay listens on, and the user interfaces on top
+ * of it. Public header of the module.
+ *
+ * Today the server speaks a minimal line protocol (one request line, one reply line) used to
+ * trigger captures; the Debug Adapter Protocol is to be served on the same socket later. */
+#ifndef GLR_UI_IPC_H
+#define GLR_UI_IPC_H
+
+#include <stddef.h>
+
+/* Handles one request line (without its newline) on the server thread; writes a one-line reply
+ * (without newline) into reply. May block (e.g. until a capture is written): the server thread
+ * is not the program's. */
+typedef void (*glr_ipc_handler)(void *user, const char *request, char *reply, size_t reply_size);
+
+struct glr_ipc_server;
+
+/* Creates the socket at `path` (its directory is created 0700 if missing; the socket is 0600;
+ * a stale socket file of a dead process is replaced) and serves it from a background thread.
+ * Peers of another uid are refused (SO_PEERCRED). NULL on error, with the reason in err. */
+struct glr_ipc_server *glr_ipc_server_start(const char *path, glr_ipc_handler handler, void *user, char *err,
+                                            size_t err_size);
+/* Stops the thread, closes every connection and removes the socket file. */
+void glr_ipc_server_stop(struct glr_ipc_server *s);
+
+/* The default socket path of process `pid`: $XDG_RUNTIME_DIR/glreplay/<pid>.sock, or
+ * /tmp/glreplay-<uid>/<pid>.sock when XDG_RUNTIME_DIR is unset. 0 on success. */
+int glr_ipc_default_path(char *buf, size_t size, int pid);
+
+/* Longest request line accepted; a longer one gets an error reply and the connection is closed. */
+#define GLR_IPC_MAX_LINE 4096
+
+#endif
