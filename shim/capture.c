@@ -114,6 +114,7 @@ static bool parse_frames(const char *s)
 
 static void start_recording(void)
 {
+    glr_rec_setup_fences();
     cap_from_start = n_ctxs == 0;
     if (!cap_from_start)
         glr_log(GLR_LOG_WARN, "capture: starting after contexts exist; the initial-state snapshot is not "

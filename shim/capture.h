@@ -30,6 +30,7 @@ void glr_capture_at_exit(void) __attribute__((visibility("hidden")));
 struct glr_rec;
 struct glr_rec *glr_rec_begin_pseudo(int pseudo_cmd, uint32_t ctx_id) __attribute__((visibility("hidden")));
 void glr_rec_uvar(struct glr_rec *r, uint64_t v) __attribute__((visibility("hidden")));
+void glr_rec_setup_fences(void) __attribute__((visibility("hidden")));
 void glr_rec_quiesce(void) __attribute__((visibility("hidden")));
 int glr_rec_merge(uint64_t epoch, int (*sink)(void *user, const void *data, size_t size), void *user,
                   uint32_t *threads_out) __attribute__((visibility("hidden")));

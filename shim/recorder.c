@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <sched.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 
@@ -24,6 +27,18 @@ struct glr_rec {
     int busy;             /* inside a record: the capture end waits for 0 before merging */
     struct glr_rec *next;
 };
+
+/* Whether membarrier(PRIVATE_EXPEDITED) is registered (set once, before any capture records). */
+GLR_HIDDEN bool glr_rec_asymmetric;
+
+void glr_rec_setup_fences(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    glr_rec_asymmetric = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
 
 static __thread struct glr_rec *tls_rec __attribute__((tls_model("initial-exec")));
 static struct glr_rec *all_recs;
@@ -118,8 +133,15 @@ static struct glr_rec *open_record(int cmd, uint32_t ctx_id)
     if (!r)
         return NULL;
     /* busy before the check, checked again by the capture end after it stops recording: either
-     * this thread sees the capture stopped, or the capture end sees this thread busy and waits. */
-    __atomic_store_n(&r->busy, 1, __ATOMIC_SEQ_CST);
+     * this thread sees the capture stopped, or the capture end sees this thread busy and waits.
+     * With membarrier the capture end pays for the store-load ordering (an asymmetric fence) and
+     * this path needs only a compiler barrier; without it, a full fence here. */
+    if (__builtin_expect(glr_rec_asymmetric, 1)) {
+        __atomic_store_n(&r->busy, 1, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __atomic_store_n(&r->busy, 1, __ATOMIC_SEQ_CST);
+    }
     uint64_t epoch;
     if (!glr_capture_recording(&epoch)) {
         __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE);
@@ -231,6 +253,8 @@ void glr_rec_end(struct glr_rec *r)
 
 void glr_rec_quiesce(void)
 {
+    if (glr_rec_asymmetric)
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
     pthread_mutex_lock(&recs_lock);
     for (struct glr_rec *r = all_recs; r; r = r->next)
         while (__atomic_load_n(&r->busy, __ATOMIC_SEQ_CST) && r != tls_rec)

@@ -113,6 +113,12 @@ def run_config(cfg, args, tracedir, round_no):
         cmd, env = prog, clean_env({"LD_PRELOAD": args.shim})
     elif cfg == "shim_log_info":
         cmd, env = prog, clean_env({"LD_PRELOAD": args.shim, "GLREPLAY_LOG": "info"})
+    elif cfg == "shim_record":
+        # A capture from frame 0: the program never swaps, so every call of the run is recorded.
+        trace = os.path.join(tracedir, f"idle_cost_{round_no}.glcap")
+        cmd, env = prog, clean_env({"LD_PRELOAD": args.shim, "GLREPLAY_CAPTURE_FRAMES": "0",
+                                    "GLREPLAY_CAPTURE_OUT": trace, "GLREPLAY_CAPTURE_MAX_MB": "8192",
+                                    "GLREPLAY_LOG": "warn"})
     elif cfg == "apitrace":
         trace = os.path.join(tracedir, f"idle_cost_{round_no}.trace")
         cmd, env = [args.apitrace, "trace", "--api", "egl", "-o", trace] + prog, clean_env({})
@@ -142,7 +148,7 @@ def check_call_path(cfg, library, stderr, label):
     shim_base = os.path.basename(args_global.shim)
     if cfg == "native" and base == shim_base:
         fail(f"{label}: glUniform4f binds to the shim in the native run")
-    if cfg in ("shim", "shim_log_info") and os.path.realpath(library) != os.path.realpath(args_global.shim):
+    if cfg in ("shim", "shim_log_info", "shim_record") and os.path.realpath(library) != os.path.realpath(args_global.shim):
         fail(f"{label}: glUniform4f binds to {library}, not the shim {args_global.shim}")
     if cfg == "apitrace" and "trace" not in base:
         fail(f"{label}: glUniform4f binds to {library}, not an apitrace wrapper")
@@ -164,6 +170,8 @@ def print_table(title, metric, configs, med):
         head += ["apitrace", "apitrace +ns", "apitrace ratio"]
     if "shim_log_info" in configs:
         head += ["shim LOG=info", "LOG=info +ns"]
+    if "shim_record" in configs:
+        head += ["shim recording", "recording +ns"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---" for _ in head) + "|")
     for k in CALLS:
@@ -175,6 +183,9 @@ def print_table(title, metric, configs, med):
         if "shim_log_info" in configs:
             i = med["shim_log_info"][k][metric]
             row += [fmt(i), fmt(i - n, 2)]
+        if "shim_record" in configs:
+            i = med["shim_record"][k][metric]
+            row += [fmt(i), fmt(i - n, 2)]
         print("| " + " | ".join(row) + " |")
 
 
@@ -184,7 +195,7 @@ def print_paired_table(configs, pmed):
           "(native: both are the same function, a control); median per-pair added ns "
           "(fastest-slice difference in brackets):")
     names = {"native": "native (control)", "shim": "shim", "apitrace": "apitrace",
-             "shim_log_info": "shim LOG=info"}
+             "shim_log_info": "shim LOG=info", "shim_record": "shim recording"}
     head = ["call"] + [names[c] + " +ns" for c in configs]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---" for _ in head) + "|")
@@ -204,6 +215,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds; medians are reported")
     ap.add_argument("--apitrace", default="apitrace", help="apitrace executable, or 'none' to skip")
     ap.add_argument("--no-info", action="store_true", help="skip the GLREPLAY_LOG=info round")
+    ap.add_argument("--no-record", action="store_true", help="skip the recording (capture) round")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per run")
     args = ap.parse_args()
     args_global = args
@@ -228,6 +240,8 @@ def main():
             print(f"run_idle_cost: note: {args.apitrace} not found; apitrace column skipped")
     if not args.no_info:
         configs.append("shim_log_info")
+    if not args.no_record:
+        configs.append("shim_record")
 
     samples = {c: {k: {m: [] for m in METRICS} for k in CALLS} for c in configs}
     psamples = {c: {k: {m: [] for m in PAIRED_METRICS} for k in PAIRED_CALLS} for c in configs}
