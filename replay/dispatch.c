@@ -19,6 +19,9 @@ struct glr_dispatch {
     unsigned char proc_state[GLR_CMD_COUNT]; /* 0 unknown, 1 found, 2 missing */
     struct name_map *maps;
     size_t n_maps;
+    /* Live buffer mappings: the captured pointer a map call returned -> this replay's pointer. */
+    struct { uint64_t captured; uint8_t *replay; } mappings[64];
+    size_t n_mappings;
 };
 
 bool glr_obj_class_per_context(int obj_class)
@@ -255,4 +258,34 @@ int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
     if (c->cmd >= GLR_CMD_COUNT || glr_cmds[c->cmd].api != GLR_API_GL)
         return GLR_DISPATCH_SKIPPED;
     return glr_dispatch_generated(d, c);
+}
+
+void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void *replay_ptr)
+{
+    if (!c->ret || !replay_ptr)
+        return;
+    for (size_t i = 0; i < d->n_mappings; i++)
+        if (d->mappings[i].captured == c->ret) {
+            d->mappings[i].replay = replay_ptr;
+            return;
+        }
+    if (d->n_mappings == sizeof d->mappings / sizeof d->mappings[0])
+        memmove(d->mappings, d->mappings + 1, (d->n_mappings - 1) * sizeof d->mappings[0]);
+    else
+        d->n_mappings++;
+    d->mappings[d->n_mappings - 1].captured = c->ret;
+    d->mappings[d->n_mappings - 1].replay = replay_ptr;
+}
+
+int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c)
+{
+    uint64_t ptr = c->args[0], off = c->args[1], len = c->args[2], n = c->blobs[0].size;
+    if (!c->blobs[0].data || off > len || n > len - off)
+        return GLR_DISPATCH_BAD;
+    for (size_t i = d->n_mappings; i-- > 0;)
+        if (d->mappings[i].captured == ptr) {
+            memcpy(d->mappings[i].replay + off, c->blobs[0].data, (size_t)n);
+            return GLR_DISPATCH_OK;
+        }
+    return GLR_DISPATCH_BAD;
 }

@@ -30,6 +30,7 @@ int glr_dispatch_names_in(struct glr_dispatch *d, const struct glr_call *c, int 
 void glr_dispatch_names_bind(struct glr_dispatch *d, const struct glr_call *c, int obj_class,
                              const struct glr_blob *b, struct glr_names *n);
 void glr_dispatch_names_free(struct glr_names *n);
+void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void *replay_ptr);
 int glr_dispatch_generated(struct glr_dispatch *d, const struct glr_call *c);
 
 static inline const void *glr_dispatch_ptr(const struct glr_call *c, int i)

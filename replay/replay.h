@@ -4,6 +4,7 @@
 #define GLR_REPLAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "statemodel/registry/glr_call.h"
 #include "statemodel/registry/glr_call_codec.h"
@@ -32,7 +33,35 @@ void glr_dispatch_reset_names(struct glr_dispatch *d);
 int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c);
 /* The replay name of a captured object name (identity when unknown). */
 uint64_t glr_dispatch_lookup(struct glr_dispatch *d, uint32_t ctx_id, int obj_class, uint64_t captured);
+/* A GLR_PSEUDO_BUFFER_DATA record: writes its bytes through the replay's mapping made by the same
+ * recorded map call. GLR_DISPATCH_OK, or GLR_DISPATCH_BAD when no such mapping is live or the
+ * bytes fall outside it. */
+int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c);
 /* Whether objects of this class are per context (not shared across a share group). */
 bool glr_obj_class_per_context(int obj_class);
+
+/* ---- Initial state (replay/restore.c): captures that start after contexts exist carry a snapshot
+ * ("initial_state":"snapshot"; INITIAL_STATE and RESOURCE_BLOB sections, docs/GLCAP_FORMAT.md).
+ * A replayer restores it on fresh contexts before every pass. ---- */
+struct glr_restore;
+struct sm_state;
+/* Makes context ctx_id of the capture current on the replaying thread; 0 on success. */
+typedef int (*glr_make_current_fn)(void *user, uint32_t ctx_id);
+struct glr_restore_stats {
+    uint64_t calls, calls_failed;         /* restore calls issued; missing in the driver or malformed */
+    const char *first_failed;             /* command name of the first failed call, or NULL */
+    unsigned contents_restored, contents_failed;  /* default framebuffer / renderbuffer images */
+};
+/* Loads INITIAL_STATE and its RESOURCE_BLOBs. NULL with a one-line message when the file has none
+ * or they are corrupt. */
+struct glr_restore *glr_restore_load(const char *path, char *err, size_t err_size);
+/* Recreates the initial state on the replay's fresh contexts through the dispatcher d (its name
+ * mappings are filled like the stream's), then the default framebuffers' contents. Call it after
+ * creating the contexts and resetting d's names, before the pass. 0, or -1 with err. */
+int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_current_fn make_current, void *user,
+                    struct glr_restore_stats *stats, char *err, size_t err_size);
+/* The restored state model (what `glreplay state` starts from); borrowed. */
+const struct sm_state *glr_restore_state(const struct glr_restore *r);
+void glr_restore_free(struct glr_restore *r);
 
 #endif

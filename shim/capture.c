@@ -14,6 +14,8 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/capture_file.h"
+#include "shim/track.h"
+#include "shim/snapshot.h"
 #include "statemodel/registry/glr_call.h"
 
 static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -25,7 +27,8 @@ static uint64_t cap_epoch;
 static uint64_t cap_seq;
 static size_t cap_bytes, cap_budget = (size_t)2048 << 20;
 static bool armed;
-static bool cap_from_start;  /* began before any context existed */
+static bool cap_from_start;
+static int cap_drawn;          /* a draw or clear was recorded in this capture */  /* began before any context existed */
 static uint64_t first_frame, last_frame;
 static char out_path[4096];
 static char fail_reason[256];
@@ -48,6 +51,7 @@ bool glr_capture_recording(uint64_t *epoch)
     if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
         return false;
     *epoch = __atomic_load_n(&cap_epoch, __ATOMIC_RELAXED);
+    glr_snapshot_join(*epoch);   /* other threads' contexts join the initial state (snapshot.c) */
     return true;
 }
 
@@ -116,9 +120,19 @@ static void start_recording(void)
 {
     glr_rec_setup_fences();
     cap_from_start = n_ctxs == 0;
-    if (!cap_from_start)
-        glr_log(GLR_LOG_WARN, "capture: starting after contexts exist; the initial-state snapshot is not "
-                "implemented yet, so objects created before the capture are missing from it");
+    cap_drawn = 0;
+    glr_snapshot_discard();
+    if (!cap_from_start) {
+        /* Contexts exist: save the initial state of the current one and its objects (snapshot.c). */
+        int api = 0;
+        uint32_t cur = glr_ctx_id(glr_ctx_current());
+        for (unsigned i = 0; i < n_ctxs; i++)
+            if (ctxs[i].id == cur)
+                api = ctxs[i].api;
+        if (!cur || glr_snapshot_take(api) != 0)
+            glr_log(GLR_LOG_WARN, "capture: starting after contexts exist without an initial-state snapshot; "
+                    "objects created before the capture are missing from it");
+    }
     cap_epoch++;
     cap_seq = 0;
     cap_bytes = 0;
@@ -138,8 +152,11 @@ static void start_recording(void)
         }
     }
     struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_MAKE_CURRENT, glr_ctx_id(glr_ctx_current()));
-    if (r)
+    if (r) {
+        glr_rec_uvar(r, 0); /* surface size not known here; the context is already set up */
+        glr_rec_uvar(r, 0);
         glr_rec_end(r);
+    }
 }
 
 static bool finish_recording(const char *why_end)
@@ -172,6 +189,7 @@ static bool finish_recording(const char *why_end)
         glr_log(GLR_LOG_ERROR, "capture: nothing written (%s)", fail_reason);
     }
     glr_rec_release(cap_epoch);
+    glr_snapshot_discard();
     for (unsigned i = 0; i < n_images; i++)
         free(images[i].pixels);
     free(images);
@@ -223,6 +241,7 @@ void glr_capture_context_created(uint32_t id, uint32_t share_group, int api)
         glr_log(GLR_LOG_WARN, "capture: more than %zu contexts; context %u is not described",
                 sizeof ctxs / sizeof ctxs[0], id);
     pthread_mutex_unlock(&cap_lock);
+    glr_track_context_created(id, share_group);
     struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_CONTEXT_CREATE, 0);
     if (r) {
         glr_rec_uvar(r, id);
@@ -232,7 +251,7 @@ void glr_capture_context_created(uint32_t id, uint32_t share_group, int api)
     }
 }
 
-void glr_capture_made_current(uint32_t id)
+void glr_capture_made_current(uint32_t id, uint32_t width, uint32_t height)
 {
     if (!id)
         goto record;
@@ -242,23 +261,26 @@ void glr_capture_made_current(uint32_t id)
     if (describe)
         c->described = true;
     pthread_mutex_unlock(&cap_lock);
-    if (describe)
+    if (describe) {
         glr_describe_current_context(&c->desc);
+        glr_track_context_described(id, c->desc.is_es, c->desc.major, c->desc.minor, c->desc.profile_mask);
+    }
 record:;
     struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_MAKE_CURRENT, id);
-    if (r)
+    if (r) {
+        glr_rec_uvar(r, width);
+        glr_rec_uvar(r, height);
         glr_rec_end(r);
+    }
 }
 
-void glr_capture_context_destroyed(uint32_t id)
+void glr_capture_context_destroyed(uint32_t id, unsigned alive_after)
 {
-    (void)id;
-    /* Programs that never swap end their only frame by destroying the context. */
-    if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && n_ctxs <= 1) {
-        pthread_mutex_lock(&cap_lock);
-        finish_recording("context destroyed");
-        pthread_mutex_unlock(&cap_lock);
-    }
+    glr_track_context_destroyed(id);
+    (void)alive_after;
+    /* A capture does not end when a context is destroyed: programs destroy probe contexts before
+     * they draw (glmark2, SDL), and one that never swaps has its capture written at exit (or at
+     * glreplay_capture_end). Destroyed contexts simply stay unused in the replay. */
 }
 
 void glr_capture_before_swap(int api, void *display, void *surface)
@@ -301,6 +323,13 @@ void glr_capture_after_swap(void)
 
 void glr_capture_at_exit(void)
 {
+    if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && n_ctxs == 0) {
+        /* GLREPLAY_CAPTURE_* is inherited by every process the program starts (shells, helpers):
+         * one that never created a context has nothing to capture and must not write the file. */
+        __atomic_store_n(&recording, 0, __ATOMIC_SEQ_CST);
+        glr_log(GLR_LOG_DEBUG, "capture: no GL context in this process; nothing written");
+        return;
+    }
     if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
         pthread_mutex_lock(&cap_lock);
         finish_recording("program exited");
@@ -394,4 +423,9 @@ int glr_capture_request(unsigned count, const char *path, char *msg, size_t n)
                  (unsigned long long)first_frame);
     pthread_mutex_unlock(&cap_lock);
     return ok ? 0 : -1;
+}
+
+void glr_capture_note_draw(void)
+{
+    __atomic_store_n(&cap_drawn, 1, __ATOMIC_RELAXED);
 }

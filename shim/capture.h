@@ -21,9 +21,10 @@ void glr_capture_init(void) __attribute__((visibility("hidden")));
 void glr_capture_before_swap(int api, void *display, void *surface) __attribute__((visibility("hidden")));
 void glr_capture_after_swap(void) __attribute__((visibility("hidden")));
 void glr_capture_context_created(uint32_t id, uint32_t share_group, int api) __attribute__((visibility("hidden")));
-void glr_capture_made_current(uint32_t id) __attribute__((visibility("hidden")));
-void glr_capture_context_destroyed(uint32_t id) __attribute__((visibility("hidden")));
+void glr_capture_made_current(uint32_t id, uint32_t width, uint32_t height) __attribute__((visibility("hidden")));
+void glr_capture_context_destroyed(uint32_t id, unsigned alive_after) __attribute__((visibility("hidden")));
 int glr_capture_request(unsigned count, const char *path, char *msg, size_t n) __attribute__((visibility("hidden")));
+void glr_capture_note_draw(void) __attribute__((visibility("hidden")));
 void glr_capture_at_exit(void) __attribute__((visibility("hidden")));
 
 /* Recorder internals used by capture.c. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "shim/shim_internal.h"
 #include "shim/capture_file.h"
+#include "shim/capture.h"
 
 /* GL enums used here (values from gl.xml). */
 #define GL_VENDOR 0x1F00
@@ -85,6 +86,16 @@ static int surface_size(int api, void *display, void *surface, uint32_t *w, uint
         *h = (uint32_t)eh;
     }
     return (*w && *h && *w <= 16384 && *h <= 16384) ? 0 : -1;
+}
+
+void glr_surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h)
+{
+    *w = *h = 0;
+    uint64_t epoch;
+    if (!surface || !glr_capture_recording(&epoch))
+        return;
+    if (surface_size(api, display, surface, w, h) != 0)
+        *w = *h = 0;
 }
 
 int glr_read_back_buffer(int api, void *display, void *surface, struct glr_ref_image *out)

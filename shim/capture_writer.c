@@ -9,6 +9,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/capture_file.h"
+#include "shim/snapshot.h"
 #include "glcap_file.h"
 
 struct jbuf {
@@ -89,7 +90,7 @@ static char *metadata_json(const struct glr_capture_summary *s, uint32_t threads
     jraw(&j, ",\"end\":");
     jstr(&j, s->end_reason);
     jraw(&j, ",\"initial_state\":");
-    jstr(&j, s->initial_default ? "default" : "none");
+    jstr(&j, s->initial_default ? "default" : glr_snapshot_ready() ? "snapshot" : "none");
     jfmt(&j, ",\"threads\":%llu", threads);
     jfmt(&j, ",\"calls\":%llu", calls);
     jfmt(&j, ",\"stream_bytes\":%llu", stream_bytes);
@@ -162,6 +163,8 @@ int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch)
         rc = glr_rec_merge(epoch, write_record, &sink, &threads);
     if (rc == 0)
         rc = glcap_writer_end_section(w);
+    if (rc == 0 && !s->initial_default)
+        rc = glr_snapshot_write(w);   /* INITIAL_STATE + RESOURCE_BLOBs, when a snapshot was taken */
     for (unsigned i = 0; rc == 0 && i < s->n_images; i++) {
         const struct glr_ref_image *im = &s->images[i];
         uint8_t head[24];

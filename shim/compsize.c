@@ -150,5 +150,19 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
         int64_t count = pname == GL_TEXTURE_BORDER_COLOR || pname == GL_TEXTURE_SWIZZLE_RGBA ? 4 : 1;
         return count * 4;
     }
+    if (strncmp(n, "glClearBuffer", 13) == 0 || strncmp(n, "glClearNamedFramebuffer", 23) == 0) {
+        /* GL_COLOR takes 4 values; GL_DEPTH and GL_STENCIL one (fv/iv/uiv: 4 bytes each). */
+        int b = param_index(ci, "buffer");
+        if (b < 0 || strcmp(pn, "value") != 0)
+            return -1;
+        return ((uint32_t)a[b] == 0x1800 /* GL_COLOR */ ? 4 : 1) * 4;
+    }
+    if (strncmp(n, "glClearBuffer", 13) == 0 || strncmp(n, "glClearNamedFramebuffer", 23) == 0) {
+        /* GL_COLOR takes 4 values; GL_DEPTH and GL_STENCIL one (fv/iv/uiv: 4 bytes each). */
+        int b = param_index(ci, "buffer");
+        if (b < 0 || strcmp(pn, "value") != 0)
+            return -1;
+        return ((uint32_t)a[b] == 0x1800 /* GL_COLOR */ ? 4 : 1) * 4;
+    }
     return -1;
 }

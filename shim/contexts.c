@@ -82,18 +82,20 @@ void glr_ctx_destroyed(int api, void *display, void *handle)
     pthread_mutex_lock(&ctx_lock);
     struct glr_context *c = find_locked(api, display, handle);
     uint32_t id = c ? c->id : 0;
+    unsigned alive_after = 0;
     if (c) {
         if (c->current_on)
             c->destroy_requested = true;
         else
             unlink_locked(c);
     }
+    alive_after = ctx_alive - (c && c->destroy_requested ? 1u : 0u);
     pthread_mutex_unlock(&ctx_lock);
     if (id)
-        glr_capture_context_destroyed(id);
+        glr_capture_context_destroyed(id, alive_after);
 }
 
-void glr_ctx_made_current(int api, void *display, void *handle)
+void glr_ctx_made_current(int api, void *display, void *handle, uint32_t width, uint32_t height)
 {
     pthread_mutex_lock(&ctx_lock);
     struct glr_context *old = tls_current;
@@ -116,7 +118,7 @@ void glr_ctx_made_current(int api, void *display, void *handle)
     uint32_t id = c ? c->id : 0;
     pthread_mutex_unlock(&ctx_lock);
     if (changed)
-        glr_capture_made_current(id);
+        glr_capture_made_current(id, width, height);
 }
 
 void glr_ctx_display_terminated(void *display)
@@ -138,6 +140,11 @@ void glr_ctx_display_terminated(void *display)
 uint32_t glr_ctx_id(const struct glr_context *c)
 {
     return c ? c->id : 0;
+}
+
+uint32_t glr_ctx_share_group(const struct glr_context *c)
+{
+    return c ? c->share_group : 0;
 }
 
 struct glr_context *glr_ctx_current(void)

@@ -24,8 +24,11 @@ EGLBoolean glr_hook_eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 EGLBoolean glr_hook_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
 {
     EGLBoolean ok = glr_call_eglMakeCurrent(dpy, draw, read, ctx);
-    if (ok == GLR_EGL_TRUE && !glr_disabled)
-        glr_ctx_made_current(GLR_CTX_EGL, dpy, ctx);
+    if (ok == GLR_EGL_TRUE && !glr_disabled) {
+        uint32_t w, h;
+        glr_surface_size(GLR_CTX_EGL, dpy, draw, &w, &h);
+        glr_ctx_made_current(GLR_CTX_EGL, dpy, ctx, w, h);
+    }
     return ok;
 }
 
@@ -71,7 +74,7 @@ EGLBoolean glr_hook_eglReleaseThread(void)
     if (ok == GLR_EGL_TRUE && !glr_disabled) {
         struct glr_context *c = glr_ctx_current();
         if (c)
-            glr_ctx_made_current(GLR_CTX_EGL, NULL, NULL);
+            glr_ctx_made_current(GLR_CTX_EGL, NULL, NULL, 0, 0);
     }
     return ok;
 }

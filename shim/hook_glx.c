@@ -39,16 +39,22 @@ void glr_hook_glXDestroyContext(Display *dpy, GLXContext ctx)
 Bool glr_hook_glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)
 {
     Bool ok = glr_call_glXMakeCurrent(dpy, drawable, ctx);
-    if (ok && !glr_disabled)
-        glr_ctx_made_current(GLR_CTX_GLX, dpy, ctx);
+    if (ok && !glr_disabled) {
+        uint32_t w, h;
+        glr_surface_size(GLR_CTX_GLX, dpy, (void *)(uintptr_t)drawable, &w, &h);
+        glr_ctx_made_current(GLR_CTX_GLX, dpy, ctx, w, h);
+    }
     return ok;
 }
 
 Bool glr_hook_glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx)
 {
     Bool ok = glr_call_glXMakeContextCurrent(dpy, draw, read, ctx);
-    if (ok && !glr_disabled)
-        glr_ctx_made_current(GLR_CTX_GLX, dpy, ctx);
+    if (ok && !glr_disabled) {
+        uint32_t w, h;
+        glr_surface_size(GLR_CTX_GLX, dpy, (void *)(uintptr_t)draw, &w, &h);
+        glr_ctx_made_current(GLR_CTX_GLX, dpy, ctx, w, h);
+    }
     return ok;
 }
 

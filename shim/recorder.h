@@ -23,6 +23,12 @@ void glr_rec_end(struct glr_rec *r) __attribute__((visibility("hidden")));
  * range the draw reads, as GLR_PSEUDO_CLIENT_ARRAY events. */
 void glr_rec_client_arrays(int cmd, const uint64_t *args) __attribute__((visibility("hidden")));
 
+/* Before a draw is recorded: bytes changed in persistent write mappings (shim/buffer_maps.c). */
+void glr_rec_persistent_maps(void) __attribute__((visibility("hidden")));
+
+/* A draw or clear was recorded (a capture then ends when the program destroys its last context). */
+void glr_capture_note_draw(void) __attribute__((visibility("hidden")));
+
 /* Bytes of client memory parameter `param` of `cmd` references, for lengths the registry gives as
  * COMPSIZE(...) (pixel data, pname-dependent arrays, index arrays); -1 when unknown. */
 int64_t glr_compsize(int cmd, int param, const uint64_t *args) __attribute__((visibility("hidden")));

@@ -51,10 +51,13 @@ struct glr_context;
 GLR_HIDDEN void glr_ctx_created(int api, void *display, void *handle, void *share, const int *attribs,
                                 const char *how);
 GLR_HIDDEN void glr_ctx_destroyed(int api, void *display, void *handle);
-GLR_HIDDEN void glr_ctx_made_current(int api, void *display, void *handle);
+GLR_HIDDEN void glr_ctx_made_current(int api, void *display, void *handle, uint32_t width, uint32_t height);
+/* Size of a draw surface, only while a capture records (0, 0 otherwise or when unknown). */
+GLR_HIDDEN void glr_surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h);
 GLR_HIDDEN void glr_ctx_display_terminated(void *display);
 GLR_HIDDEN struct glr_context *glr_ctx_current(void);
 GLR_HIDDEN uint32_t glr_ctx_id(const struct glr_context *c);
+GLR_HIDDEN uint32_t glr_ctx_share_group(const struct glr_context *c);
 GLR_HIDDEN void glr_frame_end(void);
 GLR_HIDDEN uint64_t glr_frame_index(void);
 GLR_HIDDEN void glr_ctx_summary(unsigned *created, unsigned *alive, unsigned *threads);

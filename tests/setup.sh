@@ -15,3 +15,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -q >/dev/null
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# ---- DAP tests and the VS Code extension (ui_ipc/vscode, tests/dap): Node.js and the npm modules
+# pinned by ui_ipc/vscode/package-lock.json, from the npm registry. `nodejs` is in packages.txt;
+# Debian's `npm` package conflicts with a NodeSource nodejs (which bundles npm), so it is installed
+# only when no npm is on PATH. `npm ci` runs again whenever package-lock.json changes.
+if ! command -v npm >/dev/null 2>&1; then
+  echo "setup: installing npm"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends npm >/dev/null
+fi
+vscode_dir="$here/../ui_ipc/vscode"
+if [ -f "$vscode_dir/package-lock.json" ] &&
+   { [ ! -f "$vscode_dir/node_modules/.glreplay-npm-ci" ] ||
+     [ "$vscode_dir/package-lock.json" -nt "$vscode_dir/node_modules/.glreplay-npm-ci" ]; }; then
+  echo "setup: npm ci in ui_ipc/vscode"
+  (cd "$vscode_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null &&
+   touch node_modules/.glreplay-npm-ci)
+fi

@@ -247,7 +247,7 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
     case GM_OP_F2U: LOOP(ou[i] = f2u(af[i]));
     case GM_OP_S2F: LOOP(of[i] = (float)ai[i]);
     case GM_OP_U2F: LOOP(of[i] = (float)au[i]);
-    case GM_OP_QUANT16: LOOP(of[i] = gm_half_to_float(gm_float_to_half(af[i])));
+    case GM_OP_QUANT16: LOOP(of[i] = gm_exec_half_to_float(gm_exec_float_to_half(af[i])));
     case GM_OP_COPY:
         if (full) {
             memmove(out, au, (size_t)n * sizeof(gm_lanes));

@@ -67,7 +67,7 @@ static inline float gm_floorf(float x)
     return t > x ? t - 1.0f : t;
 }
 
-float gm_half_to_float(uint16_t h);
-uint16_t gm_float_to_half(float f);
+float gm_exec_half_to_float(uint16_t h);
+uint16_t gm_exec_float_to_half(float f);
 
 #endif

@@ -6,7 +6,7 @@
 #include <spirv/unified1/GLSL.std.450.h>
 #include <string.h>
 
-float gm_half_to_float(uint16_t h)
+float gm_exec_half_to_float(uint16_t h)
 {
     uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023, bits;
     if (e == 0) {
@@ -31,7 +31,7 @@ float gm_half_to_float(uint16_t h)
     return f;
 }
 
-uint16_t gm_float_to_half(float f)
+uint16_t gm_exec_float_to_half(float f)
 {
     uint32_t b;
     memcpy(&b, &f, 4);
@@ -344,13 +344,13 @@ void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out)
         return;
     case GLSLstd450PackHalf2x16:
         for (int l = 0; l < GM_LANES; l++)
-            ou[l] = (uint32_t)gm_float_to_half(a[l]) |
-                    ((uint32_t)gm_float_to_half(a[GM_LANES + l]) << 16);
+            ou[l] = (uint32_t)gm_exec_float_to_half(a[l]) |
+                    ((uint32_t)gm_exec_float_to_half(a[GM_LANES + l]) << 16);
         return;
     case GLSLstd450UnpackHalf2x16:
         for (int l = 0; l < GM_LANES; l++) {
-            o[l] = gm_half_to_float((uint16_t)(au[l] & 0xffff));
-            o[GM_LANES + l] = gm_half_to_float((uint16_t)(au[l] >> 16));
+            o[l] = gm_exec_half_to_float((uint16_t)(au[l] & 0xffff));
+            o[GM_LANES + l] = gm_exec_half_to_float((uint16_t)(au[l] >> 16));
         }
         return;
     case GLSLstd450UnpackSnorm2x16:

@@ -200,7 +200,14 @@ def record_body(c, tdefs):
     if re.match(r'^glDraw(Arrays|Elements|RangeElements)', c.name) and 'Indirect' not in c.name:
         # Client-memory vertex arrays this draw read: recorded as events just before the draw.
         lines.append('    glr_rec_client_arrays(GLR_CMD_%s, glr_a);' % c.name)
+    if re.match(r'^gl(Multi)?Draw|^glDispatchCompute', c.name):
+        # Persistent mappings are read by the GPU without an unmap: record what changed.
+        lines.append('    glr_rec_persistent_maps();')
     lines.append('    struct glr_rec *glr_w = glr_rec_begin(GLR_CMD_%s, glr_a, %d, %s);' % (c.name, n, ret))
+    if re.match(r'^gl(Multi)?Draw|^glClear', c.name) and not c.name.startswith('glClearColor') \
+            and not c.name.startswith('glClearDepth') and not c.name.startswith('glClearStencil') \
+            and not c.name.startswith('glClearIndex') and not c.name.startswith('glClearAccum'):
+        lines.append('    glr_capture_note_draw();')
     lines.append('    if (glr_w) {')
     for i, p in enumerate(c.params):
         if not p.is_pointer:
@@ -217,7 +224,8 @@ def record_body(c, tdefs):
             else:
                 lines.append('        glr_rec_blob(glr_w, %s, glr_compsize(GLR_CMD_%s, %d, glr_a));' % (p.name, c.name, i))
             continue
-        if p.is_const and p.length is None and base in CHAR_TYPES and stars == 1:
+        if p.is_const and base in CHAR_TYPES and stars == 1 and (p.length is None or p.length.startswith('COMPSIZE(')):
+            # Names and other NUL-terminated strings (the registry sizes some as COMPSIZE(name)).
             lines.append('        glr_rec_string(glr_w, (const char *)%s);' % p.name)
             continue
         if not p.is_const and not p.obj_class:
@@ -230,6 +238,72 @@ def record_body(c, tdefs):
     lines.append('        glr_rec_end(glr_w);')
     lines.append('    }')
     return lines
+
+
+# Commands the shim's always-on object tracking sees (shim/track.c): those that create or delete
+# object names and those that define shader/program link inputs, which the driver cannot report
+# back at a snapshot. Chosen from the registry (object classes, name patterns), never hand-listed;
+# hot state-setting calls (binds, uniforms, draws) are not among them and keep the 4-instruction
+# idle path.
+LINK_INPUT_RE = re.compile(r'(ShaderSource|AttachShader|DetachShader|LinkProgram|CompileShader|'
+                           r'AttribLocation|FragDataLocation|TransformFeedbackVaryings|ProgramParameter)')
+
+
+def is_tracked(c):
+    if c.api != 'gl' or re.match(r'^gl(Get|ExtGet|Is)', c.name):
+        return False
+    creates = bool(c.ret_class) or any(p.is_pointer and not p.is_const and p.obj_class for p in c.params)
+    deletes = c.name.startswith('glDelete') and any(p.obj_class for p in c.params)
+    link_input = bool(LINK_INPUT_RE.search(c.name)) and any(
+        p.obj_class in ('program', 'shader') for p in c.params)
+    return creates or deletes or link_input
+
+
+def track_body(c, tdefs):
+    """A function that hands a tracked call (after it returned) to glr_track_call(), with blobs in
+    the layouts the recorder writes (statemodel/DESIGN.md), pointing at the client memory."""
+    n = len(c.params)
+    rk = kind_of(c.ret, tdefs)
+    params = proto_params(c) if n else ''
+    if rk != 'VOID':
+        params = (params + ', ' if params else '') + '%s glr_r' % c.ret
+    lines = ['static __attribute__((noinline, cold)) void glr_track_%s(%s)' % (c.name, params or 'void'), '{']
+    if n:
+        lines.append('    const uint64_t glr_a[%d] = { %s };' % (n, ', '.join(
+            pack_arg(kind_of(p.ctype, tdefs), p.name) for p in c.params)))
+        lines.append('    struct glr_blob glr_b[%d];' % n)
+        lines.append('    memset(glr_b, 0, sizeof glr_b);')
+    else:
+        lines.append('    const uint64_t *glr_a = NULL;')
+        lines.append('    struct glr_blob *glr_b = NULL;')
+    lines.append('    unsigned glr_owned = 0;')
+    names = {q.name for q in c.params}
+    for i, p in enumerate(c.params):
+        if not p.is_pointer:
+            continue
+        base = re.sub(r'\bconst\b', '', p.ctype).replace('*', '').strip()
+        stars = p.ctype.count('*')
+        if stars >= 2 and base in CHAR_TYPES and p.is_const and p.length in names:
+            lens = next((q.name for q in c.params if q.name == 'length' and q.length == p.length), None)
+            lines.append('    glr_owned |= glr_track_strings(&glr_b[%d], (const char *const *)%s, (int64_t)%s, %s) << %d;' % (
+                i, p.name, p.length, '(const GLint *)' + lens if lens else 'NULL', i))
+        elif p.is_const and base in CHAR_TYPES and stars == 1 and (p.length is None or p.length.startswith('COMPSIZE(')):
+            lines.append('    glr_track_string(&glr_b[%d], (const char *)%s);' % (i, p.name))
+        elif p.is_const or p.obj_class:
+            e = len_expr(c, i) or 'glr_compsize(GLR_CMD_%s, %d, glr_a)' % (c.name, i)
+            lines.append('    glr_track_blob(&glr_b[%d], %s, %s);' % (i, p.name, e))
+    ret = pack_arg(rk, 'glr_r') if rk != 'VOID' else '0'
+    lines.append('    glr_track_call(GLR_CMD_%s, glr_a, glr_b, %d, %s, %d, glr_owned);' % (
+        c.name, n, ret, 0 if rk == 'VOID' else 1))
+    lines.append('}')
+    return lines
+
+
+def track_call(c):
+    args = call_args(c)
+    if c.ret != 'void':
+        args = (args + ', ' if args else '') + 'glr_r'
+    return 'glr_track_%s(%s);' % (c.name, args)
 
 
 def proto_params(c):
@@ -288,7 +362,7 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
         f.write('/* Generated by gen_registry.py from the Khronos registry XML. Do not edit.\n'
                 ' * One exported wrapper per registry command. Idle path: one load of\n'
                 ' * glr_slow_mode, a predicted branch and a tail call through the real pointer. */\n')
-        f.write('#include "shim/shim_internal.h"\n\n')
+        f.write('#include "shim/shim_internal.h"\n#include "shim/track.h"\n\n')
         for c in cmds:
             ret_void = c.ret == 'void'
             r = '' if ret_void else 'return '
@@ -298,18 +372,27 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
             f.write('    glr_proc glr_p_ = glr_resolve_real(GLR_CMD_%s);\n' % c.name)
             f.write('    if (!glr_p_) return%s;\n' % zero)
             f.write('    %s((glr_pfn_%s)glr_p_)(%s);\n}\n' % (r, c.name, call_args(c)))
+            tracked = is_tracked(c) and c.name not in hooks
+            if tracked:
+                f.write('\n'.join(track_body(c, tdefs)) + '\n')
             # Slow path: counting and (later) recording.
             body_name = 'glr_call_%s' % c.name if c.name in hooks else 'glr_slow_%s' % c.name
             attrs = 'GLR_HIDDEN' if c.name in hooks else 'static __attribute__((noinline))'
             f.write('%s %s %s(%s)\n{\n' % (attrs, c.ret, body_name, proto_params(c)))
             f.write('    glr_note_call(GLR_CMD_%s);\n' % c.name)
-            if c.api == 'gl':
+            if c.api == 'gl' and tracked:
+                # Tracked: the tracking hook sees every call, recorded or not.
+                f.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))
+                f.write('    %s\n' % track_call(c))
+                f.write('    if (!(glr_slow_mode & GLR_SLOW_RECORD)) return%s;\n' % ('' if ret_void else ' glr_r'))
+            elif c.api == 'gl':
                 # Recording: forward first, then append the call with what it read and returned.
                 f.write('    if (!(glr_slow_mode & GLR_SLOW_RECORD)) %sGLR_REAL(%s)(%s);\n' % (
                     r if not ret_void else '{ ', c.name, call_args(c)))
                 if ret_void:
                     f.write('        return; }\n')
                 f.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))
+            if c.api == 'gl':
                 f.write('\n'.join(record_body(c, tdefs)) + '\n')
                 f.write('    %s\n}\n' % ('return;' if ret_void else 'return glr_r;'))
             else:
@@ -325,7 +408,13 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
                 else:
                     f.write('    if (__builtin_expect(glr_slow_mode, 0)) return glr_slow_%s(%s);\n' % (
                         c.name, call_args(c)))
-                f.write('    %sGLR_REAL(%s)(%s);\n}\n' % (r, c.name, call_args(c)))
+                if tracked:
+                    # Rare calls (object creation/deletion, link inputs): forward, then track.
+                    f.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))
+                    f.write('    %s\n' % track_call(c))
+                    f.write('%s}\n' % ('' if ret_void else '    return glr_r;\n'))
+                else:
+                    f.write('    %sGLR_REAL(%s)(%s);\n}\n' % (r, c.name, call_args(c)))
         f.write('\nglr_proc glr_real_tab[GLR_CMD_COUNT] = {\n')
         for c in cmds:
             f.write('    (glr_proc)glr_thunk_%s,\n' % c.name)
@@ -410,6 +499,14 @@ def gen_dispatch(cmds, paths, out_types, out_pfn, out_c):
                 else:
                     args.append(unpack_arg(kind, p.ctype, a))
             call = 'f(%s)' % ', '.join(args)
+            if re.match(r'^glMap(Named)?Buffer(Range)?(ARB|OES|EXT)?$', c.name):
+                # A mapping: remember where the captured pointer is in this replay.
+                f.write('        void *r = %s;\n' % call)
+                f.write('        glr_dispatch_mapped(d, c, r);\n')
+                for l in post:
+                    f.write(l + '\n')
+                f.write('        return GLR_DISPATCH_OK;\n    }\n')
+                continue
             if c.ret_class:
                 rk = kind_of(c.ret, tdefs)
                 f.write('        %s r = %s;\n' % (c.ret, call))

@@ -37,9 +37,13 @@ enum {
  * Their bodies (after cmd, seq, ctx_id, thread_id) are documented in docs/GLCAP_FORMAT.md. */
 enum glr_pseudo_cmd {
     GLR_PSEUDO_CONTEXT_CREATE = GLR_CMD_COUNT, /* uvar new ctx id, uvar share group, uvar api */
-    GLR_PSEUDO_MAKE_CURRENT,                   /* ctx_id of the header becomes current on thread */
+    GLR_PSEUDO_MAKE_CURRENT,                   /* header ctx_id becomes current; uvar width, height of
+                                                * its draw surface (0, 0 if none or unknown) */
     GLR_PSEUDO_SWAP,                           /* uvar frame index that this swap ends */
     GLR_PSEUDO_CLIENT_ARRAY,                   /* client-memory vertex array data for the next draw */
+    GLR_PSEUDO_BUFFER_DATA,                    /* bytes written through a buffer mapping: uvar captured map
+                                                * pointer, offset in the map, map length, buffer name,
+                                                * offset in the buffer; blob: the bytes */
     GLR_PSEUDO_END
 };
 

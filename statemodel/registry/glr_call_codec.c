@@ -94,9 +94,10 @@ int glr_pseudo_fields(uint32_t cmd, bool *has_blob)
     *has_blob = false;
     switch (cmd) {
     case GLR_PSEUDO_CONTEXT_CREATE: return 3;
-    case GLR_PSEUDO_MAKE_CURRENT: return 0;
+    case GLR_PSEUDO_MAKE_CURRENT: return 2;
     case GLR_PSEUDO_SWAP: return 1;
     case GLR_PSEUDO_CLIENT_ARRAY: *has_blob = true; return 8;
+    case GLR_PSEUDO_BUFFER_DATA: *has_blob = true; return 5;
     default: return -1;
     }
 }
@@ -110,6 +111,7 @@ const char *glr_call_name(uint32_t cmd)
     case GLR_PSEUDO_MAKE_CURRENT: return "<make current>";
     case GLR_PSEUDO_SWAP: return "<swap>";
     case GLR_PSEUDO_CLIENT_ARRAY: return "<client array data>";
+    case GLR_PSEUDO_BUFFER_DATA: return "<mapped buffer data>";
     default: return "<unknown>";
     }
 }

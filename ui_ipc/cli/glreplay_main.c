@@ -2,6 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli_common.h"
+#include "cli_verbs.h"
+#include "cli_state.h"
+#include "cli_model.h"
+#include "cli_dap.h"
 
 struct verb {
     const char *name;
@@ -11,6 +15,13 @@ struct verb {
 
 static const struct verb verbs[] = {
     { "run", cli_run, "run [--socket P] -- APP ARGS     run APP with the shim preloaded" },
+    { "capture", cli_capture, "capture --frame N [--count K] --out F.glcap -- APP ARGS   capture frames N..N+K-1" },
+    { "info", cli_info, "info F.glcap [--json] [--top N]   what a capture holds" },
+    { "replay", cli_replay, "replay F.glcap [--loop N] [--verify] [--png DIR] [--benchmark] [--gl-errors]   headless replay" },
+    { "state", cli_state, "state F.glcap --event K [--json]   API state before the K-th record (state model)" },
+    { "model", cli_model, "model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash]   run the frame on the GPU model" },
+    { "debug", cli_debug, "debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition E] [--draw K] [--pixel X,Y] [--json]   stop at the N-th hit, print the snapshot" },
+    { "dap", cli_dap, "dap --socket P F.glcap   Debug Adapter Protocol server for a capture file" },
 };
 
 static void usage(FILE *f)

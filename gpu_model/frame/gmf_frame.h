@@ -1,0 +1,158 @@
+/* gmf_frame.h - the frame runner of the GPU model: executes every draw and clear of a
+ * captured frame in the model (pure C, no GL calls).
+ *
+ * The caller walks a capture's command stream (glr_stream_next) and feeds each record to
+ * gmf_feed(). The runner keeps a state model (statemodel/) current and, at each draw,
+ * builds the pipeline state from it: the bound program compiled by the GLSL front end
+ * (cached per program link), uniforms by name/location, vertex fetch from buffer contents
+ * or recorded client arrays, index buffers, textures and samplers behind the sampler
+ * interface, and render targets kept as model images (default framebuffers, FBO textures
+ * and renderbuffers). The draw then runs through the pipeline with the SIMT executor as its
+ * vertex and fragment shaders. Clears are applied to the same images.
+ *
+ * Determinism: one thread; warps are built and run in the pipeline's fixed order, so the
+ * same capture gives the same warps in the same order and the same images on every run.
+ *
+ * Unsupported features are never skipped silently: each draw reports them by name
+ * (gmf_event.unsupported) and the runner counts them (gmf_unsupported_list).
+ * See gpu_model/frame/DESIGN.md. */
+#ifndef GMF_FRAME_H
+#define GMF_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu_model.h"
+#include "statemodel/registry/glr_call.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gmf_runner gmf_runner;
+
+/* The default framebuffer (window) of a captured context. */
+typedef struct gmf_surface_desc {
+    uint32_t ctx_id;
+    int width, height;
+    bool alpha;             /* the window has an alpha channel (else reads back 255) */
+} gmf_surface_desc;
+
+/* One issued warp instruction, for debuggers and telemetry. */
+typedef struct gmf_issue {
+    uint64_t draw;          /* index of the draw in the frame run (0-based, clears excluded) */
+    gm_stage stage;         /* GM_STAGE_VERTEX or GM_STAGE_FRAGMENT */
+    uint64_t warp;          /* warp serial number in this draw and stage (0-based) */
+    uint64_t frame_warp;    /* warp serial over the whole run, all draws and stages */
+    int pc;
+    int line;               /* source line (0: none) */
+    const char *file;       /* source name of that line (may be NULL) */
+    gm_mask active;         /* lanes issuing the instruction */
+    int call_depth;
+    uint32_t program;       /* captured program name */
+} gmf_issue;
+
+/* Called before every issued warp instruction when set. `w` may be read with
+ * gm_warp_read_var / gm_warp_active_mask / gm_warp_lane_line ... during the call.
+ * Return 0 to continue, nonzero to stop the whole run (gmf_feed then returns
+ * GMF_STOPPED and every later gmf_feed does nothing). */
+typedef int (*gmf_observer_fn)(void *ctx, gm_warp *w, const gmf_issue *issue);
+
+typedef struct gmf_config {
+    const char *metadata_json;  /* METADATA section (contexts with API/version), may be NULL */
+    const gmf_surface_desc *surfaces;   /* default framebuffer per context */
+    int n_surfaces;
+    int default_width, default_height;  /* for contexts not listed (0: 256x256) */
+} gmf_config;
+
+gmf_runner *gmf_create(const gmf_config *cfg, char *err, size_t err_size);
+void gmf_destroy(gmf_runner *r);
+void gmf_set_observer(gmf_runner *r, gmf_observer_fn fn, void *ctx);
+
+typedef enum {
+    GMF_EV_NONE,            /* a state call (applied to the state model) */
+    GMF_EV_DRAW,            /* a draw ran in the model (perhaps partly: see unsupported) */
+    GMF_EV_CLEAR,           /* a clear ran */
+    GMF_EV_SWAP,            /* a frame ended on a context's default framebuffer */
+} gmf_event_kind;
+
+#define GMF_MAX_NOTES 8
+
+typedef struct gmf_event {
+    gmf_event_kind kind;
+    uint64_t record;        /* index of the record in the stream */
+    uint32_t cmd;           /* the record's command */
+    uint32_t ctx_id;
+    uint64_t draw;          /* draws: index among draws; clears: index among clears */
+    uint32_t program;       /* draws: captured program name */
+    uint32_t fbo;           /* draws/clears: bound draw framebuffer (0: default) */
+    bool failed;            /* nothing (or not all) could be drawn: see notes */
+    int n_unsupported;      /* notes: unsupported features met by this draw, by name */
+    char unsupported[GMF_MAX_NOTES][160];
+    struct gmf_draw_stats {
+        uint64_t vs_invocations, primitives, fs_warps, fs_lanes, fragments_passed;
+    } stats;
+    double seconds;         /* model time of this draw/clear */
+} gmf_event;
+
+typedef enum { GMF_OK = 0, GMF_STOPPED = 1, GMF_ERROR = -1 } gmf_status;
+
+/* Applies one record and, for draws/clears/swaps, runs it in the model. GMF_ERROR only for
+ * internal failures (out of memory); unsupported features are reported in ev. */
+gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gmf_event *ev);
+
+/* Runs a whole command stream. progress (may be NULL) is called about every 1024 records.
+ * on_event (may be NULL) gets every draw/clear/swap event. Returns GMF_ERROR with err set on
+ * a corrupt stream. */
+typedef void (*gmf_event_fn)(void *user, const gmf_event *ev);
+gmf_status gmf_run_stream(gmf_runner *r, const void *stream, size_t size, gmf_event_fn on_event,
+                          void *user, char *err, size_t err_size);
+
+/* ---- render targets of the model, for comparisons and pictures ---- */
+
+#define GMF_MAX_TARGETS 9 /* 8 colour draw buffers and depth */
+
+typedef enum { GMF_TARGET_COLOR, GMF_TARGET_DEPTH } gmf_target_kind;
+
+typedef struct gmf_target {
+    gmf_target_kind kind;
+    int draw_buffer;        /* colour: draw buffer index */
+    uint32_t attachment;    /* GL attachment enum (GL_BACK for the default framebuffer) */
+    int width, height;
+    bool integer;           /* integer colour format: not comparable as RGBA8 */
+    bool has_alpha;
+    char name[64];          /* "ctx1/default/back", "ctx1/fbo3/color0", "ctx1/fbo3/depth" */
+} gmf_target;
+
+/* Targets of the draw framebuffer bound on context ctx_id now (colour draw buffers, then
+ * depth). Returns the count (<= max). */
+int gmf_current_targets(gmf_runner *r, uint32_t ctx_id, gmf_target *out, int max);
+/* Reads a colour target as RGBA8 (rows bottom-up, malloc'd) or depth as float. 0 or -1. */
+int gmf_read_color(gmf_runner *r, uint32_t ctx_id, int draw_buffer, uint8_t **rgba, int *w, int *h);
+int gmf_read_depth(gmf_runner *r, uint32_t ctx_id, float **depth, int *w, int *h);
+/* The default framebuffer's colour (back buffer) of a context, RGBA8 bottom-up. */
+int gmf_read_default(gmf_runner *r, uint32_t ctx_id, uint8_t **rgba, int *w, int *h);
+
+/* ---- totals ---- */
+typedef struct gmf_totals {
+    uint64_t records, draws, clears, swaps;
+    uint64_t draws_with_unsupported, draws_failed;
+    uint64_t vs_invocations, primitives, fs_warps, fs_lanes, fragments_passed;
+    uint64_t warp_instructions;   /* counted only while an observer is set */
+    double model_seconds;
+    uint64_t programs_compiled, program_errors;
+} gmf_totals;
+void gmf_get_totals(const gmf_runner *r, gmf_totals *t);
+
+/* Distinct unsupported features met so far, with how many draws met each. Returns the number
+ * of distinct features; fills up to max. */
+int gmf_unsupported_list(const gmf_runner *r, const char **names, uint64_t *counts, int max);
+
+/* The state model the runner keeps (read-only). */
+const struct sm_state *gmf_state(const gmf_runner *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,231 @@
+/* Private structures of the frame runner (gpu_model/frame). */
+#ifndef GMF_INTERNAL_H
+#define GMF_INTERNAL_H
+
+#include "gmf_frame.h"
+#include "gm_pipeline.h"
+#include "statemodel/statemodel.h"
+#include "gmf_gl_enums.h"
+
+#define GMF_MAX_ATTR_CHUNKS 64
+#define GMF_MAX_VAR_CHUNKS 96
+#define GMF_MAX_BLOCKS 32
+
+/* ------------------------------------------------------------------ model images */
+
+typedef struct gmf_image_src {
+    bool loaded;
+    uint64_t hash;            /* of the state model's data last converted */
+    const void *data;
+    uint64_t size;
+} gmf_image_src;
+
+typedef struct gmf_texture {
+    uint32_t share, name;
+    uint32_t target;          /* GL target the texture was created with */
+    gm_tex_image img;         /* level surfaces owned here */
+    int faces;                /* 6 for cube maps */
+    gmf_image_src src[6][SM_MAX_LEVELS];
+    uint64_t checked_epoch;   /* r->tex_epoch when last synced with the state model */
+    bool gpu_written;
+    bool complete;            /* for the sampler state of the last sync */
+} gmf_texture;
+
+typedef struct gmf_renderbuffer {
+    uint32_t share, name;
+    uint32_t internal_format;
+    gm_surface surf;
+} gmf_renderbuffer;
+
+typedef struct gmf_default_fb {
+    uint32_t ctx_id;
+    int width, height;
+    bool alpha;
+    gm_surface color, ds;
+} gmf_default_fb;
+
+/* ------------------------------------------------------------------ programs */
+
+/* A contiguous run of words of a variable that maps to one interface location. */
+typedef struct gmf_chunk {
+    int var;                  /* variable index in its program */
+    int word;                 /* first word inside the variable */
+    int n;                    /* words (1..4) */
+    int location;             /* model location (varyings: slot; FS outputs: RT) */
+    int comp;                 /* first component inside the location */
+    gm_scalar scalar;
+} gmf_chunk;
+
+/* Where a VS input's data comes from. */
+enum gmf_attr_src { GMF_ATTR_GENERIC, GMF_ATTR_LEGACY };
+
+typedef struct gmf_attr {
+    gmf_chunk c;
+    enum gmf_attr_src src;
+    int index;                /* generic attribute index (driver location) or legacy slot */
+    const char *name;
+} gmf_attr;
+
+typedef struct gmf_block_map {
+    int model_binding;
+    bool storage;
+    char name[64];
+} gmf_block_map;
+
+typedef struct gmf_prog {
+    uint32_t share, name, link_count;
+    bool ok;
+    char error[512];
+    gm_compile_result cr;
+    gm_program *vs, *fs;
+    gm_warp *vw, *fw;
+    bool has_other_stages;
+    /* VS */
+    gmf_attr attrs[GMF_MAX_ATTR_CHUNKS];
+    int n_attrs;
+    int vid_var, vindex_var, iid_var, iindex_var, basev_var, basei_var, drawid_var;
+    int pos_var, pos_off, psize_var, psize_off, clip_var, clip_off, n_clip;
+    gmf_chunk vs_out[GMF_MAX_VAR_CHUNKS];
+    int n_vs_out;
+    /* FS */
+    gmf_chunk fs_in[GMF_MAX_VAR_CHUNKS];
+    int n_fs_in;
+    int fragcoord_var, frontfacing_var, pointcoord_var, primid_var, fragdepth_var;
+    gmf_chunk fs_out[GMF_MAX_VAR_CHUNKS];
+    int n_fs_out;
+    bool broadcast_color0;    /* gl_FragColor: written to every draw buffer */
+    gm_pipe_shader_info info;
+    bool uses_compat_uniforms;
+    char compat_uniform[64];
+    /* uniform / storage blocks per stage: model binding -> block name */
+    gmf_block_map blocks[2][GMF_MAX_BLOCKS];
+    int n_blocks[2];
+} gmf_prog;
+
+/* Names the program asked the driver for (glGetAttribLocation, glGetUniformBlockIndex, ...). */
+typedef struct gmf_name_rec {
+    uint32_t share, program;
+    uint32_t kind;            /* GLR command id of the query */
+    char *name;
+    int32_t value;
+} gmf_name_rec;
+
+/* A client-memory vertex array recorded for the next draw (GLR_PSEUDO_CLIENT_ARRAY). */
+typedef struct gmf_client_array {
+    bool set;
+    const uint8_t *data;
+    uint64_t size;
+    uint64_t first;
+    int32_t stride;
+} gmf_client_array;
+
+/* ------------------------------------------------------------------ the runner */
+
+typedef struct gmf_buffer_binding {
+    void *data;
+    size_t size;
+} gmf_buffer_binding;
+
+/* Everything a draw needs while the pipeline calls back. */
+typedef struct gmf_draw_ctx {
+    gmf_runner *r;
+    const struct sm_context *c;
+    const struct sm_context_state *st;
+    const struct sm_vao *vao;
+    gmf_prog *p;
+    int32_t base_instance;
+    int32_t base_vertex;
+    gm_tex_units units;
+    /* per (unit) the image and sampler resolved for the request's target */
+    gm_tex_sampler samplers[GM_TEX_MAX_UNITS];
+    gmf_buffer_binding bufs[2][GMF_MAX_BLOCKS];   /* per stage, by slot in p->blocks */
+    gm_env env[2];
+    uint64_t warps[2];
+    gmf_event *ev;
+    bool failed;
+} gmf_draw_ctx;
+
+struct gmf_runner {
+    struct sm_state *sm;
+    gmf_surface_desc *surfaces;
+    int n_surfaces;
+    int default_w, default_h;
+    gmf_default_fb *fbs;
+    int n_fbs;
+    gmf_texture **tex;
+    int n_tex, cap_tex;
+    gmf_renderbuffer **rbs;
+    int n_rbs, cap_rbs;
+    gmf_prog **progs;
+    int n_progs, cap_progs;
+    gmf_name_rec *names;
+    int n_names, cap_names;
+    gmf_client_array client[SM_MAX_VERTEX_ATTRIBS];
+    bool client_used;         /* a draw ran since the client arrays were recorded */
+    uint64_t tex_epoch;
+    /* observer */
+    gmf_observer_fn obs;
+    void *obs_ctx;
+    bool stopped;
+    gmf_issue cur_issue;      /* draw/stage/warp of the running warp */
+    gmf_draw_ctx *cur_draw;
+    uint64_t frame_warps;
+    /* bookkeeping */
+    gmf_totals totals;
+    char **unsup_names;
+    uint64_t *unsup_counts;
+    int n_unsup, cap_unsup;
+    gm_pipe_context pipe;
+};
+
+/* gmf_runner.c */
+void gmf_note(gmf_event *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const gmf_name_rec *gmf_find_name(const gmf_runner *r, uint32_t share, uint32_t program,
+                                  uint32_t kind, const char *name);
+
+/* gmf_program.c */
+gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp);
+void gmf_prog_free(gmf_prog *p);
+void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
+                              const struct sm_program *sp, gmf_prog *p, gmf_event *ev);
+/* The driver's generic attribute index of a VS input (name). */
+int gmf_prog_attrib_index(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
+                          const char *name, int model_location);
+
+/* gmf_shade.c */
+int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_id,
+              gm_pipe_vertex *out);
+int gmf_fs_cb(void *user, gm_pipe_fs_warp *warp);
+void gmf_setup_env(gmf_draw_ctx *d);
+
+/* gmf_vertex.c */
+/* Fetches element `elem` of generic attribute `index` (or legacy array) into 4 words (float
+ * bits, or integers when the attribute is integer / the input is integer). */
+void gmf_fetch_attr(gmf_draw_ctx *d, const gmf_attr *a, int64_t elem, int64_t instance,
+                    uint32_t out[4]);
+/* Checks the draw's attributes can be fetched; notes what cannot. */
+void gmf_check_attrs(gmf_draw_ctx *d);
+size_t gmf_gl_type_size(uint32_t type);
+
+/* gmf_images.c */
+gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t name,
+                          gmf_event *ev);
+void gmf_tex_generate_mipmap(gmf_runner *r, const struct sm_context *c, uint32_t name,
+                             gmf_event *ev);
+void gmf_tex_sampler_from_sm(const struct sm_sampling *s, gm_tex_sampler *out);
+bool gmf_tex_complete(const gmf_texture *t, const gm_tex_sampler *s);
+gmf_default_fb *gmf_default_fb_get(gmf_runner *r, uint32_t ctx_id);
+/* Builds the draw framebuffer bound on c into fb; returns false (with a note) if nothing can
+ * be drawn to. */
+bool gmf_build_framebuffer(gmf_runner *r, const struct sm_context *c, gm_pipe_framebuffer *fb,
+                           gm_surface views[GM_PIPE_MAX_RT + 2], gmf_event *ev);
+gm_format gmf_format_from_gl(uint32_t internal_format, uint32_t type);
+int gmf_unpack_to_surface(const void *data, uint64_t size, uint32_t format, uint32_t type,
+                          int alignment, int w, int h, int d, gm_surface *dst, int z0);
+void gmf_images_free(gmf_runner *r);
+
+/* gmf_pipestate.c */
+void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffer *fb,
+                            gm_pipe_state *ps, gmf_event *ev);
+
+#endif

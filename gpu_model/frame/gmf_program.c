@@ -1,0 +1,526 @@
+/* Program cache of the frame runner: the shaders of a linked program compiled by the GLSL
+ * front end (once per link), their interface turned into tables the shading callbacks use
+ * (attributes, varyings by location, built-ins, outputs), and uniform values copied from
+ * the state model by name (the driver's locations are known only through the names the
+ * program asked for with glGetUniformLocation). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmf_internal.h"
+
+enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_PRIMITIVE_ID = 7,
+       BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
+       BI_FRONT_FACING = 17, BI_FRAG_DEPTH = 22, BI_VERTEX_INDEX = 42, BI_INSTANCE_INDEX = 43,
+       BI_BASE_VERTEX = 4424, BI_BASE_INSTANCE = 4425, BI_DRAW_INDEX = 4426 };
+
+void gmf_prog_free(gmf_prog *p)
+{
+    if (!p)
+        return;
+    gm_warp_destroy(p->vw);
+    gm_warp_destroy(p->fw);
+    gm_program_destroy(p->vs);
+    gm_program_destroy(p->fs);
+    gm_compile_result_free(&p->cr);
+    free(p);
+}
+
+static gm_stage stage_of_gl(uint32_t type)
+{
+    switch (type) {
+    case GL_VERTEX_SHADER: return GM_STAGE_VERTEX;
+    case GL_FRAGMENT_SHADER: return GM_STAGE_FRAGMENT;
+    case GL_GEOMETRY_SHADER: return GM_STAGE_GEOMETRY;
+    case GL_TESS_CONTROL_SHADER: return GM_STAGE_TESS_CONTROL;
+    case GL_TESS_EVALUATION_SHADER: return GM_STAGE_TESS_EVALUATION;
+    default: return GM_STAGE_COMPUTE;
+    }
+}
+
+/* Splits a variable of `type` into one chunk per interface location (vectors and scalars take
+ * one, matrix columns and array elements one each, struct members in order). */
+static int add_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,
+                      gmf_chunk *out, int *n, int max)
+{
+    gm_type_desc t;
+    if (gm_type_get(p, type, &t) != 0)
+        return -1;
+    switch (t.kind) {
+    case GM_TYPE_SCALAR:
+    case GM_TYPE_VECTOR:
+        if (*n >= max)
+            return -1;
+        out[(*n)++] = (gmf_chunk){ var, word, t.components, *loc, comp, t.scalar };
+        (*loc)++;
+        return 0;
+    case GM_TYPE_MATRIX: {
+        int rows = t.rows > 0 ? t.rows : 4;
+        for (int c = 0; c < t.columns; c++) {
+            if (*n >= max)
+                return -1;
+            out[(*n)++] = (gmf_chunk){ var, word + c * rows, rows, *loc, 0, t.scalar };
+            (*loc)++;
+        }
+        return 0;
+    }
+    case GM_TYPE_ARRAY: {
+        gm_type_desc e;
+        if (gm_type_get(p, t.element, &e) != 0)
+            return -1;
+        for (int i = 0; i < t.length; i++)
+            if (add_chunks(p, var, t.element, word + i * e.components, loc, comp, out, n, max))
+                return -1;
+        return 0;
+    }
+    case GM_TYPE_STRUCT:
+        for (int i = 0; i < t.length; i++) {
+            int mt, off;
+            if (gm_type_member(p, type, i, &mt, NULL, &off) != 0 ||
+                add_chunks(p, var, mt, word + off, loc, 0, out, n, max))
+                return -1;
+        }
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int var_chunks(const gm_program *p, int var, gmf_chunk *out, int *n, int max)
+{
+    const gm_var_info *vi = gm_program_var(p, var);
+    int loc = vi->location;
+    return add_chunks(p, var, vi->type, 0, &loc, vi->component, out, n, max);
+}
+
+static int find_builtin_var(const gm_program *p, int builtin)
+{
+    int var, off;
+    if (gm_program_find_builtin(p, builtin, &var, &off) != 0 || off != 0)
+        return -1;
+    return var;
+}
+
+static const struct { const char *name; int slot; } legacy_inputs[] = {
+    { "glr_Vertex", SM_LA_VERTEX }, { "glr_Normal", SM_LA_NORMAL }, { "glr_Color", SM_LA_COLOR },
+    { "glr_SecondaryColor", SM_LA_SECONDARY_COLOR }, { "glr_FogCoord", SM_LA_FOG_COORD },
+    { "glr_MultiTexCoord0", SM_LA_TEXCOORD0 + 0 }, { "glr_MultiTexCoord1", SM_LA_TEXCOORD0 + 1 },
+    { "glr_MultiTexCoord2", SM_LA_TEXCOORD0 + 2 }, { "glr_MultiTexCoord3", SM_LA_TEXCOORD0 + 3 },
+    { "glr_MultiTexCoord4", SM_LA_TEXCOORD0 + 4 }, { "glr_MultiTexCoord5", SM_LA_TEXCOORD0 + 5 },
+    { "glr_MultiTexCoord6", SM_LA_TEXCOORD0 + 6 }, { "glr_MultiTexCoord7", SM_LA_TEXCOORD0 + 7 },
+};
+
+int gmf_prog_attrib_index(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
+                          const char *name, int model_location)
+{
+    for (uint32_t i = 0; i < sp->n_attrib_bindings; i++)
+        if (sp->attrib_bindings[i].name && !strcmp(sp->attrib_bindings[i].name, name))
+            return (int)sp->attrib_bindings[i].index;
+    const gmf_name_rec *nr = gmf_find_name(r, sm_context_share_id(c), sp->name,
+                                           GLR_CMD_glGetAttribLocation, name);
+    if (nr && nr->value >= 0)
+        return nr->value;
+    return model_location;
+}
+
+static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
+                     gmf_prog *p)
+{
+    const gm_program *vs = p->vs;
+    p->vid_var = find_builtin_var(vs, BI_VERTEX_ID);
+    p->vindex_var = find_builtin_var(vs, BI_VERTEX_INDEX);
+    p->iid_var = find_builtin_var(vs, BI_INSTANCE_ID);
+    p->iindex_var = find_builtin_var(vs, BI_INSTANCE_INDEX);
+    p->basev_var = find_builtin_var(vs, BI_BASE_VERTEX);
+    p->basei_var = find_builtin_var(vs, BI_BASE_INSTANCE);
+    p->drawid_var = find_builtin_var(vs, BI_DRAW_INDEX);
+    if (gm_program_find_builtin(vs, BI_POSITION, &p->pos_var, &p->pos_off) != 0)
+        p->pos_var = -1;
+    if (gm_program_find_builtin(vs, BI_POINT_SIZE, &p->psize_var, &p->psize_off) != 0)
+        p->psize_var = -1;
+    if (gm_program_find_builtin(vs, BI_CLIP_DISTANCE, &p->clip_var, &p->clip_off) != 0)
+        p->clip_var = -1;
+    for (int i = 0; i < gm_program_input_count(vs); i++) {
+        int v = gm_program_input_var(vs, i);
+        const gm_var_info *vi = gm_program_var(vs, v);
+        if (vi->builtin >= 0)
+            continue;
+        gmf_chunk ch[16];
+        int n = 0;
+        int loc = vi->location >= 0 ? vi->location : 0;
+        if (add_chunks(vs, v, vi->type, 0, &loc, vi->component, ch, &n, 16) != 0)
+            continue;
+        int legacy = -1;
+        for (size_t k = 0; k < sizeof legacy_inputs / sizeof legacy_inputs[0]; k++)
+            if (!strcmp(vi->name, legacy_inputs[k].name))
+                legacy = legacy_inputs[k].slot;
+        int base = legacy >= 0 ? legacy : gmf_prog_attrib_index(r, c, sp, vi->name, vi->location);
+        for (int k = 0; k < n && p->n_attrs < GMF_MAX_ATTR_CHUNKS; k++) {
+            gmf_attr *a = &p->attrs[p->n_attrs++];
+            a->c = ch[k];
+            a->src = legacy >= 0 ? GMF_ATTR_LEGACY : GMF_ATTR_GENERIC;
+            a->index = legacy >= 0 ? legacy : base + (ch[k].location - ch[0].location);
+            a->name = vi->name;
+        }
+    }
+    int max_slot = -1;
+    for (int i = 0; i < gm_program_output_count(vs); i++) {
+        int v = gm_program_output_var(vs, i);
+        const gm_var_info *vi = gm_program_var(vs, v);
+        if (vi->builtin >= 0 || vi->location < 0)
+            continue;
+        var_chunks(vs, v, p->vs_out, &p->n_vs_out, GMF_MAX_VAR_CHUNKS);
+    }
+    for (int i = 0; i < p->n_vs_out; i++)
+        if (p->vs_out[i].location > max_slot)
+            max_slot = p->vs_out[i].location;
+    (void)max_slot;
+    if (p->clip_var >= 0) {
+        gm_type_desc t;
+        const gm_var_info *vi = gm_program_var(vs, p->clip_var);
+        /* gl_ClipDistance sits in gl_PerVertex: its size is the member's array length. */
+        p->n_clip = 0;
+        if (gm_type_get(vs, vi->type, &t) == 0 && t.kind == GM_TYPE_STRUCT) {
+            for (int m = 0; m < t.length; m++) {
+                int mt, off;
+                gm_type_desc md;
+                if (gm_type_member(vs, vi->type, m, &mt, NULL, &off) == 0 && off == p->clip_off &&
+                    gm_type_get(vs, mt, &md) == 0 && md.kind == GM_TYPE_ARRAY)
+                    p->n_clip = md.length;
+            }
+        } else if (gm_type_get(vs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY) {
+            p->n_clip = t.length;
+        }
+        if (p->n_clip > GM_PIPE_MAX_CLIP_DIST)
+            p->n_clip = GM_PIPE_MAX_CLIP_DIST;
+    }
+}
+
+static void build_fs(gmf_prog *p)
+{
+    const gm_program *fs = p->fs;
+    p->fragcoord_var = find_builtin_var(fs, BI_FRAG_COORD);
+    p->frontfacing_var = find_builtin_var(fs, BI_FRONT_FACING);
+    p->pointcoord_var = find_builtin_var(fs, BI_POINT_COORD);
+    p->primid_var = find_builtin_var(fs, BI_PRIMITIVE_ID);
+    p->fragdepth_var = find_builtin_var(fs, BI_FRAG_DEPTH);
+    int max_slot = -1;
+    for (int i = 0; i < gm_program_input_count(fs); i++) {
+        int v = gm_program_input_var(fs, i);
+        const gm_var_info *vi = gm_program_var(fs, v);
+        if (vi->builtin >= 0 || vi->location < 0)
+            continue;
+        int before = p->n_fs_in;
+        var_chunks(fs, v, p->fs_in, &p->n_fs_in, GMF_MAX_VAR_CHUNKS);
+        for (int k = before; k < p->n_fs_in; k++) {
+            int slot = p->fs_in[k].location;
+            if (slot < 0 || slot >= GM_PIPE_MAX_VARYINGS)
+                continue;
+            p->info.interp[slot] = vi->flat == 1 ? GM_INTERP_FLAT
+                                   : vi->flat == 2 ? GM_INTERP_NOPERSPECTIVE : GM_INTERP_SMOOTH;
+            /* Integer varyings are always flat in GLSL. */
+            if (p->fs_in[k].scalar != GM_SCALAR_FLOAT)
+                p->info.interp[slot] = GM_INTERP_FLAT;
+            if (slot > max_slot)
+                max_slot = slot;
+        }
+    }
+    for (int i = 0; i < p->n_vs_out; i++)
+        if (p->vs_out[i].location > max_slot && p->vs_out[i].location < GM_PIPE_MAX_VARYINGS)
+            max_slot = p->vs_out[i].location;
+    p->info.num_varyings = max_slot + 1;
+    for (int i = 0; i < gm_program_output_count(fs); i++) {
+        int v = gm_program_output_var(fs, i);
+        const gm_var_info *vi = gm_program_var(fs, v);
+        if (vi->builtin >= 0 || vi->location < 0)
+            continue;
+        if (!strcmp(vi->name, "glr_FragColor"))
+            p->broadcast_color0 = true;
+        int before = p->n_fs_out;
+        var_chunks(fs, v, p->fs_out, &p->n_fs_out, GMF_MAX_VAR_CHUNKS);
+        for (int k = before; k < p->n_fs_out; k++)
+            if (p->fs_out[k].scalar != GM_SCALAR_FLOAT && p->fs_out[k].location < GM_PIPE_MAX_RT)
+                p->info.rt_is_integer |= (uint8_t)(1u << p->fs_out[k].location);
+    }
+    p->info.fs_writes_depth = gm_program_writes_depth(fs) != 0;
+    p->info.fs_may_discard = gm_program_uses_discard(fs) != 0;
+    p->info.fs_early_fragment_tests = gm_program_early_fragment_tests(fs) != 0;
+    for (int b = 0; b < gm_program_block_count(fs); b++)
+        if (gm_program_block(fs, b)->is_storage)
+            p->info.fs_has_side_effects = true;
+    for (int u = 0; u < gm_program_uniform_count(fs); u++) {
+        const gm_uniform_info *ui = gm_program_uniform(fs, u);
+        gm_type_desc t;
+        if (ui->is_opaque && gm_type_get(fs, ui->opaque_type, &t) == 0 && t.kind == GM_TYPE_IMAGE)
+            p->info.fs_has_side_effects = true;
+    }
+}
+
+static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
+{
+    for (int b = 0; b < gm_program_block_count(gp) && p->n_blocks[stage] < GMF_MAX_BLOCKS; b++) {
+        const gm_block_info *bi = gm_program_block(gp, b);
+        gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
+        m->model_binding = bi->binding;
+        m->storage = bi->is_storage != 0;
+        snprintf(m->name, sizeof m->name, "%s", bi->name);
+    }
+}
+
+/* Samplers start at unit 0 unless the source gives explicit bindings (GLSL 4.20
+ * layout(binding = N)); glslang's automatic bindings are not what GL does. */
+static void init_opaque(gm_program *gp, const char *source)
+{
+    bool explicit_bindings = source && strstr(source, "binding");
+    for (int u = 0; u < gm_program_uniform_count(gp); u++) {
+        const gm_uniform_info *ui = gm_program_uniform(gp, u);
+        if (!ui->is_opaque)
+            continue;
+        int binding = 0;
+        if (explicit_bindings) {
+            char base[128];
+            snprintf(base, sizeof base, "%s", ui->name);
+            char *br = strchr(base, '[');
+            if (br)
+                *br = 0;
+            int v = gm_program_find_var(gp, base, GM_VAR_OPAQUE);
+            if (v >= 0 && gm_program_var(gp, v)->binding >= 0)
+                binding = gm_program_var(gp, v)->binding;
+        }
+        for (int e = 0; e < ui->array_size; e++) {
+            int32_t unit = binding + e;
+            gm_program_set_uniform(gp, u, e, 1, &unit);
+        }
+    }
+}
+
+static void note_compat_uniforms(gmf_prog *p, const gm_program *gp)
+{
+    for (int u = 0; u < gm_program_uniform_count(gp); u++) {
+        const char *n = gm_program_uniform(gp, u)->name;
+        if (!strncmp(n, "glr_", 4) && !p->uses_compat_uniforms) {
+            p->uses_compat_uniforms = true;
+            snprintf(p->compat_uniform, sizeof p->compat_uniform, "%s", n);
+        }
+    }
+}
+
+static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp)
+{
+    gmf_prog *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->share = sm_context_share_id(c);
+    p->name = sp->name;
+    p->link_count = sp->link_count;
+    gm_shader_source src[GM_STAGE_COUNT];
+    char names[GM_STAGE_COUNT][48];
+    int n = 0;
+    for (uint32_t i = 0; i < sp->n_linked && n < GM_STAGE_COUNT; i++) {
+        gm_stage st = stage_of_gl(sp->linked[i].type);
+        if (st != GM_STAGE_VERTEX && st != GM_STAGE_FRAGMENT) {
+            p->has_other_stages = true;
+            continue;
+        }
+        snprintf(names[n], sizeof names[n], "program%u.%s", sp->name,
+                 st == GM_STAGE_VERTEX ? "vert" : "frag");
+        src[n] = (gm_shader_source){ st, sp->linked[i].source ? sp->linked[i].source : "",
+                                     names[n] };
+        n++;
+    }
+    r->totals.programs_compiled++;
+    if (p->has_other_stages) {
+        snprintf(p->error, sizeof p->error,
+                 "geometry/tessellation/compute shaders (program %u)", sp->name);
+        return p;
+    }
+    if (!n) {
+        snprintf(p->error, sizeof p->error, "program %u has no linked shaders", sp->name);
+        return p;
+    }
+    if (gm_compile_program(src, n, &p->cr) != 0) {
+        const char *log = p->cr.log ? p->cr.log : "";
+        const char *nl = strchr(log, '\n');
+        snprintf(p->error, sizeof p->error, "program %u does not compile in the model: %.*s",
+                 sp->name, nl ? (int)(nl - log) : (int)strlen(log), log);
+        return p;
+    }
+    char err[256];
+    for (int i = 0; i < p->cr.shader_count; i++) {
+        gm_compiled_shader *cs = &p->cr.shaders[i];
+        gm_program *gp = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
+        if (!gp) {
+            snprintf(p->error, sizeof p->error, "program %u %s shader: %s", sp->name,
+                     cs->stage == GM_STAGE_VERTEX ? "vertex" : "fragment", err);
+            return p;
+        }
+        init_opaque(gp, cs->compiled_source);
+        note_compat_uniforms(p, gp);
+        if (cs->stage == GM_STAGE_VERTEX)
+            p->vs = gp;
+        else
+            p->fs = gp;
+    }
+    if (!p->vs) {
+        snprintf(p->error, sizeof p->error, "program %u has no vertex shader", sp->name);
+        return p;
+    }
+    p->vw = gm_warp_create(p->vs, 0);
+    if (p->fs)
+        p->fw = gm_warp_create(p->fs, 1);
+    if (!p->vw || (p->fs && !p->fw)) {
+        snprintf(p->error, sizeof p->error, "out of memory creating warps");
+        return p;
+    }
+    build_vs(r, c, sp, p);
+    if (p->fs)
+        build_fs(p);
+    else
+        p->info.num_varyings = 0;
+    p->info.num_clip_dist = p->n_clip;
+    p->info.vs_writes_point_size = p->psize_var >= 0;
+    build_blocks(p, 0, p->vs);
+    if (p->fs)
+        build_blocks(p, 1, p->fs);
+    p->ok = true;
+    return p;
+}
+
+gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp)
+{
+    uint32_t share = sm_context_share_id(c);
+    for (int i = 0; i < r->n_progs; i++) {
+        gmf_prog *p = r->progs[i];
+        if (p->share == share && p->name == sp->name) {
+            if (p->link_count == sp->link_count)
+                return p;
+            /* Relinked: compile again. */
+            gmf_prog_free(p);
+            r->progs[i] = compile(r, c, sp);
+            if (r->progs[i] && !r->progs[i]->ok)
+                r->totals.program_errors++;
+            return r->progs[i];
+        }
+    }
+    if (r->n_progs == r->cap_progs) {
+        int cap = r->cap_progs ? r->cap_progs * 2 : 16;
+        gmf_prog **np = realloc(r->progs, (size_t)cap * sizeof *np);
+        if (!np)
+            return NULL;
+        r->progs = np;
+        r->cap_progs = cap;
+    }
+    gmf_prog *p = compile(r, c, sp);
+    if (!p)
+        return NULL;
+    if (!p->ok)
+        r->totals.program_errors++;
+    r->progs[r->n_progs++] = p;
+    return p;
+}
+
+/* Converts one state-model uniform value into the model's words for an element of type t. */
+static bool convert_value(const gm_program *gp, int type, const struct sm_uniform *u,
+                          uint32_t *words, int max)
+{
+    gm_type_desc t;
+    if (gm_type_get(gp, type, &t) != 0)
+        return false;
+    int n = u->cols * u->rows;
+    if (t.components != n || n > max)
+        return false;
+    if (u->kind == SM_VK_DOUBLE || u->kind == SM_VK_INT64 || u->kind == SM_VK_UINT64)
+        return false;
+    memcpy(words, u->data, (size_t)n * 4);
+    if (t.scalar == GM_SCALAR_BOOL)
+        for (int i = 0; i < n; i++) {
+            float f;
+            memcpy(&f, &words[i], 4);
+            words[i] = u->kind == SM_VK_FLOAT ? f != 0.0f : words[i] != 0;
+        }
+    return true;
+}
+
+/* Sets the uniform `name` (as the program asked for it) at driver location loc, in one stage. */
+static void upload_name(const struct sm_program *sp, gm_program *gp, const char *name, int32_t loc,
+                        gmf_event *ev)
+{
+    char base[256];
+    snprintf(base, sizeof base, "%s", name);
+    int first = 0;
+    size_t len = strlen(base);
+    if (len > 3 && base[len - 1] == ']') {
+        char *br = strrchr(base, '[');
+        if (br) {
+            first = atoi(br + 1);
+            *br = 0;
+        }
+    }
+    int u = gm_program_find_uniform(gp, base);
+    if (u < 0) {
+        u = gm_program_find_uniform(gp, name);
+        first = 0;
+    }
+    if (u < 0)
+        return; /* not used by this stage */
+    const gm_uniform_info *ui = gm_program_uniform(gp, u);
+    for (int e = first; e < ui->array_size; e++) {
+        const struct sm_uniform *su = sm_program_uniform(sp, loc + (e - first));
+        if (!su)
+            continue;
+        uint32_t words[32];
+        int type = ui->is_opaque ? -1 : ui->type;
+        if (ui->is_opaque) {
+            int32_t unit;
+            memcpy(&unit, su->data, 4);
+            gm_program_set_uniform(gp, u, e, 1, &unit);
+            continue;
+        }
+        if (!convert_value(gp, type, su, words, 32)) {
+            gmf_note(ev, "uniform %s: value of another shape or 64-bit type", name);
+            continue;
+        }
+        gm_program_set_uniform(gp, u, e, 1, words);
+    }
+}
+
+void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
+                              const struct sm_program *sp, gmf_prog *p, gmf_event *ev)
+{
+    (void)r;
+    (void)c;
+    for (uint32_t i = 0; i < sp->n_uniform_names; i++) {
+        const struct sm_name_binding *nb = &sp->uniform_names[i];
+        if (!nb->name || (int32_t)nb->index < 0)
+            continue;
+        upload_name(sp, p->vs, nb->name, (int32_t)nb->index, ev);
+        if (p->fs)
+            upload_name(sp, p->fs, nb->name, (int32_t)nb->index, ev);
+    }
+    /* Values set at locations the program never named cannot be placed. */
+    for (uint32_t i = 0; i < sp->n_uniforms; i++) {
+        int32_t loc = sp->uniforms[i].location;
+        bool named = false;
+        for (uint32_t k = 0; k < sp->n_uniform_names && !named; k++) {
+            const struct sm_name_binding *nb = &sp->uniform_names[k];
+            int32_t l0 = (int32_t)nb->index;
+            if (l0 == loc)
+                named = true;
+            else if (l0 >= 0 && loc > l0 && loc < l0 + 64) {
+                /* an array element after the named one */
+                const char *nm = nb->name;
+                int u = gm_program_find_uniform(p->vs, nm);
+                if (u < 0 && p->fs)
+                    u = gm_program_find_uniform(p->fs, nm);
+                const gm_program *gp = gm_program_find_uniform(p->vs, nm) >= 0 ? p->vs : p->fs;
+                if (u >= 0 && gp && loc < l0 + gm_program_uniform(gp, u)->array_size)
+                    named = true;
+            }
+        }
+        if (!named)
+            gmf_note(ev, "uniform location %d set but never named with glGetUniformLocation", loc);
+    }
+    if (p->uses_compat_uniforms)
+        gmf_note(ev, "compatibility uniform %s (fixed-function state is not modelled)",
+                 p->compat_uniform);
+}

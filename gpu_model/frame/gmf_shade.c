@@ -1,0 +1,326 @@
+/* The SIMT executor as the pipeline's vertex and fragment shader: inputs copied into a warp
+ * (attributes fetched here, varyings and built-ins from the pipeline's SoA arrays), the warp
+ * run, outputs copied back. Also the resources a warp reaches (textures by unit and target,
+ * uniform/storage blocks by binding) and the observer trampoline that tags each issued
+ * instruction with the draw, the stage and the warp's serial number. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmf_internal.h"
+
+/* Observer trampoline: only installed when a frame observer is set. */
+static int observe(void *ctx, gm_warp *w, const gm_issue *is)
+{
+    gmf_runner *r = ctx;
+    gmf_issue *i = &r->cur_issue;
+    i->pc = is->pc;
+    i->line = is->line;
+    i->active = is->active;
+    i->call_depth = is->call_depth;
+    r->totals.warp_instructions++;
+    if (r->obs(r->obs_ctx, w, i)) {
+        r->stopped = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs a warp to its end (observer pauses that do not stop the run are resumed). */
+static int run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const gm_program *gp)
+{
+    gmf_runner *r = d->r;
+    if (r->obs) {
+        gmf_issue *i = &r->cur_issue;
+        i->draw = d->ev->draw;
+        i->stage = stage;
+        i->warp = d->warps[stage == GM_STAGE_FRAGMENT];
+        i->frame_warp = r->frame_warps;
+        i->program = d->p->name;
+        i->file = gm_program_pc_count(gp) > 0 ? gm_program_pc_file(gp, 0) : NULL;
+        gm_warp_set_observer(w, observe, r);
+    } else {
+        gm_warp_set_observer(w, NULL, NULL);
+    }
+    d->warps[stage == GM_STAGE_FRAGMENT]++;
+    r->frame_warps++;
+    for (;;) {
+        gm_run_status s = gm_warp_run(w, 0);
+        if (s == GM_RUN_DONE)
+            return 0;
+        if (s == GM_RUN_ERROR) {
+            gmf_note(d->ev, "%s shader runtime error: %s",
+                     stage == GM_STAGE_VERTEX ? "vertex" : "fragment", gm_warp_error(w));
+            d->failed = true;
+            return -1;
+        }
+        if (r->stopped)
+            return -1;
+    }
+}
+
+static inline void put_f(uint32_t *dst, float f) { memcpy(dst, &f, 4); }
+
+int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_id,
+              gm_pipe_vertex *out)
+{
+    gmf_draw_ctx *d = user;
+    gmf_prog *p = d->p;
+    gm_warp *w = p->vw;
+    gm_mask mask = count >= 32 ? 0xffffffffu : ((1u << count) - 1u);
+    gm_warp_begin(w, mask, 0);
+    for (int a = 0; a < p->n_attrs; a++) {
+        const gmf_attr *at = &p->attrs[a];
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, at->c.var);
+        if (!v)
+            continue;
+        for (int l = 0; l < count; l++) {
+            uint32_t val[4];
+            gmf_fetch_attr(d, at, vertex_id[l], instance_id, val);
+            for (int k = 0; k < at->c.n; k++)
+                v[at->c.word + k][l] = val[k];
+        }
+    }
+    int32_t ids[5] = { 0 };
+    int vars[7] = { p->vid_var, p->vindex_var, p->iid_var, p->iindex_var, p->basev_var,
+                    p->basei_var, p->drawid_var };
+    for (int b = 0; b < 7; b++) {
+        if (vars[b] < 0)
+            continue;
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, vars[b]);
+        if (!v)
+            continue;
+        for (int l = 0; l < count; l++) {
+            int32_t x;
+            switch (b) {
+            case 0: case 1: x = vertex_id[l]; break;
+            case 2: x = instance_id; break;
+            case 3: x = instance_id + d->base_instance; break;
+            case 4: x = d->base_vertex; break;
+            case 5: x = d->base_instance; break;
+            default: x = 0; break;
+            }
+            memcpy(&v[0][l], &x, 4);
+        }
+    }
+    (void)ids;
+    if (run_warp(d, w, GM_STAGE_VERTEX, p->vs) != 0)
+        return 1;
+    uint32_t (*pos)[GM_LANES] = p->pos_var >= 0 ? gm_warp_var_lanes(w, p->pos_var) : NULL;
+    uint32_t (*ps)[GM_LANES] = p->psize_var >= 0 ? gm_warp_var_lanes(w, p->psize_var) : NULL;
+    uint32_t (*cd)[GM_LANES] = p->clip_var >= 0 ? gm_warp_var_lanes(w, p->clip_var) : NULL;
+    for (int l = 0; l < count; l++) {
+        gm_pipe_vertex *o = &out[l];
+        memset(o, 0, sizeof *o);
+        if (pos)
+            for (int k = 0; k < 4; k++)
+                memcpy(&o->pos[k], &pos[p->pos_off + k][l], 4);
+        if (ps)
+            memcpy(&o->point_size, &ps[p->psize_off][l], 4);
+        if (cd)
+            for (int k = 0; k < p->n_clip; k++)
+                memcpy(&o->clip_dist[k], &cd[p->clip_off + k][l], 4);
+    }
+    for (int c = 0; c < p->n_vs_out; c++) {
+        const gmf_chunk *ch = &p->vs_out[c];
+        if (ch->location < 0 || ch->location >= GM_PIPE_MAX_VARYINGS)
+            continue;
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, ch->var);
+        for (int k = 0; k < ch->n && ch->comp + k < 4; k++)
+            for (int l = 0; l < count; l++)
+                memcpy(&out[l].var[ch->location][ch->comp + k], &v[ch->word + k][l], 4);
+    }
+    return 0;
+}
+
+int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
+{
+    gmf_draw_ctx *d = user;
+    gmf_prog *p = d->p;
+    gm_warp *w = p->fw;
+    gm_warp_begin(w, fw->live, fw->present & ~fw->live);
+    for (int c = 0; c < p->n_fs_in; c++) {
+        const gmf_chunk *ch = &p->fs_in[c];
+        if (ch->location < 0 || ch->location >= GM_PIPE_MAX_VARYINGS)
+            continue;
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, ch->var);
+        for (int k = 0; k < ch->n && ch->comp + k < 4; k++)
+            memcpy(v[ch->word + k], fw->in[ch->location][ch->comp + k], sizeof v[0]);
+    }
+    if (p->fragcoord_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->fragcoord_var);
+        memcpy(v, fw->frag_coord, sizeof fw->frag_coord);
+    }
+    if (p->frontfacing_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->frontfacing_var);
+        for (int l = 0; l < GM_LANES; l++)
+            v[0][l] = fw->front_facing ? 1u : 0u;
+    }
+    if (p->pointcoord_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->pointcoord_var);
+        memcpy(v, fw->point_coord, sizeof fw->point_coord);
+    }
+    if (p->primid_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->primid_var);
+        for (int l = 0; l < GM_LANES; l++)
+            memcpy(&v[0][l], &fw->primitive_id, 4);
+    }
+    if (run_warp(d, w, GM_STAGE_FRAGMENT, p->fs) != 0)
+        return 1;
+    for (int c = 0; c < p->n_fs_out; c++) {
+        const gmf_chunk *ch = &p->fs_out[c];
+        if (ch->location < 0 || ch->location >= GM_PIPE_MAX_RT)
+            continue;
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, ch->var);
+        int first = ch->location, last = ch->location;
+        if (p->broadcast_color0 && ch->location == 0)
+            last = GM_PIPE_MAX_RT - 1;
+        for (int rt = first; rt <= last; rt++)
+            for (int k = 0; k < ch->n && ch->comp + k < 4; k++)
+                memcpy(fw->color[rt].u[ch->comp + k], v[ch->word + k], sizeof v[0]);
+    }
+    if (p->fragdepth_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->fragdepth_var);
+        memcpy(fw->depth, v[0], sizeof fw->depth);
+    }
+    fw->discard |= gm_warp_killed_mask(w) & fw->live;
+    return 0;
+}
+
+/* ---- resources ---- */
+
+static int target_index(const gm_sample_request *req)
+{
+    switch (req->dim) {
+    case GM_DIM_1D: return req->arrayed ? SM_TT_1D_ARRAY : SM_TT_1D;
+    case GM_DIM_2D:
+        if (req->multisampled)
+            return req->arrayed ? SM_TT_2D_MULTISAMPLE_ARRAY : SM_TT_2D_MULTISAMPLE;
+        return req->arrayed ? SM_TT_2D_ARRAY : SM_TT_2D;
+    case GM_DIM_3D: return SM_TT_3D;
+    case GM_DIM_CUBE: return req->arrayed ? SM_TT_CUBE_MAP_ARRAY : SM_TT_CUBE_MAP;
+    case GM_DIM_RECT: return SM_TT_RECTANGLE;
+    case GM_DIM_BUFFER: return SM_TT_BUFFER;
+    default: return -1;
+    }
+}
+
+/* Resolves the unit's texture for the request's target (GL binds one texture per target
+ * per unit), syncs it with the state model, then samples through the pipeline's units. */
+static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
+{
+    gmf_draw_ctx *d = ctx;
+    unsigned u = req->unit;
+    int ti = target_index(req);
+    gm_tex_unit *tu = u < GM_TEX_MAX_UNITS ? &d->units.unit[u] : NULL;
+    if (tu) {
+        tu->image = NULL;
+        tu->sampler = NULL;
+    }
+    if (tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS) {
+        uint32_t name = d->st->unit[u].bound[ti];
+        gmf_texture *t = name ? gmf_tex_sync(d->r, d->c, name, d->ev) : NULL;
+        if (t) {
+            const struct sm_texture *st = sm_get_texture(d->c, name);
+            const struct sm_sampler *ss = d->st->unit[u].sampler
+                                              ? sm_get_sampler(d->c, d->st->unit[u].sampler)
+                                              : NULL;
+            gmf_tex_sampler_from_sm(ss ? &ss->params : &st->params, &d->samplers[u]);
+            /* Texture-only state stays with the texture even with a sampler object. */
+            if (gmf_tex_complete(t, &d->samplers[u])) {
+                tu->image = &t->img;
+                tu->sampler = &d->samplers[u];
+            }
+        }
+    }
+    gm_tex_sample_fn(&d->units, req, out);
+}
+
+static void *buffer(void *ctx, gm_buffer_kind kind, unsigned binding, size_t *size, int stage)
+{
+    gmf_draw_ctx *d = ctx;
+    gmf_prog *p = d->p;
+    for (int b = 0; b < p->n_blocks[stage]; b++) {
+        const gmf_block_map *m = &p->blocks[stage][b];
+        if ((unsigned)m->model_binding == binding &&
+            m->storage == (kind == GM_BUFFER_STORAGE)) {
+            *size = d->bufs[stage][b].size;
+            return d->bufs[stage][b].data;
+        }
+    }
+    *size = 0;
+    return NULL;
+}
+
+static void *buffer_vs(void *ctx, gm_buffer_kind kind, unsigned binding, size_t *size)
+{
+    return buffer(ctx, kind, binding, size, 0);
+}
+
+static void *buffer_fs(void *ctx, gm_buffer_kind kind, unsigned binding, size_t *size)
+{
+    return buffer(ctx, kind, binding, size, 1);
+}
+
+/* Block bindings of the draw: model block -> driver block index (by name, from
+ * glGetUniformBlockIndex / glGetProgramResourceIndex) -> binding point -> buffer range. */
+static void bind_blocks(gmf_draw_ctx *d, int stage)
+{
+    gmf_prog *p = d->p;
+    const struct sm_program *sp = sm_get_program(d->c, p->name);
+    uint32_t share = sm_context_share_id(d->c);
+    for (int b = 0; b < p->n_blocks[stage]; b++) {
+        const gmf_block_map *m = &p->blocks[stage][b];
+        d->bufs[stage][b] = (gmf_buffer_binding){ NULL, 0 };
+        const gmf_name_rec *nr = gmf_find_name(d->r, share, p->name,
+                                               m->storage ? GLR_CMD_glGetProgramResourceIndex
+                                                          : GLR_CMD_glGetUniformBlockIndex,
+                                               m->name);
+        int32_t index = nr ? nr->value : (p->n_blocks[stage] == 1 ? 0 : -1);
+        uint32_t binding = 0;
+        bool found = false;
+        const struct sm_name_binding *list = m->storage ? sp->ssbo_bindings : sp->ubo_bindings;
+        uint32_t n = m->storage ? sp->n_ssbo_bindings : sp->n_ubo_bindings;
+        for (uint32_t i = 0; i < n && index >= 0; i++)
+            if ((int32_t)list[i].index == index) {
+                binding = list[i].index2;
+                found = true;
+            }
+        if (!found) {
+            if (index < 0)
+                gmf_note(d->ev, "block %s: its index was never asked for (binding %d assumed)",
+                         m->name, m->model_binding);
+            binding = index < 0 ? (uint32_t)m->model_binding : 0;
+        }
+        const struct sm_indexed_buffer *ib =
+            m->storage ? (binding < SM_MAX_SSBO_BINDINGS ? &d->st->ssbo[binding] : NULL)
+                       : (binding < SM_MAX_UBO_BINDINGS ? &d->st->ubo[binding] : NULL);
+        const struct sm_buffer *buf = ib && ib->buffer ? sm_get_buffer(d->c, ib->buffer) : NULL;
+        if (!buf || !buf->data || !buf->data_known) {
+            gmf_note(d->ev, "block %s: %s", m->name,
+                     !buf ? "no buffer bound" : "buffer contents unknown");
+            continue;
+        }
+        uint64_t off = ib->offset, size = ib->size ? ib->size : buf->size - ib->offset;
+        if (off > buf->size)
+            continue;
+        if (off + size > buf->size)
+            size = buf->size - off;
+        d->bufs[stage][b] = (gmf_buffer_binding){ buf->data + off, (size_t)size };
+    }
+}
+
+void gmf_setup_env(gmf_draw_ctx *d)
+{
+    memset(&d->units, 0, sizeof d->units);
+    for (int s = 0; s < 2; s++) {
+        d->env[s].ctx = d;
+        d->env[s].sample = sample;
+        d->env[s].image = NULL;
+        d->env[s].buffer = s ? buffer_fs : buffer_vs;
+        if (s == 0 || d->p->fs)
+            bind_blocks(d, s);
+    }
+    gm_warp_set_env(d->p->vw, &d->env[0]);
+    if (d->p->fw)
+        gm_warp_set_env(d->p->fw, &d->env[1]);
+}

@@ -1,0 +1,196 @@
+/* Internal structures of the timing model (see DESIGN.md). */
+#ifndef GM_TIMING_INTERNAL_H
+#define GM_TIMING_INTERNAL_H
+
+#include "gm_timing.h"
+#include "gm_ir.h"
+
+#include <stdint.h>
+
+#define TM_NEVER UINT64_MAX
+
+/* Sub-kinds that change how an instruction is timed beyond its class. */
+enum {
+    TM_K_PLAIN,
+    TM_K_MOVE,      /* register moves: one issue cycle whatever the width */
+    TM_K_UBO_LOAD,  /* uniform-buffer load: ubo_latency, short scoreboard */
+    TM_K_MEM_STORE, /* memory write without a result: drains before retirement */
+    TM_K_DYN_LOAD,  /* reads a register chosen at run time: waits for every write */
+    TM_K_DYN_STORE, /* writes a register chosen at run time */
+    TM_K_TEX_QUERY, /* texture query: no cache access */
+};
+
+/* What the scheduler needs to know about one PC, computed once per program. */
+typedef struct tm_pcinfo {
+    uint8_t cls;          /* gm_lat_class */
+    uint8_t kind;         /* TM_K_* */
+    uint8_t barrier;
+    uint16_t issue_cycles;
+    int32_t dst, dst_n;   /* destination register words (dst_n 0: none) */
+    int32_t src_first, src_count; /* (word, count) pairs in tm_prog.ranges */
+} tm_pcinfo;
+
+typedef struct tm_prog {
+    const gm_program *p;
+    tm_pcinfo *pc;
+    int32_t *ranges;
+    int nregs;
+} tm_prog;
+
+/* Builds the per-PC table (ops.c). cfg gives the issue costs; barrier hook optional. */
+tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
+                       gm_timing_barrier_fn barrier, void *barrier_ctx);
+void tm_prog_free(tm_prog *tp);
+
+/* ---- texture cache (texcache.c) ---- */
+typedef struct tm_cache {
+    uint64_t *tag;    /* lines; 0 = invalid (tags never are 0) */
+    uint64_t *stamp;  /* LRU: last use */
+    int sets, ways;
+    uint64_t clock;
+} tm_cache;
+
+int tm_cache_init(tm_cache *c, int lines, int ways);
+void tm_cache_free(tm_cache *c);
+/* Looks a line up, fills it on a miss. Returns 1 on a hit. */
+int tm_cache_access(tm_cache *c, uint64_t tag);
+
+/* Texture sizes a batch has asked the pipeline for (unit, level) -> size. */
+typedef struct tm_texsize {
+    uint32_t unit;
+    int level;         /* -1: the level count entry */
+    int32_t size[3];
+} tm_texsize;
+
+/* The cache lines one texture instruction touches (deduplicated). */
+#define TM_MAX_TAGS 512
+typedef struct tm_tagset {
+    uint64_t tags[TM_MAX_TAGS];
+    int count;
+    int overflow;      /* more distinct lines than fit: counted, not listed */
+    uint16_t slot[1024];  /* open-addressing index into tags (+1), per request */
+    uint32_t stamp[1024];
+    uint32_t gen;
+} tm_tagset;
+
+struct tm_batch;
+/* Adds the lines a sampler request touches (texcache.c). size_fn asks the pipeline. */
+typedef int (*tm_size_fn)(void *ctx, uint32_t unit, int level, int32_t size[3]);
+void tm_tex_lines(const gm_sample_request *req, uint32_t texture_id, tm_size_fn size,
+                  void *size_ctx, tm_tagset *out);
+void tm_tagset_reset(tm_tagset *s);
+
+
+/* ---- the model ---- */
+typedef struct tm_warp {
+    struct gm_timing *t;
+    gm_warp *w;
+    void *user;
+    gm_env env;            /* the caller's environment (restored at retirement) */
+    int batch, index, group;
+    int warp_id;
+    uint64_t seq;
+    tm_prog *tp;
+    int sm, slot, sp;      /* -1 while queued */
+    int pc;                /* next instruction */
+    gm_mask mask;
+    uint64_t fetch_ready, branch_ready, wild_ready, max_reg_ready, max_ready;
+    uint64_t *ready;       /* scoreboard: cycle each register word is written */
+    uint8_t *rcls;         /* stall reason while waiting for that word */
+    uint64_t wait_until;   /* cached timed wait (state wait_state until then) */
+    uint8_t wait_state;
+    uint8_t state;         /* this cycle's gm_stall */
+    uint8_t state_valid;
+    uint8_t ready_cached;  /* evaluated eligible; stays so until it issues */
+    uint64_t state_since;  /* stall accounting is lazy: counted when the state changes */
+    uint64_t until;        /* state holds at least until this cycle (idle skip) */
+    int finished;
+    gm_run_status status;
+    uint64_t retire_at;
+    int at_barrier, barrier_go;
+    int observed;          /* issue observer already saw the pending instruction */
+} tm_warp;
+
+typedef struct tm_slot {
+    tm_warp *w;
+    uint64_t *ready;
+    uint8_t *rcls;
+    int cap;
+} tm_slot;
+
+typedef struct tm_sp {
+    uint64_t busy_until;
+    tm_warp *busy_warp;
+    int last_pos;          /* LRR: position of the last issuer among this sp's slots */
+    uint64_t last_seq;     /* GTO: the last issuer */
+} tm_sp;
+
+typedef struct tm_sm {
+    tm_slot *slots;
+    tm_sp *sps;
+    int resident;
+    int launched;          /* launched a warp/group this cycle */
+    tm_cache cache;
+    uint64_t *tex_free;    /* per texture unit: first free cycle */
+    uint64_t *tex_out;     /* completion cycles of outstanding texture requests */
+    int tex_out_n;
+    uint64_t mem_free;
+    uint64_t *mem_out;
+    int mem_out_n;
+    gm_timing_slot_sample *samples;
+} tm_sm;
+
+typedef struct tm_group {
+    int members, arrived, finished;
+} tm_group;
+
+typedef struct tm_batch {
+    gm_timing_batch_desc d;
+    uint32_t *tex_ids;
+    int closed, released, done, started;
+    int submitted, retired;
+    tm_group *groups;
+    int group_count;
+    tm_texsize *sizes;
+    int size_n, size_cap;
+    gm_timing_stats st;
+} tm_batch;
+
+struct gm_timing {
+    gm_timing_config cfg;
+    tm_sm *sms;
+    tm_batch *batches;
+    int batch_n, batch_cap;
+    tm_warp **queue;       /* submitted, not launched, in order */
+    size_t q_head, q_n, q_cap;
+    tm_prog **progs;
+    int prog_n;
+    uint64_t cycle, seq;
+    int next_sm;
+    int resident;
+    /* Resumable position inside a cycle (after an observer pause). */
+    int in_cycle, cur_sm, cur_sp, any_issue, any_launch;
+    tm_warp *paused;
+    const gm_warp *await;
+    int await_done;
+    int error_pending;
+    char err[256];
+    tm_warp *capture;      /* warp whose texture requests are being recorded */
+    tm_tagset tags;
+    gm_sample_request *qreq; /* size queries */
+    gm_texel_out *qout;
+    gm_timing_issue_fn issue_fn; void *issue_ctx;
+    gm_timing_cycle_fn cycle_fn; void *cycle_ctx;
+    gm_timing_mem_fn mem_fn; void *mem_ctx;
+    gm_timing_retire_fn retire_fn; void *retire_ctx;
+    gm_timing_barrier_fn barrier_fn; void *barrier_ctx;
+    gm_timing_stats total;
+};
+
+/* gm_timing_sched.c */
+gm_timing_status tm_run(gm_timing *t);
+/* gm_timing.c */
+void tm_set_error(gm_timing *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+tm_prog *tm_prog_for(gm_timing *t, const gm_program *p);
+
+#endif

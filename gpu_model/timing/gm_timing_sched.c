@@ -1,0 +1,675 @@
+/* The cycle loop of the timing model: retire, launch, and per SM per sub-partition pick
+ * one eligible warp and step it one instruction; every resident warp gets a stall
+ * reason every cycle. Cycles in which nothing can change (no issue, no launch, every
+ * warp waiting on a known future cycle) are skipped in one step with the same
+ * accounting, unless a cycle observer wants to see each of them. Everything iterates in
+ * a fixed order (SM, sub-partition, slot), so the schedule is deterministic. */
+#include "gm_timing_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ELIGIBLE 0xff
+
+static int peek_observer(void *ctx, gm_warp *w, const gm_issue *is)
+{
+    (void)ctx;
+    (void)w;
+    (void)is;
+    return 1; /* pause before the first instruction: its pc and mask become readable */
+}
+
+/* Group bookkeeping: release a workgroup's barrier once every live member waits. */
+static void barrier_check(gm_timing *t, tm_warp *tw)
+{
+    tm_batch *b = &t->batches[tw->batch];
+    if (tw->group < 0)
+        return;
+    tm_group *g = &b->groups[tw->group];
+    if (g->arrived == 0 || g->arrived + g->finished < g->members)
+        return;
+    g->arrived = 0;
+    tm_sm *sm = &t->sms[tw->sm];
+    for (int i = 0; i < t->cfg.warp_slots_per_sm; i++) {
+        tm_warp *o = sm->slots[i].w;
+        if (o && o->batch == tw->batch && o->group == tw->group && o->at_barrier)
+            o->barrier_go = 1;
+    }
+}
+
+/* After launch or an issue: what comes next (pc, mask, barrier arrival). */
+static void set_next(gm_timing *t, tm_warp *tw)
+{
+    tw->pc = gm_warp_pc(tw->w);
+    tw->mask = gm_warp_active_mask(tw->w);
+    tw->wait_until = 0;
+    tw->ready_cached = 0;
+    if (tw->pc < 0 || tw->pc >= tw->tp->p->code_count || !tw->tp->pc[tw->pc].barrier)
+        return;
+    tw->at_barrier = 1;
+    tw->barrier_go = 0;
+    if (tw->group < 0) {
+        tw->barrier_go = 1;
+        return;
+    }
+    t->batches[tw->batch].groups[tw->group].arrived++;
+    barrier_check(t, tw);
+}
+
+static void finish(gm_timing *t, tm_warp *tw, gm_run_status st)
+{
+    tw->finished = 1;
+    tw->status = st;
+    tw->pc = -1;
+    uint64_t r = tw->max_ready > t->cycle + 1 ? tw->max_ready : t->cycle + 1;
+    tw->retire_at = r;
+    if (st == GM_RUN_ERROR) {
+        tm_set_error(t, "warp %d (batch %d): %s", tw->warp_id, tw->batch, gm_warp_error(tw->w));
+        t->error_pending = 1;
+    }
+    if (tw->group >= 0) {
+        tm_group *g = &t->batches[tw->batch].groups[tw->group];
+        g->finished++;
+        if (tw->at_barrier && !tw->barrier_go && g->arrived > 0)
+            g->arrived--;
+        barrier_check(t, tw);
+    }
+}
+
+/* Counts the cycles spent in the previous state when the state changes (and at
+ * retirement), so a warp waiting many cycles costs nothing per cycle. */
+static void account(gm_timing *t, tm_warp *tw)
+{
+    if (!tw->state_valid)
+        return;
+    uint64_t n = t->cycle - tw->state_since;
+    t->batches[tw->batch].st.stall[tw->state] += n;
+    t->total.stall[tw->state] += n;
+}
+
+static void set_state(gm_timing *t, tm_warp *tw, uint8_t s)
+{
+    if (tw->state_valid && tw->state == s)
+        return;
+    account(t, tw);
+    tw->state = s;
+    tw->state_valid = 1;
+    tw->state_since = t->cycle;
+}
+
+/* ---- queues ---- */
+
+static int queue_count(uint64_t *out, int *n, uint64_t now, uint64_t *earliest)
+{
+    int k = 0;
+    uint64_t e = TM_NEVER;
+    for (int i = 0; i < *n; i++)
+        if (out[i] > now) {
+            out[k++] = out[i];
+            if (out[i] < e)
+                e = out[i];
+        }
+    *n = k;
+    if (earliest)
+        *earliest = e;
+    return k;
+}
+
+static uint64_t tex_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int query, int *lines_out,
+                            int *hits_out)
+{
+    const gm_timing_config *c = &t->cfg;
+    const uint64_t now = t->cycle;
+    int lines = 0, hits = 0;
+    if (!query) {
+        lines = t->tags.count + t->tags.overflow;
+        for (int i = 0; i < t->tags.count; i++)
+            hits += tm_cache_access(&sm->cache, t->tags.tags[i]);
+    }
+    int busy = (lines + c->tex_lines_per_cycle - 1) / c->tex_lines_per_cycle;
+    if (busy < 1)
+        busy = 1;
+    int u = 0;
+    for (int i = 1; i < c->tex_units_per_sm; i++)
+        if (sm->tex_free[i] < sm->tex_free[u])
+            u = i;
+    uint64_t start = sm->tex_free[u] > now + 1 ? sm->tex_free[u] : now + 1;
+    sm->tex_free[u] = start + (uint64_t)busy;
+    uint64_t done = start + (uint64_t)busy +
+                    (uint64_t)(hits < lines ? c->tex_miss_latency : c->tex_hit_latency);
+    queue_count(sm->tex_out, &sm->tex_out_n, now, NULL);
+    if (sm->tex_out_n < c->tex_queue_depth)
+        sm->tex_out[sm->tex_out_n++] = done;
+    gm_timing_stats *s[2] = {&t->batches[tw->batch].st, &t->total};
+    for (int i = 0; i < 2; i++) {
+        s[i]->tex_requests++;
+        s[i]->tex_lines += (uint64_t)lines;
+        s[i]->tex_hits += (uint64_t)hits;
+        s[i]->tex_misses += (uint64_t)(lines - hits);
+    }
+    *lines_out = lines;
+    *hits_out = hits;
+    return done;
+}
+
+static uint64_t mem_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int store)
+{
+    const gm_timing_config *c = &t->cfg;
+    const uint64_t now = t->cycle;
+    uint64_t start = sm->mem_free > now + 1 ? sm->mem_free : now + 1;
+    sm->mem_free = start + (uint64_t)c->mem_issue_cycles;
+    uint64_t done = start + (uint64_t)c->mem_latency;
+    queue_count(sm->mem_out, &sm->mem_out_n, now, NULL);
+    if (sm->mem_out_n < c->mem_queue_depth)
+        sm->mem_out[sm->mem_out_n++] = done;
+    gm_timing_stats *s[2] = {&t->batches[tw->batch].st, &t->total};
+    for (int i = 0; i < 2; i++) {
+        s[i]->mem_requests++;
+        s[i]->mem_stores += (uint64_t)store;
+    }
+    return done;
+}
+
+/* ---- eligibility ---- */
+
+/* Returns ELIGIBLE or the stall reason, and sets tw->until. */
+static int evaluate(gm_timing *t, tm_sm *sm, tm_warp *tw)
+{
+    const uint64_t now = t->cycle;
+    if (tw->finished) {
+        tw->until = tw->retire_at;
+        return GM_STALL_DRAINED;
+    }
+    if (now < tw->wait_until) {
+        tw->until = tw->wait_until;
+        return tw->wait_state;
+    }
+    if (now < tw->fetch_ready) {
+        tw->wait_until = tw->until = tw->fetch_ready;
+        return tw->wait_state = GM_STALL_NO_INSTRUCTION;
+    }
+    if (now < tw->branch_ready) {
+        tw->wait_until = tw->until = tw->branch_ready;
+        return tw->wait_state = GM_STALL_BRANCH_RESOLVING;
+    }
+    if (tw->at_barrier && !tw->barrier_go) {
+        tw->until = TM_NEVER;
+        return GM_STALL_BARRIER;
+    }
+    const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
+    /* Scoreboard: sources and destination (WAW) must be written. */
+    uint64_t need = tw->wild_ready;
+    uint8_t why = GM_STALL_EXEC_DEPENDENCY;
+    if (pi->kind == TM_K_DYN_LOAD || pi->kind == TM_K_DYN_STORE)
+        need = need > tw->max_reg_ready ? need : tw->max_reg_ready;
+    if (tw->max_reg_ready > now) {
+        const int32_t *r = tw->tp->ranges + 2 * pi->src_first;
+        for (int i = 0; i <= pi->src_count; i++) {
+            int32_t lo, n;
+            if (i < pi->src_count) {
+                lo = r[2 * i];
+                n = r[2 * i + 1];
+            } else {
+                lo = pi->dst;
+                n = pi->dst_n;
+            }
+            for (int k = lo; k < lo + n; k++)
+                if (tw->ready[k] > need) {
+                    need = tw->ready[k];
+                    why = tw->rcls[k];
+                }
+        }
+    }
+    if (need > now) {
+        tw->wait_until = tw->until = need;
+        return tw->wait_state = why;
+    }
+    /* Queue space for texture / memory requests. */
+    if (pi->cls == GM_LAT_TEXTURE || (pi->cls == GM_LAT_MEMORY && pi->kind != TM_K_UBO_LOAD)) {
+        uint64_t e;
+        int full = pi->cls == GM_LAT_TEXTURE
+                       ? queue_count(sm->tex_out, &sm->tex_out_n, now, &e) >= t->cfg.tex_queue_depth
+                       : queue_count(sm->mem_out, &sm->mem_out_n, now, &e) >= t->cfg.mem_queue_depth;
+        if (full) {
+            tw->until = e;
+            return GM_STALL_TEX_THROTTLE;
+        }
+    }
+    /* Only its own issue can make it ineligible again (queues aside). */
+    tw->ready_cached = pi->cls != GM_LAT_TEXTURE && pi->cls != GM_LAT_MEMORY;
+    tw->until = now + 1;
+    return ELIGIBLE;
+}
+
+/* ---- issue ---- */
+
+static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
+{
+    tm_sm *sm = &t->sms[smi];
+    tm_sp *sp = &sm->sps[spi];
+    const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
+    tm_batch *b = &t->batches[tw->batch];
+    const uint64_t now = t->cycle;
+    if (t->issue_fn && !tw->observed) {
+        gm_timing_issue ev = {now, smi, spi, tw->slot, tw->batch, b->d.draw, b->d.stage,
+                              tw->warp_id, tw->seq, tw->pc, tw->tp->p->code[tw->pc].line,
+                              tw->mask, (gm_lat_class)pi->cls, tw->w, tw->user};
+        if (t->issue_fn(t->issue_ctx, &ev)) {
+            tw->observed = 1;
+            t->paused = tw;
+            return GM_TIMING_PAUSED;
+        }
+    }
+    tw->observed = 0;
+    t->paused = NULL;
+    const int texq = pi->cls == GM_LAT_TEXTURE;
+    if (texq && pi->kind != TM_K_TEX_QUERY) {
+        tm_tagset_reset(&t->tags);
+        t->capture = tw;
+    }
+    uint64_t lanes0 = gm_warp_lane_instructions(tw->w), issued0 = gm_warp_issued(tw->w);
+    gm_run_status st = gm_warp_step(tw->w);
+    t->capture = NULL;
+    uint64_t dl = gm_warp_lane_instructions(tw->w) - lanes0;
+    uint64_t di = gm_warp_issued(tw->w) - issued0;
+    gm_timing_stats *s[2] = {&b->st, &t->total};
+    for (int i = 0; i < 2; i++) {
+        s[i]->instructions += di;
+        s[i]->lane_instructions += dl;
+        s[i]->issued_by_class[pi->cls] += di;
+    }
+    const gm_timing_config *c = &t->cfg;
+    uint64_t done = now + (uint64_t)c->latency[GM_LAT_ALU];
+    uint8_t why = GM_STALL_EXEC_DEPENDENCY;
+    switch (pi->cls) {
+    case GM_LAT_TRANSCENDENTAL:
+        done = now + (uint64_t)c->latency[GM_LAT_TRANSCENDENTAL];
+        why = GM_STALL_SHORT_SCOREBOARD;
+        break;
+    case GM_LAT_BRANCH:
+        done = now + (uint64_t)c->latency[GM_LAT_BRANCH];
+        tw->branch_ready = done;
+        break;
+    case GM_LAT_BARRIER:
+        done = now + (uint64_t)c->latency[GM_LAT_BARRIER];
+        tw->at_barrier = tw->barrier_go = 0;
+        break;
+    case GM_LAT_TEXTURE: {
+        int lines = 0, hits = 0;
+        done = tex_request(t, sm, tw, pi->kind == TM_K_TEX_QUERY, &lines, &hits);
+        why = GM_STALL_LONG_SCOREBOARD;
+        if (t->mem_fn) {
+            gm_timing_mem_event ev = {now, done, smi, tw->batch, tw->warp_id, tw->pc, 1, 0,
+                                      lines, hits, lines - hits};
+            t->mem_fn(t->mem_ctx, &ev);
+        }
+        break;
+    }
+    case GM_LAT_MEMORY:
+        if (pi->kind == TM_K_UBO_LOAD) {
+            done = now + (uint64_t)c->ubo_latency;
+            why = GM_STALL_SHORT_SCOREBOARD;
+            break;
+        }
+        done = mem_request(t, sm, tw, pi->kind == TM_K_MEM_STORE);
+        why = GM_STALL_LONG_SCOREBOARD;
+        if (t->mem_fn) {
+            gm_timing_mem_event ev = {now, done, smi, tw->batch, tw->warp_id, tw->pc, 0,
+                                      pi->kind == TM_K_MEM_STORE, 0, 0, 0};
+            t->mem_fn(t->mem_ctx, &ev);
+        }
+        break;
+    default:
+        break;
+    }
+    for (int k = pi->dst; k < pi->dst + pi->dst_n; k++) {
+        tw->ready[k] = done;
+        tw->rcls[k] = why;
+    }
+    if (pi->dst_n > 0 && done > tw->max_reg_ready)
+        tw->max_reg_ready = done;
+    if (pi->kind == TM_K_DYN_STORE) {
+        tw->wild_ready = done;
+        if (done > tw->max_reg_ready)
+            tw->max_reg_ready = done;
+    }
+    if (done > tw->max_ready)
+        tw->max_ready = done;
+    sp->busy_until = now + pi->issue_cycles;
+    sp->busy_warp = tw;
+    sp->last_seq = tw->seq;
+    if (st == GM_RUN_PAUSED)
+        set_next(t, tw);
+    else
+        finish(t, tw, st);
+    return GM_TIMING_IDLE;
+}
+
+/* One sub-partition for one cycle. */
+static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
+{
+    tm_sm *sm = &t->sms[smi];
+    tm_sp *sp = &sm->sps[spi];
+    const int nsp = t->cfg.subpartitions_per_sm, nslots = t->cfg.warp_slots_per_sm;
+    const int npos = (nslots - spi + nsp - 1) / nsp; /* slots of this sub-partition */
+    const uint64_t now = t->cycle;
+    const int port_busy = sp->busy_until > now;
+    tm_warp *chosen = NULL;
+    int chosen_pos = -1;
+    uint8_t st[64];
+    for (int pos = 0; pos < npos; pos++) {
+        tm_warp *tw = sm->slots[spi + pos * nsp].w;
+        if (!tw)
+            st[pos] = 0;
+        else if (!tw->finished && now < tw->wait_until)
+            st[pos] = tw->wait_state; /* known timed wait: nothing to recompute */
+        else if (tw->ready_cached && !tw->finished)
+            st[pos] = ELIGIBLE;
+        else
+            st[pos] = (uint8_t)evaluate(t, sm, tw);
+    }
+    if (port_busy) {
+        /* The multi-cycle issue of busy_warp holds the port. */
+    } else if (t->paused && t->paused->sm == smi && t->paused->sp == spi) {
+        chosen = t->paused;
+        chosen_pos = (chosen->slot - spi) / nsp;
+    } else if (t->cfg.policy == GM_SCHED_GTO) {
+        for (int pos = 0; pos < npos; pos++) {
+            tm_warp *tw = sm->slots[spi + pos * nsp].w;
+            if (!tw || st[pos] != ELIGIBLE)
+                continue;
+            if (tw->seq == sp->last_seq) {
+                chosen = tw;
+                chosen_pos = pos;
+                break;
+            }
+            if (!chosen || tw->seq < chosen->seq) {
+                chosen = tw;
+                chosen_pos = pos;
+            }
+        }
+    } else {
+        for (int i = 1; i <= npos; i++) {
+            int pos = (sp->last_pos + i) % npos;
+            if (pos < 0)
+                pos += npos;
+            tm_warp *tw = sm->slots[spi + pos * nsp].w;
+            if (tw && st[pos] == ELIGIBLE) {
+                chosen = tw;
+                chosen_pos = pos;
+                break;
+            }
+        }
+    }
+    int issued_pc = chosen ? chosen->pc : -1;
+    if (chosen) {
+        gm_timing_status r = issue(t, smi, spi, chosen);
+        if (r != GM_TIMING_IDLE)
+            return r;
+        sp->last_pos = chosen_pos;
+        t->any_issue = 1;
+    }
+    /* States of this cycle. */
+    for (int pos = 0; pos < npos; pos++) {
+        int slot = spi + pos * nsp;
+        tm_warp *tw = sm->slots[slot].w;
+        gm_timing_slot_sample *smp = &sm->samples[slot];
+        if (!tw) {
+            smp->resident = 0;
+            continue;
+        }
+        if (tw == chosen || (port_busy && tw == sp->busy_warp && !tw->finished)) {
+            set_state(t, tw, GM_STALL_SELECTED);
+            tw->until = sp->busy_until;
+        } else if (st[pos] == ELIGIBLE) {
+            set_state(t, tw, GM_STALL_NOT_SELECTED);
+            tw->until = port_busy ? sp->busy_until : now + 1;
+        } else {
+            set_state(t, tw, st[pos]);
+        }
+        if (!t->cycle_fn)
+            continue;
+        smp->resident = 1;
+        smp->subpartition = spi;
+        smp->warp_id = tw->warp_id;
+        smp->batch = tw->batch;
+        smp->warp_seq = tw->seq;
+        smp->pc = tw == chosen ? issued_pc : tw->pc; /* the issuer: what it issued */
+        smp->state = (gm_stall)tw->state;
+    }
+    return GM_TIMING_IDLE;
+}
+
+/* ---- retire and launch ---- */
+
+static void retire_due(gm_timing *t)
+{
+    for (int s = 0; s < t->cfg.sm_count; s++) {
+        tm_sm *sm = &t->sms[s];
+        if (!sm->resident)
+            continue;
+        for (int i = 0; i < t->cfg.warp_slots_per_sm; i++) {
+            tm_warp *tw = sm->slots[i].w;
+            if (!tw || !tw->finished || tw->retire_at > t->cycle)
+                continue;
+            account(t, tw);
+            sm->slots[i].w = NULL;
+            sm->resident--;
+            t->resident--;
+            for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
+                if (sm->sps[p].busy_warp == tw)
+                    sm->sps[p].busy_warp = NULL;
+            tm_batch *b = &t->batches[tw->batch];
+            b->retired++;
+            b->st.warps_retired++;
+            t->total.warps_retired++;
+            b->st.end_cycle = t->cycle;
+            t->total.end_cycle = t->cycle;
+            if (b->closed && b->retired == b->submitted)
+                b->done = 1;
+            gm_warp_set_env(tw->w, &tw->env);
+            gm_warp_set_observer(tw->w, NULL, NULL);
+            if (t->await == tw->w)
+                t->await_done = 1;
+            if (t->retire_fn)
+                t->retire_fn(t->retire_ctx, tw->w, tw->user, tw->batch, tw->status);
+            free(tw);
+        }
+    }
+}
+
+static int ensure_groups(tm_batch *b, int group)
+{
+    if (group < b->group_count)
+        return 0;
+    int n = group + 1 > 2 * b->group_count ? group + 1 : 2 * b->group_count;
+    tm_group *g = realloc(b->groups, (size_t)n * sizeof *g);
+    if (!g)
+        return -1;
+    memset(g + b->group_count, 0, (size_t)(n - b->group_count) * sizeof *g);
+    b->groups = g;
+    b->group_count = n;
+    return 0;
+}
+
+static int place(gm_timing *t, int smi, tm_warp *tw)
+{
+    tm_sm *sm = &t->sms[smi];
+    int slot = 0;
+    while (sm->slots[slot].w)
+        slot++;
+    tm_slot *sl = &sm->slots[slot];
+    int nregs = tw->tp->nregs > 0 ? tw->tp->nregs : 1;
+    if (sl->cap < nregs) {
+        /* Fresh zeroed arrays: stale entries of earlier warps are all <= now anyway. */
+        free(sl->ready);
+        free(sl->rcls);
+        sl->ready = calloc((size_t)nregs, sizeof *sl->ready);
+        sl->rcls = calloc((size_t)nregs, 1);
+        sl->cap = sl->ready && sl->rcls ? nregs : 0;
+        if (!sl->cap)
+            return -1;
+    }
+    sl->w = tw;
+    sm->resident++;
+    t->resident++;
+    tw->sm = smi;
+    tw->slot = slot;
+    tw->sp = slot % t->cfg.subpartitions_per_sm;
+    tw->ready = sl->ready;
+    tw->rcls = sl->rcls;
+    tw->fetch_ready = t->cycle + (uint64_t)t->cfg.launch_latency;
+    tw->branch_ready = tw->wild_ready = tw->max_reg_ready = tw->max_ready = 0;
+    tm_batch *b = &t->batches[tw->batch];
+    if (b->st.first_cycle == TM_NEVER)
+        b->st.first_cycle = t->cycle;
+    if (t->total.first_cycle == TM_NEVER)
+        t->total.first_cycle = t->cycle;
+    if (tw->group >= 0)
+        b->groups[tw->group].members++;
+    /* Let the executor pick the first block so pc and mask are known before issue. */
+    gm_warp_set_observer(tw->w, peek_observer, NULL);
+    gm_run_status st = gm_warp_run(tw->w, 0);
+    gm_warp_set_observer(tw->w, NULL, NULL);
+    if (st == GM_RUN_PAUSED)
+        set_next(t, tw);
+    else
+        finish(t, tw, st);
+    return 0;
+}
+
+/* Launches from the head of the queue, at most one warp or workgroup per SM per cycle. */
+static int launch(gm_timing *t)
+{
+    int launched = 0;
+    for (int s = 0; s < t->cfg.sm_count; s++)
+        t->sms[s].launched = 0;
+    while (t->q_head < t->q_n) {
+        tm_warp *head = t->queue[t->q_head];
+        tm_batch *b = &t->batches[head->batch];
+        if (!b->released)
+            break;
+        if (b->d.depends_on >= 0 && !t->batches[b->d.depends_on].done)
+            break;
+        int size = 1;
+        if (head->group >= 0) {
+            int g = b->d.warps_per_group;
+            int end = (head->group + 1) * g;
+            if (end > b->submitted) {
+                if (!b->closed)
+                    break; /* the workgroup is not complete yet */
+                end = b->submitted;
+            }
+            size = end - head->index;
+            if (ensure_groups(b, head->group) != 0) {
+                tm_set_error(t, "out of memory");
+                return -1;
+            }
+        }
+        int smi = -1;
+        for (int i = 0; i < t->cfg.sm_count; i++) {
+            int s = (t->next_sm + i) % t->cfg.sm_count;
+            if (!t->sms[s].launched && t->cfg.warp_slots_per_sm - t->sms[s].resident >= size) {
+                smi = s;
+                break;
+            }
+        }
+        if (smi < 0)
+            break;
+        for (int k = 0; k < size; k++) {
+            tm_warp *tw = t->queue[t->q_head++];
+            if (place(t, smi, tw) != 0) {
+                tm_set_error(t, "out of memory");
+                return -1;
+            }
+        }
+        t->sms[smi].launched = 1;
+        t->next_sm = (smi + 1) % t->cfg.sm_count;
+        launched++;
+    }
+    return launched;
+}
+
+/* Earliest future cycle at which any state can change (idle skip). */
+static uint64_t next_event(gm_timing *t)
+{
+    uint64_t e = TM_NEVER;
+    for (int s = 0; s < t->cfg.sm_count; s++) {
+        tm_sm *sm = &t->sms[s];
+        if (!sm->resident)
+            continue;
+        for (int i = 0; i < t->cfg.warp_slots_per_sm; i++)
+            if (sm->slots[i].w && sm->slots[i].w->until < e)
+                e = sm->slots[i].w->until;
+        for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
+            if (sm->sps[p].busy_until > t->cycle && sm->sps[p].busy_until < e)
+                e = sm->sps[p].busy_until;
+        for (int i = 0; i < sm->tex_out_n; i++)
+            if (sm->tex_out[i] > t->cycle && sm->tex_out[i] < e)
+                e = sm->tex_out[i];
+        for (int i = 0; i < sm->mem_out_n; i++)
+            if (sm->mem_out[i] > t->cycle && sm->mem_out[i] < e)
+                e = sm->mem_out[i];
+    }
+    return e;
+}
+
+gm_timing_status tm_run(gm_timing *t)
+{
+    const int nsm = t->cfg.sm_count, nsp = t->cfg.subpartitions_per_sm;
+    for (;;) {
+        if (!t->in_cycle) {
+            retire_due(t);
+            if (t->error_pending) {
+                t->error_pending = 0;
+                return GM_TIMING_ERROR;
+            }
+            if (t->await_done) {
+                t->await_done = 0;
+                return GM_TIMING_RETIRED;
+            }
+            int l = launch(t);
+            if (l < 0)
+                return GM_TIMING_ERROR;
+            if (t->resident == 0)
+                return t->q_head < t->q_n ? GM_TIMING_BLOCKED : GM_TIMING_IDLE;
+            t->any_launch = l > 0;
+            t->any_issue = 0;
+            t->cur_sm = t->cur_sp = 0;
+            t->in_cycle = 1;
+        }
+        while (t->cur_sm < nsm) {
+            tm_sm *sm = &t->sms[t->cur_sm];
+            if (sm->resident) {
+                while (t->cur_sp < nsp) {
+                    gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
+                    if (r != GM_TIMING_IDLE)
+                        return r;
+                    t->cur_sp++;
+                }
+            } else if (t->cycle_fn) {
+                for (int i = 0; i < t->cfg.warp_slots_per_sm; i++)
+                    sm->samples[i].resident = 0;
+            }
+            if (t->cycle_fn)
+                t->cycle_fn(t->cycle_ctx, t->cycle, t->cur_sm, sm->samples,
+                            t->cfg.warp_slots_per_sm);
+            t->cur_sp = 0;
+            t->cur_sm++;
+        }
+        t->in_cycle = 0;
+        uint64_t next = t->cycle + 1;
+        if (!t->any_issue && !t->any_launch && !t->cycle_fn && !t->error_pending) {
+            uint64_t e = next_event(t);
+            if (e == TM_NEVER) {
+                tm_set_error(t, "deadlock at cycle %llu: every resident warp waits forever "
+                                "(a workgroup barrier not reached by all its warps?)",
+                             (unsigned long long)t->cycle);
+                return GM_TIMING_ERROR;
+            }
+            if (e > next)
+                next = e; /* nothing changes before e (stall accounting is lazy) */
+        }
+        t->cycle = next;
+    }
+}

@@ -1,0 +1,206 @@
+/* Texture cache model: which cache lines (4x4 texel blocks of one level of one texture)
+ * a sampler request touches, and a set-associative LRU cache per SM. Addresses are
+ * derived from the exact request the executor sent to the pipeline (coordinates after
+ * the projective divide, explicit lod or the quad derivatives), with texture sizes asked
+ * from the pipeline through the same sampler callback (GM_TEX_QUERY_SIZE/LEVELS). */
+#include "gm_timing_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tm_cache_init(tm_cache *c, int lines, int ways)
+{
+    memset(c, 0, sizeof *c);
+    c->ways = ways;
+    c->sets = lines / ways;
+    c->tag = calloc((size_t)lines, sizeof *c->tag);
+    c->stamp = calloc((size_t)lines, sizeof *c->stamp);
+    return c->tag && c->stamp ? 0 : -1;
+}
+
+void tm_cache_free(tm_cache *c)
+{
+    free(c->tag);
+    free(c->stamp);
+    memset(c, 0, sizeof *c);
+}
+
+/* Set index from the tag: a fixed mixing function (no seed: deterministic). */
+static uint32_t set_of(uint64_t tag, int sets)
+{
+    tag ^= tag >> 29;
+    tag *= 0xbf58476d1ce4e5b9ull;
+    tag ^= tag >> 32;
+    return (uint32_t)tag & (uint32_t)(sets - 1);
+}
+
+int tm_cache_access(tm_cache *c, uint64_t tag)
+{
+    uint64_t *tags = c->tag + (size_t)set_of(tag, c->sets) * (size_t)c->ways;
+    uint64_t *stamps = c->stamp + (tags - c->tag);
+    c->clock++;
+    int victim = 0;
+    for (int w = 0; w < c->ways; w++) {
+        if (tags[w] == tag) {
+            stamps[w] = c->clock;
+            return 1;
+        }
+        if (stamps[w] < stamps[victim])
+            victim = w;
+    }
+    tags[victim] = tag;
+    stamps[victim] = c->clock;
+    return 0;
+}
+
+void tm_tagset_reset(tm_tagset *s)
+{
+    s->count = 0;
+    s->overflow = 0;
+    if (++s->gen == 0) {
+        memset(s->stamp, 0, sizeof s->stamp);
+        s->gen = 1;
+    }
+}
+
+static void tagset_add(tm_tagset *s, uint64_t tag)
+{
+    uint32_t h = set_of(tag, 1024);
+    for (;;) {
+        if (s->stamp[h] != s->gen) {
+            if (s->count >= TM_MAX_TAGS) {
+                s->overflow++;
+                return;
+            }
+            s->stamp[h] = s->gen;
+            s->slot[h] = (uint16_t)s->count;
+            s->tags[s->count++] = tag;
+            return;
+        }
+        if (s->tags[s->slot[h]] == tag)
+            return;
+        h = (h + 1) & 1023;
+    }
+}
+
+/* A line: bit 63 set so no tag is 0 (the invalid marker). */
+static uint64_t make_tag(uint32_t tex, int level, int32_t z, int32_t bx, int32_t by)
+{
+    return (1ull << 63) | ((uint64_t)(tex & 0x7fff) << 48) | ((uint64_t)(level & 0xf) << 44) |
+           ((uint64_t)((uint32_t)z & 0xfff) << 32) | ((uint64_t)((uint32_t)by & 0xffff) << 16) |
+           (uint64_t)((uint32_t)bx & 0xffff);
+}
+
+static int32_t wrap(int32_t v, int32_t size)
+{
+    if (size <= 0)
+        return 0;
+    v %= size;
+    return v < 0 ? v + size : v;
+}
+
+static int dims_of(gm_tex_dim d)
+{
+    switch (d) {
+    case GM_DIM_1D: case GM_DIM_BUFFER: return 1;
+    case GM_DIM_3D: case GM_DIM_CUBE: return 3;
+    default: return 2;
+    }
+}
+
+void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn, void *ctx,
+                  tm_tagset *out)
+{
+    const int dims = dims_of(req->dim);
+    const int fetch = req->op == GM_TEX_FETCH;
+    int32_t base[3] = {1, 1, 1}, levels[3] = {1, 0, 0};
+    if (size_fn(ctx, req->unit, 0, base) != 0)
+        return;
+    if (size_fn(ctx, req->unit, -1, levels) != 0 || levels[0] < 1)
+        levels[0] = 1;
+    for (int l = 0; l < GM_LANES; l++) {
+        if (!((req->mask >> l) & 1))
+            continue;
+        /* Level: explicit, or from the derivatives (isotropic), nearest level. */
+        int level = 0;
+        if (fetch) {
+            level = req->has_lod ? (int)req->lod[l] : 0;
+        } else {
+            float lambda = 0.0f;
+            if (req->has_lod) {
+                lambda = req->lod[l];
+            } else if (req->has_grad) {
+                float rx = 0.0f, ry = 0.0f;
+                for (int k = 0; k < dims && k < 3; k++) {
+                    float sx = req->ddx[k][l] * (float)base[k], sy = req->ddy[k][l] * (float)base[k];
+                    rx += sx * sx;
+                    ry += sy * sy;
+                }
+                float rho2 = rx > ry ? rx : ry;
+                lambda = rho2 > 0.0f ? 0.5f * log2f(rho2) : -100.0f;
+            }
+            if (req->has_bias)
+                lambda += req->bias[l];
+            if (lambda == lambda && lambda > 0.0f)
+                level = (int)(lambda + 0.5f);
+        }
+        if (level < 0)
+            level = 0;
+        if (level > levels[0] - 1)
+            level = levels[0] - 1;
+        int32_t sz[3] = {1, 1, 1};
+        if (level == 0)
+            memcpy(sz, base, sizeof sz);
+        else if (size_fn(ctx, req->unit, level, sz) != 0)
+            continue;
+        for (int k = 0; k < 3; k++)
+            if (sz[k] < 1)
+                sz[k] = 1;
+        /* Texel coordinates of the footprint corner. */
+        int32_t x = 0, y = 0, z = 0;
+        int span = fetch ? 1 : 2; /* bilinear / gather: 2x2 texels */
+        if (fetch) {
+            x = req->coord.i[0][l];
+            y = dims > 1 ? req->coord.i[1][l] : 0;
+            z = dims > 2 ? req->coord.i[2][l] : req->arrayed ? req->coord.i[dims][l] : 0;
+        } else {
+            float c[3] = {req->coord.f[0][l], dims > 1 ? req->coord.f[1][l] : 0.0f,
+                          dims > 2 ? req->coord.f[2][l] : 0.0f};
+            float layer = req->arrayed && req->coord_count > dims ? req->coord.f[dims][l] : 0.0f;
+            if (req->dim == GM_DIM_CUBE) {
+                /* Face by major axis; the two other coordinates map to the face. */
+                float a[3] = {fabsf(c[0]), fabsf(c[1]), fabsf(c[2])};
+                int ax = a[0] >= a[1] && a[0] >= a[2] ? 0 : a[1] >= a[2] ? 1 : 2;
+                float ma = a[ax] > 0.0f ? a[ax] : 1.0f;
+                float s = c[(ax + 1) % 3] / ma, t = c[(ax + 2) % 3] / ma;
+                z = (ax * 2 + (c[ax] < 0.0f)) + 6 * (int32_t)(layer + 0.5f);
+                c[0] = 0.5f * (s + 1.0f);
+                c[1] = 0.5f * (t + 1.0f);
+            } else if (dims == 3) {
+                z = (int32_t)floorf(c[2] * (float)sz[2]);
+            } else {
+                z = (int32_t)(layer + 0.5f);
+            }
+            int rect = req->dim == GM_DIM_RECT;
+            float fx = rect ? c[0] : c[0] * (float)sz[0] - 0.5f;
+            float fy = rect ? c[1] : c[1] * (float)sz[1] - 0.5f;
+            if (!(fx == fx) || fx > 1e8f || fx < -1e8f)
+                fx = 0.0f;
+            if (!(fy == fy) || fy > 1e8f || fy < -1e8f)
+                fy = 0.0f;
+            x = (int32_t)floorf(fx);
+            y = dims > 1 ? (int32_t)floorf(fy) : 0;
+        }
+        if (req->has_offset == 1) {
+            x += req->offset[0][l];
+            if (dims > 1)
+                y += req->offset[1][l];
+        }
+        for (int dy = 0; dy < (dims > 1 ? span : 1); dy++)
+            for (int dx = 0; dx < span; dx++) {
+                int32_t tx = wrap(x + dx, sz[0]), ty = wrap(y + dy, sz[1]);
+                tagset_add(out, make_tag(tex, level, z, tx >> 2, ty >> 2));
+            }
+    }
+}

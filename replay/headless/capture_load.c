@@ -1,0 +1,489 @@
+/* Loading a .glcap for replay or inspection: METADATA (JSON), COMMAND_STREAM, REFERENCE_IMAGEs.
+ * Everything is validated here, before any GL runs, so later stages can trust the data:
+ * context attributes are known values, every record decodes, every context a record uses is
+ * described, every image has the size its header claims. Errors are one line naming the file
+ * (and section, where one is at fault). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "glcap_file.h"
+#include "replay/headless/headless.h"
+
+#define REF_IMAGE_HEADER 24
+#define MAX_IMAGE_SIDE 16384
+
+static void seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t n, const char *fmt, ...)
+{
+    if (!n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+}
+
+void glrh_capture_close(struct glrh_capture *cap)
+{
+    if (!cap)
+        return;
+    for (unsigned i = 0; i < cap->n_images; i++)
+        free(cap->images[i].data);
+    for (unsigned i = 0; i < cap->n_unsized; i++)
+        free(cap->unsized[i]);
+    free(cap->unsized);
+    free(cap->images);
+    free(cap->sections);
+    free(cap->ctxs);
+    free(cap->stream);
+    free(cap->program);
+    free(cap->path);
+    free(cap);
+}
+
+const struct glrh_context *glrh_capture_context(const struct glrh_capture *cap, uint32_t id)
+{
+    for (unsigned i = 0; i < cap->n_ctxs; i++)
+        if (cap->ctxs[i].id == id)
+            return &cap->ctxs[i];
+    return NULL;
+}
+
+/* An integer JSON member within [lo, hi]; false if missing, not a number, fractional or out of range. */
+static bool json_int(const cJSON *obj, const char *key, double lo, double hi, int64_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!cJSON_IsNumber(v))
+        return false;
+    double d = v->valuedouble;
+    if (d < lo || d > hi || d != (double)(int64_t)d)
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
+static void json_str(const cJSON *obj, const char *key, char *dst, size_t n)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    snprintf(dst, n, "%s", cJSON_IsString(v) && v->valuestring ? v->valuestring : "");
+}
+
+/* GL_CONTEXT_FLAGS bits replay understands: forward compatible, debug, robust access, no error. */
+#define KNOWN_CONTEXT_FLAGS 0xFu
+
+static int parse_context(const cJSON *o, struct glrh_context *c, const char *label, char *err, size_t n)
+{
+    int64_t v;
+    if (!cJSON_IsObject(o)) {
+        seterr(err, n, "%s: a context entry is not an object", label);
+        return -1;
+    }
+    if (!json_int(o, "id", 1, UINT32_MAX, &v)) {
+        seterr(err, n, "%s: a context has no valid \"id\"", label);
+        return -1;
+    }
+    c->id = (uint32_t)v;
+    if (!json_int(o, "share_group", 0, UINT32_MAX, &v)) {
+        seterr(err, n, "%s: context %u has no valid \"share_group\"", label, c->id);
+        return -1;
+    }
+    c->share_group = (uint32_t)v;
+    const cJSON *api = cJSON_GetObjectItemCaseSensitive(o, "api");
+    if (cJSON_IsString(api) && strcmp(api->valuestring, "glx") == 0)
+        c->api = 1;
+    else if (cJSON_IsString(api) && strcmp(api->valuestring, "egl") == 0)
+        c->api = 2;
+    else {
+        seterr(err, n, "%s: context %u: unknown \"api\" (expected \"glx\" or \"egl\")", label, c->id);
+        return -1;
+    }
+    const cJSON *es = cJSON_GetObjectItemCaseSensitive(o, "es");
+    if (!cJSON_IsBool(es)) {
+        seterr(err, n, "%s: context %u: \"es\" is not true or false", label, c->id);
+        return -1;
+    }
+    c->es = cJSON_IsTrue(es);
+    int64_t major, minor, profile, flags;
+    if (!json_int(o, "major", 0, 1000, &major) || !json_int(o, "minor", 0, 1000, &minor) ||
+        !json_int(o, "profile_mask", INT32_MIN, INT32_MAX, &profile) ||
+        !json_int(o, "flags", INT32_MIN, INT32_MAX, &flags)) {
+        seterr(err, n, "%s: context %u: missing or invalid major/minor/profile_mask/flags", label, c->id);
+        return -1;
+    }
+    c->described = major != 0;
+    if (c->described) {
+        bool version_ok = c->es ? (major >= 1 && major <= 3) : (major >= 1 && major <= 4);
+        if (!version_ok || minor > 9) {
+            seterr(err, n, "%s: context %u: unknown %s version %d.%d", label, c->id, c->es ? "OpenGL ES" : "OpenGL",
+                   (int)major, (int)minor);
+            return -1;
+        }
+    }
+    if (profile < 0 || profile > 2 || (c->es && profile != 0)) {
+        seterr(err, n, "%s: context %u: unknown profile_mask %lld", label, c->id, (long long)profile);
+        return -1;
+    }
+    if ((uint32_t)flags & ~KNOWN_CONTEXT_FLAGS) {
+        seterr(err, n, "%s: context %u: unknown context flags 0x%x", label, c->id, (unsigned)flags);
+        return -1;
+    }
+    c->major = (int)major;
+    c->minor = (int)minor;
+    c->profile_mask = (int)profile;
+    c->flags = (int)flags;
+    json_str(o, "version", c->version, sizeof c->version);
+    json_str(o, "renderer", c->renderer, sizeof c->renderer);
+    return 0;
+}
+
+static int parse_metadata(struct glrh_capture *cap, const char *text, const char *label, char *err, size_t n)
+{
+    cJSON *root = cJSON_Parse(text);
+    int rc = -1;
+    if (!root) {
+        seterr(err, n, "%s: not valid JSON", label);
+        goto out;
+    }
+    if (!cJSON_IsObject(root)) {
+        seterr(err, n, "%s: not a JSON object", label);
+        goto out;
+    }
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "glreplay capture") != 0) {
+        seterr(err, n, "%s: \"format\" is not \"glreplay capture\"", label);
+        goto out;
+    }
+    const cJSON *prog = cJSON_GetObjectItemCaseSensitive(root, "program");
+    cap->program = strdup(cJSON_IsString(prog) ? prog->valuestring : "");
+    int64_t v;
+    if (!json_int(root, "first_frame", 0, 9007199254740992.0, &v)) {
+        seterr(err, n, "%s: no valid \"first_frame\"", label);
+        goto out;
+    }
+    cap->first_frame = (uint64_t)v;
+    if (!json_int(root, "last_frame", (double)cap->first_frame, 9007199254740992.0, &v)) {
+        seterr(err, n, "%s: no valid \"last_frame\"", label);
+        goto out;
+    }
+    cap->last_frame = (uint64_t)v;
+    if (json_int(root, "calls", 0, 9007199254740992.0, &v))
+        cap->meta_calls = (uint64_t)v;
+    if (json_int(root, "threads", 0, 9007199254740992.0, &v))
+        cap->meta_threads = (uint64_t)v;
+    const cJSON *init = cJSON_GetObjectItemCaseSensitive(root, "initial_state");
+    if (!cJSON_IsString(init) || !init->valuestring[0]) {
+        seterr(err, n, "%s: no \"initial_state\" string", label);
+        goto out;
+    }
+    snprintf(cap->initial_state, sizeof cap->initial_state, "%s", init->valuestring);
+    cap->initial_default = strcmp(init->valuestring, "default") == 0;
+    const cJSON *ctxs = cJSON_GetObjectItemCaseSensitive(root, "contexts");
+    if (!cJSON_IsArray(ctxs)) {
+        seterr(err, n, "%s: no \"contexts\" array", label);
+        goto out;
+    }
+    int count = cJSON_GetArraySize(ctxs);
+    cap->ctxs = calloc(count ? (size_t)count : 1, sizeof *cap->ctxs);
+    if (!cap->ctxs || !cap->program) {
+        seterr(err, n, "%s: out of memory", label);
+        goto out;
+    }
+    const cJSON *o;
+    cJSON_ArrayForEach(o, ctxs) {
+        struct glrh_context *c = &cap->ctxs[cap->n_ctxs];
+        if (parse_context(o, c, label, err, n) != 0)
+            goto out;
+        if (glrh_capture_context(cap, c->id)) {
+            seterr(err, n, "%s: context %u is listed twice", label, c->id);
+            goto out;
+        }
+        cap->n_ctxs++;
+    }
+    const cJSON *uns = cJSON_GetObjectItemCaseSensitive(root, "unsized_client_memory");
+    if (cJSON_IsArray(uns)) {
+        int k = cJSON_GetArraySize(uns);
+        cap->unsized = calloc(k ? (size_t)k : 1, sizeof *cap->unsized);
+        if (!cap->unsized) {
+            seterr(err, n, "%s: out of memory", label);
+            goto out;
+        }
+        cJSON_ArrayForEach(o, uns)
+            if (cJSON_IsString(o))
+                cap->unsized[cap->n_unsized++] = strdup(o->valuestring);
+    }
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* GL types a client array may have, by size in bytes (0: unknown type). */
+static unsigned client_type_size(uint64_t type)
+{
+    switch (type) {
+    case 0x1400: case 0x1401: return 1;                 /* BYTE, UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: case 0x140B: return 2;    /* SHORT, UNSIGNED_SHORT, HALF_FLOAT */
+    case 0x1404: case 0x1405: case 0x1406: case 0x140C: /* INT, UNSIGNED_INT, FLOAT, FIXED */
+    case 0x8368: case 0x8D9F: case 0x8C3B:              /* packed 2_10_10_10 and 10F_11F_11F */
+        return 4;
+    case 0x140A: return 8;                              /* DOUBLE */
+    default: return 0;
+    }
+}
+
+/* Whether a call of context `ctx_id` can be replayed: the context is described. */
+static int check_ctx_use(const struct glrh_capture *cap, const struct glr_call *c, uint64_t rec, uint32_t ctx_id,
+                         const char *label, char *err, size_t n)
+{
+    const struct glrh_context *ctx = glrh_capture_context(cap, ctx_id);
+    if (!ctx) {
+        seterr(err, n, "%s: record %llu (%s) uses context %u, which METADATA does not list", label,
+               (unsigned long long)rec, glr_call_name(c->cmd), ctx_id);
+        return -1;
+    }
+    if (!ctx->described) {
+        seterr(err, n, "%s: record %llu (%s) uses context %u, whose attributes were not recorded", label,
+               (unsigned long long)rec, glr_call_name(c->cmd), ctx_id);
+        return -1;
+    }
+    return 0;
+}
+
+static int validate_record(struct glrh_capture *cap, const struct glr_call *c, uint64_t rec, const char *label, char *err,
+                           size_t n)
+{
+    if (c->cmd < GLR_CMD_COUNT) {
+        if (glr_cmds[c->cmd].api == GLR_API_GL && c->ctx_id)
+            return check_ctx_use(cap, c, rec, c->ctx_id, label, err, n);
+        return 0;
+    }
+    switch (c->cmd) {
+    case GLR_PSEUDO_CONTEXT_CREATE:
+        if (c->args[0] > UINT32_MAX || !glrh_capture_context(cap, (uint32_t)c->args[0])) {
+            seterr(err, n, "%s: record %llu creates context %llu, which METADATA does not list", label,
+                   (unsigned long long)rec, (unsigned long long)c->args[0]);
+            return -1;
+        }
+        if (c->args[2] != 1 && c->args[2] != 2) {
+            seterr(err, n, "%s: record %llu: unknown context api %llu", label, (unsigned long long)rec,
+                   (unsigned long long)c->args[2]);
+            return -1;
+        }
+        return 0;
+    case GLR_PSEUDO_MAKE_CURRENT:
+        if (!c->ctx_id)
+            return 0;
+        if (check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) != 0)
+            return -1;
+        if (c->args[0] && c->args[1] && c->args[0] <= MAX_IMAGE_SIDE && c->args[1] <= MAX_IMAGE_SIDE) {
+            struct glrh_context *ctx = (struct glrh_context *)glrh_capture_context(cap, c->ctx_id);
+            if (!ctx->surface_w) {
+                ctx->surface_w = (unsigned)c->args[0];
+                ctx->surface_h = (unsigned)c->args[1];
+            }
+        }
+        return 0;
+    case GLR_PSEUDO_SWAP:
+        cap->n_swaps++;
+        return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
+    case GLR_PSEUDO_BUFFER_DATA:
+        /* captured map pointer, offset in the map, map length, buffer, offset in the buffer; blob */
+        if (c->args[1] > c->args[2] || c->blobs[0].size > c->args[2] - c->args[1]) {
+            seterr(err, n, "%s: record %llu: mapped buffer data outside its mapping", label, (unsigned long long)rec);
+            return -1;
+        }
+        return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
+    case GLR_PSEUDO_CLIENT_ARRAY: {
+        /* index, size, type, normalized, integer, stride, first, pointer */
+        bool size_ok = (c->args[1] >= 1 && c->args[1] <= 4) || c->args[1] == 0x80E1; /* GL_BGRA */
+        if (c->args[0] >= 256 || !size_ok || !client_type_size(c->args[2]) || c->args[3] > 1 || c->args[4] > 1 ||
+            c->args[5] > INT32_MAX || c->args[6] > INT32_MAX) {
+            seterr(err, n, "%s: record %llu: invalid client array description", label, (unsigned long long)rec);
+            return -1;
+        }
+        return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
+    }
+    default:
+        seterr(err, n, "%s: record %llu: unknown event %u", label, (unsigned long long)rec, c->cmd);
+        return -1;
+    }
+}
+
+static int load_stream(struct glrh_capture *cap, glcap_reader *r, char *err, size_t n)
+{
+    int64_t idx = glcap_reader_find(r, GLCAP_SECTION_COMMAND_STREAM, 0);
+    if (idx < 0) {
+        seterr(err, n, "%s: no COMMAND_STREAM section (not a complete capture)", cap->path);
+        return -1;
+    }
+    if (glcap_reader_load(r, (uint32_t)idx, &cap->stream, &cap->stream_size) != 0) {
+        seterr(err, n, "%s", glcap_reader_error(r));
+        return -1;
+    }
+    char label[512];
+    glcap_reader_section_label(r, (uint32_t)idx, label, sizeof label);
+    struct glr_stream s;
+    struct glr_call c;
+    glr_stream_init(&s, cap->stream, cap->stream_size);
+    int k;
+    while ((k = glr_stream_next(&s, &c)) == 1)
+        if (validate_record(cap, &c, s.index - 1, label, err, n) != 0)
+            return -1;
+    if (k < 0) {
+        seterr(err, n, "%s: %s", label, s.err);
+        return -1;
+    }
+    cap->n_records = s.index;
+    return 0;
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static int load_images(struct glrh_capture *cap, glcap_reader *r, char *err, size_t n)
+{
+    uint32_t total = glcap_reader_section_count(r);
+    for (uint32_t i = 0; i < total; i++) {
+        const glcap_section_info *si = glcap_reader_section(r, i);
+        if (!si || !si->readable || si->type != GLCAP_SECTION_REFERENCE_IMAGE)
+            continue;
+        char label[512];
+        glcap_reader_section_label(r, i, label, sizeof label);
+        struct glrh_image *ni = realloc(cap->images, (cap->n_images + 1) * sizeof *ni);
+        if (!ni) {
+            seterr(err, n, "%s: out of memory", label);
+            return -1;
+        }
+        cap->images = ni;
+        struct glrh_image *im = &cap->images[cap->n_images];
+        memset(im, 0, sizeof *im);
+        size_t size;
+        if (glcap_reader_load(r, i, &im->data, &size) != 0) {
+            seterr(err, n, "%s", glcap_reader_error(r));
+            return -1;
+        }
+        cap->n_images++;
+        const uint8_t *p = im->data;
+        if (size < REF_IMAGE_HEADER) {
+            seterr(err, n, "%s: image header truncated (%zu bytes)", label, size);
+            return -1;
+        }
+        if (get_u32(p) != 1 || get_u32(p + 20) != 1) {
+            seterr(err, n, "%s: unknown image layout version %u or pixel format %u", label, get_u32(p), get_u32(p + 20));
+            return -1;
+        }
+        im->section_id = si->id;
+        im->frame = get_u32(p + 4);
+        im->ctx_id = get_u32(p + 8);
+        im->width = get_u32(p + 12);
+        im->height = get_u32(p + 16);
+        if (!im->width || !im->height || im->width > MAX_IMAGE_SIDE || im->height > MAX_IMAGE_SIDE ||
+            size != REF_IMAGE_HEADER + (size_t)im->width * im->height * 4) {
+            seterr(err, n, "%s: image of %ux%u does not match its %zu bytes", label, im->width, im->height, size);
+            return -1;
+        }
+        const struct glrh_context *ctx = glrh_capture_context(cap, im->ctx_id);
+        if (!ctx || !ctx->described) {
+            seterr(err, n, "%s: image of context %u, which METADATA does not describe", label, im->ctx_id);
+            return -1;
+        }
+        im->pixels = p + REF_IMAGE_HEADER;
+    }
+    return 0;
+}
+
+/* Sections loaded by others (INITIAL_STATE and RESOURCE_BLOB by replay/restore.c) or by nobody:
+ * their checksums are verified here, so a corrupt file is refused whatever part is damaged. */
+static int verify_other_sections(glcap_reader *r, char *err, size_t n)
+{
+    uint32_t total = glcap_reader_section_count(r);
+    for (uint32_t i = 0; i < total; i++) {
+        const glcap_section_info *si = glcap_reader_section(r, i);
+        if (!si || !si->readable || si->type == GLCAP_SECTION_METADATA || si->type == GLCAP_SECTION_COMMAND_STREAM ||
+            si->type == GLCAP_SECTION_REFERENCE_IMAGE)
+            continue;
+        if (glcap_reader_read(r, i, NULL, NULL) != 0) {
+            seterr(err, n, "%s", glcap_reader_error(r));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int record_sections(struct glrh_capture *cap, glcap_reader *r)
+{
+    cap->file_size = glcap_reader_file_size(r);
+    cap->version_major = glcap_reader_version_major(r);
+    cap->version_minor = glcap_reader_version_minor(r);
+    uint32_t total = glcap_reader_section_count(r);
+    cap->sections = calloc(total ? total : 1, sizeof *cap->sections);
+    if (!cap->sections)
+        return -1;
+    for (uint32_t i = 0; i < total; i++) {
+        const glcap_section_info *si = glcap_reader_section(r, i);
+        if (!si)
+            continue;
+        cap->sections[cap->n_sections++] = (struct glrh_section_size){
+            .type = si->type, .id = si->id, .compression = si->compression,
+            .stored = si->stored_size, .raw = si->raw_size,
+        };
+    }
+    return 0;
+}
+
+struct glrh_capture *glrh_capture_open(const char *path, char *err, size_t n)
+{
+    struct glrh_capture *cap = calloc(1, sizeof *cap);
+    if (!cap || !(cap->path = strdup(path))) {
+        seterr(err, n, "%s: out of memory", path);
+        free(cap);
+        return NULL;
+    }
+    glcap_reader_options ro = { 0 };
+    char rerr[512];
+    glcap_reader *r = glcap_reader_open(path, &ro, rerr, sizeof rerr);
+    if (!r) {
+        seterr(err, n, "%s", rerr);
+        glrh_capture_close(cap);
+        return NULL;
+    }
+    int64_t mi = glcap_reader_find(r, GLCAP_SECTION_METADATA, 0);
+    void *meta = NULL;
+    size_t meta_size = 0;
+    int rc = -1;
+    char label[512];
+    if (record_sections(cap, r) != 0) {
+        seterr(err, n, "%s: out of memory", path);
+        goto out;
+    }
+    if (mi < 0) {
+        seterr(err, n, "%s: no METADATA section (not a glreplay capture)", path);
+        goto out;
+    }
+    glcap_reader_section_label(r, (uint32_t)mi, label, sizeof label);
+    if (glcap_reader_load(r, (uint32_t)mi, &meta, &meta_size) != 0) {
+        seterr(err, n, "%s", glcap_reader_error(r));
+        goto out;
+    }
+    if (strlen(meta) != meta_size) {
+        seterr(err, n, "%s: contains a NUL byte (not JSON text)", label);
+        goto out;
+    }
+    if (parse_metadata(cap, meta, label, err, n) != 0 || load_stream(cap, r, err, n) != 0 ||
+        load_images(cap, r, err, n) != 0 || verify_other_sections(r, err, n) != 0)
+        goto out;
+    rc = 0;
+out:
+    free(meta);
+    glcap_reader_close(r);
+    if (rc != 0) {
+        glrh_capture_close(cap);
+        return NULL;
+    }
+    return cap;
+}

@@ -1,0 +1,134 @@
+/* headless: loading a .glcap capture and replaying it without a window system, through EGL
+ * surfaceless on Mesa (llvmpipe), as `glreplay replay` and `glreplay info` do.
+ *
+ * Loading (glrh_capture_open) validates everything before anything runs: the container (checksums),
+ * the METADATA JSON (context attributes), every command stream record, and every reference image,
+ * so a corrupt or truncated capture gives one error line and never a half-done replay. */
+#ifndef GLR_HEADLESS_H
+#define GLR_HEADLESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "replay/replay.h"
+
+/* A context of the capture, from METADATA "contexts". */
+struct glrh_context {
+    uint32_t id, share_group;
+    int api;            /* 1 GLX, 2 EGL (how the program created it; replay always uses EGL) */
+    bool es;
+    int major, minor;
+    int profile_mask;   /* GL_CONTEXT_PROFILE_MASK: 0 none, 1 core, 2 compatibility */
+    int flags;          /* GL_CONTEXT_FLAGS */
+    bool described;     /* false: never made current during the capture, attributes unknown */
+    unsigned surface_w, surface_h; /* its draw surface at its first MAKE_CURRENT record (0: unknown) */
+    char version[128], renderer[128];
+};
+
+/* A REFERENCE_IMAGE section: the back buffer right before a captured swap. */
+struct glrh_image {
+    uint32_t section_id;
+    uint32_t frame, ctx_id, width, height;
+    const uint8_t *pixels;  /* width*height*4 RGBA8, rows bottom-up (points into `data`) */
+    void *data;             /* the loaded section */
+};
+
+/* One section of the file, from the container's section table. */
+struct glrh_section_size {
+    uint16_t type;
+    uint32_t id;
+    uint8_t compression;
+    uint64_t stored, raw;
+};
+
+struct glrh_capture {
+    char *path;
+    uint64_t file_size;
+    unsigned version_major, version_minor;
+    struct glrh_section_size *sections;
+    unsigned n_sections;
+    char *program;
+    uint64_t first_frame, last_frame;
+    bool initial_default;   /* "initial_state":"default": replay starts from fresh contexts; any
+                             * other value ("none", or a kind this replayer cannot restore) means
+                             * objects made before the capture are missing */
+    char initial_state[32];
+    uint64_t meta_calls, meta_threads;
+    struct glrh_context *ctxs;
+    unsigned n_ctxs;
+    void *stream;           /* the COMMAND_STREAM section, validated */
+    size_t stream_size;
+    uint64_t n_records;
+    uint64_t n_swaps;
+    struct glrh_image *images;
+    unsigned n_images;
+    char **unsized;         /* METADATA "unsized_client_memory" */
+    unsigned n_unsized;
+};
+
+/* Loads and validates a capture. Returns NULL with a one-line message in err on any error. */
+struct glrh_capture *glrh_capture_open(const char *path, char *err, size_t err_size);
+void glrh_capture_close(struct glrh_capture *cap);
+const struct glrh_context *glrh_capture_context(const struct glrh_capture *cap, uint32_t id);
+
+/* Statistics for `glreplay info` (no GL needed). */
+struct glrh_cmd_count {
+    uint32_t cmd;
+    uint64_t count;
+};
+
+struct glrh_stats {
+    uint64_t records, calls, draws, clears, swaps, make_currents, context_creates, client_arrays;
+    uint64_t buffer_data_records;  /* writes through buffer mappings (their bytes count as uploads) */
+    uint64_t shader_sources, shader_programs_v;   /* glShaderSource*, glCreateShaderProgramv */
+    uint64_t buffers_created, textures_created;
+    uint64_t buffer_bytes_uploaded, texture_bytes_uploaded;
+    struct glrh_cmd_count *per_cmd;  /* sorted by count, descending (ties by name) */
+    unsigned n_cmds;
+};
+
+int glrh_capture_stats(const struct glrh_capture *cap, struct glrh_stats *st, char *err, size_t err_size);
+void glrh_stats_free(struct glrh_stats *st);
+
+/* Commands that draw or clear (glDraw*, glMultiDraw*, glClear*): the --png points. */
+bool glrh_cmd_is_draw(uint32_t cmd);
+bool glrh_cmd_is_clear(uint32_t cmd);
+
+/* ---- Replay ---- */
+
+/* Restores a capture's saved initial state (an "initial_state" other than "default") at the start
+ * of every pass: called with every context created and none current. It makes contexts current
+ * with make_current(mc, ctx_id) and issues its calls through the dispatcher, so the names it
+ * creates are mapped for the command stream that follows. 0 on success; -1 with err set. */
+typedef int (*glrh_make_current_fn)(void *mc, uint32_t ctx_id);
+typedef int (*glrh_restore_fn)(void *user, const struct glrh_capture *cap, struct glr_dispatch *d,
+                               glrh_make_current_fn make_current, void *mc, char *err, size_t err_size);
+
+struct glrh_options {
+    unsigned loops;         /* passes; 0 means 1 */
+    bool verify;            /* compare every swap with its reference image */
+    const char *png_dir;    /* PNG after every draw/clear and swap (first pass only), or NULL */
+    bool benchmark;         /* time the passes */
+    bool gl_errors;         /* check glGetError after every call and report per command */
+    bool progress;          /* progress line on stderr (a terminal) */
+    FILE *out;              /* report lines (stdout) */
+    glrh_restore_fn restore;/* NULL: captures without a "default" initial state replay once, incomplete */
+    void *restore_user;
+};
+
+struct glrh_result {
+    uint64_t counts[4];     /* by enum glr_dispatch_result, over all passes */
+    unsigned passes;
+    unsigned frames_checked, frames_differing, frames_unmatched;
+    unsigned passes_inconsistent;  /* passes whose images differ from the first pass */
+    double seconds;         /* replay time of all passes (context setup excluded) */
+    bool replayed_once_only; /* "none" capture: a single pass was run whatever --loop said */
+};
+
+/* Runs the replay. 0: ran (see result; differences are not errors here), -1: could not run
+ * (message in err: EGL unavailable, context creation failed, ...). */
+int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, struct glrh_result *res,
+                char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,133 @@
+/* Swaps during replay: the back buffer read back and compared with the capture's reference image
+ * (--verify) and with the first pass (--loop); PNGs of swaps and draws (--png). */
+#include <stdlib.h>
+#include <string.h>
+#include "replay/headless/replayer_internal.h"
+#include "replay/headless/image_util.h"
+
+static const struct glrh_image *reference_for(struct replayer *r, uint32_t frame, uint32_t ctx_id)
+{
+    for (unsigned i = 0; i < r->cap->n_images; i++) {
+        const struct glrh_image *im = &r->cap->images[i];
+        if (!r->image_used[i] && im->frame == frame && im->ctx_id == ctx_id) {
+            r->image_used[i] = true;
+            return im;
+        }
+    }
+    return NULL;
+}
+
+static int png_path(struct replayer *r, char *buf, size_t n, const char *what)
+{
+    int k = snprintf(buf, n, "%s/%06llu_%s.png", r->opt->png_dir, (unsigned long long)r->record, what);
+    return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+static void write_png_or_warn(struct replayer *r, const char *what, const uint8_t *px, unsigned w, unsigned h)
+{
+    char path[4096], err[4200];
+    if (png_path(r, path, sizeof path, what) != 0 || glrh_write_png(path, px, w, h, err, sizeof err) != 0) {
+        static bool warned;
+        if (!warned)
+            fprintf(stderr, "glreplay: warning: %s\n", err);
+        warned = true;
+    }
+}
+
+static void report_diff(struct replayer *r, const char *what, const struct glrh_diff *d)
+{
+    fprintf(r->out, "  %s: %llu pixels differ; first at (%u, %u) (origin bottom-left): got %u,%u,%u,%u, expected "
+                    "%u,%u,%u,%u; max channel delta %u\n",
+            what, (unsigned long long)d->pixels, d->first_x, d->first_y, d->got[0], d->got[1], d->got[2], d->got[3],
+            d->want[0], d->want[1], d->want[2], d->want[3], d->max_delta);
+}
+
+int glrh_on_swap(struct replayer *r, const struct glr_call *c)
+{
+    uint64_t swap = r->swap_index++;
+    if (!r->readback || !c->ctx_id)
+        return 0;
+    if (glrh_make_current(r, c->ctx_id) != 0)
+        return -1;
+    struct rctx *ctx = r->current;
+    size_t need = (size_t)ctx->w * ctx->h * 4;
+    if (need > r->swap_pixels_size) {
+        uint8_t *p = realloc(r->swap_pixels, need);
+        if (!p) {
+            glrh_seterr(r, "out of memory");
+            return -1;
+        }
+        r->swap_pixels = p;
+        r->swap_pixels_size = need;
+    }
+    uint32_t frame = (uint32_t)c->args[0];
+    if (glrh_read_back_buffer(&r->gl, ctx->desc, ctx->w, ctx->h, r->swap_pixels) != 0) {
+        fprintf(r->out, "frame %u (context %u): cannot read the back buffer\n", frame, ctx->desc->id);
+        r->res->frames_differing++;
+        return 0;
+    }
+    if (r->opt->png_dir && r->pass == 0)
+        write_png_or_warn(r, "swap", r->swap_pixels, ctx->w, ctx->h);
+    if (r->opt->verify) {
+        const struct glrh_image *ref = reference_for(r, frame, ctx->desc->id);
+        r->res->frames_checked++;
+        if (!ref) {
+            fprintf(r->out, "pass %u frame %u (context %u): no reference image in the capture\n", r->pass + 1, frame,
+                    ctx->desc->id);
+            r->res->frames_unmatched++;
+        } else if (ref->width != ctx->w || ref->height != ctx->h) {
+            fprintf(r->out, "pass %u frame %u (context %u): reference is %ux%u, the replay surface %ux%u\n",
+                    r->pass + 1, frame, ctx->desc->id, ref->width, ref->height, ctx->w, ctx->h);
+            r->res->frames_differing++;
+        } else {
+            struct glrh_diff d;
+            glrh_image_diff(r->swap_pixels, ref->pixels, ctx->w, ctx->h, &d);
+            if (d.pixels) {
+                r->res->frames_differing++;
+                fprintf(r->out, "pass %u frame %u (context %u, %ux%u): DIFFERS from the reference\n", r->pass + 1,
+                        frame, ctx->desc->id, ctx->w, ctx->h);
+                report_diff(r, "reference", &d);
+            } else if (r->pass == 0) {
+                fprintf(r->out, "frame %u (context %u, %ux%u): matches the reference\n", frame, ctx->desc->id, ctx->w,
+                        ctx->h);
+            }
+        }
+    }
+    /* Every pass must give the images of the first one. */
+    if (r->pass == 0) {
+        struct pass_image *n = realloc(r->first_pass, (r->n_first_pass + 1) * sizeof *n);
+        uint8_t *copy = malloc(need);
+        if (!n || !copy) {
+            free(copy);
+            if (n)
+                r->first_pass = n;
+            glrh_seterr(r, "out of memory");
+            return -1;
+        }
+        r->first_pass = n;
+        memcpy(copy, r->swap_pixels, need);
+        r->first_pass[r->n_first_pass++] = (struct pass_image){ copy, ctx->w, ctx->h };
+    } else if (swap < r->n_first_pass) {
+        const struct pass_image *pi = &r->first_pass[swap];
+        struct glrh_diff d = { 0 };
+        if (pi->w == ctx->w && pi->h == ctx->h)
+            glrh_image_diff(r->swap_pixels, pi->pixels, ctx->w, ctx->h, &d);
+        if (pi->w != ctx->w || pi->h != ctx->h || d.pixels) {
+            fprintf(r->out, "pass %u frame %u (context %u): differs from pass 1\n", r->pass + 1, frame, ctx->desc->id);
+            if (d.pixels)
+                report_diff(r, "pass 1", &d);
+            r->res->passes_inconsistent++;
+        }
+    }
+    return 0;
+}
+
+void glrh_png_after_draw(struct replayer *r, uint32_t cmd)
+{
+    uint8_t *px;
+    unsigned w, h;
+    if (glrh_read_draw_buffer(&r->gl, r->current->desc, r->current->w, r->current->h, &px, &w, &h) != 0)
+        return; /* not an RGBA8-readable target: nothing to picture */
+    write_png_or_warn(r, glr_cmds[cmd].name, px, w, h);
+    free(px);
+}

@@ -1,0 +1,451 @@
+/* Restoring a capture's initial state (INITIAL_STATE + RESOURCE_BLOB sections, written by the
+ * shim's snapshot: docs/GLCAP_FORMAT.md) on fresh replay contexts, before each replay pass.
+ *
+ * The state model's restore calls (sm_restore_calls) run through the dispatcher, so the objects
+ * they create get replay names bound to the captured ones exactly like the stream's own glGen*
+ * calls; then the contents the model does not hold (the default framebuffer's colour and
+ * depth/stencil) are copied in with a blit from a temporary texture. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "replay/dispatch_internal.h"
+#include "glr_dispatch_pfn.h"
+#include "statemodel/statemodel.h"
+#include "glcap_file.h"
+#include "glcap_codec.h"
+
+/* GL enums used here (values from gl.xml). */
+#define R_GL_TEXTURE_2D 0x0DE1
+#define R_GL_RGBA 0x1908
+#define R_GL_RGBA8 0x8058
+#define R_GL_UNSIGNED_BYTE 0x1401
+#define R_GL_DEPTH_STENCIL 0x84F9
+#define R_GL_DEPTH24_STENCIL8 0x88F0
+#define R_GL_UNSIGNED_INT_24_8 0x84FA
+#define R_GL_READ_FRAMEBUFFER 0x8CA8
+#define R_GL_DRAW_FRAMEBUFFER 0x8CA9
+#define R_GL_COLOR_ATTACHMENT0 0x8CE0
+#define R_GL_DEPTH_STENCIL_ATTACHMENT 0x821A
+#define R_GL_COLOR_BUFFER_BIT 0x4000
+#define R_GL_DEPTH_BUFFER_BIT 0x0100
+#define R_GL_STENCIL_BUFFER_BIT 0x0400
+#define R_GL_NEAREST 0x2600
+#define R_GL_TEXTURE_MIN_FILTER 0x2801
+#define R_GL_FRAMEBUFFER_COMPLETE 0x8CD5
+#define R_GL_RENDERBUFFER 0x8D41
+#define R_GL_DEPTH_ATTACHMENT 0x8D00
+#define R_GL_STENCIL_ATTACHMENT 0x8D20
+#define R_GL_DRAW_FRAMEBUFFER_BINDING 0x8CA6
+#define R_GL_READ_FRAMEBUFFER_BINDING 0x8CAA
+#define R_GL_TEXTURE_BINDING_2D 0x8069
+#define R_GL_UNPACK_ALIGNMENT 0x0CF5
+#define R_GL_UNPACK_ROW_LENGTH 0x0CF2
+#define R_GL_UNPACK_SKIP_ROWS 0x0CF3
+#define R_GL_UNPACK_SKIP_PIXELS 0x0CF4
+#define R_GL_PIXEL_UNPACK_BUFFER 0x88EC
+#define R_GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+#define R_GL_SCISSOR_TEST 0x0C11
+#define R_GL_FRAMEBUFFER_SRGB 0x8DB9
+#define R_GL_RASTERIZER_DISCARD 0x8C89
+
+#define RESOURCE_INDEX_VERSION 1u
+enum { BLOB_DEFAULT_COLOR = 1, BLOB_DEFAULT_DEPTH_STENCIL = 2, BLOB_RENDERBUFFER = 3, BLOB_KIND_END };
+
+struct rblob {
+    uint32_t kind, ctx_id, name, width, height, internal_format, format, type;
+    void *data;
+    uint64_t size;
+};
+
+struct glr_restore {
+    struct sm_state *s;
+    uint32_t capture_ctx;
+    struct rblob *blobs;
+    size_t n_blobs;
+    struct sm_call_list calls;
+    bool have_calls;
+};
+
+static void seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t n, const char *fmt, ...)
+{
+    if (!n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+}
+
+void glr_restore_free(struct glr_restore *r)
+{
+    if (!r)
+        return;
+    if (r->have_calls)
+        sm_call_list_free(&r->calls);
+    sm_state_free(r->s);
+    for (size_t i = 0; i < r->n_blobs; i++)
+        free(r->blobs[i].data);
+    free(r->blobs);
+    free(r);
+}
+
+const struct sm_state *glr_restore_state(const struct glr_restore *r)
+{
+    return r ? r->s : NULL;
+}
+
+/* Bytes per pixel of client data in format/type (what the snapshot reads renderbuffers as); 0 for
+ * combinations it never writes. */
+static unsigned transfer_bytes(uint32_t format, uint32_t type)
+{
+    unsigned comps;
+    switch (format) {
+    case 0x1903: case 0x1906: case 0x1909: case 0x8D94: case 0x1902: case 0x1901: comps = 1; break; /* RED ALPHA LUMINANCE RED_INTEGER DEPTH STENCIL */
+    case 0x8227: case 0x190A: case 0x8228: comps = 2; break;   /* RG LUMINANCE_ALPHA RG_INTEGER */
+    case 0x1907: case 0x8D98: comps = 3; break;                /* RGB RGB_INTEGER */
+    case 0x1908: case 0x8D99: comps = 4; break;                /* RGBA RGBA_INTEGER */
+    case 0x84F9:                                                /* DEPTH_STENCIL */
+        return type == 0x84FA ? 4 : type == 0x8DAD ? 8 : 0;
+    default:
+        return 0;
+    }
+    switch (type) {
+    case 0x1401: return comps;                                   /* UNSIGNED_BYTE */
+    case 0x1403: return comps * 2;                               /* UNSIGNED_SHORT */
+    case 0x1404: case 0x1405: case 0x1406: return comps * 4;     /* INT UNSIGNED_INT FLOAT */
+    case 0x8368: return comps == 4 ? 4 : 0;                      /* UNSIGNED_INT_2_10_10_10_REV */
+    default: return 0;
+    }
+}
+
+static int load_blob(glcap_reader *rd, const char *path, struct rblob *b, uint32_t section_id, char *err,
+                     size_t n)
+{
+    int64_t idx = glcap_reader_find(rd, GLCAP_SECTION_RESOURCE_BLOB, section_id);
+    if (idx < 0) {
+        seterr(err, n, "%s: INITIAL_STATE names RESOURCE_BLOB %u, which the file lacks", path, section_id);
+        return -1;
+    }
+    size_t size = 0;
+    if (glcap_reader_load(rd, (uint32_t)idx, &b->data, &size) != 0) {
+        seterr(err, n, "%s", glcap_reader_error(rd));
+        return -1;
+    }
+    uint64_t px = (uint64_t)b->width * b->height;
+    unsigned bpp = b->kind == BLOB_RENDERBUFFER ? transfer_bytes(b->format, b->type) : 4;
+    if (size != b->size || !bpp || size != px * bpp) {
+        seterr(err, n, "%s: RESOURCE_BLOB %u: %zu bytes, expected %llu", path, section_id, size,
+               (unsigned long long)b->size);
+        return -1;
+    }
+    return 0;
+}
+
+/* RESOURCE_BLOB 0, the index: uvar version | uvar capture ctx | uvar count | per content: uvar kind,
+ * ctx_id, name, width, height, internal_format, format, type, size; content k is RESOURCE_BLOB k. */
+static int load_index(glcap_reader *rd, const char *path, struct glr_restore *r, char *err, size_t n)
+{
+    int64_t idx = glcap_reader_find(rd, GLCAP_SECTION_RESOURCE_BLOB, 0);
+    if (idx < 0)
+        return 0;   /* no contents outside the model */
+    void *data = NULL;
+    size_t size = 0;
+    if (glcap_reader_load(rd, (uint32_t)idx, &data, &size) != 0) {
+        seterr(err, n, "%s", glcap_reader_error(rd));
+        return -1;
+    }
+    glcap_cursor c;
+    glcap_cursor_init(&c, data, size);
+    uint64_t version = glcap_get_uvar(&c);
+    if (glcap_cursor_ok(&c) && version != RESOURCE_INDEX_VERSION) {
+        seterr(err, n, "%s: RESOURCE_BLOB 0: index version %llu (this glreplay reads %u)", path,
+               (unsigned long long)version, RESOURCE_INDEX_VERSION);
+        free(data);
+        return -1;
+    }
+    r->capture_ctx = (uint32_t)glcap_get_uvar(&c);
+    size_t nb = glcap_get_count(&c, 9, "contents");
+    if (glcap_cursor_ok(&c) && nb && !(r->blobs = calloc(nb, sizeof *r->blobs))) {
+        seterr(err, n, "out of memory");
+        free(data);
+        return -1;
+    }
+    for (size_t i = 0; glcap_cursor_ok(&c) && i < nb; i++) {
+        struct rblob *b = &r->blobs[i];
+        b->kind = (uint32_t)glcap_get_uvar_below(&c, BLOB_KIND_END, "content kind");
+        b->ctx_id = (uint32_t)glcap_get_uvar(&c);
+        b->name = (uint32_t)glcap_get_uvar(&c);
+        b->width = (uint32_t)glcap_get_uvar_below(&c, 16385, "content width");
+        b->height = (uint32_t)glcap_get_uvar_below(&c, 16385, "content height");
+        b->internal_format = (uint32_t)glcap_get_uvar(&c);
+        b->format = (uint32_t)glcap_get_uvar(&c);
+        b->type = (uint32_t)glcap_get_uvar(&c);
+        b->size = glcap_get_uvar(&c);
+        if (glcap_cursor_ok(&c) && b->kind == 0)
+            glcap_cursor_fail(&c, "content kind 0");
+        if (!glcap_cursor_ok(&c))
+            break;
+        r->n_blobs = i + 1;
+        if (load_blob(rd, path, b, (uint32_t)(i + 1), err, n) != 0) {
+            free(data);
+            return -1;
+        }
+    }
+    glcap_cursor_expect_end(&c);
+    if (!glcap_cursor_ok(&c)) {
+        seterr(err, n, "%s: RESOURCE_BLOB 0: %s", path, glcap_cursor_error(&c));
+        free(data);
+        return -1;
+    }
+    free(data);
+    return 0;
+}
+
+struct glr_restore *glr_restore_load(const char *path, char *err, size_t n)
+{
+    glcap_reader *rd = glcap_reader_open(path, NULL, err, n);
+    if (!rd)
+        return NULL;
+    struct glr_restore *r = calloc(1, sizeof *r);
+    void *data = NULL;
+    size_t size = 0;
+    int64_t idx = glcap_reader_find(rd, GLCAP_SECTION_INITIAL_STATE, 0);
+    if (!r) {
+        seterr(err, n, "out of memory");
+        goto fail;
+    }
+    if (idx < 0) {
+        seterr(err, n, "%s: no INITIAL_STATE section (the capture has no initial-state snapshot)", path);
+        goto fail;
+    }
+    if (glcap_reader_load(rd, (uint32_t)idx, &data, &size) != 0) {
+        seterr(err, n, "%s", glcap_reader_error(rd));
+        goto fail;
+    }
+    char sm_err[256];
+    r->s = sm_deserialize(data, size, sm_err, sizeof sm_err);
+    if (!r->s) {
+        seterr(err, n, "%s: INITIAL_STATE: %s", path, sm_err);
+        goto fail;
+    }
+    if (load_index(rd, path, r, err, n) != 0)
+        goto fail;
+    free(data);
+    glcap_reader_close(rd);
+    return r;
+fail:
+    free(data);
+    glcap_reader_close(rd);
+    glr_restore_free(r);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- default framebuffer */
+
+#define PROC(d, name) ((glr_pfn_##name)glr_dispatch_proc(d, GLR_CMD_##name))
+
+/* Copies one default-framebuffer blob into the current context's default framebuffer: a
+ * temporary texture of the same format, attached to a temporary read framebuffer, blitted. Every
+ * object it makes is deleted and every binding it sets is put back to its default, so the fresh
+ * context is as before apart from the pixels. */
+static int blit_default(struct glr_dispatch *d, const struct rblob *b)
+{
+    glr_pfn_glGenTextures gen_tex = PROC(d, glGenTextures);
+    glr_pfn_glBindTexture bind_tex = PROC(d, glBindTexture);
+    glr_pfn_glTexImage2D tex_image = PROC(d, glTexImage2D);
+    glr_pfn_glTexParameteri tex_param = PROC(d, glTexParameteri);
+    glr_pfn_glDeleteTextures del_tex = PROC(d, glDeleteTextures);
+    glr_pfn_glGenFramebuffers gen_fb = PROC(d, glGenFramebuffers);
+    glr_pfn_glBindFramebuffer bind_fb = PROC(d, glBindFramebuffer);
+    glr_pfn_glFramebufferTexture2D fb_tex = PROC(d, glFramebufferTexture2D);
+    glr_pfn_glCheckFramebufferStatus fb_status = PROC(d, glCheckFramebufferStatus);
+    glr_pfn_glBlitFramebuffer blit = PROC(d, glBlitFramebuffer);
+    glr_pfn_glDeleteFramebuffers del_fb = PROC(d, glDeleteFramebuffers);
+    if (!gen_tex || !bind_tex || !tex_image || !tex_param || !del_tex || !gen_fb || !bind_fb || !fb_tex ||
+        !fb_status || !blit || !del_fb)
+        return -1;
+    bool color = b->kind == BLOB_DEFAULT_COLOR;
+    GLuint tex = 0, fbo = 0;
+    gen_tex(1, &tex);
+    bind_tex(R_GL_TEXTURE_2D, tex);
+    tex_param(R_GL_TEXTURE_2D, R_GL_TEXTURE_MIN_FILTER, R_GL_NEAREST);
+    /* Rows are 4 bytes per pixel: the default unpack alignment (4) reads them tightly. */
+    tex_image(R_GL_TEXTURE_2D, 0, color ? R_GL_RGBA8 : R_GL_DEPTH24_STENCIL8, (GLsizei)b->width, (GLsizei)b->height,
+              0, color ? R_GL_RGBA : R_GL_DEPTH_STENCIL, color ? R_GL_UNSIGNED_BYTE : R_GL_UNSIGNED_INT_24_8, b->data);
+    gen_fb(1, &fbo);
+    bind_fb(R_GL_READ_FRAMEBUFFER, fbo);
+    fb_tex(R_GL_READ_FRAMEBUFFER, color ? R_GL_COLOR_ATTACHMENT0 : R_GL_DEPTH_STENCIL_ATTACHMENT, R_GL_TEXTURE_2D,
+           tex, 0);
+    int rc = -1;
+    if (fb_status(R_GL_READ_FRAMEBUFFER) == R_GL_FRAMEBUFFER_COMPLETE) {
+        blit(0, 0, (GLint)b->width, (GLint)b->height, 0, 0, (GLint)b->width, (GLint)b->height,
+             color ? R_GL_COLOR_BUFFER_BIT : (R_GL_DEPTH_BUFFER_BIT | R_GL_STENCIL_BUFFER_BIT), R_GL_NEAREST);
+        rc = 0;
+    }
+    bind_fb(R_GL_READ_FRAMEBUFFER, 0);
+    del_fb(1, &fbo);
+    bind_tex(R_GL_TEXTURE_2D, 0);
+    del_tex(1, &tex);
+    return rc;
+}
+
+static uint32_t rb_attachment(uint32_t format)
+{
+    return format == R_GL_DEPTH_STENCIL ? R_GL_DEPTH_STENCIL_ATTACHMENT : format == 0x1902 ? R_GL_DEPTH_ATTACHMENT
+         : format == 0x1901 ? R_GL_STENCIL_ATTACHMENT : R_GL_COLOR_ATTACHMENT0;
+}
+
+/* A renderbuffer's pixels, after the restore calls made it (and set the captured state): a temporary
+ * texture holding them is blitted into it. Every binding and switch this touches is saved and put
+ * back, so the restored state is unchanged. */
+static int blit_renderbuffer(struct glr_dispatch *d, const struct glr_restore *r, const struct rblob *b)
+{
+    glr_pfn_glGetIntegerv get_int = PROC(d, glGetIntegerv);
+    glr_pfn_glIsEnabled is_enabled = PROC(d, glIsEnabled);
+    glr_pfn_glEnable enable = PROC(d, glEnable);
+    glr_pfn_glDisable disable = PROC(d, glDisable);
+    glr_pfn_glPixelStorei store = PROC(d, glPixelStorei);
+    glr_pfn_glBindBuffer bind_buf = PROC(d, glBindBuffer);
+    glr_pfn_glGenTextures gen_tex = PROC(d, glGenTextures);
+    glr_pfn_glBindTexture bind_tex = PROC(d, glBindTexture);
+    glr_pfn_glTexImage2D tex_image = PROC(d, glTexImage2D);
+    glr_pfn_glDeleteTextures del_tex = PROC(d, glDeleteTextures);
+    glr_pfn_glGenFramebuffers gen_fb = PROC(d, glGenFramebuffers);
+    glr_pfn_glBindFramebuffer bind_fb = PROC(d, glBindFramebuffer);
+    glr_pfn_glFramebufferTexture2D fb_tex = PROC(d, glFramebufferTexture2D);
+    glr_pfn_glFramebufferRenderbuffer fb_rb = PROC(d, glFramebufferRenderbuffer);
+    glr_pfn_glCheckFramebufferStatus fb_status = PROC(d, glCheckFramebufferStatus);
+    glr_pfn_glBlitFramebuffer blit = PROC(d, glBlitFramebuffer);
+    glr_pfn_glDeleteFramebuffers del_fb = PROC(d, glDeleteFramebuffers);
+    if (!get_int || !is_enabled || !enable || !disable || !store || !bind_buf || !gen_tex || !bind_tex || !tex_image ||
+        !del_tex || !gen_fb || !bind_fb || !fb_tex || !fb_rb || !fb_status || !blit || !del_fb)
+        return -1;
+    GLuint rb = (GLuint)glr_dispatch_lookup(d, b->ctx_id, GLR_OBJ_RENDERBUFFER, b->name);
+    const struct sm_context *c = sm_context_get(r->s, b->ctx_id);
+    bool desktop = c && sm_context_api(c, NULL, NULL) != SM_API_GLES;
+    GLint draw_fb = 0, read_fb = 0, tex2d = 0, unpack_buf = 0, unpack[4] = { 4, 0, 0, 0 };
+    static const GLenum unpack_pn[4] = { R_GL_UNPACK_ALIGNMENT, R_GL_UNPACK_ROW_LENGTH, R_GL_UNPACK_SKIP_ROWS,
+                                         R_GL_UNPACK_SKIP_PIXELS };
+    get_int(R_GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
+    get_int(R_GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+    get_int(R_GL_TEXTURE_BINDING_2D, &tex2d);
+    get_int(R_GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buf);
+    for (int i = 0; i < 4; i++)
+        get_int(unpack_pn[i], &unpack[i]);
+    bool scissor = is_enabled(R_GL_SCISSOR_TEST), discard = is_enabled(R_GL_RASTERIZER_DISCARD);
+    bool srgb = desktop && is_enabled(R_GL_FRAMEBUFFER_SRGB);
+    if (scissor)
+        disable(R_GL_SCISSOR_TEST);
+    if (discard)
+        disable(R_GL_RASTERIZER_DISCARD);
+    if (srgb)
+        disable(R_GL_FRAMEBUFFER_SRGB);
+    if (unpack_buf)
+        bind_buf(R_GL_PIXEL_UNPACK_BUFFER, 0);
+    store(R_GL_UNPACK_ALIGNMENT, 1);
+    for (int i = 1; i < 4; i++)
+        if (unpack[i])
+            store(unpack_pn[i], 0);
+    GLuint tex = 0, fbo[2] = { 0, 0 };
+    uint32_t att = rb_attachment(b->format);
+    gen_tex(1, &tex);
+    bind_tex(R_GL_TEXTURE_2D, tex);
+    tex_image(R_GL_TEXTURE_2D, 0, (GLint)b->internal_format, (GLsizei)b->width, (GLsizei)b->height, 0, b->format,
+              b->type, b->data);
+    gen_fb(2, fbo);
+    bind_fb(R_GL_READ_FRAMEBUFFER, fbo[0]);
+    fb_tex(R_GL_READ_FRAMEBUFFER, att, R_GL_TEXTURE_2D, tex, 0);
+    bind_fb(R_GL_DRAW_FRAMEBUFFER, fbo[1]);
+    fb_rb(R_GL_DRAW_FRAMEBUFFER, att, R_GL_RENDERBUFFER, rb);
+    int rc = -1;
+    if (fb_status(R_GL_READ_FRAMEBUFFER) == R_GL_FRAMEBUFFER_COMPLETE &&
+        fb_status(R_GL_DRAW_FRAMEBUFFER) == R_GL_FRAMEBUFFER_COMPLETE) {
+        GLbitfield mask = att == R_GL_COLOR_ATTACHMENT0 ? R_GL_COLOR_BUFFER_BIT
+                        : att == R_GL_DEPTH_ATTACHMENT ? R_GL_DEPTH_BUFFER_BIT
+                        : att == R_GL_STENCIL_ATTACHMENT ? R_GL_STENCIL_BUFFER_BIT
+                                                         : (R_GL_DEPTH_BUFFER_BIT | R_GL_STENCIL_BUFFER_BIT);
+        blit(0, 0, (GLint)b->width, (GLint)b->height, 0, 0, (GLint)b->width, (GLint)b->height, mask, R_GL_NEAREST);
+        rc = 0;
+    }
+    bind_fb(R_GL_READ_FRAMEBUFFER, (GLuint)read_fb);
+    bind_fb(R_GL_DRAW_FRAMEBUFFER, (GLuint)draw_fb);
+    del_fb(2, fbo);
+    bind_tex(R_GL_TEXTURE_2D, (GLuint)tex2d);
+    del_tex(1, &tex);
+    for (int i = 0; i < 4; i++)
+        store(unpack_pn[i], unpack[i]);
+    if (unpack_buf)
+        bind_buf(R_GL_PIXEL_UNPACK_BUFFER, (GLuint)unpack_buf);
+    if (scissor)
+        enable(R_GL_SCISSOR_TEST);
+    if (discard)
+        enable(R_GL_RASTERIZER_DISCARD);
+    if (srgb)
+        enable(R_GL_FRAMEBUFFER_SRGB);
+    return rc;
+}
+
+int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_current_fn make_current, void *user,
+                    struct glr_restore_stats *st, char *err, size_t n)
+{
+    struct glr_restore_stats local;
+    if (!st)
+        st = &local;
+    memset(st, 0, sizeof *st);
+    if (!r->have_calls) {
+        memset(&r->calls, 0, sizeof r->calls);
+        r->have_calls = true;
+        if (!sm_restore_calls(r->s, &r->calls) || r->calls.failed) {
+            seterr(err, n, "out of memory making the restore calls");
+            return -1;
+        }
+    }
+    /* Pixels first, on contexts still in their default state; then objects and state. */
+    for (size_t i = 0; i < r->n_blobs; i++) {
+        const struct rblob *b = &r->blobs[i];
+        if (b->kind != BLOB_DEFAULT_COLOR && b->kind != BLOB_DEFAULT_DEPTH_STENCIL)
+            continue;
+        if (make_current(user, b->ctx_id) != 0 || blit_default(d, b) != 0)
+            st->contents_failed++;
+        else
+            st->contents_restored++;
+    }
+    uint32_t cur = 0;
+    bool cur_ok = false;
+    for (size_t i = 0; i < r->calls.count; i++) {
+        const struct glr_call *c = &r->calls.calls[i];
+        if (c->ctx_id != cur) {
+            /* A context the replay did not create (never described in METADATA): its calls are
+             * counted as failed, the others still run. */
+            cur = c->ctx_id;
+            cur_ok = make_current(user, c->ctx_id) == 0;
+        }
+        if (!cur_ok) {
+            st->calls++;
+            st->calls_failed++;
+            if (!st->first_failed)
+                st->first_failed = "(context not created)";
+            continue;
+        }
+        int k = glr_dispatch_call(d, c);
+        st->calls++;
+        if (k == GLR_DISPATCH_MISSING || k == GLR_DISPATCH_BAD) {
+            st->calls_failed++;
+            if (!st->first_failed)
+                st->first_failed = glr_cmds[c->cmd].name;
+        }
+    }
+    /* Renderbuffer pixels last: the renderbuffers exist now (with their replay names). */
+    for (size_t i = 0; i < r->n_blobs; i++) {
+        const struct rblob *b = &r->blobs[i];
+        if (b->kind != BLOB_RENDERBUFFER)
+            continue;
+        if (make_current(user, b->ctx_id) != 0 || blit_renderbuffer(d, r, b) != 0)
+            st->contents_failed++;
+        else
+            st->contents_restored++;
+    }
+    return 0;
+}

@@ -1,0 +1,448 @@
+/* The initial-state snapshot: orchestration, GL error discipline, the default framebuffer's
+ * contents, and writing INITIAL_STATE / RESOURCE_BLOB (layouts in docs/GLCAP_FORMAT.md). */
+#include <stdarg.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "shim/shim_internal.h"
+#include "shim/capture_file.h"
+#include "shim/snapshot.h"
+#include "shim/track.h"
+#include "statemodel/sm_gl_enums.h"
+#include "glcap_file.h"
+#include "glcap_codec.h"
+
+#define EGL_DRAW_SURFACE 0x3059   /* EGL_DRAW */
+#define RESOURCE_INDEX_VERSION 1u
+
+static pthread_mutex_t snap_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct glr_snap *held;          /* guarded by snap_lock */
+/* Contexts whose per-context state is in `held` (the capturing one, then each context another
+ * thread used first during the capture). */
+static uint32_t done_ctx[64];
+static unsigned n_done;
+static __thread uint64_t tls_join_epoch;
+static __thread uint32_t tls_join_ctx;
+
+bool glr_snap_has(const struct glr_snap *sn, int gl_major, int gl_minor, int es_major, int es_minor)
+{
+    if (sn->es)
+        return es_major >= 0 && (sn->major > es_major || (sn->major == es_major && sn->minor >= es_minor));
+    return gl_major >= 0 && (sn->major > gl_major || (sn->major == gl_major && sn->minor >= gl_minor));
+}
+
+static void apply_va(struct glr_snap *sn, uint32_t cmd, bool has_ret, uint64_t ret, int blob_index,
+                     const void *blob, uint64_t blob_size, int nargs, va_list ap)
+{
+    struct glr_call c;
+    memset(&c, 0, sizeof c);
+    c.cmd = cmd;
+    c.ctx_id = sn->ctx;
+    if (has_ret) {
+        c.ret = ret;
+        c.flags = GLR_CALL_HAS_RET;
+    }
+    for (int i = 0; i < nargs && i < GLR_MAX_PARAMS; i++)
+        c.args[i] = va_arg(ap, uint64_t);
+    if (blob_index >= 0 && blob_index < GLR_MAX_PARAMS && blob && blob_size) {
+        c.blobs[blob_index].data = blob;
+        c.blobs[blob_index].size = blob_size;
+    }
+    sm_apply(sn->s, &c);
+}
+
+void glr_snap_apply(struct glr_snap *sn, uint32_t cmd, int blob_index, const void *blob, uint64_t blob_size,
+                    int nargs, ...)
+{
+    va_list ap;
+    va_start(ap, nargs);
+    apply_va(sn, cmd, false, 0, blob_index, blob, blob_size, nargs, ap);
+    va_end(ap);
+}
+
+void glr_snap_apply_ret(struct glr_snap *sn, uint32_t cmd, uint64_t ret, int blob_index, const void *blob,
+                        uint64_t blob_size, int nargs, ...)
+{
+    va_list ap;
+    va_start(ap, nargs);
+    apply_va(sn, cmd, true, ret, blob_index, blob, blob_size, nargs, ap);
+    va_end(ap);
+}
+
+void glr_snap_warn(struct glr_snap *sn, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (sn->warnings++ < 20)
+        glr_log(GLR_LOG_WARN, "snapshot: %s", buf);
+}
+
+bool glr_snap_add_blob(struct glr_snap *sn, const struct glr_snap_blob *b)
+{
+    if (sn->n_blobs == sn->cap_blobs) {
+        size_t cap = sn->cap_blobs ? sn->cap_blobs * 2 : 8;
+        struct glr_snap_blob *n = realloc(sn->blobs, cap * sizeof *n);
+        if (!n)
+            return false;
+        sn->blobs = n;
+        sn->cap_blobs = cap;
+    }
+    sn->blobs[sn->n_blobs++] = *b;
+    return true;
+}
+
+void glr_snap_pack_begin(struct glr_snap *sn, struct glr_snap_pack *sv)
+{
+    static const GLenum pn[7] = { GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS, GL_PACK_SKIP_PIXELS,
+                                  GL_PIXEL_PACK_BUFFER_BINDING, GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES };
+    bool es2 = sn->es && sn->major < 3;
+    int n = es2 ? 1 : sn->es ? 5 : 7;
+    memset(sv, 0, sizeof *sv);
+    sv->v[0] = 4;
+    for (int i = 0; i < n; i++)
+        GLR_REAL(glGetIntegerv)(pn[i], &sv->v[i]);
+    GLR_REAL(glPixelStorei)(GL_PACK_ALIGNMENT, 1);
+    for (int i = 1; i < n; i++) {
+        if (!sv->v[i])
+            continue;
+        if (pn[i] == GL_PIXEL_PACK_BUFFER_BINDING)
+            GLR_REAL(glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
+        else
+            GLR_REAL(glPixelStorei)(pn[i], 0);
+    }
+}
+
+void glr_snap_pack_end(struct glr_snap *sn, const struct glr_snap_pack *sv)
+{
+    static const GLenum pn[7] = { GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS, GL_PACK_SKIP_PIXELS,
+                                  GL_PIXEL_PACK_BUFFER_BINDING, GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES };
+    bool es2 = sn->es && sn->major < 3;
+    int n = es2 ? 1 : sn->es ? 5 : 7;
+    GLR_REAL(glPixelStorei)(GL_PACK_ALIGNMENT, sv->v[0]);
+    for (int i = 1; i < n; i++) {
+        if (!sv->v[i])
+            continue;
+        if (pn[i] == GL_PIXEL_PACK_BUFFER_BINDING)
+            GLR_REAL(glBindBuffer)(GL_PIXEL_PACK_BUFFER, (GLuint)sv->v[i]);
+        else
+            GLR_REAL(glPixelStorei)(pn[i], sv->v[i]);
+    }
+}
+
+/* ---------------------------------------------------------------- GL errors */
+
+/* Raises `e` again on the current context with a call that has no other effect, so the program's
+ * next glGetError still reports the error it caused before the snapshot. */
+static void reraise(struct glr_snap *sn, GLenum e)
+{
+    switch (e) {
+    case GL_INVALID_ENUM:
+        GLR_REAL(glEnable)(0);
+        break;
+    case GL_INVALID_VALUE:
+        GLR_REAL(glLineWidth)(-1.0f);
+        break;
+    case GL_INVALID_OPERATION:
+        if (glr_snap_has(sn, 3, 0, 3, 0)) {
+            /* Binding a vertex array name that was never generated. */
+            GLuint probe = 0x7ffffff0u;
+            while (GLR_REAL(glIsVertexArray)(probe))
+                probe++;
+            GLR_REAL(glBindVertexArray)(probe);
+        } else {
+            GLR_REAL(glUseProgram)(0x7ffffff0u);   /* INVALID_VALUE on some; best effort */
+        }
+        break;
+    default:
+        glr_log(GLR_LOG_WARN, "snapshot: the program had GL error 0x%04x pending; it cannot be raised again",
+                (unsigned)e);
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------- default framebuffer */
+
+static void default_framebuffer(struct glr_snap *sn, int api)
+{
+    void *display = NULL, *surface = NULL;
+    if (api == GLR_CTX_GLX) {
+        display = GLR_REAL(glXGetCurrentDisplay)();
+        surface = (void *)(uintptr_t)GLR_REAL(glXGetCurrentDrawable)();
+    } else {
+        display = GLR_REAL(eglGetCurrentDisplay)();
+        surface = GLR_REAL(eglGetCurrentSurface)(EGL_DRAW_SURFACE);
+    }
+    if (!display || !surface)
+        return;   /* surfaceless: no default framebuffer contents */
+    struct glr_ref_image img;
+    if (glr_read_back_buffer(api, display, surface, &img) != 0) {
+        glr_snap_warn(sn, "cannot read the default framebuffer's colour");
+        return;
+    }
+    struct glr_snap_blob b = { .kind = GLR_SNAP_BLOB_DEFAULT_COLOR, .ctx_id = sn->ctx, .width = img.width,
+                               .height = img.height, .internal_format = GL_RGBA8, .format = GL_RGBA,
+                               .type = GL_UNSIGNED_BYTE, .data = img.pixels,
+                               .size = (uint64_t)img.width * img.height * 4 };
+    if (!glr_snap_add_blob(sn, &b)) {
+        free(img.pixels);
+        return;
+    }
+    sn->bytes_read += b.size;
+    /* Depth and stencil: desktop GL 3.0+ can read them packed (24 + 8 bits), which is what the
+     * headless replayer's pbuffers have. ES has no depth read-back: not kept there. */
+    if (sn->es || !glr_snap_has(sn, 3, 0, -1, 0))
+        return;
+    GLint read_fbo = 0, draw_fbo = 0, depth_bits = 0, stencil_bits = 0;
+    GLR_REAL(glGetIntegerv)(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
+    GLR_REAL(glGetIntegerv)(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo);
+    if (read_fbo)
+        GLR_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, 0);
+    /* Sizes only of attachments that exist (asking a missing one is an error). */
+    GLint depth_type = GL_NONE, stencil_type = GL_NONE;
+    GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_READ_FRAMEBUFFER, GL_DEPTH,
+                                                   GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &depth_type);
+    GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_READ_FRAMEBUFFER, GL_STENCIL,
+                                                   GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &stencil_type);
+    if (depth_type != GL_NONE)
+        GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_READ_FRAMEBUFFER, GL_DEPTH,
+                                                       GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &depth_bits);
+    if (stencil_type != GL_NONE)
+        GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_READ_FRAMEBUFFER, GL_STENCIL,
+                                                       GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE, &stencil_bits);
+    if (depth_bits == 24 && stencil_bits == 8) {
+        uint64_t size = (uint64_t)img.width * img.height * 4;
+        uint8_t *px = malloc(size);
+        if (px) {
+            struct glr_snap_pack sv;
+            glr_snap_pack_begin(sn, &sv);
+            GLR_REAL(glReadPixels)(0, 0, (GLsizei)img.width, (GLsizei)img.height, GL_DEPTH_STENCIL,
+                                   GL_UNSIGNED_INT_24_8, px);
+            glr_snap_pack_end(sn, &sv);
+            struct glr_snap_blob d = { .kind = GLR_SNAP_BLOB_DEFAULT_DEPTH_STENCIL, .ctx_id = sn->ctx,
+                                       .width = img.width, .height = img.height,
+                                       .internal_format = GL_DEPTH24_STENCIL8, .format = GL_DEPTH_STENCIL,
+                                       .type = GL_UNSIGNED_INT_24_8, .data = px, .size = size };
+            if (glr_snap_add_blob(sn, &d))
+                sn->bytes_read += size;
+            else
+                free(px);
+        }
+    } else if (depth_bits || stencil_bits) {
+        /* Programs clear depth at the frame start almost always; other layouts are not kept. */
+        glr_log(GLR_LOG_INFO, "snapshot: default framebuffer depth %d / stencil %d bits: not kept (only 24/8 is)",
+                depth_bits, stencil_bits);
+    }
+    if (read_fbo)
+        GLR_REAL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, (GLuint)read_fbo);
+    (void)draw_fbo;
+}
+
+/* ---------------------------------------------------------------- taking it */
+
+static void snap_free(struct glr_snap *sn)
+{
+    if (!sn)
+        return;
+    sm_state_free(sn->s);
+    for (size_t i = 0; i < sn->n_blobs; i++)
+        free(sn->blobs[i].data);
+    free(sn->blobs);
+    free(sn);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Fills sn's version fields from the context current on this thread; false if none. */
+static bool snap_init(struct glr_snap *sn)
+{
+    /* The version of the context itself (it may have been described on another thread). */
+    int profile = 0;
+    sn->ctx = glr_ctx_id(glr_ctx_current());
+    if (!sn->ctx || !glr_track_context_version(sn->ctx, &sn->es, &sn->major, &sn->minor, &profile))
+        return false;
+    sn->core = !sn->es && (profile & 1);
+    /* GL_TEXTURE_TARGET (direct state access) is answered by Mesa in core profiles only. */
+    sn->dsa = sn->core && (sn->major > 4 || (sn->major == 4 && sn->minor >= 5));
+    return true;
+}
+
+/* GL_DEBUG_OUTPUT is switched off during the read-back, so a program's debug callback never hears of
+ * the errors a probe raises (they are drained below). */
+static bool debug_output_begin(struct glr_snap *sn)
+{
+    if (!glr_snap_has(sn, 4, 3, 3, 2) || !GLR_REAL(glIsEnabled)(GL_DEBUG_OUTPUT))
+        return false;
+    GLR_REAL(glDisable)(GL_DEBUG_OUTPUT);
+    return true;
+}
+
+/* The read-back errors are drained; the program's own pending error (read before) is raised again. */
+static void errors_end(struct glr_snap *sn, GLenum pending, bool debug_was_on)
+{
+    if (debug_was_on)
+        GLR_REAL(glEnable)(GL_DEBUG_OUTPUT);
+    unsigned own = 0;
+    GLenum e, first = GL_NO_ERROR;
+    while ((e = GLR_REAL(glGetError)()) != GL_NO_ERROR && own < 64) {
+        if (!own)
+            first = e;
+        own++;
+    }
+    if (own)
+        glr_log(GLR_LOG_DEBUG, "snapshot: the read-back raised GL error 0x%04x (drained)", (unsigned)first);
+    if (pending != GL_NO_ERROR)
+        reraise(sn, pending);
+}
+
+/* Per-context part: vertex arrays, framebuffers, context state of sn->ctx (current here). */
+static void snap_context_part(struct glr_snap *sn)
+{
+    glr_snap_vertex_arrays(sn);
+    glr_snap_framebuffers(sn);
+    glr_snap_context_state(sn);
+    if (n_done < sizeof done_ctx / sizeof done_ctx[0])
+        done_ctx[n_done++] = sn->ctx;
+}
+
+int glr_snapshot_take(int api)
+{
+    glr_snapshot_discard();
+    double t0 = now_s();
+    struct glr_snap *sn = calloc(1, sizeof *sn);
+    if (!sn)
+        return -1;
+    if (!snap_init(sn)) {
+        glr_log(GLR_LOG_WARN, "snapshot: no current context on the capturing thread; initial state not saved");
+        free(sn);
+        return -1;
+    }
+    sn->s = glr_track_clone();
+    if (!sn->s || !sm_context_get(sn->s, sn->ctx)) {
+        glr_log(GLR_LOG_ERROR, "snapshot: the tracking state lacks context %u (or memory ran out); initial "
+                "state not saved", sn->ctx);
+        snap_free(sn);
+        return -1;
+    }
+    pthread_mutex_lock(&snap_lock);
+    n_done = 0;
+    /* The program's pending error: read (which clears it) and raised again at the end. */
+    GLenum pending = GLR_REAL(glGetError)();
+    bool debug_on = debug_output_begin(sn);
+    glr_snap_buffers(sn);
+    glr_snap_textures(sn);
+    glr_snap_renderbuffers(sn);
+    glr_snap_samplers(sn);
+    glr_snap_programs(sn);
+    snap_context_part(sn);
+    default_framebuffer(sn, api);
+    errors_end(sn, pending, debug_on);
+    held = sn;
+    pthread_mutex_unlock(&snap_lock);
+    glr_log(GLR_LOG_INFO, "snapshot: context %u, %llu bytes of contents read in %.3f s", sn->ctx,
+            (unsigned long long)sn->bytes_read, now_s() - t0);
+    return 0;
+}
+
+void glr_snapshot_join(uint64_t epoch)
+{
+    uint32_t ctx = glr_ctx_id(glr_ctx_current());
+    if (tls_join_epoch == epoch && tls_join_ctx == ctx)
+        return;
+    tls_join_epoch = epoch;
+    tls_join_ctx = ctx;
+    if (!ctx)
+        return;
+    pthread_mutex_lock(&snap_lock);
+    bool done = !held;
+    for (unsigned i = 0; i < n_done && !done; i++)
+        done = done_ctx[i] == ctx;
+    if (!done) {
+        /* The state another thread's context had when it first ran during the capture: nothing ran
+         * on it since the capture began, so this is its state at the frame start. */
+        struct glr_snap part = *held;
+        if (snap_init(&part) && sm_context_get(part.s, part.ctx)) {
+            GLenum pending = GLR_REAL(glGetError)();
+            bool debug_on = debug_output_begin(&part);
+            snap_context_part(&part);
+            errors_end(&part, pending, debug_on);
+            glr_log(GLR_LOG_INFO, "snapshot: context %u (current on another thread) added", part.ctx);
+        }
+        held->warnings = part.warnings;
+    }
+    pthread_mutex_unlock(&snap_lock);
+}
+
+bool glr_snapshot_ready(void)
+{
+    return held != NULL;
+}
+
+void glr_snapshot_discard(void)
+{
+    pthread_mutex_lock(&snap_lock);
+    snap_free(held);
+    held = NULL;
+    n_done = 0;
+    pthread_mutex_unlock(&snap_lock);
+}
+
+/* ---------------------------------------------------------------- writing */
+
+static int snapshot_write_locked(struct glcap_writer *w);
+
+int glr_snapshot_write(struct glcap_writer *w)
+{
+    pthread_mutex_lock(&snap_lock);
+    int rc = held ? snapshot_write_locked(w) : 0;
+    pthread_mutex_unlock(&snap_lock);
+    return rc;
+}
+
+static int snapshot_write_locked(struct glcap_writer *w)
+{
+    size_t sm_size = 0;
+    uint8_t *sm_bytes = sm_serialize(held->s, &sm_size);
+    if (!sm_bytes) {
+        glr_log(GLR_LOG_ERROR, "snapshot: out of memory serializing the initial state");
+        return -1;
+    }
+    /* RESOURCE_BLOB 0: the index of the contents the state model does not hold. */
+    glcap_wbuf index;
+    glcap_wbuf_init(&index);
+    glcap_put_uvar(&index, RESOURCE_INDEX_VERSION);
+    glcap_put_uvar(&index, held->ctx);
+    glcap_put_uvar(&index, held->n_blobs);
+    for (size_t i = 0; i < held->n_blobs; i++) {
+        const struct glr_snap_blob *b = &held->blobs[i];
+        glcap_put_uvar(&index, b->kind);
+        glcap_put_uvar(&index, b->ctx_id);
+        glcap_put_uvar(&index, b->name);
+        glcap_put_uvar(&index, b->width);
+        glcap_put_uvar(&index, b->height);
+        glcap_put_uvar(&index, b->internal_format);
+        glcap_put_uvar(&index, b->format);
+        glcap_put_uvar(&index, b->type);
+        glcap_put_uvar(&index, b->size);
+    }
+    int rc = index.failed ? -1 : 0;
+    if (rc == 0)
+        rc = glcap_writer_add_section(w, GLCAP_SECTION_INITIAL_STATE, 0, GLCAP_COMPRESSION_ZSTD, sm_bytes, sm_size);
+    if (rc == 0)
+        rc = glcap_writer_add_section(w, GLCAP_SECTION_RESOURCE_BLOB, 0, GLCAP_COMPRESSION_NONE, index.data,
+                                      index.len);
+    for (size_t i = 0; rc == 0 && i < held->n_blobs; i++)
+        rc = glcap_writer_add_section(w, GLCAP_SECTION_RESOURCE_BLOB, (uint32_t)(i + 1), GLCAP_COMPRESSION_ZSTD,
+                                      held->blobs[i].data, (size_t)held->blobs[i].size);
+    glcap_wbuf_free(&index);
+    free(sm_bytes);
+    return rc;
+}

@@ -1,0 +1,110 @@
+/* The initial-state snapshot of a capture that starts after contexts exist (docs/GLCAP_FORMAT.md,
+ * INITIAL_STATE and RESOURCE_BLOB).
+ *
+ * At capture start, on the capturing thread with its context current, the tracking state
+ * (shim/track.c: names, shader sources, link inputs) is cloned and completed with everything the
+ * driver reports, read through GLR_REAL only: object contents and parameters, uniform values,
+ * VAO/FBO layouts, the context state, and the default framebuffer's contents. Every binding and
+ * pixel-store value touched is put back, and GL errors raised by the read-back are drained and the
+ * program's own pending error (if any) is raised again, so the program sees no difference.
+ *
+ * Internal to the shim: snapshot.c (orchestration, errors, default framebuffer, writing),
+ * snapshot_objects.c (shared objects), snapshot_context.c (per-context objects and state). */
+#ifndef GLR_SHIM_SNAPSHOT_H
+#define GLR_SHIM_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "statemodel/statemodel.h"
+
+#define GLR_SNAP_HIDDEN __attribute__((visibility("hidden")))
+
+/* Takes the snapshot of the context current on this thread (api: enum glr_ctx_api). Replaces any
+ * previous one. Returns 0, or -1 when it failed (logged; the capture then says "none"). */
+GLR_SNAP_HIDDEN int glr_snapshot_take(int api);
+/* Whether a snapshot is held for the capture being written. */
+GLR_SNAP_HIDDEN bool glr_snapshot_ready(void);
+struct glcap_writer;
+/* Writes INITIAL_STATE (id 0) and its RESOURCE_BLOB sections. 0 or -1 (writer error). */
+GLR_SNAP_HIDDEN int glr_snapshot_write(struct glcap_writer *w);
+GLR_SNAP_HIDDEN void glr_snapshot_discard(void);
+/* Called on every recording thread at its first record of capture `epoch` (and when its current
+ * context changes): a context not yet in the snapshot (current on another thread when the capture
+ * began) has its per-context state read here, on its own thread, before its first call is seen. */
+GLR_SNAP_HIDDEN void glr_snapshot_join(uint64_t epoch);
+
+/* ---- shared between the snapshot files ---- */
+
+/* A content the state model does not hold, restored by replay/restore.c (RESOURCE_BLOB). */
+enum glr_snap_blob_kind {
+    GLR_SNAP_BLOB_DEFAULT_COLOR = 1,      /* default framebuffer back buffer, RGBA8 */
+    GLR_SNAP_BLOB_DEFAULT_DEPTH_STENCIL = 2, /* default framebuffer depth+stencil, 24_8 */
+    GLR_SNAP_BLOB_RENDERBUFFER = 3,       /* a single-sample renderbuffer's pixels */
+};
+
+struct glr_snap_blob {
+    uint32_t kind, ctx_id, name;
+    uint32_t width, height;
+    uint32_t internal_format, format, type;  /* how the bytes were read (and are uploaded) */
+    uint8_t *data;
+    uint64_t size;
+};
+
+struct glr_snap {
+    struct sm_state *s;
+    uint32_t ctx;               /* the capturing context */
+    bool es, core;
+    int major, minor;           /* version of the capturing context */
+    bool dsa;                   /* desktop GL >= 4.5 */
+    struct glr_snap_blob *blobs;
+    size_t n_blobs, cap_blobs;
+    uint64_t bytes_read;        /* contents read back, for the log */
+    unsigned warnings;
+};
+
+/* Version test for the capturing context: desktop (gl) or ES (es) minimum; -1 = never. */
+GLR_SNAP_HIDDEN bool glr_snap_has(const struct glr_snap *sn, int gl_major, int gl_minor, int es_major,
+                                  int es_minor);
+/* Applies a synthesized call (captured names) to the snapshot's state on the capturing context.
+ * args are the packed arguments (U(), I(), F() below); blob_index < 0 for none. */
+GLR_SNAP_HIDDEN void glr_snap_apply(struct glr_snap *sn, uint32_t cmd, int blob_index, const void *blob,
+                                    uint64_t blob_size, int nargs, ...);
+GLR_SNAP_HIDDEN void glr_snap_apply_ret(struct glr_snap *sn, uint32_t cmd, uint64_t ret, int blob_index,
+                                        const void *blob, uint64_t blob_size, int nargs, ...);
+GLR_SNAP_HIDDEN void glr_snap_warn(struct glr_snap *sn, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+GLR_SNAP_HIDDEN bool glr_snap_add_blob(struct glr_snap *sn, const struct glr_snap_blob *b);
+/* Pixel-pack state set tight (alignment 1, no row length/skips, no pack buffer) for a read-back,
+ * and put back afterwards. */
+struct glr_snap_pack { int v[7]; };
+GLR_SNAP_HIDDEN void glr_snap_pack_begin(struct glr_snap *sn, struct glr_snap_pack *saved);
+GLR_SNAP_HIDDEN void glr_snap_pack_end(struct glr_snap *sn, const struct glr_snap_pack *saved);
+
+#define SNAP_U(v) ((uint64_t)(v))
+#define SNAP_I(v) ((uint64_t)(int64_t)(v))
+static inline uint64_t SNAP_F(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+static inline uint64_t SNAP_D(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return b;
+}
+
+/* snapshot_objects.c */
+GLR_SNAP_HIDDEN void glr_snap_buffers(struct glr_snap *sn);
+GLR_SNAP_HIDDEN void glr_snap_textures(struct glr_snap *sn);
+GLR_SNAP_HIDDEN void glr_snap_renderbuffers(struct glr_snap *sn);
+GLR_SNAP_HIDDEN void glr_snap_samplers(struct glr_snap *sn);
+GLR_SNAP_HIDDEN void glr_snap_programs(struct glr_snap *sn);
+/* snapshot_context.c */
+GLR_SNAP_HIDDEN void glr_snap_vertex_arrays(struct glr_snap *sn);
+GLR_SNAP_HIDDEN void glr_snap_framebuffers(struct glr_snap *sn);
+GLR_SNAP_HIDDEN void glr_snap_context_state(struct glr_snap *sn);
+
+#endif

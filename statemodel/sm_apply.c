@@ -1,0 +1,357 @@
+/* sm_apply: resolves a call's command to its canonical form, dispatches it to the handler of its
+ * area, and counts commands the model does not handle. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "statemodel/sm_apply.h"
+#include "statemodel/sm_internal.h"
+#include "statemodel/sm_map.h"
+
+static sm_apply_fn handlers[GLR_CMD_COUNT];
+static uint32_t canonical[GLR_CMD_COUNT];
+static uint8_t cmd_class[GLR_CMD_COUNT];
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* Commands that read state or write only GPU-side contents (framebuffer pixels, buffer and texture
+ * data written by the GPU), and so change nothing the model keeps. Prefixes end with '*'. */
+static const char *const no_state[] = {
+    "glGet*", "glIs*", "glDraw*", "glMultiDraw*", "glClear", "glClearBuffer*",
+    "glClearNamedFramebuffer*", "glClearTexImage", "glClearTexSubImage", "glReadPixels",
+    "glReadnPixels*", "glFlush", "glFinish", "glDispatchCompute*", "glDebugMessage*",
+    "glPushDebugGroup*", "glPopDebugGroup*", "glObjectLabel*", "glObjectPtrLabel*",
+    "glInsertEventMarker*", "glPushGroupMarker*", "glPopGroupMarker*", "glStringMarker*",
+    "glFrameTerminator*", "glCheckFramebufferStatus*", "glCheckNamedFramebufferStatus*",
+    "glBlitFramebuffer*", "glBlitNamedFramebuffer", "glCopyImageSubData*", "glMemoryBarrier*",
+    "glTextureBarrier*", "glValidateProgram*", "glInvalidate*", "glClientWaitSync*",
+    "glWaitSync*", "glFlushMappedBufferRange*", "glFlushMappedNamedBufferRange*",
+    "glReleaseShaderCompiler", "glGetnUniform*", "glBeginConditionalRender*",
+    "glEndConditionalRender*", "glPolygonOffsetx*", "glResolveMultisampleFramebuffer*",
+    "glDiscardFramebuffer*", "glCopyTexSubImage*", "glCopyTextureSubImage*",
+    "glMaxShaderCompilerThreads*", "glSampleMaskIndexedNV",
+};
+
+static bool is_no_state(const char *name)
+{
+    for (size_t i = 0; i < sizeof no_state / sizeof *no_state; i++) {
+        const char *p = no_state[i];
+        size_t n = strlen(p);
+        if (p[n - 1] == '*' ? strncmp(name, p, n - 1) == 0 : strcmp(name, p) == 0)
+            return true;
+    }
+    return false;
+}
+
+static const char *const vendor_suffixes[] = { "ARB", "EXT", "OES", "KHR", "NV", "AMD", "APPLE",
+                                               "ATI", "MESA", "INTEL", NULL };
+
+/* A suffixed command that the registry does not mark as an alias but that has the same
+ * parameters as its unsuffixed core form (glBindFramebufferEXT): apply it as the core one. */
+static int suffix_fallback(uint32_t cmd)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[cmd];
+    size_t len = strlen(ci->name);
+    for (int k = 0; vendor_suffixes[k]; k++) {
+        size_t sl = strlen(vendor_suffixes[k]);
+        if (len <= sl + 2 || strcmp(ci->name + len - sl, vendor_suffixes[k]) != 0)
+            continue;
+        char base[128];
+        if (len - sl >= sizeof base)
+            return -1;
+        memcpy(base, ci->name, len - sl);
+        base[len - sl] = 0;
+        int b = glr_cmd_find(base);
+        if (b < 0 || !handlers[b])
+            return -1;
+        const struct glr_cmd_info *bi = &glr_cmds[b];
+        if (bi->nparams != ci->nparams || bi->ret_kind != ci->ret_kind)
+            return -1;
+        for (int i = 0; i < ci->nparams; i++)
+            if (bi->params[i].kind != ci->params[i].kind ||
+                bi->params[i].is_pointer != ci->params[i].is_pointer)
+                return -1;
+        return b;
+    }
+    return -1;
+}
+
+static void init_tables(void)
+{
+    sm_register_objects(handlers);
+    sm_register_buffers(handlers);
+    sm_register_textures(handlers);
+    sm_register_programs(handlers);
+    sm_register_vertex(handlers);
+    sm_register_framebuffers(handlers);
+    sm_register_raster(handlers);
+    for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
+        if (glr_cmds[i].api == GLR_API_GL && glr_cmds[i].alias < 0 && !handlers[i]) {
+            sm_register_uniform_family(handlers, i, glr_cmds[i].name);
+            sm_register_attrib_family(handlers, i, glr_cmds[i].name);
+        }
+    }
+    for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
+        uint32_t c = i;
+        for (int hops = 0; hops < 8 && glr_cmds[c].alias >= 0; hops++)
+            c = (uint32_t)glr_cmds[c].alias;
+        if (!handlers[c]) {
+            int f = suffix_fallback(c);
+            if (f >= 0)
+                c = (uint32_t)f;
+        }
+        canonical[i] = c;
+        if (glr_cmds[i].api != GLR_API_GL)
+            cmd_class[i] = SM_CMD_NO_STATE;   /* GLX/EGL: context management is the shim's */
+        else if (handlers[c])
+            cmd_class[i] = SM_CMD_APPLIED;
+        else if (is_no_state(glr_cmds[i].name) || is_no_state(glr_cmds[c].name))
+            cmd_class[i] = SM_CMD_NO_STATE;
+        else
+            cmd_class[i] = SM_CMD_UNHANDLED;
+    }
+}
+
+enum sm_cmd_class sm_cmd_class(uint32_t cmd)
+{
+    pthread_once(&init_once, init_tables);
+    if (cmd == GLR_PSEUDO_CONTEXT_CREATE)
+        return SM_CMD_APPLIED;
+    if (cmd == GLR_PSEUDO_MAKE_CURRENT || cmd == GLR_PSEUDO_BUFFER_DATA)
+        return SM_CMD_APPLIED;
+    if (cmd > GLR_PSEUDO_CONTEXT_CREATE && cmd < GLR_PSEUDO_END)
+        return SM_CMD_NO_STATE;
+    return cmd < GLR_CMD_COUNT ? (enum sm_cmd_class)cmd_class[cmd] : SM_CMD_UNHANDLED;
+}
+
+/* Records of the shim's events (enum glr_pseudo_cmd). CONTEXT_CREATE (args: new context id,
+ * share group = id of the group's first context, window-system API) declares the context unless
+ * it already is (the capture's metadata, which knows its GL API and version, may have declared it
+ * first); the record does not carry the GL API, so a context first seen here is GL
+ * compatibility 2.1 like any undeclared one. Make-current, swap and client-array data change no
+ * state the model keeps. */
+static bool apply_pseudo(struct sm_state *s, const struct glr_call *call)
+{
+    if (call->cmd == GLR_PSEUDO_MAKE_CURRENT) {
+        /* GL sets the viewport and scissor box to the draw surface's size the first time a
+         * context is made current: the record carries that size (0 when unknown). */
+        struct sm_context *c = call->ctx_id ? sm_ctx_find(s, call->ctx_id) : NULL;
+        uint64_t w = call->args[0], h = call->args[1];
+        if (c && w && h && w <= INT32_MAX && h <= INT32_MAX && !c->st.viewport[0][2] && !c->st.viewport[0][3] &&
+            !c->st.scissor[0][2] && !c->st.scissor[0][3]) {
+            for (int i = 0; i < SM_MAX_VIEWPORTS; i++) {
+                c->st.viewport[i][0] = c->st.viewport[i][1] = 0;
+                c->st.viewport[i][2] = (float)w;
+                c->st.viewport[i][3] = (float)h;
+                c->st.scissor[i][0] = c->st.scissor[i][1] = 0;
+                c->st.scissor[i][2] = (int32_t)w;
+                c->st.scissor[i][3] = (int32_t)h;
+            }
+        }
+        return true;
+    }
+    if (call->cmd == GLR_PSEUDO_BUFFER_DATA) {
+        /* Bytes written through a mapping (args: map pointer, offset in map, map length, buffer,
+         * offset in buffer): update the contents when the model knows them. */
+        struct sm_context *c = call->ctx_id ? sm_ctx_find(s, call->ctx_id) : NULL;
+        struct sm_buffer *b = c && call->args[3] <= UINT32_MAX ?
+            sm_map_get(&c->share->buffers, (uint32_t)call->args[3]) : NULL;
+        uint64_t off = call->args[4], n = call->blobs[0].size;
+        if (b && b->data_known && off <= b->size && n <= b->size - off && call->blobs[0].data)
+            memcpy(b->data + off, call->blobs[0].data, (size_t)n);
+        return true;
+    }
+    if (call->cmd != GLR_PSEUDO_CONTEXT_CREATE)
+        return true;
+    uint64_t id = call->args[0], group = call->args[1];
+    if (id == 0 || id > UINT32_MAX) {
+        sm_error(s, "context creation record with an invalid context id");
+        return true;
+    }
+    if (sm_ctx_find(s, (uint32_t)id))
+        return true;
+    uint32_t share_with = 0;
+    if (group != id && group <= UINT32_MAX && sm_ctx_find(s, (uint32_t)group))
+        share_with = (uint32_t)group;
+    if (!sm_context_create(s, (uint32_t)id, share_with, SM_API_GL_COMPAT, 2, 1))
+        sm_error(s, "out of memory");
+    return true;
+}
+
+bool sm_apply(struct sm_state *s, const struct glr_call *call)
+{
+    pthread_once(&init_once, init_tables);
+    if (s && call && call->cmd >= GLR_CMD_COUNT && call->cmd < GLR_PSEUDO_END)
+        return apply_pseudo(s, call);
+    if (!s || !call || call->cmd >= GLR_CMD_COUNT) {
+        if (s)
+            sm_error(s, "call with an invalid command id");
+        return false;
+    }
+    uint32_t cmd = call->cmd;
+    if (cmd_class[cmd] == SM_CMD_NO_STATE)
+        return true;
+    if (cmd_class[cmd] == SM_CMD_UNHANDLED) {
+        if (!s->unhandled_counts)
+            s->unhandled_counts = calloc(GLR_CMD_COUNT, sizeof *s->unhandled_counts);
+        if (s->unhandled_counts)
+            s->unhandled_counts[cmd]++;
+        s->unhandled_calls++;
+        return false;
+    }
+    if (call->ctx_id == 0) {
+        sm_error(s, "%s called with no current context", glr_cmds[cmd].name);
+        return true;
+    }
+    struct sm_context *c = sm_ctx_find(s, call->ctx_id);
+    if (!c && !(c = sm_ctx_add(s, call->ctx_id, NULL, SM_API_GL_COMPAT, 2, 1))) {
+        sm_error(s, "out of memory");
+        return true;
+    }
+    struct sm_ap a = { s, c, call, canonical[cmd], { 0 } };
+    handlers[a.cmd](&a);
+    for (int i = 0; i < GLR_MAX_PARAMS; i++)
+        free(a.aligned[i]);
+    return true;
+}
+
+/* ------------------------------------------------------------------ helpers for handlers */
+
+void ap_error(struct sm_ap *a, const char *what)
+{
+    sm_error(a->s, "%s (seq %llu): %s", glr_cmds[a->call->cmd].name,
+             (unsigned long long)a->call->seq, what);
+}
+
+const void *ap_blob(struct sm_ap *a, int i, uint64_t need)
+{
+    const struct glr_blob *b = &a->call->blobs[i];
+    if (!b->data || b->size < need || need == 0)
+        return NULL;
+    if (((uintptr_t)b->data & 7) == 0)
+        return b->data;
+    if (!a->aligned[i]) {
+        if (b->size > SIZE_MAX || !(a->aligned[i] = malloc((size_t)b->size))) {
+            ap_error(a, "out of memory");
+            return NULL;
+        }
+        memcpy(a->aligned[i], b->data, (size_t)b->size);
+    }
+    return a->aligned[i];
+}
+
+const uint32_t *ap_names(struct sm_ap *a, int blob_index, int32_t n)
+{
+    if (n <= 0)
+        return NULL;
+    const uint32_t *p = ap_blob(a, blob_index, (uint64_t)n * 4);
+    if (!p)
+        ap_error(a, "names array missing from the recorded call");
+    return p;
+}
+
+#define GET_OR_CREATE(fn, type, map, ctor)                                  \
+    type *fn(struct sm_ap *a, uint32_t name, bool create)                   \
+    {                                                                       \
+        if (!name)                                                          \
+            return NULL;                                                    \
+        type *o = sm_map_get(&a->c->share->map, name);                      \
+        if (!o && create) {                                                 \
+            o = ctor(name);                                                 \
+            if (o && !sm_map_put(&a->c->share->map, name, o)) {             \
+                free(o);                                                    \
+                o = NULL;                                                   \
+            }                                                               \
+            if (!o)                                                         \
+                ap_error(a, "out of memory");                               \
+        }                                                                   \
+        return o;                                                           \
+    }
+
+GET_OR_CREATE(ap_buffer, struct sm_buffer, buffers, sm_buffer_new)
+GET_OR_CREATE(ap_texture, struct sm_texture, textures, sm_texture_new)
+GET_OR_CREATE(ap_renderbuffer, struct sm_renderbuffer, renderbuffers, sm_renderbuffer_new)
+GET_OR_CREATE(ap_sampler, struct sm_sampler, samplers, sm_sampler_new)
+
+struct sm_program *ap_program(struct sm_ap *a, uint32_t name)
+{
+    struct sm_program *p = name ? sm_map_get(&a->c->share->programs, name) : NULL;
+    if (!p)
+        ap_error(a, "no such program");
+    return p;
+}
+
+struct sm_shader *ap_shader(struct sm_ap *a, uint32_t name)
+{
+    struct sm_shader *sh = name ? sm_map_get(&a->c->share->shaders, name) : NULL;
+    if (!sh)
+        ap_error(a, "no such shader");
+    return sh;
+}
+
+struct sm_vao *ap_vao(struct sm_ap *a, uint32_t name)
+{
+    struct sm_vao *v = name ? sm_map_get(&a->c->vaos, name) : &a->c->default_vao;
+    if (!v)
+        ap_error(a, "no such vertex array");
+    return v;
+}
+
+struct sm_framebuffer *ap_fbo(struct sm_ap *a, uint32_t name)
+{
+    struct sm_framebuffer *f = name ? sm_map_get(&a->c->fbos, name) : &a->c->default_fb;
+    if (!f)
+        ap_error(a, "no such framebuffer");
+    return f;
+}
+
+struct sm_transform_feedback *ap_tfo(struct sm_ap *a, uint32_t name)
+{
+    struct sm_transform_feedback *t = name ? sm_map_get(&a->c->tfos, name) : &a->c->default_tfo;
+    if (!t)
+        ap_error(a, "no such transform feedback object");
+    return t;
+}
+
+struct sm_texture *ap_bound_texture(struct sm_ap *a, uint32_t target)
+{
+    int face = sm_cube_face(target);
+    int ti = sm_tex_target_index(face >= 0 ? GL_TEXTURE_CUBE_MAP : target);
+    if (ti < 0) {
+        ap_error(a, "invalid texture target");
+        return NULL;
+    }
+    uint32_t name = a->c->st.unit[a->c->st.active_texture].bound[ti];
+    struct sm_texture *t = ap_texture(a, name, false);
+    if (!t)
+        ap_error(a, "no texture bound to the target");
+    return t;
+}
+
+struct sm_buffer *ap_bound_buffer(struct sm_ap *a, uint32_t target)
+{
+    uint32_t name;
+    if (target == GL_ELEMENT_ARRAY_BUFFER) {
+        struct sm_vao *v = ap_vao(a, a->c->st.vao);
+        name = v ? v->element_buffer : 0;
+    } else {
+        int bi = sm_buffer_target_index(target);
+        if (bi < 0) {
+            ap_error(a, "invalid buffer target");
+            return NULL;
+        }
+        name = a->c->st.buffer[bi];
+    }
+    struct sm_buffer *b = ap_buffer(a, name, false);
+    if (!b)
+        ap_error(a, "no buffer bound to the target");
+    return b;
+}
+
+struct sm_framebuffer *ap_bound_fbo(struct sm_ap *a, uint32_t target)
+{
+    if (target == GL_READ_FRAMEBUFFER)
+        return ap_fbo(a, a->c->st.read_fbo);
+    if (target == GL_DRAW_FRAMEBUFFER || target == GL_FRAMEBUFFER)
+        return ap_fbo(a, a->c->st.draw_fbo);
+    ap_error(a, "invalid framebuffer target");
+    return NULL;
+}

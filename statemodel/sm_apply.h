@@ -1,0 +1,78 @@
+/* Private: how sm_apply dispatches a recorded call to the handler of its (canonical) command. */
+#ifndef SM_APPLY_H
+#define SM_APPLY_H
+
+#include "statemodel/sm_internal.h"
+
+/* One call being applied. cmd is the canonical command (aliases resolved). */
+struct sm_ap {
+    struct sm_state *s;
+    struct sm_context *c;
+    const struct glr_call *call;
+    uint32_t cmd;
+    /* Aligned copies of blobs made by ap_blob (freed after the handler): blobs of decoded
+     * streams point into the stream bytes, at any address. */
+    void *aligned[GLR_MAX_PARAMS];
+};
+
+typedef void (*sm_apply_fn)(struct sm_ap *a);
+
+/* Each area registers its handlers into the table indexed by enum glr_cmd_id. */
+void sm_register_objects(sm_apply_fn *tab);
+void sm_register_buffers(sm_apply_fn *tab);
+void sm_register_textures(sm_apply_fn *tab);
+void sm_register_programs(sm_apply_fn *tab);
+void sm_register_vertex(sm_apply_fn *tab);
+void sm_register_framebuffers(sm_apply_fn *tab);
+void sm_register_raster(sm_apply_fn *tab);
+/* Families recognised by command name (glUniform*, glVertexAttrib{1..4}*): registers the handler
+ * for a command if its name is one of them. */
+void sm_register_uniform_family(sm_apply_fn *tab, uint32_t cmd, const char *name);
+void sm_register_attrib_family(sm_apply_fn *tab, uint32_t cmd, const char *name);
+
+/* Argument accessors. */
+static inline uint32_t ap_u(const struct sm_ap *a, int i) { return (uint32_t)a->call->args[i]; }
+static inline int32_t ap_i(const struct sm_ap *a, int i) { return (int32_t)a->call->args[i]; }
+static inline uint64_t ap_u64(const struct sm_ap *a, int i) { return a->call->args[i]; }
+static inline float ap_f(const struct sm_ap *a, int i) { return glr_arg_f32(a->call, i); }
+static inline double ap_d(const struct sm_ap *a, int i) { return glr_arg_f64(a->call, i); }
+/* The blob of parameter i if it holds at least `need` bytes, else NULL; 8-byte aligned, so it
+ * can be read as an array of its element type (a misaligned blob is copied once per call). */
+const void *ap_blob(struct sm_ap *a, int i, uint64_t need);
+/* The same without the alignment guarantee, for data only copied with memcpy (buffer contents:
+ * large, not worth a copy). */
+static inline const void *ap_bytes(const struct sm_ap *a, int i, uint64_t need)
+{
+    const struct glr_blob *b = &a->call->blobs[i];
+    return (b->data && b->size >= need && need > 0) ? b->data : NULL;
+}
+
+/* Shared-object lookups in the context's share group; create: make it if absent (binding a name
+ * that was never generated creates it in compatibility contexts; the model is lenient). */
+struct sm_buffer *ap_buffer(struct sm_ap *a, uint32_t name, bool create);
+struct sm_texture *ap_texture(struct sm_ap *a, uint32_t name, bool create);
+struct sm_renderbuffer *ap_renderbuffer(struct sm_ap *a, uint32_t name, bool create);
+struct sm_sampler *ap_sampler(struct sm_ap *a, uint32_t name, bool create);
+struct sm_program *ap_program(struct sm_ap *a, uint32_t name);
+struct sm_shader *ap_shader(struct sm_ap *a, uint32_t name);
+struct sm_vao *ap_vao(struct sm_ap *a, uint32_t name);             /* 0: default VAO */
+struct sm_framebuffer *ap_fbo(struct sm_ap *a, uint32_t name);     /* 0: default FB */
+struct sm_transform_feedback *ap_tfo(struct sm_ap *a, uint32_t name);
+/* The texture bound to target on the active unit (NULL + error if none or bad target). */
+struct sm_texture *ap_bound_texture(struct sm_ap *a, uint32_t target);
+/* The buffer bound to a (non-indexed or element) target (NULL + error if none). */
+struct sm_buffer *ap_bound_buffer(struct sm_ap *a, uint32_t target);
+/* The framebuffer bound to target (GL_FRAMEBUFFER means draw). */
+struct sm_framebuffer *ap_bound_fbo(struct sm_ap *a, uint32_t target);
+
+/* Array of GLuints in blob i holding n names, or NULL + error. */
+const uint32_t *ap_names(struct sm_ap *a, int blob_index, int32_t n);
+/* Reports an invalid argument of the current call. */
+void ap_error(struct sm_ap *a, const char *what);
+
+/* Sets a sampling parameter (texture or sampler) from values converted to double and, for
+ * integer forms, the raw integers. */
+void sm_sampling_param(struct sm_ap *a, struct sm_sampling *p, uint32_t pname,
+                       const double *v, const int64_t *iv, int n, uint32_t border_kind);
+
+#endif

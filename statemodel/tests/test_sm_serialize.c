@@ -1,0 +1,175 @@
+/* Serialization: binary and JSON round trips are exact; corrupt or truncated input is refused. */
+#include <stdlib.h>
+#include <string.h>
+#include "sm_test.h"
+
+static struct sm_state *make_state(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(sm_context_create(s, 1, 0, SM_API_GL_CORE, 4, 5));
+    CHECK(sm_context_create(s, 2, 1, SM_API_GL_CORE, 4, 5));   /* shares with 1 */
+    CHECK(sm_context_create(s, 3, 0, SM_API_GL_COMPAT, 2, 1));
+    build_core_frame(s, 1);
+    build_legacy_frame(s, 3);
+    tcall(s, 2, "glViewport", "iiii", 5, 6, 7, 8);
+    return s;
+}
+
+static void test_round_trips(struct sm_state *s)
+{
+    size_t n = 0;
+    uint8_t *bin = sm_serialize(s, &n);
+    CHECK(bin && n > 100);
+    char err[200] = "";
+    struct sm_state *b = sm_deserialize(bin, n, err, sizeof err);
+    CHECK(b != NULL);
+    if (!b)
+        fprintf(stderr, "deserialize: %s\n", err);
+    CHECK(b && sm_state_equal(s, b));
+    CHECK(b && sm_context_count(b) == 3);
+    CHECK(b && sm_context_share_id(sm_context_get(b, 1)) == sm_context_share_id(sm_context_get(b, 2)));
+    CHECK(b && sm_get_texture(sm_context_get(b, 2), 7) != NULL);
+
+    char *json = sm_to_json(s);
+    CHECK(json && strstr(json, "\"GL_LINEAR_MIPMAP_LINEAR\""));
+    struct sm_state *j = json ? sm_from_json(json, err, sizeof err) : NULL;
+    if (!j)
+        fprintf(stderr, "from_json: %s\n", err);
+    CHECK(j && sm_state_equal(s, j));
+    char *json2 = j ? sm_to_json(j) : NULL;
+    CHECK(json2 && !strcmp(json, json2));
+
+    struct sm_state *cl = sm_state_clone(s);
+    CHECK(cl && sm_state_equal(s, cl) && sm_unhandled_calls(cl) == sm_unhandled_calls(s));
+    /* A change makes them differ. */
+    tcall(cl, 1, "glDepthMask", "u", 0);
+    CHECK(!sm_state_equal(s, cl));
+
+    free(json2);
+    free(json);
+    sm_state_free(cl);
+    sm_state_free(j);
+    sm_state_free(b);
+    free(bin);
+}
+
+static void test_corrupt_binary(struct sm_state *s)
+{
+    size_t n = 0;
+    uint8_t *bin = sm_serialize(s, &n);
+    char err[200];
+    /* Every truncation is refused with a message. */
+    for (size_t len = 0; len < n; len += 1 + n / 4000) {
+        err[0] = 0;
+        struct sm_state *t = sm_deserialize(bin, len, err, sizeof err);
+        CHECK(t == NULL);
+        CHECK(err[0] != 0);
+        sm_state_free(t);
+    }
+    /* Trailing garbage, bad magic, a newer version. */
+    uint8_t *longer = malloc(n + 1);
+    memcpy(longer, bin, n);
+    longer[n] = 0;
+    CHECK(sm_deserialize(longer, n + 1, err, sizeof err) == NULL && strstr(err, "unexpected"));
+    longer[0] = 'X';
+    CHECK(sm_deserialize(longer, n, err, sizeof err) == NULL && strstr(err, "magic"));
+    memcpy(longer, bin, n);
+    longer[4] = SM_FORMAT_VERSION + 1;
+    CHECK(sm_deserialize(longer, n, err, sizeof err) == NULL && strstr(err, "version"));
+    free(longer);
+    /* Random corruption: refused or accepted, never a crash or a leak (ASan/UBSan run). */
+    uint8_t *m = malloc(n);
+    uint32_t rng = 12345;
+    int refused = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        memcpy(m, bin, n);
+        for (int k = 0; k < 1 + iter % 4; k++) {
+            rng = rng * 1103515245u + 12345u;
+            size_t pos = 4 + (rng >> 8) % (n - 4);
+            rng = rng * 1103515245u + 12345u;
+            m[pos] = (uint8_t)(rng >> 16);
+        }
+        struct sm_state *t = sm_deserialize(m, n, err, sizeof err);
+        refused += t == NULL;
+        if (t) {
+            size_t n2;
+            uint8_t *again = sm_serialize(t, &n2);   /* whatever it accepted is a usable state */
+            CHECK(again != NULL);
+            free(again);
+        }
+        sm_state_free(t);
+    }
+    CHECK(refused > 0);
+    free(m);
+    free(bin);
+    CHECK(sm_deserialize(NULL, 0, err, sizeof err) == NULL);
+}
+
+static char *replace(const char *s, const char *from, const char *to)
+{
+    const char *p = strstr(s, from);
+    if (!p)
+        return NULL;
+    size_t a = (size_t)(p - s), fl = strlen(from), tl = strlen(to), sl = strlen(s);
+    char *out = malloc(sl - fl + tl + 1);
+    memcpy(out, s, a);
+    memcpy(out + a, to, tl);
+    memcpy(out + a + tl, p + fl, sl - a - fl + 1);
+    return out;
+}
+
+static void test_corrupt_json(struct sm_state *s)
+{
+    char *json = sm_to_json(s);
+    char err[200];
+    size_t n = strlen(json);
+    /* Truncations at a spread of points. */
+    for (size_t len = 0; len < n; len += 1 + n / 300) {
+        char *t = strndup(json, len);
+        CHECK(sm_from_json(t, err, sizeof err) == NULL);
+        free(t);
+    }
+    static const char *const edits[][2] = {
+        { "\"version\":1", "\"version\":\"one\"" },
+        { "\"version\":1", "\"version\":99" },
+        { "\"format\":\"glreplay-statemodel\"", "\"format\":\"other\"" },
+        { "\"GL_LINEAR_MIPMAP_LINEAR\"", "\"GL_NO_SUCH_ENUM\"" },
+        { "\"share_groups\"", "\"share_grupos\"" },
+        { "\"active_texture\":3", "\"active_texture\":4000" },
+        { "\"active_texture\":3", "\"active_texture\":-1" },
+        { "\"active_texture\":3", "\"active_texture\":1.5" },
+        { "\"name\":7", "\"name\":0" },
+        { "\"kind\":0", "\"kind\":9" },
+        { "\"n_draw_buffers\":1", "\"n_draw_buffers\":9" },
+        { "\"data_known\":true", "\"data_known\":1" },
+        { "\"share_group\":1", "\"share_group\":42" },
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        char *bad = replace(json, edits[i][0], edits[i][1]);
+        CHECK(bad != NULL);
+        if (!bad) {
+            fprintf(stderr, "edit %zu: pattern not found: %s\n", i, edits[i][0]);
+            continue;
+        }
+        err[0] = 0;
+        struct sm_state *t = sm_from_json(bad, err, sizeof err);
+        CHECK(t == NULL && err[0]);
+        if (t)
+            fprintf(stderr, "edit %zu accepted: %s\n", i, edits[i][1]);
+        sm_state_free(t);
+        free(bad);
+    }
+    CHECK(sm_from_json("[]", err, sizeof err) == NULL);
+    CHECK(sm_from_json(NULL, err, sizeof err) == NULL);
+    free(json);
+}
+
+int main(void)
+{
+    struct sm_state *s = make_state();
+    test_round_trips(s);
+    test_corrupt_binary(s);
+    test_corrupt_json(s);
+    sm_state_free(s);
+    return sm_test_result("test_sm_serialize");
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the VS Code extension with the project's own tools (tsc, @vscode/vsce from ui_ipc/vscode's
+# npm modules) into a scratch copy, packs the .vsix and checks its contents.
+# usage: vsix_test.sh UI_IPC_VSCODE_DIR OUT_DIR
+set -euo pipefail
+src=$1
+out=$2
+if [ ! -x "$src/node_modules/.bin/vsce" ] || [ ! -x "$src/node_modules/.bin/tsc" ]; then
+  echo "vsix_test: SKIP: npm modules missing (run tests/setup.sh, or npm ci in $src)"
+  exit 77
+fi
+work=$(mktemp -d "$out/vsix.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# A copy, so the test never writes into the source tree; node_modules is linked, not copied.
+cp -r "$src/package.json" "$src/package-lock.json" "$src/tsconfig.json" "$src/README.md" \
+      "$src/language-configuration.json" "$src/.vscodeignore" "$src/src" "$src/scripts" "$work/"
+ln -s "$src/node_modules" "$work/node_modules"
+cd "$work"
+node_modules/.bin/tsc -p ./
+node_modules/.bin/vsce package --no-dependencies --skip-license --allow-missing-repository -o "$work/glreplay.vsix"
+node scripts/check_vsix.js "$work/glreplay.vsix"
+# The socket listing the attach configuration offers (plain Node, no VS Code needed).
+mkdir -p "$work/xdg/glreplay"
+node -e '
+const net = require("net"), path = require("path");
+const s = require(path.resolve("out/sockets.js"));
+const p = path.join(process.argv[1], "glreplay", "4242.sock");
+const srv = net.createServer().listen(p, () => {
+  const found = s.listSockets({ XDG_RUNTIME_DIR: process.argv[1] }).map(e => e.path);
+  srv.close();
+  if (!found.includes(p)) { console.error("vsix_test: listSockets missed " + p + ": " + found); process.exit(1); }
+  if (!s.socketDirs({}).every(d => d.startsWith("/tmp/glreplay-"))) { console.error("vsix_test: fallback dir"); process.exit(1); }
+  console.log("vsix_test: socket listing ok");
+});' "$work/xdg"

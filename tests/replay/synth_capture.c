@@ -1,0 +1,261 @@
+/* Test helper: writes a small .glcap by hand, without the shim or a window system, so the
+ * replayer can be tested on its own (and the corruption tests can run under ASan without GL):
+ * one EGL-created OpenGL 3.3 core context; per frame glViewport, glClearColor(frame colour),
+ * glClear, swap; a reference image per frame filled with that colour.
+ *   synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array]
+ * --wrong-pixel alters one pixel of the last reference image (at x=3, y=2, origin bottom-left),
+ * so verification must fail there. --client-array draws white full-viewport quads from client
+ * memory in a compatibility context instead of clearing to frame colours. Record encoding: docs/GLCAP_FORMAT.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "glcap_file.h"
+#include "statemodel/registry/glr_call.h"
+
+struct buf {
+    uint8_t *p;
+    size_t n, cap;
+};
+
+static void put(struct buf *b, const void *d, size_t n)
+{
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2 + 256;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p)
+            exit(1);
+    }
+    memcpy(b->p + b->n, d, n);
+    b->n += n;
+}
+
+static void uvar(struct buf *b, uint64_t v)
+{
+    while (v >= 0x80) {
+        uint8_t c = (uint8_t)(v | 0x80);
+        put(b, &c, 1);
+        v >>= 7;
+    }
+    uint8_t c = (uint8_t)v;
+    put(b, &c, 1);
+}
+
+static void svar(struct buf *b, int64_t v)
+{
+    uvar(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static uint64_t seq;
+
+/* Appends one record: u32 body size, then header and body fields. */
+static void record(struct buf *stream, uint32_t cmd, uint32_t ctx, const struct buf *fields)
+{
+    struct buf body = { 0 };
+    uvar(&body, cmd);
+    uvar(&body, seq++);
+    uvar(&body, ctx);
+    uvar(&body, 0);
+    if (fields && fields->n)
+        put(&body, fields->p, fields->n);
+    uint32_t size = (uint32_t)body.n;
+    put(stream, &size, 4);
+    put(stream, body.p, body.n);
+    free(body.p);
+}
+
+/* A registry command with its arguments encoded by their registry kinds; pointer parameters get
+ * no client memory (blob 0) unless `blob` is given for parameter `blob_param`. */
+static void call(struct buf *stream, uint32_t cmd, const uint64_t *args, int blob_param, const void *blob,
+                 size_t blob_size)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[cmd];
+    struct buf f = { 0 };
+    for (int i = 0; i < ci->nparams; i++) {
+        switch (ci->params[i].kind) {
+        case GLR_KIND_I32:
+        case GLR_KIND_I64:
+            svar(&f, (int64_t)args[i]);
+            break;
+        case GLR_KIND_F32: {
+            uint32_t b = (uint32_t)args[i];
+            put(&f, &b, 4);
+            break;
+        }
+        case GLR_KIND_F64:
+            put(&f, &args[i], 8);
+            break;
+        default:
+            uvar(&f, args[i]);
+        }
+    }
+    for (int i = 0; i < ci->nparams; i++) {
+        if (!ci->params[i].is_pointer)
+            continue;
+        if (i == blob_param) {
+            uvar(&f, blob_size + 1);
+            put(&f, blob, blob_size);
+        } else {
+            uvar(&f, 0);
+        }
+    }
+    record(stream, cmd, 1, &f);
+    free(f.p);
+}
+
+static uint64_t fbits(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, 4);
+    return b;
+}
+
+/* A compatibility context draws a full-viewport quad (white, fixed function) from a client
+ * vertex array starting at vertex 3: the pointer the program gave (0xdead0000) is invalid in
+ * the replay, so only a correctly applied CLIENT_ARRAY record makes the image white. */
+static void client_array_frame(struct buf *stream, unsigned w, unsigned h)
+{
+    uint64_t vp[4] = { 0, 0, w, h };
+    call(stream, GLR_CMD_glViewport, vp, -1, NULL, 0);
+    uint64_t cc[4] = { fbits(0), fbits(0), fbits(0), fbits(1) };
+    call(stream, GLR_CMD_glClearColor, cc, -1, NULL, 0);
+    uint64_t cl[1] = { 0x4000 };
+    call(stream, GLR_CMD_glClear, cl, -1, NULL, 0);
+    uint64_t vap[6] = { 0, 2, 0x1406 /* GL_FLOAT */, 0, 0, 0xdead0000 };
+    call(stream, GLR_CMD_glVertexAttribPointer, vap, -1, NULL, 0);
+    uint64_t en[1] = { 0 };
+    call(stream, GLR_CMD_glEnableVertexAttribArray, en, -1, NULL, 0);
+    static const float quad[12] = { -1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1 };
+    struct buf f = { 0 };
+    uvar(&f, 0);          /* attrib index */
+    uvar(&f, 2);          /* size */
+    uvar(&f, 0x1406);     /* type */
+    uvar(&f, 0);          /* normalized */
+    uvar(&f, 0);          /* integer */
+    uvar(&f, 0);          /* stride */
+    uvar(&f, 3);          /* first vertex */
+    uvar(&f, 0xdead0000); /* the program's pointer */
+    uvar(&f, sizeof quad + 1);
+    put(&f, quad, sizeof quad);
+    record(stream, GLR_PSEUDO_CLIENT_ARRAY, 1, &f);
+    free(f.p);
+    uint64_t da[3] = { 4 /* GL_TRIANGLES */, 3, 6 };
+    call(stream, GLR_CMD_glDrawArrays, da, -1, NULL, 0);
+}
+
+static void colour_of(unsigned frame, uint8_t rgba[4])
+{
+    rgba[0] = (uint8_t)(51 * (frame % 5));
+    rgba[1] = (uint8_t)(255 - 17 * (frame % 15));
+    rgba[2] = (uint8_t)(85 + 34 * (frame % 5));
+    rgba[3] = 255;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array]\n");
+        return 2;
+    }
+    unsigned frames = 2, w = 32, h = 16;
+    int wrong = 0, client = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
+            frames = (unsigned)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc && sscanf(argv[++i], "%ux%u", &w, &h) == 2)
+            ;
+        else if (strcmp(argv[i], "--wrong-pixel") == 0)
+            wrong = 1;
+        else if (strcmp(argv[i], "--client-array") == 0)
+            client = 1;
+        else {
+            fprintf(stderr, "synth_capture: bad argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!frames || w < 4 || h < 4) {
+        fprintf(stderr, "synth_capture: need frames >= 1 and a size of at least 4x4\n");
+        return 2;
+    }
+    struct buf stream = { 0 }, f = { 0 };
+    uvar(&f, 1);  /* context id */
+    uvar(&f, 1);  /* share group */
+    uvar(&f, 2);  /* EGL */
+    record(&stream, GLR_PSEUDO_CONTEXT_CREATE, 0, &f);
+    /* MAKE_CURRENT carries the draw surface's width and height (0, 0: unknown). */
+    f.n = 0;
+    uvar(&f, 0);
+    uvar(&f, 0);
+    record(&stream, GLR_PSEUDO_MAKE_CURRENT, 1, &f);
+    for (unsigned fr = 0; fr < frames; fr++) {
+        uint8_t c[4];
+        colour_of(fr, c);
+        if (client) {
+            client_array_frame(&stream, w, h);
+            f.n = 0;
+            uvar(&f, fr);
+            record(&stream, GLR_PSEUDO_SWAP, 1, &f);
+            continue;
+        }
+        f.n = 0;
+        svar(&f, 0);
+        svar(&f, 0);
+        svar(&f, w);
+        svar(&f, h);
+        record(&stream, GLR_CMD_glViewport, 1, &f);
+        f.n = 0;
+        for (int k = 0; k < 4; k++) {
+            float v = (float)c[k] / 255.0f;
+            put(&f, &v, 4);
+        }
+        record(&stream, GLR_CMD_glClearColor, 1, &f);
+        f.n = 0;
+        uvar(&f, 0x4000); /* GL_COLOR_BUFFER_BIT */
+        record(&stream, GLR_CMD_glClear, 1, &f);
+        f.n = 0;
+        uvar(&f, fr);
+        record(&stream, GLR_PSEUDO_SWAP, 1, &f);
+    }
+    char err[512];
+    glcap_writer_options wo = { .no_fsync = true };
+    glcap_writer *wr = glcap_writer_create(argv[1], &wo, err, sizeof err);
+    if (!wr) {
+        fprintf(stderr, "synth_capture: %s\n", err);
+        return 1;
+    }
+    int rc = glcap_writer_add_section(wr, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD, stream.p, stream.n);
+    size_t img_size = 24 + (size_t)w * h * 4;
+    uint8_t *img = malloc(img_size);
+    for (unsigned fr = 0; rc == 0 && fr < frames; fr++) {
+        uint32_t head[6] = { 1, fr, 1, w, h, 1 };
+        memcpy(img, head, sizeof head);
+        uint8_t c[4];
+        colour_of(fr, c);
+        if (client)
+            memset(c, 255, 4);
+        for (size_t p = 0; p < (size_t)w * h; p++)
+            memcpy(img + 24 + 4 * p, c, 4);
+        if (wrong && fr == frames - 1)
+            img[24 + 4 * (2 * w + 3)] ^= 0x10;
+        rc = glcap_writer_add_section(wr, GLCAP_SECTION_REFERENCE_IMAGE, fr, GLCAP_COMPRESSION_ZSTD, img, img_size);
+    }
+    free(img);
+    char meta[1024];
+    snprintf(meta, sizeof meta,
+             "{\"format\":\"glreplay capture\",\"program\":\"synth_capture\",\"pid\":1,\"first_frame\":0,"
+             "\"last_frame\":%u,\"end\":\"last frame swapped\",\"initial_state\":\"default\",\"threads\":1,"
+             "\"calls\":%llu,\"stream_bytes\":%zu,\"contexts\":[{\"id\":1,\"share_group\":1,\"api\":\"egl\","
+             "\"es\":false,\"major\":%d,\"minor\":%d,\"profile_mask\":%d,\"flags\":0,\"version\":\"%s\","
+             "\"renderer\":\"synthetic\",\"vendor\":\"test\",\"glsl\":\"3.30\"}],\"unsized_client_memory\":[]}",
+             frames - 1, (unsigned long long)seq, stream.n, client ? 4 : 3, client ? 5 : 3, client ? 2 : 1,
+             client ? "4.5 (Compatibility Profile)" : "3.3 (Core Profile)");
+    if (rc == 0)
+        rc = glcap_writer_add_section(wr, GLCAP_SECTION_METADATA, 0, GLCAP_COMPRESSION_NONE, meta, strlen(meta));
+    if (rc == 0)
+        rc = glcap_writer_finish(wr);
+    if (rc != 0)
+        fprintf(stderr, "synth_capture: %s\n", glcap_writer_error(wr));
+    glcap_writer_destroy(wr);
+    free(stream.p);
+    free(f.p);
+    return rc ? 1 : 0;
+}

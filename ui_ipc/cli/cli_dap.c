@@ -1,0 +1,76 @@
+/* `glreplay dap --socket P F.glcap`: serves a capture file over the Debug Adapter Protocol on a
+ * Unix socket until SIGINT/SIGTERM. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli_common.h"
+#include "cli_dap.h"
+#include "ui_ipc/dap/dap.h"
+#include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_runner.h"
+
+#define USAGE "usage: glreplay dap --socket P F.glcap"
+
+int cli_dap(int argc, char **argv)
+{
+    const char *sock = NULL, *path = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf(USAGE "\n\nServes F.glcap to a debugger (VS Code, nvim-dap) over the Debug Adapter Protocol on\n"
+                         "the Unix socket P (its directory is created 0700, the socket is 0600).\n");
+            return 0;
+        } else if (!strcmp(argv[i], "--socket")) {
+            if (i + 1 >= argc) {
+                cli_error("dap: --socket needs a path (" USAGE ")");
+                return 2;
+            }
+            sock = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            cli_error("dap: unknown option '%s' (" USAGE ")", argv[i]);
+            return 2;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            cli_error("dap: unexpected argument '%s' (" USAGE ")", argv[i]);
+            return 2;
+        }
+    }
+    if (!sock || !path) {
+        cli_error("dap: %s (" USAGE ")", !path ? "no capture file given" : "--socket P is required");
+        return 2;
+    }
+    char err[512];
+    struct dap_capture *cap = dap_capture_open(path, err, sizeof err);
+    if (!cap) {
+        cli_error("%s", err);
+        return 1;
+    }
+    struct dap_runner *runner = dap_runner_create(cap, err, sizeof err);
+    if (!runner) {
+        cli_error("%s", err);
+        dap_capture_close(cap);
+        return 1;
+    }
+    /* Signals are taken by sigwait in glr_dap_server_wait: block them before any thread starts. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    struct glr_dap_server *srv = glr_dap_server_start(sock, cap, runner, NULL, err, sizeof err);
+    if (!srv) {
+        cli_error("dap: %s", err);
+        dap_runner_destroy(runner);
+        dap_capture_close(cap);
+        return 1;
+    }
+    printf("glreplay: DAP server for %s listening on %s (%d shaders, %d draws, runner: %s)\n", path, sock,
+           cap->n_shaders, cap->n_draws, runner->name);
+    fflush(stdout);
+    glr_dap_server_wait(srv);
+    glr_dap_server_stop(srv);
+    dap_runner_destroy(runner);
+    dap_capture_close(cap);
+    return 0;
+}

@@ -1,0 +1,399 @@
+/* `glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition E] [--draw K]
+ * [--pixel X,Y] [--json]`: runs the frame in the GPU model to the N-th hit of one breakpoint and
+ * prints the shadow snapshot the IDE would see (stack, locals of the focused lane, every lane of
+ * the warp, uniforms, built-ins, pipeline state). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cjson/cJSON.h>
+#include "cli_common.h"
+#include "cli_dap.h"
+#include "shadow/shadow.h"
+#include "ui_ipc/dap/dap_bind.h"
+#include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_engine.h"
+#include "ui_ipc/dap/dap_runner.h"
+
+#define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
+              "[--draw K] [--pixel X,Y] [--json]"
+
+struct opts {
+    const char *path, *brk, *cond;
+    uint64_t hit;
+    int draw, px, py;
+    bool json;
+};
+
+static void help(void)
+{
+    printf(USAGE "\n\n"
+           "Runs the captured frame in the GPU model and stops at the N-th invocation (lane) that reaches\n"
+           "the line, in the model's deterministic order; prints the stopped warp's snapshot.\n\n"
+           "  --break FILE:LINE     a shader file on disk (binds to every captured shader containing its\n"
+           "                        text; lines are the file's) or a captured shader: its id or its name\n"
+           "                        from `glreplay debug F --list` (lines are the shader's)\n"
+           "  --hit N               stop at the N-th hit (default 1)\n"
+           "  --condition EXPR      count only lanes where the GLSL expression is true\n"
+           "  --draw K              count only hits in draw K\n"
+           "  --pixel X,Y           count only fragments at window pixel X,Y\n"
+           "  --json                strict JSON on stdout\n"
+           "  --list                list the captured shaders and exit\n");
+}
+
+static bool parse_num(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void list_shaders(const struct dap_capture *c)
+{
+    for (int i = 0; i < c->n_shaders; i++) {
+        const struct dap_shader *s = &c->shaders[i];
+        printf("%3d  %-24s %s of program %u, %d lines%s\n", s->id, s->name, dap_stage_short(s->stage), s->program,
+               s->line_count, s->compile_error ? " (the model cannot compile it)" : "");
+    }
+}
+
+/* Binds the breakpoint; returns the number of locations (0 after printing why). */
+static int bind(const struct dap_capture *c, const char *spec, struct dap_bp *bps, int max, int *file_line,
+                struct dap_binding *all, int *n_all)
+{
+    const char *colon = strrchr(spec, ':');
+    long long line;
+    if (!colon || colon == spec || !parse_num(colon + 1, 1, 10000000, &line)) {
+        cli_error("debug: --break needs FILE_OR_SHADER:LINE, got '%s'", spec);
+        return 0;
+    }
+    char target[4096];
+    snprintf(target, sizeof target, "%.*s", (int)(colon - spec), spec);
+    *file_line = (int)line;
+    struct dap_binding binds[16];
+    int n = 0;
+    long long id;
+    struct stat st;
+    if (stat(target, &st) == 0 && S_ISREG(st.st_mode)) {
+        char *text = dap_read_file(target);
+        if (!text) {
+            cli_error("debug: cannot read %s", target);
+            return 0;
+        }
+        n = dap_bind_text(c, text, binds, 16);
+        free(text);
+        if (!n) {
+            cli_error("debug: no shader of the capture contains the text of %s", target);
+            return 0;
+        }
+    } else {
+        for (int i = 0; i < c->n_shaders && !n; i++)
+            if (!strcmp(c->shaders[i].name, target) ||
+                (parse_num(target, 1, c->n_shaders, &id) && id == c->shaders[i].id))
+                binds[n++] = (struct dap_binding){ c->shaders[i].id, 0, c->shaders[i].line_count };
+        if (!n) {
+            cli_error("debug: unknown shader '%s' (not a file, a shader id or a shader name; see --list)", target);
+            return 0;
+        }
+    }
+    if (n > 16)
+        n = 16;
+    memcpy(all, binds, (size_t)n * sizeof *all);
+    *n_all = n;
+    struct dap_binding first_bind = binds[0];
+    struct dap_binding *first = &first_bind;
+    int k = 0;
+    char msg[300] = "";
+    for (int i = 0; i < n && k < max; i++) {
+        const struct dap_shader *s = dap_capture_shader(c, binds[i].shader);
+        int at = dap_bind_line(s, (int)line + binds[i].offset, binds[i].offset + binds[i].file_lines, msg, sizeof msg);
+        if (!at)
+            continue;
+        if (!k)
+            *first = binds[i];
+        bps[k++] = (struct dap_bp){ .id = 1, .shader = s->id, .line = at };
+    }
+    if (!k) {
+        cli_error("debug: %s:%lld: %s", target, line, msg);
+        return 0;
+    }
+    if (bps[0].line - first->offset != (int)line)
+        fprintf(stderr, "glreplay: note: line %lld has no code; the breakpoint moved to line %d\n", line,
+                bps[0].line - first->offset);
+    return k;
+}
+
+static const char *source_line(const struct dap_shader *s, int line, char *buf, size_t n)
+{
+    const char *p = s->source;
+    for (int l = 1; l < line && p; l++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    const char *e = strchr(p, '\n');
+    snprintf(buf, n, "%.*s", e ? (int)(e - p) : (int)strlen(p), p);
+    return buf;
+}
+
+static void print_vars(const sh_snapshot *s, const char *title, int lane, bool (*want)(const sh_var *, const sh_snapshot *))
+{
+    printf("%s\n", title);
+    uint32_t *w = NULL;
+    int count = 0;
+    for (int i = 0; i < sh_snapshot_var_count(s); i++) {
+        const sh_var *v = sh_snapshot_var(s, i);
+        if (!want(v, s))
+            continue;
+        const sh_type *t = sh_snapshot_type(s, v->type);
+        uint32_t *nw = realloc(w, (size_t)(t->components + 1) * sizeof *w);
+        if (!nw)
+            break;
+        w = nw;
+        sh_var_lane_words(s, v, lane, w);
+        char tn[96], val[1024];
+        printf("  %-10s %-20s = %s\n", sh_type_glsl(s, v->type, tn, sizeof tn), v->name,
+               sh_format_value(s, v->type, w, val, sizeof val));
+        count++;
+    }
+    if (!count)
+        printf("  (none)\n");
+    free(w);
+}
+
+static const char *current_fn(const sh_snapshot *s)
+{
+    return sh_snapshot_frame_count(s) ? sh_snapshot_frame(s, 0)->function : "main";
+}
+
+static bool same_fn(const char *a, const char *b)
+{
+    size_t la = strcspn(a, "("), lb = strcspn(b, "(");
+    return la == lb && !strncmp(a, b, la);
+}
+
+static bool want_local(const sh_var *v, const sh_snapshot *s)
+{
+    return (v->klass == SH_VAR_LOCAL && v->function && same_fn(v->function, current_fn(s))) ||
+           v->klass == SH_VAR_GLOBAL || v->klass == SH_VAR_INPUT || v->klass == SH_VAR_OUTPUT;
+}
+
+static bool want_uniform(const sh_var *v, const sh_snapshot *s)
+{
+    (void)s;
+    return v->klass == SH_VAR_UNIFORM;
+}
+
+static bool want_builtin(const sh_var *v, const sh_snapshot *s)
+{
+    (void)s;
+    return v->klass == SH_VAR_BUILTIN;
+}
+
+static void print_text(const struct dap_capture *c, const sh_snapshot *snap, const struct dap_pass_res *r,
+                       const struct dap_binding *b, const char *target)
+{
+    const sh_header *h = sh_snapshot_header(snap);
+    const struct dap_shader *sh = dap_capture_shader(c, h->shader);
+    char text[512];
+    int file_line = h->line - b->offset;
+    printf("stopped at hit %llu of %s:%d (%s line %d)\n", (unsigned long long)r->hit, target, file_line,
+           sh ? sh->name : "?", h->line);
+    printf("thread: %s\n", sh_snapshot_title(snap));
+    printf("focused lane %d", h->focus_lane);
+    if (!h->lane_pos_known)
+        printf(" (its pixel/vertex is unknown: the shader does not read gl_FragCoord/gl_VertexID)");
+    else if (h->stage == 4)
+        printf(" at pixel (%d, %d)", h->lane_x[h->focus_lane], h->lane_y[h->focus_lane]);
+    else
+        printf(" vertex %d instance %d", h->lane_x[h->focus_lane], h->lane_y[h->focus_lane]);
+    printf("; active mask 0x%08x, helper 0x%08x\n", h->active, h->helper);
+    if (sh)
+        printf("%5d | %s\n", h->line, source_line(sh, h->line, text, sizeof text));
+    printf("call stack:\n");
+    for (int d = 0; d < sh_snapshot_frame_count(snap); d++) {
+        const sh_frame *f = sh_snapshot_frame(snap, d);
+        printf("  #%d %.*s line %d\n", d, (int)strcspn(f->function, "("), f->function, d ? f->line : h->line);
+    }
+    print_vars(snap, "locals (focused lane):", h->focus_lane, want_local);
+    printf("warp (per lane: line, pixel or vertex):\n");
+    for (int l = 0; l < SH_LANES; l++) {
+        if (!(((h->alive | h->helper | h->killed) >> l) & 1))
+            continue;
+        printf("  lane %2d %-9s %-7s line %-4d", l,
+               ((h->active >> l) & 1) ? "active" : ((h->killed >> l) & 1) ? "killed" : "inactive",
+               ((h->helper >> l) & 1) ? "helper" : "", h->lane_line[l]);
+        if (h->lane_pos_known)
+            printf(" (%d, %d)", h->lane_x[l], h->lane_y[l]);
+        printf("\n");
+    }
+    print_vars(snap, "uniforms:", h->focus_lane, want_uniform);
+    print_vars(snap, "built-ins (focused lane):", h->focus_lane, want_builtin);
+    printf("  gl_HelperInvocation = %s\n", ((h->helper >> h->focus_lane) & 1) ? "true" : "false");
+    printf("pipeline state at draw %d (event %llu): %zu bytes of JSON (see --json)\n", h->draw,
+           (unsigned long long)h->event, strlen(sh_snapshot_pipeline(snap)));
+}
+
+/* Engine messages (a condition that does not evaluate, logpoints) go to stderr. */
+static void engine_log(void *user, const char *text)
+{
+    (void)user;
+    fprintf(stderr, "glreplay: %s", text);
+}
+
+int cli_debug(int argc, char **argv)
+{
+    struct opts o = { .hit = 1, .draw = -1, .px = -1, .py = -1 };
+    bool list = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        long long v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help();
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            o.json = true;
+        } else if (!strcmp(a, "--list")) {
+            list = true;
+        } else if (!strcmp(a, "--break") || !strcmp(a, "--condition") || !strcmp(a, "--hit") || !strcmp(a, "--draw") ||
+                   !strcmp(a, "--pixel")) {
+            if (i + 1 >= argc) {
+                cli_error("debug: %s needs a value (" USAGE ")", a);
+                return 2;
+            }
+            const char *val = argv[++i];
+            if (!strcmp(a, "--break")) {
+                o.brk = val;
+            } else if (!strcmp(a, "--condition")) {
+                o.cond = val;
+            } else if (!strcmp(a, "--hit")) {
+                if (!parse_num(val, 1, 1ll << 53, &v)) {
+                    cli_error("debug: --hit needs a positive number, got '%s'", val);
+                    return 2;
+                }
+                o.hit = (uint64_t)v;
+            } else if (!strcmp(a, "--draw")) {
+                if (!parse_num(val, 0, 1 << 30, &v)) {
+                    cli_error("debug: --draw needs a draw index, got '%s'", val);
+                    return 2;
+                }
+                o.draw = (int)v;
+            } else {
+                char xs[32];
+                const char *comma = strchr(val, ',');
+                long long x, y;
+                if (!comma || (size_t)(comma - val) >= sizeof xs) {
+                    cli_error("debug: --pixel needs X,Y, got '%s'", val);
+                    return 2;
+                }
+                snprintf(xs, sizeof xs, "%.*s", (int)(comma - val), val);
+                if (!parse_num(xs, 0, 1 << 20, &x) || !parse_num(comma + 1, 0, 1 << 20, &y)) {
+                    cli_error("debug: --pixel needs X,Y, got '%s'", val);
+                    return 2;
+                }
+                o.px = (int)x;
+                o.py = (int)y;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            cli_error("debug: unknown option '%s' (" USAGE ")", a);
+            return 2;
+        } else if (!o.path) {
+            o.path = a;
+        } else {
+            cli_error("debug: unexpected argument '%s' (" USAGE ")", a);
+            return 2;
+        }
+    }
+    if (!o.path || (!o.brk && !list)) {
+        cli_error("debug: %s (" USAGE ")", !o.path ? "no capture file given" : "--break is required");
+        return 2;
+    }
+    char err[512];
+    struct dap_capture *c = dap_capture_open(o.path, err, sizeof err);
+    if (!c) {
+        cli_error("%s", err);
+        return 1;
+    }
+    if (list) {
+        list_shaders(c);
+        dap_capture_close(c);
+        return 0;
+    }
+    struct dap_bp bps[16];
+    struct dap_binding binds[16], first = { 0, 0, 0 };
+    int file_line, n_binds = 0;
+    int n = bind(c, o.brk, bps, 16, &file_line, binds, &n_binds);
+    if (!n) {
+        dap_capture_close(c);
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        bps[i].hit_op = DAP_HIT_EQ;
+        bps[i].hit_n = o.hit;
+        bps[i].condition = o.cond;
+    }
+    struct dap_runner *r = dap_runner_create(c, err, sizeof err);
+    if (!r) {
+        cli_error("%s", err);
+        dap_capture_close(c);
+        return 1;
+    }
+    struct dap_pass_req req = { .bps = bps, .n_bps = n, .only_draw = o.draw, .only_x = o.px, .only_y = o.py,
+                                .log = engine_log };
+    struct dap_pass_res res;
+    dap_engine_run(r, &req, &res);
+    int rc = 0;
+    /* The line offset of the shader that stopped (the file may be bound to several). */
+    for (int i = 0; res.snap && i < n_binds; i++)
+        if (binds[i].shader == sh_snapshot_header(res.snap)->shader)
+            first = binds[i];
+    char target[4096];
+    snprintf(target, sizeof target, "%.*s", (int)(strrchr(o.brk, ':') - o.brk), o.brk);
+    if (res.status == DAP_PASS_ERROR) {
+        cli_error("debug: %s", res.message);
+        rc = 1;
+    } else if (res.status != DAP_PASS_STOPPED || !res.snap) {
+        cli_error("debug: the frame ended before hit %llu of %s (fewer invocations reached it%s)",
+                  (unsigned long long)o.hit, o.brk,
+                  o.px >= 0 ? "; --pixel needs a shader that reads gl_FragCoord until the frame runner reports pixels" : "");
+        rc = 1;
+    } else if (o.json) {
+        char *js = sh_snapshot_to_json(res.snap);
+        cJSON *root = js ? cJSON_Parse(js) : NULL;
+        free(js);
+        if (!root) {
+            cli_error("out of memory");
+            rc = 1;
+        } else {
+            const sh_header *h = sh_snapshot_header(res.snap);
+            cJSON *b = cJSON_CreateObject();
+            cJSON_AddStringToObject(b, "source", target);
+            cJSON_AddNumberToObject(b, "line", h->line - first.offset);
+            cJSON_AddNumberToObject(b, "shaderLine", h->line);
+            cJSON_AddNumberToObject(b, "hit", (double)res.hit);
+            if (o.cond)
+                cJSON_AddStringToObject(b, "condition", o.cond);
+            cJSON_AddItemToObject(root, "breakpoint", b);
+            char *out = cJSON_PrintUnformatted(root);
+            printf("%s\n", out ? out : "{}");
+            free(out);
+            cJSON_Delete(root);
+        }
+    } else {
+        print_text(c, res.snap, &res, &first, target);
+    }
+    if (res.snap)
+        sh_snapshot_unref(res.snap);
+    dap_runner_destroy(r);
+    dap_capture_close(c);
+    return rc;
+}

@@ -1,0 +1,9 @@
+/* The capture verbs of the glreplay CLI: capture, info, replay. */
+#ifndef GLR_CLI_VERBS_H
+#define GLR_CLI_VERBS_H
+
+int cli_capture(int argc, char **argv);
+int cli_info(int argc, char **argv);
+int cli_replay(int argc, char **argv);
+
+#endif

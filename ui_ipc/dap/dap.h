@@ -1,0 +1,34 @@
+/* ui_ipc/dap: the Debug Adapter Protocol server of glreplay (see shared ARCHITECTURE.md, "DAP over
+ * the socket"). A server listens on a Unix stream socket (directory 0700, socket 0600, peers of
+ * another uid refused) and serves each connection as an independent debug session over one
+ * capture: breakpoints on shader lines, stops at the N-th invocation, snapshots in shadow memory.
+ *
+ * Threads: one I/O thread per server (poll over every connection; it never waits for a client),
+ * one worker thread per session while a pass of the GPU model runs. */
+#ifndef GLR_DAP_H
+#define GLR_DAP_H
+
+#include <stddef.h>
+
+struct dap_capture;
+struct dap_runner;
+struct glr_dap_server;
+
+struct glr_dap_options {
+    size_t max_message;        /* 0: DAP_MAX_MESSAGE */
+    size_t max_output;         /* bytes queued for a client that does not read before it is dropped;
+                                * 0: 64 MiB */
+    size_t snapshot_budget;    /* shadow memory per session; 0: 256 MiB */
+    int log_limit;             /* logpoint lines per logpoint and pass; 0: 20 */
+};
+
+/* Serves `cap` (indexed capture) with `runner` on a socket at `path`. The capture and runner
+ * must outlive the server. NULL with a one-line reason. */
+struct glr_dap_server *glr_dap_server_start(const char *path, struct dap_capture *cap, struct dap_runner *runner,
+                                            const struct glr_dap_options *opt, char *err, size_t err_size);
+/* Blocks until a signal or until glr_dap_server_stop is called from another thread. */
+void glr_dap_server_wait(struct glr_dap_server *s);
+/* Stops the I/O thread, ends every session, removes the socket file. */
+void glr_dap_server_stop(struct glr_dap_server *s);
+
+#endif

@@ -1,0 +1,29 @@
+/* Binding breakpoints to captured shaders. A file on disk binds to every captured shader whose
+ * text contains the file's text (programs prepend #version/#define lines): the line offset is the
+ * number of lines before the file's text in the shader. A line without code moves to the next
+ * line with code inside the file's range. */
+#ifndef GLR_DAP_BIND_H
+#define GLR_DAP_BIND_H
+
+#include <stddef.h>
+
+struct dap_capture;
+struct dap_shader;
+
+struct dap_binding {
+    int shader;       /* shader id */
+    int offset;       /* shader line = file line + offset */
+    int file_lines;   /* lines of the file (the range a breakpoint may move within) */
+};
+
+/* Fills up to max bindings for a file's text; returns how many shaders contain it. */
+int dap_bind_text(const struct dap_capture *c, const char *text, struct dap_binding *out, int max);
+
+/* Resolves a breakpoint at shader line `line` (limit: last shader line it may move to).
+ * Returns the line with code (>= line), or 0 with a message in msg. */
+int dap_bind_line(const struct dap_shader *s, int line, int limit, char *msg, size_t msg_size);
+
+/* Reads a whole file (for breakpoint sources); NULL if it cannot be read or is > 16 MiB. */
+char *dap_read_file(const char *path);
+
+#endif

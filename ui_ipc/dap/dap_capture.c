@@ -1,0 +1,351 @@
+/* Indexing a capture for the debugger: walks the command stream once through the state model,
+ * collecting the shader texts each glLinkProgram linked, the programs and the draws; compiles each
+ * program in the GPU model once to learn which lines have code (for breakpoint verification). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "glcap_file.h"
+#include "gpu_model/gpu_model.h"
+#include "replay/headless/headless.h"
+#include "statemodel/statemodel.h"
+#include "statemodel/registry/glr_call_codec.h"
+#include "ui_ipc/dap/dap_capture.h"
+
+/* GL shader type enums (no GL headers in this module). */
+#define GL_FRAGMENT_SHADER 0x8B30
+#define GL_VERTEX_SHADER 0x8B31
+#define GL_GEOMETRY_SHADER 0x8DD9
+#define GL_TESS_EVALUATION_SHADER 0x8E87
+#define GL_TESS_CONTROL_SHADER 0x8E88
+#define GL_COMPUTE_SHADER 0x91B9
+
+const char *dap_stage_short(int stage)
+{
+    static const char *n[] = { "VS", "TCS", "TES", "GS", "FS", "CS" };
+    return stage >= 0 && stage < 6 ? n[stage] : "?";
+}
+
+static const char *stage_ext(int stage)
+{
+    static const char *n[] = { "vert", "tesc", "tese", "geom", "frag", "comp" };
+    return stage >= 0 && stage < 6 ? n[stage] : "glsl";
+}
+
+static int stage_of_gl(uint32_t type)
+{
+    switch (type) {
+    case GL_VERTEX_SHADER: return GM_STAGE_VERTEX;
+    case GL_TESS_CONTROL_SHADER: return GM_STAGE_TESS_CONTROL;
+    case GL_TESS_EVALUATION_SHADER: return GM_STAGE_TESS_EVALUATION;
+    case GL_GEOMETRY_SHADER: return GM_STAGE_GEOMETRY;
+    case GL_FRAGMENT_SHADER: return GM_STAGE_FRAGMENT;
+    case GL_COMPUTE_SHADER: return GM_STAGE_COMPUTE;
+    default: return -1;
+    }
+}
+
+static void seterr(char *err, size_t n, const char *fmt, const char *a, const char *b)
+{
+    if (n)
+        snprintf(err, n, fmt, a, b);
+}
+
+int dap_capture_find_shader(const struct dap_capture *c, int stage, const char *source)
+{
+    for (int i = 0; i < c->n_shaders; i++)
+        if (c->shaders[i].stage == stage && strcmp(c->shaders[i].source, source) == 0)
+            return c->shaders[i].id;
+    return 0;
+}
+
+const struct dap_shader *dap_capture_shader(const struct dap_capture *c, int id)
+{
+    return id >= 1 && id <= c->n_shaders ? &c->shaders[id - 1] : NULL;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 1;
+    for (; *s; s++)
+        if (*s == '\n' && s[1])
+            n++;
+    return n;
+}
+
+static int add_shader(struct dap_capture *c, int stage, const char *source, uint32_t gl_name, uint32_t program)
+{
+    int id = dap_capture_find_shader(c, stage, source);
+    if (id)
+        return id - 1;
+    struct dap_shader *p = realloc(c->shaders, (size_t)(c->n_shaders + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    c->shaders = p;
+    struct dap_shader *s = &c->shaders[c->n_shaders];
+    memset(s, 0, sizeof *s);
+    s->source = strdup(source);
+    if (!s->source)
+        return -1;
+    s->id = c->n_shaders + 1;
+    s->stage = stage;
+    s->gl_name = gl_name;
+    s->program = program;
+    s->line_count = count_lines(source);
+    snprintf(s->name, sizeof s->name, "shader%u-%s.%s", gl_name, dap_stage_short(stage), stage_ext(stage));
+    return c->n_shaders++;
+}
+
+/* After a glLinkProgram: the program's linked shaders become captured shaders. */
+static void note_link(struct dap_capture *c, const struct sm_state *st, uint32_t ctx_id, uint32_t prog_name)
+{
+    const struct sm_context *ctx = sm_context_get(st, ctx_id);
+    const struct sm_program *p = ctx ? sm_get_program(ctx, prog_name) : NULL;
+    if (!p)
+        return;
+    struct dap_program prog = { .ctx_id = ctx_id, .name = prog_name };
+    for (int k = 0; k < 6; k++)
+        prog.shader[k] = -1;
+    for (uint32_t i = 0; i < p->n_linked; i++) {
+        int stage = stage_of_gl(p->linked[i].type);
+        if (stage < 0 || !p->linked[i].source)
+            continue;
+        /* The GL name: the attached shader with that text, if still attached. */
+        uint32_t gl_name = 0;
+        for (uint32_t a = 0; a < p->n_attached; a++) {
+            const struct sm_shader *sh = sm_get_shader(ctx, p->attached[a]);
+            if (sh && sh->source && strcmp(sh->source, p->linked[i].source) == 0)
+                gl_name = sh->name;
+        }
+        prog.shader[stage] = add_shader(c, stage, p->linked[i].source, gl_name, prog_name);
+    }
+    struct dap_program *np = realloc(c->programs, (size_t)(c->n_programs + 1) * sizeof *np);
+    if (!np)
+        return;
+    c->programs = np;
+    c->programs[c->n_programs++] = prog;
+}
+
+/* Compiles a program's stages in the model; marks each shader's lines with code. */
+static void compile_program(struct dap_capture *c, const struct dap_program *p)
+{
+    gm_shader_source src[6];
+    int n = 0, idx[6];
+    for (int st = 0; st < 6; st++)
+        if (p->shader[st] >= 0 && !c->shaders[p->shader[st]].has_code) {
+            idx[n] = p->shader[st];
+            src[n++] = (gm_shader_source){ .stage = (gm_stage)st, .source = c->shaders[p->shader[st]].source };
+        }
+    if (!n)
+        return;
+    /* Linking needs every stage, including those already compiled with another program. */
+    n = 0;
+    for (int st = 0; st < 6; st++)
+        if (p->shader[st] >= 0) {
+            idx[n] = p->shader[st];
+            src[n++] = (gm_shader_source){ .stage = (gm_stage)st, .source = c->shaders[p->shader[st]].source };
+        }
+    gm_compile_result r;
+    memset(&r, 0, sizeof r);
+    int rc = gm_compile_program(src, n, &r);
+    for (int i = 0; i < n; i++) {
+        struct dap_shader *s = &c->shaders[idx[i]];
+        if (s->has_code)
+            continue;
+        if (rc != 0 || !r.ok) {
+            free(s->compile_error);
+            s->compile_error = strdup(r.log && *r.log ? r.log : "the GPU model could not compile the program");
+            continue;
+        }
+        for (int k = 0; k < r.shader_count; k++) {
+            if ((int)r.shaders[k].stage != s->stage)
+                continue;
+            char perr[256];
+            gm_program *gp = gm_program_create(r.shaders[k].spirv, r.shaders[k].word_count, perr, sizeof perr);
+            if (!gp) {
+                free(s->compile_error);
+                s->compile_error = strdup(perr);
+                break;
+            }
+            s->has_code = calloc((size_t)s->line_count + 2, 1);
+            if (s->has_code)
+                for (int line = 1; line <= s->line_count; line++)
+                    s->has_code[line] = (unsigned char)gm_program_line_has_code(gp, line);
+            gm_program_destroy(gp);
+            break;
+        }
+    }
+    gm_compile_result_free(&r);
+}
+
+/* The state at the start: the INITIAL_STATE section, or fresh contexts from METADATA. */
+static struct sm_state *load_initial(const char *path, char *err, size_t n)
+{
+    glcap_reader *r = glcap_reader_open(path, NULL, err, n);
+    if (!r)
+        return NULL;
+    struct sm_state *s = NULL;
+    void *data = NULL;
+    size_t size = 0;
+    int64_t idx = glcap_reader_find(r, GLCAP_SECTION_INITIAL_STATE, 0);
+    if (idx >= 0) {
+        if (glcap_reader_load(r, (uint32_t)idx, &data, &size) != 0) {
+            seterr(err, n, "%s%s", glcap_reader_error(r), "");
+            goto out;
+        }
+        s = sm_deserialize(data, size, err, n);
+        free(data);
+        if (!s)
+            goto out;
+    } else if (!(s = sm_state_new())) {
+        seterr(err, n, "%s%s", "out of memory", "");
+        goto out;
+    }
+    idx = glcap_reader_find(r, GLCAP_SECTION_METADATA, 0);
+    if (idx >= 0 && glcap_reader_load(r, (uint32_t)idx, &data, &size) == 0) {
+        char *meta = malloc(size + 1);
+        if (meta) {
+            memcpy(meta, data, size);
+            meta[size] = 0;
+            bool dflt;
+            char e2[256];
+            sm_declare_capture_contexts(s, meta, &dflt, e2, sizeof e2);
+            free(meta);
+        }
+        free(data);
+    }
+out:
+    glcap_reader_close(r);
+    return s;
+}
+
+struct dap_capture *dap_capture_open(const char *path, char *err, size_t err_size)
+{
+    struct dap_capture *c = calloc(1, sizeof *c);
+    if (!c) {
+        seterr(err, err_size, "%s%s", "out of memory", "");
+        return NULL;
+    }
+    c->path = strdup(path);
+    c->cap = glrh_capture_open(path, err, err_size);
+    if (!c->cap || !c->path)
+        goto fail;
+    c->initial = load_initial(path, err, err_size);
+    if (!c->initial)
+        goto fail;
+    struct sm_state *st = sm_state_clone(c->initial);
+    if (!st) {
+        seterr(err, err_size, "%s%s", "out of memory", "");
+        goto fail;
+    }
+    struct glr_stream s;
+    struct glr_call call;
+    glr_stream_init(&s, c->cap->stream, c->cap->stream_size);
+    int rc;
+    uint32_t current_program[64] = { 0 };
+    while ((rc = glr_stream_next(&s, &call)) == 1) {
+        uint64_t rec = s.index - 1;
+        sm_apply(st, &call);
+        if (call.cmd == GLR_CMD_glLinkProgram || call.cmd == GLR_CMD_glLinkProgramARB)
+            note_link(c, st, call.ctx_id, (uint32_t)call.args[0]);
+        else if (call.cmd == GLR_CMD_glCreateShaderProgramv && (call.flags & GLR_CALL_HAS_RET))
+            note_link(c, st, call.ctx_id, (uint32_t)call.ret);
+        if (glrh_cmd_is_draw(call.cmd)) {
+            const struct sm_context *ctx = sm_context_get(st, call.ctx_id);
+            uint32_t prog = ctx ? sm_context_state(ctx)->program : 0;
+            struct dap_draw *d = realloc(c->draws, (size_t)(c->n_draws + 1) * sizeof *d);
+            if (!d)
+                break;
+            c->draws = d;
+            c->draws[c->n_draws++] = (struct dap_draw){ rec, call.ctx_id, call.cmd, prog };
+        }
+        (void)current_program;
+    }
+    c->n_records = s.index;
+    sm_state_free(st);
+    if (rc < 0) {
+        seterr(err, err_size, "%s: %s", path, s.err);
+        goto fail;
+    }
+    for (int i = 0; i < c->n_programs; i++)
+        compile_program(c, &c->programs[i]);
+    return c;
+fail:
+    dap_capture_close(c);
+    return NULL;
+}
+
+void dap_capture_close(struct dap_capture *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n_shaders; i++) {
+        free(c->shaders[i].source);
+        free(c->shaders[i].has_code);
+        free(c->shaders[i].compile_error);
+    }
+    free(c->shaders);
+    free(c->programs);
+    free(c->draws);
+    if (c->initial)
+        sm_state_free(c->initial);
+    if (c->cap)
+        glrh_capture_close(c->cap);
+    free(c->path);
+    free(c);
+}
+
+char *dap_capture_state_json(const struct dap_capture *c, uint64_t event, char *err, size_t err_size)
+{
+    if (event > c->n_records) {
+        if (err_size)
+            snprintf(err, err_size, "event %llu is past the end of the capture (%llu records)",
+                     (unsigned long long)event, (unsigned long long)c->n_records);
+        return NULL;
+    }
+    struct sm_state *st = sm_state_clone(c->initial);
+    if (!st) {
+        seterr(err, err_size, "%s%s", "out of memory", "");
+        return NULL;
+    }
+    struct glr_stream s;
+    struct glr_call call;
+    uint32_t ctx_id = 0;
+    glr_stream_init(&s, c->cap->stream, c->cap->stream_size);
+    while (s.index < event && glr_stream_next(&s, &call) == 1) {
+        sm_apply(st, &call);
+        if (call.ctx_id)
+            ctx_id = call.ctx_id;
+    }
+    char *json = sm_query_json(st, ctx_id);
+    sm_state_free(st);
+    if (!json)
+        seterr(err, err_size, "%s%s", "no context at that event", "");
+    return json;
+}
+
+char *dap_capture_events_json(const struct dap_capture *c, uint64_t start, uint64_t count)
+{
+    cJSON *arr = cJSON_CreateArray();
+    struct glr_stream s;
+    struct glr_call call;
+    int draw = 0;
+    glr_stream_init(&s, c->cap->stream, c->cap->stream_size);
+    while (glr_stream_next(&s, &call) == 1) {
+        uint64_t rec = s.index - 1;
+        bool is_draw = glrh_cmd_is_draw(call.cmd);
+        if (rec >= start && (!count || rec < start + count)) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "event", (double)rec);
+            cJSON_AddStringToObject(o, "name", glr_call_name(call.cmd));
+            cJSON_AddNumberToObject(o, "ctx", call.ctx_id);
+            if (is_draw)
+                cJSON_AddNumberToObject(o, "draw", draw);
+            cJSON_AddItemToArray(arr, o);
+        }
+        draw += is_draw;
+    }
+    char *out = cJSON_PrintUnformatted(arr);
+    cJSON_Delete(arr);
+    return out;
+}

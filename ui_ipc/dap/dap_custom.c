@@ -1,0 +1,266 @@
+/* Custom requests: glreplay/capture, glreplay/events, glreplay/state, glreplay/image,
+ * glreplay/focus, glreplay/profile. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <png.h>
+#include "replay/headless/headless.h"
+#include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_session_internal.h"
+
+static bool num_arg(const cJSON *args, const char *key, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, key);
+    if (!cJSON_IsNumber(v))
+        return false;
+    *out = v->valuedouble;
+    return true;
+}
+
+static void capture_info(struct dap_session *s, const cJSON *req)
+{
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "path", s->cap->path);
+    cJSON_AddNumberToObject(b, "records", (double)s->cap->n_records);
+    cJSON_AddNumberToObject(b, "draws", s->cap->n_draws);
+    cJSON_AddStringToObject(b, "runner", s->runner->name);
+    cJSON_AddStringToObject(b, "program", s->cap->cap->program ? s->cap->cap->program : "");
+    cJSON *sh = cJSON_AddArrayToObject(b, "shaders");
+    for (int i = 0; i < s->cap->n_shaders; i++) {
+        const struct dap_shader *d = &s->cap->shaders[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", d->id);
+        cJSON_AddStringToObject(o, "name", d->name);
+        cJSON_AddStringToObject(o, "stage", dap_stage_short(d->stage));
+        cJSON_AddNumberToObject(o, "glName", d->gl_name);
+        cJSON_AddNumberToObject(o, "program", d->program);
+        cJSON_AddNumberToObject(o, "lines", d->line_count);
+        if (d->compile_error)
+            cJSON_AddStringToObject(o, "modelError", d->compile_error);
+        cJSON_AddItemToArray(sh, o);
+    }
+    cJSON *dr = cJSON_AddArrayToObject(b, "drawList");
+    for (int i = 0; i < s->cap->n_draws; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "draw", i);
+        cJSON_AddNumberToObject(o, "event", (double)s->cap->draws[i].record);
+        cJSON_AddNumberToObject(o, "program", s->cap->draws[i].program);
+        cJSON_AddItemToArray(dr, o);
+    }
+    dap_respond(s, req, true, b, NULL);
+}
+
+static void events(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    double start = 0, count = 0;
+    num_arg(args, "start", &start);
+    num_arg(args, "count", &count);
+    if (start < 0 || count < 0) {
+        dap_respond(s, req, false, NULL, "glreplay/events: start and count must be >= 0");
+        return;
+    }
+    char *json = dap_capture_events_json(s->cap, (uint64_t)start, (uint64_t)count);
+    cJSON *arr = json ? cJSON_Parse(json) : NULL;
+    free(json);
+    if (!arr) {
+        dap_respond(s, req, false, NULL, "out of memory");
+        return;
+    }
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "total", (double)s->cap->n_records);
+    cJSON_AddItemToObject(b, "events", arr);
+    dap_respond(s, req, true, b, NULL);
+}
+
+static void state(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    double ev;
+    if (!num_arg(args, "event", &ev)) {
+        if (s->snap)
+            ev = (double)sh_snapshot_header(s->snap)->event;
+        else {
+            dap_respond(s, req, false, NULL, "glreplay/state: 'event' is required when not stopped");
+            return;
+        }
+    }
+    if (ev < 0) {
+        dap_respond(s, req, false, NULL, "glreplay/state: 'event' must be >= 0");
+        return;
+    }
+    char err[256];
+    char *json = dap_capture_state_json(s->cap, (uint64_t)ev, err, sizeof err);
+    cJSON *st = json ? cJSON_Parse(json) : NULL;
+    free(json);
+    if (!st) {
+        dap_respond(s, req, false, NULL, err);
+        return;
+    }
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "event", ev);
+    cJSON_AddItemToObject(b, "state", st);
+    dap_respond(s, req, true, b, NULL);
+}
+
+struct mem { unsigned char *p; size_t n, cap; bool failed; };
+
+static void png_write(png_structp png, png_bytep data, png_size_t len)
+{
+    struct mem *m = png_get_io_ptr(png);
+    if (m->n + len > m->cap) {
+        size_t nc = (m->n + len) * 2;
+        unsigned char *np = realloc(m->p, nc);
+        if (!np) {
+            m->failed = true;
+            return;
+        }
+        m->p = np;
+        m->cap = nc;
+    }
+    memcpy(m->p + m->n, data, len);
+    m->n += len;
+}
+
+static void png_flush(png_structp png)
+{
+    (void)png;
+}
+
+/* PNG of an RGBA8 bottom-up image, base64 encoded; malloc'd. */
+static char *png_base64(const uint8_t *px, unsigned w, unsigned h)
+{
+    struct mem m = { 0 };
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info || setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(m.p);
+        return NULL;
+    }
+    png_set_write_fn(png, &m, png_write, png_flush);
+    png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (unsigned y = 0; y < h; y++)
+        png_write_row(png, (png_bytep)(px + (size_t)(h - 1 - y) * w * 4));
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    if (m.failed) {
+        free(m.p);
+        return NULL;
+    }
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc(m.n / 3 * 4 + 8);
+    if (out) {
+        size_t o = 0;
+        for (size_t i = 0; i < m.n; i += 3) {
+            uint32_t v = (uint32_t)m.p[i] << 16 | (i + 1 < m.n ? (uint32_t)m.p[i + 1] << 8 : 0) | (i + 2 < m.n ? m.p[i + 2] : 0);
+            out[o++] = tab[(v >> 18) & 63];
+            out[o++] = tab[(v >> 12) & 63];
+            out[o++] = i + 1 < m.n ? tab[(v >> 6) & 63] : '=';
+            out[o++] = i + 2 < m.n ? tab[v & 63] : '=';
+        }
+        out[o] = 0;
+    }
+    free(m.p);
+    return out;
+}
+
+/* The reference image the driver produced at a captured swap (the only render-target contents
+ * a capture file holds without running the model). */
+static void image(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    const struct glrh_capture *c = s->cap->cap;
+    double idx = c->n_images ? c->n_images - 1 : 0;
+    num_arg(args, "image", &idx);
+    if (num_arg(args, "event", &(double){ 0 })) {
+        dap_respond(s, req, false, NULL,
+                    "glreplay/image: render targets at an arbitrary event are not available offline yet; "
+                    "use 'image' (index of a swap's reference image)");
+        return;
+    }
+    if (!c->n_images || idx < 0 || idx >= c->n_images) {
+        dap_respond(s, req, false, NULL, "glreplay/image: the capture has no such reference image");
+        return;
+    }
+    const struct glrh_image *im = &c->images[(unsigned)idx];
+    char *b64 = png_base64(im->pixels, im->width, im->height);
+    if (!b64) {
+        dap_respond(s, req, false, NULL, "out of memory encoding the PNG");
+        return;
+    }
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "image", idx);
+    cJSON_AddNumberToObject(b, "frame", im->frame);
+    cJSON_AddNumberToObject(b, "width", im->width);
+    cJSON_AddNumberToObject(b, "height", im->height);
+    cJSON_AddStringToObject(b, "mimeType", "image/png");
+    cJSON_AddStringToObject(b, "data", b64);
+    free(b64);
+    dap_respond(s, req, true, b, NULL);
+}
+
+/* Changes the focused lane of the current stop: {lane} or {pixel:[x,y]} or {vertex:id}. */
+static void focus(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    if (!s->snap || s->running) {
+        dap_respond(s, req, false, NULL, "glreplay/focus: not stopped");
+        return;
+    }
+    const sh_header *h = sh_snapshot_header(s->snap);
+    int lane = -1;
+    double v;
+    const cJSON *px = cJSON_GetObjectItemCaseSensitive(args, "pixel");
+    if (num_arg(args, "lane", &v)) {
+        lane = v >= 0 && v < SH_LANES ? (int)v : -1;
+    } else if (cJSON_IsArray(px) && cJSON_GetArraySize(px) == 2 && !h->lane_pos_known) {
+        dap_respond(s, req, false, NULL, "glreplay/focus: this shader does not read gl_FragCoord, so the lanes' pixels are "
+                                         "unknown (the frame runner does not report them yet); focus by lane");
+        return;
+    } else if (cJSON_IsArray(px) && cJSON_GetArraySize(px) == 2) {
+        int x = (int)cJSON_GetArrayItem(px, 0)->valuedouble, y = (int)cJSON_GetArrayItem(px, 1)->valuedouble;
+        for (int l = 0; l < SH_LANES && lane < 0 && h->stage == 4; l++)
+            if (h->lane_x[l] == x && h->lane_y[l] == y && (((h->alive | h->helper | h->killed) >> l) & 1))
+                lane = l;
+    } else if (num_arg(args, "vertex", &v)) {
+        for (int l = 0; l < SH_LANES && lane < 0 && h->stage != 4; l++)
+            if (h->lane_x[l] == (int)v)
+                lane = l;
+    }
+    if (lane < 0) {
+        dap_respond(s, req, false, NULL, "glreplay/focus: no such lane, pixel or vertex in the stopped warp");
+        return;
+    }
+    s->focus = lane;
+    dap_inspect_reset(s);
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "lane", lane);
+    int client_line = h->lane_line[lane];
+    cJSON_Delete(dap_source_json(s, h->shader, h->lane_line[lane], &client_line));
+    cJSON_AddNumberToObject(b, "line", client_line);
+    cJSON_AddBoolToObject(b, "active", (h->active >> lane) & 1);
+    dap_respond(s, req, true, b, NULL);
+    cJSON *ib = cJSON_CreateObject();
+    cJSON *areas = cJSON_AddArrayToObject(ib, "areas");
+    cJSON_AddItemToArray(areas, cJSON_CreateString("variables"));
+    cJSON_AddItemToArray(areas, cJSON_CreateString("stacks"));
+    dap_event(s, "invalidated", ib);
+}
+
+bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args)
+{
+    if (!strcmp(cmd, "glreplay/capture"))
+        capture_info(s, req);
+    else if (!strcmp(cmd, "glreplay/events"))
+        events(s, req, args);
+    else if (!strcmp(cmd, "glreplay/state"))
+        state(s, req, args);
+    else if (!strcmp(cmd, "glreplay/image"))
+        image(s, req, args);
+    else if (!strcmp(cmd, "glreplay/focus"))
+        focus(s, req, args);
+    else if (!strcmp(cmd, "glreplay/profile"))
+        dap_respond(s, req, false, NULL, "not available: GPU model telemetry is not built into this server yet");
+    else
+        return false;
+    return true;
+}

@@ -1,0 +1,83 @@
+/* The debugger's passes over a frame: one pass runs the whole frame in the GPU model with an
+ * observer that counts breakpoint hits (one hit = one lane reaching a line), evaluates conditions,
+ * prints logpoints, and copies the stopped warp into a shadow snapshot; the frame always runs to
+ * its end. Steps re-run the frame to the same stop (deterministic order) and then advance the
+ * focused lane's warp instruction by instruction. */
+#ifndef GLR_DAP_ENGINE_H
+#define GLR_DAP_ENGINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "shadow/shadow.h"
+#include "ui_ipc/dap/dap_runner.h"
+
+enum dap_hit_op { DAP_HIT_ANY, DAP_HIT_EQ, DAP_HIT_GE, DAP_HIT_GT, DAP_HIT_MOD };
+
+/* One bound breakpoint location (a DAP breakpoint may bind to several shaders). */
+struct dap_bp {
+    int id;                /* DAP breakpoint id: hits are counted per id */
+    int shader;            /* dap_capture shader id */
+    int line;              /* line in that shader's text */
+    enum dap_hit_op hit_op;
+    uint64_t hit_n;
+    const char *condition; /* NULL: none */
+    const char *log_message; /* logpoint: prints, never stops */
+};
+
+/* Parses "N", "== N", ">= N", "> N", "% N" (spaces optional). false if malformed. */
+bool dap_parse_hit_condition(const char *text, enum dap_hit_op *op, uint64_t *n);
+
+/* Identifies an issued instruction of a warp in the deterministic order of a pass. */
+struct dap_stop_key {
+    int draw, stage;
+    uint64_t warp, issue;
+    int lane;
+};
+
+enum dap_step { DAP_STEP_NEXT, DAP_STEP_IN, DAP_STEP_OUT };
+
+struct dap_pass_req {
+    const struct dap_bp *bps;
+    int n_bps;
+    /* Continue: stop at the first matching hit after this position (instruction index of the pass,
+     * then lane), so that changed breakpoints still continue from where the view is. */
+    bool have_after;
+    uint64_t after_seq;
+    int after_lane;
+    bool replay;                 /* instead: go to `key`, then do `steps` */
+    struct dap_stop_key key;
+    const enum dap_step *steps;
+    int n_steps;
+    bool emit_logs;
+    int log_limit;               /* logpoint lines per logpoint and pass */
+    atomic_int *pause;           /* set by the client: stop at the next instruction */
+    void (*log)(void *user, const char *text);
+    void *log_user;
+    /* Hits only count in this draw (-1: all) and, for fragments, at this pixel (x < 0: all). */
+    int only_draw;
+    int only_x, only_y;
+};
+
+enum dap_pass_status {
+    DAP_PASS_STOPPED,        /* res.snap holds the stop */
+    DAP_PASS_END,            /* the frame ended without a stop */
+    DAP_PASS_LANE_FINISHED,  /* a step ran the focused lane to its end: no new position */
+    DAP_PASS_ERROR,
+};
+
+struct dap_pass_res {
+    enum dap_pass_status status;
+    const char *reason;          /* "breakpoint", "step", "pause" */
+    int bp_id;
+    uint64_t hit;                /* the breakpoint's hit count at the stop */
+    uint64_t seq;                /* instruction index of the stop in the pass */
+    struct dap_stop_key key;
+    sh_snapshot *snap;           /* owned by the caller */
+    uint64_t instructions;       /* warp instructions observed */
+    char message[256];
+};
+
+int dap_engine_run(struct dap_runner *r, const struct dap_pass_req *req, struct dap_pass_res *res);
+
+#endif

@@ -1,0 +1,783 @@
+/* A small recursive-descent evaluator of GLSL expressions over a snapshot (see dap_eval.h).
+ * Values are numbers (scalar, vector, matrix: up to 16 components) or references to aggregates
+ * (arrays, structs) inside the snapshot's words, gathered for the lane into an arena. */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ui_ipc/dap/dap_eval.h"
+
+enum { V_NUM, V_AGG };
+
+typedef union { float f; int32_t i; uint32_t u; } comp;
+
+struct val {
+    int kind;
+    sh_scalar sc;
+    int rows, cols;          /* NUM: rows components per column, cols columns (1: vector/scalar) */
+    comp c[16];
+    int type;                /* AGG: snapshot type */
+    const uint32_t *w;       /* AGG: words */
+};
+
+struct ev {
+    const sh_snapshot *s;
+    int lane;
+    const char *p;
+    char err[160];
+    bool failed;
+    int depth;
+    void *arena[64];
+    int n_arena;
+};
+
+static void fail(struct ev *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct ev *e, const char *fmt, ...)
+{
+    if (e->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->err, sizeof e->err, fmt, ap);
+    va_end(ap);
+    e->failed = true;
+}
+
+static void *arena_alloc(struct ev *e, size_t n)
+{
+    if (e->n_arena >= 64) {
+        fail(e, "expression too complex");
+        return NULL;
+    }
+    void *p = calloc(1, n ? n : 1);
+    if (!p) {
+        fail(e, "out of memory");
+        return NULL;
+    }
+    e->arena[e->n_arena++] = p;
+    return p;
+}
+
+static void skip_ws(struct ev *e)
+{
+    while (isspace((unsigned char)*e->p))
+        e->p++;
+}
+
+static bool accept(struct ev *e, const char *tok)
+{
+    skip_ws(e);
+    size_t n = strlen(tok);
+    if (strncmp(e->p, tok, n) != 0)
+        return false;
+    /* "<" must not match "<=", "&" must be "&&", etc.: callers test longer tokens first. */
+    e->p += n;
+    return true;
+}
+
+static int ncomp(const struct val *v) { return v->rows * v->cols; }
+
+static float as_f(const struct val *v, int i)
+{
+    switch (v->sc) {
+    case SH_SCALAR_INT: return (float)v->c[i].i;
+    case SH_SCALAR_UINT: return (float)v->c[i].u;
+    case SH_SCALAR_BOOL: return v->c[i].u ? 1.0f : 0.0f;
+    default: return v->c[i].f;
+    }
+}
+
+static int32_t as_i(const struct val *v, int i)
+{
+    switch (v->sc) {
+    case SH_SCALAR_FLOAT: return (int32_t)v->c[i].f;
+    case SH_SCALAR_BOOL: return v->c[i].u ? 1 : 0;
+    default: return v->c[i].i;
+    }
+}
+
+static struct val num_from_words(const sh_type *t, const uint32_t *w)
+{
+    struct val v;
+    memset(&v, 0, sizeof v);
+    v.kind = V_NUM;
+    v.sc = t->kind == SH_TYPE_OPAQUE ? SH_SCALAR_INT : t->scalar;
+    v.rows = t->kind == SH_TYPE_SCALAR || t->kind == SH_TYPE_OPAQUE ? 1 : t->rows;
+    v.cols = t->kind == SH_TYPE_MATRIX ? t->columns : 1;
+    for (int i = 0; i < ncomp(&v) && i < 16; i++)
+        v.c[i].u = w[i];
+    return v;
+}
+
+static struct val from_words(struct ev *e, int type, const uint32_t *w)
+{
+    const sh_type *t = sh_snapshot_type(e->s, type);
+    struct val v;
+    memset(&v, 0, sizeof v);
+    if (!t) {
+        fail(e, "unknown type");
+        return v;
+    }
+    if (t->kind == SH_TYPE_ARRAY || t->kind == SH_TYPE_STRUCT) {
+        v.kind = V_AGG;
+        v.type = type;
+        v.w = w;
+        return v;
+    }
+    if (t->kind == SH_TYPE_OTHER || t->components > 16) {
+        fail(e, "value of an unsupported type");
+        return v;
+    }
+    return num_from_words(t, w);
+}
+
+static struct val load_var(struct ev *e, const char *name)
+{
+    struct val v;
+    memset(&v, 0, sizeof v);
+    int idx = sh_snapshot_find_var(e->s, name);
+    if (idx < 0) {
+        fail(e, "unknown variable '%s'", name);
+        return v;
+    }
+    const sh_var *var = sh_snapshot_var(e->s, idx);
+    const sh_type *t = sh_snapshot_type(e->s, var->type);
+    uint32_t *w = arena_alloc(e, (size_t)t->components * sizeof *w);
+    if (!w)
+        return v;
+    sh_var_lane_words(e->s, var, e->lane, w);
+    return from_words(e, var->type, w);
+}
+
+static struct val parse_expr(struct ev *e);
+
+static struct val scalar_f(float f)
+{
+    struct val v;
+    memset(&v, 0, sizeof v);
+    v.kind = V_NUM;
+    v.sc = SH_SCALAR_FLOAT;
+    v.rows = v.cols = 1;
+    v.c[0].f = f;
+    return v;
+}
+
+static struct val scalar_i(sh_scalar sc, int32_t i)
+{
+    struct val v = scalar_f(0);
+    v.sc = sc;
+    v.c[0].i = i;
+    return v;
+}
+
+static bool need_num(struct ev *e, const struct val *v)
+{
+    if (v->kind != V_NUM)
+        fail(e, "an array or struct cannot be used here");
+    return !e->failed;
+}
+
+static struct val convert(struct val v, sh_scalar to)
+{
+    if (v.sc == to)
+        return v;
+    struct val r = v;
+    r.sc = to;
+    for (int i = 0; i < ncomp(&v); i++) {
+        if (to == SH_SCALAR_FLOAT)
+            r.c[i].f = as_f(&v, i);
+        else if (to == SH_SCALAR_BOOL)
+            r.c[i].u = as_f(&v, i) != 0.0f;
+        else
+            r.c[i].i = as_i(&v, i);
+    }
+    return r;
+}
+
+/* Constructors and built-in functions. */
+static struct val call(struct ev *e, const char *fn, struct val *a, int n)
+{
+    struct val r = scalar_f(0);
+    for (int i = 0; i < n; i++)
+        if (!need_num(e, &a[i]))
+            return r;
+    static const struct { const char *name; sh_scalar sc; int rows, cols; } ctors[] = {
+        { "float", SH_SCALAR_FLOAT, 1, 1 }, { "int", SH_SCALAR_INT, 1, 1 }, { "uint", SH_SCALAR_UINT, 1, 1 },
+        { "bool", SH_SCALAR_BOOL, 1, 1 }, { "vec2", SH_SCALAR_FLOAT, 2, 1 }, { "vec3", SH_SCALAR_FLOAT, 3, 1 },
+        { "vec4", SH_SCALAR_FLOAT, 4, 1 }, { "ivec2", SH_SCALAR_INT, 2, 1 }, { "ivec3", SH_SCALAR_INT, 3, 1 },
+        { "ivec4", SH_SCALAR_INT, 4, 1 }, { "uvec2", SH_SCALAR_UINT, 2, 1 }, { "uvec3", SH_SCALAR_UINT, 3, 1 },
+        { "uvec4", SH_SCALAR_UINT, 4, 1 }, { "bvec2", SH_SCALAR_BOOL, 2, 1 }, { "bvec3", SH_SCALAR_BOOL, 3, 1 },
+        { "bvec4", SH_SCALAR_BOOL, 4, 1 }, { "mat2", SH_SCALAR_FLOAT, 2, 2 }, { "mat3", SH_SCALAR_FLOAT, 3, 3 },
+        { "mat4", SH_SCALAR_FLOAT, 4, 4 },
+    };
+    for (size_t k = 0; k < sizeof ctors / sizeof ctors[0]; k++) {
+        if (strcmp(fn, ctors[k].name) != 0)
+            continue;
+        r.sc = ctors[k].sc;
+        r.rows = ctors[k].rows;
+        r.cols = ctors[k].cols;
+        int want = r.rows * r.cols, got = 0;
+        if (n == 1 && ncomp(&a[0]) == 1) {
+            struct val c = convert(a[0], r.sc);
+            for (int i = 0; i < want; i++)   /* splat; matrices get a diagonal */
+                r.c[i] = (r.cols > 1 && i % (r.rows + 1) != 0) ? (comp){ .f = 0 } : c.c[0];
+            return r;
+        }
+        for (int i = 0; i < n && got < want; i++) {
+            struct val c = convert(a[i], r.sc);
+            for (int j = 0; j < ncomp(&c) && got < want; j++)
+                r.c[got++] = c.c[j];
+        }
+        if (got < want)
+            fail(e, "%s() needs %d components, got %d", fn, want, got);
+        return r;
+    }
+    if (n < 1) {
+        fail(e, "%s() needs arguments", fn);
+        return r;
+    }
+    struct val x = convert(a[0], SH_SCALAR_FLOAT);
+    if (!strcmp(fn, "length") || !strcmp(fn, "normalize")) {
+        float sum = 0;
+        for (int i = 0; i < ncomp(&x); i++)
+            sum += x.c[i].f * x.c[i].f;
+        float len = sqrtf(sum);
+        if (fn[0] == 'l')
+            return scalar_f(len);
+        for (int i = 0; i < ncomp(&x); i++)
+            x.c[i].f /= len;
+        return x;
+    }
+    if (!strcmp(fn, "abs") || !strcmp(fn, "floor") || !strcmp(fn, "sqrt") || !strcmp(fn, "fract") ||
+        !strcmp(fn, "exp")) {
+        for (int i = 0; i < ncomp(&x); i++) {
+            float f = x.c[i].f;
+            x.c[i].f = fn[0] == 'a' ? fabsf(f) : fn[0] == 'f' && fn[1] == 'l' ? floorf(f)
+                     : fn[0] == 's' ? sqrtf(f) : fn[0] == 'e' ? expf(f) : f - floorf(f);
+        }
+        return x;
+    }
+    if (n >= 2) {
+        struct val y = convert(a[1], SH_SCALAR_FLOAT);
+        if (!strcmp(fn, "dot") || !strcmp(fn, "distance")) {
+            float sum = 0;
+            for (int i = 0; i < ncomp(&x) && i < ncomp(&y); i++)
+                sum += fn[0] == 'd' && fn[1] == 'o' ? x.c[i].f * y.c[i].f
+                                                     : (x.c[i].f - y.c[i].f) * (x.c[i].f - y.c[i].f);
+            return scalar_f(fn[1] == 'o' ? sum : sqrtf(sum));
+        }
+        if (!strcmp(fn, "min") || !strcmp(fn, "max") || !strcmp(fn, "pow")) {
+            for (int i = 0; i < ncomp(&x); i++) {
+                float b = y.c[ncomp(&y) == 1 ? 0 : i].f;
+                x.c[i].f = fn[1] == 'i' ? fminf(x.c[i].f, b) : fn[1] == 'a' ? fmaxf(x.c[i].f, b) : powf(x.c[i].f, b);
+            }
+            return x;
+        }
+        if (n == 3 && (!strcmp(fn, "clamp") || !strcmp(fn, "mix"))) {
+            struct val z = convert(a[2], SH_SCALAR_FLOAT);
+            for (int i = 0; i < ncomp(&x); i++) {
+                float b = y.c[ncomp(&y) == 1 ? 0 : i].f, c = z.c[ncomp(&z) == 1 ? 0 : i].f;
+                x.c[i].f = fn[0] == 'c' ? fminf(fmaxf(x.c[i].f, b), c) : x.c[i].f * (1 - c) + b * c;
+            }
+            return x;
+        }
+    }
+    fail(e, "unknown function %s() (or wrong argument count)", fn);
+    return r;
+}
+
+static struct val parse_primary(struct ev *e)
+{
+    struct val v = scalar_f(0);
+    skip_ws(e);
+    if (accept(e, "(")) {
+        v = parse_expr(e);
+        if (!accept(e, ")"))
+            fail(e, "missing ')'");
+        return v;
+    }
+    if (isdigit((unsigned char)*e->p) || (*e->p == '.' && isdigit((unsigned char)e->p[1]))) {
+        char *end;
+        const char *start = e->p;
+        bool is_float = false;
+        for (const char *q = start; isalnum((unsigned char)*q) || *q == '.'; q++)
+            if (*q == '.' || ((*q == 'e' || *q == 'E') && !(start[0] == '0' && (start[1] == 'x' || start[1] == 'X'))))
+                is_float = true;
+        if (is_float) {
+            v = scalar_f(strtof(start, &end));
+            if (*end == 'f' || *end == 'F')
+                end++;
+        } else {
+            unsigned long long n = strtoull(start, &end, 0);
+            bool u = *end == 'u' || *end == 'U';
+            if (u)
+                end++;
+            v = scalar_i(u ? SH_SCALAR_UINT : SH_SCALAR_INT, (int32_t)n);
+        }
+        e->p = end;
+        return v;
+    }
+    if (isalpha((unsigned char)*e->p) || *e->p == '_') {
+        char name[128];
+        size_t n = 0;
+        while ((isalnum((unsigned char)*e->p) || *e->p == '_') && n + 1 < sizeof name)
+            name[n++] = *e->p++;
+        name[n] = 0;
+        if (!strcmp(name, "true") || !strcmp(name, "false"))
+            return scalar_i(SH_SCALAR_BOOL, name[0] == 't');
+        if (accept(e, "(")) {
+            struct val args[16];
+            int na = 0;
+            skip_ws(e);
+            if (!accept(e, ")")) {
+                do {
+                    if (na == 16) {
+                        fail(e, "too many arguments");
+                        return v;
+                    }
+                    args[na++] = parse_expr(e);
+                } while (!e->failed && accept(e, ","));
+                if (!accept(e, ")"))
+                    fail(e, "missing ')' after the arguments of %s", name);
+            }
+            if (e->failed)
+                return v;
+            return call(e, name, args, na);
+        }
+        return load_var(e, name);
+    }
+    if (*e->p)
+        fail(e, "unexpected '%c'", *e->p);
+    else
+        fail(e, "unexpected end of expression");
+    return v;
+}
+
+static int swizzle_index(char c)
+{
+    const char *sets[] = { "xyzw", "rgba", "stpq" };
+    for (int s = 0; s < 3; s++) {
+        const char *p = strchr(sets[s], c);
+        if (p && c)
+            return (int)(p - sets[s]);
+    }
+    return -1;
+}
+
+static struct val parse_postfix(struct ev *e)
+{
+    struct val v = parse_primary(e);
+    for (;;) {
+        if (e->failed)
+            return v;
+        if (accept(e, "[")) {
+            struct val idx = parse_expr(e);
+            if (!accept(e, "]"))
+                fail(e, "missing ']'");
+            if (e->failed || !need_num(e, &idx))
+                return v;
+            int i = as_i(&idx, 0);
+            if (v.kind == V_AGG) {
+                const sh_type *t = sh_snapshot_type(e->s, v.type);
+                if (t->kind != SH_TYPE_ARRAY) {
+                    fail(e, "only arrays, vectors and matrices can be indexed");
+                    return v;
+                }
+                if (i < 0 || i >= t->length) {
+                    fail(e, "index %d out of range [0, %d)", i, t->length);
+                    return v;
+                }
+                const sh_type *el = sh_snapshot_type(e->s, t->element);
+                v = from_words(e, t->element, v.w + (size_t)i * (size_t)el->components);
+            } else if (v.cols > 1) {
+                if (i < 0 || i >= v.cols) {
+                    fail(e, "column %d out of range [0, %d)", i, v.cols);
+                    return v;
+                }
+                struct val c = v;
+                c.cols = 1;
+                for (int k = 0; k < v.rows; k++)
+                    c.c[k] = v.c[i * v.rows + k];
+                v = c;
+            } else {
+                if (i < 0 || i >= v.rows) {
+                    fail(e, "index %d out of range [0, %d)", i, v.rows);
+                    return v;
+                }
+                v.c[0] = v.c[i];
+                v.rows = 1;
+            }
+        } else if (accept(e, ".")) {
+            skip_ws(e);
+            char name[64];
+            size_t n = 0;
+            while ((isalnum((unsigned char)*e->p) || *e->p == '_') && n + 1 < sizeof name)
+                name[n++] = *e->p++;
+            name[n] = 0;
+            if (!n) {
+                fail(e, "member name expected after '.'");
+                return v;
+            }
+            if (v.kind == V_AGG) {
+                const sh_type *t = sh_snapshot_type(e->s, v.type);
+                int m = -1;
+                for (int k = 0; t->kind == SH_TYPE_STRUCT && k < t->length; k++)
+                    if (!strcmp(t->members[k].name, name))
+                        m = k;
+                if (m < 0) {
+                    fail(e, "no member '%s'", name);
+                    return v;
+                }
+                v = from_words(e, t->members[m].type, v.w + t->members[m].offset);
+            } else {
+                if (v.cols > 1 || n > 4) {
+                    fail(e, "bad swizzle '.%s'", name);
+                    return v;
+                }
+                struct val r = v;
+                r.rows = (int)n;
+                for (size_t k = 0; k < n; k++) {
+                    int s = swizzle_index(name[k]);
+                    if (s < 0 || s >= v.rows) {
+                        fail(e, "bad swizzle '.%s' on a %d-component value", name, v.rows);
+                        return v;
+                    }
+                    r.c[k] = v.c[s];
+                }
+                v = r;
+            }
+        } else {
+            return v;
+        }
+    }
+}
+
+static struct val parse_unary(struct ev *e)
+{
+    if (accept(e, "-")) {
+        struct val v = parse_unary(e);
+        if (!need_num(e, &v))
+            return v;
+        for (int i = 0; i < ncomp(&v); i++) {
+            if (v.sc == SH_SCALAR_FLOAT)
+                v.c[i].f = -v.c[i].f;
+            else
+                v.c[i].i = (int32_t)(0u - v.c[i].u);
+        }
+        return v;
+    }
+    if (accept(e, "+"))
+        return parse_unary(e);
+    if (accept(e, "!")) {
+        struct val v = parse_unary(e);
+        if (!need_num(e, &v))
+            return v;
+        v = convert(v, SH_SCALAR_BOOL);
+        for (int i = 0; i < ncomp(&v); i++)
+            v.c[i].u = !v.c[i].u;
+        return v;
+    }
+    return parse_postfix(e);
+}
+
+/* Component-wise arithmetic with scalar broadcast; `*` of matrices is the linear-algebra one. */
+static struct val arith(struct ev *e, struct val a, struct val b, char op)
+{
+    if (!need_num(e, &a) || !need_num(e, &b))
+        return a;
+    sh_scalar sc = (a.sc == SH_SCALAR_FLOAT || b.sc == SH_SCALAR_FLOAT) ? SH_SCALAR_FLOAT
+                 : (a.sc == SH_SCALAR_UINT || b.sc == SH_SCALAR_UINT) ? SH_SCALAR_UINT : SH_SCALAR_INT;
+    a = convert(a, sc);
+    b = convert(b, sc);
+    if (op == '*' && sc == SH_SCALAR_FLOAT && (a.cols > 1 || b.cols > 1) && ncomp(&a) > 1 && ncomp(&b) > 1) {
+        /* mat*vec, vec*mat, mat*mat */
+        int ar = a.rows, ac = a.cols, br = b.rows, bc = b.cols;
+        if (a.cols == 1) { ar = 1; ac = a.rows; }          /* row vector */
+        if (ac != br) {
+            fail(e, "matrix sizes do not match for '*'");
+            return a;
+        }
+        struct val r = scalar_f(0);
+        r.rows = ar;
+        r.cols = bc;
+        for (int j = 0; j < bc; j++)
+            for (int i = 0; i < ar; i++) {
+                float sum = 0;
+                for (int k = 0; k < ac; k++)
+                    sum += (a.cols == 1 ? a.c[k].f : a.c[k * a.rows + i].f) * b.c[j * br + k].f;
+                r.c[j * ar + i].f = sum;
+            }
+        if (r.rows == 1 && r.cols > 1) { r.rows = r.cols; r.cols = 1; }
+        return r;
+    }
+    int na = ncomp(&a), nb = ncomp(&b);
+    if (na != nb && na != 1 && nb != 1) {
+        fail(e, "operands of '%c' have %d and %d components", op, na, nb);
+        return a;
+    }
+    struct val r = na >= nb ? a : b;
+    for (int i = 0; i < ncomp(&r); i++) {
+        int ia = na == 1 ? 0 : i, ib = nb == 1 ? 0 : i;
+        if (sc == SH_SCALAR_FLOAT) {
+            float x = a.c[ia].f, y = b.c[ib].f;
+            r.c[i].f = op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : op == '/' ? x / y : fmodf(x, y);
+        } else {
+            uint32_t x = a.c[ia].u, y = b.c[ib].u;
+            if ((op == '/' || op == '%') && y == 0) {
+                fail(e, "integer division by zero");
+                return r;
+            }
+            if (sc == SH_SCALAR_INT)
+                r.c[i].i = op == '+' ? (int32_t)(x + y) : op == '-' ? (int32_t)(x - y) : op == '*' ? (int32_t)(x * y)
+                         : (a.c[ia].i == INT32_MIN && b.c[ib].i == -1) ? 0
+                         : op == '/' ? a.c[ia].i / b.c[ib].i : a.c[ia].i % b.c[ib].i;
+            else
+                r.c[i].u = op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : op == '/' ? x / y : x % y;
+        }
+    }
+    return r;
+}
+
+static struct val parse_mul(struct ev *e)
+{
+    struct val v = parse_unary(e);
+    for (;;) {
+        char op = 0;
+        if (accept(e, "*")) op = '*';
+        else if (accept(e, "/")) op = '/';
+        else if (accept(e, "%")) op = '%';
+        if (!op || e->failed)
+            return v;
+        v = arith(e, v, parse_unary(e), op);
+    }
+}
+
+static struct val parse_add(struct ev *e)
+{
+    struct val v = parse_mul(e);
+    for (;;) {
+        char op = 0;
+        if (accept(e, "+")) op = '+';
+        else if (accept(e, "-")) op = '-';
+        if (!op || e->failed)
+            return v;
+        v = arith(e, v, parse_mul(e), op);
+    }
+}
+
+static struct val compare(struct ev *e, struct val a, struct val b, const char *op)
+{
+    struct val r = scalar_i(SH_SCALAR_BOOL, 0);
+    if (!need_num(e, &a) || !need_num(e, &b))
+        return r;
+    bool eq = op[0] == '=' || op[0] == '!';
+    if (ncomp(&a) != ncomp(&b) || (!eq && ncomp(&a) != 1)) {
+        fail(e, "'%s' needs %s", op, eq ? "operands of the same size" : "scalars");
+        return r;
+    }
+    bool fl = a.sc == SH_SCALAR_FLOAT || b.sc == SH_SCALAR_FLOAT;
+    if (eq) {
+        bool same = true;
+        for (int i = 0; i < ncomp(&a); i++)
+            same &= fl ? as_f(&a, i) == as_f(&b, i) : as_i(&a, i) == as_i(&b, i);
+        r.c[0].u = op[0] == '=' ? same : !same;
+        return r;
+    }
+    double x = fl ? as_f(&a, 0) : (a.sc == SH_SCALAR_UINT ? (double)a.c[0].u : as_i(&a, 0));
+    double y = fl ? as_f(&b, 0) : (b.sc == SH_SCALAR_UINT ? (double)b.c[0].u : as_i(&b, 0));
+    r.c[0].u = !strcmp(op, "<") ? x < y : !strcmp(op, "<=") ? x <= y : !strcmp(op, ">") ? x > y : x >= y;
+    return r;
+}
+
+static struct val parse_rel(struct ev *e)
+{
+    struct val v = parse_add(e);
+    for (;;) {
+        const char *op = NULL;
+        if (accept(e, "<=")) op = "<=";
+        else if (accept(e, ">=")) op = ">=";
+        else if (accept(e, "==")) op = "==";
+        else if (accept(e, "!=")) op = "!=";
+        else if (accept(e, "<")) op = "<";
+        else if (accept(e, ">")) op = ">";
+        if (!op || e->failed)
+            return v;
+        v = compare(e, v, parse_add(e), op);
+    }
+}
+
+static bool truth(struct ev *e, const struct val *v)
+{
+    if (!need_num(e, v))
+        return false;
+    if (ncomp(v) != 1) {
+        fail(e, "a condition must be a scalar");
+        return false;
+    }
+    return as_f(v, 0) != 0.0f || (v->sc != SH_SCALAR_FLOAT && v->c[0].u != 0);
+}
+
+static struct val parse_and(struct ev *e)
+{
+    struct val v = parse_rel(e);
+    while (!e->failed && accept(e, "&&")) {
+        struct val b = parse_rel(e);
+        bool r = truth(e, &v) && truth(e, &b);
+        v = scalar_i(SH_SCALAR_BOOL, r);
+    }
+    return v;
+}
+
+static struct val parse_or(struct ev *e)
+{
+    struct val v = parse_and(e);
+    while (!e->failed && accept(e, "||")) {
+        struct val b = parse_and(e);
+        bool r = truth(e, &v) || truth(e, &b);
+        v = scalar_i(SH_SCALAR_BOOL, r);
+    }
+    return v;
+}
+
+static struct val parse_expr(struct ev *e)
+{
+    if (++e->depth > 64) {
+        fail(e, "expression nested too deeply");
+        return scalar_f(0);
+    }
+    struct val c = parse_or(e);
+    e->depth--;
+    if (!e->failed && accept(e, "?")) {
+        struct val a = parse_expr(e);
+        if (!accept(e, ":"))
+            fail(e, "missing ':'");
+        struct val b = parse_expr(e);
+        e->depth--;
+        return truth(e, &c) ? a : b;
+    }
+    return c;
+}
+
+static void type_name(const struct val *v, const sh_snapshot *s, char *buf, size_t n)
+{
+    if (v->kind == V_AGG) {
+        sh_type_glsl(s, v->type, buf, n);
+        return;
+    }
+    const char *pre = v->sc == SH_SCALAR_INT ? "i" : v->sc == SH_SCALAR_UINT ? "u" : v->sc == SH_SCALAR_BOOL ? "b" : "";
+    const char *sc = v->sc == SH_SCALAR_INT ? "int" : v->sc == SH_SCALAR_UINT ? "uint" : v->sc == SH_SCALAR_BOOL ? "bool" : "float";
+    if (v->cols > 1)
+        snprintf(buf, n, v->cols == v->rows ? "mat%d" : "mat%dx%d", v->cols, v->rows);
+    else if (v->rows > 1)
+        snprintf(buf, n, "%svec%d", pre, v->rows);
+    else
+        snprintf(buf, n, "%s", sc);
+}
+
+static void format(const struct val *v, const sh_snapshot *s, char *buf, size_t n)
+{
+    if (v->kind == V_AGG) {
+        sh_format_value(s, v->type, v->w, buf, n);
+        return;
+    }
+    size_t len = 0;
+    char tn[32];
+    type_name(v, s, tn, sizeof tn);
+    bool agg = ncomp(v) > 1;
+    if (agg)
+        len += (size_t)snprintf(buf, n, "%s(", tn);
+    for (int i = 0; i < ncomp(v) && len < n; i++) {
+        const char *sep = i ? ", " : "";
+        switch (v->sc) {
+        case SH_SCALAR_INT: len += (size_t)snprintf(buf + len, n - len, "%s%d", sep, v->c[i].i); break;
+        case SH_SCALAR_UINT: len += (size_t)snprintf(buf + len, n - len, "%s%u", sep, v->c[i].u); break;
+        case SH_SCALAR_BOOL: len += (size_t)snprintf(buf + len, n - len, "%s%s", sep, v->c[i].u ? "true" : "false"); break;
+        default: len += (size_t)snprintf(buf + len, n - len, "%s%.9g", sep, (double)v->c[i].f); break;
+        }
+    }
+    if (agg && len < n)
+        snprintf(buf + len, n - len, ")");
+}
+
+static void ev_free(struct ev *e)
+{
+    for (int i = 0; i < e->n_arena; i++)
+        free(e->arena[i]);
+}
+
+static struct val run(struct ev *e, const sh_snapshot *s, int lane, const char *expr)
+{
+    memset(e, 0, sizeof *e);
+    e->s = s;
+    e->lane = lane < 0 || lane >= SH_LANES ? 0 : lane;
+    e->p = expr ? expr : "";
+    struct val v = parse_expr(e);
+    skip_ws(e);
+    if (!e->failed && *e->p)
+        fail(e, "unexpected '%.20s' after the expression", e->p);
+    return v;
+}
+
+int dap_eval(const sh_snapshot *s, int lane, const char *expr, char *text, size_t text_size, char *type,
+             size_t type_size)
+{
+    struct ev e;
+    struct val v = run(&e, s, lane, expr);
+    int rc = 0;
+    if (e.failed) {
+        snprintf(text, text_size, "%s", e.err);
+        rc = -1;
+    } else {
+        format(&v, s, text, text_size);
+        if (type && type_size)
+            type_name(&v, s, type, type_size);
+    }
+    ev_free(&e);
+    return rc;
+}
+
+int dap_eval_bool(const sh_snapshot *s, int lane, const char *expr, char *err, size_t err_size)
+{
+    struct ev e;
+    struct val v = run(&e, s, lane, expr);
+    bool t = !e.failed && truth(&e, &v);
+    int rc = e.failed ? -1 : t;
+    if (e.failed && err_size)
+        snprintf(err, err_size, "%s", e.err);
+    ev_free(&e);
+    return rc;
+}
+
+void dap_eval_message(const sh_snapshot *s, int lane, const char *msg, char *out, size_t size)
+{
+    size_t len = 0;
+    if (!size)
+        return;
+    out[0] = 0;
+    for (const char *p = msg; *p && len + 1 < size;) {
+        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+            out[len++] = *p;
+            p += 2;
+        } else if (*p == '{') {
+            const char *end = strchr(p, '}');
+            if (!end) {
+                out[len++] = *p++;
+                continue;
+            }
+            char expr[256], val[512];
+            size_t n = (size_t)(end - p - 1) < sizeof expr - 1 ? (size_t)(end - p - 1) : sizeof expr - 1;
+            memcpy(expr, p + 1, n);
+            expr[n] = 0;
+            int bad = dap_eval(s, lane, expr, val, sizeof val, NULL, 0) != 0;
+            len += (size_t)snprintf(out + len, size - len, bad ? "<%s>" : "%s", val);
+            if (len >= size)
+                len = size - 1;
+            p = end + 1;
+        } else {
+            out[len++] = *p++;
+        }
+    }
+    out[len] = 0;
+}

@@ -1,0 +1,22 @@
+/* GLSL expressions over a snapshot, for one lane: variables (the lane's values), members and
+ * swizzles, indexing, arithmetic (+ - * / %, matrix products), comparisons, && || !, ?:,
+ * constructors (vec3(...), float(...), ...) and a few built-ins (length, dot, abs, min, max,
+ * clamp, floor, sqrt, normalize, mix). Used by `evaluate`, breakpoint conditions and logpoints. */
+#ifndef GLR_DAP_EVAL_H
+#define GLR_DAP_EVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "shadow/shadow.h"
+
+/* Evaluates expr for `lane`. On success writes the value's text and GLSL type and returns 0;
+ * on error returns -1 with a message in text. */
+int dap_eval(const sh_snapshot *s, int lane, const char *expr, char *text, size_t text_size,
+             char *type, size_t type_size);
+/* Evaluates a condition: 1 true, 0 false, -1 error (message in err). Non-bool scalars are true
+ * when nonzero. */
+int dap_eval_bool(const sh_snapshot *s, int lane, const char *expr, char *err, size_t err_size);
+/* Expands a logpoint message: "{expr}" parts are evaluated, "{{" / "}}" are braces. */
+void dap_eval_message(const sh_snapshot *s, int lane, const char *msg, char *out, size_t size);
+
+#endif

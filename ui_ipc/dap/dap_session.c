@@ -1,0 +1,629 @@
+/* DAP session: protocol state machine, breakpoints, passes and their results (see
+ * dap_session.h). Inspection requests (threads, stackTrace, scopes, variables, evaluate) are in
+ * dap_inspect.c; custom glreplay/... requests in dap_custom.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "shadow/shadow.h"
+#include "ui_ipc/dap/dap_bind.h"
+#include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_engine.h"
+#include "ui_ipc/dap/dap_session_internal.h"
+#include "ui_ipc/dap/dap_wire.h"
+
+/* ---------------------------------------------------------------- output */
+
+static void send_msg(struct dap_session *s, cJSON *msg)
+{
+    if (s->closing) {
+        cJSON_Delete(msg);
+        return;
+    }
+    cJSON_AddNumberToObject(msg, "seq", ++s->seq);
+    size_t len;
+    char *data = dap_wire_frame(msg, &len);
+    cJSON_Delete(msg);
+    if (data) {
+        s->host.send(s->conn, data, len);
+        free(data);
+    }
+}
+
+void dap_respond(struct dap_session *s, const cJSON *req, bool ok, cJSON *body, const char *message)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "type", "response");
+    const cJSON *seq = cJSON_GetObjectItemCaseSensitive(req, "seq");
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(req, "command");
+    cJSON_AddNumberToObject(r, "request_seq", cJSON_IsNumber(seq) ? seq->valuedouble : 0);
+    cJSON_AddBoolToObject(r, "success", ok);
+    cJSON_AddStringToObject(r, "command", cJSON_IsString(cmd) ? cmd->valuestring : "unknown");
+    if (!ok) {
+        cJSON_AddStringToObject(r, "message", message ? message : "failed");
+        if (!body) {
+            body = cJSON_CreateObject();
+            cJSON *e = cJSON_AddObjectToObject(body, "error");
+            cJSON_AddNumberToObject(e, "id", 1);
+            cJSON_AddStringToObject(e, "format", message ? message : "failed");
+            cJSON_AddBoolToObject(e, "showUser", false);
+        }
+    }
+    if (body)
+        cJSON_AddItemToObject(r, "body", body);
+    send_msg(s, r);
+}
+
+void dap_event(struct dap_session *s, const char *name, cJSON *body)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "type", "event");
+    cJSON_AddStringToObject(e, "event", name);
+    if (body)
+        cJSON_AddItemToObject(e, "body", body);
+    send_msg(s, e);
+}
+
+void dap_output(struct dap_session *s, const char *category, const char *text)
+{
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "category", category);
+    cJSON_AddStringToObject(b, "output", text);
+    dap_event(s, "output", b);
+}
+
+/* ---------------------------------------------------------------- lifetime */
+
+struct dap_session *dap_session_new(struct dap_capture *cap, struct dap_runner *runner,
+                                    const struct glr_dap_options *opt, const struct dap_session_host *host, void *conn)
+{
+    struct dap_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->cap = cap;
+    s->runner = runner;
+    s->host = *host;
+    s->conn = conn;
+    s->log_limit = opt && opt->log_limit > 0 ? opt->log_limit : 20;
+    s->store = sh_store_new(opt ? opt->snapshot_budget : 0);
+    s->next_bp_id = 1;
+    atomic_init(&s->pause, 0);
+    if (!s->store) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void free_sources(struct dap_session *s)
+{
+    for (int i = 0; i < s->n_sources; i++) {
+        struct dap_src *src = &s->sources[i];
+        free(src->key);
+        free(src->path);
+        for (int b = 0; b < src->n_bps; b++) {
+            free(src->bps[b].condition);
+            free(src->bps[b].log_message);
+        }
+        free(src->bps);
+    }
+    free(s->sources);
+    s->sources = NULL;
+    s->n_sources = 0;
+}
+
+static void session_free(struct dap_session *s)
+{
+    free_sources(s);
+    dap_inspect_reset(s);
+    if (s->snap)
+        sh_snapshot_unref(s->snap);
+    sh_store_free(s->store);
+    cJSON_Delete(s->pending_attach);
+    s->host.gone(s->host.server);
+    free(s);
+}
+
+void dap_session_release(struct dap_session *s)
+{
+    s->closing = true;
+    atomic_store(&s->pause, 1);   /* a running pass stops collecting; the worker frees us */
+    if (!s->running)
+        session_free(s);
+}
+
+/* ---------------------------------------------------------------- passes */
+
+struct job {
+    struct dap_session *s;
+    struct dap_pass_req req;
+    struct dap_pass_res res;
+    struct dap_bp *bps;
+    enum dap_step steps[1];
+    bool is_step;
+};
+
+static void job_log(void *user, const char *text)
+{
+    struct job *j = user;
+    pthread_mutex_lock(j->s->host.lock);
+    dap_output(j->s, "console", text);
+    j->s->host.wake(j->s->host.server);
+    pthread_mutex_unlock(j->s->host.lock);
+}
+
+static void finish(struct dap_session *s, struct job *j)
+{
+    s->running = false;
+    atomic_store(&s->pause, 0);
+    struct dap_pass_res *r = &j->res;
+    if (r->status == DAP_PASS_STOPPED && r->snap) {
+        sh_store_add(s->store, r->snap);
+        if (s->snap)
+            sh_snapshot_unref(s->snap);
+        s->snap = r->snap;
+        r->snap = NULL;
+        s->key = r->key;
+        s->have_key = true;
+        s->pos_seq = r->seq;
+        s->pos_lane = r->key.lane;
+        s->focus = r->key.lane;
+        s->stopped = true;
+        dap_inspect_reset(s);
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "reason", r->reason);
+        char desc[256];
+        const sh_header *h = sh_snapshot_header(s->snap);
+        if (!strcmp(r->reason, "breakpoint"))
+            snprintf(desc, sizeof desc, "hit %llu of breakpoint %d: %s, lane %d", (unsigned long long)r->hit, r->bp_id,
+                     sh_snapshot_title(s->snap), h->focus_lane);
+        else
+            snprintf(desc, sizeof desc, "%s, lane %d", sh_snapshot_title(s->snap), h->focus_lane);
+        cJSON_AddStringToObject(b, "description", desc);
+        cJSON_AddNumberToObject(b, "threadId", 1);
+        cJSON_AddBoolToObject(b, "allThreadsStopped", true);
+        if (!strcmp(r->reason, "breakpoint")) {
+            cJSON *ids = cJSON_AddArrayToObject(b, "hitBreakpointIds");
+            cJSON_AddItemToArray(ids, cJSON_CreateNumber(r->bp_id));
+        }
+        dap_event(s, "stopped", b);
+    } else if (r->status == DAP_PASS_LANE_FINISHED && s->snap) {
+        dap_output(s, "console", "the focused invocation finished: the view stays at its last position\n");
+        s->stopped = true;
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "reason", "step");
+        cJSON_AddStringToObject(b, "description", "the focused invocation finished");
+        cJSON_AddNumberToObject(b, "threadId", 1);
+        cJSON_AddBoolToObject(b, "allThreadsStopped", true);
+        dap_event(s, "stopped", b);
+    } else if (r->status == DAP_PASS_END) {
+        s->stopped = false;
+        dap_output(s, "console", "the frame ran to its end without a breakpoint stop; set breakpoints or pause to run it again\n");
+    } else {
+        s->stopped = false;
+        char msg[400];
+        snprintf(msg, sizeof msg, "the frame could not run: %s\n", r->message);
+        dap_output(s, "stderr", msg);
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct job *j = arg;
+    struct dap_session *s = j->s;
+    dap_engine_run(s->runner, &j->req, &j->res);
+    pthread_mutex_lock(s->host.lock);
+    if (s->closing) {
+        s->running = false;
+        session_free(s);
+    } else {
+        finish(s, j);
+        s->host.wake(s->host.server);
+    }
+    pthread_mutex_unlock(s->host.lock);
+    if (j->res.snap)
+        sh_snapshot_unref(j->res.snap);
+    free(j->bps);
+    free(j);
+    return NULL;
+}
+
+/* The bound breakpoint locations of every source, for a pass. Strings point into the session's
+ * sources, which do not change while a pass runs (setBreakpoints waits, see below). */
+static int collect_bps(struct dap_session *s, struct dap_bp **out)
+{
+    int n = 0;
+    for (int i = 0; i < s->n_sources; i++)
+        for (int b = 0; b < s->sources[i].n_bps; b++)
+            n += s->sources[i].bps[b].n_locs;
+    struct dap_bp *bps = calloc((size_t)n + 1, sizeof *bps);
+    if (!bps)
+        return -1;
+    int k = 0;
+    for (int i = 0; i < s->n_sources; i++)
+        for (int b = 0; b < s->sources[i].n_bps; b++) {
+            struct dap_src_bp *e = &s->sources[i].bps[b];
+            for (int l = 0; l < e->n_locs; l++)
+                bps[k++] = (struct dap_bp){ e->id, e->loc_shader[l], e->loc_line[l], e->hit_op, e->hit_n,
+                                            e->condition, e->log_message };
+        }
+    *out = bps;
+    return n;
+}
+
+int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step step)
+{
+    if (s->running)
+        return -1;
+    struct job *j = calloc(1, sizeof *j);
+    if (!j)
+        return -1;
+    j->s = s;
+    int n = collect_bps(s, &j->bps);
+    if (n < 0) {
+        free(j);
+        return -1;
+    }
+    j->req.bps = j->bps;
+    j->req.n_bps = n;
+    j->req.pause = &s->pause;
+    j->req.log = job_log;
+    j->req.log_user = j;
+    j->req.log_limit = s->log_limit;
+    j->req.only_draw = -1;
+    j->req.only_x = j->req.only_y = -1;
+    switch (kind) {
+    case DAP_PASS_RUN:
+        j->req.emit_logs = true;
+        break;
+    case DAP_PASS_CONTINUE:
+        j->req.have_after = true;
+        j->req.after_seq = s->pos_seq;
+        j->req.after_lane = s->pos_lane;
+        j->req.emit_logs = true;
+        break;
+    case DAP_PASS_STEP:
+        j->req.replay = true;
+        j->req.key = s->key;
+        j->req.key.lane = s->focus;
+        j->steps[0] = step;
+        j->req.steps = j->steps;
+        j->req.n_steps = 1;
+        break;
+    }
+    s->running = true;
+    s->stopped = false;
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &attr, worker, j);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        s->running = false;
+        free(j->bps);
+        free(j);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- breakpoints */
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool jint(const cJSON *o, const char *key, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v))
+        return false;
+    *out = v->valuedouble;
+    return true;
+}
+
+static struct dap_src *source_for(struct dap_session *s, const char *key)
+{
+    for (int i = 0; i < s->n_sources; i++)
+        if (!strcmp(s->sources[i].key, key))
+            return &s->sources[i];
+    struct dap_src *n = realloc(s->sources, (size_t)(s->n_sources + 1) * sizeof *n);
+    if (!n)
+        return NULL;
+    s->sources = n;
+    struct dap_src *src = &s->sources[s->n_sources++];
+    memset(src, 0, sizeof *src);
+    src->key = strdup(key);
+    return src;
+}
+
+static void set_breakpoints(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    const cJSON *source = cJSON_GetObjectItemCaseSensitive(args, "source");
+    if (!cJSON_IsObject(source)) {
+        dap_respond(s, req, false, NULL, "setBreakpoints: missing 'source'");
+        return;
+    }
+    if (s->running) {
+        /* The running pass reads the breakpoints: changing them now would race with it. */
+        dap_respond(s, req, false, NULL, "setBreakpoints: a pass of the GPU model is running; pause first");
+        return;
+    }
+    const char *path = jstr(source, "path");
+    double ref = 0;
+    jint(source, "sourceReference", &ref);
+    char key[4200];
+    struct dap_binding binds[DAP_MAX_BINDINGS];
+    int n_binds = 0;
+    const char *why = NULL;
+    if (ref > 0) {
+        const struct dap_shader *sh = dap_capture_shader(s->cap, (int)ref);
+        snprintf(key, sizeof key, "ref:%d", (int)ref);
+        if (sh) {
+            binds[0] = (struct dap_binding){ sh->id, 0, sh->line_count };
+            n_binds = 1;
+        } else {
+            why = "unknown sourceReference";
+        }
+    } else if (path) {
+        snprintf(key, sizeof key, "path:%s", path);
+        /* A shader's own display name (a source served by reference) binds to that shader. */
+        for (int i = 0; i < s->cap->n_shaders && !n_binds; i++)
+            if (!strcmp(s->cap->shaders[i].name, path))
+                binds[n_binds++] = (struct dap_binding){ s->cap->shaders[i].id, 0, s->cap->shaders[i].line_count };
+        if (!n_binds) {
+            char *text = dap_read_file(path);
+            if (!text) {
+                why = "cannot read the source file";
+            } else {
+                n_binds = dap_bind_text(s->cap, text, binds, DAP_MAX_BINDINGS);
+                if (n_binds > DAP_MAX_BINDINGS)
+                    n_binds = DAP_MAX_BINDINGS;
+                if (!n_binds)
+                    why = "no shader of the capture contains this file's text";
+                free(text);
+            }
+        }
+    } else {
+        dap_respond(s, req, false, NULL, "setBreakpoints: source has neither path nor sourceReference");
+        return;
+    }
+    struct dap_src *src = source_for(s, key);
+    if (!src || !src->key) {
+        dap_respond(s, req, false, NULL, "out of memory");
+        return;
+    }
+    for (int b = 0; b < src->n_bps; b++) {
+        free(src->bps[b].condition);
+        free(src->bps[b].log_message);
+    }
+    free(src->bps);
+    src->bps = NULL;
+    src->n_bps = 0;
+    free(src->path);
+    src->path = path && ref <= 0 ? strdup(path) : NULL;
+    memcpy(src->binds, binds, sizeof binds);
+    src->n_binds = n_binds;
+
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
+    int count = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+    src->bps = calloc((size_t)count + 1, sizeof *src->bps);
+    cJSON *body = cJSON_CreateObject();
+    cJSON *out = cJSON_AddArrayToObject(body, "breakpoints");
+    const cJSON *bp;
+    cJSON_ArrayForEach(bp, list) {
+        if (!src->bps)
+            break;
+        struct dap_src_bp *e = &src->bps[src->n_bps++];
+        e->id = s->next_bp_id++;
+        double line = 0;
+        jint(bp, "line", &line);
+        e->line = (int)line;
+        const char *cond = jstr(bp, "condition"), *hc = jstr(bp, "hitCondition"), *lm = jstr(bp, "logMessage");
+        e->condition = cond && *cond ? strdup(cond) : NULL;
+        e->log_message = lm ? strdup(lm) : NULL;
+        char msg[256] = "";
+        bool verified = false;
+        int shown_line = e->line;
+        if (hc && !dap_parse_hit_condition(hc, &e->hit_op, &e->hit_n)) {
+            snprintf(msg, sizeof msg, "hit condition '%.60s' not understood (use N, == N, >= N, > N or %% N)", hc);
+        } else if (why) {
+            snprintf(msg, sizeof msg, "%s", why);
+        } else {
+            for (int k = 0; k < n_binds && e->n_locs < DAP_MAX_BINDINGS; k++) {
+                const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+                char m2[256];
+                int at = dap_bind_line(sh, e->line + binds[k].offset, binds[k].offset + binds[k].file_lines, m2,
+                                       sizeof m2);
+                if (!at) {
+                    if (!msg[0])
+                        snprintf(msg, sizeof msg, "%s", m2);
+                    continue;
+                }
+                if (!verified)
+                    shown_line = at - binds[k].offset;
+                verified = true;
+                e->loc_shader[e->n_locs] = sh->id;
+                e->loc_line[e->n_locs++] = at;
+            }
+        }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", e->id);
+        cJSON_AddBoolToObject(o, "verified", verified);
+        cJSON_AddNumberToObject(o, "line", verified ? shown_line : e->line);
+        if (verified && n_binds > 1) {
+            snprintf(msg, sizeof msg, "bound to %d shaders", e->n_locs);
+        }
+        if (msg[0])
+            cJSON_AddStringToObject(o, "message", msg);
+        if (!verified)
+            e->n_locs = 0;
+        cJSON_AddItemToArray(out, o);
+    }
+    dap_respond(s, req, true, body, NULL);
+    /* While the frame is idle (no stop), new breakpoints run it again. */
+    if (s->configured && !s->stopped && !s->running && count > 0 && !s->terminated)
+        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+}
+
+/* ---------------------------------------------------------------- requests */
+
+static cJSON *capabilities(void)
+{
+    cJSON *c = cJSON_CreateObject();
+    static const char *yes[] = { "supportsConfigurationDoneRequest", "supportsHitConditionalBreakpoints",
+                                 "supportsConditionalBreakpoints", "supportsLogPoints", "supportsLoadedSourcesRequest",
+                                 "supportsEvaluateForHovers", "supportsTerminateRequest", "supportsReadMemoryRequest" };
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        cJSON_AddBoolToObject(c, yes[i], true);
+    cJSON_AddArrayToObject(c, "exceptionBreakpointFilters");
+    return c;
+}
+
+static void begin(struct dap_session *s)
+{
+    if (s->pending_attach) {
+        dap_respond(s, s->pending_attach, true, NULL, NULL);
+        cJSON_Delete(s->pending_attach);
+        s->pending_attach = NULL;
+    }
+    char line[512];
+    snprintf(line, sizeof line, "glreplay: %s: %d draws, %d shaders; runner: %s\n", s->cap->path, s->cap->n_draws,
+             s->cap->n_shaders, s->runner->name);
+    dap_output(s, "console", line);
+    int n = 0;
+    for (int i = 0; i < s->n_sources; i++)
+        n += s->sources[i].n_bps;
+    if (n)
+        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+    else
+        dap_output(s, "console", "no breakpoints: set one on a shader line (or pause) to run the frame\n");
+}
+
+void dap_session_bad_message(struct dap_session *s, const char *why)
+{
+    cJSON *fake = cJSON_CreateObject();
+    cJSON_AddStringToObject(fake, "command", "unknown");
+    char msg[300];
+    snprintf(msg, sizeof msg, "malformed message: %s", why);
+    dap_respond(s, fake, false, NULL, msg);
+    cJSON_Delete(fake);
+}
+
+void dap_session_message(struct dap_session *s, cJSON *msg)
+{
+    const char *type = jstr(msg, "type");
+    const char *cmd = jstr(msg, "command");
+    const cJSON *seq = cJSON_GetObjectItemCaseSensitive(msg, "seq");
+    if (!type || strcmp(type, "request") != 0) {
+        /* Responses to reverse requests and events from the client: none are expected. */
+        if (!type || (strcmp(type, "response") && strcmp(type, "event")))
+            dap_session_bad_message(s, "'type' must be \"request\", \"response\" or \"event\"");
+        cJSON_Delete(msg);
+        return;
+    }
+    if (!cmd || !cJSON_IsNumber(seq)) {
+        dap_respond(s, msg, false, NULL, "malformed request: 'command' (string) and 'seq' (number) are required");
+        cJSON_Delete(msg);
+        return;
+    }
+    cJSON *args = cJSON_GetObjectItemCaseSensitive(msg, "arguments");
+    if (args && !cJSON_IsObject(args)) {
+        dap_respond(s, msg, false, NULL, "malformed request: 'arguments' must be an object");
+        cJSON_Delete(msg);
+        return;
+    }
+    if (!s->initialized && strcmp(cmd, "initialize") != 0 && strcmp(cmd, "disconnect") != 0) {
+        dap_respond(s, msg, false, NULL, "the first request must be 'initialize'");
+        cJSON_Delete(msg);
+        return;
+    }
+    if (!strcmp(cmd, "initialize")) {
+        if (s->initialized) {
+            dap_respond(s, msg, false, NULL, "already initialized");
+        } else {
+            s->initialized = true;
+            dap_respond(s, msg, true, capabilities(), NULL);
+            dap_event(s, "initialized", NULL);
+        }
+    } else if (!strcmp(cmd, "attach") || !strcmp(cmd, "launch")) {
+        if (s->attached) {
+            dap_respond(s, msg, false, NULL, "already attached");
+        } else {
+            s->attached = true;
+            if (s->configured) {
+                dap_respond(s, msg, true, NULL, NULL);
+            } else {
+                s->pending_attach = msg;   /* answered after configurationDone */
+                msg = NULL;
+            }
+        }
+    } else if (!strcmp(cmd, "setBreakpoints")) {
+        set_breakpoints(s, msg, args);
+    } else if (!strcmp(cmd, "setExceptionBreakpoints")) {
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddArrayToObject(b, "breakpoints");
+        dap_respond(s, msg, true, b, NULL);
+    } else if (!strcmp(cmd, "setFunctionBreakpoints") || !strcmp(cmd, "setDataBreakpoints") ||
+               !strcmp(cmd, "setInstructionBreakpoints")) {
+        cJSON *b = cJSON_CreateObject();
+        cJSON *arr = cJSON_AddArrayToObject(b, "breakpoints");
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
+        for (int i = 0; cJSON_IsArray(list) && i < cJSON_GetArraySize(list); i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddBoolToObject(o, "verified", false);
+            cJSON_AddStringToObject(o, "message", "only shader source lines can have breakpoints");
+            cJSON_AddItemToArray(arr, o);
+        }
+        dap_respond(s, msg, true, b, NULL);
+    } else if (!strcmp(cmd, "configurationDone")) {
+        if (s->configured) {
+            dap_respond(s, msg, false, NULL, "configurationDone was already sent");
+        } else {
+            s->configured = true;
+            dap_respond(s, msg, true, NULL, NULL);
+            begin(s);
+        }
+    } else if (!strcmp(cmd, "continue") || !strcmp(cmd, "next") || !strcmp(cmd, "stepIn") ||
+               !strcmp(cmd, "stepOut")) {
+        if (s->running) {
+            dap_respond(s, msg, false, NULL, "the frame is already running");
+        } else if (cmd[0] != 'c' && !s->stopped) {
+            dap_respond(s, msg, false, NULL, "not stopped: nothing to step");
+        } else {
+            cJSON *b = NULL;
+            if (cmd[0] == 'c') {
+                b = cJSON_CreateObject();
+                cJSON_AddBoolToObject(b, "allThreadsContinued", true);
+            }
+            dap_respond(s, msg, true, b, NULL);
+            enum dap_step st = !strcmp(cmd, "stepIn") ? DAP_STEP_IN : !strcmp(cmd, "stepOut") ? DAP_STEP_OUT : DAP_STEP_NEXT;
+            if (dap_start_pass(s, cmd[0] == 'c' ? (s->snap ? DAP_PASS_CONTINUE : DAP_PASS_RUN) : DAP_PASS_STEP, st) != 0)
+                dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
+        }
+    } else if (!strcmp(cmd, "pause")) {
+        dap_respond(s, msg, true, NULL, NULL);
+        if (s->running) {
+            atomic_store(&s->pause, 1);
+        } else if (!s->stopped && s->configured) {
+            atomic_store(&s->pause, 1);
+            dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+        }
+    } else if (!strcmp(cmd, "disconnect") || !strcmp(cmd, "terminate")) {
+        dap_respond(s, msg, true, NULL, NULL);
+        if (cmd[0] == 't') {
+            s->terminated = true;
+            dap_event(s, "terminated", NULL);
+        } else {
+            s->host.close_after_flush(s->conn);
+        }
+        atomic_store(&s->pause, 1);
+    } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_custom_request(s, cmd, msg, args)) {
+        char m[200];
+        snprintf(m, sizeof m, "unsupported request '%.100s'", cmd);
+        dap_respond(s, msg, false, NULL, m);
+    }
+    cJSON_Delete(msg);
+}

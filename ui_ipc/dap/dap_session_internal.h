@@ -1,0 +1,97 @@
+/* Private state of a DAP session, shared by dap_session.c, dap_inspect.c and dap_custom.c. */
+#ifndef GLR_DAP_SESSION_INTERNAL_H
+#define GLR_DAP_SESSION_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+#include "shadow/shadow.h"
+#include "ui_ipc/dap/dap_bind.h"
+#include "ui_ipc/dap/dap_engine.h"
+#include "ui_ipc/dap/dap_session.h"
+
+#define DAP_MAX_BINDINGS 16
+
+/* One breakpoint as the client set it, with the shader locations it bound to. */
+struct dap_src_bp {
+    int id, line;
+    char *condition, *log_message;
+    enum dap_hit_op hit_op;
+    uint64_t hit_n;
+    int n_locs;
+    int loc_shader[DAP_MAX_BINDINGS], loc_line[DAP_MAX_BINDINGS];
+};
+
+/* The breakpoints of one source (setBreakpoints replaces them all). */
+struct dap_src {
+    char *key;         /* "path:<path>" or "ref:<id>" */
+    char *path;        /* a file on disk, or NULL */
+    struct dap_binding binds[DAP_MAX_BINDINGS];
+    int n_binds;
+    struct dap_src_bp *bps;
+    int n_bps;
+};
+
+/* A variablesReference handed to the client (valid until the next stop). */
+enum dap_ref_kind {
+    DAP_REF_LOCALS,     /* locals of frame `depth` for the focused lane */
+    DAP_REF_WARP,       /* every variable, each expandable per lane */
+    DAP_REF_UNIFORMS,
+    DAP_REF_BUILTINS,
+    DAP_REF_PIPELINE,   /* JSON subtree of the pipeline state */
+    DAP_REF_VALUE,      /* an aggregate value: var, lane, type, word offset */
+    DAP_REF_LANES,      /* one variable across the 32 lanes */
+};
+
+struct dap_ref {
+    enum dap_ref_kind kind;
+    int depth;
+    int var, lane, type, offset;
+    const cJSON *json;  /* into the session's parsed pipeline state */
+};
+
+struct dap_session {
+    struct dap_capture *cap;
+    struct dap_runner *runner;
+    struct dap_session_host host;
+    void *conn;
+    int seq;
+    bool initialized, attached, configured, terminated, closing;
+    cJSON *pending_attach;
+    struct dap_src *sources;
+    int n_sources;
+    int next_bp_id;
+    int log_limit;
+    /* passes */
+    bool running, stopped;
+    atomic_int pause;
+    uint64_t pos_seq;    /* where the view is in the pass order: instruction index and lane */
+    int pos_lane;
+    struct dap_stop_key key;
+    bool have_key;
+    sh_store *store;
+    sh_snapshot *snap;   /* the current stop */
+    int focus;           /* focused lane */
+    /* inspection */
+    struct dap_ref *refs;
+    int n_refs, cap_refs;
+    cJSON *pipeline;     /* parsed pipeline JSON of the current snapshot */
+};
+
+enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP };
+
+void dap_respond(struct dap_session *s, const cJSON *req, bool ok, cJSON *body, const char *message);
+void dap_event(struct dap_session *s, const char *name, cJSON *body);
+void dap_output(struct dap_session *s, const char *category, const char *text);
+int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step step);
+
+/* dap_inspect.c: true if the command was one of its requests (answered). */
+bool dap_inspect_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+void dap_inspect_reset(struct dap_session *s);
+/* The client-facing source of a shader (file path with line offset if a breakpoint file bound it). */
+cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *client_line);
+
+/* dap_custom.c: glreplay/... requests. */
+bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+
+#endif

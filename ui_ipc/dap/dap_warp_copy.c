@@ -1,0 +1,258 @@
+/* Live warp -> shadow snapshot. Types are translated once per snapshot (a map from the program's
+ * type handles to the snapshot's), every readable variable is copied for all 32 lanes (uniforms
+ * once), and the header records masks, per-lane lines and the lanes' pixels or vertices. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_warp_copy.h"
+
+#define BUILTIN_FRAG_COORD 15
+#define BUILTIN_VERTEX_ID 5
+#define BUILTIN_VERTEX_INDEX 42
+#define BUILTIN_INSTANCE_ID 6
+#define BUILTIN_INSTANCE_INDEX 43
+
+struct tmap {
+    const gm_program *p;
+    sh_builder *b;
+    int *map;       /* gm type -> sh type, -2 unvisited */
+    int n;
+};
+
+static sh_scalar scalar_of(gm_scalar s)
+{
+    switch (s) {
+    case GM_SCALAR_INT: return SH_SCALAR_INT;
+    case GM_SCALAR_UINT: return SH_SCALAR_UINT;
+    case GM_SCALAR_BOOL: return SH_SCALAR_BOOL;
+    default: return SH_SCALAR_FLOAT;
+    }
+}
+
+static int map_type(struct tmap *m, int t, int depth)
+{
+    if (t < 0 || depth > 32)
+        return -1;
+    if (t >= m->n) {
+        int nn = t + 64;
+        int *p = realloc(m->map, (size_t)nn * sizeof *p);
+        if (!p)
+            return -1;
+        for (int i = m->n; i < nn; i++)
+            p[i] = -2;
+        m->map = p;
+        m->n = nn;
+    }
+    if (m->map[t] != -2)
+        return m->map[t];
+    gm_type_desc d;
+    if (gm_type_get(m->p, t, &d) != 0)
+        return m->map[t] = -1;
+    sh_type st = { .scalar = scalar_of(d.scalar), .rows = d.rows, .columns = d.columns, .length = d.length,
+                   .element = -1, .components = d.components, .name = d.name };
+    switch (d.kind) {
+    case GM_TYPE_SCALAR: st.kind = SH_TYPE_SCALAR; st.rows = st.columns = 1; break;
+    case GM_TYPE_VECTOR: st.kind = SH_TYPE_VECTOR; st.columns = 1; break;
+    case GM_TYPE_MATRIX: st.kind = SH_TYPE_MATRIX; st.element = map_type(m, d.element, depth + 1); break;
+    case GM_TYPE_ARRAY:
+        st.kind = SH_TYPE_ARRAY;
+        st.element = map_type(m, d.element, depth + 1);
+        if (st.element < 0 || d.length <= 0)
+            return m->map[t] = -1;
+        break;
+    case GM_TYPE_STRUCT: st.kind = SH_TYPE_STRUCT; break;
+    case GM_TYPE_SAMPLER:
+    case GM_TYPE_IMAGE:
+        st.kind = SH_TYPE_OPAQUE;
+        st.components = 1;
+        if (!st.name || !*st.name)
+            st.name = d.kind == GM_TYPE_SAMPLER ? "sampler" : "image";
+        break;
+    default: return m->map[t] = -1;
+    }
+    if (st.kind == SH_TYPE_STRUCT) {
+        /* Members first (their indexes must exist), then the struct and its members. */
+        int mt[64];
+        int count = d.length < 64 ? d.length : 64;
+        for (int i = 0; i < count; i++) {
+            int member_type, off;
+            const char *name;
+            gm_type_member(m->p, t, i, &member_type, &name, &off);
+            mt[i] = map_type(m, member_type, depth + 1);
+        }
+        int id = sh_builder_add_type(m->b, &st);
+        m->map[t] = id;
+        for (int i = 0; i < count; i++) {
+            int member_type, off;
+            const char *name = NULL;
+            gm_type_member(m->p, t, i, &member_type, &name, &off);
+            sh_builder_add_member(m->b, id, name ? name : "?", mt[i] < 0 ? 0 : mt[i], off);
+        }
+        return id;
+    }
+    return m->map[t] = sh_builder_add_type(m->b, &st);
+}
+
+static sh_var_class class_of(const gm_var_info *v)
+{
+    if (v->builtin >= 0)
+        return SH_VAR_BUILTIN;
+    switch (v->klass) {
+    case GM_VAR_LOCAL: return SH_VAR_LOCAL;
+    case GM_VAR_INPUT: return SH_VAR_INPUT;
+    case GM_VAR_OUTPUT: return SH_VAR_OUTPUT;
+    case GM_VAR_UNIFORM:
+    case GM_VAR_OPAQUE: return SH_VAR_UNIFORM;
+    default: return SH_VAR_GLOBAL;
+    }
+}
+
+/* Reads one builtin's first components for every lane; false if the shader has no such variable. */
+static bool read_builtin(const gm_warp *w, const gm_program *p, int builtin, float *fx, int32_t *ix, int n)
+{
+    int var, off;
+    if (gm_program_find_builtin(p, builtin, &var, &off) != 0)
+        return false;
+    uint32_t words[64];
+    for (int l = 0; l < GM_LANES; l++) {
+        int got = gm_warp_read_var(w, var, l, words, 64);
+        if (got <= off)
+            continue;
+        for (int k = 0; k < n && off + k < got; k++) {
+            if (fx)
+                memcpy(&fx[k * GM_LANES + l], &words[off + k], 4);
+            if (ix)
+                memcpy(&ix[k * GM_LANES + l], &words[off + k], 4);
+        }
+    }
+    return true;
+}
+
+void dap_warp_title(const sh_header *h, uint32_t present, char *buf, size_t size)
+{
+    int x0 = 1 << 30, x1 = -(1 << 30), y0 = 1 << 30, y1 = -(1 << 30);
+    for (int l = 0; l < SH_LANES; l++)
+        if ((present >> l) & 1) {
+            x0 = h->lane_x[l] < x0 ? h->lane_x[l] : x0;
+            x1 = h->lane_x[l] > x1 ? h->lane_x[l] : x1;
+            y0 = h->lane_y[l] < y0 ? h->lane_y[l] : y0;
+            y1 = h->lane_y[l] > y1 ? h->lane_y[l] : y1;
+        }
+    if (x0 > x1 || !h->lane_pos_known)
+        snprintf(buf, size, "draw %d · %s · warp %d", h->draw, dap_stage_short(h->stage), h->warp);
+    else if (h->stage == GM_STAGE_FRAGMENT)
+        snprintf(buf, size, "draw %d · FS · warp %d · pixels (%d..%d, %d..%d)", h->draw, h->warp, x0, x1, y0, y1);
+    else
+        snprintf(buf, size, "draw %d · %s · warp %d · vertices %d..%d", h->draw, dap_stage_short(h->stage),
+                 h->warp, x0, x1);
+}
+
+sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_warp *w, const gm_issue *issue,
+                               const struct dap_copy_opts *o)
+{
+    const gm_program *p = info->prog;
+    sh_builder *b = sh_builder_new();
+    if (!b)
+        return NULL;
+    struct tmap tm = { p, b, NULL, 0 };
+    int nv = gm_program_var_count(p);
+    uint32_t *words = NULL;
+    size_t cap = 0;
+    for (int i = 0; i < nv; i++) {
+        const gm_var_info *vi = gm_program_var(p, i);
+        /* "param" locals are glslang's copies of call arguments, not the program's variables. */
+        if (!vi || !vi->name || !*vi->name || vi->klass == GM_VAR_BUFFER ||
+            (vi->klass == GM_VAR_LOCAL && !strcmp(vi->name, "param")))
+            continue;
+        int t = map_type(&tm, vi->type, 0);
+        const sh_type *stype = NULL;
+        (void)stype;
+        if (t < 0)
+            continue;
+        gm_type_desc d;
+        if (gm_type_get(p, vi->type, &d) != 0 || d.components <= 0)
+            continue;
+        int comps = d.components;
+        bool uniform = vi->klass == GM_VAR_UNIFORM || vi->klass == GM_VAR_OPAQUE;
+        int lanes = uniform ? 1 : SH_LANES;
+        size_t need = (size_t)comps * (size_t)SH_LANES;
+        if (need > cap) {
+            uint32_t *nw = realloc(words, need * sizeof *nw);
+            if (!nw)
+                break;
+            words = nw;
+            cap = need;
+        }
+        uint32_t lane_words[4096];
+        if (comps > 4096)
+            continue;
+        bool ok = true;
+        for (int l = 0; l < lanes && ok; l++) {
+            if (gm_warp_read_var(w, i, l, lane_words, comps) < 0) {
+                ok = false;
+                break;
+            }
+            for (int c = 0; c < comps; c++)
+                words[(size_t)c * (size_t)lanes + (size_t)l] = lane_words[c];
+        }
+        if (!ok)
+            continue;
+        sh_builder_add_var(b, &(sh_var){ .name = vi->name, .function = vi->klass == GM_VAR_LOCAL ? vi->function : NULL,
+                                         .klass = class_of(vi), .type = t, .builtin = vi->builtin,
+                                         .decl_line = vi->decl_line, .lanes = lanes, .words = words });
+    }
+    free(words);
+    free(tm.map);
+
+    /* Call stack, outermost first (gm_warp_call_depth counts frames; index 0 is main). */
+    int frames = gm_warp_call_depth(w);
+    for (int d = 0; d < frames; d++)
+        sh_builder_push_frame(b, gm_warp_frame_function(w, d), gm_warp_frame_line(w, d));
+
+    sh_header h;
+    memset(&h, 0, sizeof h);
+    h.hit = o->hit;
+    h.draw = info->draw;
+    h.event = info->event;
+    h.stage = info->stage;
+    h.warp = issue ? issue->warp_id : 0;
+    h.focus_lane = o->focus_lane;
+    h.shader = info->shader;
+    h.program = (int)info->program;
+    h.pc = issue ? issue->pc : gm_warp_pc(w);
+    h.active = issue ? issue->active : gm_warp_active_mask(w);
+    h.alive = gm_warp_alive_mask(w);
+    h.helper = gm_warp_helper_mask(w);
+    h.killed = gm_warp_killed_mask(w);
+    for (int l = 0; l < SH_LANES; l++)
+        h.lane_line[l] = gm_warp_lane_line(w, l);
+    if (issue)
+        for (int l = 0; l < SH_LANES; l++)
+            if ((issue->active >> l) & 1)
+                h.lane_line[l] = issue->line;
+    h.line = h.lane_line[o->focus_lane];
+    if (info->stage == GM_STAGE_FRAGMENT) {
+        float fc[2 * GM_LANES] = { 0 };
+        h.lane_pos_known = read_builtin(w, p, BUILTIN_FRAG_COORD, fc, NULL, 2);
+        for (int l = 0; l < SH_LANES; l++) {
+            h.lane_x[l] = (int)fc[l];
+            h.lane_y[l] = (int)fc[GM_LANES + l];
+        }
+    } else {
+        int32_t ids[GM_LANES] = { 0 }, inst[GM_LANES] = { 0 };
+        h.lane_pos_known = read_builtin(w, p, BUILTIN_VERTEX_ID, NULL, ids, 1);
+        h.lane_pos_known |= read_builtin(w, p, BUILTIN_VERTEX_INDEX, NULL, ids, 1);
+        read_builtin(w, p, BUILTIN_INSTANCE_ID, NULL, inst, 1);
+        read_builtin(w, p, BUILTIN_INSTANCE_INDEX, NULL, inst, 1);
+        memcpy(h.lane_x, ids, sizeof ids);
+        memcpy(h.lane_y, inst, sizeof inst);
+    }
+    sh_builder_set_header(b, &h);
+    char title[160];
+    dap_warp_title(&h, h.alive | h.helper | h.killed, title, sizeof title);
+    sh_builder_set_text(b, title, o->resources_json, o->pipeline_json);
+    char err[128];
+    return sh_builder_finish(b, err, sizeof err);
+}

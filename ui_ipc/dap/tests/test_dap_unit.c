@@ -1,0 +1,195 @@
+/* Unit tests of the DAP pieces that need no capture: framing (incremental, malformed, oversized),
+ * hit conditions, and the GLSL expression evaluator over a hand-built snapshot. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "shadow/shadow.h"
+#include "ui_ipc/dap/dap_engine.h"
+#include "ui_ipc/dap/dap_eval.h"
+#include "ui_ipc/dap/dap_wire.h"
+
+static int failures;
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+
+static void test_wire(void)
+{
+    cJSON *m;
+    size_t used;
+    char err[200];
+    const char *ok = "Content-Length: 13\r\n\r\n{\"seq\":1}    Content-Length: 2\r\n\r\n{}";
+    CHECK(dap_wire_parse(ok, strlen(ok), 1000, &m, &used, err, sizeof err) == DAP_WIRE_MESSAGE);
+    CHECK(used == 35 && cJSON_GetObjectItem(m, "seq")->valueint == 1);
+    cJSON_Delete(m);
+    CHECK(dap_wire_parse(ok + used, strlen(ok) - used, 1000, &m, &used, err, sizeof err) == DAP_WIRE_MESSAGE);
+    cJSON_Delete(m);
+    /* every prefix of a message is incomplete, never an error */
+    const char *one = "Content-Length: 9\r\nX-Other: 1\r\n\r\n{\"a\":[1]}";
+    for (size_t n = 0; n < strlen(one); n++)
+        CHECK(dap_wire_parse(one, n, 1000, &m, &used, err, sizeof err) == DAP_WIRE_NEED_MORE);
+    CHECK(dap_wire_parse(one, strlen(one), 1000, &m, &used, err, sizeof err) == DAP_WIRE_MESSAGE);
+    cJSON_Delete(m);
+    const char *bad_json = "Content-Length: 5\r\n\r\n{\"a\":Content-Length: 2\r\n\r\n{}";
+    CHECK(dap_wire_parse(bad_json, strlen(bad_json), 1000, &m, &used, err, sizeof err) == DAP_WIRE_BAD_JSON);
+    CHECK(used == 26 && m == NULL);
+    const char *array = "Content-Length: 2\r\n\r\n[]";
+    CHECK(dap_wire_parse(array, strlen(array), 1000, &m, &used, err, sizeof err) == DAP_WIRE_BAD_JSON);
+    const char *big = "Content-Length: 100000000\r\n\r\n{";
+    CHECK(dap_wire_parse(big, strlen(big), 1000, &m, &used, err, sizeof err) == DAP_WIRE_FATAL);
+    CHECK(strstr(err, "limit") != NULL);
+    const char *huge_digits = "Content-Length: 99999999999999999999999999\r\n\r\n";
+    CHECK(dap_wire_parse(huge_digits, strlen(huge_digits), 1000, &m, &used, err, sizeof err) == DAP_WIRE_FATAL);
+    const char *nolen = "Foo: 1\r\n\r\n{}";
+    CHECK(dap_wire_parse(nolen, strlen(nolen), 1000, &m, &used, err, sizeof err) == DAP_WIRE_FATAL);
+    const char *neg = "Content-Length: -5\r\n\r\n{}";
+    CHECK(dap_wire_parse(neg, strlen(neg), 1000, &m, &used, err, sizeof err) == DAP_WIRE_FATAL);
+    const char *garbage = "\x01\x02\x03garbage";
+    CHECK(dap_wire_parse(garbage, strlen(garbage), 1000, &m, &used, err, sizeof err) == DAP_WIRE_FATAL);
+    char longhdr[3000];
+    memset(longhdr, 'a', sizeof longhdr);
+    CHECK(dap_wire_parse(longhdr, sizeof longhdr, 1000, &m, &used, err, sizeof err) == DAP_WIRE_FATAL);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "x", "é");
+    size_t len;
+    char *f = dap_wire_frame(o, &len);
+    CHECK(f && !strncmp(f, "Content-Length: 10\r\n\r\n", 22) && len == 32);
+    free(f);
+    cJSON_Delete(o);
+}
+
+static void test_hit_conditions(void)
+{
+    enum dap_hit_op op;
+    uint64_t n;
+    CHECK(dap_parse_hit_condition("100", &op, &n) && op == DAP_HIT_EQ && n == 100);
+    CHECK(dap_parse_hit_condition(" >= 7 ", &op, &n) && op == DAP_HIT_GE && n == 7);
+    CHECK(dap_parse_hit_condition("==3", &op, &n) && op == DAP_HIT_EQ && n == 3);
+    CHECK(dap_parse_hit_condition("% 4", &op, &n) && op == DAP_HIT_MOD && n == 4);
+    CHECK(dap_parse_hit_condition("> 2", &op, &n) && op == DAP_HIT_GT && n == 2);
+    CHECK(dap_parse_hit_condition("", &op, &n) && op == DAP_HIT_ANY);
+    CHECK(!dap_parse_hit_condition("abc", &op, &n));
+    CHECK(!dap_parse_hit_condition("% 0", &op, &n));
+    CHECK(!dap_parse_hit_condition("5x", &op, &n));
+    CHECK(!dap_parse_hit_condition("<= 5", &op, &n));
+}
+
+static uint32_t fb(float f)
+{
+    uint32_t w;
+    memcpy(&w, &f, 4);
+    return w;
+}
+
+static sh_snapshot *snapshot(void)
+{
+    sh_builder *b = sh_builder_new();
+    int tf = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_SCALAR, .rows = 1, .columns = 1, .element = -1, .components = 1 });
+    int ti = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_SCALAR, .scalar = SH_SCALAR_INT, .rows = 1, .columns = 1, .element = -1, .components = 1 });
+    int tv3 = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_VECTOR, .rows = 3, .columns = 1, .element = tf, .components = 3 });
+    int tv2 = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_VECTOR, .rows = 2, .columns = 1, .element = tf, .components = 2 });
+    int tm2 = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_MATRIX, .rows = 2, .columns = 2, .element = tv2, .components = 4 });
+    int ta = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_ARRAY, .length = 2, .element = tv3, .components = 6 });
+    int ts = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_STRUCT, .name = "L", .element = -1, .components = 4 });
+    sh_builder_add_member(b, ts, "pos", tv3, 0);
+    sh_builder_add_member(b, ts, "on", ti, 3);
+    uint32_t v[3 * 32];
+    for (int l = 0; l < 32; l++) {
+        v[l] = fb((float)l);
+        v[32 + l] = fb(2.0f);
+        v[64 + l] = fb(-1.0f);
+    }
+    sh_builder_add_var(b, &(sh_var){ .name = "p", .function = "main(", .klass = SH_VAR_LOCAL, .type = tv3, .builtin = -1, .lanes = 32, .words = v });
+    uint32_t i32[32];
+    for (int l = 0; l < 32; l++)
+        i32[l] = (uint32_t)(l * 3);
+    sh_builder_add_var(b, &(sh_var){ .name = "k", .function = "main(", .klass = SH_VAR_LOCAL, .type = ti, .builtin = -1, .lanes = 32, .words = i32 });
+    uint32_t arr[6] = { fb(1), fb(2), fb(3), fb(4), fb(5), fb(6) };
+    sh_builder_add_var(b, &(sh_var){ .name = "u_pos", .klass = SH_VAR_UNIFORM, .type = ta, .builtin = -1, .lanes = 1, .words = arr });
+    uint32_t m[4] = { fb(1), fb(2), fb(3), fb(4) }; /* columns (1,2), (3,4) */
+    sh_builder_add_var(b, &(sh_var){ .name = "u_m", .klass = SH_VAR_UNIFORM, .type = tm2, .builtin = -1, .lanes = 1, .words = m });
+    uint32_t st[4] = { fb(7), fb(8), fb(9), 1 };
+    sh_builder_add_var(b, &(sh_var){ .name = "u_l", .klass = SH_VAR_UNIFORM, .type = ts, .builtin = -1, .lanes = 1, .words = st });
+    sh_builder_push_frame(b, "main(", 10);
+    char err[100];
+    return sh_builder_finish(b, err, sizeof err);
+}
+
+static void eval_is(const sh_snapshot *s, int lane, const char *expr, const char *want)
+{
+    char text[256], type[64];
+    int rc = dap_eval(s, lane, expr, text, sizeof text, type, sizeof type);
+    if (rc != 0 || strcmp(text, want) != 0) {
+        fprintf(stderr, "eval '%s' (lane %d): got '%s' (rc %d), want '%s'\n", expr, lane, text, rc, want);
+        failures++;
+    }
+}
+
+static void eval_fails(const sh_snapshot *s, const char *expr, const char *msg_part)
+{
+    char text[256];
+    if (dap_eval(s, 0, expr, text, sizeof text, NULL, 0) == 0 || !strstr(text, msg_part)) {
+        fprintf(stderr, "eval '%s' should fail with '%s', got '%s'\n", expr, msg_part, text);
+        failures++;
+    }
+}
+
+static void test_eval(void)
+{
+    sh_snapshot *s = snapshot();
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    eval_is(s, 5, "p", "vec3(5, 2, -1)");
+    eval_is(s, 5, "p.x + 1", "6");
+    eval_is(s, 5, "p.zyx", "vec3(-1, 2, 5)");
+    eval_is(s, 7, "p[0] * 2.0", "14");
+    eval_is(s, 4, "k", "12");
+    eval_is(s, 4, "k / 5", "2");
+    eval_is(s, 4, "k % 5", "2");
+    eval_is(s, 4, "-k + 2 * 3", "-6");
+    eval_is(s, 0, "u_pos[1].y", "5");
+    eval_is(s, 0, "u_pos", "[vec3(1, 2, 3), vec3(4, 5, 6)]");
+    eval_is(s, 0, "u_l.pos.z + float(u_l.on)", "10");
+    eval_is(s, 0, "u_m * vec2(1.0, 1.0)", "vec2(4, 6)");
+    eval_is(s, 0, "u_m[1]", "vec2(3, 4)");
+    eval_is(s, 0, "dot(vec3(1.0), u_pos[0])", "6");
+    eval_is(s, 0, "length(vec2(3.0, 4.0))", "5");
+    eval_is(s, 3, "k > 5 && p.x < 4.0", "true");
+    eval_is(s, 3, "k == 9 ? 1 : 2", "1");
+    eval_is(s, 3, "!(k != 9) || false", "true");
+    eval_is(s, 3, "(p + vec3(1)).y", "3");
+    eval_fails(s, "nope", "unknown variable");
+    eval_fails(s, "u_pos[5]", "out of range");
+    eval_fails(s, "p.q", "swizzle");
+    eval_fails(s, "k / 0", "division by zero");
+    eval_fails(s, "1 +", "unexpected end");
+    eval_fails(s, "(1", "missing ')'");
+    eval_fails(s, "p + vec2(1.0)", "components");
+    eval_fails(s, "u_l + 1", "array or struct");
+    eval_fails(s, "1 2", "after the expression");
+    char err[100];
+    CHECK(dap_eval_bool(s, 10, "k == 30", err, sizeof err) == 1);
+    CHECK(dap_eval_bool(s, 11, "k == 30", err, sizeof err) == 0);
+    CHECK(dap_eval_bool(s, 11, "p", err, sizeof err) == -1);
+    char msg[200];
+    dap_eval_message(s, 2, "k={k} p.x={p.x} {{literal}} bad={zz}", msg, sizeof msg);
+    CHECK(strcmp(msg, "k=6 p.x=2 {literal} bad=<unknown variable 'zz'>") == 0);
+    /* deep nesting and long input do not crash */
+    char deep[4000];
+    memset(deep, '(', 2000);
+    deep[2000] = 0;
+    char text[64];
+    (void)dap_eval(s, 0, deep, text, sizeof text, NULL, 0);
+    sh_snapshot_unref(s);
+}
+
+int main(void)
+{
+    test_wire();
+    test_hit_conditions();
+    test_eval();
+    if (failures)
+        fprintf(stderr, "%d failure(s)\n", failures);
+    else
+        printf("dap unit: all checks passed\n");
+    return failures ? 1 : 0;
+}
