@@ -289,3 +289,64 @@ int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c)
         }
     return GLR_DISPATCH_BAD;
 }
+
+/* GL enums for mapping a buffer by name (values from gl.xml). */
+#define GLR_GL_COPY_WRITE_BUFFER 0x8F37
+#define GLR_GL_COPY_WRITE_BUFFER_BINDING 0x8F37
+
+int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
+{
+    uint64_t captured = c->args[0], offset = c->args[2], length = c->args[3];
+    uint32_t buffer = (uint32_t)glr_dispatch_lookup(d, c->ctx_id, GLR_OBJ_BUFFER, c->args[1]);
+    uint32_t access = (uint32_t)c->args[4];
+    if (!buffer || !length || c->args[1] > UINT32_MAX)
+        return GLR_DISPATCH_BAD;
+    /* Keep only the bits a mapping may use; never UNSYNCHRONIZED or INVALIDATE: the restored
+     * contents must survive. */
+    access &= 0x0001 | 0x0002 | 0x0010 | 0x0040 | 0x0080;
+    void *p = NULL;
+    /* The initial-state restore may have mapped it already (statemodel restores mappings): then
+     * use that mapping's pointer. */
+    typedef void (*named_param_fn)(uint32_t, uint32_t, int32_t *);
+    typedef void (*named_ptr_fn)(uint32_t, uint32_t, void **);
+    named_param_fn nparam = (named_param_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferParameteriv);
+    named_ptr_fn nptr = (named_ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferPointerv);
+    if (nparam && nptr) {
+        int32_t mapped = 0;
+        nparam(buffer, 0x88BC /* GL_BUFFER_MAPPED */, &mapped);
+        if (mapped) {
+            nptr(buffer, 0x88BD /* GL_BUFFER_MAP_POINTER */, &p);
+            if (p) {
+                struct glr_call fake = *c;
+                fake.ret = captured;
+                glr_dispatch_mapped(d, &fake, p);
+                return GLR_DISPATCH_OK;
+            }
+        }
+    }
+    typedef void *(*map_named_fn)(uint32_t, intptr_t, intptr_t, uint32_t);
+    typedef void *(*map_range_fn)(uint32_t, intptr_t, intptr_t, uint32_t);
+    typedef void (*bind_fn)(uint32_t, uint32_t);
+    typedef void (*get_fn)(uint32_t, int32_t *);
+    map_named_fn named = (map_named_fn)glr_dispatch_proc(d, GLR_CMD_glMapNamedBufferRange);
+    if (named) {
+        p = named(buffer, (intptr_t)offset, (intptr_t)length, access);
+    } else {
+        map_range_fn range = (map_range_fn)glr_dispatch_proc(d, GLR_CMD_glMapBufferRange);
+        bind_fn bind = (bind_fn)glr_dispatch_proc(d, GLR_CMD_glBindBuffer);
+        get_fn get = (get_fn)glr_dispatch_proc(d, GLR_CMD_glGetIntegerv);
+        if (!range || !bind || !get)
+            return GLR_DISPATCH_MISSING;
+        int32_t old = 0;
+        get(GLR_GL_COPY_WRITE_BUFFER_BINDING, &old);
+        bind(GLR_GL_COPY_WRITE_BUFFER, buffer);
+        p = range(GLR_GL_COPY_WRITE_BUFFER, (intptr_t)offset, (intptr_t)length, access);
+        bind(GLR_GL_COPY_WRITE_BUFFER, (uint32_t)old);
+    }
+    if (!p)
+        return GLR_DISPATCH_BAD;
+    struct glr_call fake = *c;
+    fake.ret = captured;
+    glr_dispatch_mapped(d, &fake, p);
+    return GLR_DISPATCH_OK;
+}

@@ -37,6 +37,9 @@ uint64_t glr_dispatch_lookup(struct glr_dispatch *d, uint32_t ctx_id, int obj_cl
  * recorded map call. GLR_DISPATCH_OK, or GLR_DISPATCH_BAD when no such mapping is live or the
  * bytes fall outside it. */
 int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c);
+/* A GLR_PSEUDO_BUFFER_MAPPED record: maps the (restored) buffer as the program had it mapped when
+ * the capture started, so later BUFFER_DATA records can write through it. */
+int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c);
 /* Whether objects of this class are per context (not shared across a share group). */
 bool glr_obj_class_per_context(int obj_class);
 

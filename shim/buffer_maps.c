@@ -331,3 +331,25 @@ FLUSH_TARGET(glFlushMappedBufferRangeEXT)
     }
 FLUSH_NAMED(glFlushMappedNamedBufferRange)
 FLUSH_NAMED(glFlushMappedNamedBufferRangeEXT)
+
+/* At the start of a capture: every live mapping, so the replay maps the same buffers (after the
+ * initial state is restored) before the frame writes through them; persistent shadows restart from
+ * the current bytes (the snapshot holds those). */
+void glr_rec_live_maps(void)
+{
+    pthread_mutex_lock(&maps_lock);
+    for (struct glr_map *m = maps; m; m = m->next) {
+        struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_BUFFER_MAPPED, m->ctx);
+        if (!r)
+            break;
+        glr_rec_uvar(r, (uint64_t)(uintptr_t)m->ptr);
+        glr_rec_uvar(r, m->buffer);
+        glr_rec_uvar(r, m->offset);
+        glr_rec_uvar(r, m->length);
+        glr_rec_uvar(r, m->access);
+        glr_rec_end(r);
+        if (m->shadow)
+            memcpy(m->shadow, m->ptr, m->length);
+    }
+    pthread_mutex_unlock(&maps_lock);
+}

@@ -157,6 +157,7 @@ static void start_recording(void)
         glr_rec_uvar(r, 0);
         glr_rec_end(r);
     }
+    glr_rec_live_maps();
 }
 
 static bool finish_recording(const char *why_end)

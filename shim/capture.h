@@ -24,6 +24,7 @@ void glr_capture_context_created(uint32_t id, uint32_t share_group, int api) __a
 void glr_capture_made_current(uint32_t id, uint32_t width, uint32_t height) __attribute__((visibility("hidden")));
 void glr_capture_context_destroyed(uint32_t id, unsigned alive_after) __attribute__((visibility("hidden")));
 int glr_capture_request(unsigned count, const char *path, char *msg, size_t n) __attribute__((visibility("hidden")));
+void glr_rec_live_maps(void) __attribute__((visibility("hidden")));
 void glr_capture_note_draw(void) __attribute__((visibility("hidden")));
 void glr_capture_at_exit(void) __attribute__((visibility("hidden")));
 

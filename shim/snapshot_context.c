@@ -687,6 +687,24 @@ static void tfb_buffers(struct glr_snap *sn)
     APPLY0(glBindTransformFeedback, 2, SNAP_U(GL_TRANSFORM_FEEDBACK), SNAP_U(saved));
 }
 
+/* Queries active at the frame start (begun in an earlier frame): begun again by the restore. */
+static void active_queries(struct glr_snap *sn)
+{
+    static const struct { GLenum target; struct ver v; } q[] = {
+        { GL_SAMPLES_PASSED, { 1, 5, -1, 0 } }, { GL_ANY_SAMPLES_PASSED, { 3, 3, 3, 0 } },
+        { GL_ANY_SAMPLES_PASSED_CONSERVATIVE, { 4, 3, 3, 0 } }, { GL_PRIMITIVES_GENERATED, { 3, 0, 3, 2 } },
+        { GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, { 3, 0, 3, 0 } }, { GL_TIME_ELAPSED, { 3, 3, -1, 0 } },
+    };
+    for (size_t k = 0; k < sizeof q / sizeof q[0]; k++) {
+        if (!glr_snap_has(sn, q[k].v.gl_maj, q[k].v.gl_min, q[k].v.es_maj, q[k].v.es_min))
+            continue;
+        GLint name = 0;
+        GLR_REAL(glGetQueryiv)(q[k].target, GL_CURRENT_QUERY, &name);
+        if (name)
+            APPLY0(glBeginQuery, 2, SNAP_U(q[k].target), SNAP_U(name));
+    }
+}
+
 void glr_snap_context_state(struct glr_snap *sn)
 {
     enables(sn);
@@ -698,6 +716,7 @@ void glr_snap_context_state(struct glr_snap *sn)
     image_units(sn);
     pipelines(sn);
     tfb_buffers(sn);
+    active_queries(sn);
     buffer_bindings(sn);
     texture_bindings(sn);
     object_bindings(sn);

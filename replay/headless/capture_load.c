@@ -287,6 +287,13 @@ static int validate_record(struct glrh_capture *cap, const struct glr_call *c, u
     case GLR_PSEUDO_SWAP:
         cap->n_swaps++;
         return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
+    case GLR_PSEUDO_BUFFER_MAPPED:
+        /* captured map pointer, buffer, offset, length, access: a mapping older than the capture */
+        if (!c->args[1] || c->args[1] > UINT32_MAX || !c->args[3]) {
+            seterr(err, n, "%s: record %llu: invalid buffer mapping event", label, (unsigned long long)rec);
+            return -1;
+        }
+        return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
     case GLR_PSEUDO_BUFFER_DATA:
         /* captured map pointer, offset in the map, map length, buffer, offset in the buffer; blob */
         if (c->args[1] > c->args[2] || c->blobs[0].size > c->args[2] - c->args[1]) {

@@ -91,6 +91,7 @@ int glrh_capture_stats(const struct glrh_capture *cap, struct glrh_stats *st, ch
         case GLR_PSEUDO_MAKE_CURRENT: st->make_currents++; continue;
         case GLR_PSEUDO_CONTEXT_CREATE: st->context_creates++; continue;
         case GLR_PSEUDO_CLIENT_ARRAY: st->client_arrays++; continue;
+        case GLR_PSEUDO_BUFFER_MAPPED: continue;
         case GLR_PSEUDO_BUFFER_DATA:
             st->buffer_data_records++;
             st->buffer_bytes_uploaded += c.blobs[0].size;

@@ -313,6 +313,11 @@ static int run_pass(struct replayer *r)
             if (glrh_on_swap(r, &c) != 0)
                 return -1;
             continue;
+        case GLR_PSEUDO_BUFFER_MAPPED:
+            if (c.ctx_id && glrh_make_current(r, c.ctx_id) != 0)
+                return -1;
+            r->res->counts[glr_dispatch_buffer_mapped(r->disp, &c)]++;
+            continue;
         case GLR_PSEUDO_BUFFER_DATA:
             /* Bytes the program wrote through a mapping: through the replay's own mapping. */
             if (c.ctx_id && glrh_make_current(r, c.ctx_id) != 0)

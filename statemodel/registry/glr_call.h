@@ -41,6 +41,9 @@ enum glr_pseudo_cmd {
                                                 * its draw surface (0, 0 if none or unknown) */
     GLR_PSEUDO_SWAP,                           /* uvar frame index that this swap ends */
     GLR_PSEUDO_CLIENT_ARRAY,                   /* client-memory vertex array data for the next draw */
+    GLR_PSEUDO_BUFFER_MAPPED,                  /* a mapping that existed when the capture started: uvar
+                                                * captured map pointer, buffer name, offset, length,
+                                                * access bits (GL_MAP_*) */
     GLR_PSEUDO_BUFFER_DATA,                    /* bytes written through a buffer mapping: uvar captured map
                                                 * pointer, offset in the map, map length, buffer name,
                                                 * offset in the buffer; blob: the bytes */

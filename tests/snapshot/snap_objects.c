@@ -288,6 +288,26 @@ int main(int argc, char **argv)
     glVertexAttribDivisor(3, 1);
     glEnableVertexAttribArray(3);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+    /* A second vertex array with separate formats: positions at a relative offset in 16-byte
+     * records of binding 1, tints from binding 2 (one per instance). */
+    GLuint vao2, sep_buf;
+    const float records[16] = { 9, 9, -0.5f, -1, 9, 9, 1, -0.5f, 9, 9, -1, 1, 9, 9, 0.5f, 0.8f };
+    glGenBuffers(1, &sep_buf);
+    glBindBuffer(GL_ARRAY_BUFFER, sep_buf);
+    glBufferData(GL_ARRAY_BUFFER, sizeof records, records, GL_STATIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glGenVertexArrays(1, &vao2);
+    glBindVertexArray(vao2);
+    glVertexAttribFormat(0, 2, GL_FLOAT, GL_FALSE, 8);
+    glVertexAttribBinding(0, 1);
+    glBindVertexBuffer(1, sep_buf, 0, 16);
+    glEnableVertexAttribArray(0);
+    glVertexAttribFormat(3, 4, GL_FLOAT, GL_FALSE, 0);
+    glVertexAttribBinding(3, 2);
+    glBindVertexBuffer(2, bufs[1], 16, 16);
+    glVertexBindingDivisor(2, 1);
+    glEnableVertexAttribArray(3);
+    glBindVertexArray(vao);
 
     /* A renderbuffer drawn once, blitted every frame. */
     GLuint rb, rb_fbo;
@@ -324,6 +344,9 @@ int main(int argc, char **argv)
         glUniform1f(u_time, (float)f);
         glBlitFramebuffer(0, 0, 40, 30, 4 + 3 * f, 50, 44 + 3 * f, 80, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, 4);
+        glBindVertexArray(vao2);
+        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, 2);
+        glBindVertexArray(vao);
         eglSwapBuffers(dpy, surf);
     }
     GLenum e = glGetError();
