@@ -15,26 +15,37 @@ xvfb() { xvfb-run -a -s "-screen 0 1280x1024x24" "$@"; }
 
 echo
 echo "== 1. samples/lit_mesh for 60 frames under the shim (glreplay run); what the shim intercepted:"
-GLREPLAY_LOG=info xvfb $G run -- build/samples/lit_mesh --frames 60 --size 640x360 2>&1 \
-  | grep -E "^(lit_mesh: [0-9]|glreplay)" | head -n 12
+GLREPLAY_LOG=info xvfb $G run -- build/samples/lit_mesh --frames 60 --size 640x360 > "$out/run.txt" 2>&1
+grep -E "^(lit_mesh: [0-9]|glreplay)" "$out/run.txt" | head -n 12
 
 echo
 echo "== 2. capture frames 0-2 of the program (glreplay capture) into $out/lit_mesh.glcap"
 xvfb $G capture --frame 0 --count 3 --out "$out/lit_mesh.glcap" -- build/samples/lit_mesh --frames 5 --size 640x360 \
   2>&1 | grep -v "^lit_mesh: GL_" || true
-$G info "$out/lit_mesh.glcap" --top 5
+$G info "$out/lit_mesh.glcap" --top 5 > "$out/info.txt"
+cat "$out/info.txt"
 
 echo
 echo "== 3. replay it headless (EGL surfaceless, no X server), 3 passes, verified pixel by pixel"
 env -u DISPLAY $G replay "$out/lit_mesh.glcap" --loop 3 --verify
 
 echo
-echo "== 4. the API state at the first draw of the last frame (glreplay state)"
+echo "== 4. the API state before the last draw of the capture (glreplay state)"
 ev=$($G info "$out/lit_mesh.glcap" --json | python3 -c '
 import json, sys
-info = json.load(sys.stdin)
-draws = info.get("draw_events") or []
-print(draws[-3] if len(draws) >= 3 else (draws[0] if draws else 0))')
-$G state "$out/lit_mesh.glcap" --event "$ev" | head -n 40
+print(max(json.load(sys.stdin)["calls"]["records"] - 10, 0))' 2>/dev/null || echo 0)
+$G state "$out/lit_mesh.glcap" --event "$ev" > "$out/state.txt"
+head -n 24 "$out/state.txt"
+
 echo
-echo "== done; files in $out (see README.md for the rest)"
+echo "== 5. shader breakpoint: samples/shaders/lit_mesh/mesh.frag line 29, stop at the 1000th invocation"
+echo "      that reaches it (GPU model, SIMT warps of 32 lanes); the snapshot of that warp:"
+$G debug "$out/lit_mesh.glcap" --break samples/shaders/lit_mesh/mesh.frag:29 --hit 1000 > "$out/debug.txt"
+head -n 40 "$out/debug.txt"
+
+echo
+echo "== 6. the same frame on the GPU model, compared pixel by pixel with the driver (llvmpipe)"
+env -u DISPLAY $G model "$out/lit_mesh.glcap" --compare > "$out/model.txt"
+tail -n 4 "$out/model.txt"
+echo
+echo "== done; files in $out. Debug it in VS Code or nvim-dap: see README.md"
