@@ -1,8 +1,9 @@
 /* ui_ipc: the socket server a program under glreplay listens on, and the user interfaces on top
  * of it. Public header of the module.
  *
- * Today the server speaks a minimal line protocol (one request line, one reply line) used to
- * trigger captures; the Debug Adapter Protocol is to be served on the same socket later. */
+ * A connection speaks either a minimal line protocol (one request line, one reply line: capture
+ * requests, status) or, when its first bytes are "Content-Length:", the Debug Adapter Protocol
+ * (served by ui_ipc/dap on a thread of its own; see socket_server_dap.h). */
 #ifndef GLR_UI_IPC_H
 #define GLR_UI_IPC_H
 

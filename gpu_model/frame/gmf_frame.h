@@ -12,6 +12,8 @@
  *
  * Determinism: one thread; warps are built and run in the pipeline's fixed order, so the
  * same capture gives the same warps in the same order and the same images on every run.
+ * By default warps run through the timing model (gpu_model/timing), which decides the cycle
+ * and SM each instruction issues on and gives per-draw cycle counts (gmf_config.timing).
  *
  * Unsupported features are never skipped silently: each draw reports them by name
  * (gmf_event.unsupported) and the runner counts them (gmf_unsupported_list).
@@ -51,6 +53,10 @@ typedef struct gmf_issue {
     gm_mask active;         /* lanes issuing the instruction */
     int call_depth;
     uint32_t program;       /* captured program name */
+    /* Timing model (gmf_config.timing, on by default): the cycle the instruction issues
+     * at and the SM that issues it. Without the timing model: cycle 0, sm -1. */
+    uint64_t cycle;
+    int sm;
 } gmf_issue;
 
 /* Called before every issued warp instruction when set. `w` may be read with
@@ -64,6 +70,11 @@ typedef struct gmf_config {
     const gmf_surface_desc *surfaces;   /* default framebuffer per context */
     int n_surfaces;
     int default_width, default_height;  /* for contexts not listed (0: 256x256) */
+    /* Shader warps run through the timing model (gpu_model/timing: SMs, warp slots,
+     * latencies, texture cache) which decides when each instruction issues and gives
+     * per-draw cycle counts; or run to completion by the executor alone (faster, no
+     * cycles). Images are identical either way. */
+    enum { GMF_TIMING_DEFAULT = 0, GMF_TIMING_ON, GMF_TIMING_OFF } timing;
 } gmf_config;
 
 gmf_runner *gmf_create(const gmf_config *cfg, char *err, size_t err_size);
@@ -92,6 +103,9 @@ typedef struct gmf_event {
     char unsupported[GMF_MAX_NOTES][160];
     struct gmf_draw_stats {
         uint64_t vs_invocations, primitives, fs_warps, fs_lanes, fragments_passed;
+        /* Timing model only (0 without it): cycles from the draw's first warp launch to
+         * its last retirement, of its vertex and fragment warps, and warp instructions. */
+        uint64_t cycles, vs_cycles, fs_cycles, instructions;
     } stats;
     double seconds;         /* model time of this draw/clear */
 } gmf_event;
@@ -140,6 +154,8 @@ typedef struct gmf_totals {
     uint64_t draws_with_unsupported, draws_failed;
     uint64_t vs_invocations, primitives, fs_warps, fs_lanes, fragments_passed;
     uint64_t warp_instructions;   /* counted only while an observer is set */
+    uint64_t cycles;              /* timing model: sum of the draws' cycles (0 without) */
+    bool timing;                  /* the timing model is in use */
     double model_seconds;
     uint64_t programs_compiled, program_errors;
 } gmf_totals;

@@ -4,6 +4,7 @@
 
 #include "gmf_frame.h"
 #include "gm_pipeline.h"
+#include "gm_timing.h"
 #include "statemodel/statemodel.h"
 #include "gmf_gl_enums.h"
 
@@ -141,6 +142,10 @@ typedef struct gmf_draw_ctx {
     gmf_buffer_binding bufs[2][GMF_MAX_BLOCKS];   /* per stage, by slot in p->blocks */
     gm_env env[2];
     uint64_t warps[2];
+    /* timing model: the draw's vertex and fragment batches (-1 until a warp is
+     * submitted) and the texture name per unit (cache tags survive rebinding) */
+    int batch[2];
+    uint32_t tex_ids[GM_TEX_MAX_UNITS];
     gmf_event *ev;
     bool failed;
 } gmf_draw_ctx;
@@ -170,6 +175,9 @@ struct gmf_runner {
     gmf_issue cur_issue;      /* draw/stage/warp of the running warp */
     gmf_draw_ctx *cur_draw;
     uint64_t frame_warps;
+    /* timing model (NULL when off) and the status of the warp that retired last */
+    gm_timing *tm;
+    gm_run_status tm_retired;
     /* bookkeeping */
     gmf_totals totals;
     char **unsup_names;
@@ -197,6 +205,14 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
               gm_pipe_vertex *out);
 int gmf_fs_cb(void *user, gm_pipe_fs_warp *warp);
 void gmf_setup_env(gmf_draw_ctx *d);
+/* Timing model: per-draw setup and, after the draw, its batches closed and their cycle
+ * counts put into the event (gmf_timing.c). */
+int gmf_timing_init(gmf_runner *r, char *err, size_t err_size);
+void gmf_timing_draw_begin(gmf_draw_ctx *d);
+void gmf_timing_draw_end(gmf_draw_ctx *d);
+/* Runs a submitted-ready warp (gm_warp_begin done, inputs set) through the timing model
+ * until it retires: 0, or -1 (runtime error noted, or the observer stopped the run). */
+int gmf_timing_run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage);
 
 /* gmf_vertex.c */
 /* Fetches element `elem` of generic attribute `index` (or legacy array) into 4 words (float

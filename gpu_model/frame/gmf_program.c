@@ -394,7 +394,12 @@ gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct s
         if (p->share == share && p->name == sp->name) {
             if (p->link_count == sp->link_count)
                 return p;
-            /* Relinked: compile again. */
+            /* Relinked: compile again (the timing model caches programs by pointer). */
+            if (r->tm) {
+                gm_timing_forget_program(r->tm, p->vs);
+                if (p->fs)
+                    gm_timing_forget_program(r->tm, p->fs);
+            }
             gmf_prog_free(p);
             r->progs[i] = compile(r, c, sp);
             if (r->progs[i] && !r->progs[i]->ok)

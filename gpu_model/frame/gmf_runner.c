@@ -140,6 +140,11 @@ gmf_runner *gmf_create(const gmf_config *cfg, char *err, size_t err_size)
         memcpy(r->surfaces, cfg->surfaces, (size_t)cfg->n_surfaces * sizeof *r->surfaces);
         r->n_surfaces = cfg->n_surfaces;
     }
+    if ((!cfg || cfg->timing != GMF_TIMING_OFF) && gmf_timing_init(r, err, err_size) != 0) {
+        gmf_destroy(r);
+        return NULL;
+    }
+    r->totals.timing = r->tm != NULL;
     return r;
 }
 
@@ -147,6 +152,9 @@ void gmf_destroy(gmf_runner *r)
 {
     if (!r)
         return;
+    /* First: a warp stopped by the observer is still resident and is handed back. */
+    gm_timing_destroy(r->tm);
+    r->tm = NULL;
     for (int i = 0; i < r->n_progs; i++)
         gmf_prog_free(r->progs[i]);
     free(r->progs);
@@ -379,6 +387,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     }
     gmf_prog_upload_uniforms(r, c, sp, p, ev);
     gmf_setup_env(d);
+    gmf_timing_draw_begin(d);
     gmf_check_attrs(d);
     memset(&r->pipe.stats, 0, sizeof r->pipe.stats);
     r->cur_draw = d;
@@ -471,6 +480,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     }
     (void)name;
     r->client_used = true;
+    gmf_timing_draw_end(d);
     ev->failed = ev->failed || d->failed;
     ev->stats.vs_invocations = r->pipe.stats.vs_invocations;
     ev->stats.primitives = r->pipe.stats.primitives_in;

@@ -2,7 +2,8 @@
  * (attributes fetched here, varyings and built-ins from the pipeline's SoA arrays), the warp
  * run, outputs copied back. Also the resources a warp reaches (textures by unit and target,
  * uniform/storage blocks by binding) and the observer trampoline that tags each issued
- * instruction with the draw, the stage and the warp's serial number. */
+ * instruction with the draw, the stage and the warp's serial number (executor path; the
+ * timing model's is in gmf_timing.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,8 @@ static int observe(void *ctx, gm_warp *w, const gm_issue *is)
     return 0;
 }
 
-/* Runs a warp to its end (observer pauses that do not stop the run are resumed). */
+/* Runs a warp to its end (observer pauses that do not stop the run are resumed): through
+ * the timing model when the runner has one (gmf_timing.c), else by the executor alone. */
 static int run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const gm_program *gp)
 {
     gmf_runner *r = d->r;
@@ -37,12 +39,14 @@ static int run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const gm_progra
         i->frame_warp = r->frame_warps;
         i->program = d->p->name;
         i->file = gm_program_pc_count(gp) > 0 ? gm_program_pc_file(gp, 0) : NULL;
-        gm_warp_set_observer(w, observe, r);
-    } else {
-        gm_warp_set_observer(w, NULL, NULL);
+        i->cycle = 0;
+        i->sm = -1;
     }
     d->warps[stage == GM_STAGE_FRAGMENT]++;
     r->frame_warps++;
+    if (r->tm)
+        return gmf_timing_run_warp(d, w, stage);
+    gm_warp_set_observer(w, r->obs ? observe : NULL, r->obs ? r : NULL);
     for (;;) {
         gm_run_status s = gm_warp_run(w, 0);
         if (s == GM_RUN_DONE)

@@ -122,6 +122,7 @@ typedef struct tm_sp {
     uint64_t busy_until;
     tm_warp *busy_warp;
     int last_pos;          /* LRR: position of the last issuer among this sp's slots */
+    int resident;          /* resident warps of this sub-partition (empty ones are skipped) */
     uint64_t last_seq;     /* GTO: the last issuer */
 } tm_sp;
 
@@ -129,6 +130,7 @@ typedef struct tm_sm {
     tm_slot *slots;
     tm_sp *sps;
     int resident;
+    int finished;          /* resident warps that finished (retire_due skips SMs without) */
     int launched;          /* launched a warp/group this cycle */
     tm_cache cache;
     uint64_t *tex_free;    /* per texture unit: first free cycle */

@@ -59,6 +59,7 @@ static void set_next(gm_timing *t, tm_warp *tw)
 static void finish(gm_timing *t, tm_warp *tw, gm_run_status st)
 {
     tw->finished = 1;
+    t->sms[tw->sm].finished++;
     tw->status = st;
     tw->pc = -1;
     uint64_t r = tw->max_ready > t->cycle + 1 ? tw->max_ready : t->cycle + 1;
@@ -357,6 +358,9 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     tm_warp *chosen = NULL;
     int chosen_pos = -1;
     uint8_t st[64];
+    /* Nothing resident: nothing to evaluate, pick or record (samples aside). */
+    if (sp->resident == 0 && !t->cycle_fn)
+        return GM_TIMING_IDLE;
     for (int pos = 0; pos < npos; pos++) {
         tm_warp *tw = sm->slots[spi + pos * nsp].w;
         if (!tw)
@@ -390,9 +394,10 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         }
     } else {
         for (int i = 1; i <= npos; i++) {
-            int pos = (sp->last_pos + i) % npos;
-            if (pos < 0)
-                pos += npos;
+            /* (last_pos + i) mod npos, last_pos in [-1, npos): no division. */
+            int pos = sp->last_pos + i;
+            if (pos >= npos)
+                pos -= npos;
             tm_warp *tw = sm->slots[spi + pos * nsp].w;
             if (tw && st[pos] == ELIGIBLE) {
                 chosen = tw;
@@ -446,7 +451,7 @@ static void retire_due(gm_timing *t)
 {
     for (int s = 0; s < t->cfg.sm_count; s++) {
         tm_sm *sm = &t->sms[s];
-        if (!sm->resident)
+        if (!sm->resident || !sm->finished)
             continue;
         for (int i = 0; i < t->cfg.warp_slots_per_sm; i++) {
             tm_warp *tw = sm->slots[i].w;
@@ -455,6 +460,8 @@ static void retire_due(gm_timing *t)
             account(t, tw);
             sm->slots[i].w = NULL;
             sm->resident--;
+            sm->finished--;
+            sm->sps[tw->sp].resident--;
             t->resident--;
             for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
                 if (sm->sps[p].busy_warp == tw)
@@ -512,6 +519,7 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
     }
     sl->w = tw;
     sm->resident++;
+    sm->sps[slot % t->cfg.subpartitions_per_sm].resident++;
     t->resident++;
     tw->sm = smi;
     tw->slot = slot;

@@ -28,7 +28,6 @@ if (!fs.existsSync(path.join(env.NODE_MODULES, '@vscode/debugadapter-testsupport
     console.log('dap_e2e: SKIP: npm modules missing (run tests/setup.sh, or npm ci in ui_ipc/vscode)');
     process.exit(77);
 }
-const { DebugClient } = require(path.join(env.NODE_MODULES, '@vscode/debugadapter-testsupport'));
 
 const W = 160, H = 90;
 const SKY = path.join(env.SHADER_DIR, 'sky.frag');
@@ -68,33 +67,7 @@ function checkMessage(m) {
     }
 }
 
-// DebugClient speaks stdio or TCP; this subclass connects it to a Unix socket.
-class UnixDebugClient extends DebugClient {
-    constructor(socketPath) {
-        super('node', 'unused', 'glreplay');
-        this.socketPath = socketPath;
-        this.outputs = [];
-        this.on('output', e => this.outputs.push(e.body.output));
-    }
-    // Not this._socket: DebugClient disables its timeouts when that is set.
-    start() {
-        return new Promise((resolve, reject) => {
-            this.unixSocket = net.createConnection(this.socketPath, () => { this.connect(this.unixSocket, this.unixSocket); resolve(); });
-            this.unixSocket.on('error', reject);
-        });
-    }
-    stopAdapter() {
-        if (this.unixSocket) {
-            this.unixSocket.end();
-            this.unixSocket = null;
-        }
-    }
-    dispatch(body) {
-        const m = JSON.parse(body);
-        checkMessage(m);
-        super.dispatch(body);
-    }
-}
+const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES, checkMessage);
 
 // ---- helpers ----
 function decodePng(buf) {

@@ -10,6 +10,9 @@
  * --trace-hash observes every issued warp instruction (draw, stage, warp, pc, line, active mask)
  * and prints their count and a hash of the sequence: equal hashes mean the same warps ran in the
  * same order (the determinism check); it also reads a variable at a sample of instructions.
+ * Warps run through the timing model (gpu_model/timing), which gives each draw a cycle count
+ * (text: "N cycles", JSON: "cycles", "vs_cycles", "fs_cycles", "instructions"); --no-timing
+ * runs them to completion in the executor alone (faster, no cycle counts, same images).
  *
  * Exit status: 0 ran (with --compare: every comparison >= 99.9%), 1 some comparison below 99.9%,
  * 2 bad usage or the capture/driver could not be used. */
@@ -32,7 +35,7 @@
 #include "replay/headless/headless.h"
 #include "replay/headless/image_util.h"
 
-#define USAGE "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash]"
+#define USAGE "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing]"
 #define PASS_FRACTION 0.999
 #define DEPTH_TOLERANCE (1.0 / 65536.0)
 
@@ -338,6 +341,8 @@ struct run {
     gmf_runner *m;
     struct driver drv;
     bool compare, json, benchmark, progress, trace;
+    bool no_timing;           /* --no-timing */
+    bool timing;              /* the runner uses the timing model (per-draw cycles) */
     uint64_t trace_hash, trace_count, trace_reads;
     const char *png_dir;
     cJSON *root, *events, *swaps;
@@ -612,6 +617,12 @@ static cJSON *event_json(struct run *r, const gmf_event *ev)
         cJSON_AddNumberToObject(o, "fs_warps", (double)ev->stats.fs_warps);
         cJSON_AddNumberToObject(o, "fs_lanes", (double)ev->stats.fs_lanes);
         cJSON_AddNumberToObject(o, "fragments_passed", (double)ev->stats.fragments_passed);
+        if (r->timing) {
+            cJSON_AddNumberToObject(o, "cycles", (double)ev->stats.cycles);
+            cJSON_AddNumberToObject(o, "vs_cycles", (double)ev->stats.vs_cycles);
+            cJSON_AddNumberToObject(o, "fs_cycles", (double)ev->stats.fs_cycles);
+            cJSON_AddNumberToObject(o, "instructions", (double)ev->stats.instructions);
+        }
     }
     if (ev->kind != GMF_EV_NONE) {
         cJSON_AddNumberToObject(o, "framebuffer", ev->fbo);
@@ -626,12 +637,15 @@ static cJSON *event_json(struct run *r, const gmf_event *ev)
     return o;
 }
 
-static void print_event(const gmf_event *ev, const char *cmp_text)
+static void print_event(const struct run *r, const gmf_event *ev, const char *cmp_text)
 {
+    char cyc[48] = "";
+    if (r->timing)
+        snprintf(cyc, sizeof cyc, ", %llu cycles", (unsigned long long)ev->stats.cycles);
     if (ev->kind == GMF_EV_DRAW)
-        printf("draw %llu (record %llu, %s, program %u, fbo %u): %llu fragments%s%s", (unsigned long long)ev->draw,
+        printf("draw %llu (record %llu, %s, program %u, fbo %u): %llu fragments%s%s%s", (unsigned long long)ev->draw,
                (unsigned long long)ev->record, glr_call_name(ev->cmd), ev->program, ev->fbo,
-               (unsigned long long)ev->stats.fs_lanes, ev->failed ? " FAILED" : "", cmp_text);
+               (unsigned long long)ev->stats.fs_lanes, cyc, ev->failed ? " FAILED" : "", cmp_text);
     else if (ev->kind == GMF_EV_CLEAR)
         printf("clear %llu (record %llu, %s, fbo %u)%s", (unsigned long long)ev->draw, (unsigned long long)ev->record,
                glr_call_name(ev->cmd), ev->fbo, cmp_text);
@@ -701,7 +715,7 @@ static int run_stream(struct run *r, char *err, size_t err_size)
                                 text, sizeof text);
             }
             if (!r->json)
-                print_event(ev, text);
+                print_event(r, ev, text);
         }
         if (st == GMF_ERROR) {
             snprintf(err, err_size, "the model failed at record %llu (out of memory)", (unsigned long long)record);
@@ -803,6 +817,9 @@ static void report(struct run *r, double wall)
         cJSON_AddNumberToObject(tot, "fs_warps", (double)t.fs_warps);
         cJSON_AddNumberToObject(tot, "fs_lanes", (double)t.fs_lanes);
         cJSON_AddNumberToObject(tot, "model_seconds", t.model_seconds);
+        cJSON_AddBoolToObject(tot, "timing", t.timing);
+        if (t.timing)
+            cJSON_AddNumberToObject(tot, "cycles", (double)t.cycles);
         cJSON_AddNumberToObject(tot, "wall_seconds", wall);
         cJSON *u = cJSON_AddArrayToObject(r->root, "unsupported");
         for (int i = 0; i < nu && i < 64; i++) {
@@ -845,6 +862,9 @@ static void report(struct run *r, double wall)
            (unsigned long long)t.draws_failed, (unsigned long long)t.clears, (unsigned long long)t.swaps,
            (unsigned long long)t.vs_invocations, (unsigned long long)t.fs_warps,
            (unsigned long long)t.fs_lanes, t.model_seconds);
+    if (t.timing)
+        printf("timing: %llu cycles over the draws (timing model: 4 SMs x 16 warp slots)\n",
+               (unsigned long long)t.cycles);
     for (int i = 0; i < nu && i < 64; i++)
         printf("unsupported: %s (%llu times)\n", names[i], (unsigned long long)counts[i]);
     for (size_t i = 0; i < r->n_targets; i++)
@@ -916,6 +936,8 @@ int cli_model(int argc, char **argv)
             r.benchmark = true;
         else if (!strcmp(a, "--trace-hash"))
             r.trace = true;
+        else if (!strcmp(a, "--no-timing"))
+            r.no_timing = true;
         else if (!strcmp(a, "--png")) {
             if (i + 1 >= argc) {
                 cli_error("model: --png needs a folder (" USAGE ")");
@@ -956,10 +978,16 @@ int cli_model(int argc, char **argv)
     }
     int n_surf = 0;
     gmf_surface_desc *surf = plan_surfaces(cap, &n_surf);
-    gmf_config cfg = { .metadata_json = meta, .surfaces = surf, .n_surfaces = n_surf };
+    gmf_config cfg = { .metadata_json = meta, .surfaces = surf, .n_surfaces = n_surf,
+                       .timing = r.no_timing ? GMF_TIMING_OFF : GMF_TIMING_DEFAULT };
     r.cap = cap;
     r.image_used = calloc(cap->n_images ? cap->n_images : 1, sizeof *r.image_used);
     r.m = surf && r.image_used ? gmf_create(&cfg, err, sizeof err) : NULL;
+    if (r.m) {
+        gmf_totals tt;
+        gmf_get_totals(r.m, &tt);
+        r.timing = tt.timing;
+    }
     int rc = 2;
     if (!r.m) {
         cli_error("model: %s", surf ? err : "out of memory");

@@ -31,4 +31,16 @@ void glr_dap_server_wait(struct glr_dap_server *s);
 /* Stops the I/O thread, ends every session, removes the socket file. */
 void glr_dap_server_stop(struct glr_dap_server *s);
 
+/* Live attach (dap_live.c, used by the shim): serves ONE already accepted connection `fd` (owned:
+ * closed at the end) on the calling thread until the client disconnects and the session's pass has
+ * ended. `initial` holds bytes already read from it. 0, or -1 with a reason (fd closed). */
+int glr_dap_serve_fd(int fd, const char *initial, size_t initial_len, struct dap_capture *cap,
+                     struct dap_runner *runner, const struct glr_dap_options *opt, char *err, size_t err_size);
+/* The same over the capture file at `capture_path` (opened and closed here). */
+int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path, char *err,
+                             size_t err_size);
+/* Answers a connection that cannot be served: the first request in `initial` (if any) fails with
+ * `why`, an output and a terminated event follow, and fd is closed. */
+void glr_dap_refuse_fd(int fd, const char *initial, size_t initial_len, const char *why);
+
 #endif

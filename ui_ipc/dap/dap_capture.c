@@ -233,6 +233,21 @@ struct dap_capture *dap_capture_open(const char *path, char *err, size_t err_siz
     c->initial = load_initial(path, err, err_size);
     if (!c->initial)
         goto fail;
+    /* Programs already linked when the capture began (a frame captured from a running program,
+     * live attach): their shaders are captured shaders too. Once per share group. */
+    for (size_t ci = 0; ci < sm_context_count(c->initial); ci++) {
+        const struct sm_context *ctx = sm_context_at(c->initial, ci);
+        uint32_t id = sm_context_id(ctx);
+        if (sm_context_share_id(ctx) != id)
+            continue;
+        size_t n = sm_object_names(ctx, SM_OBJ_PROGRAM, NULL, 0);
+        uint32_t *names = n ? calloc(n, sizeof *names) : NULL;
+        if (names)
+            sm_object_names(ctx, SM_OBJ_PROGRAM, names, n);
+        for (size_t k = 0; names && k < n; k++)
+            note_link(c, c->initial, id, names[k]);
+        free(names);
+    }
     struct sm_state *st = sm_state_clone(c->initial);
     if (!st) {
         seterr(err, err_size, "%s%s", "out of memory", "");

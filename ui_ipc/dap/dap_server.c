@@ -37,6 +37,7 @@ struct glr_dap_server {
     int listen_fd;
     int wake[2];
     bool stop;
+    bool single;         /* glr_dap_serve_fd: no listening socket; ends with its connection */
     pthread_t thread;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     struct dap_capture *cap;
@@ -236,7 +237,10 @@ static void *io_main(void *arg)
         struct pollfd pf[MAX_CONNS + 2];
         int map[MAX_CONNS + 2], n = 0;
         pthread_mutex_lock(&s->lock);
-        if (s->stop) {
+        bool any = false;
+        for (int i = 0; i < MAX_CONNS; i++)
+            any |= s->conns[i] != NULL;
+        if (s->stop || (s->single && !any)) {
             pthread_mutex_unlock(&s->lock);
             break;
         }
@@ -387,6 +391,77 @@ fail:
     return NULL;
 }
 
+/* Sessions whose pass still runs free themselves when it ends (under the lock): wait for them. */
+static void wait_sessions(struct glr_dap_server *s)
+{
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        int live = s->live_sessions;
+        pthread_mutex_unlock(&s->lock);
+        if (!live)
+            break;
+        usleep(20000);
+    }
+}
+
+int glr_dap_serve_fd(int fd, const char *initial, size_t initial_len, struct dap_capture *cap,
+                     struct dap_runner *runner, const struct glr_dap_options *opt, char *err, size_t err_size)
+{
+    struct glr_dap_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, err_size, "out of memory");
+        close(fd);
+        return -1;
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    s->single = true;
+    s->listen_fd = -1;   /* poll() ignores negative descriptors */
+    s->cap = cap;
+    s->runner = runner;
+    if (opt)
+        s->opt = *opt;
+    if (!s->opt.max_message)
+        s->opt.max_message = DAP_MAX_MESSAGE;
+    if (!s->opt.max_output)
+        s->opt.max_output = (size_t)64 << 20;
+    int rc = -1;
+    if (pipe2(s->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        snprintf(err, err_size, "cannot create a pipe: %s", strerror(errno));
+        close(fd);
+        goto out;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    pthread_mutex_lock(&s->lock);
+    if (add_conn(s, fd) != 0) {
+        pthread_mutex_unlock(&s->lock);
+        snprintf(err, err_size, "cannot start a DAP session");
+        close(fd);
+        goto out_pipe;
+    }
+    struct conn *c = s->conns[0];
+    if (initial_len) {
+        c->in = malloc(initial_len);
+        if (c->in) {
+            memcpy(c->in, initial, initial_len);
+            c->in_len = c->in_cap = initial_len;
+            process_input(c);
+        } else {
+            c->dead = true;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    io_main(s);
+    wait_sessions(s);
+    rc = 0;
+out_pipe:
+    close(s->wake[0]);
+    close(s->wake[1]);
+out:
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    return rc;
+}
+
 void glr_dap_server_wait(struct glr_dap_server *s)
 {
     (void)s;
@@ -413,15 +488,7 @@ void glr_dap_server_stop(struct glr_dap_server *s)
     close(s->wake[0]);
     close(s->wake[1]);
     unlink(s->path);
-    /* Sessions whose pass still runs free themselves when it ends (under our lock): wait. */
-    for (;;) {
-        pthread_mutex_lock(&s->lock);
-        int live = s->live_sessions;
-        pthread_mutex_unlock(&s->lock);
-        if (!live)
-            break;
-        usleep(20000);
-    }
+    wait_sessions(s);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -14,11 +14,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include "ui_ipc/ui_ipc.h"
+#include "ui_ipc/server/socket_server_dap.h"
 
 #define MAX_CONNS 16
 
 struct conn {
     int fd;
+    int line_proto;     /* 1 once the first bytes showed a line client (not DAP) */
     size_t len;
     char buf[GLR_IPC_MAX_LINE + 1];
 };
@@ -28,6 +30,7 @@ struct glr_ipc_server {
     int wake[2];        /* stop request */
     pthread_t thread;
     glr_ipc_handler handler;
+    glr_ipc_dap_handler dap;
     void *user;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     struct conn conns[MAX_CONNS];
@@ -77,6 +80,7 @@ static void close_conn(struct conn *c)
         close(c->fd);
     c->fd = -1;
     c->len = 0;
+    c->line_proto = 0;
 }
 
 static void reply_line(int fd, const char *text)
@@ -107,6 +111,7 @@ static void accept_one(struct glr_ipc_server *s)
         if (s->conns[i].fd < 0) {
             s->conns[i].fd = fd;
             s->conns[i].len = 0;
+            s->conns[i].line_proto = 0;
             return;
         }
     reply_line(fd, "error too many connections");
@@ -122,6 +127,23 @@ static void serve_conn(struct glr_ipc_server *s, struct conn *c)
         return;
     }
     c->len += (size_t)r;
+    if (s->dap && !c->line_proto) {
+        /* DAP frames start with their header; a line request never does. */
+        static const char dap_head[] = "Content-Length:";
+        size_t k = c->len < sizeof dap_head - 1 ? c->len : sizeof dap_head - 1;
+        if (memcmp(c->buf, dap_head, k) != 0) {
+            c->line_proto = 1;
+        } else if (k < sizeof dap_head - 1) {
+            return; /* a prefix of the header so far: wait for more */
+        } else {
+            int fd = c->fd;
+            size_t len = c->len;
+            c->fd = -1;
+            c->len = 0;
+            s->dap(s->user, fd, c->buf, len);
+            return;
+        }
+    }
     for (;;) {
         char *nl = memchr(c->buf, '\n', c->len);
         if (!nl) {
@@ -186,6 +208,12 @@ static void *server_main(void *arg)
 struct glr_ipc_server *glr_ipc_server_start(const char *path, glr_ipc_handler handler, void *user, char *err,
                                             size_t err_size)
 {
+    return glr_ipc_server_start_dap(path, handler, NULL, user, err, err_size);
+}
+
+struct glr_ipc_server *glr_ipc_server_start_dap(const char *path, glr_ipc_handler handler, glr_ipc_dap_handler dap,
+                                                void *user, char *err, size_t err_size)
+{
     struct sockaddr_un addr = { .sun_family = AF_UNIX };
     if (!path || !*path || strlen(path) >= sizeof addr.sun_path) {
         if (err_size)
@@ -204,6 +232,7 @@ struct glr_ipc_server *glr_ipc_server_start(const char *path, glr_ipc_handler ha
     for (int i = 0; i < MAX_CONNS; i++)
         s->conns[i].fd = -1;
     s->handler = handler;
+    s->dap = dap;
     s->user = user;
     snprintf(s->path, sizeof s->path, "%s", path);
     snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path);

@@ -11,7 +11,9 @@ replays the capture on the driver (llvmpipe) and in the model in lock step; ever
 (swap) must agree with the driver at >= --min (default 0.999) of pixels within 1/255, every draw
 must run. Actual agreements are printed.
 determinism: two model runs of one capture give the same warp instruction trace (hash of draw,
-stage, warp, pc, line, active mask) and byte-identical images.
+stage, warp, pc, line, active mask), byte-identical images and the same per-draw reports, cycle
+counts of the timing model included (every draw with fragments has cycles > 0); a third run with
+--no-timing (executor alone) issues as many instructions and writes byte-identical images.
 glmark2: a scene captured from frame 0 (glmark2 -s 160x120 -b SCENE:duration=0.2) is compared
 the same way; exit 77 (skipped) when the capture holds no draw, with the reason.
 bad-input: a missing and a corrupt capture give one error line and exit status 2.
@@ -116,6 +118,30 @@ def check_determinism(args):
         strip = lambda r: [{k: v for k, v in e.items() if k != "seconds"} for e in r["events"]]
         if strip(r0) != strip(r1):
             fail("per-draw reports differ between runs")
+        draws = [e for e in r0["events"] if e["kind"] == "draw"]
+        if not r0["totals"].get("timing") or not draws:
+            fail("the timing model is not in use by default (or no draw ran)")
+        for e in draws:
+            if e["fs_lanes"] > 0 and (e.get("cycles", 0) <= 0 or e.get("fs_cycles", 0) <= 0):
+                fail("draw %d has fragments but no cycle count: %s" % (e["index"], e))
+        if r0["totals"]["cycles"] != sum(e["cycles"] for e in draws):
+            fail("total cycles are not the sum of the draws' cycles")
+        print("timing model: %d cycles over %d draws, identical in both runs" %
+              (r0["totals"]["cycles"], len(draws)))
+        # The executor alone must compute exactly the same images.
+        d2 = os.path.join(tmp, "png_notiming")
+        _, r2 = model(args, cap, "--trace-hash", "--png", d2, "--no-timing")
+        if r2["totals"].get("timing") or any("cycles" in e for e in r2["events"]):
+            fail("--no-timing still reports the timing model")
+        if r2["trace"]["instructions"] != t0["instructions"]:
+            fail("--no-timing issued %d instructions, the timing model %d" %
+                 (r2["trace"]["instructions"], t0["instructions"]))
+        if sorted(os.listdir(d2)) != f0:
+            fail("--no-timing wrote a different image set")
+        match, mismatch, errors = filecmp.cmpfiles(d0, d2, f0, shallow=False)
+        if mismatch or errors:
+            fail("images differ with --no-timing: %s" % (mismatch + errors)[:5])
+        print("--no-timing: hash %s, images identical" % r2["trace"]["hash"])
         print("%d images identical; PASS" % len(f0))
 
 
