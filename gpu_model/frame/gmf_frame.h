@@ -116,6 +116,12 @@ typedef enum { GMF_OK = 0, GMF_STOPPED = 1, GMF_ERROR = -1 } gmf_status;
  * internal failures (out of memory); unsupported features are reported in ev. */
 gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gmf_event *ev);
 
+/* A capture taken from a running program starts from a snapshot (its INITIAL_STATE): feed the
+ * state's restore calls before the stream (they draw nothing, so draw indexes are unchanged).
+ * A state without objects (capture from context creation) feeds nothing. 0, or -1 (out of memory). */
+struct sm_state;
+int gmf_feed_initial_state(gmf_runner *r, const struct sm_state *initial);
+
 /* Runs a whole command stream. progress (may be NULL) is called about every 1024 records.
  * on_event (may be NULL) gets every draw/clear/swap event. Returns GMF_ERROR with err set on
  * a corrupt stream. */

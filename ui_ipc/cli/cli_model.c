@@ -34,6 +34,7 @@
 #include "replay/headless/gl_readback.h"
 #include "replay/headless/headless.h"
 #include "replay/headless/image_util.h"
+#include "replay/replay.h"
 
 #define USAGE "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing]"
 #define PASS_FRACTION 0.999
@@ -101,6 +102,11 @@ static int make_current(struct driver *d, uint32_t id)
         return -1;
     d->current = c;
     return 0;
+}
+
+static int make_current_cb(void *user, uint32_t id)
+{
+    return make_current(user, id);
 }
 
 static void driver_close(struct driver *d)
@@ -1009,6 +1015,27 @@ int cli_model(int argc, char **argv)
     if (!r.json)
         setvbuf(stdout, NULL, _IOLBF, 0);
     double t0 = now_s();
+    /* A capture taken from a running program starts from its snapshot: both sides start there. */
+    struct glr_restore *snapshot = NULL;
+    if (meta && strstr(meta, "\"initial_state\":\"snapshot\"")) {
+        if (!(snapshot = glr_restore_load(path, err, sizeof err))) {
+            cli_error("model: %s", err);
+            goto out;
+        }
+        if (gmf_feed_initial_state(r.m, glr_restore_state(snapshot)) != 0) {
+            cli_error("model: out of memory restoring the initial state");
+            glr_restore_free(snapshot);
+            goto out;
+        }
+        struct glr_restore_stats st;
+        if ((r.compare || r.benchmark) &&
+            glr_restore_run(snapshot, r.drv.disp, make_current_cb, &r.drv, &st, err, sizeof err) != 0) {
+            cli_error("model: driver: %s", err);
+            glr_restore_free(snapshot);
+            goto out;
+        }
+        glr_restore_free(snapshot);
+    }
     if (run_stream(&r, err, sizeof err) != 0) {
         cli_error("model: %s", err);
         goto out;

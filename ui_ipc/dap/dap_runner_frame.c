@@ -110,15 +110,6 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
     return 0;
 }
 
-static bool state_has_objects(const struct sm_state *st)
-{
-    for (size_t i = 0; st && i < sm_context_count(st); i++)
-        for (int k = 0; k < SM_OBJ_COUNT; k++)
-            if (sm_object_count(sm_context_at(st, i), (enum sm_object_kind)k))
-                return true;
-    return false;
-}
-
 static int frame_run(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t err_size)
 {
     struct frame_impl *f = impl;
@@ -136,21 +127,12 @@ static int frame_run(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t
     /* A frame captured from a running program (live attach) starts from a snapshot with objects:
      * the runner starts empty, so the state's restore calls go first (they draw nothing, so draw
      * indexes are unchanged). A capture from context creation has no objects and skips this. */
-    if (state_has_objects(f->cap->initial)) {
-        struct sm_call_list calls = { 0 };
-        if (!sm_restore_calls(f->cap->initial, &calls) || calls.failed) {
-            snprintf(err, err_size, "out of memory restoring the capture's initial state");
-            sm_call_list_free(&calls);
-            gmf_destroy(f->r);
-            f->r = NULL;
-            return -1;
-        }
-        f->cur_record = 0;
-        for (size_t i = 0; i < calls.count; i++) {
-            gmf_event ev;
-            gmf_feed(f->r, &calls.calls[i], 0, &ev);
-        }
-        sm_call_list_free(&calls);
+    f->cur_record = 0;
+    if (gmf_feed_initial_state(f->r, f->cap->initial) != 0) {
+        snprintf(err, err_size, "out of memory restoring the capture's initial state");
+        gmf_destroy(f->r);
+        f->r = NULL;
+        return -1;
     }
     glr_stream_init(&s, f->cap->cap->stream, f->cap->cap->stream_size);
     while ((rc = glr_stream_next(&s, &c)) == 1) {
