@@ -74,7 +74,9 @@ def summarize(name, rep):
 def check_samples(args):
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(args.samples, args.name)
-        cap = capture(args, tmp, [exe, "--frames", "3", "--size", "160x90"], "0-2", args.name)
+        frames_arg = args.frames or "0-2"
+        last = int(frames_arg.split("-")[-1])
+        cap = capture(args, tmp, [exe, "--frames", str(last + 2), "--size", "160x90"], frames_arg, args.name)
         rc, rep = model(args, cap, "--compare")
         frames, _ = summarize(args.name, rep)
         t = rep["totals"]
@@ -185,6 +187,7 @@ def main():
     ap.add_argument("--shim")
     ap.add_argument("--samples")
     ap.add_argument("--min", type=float, default=0.999)
+    ap.add_argument("--frames", help="frames to capture (default 0-2; later frames start from the snapshot)")
     ap.add_argument("mode", choices=["samples", "determinism", "glmark2", "bad-input"])
     ap.add_argument("name", nargs="?")
     args = ap.parse_args()
