@@ -33,6 +33,10 @@ struct live_session {
     char initial[];
 };
 
+/* One debugger engine at a time: the engine (glslang, the GPU model's caches) is not made for two
+ * sessions running at once, and a client that disconnects leaves its thread finishing a pass. */
+static pthread_mutex_t live_engine_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void *live_main(void *arg)
 {
     struct live_session *ls = arg;
@@ -54,7 +58,10 @@ static void *live_main(void *arg)
     } else {
         glr_log(GLR_LOG_INFO, "live attach: serving the captured frame %s", ls->path);
         char err[512];
-        if (glr_dap_serve_capture_fd(ls->fd, ls->initial, ls->len, ls->path, err, sizeof err) != 0)
+        pthread_mutex_lock(&live_engine_lock);
+        int src = glr_dap_serve_capture_fd(ls->fd, ls->initial, ls->len, ls->path, err, sizeof err);
+        pthread_mutex_unlock(&live_engine_lock);
+        if (src != 0)
             glr_log(GLR_LOG_WARN, "live attach: %s", err);
         glr_log(GLR_LOG_INFO, "live attach: session ended");
     }

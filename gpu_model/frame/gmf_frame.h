@@ -57,6 +57,10 @@ typedef struct gmf_issue {
      * at and the SM that issues it. Without the timing model: cycle 0, sm -1. */
     uint64_t cycle;
     int sm;
+    /* What each lane stands for, known to the pipeline even when the shader does not read it:
+     * FS: window pixel x, y (origin bottom-left); VS: gl_VertexID and gl_InstanceID. NULL when not
+     * known. Valid during the observer call. */
+    const int32_t *lane_x, *lane_y;
 } gmf_issue;
 
 /* Called before every issued warp instruction when set. `w` may be read with

@@ -107,7 +107,16 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
         }
     }
     (void)ids;
-    if (run_warp(d, w, GM_STAGE_VERTEX, p->vs) != 0)
+    int32_t lane_vid[GM_LANES] = { 0 }, lane_inst[GM_LANES];
+    for (int l = 0; l < GM_LANES; l++) {
+        lane_vid[l] = l < count ? vertex_id[l] : 0;
+        lane_inst[l] = instance_id;
+    }
+    d->r->cur_issue.lane_x = lane_vid;
+    d->r->cur_issue.lane_y = lane_inst;
+    int vrc = run_warp(d, w, GM_STAGE_VERTEX, p->vs);
+    d->r->cur_issue.lane_x = d->r->cur_issue.lane_y = NULL;
+    if (vrc != 0)
         return 1;
     uint32_t (*pos)[GM_LANES] = p->pos_var >= 0 ? gm_warp_var_lanes(w, p->pos_var) : NULL;
     uint32_t (*ps)[GM_LANES] = p->psize_var >= 0 ? gm_warp_var_lanes(w, p->psize_var) : NULL;
@@ -168,7 +177,11 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
         for (int l = 0; l < GM_LANES; l++)
             memcpy(&v[0][l], &fw->primitive_id, 4);
     }
-    if (run_warp(d, w, GM_STAGE_FRAGMENT, p->fs) != 0)
+    d->r->cur_issue.lane_x = fw->x;
+    d->r->cur_issue.lane_y = fw->y;
+    int frc = run_warp(d, w, GM_STAGE_FRAGMENT, p->fs);
+    d->r->cur_issue.lane_x = d->r->cur_issue.lane_y = NULL;
+    if (frc != 0)
         return 1;
     for (int c = 0; c < p->n_fs_out; c++) {
         const gmf_chunk *ch = &p->fs_out[c];

@@ -23,6 +23,8 @@ struct dap_observe_info {
     int shader;            /* dap_capture shader id of the stage's text (0: unknown) */
     const gm_program *prog;
     uint64_t warp;         /* warp serial in this draw and stage */
+    /* Per lane: FS window pixel x, y; VS vertex id, instance id (NULL when unknown). */
+    const int32_t *lane_x, *lane_y;
     /* The API state at the draw as JSON (sm_query_json), malloc'd; may be NULL. */
     char *(*state_json)(void *state_ctx);
     void *state_ctx;

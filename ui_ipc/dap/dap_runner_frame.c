@@ -102,6 +102,7 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
     struct dap_observe_info info = {
         .draw = (int)gi->draw, .event = f->cur_record, .stage = gi->stage, .program = gi->program,
         .shader = m->shader[k], .prog = m->stage_prog[k], .warp = gi->warp,
+        .lane_x = gi->lane_x, .lane_y = gi->lane_y,
         .state_json = state_json, .state_ctx = f,
     };
     gm_issue is = { .warp_id = (int)gi->warp, .pc = gi->pc, .line = gi->line, .active = gi->active,

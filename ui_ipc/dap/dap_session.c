@@ -211,7 +211,9 @@ static void *worker(void *arg)
     struct job *j = arg;
     struct dap_session *s = j->s;
     dap_engine_run(s->runner, &j->req, &j->res);
-    pthread_mutex_lock(s->host.lock);
+    /* The lock is the server's: keep its address, session_free() frees s. */
+    pthread_mutex_t *lock = s->host.lock;
+    pthread_mutex_lock(lock);
     if (s->closing) {
         s->running = false;
         session_free(s);
@@ -219,7 +221,7 @@ static void *worker(void *arg)
         finish(s, j);
         s->host.wake(s->host.server);
     }
-    pthread_mutex_unlock(s->host.lock);
+    pthread_mutex_unlock(lock);
     if (j->res.snap)
         sh_snapshot_unref(j->res.snap);
     free(j->bps);

@@ -240,12 +240,25 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
             h.lane_x[l] = (int)fc[l];
             h.lane_y[l] = (int)fc[GM_LANES + l];
         }
+        if (!h.lane_pos_known && info->lane_x && info->lane_y) {
+            /* The pipeline knows every lane's pixel even when the shader never reads gl_FragCoord. */
+            for (int l = 0; l < SH_LANES; l++) {
+                h.lane_x[l] = info->lane_x[l];
+                h.lane_y[l] = info->lane_y[l];
+            }
+            h.lane_pos_known = true;
+        }
     } else {
         int32_t ids[GM_LANES] = { 0 }, inst[GM_LANES] = { 0 };
         h.lane_pos_known = read_builtin(w, p, BUILTIN_VERTEX_ID, NULL, ids, 1);
         h.lane_pos_known |= read_builtin(w, p, BUILTIN_VERTEX_INDEX, NULL, ids, 1);
         read_builtin(w, p, BUILTIN_INSTANCE_ID, NULL, inst, 1);
         read_builtin(w, p, BUILTIN_INSTANCE_INDEX, NULL, inst, 1);
+        if (!h.lane_pos_known && info->lane_x && info->lane_y) {
+            memcpy(ids, info->lane_x, sizeof ids);
+            memcpy(inst, info->lane_y, sizeof inst);
+            h.lane_pos_known = true;
+        }
         memcpy(h.lane_x, ids, sizeof ids);
         memcpy(h.lane_y, inst, sizeof inst);
     }

@@ -248,11 +248,23 @@ struct glr_ipc_server *glr_ipc_server_start_dap(const char *path, glr_ipc_handle
             unlink(path);
         close(probe);
     }
+    /* Bind under a temporary name and rename into place once listening: a client that sees the
+     * path can always connect (no window between bind and listen where it would be refused). */
+    struct sockaddr_un tmp_addr = { .sun_family = AF_UNIX };
+    int tn = snprintf(tmp_addr.sun_path, sizeof tmp_addr.sun_path, "%s.%d.tmp", path, (int)getpid());
+    if (tn < 0 || (size_t)tn >= sizeof tmp_addr.sun_path) {
+        if (err_size)
+            snprintf(err, err_size, "socket path %s is too long", path);
+        goto fail;
+    }
+    unlink(tmp_addr.sun_path);
     mode_t old = umask(0177);
-    int b = bind(s->listen_fd, (struct sockaddr *)&addr, sizeof addr);
+    int b = bind(s->listen_fd, (struct sockaddr *)&tmp_addr, sizeof tmp_addr);
     umask(old);
-    if (b != 0 || chmod(path, 0600) != 0 || listen(s->listen_fd, 8) != 0) {
+    if (b != 0 || chmod(tmp_addr.sun_path, 0600) != 0 || listen(s->listen_fd, 8) != 0 ||
+        rename(tmp_addr.sun_path, path) != 0) {
         set_err(err, err_size, "cannot listen on", path);
+        unlink(tmp_addr.sun_path);
         goto fail;
     }
     if (pthread_create(&s->thread, NULL, server_main, s) != 0) {
