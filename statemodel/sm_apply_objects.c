@@ -193,6 +193,25 @@ static void h_bind_buffers(struct sm_ap *a)
 
 /* ------------------------------------------------------------------ textures and samplers */
 
+/* Deleting a texture or renderbuffer detaches it from the framebuffers bound in the deleting
+ * context (GL: only those; attachments of other framebuffers keep the dangling name). */
+static void detach_from_bound_fbos(struct sm_ap *a, uint32_t type, uint32_t name)
+{
+    uint32_t fbs[2] = { a->c->st.draw_fbo, a->c->st.read_fbo };
+    for (int k = 0; k < 2; k++) {
+        struct sm_framebuffer *f = fbs[k] ? sm_map_get(&a->c->fbos, fbs[k]) : NULL;
+        if (!f)
+            continue;
+        for (int i = 0; i < SM_MAX_COLOR_ATTACH; i++)
+            if (f->color[i].type == type && f->color[i].name == name)
+                memset(&f->color[i], 0, sizeof f->color[i]);
+        if (f->depth.type == type && f->depth.name == name)
+            memset(&f->depth, 0, sizeof f->depth);
+        if (f->stencil.type == type && f->stencil.name == name)
+            memset(&f->stencil, 0, sizeof f->stencil);
+    }
+}
+
 static void unbind_texture(struct sm_ap *a, uint32_t name)
 {
     struct sm_context_state *st = &a->c->st;
@@ -203,19 +222,7 @@ static void unbind_texture(struct sm_ap *a, uint32_t name)
     for (int i = 0; i < SM_MAX_IMAGE_UNITS; i++)
         if (st->image[i].texture == name)
             st->image[i].texture = 0;
-    uint32_t fbs[2] = { st->draw_fbo, st->read_fbo };
-    for (int k = 0; k < 2; k++) {
-        struct sm_framebuffer *f = fbs[k] ? sm_map_get(&a->c->fbos, fbs[k]) : NULL;
-        if (!f)
-            continue;
-        for (int i = 0; i < SM_MAX_COLOR_ATTACH; i++)
-            if (f->color[i].type == GL_TEXTURE && f->color[i].name == name)
-                memset(&f->color[i], 0, sizeof f->color[i]);
-        if (f->depth.type == GL_TEXTURE && f->depth.name == name)
-            memset(&f->depth, 0, sizeof f->depth);
-        if (f->stencil.type == GL_TEXTURE && f->stencil.name == name)
-            memset(&f->stencil, 0, sizeof f->stencil);
-    }
+    detach_from_bound_fbos(a, GL_TEXTURE, name);
 }
 
 static void h_gen_textures(struct sm_ap *a)
@@ -402,19 +409,7 @@ static void unbind_renderbuffer(struct sm_ap *a, uint32_t name)
 {
     if (a->c->st.renderbuffer == name)
         a->c->st.renderbuffer = 0;
-    uint32_t fbs[2] = { a->c->st.draw_fbo, a->c->st.read_fbo };
-    for (int k = 0; k < 2; k++) {
-        struct sm_framebuffer *f = fbs[k] ? sm_map_get(&a->c->fbos, fbs[k]) : NULL;
-        if (!f)
-            continue;
-        for (int i = 0; i < SM_MAX_COLOR_ATTACH; i++)
-            if (f->color[i].type == GL_RENDERBUFFER && f->color[i].name == name)
-                memset(&f->color[i], 0, sizeof f->color[i]);
-        if (f->depth.type == GL_RENDERBUFFER && f->depth.name == name)
-            memset(&f->depth, 0, sizeof f->depth);
-        if (f->stencil.type == GL_RENDERBUFFER && f->stencil.name == name)
-            memset(&f->stencil, 0, sizeof f->stencil);
-    }
+    detach_from_bound_fbos(a, GL_RENDERBUFFER, name);
 }
 
 static void h_gen_renderbuffers(struct sm_ap *a)

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include "glcap_file.h"
 #include "replay/headless/headless.h"
+#include "replay/headless/egl_env.h"
 
 #define REF_IMAGE_HEADER 24
 #define MAX_IMAGE_SIDE 16384
@@ -493,4 +494,21 @@ out:
         return NULL;
     }
     return cap;
+}
+
+uint32_t glrh_namespace(void *user, uint32_t ctx_id, int obj_class)
+{
+    const struct glrh_capture *cap = user;
+    if (glr_obj_class_per_context(obj_class))
+        return ctx_id;
+    for (unsigned i = 0; i < cap->n_ctxs; i++)
+        if (cap->ctxs[i].id == ctx_id)
+            return cap->ctxs[i].share_group;
+    return ctx_id;
+}
+
+void *glrh_get_proc(void *user, const char *name)
+{
+    (void)user;
+    return glrh_egl_proc(name);
 }

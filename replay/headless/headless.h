@@ -67,6 +67,12 @@ struct glrh_capture {
     unsigned n_unsized;
 };
 
+/* Dispatcher callbacks for a replay of `cap` (pass the capture as the dispatcher's user): object
+ * names live in the context's share group, or in the context itself for per-context objects; GL
+ * functions come from EGL (never the shim). */
+uint32_t glrh_namespace(void *cap, uint32_t ctx_id, int obj_class);
+void *glrh_get_proc(void *cap, const char *name);
+
 /* Loads and validates a capture. Returns NULL with a one-line message in err on any error. */
 struct glrh_capture *glrh_capture_open(const char *path, char *err, size_t err_size);
 void glrh_capture_close(struct glrh_capture *cap);

@@ -95,20 +95,6 @@ static struct rctx *rctx_of(struct replayer *r, uint32_t id)
     return NULL;
 }
 
-static uint32_t namespace_of(void *user, uint32_t ctx_id, int obj_class)
-{
-    struct replayer *r = user;
-    if (glr_obj_class_per_context(obj_class))
-        return ctx_id;
-    struct rctx *c = rctx_of(r, ctx_id);
-    return c ? c->desc->share_group : ctx_id;
-}
-
-static void *get_proc(void *user, const char *name)
-{
-    (void)user;
-    return glrh_egl_proc(name);
-}
 
 /* Each context's pbuffer: the size of its first reference image (the window it swapped), else
  * of its draw surface when it was first made current, else of the largest image; with
@@ -423,7 +409,7 @@ int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, 
         r.gl_error_count = calloc(GLR_CMD_COUNT, sizeof *r.gl_error_count);
         r.gl_error_first = calloc(GLR_CMD_COUNT, sizeof *r.gl_error_first);
     }
-    r.disp = glr_dispatch_create(get_proc, namespace_of, &r);
+    r.disp = glr_dispatch_create(glrh_get_proc, glrh_namespace, (void *)r.cap);
     if (!r.ctxs || !r.image_used || !r.missing || !r.bad || !r.unrecorded || !r.unsized || !r.disp ||
         (opt->gl_errors && (!r.gl_error_count || !r.gl_error_first))) {
         glrh_seterr(&r, "out of memory");

@@ -78,20 +78,6 @@ static struct dctx *dctx_of(struct driver *d, uint32_t id)
     return NULL;
 }
 
-static uint32_t namespace_of(void *user, uint32_t ctx_id, int obj_class)
-{
-    struct driver *d = user;
-    if (glr_obj_class_per_context(obj_class))
-        return ctx_id;
-    struct dctx *c = dctx_of(d, ctx_id);
-    return c ? c->desc->share_group : ctx_id;
-}
-
-static void *get_proc(void *user, const char *name)
-{
-    (void)user;
-    return glrh_egl_proc(name);
-}
 
 static int make_current(struct driver *d, uint32_t id)
 {
@@ -135,7 +121,7 @@ static int driver_open(struct driver *d, const struct glrh_capture *cap, const g
     d->egl.dpy = EGL_NO_DISPLAY;
     d->ctxs = calloc(cap->n_ctxs ? cap->n_ctxs : 1, sizeof *d->ctxs);
     d->unsized = calloc(GLR_CMD_COUNT, sizeof *d->unsized);
-    d->disp = glr_dispatch_create(get_proc, namespace_of, d);
+    d->disp = glr_dispatch_create(glrh_get_proc, glrh_namespace, (void *)cap);
     if (!d->ctxs || !d->unsized || !d->disp) {
         snprintf(err, n, "out of memory");
         return -1;
