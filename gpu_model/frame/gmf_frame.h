@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "gpu_model.h"
+#include "gm_timing.h"
 #include "statemodel/registry/glr_call.h"
 
 #ifdef __cplusplus
@@ -132,6 +133,46 @@ int gmf_feed_initial_state(gmf_runner *r, const struct sm_state *initial);
 typedef void (*gmf_event_fn)(void *user, const gmf_event *ev);
 gmf_status gmf_run_stream(gmf_runner *r, const void *stream, size_t size, gmf_event_fn on_event,
                           void *user, char *err, size_t err_size);
+
+/* ---- telemetry hooks (gpu_model/telemetry) ----
+ * Observers of the timing model for profilers. They see everything in the model's
+ * deterministic order and cannot change or stop the run. Needs the timing model (a runner
+ * created with GMF_TIMING_OFF ignores them). Any member may be NULL. */
+
+/* Fixed-function work since the previous gmf_unit_counts delivery (pipeline statistics). */
+typedef struct gmf_unit_counts {
+    uint64_t primitives_in, primitives_culled, primitives_clipped;
+    uint64_t fragments_shaded;    /* live (non-helper) fragment lanes launched */
+    uint64_t helper_lanes;
+    uint64_t quads_killed;        /* quads whose live lanes were all discarded */
+    uint64_t depth_pass, depth_fail, stencil_pass, stencil_fail;
+    uint64_t blend_ops;           /* lane x render target writes with blending on */
+} gmf_unit_counts;
+
+typedef struct gmf_hooks {
+    void *ctx;
+    /* Draw (or clear) about to run: its context, index among draws (clears: among clears),
+     * program, and the model cycle it starts at. */
+    void (*draw_begin)(void *ctx, const gmf_event *ev, uint64_t cycle);
+    /* The draw/clear ended (ev complete with stats), or a swap (no draw_begin before it). */
+    void (*draw_end)(void *ctx, const gmf_event *ev, uint64_t cycle);
+    /* Every issued warp instruction (gm_timing_issue; ev->user is private). */
+    void (*issue)(void *ctx, const gm_timing_issue *ev);
+    /* End of every cycle of every SM, one entry per warp slot (see gm_timing.h). Setting it
+     * disables the model's idle-cycle skip; results are identical. */
+    gm_timing_cycle_fn cycle;
+    /* Texture and memory requests as they enter their queue. */
+    gm_timing_mem_fn mem;
+    /* Fixed-function work since the last delivery, delivered after each warp retires and
+     * after each draw, attributed to the SM of the last issued warp instruction. */
+    void (*units)(void *ctx, uint64_t cycle, int sm, uint32_t ctx_id, const gmf_unit_counts *c);
+} gmf_hooks;
+
+/* Installs hooks (copied; NULL removes them). */
+void gmf_set_hooks(gmf_runner *r, const gmf_hooks *h);
+/* The timing model of the runner (NULL with GMF_TIMING_OFF): for its configuration and
+ * static program data (latency classes); do not set its observers directly. */
+gm_timing *gmf_timing_model(gmf_runner *r);
 
 /* ---- render targets of the model, for comparisons and pictures ---- */
 

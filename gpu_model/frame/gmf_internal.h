@@ -178,6 +178,12 @@ struct gmf_runner {
     /* timing model (NULL when off) and the status of the warp that retired last */
     gm_timing *tm;
     gm_run_status tm_retired;
+    /* telemetry hooks (gmf_hooks.c): pipeline statistics already delivered as unit counts,
+     * and the SM of the last issued instruction (fixed-function work is attributed there) */
+    gmf_hooks hooks;
+    bool has_hooks;
+    gm_pipe_stats units_sent;
+    int last_sm;
     /* bookkeeping */
     gmf_totals totals;
     char **unsup_names;
@@ -213,6 +219,14 @@ void gmf_timing_draw_end(gmf_draw_ctx *d);
 /* Runs a submitted-ready warp (gm_warp_begin done, inputs set) through the timing model
  * until it retires: 0, or -1 (runtime error noted, or the observer stopped the run). */
 int gmf_timing_run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage);
+
+/* gmf_hooks.c: telemetry deliveries (no-ops without hooks). */
+void gmf_hooks_draw_begin(gmf_runner *r, const gmf_event *ev);
+void gmf_hooks_draw_end(gmf_runner *r, const gmf_event *ev);
+/* Delivers the pipeline statistics grown since the last delivery as unit counts. */
+void gmf_hooks_units(gmf_runner *r, uint32_t ctx_id);
+/* The pipeline statistics were reset (new draw): nothing of them is delivered yet. */
+void gmf_hooks_units_reset(gmf_runner *r);
 
 /* gmf_vertex.c */
 /* Fetches element `elem` of generic attribute `index` (or legacy array) into 4 words (float

@@ -390,6 +390,8 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     gmf_timing_draw_begin(d);
     gmf_check_attrs(d);
     memset(&r->pipe.stats, 0, sizeof r->pipe.stats);
+    gmf_hooks_units_reset(r);
+    gmf_hooks_draw_begin(r, ev);
     r->cur_draw = d;
 
     uint32_t k = canonical(cmd);
@@ -481,6 +483,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     (void)name;
     r->client_used = true;
     gmf_timing_draw_end(d);
+    gmf_hooks_units(r, ev->ctx_id);
     ev->failed = ev->failed || d->failed;
     ev->stats.vs_invocations = r->pipe.stats.vs_invocations;
     ev->stats.primitives = r->pipe.stats.primitives_in;
@@ -503,6 +506,7 @@ static void do_clear(gmf_runner *r, const struct glr_call *call, uint32_t cmd, g
     ev->draw = r->totals.clears++;
     if (!c)
         return;
+    gmf_hooks_draw_begin(r, ev);
     const struct sm_context_state *st = sm_context_state(c);
     ev->fbo = st->draw_fbo;
     gm_surface views[GM_PIPE_MAX_RT + 2];
@@ -595,6 +599,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         sm_apply(r->sm, c);
         ev->kind = GMF_EV_SWAP;
         r->totals.swaps++;
+        gmf_hooks_draw_end(r, ev);
         return GMF_OK;
     default:
         break;
@@ -649,6 +654,8 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         r->totals.draws_with_unsupported += ev->kind == GMF_EV_DRAW;
     if (ev->failed && ev->kind == GMF_EV_DRAW)
         r->totals.draws_failed++;
+    if (ev->kind == GMF_EV_DRAW || ev->kind == GMF_EV_CLEAR)
+        gmf_hooks_draw_end(r, ev);
     note_runner = NULL;
     if (r->stopped)
         return GMF_STOPPED;

@@ -28,6 +28,11 @@ static void on_retire(void *ctx, gm_warp *w, void *user, int batch, gm_run_statu
 static int observe(void *ctx, const gm_timing_issue *ev)
 {
     gmf_runner *r = ctx;
+    r->last_sm = ev->sm;
+    if (r->has_hooks && r->hooks.issue)
+        r->hooks.issue(r->hooks.ctx, ev);
+    if (!r->obs)
+        return 0;
     gmf_issue *i = &r->cur_issue;
     i->pc = ev->pc;
     i->line = ev->line;
@@ -109,7 +114,7 @@ int gmf_timing_run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage)
             return -1;
         }
     }
-    gm_timing_set_issue_observer(r->tm, r->obs ? observe : NULL, r);
+    gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? observe : NULL, r);
     if (gm_timing_submit(r->tm, d->batch[s], w, &d->env[s], d) != 0) {
         gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
         d->failed = true;
@@ -125,8 +130,10 @@ int gmf_timing_run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage)
             d->failed = true;
             return -1;
         }
-        if (ts == GM_TIMING_RETIRED)
+        if (ts == GM_TIMING_RETIRED) {
+            gmf_hooks_units(r, d->ev->ctx_id);
             return 0;
+        }
         gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
         d->failed = true;
         return -1;

@@ -99,6 +99,14 @@ uint32_t gm_fragops_depth_stencil(gm_pipe_context *ctx, const gm_pipe_fs_warp *w
             ns = (uint8_t)((s & ~sf->write_mask) | (ns & sf->write_mask));
             gm_format_pack_stencil(ss->format, ns, sp);
         }
+        if (depth_on) {
+            if (zpass) ctx->stats.depth_pass++;
+            else ctx->stats.depth_fail++;
+        }
+        if (stencil_on) {
+            if (spass) ctx->stats.stencil_pass++;
+            else ctx->stats.stencil_fail++;
+        }
         if (spass && zpass) {
             passed |= 1u << l;
             if (depth_on && st->depth_write)
@@ -362,6 +370,8 @@ void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t m
     for (int rt = 0; rt < GM_PIPE_MAX_RT; rt++) {
         if (!ctx->fb.color[rt])
             continue;
+        if (ctx->state.blend[rt].enable)
+            ctx->stats.blend_ops += (uint64_t)__builtin_popcount(mask);
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
             if (mask & (1u << l))
                 write_rt(ctx, rt, w, l);

@@ -288,6 +288,10 @@ typedef struct gm_pipe_stats {
     uint64_t fs_warps, fs_lanes_live, fs_lanes_helper;
     uint64_t fragments_passed;      /* samples that passed depth/stencil (occlusion) */
     uint64_t unsupported;           /* primitives of unsupported types, skipped */
+    /* Fixed-function unit work, for telemetry counters (per lane/sample tested). */
+    uint64_t depth_pass, depth_fail, stencil_pass, stencil_fail;
+    uint64_t blend_ops;             /* lane x render-target writes with blending on */
+    uint64_t quads_killed;          /* quads whose live lanes were all discarded */
 } gm_pipe_stats;
 
 typedef struct gm_pipe_context {

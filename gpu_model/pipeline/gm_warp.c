@@ -128,6 +128,12 @@ static void run_warp(gm_draw_ctx *dc, gm_prim_raster *pr)
         dc->failed = 1;
         return;
     }
+    /* quads whose shaded (live) lanes were all discarded */
+    for (int q = 0; q < GM_PIPE_WARP_QUADS; q++) {
+        uint32_t qm = 0xfu << (4 * q);
+        if ((live & qm) && !(live & ~w->discard & qm))
+            ctx->stats.quads_killed++;
+    }
     live &= ~w->discard;
     if (!early) {
         if (info->fs_writes_depth)
