@@ -308,6 +308,13 @@ void glr_capture_before_swap(int api, void *display, void *surface)
             free(img.pixels);
         }
     }
+    /* The colour attachments of a framebuffer still bound for drawing are the frame's output too. */
+    unsigned first_fbo_image = n_images;
+    glr_read_draw_fbo_images(&images, &n_images);
+    for (unsigned i = first_fbo_image; i < n_images; i++) {
+        images[i].frame = frame;
+        images[i].ctx_id = ctx;
+    }
     if (frame >= last_frame)
         finish_recording("last frame swapped");
     pthread_mutex_unlock(&cap_lock);

@@ -20,6 +20,8 @@ struct glr_ctx_desc {
 struct glr_ref_image {
     uint64_t frame;
     uint32_t ctx_id;
+    uint32_t fbo;            /* 0: the default framebuffer; else the draw framebuffer's name */
+    uint32_t attachment;     /* GL_BACK, or the GL_COLOR_ATTACHMENTi read */
     uint32_t width, height;  /* RGBA8 pixels, rows bottom-up as glReadPixels gives them */
     uint8_t *pixels;
 };
@@ -42,6 +44,11 @@ struct glr_capture_summary {
 int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch) __attribute__((visibility("hidden")));
 void glr_describe_current_context(struct glr_ctx_desc *d) __attribute__((visibility("hidden")));
 const struct glr_ctx_desc *glr_current_ctx_desc(void) __attribute__((visibility("hidden")));
+/* Every colour attachment the bound draw framebuffer draws to (when one other than 0 is bound),
+ * read as RGBA8 and appended to *images (frame and ctx_id set by the caller). Integer and
+ * multisampled attachments are skipped with a log line. Returns how many were added. */
+unsigned glr_read_draw_fbo_images(struct glr_ref_image **images, unsigned *n_images)
+    __attribute__((visibility("hidden")));
 int glr_read_back_buffer(int api, void *display, void *surface, struct glr_ref_image *out)
     __attribute__((visibility("hidden")));
 

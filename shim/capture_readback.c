@@ -104,6 +104,7 @@ int glr_read_back_buffer(int api, void *display, void *surface, struct glr_ref_i
     const struct glr_ctx_desc *d = &tls_desc;
     if (!d->major || surface_size(api, display, surface, &out->width, &out->height) != 0)
         return -1;
+    out->attachment = GL_BACK;
     out->pixels = malloc((size_t)out->width * out->height * 4);
     if (!out->pixels)
         return -1;

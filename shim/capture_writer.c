@@ -167,13 +167,15 @@ int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch)
         rc = glr_snapshot_write(w);   /* INITIAL_STATE + RESOURCE_BLOBs, when a snapshot was taken */
     for (unsigned i = 0; rc == 0 && i < s->n_images; i++) {
         const struct glr_ref_image *im = &s->images[i];
-        uint8_t head[24];
-        put_u32(head, 1);                      /* layout version */
+        uint8_t head[32];
+        put_u32(head, 2);                      /* layout version */
         put_u32(head + 4, (uint32_t)im->frame);
         put_u32(head + 8, im->ctx_id);
         put_u32(head + 12, im->width);
         put_u32(head + 16, im->height);
         put_u32(head + 20, 1);                 /* RGBA8, rows bottom-up */
+        put_u32(head + 24, im->fbo);           /* 0: default framebuffer */
+        put_u32(head + 28, im->attachment);    /* GL_BACK or GL_COLOR_ATTACHMENTi */
         rc = glcap_writer_begin_section(w, GLCAP_SECTION_REFERENCE_IMAGE, i, GLCAP_COMPRESSION_ZSTD);
         if (rc == 0)
             rc = glcap_writer_write(w, head, sizeof head);

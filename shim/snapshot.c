@@ -303,6 +303,21 @@ static void errors_end(struct glr_snap *sn, GLenum pending, bool debug_was_on)
         reraise(sn, pending);
 }
 
+bool glr_snap_guard_begin(struct glr_snap_guard *g)
+{
+    memset(g, 0, sizeof *g);
+    if (!snap_init(&g->sn))
+        return false;
+    g->pending = GLR_REAL(glGetError)();
+    g->debug_on = debug_output_begin(&g->sn);
+    return true;
+}
+
+void glr_snap_guard_end(struct glr_snap_guard *g)
+{
+    errors_end(&g->sn, g->pending, g->debug_on);
+}
+
 /* Per-context part: vertex arrays, framebuffers, context state of sn->ctx (current here). */
 static void snap_context_part(struct glr_snap *sn)
 {

@@ -96,6 +96,20 @@ static inline uint64_t SNAP_D(double d)
     return b;
 }
 
+/* Read-backs outside a snapshot (the reference images of framebuffer attachments) use the same
+ * discipline: the program's pending GL error is taken first and raised again at the end, debug
+ * output is off meanwhile, and the read-back's own errors are drained. begin returns false when no
+ * described context is current (then nothing may be read and end must not be called). */
+struct glr_snap_guard {
+    struct glr_snap sn;
+    unsigned pending;
+    bool debug_on;
+};
+GLR_SNAP_HIDDEN bool glr_snap_guard_begin(struct glr_snap_guard *g);
+GLR_SNAP_HIDDEN void glr_snap_guard_end(struct glr_snap_guard *g);
+/* The target a texture was first bound to (GL_TEXTURE_TARGET, else probed); 0 when unknown. */
+GLR_SNAP_HIDDEN unsigned glr_snap_texture_target(struct glr_snap *sn, unsigned name);
+
 /* snapshot_objects.c */
 GLR_SNAP_HIDDEN void glr_snap_buffers(struct glr_snap *sn);
 GLR_SNAP_HIDDEN void glr_snap_textures(struct glr_snap *sn);

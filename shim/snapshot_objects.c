@@ -161,7 +161,7 @@ static size_t context_targets(struct glr_snap *sn, GLenum *out)
 /* The target a texture was first bound to: GL_TEXTURE_TARGET (GL 4.5), else by trying to bind it
  * (a wrong target raises GL_INVALID_OPERATION, drained here; the program's own pending error was
  * taken before the snapshot began). */
-static GLenum texture_target(struct glr_snap *sn, GLuint name)
+GLenum glr_snap_texture_target(struct glr_snap *sn, GLuint name)
 {
     if (sn->dsa) {
         GLint t = 0;
@@ -575,7 +575,7 @@ void glr_snap_textures(struct glr_snap *sn)
     for (size_t i = 0; i < n; i++) {
         if (!GLR_REAL(glIsTexture)(names[i]))
             continue;   /* generated, never bound */
-        GLenum target = texture_target(sn, names[i]);
+        GLenum target = glr_snap_texture_target(sn, names[i]);
         if (!binding_of(target)) {
             glr_snap_warn(sn, "texture %u: target not found; kept as a bare name", names[i]);
             continue;

@@ -11,7 +11,8 @@
 #include "replay/headless/headless.h"
 #include "replay/headless/egl_env.h"
 
-#define REF_IMAGE_HEADER 24
+#define REF_IMAGE_HEADER_V1 24
+#define REF_IMAGE_HEADER_V2 32
 #define MAX_IMAGE_SIDE 16384
 
 static void seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -377,11 +378,14 @@ static int load_images(struct glrh_capture *cap, glcap_reader *r, char *err, siz
         }
         cap->n_images++;
         const uint8_t *p = im->data;
-        if (size < REF_IMAGE_HEADER) {
+        if (size < REF_IMAGE_HEADER_V1) {
             seterr(err, n, "%s: image header truncated (%zu bytes)", label, size);
             return -1;
         }
-        if (get_u32(p) != 1 || get_u32(p + 20) != 1) {
+        /* Layout 1: the back buffer only; layout 2 adds the framebuffer and attachment. */
+        uint32_t layout = get_u32(p);
+        size_t header = layout == 2 ? REF_IMAGE_HEADER_V2 : REF_IMAGE_HEADER_V1;
+        if ((layout != 1 && layout != 2) || get_u32(p + 20) != 1 || size < header) {
             seterr(err, n, "%s: unknown image layout version %u or pixel format %u", label, get_u32(p), get_u32(p + 20));
             return -1;
         }
@@ -390,8 +394,15 @@ static int load_images(struct glrh_capture *cap, glcap_reader *r, char *err, siz
         im->ctx_id = get_u32(p + 8);
         im->width = get_u32(p + 12);
         im->height = get_u32(p + 16);
+        im->fbo = layout == 2 ? get_u32(p + 24) : 0;
+        im->attachment = layout == 2 ? get_u32(p + 28) : 0x0405 /* GL_BACK */;
+        if (im->fbo ? (im->attachment < 0x8CE0 || im->attachment >= 0x8CE0 + 32) : im->attachment != 0x0405) {
+            seterr(err, n, "%s: image attachment 0x%x of framebuffer %u is not a colour buffer", label,
+                   im->attachment, im->fbo);
+            return -1;
+        }
         if (!im->width || !im->height || im->width > MAX_IMAGE_SIDE || im->height > MAX_IMAGE_SIDE ||
-            size != REF_IMAGE_HEADER + (size_t)im->width * im->height * 4) {
+            size != header + (size_t)im->width * im->height * 4) {
             seterr(err, n, "%s: image of %ux%u does not match its %zu bytes", label, im->width, im->height, size);
             return -1;
         }
@@ -400,7 +411,7 @@ static int load_images(struct glrh_capture *cap, glcap_reader *r, char *err, siz
             seterr(err, n, "%s: image of context %u, which METADATA does not describe", label, im->ctx_id);
             return -1;
         }
-        im->pixels = p + REF_IMAGE_HEADER;
+        im->pixels = p + header;
     }
     return 0;
 }

@@ -138,6 +138,19 @@ int glrh_read_back_buffer(const struct glrh_gl *gl, const struct glrh_context *d
     return read_framebuffer(gl, f, 0, GL_BACK, w, h, pixels);
 }
 
+int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_context *d, GLenum att, unsigned w,
+                              unsigned h, uint8_t *pixels)
+{
+    struct features f = features_of(gl, d);
+    glrh_gl_drain_errors(gl);
+    GLint fbo = 0;
+    if (gl->BindFramebuffer)
+        gl->GetIntegerv(f.split_fbo ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &fbo);
+    if (!fbo)
+        return -1;
+    return read_framebuffer(gl, f, (GLuint)fbo, att, w, h, pixels);
+}
+
 /* Size of a framebuffer attachment; falls back to the viewport's extent where the context has no
  * direct-state-access queries. */
 static void attachment_size(const struct glrh_gl *gl, struct features f, GLuint fbo, GLenum att, unsigned *w,

@@ -36,6 +36,11 @@ GLenum glrh_gl_drain_errors(const struct glrh_gl *gl);
 int glrh_read_back_buffer(const struct glrh_gl *gl, const struct glrh_context *d, unsigned w, unsigned h,
                           uint8_t *pixels);
 
+/* Colour attachment `att` (GL_COLOR_ATTACHMENTi) of the framebuffer object bound for drawing, w x h
+ * RGBA8 rows bottom-up. -1 when no framebuffer object is bound or it cannot be read as RGBA8. */
+int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_context *d, GLenum att, unsigned w,
+                              unsigned h, uint8_t *pixels);
+
 /* The colour buffer the current draw framebuffer draws to first (draw buffer 0), as RGBA8 rows
  * bottom-up, in a malloc'd buffer. The default framebuffer is surf_w x surf_h. -1 when it cannot
  * be read as RGBA8 (an integer or depth-only target, no colour attachment). */

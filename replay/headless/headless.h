@@ -26,10 +26,13 @@ struct glrh_context {
     char version[128], renderer[128];
 };
 
-/* A REFERENCE_IMAGE section: the back buffer right before a captured swap. */
+/* A REFERENCE_IMAGE section: the back buffer right before a captured swap, or a colour attachment of
+ * the framebuffer bound for drawing then. */
 struct glrh_image {
     uint32_t section_id;
     uint32_t frame, ctx_id, width, height;
+    uint32_t fbo;           /* 0: the default framebuffer's back buffer; else a framebuffer object */
+    uint32_t attachment;    /* GL_BACK or the GL_COLOR_ATTACHMENTi of that framebuffer */
     const uint8_t *pixels;  /* width*height*4 RGBA8, rows bottom-up (points into `data`) */
     void *data;             /* the loaded section */
 };

@@ -1,5 +1,6 @@
 /* Swaps during replay: the back buffer read back and compared with the capture's reference image
  * (--verify) and with the first pass (--loop); PNGs of swaps and draws (--png). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "replay/headless/replayer_internal.h"
@@ -40,6 +41,41 @@ static void report_diff(struct replayer *r, const char *what, const struct glrh_
                     "%u,%u,%u,%u; max channel delta %u\n",
             what, (unsigned long long)d->pixels, d->first_x, d->first_y, d->got[0], d->got[1], d->got[2], d->got[3],
             d->want[0], d->want[1], d->want[2], d->want[3], d->max_delta);
+}
+
+/* The colour attachments of the framebuffer the program had bound for drawing at this swap. */
+static void verify_fbo_images(struct replayer *r, uint32_t frame)
+{
+    struct rctx *ctx = r->current;
+    for (unsigned i = 0; i < r->cap->n_images; i++) {
+        const struct glrh_image *im = &r->cap->images[i];
+        if (r->image_used[i] || !im->fbo || im->frame != frame || im->ctx_id != ctx->desc->id)
+            continue;
+        r->image_used[i] = true;
+        r->res->frames_checked++;
+        uint8_t *px = malloc((size_t)im->width * im->height * 4);
+        if (!px || glrh_read_draw_attachment(&r->gl, ctx->desc, im->attachment, im->width, im->height, px) != 0) {
+            fprintf(r->out, "pass %u frame %u (context %u): cannot read framebuffer %u attachment 0x%04x\n",
+                    r->pass + 1, frame, ctx->desc->id, im->fbo, im->attachment);
+            r->res->frames_differing++;
+            free(px);
+            continue;
+        }
+        struct glrh_diff d;
+        glrh_image_diff(px, im->pixels, im->width, im->height, &d);
+        char what[96];
+        snprintf(what, sizeof what, "framebuffer %u colour attachment %u", im->fbo, im->attachment - 0x8CE0u);
+        if (d.pixels) {
+            r->res->frames_differing++;
+            fprintf(r->out, "pass %u frame %u (context %u, %s, %ux%u): DIFFERS from the reference\n", r->pass + 1,
+                    frame, ctx->desc->id, what, im->width, im->height);
+            report_diff(r, "reference", &d);
+        } else if (r->pass == 0) {
+            fprintf(r->out, "frame %u (context %u, %s, %ux%u): matches the reference\n", frame, ctx->desc->id, what,
+                    im->width, im->height);
+        }
+        free(px);
+    }
 }
 
 int glrh_on_swap(struct replayer *r, const struct glr_call *c)
@@ -93,6 +129,8 @@ int glrh_on_swap(struct replayer *r, const struct glr_call *c)
             }
         }
     }
+    if (r->opt->verify)
+        verify_fbo_images(r, frame);
     /* Every pass must give the images of the first one. */
     if (r->pass == 0) {
         struct pass_image *n = realloc(r->first_pass, (r->n_first_pass + 1) * sizeof *n);

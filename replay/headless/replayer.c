@@ -104,7 +104,7 @@ static void plan_surfaces(struct replayer *r)
     const struct glrh_capture *cap = r->cap;
     unsigned dw = 0, dh = 0;
     for (unsigned i = 0; i < cap->n_images; i++)
-        if (cap->images[i].width * cap->images[i].height > dw * dh) {
+        if (!cap->images[i].fbo && cap->images[i].width * cap->images[i].height > dw * dh) {
             dw = cap->images[i].width;
             dh = cap->images[i].height;
         }
@@ -120,7 +120,7 @@ static void plan_surfaces(struct replayer *r)
         c->w = 0;
         for (unsigned k = 0; k < cap->n_images; k++) {
             const struct glrh_image *im = &cap->images[k];
-            if (im->ctx_id != c->desc->id)
+            if (im->ctx_id != c->desc->id || im->fbo)
                 continue;
             if (!c->w) {
                 c->w = im->width;

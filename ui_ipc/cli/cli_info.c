@@ -60,8 +60,13 @@ static void print_text(const struct glrh_capture *cap, const struct glrh_stats *
     }
     printf("reference images: %u\n", cap->n_images);
     for (unsigned i = 0; i < cap->n_images; i++)
-        printf("  frame %u, context %u: %ux%u RGBA8\n", cap->images[i].frame, cap->images[i].ctx_id,
-               cap->images[i].width, cap->images[i].height);
+        if (cap->images[i].fbo)
+            printf("  frame %u, context %u, framebuffer %u colour attachment %u: %ux%u RGBA8\n", cap->images[i].frame,
+                   cap->images[i].ctx_id, cap->images[i].fbo, cap->images[i].attachment - 0x8CE0u,
+                   cap->images[i].width, cap->images[i].height);
+        else
+            printf("  frame %u, context %u: %ux%u RGBA8\n", cap->images[i].frame, cap->images[i].ctx_id,
+                   cap->images[i].width, cap->images[i].height);
     if (cap->n_unsized) {
         printf("client memory not recorded (could not be sized):");
         for (unsigned i = 0; i < cap->n_unsized; i++)
@@ -149,6 +154,8 @@ static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *s
         cJSON_AddNumberToObject(x, "context", cap->images[i].ctx_id);
         cJSON_AddNumberToObject(x, "width", cap->images[i].width);
         cJSON_AddNumberToObject(x, "height", cap->images[i].height);
+        cJSON_AddNumberToObject(x, "framebuffer", cap->images[i].fbo);
+        cJSON_AddNumberToObject(x, "attachment", cap->images[i].attachment);
         cJSON_AddItemToArray(imgs, x);
     }
     cJSON *uns = cJSON_AddArrayToObject(o, "unsized_client_memory");

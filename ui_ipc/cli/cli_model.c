@@ -530,7 +530,7 @@ static const struct glrh_image *reference_for(struct run *r, uint32_t frame, uin
 {
     for (unsigned i = 0; i < r->cap->n_images; i++) {
         const struct glrh_image *im = &r->cap->images[i];
-        if (!r->image_used[i] && im->frame == frame && im->ctx_id == ctx_id) {
+        if (!r->image_used[i] && !im->fbo && im->frame == frame && im->ctx_id == ctx_id) {
             r->image_used[i] = true;
             return im;
         }
@@ -734,7 +734,7 @@ static gmf_surface_desc *plan_surfaces(const struct glrh_capture *cap, int *n)
         return NULL;
     unsigned dw = 0, dh = 0;
     for (unsigned i = 0; i < cap->n_images; i++)
-        if (cap->images[i].width * cap->images[i].height > dw * dh) {
+        if (!cap->images[i].fbo && cap->images[i].width * cap->images[i].height > dw * dh) {
             dw = cap->images[i].width;
             dh = cap->images[i].height;
         }
@@ -746,7 +746,7 @@ static gmf_surface_desc *plan_surfaces(const struct glrh_capture *cap, int *n)
         s[i].ctx_id = cap->ctxs[i].id;
         for (unsigned k = 0; k < cap->n_images; k++) {
             const struct glrh_image *im = &cap->images[k];
-            if (im->ctx_id != s[i].ctx_id)
+            if (im->ctx_id != s[i].ctx_id || im->fbo)
                 continue;
             if (!s[i].width) {
                 s[i].width = (int)im->width;
