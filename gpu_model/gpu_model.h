@@ -229,6 +229,7 @@ const char *gm_warp_error(const gm_warp *w);
 gm_mask gm_warp_alive_mask(const gm_warp *w);   /* not finished, not killed */
 gm_mask gm_warp_killed_mask(const gm_warp *w);  /* discarded lanes */
 gm_mask gm_warp_helper_mask(const gm_warp *w);
+const gm_program *gm_warp_program(const gm_warp *w); /* the program the warp runs */
 gm_mask gm_warp_active_mask(const gm_warp *w);  /* lanes of the next instruction */
 int gm_warp_pc(const gm_warp *w);               /* next instruction, -1 when done */
 int gm_warp_lane_line(const gm_warp *w, int lane); /* where that lane waits, 0 if done */

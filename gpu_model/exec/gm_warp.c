@@ -130,6 +130,7 @@ const char *gm_warp_error(const gm_warp *w) { return w->err; }
 gm_mask gm_warp_alive_mask(const gm_warp *w) { return w->done ? 0 : w->alive; }
 gm_mask gm_warp_killed_mask(const gm_warp *w) { return w->killed; }
 gm_mask gm_warp_helper_mask(const gm_warp *w) { return w->helper; }
+const gm_program *gm_warp_program(const gm_warp *w) { return w->p; }
 gm_mask gm_warp_active_mask(const gm_warp *w) { return w->done || w->pc < 0 ? 0 : w->mask; }
 int gm_warp_pc(const gm_warp *w) { return w->done ? -1 : w->pc; }
 uint64_t gm_warp_issued(const gm_warp *w) { return w->issued; }

@@ -1,11 +1,13 @@
 /* gm_texture.c - texture units: addressing (wrap modes, border), nearest/linear
- * filtering, mipmapping with LOD from derivatives (rho = max(|ddx|, |ddy|) in texels,
- * like llvmpipe's exact-rho path), cube face selection, shadow compare, swizzle,
+ * filtering, mipmapping, cube faces (seamless filtering too), shadow compare, swizzle,
  * texelFetch, textureGather, size/level queries.  Implements gm_sample_fn of
- * gpu_model/gm_sampler_iface.h. */
+ * gpu_model/gm_sampler_iface.h.  Sampling follows llvmpipe's arithmetic (Mesa 22.3): its
+ * LOD selection, its 8-bit fixed-point ("AoS") filtering of unorm8 textures and its float
+ * path otherwise (gm_texture_lp.c has the arithmetic), so images agree bit for bit. */
 #include "gm_pipe_internal.h"
 #include "gm_gl_enums.h"
 #include "gm_sampler_iface.h"
+#include "gm_texture_lp.h"
 
 #include <math.h>
 #include <string.h>
@@ -158,6 +160,7 @@ typedef struct tex_level_ctx {
     bool shadow;
     float ref;
     bool integer;
+    bool seamless;    /* cube map filtered across faces */
 } tex_level_ctx;
 
 static void border_color(const tex_level_ctx *c, float out[4])
@@ -203,8 +206,97 @@ static float frac_floor(float x, int *i)
     return x - f;
 }
 
+/* ---- seamless cube map filtering (llvmpipe's float path) ---------------------------- */
+
+/* Texel (x, y) of cube face `face` (of the current cube layer), compared when shadow. */
+static void cube_texel(const tex_level_ctx *c, int face, int x, int y, float out[4])
+{
+    tex_level_ctx cc = *c;
+    cc.layer = c->layer - c->layer % 6 + face;
+    fetch_wrapped(&cc, x, y, 0, out);
+}
+
+/* Bilinear filtering across cube faces as lp_build_sample_image_linear does it: texels
+ * that fall off the face come from the neighbouring face; at a corner the missing texel's
+ * weight is shared by the other three. snap: weights 0/1 (nearest through this path). */
+static void cube_seamless_linear(const tex_level_ctx *c, const float st[2], bool snap,
+                                 float out[4])
+{
+    const int n = c->size[0], mx = n - 1, face = c->layer % 6;
+    int64_t x0, y0;
+    float ws = floorf(fmaxf(st[0], 0.0f) * (float)n - 0.5f);
+    float fs = fmaxf(st[0], 0.0f) * (float)n - 0.5f - ws;
+    float wt = floorf(fmaxf(st[1], 0.0f) * (float)n - 0.5f);
+    float ft = fmaxf(st[1], 0.0f) * (float)n - 0.5f - wt;
+    x0 = fabsf(ws) < 1e9f ? (int64_t)ws : 0;   /* NaN / huge: any texel, never UB */
+    y0 = fabsf(wt) < 1e9f ? (int64_t)wt : 0;
+    int64_t x1 = x0 + 1, y1 = y0 + 1;
+    bool fo[4] = {x0 < 0, x1 > mx, y0 < 0, y1 > mx};
+    int64_t y0c = y0 < 0 ? 0 : y0, y1c = y1 > mx ? mx : y1;
+    /* neighbouring faces and coordinates (x-, x+, y-, y+), after lp_build_cube_new_coords */
+    bool f2 = face == 2, f23 = face == 2 || face == 3, f2345 = face > 1, odd = face & 1;
+    int nf[4];
+    nf[0] = f2345 ? (face == 5 ? 0 : 1) : 4 + odd;
+    nf[1] = nf[0] ^ 1;
+    nf[3] = f23 ? face + 2 : 3;
+    nf[2] = nf[3] ^ 1;
+    int64_t ncx[4][2], ncy[4][2];
+    const int64_t xs[2] = {x0, x1}, ys[2] = {y0c, y1c};
+    for (int k = 0; k < 2; k++) {
+        ncx[1][k] = f23 ? (f2 ? mx - ys[k] : ys[k]) : 0;
+        ncx[0][k] = mx - ncx[1][k];
+        ncx[3][k] = f2345 ? (odd ? mx - xs[k] : xs[k]) : (odd ? 0 : mx);
+        ncx[2][k] = f23 ? mx - ncx[3][k] : ncx[3][k];
+        ncy[0][k] = ncy[1][k] = f23 ? (f2 ? 0 : mx) : ys[k];
+        ncy[3][k] = f2345 ? (odd ? mx : 0) : (odd ? mx - xs[k] : xs[k]);
+        ncy[2][k] = f23 ? ncy[3][k] : mx - ncy[3][k];
+    }
+    /* texels [0] (x0,y0) [1] (x1,y0) [2] (x0,y1) [3] (x1,y1) */
+    int64_t tx[4] = {x0, x1, x0, x1}, ty[4] = {y0c, y0c, y1c, y1c};
+    int tf[4] = {face, face, face, face};
+    if (fo[0]) { tx[0] = ncx[0][0]; ty[0] = ncy[0][0]; tx[2] = ncx[0][1]; ty[2] = ncy[0][1];
+                 tf[0] = tf[2] = nf[0]; }
+    if (fo[1]) { tx[1] = ncx[1][0]; ty[1] = ncy[1][0]; tx[3] = ncx[1][1]; ty[3] = ncy[1][1];
+                 tf[1] = tf[3] = nf[1]; }
+    if (fo[2] && !fo[0]) { tx[0] = ncx[2][0]; ty[0] = ncy[2][0]; tf[0] = nf[2]; }
+    if (fo[2] && !fo[1]) { tx[1] = ncx[2][1]; ty[1] = ncy[2][1]; tf[1] = nf[2]; }
+    if (fo[3] && !fo[0]) { tx[2] = ncx[3][0]; ty[2] = ncy[3][0]; tf[2] = nf[3]; }
+    if (fo[3] && !fo[1]) { tx[3] = ncx[3][1]; ty[3] = ncy[3][1]; tf[3] = nf[3]; }
+    if (snap) {
+        fs = fs > 0.5f ? 1.0f : 0.0f;
+        ft = ft > 0.5f ? 1.0f : 0.0f;
+    }
+    float v[4][4];
+    for (int k = 0; k < 4; k++) {
+        int x = (int)(tx[k] < 0 ? 0 : (tx[k] > mx ? mx : tx[k]));
+        int y = (int)(ty[k] < 0 ? 0 : (ty[k] > mx ? mx : ty[k]));
+        cube_texel(c, tf[k], x, y, v[k]);
+    }
+    bool corner = (fo[0] || fo[1]) && (fo[2] || fo[3]);
+    if (!corner) {
+        for (int ch = 0; ch < 4; ch++)
+            out[ch] = gm_lp_lerpf(ft, gm_lp_lerpf(fs, v[0][ch], v[1][ch]),
+                                  gm_lp_lerpf(fs, v[2][ch], v[3][ch]));
+        return;
+    }
+    /* corner: explicit weights, the missing texel's share spread over the other three */
+    float wx0 = 1.0f - fs, wy0 = 1.0f - ft;
+    float w[4] = {wx0 * wy0, fs * wy0, wx0 * ft, fs * ft};
+    int ck = fo[2] ? (fo[0] ? 0 : 1) : (fo[0] ? 2 : 3);
+    float cw = w[ck] * (1.0f / 3.0f);
+    for (int k = 0; k < 4; k++)
+        w[k] = k == ck ? 0.0f : w[k] + cw;
+    for (int ch = 0; ch < 4; ch++) {
+        float acc = w[0] * v[0][ch];
+        acc = w[1] * v[1][ch] + acc;
+        acc = w[2] * v[2][ch] + acc;
+        acc = w[3] * v[3][ch] + acc;
+        out[ch] = acc;
+    }
+}
+
 /* Filter one level at normalized coordinates u,v,w (texel coords for RECT). */
-static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear,
+static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear, bool snap,
                          const int32_t *offset, float out[4])
 {
     int nd = dims_of(c->img->target);
@@ -220,7 +312,11 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
         }
         t[d] = u;
     }
-    if (!linear || c->integer) {
+    if ((linear || snap) && !c->integer && c->seamless) {
+        cube_seamless_linear(c, uvw, snap, out);
+        return;
+    }
+    if ((!linear && !snap) || c->integer) {
         int idx[3] = {0, 0, 0};
         for (int d = 0; d < nd; d++) {
             idx[d] = (int)floorf(t[d]) + (offset ? offset[d] : 0);
@@ -228,6 +324,42 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
         fetch_wrapped(c, idx[0], idx[1], idx[2], out);
         return;
     }
+    /* llvmpipe's general path: per-axis weights, nested fused lerps (x, then y, then z) */
+    {
+        const uint32_t wraps[3] = {c->smp->wrap_s, c->smp->wrap_t, c->smp->wrap_r};
+        const gm_surface *s0 = &c->img->level[0];
+        const int size0[3] = {s0->width, s0->height, s0->depth};
+        bool normalized = c->img->target != GM_TEX_RECT;
+        int a0[3] = {0, 0, 0}, a1[3] = {0, 0, 0};
+        float w[3] = {0, 0, 0};
+        bool ok = true;
+        for (int d = 0; d < nd && ok; d++)
+            ok = gm_lp_axis_linear_f(wraps[d], uvw[d], c->size[d], size0[d] > 0 &&
+                                     (size0[d] & (size0[d] - 1)) == 0, normalized,
+                                     offset ? offset[d] : 0, &a0[d], &a1[d], &w[d]);
+        if (ok) {
+            if (snap)   /* nearest through the linear filter: the heavier texel only */
+                for (int d = 0; d < nd; d++) w[d] = w[d] > 0.5f ? 1.0f : 0.0f;
+            float v[8][4];
+            int corners = 1 << nd;
+            for (int k = 0; k < corners; k++) {
+                int idx[3] = {0, 0, 0};
+                for (int d = 0; d < nd; d++)
+                    idx[d] = (k >> d) & 1 ? a1[d] : a0[d];
+                fetch_wrapped(c, idx[0], idx[1], idx[2], v[k]);
+            }
+            for (int ch = 0; ch < 4; ch++) {
+                float r[8];
+                for (int k = 0; k < corners; k++) r[k] = v[k][ch];
+                for (int d = 0, n = corners; d < nd; d++, n >>= 1)
+                    for (int k = 0; k < n / 2; k++)
+                        r[k] = gm_lp_lerpf(w[d], r[2 * k], r[2 * k + 1]);
+                out[ch] = r[0];
+            }
+            return;
+        }
+    }
+    /* mirror-clamp wraps: plain bilinear weights */
     int i0[3] = {0, 0, 0};
     float f[3] = {0, 0, 0};
     for (int d = 0; d < nd; d++) {
@@ -251,29 +383,6 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
     memcpy(out, acc, sizeof(acc));
 }
 
-/* Cube map face selection (GL spec table 8.19): returns face and s,t in [0,1]. */
-static int cube_face(const float dir[3], float st[2])
-{
-    float x = dir[0], y = dir[1], z = dir[2];
-    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
-    int face;
-    float sc, tc, ma;
-    if (ax >= ay && ax >= az) {
-        ma = ax;
-        if (x >= 0) { face = 0; sc = -z; tc = -y; } else { face = 1; sc = z; tc = -y; }
-    } else if (ay >= az) {
-        ma = ay;
-        if (y >= 0) { face = 2; sc = x; tc = z; } else { face = 3; sc = x; tc = -z; }
-    } else {
-        ma = az;
-        if (z >= 0) { face = 4; sc = x; tc = -y; } else { face = 5; sc = -x; tc = -y; }
-    }
-    float inv = ma > 0.0f ? 1.0f / ma : 0.0f;
-    st[0] = 0.5f * (sc * inv) + 0.5f;
-    st[1] = 0.5f * (tc * inv) + 0.5f;
-    return face;
-}
-
 float gm_tex_compute_lod(const gm_tex_image *img, const float ddx[3], const float ddy[3])
 {
     int b = img->base_level < img->num_levels ? img->base_level : 0;
@@ -292,17 +401,119 @@ float gm_tex_compute_lod(const gm_tex_image *img, const float ddx[3], const floa
     return log2f(rho);
 }
 
-void gm_tex_sample_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
-                       const float coord[4], float lod, float ref, bool shadow,
-                       const int32_t offset[3], float out[4])
+/* ---- llvmpipe's 8-bit fixed-point ("AoS") filtering -------------------------------- */
+
+/* Formats llvmpipe filters as 8-bit unorm (util_format_fits_8unorm): unorm channels of
+ * at most 8 bits, not sRGB, and the S3TC / unorm RGTC block formats. */
+static bool fits_8unorm(gm_format f)
 {
-    gm_tex_sampler defs;
-    if (!smp) { gm_tex_sampler_default(&defs); smp = &defs; }
-    out[0] = out[1] = out[2] = 0.0f; out[3] = 1.0f;
-    if (!img || img->num_levels <= 0 || img->base_level >= img->num_levels ||
-        img->target == GM_TEX_BUFFER || img->target == GM_TEX_2D_MS ||
-        img->target == GM_TEX_2D_MS_ARRAY)
+    const gm_format_info *fi = gm_format_get(f);
+    if (fi->kind != GM_KIND_UNORM || fi->srgb)
+        return false;
+    if (fi->block)
+        return f == GM_FMT_BC1_RGB || f == GM_FMT_BC1_RGBA || f == GM_FMT_BC2 ||
+               f == GM_FMT_BC3 || f == GM_FMT_RGTC1 || f == GM_FMT_RGTC2;
+    for (int c = 0; c < fi->channels && c < 4; c++)
+        if (fi->bits[c] == 0 || fi->bits[c] > 8)
+            return false;
+    return true;
+}
+
+static bool simple_wrap(uint32_t w)
+{
+    return w == GM_GL_REPEAT || w == GM_GL_CLAMP_TO_EDGE;
+}
+
+static bool is_pot(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+static bool filter_linear(uint32_t f)
+{
+    return f == GM_GL_LINEAR || f == GM_GL_LINEAR_MIPMAP_NEAREST ||
+           f == GM_GL_LINEAR_MIPMAP_LINEAR;
+}
+
+static int mip_filter_of(uint32_t min_filter)
+{
+    switch (min_filter) {
+    case GM_GL_NEAREST_MIPMAP_NEAREST: case GM_GL_LINEAR_MIPMAP_NEAREST:
+        return GM_LP_MIP_NEAREST;
+    case GM_GL_NEAREST_MIPMAP_LINEAR: case GM_GL_LINEAR_MIPMAP_LINEAR:
+        return GM_LP_MIP_LINEAR;
+    default:
+        return GM_LP_MIP_NONE;
+    }
+}
+
+/* One texel as 8-bit unorm (exact for the formats fits_8unorm accepts). */
+static void texel8(const tex_level_ctx *c, const int idx[3], uint8_t o[4])
+{
+    int nd = dims_of(c->img->target);
+    int z = nd == 3 ? idx[2] : c->layer;
+    int y = nd >= 2 ? idx[1] : (c->img->target == GM_TEX_1D_ARRAY ? c->layer : 0);
+    if (c->img->target == GM_TEX_1D_ARRAY) z = 0;
+    float f[4];
+    read_texel(c->img, c->s, idx[0], y, z, 0, f);
+    for (int ch = 0; ch < 4; ch++)
+        o[ch] = gm_float_to_unorm8(f[ch]);
+}
+
+/* Filter one level the way lp_bld_sample_aos does: 8.8 fixed-point coordinates, 8-bit
+ * weights, byte lerps along x, then y, then z. */
+static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
+                      const int32_t *offset, uint8_t out[4])
+{
+    int nd = dims_of(c->img->target);
+    const uint32_t wraps[3] = {c->smp->wrap_s, c->smp->wrap_t, c->smp->wrap_r};
+    const gm_surface *s0 = &c->img->level[0];
+    const int size0[3] = {s0->width, s0->height, s0->depth};
+    bool normalized = c->img->target != GM_TEX_RECT;
+    gm_lp_axis ax[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (int d = 0; d < nd; d++) {
+        bool repeat = wraps[d] == GM_GL_REPEAT;
+        int off = offset ? offset[d] : 0;
+        if (linear) {
+            gm_lp_axis_linear(uvw[d], c->size[d], is_pot(size0[d]), normalized, repeat, off,
+                              &ax[d]);
+        } else {
+            ax[d].i0 = ax[d].i1 = gm_lp_axis_nearest(uvw[d], c->size[d], is_pot(size0[d]),
+                                                     normalized, repeat, off);
+        }
+    }
+    if (!linear) {
+        int idx[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
+        texel8(c, idx, out);
         return;
+    }
+    uint8_t v[8][4];
+    int corners = 1 << nd;
+    for (int k = 0; k < corners; k++) {
+        int idx[3] = {0, 0, 0};
+        for (int d = 0; d < nd; d++)
+            idx[d] = (k >> d) & 1 ? ax[d].i1 : ax[d].i0;
+        texel8(c, idx, v[k]);
+    }
+    for (int ch = 0; ch < 4; ch++) {
+        uint8_t r[8];
+        for (int k = 0; k < corners; k++) r[k] = v[k][ch];
+        /* reduce axis by axis: x pairs (k, k|1), then y, then z */
+        for (int d = 0, n = corners; d < nd; d++, n >>= 1)
+            for (int k = 0; k < n / 2; k++)
+                r[k] = gm_lp_lerp8(ax[d].w, r[2 * k], r[2 * k + 1]);
+        out[ch] = r[0];
+    }
+}
+
+/* Everything after LOD selection: face/layer, min or mag filter, one or two levels,
+ * llvmpipe's AoS (8-bit) or general (float) filtering. per_lane_lod: the LOD came from an
+ * explicit level, a bias or explicit gradients, which llvmpipe keeps per lane; with min !=
+ * mag filters it then filters in float (its AoS path only handles per-quad LODs there).
+ * nearest_mode 1: this lane's filter is nearest but llvmpipe runs its float path's linear
+ * filter for it (others of its vector need linear), with weights snapped to 0 or 1. */
+static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
+                            const float coord[4], const gm_lp_lod_sel *sel, bool per_lane_lod,
+                            int nearest_mode, float ref, bool shadow, const int32_t offset[3],
+                            float out[4])
+{
     tex_level_ctx c;
     memset(&c, 0, sizeof(c));
     c.img = img; c.smp = smp; c.shadow = shadow; c.ref = ref;
@@ -313,7 +524,7 @@ void gm_tex_sample_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
     bool cube = img->target == GM_TEX_CUBE || img->target == GM_TEX_CUBE_ARRAY;
     if (cube) {
         float st[2];
-        face = cube_face(coord, st);
+        face = gm_lp_cube_lookup(coord, NULL, NULL, st, NULL);
         uvw[0] = st[0]; uvw[1] = st[1];
     }
     int nd = dims_of(img->target);
@@ -323,29 +534,40 @@ void gm_tex_sample_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
         layer = (int)floorf(l + 0.5f);
     }
 
-    if (img->target == GM_TEX_RECT) lod = 0.0f;
-    lod = fminf(fmaxf(lod, smp->min_lod), smp->max_lod);
-    bool mag = !(lod > 0.0f);
-    uint32_t filt = mag ? smp->mag_filter : smp->min_filter;
-    bool linear = filt == GM_GL_LINEAR || filt == GM_GL_LINEAR_MIPMAP_NEAREST ||
-                  filt == GM_GL_LINEAR_MIPMAP_LINEAR;
-    int base = img->base_level, last = last_level(img);
-    int lv0 = base, lv1 = base;
-    float mipf = 0.0f;
-    if (!mag) {
-        if (filt == GM_GL_NEAREST_MIPMAP_NEAREST || filt == GM_GL_LINEAR_MIPMAP_NEAREST) {
-            int l = base + (int)floorf(lod + 0.5f);
-            lv0 = lv1 = l > last ? last : l;
-        } else if (filt == GM_GL_NEAREST_MIPMAP_LINEAR || filt == GM_GL_LINEAR_MIPMAP_LINEAR) {
-            float fl = floorf(lod);
-            int l = base + (int)fl;
-            mipf = lod - fl;
-            if (l >= last) { lv0 = lv1 = last; mipf = 0.0f; }
-            else { lv0 = l; lv1 = l + 1; }
-        }
+    bool min_lin = filter_linear(smp->min_filter), mag_lin = filter_linear(smp->mag_filter);
+    bool linear = sel->minified ? min_lin : mag_lin;
+    int lv0 = sel->level0, lv1 = sel->level1;
+    float mipf = sel->fpart;
+    if (!sel->minified && min_lin != mag_lin) {   /* mag filter: one level, no mip */
+        lv1 = lv0;
+        mipf = 0.0f;
     }
+    if (lv0 < 0 || lv0 >= img->num_levels) return;
+    if (lv1 < 0 || lv1 >= img->num_levels) lv1 = lv0;
+
+    gm_tex_sampler face_smp;
+    if (cube) {
+        /* faces are addressed clamped to their edges; seamless linear filtering reaches
+         * across them (cube_seamless_linear) */
+        face_smp = *smp;
+        face_smp.wrap_s = face_smp.wrap_t = GM_GL_CLAMP_TO_EDGE;
+        c.smp = &face_smp;
+        c.seamless = smp->seamless_cube;
+        offset = NULL;
+    }
+    int wdims = cube ? 2 : nd;
+    bool aos = fits_8unorm(img->format) && !shadow && !c.integer &&
+               smp->max_anisotropy <= 1.0f && img->target != GM_TEX_BUFFER &&
+               simple_wrap(c.smp->wrap_s) && (wdims < 2 || simple_wrap(c.smp->wrap_t)) &&
+               (wdims < 3 || simple_wrap(c.smp->wrap_r)) &&
+               !(cube && smp->seamless_cube && (min_lin || mag_lin)) &&
+               (min_lin == mag_lin || !per_lane_lod);
+    int w8 = aos ? gm_lp_mip_weight8(mipf) : 0;
+    bool two = lv1 != lv0 && (aos ? w8 > 0 : mipf > 0.0f);
+
     float r0[4], r1[4];
-    for (int pass = 0; pass < (lv1 != lv0 && mipf > 0.0f ? 2 : 1); pass++) {
+    uint8_t b0[4], b1[4];
+    for (int pass = 0; pass < (two ? 2 : 1); pass++) {
         int lv = pass ? lv1 : lv0;
         c.s = &img->level[lv];
         c.size[0] = c.s->width;
@@ -355,22 +577,65 @@ void gm_tex_sample_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
         if (img->target == GM_TEX_1D_ARRAY) nlayers = c.s->height;
         int L = layer < 0 ? 0 : (layer >= nlayers ? nlayers - 1 : layer);
         c.layer = cube ? L * 6 + face : L;
-        if (cube) {
-            /* per-face addressing clamps to the face edge (seams not filtered across) */
-            tex_level_ctx cc = c;
-            gm_tex_sampler fs = *smp;
-            fs.wrap_s = fs.wrap_t = GM_GL_CLAMP_TO_EDGE;
-            cc.smp = &fs;
-            sample_level(&cc, uvw, linear, NULL, pass ? r1 : r0);
-        } else {
-            sample_level(&c, uvw, linear, offset, pass ? r1 : r0);
-        }
+        if (aos)
+            aos_level(&c, uvw, linear, offset, pass ? b1 : b0);
+        else
+            sample_level(&c, uvw, linear, nearest_mode == 1 && !linear, offset,
+                         pass ? r1 : r0);
     }
-    if (lv1 != lv0 && mipf > 0.0f)
-        for (int ch = 0; ch < 4; ch++) r0[ch] = r0[ch] + mipf * (r1[ch] - r0[ch]);
+    if (aos) {
+        for (int ch = 0; ch < 4; ch++) {
+            uint8_t v = two ? gm_lp_lerp8(w8, b0[ch], b1[ch]) : b0[ch];
+            r0[ch] = gm_unorm8_to_float(v);
+        }
+    } else if (two) {
+        for (int ch = 0; ch < 4; ch++) r0[ch] = gm_lp_lerpf(mipf, r0[ch], r1[ch]);
+    }
     memcpy(out, r0, sizeof(r0));
     if (!shadow)
         apply_swizzle(img, out, c.integer);
+}
+
+static bool sample_usable(const gm_tex_image *img)
+{
+    return img && img->num_levels > 0 && img->base_level < img->num_levels &&
+           img->target != GM_TEX_BUFFER && img->target != GM_TEX_2D_MS &&
+           img->target != GM_TEX_2D_MS_ARRAY;
+}
+
+/* LOD inputs shared by every lane of one request. */
+static void lod_in_init(const gm_tex_image *img, const gm_tex_sampler *smp, gm_lp_lod_in *in)
+{
+    memset(in, 0, sizeof(*in));
+    in->sampler_mip = mip_filter_of(smp->min_filter);
+    in->first_level = img->base_level;
+    in->last_level = last_level(img);
+    /* a view with only level 0 samples it without mip filtering */
+    in->mip = in->last_level == 0 ? GM_LP_MIP_NONE : in->sampler_mip;
+    in->min_eq_mag = filter_linear(smp->min_filter) == filter_linear(smp->mag_filter);
+    /* Mesa's state tracker keeps the sampler bias in [-16, 16] at 1/256 steps */
+    in->lod_bias = roundf(fminf(fmaxf(smp->lod_bias, -16.0f), 16.0f) * 256.0f) / 256.0f;
+    in->min_lod = smp->min_lod;
+    in->max_lod = smp->max_lod;
+}
+
+void gm_tex_sample_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
+                       const float coord[4], float lod, float ref, bool shadow,
+                       const int32_t offset[3], float out[4])
+{
+    gm_tex_sampler defs;
+    if (!smp) { gm_tex_sampler_default(&defs); smp = &defs; }
+    out[0] = out[1] = out[2] = 0.0f; out[3] = 1.0f;
+    if (!sample_usable(img))
+        return;
+    gm_lp_lod_in in;
+    lod_in_init(img, smp, &in);
+    in.lod_bias = 0.0f;   /* the caller's lod already includes it */
+    in.explicit_lod = true;
+    in.lod = img->target == GM_TEX_RECT ? 0.0f : lod;
+    gm_lp_lod_sel sel;
+    gm_lp_lod_select(&in, &sel);
+    sample_selected(img, smp, coord, &sel, true, 0, ref, shadow, offset, out);
 }
 
 void gm_tex_fetch(const gm_tex_image *img, const int32_t coord[4], int level_or_sample,
@@ -431,6 +696,79 @@ int gm_tex_query_levels(const gm_tex_image *img)
 
 /* ---- the executor's sampling callback ---------------------------------------------- */
 
+/* Whether lane l's gradients are its 2x2 quad's coordinate differences (implicit LOD, which
+ * llvmpipe computes once per quad) rather than textureGrad's explicit ones. The request
+ * carries both the same way; the coordinates of every lane of the quad are in it. */
+static bool quad_grads(const gm_sample_request *req, int l)
+{
+    int q = l & ~3;
+    int n = req->dim == GM_DIM_1D ? 1 : (req->dim == GM_DIM_3D || req->dim == GM_DIM_CUBE ? 3 : 2);
+    for (int k = 0; k < n; k++) {
+        const float *c = req->coord.f[k];
+        if (req->ddx[k][l] != c[q + 1] - c[q] || req->ddy[k][l] != c[q + 2] - c[q])
+            return false;
+    }
+    return true;
+}
+
+/* rho of one lane for llvmpipe's LOD: derivatives scaled by the base level's size (a cube
+ * face counts as 2D). */
+static float lod_rho(const gm_tex_image *img, const gm_sample_request *req, int l,
+                     bool *squared)
+{
+    const gm_surface *s = &img->level[img->base_level];
+    const float size[3] = {(float)s->width, (float)s->height, (float)s->depth};
+    int nd = dims_of(img->target);
+    if (img->target == GM_TEX_CUBE || img->target == GM_TEX_CUBE_ARRAY) nd = 2;
+    float dx[3], dy[3];
+    for (int c = 0; c < 3; c++) { dx[c] = req->ddx[c][l]; dy[c] = req->ddy[c][l]; }
+    return gm_lp_rho(nd, size, dx, dy, squared);
+}
+
+/* llvmpipe's LOD selection for lane l: from the (quad) derivatives with its fast log2, or
+ * the explicit level; sampler bias and clamps inside. *per_lane: the LOD is per lane in
+ * llvmpipe (explicit level, bias or explicit gradients), not per quad. */
+static void lane_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
+                     const gm_sample_request *req, int l, gm_lp_lod_sel *sel, bool *per_lane)
+{
+    gm_lp_lod_in in;
+    lod_in_init(img, smp, &in);
+    if (req->has_min_lod && req->min_lod[l] > in.min_lod)
+        in.min_lod = req->min_lod[l];
+    if (img->target == GM_TEX_RECT) {
+        in.explicit_lod = true;
+        in.lod_bias = 0.0f;
+    } else if (req->has_grad && (img->target == GM_TEX_CUBE ||
+                                 img->target == GM_TEX_CUBE_ARRAY)) {
+        /* derivatives of the face coordinates from those of the direction */
+        float dir[3], dx[3], dy[3], st[2], dst[2][2];
+        for (int c = 0; c < 3; c++) {
+            dir[c] = req->coord.f[c][l];
+            dx[c] = req->ddx[c][l];
+            dy[c] = req->ddy[c][l];
+        }
+        gm_lp_cube_lookup(dir, dx, dy, st, dst);
+        const gm_surface *s = &img->level[img->base_level];
+        const float size[3] = {(float)s->width, (float)s->height, 1.0f};
+        const float fdx[3] = {dst[0][0], dst[0][1], 0.0f}, fdy[3] = {dst[1][0], dst[1][1], 0.0f};
+        in.rho = gm_lp_rho(2, size, fdx, fdy, &in.rho_squared);
+        in.has_shader_bias = req->has_bias != 0;
+        in.shader_bias = req->has_bias ? req->bias[l] : 0.0f;
+    } else if (req->has_grad) {
+        in.rho = lod_rho(img, req, l, &in.rho_squared);
+        in.has_shader_bias = req->has_bias != 0;
+        in.shader_bias = req->has_bias ? req->bias[l] : 0.0f;
+    } else {
+        in.explicit_lod = true;
+        in.lod = (req->has_lod ? req->lod[l] : 0.0f) + (req->has_bias ? req->bias[l] : 0.0f);
+    }
+    gm_lp_lod_select(&in, sel);
+    /* cube maps with a mip filter get per-pixel LODs in llvmpipe */
+    bool cube = img->target == GM_TEX_CUBE || img->target == GM_TEX_CUBE_ARRAY;
+    *per_lane = req->has_lod || req->has_bias || !req->has_grad || !quad_grads(req, l) ||
+                (cube && in.mip != GM_LP_MIP_NONE);
+}
+
 static gm_tex_target target_of(const gm_sample_request *r)
 {
     switch (r->dim) {
@@ -457,6 +795,14 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     }
     gm_tex_sampler defs;
     if (!smp) { gm_tex_sampler_default(&defs); smp = &defs; }
+    /* LOD selection of every lane first: a lane's filtering may depend on its quad's */
+    gm_lp_lod_sel sels[GM_LANES];
+    bool per_lane[GM_LANES];
+    bool min_lin = filter_linear(smp->min_filter), mag_lin = filter_linear(smp->mag_filter);
+    if (req->op == GM_TEX_SAMPLE && sample_usable(img))
+        for (int l = 0; l < GM_LANES; l++)
+            if ((req->mask >> l) & 1)
+                lane_lod(img, smp, req, l, &sels[l], &per_lane[l]);
     for (int l = 0; l < GM_LANES; l++) {
         if (!(req->mask & (1u << l)))
             continue;
@@ -473,24 +819,23 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
             if (!usable) break;
             float coord[4] = {0, 0, 0, 0};
             for (int c = 0; c < req->coord_count && c < 4; c++) coord[c] = req->coord.f[c][l];
-            float lod = 0.0f;
-            if (req->op == GM_TEX_SAMPLE) {
-                if (req->has_lod) lod = req->lod[l];
-                else if (req->has_grad) {
-                    float dx[3], dy[3];
-                    for (int c = 0; c < 3; c++) { dx[c] = req->ddx[c][l]; dy[c] = req->ddy[c][l]; }
-                    lod = gm_tex_compute_lod(img, dx, dy);
-                }
-                if (req->has_bias) lod += req->bias[l];
-                lod += smp->lod_bias;
-            }
-            if (req->has_min_lod && lod < req->min_lod[l]) lod = req->min_lod[l];
             int32_t off[3] = {0, 0, 0};
             if (req->has_offset == 1)
                 for (int c = 0; c < 3; c++) off[c] = req->offset[c][l];
             if (req->op == GM_TEX_SAMPLE) {
-                gm_tex_sample_lod(img, smp, coord, lod, req->dref[l], req->shadow != 0,
-                                  req->has_offset ? off : NULL, r);
+                if (sample_usable(img)) {
+                    /* llvmpipe's float path with min != mag filters and per-quad or
+                     * per-lane LODs samples linearly whenever some lane needs it, and
+                     * makes the others' weights 0 or 1 (approximated: within the quad) */
+                    int q = l & ~3;
+                    bool lin_l = sels[l].minified ? min_lin : mag_lin, quad_lin = false;
+                    for (int k = q; k < q + 4; k++)
+                        if ((req->mask >> k) & 1)
+                            quad_lin |= sels[k].minified ? min_lin : mag_lin;
+                    int mode = min_lin != mag_lin && !lin_l && quad_lin ? 1 : 0;
+                    sample_selected(img, smp, coord, &sels[l], per_lane[l], mode, req->dref[l],
+                                    req->shadow != 0, req->has_offset ? off : NULL, r);
+                }
             } else {
                 /* gather: the 4 texels of the bilinear footprint at the base level,
                  * order (i0,j1), (i1,j1), (i1,j0), (i0,j0) */

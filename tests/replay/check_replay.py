@@ -381,8 +381,11 @@ def cmd_corrupt(a):
             v3 = bytearray(img)
             struct.pack_into('<I', v3, 0, 3)
             edited('reference image layout version 3', 'image', replace=[(key, bytes(v3))])
-            att = bytearray(img)
-            struct.pack_into('<I', att, 28, 0x1234)
+            # layout 2 (framebuffer and attachment after the 24-byte layout-1 header) naming a
+            # framebuffer object's attachment that is no colour buffer
+            body = img[24:] if struct.unpack_from('<I', img, 0)[0] == 1 else img[32:]
+            att = bytearray(img[:24]) + struct.pack('<II', 1, 0x1234) + body
+            struct.pack_into('<I', att, 0, 2)
             edited('reference image attachment not a colour buffer', 'image', replace=[(key, bytes(att))])
             edited('reference image missing pixels', 'image', replace=[(key, img[:-4])])
             huge = bytearray(img)

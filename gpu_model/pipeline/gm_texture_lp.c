@@ -1,0 +1,397 @@
+/* gm_texture_lp.c - llvmpipe's texture-sampling arithmetic: LOD selection (fast log2,
+ * exact integer log2 shortcut, bias and min/max LOD the way Mesa applies them) and the
+ * 8-bit fixed-point ("AoS") coordinate, weight and lerp rules. See gm_texture_lp.h.
+ * Everything here is plain integer/float arithmetic written to round exactly like the
+ * driver's JIT code on x86 (AVX2), so the model's images agree pixel for pixel. */
+#include "gm_texture_lp.h"
+#include "gm_gl_enums.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Largest float below 1 (lp_build_fract_safe clamps to it). */
+#define GM_LP_ONE_MINUS_EPS 0.99999994f
+/* Mesa 22.3: PIPE_MAX_TEXTURE_LEVELS is 16; a max LOD below 15 is "applied". */
+#define GM_LP_MAX_LOD_APPLIED 15.0f
+
+static uint32_t float_bits(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+/* Unbiased exponent field (denormals and zero give -127), plus `bias`. */
+static int exponent_of(float x, int bias)
+{
+    return (int)((float_bits(x) >> 23) & 0xffu) - 127 + bias;
+}
+
+float gm_lp_fast_log2(float x)
+{
+    uint32_t m = (float_bits(x) & 0x007fffffu) | 0x3f800000u;
+    float mant;
+    memcpy(&mant, &m, sizeof mant);
+    return (float)exponent_of(x, -1) + mant;
+}
+
+int gm_lp_ilog2(float x)
+{
+    return exponent_of(x * (float)M_SQRT2, 0);
+}
+
+int gm_lp_ilog2_sqrt(float x)
+{
+    int e = exponent_of(x, 1);
+    return e >= 0 ? e / 2 : -((1 - e) / 2);   /* arithmetic shift right by one */
+}
+
+/* Out-of-range conversions give INT32_MIN like cvtps2dq / cvttps2dq. */
+static bool int_range(float x)
+{
+    return x > -2147483520.0f && x < 2147483520.0f;
+}
+
+int gm_lp_iround(float x)
+{
+    return int_range(x) ? (int)lrintf(x) : INT32_MIN;
+}
+
+int gm_lp_ifloor(float x)
+{
+    return int_range(x) ? (int)floorf(x) : INT32_MIN;
+}
+
+static int itrunc(float x)
+{
+    return int_range(x) ? (int)x : INT32_MIN;
+}
+
+/* floor(v / 256) for any sign (the JIT's arithmetic shift). */
+static int64_t asr8(int64_t v)
+{
+    return v >= 0 ? v / 256 : -((-v + 255) / 256);
+}
+
+uint8_t gm_lp_lerp8(int w, int a, int b)
+{
+    /* pmulhrsw(w, (b - a) << 7) = (w * (b - a) + 128) >> 8, added to a as bytes */
+    int64_t t = asr8((int64_t)w * (b - a) + 128);
+    return (uint8_t)(((int64_t)a + t) & 0xff);
+}
+
+float gm_lp_rho(int dims, const float size[3], const float ddx[3], const float ddy[3],
+                bool *squared)
+{
+    float rho;
+    if (dims > 1) {
+        float rx = 0.0f, ry = 0.0f;
+        for (int d = 0; d < dims && d < 3; d++) {
+            float a = size[d] * ddx[d], b = size[d] * ddy[d];
+            a = a * a;
+            b = b * b;
+            rx = d == 0 ? a : rx + a;
+            ry = d == 0 ? b : ry + b;
+        }
+        rho = fmaxf(rx, ry);
+        *squared = true;
+    } else {
+        rho = fmaxf(fabsf(ddx[0]), fabsf(ddy[0])) * size[0];
+        *squared = false;
+    }
+    if (isinf(rho) || isnan(rho))
+        rho = 0.0f;
+    return rho;
+}
+
+static int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+static void levels_nearest(const gm_lp_lod_in *in, int ipart, gm_lp_lod_sel *out)
+{
+    if (in->mip == GM_LP_MIP_NONE) {
+        out->level0 = out->level1 = in->first_level;
+        return;
+    }
+    ipart = clampi(ipart, -1000, 1000);
+    out->level0 = out->level1 = clampi(ipart + in->first_level, in->first_level,
+                                       in->last_level);
+}
+
+void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out)
+{
+    out->minified = true;
+    out->level0 = out->level1 = in->first_level;
+    out->fpart = 0.0f;
+    if (in->min_eq_mag && in->mip == GM_LP_MIP_NONE)
+        return;   /* no LOD needed at all: base level, the one filter */
+
+    /* Mesa's state tracker: min_lod = max(GL min, 0), swapped when above max_lod.
+     * llvmpipe's static state: clamps only apply with a mip filter or min != mag. */
+    float min_lod = fmaxf(in->min_lod, 0.0f), max_lod = in->max_lod;
+    if (max_lod < min_lod) {
+        float t = max_lod;
+        max_lod = min_lod;
+        min_lod = t;
+    }
+    bool lod_state = in->sampler_mip != GM_LP_MIP_NONE || !in->min_eq_mag;
+    bool min_max_equal = lod_state && min_lod == max_lod;
+    bool apply_min = lod_state && !min_max_equal && min_lod > 0.0f;
+    bool apply_max = lod_state && !min_max_equal && max_lod < GM_LP_MAX_LOD_APPLIED;
+    bool bias_nz = in->lod_bias != 0.0f;
+
+    float lod;
+    if (min_max_equal) {
+        lod = min_lod;
+    } else {
+        if (in->explicit_lod) {
+            lod = in->lod;
+        } else {
+            float rho = in->rho;
+            if (!in->has_shader_bias && !bias_nz && !apply_max && !apply_min &&
+                in->mip != GM_LP_MIP_LINEAR) {
+                /* no post-log2 adjustment: integer log2 of rho, minified when rho > 1 */
+                int ipart = in->rho_squared ? gm_lp_ilog2_sqrt(rho) : gm_lp_ilog2(rho);
+                out->minified = rho > 1.0f;
+                levels_nearest(in, ipart, out);
+                return;
+            }
+            if (!in->rho_squared)
+                rho = rho * rho;
+            lod = gm_lp_fast_log2(rho) * 0.5f;
+            if (in->has_shader_bias)
+                lod = lod + in->shader_bias;
+        }
+        if (bias_nz)
+            lod = lod + in->lod_bias;
+        if (apply_max)
+            lod = fminf(lod, max_lod);
+        if (apply_min)
+            lod = fmaxf(lod, min_lod);
+    }
+    out->minified = lod > 0.0f;
+    if (in->mip == GM_LP_MIP_LINEAR) {
+        int ipart = clampi(gm_lp_ifloor(lod), -1000, 1000);
+        float fpart = lod - (float)ipart;
+        int l0 = ipart + in->first_level;
+        if (l0 < in->first_level) {
+            out->level0 = out->level1 = in->first_level;
+        } else if (l0 >= in->last_level) {
+            out->level0 = out->level1 = in->last_level;
+        } else {
+            out->level0 = l0;
+            out->level1 = l0 + 1;
+            out->fpart = fpart;
+        }
+        if (in->first_level >= in->last_level) {
+            out->level0 = out->level1 = in->last_level;
+            out->fpart = 0.0f;
+        }
+    } else {
+        levels_nearest(in, gm_lp_iround(lod), out);
+    }
+}
+
+int gm_lp_mip_weight8(float fpart)
+{
+    int w = itrunc(fpart * 256.0f);
+    return w > 0 ? (w & 0xff) : 0;
+}
+
+void gm_lp_axis_linear(float u, int size, bool pot, bool normalized, bool repeat, int offset,
+                       gm_lp_axis *out)
+{
+    if (size < 1)
+        size = 1;
+    if (normalized && repeat && !pot) {
+        /* repeat, non-power-of-two: wrap the float coordinate first */
+        float cf = u;
+        if (offset)
+            cf = cf + (float)offset / (float)size;
+        cf = cf - floorf(cf);
+        cf = cf * (float)size;
+        cf = cf * 256.0f;
+        int64_t c = (int64_t)gm_lp_iround(cf) - 128;
+        out->w = (int)(c & 0xff);
+        int64_t i0 = asr8(c);
+        if (i0 < 0)
+            i0 = size - 1;
+        if (i0 > size - 1)
+            i0 = size - 1;
+        out->i0 = (int)i0;
+        out->i1 = out->i0 == size - 1 ? 0 : out->i0 + 1;
+        return;
+    }
+    float x = normalized ? u * (float)(size << 8) : u * 256.0f;
+    int64_t c = (int64_t)gm_lp_iround(x) - 128;
+    out->w = (int)(c & 0xff);
+    int64_t ip = asr8(c) + offset;
+    if (repeat) {
+        out->i0 = (int)((uint64_t)ip & (uint64_t)(size - 1));
+        out->i1 = (int)((uint64_t)(ip + 1) & (uint64_t)(size - 1));
+    } else {
+        out->i0 = ip < 0 ? 0 : (ip > size - 1 ? size - 1 : (int)ip);
+        out->i1 = ip + 1 < 0 ? 0 : (ip + 1 > size - 1 ? size - 1 : (int)ip + 1);
+    }
+}
+
+int gm_lp_axis_nearest(float u, int size, bool pot, bool normalized, bool repeat, int offset)
+{
+    if (size < 1)
+        size = 1;
+    if (repeat && normalized && !pot) {
+        float cf = u;
+        if (offset)
+            cf = cf + (float)offset / (float)size;
+        cf = fminf(cf - floorf(cf), GM_LP_ONE_MINUS_EPS);
+        int i = itrunc(cf * (float)size);
+        return clampi(i, 0, size - 1);
+    }
+    float x = normalized ? u * (float)size : u;
+    int64_t ip = (int64_t)gm_lp_ifloor(x) + offset;
+    if (repeat)
+        return (int)((uint64_t)ip & (uint64_t)(size - 1));
+    return ip < 0 ? 0 : (ip > size - 1 ? size - 1 : (int)ip);
+}
+
+float gm_lp_lerpf(float w, float a, float b)
+{
+    return fmaf(w, b - a, a);
+}
+
+/* floor and fraction like lp_build_ifloor_fract: fraction = x - floor(x) */
+static float floor_fract(float x, int64_t *ip)
+{
+    float f = floorf(x);
+    *ip = int_range(f) ? (int64_t)f : INT32_MIN;
+    return x - f;
+}
+
+bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normalized,
+                         int offset, int *i0, int *i1, float *w)
+{
+    if (size < 1)
+        size = 1;
+    const float len = (float)size;
+    int64_t a, b;
+    float c;
+    switch (wrap) {
+    case GM_GL_REPEAT:
+        if (pot || !normalized) {
+            c = normalized ? u * len : u;
+            c = c - 0.5f;
+            if (offset)
+                c = c + (float)offset;
+            *w = floor_fract(c, &a);
+            *i0 = (int)((uint64_t)a & (uint64_t)(size - 1));
+            *i1 = (int)((uint64_t)(a + 1) & (uint64_t)(size - 1));
+        } else {
+            c = u;
+            if (offset)
+                c = c + (float)offset / len;
+            c = c - floorf(c);
+            c = c * len;
+            c = c - 0.5f;
+            bool neg = c < 0.0f;
+            *w = floor_fract(c, &a);
+            a = neg ? size - 1 : a;
+            if (a < 0 || a > size - 1)   /* NaN / huge: any texel, like the JIT */
+                a = 0;
+            *i0 = (int)a;
+            *i1 = a != size - 1 ? (int)a + 1 : 0;
+        }
+        return true;
+    case GM_GL_CLAMP:
+        c = normalized ? u * len : u;
+        if (offset)
+            c = c + (float)offset;
+        c = fmaxf(fminf(c, len), 0.0f);
+        c = c - 0.5f;
+        *w = floor_fract(c, &a);
+        *i0 = (int)a;                       /* -1 or size: border */
+        *i1 = (int)a + 1;
+        return true;
+    case GM_GL_CLAMP_TO_EDGE:
+        c = normalized ? u * len : u;
+        if (offset)
+            c = c + (float)offset;
+        c = fminf(c, len);                  /* NaN gives len */
+        c = c - 0.5f;
+        c = fmaxf(c, 0.0f);
+        *w = floor_fract(c, &a);
+        if (a < 0 || a > size - 1)
+            a = 0;
+        *i0 = (int)a;
+        *i1 = a + 1 < size - 1 ? (int)a + 1 : size - 1;
+        return true;
+    case GM_GL_CLAMP_TO_BORDER:
+        c = normalized ? u * len : u;
+        if (offset)
+            c = c + (float)offset;
+        c = c - 0.5f;
+        *w = floor_fract(c, &a);
+        if (a < -2 || a > size + 1)         /* far outside: border either way */
+            a = -2;
+        *i0 = (int)a;
+        *i1 = (int)a + 1;
+        return true;
+    case GM_GL_MIRRORED_REPEAT:
+        if (!normalized)
+            return false;
+        c = u;
+        if (offset)
+            c = c + (float)offset / len;
+        c = c * 0.5f;
+        c = c - nearbyintf(c);
+        c = fabsf(c + c);
+        c = fmaxf(c, 0.0f);                 /* NaN gives 0 */
+        c = c * len;
+        c = c - 0.5f;
+        *w = floor_fract(c, &a);
+        b = a + 1;
+        *i0 = a < 0 ? 0 : (a > size - 1 ? size - 1 : (int)a);
+        *i1 = b > size - 1 ? size - 1 : (b < 0 ? 0 : (int)b);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* -v when the sign bit of m is set, else v (the JIT's xor of sign bits) */
+static float sign_of(float m, float v)
+{
+    return signbit(m) ? -v : v;
+}
+
+int gm_lp_cube_lookup(const float dir[3], const float ddx[3], const float ddy[3], float st[2],
+                      float dst[2][2])
+{
+    float s = dir[0], t = dir[1], r = dir[2];
+    float as = fabsf(s), at = fabsf(t), ar = fabsf(r);
+    int axis = ar >= fmaxf(as, at) ? 2 : (as > at ? 0 : 1);
+    float ma = axis == 0 ? s : (axis == 1 ? t : r);
+    float fs, ft;
+    if (axis == 0) { fs = sign_of(ma, -r); ft = -t; }
+    else if (axis == 1) { fs = s; ft = sign_of(ma, r); }
+    else { fs = sign_of(ma, s); ft = -t; }
+    float ima = 1.0f / ma, imahalf = 0.5f * ima, imahalfpos = fabsf(imahalf);
+    if (!(fabsf(ma) > 0.0f))
+        imahalfpos = 0.0f;
+    if (ddx && ddy && dst) {
+        const float *d[2] = {ddx, ddy};
+        for (int k = 0; k < 2; k++) {
+            float dma = d[k][axis], dsc, dtc;
+            if (axis == 0) { dsc = sign_of(ma, -d[k][2]); dtc = -d[k][1]; }
+            else if (axis == 1) { dsc = d[k][0]; dtc = sign_of(ma, d[k][2]); }
+            else { dsc = sign_of(ma, d[k][0]); dtc = -d[k][1]; }
+            float mdivma = dma * ima;
+            dst[k][0] = (dsc - mdivma * fs) * imahalf;
+            dst[k][1] = (dtc - mdivma * ft) * imahalf;
+        }
+    }
+    st[0] = fs * imahalfpos + 0.5f;
+    st[1] = ft * imahalfpos + 0.5f;
+    return axis * 2 + (signbit(ma) ? 1 : 0);
+}

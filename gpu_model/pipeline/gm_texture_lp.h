@@ -1,0 +1,93 @@
+/* gm_texture_lp.h - llvmpipe's texture-sampling arithmetic (Mesa 22.3 gallivm, default
+ * GALLIVM_PERF: exact rho, no brilinear, one LOD per 2x2 quad), so the model's texture
+ * units round exactly like the driver:
+ *
+ *  - LOD: rho^2 = max over x/y of the summed squared texel-space derivatives, lod =
+ *    0.5 * fast_log2(rho^2) where fast_log2 is the piece-wise linear exponent+mantissa
+ *    approximation (not log2f); with no bias/clamp and a nearest (or no) mip filter the
+ *    level is an exact integer log2 instead.  Bias, min/max LOD as Mesa's state tracker
+ *    and llvmpipe's static sampler state apply them.
+ *  - The "AoS" path (formats whose channels all fit 8-bit unorm, REPEAT/CLAMP_TO_EDGE
+ *    wraps, no compare): coordinates become 8.8 fixed point (round to nearest even),
+ *    bilinear weights are 8 bits, lerps are a + ((w * (b - a) + 128) >> 8) on bytes, and
+ *    the mip weight is trunc(fpart * 256).
+ *
+ * Internal to gpu_model/pipeline (gm_texture.c and its unit test). */
+#ifndef GM_TEXTURE_LP_H
+#define GM_TEXTURE_LP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { GM_LP_MIP_NONE, GM_LP_MIP_NEAREST, GM_LP_MIP_LINEAR };
+
+/* Arithmetic primitives (bit-exact with the JIT code on x86 with AVX2). */
+float gm_lp_fast_log2(float x);     /* floor(log2 x) - 1 + mantissa in [1,2) */
+int gm_lp_ilog2(float x);           /* floor(log2(x * sqrt 2)), exponent only */
+int gm_lp_ilog2_sqrt(float x);      /* (floor(log2 x) + 1) >> 1 = round(log2 sqrt x) */
+int gm_lp_iround(float x);          /* cvtps2dq: nearest, ties to even */
+int gm_lp_ifloor(float x);
+uint8_t gm_lp_lerp8(int w, int a, int b); /* w in 0..255 (pre-scaled 8-bit weight) */
+
+/* rho of the texel-space derivatives (size = base level size, dims 1..3). For dims > 1 it
+ * is rho squared (*squared = true); for 1D the plain max(|ddx|, |ddy|) * size. Infinity
+ * and NaN give 0. */
+float gm_lp_rho(int dims, const float size[3], const float ddx[3], const float ddy[3],
+                bool *squared);
+
+/* Inputs of the LOD / mip level selection of one quad (or lane). */
+typedef struct gm_lp_lod_in {
+    int mip;                 /* GM_LP_MIP_* actually used (NONE when only level 0 exists) */
+    int sampler_mip;         /* the sampler's own mip filter (decides min/max LOD use) */
+    bool min_eq_mag;         /* min and mag image filters are the same */
+    float lod_bias;          /* sampler LOD bias */
+    float min_lod, max_lod;  /* sampler GL_TEXTURE_MIN/MAX_LOD as set in GL */
+    bool explicit_lod;       /* lod below is given (textureLod, texelFetch-like) */
+    float lod;
+    float rho;               /* otherwise: gm_lp_rho() */
+    bool rho_squared;
+    bool has_shader_bias;    /* texture(s, c, bias) */
+    float shader_bias;
+    int first_level, last_level;
+} gm_lp_lod_in;
+
+typedef struct gm_lp_lod_sel {
+    bool minified;           /* use the min filter (else mag) */
+    int level0, level1;      /* absolute levels, level1 == level0 when one is used */
+    float fpart;             /* weight of level1 (linear mip filter), else 0 */
+} gm_lp_lod_sel;
+
+void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out);
+
+/* Mip weight of the AoS path: trunc(fpart * 256) as 8 bits. */
+int gm_lp_mip_weight8(float fpart);
+
+/* One axis of the AoS path. `size` is the level's size along it, `pot` whether the base
+ * (level 0) size is a power of two, `normalized` false for rectangle textures, `repeat`
+ * GL_REPEAT (else GL_CLAMP_TO_EDGE), `offset` the texel offset. */
+typedef struct gm_lp_axis {
+    int i0, i1;  /* the two texels, already wrapped */
+    int w;       /* 8-bit weight of i1 */
+} gm_lp_axis;
+void gm_lp_axis_linear(float u, int size, bool pot, bool normalized, bool repeat, int offset,
+                       gm_lp_axis *out);
+int gm_lp_axis_nearest(float u, int size, bool pot, bool normalized, bool repeat, int offset);
+
+/* One axis of llvmpipe's general (float, "SoA") linear filter for GL wrap mode `wrap`:
+ * the two texel indices (already wrapped; out of range means the border colour) and the
+ * float weight of i1. Returns false for wrap modes it does not model (the mirror-clamp
+ * family), which the caller filters its own way. */
+bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normalized,
+                         int offset, int *i0, int *i1, float *w);
+
+/* Cube face selection and face coordinates as lp_build_cube_lookup: on ties z wins over
+ * y over x; st = sc * (0.5 / |ma|) + 0.5. With ddx/ddy (derivatives of the direction) it
+ * also gives the face coordinates' derivatives dst[0] = d(s,t)/dx, dst[1] = d(s,t)/dy.
+ * Returns the face 0..5 (+X, -X, +Y, -Y, +Z, -Z). */
+int gm_lp_cube_lookup(const float dir[3], const float ddx[3], const float ddy[3], float st[2],
+                      float dst[2][2]);
+
+/* llvmpipe's float lerp: fused multiply-add of the weight and the difference. */
+float gm_lp_lerpf(float w, float a, float b);
+
+#endif
