@@ -15,21 +15,6 @@
 
 #define MAX_ATTACHMENT_IMAGES 8
 
-static GLenum binding_of(GLenum target)
-{
-    switch (target) {
-    case GL_TEXTURE_1D: return GL_TEXTURE_BINDING_1D;
-    case GL_TEXTURE_2D: return GL_TEXTURE_BINDING_2D;
-    case GL_TEXTURE_3D: return GL_TEXTURE_BINDING_3D;
-    case GL_TEXTURE_1D_ARRAY: return GL_TEXTURE_BINDING_1D_ARRAY;
-    case GL_TEXTURE_2D_ARRAY: return GL_TEXTURE_BINDING_2D_ARRAY;
-    case GL_TEXTURE_RECTANGLE: return GL_TEXTURE_BINDING_RECTANGLE;
-    case GL_TEXTURE_CUBE_MAP: return GL_TEXTURE_BINDING_CUBE_MAP;
-    case GL_TEXTURE_CUBE_MAP_ARRAY: return GL_TEXTURE_BINDING_CUBE_MAP_ARRAY;
-    default: return 0; /* multisample and buffer textures are not read as images */
-    }
-}
-
 /* Width and height of an attachment of the bound draw framebuffer; false when unknown. */
 static bool attachment_size(struct glr_snap *sn, GLenum att, GLint *w, GLint *h)
 {
@@ -53,9 +38,10 @@ static bool attachment_size(struct glr_snap *sn, GLenum att, GLint *w, GLint *h)
     if (type != GL_TEXTURE || !glr_snap_has(sn, 1, 0, 3, 1)) /* GetTexLevelParameter: ES 3.1 */
         return false;
     GLenum target = glr_snap_texture_target(sn, (GLuint)name);
-    GLenum binding = binding_of(target);
-    if (!binding)
-        return false;
+    GLenum binding = glr_snap_texture_binding(target);
+    if (!binding || target == GL_TEXTURE_BUFFER || target == GL_TEXTURE_2D_MULTISAMPLE ||
+        target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY || target == GL_TEXTURE_EXTERNAL_OES)
+        return false; /* not read as images */
     GLint level = 0, face = 0;
     GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_DRAW_FRAMEBUFFER, att,
                                                     GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);

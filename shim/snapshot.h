@@ -107,6 +107,8 @@ struct glr_snap_guard {
 };
 GLR_SNAP_HIDDEN bool glr_snap_guard_begin(struct glr_snap_guard *g);
 GLR_SNAP_HIDDEN void glr_snap_guard_end(struct glr_snap_guard *g);
+/* The binding query of a texture target (GL_TEXTURE_2D -> GL_TEXTURE_BINDING_2D); 0 if none. */
+GLR_SNAP_HIDDEN unsigned glr_snap_texture_binding(unsigned target);
 /* The target a texture was first bound to (GL_TEXTURE_TARGET, else probed); 0 when unknown. */
 GLR_SNAP_HIDDEN unsigned glr_snap_texture_target(struct glr_snap *sn, unsigned name);
 

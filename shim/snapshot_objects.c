@@ -112,7 +112,7 @@ void glr_snap_buffers(struct glr_snap *sn)
 
 /* ---------------------------------------------------------------- textures */
 
-static GLenum binding_of(GLenum target)
+GLenum glr_snap_texture_binding(GLenum target)
 {
     switch (target) {
     case GL_TEXTURE_1D: return GL_TEXTURE_BINDING_1D;
@@ -166,7 +166,7 @@ GLenum glr_snap_texture_target(struct glr_snap *sn, GLuint name)
     if (sn->dsa) {
         GLint t = 0;
         GLR_REAL(glGetTextureParameteriv)(name, GL_TEXTURE_TARGET, &t);
-        if (binding_of((GLenum)t))
+        if (glr_snap_texture_binding((GLenum)t))
             return (GLenum)t;
     }
     GLenum targets[16];
@@ -175,7 +175,7 @@ GLenum glr_snap_texture_target(struct glr_snap *sn, GLuint name)
         ;
     for (size_t i = 0; i < n; i++) {
         GLint saved = 0;
-        GLR_REAL(glGetIntegerv)(binding_of(targets[i]), &saved);
+        GLR_REAL(glGetIntegerv)(glr_snap_texture_binding(targets[i]), &saved);
         GLR_REAL(glBindTexture)(targets[i], name);
         bool ok = GLR_REAL(glGetError)() == GL_NO_ERROR;
         GLR_REAL(glBindTexture)(targets[i], (GLuint)saved);
@@ -453,7 +453,7 @@ static void texture_storage(struct glr_snap *sn, GLenum target, GLint levels, co
 static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct es_reader *rd)
 {
     GLint saved = 0;
-    GLR_REAL(glGetIntegerv)(binding_of(target), &saved);
+    GLR_REAL(glGetIntegerv)(glr_snap_texture_binding(target), &saved);
     GLR_REAL(glBindTexture)(target, name);
     glr_snap_apply(sn, GLR_CMD_glBindTexture, -1, NULL, 0, 2, SNAP_U(target), SNAP_U(name));
     if (target == GL_TEXTURE_BUFFER) {
@@ -576,7 +576,7 @@ void glr_snap_textures(struct glr_snap *sn)
         if (!GLR_REAL(glIsTexture)(names[i]))
             continue;   /* generated, never bound */
         GLenum target = glr_snap_texture_target(sn, names[i]);
-        if (!binding_of(target)) {
+        if (!glr_snap_texture_binding(target)) {
             glr_snap_warn(sn, "texture %u: target not found; kept as a bare name", names[i]);
             continue;
         }

@@ -5,5 +5,7 @@
 int cli_capture(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_replay(int argc, char **argv);
+/* GPU model telemetry of a capture (cli_profile.c). */
+int cli_profile(int argc, char **argv);
 
 #endif

@@ -259,7 +259,11 @@ bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req
     else if (!strcmp(cmd, "glreplay/focus"))
         focus(s, req, args);
     else if (!strcmp(cmd, "glreplay/profile"))
-        dap_respond(s, req, false, NULL, "not available: GPU model telemetry is not built into this server yet");
+#ifdef GLR_HAVE_PROFILE
+        dap_profile_request(s, req, args);
+#else
+        dap_respond(s, req, false, NULL, "not available: GPU model telemetry is not built into this server");
+#endif
     else
         return false;
     return true;

@@ -113,6 +113,9 @@ static void free_sources(struct dap_session *s)
 
 static void session_free(struct dap_session *s)
 {
+#ifdef GLR_HAVE_PROFILE
+    dap_profile_session_end(s);
+#endif
     free_sources(s);
     dap_inspect_reset(s);
     if (s->snap)
@@ -121,6 +124,18 @@ static void session_free(struct dap_session *s)
     cJSON_Delete(s->pending_attach);
     s->host.gone(s->host.server);
     free(s);
+}
+
+bool dap_session_job_done(struct dap_session *s)
+{
+    s->running = false;
+    if (s->closing) {
+        session_free(s);
+        return true;
+    }
+    atomic_store(&s->pause, 0);
+    s->host.wake(s->host.server);
+    return false;
 }
 
 void dap_session_release(struct dap_session *s)

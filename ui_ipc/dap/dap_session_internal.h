@@ -76,6 +76,8 @@ struct dap_session {
     struct dap_ref *refs;
     int n_refs, cap_refs;
     cJSON *pipeline;     /* parsed pipeline JSON of the current snapshot */
+    /* glreplay/profile results of this session only (dap_profile.c) */
+    struct dap_profile_store *profiles;
 };
 
 enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP };
@@ -84,6 +86,9 @@ void dap_respond(struct dap_session *s, const cJSON *req, bool ok, cJSON *body, 
 void dap_event(struct dap_session *s, const char *name, cJSON *body);
 void dap_output(struct dap_session *s, const char *category, const char *text);
 int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step step);
+/* Another worker than a pass (dap_profile.c) set s->running and ended its job (lock held):
+ * clears running, and frees the session if its connection went away meanwhile (true). */
+bool dap_session_job_done(struct dap_session *s);
 
 /* dap_inspect.c: true if the command was one of its requests (answered). */
 bool dap_inspect_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
@@ -93,5 +98,9 @@ cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *
 
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+
+/* dap_profile.c (built with the telemetry spine): glreplay/profile, and dropping the session's results. */
+void dap_profile_request(struct dap_session *s, const cJSON *req, const cJSON *args);
+void dap_profile_session_end(struct dap_session *s);
 
 #endif
