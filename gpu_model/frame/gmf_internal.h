@@ -79,7 +79,11 @@ typedef struct gmf_prog {
     char error[512];
     gm_compile_result cr;
     gm_program *vs, *fs;
-    gm_warp *vw, *fw;
+    gm_warp *vw, *fw;         /* the executor's warps (no timing model) */
+    /* Timing model: one warp per in-flight slot of the runner's rings, per stage
+     * (created on first use, gmf_prog_pool_warp). */
+    gm_warp **pool[2];
+    int n_pool[2];
     bool has_other_stages;
     /* VS */
     gmf_attr attrs[GMF_MAX_ATTR_CHUNKS];
@@ -127,6 +131,36 @@ typedef struct gmf_buffer_binding {
     size_t size;
 } gmf_buffer_binding;
 
+/* A warp in flight in the timing model: the numbers the observer reports for it, and where
+ * its outputs go when the pipeline completes it. Passed as the submit `user` pointer. */
+typedef struct gmf_flight {
+    gm_warp *w;
+    gm_stage stage;
+    uint64_t draw;
+    uint64_t warp;            /* serial in its draw and stage */
+    uint64_t frame_warp;
+    uint32_t program;
+    const char *file;
+    /* VS: gl_VertexID and gl_InstanceID per lane; FS: window pixel x, y */
+    int32_t lane_x[GM_LANES], lane_y[GM_LANES];
+    gm_pipe_vertex *vout;     /* VS: out[0..count-1] of the callback */
+    int count;
+    gm_pipe_fs_warp *fw;      /* FS: the pipeline's warp */
+    bool retired;
+    gm_run_status status;
+} gmf_flight;
+
+/* At most this many warps per stage in flight: the pipeline queues that many shader calls
+ * before it must complete the oldest (gm_pipe_internal.h, GM_PIPE_QUEUED). */
+#define GMF_MAX_FLIGHTS 256
+
+/* Warps in flight of one stage, oldest first: f[head .. head+n) modulo the runner's
+ * flight_max. Slot k runs on the program's pool warp k. */
+typedef struct gmf_ring {
+    gmf_flight f[GMF_MAX_FLIGHTS];
+    int head, n;
+} gmf_ring;
+
 /* Everything a draw needs while the pipeline calls back. */
 typedef struct gmf_draw_ctx {
     gmf_runner *r;
@@ -172,12 +206,16 @@ struct gmf_runner {
     gmf_observer_fn obs;
     void *obs_ctx;
     bool stopped;
-    gmf_issue cur_issue;      /* draw/stage/warp of the running warp */
+    gmf_issue cur_issue;      /* executor path: draw/stage/warp of the running warp;
+                                 timing model: filled from the issuing warp's gmf_flight */
     gmf_draw_ctx *cur_draw;
     uint64_t frame_warps;
-    /* timing model (NULL when off) and the status of the warp that retired last */
+    /* timing model (NULL when off); a warp retired with a runtime error since the flag
+     * was last cleared; the warps in flight per stage (VS, FS), at most flight_max each */
     gm_timing *tm;
-    gm_run_status tm_retired;
+    bool tm_warp_error;
+    gmf_ring ring[2];
+    int flight_max;
     /* telemetry hooks (gmf_hooks.c): pipeline statistics already delivered as unit counts,
      * and the SM of the last issued instruction (fixed-function work is attributed there) */
     gmf_hooks hooks;
@@ -200,6 +238,9 @@ const gmf_name_rec *gmf_find_name(const gmf_runner *r, uint32_t share, uint32_t 
 /* gmf_program.c */
 gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp);
 void gmf_prog_free(gmf_prog *p);
+/* The program's warp for in-flight slot k of a stage (0 VS, 1 FS), created on first use;
+ * NULL when out of memory. */
+gm_warp *gmf_prog_pool_warp(gmf_prog *p, int stage, int k);
 void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev);
 /* The driver's generic attribute index of a VS input (name). */
@@ -216,9 +257,20 @@ void gmf_setup_env(gmf_draw_ctx *d);
 int gmf_timing_init(gmf_runner *r, char *err, size_t err_size);
 void gmf_timing_draw_begin(gmf_draw_ctx *d);
 void gmf_timing_draw_end(gmf_draw_ctx *d);
-/* Runs a submitted-ready warp (gm_warp_begin done, inputs set) through the timing model
- * until it retires: 0, or -1 (runtime error noted, or the observer stopped the run). */
-int gmf_timing_run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage);
+/* Concurrent warps (the pipeline's deferred shading, gm_pipe_internal.h):
+ * next_warp: the pool warp the stage's next flight runs on (NULL: out of memory, noted,
+ * everything dropped);
+ * queue: submits it (gm_warp_begin done, inputs set) with its lanes and output place and
+ * returns GM_PIPE_QUEUED / GM_PIPE_QUEUED_FULL, or 1 (failed: everything dropped);
+ * complete: runs the model until the stage's oldest flight retired and returns it (its
+ * outputs to be read before gmf_timing_release), or NULL (runtime error noted, or the
+ * observer stopped the run: everything dropped). */
+gm_warp *gmf_timing_next_warp(gmf_draw_ctx *d, gm_stage stage);
+int gmf_timing_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t *lane_x,
+                     const int32_t *lane_y, gm_pipe_vertex *vout, int count,
+                     gm_pipe_fs_warp *fw);
+gmf_flight *gmf_timing_complete(gmf_draw_ctx *d, gm_stage stage);
+void gmf_timing_release(gmf_draw_ctx *d, gm_stage stage);
 
 /* gmf_hooks.c: telemetry deliveries (no-ops without hooks). */
 void gmf_hooks_draw_begin(gmf_runner *r, const gmf_event *ev);

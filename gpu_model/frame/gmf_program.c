@@ -20,10 +20,35 @@ void gmf_prog_free(gmf_prog *p)
         return;
     gm_warp_destroy(p->vw);
     gm_warp_destroy(p->fw);
+    for (int s = 0; s < 2; s++) {
+        for (int k = 0; k < p->n_pool[s]; k++)
+            gm_warp_destroy(p->pool[s][k]);
+        free(p->pool[s]);
+    }
     gm_program_destroy(p->vs);
     gm_program_destroy(p->fs);
     gm_compile_result_free(&p->cr);
     free(p);
+}
+
+gm_warp *gmf_prog_pool_warp(gmf_prog *p, int stage, int k)
+{
+    gm_program *gp = stage ? p->fs : p->vs;
+    if (!gp || k < 0)
+        return NULL;
+    if (k >= p->n_pool[stage]) {
+        int n = k + 1 > 2 * p->n_pool[stage] ? k + 1 : 2 * p->n_pool[stage];
+        gm_warp **np = realloc(p->pool[stage], (size_t)n * sizeof *np);
+        if (!np)
+            return NULL;
+        memset(np + p->n_pool[stage], 0, (size_t)(n - p->n_pool[stage]) * sizeof *np);
+        p->pool[stage] = np;
+        p->n_pool[stage] = n;
+    }
+    /* ids: even for vertex warps, odd for fragment warps (slot 0 as the executor's) */
+    if (!p->pool[stage][k])
+        p->pool[stage][k] = gm_warp_create(gp, 2 * k + stage);
+    return p->pool[stage][k];
 }
 
 static gm_stage stage_of_gl(uint32_t type)

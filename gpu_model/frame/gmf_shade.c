@@ -1,13 +1,16 @@
 /* The SIMT executor as the pipeline's vertex and fragment shader: inputs copied into a warp
  * (attributes fetched here, varyings and built-ins from the pipeline's SoA arrays), the warp
- * run, outputs copied back. Also the resources a warp reaches (textures by unit and target,
- * uniform/storage blocks by binding) and the observer trampoline that tags each issued
- * instruction with the draw, the stage and the warp's serial number (executor path; the
- * timing model's is in gmf_timing.c). */
+ * run, outputs copied back. With the timing model a warp is only queued at the call and its
+ * outputs are copied when the pipeline completes it (many warps in flight, gmf_timing.c);
+ * without it the warp runs to its end at the call. Also the resources a warp reaches
+ * (textures by unit and target, uniform/storage blocks by binding) and the observer
+ * trampoline that tags each issued instruction with the draw, the stage and the warp's
+ * serial number (executor path; the timing model's is in gmf_timing.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gmf_internal.h"
+#include "gm_pipe_internal.h"
 
 /* Observer trampoline: only installed when a frame observer is set. */
 static int observe(void *ctx, gm_warp *w, const gm_issue *is)
@@ -26,8 +29,8 @@ static int observe(void *ctx, gm_warp *w, const gm_issue *is)
     return 0;
 }
 
-/* Runs a warp to its end (observer pauses that do not stop the run are resumed): through
- * the timing model when the runner has one (gmf_timing.c), else by the executor alone. */
+/* Executor path (no timing model): runs a warp to its end (observer pauses that do not
+ * stop the run are resumed). */
 static int run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const gm_program *gp)
 {
     gmf_runner *r = d->r;
@@ -44,8 +47,6 @@ static int run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const gm_progra
     }
     d->warps[stage == GM_STAGE_FRAGMENT]++;
     r->frame_warps++;
-    if (r->tm)
-        return gmf_timing_run_warp(d, w, stage);
     gm_warp_set_observer(w, r->obs ? observe : NULL, r->obs ? r : NULL);
     for (;;) {
         gm_run_status s = gm_warp_run(w, 0);
@@ -64,14 +65,13 @@ static int run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const gm_progra
 
 static inline void put_f(uint32_t *dst, float f) { memcpy(dst, &f, 4); }
 
-int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_id,
-              gm_pipe_vertex *out)
+/* VS inputs into a begun warp: attributes and the vertex/instance built-ins; lane_vid and
+ * lane_inst get what each lane stands for (the observer's lane_x / lane_y). */
+static void vs_inputs(gmf_draw_ctx *d, gm_warp *w, const int32_t *vertex_id, int count,
+                      int32_t instance_id, int32_t lane_vid[GM_LANES],
+                      int32_t lane_inst[GM_LANES])
 {
-    gmf_draw_ctx *d = user;
     gmf_prog *p = d->p;
-    gm_warp *w = p->vw;
-    gm_mask mask = count >= 32 ? 0xffffffffu : ((1u << count) - 1u);
-    gm_warp_begin(w, mask, 0);
     for (int a = 0; a < p->n_attrs; a++) {
         const gmf_attr *at = &p->attrs[a];
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, at->c.var);
@@ -84,7 +84,6 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
                 v[at->c.word + k][l] = val[k];
         }
     }
-    int32_t ids[5] = { 0 };
     int vars[7] = { p->vid_var, p->vindex_var, p->iid_var, p->iindex_var, p->basev_var,
                     p->basei_var, p->drawid_var };
     for (int b = 0; b < 7; b++) {
@@ -106,18 +105,16 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
             memcpy(&v[0][l], &x, 4);
         }
     }
-    (void)ids;
-    int32_t lane_vid[GM_LANES] = { 0 }, lane_inst[GM_LANES];
     for (int l = 0; l < GM_LANES; l++) {
         lane_vid[l] = l < count ? vertex_id[l] : 0;
         lane_inst[l] = instance_id;
     }
-    d->r->cur_issue.lane_x = lane_vid;
-    d->r->cur_issue.lane_y = lane_inst;
-    int vrc = run_warp(d, w, GM_STAGE_VERTEX, p->vs);
-    d->r->cur_issue.lane_x = d->r->cur_issue.lane_y = NULL;
-    if (vrc != 0)
-        return 1;
+}
+
+/* VS outputs of a finished warp into the pipeline's vertices. */
+static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int count)
+{
+    gmf_prog *p = d->p;
     uint32_t (*pos)[GM_LANES] = p->pos_var >= 0 ? gm_warp_var_lanes(w, p->pos_var) : NULL;
     uint32_t (*ps)[GM_LANES] = p->psize_var >= 0 ? gm_warp_var_lanes(w, p->psize_var) : NULL;
     uint32_t (*cd)[GM_LANES] = p->clip_var >= 0 ? gm_warp_var_lanes(w, p->clip_var) : NULL;
@@ -142,14 +139,52 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
             for (int l = 0; l < count; l++)
                 memcpy(&out[l].var[ch->location][ch->comp + k], &v[ch->word + k][l], 4);
     }
-    return 0;
 }
 
-int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
+/* The pipeline's VS callback. With the timing model the warp is queued (GM_PIPE_QUEUED)
+ * and a call with vertex_id NULL completes the oldest queued one (gm_pipe_internal.h). */
+int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_id,
+              gm_pipe_vertex *out)
 {
     gmf_draw_ctx *d = user;
     gmf_prog *p = d->p;
-    gm_warp *w = p->fw;
+    int32_t lane_vid[GM_LANES], lane_inst[GM_LANES];
+    gm_mask mask = count >= 32 ? 0xffffffffu : ((1u << count) - 1u);
+    if (d->r->tm) {
+        if (!vertex_id) {
+            gmf_flight *f = gmf_timing_complete(d, GM_STAGE_VERTEX);
+            if (!f)
+                return 1;
+            vs_outputs(d, f->w, f->vout, f->count);
+            gmf_timing_release(d, GM_STAGE_VERTEX);
+            return 0;
+        }
+        gm_warp *w = gmf_timing_next_warp(d, GM_STAGE_VERTEX);
+        if (!w)
+            return 1;
+        gm_warp_begin(w, mask, 0);
+        vs_inputs(d, w, vertex_id, count, instance_id, lane_vid, lane_inst);
+        return gmf_timing_queue(d, w, GM_STAGE_VERTEX, lane_vid, lane_inst, out, count, NULL);
+    }
+    if (!vertex_id)
+        return 1;   /* nothing is ever queued without the timing model */
+    gm_warp *w = p->vw;
+    gm_warp_begin(w, mask, 0);
+    vs_inputs(d, w, vertex_id, count, instance_id, lane_vid, lane_inst);
+    d->r->cur_issue.lane_x = lane_vid;
+    d->r->cur_issue.lane_y = lane_inst;
+    int vrc = run_warp(d, w, GM_STAGE_VERTEX, p->vs);
+    d->r->cur_issue.lane_x = d->r->cur_issue.lane_y = NULL;
+    if (vrc != 0)
+        return 1;
+    vs_outputs(d, w, out, count);
+    return 0;
+}
+
+/* FS inputs (varyings, built-ins) into a warp. */
+static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
+{
+    gmf_prog *p = d->p;
     gm_warp_begin(w, fw->live, fw->present & ~fw->live);
     for (int c = 0; c < p->n_fs_in; c++) {
         const gmf_chunk *ch = &p->fs_in[c];
@@ -177,12 +212,12 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
         for (int l = 0; l < GM_LANES; l++)
             memcpy(&v[0][l], &fw->primitive_id, 4);
     }
-    d->r->cur_issue.lane_x = fw->x;
-    d->r->cur_issue.lane_y = fw->y;
-    int frc = run_warp(d, w, GM_STAGE_FRAGMENT, p->fs);
-    d->r->cur_issue.lane_x = d->r->cur_issue.lane_y = NULL;
-    if (frc != 0)
-        return 1;
+}
+
+/* FS outputs of a finished warp into the pipeline's warp. */
+static void fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw)
+{
+    gmf_prog *p = d->p;
     for (int c = 0; c < p->n_fs_out; c++) {
         const gmf_chunk *ch = &p->fs_out[c];
         if (ch->location < 0 || ch->location >= GM_PIPE_MAX_RT)
@@ -200,6 +235,40 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
         memcpy(fw->depth, v[0], sizeof fw->depth);
     }
     fw->discard |= gm_warp_killed_mask(w) & fw->live;
+}
+
+/* The pipeline's FS callback; queued with the timing model like gmf_vs_cb (fw NULL:
+ * complete the oldest). */
+int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
+{
+    gmf_draw_ctx *d = user;
+    gmf_prog *p = d->p;
+    if (d->r->tm) {
+        if (!fw) {
+            gmf_flight *f = gmf_timing_complete(d, GM_STAGE_FRAGMENT);
+            if (!f)
+                return 1;
+            fs_outputs(d, f->w, f->fw);
+            gmf_timing_release(d, GM_STAGE_FRAGMENT);
+            return 0;
+        }
+        gm_warp *w = gmf_timing_next_warp(d, GM_STAGE_FRAGMENT);
+        if (!w)
+            return 1;
+        fs_inputs(d, w, fw);
+        return gmf_timing_queue(d, w, GM_STAGE_FRAGMENT, fw->x, fw->y, NULL, 0, fw);
+    }
+    if (!fw)
+        return 1;   /* nothing is ever queued without the timing model */
+    gm_warp *w = p->fw;
+    fs_inputs(d, w, fw);
+    d->r->cur_issue.lane_x = fw->x;
+    d->r->cur_issue.lane_y = fw->y;
+    int frc = run_warp(d, w, GM_STAGE_FRAGMENT, p->fs);
+    d->r->cur_issue.lane_x = d->r->cur_issue.lane_y = NULL;
+    if (frc != 0)
+        return 1;
+    fs_outputs(d, w, fw);
     return 0;
 }
 

@@ -1,30 +1,42 @@
-/* The timing model (gpu_model/timing) as the frame runner's warp scheduler.
+/* The timing model (gpu_model/timing) as the frame runner's warp scheduler, with many warps
+ * in flight.
  *
- * The pipeline's shader callbacks are synchronous (a fragment warp's outputs are needed
- * before its fragment operations run), so this is the "synchronous" integration of
- * timing/DESIGN.md: each warp is submitted to its draw's batch (one vertex and one
- * fragment batch per draw) and the model runs until that warp retires. The model then
- * decides the cycle each instruction issues at, on which SM and slot, with its latencies,
- * scoreboard and texture cache; functional results never depend on it (execution happens
- * at issue), so images are identical to running warps to completion. The frame observer
- * is fed from the model's issue observer and gets the cycle and the SM too. Everything is
- * single-threaded and in the pipeline's order: the schedule is deterministic. */
+ * The pipeline's shader callbacks may queue a warp instead of running it (deferred shading,
+ * gpu_model/pipeline/gm_pipe_internal.h). Here each queued warp is submitted to its draw's
+ * batch (one vertex and one fragment batch per draw) as a "flight" on a ring per stage, and
+ * nothing runs until the pipeline needs the oldest one's outputs: then the model runs until
+ * that warp retires, with the submitted warps resident as slots allow, interleaved (latency
+ * hiding, scheduler contention). Up to flight_max warps per stage are in flight (twice the
+ * model's warp slots, so freed slots refill while the oldest finishes); the pipeline then
+ * completes the oldest before queueing more. Functional results never depend on the
+ * schedule (execution happens at issue, and the pipeline applies fragment operations in
+ * submission order), so images equal those of running each warp to completion. The issue
+ * observer tags each instruction with its warp's draw, stage and serial from the flight
+ * passed as the submit `user` pointer. Everything is single-threaded and follows the
+ * pipeline's order: the schedule is deterministic. */
 #include <string.h>
 
 #include "gmf_internal.h"
+#include "gm_pipe_internal.h"
 
-/* Remembers how the awaited warp ended (runtime error or done). */
+/* Marks the flight retired (the pipeline reads its outputs when it completes it) and hands
+ * the fixed-function work grown so far to the telemetry hooks. */
 static void on_retire(void *ctx, gm_warp *w, void *user, int batch, gm_run_status status)
 {
     (void)w;
-    (void)user;
     (void)batch;
     gmf_runner *r = ctx;
-    r->tm_retired = status;
+    gmf_flight *f = user;
+    f->retired = true;
+    f->status = status;
+    if (status == GM_RUN_ERROR)
+        r->tm_warp_error = true;
+    if (r->cur_draw)
+        gmf_hooks_units(r, r->cur_draw->ev->ctx_id);
 }
 
-/* Issue observer -> frame observer; only installed while a frame observer is set. The
- * draw, stage and warp numbers of cur_issue are the running warp's (one warp in flight). */
+/* Issue observer -> telemetry hook and frame observer; only installed while one is set.
+ * The draw, stage and warp numbers are those of the issuing warp's flight. */
 static int observe(void *ctx, const gm_timing_issue *ev)
 {
     gmf_runner *r = ctx;
@@ -33,7 +45,16 @@ static int observe(void *ctx, const gm_timing_issue *ev)
         r->hooks.issue(r->hooks.ctx, ev);
     if (!r->obs)
         return 0;
+    const gmf_flight *f = ev->user;
     gmf_issue *i = &r->cur_issue;
+    i->draw = f->draw;
+    i->stage = f->stage;
+    i->warp = f->warp;
+    i->frame_warp = f->frame_warp;
+    i->program = f->program;
+    i->file = f->file;
+    i->lane_x = f->lane_x;
+    i->lane_y = f->lane_y;
     i->pc = ev->pc;
     i->line = ev->line;
     i->active = ev->active;
@@ -57,7 +78,28 @@ int gmf_timing_init(gmf_runner *r, char *err, size_t err_size)
     if (!r->tm)
         return -1;
     gm_timing_set_retire_callback(r->tm, on_retire, r);
+    int slots = cfg.sm_count * cfg.warp_slots_per_sm;
+    r->flight_max = 2 * slots < GMF_MAX_FLIGHTS ? 2 * slots : GMF_MAX_FLIGHTS;
+    if (r->flight_max < 1)
+        r->flight_max = 1;
     return 0;
+}
+
+/* Drops every flight. Unless the observer stopped the run (the model is never run again
+ * then), the model first runs until every submitted warp retired, so no warp outlives the
+ * draw that owns its inputs and outputs. */
+static void cancel_flights(gmf_runner *r)
+{
+    while (!r->stopped) {
+        gm_timing_status ts = gm_timing_run(r->tm);
+        if (ts == GM_TIMING_ERROR && r->tm_warp_error) {
+            r->tm_warp_error = false;   /* a warp's runtime error: it retired, go on */
+            continue;
+        }
+        break;
+    }
+    for (int s = 0; s < 2; s++)
+        r->ring[s].head = r->ring[s].n = 0;
 }
 
 void gmf_timing_draw_begin(gmf_draw_ctx *d)
@@ -69,6 +111,13 @@ void gmf_timing_draw_begin(gmf_draw_ctx *d)
         for (int t = 0; t < SM_TT_COUNT && !d->tex_ids[u]; t++)
             d->tex_ids[u] = d->st->unit[u].bound[t];
     }
+    gmf_runner *r = d->r;
+    if (r->tm) {
+        /* Rings start at slot 0 each draw: small draws touch few pool warps. */
+        for (int s = 0; s < 2; s++)
+            r->ring[s].head = r->ring[s].n = 0;
+        r->tm_warp_error = false;
+    }
 }
 
 void gmf_timing_draw_end(gmf_draw_ctx *d)
@@ -76,6 +125,10 @@ void gmf_timing_draw_end(gmf_draw_ctx *d)
     gmf_runner *r = d->r;
     if (!r->tm)
         return;
+    /* The pipeline completes every queued warp before it returns; only an aborted draw
+     * (or a stopped run) leaves flights behind. */
+    if (r->ring[0].n || r->ring[1].n)
+        cancel_flights(r);
     uint64_t first = UINT64_MAX, end = 0;
     for (int s = 0; s < 2; s++) {
         if (d->batch[s] < 0)
@@ -98,11 +151,34 @@ void gmf_timing_draw_end(gmf_draw_ctx *d)
     r->totals.cycles += d->ev->stats.cycles;
 }
 
-int gmf_timing_run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage)
+gm_warp *gmf_timing_next_warp(gmf_draw_ctx *d, gm_stage stage)
 {
     gmf_runner *r = d->r;
     int s = stage == GM_STAGE_FRAGMENT;
-    const char *what = s ? "fragment" : "vertex";
+    const gmf_ring *rg = &r->ring[s];
+    if (rg->n >= r->flight_max) {
+        gmf_note(d->ev, "timing model: %s warp queued past the in-flight limit",
+                 s ? "fragment" : "vertex");
+        d->failed = true;
+        cancel_flights(r);
+        return NULL;
+    }
+    gm_warp *w = gmf_prog_pool_warp(d->p, s, (rg->head + rg->n) % r->flight_max);
+    if (!w) {
+        gmf_note(d->ev, "timing model: out of memory creating warps");
+        d->failed = true;
+        cancel_flights(r);
+    }
+    return w;
+}
+
+int gmf_timing_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t *lane_x,
+                     const int32_t *lane_y, gm_pipe_vertex *vout, int count,
+                     gm_pipe_fs_warp *fw)
+{
+    gmf_runner *r = d->r;
+    int s = stage == GM_STAGE_FRAGMENT;
+    gmf_ring *rg = &r->ring[s];
     if (d->batch[s] < 0) {
         gm_timing_batch_desc bd = { stage, (int)d->ev->draw, -1, 0, 0, d->tex_ids,
                                     GM_TEX_MAX_UNITS < SM_MAX_TEXTURE_UNITS ? GM_TEX_MAX_UNITS
@@ -111,38 +187,88 @@ int gmf_timing_run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage)
         if (d->batch[s] < 0) {
             gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
             d->failed = true;
-            return -1;
+            cancel_flights(r);
+            return 1;
         }
     }
+    gmf_flight *f = &rg->f[(rg->head + rg->n) % r->flight_max];
+    const gm_program *gp = s ? d->p->fs : d->p->vs;
+    f->w = w;
+    f->stage = stage;
+    f->draw = d->ev->draw;
+    f->warp = d->warps[s]++;
+    f->frame_warp = r->frame_warps++;
+    f->program = d->p->name;
+    f->file = gm_program_pc_count(gp) > 0 ? gm_program_pc_file(gp, 0) : NULL;
+    memcpy(f->lane_x, lane_x, sizeof f->lane_x);
+    memcpy(f->lane_y, lane_y, sizeof f->lane_y);
+    f->vout = vout;
+    f->count = count;
+    f->fw = fw;
+    f->retired = false;
+    f->status = GM_RUN_DONE;
     gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? observe : NULL, r);
-    if (gm_timing_submit(r->tm, d->batch[s], w, &d->env[s], d) != 0) {
+    if (gm_timing_submit(r->tm, d->batch[s], w, &d->env[s], f) != 0) {
         gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
         d->failed = true;
-        return -1;
+        cancel_flights(r);
+        return 1;
     }
-    r->tm_retired = GM_RUN_DONE;
-    gm_timing_status ts = gm_timing_run_until(r->tm, w);
-    switch (ts) {
-    case GM_TIMING_RETIRED:
-    case GM_TIMING_ERROR:
-        if (r->tm_retired == GM_RUN_ERROR) {
-            gmf_note(d->ev, "%s shader runtime error: %s", what, gm_warp_error(w));
-            d->failed = true;
-            return -1;
-        }
-        if (ts == GM_TIMING_RETIRED) {
-            gmf_hooks_units(r, d->ev->ctx_id);
-            return 0;
-        }
-        gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
+    rg->n++;
+    return rg->n >= r->flight_max ? GM_PIPE_QUEUED_FULL : GM_PIPE_QUEUED;
+}
+
+gmf_flight *gmf_timing_complete(gmf_draw_ctx *d, gm_stage stage)
+{
+    gmf_runner *r = d->r;
+    int s = stage == GM_STAGE_FRAGMENT;
+    const char *what = s ? "fragment" : "vertex";
+    gmf_ring *rg = &r->ring[s];
+    if (rg->n == 0) {
+        gmf_note(d->ev, "timing model: no %s warp to complete", what);
         d->failed = true;
-        return -1;
-    case GM_TIMING_PAUSED:
-        /* Only the frame observer pauses, and it stops the whole run. */
-        return -1;
-    default:
-        gmf_note(d->ev, "timing model: %s warp did not retire", what);
-        d->failed = true;
-        return -1;
+        cancel_flights(r);
+        return NULL;
     }
+    gmf_flight *f = &rg->f[rg->head];
+    while (!f->retired) {
+        gm_timing_status ts = gm_timing_run_until(r->tm, f->w);
+        if (f->retired)
+            break;
+        if (ts == GM_TIMING_PAUSED) {
+            /* Only the frame observer pauses, and it stops the whole run. */
+            cancel_flights(r);
+            return NULL;
+        }
+        if (ts == GM_TIMING_ERROR && r->tm_warp_error) {
+            /* Another warp hit a runtime error and retired; it is reported when the
+             * pipeline completes it (in order). */
+            r->tm_warp_error = false;
+            continue;
+        }
+        if (ts == GM_TIMING_ERROR)
+            gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
+        else
+            gmf_note(d->ev, "timing model: %s warp did not retire", what);
+        d->failed = true;
+        cancel_flights(r);
+        return NULL;
+    }
+    if (f->status == GM_RUN_ERROR) {
+        gmf_note(d->ev, "%s shader runtime error: %s", what, gm_warp_error(f->w));
+        d->failed = true;
+        cancel_flights(r);
+        return NULL;
+    }
+    return f;
+}
+
+void gmf_timing_release(gmf_draw_ctx *d, gm_stage stage)
+{
+    gmf_runner *r = d->r;
+    gmf_ring *rg = &r->ring[stage == GM_STAGE_FRAGMENT];
+    if (rg->n == 0)
+        return;
+    rg->head = (rg->head + 1) % r->flight_max;
+    rg->n--;
 }

@@ -446,6 +446,12 @@ static uint32_t read_index(const gm_pipe_draw *d, int i)
     }
 }
 
+/* Completes the oldest vertex warp the VS callback queued (GM_PIPE_QUEUED): 0 or -1. */
+static int vs_complete(gm_pipe_context *ctx)
+{
+    return ctx->vs(ctx->vs_user, NULL, 0, 0, NULL) != 0 ? -1 : 0;
+}
+
 /* Open-addressing map from vertex id to shaded slot. */
 typedef struct vmap { int32_t *key; int32_t *val; int cap; } vmap;
 
@@ -498,7 +504,7 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     memset(&dc, 0, sizeof(dc));
     dc.ctx = ctx;
     setup_raster_state(ctx, &dc.rs);
-    dc.warp = calloc(1, sizeof(gm_pipe_fs_warp));
+    int warp_ok = gm_pipe_fs_queue_init(&dc);
     int n = d->count;
     int32_t *ids = malloc(sizeof(int32_t) * (size_t)n);
     uint8_t *restart = calloc((size_t)n, 1);
@@ -512,7 +518,8 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     m.key = malloc(sizeof(int32_t) * (size_t)m.cap);
     m.val = malloc(sizeof(int32_t) * (size_t)m.cap);
     int rc = 0;
-    if (!dc.warp || !ids || !restart || !slot || !shaded || !pverts || !seq || !m.key || !m.val) {
+    int vs_pending = 0;   /* vertex warps queued by the VS callback, not completed yet */
+    if (warp_ok != 0 || !ids || !restart || !slot || !shaded || !pverts || !seq || !m.key || !m.val) {
         rc = fail(ctx, "out of memory");
         goto done;
     }
@@ -552,11 +559,32 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
             if (flush && batch_n > 0) {
                 memset(&shaded[batch_first], 0, sizeof(gm_pipe_vertex) * (size_t)batch_n);
                 ctx->stats.vs_invocations += (uint64_t)batch_n;
-                if (ctx->vs(ctx->vs_user, batch_ids, batch_n, inst, &shaded[batch_first]) != 0) {
+                int vrc = ctx->vs(ctx->vs_user, batch_ids, batch_n, inst, &shaded[batch_first]);
+                if (vrc == GM_PIPE_QUEUED || vrc == GM_PIPE_QUEUED_FULL) {
+                    vs_pending++;
+                    if (vrc == GM_PIPE_QUEUED_FULL) {
+                        if (vs_complete(ctx) != 0) {
+                            vs_pending = 0;   /* the callback dropped its queue */
+                            rc = fail(ctx, "vertex shader aborted the draw");
+                            break;
+                        }
+                        vs_pending--;
+                    }
+                } else if (vrc != 0) {
+                    vs_pending = 0;
                     rc = fail(ctx, "vertex shader aborted the draw");
                     break;
                 }
                 batch_n = 0;
+            }
+        }
+        /* every vertex of the instance is shaded before primitive assembly */
+        while (rc == 0 && vs_pending > 0) {
+            if (vs_complete(ctx) != 0) {
+                vs_pending = 0;
+                rc = fail(ctx, "vertex shader aborted the draw");
+            } else {
+                vs_pending--;
             }
         }
         if (rc)
@@ -581,10 +609,16 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
             }
         }
         if (dc.failed)
-            rc = fail(ctx, "fragment shader aborted the draw");
+            rc = ctx->error[0] ? -1 : fail(ctx, "fragment shader aborted the draw");
     }
+    /* queued fragment warps complete (late operations in order) before the draw returns */
+    if (gm_pipe_fs_drain(&dc) != 0 && rc == 0)
+        rc = ctx->error[0] ? -1 : fail(ctx, "fragment shader aborted the draw");
 done:
-    free(dc.warp); free(ids); free(restart); free(slot); free(shaded); free(pverts);
+    while (vs_pending > 0 && vs_complete(ctx) == 0)
+        vs_pending--;
+    gm_pipe_fs_queue_free(&dc);
+    free(ids); free(restart); free(slot); free(shaded); free(pverts);
     free(seq); free(m.key); free(m.val);
     return rc;
 }

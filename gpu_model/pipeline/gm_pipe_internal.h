@@ -1,8 +1,54 @@
-/* gm_pipe_internal.h - declarations shared by the pipeline's source files. */
+/* gm_pipe_internal.h - declarations shared by the pipeline's source files, and the
+ * deferred-shading protocol of the shader callbacks (used by the frame runner). */
 #ifndef GM_PIPE_INTERNAL_H
 #define GM_PIPE_INTERNAL_H
 
 #include "gm_pipeline.h"
+
+/* ---- deferred shading ------------------------------------------------------------
+ * A shader callback (gm_pipe_vs_fn, gm_pipe_fs_fn) may take an invocation's inputs and
+ * return before the shader ran, so that its caller can keep many warps in flight at once
+ * (the frame runner feeds them to the timing model, which interleaves them on its SMs):
+ *
+ *   GM_PIPE_QUEUED       inputs taken; the outputs (VS: out[0..count-1]; FS: the outputs
+ *                        of the gm_pipe_fs_warp) are written by a later completion call.
+ *   GM_PIPE_QUEUED_FULL  the same, and the callback's queue is full: complete the oldest
+ *                        queued invocation before calling it with new work.
+ *
+ * Completion call: vs(user, NULL, 0, 0, NULL) or fs(user, NULL) writes the outputs of the
+ * oldest invocation still queued for that stage (callbacks complete in submission order).
+ * It returns 0, or non-zero to abort the draw. Whenever a callback returns an abort code
+ * (from any call), it has dropped everything it still had queued.
+ *
+ * The pipeline keeps `out` and queued gm_pipe_fs_warp buffers untouched until their
+ * completion; it applies the late fragment operations (late depth/stencil, blending) of
+ * queued fragment warps in submission order as they complete, so results equal running
+ * every warp at its call. Early depth/stencil runs before the call (as always): it is the
+ * same order too, because a draw's warps are all early or all late. The pipeline completes
+ * every queued invocation before gm_pipe_draw_exec returns (nothing outside a draw ever
+ * sees a framebuffer with pending work). Callbacks returning 0 keep the synchronous
+ * behaviour. The values are far from the small non-zero codes callbacks abort with. */
+#define GM_PIPE_QUEUED 0x47510001
+#define GM_PIPE_QUEUED_FULL 0x47510002
+
+/* A fragment warp whose shader was queued, with what its late operations need. The warp
+ * is the first member: the pipeline's scratch warp pointer is such a record, swapped into
+ * the queue when its shader is queued (no copy of the large warp). */
+typedef struct gm_fs_pending {
+    gm_pipe_fs_warp w;
+    gm_pipe_planes planes;    /* copy: the primitive's raster state is gone by then */
+    float z[GM_PIPE_WARP_LANES];
+    uint32_t live;
+    bool early, front;
+    bool done;                /* the callback ran it synchronously (returned 0) */
+} gm_fs_pending;
+
+/* Fragment warps queued by the FS callback, oldest first: e[head .. head+n) modulo cap.
+ * Records are allocated once and reused (NULL until first needed). */
+typedef struct gm_fs_queue {
+    gm_fs_pending **e;
+    int cap, head, n;
+} gm_fs_queue;
 
 /* Per-fragment operations on one warp after (or, for the early depth test, before)
  * the fragment shader.  `mask` = lanes still alive; z[] = depth per lane (already

@@ -29,7 +29,8 @@ typedef struct gm_draw_ctx {
     gm_raster_state rs;
     int32_t primitive_id;
     int failed;
-    gm_pipe_fs_warp *warp;      /* scratch warp (large) */
+    gm_pipe_fs_warp *warp;      /* scratch warp (large): the w of a gm_fs_pending */
+    gm_fs_queue fsq;            /* fragment warps whose shader was queued (deferred) */
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster
@@ -42,6 +43,13 @@ typedef struct gm_prim_raster {
     float point_center[2], point_size;   /* for gl_PointCoord */
     const gm_pvert *provoking;
 } gm_prim_raster;
+
+/* The scratch warp and the deferred-fragment queue of a draw (gm_warp.c): init 0 or -1
+ * (out of memory); drain completes every queued warp in order (late fragment operations
+ * applied), 0 or -1 when the FS callback aborted; free after draining. */
+int gm_pipe_fs_queue_init(gm_draw_ctx *dc);
+int gm_pipe_fs_drain(gm_draw_ctx *dc);
+void gm_pipe_fs_queue_free(gm_draw_ctx *dc);
 
 void gm_pipe_warp_begin(gm_draw_ctx *dc, gm_prim_raster *pr);
 void gm_pipe_warp_add_quad(gm_draw_ctx *dc, gm_prim_raster *pr, int qx, int qy, unsigned cov);
