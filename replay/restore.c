@@ -14,6 +14,7 @@
 #include "statemodel/statemodel.h"
 #include "glcap_file.h"
 #include "glcap_codec.h"
+#include "replay/restore_reset.h"
 
 /* GL enums used here (values from gl.xml). */
 #define R_GL_TEXTURE_2D 0x0DE1
@@ -56,6 +57,10 @@ struct rblob {
     uint32_t kind, ctx_id, name, width, height, internal_format, format, type;
     void *data;
     uint64_t size;
+    /* Between passes on kept contexts (glr_restore_recopy): the pixels stay uploaded in a texture
+     * attached to a read framebuffer (and a draw framebuffer for renderbuffers) of ctx_id, so each
+     * copy is one blit. Names of the driver, not of the capture; 0: not made yet. */
+    GLuint kept_tex, kept_fbo[2];
 };
 
 struct glr_restore {
@@ -298,18 +303,24 @@ static uint32_t rb_attachment(uint32_t format)
 }
 
 /* A renderbuffer's pixels, after the restore calls made it (and set the captured state): a temporary
- * texture holding them is blitted into it. Every binding and switch this touches is saved and put
- * back, so the restored state is unchanged. */
-static int blit_renderbuffer(struct glr_dispatch *d, const struct glr_restore *r, const struct rblob *b)
+ * texture holding them is blitted into it (or, with to_default, a default-framebuffer blob into draw
+ * framebuffer 0). Every binding, switch and write mask this touches is saved and put back, so the
+ * restored state is unchanged. */
+static int blit_saved(struct glr_dispatch *d, const struct glr_restore *r, struct rblob *b, bool to_default, bool keep)
 {
     glr_pfn_glGetIntegerv get_int = PROC(d, glGetIntegerv);
+    glr_pfn_glGetBooleanv get_bool = PROC(d, glGetBooleanv);
     glr_pfn_glIsEnabled is_enabled = PROC(d, glIsEnabled);
     glr_pfn_glEnable enable = PROC(d, glEnable);
     glr_pfn_glDisable disable = PROC(d, glDisable);
+    glr_pfn_glColorMask color_mask = PROC(d, glColorMask);
+    glr_pfn_glDepthMask depth_mask = PROC(d, glDepthMask);
+    glr_pfn_glStencilMaskSeparate stencil_mask = PROC(d, glStencilMaskSeparate);
     glr_pfn_glPixelStorei store = PROC(d, glPixelStorei);
     glr_pfn_glBindBuffer bind_buf = PROC(d, glBindBuffer);
     glr_pfn_glGenTextures gen_tex = PROC(d, glGenTextures);
     glr_pfn_glBindTexture bind_tex = PROC(d, glBindTexture);
+    glr_pfn_glActiveTexture active_tex = PROC(d, glActiveTexture);
     glr_pfn_glTexImage2D tex_image = PROC(d, glTexImage2D);
     glr_pfn_glDeleteTextures del_tex = PROC(d, glDeleteTextures);
     glr_pfn_glGenFramebuffers gen_fb = PROC(d, glGenFramebuffers);
@@ -319,21 +330,37 @@ static int blit_renderbuffer(struct glr_dispatch *d, const struct glr_restore *r
     glr_pfn_glCheckFramebufferStatus fb_status = PROC(d, glCheckFramebufferStatus);
     glr_pfn_glBlitFramebuffer blit = PROC(d, glBlitFramebuffer);
     glr_pfn_glDeleteFramebuffers del_fb = PROC(d, glDeleteFramebuffers);
-    if (!get_int || !is_enabled || !enable || !disable || !store || !bind_buf || !gen_tex || !bind_tex || !tex_image ||
-        !del_tex || !gen_fb || !bind_fb || !fb_tex || !fb_rb || !fb_status || !blit || !del_fb)
+    if (!get_int || !get_bool || !is_enabled || !enable || !disable || !color_mask || !depth_mask || !stencil_mask ||
+        !store || !bind_buf || !gen_tex || !bind_tex || !active_tex || !tex_image || !del_tex || !gen_fb || !bind_fb ||
+        !fb_tex || !fb_rb || !fb_status || !blit || !del_fb)
         return -1;
-    GLuint rb = (GLuint)glr_dispatch_lookup(d, b->ctx_id, GLR_OBJ_RENDERBUFFER, b->name);
+    bool color_blob = b->kind == BLOB_DEFAULT_COLOR;
+    uint32_t ifmt = to_default ? (color_blob ? R_GL_RGBA8 : R_GL_DEPTH24_STENCIL8) : b->internal_format;
+    uint32_t fmt = to_default ? (color_blob ? R_GL_RGBA : R_GL_DEPTH_STENCIL) : b->format;
+    uint32_t type = to_default ? (color_blob ? R_GL_UNSIGNED_BYTE : R_GL_UNSIGNED_INT_24_8) : b->type;
+    GLuint rb = to_default ? 0 : (GLuint)glr_dispatch_lookup(d, b->ctx_id, GLR_OBJ_RENDERBUFFER, b->name);
     const struct sm_context *c = sm_context_get(r->s, b->ctx_id);
     bool desktop = c && sm_context_api(c, NULL, NULL) != SM_API_GLES;
-    GLint draw_fb = 0, read_fb = 0, tex2d = 0, unpack_buf = 0, unpack[4] = { 4, 0, 0, 0 };
+    GLint draw_fb = 0, read_fb = 0, tex2d = 0, unpack_buf = 0, active = 0, unpack[4] = { 4, 0, 0, 0 };
+    GLint stencil_wm[2] = { -1, -1 };
+    GLboolean cmask[4] = { 1, 1, 1, 1 }, dmask = 1;
     static const GLenum unpack_pn[4] = { R_GL_UNPACK_ALIGNMENT, R_GL_UNPACK_ROW_LENGTH, R_GL_UNPACK_SKIP_ROWS,
                                          R_GL_UNPACK_SKIP_PIXELS };
     get_int(R_GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
     get_int(R_GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+    get_int(0x84E0 /* GL_ACTIVE_TEXTURE */, &active);
+    active_tex(0x84C0 /* GL_TEXTURE0 */);
     get_int(R_GL_TEXTURE_BINDING_2D, &tex2d);
     get_int(R_GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buf);
     for (int i = 0; i < 4; i++)
         get_int(unpack_pn[i], &unpack[i]);
+    get_bool(0x0C23 /* GL_COLOR_WRITEMASK */, cmask);
+    get_bool(0x0B72 /* GL_DEPTH_WRITEMASK */, &dmask);
+    get_int(0x0B98 /* GL_STENCIL_WRITEMASK */, &stencil_wm[0]);
+    get_int(0x8CA5 /* GL_STENCIL_BACK_WRITEMASK */, &stencil_wm[1]);
+    color_mask(1, 1, 1, 1);
+    depth_mask(1);
+    stencil_mask(0x0408 /* GL_FRONT_AND_BACK */, 0xFFFFFFFFu);
     bool scissor = is_enabled(R_GL_SCISSOR_TEST), discard = is_enabled(R_GL_RASTERIZER_DISCARD);
     bool srgb = desktop && is_enabled(R_GL_FRAMEBUFFER_SRGB);
     if (scissor)
@@ -344,21 +371,26 @@ static int blit_renderbuffer(struct glr_dispatch *d, const struct glr_restore *r
         disable(R_GL_FRAMEBUFFER_SRGB);
     if (unpack_buf)
         bind_buf(R_GL_PIXEL_UNPACK_BUFFER, 0);
-    store(R_GL_UNPACK_ALIGNMENT, 1);
+    store(R_GL_UNPACK_ALIGNMENT, to_default ? 4 : 1);
     for (int i = 1; i < 4; i++)
         if (unpack[i])
             store(unpack_pn[i], 0);
-    GLuint tex = 0, fbo[2] = { 0, 0 };
-    uint32_t att = rb_attachment(b->format);
-    gen_tex(1, &tex);
-    bind_tex(R_GL_TEXTURE_2D, tex);
-    tex_image(R_GL_TEXTURE_2D, 0, (GLint)b->internal_format, (GLsizei)b->width, (GLsizei)b->height, 0, b->format,
-              b->type, b->data);
-    gen_fb(2, fbo);
+    GLuint tex = b->kept_tex, fbo[2] = { b->kept_fbo[0], b->kept_fbo[1] };
+    uint32_t att = to_default ? (color_blob ? R_GL_COLOR_ATTACHMENT0 : R_GL_DEPTH_STENCIL_ATTACHMENT)
+                              : rb_attachment(b->format);
+    bool made = tex != 0;
+    if (!made) {
+        gen_tex(1, &tex);
+        bind_tex(R_GL_TEXTURE_2D, tex);
+        tex_image(R_GL_TEXTURE_2D, 0, (GLint)ifmt, (GLsizei)b->width, (GLsizei)b->height, 0, fmt, type, b->data);
+        gen_fb(2, fbo);
+    }
     bind_fb(R_GL_READ_FRAMEBUFFER, fbo[0]);
-    fb_tex(R_GL_READ_FRAMEBUFFER, att, R_GL_TEXTURE_2D, tex, 0);
-    bind_fb(R_GL_DRAW_FRAMEBUFFER, fbo[1]);
-    fb_rb(R_GL_DRAW_FRAMEBUFFER, att, R_GL_RENDERBUFFER, rb);
+    if (!made)
+        fb_tex(R_GL_READ_FRAMEBUFFER, att, R_GL_TEXTURE_2D, tex, 0);
+    bind_fb(R_GL_DRAW_FRAMEBUFFER, to_default ? 0 : fbo[1]);
+    if (!to_default && !made)
+        fb_rb(R_GL_DRAW_FRAMEBUFFER, att, R_GL_RENDERBUFFER, rb);
     int rc = -1;
     if (fb_status(R_GL_READ_FRAMEBUFFER) == R_GL_FRAMEBUFFER_COMPLETE &&
         fb_status(R_GL_DRAW_FRAMEBUFFER) == R_GL_FRAMEBUFFER_COMPLETE) {
@@ -371,9 +403,17 @@ static int blit_renderbuffer(struct glr_dispatch *d, const struct glr_restore *r
     }
     bind_fb(R_GL_READ_FRAMEBUFFER, (GLuint)read_fb);
     bind_fb(R_GL_DRAW_FRAMEBUFFER, (GLuint)draw_fb);
-    del_fb(2, fbo);
     bind_tex(R_GL_TEXTURE_2D, (GLuint)tex2d);
-    del_tex(1, &tex);
+    if (keep && rc == 0) {
+        b->kept_tex = tex;
+        b->kept_fbo[0] = fbo[0];
+        b->kept_fbo[1] = fbo[1];
+    } else {
+        del_fb(2, fbo);
+        del_tex(1, &tex);
+        b->kept_tex = b->kept_fbo[0] = b->kept_fbo[1] = 0;
+    }
+    active_tex((GLenum)active);
     for (int i = 0; i < 4; i++)
         store(unpack_pn[i], unpack[i]);
     if (unpack_buf)
@@ -384,7 +424,23 @@ static int blit_renderbuffer(struct glr_dispatch *d, const struct glr_restore *r
         enable(R_GL_RASTERIZER_DISCARD);
     if (srgb)
         enable(R_GL_FRAMEBUFFER_SRGB);
+    color_mask(cmask[0], cmask[1], cmask[2], cmask[3]);
+    depth_mask(dmask);
+    stencil_mask(0x0404 /* GL_FRONT */, (GLuint)stencil_wm[0]);
+    stencil_mask(0x0405 /* GL_BACK */, (GLuint)stencil_wm[1]);
     return rc;
+}
+
+static int blit_renderbuffer(struct glr_dispatch *d, const struct glr_restore *r, struct rblob *b)
+{
+    return blit_saved(d, r, b, false, false);
+}
+
+/* The same for a default-framebuffer blob on a context in any state (between replay passes):
+ * the pixels go to draw framebuffer 0, every binding and switch touched is put back. */
+static int blit_default_saved(struct glr_dispatch *d, const struct glr_restore *r, struct rblob *b)
+{
+    return blit_saved(d, r, b, true, true);
 }
 
 int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_current_fn make_current, void *user,
@@ -439,7 +495,7 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
     }
     /* Renderbuffer pixels last: the renderbuffers exist now (with their replay names). */
     for (size_t i = 0; i < r->n_blobs; i++) {
-        const struct rblob *b = &r->blobs[i];
+        struct rblob *b = &r->blobs[i];
         if (b->kind != BLOB_RENDERBUFFER)
             continue;
         if (make_current(user, b->ctx_id) != 0 || blit_renderbuffer(d, r, b) != 0)
@@ -448,4 +504,54 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
             st->contents_restored++;
     }
     return 0;
+}
+
+/* ---------------------------------------------------------------- between passes (restore_reset.h) */
+
+const struct sm_call_list *glr_restore_call_list(struct glr_restore *r)
+{
+    if (!r->have_calls) {
+        memset(&r->calls, 0, sizeof r->calls);
+        r->have_calls = true;
+        if (!sm_restore_calls(r->s, &r->calls) || r->calls.failed)
+            r->calls.failed = true;
+    }
+    return r->calls.failed ? NULL : &r->calls;
+}
+
+bool glr_restore_has_contents(const struct glr_restore *r, bool default_fb, uint32_t ctx_id, uint32_t name)
+{
+    for (size_t i = 0; i < r->n_blobs; i++) {
+        const struct rblob *b = &r->blobs[i];
+        if (default_fb ? (b->kind != BLOB_RENDERBUFFER && b->ctx_id == ctx_id)
+                       : (b->kind == BLOB_RENDERBUFFER && b->name == name))
+            return true;
+    }
+    return false;
+}
+
+int glr_restore_recopy(struct glr_restore *r, struct glr_dispatch *d, glr_make_current_fn make_current, void *user,
+                       glr_restore_want_fn want, void *want_user, struct glr_restore_stats *st)
+{
+    for (size_t i = 0; i < r->n_blobs; i++) {
+        struct rblob *b = &r->blobs[i];
+        bool is_default = b->kind != BLOB_RENDERBUFFER;
+        enum glr_restore_content what = b->kind == BLOB_RENDERBUFFER ? GLR_CONTENT_RENDERBUFFER
+                                      : b->kind == BLOB_DEFAULT_COLOR ? GLR_CONTENT_DEFAULT_COLOR
+                                                                      : GLR_CONTENT_DEFAULT_DEPTH_STENCIL;
+        if (!want(want_user, what, b->ctx_id, b->name))
+            continue;
+        if (make_current(user, b->ctx_id) != 0 ||
+            (is_default ? blit_default_saved(d, r, b) : blit_saved(d, r, b, false, true)) != 0)
+            st->contents_failed++;
+        else
+            st->contents_restored++;
+    }
+    return st->contents_failed ? -1 : 0;
+}
+
+void glr_restore_forget_copies(struct glr_restore *r)
+{
+    for (size_t i = 0; r && i < r->n_blobs; i++)
+        r->blobs[i].kept_tex = r->blobs[i].kept_fbo[0] = r->blobs[i].kept_fbo[1] = 0;
 }

@@ -16,6 +16,7 @@
 #include "shim/capture_file.h"
 #include "shim/track.h"
 #include "shim/snapshot.h"
+#include "shim/replay_loop.h"
 #include "statemodel/registry/glr_call.h"
 
 static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -315,13 +316,15 @@ void glr_capture_before_swap(int api, void *display, void *surface)
         images[i].frame = frame;
         images[i].ctx_id = ctx;
     }
-    if (frame >= last_frame)
-        finish_recording("last frame swapped");
+    /* A replay loop wanted for this capture runs after the real swap (replay_loop_trigger.c). */
+    if (frame >= last_frame && finish_recording("last frame swapped"))
+        glr_replay_loop_capture_written(api, display, surface, out_path);
     pthread_mutex_unlock(&cap_lock);
 }
 
 void glr_capture_after_swap(void)
 {
+    glr_replay_loop_after_swap();
     if (armed && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && glr_frame_index() == first_frame) {
         pthread_mutex_lock(&cap_lock);
         start_recording();

@@ -2,19 +2,32 @@
  * programs that never use GL get no extra thread), at GLREPLAY_SOCKET or the default per-pid path.
  * Requests (one line each; replies are one line starting "ok" or "error"):
  *   capture [COUNT [PATH]]   capture the next COUNT frames (default 1) into PATH, reply when written
- *   status                   frames swapped so far and whether a capture is running
+ *   status                   frames swapped so far; while a live debug session holds the program
+ *                            paused, also "paused N" (passes of its frame replayed so far)
+ *   loop N [PATH]            capture the next frame (into PATH, else a private file removed after)
+ *                            and replay it N times in the program's window at its swap (the
+ *                            in-process replay loop, shim/replay_loop.h); reply when the passes ran
+ *   capture COUNT PATH loop N   the same for COUNT frames into PATH
  * A connection whose first bytes are "Content-Length:" is a Debug Adapter Protocol session (live
  * attach): its own thread captures the program's next frame into a private file next to the
- * socket (directory 0700), then serves the offline debugger (ui_ipc/dap) over that capture until
- * the client disconnects. The render thread only records that one frame; it never waits on the
- * session, and the program keeps running and swapping while the client debugs. */
+ * socket (directory 0700), then serves the debugger (ui_ipc/dap) over that capture until the
+ * client disconnects. Meanwhile the program is paused at the swap that ended the frame: its render
+ * thread replays the captured frame in its window in a loop (shim/replay_loop.h), so the window
+ * keeps showing the frame being debugged, and continues exactly where it stopped when the client
+ * disconnects (or after GLREPLAY_LIVE_PAUSE_MAX_S seconds, default 3600). GLREPLAY_LIVE_PAUSE=0
+ * keeps the program running instead. The render thread never waits on the client itself: between
+ * passes it only reads the session's "attached" flag. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <time.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
+#include "shim/replay_loop.h"
 #include "ui_ipc/ui_ipc.h"
 #include "ui_ipc/server/socket_server_dap.h"
 #include "ui_ipc/dap/dap.h"
@@ -30,8 +43,45 @@ struct live_session {
     int fd;
     size_t len;
     char path[300];     /* the private capture file */
+    atomic_int attached; /* the client is still connected: the paused program keeps looping */
+    int watch_fd;        /* a dup of fd: its hang-up releases the program at once, even while the
+                            session thread is still finishing a pass */
+    double pause_until;  /* CLOCK_MONOTONIC seconds: the pause never outlasts this */
     char initial[];
 };
+
+/* Passes replayed by the live pause in progress (-1: the program is not paused), for `status`. */
+static atomic_long live_paused_passes = -1;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* On the render thread between two replayed passes (a loop context current; no GL here). Passes
+ * are paced at about 30 per second so the loop leaves the CPU to the debugger's model passes. */
+static int live_keep_going(void *user, unsigned passes_done)
+{
+    struct live_session *ls = user;
+    if (passes_done)
+        usleep(33000);
+    bool go = atomic_load(&ls->attached) && mono_s() < ls->pause_until;
+    if (go && ls->watch_fd >= 0) {
+        struct pollfd p = { .fd = ls->watch_fd, .events = POLLRDHUP };
+        if (poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
+            go = false;
+    }
+    atomic_store(&live_paused_passes, go ? (long)passes_done : -1);
+    return go;
+}
+
+static bool live_pause_wanted(void)
+{
+    const char *v = getenv("GLREPLAY_LIVE_PAUSE");
+    return !v || strcmp(v, "0") != 0;
+}
 
 /* One debugger engine at a time: the engine (glslang, the GPU model's caches) is not made for two
  * sessions running at once, and a client that disconnects leaves its thread finishing a pass. */
@@ -42,13 +92,24 @@ static void *live_main(void *arg)
     struct live_session *ls = arg;
     char msg[512] = "";
     int rc = -1;
+    uint64_t loop = 0;
+    const char *max_s = getenv("GLREPLAY_LIVE_PAUSE_MAX_S");
+    ls->pause_until = mono_s() + (max_s && atof(max_s) > 0 ? atof(max_s) : 3600.0);
+    ls->watch_fd = dup(ls->fd);
+    atomic_store(&ls->attached, 1);
     /* One capture at a time in the program: wait a little while another client's runs. */
     for (int tries = 0; tries < 100; tries++) {
+        /* The program pauses at the swap that ends the captured frame (one armed loop at a time:
+         * a second client debugs without pausing). */
+        if (!loop && live_pause_wanted())
+            loop = glr_replay_loop_arm(0, live_keep_going, ls);
         rc = glr_capture_request(1, ls->path, msg, sizeof msg);
         if (rc == 0 || !strstr(msg, "already in progress"))
             break;
         usleep(100000);
     }
+    if (loop && (rc != 0 || glr_replay_loop_disarm(loop)))
+        loop = 0; /* no capture, or it did not end at a swap: nothing loops */
     if (rc != 0) {
         const char *why = strncmp(msg, "error ", 6) == 0 ? msg + 6 : msg;
         char text[600];
@@ -65,6 +126,19 @@ static void *live_main(void *arg)
             glr_log(GLR_LOG_WARN, "live attach: %s", err);
         glr_log(GLR_LOG_INFO, "live attach: session ended");
     }
+    /* The client is gone: the paused program continues after its current pass. */
+    atomic_store(&ls->attached, 0);
+    if (loop) {
+        int passes = 0;
+        if (glr_replay_loop_wait(loop, 120, &passes) != 0) {
+            /* The render thread still holds the session: leave it (and the file) to it. */
+            glr_log(GLR_LOG_WARN, "live attach: the paused program did not resume within 120 s");
+            return NULL;
+        }
+        glr_log(GLR_LOG_INFO, "live attach: the program was paused for %d replayed passes", passes);
+    }
+    if (ls->watch_fd >= 0)
+        close(ls->watch_fd);
     unlink(ls->path);
     free(ls);
     return NULL;
@@ -106,12 +180,46 @@ static void start_live(void *user, int fd, const char *initial, size_t len)
     }
 }
 
+/* `loop N [PATH]`: without PATH the capture goes to a private file next to the socket. */
+static void handle_loop(const char *args, char *reply, size_t n)
+{
+    static unsigned serial;
+    char *end;
+    unsigned long passes = strtoul(args, &end, 10);
+    if (end == args || (*end && *end != ' ') || args[0] == '-') {
+        snprintf(reply, n, "error usage: loop N [PATH]");
+        return;
+    }
+    while (*end == ' ')
+        end++;
+    char path[4096];
+    bool private_file = !*end;
+    if (private_file) {
+        char dir[256];
+        snprintf(dir, sizeof dir, "%s", server_path);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = 0;
+        else
+            snprintf(dir, sizeof dir, ".");
+        snprintf(path, sizeof path, "%s/loop-%d-%u.glcap", dir, (int)getpid(),
+                 __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
+    } else {
+        snprintf(path, sizeof path, "%s", end);
+    }
+    glr_replay_loop_request(passes > 100000 ? 0 : (unsigned)passes, 1, path, reply, n);
+    if (private_file)
+        unlink(path);
+}
+
 static void handle(void *user, const char *req, char *reply, size_t n)
 {
     (void)user;
     while (*req == ' ')
         req++;
-    if (strncmp(req, "capture", 7) == 0 && (req[7] == 0 || req[7] == ' ')) {
+    if (strncmp(req, "loop ", 5) == 0) {
+        handle_loop(req + 5, reply, n);
+    } else if (strncmp(req, "capture", 7) == 0 && (req[7] == 0 || req[7] == ' ')) {
         unsigned count = 1;
         char path[4096] = "";
         const char *p = req + 7;
@@ -129,11 +237,34 @@ static void handle(void *user, const char *req, char *reply, size_t n)
                 end++;
             snprintf(path, sizeof path, "%s", end);
         }
+        /* `capture COUNT PATH loop N`: the trailing words ask for the in-process replay loop. */
+        char *lw = NULL;
+        for (char *f = strstr(path, " loop "); f; f = strstr(f + 1, " loop "))
+            lw = f;   /* the last one: a path may contain the word */
+        size_t plen = strlen(path);
+        if ((plen >= 5 && strcmp(path + plen - 5, " loop") == 0) || strncmp(path, "loop ", 5) == 0) {
+            snprintf(reply, n, "error usage: capture COUNT PATH loop N");
+            return;
+        }
+        if (lw && path[0]) {
+            char *e;
+            unsigned long passes = strtoul(lw + 6, &e, 10);
+            if (e == lw + 6 || *e || lw[6] == '-') {
+                snprintf(reply, n, "error usage: capture COUNT PATH loop N");
+                return;
+            }
+            *lw = 0;
+            glr_replay_loop_request(passes > 100000 ? 0 : (unsigned)passes, count, path, reply, n);
+            return;
+        }
         glr_capture_request(count, path, reply, n);
     } else if (strcmp(req, "status") == 0) {
-        snprintf(reply, n, "ok pid %d frames %llu", (int)getpid(), (unsigned long long)glr_frame_index());
+        long paused = atomic_load(&live_paused_passes);
+        int k = snprintf(reply, n, "ok pid %d frames %llu", (int)getpid(), (unsigned long long)glr_frame_index());
+        if (paused >= 0 && k > 0 && (size_t)k < n)
+            snprintf(reply + k, n - (size_t)k, " paused %ld", paused);
     } else {
-        snprintf(reply, n, "error unknown request (known: capture [COUNT [PATH]], status)");
+        snprintf(reply, n, "error unknown request (known: capture [COUNT [PATH [loop N]]], loop N [PATH], status)");
     }
 }
 

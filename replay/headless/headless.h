@@ -124,6 +124,13 @@ struct glrh_options {
     FILE *out;              /* report lines (stdout) */
     glrh_restore_fn restore;/* NULL: captures without a "default" initial state replay once, incomplete */
     void *restore_user;
+    /* Snapshot captures with --loop: passes after the first keep the contexts and objects and reset
+     * only what the frame changed (replay/headless/pass_reset.h), unless full_restore is set (or
+     * the environment has GLREPLAY_FULL_RESTORE=1) or the frame's effects cannot be undone that
+     * way (then every pass restores everything, and --benchmark says why). `snapshot` is the
+     * loaded initial state (glr_restore_load); NULL: the replayer loads it from cap->path. */
+    struct glr_restore *snapshot;
+    bool full_restore;
 };
 
 struct glrh_result {
@@ -133,6 +140,12 @@ struct glrh_result {
     unsigned passes_inconsistent;  /* passes whose images differ from the first pass */
     double seconds;         /* replay time of all passes (context setup excluded) */
     bool replayed_once_only; /* "none" capture: a single pass was run whatever --loop said */
+    double setup_seconds;   /* before the first pass: contexts and the initial-state restore */
+    double first_seconds;   /* the first pass (the driver compiles its shaders there) */
+    double reset_seconds;   /* before later passes (contexts and full restore, or the pass reset)
+                             * and after them (deleting what the frame created) */
+    bool kept_objects;      /* passes after the first reset only what the frame changed */
+    char full_restore_why[200]; /* when a snapshot capture restored everything before every pass */
 };
 
 /* Runs the replay. 0: ran (see result; differences are not errors here), -1: could not run

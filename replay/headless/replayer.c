@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "replay/headless/replayer_internal.h"
+#include "replay/headless/pass_reset.h"
 
 void glrh_seterr(struct replayer *r, const char *fmt, ...)
 {
@@ -384,6 +385,46 @@ static void replayer_free(struct replayer *r)
     free(r->swap_pixels);
 }
 
+/* The pass reset for a snapshot capture replayed more than once (see pass_reset.h), or NULL:
+ * every pass then starts from scratch. */
+static struct glrh_reset *plan_reset(struct replayer *r, unsigned passes, struct glr_restore **own)
+{
+    const struct glrh_options *opt = r->opt;
+    const char *env = getenv("GLREPLAY_FULL_RESTORE");
+    if (passes < 2 || r->cap->initial_default || !opt->restore || strcmp(r->cap->initial_state, "snapshot") != 0)
+        return NULL;
+    char *why = r->res->full_restore_why;
+    size_t why_size = sizeof r->res->full_restore_why;
+    struct glrh_reset *p = NULL;
+    if (opt->full_restore || (env && strcmp(env, "1") == 0)) {
+        snprintf(why, why_size, "asked for (GLREPLAY_FULL_RESTORE=1)");
+    } else {
+        struct glr_restore *snap = opt->snapshot;
+        if (!snap)
+            snap = *own = glr_restore_load(r->cap->path, why, why_size);
+        if (snap)
+            p = glrh_reset_plan(snap, r->cap, why, why_size);
+    }
+    r->res->kept_objects = p != NULL;
+    if (opt->benchmark) {
+        if (p) {
+            struct glrh_reset_summary s;
+            glrh_reset_summary(p, &s);
+            fprintf(r->out, "reset: passes after the first keep contexts and objects; the frame writes %u buffers, "
+                            "%u textures, %u renderbuffers, %u default framebuffers, creates %u objects, relinks %u "
+                            "programs; %zu reset calls, %zu deletions per pass\n",
+                    s.buffers_written, s.textures_written, s.renderbuffers_written, s.default_written,
+                    s.objects_created, s.programs_relinked, s.reset_calls, s.end_calls);
+            fprintf(r->out, "frame uses: %u buffers (%llu bytes), %u textures (%llu bytes) of the initial state\n",
+                    s.used_buffers, (unsigned long long)s.used_buffer_bytes, s.used_textures,
+                    (unsigned long long)s.used_texture_bytes);
+        } else {
+            fprintf(r->out, "reset: full restore before every pass: %s\n", why);
+        }
+    }
+    return p;
+}
+
 int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, struct glrh_result *res, char *err,
                 size_t err_size)
 {
@@ -432,24 +473,66 @@ int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, 
         goto out;
     }
     plan_surfaces(&r);
+    struct glr_restore *own_snapshot = NULL;
+    struct glrh_reset *reset = plan_reset(&r, passes, &own_snapshot);
     struct sigaction saved[4];
     install_crash_handler(saved);
     for (r.pass = 0; r.pass < passes; r.pass++) {
-        /* Every pass starts from scratch: fresh contexts (so fresh objects) and no name mappings. */
-        destroy_contexts(&r);
-        glr_dispatch_reset_names(r.disp);
-        if (create_contexts(&r) != 0)
-            break;
-        if (!cap->initial_default && opt->restore &&
-            opt->restore(opt->restore_user, cap, r.disp, restore_make_current, &r, err, err_size) != 0)
-            break;
+        double t_setup = now_s();
+        if (r.pass > 0 && reset) {
+            /* Same contexts, same objects: only what the frame changed is set back. */
+            struct glr_restore_stats st;
+            if (glrh_reset_run(reset, r.disp, restore_make_current, &r, &st) != 0)
+                break;
+            if (opt->benchmark && r.pass == 1)
+                fprintf(r.out, "reset: %llu calls and %u saved image%s copied before each pass\n",
+                        (unsigned long long)st.calls, st.contents_restored, st.contents_restored == 1 ? "" : "s");
+            if ((st.calls_failed || st.contents_failed) && r.pass == 1)
+                fprintf(stderr, "glreplay: warning: pass reset: %llu of %llu calls failed (first: %s), %u saved image(s) "
+                                "not copied\n", (unsigned long long)st.calls_failed, (unsigned long long)st.calls,
+                        st.first_failed ? st.first_failed : "-", st.contents_failed);
+        } else {
+            /* From scratch: fresh contexts (so fresh objects) and no name mappings. */
+            destroy_contexts(&r);
+            glr_dispatch_reset_names(r.disp);
+            if (create_contexts(&r) != 0)
+                break;
+            if (!cap->initial_default && opt->restore &&
+                opt->restore(opt->restore_user, cap, r.disp, restore_make_current, &r, err, err_size) != 0)
+                break;
+        }
         double t0 = now_s();
+        if (r.pass == 0)
+            res->setup_seconds = t0 - t_setup;
+        else
+            res->reset_seconds += t0 - t_setup;
         if (run_pass(&r) != 0)
             break;
-        res->seconds += now_s() - t0;
+        double t1 = now_s();
+        res->seconds += t1 - t0;
+        if (r.pass == 0)
+            res->first_seconds = t1 - t0;
+        if (reset && r.pass + 1 < passes) {
+            glrh_reset_end_pass(reset, r.disp, restore_make_current, &r);
+            res->reset_seconds += now_s() - t1;
+        }
         res->passes++;
     }
     restore_crash_handler(saved);
+    if (reset)
+        glr_restore_forget_copies(opt->snapshot ? opt->snapshot : own_snapshot);
+    glrh_reset_free(reset);
+    glr_restore_free(own_snapshot);
+    if (opt->benchmark && res->passes > 1) {
+        /* Steady state: passes 2..N with the work between passes counted in. */
+        double later = res->seconds - res->first_seconds + res->reset_seconds;
+        unsigned n = res->passes - 1;
+        fprintf(r.out, "benchmark: steady state: %u passes in %.3f s: %.2f passes/s including the reset between passes "
+                       "(%s: %.2f ms per pass); first pass %.1f ms after %.1f ms of setup\n",
+                n, later, later > 0 ? n / later : 0.0,
+                res->kept_objects ? "kept objects, reset what the frame changed" : "contexts recreated, full restore",
+                1e3 * res->reset_seconds / n, 1e3 * res->first_seconds, 1e3 * res->setup_seconds);
+    }
     if (opt->progress)
         fprintf(stderr, "\r\033[K");
     if (res->passes == passes)

@@ -3,8 +3,10 @@
 // of the runner; a real DAP client (@vscode/debugadapter-testsupport's DebugClient) attaches over the
 // program's own socket, which captures the program's next frame and serves the debugger over it.
 // A breakpoint in sky.frag ON DISK with hitCondition 100 must stop on its line with a pixel-centre
-// v_screen; the program must keep swapping while stopped and after the disconnect (the line
-// protocol's `status` frame count grows on the same socket).
+// v_screen. While the client is attached the program is paused at the swap that ended the captured
+// frame and replays that frame in its window (the line protocol's `status` on the same socket: the
+// frame count stays, "paused N" grows); after the disconnect it continues (the frame count grows).
+// With GLREPLAY_LIVE_PAUSE=0 the program keeps swapping while the debugger is stopped.
 //
 // Environment: GLREPLAY_SHIM (libglreplay.so), LIT_MESH (the sample), SHADER_DIR
 // (samples/shaders/lit_mesh), NODE_MODULES (ui_ipc/vscode/node_modules). DISPLAY must be set.
@@ -60,14 +62,33 @@ async function framesGrow(sock, what) {
     }
     assert.fail(`the program stopped swapping ${what} (frames stay at ${f0})`);
 }
+async function status(sock) {
+    const r = await lineRequest(sock, 'status');
+    const m = /^ok pid \d+ frames (\d+)(?: paused (\d+))?/.exec(r);
+    assert.ok(m, `status reply: ${r}`);
+    return { frames: Number(m[1]), paused: m[2] === undefined ? -1 : Number(m[2]) };
+}
+// Paused: the program's frame count stays while the replayed passes grow.
+async function pausedAndLooping(sock) {
+    const s0 = await status(sock);
+    assert.ok(s0.paused >= 0, `the program is not paused while the debugger is attached (${JSON.stringify(s0)})`);
+    for (let i = 0; i < 100; i++) {
+        await new Promise(r => setTimeout(r, 50));
+        const s = await status(sock);
+        assert.strictEqual(s.frames, s0.frames, 'the paused program swapped a frame of its own');
+        if (s.paused > s0.paused) return;
+    }
+    assert.fail('the paused program does not replay its frame in its window');
+}
 const parseVec = s => { const m = /\(([^)]*)\)/.exec(s); return m ? m[1].split(',').map(Number) : [Number(s)]; };
 
-async function main() {
+async function main(pause) {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'glr-live-'));
     const sockDir = path.join(tmp, 's');
     const sock = path.join(sockDir, 'live.sock');
     const app = cp.spawn(env.LIT_MESH, ['--frames', '100000', '--size', `${W}x${H}`], {
-        env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_SOCKET: sock, GLREPLAY_LOG: 'info' },
+        env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_SOCKET: sock, GLREPLAY_LOG: 'info',
+               GLREPLAY_LIVE_PAUSE: pause ? '1' : '0' },
         stdio: ['ignore', 'pipe', 'pipe'] });
     let appLog = '';
     app.stdout.on('data', d => { appLog += d; });
@@ -109,13 +130,18 @@ async function main() {
         const x = Math.round(vs[0] * W - 0.5), y = Math.round(vs[1] * H - 0.5);
         assert.ok(Math.abs(vs[0] - (x + 0.5) / W) < 1e-5 && Math.abs(vs[1] - (y + 0.5) / H) < 1e-5,
             `v_screen ${vsVar.value} is a pixel centre`);
-        // The program is not held by the stopped debugger.
-        await framesGrow(sock, 'while the debugger is stopped');
+        if (pause)
+            await pausedAndLooping(sock);
+        else
+            await framesGrow(sock, 'while the debugger is stopped');
 
         await dc.continueRequest({ threadId: 1 });
         await dc.disconnectRequest({});
         dc.stopAdapter();
-        await framesGrow(sock, 'after the disconnect');
+        await framesGrow(sock, 'after the disconnect').catch(e => { throw new Error(`${e.message}\n${appLog}`); });
+        assert.strictEqual((await status(sock)).paused, -1, 'still paused after the disconnect');
+        if (pause)
+            assert.ok(/replay loop: \d+ passes ran .*the program continues/.test(appLog), appLog);
         // A client that drops the connection in the middle of its handshake changes nothing either.
         const raw = net.createConnection(sock, () => { raw.write('Content-Length: 10\r\n\r\n{"se'); raw.destroy(); });
         raw.on('error', () => {});
@@ -128,7 +154,7 @@ async function main() {
         if (!exited) app.kill('SIGKILL');
         fs.rmSync(tmp, { recursive: true, force: true });
     }
-    console.log('dap_live: all checks passed');
+    console.log(`dap_live (${pause ? 'paused while attached' : 'GLREPLAY_LIVE_PAUSE=0'}): all checks passed`);
 }
 
-main().catch(e => { console.error('dap_live: FAIL:', e && e.stack || e); process.exit(1); });
+main(true).then(() => main(false)).catch(e => { console.error('dap_live: FAIL:', e && e.stack || e); process.exit(1); });

@@ -102,6 +102,7 @@ int cli_replay(int argc, char **argv)
         }
         opt.restore = restore_snapshot;
         opt.restore_user = snapshot;
+        opt.snapshot = snapshot; /* the pass-reset plan reads the same initial state (no second load) */
     } else if (!cap->initial_default)
         cli_error("warning: %s starts at frame %llu with initial state \"%s\", which this replayer cannot restore: "
                   "objects the program created before it are missing, so the replay is incomplete and verification "

@@ -1,0 +1,505 @@
+/* The in-process replay loop's passes (see replay_loop.h and docs/REPLAY.md): the capture file is
+ * loaded and validated (replay/headless); the first pass restores its initial state
+ * (replay/restore.c) on a fresh loop context current on the program's drawable, later passes reset
+ * what the frame changed (replay/headless/pass_reset.h) or start afresh; each pass re-issues the
+ * command stream through the replay dispatcher, whose functions are the driver's real ones, and
+ * each captured swap swaps that drawable. Frames of several contexts are replayed on this thread in
+ * their recorded order, each captured context on a loop context of its own. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "shim/shim_internal.h"
+#include "shim/capture_file.h"
+#include "shim/replay_loop.h"
+#include "shim/replay_loop_internal.h"
+#include "replay/replay.h"
+#include "replay/headless/headless.h"
+#include "replay/headless/pass_reset.h"
+#include "statemodel/statemodel.h"
+
+#define L_GL_ARRAY_BUFFER 0x8892
+#define L_GL_ARRAY_BUFFER_BINDING 0x8894
+#define L_GL_BGRA 0x80E1
+
+struct loop_run {
+    struct glrh_capture *cap;
+    struct glr_restore *snapshot;
+    struct glr_dispatch *disp;
+    struct glrh_reset *reset;      /* passes after the first keep the context and objects */
+    uint32_t frame_ctx;            /* the captured context that swapped: its loop context swaps the window */
+    const struct glrh_context *desc;
+    struct glr_loop_ws ws;
+    bool unsized[GLR_CMD_COUNT];   /* commands whose client memory the recorder could not size */
+    bool verify;
+    bool test_skip_draws;          /* GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS=1: a wrong frame, for tests */
+    unsigned pass;                 /* 0-based, of this run */
+    void **copies;                 /* client-array copies alive until their draw ran */
+    size_t n_copies, cap_copies;
+    bool copies_drawn;
+    uint64_t missing, bad;         /* calls not replayed, over the run */
+    const char *first_problem;
+    unsigned frames_identical, frames_differing;
+};
+
+static int loop_busy;   /* one loop at a time in the process */
+
+/* ---- dispatcher callbacks: the driver's real functions, the capture's namespaces ---- */
+
+static void *real_proc(void *user, const char *name)
+{
+    struct loop_run *r = user;
+    glr_proc p = glr_lookup_exported(name);
+    if (!p) {
+        if (r->ws.api == GLR_CTX_GLX)
+            p = (glr_proc)GLR_REAL(glXGetProcAddressARB)((const GLubyte *)name);
+        else
+            p = (glr_proc)GLR_REAL(eglGetProcAddress)(name);
+    }
+    void *v;
+    memcpy(&v, &p, sizeof v);
+    return v;
+}
+
+static uint32_t capture_namespace(void *user, uint32_t ctx_id, int obj_class)
+{
+    struct loop_run *r = user;
+    return glrh_namespace(r->cap, ctx_id, obj_class);
+}
+
+static int restore_make_current(void *user, uint32_t ctx_id)
+{
+    struct loop_run *r = user;
+    return glr_loop_ws_make_current(&r->ws, ctx_id);
+}
+
+/* ---- client-memory vertex arrays (CLIENT_ARRAY records) ---- */
+
+static void free_copies(struct loop_run *r)
+{
+    for (size_t i = 0; i < r->n_copies; i++)
+        free(r->copies[i]);
+    r->n_copies = 0;
+    r->copies_drawn = false;
+}
+
+static unsigned vertex_bytes(uint64_t size, uint64_t type)
+{
+    unsigned comps = size == L_GL_BGRA ? 4 : (unsigned)size;
+    switch (type) {
+    case 0x1400: case 0x1401: return comps;                 /* BYTE, UNSIGNED_BYTE */
+    case 0x1402: case 0x1403: case 0x140B: return comps * 2; /* SHORT, UNSIGNED_SHORT, HALF_FLOAT */
+    case 0x8D9F: case 0x8368: case 0x8C3B: return 4;        /* packed 2_10_10_10 / 10F_11F_11F */
+    case 0x140A: return comps * 8;                          /* DOUBLE */
+    default: return comps * 4;                              /* INT, UNSIGNED_INT, FLOAT, FIXED */
+    }
+}
+
+/* args: index, size, type, normalized, integer, stride, first vertex, captured pointer; blob: the
+ * bytes from the first vertex on. The pointer handed to GL is moved back by `first` vertices so
+ * vertex `first` lands on the copy. */
+static int client_array(struct loop_run *r, const struct glr_call *c)
+{
+    if (r->copies_drawn)
+        free_copies(r);
+    if (r->n_copies == r->cap_copies) {
+        size_t cap = r->cap_copies ? r->cap_copies * 2 : 16;
+        void **n = realloc(r->copies, cap * sizeof *n);
+        if (!n)
+            return GLR_DISPATCH_BAD;
+        r->copies = n;
+        r->cap_copies = cap;
+    }
+    size_t size = c->blobs[0].size;
+    void *mem = malloc(size ? size : 1);
+    if (!mem)
+        return GLR_DISPATCH_BAD;
+    if (size)
+        memcpy(mem, c->blobs[0].data, size);
+    r->copies[r->n_copies++] = mem;
+    unsigned stride = c->args[5] ? (unsigned)c->args[5] : vertex_bytes(c->args[1], c->args[2]);
+    uintptr_t base = (uintptr_t)mem - (uintptr_t)c->args[6] * stride;
+    GLint array_buf = 0;
+    GLR_REAL(glGetIntegerv)(L_GL_ARRAY_BUFFER_BINDING, &array_buf);
+    if (array_buf)
+        GLR_REAL(glBindBuffer)(L_GL_ARRAY_BUFFER, 0);
+    if (c->args[4])
+        GLR_REAL(glVertexAttribIPointer)((GLuint)c->args[0], (GLint)c->args[1], (GLenum)c->args[2],
+                                         (GLsizei)c->args[5], (const void *)base);
+    else
+        GLR_REAL(glVertexAttribPointer)((GLuint)c->args[0], (GLint)c->args[1], (GLenum)c->args[2],
+                                        (GLboolean)c->args[3], (GLsizei)c->args[5], (const void *)base);
+    if (array_buf)
+        GLR_REAL(glBindBuffer)(L_GL_ARRAY_BUFFER, (GLuint)array_buf);
+    return GLR_DISPATCH_OK;
+}
+
+/* A call passing client memory the recorder could not size (its bytes are not in the capture):
+ * replaying it would hand the driver an address of the capture's past. */
+static bool lacks_client_memory(const struct loop_run *r, const struct glr_call *c)
+{
+    if (!r->unsized[c->cmd])
+        return false;
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    for (int i = 0; i < ci->nparams; i++)
+        if (ci->params[i].is_pointer && ci->params[i].is_const && !ci->params[i].obj_class && c->args[i] &&
+            !c->blobs[i].size)
+            return true;
+    return false;
+}
+
+static void count(struct loop_run *r, int k, uint32_t cmd)
+{
+    if (k == GLR_DISPATCH_MISSING || k == GLR_DISPATCH_BAD) {
+        if (k == GLR_DISPATCH_MISSING)
+            r->missing++;
+        else
+            r->bad++;
+        if (!r->first_problem)
+            r->first_problem = glr_call_name(cmd);
+    }
+}
+
+/* ---- swaps: optional check against the reference image, then the real swap ---- */
+
+static const struct glrh_image *reference_of(const struct loop_run *r, uint64_t frame)
+{
+    for (unsigned i = 0; i < r->cap->n_images; i++)
+        if (r->cap->images[i].frame == frame && r->cap->images[i].ctx_id == r->frame_ctx)
+            return &r->cap->images[i];
+    return NULL;
+}
+
+static void verify_swap(struct loop_run *r, uint64_t frame)
+{
+    const struct glrh_image *ref = reference_of(r, frame);
+    struct glr_ref_image img;
+    if (!ref) {
+        glr_log(GLR_LOG_WARN, "replay loop: pass %u: frame %llu has no reference image to compare with", r->pass + 1,
+                (unsigned long long)frame);
+        return;
+    }
+    if (glr_read_back_buffer(r->ws.api, r->ws.display, r->ws.target, &img) != 0) {
+        glr_log(GLR_LOG_WARN, "replay loop: pass %u: frame %llu: cannot read the back buffer", r->pass + 1,
+                (unsigned long long)frame);
+        return;
+    }
+    size_t differing = 0, total = (size_t)img.width * img.height;
+    if (img.width != ref->width || img.height != ref->height) {
+        differing = total;
+    } else {
+        for (size_t p = 0; p < total; p++)
+            differing += memcmp(img.pixels + 4 * p, ref->pixels + 4 * p, 4) != 0;
+    }
+    free(img.pixels);
+    if (!differing) {
+        r->frames_identical++;
+        glr_log(GLR_LOG_INFO, "replay loop: pass %u: frame %llu: identical to reference", r->pass + 1,
+                (unsigned long long)frame);
+    } else {
+        r->frames_differing++;
+        glr_log(GLR_LOG_WARN, "replay loop: pass %u: frame %llu: differs from reference (%zu of %zu pixels)",
+                r->pass + 1, (unsigned long long)frame, differing, total);
+    }
+}
+
+/* ---- one pass ---- */
+
+/* Before a pass: a fresh context with the whole initial state, or (passes after the first, with a
+ * reset plan) the same context with only what the frame changed set back. */
+static int start_pass(struct loop_run *r, char *err, size_t n)
+{
+    struct glr_restore_stats st;
+    if (r->reset && r->pass > 0) {
+        if (glrh_reset_run(r->reset, r->disp, restore_make_current, r, &st) != 0) {
+            snprintf(err, n, "the pass reset could not make the loop context current");
+            return -1;
+        }
+        if ((st.calls_failed || st.contents_failed) && r->pass == 1)
+            glr_log(GLR_LOG_WARN, "replay loop: pass reset: %llu of %llu calls failed (first: %s), %u saved "
+                    "image(s) not copied", (unsigned long long)st.calls_failed, (unsigned long long)st.calls,
+                    st.first_failed ? st.first_failed : "-", st.contents_failed);
+        return 0;
+    }
+    glr_dispatch_reset_names(r->disp);
+    if (glr_loop_ws_create(&r->ws, err, n) != 0)
+        return -1;
+    if (!r->snapshot)
+        return 0;
+    if (glr_restore_run(r->snapshot, r->disp, restore_make_current, r, &st, err, n) != 0)
+        return -1;
+    if ((st.calls_failed || st.contents_failed) && r->pass == 0)
+        glr_log(GLR_LOG_WARN, "replay loop: initial state: %llu of %llu restore calls failed (first: %s), %u "
+                "framebuffer image(s) not restored", (unsigned long long)st.calls_failed,
+                (unsigned long long)st.calls, st.first_failed ? st.first_failed : "-", st.contents_failed);
+    return 0;
+}
+
+static int run_pass(struct loop_run *r, char *err, size_t n)
+{
+    if (start_pass(r, err, n) != 0)
+        return -1;
+    struct glr_stream s;
+    struct glr_call c;
+    glr_stream_init(&s, r->cap->stream, r->cap->stream_size);
+    int k;
+    while ((k = glr_stream_next(&s, &c)) == 1) {
+        if (!c.ctx_id || c.cmd == GLR_PSEUDO_CONTEXT_CREATE || c.cmd == GLR_PSEUDO_MAKE_CURRENT ||
+            (c.cmd < GLR_CMD_COUNT && glr_cmds[c.cmd].api != GLR_API_GL))
+            continue;   /* no context, or GLX/EGL: the loop has its own contexts and drawables */
+        if (c.cmd == GLR_PSEUDO_SWAP && c.ctx_id != r->frame_ctx)
+            continue;   /* another window's swap: only the swapping context's window is shown */
+        if (glr_loop_ws_make_current(&r->ws, c.ctx_id) != 0) {
+            snprintf(err, n, "cannot make the loop context of context %u current", c.ctx_id);
+            return -1;
+        }
+        if (c.cmd >= GLR_CMD_COUNT) {
+            switch (c.cmd) {
+            case GLR_PSEUDO_SWAP:
+                if (r->verify)
+                    verify_swap(r, c.args[0]);
+                glr_loop_ws_swap(&r->ws);
+                break;
+            case GLR_PSEUDO_BUFFER_MAPPED:
+                count(r, glr_dispatch_buffer_mapped(r->disp, &c), c.cmd);
+                break;
+            case GLR_PSEUDO_BUFFER_DATA:
+                count(r, glr_dispatch_buffer_data(r->disp, &c), c.cmd);
+                break;
+            case GLR_PSEUDO_CLIENT_ARRAY:
+                count(r, client_array(r, &c), c.cmd);
+                break;
+            default:
+                break;
+            }
+            continue;
+        }
+        if (r->test_skip_draws && glrh_cmd_is_draw(c.cmd))
+            continue;   /* skipping a draw is always safe, and the frame comes out wrong */
+        if (lacks_client_memory(r, &c)) {
+            count(r, GLR_DISPATCH_BAD, c.cmd);
+            continue;
+        }
+        int res = glr_dispatch_call(r->disp, &c);
+        count(r, res, c.cmd);
+        if (res == GLR_DISPATCH_OK && r->n_copies && glrh_cmd_is_draw(c.cmd))
+            r->copies_drawn = true;
+    }
+    /* Each context's work done before the next pass or the program goes on. */
+    for (unsigned i = 0; i < r->ws.n_ctxs; i++)
+        if (glr_loop_ws_make_current(&r->ws, r->ws.ctxs[i].captured_id) == 0)
+            GLR_REAL(glFinish)();
+    free_copies(r);
+    if (k < 0) {
+        snprintf(err, n, "%s: COMMAND_STREAM: %s", r->cap->path, s.err);
+        return -1;
+    }
+    if (r->reset)
+        glrh_reset_end_pass(r->reset, r->disp, restore_make_current, r);   /* what the frame created */
+    return 0;
+}
+
+/* Snapshot captures looped more than once keep their context and objects across passes (shaders
+ * stay compiled) when the frame's effects can be undone (replay/headless/pass_reset.h); otherwise,
+ * or with GLREPLAY_FULL_RESTORE=1, every pass starts on a fresh context. */
+static void plan_reset(struct loop_run *r, unsigned passes)
+{
+    const char *full = getenv("GLREPLAY_FULL_RESTORE");
+    if (!r->snapshot || passes == 1 || (full && strcmp(full, "1") == 0))
+        return;
+    char why[200] = "";
+    r->reset = glrh_reset_plan(r->snapshot, r->cap, why, sizeof why);
+    if (!r->reset)
+        glr_log(GLR_LOG_INFO, "replay loop: a fresh context for every pass: %s", why);
+}
+
+/* ---- set-up: the capture, its context, its initial state ---- */
+
+static bool has_id(const uint32_t *ids, unsigned n, uint32_t id)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (ids[i] == id)
+            return true;
+    return false;
+}
+
+/* The loop contexts: one per captured context with calls in the frame or state in the snapshot;
+ * the one that swapped draws to the program's window. */
+static int plan_contexts(struct loop_run *r, char *err, size_t n)
+{
+    struct glr_stream s;
+    struct glr_call c;
+    uint32_t ids[GLR_LOOP_MAX_CTXS + 1];
+    unsigned n_ids = 0;
+    glr_stream_init(&s, r->cap->stream, r->cap->stream_size);
+    int k;
+    while ((k = glr_stream_next(&s, &c)) == 1) {
+        if (c.cmd == GLR_PSEUDO_SWAP && !r->frame_ctx)
+            r->frame_ctx = c.ctx_id;
+        bool gl = c.cmd < GLR_CMD_COUNT ? glr_cmds[c.cmd].api == GLR_API_GL
+                                        : c.cmd != GLR_PSEUDO_CONTEXT_CREATE && c.cmd != GLR_PSEUDO_MAKE_CURRENT;
+        if (gl && c.ctx_id && !has_id(ids, n_ids, c.ctx_id) && n_ids <= GLR_LOOP_MAX_CTXS)
+            ids[n_ids++] = c.ctx_id;
+    }
+    if (k < 0) {
+        snprintf(err, n, "%s: COMMAND_STREAM: %s", r->cap->path, s.err);
+        return -1;
+    }
+    if (!r->frame_ctx) {
+        snprintf(err, n, "the capture ends with no swap");
+        return -1;
+    }
+    const struct sm_state *init = r->snapshot ? glr_restore_state(r->snapshot) : NULL;
+    for (unsigned i = 0; init && i < r->cap->n_ctxs; i++) {
+        uint32_t id = r->cap->ctxs[i].id;
+        if (r->cap->ctxs[i].described && sm_context_get(init, id) && !has_id(ids, n_ids, id) &&
+            n_ids <= GLR_LOOP_MAX_CTXS)
+            ids[n_ids++] = id;
+    }
+    if (!has_id(ids, n_ids, r->frame_ctx) && n_ids <= GLR_LOOP_MAX_CTXS)
+        ids[n_ids++] = r->frame_ctx;
+    if (n_ids > GLR_LOOP_MAX_CTXS) {
+        snprintf(err, n, "the frame uses more than %d contexts", GLR_LOOP_MAX_CTXS);
+        return -1;
+    }
+    r->desc = glrh_capture_context(r->cap, r->frame_ctx);
+    for (unsigned i = 0; i < n_ids; i++) {
+        const struct glrh_context *d = glrh_capture_context(r->cap, ids[i]);
+        if (!d || !d->described) {
+            snprintf(err, n, "context %u of the capture is not described", ids[i]);
+            return -1;
+        }
+        if (glr_loop_ws_add(&r->ws, d, ids[i] == r->frame_ctx, err, n) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int load(struct loop_run *r, const char *path, char *err, size_t n)
+{
+    r->cap = glrh_capture_open(path, err, n);
+    if (!r->cap)
+        return -1;
+    if (strcmp(r->cap->initial_state, "snapshot") == 0) {
+        if (!(r->snapshot = glr_restore_load(path, err, n)))
+            return -1;
+    } else if (!r->cap->initial_default) {
+        snprintf(err, n, "the capture's initial state \"%s\" cannot be restored", r->cap->initial_state);
+        return -1;
+    }
+    if (plan_contexts(r, err, n) != 0)
+        return -1;
+    for (unsigned i = 0; i < r->cap->n_unsized; i++) {
+        int cmd = glr_cmd_find(r->cap->unsized[i]);
+        if (cmd >= 0)
+            r->unsized[cmd] = true;
+    }
+    r->disp = glr_dispatch_create(real_proc, capture_namespace, r);
+    if (!r->disp) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+static unsigned env_uint(const char *name, unsigned max)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return 0;
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    return (*end || x > max) ? 0 : (unsigned)x;
+}
+
+int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, glr_replay_loop_keep_going_fn keep_going,
+                        void *user)
+{
+    char err[768] = "";
+    if (!cr || !cr->path || (!passes && !keep_going)) {
+        glr_log(GLR_LOG_ERROR, "replay loop: bad arguments (no capture, or no pass count and no keep_going)");
+        return -1;
+    }
+    if (__atomic_exchange_n(&loop_busy, 1, __ATOMIC_ACQ_REL)) {
+        glr_log(GLR_LOG_ERROR, "replay loop: another loop is running; this one is abandoned, the program continues");
+        return -1;
+    }
+    struct loop_run *r = calloc(1, sizeof *r);
+    int ran = -1;
+    if (!r) {
+        glr_log(GLR_LOG_ERROR, "replay loop abandoned: out of memory; the program continues");
+        __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
+        return -1;
+    }
+    r->verify = env_uint("GLREPLAY_REPLAY_LOOP_VERIFY", 1) == 1;
+    r->test_skip_draws = env_uint("GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS", 1) == 1;
+    unsigned delay = env_uint("GLREPLAY_REPLAY_LOOP_DELAY_MS", 60000);
+    bool saved = false;
+    double busy = 0;   /* time in passes, pauses excluded */
+    if (glr_loop_ws_save(&r->ws, cr->api, cr->display, cr->surface, err, sizeof err) != 0)
+        goto out;
+    saved = true;
+    if (load(r, cr->path, err, sizeof err) != 0)
+        goto out;
+    plan_reset(r, passes);
+    char times[48] = "until told to stop";
+    if (passes)
+        snprintf(times, sizeof times, "%u times", passes);
+    glr_log(GLR_LOG_INFO, "replay loop: replaying frames %llu-%llu of %s (%s %d.%d, %u context%s) %s",
+            (unsigned long long)r->cap->first_frame, (unsigned long long)r->cap->last_frame, cr->path,
+            r->desc->es ? "OpenGL ES" : "OpenGL", r->desc->major, r->desc->minor, r->ws.n_ctxs,
+            r->ws.n_ctxs == 1 ? "" : "s", times);
+    for (r->pass = 0; !passes || r->pass < passes; r->pass++) {
+        if (keep_going && !keep_going(user, r->pass))
+            break;
+        double t0 = now_s();
+        if (run_pass(r, err, sizeof err) != 0)
+            goto out;
+        busy += now_s() - t0;
+        if (delay)
+            sleep_ms(delay);
+    }
+    ran = (int)r->pass;
+out:;
+    char rerr[256] = "";
+    if (saved && glr_loop_ws_restore(&r->ws, rerr, sizeof rerr) != 0)
+        glr_log(GLR_LOG_ERROR, "replay loop: %s", rerr);
+    if (ran < 0) {
+        char where[32] = "";
+        if (r->pass)
+            snprintf(where, sizeof where, " in pass %u", r->pass + 1);
+        glr_log(GLR_LOG_ERROR, "replay loop abandoned%s: %s; the program continues", where, err);
+    } else {
+        if (r->missing || r->bad)
+            glr_log(GLR_LOG_WARN, "replay loop: %llu calls missing in the driver, %llu malformed (first: %s)",
+                    (unsigned long long)r->missing, (unsigned long long)r->bad, r->first_problem);
+        if (r->verify)
+            glr_log(GLR_LOG_INFO, "replay loop: verify: %u frame images identical to their reference, %u differ",
+                    r->frames_identical, r->frames_differing);
+        glr_log(GLR_LOG_INFO, "replay loop: %d passes ran (%.1f ms per pass); the program continues", ran,
+                ran ? busy * 1000.0 / ran : 0.0);
+    }
+    free_copies(r);
+    free(r->copies);
+    glrh_reset_free(r->reset);
+    glr_dispatch_destroy(r->disp);
+    glr_restore_free(r->snapshot);
+    if (r->cap)
+        glrh_capture_close(r->cap);
+    free(r);
+    __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
+    return ran;
+}

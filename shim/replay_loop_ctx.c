@@ -1,0 +1,431 @@
+/* The replay loop's contexts (see replay_loop.h): each made like its captured context (API,
+ * version, profile, flags) on the program's display with the config of the program's drawable,
+ * sharing with the loop contexts of its captured share group and nothing of the program's; the one
+ * that swaps is current on the program's drawable, the others on pbuffers of their own. The
+ * program's binding (context, draw and read drawables, EGL bound API) is saved first and put back
+ * after.
+ * All calls are the driver's real functions (GLR_REAL): the shim's context tracking never sees the
+ * loop's contexts, and the program's frame counter is not advanced by the loop's swaps. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "shim/shim_internal.h"
+#include "shim/replay_loop_internal.h"
+#include "replay/headless/headless.h"
+
+/* GLX and EGL enums (values from glx.xml / egl.xml). */
+#define L_GLX_SCREEN 0x800C
+#define L_GLX_FBCONFIG_ID 0x8013
+#define L_GLX_RGBA_TYPE 0x8014
+#define L_GLX_RENDER_TYPE 0x8011
+#define L_GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
+#define L_GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
+#define L_GLX_CONTEXT_FLAGS_ARB 0x2094
+#define L_GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
+#define L_GLX_CONTEXT_DEBUG_BIT_ARB 0x1
+#define L_GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB 0x2
+#define L_GLX_CONTEXT_ES2_PROFILE_BIT_EXT 0x4
+#define L_EGL_CONFIG_ID 0x3028
+#define L_EGL_NONE 0x3038
+#define L_EGL_DRAW 0x3059
+#define L_EGL_READ 0x305A
+#define L_EGL_OPENGL_ES_API 0x30A0
+#define L_EGL_OPENGL_API 0x30A2
+#define L_EGL_CONTEXT_MAJOR_VERSION 0x3098
+#define L_EGL_CONTEXT_MINOR_VERSION 0x30FB
+#define L_EGL_CONTEXT_OPENGL_PROFILE_MASK 0x30FD
+#define L_EGL_CONTEXT_OPENGL_DEBUG 0x31B0
+#define L_EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE 0x31B1
+#define L_EGL_TRUE 1
+#define L_EGL_WIDTH 0x3057
+#define L_EGL_HEIGHT 0x3056
+#define L_GLX_PBUFFER_HEIGHT 0x8040
+#define L_GLX_PBUFFER_WIDTH 0x8041
+/* GL_CONTEXT_FLAGS bits of the captured context. */
+#define L_GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT 0x1
+#define L_GL_CONTEXT_FLAG_DEBUG_BIT 0x2
+
+/* ---- X errors: a refused glXCreateContextAttribsARB raises an X error whose default handler
+ * would exit the program; trap it for the duration of the call (Xlib is loaded: GLX needs it). */
+
+typedef int (*x_handler_fn)(Display *, XErrorEvent *);
+static int x_error_seen;
+
+static int trap_x_error(Display *dpy, XErrorEvent *ev)
+{
+    (void)dpy;
+    x_error_seen = ev->error_code ? ev->error_code : 1;
+    return 0;
+}
+
+struct x_trap {
+    x_handler_fn (*set_handler)(x_handler_fn);
+    int (*sync)(Display *, Bool);
+    x_handler_fn old;
+};
+
+static void x_trap_begin(struct x_trap *t, Display *dpy)
+{
+    void *set = dlsym(RTLD_DEFAULT, "XSetErrorHandler"), *sync = dlsym(RTLD_DEFAULT, "XSync");
+    memset(t, 0, sizeof *t);
+    memcpy(&t->set_handler, &set, sizeof set);
+    memcpy(&t->sync, &sync, sizeof sync);
+    x_error_seen = 0;
+    if (!t->set_handler || !t->sync)
+        return;
+    t->sync(dpy, False);
+    t->old = t->set_handler(trap_x_error);
+}
+
+/* The X error code trapped since x_trap_begin (0: none). */
+static int x_trap_end(struct x_trap *t, Display *dpy)
+{
+    if (t->set_handler && t->sync) {
+        t->sync(dpy, False);
+        t->set_handler(t->old);
+    }
+    return x_error_seen;
+}
+
+/* ---- saving the program's binding ---- */
+
+static int find_glx_config(struct glr_loop_ws *w, char *err, size_t n)
+{
+    Display *dpy = w->display;
+    int id = 0;
+    if (GLR_REAL(glXQueryContext)(dpy, w->prog_ctx, L_GLX_FBCONFIG_ID, &id) != 0 || !id) {
+        snprintf(err, n, "glXQueryContext(GLX_FBCONFIG_ID) failed");
+        return -1;
+    }
+    GLR_REAL(glXQueryContext)(dpy, w->prog_ctx, L_GLX_SCREEN, &w->screen);
+    const int want[] = { L_GLX_FBCONFIG_ID, id, None };
+    int count = 0;
+    GLXFBConfig *cfgs = GLR_REAL(glXChooseFBConfig)(dpy, w->screen, want, &count);
+    if (!cfgs || count < 1) {
+        snprintf(err, n, "no GLX framebuffer config with id 0x%x", (unsigned)id);
+        return -1;
+    }
+    w->config = cfgs[0];
+    /* The array is Xlib memory; the config it points to belongs to the display and stays valid. */
+    void *xfree = dlsym(RTLD_DEFAULT, "XFree");
+    if (xfree) {
+        int (*f)(void *);
+        memcpy(&f, &xfree, sizeof f);
+        f(cfgs);
+    }
+    return 0;
+}
+
+static int find_egl_config(struct glr_loop_ws *w, char *err, size_t n)
+{
+    /* The surface's config is the one a context must be compatible with to draw to it. */
+    EGLint id = 0;
+    if (GLR_REAL(eglQuerySurface)(w->display, w->target, L_EGL_CONFIG_ID, &id) != L_EGL_TRUE || !id)
+        GLR_REAL(eglQueryContext)(w->display, w->prog_ctx, L_EGL_CONFIG_ID, &id);
+    const EGLint want[] = { L_EGL_CONFIG_ID, id, L_EGL_NONE };
+    EGLConfig cfg = NULL;
+    EGLint count = 0;
+    if (!id || GLR_REAL(eglChooseConfig)(w->display, want, &cfg, 1, &count) != L_EGL_TRUE || count < 1) {
+        snprintf(err, n, "no EGL config for the program's surface (config id %d)", id);
+        return -1;
+    }
+    w->config = cfg;
+    return 0;
+}
+
+int glr_loop_ws_save(struct glr_loop_ws *w, int api, void *display, void *surface, char *err, size_t n)
+{
+    memset(w, 0, sizeof *w);
+    w->api = api;
+    if (api == GLR_CTX_GLX) {
+        w->prog_ctx = GLR_REAL(glXGetCurrentContext)();
+        w->display = GLR_REAL(glXGetCurrentDisplay)();
+        w->prog_draw = (void *)(uintptr_t)GLR_REAL(glXGetCurrentDrawable)();
+        w->prog_read = (void *)(uintptr_t)GLR_REAL(glXGetCurrentReadDrawable)();
+    } else if (api == GLR_CTX_EGL) {
+        w->prog_egl_api = GLR_REAL(eglQueryAPI)();
+        w->prog_ctx = GLR_REAL(eglGetCurrentContext)();
+        w->display = GLR_REAL(eglGetCurrentDisplay)();
+        w->prog_draw = GLR_REAL(eglGetCurrentSurface)(L_EGL_DRAW);
+        w->prog_read = GLR_REAL(eglGetCurrentSurface)(L_EGL_READ);
+    } else {
+        snprintf(err, n, "unknown window-system API %d", api);
+        return -1;
+    }
+    if (!w->prog_ctx || !w->display) {
+        snprintf(err, n, "no %s context is current on this thread", api == GLR_CTX_GLX ? "GLX" : "EGL");
+        return -1;
+    }
+    if (display && display != w->display) {
+        snprintf(err, n, "the swap's display is not the current context's display");
+        return -1;
+    }
+    w->target = surface ? surface : w->prog_draw;
+    if (!w->target) {
+        snprintf(err, n, "the program's context has no drawable");
+        return -1;
+    }
+    return api == GLR_CTX_GLX ? find_glx_config(w, err, n) : find_egl_config(w, err, n);
+}
+
+/* ---- attributes ---- */
+
+/* Test hook: GLREPLAY_REPLAY_LOOP_TEST_VERSION=M.N replaces the captured version (a version the
+ * driver lacks exercises the failure path). */
+static void version_override(int *major, int *minor)
+{
+    const char *v = getenv("GLREPLAY_REPLAY_LOOP_TEST_VERSION");
+    int a, b;
+    if (v && sscanf(v, "%d.%d", &a, &b) == 2) {
+        *major = a;
+        *minor = b;
+    }
+}
+
+static void glx_attribs(struct glr_loop_ctx *c, const struct glrh_context *d, int major, int minor)
+{
+    int k = 0;
+    c->attribs[k++] = L_GLX_CONTEXT_MAJOR_VERSION_ARB;
+    c->attribs[k++] = major;
+    c->attribs[k++] = L_GLX_CONTEXT_MINOR_VERSION_ARB;
+    c->attribs[k++] = minor;
+    c->attribs[k++] = L_GLX_RENDER_TYPE;
+    c->attribs[k++] = L_GLX_RGBA_TYPE;
+    int profile = d->es ? L_GLX_CONTEXT_ES2_PROFILE_BIT_EXT : d->profile_mask;
+    if (profile) {
+        c->attribs[k++] = L_GLX_CONTEXT_PROFILE_MASK_ARB;
+        c->attribs[k++] = profile;
+    }
+    int flags = 0;
+    if (!d->es && (d->flags & L_GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT))
+        flags |= L_GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB;
+    if (d->flags & L_GL_CONTEXT_FLAG_DEBUG_BIT)
+        flags |= L_GLX_CONTEXT_DEBUG_BIT_ARB;
+    if (flags) {
+        c->attribs[k++] = L_GLX_CONTEXT_FLAGS_ARB;
+        c->attribs[k++] = flags;
+    }
+    c->attribs[k] = None;
+}
+
+static void egl_attribs(struct glr_loop_ctx *c, const struct glrh_context *d, int major, int minor)
+{
+    int k = 0;
+    c->egl_api = d->es ? L_EGL_OPENGL_ES_API : L_EGL_OPENGL_API;
+    c->attribs[k++] = L_EGL_CONTEXT_MAJOR_VERSION;
+    c->attribs[k++] = major;
+    c->attribs[k++] = L_EGL_CONTEXT_MINOR_VERSION;
+    c->attribs[k++] = minor;
+    if (!d->es && d->profile_mask) {
+        c->attribs[k++] = L_EGL_CONTEXT_OPENGL_PROFILE_MASK;
+        c->attribs[k++] = d->profile_mask;
+    }
+    if (!d->es && (d->flags & L_GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT)) {
+        c->attribs[k++] = L_EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE;
+        c->attribs[k++] = L_EGL_TRUE;
+    }
+    if (d->flags & L_GL_CONTEXT_FLAG_DEBUG_BIT) {
+        c->attribs[k++] = L_EGL_CONTEXT_OPENGL_DEBUG;
+        c->attribs[k++] = L_EGL_TRUE;
+    }
+    c->attribs[k] = L_EGL_NONE;
+}
+
+int glr_loop_ws_add(struct glr_loop_ws *w, const struct glrh_context *d, bool swaps, char *err, size_t n)
+{
+    if (w->n_ctxs == GLR_LOOP_MAX_CTXS) {
+        snprintf(err, n, "the frame uses more than %d contexts", GLR_LOOP_MAX_CTXS);
+        return -1;
+    }
+    struct glr_loop_ctx *c = &w->ctxs[w->n_ctxs++];
+    memset(c, 0, sizeof *c);
+    c->captured_id = d->id;
+    c->share_group = d->share_group;
+    c->swaps = swaps;
+    c->width = d->surface_w ? d->surface_w : 64;
+    c->height = d->surface_h ? d->surface_h : 64;
+    int major = d->major, minor = d->minor;
+    version_override(&major, &minor);
+    if (w->api == GLR_CTX_GLX)
+        glx_attribs(c, d, major, minor);
+    else
+        egl_attribs(c, d, major, minor);
+    return 0;
+}
+
+/* ---- creating and switching ---- */
+
+static void destroy_one(struct glr_loop_ws *w, struct glr_loop_ctx *c)
+{
+    if (w->api == GLR_CTX_GLX) {
+        if (c->ctx)
+            GLR_REAL(glXDestroyContext)(w->display, c->ctx);
+        if (c->own_surface)
+            GLR_REAL(glXDestroyPbuffer)(w->display, (GLXPbuffer)(uintptr_t)c->surface);
+    } else {
+        if (c->ctx)
+            GLR_REAL(eglDestroyContext)(w->display, c->ctx);
+        if (c->own_surface)
+            GLR_REAL(eglDestroySurface)(w->display, c->surface);
+    }
+    c->ctx = NULL;
+    c->surface = NULL;
+    c->own_surface = false;
+}
+
+static void *share_of(const struct glr_loop_ws *w, const struct glr_loop_ctx *c)
+{
+    for (unsigned i = 0; i < w->n_ctxs; i++)
+        if (&w->ctxs[i] != c && w->ctxs[i].ctx && w->ctxs[i].share_group == c->share_group)
+            return w->ctxs[i].ctx;
+    return NULL;
+}
+
+static int create_glx(struct glr_loop_ws *w, struct glr_loop_ctx *c, char *err, size_t n)
+{
+    Display *dpy = w->display;
+    struct x_trap t;
+    x_trap_begin(&t, dpy);
+    c->ctx = GLR_REAL(glXCreateContextAttribsARB)(dpy, w->config, share_of(w, c), True, c->attribs);
+    int xerr = x_trap_end(&t, dpy);
+    if (!c->ctx || xerr) {
+        snprintf(err, n, "glXCreateContextAttribsARB refused a version %d.%d context (X error %d)", c->attribs[1],
+                 c->attribs[3], xerr);
+        if (c->ctx && xerr)
+            GLR_REAL(glXDestroyContext)(dpy, c->ctx);
+        c->ctx = NULL;
+        return -1;
+    }
+    if (c->swaps) {
+        c->surface = w->target;
+        return 0;
+    }
+    const int pb[] = { L_GLX_PBUFFER_WIDTH, (int)c->width, L_GLX_PBUFFER_HEIGHT, (int)c->height, None };
+    x_trap_begin(&t, dpy);
+    GLXPbuffer p = GLR_REAL(glXCreatePbuffer)(dpy, w->config, pb);
+    xerr = x_trap_end(&t, dpy);
+    if (!p || xerr) {
+        snprintf(err, n, "glXCreatePbuffer failed for context %u (X error %d)", c->captured_id, xerr);
+        return -1;
+    }
+    c->surface = (void *)(uintptr_t)p;
+    c->own_surface = true;
+    return 0;
+}
+
+static int create_egl(struct glr_loop_ws *w, struct glr_loop_ctx *c, char *err, size_t n)
+{
+    GLR_REAL(eglBindAPI)(c->egl_api);
+    c->ctx = GLR_REAL(eglCreateContext)(w->display, w->config, share_of(w, c), c->attribs);
+    if (!c->ctx) {
+        snprintf(err, n, "eglCreateContext refused a version %d.%d context (EGL error 0x%04x)", c->attribs[1],
+                 c->attribs[3], (unsigned)GLR_REAL(eglGetError)());
+        return -1;
+    }
+    if (c->swaps) {
+        c->surface = w->target;
+        return 0;
+    }
+    const EGLint pb[] = { L_EGL_WIDTH, (EGLint)c->width, L_EGL_HEIGHT, (EGLint)c->height, L_EGL_NONE };
+    c->surface = GLR_REAL(eglCreatePbufferSurface)(w->display, w->config, pb);
+    c->own_surface = c->surface != NULL;   /* else surfaceless (EGL_KHR_surfaceless_context) */
+    return 0;
+}
+
+static int bind(struct glr_loop_ws *w, struct glr_loop_ctx *c)
+{
+    bool ok;
+    if (w->api == GLR_CTX_GLX) {
+        Display *dpy = w->display;
+        GLXDrawable d = (GLXDrawable)(uintptr_t)c->surface;
+        struct x_trap t;
+        x_trap_begin(&t, dpy);
+        ok = GLR_REAL(glXMakeContextCurrent)(dpy, d, d, c->ctx);
+        ok = !x_trap_end(&t, dpy) && ok;
+    } else {
+        ok = GLR_REAL(eglMakeCurrent)(w->display, c->surface, c->surface, c->ctx) == L_EGL_TRUE;
+    }
+    if (!ok)
+        return -1;
+    w->switched = true;
+    w->current = c;
+    return 0;
+}
+
+int glr_loop_ws_create(struct glr_loop_ws *w, char *err, size_t n)
+{
+    /* The previous pass's contexts go once the new ones are current (none of theirs is then). */
+    struct glr_loop_ctx old[GLR_LOOP_MAX_CTXS];
+    memcpy(old, w->ctxs, sizeof old);
+    for (unsigned i = 0; i < w->n_ctxs; i++) {
+        w->ctxs[i].ctx = NULL;
+        w->ctxs[i].surface = NULL;
+        w->ctxs[i].own_surface = false;
+    }
+    int rc = 0;
+    struct glr_loop_ctx *swapper = NULL;
+    for (unsigned i = 0; i < w->n_ctxs && rc == 0; i++) {
+        rc = w->api == GLR_CTX_GLX ? create_glx(w, &w->ctxs[i], err, n) : create_egl(w, &w->ctxs[i], err, n);
+        if (w->ctxs[i].swaps)
+            swapper = &w->ctxs[i];
+    }
+    if (rc == 0 && (!swapper || bind(w, swapper) != 0)) {
+        snprintf(err, n, "cannot make the loop context current on the program's drawable");
+        rc = -1;
+    }
+    if (rc != 0) {
+        for (unsigned i = 0; i < w->n_ctxs; i++)
+            destroy_one(w, &w->ctxs[i]);
+        w->current = NULL;
+    }
+    for (unsigned i = 0; i < w->n_ctxs; i++)
+        destroy_one(w, &old[i]);
+    return rc;
+}
+
+int glr_loop_ws_make_current(struct glr_loop_ws *w, uint32_t captured_id)
+{
+    if (w->current && w->current->captured_id == captured_id)
+        return 0;
+    for (unsigned i = 0; i < w->n_ctxs; i++)
+        if (w->ctxs[i].captured_id == captured_id && w->ctxs[i].ctx)
+            return bind(w, &w->ctxs[i]);
+    return -1;
+}
+
+void glr_loop_ws_swap(struct glr_loop_ws *w)
+{
+    if (w->api == GLR_CTX_GLX)
+        GLR_REAL(glXSwapBuffers)(w->display, (GLXDrawable)(uintptr_t)w->target);
+    else
+        GLR_REAL(eglSwapBuffers)(w->display, w->target);
+}
+
+int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
+{
+    int rc = 0;
+    if (w->switched) {
+        if (w->api == GLR_CTX_GLX) {
+            if (!GLR_REAL(glXMakeContextCurrent)(w->display, (GLXDrawable)(uintptr_t)w->prog_draw,
+                                                 (GLXDrawable)(uintptr_t)w->prog_read, w->prog_ctx)) {
+                snprintf(err, n, "glXMakeContextCurrent could not rebind the program's context");
+                rc = -1;
+            }
+        } else {
+            GLR_REAL(eglBindAPI)(w->prog_egl_api);
+            if (GLR_REAL(eglMakeCurrent)(w->display, w->prog_draw, w->prog_read, w->prog_ctx) != L_EGL_TRUE) {
+                snprintf(err, n, "eglMakeCurrent could not rebind the program's context (EGL error 0x%04x)",
+                         (unsigned)GLR_REAL(eglGetError)());
+                rc = -1;
+            }
+        }
+    } else if (w->api == GLR_CTX_EGL && w->prog_egl_api) {
+        GLR_REAL(eglBindAPI)(w->prog_egl_api);
+    }
+    for (unsigned i = 0; i < w->n_ctxs; i++)
+        destroy_one(w, &w->ctxs[i]);
+    w->current = NULL;
+    w->switched = false;
+    return rc;
+}

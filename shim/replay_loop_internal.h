@@ -1,0 +1,61 @@
+/* Internal to the in-process replay loop (replay_loop*.c): the window-system side — the program's
+ * current binding saved and put back, the loop's own contexts. Every call here is a real driver
+ * function (GLR_REAL), never one of the shim's wrappers. */
+#ifndef GLR_SHIM_REPLAY_LOOP_INTERNAL_H
+#define GLR_SHIM_REPLAY_LOOP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct glrh_context;
+
+#define GLR_LOOP_MAX_CTXS 16
+
+/* One loop context standing for one captured context. */
+struct glr_loop_ctx {
+    uint32_t captured_id, share_group;  /* the captured context and its share group */
+    bool swaps;              /* the context that swapped: current on the program's drawable */
+    int attribs[16];         /* context attributes (GLX_CONTEXT_* or EGL_CONTEXT_*), None/EGL_NONE-ended */
+    unsigned egl_api;        /* EGL: EGL_OPENGL_API or EGL_OPENGL_ES_API */
+    unsigned width, height;  /* the pbuffer of a context that does not swap */
+    void *ctx;               /* GLXContext / EGLContext, NULL until created */
+    void *surface;           /* its drawable: the program's, or its own pbuffer (NULL: EGL surfaceless) */
+    bool own_surface;
+};
+
+struct glr_loop_ws {
+    int api;                 /* GLR_CTX_GLX or GLR_CTX_EGL */
+    void *display;           /* the program's current display */
+    void *prog_ctx;          /* the program's current context (restored at the end) */
+    void *prog_draw, *prog_read;  /* its draw and read drawables (GLXDrawable as an integer) */
+    unsigned prog_egl_api;   /* EGL: the thread's bound API (eglQueryAPI) */
+    void *target;            /* the drawable the passes swap (the captured swap's) */
+    void *config;            /* GLXFBConfig or EGLConfig of the program's drawable */
+    int screen;              /* GLX screen of the program's context */
+    struct glr_loop_ctx ctxs[GLR_LOOP_MAX_CTXS];
+    unsigned n_ctxs;
+    struct glr_loop_ctx *current;  /* the loop context current on this thread, or NULL */
+    bool switched;           /* the program's context is no longer current on this thread */
+};
+
+/* Saves the calling thread's current binding and finds its drawable's config; fails (err) when no
+ * context of `api` is current. `surface` is the captured swap's drawable (NULL: the current draw
+ * drawable). */
+int glr_loop_ws_save(struct glr_loop_ws *w, int api, void *display, void *surface, char *err, size_t n);
+/* Adds a loop context like captured context `desc` (no GL call yet); `swaps`: the one that swaps
+ * the program's drawable (the others get a pbuffer of their captured surface size). */
+int glr_loop_ws_add(struct glr_loop_ws *w, const struct glrh_context *desc, bool swaps, char *err, size_t n);
+/* Destroys the loop contexts of a previous pass, if any, and creates them all afresh (each sharing
+ * with the first of its captured share group, none with the program), leaving the swapping one
+ * current on the program's drawable. */
+int glr_loop_ws_create(struct glr_loop_ws *w, char *err, size_t n);
+/* Makes the loop context of captured context `id` current (no-op if it is); -1 if there is none. */
+int glr_loop_ws_make_current(struct glr_loop_ws *w, uint32_t captured_id);
+/* Swaps the program's drawable (the swapping loop context must be current). */
+void glr_loop_ws_swap(struct glr_loop_ws *w);
+/* Makes the program's context current again exactly as saved and destroys the loop contexts.
+ * 0, or -1 with err when the driver refused to rebind the program's context (logged by the caller). */
+int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n);
+
+#endif
