@@ -17,13 +17,13 @@
 #include "ui_ipc/dap/dap_runner.h"
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
-              "[--draw K] [--pixel X,Y] [--json]"
+              "[--draw K] [--pixel X,Y] [--timing] [--json]"
 
 struct opts {
     const char *path, *brk, *cond;
     uint64_t hit;
     int draw, px, py;
-    bool json;
+    bool json, timing;
 };
 
 static void help(void)
@@ -38,6 +38,8 @@ static void help(void)
            "  --condition EXPR      count only lanes where the GLSL expression is true\n"
            "  --draw K              count only hits in draw K\n"
            "  --pixel X,Y           count only fragments at window pixel X,Y\n"
+           "  --timing              order the warps by the GPU model's timing model (slower; the default\n"
+           "                        order runs each warp to its end, also deterministic)\n"
            "  --json                strict JSON on stdout\n"
            "  --list                list the captured shaders and exit\n");
 }
@@ -264,6 +266,8 @@ int cli_debug(int argc, char **argv)
             o.json = true;
         } else if (!strcmp(a, "--list")) {
             list = true;
+        } else if (!strcmp(a, "--timing")) {
+            o.timing = true;
         } else if (!strcmp(a, "--break") || !strcmp(a, "--condition") || !strcmp(a, "--hit") || !strcmp(a, "--draw") ||
                    !strcmp(a, "--pixel")) {
             if (i + 1 >= argc) {
@@ -347,6 +351,10 @@ int cli_debug(int argc, char **argv)
         dap_capture_close(c);
         return 1;
     }
+    /* One pass: no spare run for a next one (the one prepared at creation is the pass's). */
+    dap_runner_set_spares(r, false);
+    if (o.timing)
+        dap_runner_set_timing(r, true);
     struct dap_pass_req req = { .bps = bps, .n_bps = n, .only_draw = o.draw, .only_x = o.px, .only_y = o.py,
                                 .log = engine_log };
     struct dap_pass_res res;
@@ -362,8 +370,8 @@ int cli_debug(int argc, char **argv)
         cli_error("debug: %s", res.message);
         rc = 1;
     } else if (res.status != DAP_PASS_STOPPED || !res.snap) {
-        cli_error("debug: the frame ended before hit %llu of %s (fewer invocations reached it%s)",
-                  (unsigned long long)o.hit, o.brk,
+        cli_error("debug: the frame ended before hit %llu of %s (%llu invocations reached it%s)",
+                  (unsigned long long)o.hit, o.brk, (unsigned long long)res.hits_seen,
                   o.px >= 0 ? "; --pixel needs a shader that reads gl_FragCoord until the frame runner reports pixels" : "");
         rc = 1;
     } else if (o.json) {

@@ -5,6 +5,7 @@
  * its call site (the rest of `x = f(y);` after f returns is not a second arrival). Lanes are
  * counted in lane order within an instruction and instructions in the model's issue order, so the
  * N-th hit is the same lane on every pass. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,9 +72,31 @@ struct bp_count {
     int logged;
 };
 
+/* A further lane of the stop's instruction that counted as a hit of a breakpoint (loop order:
+ * breakpoints, then lanes), with its count: a resumed pass stops at the first one that matches the
+ * (maybe changed) hit condition, exactly where a new pass would stop. */
+struct pending_stop {
+    int bp, lane;            /* index in the pass's breakpoints */
+    uint64_t hits;
+};
+
 struct pass {
     const struct dap_pass_req *req;
     struct dap_pass_res *res;
+    uint64_t instructions;   /* warp instructions observed (the pass's order) */
+    bool has_logs;           /* logpoints print over the whole pass */
+    bool suspendable;        /* a breakpoint stop parks the model (see dap_engine_run) */
+    bool reentry;            /* the runner calls again for the instruction it was parked at */
+    uint64_t stop_issue;     /* issue index of that instruction in its warp */
+    struct pending_stop pending[32 * 4];
+    int n_pending;
+    bool pending_lost;
+    /* what the pass was asked, to know whether a continue may resume it */
+    struct dap_bp *own_bps;
+    int n_own_bps;
+    int only_draw, only_x, only_y;
+    uint64_t res_seq;        /* the suspended stop's position */
+    int res_lane;
     int cur_draw;
     struct warp_state *ws;
     size_t ws_cap, ws_used;
@@ -148,7 +171,8 @@ static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, 
         snprintf(r->message, sizeof r->message, "out of memory copying the warp");
     r->reason = reason;
     r->key = (struct dap_stop_key){ info->draw, info->stage, info->warp, issue_no, lane };
-    r->seq = r->instructions - 1;
+    r->seq = ps->instructions - 1;
+    ps->stop_issue = issue_no;
     ps->stopped = true;
 }
 
@@ -190,14 +214,55 @@ static void log_line(struct pass *ps, const char *text)
         ps->req->log(ps->req->log_user, text);
 }
 
+/* The runner calls again for the instruction the pass was parked at (a continue resumed it): stop
+ * at the next lane of it that matched, as a new pass would, or go on. */
+static int observe_reentry(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is)
+{
+    const struct dap_pass_req *rq = ps->req;
+    for (int i = 0; i < ps->n_pending; i++) {
+        struct pending_stop *p = &ps->pending[i];
+        const struct dap_bp *bp = &rq->bps[p->bp];
+        if (p->lane <= rq->after_lane || bp->log_message || !hit_matches(bp->hit_op, bp->hit_n, p->hits))
+            continue;
+        ps->res->bp_id = bp->id;
+        ps->res->hit = p->hits;
+        take_snapshot(ps, info, w, is, p->lane, p->hits, "breakpoint", ps->stop_issue);
+        return ps->res->status == DAP_PASS_STOPPED ? DAP_OBSERVE_SUSPEND : DAP_OBSERVE_END;
+    }
+    return DAP_OBSERVE_GO;
+}
+
+/* What the runner does after an observed instruction. */
+static int after_observe(struct pass *ps, const struct dap_observe_info *info)
+{
+    const struct dap_pass_req *rq = ps->req;
+    if (ps->stepping || !ps->stopped) {
+        /* A step's focused warp never spans draws: once a later draw runs, the lane is done. */
+        if (rq->replay && !ps->stopped && info->draw > rq->key.draw)
+            return DAP_OBSERVE_END;
+        return DAP_OBSERVE_GO;
+    }
+    if (ps->has_logs)
+        return DAP_OBSERVE_GO;           /* logpoints print up to the end of the pass */
+    /* Breakpoint stops park the model, a continue goes on from here; other stops end the run:
+     * nothing after them can be seen. */
+    if (ps->suspendable && !strcmp(ps->res->reason, "breakpoint"))
+        return DAP_OBSERVE_SUSPEND;
+    return DAP_OBSERVE_END;
+}
+
 static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is)
 {
     struct pass *ps = ctx;
     const struct dap_pass_req *rq = ps->req;
-    ps->res->instructions++;
-    bool logs_pending = rq->emit_logs;
+    if (ps->reentry) {
+        ps->reentry = false;
+        return observe_reentry(ps, info, w, is);
+    }
+    ps->instructions++;
+    bool logs_pending = ps->has_logs;
     if (ps->stopped && !ps->stepping && !logs_pending)
-        return 0;
+        return after_observe(ps, info);
     if (info->draw != ps->cur_draw) {
         /* Warps never span draws: forget the previous draw's. */
         if (ps->ws)
@@ -286,6 +351,12 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                         continue;
                 }
                 bc->hits++;
+                if (ps->stopped) {
+                    if (ps->n_pending < (int)(sizeof ps->pending / sizeof ps->pending[0]))
+                        ps->pending[ps->n_pending++] = (struct pending_stop){ b, l, bc->hits };
+                    else
+                        ps->pending_lost = true;   /* cannot resume exactly: a continue runs a new pass */
+                }
                 if (!hit_matches(bp->hit_op, bp->hit_n, bc->hits))
                     continue;
                 if (bp->log_message) {
@@ -304,8 +375,10 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                 }
                 if (ps->stopped)
                     continue;
-                uint64_t seq = ps->res->instructions - 1;
+                uint64_t seq = ps->instructions - 1;
                 if (!rq->have_after || seq > rq->after_seq || (seq == rq->after_seq && l > rq->after_lane)) {
+                    ps->n_pending = 0;
+                    ps->pending_lost = false;
                     ps->res->bp_id = bp->id;
                     ps->res->hit = bc->hits;
                     take_snapshot(ps, info, w, is, l, bc->hits, "breakpoint", issue_no);
@@ -320,37 +393,204 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
             ws->last_line[l] = is->line ? is->line : ws->last_line[l];
             ws->last_depth[l] = (uint8_t)d;
         }
-    return 0;
+    return after_observe(ps, info);
 }
+
+/* ---------------------------------------------------------------- passes and their suspension
+ *
+ * A pass that stops at a breakpoint (no logpoints, not a step or pause) is *suspended*: the model
+ * stays parked at the stop's instruction (dap_runner.h) with the pass's hit counts. A continue
+ * whose breakpoint locations, conditions, filters and position are exactly that stop's resumes it
+ * (hit conditions may have changed: they do not change the counts, only which hit stops): the model is
+ * deterministic, so it reaches the very hit a new pass would (same counts, same warp contents),
+ * without compiling and running the frame's prefix again. Anything else abandons it and runs a
+ * new pass. */
+
+static void pass_free(void *p)
+{
+    struct pass *ps = p;
+    if (!ps)
+        return;
+    for (int i = 0; i < ps->n_own_bps; i++) {
+        free((char *)ps->own_bps[i].condition);
+        free((char *)ps->own_bps[i].log_message);
+    }
+    free(ps->own_bps);
+    free(ps->ws);
+    free(ps->counts);
+    free(ps);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    if (!a || !*a)
+        return !b || !*b;
+    return b && !strcmp(a, b);
+}
+
+/* The same breakpoint locations, conditions and logpoints in the same order. Hit conditions may
+ * differ: they choose which counted hit stops, the counts are the same. Ids may differ too (a
+ * client's setBreakpoints gives new ids) if old and new ids correspond one to one. */
+static bool same_bps(const struct pass *ps, const struct dap_pass_req *req)
+{
+    if (ps->n_own_bps != req->n_bps)
+        return false;
+    for (int i = 0; i < req->n_bps; i++) {
+        const struct dap_bp *a = &ps->own_bps[i], *b = &req->bps[i];
+        if (a->shader != b->shader || a->line != b->line || !same_text(a->condition, b->condition) ||
+            !same_text(a->log_message, b->log_message))
+            return false;
+        for (int j = 0; j < i; j++)
+            if ((ps->own_bps[j].id == a->id) != (req->bps[j].id == b->id))
+                return false;
+    }
+    return true;
+}
+
+/* Renames the pass's breakpoint ids (and their counts) to the request's (same_bps holds). */
+static void adopt_ids(struct pass *ps, const struct dap_pass_req *req)
+{
+    for (int c = 0; c < ps->n_counts; c++)
+        for (int i = 0; i < req->n_bps; i++)
+            if (ps->own_bps[i].id == ps->counts[c].id) {
+                ps->counts[c].id = -1 - i;   /* marked: renamed below, never matched twice */
+                break;
+            }
+    for (int c = 0; c < ps->n_counts; c++)
+        if (ps->counts[c].id < 0)
+            ps->counts[c].id = req->bps[-1 - ps->counts[c].id].id;
+    for (int i = 0; i < req->n_bps; i++) {
+        ps->own_bps[i].id = req->bps[i].id;
+        ps->own_bps[i].hit_op = req->bps[i].hit_op;
+        ps->own_bps[i].hit_n = req->bps[i].hit_n;
+    }
+}
+
+static bool resumable(const struct pass *ps, const struct dap_pass_req *req)
+{
+    return ps && ps->stopped && !ps->pending_lost && req->have_after && !req->replay && !(req->pause && atomic_load(req->pause)) &&
+           req->after_seq == ps->res_seq && req->after_lane == ps->res_lane && req->only_draw == ps->only_draw &&
+           req->only_x == ps->only_x && req->only_y == ps->only_y && same_bps(ps, req);
+}
+
+static struct pass *pass_new(const struct dap_pass_req *req)
+{
+    struct pass *ps = calloc(1, sizeof *ps);
+    if (!ps)
+        return NULL;
+    ps->cur_draw = -1;
+    ps->counts = calloc((size_t)req->n_bps + 1, sizeof *ps->counts);
+    ps->own_bps = calloc((size_t)req->n_bps + 1, sizeof *ps->own_bps);
+    if (!ps->counts || !ps->own_bps) {
+        pass_free(ps);
+        return NULL;
+    }
+    for (int i = 0; i < req->n_bps; i++) {
+        if (!count_of(ps, req->bps[i].id))
+            ps->counts[ps->n_counts++] = (struct bp_count){ .id = req->bps[i].id };
+        ps->own_bps[i] = req->bps[i];
+        ps->own_bps[i].condition = dup_or_null(req->bps[i].condition);
+        ps->own_bps[i].log_message = dup_or_null(req->bps[i].log_message);
+        ps->n_own_bps++;
+        if (req->bps[i].log_message && req->emit_logs)
+            ps->has_logs = true;
+    }
+    ps->only_draw = req->only_draw;
+    ps->only_x = req->only_x;
+    ps->only_y = req->only_y;
+    return ps;
+}
+
+/* Which shaders the pass can stop in; n < 0: any (steps, pauses). */
+static void limit_runner(struct dap_runner *r, const struct dap_pass_req *req)
+{
+    if (!r->limit_to_shaders)
+        return;
+    if (req->replay || (req->pause && atomic_load(req->pause))) {
+        r->limit_to_shaders(r->impl, NULL, -1);
+        return;
+    }
+    int *ids = calloc((size_t)req->n_bps + 1, sizeof *ids);
+    if (!ids) {
+        r->limit_to_shaders(r->impl, NULL, -1);
+        return;
+    }
+    for (int i = 0; i < req->n_bps; i++)
+        ids[i] = req->bps[i].shader;
+    r->limit_to_shaders(r->impl, ids, req->n_bps);
+    free(ids);
+}
+
+/* Passes of one runner never overlap (two sessions of `glreplay dap` share the capture's runner):
+ * the second waits; a breakpoint stop returns at once (the model stays parked). */
+static pthread_mutex_t engine_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *req, struct dap_pass_res *res);
 
 int dap_engine_run(struct dap_runner *r, const struct dap_pass_req *req, struct dap_pass_res *res)
 {
+    pthread_mutex_lock(&engine_lock);
+    int rc = engine_run_locked(r, req, res);
+    pthread_mutex_unlock(&engine_lock);
+    return rc;
+}
+
+static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *req, struct dap_pass_res *res)
+{
     memset(res, 0, sizeof *res);
-    struct pass ps;
-    memset(&ps, 0, sizeof ps);
-    ps.req = req;
-    ps.res = res;
-    ps.cur_draw = -1;
-    ps.counts = calloc((size_t)req->n_bps + 1, sizeof *ps.counts);
-    if (!ps.counts) {
-        res->status = DAP_PASS_ERROR;
-        snprintf(res->message, sizeof res->message, "out of memory");
-        return -1;
-    }
-    for (int i = 0; i < req->n_bps; i++)
-        if (!count_of(&ps, req->bps[i].id))
-            ps.counts[ps.n_counts++] = (struct bp_count){ .id = req->bps[i].id };
     res->status = DAP_PASS_END;
     char err[256] = "";
-    int rc = r->run(r->impl, observe, &ps, err, sizeof err);
-    if (rc != 0 && !ps.stopped) {
+    struct pass *ps = r->suspended;
+    int rc;
+    if (ps && r->resume && resumable(ps, req)) {
+        r->suspended = NULL;
+        adopt_ids(ps, req);
+        ps->req = req;
+        ps->res = res;
+        ps->stopped = false;
+        ps->reentry = true;
+        rc = r->resume(r->impl, err, sizeof err);
+    } else {
+        if (ps) {
+            r->suspended = NULL;
+            if (r->abandon)
+                r->abandon(r->impl);
+            pass_free(ps);
+        }
+        ps = pass_new(req);
+        if (!ps) {
+            res->status = DAP_PASS_ERROR;
+            snprintf(res->message, sizeof res->message, "out of memory");
+            return -1;
+        }
+        ps->req = req;
+        ps->res = res;
+        ps->suspendable = r->resume != NULL && !req->replay;
+        limit_runner(r, req);
+        rc = r->run(r->impl, observe, ps, err, sizeof err);
+    }
+    res->instructions = ps->instructions;
+    for (int i = 0; i < ps->n_counts; i++)
+        res->hits_seen += ps->counts[i].hits;
+    if (rc == DAP_RUN_ERROR && !ps->stopped) {
         res->status = DAP_PASS_ERROR;
         snprintf(res->message, sizeof res->message, "%s", err[0] ? err : "the frame could not run in the model");
-    } else if (req->replay && !ps.stopped) {
+    } else if (req->replay && !ps->stopped) {
         res->status = DAP_PASS_LANE_FINISHED;
         snprintf(res->message, sizeof res->message, "the focused invocation finished");
     }
-    free(ps.ws);
-    free(ps.counts);
+    if (rc == DAP_RUN_SUSPENDED) {
+        ps->res_seq = res->seq;
+        ps->res_lane = res->key.lane;
+        r->suspended = ps;
+        r->suspended_free = pass_free;
+    } else {
+        pass_free(ps);
+    }
     return res->status == DAP_PASS_ERROR ? -1 : 0;
 }

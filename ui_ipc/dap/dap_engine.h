@@ -2,7 +2,8 @@
  * observer that counts breakpoint hits (one hit = one lane reaching a line), evaluates conditions,
  * prints logpoints, and copies the stopped warp into a shadow snapshot; the frame always runs to
  * its end. Steps re-run the frame to the same stop (deterministic order) and then advance the
- * focused lane's warp instruction by instruction. */
+ * focused lane's warp instruction by instruction. A breakpoint stop keeps its pass suspended in
+ * the runner so that the next continue goes on from there (see dap_engine.c). */
 #ifndef GLR_DAP_ENGINE_H
 #define GLR_DAP_ENGINE_H
 
@@ -75,6 +76,7 @@ struct dap_pass_res {
     struct dap_stop_key key;
     sh_snapshot *snap;           /* owned by the caller */
     uint64_t instructions;       /* warp instructions observed */
+    uint64_t hits_seen;          /* hits counted (all breakpoints): the frame's total when it ended without a stop */
     char message[256];
 };
 

@@ -3,6 +3,7 @@
  * events, but cannot stop: a pass reports that no runner exists (never a made-up stop). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "ui_ipc/dap/dap_runner.h"
 
 #ifdef GLR_HAVE_FRAME_RUNNER
@@ -16,7 +17,7 @@ static int no_run(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t er
     (void)ctx;
     snprintf(err, err_size, "this glreplay was built without the GPU model's frame runner (gpu_model/frame): "
                             "breakpoints cannot be reached");
-    return -1;
+    return DAP_RUN_ERROR;
 }
 
 static void no_destroy(void *impl)
@@ -28,20 +29,47 @@ static void no_destroy(void *impl)
 struct dap_runner *dap_runner_create(const struct dap_capture *cap, char *err, size_t err_size)
 {
 #ifdef GLR_HAVE_FRAME_RUNNER
-    return dap_runner_frame_create(cap, err, err_size);
+    struct dap_runner *r = dap_runner_frame_create(cap, err, err_size);
+    if (r) {
+        const char *t = getenv("GLREPLAY_DEBUG_TIMING");
+        r->timing = t && *t && strcmp(t, "0") != 0;
+        /* GLREPLAY_DAP_SPARES=1: prepare each next pass's run in the background. Off by default:
+         * on the samples it saved nothing measurable (glslang takes ~15 ms a program there) and
+         * it compiles on a second thread while a pass may compile too. */
+        const char *sp = getenv("GLREPLAY_DAP_SPARES");
+        r->spares = sp && !strcmp(sp, "1");
+        if (r->spares && r->prepare)
+            r->prepare(r->impl);
+    }
+    return r;
 #else
     (void)cap;
     (void)err;
     (void)err_size;
-    static struct dap_runner none = { "none", NULL, no_run, no_destroy };
+    static struct dap_runner none = { .name = "none", .run = no_run, .destroy = no_destroy };
     return &none;
 #endif
+}
+
+void dap_runner_set_timing(struct dap_runner *r, bool timing)
+{
+    if (r && r->impl)
+        r->timing = timing;
+}
+
+void dap_runner_set_spares(struct dap_runner *r, bool spares)
+{
+    if (r && r->impl)
+        r->spares = spares;
 }
 
 void dap_runner_destroy(struct dap_runner *r)
 {
     if (!r || !r->impl)
         return;
+    /* The model thread lets go of a suspended pass before the engine's state of it is freed. */
     r->destroy(r->impl);
+    if (r->suspended && r->suspended_free)
+        r->suspended_free(r->suspended);
     free(r);
 }

@@ -8,6 +8,7 @@
 #ifndef GLR_DAP_RUNNER_H
 #define GLR_DAP_RUNNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "gpu_model/gpu_model.h"
@@ -30,18 +31,47 @@ struct dap_observe_info {
     void *state_ctx;
 };
 
-/* Return value ignored for now: the debugger never pauses the model (snapshots are taken inside
- * the callback and the frame always runs to its end). */
+/* What the observer asks of the runner. */
+enum dap_observe_ret {
+    DAP_OBSERVE_GO = 0,       /* go on */
+    DAP_OBSERVE_END = 1,      /* nothing later in the frame can matter: end the run now */
+    DAP_OBSERVE_SUSPEND = 2,  /* park the model right here: run()/resume() return DAP_RUN_SUSPENDED and
+                               * a later resume() goes on from this very instruction */
+};
 typedef int (*dap_observe_fn)(void *ctx, const struct dap_observe_info *info, gm_warp *w,
                               const gm_issue *issue);
+
+enum { DAP_RUN_ERROR = -1, DAP_RUN_END = 0, DAP_RUN_SUSPENDED = 1 };
 
 struct dap_runner {
     const char *name;      /* "frame" or "shader-only" */
     void *impl;
-    /* Executes the whole frame once. 0, or -1 with a message. */
+    /* Executes the frame (up to the limit, below) once: DAP_RUN_END, DAP_RUN_SUSPENDED, or
+     * DAP_RUN_ERROR with a message. A suspended run must be resumed or abandoned before the next. */
     int (*run)(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t err_size);
     void (*destroy)(void *impl);
+    /* Optional (NULL: the runner cannot suspend and treats DAP_OBSERVE_SUSPEND as END). */
+    int (*resume)(void *impl, char *err, size_t err_size);  /* same fn/ctx; returns as run() */
+    void (*abandon)(void *impl);                             /* ends a suspended run */
+    /* Optional: the next runs only need the draws that can run one of these shaders (dap_capture
+     * ids) and everything before them; n < 0: the whole frame. */
+    void (*limit_to_shaders)(void *impl, const int *shader_ids, int n);
+    bool timing;           /* run the timing model (see dap_runner_set_timing) */
+    bool spares;           /* prepare the next pass's run in the background (dap_runner_set_spares) */
+    void (*prepare)(void *impl);   /* optional: start preparing a spare now */
+    /* The engine's state of a suspended pass (dap_engine.c), freed with the runner. */
+    void *suspended;
+    void (*suspended_free)(void *suspended);
 };
+
+/* Debug passes run the model without its timing model (same images, a deterministic order, several
+ * times faster) unless GLREPLAY_DEBUG_TIMING=1 or this asks for it; set before the first run. */
+void dap_runner_set_timing(struct dap_runner *r, bool timing);
+
+/* A runner may prepare the run of the next new pass in the background (created, fed and compiled
+ * up to its first shader instruction), from its creation and after every pass: off unless
+ * GLREPLAY_DAP_SPARES=1; a one-pass user (glreplay debug) turns it off. */
+void dap_runner_set_spares(struct dap_runner *r, bool spares);
 
 /* The runner for a capture. NULL with a message. */
 struct dap_runner *dap_runner_create(const struct dap_capture *cap, char *err, size_t err_size);

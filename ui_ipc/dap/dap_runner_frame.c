@@ -1,14 +1,31 @@
-/* The real runner: the frame runner of gpu_model/frame/ (gmf_frame.h) executes every draw of the
+/* The real runner: the frame runner of gpu_model/frame/ (gmf_frame.h) executes the draws of the
  * capture; its observer is translated into the debugger's (draw, stage, warp, shader id).
+ *
+ * Speed (the debugger's continue -> stopped, docs/BENCHMARKS.md "Debugger: time to a stop"):
+ * - the model runs on a thread of its own, so a pass can be *suspended* at its stop (the
+ *   observer asks for it) and *resumed* by the next continue from that very instruction: the
+ *   model is deterministic, so this is exactly what a new pass would reach, without compiling
+ *   the programs and running the frame's prefix again;
+ * - without the timing model by default (same images, deterministic order, several times faster);
+ * - records after the last draw that can run a breakpoint's shader are not fed (nothing after it
+ *   can change a hit), see limit_to_shaders;
+ * - with GLREPLAY_DAP_SPARES=1, a second model thread prepares the next new pass's run (a
+ *   *spare*, parked before its first instruction) while the user looks at a stop, so a new pass
+ *   does not wait for glslang (off by default: no measurable gain on the samples).
+ * GLREPLAY_DAP_PROFILE=1 prints each run's phases on stderr.
  *
  * gmf_issue does not carry the gm_program the warp runs, which the snapshot needs for variable
  * names and types. The program is compiled here a second time from the same linked sources in
  * the same order (the front end is deterministic, so variable indexes match the runner's);
- * values are always read through the runner's warp, so uniforms are the runner's.
+ * values are always read through the runner's warp, so uniforms are the runner's. These
+ * compiles are kept for the runner's life: every pass over the same capture links the same
+ * (context, program, link count) to the same sources.
  * TODO(frame runner): a gm_program pointer in gmf_issue would remove this second compile. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "glcap_file.h"
 #include "gpu_model/frame/gmf_frame.h"
 #include "replay/headless/headless.h"
@@ -27,35 +44,85 @@ struct prog_meta {
     int shader[2];
 };
 
-struct frame_impl {
-    const struct dap_capture *cap;
-    char *metadata;
-    gmf_surface_desc *surfaces;
-    int n_surfaces;
-    struct prog_meta *progs;
-    int n_progs;
-    /* per pass */
+/* Model contexts: a gmf run on a thread of its own. One may hold a suspended pass while the other
+ * holds a *spare*: a run already created, fed and compiled up to its first shader instruction and
+ * parked there before observing anything, so the next new pass starts from it exactly as a new
+ * run would, without waiting for glslang (prepared in the background after each pass).
+ * Commands are posted under the impl's lock; the model thread consumes one (cmd back to MC_NONE)
+ * when it acts on it; a context is settled when cmd is MC_NONE and it is done, suspended or spare. */
+enum model_state { MS_IDLE, MS_RUNNING, MS_SUSPENDED, MS_SPARE, MS_DONE };
+enum model_cmd { MC_NONE, MC_RUN, MC_PREPARE, MC_ADOPT, MC_RESUME, MC_ABANDON, MC_QUIT };
+
+struct frame_impl;
+
+struct model {
+    struct frame_impl *f;
+    pthread_t th;
+    bool started;
+    enum model_state state;
+    enum model_cmd cmd;
+    bool preparing;              /* park at the first instruction as a spare */
+    bool timing;                 /* the run's gmf timing model */
+    bool abandoned;
     gmf_runner *r;
     dap_observe_fn fn;
     void *fn_ctx;
     uint32_t cur_ctx;
     uint64_t cur_record;
+    uint64_t last_record;        /* records after it are not fed (UINT64_MAX: all) */
+    int meta_idx;                /* cache of the last meta lookup: index into progs */
+    uint64_t meta_draw;
+    uint32_t meta_prog;
+    int result;
+    char err[256];
+    double t0;
 };
 
-static struct prog_meta *meta_for(struct frame_impl *f, uint32_t ctx_id, uint32_t name)
+struct frame_impl {
+    const struct dap_capture *cap;
+    const struct dap_runner *self;
+    char *metadata;
+    gmf_surface_desc *surfaces;
+    int n_surfaces;
+    struct prog_meta *progs;     /* used by the one context that runs a pass */
+    int n_progs;
+    uint64_t last_record;        /* the limit for the next pass */
+    bool profile;                /* GLREPLAY_DAP_PROFILE=1: phase times on stderr */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct model m[2];
+    int pass;                    /* the context of the current/suspended pass, -1 */
+};
+
+static double now_s(void)
 {
-    const struct sm_context *c = sm_context_get(gmf_state(f->r), ctx_id);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void prof(struct model *m, const char *what)
+{
+    if (m->f->profile)
+        fprintf(stderr, "glreplay: dap-profile [%d] %8.1f ms  %s\n", (int)(m - m->f->m), (now_s() - m->t0) * 1e3, what);
+}
+
+static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
+{
+    struct frame_impl *f = mm->f;
+    const struct sm_context *c = sm_context_get(gmf_state(mm->r), ctx_id);
     const struct sm_program *sp = c ? sm_get_program(c, name) : NULL;
     if (!sp)
-        return NULL;
+        return -1;
     for (int i = 0; i < f->n_progs; i++)
         if (f->progs[i].ctx == ctx_id && f->progs[i].name == name && f->progs[i].link_count == sp->link_count)
-            return &f->progs[i];
+            return i;
     struct prog_meta *np = realloc(f->progs, (size_t)(f->n_progs + 1) * sizeof *np);
     if (!np)
-        return NULL;
+        return -1;
     f->progs = np;
-    struct prog_meta *m = &f->progs[f->n_progs++];
+    int idx = f->n_progs++;
+    struct prog_meta *m = &f->progs[idx];
     memset(m, 0, sizeof *m);
     m->ctx = ctx_id;
     m->name = name;
@@ -67,7 +134,7 @@ static struct prog_meta *meta_for(struct frame_impl *f, uint32_t ctx_id, uint32_
     for (uint32_t i = 0; i < sp->n_linked && n < GM_STAGE_COUNT; i++) {
         uint32_t t = sp->linked[i].type;
         if (t != GL_VERTEX_SHADER && t != GL_FRAGMENT_SHADER)
-            return m;
+            return idx;
         gm_stage st = t == GL_VERTEX_SHADER ? GM_STAGE_VERTEX : GM_STAGE_FRAGMENT;
         snprintf(names[n], sizeof names[n], "program%u.%s", sp->name, st == GM_STAGE_VERTEX ? "vert" : "frag");
         const char *text = sp->linked[i].source ? sp->linked[i].source : "";
@@ -76,84 +143,24 @@ static struct prog_meta *meta_for(struct frame_impl *f, uint32_t ctx_id, uint32_
         n++;
     }
     if (!n || gm_compile_program(src, n, &m->cr) != 0)
-        return m;
+        return idx;
     char err[256];
     for (int i = 0; i < m->cr.shader_count; i++) {
         gm_compiled_shader *cs = &m->cr.shaders[i];
         if (cs->stage == GM_STAGE_VERTEX || cs->stage == GM_STAGE_FRAGMENT)
             m->stage_prog[cs->stage == GM_STAGE_FRAGMENT] = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
     }
-    return m;
+    if (f->profile) {
+        char what[128];
+        snprintf(what, sizeof what, "debugger's compile of program %u (variable names): VS shader %d, FS shader %d",
+                 name, m->shader[0], m->shader[1]);
+        prof(mm, what);
+    }
+    return idx;
 }
 
-static char *state_json(void *ctx)
+static void free_metas(struct frame_impl *f)
 {
-    struct frame_impl *f = ctx;
-    return sm_query_json(gmf_state(f->r), f->cur_ctx);
-}
-
-static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
-{
-    struct frame_impl *f = ctx;
-    struct prog_meta *m = meta_for(f, f->cur_ctx, gi->program);
-    int k = gi->stage == GM_STAGE_FRAGMENT;
-    if (!m || !m->stage_prog[k])
-        return 0;
-    struct dap_observe_info info = {
-        .draw = (int)gi->draw, .event = f->cur_record, .stage = gi->stage, .program = gi->program,
-        .shader = m->shader[k], .prog = m->stage_prog[k], .warp = gi->warp,
-        .lane_x = gi->lane_x, .lane_y = gi->lane_y,
-        .state_json = state_json, .state_ctx = f,
-    };
-    gm_issue is = { .warp_id = (int)gi->warp, .pc = gi->pc, .line = gi->line, .active = gi->active,
-                    .call_depth = gi->call_depth };
-    f->fn(f->fn_ctx, &info, w, &is);
-    return 0;
-}
-
-static int frame_run(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t err_size)
-{
-    struct frame_impl *f = impl;
-    gmf_config cfg = { .metadata_json = f->metadata, .surfaces = f->surfaces, .n_surfaces = f->n_surfaces };
-    f->r = gmf_create(&cfg, err, err_size);
-    if (!f->r)
-        return -1;
-    f->fn = fn;
-    f->fn_ctx = ctx;
-    gmf_set_observer(f->r, trampoline, f);
-    struct glr_stream s;
-    struct glr_call c;
-    int rc;
-    int status = 0;
-    /* A frame captured from a running program (live attach) starts from a snapshot with objects:
-     * the runner starts empty, so the state's restore calls go first (they draw nothing, so draw
-     * indexes are unchanged). A capture from context creation has no objects and skips this. */
-    f->cur_record = 0;
-    if (gmf_feed_initial_state(f->r, f->cap->initial) != 0) {
-        snprintf(err, err_size, "out of memory restoring the capture's initial state");
-        gmf_destroy(f->r);
-        f->r = NULL;
-        return -1;
-    }
-    glr_stream_init(&s, f->cap->cap->stream, f->cap->cap->stream_size);
-    while ((rc = glr_stream_next(&s, &c)) == 1) {
-        f->cur_record = s.index - 1;
-        if (c.ctx_id)
-            f->cur_ctx = c.ctx_id;
-        gmf_event ev;
-        if (gmf_feed(f->r, &c, f->cur_record, &ev) == GMF_ERROR) {
-            snprintf(err, err_size, "the frame runner failed at record %llu", (unsigned long long)f->cur_record);
-            status = -1;
-            break;
-        }
-    }
-    if (rc < 0) {
-        snprintf(err, err_size, "%s", s.err);
-        status = -1;
-    }
-    gmf_destroy(f->r);
-    f->r = NULL;
-    /* Programs are per pass: the next pass's state model names the same links. */
     for (int i = 0; i < f->n_progs; i++) {
         for (int k = 0; k < 2; k++)
             if (f->progs[i].stage_prog[k])
@@ -163,18 +170,400 @@ static int frame_run(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t
     free(f->progs);
     f->progs = NULL;
     f->n_progs = 0;
+}
+
+static char *state_json(void *ctx)
+{
+    struct model *m = ctx;
+    return sm_query_json(gmf_state(m->r), m->cur_ctx);
+}
+
+/* Parks the model thread in `state` until a command in `go` (the one to go on) or an abandon.
+ * true: go on. */
+static bool park(struct model *m, enum model_state state, enum model_cmd go)
+{
+    struct frame_impl *f = m->f;
+    pthread_mutex_lock(&f->mu);
+    m->state = state;
+    pthread_cond_broadcast(&f->cv);
+    while (m->cmd != go && m->cmd != MC_ABANDON && m->cmd != MC_QUIT)
+        pthread_cond_wait(&f->cv, &f->mu);
+    bool ok = m->cmd == go;
+    m->cmd = MC_NONE;
+    m->state = MS_RUNNING;
+    if (ok && go == MC_ADOPT)
+        m->preparing = false;
+    pthread_mutex_unlock(&f->mu);
+    if (!ok)
+        m->abandoned = true;
+    return ok;
+}
+
+static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
+{
+    struct model *m = ctx;
+    struct frame_impl *f = m->f;
+    if (m->abandoned)
+        return 1;
+    if (m->preparing) {
+        /* A spare: everything up to here is the same for any pass; wait for one. */
+        prof(m, "spare ready (parked before the first instruction)");
+        if (!park(m, MS_SPARE, MC_ADOPT))
+            return 1;
+        m->t0 = now_s();
+        prof(m, "spare adopted by a pass");
+        if (m->cur_record > m->last_record)
+            return 1;   /* this pass cannot reach this draw's shaders: it ends here */
+    }
+    /* One lookup per draw and program, not per instruction. */
+    if (m->meta_idx < 0 || m->meta_draw != gi->draw || m->meta_prog != gi->program) {
+        m->meta_idx = meta_index(m, m->cur_ctx, gi->program);
+        m->meta_draw = gi->draw;
+        m->meta_prog = gi->program;
+        if (m->meta_idx < 0)
+            return 0;
+    }
+    struct prog_meta *pm = &f->progs[m->meta_idx];
+    int k = gi->stage == GM_STAGE_FRAGMENT;
+    if (!pm->stage_prog[k])
+        return 0;
+    struct dap_observe_info info = {
+        .draw = (int)gi->draw, .event = m->cur_record, .stage = gi->stage, .program = gi->program,
+        .shader = pm->shader[k], .prog = pm->stage_prog[k], .warp = gi->warp,
+        .lane_x = gi->lane_x, .lane_y = gi->lane_y,
+        .state_json = state_json, .state_ctx = m,
+    };
+    gm_issue is = { .warp_id = (int)gi->warp, .pc = gi->pc, .line = gi->line, .active = gi->active,
+                    .call_depth = gi->call_depth };
+    int ret = m->fn(m->fn_ctx, &info, w, &is);
+    while (ret == DAP_OBSERVE_SUSPEND) {
+        prof(m, "stop: suspended");
+        if (!park(m, MS_SUSPENDED, MC_RESUME))
+            return 1;
+        m->t0 = now_s();
+        prof(m, "resumed");
+        /* Resumed: the engine may stop again at another lane of this very instruction. */
+        ret = m->fn(m->fn_ctx, &info, w, &is);
+    }
+    return ret == DAP_OBSERVE_END ? 1 : 0;
+}
+
+/* One run of the frame on the model thread. */
+static int frame_body(struct model *m, char *err, size_t err_size)
+{
+    struct frame_impl *f = m->f;
+    m->t0 = now_s();
+    gmf_config cfg = { .metadata_json = f->metadata, .surfaces = f->surfaces, .n_surfaces = f->n_surfaces,
+                       .timing = m->timing ? GMF_TIMING_ON : GMF_TIMING_OFF };
+    m->r = gmf_create(&cfg, err, err_size);
+    if (!m->r)
+        return DAP_RUN_ERROR;
+    m->abandoned = false;
+    m->meta_idx = -1;
+    gmf_set_observer(m->r, trampoline, m);
+    struct glr_stream s;
+    struct glr_call c;
+    int rc;
+    int status = DAP_RUN_END;
+    /* A frame captured from a running program (live attach) starts from a snapshot with objects:
+     * the runner starts empty, so the state's restore calls go first (they draw nothing, so draw
+     * indexes are unchanged). A capture from context creation has no objects and skips this. */
+    m->cur_record = 0;
+    if (gmf_feed_initial_state(m->r, f->cap->initial) != 0) {
+        snprintf(err, err_size, "out of memory restoring the capture's initial state");
+        gmf_destroy(m->r);
+        m->r = NULL;
+        return DAP_RUN_ERROR;
+    }
+    prof(m, "runner created, initial state fed");
+    glr_stream_init(&s, f->cap->cap->stream, f->cap->cap->stream_size);
+    while ((rc = glr_stream_next(&s, &c)) == 1) {
+        m->cur_record = s.index - 1;
+        if (m->cur_record > m->last_record)
+            break;   /* nothing after the last draw of a breakpoint's shader can change a hit */
+        if (c.ctx_id)
+            m->cur_ctx = c.ctx_id;
+        gmf_event ev;
+        gmf_status st = gmf_feed(m->r, &c, m->cur_record, &ev);
+        if (st == GMF_ERROR) {
+            snprintf(err, err_size, "the frame runner failed at record %llu", (unsigned long long)m->cur_record);
+            status = DAP_RUN_ERROR;
+            break;
+        }
+        if (st == GMF_STOPPED)
+            break;
+        if (f->profile && ev.kind == GMF_EV_DRAW) {
+            char what[96];
+            snprintf(what, sizeof what, "draw %llu (program %u) done, %.1f ms in the model",
+                     (unsigned long long)ev.draw, ev.program, ev.seconds * 1e3);
+            prof(m, what);
+        }
+    }
+    if (rc < 0 && status == DAP_RUN_END) {
+        snprintf(err, err_size, "%s", s.err);
+        status = DAP_RUN_ERROR;
+    }
+    gmf_destroy(m->r);
+    m->r = NULL;
+    prof(m, m->abandoned ? "run abandoned" : "run ended");
     return status;
+}
+
+static void *model_thread(void *arg)
+{
+    struct model *m = arg;
+    struct frame_impl *f = m->f;
+    pthread_mutex_lock(&f->mu);
+    for (;;) {
+        while (m->cmd != MC_RUN && m->cmd != MC_PREPARE && m->cmd != MC_QUIT) {
+            if (m->cmd != MC_NONE) {   /* nothing to abandon or resume here */
+                m->cmd = MC_NONE;
+                pthread_cond_broadcast(&f->cv);
+            }
+            pthread_cond_wait(&f->cv, &f->mu);
+        }
+        if (m->cmd == MC_QUIT)
+            break;
+        m->preparing = m->cmd == MC_PREPARE;
+        m->cmd = MC_NONE;
+        m->state = MS_RUNNING;
+        pthread_mutex_unlock(&f->mu);
+        char err[256] = "";
+        int rc = frame_body(m, err, sizeof err);
+        pthread_mutex_lock(&f->mu);
+        m->preparing = false;
+        m->result = rc;
+        snprintf(m->err, sizeof m->err, "%s", err);
+        m->state = MS_DONE;
+        if (m->cmd == MC_ABANDON || m->cmd == MC_ADOPT || m->cmd == MC_RESUME)
+            m->cmd = MC_NONE;      /* the run ended before it could act on it */
+        pthread_cond_broadcast(&f->cv);
+    }
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+/* Lock held. */
+static void wait_settled(struct model *m)
+{
+    struct frame_impl *f = m->f;
+    while (!(m->cmd == MC_NONE && (m->state == MS_DONE || m->state == MS_SUSPENDED || m->state == MS_SPARE ||
+                                   m->state == MS_IDLE)))
+        pthread_cond_wait(&f->cv, &f->mu);
+}
+
+static void post(struct model *m, enum model_cmd cmd)
+{
+    m->cmd = cmd;
+    pthread_cond_broadcast(&m->f->cv);
+}
+
+/* Lock held: ends whatever the context holds (a suspended pass, a spare, a preparation). */
+static void drop(struct model *m)
+{
+    wait_settled(m);
+    if (m->state == MS_SUSPENDED || m->state == MS_SPARE) {
+        post(m, MC_ABANDON);
+        wait_settled(m);
+    }
+    if (m->state == MS_DONE)
+        m->state = MS_IDLE;
+}
+
+static bool start_threads(struct frame_impl *f)
+{
+    /* The second context only ever holds spares. */
+    for (int i = 0; i < (f->self->spares ? 2 : 1); i++)
+        if (!f->m[i].started) {
+            if (pthread_create(&f->m[i].th, NULL, model_thread, &f->m[i]) != 0)
+                return false;
+            f->m[i].started = true;
+        }
+    return true;
+}
+
+/* Lock held: after a pass settled, the other context prepares a spare for the next new pass. */
+static void prepare_spare(struct frame_impl *f)
+{
+    if (!f->self->spares)
+        return;
+    for (int i = 0; i < 2; i++) {
+        struct model *m = &f->m[i];
+        if (i == f->pass || !m->started)
+            continue;
+        if (m->cmd == MC_NONE && m->state == MS_SPARE && m->timing == f->self->timing)
+            return;   /* one is there */
+    }
+    for (int i = 0; i < 2; i++) {
+        struct model *m = &f->m[i];
+        if (i == f->pass || !m->started || m->cmd != MC_NONE)
+            continue;
+        if (m->state == MS_RUNNING)
+            return;   /* being prepared */
+        if (m->state == MS_SPARE) {
+            post(m, MC_ABANDON);   /* another timing setting: make a new one */
+            wait_settled(m);
+        }
+        if (m->state == MS_IDLE || m->state == MS_DONE) {
+            m->state = MS_IDLE;
+            m->timing = f->self->timing;
+            m->last_record = UINT64_MAX;
+            post(m, MC_PREPARE);
+            return;
+        }
+    }
+}
+
+/* Lock held: the pass context settled; its result. */
+static int settle(struct frame_impl *f, struct model *m, char *err, size_t err_size)
+{
+    wait_settled(m);
+    int rc;
+    if (m->state == MS_SUSPENDED) {
+        rc = DAP_RUN_SUSPENDED;
+    } else {
+        rc = m->result;
+        if (rc == DAP_RUN_ERROR)
+            snprintf(err, err_size, "%s", m->err);
+        m->state = MS_IDLE;
+        f->pass = -1;
+    }
+    prepare_spare(f);
+    return rc;
+}
+
+static int frame_run(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t err_size)
+{
+    struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    if (!start_threads(f)) {
+        pthread_mutex_unlock(&f->mu);
+        snprintf(err, err_size, "cannot start the model's threads");
+        return DAP_RUN_ERROR;
+    }
+    if (f->pass >= 0)
+        drop(&f->m[f->pass]);   /* the engine abandons first; be safe */
+    f->pass = -1;
+    /* A spare (maybe still being prepared) of the same timing setting, else a fresh run. */
+    struct model *use = NULL;
+    for (int i = 0; i < 2 && !use; i++) {
+        struct model *m = &f->m[i];
+        wait_settled(m);
+        if (m->state == MS_SPARE && m->timing == f->self->timing)
+            use = m;
+    }
+    for (int i = 0; i < 2; i++)
+        if (&f->m[i] != use)
+            drop(&f->m[i]);
+    struct model *m = use ? use : &f->m[0];
+    m->fn = fn;
+    m->fn_ctx = ctx;
+    m->last_record = f->last_record;
+    f->pass = (int)(m - f->m);
+    if (use) {
+        post(m, MC_ADOPT);
+    } else {
+        m->timing = f->self->timing;
+        post(m, MC_RUN);
+    }
+    int rc = settle(f, m, err, err_size);
+    pthread_mutex_unlock(&f->mu);
+    return rc;
+}
+
+static int frame_resume(void *impl, char *err, size_t err_size)
+{
+    struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    int rc;
+    if (f->pass < 0 || f->m[f->pass].state != MS_SUSPENDED) {
+        snprintf(err, err_size, "internal error: no suspended pass to resume");
+        rc = DAP_RUN_ERROR;
+    } else {
+        struct model *m = &f->m[f->pass];
+        post(m, MC_RESUME);
+        rc = settle(f, m, err, err_size);
+    }
+    pthread_mutex_unlock(&f->mu);
+    return rc;
+}
+
+static void frame_prepare(void *impl)
+{
+    struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    if (start_threads(f))
+        prepare_spare(f);
+    pthread_mutex_unlock(&f->mu);
+}
+
+static void frame_abandon(void *impl)
+{
+    struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    if (f->pass >= 0)
+        drop(&f->m[f->pass]);
+    f->pass = -1;
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* The last record of a draw whose program may run one of the shaders (by program name over every
+ * link of it, so relinks are covered; draws with no known program are kept). */
+static void frame_limit(void *impl, const int *ids, int n)
+{
+    struct frame_impl *f = impl;
+    if (n < 0) {
+        f->last_record = UINT64_MAX;
+        return;
+    }
+    uint64_t last = 0;
+    bool any = false;
+    const struct dap_capture *c = f->cap;
+    for (int d = 0; d < c->n_draws; d++) {
+        bool relevant = c->draws[d].program == 0;
+        bool known = false;
+        for (int p = 0; p < c->n_programs && !relevant; p++) {
+            if (c->programs[p].name != c->draws[d].program)
+                continue;
+            known = true;
+            for (int st = 0; st < 6 && !relevant; st++)
+                for (int i = 0; i < n && !relevant; i++)
+                    relevant = c->programs[p].shader[st] >= 0 && c->programs[p].shader[st] + 1 == ids[i];
+        }
+        if (relevant || !known) {
+            last = c->draws[d].record;
+            any = true;
+        }
+    }
+    /* No draw can reach them: the pass only needs to find that out, from nothing. */
+    f->last_record = any ? last : 0;
 }
 
 static void frame_destroy(void *impl)
 {
     struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    for (int i = 0; i < 2; i++)
+        if (f->m[i].started) {
+            drop(&f->m[i]);
+            post(&f->m[i], MC_QUIT);
+        }
+    pthread_mutex_unlock(&f->mu);
+    for (int i = 0; i < 2; i++)
+        if (f->m[i].started)
+            pthread_join(f->m[i].th, NULL);
+    pthread_mutex_destroy(&f->mu);
+    pthread_cond_destroy(&f->cv);
+    free_metas(f);
     free(f->metadata);
     free(f->surfaces);
     free(f);
 }
 
-/* The window sizes: each context's first MAKE_CURRENT with a surface size. */
+/* The window sizes: each context's first MAKE_CURRENT with a surface size; a context without one
+ * (a frame captured from a running program: it was made current before the capture began) gets
+ * its first reference image's size, with alpha if one of its pixels has alpha below 255, as
+ * `glreplay model` does (else the runner's 256x256 default would clip the frame). */
 static void collect_surfaces(struct frame_impl *f)
 {
     struct glr_stream s;
@@ -194,6 +583,30 @@ static void collect_surfaces(struct frame_impl *f)
         f->surfaces = n;
         f->surfaces[f->n_surfaces++] = (gmf_surface_desc){ c.ctx_id, (int)c.args[0], (int)c.args[1], false };
     }
+    const struct glrh_capture *cap = f->cap->cap;
+    int n_made_current = f->n_surfaces;
+    for (unsigned k = 0; k < cap->n_images; k++) {
+        const struct glrh_image *im = &cap->images[k];
+        if (im->fbo || !im->ctx_id || !im->width || !im->height)
+            continue;
+        int at = -1;
+        for (int i = 0; i < f->n_surfaces; i++)
+            if (f->surfaces[i].ctx_id == im->ctx_id)
+                at = i;
+        if (at >= 0 && at < n_made_current)
+            continue;
+        if (at < 0) {
+            gmf_surface_desc *n = realloc(f->surfaces, (size_t)(f->n_surfaces + 1) * sizeof *n);
+            if (!n)
+                return;
+            f->surfaces = n;
+            at = f->n_surfaces++;
+            f->surfaces[at] = (gmf_surface_desc){ im->ctx_id, (int)im->width, (int)im->height, false };
+        }
+        size_t np = (size_t)im->width * im->height;
+        for (size_t p = 0; im->pixels && p < np && !f->surfaces[at].alpha; p++)
+            f->surfaces[at].alpha = im->pixels[4 * p + 3] != 255;
+    }
 }
 
 struct dap_runner *dap_runner_frame_create(const struct dap_capture *cap, char *err, size_t err_size);
@@ -208,6 +621,15 @@ struct dap_runner *dap_runner_frame_create(const struct dap_capture *cap, char *
         return NULL;
     }
     f->cap = cap;
+    f->self = r;
+    f->last_record = UINT64_MAX;
+    f->pass = -1;
+    for (int i = 0; i < 2; i++)
+        f->m[i].f = f;
+    const char *pe = getenv("GLREPLAY_DAP_PROFILE");
+    f->profile = pe && *pe && strcmp(pe, "0");
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->cv, NULL);
     glcap_reader *rd = glcap_reader_open(cap->path, NULL, err, err_size);
     if (rd) {
         int64_t idx = glcap_reader_find(rd, GLCAP_SECTION_METADATA, 0);
@@ -228,5 +650,9 @@ struct dap_runner *dap_runner_frame_create(const struct dap_capture *cap, char *
     r->impl = f;
     r->run = frame_run;
     r->destroy = frame_destroy;
+    r->resume = frame_resume;
+    r->abandon = frame_abandon;
+    r->limit_to_shaders = frame_limit;
+    r->prepare = frame_prepare;
     return r;
 }
