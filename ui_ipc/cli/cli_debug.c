@@ -17,13 +17,13 @@
 #include "ui_ipc/dap/dap_runner.h"
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
-              "[--draw K] [--pixel X,Y] [--timing] [--json]"
+              "[--draw K] [--pixel X,Y] [--no-timing] [--json]"
 
 struct opts {
     const char *path, *brk, *cond;
     uint64_t hit;
     int draw, px, py;
-    bool json, timing;
+    bool json, no_timing;
 };
 
 static void help(void)
@@ -38,8 +38,8 @@ static void help(void)
            "  --condition EXPR      count only lanes where the GLSL expression is true\n"
            "  --draw K              count only hits in draw K\n"
            "  --pixel X,Y           count only fragments at window pixel X,Y\n"
-           "  --timing              order the warps by the GPU model's timing model (slower; the default\n"
-           "                        order runs each warp to its end, also deterministic)\n"
+           "  --no-timing           run each warp to its end instead of the timing model's interleaved\n"
+           "                        order (faster for hits deep in a frame; hit N is then another lane)\n"
            "  --json                strict JSON on stdout\n"
            "  --list                list the captured shaders and exit\n");
 }
@@ -266,8 +266,8 @@ int cli_debug(int argc, char **argv)
             o.json = true;
         } else if (!strcmp(a, "--list")) {
             list = true;
-        } else if (!strcmp(a, "--timing")) {
-            o.timing = true;
+        } else if (!strcmp(a, "--no-timing")) {
+            o.no_timing = true;
         } else if (!strcmp(a, "--break") || !strcmp(a, "--condition") || !strcmp(a, "--hit") || !strcmp(a, "--draw") ||
                    !strcmp(a, "--pixel")) {
             if (i + 1 >= argc) {
@@ -353,8 +353,8 @@ int cli_debug(int argc, char **argv)
     }
     /* One pass: no spare run for a next one (the one prepared at creation is the pass's). */
     dap_runner_set_spares(r, false);
-    if (o.timing)
-        dap_runner_set_timing(r, true);
+    if (o.no_timing)
+        dap_runner_set_timing(r, false);
     struct dap_pass_req req = { .bps = bps, .n_bps = n, .only_draw = o.draw, .only_x = o.px, .only_y = o.py,
                                 .log = engine_log };
     struct dap_pass_res res;

@@ -32,7 +32,10 @@ struct dap_runner *dap_runner_create(const struct dap_capture *cap, char *err, s
     struct dap_runner *r = dap_runner_frame_create(cap, err, err_size);
     if (r) {
         const char *t = getenv("GLREPLAY_DEBUG_TIMING");
-        r->timing = t && *t && strcmp(t, "0") != 0;
+        /* One schedule for the debugger, the profiler and `glreplay model`: the timing model's
+         * (hit N is the N-th in the GPU-like interleaved order); GLREPLAY_DEBUG_TIMING=0 runs each
+         * warp to its end instead (also deterministic, faster for hits deep in a frame). */
+        r->timing = !(t && !strcmp(t, "0"));
         /* GLREPLAY_DAP_SPARES=1: prepare each next pass's run in the background. Off by default:
          * on the samples it saved nothing measurable (glslang takes ~15 ms a program there) and
          * it compiles on a second thread while a pass may compile too. */

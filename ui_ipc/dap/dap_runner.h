@@ -64,8 +64,10 @@ struct dap_runner {
     void (*suspended_free)(void *suspended);
 };
 
-/* Debug passes run the model without its timing model (same images, a deterministic order, several
- * times faster) unless GLREPLAY_DEBUG_TIMING=1 or this asks for it; set before the first run. */
+/* Debug passes run the model through its timing model (the same interleaved warp order as the
+ * profiler and `glreplay model`) unless GLREPLAY_DEBUG_TIMING=0 or this turns it off (each warp
+ * run to its end: same images, another deterministic order, faster for hits deep in a frame); set
+ * before the first run. */
 void dap_runner_set_timing(struct dap_runner *r, bool timing);
 
 /* A runner may prepare the run of the next new pass in the background (created, fed and compiled
