@@ -454,8 +454,7 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
     case SpvStorageClassFunction:
     case SpvStorageClassPrivate:
     case SpvStorageClassInput:
-    case SpvStorageClassOutput:
-    case SpvStorageClassWorkgroup: {
+    case SpvStorageClassOutput: {
         int addr = gm_dec_alloc_regs(d, t->ncomp);
         if (addr < 0)
             return -1;
@@ -478,6 +477,15 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
         }
         break;
     }
+    case SpvStorageClassWorkgroup:
+        /* Compute `shared`: one copy per workgroup, word-addressed like registers. */
+        if (t->ncomp > (1 << 20) - p->shared_words)
+            return gm_dec_fail(d, "shared variables too large");
+        ptr->space = GM_SPACE_SHARED;
+        ptr->static_addr = p->shared_words;
+        p->shared_words += t->ncomp;
+        klass = GM_VAR_GLOBAL;
+        break;
     case SpvStorageClassUniformConstant: {
         ptr->space = GM_SPACE_UNIFORM;
         ptr->static_addr = p->umem_words;
@@ -633,6 +641,9 @@ static int pass_a(gm_decoder *d)
                 p->writes_depth = 1;
             else if (w[2] == SpvExecutionModeEarlyFragmentTests)
                 p->early_tests = 1;
+            else if (w[2] == SpvExecutionModeLocalSize && wc >= 6)
+                for (int k = 0; k < 3; k++)
+                    p->local_size[k] = (int)w[3 + k];
             break;
         case SpvOpTypeVoid: case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat:
         case SpvOpTypeVector: case SpvOpTypeMatrix: case SpvOpTypeArray:
@@ -917,6 +928,7 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
     if (!p)
         goto oom;
     p->bound = bound;
+    p->local_size[0] = p->local_size[1] = p->local_size[2] = 1;
     p->types = calloc(bound, sizeof *p->types);
     p->reg_of = malloc(bound * sizeof *p->reg_of);
     p->ncomp_of = calloc(bound, sizeof *p->ncomp_of);

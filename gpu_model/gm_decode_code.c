@@ -131,6 +131,8 @@ static int emit_load(gm_decoder *d, int dst, uint32_t ptr_id)
         if (pi->static_addr >= 0)
             return gm_dec_emit(d, GM_OP_COPY, n, dst, pi->static_addr, 0, 0, 0);
         return gm_dec_emit(d, GM_OP_REG_LOAD_DYN, n, dst, pr, 0, 0, 0);
+    case GM_SPACE_SHARED:
+        return gm_dec_emit(d, GM_OP_SH_LOAD, n, dst, pr, 0, 0, 0);
     case GM_SPACE_UNIFORM:
         if (pi->static_addr >= 0)
             return gm_dec_emit(d, GM_OP_UNI_LOAD, n, dst, pi->static_addr, 0, 0, 0);
@@ -170,6 +172,8 @@ static int emit_store(gm_decoder *d, uint32_t ptr_id, int src)
         return gm_dec_emit(d, GM_OP_BUF_STORE, n, 0, pr, list, src,
                            ((uint32_t)pi->binding << 2) | pi->bkind);
     }
+    case GM_SPACE_SHARED:
+        return gm_dec_emit(d, GM_OP_SH_STORE, n, 0, pr, src, 0, 0);
     case GM_SPACE_UNIFORM:
         return gm_dec_fail(d, "store to a uniform");
     default:
@@ -574,6 +578,108 @@ static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
     }
 }
 
+static int add_tex_desc(gm_decoder *d, const gm_tex_desc *t)
+{
+    gm_program *p = d->p;
+    gm_tex_desc *nt = realloc(p->tex, (size_t)(p->tex_count + 1) * sizeof *nt);
+    if (!nt)
+        return gm_dec_fail(d, "out of memory");
+    p->tex = nt;
+    nt[p->tex_count] = *t;
+    return p->tex_count++;
+}
+
+/* OpImageTexelPointer: the image unit is loaded here (the image operand is a pointer to the
+ * image uniform); the descriptor (unit register, coordinates, sample) waits in the pointer
+ * for the atomic that uses it (image_atomic). */
+static int texel_pointer(gm_decoder *d, const uint32_t *w, unsigned wc)
+{
+    if (wc < 6)
+        return gm_dec_fail(d, "short OpImageTexelPointer");
+    uint32_t rid = w[2], img = w[3];
+    int pointee = pointee_of(d, img);
+    if (pointee < 0)
+        return -1;
+    const gm_type *it = &d->p->types[pointee];
+    const gm_ptr *ip = &d->ptr[img];
+    if (it->kind != GM_TYPE_IMAGE || ip->space != GM_SPACE_UNIFORM)
+        return gm_dec_fail(d, "OpImageTexelPointer on something other than an image uniform");
+    int h = gm_dec_alloc_regs(d, 1);
+    if (h < 0)
+        return -1;
+    if (ip->static_addr >= 0) {
+        if (gm_dec_emit(d, GM_OP_UNI_LOAD, 1, h, ip->static_addr, 0, 0, 0) < 0)
+            return -1;
+    } else if (gm_dec_emit(d, GM_OP_UNI_LOAD_DYN, 1, h, reg(d, img), 0, 0, 0) < 0) {
+        return -1;
+    }
+    gm_tex_desc t;
+    memset(&t, 0, sizeof t);
+    t.dref = t.lod = t.bias = t.grad_x = t.grad_y = t.offset = t.sample = t.min_lod = -1;
+    t.component = t.gather_offsets = t.data = t.data2 = -1;
+    t.handle = h;
+    t.coord = reg(d, w[4]);
+    t.coord_n = words(d, w[4]);
+    if (it->ms)
+        t.sample = reg(d, w[5]);
+    t.dim = (gm_tex_dim)it->dim;
+    t.arrayed = it->arrayed;
+    t.ms = it->ms;
+    t.rtype = it->scalar == GM_SCALAR_INT ? GM_TEX_RESULT_INT
+              : it->scalar == GM_SCALAR_UINT ? GM_TEX_RESULT_UINT : GM_TEX_RESULT_FLOAT;
+    if (d->failed || rid >= d->p->bound)
+        return -1;
+    int idx = add_tex_desc(d, &t);
+    if (idx < 0)
+        return -1;
+    d->ptr[rid].space = GM_SPACE_IMAGE;
+    d->ptr[rid].binding = idx;
+    d->ptr[rid].static_addr = -1;
+    return 0;
+}
+
+/* imageAtomic*(): an atomic on a texel pointer becomes GM_OP_IMAGE with an atomic image op. */
+static int image_atomic(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc, int desc)
+{
+    gm_image_op iop;
+    switch (op) {
+    case SpvOpAtomicIAdd: iop = GM_IMG_ATOMIC_ADD; break;
+    case SpvOpAtomicSMin: case SpvOpAtomicUMin: iop = GM_IMG_ATOMIC_MIN; break;
+    case SpvOpAtomicSMax: case SpvOpAtomicUMax: iop = GM_IMG_ATOMIC_MAX; break;
+    case SpvOpAtomicAnd: iop = GM_IMG_ATOMIC_AND; break;
+    case SpvOpAtomicOr: iop = GM_IMG_ATOMIC_OR; break;
+    case SpvOpAtomicXor: iop = GM_IMG_ATOMIC_XOR; break;
+    case SpvOpAtomicExchange: iop = GM_IMG_ATOMIC_EXCHANGE; break;
+    case SpvOpAtomicCompareExchange: iop = GM_IMG_ATOMIC_COMP_SWAP; break;
+    default:
+        return gm_dec_fail(d, "%s on an image is not supported", gm_dec_opname(op));
+    }
+    if (desc < 0 || desc >= d->p->tex_count)
+        return gm_dec_fail(d, "image atomic without its texel pointer");
+    gm_tex_desc t = d->p->tex[desc];
+    t.kind = 0;
+    t.image_op = iop;
+    if (op == SpvOpAtomicCompareExchange) {
+        if (wc < 9)
+            return gm_dec_fail(d, "short OpAtomicCompareExchange");
+        t.data = reg(d, w[7]);
+        t.data2 = reg(d, w[8]);
+    } else {
+        if (wc < 7)
+            return gm_dec_fail(d, "short %s", gm_dec_opname(op));
+        t.data = reg(d, w[6]);
+    }
+    t.data_n = 1;
+    t.result_n = 1;
+    int dst = reg(d, w[2]);
+    if (d->failed)
+        return -1;
+    int idx = add_tex_desc(d, &t);
+    if (idx < 0)
+        return -1;
+    return gm_dec_emit(d, GM_OP_IMAGE, 1, dst, 0, 0, 0, (uint32_t)idx);
+}
+
 static int atomic_op(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc)
 {
     uint32_t ptr_id = op == SpvOpAtomicStore ? w[1] : w[3];
@@ -582,7 +688,9 @@ static int atomic_op(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc)
         return emit_load(d, reg(d, w[2]), ptr_id);
     if (op == SpvOpAtomicStore)
         return emit_store(d, ptr_id, reg(d, w[4]));
-    if (pi->space != GM_SPACE_BUFFER)
+    if (pi->space == GM_SPACE_IMAGE)
+        return image_atomic(d, op, w, wc, pi->binding);
+    if (pi->space != GM_SPACE_BUFFER && pi->space != GM_SPACE_SHARED)
         return gm_dec_fail(d, "%s on non-buffer memory is not supported", gm_dec_opname(op));
     int dst = reg(d, w[2]);
     int pr = reg(d, ptr_id);
@@ -606,6 +714,8 @@ static int atomic_op(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc)
     if (d->failed)
         return -1;
     int ax = gm_dec_aux(d, op);
+    if (pi->space == GM_SPACE_SHARED)
+        return ax < 0 ? -1 : gm_dec_emit(d, GM_OP_SH_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);
     if (ax < 0 || gm_dec_aux(d, (uint32_t)pi->binding) < 0 || gm_dec_aux(d, pi->bkind) < 0)
         return -1;
     d->p->uses_discard |= 0;
@@ -628,8 +738,19 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     switch (op) {
     case SpvOpNop: case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension:
     case SpvOpModuleProcessed: case SpvOpUndef: case SpvOpVariable: case SpvOpName:
-    case SpvOpMemberName: case SpvOpString: case SpvOpControlBarrier: case SpvOpMemoryBarrier:
+    case SpvOpMemberName: case SpvOpString: case SpvOpMemoryBarrier:
+        /* memoryBarrier*(): warps run one instruction at a time over one memory, so every
+         * write is already visible in program order: nothing to do. */
         return 0;
+    case SpvOpControlBarrier: {
+        /* barrier() in a compute shader (execution scope Workgroup): the scheduler holds
+         * the group's warps there. Other scopes (subgroup) need nothing in the model. */
+        uint32_t scope = 0;
+        if (d->execution_model != SpvExecutionModelGLCompute ||
+            !const_value(d, w[1], &scope) || scope != SpvScopeWorkgroup)
+            return 0;
+        return gm_dec_emit(d, GM_OP_BARRIER, 0, 0, 0, 0, 0, 0);
+    }
     case SpvOpFunctionParameter: {
         const gm_type *t = tyof(d, w[2]);
         if (t && t->kind == GM_TYPE_POINTER) {
@@ -639,8 +760,10 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
             switch (t->storage) {
             case SpvStorageClassFunction: case SpvStorageClassPrivate:
             case SpvStorageClassInput: case SpvStorageClassOutput:
-            case SpvStorageClassWorkgroup:
                 pi->space = GM_SPACE_REG;
+                break;
+            case SpvStorageClassWorkgroup:
+                pi->space = GM_SPACE_SHARED;
                 break;
             case SpvStorageClassUniformConstant:
                 pi->space = GM_SPACE_UNIFORM;
@@ -960,6 +1083,8 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     case SpvOpImageQuerySize: case SpvOpImageQueryLod: case SpvOpImageQueryLevels:
     case SpvOpImageQuerySamples:
         return decode_image(d, op, w, wc);
+    case SpvOpImageTexelPointer:
+        return texel_pointer(d, w, wc);
     case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange:
     case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
     case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin:

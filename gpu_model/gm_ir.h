@@ -14,9 +14,13 @@
 /* Address spaces a pointer can point into. */
 typedef enum {
     GM_SPACE_NONE,
-    GM_SPACE_REG,     /* Function/Private/Input/Output/Workgroup: per-lane register words */
+    GM_SPACE_REG,     /* Function/Private/Input/Output: per-lane register words */
     GM_SPACE_UNIFORM, /* loose uniforms and opaque handles: program uniform memory */
     GM_SPACE_BUFFER,  /* UBO/SSBO/push constants: bytes through gm_env.buffer */
+    GM_SPACE_SHARED,  /* Workgroup (compute `shared`): words of the workgroup's shared memory,
+                         one copy for all warps of a group (gm_warp_set_shared) */
+    GM_SPACE_IMAGE,   /* OpImageTexelPointer result: a texel of an image for atomics (decoder
+                         only: the atomic becomes GM_OP_IMAGE with the pointer's descriptor) */
 } gm_space;
 
 typedef struct gm_type {
@@ -110,6 +114,12 @@ typedef enum {
     GM_OP_UNREACHABLE,
     GM_OP_CALL,         /* x = function; arguments were copied before */
     GM_OP_IS_HELPER,    /* d = helper lane ? 1 : 0 */
+    /* compute: workgroup shared memory (word addresses per lane in a) and barriers */
+    GM_OP_BARRIER,      /* OpControlBarrier: every invocation of the workgroup arrives before
+                           any goes on (the scheduler enforces it: timing model or lock-step) */
+    GM_OP_SH_LOAD,      /* d[k] = shared[a[lane] + k] */
+    GM_OP_SH_STORE,     /* shared[a[lane] + k] = b[k] (lanes in order; helpers skipped) */
+    GM_OP_SH_ATOMIC,    /* aux[x]: SPIR-V opcode; d = old shared[a]; b value, c comparator */
     GM_OP_COUNT
 } gm_opcode;
 
@@ -209,6 +219,27 @@ struct gm_program {
     int umem_words;
     int writes_depth, uses_discard, origin_upper_left, early_tests;
     int max_call_depth;
+    /* Compute: words of Workgroup storage (shared variables), LocalSize execution mode. */
+    int shared_words;
+    int local_size[3];
 };
+
+/* ---- compute support (used by the frame runner; see DESIGN.md "Compute") ---- */
+
+/* Words of workgroup shared memory a compute program needs (0 when none). */
+int gm_program_shared_words(const gm_program *p);
+/* The LocalSize execution mode (1,1,1 when absent). */
+void gm_program_local_size(const gm_program *p, int size[3]);
+/* The shared memory of the warp's workgroup: every warp of a group gets the same `words`
+ * (at least gm_program_shared_words, zeroed by the caller at group start). Accesses past
+ * `count` read 0 / are dropped. NULL detaches it. */
+void gm_warp_set_shared(gm_warp *w, uint32_t *words, uint32_t count);
+/* Barrier stops for schedulers without the timing model: when on, gm_warp_run returns
+ * GM_RUN_PAUSED before a GM_OP_BARRIER instruction (gm_warp_at_barrier() then returns 1);
+ * the next run executes it. The timing model instead marks barrier PCs through its
+ * barrier hook (gm_program_pc_is_barrier) and keeps this off. */
+void gm_warp_set_barrier_stop(gm_warp *w, int on);
+int gm_warp_at_barrier(const gm_warp *w);
+int gm_program_pc_is_barrier(const gm_program *p, int pc);
 
 #endif

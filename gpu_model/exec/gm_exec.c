@@ -467,6 +467,9 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
     case GM_OP_BUF_LOAD:
         gm_exec_buf_load(w, in, out);
         break;
+    case GM_OP_SH_LOAD:
+        gm_exec_sh_load(w, in, out);
+        break;
     default:
         gm_exec_error(w, "internal error: IR op %d in the ALU path", in->op);
         return -1;
@@ -559,6 +562,12 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
         if (max_instructions && count >= max_instructions)
             return GM_RUN_PAUSED;
         const gm_inst *in = &code[w->pc];
+        /* Lock-step workgroups: stop before a barrier until the caller has brought every
+         * warp of the group here (the observer sees the barrier when it issues). */
+        if (in->op == GM_OP_BARRIER && w->barrier_stop && !w->barrier_passed) {
+            w->barrier_passed = 1;
+            return GM_RUN_PAUSED;
+        }
         if (w->observer) {
             if (!w->skip_observe) {
                 gm_issue is = {w->id, w->pc, in->line, w->mask, w->depth};
@@ -599,6 +608,18 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
             break;
         case GM_OP_BUF_ATOMIC:
             gm_exec_buf_atomic(w, in);
+            w->pc++;
+            break;
+        case GM_OP_BARRIER:
+            w->barrier_passed = 0;
+            w->pc++;
+            break;
+        case GM_OP_SH_STORE:
+            gm_exec_sh_store(w, in);
+            w->pc++;
+            break;
+        case GM_OP_SH_ATOMIC:
+            gm_exec_sh_atomic(w, in);
             w->pc++;
             break;
         case GM_OP_TEX:

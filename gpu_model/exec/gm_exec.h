@@ -40,6 +40,11 @@ struct gm_warp {
     void *observer_ctx;
     int skip_observe;
     uint64_t issued, lane_instr;
+    /* compute: the workgroup's shared memory (owned by the caller) and barrier stops */
+    uint32_t *shared;
+    uint32_t shared_count;
+    int barrier_stop;     /* pause before each GM_OP_BARRIER (lock-step scheduling) */
+    int barrier_passed;   /* paused there: the next run executes it */
     int error;
     char err[256];
 };
@@ -57,6 +62,10 @@ void gm_exec_image(gm_warp *w, const gm_inst *in);
 void gm_exec_buf_load(gm_warp *w, const gm_inst *in, gm_lanes *out);
 void gm_exec_buf_store(gm_warp *w, const gm_inst *in);
 void gm_exec_buf_atomic(gm_warp *w, const gm_inst *in);
+/* Workgroup shared memory: loads into out (like the ALU path), stores and atomics. */
+void gm_exec_sh_load(gm_warp *w, const gm_inst *in, gm_lanes *out);
+void gm_exec_sh_store(gm_warp *w, const gm_inst *in);
+void gm_exec_sh_atomic(gm_warp *w, const gm_inst *in);
 
 /* floor without a libm call (x86-64 baseline has no roundps), so loops vectorize. */
 static inline float gm_floorf(float x)

@@ -178,8 +178,11 @@ void gm_exec_image(gm_warp *w, const gm_inst *in)
     if (t->data >= 0)
         for (int k = 0; k < t->data_n && k < 4; k++)
             memcpy(req.data.u[k], R[t->data + k], sizeof req.data.u[k]);
+    if (t->data2 >= 0) /* compare-exchange: the comparator in component 1 */
+        memcpy(req.data.u[1], R[t->data2], sizeof req.data.u[1]);
+    req.signed_atomic = t->rtype == GM_TEX_RESULT_INT;
     gm_mask todo = w->mask;
-    if (req.op == GM_IMG_STORE)
+    if (req.op != GM_IMG_LOAD && req.op != GM_IMG_SIZE) /* stores, atomics: no helpers */
         todo &= ~w->helper;
     const uint32_t *unit = R[t->handle];
     while (todo) {
@@ -247,6 +250,28 @@ void gm_exec_buf_store(gm_warp *w, const gm_inst *in)
     }
 }
 
+/* The new value of an atomic read-modify-write (SPIR-V opcode op) on old. */
+static uint32_t atomic_apply(uint32_t op, uint32_t old, uint32_t v, uint32_t cmp)
+{
+    int32_t so = (int32_t)old, sv = (int32_t)v;
+    switch (op) {
+    case SpvOpAtomicExchange: return v;
+    case SpvOpAtomicCompareExchange: return old == cmp ? v : old;
+    case SpvOpAtomicIIncrement: return old + 1;
+    case SpvOpAtomicIDecrement: return old - 1;
+    case SpvOpAtomicIAdd: return old + v;
+    case SpvOpAtomicISub: return old - v;
+    case SpvOpAtomicSMin: return (uint32_t)(sv < so ? sv : so);
+    case SpvOpAtomicUMin: return v < old ? v : old;
+    case SpvOpAtomicSMax: return (uint32_t)(sv > so ? sv : so);
+    case SpvOpAtomicUMax: return v > old ? v : old;
+    case SpvOpAtomicAnd: return old & v;
+    case SpvOpAtomicOr: return old | v;
+    case SpvOpAtomicXor: return old ^ v;
+    default: return old;
+    }
+}
+
 void gm_exec_buf_atomic(gm_warp *w, const gm_inst *in)
 {
     const uint32_t *aux = w->p->aux + in->x;
@@ -263,25 +288,57 @@ void gm_exec_buf_atomic(gm_warp *w, const gm_inst *in)
         uint32_t old = 0;
         if (base && off + 4 <= size) {
             memcpy(&old, base + off, 4);
-            uint32_t v = w->R[in->b][l], nv = old;
-            int32_t so = (int32_t)old, sv = (int32_t)v;
-            switch (op) {
-            case SpvOpAtomicExchange: nv = v; break;
-            case SpvOpAtomicCompareExchange: nv = old == w->R[in->c][l] ? v : old; break;
-            case SpvOpAtomicIIncrement: nv = old + 1; break;
-            case SpvOpAtomicIDecrement: nv = old - 1; break;
-            case SpvOpAtomicIAdd: nv = old + v; break;
-            case SpvOpAtomicISub: nv = old - v; break;
-            case SpvOpAtomicSMin: nv = (uint32_t)(sv < so ? sv : so); break;
-            case SpvOpAtomicUMin: nv = v < old ? v : old; break;
-            case SpvOpAtomicSMax: nv = (uint32_t)(sv > so ? sv : so); break;
-            case SpvOpAtomicUMax: nv = v > old ? v : old; break;
-            case SpvOpAtomicAnd: nv = old & v; break;
-            case SpvOpAtomicOr: nv = old | v; break;
-            case SpvOpAtomicXor: nv = old ^ v; break;
-            default: break;
-            }
+            uint32_t nv = atomic_apply(op, old, w->R[in->b][l], w->R[in->c][l]);
             memcpy(base + off, &nv, 4);
+        }
+        w->R[in->d][l] = old;
+    }
+}
+
+/* ---- workgroup shared memory (word addresses, bounds-checked like buffers) ---- */
+
+void gm_exec_sh_load(gm_warp *w, const gm_inst *in, gm_lanes *out)
+{
+    const uint32_t *addr = w->R[in->a];
+    const uint32_t *sh = w->shared;
+    uint32_t limit = w->shared_count;
+    for (int k = 0; k < in->n; k++)
+        for (int l = 0; l < GM_LANES; l++) {
+            uint32_t a = addr[l] + (uint32_t)k;
+            out[k][l] = sh && a < limit ? sh[a] : 0;
+        }
+}
+
+void gm_exec_sh_store(gm_warp *w, const gm_inst *in)
+{
+    if (!w->shared)
+        return;
+    gm_mask m = w->mask & ~w->helper;
+    const uint32_t *addr = w->R[in->a];
+    for (int l = 0; l < GM_LANES; l++) {
+        if (!((m >> l) & 1))
+            continue;
+        for (int k = 0; k < in->n; k++) {
+            uint32_t a = addr[l] + (uint32_t)k;
+            if (a < w->shared_count)
+                w->shared[a] = w->R[in->b + k][l];
+        }
+    }
+}
+
+void gm_exec_sh_atomic(gm_warp *w, const gm_inst *in)
+{
+    uint32_t op = w->p->aux[in->x];
+    gm_mask m = w->mask & ~w->helper;
+    const uint32_t *addr = w->R[in->a];
+    /* Lanes in order, as for buffer atomics. */
+    for (int l = 0; l < GM_LANES; l++) {
+        if (!((m >> l) & 1))
+            continue;
+        uint32_t a = addr[l], old = 0;
+        if (w->shared && a < w->shared_count) {
+            old = w->shared[a];
+            w->shared[a] = atomic_apply(op, old, w->R[in->b][l], w->R[in->c][l]);
         }
         w->R[in->d][l] = old;
     }

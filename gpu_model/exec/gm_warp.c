@@ -90,6 +90,7 @@ void gm_warp_begin(gm_warp *w, gm_mask active, gm_mask helper)
     w->done = 0;
     w->depth = 0;
     w->skip_observe = 0;
+    w->barrier_passed = 0;
     w->issued = w->lane_instr = 0;
     gm_frame *f = &w->frames[0];
     memset(f, 0, sizeof *f);
@@ -199,4 +200,32 @@ int gm_warp_read_var(const gm_warp *w, int var, int lane, uint32_t *out, int max
     default:
         return -1;
     }
+}
+
+/* ---- compute support ---- */
+
+int gm_program_shared_words(const gm_program *p) { return p ? p->shared_words : 0; }
+
+void gm_program_local_size(const gm_program *p, int size[3])
+{
+    for (int k = 0; k < 3; k++)
+        size[k] = p && p->local_size[k] > 0 ? p->local_size[k] : 1;
+}
+
+int gm_program_pc_is_barrier(const gm_program *p, int pc)
+{
+    return p && pc >= 0 && pc < p->code_count && p->code[pc].op == GM_OP_BARRIER;
+}
+
+void gm_warp_set_shared(gm_warp *w, uint32_t *words, uint32_t count)
+{
+    w->shared = words;
+    w->shared_count = words ? count : 0;
+}
+
+void gm_warp_set_barrier_stop(gm_warp *w, int on) { w->barrier_stop = on != 0; }
+
+int gm_warp_at_barrier(const gm_warp *w)
+{
+    return !w->done && w->barrier_passed && gm_program_pc_is_barrier(w->p, w->pc);
 }

@@ -44,8 +44,9 @@ typedef struct gmf_surface_desc {
 
 /* One issued warp instruction, for debuggers and telemetry. */
 typedef struct gmf_issue {
-    uint64_t draw;          /* index of the draw in the frame run (0-based, clears excluded) */
-    gm_stage stage;         /* GM_STAGE_VERTEX or GM_STAGE_FRAGMENT */
+    uint64_t draw;          /* index of the draw in the frame run (0-based, clears excluded);
+                               compute: index of the dispatch among dispatches */
+    gm_stage stage;         /* GM_STAGE_VERTEX, GM_STAGE_FRAGMENT or GM_STAGE_COMPUTE */
     uint64_t warp;          /* warp serial number in this draw and stage (0-based) */
     uint64_t frame_warp;    /* warp serial over the whole run, all draws and stages */
     int pc;
@@ -91,6 +92,8 @@ typedef enum {
     GMF_EV_DRAW,            /* a draw ran in the model (perhaps partly: see unsupported) */
     GMF_EV_CLEAR,           /* a clear ran */
     GMF_EV_SWAP,            /* a frame ended on a context's default framebuffer */
+    GMF_EV_DISPATCH,        /* a compute dispatch ran (draw: index among dispatches;
+                               program; stats.cycles/instructions with the timing model) */
 } gmf_event_kind;
 
 #define GMF_MAX_NOTES 8
@@ -209,6 +212,8 @@ typedef struct gmf_totals {
     bool timing;                  /* the timing model is in use */
     double model_seconds;
     uint64_t programs_compiled, program_errors;
+    uint64_t dispatches, dispatches_failed, cs_invocations;
+    uint64_t cs_cycles;           /* timing model: sum of the dispatches' cycles (not in `cycles`) */
 } gmf_totals;
 void gmf_get_totals(const gmf_runner *r, gmf_totals *t);
 

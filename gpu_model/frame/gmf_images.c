@@ -1,6 +1,7 @@
 /* Model images: textures (contents converted from the state model's uploads, kept in sync
  * by content hash, written by model draws when attached to an FBO), renderbuffers and the
  * default framebuffer of each context; the draw framebuffer built from them; read-backs. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,13 @@ int gmf_unpack_to_surface(const void *data, uint64_t size, uint32_t format, uint
 
 /* ---- textures ---- */
 
+/* Samples of a multisampled image as llvmpipe allocates it: it supports 4x only and
+ * rounds any request of 2..4 up to it (larger requests fail in the driver). */
+static int gmf_model_samples(int requested)
+{
+    return requested > 1 ? 4 : 1;
+}
+
 static uint64_t hash_bytes(const void *p, uint64_t n)
 {
     const uint8_t *b = p;
@@ -353,10 +361,11 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
                           : (st->target == GL_TEXTURE_1D_ARRAY ? 1 : (im->depth > 0 ? im->depth : 1));
         int h = im->height > 0 ? im->height : 1;
         gm_surface *s = &t->img.level[l];
+        int samples = gmf_model_samples(im->samples);
         if (!s->data || s->width != im->width || s->height != h || s->depth != layers ||
-            s->format != fmt) {
+            s->format != fmt || s->samples != samples) {
             gm_surface_free(s);
-            if (gm_surface_alloc(s, fmt, im->width, h, layers, 1) != 0) {
+            if (gm_surface_alloc(s, fmt, im->width, h, layers, samples) != 0) {
                 gmf_note(ev, "texture %u level %d: cannot allocate %dx%dx%d", name, l, im->width,
                          h, layers);
                 break;
@@ -481,7 +490,8 @@ bool gmf_tex_complete(const gmf_texture *t, const gm_tex_sampler *s)
     if (base < 0 || base >= t->img.num_levels)
         return false;
     bool mip = s->min_filter != GL_NEAREST && s->min_filter != GL_LINEAR;
-    if (!mip)
+    /* multisample textures have one level and ignore the sampler (texelFetch only) */
+    if (!mip || t->img.target == GM_TEX_2D_MS || t->img.target == GM_TEX_2D_MS_ARRAY)
         return true;
     const gm_surface *b = &t->img.level[base];
     int w = b->width, h = b->height, need = base;
@@ -525,16 +535,15 @@ static gm_surface *renderbuffer(gmf_runner *r, const struct sm_context *c, uint3
         r->rbs[r->n_rbs++] = m;
     }
     gm_format f = gmf_format_from_gl(rb->internal_format, 0);
-    if (rb->samples > 1)
-        gmf_note(ev, "multisampled renderbuffer %u drawn single-sampled", name);
+    int samples = gmf_model_samples(rb->samples);
     if (f == GM_FMT_NONE) {
         gmf_note(ev, "renderbuffer %u: format 0x%04x not supported", name, rb->internal_format);
         return NULL;
     }
     if (!m->surf.data || m->surf.width != rb->width || m->surf.height != rb->height ||
-        m->surf.format != f) {
+        m->surf.format != f || m->surf.samples != samples) {
         gm_surface_free(&m->surf);
-        if (gm_surface_alloc(&m->surf, f, rb->width, rb->height, 1, 1) != 0)
+        if (gm_surface_alloc(&m->surf, f, rb->width, rb->height, 1, samples) != 0)
             return NULL;
     }
     return &m->surf;
@@ -681,4 +690,154 @@ void gmf_images_free(gmf_runner *r)
         gm_surface_free(&r->fbs[i].ds);
     }
     free(r->fbs);
+}
+
+/* ---- glBlitFramebuffer ---- */
+
+/* Colour surface of `buf` (GL_COLOR_ATTACHMENTi, or GL_BACK/GL_FRONT on the default
+ * framebuffer) of framebuffer `fbo`, or NULL. */
+static gm_surface *blit_color(gmf_runner *r, const struct sm_context *c, uint32_t fbo,
+                              uint32_t buf, gm_surface *view, gmf_event *ev)
+{
+    if (buf == GL_NONE)
+        return NULL;
+    if (fbo == 0) {
+        gmf_default_fb *d = gmf_default_fb_get(r, sm_context_id(c));
+        return d ? &d->color : NULL;
+    }
+    const struct sm_framebuffer *f = sm_get_framebuffer(c, fbo);
+    if (!f || buf < GL_COLOR_ATTACHMENT0 || buf >= GL_COLOR_ATTACHMENT0 + SM_MAX_COLOR_ATTACH)
+        return NULL;
+    return attachment(r, c, &f->color[buf - GL_COLOR_ATTACHMENT0], view, ev);
+}
+
+static gm_surface *blit_depth(gmf_runner *r, const struct sm_context *c, uint32_t fbo,
+                              gm_surface *view, gmf_event *ev)
+{
+    if (fbo == 0) {
+        gmf_default_fb *d = gmf_default_fb_get(r, sm_context_id(c));
+        return d ? &d->ds : NULL;
+    }
+    const struct sm_framebuffer *f = sm_get_framebuffer(c, fbo);
+    if (!f)
+        return NULL;
+    gm_surface *s = attachment(r, c, f->depth.type ? &f->depth : &f->stencil, view, ev);
+    return s && s->format != GM_FMT_NONE ? s : NULL;
+}
+
+/* One destination texel from the source pixel (sx, sy): a copy, a conversion, or the
+ * average of the source's samples (resolve: float sum in sample order times 1/n, as
+ * llvmpipe's resolve shader; integer formats take sample 0). */
+static void blit_texel(const gm_surface *src, int sx, int sy, gm_surface *dst, int dx, int dy,
+                       bool depth)
+{
+    const gm_format_info *si = gm_format_get(src->format), *di = gm_format_get(dst->format);
+    const uint8_t *sp = gm_surface_texel(src, sx, sy, 0);
+    uint8_t *dp = gm_surface_texel(dst, dx, dy, 0);
+    int sn = src->samples > 1 ? src->samples : 1, dn = dst->samples > 1 ? dst->samples : 1;
+    if (src->format == dst->format && sn == dn) {
+        memcpy(dp, sp, (size_t)si->bytes * (size_t)sn);
+        return;
+    }
+    uint8_t texel[16] = {0};
+    if (src->format == dst->format && (depth || sn == 1 || si->kind == GM_KIND_UINT ||
+                                       si->kind == GM_KIND_SINT)) {
+        memcpy(texel, sp, si->bytes);   /* sample 0 (depth/integer: GL picks one sample) */
+    } else if (si->kind == GM_KIND_UINT || si->kind == GM_KIND_SINT) {
+        uint32_t v[4];
+        gm_format_unpack_rgba_i(src->format, sp, v);
+        gm_format_pack_rgba_i(dst->format, v, texel);
+    } else if (depth) {
+        gm_format_pack_depth(dst->format, gm_format_unpack_depth(src->format, sp), texel);
+    } else {
+        float acc[4] = {0, 0, 0, 0}, t[4];
+        for (int s = 0; s < sn; s++) {
+            gm_format_unpack_rgba(src->format, sp + (size_t)s * si->bytes, t);
+            for (int k = 0; k < 4; k++)
+                acc[k] += t[k];
+        }
+        float inv = 1.0f / (float)sn;
+        for (int k = 0; k < 4; k++)
+            acc[k] *= inv;
+        gm_format_pack_rgba(dst->format, acc, texel);
+    }
+    for (int s = 0; s < dn; s++)
+        memcpy(dp + (size_t)s * di->bytes, texel, di->bytes);
+}
+
+/* Blits src rectangle s[4] (x0, y0, x1, y1) to d[4] with nearest sampling at the
+ * destination pixel centres, clipped to both surfaces (and the scissor when on). */
+static void blit_rect(const gm_surface *src, gm_surface *dst, const int64_t s[4],
+                      const int64_t d[4], const int *scissor, bool depth)
+{
+    int64_t dx0 = d[0] < d[2] ? d[0] : d[2], dx1 = d[0] < d[2] ? d[2] : d[0];
+    int64_t dy0 = d[1] < d[3] ? d[1] : d[3], dy1 = d[1] < d[3] ? d[3] : d[1];
+    if (dx1 == dx0 || dy1 == dy0)
+        return;
+    double scx = (double)(s[2] - s[0]) / (double)(d[2] - d[0]);
+    double scy = (double)(s[3] - s[1]) / (double)(d[3] - d[1]);
+    for (int64_t y = dy0 < 0 ? 0 : dy0; y < dy1 && y < dst->height; y++) {
+        if (scissor && (y < scissor[1] || y >= (int64_t)scissor[1] + scissor[3]))
+            continue;
+        int64_t sy = (int64_t)floor((double)s[1] + ((double)y + 0.5 - (double)d[1]) * scy);
+        if (sy < 0 || sy >= src->height)
+            continue;
+        for (int64_t x = dx0 < 0 ? 0 : dx0; x < dx1 && x < dst->width; x++) {
+            if (scissor && (x < scissor[0] || x >= (int64_t)scissor[0] + scissor[2]))
+                continue;
+            int64_t sx = (int64_t)floor((double)s[0] + ((double)x + 0.5 - (double)d[0]) * scx);
+            if (sx < 0 || sx >= src->width)
+                continue;
+            blit_texel(src, (int)sx, (int)sy, dst, (int)x, (int)y, depth);
+        }
+    }
+}
+
+void gmf_blit_framebuffer(gmf_runner *r, const struct sm_context *c,
+                          const struct glr_call *call, bool named, gmf_event *ev)
+{
+    const struct sm_context_state *st = sm_context_state(c);
+    int a = named ? 2 : 0;
+    uint32_t read_fbo = named ? (uint32_t)call->args[0] : st->read_fbo;
+    uint32_t draw_fbo = named ? (uint32_t)call->args[1] : st->draw_fbo;
+    int64_t s[4], d[4];
+    for (int i = 0; i < 4; i++) {
+        s[i] = (int32_t)call->args[a + i];
+        d[i] = (int32_t)call->args[a + 4 + i];
+    }
+    uint32_t mask = (uint32_t)call->args[a + 8];
+    uint32_t filter = (uint32_t)call->args[a + 9];
+    bool scaled = s[2] - s[0] != d[2] - d[0] || s[3] - s[1] != d[3] - d[1];
+    if (filter == GL_LINEAR && scaled)
+        gmf_note(ev, "glBlitFramebuffer: linear filter modelled as nearest");
+    const int *sc = NULL;
+    if (sm_is_enabled(c, GL_SCISSOR_TEST, 0))
+        sc = st->scissor[0];
+    gm_surface rv, dv;
+    if (mask & GL_COLOR_BUFFER_BIT) {
+        const struct sm_framebuffer *rf = sm_get_framebuffer(c, read_fbo);
+        uint32_t rb = rf ? rf->read_buffer : GL_BACK;
+        if (read_fbo != 0 && rb == GL_BACK)
+            rb = GL_COLOR_ATTACHMENT0;
+        gm_surface *src = blit_color(r, c, read_fbo, rb, &rv, ev);
+        const struct sm_framebuffer *df = sm_get_framebuffer(c, draw_fbo);
+        uint32_t n = df && df->n_draw_buffers ? df->n_draw_buffers : 1;
+        for (uint32_t i = 0; src && i < n && i < SM_MAX_DRAW_BUFFERS; i++) {
+            uint32_t db = df && df->n_draw_buffers ? df->draw_buffers[i]
+                                                   : (draw_fbo ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+            gm_surface *dst = blit_color(r, c, draw_fbo, db, &dv, ev);
+            if (dst)
+                blit_rect(src, dst, s, d, sc, false);
+        }
+        if (!src)
+            gmf_note(ev, "glBlitFramebuffer: read buffer of framebuffer %u not modelled", read_fbo);
+    }
+    if (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)) {
+        gm_surface *src = blit_depth(r, c, read_fbo, &rv, ev);
+        gm_surface *dst = blit_depth(r, c, draw_fbo, &dv, ev);
+        if (src && dst && src != dst)
+            blit_rect(src, dst, s, d, NULL, true);
+        if (src && dst && src->format != dst->format)
+            gmf_note(ev, "glBlitFramebuffer: depth/stencil formats differ (depth converted)");
+    }
 }

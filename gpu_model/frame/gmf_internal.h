@@ -105,6 +105,11 @@ typedef struct gmf_prog {
     /* uniform / storage blocks per stage: model binding -> block name */
     gmf_block_map blocks[2][GMF_MAX_BLOCKS];
     int n_blocks[2];
+    /* Compute programs (gmf_compute.c): vs/fs are NULL, vw is warp 0 of cs so the shared
+     * environment setup works unchanged, blocks[0] holds the compute shader's blocks. */
+    gm_program *cs;
+    gm_warp **cs_pool;
+    int n_cs_pool;
 } gmf_prog;
 
 /* Names the program asked the driver for (glGetAttribLocation, glGetUniformBlockIndex, ...). */
@@ -247,6 +252,12 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
 int gmf_prog_attrib_index(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
                           const char *name, int model_location);
 
+/* The compute program's warp k (k = 0 is p->vw), created on first use; NULL: out of memory. */
+gm_warp *gmf_prog_cs_warp(gmf_prog *p, int k);
+
+/* gmf_compute.c: glDispatchCompute / glDispatchComputeIndirect in the model. */
+void gmf_dispatch(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_event *ev);
+
 /* gmf_shade.c */
 int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_id,
               gm_pipe_vertex *out);
@@ -301,6 +312,11 @@ gmf_default_fb *gmf_default_fb_get(gmf_runner *r, uint32_t ctx_id);
  * be drawn to. */
 bool gmf_build_framebuffer(gmf_runner *r, const struct sm_context *c, gm_pipe_framebuffer *fb,
                            gm_surface views[GM_PIPE_MAX_RT + 2], gmf_event *ev);
+/* glBlitFramebuffer / glBlitNamedFramebuffer `call` on c: copies, scales and resolves
+ * (multisample -> single-sample: llvmpipe's average of the samples) between the model's
+ * read and draw framebuffer surfaces. */
+void gmf_blit_framebuffer(gmf_runner *r, const struct sm_context *c,
+                          const struct glr_call *call, bool named, gmf_event *ev);
 gm_format gmf_format_from_gl(uint32_t internal_format, uint32_t type);
 int gmf_unpack_to_surface(const void *data, uint64_t size, uint32_t format, uint32_t type,
                           int alignment, int w, int h, int d, gm_surface *dst, int z0);

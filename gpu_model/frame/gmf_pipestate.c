@@ -94,6 +94,9 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     ps->sample_coverage_invert = st->sample_coverage_invert;
     ps->alpha_to_coverage = on(c, GL_SAMPLE_ALPHA_TO_COVERAGE);
     ps->sample_mask = on(c, GL_SAMPLE_MASK) ? st->sample_mask : 0xffffffffu;
+    ps->alpha_to_one = on(c, GL_SAMPLE_ALPHA_TO_ONE);
+    ps->sample_shading = on(c, GL_SAMPLE_SHADING);
+    ps->min_sample_shading = st->min_sample_shading;
     if (api == SM_API_GL_COMPAT && on(c, GL_ALPHA_TEST))
         gmf_note(ev, "legacy alpha test");
     if (ps->polygon_mode != GL_FILL && ps->polygon_mode != 0)

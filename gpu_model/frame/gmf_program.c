@@ -20,6 +20,10 @@ void gmf_prog_free(gmf_prog *p)
         return;
     gm_warp_destroy(p->vw);
     gm_warp_destroy(p->fw);
+    for (int k = 1; k < p->n_cs_pool; k++)   /* [0] is vw */
+        gm_warp_destroy(p->cs_pool[k]);
+    free(p->cs_pool);
+    gm_program_destroy(p->cs);
     for (int s = 0; s < 2; s++) {
         for (int k = 0; k < p->n_pool[s]; k++)
             gm_warp_destroy(p->pool[s][k]);
@@ -49,6 +53,66 @@ gm_warp *gmf_prog_pool_warp(gmf_prog *p, int stage, int k)
     if (!p->pool[stage][k])
         p->pool[stage][k] = gm_warp_create(gp, 2 * k + stage);
     return p->pool[stage][k];
+}
+
+gm_warp *gmf_prog_cs_warp(gmf_prog *p, int k)
+{
+    if (!p->cs || k < 0)
+        return NULL;
+    if (k >= p->n_cs_pool) {
+        int n = k + 1 > 2 * p->n_cs_pool ? k + 1 : 2 * p->n_cs_pool;
+        gm_warp **np = realloc(p->cs_pool, (size_t)n * sizeof *np);
+        if (!np)
+            return NULL;
+        memset(np + p->n_cs_pool, 0, (size_t)(n - p->n_cs_pool) * sizeof *np);
+        p->cs_pool = np;
+        p->n_cs_pool = n;
+        p->cs_pool[0] = p->vw;
+    }
+    if (!p->cs_pool[k])
+        p->cs_pool[k] = gm_warp_create(p->cs, k);
+    return p->cs_pool[k];
+}
+
+static void build_blocks(gmf_prog *p, int stage, const gm_program *gp);
+static void init_opaque(gm_program *gp, const char *source);
+
+/* A program whose linked shaders include a compute shader: that shader alone (GL forbids
+ * mixing it with other stages in one program). */
+static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
+{
+    const char *source = NULL;
+    for (uint32_t i = 0; i < sp->n_linked; i++)
+        if (sp->linked[i].type == GL_COMPUTE_SHADER)
+            source = sp->linked[i].source ? sp->linked[i].source : "";
+    if (!source)
+        return false;
+    char name[48];
+    snprintf(name, sizeof name, "program%u.comp", sp->name);
+    gm_shader_source src = { GM_STAGE_COMPUTE, source, name };
+    if (gm_compile_program(&src, 1, &p->cr) != 0) {
+        const char *log = p->cr.log ? p->cr.log : "";
+        const char *nl = strchr(log, '\n');
+        snprintf(p->error, sizeof p->error, "program %u does not compile in the model: %.*s",
+                 sp->name, nl ? (int)(nl - log) : (int)strlen(log), log);
+        return true;
+    }
+    char err[256];
+    gm_compiled_shader *cs = &p->cr.shaders[0];
+    p->cs = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
+    if (!p->cs) {
+        snprintf(p->error, sizeof p->error, "program %u compute shader: %s", sp->name, err);
+        return true;
+    }
+    init_opaque(p->cs, cs->compiled_source);
+    p->vw = gm_warp_create(p->cs, 0);
+    if (!p->vw) {
+        snprintf(p->error, sizeof p->error, "out of memory creating warps");
+        return true;
+    }
+    build_blocks(p, 0, p->cs);
+    p->ok = true;
+    return true;
 }
 
 static gm_stage stage_of_gl(uint32_t type)
@@ -338,6 +402,10 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->share = sm_context_share_id(c);
     p->name = sp->name;
     p->link_count = sp->link_count;
+    if (compile_compute(p, sp)) {
+        r->totals.programs_compiled++;
+        return p;
+    }
     gm_shader_source src[GM_STAGE_COUNT];
     char names[GM_STAGE_COUNT][48];
     int n = 0;
@@ -421,7 +489,10 @@ gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct s
                 return p;
             /* Relinked: compile again (the timing model caches programs by pointer). */
             if (r->tm) {
-                gm_timing_forget_program(r->tm, p->vs);
+                if (p->vs)
+                    gm_timing_forget_program(r->tm, p->vs);
+                if (p->cs)
+                    gm_timing_forget_program(r->tm, p->cs);
                 if (p->fs)
                     gm_timing_forget_program(r->tm, p->fs);
             }
@@ -523,7 +594,7 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
         const struct sm_name_binding *nb = &sp->uniform_names[i];
         if (!nb->name || (int32_t)nb->index < 0)
             continue;
-        upload_name(sp, p->vs, nb->name, (int32_t)nb->index, ev);
+        upload_name(sp, p->vs ? p->vs : p->cs, nb->name, (int32_t)nb->index, ev);
         if (p->fs)
             upload_name(sp, p->fs, nb->name, (int32_t)nb->index, ev);
     }
@@ -539,10 +610,11 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
             else if (l0 >= 0 && loc > l0 && loc < l0 + 64) {
                 /* an array element after the named one */
                 const char *nm = nb->name;
-                int u = gm_program_find_uniform(p->vs, nm);
+                const gm_program *first = p->vs ? p->vs : p->cs;
+                int u = gm_program_find_uniform(first, nm);
                 if (u < 0 && p->fs)
                     u = gm_program_find_uniform(p->fs, nm);
-                const gm_program *gp = gm_program_find_uniform(p->vs, nm) >= 0 ? p->vs : p->fs;
+                const gm_program *gp = gm_program_find_uniform(first, nm) >= 0 ? first : p->fs;
                 if (u >= 0 && gp && loc < l0 + gm_program_uniform(gp, u)->array_size)
                     named = true;
             }

@@ -354,8 +354,8 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     }
     const struct sm_program *sp = sm_get_program(c, st->program);
     gmf_prog *p = sp ? gmf_prog_get(r, c, sp) : NULL;
-    if (!p || !p->ok) {
-        gmf_note(ev, "%s", p ? p->error : "program unknown");
+    if (!p || !p->ok || p->cs) {   /* a compute program cannot draw (GL_INVALID_OPERATION) */
+        gmf_note(ev, "%s", !p ? "program unknown" : p->cs ? "draw with a compute program" : p->error);
         ev->failed = true;
         return;
     }
@@ -612,6 +612,8 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
     double t0 = now_s();
     if (is_draw_cmd(k)) {
         do_draw(r, c, c->cmd, ev);
+    } else if (k == GLR_CMD_glDispatchCompute || k == GLR_CMD_glDispatchComputeIndirect) {
+        gmf_dispatch(r, c, k, ev);   /* gmf_compute.c */
     } else if (k == GLR_CMD_glClear || k == GLR_CMD_glClearBufferfv || k == GLR_CMD_glClearBufferiv ||
                k == GLR_CMD_glClearBufferuiv || k == GLR_CMD_glClearBufferfi) {
         do_clear(r, c, c->cmd, ev);
@@ -642,6 +644,10 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
                 if (tex)
                     gmf_tex_generate_mipmap(r, ctx, tex, ev);
             }
+        } else if (k == GLR_CMD_glBlitFramebuffer || k == GLR_CMD_glBlitNamedFramebuffer) {
+            const struct sm_context *bctx = sm_context_get(r->sm, c->ctx_id);
+            if (bctx)   /* copies and MSAA resolves (gmf_images.c) */
+                gmf_blit_framebuffer(r, bctx, c, k == GLR_CMD_glBlitNamedFramebuffer, ev);
         } else if (gpu_copy_cmd(k)) {
             gmf_note(ev, "%s (GPU-side copy/compute/feedback not modelled)", glr_cmds[k].name);
         }

@@ -109,6 +109,7 @@ static void setup_raster_state(gm_pipe_context *ctx, gm_raster_state *rs)
         if (df == GM_FMT_D32F || df == GM_FMT_D32F_S8) { rs->float_depth = true; rs->mrd = 0.0f; }
         else if (df == GM_FMT_D16) rs->mrd = 1.0f / 65535.0f;
     }
+    gm_msaa_setup(ctx, rs);
 }
 
 /* ---- clipping ---------------------------------------------------------------------- */
@@ -502,6 +503,7 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
 
     gm_draw_ctx dc;
     memset(&dc, 0, sizeof(dc));
+    dc.plane_offset = 0.5f;
     dc.ctx = ctx;
     setup_raster_state(ctx, &dc.rs);
     int warp_ok = gm_pipe_fs_queue_init(&dc);

@@ -63,55 +63,90 @@ static double stored_depth(gm_format f, const uint8_t *p)
     }
 }
 
-uint32_t gm_fragops_depth_stencil(gm_pipe_context *ctx, const gm_pipe_fs_warp *w,
-                                  uint32_t mask, const float *z, bool front)
+/* Depth/stencil test and update of one sample of pixel (x, y) at depth z: passed? */
+static bool ds_sample(gm_pipe_context *ctx, int x, int y, int smp, float z,
+                      const gm_pipe_stencil_face *sf, bool depth_on, bool stencil_on)
 {
     const gm_pipe_state *st = &ctx->state;
     gm_surface *ds = ctx->fb.depth;
     gm_surface *ss = ctx->fb.stencil;
-    bool depth_on = st->depth_test && ds;
-    bool stencil_on = st->stencil_test && ss &&
-                      gm_format_get(ss->format)->kind != GM_KIND_DEPTH;
-    if (!depth_on && !stencil_on)
+    bool zpass = true;
+    uint8_t *dp = NULL, *sp = NULL;
+    uint32_t zraw = 0;
+    if (depth_on) {
+        dp = gm_surface_texel(ds, x, y, 0) +
+             (smp < ds->samples ? (size_t)smp * gm_format_get(ds->format)->bytes : 0);
+        double zq = quantize_depth(ds->format, z, &zraw);
+        zpass = gm_compare_func(st->depth_func, zq, stored_depth(ds->format, dp));
+    }
+    bool spass = true;
+    if (stencil_on) {
+        sp = gm_surface_texel(ss, x, y, 0) +
+             (smp < ss->samples ? (size_t)smp * gm_format_get(ss->format)->bytes : 0);
+        uint8_t s = gm_format_unpack_stencil(ss->format, sp);
+        spass = gm_compare_func(sf->func, (double)(sf->ref & sf->value_mask),
+                                (double)(s & sf->value_mask));
+        uint32_t op = !spass ? sf->fail_op : (!zpass ? sf->zfail_op : sf->zpass_op);
+        uint8_t ns = stencil_op(op, s, sf->ref);
+        ns = (uint8_t)((s & ~sf->write_mask) | (ns & sf->write_mask));
+        gm_format_pack_stencil(ss->format, ns, sp);
+    }
+    if (depth_on) {
+        if (zpass) ctx->stats.depth_pass++;
+        else ctx->stats.depth_fail++;
+    }
+    if (stencil_on) {
+        if (spass) ctx->stats.stencil_pass++;
+        else ctx->stats.stencil_fail++;
+    }
+    if (spass && zpass && depth_on && st->depth_write)
+        gm_format_pack_depth(ds->format, z, dp);
+    return spass && zpass;
+}
+
+static bool ds_enabled(const gm_pipe_context *ctx, bool *depth_on, bool *stencil_on)
+{
+    const gm_pipe_state *st = &ctx->state;
+    gm_surface *ss = ctx->fb.stencil;
+    *depth_on = st->depth_test && ctx->fb.depth;
+    *stencil_on = st->stencil_test && ss && gm_format_get(ss->format)->kind != GM_KIND_DEPTH;
+    return *depth_on || *stencil_on;
+}
+
+uint32_t gm_fragops_depth_stencil(gm_pipe_context *ctx, const gm_pipe_fs_warp *w,
+                                  uint32_t mask, const float *z, bool front)
+{
+    bool depth_on, stencil_on;
+    if (!ds_enabled(ctx, &depth_on, &stencil_on))
         return mask;
-    const gm_pipe_stencil_face *sf = &st->stencil[front ? 0 : 1];
+    const gm_pipe_stencil_face *sf = &ctx->state.stencil[front ? 0 : 1];
+    uint32_t passed = 0;
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+        if ((mask & (1u << l)) &&
+            ds_sample(ctx, w->x[l], w->y[l], 0, z[l], sf, depth_on, stencil_on))
+            passed |= 1u << l;
+    return passed;
+}
+
+uint32_t gm_fragops_depth_stencil_ms(gm_pipe_context *ctx, const gm_pipe_fs_warp *w,
+                                     uint32_t mask, uint32_t *smask,
+                                     const float (*zs)[GM_PIPE_WARP_LANES], bool front)
+{
+    bool depth_on, stencil_on;
+    bool any = ds_enabled(ctx, &depth_on, &stencil_on);
+    const gm_pipe_stencil_face *sf = &ctx->state.stencil[front ? 0 : 1];
     uint32_t passed = 0;
     for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
         if (!(mask & (1u << l)))
             continue;
-        int x = w->x[l], y = w->y[l];
-        bool zpass = true;
-        uint8_t *dp = NULL, *sp = NULL;
-        uint32_t zraw = 0;
-        if (depth_on) {
-            dp = gm_surface_texel(ds, x, y, 0);
-            double zq = quantize_depth(ds->format, z[l], &zraw);
-            zpass = gm_compare_func(st->depth_func, zq, stored_depth(ds->format, dp));
-        }
-        bool spass = true;
-        if (stencil_on) {
-            sp = gm_surface_texel(ss, x, y, 0);
-            uint8_t s = gm_format_unpack_stencil(ss->format, sp);
-            spass = gm_compare_func(sf->func, (double)(sf->ref & sf->value_mask),
-                                    (double)(s & sf->value_mask));
-            uint32_t op = !spass ? sf->fail_op : (!zpass ? sf->zfail_op : sf->zpass_op);
-            uint8_t ns = stencil_op(op, s, sf->ref);
-            ns = (uint8_t)((s & ~sf->write_mask) | (ns & sf->write_mask));
-            gm_format_pack_stencil(ss->format, ns, sp);
-        }
-        if (depth_on) {
-            if (zpass) ctx->stats.depth_pass++;
-            else ctx->stats.depth_fail++;
-        }
-        if (stencil_on) {
-            if (spass) ctx->stats.stencil_pass++;
-            else ctx->stats.stencil_fail++;
-        }
-        if (spass && zpass) {
+        uint32_t m = smask[l];
+        for (int s = 0; any && s < GM_PIPE_MAX_SAMPLES; s++)
+            if ((m & (1u << s)) &&
+                !ds_sample(ctx, w->x[l], w->y[l], s, zs[s][l], sf, depth_on, stencil_on))
+                m &= ~(1u << s);
+        smask[l] = m;
+        if (m)
             passed |= 1u << l;
-            if (depth_on && st->depth_write)
-                gm_format_pack_depth(ds->format, z[l], dp);
-        }
     }
     return passed;
 }
@@ -247,13 +282,16 @@ static void read_dst(const gm_surface *s, const uint8_t *p, float d[4])
     gm_format_unpack_rgba(s->format, p, d);
 }
 
-static void write_rt(gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w, int l)
+static void write_rt(gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w, int l, int smp,
+                     bool alpha_to_one)
 {
     const gm_pipe_state *st = &ctx->state;
     gm_surface *s = ctx->fb.color[rt];
     const gm_format_info *fi = gm_format_get(s->format);
     const gm_pipe_blend_rt *b = &st->blend[rt];
-    uint8_t *p = gm_surface_texel(s, w->x[l], w->y[l], 0);
+    if (smp >= (s->samples > 0 ? s->samples : 1))
+        return;
+    uint8_t *p = gm_surface_texel(s, w->x[l], w->y[l], 0) + (size_t)smp * fi->bytes;
     uint8_t mask = b->color_mask;
     if ((mask & 0xf) == 0)
         return;
@@ -278,6 +316,8 @@ static void write_rt(gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w, int
             src1[c] = w->color[GM_PIPE_MAX_RT].f[c][l];
             k[c] = st->blend_color[c];
         }
+        if (alpha_to_one)
+            src[3] = 1.0f;
         bool dst_alpha = fi->channels == 4 || s->format == GM_FMT_A8;
         bool srgb = fi->srgb && st->framebuffer_srgb;
         gm_format wfmt = s->format;
@@ -374,7 +414,27 @@ void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t m
             ctx->stats.blend_ops += (uint64_t)__builtin_popcount(mask);
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
             if (mask & (1u << l))
-                write_rt(ctx, rt, w, l);
+                write_rt(ctx, rt, w, l, 0, false);
+    }
+}
+
+void gm_fragops_color_ms(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask,
+                         const uint32_t *smask, bool alpha_to_one)
+{
+    /* the shader ran once per pixel (or per sample): its colour goes to every sample
+     * still covered, each blended with that sample's destination */
+    for (int rt = 0; rt < GM_PIPE_MAX_RT; rt++) {
+        if (!ctx->fb.color[rt])
+            continue;
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+            if (!(mask & (1u << l)))
+                continue;
+            if (ctx->state.blend[rt].enable)
+                ctx->stats.blend_ops++;
+            for (int s = 0; s < GM_PIPE_MAX_SAMPLES; s++)
+                if (smask[l] & (1u << s))
+                    write_rt(ctx, rt, w, l, s, alpha_to_one);
+        }
     }
 }
 

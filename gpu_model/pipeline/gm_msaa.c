@@ -1,7 +1,8 @@
 /* gm_msaa.c - multisample helpers: standard sample positions (llvmpipe exposes 4x with
- * the Direct3D standard pattern) and a box-filter resolve. Rasterization itself is
- * single-sample (see DESIGN.md). */
-#include "gm_pipeline.h"
+ * the Direct3D standard pattern), the per-draw multisample raster state (sample offsets,
+ * GL_SAMPLE_MASK / GL_SAMPLE_COVERAGE, sample shading), alpha-to-coverage and a
+ * box-filter resolve. See DESIGN.md "Multisampling". */
+#include "gm_setup.h"
 
 #include <string.h>
 
@@ -51,4 +52,66 @@ int gm_pipe_resolve(const gm_surface *ms, gm_surface *dst)
                 gm_format_pack_rgba(dst->format, acc, gm_surface_texel(dst, x, y, z));
             }
     return 0;
+}
+
+void gm_msaa_setup(const gm_pipe_context *ctx, gm_raster_state *rs)
+{
+    const gm_pipe_state *st = &ctx->state;
+    const gm_pipe_framebuffer *fb = &ctx->fb;
+    const gm_surface *any = NULL;
+    for (int i = 0; i < GM_PIPE_MAX_RT && !any; i++)
+        any = fb->color[i];
+    if (!any) any = fb->depth;
+    if (!any) any = fb->stencil;
+    int n = any && any->samples > 1 ? any->samples : 1;
+    float pos[GM_PIPE_MAX_SAMPLES][2];
+    if (n > GM_PIPE_MAX_SAMPLES || gm_pipe_sample_positions(n, pos) != n) {
+        n = 1;
+        gm_pipe_sample_positions(1, pos);
+    }
+    rs->samples = n;
+    rs->all_samples = (n >= 32) ? ~0u : (1u << n) - 1u;
+    /* Mesa disables multisample rasterization with GL_MULTISAMPLE off: pixel centres,
+     * every sample of a covered pixel written. */
+    rs->ms = n > 1 && st->multisample;
+    for (int s = 0; s < n; s++) {
+        /* the positions are in raster space (llvmpipe uses one table for both
+         * orientations); all standard positions are multiples of 1/16 */
+        rs->sfx[s] = (int32_t)(pos[s][0] * (float)GM_FIXED_ONE);
+        rs->sfy[s] = (int32_t)(pos[s][1] * (float)GM_FIXED_ONE);
+        rs->spx[s] = pos[s][0] - 0.5f;
+        rs->spy[s] = pos[s][1] - 0.5f;
+    }
+    uint32_t m = rs->all_samples;
+    if (rs->ms) {
+        /* st_atom_msaa.c: the coverage value selects the first nr samples */
+        if (st->sample_coverage) {
+            unsigned nr = (unsigned)(st->sample_coverage_value * (float)n);
+            uint32_t cm = nr >= 32 ? ~0u : (1u << nr) - 1u;
+            if (st->sample_coverage_invert)
+                cm = ~cm;
+            m &= cm;
+        }
+        m &= st->sample_mask;
+    }
+    rs->state_mask = m;
+    const gm_pipe_shader_info *info = &ctx->info;
+    bool sample_loc = false;
+    for (int i = 0; i < info->num_varyings; i++)
+        if (info->loc[i] == GM_LOC_SAMPLE)
+            sample_loc = true;
+    rs->per_sample = rs->ms && (info->fs_per_sample || sample_loc ||
+                                (st->sample_shading &&
+                                 st->min_sample_shading * (float)n > 1.0f));
+}
+
+uint32_t gm_msaa_alpha_to_coverage(float alpha, int samples)
+{
+    /* sample s is kept when alpha > s / samples (lp_build_alpha_to_coverage) */
+    uint32_t m = 0;
+    float step = 1.0f / (float)samples;
+    for (int s = 0; s < samples; s++)
+        if (alpha > step * (float)s)
+            m |= 1u << s;
+    return m;
 }

@@ -38,6 +38,10 @@ typedef struct gm_fs_pending {
     gm_pipe_fs_warp w;
     gm_pipe_planes planes;    /* copy: the primitive's raster state is gone by then */
     float z[GM_PIPE_WARP_LANES];
+    float zs[GM_PIPE_MAX_SAMPLES][GM_PIPE_WARP_LANES];   /* per-sample depth (MSAA) */
+    uint32_t smask[GM_PIPE_WARP_LANES];  /* samples still alive per lane (MSAA) */
+    int sample;               /* the sample of a per-sample shading pass, else -1 */
+    bool ms;                  /* per-sample fragment operations */
     uint32_t live;
     bool early, front;
     bool done;                /* the callback ran it synchronously (returned 0) */
@@ -57,6 +61,17 @@ uint32_t gm_fragops_depth_stencil(gm_pipe_context *ctx, const gm_pipe_fs_warp *w
                                   uint32_t mask, const float *z, bool front);
 /* Blend and write colour outputs of lanes in `mask`. */
 void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask);
+
+/* Multisampled variants: smask[l] = samples of lane l still alive (updated in place:
+ * samples failing the test are cleared); zs[s][l] = depth of sample s. Returns lanes with
+ * any sample alive. alpha_to_one applies GL_SAMPLE_ALPHA_TO_ONE to the written colour. */
+uint32_t gm_fragops_depth_stencil_ms(gm_pipe_context *ctx, const gm_pipe_fs_warp *w,
+                                     uint32_t mask, uint32_t *smask,
+                                     const float (*zs)[GM_PIPE_WARP_LANES], bool front);
+void gm_fragops_color_ms(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask,
+                         const uint32_t *smask, bool alpha_to_one);
+/* Alpha-to-coverage mask of `samples` samples for an alpha value (llvmpipe's rule). */
+uint32_t gm_msaa_alpha_to_coverage(float alpha, int samples);
 
 /* Experiment switch: fused multiply-add in the viewport transform (default 1). */
 extern int gm_pipe_viewport_fused;

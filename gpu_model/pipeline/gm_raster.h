@@ -40,4 +40,18 @@ static inline bool gm_rast_tri_inside(const gm_tri_edges *e, int px, int py)
     return true;
 }
 
+/* Coverage of a sample at offset (ox, oy) (1/256 pixel, raster space) from the pixel's
+ * corner, for vertices snapped without the pixel-centre offset (multisampling). */
+static inline bool gm_rast_tri_inside_at(const gm_tri_edges *e, int px, int py,
+                                         int32_t ox, int32_t oy)
+{
+    for (int i = 0; i < 3; i++) {
+        int64_t v = e->c[i] - e->dcdx[i] * px + e->dcdy[i] * py -
+                    (e->dcdx[i] / GM_FIXED_ONE) * ox + (e->dcdy[i] / GM_FIXED_ONE) * oy;
+        if (v <= 0)
+            return false;
+    }
+    return true;
+}
+
 #endif

@@ -22,6 +22,14 @@ typedef struct gm_raster_state {
     float zmin, zmax;           /* depth range for clamping */
     float mrd;                  /* minimum resolvable depth difference */
     bool float_depth;
+    /* multisampling (gm_msaa.c): samples of the framebuffer; ms = per-sample coverage
+     * (samples > 1 and GL_MULTISAMPLE); per_sample = FS once per sample */
+    int samples;
+    bool ms, per_sample;
+    uint32_t all_samples;       /* (1 << samples) - 1 */
+    uint32_t state_mask;        /* GL_SAMPLE_MASK & GL_SAMPLE_COVERAGE samples */
+    int32_t sfx[GM_PIPE_MAX_SAMPLES], sfy[GM_PIPE_MAX_SAMPLES];   /* raster, 1/256 px */
+    float spx[GM_PIPE_MAX_SAMPLES], spy[GM_PIPE_MAX_SAMPLES];     /* raster, from centre */
 } gm_raster_state;
 
 typedef struct gm_draw_ctx {
@@ -31,6 +39,7 @@ typedef struct gm_draw_ctx {
     int failed;
     gm_pipe_fs_warp *warp;      /* scratch warp (large): the w of a gm_fs_pending */
     gm_fs_queue fsq;            /* fragment warps whose shader was queued (deferred) */
+    float plane_offset;         /* attribute planes' origin offset: 0.5, 1 for MSAA lines */
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster
@@ -52,7 +61,9 @@ int gm_pipe_fs_drain(gm_draw_ctx *dc);
 void gm_pipe_fs_queue_free(gm_draw_ctx *dc);
 
 void gm_pipe_warp_begin(gm_draw_ctx *dc, gm_prim_raster *pr);
-void gm_pipe_warp_add_quad(gm_draw_ctx *dc, gm_prim_raster *pr, int qx, int qy, unsigned cov);
+/* smask[i] = covered samples of quad pixel i (bit 0 for single-sampled targets). */
+void gm_pipe_warp_add_quad(gm_draw_ctx *dc, gm_prim_raster *pr, int qx, int qy,
+                           const uint32_t smask[4]);
 void gm_pipe_warp_flush(gm_draw_ctx *dc, gm_prim_raster *pr);
 
 /* Plane setup like lp_state_setup.c for three vertices in llvmpipe order. */
@@ -63,6 +74,9 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                       const gm_pvert *v2);
 void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1);
 void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0);
+
+/* Multisample raster state of a draw (gm_msaa.c). */
+void gm_msaa_setup(const gm_pipe_context *ctx, gm_raster_state *rs);
 
 /* Viewport transform of a clip-space position (llvmpipe's draw JIT order). */
 void gm_viewport_apply(const gm_raster_state *rs, const float clip[4], float win[4],

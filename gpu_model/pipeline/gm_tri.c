@@ -59,7 +59,7 @@ void gm_setup_tri_planes(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1
 {
     const gm_pipe_shader_info *info = &dc->ctx->info;
     const gm_pvert *v[3] = {v0, v1, v2};
-    float x0c = v0->win[0] - 0.5f, y0c = v0->win[1] - 0.5f;
+    float x0c = v0->win[0] - dc->plane_offset, y0c = v0->win[1] - dc->plane_offset;
     float dx01 = v0->win[0] - v1->win[0], dy01 = v0->win[1] - v1->win[1];
     float dx20 = v2->win[0] - v0->win[0], dy20 = v2->win[1] - v0->win[1];
     float e = dx01 * dy20, f = dy01 * dx20;
@@ -119,8 +119,10 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
     const gm_pvert *v[3] = {v0, v1, v2};
     int32_t fx[3], fy[3];
     for (int i = 0; i < 3; i++) {
-        fx[i] = gm_rast_snap(v[i]->win[0], 0.5f);
-        fy[i] = gm_rast_snap(v[i]->win[1], 0.5f);
+        /* llvmpipe snaps without the pixel-centre offset when multisampling */
+        float off = dc->rs.ms ? 0.0f : 0.5f;
+        fx[i] = gm_rast_snap(v[i]->win[0], off);
+        fy[i] = gm_rast_snap(v[i]->win[1], off);
     }
     int64_t area = gm_rast_area(fx, fy);
     if (area == 0)
@@ -164,16 +166,23 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
     gm_pipe_warp_begin(dc, &pr);
     for (int qy = y0 & ~1; qy <= y1; qy += 2) {
         for (int qx = x0 & ~1; qx <= x1; qx += 2) {
-            unsigned cov = 0;
+            uint32_t sm[4] = {0, 0, 0, 0};
             for (int i = 0; i < 4; i++) {
                 int px = qx + (i & 1), py = qy + (i >> 1);
                 if (px < x0 || px > x1 || py < y0 || py > y1)
                     continue;
-                if (gm_rast_tri_inside(&e, px, py))
-                    cov |= 1u << i;
+                if (!dc->rs.ms) {
+                    if (gm_rast_tri_inside(&e, px, py))
+                        sm[i] = dc->rs.all_samples;
+                    continue;
+                }
+                for (int s = 0; s < dc->rs.samples; s++)
+                    if (gm_rast_tri_inside_at(&e, px, py, dc->rs.sfx[s], dc->rs.sfy[s]))
+                        sm[i] |= 1u << s;
+                sm[i] &= dc->rs.state_mask;
             }
-            if (cov)
-                gm_pipe_warp_add_quad(dc, &pr, qx, qy, cov);
+            if (sm[0] | sm[1] | sm[2] | sm[3])
+                gm_pipe_warp_add_quad(dc, &pr, qx, qy, sm);
         }
     }
     gm_pipe_warp_flush(dc, &pr);

@@ -111,6 +111,31 @@ static void queue_push(gm_draw_ctx *dc)
     q->n++;
 }
 
+/* MSAA coverage after the shader: alpha-to-coverage (render target 0's alpha) and
+ * gl_SampleMask narrow each lane's samples (llvmpipe applies both before the late depth
+ * test). Returns the lanes with samples left. */
+static uint32_t ms_shader_coverage(gm_draw_ctx *dc, gm_fs_pending *p, uint32_t live)
+{
+    gm_pipe_context *ctx = dc->ctx;
+    const gm_pipe_fs_warp *w = &p->w;
+    bool a2c = dc->rs.ms && ctx->state.alpha_to_coverage && ctx->fb.color[0] &&
+               !(ctx->info.rt_is_integer & 1u);
+    bool smo = dc->rs.ms && ctx->info.fs_writes_sample_mask;
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(live & (1u << l)))
+            continue;
+        uint32_t m = p->smask[l];
+        if (a2c)
+            m &= gm_msaa_alpha_to_coverage(w->color[0].f[3][l], dc->rs.samples);
+        if (smo)
+            m &= w->sample_mask_out[l];
+        p->smask[l] = m;
+        if (!m)
+            live &= ~(1u << l);
+    }
+    return live;
+}
+
 /* After the shader: discard, late depth/stencil (or none after the early test), colour. */
 static void finish_warp(gm_draw_ctx *dc, gm_fs_pending *p)
 {
@@ -126,6 +151,21 @@ static void finish_warp(gm_draw_ctx *dc, gm_fs_pending *p)
             ctx->stats.quads_killed++;
     }
     live &= ~w->discard;
+    if (p->ms) {
+        live = ms_shader_coverage(dc, p, live);
+        if (!p->early) {
+            if (info->fs_writes_depth)
+                for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+                    for (int s = 0; s < rs->samples; s++)
+                        p->zs[s][l] = clampf(w->depth[l], rs->zmin, rs->zmax);
+            live = gm_fragops_depth_stencil_ms(ctx, w, live, p->smask, p->zs, p->front);
+        }
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            if (live & (1u << l))
+                ctx->stats.fragments_passed += (uint64_t)__builtin_popcount(p->smask[l]);
+        gm_fragops_color_ms(ctx, w, live, p->smask, rs->ms && ctx->state.alpha_to_one);
+        return;
+    }
     if (!p->early) {
         if (info->fs_writes_depth)
             for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
@@ -161,7 +201,85 @@ int gm_pipe_fs_drain(gm_draw_ctx *dc)
     return dc->failed ? -1 : 0;
 }
 
-static void run_warp(gm_draw_ctx *dc, gm_prim_raster *pr)
+/* Interpolation offset (raster space, pixels from the centre) of a lane: the shaded
+ * sample, or for centroid inputs of partially covered pixels the first covered sample
+ * (lp_bld_interp.c), else the centre. */
+static void lane_offset(const gm_raster_state *rs, int sample, uint32_t cov, bool centroid,
+                        float *ox, float *oy)
+{
+    *ox = *oy = 0.0f;
+    if (sample >= 0) {
+        *ox = rs->spx[sample];
+        *oy = rs->spy[sample];
+    } else if (centroid && rs->ms && cov && (cov & rs->all_samples) != rs->all_samples) {
+        int s = __builtin_ctz(cov);
+        *ox = rs->spx[s];
+        *oy = rs->spy[s];
+    }
+}
+
+/* Interpolated inputs (and gl_PointCoord) of the present lanes. cov[l] = samples alive
+ * for centroid inputs: llvmpipe picks the centroid from the mask after the early
+ * depth/stencil test. */
+static void interpolate_inputs(gm_draw_ctx *dc, gm_prim_raster *pr, int sample,
+                               const float *rx, const float *ry, const uint32_t *cov)
+{
+    gm_pipe_context *ctx = dc->ctx;
+    gm_pipe_fs_warp *w = dc->warp;
+    const gm_pipe_shader_info *info = &ctx->info;
+    const gm_pipe_planes *pl = &pr->planes;
+    const gm_raster_state *rs = &dc->rs;
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(w->present & (1u << l)))
+            continue;
+        float ww = fmaf(pl->dady[0][3], ry[l], fmaf(pl->dadx[0][3], rx[l], pl->a0[0][3]));
+        float oow = 1.0f / ww;
+        float ix = rx[l], iy = ry[l], ioow = oow;
+        bool moved = false;
+        for (int s = 0; s < info->num_varyings; s++) {
+            uint8_t mode = info->interp[s];
+            float ox, oy;
+            lane_offset(rs, sample, cov[l], info->loc[s] == GM_LOC_CENTROID,
+                        &ox, &oy);
+            if (ox != 0.0f || oy != 0.0f) {
+                ix = rx[l] + ox;
+                iy = ry[l] + oy;
+                float wv = fmaf(pl->dady[0][3], iy, fmaf(pl->dadx[0][3], ix, pl->a0[0][3]));
+                ioow = 1.0f / wv;
+                moved = true;
+            } else if (moved) {
+                ix = rx[l]; iy = ry[l]; ioow = oow;
+                moved = false;
+            }
+            for (int c = 0; c < 4; c++) {
+                float a;
+                if (mode == GM_INTERP_FLAT) {
+                    a = pl->a0[s + 1][c];
+                } else {
+                    a = fmaf(pl->dadx[s + 1][c], ix, pl->a0[s + 1][c]);
+                    a = fmaf(pl->dady[s + 1][c], iy, a);
+                    if (mode == GM_INTERP_SMOOTH)
+                        a = a * ioow;
+                }
+                w->in[s][c][l] = a;
+            }
+        }
+        if (pr->is_point && pr->point_size > 0.0f) {
+            float px = (rx[l] + 0.5f - pr->point_center[0]) / pr->point_size + 0.5f;
+            float py = (ry[l] + 0.5f - pr->point_center[1]) / pr->point_size + 0.5f;
+            /* GL's default origin is upper-left: t grows downwards in window space */
+            bool down_is_raster_plus = rs->flipped;
+            if (!down_is_raster_plus) py = 1.0f - py;
+            if (!ctx->state.point_sprite_upper_left) py = 1.0f - py;
+            w->point_coord[0][l] = px;
+            w->point_coord[1][l] = py;
+        }
+        }
+}
+
+/* Builds the inputs of the current warp and runs its shader: once per pixel
+ * (sample = -1), or for one sample of a per-sample shading pass. */
+static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
 {
     gm_pipe_context *ctx = dc->ctx;
     gm_pipe_fs_warp *w = dc->warp;
@@ -171,8 +289,17 @@ static void run_warp(gm_draw_ctx *dc, gm_prim_raster *pr)
     const gm_raster_state *rs = &dc->rs;
     float *z = cur->z;
     float rx[GM_PIPE_WARP_LANES], ry[GM_PIPE_WARP_LANES];
+    bool ms = rs->samples > 1;   /* per-sample fragment operations */
 
     w->quad_dy = rs->flipped ? -1 : 1;
+    w->sample_id = sample;
+    w->sample_pos[0] = w->sample_pos[1] = 0.5f;
+    if (sample >= 0) {
+        w->sample_pos[0] = rs->spx[sample] + 0.5f;
+        w->sample_pos[1] = rs->flipped ? 0.5f - rs->spy[sample] : rs->spy[sample] + 0.5f;
+    }
+    cur->ms = ms;
+    cur->sample = sample;
     w->front_facing = pr->front;
     w->primitive_id = dc->primitive_id;
     /* The shader may run after this primitive is done: it reads the record's copy. */
@@ -193,32 +320,15 @@ static void run_warp(gm_draw_ctx *dc, gm_prim_raster *pr)
         w->frag_coord[1][l] = rs->flipped ? (float)rs->fb_height - (ry[l] + 0.5f) : ry[l] + 0.5f;
         w->frag_coord[2][l] = zz;
         w->frag_coord[3][l] = ww;
-        w->sample_mask_in[l] = (w->live >> l) & 1u;
-        float oow = 1.0f / ww;
-        for (int s = 0; s < info->num_varyings; s++) {
-            uint8_t mode = info->interp[s];
-            for (int c = 0; c < 4; c++) {
-                float a;
-                if (mode == GM_INTERP_FLAT) {
-                    a = pl->a0[s + 1][c];
-                } else {
-                    a = fmaf(pl->dadx[s + 1][c], rx[l], pl->a0[s + 1][c]);
-                    a = fmaf(pl->dady[s + 1][c], ry[l], a);
-                    if (mode == GM_INTERP_SMOOTH)
-                        a = a * oow;
-                }
-                w->in[s][c][l] = a;
-            }
-        }
-        if (pr->is_point && pr->point_size > 0.0f) {
-            float px = (rx[l] + 0.5f - pr->point_center[0]) / pr->point_size + 0.5f;
-            float py = (ry[l] + 0.5f - pr->point_center[1]) / pr->point_size + 0.5f;
-            /* GL's default origin is upper-left: t grows downwards in window space */
-            bool down_is_raster_plus = rs->flipped;
-            if (!down_is_raster_plus) py = 1.0f - py;
-            if (!ctx->state.point_sprite_upper_left) py = 1.0f - py;
-            w->point_coord[0][l] = px;
-            w->point_coord[1][l] = py;
+        if (!ms)
+            w->sample_mask_in[l] = (w->live >> l) & 1u;
+        for (int smp = 0; ms && smp < rs->samples; smp++) {
+            /* per-sample depth at the sample position (the centre without MSAA
+             * rasterization: every sample of the pixel gets the centre's depth) */
+            float sx = rx[l] + (rs->ms ? rs->spx[smp] : 0.0f);
+            float sy = ry[l] + (rs->ms ? rs->spy[smp] : 0.0f);
+            float zsv = fmaf(pl->dady[0][2], sy, fmaf(pl->dadx[0][2], sx, pl->a0[0][2]));
+            cur->zs[smp][l] = clampf(zsv + pr->z_offset, rs->zmin, rs->zmax);
         }
     }
 
@@ -229,13 +339,20 @@ static void run_warp(gm_draw_ctx *dc, gm_prim_raster *pr)
 
     uint32_t live = w->live;
     bool early = info->fs_early_fragment_tests ||
-                 (!info->fs_writes_depth && !info->fs_may_discard && !info->fs_has_side_effects);
+                 (!info->fs_writes_depth && !info->fs_may_discard && !info->fs_has_side_effects &&
+                  !(rs->ms && (info->fs_writes_sample_mask || ctx->state.alpha_to_coverage)));
+    if (ms)
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            cur->smask[l] = (live >> l) & 1u ? w->sample_mask_in[l] : 0u;
     if (early) {
-        live = gm_fragops_depth_stencil(ctx, w, live, z, pr->front);
+        live = ms ? gm_fragops_depth_stencil_ms(ctx, w, live, cur->smask, cur->zs, pr->front)
+                  : gm_fragops_depth_stencil(ctx, w, live, z, pr->front);
         if (!live && !info->fs_early_fragment_tests)
             return;   /* no lane survives: the warp is never launched */
     }
     w->live = live;
+    interpolate_inputs(dc, pr, sample, rx, ry,
+                       ms && early ? cur->smask : w->sample_mask_in);
     memset(w->color, 0, sizeof(w->color));
     memset(w->sample_mask_out, 0, sizeof(w->sample_mask_out));
     w->discard = 0;
@@ -270,7 +387,43 @@ static void run_warp(gm_draw_ctx *dc, gm_prim_raster *pr)
         complete_oldest(dc);
 }
 
-void gm_pipe_warp_add_quad(gm_draw_ctx *dc, gm_prim_raster *pr, int qx, int qy, unsigned cov)
+static void run_warp(gm_draw_ctx *dc, gm_prim_raster *pr)
+{
+    if (!dc->rs.per_sample) {
+        shade_pass(dc, pr, -1);
+        return;
+    }
+    /* Sample shading: one pass per sample over the same quads, the lanes covering that
+     * sample live (the others are helpers). The scratch warp changes when a pass is
+     * queued, so the quads are kept here. */
+    gm_pipe_fs_warp *w0 = dc->warp;
+    int nq = w0->num_quads;
+    uint32_t present = w0->present, cov[GM_PIPE_WARP_LANES];
+    int32_t xs[GM_PIPE_WARP_LANES], ys[GM_PIPE_WARP_LANES];
+    memcpy(cov, w0->sample_mask_in, sizeof(cov));
+    memcpy(xs, w0->x, sizeof(xs));
+    memcpy(ys, w0->y, sizeof(ys));
+    for (int s = 0; s < dc->rs.samples && !dc->failed; s++) {
+        uint32_t live = 0;
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            if (cov[l] & (1u << s))
+                live |= 1u << l;
+        if (!live)
+            continue;
+        gm_pipe_fs_warp *w = dc->warp;
+        w->num_quads = nq;
+        w->present = present;
+        w->live = live;
+        memcpy(w->x, xs, sizeof(xs));
+        memcpy(w->y, ys, sizeof(ys));
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            w->sample_mask_in[l] = cov[l] & (1u << s);
+        shade_pass(dc, pr, s);
+    }
+}
+
+void gm_pipe_warp_add_quad(gm_draw_ctx *dc, gm_prim_raster *pr, int qx, int qy,
+                           const uint32_t smask[4])
 {
     gm_pipe_fs_warp *w = dc->warp;
     const gm_raster_state *rs = &dc->rs;
@@ -280,7 +433,8 @@ void gm_pipe_warp_add_quad(gm_draw_ctx *dc, gm_prim_raster *pr, int qx, int qy, 
         int rxp = qx + (i & 1), ryp = qy + (i >> 1);
         w->x[l] = rxp;
         w->y[l] = rs->flipped ? rs->fb_height - 1 - ryp : ryp;
-        if (cov & (1u << i))
+        w->sample_mask_in[l] = smask[i];
+        if (smask[i])
             w->live |= 1u << l;
         w->present |= 1u << l;
     }

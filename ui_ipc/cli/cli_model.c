@@ -4,7 +4,9 @@
  * same frame is replayed on the driver (EGL surfaceless, through the replay dispatcher) in lock
  * step: after every draw and clear, each render target of the bound draw framebuffer is read
  * from both and compared (colour: a pixel agrees when every channel is within +-1/255; depth: within
- * 1/65536, desktop GL only), and at every swap the default framebuffer. --png DIR writes the
+ * 1/65536, desktop GL only), and at every swap the default framebuffer; after every compute
+ * dispatch, instead, every bound shader storage buffer ("ctxN/ssboB": share of 32-bit words equal, or
+ * as floats within 1e-5 relative, model's state-model contents vs glGetNamedBufferSubData). --png DIR writes the
  * model's image after each draw/clear and, where they differ, the driver's and a diff image.
  * --benchmark times the model and the driver on the same frames (per frame, swap to swap).
  * --trace-hash observes every issued warp instruction (draw, stage, warp, pc, line, active mask)
@@ -35,6 +37,7 @@
 #include "replay/headless/headless.h"
 #include "replay/headless/image_util.h"
 #include "replay/replay.h"
+#include "statemodel/statemodel.h"
 
 #define USAGE "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing]"
 #define PASS_FRACTION 0.999
@@ -526,6 +529,84 @@ static void compare_targets(struct run *r, uint32_t ctx_id, uint64_t record, cJS
     }
 }
 
+/* Two buffer words agree when their bits are equal, or as floats within 1e-5 relative (the
+ * model's and the driver's transcendental functions may differ in the last bits; integers
+ * stored in the same words differ far more than that unless they are equal). */
+static bool words_agree(uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return true;
+    float fa, fb;
+    memcpy(&fa, &a, 4);
+    memcpy(&fb, &b, 4);
+    if (!isfinite(fa) || !isfinite(fb))
+        return false;
+    float m = fmaxf(fabsf(fa), fabsf(fb));
+    return fabsf(fa - fb) <= 1e-5f * m && m >= 1e-30f;
+}
+
+/* After a compute dispatch: the contents of every shader storage buffer bound on the context,
+ * as the model wrote them (the state model's buffer) and as the driver did (read back with
+ * glGetNamedBufferSubData after a glMemoryBarrier, which changes no state); agreement = share
+ * of 32-bit words that agree. Target name "ssbo<binding>". */
+static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJSON *list, char *text,
+                            size_t text_size)
+{
+    static PFNGLGETNAMEDBUFFERSUBDATAPROC get_sub;
+    static PFNGLMEMORYBARRIERPROC barrier;
+    if (!get_sub)
+        get_sub = (PFNGLGETNAMEDBUFFERSUBDATAPROC)glrh_get_proc(NULL, "glGetNamedBufferSubData");
+    if (!barrier)
+        barrier = (PFNGLMEMORYBARRIERPROC)glrh_get_proc(NULL, "glMemoryBarrier");
+    const struct sm_context *c = sm_context_get(gmf_state(r->m), ctx_id);
+    if (!c || !get_sub || !barrier)
+        return;
+    const struct sm_context_state *st = sm_context_state(c);
+    size_t used = strlen(text);
+    bool synced = false;
+    for (unsigned i = 0; i < SM_MAX_SSBO_BINDINGS; i++) {
+        const struct sm_indexed_buffer *ib = &st->ssbo[i];
+        const struct sm_buffer *b = ib->buffer ? sm_get_buffer(c, ib->buffer) : NULL;
+        if (!b || !b->data || !b->data_known || ib->offset >= b->size)
+            continue;
+        uint64_t size = ib->size ? ib->size : b->size - ib->offset;
+        if (ib->offset + size > b->size)
+            size = b->size - ib->offset;
+        size &= ~(uint64_t)3;
+        if (!size || size > (256u << 20))
+            continue;
+        uint8_t *dp = malloc(size);
+        if (!dp)
+            continue;
+        if (!synced) {
+            barrier(GL_ALL_BARRIER_BITS);
+            synced = true;
+        }
+        GLuint name = (GLuint)glr_dispatch_lookup(r->drv.disp, ctx_id, GLR_OBJ_BUFFER, ib->buffer);
+        get_sub(name, (GLintptr)ib->offset, (GLsizeiptr)size, dp);
+        if (glrh_gl_drain_errors(&r->drv.gl) != GL_NO_ERROR) {
+            free(dp);
+            continue;
+        }
+        struct cmp cm = { size / 4, 0, 0, 0 };
+        const uint8_t *mp = b->data + ib->offset;
+        for (uint64_t k = 0; k < size / 4; k++) {
+            uint32_t a, d;
+            memcpy(&a, mp + 4 * k, 4);
+            memcpy(&d, dp + 4 * k, 4);
+            cm.agree += words_agree(a, d);
+        }
+        cm.agreement = (double)cm.agree / (double)cm.pixels;
+        char tname[32];
+        snprintf(tname, sizeof tname, "ctx%u/ssbo%u", ctx_id, i);
+        note_result(r, tname, &cm, record, list);
+        if (used < text_size)
+            used += (size_t)snprintf(text + used, text_size - used, " %s %.4f%%", tname,
+                                     100.0 * cm.agreement);
+        free(dp);
+    }
+}
+
 static const struct glrh_image *reference_for(struct run *r, uint32_t frame, uint32_t ctx_id)
 {
     for (unsigned i = 0; i < r->cap->n_images; i++) {
@@ -595,7 +676,8 @@ static void on_swap(struct run *r, const struct glr_call *c, uint64_t record)
 /* The event's JSON object (appended to "events"); its "compare" list is filled afterwards. */
 static cJSON *event_json(struct run *r, const gmf_event *ev)
 {
-    const char *kind = ev->kind == GMF_EV_DRAW ? "draw" : ev->kind == GMF_EV_CLEAR ? "clear" : "note";
+    const char *kind = ev->kind == GMF_EV_DRAW ? "draw" : ev->kind == GMF_EV_CLEAR ? "clear"
+                       : ev->kind == GMF_EV_DISPATCH ? "dispatch" : "note";
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", kind);
     cJSON_AddNumberToObject(o, "index", (double)ev->draw);
@@ -613,6 +695,13 @@ static cJSON *event_json(struct run *r, const gmf_event *ev)
             cJSON_AddNumberToObject(o, "cycles", (double)ev->stats.cycles);
             cJSON_AddNumberToObject(o, "vs_cycles", (double)ev->stats.vs_cycles);
             cJSON_AddNumberToObject(o, "fs_cycles", (double)ev->stats.fs_cycles);
+            cJSON_AddNumberToObject(o, "instructions", (double)ev->stats.instructions);
+        }
+    }
+    if (ev->kind == GMF_EV_DISPATCH) {
+        cJSON_AddNumberToObject(o, "program", ev->program);
+        if (r->timing) {
+            cJSON_AddNumberToObject(o, "cycles", (double)ev->stats.cycles);
             cJSON_AddNumberToObject(o, "instructions", (double)ev->stats.instructions);
         }
     }
@@ -641,6 +730,10 @@ static void print_event(const struct run *r, const gmf_event *ev, const char *cm
     else if (ev->kind == GMF_EV_CLEAR)
         printf("clear %llu (record %llu, %s, fbo %u)%s", (unsigned long long)ev->draw, (unsigned long long)ev->record,
                glr_call_name(ev->cmd), ev->fbo, cmp_text);
+    else if (ev->kind == GMF_EV_DISPATCH)
+        printf("dispatch %llu (record %llu, %s, program %u)%s%s%s", (unsigned long long)ev->draw,
+               (unsigned long long)ev->record, glr_call_name(ev->cmd), ev->program, cyc,
+               ev->failed ? " FAILED" : "", cmp_text);
     else
         printf("record %llu (%s)", (unsigned long long)ev->record, glr_call_name(ev->cmd));
     for (int i = 0; i < ev->n_unsupported && i < GMF_MAX_NOTES; i++)
@@ -703,8 +796,17 @@ static int run_stream(struct run *r, char *err, size_t err_size)
             if (ev->kind != GMF_EV_NONE && (r->compare || r->png_dir) && !r->benchmark) {
                 if (r->compare && c.ctx_id)
                     make_current(&r->drv, c.ctx_id);
-                compare_targets(r, c.ctx_id, record, obj ? cJSON_GetObjectItem(obj, "compare") : NULL,
-                                text, sizeof text);
+                /* A dispatch writes buffers and images, not the render targets (which may
+                 * still hold undefined contents before the frame's first clear). */
+                if (ev->kind == GMF_EV_DISPATCH) {
+                    if (r->compare)
+                        compare_buffers(r, c.ctx_id, record,
+                                        obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text,
+                                        sizeof text);
+                } else {
+                    compare_targets(r, c.ctx_id, record,
+                                    obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text, sizeof text);
+                }
             }
             if (!r->json)
                 print_event(r, ev, text);

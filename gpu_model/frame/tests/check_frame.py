@@ -9,7 +9,9 @@
 samples: NAME runs under the shim (frames 0-2 captured, 160x90), `glreplay model --compare --json`
 replays the capture on the driver (llvmpipe) and in the model in lock step; every frame image
 (swap) must agree with the driver at >= --min (default 0.999) of pixels within 1/255, every draw
-must run. Actual agreements are printed.
+must run. Actual agreements are printed. Samples named compute* (built next to this script,
+gpu_model/frame/tests/compute_sample.c) are compared twice, with and without the timing model
+(--no-timing), and every compute dispatch must run without a note.
 determinism: two model runs of one capture give the same warp instruction trace (hash of draw,
 stage, warp, pc, line, active mask), byte-identical images and the same per-draw reports, cycle
 counts of the timing model included (every draw with fragments has cycles > 0); a third run with
@@ -77,21 +79,38 @@ def check_samples(args):
         frames_arg = args.frames or "0-2"
         last = int(frames_arg.split("-")[-1])
         cap = capture(args, tmp, [exe, "--frames", str(last + 2), "--size", "160x90"], frames_arg, args.name)
-        rc, rep = model(args, cap, "--compare")
-        frames, _ = summarize(args.name, rep)
-        t = rep["totals"]
-        if t["draws"] == 0 or t["swaps"] == 0:
-            fail("%s: no draws or swaps modelled" % args.name)
-        if t["draws_failed"]:
-            fail("%s: %d draws could not run in the model" % (args.name, t["draws_failed"]))
-        if len(frames) != t["swaps"]:
-            fail("%s: %d of %d frames compared" % (args.name, len(frames), t["swaps"]))
-        if min(frames) < args.min:
-            fail("%s: a frame agrees with llvmpipe at %.4f%% < %.2f%%" %
-                 (args.name, 100 * min(frames), 100 * args.min))
-        if args.min >= 0.999 and rc != 0:
-            fail("%s: glreplay model --compare reported a comparison below 99.9%%" % args.name)
+        # Compute samples also run with the executor alone (--no-timing): workgroups then run
+        # in lock-step phases to each barrier instead of through the timing model.
+        variants = [[], ["--no-timing"]] if args.name.startswith("compute") else [[]]
+        for extra in variants:
+            check_capture(args, cap, extra)
         print("PASS")
+
+
+def check_capture(args, cap, extra):
+    rc, rep = model(args, cap, "--compare", *extra)
+    frames, _ = summarize(args.name + "".join(" " + e for e in extra), rep)
+    t = rep["totals"]
+    if t["draws"] == 0 or t["swaps"] == 0:
+        fail("%s: no draws or swaps modelled" % args.name)
+    if t["draws_failed"]:
+        fail("%s: %d draws could not run in the model" % (args.name, t["draws_failed"]))
+    # Compute dispatches run in the model (gmf_compute.c): none may fail or meet an
+    # unsupported feature, and a sample that dispatches must show its dispatches.
+    disp = [e for e in rep["events"] if e["command"].startswith("glDispatchCompute")]
+    for e in disp:
+        if e.get("failed") or e["unsupported"]:
+            fail("%s: dispatch at record %d did not run in the model: %s" %
+                 (args.name, e["record"], "; ".join(e["unsupported"]) or "failed"))
+    if args.name.startswith("compute") and not disp:
+        fail("%s: no compute dispatch modelled" % args.name)
+    if len(frames) != t["swaps"]:
+        fail("%s: %d of %d frames compared" % (args.name, len(frames), t["swaps"]))
+    if min(frames) < args.min:
+        fail("%s: a frame agrees with llvmpipe at %.4f%% < %.2f%%" %
+             (args.name, 100 * min(frames), 100 * args.min))
+    if args.min >= 0.999 and rc != 0:
+        fail("%s: glreplay model --compare reported a comparison below 99.9%%" % args.name)
 
 
 def check_determinism(args):

@@ -1,0 +1,612 @@
+/* Compute dispatches in the model (glDispatchCompute, glDispatchComputeIndirect).
+ *
+ * A dispatch runs every workgroup of the grid in order (x fastest, then y, then z). A workgroup
+ * of N invocations is ceil(N / 32) warps; invocation i (gl_LocalInvocationIndex) is lane i % 32
+ * of warp i / 32. The group's warps share one block of `shared` memory (zeroed at group start)
+ * and meet at every barrier():
+ *  - with the timing model, the group's warps form one workgroup of the dispatch's batch
+ *    (gm_timing_batch_desc.warps_per_group): launched together on one SM, held at each
+ *    GM_OP_BARRIER pc (the barrier hook) until every live warp of the group arrived; many
+ *    groups are in flight at once;
+ *  - without it (GMF_TIMING_OFF), or when a group has more warps than an SM has slots, the
+ *    warps run in lock-step phases: each warp runs until it stops before a barrier (or ends),
+ *    then the next phase starts.
+ * Storage buffers are the state model's buffer contents (as for fragment-shader SSBO writes),
+ * so later draws, vertex fetch and dispatches, and readers of the state model see what a
+ * dispatch wrote. Image load/store/atomics reach the model's textures through the image units
+ * (glBindImageTexture). memoryBarrier*() / glMemoryBarrier need nothing: warps execute one
+ * instruction at a time over a single memory, in a deterministic order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmf_internal.h"
+#include "gm_ir.h"
+
+enum { BI_NUM_WORKGROUPS = 24, BI_WORKGROUP_ID = 26, BI_LOCAL_ID = 27, BI_GLOBAL_ID = 28,
+       BI_LOCAL_INDEX = 29 };
+
+/* Limit on invocations per dispatch, so a corrupt capture cannot run for hours. */
+#define GMF_MAX_CS_INVOCATIONS (1ull << 28)
+
+typedef struct cs_run {
+    gmf_draw_ctx *d;
+    gm_program *cs;
+    int ls[3];            /* local size */
+    uint32_t groups[3];   /* grid */
+    int invocations;      /* per group */
+    int wpg;              /* warps per group */
+    int shared_words;
+    int bi_var[5];        /* variables of the built-ins above (-1) */
+    uint64_t dispatch;
+    uint64_t warps;       /* warps started so far */
+} cs_run;
+
+/* ---- images (glBindImageTexture units) ---- */
+
+static gm_surface *image_surface(gmf_draw_ctx *d, unsigned unit, int *layer0, bool *layered,
+                                 bool *array_1d)
+{
+    if (unit >= SM_MAX_IMAGE_UNITS)
+        return NULL;
+    const struct sm_image_unit *iu = &d->st->image[unit];
+    if (!iu->texture)
+        return NULL;
+    gmf_texture *t = gmf_tex_sync(d->r, d->c, iu->texture, d->ev);
+    if (!t || iu->level < 0 || iu->level >= GM_TEX_MAX_LEVELS || iu->level >= t->img.num_levels)
+        return NULL;
+    gm_surface *s = &t->img.level[iu->level];
+    if (!s->data)
+        return NULL;
+    t->gpu_written = true;
+    /* A single-layer binding's layer (GL ignores it for textures without layers). */
+    bool has_layers = s->depth > 1 || t->target == GL_TEXTURE_1D_ARRAY;
+    *layer0 = !iu->layered && has_layers ? iu->layer : 0;
+    *layered = iu->layered;
+    *array_1d = t->target == GL_TEXTURE_1D_ARRAY; /* its layers are the surface's rows */
+    return s;
+}
+
+static void image_access(void *ctx, const gm_image_request *req, gm_texel_out *out)
+{
+    gmf_draw_ctx *d = ctx;
+    int layer0 = 0;
+    bool layered = false, array_1d = false;
+    gm_surface *s = image_surface(d, req->unit, &layer0, &layered, &array_1d);
+    if (req->op == GM_IMG_SIZE) {
+        for (int l = 0; l < GM_LANES; l++) {
+            out->i[0][l] = s ? s->width : 0;
+            out->i[1][l] = s ? s->height : 0;
+            out->i[2][l] = s ? s->depth : 0;
+        }
+        return;
+    }
+    if (!s)
+        return; /* unbound: loads 0, stores dropped */
+    const gm_format_info *fi = gm_format_get(s->format);
+    bool integer = fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT;
+    /* Coordinates: x [, y] [, layer / z / cube face]; a layered binding takes the layer from
+     * the shader, a single-layer binding from the unit. */
+    int dims = req->dim == GM_DIM_1D || req->dim == GM_DIM_BUFFER ? 1
+               : req->dim == GM_DIM_3D || req->dim == GM_DIM_CUBE ? 3 : 2;
+    int lc = dims == 3 ? 2 : req->arrayed ? dims : -1; /* coordinate holding the layer */
+    for (int l = 0; l < GM_LANES; l++) {
+        if (!((req->mask >> l) & 1))
+            continue;
+        int x = req->coord[0][l], y = dims >= 2 ? req->coord[1][l] : 0;
+        int layer = lc >= 0 && layered ? req->coord[lc][l] : layer0, z = layer;
+        if (array_1d) {
+            y = layer;
+            z = 0;
+        }
+        if (x < 0 || y < 0 || z < 0 || x >= s->width || y >= s->height || z >= s->depth)
+            continue; /* out of range: loads 0, stores dropped (GL: undefined / no effect) */
+        uint8_t *texel = gm_surface_texel(s, x, y, z);
+        if (req->op == GM_IMG_LOAD) {
+            if (integer) {
+                uint32_t v[4] = { 0, 0, 0, 1 };
+                gm_format_unpack_rgba_i(s->format, texel, v);
+                for (int k = 0; k < 4; k++)
+                    out->u[k][l] = v[k];
+            } else {
+                float v[4] = { 0, 0, 0, 1 };
+                gm_format_unpack_rgba(s->format, texel, v);
+                for (int k = 0; k < 4; k++)
+                    out->f[k][l] = v[k];
+            }
+        } else if (req->op == GM_IMG_STORE) {
+            if (integer) {
+                uint32_t v[4];
+                for (int k = 0; k < 4; k++)
+                    v[k] = req->data.u[k][l];
+                gm_format_pack_rgba_i(s->format, v, texel);
+            } else {
+                float v[4];
+                for (int k = 0; k < 4; k++)
+                    v[k] = req->data.f[k][l];
+                gm_format_pack_rgba(s->format, v, texel);
+            }
+        } else if (integer && fi->bytes == 4 && fi->channels == 1) {
+            /* r32ui / r32i atomics, lanes in order */
+            uint32_t old, v = req->data.u[0][l], nv;
+            memcpy(&old, texel, 4);
+            int32_t so = (int32_t)old, sv = (int32_t)v;
+            bool sgn = req->signed_atomic || fi->kind == GM_KIND_SINT;
+            switch (req->op) {
+            case GM_IMG_ATOMIC_ADD: nv = old + v; break;
+            case GM_IMG_ATOMIC_MIN: nv = sgn ? (uint32_t)(sv < so ? sv : so) : (v < old ? v : old); break;
+            case GM_IMG_ATOMIC_MAX: nv = sgn ? (uint32_t)(sv > so ? sv : so) : (v > old ? v : old); break;
+            case GM_IMG_ATOMIC_AND: nv = old & v; break;
+            case GM_IMG_ATOMIC_OR: nv = old | v; break;
+            case GM_IMG_ATOMIC_XOR: nv = old ^ v; break;
+            case GM_IMG_ATOMIC_EXCHANGE: nv = v; break;
+            case GM_IMG_ATOMIC_COMP_SWAP: nv = old == req->data.u[1][l] ? v : old; break;
+            default: nv = old; break;
+            }
+            memcpy(texel, &nv, 4);
+            out->u[0][l] = old;
+        } else {
+            gmf_note(d->ev, "image atomic on a format other than r32ui/r32i");
+        }
+    }
+}
+
+/* ---- blocks ---- */
+
+/* Uniform/storage blocks of the compute shader -> buffer ranges. As for draws, the block's
+ * driver index comes from the recorded name query and its binding from glUniformBlockBinding /
+ * glShaderStorageBlockBinding; when the program never set one, GL uses the shader's
+ * layout(binding = N) (0 without one). glslang assigns bindings to every block, so the
+ * model's binding counts as explicit only when the source spells `binding`. */
+static void bind_blocks(gmf_draw_ctx *d)
+{
+    gmf_prog *p = d->p;
+    const struct sm_program *sp = sm_get_program(d->c, p->name);
+    uint32_t share = sm_context_share_id(d->c);
+    const char *source = p->cr.shader_count > 0 ? p->cr.shaders[0].compiled_source : NULL;
+    bool explicit_bindings = source && strstr(source, "binding");
+    for (int b = 0; b < p->n_blocks[0]; b++) {
+        const gmf_block_map *m = &p->blocks[0][b];
+        d->bufs[0][b] = (gmf_buffer_binding){ NULL, 0 };
+        const gmf_name_rec *nr = gmf_find_name(d->r, share, p->name,
+                                               m->storage ? GLR_CMD_glGetProgramResourceIndex
+                                                          : GLR_CMD_glGetUniformBlockIndex,
+                                               m->name);
+        int32_t index = nr ? nr->value : (p->n_blocks[0] == 1 ? 0 : -1);
+        const struct sm_name_binding *list = m->storage ? sp->ssbo_bindings : sp->ubo_bindings;
+        uint32_t n = m->storage ? sp->n_ssbo_bindings : sp->n_ubo_bindings;
+        bool found = false;
+        uint32_t binding = 0;
+        for (uint32_t i = 0; i < n && index >= 0; i++)
+            if ((int32_t)list[i].index == index) {
+                binding = list[i].index2;
+                found = true;
+            }
+        if (!found)
+            binding = explicit_bindings || index < 0 ? (uint32_t)m->model_binding : 0;
+        const struct sm_indexed_buffer *ib =
+            m->storage ? (binding < SM_MAX_SSBO_BINDINGS ? &d->st->ssbo[binding] : NULL)
+                       : (binding < SM_MAX_UBO_BINDINGS ? &d->st->ubo[binding] : NULL);
+        const struct sm_buffer *buf = ib && ib->buffer ? sm_get_buffer(d->c, ib->buffer) : NULL;
+        if (!buf || !buf->data || !buf->data_known) {
+            gmf_note(d->ev, "block %s: %s", m->name,
+                     !buf ? "no buffer bound" : "buffer contents unknown");
+            continue;
+        }
+        uint64_t off = ib->offset, size = ib->size ? ib->size : buf->size - ib->offset;
+        if (off > buf->size)
+            continue;
+        if (off + size > buf->size)
+            size = buf->size - off;
+        d->bufs[0][b] = (gmf_buffer_binding){ buf->data + off, (size_t)size };
+    }
+}
+
+/* ---- one warp's built-ins ---- */
+
+static void set_builtins(const cs_run *cr, gm_warp *w, int k, const uint32_t gid[3])
+{
+    for (int b = 0; b < 5; b++) {
+        if (cr->bi_var[b] < 0)
+            continue;
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, cr->bi_var[b]);
+        if (!v)
+            continue;
+        for (int l = 0; l < GM_LANES; l++) {
+            uint32_t li = (uint32_t)(k * GM_LANES + l);
+            uint32_t lid[3] = { li % (uint32_t)cr->ls[0], li / (uint32_t)cr->ls[0] % (uint32_t)cr->ls[1],
+                                li / (uint32_t)(cr->ls[0] * cr->ls[1]) };
+            switch (b) {
+            case 0:
+                for (int c = 0; c < 3; c++)
+                    v[c][l] = cr->groups[c];
+                break;
+            case 1:
+                for (int c = 0; c < 3; c++)
+                    v[c][l] = gid[c];
+                break;
+            case 2:
+                for (int c = 0; c < 3; c++)
+                    v[c][l] = lid[c];
+                break;
+            case 3:
+                for (int c = 0; c < 3; c++)
+                    v[c][l] = gid[c] * (uint32_t)cr->ls[c] + lid[c];
+                break;
+            default:
+                v[0][l] = li;
+                break;
+            }
+        }
+    }
+}
+
+/* Starts warp k of a group: lanes, shared memory, built-ins. */
+static void begin_warp(cs_run *cr, gm_warp *w, int k, const uint32_t gid[3], uint32_t *shared,
+                       bool barrier_stops)
+{
+    int n = cr->invocations - k * GM_LANES;
+    gm_mask m = n >= GM_LANES ? 0xffffffffu : ((1u << n) - 1u);
+    gm_warp_set_env(w, &cr->d->env[0]);
+    gm_warp_set_shared(w, shared, (uint32_t)cr->shared_words);
+    gm_warp_set_barrier_stop(w, barrier_stops);
+    gm_warp_begin(w, m, 0);
+    set_builtins(cr, w, k, gid);
+    cr->warps++;
+}
+
+static void group_id(const cs_run *cr, uint64_t g, uint32_t gid[3])
+{
+    gid[0] = (uint32_t)(g % cr->groups[0]);
+    gid[1] = (uint32_t)(g / cr->groups[0] % cr->groups[1]);
+    gid[2] = (uint32_t)(g / ((uint64_t)cr->groups[0] * cr->groups[1]));
+}
+
+/* ---- executor path: lock-step phases ---- */
+
+static int lockstep_observe(void *ctx, gm_warp *w, const gm_issue *is)
+{
+    gmf_runner *r = ctx;
+    gmf_issue *i = &r->cur_issue;
+    i->pc = is->pc;
+    i->line = is->line;
+    i->active = is->active;
+    i->call_depth = is->call_depth;
+    r->totals.warp_instructions++;
+    if (r->obs(r->obs_ctx, w, i)) {
+        r->stopped = true;
+        return 1;
+    }
+    return 0;
+}
+
+static int run_lockstep(cs_run *cr, uint32_t *shared)
+{
+    gmf_draw_ctx *d = cr->d;
+    gmf_runner *r = d->r;
+    uint64_t ngroups = (uint64_t)cr->groups[0] * cr->groups[1] * cr->groups[2];
+    for (uint64_t g = 0; g < ngroups && !r->stopped; g++) {
+        uint32_t gid[3];
+        group_id(cr, g, gid);
+        memset(shared, 0, (size_t)cr->shared_words * 4);
+        uint64_t first_warp = cr->warps;
+        for (int k = 0; k < cr->wpg; k++) {
+            gm_warp *w = gmf_prog_cs_warp(d->p, k);
+            if (!w) {
+                gmf_note(d->ev, "out of memory creating compute warps");
+                return -1;
+            }
+            begin_warp(cr, w, k, gid, shared, true);
+            gm_warp_set_observer(w, r->obs ? lockstep_observe : NULL, r->obs ? r : NULL);
+        }
+        for (int phase = 0;; phase++) {
+            int waiting = 0;
+            for (int k = 0; k < cr->wpg; k++) {
+                gm_warp *w = d->p->cs_pool ? d->p->cs_pool[k] : d->p->vw;
+                if (r->obs) {
+                    gmf_issue *i = &r->cur_issue;
+                    i->draw = cr->dispatch;
+                    i->stage = GM_STAGE_COMPUTE;
+                    i->warp = first_warp + (uint64_t)k;
+                    i->frame_warp = r->frame_warps + first_warp + (uint64_t)k;
+                    i->program = d->p->name;
+                    i->file = gm_program_pc_count(cr->cs) > 0 ? gm_program_pc_file(cr->cs, 0) : NULL;
+                    i->cycle = 0;
+                    i->sm = -1;
+                    i->lane_x = i->lane_y = NULL;
+                }
+                for (;;) {
+                    gm_run_status s = gm_warp_run(w, 0);
+                    if (s == GM_RUN_ERROR) {
+                        gmf_note(d->ev, "compute shader runtime error: %s", gm_warp_error(w));
+                        return -1;
+                    }
+                    if (r->stopped)
+                        return -1;
+                    if (s == GM_RUN_DONE)
+                        break;
+                    if (gm_warp_at_barrier(w)) {
+                        waiting++;
+                        break;
+                    }
+                    /* an observer pause that did not stop the run: resume */
+                }
+            }
+            if (!waiting)
+                break;
+        }
+    }
+    r->frame_warps += cr->warps;
+    return 0;
+}
+
+/* ---- timing model path ---- */
+
+static int barrier_hook(void *ctx, const gm_program *p, int pc)
+{
+    (void)ctx;
+    return gm_program_pc_is_barrier(p, pc);
+}
+
+static int timing_observe(void *ctx, const gm_timing_issue *ev)
+{
+    gmf_runner *r = ctx;
+    r->last_sm = ev->sm;
+    if (r->has_hooks && r->hooks.issue)
+        r->hooks.issue(r->hooks.ctx, ev);
+    if (!r->obs)
+        return 0;
+    const gmf_flight *f = ev->user;
+    gmf_issue *i = &r->cur_issue;
+    i->draw = f->draw;
+    i->stage = f->stage;
+    i->warp = f->warp;
+    i->frame_warp = f->frame_warp;
+    i->program = f->program;
+    i->file = f->file;
+    i->lane_x = i->lane_y = NULL;
+    i->pc = ev->pc;
+    i->line = ev->line;
+    i->active = ev->active;
+    i->call_depth = gm_warp_call_depth(ev->warp) - 1;
+    i->cycle = ev->cycle;
+    i->sm = ev->sm;
+    r->totals.warp_instructions++;
+    if (r->obs(r->obs_ctx, ev->warp, i)) {
+        r->stopped = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs the model until every warp of in-flight group slot `slot` retired. 0, or -1 (noted). */
+static int drain_group(cs_run *cr, gmf_flight *fl)
+{
+    gmf_runner *r = cr->d->r;
+    for (int k = 0; k < cr->wpg; k++) {
+        gmf_flight *f = &fl[k];
+        while (!f->retired) {
+            gm_timing_status ts = gm_timing_run_until(r->tm, f->w);
+            if (f->retired)
+                break;
+            if (ts == GM_TIMING_ERROR && r->tm_warp_error) {
+                r->tm_warp_error = false;
+                continue;
+            }
+            if (ts == GM_TIMING_PAUSED)
+                return -1; /* the observer stopped the run */
+            gmf_note(cr->d->ev, "timing model: %s", ts == GM_TIMING_ERROR ? gm_timing_error(r->tm)
+                                                                          : "compute warp did not retire");
+            return -1;
+        }
+        if (f->status == GM_RUN_ERROR) {
+            gmf_note(cr->d->ev, "compute shader runtime error: %s", gm_warp_error(f->w));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int run_timing(cs_run *cr)
+{
+    gmf_draw_ctx *d = cr->d;
+    gmf_runner *r = d->r;
+    gm_timing_set_barrier_hook(r->tm, barrier_hook, NULL);
+    gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? timing_observe : NULL, r);
+    gm_timing_batch_desc bd = { GM_STAGE_COMPUTE, (int)cr->dispatch, -1, 0, cr->wpg, NULL, 0 };
+    int batch = gm_timing_batch_begin(r->tm, &bd);
+    if (batch < 0) {
+        gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
+        return -1;
+    }
+    /* Groups in flight: enough to fill every SM twice over (as draws keep 2x the slots). */
+    int inflight = r->flight_max / cr->wpg;
+    if (inflight < 1)
+        inflight = 1;
+    uint64_t ngroups = (uint64_t)cr->groups[0] * cr->groups[1] * cr->groups[2];
+    gmf_flight *fl = calloc((size_t)inflight * (size_t)cr->wpg, sizeof *fl);
+    uint32_t *shared = calloc((size_t)inflight * (size_t)(cr->shared_words + 1), 4);
+    int rc = 0;
+    if (!fl || !shared) {
+        gmf_note(d->ev, "out of memory");
+        rc = -1;
+    }
+    uint64_t head = 0; /* oldest group in flight */
+    const char *file = gm_program_pc_count(cr->cs) > 0 ? gm_program_pc_file(cr->cs, 0) : NULL;
+    for (uint64_t g = 0; g < ngroups && rc == 0 && !r->stopped; g++) {
+        if (g - head >= (uint64_t)inflight) {
+            if (drain_group(cr, fl + (head % (uint64_t)inflight) * (uint64_t)cr->wpg) != 0) {
+                rc = -1;
+                break;
+            }
+            head++;
+        }
+        int slot = (int)(g % (uint64_t)inflight);
+        uint32_t *sh = shared + (size_t)slot * (size_t)(cr->shared_words + 1);
+        memset(sh, 0, (size_t)cr->shared_words * 4);
+        uint32_t gid[3];
+        group_id(cr, g, gid);
+        for (int k = 0; k < cr->wpg && rc == 0; k++) {
+            gm_warp *w = gmf_prog_cs_warp(d->p, slot * cr->wpg + k);
+            gmf_flight *f = &fl[slot * cr->wpg + k];
+            if (!w) {
+                gmf_note(d->ev, "out of memory creating compute warps");
+                rc = -1;
+                break;
+            }
+            memset(f, 0, sizeof *f);
+            f->w = w;
+            f->stage = GM_STAGE_COMPUTE;
+            f->draw = cr->dispatch;
+            f->warp = cr->warps;
+            f->frame_warp = r->frame_warps++;
+            f->program = d->p->name;
+            f->file = file;
+            begin_warp(cr, w, k, gid, sh, false);
+            if (gm_timing_submit(r->tm, batch, w, &d->env[0], f) != 0) {
+                gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
+                rc = -1;
+            }
+        }
+    }
+    gm_timing_batch_close(r->tm, batch);
+    /* Every submitted warp retires before the dispatch returns (they use `shared` and fl). */
+    while (!r->stopped) {
+        gm_timing_status ts = gm_timing_run(r->tm);
+        if (ts == GM_TIMING_ERROR && r->tm_warp_error) {
+            r->tm_warp_error = false;
+            continue;
+        }
+        break;
+    }
+    if (rc == 0 && fl)
+        for (uint64_t g = head; g < ngroups && g < head + (uint64_t)inflight && !r->stopped; g++)
+            if (drain_group(cr, fl + (g % (uint64_t)inflight) * (uint64_t)cr->wpg) != 0) {
+                rc = -1;
+                break;
+            }
+    gm_timing_stats st;
+    if (gm_timing_batch_stats(r->tm, batch, &st) == 0) {
+        d->ev->stats.cycles = st.cycles;
+        d->ev->stats.instructions = st.instructions;
+        r->totals.cs_cycles += st.cycles;
+    }
+    free(fl);
+    free(shared);
+    return rc;
+}
+
+/* ---- the dispatch ---- */
+
+static bool dispatch_size(gmf_runner *r, const struct sm_context *c,
+                          const struct sm_context_state *st, const struct glr_call *call,
+                          uint32_t cmd, uint32_t groups[3], gmf_event *ev)
+{
+    (void)r;
+    if (cmd == GLR_CMD_glDispatchComputeIndirect) {
+        const struct sm_buffer *b = st->buffer[SM_BT_DISPATCH_INDIRECT]
+                                        ? sm_get_buffer(c, st->buffer[SM_BT_DISPATCH_INDIRECT]) : NULL;
+        uint64_t off = call->args[0];
+        if (!b || !b->data_known || !b->data || off + 12 > b->size || (off & 3)) {
+            gmf_note(ev, "indirect dispatch parameters unknown (no DISPATCH_INDIRECT buffer contents)");
+            return false;
+        }
+        memcpy(groups, b->data + off, 12);
+        return true;
+    }
+    for (int k = 0; k < 3; k++)
+        groups[k] = (uint32_t)call->args[k];
+    return true;
+}
+
+void gmf_dispatch(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_event *ev)
+{
+    ev->kind = GMF_EV_DISPATCH;
+    ev->draw = r->totals.dispatches++;
+    const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
+    if (!c) {
+        gmf_note(ev, "dispatch without a context");
+        ev->failed = true;
+        r->totals.dispatches_failed++;
+        return;
+    }
+    const struct sm_context_state *st = sm_context_state(c);
+    ev->program = st->program;
+    const struct sm_program *sp = st->program ? sm_get_program(c, st->program) : NULL;
+    gmf_prog *p = sp ? gmf_prog_get(r, c, sp) : NULL;
+    if (!p || !p->ok || !p->cs) {
+        gmf_note(ev, "%s", !st->program ? "dispatch without a program (or with a program pipeline)"
+                           : !p ? "program unknown" : !p->ok ? p->error
+                           : "dispatch with a program that has no compute shader");
+        ev->failed = true;
+        r->totals.dispatches_failed++;
+        return;
+    }
+    uint32_t groups[3];
+    if (!dispatch_size(r, c, st, call, cmd, groups, ev)) {
+        ev->failed = true;
+        r->totals.dispatches_failed++;
+        return;
+    }
+    cs_run cr;
+    memset(&cr, 0, sizeof cr);
+    cr.cs = p->cs;
+    gm_program_local_size(p->cs, cr.ls);
+    memcpy(cr.groups, groups, sizeof groups);
+    cr.dispatch = ev->draw;
+    uint64_t inv = (uint64_t)cr.ls[0] * (uint64_t)cr.ls[1] * (uint64_t)cr.ls[2];
+    uint64_t total = inv * groups[0] * groups[1] * groups[2];
+    if (!total)
+        return; /* an empty grid does nothing */
+    if (inv > 1024 || total > GMF_MAX_CS_INVOCATIONS) {
+        gmf_note(ev, "dispatch of %llu invocations (%llu per group) is beyond the model's limits",
+                 (unsigned long long)total, (unsigned long long)inv);
+        ev->failed = true;
+        r->totals.dispatches_failed++;
+        return;
+    }
+    cr.invocations = (int)inv;
+    cr.wpg = (int)((inv + GM_LANES - 1) / GM_LANES);
+    cr.shared_words = gm_program_shared_words(p->cs);
+    const int bis[5] = { BI_NUM_WORKGROUPS, BI_WORKGROUP_ID, BI_LOCAL_ID, BI_GLOBAL_ID,
+                         BI_LOCAL_INDEX };
+    for (int b = 0; b < 5; b++) {
+        int var, off;
+        cr.bi_var[b] = gm_program_find_builtin(p->cs, bis[b], &var, &off) == 0 && off == 0 ? var : -1;
+    }
+    gmf_draw_ctx *d = calloc(1, sizeof *d);
+    if (!d) {
+        ev->failed = true;
+        return;
+    }
+    d->r = r;
+    d->c = c;
+    d->st = st;
+    d->p = p;
+    d->ev = ev;
+    cr.d = d;
+    gmf_prog_upload_uniforms(r, c, sp, p, ev);
+    /* Samplers and the buffer callback from the draw path (stage slot 0 = compute), with
+     * the blocks hidden so its binding rules do not run; ours bind them. */
+    int nb = p->n_blocks[0];
+    p->n_blocks[0] = 0;
+    gmf_setup_env(d);
+    p->n_blocks[0] = nb;
+    bind_blocks(d);
+    d->env[0].image = image_access;
+    int rc;
+    gm_timing_config tc;
+    gm_timing_config_default(&tc);   /* the runner's model uses the defaults */
+    if (r->tm && cr.wpg <= tc.warp_slots_per_sm) {
+        rc = run_timing(&cr);
+    } else {
+        uint32_t *shared = calloc((size_t)cr.shared_words + 1, 4);
+        rc = shared ? run_lockstep(&cr, shared) : -1;
+        free(shared);
+    }
+    r->totals.cs_invocations += total;
+    if (rc != 0 || d->failed) {
+        ev->failed = true;
+        r->totals.dispatches_failed++;
+    }
+    free(d);
+}
