@@ -2,7 +2,9 @@
  * programs use them): the pointer is only an address, the data is read at each draw. So before a
  * recorded draw, the bytes of each enabled client array over the draw's vertex range are recorded
  * as a GLR_PSEUDO_CLIENT_ARRAY event (attrib index, size, type, normalized, integer, stride, first
- * vertex, pointer; data from the first vertex on). Queries go to the real driver and are valid for
+ * vertex, pointer; data from the first vertex on). Legacy fixed-function arrays (glVertexPointer and
+ * friends, compatibility contexts) are recorded the same way, with index GLR_CLIENT_ARRAY_LEGACY_BASE
+ * plus the array's slot (enum sm_legacy_slot). Queries go to the real driver and are valid for
  * the context (never made in core profiles, where client arrays do not exist), so they raise no
  * GL error the program could see. */
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "shim/capture.h"
 #include "shim/capture_file.h"
 #include "statemodel/registry/glr_call.h"
+#include "statemodel/statemodel.h"
 
 #define GL_MAX_VERTEX_ATTRIBS 0x8869
 #define GL_VERTEX_ATTRIB_ARRAY_ENABLED 0x8622
@@ -92,6 +95,145 @@ static bool index_range(const struct glr_cmd_info *ci, const uint64_t *a, int64_
     return mx >= 0;
 }
 
+/* The vertex range a draw reads, worked out once per draw on first need. */
+struct draw_range {
+    bool tried, ok;
+    int64_t lo, hi;
+};
+
+static bool draw_range(const struct glr_cmd_info *ci, const uint64_t *a, struct draw_range *dr)
+{
+    if (dr->tried)
+        return dr->ok;
+    dr->tried = true;
+    int f = param_index(ci, "first"), c = param_index(ci, "count");
+    if (strstr(ci->name, "Elements")) {
+        dr->ok = index_range(ci, a, &dr->lo, &dr->hi);
+    } else if (f >= 0 && c >= 0) {
+        dr->lo = (int32_t)a[f];
+        dr->hi = dr->lo + (int32_t)a[c] - 1;
+        dr->ok = true;
+    }
+    return dr->ok;
+}
+
+/* One client array as a GLR_PSEUDO_CLIENT_ARRAY record. false when recording must stop. */
+static bool emit_array(const struct glr_cmd_info *ci, const uint64_t *a, const struct draw_range *dr,
+                       uint32_t idx, GLint size, GLint type, GLint norm, GLint integer, GLint stride,
+                       GLint divisor, const void *ptr)
+{
+    int64_t lo = dr->lo, hi = dr->hi;
+    if (!ptr || hi < lo || lo < 0)
+        return true;
+    int64_t comps = size == GL_BGRA ? 4 : size;
+    int64_t elem = is_packed((GLenum)type) ? 4 : comps * type_bytes((GLenum)type);
+    if (elem <= 0)
+        return true;
+    int64_t step = stride ? stride : elem;
+    int64_t first = divisor ? 0 : lo, last = hi;
+    if (divisor) {
+        int ic = param_index(ci, "instancecount");
+        int64_t inst = ic >= 0 ? (int32_t)a[ic] : 1;
+        last = inst > 0 ? (inst - 1) / divisor : 0;
+    }
+    int64_t bytes = (last - first) * step + elem;
+    struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_CLIENT_ARRAY, glr_ctx_id(glr_ctx_current()));
+    if (!r)
+        return false;
+    glr_rec_uvar(r, idx);
+    glr_rec_uvar(r, (uint64_t)size);
+    glr_rec_uvar(r, (uint64_t)type);
+    glr_rec_uvar(r, (uint64_t)norm);
+    glr_rec_uvar(r, (uint64_t)integer);
+    glr_rec_uvar(r, (uint64_t)stride);
+    glr_rec_uvar(r, (uint64_t)first);
+    glr_rec_uvar(r, (uint64_t)(uintptr_t)ptr);
+    glr_rec_blob(r, (const uint8_t *)ptr + first * step, bytes);
+    glr_rec_end(r);
+    return true;
+}
+
+/* Queries of one legacy array (0: the array has no such parameter, its fixed value applies). */
+struct legacy_query {
+    uint8_t slot;                 /* enum sm_legacy_slot */
+    GLenum cap, size, type, stride, pointer, buffer;
+    GLint fixed_size;             /* when size is 0 */
+    GLenum fixed_type;            /* when type is 0 */
+    bool normalized;              /* integer types read as [0,1] / [-1,1] (colours, normals) */
+    int since;                    /* desktop GL version (major * 10 + minor) that has the array */
+};
+
+static const struct legacy_query legacy_arrays[] = {
+    { SM_LA_VERTEX, 0x8074, 0x807A, 0x807B, 0x807C, 0x808E, 0x8896, 0, 0, false, 11 },
+    { SM_LA_NORMAL, 0x8075, 0, 0x807E, 0x807F, 0x808F, 0x8897, 3, 0, true, 11 },
+    { SM_LA_COLOR, 0x8076, 0x8081, 0x8082, 0x8083, 0x8090, 0x8898, 0, 0, true, 11 },
+    { SM_LA_SECONDARY_COLOR, 0x845E, 0x845A, 0x845B, 0x845C, 0x845D, 0x889C, 0, 0, true, 14 },
+    { SM_LA_FOG_COORD, 0x8457, 0, 0x8454, 0x8455, 0x8456, 0x889D, 1, 0, false, 14 },
+    { SM_LA_EDGE_FLAG, 0x8079, 0, 0, 0x808C, 0x8093, 0x889B, 1, 0x1401 /* GL_UNSIGNED_BYTE */, false, 11 },
+    { SM_LA_INDEX, 0x8077, 0, 0x8085, 0x8086, 0x8091, 0x8899, 1, 0, false, 11 },
+};
+static const struct legacy_query texcoord_array = {
+    SM_LA_TEXCOORD0, 0x8078, 0x8088, 0x8089, 0x808A, 0x8092, 0x889A, 0, 0, false, 11
+};
+#define GL_CLIENT_ACTIVE_TEXTURE 0x84E1
+#define GL_MAX_TEXTURE_COORDS 0x8871
+#define GL_MAX_TEXTURE_UNITS 0x84E2
+#define GL_TEXTURE0 0x84C0
+
+/* One legacy array, if enabled and in client memory (the client active texture unit selects the
+ * texture coordinate array). false when recording must stop. */
+static bool legacy_array(const struct glr_cmd_info *ci, const uint64_t *a, struct draw_range *dr,
+                         const struct legacy_query *q, uint32_t slot, bool have_vbo)
+{
+    if (!GLR_REAL(glIsEnabled)(q->cap))
+        return true;
+    GLint buffer = 0, size = q->fixed_size, type = (GLint)q->fixed_type, stride = 0;
+    if (have_vbo)
+        GLR_REAL(glGetIntegerv)(q->buffer, &buffer);
+    if (buffer)
+        return true;
+    if (!draw_range(ci, a, dr))
+        return false;
+    if (q->size)
+        GLR_REAL(glGetIntegerv)(q->size, &size);
+    if (q->type)
+        GLR_REAL(glGetIntegerv)(q->type, &type);
+    GLR_REAL(glGetIntegerv)(q->stride, &stride);
+    void *ptr = NULL;
+    GLR_REAL(glGetPointerv)(q->pointer, &ptr);
+    bool fl = type == 0x1406 || type == 0x140A || type == 0x140B; /* float, double, half */
+    return emit_array(ci, a, dr, GLR_CLIENT_ARRAY_LEGACY_BASE + slot, size, type, q->normalized && !fl, 0,
+                      stride, 0, ptr);
+}
+
+/* The fixed-function arrays of compatibility contexts (glVertexPointer and friends). */
+static void legacy_arrays_rec(const struct glr_ctx_desc *d, const struct glr_cmd_info *ci, const uint64_t *a,
+                              struct draw_range *dr)
+{
+    int ver = d->major * 10 + (d->minor > 9 ? 9 : d->minor);
+    if (ver == 31)
+        return; /* 3.1 has no profiles and no legacy arrays unless GL_ARB_compatibility: never query */
+    bool have_vbo = ver >= 15;
+    for (size_t k = 0; k < sizeof legacy_arrays / sizeof legacy_arrays[0]; k++) {
+        const struct legacy_query *q = &legacy_arrays[k];
+        if (ver >= q->since && !legacy_array(ci, a, dr, q, q->slot, have_vbo))
+            return;
+    }
+    if (ver < 13)
+        return;
+    GLint units = 0, active = GL_TEXTURE0;
+    GLR_REAL(glGetIntegerv)(ver >= 20 ? GL_MAX_TEXTURE_COORDS : GL_MAX_TEXTURE_UNITS, &units);
+    if (units > SM_MAX_LEGACY_TEXCOORD)
+        units = SM_MAX_LEGACY_TEXCOORD;
+    GLR_REAL(glGetIntegerv)(GL_CLIENT_ACTIVE_TEXTURE, &active);
+    for (GLint u = 0; u < units; u++) {
+        GLR_REAL(glClientActiveTexture)(GL_TEXTURE0 + (GLenum)u);
+        if (!legacy_array(ci, a, dr, &texcoord_array, SM_LA_TEXCOORD0 + (uint32_t)u, have_vbo))
+            break;
+    }
+    GLR_REAL(glClientActiveTexture)((GLenum)active);
+}
+
 void glr_rec_client_arrays(int cmd, const uint64_t *a)
 {
     const struct glr_ctx_desc *d = glr_current_ctx_desc();
@@ -102,8 +244,7 @@ void glr_rec_client_arrays(int cmd, const uint64_t *a)
     GLR_REAL(glGetIntegerv)(GL_MAX_VERTEX_ATTRIBS, &max_attribs);
     if (max_attribs > 32)
         max_attribs = 32;
-    bool have_range = false;
-    int64_t lo = 0, hi = -1;
+    struct draw_range dr = { 0 };
     for (GLuint i = 0; i < (GLuint)max_attribs; i++) {
         GLint enabled = 0, buffer = 0;
         GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &enabled);
@@ -112,56 +253,22 @@ void glr_rec_client_arrays(int cmd, const uint64_t *a)
         GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &buffer);
         if (buffer)
             continue;
-        if (!have_range) {
-            int f = param_index(ci, "first"), c = param_index(ci, "count");
-            if (strstr(ci->name, "Elements")) {
-                if (!index_range(ci, a, &lo, &hi))
-                    return;
-            } else if (f >= 0 && c >= 0) {
-                lo = (int32_t)a[f];
-                hi = lo + (int32_t)a[c] - 1;
-            } else {
-                return;
-            }
-            have_range = true;
-        }
+        if (!draw_range(ci, a, &dr))
+            return;
         GLint size = 4, type = 0, norm = 0, integer = 0, stride = 0, divisor = 0;
         void *ptr = NULL;
         GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_SIZE, &size);
         GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_TYPE, &type);
         GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED, &norm);
         GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_STRIDE, &stride);
-        if (d->is_es ? d->major >= 3 : d->major >= 3) {
+        if (d->major >= 3) {
             GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_INTEGER, &integer);
             GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &divisor);
         }
         GLR_REAL(glGetVertexAttribPointerv)(i, GL_VERTEX_ATTRIB_ARRAY_POINTER, &ptr);
-        if (!ptr || hi < lo || lo < 0)
-            continue;
-        int64_t comps = size == GL_BGRA ? 4 : size;
-        int64_t elem = is_packed((GLenum)type) ? 4 : comps * type_bytes((GLenum)type);
-        if (elem <= 0)
-            continue;
-        int64_t step = stride ? stride : elem;
-        int64_t first = divisor ? 0 : lo, last = hi;
-        if (divisor) {
-            int ic = param_index(ci, "instancecount");
-            int64_t inst = ic >= 0 ? (int32_t)a[ic] : 1;
-            last = inst > 0 ? (inst - 1) / divisor : 0;
-        }
-        int64_t bytes = (last - first) * step + elem;
-        struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_CLIENT_ARRAY, glr_ctx_id(glr_ctx_current()));
-        if (!r)
+        if (!emit_array(ci, a, &dr, i, size, type, norm, integer, stride, divisor, ptr))
             return;
-        glr_rec_uvar(r, i);
-        glr_rec_uvar(r, (uint64_t)size);
-        glr_rec_uvar(r, (uint64_t)type);
-        glr_rec_uvar(r, (uint64_t)norm);
-        glr_rec_uvar(r, (uint64_t)integer);
-        glr_rec_uvar(r, (uint64_t)stride);
-        glr_rec_uvar(r, (uint64_t)first);
-        glr_rec_uvar(r, (uint64_t)(uintptr_t)ptr);
-        glr_rec_blob(r, (const uint8_t *)ptr + first * step, bytes);
-        glr_rec_end(r);
     }
+    if (!d->is_es)
+        legacy_arrays_rec(d, ci, a, &dr);
 }

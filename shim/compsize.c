@@ -139,7 +139,7 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
         int64_t ts = type_size((uint32_t)a[t]);
         return ts < 0 ? -1 : (int64_t)(int32_t)a[c] * ts;
     }
-    if (strcmp(pn, "pointer") == 0 && strstr(n, "Pointer"))
+    if (strcmp(pn, "pointer") == 0 && (strstr(n, "Pointer") || strcmp(n, "glInterleavedArrays") == 0))
         return 0; /* vertex array pointers: client data is recorded at each draw that reads it */
     if (strcmp(pn, "indirect") == 0 && strncmp(n, "glDraw", 6) == 0 && get_int(GL_DRAW_INDIRECT_BUFFER_BINDING))
         return 0;

@@ -7,86 +7,198 @@
  * args and ret by their registry kind (svar for signed, uvar for unsigned and pointers, 4/8 raw
  * bytes for floats); one blob per pointer parameter: uvar (size + 1) then the bytes, 0 when the
  * call referenced no client memory or glreplay could not size it.
+ *
+ * Calls with only scalar arguments are encoded inline by the generated wrappers
+ * (glr_rec_fast_open in recorder.h); the functions here take every other record and arm that
+ * fast state. What keeps the fast record cheap and still correct:
+ *  - busy / quiesce: a thread marks itself busy, then checks that the capture records. The capture
+ *    end stops recording (glr_capture_recording, glr_rec_live = 0), issues an asymmetric fence
+ *    (membarrier) and waits for every busy thread: either a record saw the capture stopped or the
+ *    end sees it busy. The recording side then needs only a compiler barrier.
+ *  - sequence numbers: the first thread to record in a capture owns the counter glr_rec_seq
+ *    ("solo") and increments it without an atomic read-modify-write. The next thread to record
+ *    (join_capture) clears the owner's solo flag, fences and waits until the owner is out of its
+ *    record; from then on every thread numbers its calls with an atomic add. So the numbers stay
+ *    unique and increasing in the order calls were recorded, across threads, as before.
  */
 #include <stdlib.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <linux/membarrier.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 
 struct glr_rec {
-    uint8_t *buf;
-    size_t len, cap;
-    size_t rec_start;     /* offset of the open record's size field */
+    struct glr_rec_fast f;  /* first: the fast record casts between the two */
+    uint8_t *buf, *end;     /* the buffer; f.pos is where the next record starts */
+    uint8_t *rec_start;     /* the open record's size field */
     uint32_t thread_id;
-    uint64_t epoch;       /* capture this buffer belongs to */
+    uint64_t epoch;         /* capture this buffer belongs to */
+    uint64_t seq_epoch;     /* capture in which this thread has joined the numbering */
     bool failed;
-    int busy;             /* inside a record: the capture end waits for 0 before merging */
     struct glr_rec *next;
 };
 
 /* Whether membarrier(PRIVATE_EXPEDITED) is registered (set once, before any capture records). */
 GLR_HIDDEN bool glr_rec_asymmetric;
+/* Non-zero while a capture may take fast records: a generation number, new for every capture. */
+GLR_HIDDEN unsigned glr_rec_live;
+/* The global sequence number; alone on its cache line (its owner writes it on every call). */
+GLR_HIDDEN struct glr_rec_counter glr_rec_seq;
+GLR_HIDDEN __thread struct glr_rec_fast *glr_rec_tls __attribute__((tls_model("initial-exec")));
 
-void glr_rec_setup_fences(void)
-{
-    static bool done;
-    if (done)
-        return;
-    done = true;
-    glr_rec_asymmetric = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
-}
-
-static __thread struct glr_rec *tls_rec __attribute__((tls_model("initial-exec")));
 static struct glr_rec *all_recs;
 static uint32_t next_thread_id;
 static pthread_mutex_t recs_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Joining the numbering of a capture: seq_epoch is the capture numbered, seq_owner the thread
+ * that numbers alone (NULL once two threads record). */
+static pthread_mutex_t join_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t seq_epoch;
+static struct glr_rec *seq_owner;
+static unsigned live_gen;
+
+static void full_fence_others(void)
+{
+    if (glr_rec_asymmetric)
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static void wait_not_busy(struct glr_rec *r)
+{
+    while (__atomic_load_n(&r->f.busy, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+/* Every thread out of its record (but the caller's own, which may be open). */
+static void wait_all_records(void)
+{
+    full_fence_others();
+    struct glr_rec *self = (struct glr_rec *)glr_rec_tls;
+    pthread_mutex_lock(&recs_lock);
+    for (struct glr_rec *r = all_recs; r; r = r->next)
+        if (r != self)
+            wait_not_busy(r);
+    pthread_mutex_unlock(&recs_lock);
+}
+
+/* At the start of every capture (capture.c, before it records): fences once, and invalidates the
+ * fast state of every thread, waiting for any record still in flight from a dropped capture. */
+void glr_rec_setup_fences(void)
+{
+    static bool done;
+    if (!done) {
+        done = true;
+        glr_rec_asymmetric = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    }
+    __atomic_store_n(&glr_rec_live, 0, __ATOMIC_SEQ_CST);
+    wait_all_records();
+    if (++live_gen == 0)
+        live_gen = 1;
+    __atomic_store_n(&glr_rec_live, live_gen, __ATOMIC_SEQ_CST);
+}
+
+/* The calling thread takes part in the numbering of capture `epoch`. Called with its busy clear:
+ * it may wait for the owner, and the capture end may wait for it. */
+static void join_capture(struct glr_rec *r, uint64_t epoch)
+{
+    pthread_mutex_lock(&join_lock);
+    if (seq_epoch != epoch) {
+        /* First to record in this capture: nobody else numbers calls of it yet. */
+        seq_epoch = epoch;
+        seq_owner = r;
+        __atomic_store_n(&glr_rec_seq.next, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&r->f.solo, 1, __ATOMIC_RELAXED);
+    } else {
+        __atomic_store_n(&r->f.solo, 0, __ATOMIC_RELAXED);
+        struct glr_rec *o = seq_owner;
+        if (o && o != r) {
+            /* The owner stops numbering alone: after the fence, a record of its either sees
+             * solo == 0 or is seen busy here; once it is out, its plain increments are visible. */
+            __atomic_store_n(&o->f.solo, 0, __ATOMIC_SEQ_CST);
+            full_fence_others();
+            wait_not_busy(o);
+            seq_owner = NULL;
+        }
+    }
+    r->seq_epoch = epoch;
+    pthread_mutex_unlock(&join_lock);
+}
+
+static uint64_t next_seq(struct glr_rec *r)
+{
+    if (__atomic_load_n(&r->f.solo, __ATOMIC_RELAXED)) {
+        uint64_t s = __atomic_load_n(&glr_rec_seq.next, __ATOMIC_RELAXED);
+        __atomic_store_n(&glr_rec_seq.next, s + 1, __ATOMIC_RELAXED);
+        return s;
+    }
+    return __atomic_fetch_add(&glr_rec_seq.next, 1, __ATOMIC_RELAXED);
+}
+
+static void disarm_fast(struct glr_rec *r)
+{
+    r->f.limit = NULL;
+}
+
+static void rec_fail(struct glr_rec *r)
+{
+    r->failed = true;
+    disarm_fast(r);
+    /* The capture is dropped: no thread takes fast records of it any more. */
+    unsigned live = r->f.live;
+    if (live)
+        __atomic_compare_exchange_n(&glr_rec_live, &live, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
 
 static bool reserve(struct glr_rec *r, size_t extra)
 {
-    if (r->len + extra <= r->cap)
+    size_t len = (size_t)(r->f.pos - r->buf), cap = (size_t)(r->end - r->buf);
+    if (len + extra <= cap)
         return true;
-    size_t cap = r->cap ? r->cap : 1u << 20;
-    while (cap < r->len + extra)
-        cap *= 2;
-    if (!glr_capture_may_grow(cap - r->cap)) {
-        r->failed = true;
+    size_t ncap = cap ? cap : (size_t)2 << 20;  /* one huge page */
+    while (ncap < len + extra)
+        ncap *= 2;
+    if (!glr_capture_may_grow(ncap - cap)) {
+        rec_fail(r);
         return false;
     }
-    uint8_t *nb = realloc(r->buf, cap);
-    if (!nb) {
-        r->failed = true;
+    size_t open = r->rec_start ? (size_t)(r->rec_start - r->buf) : 0;
+    /* Buffers are mappings of their own (grown with mremap, no copy) with transparent huge pages
+     * (THP is "madvise" on Debian): a stream buffer is written once, front to back, so 4 KiB page
+     * faults were a visible share of every record's cost. */
+    void *m = r->buf ? mremap(r->buf, cap, ncap, MREMAP_MAYMOVE)
+                     : mmap(NULL, ncap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        rec_fail(r);
         glr_capture_fail("out of memory growing a thread's stream buffer");
         return false;
     }
+    uint8_t *nb = m;
+    madvise(nb, ncap, MADV_HUGEPAGE);
     r->buf = nb;
-    r->cap = cap;
+    r->end = nb + ncap;
+    r->f.pos = nb + len;
+    if (r->rec_start)
+        r->rec_start = nb + open;
+    if (r->f.limit)  /* still armed: the same room, in the new buffer */
+        r->f.limit = r->end - GLR_REC_FAST_MAX + 1;
     return true;
 }
 
 static inline void put_uvar(struct glr_rec *r, uint64_t v)
 {
-    uint8_t *p = r->buf + r->len;
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    r->len = (size_t)(p - r->buf);
-}
-
-static inline void put_svar(struct glr_rec *r, int64_t v)
-{
-    put_uvar(r, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    r->f.pos = glr_put_uvar(r->f.pos, v);
 }
 
 static inline void put_raw(struct glr_rec *r, const void *d, size_t n)
 {
-    memcpy(r->buf + r->len, d, n);
-    r->len += n;
+    memcpy(r->f.pos, d, n);
+    r->f.pos += n;
 }
 
 static void put_value(struct glr_rec *r, int kind, uint64_t v)
@@ -94,15 +206,13 @@ static void put_value(struct glr_rec *r, int kind, uint64_t v)
     switch (kind) {
     case GLR_KIND_I32:
     case GLR_KIND_I64:
-        put_svar(r, (int64_t)v);
+        r->f.pos = glr_put_svar(r->f.pos, (int64_t)v);
         break;
-    case GLR_KIND_F32: {
-        uint32_t b = (uint32_t)v;
-        put_raw(r, &b, 4);
+    case GLR_KIND_F32:
+        r->f.pos = glr_put_raw4(r->f.pos, v);
         break;
-    }
     case GLR_KIND_F64:
-        put_raw(r, &v, 8);
+        r->f.pos = glr_put_raw8(r->f.pos, v);
         break;
     default:
         put_uvar(r, v);
@@ -112,7 +222,7 @@ static void put_value(struct glr_rec *r, int kind, uint64_t v)
 
 static struct glr_rec *thread_rec(void)
 {
-    struct glr_rec *r = tls_rec;
+    struct glr_rec *r = (struct glr_rec *)glr_rec_tls;
     if (r)
         return r;
     r = calloc(1, sizeof *r);
@@ -123,8 +233,34 @@ static struct glr_rec *thread_rec(void)
     r->next = all_recs;
     all_recs = r;
     pthread_mutex_unlock(&recs_lock);
-    tls_rec = r;
+    glr_rec_tls = &r->f;
     return r;
+}
+
+static void set_busy(struct glr_rec *r)
+{
+    if (__builtin_expect(glr_rec_asymmetric, 1)) {
+        __atomic_store_n(&r->f.busy, 1, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __atomic_store_n(&r->f.busy, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
+/* After a record opened by the slow path: let the next calls of this thread take fast records
+ * while the capture, the context and the buffer stay as they are. */
+static void arm_fast(struct glr_rec *r, unsigned live, uint32_t ctx_id)
+{
+    if (!live || r->failed || (size_t)(r->end - r->buf) < GLR_REC_FAST_MAX) {
+        disarm_fast(r);
+        return;
+    }
+    r->f.live = live;
+    r->f.ctx_id = ctx_id;
+    uint8_t *t = glr_put_uvar(r->f.tail, ctx_id);
+    t = glr_put_uvar(t, r->thread_id);
+    r->f.tail_len = (uint32_t)(t - r->f.tail);
+    r->f.limit = r->end - GLR_REC_FAST_MAX + 1;
 }
 
 static struct glr_rec *open_record(int cmd, uint32_t ctx_id)
@@ -136,30 +272,39 @@ static struct glr_rec *open_record(int cmd, uint32_t ctx_id)
      * this thread sees the capture stopped, or the capture end sees this thread busy and waits.
      * With membarrier the capture end pays for the store-load ordering (an asymmetric fence) and
      * this path needs only a compiler barrier; without it, a full fence here. */
-    if (__builtin_expect(glr_rec_asymmetric, 1)) {
-        __atomic_store_n(&r->busy, 1, __ATOMIC_RELAXED);
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    } else {
-        __atomic_store_n(&r->busy, 1, __ATOMIC_SEQ_CST);
-    }
     uint64_t epoch;
-    if (!glr_capture_recording(&epoch)) {
-        __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE);
-        return NULL;
+    unsigned live;
+    for (;;) {
+        set_busy(r);
+        live = __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED);
+        if (!glr_capture_recording(&epoch)) {
+            __atomic_store_n(&r->f.busy, 0, __ATOMIC_RELEASE);
+            return NULL;
+        }
+        if (r->seq_epoch == epoch)
+            break;
+        __atomic_store_n(&r->f.busy, 0, __ATOMIC_RELEASE);
+        join_capture(r, epoch);
     }
     if (r->epoch != epoch) {
         r->epoch = epoch;
-        r->len = 0;
+        r->f.pos = r->buf;
         r->failed = false;
     }
-    if (r->failed || !reserve(r, 4 + 4 * 10 + (GLR_MAX_PARAMS + 1) * 10)) {
-        __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE);
+    size_t need = 4 + 4 * 10 + (GLR_MAX_PARAMS + 1) * 10;
+    if (need < GLR_REC_FAST_MAX)
+        need = GLR_REC_FAST_MAX;
+    r->rec_start = NULL;
+    if (r->failed || !reserve(r, need)) {
+        __atomic_store_n(&r->f.busy, 0, __ATOMIC_RELEASE);
         return NULL;
     }
-    r->rec_start = r->len;
-    r->len += 4;
+    if (cmd < GLR_CMD_COUNT)
+        arm_fast(r, live, ctx_id);
+    r->rec_start = r->f.pos;
+    r->f.pos += 4;
     put_uvar(r, (uint64_t)cmd);
-    put_uvar(r, glr_capture_next_seq());
+    put_uvar(r, next_seq(r));
     put_uvar(r, ctx_id);
     put_uvar(r, r->thread_id);
     return r;
@@ -195,9 +340,8 @@ void glr_rec_blob(struct glr_rec *r, const void *data, int64_t size)
         return;
     if (!data || size <= 0) {
         if (data && size < 0)
-            glr_capture_note_unsized(glr_capture_current_cmd(r->buf + r->rec_start + 4));
-        reserve(r, 1);
-        if (!r->failed)
+            glr_capture_note_unsized(glr_capture_current_cmd(r->rec_start + 4));
+        if (reserve(r, 1))
             put_uvar(r, 0);
         return;
     }
@@ -243,23 +387,21 @@ void glr_rec_strings(struct glr_rec *r, const char *const *strings, int64_t coun
 void glr_rec_end(struct glr_rec *r)
 {
     if (r->failed) {
-        r->len = r->rec_start;
+        if (r->rec_start)
+            r->f.pos = r->rec_start;
     } else {
-        uint32_t body = (uint32_t)(r->len - r->rec_start - 4);
-        memcpy(r->buf + r->rec_start, &body, 4);
+        uint32_t body = (uint32_t)(r->f.pos - r->rec_start - 4);
+        memcpy(r->rec_start, &body, 4);
     }
-    __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE);
+    r->rec_start = NULL;
+    __atomic_store_n(&r->f.busy, 0, __ATOMIC_RELEASE);
 }
 
 void glr_rec_quiesce(void)
 {
-    if (glr_rec_asymmetric)
-        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-    pthread_mutex_lock(&recs_lock);
-    for (struct glr_rec *r = all_recs; r; r = r->next)
-        while (__atomic_load_n(&r->busy, __ATOMIC_SEQ_CST) && r != tls_rec)
-            sched_yield();
-    pthread_mutex_unlock(&recs_lock);
+    /* Recording has stopped (capture.c): no fast record starts after this. */
+    __atomic_store_n(&glr_rec_live, 0, __ATOMIC_SEQ_CST);
+    wait_all_records();
 }
 
 /* Merge: every thread's records in global sequence order, appended through `sink`. Each buffer is
@@ -296,7 +438,7 @@ int glr_rec_merge(uint64_t epoch, int (*sink)(void *user, const void *data, size
     }
     size_t k = 0;
     for (struct glr_rec *r = all_recs; r; r = r->next)
-        if (r->epoch == epoch && r->len)
+        if (r->epoch == epoch && r->f.pos != r->buf)
             live[k++] = r;
     pthread_mutex_unlock(&recs_lock);
     if (threads_out)
@@ -306,7 +448,7 @@ int glr_rec_merge(uint64_t epoch, int (*sink)(void *user, const void *data, size
         size_t best = k;
         uint64_t best_seq = UINT64_MAX;
         for (size_t i = 0; i < k; i++) {
-            if (pos[i] >= live[i]->len)
+            if (pos[i] >= (size_t)(live[i]->f.pos - live[i]->buf))
                 continue;
             uint64_t s = record_seq(live[i]->buf + pos[i]);
             if (s < best_seq) {
@@ -335,9 +477,10 @@ void glr_rec_release(uint64_t epoch)
     pthread_mutex_lock(&recs_lock);
     for (struct glr_rec *r = all_recs; r; r = r->next)
         if (r->epoch == epoch) {
-            free(r->buf);
-            r->buf = NULL;
-            r->len = r->cap = 0;
+            if (r->buf)
+                munmap(r->buf, (size_t)(r->end - r->buf));
+            r->buf = r->end = r->f.pos = NULL;
+            r->f.limit = NULL;
         }
     pthread_mutex_unlock(&recs_lock);
 }

@@ -1,8 +1,16 @@
 /* The capture recorder: generated slow paths append each call of a captured frame to the calling
- * thread's stream buffer, encoded as in docs/GLCAP_FORMAT.md ("Command stream"). */
+ * thread's stream buffer, encoded as in docs/GLCAP_FORMAT.md ("Command stream").
+ *
+ * Two ways in. Calls with only scalar arguments (no client memory: binds, uniforms, enables, most
+ * draws) take the inline fast record below: one TLS load, one bounds check, the record encoded
+ * straight into the thread's buffer. Everything else, and any fast record that cannot be taken
+ * (first call of a thread or a capture, buffer full, another context current), goes through
+ * glr_rec_begin / glr_rec_blob / glr_rec_end in recorder.c, which also (re)arms the fast state.
+ */
 #ifndef GLR_SHIM_RECORDER_H
 #define GLR_SHIM_RECORDER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -45,6 +53,109 @@ static inline uint64_t glr_f64_bits(double d)
     uint64_t b;
     memcpy(&b, &d, sizeof b);
     return b;
+}
+
+/* ---- Inline fast record ------------------------------------------------------------------------
+ * The part of a thread's recorder state the fast record touches (first member of struct glr_rec,
+ * one cache line). recorder.c explains the protocol; in short:
+ *  - busy: set around every record; the capture end (and a thread that takes over numbering)
+ *    waits for it to drop. With membarrier the setter needs only a compiler barrier.
+ *  - live == glr_rec_live: this thread's fast state belongs to the capture now recording. The
+ *    capture end zeroes glr_rec_live before it waits, so a fast record is either seen busy or
+ *    not taken.
+ *  - solo: this thread is the only one that has recorded in this capture, so the global sequence
+ *    number glr_rec_seq is its alone: a plain increment, no atomic read-modify-write. A second
+ *    thread clears it (and waits for this thread to leave its record) before it numbers calls.
+ */
+#define GLR_REC_FAST_MAX 256  /* bytes a fast record may take at most (gen_registry.py checks) */
+
+struct glr_rec_fast {
+    uint8_t *pos;        /* where the next record starts */
+    uint8_t *limit;      /* fast records start below this (room for GLR_REC_FAST_MAX); NULL: none */
+    uint32_t live;       /* == glr_rec_live while the fast state is valid */
+    uint32_t ctx_id;     /* the context current when it was armed */
+    int busy;
+    int solo;
+    uint32_t tail_len;   /* bytes of tail used */
+    uint8_t tail[20];    /* uvar ctx_id | uvar thread_id, pre-encoded */
+};
+
+extern __thread struct glr_rec_fast *glr_rec_tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
+extern unsigned glr_rec_live __attribute__((visibility("hidden")));
+struct glr_rec_counter {
+    uint64_t next;
+    uint8_t pad[56];
+} __attribute__((aligned(64)));
+extern struct glr_rec_counter glr_rec_seq __attribute__((visibility("hidden")));
+extern bool glr_rec_asymmetric __attribute__((visibility("hidden")));
+
+static inline uint8_t *glr_put_uvar(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint8_t *glr_put_svar(uint8_t *p, int64_t v)
+{
+    return glr_put_uvar(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static inline uint8_t *glr_put_raw4(uint8_t *p, uint64_t bits)
+{
+    uint32_t b = (uint32_t)bits;
+    memcpy(p, &b, 4);
+    return p + 4;
+}
+
+static inline uint8_t *glr_put_raw8(uint8_t *p, uint64_t bits)
+{
+    memcpy(p, &bits, 8);
+    return p + 8;
+}
+
+/* Opens a fast record of command `cmd` for the context `ctx_id` current on this thread: returns
+ * where its arguments go, or NULL when the caller must take glr_rec_begin instead. */
+static inline uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd, uint32_t ctx_id)
+{
+    if (__builtin_expect(!f, 0))
+        return NULL;
+    if (__builtin_expect(glr_rec_asymmetric, 1)) {
+        __atomic_store_n(&f->busy, 1, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __atomic_store_n(&f->busy, 1, __ATOMIC_SEQ_CST);
+    }
+    uint8_t *p = f->pos;
+    if (__builtin_expect(f->live != __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED) || f->ctx_id != ctx_id ||
+                         (uintptr_t)p >= (uintptr_t)f->limit, 0)) {
+        __atomic_store_n(&f->busy, 0, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    uint64_t seq;
+    if (__builtin_expect(__atomic_load_n(&f->solo, __ATOMIC_RELAXED), 1)) {
+        seq = __atomic_load_n(&glr_rec_seq.next, __ATOMIC_RELAXED);
+        __atomic_store_n(&glr_rec_seq.next, seq + 1, __ATOMIC_RELAXED);
+    } else {
+        seq = __atomic_fetch_add(&glr_rec_seq.next, 1, __ATOMIC_RELAXED);
+    }
+    uint8_t *q = glr_put_uvar(p + 4, cmd);
+    q = glr_put_uvar(q, seq);
+    memcpy(q, f->tail, sizeof f->tail);
+    return q + f->tail_len;
+}
+
+/* Closes the fast record that glr_rec_fast_open started; `end` is one past its last byte. */
+static inline void glr_rec_fast_close(struct glr_rec_fast *f, uint8_t *end)
+{
+    uint8_t *p = f->pos;
+    uint32_t body = (uint32_t)(end - p - 4);
+    memcpy(p, &body, 4);
+    f->pos = end;
+    __atomic_store_n(&f->busy, 0, __ATOMIC_RELEASE);
 }
 
 #endif

@@ -87,6 +87,92 @@ static bool vao_separate_format(struct glr_snap *sn, GLint max)
     return true;
 }
 
+/* Legacy fixed-function arrays of the bound vertex array (compatibility contexts): written as the
+ * pointer calls and glEnableClientState. Client-memory pointers are the program's addresses: the
+ * replay re-points them at the bytes each draw of the capture recorded (GLR_PSEUDO_CLIENT_ARRAY). */
+struct snap_legacy {
+    GLenum cap, size, type, stride, pointer, buffer;
+    uint32_t cmd;
+    int since;                    /* desktop GL version (major * 10 + minor) that has the array */
+};
+
+static void snap_legacy_one(struct glr_snap *sn, const struct snap_legacy *q, bool have_vbo)
+{
+    GLint en = GLR_REAL(glIsEnabled)(q->cap), size = 4, type = GL_FLOAT, stride = 0, buf = 0;
+    void *ptr = NULL;
+    if (q->size)
+        GLR_REAL(glGetIntegerv)(q->size, &size);
+    if (q->type)
+        GLR_REAL(glGetIntegerv)(q->type, &type);
+    GLR_REAL(glGetIntegerv)(q->stride, &stride);
+    if (have_vbo)
+        GLR_REAL(glGetIntegerv)(q->buffer, &buf);
+    GLR_REAL(glGetPointerv)(q->pointer, &ptr);
+    if (!en && !ptr && !buf && !stride)
+        return; /* default layout apart from size and type, which matter only once a pointer is set */
+    APPLY0(glBindBuffer, 2, SNAP_U(GL_ARRAY_BUFFER), SNAP_U(buf));
+    uint64_t p = (uintptr_t)ptr;
+    switch (q->cmd) {
+    case GLR_CMD_glNormalPointer: case GLR_CMD_glFogCoordPointer: case GLR_CMD_glIndexPointer:
+        glr_snap_apply(sn, q->cmd, -1, NULL, 0, 3, SNAP_U(type), SNAP_I(stride), SNAP_U(p));
+        break;
+    case GLR_CMD_glEdgeFlagPointer:
+        glr_snap_apply(sn, q->cmd, -1, NULL, 0, 2, SNAP_I(stride), SNAP_U(p));
+        break;
+    default:
+        glr_snap_apply(sn, q->cmd, -1, NULL, 0, 4, SNAP_I(size), SNAP_U(type), SNAP_I(stride), SNAP_U(p));
+        break;
+    }
+    if (en)
+        APPLY0(glEnableClientState, 1, SNAP_U(q->cap));
+}
+
+static void snap_legacy_arrays(struct glr_snap *sn)
+{
+    static const struct snap_legacy arrays[] = {
+        { GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE, GL_VERTEX_ARRAY_STRIDE,
+          GL_VERTEX_ARRAY_POINTER, GL_VERTEX_ARRAY_BUFFER_BINDING, GLR_CMD_glVertexPointer, 11 },
+        { GL_NORMAL_ARRAY, 0, GL_NORMAL_ARRAY_TYPE, GL_NORMAL_ARRAY_STRIDE, GL_NORMAL_ARRAY_POINTER,
+          GL_NORMAL_ARRAY_BUFFER_BINDING, GLR_CMD_glNormalPointer, 11 },
+        { GL_COLOR_ARRAY, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE, GL_COLOR_ARRAY_STRIDE, GL_COLOR_ARRAY_POINTER,
+          GL_COLOR_ARRAY_BUFFER_BINDING, GLR_CMD_glColorPointer, 11 },
+        { GL_SECONDARY_COLOR_ARRAY, GL_SECONDARY_COLOR_ARRAY_SIZE, GL_SECONDARY_COLOR_ARRAY_TYPE,
+          GL_SECONDARY_COLOR_ARRAY_STRIDE, GL_SECONDARY_COLOR_ARRAY_POINTER,
+          GL_SECONDARY_COLOR_ARRAY_BUFFER_BINDING, GLR_CMD_glSecondaryColorPointer, 14 },
+        { GL_FOG_COORD_ARRAY, 0, GL_FOG_COORD_ARRAY_TYPE, GL_FOG_COORD_ARRAY_STRIDE, GL_FOG_COORD_ARRAY_POINTER,
+          GL_FOG_COORD_ARRAY_BUFFER_BINDING, GLR_CMD_glFogCoordPointer, 14 },
+        { GL_EDGE_FLAG_ARRAY, 0, 0, GL_EDGE_FLAG_ARRAY_STRIDE, GL_EDGE_FLAG_ARRAY_POINTER,
+          GL_EDGE_FLAG_ARRAY_BUFFER_BINDING, GLR_CMD_glEdgeFlagPointer, 11 },
+        { GL_INDEX_ARRAY, 0, GL_INDEX_ARRAY_TYPE, GL_INDEX_ARRAY_STRIDE, GL_INDEX_ARRAY_POINTER,
+          GL_INDEX_ARRAY_BUFFER_BINDING, GLR_CMD_glIndexPointer, 11 },
+    };
+    static const struct snap_legacy texcoord = {
+        GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_SIZE, GL_TEXTURE_COORD_ARRAY_TYPE,
+        GL_TEXTURE_COORD_ARRAY_STRIDE, GL_TEXTURE_COORD_ARRAY_POINTER, GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING,
+        GLR_CMD_glTexCoordPointer, 11
+    };
+    int ver = sn->major * 10 + (sn->minor > 9 ? 9 : sn->minor);
+    if (ver == 31)
+        return; /* 3.1 has no profiles and no legacy arrays unless GL_ARB_compatibility: never query */
+    bool have_vbo = ver >= 15;
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        if (ver >= arrays[k].since)
+            snap_legacy_one(sn, &arrays[k], have_vbo);
+    if (ver < 13)
+        return;
+    GLint units = get_int(ver >= 20 ? GL_MAX_TEXTURE_COORDS : GL_MAX_TEXTURE_UNITS);
+    if (units > SM_MAX_LEGACY_TEXCOORD)
+        units = SM_MAX_LEGACY_TEXCOORD;
+    GLint active = get_int(GL_CLIENT_ACTIVE_TEXTURE);
+    for (GLint u = 0; u < units; u++) {
+        GLR_REAL(glClientActiveTexture)(GL_TEXTURE0 + (GLenum)u);
+        APPLY0(glClientActiveTexture, 1, SNAP_U(GL_TEXTURE0 + (GLenum)u));
+        snap_legacy_one(sn, &texcoord, have_vbo);
+    }
+    GLR_REAL(glClientActiveTexture)((GLenum)active);
+    APPLY0(glClientActiveTexture, 1, SNAP_U(active));
+}
+
 static void snap_vao(struct glr_snap *sn, GLuint vao)
 {
     if (glr_snap_has(sn, 3, 0, 3, 0))
@@ -99,6 +185,8 @@ static void snap_vao(struct glr_snap *sn, GLuint vao)
     if (glr_snap_has(sn, 4, 3, 3, 1) && vao_separate_format(sn, max)) {
         GLint eb = get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING);
         APPLY0(glBindBuffer, 2, SNAP_U(GL_ELEMENT_ARRAY_BUFFER), SNAP_U(eb));
+        if (!sn->es && !sn->core)
+            snap_legacy_arrays(sn);
         return;
     }
     for (GLint i = 0; i < max; i++) {
@@ -132,6 +220,8 @@ static void snap_vao(struct glr_snap *sn, GLuint vao)
     }
     GLint eb = get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING);
     APPLY0(glBindBuffer, 2, SNAP_U(GL_ELEMENT_ARRAY_BUFFER), SNAP_U(eb));
+    if (!sn->es && !sn->core)
+        snap_legacy_arrays(sn);
 }
 
 void glr_snap_vertex_arrays(struct glr_snap *sn)

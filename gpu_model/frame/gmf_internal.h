@@ -205,6 +205,7 @@ struct gmf_runner {
     gmf_name_rec *names;
     int n_names, cap_names;
     gmf_client_array client[SM_MAX_VERTEX_ATTRIBS];
+    gmf_client_array client_legacy[SM_LA_COUNT]; /* fixed-function arrays (GLR_CLIENT_ARRAY_LEGACY_BASE + slot) */
     bool client_used;         /* a draw ran since the client arrays were recorded */
     uint64_t tex_epoch;
     /* observer */

@@ -568,12 +568,17 @@ static void client_array(gmf_runner *r, const struct glr_call *c)
 {
     if (r->client_used) {
         memset(r->client, 0, sizeof r->client);
+        memset(r->client_legacy, 0, sizeof r->client_legacy);
         r->client_used = false;
     }
-    uint32_t idx = (uint32_t)c->args[0];
-    if (idx >= SM_MAX_VERTEX_ATTRIBS)
+    uint64_t idx = c->args[0];
+    gmf_client_array *a;
+    if (idx < SM_MAX_VERTEX_ATTRIBS)
+        a = &r->client[idx];
+    else if (idx >= GLR_CLIENT_ARRAY_LEGACY_BASE && idx - GLR_CLIENT_ARRAY_LEGACY_BASE < SM_LA_COUNT)
+        a = &r->client_legacy[idx - GLR_CLIENT_ARRAY_LEGACY_BASE];
+    else
         return;
-    gmf_client_array *a = &r->client[idx];
     a->set = true;
     a->data = c->blobs[0].data;
     a->size = c->blobs[0].size;

@@ -137,20 +137,33 @@ static void fetch_legacy(gmf_draw_ctx *d, int slot, int64_t elem, uint32_t out[4
     const float *def = slot == SM_LA_NORMAL ? defaults[1] : slot == SM_LA_COLOR ? defaults[2]
                                                                                 : defaults[0];
     memcpy(out, def, 16);
-    if (!la->enabled || !la->buffer)
-        return; /* client-side legacy arrays are not recorded per attribute: current value */
-    const struct sm_buffer *b = sm_get_buffer(d->c, la->buffer);
-    if (!b || !b->data_known || !b->data)
+    if (!la->enabled)
         return;
     size_t es = element_size(la->size, la->type);
     uint64_t stride = la->stride ? (uint64_t)la->stride : es;
-    uint64_t off = la->pointer + (uint64_t)elem * stride;
-    if (elem < 0 || off + es > b->size)
-        return;
+    const uint8_t *src;
+    if (la->buffer) {
+        const struct sm_buffer *b = sm_get_buffer(d->c, la->buffer);
+        if (!b || !b->data_known || !b->data)
+            return;
+        uint64_t off = la->pointer + (uint64_t)elem * stride;
+        if (elem < 0 || off + es > b->size)
+            return;
+        src = b->data + off;
+    } else {
+        /* client memory: the bytes recorded for this draw (GLR_PSEUDO_CLIENT_ARRAY) */
+        const gmf_client_array *ca = &d->r->client_legacy[slot];
+        if (!ca->set || !ca->data || elem < (int64_t)ca->first)
+            return;
+        uint64_t off = (uint64_t)(elem - (int64_t)ca->first) * (ca->stride ? (uint64_t)ca->stride : es);
+        if (off + es > ca->size)
+            return;
+        src = ca->data + off;
+    }
     bool norm = slot == SM_LA_COLOR || slot == SM_LA_SECONDARY_COLOR || slot == SM_LA_NORMAL;
     if (la->type == GL_FLOAT || la->type == GL_DOUBLE)
         norm = false;
-    decode(b->data + off, la->size, la->type, norm, false, out, out_int);
+    decode(src, la->size, la->type, norm, false, out, out_int);
     if (la->size < 4 && slot != SM_LA_NORMAL) {
         float one = 1.0f;
         memcpy(&out[3], &one, 4);
@@ -218,8 +231,8 @@ void gmf_check_attrs(gmf_draw_ctx *d)
         const gmf_attr *at = &d->p->attrs[a];
         if (at->src == GMF_ATTR_LEGACY) {
             const struct sm_legacy_array *la = &d->vao->legacy[at->index];
-            if (la->enabled && !la->buffer)
-                gmf_note(d->ev, "legacy client array for %s", at->name);
+            if (la->enabled && !la->buffer && !d->r->client_legacy[at->index].set)
+                gmf_note(d->ev, "legacy client array for %s: data not recorded", at->name);
             continue;
         }
         int idx = at->index;

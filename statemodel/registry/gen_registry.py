@@ -186,6 +186,37 @@ def pack_arg(kind, expr):
     return '(uint64_t)(uintptr_t)(%s)' % expr
 
 
+# Bytes the fast record writes at most before its arguments: u32 size, uvar cmd (< 2^35), uvar seq,
+# and the pre-encoded ctx/thread tail, copied whole (recorder.h: struct glr_rec_fast.tail).
+FAST_HEAD_MAX = 4 + 5 + 10 + 20
+FAST_MAX = 256  # GLR_REC_FAST_MAX in shim/recorder.h
+FAST_PUT = {'I32': ('glr_put_svar', 'int64_t', 10), 'I64': ('glr_put_svar', 'int64_t', 10),
+            'U32': ('glr_put_uvar', 'uint64_t', 10), 'U64': ('glr_put_uvar', 'uint64_t', 10),
+            'PTR': ('glr_put_uvar', 'uint64_t', 10), 'F32': ('glr_put_raw4', None, 4),
+            'F64': ('glr_put_raw8', None, 8)}
+
+
+def fast_record(c, tdefs):
+    """Statements that encode the arguments and return value of a call with no client memory
+    into glr_q (the same bytes glr_rec_begin writes), or None when the call has pointer
+    parameters or its record could exceed GLR_REC_FAST_MAX."""
+    if any(p.is_pointer for p in c.params):
+        return None
+    out, size = [], FAST_HEAD_MAX
+    vals = [(kind_of(p.ctype, tdefs), p.name) for p in c.params]
+    rk = kind_of(c.ret, tdefs)
+    if rk != 'VOID':
+        vals.append((rk, 'glr_r'))
+    for kind, name in vals:
+        fn, cast, n = FAST_PUT[kind]
+        size += n
+        out.append('glr_q = %s(glr_q, (%s)%s);' % (fn, cast, pack_arg(kind, name)) if cast
+                   else 'glr_q = %s(glr_q, %s);' % (fn, pack_arg(kind, name)))
+    if size > FAST_MAX:
+        return None
+    return out
+
+
 def record_body(c, tdefs):
     """Statements that append the call (after it returned) to the capture stream."""
     lines = []
@@ -195,6 +226,7 @@ def record_body(c, tdefs):
             pack_arg(kind_of(p.ctype, tdefs), p.name) for p in c.params)))
     else:
         lines.append('    const uint64_t *glr_a = NULL;')
+    packed = lines[0]
     rk = kind_of(c.ret, tdefs)
     ret = pack_arg(rk, 'glr_r') if rk != 'VOID' else '0'
     if re.match(r'^glDraw(Arrays|Elements|RangeElements)', c.name) and 'Indirect' not in c.name:
@@ -203,10 +235,35 @@ def record_body(c, tdefs):
     if re.match(r'^gl(Multi)?Draw|^glDispatchCompute', c.name):
         # Persistent mappings are read by the GPU without an unmap: record what changed.
         lines.append('    glr_rec_persistent_maps();')
+    is_draw = re.match(r'^gl(Multi)?Draw|^glClear', c.name) and not c.name.startswith('glClearColor') \
+        and not c.name.startswith('glClearDepth') and not c.name.startswith('glClearStencil') \
+        and not c.name.startswith('glClearIndex') and not c.name.startswith('glClearAccum')
+    fast = fast_record(c, tdefs)
+    pack_in_slow = fast and len(lines) == 1
+    if pack_in_slow:
+        # Only the generic path below reads the packed arguments: pack them there (no stores to
+        # the stack on the fast path).
+        lines = []
+    if fast:
+        # No client memory: the record is encoded inline into the thread's buffer (recorder.h);
+        # the generic path only when the fast one cannot be taken (first call, buffer full, ...).
+        lines.append('    struct glr_rec_fast *glr_f = glr_rec_tls;')
+        lines.append('    uint8_t *glr_q = glr_rec_fast_open(glr_f, GLR_CMD_%s, glr_ctx_id(glr_ctx_current()));' % c.name)
+        lines.append('    if (__builtin_expect(glr_q != NULL, 1)) {')
+        lines.extend('        ' + l for l in fast)
+        lines.append('        glr_rec_fast_close(glr_f, glr_q);')
+        lines.append('    } else {')
+        if pack_in_slow:
+            lines.append('    ' + packed)
+        lines.append('        struct glr_rec *glr_w = glr_rec_begin(GLR_CMD_%s, glr_a, %d, %s);' % (c.name, n, ret))
+        lines.append('        if (glr_w)')
+        lines.append('            glr_rec_end(glr_w);')
+        lines.append('    }')
+        if is_draw:
+            lines.append('    glr_capture_note_draw();')
+        return lines
     lines.append('    struct glr_rec *glr_w = glr_rec_begin(GLR_CMD_%s, glr_a, %d, %s);' % (c.name, n, ret))
-    if re.match(r'^gl(Multi)?Draw|^glClear', c.name) and not c.name.startswith('glClearColor') \
-            and not c.name.startswith('glClearDepth') and not c.name.startswith('glClearStencil') \
-            and not c.name.startswith('glClearIndex') and not c.name.startswith('glClearAccum'):
+    if is_draw:
         lines.append('    glr_capture_note_draw();')
     lines.append('    if (glr_w) {')
     for i, p in enumerate(c.params):
@@ -379,7 +436,8 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
             body_name = 'glr_call_%s' % c.name if c.name in hooks else 'glr_slow_%s' % c.name
             attrs = 'GLR_HIDDEN' if c.name in hooks else 'static __attribute__((noinline))'
             f.write('%s %s %s(%s)\n{\n' % (attrs, c.ret, body_name, proto_params(c)))
-            f.write('    glr_note_call(GLR_CMD_%s);\n' % c.name)
+            # Counting (GLREPLAY_LOG=info) only when asked: no call on the recording path.
+            f.write('    if (glr_slow_mode & GLR_SLOW_COUNT)\n        glr_note_call(GLR_CMD_%s);\n' % c.name)
             if c.api == 'gl' and tracked:
                 # Tracked: the tracking hook sees every call, recorded or not.
                 f.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))

@@ -50,6 +50,11 @@ enum glr_pseudo_cmd {
     GLR_PSEUDO_END
 };
 
+/* GLR_PSEUDO_CLIENT_ARRAY attribute index of a legacy (fixed-function) client array: this base plus
+ * its enum sm_legacy_slot (vertex, normal, color, secondary color, fog coord, edge flag, index,
+ * then texture coordinates of client texture unit 0, 1, ...). Generic attributes are below it. */
+#define GLR_CLIENT_ARRAY_LEGACY_BASE 128u
+
 static inline float glr_arg_f32(const struct glr_call *c, int i)
 {
     uint32_t b = (uint32_t)c->args[i];

@@ -36,6 +36,7 @@
 #include "replay/headless/gl_readback.h"
 #include "replay/headless/headless.h"
 #include "replay/headless/image_util.h"
+#include "replay/headless/replay_client_arrays.h"
 #include "replay/replay.h"
 #include "statemodel/statemodel.h"
 
@@ -178,19 +179,6 @@ static int driver_open(struct driver *d, const struct glrh_capture *cap, const g
     return 0;
 }
 
-static unsigned element_bytes(uint64_t size, uint64_t type)
-{
-    unsigned n = (unsigned)(size == 0x80E1 ? 4 : size);
-    switch (type) {
-    case GL_BYTE: case GL_UNSIGNED_BYTE: return n;
-    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return n * 2;
-    case GL_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_2_10_10_10_REV:
-    case GL_UNSIGNED_INT_10F_11F_11F_REV: return 4;
-    case GL_DOUBLE: return n * 8;
-    default: return n * 4;
-    }
-}
-
 static void driver_client_array(struct driver *d, const struct glr_call *c)
 {
     if (d->copies_drawn) {
@@ -214,23 +202,7 @@ static void driver_client_array(struct driver *d, const struct glr_call *c)
     if (size)
         memcpy(mem, c->blobs[0].data, size);
     d->copies[d->n_copies++] = mem;
-    unsigned stride = c->args[5] ? (unsigned)c->args[5] : element_bytes(c->args[1], c->args[2]);
-    uintptr_t base = (uintptr_t)mem - (uintptr_t)c->args[6] * stride;
-    const struct glrh_gl *gl = &d->gl;
-    if (!gl->VertexAttribPointer || (c->args[4] && !gl->VertexAttribIPointer))
-        return;
-    GLint buf = 0;
-    gl->GetIntegerv(GL_ARRAY_BUFFER_BINDING, &buf);
-    if (buf)
-        gl->BindBuffer(GL_ARRAY_BUFFER, 0);
-    if (c->args[4])
-        gl->VertexAttribIPointer((GLuint)c->args[0], (GLint)c->args[1], (GLenum)c->args[2],
-                                 (GLsizei)c->args[5], (const void *)base);
-    else
-        gl->VertexAttribPointer((GLuint)c->args[0], (GLint)c->args[1], (GLenum)c->args[2],
-                                (GLboolean)c->args[3], (GLsizei)c->args[5], (const void *)base);
-    if (buf)
-        gl->BindBuffer(GL_ARRAY_BUFFER, (GLuint)buf);
+    glrh_point_client_array(&d->gl, c, mem);
 }
 
 static bool lacks_client_memory(const struct driver *d, const struct glr_call *c)

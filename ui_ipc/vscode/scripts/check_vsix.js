@@ -37,7 +37,8 @@ function main() {
     const entries = readZip(file);
     const errors = [];
     const need = ['extension.vsixmanifest', '[Content_Types].xml', 'extension/package.json',
-                  'extension/out/extension.js', 'extension/out/sockets.js', 'extension/README.md',
+                  'extension/out/extension.js', 'extension/out/sockets.js', 'extension/out/profile.js',
+                  'extension/out/profile_view.js', 'extension/README.md',
                   'extension/language-configuration.json'];
     for (const n of need) if (!entries.has(n)) errors.push(`missing ${n}`);
     for (const n of entries.keys())
@@ -57,10 +58,20 @@ function main() {
         if (!lang) errors.push('no glsl language');
         else for (const e of exts) if (!lang.extensions.includes(e)) errors.push(`glsl language lacks ${e}`);
         if (pkg.main !== './out/extension.js') errors.push(`main is ${pkg.main}`);
+        // "glreplay: Profile frame" (the glreplay/profile request) in a glreplay debug session.
+        const cmds = (pkg.contributes.commands || []).map(c => c.command);
+        for (const c of ['glreplay.profileFrame', 'glreplay.profileHotspots', 'glreplay.profileClear'])
+            if (!cmds.includes(c)) errors.push(`command ${c} not contributed`);
+        const palette = ((pkg.contributes.menus || {}).commandPalette || []).find(m => m.command === 'glreplay.profileFrame');
+        if (!palette || !/debugType == 'glreplay'/.test(palette.when || '')) errors.push('glreplay.profileFrame not offered in glreplay debug sessions');
     }
     if (entries.has('extension/out/extension.js')) {
         const js = entries.get('extension/out/extension.js')().toString();
         if (!js.includes('DebugAdapterNamedPipeServer')) errors.push('extension.js does not create a DebugAdapterNamedPipeServer');
+    }
+    if (entries.has('extension/out/profile.js')) {
+        const js = entries.get('extension/out/profile.js')().toString();
+        if (!js.includes("customRequest('glreplay/profile'")) errors.push('profile.js does not send glreplay/profile');
     }
     if (entries.has('extension.vsixmanifest')) {
         const m = entries.get('extension.vsixmanifest')().toString();

@@ -5,6 +5,7 @@ import * as cp from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { ProfileController } from './profile';
 import { launchSocketPath, listSockets, waitForSocket } from './sockets';
 
 const children = new Map<string, cp.ChildProcess>();
@@ -106,7 +107,9 @@ export function activate(context: vscode.ExtensionContext): void {
                 child.kill('SIGTERM');
                 children.delete(socket);
             }
-        }));
+        }),
+        // "glreplay: Profile frame" (the glreplay/profile request), its decorations and table.
+        new ProfileController());
 }
 
 export function deactivate(): void {
