@@ -205,7 +205,8 @@ int gm_program_uses_discard(const gm_program *p) { return p ? p->uses_discard : 
 int gm_program_origin_upper_left(const gm_program *p) { return p ? p->origin_upper_left : 0; }
 int gm_program_early_fragment_tests(const gm_program *p) { return p ? p->early_tests : 0; }
 
-static const char *const op_names[GM_OP_COUNT] = {
+/* One name per gm_op, in enum order (the assert below catches an op added without one). */
+static const char *const op_names[] = {
     "nop", "copy", "copy_list", "store", "phi", "uni_load", "uni_load_dyn", "reg_load_dyn",
     "reg_store_dyn", "buf_load", "buf_store", "buf_atomic", "addr_add", "addr_const",
     "fadd", "fsub", "fmul", "fdiv", "fmod", "frem", "fneg", "vec_times_scalar",
@@ -219,7 +220,10 @@ static const char *const op_names[GM_OP_COUNT] = {
     "f2s", "f2u", "s2f", "u2f", "quant16", "vec_extract_dyn", "vec_insert_dyn",
     "dpdx", "dpdy", "fwidth", "ext", "tex", "image", "branch", "branch_cond", "switch",
     "return", "return_value", "kill", "demote", "unreachable", "call", "is_helper",
+    "barrier", "sh_load", "sh_store", "sh_atomic",
 };
+_Static_assert(sizeof op_names / sizeof op_names[0] == GM_OP_COUNT,
+               "op_names must name every gm_op");
 
 char *gm_program_dump(const gm_program *p)
 {

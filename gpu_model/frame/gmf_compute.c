@@ -152,55 +152,6 @@ static void image_access(void *ctx, const gm_image_request *req, gm_texel_out *o
 
 /* ---- blocks ---- */
 
-/* Uniform/storage blocks of the compute shader -> buffer ranges. As for draws, the block's
- * driver index comes from the recorded name query and its binding from glUniformBlockBinding /
- * glShaderStorageBlockBinding; when the program never set one, GL uses the shader's
- * layout(binding = N) (0 without one). glslang assigns bindings to every block, so the
- * model's binding counts as explicit only when the source spells `binding`. */
-static void bind_blocks(gmf_draw_ctx *d)
-{
-    gmf_prog *p = d->p;
-    const struct sm_program *sp = sm_get_program(d->c, p->name);
-    uint32_t share = sm_context_share_id(d->c);
-    const char *source = p->cr.shader_count > 0 ? p->cr.shaders[0].compiled_source : NULL;
-    bool explicit_bindings = source && strstr(source, "binding");
-    for (int b = 0; b < p->n_blocks[0]; b++) {
-        const gmf_block_map *m = &p->blocks[0][b];
-        d->bufs[0][b] = (gmf_buffer_binding){ NULL, 0 };
-        const gmf_name_rec *nr = gmf_find_name(d->r, share, p->name,
-                                               m->storage ? GLR_CMD_glGetProgramResourceIndex
-                                                          : GLR_CMD_glGetUniformBlockIndex,
-                                               m->name);
-        int32_t index = nr ? nr->value : (p->n_blocks[0] == 1 ? 0 : -1);
-        const struct sm_name_binding *list = m->storage ? sp->ssbo_bindings : sp->ubo_bindings;
-        uint32_t n = m->storage ? sp->n_ssbo_bindings : sp->n_ubo_bindings;
-        bool found = false;
-        uint32_t binding = 0;
-        for (uint32_t i = 0; i < n && index >= 0; i++)
-            if ((int32_t)list[i].index == index) {
-                binding = list[i].index2;
-                found = true;
-            }
-        if (!found)
-            binding = explicit_bindings || index < 0 ? (uint32_t)m->model_binding : 0;
-        const struct sm_indexed_buffer *ib =
-            m->storage ? (binding < SM_MAX_SSBO_BINDINGS ? &d->st->ssbo[binding] : NULL)
-                       : (binding < SM_MAX_UBO_BINDINGS ? &d->st->ubo[binding] : NULL);
-        const struct sm_buffer *buf = ib && ib->buffer ? sm_get_buffer(d->c, ib->buffer) : NULL;
-        if (!buf || !buf->data || !buf->data_known) {
-            gmf_note(d->ev, "block %s: %s", m->name,
-                     !buf ? "no buffer bound" : "buffer contents unknown");
-            continue;
-        }
-        uint64_t off = ib->offset, size = ib->size ? ib->size : buf->size - ib->offset;
-        if (off > buf->size)
-            continue;
-        if (off + size > buf->size)
-            size = buf->size - off;
-        d->bufs[0][b] = (gmf_buffer_binding){ buf->data + off, (size_t)size };
-    }
-}
-
 /* ---- one warp's built-ins ---- */
 
 static void set_builtins(const cs_run *cr, gm_warp *w, int k, const uint32_t gid[3])
@@ -518,6 +469,13 @@ static bool dispatch_size(gmf_runner *r, const struct sm_context *c,
     return true;
 }
 
+static void run_dispatch(gmf_runner *r, const struct sm_context *c,
+                         const struct sm_context_state *st, const struct glr_call *call,
+                         uint32_t cmd, gmf_event *ev);
+
+/* A dispatch is a slice of the telemetry hooks like a draw (draw_begin / draw_end with
+ * ev->kind GMF_EV_DISPATCH), so profiles and counters charge its warps to its context and
+ * program. */
 void gmf_dispatch(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_event *ev)
 {
     ev->kind = GMF_EV_DISPATCH;
@@ -527,10 +485,20 @@ void gmf_dispatch(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_
         gmf_note(ev, "dispatch without a context");
         ev->failed = true;
         r->totals.dispatches_failed++;
+        gmf_hooks_draw_end(r, ev);
         return;
     }
     const struct sm_context_state *st = sm_context_state(c);
     ev->program = st->program;
+    gmf_hooks_draw_begin(r, ev);
+    run_dispatch(r, c, st, call, cmd, ev);
+    gmf_hooks_draw_end(r, ev);
+}
+
+static void run_dispatch(gmf_runner *r, const struct sm_context *c,
+                         const struct sm_context_state *st, const struct glr_call *call,
+                         uint32_t cmd, gmf_event *ev)
+{
     const struct sm_program *sp = st->program ? sm_get_program(c, st->program) : NULL;
     gmf_prog *p = sp ? gmf_prog_get(r, c, sp) : NULL;
     if (!p || !p->ok || !p->cs) {
@@ -585,13 +553,9 @@ void gmf_dispatch(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_
     d->ev = ev;
     cr.d = d;
     gmf_prog_upload_uniforms(r, c, sp, p, ev);
-    /* Samplers and the buffer callback from the draw path (stage slot 0 = compute), with
-     * the blocks hidden so its binding rules do not run; ours bind them. */
-    int nb = p->n_blocks[0];
-    p->n_blocks[0] = 0;
+    /* Samplers, the buffer callback and the blocks' bindings from the draw path (stage
+     * slot 0 = compute). */
     gmf_setup_env(d);
-    p->n_blocks[0] = nb;
-    bind_blocks(d);
     d->env[0].image = image_access;
     int rc;
     gm_timing_config tc;

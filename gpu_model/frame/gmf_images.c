@@ -400,6 +400,51 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
     return t;
 }
 
+/* The texture an image upload call writes, with the face and level (-1: not an upload). */
+static uint32_t upload_target(const struct sm_context *c, const struct glr_call *call, uint32_t cmd,
+                              int *face, int *level)
+{
+    const char *n = glr_cmds[cmd].name;
+    bool dsa = !strncmp(n, "glTextureSubImage", 17) || !strncmp(n, "glCompressedTextureSubImage", 27);
+    if (!dsa && strncmp(n, "glTexImage", 10) && strncmp(n, "glTexSubImage", 13) &&
+        strncmp(n, "glCompressedTexImage", 20) && strncmp(n, "glCompressedTexSubImage", 23))
+        return 0;
+    *level = (int)(int32_t)call->args[1];
+    *face = 0;
+    if (dsa)
+        return (uint32_t)call->args[0];
+    uint32_t target = (uint32_t)call->args[0];
+    int ti;
+    switch (target) {
+    case GL_TEXTURE_1D: ti = SM_TT_1D; break;
+    case GL_TEXTURE_2D: ti = SM_TT_2D; break;
+    case GL_TEXTURE_3D: ti = SM_TT_3D; break;
+    case GL_TEXTURE_1D_ARRAY: ti = SM_TT_1D_ARRAY; break;
+    case GL_TEXTURE_2D_ARRAY: ti = SM_TT_2D_ARRAY; break;
+    case GL_TEXTURE_RECTANGLE: ti = SM_TT_RECTANGLE; break;
+    case GL_TEXTURE_CUBE_MAP_ARRAY: ti = SM_TT_CUBE_MAP_ARRAY; break;
+    default:
+        if (target < GL_TEXTURE_CUBE_MAP_POSITIVE_X || target > GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
+            return 0;
+        ti = SM_TT_CUBE_MAP;
+        *face = (int)(target - GL_TEXTURE_CUBE_MAP_POSITIVE_X);
+        break;
+    }
+    const struct sm_context_state *st = sm_context_state(c);
+    return st->active_texture < SM_MAX_TEXTURE_UNITS ? st->unit[st->active_texture].bound[ti] : 0;
+}
+
+void gmf_tex_note_upload(gmf_runner *r, const struct glr_call *call, uint32_t cmd)
+{
+    const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
+    int face, level;
+    uint32_t name = c ? upload_target(c, call, cmd, &face, &level) : 0;
+    gmf_texture *t = name ? tex_find(r, sm_context_share_id(c), name, false) : NULL;
+    /* Identical bytes hash the same: without this the GPU's contents would stay. */
+    if (t && t->gpu_written && level >= 0 && level < SM_MAX_LEVELS)
+        t->src[face][level].loaded = false;
+}
+
 void gmf_tex_generate_mipmap(gmf_runner *r, const struct sm_context *c, uint32_t name,
                              gmf_event *ev)
 {

@@ -28,7 +28,7 @@ typedef struct gmf_texture {
     int faces;                /* 6 for cube maps */
     gmf_image_src src[6][SM_MAX_LEVELS];
     uint64_t checked_epoch;   /* r->tex_epoch when last synced with the state model */
-    bool gpu_written;
+    bool gpu_written;         /* drawn into or image-stored: differs from the uploads */
     bool complete;            /* for the sampler state of the last sync */
 } gmf_texture;
 
@@ -68,7 +68,8 @@ typedef struct gmf_attr {
 } gmf_attr;
 
 typedef struct gmf_block_map {
-    int model_binding;
+    int model_binding;      /* glslang's (AUTO_MAP_BINDINGS fills in missing ones) */
+    bool explicit_binding;  /* the source gives layout(binding = N): model_binding is N */
     bool storage;
     char name[64];
 } gmf_block_map;
@@ -96,6 +97,7 @@ typedef struct gmf_prog {
     gmf_chunk fs_in[GMF_MAX_VAR_CHUNKS];
     int n_fs_in;
     int fragcoord_var, frontfacing_var, pointcoord_var, primid_var, fragdepth_var;
+    int sampleid_var, samplepos_var, maskin_var, maskout_var;   /* -1 when unused */
     gmf_chunk fs_out[GMF_MAX_VAR_CHUNKS];
     int n_fs_out;
     bool broadcast_color0;    /* gl_FragColor: written to every draw buffer */
@@ -264,6 +266,9 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
               gm_pipe_vertex *out);
 int gmf_fs_cb(void *user, gm_pipe_fs_warp *warp);
 void gmf_setup_env(gmf_draw_ctx *d);
+/* Buffer ranges of the blocks of `stage` (0: VS or CS, 1: FS) into d->bufs[stage]; shared
+ * by draws and dispatches. */
+void gmf_bind_blocks(gmf_draw_ctx *d, int stage);
 /* Timing model: per-draw setup and, after the draw, its batches closed and their cycle
  * counts put into the event (gmf_timing.c). */
 int gmf_timing_init(gmf_runner *r, char *err, size_t err_size);
@@ -306,6 +311,10 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
                           gmf_event *ev);
 void gmf_tex_generate_mipmap(gmf_runner *r, const struct sm_context *c, uint32_t name,
                              gmf_event *ev);
+/* After the state model applied `call` (canonical command cmd): an image upload into a texture
+ * the GPU wrote (render target, image store) since it was loaded makes the model reload that
+ * image at the next sync even when the bytes are the same as before. */
+void gmf_tex_note_upload(gmf_runner *r, const struct glr_call *call, uint32_t cmd);
 void gmf_tex_sampler_from_sm(const struct sm_sampling *s, gm_tex_sampler *out);
 bool gmf_tex_complete(const gmf_texture *t, const gm_tex_sampler *s);
 gmf_default_fb *gmf_default_fb_get(gmf_runner *r, uint32_t ctx_id);

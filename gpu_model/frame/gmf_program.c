@@ -3,6 +3,7 @@
  * (attributes, varyings by location, built-ins, outputs), and uniform values copied from
  * the state model by name (the driver's locations are known only through the names the
  * program asked for with glGetUniformLocation). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,8 @@
 
 enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_PRIMITIVE_ID = 7,
        BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
-       BI_FRONT_FACING = 17, BI_FRAG_DEPTH = 22, BI_VERTEX_INDEX = 42, BI_INSTANCE_INDEX = 43,
+       BI_FRONT_FACING = 17, BI_SAMPLE_ID = 18, BI_SAMPLE_POSITION = 19, BI_SAMPLE_MASK = 20,
+       BI_FRAG_DEPTH = 22, BI_VERTEX_INDEX = 42, BI_INSTANCE_INDEX = 43,
        BI_BASE_VERTEX = 4424, BI_BASE_INSTANCE = 4425, BI_DRAW_INDEX = 4426 };
 
 void gmf_prog_free(gmf_prog *p)
@@ -285,9 +287,77 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
     }
 }
 
-static void build_fs(gmf_prog *p)
+/* The auxiliary storage qualifier (centroid / sample) of each input location: the model's
+ * variable table carries only flat/noperspective, so the SPIR-V's Centroid and Sample
+ * decorations are read here, keyed by the Input variable's Location. */
+static void input_locs(const uint32_t *w, size_t n, uint8_t loc_of[GM_PIPE_MAX_VARYINGS])
+{
+    enum { OP_VARIABLE = 59, OP_DECORATE = 71, DECO_LOCATION = 30, DECO_CENTROID = 16,
+           DECO_SAMPLE = 17, SC_INPUT = 1 };
+    memset(loc_of, GM_LOC_CENTER, GM_PIPE_MAX_VARYINGS);
+    if (!w || n < 5)
+        return;
+    uint32_t bound = w[3];
+    if (bound == 0 || bound > (1u << 22))
+        return;
+    int32_t *location = malloc(bound * sizeof *location);
+    uint8_t *qual = calloc(bound, 1), *input = calloc(bound, 1);
+    if (location && qual && input) {
+        for (uint32_t i = 0; i < bound; i++)
+            location[i] = -1;
+        for (size_t i = 5; i < n;) {
+            uint32_t op = w[i] & 0xffffu, len = w[i] >> 16;
+            if (len == 0 || i + len > n)
+                break;
+            if (op == OP_DECORATE && len >= 3 && w[i + 1] < bound) {
+                uint32_t id = w[i + 1], deco = w[i + 2];
+                if (deco == DECO_LOCATION && len >= 4)
+                    location[id] = (int32_t)w[i + 3];
+                else if (deco == DECO_CENTROID)
+                    qual[id] = GM_LOC_CENTROID;
+                else if (deco == DECO_SAMPLE)
+                    qual[id] = GM_LOC_SAMPLE;
+            } else if (op == OP_VARIABLE && len >= 4 && w[i + 2] < bound &&
+                       w[i + 3] == SC_INPUT) {
+                input[w[i + 2]] = 1;
+            }
+            i += len;
+        }
+        for (uint32_t id = 0; id < bound; id++)
+            if (input[id] && qual[id] && location[id] >= 0 &&
+                location[id] < GM_PIPE_MAX_VARYINGS)
+                loc_of[location[id]] = qual[id];
+    }
+    free(location);
+    free(qual);
+    free(input);
+}
+
+/* gl_SampleMaskIn and gl_SampleMask share the SampleMask built-in: told apart by class. */
+static int find_builtin_io(const gm_program *p, int builtin, bool output)
+{
+    int n = output ? gm_program_output_count(p) : gm_program_input_count(p);
+    for (int i = 0; i < n; i++) {
+        int v = output ? gm_program_output_var(p, i) : gm_program_input_var(p, i);
+        if (gm_program_var(p, v)->builtin == builtin)
+            return v;
+    }
+    return -1;
+}
+
+static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
 {
     const gm_program *fs = p->fs;
+    uint8_t loc_of[GM_PIPE_MAX_VARYINGS];
+    input_locs(spirv, words, loc_of);
+    p->sampleid_var = find_builtin_var(fs, BI_SAMPLE_ID);
+    p->samplepos_var = find_builtin_var(fs, BI_SAMPLE_POSITION);
+    p->maskin_var = find_builtin_io(fs, BI_SAMPLE_MASK, false);
+    p->maskout_var = find_builtin_io(fs, BI_SAMPLE_MASK, true);
+    p->info.fs_writes_sample_mask = p->maskout_var >= 0;
+    /* Reading gl_SampleID / gl_SamplePosition or a `sample in` means per-sample shading
+     * (GL 4.5 section 14.3.1.1); the pipeline also derives it from info.loc. */
+    p->info.fs_per_sample = p->sampleid_var >= 0 || p->samplepos_var >= 0;
     p->fragcoord_var = find_builtin_var(fs, BI_FRAG_COORD);
     p->frontfacing_var = find_builtin_var(fs, BI_FRONT_FACING);
     p->pointcoord_var = find_builtin_var(fs, BI_POINT_COORD);
@@ -307,6 +377,11 @@ static void build_fs(gmf_prog *p)
                 continue;
             p->info.interp[slot] = vi->flat == 1 ? GM_INTERP_FLAT
                                    : vi->flat == 2 ? GM_INTERP_NOPERSPECTIVE : GM_INTERP_SMOOTH;
+            if (vi->location >= 0 && vi->location < GM_PIPE_MAX_VARYINGS) {
+                p->info.loc[slot] = loc_of[vi->location];
+                if (loc_of[vi->location] == GM_LOC_SAMPLE)
+                    p->info.fs_per_sample = true;
+            }
             /* Integer varyings are always flat in GLSL. */
             if (p->fs_in[k].scalar != GM_SCALAR_FLOAT)
                 p->info.interp[slot] = GM_INTERP_FLAT;
@@ -345,12 +420,47 @@ static void build_fs(gmf_prog *p)
     }
 }
 
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Does the declaration of block `name` (`... uniform|buffer name {`) carry a binding in its
+ * layout? glslang maps missing bindings automatically, so the SPIR-V cannot tell; the
+ * declaration runs back to the previous ';', '{' or '}'. */
+static bool block_has_layout_binding(const char *src, const char *name)
+{
+    size_t n = strlen(name);
+    if (!src || !n)
+        return false;
+    for (const char *s = strstr(src, name); s; s = strstr(s + 1, name)) {
+        const char *e = s + n;
+        if ((s > src && ident_char(s[-1])) || ident_char(*e))
+            continue;
+        while (isspace((unsigned char)*e))
+            e++;
+        if (*e != '{')
+            continue;
+        const char *b = s;
+        while (b > src && b[-1] != ';' && b[-1] != '{' && b[-1] != '}')
+            b--;
+        for (const char *q = b; q + 7 <= s; q++)
+            if (!strncmp(q, "binding", 7) && (q == b || !ident_char(q[-1])) && !ident_char(q[7]))
+                return true;
+        return false;
+    }
+    return false;
+}
+
 static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
 {
+    gm_stage want = p->cs ? GM_STAGE_COMPUTE : stage ? GM_STAGE_FRAGMENT : GM_STAGE_VERTEX;
+    const char *source = NULL;
+    for (int i = 0; i < p->cr.shader_count; i++)
+        if (p->cr.shaders[i].stage == want)
+            source = p->cr.shaders[i].compiled_source;
     for (int b = 0; b < gm_program_block_count(gp) && p->n_blocks[stage] < GMF_MAX_BLOCKS; b++) {
         const gm_block_info *bi = gm_program_block(gp, b);
         gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
         m->model_binding = bi->binding;
+        m->explicit_binding = bi->name && block_has_layout_binding(source, bi->name);
         m->storage = bi->is_storage != 0;
         snprintf(m->name, sizeof m->name, "%s", bi->name);
     }
@@ -439,6 +549,8 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         return p;
     }
     char err[256];
+    const uint32_t *fs_spirv = NULL;
+    size_t fs_words = 0;
     for (int i = 0; i < p->cr.shader_count; i++) {
         gm_compiled_shader *cs = &p->cr.shaders[i];
         gm_program *gp = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
@@ -449,10 +561,13 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         }
         init_opaque(gp, cs->compiled_source);
         note_compat_uniforms(p, gp);
-        if (cs->stage == GM_STAGE_VERTEX)
+        if (cs->stage == GM_STAGE_VERTEX) {
             p->vs = gp;
-        else
+        } else {
             p->fs = gp;
+            fs_spirv = cs->spirv;
+            fs_words = cs->word_count;
+        }
     }
     if (!p->vs) {
         snprintf(p->error, sizeof p->error, "program %u has no vertex shader", sp->name);
@@ -467,7 +582,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     }
     build_vs(r, c, sp, p);
     if (p->fs)
-        build_fs(p);
+        build_fs(p, fs_spirv, fs_words);
     else
         p->info.num_varyings = 0;
     p->info.num_clip_dist = p->n_clip;

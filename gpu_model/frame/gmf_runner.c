@@ -624,8 +624,10 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         do_clear(r, c, c->cmd, ev);
     } else {
         sm_apply(r->sm, c);
-        if (touches_textures(k))
+        if (touches_textures(k)) {
             r->tex_epoch++;
+            gmf_tex_note_upload(r, c, k);   /* gmf_images.c */
+        }
         if (k == GLR_CMD_glGetAttribLocation)
             record_name(r, c, GLR_CMD_glGetAttribLocation, 1);
         else if (k == GLR_CMD_glGetUniformBlockIndex)

@@ -185,7 +185,10 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
 static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
 {
     gmf_prog *p = d->p;
-    gm_warp_begin(w, fw->live, fw->present & ~fw->live);
+    /* Only present lanes are shaded: in queued per-sample passes the pipeline's scratch warp
+     * can carry live bits of lanes outside `present` (stale records, gm_warp.c run_warp);
+     * fs_outputs discards them. */
+    gm_warp_begin(w, fw->live & fw->present, fw->present & ~fw->live);
     for (int c = 0; c < p->n_fs_in; c++) {
         const gmf_chunk *ch = &p->fs_in[c];
         if (ch->location < 0 || ch->location >= GM_PIPE_MAX_VARYINGS)
@@ -212,6 +215,32 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
         for (int l = 0; l < GM_LANES; l++)
             memcpy(&v[0][l], &fw->primitive_id, 4);
     }
+    /* Sample built-ins: gl_SampleID is 0 outside per-sample passes (sample_id -1);
+     * gl_SamplePosition is the sample's offset inside its pixel, the same for all lanes. */
+    if (p->sampleid_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->sampleid_var);
+        uint32_t id = fw->sample_id > 0 ? (uint32_t)fw->sample_id : 0u;
+        for (int l = 0; l < GM_LANES; l++)
+            v[0][l] = id;
+    }
+    if (p->samplepos_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->samplepos_var);
+        for (int l = 0; l < GM_LANES; l++) {
+            put_f(&v[0][l], fw->sample_pos[0]);
+            put_f(&v[1][l], fw->sample_pos[1]);
+        }
+    }
+    if (p->maskin_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->maskin_var);
+        memcpy(v[0], fw->sample_mask_in, sizeof v[0]);
+    }
+    /* gl_SampleMask is undefined where not written: start from all samples on, so a shader
+     * that writes it on some paths only leaves coverage alone elsewhere. */
+    if (p->maskout_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->maskout_var);
+        for (int l = 0; l < GM_LANES; l++)
+            v[0][l] = 0xffffffffu;
+    }
 }
 
 /* FS outputs of a finished warp into the pipeline's warp. */
@@ -234,7 +263,11 @@ static void fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw)
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->fragdepth_var);
         memcpy(fw->depth, v[0], sizeof fw->depth);
     }
-    fw->discard |= gm_warp_killed_mask(w) & fw->live;
+    if (p->maskout_var >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->maskout_var);
+        memcpy(fw->sample_mask_out, v[0], sizeof fw->sample_mask_out);
+    }
+    fw->discard |= (gm_warp_killed_mask(w) & fw->live) | (fw->live & ~fw->present);
 }
 
 /* The pipeline's FS callback; queued with the timing model like gmf_vs_cb (fw NULL:
@@ -347,9 +380,30 @@ static void *buffer_fs(void *ctx, gm_buffer_kind kind, unsigned binding, size_t 
     return buffer(ctx, kind, binding, size, 1);
 }
 
-/* Block bindings of the draw: model block -> driver block index (by name, from
- * glGetUniformBlockIndex / glGetProgramResourceIndex) -> binding point -> buffer range. */
-static void bind_blocks(gmf_draw_ctx *d, int stage)
+/* Blocks of the same kind the program has, counted once by name over its stages: the
+ * driver numbers its block indices per program and kind. */
+static int blocks_of_kind(const gmf_prog *p, bool storage)
+{
+    int n = 0;
+    for (int s = 0; s < 2; s++)
+        for (int b = 0; b < p->n_blocks[s]; b++) {
+            const gmf_block_map *m = &p->blocks[s][b];
+            if (m->storage != storage)
+                continue;
+            bool seen = false;
+            for (int b0 = 0; s == 1 && b0 < p->n_blocks[0] && !seen; b0++)
+                seen = p->blocks[0][b0].storage == storage &&
+                       !strcmp(p->blocks[0][b0].name, m->name);
+            n += !seen;
+        }
+    return n;
+}
+
+/* Block bindings: model block -> driver block index (by name, from glGetUniformBlockIndex /
+ * glGetProgramResourceIndex; a program's only block of its kind has index 0) -> the binding
+ * glUniformBlockBinding / glShaderStorageBlockBinding gave it, else the source's
+ * layout(binding = N), else GL's default 0 -> buffer range. */
+void gmf_bind_blocks(gmf_draw_ctx *d, int stage)
 {
     gmf_prog *p = d->p;
     const struct sm_program *sp = sm_get_program(d->c, p->name);
@@ -361,22 +415,21 @@ static void bind_blocks(gmf_draw_ctx *d, int stage)
                                                m->storage ? GLR_CMD_glGetProgramResourceIndex
                                                           : GLR_CMD_glGetUniformBlockIndex,
                                                m->name);
-        int32_t index = nr ? nr->value : (p->n_blocks[stage] == 1 ? 0 : -1);
-        uint32_t binding = 0;
+        int32_t index = nr ? nr->value : (blocks_of_kind(p, m->storage) == 1 ? 0 : -1);
+        const struct sm_name_binding *list = !sp ? NULL
+                                             : m->storage ? sp->ssbo_bindings : sp->ubo_bindings;
+        uint32_t n = !sp ? 0 : m->storage ? sp->n_ssbo_bindings : sp->n_ubo_bindings;
+        uint32_t binding = m->explicit_binding && m->model_binding >= 0
+                               ? (uint32_t)m->model_binding : 0;
         bool found = false;
-        const struct sm_name_binding *list = m->storage ? sp->ssbo_bindings : sp->ubo_bindings;
-        uint32_t n = m->storage ? sp->n_ssbo_bindings : sp->n_ubo_bindings;
         for (uint32_t i = 0; i < n && index >= 0; i++)
             if ((int32_t)list[i].index == index) {
                 binding = list[i].index2;
                 found = true;
             }
-        if (!found) {
-            if (index < 0)
-                gmf_note(d->ev, "block %s: its index was never asked for (binding %d assumed)",
-                         m->name, m->model_binding);
-            binding = index < 0 ? (uint32_t)m->model_binding : 0;
-        }
+        if (!found && index < 0 && n > 0)
+            gmf_note(d->ev, "block %s: its index was never asked for (binding %u assumed)",
+                     m->name, binding);
         const struct sm_indexed_buffer *ib =
             m->storage ? (binding < SM_MAX_SSBO_BINDINGS ? &d->st->ssbo[binding] : NULL)
                        : (binding < SM_MAX_UBO_BINDINGS ? &d->st->ubo[binding] : NULL);
@@ -404,7 +457,7 @@ void gmf_setup_env(gmf_draw_ctx *d)
         d->env[s].image = NULL;
         d->env[s].buffer = s ? buffer_fs : buffer_vs;
         if (s == 0 || d->p->fs)
-            bind_blocks(d, s);
+            gmf_bind_blocks(d, s);
     }
     gm_warp_set_env(d->p->vw, &d->env[0]);
     if (d->p->fw)

@@ -5,6 +5,9 @@
  *  2. a fan of thin, rotating, depth-tested triangles (many partially covered pixels), then
  *     a translucent triangle with alpha-to-coverage, then one limited by glSampleMaski;
  *  3. the fan is drawn again into a 4x FBO whose colour is a GL_TEXTURE_2D_MULTISAMPLE;
+ *  3b. half the fan is redrawn (no depth test) with a `centroid` varying, gl_SampleMaskIn
+ *     and gl_SampleMask, the other half with gl_SampleID and a `sample` varying (per-sample shading) and a
+ *     sample mask dropping sample 2 (GLSL 4.00: Mesa accepts it in the 3.3 context);
  *  4. glBlitFramebuffer resolves the colour of 1-2 into the window, a second blit copies a
  *     corner scaled (nearest) on top, and a scissored full-screen pass shows one sample of
  *     the texture of 3 (texelFetch on a sampler2DMS); the frame is swapped.
@@ -29,6 +32,32 @@ static const char *fs_src =
     "#version 330 core\n"
     "in vec4 c; out vec4 o;\n"
     "void main() { o = c; }\n";
+
+/* Centroid interpolation; coverage-dependent colour; sample 0 dropped on partial pixels. */
+static const char *centroid_fs =
+    "#version 400 core\n"
+    "centroid in vec4 c; out vec4 o;\n"
+    "void main() {\n"
+    "  int m = gl_SampleMaskIn[0];\n"
+    "  o = vec4(c.rgb * ((m & 15) == 15 ? 1.0 : 0.5), 1.0);\n"
+    "  gl_SampleMask[0] = (m & 15) == 15 ? m : (m & 14);\n"
+    "}\n";
+/* Per-sample shading through gl_SampleID and a `sample` varying; gl_SampleMaskIn holds the
+ * one sample shaded. Inputs without `sample` are left out on purpose: llvmpipe keeps them at
+ * the pixel centre even in per-sample passes, the pipeline moves them to the sample. */
+static const char *sample_vs =
+    "#version 400 core\n"
+    "layout(location = 0) in vec4 pos;\n"
+    "layout(location = 1) in vec4 col;\n"
+    "sample out vec4 c;\n"
+    "void main() { gl_Position = pos; c = col; }\n";
+static const char *sample_fs =
+    "#version 400 core\n"
+    "sample in vec4 c; out vec4 o;\n"
+    "void main() {\n"
+    "  o = vec4(c.rg, float(gl_SampleID) / 3.0, float(gl_SampleMaskIn[0]) / 15.0);\n"
+    "  gl_SampleMask[0] = gl_SampleID == 2 ? 0 : gl_SampleMaskIn[0];\n"
+    "}\n";
 
 static const char *fetch_vs =
     "#version 330 core\n"
@@ -153,6 +182,7 @@ int main(int argc, char **argv)
     }
     GLuint fprog = program(fetch_vs, fetch_fs), evao;
     glGenVertexArrays(1, &evao);
+    GLuint cprog = program(vs_src, centroid_fs), sprog = program(sample_vs, sample_fs);
     GLuint prog = program(vs_src, fs_src), vao, vbo;
     glGenVertexArrays(1, &vao);
     glBindVertexArray(vao);
@@ -181,6 +211,11 @@ int main(int argc, char **argv)
         glDrawArrays(GL_TRIANGLES, 3 * SPOKES + 3, 3);
         glDisable(GL_SAMPLE_MASK);
         glDisable(GL_DEPTH_TEST);
+        glUseProgram(cprog);
+        glDrawArrays(GL_TRIANGLES, 0, 3 * (SPOKES / 2));
+        glUseProgram(sprog);
+        glDrawArrays(GL_TRIANGLES, 3 * (SPOKES / 2), 3 * (SPOKES - SPOKES / 2));
+        glUseProgram(prog);
         glBindFramebuffer(GL_FRAMEBUFFER, tfbo);
         glClear(GL_COLOR_BUFFER_BIT);
         glDrawArrays(GL_TRIANGLES, 0, 3 * SPOKES);

@@ -58,10 +58,12 @@ typedef struct gmt_profile_input {
     const char *name;                     /* capture name, for the outputs' metadata */
 } gmt_profile_input;
 
-/* One draw or clear of the run, on the model's timeline. */
+/* One draw, clear or compute dispatch of the run, on the model's timeline. */
 typedef struct gmt_profile_slice {
-    bool clear;                 /* a clear (else a draw) */
-    uint64_t index;             /* index among draws (clears: among clears) */
+    bool clear;                 /* a clear */
+    bool dispatch;              /* a compute dispatch (neither: a draw) */
+    uint64_t index;             /* index among draws (clears: among clears; dispatches: among
+                                   dispatches) */
     uint64_t record;            /* record in the command stream */
     uint32_t ctx_id, program, fbo;
     uint64_t start_cycle, end_cycle;

@@ -45,6 +45,7 @@ cJSON *gmt_profile_to_json(const gmt_profile *p)
     cJSON_AddNumberToObject(t, "draws", (double)p->totals.draws);
     cJSON_AddNumberToObject(t, "clears", (double)p->totals.clears);
     cJSON_AddNumberToObject(t, "swaps", (double)p->totals.swaps);
+    cJSON_AddNumberToObject(t, "dispatches", (double)p->totals.dispatches);
     cJSON_AddNumberToObject(t, "draws_failed", (double)p->totals.draws_failed);
     cJSON_AddNumberToObject(t, "draws_with_unsupported", (double)p->totals.draws_with_unsupported);
     cJSON_AddNumberToObject(t, "cycles", (double)p->totals.cycles);
@@ -55,7 +56,7 @@ cJSON *gmt_profile_to_json(const gmt_profile *p)
     for (size_t i = 0; i < p->n_slices; i++) {
         const gmt_profile_slice *s = &p->slices[i];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "kind", s->clear ? "clear" : "draw");
+        cJSON_AddStringToObject(o, "kind", s->clear ? "clear" : s->dispatch ? "dispatch" : "draw");
         cJSON_AddNumberToObject(o, "index", (double)s->index);
         cJSON_AddNumberToObject(o, "record", (double)s->record);
         cJSON_AddNumberToObject(o, "ctx", s->ctx_id);

@@ -126,10 +126,11 @@ char *gmt_profile_svg(const gmt_profile *p)
         const gmt_profile_slice *s = &p->slices[i];
         if (s->clear || s->end_cycle <= s->start_cycle)
             continue;
-        out(&b, "<rect x='%.1f' y='%.1f' width='%.2f' height='%.1f' fill='%s' opacity='0.35'><title>draw %llu, "
+        out(&b, "<rect x='%.1f' y='%.1f' width='%.2f' height='%.1f' fill='%s' opacity='0.35'><title>%s %llu, "
                 "program %u: %llu cycles</title></rect>\n",
             LEFT + pw * (double)s->start_cycle / span, TOP, pw * (double)(s->end_cycle - s->start_cycle) / span,
-            bottom - TOP, (s->index & 1) ? "#e8e8f8" : "#f0f0e0", (unsigned long long)s->index, s->program,
+            bottom - TOP, s->dispatch ? "#e0f0f0" : (s->index & 1) ? "#e8e8f8" : "#f0f0e0",
+            s->dispatch ? "dispatch" : "draw", (unsigned long long)s->index, s->program,
             (unsigned long long)(s->end_cycle - s->start_cycle));
     }
     uint64_t *cyc = malloc((a->n + 1) * sizeof *cyc);

@@ -31,20 +31,27 @@ static void print_reasons(FILE *f, const gmt_profile_line *l)
 
 void gmt_profile_report(const gmt_profile *p, FILE *f, int top_lines)
 {
-    size_t draws = 0, clears = 0;
-    uint64_t draw_cycles = 0, instr = 0;
+    size_t draws = 0, clears = 0, dispatches = 0;
+    uint64_t draw_cycles = 0, instr = 0, cs_cycles = 0, cs_instr = 0;
     for (size_t i = 0; i < p->n_slices; i++) {
         if (p->slices[i].clear) {
             clears++;
+        } else if (p->slices[i].dispatch) {
+            dispatches++;
+            cs_cycles += p->slices[i].stats.cycles;
+            cs_instr += p->slices[i].stats.instructions;
         } else {
             draws++;
             draw_cycles += p->slices[i].stats.cycles;
             instr += p->slices[i].stats.instructions;
         }
     }
-    fprintf(f, "profile of %s: %zu draws, %zu clears, %zu swaps; timeline %llu cycles (%.3f us at a nominal %.3g GHz)\n",
-            p->name, draws, clears, p->n_swaps, (unsigned long long)p->end_cycle, gmt_profile_us(p, p->end_cycle),
-            p->clock_ghz);
+    char cs[48] = "";
+    if (dispatches)
+        snprintf(cs, sizeof cs, ", %zu dispatches", dispatches);
+    fprintf(f, "profile of %s: %zu draws, %zu clears%s, %zu swaps; timeline %llu cycles (%.3f us at a nominal %.3g GHz)\n",
+            p->name, draws, clears, cs, p->n_swaps, (unsigned long long)p->end_cycle,
+            gmt_profile_us(p, p->end_cycle), p->clock_ghz);
     for (int i = 0; i < p->n_notes; i++)
         fprintf(f, "note: %s\n", p->notes[i]);
 
@@ -52,7 +59,7 @@ void gmt_profile_report(const gmt_profile *p, FILE *f, int top_lines)
             "start", "cycles", "vs", "fs", "warp-instr", "fragments", "share");
     for (size_t i = 0; i < p->n_slices; i++) {
         const gmt_profile_slice *s = &p->slices[i];
-        if (s->clear)
+        if (s->clear || s->dispatch)
             continue;
         fprintf(f, "  %-6llu %4u %5u %8llu %12llu %10llu %9llu %9llu %10llu %9llu  %4.1f%%%s\n",
                 (unsigned long long)s->index, s->ctx_id, s->program, (unsigned long long)s->record,
@@ -64,6 +71,22 @@ void gmt_profile_report(const gmt_profile *p, FILE *f, int top_lines)
     }
     fprintf(f, "  total: %llu cycles in draws, %llu warp instructions\n", (unsigned long long)draw_cycles,
             (unsigned long long)instr);
+    if (dispatches) {
+        fprintf(f, "\nper compute dispatch:\n  %-8s %4s %5s %8s %12s %10s %10s  %5s\n", "dispatch", "ctx",
+                "prog", "record", "start", "cycles", "warp-instr", "share");
+        for (size_t i = 0; i < p->n_slices; i++) {
+            const gmt_profile_slice *s = &p->slices[i];
+            if (!s->dispatch)
+                continue;
+            fprintf(f, "  %-8llu %4u %5u %8llu %12llu %10llu %10llu  %4.1f%%%s\n", (unsigned long long)s->index,
+                    s->ctx_id, s->program, (unsigned long long)s->record, (unsigned long long)s->start_cycle,
+                    (unsigned long long)s->stats.cycles, (unsigned long long)s->stats.instructions,
+                    cs_cycles ? 100.0 * (double)s->stats.cycles / (double)cs_cycles : 0.0,
+                    s->failed ? "  (failed)" : s->n_unsupported ? "  (unsupported features)" : "");
+        }
+        fprintf(f, "  total: %llu cycles in dispatches, %llu warp instructions\n", (unsigned long long)cs_cycles,
+                (unsigned long long)cs_instr);
+    }
 
     bool samples = gmt_profile_has(p, "pcsamp");
     fprintf(f, "\ntop source lines (issued warp instructions%s):\n", samples ? "; PC samples by scheduler state" : "");

@@ -161,7 +161,7 @@ static void rec_draw_begin(void *ctx, const gmf_event *ev, uint64_t cycle)
     p->in_draw = true;
     p->draw_start = cycle;
     p->cur_ctx = ev->ctx_id;
-    p->cur_program = ev->kind == GMF_EV_DRAW ? ev->program : 0;
+    p->cur_program = ev->kind == GMF_EV_DRAW || ev->kind == GMF_EV_DISPATCH ? ev->program : 0;
 }
 
 static void rec_draw_end(void *ctx, const gmf_event *ev, uint64_t cycle)
@@ -196,10 +196,11 @@ static void rec_draw_end(void *ctx, const gmf_event *ev, uint64_t cycle)
     gmt_profile_slice *s = &p->slices[p->n_slices++];
     memset(s, 0, sizeof *s);
     s->clear = ev->kind == GMF_EV_CLEAR;
+    s->dispatch = ev->kind == GMF_EV_DISPATCH;
     s->index = ev->draw;
     s->record = ev->record;
     s->ctx_id = ev->ctx_id;
-    s->program = ev->kind == GMF_EV_DRAW ? ev->program : 0;
+    s->program = ev->kind == GMF_EV_DRAW || ev->kind == GMF_EV_DISPATCH ? ev->program : 0;
     s->fbo = ev->fbo;
     /* A draw that failed before it started has no draw_begin: an empty slice at its end. */
     s->start_cycle = p->in_draw ? p->draw_start : cycle;

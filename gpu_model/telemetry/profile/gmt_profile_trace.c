@@ -26,20 +26,22 @@ static cJSON *meta_event(const char *what, int tid, const char *name)
 static void add_slice(const gmt_profile *p, cJSON *events, const gmt_profile_slice *s)
 {
     char name[96];
+    const char *kind = s->clear ? "clear" : s->dispatch ? "dispatch" : "draw";
     if (s->clear)
         snprintf(name, sizeof name, "clear %llu", (unsigned long long)s->index);
     else
-        snprintf(name, sizeof name, "draw %llu (program %u)", (unsigned long long)s->index, s->program);
+        snprintf(name, sizeof name, "%s %llu (program %u)", kind, (unsigned long long)s->index,
+                 s->program);
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "name", name);
-    cJSON_AddStringToObject(e, "cat", s->clear ? "clear" : "draw");
+    cJSON_AddStringToObject(e, "cat", kind);
     cJSON_AddStringToObject(e, "ph", "X");
     cJSON_AddNumberToObject(e, "pid", PID);
     cJSON_AddNumberToObject(e, "tid", s->ctx_id);
     cJSON_AddNumberToObject(e, "ts", gmt_profile_us(p, s->start_cycle));
     cJSON_AddNumberToObject(e, "dur", gmt_profile_us(p, s->end_cycle - s->start_cycle));
     cJSON *a = cJSON_AddObjectToObject(e, "args");
-    cJSON_AddNumberToObject(a, s->clear ? "clear" : "draw", (double)s->index);
+    cJSON_AddNumberToObject(a, kind, (double)s->index);
     cJSON_AddNumberToObject(a, "record", (double)s->record);
     cJSON_AddNumberToObject(a, "context", s->ctx_id);
     if (!s->clear)

@@ -4,6 +4,7 @@
   check_profile.py --glreplay G --samples DIR cli NAME
   check_profile.py --glreplay G bad-input
   check_profile.py --glreplay G glmark2 SCENE
+  check_profile.py --glreplay G --samples DIR compute NAME
 
 cli: NAME (a sample) is captured with `glreplay capture` (frames 1-2, 160x90), then profiled with
 every method; the Chrome trace must be valid JSON whose traceEvents hold one complete slice per
@@ -16,6 +17,10 @@ profiled with all four methods; their invariants are checked on the --json docum
 counter's per-context values sum to the global channel, PC samples + dropped = total with the
 per-line samples adding up to the samples, exact edge counts conserve flow (entries = exits per
 shader), trace buffers exactly full, and the Chrome trace is checked as above.
+compute: NAME (a sample with compute dispatches) is captured and profiled with the counters: every
+dispatch is a slice ("dispatch" in --json, the Chrome trace and the report's per-dispatch table) of
+its context and program, no compute line is charged to context 0 / program 0, and every counter's
+per-context values sum to the global channel.
 bad-input: bad arguments exit 2 with a usage line; a missing or corrupt capture gives one error
 line (exit 2). Needs DISPLAY (the e2e suite runs under Xvfb) for the capture."""
 import argparse
@@ -241,6 +246,50 @@ def check_glmark2(args):
         print("PASS")
 
 
+def check_compute(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        cap = capture(args, tmp, args.name)
+        p = run([args.glreplay, "profile", cap, "--json", "--counters"])
+        if p.returncode != 0:
+            fail("glreplay profile --json exited %d: %s" % (p.returncode, p.stderr.decode()[-600:]))
+        doc = json.loads(p.stdout)
+        n = doc["totals"].get("dispatches", 0)
+        disp = [s for s in doc["slices"] if s["kind"] == "dispatch"]
+        if n == 0 or len(disp) != n:
+            fail("--json: %d dispatch slices for %d dispatches" % (len(disp), n))
+        if [s["index"] for s in disp] != list(range(n)):
+            fail("--json: the dispatch slices are not dispatches 0..%d in order" % (n - 1))
+        if any(s["ctx"] == 0 or s["program"] == 0 for s in disp):
+            fail("--json: a dispatch slice has no context or program")
+        if not any(s["cycles"] > 0 and s["instructions"] > 0 for s in disp):
+            fail("--json: no dispatch took cycles")
+        cs = [l for l in doc["lines"] if l["stage"] == "CS"]
+        if not cs or any(l["ctx"] == 0 or l["program"] == 0 for l in cs):
+            fail("--json: compute lines missing or charged to context 0 / program 0")
+        c = doc["counters"]
+        for name, total in c["global"]["values"].items():
+            per_ctx = sum(x["values"].get(name, 0) for x in c["contexts"])
+            if per_ctx != total:
+                fail("counter %s: contexts sum to %d, the global channel has %d" % (name, per_ctx, total))
+        trace = os.path.join(tmp, "trace.json")
+        p = run([args.glreplay, "profile", cap, "--out", trace, "--counters", "--pc-sampling", "256"])
+        report = p.stdout.decode()
+        if p.returncode != 0 or "per compute dispatch:" not in report:
+            fail("glreplay profile exited %d or its report lacks the per-dispatch table" % p.returncode)
+        if "per-context blocks sum to the global channel: yes" not in report:
+            fail("the report's counters do not sum per context to the global channel")
+        with open(trace) as f:
+            ev = json.load(f)["traceEvents"]
+        tdisp = [e for e in ev if e["ph"] == "X" and e.get("cat") == "dispatch"]
+        if [e["args"]["dispatch"] for e in tdisp] != list(range(n)) or \
+                any(e["tid"] != e["args"]["context"] or not e["args"]["program"] for e in tdisp):
+            fail("the trace's dispatch slices do not match the dispatches")
+        check_trace(trace, doc["totals"]["draws"])
+        print("%d dispatch slices, %d compute lines, %d counters summing per context" %
+              (n, len(cs), len(c["global"]["values"])))
+        print("PASS")
+
+
 def check_bad_input(args):
     with tempfile.TemporaryDirectory() as tmp:
         bad = os.path.join(tmp, "bad.glcap")
@@ -272,13 +321,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--glreplay", required=True)
     ap.add_argument("--samples")
-    ap.add_argument("what", choices=["cli", "bad-input", "glmark2"])
+    ap.add_argument("what", choices=["cli", "bad-input", "glmark2", "compute"])
     ap.add_argument("name", nargs="?", default="lit_mesh")
     args = ap.parse_args()
     if args.what == "cli":
         check_cli(args)
     elif args.what == "glmark2":
         check_glmark2(args)
+    elif args.what == "compute":
+        check_compute(args)
     else:
         check_bad_input(args)
 
