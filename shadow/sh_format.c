@@ -200,6 +200,16 @@ char *sh_snapshot_to_json(const sh_snapshot *s)
     cJSON_AddNumberToObject(root, "aliveMask", h->alive);
     cJSON_AddNumberToObject(root, "helperMask", h->helper);
     cJSON_AddNumberToObject(root, "killedMask", h->killed);
+    if (h->stage == 5 && h->lane_pos_known) {
+        /* Compute: the warp's workgroup ([-1,-1,-1] when unknown) and the group's local size. */
+        cJSON *wg = cJSON_AddArrayToObject(root, "workgroup");
+        cJSON *ls = cJSON_AddArrayToObject(root, "localSize");
+        for (int k = 0; k < 3; k++) {
+            cJSON_AddItemToArray(wg, cJSON_CreateNumber(h->workgroup[k]));
+            cJSON_AddItemToArray(ls, cJSON_CreateNumber(h->local_size[k]));
+        }
+        cJSON_AddNumberToObject(root, "groupIndex", (double)h->group_index);
+    }
     cJSON *lanes = cJSON_AddArrayToObject(root, "lanes");
     for (int l = 0; l < SH_LANES; l++) {
         cJSON *lo = cJSON_CreateObject();
@@ -208,6 +218,8 @@ char *sh_snapshot_to_json(const sh_snapshot *s)
         cJSON_AddBoolToObject(lo, "helper", (h->helper >> l) & 1);
         cJSON_AddNumberToObject(lo, "line", h->lane_line[l]);
         if (!h->lane_pos_known) {
+        } else if (h->stage == 5) {
+            cJSON_AddNumberToObject(lo, "localInvocationIndex", h->lane_x[l]);
         } else if (h->stage == 4) {
             cJSON_AddNumberToObject(lo, "x", h->lane_x[l]);
             cJSON_AddNumberToObject(lo, "y", h->lane_y[l]);

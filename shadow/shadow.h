@@ -95,6 +95,12 @@ typedef struct sh_header {
     int lane_x[SH_LANES], lane_y[SH_LANES];
     int lane_pos_known;    /* 0: the shader does not read gl_FragCoord / gl_VertexID and the
                             * runner did not say: lane_x/lane_y are unknown (0) */
+    /* Compute warps (stage 5): lane_x is each lane's gl_LocalInvocationIndex; the warp's
+     * workgroup (gl_WorkGroupID; -1s when unknown), the group's local size and its index
+     * among the dispatch's groups. */
+    int workgroup[3];
+    int local_size[3];
+    int64_t group_index;
 } sh_header;
 
 typedef struct sh_snapshot sh_snapshot;

@@ -224,6 +224,23 @@ int gmf_unsupported_list(const gmf_runner *r, const char **names, uint64_t *coun
 /* The state model the runner keeps (read-only). */
 const struct sm_state *gmf_state(const gmf_runner *r);
 
+/* ---- resident warps (debuggers; gmf_resident.c) ----
+ * With the timing model many warps are in flight; during an observer call, the warps resident
+ * on the model's SMs (launched, not retired), in SM and slot order. Each entry names the warp as
+ * gmf_issue does; `w` may be read like the observer's warp during the call. Returns the count
+ * (<= max); 0 without the timing model (only the observed warp exists then). */
+typedef struct gmf_resident {
+    gm_warp *w;
+    uint64_t draw;          /* as gmf_issue: draw, or dispatch index for compute */
+    gm_stage stage;
+    uint64_t warp;          /* serial in its draw and stage */
+    uint32_t program;
+    int sm, slot;
+    int finished;           /* ran to its end, waiting to retire */
+    const int32_t *lane_x, *lane_y;   /* as gmf_issue (NULL for compute) */
+} gmf_resident;
+int gmf_resident_warps(gmf_runner *r, gmf_resident *out, int max);
+
 #ifdef __cplusplus
 }
 #endif

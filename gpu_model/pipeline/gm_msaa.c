@@ -100,9 +100,8 @@ void gm_msaa_setup(const gm_pipe_context *ctx, gm_raster_state *rs)
     for (int i = 0; i < info->num_varyings; i++)
         if (info->loc[i] == GM_LOC_SAMPLE)
             sample_loc = true;
-    rs->per_sample = rs->ms && (info->fs_per_sample || sample_loc ||
-                                (st->sample_shading &&
-                                 st->min_sample_shading * (float)n > 1.0f));
+    rs->inputs_at_sample = rs->ms && st->sample_shading && st->min_sample_shading * (float)n > 1.0f;
+    rs->per_sample = rs->ms && (info->fs_per_sample || sample_loc || rs->inputs_at_sample);
 }
 
 uint32_t gm_msaa_alpha_to_coverage(float alpha, int samples)

@@ -26,6 +26,9 @@ typedef struct gm_raster_state {
      * (samples > 1 and GL_MULTISAMPLE); per_sample = FS once per sample */
     int samples;
     bool ms, per_sample;
+    /* per-sample passes forced by GL_SAMPLE_SHADING move every input to the sample; passes forced
+     * by the shader (gl_SampleID, `sample` inputs) move only `sample` inputs (lp_bld_interp.c) */
+    bool inputs_at_sample;
     uint32_t all_samples;       /* (1 << samples) - 1 */
     uint32_t state_mask;        /* GL_SAMPLE_MASK & GL_SAMPLE_COVERAGE samples */
     int32_t sfx[GM_PIPE_MAX_SAMPLES], sfy[GM_PIPE_MAX_SAMPLES];   /* raster, 1/256 px */
@@ -38,7 +41,8 @@ typedef struct gm_draw_ctx {
     int32_t primitive_id;
     int failed;
     gm_pipe_fs_warp *warp;      /* scratch warp (large): the w of a gm_fs_pending */
-    gm_fs_queue fsq;            /* fragment warps whose shader was queued (deferred) */
+    gm_fs_queue fsq;
+    uint32_t pass_cov[32];    /* per-sample passes: each lane's pixel coverage (centroid) */            /* fragment warps whose shader was queued (deferred) */
     float plane_offset;         /* attribute planes' origin offset: 0.5, 1 for MSAA lines */
 } gm_draw_ctx;
 

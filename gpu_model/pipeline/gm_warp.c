@@ -201,17 +201,18 @@ int gm_pipe_fs_drain(gm_draw_ctx *dc)
     return dc->failed ? -1 : 0;
 }
 
-/* Interpolation offset (raster space, pixels from the centre) of a lane: the shaded
- * sample, or for centroid inputs of partially covered pixels the first covered sample
- * (lp_bld_interp.c), else the centre. */
-static void lane_offset(const gm_raster_state *rs, int sample, uint32_t cov, bool centroid,
+/* Interpolation offset (raster space, pixels from the centre) of a lane (lp_bld_interp.c):
+ * in a per-sample pass the shaded sample for `sample` inputs (every input when
+ * GL_SAMPLE_SHADING forced the passes); for centroid inputs of partially covered pixels the
+ * first covered sample; else the centre. */
+static void lane_offset(const gm_raster_state *rs, int sample, uint32_t cov, uint8_t loc,
                         float *ox, float *oy)
 {
     *ox = *oy = 0.0f;
-    if (sample >= 0) {
+    if (sample >= 0 && (rs->inputs_at_sample || loc == GM_LOC_SAMPLE)) {
         *ox = rs->spx[sample];
         *oy = rs->spy[sample];
-    } else if (centroid && rs->ms && cov && (cov & rs->all_samples) != rs->all_samples) {
+    } else if (loc == GM_LOC_CENTROID && rs->ms && cov && (cov & rs->all_samples) != rs->all_samples) {
         int s = __builtin_ctz(cov);
         *ox = rs->spx[s];
         *oy = rs->spy[s];
@@ -239,7 +240,7 @@ static void interpolate_inputs(gm_draw_ctx *dc, gm_prim_raster *pr, int sample,
         for (int s = 0; s < info->num_varyings; s++) {
             uint8_t mode = info->interp[s];
             float ox, oy;
-            lane_offset(rs, sample, cov[l], info->loc[s] == GM_LOC_CENTROID,
+            lane_offset(rs, sample, sample >= 0 ? dc->pass_cov[l] : cov[l], info->loc[s],
                         &ox, &oy);
             if (ox != 0.0f || oy != 0.0f) {
                 ix = rx[l] + ox;
@@ -403,6 +404,11 @@ static void run_warp(gm_draw_ctx *dc, gm_prim_raster *pr)
     memcpy(cov, w0->sample_mask_in, sizeof(cov));
     memcpy(xs, w0->x, sizeof(xs));
     memcpy(ys, w0->y, sizeof(ys));
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(present & (1u << l)))
+            cov[l] = 0; /* stale from an earlier warp in the scratch warp */
+        dc->pass_cov[l] = cov[l];
+    }
     for (int s = 0; s < dc->rs.samples && !dc->failed; s++) {
         uint32_t live = 0;
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++)

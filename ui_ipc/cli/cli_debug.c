@@ -216,6 +216,8 @@ static void print_text(const struct dap_capture *c, const sh_snapshot *snap, con
         printf(" (its pixel/vertex is unknown: the shader does not read gl_FragCoord/gl_VertexID)");
     else if (h->stage == 4)
         printf(" at pixel (%d, %d)", h->lane_x[h->focus_lane], h->lane_y[h->focus_lane]);
+    else if (h->stage == 5)
+        printf(" invocation %d of the workgroup", h->lane_x[h->focus_lane]);
     else
         printf(" vertex %d instance %d", h->lane_x[h->focus_lane], h->lane_y[h->focus_lane]);
     printf("; active mask 0x%08x, helper 0x%08x\n", h->active, h->helper);
@@ -234,7 +236,9 @@ static void print_text(const struct dap_capture *c, const sh_snapshot *snap, con
         printf("  lane %2d %-9s %-7s line %-4d", l,
                ((h->active >> l) & 1) ? "active" : ((h->killed >> l) & 1) ? "killed" : "inactive",
                ((h->helper >> l) & 1) ? "helper" : "", h->lane_line[l]);
-        if (h->lane_pos_known)
+        if (h->lane_pos_known && h->stage == 5)
+            printf(" (invocation %d)", h->lane_x[l]);
+        else if (h->lane_pos_known)
             printf(" (%d, %d)", h->lane_x[l], h->lane_y[l]);
         printf("\n");
     }
@@ -391,6 +395,10 @@ int cli_debug(int argc, char **argv)
             if (o.cond)
                 cJSON_AddStringToObject(b, "condition", o.cond);
             cJSON_AddItemToObject(root, "breakpoint", b);
+            /* The GPU context: the other warps resident in the timing model at the stop. */
+            cJSON *rw = cJSON_AddArrayToObject(root, "residentWarps");
+            for (int i = 0; i < res.n_others; i++)
+                cJSON_AddItemToArray(rw, cJSON_CreateString(sh_snapshot_title(res.others[i])));
             char *out = cJSON_PrintUnformatted(root);
             printf("%s\n", out ? out : "{}");
             free(out);
@@ -399,8 +407,7 @@ int cli_debug(int argc, char **argv)
     } else {
         print_text(c, res.snap, &res, &first, target);
     }
-    if (res.snap)
-        sh_snapshot_unref(res.snap);
+    dap_pass_res_release(&res);
     dap_runner_destroy(r);
     dap_capture_close(c);
     return rc;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_engine.h"
 #include "ui_ipc/dap/dap_eval.h"
 #include "ui_ipc/dap/dap_warp_copy.h"
@@ -155,6 +156,57 @@ static struct bp_count *count_of(struct pass *ps, int id)
     return NULL;
 }
 
+static int lowest_lane(gm_mask m)
+{
+    for (int l = 0; l < 32; l++)
+        if ((m >> l) & 1)
+            return l;
+    return 0;
+}
+
+static void release_others(struct dap_pass_res *r)
+{
+    for (int i = 0; i < r->n_others; i++)
+        sh_snapshot_unref(r->others[i]);
+    free(r->others);
+    r->others = NULL;
+    r->n_others = 0;
+}
+
+void dap_pass_res_release(struct dap_pass_res *res)
+{
+    if (res->snap)
+        sh_snapshot_unref(res->snap);
+    res->snap = NULL;
+    release_others(res);
+}
+
+/* The GPU context at the stop: every other warp resident in the model, copied whole (the threads
+ * the client lists beside the stopped one). Without the timing model only the stopped warp exists. */
+static void take_others(struct dap_pass_res *r, const struct dap_observe_info *info)
+{
+    release_others(r);
+    if (!info->resident)
+        return;
+    struct dap_resident_warp *rw = malloc(DAP_MAX_OTHER_WARPS * sizeof *rw);
+    r->others = calloc(DAP_MAX_OTHER_WARPS, sizeof *r->others);
+    int n = rw && r->others ? info->resident(info->resident_ctx, rw, DAP_MAX_OTHER_WARPS) : 0;
+    for (int i = 0; i < n; i++) {
+        if (rw[i].info.draw == info->draw && rw[i].info.stage == info->stage && rw[i].info.warp == info->warp)
+            continue;   /* the stopped warp itself */
+        gm_mask present = gm_warp_alive_mask(rw[i].w) | gm_warp_helper_mask(rw[i].w);
+        struct dap_copy_opts o = { .focus_lane = lowest_lane(rw[i].issue.active ? rw[i].issue.active : present) };
+        sh_snapshot *s = dap_warp_snapshot(&rw[i].info, rw[i].w, &rw[i].issue, &o);
+        if (s)
+            r->others[r->n_others++] = s;
+    }
+    free(rw);
+    if (!r->n_others) {
+        free(r->others);
+        r->others = NULL;
+    }
+}
+
 static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is,
                           int lane, uint64_t hit, const char *reason, uint64_t issue_no)
 {
@@ -166,6 +218,8 @@ static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, 
     if (r->snap)
         sh_snapshot_unref(r->snap);
     r->snap = s;
+    if (s)
+        take_others(r, info);
     r->status = s ? DAP_PASS_STOPPED : DAP_PASS_ERROR;
     if (!s)
         snprintf(r->message, sizeof r->message, "out of memory copying the warp");
@@ -176,13 +230,6 @@ static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, 
     ps->stopped = true;
 }
 
-static int lowest_lane(gm_mask m)
-{
-    for (int l = 0; l < 32; l++)
-        if ((m >> l) & 1)
-            return l;
-    return 0;
-}
 
 /* Follows the focused lane of the replayed stop through the requested steps. */
 static void step_observe(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is,
@@ -364,8 +411,8 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                         char text[1024], msg[1200];
                         dap_eval_message(cond_snap, l, bp->log_message, text, sizeof text);
                         const sh_header *h = sh_snapshot_header(cond_snap);
-                        snprintf(msg, sizeof msg, "[draw %d %s warp %llu lane %d (%d,%d)] %s\n", info->draw,
-                                 info->stage == 4 ? "FS" : "VS", (unsigned long long)info->warp, l, h->lane_x[l],
+                        snprintf(msg, sizeof msg, "[%s %d %s warp %llu lane %d (%d,%d)] %s\n",
+                                 info->stage == 5 ? "dispatch" : "draw", info->draw, dap_stage_short(info->stage), (unsigned long long)info->warp, l, h->lane_x[l],
                                  h->lane_y[l], text);
                         log_line(ps, msg);
                         if (++bc->logged == rq->log_limit)

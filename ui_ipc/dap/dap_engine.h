@@ -75,11 +75,20 @@ struct dap_pass_res {
     uint64_t seq;                /* instruction index of the stop in the pass */
     struct dap_stop_key key;
     sh_snapshot *snap;           /* owned by the caller */
+    /* With the timing model: the other warps resident at the stop (every lane's variables), in
+     * the model's SM/slot order; owned by the caller (dap_pass_res_release). */
+    sh_snapshot **others;
+    int n_others;
     uint64_t instructions;       /* warp instructions observed */
     uint64_t hits_seen;          /* hits counted (all breakpoints): the frame's total when it ended without a stop */
     char message[256];
 };
 
 int dap_engine_run(struct dap_runner *r, const struct dap_pass_req *req, struct dap_pass_res *res);
+/* Drops what res still holds (snap, others). */
+void dap_pass_res_release(struct dap_pass_res *res);
+
+/* At most this many resident warps are copied beside the stopped one. */
+#define DAP_MAX_OTHER_WARPS 128
 
 #endif

@@ -8,6 +8,8 @@
 #include "ui_ipc/dap/dap_session_internal.h"
 
 #define REF_BASE 1000   /* dynamic references; 1..5 are the scopes of frame 0 */
+/* Frame ids: (thread - 1) * FRAME_STRIDE + depth + 1, so thread 1's frames are 1, 2, ... */
+#define FRAME_STRIDE 1024
 
 void dap_inspect_reset(struct dap_session *s)
 {
@@ -30,6 +32,7 @@ static int new_ref(struct dap_session *s, struct dap_ref r)
         s->refs = p;
         s->cap_refs = nc;
     }
+    r.thread = s->view_thread > 0 ? s->view_thread : 1;
     s->refs[s->n_refs++] = r;
     return REF_BASE + s->n_refs - 1;
 }
@@ -78,6 +81,8 @@ static const char *bare_function(const char *f, char *buf, size_t n)
     return buf;
 }
 
+/* Thread 1 is the stopped warp (focused); with the timing model, threads 2.. are the other warps
+ * resident in the model at the stop, each a snapshot of its own. */
 static void threads(struct dap_session *s, const cJSON *req)
 {
     cJSON *b = cJSON_CreateObject();
@@ -86,7 +91,29 @@ static void threads(struct dap_session *s, const cJSON *req)
     cJSON_AddNumberToObject(t, "id", 1);
     cJSON_AddStringToObject(t, "name", s->snap ? sh_snapshot_title(s->snap) : "frame");
     cJSON_AddItemToArray(arr, t);
+    for (int i = 0; s->snap && i < s->n_others; i++) {
+        t = cJSON_CreateObject();
+        cJSON_AddNumberToObject(t, "id", i + 2);
+        cJSON_AddStringToObject(t, "name", sh_snapshot_title(s->others[i]));
+        cJSON_AddItemToArray(arr, t);
+    }
     dap_respond(s, req, true, b, NULL);
+}
+
+/* The thread a request is about: threadId, the thread part of frameId, or a reference's thread. */
+static int request_thread(struct dap_session *s, const char *cmd, const cJSON *args)
+{
+    const cJSON *j;
+    if (!strcmp(cmd, "stackTrace") && cJSON_IsNumber(j = cJSON_GetObjectItemCaseSensitive(args, "threadId")))
+        return (int)j->valuedouble;
+    if (cJSON_IsNumber(j = cJSON_GetObjectItemCaseSensitive(args, "frameId")) && j->valuedouble >= 1)
+        return 1 + ((int)j->valuedouble - 1) / FRAME_STRIDE;
+    if (!strcmp(cmd, "variables") && cJSON_IsNumber(j = cJSON_GetObjectItemCaseSensitive(args, "variablesReference"))) {
+        int ref = (int)j->valuedouble;
+        if (ref >= REF_BASE && ref - REF_BASE < s->n_refs)
+            return s->refs[ref - REF_BASE].thread;
+    }
+    return 1;
 }
 
 static void stack_trace(struct dap_session *s, const cJSON *req)
@@ -107,7 +134,7 @@ static void stack_trace(struct dap_session *s, const cJSON *req)
         char fn[128], name[200];
         bare_function(f->function, fn, sizeof fn);
         snprintf(name, sizeof name, "%s (lane %d)", fn, s->focus);
-        cJSON_AddNumberToObject(o, "id", d + 1);
+        cJSON_AddNumberToObject(o, "id", (s->view_thread > 1 ? s->view_thread - 1 : 0) * FRAME_STRIDE + d + 1);
         cJSON_AddStringToObject(o, "name", name);
         cJSON_AddItemToObject(o, "source", dap_source_json(s, h->shader, line, &client_line));
         cJSON_AddNumberToObject(o, "line", client_line > 0 ? client_line : 1);
@@ -123,7 +150,7 @@ static void scopes(struct dap_session *s, const cJSON *req, const cJSON *args)
     if (!need_stop(s, req))
         return;
     const cJSON *fid = cJSON_GetObjectItemCaseSensitive(args, "frameId");
-    int depth = cJSON_IsNumber(fid) ? (int)fid->valuedouble - 1 : 0;
+    int depth = cJSON_IsNumber(fid) ? ((int)fid->valuedouble - 1) % FRAME_STRIDE : 0;
     if (depth < 0 || depth >= sh_snapshot_frame_count(s->snap)) {
         dap_respond(s, req, false, NULL, "unknown frameId");
         return;
@@ -207,6 +234,8 @@ static void lane_label(struct dap_session *s, int lane, char *buf, size_t n)
         snprintf(buf, n, "lane %d%s%s", lane, state, helper);
     else if (h->stage == 4)
         snprintf(buf, n, "lane %d (%d,%d)%s%s", lane, h->lane_x[lane], h->lane_y[lane], state, helper);
+    else if (h->stage == 5)
+        snprintf(buf, n, "lane %d (invocation %d)%s%s", lane, h->lane_x[lane], state, helper);
     else
         snprintf(buf, n, "lane %d (vertex %d)%s%s", lane, h->lane_x[lane], state, helper);
 }
@@ -502,7 +531,40 @@ static void read_memory(struct dap_session *s, const cJSON *req, const cJSON *ar
     dap_respond(s, req, true, b, NULL);
 }
 
+static bool dispatch(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+
 bool dap_inspect_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args)
+{
+    /* Another thread than the stopped warp: answer over its snapshot, its first live lane focused
+     * (the pipeline state stays the stop's: parsed from it before the switch). */
+    int t = s->snap ? request_thread(s, cmd, args) : 1;
+    if (t < 1 || t > s->n_others + 1) {
+        if (!strcmp(cmd, "stackTrace") || !strcmp(cmd, "scopes") || !strcmp(cmd, "evaluate") ||
+            !strcmp(cmd, "variables")) {
+            dap_respond(s, req, false, NULL, "unknown thread (threads change at every stop)");
+            return true;
+        }
+        t = 1;
+    }
+    if (t == 1) {
+        s->view_thread = 1;
+        return dispatch(s, cmd, req, args);
+    }
+    if (!s->pipeline)
+        s->pipeline = cJSON_Parse(sh_snapshot_pipeline(s->snap));
+    sh_snapshot *snap = s->snap;
+    int focus = s->focus;
+    s->snap = s->others[t - 2];
+    s->focus = sh_snapshot_header(s->snap)->focus_lane;
+    s->view_thread = t;
+    bool handled = dispatch(s, cmd, req, args);
+    s->snap = snap;
+    s->focus = focus;
+    s->view_thread = 1;
+    return handled;
+}
+
+static bool dispatch(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args)
 {
     if (!strcmp(cmd, "threads"))
         threads(s, req);

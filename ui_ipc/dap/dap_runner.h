@@ -16,6 +16,8 @@
 struct dap_capture;
 
 /* Where an observed instruction runs. */
+struct dap_resident_warp;
+
 struct dap_observe_info {
     int draw;              /* index among the frame's draws */
     uint64_t event;        /* command stream record of the draw */
@@ -26,9 +28,23 @@ struct dap_observe_info {
     uint64_t warp;         /* warp serial in this draw and stage */
     /* Per lane: FS window pixel x, y; VS vertex id, instance id (NULL when unknown). */
     const int32_t *lane_x, *lane_y;
+    /* Compute: the dispatch's workgroup counts (0,0,0: unknown, an indirect dispatch). */
+    uint32_t groups[3];
+    /* Optional, valid during the observer call: the other warps resident in the model now (the
+     * timing model keeps many in flight), at most max; returns the count. */
+    int (*resident)(void *resident_ctx, struct dap_resident_warp *out, int max);
+    void *resident_ctx;
     /* The API state at the draw as JSON (sm_query_json), malloc'd; may be NULL. */
     char *(*state_json)(void *state_ctx);
     void *state_ctx;
+};
+
+/* A resident warp: named like an observed one; `issue` describes its next instruction (pc, the
+ * line of its first active lane, active mask). `w` is readable during the observer call only. */
+struct dap_resident_warp {
+    struct dap_observe_info info;
+    gm_warp *w;
+    gm_issue issue;
 };
 
 /* What the observer asks of the runner. */

@@ -36,12 +36,19 @@
 
 #define GL_FRAGMENT_SHADER 0x8B30
 #define GL_VERTEX_SHADER 0x8B31
+#define GL_COMPUTE_SHADER 0x91B9
+
+/* prog_meta slots: a program has a VS and an FS, or a CS alone (as gmf_program.c compiles it). */
+static int stage_slot(int stage)
+{
+    return stage == GM_STAGE_FRAGMENT ? 1 : stage == GM_STAGE_COMPUTE ? 2 : 0;
+}
 
 struct prog_meta {
     uint32_t ctx, name, link_count;
     gm_compile_result cr;
-    gm_program *stage_prog[2];   /* VS, FS */
-    int shader[2];
+    gm_program *stage_prog[3];   /* VS, FS, CS (stage_slot) */
+    int shader[3];
 };
 
 /* Model contexts: a gmf run on a thread of its own. One may hold a suspended pass while the other
@@ -70,6 +77,7 @@ struct model {
     uint32_t cur_ctx;
     uint64_t cur_record;
     uint64_t last_record;        /* records after it are not fed (UINT64_MAX: all) */
+    uint32_t groups[3];          /* the current direct dispatch's workgroup counts (0: unknown) */
     int meta_idx;                /* cache of the last meta lookup: index into progs */
     uint64_t meta_draw;
     uint32_t meta_prog;
@@ -127,7 +135,28 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
     m->ctx = ctx_id;
     m->name = name;
     m->link_count = sp->link_count;
-    /* Same sources, order and names as gpu_model/frame/gmf_program.c. */
+    /* Same sources, order and names as gpu_model/frame/gmf_program.c: a program with a compute
+     * shader is compiled alone ("programN.comp"), as the runner does (compile_compute). */
+    for (uint32_t i = 0; i < sp->n_linked; i++) {
+        if (sp->linked[i].type != GL_COMPUTE_SHADER)
+            continue;
+        char cname[48];
+        snprintf(cname, sizeof cname, "program%u.comp", sp->name);
+        const char *text = sp->linked[i].source ? sp->linked[i].source : "";
+        gm_shader_source csrc = { GM_STAGE_COMPUTE, text, cname };
+        m->shader[2] = dap_capture_find_shader(f->cap, GM_STAGE_COMPUTE, text);
+        if (gm_compile_program(&csrc, 1, &m->cr) != 0 || m->cr.shader_count < 1)
+            return idx;
+        char cerr[256];
+        m->stage_prog[2] = gm_program_create(m->cr.shaders[0].spirv, m->cr.shaders[0].word_count, cerr, sizeof cerr);
+        if (f->profile) {
+            char what[128];
+            snprintf(what, sizeof what, "debugger's compile of program %u (variable names): CS shader %d", name,
+                     m->shader[2]);
+            prof(mm, what);
+        }
+        return idx;
+    }
     gm_shader_source src[GM_STAGE_COUNT];
     char names[GM_STAGE_COUNT][48];
     int n = 0;
@@ -162,7 +191,7 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
 static void free_metas(struct frame_impl *f)
 {
     for (int i = 0; i < f->n_progs; i++) {
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 3; k++)
             if (f->progs[i].stage_prog[k])
                 gm_program_destroy(f->progs[i].stage_prog[k]);
         gm_compile_result_free(&f->progs[i].cr);
@@ -199,6 +228,46 @@ static bool park(struct model *m, enum model_state state, enum model_cmd go)
     return ok;
 }
 
+/* The warps resident in the timing model (gmf_resident_warps), the observed one included, that
+ * have begun: a launched warp that has issued nothing yet holds no state of its own (its
+ * variables are all unset), so it is not a thread of the GPU context (and a pause at the frame's
+ * first instruction keeps one thread). */
+static int resident_warps(void *ctx, struct dap_resident_warp *out, int max)
+{
+    struct model *m = ctx;
+    gmf_resident rw[256];
+    int n = gmf_resident_warps(m->r, rw, 256);
+    int k = 0;
+    for (int i = 0; i < n && k < max; i++) {
+        if (!gm_warp_issued(rw[i].w))
+            continue;
+        int mi = meta_index(m, m->cur_ctx, rw[i].program);
+        if (mi < 0)
+            continue;
+        const struct prog_meta *pm = &m->f->progs[mi];
+        int slot = stage_slot(rw[i].stage);
+        if (!pm->stage_prog[slot])
+            continue;
+        struct dap_resident_warp *o = &out[k++];
+        o->info = (struct dap_observe_info){
+            .draw = (int)rw[i].draw, .event = m->cur_record, .stage = rw[i].stage, .program = rw[i].program,
+            .shader = pm->shader[slot], .prog = pm->stage_prog[slot], .warp = rw[i].warp,
+            .lane_x = rw[i].lane_x, .lane_y = rw[i].lane_y,
+        };
+        if (rw[i].stage == GM_STAGE_COMPUTE)
+            memcpy(o->info.groups, m->groups, sizeof o->info.groups);
+        o->w = rw[i].w;
+        gm_mask act = gm_warp_active_mask(rw[i].w);
+        int first = 0;
+        while (first < 31 && !((act >> first) & 1))
+            first++;
+        o->issue = (gm_issue){ .warp_id = (int)rw[i].warp, .pc = gm_warp_pc(rw[i].w),
+                               .line = gm_warp_lane_line(rw[i].w, first), .active = act,
+                               .call_depth = gm_warp_call_depth(rw[i].w) - 1 };
+    }
+    return k;
+}
+
 static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
 {
     struct model *m = ctx;
@@ -224,7 +293,7 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
             return 0;
     }
     struct prog_meta *pm = &f->progs[m->meta_idx];
-    int k = gi->stage == GM_STAGE_FRAGMENT;
+    int k = stage_slot(gi->stage);
     if (!pm->stage_prog[k])
         return 0;
     struct dap_observe_info info = {
@@ -232,7 +301,10 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
         .shader = pm->shader[k], .prog = pm->stage_prog[k], .warp = gi->warp,
         .lane_x = gi->lane_x, .lane_y = gi->lane_y,
         .state_json = state_json, .state_ctx = m,
+        .resident = m->timing ? resident_warps : NULL, .resident_ctx = m,
     };
+    if (gi->stage == GM_STAGE_COMPUTE)
+        memcpy(info.groups, m->groups, sizeof info.groups);
     gm_issue is = { .warp_id = (int)gi->warp, .pc = gi->pc, .line = gi->line, .active = gi->active,
                     .call_depth = gi->call_depth };
     int ret = m->fn(m->fn_ctx, &info, w, &is);
@@ -283,6 +355,12 @@ static int frame_body(struct model *m, char *err, size_t err_size)
             break;   /* nothing after the last draw of a breakpoint's shader can change a hit */
         if (c.ctx_id)
             m->cur_ctx = c.ctx_id;
+        if (c.cmd == GLR_CMD_glDispatchCompute) {
+            for (int k = 0; k < 3; k++)
+                m->groups[k] = (uint32_t)c.args[k];
+        } else if (c.cmd == GLR_CMD_glDispatchComputeIndirect) {
+            memset(m->groups, 0, sizeof m->groups);   /* the counts are in a buffer */
+        }
         gmf_event ev;
         gmf_status st = gmf_feed(m->r, &c, m->cur_record, &ev);
         if (st == GMF_ERROR) {
@@ -519,6 +597,14 @@ static void frame_limit(void *impl, const int *ids, int n)
     uint64_t last = 0;
     bool any = false;
     const struct dap_capture *c = f->cap;
+    /* Dispatches are not among the capture's draws: a compute shader needs the whole frame. */
+    for (int i = 0; i < n; i++) {
+        const struct dap_shader *sh = dap_capture_shader(c, ids[i]);
+        if (sh && sh->stage == GM_STAGE_COMPUTE) {
+            f->last_record = UINT64_MAX;
+            return;
+        }
+    }
     for (int d = 0; d < c->n_draws; d++) {
         bool relevant = c->draws[d].program == 0;
         bool known = false;

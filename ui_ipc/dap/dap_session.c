@@ -111,6 +111,15 @@ static void free_sources(struct dap_session *s)
     s->n_sources = 0;
 }
 
+static void drop_others(struct dap_session *s)
+{
+    for (int i = 0; i < s->n_others; i++)
+        sh_snapshot_unref(s->others[i]);
+    free(s->others);
+    s->others = NULL;
+    s->n_others = 0;
+}
+
 static void session_free(struct dap_session *s)
 {
 #ifdef GLR_HAVE_PROFILE
@@ -120,6 +129,7 @@ static void session_free(struct dap_session *s)
     dap_inspect_reset(s);
     if (s->snap)
         sh_snapshot_unref(s->snap);
+    drop_others(s);
     sh_store_free(s->store);
     cJSON_Delete(s->pending_attach);
     s->host.gone(s->host.server);
@@ -177,6 +187,14 @@ static void finish(struct dap_session *s, struct job *j)
             sh_snapshot_unref(s->snap);
         s->snap = r->snap;
         r->snap = NULL;
+        /* The resident warps count against the store's budget like the stop itself. */
+        drop_others(s);
+        for (int i = 0; i < r->n_others; i++)
+            sh_store_add(s->store, r->others[i]);
+        s->others = r->others;
+        s->n_others = r->n_others;
+        r->others = NULL;
+        r->n_others = 0;
         s->key = r->key;
         s->have_key = true;
         s->pos_seq = r->seq;
@@ -237,8 +255,7 @@ static void *worker(void *arg)
         s->host.wake(s->host.server);
     }
     pthread_mutex_unlock(lock);
-    if (j->res.snap)
-        sh_snapshot_unref(j->res.snap);
+    dap_pass_res_release(&j->res);
     free(j->bps);
     free(j);
     return NULL;

@@ -48,6 +48,7 @@ struct dap_ref {
     int depth;
     int var, lane, type, offset;
     const cJSON *json;  /* into the session's parsed pipeline state */
+    int thread;         /* 1: the stopped warp; 2..: a resident warp (dap_session.others) */
 };
 
 struct dap_session {
@@ -72,6 +73,10 @@ struct dap_session {
     sh_store *store;
     sh_snapshot *snap;   /* the current stop */
     int focus;           /* focused lane */
+    /* The other warps resident at the stop (threads 2..n_others+1; thread 1 is snap). */
+    sh_snapshot **others;
+    int n_others;
+    int view_thread;     /* the thread an inspection request is answered for (dap_inspect.c) */
     /* inspection */
     struct dap_ref *refs;
     int n_refs, cap_refs;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_shared_read.h"
 #include "ui_ipc/dap/dap_warp_copy.h"
 
 #define BUILTIN_FRAG_COORD 15
@@ -13,6 +14,10 @@
 #define BUILTIN_VERTEX_INDEX 42
 #define BUILTIN_INSTANCE_ID 6
 #define BUILTIN_INSTANCE_INDEX 43
+#define BUILTIN_WORKGROUP_ID 26
+#define BUILTIN_LOCAL_INVOCATION_ID 27
+#define BUILTIN_GLOBAL_INVOCATION_ID 28
+#define BUILTIN_LOCAL_INVOCATION_INDEX 29
 
 struct tmap {
     const gm_program *p;
@@ -130,6 +135,104 @@ static bool read_builtin(const gm_warp *w, const gm_program *p, int builtin, flo
     return true;
 }
 
+/* A compute warp's lanes: which invocations of which workgroup (gpu_model/frame/DESIGN.md
+ * "Compute": groups in order, x fastest; a group of N invocations is ceil(N/32) warps, invocation
+ * i is lane i%32 of the group's warp i/32). */
+struct cs_lanes {
+    uint32_t size[3];            /* LocalSize */
+    int64_t group;               /* index of the group in the dispatch */
+    bool wg_known;
+    uint32_t wg[3];              /* gl_WorkGroupID */
+    uint32_t index[SH_LANES];    /* gl_LocalInvocationIndex */
+    uint32_t present;            /* lanes standing for an invocation of the group */
+};
+
+static void local_id(const struct cs_lanes *c, uint32_t i, uint32_t id[3])
+{
+    id[0] = i % c->size[0];
+    id[1] = i / c->size[0] % c->size[1];
+    id[2] = i / (c->size[0] * c->size[1]);
+}
+
+static void compute_lanes(const struct dap_observe_info *info, const gm_warp *w, const gm_program *p, int warp,
+                          struct cs_lanes *c)
+{
+    memset(c, 0, sizeof *c);
+    int ls[3];
+    dap_local_size(p, ls);
+    uint64_t n = 1;
+    for (int k = 0; k < 3; k++) {
+        c->size[k] = ls[k] > 0 ? (uint32_t)ls[k] : 1;
+        n *= c->size[k];
+    }
+    uint64_t wpg = (n + SH_LANES - 1) / SH_LANES;
+    c->group = (int64_t)((uint64_t)warp / wpg);
+    uint32_t first = (uint32_t)((uint64_t)warp % wpg * SH_LANES);
+    for (int l = 0; l < SH_LANES; l++) {
+        c->index[l] = first + (uint32_t)l;
+        if (c->index[l] < n)
+            c->present |= 1u << l;
+    }
+    /* The workgroup: the shader's own gl_WorkGroupID, else gl_GlobalInvocationID minus the local
+     * id, else from the direct dispatch's counts. */
+    int32_t v[3 * GM_LANES];
+    uint32_t lid[3];
+    local_id(c, c->index[0], lid);
+    if (read_builtin(w, p, BUILTIN_WORKGROUP_ID, NULL, v, 3)) {
+        for (int k = 0; k < 3; k++)
+            c->wg[k] = (uint32_t)v[k * GM_LANES];
+        c->wg_known = true;
+    } else if (read_builtin(w, p, BUILTIN_GLOBAL_INVOCATION_ID, NULL, v, 3)) {
+        for (int k = 0; k < 3; k++)
+            c->wg[k] = ((uint32_t)v[k * GM_LANES] - lid[k]) / c->size[k];
+        c->wg_known = true;
+    } else if (info->groups[0] && info->groups[1] && info->groups[2]) {
+        uint64_t g = (uint64_t)c->group;
+        c->wg[0] = (uint32_t)(g % info->groups[0]);
+        c->wg[1] = (uint32_t)(g / info->groups[0] % info->groups[1]);
+        c->wg[2] = (uint32_t)(g / ((uint64_t)info->groups[0] * info->groups[1]));
+        c->wg_known = true;
+    }
+}
+
+/* Adds an unsigned built-in (1 or 3 words per lane) the shader does not declare itself. */
+static void add_uint_builtin(sh_builder *b, const gm_program *p, int builtin, const char *name, int comps,
+                             const uint32_t *words)
+{
+    int var, off;
+    if (gm_program_find_builtin(p, builtin, &var, &off) == 0)
+        return;   /* the shader reads it: copied with its variables */
+    sh_type t = { .kind = comps == 1 ? SH_TYPE_SCALAR : SH_TYPE_VECTOR, .scalar = SH_SCALAR_UINT, .rows = comps,
+                  .columns = 1, .element = -1, .components = comps, .name = "" };
+    int ti = sh_builder_add_type(b, &t);
+    if (ti >= 0)
+        sh_builder_add_var(b, &(sh_var){ .name = name, .klass = SH_VAR_BUILTIN, .type = ti, .builtin = builtin,
+                                         .lanes = SH_LANES, .words = words });
+}
+
+/* The compute built-ins every invocation has, from the warp's place in the dispatch, when the
+ * shader does not read them (glslang keeps only the built-ins a shader uses). */
+static void add_compute_builtins(sh_builder *b, const gm_program *p, const struct cs_lanes *c)
+{
+    uint32_t idx[SH_LANES], lid[3 * SH_LANES], gid[3 * SH_LANES], wg[3 * SH_LANES];
+    for (int l = 0; l < SH_LANES; l++) {
+        uint32_t id[3];
+        local_id(c, c->index[l], id);
+        idx[l] = c->index[l];
+        for (int k = 0; k < 3; k++) {
+            lid[k * SH_LANES + l] = id[k];
+            wg[k * SH_LANES + l] = c->wg[k];
+            gid[k * SH_LANES + l] = c->wg[k] * c->size[k] + id[k];
+        }
+    }
+    add_uint_builtin(b, p, BUILTIN_LOCAL_INVOCATION_INDEX, "gl_LocalInvocationIndex", 1, idx);
+    add_uint_builtin(b, p, BUILTIN_LOCAL_INVOCATION_ID, "gl_LocalInvocationID", 3, lid);
+    if (c->wg_known) {
+        add_uint_builtin(b, p, BUILTIN_WORKGROUP_ID, "gl_WorkGroupID", 3, wg);
+        add_uint_builtin(b, p, BUILTIN_GLOBAL_INVOCATION_ID, "gl_GlobalInvocationID", 3, gid);
+    }
+}
+
 void dap_warp_title(const sh_header *h, uint32_t present, char *buf, size_t size)
 {
     int x0 = 1 << 30, x1 = -(1 << 30), y0 = 1 << 30, y1 = -(1 << 30);
@@ -140,7 +243,18 @@ void dap_warp_title(const sh_header *h, uint32_t present, char *buf, size_t size
             y0 = h->lane_y[l] < y0 ? h->lane_y[l] : y0;
             y1 = h->lane_y[l] > y1 ? h->lane_y[l] : y1;
         }
-    if (x0 > x1 || !h->lane_pos_known)
+    if (h->stage == GM_STAGE_COMPUTE && h->lane_pos_known) {
+        char wg[64];
+        if (h->workgroup[0] >= 0)
+            snprintf(wg, sizeof wg, "(%d,%d,%d)", h->workgroup[0], h->workgroup[1], h->workgroup[2]);
+        else
+            snprintf(wg, sizeof wg, "#%lld", (long long)h->group_index);
+        if (x0 > x1)
+            snprintf(buf, size, "dispatch %d · CS · warp %d · workgroup %s", h->draw, h->warp, wg);
+        else
+            snprintf(buf, size, "dispatch %d · CS · warp %d · workgroup %s invocations %d..%d", h->draw, h->warp, wg,
+                     x0, x1);
+    } else if (x0 > x1 || !h->lane_pos_known)
         snprintf(buf, size, "draw %d · %s · warp %d", h->draw, dap_stage_short(h->stage), h->warp);
     else if (h->stage == GM_STAGE_FRAGMENT)
         snprintf(buf, size, "draw %d · FS · warp %d · pixels (%d..%d, %d..%d)", h->draw, h->warp, x0, x1, y0, y1);
@@ -175,7 +289,9 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
         if (gm_type_get(p, vi->type, &d) != 0 || d.components <= 0)
             continue;
         int comps = d.components;
-        bool uniform = vi->klass == GM_VAR_UNIFORM || vi->klass == GM_VAR_OPAQUE;
+        /* Compute `shared` variables: one value for the whole workgroup, read from its block. */
+        bool shared = dap_var_is_shared(p, i);
+        bool uniform = vi->klass == GM_VAR_UNIFORM || vi->klass == GM_VAR_OPAQUE || shared;
         int lanes = uniform ? 1 : SH_LANES;
         size_t need = (size_t)comps * (size_t)SH_LANES;
         if (need > cap) {
@@ -190,7 +306,8 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
             continue;
         bool ok = true;
         for (int l = 0; l < lanes && ok; l++) {
-            if (gm_warp_read_var(w, i, l, lane_words, comps) < 0) {
+            int got = shared ? dap_read_shared_var(w, i, lane_words, comps) : gm_warp_read_var(w, i, l, lane_words, comps);
+            if (got < 0) {
                 ok = false;
                 break;
             }
@@ -205,6 +322,11 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
     }
     free(words);
     free(tm.map);
+    struct cs_lanes cl;
+    if (info->stage == GM_STAGE_COMPUTE) {
+        compute_lanes(info, w, p, issue ? issue->warp_id : 0, &cl);
+        add_compute_builtins(b, p, &cl);
+    }
 
     /* Call stack, outermost first (gm_warp_call_depth counts frames; index 0 is main). */
     int frames = gm_warp_call_depth(w);
@@ -248,6 +370,15 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
             }
             h.lane_pos_known = true;
         }
+    } else if (info->stage == GM_STAGE_COMPUTE) {
+        for (int l = 0; l < SH_LANES; l++)
+            h.lane_x[l] = (int)cl.index[l];
+        h.lane_pos_known = 1;
+        for (int k = 0; k < 3; k++) {
+            h.workgroup[k] = cl.wg_known ? (int)cl.wg[k] : -1;
+            h.local_size[k] = (int)cl.size[k];
+        }
+        h.group_index = cl.group;
     } else {
         int32_t ids[GM_LANES] = { 0 }, inst[GM_LANES] = { 0 };
         h.lane_pos_known = read_builtin(w, p, BUILTIN_VERTEX_ID, NULL, ids, 1);

@@ -43,19 +43,21 @@ static const char *centroid_fs =
     "  gl_SampleMask[0] = (m & 15) == 15 ? m : (m & 14);\n"
     "}\n";
 /* Per-sample shading through gl_SampleID and a `sample` varying; gl_SampleMaskIn holds the
- * one sample shaded. Inputs without `sample` are left out on purpose: llvmpipe keeps them at
- * the pixel centre even in per-sample passes, the pipeline moves them to the sample. */
+ * one sample shaded. The plain and `centroid` inputs stay at the pixel centre / centroid in
+ * those passes (llvmpipe moves only `sample` inputs when the shader forces per-sample shading). */
 static const char *sample_vs =
     "#version 400 core\n"
     "layout(location = 0) in vec4 pos;\n"
     "layout(location = 1) in vec4 col;\n"
     "sample out vec4 c;\n"
-    "void main() { gl_Position = pos; c = col; }\n";
+    "out vec4 p;\n"
+    "centroid out vec4 q;\n"
+    "void main() { gl_Position = pos; c = col; p = col.gbra; q = col.brga; }\n";
 static const char *sample_fs =
     "#version 400 core\n"
-    "sample in vec4 c; out vec4 o;\n"
+    "sample in vec4 c; in vec4 p; centroid in vec4 q; out vec4 o;\n"
     "void main() {\n"
-    "  o = vec4(c.rg, float(gl_SampleID) / 3.0, float(gl_SampleMaskIn[0]) / 15.0);\n"
+    "  o = vec4(c.r, 0.5 * (p.g + q.b), float(gl_SampleID) / 3.0, float(gl_SampleMaskIn[0]) / 15.0);\n"
     "  gl_SampleMask[0] = gl_SampleID == 2 ? 0 : gl_SampleMaskIn[0];\n"
     "}\n";
 
