@@ -6,8 +6,7 @@
  * Usage: fbo_output FRAMES */
 #include <stdio.h>
 #include <stdlib.h>
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
+#include "../support/gl_test_util.h"
 
 static const char *vs_src =
     "#version 330 core\n"
@@ -23,43 +22,17 @@ static const char *fs_src =
     "layout(location = 1) out vec4 c1;\n"
     "void main() { c0 = vec4(uv, t, 1.0); c1 = vec4(1.0 - uv.x, t * uv.y, 0.5, 1.0); }\n";
 
-static GLuint shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        fprintf(stderr, "shader compile failed\n");
-        exit(1);
-    }
-    return s;
-}
 
 int main(int argc, char **argv)
 {
     int frames = argc > 1 ? atoi(argv[1]) : 6;
-    EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (!dpy || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API))
-        return 1;
-    const EGLint cfg_attr[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE };
-    EGLConfig cfg;
-    EGLint n = 0;
-    if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1)
-        return 1;
-    const EGLint pb[] = { EGL_WIDTH, 64, EGL_HEIGHT, 48, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb);
-    const EGLint cattr[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattr);
-    if (!surf || !ctx || !eglMakeCurrent(dpy, surf, surf, ctx))
+    struct glt_egl egl;
+    if (glt_egl_open(&egl, "fbo_output", 64, 48, 0, 3, 3, 1) != 0)
         return 1;
 
     GLuint prog = glCreateProgram();
-    glAttachShader(prog, shader(GL_VERTEX_SHADER, vs_src));
-    glAttachShader(prog, shader(GL_FRAGMENT_SHADER, fs_src));
+    glAttachShader(prog, glt_shader("fbo_output", GL_VERTEX_SHADER, vs_src));
+    glAttachShader(prog, glt_shader("fbo_output", GL_FRAGMENT_SHADER, fs_src));
     glLinkProgram(prog);
     GLint t_loc = glGetUniformLocation(prog, "t");
     const float quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
@@ -101,13 +74,12 @@ int main(int argc, char **argv)
         glClear(GL_COLOR_BUFFER_BIT);
         glUniform1f(t_loc, (float)f / (float)frames);
         glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-        eglSwapBuffers(dpy, surf); /* the framebuffer object stays bound */
+        eglSwapBuffers(egl.dpy, egl.surf); /* the framebuffer object stays bound */
         unsigned char px[4];
         glReadPixels(60, 40, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
         checksum = checksum * 31 + px[0] + px[1] * 7u + px[2] * 13u;
     }
     printf("fbo_output: %d frames, checksum %lu, error 0x%x\n", frames, checksum, glGetError());
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglTerminate(dpy);
+    glt_egl_close(&egl);
     return 0;
 }

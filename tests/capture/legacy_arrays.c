@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
+#include "../support/gl_test_util.h"
 
 static const char *vs_src =
     "#version 110\n"
@@ -28,19 +27,6 @@ static const char *fs_src =
     "varying vec2 v_uv;\n"
     "void main() { gl_FragColor = vec4(v_col.rgb * (0.5 + 0.5 * fract(v_uv.x * 3.0)), v_col.a); }\n";
 
-static GLuint shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        fprintf(stderr, "shader compile failed\n");
-        exit(1);
-    }
-    return s;
-}
 
 #define GRID 6 /* vertices per side of the shader-drawn grid */
 
@@ -102,25 +88,13 @@ int main(int argc, char **argv)
 {
     int frames = argc > 1 ? atoi(argv[1]) : 8;
     int use_lists = argc > 2 && strcmp(argv[2], "lists") == 0;
-    EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (!dpy || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API))
-        return 1;
-    const EGLint cfg_attr[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_DEPTH_SIZE, 24,
-                                EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE };
-    EGLConfig cfg;
-    EGLint n = 0;
-    if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1)
-        return 1;
-    const EGLint pb[] = { EGL_WIDTH, 96, EGL_HEIGHT, 64, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb);
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, (const EGLint[]){ EGL_NONE });
-    if (!surf || !ctx || !eglMakeCurrent(dpy, surf, surf, ctx))
+    struct glt_egl egl;
+    if (glt_egl_open(&egl, "legacy_arrays", 96, 64, 24, 0, 0, 0) != 0)
         return 1;
 
     GLuint prog = glCreateProgram();
-    glAttachShader(prog, shader(GL_VERTEX_SHADER, vs_src));
-    glAttachShader(prog, shader(GL_FRAGMENT_SHADER, fs_src));
+    glAttachShader(prog, glt_shader("legacy_arrays", GL_VERTEX_SHADER, vs_src));
+    glAttachShader(prog, glt_shader("legacy_arrays", GL_FRAGMENT_SHADER, fs_src));
     glLinkProgram(prog);
 
     static struct vtx grid[GRID * GRID];
@@ -224,10 +198,9 @@ int main(int argc, char **argv)
         glReadPixels(0, 0, 96, 64, GL_RGBA, GL_UNSIGNED_BYTE, px);
         for (size_t i = 0; i < sizeof px; i += 4)
             checksum = checksum * 31 + px[i] + px[i + 1] * 7u + px[i + 2] * 13u;
-        eglSwapBuffers(dpy, surf);
+        eglSwapBuffers(egl.dpy, egl.surf);
     }
     printf("legacy_arrays: %d frames, checksum %lu\n", frames, checksum);
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglTerminate(dpy);
+    glt_egl_close(&egl);
     return 0;
 }

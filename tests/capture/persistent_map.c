@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
+#include "../support/gl_test_util.h"
 
 static const char *vs_src =
     "#version 440 core\n"
@@ -20,43 +19,17 @@ static const char *fs_src =
     "out vec4 frag;\n"
     "void main() { frag = vec4(v_col, 1.0); }\n";
 
-static GLuint shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        fprintf(stderr, "shader compile failed\n");
-        exit(1);
-    }
-    return s;
-}
 
 int main(int argc, char **argv)
 {
     int frames = argc > 1 ? atoi(argv[1]) : 8;
-    EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (!dpy || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API))
-        return 1;
-    const EGLint cfg_attr[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE };
-    EGLConfig cfg;
-    EGLint n = 0;
-    if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1)
-        return 1;
-    const EGLint pb[] = { EGL_WIDTH, 96, EGL_HEIGHT, 64, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb);
-    const EGLint cattr[] = { EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 4,
-                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattr);
-    if (!surf || !ctx || !eglMakeCurrent(dpy, surf, surf, ctx))
+    struct glt_egl egl;
+    if (glt_egl_open(&egl, "persistent_map", 96, 64, 0, 4, 4, 1) != 0)
         return 1;
 
     GLuint prog = glCreateProgram();
-    glAttachShader(prog, shader(GL_VERTEX_SHADER, vs_src));
-    glAttachShader(prog, shader(GL_FRAGMENT_SHADER, fs_src));
+    glAttachShader(prog, glt_shader("persistent_map", GL_VERTEX_SHADER, vs_src));
+    glAttachShader(prog, glt_shader("persistent_map", GL_FRAGMENT_SHADER, fs_src));
     glLinkProgram(prog);
     GLuint vao, vbo;
     glGenVertexArrays(1, &vao);
@@ -89,10 +62,9 @@ int main(int argc, char **argv)
         unsigned char px[4];
         glReadPixels(48, 32, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
         checksum = checksum * 31 + px[0] + px[1] * 7u + px[2] * 13u;
-        eglSwapBuffers(dpy, surf);
+        eglSwapBuffers(egl.dpy, egl.surf);
     }
     printf("persistent_map: %d frames, checksum %lu\n", frames, checksum);
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglTerminate(dpy);
+    glt_egl_close(&egl);
     return 0;
 }

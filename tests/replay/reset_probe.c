@@ -11,6 +11,7 @@
  *
  *   reset_probe [--frames N]     (GL 3.3 core through GLFW; needs an X server) */
 #include <epoxy/gl.h>
+#include "../support/gl_test_util.h"
 #include <GLFW/glfw3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,33 +35,10 @@ static const char *fs_b =
     "in vec2 uv; uniform vec4 u_color; uniform sampler2D tex; out vec4 o;\n"
     "void main() { o = vec4(uv, u_color.b, 1.0) * 0.3 + texture(tex, uv.yx) * 0.2; }\n";
 
-static GLuint shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        fprintf(stderr, "reset_probe: shader does not compile\n");
-        exit(1);
-    }
-    return s;
-}
 
 static GLuint program(const char *fs)
 {
-    GLuint p = glCreateProgram();
-    glAttachShader(p, shader(GL_VERTEX_SHADER, vs_src));
-    glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
-    glLinkProgram(p);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        fprintf(stderr, "reset_probe: program does not link\n");
-        exit(1);
-    }
-    return p;
+    return glt_program("reset_probe", GL_VERTEX_SHADER, vs_src, GL_FRAGMENT_SHADER, fs);
 }
 
 int main(int argc, char **argv)

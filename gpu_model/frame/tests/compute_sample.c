@@ -16,8 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
+#include "../../../tests/support/gl_test_util.h"
 
 #define VERTS 256 /* fan: 2 groups x 128 */
 
@@ -117,36 +116,10 @@ static const char *fs_src =
     "              vec3(float(h % 13u) / 12.0) * 0.2, 1.0);\n"
     "}\n";
 
-static GLuint shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "compute_sample: shader compile failed: %s\n", log);
-        exit(1);
-    }
-    return s;
-}
 
 static GLuint program(const char *a, GLenum ta, const char *b, GLenum tb)
 {
-    GLuint p = glCreateProgram();
-    glAttachShader(p, shader(ta, a));
-    if (b)
-        glAttachShader(p, shader(tb, b));
-    glLinkProgram(p);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        fprintf(stderr, "compute_sample: link failed\n");
-        exit(1);
-    }
-    return p;
+    return glt_program("compute_sample", ta, a, tb, b);
 }
 
 int main(int argc, char **argv)
@@ -165,27 +138,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (!dpy || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API)) {
-        fprintf(stderr, "compute_sample: no EGL surfaceless display\n");
+    struct glt_egl egl;
+    if (glt_egl_open(&egl, "compute_sample", width, height, 24, 4, 3, 1) != 0)
         return 1;
-    }
-    const EGLint cfg_attr[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_DEPTH_SIZE, 24,
-                                EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE };
-    EGLConfig cfg;
-    EGLint n = 0;
-    if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1)
-        return 1;
-    const EGLint pb[] = { EGL_WIDTH, width, EGL_HEIGHT, height, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb);
-    const EGLint cattr[] = { EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
-                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattr);
-    if (!surf || !ctx || !eglMakeCurrent(dpy, surf, surf, ctx)) {
-        fprintf(stderr, "compute_sample: no GL 4.3 core context\n");
-        return 1;
-    }
 
     GLuint scan = program(scan_src, GL_COMPUTE_SHADER, NULL, 0);
     GLuint transpose = program(transpose_src, GL_COMPUTE_SHADER, NULL, 0);
@@ -285,7 +240,7 @@ int main(int argc, char **argv)
         glBindVertexArray(vao);
         glDrawArrays(GL_TRIANGLE_FAN, 0, VERTS / 2);
         glDrawArrays(GL_TRIANGLE_FAN, VERTS / 2, VERTS / 2);
-        eglSwapBuffers(dpy, surf);
+        eglSwapBuffers(egl.dpy, egl.surf);
     }
     glFinish();
     if (getenv("COMPUTE_SAMPLE_HIST")) {
@@ -299,7 +254,6 @@ int main(int argc, char **argv)
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, stats);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof st, st);
     printf("compute_sample: count %u total %u reduce %u\n", st[0], st[1], st[2]);
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglTerminate(dpy);
+    glt_egl_close(&egl);
     return st[0] == VERTS ? 0 : 1;
 }

@@ -17,8 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
+#include "../../../tests/support/gl_test_util.h"
 
 #define SPOKES 24
 
@@ -136,27 +135,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (!dpy || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API)) {
-        fprintf(stderr, "msaa_sample: no EGL surfaceless display\n");
+    struct glt_egl egl;
+    if (glt_egl_open(&egl, "msaa_sample", width, height, 24, 3, 3, 1) != 0)
         return 1;
-    }
-    const EGLint cfg_attr[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_DEPTH_SIZE, 24,
-                                EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE };
-    EGLConfig cfg;
-    EGLint n = 0;
-    if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1)
-        return 1;
-    const EGLint pb[] = { EGL_WIDTH, width, EGL_HEIGHT, height, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb);
-    const EGLint cattr[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                             EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, cattr);
-    if (!surf || !ctx || !eglMakeCurrent(dpy, surf, surf, ctx)) {
-        fprintf(stderr, "msaa_sample: no GL 3.3 core context\n");
-        return 1;
-    }
     GLuint rb[2], fbo;
     glGenRenderbuffers(2, rb);
     glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
@@ -242,12 +223,11 @@ int main(int argc, char **argv)
         glDisable(GL_SCISSOR_TEST);
         glUseProgram(prog);
         glBindVertexArray(vao);
-        eglSwapBuffers(dpy, surf);
+        eglSwapBuffers(egl.dpy, egl.surf);
     }
     glFinish();
     GLenum err = glGetError();
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglTerminate(dpy);
+    glt_egl_close(&egl);
     if (err != GL_NO_ERROR) {
         fprintf(stderr, "msaa_sample: GL error 0x%04x\n", err);
         return 1;
