@@ -443,6 +443,21 @@ void gmt_edges_finish(gmt_edges *e, uint64_t end_cycle)
         p->index_cap = 0;
         for (int k = 0; k < p->n; k++)
             p->edges[k].estimate = (double)p->edges[k].sampled * e->st.scale;
+        /* ENTRY edges are not branches, so never sampled: estimate them by flow conservation at
+         * the block they enter (estimated out-edges minus the other estimated in-edges). */
+        for (int k = 0; k < p->n; k++) {
+            gmt_edge *x = &p->edges[k];
+            if (x->kind != GMT_EDGE_ENTRY)
+                continue;
+            double in = 0, out = 0;
+            for (int j = 0; j < p->n; j++) {
+                if (j != k && p->edges[j].to == x->to)
+                    in += p->edges[j].estimate;
+                if (p->edges[j].from == x->to)
+                    out += p->edges[j].estimate;
+            }
+            x->estimate = out > in ? out - in : 0.0;
+        }
         p->blocks = calloc((size_t)(g->block_count ? g->block_count : 1), sizeof *p->blocks);
         if (!p->blocks) {
             e->oom = 1;

@@ -25,7 +25,8 @@
  *   conservation holds per block (in = out) and ENTRY's count is the number of warps.
  * - The sampled profile is scaled by branches retired / branches kept and compared with the
  *   exact one: weighted relative error = sum_e |scaled_e - exact_e| / sum_e exact_e over
- *   branch edges (ENTRY edges are not branches and are not sampled).
+ *   branch edges (ENTRY edges are not branches and are not sampled: their estimate is
+ *   derived by flow conservation at the block they enter, and they stay out of the error).
  *
  * Draw boundaries and gmt_edges_finish end every open warp (the frame runner runs each draw
  * to completion before the next begins); a new warp in a slot ends the slot's previous warp.
