@@ -37,10 +37,15 @@ const LINE_T = lineOf('float t = clamp');
 const LINE_COLOR = lineOf('vec3 color = mix');
 const LINE_OUT = lineOf('frag_color = vec4(color');
 
-// ---- a hand-written subset of the DAP JSON schema: the required fields of what we receive ----
+// ---- every message received is checked against the protocol's official type definitions
+// (dap_types_check.js: @vscode/debugprotocol's debugProtocol.d.ts, generated from
+// debugAdapterProtocol.json, through the TypeScript compiler) at the end, and here against a
+// hand-written subset of the required fields (immediate, with the message at hand) ----
+const received = [];
 const schemaErrors = [];
 function need(cond, what, msg) { if (!cond) schemaErrors.push(`${what}: ${JSON.stringify(msg).slice(0, 200)}`); }
 function checkMessage(m) {
+    received.push(m);
     need(Number.isInteger(m.seq) && m.seq > 0, 'seq', m);
     need(['response', 'event'].includes(m.type), 'type', m);
     if (m.type === 'response') {
@@ -171,6 +176,9 @@ async function main() {
         step('session done');
         await robustness(sock, sockDir);
         assert.deepStrictEqual(schemaErrors, [], 'messages not valid against the DAP schema');
+        const typeErrors = require('./dap_types_check.js')(env.NODE_MODULES, received);
+        assert.deepStrictEqual(typeErrors, [], 'messages that do not match DebugProtocol types');
+        console.log(`dap_e2e: ${received.length} messages match the DebugProtocol types`);
         // Still alive after all that.
         const dc = new UnixDebugClient(sock);
         await dc.start();
