@@ -66,7 +66,7 @@ static gm_surface *image_surface(gmf_draw_ctx *d, unsigned unit, int *layer0, bo
     return s;
 }
 
-static void image_access(void *ctx, const gm_image_request *req, gm_texel_out *out)
+void gmf_image_access(void *ctx, const gm_image_request *req, gm_texel_out *out)
 {
     gmf_draw_ctx *d = ctx;
     int layer0 = 0;
@@ -556,7 +556,6 @@ static void run_dispatch(gmf_runner *r, const struct sm_context *c,
     /* Samplers, the buffer callback and the blocks' bindings from the draw path (stage
      * slot 0 = compute). */
     gmf_setup_env(d);
-    d->env[0].image = image_access;
     int rc;
     gm_timing_config tc;
     gm_timing_config_default(&tc);   /* the runner's model uses the defaults */

@@ -258,6 +258,9 @@ int gmf_prog_attrib_index(gmf_runner *r, const struct sm_context *c, const struc
 /* The compute program's warp k (k = 0 is p->vw), created on first use; NULL: out of memory. */
 gm_warp *gmf_prog_cs_warp(gmf_prog *p, int k);
 
+/* gmf_compute.c: image load/store/atomics through the glBindImageTexture units into the model's
+ * textures (an env image callback, for dispatches and draws; ctx is the gmf_draw_ctx). */
+void gmf_image_access(void *ctx, const gm_image_request *req, gm_texel_out *out);
 /* gmf_compute.c: glDispatchCompute / glDispatchComputeIndirect in the model. */
 void gmf_dispatch(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_event *ev);
 

@@ -454,7 +454,7 @@ void gmf_setup_env(gmf_draw_ctx *d)
     for (int s = 0; s < 2; s++) {
         d->env[s].ctx = d;
         d->env[s].sample = sample;
-        d->env[s].image = NULL;
+        d->env[s].image = gmf_image_access;   /* image load/store/atomics (gmf_compute.c) */
         d->env[s].buffer = s ? buffer_fs : buffer_vs;
         if (s == 0 || d->p->fs)
             gmf_bind_blocks(d, s);
