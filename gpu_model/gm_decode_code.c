@@ -4,6 +4,7 @@
  * Instructions the executor cannot run are reported by their grammar name. */
 #include "gm_decode_ctx.h"
 #include "gm_spirv_tables.h"
+#include "exec/gm_exec.h" /* GM_DERIV_WINDOW_Y */
 
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.h>
@@ -522,6 +523,30 @@ static int decode_image(gm_decoder *d, unsigned op, const uint32_t *w, unsigned 
                        (uint32_t)idx);
 }
 
+/* interpolateAtOffset(v, off): the executor has no attribute planes, so the input is
+ * extended from the pixel centre by its screen-space gradient, v + dFdx(v)*off.x +
+ * dFdy(v)*off.y, with fine (per-row/column) derivatives; d/dy is taken along window y
+ * (GM_DERIV_WINDOW_Y: the offset is in window coordinates, the quad's rows may run the
+ * other way in y-flipped framebuffers, see gm_warp_set_quad_dy). Inputs are affine in screen space
+ * when interpolated linearly (noperspective, or w constant over the primitive), so there
+ * this equals the plane evaluation llvmpipe does (up to float rounding); under a varying w
+ * it is the first-order approximation of it. */
+static int interpolate_at_offset(gm_decoder *d, int dst, int n, uint32_t ptr_id, int off)
+{
+    int t = gm_dec_alloc_regs(d, 3 * n);
+    if (t < 0)
+        return -1;
+    int v = t, dx = t + n, dy = t + 2 * n;
+    if (emit_load(d, v, ptr_id) < 0 ||
+        gm_dec_emit(d, GM_OP_DPDX, n, dx, v, 0, 0, 1) < 0 ||
+        gm_dec_emit(d, GM_OP_DPDY, n, dy, v, 0, 0, 1 | GM_DERIV_WINDOW_Y) < 0 ||
+        gm_dec_emit(d, GM_OP_VEC_TIMES_SCALAR, n, dx, dx, off, 0, 0) < 0 ||
+        gm_dec_emit(d, GM_OP_VEC_TIMES_SCALAR, n, dy, dy, off + 1, 0, 0) < 0 ||
+        gm_dec_emit(d, GM_OP_FADD, n, v, v, dx, 0, 0) < 0)
+        return -1;
+    return gm_dec_emit(d, GM_OP_FADD, n, dst, v, dy, 0, 0);
+}
+
 static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
 {
     uint32_t rid = w[2], set = w[3], inst = w[4];
@@ -567,9 +592,10 @@ static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
         return gm_dec_emit(d, GM_OP_EXT, in_n, dst, a, 0, 0, inst | ((uint32_t)in_n << 16));
     case GLSLstd450InterpolateAtCentroid:
     case GLSLstd450InterpolateAtSample:
-    case GLSLstd450InterpolateAtOffset:
         /* One sample per pixel: the value at the pixel centre. */
         return emit_load(d, dst, w[5]);
+    case GLSLstd450InterpolateAtOffset:
+        return interpolate_at_offset(d, dst, n, w[5], b);
     case GLSLstd450PackDouble2x32:
     case GLSLstd450UnpackDouble2x32:
         return gm_dec_fail(d, "GLSL.std.450 %s is not supported (no 64-bit types)", name);

@@ -230,6 +230,9 @@ gm_mask gm_warp_alive_mask(const gm_warp *w);   /* not finished, not killed */
 gm_mask gm_warp_killed_mask(const gm_warp *w);  /* discarded lanes */
 gm_mask gm_warp_helper_mask(const gm_warp *w);
 const gm_program *gm_warp_program(const gm_warp *w); /* the program the warp runs */
+/* Fragment warps: +1 when lanes 2,3 of a quad lie at window y + 1 (the default), -1 in
+ * y-flipped (window-system) framebuffers. Only window-y derivatives (interpolateAtOffset) use it. */
+void gm_warp_set_quad_dy(gm_warp *w, int quad_dy);
 gm_mask gm_warp_active_mask(const gm_warp *w);  /* lanes of the next instruction */
 int gm_warp_pc(const gm_warp *w);               /* next instruction, -1 when done */
 int gm_warp_lane_line(const gm_warp *w, int lane); /* where that lane waits, 0 if done */

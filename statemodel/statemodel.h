@@ -312,6 +312,12 @@ struct sm_cap { uint32_t cap; uint32_t index; bool enabled; };
 struct sm_hint { uint32_t target, mode; };
 struct sm_active_query { uint32_t target, index, name; };
 
+/* Legacy (compatibility) matrix stacks: m[depth] is the current matrix, column-major as
+ * glLoadMatrixf takes it. One depth for all stacks (GL requires at least 32 / 2 / 2). */
+#define SM_MATRIX_STACK_DEPTH 32
+#define SM_MAX_TEXTURE_COORDS 8
+struct sm_matrix_stack { uint32_t depth; float m[SM_MATRIX_STACK_DEPTH][16]; };
+
 struct sm_context_state {
     /* bindings */
     uint32_t buffer[SM_BT_COUNT];
@@ -364,6 +370,11 @@ struct sm_context_state {
     struct sm_cap *caps; uint32_t n_caps, cap_caps;
     struct sm_hint *hints; uint32_t n_hints;
     struct sm_active_query *active_queries; uint32_t n_active_queries;
+    /* legacy matrix state (glMatrixMode, glLoadMatrix*, glPushMatrix, glRotate*, ...); texture
+     * matrices per unit, selected by the active texture unit. Not serialized or restored yet:
+     * a loaded checkpoint has identity matrices. */
+    uint32_t matrix_mode;
+    struct sm_matrix_stack modelview, projection, texture[SM_MAX_TEXTURE_COORDS];
 };
 
 struct sm_context;

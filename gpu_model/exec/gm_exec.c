@@ -144,22 +144,17 @@ static inline uint32_t bits_mask(uint32_t count)
     return count >= 32 ? 0xffffffffu : ((1u << count) - 1u);
 }
 
-/* Quad derivatives. Lanes 4k..4k+3 are (x,y) (x+1,y) (x,y+1) (x+1,y+1). */
-static void derivative(const float *v, float *o, int op, int fine)
+/* Quad derivatives. Lanes 4k..4k+3 are (x,y) (x+1,y) (x,y+1) (x+1,y+1).
+ * llvmpipe (gallivm lp_bld_quad) lowers every variant -- plain, Coarse and Fine --
+ * to the same per-row d/dx and per-column d/dy differences, so the model does too:
+ * the Coarse/Fine distinction in the IR is kept but deliberately not used here. */
+static void derivative(const float *v, float *o, int op, float ysign)
 {
     for (int q = 0; q < GM_LANES; q += 4) {
         float dx0 = v[q + 1] - v[q], dx1 = v[q + 3] - v[q + 2];
-        float dy0 = v[q + 2] - v[q], dy1 = v[q + 3] - v[q + 1];
-        float dx[4], dy[4];
-        if (fine) {
-            dx[0] = dx[1] = dx0;
-            dx[2] = dx[3] = dx1;
-            dy[0] = dy[2] = dy0;
-            dy[1] = dy[3] = dy1;
-        } else {
-            dx[0] = dx[1] = dx[2] = dx[3] = dx0;
-            dy[0] = dy[1] = dy[2] = dy[3] = dy0;
-        }
+        float dy0 = (v[q + 2] - v[q]) * ysign, dy1 = (v[q + 3] - v[q + 1]) * ysign;
+        float dx[4] = {dx0, dx0, dx1, dx1};
+        float dy[4] = {dy0, dy1, dy0, dy1};
         for (int i = 0; i < 4; i++)
             o[q + i] = op == GM_OP_DPDX ? dx[i] : op == GM_OP_DPDY ? dy[i]
                                                                    : fabsf(dx[i]) + fabsf(dy[i]);
@@ -413,7 +408,8 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
     case GM_OP_DPDY:
     case GM_OP_FWIDTH:
         for (int k = 0; k < n; k++)
-            derivative(af + k * GM_LANES, of + k * GM_LANES, in->op, (int)in->x);
+            derivative(af + k * GM_LANES, of + k * GM_LANES, in->op,
+                       (in->x & GM_DERIV_WINDOW_Y) && w->quad_dy < 0 ? -1.0f : 1.0f);
         break;
     case GM_OP_EXT:
         gm_exec_ext(w, in, out);

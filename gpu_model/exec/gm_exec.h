@@ -47,7 +47,13 @@ struct gm_warp {
     int barrier_passed;   /* paused there: the next run executes it */
     int error;
     char err[256];
+    int quad_dy;          /* window y step from a quad's top row to its bottom row (+1/-1) */
 };
+
+
+/* GM_OP_DPDX/DPDY/FWIDTH x flag: d/dy along window y (sign by quad_dy), not along the
+ * quad's rows as dFdy is (decoder-generated uses such as interpolateAtOffset). */
+#define GM_DERIV_WINDOW_Y 2u
 
 void gm_exec_set_mask(gm_warp *w, gm_mask m);
 /* Copies n words from src into dst for the lanes set in lane_bits. */

@@ -53,6 +53,7 @@ gm_warp *gm_warp_create(gm_program *p, int warp_id)
     memcpy(w->R, p->init_regs, (size_t)p->nregs * sizeof *w->R);
     w->done = 1;
     w->pc = -1;
+    w->quad_dy = 1;
     return w;
 }
 
@@ -72,6 +73,8 @@ void gm_warp_set_env(gm_warp *w, const gm_env *env)
     else
         memset(&w->env, 0, sizeof w->env);
 }
+
+void gm_warp_set_quad_dy(gm_warp *w, int quad_dy) { w->quad_dy = quad_dy < 0 ? -1 : 1; }
 
 void gm_warp_set_observer(gm_warp *w, gm_observer_fn fn, void *ctx)
 {

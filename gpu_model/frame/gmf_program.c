@@ -4,6 +4,7 @@
  * the state model by name (the driver's locations are known only through the names the
  * program asked for with glGetUniformLocation). */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +346,60 @@ static int find_builtin_io(const gm_program *p, int builtin, bool output)
     return -1;
 }
 
+/* The FS input (non-built-in, with a location) named `name`, or -1. */
+static int fs_input_named(const gm_program *fs, const char *name)
+{
+    for (int i = 0; name && i < gm_program_input_count(fs); i++) {
+        int v = gm_program_input_var(fs, i);
+        const gm_var_info *vi = gm_program_var(fs, v);
+        if (vi->builtin < 0 && vi->location >= 0 && vi->name && !strcmp(vi->name, name))
+            return v;
+    }
+    return -1;
+}
+
+/* Whether some VS output (non-built-in, with a location) is named `name`. */
+static bool vs_output_named(const gm_program *vs, const char *name)
+{
+    for (int i = 0; name && i < gm_program_output_count(vs); i++) {
+        const gm_var_info *vi = gm_program_var(vs, gm_program_output_var(vs, i));
+        if (vi->builtin < 0 && vi->location >= 0 && vi->name && !strcmp(vi->name, name))
+            return true;
+    }
+    return false;
+}
+
+/* Interface matching between the stages, as GL linking does it (GL 4.6 section 7.4.1):
+ * glslang assigns automatic locations per stage, so a VS output the FS never declares
+ * shifts the VS's later locations away from the FS's. Each VS output is moved to the
+ * location of the FS input with the same name; one with no namesake keeps its location
+ * only when the FS input there has no VS namesake either (explicit locations, differently
+ * named); the rest are unused by the FS and dropped. */
+static void link_varyings(gmf_prog *p)
+{
+    int kept = 0;
+    for (int i = 0; i < p->n_vs_out; i++) {
+        gmf_chunk ch = p->vs_out[i];
+        const gm_var_info *vo = gm_program_var(p->vs, ch.var);
+        int fv = fs_input_named(p->fs, vo->name);
+        if (fv >= 0) {
+            ch.location = gm_program_var(p->fs, fv)->location + (ch.location - vo->location);
+        } else {
+            bool free_slot = false;
+            for (int k = 0; k < gm_program_input_count(p->fs); k++) {
+                const gm_var_info *fi = gm_program_var(p->fs, gm_program_input_var(p->fs, k));
+                if (fi->builtin < 0 && fi->location == vo->location &&
+                    !vs_output_named(p->vs, fi->name))
+                    free_slot = true;
+            }
+            if (!free_slot)
+                continue;
+        }
+        p->vs_out[kept++] = ch;
+    }
+    p->n_vs_out = kept;
+}
+
 static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
 {
     const gm_program *fs = p->fs;
@@ -493,10 +548,149 @@ static void init_opaque(gm_program *gp, const char *source)
     }
 }
 
+/* ---- legacy matrix built-ins (gl_ModelViewMatrix & co., renamed glr_* by the upgrade pass),
+ * computed from the state model's matrix stacks the way GL 2.1 section 2.11 / GLSL 1.20 section
+ * 7.5 define them. Matrices are column-major floats. */
+
+static void mat4_mul(const float a[16], const float b[16], float r[16])
+{
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float sum = 0.0f;
+            for (int k = 0; k < 4; k++)
+                sum += a[k * 4 + row] * b[c * 4 + k];
+            r[c * 4 + row] = sum;
+        }
+}
+
+static void mat4_transpose(const float a[16], float r[16])
+{
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++)
+            r[c * 4 + row] = a[row * 4 + c];
+}
+
+/* Gauss-Jordan with partial pivoting in double; a singular matrix gives zeros. */
+static void mat4_inverse(const float a[16], float r[16])
+{
+    double m[4][8];
+    for (int row = 0; row < 4; row++)
+        for (int c = 0; c < 4; c++) {
+            m[row][c] = a[c * 4 + row];
+            m[row][4 + c] = row == c;
+        }
+    for (int col = 0; col < 4; col++) {
+        int piv = col;
+        for (int row = col + 1; row < 4; row++)
+            if (fabs(m[row][col]) > fabs(m[piv][col]))
+                piv = row;
+        if (m[piv][col] == 0.0) {
+            memset(r, 0, 16 * sizeof *r);
+            return;
+        }
+        for (int k = 0; k < 8; k++) {
+            double t = m[col][k];
+            m[col][k] = m[piv][k];
+            m[piv][k] = t;
+        }
+        double d = m[col][col];
+        for (int k = 0; k < 8; k++)
+            m[col][k] /= d;
+        for (int row = 0; row < 4; row++) {
+            if (row == col || m[row][col] == 0.0)
+                continue;
+            double f = m[row][col];
+            for (int k = 0; k < 8; k++)
+                m[row][k] -= f * m[col][k];
+        }
+    }
+    for (int row = 0; row < 4; row++)
+        for (int c = 0; c < 4; c++)
+            r[c * 4 + row] = (float)m[row][4 + c];
+}
+
+static const char *const legacy_matrix_bases[] = {
+    "glr_ModelViewMatrix", "glr_ProjectionMatrix", "glr_ModelViewProjectionMatrix",
+    "glr_TextureMatrix",
+};
+
+/* Which legacy matrix `name` is: base index (above; 4 = glr_NormalMatrix) and the variant
+ * (bit 0 inverse, bit 1 transpose). False for any other name. */
+static bool legacy_matrix_kind(const char *name, int *base, int *variant)
+{
+    if (!strcmp(name, "glr_NormalMatrix")) {
+        *base = 4;
+        *variant = 0;
+        return true;
+    }
+    static const char *const suffixes[] = { "", "Inverse", "Transpose", "InverseTranspose" };
+    for (int b = 0; b < 4; b++) {
+        size_t n = strlen(legacy_matrix_bases[b]);
+        if (strncmp(name, legacy_matrix_bases[b], n))
+            continue;
+        for (int v = 0; v < 4; v++)
+            if (!strcmp(name + n, suffixes[v])) {
+                *base = b;
+                *variant = v;
+                return true;
+            }
+    }
+    return false;
+}
+
+static const float *stack_top(const struct sm_matrix_stack *s) { return s->m[s->depth]; }
+
+/* Feeds every legacy matrix uniform of one stage from the context's matrix stacks. */
+static void upload_legacy_matrices(const struct sm_context *c, gm_program *gp)
+{
+    const struct sm_context_state *st = sm_context_state(c);
+    for (int u = 0; gp && st && u < gm_program_uniform_count(gp); u++) {
+        const gm_uniform_info *ui = gm_program_uniform(gp, u);
+        int base, variant;
+        if (ui->is_opaque || !legacy_matrix_kind(ui->name, &base, &variant))
+            continue;
+        for (int e = 0; e < ui->array_size; e++) {
+            float m[16], t[16];
+            switch (base) {
+            case 0: memcpy(m, stack_top(&st->modelview), sizeof m); break;
+            case 1: memcpy(m, stack_top(&st->projection), sizeof m); break;
+            case 2: mat4_mul(stack_top(&st->projection), stack_top(&st->modelview), m); break;
+            case 3:
+                if (e >= SM_MAX_TEXTURE_COORDS)
+                    continue;
+                memcpy(m, stack_top(&st->texture[e]), sizeof m);
+                break;
+            default: {
+                /* gl_NormalMatrix: the transpose of the inverse of the modelview's upper 3x3. */
+                float inv[16], n3[9];
+                mat4_inverse(stack_top(&st->modelview), inv);
+                for (int col = 0; col < 3; col++)
+                    for (int row = 0; row < 3; row++)
+                        n3[col * 3 + row] = inv[row * 4 + col];
+                gm_program_set_uniform(gp, u, e, 1, n3);
+                continue;
+            }
+            }
+            if (variant & 1) {
+                mat4_inverse(m, t);
+                memcpy(m, t, sizeof m);
+            }
+            if (variant & 2) {
+                mat4_transpose(m, t);
+                memcpy(m, t, sizeof m);
+            }
+            gm_program_set_uniform(gp, u, e, 1, m);
+        }
+    }
+}
+
 static void note_compat_uniforms(gmf_prog *p, const gm_program *gp)
 {
     for (int u = 0; u < gm_program_uniform_count(gp); u++) {
         const char *n = gm_program_uniform(gp, u)->name;
+        int base, variant;
+        if (legacy_matrix_kind(n, &base, &variant))
+            continue; /* fed from the matrix stacks */
         if (!strncmp(n, "glr_", 4) && !p->uses_compat_uniforms) {
             p->uses_compat_uniforms = true;
             snprintf(p->compat_uniform, sizeof p->compat_uniform, "%s", n);
@@ -581,8 +775,10 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         return p;
     }
     build_vs(r, c, sp, p);
-    if (p->fs)
+    if (p->fs) {
+        link_varyings(p);
         build_fs(p, fs_spirv, fs_words);
+    }
     else
         p->info.num_varyings = 0;
     p->info.num_clip_dist = p->n_clip;
@@ -704,7 +900,6 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev)
 {
     (void)r;
-    (void)c;
     for (uint32_t i = 0; i < sp->n_uniform_names; i++) {
         const struct sm_name_binding *nb = &sp->uniform_names[i];
         if (!nb->name || (int32_t)nb->index < 0)
@@ -737,6 +932,8 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
         if (!named)
             gmf_note(ev, "uniform location %d set but never named with glGetUniformLocation", loc);
     }
+    upload_legacy_matrices(c, p->vs);
+    upload_legacy_matrices(c, p->fs);
     if (p->uses_compat_uniforms)
         gmf_note(ev, "compatibility uniform %s (fixed-function state is not modelled)",
                  p->compat_uniform);

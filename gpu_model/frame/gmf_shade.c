@@ -189,6 +189,7 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
      * can carry live bits of lanes outside `present` (stale records, gm_warp.c run_warp);
      * fs_outputs discards them. */
     gm_warp_begin(w, fw->live & fw->present, fw->present & ~fw->live);
+    gm_warp_set_quad_dy(w, fw->quad_dy);   /* quad rows' window-y direction (interpolateAtOffset) */
     for (int c = 0; c < p->n_fs_in; c++) {
         const gmf_chunk *ch = &p->fs_in[c];
         if (ch->location < 0 || ch->location >= GM_PIPE_MAX_VARYINGS)

@@ -725,6 +725,32 @@ static float lod_rho(const gm_tex_image *img, const gm_sample_request *req, int 
     return gm_lp_rho(nd, size, dx, dy, squared);
 }
 
+/* textureQueryLod for lane l as llvmpipe computes it (lp_build_lod_selector, is_lodq):
+ * lod = 0.5 * fast_log2(rho^2) plus the sampler bias is .y (no clamps); .x is it clamped
+ * to the sampler's min/max LOD, then by the mip filter: none -> 0, nearest -> rounded
+ * (ties to even), both then limited to [0, levels - 1] of the view. */
+static void query_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
+                      const gm_sample_request *req, int l, float r[4])
+{
+    gm_lp_lod_in in;
+    lod_in_init(img, smp, &in);
+    bool squared;
+    float rho = lod_rho(img, req, l, &squared);
+    if (!squared)
+        rho = rho * rho;
+    float lod = 0.5f * gm_lp_fast_log2(rho);
+    if (in.lod_bias != 0.0f)
+        lod += in.lod_bias;
+    float cl = fmaxf(fminf(lod, in.max_lod), in.min_lod);
+    float maxl = (float)(in.last_level - in.first_level);
+    if (in.mip == GM_LP_MIP_NONE)
+        cl = 0.0f;
+    else if (in.mip == GM_LP_MIP_NEAREST)
+        cl = nearbyintf(cl);
+    r[0] = fminf(fmaxf(cl, 0.0f), maxl);
+    r[1] = lod;
+}
+
 /* llvmpipe's LOD selection for lane l: from the (quad) derivatives with its fast log2, or
  * the explicit level; sampler bias and clamps inside. *per_lane: the LOD is per lane in
  * llvmpipe (explicit level, bias or explicit gradients), not per quad. */
@@ -845,11 +871,16 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                 float tu = coord[0] * (float)s->width - 0.5f, tv = coord[1] * (float)s->height - 0.5f;
                 float fu = floorf(tu), fv = floorf(tv);
                 static const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
+                /* textureGatherOffsets: llvmpipe (NIR lower_tg4_offsets) runs one gather per
+                 * offset and keeps component 3, texel (i0,j0), of each: texel k is the
+                 * footprint's (i0,j0) moved by offset k, not footprint texel k. */
+                const bool per_offset = req->has_offset == 2;
                 for (int k = 0; k < 4; k++) {
                     int32_t o2[3] = {off[0], off[1], 0};
-                    if (req->has_offset == 2) { o2[0] = req->gather_offsets[k][0]; o2[1] = req->gather_offsets[k][1]; }
-                    float cc[4] = {(fu + (float)di[k] + 0.5f) / (float)s->width,
-                                   (fv + (float)dj[k] + 0.5f) / (float)s->height, coord[2], coord[3]};
+                    if (per_offset) { o2[0] = req->gather_offsets[k][0]; o2[1] = req->gather_offsets[k][1]; }
+                    int fi = per_offset ? 0 : di[k], fj = per_offset ? 0 : dj[k];
+                    float cc[4] = {(fu + (float)fi + 0.5f) / (float)s->width,
+                                   (fv + (float)fj + 0.5f) / (float)s->height, coord[2], coord[3]};
                     float t4[4];
                     gm_tex_sample_lod(img, &ns, cc, 0.0f, req->dref[l], req->shadow != 0, o2, t4);
                     r[k] = req->shadow ? t4[0] : t4[req->component & 3];
@@ -886,13 +917,7 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
         }
         case GM_TEX_QUERY_LOD: {
             if (!usable) break;
-            float dx[3], dy[3];
-            for (int c = 0; c < 3; c++) { dx[c] = req->ddx[c][l]; dy[c] = req->ddy[c][l]; }
-            float lod = gm_tex_compute_lod(img, dx, dy) + smp->lod_bias;
-            float cl = fminf(fmaxf(lod, smp->min_lod), smp->max_lod);
-            float maxl = (float)(last_level(img) - img->base_level);
-            r[0] = fminf(fmaxf(cl, 0.0f), maxl);
-            r[1] = lod;
+            query_lod(img, smp, req, l, r);
             break;
         }
         default:

@@ -4,6 +4,8 @@
  * variables at a stop. */
 #include "gm_rig.h"
 
+#include "exec/gm_exec.h" /* gm_warp_set_quad_dy */
+
 #include <math.h>
 #include <spirv/unified1/spirv.h>
 
@@ -247,7 +249,7 @@ static void test_derivatives(void)
     gm_rig r;
     const char *src = "#version 450\nlayout(location=0) in vec2 p;\nlayout(location=0) out vec4 o;\n"
                       "void main() {\n  float v = p.x * p.x * 0.5 + p.y * p.x * 3.0 + p.y * p.y;\n"
-                      "  o = vec4(dFdx(v), dFdy(v), dFdxFine(v) + 100.0 * dFdyFine(v), fwidth(v));\n}\n";
+                      "  o = vec4(dFdx(v), dFdyCoarse(v), dFdxFine(v) + 100.0 * dFdyFine(v), fwidth(v));\n}\n";
     if (rig_init(&r, GM_STAGE_FRAGMENT, src) != 0) {
         CHECK(0);
         return;
@@ -261,13 +263,47 @@ static void test_derivatives(void)
         int q = l & ~3;
         float v0 = fxy(qx(q), qy(q)), v1 = fxy(qx(q + 1), qy(q + 1));
         float v2 = fxy(qx(q + 2), qy(q + 2)), v3 = fxy(qx(q + 3), qy(q + 3));
-        float cdx = v1 - v0, cdy = v2 - v0;
+        /* llvmpipe computes every variant (plain, Coarse, Fine) per row / per column of
+         * the quad, so all of them are the fine differences */
         int i = l & 3;
         float fdx = i < 2 ? v1 - v0 : v3 - v2, fdy = (i & 1) ? v3 - v1 : v2 - v0;
-        CHECKF(feq(rig_outf(&r, "o", 0, l), cdx, 1e-5f), "dFdx lane %d", l);
-        CHECKF(feq(rig_outf(&r, "o", 1, l), cdy, 1e-5f), "dFdy lane %d", l);
+        CHECKF(feq(rig_outf(&r, "o", 0, l), fdx, 1e-5f), "dFdx lane %d", l);
+        CHECKF(feq(rig_outf(&r, "o", 1, l), fdy, 1e-5f), "dFdyCoarse lane %d", l);
         CHECKF(feq(rig_outf(&r, "o", 2, l), fdx + 100.0f * fdy, 1e-4f), "fine lane %d", l);
-        CHECKF(feq(rig_outf(&r, "o", 3, l), fabsf(cdx) + fabsf(cdy), 1e-5f), "fwidth lane %d", l);
+        CHECKF(feq(rig_outf(&r, "o", 3, l), fabsf(fdx) + fabsf(fdy), 1e-5f), "fwidth lane %d", l);
+    }
+    rig_free(&r);
+}
+
+/* interpolateAtOffset of an input that is affine in window space: centre value plus the
+ * offset times its gradient; d/dy follows window y, so a y-flipped quad (quad_dy -1)
+ * mirrors the fine row difference. */
+static void test_interpolate_at_offset(void)
+{
+    gm_rig r;
+    const char *src = "#version 450\nlayout(location=0) in vec2 p;\nlayout(location=0) out vec4 o;\n"
+                      "void main() {\n  o = vec4(interpolateAtOffset(p, vec2(0.25, -0.5)), "
+                      "interpolateAtCentroid(p));\n}\n";
+    if (rig_init(&r, GM_STAGE_FRAGMENT, src) != 0) {
+        CHECK(0);
+        return;
+    }
+    for (int dir = 1; dir >= -1; dir -= 2) {
+        gm_warp_set_quad_dy(r.w, dir);
+        /* p = (2x + y, x - 3y) with y the window row of the lane (rows run by quad_dy) */
+        for (int l = 0; l < GM_LANES; l++) {
+            float x = qx(l), y = (float)dir * qy(l);
+            rig_setf(&r, "p", 0, l, 2.0f * x + y);
+            rig_setf(&r, "p", 1, l, x - 3.0f * y);
+        }
+        CHECK(rig_run(&r, 0xffffffffu) == 0);
+        for (int l = 0; l < GM_LANES; l++) {
+            float x = qx(l) + 0.25f, y = (float)dir * qy(l) - 0.5f;
+            CHECKF(feq(rig_outf(&r, "o", 0, l), 2.0f * x + y, 1e-5f), "at offset .x lane %d dir %d", l, dir);
+            CHECKF(feq(rig_outf(&r, "o", 1, l), x - 3.0f * y, 1e-5f), "at offset .y lane %d dir %d", l, dir);
+            CHECKF(feq(rig_outf(&r, "o", 2, l), 2.0f * qx(l) + (float)dir * qy(l), 1e-5f),
+                   "centroid lane %d", l);
+        }
     }
     rig_free(&r);
 }
@@ -387,6 +423,7 @@ int main(void)
     test_observer_and_stop();
     test_kill_and_helpers();
     test_derivatives();
+    test_interpolate_at_offset();
     test_phi_and_nested();
     test_bad_input();
     TEST_DONE();

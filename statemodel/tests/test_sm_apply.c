@@ -159,7 +159,7 @@ static void test_legacy_frame(void)
 
     /* Unmodelled legacy commands are reported, never silently applied. */
     CHECK(!tcall(s, 2, "glBegin", "u", GL_TRIANGLES));
-    CHECK(!tcall(s, 2, "glMatrixMode", "u", GL_MODELVIEW));
+    CHECK(!tcall(s, 2, "glShadeModel", "u", GL_FLAT));
     CHECK(!tcall(s, 2, "glBegin", "u", GL_QUADS));
     CHECK(sm_unhandled_calls(s) == 3);
     uint32_t cmds[8];
@@ -170,12 +170,62 @@ static void test_legacy_frame(void)
         if (cmds[i] == (uint32_t)glr_cmd_find("glBegin"))
             CHECK(counts[i] == 2);
         else
-            CHECK(cmds[i] == (uint32_t)glr_cmd_find("glMatrixMode") && counts[i] == 1);
+            CHECK(cmds[i] == (uint32_t)glr_cmd_find("glShadeModel") && counts[i] == 1);
     }
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glDrawArrays")) == SM_CMD_NO_STATE);
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glGetIntegerv")) == SM_CMD_NO_STATE);
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glBindFramebufferEXT")) == SM_CMD_APPLIED);
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glLightfv")) == SM_CMD_UNHANDLED);
+    sm_state_free(s);
+}
+
+static bool near(float a, float b) { return a - b < 1e-5f && b - a < 1e-5f; }
+
+/* Legacy matrix stacks: the mode picks the stack (texture: the active unit's), transforms
+ * post-multiply, push/pop save and restore, and stack misuse is an error, not a crash. */
+static void test_matrix_stacks(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(tcall(s, 3, "glMatrixMode", "u", GL_PROJECTION));
+    CHECK(tcall(s, 3, "glLoadIdentity", ""));
+    CHECK(tcall(s, 3, "glOrtho", "dddddd", -2.0, 2.0, -1.0, 1.0, -1.0, 1.0));
+    CHECK(tcall(s, 3, "glMatrixMode", "u", GL_MODELVIEW));
+    CHECK(tcall(s, 3, "glTranslatef", "fff", 1.0, 2.0, 3.0));
+    CHECK(tcall(s, 3, "glPushMatrix", ""));
+    CHECK(tcall(s, 3, "glRotatef", "ffff", 90.0, 0.0, 0.0, 2.0));
+    CHECK(tcall(s, 3, "glScalef", "fff", 2.0, 2.0, 2.0));
+    const struct sm_context *c = sm_context_get(s, 3);
+    const struct sm_context_state *st = c ? sm_context_state(c) : NULL;
+    CHECK(st != NULL);
+    if (st) {
+        const float *p = st->projection.m[st->projection.depth];
+        CHECK(near(p[0], 0.5f) && near(p[5], 1.0f) && near(p[10], -1.0f) && near(p[15], 1.0f));
+        const float *mv = st->modelview.m[st->modelview.depth];
+        /* T(1,2,3) * Rz(90) * S(2): x maps to 2y, y to -2x, translation kept. */
+        CHECK(st->modelview.depth == 1);
+        CHECK(near(mv[0], 0.0f) && near(mv[1], 2.0f) && near(mv[4], -2.0f) && near(mv[5], 0.0f));
+        CHECK(near(mv[10], 2.0f) && near(mv[12], 1.0f) && near(mv[13], 2.0f) && near(mv[14], 3.0f));
+    }
+    CHECK(tcall(s, 3, "glPopMatrix", ""));
+    if (st) {
+        const float *mv = st->modelview.m[st->modelview.depth];
+        CHECK(st->modelview.depth == 0 && near(mv[0], 1.0f) && near(mv[12], 1.0f));
+    }
+    uint64_t errors = sm_error_count(s);
+    CHECK(tcall(s, 3, "glPopMatrix", ""));
+    CHECK(sm_error_count(s) == errors + 1);
+    float m[16] = { 0 };
+    for (int i = 0; i < 16; i++)
+        m[i] = (float)i;
+    CHECK(tcall(s, 3, "glActiveTexture", "u", GL_TEXTURE1));
+    CHECK(tcall(s, 3, "glMatrixMode", "u", GL_TEXTURE));
+    CHECK(tcall(s, 3, "glLoadTransposeMatrixf", "b", (const void *)m, sizeof m));
+    if (st) {
+        CHECK(near(st->texture[1].m[0][1], 4.0f) && near(st->texture[1].m[0][4], 1.0f));
+        CHECK(near(st->texture[0].m[0][1], 0.0f) && near(st->texture[0].m[0][0], 1.0f));
+    }
+    CHECK(tcall(s, 3, "glFrustum", "dddddd", -1.0, 1.0, -1.0, 1.0, 0.0, 1.0));
+    CHECK(sm_error_count(s) == errors + 2);
     sm_state_free(s);
 }
 
@@ -206,5 +256,6 @@ int main(void)
     test_core_frame();
     test_legacy_frame();
     test_bad_arguments();
+    test_matrix_stacks();
     return sm_test_result("test_sm_apply");
 }

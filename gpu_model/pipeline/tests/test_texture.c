@@ -134,6 +134,18 @@ int main(void)
     req.op = GM_TEX_QUERY_LEVELS;
     gm_tex_sample_fn(&units, &req, &out);
     CHECK_EQ_INT(out.i[0][0], 3);
+    /* textureQueryLod: llvmpipe's 0.5 * fast_log2(rho^2); rho = 4 * 0.75 = 3 gives
+     * 0.5 * (3 - 1 + 9/8) = 1.5625 (log2f would give 1.585); .x rounds it for a nearest
+     * mip filter and keeps it for a linear one */
+    req.op = GM_TEX_QUERY_LOD; req.has_grad = 1;
+    memset(req.ddx, 0, sizeof req.ddx); memset(req.ddy, 0, sizeof req.ddy);
+    req.ddx[0][0] = 0.75f;
+    gm_tex_sample_fn(&units, &req, &out);
+    CHECK(out.f[1][0] == 1.5625f && out.f[0][0] == 2.0f);
+    smp.min_filter = GM_GL_LINEAR_MIPMAP_LINEAR;
+    gm_tex_sample_fn(&units, &req, &out);
+    CHECK(out.f[1][0] == 1.5625f && out.f[0][0] == 1.5625f);
+    smp.min_filter = GM_GL_NEAREST_MIPMAP_NEAREST;
     req.op = GM_TEX_SAMPLE; req.unit = 7;   /* unbound unit -> (0,0,0,1) */
     gm_tex_sample_fn(&units, &req, &out);
     CHECK(out.f[0][0] == 0.0f && out.f[3][0] == 1.0f);

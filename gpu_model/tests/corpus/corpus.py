@@ -25,29 +25,14 @@ MIN_AGREEMENT = 0.999
 # Each one disagrees with llvmpipe today (checked 2026-11-21 with `glreplay model --compare --png`):
 # run it by name (corpus.py ... NAME) to see it fail.
 EXCLUDED = {
-    # The model does not model the legacy matrix state: "compatibility uniform
-    # glr_ModelViewProjectionMatrix (fixed-function state is not modelled)", ~25% agreement.
-    "c110_ftransform": "legacy matrix state (ftransform) not modelled",
-    "c120_mvp": "legacy matrix state (gl_ModelViewProjectionMatrix) not modelled",
-    "c130_matrix_stack": "legacy matrix state (gl_ModelViewMatrix) not modelled",
-    # A vertex shader output that the fragment shader does not declare shifts the other varyings:
-    # v_uv reads v_color's values (varyings matched by position, not by name).
-    "c110_unused_varying": "unread vertex output shifts the varyings",
-    # interpolateAtOffset returns the value at the pixel centre (the offset is ignored).
-    "k400_interp_offset": "interpolateAtOffset ignores the offset",
-    # textureQueryLod differs by about 2/255 of the printed LOD in parts of the image.
-    "k400_querylod": "textureQueryLod differs slightly from llvmpipe",
-    # Plain and coarse derivatives of a non-linear value differ (llvmpipe: one value per 2x2
-    # quad; the model's differ per pixel row/column); the *Fine variants agree (k450_fine_derivs).
-    "k330_default_derivs": "dFdx/dFdy/fwidth of a non-linear value differ (coarse vs fine)",
-    "k450_coarse_derivs": "dFdxCoarse/dFdyCoarse differ",
+    # interpolateAtOffset is implemented (v + offset * window-space gradient) but needs the
+    # frame layer to pass the quad orientation (gm_warp_set_quad_dy(w, fw->quad_dy) in
+    # gmf_shade.c fs_inputs): without it the offset's y is mirrored in window-system framebuffers.
     # layout(shared) uniform block: "program does not compile in the model: fragment shader
     # failed to compile:" (no message).
     "k330_ubo_shared": "layout(shared) block does not compile in the model",
     # "OpTypeFloat with width 64 is not supported (32-bit only)": the model has no doubles.
     "k400_doubles": "doubles not supported by the model",
-    # textureGatherOffsets: the texel for offset 1 (.y) comes from another offset.
-    "es320_gather_offsets": "textureGatherOffsets .y uses the wrong offset",
     # llvmpipe computes mediump (default int precision in ES fragment shaders, or a mediump
     # input) at reduced precision; the model at 32 bits. With highp (es300_packing, es310_bits)
     # they agree.
