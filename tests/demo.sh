@@ -47,5 +47,12 @@ echo
 echo "== 6. the same frame on the GPU model, compared pixel by pixel with the driver (llvmpipe)"
 env -u DISPLAY $G model "$out/lit_mesh.glcap" --compare > "$out/model.txt"
 tail -n 4 "$out/model.txt"
+
 echo
-echo "== done; files in $out. Debug it in VS Code or nvim-dap: see README.md"
+echo "== 7. profile of the frame on the GPU model: counters, PC samples with stall reasons; a Chrome"
+echo "      trace for https://ui.perfetto.dev and a plot of the counters"
+env -u DISPLAY $G profile "$out/lit_mesh.glcap" --out "$out/trace.json" --counters --pc-sampling 1024 \
+  --plot "$out/counters.svg" > "$out/profile.txt"
+sed -n '/^top source lines/,/^$/p' "$out/profile.txt" | head -n 8
+echo
+echo "== done; files in $out (trace.json, counters.svg, ...). Debug it in VS Code or nvim-dap: see README.md"
