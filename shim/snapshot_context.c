@@ -795,8 +795,50 @@ static void active_queries(struct glr_snap *sn)
     }
 }
 
+/* Legacy matrix stacks (compatibility contexts): the current matrix of each stack and its depth.
+ * GL reports only the top of a stack, so the levels below it are recorded as copies of the top (a
+ * frame that pops below the level it started at sees those copies). */
+static void snap_stack(struct glr_snap *sn, GLenum mode, GLenum matrix, GLenum depth_pname)
+{
+    GLfloat m[16];
+    GLR_REAL(glGetFloatv)(matrix, m);
+    GLint depth = get_int(depth_pname);
+    if (depth < 1)
+        depth = 1;
+    if (depth > SM_MATRIX_STACK_DEPTH)
+        depth = SM_MATRIX_STACK_DEPTH;
+    APPLY0(glMatrixMode, 1, SNAP_U(mode));
+    for (GLint i = 0; i < depth; i++) {
+        if (i)
+            glr_snap_apply(sn, GLR_CMD_glPushMatrix, -1, NULL, 0, 0);
+        glr_snap_apply(sn, GLR_CMD_glLoadMatrixf, 0, m, sizeof m, 1, SNAP_U(0));
+    }
+}
+
+static void snap_matrices(struct glr_snap *sn)
+{
+    int ver = sn->major * 10 + (sn->minor > 9 ? 9 : sn->minor);
+    if (sn->es || sn->core || ver == 31)
+        return; /* no fixed-function matrices (3.1 only with GL_ARB_compatibility: never queried) */
+    GLint mode = get_int(GL_MATRIX_MODE), active = get_int(GL_ACTIVE_TEXTURE);
+    snap_stack(sn, GL_MODELVIEW, GL_MODELVIEW_MATRIX, GL_MODELVIEW_STACK_DEPTH);
+    snap_stack(sn, GL_PROJECTION, GL_PROJECTION_MATRIX, GL_PROJECTION_STACK_DEPTH);
+    GLint units = ver >= 20 ? get_int(GL_MAX_TEXTURE_COORDS) : 1;
+    if (units > SM_MAX_TEXTURE_COORDS)
+        units = SM_MAX_TEXTURE_COORDS;
+    for (GLint u = 0; u < units; u++) {
+        GLR_REAL(glActiveTexture)(GL_TEXTURE0 + (GLenum)u);
+        APPLY0(glActiveTexture, 1, SNAP_U(GL_TEXTURE0 + (GLenum)u));
+        snap_stack(sn, GL_TEXTURE, GL_TEXTURE_MATRIX, GL_TEXTURE_STACK_DEPTH);
+    }
+    GLR_REAL(glActiveTexture)((GLenum)active);
+    APPLY0(glActiveTexture, 1, SNAP_U(active));
+    APPLY0(glMatrixMode, 1, SNAP_U(mode));
+}
+
 void glr_snap_context_state(struct glr_snap *sn)
 {
+    snap_matrices(sn);
     enables(sn);
     blend_depth_stencil(sn);
     raster(sn);

@@ -29,6 +29,7 @@ struct sm_io {
     int depth;
     bool failed;
     char err[200];
+    uint32_t version;   /* of the document being read (SM_FORMAT_VERSION when writing) */
 };
 
 static inline bool io_reading(const struct sm_io *io)

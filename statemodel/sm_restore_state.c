@@ -147,6 +147,46 @@ static void restore_pixel_store(struct rs *r, const struct sm_pixel_store *p, bo
             rs_emit(r, GLR_CMD_glPixelStorei, 2, U(e[i].pname), I(e[i].v));
 }
 
+/* Legacy matrix stacks (compatibility contexts): each stack that is not a lone identity is
+ * loaded level by level (glPushMatrix between levels); texture stacks on their unit. The active
+ * texture unit is set again by the caller afterwards. */
+static bool is_identity(const float *m)
+{
+    for (int i = 0; i < 16; i++)
+        if (m[i] != (i % 5 == 0 ? 1.0f : 0.0f))
+            return false;
+    return true;
+}
+
+static bool restore_stack(struct rs *r, uint32_t mode, const struct sm_matrix_stack *m)
+{
+    if (m->depth == 0 && is_identity(m->m[0]))
+        return false;
+    rs_emit(r, GLR_CMD_glMatrixMode, 1, U(mode));
+    for (uint32_t i = 0; i <= m->depth && i < SM_MATRIX_STACK_DEPTH; i++) {
+        if (i)
+            rs_emit(r, GLR_CMD_glPushMatrix, 0);
+        struct glr_call *c = rs_emit(r, GLR_CMD_glLoadMatrixf, 1, U(0));
+        rs_blob_own(r, c, 0, m->m[i], sizeof m->m[i]);
+    }
+    return true;
+}
+
+static void restore_matrices(struct rs *r, const struct sm_context_state *st)
+{
+    bool changed = restore_stack(r, GL_MODELVIEW, &st->modelview);
+    changed |= restore_stack(r, GL_PROJECTION, &st->projection);
+    for (uint32_t u = 0; u < SM_MAX_TEXTURE_COORDS; u++) {
+        const struct sm_matrix_stack *m = &st->texture[u];
+        if (m->depth == 0 && is_identity(m->m[0]))
+            continue;
+        rs_emit(r, GLR_CMD_glActiveTexture, 1, U(GL_TEXTURE0 + u));
+        changed |= restore_stack(r, GL_TEXTURE, m);
+    }
+    if (changed || st->matrix_mode != GL_MODELVIEW)
+        rs_emit(r, GLR_CMD_glMatrixMode, 1, U(st->matrix_mode));
+}
+
 void rs_context_state(struct rs *r)
 {
     const struct sm_context_state *st = &r->c->st;
@@ -171,6 +211,8 @@ void rs_context_state(struct rs *r)
             rs_emit(r, c->enabled ? GLR_CMD_glEnable : GLR_CMD_glDisable, 1, U(c->cap));
         }
     }
+    if (r->compat && !r->gles)
+        restore_matrices(r, st);
     rs_emit(r, GLR_CMD_glActiveTexture, 1, U(GL_TEXTURE0 + st->active_texture));
     restore_viewports(r, st, &d);
     restore_blend(r, st, &d);

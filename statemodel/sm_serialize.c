@@ -505,6 +505,34 @@ static void io_pixel_store(struct sm_io *io, const char *key, struct sm_pixel_st
     io_obj_end(io);
 }
 
+/* Legacy matrix stacks (format version 2): the mode and each stack's entries up to its depth.
+ * Version 1 documents have none: the stacks keep their identity defaults. */
+static void io_stack(struct sm_io *io, const char *key, struct sm_matrix_stack *m)
+{
+    io_obj_begin(io, key);
+    io_u32_below(io, "depth", &m->depth, SM_MATRIX_STACK_DEPTH);
+    for (uint32_t i = 0; i <= m->depth && !io->failed; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "m%u", i);
+        io_f32_n(io, k, m->m[i], 16);
+    }
+    io_obj_end(io);
+}
+
+static void io_matrices(struct sm_io *io, struct sm_context_state *st)
+{
+    io_obj_begin(io, "matrices");
+    io_enum(io, "mode", &st->matrix_mode);
+    io_stack(io, "modelview", &st->modelview);
+    io_stack(io, "projection", &st->projection);
+    for (int u = 0; u < SM_MAX_TEXTURE_COORDS && !io->failed; u++) {
+        char k[16];
+        snprintf(k, sizeof k, "texture%d", u);
+        io_stack(io, k, &st->texture[u]);
+    }
+    io_obj_end(io);
+}
+
 static void io_ctx_state(struct sm_io *io, struct sm_context_state *st)
 {
     io_obj_begin(io, "state");
@@ -682,6 +710,8 @@ static void io_ctx_state(struct sm_io *io, struct sm_context_state *st)
         io_obj_end(io);
     }
     io_arr_end(io);
+    if (io->version >= 2)
+        io_matrices(io, st);
     io_obj_end(io);
 }
 
@@ -735,9 +765,10 @@ static void io_state(struct sm_io *io, struct sm_state *s)
         free(fmt);
     }
     io_u32(io, "version", &version);
-    if (io_reading(io) && !io->failed && version != SM_FORMAT_VERSION)
-        io_fail(io, "unsupported state model version %u (this build reads %u)", version,
+    if (io_reading(io) && !io->failed && (version < 1 || version > SM_FORMAT_VERSION))
+        io_fail(io, "unsupported state model version %u (this build reads 1 to %u)", version,
                 SM_FORMAT_VERSION);
+    io->version = version;
     uint32_t n = (uint32_t)s->n_groups;
     io_arr_begin(io, "share_groups", &n, MAX_CONTEXTS, 7);
     for (uint32_t i = 0; i < n && !io->failed; i++) {

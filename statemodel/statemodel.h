@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION 1u
+#define SM_FORMAT_VERSION 2u   /* 2: legacy matrix stacks; version 1 documents are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the

@@ -130,8 +130,8 @@ static void test_corrupt_json(struct sm_state *s)
         free(t);
     }
     static const char *const edits[][2] = {
-        { "\"version\":1", "\"version\":\"one\"" },
-        { "\"version\":1", "\"version\":99" },
+        { "\"version\":2", "\"version\":\"one\"" },
+        { "\"version\":2", "\"version\":99" },
         { "\"format\":\"glreplay-statemodel\"", "\"format\":\"other\"" },
         { "\"GL_LINEAR_MIPMAP_LINEAR\"", "\"GL_NO_SUCH_ENUM\"" },
         { "\"share_groups\"", "\"share_grupos\"" },
