@@ -15,9 +15,8 @@ void sm_call_list_free(struct sm_call_list *l)
     memset(l, 0, sizeof *l);
 }
 
-struct glr_call *rs_emit(struct rs *r, uint32_t cmd, int n, ...)
+struct glr_call *sm_call_list_push(struct sm_call_list *l)
 {
-    struct sm_call_list *l = r->l;
     if (l->failed)
         return NULL;
     if (l->count == l->cap) {
@@ -32,9 +31,17 @@ struct glr_call *rs_emit(struct rs *r, uint32_t cmd, int n, ...)
     }
     struct glr_call *c = &l->calls[l->count++];
     memset(c, 0, sizeof *c);
+    c->seq = l->count - 1;
+    return c;
+}
+
+struct glr_call *rs_emit(struct rs *r, uint32_t cmd, int n, ...)
+{
+    struct glr_call *c = sm_call_list_push(r->l);
+    if (!c)
+        return NULL;
     c->cmd = cmd;
     c->ctx_id = r->ctx;
-    c->seq = l->count - 1;
     va_list ap;
     va_start(ap, n);
     for (int i = 0; i < n && i < GLR_MAX_PARAMS; i++)
@@ -51,9 +58,8 @@ void rs_blob_ref(struct glr_call *c, int i, const void *data, uint64_t size)
     c->blobs[i].size = data ? size : 0;
 }
 
-void rs_blob_own(struct rs *r, struct glr_call *c, int i, const void *data, uint64_t size)
+void sm_call_list_own_blob(struct sm_call_list *l, struct glr_call *c, int i, const void *data, uint64_t size)
 {
-    struct sm_call_list *l = r->l;
     if (!c || l->failed)
         return;
     if (l->n_owned == l->cap_owned) {
@@ -76,6 +82,11 @@ void rs_blob_own(struct rs *r, struct glr_call *c, int i, const void *data, uint
     l->owned[l->n_owned++] = copy;
     c->blobs[i].data = copy;
     c->blobs[i].size = size;
+}
+
+void rs_blob_own(struct rs *r, struct glr_call *c, int i, const void *data, uint64_t size)
+{
+    sm_call_list_own_blob(r->l, c, i, data, size);
 }
 
 uint64_t rs_f(float f)

@@ -513,6 +513,10 @@ struct sm_call_list {
 };
 
 void sm_call_list_free(struct sm_call_list *l);
+/* Appends a zeroed call (seq = its index), or NULL when memory runs out (l->failed set). */
+struct glr_call *sm_call_list_push(struct sm_call_list *l);
+/* Blob i of call c becomes a copy of data owned by the list (nothing when c is NULL). */
+void sm_call_list_own_blob(struct sm_call_list *l, struct glr_call *c, int i, const void *data, uint64_t size);
 
 /* Appends the calls that restore the state: for each share group, its shared objects (on its
  * first context), then for each context its per-context objects, bindings and state. Each call

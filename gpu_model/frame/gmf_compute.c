@@ -214,22 +214,6 @@ static void group_id(const cs_run *cr, uint64_t g, uint32_t gid[3])
 
 /* ---- executor path: lock-step phases ---- */
 
-static int lockstep_observe(void *ctx, gm_warp *w, const gm_issue *is)
-{
-    gmf_runner *r = ctx;
-    gmf_issue *i = &r->cur_issue;
-    i->pc = is->pc;
-    i->line = is->line;
-    i->active = is->active;
-    i->call_depth = is->call_depth;
-    r->totals.warp_instructions++;
-    if (r->obs(r->obs_ctx, w, i)) {
-        r->stopped = true;
-        return 1;
-    }
-    return 0;
-}
-
 static int run_lockstep(cs_run *cr, uint32_t *shared)
 {
     gmf_draw_ctx *d = cr->d;
@@ -247,7 +231,7 @@ static int run_lockstep(cs_run *cr, uint32_t *shared)
                 return -1;
             }
             begin_warp(cr, w, k, gid, shared, true);
-            gm_warp_set_observer(w, r->obs ? lockstep_observe : NULL, r->obs ? r : NULL);
+            gm_warp_set_observer(w, r->obs ? gmf_executor_observe : NULL, r->obs ? r : NULL);
         }
         for (int phase = 0;; phase++) {
             int waiting = 0;
@@ -298,37 +282,6 @@ static int barrier_hook(void *ctx, const gm_program *p, int pc)
     return gm_program_pc_is_barrier(p, pc);
 }
 
-static int timing_observe(void *ctx, const gm_timing_issue *ev)
-{
-    gmf_runner *r = ctx;
-    r->last_sm = ev->sm;
-    if (r->has_hooks && r->hooks.issue)
-        r->hooks.issue(r->hooks.ctx, ev);
-    if (!r->obs)
-        return 0;
-    const gmf_flight *f = ev->user;
-    gmf_issue *i = &r->cur_issue;
-    i->draw = f->draw;
-    i->stage = f->stage;
-    i->warp = f->warp;
-    i->frame_warp = f->frame_warp;
-    i->program = f->program;
-    i->file = f->file;
-    i->lane_x = i->lane_y = NULL;
-    i->pc = ev->pc;
-    i->line = ev->line;
-    i->active = ev->active;
-    i->call_depth = gm_warp_call_depth(ev->warp) - 1;
-    i->cycle = ev->cycle;
-    i->sm = ev->sm;
-    r->totals.warp_instructions++;
-    if (r->obs(r->obs_ctx, ev->warp, i)) {
-        r->stopped = true;
-        return 1;
-    }
-    return 0;
-}
-
 /* Runs the model until every warp of in-flight group slot `slot` retired. 0, or -1 (noted). */
 static int drain_group(cs_run *cr, gmf_flight *fl)
 {
@@ -362,7 +315,7 @@ static int run_timing(cs_run *cr)
     gmf_draw_ctx *d = cr->d;
     gmf_runner *r = d->r;
     gm_timing_set_barrier_hook(r->tm, barrier_hook, NULL);
-    gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? timing_observe : NULL, r);
+    gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? gmf_timing_observe : NULL, r);
     gm_timing_batch_desc bd = { GM_STAGE_COMPUTE, (int)cr->dispatch, -1, 0, cr->wpg, NULL, 0 };
     int batch = gm_timing_batch_begin(r->tm, &bd);
     if (batch < 0) {

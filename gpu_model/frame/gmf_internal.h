@@ -265,6 +265,9 @@ void gmf_image_access(void *ctx, const gm_image_request *req, gm_texel_out *out)
 void gmf_dispatch(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_event *ev);
 
 /* gmf_shade.c */
+/* The executor's observer when no timing model runs (ctx: the runner; r->cur_issue names the
+ * running warp): counts the instruction and calls the frame observer. */
+int gmf_executor_observe(void *ctx, gm_warp *w, const gm_issue *is);
 int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_id,
               gm_pipe_vertex *out);
 int gmf_fs_cb(void *user, gm_pipe_fs_warp *warp);
@@ -275,6 +278,9 @@ void gmf_bind_blocks(gmf_draw_ctx *d, int stage);
 /* Timing model: per-draw setup and, after the draw, its batches closed and their cycle
  * counts put into the event (gmf_timing.c). */
 int gmf_timing_init(gmf_runner *r, char *err, size_t err_size);
+/* The timing model's issue observer for draws and dispatches (ctx: the runner; ev->user: the
+ * warp's gmf_flight): telemetry issue hook, then the frame observer. */
+int gmf_timing_observe(void *ctx, const gm_timing_issue *ev);
 void gmf_timing_draw_begin(gmf_draw_ctx *d);
 void gmf_timing_draw_end(gmf_draw_ctx *d);
 /* Concurrent warps (the pipeline's deferred shading, gm_pipe_internal.h):

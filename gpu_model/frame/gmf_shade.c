@@ -12,8 +12,9 @@
 #include "gmf_internal.h"
 #include "gm_pipe_internal.h"
 
-/* Observer trampoline: only installed when a frame observer is set. */
-static int observe(void *ctx, gm_warp *w, const gm_issue *is)
+/* Executor-path observer trampoline (draws and lock-step dispatches): only installed when a
+ * frame observer is set; r->cur_issue already names the running warp. */
+int gmf_executor_observe(void *ctx, gm_warp *w, const gm_issue *is)
 {
     gmf_runner *r = ctx;
     gmf_issue *i = &r->cur_issue;
@@ -47,7 +48,7 @@ static int run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const gm_progra
     }
     d->warps[stage == GM_STAGE_FRAGMENT]++;
     r->frame_warps++;
-    gm_warp_set_observer(w, r->obs ? observe : NULL, r->obs ? r : NULL);
+    gm_warp_set_observer(w, r->obs ? gmf_executor_observe : NULL, r->obs ? r : NULL);
     for (;;) {
         gm_run_status s = gm_warp_run(w, 0);
         if (s == GM_RUN_DONE)

@@ -36,8 +36,9 @@ static void on_retire(void *ctx, gm_warp *w, void *user, int batch, gm_run_statu
 }
 
 /* Issue observer -> telemetry hook and frame observer; only installed while one is set.
- * The draw, stage and warp numbers are those of the issuing warp's flight. */
-static int observe(void *ctx, const gm_timing_issue *ev)
+ * The draw, stage and warp numbers are those of the issuing warp's flight (draws and
+ * dispatches alike: a dispatch's flights carry no lane pixels). */
+int gmf_timing_observe(void *ctx, const gm_timing_issue *ev)
 {
     gmf_runner *r = ctx;
     r->last_sm = ev->sm;
@@ -207,7 +208,7 @@ int gmf_timing_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t 
     f->fw = fw;
     f->retired = false;
     f->status = GM_RUN_DONE;
-    gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? observe : NULL, r);
+    gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? gmf_timing_observe : NULL, r);
     if (gm_timing_submit(r->tm, d->batch[s], w, &d->env[s], f) != 0) {
         gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
         d->failed = true;

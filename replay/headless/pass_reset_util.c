@@ -65,29 +65,9 @@ void pr_set_free(struct pr_set *s)
     memset(s, 0, sizeof *s);
 }
 
-static struct glr_call *push(struct sm_call_list *l)
-{
-    if (l->failed)
-        return NULL;
-    if (l->count == l->cap) {
-        size_t nc = l->cap ? l->cap * 2 : 64;
-        void *p = realloc(l->calls, nc * sizeof *l->calls);
-        if (!p) {
-            l->failed = true;
-            return NULL;
-        }
-        l->calls = p;
-        l->cap = nc;
-    }
-    struct glr_call *c = &l->calls[l->count++];
-    memset(c, 0, sizeof *c);
-    c->seq = l->count - 1;
-    return c;
-}
-
 struct glr_call *pr_emit(struct sm_call_list *l, uint32_t ctx, uint32_t cmd, int n, ...)
 {
-    struct glr_call *c = push(l);
+    struct glr_call *c = sm_call_list_push(l);
     if (!c)
         return NULL;
     c->cmd = cmd;
@@ -102,7 +82,7 @@ struct glr_call *pr_emit(struct sm_call_list *l, uint32_t ctx, uint32_t cmd, int
 
 struct glr_call *pr_copy(struct sm_call_list *l, const struct glr_call *src)
 {
-    struct glr_call *c = push(l);
+    struct glr_call *c = sm_call_list_push(l);
     if (c) {
         uint64_t seq = c->seq;
         *c = *src;
@@ -113,27 +93,7 @@ struct glr_call *pr_copy(struct sm_call_list *l, const struct glr_call *src)
 
 void pr_blob(struct sm_call_list *l, struct glr_call *c, int i, const void *data, size_t size)
 {
-    if (!c || l->failed)
-        return;
-    if (l->n_owned == l->cap_owned) {
-        size_t nc = l->cap_owned ? l->cap_owned * 2 : 64;
-        void *p = realloc(l->owned, nc * sizeof *l->owned);
-        if (!p) {
-            l->failed = true;
-            return;
-        }
-        l->owned = p;
-        l->cap_owned = nc;
-    }
-    void *copy = malloc(size ? size : 1);
-    if (!copy) {
-        l->failed = true;
-        return;
-    }
-    memcpy(copy, data, size);
-    l->owned[l->n_owned++] = copy;
-    c->blobs[i].data = copy;
-    c->blobs[i].size = size;
+    sm_call_list_own_blob(l, c, i, data, size);
 }
 
 uint64_t pr_f(float f)
