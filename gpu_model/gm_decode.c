@@ -206,11 +206,12 @@ static int decode_type(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
                     : op == SpvOpTypeFloat ? GM_SCALAR_FLOAT
                     : (wc > 3 && w[3]) ? GM_SCALAR_INT : GM_SCALAR_UINT;
         t->width = op == SpvOpTypeBool ? 32 : (int)w[2];
-        if (t->width != 32)
-            return gm_dec_fail(d, "%s with width %d is not supported (32-bit only)",
+        /* double: two words per component (low halves, then high halves); no 64-bit ints */
+        if (t->width != 32 && !(op == SpvOpTypeFloat && t->width == 64))
+            return gm_dec_fail(d, "%s with width %d is not supported (32-bit and double only)",
                                gm_dec_opname(op), t->width);
         t->rows = t->cols = 1;
-        t->ncomp = 1;
+        t->ncomp = t->width / 32;
         return 0;
     case SpvOpTypeVector:
     case SpvOpTypeMatrix: {
@@ -222,6 +223,7 @@ static int decode_type(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         t = &p->types[id];
         t->elem = (int)w[2];
         t->scalar = c->scalar;
+        t->width = c->width;
         if (op == SpvOpTypeVector) {
             t->rows = (int)w[3];
             t->cols = 1;
@@ -229,7 +231,7 @@ static int decode_type(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
             t->rows = c->rows;
             t->cols = (int)w[3];
         }
-        t->ncomp = t->rows * t->cols;
+        t->ncomp = t->rows * t->cols * (c->width == 64 ? 2 : 1);
         return 0;
     }
     case SpvOpTypeArray:
@@ -355,6 +357,17 @@ static int decode_constant(gm_decoder *d, unsigned op, const uint32_t *w, unsign
         if (wc < 4)
             return gm_dec_fail(d, "OpConstant without a value");
         v = w[3];
+        if (n == 2) { /* 64-bit literal: low-order word first */
+            if (wc < 5)
+                return gm_dec_fail(d, "64-bit OpConstant without its high word");
+            for (int l = 0; l < GM_LANES; l++) {
+                p->init_regs[r][l] = w[3];
+                p->init_regs[r + 1][l] = w[4];
+            }
+            p->init_mask[r] = p->init_mask[r + 1] = 1;
+            d->value_word0[id] = v;
+            return 0;
+        }
         break;
     case SpvOpConstantTrue:
     case SpvOpSpecConstantTrue:

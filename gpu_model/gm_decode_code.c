@@ -29,7 +29,15 @@ static const gm_type *tyof(gm_decoder *d, uint32_t id)
     if (id == 0 || id >= d->p->bound)
         return NULL;
     int t = d->p->type_of[id];
-    return t > 0 ? &d->p->types[t] : NULL;
+    return t > 0 && (uint32_t)t < d->p->bound ? &d->p->types[t] : NULL;
+}
+
+/* The value is a double (scalar, vector or matrix of 64-bit floats). */
+static int is_f64(gm_decoder *d, uint32_t id)
+{
+    const gm_type *t = tyof(d, id);
+    return t && t->scalar == GM_SCALAR_FLOAT && t->width == 64 &&
+           (t->kind == GM_TYPE_SCALAR || t->kind == GM_TYPE_VECTOR || t->kind == GM_TYPE_MATRIX);
 }
 
 static int block_of(gm_decoder *d, uint32_t label)
@@ -44,27 +52,35 @@ static int buffer_offsets(gm_decoder *d, int type, int base, int matrix_stride, 
                           int vec_stride, int *out, int *count, int max)
 {
     const gm_type *t = &d->p->types[type];
+    /* A double is 8 bytes: its low word, then its high word 4 bytes on. */
+    const int es = t->width == 64 ? 8 : 4, nw = es / 4;
+    if (vec_stride < es)
+        vec_stride = es;
     switch (t->kind) {
     case GM_TYPE_SCALAR:
-        if (*count >= max)
-            return -1;
-        out[(*count)++] = base;
-        return 0;
-    case GM_TYPE_VECTOR:
-        for (int i = 0; i < t->rows; i++) {
+        for (int h = 0; h < nw; h++) {
             if (*count >= max)
                 return -1;
-            out[(*count)++] = base + i * vec_stride;
+            out[(*count)++] = base + 4 * h;
         }
+        return 0;
+    case GM_TYPE_VECTOR:
+        for (int i = 0; i < t->rows; i++)
+            for (int h = 0; h < nw; h++) {
+                if (*count >= max)
+                    return -1;
+                out[(*count)++] = base + i * vec_stride + 4 * h;
+            }
         return 0;
     case GM_TYPE_MATRIX:
         for (int c = 0; c < t->cols; c++)
-            for (int r = 0; r < t->rows; r++) {
-                if (*count >= max)
-                    return -1;
-                out[(*count)++] = base + (row_major ? r * matrix_stride + c * 4
-                                                    : c * matrix_stride + r * 4);
-            }
+            for (int r = 0; r < t->rows; r++)
+                for (int h = 0; h < nw; h++) {
+                    if (*count >= max)
+                        return -1;
+                    out[(*count)++] = base + 4 * h + (row_major ? r * matrix_stride + c * es
+                                                                : c * matrix_stride + r * es);
+                }
         return 0;
     case GM_TYPE_ARRAY:
         for (int i = 0; i < t->length; i++)
@@ -240,14 +256,16 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
             break;
         case GM_TYPE_MATRIX:
             next = t->elem;
-            stride = buffer ? (pi.row_major ? 4 : pi.matrix_stride) : t->rows;
+            stride = buffer ? (pi.row_major ? (t->width == 64 ? 8 : 4) : pi.matrix_stride)
+                            : p->types[t->elem].ncomp;
             limit = t->cols - 1;
             if (buffer)
                 pi.vec_stride = pi.row_major ? pi.matrix_stride : 4;
             break;
         case GM_TYPE_VECTOR:
             next = t->elem;
-            stride = buffer ? pi.vec_stride : 1;
+            stride = !buffer ? p->types[t->elem].ncomp
+                     : t->width == 64 && pi.vec_stride < 8 ? 8 : pi.vec_stride;
             limit = t->rows - 1;
             break;
         default:
@@ -547,6 +565,50 @@ static int interpolate_at_offset(gm_decoder *d, int dst, int n, uint32_t ptr_id,
     return gm_dec_emit(d, GM_OP_FADD, n, dst, v, dy, 0, 0);
 }
 
+/* GLSL.std.450 on doubles: the functions GLSL defines for double (GM_OP_DEXT, n = every
+ * result word); any other instruction is refused by name. */
+static int ext_inst_f64(gm_decoder *d, uint32_t inst, const char *name, const uint32_t *w,
+                        int nops, int dst, int n, int a, int b, int c, int in_n)
+{
+    uint32_t x = inst | ((uint32_t)in_n << 16);
+    switch (inst) {
+    case GLSLstd450Round: case GLSLstd450RoundEven: case GLSLstd450Trunc: case GLSLstd450FAbs:
+    case GLSLstd450FSign: case GLSLstd450Floor: case GLSLstd450Ceil: case GLSLstd450Fract:
+    case GLSLstd450Sqrt: case GLSLstd450InverseSqrt: case GLSLstd450FMin: case GLSLstd450FMax:
+    case GLSLstd450NMin: case GLSLstd450NMax: case GLSLstd450FClamp: case GLSLstd450NClamp:
+    case GLSLstd450FMix: case GLSLstd450Step: case GLSLstd450SmoothStep: case GLSLstd450Fma:
+    case GLSLstd450Ldexp: case GLSLstd450Length: case GLSLstd450Distance:
+    case GLSLstd450Normalize: case GLSLstd450Cross: case GLSLstd450FaceForward:
+    case GLSLstd450Reflect: case GLSLstd450Determinant: case GLSLstd450MatrixInverse:
+    case GLSLstd450ModfStruct: case GLSLstd450FrexpStruct:
+        return gm_dec_emit(d, GM_OP_DEXT, n, dst, a, b, c, x);
+    case GLSLstd450Refract:
+        /* eta may be a float or a double scalar */
+        if (nops == 3 && !is_f64(d, w[7]))
+            x |= 1u << 31;
+        return gm_dec_emit(d, GM_OP_DEXT, n, dst, a, b, c, x);
+    case GLSLstd450Modf:
+    case GLSLstd450Frexp: {
+        /* both results into a temp (fraction/mantissa n words, then the whole part n words
+         * or the exponents n/2 words), then the second goes through the pointer */
+        int second = inst == GLSLstd450Modf ? n : n / 2;
+        int tmp = gm_dec_alloc_regs(d, n + second);
+        if (tmp < 0)
+            return -1;
+        x = (inst == GLSLstd450Modf ? GLSLstd450ModfStruct : GLSLstd450FrexpStruct) |
+            ((uint32_t)in_n << 16);
+        if (gm_dec_emit(d, GM_OP_DEXT, n + second, tmp, a, 0, 0, x) < 0 ||
+            gm_dec_emit(d, GM_OP_COPY, n, dst, tmp, 0, 0, 0) < 0)
+            return -1;
+        if (pointee_of(d, w[6]) < 0)
+            return -1;
+        return emit_store(d, w[6], tmp + n);
+    }
+    default:
+        return gm_dec_fail(d, "GLSL.std.450 %s on doubles is not supported", name);
+    }
+}
+
 static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
 {
     uint32_t rid = w[2], set = w[3], inst = w[4];
@@ -570,6 +632,10 @@ static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
     if (d->failed)
         return -1;
     int in_n = nops > 0 ? words(d, w[5]) : 0;
+    if (inst == GLSLstd450PackDouble2x32 || inst == GLSLstd450UnpackDouble2x32)
+        return gm_dec_emit(d, GM_OP_COPY, n, dst, a, 0, 0, 0); /* same words: low, high */
+    if (nops > 0 && (is_f64(d, rid) || is_f64(d, w[5])))
+        return ext_inst_f64(d, inst, name, w, nops, dst, n, a, b, c, in_n);
     switch (inst) {
     case GLSLstd450Modf:
     case GLSLstd450Frexp: {
@@ -596,9 +662,6 @@ static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
         return emit_load(d, dst, w[5]);
     case GLSLstd450InterpolateAtOffset:
         return interpolate_at_offset(d, dst, n, w[5], b);
-    case GLSLstd450PackDouble2x32:
-    case GLSLstd450UnpackDouble2x32:
-        return gm_dec_fail(d, "GLSL.std.450 %s is not supported (no 64-bit types)", name);
     default:
         return gm_dec_emit(d, GM_OP_EXT, n, dst, a, b, c, inst | ((uint32_t)in_n << 16));
     }
@@ -748,11 +811,56 @@ static int atomic_op(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc)
     return gm_dec_emit(d, GM_OP_BUF_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);
 }
 
+/* Componentwise instructions with a double operand or result get the 64-bit ops
+ * (exec/gm_exec_f64.c). Returns 1 when emitted, 0 when not a double instruction, -1. */
+static int f64_simple(gm_decoder *d, unsigned op, int sop, const uint32_t *w, unsigned wc)
+{
+    int res64 = is_f64(d, w[2]), a64 = wc > 3 && is_f64(d, w[3]), gop;
+    if (!res64 && !a64)
+        return 0;
+    switch (sop) {
+    case GM_OP_FADD: gop = GM_OP_DADD; break;
+    case GM_OP_FSUB: gop = GM_OP_DSUB; break;
+    case GM_OP_FMUL: gop = GM_OP_DMUL; break;
+    case GM_OP_FDIV: gop = GM_OP_DDIV; break;
+    case GM_OP_FMOD: gop = GM_OP_DMOD; break;
+    case GM_OP_FREM: gop = GM_OP_DREM; break;
+    case GM_OP_FNEG: gop = GM_OP_DNEG; break;
+    case GM_OP_ISNAN: gop = GM_OP_DISNAN; break;
+    case GM_OP_ISINF: gop = GM_OP_DISINF; break;
+    case GM_OP_F2S: gop = GM_OP_D2S; break;
+    case GM_OP_F2U: gop = GM_OP_D2U; break;
+    case GM_OP_S2F: gop = GM_OP_S2D; break;
+    case GM_OP_U2F: gop = GM_OP_U2D; break;
+    case GM_OP_COPY:
+        if (op != SpvOpFConvert || res64 == a64)
+            return 0; /* bitcasts (packDouble2x32) and copies move words unchanged */
+        gop = res64 ? GM_OP_F2D : GM_OP_D2F;
+        break;
+    default:
+        if (sop >= GM_OP_FOEQ && sop <= GM_OP_FUGE) {
+            gop = GM_OP_DCMP;
+            break;
+        }
+        return gm_dec_fail(d, "%s on doubles is not supported", gm_dec_opname(op));
+    }
+    int dst = reg(d, w[2]), a = reg(d, w[3]), b = wc > 4 ? reg(d, w[4]) : 0;
+    if (d->failed)
+        return -1;
+    return gm_dec_emit(d, gop, words(d, w[2]), dst, a, b, 0,
+                       gop == GM_OP_DCMP ? (uint32_t)sop : 0) < 0 ? -1 : 1;
+}
+
 static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc, int func,
                        int *cur_block)
 {
     gm_program *p = d->p;
     int sop = simple_op(op);
+    if (sop >= 0 && wc > 3) {
+        int r = f64_simple(d, op, sop, w, wc);
+        if (r)
+            return r < 0 ? -1 : 0;
+    }
     if (sop >= 0) {
         int dst = reg(d, w[2]);
         int a = reg(d, w[3]);
@@ -776,6 +884,16 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
             !const_value(d, w[1], &scope) || scope != SpvScopeWorkgroup)
             return 0;
         return gm_dec_emit(d, GM_OP_BARRIER, 0, 0, 0, 0, 0, 0);
+    }
+    case SpvOpEmitVertex: case SpvOpEndPrimitive:
+    case SpvOpEmitStreamVertex: case SpvOpEndStreamPrimitive: {
+        /* geometry shaders: the frame runner's emit hook collects the lanes' outputs */
+        uint32_t stream = 0;
+        if ((op == SpvOpEmitStreamVertex || op == SpvOpEndStreamPrimitive) &&
+            !const_value(d, w[1], &stream))
+            return gm_dec_fail(d, "%s with a non-constant stream", gm_dec_opname(op));
+        uint32_t end = op == SpvOpEndPrimitive || op == SpvOpEndStreamPrimitive;
+        return gm_dec_emit(d, GM_OP_GS_EMIT, 0, 0, 0, 0, 0, end | stream << 1);
     }
     case SpvOpFunctionParameter: {
         const gm_type *t = tyof(d, w[2]);
@@ -968,33 +1086,44 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]), v1 = reg(d, w[3]), v2 = reg(d, w[4]);
         if (d->failed)
             return -1;
-        int n1 = words(d, w[3]), n = (int)wc - 5;
+        /* component indexes; a double component is cw = 2 words */
+        int cw = is_f64(d, w[3]) ? 2 : 1;
+        int n1 = words(d, w[3]) / cw, n = (int)wc - 5;
         int first = copy_list_begin(d);
         for (int k = 0; k < n; k++) {
             uint32_t s = w[5 + k];
-            int src = s == 0xffffffffu ? v1 : (int)s < n1 ? v1 + (int)s : v2 + (int)s - n1;
-            if (copy_pair(d, dst + k, src))
-                return -1;
+            int src = s == 0xffffffffu ? v1
+                      : (int)s < n1 ? v1 + (int)s * cw : v2 + ((int)s - n1) * cw;
+            for (int h = 0; h < cw; h++)
+                if (copy_pair(d, dst + k * cw + h, src + h))
+                    return -1;
         }
-        return gm_dec_emit(d, GM_OP_COPY_LIST, n, 0, 0, 0, 0, (uint32_t)first);
+        return gm_dec_emit(d, GM_OP_COPY_LIST, n * cw, 0, 0, 0, 0, (uint32_t)first);
     }
     case SpvOpVectorExtractDynamic: {
         int dst = reg(d, w[2]), v = reg(d, w[3]), i = reg(d, w[4]);
         if (d->failed)
             return -1;
+        if (is_f64(d, w[3]))
+            return gm_dec_emit(d, GM_OP_DEXTRACT_DYN, 2, dst, v, i, 0,
+                               (uint32_t)words(d, w[3]) / 2);
         return gm_dec_emit(d, GM_OP_VEC_EXTRACT_DYN, 1, dst, v, i, 0, (uint32_t)words(d, w[3]));
     }
     case SpvOpVectorInsertDynamic: {
         int dst = reg(d, w[2]), v = reg(d, w[3]), c = reg(d, w[4]), i = reg(d, w[5]);
         if (d->failed)
             return -1;
-        return gm_dec_emit(d, GM_OP_VEC_INSERT_DYN, words(d, w[2]), dst, v, c, i, 0);
+        return gm_dec_emit(d, is_f64(d, w[2]) ? GM_OP_DINSERT_DYN : GM_OP_VEC_INSERT_DYN,
+                           words(d, w[2]), dst, v, c, i, 0);
     }
     case SpvOpSelect: {
         int dst = reg(d, w[2]), c = reg(d, w[3]), a = reg(d, w[4]), b = reg(d, w[5]);
         if (d->failed)
             return -1;
         int n = words(d, w[2]);
+        if (is_f64(d, w[2])) /* condition per component: one word per two */
+            return gm_dec_emit(d, GM_OP_DSELECT, n, dst, c, a, b,
+                               (uint32_t)(words(d, w[3]) == 1));
         return gm_dec_emit(d, GM_OP_SELECT, n, dst, c, a, b,
                            (uint32_t)(words(d, w[3]) == 1 && n > 1));
     }
@@ -1003,7 +1132,8 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]), a = reg(d, w[3]), b = reg(d, w[4]);
         if (d->failed)
             return -1;
-        return gm_dec_emit(d, GM_OP_VEC_TIMES_SCALAR, words(d, w[2]), dst, a, b, 0, 0);
+        return gm_dec_emit(d, is_f64(d, w[2]) ? GM_OP_DVEC_TIMES_SCALAR : GM_OP_VEC_TIMES_SCALAR,
+                           words(d, w[2]), dst, a, b, 0, 0);
     }
     case SpvOpMatrixTimesVector:
     case SpvOpVectorTimesMatrix:
@@ -1042,6 +1172,19 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
             gop = GM_OP_DOT;
             n = ta->rows;
             break;
+        }
+        if (is_f64(d, w[3])) {
+            /* doubles: n is the result's words; dot takes its size from x */
+            static const int dop[][2] = {
+                {GM_OP_MAT_TIMES_VEC, GM_OP_DMAT_TIMES_VEC}, {GM_OP_VEC_TIMES_MAT, GM_OP_DVEC_TIMES_MAT},
+                {GM_OP_MAT_TIMES_MAT, GM_OP_DMAT_TIMES_MAT}, {GM_OP_OUTER, GM_OP_DOUTER},
+                {GM_OP_TRANSPOSE, GM_OP_DTRANSPOSE}, {GM_OP_DOT, GM_OP_DDOT}};
+            for (unsigned k = 0; k < sizeof dop / sizeof dop[0]; k++)
+                if (dop[k][0] == gop) {
+                    if (gop == GM_OP_DOT)
+                        x = (uint32_t)ta->rows;
+                    return gm_dec_emit(d, dop[k][1], words(d, w[2]), dst, a, b, 0, x);
+                }
         }
         return gm_dec_emit(d, gop, n, dst, a, b, 0, x);
     }
@@ -1085,6 +1228,8 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]), a = reg(d, w[3]);
         if (d->failed)
             return -1;
+        if (is_f64(d, w[3]))
+            return gm_dec_fail(d, "%s on doubles is not supported", gm_dec_opname(op));
         int gop = (op == SpvOpDPdx || op == SpvOpDPdxFine || op == SpvOpDPdxCoarse) ? GM_OP_DPDX
                   : (op == SpvOpDPdy || op == SpvOpDPdyFine || op == SpvOpDPdyCoarse)
                       ? GM_OP_DPDY : GM_OP_FWIDTH;

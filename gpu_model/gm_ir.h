@@ -120,6 +120,22 @@ typedef enum {
     GM_OP_SH_LOAD,      /* d[k] = shared[a[lane] + k] */
     GM_OP_SH_STORE,     /* shared[a[lane] + k] = b[k] (lanes in order; helpers skipped) */
     GM_OP_SH_ATOMIC,    /* aux[x]: SPIR-V opcode; d = old shared[a]; b value, c comparator */
+    GM_OP_GS_EMIT,      /* geometry: x = GM_GS_EMIT_VERTEX/END_PRIMITIVE | stream << 1 */
+    /* 64-bit floats (exec/gm_exec_f64.c). A double component is two consecutive words:
+     * low halves of the 32 lanes, then high halves, so moves, phis, blends and buffer
+     * words need nothing new. n is always the result's words. */
+    GM_OP_DADD, GM_OP_DSUB, GM_OP_DMUL, GM_OP_DDIV, GM_OP_DMOD, GM_OP_DREM, GM_OP_DNEG,
+    GM_OP_DCMP,         /* x = the float comparison opcode (GM_OP_FOEQ..GM_OP_FUGE) */
+    GM_OP_DISNAN, GM_OP_DISINF,
+    GM_OP_F2D, GM_OP_D2F, GM_OP_S2D, GM_OP_U2D, GM_OP_D2S, GM_OP_D2U,
+    GM_OP_DVEC_TIMES_SCALAR,
+    GM_OP_DMAT_TIMES_VEC, GM_OP_DVEC_TIMES_MAT, GM_OP_DMAT_TIMES_MAT, GM_OP_DOUTER,
+    GM_OP_DTRANSPOSE,   /* x as the float ops (rows | cols << 8 ...) */
+    GM_OP_DDOT,         /* x = source components */
+    GM_OP_DSELECT,      /* d = a ? b : c per component; x=1: scalar condition */
+    GM_OP_DEXTRACT_DYN, /* d = a[b[lane]] (a has x components) */
+    GM_OP_DINSERT_DYN,  /* d = a; d[c[lane]] = b */
+    GM_OP_DEXT,         /* GLSL.std.450 on doubles: x = instruction | operand words << 16 */
     GM_OP_COUNT
 } gm_opcode;
 
@@ -241,5 +257,14 @@ void gm_warp_set_shared(gm_warp *w, uint32_t *words, uint32_t count);
 void gm_warp_set_barrier_stop(gm_warp *w, int on);
 int gm_warp_at_barrier(const gm_warp *w);
 int gm_program_pc_is_barrier(const gm_program *p, int pc);
+
+/* ---- geometry shaders (frame runner, gmf_geometry.c) ---- */
+#define GM_GS_EMIT_VERTEX 0u
+#define GM_GS_END_PRIMITIVE 1u
+/* Called when the warp executes EmitVertex/EndPrimitive (and the stream variants) with the
+ * lanes that execute it; the lanes' outputs are readable (gm_warp_var_lanes) during the call. */
+typedef void (*gm_gs_emit_fn)(void *ctx, gm_warp *w, int end_primitive, int stream,
+                              gm_mask lanes);
+void gm_warp_set_gs_emit(gm_warp *w, gm_gs_emit_fn fn, void *ctx);
 
 #endif

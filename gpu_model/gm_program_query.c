@@ -220,7 +220,11 @@ static const char *const op_names[] = {
     "f2s", "f2u", "s2f", "u2f", "quant16", "vec_extract_dyn", "vec_insert_dyn",
     "dpdx", "dpdy", "fwidth", "ext", "tex", "image", "branch", "branch_cond", "switch",
     "return", "return_value", "kill", "demote", "unreachable", "call", "is_helper",
-    "barrier", "sh_load", "sh_store", "sh_atomic",
+    "barrier", "sh_load", "sh_store", "sh_atomic", "gs_emit",
+    "dadd", "dsub", "dmul", "ddiv", "dmod", "drem", "dneg", "dcmp", "disnan", "disinf",
+    "f2d", "d2f", "s2d", "u2d", "d2s", "d2u", "dvec_times_scalar", "dmat_times_vec",
+    "dvec_times_mat", "dmat_times_mat", "douter", "dtranspose", "ddot", "dselect",
+    "dextract_dyn", "dinsert_dyn", "dext",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == GM_OP_COUNT,
                "op_names must name every gm_op");

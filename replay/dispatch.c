@@ -24,6 +24,16 @@ struct glr_dispatch {
     size_t n_mappings;
 };
 
+bool glr_dispatch_output_bound(struct glr_dispatch *d, uint32_t binding)
+{
+    /* glGetIntegerv(GLenum, GLint *): declared here to keep the generated types out of this file. */
+    void (*get)(uint32_t, int32_t *) = (void (*)(uint32_t, int32_t *))glr_dispatch_proc(d, GLR_CMD_glGetIntegerv);
+    int32_t bound = 0;
+    if (get)
+        get(binding, &bound);
+    return bound != 0;
+}
+
 bool glr_obj_class_per_context(int obj_class)
 {
     switch (obj_class) {
@@ -183,7 +193,9 @@ int glr_dispatch_strings(struct glr_dispatch *d, const struct glr_blob *b, struc
         return -1;
     out->ptrs = calloc(n ? n : 1, sizeof *out->ptrs);
     out->lens = calloc(n ? n : 1, sizeof *out->lens);
-    if (!out->ptrs || !out->lens) {
+    out->buf = malloc(b->size + n);   /* the bytes, each string then a NUL */
+    char *q = out->buf;
+    if (!out->ptrs || !out->lens || !out->buf) {
         glr_dispatch_strings_free(out);
         return -1;
     }
@@ -199,8 +211,11 @@ int glr_dispatch_strings(struct glr_dispatch *d, const struct glr_blob *b, struc
             glr_dispatch_strings_free(out);
             return -1;
         }
-        out->ptrs[i] = (const char *)p;
+        memcpy(q, p, len);
+        q[len] = 0;
+        out->ptrs[i] = q;
         out->lens[i] = (int)len;
+        q += len + 1;
         p += len;
     }
     out->count = n;
@@ -211,8 +226,10 @@ void glr_dispatch_strings_free(struct glr_strings *s)
 {
     free(s->ptrs);
     free(s->lens);
+    free(s->buf);
     s->ptrs = NULL;
     s->lens = NULL;
+    s->buf = NULL;
 }
 
 int glr_dispatch_names_out(struct glr_dispatch *d, const struct glr_blob *b, struct glr_names *out)
@@ -253,10 +270,25 @@ void glr_dispatch_names_free(struct glr_names *n)
     n->names = NULL;
 }
 
+/* glCopyImageSubData names a texture or a renderbuffer by its target argument, so the registry
+ * gives its names no object class and the generated code cannot remap them: done here. */
+static int copy_image_sub_data(struct glr_dispatch *d, const struct glr_call *c)
+{
+    struct glr_call m = *c;
+    for (int i = 0; i <= 6; i += 6) {
+        int cls = (uint32_t)c->args[i + 1] == 0x8D41 /* GL_RENDERBUFFER */ ? GLR_OBJ_RENDERBUFFER : GLR_OBJ_TEXTURE;
+        m.args[i] = glr_dispatch_lookup(d, c->ctx_id, cls, c->args[i]);
+    }
+    return glr_dispatch_generated(d, &m);
+}
+
 int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
 {
     if (c->cmd >= GLR_CMD_COUNT || glr_cmds[c->cmd].api != GLR_API_GL)
         return GLR_DISPATCH_SKIPPED;
+    if (c->cmd == GLR_CMD_glCopyImageSubData || c->cmd == GLR_CMD_glCopyImageSubDataEXT ||
+        c->cmd == GLR_CMD_glCopyImageSubDataOES)
+        return copy_image_sub_data(d, c);
     return glr_dispatch_generated(d, c);
 }
 

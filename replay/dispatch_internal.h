@@ -9,8 +9,9 @@
 
 struct glr_strings {
     uint32_t count;
-    const char **ptrs;
+    const char **ptrs;   /* each NUL-terminated (into buf): calls without a length array need it */
     int *lens;
+    char *buf;
 };
 
 struct glr_names {
@@ -32,6 +33,10 @@ void glr_dispatch_names_bind(struct glr_dispatch *d, const struct glr_call *c, i
 void glr_dispatch_names_free(struct glr_names *n);
 void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void *replay_ptr);
 int glr_dispatch_generated(struct glr_dispatch *d, const struct glr_call *c);
+/* Whether a buffer is bound to the binding point whose GL_*_BINDING enum is given: read-backs
+ * (glReadPixels, glGetTexImage, ...) and query-result reads then write into that buffer at the
+ * offset their pointer argument holds, which changes the buffer, so the replay issues them. */
+bool glr_dispatch_output_bound(struct glr_dispatch *d, uint32_t binding);
 
 static inline const void *glr_dispatch_ptr(const struct glr_call *c, int i)
 {

@@ -15,6 +15,9 @@
 #include "glcap_file.h"
 #include "glcap_codec.h"
 #include "replay/restore_reset.h"
+#include "replay/restore_multisample.h"
+#include "replay/restore_fixed.h"
+#include "replay/restore_lists.h"
 
 /* GL enums used here (values from gl.xml). */
 #define R_GL_TEXTURE_2D 0x0DE1
@@ -51,7 +54,10 @@
 #define R_GL_RASTERIZER_DISCARD 0x8C89
 
 #define RESOURCE_INDEX_VERSION 1u
-enum { BLOB_DEFAULT_COLOR = 1, BLOB_DEFAULT_DEPTH_STENCIL = 2, BLOB_RENDERBUFFER = 3, BLOB_KIND_END };
+enum { BLOB_DEFAULT_COLOR = 1, BLOB_DEFAULT_DEPTH_STENCIL = 2, BLOB_RENDERBUFFER = 3,
+       /* 4: display lists (restore_lists.h), 5, 6: multisample samples (restore_multisample.h),
+        * 7: fixed-function state (restore_fixed.h) */
+       BLOB_KIND_END = GLR_RESTORE_FIXED_FUNCTION + 1 };
 
 struct rblob {
     uint32_t kind, ctx_id, name, width, height, internal_format, format, type;
@@ -70,6 +76,7 @@ struct glr_restore {
     size_t n_blobs;
     struct sm_call_list calls;
     bool have_calls;
+    struct glr_query_maker *queries;   /* restore_queries.c, made at the first restore */
 };
 
 static void seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -90,6 +97,7 @@ void glr_restore_free(struct glr_restore *r)
     if (r->have_calls)
         sm_call_list_free(&r->calls);
     sm_state_free(r->s);
+    glr_query_maker_free(r->queries);
     for (size_t i = 0; i < r->n_blobs; i++)
         free(r->blobs[i].data);
     free(r->blobs);
@@ -140,6 +148,17 @@ static int load_blob(glcap_reader *rd, const char *path, struct rblob *b, uint32
     }
     uint64_t px = (uint64_t)b->width * b->height;
     unsigned bpp = b->kind == BLOB_RENDERBUFFER ? transfer_bytes(b->format, b->type) : 4;
+    if (b->kind == GLR_RESTORE_DISPLAY_LIST || b->kind == GLR_RESTORE_FIXED_FUNCTION) {   /* kinds 4, 7: records */
+        bpp = 1;
+        px = b->size;
+    }
+    if (glr_restore_ms_kind(b->kind)) {   /* kinds 5, 6: whole sample planes (restore_multisample.h) */
+        struct glr_ms_content mc = { .kind = b->kind, .width = b->width, .height = b->height,
+                                     .internal_format = b->internal_format, .format = b->format, .type = b->type,
+                                     .size = b->size };
+        bpp = glr_restore_ms_size_ok(&mc) ? 1 : 0;
+        px = b->size;
+    }
     if (size != b->size || !bpp || size != px * bpp) {
         seterr(err, n, "%s: RESOURCE_BLOB %u: %zu bytes, expected %llu", path, section_id, size,
                (unsigned long long)b->size);
@@ -431,6 +450,20 @@ static int blit_saved(struct glr_dispatch *d, const struct glr_restore *r, struc
     return rc;
 }
 
+/* A multisample content (kinds 5, 6): every sample drawn in by restore_multisample.c. */
+static int restore_ms(struct glr_dispatch *d, const struct glr_restore *r, const struct rblob *b)
+{
+    struct glr_ms_content mc = { .kind = b->kind, .ctx_id = b->ctx_id, .name = b->name, .width = b->width,
+                                 .height = b->height, .internal_format = b->internal_format, .format = b->format,
+                                 .type = b->type, .data = b->data, .size = b->size };
+    char why[256];
+    if (glr_restore_ms_write(d, r->s, &mc, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "glreplay: warning: multisample %s %u: samples not restored: %s\n",
+            b->kind == GLR_RESTORE_MS_RENDERBUFFER ? "renderbuffer" : "texture", b->name, why);
+    return -1;
+}
+
 static int blit_renderbuffer(struct glr_dispatch *d, const struct glr_restore *r, struct rblob *b)
 {
     return blit_saved(d, r, b, false, false);
@@ -493,17 +526,55 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
                 st->first_failed = glr_cmds[c->cmd].name;
         }
     }
+    /* Fixed-function state of compatibility contexts (restore_fixed.c). */
+    for (size_t i = 0; i < r->n_blobs; i++) {
+        const struct rblob *b = &r->blobs[i];
+        char why[256];
+        if (b->kind != GLR_RESTORE_FIXED_FUNCTION)
+            continue;
+        if (make_current(user, b->ctx_id) != 0 ||
+            glr_restore_fixed_function(d, b->data, (size_t)b->size, st, why, sizeof why) != 0) {
+            st->contents_failed++;
+            fprintf(stderr, "glreplay: warning: context %u: fixed-function state not restored\n", b->ctx_id);
+        }
+    }
+    /* Display lists: compiled after the objects they use exist (restore_lists.c). */
+    for (size_t i = 0; i < r->n_blobs; i++) {
+        const struct rblob *b = &r->blobs[i];
+        char why[256];
+        if (b->kind != GLR_RESTORE_DISPLAY_LIST)
+            continue;
+        if (make_current(user, b->ctx_id) != 0) {
+            st->contents_failed++;
+            fprintf(stderr, "glreplay: warning: display list %u: context %u was not created\n", b->name, b->ctx_id);
+        } else if (glr_restore_list(d, b->ctx_id, b->name, b->data, (size_t)b->size, st, why, sizeof why) != 0) {
+            st->contents_failed++;
+            fprintf(stderr, "glreplay: warning: display list %u not restored: %s\n", b->name, why);
+        }
+    }
     /* Renderbuffer pixels last: the renderbuffers exist now (with their replay names). */
     for (size_t i = 0; i < r->n_blobs; i++) {
         struct rblob *b = &r->blobs[i];
-        if (b->kind != BLOB_RENDERBUFFER)
+        if (b->kind != BLOB_RENDERBUFFER && !glr_restore_ms_kind(b->kind))
             continue;
-        if (make_current(user, b->ctx_id) != 0 || blit_renderbuffer(d, r, b) != 0)
+        if (make_current(user, b->ctx_id) != 0 ||
+            (b->kind == BLOB_RENDERBUFFER ? blit_renderbuffer(d, r, b) : restore_ms(d, r, b)) != 0)
             st->contents_failed++;
         else
             st->contents_restored++;
     }
+    /* Query results earlier frames left (the query objects exist now). The contexts are fresh:
+     * objects a maker kept on earlier ones are gone. */
+    glr_query_maker_forget(r->queries);
+    glr_restore_query_results(glr_restore_query_maker(r), r->s, d, make_current, user, NULL, NULL, st);
     return 0;
+}
+
+struct glr_query_maker *glr_restore_query_maker(struct glr_restore *r)
+{
+    if (r && !r->queries)
+        r->queries = glr_query_maker_new();
+    return r ? r->queries : NULL;
 }
 
 /* ---------------------------------------------------------------- between passes (restore_reset.h) */
@@ -519,12 +590,30 @@ const struct sm_call_list *glr_restore_call_list(struct glr_restore *r)
     return r->calls.failed ? NULL : &r->calls;
 }
 
+size_t glr_restore_content_count(const struct glr_restore *r)
+{
+    return r ? r->n_blobs : 0;
+}
+
+bool glr_restore_content_at(const struct glr_restore *r, size_t i, struct glr_restore_saved *out)
+{
+    if (!r || i >= r->n_blobs)
+        return false;
+    const struct rblob *b = &r->blobs[i];
+    *out = (struct glr_restore_saved){ b->kind, b->ctx_id, b->name, b->width, b->height, b->internal_format,
+                                       b->format, b->type, b->data, b->size };
+    return true;
+}
+
 bool glr_restore_has_contents(const struct glr_restore *r, bool default_fb, uint32_t ctx_id, uint32_t name)
 {
     for (size_t i = 0; i < r->n_blobs; i++) {
         const struct rblob *b = &r->blobs[i];
-        if (default_fb ? (b->kind != BLOB_RENDERBUFFER && b->ctx_id == ctx_id)
-                       : (b->kind == BLOB_RENDERBUFFER && b->name == name))
+        bool rb = b->kind == BLOB_RENDERBUFFER || b->kind == GLR_RESTORE_MS_RENDERBUFFER;
+        if (b->kind == GLR_RESTORE_DISPLAY_LIST || b->kind == GLR_RESTORE_FIXED_FUNCTION)
+            continue;
+        if (default_fb ? (!rb && b->kind != GLR_RESTORE_MS_TEXTURE && b->ctx_id == ctx_id)
+                       : (rb && b->name == name))
             return true;
     }
     return false;
@@ -535,6 +624,20 @@ int glr_restore_recopy(struct glr_restore *r, struct glr_dispatch *d, glr_make_c
 {
     for (size_t i = 0; i < r->n_blobs; i++) {
         struct rblob *b = &r->blobs[i];
+        if (b->kind == GLR_RESTORE_DISPLAY_LIST || b->kind == GLR_RESTORE_FIXED_FUNCTION)
+            continue;   /* lists stay compiled, fixed-function state stays set, on kept contexts */
+        if (glr_restore_ms_kind(b->kind)) {
+            /* Multisample renderbuffers when the frame changed them; multisample textures always
+             * (the reset plan tracks no texture contents of its own for them). */
+            if (b->kind == GLR_RESTORE_MS_RENDERBUFFER &&
+                !want(want_user, GLR_CONTENT_RENDERBUFFER, b->ctx_id, b->name))
+                continue;
+            if (make_current(user, b->ctx_id) != 0 || restore_ms(d, r, b) != 0)
+                st->contents_failed++;
+            else
+                st->contents_restored++;
+            continue;
+        }
         bool is_default = b->kind != BLOB_RENDERBUFFER;
         enum glr_restore_content what = b->kind == BLOB_RENDERBUFFER ? GLR_CONTENT_RENDERBUFFER
                                       : b->kind == BLOB_DEFAULT_COLOR ? GLR_CONTENT_DEFAULT_COLOR
@@ -554,4 +657,6 @@ void glr_restore_forget_copies(struct glr_restore *r)
 {
     for (size_t i = 0; r && i < r->n_blobs; i++)
         r->blobs[i].kept_tex = r->blobs[i].kept_fbo[0] = r->blobs[i].kept_fbo[1] = 0;
+    if (r)
+        glr_query_maker_forget(r->queries);
 }

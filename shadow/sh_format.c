@@ -223,6 +223,9 @@ char *sh_snapshot_to_json(const sh_snapshot *s)
         } else if (h->stage == 4) {
             cJSON_AddNumberToObject(lo, "x", h->lane_x[l]);
             cJSON_AddNumberToObject(lo, "y", h->lane_y[l]);
+        } else if (h->stage == 3) {   /* geometry: gl_PrimitiveIDIn and gl_InvocationID */
+            cJSON_AddNumberToObject(lo, "primitiveId", h->lane_x[l]);
+            cJSON_AddNumberToObject(lo, "invocationId", h->lane_y[l]);
         } else {
             cJSON_AddNumberToObject(lo, "vertexId", h->lane_x[l]);
             cJSON_AddNumberToObject(lo, "instanceId", h->lane_y[l]);

@@ -15,6 +15,7 @@
 #define GL_SHADING_LANGUAGE_VERSION 0x8B8C
 #define GL_CONTEXT_FLAGS 0x821E
 #define GL_CONTEXT_PROFILE_MASK 0x9126
+#define GL_SAMPLES 0x80A9
 #define GL_BACK 0x0405
 #define GL_RGBA 0x1908
 #define GL_UNSIGNED_BYTE 0x1401
@@ -67,6 +68,13 @@ void glr_describe_current_context(struct glr_ctx_desc *d)
         GLR_REAL(glGetIntegerv)(GL_CONTEXT_FLAGS, &d->flags);
     if (!d->is_es && (d->major > 3 || (d->major == 3 && d->minor >= 2)))
         GLR_REAL(glGetIntegerv)(GL_CONTEXT_PROFILE_MASK, &d->profile_mask);
+    /* The window's sample count: GL_SAMPLES describes the bound draw framebuffer, so only when that
+     * is the default one (it is at a context's first make-current). */
+    GLint draw_fbo = 0;
+    if (d->is_es ? d->major >= 2 : d->major >= 3)
+        GLR_REAL(glGetIntegerv)(GL_FRAMEBUFFER_BINDING, &draw_fbo);
+    if (!draw_fbo && d->major >= 1)
+        GLR_REAL(glGetIntegerv)(GL_SAMPLES, &d->samples);
     tls_desc = *d;
 }
 

@@ -106,6 +106,7 @@ static char *metadata_json(const struct glr_capture_summary *s, uint32_t threads
         jfmt(&j, ",\"minor\":%llu", (unsigned long long)c->minor);
         jfmt(&j, ",\"profile_mask\":%llu", (unsigned long long)c->profile_mask);
         jfmt(&j, ",\"flags\":%llu", (unsigned long long)c->flags);
+        jfmt(&j, ",\"samples\":%llu", (unsigned long long)(c->samples > 0 ? c->samples : 0));
         jraw(&j, ",\"version\":");
         jstr(&j, c->version);
         jraw(&j, ",\"renderer\":");

@@ -123,11 +123,72 @@ static bool is_pixel_upload(const char *n)
            !strstr(n, "Copy") && !strstr(n, "Get") && !strstr(n, "Multisample");
 }
 
+/* Components of an evaluator map target (GL_MAP1_* / GL_MAP2_*, same order in both ranges). */
+static int64_t map_components(uint32_t target)
+{
+    switch (target & 0xF) {   /* COLOR_4, INDEX, NORMAL, TEXTURE_COORD_1..4, VERTEX_3, VERTEX_4 */
+    case 0x0: return 4;
+    case 0x1: return 1;
+    case 0x2: return 3;
+    case 0x3: return 1;
+    case 0x4: return 2;
+    case 0x5: return 3;
+    case 0x6: return 4;
+    case 0x7: return 3;
+    case 0x8: return 4;
+    default: return -1;
+    }
+}
+
+/* Fixed-function vector setters whose value count depends on pname: glLightfv, glMaterialfv,
+ * glLightModelfv, glFogfv, glTexEnvfv, glTexGenfv, glPointParameterfv and their i/x/d forms. */
+static bool is_fixed_function_vector(const char *n)
+{
+    static const char *const stems[] = { "glLightModel", "glLight", "glMaterial", "glFog", "glTexEnv",
+                                         "glMultiTexEnv", "glTexGen", "glMultiTexGen", "glPointParameter" };
+    for (size_t i = 0; i < sizeof stems / sizeof *stems; i++) {
+        size_t k = strlen(stems[i]);
+        if (strncmp(n, stems[i], k) != 0)
+            continue;
+        const char *t = n + k;   /* f, i, x or d, then v, then an optional vendor suffix */
+        if ((t[0] == 'f' || t[0] == 'i' || t[0] == 'x' || t[0] == 'd') && t[1] == 'v') {
+            for (t += 2; *t; t++)
+                if (*t < 'A' || *t > 'Z')
+                    return false;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* How many values a fixed-function vector setter reads for pname (GL 2.1 tables 2.11, 3.22,
+ * 6.x); 1 for the scalar parameters. */
+static int64_t fixed_function_count(uint32_t pname)
+{
+    switch (pname) {
+    case 0x1200: case 0x1201: case 0x1202: case 0x1203: /* AMBIENT DIFFUSE SPECULAR POSITION */
+    case 0x1600: case 0x1602:                           /* EMISSION AMBIENT_AND_DIFFUSE */
+    case 0x0B53: case 0x0B66: case 0x2201:              /* LIGHT_MODEL_AMBIENT FOG_COLOR TEXTURE_ENV_COLOR */
+    case 0x2501: case 0x2502:                           /* OBJECT_PLANE EYE_PLANE */
+        return 4;
+    case 0x1204: case 0x1603: case 0x8129:              /* SPOT_DIRECTION COLOR_INDEXES POINT_DISTANCE_ATTENUATION */
+        return 3;
+    default:
+        return 1;
+    }
+}
+
 int64_t glr_compsize(int cmd, int param, const uint64_t *a)
 {
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
     const char *n = ci->name;
     const char *pn = ci->params[param].name;
+    if ((!strncmp(n, "glClearTex", 10) || (!strncmp(n, "glClear", 7) && strstr(n, "Buffer") && strstr(n, "Data"))) &&
+        !strcmp(pn, "data")) {
+        /* glClearTex(Sub)Image, glClear(Named)Buffer(Sub)Data: one element of format/type. */
+        int f = param_index(ci, "format"), t = param_index(ci, "type");
+        return f < 0 || t < 0 ? -1 : pixel_size((uint32_t)a[f], (uint32_t)a[t]);
+    }
     if (is_pixel_upload(n) && (strcmp(pn, "pixels") == 0 || strcmp(pn, "data") == 0))
         return pixel_upload(ci, a);
     if (strcmp(pn, "indices") == 0 && strncmp(n, "glDraw", 6) == 0 && !strstr(n, "Multi")) {
@@ -157,12 +218,69 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
             return -1;
         return ((uint32_t)a[b] == 0x1800 /* GL_COLOR */ ? 4 : 1) * 4;
     }
-    if (strncmp(n, "glClearBuffer", 13) == 0 || strncmp(n, "glClearNamedFramebuffer", 23) == 0) {
-        /* GL_COLOR takes 4 values; GL_DEPTH and GL_STENCIL one (fv/iv/uiv: 4 bytes each). */
-        int b = param_index(ci, "buffer");
-        if (b < 0 || strcmp(pn, "value") != 0)
+    if (!strcmp(n, "glCallLists") && !strcmp(pn, "lists")) {
+        int64_t count = (int32_t)a[0], per;
+        switch ((uint32_t)a[1]) {
+        case 0x1400: case 0x1401: per = 1; break;                 /* BYTE UNSIGNED_BYTE */
+        case 0x1402: case 0x1403: case 0x1407: per = 2; break;    /* SHORT UNSIGNED_SHORT 2_BYTES */
+        case 0x1408: per = 3; break;                              /* 3_BYTES */
+        case 0x1404: case 0x1405: case 0x1406: case 0x1409: per = 4; break; /* INT UINT FLOAT 4_BYTES */
+        default: return -1;
+        }
+        return count > 0 ? count * per : 0;
+    }
+    if (!strcmp(n, "glNamedBufferSubData") || !strcmp(n, "glNamedBufferSubDataEXT")) {
+        int sz = param_index(ci, "size");
+        return sz < 0 ? -1 : (int64_t)a[sz];
+    }
+    if (!strcmp(n, "glBitmap") || !strcmp(n, "glPolygonStipple")) {
+        /* 1-bit pixels, rows padded to the unpack alignment (an unpack buffer: an offset). */
+        if (get_int(GL_PIXEL_UNPACK_BUFFER_BINDING))
+            return 0;
+        int64_t w = !strcmp(n, "glBitmap") ? (int32_t)a[0] : 32, h = !strcmp(n, "glBitmap") ? (int32_t)a[1] : 32;
+        int64_t row_len = get_int(0x0CF2 /* GL_UNPACK_ROW_LENGTH */), align = get_int(0x0CF5 /* ALIGNMENT */);
+        int64_t skip_rows = get_int(0x0CF3), skip_px = get_int(0x0CF4);
+        int64_t row_bytes = ((row_len > 0 ? row_len : w) + 7) / 8;
+        if (align > 1 && row_bytes % align)
+            row_bytes += align - row_bytes % align;
+        return w <= 0 || h <= 0 ? 0 : (skip_rows + h - 1) * row_bytes + (skip_px + w + 7) / 8;
+    }
+    if (!strcmp(n, "glViewportArrayv") || !strcmp(n, "glScissorArrayv") || !strcmp(n, "glDepthRangeArrayv")) {
+        int c = param_index(ci, "count");
+        int64_t per = !strcmp(n, "glDepthRangeArrayv") ? 2 * 8 : 4 * 4;
+        return c < 0 ? -1 : (int64_t)(int32_t)a[c] * per;
+    }
+    if (!strcmp(n, "glPatchParameterfv"))
+        return ((uint32_t)a[0] == 0x8E74 /* GL_PATCH_DEFAULT_OUTER_LEVEL */ ? 4 : 2) * 4;
+    if (!strncmp(n, "glMultiDraw", 11) && strstr(n, "Indirect") && !strcmp(pn, "indirect")) {
+        if (get_int(GL_DRAW_INDIRECT_BUFFER_BINDING))
+            return 0;
+        int dc = param_index(ci, "drawcount"), st = param_index(ci, "stride");
+        if (dc < 0 || st < 0)
             return -1;
-        return ((uint32_t)a[b] == 0x1800 /* GL_COLOR */ ? 4 : 1) * 4;
+        int64_t stride = (int32_t)a[st] ? (int32_t)a[st] : strstr(n, "Elements") ? 20 : 16;
+        int64_t count = (int32_t)a[dc];
+        return count > 0 ? (count - 1) * stride + (strstr(n, "Elements") ? 20 : 16) : 0;
+    }
+    if (!strncmp(n, "glMap1", 6) || !strncmp(n, "glMap2", 6)) {
+        /* Control points: the last one starts (order-1)*stride values in and holds as many values
+         * as the target has components. */
+        int64_t esize = n[6] == 'd' ? 8 : 4, k = map_components((uint32_t)a[0]);
+        if (k < 0)
+            return -1;
+        if (n[5] == '1')   /* glMap1(target, u1, u2, stride, order, points) */
+            return ((int64_t)(int32_t)a[4] - 1) * (int32_t)a[3] * esize + k * esize;
+        /* glMap2(target, u1, u2, ustride, uorder, v1, v2, vstride, vorder, points) */
+        return (((int64_t)(int32_t)a[4] - 1) * (int32_t)a[3] + ((int64_t)(int32_t)a[8] - 1) * (int32_t)a[7] + k) *
+               esize;
+    }
+    if (strcmp(pn, "params") == 0 && is_fixed_function_vector(n)) {
+        int p = param_index(ci, "pname");
+        size_t len = strlen(n);
+        while (len > 0 && n[len - 1] >= 'A' && n[len - 1] <= 'Z')
+            len--;   /* a vendor suffix (EXT, OES, ...) */
+        int64_t esize = len >= 2 && n[len - 2] == 'd' ? 8 : 4;   /* ...dv: doubles; fv, iv, xv: 4 bytes */
+        return p < 0 ? -1 : fixed_function_count((uint32_t)a[p]) * esize;
     }
     return -1;
 }

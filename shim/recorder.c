@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
+#include "shim/display_lists.h"
 
 struct glr_rec {
     struct glr_rec_fast f;  /* first: the fast record casts between the two */
@@ -40,6 +41,10 @@ struct glr_rec {
     uint64_t epoch;         /* capture this buffer belongs to */
     uint64_t seq_epoch;     /* capture in which this thread has joined the numbering */
     bool failed;
+    /* A display list's recorder (display_lists.h): a malloc'd buffer of its own, grown within the
+     * lists' memory cap, never armed for fast records. */
+    bool list;
+    int mirror_cmd;         /* capture record also copied into the open list: its cmd; -1: not */
     struct glr_rec *next;
 };
 
@@ -60,6 +65,8 @@ static pthread_mutex_t join_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t seq_epoch;
 static struct glr_rec *seq_owner;
 static unsigned live_gen;
+/* The recorder of the display list open on this thread (glNewList .. glEndList); NULL otherwise. */
+static __thread struct glr_rec *tls_list __attribute__((tls_model("initial-exec")));
 
 static void full_fence_others(void)
 {
@@ -155,11 +162,15 @@ static void rec_fail(struct glr_rec *r)
         __atomic_compare_exchange_n(&glr_rec_live, &live, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
+static bool list_reserve(struct glr_rec *r, size_t len, size_t cap, size_t extra);
+
 static bool reserve(struct glr_rec *r, size_t extra)
 {
     size_t len = (size_t)(r->f.pos - r->buf), cap = (size_t)(r->end - r->buf);
     if (len + extra <= cap)
         return true;
+    if (r->list)
+        return list_reserve(r, len, cap, extra);
     size_t ncap = cap ? cap : (size_t)2 << 20;  /* one huge page */
     while (ncap < len + extra)
         ncap *= 2;
@@ -251,7 +262,8 @@ static void set_busy(struct glr_rec *r)
  * while the capture, the context and the buffer stay as they are. */
 static void arm_fast(struct glr_rec *r, unsigned live, uint32_t ctx_id)
 {
-    if (!live || r->failed || (size_t)(r->end - r->buf) < GLR_REC_FAST_MAX) {
+    /* While a display list is open here every call also goes to the list: no fast records. */
+    if (!live || r->failed || tls_list || (size_t)(r->end - r->buf) < GLR_REC_FAST_MAX) {
         disarm_fast(r);
         return;
     }
@@ -307,12 +319,41 @@ static struct glr_rec *open_record(int cmd, uint32_t ctx_id)
     put_uvar(r, next_seq(r));
     put_uvar(r, ctx_id);
     put_uvar(r, r->thread_id);
+    r->mirror_cmd = tls_list && glr_dl_compiled(cmd) ? cmd : -1;
+    return r;
+}
+
+/* A record that goes only to the display list open on this thread (no capture records it). The
+ * list's records number their calls from 0 (seq) and carry thread id 0. */
+static struct glr_rec *open_list_record(int cmd, uint32_t ctx_id)
+{
+    struct glr_rec *l = tls_list;
+    if (!l || l->failed || !glr_dl_compiled(cmd))
+        return NULL;
+    l->rec_start = NULL;
+    if (!reserve(l, 4 + 4 * 10 + (GLR_MAX_PARAMS + 1) * 10))
+        return NULL;
+    l->rec_start = l->f.pos;
+    l->f.pos += 4;
+    put_uvar(l, (uint64_t)cmd);
+    put_uvar(l, l->seq_epoch++);
+    put_uvar(l, ctx_id);
+    put_uvar(l, 0);
+    l->mirror_cmd = -1;
+    return l;
+}
+
+static struct glr_rec *open_any_record(int cmd, uint32_t ctx_id)
+{
+    struct glr_rec *r = open_record(cmd, ctx_id);
+    if (!r && __builtin_expect(tls_list != NULL, 0))
+        r = open_list_record(cmd, ctx_id);
     return r;
 }
 
 struct glr_rec *glr_rec_begin(int cmd, const uint64_t *args, int nargs, uint64_t ret)
 {
-    struct glr_rec *r = open_record(cmd, glr_ctx_id(glr_ctx_current()));
+    struct glr_rec *r = open_any_record(cmd, glr_ctx_id(glr_ctx_current()));
     if (!r)
         return NULL;
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
@@ -325,7 +366,7 @@ struct glr_rec *glr_rec_begin(int cmd, const uint64_t *args, int nargs, uint64_t
 
 struct glr_rec *glr_rec_begin_pseudo(int pseudo_cmd, uint32_t ctx_id)
 {
-    return open_record(pseudo_cmd, ctx_id);
+    return open_any_record(pseudo_cmd, ctx_id);
 }
 
 void glr_rec_uvar(struct glr_rec *r, uint64_t v)
@@ -339,7 +380,7 @@ void glr_rec_blob(struct glr_rec *r, const void *data, int64_t size)
     if (r->failed)
         return;
     if (!data || size <= 0) {
-        if (data && size < 0)
+        if (data && size < 0 && !r->list)
             glr_capture_note_unsized(glr_capture_current_cmd(r->rec_start + 4));
         if (reserve(r, 1))
             put_uvar(r, 0);
@@ -384,17 +425,98 @@ void glr_rec_strings(struct glr_rec *r, const char *const *strings, int64_t coun
     }
 }
 
+static void list_append(struct glr_rec *l, const uint8_t *rec, size_t n);
+
 void glr_rec_end(struct glr_rec *r)
 {
     if (r->failed) {
         if (r->rec_start)
             r->f.pos = r->rec_start;
+        if (__builtin_expect(r->mirror_cmd >= 0, 0) && tls_list && !r->list)
+            tls_list->failed = true;  /* the call is lost to the list too: it is dropped, and said */
     } else {
         uint32_t body = (uint32_t)(r->f.pos - r->rec_start - 4);
         memcpy(r->rec_start, &body, 4);
+        if (__builtin_expect(r->mirror_cmd >= 0, 0) && tls_list && !r->list)
+            list_append(tls_list, r->rec_start, 4 + (size_t)body);
     }
+    r->mirror_cmd = -1;
     r->rec_start = NULL;
     __atomic_store_n(&r->f.busy, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- Display lists (display_lists.h) ---------------------------------------------------------- */
+
+/* Grows a list's buffer (malloc'd, doubling from 4 KiB) within the lists' memory cap. */
+static bool list_reserve(struct glr_rec *r, size_t len, size_t cap, size_t extra)
+{
+    size_t ncap = cap ? cap : 4096;
+    while (ncap < len + extra)
+        ncap *= 2;
+    if (!glr_dl_may_grow(ncap - cap)) {
+        r->failed = true;
+        return false;
+    }
+    uint8_t *nb = realloc(r->buf, ncap);
+    if (!nb) {
+        glr_dl_release_bytes(ncap - cap);
+        r->failed = true;
+        return false;
+    }
+    size_t open = r->rec_start ? (size_t)(r->rec_start - r->buf) : 0;
+    r->buf = nb;
+    r->end = nb + ncap;
+    r->f.pos = nb + len;
+    if (r->rec_start)
+        r->rec_start = nb + open;
+    return true;
+}
+
+/* A copy of a capture record (same encoding) into the open list. */
+static void list_append(struct glr_rec *l, const uint8_t *rec, size_t n)
+{
+    if (l->failed || !reserve(l, n))
+        return;
+    put_raw(l, rec, n);
+}
+
+bool glr_rec_list_open(void)
+{
+    if (tls_list)
+        return false;
+    struct glr_rec *l = calloc(1, sizeof *l);
+    if (!l)
+        return false;
+    l->list = true;
+    l->mirror_cmd = -1;
+    tls_list = l;
+    /* This thread's capture fast state (if armed) must not take the list's calls past the list. */
+    struct glr_rec *r = (struct glr_rec *)glr_rec_tls;
+    if (r)
+        disarm_fast(r);
+    return true;
+}
+
+bool glr_rec_list_is_open(void)
+{
+    return tls_list != NULL;
+}
+
+uint8_t *glr_rec_list_close(size_t *size, size_t *reserved, bool *failed)
+{
+    struct glr_rec *l = tls_list;
+    tls_list = NULL;
+    if (!l) {
+        *size = *reserved = 0;
+        *failed = true;
+        return NULL;
+    }
+    uint8_t *buf = l->buf;
+    *size = l->buf ? (size_t)(l->f.pos - l->buf) : 0;
+    *reserved = (size_t)(l->end - l->buf);
+    *failed = l->failed;
+    free(l);
+    return buf;
 }
 
 void glr_rec_quiesce(void)

@@ -16,6 +16,8 @@
 enum {
     GLR_SLOW_COUNT = 1u << 0,
     GLR_SLOW_RECORD = 1u << 1,
+    /* A display list is open on some thread: its calls are recorded into the list (display_lists.h). */
+    GLR_SLOW_LIST = 1u << 2,
 };
 extern GLR_HIDDEN unsigned glr_slow_mode;
 

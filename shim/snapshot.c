@@ -9,6 +9,7 @@
 #include "shim/capture_file.h"
 #include "shim/snapshot.h"
 #include "shim/track.h"
+#include "shim/display_lists.h"
 #include "statemodel/sm_gl_enums.h"
 #include "glcap_file.h"
 #include "glcap_codec.h"
@@ -357,6 +358,7 @@ int glr_snapshot_take(int api)
     glr_snap_renderbuffers(sn);
     glr_snap_samplers(sn);
     glr_snap_programs(sn);
+    glr_snap_display_lists(sn);   /* display_lists.h */
     snap_context_part(sn);
     default_framebuffer(sn, api);
     errors_end(sn, pending, debug_on);

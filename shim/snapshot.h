@@ -42,6 +42,7 @@ enum glr_snap_blob_kind {
     GLR_SNAP_BLOB_DEFAULT_COLOR = 1,      /* default framebuffer back buffer, RGBA8 */
     GLR_SNAP_BLOB_DEFAULT_DEPTH_STENCIL = 2, /* default framebuffer depth+stencil, 24_8 */
     GLR_SNAP_BLOB_RENDERBUFFER = 3,       /* a single-sample renderbuffer's pixels */
+    GLR_SNAP_BLOB_FIXED_FUNCTION = 7,     /* a compatibility context's fixed-function state, as calls */
 };
 
 struct glr_snap_blob {
@@ -122,5 +123,9 @@ GLR_SNAP_HIDDEN void glr_snap_programs(struct glr_snap *sn);
 GLR_SNAP_HIDDEN void glr_snap_vertex_arrays(struct glr_snap *sn);
 GLR_SNAP_HIDDEN void glr_snap_framebuffers(struct glr_snap *sn);
 GLR_SNAP_HIDDEN void glr_snap_context_state(struct glr_snap *sn);
+/* snapshot_queries.c: results earlier frames left in this context's query objects */
+GLR_SNAP_HIDDEN void glr_snap_query_results(struct glr_snap *sn);
+/* snapshot_fixed.c: lights, materials, fog, texture environments, ... of a compatibility context */
+GLR_SNAP_HIDDEN void glr_snap_fixed_function(struct glr_snap *sn);
 
 #endif

@@ -848,6 +848,8 @@ void glr_snap_context_state(struct glr_snap *sn)
     image_units(sn);
     pipelines(sn);
     tfb_buffers(sn);
+    glr_snap_query_results(sn);
+    glr_snap_fixed_function(sn);
     active_queries(sn);
     buffer_bindings(sn);
     texture_bindings(sn);

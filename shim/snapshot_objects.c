@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include "shim/shim_internal.h"
 #include "shim/snapshot.h"
+#include "shim/snapshot_multisample.h"
 #include "statemodel/sm_gl_enums.h"
 
 static uint32_t *object_names(struct glr_snap *sn, enum sm_object_kind k, size_t *n)
@@ -518,8 +519,9 @@ static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct
             } else {
                 define_image(sn, target, face, level, &li, cdata);
             }
-            if (ms) {
-                glr_snap_warn(sn, "texture %u: multisample contents are not kept", name);
+            if (ms) {   /* every sample: snapshot_multisample.c */
+                glr_snap_ms_texture(sn, name, target, li.w, li.h, target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY ? li.d : 1,
+                                    (GLenum)li.ifmt, li.samples);
                 continue;
             }
             if (li.compressed) {
@@ -608,8 +610,7 @@ static GLenum rb_attachment(GLenum fmt)
 }
 
 /* A single-sample renderbuffer's pixels, read through a temporary framebuffer (RESOURCE_BLOB kind 3,
- * put back by replay/restore.c with a blit). Multisample contents are not kept: a resolve could be
- * read, but GL cannot blit it back into a multisample buffer. */
+ * put back by replay/restore.c with a blit). Multisample ones: snapshot_multisample.c (kind 5). */
 static void renderbuffer_contents(struct glr_snap *sn, GLuint rb, GLint w, GLint h, GLenum fmt)
 {
     GLenum format, type;
@@ -684,8 +685,8 @@ void glr_snap_renderbuffers(struct glr_snap *sn)
                            SNAP_I(samples), SNAP_U(fmt), SNAP_I(w), SNAP_I(h));
         if (w > 0 && h > 0 && w <= 16384 && h <= 16384 && samples == 0)
             renderbuffer_contents(sn, names[i], w, h, (GLenum)fmt);
-        else if (w > 0 && h > 0 && samples > 0)
-            glr_snap_warn(sn, "renderbuffer %u: multisample contents are not kept", names[i]);
+        else if (w > 0 && h > 0 && samples > 0)   /* every sample: snapshot_multisample.c */
+            glr_snap_ms_renderbuffer(sn, names[i], w, h, (GLenum)fmt, samples);
     }
     GLR_REAL(glBindRenderbuffer)(GL_RENDERBUFFER, (GLuint)saved);
     glr_snap_apply(sn, GLR_CMD_glBindRenderbuffer, -1, NULL, 0, 2, SNAP_U(GL_RENDERBUFFER), SNAP_U(0));

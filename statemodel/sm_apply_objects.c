@@ -585,6 +585,7 @@ static void begin_query(struct sm_ap *a, uint32_t target, uint32_t index, uint32
     q->target = target;
     q->index = index;
     q->active = true;
+    q->has_result = false;   /* the frame makes its own result now */
     struct sm_context_state *st = &a->c->st;
     void *p = realloc(st->active_queries, (st->n_active_queries + 1) * sizeof *st->active_queries);
     if (!p) {
@@ -628,8 +629,10 @@ static void h_end_query(struct sm_ap *a)
 static void h_query_counter(struct sm_ap *a)
 {
     struct sm_query *q = bind_obj(a, &a->c->queries, ap_u(a, 0), new_query);
-    if (q)
+    if (q) {
         q->target = ap_u(a, 1);
+        q->has_result = false;
+    }
 }
 
 /* ------------------------------------------------------------------ syncs */

@@ -404,6 +404,24 @@ static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
         cJSON_AddItemToArray(ub, e);
     }
     add(o, "uniform_buffers", ub);
+    /* Query objects: target, whether active, and the result an earlier frame left (kept by the
+     * snapshot; the frame's own results are not known without a driver). */
+    cJSON *qs = cJSON_CreateArray();
+    size_t nq = sm_object_count(c, SM_OBJ_QUERY);
+    uint32_t *qn = nq ? malloc(nq * sizeof *qn) : NULL;
+    nq = qn ? sm_object_names(c, SM_OBJ_QUERY, qn, nq) : 0;
+    for (size_t i = 0; i < nq; i++) {
+        const struct sm_query *q = sm_get_query(c, qn[i]);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "name", qn[i]);
+        add(e, "target", q->target ? jenum(q->target) : cJSON_CreateNull());
+        cJSON_AddBoolToObject(e, "active", q->active);
+        if (q->has_result)
+            cJSON_AddNumberToObject(e, "result", (double)q->result);
+        cJSON_AddItemToArray(qs, e);
+    }
+    free(qn);
+    add(o, "queries", qs);
     cJSON_AddNumberToObject(o, "unhandled_calls", (double)s->unhandled_calls);
     cJSON_AddNumberToObject(o, "model_errors", (double)s->errors);
     return o;

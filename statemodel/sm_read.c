@@ -94,6 +94,25 @@ const struct sm_query *sm_get_query(const struct sm_context *c, uint32_t name)
     return sm_map_get(&c->queries, name);
 }
 
+bool sm_set_query_result(struct sm_state *s, uint32_t ctx_id, uint32_t name, uint32_t target, uint64_t result)
+{
+    struct sm_context *c = (struct sm_context *)sm_context_get(s, ctx_id);
+    if (!c || !name)
+        return false;
+    struct sm_query *q = sm_map_get(&c->queries, name);
+    if (!q) {
+        q = sm_query_new(name);
+        if (!q || !sm_map_put(&c->queries, name, q)) {
+            free(q);
+            return false;
+        }
+    }
+    q->target = target;
+    q->has_result = true;
+    q->result = result;
+    return true;
+}
+
 static const char *const kind_names[SM_OBJ_COUNT] = {
     "buffer", "texture", "renderbuffer", "sampler", "shader", "program", "sync",
     "vertex_array", "framebuffer", "transform_feedback", "program_pipeline", "query",

@@ -481,6 +481,10 @@ static void io_query(struct sm_io *io, struct sm_query *q)
     io_enum(io, "target", &q->target);
     io_bool(io, "active", &q->active);
     io_u32(io, "index", &q->index);
+    if (io->version >= 3) {
+        io_bool(io, "has_result", &q->has_result);
+        io_u64(io, "result", &q->result);
+    }
 }
 
 static void w_vao(struct sm_io *io, void *o) { io_vao(io, o); }
@@ -712,6 +716,8 @@ static void io_ctx_state(struct sm_io *io, struct sm_context_state *st)
     io_arr_end(io);
     if (io->version >= 2)
         io_matrices(io, st);
+    else if (io_reading(io))
+        sm_matrix_defaults(st);   /* version 1 keeps no stacks: GL's defaults, not zeros */
     io_obj_end(io);
 }
 

@@ -128,13 +128,20 @@ void sm_context_state_defaults(struct sm_context_state *st)
         st->image[i].access = GL_READ_ONLY;
         st->image[i].format = GL_R8;
     }
+    sm_matrix_defaults(st);
+}
+
+void sm_matrix_defaults(struct sm_context_state *st)
+{
     st->matrix_mode = GL_MODELVIEW;
     struct sm_matrix_stack *stacks[2 + SM_MAX_TEXTURE_COORDS] = { &st->modelview, &st->projection };
     for (int i = 0; i < SM_MAX_TEXTURE_COORDS; i++)
         stacks[2 + i] = &st->texture[i];
-    for (int i = 0; i < 2 + SM_MAX_TEXTURE_COORDS; i++)
+    for (int i = 0; i < 2 + SM_MAX_TEXTURE_COORDS; i++) {
+        memset(stacks[i], 0, sizeof *stacks[i]);
         for (int k = 0; k < 4; k++)
             stacks[i]->m[0][k * 5] = 1.0f;
+    }
 }
 
 void sm_context_state_free(struct sm_context_state *st)

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION 2u   /* 2: legacy matrix stacks; version 1 documents are still read */
+#define SM_FORMAT_VERSION 3u   /* 2: legacy matrix stacks; 3: query results; versions 1 and 2 are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the
@@ -274,6 +274,11 @@ struct sm_query {
     uint32_t target;         /* 0 until first begun (or glCreateQueries) */
     bool active;
     uint32_t index;          /* glBeginQueryIndexed index */
+    /* The result an earlier frame left in the object, read by the snapshot (format version 3) so
+     * a frame that tests it (conditional rendering, a query buffer) replays the same; cleared
+     * when the frame begins the query again. Occlusion and primitives-generated targets only. */
+    bool has_result;
+    uint64_t result;
 };
 
 /* ---------------------------------------------------------------- context state */
@@ -462,6 +467,9 @@ const struct sm_transform_feedback *sm_get_transform_feedback(const struct sm_co
                                                               uint32_t name);
 const struct sm_pipeline *sm_get_pipeline(const struct sm_context *c, uint32_t name);
 const struct sm_query *sm_get_query(const struct sm_context *c, uint32_t name);
+/* Records the target and the available result of query `name` of context ctx_id (the snapshot reads
+ * them from the driver). False when there is no such context or memory ran out. */
+bool sm_set_query_result(struct sm_state *s, uint32_t ctx_id, uint32_t name, uint32_t target, uint64_t result);
 
 /* Object kinds, for counting and listing names. */
 enum sm_object_kind { SM_OBJ_BUFFER, SM_OBJ_TEXTURE, SM_OBJ_RENDERBUFFER, SM_OBJ_SAMPLER,

@@ -467,6 +467,10 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
         gm_exec_sh_load(w, in, out);
         break;
     default:
+        if (in->op >= GM_OP_DADD && in->op <= GM_OP_DEXT) {
+            gm_exec_f64(w, in, out); /* doubles: n result words */
+            break;
+        }
         gm_exec_error(w, "internal error: IR op %d in the ALU path", in->op);
         return -1;
     }
@@ -608,6 +612,11 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
             break;
         case GM_OP_BARRIER:
             w->barrier_passed = 0;
+            w->pc++;
+            break;
+        case GM_OP_GS_EMIT:
+            if (w->gs_emit)
+                w->gs_emit(w->gs_emit_ctx, w, (int)(in->x & 1u), (int)(in->x >> 1), w->mask);
             w->pc++;
             break;
         case GM_OP_SH_STORE:

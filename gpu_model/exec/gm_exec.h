@@ -48,6 +48,8 @@ struct gm_warp {
     int error;
     char err[256];
     int quad_dy;          /* window y step from a quad's top row to its bottom row (+1/-1) */
+    gm_gs_emit_fn gs_emit; /* geometry: EmitVertex/EndPrimitive hook (NULL: ignored) */
+    void *gs_emit_ctx;
 };
 
 
@@ -62,6 +64,8 @@ void gm_exec_error(gm_warp *w, const char *fmt, ...) __attribute__((format(print
 
 /* GLSL.std.450: computes every lane into out (n = in->n words). */
 void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out);
+/* 64-bit float ops (GM_OP_DADD..GM_OP_DEXT): computes every lane into out (n words). */
+void gm_exec_f64(gm_warp *w, const gm_inst *in, gm_lanes *out);
 /* Textures, images, buffers: write their results for the active lanes. */
 void gm_exec_tex(gm_warp *w, const gm_inst *in);
 void gm_exec_image(gm_warp *w, const gm_inst *in);

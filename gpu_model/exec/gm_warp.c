@@ -228,6 +228,12 @@ void gm_warp_set_shared(gm_warp *w, uint32_t *words, uint32_t count)
 
 void gm_warp_set_barrier_stop(gm_warp *w, int on) { w->barrier_stop = on != 0; }
 
+void gm_warp_set_gs_emit(gm_warp *w, gm_gs_emit_fn fn, void *ctx)
+{
+    w->gs_emit = fn;
+    w->gs_emit_ctx = ctx;
+}
+
 int gm_warp_at_barrier(const gm_warp *w)
 {
     return !w->done && w->barrier_passed && gm_program_pc_is_barrier(w->p, w->pc);

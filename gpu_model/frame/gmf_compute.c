@@ -1,4 +1,11 @@
-/* Compute dispatches in the model (glDispatchCompute, glDispatchComputeIndirect).
+/* Compute dispatches in the model (glDispatchCompute, glDispatchComputeIndirect,
+ * glDispatchComputeGroupSizeARB).
+ *
+ * ARB_compute_variable_group_size: the front end compiles `layout(local_size_variable) in;` as a
+ * local size of 1 and gl_LocalGroupSizeARB as the uniform VARIABLE_GROUP_SIZE (gm_upgrade.c);
+ * glDispatchComputeGroupSizeARB's last three arguments give the dispatch's local size, which
+ * also sets that uniform. Mismatches GL rejects (a variable-size program with another dispatch,
+ * a fixed-size one with this dispatch, sizes out of range) run nothing, as in GL.
  *
  * A dispatch runs every workgroup of the grid in order (x fastest, then y, then z). A workgroup
  * of N invocations is ceil(N / 32) warps; invocation i (gl_LocalInvocationIndex) is lane i % 32
@@ -24,6 +31,12 @@
 
 enum { BI_NUM_WORKGROUPS = 24, BI_WORKGROUP_ID = 26, BI_LOCAL_ID = 27, BI_GLOBAL_ID = 28,
        BI_LOCAL_INDEX = 29 };
+
+/* The uniform the front end declares for gl_LocalGroupSizeARB (gm_upgrade.c). */
+#define VARIABLE_GROUP_SIZE "glr_LocalGroupSizeARB"
+/* GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB / _SIZE_ARB as the model reports them (the
+ * extension's minimums: 512 invocations; 512, 512, 64 per dimension). */
+#define VARIABLE_GROUP_INVOCATIONS 512u
 
 /* Limit on invocations per dispatch, so a corrupt capture cannot run for hours. */
 #define GMF_MAX_CS_INVOCATIONS (1ull << 28)
@@ -426,6 +439,41 @@ static void run_dispatch(gmf_runner *r, const struct sm_context *c,
                          const struct sm_context_state *st, const struct glr_call *call,
                          uint32_t cmd, gmf_event *ev);
 
+/* The local size of a glDispatchComputeGroupSizeARB (its arguments 3-5) into ls; checks the program kind against the dispatch. False when GL
+ * rejects the dispatch (noted on the event). */
+static bool variable_group_size(gmf_prog *p, const struct glr_call *call, uint32_t cmd, int ls[3],
+                                gmf_event *ev)
+{
+    const char *src = p->cr.shader_count > 0 ? p->cr.shaders[0].compiled_source : NULL;
+    bool variable = src && strstr(src, "uniform uvec3 " VARIABLE_GROUP_SIZE ";");
+    bool by_size = cmd == GLR_CMD_glDispatchComputeGroupSizeARB;
+    if (variable != by_size) {
+        gmf_note(ev, "%s with a program of %s group size: GL_INVALID_OPERATION, nothing runs",
+                 by_size ? "glDispatchComputeGroupSizeARB" : "glDispatchCompute", variable ? "variable" : "fixed");
+        return false;
+    }
+    if (!by_size)
+        return true;
+    static const uint64_t max_size[3] = { 512, 512, 64 };
+    uint64_t inv = 1;
+    for (int k = 0; k < 3; k++) {
+        uint64_t v = call->args[3 + k];
+        if (v == 0 || v > max_size[k]) {
+            gmf_note(ev, "glDispatchComputeGroupSizeARB group size %llu (dimension %d) out of range: "
+                     "GL_INVALID_VALUE, nothing runs", (unsigned long long)v, k);
+            return false;
+        }
+        ls[k] = (int)v;
+        inv *= v;
+    }
+    if (inv > VARIABLE_GROUP_INVOCATIONS) {
+        gmf_note(ev, "glDispatchComputeGroupSizeARB group of %llu invocations (more than %u): "
+                 "GL_INVALID_VALUE, nothing runs", (unsigned long long)inv, VARIABLE_GROUP_INVOCATIONS);
+        return false;
+    }
+    return true;
+}
+
 /* A dispatch is a slice of the telemetry hooks like a draw (draw_begin / draw_end with
  * ev->kind GMF_EV_DISPATCH), so profiles and counters charge its warps to its context and
  * program. */
@@ -472,6 +520,8 @@ static void run_dispatch(gmf_runner *r, const struct sm_context *c,
     memset(&cr, 0, sizeof cr);
     cr.cs = p->cs;
     gm_program_local_size(p->cs, cr.ls);
+    if (!variable_group_size(p, call, cmd, cr.ls, ev))
+        return; /* GL_INVALID_OPERATION / GL_INVALID_VALUE: the driver runs nothing either */
     memcpy(cr.groups, groups, sizeof groups);
     cr.dispatch = ev->draw;
     uint64_t inv = (uint64_t)cr.ls[0] * (uint64_t)cr.ls[1] * (uint64_t)cr.ls[2];
@@ -506,6 +556,10 @@ static void run_dispatch(gmf_runner *r, const struct sm_context *c,
     d->ev = ev;
     cr.d = d;
     gmf_prog_upload_uniforms(r, c, sp, p, ev);
+    if (cmd == GLR_CMD_glDispatchComputeGroupSizeARB) {
+        uint32_t words[3] = { (uint32_t)cr.ls[0], (uint32_t)cr.ls[1], (uint32_t)cr.ls[2] };
+        gm_program_set_uniform_by_name(p->cs, VARIABLE_GROUP_SIZE, words, 1); /* absent when unused */
+    }
     /* Samplers, the buffer callback and the blocks' bindings from the draw path (stage
      * slot 0 = compute). */
     gmf_setup_env(d);

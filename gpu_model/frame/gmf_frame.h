@@ -46,7 +46,8 @@ typedef struct gmf_surface_desc {
 typedef struct gmf_issue {
     uint64_t draw;          /* index of the draw in the frame run (0-based, clears excluded);
                                compute: index of the dispatch among dispatches */
-    gm_stage stage;         /* GM_STAGE_VERTEX, GM_STAGE_FRAGMENT or GM_STAGE_COMPUTE */
+    gm_stage stage;         /* GM_STAGE_VERTEX, GM_STAGE_GEOMETRY, GM_STAGE_FRAGMENT or
+                               GM_STAGE_COMPUTE */
     uint64_t warp;          /* warp serial number in this draw and stage (0-based) */
     uint64_t frame_warp;    /* warp serial over the whole run, all draws and stages */
     int pc;
@@ -56,11 +57,13 @@ typedef struct gmf_issue {
     int call_depth;
     uint32_t program;       /* captured program name */
     /* Timing model (gmf_config.timing, on by default): the cycle the instruction issues
-     * at and the SM that issues it. Without the timing model: cycle 0, sm -1. */
+     * at and the SM that issues it. Without the timing model, and for geometry warps (run
+     * outside it): cycle 0, sm -1. */
     uint64_t cycle;
     int sm;
     /* What each lane stands for, known to the pipeline even when the shader does not read it:
-     * FS: window pixel x, y (origin bottom-left); VS: gl_VertexID and gl_InstanceID. NULL when not
+     * FS: window pixel x, y (origin bottom-left); VS: gl_VertexID and gl_InstanceID; GS: the
+     * lane's input primitive (gl_PrimitiveIDIn) and gl_InvocationID. NULL when not
      * known. Valid during the observer call. */
     const int32_t *lane_x, *lane_y;
 } gmf_issue;
@@ -129,6 +132,22 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
  * A state without objects (capture from context creation) feeds nothing. 0, or -1 (out of memory). */
 struct sm_state;
 int gmf_feed_initial_state(gmf_runner *r, const struct sm_state *initial);
+
+/* Pixel contents the snapshot keeps outside the state model (RESOURCE_BLOB kinds 1 default
+ * framebuffer colour RGBA8, 2 its depth/stencil 24_8, 3 renderbuffer, 5/6 every sample of a
+ * multisample renderbuffer/texture: docs/GLCAP_FORMAT.md; other kinds are skipped). Captured
+ * names, rows bottom-up, planes tightly packed; the layout of replay's glr_restore_saved. */
+typedef struct gmf_content {
+    uint32_t kind, ctx_id, name, width, height, internal_format, format, type;
+    const void *data;
+    uint64_t size;
+} gmf_content;
+/* Writes contents into the model's surfaces (after gmf_feed_initial_state: the objects exist):
+ * default framebuffers by context, renderbuffers and multisample textures by captured name, sample
+ * by sample; a single plane fills every sample (a multisampled window's resolved image). Contents
+ * the model has no surface or conversion for are skipped. The count written, or -1 (out of memory).
+ * gmf_snapshot_contents.h feeds a replay/ snapshot's contents. */
+int gmf_feed_initial_contents(gmf_runner *r, const gmf_content *contents, size_t count);
 
 /* Runs a whole command stream. progress (may be NULL) is called about every 1024 records.
  * on_event (may be NULL) gets every draw/clear/swap event. Returns GMF_ERROR with err set on

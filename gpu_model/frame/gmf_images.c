@@ -325,6 +325,10 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
     /* Sampling parameters that belong to the texture, every time (cheap). */
     t->img.base_level = st->params.base_level;
     t->img.max_level = st->params.max_level;
+    /* immutable storage clamps the max level to its levels (a 1-level glTexStorage texture
+     * is complete with the default mipmap filter) */
+    if (st->immutable && st->immutable_levels > 0 && t->img.max_level > st->immutable_levels - 1)
+        t->img.max_level = st->immutable_levels - 1;
     for (int k = 0; k < 4; k++)
         t->img.swizzle[k] = swz(st->params.swizzle[k], (uint8_t)k);
     t->img.stencil_mode = st->params.depth_stencil_mode == GL_STENCIL_INDEX;
@@ -608,6 +612,8 @@ gmf_default_fb *gmf_default_fb_get(gmf_runner *r, uint32_t ctx_id)
     fb->ctx_id = ctx_id;
     fb->width = r->default_w;
     fb->height = r->default_h;
+    /* A multisampled window: drawn per sample, resolved when read (gmf_runner.c). */
+    int samples = gmf_model_samples(gmf_window_samples(r, ctx_id));
     for (int i = 0; i < r->n_surfaces; i++)
         if (r->surfaces[i].ctx_id == ctx_id) {
             fb->width = r->surfaces[i].width;
@@ -615,8 +621,8 @@ gmf_default_fb *gmf_default_fb_get(gmf_runner *r, uint32_t ctx_id)
             fb->alpha = r->surfaces[i].alpha;
         }
     if (gm_surface_alloc(&fb->color, fb->alpha ? GM_FMT_RGBA8 : GM_FMT_RGB8, fb->width,
-                         fb->height, 1, 1) != 0 ||
-        gm_surface_alloc(&fb->ds, GM_FMT_D24S8, fb->width, fb->height, 1, 1) != 0) {
+                         fb->height, 1, samples) != 0 ||
+        gm_surface_alloc(&fb->ds, GM_FMT_D24S8, fb->width, fb->height, 1, samples) != 0) {
         gm_surface_free(&fb->color);
         gm_surface_free(&fb->ds);
         return NULL;
@@ -804,7 +810,7 @@ static void blit_texel(const gm_surface *src, int sx, int sy, gm_surface *dst, i
         float inv = 1.0f / (float)sn;
         for (int k = 0; k < 4; k++)
             acc[k] *= inv;
-        gm_format_pack_rgba(dst->format, acc, texel);
+        gm_format_pack_rgba_rt(dst->format, acc, texel);
     }
     for (int s = 0; s < dn; s++)
         memcpy(dp + (size_t)s * di->bytes, texel, di->bytes);
@@ -885,4 +891,18 @@ void gmf_blit_framebuffer(gmf_runner *r, const struct sm_context *c,
         if (src && dst && src->format != dst->format)
             gmf_note(ev, "glBlitFramebuffer: depth/stencil formats differ (depth converted)");
     }
+}
+
+/* ---- surfaces for copies and read-backs (gmf_copies.c) ---- */
+
+gm_surface *gmf_fb_read_surface(gmf_runner *r, const struct sm_context *c, uint32_t fbo,
+                                uint32_t buf, bool depth, gm_surface *view, gmf_event *ev)
+{
+    return depth ? blit_depth(r, c, fbo, view, ev) : blit_color(r, c, fbo, buf, view, ev);
+}
+
+gm_surface *gmf_renderbuffer_surface(gmf_runner *r, const struct sm_context *c, uint32_t name,
+                                     gmf_event *ev)
+{
+    return renderbuffer(r, c, name, ev);
 }

@@ -104,9 +104,14 @@ typedef struct gmf_prog {
     gm_pipe_shader_info info;
     bool uses_compat_uniforms;
     char compat_uniform[64];
-    /* uniform / storage blocks per stage: model binding -> block name */
-    gmf_block_map blocks[2][GMF_MAX_BLOCKS];
-    int n_blocks[2];
+    /* uniform / storage blocks per stage (0 VS/CS, 1 FS, 2 GS): model binding -> block name */
+    gmf_block_map blocks[3][GMF_MAX_BLOCKS];
+    int n_blocks[3];
+    /* Geometry shader (gmf_geometry.c): NULL without one; its tables in gsx. primid_slot: the
+     * hidden flat varying carrying the GS's gl_PrimitiveID to the FS (-1: none). */
+    gm_program *gs;
+    struct gmf_gs *gsx;
+    int primid_slot;
     /* Compute programs (gmf_compute.c): vs/fs are NULL, vw is warp 0 of cs so the shared
      * environment setup works unchanged, blocks[0] holds the compute shader's blocks. */
     gm_program *cs;
@@ -180,9 +185,10 @@ typedef struct gmf_draw_ctx {
     gm_tex_units units;
     /* per (unit) the image and sampler resolved for the request's target */
     gm_tex_sampler samplers[GM_TEX_MAX_UNITS];
-    gmf_buffer_binding bufs[2][GMF_MAX_BLOCKS];   /* per stage, by slot in p->blocks */
-    gm_env env[2];
+    gmf_buffer_binding bufs[3][GMF_MAX_BLOCKS];   /* per stage, by slot in p->blocks */
+    gm_env env[3];                                 /* VS, FS, GS */
     uint64_t warps[2];
+    uint64_t gs_warps;        /* geometry warps of the draw (gmf_geometry.c) */
     /* timing model: the draw's vertex and fragment batches (-1 until a warp is
      * submitted) and the texture name per unit (cache tags survive rebinding) */
     int batch[2];
@@ -195,6 +201,8 @@ struct gmf_runner {
     struct sm_state *sm;
     gmf_surface_desc *surfaces;
     int n_surfaces;
+    struct { uint32_t ctx_id; int samples; } *win;   /* multisampled windows (gmf_window.c) */
+    int n_win;
     int default_w, default_h;
     gmf_default_fb *fbs;
     int n_fbs;
@@ -236,6 +244,9 @@ struct gmf_runner {
     uint64_t *unsup_counts;
     int n_unsup, cap_unsup;
     gm_pipe_context pipe;
+    struct gmf_queries *queries;   /* query objects, conditional rendering (gmf_queries.c) */
+    struct gmf_xfb *xfb;           /* transform feedback write positions (gmf_xfb.c) */
+    struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */
 };
 
 /* gmf_runner.c */
@@ -306,6 +317,20 @@ void gmf_hooks_units(gmf_runner *r, uint32_t ctx_id);
 /* The pipeline statistics were reset (new draw): nothing of them is delivered yet. */
 void gmf_hooks_units_reset(gmf_runner *r);
 
+/* gmf_geometry.c: geometry shaders. gmf_gs_build: after build_vs, with p->gs and p->fs decoded:
+ * VS outputs relinked to the GS inputs by name, the GS's interface tables, its outputs linked
+ * to the FS by name (replaces link_varyings). gmf_gs_finish: after build_fs: the pipeline's
+ * linkage info from the GS. gmf_gs_draw: one draw (all instances) through VS, primitive
+ * assembly, GS warps, then the GS's output primitives through the pipeline. */
+void gmf_gs_build(gmf_prog *p);
+void gmf_gs_finish(gmf_prog *p);
+void gmf_gs_free(gmf_prog *p);
+int gmf_gs_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd);
+/* gmf_program.c: chunks of a value of `type` at `word` of variable var from location *loc
+ * (see add_chunks there); 0 or -1. */
+int gmf_type_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,
+                    gmf_chunk *out, int *n, int max);
+
 /* gmf_vertex.c */
 /* Fetches element `elem` of generic attribute `index` (or legacy array) into 4 words (float
  * bits, or integers when the attribute is integer / the input is integer). */
@@ -327,6 +352,9 @@ void gmf_tex_note_upload(gmf_runner *r, const struct glr_call *call, uint32_t cm
 void gmf_tex_sampler_from_sm(const struct sm_sampling *s, gm_tex_sampler *out);
 bool gmf_tex_complete(const gmf_texture *t, const gm_tex_sampler *s);
 gmf_default_fb *gmf_default_fb_get(gmf_runner *r, uint32_t ctx_id);
+/* gmf_window.c: the windows' sample counts from METADATA (0, or -1 out of memory); 1 if unknown. */
+int gmf_window_samples_parse(gmf_runner *r, const char *metadata_json);
+int gmf_window_samples(const gmf_runner *r, uint32_t ctx_id);
 /* Builds the draw framebuffer bound on c into fb; returns false (with a note) if nothing can
  * be drawn to. */
 bool gmf_build_framebuffer(gmf_runner *r, const struct sm_context *c, gm_pipe_framebuffer *fb,
@@ -344,5 +372,72 @@ void gmf_images_free(gmf_runner *r);
 /* gmf_pipestate.c */
 void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffer *fb,
                             gm_pipe_state *ps, gmf_event *ev);
+
+/* gmf_queries.c: query objects and conditional rendering. gmf_queries_cmd: a query command
+ * (Begin/EndQuery(Indexed), Begin/EndConditionalRender, GetQueryObject* with a query buffer
+ * bound, GetQueryBufferObject*) after sm_apply; false if `k` is none. gmf_cond_render_skip:
+ * true when conditional rendering discards a draw/clear/blit on the context (ev becomes an
+ * event of `kind`: GMF_EV_DRAW, GMF_EV_CLEAR or GMF_EV_NONE). */
+typedef struct gmf_queries gmf_queries;
+bool gmf_queries_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+bool gmf_cond_render_skip(gmf_runner *r, uint32_t ctx_id, int kind, gmf_event *ev);
+void gmf_queries_after_draw(gmf_runner *r, const gmf_event *ev);
+/* Results an earlier frame left in query objects (the snapshot's sm_query.has_result). */
+void gmf_queries_initial(gmf_runner *r, const struct sm_state *initial);
+void gmf_queries_free(gmf_runner *r);
+void gmf_queries_add_written(gmf_runner *r, uint32_t ctx_id, uint64_t prims);
+
+/* gmf_xfb.c: transform feedback. gmf_xfb_cmd: after sm_apply (glBeginTransformFeedback resets
+ * the object's write positions); gmf_xfb_capture: after a (sub-)draw ran, writes its captured
+ * vertex outputs when transform feedback is active and not paused. */
+bool gmf_xfb_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+void gmf_xfb_capture(gmf_draw_ctx *d, const gm_pipe_draw *pd);
+void gmf_xfb_free(gmf_runner *r);
+/* glDrawTransformFeedback*: true with `out` the equivalent glDrawArraysInstanced (the vertices
+ * the object captured last, stream 0) for the runner to draw. */
+bool gmf_xfb_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k,
+                       struct glr_call *out, gmf_event *ev);
+/* gmf_shade.c: a vertex warp's inputs (attributes, vertex/instance built-ins) for count lanes. */
+void gmf_vs_inputs(gmf_draw_ctx *d, gm_warp *w, const int32_t *vertex_id, int count,
+                   int32_t instance_id);
+
+/* gmf_copies.c: GPU-side copies, clears, read-backs into pack buffers, uploads from unpack
+ * buffers. gmf_copy_replaces_apply: commands the model applies instead of the state model
+ * (buffer clears); gmf_copy_before_apply: before sm_apply; gmf_copy_cmd: after it;
+ * gmf_copy_handles: copy commands the model executes (not reported as unmodelled). */
+bool gmf_copy_replaces_apply(gmf_runner *r, const struct glr_call *call, uint32_t k,
+                             gmf_event *ev);
+void gmf_copy_before_apply(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+void gmf_copy_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+bool gmf_copy_handles(uint32_t k);
+
+/* gmf_pixels.c: client pixel layouts (pixel store state) and conversions; functions return
+ * NULL or the reason the transfer is not modelled. */
+typedef struct gmf_pixel_layout {
+    uint32_t format, type;
+    size_t pixel;             /* bytes per pixel */
+    size_t row, image;        /* bytes between rows, between images */
+    size_t skip;              /* offset of the first pixel (skip pixels/rows/images) */
+    size_t extent;            /* bytes from the first pixel to the end of the last */
+} gmf_pixel_layout;
+const char *gmf_pixel_layout_get(uint32_t format, uint32_t type, const struct sm_pixel_store *ps,
+                                 int w, int h, int d, gmf_pixel_layout *out);
+const char *gmf_pack_pixel(gm_format sf, const uint8_t *texel, const gmf_pixel_layout *L,
+                           uint8_t *out);
+const char *gmf_pack_rect(const gm_surface *s, int x, int y, int z, int w, int h, int d,
+                          const gmf_pixel_layout *L, uint8_t *dst, size_t dst_size);
+const char *gmf_unpack_rect(const uint8_t *src, size_t src_size, const gmf_pixel_layout *L,
+                            gm_surface *s, int x, int y, int z, int w, int h, int d);
+
+/* gmf_images.c, for copies: the surface of colour buffer `buf` of framebuffer `fbo` (or its
+ * depth/stencil attachment when depth), and a renderbuffer's surface; NULL when not modelled. */
+gm_surface *gmf_fb_read_surface(gmf_runner *r, const struct sm_context *c, uint32_t fbo,
+                                uint32_t buf, bool depth, gm_surface *view, gmf_event *ev);
+gm_surface *gmf_renderbuffer_surface(gmf_runner *r, const struct sm_context *c, uint32_t name,
+                                     gmf_event *ev);
+
+/* Index into sm_texture_unit.bound[] of a texture target (gmf_copies.c); a cube face target gives
+ * the cube map with *face its layer. -1 for other targets. */
+int gmf_tex_target_index(uint32_t target, int *face);
 
 #endif

@@ -34,6 +34,7 @@ void gmf_prog_free(gmf_prog *p)
     }
     gm_program_destroy(p->vs);
     gm_program_destroy(p->fs);
+    gmf_gs_free(p);
     gm_compile_result_free(&p->cr);
     free(p);
 }
@@ -80,6 +81,23 @@ gm_warp *gmf_prog_cs_warp(gmf_prog *p, int k)
 static void build_blocks(gmf_prog *p, int stage, const gm_program *gp);
 static void init_opaque(gm_program *gp, const char *source);
 
+/* "program N does not compile in the model: " and glslang's log on one line (the log's lines
+ * joined by spaces): the first line alone ("fragment shader failed to compile:") says nothing. */
+static void compile_error(gmf_prog *p, unsigned name)
+{
+    const char *log = p->cr.log ? p->cr.log : "";
+    int n = snprintf(p->error, sizeof p->error, "program %u does not compile in the model: ", name);
+    size_t at = n > 0 ? (size_t)n : 0;
+    for (const char *c = log; *c && at + 1 < sizeof p->error; c++) {
+        if (*c == '\n' && (!c[1] || at == 0 || p->error[at - 1] == ' '))
+            continue;
+        p->error[at++] = *c == '\n' ? ' ' : *c;
+    }
+    while (at > 0 && p->error[at - 1] == ' ')
+        at--;
+    p->error[at] = 0;
+}
+
 /* A program whose linked shaders include a compute shader: that shader alone (GL forbids
  * mixing it with other stages in one program). */
 static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
@@ -94,10 +112,7 @@ static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
     snprintf(name, sizeof name, "program%u.comp", sp->name);
     gm_shader_source src = { GM_STAGE_COMPUTE, source, name };
     if (gm_compile_program(&src, 1, &p->cr) != 0) {
-        const char *log = p->cr.log ? p->cr.log : "";
-        const char *nl = strchr(log, '\n');
-        snprintf(p->error, sizeof p->error, "program %u does not compile in the model: %.*s",
-                 sp->name, nl ? (int)(nl - log) : (int)strlen(log), log);
+        compile_error(p, sp->name);
         return true;
     }
     char err[256];
@@ -176,6 +191,12 @@ static int add_chunks(const gm_program *p, int var, int type, int word, int *loc
     default:
         return -1;
     }
+}
+
+int gmf_type_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,
+                    gmf_chunk *out, int *n, int max)
+{
+    return add_chunks(p, var, type, word, loc, comp, out, n, max);
 }
 
 static int var_chunks(const gm_program *p, int var, gmf_chunk *out, int *n, int max)
@@ -506,7 +527,8 @@ static bool block_has_layout_binding(const char *src, const char *name)
 
 static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
 {
-    gm_stage want = p->cs ? GM_STAGE_COMPUTE : stage ? GM_STAGE_FRAGMENT : GM_STAGE_VERTEX;
+    gm_stage want = p->cs ? GM_STAGE_COMPUTE : stage == 2 ? GM_STAGE_GEOMETRY
+                    : stage ? GM_STAGE_FRAGMENT : GM_STAGE_VERTEX;
     const char *source = NULL;
     for (int i = 0; i < p->cr.shader_count; i++)
         if (p->cr.shaders[i].stage == want)
@@ -706,6 +728,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->share = sm_context_share_id(c);
     p->name = sp->name;
     p->link_count = sp->link_count;
+    p->primid_slot = -1;
     if (compile_compute(p, sp)) {
         r->totals.programs_compiled++;
         return p;
@@ -715,12 +738,12 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     int n = 0;
     for (uint32_t i = 0; i < sp->n_linked && n < GM_STAGE_COUNT; i++) {
         gm_stage st = stage_of_gl(sp->linked[i].type);
-        if (st != GM_STAGE_VERTEX && st != GM_STAGE_FRAGMENT) {
+        if (st != GM_STAGE_VERTEX && st != GM_STAGE_FRAGMENT && st != GM_STAGE_GEOMETRY) {
             p->has_other_stages = true;
             continue;
         }
         snprintf(names[n], sizeof names[n], "program%u.%s", sp->name,
-                 st == GM_STAGE_VERTEX ? "vert" : "frag");
+                 st == GM_STAGE_VERTEX ? "vert" : st == GM_STAGE_GEOMETRY ? "geom" : "frag");
         src[n] = (gm_shader_source){ st, sp->linked[i].source ? sp->linked[i].source : "",
                                      names[n] };
         n++;
@@ -728,7 +751,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     r->totals.programs_compiled++;
     if (p->has_other_stages) {
         snprintf(p->error, sizeof p->error,
-                 "geometry/tessellation/compute shaders (program %u)", sp->name);
+                 "tessellation shaders (program %u; not modelled)", sp->name);
         return p;
     }
     if (!n) {
@@ -736,10 +759,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         return p;
     }
     if (gm_compile_program(src, n, &p->cr) != 0) {
-        const char *log = p->cr.log ? p->cr.log : "";
-        const char *nl = strchr(log, '\n');
-        snprintf(p->error, sizeof p->error, "program %u does not compile in the model: %.*s",
-                 sp->name, nl ? (int)(nl - log) : (int)strlen(log), log);
+        compile_error(p, sp->name);
         return p;
     }
     char err[256];
@@ -750,13 +770,16 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         gm_program *gp = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
         if (!gp) {
             snprintf(p->error, sizeof p->error, "program %u %s shader: %s", sp->name,
-                     cs->stage == GM_STAGE_VERTEX ? "vertex" : "fragment", err);
+                     cs->stage == GM_STAGE_VERTEX ? "vertex"
+                     : cs->stage == GM_STAGE_GEOMETRY ? "geometry" : "fragment", err);
             return p;
         }
         init_opaque(gp, cs->compiled_source);
         note_compat_uniforms(p, gp);
         if (cs->stage == GM_STAGE_VERTEX) {
             p->vs = gp;
+        } else if (cs->stage == GM_STAGE_GEOMETRY) {
+            p->gs = gp;   /* gmf_geometry.c */
         } else {
             p->fs = gp;
             fs_spirv = cs->spirv;
@@ -775,17 +798,29 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         return p;
     }
     build_vs(r, c, sp, p);
+    if (p->gs)
+        gmf_gs_build(p);   /* VS -> GS -> FS linking (gmf_geometry.c) */
     if (p->fs) {
-        link_varyings(p);
+        if (!p->gs)
+            link_varyings(p);
         build_fs(p, fs_spirv, fs_words);
     }
     else
         p->info.num_varyings = 0;
     p->info.num_clip_dist = p->n_clip;
     p->info.vs_writes_point_size = p->psize_var >= 0;
+    if (p->gs)
+        gmf_gs_finish(p);
+    if (p->gs && !p->gsx) {
+        snprintf(p->error, sizeof p->error, "program %u geometry shader: %s", sp->name,
+                 "out of memory");
+        return p;
+    }
     build_blocks(p, 0, p->vs);
     if (p->fs)
         build_blocks(p, 1, p->fs);
+    if (p->gs)
+        build_blocks(p, 2, p->gs);
     p->ok = true;
     return p;
 }
@@ -839,6 +874,11 @@ static bool convert_value(const gm_program *gp, int type, const struct sm_unifor
     if (gm_type_get(gp, type, &t) != 0)
         return false;
     int n = u->cols * u->rows;
+    if (u->kind == SM_VK_DOUBLE && t.scalar == GM_SCALAR_FLOAT && t.components == 2 * n && 2 * n <= max) {
+        /* doubles: the model keeps each as two words (low, high), i.e. the double's bytes */
+        memcpy(words, u->data, (size_t)n * 8);
+        return true;
+    }
     if (t.components != n || n > max)
         return false;
     if (u->kind == SM_VK_DOUBLE || u->kind == SM_VK_INT64 || u->kind == SM_VK_UINT64)
@@ -907,6 +947,8 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
         upload_name(sp, p->vs ? p->vs : p->cs, nb->name, (int32_t)nb->index, ev);
         if (p->fs)
             upload_name(sp, p->fs, nb->name, (int32_t)nb->index, ev);
+        if (p->gs)
+            upload_name(sp, p->gs, nb->name, (int32_t)nb->index, ev);
     }
     /* Values set at locations the program never named cannot be placed. */
     for (uint32_t i = 0; i < sp->n_uniforms; i++) {
@@ -924,7 +966,11 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                 int u = gm_program_find_uniform(first, nm);
                 if (u < 0 && p->fs)
                     u = gm_program_find_uniform(p->fs, nm);
-                const gm_program *gp = gm_program_find_uniform(first, nm) >= 0 ? first : p->fs;
+                if (u < 0 && p->gs)
+                    u = gm_program_find_uniform(p->gs, nm);
+                const gm_program *gp = gm_program_find_uniform(first, nm) >= 0 ? first
+                                       : p->fs && gm_program_find_uniform(p->fs, nm) >= 0 ? p->fs
+                                                                                        : p->gs;
                 if (u >= 0 && gp && loc < l0 + gm_program_uniform(gp, u)->array_size)
                     named = true;
             }
@@ -934,6 +980,7 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
     }
     upload_legacy_matrices(c, p->vs);
     upload_legacy_matrices(c, p->fs);
+    upload_legacy_matrices(c, p->gs);
     if (p->uses_compat_uniforms)
         gmf_note(ev, "compatibility uniform %s (fixed-function state is not modelled)",
                  p->compat_uniform);

@@ -214,8 +214,11 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
     }
     if (p->primid_var >= 0) {
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->primid_var);
-        for (int l = 0; l < GM_LANES; l++)
-            memcpy(&v[0][l], &fw->primitive_id, 4);
+        if (p->primid_slot >= 0)   /* a GS's gl_PrimitiveID, a hidden flat varying */
+            memcpy(v[0], fw->in[p->primid_slot][0], sizeof v[0]);
+        else
+            for (int l = 0; l < GM_LANES; l++)
+                memcpy(&v[0][l], &fw->primitive_id, 4);
     }
     /* Sample built-ins: gl_SampleID is 0 outside per-sample passes (sample_id -1);
      * gl_SamplePosition is the sample's offset inside its pixel, the same for all lanes. */
@@ -382,6 +385,11 @@ static void *buffer_fs(void *ctx, gm_buffer_kind kind, unsigned binding, size_t 
     return buffer(ctx, kind, binding, size, 1);
 }
 
+static void *buffer_gs(void *ctx, gm_buffer_kind kind, unsigned binding, size_t *size)
+{
+    return buffer(ctx, kind, binding, size, 2);
+}
+
 /* Blocks of the same kind the program has, counted once by name over its stages: the
  * driver numbers its block indices per program and kind. */
 static int blocks_of_kind(const gmf_prog *p, bool storage)
@@ -453,15 +461,23 @@ void gmf_bind_blocks(gmf_draw_ctx *d, int stage)
 void gmf_setup_env(gmf_draw_ctx *d)
 {
     memset(&d->units, 0, sizeof d->units);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 3; s++) {   /* VS, FS, GS */
         d->env[s].ctx = d;
         d->env[s].sample = sample;
         d->env[s].image = gmf_image_access;   /* image load/store/atomics (gmf_compute.c) */
-        d->env[s].buffer = s ? buffer_fs : buffer_vs;
-        if (s == 0 || d->p->fs)
+        d->env[s].buffer = s == 2 ? buffer_gs : s ? buffer_fs : buffer_vs;
+        if (s == 0 || (s == 1 && d->p->fs) || (s == 2 && d->p->gs))
             gmf_bind_blocks(d, s);
     }
     gm_warp_set_env(d->p->vw, &d->env[0]);
     if (d->p->fw)
         gm_warp_set_env(d->p->fw, &d->env[1]);
+}
+
+/* vs_inputs for other passes over a draw's vertices (transform feedback, gmf_xfb.c). */
+void gmf_vs_inputs(gmf_draw_ctx *d, gm_warp *w, const int32_t *vertex_id, int count,
+                   int32_t instance_id)
+{
+    int32_t lane_vid[GM_LANES], lane_inst[GM_LANES];
+    vs_inputs(d, w, vertex_id, count, instance_id, lane_vid, lane_inst);
 }

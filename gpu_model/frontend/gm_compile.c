@@ -4,6 +4,7 @@
  * stages matching locations. Identifiers the upgrade pass renamed get their original
  * names back in OpName, so uniforms keep the names the application uses. */
 #include "gpu_model.h"
+#include "gm_relaxed.h"
 
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
@@ -274,6 +275,11 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
             break;
         }
         if (restore_names(sh) != 0) {
+            log_add(&log, "error: out of memory");
+            ok = 0;
+        }
+        /* ES mediump/lowp arithmetic at llvmpipe's 16-bit precision (desktop GLSL ignores it). */
+        if (ok && sh->upgrade.original_es && gm_relax_precision(&sh->spirv, &sh->word_count) != 0) {
             log_add(&log, "error: out of memory");
             ok = 0;
         }

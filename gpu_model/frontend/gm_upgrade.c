@@ -346,8 +346,221 @@ static int looks_like_es100(const char *src)
     return 0;
 }
 
+/* Block layouts the driver chooses. GL's default block layout is `shared`; `shared` and `packed`
+ * leave the offsets to the implementation, and Mesa 22.3 on llvmpipe (UseSTD430AsDefaultPacking)
+ * lays such uniform and buffer blocks out with std430 rules: glGetActiveUniformsiv(GL_UNIFORM_OFFSET)
+ * gives `float arr[2]` a stride of 4 in a shared, packed or unqualified uniform block, on desktop
+ * and ES contexts alike. Unused members of packed blocks stop being active uniforms but keep their
+ * space. The capture holds no offsets, so the source is rewritten to say what Mesa does: `shared`
+ * and `packed` inside layout(...) become std430, and `layout(std430) uniform;` after the #version
+ * line makes std430 the default for unqualified uniform blocks (a later `layout(std140) uniform;`
+ * still overrides it). glslang's SPIR-V path rejects shared/packed and takes std430 uniform blocks
+ * only with GL_EXT_scalar_block_layout (and std430 at all before GLSL 4.30 only with
+ * GL_ARB_shader_storage_buffer_object); neither changes anything else. Only sources with a block or a
+ * shared/packed qualifier are touched; every line keeps its number (a #line follows the insert). */
+#define LAYOUT_PRELUDE "#extension GL_EXT_scalar_block_layout : enable\nlayout(std430) uniform;\n"
+
+/* Next identifier token at or after *i outside comments, or 0 at the end; the punctuation
+ * character between tokens (if any) is returned in *punct. */
+static size_t next_token(const char *s, size_t *i, char *punct)
+{
+    *punct = 0;
+    while (s[*i]) {
+        char ch = s[*i];
+        if (ch == '/' && s[*i + 1] == '/') {
+            while (s[*i] && s[*i] != '\n')
+                (*i)++;
+        } else if (ch == '/' && s[*i + 1] == '*') {
+            const char *e = strstr(s + *i + 2, "*/");
+            *i = e ? (size_t)(e - s) + 2 : strlen(s);
+        } else if (is_ident_start(ch) || isdigit((unsigned char)ch)) {
+            size_t j = *i;
+            while (is_ident_char(s[j]) || (isdigit((unsigned char)ch) && s[j] == '.'))
+                j++;
+            size_t n = j - *i;
+            if (isdigit((unsigned char)ch)) {
+                *i = j; /* numbers are not identifiers */
+                continue;
+            }
+            return n;
+        } else if (isspace((unsigned char)ch)) {
+            (*i)++;
+        } else {
+            *punct = ch;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+static int word_is(const char *s, size_t n, const char *w) { return strlen(w) == n && !strncmp(s, w, n); }
+
+/* Rewrites shared/packed inside layout(...) to std430 (in place: the replacement is padded to the
+ * same length, "shared" -> "std430", "packed" -> "std430", both six letters) and reports whether
+ * the source declares a uniform block (`uniform NAME {`) or had such a qualifier. */
+static int rewrite_block_layouts(char *s)
+{
+    int found = 0, in_layout = 0, depth = 0;
+    size_t i = 0, prev_at = 0, prev_n = 0, prev2_at = 0, prev2_n = 0;
+    for (;;) {
+        char punct;
+        size_t n = next_token(s, &i, &punct);
+        if (!n) {
+            if (!s[i])
+                break;
+            if (punct == '(' && prev_n && word_is(s + prev_at, prev_n, "layout") && !in_layout)
+                in_layout = 1, depth = 0;
+            if (in_layout && punct == '(')
+                depth++;
+            if (in_layout && punct == ')' && --depth == 0)
+                in_layout = 0;
+            if (punct == '{' && prev_n && prev2_n && word_is(s + prev2_at, prev2_n, "uniform"))
+                found = 1;
+            if (punct != '{' || !prev_n)
+                prev_n = prev2_n = 0;
+            i++;
+            continue;
+        }
+        if (in_layout && (word_is(s + i, n, "shared") || word_is(s + i, n, "packed"))) {
+            memcpy(s + i, "std430", 6);
+            found = 1;
+        }
+        prev2_at = prev_at, prev2_n = prev_n;
+        prev_at = i, prev_n = n;
+        i += n;
+    }
+    return found;
+}
+
+/* The uniform standing for gl_LocalGroupSizeARB (gmf_compute.c sets it by this name). */
+#define GM_VARIABLE_GROUP_SIZE "glr_LocalGroupSizeARB"
+
+/* ARB_compute_variable_group_size, which glslang does not know: `layout(local_size_variable) in;`
+ * becomes `layout(local_size_x = 1) in;` and gl_LocalGroupSizeARB the uniform GM_VARIABLE_GROUP_SIZE
+ * (declared by the caller), which the frame layer sets from glDispatchComputeGroupSizeARB's
+ * arguments; the #extension line is blanked (kept as an empty line). Returns the rewritten text
+ * (a new string, or NULL when out of memory) and sets *found, or returns NULL with *found 0 when
+ * the source does not use the extension. */
+static char *rewrite_variable_group_size(const char *s, int *found)
+{
+    *found = 0;
+    if (!strstr(s, "local_size_variable") && !strstr(s, "gl_LocalGroupSizeARB"))
+        return NULL;
+    strbuf out = {0};
+    size_t i = 0, copied = 0;
+    int line_start = 1;
+    for (;;) {
+        char punct;
+        size_t from = i;
+        size_t n = next_token(s, &i, &punct);
+        for (size_t k = from; k < i; k++)
+            if (s[k] == '\n')
+                line_start = 1;
+        if (!n) {
+            if (!s[i])
+                break;
+            if (punct == '#' && line_start) {
+                const char *e = s + i + 1;
+                while (*e == ' ' || *e == '\t')
+                    e++;
+                if (!strncmp(e, "extension", 9)) {
+                    e += 9;
+                    while (*e == ' ' || *e == '\t')
+                        e++;
+                    if (!strncmp(e, "GL_ARB_compute_variable_group_size", 34)) {
+                        sb_putn(&out, s + copied, i - copied);
+                        while (s[i] && s[i] != '\n')
+                            i++;
+                        copied = i;
+                        *found = 1;
+                        continue;
+                    }
+                }
+            }
+            line_start = 0;
+            i++;
+            continue;
+        }
+        line_start = 0;
+        const char *to = word_is(s + i, n, "local_size_variable")    ? "local_size_x = 1"
+                         : word_is(s + i, n, "gl_LocalGroupSizeARB") ? GM_VARIABLE_GROUP_SIZE
+                                                                     : NULL;
+        if (to) {
+            sb_putn(&out, s + copied, i - copied);
+            sb_puts(&out, to);
+            copied = i + n;
+            *found = 1;
+        }
+        i += n;
+    }
+    sb_puts(&out, s + copied);
+    if (out.failed || !*found) {
+        free(out.data);
+        return NULL;
+    }
+    return out.data;
+}
+
+/* Applies rewrite_block_layouts (and, for compute shaders, rewrite_variable_group_size) and
+ * inserts the declarations they need after the #version line of an already upgraded (or
+ * current) source; takes ownership of text. */
+static char *fix_driver_layouts(char *text, gm_stage stage, char *err, size_t err_size)
+{
+    int blocks = rewrite_block_layouts(text), vgs = 0;
+    if (stage == GM_STAGE_COMPUTE) {
+        char *t = rewrite_variable_group_size(text, &vgs);
+        if (t || vgs) {
+            free(text);
+            text = t;
+        }
+        if (!text) {
+            snprintf(err, err_size, "out of memory");
+            return NULL;
+        }
+    }
+    if (!blocks && !vgs)
+        return text;
+    version_info v;
+    find_version(text, &v);
+    if (!v.found)
+        return text; /* upgraded sources always have one; a current one without is invalid */
+    strbuf out = {0};
+    sb_putn(&out, text, v.line_end);
+    sb_puts(&out, "\n");
+    if (blocks) {
+        /* std430 itself needs GLSL 4.30 (or this extension) on desktop, ES 3.10 on ES. */
+        int es = strcmp(v.profile, "es") == 0;
+        if (!es && v.version < 430)
+            sb_puts(&out, "#extension GL_ARB_shader_storage_buffer_object : enable\n");
+        sb_puts(&out, LAYOUT_PRELUDE);
+    }
+    if (vgs)
+        sb_puts(&out, "uniform uvec3 " GM_VARIABLE_GROUP_SIZE ";\n");
+    sb_printf(&out, "#line %d", v.line + 1);
+    sb_puts(&out, text + v.line_end);
+    free(text);
+    if (out.failed) {
+        free(out.data);
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    return out.data;
+}
+
+static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
+                            size_t err_size);
+
 char *gm_glsl_upgrade(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
                       size_t err_size)
+{
+    char *text = upgrade_source(source, stage, info, err, err_size);
+    if (text && !(text = fix_driver_layouts(text, stage, err, err_size)))
+        gm_upgrade_info_free(info);
+    return text;
+}
+
+static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
+                            size_t err_size)
 {
     gm_upgrade_info dummy;
     if (!info)

@@ -597,7 +597,8 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
             if (!ctx->info.vs_writes_point_size || !ctx->state.program_point_size)
                 shaded[u].point_size = ctx->state.point_size;
             pv->clipmask = compute_clipmask(ctx, &shaded[u]);
-            gm_viewport_apply(&dc.rs, shaded[u].pos, pv->win, gm_pipe_viewport_fused != 0);
+            gm_viewport_apply(&dc.rs, shaded[u].pos, pv->win,
+                              gm_pipe_viewport_fused != 0 && !ctx->info.viewport_unfused);
         }
         dc.primitive_id = 0;
         int start = 0;

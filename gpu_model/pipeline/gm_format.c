@@ -431,6 +431,29 @@ void gm_format_unpack_rgba_i(gm_format f, const void *texel, uint32_t rgba[4])
         rgba[c] = f2u(t[c]);
 }
 
+/* llvmpipe's conversion to half on render target writes drops the low mantissa bits (round
+ * toward zero): the value is cut to what a half keeps first, so the nearest-even rounding of
+ * gm_format_pack_rgba has nothing left to round. */
+void gm_format_pack_rgba_rt(gm_format f, const float in[4], void *texel)
+{
+    const gm_format_info *fi = gm_format_get(f);
+    if (fi->kind != GM_KIND_FLOAT || fi->bits[0] != 16) {
+        gm_format_pack_rgba(f, in, texel);
+        return;
+    }
+    float v[4];
+    for (int c = 0; c < 4; c++) {
+        uint32_t u = f2u(in[c]), e = (u >> 23) & 0xffu;
+        if (e == 0xffu)
+            v[c] = in[c];
+        else if (e >= 113)                  /* normal half: 10 mantissa bits */
+            v[c] = u2f(u & ~0x1fffu);
+        else                                /* subnormal half: multiples of 2^-24 */
+            v[c] = truncf(in[c] * 16777216.0f) / 16777216.0f;
+    }
+    gm_format_pack_rgba(f, v, texel);
+}
+
 void gm_format_pack_rgba(gm_format f, const float in[4], void *texel)
 {
     const gm_format_info *fi = gm_format_get(f);

@@ -364,7 +364,7 @@ static void write_rt(gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w, int
                 memcpy(out, src, sizeof(out));
             }
         }
-        gm_format_pack_rgba(wfmt, out, p);
+        gm_format_pack_rgba_rt(wfmt, out, p);
         if (st->color_logic_op && fi->kind == GM_KIND_UNORM && fi->bytes <= 4) {
             uint32_t sv = 0, dv = 0;
             memcpy(&sv, p, fi->bytes);

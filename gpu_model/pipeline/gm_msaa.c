@@ -49,7 +49,7 @@ int gm_pipe_resolve(const gm_surface *ms, gm_surface *dst)
                     for (int c = 0; c < 4; c++) acc[c] += t[c];
                 }
                 for (int c = 0; c < 4; c++) acc[c] /= (float)ms->samples;
-                gm_format_pack_rgba(dst->format, acc, gm_surface_texel(dst, x, y, z));
+                gm_format_pack_rgba_rt(dst->format, acc, gm_surface_texel(dst, x, y, z));
             }
     return 0;
 }

@@ -83,6 +83,9 @@ gm_format gm_format_from_gl(uint32_t gl_internal_format);
 void gm_format_unpack_rgba(gm_format f, const void *texel, float rgba[4]);
 void gm_format_unpack_rgba_i(gm_format f, const void *texel, uint32_t rgba[4]);
 void gm_format_pack_rgba(gm_format f, const float rgba[4], void *texel);
+/* As gm_format_pack_rgba, for render target writes (fragment outputs, resolves): llvmpipe
+ * converts to 16-bit float targets rounding toward zero, uploads round to nearest even. */
+void gm_format_pack_rgba_rt(gm_format f, const float rgba[4], void *texel);
 void gm_format_pack_rgba_i(gm_format f, const uint32_t rgba[4], void *texel);
 float gm_format_unpack_depth(gm_format f, const void *texel);
 void gm_format_pack_depth(gm_format f, float z, void *texel);
@@ -225,6 +228,9 @@ typedef struct gm_pipe_shader_info {
     bool dual_source;             /* output 1 of RT 0 is SRC1 colour */
     bool fs_writes_sample_mask;   /* gl_SampleMask written: sample_mask_out is used */
     bool fs_per_sample;           /* reads gl_SampleID/gl_SamplePosition: sample shading */
+    /* llvmpipe's draw module maps positions a geometry shader emitted to the viewport without a
+     * fused multiply-add (vertex shader outputs with one): set for geometry-shader draws. */
+    bool viewport_unfused;
 } gm_pipe_shader_info;
 
 /* Run the vertex shader on `count` (1..32) vertices.  vertex_id[i] is gl_VertexID

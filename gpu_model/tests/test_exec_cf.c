@@ -391,16 +391,18 @@ static void test_bad_input(void)
     uint32_t notspv[8] = {1, 2, 3};
     CHECK(gm_program_create(notspv, 8, err, sizeof err) == NULL);
     CHECK(gm_program_create(NULL, 0, err, sizeof err) == NULL);
-    /* Unsupported instructions are named. */
-    gm_shader_source gs = {GM_STAGE_GEOMETRY,
-                           "#version 450\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n"
-                           "void main() {\n  gl_Position = gl_in[0].gl_Position;\n  EmitVertex();\n}\n",
+    /* Unsupported instructions are named (EmitVertex is supported since geometry shaders run
+     * in the model: fragment shader interlock is not). */
+    gm_shader_source gs = {GM_STAGE_FRAGMENT,
+                           "#version 450\n#extension GL_ARB_fragment_shader_interlock : require\n"
+                           "out vec4 o;\nvoid main() {\n  beginInvocationInterlockARB();\n"
+                           "  o = vec4(1.0);\n  endInvocationInterlockARB();\n}\n",
                            NULL};
     gm_compile_result cr;
     if (gm_compile_program(&gs, 1, &cr) == 0) {
         gm_program *p = gm_program_create(cr.shaders[0].spirv, cr.shaders[0].word_count, err,
                                           sizeof err);
-        CHECKF(p == NULL && strstr(err, "OpEmitVertex") != NULL, "%s", err);
+        CHECKF(p == NULL && strstr(err, "OpBeginInvocationInterlockEXT") != NULL, "%s", err);
         gm_program_destroy(p);
         /* Truncated module: error, not crash. */
         for (size_t cut = 5; cut < cr.shaders[0].word_count; cut += 7) {

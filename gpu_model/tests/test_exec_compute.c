@@ -3,7 +3,9 @@
  * atomics, memoryBarrier*() decoding, and the compute built-ins filled by the caller. A
  * workgroup of 64 invocations (2 warps) reverses an array through shared memory and computes
  * a tree reduction: both are wrong unless every warp reaches each barrier before any goes on.
- * Image atomics (OpImageTexelPointer + OpAtomic*) become image requests with their operands. */
+ * Image atomics (OpImageTexelPointer + OpAtomic*) become image requests with their operands.
+ * ARB_compute_variable_group_size compiles (local size 1, gl_LocalGroupSizeARB a uniform) and runs
+ * with the group size a dispatch gives. */
 #include "gm_ir.h"
 #include "gm_rig.h"
 
@@ -57,14 +59,16 @@ static const char *reduce_src =
 
 /* Runs one workgroup of `nwarps` warps in lock-step phases to each barrier. Returns the
  * number of phases, -1 on error. */
-static int run_group(gm_program *p, gm_warp **w, int nwarps, int invocations, uint32_t *shared,
-                     const gm_env *env)
+static int run_group_sized(gm_program *p, gm_warp **w, int nwarps, int invocations, uint32_t *shared,
+                           const gm_env *env, const int *size)
 {
     int lid_var = -1, lidx_var = -1, off = 0;
     gm_program_find_builtin(p, LOCAL_ID, &lid_var, &off);
     gm_program_find_builtin(p, LOCAL_INDEX, &lidx_var, &off);
     int ls[3];
     gm_program_local_size(p, ls);
+    if (size)
+        memcpy(ls, size, sizeof ls);
     for (int k = 0; k < nwarps; k++) {
         int n = invocations - 32 * k;
         gm_mask m = n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
@@ -105,6 +109,88 @@ static int run_group(gm_program *p, gm_warp **w, int nwarps, int invocations, ui
         if (phases > 100)
             return -1;
     }
+}
+
+static int run_group(gm_program *p, gm_warp **w, int nwarps, int invocations, uint32_t *shared,
+                     const gm_env *env)
+{
+    return run_group_sized(p, w, nwarps, invocations, shared, env, NULL);
+}
+
+/* ARB_compute_variable_group_size (glslang does not know it): the front end compiles
+ * `layout(local_size_variable) in;` as a local size of 1 and gl_LocalGroupSizeARB as the uniform
+ * glr_LocalGroupSizeARB, which the dispatch (gmf_compute.c: glDispatchComputeGroupSizeARB's
+ * arguments) sets with the local size it runs. Two group sizes through shared memory and a
+ * barrier: every invocation sees the size and reads its mirror's value. */
+static void test_variable_group_size(void)
+{
+    static const char *src =
+        "#version 430\n"
+        "#extension GL_ARB_compute_variable_group_size : require\n"
+        "layout(local_size_variable) in;\n"
+        "layout(std430, binding = 0) buffer B { uint data[]; };\n"
+        "shared uint s[512];\n"
+        "void main() {\n"
+        "  uvec3 sz = gl_LocalGroupSizeARB;\n"
+        "  uint n = sz.x * sz.y * sz.z, i = gl_LocalInvocationIndex;\n"
+        "  uvec3 id = gl_LocalInvocationID;\n"
+        "  s[i] = (id.z * sz.y + id.y) * sz.x + id.x;\n"
+        "  barrier();\n"
+        "  data[i] = ((sz.x * 1000000u + sz.y * 1000u + sz.z) & 0x0fffffffu) | ((s[n - 1u - i] & 15u) << 28);\n"
+        "}\n";
+    gm_rig r;
+    if (rig_init(&r, GM_STAGE_COMPUTE, src) != 0) {
+        CHECK(0);
+        return;
+    }
+    int ls[3];
+    gm_program_local_size(r.p, ls);
+    CHECK(ls[0] == 1 && ls[1] == 1 && ls[2] == 1);
+    CHECK(gm_program_find_uniform(r.p, "glr_LocalGroupSizeARB") >= 0);
+    /* The #extension line is kept as an empty line: main's lines keep their numbers. */
+    CHECK(strstr(r.cr.shaders[0].compiled_source, "GL_ARB_compute_variable_group_size") == NULL);
+    static const int sizes[][3] = { {8, 4, 1}, {16, 3, 2}, {1, 1, 64} };
+    gm_warp *w[4] = {r.w, gm_warp_create(r.p, 1), gm_warp_create(r.p, 2), gm_warp_create(r.p, 3)};
+    size_t bytes = 512 * 4;
+    buf_ctx b = {calloc(1, bytes), bytes};
+    uint32_t *shared = calloc((size_t)gm_program_shared_words(r.p), 4);
+    gm_env env = {&b, NULL, NULL, fake_buffer};
+    for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0] && w[3] && b.ssbo && shared; k++) {
+        const int *sz = sizes[k];
+        int n = sz[0] * sz[1] * sz[2], nw = (n + 31) / 32;
+        uint32_t words[3] = { (uint32_t)sz[0], (uint32_t)sz[1], (uint32_t)sz[2] };
+        CHECK(gm_program_set_uniform_by_name(r.p, "glr_LocalGroupSizeARB", words, 1) == 0);
+        memset(b.ssbo, 0, bytes);
+        memset(shared, 0, (size_t)gm_program_shared_words(r.p) * 4);
+        CHECKF(run_group_sized(r.p, w, nw, n, shared, &env, sz) == 2, "size %d,%d,%d", sz[0], sz[1], sz[2]);
+        const uint32_t *d = (const uint32_t *)b.ssbo;
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t mirror = (uint32_t)(n - 1 - i);
+            uint32_t want = (((uint32_t)sz[0] * 1000000u + (uint32_t)sz[1] * 1000u + (uint32_t)sz[2]) &
+                             0x0fffffffu) | ((mirror & 15u) << 28);
+            bad += d[i] != want;
+        }
+        bad += d[n] != 0; /* nothing past the group */
+        CHECKF(bad == 0, "size %d,%d,%d: %d wrong words (data[0] %08x)", sz[0], sz[1], sz[2], bad, d[0]);
+    }
+    CHECK(w[1] && w[2] && w[3]);
+    for (int k = 1; k < 4; k++)
+        if (w[k])
+            gm_warp_destroy(w[k]);
+    free(shared);
+    free(b.ssbo);
+    rig_free(&r);
+
+    /* gl_LocalGroupSizeARB keeps its line: an error after it is reported where it is. */
+    gm_compile_result cr;
+    gm_shader_source bad_src = {GM_STAGE_COMPUTE,
+                                "#version 430\n#extension GL_ARB_compute_variable_group_size : enable\n"
+                                "layout(local_size_variable) in;\nvoid main() {\n"
+                                "  uvec3 s = gl_LocalGroupSizeARB;\n  undefined_name = s.x;\n}\n", NULL};
+    CHECK(gm_compile_program(&bad_src, 1, &cr) != 0);
+    CHECKF(cr.log && strstr(cr.log, ":6:") && strstr(cr.log, "undefined_name"), "%s", cr.log ? cr.log : "");
+    gm_compile_result_free(&cr);
 }
 
 static void test_reduce(void)
@@ -286,5 +372,6 @@ int main(void)
     test_image_atomics();
     test_reduce();
     test_decode_only();
+    test_variable_group_size();
     TEST_DONE();
 }

@@ -1,5 +1,6 @@
 /* The legacy upgrade pass: legacy shaders of every version compile to SPIR-V, every line
  * keeps its number (errors and OpLine), loose uniforms keep their names. */
+#include "gm_rig.h"
 #include "gm_test.h"
 #include "gpu_model.h"
 
@@ -181,6 +182,202 @@ static void test_line_count_kept(void)
     gm_compile_result_free(&r);
 }
 
+/* Offset of member m of the block type named `block` (-1 when absent). */
+static int member_offset(const gm_compiled_shader *sh, const char *block, unsigned m)
+{
+    uint32_t id = 0;
+    for (size_t i = 5; i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpName && !strcmp((const char *)&sh->spirv[i + 2], block))
+            id = sh->spirv[i + 1];
+    for (size_t i = 5; id && i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpMemberDecorate && sh->spirv[i + 1] == id &&
+            sh->spirv[i + 2] == m && sh->spirv[i + 3] == SpvDecorationOffset)
+            return (int)sh->spirv[i + 4];
+    return -1;
+}
+
+/* shared, packed and unqualified blocks get the offsets Mesa (llvmpipe) gives them: std430 rules
+ * (checked with glGetActiveUniformsiv(GL_UNIFORM_OFFSET) on Mesa 22.3.6: `float arr[2]` has a
+ * stride of 4, the float after it offset 12); std140 blocks keep std140; lines keep numbers. */
+static void test_block_layouts(void)
+{
+    static const char *const srcs[] = {
+        "#version 330 core\n// layout(packed) in a comment\n"
+        "layout(shared) uniform S { float a; float arr[2]; float z; };\n"
+        "layout(packed, row_major) uniform P { float pa; float parr[2]; float pz; };\n"
+        "uniform D { float da; float darr[2]; float dz; };\n"
+        "layout(std140) uniform T { float ta; float tarr[2]; float tz; };\n"
+        "out vec4 frag;\nvoid main() {\n"
+        "  frag = vec4(a + arr[1] + z + pa + parr[1] + pz, da + darr[1] + dz,\n"
+        "              ta + tarr[1] + tz, undefined_name);\n}\n",
+        "#version 140\n/* shared */ uniform S { float a; float arr[2]; float z; };\n"
+        "uniform P { float pa; float parr[2]; float pz; };\nlayout(std140) uniform;\n"
+        "uniform D { float da; float darr[2]; float dz; };\n"
+        "uniform T { float ta; float tarr[2]; float tz; };\n"
+        "out vec4 frag;\nvoid main() {\n"
+        "  frag = vec4(a + arr[1] + z + pa + parr[1] + pz, da + darr[1] + dz,\n"
+        "              ta + tarr[1] + tz, undefined_name);\n}\n",
+        "#version 310 es\nprecision highp float;\nlayout(packed) uniform S { float a; float arr[2]; float z; };\n"
+        "layout(shared) uniform P { float pa; float parr[2]; float pz; };\n"
+        "layout(std140) uniform D { float da; float darr[2]; float dz; };\n"
+        "layout(std140) uniform T { float ta; float tarr[2]; float tz; };\n"
+        "out vec4 frag;\nvoid main() {\n"
+        "  frag = vec4(a + arr[1] + z + pa + parr[1] + pz, da + darr[1] + dz,\n"
+        "              ta + tarr[1] + tz, undefined_name);\n}\n",
+    };
+    for (unsigned k = 0; k < sizeof srcs / sizeof srcs[0]; k++) {
+        /* With the undefined name: the error keeps its line (10 in each source) and the log
+         * carries glslang's message. */
+        gm_compile_result r;
+        gm_shader_source s = {GM_STAGE_FRAGMENT, srcs[k], NULL};
+        CHECK(gm_compile_program(&s, 1, &r) != 0);
+        CHECKF(r.log && strstr(r.log, ":10:") && strstr(r.log, "undefined_name"), "case %u: %s", k,
+               r.log ? r.log : "(null)");
+        gm_compile_result_free(&r);
+        char *fixed = strdup(srcs[k]);
+        char *u = strstr(fixed, "undefined_name");
+        memcpy(u, "1.0           ", 14);
+        int ok = compile1(GM_STAGE_FRAGMENT, fixed, &r) == 0;
+        CHECKF(ok, "case %u", k);
+        if (ok) {
+            const gm_compiled_shader *sh = &r.shaders[0];
+            int std140_d = k == 2;
+            CHECKF(member_offset(sh, "S", 2) == 12, "case %u: S.z at %d", k, member_offset(sh, "S", 2));
+            CHECKF(member_offset(sh, "P", 2) == 12, "case %u: P.pz at %d", k, member_offset(sh, "P", 2));
+            CHECKF(member_offset(sh, "D", 2) == (std140_d || k == 1 ? 48 : 12), "case %u: D.dz at %d", k,
+                   member_offset(sh, "D", 2));
+            CHECKF(member_offset(sh, "T", 2) == 48, "case %u: T.tz at %d", k, member_offset(sh, "T", 2));
+            CHECK(has_opline(sh, 10));
+        }
+        gm_compile_result_free(&r);
+        free(fixed);
+    }
+    /* `shared` variables of compute shaders are not layouts. */
+    gm_compile_result r;
+    CHECK(compile1(GM_STAGE_COMPUTE,
+                   "#version 430\nlayout(local_size_x = 4) in;\nshared float tmp[4];\n"
+                   "layout(std430, binding = 0) buffer B { float v[]; };\n"
+                   "void main() { tmp[gl_LocalInvocationIndex] = 1.0; barrier(); v[0] = tmp[1]; }\n",
+                   &r) == 0);
+    gm_compile_result_free(&r);
+    /* Without blocks the source is left as it is. */
+    gm_upgrade_info info;
+    char err[128];
+    const char *plain = "#version 330 core\nout vec4 f; // shared packed\nvoid main() { f = vec4(1.0); }\n";
+    char *up = gm_glsl_upgrade(plain, GM_STAGE_FRAGMENT, &info, err, sizeof err);
+    CHECK(up && !strcmp(up, plain));
+    free(up);
+    gm_upgrade_info_free(&info);
+}
+
+/* GLSL ES mediump arithmetic at llvmpipe's 16-bit precision (gm_relaxed.c). The shader and every
+ * expected word are from Mesa 22.3.6 llvmpipe (the shader drawn into a 4x4 RGBA32UI target,
+ * u_i = 40000, u_f = 1.2345678, pixel (x, y) = lane y * 4 + x): 16-bit int wrap with sign or zero
+ * extension by the result's type, half-rounded float results, mediump variables assigned from highp
+ * keeping 32 bits, identities (s + 0u, s & 0xffffu, f * 1.0001) giving the 32-bit operand back,
+ * float(s) converting all 32 bits (to inf), sin() of a 32-bit mediump value at 32 bits but of a
+ * 16-bit one rounded, -f rounded. As desktop GLSL the same code runs at 32 bits (also
+ * checked on llvmpipe: precision qualifiers change nothing there). */
+static const char *mediump_src =
+    "#version 300 es\n"
+    "precision highp float;\n"
+    "uniform highp int u_i;\n"
+    "uniform highp float u_f;\n"
+    "layout(location = 0) out highp uvec4 o;\n"
+    "void main(){\n"
+    "  highp int x = int(gl_FragCoord.x);\n"
+    "  mediump int a = u_i + x;\n"
+    "  mediump int b = a * 3;\n"
+    "  mediump int c = b + 1;\n"
+    "  mediump float f = u_f + float(x);\n"
+    "  mediump float g = f * 1.5;\n"
+    "  mediump float h = g + f;\n"
+    "  mediump float k = f * 1.0001;\n"
+    "  highp uint big = uint(u_i) * 100000u + uint(x);\n"
+    "  uint s = big;\n"
+    "  int sel = int(gl_FragCoord.y);\n"
+    "  if (sel == 0) o = uvec4(uint(a), uint(b), uint(c), uint(b >> 4));\n"
+    "  else if (sel == 1) o = uvec4(floatBitsToUint(f), floatBitsToUint(g), floatBitsToUint(h),\n"
+    "                              floatBitsToUint(k));\n"
+    "  else if (sel == 2) o = uvec4(s + 0u, floatBitsToUint(float(s)), floatBitsToUint(float(s + 1u)),\n"
+    "                              s & 0xffffu);\n"
+    "  else o = uvec4(floatBitsToUint(sin(f)), floatBitsToUint(-f), floatBitsToUint(sin(f * 1.1)),\n"
+    "                 uint(-big));\n"
+    "}\n";
+
+/* sin_ulps: how far the sin() words of row 3 may be from llvmpipe's (the model's sin and
+ * llvmpipe's differ in the last bit at 32 bits; at 16 bits the rounding hides that). */
+static void run_mediump(const char *src, const uint32_t want[16][4], const char *what, uint32_t sin_ulps)
+{
+    gm_rig r;
+    if (rig_init(&r, GM_STAGE_FRAGMENT, src) != 0) {
+        CHECK(0);
+        return;
+    }
+    int32_t ui = 40000;
+    float uf = 1.2345678f;
+    CHECK(gm_program_set_uniform_by_name(r.p, "u_i", &ui, 1) == 0);
+    CHECK(gm_program_set_uniform_by_name(r.p, "u_f", &uf, 1) == 0);
+    for (int l = 0; l < 16; l++) {
+        rig_setf(&r, "gl_FragCoord", 0, l, (float)(l % 4) + 0.5f);
+        rig_setf(&r, "gl_FragCoord", 1, l, (float)(l / 4) + 0.5f);
+        rig_setf(&r, "gl_FragCoord", 2, l, 0.5f);
+        rig_setf(&r, "gl_FragCoord", 3, l, 1.0f);
+    }
+    CHECK(rig_run(&r, 0xffffu) == 0);
+    int bad = 0;
+    for (int l = 0; l < 16; l++)
+        for (int c = 0; c < 4; c++) {
+            uint32_t got = (uint32_t)rig_outi(&r, "o", c, l);
+            uint32_t tol = l >= 12 && (c == 0 || c == 2) ? sin_ulps : 0;
+            if ((got > want[l][c] ? got - want[l][c] : want[l][c] - got) > tol && bad++ < 6)
+                fprintf(stderr, "%s: pixel (%d,%d) component %d: %08x, llvmpipe %08x\n", what, l % 4,
+                        l / 4, c, got, want[l][c]);
+        }
+    CHECKF(bad == 0, "%s: %d words differ from llvmpipe", what, bad);
+    rig_free(&r);
+}
+
+static void test_mediump(void)
+{
+    static const uint32_t es[16][4] = {
+        {0x00009c40, 0x0000d4c0, 0x0000d4c1, 0x0000fd4c}, {0x00009c41, 0x0000d4c3, 0x0000d4c4, 0x0000fd4c},
+        {0x00009c42, 0x0000d4c6, 0x0000d4c7, 0x0000fd4c}, {0x00009c43, 0x0000d4c9, 0x0000d4ca, 0x0000fd4c},
+        {0x3f9e0651, 0x3fed0000, 0x40458000, 0x3f9e0651}, {0x400f0328, 0x40568000, 0x40b2c000, 0x400f0328},
+        {0x404f0328, 0x409b4000, 0x41016000, 0x404f0328}, {0x40878194, 0x40cb4000, 0x41296000, 0x40878194},
+        {0xee6b2800, 0x7f800000, 0x46200000, 0xee6b2800}, {0xee6b2801, 0x7f800000, 0x46200000, 0xee6b2801},
+        {0xee6b2802, 0x7f800000, 0x46200000, 0xee6b2802}, {0xee6b2803, 0x7f800000, 0x46200000, 0xee6b2803},
+        {0x3f71aa5b, 0xbf9e0000, 0x3f7a4000, 0x1194d800}, {0x3f49a507, 0xc00f0000, 0x3f21e000, 0x1194d7ff},
+        {0xbdbe2379, 0xc04f0000, 0xbece8000, 0x1194d7fe}, {0xbf6353e5, 0xc0878000, 0xbf7fa000, 0x1194d7fd},
+    };
+    run_mediump(mediump_src, es, "ES 3.00", 0);
+    /* Desktop GLSL: 32 bits throughout (llvmpipe, pixels (0,y): 0001d4c0, 3fed097a, 4f6e6b28). */
+    char desk[2048];
+    snprintf(desk, sizeof desk, "#version 450\n%s", strchr(mediump_src, '\n') + 1);
+    /* Row 3 on llvmpipe as desktop GLSL (sin and the products computed at 32 bits there too). */
+    static const uint32_t gl_row3[4][4] = {
+        {0x3f71aa5b, 0xbf9e0651, 0x3f7a3a1f, 0x1194d800}, {0x3f49a507, 0xc00f0328, 0x3f21ae26, 0x1194d7ff},
+        {0xbdbe2379, 0xc04f0328, 0xbecf1a97, 0x1194d7fe}, {0xbf6353e5, 0xc0878194, 0xbf7f9f2d, 0x1194d7fd},
+    };
+    uint32_t gl[16][4];
+    for (int l = 0; l < 16; l++) {
+        int x = l % 4;
+        uint32_t a = 40000u + (uint32_t)x, b = a * 3u, s = 40000u * 100000u + (uint32_t)x;
+        float f = 1.2345678f + (float)x, g = f * 1.5f, h = g + f, k = f * 1.0001f;
+        float fs = (float)s, fs1 = (float)(s + 1u);
+        switch (l / 4) {
+        case 0: gl[l][0] = a; gl[l][1] = b; gl[l][2] = b + 1u; gl[l][3] = (uint32_t)((int32_t)b >> 4); break;
+        case 1: memcpy(&gl[l][0], &f, 4); memcpy(&gl[l][1], &g, 4); memcpy(&gl[l][2], &h, 4);
+                memcpy(&gl[l][3], &k, 4); break;
+        case 2: gl[l][0] = s; memcpy(&gl[l][1], &fs, 4); memcpy(&gl[l][2], &fs1, 4); gl[l][3] = s & 0xffffu;
+                break;
+        default: memcpy(gl[l], gl_row3[x], sizeof gl[l]);
+        }
+    }
+    CHECK(gl[0][1] == 0x0001d4c0u && gl[4][1] == 0x3fed097au && gl[8][1] == 0x4f6e6b28u);
+    run_mediump(desk, (const uint32_t (*)[4])gl, "desktop 4.50", 1);
+}
+
 /* glmark2's GLSL 1.10 shaders: glmark2 prepends #defines/consts; provide typical ones. */
 static void test_glmark2(void)
 {
@@ -257,6 +454,8 @@ int main(void)
     test_versions();
     test_names_and_errors();
     test_line_count_kept();
+    test_block_layouts();
+    test_mediump();
     test_glmark2();
     TEST_DONE();
 }

@@ -131,8 +131,12 @@ gm_timing *gm_timing_create(const gm_timing_config *cfg, char *err, size_t err_s
         if (!sm->slots || !sm->sps || !sm->tex_free || !sm->tex_out || !sm->mem_out ||
             !sm->samples || tm_cache_init(&sm->cache, cfg->tex_cache_lines, cfg->tex_cache_ways))
             goto oom;
-        for (int p = 0; p < cfg->subpartitions_per_sm; p++)
+        for (int p = 0; p < cfg->subpartitions_per_sm; p++) {
             sm->sps[p].last_pos = -1;
+            /* slots p, p + n, p + 2n, ... */
+            sm->sps[p].npos = (cfg->warp_slots_per_sm - p + cfg->subpartitions_per_sm - 1) /
+                              cfg->subpartitions_per_sm;
+        }
     }
     t->total.first_cycle = TM_NEVER;
     return t;
@@ -163,6 +167,8 @@ void gm_timing_destroy(gm_timing *t)
                     }
                     free(sm->slots[i].ready);
                     free(sm->slots[i].rcls);
+                    free(sm->slots[i].tr_pc);
+                    free(sm->slots[i].tr_mask);
                 }
             free(sm->slots);
             free(sm->sps);
@@ -381,7 +387,10 @@ int gm_timing_submit(gm_timing *t, int batch, gm_warp *w, const gm_env *env, voi
         return -1;
     }
     tm_prog *tp = tm_prog_for(t, w->p);
-    tm_warp *tw = calloc(1, sizeof *tw);
+    /* 64-byte aligned: the fields of a scheduler visit share one cache line. */
+    tm_warp *tw = aligned_alloc(64, (sizeof *tw + 63) / 64 * 64);
+    if (tw)
+        memset(tw, 0, sizeof *tw);
     if (!tp || !tw) {
         free(tw);
         tm_set_error(t, "out of memory");
@@ -485,6 +494,31 @@ gm_timing_status gm_timing_run_until(gm_timing *t, const gm_warp *w)
 }
 
 uint64_t gm_timing_cycle(const gm_timing *t) { return t ? t->cycle : 0; }
+
+void gm_timing_get_config(const gm_timing *t, gm_timing_config *out)
+{
+    if (!out)
+        return;
+    if (t)
+        *out = t->cfg;
+    else
+        gm_timing_config_default(out);
+}
+
+int gm_timing_slot_warp(const gm_timing *t, int sm, int slot, gm_timing_resident *out)
+{
+    if (!t || !out || sm < 0 || sm >= t->cfg.sm_count || slot < 0 ||
+        slot >= t->cfg.warp_slots_per_sm)
+        return 0;
+    const tm_warp *tw = t->sms[sm].slots[slot].w;
+    if (!tw)
+        return 0;
+    *out = (gm_timing_resident){ .warp = tw->w, .user = tw->user, .sm = sm, .slot = slot,
+                                 .subpartition = tw->sp, .batch = tw->batch,
+                                 .warp_id = tw->warp_id, .warp_seq = tw->seq,
+                                 .finished = tw->finished };
+    return 1;
+}
 const char *gm_timing_error(const gm_timing *t) { return t ? t->err : "no timing model"; }
 
 static void finish_stats(const gm_timing_stats *in, gm_timing_stats *out)

@@ -149,6 +149,22 @@ gm_timing_status gm_timing_run(gm_timing *t);
 /* Runs until the given submitted warp retires (or one of the other statuses). */
 gm_timing_status gm_timing_run_until(gm_timing *t, const gm_warp *w);
 uint64_t gm_timing_cycle(const gm_timing *t); /* current cycle */
+/* The configuration the model runs with (defaults filled in). */
+void gm_timing_get_config(const gm_timing *t, gm_timing_config *out);
+
+/* A warp resident in a warp slot (launched, not yet retired), for debuggers that show
+ * what is in flight. */
+typedef struct gm_timing_resident {
+    gm_warp *warp;
+    void *user;         /* the submission's `user` pointer */
+    int sm, slot, subpartition;
+    int batch, warp_id;
+    uint64_t warp_seq;  /* submission order */
+    int finished;       /* executed to the end; draining before it retires */
+} gm_timing_resident;
+/* Fills *out and returns 1 when a warp occupies slot `slot` of SM `sm`; 0 when the slot is
+ * empty or out of range. */
+int gm_timing_slot_warp(const gm_timing *t, int sm, int slot, gm_timing_resident *out);
 const char *gm_timing_error(const gm_timing *t);
 
 /* ------------------------------------------------------------------ observers */

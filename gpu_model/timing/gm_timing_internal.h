@@ -5,6 +5,7 @@
 #include "gm_timing.h"
 #include "gm_ir.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define TM_NEVER UINT64_MAX
@@ -25,6 +26,7 @@ typedef struct tm_pcinfo {
     uint8_t cls;          /* gm_lat_class */
     uint8_t kind;         /* TM_K_* */
     uint8_t barrier;
+    uint8_t private_exec; /* touches only the warp's own state: may run ahead of its issue */
     uint16_t issue_cycles;
     int32_t dst, dst_n;   /* destination register words (dst_n 0: none) */
     int32_t src_first, src_count; /* (word, count) pairs in tm_prog.ranges */
@@ -82,48 +84,80 @@ void tm_tagset_reset(tm_tagset *s);
 
 
 /* ---- the model ---- */
+/* The fields a scheduler visit reads for every resident warp come first, in one cache
+ * line (warps are allocated 64-byte aligned): a visit then touches one line per warp. */
 typedef struct tm_warp {
-    struct gm_timing *t;
-    gm_warp *w;
-    void *user;
-    gm_env env;            /* the caller's environment (restored at retirement) */
-    int batch, index, group;
-    int warp_id;
-    uint64_t seq;
+    uint64_t wait_until;   /* cached timed wait (state wait_state until then) */
+    uint64_t until;        /* state holds at least until this cycle (idle skip) */
+    uint64_t state_since;  /* stall accounting is lazy: counted when the state changes */
+    uint64_t max_reg_ready;
     tm_prog *tp;
-    int sm, slot, sp;      /* -1 while queued */
+    uint64_t *ready;       /* scoreboard: cycle each register word is written */
     int pc;                /* next instruction */
     gm_mask mask;
-    uint64_t fetch_ready, branch_ready, wild_ready, max_reg_ready, max_ready;
-    uint64_t *ready;       /* scoreboard: cycle each register word is written */
-    uint8_t *rcls;         /* stall reason while waiting for that word */
-    uint64_t wait_until;   /* cached timed wait (state wait_state until then) */
+    uint8_t finished;
     uint8_t wait_state;
     uint8_t state;         /* this cycle's gm_stall */
     uint8_t state_valid;
     uint8_t ready_cached;  /* evaluated eligible; stays so until it issues */
-    uint64_t state_since;  /* stall accounting is lazy: counted when the state changes */
-    uint64_t until;        /* state holds at least until this cycle (idle skip) */
-    int finished;
+    uint8_t at_barrier, barrier_go;
+    /* second line on */
+    uint8_t *rcls;         /* stall reason while waiting for that word */
+    uint64_t fetch_ready, branch_ready, wild_ready, max_ready;
+    struct gm_timing *t;
+    gm_warp *w;
+    void *user;
+    int batch, index, group;
+    int warp_id;
+    uint64_t seq;
+    int sm, slot, sp;      /* -1 while queued */
     gm_run_status status;
     uint64_t retire_at;
-    int at_barrier, barrier_go;
     int observed;          /* issue observer already saw the pending instruction */
+    /* Run-ahead: instructions the executor has already run, not yet issued (oldest first,
+     * in the slot's trace arrays); tr_status is the executor's status after the last. */
+    int tr_head, tr_n;
+    gm_run_status tr_status;
+    int32_t *tr_pc;
+    gm_mask *tr_mask;
+    gm_env env;            /* the caller's environment (restored at retirement) */
 } tm_warp;
+_Static_assert(offsetof(tm_warp, rcls) <= 64, "a visit's fields of tm_warp fit one cache line");
+
+/* Most instructions a warp runs ahead of its issue (see gm_timing_sched.c). */
+#define TM_TRACE_CAP 256
 
 typedef struct tm_slot {
     tm_warp *w;
     uint64_t *ready;
     uint8_t *rcls;
     int cap;
+    int32_t *tr_pc;        /* run-ahead trace of the resident warp (TM_TRACE_CAP) */
+    gm_mask *tr_mask;
 } tm_slot;
 
+/* Most warp slots of one sub-partition (warp_slots_per_sm <= 64). */
+#define TM_MAX_POS 64
+#define TM_NO_STATE 0xfe
+
 typedef struct tm_sp {
+    /* A compact view of this sub-partition's warps (position pos = slot / sub-partitions),
+     * so a visit reads one small array instead of every warp: the warp, its stall-or-
+     * eligible value and the cycle until which that value is known not to change (0:
+     * look again), and the state last given to it (TM_NO_STATE: none yet). */
+    tm_warp *pw[TM_MAX_POS];
+    uint64_t known[TM_MAX_POS];
+    uint8_t kst[TM_MAX_POS];
+    uint8_t cur[TM_MAX_POS];
+    int npos;
     uint64_t busy_until;
     tm_warp *busy_warp;
     int last_pos;          /* LRR: position of the last issuer among this sp's slots */
     int resident;          /* resident warps of this sub-partition (empty ones are skipped) */
     uint64_t last_seq;     /* GTO: the last issuer */
+    uint64_t wake;         /* first cycle at which this sub-partition can issue or any of
+                              its warps can change state; cycles before it are skipped
+                              (<= the current cycle: evaluate at the next visit) */
 } tm_sp;
 
 typedef struct tm_sm {

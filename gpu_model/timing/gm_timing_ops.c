@@ -79,6 +79,22 @@ static gm_lat_class class_of(const gm_program *p, const gm_inst *in, int *kind)
     }
 }
 
+/* Whether executing the instruction touches nothing but the warp's own registers and
+ * control state, so it may run before its issue cycle (run-ahead, gm_timing_sched.c):
+ * no texture/image/buffer/shared-memory access, no barrier, no geometry emission. */
+static int is_private(const gm_inst *in)
+{
+    switch (in->op) {
+    case GM_OP_TEX: case GM_OP_IMAGE:
+    case GM_OP_BUF_LOAD: case GM_OP_BUF_STORE: case GM_OP_BUF_ATOMIC:
+    case GM_OP_BARRIER: case GM_OP_SH_LOAD: case GM_OP_SH_STORE: case GM_OP_SH_ATOMIC:
+    case GM_OP_GS_EMIT:
+        return 0;
+    default:
+        return in->op < GM_OP_COUNT;
+    }
+}
+
 /* Growing list of (word, count) source ranges. */
 typedef struct {
     int32_t *v;
@@ -338,6 +354,9 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
         }
         pi->cls = (uint8_t)cls;
         pi->kind = (uint8_t)kind;
+        pi->private_exec = !pi->barrier && is_private(in) &&
+                           (cls == GM_LAT_ALU || cls == GM_LAT_TRANSCENDENTAL ||
+                            cls == GM_LAT_BRANCH);
         /* Issue-port occupancy: arithmetic on a scalar ISA issues once per result word. */
         int words = pi->dst_n > 0 ? pi->dst_n : 1;
         int cost = 1;

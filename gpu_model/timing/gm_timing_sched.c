@@ -5,11 +5,27 @@
  * accounting, unless a cycle observer wants to see each of them. Everything iterates in
  * a fixed order (SM, sub-partition, slot), so the schedule is deterministic. */
 #include "gm_timing_internal.h"
+#include "gm_exec.h" /* struct gm_warp: next pc, mask and counters read inline per issue */
 
 #include <stdlib.h>
 #include <string.h>
 
 #define ELIGIBLE 0xff
+
+/* Something outside a sub-partition's own evaluation changed what its warps see (a launch,
+ * a retirement, a released barrier, a new entry in the SM's texture/memory queues): it is
+ * evaluated at its next visit, this very cycle if it comes later in the fixed order. */
+static void wake_sp(gm_timing *t, int smi, int spi)
+{
+    if (t->sms[smi].sps[spi].wake > t->cycle)
+        t->sms[smi].sps[spi].wake = t->cycle;
+}
+
+static void wake_sm(gm_timing *t, int smi)
+{
+    for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
+        wake_sp(t, smi, p);
+}
 
 static int peek_observer(void *ctx, gm_warp *w, const gm_issue *is)
 {
@@ -32,16 +48,65 @@ static void barrier_check(gm_timing *t, tm_warp *tw)
     tm_sm *sm = &t->sms[tw->sm];
     for (int i = 0; i < t->cfg.warp_slots_per_sm; i++) {
         tm_warp *o = sm->slots[i].w;
-        if (o && o->batch == tw->batch && o->group == tw->group && o->at_barrier)
+        if (o && o->batch == tw->batch && o->group == tw->group && o->at_barrier) {
             o->barrier_go = 1;
+            sm->sps[o->sp].known[o->slot / t->cfg.subpartitions_per_sm] = 0;
+            wake_sp(t, tw->sm, o->sp);
+        }
     }
+}
+
+/* gm_warp_pc / gm_warp_active_mask, inline: read once per issued instruction. */
+static inline int warp_pc(const gm_warp *w) { return w->done ? -1 : w->pc; }
+static inline gm_mask warp_mask(const gm_warp *w) { return w->done || w->pc < 0 ? 0 : w->mask; }
+
+/* Run-ahead. Without an issue observer nobody looks at a warp's registers between its
+ * issues, and an instruction that touches only the warp's own registers and control state
+ * (tm_pcinfo.private_exec) gives the same results whenever it runs. So when a warp's next
+ * instruction is private, the executor runs it and the private ones after it at once, up
+ * to the next shared access (texture, memory, barrier, ...) or TM_TRACE_CAP instructions,
+ * and records each one's pc and active mask. The scheduler then issues them from the trace
+ * at their own cycles with the same accounting (one issue, popcount(mask) lane
+ * instructions, the executor's final status with the last one), so the schedule, the
+ * statistics and the results are those of stepping one instruction per issue; the warp's
+ * register file stays hot instead of being reloaded for every instruction. Shared
+ * accesses still execute at their issue, in issue order (texture cache lookups, memory). */
+static void run_ahead(gm_timing *t, tm_warp *tw)
+{
+    gm_warp *w = tw->w;
+    const tm_pcinfo *pcs = tw->tp->pc;
+    const int n_pc = tw->tp->p->code_count;
+    int n = 0;
+    gm_run_status st = GM_RUN_PAUSED;
+    (void)t;
+    while (n < TM_TRACE_CAP) {
+        int pc = warp_pc(w);
+        if (pc < 0 || pc >= n_pc || !pcs[pc].private_exec)
+            break;
+        tw->tr_pc[n] = pc;
+        tw->tr_mask[n] = warp_mask(w);
+        n++;
+        st = gm_warp_step(w);
+        if (st != GM_RUN_PAUSED)
+            break;
+    }
+    tw->tr_head = 0;
+    tw->tr_n = n;
+    tw->tr_status = st;
 }
 
 /* After launch or an issue: what comes next (pc, mask, barrier arrival). */
 static void set_next(gm_timing *t, tm_warp *tw)
 {
-    tw->pc = gm_warp_pc(tw->w);
-    tw->mask = gm_warp_active_mask(tw->w);
+    if (tw->tr_n == 0 && !t->issue_fn)
+        run_ahead(t, tw);
+    if (tw->tr_n > 0) {
+        tw->pc = tw->tr_pc[tw->tr_head];
+        tw->mask = tw->tr_mask[tw->tr_head];
+    } else {
+        tw->pc = warp_pc(tw->w);
+        tw->mask = warp_mask(tw->w);
+    }
     tw->wait_until = 0;
     tw->ready_cached = 0;
     if (tw->pc < 0 || tw->pc >= tw->tp->p->code_count || !tw->tp->pc[tw->pc].barrier)
@@ -88,10 +153,10 @@ static void account(gm_timing *t, tm_warp *tw)
     t->total.stall[tw->state] += n;
 }
 
-static void set_state(gm_timing *t, tm_warp *tw, uint8_t s)
+static inline void set_state(gm_timing *t, tm_warp *tw, uint8_t s)
 {
     if (tw->state_valid && tw->state == s)
-        return;
+        return; /* the common case: inline, no call */
     account(t, tw);
     tw->state = s;
     tw->state_valid = 1;
@@ -141,6 +206,7 @@ static uint64_t tex_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int query, int
     queue_count(sm->tex_out, &sm->tex_out_n, now, NULL);
     if (sm->tex_out_n < c->tex_queue_depth)
         sm->tex_out[sm->tex_out_n++] = done;
+    wake_sm(t, tw->sm); /* a texture warp elsewhere on the SM may now be throttled */
     gm_timing_stats *s[2] = {&t->batches[tw->batch].st, &t->total};
     for (int i = 0; i < 2; i++) {
         s[i]->tex_requests++;
@@ -163,6 +229,7 @@ static uint64_t mem_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int store)
     queue_count(sm->mem_out, &sm->mem_out_n, now, NULL);
     if (sm->mem_out_n < c->mem_queue_depth)
         sm->mem_out[sm->mem_out_n++] = done;
+    wake_sm(t, tw->sm);
     gm_timing_stats *s[2] = {&t->batches[tw->batch].st, &t->total};
     for (int i = 0; i < 2; i++) {
         s[i]->mem_requests++;
@@ -223,6 +290,10 @@ static int evaluate(gm_timing *t, tm_sm *sm, tm_warp *tw)
     }
     if (need > now) {
         tw->wait_until = tw->until = need;
+        /* Everything checked before the scoreboard is settled until the warp's own next
+         * issue, so an instruction that needs no queue is eligible once `need` has come:
+         * no second evaluation then (the fast path answers ready_cached after the wait). */
+        tw->ready_cached = pi->cls != GM_LAT_TEXTURE && pi->cls != GM_LAT_MEMORY;
         return tw->wait_state = why;
     }
     /* Queue space for texture / memory requests. */
@@ -268,11 +339,23 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
         tm_tagset_reset(&t->tags);
         t->capture = tw;
     }
-    uint64_t lanes0 = gm_warp_lane_instructions(tw->w), issued0 = gm_warp_issued(tw->w);
-    gm_run_status st = gm_warp_step(tw->w);
+    gm_run_status st;
+    uint64_t di, dl;
+    if (tw->tr_n > 0) {
+        /* Already executed (run-ahead): issue it from the trace. */
+        di = 1;
+        dl = (uint64_t)__builtin_popcount(tw->mask);
+        tw->tr_head++;
+        tw->tr_n--;
+        st = tw->tr_n ? GM_RUN_PAUSED : tw->tr_status;
+    } else {
+        gm_warp *w = tw->w;
+        uint64_t lanes0 = w->lane_instr, issued0 = w->issued;
+        st = gm_warp_step(w);
+        dl = w->lane_instr - lanes0;
+        di = w->issued - issued0;
+    }
     t->capture = NULL;
-    uint64_t dl = gm_warp_lane_instructions(tw->w) - lanes0;
-    uint64_t di = gm_warp_issued(tw->w) - issued0;
     gm_timing_stats *s[2] = {&b->st, &t->total};
     for (int i = 0; i < 2; i++) {
         s[i]->instructions += di;
@@ -346,13 +429,37 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
     return GM_TIMING_IDLE;
 }
 
+/* Evaluates a warp and records in the sub-partition's view how long the answer holds: an
+ * eligible warp whose next instruction needs no queue until it issues (the issue resets
+ * it), a timed wait until it ends, a draining warp until it retires; barrier and queue
+ * waits are looked at again every visit. */
+static uint8_t look(gm_timing *t, tm_sm *sm, tm_sp *sp, int pos, tm_warp *tw)
+{
+    const uint64_t now = t->cycle;
+    uint8_t st;
+    if (tw->ready_cached && !tw->finished)
+        st = ELIGIBLE;
+    else
+        st = (uint8_t)evaluate(t, sm, tw);
+    uint64_t k = 0;
+    if (st == ELIGIBLE)
+        k = tw->ready_cached ? TM_NEVER : 0;
+    else if (tw->finished)
+        k = tw->retire_at;
+    else if (now < tw->wait_until)
+        k = tw->wait_until;
+    sp->known[pos] = k;
+    sp->kst[pos] = st;
+    return st;
+}
+
 /* One sub-partition for one cycle. */
 static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
 {
     tm_sm *sm = &t->sms[smi];
     tm_sp *sp = &sm->sps[spi];
-    const int nsp = t->cfg.subpartitions_per_sm, nslots = t->cfg.warp_slots_per_sm;
-    const int npos = (nslots - spi + nsp - 1) / nsp; /* slots of this sub-partition */
+    const int nsp = t->cfg.subpartitions_per_sm;
+    const int npos = sp->npos; /* slots spi, spi + nsp, ... */
     const uint64_t now = t->cycle;
     const int port_busy = sp->busy_until > now;
     tm_warp *chosen = NULL;
@@ -361,16 +468,24 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     /* Nothing resident: nothing to evaluate, pick or record (samples aside). */
     if (sp->resident == 0 && !t->cycle_fn)
         return GM_TIMING_IDLE;
+    /* Nothing can issue or change state before sp->wake (computed at the end of the last
+     * visit): skip. The cycle observer sees every cycle, so it disables this. */
+    if (now < sp->wake && !t->cycle_fn)
+        return GM_TIMING_IDLE;
+    sp->wake = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
     for (int pos = 0; pos < npos; pos++) {
-        tm_warp *tw = sm->slots[spi + pos * nsp].w;
-        if (!tw)
+        tm_warp *tw = sp->pw[pos];
+        if (!tw) {
             st[pos] = 0;
-        else if (!tw->finished && now < tw->wait_until)
+        } else if (now < sp->known[pos]) {
+            st[pos] = sp->kst[pos]; /* unchanged since the last look: warp not touched */
+        } else if (!tw->finished && now < tw->wait_until) {
             st[pos] = tw->wait_state; /* known timed wait: nothing to recompute */
-        else if (tw->ready_cached && !tw->finished)
-            st[pos] = ELIGIBLE;
-        else
-            st[pos] = (uint8_t)evaluate(t, sm, tw);
+            sp->known[pos] = tw->wait_until;
+            sp->kst[pos] = st[pos];
+        } else {
+            st[pos] = look(t, sm, sp, pos, tw);
+        }
     }
     if (port_busy) {
         /* The multi-cycle issue of busy_warp holds the port. */
@@ -379,7 +494,7 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         chosen_pos = (chosen->slot - spi) / nsp;
     } else if (t->cfg.policy == GM_SCHED_GTO) {
         for (int pos = 0; pos < npos; pos++) {
-            tm_warp *tw = sm->slots[spi + pos * nsp].w;
+            tm_warp *tw = sp->pw[pos];
             if (!tw || st[pos] != ELIGIBLE)
                 continue;
             if (tw->seq == sp->last_seq) {
@@ -398,7 +513,7 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             int pos = sp->last_pos + i;
             if (pos >= npos)
                 pos -= npos;
-            tm_warp *tw = sm->slots[spi + pos * nsp].w;
+            tm_warp *tw = sp->pw[pos];
             if (tw && st[pos] == ELIGIBLE) {
                 chosen = tw;
                 chosen_pos = pos;
@@ -409,29 +524,55 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     int issued_pc = chosen ? chosen->pc : -1;
     if (chosen) {
         gm_timing_status r = issue(t, smi, spi, chosen);
-        if (r != GM_TIMING_IDLE)
+        if (r != GM_TIMING_IDLE) {
+            sp->wake = now; /* paused: this visit resumes on the next run */
             return r;
+        }
         sp->last_pos = chosen_pos;
+        /* It has a new next instruction: evaluate it now, while its scoreboard and the
+         * program's table are in cache. Exact: until its own next issue, what decides its
+         * eligibility is fixed except the queues, and answers that depend on a queue are
+         * not kept (known 0: looked at again next visit). Its state this cycle is
+         * `selected` whatever this says; a finished warp drains from the next cycle. */
+        sp->known[chosen_pos] = 0;
+        if (!chosen->finished)
+            (void)look(t, sm, sp, chosen_pos, chosen);
         t->any_issue = 1;
     }
-    /* States of this cycle. */
+    /* States of this cycle, and the first cycle at which any of them can change. */
+    uint64_t wake = TM_NEVER;
     for (int pos = 0; pos < npos; pos++) {
         int slot = spi + pos * nsp;
-        tm_warp *tw = sm->slots[slot].w;
+        tm_warp *tw = sp->pw[pos];
         gm_timing_slot_sample *smp = &sm->samples[slot];
         if (!tw) {
             smp->resident = 0;
             continue;
         }
+        uint64_t at;
+        uint8_t s;
         if (tw == chosen || (port_busy && tw == sp->busy_warp && !tw->finished)) {
-            set_state(t, tw, GM_STALL_SELECTED);
+            s = GM_STALL_SELECTED;
             tw->until = sp->busy_until;
+            at = tw->finished ? now + 1 : sp->busy_until; /* a finished issuer drains next */
         } else if (st[pos] == ELIGIBLE) {
-            set_state(t, tw, GM_STALL_NOT_SELECTED);
-            tw->until = port_busy ? sp->busy_until : now + 1;
+            s = GM_STALL_NOT_SELECTED;
+            /* Stays eligible until it issues (the port frees at busy_until), unless it
+             * needs a queue that may fill up: those are looked at every cycle. (Its
+             * `until` is only read by next_event(), never while a warp is eligible.) */
+            at = sp->known[pos] == TM_NEVER && sp->busy_until > now ? sp->busy_until : now + 1;
         } else {
-            set_state(t, tw, st[pos]);
+            s = st[pos];
+            /* Timed waits and draining: known[] holds the cycle they end; barrier and
+             * queue waits were evaluated this visit (until is fresh). */
+            at = sp->known[pos] > now ? sp->known[pos] : tw->until;
         }
+        if (sp->cur[pos] != s) { /* set_state(), without touching unchanged warps */
+            set_state(t, tw, s);
+            sp->cur[pos] = s;
+        }
+        if (at < wake)
+            wake = at;
         if (!t->cycle_fn)
             continue;
         smp->resident = 1;
@@ -442,6 +583,8 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         smp->pc = tw == chosen ? issued_pc : tw->pc; /* the issuer: what it issued */
         smp->state = (gm_stall)tw->state;
     }
+    if (wake < sp->wake)
+        sp->wake = wake;
     return GM_TIMING_IDLE;
 }
 
@@ -459,10 +602,12 @@ static void retire_due(gm_timing *t)
                 continue;
             account(t, tw);
             sm->slots[i].w = NULL;
+            sm->sps[tw->sp].pw[i / t->cfg.subpartitions_per_sm] = NULL;
             sm->resident--;
             sm->finished--;
             sm->sps[tw->sp].resident--;
             t->resident--;
+            wake_sp(t, s, tw->sp);
             for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
                 if (sm->sps[p].busy_warp == tw)
                     sm->sps[p].busy_warp = NULL;
@@ -517,10 +662,32 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
         if (!sl->cap)
             return -1;
     }
+    if (!sl->tr_pc) {
+        sl->tr_pc = malloc(TM_TRACE_CAP * sizeof *sl->tr_pc);
+        sl->tr_mask = malloc(TM_TRACE_CAP * sizeof *sl->tr_mask);
+        if (!sl->tr_pc || !sl->tr_mask) {
+            free(sl->tr_pc);
+            free(sl->tr_mask);
+            sl->tr_pc = NULL;
+            sl->tr_mask = NULL;
+            return -1;
+        }
+    }
+    tw->tr_pc = sl->tr_pc;
+    tw->tr_mask = sl->tr_mask;
+    tw->tr_head = tw->tr_n = 0;
     sl->w = tw;
+    {
+        tm_sp *psp = &sm->sps[slot % t->cfg.subpartitions_per_sm];
+        int pos = slot / t->cfg.subpartitions_per_sm;
+        psp->pw[pos] = tw;
+        psp->known[pos] = 0;
+        psp->cur[pos] = TM_NO_STATE;
+    }
     sm->resident++;
     sm->sps[slot % t->cfg.subpartitions_per_sm].resident++;
     t->resident++;
+    wake_sp(t, smi, slot % t->cfg.subpartitions_per_sm);
     tw->sm = smi;
     tw->slot = slot;
     tw->sp = slot % t->cfg.subpartitions_per_sm;
@@ -598,6 +765,21 @@ static int launch(gm_timing *t)
     return launched;
 }
 
+/* Earliest cycle at which any sub-partition needs a visit (every one before it is skipped). */
+static uint64_t earliest_wake(const gm_timing *t)
+{
+    uint64_t e = TM_NEVER;
+    for (int s = 0; s < t->cfg.sm_count; s++) {
+        const tm_sm *sm = &t->sms[s];
+        if (!sm->resident)
+            continue;
+        for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
+            if (sm->sps[p].resident && sm->sps[p].wake < e)
+                e = sm->sps[p].wake;
+    }
+    return e;
+}
+
 /* Earliest future cycle at which any state can change (idle skip). */
 static uint64_t next_event(gm_timing *t)
 {
@@ -667,16 +849,24 @@ gm_timing_status tm_run(gm_timing *t)
         }
         t->in_cycle = 0;
         uint64_t next = t->cycle + 1;
-        if (!t->any_issue && !t->any_launch && !t->cycle_fn && !t->error_pending) {
-            uint64_t e = next_event(t);
-            if (e == TM_NEVER) {
-                tm_set_error(t, "deadlock at cycle %llu: every resident warp waits forever "
-                                "(a workgroup barrier not reached by all its warps?)",
-                             (unsigned long long)t->cycle);
-                return GM_TIMING_ERROR;
+        /* Jump to the first cycle at which any sub-partition can issue or change a warp's
+         * state; the cycles in between would change nothing (stall accounting is lazy),
+         * so the schedule and statistics are those of visiting every cycle. Not while the
+         * front end may launch again next cycle, a cycle observer wants every cycle, or an
+         * error is to be reported. */
+        if (!t->cycle_fn && !t->error_pending && !(t->any_launch && t->q_head < t->q_n)) {
+            uint64_t e = earliest_wake(t);
+            if (e == TM_NEVER && !t->any_issue && !t->any_launch) {
+                e = next_event(t); /* only timers outside the warps are left */
+                if (e == TM_NEVER) {
+                    tm_set_error(t, "deadlock at cycle %llu: every resident warp waits forever "
+                                    "(a workgroup barrier not reached by all its warps?)",
+                                 (unsigned long long)t->cycle);
+                    return GM_TIMING_ERROR;
+                }
             }
-            if (e > next)
-                next = e; /* nothing changes before e (stall accounting is lazy) */
+            if (e != TM_NEVER && e > next)
+                next = e;
         }
         t->cycle = next;
     }

@@ -134,6 +134,12 @@ static int parse_context(const cJSON *o, struct glrh_context *c, const char *lab
     c->minor = (int)minor;
     c->profile_mask = (int)profile;
     c->flags = (int)flags;
+    int64_t samples = 0;
+    if (cJSON_GetObjectItemCaseSensitive(o, "samples") && !json_int(o, "samples", 0, 64, &samples)) {
+        seterr(err, n, "%s: context %u: invalid \"samples\"", label, c->id);
+        return -1;
+    }
+    c->samples = (int)samples;
     json_str(o, "version", c->version, sizeof c->version);
     json_str(o, "renderer", c->renderer, sizeof c->renderer);
     return 0;

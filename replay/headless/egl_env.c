@@ -63,8 +63,8 @@ static EGLint attr(EGLDisplay dpy, EGLConfig c, EGLint a)
     return v;
 }
 
-/* The RGB8 (+A8 when asked), depth 24 stencil 8, single-sampled pbuffer config closest to that. */
-static bool choose_config(EGLDisplay dpy, EGLint renderable, bool alpha, EGLConfig *out)
+/* The RGB8 (+A8 when asked), depth 24 stencil 8 pbuffer config of `samples` samples (0: single) closest to that. */
+static bool choose_config(EGLDisplay dpy, EGLint renderable, bool alpha, EGLint samples, EGLConfig *out)
 {
     EGLint total = 0;
     if (!eglGetConfigs(dpy, NULL, 0, &total) || total <= 0)
@@ -80,7 +80,7 @@ static bool choose_config(EGLDisplay dpy, EGLint renderable, bool alpha, EGLConf
         if (!(attr(dpy, c, EGL_SURFACE_TYPE) & EGL_PBUFFER_BIT) || !(attr(dpy, c, EGL_RENDERABLE_TYPE) & renderable) ||
             attr(dpy, c, EGL_COLOR_BUFFER_TYPE) != EGL_RGB_BUFFER || attr(dpy, c, EGL_RED_SIZE) != 8 ||
             attr(dpy, c, EGL_GREEN_SIZE) != 8 || attr(dpy, c, EGL_BLUE_SIZE) != 8 ||
-            attr(dpy, c, EGL_ALPHA_SIZE) != (alpha ? 8 : 0) || attr(dpy, c, EGL_SAMPLES) != 0)
+            attr(dpy, c, EGL_ALPHA_SIZE) != (alpha ? 8 : 0) || attr(dpy, c, EGL_SAMPLES) != samples)
             continue;
         EGLint depth = attr(dpy, c, EGL_DEPTH_SIZE), stencil = attr(dpy, c, EGL_STENCIL_SIZE);
         int score = 1000 - (depth > 24 ? depth - 24 : 24 - depth) * 10 - (stencil > 8 ? stencil - 8 : 8 - stencil);
@@ -151,7 +151,10 @@ int glrh_egl_create_ex(struct glrh_egl *e, const struct glrh_context *d, EGLCont
         return -1;
     }
     EGLConfig cfg;
-    if (!choose_config(e->dpy, renderable, alpha, &cfg)) {
+    /* A multisampled window is replayed with the same sample count (single-sampled if the driver
+     * has no such config). */
+    if ((d->samples <= 1 || !choose_config(e->dpy, renderable, alpha, d->samples, &cfg)) &&
+        !choose_config(e->dpy, renderable, alpha, 0, &cfg)) {
         seterr(err, n, "context %u: no EGL pbuffer config with RGB8%s for %s", d->id, alpha ? "A8" : "", api_name(d));
         return -1;
     }

@@ -18,7 +18,8 @@ void glrh_egl_close(struct glrh_egl *e);
 
 /* Creates a context with the captured attributes (API, version, profile, flags) sharing with
  * `share` (EGL_NO_CONTEXT for none), and a width x height pbuffer for its default framebuffer,
- * RGB8 with an alpha channel when `alpha`, depth 24 and stencil 8. When the driver lacks that
+ * RGB8 with an alpha channel when `alpha`, depth 24 and stencil 8, with desc->samples samples when
+ * the driver has such a config (else single-sampled). When the driver lacks that
  * version, the lowest version of the same kind is asked for (the driver gives its highest) and
  * *downgraded is set. */
 int glrh_egl_create(struct glrh_egl *e, const struct glrh_context *desc, EGLContext share, unsigned width,

@@ -23,6 +23,7 @@ bool glrh_gl_load(struct glrh_gl *gl, const char **missing)
     LOAD(PixelStorei, "glPixelStorei", true);
     LOAD(GetError, "glGetError", true);
     LOAD(Finish, "glFinish", true);
+    LOAD(Flush, "glFlush", true);
     LOAD(BindBuffer, "glBindBuffer", true);
     LOAD(BindFramebuffer, "glBindFramebuffer", false);
     LOAD(ReadBuffer, "glReadBuffer", false);

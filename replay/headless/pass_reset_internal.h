@@ -67,6 +67,7 @@ struct glrh_reset {
     size_t n_cover, cap_cover;
     struct pr_set relink;                                 /* programs, pr_key */
     struct pr_set used_buf, used_tex;                     /* pr_key */
+    struct pr_set queries_remade;  /* (ctx id << 32 | name): kept results the frame replaces */
     struct sm_call_list reset;     /* before every pass after the first */
     struct sm_call_list end_calls; /* after every pass */
     struct glrh_reset_summary sum;

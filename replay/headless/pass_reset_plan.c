@@ -40,6 +40,31 @@ static bool default_blob_wanted(void *user, enum glr_restore_content what, uint3
            pr_cover_needs_contents(p, pr_cover_key(PR_OBJ_RENDERBUFFER, c, name));
 }
 
+/* Queries holding a result from before the frame (kept by the snapshot) whose object the frame
+ * begins again or the reset makes anew: their result is made again after the reset. */
+static void find_queries_remade(struct glrh_reset *p)
+{
+    for (size_t ci = 0; ci < sm_context_count(p->init); ci++) {
+        const struct sm_context *c = sm_context_at(p->init, ci);
+        const struct sm_context *e = sm_context_get(p->end, sm_context_id(c));
+        size_t n;
+        uint32_t *names = pr_names_of(c, SM_OBJ_QUERY, &n);
+        for (size_t j = 0; names && j < n; j++) {
+            const struct sm_query *q = sm_get_query(c, names[j]), *qe = e ? sm_get_query(e, names[j]) : NULL;
+            if (q && q->has_result && !(qe && qe->has_result) &&
+                !pr_set_add(&p->queries_remade, (uint64_t)sm_context_id(c) << 32 | names[j]))
+                pr_fail(p, "out of memory");
+        }
+        free(names);
+    }
+}
+
+static bool query_wanted(void *user, uint32_t ctx_id, uint32_t name)
+{
+    struct glrh_reset *p = user;
+    return pr_set_has(&p->queries_remade, (uint64_t)ctx_id << 32 | name);
+}
+
 static void count_summary(struct glrh_reset *p)
 {
     p->sum.buffers_written = (unsigned)p->buf_written.used;
@@ -99,6 +124,8 @@ struct glrh_reset *glrh_reset_plan(struct glr_restore *restore, const struct glr
         if (pr_diff_objects(p))
             pr_diff_context(p);
     }
+    if (!p->failed)
+        find_queries_remade(p);
     if (!p->failed && (p->reset.failed || p->end_calls.failed))
         pr_fail(p, "out of memory");
     if (p->failed) {
@@ -127,6 +154,7 @@ void glrh_reset_free(struct glrh_reset *p)
     pr_set_free(&p->relink);
     pr_set_free(&p->used_buf);
     pr_set_free(&p->used_tex);
+    pr_set_free(&p->queries_remade);
     sm_call_list_free(&p->reset);
     sm_call_list_free(&p->end_calls);
     free(p);
@@ -173,6 +201,9 @@ int glrh_reset_run(struct glrh_reset *p, struct glr_dispatch *d, glr_make_curren
     if (run_list(&p->reset, d, make_current, user, st) != 0)
         return -1;
     glr_restore_recopy(p->restore, d, make_current, user, default_blob_wanted, p, st);
+    if (p->queries_remade.used || p->queries_remade.has_zero)
+        glr_restore_query_results(glr_restore_query_maker(p->restore), p->init, d, make_current, user, query_wanted,
+                                  p, st);
     return 0;
 }
 

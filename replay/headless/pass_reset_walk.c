@@ -299,6 +299,13 @@ bool pr_walk(struct glrh_reset *p, const struct glrh_capture *cap)
             pr_fail(p, "the frame uses context %u, which the initial state lacks", c.ctx_id);
             break;
         }
+        if (c.cmd == GLR_CMD_glNewList || c.cmd == GLR_CMD_glDeleteLists) {
+            /* The lists of the initial state are compiled once, by the first pass's restore; a
+             * frame that compiles or deletes lists needs them made again: full restore. */
+            pr_fail(p, "the frame calls %s: display lists are made again only by a full restore",
+                    glr_cmds[c.cmd].name);
+            break;
+        }
         if (c.cmd == GLR_CMD_glFenceSync || c.cmd == GLR_CMD_glDeleteSync)
             on_sync(p, ctx, &c);
         if (!kinds[c.cmd])

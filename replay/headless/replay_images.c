@@ -81,8 +81,19 @@ static void verify_fbo_images(struct replayer *r, uint32_t frame)
 int glrh_on_swap(struct replayer *r, const struct glr_call *c)
 {
     uint64_t swap = r->swap_index++;
-    if (!r->readback || !c->ctx_id)
+    if (!c->ctx_id)
         return 0;
+    if (!r->readback) {
+        /* A swap flushes the context (eglSwapBuffers/glXSwapBuffers imply glFlush): each frame is
+         * handed to the driver at its swap, as the program did, rather than frames queueing up
+         * until the end of the pass. (The read-back below waits for the frame anyway.) A swap of
+         * a context the replay cannot make current is skipped, as before. */
+        if (glrh_make_current(r, c->ctx_id) == 0)
+            r->gl.Flush();
+        else if (r->err_size)
+            r->err[0] = 0;
+        return 0;
+    }
     if (glrh_make_current(r, c->ctx_id) != 0)
         return -1;
     struct rctx *ctx = r->current;

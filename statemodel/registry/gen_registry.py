@@ -442,10 +442,10 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
                 # Tracked: the tracking hook sees every call, recorded or not.
                 f.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))
                 f.write('    %s\n' % track_call(c))
-                f.write('    if (!(glr_slow_mode & GLR_SLOW_RECORD)) return%s;\n' % ('' if ret_void else ' glr_r'))
+                f.write('    if (!(glr_slow_mode & (GLR_SLOW_RECORD | GLR_SLOW_LIST))) return%s;\n' % ('' if ret_void else ' glr_r'))
             elif c.api == 'gl':
                 # Recording: forward first, then append the call with what it read and returned.
-                f.write('    if (!(glr_slow_mode & GLR_SLOW_RECORD)) %sGLR_REAL(%s)(%s);\n' % (
+                f.write('    if (!(glr_slow_mode & (GLR_SLOW_RECORD | GLR_SLOW_LIST))) %sGLR_REAL(%s)(%s);\n' % (
                     r if not ret_void else '{ ', c.name, call_args(c)))
                 if ret_void:
                     f.write('        return; }\n')
@@ -500,6 +500,22 @@ def unpack_arg(kind, ctype, expr):
     return '(%s)(%s)' % (ctype, expr)
 
 
+# Read-backs that write into a bound buffer instead of client memory: the GL_*_BINDING enum of
+# that buffer (GL_PIXEL_PACK_BUFFER_BINDING, GL_QUERY_BUFFER_BINDING).
+PACK_READBACK_RE = re.compile(r'^gl(ReadPixels|ReadnPixels|GetTexImage|GetnTexImage|GetCompressedTexImage|'
+                              r'GetnCompressedTexImage|GetTextureImage|GetTextureSubImage|'
+                              r'GetCompressedTextureImage|GetCompressedTextureSubImage)(ARB|EXT|KHR)?$')
+QUERY_READBACK_RE = re.compile(r'^glGetQueryObject(i|ui|i64|ui64)v(ARB|EXT)?$')
+
+
+def output_buffer_binding(name):
+    if PACK_READBACK_RE.match(name):
+        return 0x88ED
+    if QUERY_READBACK_RE.match(name):
+        return 0x9193
+    return 0
+
+
 def gen_dispatch(cmds, paths, out_types, out_pfn, out_c):
     """The replayer's dispatcher: re-issues a decoded call through the driver, with object names
     remapped and client memory taken from the call's blobs."""
@@ -521,9 +537,14 @@ def gen_dispatch(cmds, paths, out_types, out_pfn, out_c):
             if c.api != 'gl':
                 continue
             outputs = [p for p in c.params if p.is_pointer and not p.is_const]
-            if any(not p.obj_class for p in outputs):
+            into_buffer = output_buffer_binding(c.name)
+            if any(not p.obj_class for p in outputs) and not into_buffer:
                 continue  # a query: it changes no state; skipped (default case)
             f.write('    case GLR_CMD_%s: {\n' % c.name)
+            if into_buffer:
+                # A read-back: it writes client memory (nothing to replay) unless a pack or query
+                # buffer is bound, where its pointer argument is an offset into that buffer.
+                f.write('        if (!glr_dispatch_output_bound(d, 0x%04X)) return GLR_DISPATCH_SKIPPED;\n' % into_buffer)
             f.write('        glr_pfn_%s f = (glr_pfn_%s)glr_dispatch_proc(d, GLR_CMD_%s);\n' % (c.name, c.name, c.name))
             f.write('        if (!f) return GLR_DISPATCH_MISSING;\n')
             args = []

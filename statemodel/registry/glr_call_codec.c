@@ -1,5 +1,6 @@
 /* Command stream decoder; the encoding is described in shim/recorder.c and docs/GLCAP_FORMAT.md. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "glr_call_codec.h"
 
@@ -171,4 +172,102 @@ int glr_stream_next(struct glr_stream *s, struct glr_call *c)
     s->p = end;
     s->index++;
     return 1;
+}
+
+/* ---------------------------------------------------------------- encoding */
+
+struct enc {
+    uint8_t *p;
+    size_t n, cap;
+    bool failed;
+};
+
+static void put_bytes(struct enc *e, const void *data, size_t n)
+{
+    if (e->failed)
+        return;
+    if (e->cap - e->n < n) {
+        size_t cap = e->cap ? e->cap : 256;
+        while (cap - e->n < n)
+            cap *= 2;
+        uint8_t *q = realloc(e->p, cap);
+        if (!q) {
+            e->failed = true;
+            return;
+        }
+        e->p = q;
+        e->cap = cap;
+    }
+    if (n)
+        memcpy(e->p + e->n, data, n);
+    e->n += n;
+}
+
+static void put_uvar(struct enc *e, uint64_t v)
+{
+    uint8_t b[10];
+    size_t n = 0;
+    do {
+        b[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            b[n] |= 0x80;
+        n++;
+    } while (v);
+    put_bytes(e, b, n);
+}
+
+static void put_value(struct enc *e, int kind, uint64_t v)
+{
+    switch (kind) {
+    case GLR_KIND_I32:
+    case GLR_KIND_I64:
+        put_uvar(e, (v << 1) ^ (uint64_t)((int64_t)v >> 63));   /* zigzag */
+        break;
+    case GLR_KIND_F32: {
+        uint32_t b = (uint32_t)v;
+        put_bytes(e, &b, 4);
+        break;
+    }
+    case GLR_KIND_F64:
+        put_bytes(e, &v, 8);
+        break;
+    default:
+        put_uvar(e, v);
+    }
+}
+
+bool glr_call_encode(const struct glr_call *c, uint8_t **buf, size_t *size, size_t *cap)
+{
+    if (c->cmd >= GLR_CMD_COUNT)
+        return false;
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    struct enc e = { *buf, *size, *cap, false };
+    size_t start = e.n;
+    uint32_t body = 0;
+    put_bytes(&e, &body, 4);   /* patched below */
+    put_uvar(&e, c->cmd);
+    put_uvar(&e, c->seq);
+    put_uvar(&e, c->ctx_id);
+    put_uvar(&e, c->thread_id);
+    for (int i = 0; i < ci->nparams; i++)
+        put_value(&e, ci->params[i].kind, c->args[i]);
+    if (ci->ret_kind != GLR_KIND_VOID)
+        put_value(&e, ci->ret_kind, (c->flags & GLR_CALL_HAS_RET) ? c->ret : 0);
+    for (int i = 0; i < ci->nparams; i++) {
+        if (!ci->params[i].is_pointer)
+            continue;
+        const struct glr_blob *b = &c->blobs[i];
+        put_uvar(&e, b->data && b->size ? b->size + 1 : 0);
+        if (b->data && b->size)
+            put_bytes(&e, b->data, (size_t)b->size);
+    }
+    if (!e.failed) {
+        body = (uint32_t)(e.n - start - 4);
+        memcpy(e.p + start, &body, 4);
+    }
+    *buf = e.p;
+    *cap = e.cap;
+    *size = e.failed ? start : e.n;
+    return !e.failed;
 }

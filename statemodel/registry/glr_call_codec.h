@@ -22,6 +22,12 @@ void glr_stream_init(struct glr_stream *s, const void *data, size_t size);
  * numbers in c->args[] and client data in c->blobs[0]. */
 int glr_stream_next(struct glr_stream *s, struct glr_call *c);
 
+/* Appends call c (a GL command, not a pseudo record) to a growing buffer in the stream's record
+ * encoding, so glr_stream_next reads it back (blobs of pointer parameters included; the return
+ * value when GLR_CALL_HAS_RET is set and the command returns one). *buf is realloc'd (free it);
+ * false when memory ran out or c is not a GL command. */
+bool glr_call_encode(const struct glr_call *c, uint8_t **buf, size_t *size, size_t *cap);
+
 /* Human name of a command or pseudo command ("glDrawArrays", "<swap>"). */
 const char *glr_call_name(uint32_t cmd);
 

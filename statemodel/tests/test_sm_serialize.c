@@ -12,6 +12,8 @@ static struct sm_state *make_state(void)
     build_core_frame(s, 1);
     build_legacy_frame(s, 3);
     tcall(s, 2, "glViewport", "iiii", 5, 6, 7, 8);
+    /* A query result an earlier frame left (format version 3). */
+    CHECK(sm_set_query_result(s, 1, 41, 0x8914 /* GL_SAMPLES_PASSED */, UINT64_C(5000000000)));
     return s;
 }
 
@@ -29,6 +31,8 @@ static void test_round_trips(struct sm_state *s)
     CHECK(b && sm_context_count(b) == 3);
     CHECK(b && sm_context_share_id(sm_context_get(b, 1)) == sm_context_share_id(sm_context_get(b, 2)));
     CHECK(b && sm_get_texture(sm_context_get(b, 2), 7) != NULL);
+    const struct sm_query *q = b ? sm_get_query(sm_context_get(b, 1), 41) : NULL;
+    CHECK(q && q->target == 0x8914 && q->has_result && q->result == UINT64_C(5000000000));
 
     char *json = sm_to_json(s);
     CHECK(json && strstr(json, "\"GL_LINEAR_MIPMAP_LINEAR\""));
@@ -44,6 +48,10 @@ static void test_round_trips(struct sm_state *s)
     /* A change makes them differ. */
     tcall(cl, 1, "glDepthMask", "u", 0);
     CHECK(!sm_state_equal(s, cl));
+    /* Beginning the query again drops the kept result: the frame makes its own. */
+    tcall(cl, 1, "glBeginQuery", "uu", 0x8914, 41);
+    const struct sm_query *cq = sm_get_query(sm_context_get(cl, 1), 41);
+    CHECK(cq && cq->active && !cq->has_result);
 
     free(json2);
     free(json);
@@ -118,6 +126,25 @@ static char *replace(const char *s, const char *from, const char *to)
     return out;
 }
 
+/* A version 1 document (before the matrix stacks) reads with GL's default stacks, not zeros. */
+static void test_version1(struct sm_state *s)
+{
+    char *json = sm_to_json(s);
+    char *old = json ? replace(json, "\"version\":3", "\"version\":1") : NULL;
+    char err[200] = "";
+    struct sm_state *v1 = old ? sm_from_json(old, err, sizeof err) : NULL;
+    if (!v1)
+        fprintf(stderr, "version 1: %s\n", err);
+    CHECK(v1 != NULL);
+    const struct sm_context *c = v1 ? sm_context_get(v1, 3) : NULL;
+    const struct sm_context_state *st = c ? sm_context_state(c) : NULL;
+    CHECK(st && st->matrix_mode == 0x1700 /* GL_MODELVIEW */ && st->modelview.depth == 0 &&
+          st->modelview.m[0][0] == 1.0f && st->modelview.m[0][5] == 1.0f && st->projection.m[0][15] == 1.0f);
+    sm_state_free(v1);
+    free(old);
+    free(json);
+}
+
 static void test_corrupt_json(struct sm_state *s)
 {
     char *json = sm_to_json(s);
@@ -130,8 +157,8 @@ static void test_corrupt_json(struct sm_state *s)
         free(t);
     }
     static const char *const edits[][2] = {
-        { "\"version\":2", "\"version\":\"one\"" },
-        { "\"version\":2", "\"version\":99" },
+        { "\"version\":3", "\"version\":\"one\"" },
+        { "\"version\":3", "\"version\":99" },
         { "\"format\":\"glreplay-statemodel\"", "\"format\":\"other\"" },
         { "\"GL_LINEAR_MIPMAP_LINEAR\"", "\"GL_NO_SUCH_ENUM\"" },
         { "\"share_groups\"", "\"share_grupos\"" },
@@ -170,6 +197,7 @@ int main(void)
     test_round_trips(s);
     test_corrupt_binary(s);
     test_corrupt_json(s);
+    test_version1(s);
     sm_state_free(s);
     return sm_test_result("test_sm_serialize");
 }

@@ -4,7 +4,9 @@ at start-up): its frames captured from frame 0 and from a later frame (the array
 then predate the capture) replay pixel-exactly, in a loop, and the program behaves identically with
 and without the shim. With `model`, instead: `glreplay model --compare` on those captures agrees
 >= 99.9% on every draw the GPU model supports (the shader draws reading gl_Vertex, gl_Color and
-gl_MultiTexCoordN from client arrays; fixed-function draws are reported unsupported).
+gl_MultiTexCoordN from client arrays; fixed-function draws and display-list calls are reported
+unsupported). With `lists` (not `model`), also: over the lists' memory cap the capture names the
+lists it lacks.
 Usage: PROG SHIM GLREPLAY [lists] [model]"""
 import os
 import re
@@ -66,6 +68,23 @@ with tempfile.TemporaryDirectory() as d:
         # per frame: 2 shader draws x 4 arrays (vertex, colour, 2 texture units) + the fixed-function
         # draw's 6 (colour, normal, vertex of glInterleavedArrays, secondary colour, fog coordinate,
         # and unit 1's texture coordinates, which glInterleavedArrays leaves enabled)
-        if not m or int(m.group(1)) != 2 * 14:
-            sys.exit('frames %s: expected 28 client array records, info says %s' % (frames, m and m.group(1)))
+        # (with lists, a capture from frame 0 also holds the compilation of the list that draws from
+        # two client arrays)
+        want = 2 * 14 + (2 if lists and frames == '0-1' else 0)
+        if not m or int(m.group(1)) != want:
+            sys.exit('frames %s: expected %d client array records, info says %s' % (frames, want, m and m.group(1)))
+    if lists and not model:
+        # Over the lists' memory cap (0 MiB keeps none): the program runs unchanged, the capture says
+        # which list it lacks, and its replay then differs (the kept lists are what replays right).
+        out = os.path.join(d, 'capped.glcap')
+        run = subprocess.run([prog, '7'] + lists, env=dict(env, LD_PRELOAD=shim, GLREPLAY_CAPTURE_FRAMES='4-5',
+                                                           GLREPLAY_CAPTURE_OUT=out, GLREPLAY_LIST_MAX_MB='0'),
+                             capture_output=True, text=True)
+        if run.returncode != 0 or run.stdout != native.stdout:
+            sys.exit('run under the shim with GLREPLAY_LIST_MAX_MB=0 differs: %r\n%s' % (run.stdout, run.stderr))
+        if not re.search(r'display list \d+ of share group \d+ was not kept', run.stderr):
+            sys.exit('lists over the cap: the capture did not say so: %r' % run.stderr)
+        rep = subprocess.run([glreplay, 'replay', out, '--verify'], env=env, capture_output=True, text=True)
+        if rep.returncode == 0 or 'verify: FAIL' not in rep.stdout:
+            sys.exit('lists over the cap: the replay should lack them and differ: %s' % rep.stdout)
 print('legacy client arrays%s%s: OK' % (' and display lists' if lists else '', ' in the GPU model' if model else ''))

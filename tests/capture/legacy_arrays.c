@@ -5,7 +5,8 @@
  * gl_MultiTexCoord0/1 and through the fixed-function pipeline. The array contents change every
  * frame and between two draws of a frame (same pointers), so only data recorded at each draw
  * replays right. With the argument `lists`, display lists compiled at start-up (one of them
- * GL_COMPILE_AND_EXECUTE, one nesting another, one at a glListBase offset) are called every frame.
+ * GL_COMPILE_AND_EXECUTE, one nesting another, one at a glListBase offset, one drawing from
+ * client-memory arrays that change after it was compiled) are called every frame.
  * Usage: legacy_arrays FRAMES [lists]. Prints a checksum of read-back pixels. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,9 +51,14 @@ static void fill_grid(struct vtx *v, float t)
         }
 }
 
+/* Client memory a list's draw reads when it is compiled (overwritten afterwards: only the copy GL
+ * made at compile time may be drawn). */
+static float list_pos[3][2] = { { -0.95f, 0.55f }, { -0.55f, 0.55f }, { -0.75f, 0.95f } };
+static unsigned char list_col[3][4] = { { 255, 0, 255, 255 }, { 0, 255, 255, 255 }, { 255, 255, 255, 255 } };
+
 static GLuint make_lists(void)
 {
-    GLuint base = glGenLists(3);
+    GLuint base = glGenLists(4);
     /* base: a fixed-function triangle in immediate mode */
     glNewList(base, GL_COMPILE);
     glBegin(GL_TRIANGLES);
@@ -81,6 +87,19 @@ static GLuint make_lists(void)
     glVertex2f(0.3f, -0.5f);
     glEnd();
     glEndList();
+    /* base + 3: a draw from client-memory arrays (vertex and colour only; made before main sets up
+     * its own arrays) */
+    glVertexPointer(2, GL_FLOAT, 0, list_pos);
+    glColorPointer(4, GL_UNSIGNED_BYTE, 0, list_col);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glEnableClientState(GL_COLOR_ARRAY);
+    glNewList(base + 3, GL_COMPILE);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glEndList();
+    glDisableClientState(GL_VERTEX_ARRAY);
+    glDisableClientState(GL_COLOR_ARRAY);
+    memset(list_pos, 0, sizeof list_pos);
+    memset(list_col, 0, sizeof list_col);
     return base;
 }
 
@@ -116,6 +135,7 @@ int main(int argc, char **argv)
     static unsigned char sec[8][3];
     static float fogc[8];
 
+    GLuint lists = use_lists ? make_lists() : 0;
     glVertexPointer(3, GL_FLOAT, sizeof(struct vtx), grid[0].pos);
     glColorPointer(4, GL_UNSIGNED_BYTE, sizeof(struct vtx), grid[0].col);
     glClientActiveTexture(GL_TEXTURE1);
@@ -131,7 +151,6 @@ int main(int argc, char **argv)
     glOrtho(-1, 1, -1, 1, -1, 1);
     glMatrixMode(GL_MODELVIEW);
     glLoadIdentity();
-    GLuint lists = use_lists ? make_lists() : 0;
 
     unsigned long checksum = 0;
     for (int f = 0; f < frames; f++) {
@@ -189,6 +208,7 @@ int main(int argc, char **argv)
 
         if (use_lists) {
             glCallList(lists + 1);
+            glCallList(lists + 3);
             glListBase(lists);
             const GLubyte which[1] = { 2 };
             glCallLists(1, GL_UNSIGNED_BYTE, which);

@@ -32,6 +32,7 @@
 #include "cli_model.h"
 #include "glcap_file.h"
 #include "gmf_frame.h"
+#include "gmf_snapshot_contents.h"
 #include "replay/headless/egl_env.h"
 #include "replay/headless/gl_readback.h"
 #include "replay/headless/headless.h"
@@ -1082,7 +1083,8 @@ int cli_model(int argc, char **argv)
             cli_error("model: %s", err);
             goto out;
         }
-        if (gmf_feed_initial_state(r.m, glr_restore_state(snapshot)) != 0) {
+        if (gmf_feed_initial_state(r.m, glr_restore_state(snapshot)) != 0 ||
+            gmf_feed_snapshot_contents(r.m, snapshot) < 0) {
             cli_error("model: out of memory restoring the initial state");
             glr_restore_free(snapshot);
             goto out;

@@ -236,6 +236,9 @@ static void lane_label(struct dap_session *s, int lane, char *buf, size_t n)
         snprintf(buf, n, "lane %d (%d,%d)%s%s", lane, h->lane_x[lane], h->lane_y[lane], state, helper);
     else if (h->stage == 5)
         snprintf(buf, n, "lane %d (invocation %d)%s%s", lane, h->lane_x[lane], state, helper);
+    else if (h->stage == 3)
+        snprintf(buf, n, "lane %d (primitive %d invocation %d)%s%s", lane, h->lane_x[lane], h->lane_y[lane], state,
+                 helper);
     else
         snprintf(buf, n, "lane %d (vertex %d)%s%s", lane, h->lane_x[lane], state, helper);
 }

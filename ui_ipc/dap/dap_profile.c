@@ -15,6 +15,7 @@
 #include "glcap_file.h"
 #include "replay/headless/headless.h"
 #include "statemodel/registry/glr_call_codec.h"
+#include "gpu_model/frame/gmf_snapshot_contents.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_profile.h"
 #include "ui_ipc/dap/dap_session_internal.h"
@@ -98,7 +99,19 @@ gmt_profile *dap_profile_capture(const struct dap_capture *cap, const gmt_profil
     gmt_profile_input in = { .metadata_json = meta, .surfaces = surf, .n_surfaces = n_surf,
                              .initial = cap->initial, .stream = cap->cap->stream,
                              .stream_size = cap->cap->stream_size, .name = base ? base + 1 : cap->path };
+    /* A mid-run capture: the pixels its snapshot keeps outside the state model (without them the
+     * frame runs from blank images). */
+    struct glr_restore *snap = NULL;
+    gmf_content *contents = NULL;
+    if (strstr(meta, "\"initial_state\":\"snapshot\"")) {
+        char e2[256];
+        if ((snap = glr_restore_load(cap->path, e2, sizeof e2)))
+            contents = gmf_snapshot_content_list(snap, &in.n_contents);
+        in.contents = contents;
+    }
     gmt_profile *p = gmt_profile_run(&in, opt, err, err_size);
+    free(contents);
+    glr_restore_free(snap);
     free(surf);
     free(meta);
     return p;

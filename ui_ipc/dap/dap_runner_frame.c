@@ -28,6 +28,7 @@
 #include <time.h>
 #include "glcap_file.h"
 #include "gpu_model/frame/gmf_frame.h"
+#include "gpu_model/frame/gmf_snapshot_contents.h"
 #include "replay/headless/headless.h"
 #include "statemodel/statemodel.h"
 #include "statemodel/registry/glr_call_codec.h"
@@ -37,18 +38,23 @@
 #define GL_FRAGMENT_SHADER 0x8B30
 #define GL_VERTEX_SHADER 0x8B31
 #define GL_COMPUTE_SHADER 0x91B9
+#define GL_GEOMETRY_SHADER 0x8DD9
 
-/* prog_meta slots: a program has a VS and an FS, or a CS alone (as gmf_program.c compiles it). */
+/* prog_meta slots: a program has a VS, an optional GS and an FS, or a CS alone (as
+ * gmf_program.c compiles it). */
+enum { SLOT_VS, SLOT_FS, SLOT_CS, SLOT_GS, N_SLOTS };
+
 static int stage_slot(int stage)
 {
-    return stage == GM_STAGE_FRAGMENT ? 1 : stage == GM_STAGE_COMPUTE ? 2 : 0;
+    return stage == GM_STAGE_FRAGMENT ? SLOT_FS : stage == GM_STAGE_COMPUTE ? SLOT_CS
+         : stage == GM_STAGE_GEOMETRY ? SLOT_GS : SLOT_VS;
 }
 
 struct prog_meta {
     uint32_t ctx, name, link_count;
     gm_compile_result cr;
-    gm_program *stage_prog[3];   /* VS, FS, CS (stage_slot) */
-    int shader[3];
+    gm_program *stage_prog[N_SLOTS];   /* by stage_slot */
+    int shader[N_SLOTS];
 };
 
 /* Model contexts: a gmf run on a thread of its own. One may hold a suspended pass while the other
@@ -96,6 +102,7 @@ struct frame_impl {
     int n_progs;
     uint64_t last_record;        /* the limit for the next pass */
     bool profile;                /* GLREPLAY_DAP_PROFILE=1: phase times on stderr */
+    struct glr_restore *snapshot; /* a mid-run capture's saved pixel contents (NULL: none) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct model m[2];
@@ -144,15 +151,15 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
         snprintf(cname, sizeof cname, "program%u.comp", sp->name);
         const char *text = sp->linked[i].source ? sp->linked[i].source : "";
         gm_shader_source csrc = { GM_STAGE_COMPUTE, text, cname };
-        m->shader[2] = dap_capture_find_shader(f->cap, GM_STAGE_COMPUTE, text);
+        m->shader[SLOT_CS] = dap_capture_find_shader(f->cap, GM_STAGE_COMPUTE, text);
         if (gm_compile_program(&csrc, 1, &m->cr) != 0 || m->cr.shader_count < 1)
             return idx;
         char cerr[256];
-        m->stage_prog[2] = gm_program_create(m->cr.shaders[0].spirv, m->cr.shaders[0].word_count, cerr, sizeof cerr);
+        m->stage_prog[SLOT_CS] = gm_program_create(m->cr.shaders[0].spirv, m->cr.shaders[0].word_count, cerr, sizeof cerr);
         if (f->profile) {
             char what[128];
             snprintf(what, sizeof what, "debugger's compile of program %u (variable names): CS shader %d", name,
-                     m->shader[2]);
+                     m->shader[SLOT_CS]);
             prof(mm, what);
         }
         return idx;
@@ -160,15 +167,19 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
     gm_shader_source src[GM_STAGE_COUNT];
     char names[GM_STAGE_COUNT][48];
     int n = 0;
+    /* The linked VS, GS and FS in the program's order, named like gmf_program.c names them;
+     * a program with other stages (tessellation) is not run by the model: no slots. */
     for (uint32_t i = 0; i < sp->n_linked && n < GM_STAGE_COUNT; i++) {
         uint32_t t = sp->linked[i].type;
-        if (t != GL_VERTEX_SHADER && t != GL_FRAGMENT_SHADER)
+        if (t != GL_VERTEX_SHADER && t != GL_FRAGMENT_SHADER && t != GL_GEOMETRY_SHADER)
             return idx;
-        gm_stage st = t == GL_VERTEX_SHADER ? GM_STAGE_VERTEX : GM_STAGE_FRAGMENT;
-        snprintf(names[n], sizeof names[n], "program%u.%s", sp->name, st == GM_STAGE_VERTEX ? "vert" : "frag");
+        gm_stage st = t == GL_VERTEX_SHADER ? GM_STAGE_VERTEX
+                    : t == GL_GEOMETRY_SHADER ? GM_STAGE_GEOMETRY : GM_STAGE_FRAGMENT;
+        snprintf(names[n], sizeof names[n], "program%u.%s", sp->name,
+                 st == GM_STAGE_VERTEX ? "vert" : st == GM_STAGE_GEOMETRY ? "geom" : "frag");
         const char *text = sp->linked[i].source ? sp->linked[i].source : "";
         src[n] = (gm_shader_source){ st, text, names[n] };
-        m->shader[st == GM_STAGE_FRAGMENT] = dap_capture_find_shader(f->cap, st, text);
+        m->shader[stage_slot(st)] = dap_capture_find_shader(f->cap, st, text);
         n++;
     }
     if (!n || gm_compile_program(src, n, &m->cr) != 0)
@@ -176,13 +187,14 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
     char err[256];
     for (int i = 0; i < m->cr.shader_count; i++) {
         gm_compiled_shader *cs = &m->cr.shaders[i];
-        if (cs->stage == GM_STAGE_VERTEX || cs->stage == GM_STAGE_FRAGMENT)
-            m->stage_prog[cs->stage == GM_STAGE_FRAGMENT] = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
+        if (cs->stage == GM_STAGE_VERTEX || cs->stage == GM_STAGE_FRAGMENT || cs->stage == GM_STAGE_GEOMETRY)
+            m->stage_prog[stage_slot(cs->stage)] = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
     }
     if (f->profile) {
-        char what[128];
-        snprintf(what, sizeof what, "debugger's compile of program %u (variable names): VS shader %d, FS shader %d",
-                 name, m->shader[0], m->shader[1]);
+        char what[160];
+        snprintf(what, sizeof what,
+                 "debugger's compile of program %u (variable names): VS shader %d, GS shader %d, FS shader %d",
+                 name, m->shader[SLOT_VS], m->shader[SLOT_GS], m->shader[SLOT_FS]);
         prof(mm, what);
     }
     return idx;
@@ -191,7 +203,7 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
 static void free_metas(struct frame_impl *f)
 {
     for (int i = 0; i < f->n_progs; i++) {
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < N_SLOTS; k++)
             if (f->progs[i].stage_prog[k])
                 gm_program_destroy(f->progs[i].stage_prog[k]);
         gm_compile_result_free(&f->progs[i].cr);
@@ -341,7 +353,7 @@ static int frame_body(struct model *m, char *err, size_t err_size)
      * the runner starts empty, so the state's restore calls go first (they draw nothing, so draw
      * indexes are unchanged). A capture from context creation has no objects and skips this. */
     m->cur_record = 0;
-    if (gmf_feed_initial_state(m->r, f->cap->initial) != 0) {
+    if (gmf_feed_initial_state(m->r, f->cap->initial) != 0 || gmf_feed_snapshot_contents(m->r, f->snapshot) < 0) {
         snprintf(err, err_size, "out of memory restoring the capture's initial state");
         gmf_destroy(m->r);
         m->r = NULL;
@@ -643,6 +655,7 @@ static void frame_destroy(void *impl)
     free_metas(f);
     free(f->metadata);
     free(f->surfaces);
+    glr_restore_free(f->snapshot);
     free(f);
 }
 
@@ -732,6 +745,13 @@ struct dap_runner *dap_runner_frame_create(const struct dap_capture *cap, char *
         glcap_reader_close(rd);
     }
     collect_surfaces(f);
+    /* The pixels the snapshot keeps outside the state model (framebuffers drawn over without a
+     * clear); without them the frame still runs, from blank images. */
+    if (f->metadata && strstr(f->metadata, "\"initial_state\":\"snapshot\"")) {
+        char e2[256];
+        if (!(f->snapshot = glr_restore_load(cap->path, e2, sizeof e2)))
+            fprintf(stderr, "glreplay dap: the snapshot's pixel contents are not loaded: %s\n", e2);
+    }
     r->name = "frame";
     r->impl = f;
     r->run = frame_run;

@@ -258,6 +258,9 @@ void dap_warp_title(const sh_header *h, uint32_t present, char *buf, size_t size
         snprintf(buf, size, "draw %d · %s · warp %d", h->draw, dap_stage_short(h->stage), h->warp);
     else if (h->stage == GM_STAGE_FRAGMENT)
         snprintf(buf, size, "draw %d · FS · warp %d · pixels (%d..%d, %d..%d)", h->draw, h->warp, x0, x1, y0, y1);
+    else if (h->stage == GM_STAGE_GEOMETRY)   /* lane_x: input primitive, lane_y: invocation */
+        snprintf(buf, size, "draw %d · GS · warp %d · primitives %d..%d invocations %d..%d", h->draw, h->warp,
+                 x0, x1, y0, y1);
     else
         snprintf(buf, size, "draw %d · %s · warp %d · vertices %d..%d", h->draw, dap_stage_short(h->stage),
                  h->warp, x0, x1);
@@ -379,6 +382,15 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
             h.local_size[k] = (int)cl.size[k];
         }
         h.group_index = cl.group;
+    } else if (info->stage == GM_STAGE_GEOMETRY) {
+        /* The runner tells each lane's input primitive (gl_PrimitiveIDIn) and invocation. */
+        if (info->lane_x && info->lane_y) {
+            for (int l = 0; l < SH_LANES; l++) {
+                h.lane_x[l] = info->lane_x[l];
+                h.lane_y[l] = info->lane_y[l];
+            }
+            h.lane_pos_known = true;
+        }
     } else {
         int32_t ids[GM_LANES] = { 0 }, inst[GM_LANES] = { 0 };
         h.lane_pos_known = read_builtin(w, p, BUILTIN_VERTEX_ID, NULL, ids, 1);

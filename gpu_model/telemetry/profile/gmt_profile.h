@@ -53,6 +53,8 @@ typedef struct gmt_profile_input {
     const gmf_surface_desc *surfaces;     /* default framebuffer per context */
     int n_surfaces;
     const struct sm_state *initial;       /* initial-state snapshot (NULL: from context creation) */
+    const gmf_content *contents;          /* the snapshot's pixel contents (gmf_feed_initial_contents) */
+    size_t n_contents;
     const void *stream;                   /* COMMAND_STREAM bytes */
     size_t stream_size;
     const char *name;                     /* capture name, for the outputs' metadata */

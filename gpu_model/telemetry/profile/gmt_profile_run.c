@@ -283,7 +283,8 @@ static int run_pass(gmt_profile *p, const gmt_profile_input *in, int pass, char 
             mh.cycle = mux_cycle;
     gmf_set_hooks(r, &mh);
     int rc = 0;
-    if (in->initial && gmf_feed_initial_state(r, in->initial) != 0) {
+    if (in->initial && (gmf_feed_initial_state(r, in->initial) != 0 ||
+                        gmf_feed_initial_contents(r, in->contents, in->n_contents) < 0)) {
         snprintf(err, err_size, "out of memory restoring the capture's initial state");
         rc = -1;
     }

@@ -25,19 +25,6 @@ MIN_AGREEMENT = 0.999
 # Each one disagrees with llvmpipe today (checked 2026-11-21 with `glreplay model --compare --png`):
 # run it by name (corpus.py ... NAME) to see it fail.
 EXCLUDED = {
-    # interpolateAtOffset is implemented (v + offset * window-space gradient) but needs the
-    # frame layer to pass the quad orientation (gm_warp_set_quad_dy(w, fw->quad_dy) in
-    # gmf_shade.c fs_inputs): without it the offset's y is mirrored in window-system framebuffers.
-    # layout(shared) uniform block: "program does not compile in the model: fragment shader
-    # failed to compile:" (no message).
-    "k330_ubo_shared": "layout(shared) block does not compile in the model",
-    # "OpTypeFloat with width 64 is not supported (32-bit only)": the model has no doubles.
-    "k400_doubles": "doubles not supported by the model",
-    # llvmpipe computes mediump (default int precision in ES fragment shaders, or a mediump
-    # input) at reduced precision; the model at 32 bits. With highp (es300_packing, es310_bits)
-    # they agree.
-    "es300_mediump_int": "mediump int arithmetic differs (driver reduces precision)",
-    "es310_mediump_pack": "mediump float input into pack functions differs by 2/255",
 }
 
 

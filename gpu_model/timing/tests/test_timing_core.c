@@ -1,5 +1,5 @@
 /* Timing model: determinism, latency chains, interleaving, observers, results equal to
- * run-to-completion, idle-skip exactness, dependency model and bad input. */
+ * run-to-completion, idle-skip and run-ahead exactness, dependency model and bad input. */
 #include "tm_util.h"
 
 #include <pthread.h>
@@ -25,6 +25,8 @@ typedef struct {
     gm_timing_config cfg;
     int nwarps;
     int with_cycle_observer;
+    int without_issue_observer; /* lets the model run warps ahead (no one reads lanes) */
+    uint64_t sample_hash;       /* every cycle's slot samples (the cycle observer) */
     tm_log log;
     gm_timing_stats stats;
     uint64_t sampled[GM_STALL_COUNT];
@@ -37,12 +39,21 @@ typedef struct {
 static void count_cycle(void *ctx, uint64_t cycle, int sm, const gm_timing_slot_sample *s, int n)
 {
     scenario *sc = ctx;
-    (void)cycle;
     if (sm == 0)
         sc->sampled_cycles++;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (s[i].resident)
             sc->sampled[s[i].state]++;
+        /* The whole schedule: who is where, at which pc, in which state, every cycle. */
+        uint64_t v[6] = {cycle, (uint64_t)sm << 8 | (uint64_t)i, (uint64_t)s[i].resident,
+                         s[i].resident ? s[i].warp_seq : 0,
+                         s[i].resident ? (uint64_t)(uint32_t)s[i].pc : 0,
+                         s[i].resident ? (uint64_t)s[i].state : 0};
+        for (int k = 0; k < 6; k++) {
+            sc->sample_hash ^= v[k];
+            sc->sample_hash *= 1099511628211ull;
+        }
+    }
 }
 
 /* Runs nwarps warps of the program through a fresh model. */
@@ -55,7 +66,8 @@ static int run_scenario(gm_program *p, scenario *sc)
         return -1;
     }
     sc->log.pause_at = -1;
-    gm_timing_set_issue_observer(t, log_issue, &sc->log);
+    if (!sc->without_issue_observer)
+        gm_timing_set_issue_observer(t, log_issue, &sc->log);
     if (sc->with_cycle_observer)
         gm_timing_set_cycle_observer(t, count_cycle, sc);
     gm_warp **w = calloc((size_t)sc->nwarps, sizeof *w);
@@ -320,6 +332,50 @@ static void test_cycle_observer(gm_program *p)
     scenario_free(&b);
 }
 
+/* Without an issue observer the model runs warps ahead of their issue and skips every
+ * sub-partition and cycle in which nothing can change; with one it steps one instruction
+ * per issue. The schedule must be the same either way: per-cycle samples of every slot
+ * (pc, state), statistics, cycle counts and results, with one SM and with several. */
+static void test_run_ahead_exact(gm_program *p)
+{
+    for (int cfgi = 0; cfgi < 3; cfgi++) {
+        scenario step = {0}, ahead = {0}, ahead_sampled = {0}, step_sampled = {0};
+        gm_timing_config_default(&step.cfg);
+        step.cfg.sm_count = cfgi == 0 ? 1 : 2;
+        step.cfg.warp_slots_per_sm = cfgi == 2 ? 16 : 4;
+        step.cfg.policy = cfgi == 1 ? GM_SCHED_GTO : GM_SCHED_LRR;
+        step.cfg.latency[GM_LAT_TRANSCENDENTAL] = cfgi == 2 ? 40 : 16;
+        step.nwarps = 24;
+        ahead.cfg = ahead_sampled.cfg = step_sampled.cfg = step.cfg;
+        ahead.nwarps = ahead_sampled.nwarps = step_sampled.nwarps = step.nwarps;
+        ahead.without_issue_observer = ahead_sampled.without_issue_observer = 1;
+        ahead_sampled.with_cycle_observer = step_sampled.with_cycle_observer = 1;
+        run_scenario(p, &step);
+        run_scenario(p, &ahead);
+        run_scenario(p, &ahead_sampled);
+        run_scenario(p, &step_sampled);
+        CHECK(step.status == GM_TIMING_IDLE && ahead.status == GM_TIMING_IDLE);
+        CHECK(ahead.log.n == 0 && step.log.n == step.stats.instructions);
+        const scenario *all[3] = {&ahead, &ahead_sampled, &step_sampled};
+        for (int i = 0; i < 3; i++) {
+            CHECKF(memcmp(&all[i]->stats, &step.stats, sizeof step.stats) == 0,
+                   "config %d run %d: statistics differ (cycles %llu vs %llu)", cfgi, i,
+                   (unsigned long long)all[i]->stats.cycles,
+                   (unsigned long long)step.stats.cycles);
+            CHECK(all[i]->nout == step.nout &&
+                  memcmp(all[i]->outputs, step.outputs, step.nout * 4) == 0);
+        }
+        CHECKF(ahead_sampled.sample_hash == step_sampled.sample_hash,
+               "config %d: per-cycle samples differ", cfgi);
+        CHECK(memcmp(ahead_sampled.sampled, step.stats.stall, sizeof step.stats.stall) == 0);
+        CHECK(log_hash(&step.log) == log_hash(&step_sampled.log));
+        scenario_free(&step);
+        scenario_free(&ahead);
+        scenario_free(&ahead_sampled);
+        scenario_free(&step_sampled);
+    }
+}
+
 /* Pausing from the issue observer and resuming gives the same schedule. */
 static void test_pause_resume(gm_program *p)
 {
@@ -443,6 +499,7 @@ int main(void)
     test_latency_chain();
     test_interleave();
     test_cycle_observer(sh.p);
+    test_run_ahead_exact(sh.p);
     test_pause_resume(sh.p);
     test_dependencies_and_errors(sh.p);
     shader_free(&sh);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gmt_tb_frame.h"
+#include "gmf_snapshot_contents.h"
 #include "replay/glcap/glcap_file.h"
 #include "replay/headless/headless.h"
 #include "replay/replay.h"
@@ -124,7 +125,8 @@ int gmt_tb_frame_run(gmt_tb_frame *f, const gmf_hooks *hooks, gmf_totals *totals
     if (hooks)
         gmf_set_hooks(r, hooks);
     int rc = 0;
-    if (f->snapshot && gmf_feed_initial_state(r, glr_restore_state(f->snapshot)) != 0) {
+    if (f->snapshot && (gmf_feed_initial_state(r, glr_restore_state(f->snapshot)) != 0 ||
+                        gmf_feed_snapshot_contents(r, f->snapshot) < 0)) {
         snprintf(err, err_size, "out of memory restoring the initial state");
         rc = -1;
     }

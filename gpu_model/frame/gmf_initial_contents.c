@@ -1,0 +1,125 @@
+/* Pixel contents a mid-run capture's snapshot keeps outside the state model (RESOURCE_BLOB kinds
+ * 1-3, 5, 6: docs/GLCAP_FORMAT.md), written into the model's surfaces after the initial state was
+ * fed, so a frame that draws over the previous frame's image (no clear) starts from it as the
+ * replay does. Each plane is converted into a single-sample surface of the target's format
+ * (gmf_unpack_to_surface, with exact paths for 24-bit depth) and copied into the samples. */
+#include <stdlib.h>
+#include <string.h>
+#include "gmf_internal.h"
+
+enum { K_DEFAULT_COLOR = 1, K_DEFAULT_DS = 2, K_RENDERBUFFER = 3, K_MS_RENDERBUFFER = 5, K_MS_TEXTURE = 6 };
+
+/* 24-bit depth given as the top 24 bits of a 32-bit word (GL_UNSIGNED_INT_24_8 with stencil in the
+ * low byte, or GL_UNSIGNED_INT depth): copied bit for bit, as a float round trip could change it. */
+static bool exact_depth24(const gm_surface *dst, uint32_t format, uint32_t type)
+{
+    bool d24 = dst->format == GM_FMT_D24S8 || dst->format == GM_FMT_D24X8;
+    return d24 && ((format == GL_DEPTH_STENCIL && type == GL_UNSIGNED_INT_24_8) ||
+                   (format == GL_DEPTH_COMPONENT && type == GL_UNSIGNED_INT));
+}
+
+/* One plane (w x h, rows bottom-up, rows of `row` bytes) into tmp (single sample, dst's format). */
+static int plane_to_tmp(const uint8_t *src, const gmf_pixel_layout *L, int w, int h, gm_surface *tmp)
+{
+    if (exact_depth24(tmp, L->format, L->type)) {
+        bool stencil = L->format == GL_DEPTH_STENCIL && tmp->format == GM_FMT_D24S8;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                uint32_t v, o;
+                memcpy(&v, src + (size_t)y * L->row + (size_t)x * 4, 4);
+                o = (v >> 8) | (stencil ? (v & 0xffu) << 24 : 0);
+                memcpy(gm_surface_texel(tmp, x, y, 0), &o, 4);
+            }
+        return 0;
+    }
+    return gmf_unpack_to_surface(src, L->extent, L->format, L->type, 1, w, h, 1, tmp, 0);
+}
+
+/* Writes content c into dst (layers x samples); planes beyond the content's are taken modulo
+ * its sample count (a single plane fills every sample, e.g. a multisampled window). */
+static int write_surface(const gmf_content *c, gm_surface *dst, bool multisample_planes)
+{
+    struct sm_pixel_store ps = { .alignment = 1 };
+    gmf_pixel_layout L;
+    int w = (int)c->width, h = (int)c->height;
+    if (w <= 0 || h <= 0 || gmf_pixel_layout_get(c->format, c->type, &ps, w, h, 1, &L) || !L.extent)
+        return 1;
+    size_t plane = L.row * (size_t)h;
+    int layers = dst->depth > 0 ? dst->depth : 1;
+    int dst_samples = dst->samples > 0 ? dst->samples : 1;
+    size_t planes = multisample_planes ? (size_t)(c->size / plane) : 1;
+    if (planes < 1 || c->size < plane)
+        return 1;
+    int src_samples = multisample_planes ? (int)(planes / (size_t)layers) : 1;
+    if (src_samples < 1) {   /* fewer planes than layers: fill what there is */
+        src_samples = 1;
+        layers = (int)planes;
+    }
+    gm_surface tmp;
+    if (gm_surface_alloc(&tmp, dst->format, w, h, 1, 1) != 0)
+        return -1;
+    int cw = w < dst->width ? w : dst->width, ch = h < dst->height ? h : dst->height;
+    size_t bytes = gm_format_get(dst->format)->bytes;
+    int rc = 0;
+    for (int l = 0; l < layers && rc == 0; l++)
+        for (int p = 0; p < src_samples && p < dst_samples; p++) {
+            const uint8_t *src = (const uint8_t *)c->data + ((size_t)l * (size_t)src_samples + (size_t)p) * plane;
+            if (plane_to_tmp(src, &L, w, h, &tmp) != 0) {
+                rc = 1;
+                break;
+            }
+            for (int y = 0; y < ch; y++)
+                for (int x = 0; x < cw; x++) {
+                    uint8_t *o = gm_surface_texel(dst, x, y, l);
+                    const uint8_t *t = gm_surface_texel(&tmp, x, y, 0);
+                    for (int s = p; s < dst_samples; s += src_samples)
+                        memcpy(o + (size_t)s * bytes, t, bytes);
+                }
+        }
+    gm_surface_free(&tmp);
+    return rc;
+}
+
+/* The model surface content c belongs to; NULL when the model has none for it. */
+static gm_surface *target(gmf_runner *r, const gmf_content *c, gm_surface *view)
+{
+    if (c->kind == K_DEFAULT_COLOR || c->kind == K_DEFAULT_DS) {
+        gmf_default_fb *fb = gmf_default_fb_get(r, c->ctx_id);
+        return fb ? (c->kind == K_DEFAULT_COLOR ? &fb->color : &fb->ds) : NULL;
+    }
+    const struct sm_context *ctx = sm_context_get(r->sm, c->ctx_id);
+    if (!ctx)
+        return NULL;
+    gmf_event ev;
+    memset(&ev, 0, sizeof ev);
+    if (c->kind == K_RENDERBUFFER || c->kind == K_MS_RENDERBUFFER)
+        return gmf_renderbuffer_surface(r, ctx, c->name, &ev);
+    if (c->kind != K_MS_TEXTURE)
+        return NULL;
+    gmf_texture *t = gmf_tex_sync(r, ctx, c->name, &ev);
+    if (!t || t->img.num_levels < 1 || !t->img.level[0].data)
+        return NULL;
+    t->gpu_written = true;
+    *view = t->img.level[0];
+    return view;
+}
+
+int gmf_feed_initial_contents(gmf_runner *r, const gmf_content *contents, size_t count)
+{
+    int written = 0;
+    for (size_t i = 0; i < count; i++) {
+        const gmf_content *c = &contents[i];
+        if (!c->data || !c->size)
+            continue;
+        gm_surface view;
+        gm_surface *dst = target(r, c, &view);
+        if (!dst || !dst->data)
+            continue;
+        int rc = write_surface(c, dst, c->kind == K_MS_RENDERBUFFER || c->kind == K_MS_TEXTURE);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            written++;
+    }
+    return written;
+}

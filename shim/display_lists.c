@@ -1,0 +1,303 @@
+/* Display lists kept for later captures: the glNewList / glEndList / glDeleteLists hooks, the kept
+ * lists per share group, their memory cap, and which commands GL compiles into a list. See
+ * display_lists.h; the recording itself is recorder.c's (a list buffer per thread). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "shim/shim_internal.h"
+#include "shim/display_lists.h"
+#include "statemodel/registry/glr_call.h"
+
+#define GL_COMPILE 0x1300
+#define GL_COMPILE_AND_EXECUTE 0x1301
+
+struct dl_entry {
+    uint32_t share_group, name, ctx_id;
+    uint8_t *data;          /* NULL when dropped (or empty) */
+    size_t size;
+    const char *why;        /* dropped: the cause */
+};
+
+static pthread_mutex_t dl_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every kept or dropped list, sorted by (share_group, name): lists are usually made with rising
+ * names, so an insert is mostly an append. Guarded by dl_lock. */
+static struct dl_entry *entries;
+static size_t n_entries, cap_entries;
+static unsigned open_lists;            /* threads with a list open; guarded by dl_lock */
+static size_t dl_bytes;                /* bytes reserved by list buffers, atomic */
+static size_t dl_cap;                  /* GLREPLAY_LIST_MAX_MB, set at the first list */
+
+/* The list open on this thread. */
+static __thread struct { uint32_t name, share_group, ctx_id; } tls_open;
+
+static const char *const why_cap = "its records went over the display-list memory cap (GLREPLAY_LIST_MAX_MB, "
+                                   "default 256) or memory ran out while it was compiled";
+
+/* ---------------------------------------------------------------- compiled commands */
+
+static bool starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* GL executes these at once even between glNewList and glEndList (OpenGL 4.6 compatibility
+ * profile, 21.4.1 "Commands Not Usable In Display Lists"): queries, object names, client state and
+ * client-memory pointers, pixel store, buffer object data, shader/program building, framebuffer
+ * and renderbuffer objects, sync, feedback/select. */
+static bool executed_immediately(const char *n)
+{
+    static const char *const prefixes[] = {
+        "glGet", "glIs", "glGen", "glDelete", "glCreate", "glNewList", "glEndList", "glFeedbackBuffer",
+        "glSelectBuffer", "glRenderMode", "glReadPixels", "glReadnPixels", "glFlush", "glFinish", "glFenceSync",
+        "glClientWaitSync", "glWaitSync", "glPixelStore", "glClientActiveTexture", "glEnableClientState",
+        "glDisableClientState", "glPushClientAttrib", "glPopClientAttrib", "glClientAttribDefault",
+        "glInterleavedArrays", "glEnableVertexAttribArray", "glDisableVertexAttribArray", "glEnableVertexArray",
+        "glDisableVertexArray", "glVertexAttribBinding", "glVertexBindingDivisor", "glBindVertexBuffer",
+        "glBindVertexArray", "glVertexArray", "glBindBuffer", "glBufferData", "glBufferSubData", "glBufferStorage",
+        "glNamedBuffer", "glMapBuffer", "glMapNamedBuffer", "glUnmapBuffer", "glUnmapNamedBuffer",
+        "glFlushMapped", "glCopyBufferSubData", "glCopyNamedBufferSubData", "glClearBufferData",
+        "glClearBufferSubData", "glClearNamedBufferData", "glClearNamedBufferSubData", "glInvalidateBuffer",
+        "glShaderSource", "glCompileShader", "glAttachShader", "glAttachObject", "glDetachShader", "glDetachObject",
+        "glLinkProgram", "glValidateProgram", "glBindAttribLocation", "glBindFragDataLocation", "glShaderBinary",
+        "glProgramBinary", "glProgramParameteri", "glTransformFeedbackVaryings", "glReleaseShaderCompiler",
+        "glSpecializeShader", "glBindFramebuffer", "glBindRenderbuffer", "glFramebufferTexture",
+        "glFramebufferRenderbuffer", "glFramebufferParameteri", "glRenderbufferStorage", "glNamedFramebuffer",
+        "glNamedRenderbuffer", "glCheckFramebufferStatus", "glCheckNamedFramebufferStatus", "glGenerateMipmap",
+        "glGenerateTextureMipmap",
+    };
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (starts(n, prefixes[i]))
+            return true;
+    /* glVertexPointer, glVertexAttribPointer, glTexCoordPointer, ...; glVertexAttrib*Format. */
+    return strstr(n, "Pointer") != NULL || (starts(n, "glVertexAttrib") && strstr(n, "Format"));
+}
+
+bool glr_dl_compiled(int cmd)
+{
+    /* 0 unknown, 1 compiled, 2 executed at once; filled on first use (races write equal values). */
+    static uint8_t table[GLR_CMD_COUNT];
+    if (cmd >= GLR_CMD_COUNT)
+        return cmd == GLR_PSEUDO_CLIENT_ARRAY;  /* data a draw inside the list read */
+    if (cmd < 0)
+        return false;
+    uint8_t t = __atomic_load_n(&table[cmd], __ATOMIC_RELAXED);
+    if (!t) {
+        t = glr_cmds[cmd].api == GLR_API_GL && !executed_immediately(glr_cmds[cmd].name) ? 1 : 2;
+        __atomic_store_n(&table[cmd], t, __ATOMIC_RELAXED);
+    }
+    return t == 1;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+static size_t cap_bytes(void)
+{
+    size_t c = __atomic_load_n(&dl_cap, __ATOMIC_RELAXED);
+    if (!c) {
+        const char *e = getenv("GLREPLAY_LIST_MAX_MB");
+        unsigned long long mb = e && *e ? strtoull(e, NULL, 10) : 256;
+        c = mb ? (size_t)mb << 20 : 1;
+        __atomic_store_n(&dl_cap, c, __ATOMIC_RELAXED);
+    }
+    return c;
+}
+
+bool glr_dl_may_grow(size_t bytes)
+{
+    size_t cap = cap_bytes();
+    size_t now = __atomic_add_fetch(&dl_bytes, bytes, __ATOMIC_RELAXED);
+    if (now <= cap)
+        return true;
+    __atomic_sub_fetch(&dl_bytes, bytes, __ATOMIC_RELAXED);
+    return false;
+}
+
+void glr_dl_release_bytes(size_t bytes)
+{
+    __atomic_sub_fetch(&dl_bytes, bytes, __ATOMIC_RELAXED);
+}
+
+/* ---------------------------------------------------------------- kept lists */
+
+static int cmp_key(const struct dl_entry *e, uint32_t group, uint32_t name)
+{
+    if (e->share_group != group)
+        return e->share_group < group ? -1 : 1;
+    return e->name < name ? -1 : e->name > name ? 1 : 0;
+}
+
+/* First entry not below (group, name). */
+static size_t lower_bound_locked(uint32_t group, uint32_t name)
+{
+    if (n_entries && cmp_key(&entries[n_entries - 1], group, name) < 0)
+        return n_entries;  /* the usual append */
+    size_t lo = 0, hi = n_entries;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_key(&entries[mid], group, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void drop_entry_locked(struct dl_entry *e)
+{
+    if (e->data) {
+        glr_dl_release_bytes(e->size);
+        free(e->data);
+    }
+    e->data = NULL;
+}
+
+static void store(uint32_t group, uint32_t name, uint32_t ctx_id, uint8_t *buf, size_t size, size_t reserved,
+                  bool failed)
+{
+    const char *why = NULL;
+    if (failed) {
+        free(buf);
+        glr_dl_release_bytes(reserved);
+        buf = NULL;
+        size = 0;
+        why = why_cap;
+        glr_log(GLR_LOG_INFO, "display list %u of share group %u was not kept: %s", name, group, why);
+    } else if (buf && size < reserved) {
+        uint8_t *s = size ? realloc(buf, size) : NULL;
+        if (s || !size) {
+            if (!size)
+                free(buf);
+            buf = s;
+            glr_dl_release_bytes(reserved - size);
+        } else {
+            size = reserved;  /* keep the bigger buffer, accounted as it is */
+        }
+    }
+    pthread_mutex_lock(&dl_lock);
+    size_t at = lower_bound_locked(group, name);
+    if (at < n_entries && cmp_key(&entries[at], group, name) == 0) {
+        drop_entry_locked(&entries[at]);  /* a new list replaces the old one of that name */
+    } else {
+        if (n_entries == cap_entries) {
+            size_t cap = cap_entries ? cap_entries * 2 : 64;
+            struct dl_entry *n = realloc(entries, cap * sizeof *n);
+            if (!n) {
+                pthread_mutex_unlock(&dl_lock);
+                free(buf);
+                if (buf)
+                    glr_dl_release_bytes(size);
+                glr_log(GLR_LOG_WARN, "display list %u of share group %u was not kept: out of memory", name, group);
+                return;
+            }
+            entries = n;
+            cap_entries = cap;
+        }
+        memmove(&entries[at + 1], &entries[at], (n_entries - at) * sizeof *entries);
+        n_entries++;
+    }
+    entries[at] = (struct dl_entry){ .share_group = group, .name = name, .ctx_id = ctx_id, .data = buf,
+                                     .size = buf ? size : 0, .why = why };
+    pthread_mutex_unlock(&dl_lock);
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+void glr_hook_glNewList(GLuint list, GLenum mode)
+{
+    glr_call_glNewList(list, mode);
+    /* What GL refuses opens no list: name 0, a bad mode, a list already open (GL_INVALID_*). */
+    if (glr_disabled || list == 0 || (mode != GL_COMPILE && mode != GL_COMPILE_AND_EXECUTE) || glr_rec_list_is_open())
+        return;
+    struct glr_context *c = glr_ctx_current();
+    if (!c)
+        return;
+    cap_bytes();
+    if (!glr_rec_list_open()) {
+        glr_log(GLR_LOG_WARN, "display list %u: out of memory opening its record; it is not kept", list);
+        return;
+    }
+    tls_open.name = list;
+    tls_open.share_group = glr_ctx_share_group(c);
+    tls_open.ctx_id = glr_ctx_id(c);
+    /* Every thread takes the wrappers' slow path while some list is open (only the thread that
+     * compiles records into it; the others forward as they do during a capture). */
+    pthread_mutex_lock(&dl_lock);
+    if (open_lists++ == 0)
+        __atomic_or_fetch(&glr_slow_mode, GLR_SLOW_LIST, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&dl_lock);
+}
+
+void glr_hook_glEndList(void)
+{
+    if (glr_rec_list_is_open()) {
+        size_t size = 0, reserved = 0;
+        bool failed = false;
+        uint8_t *buf = glr_rec_list_close(&size, &reserved, &failed);
+        store(tls_open.share_group, tls_open.name, tls_open.ctx_id, buf, size, reserved, failed);
+        pthread_mutex_lock(&dl_lock);
+        if (open_lists && --open_lists == 0)
+            __atomic_and_fetch(&glr_slow_mode, ~(unsigned)GLR_SLOW_LIST, __ATOMIC_SEQ_CST);
+        pthread_mutex_unlock(&dl_lock);
+    }
+    glr_call_glEndList();
+}
+
+void glr_hook_glDeleteLists(GLuint list, GLsizei range)
+{
+    glr_call_glDeleteLists(list, range);
+    struct glr_context *c = glr_ctx_current();
+    if (glr_disabled || !c || range <= 0)
+        return;
+    uint32_t group = glr_ctx_share_group(c);
+    uint64_t last = (uint64_t)list + (uint64_t)range;  /* one past */
+    pthread_mutex_lock(&dl_lock);
+    size_t a = lower_bound_locked(group, list), b = a;
+    while (b < n_entries && entries[b].share_group == group && entries[b].name < last) {
+        drop_entry_locked(&entries[b]);
+        b++;
+    }
+    memmove(&entries[a], &entries[b], (n_entries - b) * sizeof *entries);
+    n_entries -= b - a;
+    pthread_mutex_unlock(&dl_lock);
+}
+
+/* ---------------------------------------------------------------- snapshot */
+
+struct glr_dl_copy *glr_dl_copy_all(size_t *n)
+{
+    *n = 0;
+    pthread_mutex_lock(&dl_lock);
+    struct glr_dl_copy *out = n_entries ? calloc(n_entries, sizeof *out) : NULL;
+    bool oom = n_entries && !out;
+    for (size_t i = 0; out && i < n_entries; i++) {
+        const struct dl_entry *e = &entries[i];
+        struct glr_dl_copy *o = &out[i];
+        o->share_group = e->share_group;
+        o->name = e->name;
+        o->ctx_id = e->ctx_id;
+        o->why = e->why;
+        o->size = e->size;
+        if (e->data) {
+            o->data = malloc(e->size);
+            if (!o->data) {
+                o->size = 0;
+                o->why = "out of memory copying it at the snapshot";
+                continue;
+            }
+            memcpy(o->data, e->data, e->size);
+        }
+    }
+    if (out)
+        *n = n_entries;
+    pthread_mutex_unlock(&dl_lock);
+    if (oom)
+        glr_log(GLR_LOG_ERROR, "snapshot: out of memory listing the display lists; none is kept");
+    return out;
+}
+
+void glr_dl_free_copies(struct glr_dl_copy *c, size_t n)
+{
+    for (size_t i = 0; c && i < n; i++)
+        free(c[i].data);
+    free(c);
+}
