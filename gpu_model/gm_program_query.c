@@ -21,6 +21,7 @@ int gm_type_get(const gm_program *p, int type, gm_type_desc *out)
     out->length = t->length;
     out->element = t->elem;
     out->components = t->ncomp;
+    out->width = t->width;
     out->name = t->name ? t->name : "";
     return 0;
 }

@@ -34,14 +34,17 @@ const char *sh_type_glsl(const sh_snapshot *s, int type, char *buf, size_t size)
         snprintf(buf, size, "?");
         return buf;
     }
+    bool dbl = t->width == 64;
     switch (t->kind) {
-    case SH_TYPE_SCALAR: snprintf(buf, size, "%s", scalar_name(t->scalar)); break;
-    case SH_TYPE_VECTOR: snprintf(buf, size, "%svec%d", scalar_prefix(t->scalar), t->rows); break;
+    case SH_TYPE_SCALAR: snprintf(buf, size, "%s", dbl ? "double" : scalar_name(t->scalar)); break;
+    case SH_TYPE_VECTOR:
+        snprintf(buf, size, "%svec%d", dbl ? "d" : scalar_prefix(t->scalar), t->rows);
+        break;
     case SH_TYPE_MATRIX:
         if (t->rows == t->columns)
-            snprintf(buf, size, "mat%d", t->columns);
+            snprintf(buf, size, "%smat%d", dbl ? "d" : "", t->columns);
         else
-            snprintf(buf, size, "mat%dx%d", t->columns, t->rows);
+            snprintf(buf, size, "%smat%dx%d", dbl ? "d" : "", t->columns, t->rows);
         break;
     case SH_TYPE_ARRAY: {
         char el[64];
@@ -97,6 +100,23 @@ static void put_scalar(struct out *o, sh_scalar k, uint32_t w)
     put(o, t);
 }
 
+/* A double from its two words (low word first, as the GPU model keeps it): %.17g, the
+ * shortest spelling that always reads back as the same double. */
+static void put_double(struct out *o, const uint32_t *w)
+{
+    char t[48];
+    uint64_t bits = (uint64_t)w[0] | (uint64_t)w[1] << 32;
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    if (isnan(d))
+        snprintf(t, sizeof t, "nan");
+    else if (isinf(d))
+        snprintf(t, sizeof t, "%sinf", d < 0 ? "-" : "");
+    else
+        snprintf(t, sizeof t, "%.17g", d);
+    put(o, t);
+}
+
 static void put_value(const sh_snapshot *s, struct out *o, int type, const uint32_t *w, int depth)
 {
     const sh_type *t = sh_snapshot_type(s, type);
@@ -107,7 +127,10 @@ static void put_value(const sh_snapshot *s, struct out *o, int type, const uint3
     }
     switch (t->kind) {
     case SH_TYPE_SCALAR:
-        put_scalar(o, t->scalar, w[0]);
+        if (t->width == 64)
+            put_double(o, w);
+        else
+            put_scalar(o, t->scalar, w[0]);
         break;
     case SH_TYPE_OPAQUE:
         put(o, "unit ");
@@ -121,7 +144,10 @@ static void put_value(const sh_snapshot *s, struct out *o, int type, const uint3
         for (int i = 0; i < n && !o->full; i++) {
             if (i)
                 put(o, ", ");
-            put_scalar(o, t->scalar, w[i]);
+            if (t->width == 64)
+                put_double(o, w + 2 * i);
+            else
+                put_scalar(o, t->scalar, w[i]);
         }
         put(o, ")");
         break;

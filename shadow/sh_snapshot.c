@@ -104,6 +104,11 @@ int sh_builder_add_type(sh_builder *b, const sh_type *t)
     *d = *t;
     d->name = dup_str(s, t->name ? t->name : "");
     d->members = NULL;
+    /* Builders that predate the width leave it 0: 32-bit words. Only float scalars,
+     * vectors and matrices can be 64-bit (doubles; no 64-bit integers in the model). */
+    if (d->width != 64 || d->scalar != SH_SCALAR_FLOAT ||
+        (t->kind != SH_TYPE_SCALAR && t->kind != SH_TYPE_VECTOR && t->kind != SH_TYPE_MATRIX))
+        d->width = 32;
     if (t->kind == SH_TYPE_STRUCT) {
         d->length = 0; /* members are counted as they are added */
     }

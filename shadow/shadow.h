@@ -50,6 +50,8 @@ typedef struct sh_type {
     int length;            /* array length or struct member count */
     int element;           /* array element type, matrix column type; -1 otherwise */
     int components;
+    int width;             /* bits of each scalar: 64 for doubles (two words per component, low
+                            * word first, so `components` is 2 * rows * columns); 0 or 32 else */
     const char *name;      /* struct or opaque type name ("" if none) */
     const sh_member *members;
 } sh_type;

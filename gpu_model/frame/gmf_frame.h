@@ -115,8 +115,10 @@ typedef struct gmf_event {
     struct gmf_draw_stats {
         uint64_t vs_invocations, primitives, fs_warps, fs_lanes, fragments_passed;
         /* Timing model only (0 without it): cycles from the draw's first warp launch to
-         * its last retirement, of its vertex and fragment warps, and warp instructions. */
+         * its last retirement, of its vertex, fragment and geometry warps, and warp
+         * instructions (all stages). */
         uint64_t cycles, vs_cycles, fs_cycles, instructions;
+        uint64_t gs_cycles;     /* geometry warps' batch (0 without a geometry shader) */
     } stats;
     double seconds;         /* model time of this draw/clear */
 } gmf_event;

@@ -5,9 +5,10 @@
  *      when it is on, like any vertex warp);
  *   2. primitive assembly into the GS's input primitives (adjacency included, primitive
  *      restart splitting segments), then GS warps, one lane per (input primitive,
- *      invocation), run by the executor (not the timing model yet: GS warps are not part of
- *      its batches). EmitVertex / EndPrimitive reach gmf_geometry through the executor's
- *      emit hook (gm_warp_set_gs_emit), which copies the emitting lanes' outputs into
+ *      invocation), scheduled by the timing model in the draw's geometry batch when it is on
+ *      (a window of warps in flight, completed oldest first: run_gs_timed), else run by the
+ *      executor. EmitVertex / EndPrimitive reach gmf_geometry through the executor's emit
+ *      hook (gm_warp_set_gs_emit), which copies the emitting lanes' outputs into the warp's
  *      per-lane strips;
  *   3. the output strips, in llvmpipe's order (input primitives in order, each with its
  *      invocations in order; a lane's primitives in emission order), are
@@ -15,7 +16,9 @@
  *      decomposition (so provoking vertices and winding are those of a strip) and drawn by
  *      the pipeline with a vertex "shader" that hands back the stored vertices.
  * The FS's gl_PrimitiveID is the GS's gl_PrimitiveID output, carried in a hidden flat varying
- * (p->primid_slot). gl_Layer / gl_ViewportIndex are read but not modelled (noted).
+ * (p->primid_slot). gl_Layer / gl_ViewportIndex (per emitted vertex; a primitive takes its
+ * provoking vertex's) select the layer of a layered framebuffer and the viewport: the output
+ * list is drawn in runs of one layer and viewport, in order.
  * Tessellation is not modelled (the program is reported). */
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +40,43 @@ typedef struct gs_input {
     int elem_words;
 } gs_input;
 
-/* One lane's emitted vertices; cut[i]: a strip ends after vertex i. */
+/* A vertex's gl_Layer and gl_ViewportIndex (0 when the GS does not write them). */
+typedef struct gs_sel {
+    int32_t layer, viewport;
+} gs_sel;
+
+/* One lane's emitted vertices; cut[i]: a strip ends after vertex i; sel[i]: its layer and
+ * viewport. */
 typedef struct gs_lane_out {
     gm_pipe_vertex *v;
     uint8_t *cut;
-    int n, cap, cap_cut;
+    gs_sel *sel;
+    int n, cap, cap_cut, cap_sel;
 } gs_lane_out;
+
+struct gs_run;
+
+/* Where a warp's EmitVertex / EndPrimitive go (the emit hook's context): its draw and its
+ * lanes' strips. */
+typedef struct gs_sink {
+    struct gs_run *run;
+    gs_lane_out *lane;
+} gs_sink;
+
+/* Timing model: one GS warp in flight (its own warp, flight and strips: warps in flight
+ * emit interleaved, their strips are drawn in submission order when each completes). */
+typedef struct gs_slot {
+    gm_warp *w;
+    gmf_flight f;
+    gs_lane_out lane[GM_LANES];
+    gs_sink sink;
+    int lanes;
+} gs_slot;
+
+/* GS warps in flight at most (and fewer for large max_vertices: about GMF_GS_WINDOW_VERTICES
+ * output vertices buffered in flight). */
+#define GMF_GS_MAX_FLIGHTS 64
+#define GMF_GS_WINDOW_VERTICES 65536
 
 struct gmf_gs {
     uint32_t in_mode;         /* GL_POINTS, GL_LINES, GL_LINES_ADJACENCY, GL_TRIANGLES, ... */
@@ -61,17 +95,29 @@ struct gmf_gs {
     int n_out;
     gm_warp *w;
     gs_lane_out lane[GM_LANES];
-    bool layer_written;
+    gs_slot *slots;           /* timing model window (allocated on first use) */
+    int n_slots;
 };
+
+static void free_lanes(gs_lane_out *lane)
+{
+    for (int l = 0; l < GM_LANES; l++) {
+        free(lane[l].v);
+        free(lane[l].cut);
+        free(lane[l].sel);
+    }
+}
 
 void gmf_gs_free(gmf_prog *p)
 {
     if (p->gsx) {
         gm_warp_destroy(p->gsx->w);
-        for (int l = 0; l < GM_LANES; l++) {
-            free(p->gsx->lane[l].v);
-            free(p->gsx->lane[l].cut);
+        free_lanes(p->gsx->lane);
+        for (int k = 0; k < p->gsx->n_slots; k++) {
+            gm_warp_destroy(p->gsx->slots[k].w);
+            free_lanes(p->gsx->slots[k].lane);
         }
+        free(p->gsx->slots);
         free(p->gsx);
         p->gsx = NULL;
     }
@@ -360,7 +406,9 @@ typedef struct gs_run {
     struct gmf_gs *g;
     gm_pipe_vertex *outv;     /* the pipeline's list of output primitives */
     int n_outv, cap_outv;
+    gs_sel cur;               /* layer and viewport of the primitives in outv */
     bool oom;
+    bool failed;              /* a draw of collected primitives failed */
 } gs_run;
 
 static bool grow(void **p, int *cap, int need, size_t elem)
@@ -384,7 +432,8 @@ static inline uint32_t lane_word(uint32_t (*v)[GM_LANES], int word, int l) { ret
  * vertex of their current strip (stream 0 only: other streams are not rasterized). */
 static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mask lanes)
 {
-    gs_run *run = ctx;
+    gs_sink *sink = ctx;
+    gs_run *run = sink->run;
     struct gmf_gs *g = run->g;
     gmf_prog *p = run->d->p;
     if (stream != 0)
@@ -392,7 +441,7 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
     for (int l = 0; l < GM_LANES; l++) {
         if (!((lanes >> l) & 1))
             continue;
-        gs_lane_out *lo = &g->lane[l];
+        gs_lane_out *lo = &sink->lane[l];
         if (end_primitive) {
             if (lo->n > 0)
                 lo->cut[lo->n - 1] = 1;
@@ -401,12 +450,16 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
         if (g->max_vertices > 0 && lo->n >= g->max_vertices)
             continue;   /* past max_vertices: dropped (undefined in GL; llvmpipe drops) */
         if (!grow((void **)&lo->v, &lo->cap, lo->n + 1, sizeof *lo->v) ||
-            !grow((void **)&lo->cut, &lo->cap_cut, lo->n + 1, 1)) {
+            !grow((void **)&lo->cut, &lo->cap_cut, lo->n + 1, 1) ||
+            !grow((void **)&lo->sel, &lo->cap_sel, lo->n + 1, sizeof *lo->sel)) {
             run->oom = true;
             continue;
         }
         gm_pipe_vertex *o = &lo->v[lo->n];
         lo->cut[lo->n] = 0;
+        gs_sel *sel = &lo->sel[lo->n];
+        sel->layer = g->layer_var >= 0 ? (int32_t)gm_warp_var_lanes(w, g->layer_var)[0][l] : 0;
+        sel->viewport = g->vpi_var >= 0 ? (int32_t)gm_warp_var_lanes(w, g->vpi_var)[0][l] : 0;
         lo->n++;
         memset(o, 0, sizeof *o);
         if (g->pos_var >= 0) {
@@ -441,10 +494,20 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
             uint32_t x = lane_word(gm_warp_var_lanes(w, g->primid_var), 0, l);
             memcpy(&o->var[p->primid_slot][0], &x, 4);
         }
-        if ((g->layer_var >= 0 && gm_warp_var_lanes(w, g->layer_var)[0][l] != 0) ||
-            (g->vpi_var >= 0 && gm_warp_var_lanes(w, g->vpi_var)[0][l] != 0))
-            g->layer_written = true;
     }
+}
+
+static int draw_outputs(gs_run *run);
+
+/* The next output primitive goes to layer/viewport sel (its provoking vertex's): the
+ * primitives collected for another one are drawn first, so order is kept per target. */
+static void select_output(gs_run *run, const gs_sel *sel)
+{
+    if (sel->layer == run->cur.layer && sel->viewport == run->cur.viewport)
+        return;
+    if (run->n_outv > 0 && draw_outputs(run) != 0)
+        run->failed = true;
+    run->cur = *sel;
 }
 
 static void put_vertex(gs_run *run, const gm_pipe_vertex *v)
@@ -467,12 +530,16 @@ static void lane_primitives(gs_run *run, gs_lane_out *lo)
         if (!lo->cut[i] && i + 1 < lo->n)
             continue;
         const gm_pipe_vertex *s = lo->v + start;
+        const gs_sel *ss = lo->sel + start;
         int m = i + 1 - start;
         if (mode == GL_POINTS) {
-            for (int j = 0; j < m; j++)
+            for (int j = 0; j < m; j++) {
+                select_output(run, &ss[j]);
                 put_vertex(run, &s[j]);
+            }
         } else if (mode == GL_LINE_STRIP) {
             for (int j = 0; j + 1 < m; j++) {
+                select_output(run, &ss[ff ? j : j + 1]);
                 put_vertex(run, &s[j]);
                 put_vertex(run, &s[j + 1]);
             }
@@ -480,6 +547,7 @@ static void lane_primitives(gs_run *run, gs_lane_out *lo)
             for (int j = 0; j + 2 < m; j++) {
                 int o = j & 1;
                 int a = ff ? j : j + o, b = ff ? j + 1 + o : j + 1 - o, c = ff ? j + 2 - o : j + 2;
+                select_output(run, &ss[ff ? a : c]);
                 put_vertex(run, &s[a]);
                 put_vertex(run, &s[b]);
                 put_vertex(run, &s[c]);
@@ -592,12 +660,35 @@ static int replay_vs(void *user, const int32_t *vertex_id, int count, int32_t in
 
 /* The output primitives collected so far through clipping, setup, rasterization and the FS
  * (a pipeline draw of a list whose "vertex shader" hands back the stored vertices). */
+/* Viewport vp of the context's viewport array into the pipeline state (as gmf_pipestate.c does
+ * for viewport 0); out-of-range indices use viewport 0, as llvmpipe. */
+static void use_viewport(gmf_draw_ctx *d, gm_pipe_state *ps, int32_t vp)
+{
+    const struct sm_context_state *st = d->st;
+    if (vp <= 0 || vp >= SM_MAX_VIEWPORTS)
+        return;   /* viewport 0: the state as built for the draw */
+    if (st->viewport[vp][2] > 0 && st->viewport[vp][3] > 0)
+        memcpy(ps->viewport, st->viewport[vp], sizeof ps->viewport);
+    ps->scissor_enable = st->scissor_test[vp];
+    memcpy(ps->scissor, st->scissor[vp], sizeof ps->scissor);
+    if (!st->scissor[vp][0] && !st->scissor[vp][1] && !st->scissor[vp][2] && !st->scissor[vp][3]) {
+        ps->scissor[2] = d->r->pipe.fb.width;
+        ps->scissor[3] = d->r->pipe.fb.height;
+    }
+    ps->depth_range[0] = (float)st->depth_range[vp][0];
+    ps->depth_range[1] = (float)st->depth_range[vp][1];
+}
+
 static int draw_outputs(gs_run *run)
 {
     gm_pipe_context *ctx = &run->d->r->pipe;
     uint32_t mode = run->g->out_mode;
     int rc = 0;
     if (run->n_outv > 0) {
+        /* the primitives' layer of a layered framebuffer and their viewport */
+        gmf_fb_select_layer(run->d->r, run->cur.layer);
+        gm_pipe_state saved = ctx->state;
+        use_viewport(run->d, &ctx->state, run->cur.viewport);
         gm_pipe_draw od;
         memset(&od, 0, sizeof od);
         od.mode = mode == GL_POINTS ? GL_POINTS : mode == GL_LINE_STRIP ? GL_LINES : GL_TRIANGLES;
@@ -612,6 +703,7 @@ static int draw_outputs(gs_run *run)
         ctx->vs = vs;
         ctx->vs_user = vs_user;
         ctx->stats.vs_invocations = vs_inv;
+        ctx->state = saved;
     }
     run->n_outv = 0;
     return rc;
@@ -640,7 +732,8 @@ static int run_gs_warp(gs_run *run, const int32_t *lane_prim, const int32_t *lan
     d->gs_warps++;
     r->frame_warps++;
     gm_warp_set_observer(w, r->obs ? gmf_executor_observe : NULL, r->obs ? r : NULL);
-    gm_warp_set_gs_emit(w, on_emit, run);
+    gs_sink sink = { run, run->g->lane };
+    gm_warp_set_gs_emit(w, on_emit, &sink);
     int rc = 0;
     for (;;) {
         gm_run_status s = gm_warp_run(w, 0);
@@ -668,11 +761,10 @@ static inline void put_u(uint32_t (*v)[GM_LANES], int word, int l, const void *s
 }
 
 /* Inputs of lane l: the input primitive's vertices (shaded[slots[k]]) and the built-ins. */
-static void gs_lane_inputs(gs_run *run, int l, const gm_pipe_vertex *shaded, const int *slots,
-                           int32_t prim_id, int32_t inv)
+static void gs_lane_inputs(gs_run *run, gm_warp *w, int l, const gm_pipe_vertex *shaded,
+                           const int *slots, int32_t prim_id, int32_t inv)
 {
     struct gmf_gs *g = run->g;
-    gm_warp *w = g->w;
     if (g->glin_var >= 0) {
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, g->glin_var);
         for (int k = 0; k < g->in_verts; k++) {
@@ -701,6 +793,115 @@ static void gs_lane_inputs(gs_run *run, int l, const gm_pipe_vertex *shaded, con
         put_u(gm_warp_var_lanes(w, g->primid_in_var), 0, l, &prim_id);
     if (g->invid_var >= 0)
         put_u(gm_warp_var_lanes(w, g->invid_var), 0, l, &inv);
+}
+
+/* ---- GS warps under the timing model ---- */
+
+/* The window of GS warps in flight (slots created on first use): the runner's in-flight
+ * limit, at most GMF_GS_MAX_FLIGHTS and about GMF_GS_WINDOW_VERTICES buffered output
+ * vertices; 0 when out of memory. */
+static int gs_window(gs_run *run)
+{
+    struct gmf_gs *g = run->g;
+    int want = run->d->r->flight_max < GMF_GS_MAX_FLIGHTS ? run->d->r->flight_max
+                                                          : GMF_GS_MAX_FLIGHTS;
+    int per_warp = GM_LANES * (g->max_vertices > 0 ? g->max_vertices : 1);
+    if (want > GMF_GS_WINDOW_VERTICES / per_warp)
+        want = GMF_GS_WINDOW_VERTICES / per_warp;
+    if (want < 1)
+        want = 1;
+    if (!g->slots) {
+        g->slots = calloc(GMF_GS_MAX_FLIGHTS, sizeof *g->slots);
+        if (!g->slots)
+            return 0;
+    }
+    /* ids: the executor's GS warp is 1000, slot k's 1001 + k (VS/FS pool warps are below) */
+    for (int k = g->n_slots; k < want; k++) {
+        g->slots[k].w = gm_warp_create(run->d->p->gs, 1001 + k);
+        if (!g->slots[k].w)
+            break;
+        g->n_slots = k + 1;
+    }
+    return g->n_slots < want ? g->n_slots : want;
+}
+
+/* Waits for slot s's warp and appends its lanes' strips, in lane order, to the output list. */
+static int gs_complete(gs_run *run, gs_slot *s)
+{
+    if (gmf_timing_wait(run->d, &s->f, "geometry") != 0)
+        return -1;
+    gm_warp_set_gs_emit(s->w, NULL, NULL);
+    for (int l = 0; l < s->lanes; l++)
+        lane_primitives(run, &s->lane[l]);
+    return run->failed ? -1 : 0;
+}
+
+/* The oldest GS warp in flight completed and its strips queued; long draws go to the
+ * pipeline in pieces (same order). */
+static int gs_retire_oldest(gs_run *run, int win, uint64_t *head)
+{
+    int rc = gs_complete(run, &run->g->slots[*head % (uint64_t)win]);
+    (*head)++;
+    if (rc == 0 && !run->oom && run->n_outv >= GMF_GS_FLUSH_VERTICES)
+        rc = draw_outputs(run);
+    return rc;
+}
+
+/* One instance's GS warps through the timing model: submitted in lane order (input
+ * primitives, each with its invocations) after the instance's VS warps completed, up to the
+ * window in flight; completed oldest first, so the output order is the executor path's. */
+static int run_gs_timed(gs_run *run, const gm_pipe_vertex *shaded, const int *prims,
+                        int n_prims)
+{
+    struct gmf_gs *g = run->g;
+    int win = gs_window(run);
+    if (win < 1) {
+        run->oom = true;
+        return 0;
+    }
+    uint64_t head = 0, next = 0;
+    int n_items = n_prims * g->invocations, lanes = 0, rc = 0;
+    gs_slot *s = NULL;
+    for (int item = 0; item < n_items && rc == 0 && !run->oom; item++) {
+        if (lanes == 0) {
+            if (next - head == (uint64_t)win && gs_retire_oldest(run, win, &head) != 0) {
+                rc = -1;
+                break;
+            }
+            s = &g->slots[next % (uint64_t)win];
+        }
+        s->f.lane_x[lanes] = item / g->invocations;
+        s->f.lane_y[lanes] = item % g->invocations;
+        lanes++;
+        if (lanes < GM_LANES && item + 1 < n_items)
+            continue;
+        for (int l = lanes; l < GM_LANES; l++)
+            s->f.lane_x[l] = s->f.lane_y[l] = 0;
+        gm_warp_begin(s->w, lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1u), 0);
+        for (int l = 0; l < lanes; l++)
+            gs_lane_inputs(run, s->w, l, shaded, prims + (size_t)s->f.lane_x[l] * g->in_verts,
+                           s->f.lane_x[l], s->f.lane_y[l]);
+        s->lanes = lanes;
+        s->sink = (gs_sink){ run, s->lane };
+        gm_warp_set_gs_emit(s->w, on_emit, &s->sink);
+        if (gmf_timing_submit_gs(run->d, &s->f, s->w) != 0) {
+            rc = -1;
+            break;
+        }
+        next++;
+        lanes = 0;
+    }
+    while (rc == 0 && head < next)
+        rc = gs_retire_oldest(run, win, &head);
+    if (rc != 0) {
+        /* failed (or the observer stopped the run) with warps possibly in flight: they must
+         * not emit into this (stack) run later, nor outlive the draw */
+        for (int k = 0; k < g->n_slots; k++)
+            gm_warp_set_gs_emit(g->slots[k].w, NULL, NULL);
+        if (head < next)
+            gmf_timing_drain(run->d);
+    }
+    return rc;
 }
 
 static uint32_t read_index(const gm_pipe_draw *pd, int i)
@@ -852,6 +1053,14 @@ int gmf_gs_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd)
             break;
         /* GS lanes: input primitives in order, each with its invocations in order (llvmpipe's
          * order: the blend of overlapping copies shows it, gs_sample draw 4) */
+        if (r->tm) {
+            if (run_gs_timed(&run, shaded, prims, n_prims) != 0)
+                rc = -1;
+            if (rc != 0 || run.oom)
+                break;
+            rc = draw_outputs(&run);
+            continue;
+        }
         int n_items = n_prims * g->invocations;
         int32_t lane_prim[GM_LANES], lane_inv[GM_LANES];
         int lanes = 0;
@@ -863,13 +1072,15 @@ int gmf_gs_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd)
                 continue;
             gm_warp_begin(g->w, lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1u), 0);
             for (int l = 0; l < lanes; l++)
-                gs_lane_inputs(&run, l, shaded, prims + (size_t)lane_prim[l] * g->in_verts,
+                gs_lane_inputs(&run, g->w, l, shaded, prims + (size_t)lane_prim[l] * g->in_verts,
                                lane_prim[l], lane_inv[l]);
             if (run_gs_warp(&run, lane_prim, lane_inv) != 0)
                 rc = -1;
             else
                 for (int l = 0; l < lanes; l++)
                     lane_primitives(&run, &g->lane[l]);
+            if (run.failed)
+                rc = -1;
             lanes = 0;
             /* bounded memory: long draws go to the pipeline in pieces (same order) */
             if (rc == 0 && !run.oom && run.n_outv >= GMF_GS_FLUSH_VERTICES)
@@ -883,13 +1094,15 @@ int gmf_gs_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd)
         snprintf(ctx->error, sizeof ctx->error, "out of memory");
         rc = -1;
     }
-    if (g->layer_written)
-        gmf_note(d->ev, "gl_Layer/gl_ViewportIndex written by the geometry shader "
-                        "(layered rendering and viewport arrays not modelled: layer 0, viewport 0)");
+    if (rc == 0 && run.failed)
+        rc = -1;
 done:
-    for (int l = 0; l < GM_LANES; l++)
+    for (int l = 0; l < GM_LANES; l++) {
         g->lane[l].n = 0;
-    g->layer_written = false;
+        for (int k = 0; k < g->n_slots; k++)
+            g->slots[k].lane[l].n = 0;
+    }
+    gmf_fb_select_layer(r, 0);
     free(ids);
     free(restart);
     free(slot);

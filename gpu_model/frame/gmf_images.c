@@ -631,9 +631,11 @@ gmf_default_fb *gmf_default_fb_get(gmf_runner *r, uint32_t ctx_id)
     return fb;
 }
 
-/* The surface of an FBO attachment (a view into a texture level/layer, or a renderbuffer). */
+/* The surface of an FBO attachment (a view into a texture level/layer, or a renderbuffer).
+ * slot: the view's slot in r->lfb (layered attachments of a draw framebuffer), or -1. */
 static gm_surface *attachment(gmf_runner *r, const struct sm_context *c,
-                              const struct sm_attachment *a, gm_surface *view, gmf_event *ev)
+                              const struct sm_attachment *a, gm_surface *view, gmf_event *ev,
+                              int slot)
 {
     if (a->type == GL_RENDERBUFFER)
         return renderbuffer(r, c, a->name, ev);
@@ -644,9 +646,7 @@ static gm_surface *attachment(gmf_runner *r, const struct sm_context *c,
         gmf_note(ev, "attachment: texture %u level %d not defined", a->name, a->level);
         return NULL;
     }
-    if (a->layered)
-        gmf_note(ev, "layered attachment of texture %u (layer 0 drawn)", a->name);
-    int layer = a->layer;
+    int layer = a->layered ? 0 : a->layer;
     if (a->textarget >= GL_TEXTURE_CUBE_MAP_POSITIVE_X &&
         a->textarget <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
         layer = (int)(a->textarget - GL_TEXTURE_CUBE_MAP_POSITIVE_X);
@@ -657,7 +657,27 @@ static gm_surface *attachment(gmf_runner *r, const struct sm_context *c,
     view->data = lv->data + (size_t)layer * lv->layer_stride;
     view->depth = 1;
     t->gpu_written = true;
+    if (a->layered && lv->depth > 0 && slot >= 0) {
+        /* layer 0 until a geometry shader selects another (gl_Layer); clears loop over all */
+        r->lfb.level[slot] = lv;
+        r->lfb.view[slot] = view;
+        if (r->lfb.layers == 0 || lv->depth < r->lfb.layers)
+            r->lfb.layers = lv->depth;
+    }
     return view;
+}
+
+int gmf_fb_select_layer(gmf_runner *r, int layer)
+{
+    if (r->lfb.layers <= 0)
+        return 0;
+    if (layer < 0 || layer >= r->lfb.layers)
+        layer = r->lfb.layers - 1;   /* llvmpipe: MIN2(layer, fb_max_layer), unsigned */
+    for (int s = 0; s < GM_PIPE_MAX_RT + 2; s++)
+        if (r->lfb.level[s])
+            r->lfb.view[s]->data = r->lfb.level[s]->data +
+                                   (size_t)layer * r->lfb.level[s]->layer_stride;
+    return layer;
 }
 
 bool gmf_build_framebuffer(gmf_runner *r, const struct sm_context *c, gm_pipe_framebuffer *fb,
@@ -665,6 +685,7 @@ bool gmf_build_framebuffer(gmf_runner *r, const struct sm_context *c, gm_pipe_fr
 {
     const struct sm_context_state *st = sm_context_state(c);
     memset(fb, 0, sizeof *fb);
+    memset(&r->lfb, 0, sizeof r->lfb);
     if (!st->draw_fbo) {
         gmf_default_fb *d = gmf_default_fb_get(r, sm_context_id(c));
         if (!d)
@@ -692,7 +713,8 @@ bool gmf_build_framebuffer(gmf_runner *r, const struct sm_context *c, gm_pipe_fr
         uint32_t db = f->draw_buffers[i];
         if (db < GL_COLOR_ATTACHMENT0 || db >= GL_COLOR_ATTACHMENT0 + SM_MAX_COLOR_ATTACH)
             continue;
-        gm_surface *s = attachment(r, c, &f->color[db - GL_COLOR_ATTACHMENT0], &views[i], ev);
+        gm_surface *s = attachment(r, c, &f->color[db - GL_COLOR_ATTACHMENT0], &views[i], ev,
+                                  (int)i);
         fb->color[i] = s;
         if (s) {
             any = true;
@@ -700,9 +722,10 @@ bool gmf_build_framebuffer(gmf_runner *r, const struct sm_context *c, gm_pipe_fr
             if (s->height < h) h = s->height;
         }
     }
-    gm_surface *ds = attachment(r, c, &f->depth, &views[GM_PIPE_MAX_RT], ev);
+    gm_surface *ds = attachment(r, c, &f->depth, &views[GM_PIPE_MAX_RT], ev, GM_PIPE_MAX_RT);
     gm_surface *ss = f->stencil.type == f->depth.type && f->stencil.name == f->depth.name
-                         ? ds : attachment(r, c, &f->stencil, &views[GM_PIPE_MAX_RT + 1], ev);
+                         ? ds : attachment(r, c, &f->stencil, &views[GM_PIPE_MAX_RT + 1], ev,
+                                               GM_PIPE_MAX_RT + 1);
     if (ds && gm_format_get(ds->format)->kind != GM_KIND_DEPTH &&
         gm_format_get(ds->format)->kind != GM_KIND_DEPTH_STENCIL)
         ds = NULL;
@@ -759,7 +782,7 @@ static gm_surface *blit_color(gmf_runner *r, const struct sm_context *c, uint32_
     const struct sm_framebuffer *f = sm_get_framebuffer(c, fbo);
     if (!f || buf < GL_COLOR_ATTACHMENT0 || buf >= GL_COLOR_ATTACHMENT0 + SM_MAX_COLOR_ATTACH)
         return NULL;
-    return attachment(r, c, &f->color[buf - GL_COLOR_ATTACHMENT0], view, ev);
+    return attachment(r, c, &f->color[buf - GL_COLOR_ATTACHMENT0], view, ev, -1);
 }
 
 static gm_surface *blit_depth(gmf_runner *r, const struct sm_context *c, uint32_t fbo,
@@ -772,7 +795,7 @@ static gm_surface *blit_depth(gmf_runner *r, const struct sm_context *c, uint32_
     const struct sm_framebuffer *f = sm_get_framebuffer(c, fbo);
     if (!f)
         return NULL;
-    gm_surface *s = attachment(r, c, f->depth.type ? &f->depth : &f->stencil, view, ev);
+    gm_surface *s = attachment(r, c, f->depth.type ? &f->depth : &f->stencil, view, ev, -1);
     return s && s->format != GM_FMT_NONE ? s : NULL;
 }
 

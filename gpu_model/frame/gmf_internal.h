@@ -55,6 +55,9 @@ typedef struct gmf_chunk {
     int location;             /* model location (varyings: slot; FS outputs: RT) */
     int comp;                 /* first component inside the location */
     gm_scalar scalar;
+    int dfirst;               /* doubles: first double component of the vector in this chunk
+                               * (0, or 2 for the second location of a dvec3/dvec4); 0 else */
+    bool is64;                /* the chunk's words are doubles (two words each, low first) */
 } gmf_chunk;
 
 /* Where a VS input's data comes from. */
@@ -173,6 +176,16 @@ typedef struct gmf_ring {
     int head, n;
 } gmf_ring;
 
+/* Layered attachments of the framebuffer last built (gmf_build_framebuffer): per view slot
+ * (colour 0..GM_PIPE_MAX_RT-1, then depth, stencil) the attachment's whole level (NULL: not
+ * layered) and the view the pipeline draws through; layers: the smallest layer count among
+ * them (0: nothing layered). gmf_fb_select_layer points the views at one layer. */
+typedef struct gmf_layered {
+    const gm_surface *level[GM_PIPE_MAX_RT + 2];
+    gm_surface *view[GM_PIPE_MAX_RT + 2];
+    int layers;
+} gmf_layered;
+
 /* Everything a draw needs while the pipeline calls back. */
 typedef struct gmf_draw_ctx {
     gmf_runner *r;
@@ -189,9 +202,9 @@ typedef struct gmf_draw_ctx {
     gm_env env[3];                                 /* VS, FS, GS */
     uint64_t warps[2];
     uint64_t gs_warps;        /* geometry warps of the draw (gmf_geometry.c) */
-    /* timing model: the draw's vertex and fragment batches (-1 until a warp is
+    /* timing model: the draw's vertex, fragment and geometry batches (-1 until a warp is
      * submitted) and the texture name per unit (cache tags survive rebinding) */
-    int batch[2];
+    int batch[3];
     uint32_t tex_ids[GM_TEX_MAX_UNITS];
     gmf_event *ev;
     bool failed;
@@ -232,6 +245,7 @@ struct gmf_runner {
     bool tm_warp_error;
     gmf_ring ring[2];
     int flight_max;
+    gmf_layered lfb;          /* layered attachments of the draw's framebuffer */
     /* telemetry hooks (gmf_hooks.c): pipeline statistics already delivered as unit counts,
      * and the SM of the last issued instruction (fixed-function work is attributed there) */
     gmf_hooks hooks;
@@ -308,6 +322,16 @@ int gmf_timing_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t 
                      gm_pipe_fs_warp *fw);
 gmf_flight *gmf_timing_complete(gmf_draw_ctx *d, gm_stage stage);
 void gmf_timing_release(gmf_draw_ctx *d, gm_stage stage);
+/* Geometry warps (their flights live in gmf_geometry.c's window, not in a ring):
+ * submit_gs: submits w (gm_warp_begin done, inputs and lanes of f set) to the draw's
+ * geometry batch, numbering f like a draw's warp; 0, or -1 (noted, everything dropped);
+ * wait: runs the model until f retired; 0, or -1 (runtime error noted, or the observer
+ * stopped the run: everything dropped). */
+int gmf_timing_submit_gs(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w);
+int gmf_timing_wait(gmf_draw_ctx *d, gmf_flight *f, const char *what);
+/* Drops every flight: runs the model until every submitted warp retired (unless the observer
+ * stopped the run), so none outlives the draw that owns its inputs and outputs. */
+void gmf_timing_drain(gmf_draw_ctx *d);
 
 /* gmf_hooks.c: telemetry deliveries (no-ops without hooks). */
 void gmf_hooks_draw_begin(gmf_runner *r, const gmf_event *ev);
@@ -359,6 +383,9 @@ int gmf_window_samples(const gmf_runner *r, uint32_t ctx_id);
  * be drawn to. */
 bool gmf_build_framebuffer(gmf_runner *r, const struct sm_context *c, gm_pipe_framebuffer *fb,
                            gm_surface views[GM_PIPE_MAX_RT + 2], gmf_event *ev);
+/* Points the views of the framebuffer's layered attachments (r->lfb) at `layer` (clamped to
+ * the last layer, as llvmpipe); returns the layer used. No-op without layered attachments. */
+int gmf_fb_select_layer(gmf_runner *r, int layer);
 /* glBlitFramebuffer / glBlitNamedFramebuffer `call` on c: copies, scales and resolves
  * (multisample -> single-sample: llvmpipe's average of the samples) between the model's
  * read and draw framebuffer surfaces. */

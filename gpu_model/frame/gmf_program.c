@@ -147,6 +147,23 @@ static gm_stage stage_of_gl(uint32_t type)
 
 /* Splits a variable of `type` into one chunk per interface location (vectors and scalars take
  * one, matrix columns and array elements one each, struct members in order). */
+/* A double scalar/vector of `comps` components: two words each, four words per location,
+ * so a dvec3/dvec4 takes two locations (GL 4.5 section 11.1.1; GLSL 4.50 section 4.4.1).
+ * `comp` is in 32-bit components, as the GLSL component qualifier counts them for doubles. */
+static int add_double_vector(int var, int comps, gm_scalar scalar, int word, int *loc, int comp,
+                             gmf_chunk *out, int *n, int max)
+{
+    for (int first = 0; first < comps; first += 2) {
+        if (*n >= max)
+            return -1;
+        int dn = comps - first < 2 ? comps - first : 2;
+        out[(*n)++] = (gmf_chunk){ var, word + first * 2, dn * 2, *loc, first ? 0 : comp,
+                                   scalar, first, true };
+        (*loc)++;
+    }
+    return 0;
+}
+
 static int add_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,
                       gmf_chunk *out, int *n, int max)
 {
@@ -156,17 +173,26 @@ static int add_chunks(const gm_program *p, int var, int type, int word, int *loc
     switch (t.kind) {
     case GM_TYPE_SCALAR:
     case GM_TYPE_VECTOR:
+        if (t.width == 64)
+            return add_double_vector(var, t.rows > 0 ? t.rows : 1, t.scalar, word, loc, comp,
+                                     out, n, max);
         if (*n >= max)
             return -1;
-        out[(*n)++] = (gmf_chunk){ var, word, t.components, *loc, comp, t.scalar };
+        out[(*n)++] = (gmf_chunk){ var, word, t.components, *loc, comp, t.scalar, 0, false };
         (*loc)++;
         return 0;
     case GM_TYPE_MATRIX: {
         int rows = t.rows > 0 ? t.rows : 4;
         for (int c = 0; c < t.columns; c++) {
+            if (t.width == 64) {
+                if (add_double_vector(var, rows, t.scalar, word + c * rows * 2, loc, 0, out, n,
+                                      max))
+                    return -1;
+                continue;
+            }
             if (*n >= max)
                 return -1;
-            out[(*n)++] = (gmf_chunk){ var, word + c * rows, rows, *loc, 0, t.scalar };
+            out[(*n)++] = (gmf_chunk){ var, word + c * rows, rows, *loc, 0, t.scalar, 0, false };
             (*loc)++;
         }
         return 0;
@@ -272,7 +298,10 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
             gmf_attr *a = &p->attrs[p->n_attrs++];
             a->c = ch[k];
             a->src = legacy >= 0 ? GMF_ATTR_LEGACY : GMF_ATTR_GENERIC;
-            a->index = legacy >= 0 ? legacy : base + (ch[k].location - ch[0].location);
+            /* A dvec3/dvec4's second location is fed by the same attribute (one
+             * glVertexAttribLPointer for the whole vector): dfirst picks its components. */
+            a->index = legacy >= 0 ? legacy : base + (ch[k].location - ch[0].location) -
+                                                  (ch[k].dfirst ? 1 : 0);
             a->name = vi->name;
         }
     }
@@ -841,6 +870,8 @@ gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct s
                     gm_timing_forget_program(r->tm, p->cs);
                 if (p->fs)
                     gm_timing_forget_program(r->tm, p->fs);
+                if (p->gs)
+                    gm_timing_forget_program(r->tm, p->gs);
             }
             gmf_prog_free(p);
             r->progs[i] = compile(r, c, sp);

@@ -493,22 +493,10 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     free(d);
 }
 
-static void do_clear(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_event *ev)
+/* One clear call on the framebuffer's current layer. */
+static void clear_buffers(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_event *ev,
+                          const struct sm_context_state *st)
 {
-    const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
-    ev->kind = GMF_EV_CLEAR;
-    ev->draw = r->totals.clears++;
-    if (!c)
-        return;
-    gmf_hooks_draw_begin(r, ev);
-    const struct sm_context_state *st = sm_context_state(c);
-    ev->fbo = st->draw_fbo;
-    gm_surface views[GM_PIPE_MAX_RT + 2];
-    if (!gmf_build_framebuffer(r, c, &r->pipe.fb, views, ev)) {
-        ev->failed = true;
-        return;
-    }
-    gmf_pipe_state_from_sm(c, &r->pipe.fb, &r->pipe.state, ev);
     gm_pipe_context *pc = &r->pipe;
     uint32_t k = canonical(cmd);
     if (k == GLR_CMD_glClear) {
@@ -556,6 +544,31 @@ static void do_clear(gmf_runner *r, const struct glr_call *call, uint32_t cmd, g
     } else if (buffer == GL_STENCIL && k == GLR_CMD_glClearBufferiv) {
         gm_pipe_clear_depth_stencil(pc, false, 0, true, (uint8_t)w[0]);
     }
+}
+
+static void do_clear(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gmf_event *ev)
+{
+    const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
+    ev->kind = GMF_EV_CLEAR;
+    ev->draw = r->totals.clears++;
+    if (!c)
+        return;
+    gmf_hooks_draw_begin(r, ev);
+    const struct sm_context_state *st = sm_context_state(c);
+    ev->fbo = st->draw_fbo;
+    gm_surface views[GM_PIPE_MAX_RT + 2];
+    if (!gmf_build_framebuffer(r, c, &r->pipe.fb, views, ev)) {
+        ev->failed = true;
+        return;
+    }
+    gmf_pipe_state_from_sm(c, &r->pipe.fb, &r->pipe.state, ev);
+    /* GL clears every layer of a layered framebuffer */
+    int layers = r->lfb.layers > 1 ? r->lfb.layers : 1;
+    for (int layer = 0; layer < layers && !ev->failed; layer++) {
+        gmf_fb_select_layer(r, layer);
+        clear_buffers(r, call, cmd, ev, st);
+    }
+    gmf_fb_select_layer(r, 0);
 }
 
 static void client_array(gmf_runner *r, const struct glr_call *c)

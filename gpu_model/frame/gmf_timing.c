@@ -3,7 +3,8 @@
  *
  * The pipeline's shader callbacks may queue a warp instead of running it (deferred shading,
  * gpu_model/pipeline/gm_pipe_internal.h). Here each queued warp is submitted to its draw's
- * batch (one vertex and one fragment batch per draw) as a "flight" on a ring per stage, and
+ * batch (one vertex and one fragment batch per draw; geometry warps go to a third batch from
+ * gmf_geometry.c's own window, gmf_timing_submit_gs) as a "flight" on a ring per stage, and
  * nothing runs until the pipeline needs the oldest one's outputs: then the model runs until
  * that warp retires, with the submitted warps resident as slots allow, interleaved (latency
  * hiding, scheduler contention). Up to flight_max warps per stage are in flight (twice the
@@ -103,9 +104,14 @@ static void cancel_flights(gmf_runner *r)
         r->ring[s].head = r->ring[s].n = 0;
 }
 
+void gmf_timing_drain(gmf_draw_ctx *d)
+{
+    cancel_flights(d->r);
+}
+
 void gmf_timing_draw_begin(gmf_draw_ctx *d)
 {
-    d->batch[0] = d->batch[1] = -1;
+    d->batch[0] = d->batch[1] = d->batch[2] = -1;
     /* Cache tags per texture object: the unit's first bound target's name. */
     for (int u = 0; u < GM_TEX_MAX_UNITS && u < SM_MAX_TEXTURE_UNITS; u++) {
         d->tex_ids[u] = 0;
@@ -131,14 +137,16 @@ void gmf_timing_draw_end(gmf_draw_ctx *d)
     if (r->ring[0].n || r->ring[1].n)
         cancel_flights(r);
     uint64_t first = UINT64_MAX, end = 0;
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 3; s++) {
         if (d->batch[s] < 0)
             continue;
         gm_timing_batch_close(r->tm, d->batch[s]);
         gm_timing_stats st;
         if (gm_timing_batch_stats(r->tm, d->batch[s], &st) != 0 || st.warps_retired == 0)
             continue;
-        if (s)
+        if (s == 2)
+            d->ev->stats.gs_cycles = st.cycles;
+        else if (s)
             d->ev->stats.fs_cycles = st.cycles;
         else
             d->ev->stats.vs_cycles = st.cycles;
@@ -232,6 +240,12 @@ gmf_flight *gmf_timing_complete(gmf_draw_ctx *d, gm_stage stage)
         return NULL;
     }
     gmf_flight *f = &rg->f[rg->head];
+    return gmf_timing_wait(d, f, what) == 0 ? f : NULL;
+}
+
+int gmf_timing_wait(gmf_draw_ctx *d, gmf_flight *f, const char *what)
+{
+    gmf_runner *r = d->r;
     while (!f->retired) {
         gm_timing_status ts = gm_timing_run_until(r->tm, f->w);
         if (f->retired)
@@ -239,7 +253,7 @@ gmf_flight *gmf_timing_complete(gmf_draw_ctx *d, gm_stage stage)
         if (ts == GM_TIMING_PAUSED) {
             /* Only the frame observer pauses, and it stops the whole run. */
             cancel_flights(r);
-            return NULL;
+            return -1;
         }
         if (ts == GM_TIMING_ERROR && r->tm_warp_error) {
             /* Another warp hit a runtime error and retired; it is reported when the
@@ -253,15 +267,55 @@ gmf_flight *gmf_timing_complete(gmf_draw_ctx *d, gm_stage stage)
             gmf_note(d->ev, "timing model: %s warp did not retire", what);
         d->failed = true;
         cancel_flights(r);
-        return NULL;
+        return -1;
     }
     if (f->status == GM_RUN_ERROR) {
         gmf_note(d->ev, "%s shader runtime error: %s", what, gm_warp_error(f->w));
         d->failed = true;
         cancel_flights(r);
-        return NULL;
+        return -1;
     }
-    return f;
+    return 0;
+}
+
+int gmf_timing_submit_gs(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w)
+{
+    gmf_runner *r = d->r;
+    if (d->batch[2] < 0) {
+        /* No dependency: the caller submits a primitive's GS warps only after the VS warps
+         * of its vertices completed (in-order front end: they launch after those). */
+        gm_timing_batch_desc bd = { GM_STAGE_GEOMETRY, (int)d->ev->draw, -1, 0, 0, d->tex_ids,
+                                    GM_TEX_MAX_UNITS < SM_MAX_TEXTURE_UNITS ? GM_TEX_MAX_UNITS
+                                                                            : SM_MAX_TEXTURE_UNITS };
+        d->batch[2] = gm_timing_batch_begin(r->tm, &bd);
+        if (d->batch[2] < 0) {
+            gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
+            d->failed = true;
+            cancel_flights(r);
+            return -1;
+        }
+    }
+    const gm_program *gp = d->p->gs;
+    f->w = w;
+    f->stage = GM_STAGE_GEOMETRY;
+    f->draw = d->ev->draw;
+    f->warp = d->gs_warps++;
+    f->frame_warp = r->frame_warps++;
+    f->program = d->p->name;
+    f->file = gm_program_pc_count(gp) > 0 ? gm_program_pc_file(gp, 0) : NULL;
+    f->vout = NULL;
+    f->count = 0;
+    f->fw = NULL;
+    f->retired = false;
+    f->status = GM_RUN_DONE;
+    gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? gmf_timing_observe : NULL, r);
+    if (gm_timing_submit(r->tm, d->batch[2], w, &d->env[2], f) != 0) {
+        gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
+        d->failed = true;
+        cancel_flights(r);
+        return -1;
+    }
+    return 0;
 }
 
 void gmf_timing_release(gmf_draw_ctx *d, gm_stage stage)

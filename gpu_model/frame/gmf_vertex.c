@@ -1,6 +1,7 @@
 /* Vertex fetch: one element of a vertex attribute decoded from buffer contents (state model)
  * or from a recorded client array, in every GL attribute format (normalized, integer, packed,
- * half, double, fixed, BGRA); disabled attributes read the current value. */
+ * half, double, fixed, BGRA), and 64-bit (glVertexAttribLPointer) attributes into double
+ * inputs; disabled attributes read the current value. */
 #include <math.h>
 #include <string.h>
 
@@ -170,9 +171,66 @@ static void fetch_legacy(gmf_draw_ctx *d, int slot, int64_t elem, uint32_t out[4
     }
 }
 
+/* A double input (dvec*, dmat column) reads up to four doubles from its attribute: the
+ * bytes of a glVertexAttribLPointer/LFormat array or the current glVertexAttribL* value;
+ * missing components take (0, 0, 0, 1). A 32-bit array feeding a double input (undefined in
+ * GL) converts. out gets the chunk's words: doubles dfirst.. as low/high word pairs. */
+static void fetch_double(gmf_draw_ctx *d, const gmf_attr *a, int64_t elem, int64_t instance,
+                         uint32_t out[4])
+{
+    double v[4] = { 0, 0, 0, 1 };
+    int idx = a->index;
+    if (idx >= 0 && idx < SM_MAX_VERTEX_ATTRIBS && d->vao->attrib[idx].enabled) {
+        const struct sm_vertex_attrib *at = &d->vao->attrib[idx];
+        const struct sm_vertex_binding *bd =
+            &d->vao->binding[at->binding < SM_MAX_VERTEX_ATTRIBS ? at->binding : 0];
+        int64_t e = bd->divisor ? instance / bd->divisor + d->base_instance : elem;
+        size_t es = element_size(at->size, at->type);
+        const uint8_t *src = NULL;
+        if (bd->buffer) {
+            const struct sm_buffer *b = sm_get_buffer(d->c, bd->buffer);
+            uint64_t stride = bd->stride ? (uint64_t)bd->stride : es;
+            uint64_t off = bd->offset + at->relative_offset + (uint64_t)e * stride;
+            if (b && b->data_known && b->data && e >= 0 && off + es <= b->size)
+                src = b->data + off;
+        } else {
+            const gmf_client_array *ca = &d->r->client[idx];
+            uint64_t stride = ca->stride ? (uint64_t)ca->stride : es;
+            if (ca->set && ca->data && e >= (int64_t)ca->first) {
+                uint64_t off = (uint64_t)(e - (int64_t)ca->first) * stride;
+                if (off + es <= ca->size)
+                    src = ca->data + off;
+            }
+        }
+        if (src && at->type == GL_DOUBLE) {
+            for (int k = 0; k < at->size && k < 4; k++)
+                memcpy(&v[k], src + 8 * (size_t)k, 8);
+        } else if (src) {
+            uint32_t w[4];
+            float f[4];
+            decode(src, at->size, at->type, at->normalized, false, w, false);
+            memcpy(f, w, 16);
+            for (int k = 0; k < 4; k++)
+                v[k] = f[k];
+        }
+    } else if (idx >= 0 && idx < SM_MAX_VERTEX_ATTRIBS) {
+        const struct sm_attrib_value *cv = &d->st->attrib_value[idx];
+        for (int k = 0; k < 4; k++)
+            v[k] = cv->kind == SM_VK_DOUBLE ? cv->v.d[k] : cv->kind == SM_VK_INT ? cv->v.i[k]
+                   : cv->kind == SM_VK_UINT ? cv->v.u[k] : cv->v.f[k];
+    }
+    memset(out, 0, 16);
+    for (int k = 0; k < a->c.n / 2 && a->c.dfirst + k < 4; k++)
+        memcpy(&out[2 * k], &v[a->c.dfirst + k], 8);
+}
+
 void gmf_fetch_attr(gmf_draw_ctx *d, const gmf_attr *a, int64_t elem, int64_t instance,
                     uint32_t out[4])
 {
+    if (a->c.is64 && a->src == GMF_ATTR_GENERIC) {
+        fetch_double(d, a, elem, instance, out);
+        return;
+    }
     bool out_int = a->c.scalar != GM_SCALAR_FLOAT;
     if (a->src == GMF_ATTR_LEGACY) {
         if (a->index == SM_LA_VERTEX && !d->vao->legacy[SM_LA_VERTEX].enabled &&
@@ -243,8 +301,10 @@ void gmf_check_attrs(gmf_draw_ctx *d)
         const struct sm_vertex_attrib *va = &d->vao->attrib[idx];
         if (!va->enabled)
             continue;
-        if (va->is_long || va->type == GL_DOUBLE)
-            gmf_note(d->ev, "64-bit vertex attribute %s", at->name);
+        /* Doubles are fetched (fetch_double); an L array feeding a 32-bit input is
+         * undefined in GL (section 10.2.1) and read as converted floats here. */
+        if (va->is_long && !at->c.is64)
+            gmf_note(d->ev, "64-bit vertex attribute %s feeds a 32-bit input", at->name);
         const struct sm_vertex_binding *bd = &d->vao->binding[va->binding < SM_MAX_VERTEX_ATTRIBS
                                                                   ? va->binding : 0];
         if (bd->buffer) {

@@ -282,6 +282,17 @@ static void read_dst(const gm_surface *s, const uint8_t *p, float d[4])
     gm_format_unpack_rgba(s->format, p, d);
 }
 
+/* fminf(fmaxf(x, lo), 1) without the libm calls (they are not inlined and cost a few
+ * percent of a frame): NaN gives lo like fmaxf. Only the sign of a zero may differ from
+ * libm's, and every value clamped here ends as a normalized integer (packed, or blended
+ * then packed), where -0 and +0 are the same 0. */
+static inline float clamp_norm(float x, float lo)
+{
+    if (!(x > lo))
+        return lo;
+    return x < 1.0f ? x : 1.0f;
+}
+
 static void write_rt(gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w, int l, int smp,
                      bool alpha_to_one)
 {
@@ -345,9 +356,9 @@ static void write_rt(gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w, int
             float lo = fi->kind == GM_KIND_SNORM ? -1.0f : 0.0f;
             if (clamp) {
                 for (int c = 0; c < 4; c++) {
-                    src[c] = fminf(fmaxf(src[c], lo), 1.0f);
-                    src1[c] = fminf(fmaxf(src1[c], lo), 1.0f);
-                    k[c] = fminf(fmaxf(k[c], lo), 1.0f);
+                    src[c] = clamp_norm(src[c], lo);
+                    src1[c] = clamp_norm(src1[c], lo);
+                    k[c] = clamp_norm(k[c], lo);
                 }
             }
             if (b->enable && !st->color_logic_op) {

@@ -73,13 +73,6 @@ static int64_t asr8(int64_t v)
     return v >= 0 ? v / 256 : -((-v + 255) / 256);
 }
 
-uint8_t gm_lp_lerp8(int w, int a, int b)
-{
-    /* pmulhrsw(w, (b - a) << 7) = (w * (b - a) + 128) >> 8, added to a as bytes */
-    int64_t t = asr8((int64_t)w * (b - a) + 128);
-    return (uint8_t)(((int64_t)a + t) & 0xff);
-}
-
 float gm_lp_rho(int dims, const float size[3], const float ddx[3], const float ddy[3],
                 bool *squared)
 {

@@ -27,7 +27,14 @@ int gm_lp_ilog2(float x);           /* floor(log2(x * sqrt 2)), exponent only */
 int gm_lp_ilog2_sqrt(float x);      /* (floor(log2 x) + 1) >> 1 = round(log2 sqrt x) */
 int gm_lp_iround(float x);          /* cvtps2dq: nearest, ties to even */
 int gm_lp_ifloor(float x);
-uint8_t gm_lp_lerp8(int w, int a, int b); /* w in 0..255 (pre-scaled 8-bit weight) */
+/* w in 0..255 (pre-scaled 8-bit weight). pmulhrsw(w, (b - a) << 7) = (w * (b - a) + 128)
+ * >> 8 (an arithmetic shift: floor division, as GCC defines >> on negative values), added
+ * to a as bytes. Inline: the AoS filter calls it per channel and corner of every texel. */
+static inline uint8_t gm_lp_lerp8(int w, int a, int b)
+{
+    int64_t t = ((int64_t)w * (b - a) + 128) >> 8;
+    return (uint8_t)(((int64_t)a + t) & 0xff);
+}
 
 /* rho of the texel-space derivatives (size = base level size, dims 1..3). For dims > 1 it
  * is rho squared (*squared = true); for 1D the plain max(|ddx|, |ddy|) * size. Infinity

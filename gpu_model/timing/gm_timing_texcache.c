@@ -64,22 +64,23 @@ void tm_tagset_reset(tm_tagset *s)
     }
 }
 
-static void tagset_add(tm_tagset *s, uint64_t tag)
+/* Adds a line once; 1 when it is in the set afterwards, 0 when the set was full. */
+static int tagset_add(tm_tagset *s, uint64_t tag)
 {
     uint32_t h = set_of(tag, 1024);
     for (;;) {
         if (s->stamp[h] != s->gen) {
             if (s->count >= TM_MAX_TAGS) {
                 s->overflow++;
-                return;
+                return 0;
             }
             s->stamp[h] = s->gen;
             s->slot[h] = (uint16_t)s->count;
             s->tags[s->count++] = tag;
-            return;
+            return 1;
         }
         if (s->tags[s->slot[h]] == tag)
-            return;
+            return 1;
         h = (h + 1) & 1023;
     }
 }
@@ -96,8 +97,20 @@ static int32_t wrap(int32_t v, int32_t size)
 {
     if (size <= 0)
         return 0;
+    if (v >= 0 && v < size)
+        return v; /* the common case, without a division */
+    if ((size & (size - 1)) == 0)
+        return v & (size - 1); /* the same as below for a power of two (two's complement) */
     v %= size;
     return v < 0 ? v + size : v;
+}
+
+/* (int32_t)floorf(f) for |f| <= 1e8 (the caller's range) without the libm call: the
+ * truncation is exact there, and one less when it rounded a negative value up. */
+static int32_t floor_i32(float f)
+{
+    int32_t i = (int32_t)f;
+    return (float)i > f ? i - 1 : i;
 }
 
 static int dims_of(gm_tex_dim d)
@@ -119,6 +132,9 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
         return;
     if (size_fn(ctx, req->unit, -1, levels) != 0 || levels[0] < 1)
         levels[0] = 1;
+    /* The last line known to be in the set: neighbouring texels and lanes mostly touch
+     * the same line, and adding it again would change nothing (0: no tag is 0). */
+    uint64_t last = 0;
     for (int l = 0; l < GM_LANES; l++) {
         if (!((req->mask >> l) & 1))
             continue;
@@ -189,8 +205,8 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
                 fx = 0.0f;
             if (!(fy == fy) || fy > 1e8f || fy < -1e8f)
                 fy = 0.0f;
-            x = (int32_t)floorf(fx);
-            y = dims > 1 ? (int32_t)floorf(fy) : 0;
+            x = floor_i32(fx);
+            y = dims > 1 ? floor_i32(fy) : 0;
         }
         if (req->has_offset == 1) {
             x += req->offset[0][l];
@@ -200,7 +216,9 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
         for (int dy = 0; dy < (dims > 1 ? span : 1); dy++)
             for (int dx = 0; dx < span; dx++) {
                 int32_t tx = wrap(x + dx, sz[0]), ty = wrap(y + dy, sz[1]);
-                tagset_add(out, make_tag(tex, level, z, tx >> 2, ty >> 2));
+                uint64_t tag = make_tag(tex, level, z, tx >> 2, ty >> 2);
+                if (tag != last)
+                    last = tagset_add(out, tag) ? tag : 0;
             }
     }
 }

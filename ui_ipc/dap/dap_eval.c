@@ -20,6 +20,11 @@ struct val {
     comp c[16];
     int type;                /* AGG: snapshot type */
     const uint32_t *w;       /* AGG: words */
+    /* NUM loaded from a double (64-bit) variable: d holds the exact values (c[].f their float
+     * roundings, for arithmetic). Kept through swizzles, indexing and negation so `x`, `v.y`
+     * and `-m[1]` show the double; any other operation computes in float and drops it. */
+    bool dbl;
+    double d[16];
 };
 
 struct ev {
@@ -106,6 +111,15 @@ static struct val num_from_words(const sh_type *t, const uint32_t *w)
     v.sc = t->kind == SH_TYPE_OPAQUE ? SH_SCALAR_INT : t->scalar;
     v.rows = t->kind == SH_TYPE_SCALAR || t->kind == SH_TYPE_OPAQUE ? 1 : t->rows;
     v.cols = t->kind == SH_TYPE_MATRIX ? t->columns : 1;
+    if (t->width == 64 && v.sc == SH_SCALAR_FLOAT) {
+        v.dbl = true;
+        for (int i = 0; i < ncomp(&v) && i < 16; i++) {
+            uint64_t bits = (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32;
+            memcpy(&v.d[i], &bits, sizeof v.d[i]);
+            v.c[i].f = (float)v.d[i];
+        }
+        return v;
+    }
     for (int i = 0; i < ncomp(&v) && i < 16; i++)
         v.c[i].u = w[i];
     return v;
@@ -126,7 +140,7 @@ static struct val from_words(struct ev *e, int type, const uint32_t *w)
         v.w = w;
         return v;
     }
-    if (t->kind == SH_TYPE_OTHER || t->components > 16) {
+    if (t->kind == SH_TYPE_OTHER || t->rows * t->columns > 16) {
         fail(e, "value of an unsupported type");
         return v;
     }
@@ -181,6 +195,7 @@ static bool need_num(struct ev *e, const struct val *v)
 
 static struct val convert(struct val v, sh_scalar to)
 {
+    v.dbl = false;   /* converted operands are computed on in float */
     if (v.sc == to)
         return v;
     struct val r = v;
@@ -398,8 +413,10 @@ static struct val parse_postfix(struct ev *e)
                 }
                 struct val c = v;
                 c.cols = 1;
-                for (int k = 0; k < v.rows; k++)
+                for (int k = 0; k < v.rows; k++) {
                     c.c[k] = v.c[i * v.rows + k];
+                    c.d[k] = v.d[i * v.rows + k];
+                }
                 v = c;
             } else {
                 if (i < 0 || i >= v.rows) {
@@ -407,6 +424,7 @@ static struct val parse_postfix(struct ev *e)
                     return v;
                 }
                 v.c[0] = v.c[i];
+                v.d[0] = v.d[i];
                 v.rows = 1;
             }
         } else if (accept(e, ".")) {
@@ -445,6 +463,7 @@ static struct val parse_postfix(struct ev *e)
                         return v;
                     }
                     r.c[k] = v.c[s];
+                    r.d[k] = v.d[s];
                 }
                 v = r;
             }
@@ -461,6 +480,7 @@ static struct val parse_unary(struct ev *e)
         if (!need_num(e, &v))
             return v;
         for (int i = 0; i < ncomp(&v); i++) {
+            v.d[i] = -v.d[i];
             if (v.sc == SH_SCALAR_FLOAT)
                 v.c[i].f = -v.c[i].f;
             else
@@ -668,8 +688,13 @@ static void type_name(const struct val *v, const sh_snapshot *s, char *buf, size
     }
     const char *pre = v->sc == SH_SCALAR_INT ? "i" : v->sc == SH_SCALAR_UINT ? "u" : v->sc == SH_SCALAR_BOOL ? "b" : "";
     const char *sc = v->sc == SH_SCALAR_INT ? "int" : v->sc == SH_SCALAR_UINT ? "uint" : v->sc == SH_SCALAR_BOOL ? "bool" : "float";
+    if (v->dbl) {
+        pre = "d";
+        sc = "double";
+    }
     if (v->cols > 1)
-        snprintf(buf, n, v->cols == v->rows ? "mat%d" : "mat%dx%d", v->cols, v->rows);
+        snprintf(buf, n, v->cols == v->rows ? "%smat%d" : "%smat%dx%d", v->dbl ? "d" : "", v->cols,
+                 v->rows);
     else if (v->rows > 1)
         snprintf(buf, n, "%svec%d", pre, v->rows);
     else
@@ -694,7 +719,10 @@ static void format(const struct val *v, const sh_snapshot *s, char *buf, size_t 
         case SH_SCALAR_INT: len += (size_t)snprintf(buf + len, n - len, "%s%d", sep, v->c[i].i); break;
         case SH_SCALAR_UINT: len += (size_t)snprintf(buf + len, n - len, "%s%u", sep, v->c[i].u); break;
         case SH_SCALAR_BOOL: len += (size_t)snprintf(buf + len, n - len, "%s%s", sep, v->c[i].u ? "true" : "false"); break;
-        default: len += (size_t)snprintf(buf + len, n - len, "%s%.9g", sep, (double)v->c[i].f); break;
+        default:
+            len += (size_t)snprintf(buf + len, n - len, v->dbl ? "%s%.17g" : "%s%.9g", sep,
+                                    v->dbl ? v->d[i] : (double)v->c[i].f);
+            break;
         }
     }
     if (agg && len < n)

@@ -56,7 +56,7 @@ static int map_type(struct tmap *m, int t, int depth)
     if (gm_type_get(m->p, t, &d) != 0)
         return m->map[t] = -1;
     sh_type st = { .scalar = scalar_of(d.scalar), .rows = d.rows, .columns = d.columns, .length = d.length,
-                   .element = -1, .components = d.components, .name = d.name };
+                   .element = -1, .components = d.components, .width = d.width, .name = d.name };
     switch (d.kind) {
     case GM_TYPE_SCALAR: st.kind = SH_TYPE_SCALAR; st.rows = st.columns = 1; break;
     case GM_TYPE_VECTOR: st.kind = SH_TYPE_VECTOR; st.columns = 1; break;

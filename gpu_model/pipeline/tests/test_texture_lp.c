@@ -67,6 +67,17 @@ static void test_lerp(void)
                     bad++;
             }
     CHECK_EQ_INT(bad, 0);
+    /* exactly a + floor((w * (b - a) + 128) / 256) as bytes, for every input (the inline
+     * version shifts instead of dividing) */
+    for (int w = 0; w < 256; w++)
+        for (int a = 0; a < 256; a++)
+            for (int b = 0; b < 256; b++) {
+                int v = w * (b - a) + 128;
+                int fl = v >= 0 ? v / 256 : -((-v + 255) / 256);
+                if (gm_lp_lerp8(w, a, b) != (uint8_t)(a + fl))
+                    bad++;
+            }
+    CHECK_EQ_INT(bad, 0);
     CHECK_EQ_INT(gm_lp_mip_weight8(0.5f), 128);
     CHECK_EQ_INT(gm_lp_mip_weight8(0.75f), 192);
     CHECK_EQ_INT(gm_lp_mip_weight8(0.999f), 255);

@@ -71,4 +71,7 @@ gmt_profile_line *gmt_profile_line_at(gmt_profile *p, uint32_t ctx, uint32_t pro
 /* Microseconds on the timeline of a model cycle. */
 double gmt_profile_us(const gmt_profile *p, uint64_t cycle);
 
+/* "VS", "GS", "FS", "CS", ... (gmt_profile_report.c) */
+const char *gmt_profile_stage_name(int stage);
+
 #endif

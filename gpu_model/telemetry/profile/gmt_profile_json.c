@@ -87,7 +87,7 @@ cJSON *gmt_profile_to_json(const gmt_profile *p)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "ctx", l->ctx_id);
         cJSON_AddNumberToObject(o, "program", l->program);
-        cJSON_AddStringToObject(o, "stage", l->stage == GM_STAGE_VERTEX ? "VS" : l->stage == GM_STAGE_FRAGMENT ? "FS" : "CS");
+        cJSON_AddStringToObject(o, "stage", gmt_profile_stage_name(l->stage));
         cJSON_AddNumberToObject(o, "line", l->line);
         cJSON_AddNumberToObject(o, "instructions", (double)l->instructions);
         cJSON_AddNumberToObject(o, "lanes", (double)l->lanes);

@@ -5,9 +5,16 @@
 
 #include "gmt_profile_internal.h"
 
-static const char *stage_name(int stage)
+const char *gmt_profile_stage_name(int stage)
 {
-    return stage == GM_STAGE_VERTEX ? "VS" : stage == GM_STAGE_FRAGMENT ? "FS" : "CS";
+    switch (stage) {
+    case GM_STAGE_VERTEX: return "VS";
+    case GM_STAGE_TESS_CONTROL: return "TCS";
+    case GM_STAGE_TESS_EVALUATION: return "TES";
+    case GM_STAGE_GEOMETRY: return "GS";
+    case GM_STAGE_FRAGMENT: return "FS";
+    default: return "CS";
+    }
 }
 
 static void print_reasons(FILE *f, const gmt_profile_line *l)
@@ -96,7 +103,7 @@ void gmt_profile_report(const gmt_profile *p, FILE *f, int top_lines)
     for (size_t i = 0; i < p->lines.n && (int)i < top_lines; i++) {
         const gmt_profile_line *l = &p->sorted[i];
         fprintf(f, "  ctx %u program %u %s line %-4d %10llu instr (%5.1f%%), %4.1f lanes/instr",
-                l->ctx_id, l->program, stage_name(l->stage), l->line, (unsigned long long)l->instructions,
+                l->ctx_id, l->program, gmt_profile_stage_name(l->stage), l->line, (unsigned long long)l->instructions,
                 total ? 100.0 * (double)l->instructions / (double)total : 0.0,
                 l->instructions ? (double)l->lanes / (double)l->instructions : 0.0);
         print_reasons(f, l);

@@ -12,7 +12,9 @@
  *     triangle overlaps the first one's second copy, so the order of the copies shows;
  *  5. GL_LINE_STRIP_ADJACENCY into lines_adjacency, expanded to thick quads;
  *  6. points into 5-vertex strips with a flat colour per vertex under
- *     glProvokingVertex(GL_FIRST_VERTEX_CONVENTION).
+ *     glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+ *  7. MANY_POINTS overlapping points through the quad GS with blending: many GS warps (32
+ *     lanes each) in flight in the timing model at once, so their output order shows.
  * Usage: gs_sample [--frames N] [--size WxH] */
 #include <math.h>
 #include <stdio.h>
@@ -182,6 +184,8 @@ static GLuint program3(const char *vs, const char *gs, const char *fs)
 
 typedef struct { float pos[4], col[4]; } vtx;
 
+#define MANY_POINTS 320   /* draw 7: ten GS warps */
+
 static vtx mk(float x, float y, float r, float g, float b)
 {
     vtx v = { { x, y, 0.0f, 1.0f }, { r, g, b, 1.0f } };
@@ -229,7 +233,7 @@ int main(int argc, char **argv)
     /* strip indices with a restart in the middle */
     const GLushort idx[] = { 20, 21, 22, 23, 24, 0xffff, 25, 26, 27, 28 };
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
-    vtx v[64];
+    vtx v[56 + MANY_POINTS];
     for (int f = 0; f < frames; f++) {
         float t = 0.2f * (float)f;
         int n = 0;
@@ -269,6 +273,16 @@ int main(int argc, char **argv)
         for (int i = 0; i < 6; i++)
             v[n++] = mk(-0.9f + 0.35f * (float)i, 0.8f - 0.25f * (float)(i & 1) - 0.05f * t,
                         1.0f - 0.15f * (float)i, 0.5f, 0.15f * (float)i);
+        /* 56..: overlapping points (draw 7), scattered by a small LCG */
+        uint32_t seed = 12345u + (uint32_t)f;
+        for (int i = 0; i < MANY_POINTS; i++) {
+            float c[5];
+            for (int k = 0; k < 5; k++) {
+                seed = seed * 1664525u + 1013904223u;
+                c[k] = (float)(seed >> 8) / 16777216.0f;
+            }
+            v[n++] = mk(1.6f * c[0] - 0.8f, 1.6f * c[1] - 0.8f, c[2], c[3], c[4]);
+        }
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(vtx) * (size_t)n), v, GL_STREAM_DRAW);
         glViewport(0, 0, width, height);
         glClearColor(0.1f, 0.1f, 0.15f, 1.0f);
@@ -301,6 +315,11 @@ int main(int argc, char **argv)
         glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
         glDrawArrays(GL_POINTS, 0, 12);
         glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
+        glEnable(GL_BLEND);
+        glUseProgram(quad);
+        glUniform1f(quad_size, 0.1f);
+        glDrawArrays(GL_POINTS, 56, MANY_POINTS);
+        glDisable(GL_BLEND);
         eglSwapBuffers(egl.dpy, egl.surf);
     }
     glt_egl_close(&egl);

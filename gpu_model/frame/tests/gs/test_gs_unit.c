@@ -79,17 +79,36 @@ struct obs {
     uint64_t gs_issues, other;
     bool lanes_known;
     int32_t max_prim, max_inv;
+    /* timing model: GS issues with a cycle and an SM; stage order VS < GS < FS by issue
+     * (the GS waits for its vertices, the FS for the GS's primitives); a hash of the
+     * issue sequence (determinism) */
+    uint64_t gs_scheduled, order_errors, hash;
+    int last_stage_rank;
 };
+
+static int stage_rank(gm_stage s)
+{
+    return s == GM_STAGE_VERTEX ? 0 : s == GM_STAGE_GEOMETRY ? 1 : 2;
+}
 
 static int observe(void *ctx, gm_warp *w, const gmf_issue *is)
 {
     struct obs *o = ctx;
     (void)w;
+    if (stage_rank(is->stage) < o->last_stage_rank)
+        o->order_errors++;
+    o->last_stage_rank = stage_rank(is->stage);
+    uint64_t v[6] = { (uint64_t)is->stage, is->warp, (uint64_t)is->pc, is->cycle,
+                      (uint64_t)(int64_t)is->sm, is->active };
+    for (int k = 0; k < 6; k++)
+        o->hash = (o->hash ^ v[k]) * 1099511628211ull;
     if (is->stage != GM_STAGE_GEOMETRY) {
         o->other++;
         return 0;
     }
     o->gs_issues++;
+    if (is->cycle > 0 && is->sm >= 0)
+        o->gs_scheduled++;
     o->lanes_known = is->lane_x && is->lane_y;
     for (int l = 0; is->lane_x && l < 32; l++)
         if ((is->active >> l) & 1) {
@@ -137,12 +156,12 @@ static void draw_mode(struct feeder *f, uint32_t prog, uint32_t mode, int count)
 }
 
 /* variant 0: GLSL 4.00 core, 1: ES 3.20, 2: GLSL 1.50 (no invocations) */
-static void run(int timing, int variant)
+static uint64_t run(int timing, int variant)
 {
     struct feeder f;
     if (start(&f, timing) != 0)
-        return;
-    struct obs o = { 0, 0, false, -1, -1 };
+        return 0;
+    struct obs o = { 0, 0, false, -1, -1, 0, 0, 14695981039346656037ull, 0 };
     gmf_set_observer(f.r, observe, &o);
     const char *src[3][3] = { { vs_src, gs_src, fs_src }, { es_vs, es_gs, es_fs },
                               { v150_vs, v150_gs, v150_fs } };
@@ -179,6 +198,15 @@ static void run(int timing, int variant)
     }
     CHECK(o.gs_issues > 0 && o.other > 0 && o.lanes_known);
     CHECK(o.max_prim == 1 && o.max_inv == (variant == 2 ? 0 : 1));
+    /* GS warps run under the timing model when it is on (cycles, SMs, their own batch),
+     * after the draw's VS warps and before its FS warps */
+    CHECK(o.order_errors == 0);
+    if (timing)
+        CHECK(o.gs_scheduled == o.gs_issues && f.ev.stats.gs_cycles > 0 &&
+              f.ev.stats.cycles >= f.ev.stats.gs_cycles);
+    else
+        CHECK(o.gs_scheduled == 0 && f.ev.stats.gs_cycles == 0);
+    uint64_t hash = o.hash;
 
     /* GL_TRIANGLES into a points GS: GL_INVALID_OPERATION, reported, nothing drawn */
     draw_mode(&f, 10, GL_TRIANGLES, 3);
@@ -187,12 +215,14 @@ static void run(int timing, int variant)
     draw_mode(&f, 11, GL_PATCHES, 3);
     CHECK(f.ev.failed && has_note(&f.ev, "tessellation"));
     gmf_destroy(f.r);
+    return hash;
 }
 
 int main(void)
 {
     for (int variant = 0; variant < 3; variant++) {
-        run(1, variant);
+        uint64_t a = run(1, variant);
+        CHECK(run(1, variant) == a);   /* the same schedule every run */
         run(0, variant);
     }
     if (failures) {
