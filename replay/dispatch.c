@@ -34,6 +34,18 @@ bool glr_dispatch_output_bound(struct glr_dispatch *d, uint32_t binding)
     return bound != 0;
 }
 
+bool glr_call_lacks_client_memory(const bool *unsized, const struct glr_call *c)
+{
+    if (c->cmd >= GLR_CMD_COUNT || !unsized[c->cmd])
+        return false;
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    for (int i = 0; i < ci->nparams; i++)
+        if (ci->params[i].is_pointer && ci->params[i].is_const && !ci->params[i].obj_class && c->args[i] &&
+            !c->blobs[i].size)
+            return true;
+    return false;
+}
+
 bool glr_obj_class_per_context(int obj_class)
 {
     switch (obj_class) {

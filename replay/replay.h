@@ -40,6 +40,11 @@ int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c);
 /* A GLR_PSEUDO_BUFFER_MAPPED record: maps the (restored) buffer as the program had it mapped when
  * the capture started, so later BUFFER_DATA records can write through it. */
 int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c);
+/* Whether call c passes client memory whose bytes the capture lacks (a non-NULL const pointer with
+ * no blob: the recorder could not size it), for commands marked in unsized[] (the capture's
+ * "unsized_client_memory" list, indexed by command): replaying it would hand the driver an
+ * address of the captured process. */
+bool glr_call_lacks_client_memory(const bool *unsized, const struct glr_call *c);
 /* Whether objects of this class are per context (not shared across a share group). */
 bool glr_obj_class_per_context(int obj_class);
 

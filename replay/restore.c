@@ -532,10 +532,14 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
         char why[256];
         if (b->kind != GLR_RESTORE_FIXED_FUNCTION)
             continue;
-        if (make_current(user, b->ctx_id) != 0 ||
-            glr_restore_fixed_function(d, b->data, (size_t)b->size, st, why, sizeof why) != 0) {
+        if (make_current(user, b->ctx_id) != 0) {
             st->contents_failed++;
-            fprintf(stderr, "glreplay: warning: context %u: fixed-function state not restored\n", b->ctx_id);
+            fprintf(stderr, "glreplay: warning: context %u: fixed-function state not restored: the context was "
+                    "not created\n", b->ctx_id);
+        } else if (glr_restore_fixed_function(d, b->data, (size_t)b->size, st, why, sizeof why) != 0) {
+            st->contents_failed++;
+            fprintf(stderr, "glreplay: warning: context %u: fixed-function state not restored: its records are "
+                    "corrupt: %s\n", b->ctx_id, why);
         }
     }
     /* Display lists: compiled after the objects they use exist (restore_lists.c). */

@@ -33,6 +33,9 @@ enum {
     Q_TRANSFORM_FEEDBACK_ACTIVE = 0x8E24, Q_TRANSFORM_FEEDBACK_PAUSED = 0x8E23,
 };
 #define SIDE 1024
+/* Largest result made again: 4096 full passes of the private framebuffer (2^32 samples or
+ * primitives), beyond what a frame of the largest framebuffers produces. */
+#define RESULT_MAX (UINT64_C(1) << 32)
 
 /* The private objects made on one context (driver names). */
 struct qm_ctx {
@@ -285,8 +288,14 @@ int glr_restore_query_results(struct glr_query_maker *m, const struct sm_state *
             GLint active = 0;
             if (q && target_made(sq->target))
                 PROC(d, glGetQueryiv)(sq->target, Q_CURRENT_QUERY, &active);
-            /* Another query of the target active at the frame start would count these samples. */
-            if (!q || !target_made(sq->target) || active) {
+            /* Another query of the target active at the frame start would count these samples. A
+             * result no frame can reach (from a corrupt file) is refused rather than drawn. */
+            if (!q || !target_made(sq->target) || active || sq->result > RESULT_MAX) {
+                fprintf(stderr, "glreplay: warning: context %u query %u: its result (%llu) is not made again: %s\n",
+                        ctx_id, names[i], (unsigned long long)sq->result,
+                        !q ? "the replay cannot build its private program or framebuffer"
+                        : !target_made(sq->target) ? "its target has no result to make"
+                        : active ? "another query of its target is active" : "larger than any frame makes");
                 st->contents_failed++;
                 rc = -1;
                 continue;

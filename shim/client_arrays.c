@@ -47,18 +47,10 @@ static bool is_packed(GLenum type)
     return type == 0x8368 || type == 0x8D9F || type == 0x8C3B; /* 2_10_10_10_REV, INT_2_10_10_10_REV, 10F_11F_11F_REV */
 }
 
-static int param_index(const struct glr_cmd_info *ci, const char *name)
-{
-    for (int i = 0; i < ci->nparams; i++)
-        if (strcmp(ci->params[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
 /* min/max index of an element draw; false when it cannot be known. */
 static bool index_range(const struct glr_cmd_info *ci, const uint64_t *a, int64_t *lo, int64_t *hi)
 {
-    int ci_count = param_index(ci, "count"), ci_type = param_index(ci, "type"), ci_ind = param_index(ci, "indices");
+    int ci_count = glr_cmd_param_index(ci, "count"), ci_type = glr_cmd_param_index(ci, "type"), ci_ind = glr_cmd_param_index(ci, "indices");
     if (ci_count < 0 || ci_type < 0 || ci_ind < 0)
         return false;
     int64_t count = (int32_t)a[ci_count];
@@ -88,7 +80,7 @@ static bool index_range(const struct glr_cmd_info *ci, const uint64_t *a, int64_
     }
     if (mapped)
         GLR_REAL(glUnmapBuffer)(GL_ELEMENT_ARRAY_BUFFER);
-    int bv = param_index(ci, "basevertex");
+    int bv = glr_cmd_param_index(ci, "basevertex");
     int64_t base = bv >= 0 ? (int32_t)a[bv] : 0;
     *lo = mn + base;
     *hi = mx + base;
@@ -106,7 +98,7 @@ static bool draw_range(const struct glr_cmd_info *ci, const uint64_t *a, struct 
     if (dr->tried)
         return dr->ok;
     dr->tried = true;
-    int f = param_index(ci, "first"), c = param_index(ci, "count");
+    int f = glr_cmd_param_index(ci, "first"), c = glr_cmd_param_index(ci, "count");
     if (strstr(ci->name, "Elements")) {
         dr->ok = index_range(ci, a, &dr->lo, &dr->hi);
     } else if (f >= 0 && c >= 0) {
@@ -132,7 +124,7 @@ static bool emit_array(const struct glr_cmd_info *ci, const uint64_t *a, const s
     int64_t step = stride ? stride : elem;
     int64_t first = divisor ? 0 : lo, last = hi;
     if (divisor) {
-        int ic = param_index(ci, "instancecount");
+        int ic = glr_cmd_param_index(ci, "instancecount");
         int64_t inst = ic >= 0 ? (int32_t)a[ic] : 1;
         last = inst > 0 ? (inst - 1) / divisor : 0;
     }

@@ -18,14 +18,6 @@
 #define GL_TEXTURE_BORDER_COLOR 0x1004
 #define GL_TEXTURE_SWIZZLE_RGBA 0x8E46
 
-static int param_index(const struct glr_cmd_info *ci, const char *name)
-{
-    for (int i = 0; i < ci->nparams; i++)
-        if (strcmp(ci->params[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
 static int64_t type_size(uint32_t type)
 {
     switch (type) {
@@ -107,8 +99,8 @@ static int64_t unpack_size(uint32_t format, uint32_t type, int64_t w, int64_t h,
 
 static int64_t pixel_upload(const struct glr_cmd_info *ci, const uint64_t *a)
 {
-    int f = param_index(ci, "format"), t = param_index(ci, "type");
-    int w = param_index(ci, "width"), h = param_index(ci, "height"), d = param_index(ci, "depth");
+    int f = glr_cmd_param_index(ci, "format"), t = glr_cmd_param_index(ci, "type");
+    int w = glr_cmd_param_index(ci, "width"), h = glr_cmd_param_index(ci, "height"), d = glr_cmd_param_index(ci, "depth");
     if (f < 0 || t < 0 || w < 0)
         return -1;
     int dims = d >= 0 ? 3 : h >= 0 ? 2 : 1;
@@ -186,13 +178,13 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
     if ((!strncmp(n, "glClearTex", 10) || (!strncmp(n, "glClear", 7) && strstr(n, "Buffer") && strstr(n, "Data"))) &&
         !strcmp(pn, "data")) {
         /* glClearTex(Sub)Image, glClear(Named)Buffer(Sub)Data: one element of format/type. */
-        int f = param_index(ci, "format"), t = param_index(ci, "type");
+        int f = glr_cmd_param_index(ci, "format"), t = glr_cmd_param_index(ci, "type");
         return f < 0 || t < 0 ? -1 : pixel_size((uint32_t)a[f], (uint32_t)a[t]);
     }
     if (is_pixel_upload(n) && (strcmp(pn, "pixels") == 0 || strcmp(pn, "data") == 0))
         return pixel_upload(ci, a);
     if (strcmp(pn, "indices") == 0 && strncmp(n, "glDraw", 6) == 0 && !strstr(n, "Multi")) {
-        int c = param_index(ci, "count"), t = param_index(ci, "type");
+        int c = glr_cmd_param_index(ci, "count"), t = glr_cmd_param_index(ci, "type");
         if (c < 0 || t < 0)
             return -1;
         if (get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING))
@@ -206,14 +198,14 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
         return 0;
     if ((strstr(n, "TexParameter") || strstr(n, "SamplerParameter") || strstr(n, "TextureParameter")) &&
         strcmp(pn, "params") == 0 && !strstr(n, "Get")) {
-        int p = param_index(ci, "pname");
+        int p = glr_cmd_param_index(ci, "pname");
         uint32_t pname = p >= 0 ? (uint32_t)a[p] : 0;
         int64_t count = pname == GL_TEXTURE_BORDER_COLOR || pname == GL_TEXTURE_SWIZZLE_RGBA ? 4 : 1;
         return count * 4;
     }
     if (strncmp(n, "glClearBuffer", 13) == 0 || strncmp(n, "glClearNamedFramebuffer", 23) == 0) {
         /* GL_COLOR takes 4 values; GL_DEPTH and GL_STENCIL one (fv/iv/uiv: 4 bytes each). */
-        int b = param_index(ci, "buffer");
+        int b = glr_cmd_param_index(ci, "buffer");
         if (b < 0 || strcmp(pn, "value") != 0)
             return -1;
         return ((uint32_t)a[b] == 0x1800 /* GL_COLOR */ ? 4 : 1) * 4;
@@ -230,7 +222,7 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
         return count > 0 ? count * per : 0;
     }
     if (!strcmp(n, "glNamedBufferSubData") || !strcmp(n, "glNamedBufferSubDataEXT")) {
-        int sz = param_index(ci, "size");
+        int sz = glr_cmd_param_index(ci, "size");
         return sz < 0 ? -1 : (int64_t)a[sz];
     }
     if (!strcmp(n, "glBitmap") || !strcmp(n, "glPolygonStipple")) {
@@ -246,7 +238,7 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
         return w <= 0 || h <= 0 ? 0 : (skip_rows + h - 1) * row_bytes + (skip_px + w + 7) / 8;
     }
     if (!strcmp(n, "glViewportArrayv") || !strcmp(n, "glScissorArrayv") || !strcmp(n, "glDepthRangeArrayv")) {
-        int c = param_index(ci, "count");
+        int c = glr_cmd_param_index(ci, "count");
         int64_t per = !strcmp(n, "glDepthRangeArrayv") ? 2 * 8 : 4 * 4;
         return c < 0 ? -1 : (int64_t)(int32_t)a[c] * per;
     }
@@ -255,7 +247,7 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
     if (!strncmp(n, "glMultiDraw", 11) && strstr(n, "Indirect") && !strcmp(pn, "indirect")) {
         if (get_int(GL_DRAW_INDIRECT_BUFFER_BINDING))
             return 0;
-        int dc = param_index(ci, "drawcount"), st = param_index(ci, "stride");
+        int dc = glr_cmd_param_index(ci, "drawcount"), st = glr_cmd_param_index(ci, "stride");
         if (dc < 0 || st < 0)
             return -1;
         int64_t stride = (int32_t)a[st] ? (int32_t)a[st] : strstr(n, "Elements") ? 20 : 16;
@@ -275,7 +267,7 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
                esize;
     }
     if (strcmp(pn, "params") == 0 && is_fixed_function_vector(n)) {
-        int p = param_index(ci, "pname");
+        int p = glr_cmd_param_index(ci, "pname");
         size_t len = strlen(n);
         while (len > 0 && n[len - 1] >= 'A' && n[len - 1] <= 'Z')
             len--;   /* a vendor suffix (EXT, OES, ...) */

@@ -138,14 +138,7 @@ static int client_array(struct loop_run *r, const struct glr_call *c)
  * replaying it would hand the driver an address of the capture's past. */
 static bool lacks_client_memory(const struct loop_run *r, const struct glr_call *c)
 {
-    if (!r->unsized[c->cmd])
-        return false;
-    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    for (int i = 0; i < ci->nparams; i++)
-        if (ci->params[i].is_pointer && ci->params[i].is_const && !ci->params[i].obj_class && c->args[i] &&
-            !c->blobs[i].size)
-            return true;
-    return false;
+    return glr_call_lacks_client_memory(r->unsized, c);
 }
 
 static void count(struct loop_run *r, int k, uint32_t cmd)

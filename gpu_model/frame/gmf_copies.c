@@ -11,24 +11,15 @@
 
 static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
-static int param(uint32_t cmd, const char *name)
-{
-    const struct glr_cmd_info *ci = &glr_cmds[cmd];
-    for (int i = 0; i < ci->nparams; i++)
-        if (!strcmp(ci->params[i].name, name))
-            return i;
-    return -1;
-}
-
 static int64_t arg_i(const struct glr_call *c, uint32_t k, const char *name, int64_t def)
 {
-    int p = param(k, name);
+    int p = gmf_cmd_param(k, name);
     return p >= 0 ? (int64_t)(int32_t)c->args[p] : def;
 }
 
 static uint32_t arg_u(const struct glr_call *c, uint32_t k, const char *name)
 {
-    int p = param(k, name);
+    int p = gmf_cmd_param(k, name);
     return p >= 0 ? (uint32_t)c->args[p] : 0;
 }
 
@@ -61,7 +52,7 @@ static uint32_t cmd_texture(const struct sm_context *c, const struct glr_call *c
                             int *face)
 {
     *face = 0;
-    int pt = param(k, "texture");
+    int pt = gmf_cmd_param(k, "texture");
     if (pt >= 0)
         return (uint32_t)call->args[pt];
     int ti = gmf_tex_target_index(arg_u(call, k, "target"), face);
@@ -119,7 +110,7 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
     const struct sm_texture *smt = name ? sm_get_texture(c, name) : NULL;
     if (!smt || level < 0 || level >= SM_MAX_LEVELS)
         return;
-    int pp = param(k, "pixels");
+    int pp = gmf_cmd_param(k, "pixels");
     if (pp < 0)
         return;
     bool sub = strstr(fn, "SubImage") != NULL;
@@ -129,7 +120,7 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
         d = (int)arg_i(call, k, "depth", 1);
     /* Client data the state model kept as a whole image is loaded by gmf_tex_sync itself
      * (glTextureSubImage3D on a cube map addresses faces as layers: one face can be kept). */
-    bool dsa_cube = smt->target == GL_TEXTURE_CUBE_MAP && param(k, "texture") >= 0;
+    bool dsa_cube = smt->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, "texture") >= 0;
     const struct sm_tex_image *im =
         &smt->image[dsa_cube ? (z >= 0 && z < 6 ? z : 0) : face][level];
     bool kept = im->data && (!dsa_cube || d == 1);
@@ -137,7 +128,7 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
         return;
     if (!sub)
         x = y = z = 0;
-    if (smt->target == GL_TEXTURE_CUBE_MAP && param(k, "texture") < 0)
+    if (smt->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, "texture") < 0)
         z = face;   /* the model keeps cube faces as layers */
     uint32_t format = arg_u(call, k, "format"), type = arg_u(call, k, "type");
     gmf_texture *t;
@@ -190,7 +181,7 @@ static void compressed_upload_check(const struct sm_context *c, const struct glr
     uint32_t name = cmd_texture(c, call, k, &face);
     int level = (int)arg_i(call, k, "level", 0);
     const struct sm_texture *t = name ? sm_get_texture(c, name) : NULL;
-    int pd = param(k, "data");
+    int pd = gmf_cmd_param(k, "data");
     if (t && pd >= 0 && call->blobs[pd].size && level >= 0 && level < SM_MAX_LEVELS &&
         t->image[face][level].defined && !t->image[face][level].data)
         gmf_note(ev, "%s: part of a compressed image not modelled", fn);
@@ -242,9 +233,9 @@ static void read_pixels(gmf_runner *r, const struct sm_context *c, const struct 
     int x = (int)arg_i(call, k, "x", 0), y = (int)arg_i(call, k, "y", 0);
     int w = (int)arg_i(call, k, "width", 0), h = (int)arg_i(call, k, "height", 0);
     uint32_t format = arg_u(call, k, "format"), type = arg_u(call, k, "type");
-    int pp = param(k, "pixels");
+    int pp = gmf_cmd_param(k, "pixels");
     if (pp < 0)
-        pp = param(k, "data");
+        pp = gmf_cmd_param(k, "data");
     gmf_pixel_layout L;
     const char *why = gmf_pixel_layout_get(format, type, &st->pack, w, h, 1, &L);
     uint64_t size;
@@ -282,7 +273,7 @@ static void get_tex_image(gmf_runner *r, const struct sm_context *c, const struc
     bool subimage = strstr(fn, "SubImage") != NULL;
     /* a cube face target reads one face; otherwise every layer / slice (all six faces for
      * glGetTextureImage of a cube map) */
-    bool face_target = param(k, "texture") < 0 && arg_u(call, k, "target") != GL_TEXTURE_CUBE_MAP &&
+    bool face_target = gmf_cmd_param(k, "texture") < 0 && arg_u(call, k, "target") != GL_TEXTURE_CUBE_MAP &&
                        sm_get_texture(c, name) && sm_get_texture(c, name)->target == GL_TEXTURE_CUBE_MAP;
     int x = 0, y = 0, z = face, w = s->width, h = s->height, d = face_target ? 1 : s->depth;
     if (subimage) {
@@ -294,7 +285,7 @@ static void get_tex_image(gmf_runner *r, const struct sm_context *c, const struc
         d = (int)arg_i(call, k, "depth", 1);
     }
     uint32_t format = arg_u(call, k, "format"), type = arg_u(call, k, "type");
-    int pp = param(k, "pixels");
+    int pp = gmf_cmd_param(k, "pixels");
     gmf_pixel_layout L;
     const char *why = s->samples > 1 ? "multisampled texture"
                                      : gmf_pixel_layout_get(format, type, &st->pack, w, h, d, &L);
@@ -356,7 +347,7 @@ static void copy_tex(gmf_runner *r, const struct sm_context *c, const struct glr
     int dx = image ? 0 : (int)arg_i(call, k, "xoffset", 0);
     int dy = image ? 0 : (int)arg_i(call, k, "yoffset", 0);
     int dz = image ? 0 : (int)arg_i(call, k, "zoffset", 0);
-    if (t->target == GL_TEXTURE_CUBE_MAP && param(k, "texture") < 0)
+    if (t->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, "texture") < 0)
         dz = face;
     if (t->target == GL_TEXTURE_1D_ARRAY && strstr(fn, "2D")) {
         /* a 1D array's layers are its rows: y stays a row */
@@ -480,7 +471,7 @@ static void clear_tex(gmf_runner *r, const struct sm_context *c, const struct gl
         d = (int)arg_i(call, k, "depth", 0);
     }
     uint8_t v[16];
-    int pd = param(k, "data");
+    int pd = gmf_cmd_param(k, "data");
     const char *why = gm_format_get(s->format)->block ? "compressed texture"
                       : pd < 0 ? "no data parameter"
                                : clear_value(s->format, arg_u(call, k, "format"),
@@ -548,7 +539,7 @@ static void clear_buffer(gmf_runner *r, const struct sm_context *c, const struct
     uint64_t len = sub ? (uint64_t)arg_i(call, k, "size", 0) : size;
     gm_format fmt = gmf_format_from_gl(arg_u(call, k, "internalformat"), 0);
     uint8_t v[16];
-    int pd = param(k, "data");
+    int pd = gmf_cmd_param(k, "data");
     const char *why = fmt == GM_FMT_NONE ? "internal format not modelled"
                       : pd < 0 ? "no data parameter"
                                : clear_value(fmt, arg_u(call, k, "format"), arg_u(call, k, "type"),

@@ -70,7 +70,7 @@ static size_t pixel_bytes(uint32_t format, uint32_t type)
     return pb ? (size_t)pb : (size_t)format_components(format) * gmf_gl_type_size(type);
 }
 
-static bool integer_format(uint32_t format)
+bool gmf_integer_format(uint32_t format)
 {
     switch (format) {
     case GL_RED_INTEGER: case GL_GREEN_INTEGER: case GL_BLUE_INTEGER: case GL_ALPHA_INTEGER:
@@ -104,7 +104,7 @@ static void decode_pixel(const uint8_t *p, uint32_t format, uint32_t type, float
     float f[4] = { 0, 0, 0, 1 };
     int32_t iv[4] = { 0, 0, 0, 1 };
     int n = format_components(format);
-    bool norm = !integer_format(format);
+    bool norm = !gmf_integer_format(format);
     if (packed_bytes(type)) {
         uint32_t w = 0;
         memcpy(&w, p, (size_t)(packed_bytes(type) > 4 ? 4 : packed_bytes(type)));

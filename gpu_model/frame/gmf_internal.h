@@ -467,4 +467,13 @@ gm_surface *gmf_renderbuffer_surface(gmf_runner *r, const struct sm_context *c, 
  * the cube map with *face its layer. -1 for other targets. */
 int gmf_tex_target_index(uint32_t target, int *face);
 
+/* Index of parameter `name` of command cmd (registry names), or -1. */
+static inline int gmf_cmd_param(uint32_t cmd, const char *name)
+{
+    return glr_cmd_param_index(&glr_cmds[cmd], name);
+}
+
+/* Whether a pixel-transfer format is an *_INTEGER one (gmf_images.c). */
+bool gmf_integer_format(uint32_t format);
+
 #endif

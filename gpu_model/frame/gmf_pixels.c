@@ -136,16 +136,6 @@ static int channel_of(uint32_t format, int k)
     }
 }
 
-static bool integer_format(uint32_t format)
-{
-    switch (format) {
-    case GL_RED_INTEGER: case GL_GREEN_INTEGER: case GL_BLUE_INTEGER: case GL_ALPHA_INTEGER:
-    case GL_RG_INTEGER: case GL_RGB_INTEGER: case GL_BGR_INTEGER: case GL_RGBA_INTEGER:
-    case GL_BGRA_INTEGER: return true;
-    default: return false;
-    }
-}
-
 static void put_int(uint8_t *o, uint32_t type, int64_t v)
 {
     int64_t lo, hi;
@@ -191,7 +181,7 @@ static const char *pack_color(gm_format sf, const uint8_t *texel, const gmf_pixe
 {
     const gm_format_info *fi = gm_format_get(sf);
     bool src_int = fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT;
-    bool dst_int = integer_format(L->format);
+    bool dst_int = gmf_integer_format(L->format);
     if (src_int != dst_int)
         return src_int ? "integer image read as a non-integer format"
                        : "non-integer image read as an integer format";

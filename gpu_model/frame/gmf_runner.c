@@ -207,15 +207,6 @@ static uint32_t canonical(uint32_t cmd)
     return cmd;
 }
 
-static int param(uint32_t cmd, const char *name)
-{
-    const struct glr_cmd_info *ci = &glr_cmds[cmd];
-    for (int i = 0; i < ci->nparams; i++)
-        if (!strcmp(ci->params[i].name, name))
-            return i;
-    return -1;
-}
-
 static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
 static bool is_draw_cmd(uint32_t cmd)
@@ -390,12 +381,12 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
 
     uint32_t k = canonical(cmd);
     const struct glr_cmd_info *ci = &glr_cmds[k];
-    int pm = param(k, "mode"), pf = param(k, "first"), pc = param(k, "count"),
-        pt = param(k, "type"), pi = param(k, "indices"), pn = param(k, "instancecount"),
-        pbv = param(k, "basevertex"), pbi = param(k, "baseinstance"), pdc = param(k, "drawcount"),
-        pind = param(k, "indirect");
+    int pm = gmf_cmd_param(k, "mode"), pf = gmf_cmd_param(k, "first"), pc = gmf_cmd_param(k, "count"),
+        pt = gmf_cmd_param(k, "type"), pi = gmf_cmd_param(k, "indices"), pn = gmf_cmd_param(k, "instancecount"),
+        pbv = gmf_cmd_param(k, "basevertex"), pbi = gmf_cmd_param(k, "baseinstance"), pdc = gmf_cmd_param(k, "drawcount"),
+        pind = gmf_cmd_param(k, "indirect");
     if (pn < 0)
-        pn = param(k, "primcount");
+        pn = gmf_cmd_param(k, "primcount");
     draw_params dp = { 0 };
     dp.mode = pm >= 0 ? (uint32_t)call->args[pm] : GL_TRIANGLES;
     dp.indexed = strstr(ci->name, "Elements") != NULL;
@@ -408,7 +399,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         const struct sm_buffer *b = st->buffer[SM_BT_DRAW_INDIRECT]
                                         ? sm_get_buffer(c, st->buffer[SM_BT_DRAW_INDIRECT]) : NULL;
         int n = pdc >= 0 ? (int)call->args[pdc] : 1;
-        int ps = param(k, "stride");
+        int ps = gmf_cmd_param(k, "stride");
         uint64_t stride = ps >= 0 && call->args[ps] ? call->args[ps] : (dp.indexed ? 20 : 16);
         for (int i = 0; i < n && !r->stopped; i++) {
             uint64_t off = call->args[pind] + (uint64_t)i * stride;

@@ -86,6 +86,18 @@ static void uniform(struct glrh_reset *p, uint32_t ctx, const struct sm_uniform 
     }
 }
 
+/* Whether two programs' uniform or storage block bindings (block index -> binding point) agree. */
+static bool block_bindings_same(const struct sm_name_binding *a, uint32_t na, const struct sm_name_binding *b,
+                                uint32_t nb)
+{
+    if (na != nb)
+        return false;
+    for (uint32_t i = 0; i < na; i++)
+        if (a[i].index != b[i].index || a[i].index2 != b[i].index2)
+            return false;
+    return true;
+}
+
 static void program(struct glrh_reset *p, uint32_t ctx, const struct sm_program *a, const struct sm_program *b,
                     bool relinked)
 {
@@ -103,19 +115,13 @@ static void program(struct glrh_reset *p, uint32_t ctx, const struct sm_program 
                 uniform(p, ctx, &b->uniforms[i], true);   /* set by the frame only: back to 0 */
     if (p->reset.count == after_use)
         p->reset.count = before;   /* nothing to set: drop the glUseProgram */
-    bool ubo_same = a->n_ubo_bindings == b->n_ubo_bindings;
-    for (uint32_t i = 0; ubo_same && i < a->n_ubo_bindings; i++)
-        ubo_same = a->ubo_bindings[i].index == b->ubo_bindings[i].index &&
-                   a->ubo_bindings[i].index2 == b->ubo_bindings[i].index2;
-    if (!ubo_same || relinked)
+    if (!block_bindings_same(a->ubo_bindings, a->n_ubo_bindings, b->ubo_bindings, b->n_ubo_bindings) ||
+        relinked)
         for (uint32_t i = 0; i < a->n_ubo_bindings; i++)
             EMIT(ctx, glUniformBlockBinding, 3, PR_U(a->name), PR_U(a->ubo_bindings[i].index),
                  PR_U(a->ubo_bindings[i].index2));
-    bool ssbo_same = a->n_ssbo_bindings == b->n_ssbo_bindings;
-    for (uint32_t i = 0; ssbo_same && i < a->n_ssbo_bindings; i++)
-        ssbo_same = a->ssbo_bindings[i].index == b->ssbo_bindings[i].index &&
-                    a->ssbo_bindings[i].index2 == b->ssbo_bindings[i].index2;
-    if (!ssbo_same || relinked)
+    if (!block_bindings_same(a->ssbo_bindings, a->n_ssbo_bindings, b->ssbo_bindings, b->n_ssbo_bindings) ||
+        relinked)
         for (uint32_t i = 0; i < a->n_ssbo_bindings; i++)
             EMIT(ctx, glShaderStorageBlockBinding, 3, PR_U(a->name), PR_U(a->ssbo_bindings[i].index),
                  PR_U(a->ssbo_bindings[i].index2));

@@ -233,14 +233,7 @@ static void progress(struct replayer *r)
  * captured process. */
 static bool lacks_client_memory(const struct replayer *r, const struct glr_call *c)
 {
-    if (!r->unsized[c->cmd])
-        return false;
-    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    for (int i = 0; i < ci->nparams; i++)
-        if (ci->params[i].is_pointer && ci->params[i].is_const && !ci->params[i].obj_class && c->args[i] &&
-            !c->blobs[i].size)
-            return true;
-    return false;
+    return glr_call_lacks_client_memory(r->unsized, c);
 }
 
 static void dispatch_gl(struct replayer *r, const struct glr_call *c)

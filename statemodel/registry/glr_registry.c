@@ -19,3 +19,11 @@ int glr_cmd_find(const char *name)
     }
     return -1;
 }
+
+int glr_cmd_param_index(const struct glr_cmd_info *ci, const char *name)
+{
+    for (int i = 0; i < ci->nparams; i++)
+        if (strcmp(ci->params[i].name, name) == 0)
+            return i;
+    return -1;
+}

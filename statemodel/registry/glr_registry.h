@@ -54,4 +54,7 @@ extern const struct glr_cmd_info glr_cmds[GLR_CMD_COUNT];
 /* Index of a command by exact name, or -1. Names are sorted, so this is a binary search. */
 int glr_cmd_find(const char *name);
 
+/* Index of a command's parameter by its registry name ("count", "indices"), or -1. */
+int glr_cmd_param_index(const struct glr_cmd_info *ci, const char *name);
+
 #endif

@@ -208,14 +208,7 @@ static void driver_client_array(struct driver *d, const struct glr_call *c)
 
 static bool lacks_client_memory(const struct driver *d, const struct glr_call *c)
 {
-    if (!d->unsized[c->cmd])
-        return false;
-    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    for (int i = 0; i < ci->nparams; i++)
-        if (ci->params[i].is_pointer && ci->params[i].is_const && !ci->params[i].obj_class &&
-            c->args[i] && !c->blobs[i].size)
-            return true;
-    return false;
+    return glr_call_lacks_client_memory(d->unsized, c);
 }
 
 /* Replays one record on the driver. */
