@@ -823,6 +823,28 @@ static void snap_uniform(struct glr_snap *sn, GLuint prog, const char *name, GLi
                        SNAP_U(0));
 }
 
+/* A block's name, kept as the query that maps it to its index: the program asked for it before
+ * the capture (or never: a binding set with layout(binding)), and the GPU model matches the
+ * blocks it compiles to the driver's indices by name. */
+static void snap_block_name(struct glr_snap *sn, GLuint prog, GLuint index, bool storage)
+{
+    char name[256];
+    GLsizei len = 0;
+    if (storage)
+        GLR_REAL(glGetProgramResourceName)(prog, GL_SHADER_STORAGE_BLOCK, index, (GLsizei)sizeof name, &len, name);
+    else
+        GLR_REAL(glGetActiveUniformBlockName)(prog, index, (GLsizei)sizeof name, &len, name);
+    if (len <= 0 || (size_t)len >= sizeof name)
+        return;   /* a longer name than any real program's: the model then says it guessed */
+    name[len] = 0;
+    if (storage)
+        glr_snap_apply_ret(sn, GLR_CMD_glGetProgramResourceIndex, index, 2, name, (uint64_t)len + 1, 3, SNAP_U(prog),
+                           SNAP_U(GL_SHADER_STORAGE_BLOCK), SNAP_U(0));
+    else
+        glr_snap_apply_ret(sn, GLR_CMD_glGetUniformBlockIndex, index, 1, name, (uint64_t)len + 1, 2, SNAP_U(prog),
+                           SNAP_U(0));
+}
+
 static void snap_program(struct glr_snap *sn, GLuint prog)
 {
     GLint linked = 0, count = 0, maxlen = 0;
@@ -869,6 +891,7 @@ static void snap_program(struct glr_snap *sn, GLuint prog)
             GLR_REAL(glGetActiveUniformBlockiv)(prog, (GLuint)b, GL_UNIFORM_BLOCK_BINDING, &binding);
             glr_snap_apply(sn, GLR_CMD_glUniformBlockBinding, -1, NULL, 0, 3, SNAP_U(prog), SNAP_U(b),
                            SNAP_U(binding));
+            snap_block_name(sn, prog, (GLuint)b, false);
         }
     }
     if (glr_snap_has(sn, 4, 3, 3, 1)) {
@@ -880,6 +903,7 @@ static void snap_program(struct glr_snap *sn, GLuint prog)
             GLR_REAL(glGetProgramResourceiv)(prog, GL_SHADER_STORAGE_BLOCK, (GLuint)b, 1, &prop, 1, NULL, &binding);
             glr_snap_apply(sn, GLR_CMD_glShaderStorageBlockBinding, -1, NULL, 0, 3, SNAP_U(prog), SNAP_U(b),
                            SNAP_U(binding));
+            snap_block_name(sn, prog, (GLuint)b, true);
         }
     }
 }

@@ -156,7 +156,15 @@ static bool apply_pseudo(struct sm_state *s, const struct glr_call *call)
         struct sm_buffer *b = c && call->args[3] <= UINT32_MAX ?
             sm_map_get(&c->share->buffers, (uint32_t)call->args[3]) : NULL;
         uint64_t off = call->args[4], n = call->blobs[0].size;
-        if (b && b->data_known && off <= b->size && n <= b->size - off && call->blobs[0].data)
+        if (!b || !call->blobs[0].data || off > b->size || n > b->size - off)
+            return true;
+        if (!b->data_known && off == 0 && n == b->size && n) {
+            /* The write covers the whole buffer: its contents are known from here on. */
+            free(b->data);
+            b->data = malloc((size_t)n);
+            b->data_known = b->data != NULL;
+        }
+        if (b->data_known && n)
             memcpy(b->data + off, call->blobs[0].data, (size_t)n);
         return true;
     }

@@ -135,8 +135,7 @@ static void h_clear_buffer_data(struct sm_ap *a)
         forget_data(b);
 }
 
-static void map(struct sm_ap *a, struct sm_buffer *b, uint64_t off, uint64_t len, uint32_t access,
-                bool range)
+static void map(struct sm_ap *a, struct sm_buffer *b, uint64_t off, uint64_t len, uint32_t access)
 {
     if (!b)
         return;
@@ -148,11 +147,12 @@ static void map(struct sm_ap *a, struct sm_buffer *b, uint64_t off, uint64_t len
     b->map_access = access;
     b->map_offset = off;
     b->map_length = len;
-    bool writes = range ? (access & GL_MAP_WRITE_BIT) != 0 : access != GL_READ_ONLY;
-    /* What the program writes through the pointer is not in the call: contents become unknown
-     * (the recorder reports the written bytes separately). */
-    if (writes)
-        forget_data(b);
+    /* What the program writes through the pointer is not in the call: the recorder reports the
+     * written bytes as GLR_PSEUDO_BUFFER_DATA records (the whole mapped range at unmap, each
+     * flushed range, a persistent mapping's changes before each draw), which sm_apply writes into
+     * the contents. So the contents stay known: bytes outside the range are untouched, and bytes
+     * inside it keep their old values until those records arrive (what llvmpipe shows for bytes
+     * an invalidating map left undefined, since it maps the same memory). */
 }
 
 static void h_map_buffer(struct sm_ap *a)
@@ -160,7 +160,7 @@ static void h_map_buffer(struct sm_ap *a)
     bool named = a->cmd == GLR_CMD_glMapNamedBuffer;
     struct sm_buffer *b = named_or_bound(a, named, ap_u(a, 0));
     if (b)
-        map(a, b, 0, b->size, ap_u(a, 1), false);
+        map(a, b, 0, b->size, ap_u(a, 1));
 }
 
 static void h_map_buffer_range(struct sm_ap *a)
@@ -168,7 +168,7 @@ static void h_map_buffer_range(struct sm_ap *a)
     bool named = a->cmd == GLR_CMD_glMapNamedBufferRange;
     struct sm_buffer *b = named_or_bound(a, named, ap_u(a, 0));
     if (b && range_ok(a, b, (int64_t)ap_u64(a, 1), (int64_t)ap_u64(a, 2)))
-        map(a, b, ap_u64(a, 1), ap_u64(a, 2), ap_u(a, 3), true);
+        map(a, b, ap_u64(a, 1), ap_u64(a, 2), ap_u(a, 3));
 }
 
 static void h_unmap_buffer(struct sm_ap *a)

@@ -324,6 +324,34 @@ static void h_get_uniform_location(struct sm_ap *a)
     put_name_binding(a, &p->uniform_names, &p->n_uniform_names, name, (uint32_t)loc, 0);
 }
 
+/* glGetUniformBlockIndex(program, name) / glGetProgramResourceIndex(program,
+ * GL_SHADER_STORAGE_BLOCK, name) -> index: the program's block names, so the block a shader
+ * declares can be matched with the index its binding was set by. GL_INVALID_INDEX teaches nothing. */
+static void h_get_block_index(struct sm_ap *a)
+{
+    bool storage = a->cmd == GLR_CMD_glGetProgramResourceIndex;
+    if (storage && ap_u(a, 1) != GL_SHADER_STORAGE_BLOCK)
+        return;
+    uint32_t index = (uint32_t)a->call->ret;
+    if (!(a->call->flags & GLR_CALL_HAS_RET) || index == GL_INVALID_INDEX)
+        return;
+    struct sm_program *p = ap_program(a, ap_u(a, 0));
+    if (!p || !p->link_count)
+        return;
+    char *name = blob_text(a, storage ? 2 : 1);
+    if (!name) {
+        ap_error(a, "block name missing from the recorded call");
+        return;
+    }
+    for (uint32_t i = 0; i < p->n_block_names; i++)
+        if (p->block_names[i].index2 == storage && !strcmp(p->block_names[i].name, name)) {
+            p->block_names[i].index = index;
+            free(name);
+            return;
+        }
+    put_name_binding(a, &p->block_names, &p->n_block_names, name, index, storage);
+}
+
 /* glCreateShaderProgramv(type, count, strings): a separable program linked from one shader. */
 static void h_create_shader_programv(struct sm_ap *a)
 {
@@ -598,6 +626,8 @@ void sm_register_programs(sm_apply_fn *t)
     t[GLR_CMD_glShaderStorageBlockBinding] = h_block_binding;
     t[GLR_CMD_glCreateShaderProgramv] = h_create_shader_programv;
     t[GLR_CMD_glGetUniformLocation] = h_get_uniform_location;
+    t[GLR_CMD_glGetUniformBlockIndex] = h_get_block_index;
+    t[GLR_CMD_glGetProgramResourceIndex] = h_get_block_index;
     t[GLR_CMD_glUseProgramStages] = h_use_program_stages;
     t[GLR_CMD_glActiveShaderProgram] = h_active_shader_program;
 }

@@ -444,6 +444,17 @@ static void restore_program(struct rs *r, const struct sm_share_group *g, const 
     for (uint32_t i = 0; i < p->n_ssbo_bindings; i++)
         rs_emit(r, GLR_CMD_glShaderStorageBlockBinding, 3, U(p->name),
                 U(p->ssbo_bindings[i].index), U(p->ssbo_bindings[i].index2));
+    /* The block names it was asked for or the snapshot read (after the link, like the names). */
+    for (uint32_t i = 0; i < p->n_block_names; i++) {
+        const struct sm_name_binding *nb = &p->block_names[i];
+        c = nb->index2 ? rs_emit(r, GLR_CMD_glGetProgramResourceIndex, 3, U(p->name), U(GL_SHADER_STORAGE_BLOCK), U(0))
+                       : rs_emit(r, GLR_CMD_glGetUniformBlockIndex, 2, U(p->name), U(0));
+        if (c) {
+            c->ret = nb->index;
+            c->flags |= GLR_CALL_HAS_RET;
+        }
+        rs_blob_own(r, c, nb->index2 ? 2 : 1, nb->name, strlen(nb->name) + 1);
+    }
     /* The uniform names the program was asked for (they reset at link, so after it). */
     for (uint32_t i = 0; i < p->n_uniform_names; i++) {
         c = rs_emit(r, GLR_CMD_glGetUniformLocation, 2, U(p->name), U(0));

@@ -263,6 +263,8 @@ static void io_program(struct sm_io *io, struct sm_program *p)
     io_name_bindings(io, "ubo_bindings", &p->ubo_bindings, &p->n_ubo_bindings, false);
     io_name_bindings(io, "ssbo_bindings", &p->ssbo_bindings, &p->n_ssbo_bindings, false);
     io_name_bindings(io, "uniform_names", &p->uniform_names, &p->n_uniform_names, true);
+    if (io->version >= 4)
+        io_name_bindings(io, "block_names", &p->block_names, &p->n_block_names, true);
     io_bool(io, "delete_pending", &p->delete_pending);
 }
 

@@ -267,6 +267,9 @@ void sm_program_clear_link(struct sm_program *p)
     free_bindings(p->uniform_names, p->n_uniform_names);
     p->uniform_names = NULL;
     p->n_uniform_names = 0;
+    free_bindings(p->block_names, p->n_block_names);
+    p->block_names = NULL;
+    p->n_block_names = 0;
 }
 
 void sm_program_free(void *ptr)

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION 3u   /* 2: legacy matrix stacks; 3: query results; versions 1 and 2 are still read */
+#define SM_FORMAT_VERSION 4u   /* 2: legacy matrix stacks; 3: query results; 4: block names; versions 1 to 3 are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the
@@ -184,6 +184,11 @@ struct sm_program {
     /* Uniform names the program asked for with glGetUniformLocation since the last link:
      * name -> location (in `index`, as uint32_t). Only for showing values with their names. */
     struct sm_name_binding *uniform_names; uint32_t n_uniform_names;
+    /* Block names -> block index (`index`; `index2` 0: uniform block, 1: shader storage block),
+     * from glGetUniformBlockIndex / glGetProgramResourceIndex(GL_SHADER_STORAGE_BLOCK) or read by
+     * a snapshot: the model finds a block's index (and so its binding) by its name. Since the
+     * last link; format version 4. */
+    struct sm_name_binding *block_names; uint32_t n_block_names;
     bool delete_pending;
 };
 

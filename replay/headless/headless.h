@@ -82,6 +82,16 @@ struct glrh_capture *glrh_capture_open(const char *path, char *err, size_t err_s
 void glrh_capture_close(struct glrh_capture *cap);
 const struct glrh_context *glrh_capture_context(const struct glrh_capture *cap, uint32_t id);
 
+/* The default framebuffer a replay gives context `index` (0..n_ctxs-1) of cap: the size of its
+ * first reference image (the window it swapped), else of its draw surface when it was first made
+ * current, else of the largest reference image, else 256x256; with alpha when any of its images
+ * has alpha below 1. Every replay of the capture (driver or model) uses this rule. */
+struct glrh_surface {
+    unsigned w, h;
+    bool alpha;
+};
+void glrh_plan_surface(const struct glrh_capture *cap, unsigned index, struct glrh_surface *out);
+
 /* Statistics for `glreplay info` (no GL needed). */
 struct glrh_cmd_count {
     uint32_t cmd;

@@ -97,48 +97,20 @@ static struct rctx *rctx_of(struct replayer *r, uint32_t id)
 }
 
 
-/* Each context's pbuffer: the size of its first reference image (the window it swapped), else
- * of its draw surface when it was first made current, else of the largest image; with
- * alpha when any of its images has alpha below 1 (a window without alpha reads back 255). */
+/* Each context's pbuffer, by the rule every replay of the capture follows (surface_plan.c). */
 static void plan_surfaces(struct replayer *r)
 {
     const struct glrh_capture *cap = r->cap;
-    unsigned dw = 0, dh = 0;
-    for (unsigned i = 0; i < cap->n_images; i++)
-        if (!cap->images[i].fbo && cap->images[i].width * cap->images[i].height > dw * dh) {
-            dw = cap->images[i].width;
-            dh = cap->images[i].height;
-        }
-    if (!dw) {
-        dw = 256;
-        dh = 256;
-    }
     for (unsigned i = 0; i < cap->n_ctxs; i++) {
         struct rctx *c = &r->ctxs[i];
+        struct glrh_surface s;
+        glrh_plan_surface(cap, i, &s);
         c->desc = &cap->ctxs[i];
         c->ctx = EGL_NO_CONTEXT;
         c->surf = EGL_NO_SURFACE;
-        c->w = 0;
-        for (unsigned k = 0; k < cap->n_images; k++) {
-            const struct glrh_image *im = &cap->images[k];
-            if (im->ctx_id != c->desc->id || im->fbo)
-                continue;
-            if (!c->w) {
-                c->w = im->width;
-                c->h = im->height;
-            }
-            size_t n = (size_t)im->width * im->height;
-            for (size_t p = 0; p < n && !c->alpha; p++)
-                c->alpha = im->pixels[4 * p + 3] != 255;
-        }
-        if (!c->w && c->desc->surface_w) {
-            c->w = c->desc->surface_w;
-            c->h = c->desc->surface_h;
-        }
-        if (!c->w) {
-            c->w = dw;
-            c->h = dh;
-        }
+        c->w = s.w;
+        c->h = s.h;
+        c->alpha = s.alpha;
     }
 }
 

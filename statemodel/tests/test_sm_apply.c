@@ -251,11 +251,49 @@ static void test_bad_arguments(void)
     sm_state_free(s);
 }
 
+/* Bytes written through a mapping arrive as GLR_PSEUDO_BUFFER_DATA records: the contents stay
+ * known across the map (the recorder sends the written bytes), the record's bytes land at its
+ * offset, and a record covering a buffer whose contents were unknown makes them known. */
+static void test_mapped_writes(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(sm_context_create(s, 1, 0, SM_API_GL_CORE, 4, 5));
+    uint32_t one = 1;
+    CHECK(tcall(s, 1, "glGenBuffers", "ib", 1, &one, sizeof one));
+    CHECK(tcall(s, 1, "glBindBuffer", "uu", GL_UNIFORM_BUFFER, 1));
+    CHECK(tcall(s, 1, "glBufferData", "upbu", GL_UNIFORM_BUFFER, (uint64_t)8, "ABCDEFGH", (size_t)8, GL_DYNAMIC_DRAW));
+    CHECK(tcall(s, 1, "glMapBufferRange", "uppur", GL_UNIFORM_BUFFER, (uint64_t)2, (uint64_t)4,
+                GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT, (uint64_t)0x1000));
+    struct glr_call d = { .cmd = GLR_PSEUDO_BUFFER_DATA, .ctx_id = 1 };
+    d.args[0] = 0x1000; d.args[1] = 0; d.args[2] = 4; d.args[3] = 1; d.args[4] = 2;
+    d.blobs[0] = (struct glr_blob){ "wxyz", 4 };
+    CHECK(sm_apply(s, &d));
+    CHECK(tcall(s, 1, "glUnmapBuffer", "u", GL_UNIFORM_BUFFER));
+    const struct sm_buffer *b = sm_get_buffer(sm_context_get(s, 1), 1);
+    CHECK(b && b->data_known && b->data && !memcmp(b->data, "ABwxyzGH", 8));
+    /* A write past the buffer's end is ignored, not applied in part. */
+    d.args[4] = 6;
+    CHECK(sm_apply(s, &d));
+    CHECK(b && !memcmp(b->data, "ABwxyzGH", 8));
+    /* Contents unknown (storage without data over the zero-fill limit is not the case here: a
+     * clear makes them unknown), then one record covering the whole buffer: known again. */
+    CHECK(tcall(s, 1, "glClearBufferData", "uuuub", GL_UNIFORM_BUFFER, GL_R8, GL_RED, GL_UNSIGNED_BYTE, NULL, (size_t)0));
+    b = sm_get_buffer(sm_context_get(s, 1), 1);
+    CHECK(b && !b->data_known);
+    d.args[4] = 0;
+    d.args[2] = 8;
+    d.blobs[0] = (struct glr_blob){ "12345678", 8 };
+    CHECK(sm_apply(s, &d));
+    CHECK(b && b->data_known && b->data && !memcmp(b->data, "12345678", 8));
+    sm_state_free(s);
+}
+
 int main(void)
 {
     test_core_frame();
     test_legacy_frame();
     test_bad_arguments();
     test_matrix_stacks();
+    test_mapped_writes();
     return sm_test_result("test_sm_apply");
 }

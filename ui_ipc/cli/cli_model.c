@@ -16,10 +16,17 @@
  * (text: "N cycles", JSON: "cycles", "vs_cycles", "gs_cycles", "fs_cycles", "instructions"); --no-timing
  * runs them to completion in the executor alone (faster, no cycle counts, same images).
  *
- * Exit status: 0 ran (with --compare: every comparison >= 99.9%), 1 some comparison below 99.9%,
- * 2 bad usage or the capture/driver could not be used. */
+ * Every swap's model image is also compared with the capture's reference image of it (what the
+ * program's own driver showed), and so are the reference images of the framebuffer object bound
+ * for drawing at a swap: a replay that lost the program's data on both sides cannot pass.
+ *
+ * Exit status: 0 ran (with --compare: every comparison >= 99.9%, every reference compared, no
+ * draw or dispatch failed or met an unsupported feature, the driver side replayed every record);
+ * 1 --compare failed (the reasons are printed, and in JSON "fail_reasons"); 2 bad usage or the
+ * capture/driver could not be used. */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +80,11 @@ struct driver {
     size_t n_copies, cap_copies;
     bool copies_drawn;
     bool *unsized;
+    /* Records the driver side could not replay (malformed, a function the driver lacks, client
+     * memory the capture does not hold, a mapping write with no mapping): its image is then not
+     * the program's, so a comparison with it proves nothing. */
+    uint64_t skipped;
+    char first_skipped[128];
 };
 
 static struct dctx *dctx_of(struct driver *d, uint32_t id)
@@ -211,6 +223,17 @@ static bool lacks_client_memory(const struct driver *d, const struct glr_call *c
     return glr_call_lacks_client_memory(d->unsized, c);
 }
 
+static void driver_skip(struct driver *d, const struct glr_call *c, const char *why)
+{
+    if (!d->skipped++)
+        snprintf(d->first_skipped, sizeof d->first_skipped, "%s (%s)", glr_call_name(c->cmd), why);
+}
+
+static const char *dispatch_failure(int res)
+{
+    return res == GLR_DISPATCH_MISSING ? "the driver lacks it" : "malformed record";
+}
+
 /* Replays one record on the driver. */
 static void driver_feed(struct driver *d, const struct glr_call *c, bool is_draw)
 {
@@ -226,14 +249,36 @@ static void driver_feed(struct driver *d, const struct glr_call *c, bool is_draw
         if (c->ctx_id && make_current(d, c->ctx_id) == 0)
             driver_client_array(d, c);
         return;
+    case GLR_PSEUDO_BUFFER_MAPPED:
+    case GLR_PSEUDO_BUFFER_DATA: {
+        /* Bytes the program wrote through a mapping, and mappings live when the capture began:
+         * through the replay's own mapping, exactly as `glreplay replay` does. */
+        if (!c->ctx_id || make_current(d, c->ctx_id) != 0) {
+            driver_skip(d, c, "no context");
+            return;
+        }
+        int res = c->cmd == GLR_PSEUDO_BUFFER_DATA ? glr_dispatch_buffer_data(d->disp, c)
+                                                   : glr_dispatch_buffer_mapped(d->disp, c);
+        if (res != GLR_DISPATCH_OK)
+            driver_skip(d, c, "no live mapping holds its bytes");
+        return;
+    }
     default:
         break;
     }
     if (c->cmd >= GLR_CMD_COUNT || !c->ctx_id || glr_cmds[c->cmd].api != GLR_API_GL)
         return;
-    if (make_current(d, c->ctx_id) != 0 || lacks_client_memory(d, c))
+    if (make_current(d, c->ctx_id) != 0) {
+        driver_skip(d, c, "its context could not be made current");
         return;
-    glr_dispatch_call(d->disp, c);
+    }
+    if (lacks_client_memory(d, c)) {
+        driver_skip(d, c, "client memory not in the capture");
+        return;
+    }
+    int res = glr_dispatch_call(d->disp, c);
+    if (res == GLR_DISPATCH_BAD || res == GLR_DISPATCH_MISSING)
+        driver_skip(d, c, dispatch_failure(res));
     if (is_draw && d->n_copies)
         d->copies_drawn = true;
 }
@@ -310,8 +355,13 @@ struct run {
     struct target_stat *targets;
     size_t n_targets;
     uint64_t comparisons, failing;
+    /* Reference images of the capture that could not be compared with the model (size differs,
+     * the attachment is not bound in the model): each one is a failure of --compare. */
+    uint64_t uncompared;
+    char first_uncompared[160];
     double worst;
     char worst_name[96];
+    bool passed;              /* --compare's verdict (report) */
     /* benchmark */
     double model_frame_s, driver_frame_s, last_progress;
     cJSON *frames;
@@ -573,6 +623,58 @@ static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJS
     }
 }
 
+static void note_uncompared(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_uncompared(struct run *r, const char *fmt, ...)
+{
+    if (r->uncompared++)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->first_uncompared, sizeof r->first_uncompared, fmt, ap);
+    va_end(ap);
+}
+
+/* The capture's reference images of the colour attachments of the framebuffer object the program
+ * had bound for drawing at this swap (it never swapped that framebuffer, but it is what the
+ * frame drew): each is compared with the model's attachment. */
+static void compare_fbo_references(struct run *r, uint32_t frame, uint32_t ctx_id, uint64_t record, cJSON *o,
+                                   char *line, size_t line_size)
+{
+    gmf_target tg[GMF_MAX_TARGETS];
+    int n = -1;
+    size_t used = strlen(line);
+    for (unsigned i = 0; i < r->cap->n_images; i++) {
+        const struct glrh_image *im = &r->cap->images[i];
+        if (r->image_used[i] || !im->fbo || im->frame != frame || im->ctx_id != ctx_id)
+            continue;
+        r->image_used[i] = true;
+        if (n < 0)
+            n = gmf_current_targets(r->m, ctx_id, tg, GMF_MAX_TARGETS);
+        const gmf_target *t = NULL;
+        for (int k = 0; k < n; k++)
+            if (tg[k].kind == GMF_TARGET_COLOR && tg[k].attachment == im->attachment && !tg[k].integer)
+                t = &tg[k];
+        uint8_t *mp = NULL;
+        int w = 0, h = 0;
+        if (!t || gmf_read_color(r->m, ctx_id, t->draw_buffer, &mp, &w, &h) != 0 || (unsigned)w != im->width ||
+            (unsigned)h != im->height) {
+            note_uncompared(r, "frame %u context %u framebuffer %u attachment 0x%04x (%s)", frame, ctx_id, im->fbo,
+                            im->attachment, !t ? "not a colour target of the model's draw framebuffer"
+                                                  : "the model's attachment has another size");
+            free(mp);
+            continue;
+        }
+        char name[96];
+        snprintf(name, sizeof name, "ctx%u/fbo%u/color%u@reference", ctx_id, im->fbo, im->attachment - 0x8CE0u);
+        struct cmp cr;
+        compare_rgba(mp, im->pixels, w, h, t->has_alpha, &cr, NULL);
+        note_result(r, name, &cr, record, o ? cJSON_GetObjectItem(o, "reference_compare") : NULL);
+        if (used < line_size)
+            used += (size_t)snprintf(line + used, line_size - used, " %s %.4f%%", name, 100.0 * cr.agreement);
+        free(mp);
+    }
+}
+
 static const struct glrh_image *reference_for(struct run *r, uint32_t frame, uint32_t ctx_id)
 {
     for (unsigned i = 0; i < r->cap->n_images; i++) {
@@ -599,14 +701,20 @@ static void on_swap(struct run *r, const struct glr_call *c, uint64_t record)
         cJSON_AddNumberToObject(o, "record", (double)record);
         cJSON_AddNumberToObject(o, "frame", frame);
         cJSON_AddNumberToObject(o, "context", c->ctx_id);
+        /* "compare": the model against the driver replay; "reference_compare": against the
+         * capture's reference images (what the program's driver showed). */
+        cJSON_AddArrayToObject(o, "compare");
+        cJSON_AddArrayToObject(o, "reference_compare");
         cJSON_AddItemToArray(r->swaps, o);
     }
-    char line[512];
+    char line[1024];
     int k = snprintf(line, sizeof line, "frame %u (context %u, %dx%d):", frame, c->ctx_id, w, h);
     const struct glrh_image *ref = reference_for(r, frame, c->ctx_id);
     struct cmp cr;
     if (ref && (int)ref->width == w && (int)ref->height == h) {
-        /* The capture's own reference image (what the program's driver showed). */
+        /* The capture's own reference image (what the program's driver showed): the model must
+         * agree with it as with the driver replay, or a replay that lost the program's data (on
+         * both sides alike) would pass. */
         bool alpha = false;
         for (size_t p = 0; p < (size_t)w * (size_t)h && !alpha; p++)
             alpha = ref->pixels[4 * p + 3] != 255;
@@ -614,14 +722,25 @@ static void on_swap(struct run *r, const struct glr_call *c, uint64_t record)
         k += snprintf(line + k, sizeof line - (size_t)k, " reference %.4f%%", 100.0 * cr.agreement);
         if (o)
             cJSON_AddNumberToObject(o, "reference_agreement", cr.agreement);
+        if (r->compare) {
+            char rname[80];
+            snprintf(rname, sizeof rname, "%s@reference", name);
+            note_result(r, rname, &cr, record, o ? cJSON_GetObjectItem(o, "reference_compare") : NULL);
+        }
+    } else if (ref && r->compare) {
+        note_uncompared(r, "frame %u context %u back buffer (reference %ux%u, model %dx%d)", frame, c->ctx_id,
+                        ref->width, ref->height, w, h);
     }
+    if (r->compare)
+        compare_fbo_references(r, frame, c->ctx_id, record, o, line, sizeof line);
+    k = (int)strlen(line);
     if (r->compare && make_current(&r->drv, c->ctx_id) == 0) {
         uint8_t *dp = malloc((size_t)w * (size_t)h * 4);
         if (dp && glrh_read_back_buffer(&r->drv.gl, r->drv.current->desc, (unsigned)w, (unsigned)h, dp) == 0) {
             uint8_t *diff = r->png_dir ? malloc((size_t)w * (size_t)h * 4) : NULL;
             struct cmp cd;
             compare_rgba(mp, dp, w, h, r->drv.current->alpha, &cd, diff);
-            cJSON *list = o ? cJSON_AddArrayToObject(o, "compare") : NULL;
+            cJSON *list = o ? cJSON_GetObjectItem(o, "compare") : NULL;
             note_result(r, name, &cd, record, list);
             k += snprintf(line + k, sizeof line - (size_t)k, " driver %.4f%%", 100.0 * cd.agreement);
             if (r->png_dir && cd.agree < cd.pixels) {
@@ -794,41 +913,20 @@ static int run_stream(struct run *r, char *err, size_t err_size)
     return 0;
 }
 
-/* Default framebuffer of each context: the size of its first reference image (the window it
- * swapped), with alpha when any of its images has alpha below 1; the largest image otherwise. */
+/* Default framebuffer of each context: the same rule as `glreplay replay` (glrh_plan_surface),
+ * so the model, the driver side and the replayer all draw into surfaces of one size. */
 static gmf_surface_desc *plan_surfaces(const struct glrh_capture *cap, int *n)
 {
     gmf_surface_desc *s = calloc(cap->n_ctxs ? cap->n_ctxs : 1, sizeof *s);
     if (!s)
         return NULL;
-    unsigned dw = 0, dh = 0;
-    for (unsigned i = 0; i < cap->n_images; i++)
-        if (!cap->images[i].fbo && cap->images[i].width * cap->images[i].height > dw * dh) {
-            dw = cap->images[i].width;
-            dh = cap->images[i].height;
-        }
-    if (!dw) {
-        dw = 256;
-        dh = 256;
-    }
     for (unsigned i = 0; i < cap->n_ctxs; i++) {
+        struct glrh_surface plan;
+        glrh_plan_surface(cap, i, &plan);
         s[i].ctx_id = cap->ctxs[i].id;
-        for (unsigned k = 0; k < cap->n_images; k++) {
-            const struct glrh_image *im = &cap->images[k];
-            if (im->ctx_id != s[i].ctx_id || im->fbo)
-                continue;
-            if (!s[i].width) {
-                s[i].width = (int)im->width;
-                s[i].height = (int)im->height;
-            }
-            size_t np = (size_t)im->width * im->height;
-            for (size_t p = 0; p < np && !s[i].alpha; p++)
-                s[i].alpha = im->pixels[4 * p + 3] != 255;
-        }
-        if (!s[i].width) {
-            s[i].width = (int)dw;
-            s[i].height = (int)dh;
-        }
+        s[i].width = (int)plan.w;
+        s[i].height = (int)plan.h;
+        s[i].alpha = plan.alpha;
     }
     *n = (int)cap->n_ctxs;
     return s;
@@ -858,6 +956,46 @@ static char *load_metadata(const char *path, char *err, size_t n)
     return s;
 }
 
+/* Why --compare fails, one phrase per reason (empty: it passes). A comparison passes only when
+ * the model ran everything and agreed with both the driver and the capture's references: a draw
+ * the model failed or skipped, a feature it does not run, a record the driver side could not
+ * replay, a reference image that could not be compared, or nothing compared at all each fail it,
+ * whatever the pixels say. */
+static void fail_reasons(struct run *r, const gmf_totals *t, int n_unsupported, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = 0;
+#define REASON(...)                                                              \
+    do {                                                                        \
+        if (k < n)                                                              \
+            k += (size_t)snprintf(out + k, n - k, "%s", k ? "; " : "");         \
+        if (k < n)                                                              \
+            k += (size_t)snprintf(out + k, n - k, __VA_ARGS__);                 \
+    } while (0)
+    if (r->failing)
+        REASON("%llu of %llu comparisons below %.1f%% (worst: %s, %.4f%%)", (unsigned long long)r->failing,
+               (unsigned long long)r->comparisons, 100.0 * PASS_FRACTION, r->worst_name, 100.0 * r->worst);
+    if (t->draws_failed)
+        REASON("%llu of %llu draws failed in the model", (unsigned long long)t->draws_failed,
+               (unsigned long long)t->draws);
+    if (t->dispatches_failed)
+        REASON("%llu of %llu dispatches failed in the model", (unsigned long long)t->dispatches_failed,
+               (unsigned long long)t->dispatches);
+    if (t->draws_with_unsupported)
+        REASON("%llu draws with unsupported features", (unsigned long long)t->draws_with_unsupported);
+    if (n_unsupported)
+        REASON("%d unsupported feature%s (listed above)", n_unsupported, n_unsupported == 1 ? "" : "s");
+    if (r->drv.skipped)
+        REASON("the driver replay skipped %llu records (first: %s)", (unsigned long long)r->drv.skipped,
+               r->drv.first_skipped);
+    if (r->uncompared)
+        REASON("%llu reference images not compared (first: %s)", (unsigned long long)r->uncompared,
+               r->first_uncompared);
+    if (!r->comparisons)
+        REASON("nothing was compared (no draw, clear, dispatch or swap reached a target)");
+#undef REASON
+}
+
 static void report(struct run *r, double wall)
 {
     gmf_totals t;
@@ -865,7 +1003,15 @@ static void report(struct run *r, double wall)
     const char *names[64];
     uint64_t counts[64];
     int nu = gmf_unsupported_list(r->m, names, counts, 64);
-    bool pass = r->failing == 0;
+    if (r->compare)
+        for (unsigned i = 0; i < r->cap->n_images; i++)
+            if (!r->image_used[i])
+                note_uncompared(r, "frame %u context %u: no swap of it reached the model", r->cap->images[i].frame,
+                                r->cap->images[i].ctx_id);
+    char why[1024];
+    fail_reasons(r, &t, nu, why, sizeof why);
+    bool pass = !why[0];
+    r->passed = pass;
     if (r->json) {
         cJSON *tot = cJSON_AddObjectToObject(r->root, "totals");
         cJSON_AddNumberToObject(tot, "records", (double)t.records);
@@ -910,6 +1056,9 @@ static void report(struct run *r, double wall)
             cJSON_AddNumberToObject(r->root, "comparisons", (double)r->comparisons);
             cJSON_AddNumberToObject(r->root, "failing_comparisons", (double)r->failing);
             cJSON_AddStringToObject(r->root, "result", pass ? "pass" : "fail");
+            cJSON_AddStringToObject(r->root, "fail_reasons", why);
+            cJSON_AddNumberToObject(r->root, "driver_skipped_records", (double)r->drv.skipped);
+            cJSON_AddNumberToObject(r->root, "references_not_compared", (double)r->uncompared);
         }
         char *s = cJSON_PrintUnformatted(r->root);
         if (s)
@@ -936,10 +1085,13 @@ static void report(struct run *r, double wall)
         printf("trace: %llu warp instructions observed, hash %016llx, %llu variable reads\n",
                (unsigned long long)r->trace_count, (unsigned long long)r->trace_hash,
                (unsigned long long)r->trace_reads);
-    if (r->compare)
-        printf("compare: %s: %llu comparisons, %llu below %.1f%%%s%s\n", pass ? "PASS" : "FAIL",
-               (unsigned long long)r->comparisons, (unsigned long long)r->failing, 100.0 * PASS_FRACTION,
-               pass ? "" : "; worst: ", pass ? "" : r->worst_name);
+    if (r->compare) {
+        if (pass)
+            printf("compare: PASS: %llu comparisons, all at or above %.1f%%\n", (unsigned long long)r->comparisons,
+                   100.0 * PASS_FRACTION);
+        else
+            printf("compare: FAIL: %s\n", why);
+    }
 }
 
 static void print_benchmark(struct run *r)
@@ -1099,7 +1251,7 @@ int cli_model(int argc, char **argv)
     if (r.benchmark)
         print_benchmark(&r);
     report(&r, now_s() - t0);
-    rc = r.compare && r.failing ? 1 : 0;
+    rc = r.compare && !r.passed ? 1 : 0;
 out:
     driver_close(&r.drv);
     gmf_destroy(r.m);
