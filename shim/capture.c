@@ -203,6 +203,8 @@ static bool finish_recording(const char *why_end)
     return written;
 }
 
+static void keep_end_images_at_exit(void);
+
 void glr_capture_init(void)
 {
     const char *frames = getenv("GLREPLAY_CAPTURE_FRAMES");
@@ -210,6 +212,7 @@ void glr_capture_init(void)
     const char *max = getenv("GLREPLAY_CAPTURE_MAX_MB");
     if (max && *max)
         cap_budget = (size_t)strtoull(max, NULL, 10) << 20;
+    atexit(keep_end_images_at_exit);   /* also for glreplay_capture_begin and socket captures */
     if (!frames || !*frames)
         return;
     if (!parse_frames(frames)) {
@@ -285,6 +288,92 @@ void glr_capture_context_destroyed(uint32_t id, unsigned alive_after)
      * glreplay_capture_end). Destroyed contexts simply stay unused in the replay. */
 }
 
+/* The end of a capture that no swap ends: a program that never swaps (test runners such as piglit's
+ * shader_runner, offscreen tools), glreplay_capture_end, the context destroyed while current, the
+ * program exiting. What the frame drew so far is kept as reference images, as a swap keeps them:
+ * the default framebuffer's back buffer (when the context has a draw surface) and every colour
+ * attachment of the framebuffer bound for drawing, tagged with the frame in progress (which has no
+ * swap record): the replay compares them after its last record. Only the context current on this
+ * thread can be read, so they are read when it stops being current (released, another made
+ * current, destroyed while current) and at exit. They are provisional: a later release or swap of
+ * the same context replaces them, so the images kept are its last state.
+ * The default framebuffer is read only at glreplay_capture_end, where the program says its
+ * surface is current: at a release or at exit the window may already be gone (piglit's waffle
+ * destroys the window, then releases the context from an exit handler), and reading a destroyed
+ * drawable crashes the driver (SIGBUS in swrast) or raises an X error that ends the program.
+ * Framebuffer objects belong to the context and are safe to read while it is current.
+ * Called with cap_lock held. */
+static void drop_provisional_locked(uint32_t ctx)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < n_images; i++) {
+        if (images[i].provisional && images[i].ctx_id == ctx)
+            free(images[i].pixels);
+        else
+            images[k++] = images[i];
+    }
+    n_images = k;
+}
+
+static void keep_end_images_locked(bool with_default)
+{
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+        return;
+    if (!glr_current_ctx_desc() || !glr_ctx_current()) {
+        glr_log(GLR_LOG_DEBUG, "capture: no context current on this thread: no end-of-capture images");
+        return;
+    }
+    uint32_t ctx = glr_ctx_id(glr_ctx_current());
+    uint64_t frame = glr_frame_index();
+    if (!ctx)
+        return;
+    drop_provisional_locked(ctx);
+    int api;
+    void *display, *surface;
+    struct glr_ref_image img;
+    if (with_default && glr_ctx_current_surface(&api, &display, &surface) &&
+        glr_read_back_buffer(api, display, surface, &img) == 0) {
+        img.frame = frame;
+        img.ctx_id = ctx;
+        img.provisional = true;
+        struct glr_ref_image *n = realloc(images, (n_images + 1) * sizeof *n);
+        if (n) {
+            images = n;
+            images[n_images++] = img;
+        } else {
+            free(img.pixels);
+        }
+    }
+    unsigned first_fbo_image = n_images;
+    glr_read_draw_fbo_images(&images, &n_images);
+    for (unsigned i = first_fbo_image; i < n_images; i++) {
+        images[i].frame = frame;
+        images[i].ctx_id = ctx;
+        images[i].provisional = true;
+    }
+}
+
+void glr_capture_before_release(void)
+{
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST) || !glr_ctx_current())
+        return;
+    pthread_mutex_lock(&cap_lock);
+    keep_end_images_locked(false);
+    pthread_mutex_unlock(&cap_lock);
+}
+
+/* Registered with atexit at start-up, so it runs after the program's own exit handlers but before
+ * the libraries' destructors (the driver's among them), while a context current on the exiting
+ * thread still works. The file itself is written later, by the shim's destructor. */
+static void keep_end_images_at_exit(void)
+{
+    if (glr_disabled || !__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+        return;
+    pthread_mutex_lock(&cap_lock);
+    keep_end_images_locked(false);
+    pthread_mutex_unlock(&cap_lock);
+}
+
 void glr_capture_before_swap(int api, void *display, void *surface)
 {
     if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
@@ -297,6 +386,7 @@ void glr_capture_before_swap(int api, void *display, void *surface)
         glr_rec_end(r);
     }
     pthread_mutex_lock(&cap_lock);
+    drop_provisional_locked(ctx);   /* the swap shows what the context drew */
     struct glr_ref_image img;
     if (glr_read_back_buffer(api, display, surface, &img) == 0) {
         img.frame = frame;
@@ -384,6 +474,7 @@ GLR_EXPORT int glreplay_capture_end(void)
     int rc = -1;
     if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
         last_frame = glr_frame_index();
+        keep_end_images_locked(true);
         rc = finish_recording("glreplay_capture_end") ? 0 : -1;
     }
     pthread_mutex_unlock(&cap_lock);

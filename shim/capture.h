@@ -23,6 +23,9 @@ void glr_capture_after_swap(void) __attribute__((visibility("hidden")));
 void glr_capture_context_created(uint32_t id, uint32_t share_group, int api) __attribute__((visibility("hidden")));
 void glr_capture_made_current(uint32_t id, uint32_t width, uint32_t height) __attribute__((visibility("hidden")));
 void glr_capture_context_destroyed(uint32_t id, unsigned alive_after) __attribute__((visibility("hidden")));
+/* Before the context current on this thread stops being current (another one or none made
+ * current, or it is destroyed): while a capture records, what it drew is kept as its end images. */
+void glr_capture_before_release(void) __attribute__((visibility("hidden")));
 int glr_capture_request(unsigned count, const char *path, char *msg, size_t n) __attribute__((visibility("hidden")));
 void glr_rec_live_maps(void) __attribute__((visibility("hidden")));
 void glr_capture_note_draw(void) __attribute__((visibility("hidden")));

@@ -25,6 +25,7 @@ struct glr_ref_image {
     uint32_t attachment;     /* GL_BACK, or the GL_COLOR_ATTACHMENTi read */
     uint32_t width, height;  /* RGBA8 pixels, rows bottom-up as glReadPixels gives them */
     uint8_t *pixels;
+    bool provisional;        /* kept when the context stopped being current: replaced by a later one */
 };
 
 #define GLR_MAX_UNSIZED_LISTED 64

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <EGL/egl.h>   /* EGL_DRAW (Khronos header, generated from egl.xml) */
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 
@@ -150,6 +151,26 @@ uint32_t glr_ctx_share_group(const struct glr_context *c)
 struct glr_context *glr_ctx_current(void)
 {
     return tls_current;
+}
+
+bool glr_ctx_current_surface(int *api, void **display, void **surface)
+{
+    const struct glr_context *c = tls_current;
+    if (!c)
+        return false;
+    *api = c->api;
+    *display = c->display;
+    if (c->api == GLR_CTX_GLX)
+        *surface = (void *)(uintptr_t)GLR_REAL(glXGetCurrentDrawable)();
+    else
+        *surface = GLR_REAL(eglGetCurrentSurface)(EGL_DRAW);
+    return *surface != NULL;
+}
+
+bool glr_ctx_is_current(int api, void *display, void *handle)
+{
+    const struct glr_context *c = tls_current;
+    return c && c->api == api && c->display == display && c->handle == handle;
 }
 
 void glr_frame_end(void)

@@ -15,6 +15,8 @@ EGLContext glr_hook_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContex
 
 EGLBoolean glr_hook_eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 {
+    if (!glr_disabled && glr_ctx_is_current(GLR_CTX_EGL, dpy, ctx))
+        glr_capture_before_release();
     EGLBoolean ok = glr_call_eglDestroyContext(dpy, ctx);
     if (ok == GLR_EGL_TRUE && !glr_disabled)
         glr_ctx_destroyed(GLR_CTX_EGL, dpy, ctx);
@@ -23,6 +25,8 @@ EGLBoolean glr_hook_eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 
 EGLBoolean glr_hook_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx)
 {
+    if (!glr_disabled && !glr_ctx_is_current(GLR_CTX_EGL, dpy, ctx))
+        glr_capture_before_release();
     EGLBoolean ok = glr_call_eglMakeCurrent(dpy, draw, read, ctx);
     if (ok == GLR_EGL_TRUE && !glr_disabled) {
         uint32_t w, h;

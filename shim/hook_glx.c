@@ -31,6 +31,8 @@ GLXContext glr_hook_glXCreateContextAttribsARB(Display *dpy, GLXFBConfig config,
 
 void glr_hook_glXDestroyContext(Display *dpy, GLXContext ctx)
 {
+    if (!glr_disabled && glr_ctx_is_current(GLR_CTX_GLX, dpy, ctx))
+        glr_capture_before_release();
     glr_call_glXDestroyContext(dpy, ctx);
     if (!glr_disabled)
         glr_ctx_destroyed(GLR_CTX_GLX, dpy, ctx);
@@ -38,6 +40,8 @@ void glr_hook_glXDestroyContext(Display *dpy, GLXContext ctx)
 
 Bool glr_hook_glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)
 {
+    if (!glr_disabled && !glr_ctx_is_current(GLR_CTX_GLX, dpy, ctx))
+        glr_capture_before_release();
     Bool ok = glr_call_glXMakeCurrent(dpy, drawable, ctx);
     if (ok && !glr_disabled) {
         uint32_t w, h;
@@ -49,6 +53,8 @@ Bool glr_hook_glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)
 
 Bool glr_hook_glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable read, GLXContext ctx)
 {
+    if (!glr_disabled && !glr_ctx_is_current(GLR_CTX_GLX, dpy, ctx))
+        glr_capture_before_release();
     Bool ok = glr_call_glXMakeContextCurrent(dpy, draw, read, ctx);
     if (ok && !glr_disabled) {
         uint32_t w, h;

@@ -58,6 +58,11 @@ GLR_HIDDEN void glr_ctx_made_current(int api, void *display, void *handle, uint3
 GLR_HIDDEN void glr_surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h);
 GLR_HIDDEN void glr_ctx_display_terminated(void *display);
 GLR_HIDDEN struct glr_context *glr_ctx_current(void);
+/* The window-system API, display and draw surface of the context current on this thread (false
+ * when none, or it has no draw surface: a surfaceless context). */
+GLR_HIDDEN bool glr_ctx_current_surface(int *api, void **display, void **surface);
+/* Whether (api, display, handle) is the context current on this thread. */
+GLR_HIDDEN bool glr_ctx_is_current(int api, void *display, void *handle);
 GLR_HIDDEN uint32_t glr_ctx_id(const struct glr_context *c);
 GLR_HIDDEN uint32_t glr_ctx_share_group(const struct glr_context *c);
 GLR_HIDDEN void glr_frame_end(void);

@@ -180,3 +180,62 @@ void glrh_png_after_draw(struct replayer *r, uint32_t cmd)
     write_png_or_warn(r, glr_cmds[cmd].name, px, w, h);
     free(px);
 }
+
+/* Reference images no swap of the pass matched: the end of a capture without a swap (a program
+ * that never swaps, glreplay_capture_end, a context released or destroyed: shim/capture.c keeps
+ * them as the context's last state). Compared with the same context's framebuffer after the last
+ * record: its back buffer, or the colour attachment of the framebuffer object it has bound for
+ * drawing (which must be the captured one). An image the replay cannot read differs. */
+void glrh_verify_end_images(struct replayer *r)
+{
+    for (unsigned i = 0; i < r->cap->n_images; i++) {
+        const struct glrh_image *im = &r->cap->images[i];
+        if (r->image_used[i])
+            continue;
+        r->image_used[i] = true;
+        r->res->frames_checked++;
+        char what[128];
+        if (im->fbo)
+            snprintf(what, sizeof what, "framebuffer %u colour attachment %u", im->fbo, im->attachment - 0x8CE0u);
+        else
+            snprintf(what, sizeof what, "back buffer");
+        const char *why = NULL;
+        uint8_t *px = NULL;
+        if (glrh_make_current(r, im->ctx_id) != 0) {
+            why = "its context cannot be made current";
+        } else if (!(px = malloc((size_t)im->width * im->height * 4))) {
+            why = "out of memory";
+        } else if (im->fbo) {
+            GLint bound = 0;
+            r->gl.GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &bound);
+            uint64_t want = glr_dispatch_lookup(r->disp, im->ctx_id, GLR_OBJ_FRAMEBUFFER, im->fbo);
+            if ((uint64_t)(GLuint)bound != want)
+                why = "that framebuffer is not bound for drawing at the end of the replay";
+            else if (glrh_read_draw_attachment(&r->gl, r->current->desc, im->attachment, im->width, im->height, px) != 0)
+                why = "cannot read it";
+        } else if (im->width != r->current->w || im->height != r->current->h) {
+            why = "the replay surface has another size";
+        } else if (glrh_read_back_buffer(&r->gl, r->current->desc, im->width, im->height, px) != 0) {
+            why = "cannot read it";
+        }
+        if (why) {
+            fprintf(r->out, "pass %u end of frame %u (context %u, %s): %s\n", r->pass + 1, im->frame, im->ctx_id, what,
+                    why);
+            r->res->frames_differing++;
+            free(px);
+            continue;
+        }
+        struct glrh_diff d;
+        glrh_image_diff(px, im->pixels, im->width, im->height, &d);
+        if (d.pixels) {
+            r->res->frames_differing++;
+            fprintf(r->out, "pass %u end of frame %u (context %u, %s, %ux%u): DIFFERS from the reference\n",
+                    r->pass + 1, im->frame, im->ctx_id, what, im->width, im->height);
+            report_diff(r, "reference", &d);
+        } else if (r->pass == 0) {
+            fprintf(r->out, "end of frame %u (context %u, %s, %ux%u): matches the reference\n", im->frame, im->ctx_id,
+                    what, im->width, im->height);
+        }
+        free(px);
+    }
+}

@@ -296,12 +296,7 @@ static int run_pass(struct replayer *r)
         return -1;
     }
     if (r->opt->verify && r->readback)
-        for (unsigned i = 0; i < r->cap->n_images; i++)
-            if (!r->image_used[i]) {
-                fprintf(r->out, "pass %u frame %u (context %u): the capture has its image, the replay never swapped it\n",
-                        r->pass + 1, r->cap->images[i].frame, r->cap->images[i].ctx_id);
-                r->res->frames_unmatched++;
-            }
+        glrh_verify_end_images(r);
     /* Finish every context's work, so a pass's time includes its rendering. */
     for (unsigned i = 0; i < r->cap->n_ctxs; i++)
         if (r->ctxs[i].ctx != EGL_NO_CONTEXT && glrh_make_current(r, r->ctxs[i].desc->id) == 0)

@@ -645,7 +645,7 @@ static void compare_fbo_references(struct run *r, uint32_t frame, uint32_t ctx_i
     size_t used = strlen(line);
     for (unsigned i = 0; i < r->cap->n_images; i++) {
         const struct glrh_image *im = &r->cap->images[i];
-        if (r->image_used[i] || !im->fbo || im->frame != frame || im->ctx_id != ctx_id)
+        if (r->image_used[i] || !im->fbo || im->ctx_id != ctx_id || (frame != UINT32_MAX && im->frame != frame))
             continue;
         r->image_used[i] = true;
         if (n < 0)
@@ -672,6 +672,65 @@ static void compare_fbo_references(struct run *r, uint32_t frame, uint32_t ctx_i
         if (used < line_size)
             used += (size_t)snprintf(line + used, line_size - used, " %s %.4f%%", name, 100.0 * cr.agreement);
         free(mp);
+    }
+}
+
+/* After the last record: the reference images no swap matched, which the shim keeps when a
+ * capture ends without a swap (a program that never swaps, a context released or destroyed;
+ * shim/capture.c): each is compared with the model's framebuffer of its context as the frame left
+ * it (the back buffer, or the colour attachment of the framebuffer object bound for drawing). */
+static void compare_end_references(struct run *r, uint64_t record)
+{
+    for (unsigned i = 0; i < r->cap->n_images; i++) {
+        const struct glrh_image *im = &r->cap->images[i];
+        if (r->image_used[i])
+            continue;
+        char line[1024];
+        snprintf(line, sizeof line, "end of frame %u (context %u):", im->frame, im->ctx_id);
+        cJSON *o = r->swaps ? cJSON_CreateObject() : NULL;
+        if (o) {
+            cJSON_AddNumberToObject(o, "record", (double)record);
+            cJSON_AddNumberToObject(o, "frame", im->frame);
+            cJSON_AddNumberToObject(o, "context", im->ctx_id);
+            cJSON_AddBoolToObject(o, "end_of_capture", true);
+            cJSON_AddArrayToObject(o, "compare");
+            cJSON_AddArrayToObject(o, "reference_compare");
+            cJSON_AddItemToArray(r->swaps, o);
+        }
+        if (im->fbo) {
+            const struct sm_context *c = sm_context_get(gmf_state(r->m), im->ctx_id);
+            if (!c || sm_context_state(c)->draw_fbo != im->fbo) {
+                r->image_used[i] = true;
+                note_uncompared(r, "end of frame %u context %u framebuffer %u (not bound for drawing in the model)",
+                                im->frame, im->ctx_id, im->fbo);
+                continue;
+            }
+            compare_fbo_references(r, UINT32_MAX, im->ctx_id, record, o, line, sizeof line);
+        } else {
+            r->image_used[i] = true;
+            uint8_t *mp = NULL;
+            int w = 0, h = 0;
+            if (gmf_read_default(r->m, im->ctx_id, &mp, &w, &h) != 0 || (unsigned)w != im->width ||
+                (unsigned)h != im->height) {
+                note_uncompared(r, "end of frame %u context %u back buffer (reference %ux%u, model %dx%d)", im->frame,
+                                im->ctx_id, im->width, im->height, w, h);
+                free(mp);
+                continue;
+            }
+            bool alpha = false;
+            for (size_t p = 0; p < (size_t)w * (size_t)h && !alpha; p++)
+                alpha = im->pixels[4 * p + 3] != 255;
+            struct cmp cr;
+            compare_rgba(mp, im->pixels, w, h, alpha, &cr, NULL);
+            char name[80];
+            snprintf(name, sizeof name, "ctx%u/default/back@reference", im->ctx_id);
+            note_result(r, name, &cr, record, o ? cJSON_GetObjectItem(o, "reference_compare") : NULL);
+            size_t k = strlen(line);
+            snprintf(line + k, sizeof line - k, " %s %.4f%%", name, 100.0 * cr.agreement);
+            free(mp);
+        }
+        if (!r->json)
+            printf("%s\n", line);
     }
 }
 
@@ -1003,11 +1062,6 @@ static void report(struct run *r, double wall)
     const char *names[64];
     uint64_t counts[64];
     int nu = gmf_unsupported_list(r->m, names, counts, 64);
-    if (r->compare)
-        for (unsigned i = 0; i < r->cap->n_images; i++)
-            if (!r->image_used[i])
-                note_uncompared(r, "frame %u context %u: no swap of it reached the model", r->cap->images[i].frame,
-                                r->cap->images[i].ctx_id);
     char why[1024];
     fail_reasons(r, &t, nu, why, sizeof why);
     bool pass = !why[0];
@@ -1247,6 +1301,11 @@ int cli_model(int argc, char **argv)
     if (run_stream(&r, err, sizeof err) != 0) {
         cli_error("model: %s", err);
         goto out;
+    }
+    if (r.compare) {
+        gmf_totals tt;
+        gmf_get_totals(r.m, &tt);
+        compare_end_references(&r, tt.records);
     }
     if (r.benchmark)
         print_benchmark(&r);
