@@ -31,6 +31,7 @@ extern const unsigned gm_upgrade_rename_count;
 typedef struct {
     const char *word;
     int since;
+    const char *exts; /* space-separated extensions that make it a keyword earlier (may be NULL) */
 } gm_upgrade_keyword;
 extern const gm_upgrade_keyword gm_upgrade_new_keywords[];
 /* #extension lines dropped because the feature is core in the target version. */
