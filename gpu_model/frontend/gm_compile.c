@@ -4,6 +4,7 @@
  * stages matching locations. Identifiers the upgrade pass renamed get their original
  * names back in OpName, so uniforms keep the names the application uses. */
 #include "gpu_model.h"
+#include "gm_frontend.h"
 #include "gm_relaxed.h"
 
 #include <glslang/Include/glslang_c_interface.h>
@@ -183,8 +184,11 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
             break;
         }
         char err[256];
-        sh->compiled_source = gm_glsl_upgrade(sources[i].source, sources[i].stage, &sh->upgrade,
-                                              err, sizeof err);
+        int has_gs = 0;
+        for (int k = 0; k < count; k++)
+            has_gs |= sources[k].stage == GM_STAGE_GEOMETRY;
+        sh->compiled_source = gm_glsl_upgrade_in_program(sources[i].source, sources[i].stage, has_gs,
+                                                         &sh->upgrade, err, sizeof err);
         if (!sh->compiled_source) {
             log_addf(&log, "error: %s shader: %s", stage_name(sh->stage), err);
             ok = 0;

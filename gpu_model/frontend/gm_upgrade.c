@@ -6,6 +6,7 @@
  * that became keywords, token by token outside comments. Declarations the replacements
  * need go on extra lines right after the #version line, followed by a `#line` directive
  * so glslang numbers the original lines exactly as the driver did. */
+#include "gm_frontend.h"
 #include "gm_pp.h"
 #include "gm_upgrade_tables.h"
 #include "gpu_model.h"
@@ -227,12 +228,11 @@ typedef struct {
     int compat;
     int mark_on_rewrite; /* the analysis stopped early: mark what the rewrite meets */
     int in_precision;    /* inside a desktop `precision ... ;` statement being blanked */
+    int after_gs;        /* a fragment shader fed by a geometry shader */
 } upgrade_ctx;
 
-static const gm_upgrade_rename *find_rename(const upgrade_ctx *c, const char *word)
+static const gm_upgrade_rename *find_rename_in(const char *word, int stage_bit)
 {
-    int stage_bit = c->stage == GM_STAGE_VERTEX ? GM_UP_VS
-                    : c->stage == GM_STAGE_FRAGMENT ? GM_UP_FS : 0;
     for (unsigned i = 0; i < gm_upgrade_rename_count; i++) {
         const gm_upgrade_rename *r = &gm_upgrade_renames[i];
         if ((r->stage == GM_UP_ANY || r->stage == stage_bit) && strcmp(r->from, word) == 0)
@@ -241,8 +241,37 @@ static const gm_upgrade_rename *find_rename(const upgrade_ctx *c, const char *wo
     return NULL;
 }
 
+static const gm_upgrade_rename *find_rename(const upgrade_ctx *c, const char *word)
+{
+    const gm_upgrade_rename *r = NULL;
+    if (c->stage == GM_STAGE_FRAGMENT && c->after_gs)
+        r = find_rename_in(word, GM_UP_FS_AFTER_GS);
+    if (!r)
+        r = find_rename_in(word, c->stage == GM_STAGE_VERTEX     ? GM_UP_VS
+                                 : c->stage == GM_STAGE_FRAGMENT ? GM_UP_FS
+                                 : c->stage == GM_STAGE_GEOMETRY ? GM_UP_GS : -1);
+    return r;
+}
+
+/* Is w[0..n) a compatibility member of a geometry shader's gl_in[]? */
+static int gs_in_member(const char *w, size_t n)
+{
+    for (const char *const *m = gm_upgrade_gs_in_members; *m; m++)
+        if (word_is(w, n, *m))
+            return 1;
+    return 0;
+}
+
+static void mark_gs_in(upgrade_ctx *c, const char *member, size_t n)
+{
+    char key[64];
+    snprintf(key, sizeof key, "GSIn%.*s", (int)(n > 3 ? n - 3 : 0), member + 3);
+    mark_decl(c->used, key);
+    c->compat = 1;
+}
+
 /* A built-in the active text uses: mark the declarations its replacement needs, unless the
- * shader redeclares it itself (`varying vec4 gl_TexCoord[4];`: prev is the type). */
+ * shader redeclares it itself (`flat out vec4 gl_FrontColor;`: prev is the type). */
 static void note_use(upgrade_ctx *c, const char *word, const char *prev)
 {
     const gm_upgrade_rename *r = find_rename(c, word);
@@ -253,7 +282,10 @@ static void note_use(upgrade_ctx *c, const char *word, const char *prev)
     if (!r->decl)
         return;
     int d = find_decl(r->decl);
-    int redeclared = prev && (strcmp(prev, "vec4") == 0 || strcmp(prev, "float") == 0);
+    /* gl_TexCoord redeclarations are replaced by the standard declaration (rewrite_text), so
+     * that every stage has the same array size: GL lets each stage size it differently. */
+    int redeclared = prev && (strcmp(prev, "vec4") == 0 || strcmp(prev, "float") == 0) &&
+                     strcmp(word, "gl_TexCoord") != 0;
     if (d >= 0 && redeclared)
         c->user_declared[d] = 1;
     else
@@ -266,22 +298,40 @@ static void note_use(upgrade_ctx *c, const char *word, const char *prev)
 static void analyse_uses(upgrade_ctx *c)
 {
     char prev[64] = "", word[128];
-    for (size_t i = 0; i < c->pp->expanded_count; i++) {
-        const gm_pp_token *t = &c->pp->expanded[i];
-        if (!t->len)
+    const gm_pp_token *t = c->pp->expanded;
+    size_t count = c->pp->expanded_count;
+    for (size_t i = 0; i < count; i++) {
+        if (!t[i].len)
             continue;
-        if (is_ident_start(t->s[0])) {
-            if (t->len >= sizeof word) {
+        if (is_ident_start(t[i].s[0])) {
+            if (t[i].len >= sizeof word) {
                 prev[0] = 0;
                 continue;
             }
-            memcpy(word, t->s, t->len);
-            word[t->len] = 0;
-            note_use(c, word, prev[0] ? prev : NULL);
-            size_t n = t->len < sizeof prev ? t->len : sizeof prev - 1;
+            memcpy(word, t[i].s, t[i].len);
+            word[t[i].len] = 0;
+            if (c->stage == GM_STAGE_GEOMETRY && !strcmp(word, "gl_in") && i + 1 < count &&
+                t[i + 1].len == 1 && t[i + 1].s[0] == '[') {
+                /* gl_in[...].gl_FrontColor */
+                size_t k = i + 1;
+                int depth = 0;
+                for (; k < count; k++) {
+                    depth += t[k].len == 1 && t[k].s[0] == '[';
+                    depth -= t[k].len == 1 && t[k].s[0] == ']';
+                    if (!depth)
+                        break;
+                }
+                if (k + 2 < count && t[k + 1].len == 1 && t[k + 1].s[0] == '.' &&
+                    gs_in_member(t[k + 2].s, t[k + 2].len))
+                    mark_gs_in(c, t[k + 2].s, t[k + 2].len);
+            }
+            /* A member after '.' is no built-in variable (gl_in[i].gl_FrontColor above). */
+            if (i == 0 || !(t[i - 1].len == 1 && t[i - 1].s[0] == '.'))
+                note_use(c, word, prev[0] ? prev : NULL);
+            size_t n = t[i].len < sizeof prev ? t[i].len : sizeof prev - 1;
             memcpy(prev, word, n);
             prev[n] = 0;
-        } else if (t->s[0] != '[' && t->s[0] != ']' && !isdigit((unsigned char)t->s[0])) {
+        } else if (t[i].s[0] != '[' && t[i].s[0] != ']' && !isdigit((unsigned char)t[i].s[0])) {
             prev[0] = 0;
         }
     }
@@ -353,14 +403,63 @@ static void rewrite_ident(upgrade_ctx *c, strbuf *out, const char *id, size_t n,
     sb_putn(out, id, n);
 }
 
+static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t start, size_t end);
+
+/* `gl_in[INDEX].gl_FrontColor` (a geometry shader reading a compatibility varying; the text
+ * from j is what follows gl_in) becomes `glr_FrontColor[INDEX]`, the vertex shader's output
+ * as an input array. Returns where the access ends, or 0 (nothing written) for any other
+ * use of gl_in. The access must be on one line. */
+static size_t gs_in_access(upgrade_ctx *c, strbuf *out, const char *s, size_t j, size_t end)
+{
+    size_t k = j;
+    while (k < end && isspace((unsigned char)s[k]))
+        k++;
+    if (k >= end || s[k] != '[')
+        return 0;
+    size_t open = k;
+    int depth = 0;
+    for (; k < end; k++) {
+        depth += s[k] == '[';
+        depth -= s[k] == ']';
+        if (!depth)
+            break;
+    }
+    if (k >= end)
+        return 0;
+    size_t close = k++;
+    while (k < end && isspace((unsigned char)s[k]))
+        k++;
+    if (k >= end || s[k] != '.')
+        return 0;
+    k++;
+    while (k < end && isspace((unsigned char)s[k]))
+        k++;
+    size_t m = k;
+    while (k < end && is_ident_char(s[k]))
+        k++;
+    if (!gs_in_member(s + m, k - m))
+        return 0;
+    sb_puts(out, "glr_");
+    sb_putn(out, s + m + 3, k - m - 3);
+    sb_putn(out, "[", 1);
+    rewrite_text(c, out, s, open + 1, close);
+    sb_putn(out, "]", 1);
+    if (c->mark_on_rewrite)
+        mark_gs_in(c, s + m, k - m);
+    return k;
+}
+
 /* Token pass over s[start, end) of the comment-free text: identifiers are rewritten, numbers
  * and punctuation copied (blanked inside a dropped precision statement). */
 static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t start, size_t end)
 {
-    size_t i = start;
+    size_t i = start, stmt_start = out->len;
     char prev[64] = "";
+    sb_putn(out, "", 0); /* out->data exists */
     while (i < end) {
         char ch = s[i];
+        /* in_precision: blanking a statement up to its ';' (a desktop precision statement or
+         * a gl_TexCoord redeclaration) */
         if (c->in_precision && !is_ident_start(ch)) {
             sb_putn(out, ch == '\n' || ch == '\t' ? &ch : " ", 1);
             if (ch == ';')
@@ -372,10 +471,25 @@ static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t star
             size_t j = i;
             while (j < end && is_ident_char(s[j]))
                 j++;
-            if (c->in_precision)
+            size_t after = c->stage == GM_STAGE_GEOMETRY && word_is(s + i, j - i, "gl_in")
+                               ? gs_in_access(c, out, s, j, end) : 0;
+            if (after) {
+                i = after;
+                prev[0] = 0;
+                continue;
+            }
+            if (!c->in_precision && !strcmp(prev, "vec4") && word_is(s + i, j - i, "gl_TexCoord") &&
+                find_rename(c, "gl_TexCoord") && !memchr(out->data + stmt_start, '\n', out->len - stmt_start)) {
+                /* `varying vec4 gl_TexCoord[4];`: dropped, the standard declaration is used. */
+                size_t n = out->len - stmt_start;
+                out->len = stmt_start;
+                put_spaces(out, n + (j - i));
+                c->in_precision = 1;
+            } else if (c->in_precision) {
                 put_spaces(out, j - i);
-            else
+            } else {
                 rewrite_ident(c, out, s + i, j - i, prev[0] ? prev : NULL);
+            }
             size_t n = j - i < sizeof prev - 1 ? j - i : sizeof prev - 1;
             memcpy(prev, s + i, n);
             prev[n] = 0;
@@ -395,6 +509,8 @@ static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t star
         if (!isspace((unsigned char)ch) && ch != '[' && ch != ']')
             prev[0] = 0;
         sb_putn(out, &ch, 1);
+        if (ch == ';' || ch == '{' || ch == '}')
+            stmt_start = out->len;
         i++;
     }
 }
@@ -695,13 +811,19 @@ static char *fix_driver_layouts(char *text, gm_stage stage, char *err, size_t er
     return out.data;
 }
 
-static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
-                            size_t err_size);
+static char *upgrade_source(const char *source, gm_stage stage, int after_gs, gm_upgrade_info *info,
+                            char *err, size_t err_size);
 
 char *gm_glsl_upgrade(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
                       size_t err_size)
 {
-    char *text = upgrade_source(source, stage, info, err, err_size);
+    return gm_glsl_upgrade_in_program(source, stage, 0, info, err, err_size);
+}
+
+char *gm_glsl_upgrade_in_program(const char *source, gm_stage stage, int after_geometry,
+                                 gm_upgrade_info *info, char *err, size_t err_size)
+{
+    char *text = upgrade_source(source, stage, after_geometry, info, err, err_size);
     if (text && !(text = fix_driver_layouts(text, stage, err, err_size)))
         gm_upgrade_info_free(info);
     return text;
@@ -758,8 +880,8 @@ static char *fix_current_source(const char *source, const gm_pp_result *pp, int 
     return t;
 }
 
-static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
-                            size_t err_size)
+static char *upgrade_source(const char *source, gm_stage stage, int after_gs, gm_upgrade_info *info,
+                            char *err, size_t err_size)
 {
     gm_upgrade_info dummy;
     if (!info)
@@ -817,6 +939,7 @@ static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info 
     upgrade_ctx c;
     memset(&c, 0, sizeof c);
     c.stage = stage;
+    c.after_gs = after_gs && stage == GM_STAGE_FRAGMENT;
     c.es = es;
     c.version = version;
     c.src_version = es ? (version == 100 ? 120 : 330) : version;

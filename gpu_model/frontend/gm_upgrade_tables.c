@@ -82,6 +82,26 @@ const gm_upgrade_decl gm_upgrade_decls[] = {
     {"ClipVertex", "out %Pvec4 glr_ClipVertex;", ""},
     {"ftransform", "%Pvec4 glr_ftransform() { return glr_ModelViewProjectionMatrix * glr_Vertex; }",
      "ModelViewProjectionMatrix Vertex"},
+    /* Geometry shader outputs and gl_in[] members (the vertex shader's outputs). */
+    {"GSFrontColor", "out %Pvec4 glr_gs_FrontColor;", ""},
+    {"GSBackColor", "out %Pvec4 glr_gs_BackColor;", ""},
+    {"GSFrontSecondaryColor", "out %Pvec4 glr_gs_FrontSecondaryColor;", ""},
+    {"GSBackSecondaryColor", "out %Pvec4 glr_gs_BackSecondaryColor;", ""},
+    {"GSTexCoord", "out %Pvec4 glr_gs_TexCoord[8];", ""},
+    {"GSFogFragCoord", "out %Pfloat glr_gs_FogFragCoord;", ""},
+    {"GSClipVertex", "out %Pvec4 glr_gs_ClipVertex;", ""},
+    {"GSInFrontColor", "in %Pvec4 glr_FrontColor[];", ""},
+    {"GSInBackColor", "in %Pvec4 glr_BackColor[];", ""},
+    {"GSInFrontSecondaryColor", "in %Pvec4 glr_FrontSecondaryColor[];", ""},
+    {"GSInBackSecondaryColor", "in %Pvec4 glr_BackSecondaryColor[];", ""},
+    {"GSInTexCoord", "in %Pvec4 glr_TexCoord[][8];", ""},
+    {"GSInFogFragCoord", "in %Pfloat glr_FogFragCoord[];", ""},
+    {"GSInClipVertex", "in %Pvec4 glr_ClipVertex[];", ""},
+    /* Fragment inputs from a geometry shader. */
+    {"FGSColor", "in %Pvec4 glr_gs_FrontColor;", ""},
+    {"FGSSecondaryColor", "in %Pvec4 glr_gs_FrontSecondaryColor;", ""},
+    {"FGSTexCoord", "in %Pvec4 glr_gs_TexCoord[8];", ""},
+    {"FGSFogFragCoord", "in %Pfloat glr_gs_FogFragCoord;", ""},
     /* Fragment inputs and outputs. */
     {"FColor", "in %Pvec4 glr_FrontColor;", ""},
     {"FSecondaryColor", "in %Pvec4 glr_FrontSecondaryColor;", ""},
@@ -186,6 +206,19 @@ const gm_upgrade_rename gm_upgrade_renames[] = {
     {"gl_FogFragCoord", "glr_FogFragCoord", "VFogFragCoord", GM_UP_VS},
     {"gl_ClipVertex", "glr_ClipVertex", "ClipVertex", GM_UP_VS},
     {"ftransform", "glr_ftransform", "ftransform", GM_UP_VS},
+    /* Geometry stage: outputs glr_gs_* (the geometry shader also reads the vertex shader's
+     * glr_* outputs through gl_in[], so its own outputs need other names). */
+    {"gl_FrontColor", "glr_gs_FrontColor", "GSFrontColor", GM_UP_GS},
+    {"gl_BackColor", "glr_gs_BackColor", "GSBackColor", GM_UP_GS},
+    {"gl_FrontSecondaryColor", "glr_gs_FrontSecondaryColor", "GSFrontSecondaryColor", GM_UP_GS},
+    {"gl_BackSecondaryColor", "glr_gs_BackSecondaryColor", "GSBackSecondaryColor", GM_UP_GS},
+    {"gl_TexCoord", "glr_gs_TexCoord", "GSTexCoord", GM_UP_GS},
+    {"gl_FogFragCoord", "glr_gs_FogFragCoord", "GSFogFragCoord", GM_UP_GS},
+    {"gl_ClipVertex", "glr_gs_ClipVertex", "GSClipVertex", GM_UP_GS},
+    {"gl_Color", "glr_gs_FrontColor", "FGSColor", GM_UP_FS_AFTER_GS},
+    {"gl_SecondaryColor", "glr_gs_FrontSecondaryColor", "FGSSecondaryColor", GM_UP_FS_AFTER_GS},
+    {"gl_TexCoord", "glr_gs_TexCoord", "FGSTexCoord", GM_UP_FS_AFTER_GS},
+    {"gl_FogFragCoord", "glr_gs_FogFragCoord", "FGSFogFragCoord", GM_UP_FS_AFTER_GS},
     /* Fragment stage: the rasterizer hands the front (or back) colour over as glr_FrontColor. */
     {"gl_Color", "glr_FrontColor", "FColor", GM_UP_FS},
     {"gl_SecondaryColor", "glr_FrontSecondaryColor", "FSecondaryColor", GM_UP_FS},
@@ -262,6 +295,11 @@ const gm_upgrade_keyword gm_upgrade_new_keywords[] = {
     {"texture", 130, NULL}, {"textureProj", 130, NULL}, {"textureLod", 130, NULL},
     {"textureProjLod", 130, NULL}, {"textureGrad", 130, NULL}, {"textureProjGrad", 130, NULL},
     {NULL, 0, NULL},
+};
+
+const char *const gm_upgrade_gs_in_members[] = {
+    "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor",
+    "gl_TexCoord", "gl_FogFragCoord", "gl_ClipVertex", NULL,
 };
 
 const char *const gm_upgrade_core_extensions[] = {

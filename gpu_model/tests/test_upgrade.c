@@ -172,7 +172,8 @@ static void test_line_count_kept(void)
         CHECKF(l != NULL, "%s", up);
         if (l)
             CHECK(count_lines(strchr(l, '\n') + 1) == count_lines(src) - 1);
-        CHECK(strstr(up, "glr_TexCoord[8]") == NULL); /* user redeclaration kept */
+        /* The redeclaration is replaced by the standard one, so that stages agree on the size. */
+        CHECKF(strstr(up, "in vec4 glr_TexCoord[8];") && !strstr(up, "glr_TexCoord[2]"), "%s", up);
         CHECK(info.upgraded && info.original_version == 110);
     }
     free(up);
@@ -542,6 +543,59 @@ static void test_extensions(void)
     gm_compile_result_free(&r);
 }
 
+/* Variables of storage class sc named `name` in a module. */
+static int has_var(const gm_compiled_shader *sh, const char *name, uint32_t sc)
+{
+    uint32_t id = 0;
+    for (size_t i = 5; i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpName && !strcmp((const char *)&sh->spirv[i + 2], name))
+            id = sh->spirv[i + 1];
+    for (size_t i = 5; id && i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpVariable && sh->spirv[i + 2] == id && sh->spirv[i + 3] == sc)
+            return 1;
+    return 0;
+}
+
+/* Compatibility built-ins in geometry shaders (GLSL 1.50 compatibility): gl_in[i].gl_FrontColor
+ * and gl_in[i].gl_TexCoord[j] read the vertex shader's outputs, gl_FrontColor and gl_TexCoord
+ * (also redeclared) are written as glr_gs_* outputs, which the fragment shader's gl_Color and
+ * gl_TexCoord then read. */
+static void test_geometry_compat(void)
+{
+    const char *vs = "#version 150 compatibility\nvoid main() {\n  gl_Position = gl_Vertex;\n"
+                     "  gl_FrontColor = gl_Color;\n  gl_TexCoord[1] = vec4(0.5);\n}\n";
+    const char *gs = "#version 150 compatibility\nlayout(triangles) in;\n"
+                     "layout(triangle_strip, max_vertices = 3) out;\nout vec4 gl_TexCoord[2];\n"
+                     "void main() {\n  for (int i = 0; i < 3; i++) {\n    gl_Position = gl_in[i].gl_Position;\n"
+                     "    gl_FrontColor = gl_in[ i ].gl_FrontColor * gl_in[i].gl_TexCoord[1].x;\n"
+                     "    gl_TexCoord[1] = gl_in[i].gl_TexCoord[1];\n    EmitVertex();\n  }\n}\n";
+    const char *fs = "#version 150 compatibility\nin vec4 gl_TexCoord[2];\nvoid main() {\n"
+                     "  gl_FragColor = gl_Color + gl_TexCoord[1];\n}\n";
+    gm_shader_source s[3] = {{GM_STAGE_VERTEX, vs, NULL}, {GM_STAGE_GEOMETRY, gs, NULL}, {GM_STAGE_FRAGMENT, fs, NULL}};
+    gm_compile_result r;
+    int rc = gm_compile_program(s, 3, &r);
+    CHECKF(rc == 0, "%s\n%s", r.log, r.shaders[1].compiled_source ? r.shaders[1].compiled_source : "");
+    if (rc == 0) {
+        CHECK(has_var(&r.shaders[0], "glr_FrontColor", SpvStorageClassOutput));
+        CHECK(has_var(&r.shaders[1], "glr_FrontColor", SpvStorageClassInput));
+        CHECK(has_var(&r.shaders[1], "glr_TexCoord", SpvStorageClassInput));
+        CHECK(has_var(&r.shaders[1], "glr_gs_FrontColor", SpvStorageClassOutput));
+        CHECK(has_var(&r.shaders[1], "glr_gs_TexCoord", SpvStorageClassOutput));
+        CHECK(has_var(&r.shaders[2], "glr_gs_FrontColor", SpvStorageClassInput));
+        CHECK(has_var(&r.shaders[2], "glr_gs_TexCoord", SpvStorageClassInput));
+        CHECK(!has_var(&r.shaders[2], "glr_FrontColor", SpvStorageClassInput));
+        CHECK(has_opline(&r.shaders[1], 8) && has_opline(&r.shaders[1], 9));
+    }
+    gm_compile_result_free(&r);
+    /* Without a geometry shader the fragment shader reads the vertex shader's outputs. */
+    gm_shader_source s2[2] = {{GM_STAGE_VERTEX, vs, NULL}, {GM_STAGE_FRAGMENT, fs, NULL}};
+    rc = gm_compile_program(s2, 2, &r);
+    CHECKF(rc == 0, "%s", r.log);
+    if (rc == 0)
+        CHECK(has_var(&r.shaders[1], "glr_FrontColor", SpvStorageClassInput));
+    gm_compile_result_free(&r);
+}
+
 /* Desktop precision qualifiers (issue 11 §2, glmark2 jellyfish and terrain): they may differ
  * between stages and come from empty macros; the program links. */
 static void test_desktop_precision(void)
@@ -655,6 +709,7 @@ int main(void)
     test_preprocessed();
     test_extensions();
     test_desktop_precision();
+    test_geometry_compat();
     test_glmark2();
     TEST_DONE();
 }
