@@ -506,6 +506,9 @@ static void test_extensions(void)
         {GM_STAGE_FRAGMENT, "#version 330\n#extension GL_ARB_shading_language_420pack : require\n"
          "layout(binding = 3) uniform sampler2D s;\nout vec4 o;\nvoid main() {\n"
          "  o = texture(s, vec2(0.5));\n}\n", NULL, 6},
+        {GM_STAGE_FRAGMENT, "#version 140\n#extension GL_ARB_shading_language_420pack : require\n"
+         "layout(binding = 2) uniform sampler2D s;\nlayout(std140, binding = 1) uniform U { vec4 k; };\n"
+         "out vec4 o;\nvoid main() {\n  o = texture(s, vec2(0.5)) * k;\n}\n", "layout", 7},
         {GM_STAGE_FRAGMENT, "#version 330\n#extension GL_ARB_arrays_of_arrays : require\n"
          "#extension GL_MESA_shader_integer_functions : require\nout vec4 o;\nvoid main() {\n"
          "  o = vec4(1.0);\n}\n", NULL, 6},
