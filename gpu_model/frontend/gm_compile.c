@@ -175,6 +175,13 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
     glslang_input_t inputs[GM_STAGE_COUNT];
     glslang_shader_t *shaders[GM_STAGE_COUNT] = {0};
     out->shader_count = count;
+    /* One context made every stage: a vertex shader without #version and without precision
+     * statements is ES 1.00 when its fragment shader is. */
+    int has_gs = 0, es = 0;
+    for (int k = 0; k < count; k++) {
+        has_gs |= sources[k].stage == GM_STAGE_GEOMETRY;
+        es |= gm_glsl_is_es(sources[k].source);
+    }
     for (int i = 0; i < count && ok; i++) {
         gm_compiled_shader *sh = &out->shaders[i];
         sh->stage = sources[i].stage;
@@ -184,10 +191,7 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
             break;
         }
         char err[256];
-        int has_gs = 0;
-        for (int k = 0; k < count; k++)
-            has_gs |= sources[k].stage == GM_STAGE_GEOMETRY;
-        sh->compiled_source = gm_glsl_upgrade_in_program(sources[i].source, sources[i].stage, has_gs,
+        sh->compiled_source = gm_glsl_upgrade_in_program(sources[i].source, sources[i].stage, has_gs, es,
                                                          &sh->upgrade, err, sizeof err);
         if (!sh->compiled_source) {
             log_addf(&log, "error: %s shader: %s", stage_name(sh->stage), err);

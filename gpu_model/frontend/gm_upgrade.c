@@ -611,6 +611,22 @@ static int looks_like_es100(const gm_pp_result *pp)
     return 0;
 }
 
+int gm_glsl_is_es(const char *source)
+{
+    if (!source)
+        return 0;
+    version_info v;
+    find_version(source, &v);
+    if (v.found)
+        return strcmp(v.profile, "es") == 0 || v.version == 100;
+    gm_pp_result pp;
+    if (gm_pp_analyse(source, 110, 0, "", &pp) != 0)
+        return 0;
+    int es = looks_like_es100(&pp);
+    gm_pp_free(&pp);
+    return es;
+}
+
 /* Block layouts the driver chooses. GL's default block layout is `shared`; `shared` and `packed`
  * leave the offsets to the implementation, and Mesa 22.3 on llvmpipe (UseSTD430AsDefaultPacking)
  * lays such uniform and buffer blocks out with std430 rules: glGetActiveUniformsiv(GL_UNIFORM_OFFSET)
@@ -811,19 +827,19 @@ static char *fix_driver_layouts(char *text, gm_stage stage, char *err, size_t er
     return out.data;
 }
 
-static char *upgrade_source(const char *source, gm_stage stage, int after_gs, gm_upgrade_info *info,
-                            char *err, size_t err_size);
+static char *upgrade_source(const char *source, gm_stage stage, int after_gs, int program_es,
+                            gm_upgrade_info *info, char *err, size_t err_size);
 
 char *gm_glsl_upgrade(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
                       size_t err_size)
 {
-    return gm_glsl_upgrade_in_program(source, stage, 0, info, err, err_size);
+    return gm_glsl_upgrade_in_program(source, stage, 0, 0, info, err, err_size);
 }
 
 char *gm_glsl_upgrade_in_program(const char *source, gm_stage stage, int after_geometry,
-                                 gm_upgrade_info *info, char *err, size_t err_size)
+                                 int program_es, gm_upgrade_info *info, char *err, size_t err_size)
 {
-    char *text = upgrade_source(source, stage, after_geometry, info, err, err_size);
+    char *text = upgrade_source(source, stage, after_geometry, program_es, info, err, err_size);
     if (text && !(text = fix_driver_layouts(text, stage, err, err_size)))
         gm_upgrade_info_free(info);
     return text;
@@ -880,8 +896,8 @@ static char *fix_current_source(const char *source, const gm_pp_result *pp, int 
     return t;
 }
 
-static char *upgrade_source(const char *source, gm_stage stage, int after_gs, gm_upgrade_info *info,
-                            char *err, size_t err_size)
+static char *upgrade_source(const char *source, gm_stage stage, int after_gs, int program_es,
+                            gm_upgrade_info *info, char *err, size_t err_size)
 {
     gm_upgrade_info dummy;
     if (!info)
@@ -902,7 +918,7 @@ static char *upgrade_source(const char *source, gm_stage stage, int after_gs, gm
             snprintf(err, err_size, "out of memory");
             return NULL;
         }
-        es = looks_like_es100(&pp), version = es ? 100 : 110;
+        es = program_es || looks_like_es100(&pp), version = es ? 100 : 110;
         gm_pp_free(&pp);
     }
     int compat_profile = strcmp(v.profile, "compatibility") == 0;

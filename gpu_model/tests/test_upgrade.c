@@ -483,6 +483,20 @@ static void test_preprocessed(void)
     CHECK(up && info.upgraded && info.original_es && info.original_version == 100);
     free(up);
     gm_upgrade_info_free(&info);
+    /* In a program, a vertex shader without #version or precision is ES 1.00 with such a
+     * fragment shader (one context compiled both), desktop 1.10 with glmark2's. */
+    const char *vs = "attribute vec4 p;\nvarying mediump vec4 c;\nvoid main() { c = p; gl_Position = p; }\n";
+    const char *fs_es = "precision mediump float;\nvarying vec4 c;\nvoid main() { gl_FragColor = c; }\n";
+    const char *fs_gl = "#ifdef GL_ES\nprecision mediump float;\n#endif\nvarying vec4 c;\n"
+                        "void main() { gl_FragColor = c; }\n";
+    for (int k = 0; k < 2; k++) {
+        gm_shader_source prog[2] = {{GM_STAGE_VERTEX, vs, NULL}, {GM_STAGE_FRAGMENT, k ? fs_gl : fs_es, NULL}};
+        int rc = gm_compile_program(prog, 2, &r);
+        CHECKF(rc == 0, "program %d: %s", k, r.log);
+        if (rc == 0)
+            CHECK(r.shaders[0].upgrade.original_es == !k && r.shaders[1].upgrade.original_es == !k);
+        gm_compile_result_free(&r);
+    }
 }
 
 /* Extensions (issue 11 §2): keywords an enabled extension brings are not renamed; `require` of
