@@ -591,6 +591,7 @@ static void rewrite_body(upgrade_ctx *c, strbuf *out, size_t from, int first_lin
             } else if (!word_is(s + at, n, "version")) {
                 sb_putn(out, s + ls, le - ls); /* #line, #pragma, #error, # */
             }
+            c->in_precision = 0; /* `#define P precision` blanks no code after it */
         }
         if (!s[le])
             break;

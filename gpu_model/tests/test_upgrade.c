@@ -635,6 +635,12 @@ static void test_desktop_precision(void)
         CHECKF(rc == 0, "pair %u: %s", i, r.log);
         gm_compile_result_free(&r);
     }
+    /* Precision words in macros become empty macros; a `precision` without its ';' in a
+     * #define blanks nothing after it. */
+    gm_compile_result r;
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 120\n#define H highp\n#define P precision\n"
+                   "uniform H vec4 c;\nvoid main() { gl_FragColor = c; }\n", &r) == 0);
+    gm_compile_result_free(&r);
     /* ES keeps its qualifiers (they decide llvmpipe's 16-bit arithmetic). */
     gm_upgrade_info info;
     char err[128];
