@@ -199,6 +199,20 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
         }
     }
 
+    /* glslang's default limits, with llvmpipe's (Mesa 22.3, glxinfo -l) where the defaults are
+     * lower than what shaders the driver accepted use (an atomic counter at binding 3 fails
+     * with glslang's one atomic-counter binding). */
+    glslang_resource_t limits = *glslang_default_resource();
+    limits.max_atomic_counter_bindings = 16;
+    limits.max_vertex_atomic_counter_buffers = limits.max_tess_control_atomic_counter_buffers = 16;
+    limits.max_tess_evaluation_atomic_counter_buffers = limits.max_geometry_atomic_counter_buffers = 16;
+    limits.max_fragment_atomic_counter_buffers = limits.max_compute_atomic_counter_buffers = 16;
+    limits.max_combined_atomic_counter_buffers = 80;
+    limits.max_vertex_atomic_counters = limits.max_tess_control_atomic_counters = 4096;
+    limits.max_tess_evaluation_atomic_counters = limits.max_geometry_atomic_counters = 4096;
+    limits.max_fragment_atomic_counters = limits.max_compute_atomic_counters = 4096;
+    limits.max_combined_atomic_counters = 4096;
+    limits.max_atomic_counter_buffer_size = 16384;
     pthread_mutex_lock(&compile_lock);
     glslang_program_t *program = ok ? glslang_program_create() : NULL;
     for (int i = 0; i < count && ok; i++) {
@@ -215,7 +229,7 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
         in->default_version = 110;
         in->default_profile = GLSLANG_NO_PROFILE;
         in->messages = GLSLANG_MSG_SPV_RULES_BIT;
-        in->resource = glslang_default_resource();
+        in->resource = &limits;
         shaders[i] = glslang_shader_create(in);
         if (!shaders[i]) {
             log_add(&log, "error: glslang_shader_create failed");

@@ -513,7 +513,7 @@ static void test_extensions(void)
         {GM_STAGE_FRAGMENT, "#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\nuniform dvec4 d;\n"
          "uniform dmat2 m;\nout vec4 o;\nvoid main() {\n  o = vec4(d * m[0].x);\n}\n", "dvec4", 7},
         {GM_STAGE_FRAGMENT, "#version 140\n#extension GL_ARB_shader_atomic_counters : require\n"
-         "layout(binding = 0) uniform atomic_uint a;\nout vec4 o;\nvoid main() {\n"
+         "layout(binding = 3, offset = 4) uniform atomic_uint a;\nout vec4 o;\nvoid main() {\n"
          "  o = vec4(float(atomicCounterIncrement(a)));\n}\n", "atomic_uint", 6},
         {GM_STAGE_FRAGMENT, "#version 130\n#extension GL_ARB_explicit_attrib_location : require\n"
          "layout(location = 0) out vec4 o;\nvoid main() {\n  o = vec4(1.0);\n}\n", "layout", 5},
