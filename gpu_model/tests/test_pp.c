@@ -5,7 +5,6 @@
 #include "gm_test.h"
 
 #include <string.h>
-#include <time.h>
 
 /* The expanded active text as one string, tokens separated by single spaces. */
 static void expanded(const gm_pp_result *r, char *buf, size_t size)
@@ -157,7 +156,8 @@ static void test_eval(void)
     }
 }
 
-/* Untrusted input: an exponential macro bomb and deep nesting end quickly, flagged incomplete. */
+/* Untrusted input: an exponential macro bomb stops at the work limit, flagged incomplete (the
+ * test's timeout catches a hang); deep nesting and broken directives are taken. */
 static void test_limits(void)
 {
     char src[4096];
@@ -165,7 +165,6 @@ static void test_limits(void)
     for (int k = 1; k < 40; k++)
         n += (size_t)snprintf(src + n, sizeof src - n, "#define A%d A%d A%d\n", k, k - 1, k - 1);
     snprintf(src + n, sizeof src - n, "A39\n");
-    clock_t t0 = clock();
     gm_pp_result r;
     CHECK(gm_pp_analyse(src, 110, 0, "", &r) == 0);
     CHECK(!r.complete);
@@ -179,8 +178,6 @@ static void test_limits(void)
     gm_pp_free(&r);
     CHECK(gm_pp_analyse("#define F(a,b) F(a\nF(F(F(\n#define\n#\n#if\n#elif\n\\", 110, 0, "", &r) == 0);
     gm_pp_free(&r);
-    double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    CHECKF(s < 5.0, "%.2f s", s);
 }
 
 int main(void)
