@@ -4,6 +4,7 @@
  * stages matching locations. Identifiers the upgrade pass renamed get their original
  * names back in OpName, so uniforms keep the names the application uses. */
 #include "gpu_model.h"
+#include "gm_frontend.h"
 #include "gm_relaxed.h"
 
 #include <glslang/Include/glslang_c_interface.h>
@@ -174,6 +175,13 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
     glslang_input_t inputs[GM_STAGE_COUNT];
     glslang_shader_t *shaders[GM_STAGE_COUNT] = {0};
     out->shader_count = count;
+    /* One context made every stage: a vertex shader without #version and without precision
+     * statements is ES 1.00 when its fragment shader is. */
+    int has_gs = 0, es = 0;
+    for (int k = 0; k < count; k++) {
+        has_gs |= sources[k].stage == GM_STAGE_GEOMETRY;
+        es |= gm_glsl_is_es(sources[k].source);
+    }
     for (int i = 0; i < count && ok; i++) {
         gm_compiled_shader *sh = &out->shaders[i];
         sh->stage = sources[i].stage;
@@ -183,14 +191,28 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
             break;
         }
         char err[256];
-        sh->compiled_source = gm_glsl_upgrade(sources[i].source, sources[i].stage, &sh->upgrade,
-                                              err, sizeof err);
+        sh->compiled_source = gm_glsl_upgrade_in_program(sources[i].source, sources[i].stage, has_gs, es,
+                                                         &sh->upgrade, err, sizeof err);
         if (!sh->compiled_source) {
             log_addf(&log, "error: %s shader: %s", stage_name(sh->stage), err);
             ok = 0;
         }
     }
 
+    /* glslang's default limits, with llvmpipe's (Mesa 22.3, glxinfo -l) where the defaults are
+     * lower than what shaders the driver accepted use (an atomic counter at binding 3 fails
+     * with glslang's one atomic-counter binding). */
+    glslang_resource_t limits = *glslang_default_resource();
+    limits.max_atomic_counter_bindings = 16;
+    limits.max_vertex_atomic_counter_buffers = limits.max_tess_control_atomic_counter_buffers = 16;
+    limits.max_tess_evaluation_atomic_counter_buffers = limits.max_geometry_atomic_counter_buffers = 16;
+    limits.max_fragment_atomic_counter_buffers = limits.max_compute_atomic_counter_buffers = 16;
+    limits.max_combined_atomic_counter_buffers = 80;
+    limits.max_vertex_atomic_counters = limits.max_tess_control_atomic_counters = 4096;
+    limits.max_tess_evaluation_atomic_counters = limits.max_geometry_atomic_counters = 4096;
+    limits.max_fragment_atomic_counters = limits.max_compute_atomic_counters = 4096;
+    limits.max_combined_atomic_counters = 4096;
+    limits.max_atomic_counter_buffer_size = 16384;
     pthread_mutex_lock(&compile_lock);
     glslang_program_t *program = ok ? glslang_program_create() : NULL;
     for (int i = 0; i < count && ok; i++) {
@@ -207,7 +229,7 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
         in->default_version = 110;
         in->default_profile = GLSLANG_NO_PROFILE;
         in->messages = GLSLANG_MSG_SPV_RULES_BIT;
-        in->resource = glslang_default_resource();
+        in->resource = &limits;
         shaders[i] = glslang_shader_create(in);
         if (!shaders[i]) {
             log_add(&log, "error: glslang_shader_create failed");

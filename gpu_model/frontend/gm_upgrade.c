@@ -6,6 +6,8 @@
  * that became keywords, token by token outside comments. Declarations the replacements
  * need go on extra lines right after the #version line, followed by a `#line` directive
  * so glslang numbers the original lines exactly as the driver did. */
+#include "gm_frontend.h"
+#include "gm_pp.h"
 #include "gm_upgrade_tables.h"
 #include "gpu_model.h"
 
@@ -57,6 +59,7 @@ static void sb_printf(strbuf *b, const char *fmt, ...)
 
 static int is_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
 static int is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static int word_is(const char *s, size_t n, const char *w) { return strlen(w) == n && !strncmp(s, w, n); }
 
 /* The #version directive, located outside comments. */
 typedef struct {
@@ -176,42 +179,176 @@ static void emit_decl(strbuf *out, const char *text, int es)
     sb_puts(out, "\n");
 }
 
-/* Is the #extension on this directive line one that is core in the target? */
-static int is_core_extension(const char *line, size_t n)
+/* The state an active #extension directive leaves for `name` (the last one decides; `all`
+ * only disables). */
+static int ext_enabled(const gm_pp_result *pp, const char *name, size_t n)
 {
-    const char *p = line, *end = line + n;
-    while (p < end && isspace((unsigned char)*p))
-        p++;
-    if (p >= end || *p != '#')
-        return 0;
-    p++;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    if ((size_t)(end - p) < 9 || strncmp(p, "extension", 9) != 0)
-        return 0;
-    p += 9;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    for (const char *const *e = gm_upgrade_core_extensions; *e; e++) {
-        size_t l = strlen(*e);
-        if ((size_t)(end - p) >= l && strncmp(p, *e, l) == 0 && !is_ident_char(p[l]))
-            return 1;
+    int on = 0;
+    for (int i = 0; i < pp->ext_count; i++) {
+        const gm_pp_extension *e = &pp->ext[i];
+        if (strlen(e->name) == n && strncmp(e->name, name, n) == 0)
+            on = e->behavior != GM_PP_DISABLE;
+        else if (strcmp(e->name, "all") == 0 && e->behavior == GM_PP_DISABLE)
+            on = 0;
     }
+    return on;
+}
+
+/* Is one of the space-separated extensions of list enabled? */
+static int any_ext_enabled(const gm_pp_result *pp, const char *list)
+{
+    while (list && *list) {
+        while (*list == ' ')
+            list++;
+        size_t n = strcspn(list, " ");
+        if (n && ext_enabled(pp, list, n))
+            return 1;
+        list += n;
+    }
+    return 0;
+}
+
+static int is_core_extension(const char *name, size_t n)
+{
+    for (const char *const *e = gm_upgrade_core_extensions; *e; e++)
+        if (strlen(*e) == n && strncmp(*e, name, n) == 0)
+            return 1;
     return 0;
 }
 
 typedef struct {
     gm_stage stage;
     int es;
+    int version;        /* as written in the source (__VERSION__) */
     int src_version;    /* desktop-equivalent version used for keyword decisions */
+    const gm_pp_result *pp;
     unsigned char used[256];
     unsigned char user_declared[256];
     strbuf renames;
     int compat;
+    int mark_on_rewrite; /* the analysis stopped early: mark what the rewrite meets */
+    int in_precision;    /* inside a desktop `precision ... ;` statement being blanked */
+    int after_gs;        /* a fragment shader fed by a geometry shader */
 } upgrade_ctx;
 
-/* Rewrites one identifier. prev is the previous identifier token (to spot user
- * redeclarations of built-in arrays such as `varying vec4 gl_TexCoord[4];`). */
+static const gm_upgrade_rename *find_rename_in(const char *word, int stage_bit)
+{
+    for (unsigned i = 0; i < gm_upgrade_rename_count; i++) {
+        const gm_upgrade_rename *r = &gm_upgrade_renames[i];
+        if ((r->stage == GM_UP_ANY || r->stage == stage_bit) && strcmp(r->from, word) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static const gm_upgrade_rename *find_rename(const upgrade_ctx *c, const char *word)
+{
+    const gm_upgrade_rename *r = NULL;
+    if (c->stage == GM_STAGE_FRAGMENT && c->after_gs)
+        r = find_rename_in(word, GM_UP_FS_AFTER_GS);
+    if (!r)
+        r = find_rename_in(word, c->stage == GM_STAGE_VERTEX     ? GM_UP_VS
+                                 : c->stage == GM_STAGE_FRAGMENT ? GM_UP_FS
+                                 : c->stage == GM_STAGE_GEOMETRY ? GM_UP_GS : -1);
+    return r;
+}
+
+/* Is w[0..n) a compatibility member of a geometry shader's gl_in[]? */
+static int gs_in_member(const char *w, size_t n)
+{
+    for (const char *const *m = gm_upgrade_gs_in_members; *m; m++)
+        if (word_is(w, n, *m))
+            return 1;
+    return 0;
+}
+
+static void mark_gs_in(upgrade_ctx *c, const char *member, size_t n)
+{
+    char key[64];
+    snprintf(key, sizeof key, "GSIn%.*s", (int)(n > 3 ? n - 3 : 0), member + 3);
+    mark_decl(c->used, key);
+    c->compat = 1;
+}
+
+/* A built-in the active text uses: mark the declarations its replacement needs, unless the
+ * shader redeclares it itself (`flat out vec4 gl_FrontColor;`: prev is the type). */
+static void note_use(upgrade_ctx *c, const char *word, const char *prev)
+{
+    const gm_upgrade_rename *r = find_rename(c, word);
+    if (!r)
+        return;
+    if (strncmp(word, "gl_", 3) == 0)
+        c->compat = 1;
+    if (!r->decl)
+        return;
+    int d = find_decl(r->decl);
+    /* gl_TexCoord redeclarations are replaced by the standard declaration (rewrite_text), so
+     * that every stage has the same array size: GL lets each stage size it differently. */
+    int redeclared = prev && (strcmp(prev, "vec4") == 0 || strcmp(prev, "float") == 0) &&
+                     strcmp(word, "gl_TexCoord") != 0;
+    if (d >= 0 && redeclared)
+        c->user_declared[d] = 1;
+    else
+        mark_decl(c->used, r->decl);
+}
+
+/* Decides which declarations to insert from the preprocessed, macro-expanded active text:
+ * a built-in mentioned only in an inactive branch, or only as the name of a macro
+ * (`#define gl_FragColor out_Color`), needs none. */
+static void analyse_uses(upgrade_ctx *c)
+{
+    char prev[64] = "", word[128];
+    const gm_pp_token *t = c->pp->expanded;
+    size_t count = c->pp->expanded_count;
+    for (size_t i = 0; i < count; i++) {
+        if (!t[i].len)
+            continue;
+        if (is_ident_start(t[i].s[0])) {
+            if (t[i].len >= sizeof word) {
+                prev[0] = 0;
+                continue;
+            }
+            memcpy(word, t[i].s, t[i].len);
+            word[t[i].len] = 0;
+            if (c->stage == GM_STAGE_GEOMETRY && !strcmp(word, "gl_in") && i + 1 < count &&
+                t[i + 1].len == 1 && t[i + 1].s[0] == '[') {
+                /* gl_in[...].gl_FrontColor */
+                size_t k = i + 1;
+                int depth = 0;
+                for (; k < count; k++) {
+                    depth += t[k].len == 1 && t[k].s[0] == '[';
+                    depth -= t[k].len == 1 && t[k].s[0] == ']';
+                    if (!depth)
+                        break;
+                }
+                if (k + 2 < count && t[k + 1].len == 1 && t[k + 1].s[0] == '.' &&
+                    gs_in_member(t[k + 2].s, t[k + 2].len))
+                    mark_gs_in(c, t[k + 2].s, t[k + 2].len);
+            }
+            /* A member after '.' is no built-in variable (gl_in[i].gl_FrontColor above). */
+            if (i == 0 || !(t[i - 1].len == 1 && t[i - 1].s[0] == '.'))
+                note_use(c, word, prev[0] ? prev : NULL);
+            size_t n = t[i].len < sizeof prev ? t[i].len : sizeof prev - 1;
+            memcpy(prev, word, n);
+            prev[n] = 0;
+        } else if (t[i].s[0] != '[' && t[i].s[0] != ']' && !isdigit((unsigned char)t[i].s[0])) {
+            prev[0] = 0;
+        }
+    }
+}
+
+static int is_precision_word(const char *w)
+{
+    return strcmp(w, "lowp") == 0 || strcmp(w, "mediump") == 0 || strcmp(w, "highp") == 0;
+}
+
+static void put_spaces(strbuf *out, size_t n)
+{
+    while (n--)
+        sb_putn(out, " ", 1);
+}
+
+/* Rewrites one identifier of the active text. */
 static void rewrite_ident(upgrade_ctx *c, strbuf *out, const char *id, size_t n, const char *prev)
 {
     char word[128];
@@ -221,8 +358,22 @@ static void rewrite_ident(upgrade_ctx *c, strbuf *out, const char *id, size_t n,
     }
     memcpy(word, id, n);
     word[n] = 0;
-    int stage_bit = c->stage == GM_STAGE_VERTEX ? GM_UP_VS
-                    : c->stage == GM_STAGE_FRAGMENT ? GM_UP_FS : 0;
+    /* Desktop GLSL ignores precision qualifiers, but glslang's linker insists that they match
+     * between stages: drop them (and `precision` statements) as the driver does. */
+    if (!c->es && is_precision_word(word)) {
+        put_spaces(out, n);
+        return;
+    }
+    if (!c->es && strcmp(word, "precision") == 0) {
+        c->in_precision = 1;
+        put_spaces(out, n);
+        return;
+    }
+    /* The upgraded text has another #version: __VERSION__ keeps the driver's value. */
+    if (strcmp(word, "__VERSION__") == 0) {
+        sb_printf(out, "%d", c->version);
+        return;
+    }
     if (strcmp(word, "attribute") == 0) {
         sb_puts(out, "in");
         return;
@@ -231,119 +382,250 @@ static void rewrite_ident(upgrade_ctx *c, strbuf *out, const char *id, size_t n,
         sb_puts(out, c->stage == GM_STAGE_FRAGMENT ? "in" : "out");
         return;
     }
-    for (unsigned i = 0; i < gm_upgrade_rename_count; i++) {
-        const gm_upgrade_rename *r = &gm_upgrade_renames[i];
-        if ((r->stage != GM_UP_ANY && r->stage != stage_bit) || strcmp(r->from, word) != 0)
-            continue;
+    const gm_upgrade_rename *r = find_rename(c, word);
+    if (r) {
         sb_puts(out, r->to);
-        if (strncmp(word, "gl_", 3) == 0)
-            c->compat = 1;
-        if (r->decl) {
-            int d = find_decl(r->decl);
-            int redeclared = prev && (strcmp(prev, "vec4") == 0 || strcmp(prev, "float") == 0);
-            if (d >= 0 && redeclared)
-                c->user_declared[d] = 1;
-            else
-                mark_decl(c->used, r->decl);
-        }
+        if (c->mark_on_rewrite)
+            note_use(c, word, prev);
         return;
     }
     for (const gm_upgrade_keyword *k = gm_upgrade_new_keywords; k->word; k++) {
-        if (k->since > c->src_version && strcmp(k->word, word) == 0) {
+        if (k->since > c->src_version && strcmp(k->word, word) == 0 &&
+            !any_ext_enabled(c->pp, k->exts)) {
             sb_printf(out, "glr_u_%s", word);
-            if (!c->renames.data || !strstr(c->renames.data, word))
-                sb_printf(&c->renames, "%s=glr_u_%s\n", word, word);
+            char pair[300];
+            snprintf(pair, sizeof pair, "%s=glr_u_%s\n", word, word);
+            if (!c->renames.data || !strstr(c->renames.data, pair))
+                sb_puts(&c->renames, pair);
             return;
         }
     }
     sb_putn(out, id, n);
 }
 
-/* Token pass over [start, end): identifiers outside comments are rewritten; comments,
- * numbers, punctuation and newlines are copied unchanged so lines stay where they are. */
-static void rewrite_range(upgrade_ctx *c, strbuf *out, const char *src, size_t start, size_t end)
+static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t start, size_t end);
+
+/* `gl_in[INDEX].gl_FrontColor` (a geometry shader reading a compatibility varying; the text
+ * from j is what follows gl_in) becomes `glr_FrontColor[INDEX]`, the vertex shader's output
+ * as an input array. Returns where the access ends, or 0 (nothing written) for any other
+ * use of gl_in. The access must be on one line. */
+static size_t gs_in_access(upgrade_ctx *c, strbuf *out, const char *s, size_t j, size_t end)
 {
-    size_t i = start;
-    int line_start = 1;
+    size_t k = j;
+    while (k < end && isspace((unsigned char)s[k]))
+        k++;
+    if (k >= end || s[k] != '[')
+        return 0;
+    size_t open = k;
+    int depth = 0;
+    for (; k < end; k++) {
+        depth += s[k] == '[';
+        depth -= s[k] == ']';
+        if (!depth)
+            break;
+    }
+    if (k >= end)
+        return 0;
+    size_t close = k++;
+    while (k < end && isspace((unsigned char)s[k]))
+        k++;
+    if (k >= end || s[k] != '.')
+        return 0;
+    k++;
+    while (k < end && isspace((unsigned char)s[k]))
+        k++;
+    size_t m = k;
+    while (k < end && is_ident_char(s[k]))
+        k++;
+    if (!gs_in_member(s + m, k - m))
+        return 0;
+    sb_puts(out, "glr_");
+    sb_putn(out, s + m + 3, k - m - 3);
+    sb_putn(out, "[", 1);
+    rewrite_text(c, out, s, open + 1, close);
+    sb_putn(out, "]", 1);
+    if (c->mark_on_rewrite)
+        mark_gs_in(c, s + m, k - m);
+    return k;
+}
+
+/* Token pass over s[start, end) of the comment-free text: identifiers are rewritten, numbers
+ * and punctuation copied (blanked inside a dropped precision statement). */
+static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t start, size_t end)
+{
+    size_t i = start, stmt_start = out->len;
     char prev[64] = "";
+    sb_putn(out, "", 0); /* out->data exists */
     while (i < end) {
-        char ch = src[i];
-        if (ch == '/' && i + 1 < end && src[i + 1] == '/') {
-            size_t j = i;
-            while (j < end && src[j] != '\n')
-                j++;
-            sb_putn(out, src + i, j - i);
-            i = j;
-            continue;
-        }
-        if (ch == '/' && i + 1 < end && src[i + 1] == '*') {
-            size_t j = i + 2;
-            while (j + 1 < end && !(src[j] == '*' && src[j + 1] == '/'))
-                j++;
-            j = j + 2 <= end ? j + 2 : end;
-            sb_putn(out, src + i, j - i);
-            i = j;
-            continue;
-        }
-        if (ch == '#' && line_start) {
-            size_t j = i;
-            while (j < end && src[j] != '\n')
-                j++;
-            if (is_core_extension(src + i, j - i)) {
-                /* Keep the line (numbering) but drop the directive. */
-                i = j;
-                continue;
-            }
-        }
-        if (ch == '\n') {
-            line_start = 1;
-            sb_putn(out, &ch, 1);
+        char ch = s[i];
+        /* in_precision: blanking a statement up to its ';' (a desktop precision statement or
+         * a gl_TexCoord redeclaration) */
+        if (c->in_precision && !is_ident_start(ch)) {
+            sb_putn(out, ch == '\n' || ch == '\t' ? &ch : " ", 1);
+            if (ch == ';')
+                c->in_precision = 0;
             i++;
             continue;
         }
-        if (!isspace((unsigned char)ch))
-            line_start = 0;
         if (is_ident_start(ch)) {
             size_t j = i;
-            while (j < end && is_ident_char(src[j]))
+            while (j < end && is_ident_char(s[j]))
                 j++;
-            rewrite_ident(c, out, src + i, j - i, prev[0] ? prev : NULL);
+            size_t after = c->stage == GM_STAGE_GEOMETRY && word_is(s + i, j - i, "gl_in")
+                               ? gs_in_access(c, out, s, j, end) : 0;
+            if (after) {
+                i = after;
+                prev[0] = 0;
+                continue;
+            }
+            if (!c->in_precision && !strcmp(prev, "vec4") && word_is(s + i, j - i, "gl_TexCoord") &&
+                find_rename(c, "gl_TexCoord") && !memchr(out->data + stmt_start, '\n', out->len - stmt_start)) {
+                /* `varying vec4 gl_TexCoord[4];`: dropped, the standard declaration is used. */
+                size_t n = out->len - stmt_start;
+                out->len = stmt_start;
+                put_spaces(out, n + (j - i));
+                c->in_precision = 1;
+            } else if (c->in_precision) {
+                put_spaces(out, j - i);
+            } else {
+                rewrite_ident(c, out, s + i, j - i, prev[0] ? prev : NULL);
+            }
             size_t n = j - i < sizeof prev - 1 ? j - i : sizeof prev - 1;
-            memcpy(prev, src + i, n);
+            memcpy(prev, s + i, n);
             prev[n] = 0;
             i = j;
             continue;
         }
-        if (isdigit((unsigned char)ch) ||
-            (ch == '.' && i + 1 < end && isdigit((unsigned char)src[i + 1]))) {
+        if (isdigit((unsigned char)ch) || (ch == '.' && i + 1 < end && isdigit((unsigned char)s[i + 1]))) {
             size_t j = i + 1;
             /* Numbers (1.0e-5, 0x1Fu) never contain identifiers to rewrite. */
-            while (j < end && (is_ident_char(src[j]) || src[j] == '.' ||
-                               ((src[j] == '+' || src[j] == '-') &&
-                                (src[j - 1] == 'e' || src[j - 1] == 'E'))))
+            while (j < end && (is_ident_char(s[j]) || s[j] == '.' ||
+                               ((s[j] == '+' || s[j] == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E'))))
                 j++;
-            sb_putn(out, src + i, j - i);
+            sb_putn(out, s + i, j - i);
             i = j;
             continue;
         }
-        if (!isspace((unsigned char)ch) && ch != '[' && ch != ']' && !isdigit((unsigned char)ch))
+        if (!isspace((unsigned char)ch) && ch != '[' && ch != ']')
             prev[0] = 0;
         sb_putn(out, &ch, 1);
+        if (ch == ';' || ch == '{' || ch == '}')
+            stmt_start = out->len;
         i++;
     }
 }
 
-/* ES 1.00 shaders announce themselves with precision statements when #version is
- * missing (desktop 1.10 reserves `precision`). */
-static int looks_like_es100(const char *src)
+/* Directive word of a line (after '#' and blanks); sets *rest to what follows it. */
+static size_t directive_word(const char *s, size_t start, size_t end, size_t *at, size_t *rest)
 {
-    const char *p = src;
-    while ((p = strstr(p, "precision")) != NULL) {
-        if ((p == src || !is_ident_char(p[-1])) && !is_ident_char(p[9]))
-            return 1;
-        p += 9;
+    size_t i = start;
+    while (i < end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    if (i >= end || s[i] != '#')
+        return 0;
+    i++;
+    while (i < end && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    *at = i;
+    while (i < end && is_ident_char(s[i]))
+        i++;
+    *rest = i;
+    return i - *at;
+}
+
+/* An active #extension line of the upgraded text. Extensions that are core in the target are
+ * dropped; `require` becomes `enable`: the driver accepted the shader, so the extension is
+ * there, and glslang only warns about an enabled extension it does not know (Mesa extensions
+ * such as GL_ARB_shader_bit_encoding or GL_MESA_shader_integer_functions) instead of failing.
+ * The line itself always stays (blank when dropped) so numbering is kept. */
+static void rewrite_extension(strbuf *out, const char *s, size_t start, size_t end, size_t rest)
+{
+    size_t i = rest;
+    while (i < end && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t name = i;
+    while (i < end && is_ident_char(s[i]))
+        i++;
+    if (is_core_extension(s + name, i - name))
+        return;
+    const char *req = NULL;
+    for (size_t k = i; k + 7 <= end; k++)
+        if (strncmp(s + k, "require", 7) == 0 && !is_ident_char(s[k + 7]) && !is_ident_char(s[k - 1]))
+            req = s + k;
+    if (!req) {
+        sb_putn(out, s + start, end - start);
+        return;
     }
+    sb_putn(out, s + start, (size_t)(req - s) - start);
+    sb_puts(out, "enable ");
+    sb_putn(out, req + 7, end - (size_t)(req - s) - 7);
+}
+
+/* The upgraded body: every physical line of the comment-free text from `from` on, in order.
+ * Conditional directives and lines of inactive branches become empty lines (the analysis
+ * resolved them, so glslang, whose predefined macros differ for the new #version, never
+ * evaluates them again); #define and #undef stay, rewritten like code, so glslang expands
+ * the same macros. */
+static void rewrite_body(upgrade_ctx *c, strbuf *out, size_t from, int first_line)
+{
+    const char *s = c->pp->clean;
+    size_t ls = from;
+    for (int line = first_line; line <= c->pp->line_count; line++) {
+        size_t le = ls;
+        while (s[le] && s[le] != '\n')
+            le++;
+        int kind = c->pp->kind[line - 1];
+        size_t at, rest, n = 0;
+        if (kind == GM_PP_CODE) {
+            rewrite_text(c, out, s, ls, le);
+        } else if (kind == GM_PP_DIRECTIVE) {
+            c->in_precision = 0;
+            n = directive_word(s, ls, le, &at, &rest);
+            if (!n) {
+                rewrite_text(c, out, s, ls, le); /* continuation of a #define */
+            } else if (word_is(s + at, n, "define") || word_is(s + at, n, "undef")) {
+                sb_putn(out, s + ls, rest - ls);
+                rewrite_text(c, out, s, rest, le);
+            } else if (word_is(s + at, n, "extension")) {
+                rewrite_extension(out, s, ls, le, rest);
+            } else if (!word_is(s + at, n, "version")) {
+                sb_putn(out, s + ls, le - ls); /* #line, #pragma, #error, # */
+            }
+            c->in_precision = 0; /* `#define P precision` blanks no code after it */
+        }
+        if (!s[le])
+            break;
+        sb_putn(out, "\n", 1);
+        ls = le + 1;
+    }
+}
+
+/* A source without #version is GLSL 1.10 in a desktop context and GLSL ES 1.00 in an ES one;
+ * the context is not known here, so ES 1.00 shaders are recognised by a precision statement
+ * in their active text when preprocessed as desktop GLSL (desktop 1.10 reserves `precision`;
+ * a `precision` under `#ifdef GL_ES` is inactive there, as in glmark2's desktop shaders). */
+static int looks_like_es100(const gm_pp_result *pp)
+{
+    for (size_t i = 0; i < pp->expanded_count; i++)
+        if (pp->expanded[i].len == 9 && memcmp(pp->expanded[i].s, "precision", 9) == 0)
+            return 1;
     return 0;
+}
+
+int gm_glsl_is_es(const char *source)
+{
+    if (!source)
+        return 0;
+    version_info v;
+    find_version(source, &v);
+    if (v.found)
+        return strcmp(v.profile, "es") == 0 || v.version == 100;
+    gm_pp_result pp;
+    if (gm_pp_analyse(source, 110, 0, "", &pp) != 0)
+        return 0;
+    int es = looks_like_es100(&pp);
+    gm_pp_free(&pp);
+    return es;
 }
 
 /* Block layouts the driver chooses. GL's default block layout is `shared`; `shared` and `packed`
@@ -393,7 +675,6 @@ static size_t next_token(const char *s, size_t *i, char *punct)
     return 0;
 }
 
-static int word_is(const char *s, size_t n, const char *w) { return strlen(w) == n && !strncmp(s, w, n); }
 
 /* Rewrites shared/packed inside layout(...) to std430 (in place: the replacement is padded to the
  * same length, "shared" -> "std430", "packed" -> "std430", both six letters) and reports whether
@@ -547,20 +828,77 @@ static char *fix_driver_layouts(char *text, gm_stage stage, char *err, size_t er
     return out.data;
 }
 
-static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
-                            size_t err_size);
+static char *upgrade_source(const char *source, gm_stage stage, int after_gs, int program_es,
+                            gm_upgrade_info *info, char *err, size_t err_size);
 
 char *gm_glsl_upgrade(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
                       size_t err_size)
 {
-    char *text = upgrade_source(source, stage, info, err, err_size);
+    return gm_glsl_upgrade_in_program(source, stage, 0, 0, info, err, err_size);
+}
+
+char *gm_glsl_upgrade_in_program(const char *source, gm_stage stage, int after_geometry,
+                                 int program_es, gm_upgrade_info *info, char *err, size_t err_size)
+{
+    char *text = upgrade_source(source, stage, after_geometry, program_es, info, err, err_size);
     if (text && !(text = fix_driver_layouts(text, stage, err, err_size)))
         gm_upgrade_info_free(info);
     return text;
 }
 
-static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info *info, char *err,
-                            size_t err_size)
+/* A source glslang takes as it is (desktop >= 3.30 core, ES >= 3.10) gets only edits that keep
+ * every character's position: desktop precision qualifiers and statements become spaces (Mesa
+ * ignores them; glslang's linker wants them equal between stages) and `require` in active
+ * #extension directives becomes `enable ` (see rewrite_extension). */
+static char *fix_current_source(const char *source, const gm_pp_result *pp, int es)
+{
+    char *t = strdup(source);
+    if (!t)
+        return NULL;
+    const char *s = pp->clean; /* same offsets as source, comments blanked */
+    size_t ls = 0;
+    int in_precision = 0;
+    for (int line = 1; line <= pp->line_count; line++) {
+        size_t le = ls;
+        while (s[le] && s[le] != '\n')
+            le++;
+        int kind = pp->kind[line - 1];
+        size_t at, rest, n = directive_word(s, ls, le, &at, &rest);
+        if (kind == GM_PP_DIRECTIVE && n && word_is(s + at, n, "extension")) {
+            for (size_t k = rest; k + 7 <= le; k++)
+                if (!strncmp(s + k, "require", 7) && !is_ident_char(s[k + 7]) && !is_ident_char(s[k - 1]))
+                    memcpy(t + k, "enable ", 7);
+        } else if (!es && (kind == GM_PP_CODE || (kind == GM_PP_DIRECTIVE && n && word_is(s + at, n, "define")))) {
+            for (size_t i = ls; i < le;) {
+                if (in_precision) {
+                    in_precision = s[i] != ';';
+                    t[i++] = ' ';
+                    continue;
+                }
+                if (!is_ident_start(s[i]) || (i > ls && is_ident_char(s[i - 1]))) {
+                    i++;
+                    continue;
+                }
+                size_t j = i;
+                while (j < le && is_ident_char(s[j]))
+                    j++;
+                int prec = word_is(s + i, j - i, "precision");
+                if (prec || word_is(s + i, j - i, "lowp") || word_is(s + i, j - i, "mediump") ||
+                    word_is(s + i, j - i, "highp"))
+                    memset(t + i, ' ', j - i);
+                in_precision = prec;
+                i = j;
+            }
+        }
+        if (!s[le])
+            break;
+        ls = le + 1;
+    }
+    return t;
+}
+
+static char *upgrade_source(const char *source, gm_stage stage, int after_gs, int program_es,
+                            gm_upgrade_info *info, char *err, size_t err_size)
 {
     gm_upgrade_info dummy;
     if (!info)
@@ -573,10 +911,17 @@ static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info 
     version_info v;
     find_version(source, &v);
     int es, version = v.found ? v.version : 110;
-    if (v.found)
+    gm_pp_result pp;
+    if (v.found) {
         es = strcmp(v.profile, "es") == 0 || version == 100;
-    else
-        es = looks_like_es100(source), version = es ? 100 : 110;
+    } else {
+        if (gm_pp_analyse(source, 110, 0, "", &pp) != 0) {
+            snprintf(err, err_size, "out of memory");
+            return NULL;
+        }
+        es = program_es || looks_like_es100(&pp), version = es ? 100 : 110;
+        gm_pp_free(&pp);
+    }
     int compat_profile = strcmp(v.profile, "compatibility") == 0;
     if (v.found && !es && (version < 110 || version > 460)) {
         snprintf(err, err_size, "line %d: unsupported GLSL version %d", v.line, version);
@@ -588,9 +933,21 @@ static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info 
     }
     info->original_version = version;
     info->original_es = es;
-    int needs = es ? version < 310 : (version < 330 || compat_profile);
+    if (gm_pp_analyse(source, version, es, v.profile, &pp) != 0) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    /* Desktop stages that came before their core version through an extension
+     * (GL_ARB_compute_shader in 4.20 and below, GL_ARB_tessellation_shader below 4.00,
+     * GL_ARB_geometry_shader4 below 1.50) are upgraded too: glslang only takes them from
+     * the version that made them core. */
+    int stage_min = stage == GM_STAGE_COMPUTE ? 430
+                    : stage == GM_STAGE_TESS_CONTROL || stage == GM_STAGE_TESS_EVALUATION ? 400
+                    : stage == GM_STAGE_GEOMETRY ? 150 : 0;
+    int needs = es ? version < 310 : (version < 330 || compat_profile || version < stage_min);
     if (!needs) {
-        char *copy = strdup(source);
+        char *copy = fix_current_source(source, &pp, es);
+        gm_pp_free(&pp);
         if (!copy)
             snprintf(err, err_size, "out of memory");
         return copy;
@@ -599,28 +956,35 @@ static char *upgrade_source(const char *source, gm_stage stage, gm_upgrade_info 
     upgrade_ctx c;
     memset(&c, 0, sizeof c);
     c.stage = stage;
+    c.after_gs = after_gs && stage == GM_STAGE_FRAGMENT;
     c.es = es;
+    c.version = version;
     c.src_version = es ? (version == 100 ? 120 : 330) : version;
+    c.pp = &pp;
+    c.mark_on_rewrite = !pp.complete;
+    analyse_uses(&c);
     strbuf body = {0};
     size_t body_start = v.found ? v.line_end : 0;
-    rewrite_range(&c, &body, source, body_start, strlen(source));
+    if (v.found && source[body_start] == '\n')
+        body_start++;
+    if (!v.found || source[v.line_end] == '\n')
+        rewrite_body(&c, &body, body_start, v.found ? v.line + 1 : 1);
 
     strbuf out = {0};
-    /* Lines before #version are comments/blank: copied as they are. */
+    /* Lines before #version are comments/blank: kept as blank lines. */
     if (v.found)
-        sb_putn(&out, source, v.line_start);
+        sb_putn(&out, pp.clean, v.line_start);
     int target = es ? 310 : (version > 450 ? version : 450);
     sb_printf(&out, "#version %d%s\n", target, es ? " es" : " core");
     for (unsigned i = 0; i < gm_upgrade_decl_count; i++)
         if (c.used[i] && !c.user_declared[i])
             emit_decl(&out, gm_upgrade_decls[i].text, es);
-    /* The next original line keeps its number; without #version that is line 1. */
-    sb_printf(&out, "#line %d", v.found ? v.line + 1 : 1);
-    if (!v.found)
-        sb_puts(&out, "\n");
+    /* The next original line keeps its number. */
+    sb_printf(&out, "#line %d\n", v.found ? v.line + 1 : 1);
     if (body.data)
         sb_putn(&out, body.data, body.len);
     free(body.data);
+    gm_pp_free(&pp);
     if (out.failed || c.renames.failed) {
         free(out.data);
         free(c.renames.data);

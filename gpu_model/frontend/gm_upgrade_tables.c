@@ -82,6 +82,26 @@ const gm_upgrade_decl gm_upgrade_decls[] = {
     {"ClipVertex", "out %Pvec4 glr_ClipVertex;", ""},
     {"ftransform", "%Pvec4 glr_ftransform() { return glr_ModelViewProjectionMatrix * glr_Vertex; }",
      "ModelViewProjectionMatrix Vertex"},
+    /* Geometry shader outputs and gl_in[] members (the vertex shader's outputs). */
+    {"GSFrontColor", "out %Pvec4 glr_gs_FrontColor;", ""},
+    {"GSBackColor", "out %Pvec4 glr_gs_BackColor;", ""},
+    {"GSFrontSecondaryColor", "out %Pvec4 glr_gs_FrontSecondaryColor;", ""},
+    {"GSBackSecondaryColor", "out %Pvec4 glr_gs_BackSecondaryColor;", ""},
+    {"GSTexCoord", "out %Pvec4 glr_gs_TexCoord[8];", ""},
+    {"GSFogFragCoord", "out %Pfloat glr_gs_FogFragCoord;", ""},
+    {"GSClipVertex", "out %Pvec4 glr_gs_ClipVertex;", ""},
+    {"GSInFrontColor", "in %Pvec4 glr_FrontColor[];", ""},
+    {"GSInBackColor", "in %Pvec4 glr_BackColor[];", ""},
+    {"GSInFrontSecondaryColor", "in %Pvec4 glr_FrontSecondaryColor[];", ""},
+    {"GSInBackSecondaryColor", "in %Pvec4 glr_BackSecondaryColor[];", ""},
+    {"GSInTexCoord", "in %Pvec4 glr_TexCoord[][8];", ""},
+    {"GSInFogFragCoord", "in %Pfloat glr_FogFragCoord[];", ""},
+    {"GSInClipVertex", "in %Pvec4 glr_ClipVertex[];", ""},
+    /* Fragment inputs from a geometry shader. */
+    {"FGSColor", "in %Pvec4 glr_gs_FrontColor;", ""},
+    {"FGSSecondaryColor", "in %Pvec4 glr_gs_FrontSecondaryColor;", ""},
+    {"FGSTexCoord", "in %Pvec4 glr_gs_TexCoord[8];", ""},
+    {"FGSFogFragCoord", "in %Pfloat glr_gs_FogFragCoord;", ""},
     /* Fragment inputs and outputs. */
     {"FColor", "in %Pvec4 glr_FrontColor;", ""},
     {"FSecondaryColor", "in %Pvec4 glr_FrontSecondaryColor;", ""},
@@ -116,6 +136,24 @@ const gm_upgrade_decl gm_upgrade_decls[] = {
     {"shadow2DProjLod",
      "vec4 glr_shadow2DProjLod(sampler2DShadow s, vec4 c, float l) "
      "{ return vec4(textureProjLod(s, c, l)); }", ""},
+    {"shadow1DGradARB",
+     "vec4 glr_shadow1DGradARB(sampler1DShadow s, vec3 c, float dx, float dy) "
+     "{ return vec4(textureGrad(s, c, dx, dy)); }", ""},
+    {"shadow1DProjGradARB",
+     "vec4 glr_shadow1DProjGradARB(sampler1DShadow s, vec4 c, float dx, float dy) "
+     "{ return vec4(textureProjGrad(s, c, dx, dy)); }", ""},
+    {"shadow2DGradARB",
+     "vec4 glr_shadow2DGradARB(sampler2DShadow s, vec3 c, vec2 dx, vec2 dy) "
+     "{ return vec4(textureGrad(s, c, dx, dy)); }", ""},
+    {"shadow2DProjGradARB",
+     "vec4 glr_shadow2DProjGradARB(sampler2DShadow s, vec4 c, vec2 dx, vec2 dy) "
+     "{ return vec4(textureProjGrad(s, c, dx, dy)); }", ""},
+    {"shadow2DRectGradARB",
+     "vec4 glr_shadow2DRectGradARB(sampler2DRectShadow s, vec3 c, vec2 dx, vec2 dy) "
+     "{ return vec4(textureGrad(s, c, dx, dy)); }", ""},
+    {"shadow2DRectProjGradARB",
+     "vec4 glr_shadow2DRectProjGradARB(sampler2DRectShadow s, vec4 c, vec2 dx, vec2 dy) "
+     "{ return vec4(textureProjGrad(s, c, dx, dy)); }", ""},
     {"shadow2DRect",
      "vec4 glr_shadow2DRect(sampler2DRectShadow s, vec3 c) { return vec4(texture(s, c)); }", ""},
     {"shadow2DRectProj",
@@ -168,6 +206,19 @@ const gm_upgrade_rename gm_upgrade_renames[] = {
     {"gl_FogFragCoord", "glr_FogFragCoord", "VFogFragCoord", GM_UP_VS},
     {"gl_ClipVertex", "glr_ClipVertex", "ClipVertex", GM_UP_VS},
     {"ftransform", "glr_ftransform", "ftransform", GM_UP_VS},
+    /* Geometry stage: outputs glr_gs_* (the geometry shader also reads the vertex shader's
+     * glr_* outputs through gl_in[], so its own outputs need other names). */
+    {"gl_FrontColor", "glr_gs_FrontColor", "GSFrontColor", GM_UP_GS},
+    {"gl_BackColor", "glr_gs_BackColor", "GSBackColor", GM_UP_GS},
+    {"gl_FrontSecondaryColor", "glr_gs_FrontSecondaryColor", "GSFrontSecondaryColor", GM_UP_GS},
+    {"gl_BackSecondaryColor", "glr_gs_BackSecondaryColor", "GSBackSecondaryColor", GM_UP_GS},
+    {"gl_TexCoord", "glr_gs_TexCoord", "GSTexCoord", GM_UP_GS},
+    {"gl_FogFragCoord", "glr_gs_FogFragCoord", "GSFogFragCoord", GM_UP_GS},
+    {"gl_ClipVertex", "glr_gs_ClipVertex", "GSClipVertex", GM_UP_GS},
+    {"gl_Color", "glr_gs_FrontColor", "FGSColor", GM_UP_FS_AFTER_GS},
+    {"gl_SecondaryColor", "glr_gs_FrontSecondaryColor", "FGSSecondaryColor", GM_UP_FS_AFTER_GS},
+    {"gl_TexCoord", "glr_gs_TexCoord", "FGSTexCoord", GM_UP_FS_AFTER_GS},
+    {"gl_FogFragCoord", "glr_gs_FogFragCoord", "FGSFogFragCoord", GM_UP_FS_AFTER_GS},
     /* Fragment stage: the rasterizer hands the front (or back) colour over as glr_FrontColor. */
     {"gl_Color", "glr_FrontColor", "FColor", GM_UP_FS},
     {"gl_SecondaryColor", "glr_FrontSecondaryColor", "FSecondaryColor", GM_UP_FS},
@@ -196,26 +247,59 @@ const gm_upgrade_rename gm_upgrade_renames[] = {
     TEX(texture2DRectProjGradARB, textureProjGrad),
     SHADOW(shadow1D), SHADOW(shadow2D), SHADOW(shadow1DProj), SHADOW(shadow2DProj),
     SHADOW(shadow1DLod), SHADOW(shadow2DLod), SHADOW(shadow1DProjLod), SHADOW(shadow2DProjLod),
-    SHADOW(shadow2DRect), SHADOW(shadow2DRectProj),
+    SHADOW(shadow2DRect), SHADOW(shadow2DRectProj), SHADOW(shadow1DGradARB),
+    SHADOW(shadow1DProjGradARB), SHADOW(shadow2DGradARB), SHADOW(shadow2DProjGradARB),
+    SHADOW(shadow2DRectGradARB), SHADOW(shadow2DRectProjGradARB),
 };
 const unsigned gm_upgrade_rename_count = sizeof gm_upgrade_renames / sizeof gm_upgrade_renames[0];
 
 /* (word, desktop GLSL version that made it a keyword). ES 1.00 sources use 130 for the
  * words marked 130 and are upgraded to ES 3.10, which has all of them. */
+#define GPU4 "GL_EXT_gpu_shader4"
+#define LAYOUT "GL_ARB_explicit_attrib_location GL_ARB_uniform_buffer_object " \
+    "GL_ARB_separate_shader_objects GL_ARB_fragment_coord_conventions " \
+    "GL_ARB_explicit_uniform_location GL_ARB_shading_language_420pack GL_ARB_conservative_depth " \
+    "GL_ARB_compute_shader GL_ARB_enhanced_layouts GL_ARB_shader_storage_buffer_object " \
+    "GL_ARB_shader_image_load_store GL_ARB_shader_atomic_counters GL_ARB_gpu_shader5 " \
+    "GL_ARB_tessellation_shader GL_ARB_viewport_array GL_ARB_cull_distance " \
+    "GL_ARB_post_depth_coverage GL_ARB_fragment_shader_interlock GL_ARB_bindless_texture " \
+    "GL_ARB_compute_variable_group_size GL_AMD_conservative_depth"
+#define IMAGE "GL_ARB_shader_image_load_store GL_ARB_shader_storage_buffer_object"
+#define FP64 "GL_ARB_gpu_shader_fp64"
+
+/* (word, desktop GLSL version that made it a keyword, extensions that make it one before).
+ * ES 1.00 sources use 120 and ES 3.00 sources 330; both are upgraded to ES 3.10, which has
+ * every word below 400. A word stays as it is when one of its extensions is enabled by an
+ * active #extension directive (the driver then parses it as the keyword). */
 const gm_upgrade_keyword gm_upgrade_new_keywords[] = {
-    {"flat", 130}, {"smooth", 130}, {"noperspective", 130}, {"centroid", 120},
-    {"invariant", 120}, {"layout", 140}, {"case", 130}, {"uint", 130}, {"uvec2", 130},
-    {"uvec3", 130}, {"uvec4", 130}, {"isampler2D", 130}, {"usampler2D", 130},
-    {"sampler2DArray", 130}, {"samplerCubeShadow", 130}, {"samplerBuffer", 140},
-    {"patch", 400}, {"sample", 400}, {"subroutine", 400}, {"buffer", 430}, {"shared", 430},
-    {"coherent", 420}, {"restrict", 420}, {"readonly", 420}, {"writeonly", 420},
-    {"resource", 420}, {"common", 420}, {"partition", 420}, {"active", 420}, {"filter", 420},
-    {"precise", 400}, {"atomic_uint", 420}, {"dvec2", 400}, {"dvec3", 400}, {"dvec4", 400},
-    {"dmat2", 400}, {"dmat3", 400}, {"dmat4", 400},
+    {"flat", 130, GPU4}, {"smooth", 130, NULL}, {"noperspective", 130, GPU4},
+    {"centroid", 120, NULL}, {"invariant", 120, NULL}, {"layout", 140, LAYOUT},
+    {"case", 130, NULL}, {"uint", 130, NULL}, {"uvec2", 130, GPU4}, {"uvec3", 130, GPU4},
+    {"uvec4", 130, GPU4}, {"isampler2D", 130, GPU4}, {"usampler2D", 130, GPU4},
+    {"sampler2DArray", 130, GPU4 " GL_EXT_texture_array"}, {"samplerCubeShadow", 130, GPU4},
+    {"samplerBuffer", 140, GPU4 " GL_ARB_texture_buffer_object GL_EXT_texture_buffer_object"},
+    {"patch", 400, "GL_ARB_tessellation_shader"}, {"sample", 400, "GL_ARB_gpu_shader5 GL_ARB_sample_shading"},
+    {"subroutine", 400, "GL_ARB_shader_subroutine"},
+    {"buffer", 430, "GL_ARB_shader_storage_buffer_object"},
+    {"shared", 430, "GL_ARB_compute_shader"},
+    {"coherent", 420, IMAGE}, {"restrict", 420, IMAGE}, {"readonly", 420, IMAGE},
+    {"writeonly", 420, IMAGE}, {"volatile", 420, IMAGE},
+    {"resource", 420, NULL}, {"common", 420, NULL}, {"partition", 420, NULL}, {"active", 420, NULL},
+    {"filter", 420, NULL}, {"precise", 400, "GL_ARB_gpu_shader5"},
+    {"atomic_uint", 420, "GL_ARB_shader_atomic_counters"},
+    {"dvec2", 400, FP64}, {"dvec3", 400, FP64}, {"dvec4", 400, FP64}, {"dmat2", 400, FP64},
+    {"dmat3", 400, FP64}, {"dmat4", 400, FP64}, {"dmat2x2", 400, FP64}, {"dmat2x3", 400, FP64},
+    {"dmat2x4", 400, FP64}, {"dmat3x2", 400, FP64}, {"dmat3x3", 400, FP64}, {"dmat3x4", 400, FP64},
+    {"dmat4x2", 400, FP64}, {"dmat4x3", 400, FP64}, {"dmat4x4", 400, FP64},
     /* builtin functions the replacements call: a user variable of that name would hide them */
-    {"texture", 130}, {"textureProj", 130}, {"textureLod", 130}, {"textureProjLod", 130},
-    {"textureGrad", 130}, {"textureProjGrad", 130},
-    {NULL, 0},
+    {"texture", 130, NULL}, {"textureProj", 130, NULL}, {"textureLod", 130, NULL},
+    {"textureProjLod", 130, NULL}, {"textureGrad", 130, NULL}, {"textureProjGrad", 130, NULL},
+    {NULL, 0, NULL},
+};
+
+const char *const gm_upgrade_gs_in_members[] = {
+    "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor",
+    "gl_TexCoord", "gl_FogFragCoord", "gl_ClipVertex", NULL,
 };
 
 const char *const gm_upgrade_core_extensions[] = {

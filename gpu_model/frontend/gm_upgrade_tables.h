@@ -12,14 +12,17 @@ typedef struct {
     const char *deps; /* space-separated keys that must be declared before */
 } gm_upgrade_decl;
 
-enum { GM_UP_ANY = 0, GM_UP_VS = 1, GM_UP_FS = 2 };
+/* Stages of a rename: GM_UP_FS_AFTER_GS is a fragment shader of a program with a geometry
+ * shader (its built-in varyings come from the geometry shader's glr_gs_* outputs; entries
+ * for it are looked up before the GM_UP_FS ones). */
+enum { GM_UP_ANY = 0, GM_UP_VS = 1, GM_UP_FS = 2, GM_UP_GS = 4, GM_UP_FS_AFTER_GS = 8 };
 
 /* Identifier replacement: legacy name -> new name (+ declaration key, may be NULL). */
 typedef struct {
     const char *from;
     const char *to;
     const char *decl;
-    int stage; /* GM_UP_ANY / GM_UP_VS / GM_UP_FS */
+    int stage; /* GM_UP_* */
 } gm_upgrade_rename;
 
 extern const gm_upgrade_decl gm_upgrade_decls[];
@@ -31,8 +34,13 @@ extern const unsigned gm_upgrade_rename_count;
 typedef struct {
     const char *word;
     int since;
+    const char *exts; /* space-separated extensions that make it a keyword earlier (may be NULL) */
 } gm_upgrade_keyword;
 extern const gm_upgrade_keyword gm_upgrade_new_keywords[];
+/* Members of a geometry shader's gl_in[] that are compatibility varyings:
+ * `gl_in[i].gl_FrontColor` reads the input glr_FrontColor[i] (declaration key "GSIn" + name
+ * without gl_). */
+extern const char *const gm_upgrade_gs_in_members[];
 /* #extension lines dropped because the feature is core in the target version. */
 extern const char *const gm_upgrade_core_extensions[];
 

@@ -172,7 +172,8 @@ static void test_line_count_kept(void)
         CHECKF(l != NULL, "%s", up);
         if (l)
             CHECK(count_lines(strchr(l, '\n') + 1) == count_lines(src) - 1);
-        CHECK(strstr(up, "glr_TexCoord[8]") == NULL); /* user redeclaration kept */
+        /* The redeclaration is replaced by the standard one, so that stages agree on the size. */
+        CHECKF(strstr(up, "in vec4 glr_TexCoord[8];") && !strstr(up, "glr_TexCoord[2]"), "%s", up);
         CHECK(info.upgraded && info.original_version == 110);
     }
     free(up);
@@ -378,6 +379,278 @@ static void test_mediump(void)
     run_mediump(desk, (const uint32_t (*)[4])gl, "desktop 4.50", 1);
 }
 
+/* Output variables (OpVariable with storage class Output) named `name`. */
+static int has_output(const gm_compiled_shader *sh, const char *name)
+{
+    uint32_t id = 0;
+    for (size_t i = 5; i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpName && !strcmp((const char *)&sh->spirv[i + 2], name))
+            id = sh->spirv[i + 1];
+    for (size_t i = 5; id && i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpVariable && sh->spirv[i + 2] == id &&
+            sh->spirv[i + 3] == SpvStorageClassOutput)
+            return 1;
+    return 0;
+}
+
+/* Upgrade decisions are made on the preprocessed text (issue 11 §2): a built-in named only in an
+ * inactive branch or only as a macro's name adds nothing; one reached through a macro does.
+ * Every case compiles, keeps the line of its last statement, and has exactly the outputs listed. */
+static void test_preprocessed(void)
+{
+    static const struct {
+        const char *src;
+        const char *outputs[3]; /* wanted output variables */
+        const char *absent;     /* output that must not exist */
+        int line;               /* a line that must carry code */
+    } cases[] = {
+        /* openarena's GL2 renderer */
+        {"#version 120\n#define gl_FragColor out_Color\nvarying vec4 c;\n"
+         "#if __VERSION__ >= 130\nout vec4 out_Color;\n#else\n#define out_Color gl_FragData[0]\n#endif\n"
+         "void main() {\n  gl_FragColor = c;\n}\n",
+         {"glr_FragData"}, "glr_FragColor", 10},
+        {"#version 130\n#define gl_FragColor out_Color\nout vec4 out_Color;\nin vec4 c;\n"
+         "void main() {\n  gl_FragColor = c;\n}\n",
+         {"out_Color"}, "glr_FragColor", 6},
+        /* only in an inactive branch */
+        {"#version 130\nout vec4 frag;\nin vec4 c;\nvoid main() {\n#if 0\n  gl_FragColor = c;\n"
+         "#else\n  frag = c;\n#endif\n}\n",
+         {"frag"}, "glr_FragColor", 8},
+        {"#version 120\n#ifdef GL_ES\nprecision mediump float;\n#define C gl_FragData[0]\n#else\n"
+         "#define C gl_FragColor\n#endif\nvoid main() {\n  C = vec4(1.0);\n}\n",
+         {"glr_FragColor"}, "glr_FragData", 9},
+        /* function-like macro, multi-line definition */
+        {"#version 110\n#define WRITE(v) \\\n  gl_FragColor = (v)\nvoid main() {\n  WRITE(vec4(0.5));\n}\n",
+         {"glr_FragColor"}, NULL, 5},
+        /* Warzone 2100's pattern: __VERSION__ picks the output; the ES 1.00 path writes
+         * gl_FragColor, the GLSL ES 3.00 one its own output (no second output is added) */
+        {"#version 300 es\nprecision mediump float;\n#if (!defined(GL_ES) && (__VERSION__ >= 130)) || "
+         "(defined(GL_ES) && (__VERSION__ >= 300))\n#define NEWGL\n#endif\n#ifdef NEWGL\nout vec4 FragColor;\n"
+         "#else\n#define FragColor gl_FragColor\n#endif\nvoid main() {\n  FragColor = vec4(1.0);\n}\n",
+         {"FragColor"}, "glr_FragColor", 12},
+        {"#version 100\nprecision mediump float;\n#if (!defined(GL_ES) && (__VERSION__ >= 130)) || "
+         "(defined(GL_ES) && (__VERSION__ >= 300))\n#define NEWGL\n#endif\n#ifdef NEWGL\nout vec4 FragColor;\n"
+         "#else\n#define FragColor gl_FragColor\n#endif\nvoid main() {\n  FragColor = vec4(1.0);\n}\n",
+         {"glr_FragColor"}, "FragColor", 12},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_compile_result r;
+        int rc = compile1(GM_STAGE_FRAGMENT, cases[i].src, &r);
+        CHECKF(rc == 0, "case %u", i);
+        if (rc == 0) {
+            const gm_compiled_shader *sh = &r.shaders[0];
+            for (int k = 0; k < 3 && cases[i].outputs[k]; k++)
+                CHECKF(has_output(sh, cases[i].outputs[k]), "case %u: no output %s\n%s", i, cases[i].outputs[k],
+                       sh->compiled_source);
+            if (cases[i].absent)
+                CHECKF(!has_output(sh, cases[i].absent), "case %u: output %s added\n%s", i, cases[i].absent,
+                       sh->compiled_source);
+            CHECKF(has_opline(sh, cases[i].line), "case %u: no OpLine at %d", i, cases[i].line);
+        }
+        gm_compile_result_free(&r);
+    }
+
+    /* __VERSION__ in code keeps the source's value; an error after resolved conditionals keeps its
+     * line; #line directives stay. */
+    gm_upgrade_info info;
+    char err[128];
+    const char *src = "#version 120\n#if 1\nconst int v = __VERSION__;\n#endif\n#line 20\nvoid main() {}\n";
+    char *up = gm_glsl_upgrade(src, GM_STAGE_FRAGMENT, &info, err, sizeof err);
+    CHECK(up && strstr(up, "const int v = 120;") && strstr(up, "#line 20\n") && !strstr(up, "#if"));
+    if (up) {
+        const char *body = strstr(up, "#line 2\n");
+        CHECKF(body && count_lines(body) == count_lines(src), "%s", up);
+    }
+    free(up);
+    gm_upgrade_info_free(&info);
+    gm_shader_source bad = {GM_STAGE_FRAGMENT,
+                            "#version 110\n#ifdef NOT_DEFINED\nstuff that does not parse\n#else\n"
+                            "#define X 1.0\n#endif\nvoid main() {\n  gl_FragColor = vec4(X, undefined_name);\n}\n",
+                            NULL};
+    gm_compile_result r;
+    CHECK(gm_compile_program(&bad, 1, &r) != 0);
+    CHECKF(strstr(r.log, ":8:") && strstr(r.log, "undefined_name"), "%s", r.log);
+    gm_compile_result_free(&r);
+
+    /* A shader without #version is desktop GLSL 1.10 when its precision statement is under
+     * #ifdef GL_ES (glmark2), ES 1.00 when it is not. */
+    const char *glmark = "#ifdef GL_ES\nprecision mediump float;\n#endif\nvoid main() { gl_FragColor = vec4(1.0); }\n";
+    up = gm_glsl_upgrade(glmark, GM_STAGE_FRAGMENT, &info, err, sizeof err);
+    CHECK(up && info.upgraded && !info.original_es && info.original_version == 110);
+    free(up);
+    gm_upgrade_info_free(&info);
+    up = gm_glsl_upgrade(glmark + 13, GM_STAGE_FRAGMENT, &info, err, sizeof err);
+    CHECK(up && info.upgraded && info.original_es && info.original_version == 100);
+    free(up);
+    gm_upgrade_info_free(&info);
+    /* In a program, a vertex shader without #version or precision is ES 1.00 with such a
+     * fragment shader (one context compiled both), desktop 1.10 with glmark2's. */
+    const char *vs = "attribute vec4 p;\nvarying mediump vec4 c;\nvoid main() { c = p; gl_Position = p; }\n";
+    const char *fs_es = "precision mediump float;\nvarying vec4 c;\nvoid main() { gl_FragColor = c; }\n";
+    const char *fs_gl = "#ifdef GL_ES\nprecision mediump float;\n#endif\nvarying vec4 c;\n"
+                        "void main() { gl_FragColor = c; }\n";
+    for (int k = 0; k < 2; k++) {
+        gm_shader_source prog[2] = {{GM_STAGE_VERTEX, vs, NULL}, {GM_STAGE_FRAGMENT, k ? fs_gl : fs_es, NULL}};
+        int rc = gm_compile_program(prog, 2, &r);
+        CHECKF(rc == 0, "program %d: %s", k, r.log);
+        if (rc == 0)
+            CHECK(r.shaders[0].upgrade.original_es == !k && r.shaders[1].upgrade.original_es == !k);
+        gm_compile_result_free(&r);
+    }
+}
+
+/* Extensions (issue 11 §2): keywords an enabled extension brings are not renamed; `require` of
+ * an extension glslang does not know still compiles; 4.20pack bindings in 3.30; compute shaders
+ * in 4.20 with GL_ARB_compute_shader; shadow2DGradARB. */
+static void test_extensions(void)
+{
+    static const struct {
+        gm_stage st;
+        const char *src;
+        const char *not_renamed; /* must not appear as glr_u_<word> */
+        int line;
+    } cases[] = {
+        {GM_STAGE_FRAGMENT, "#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\nuniform dvec4 d;\n"
+         "uniform dmat2 m;\nout vec4 o;\nvoid main() {\n  o = vec4(d * m[0].x);\n}\n", "dvec4", 7},
+        {GM_STAGE_FRAGMENT, "#version 140\n#extension GL_ARB_shader_atomic_counters : require\n"
+         "layout(binding = 3, offset = 4) uniform atomic_uint a;\nout vec4 o;\nvoid main() {\n"
+         "  o = vec4(float(atomicCounterIncrement(a)));\n}\n", "atomic_uint", 6},
+        {GM_STAGE_FRAGMENT, "#version 130\n#extension GL_ARB_explicit_attrib_location : require\n"
+         "layout(location = 0) out vec4 o;\nvoid main() {\n  o = vec4(1.0);\n}\n", "layout", 5},
+        {GM_STAGE_FRAGMENT, "#version 330\n#extension GL_ARB_shading_language_420pack : require\n"
+         "layout(binding = 3) uniform sampler2D s;\nout vec4 o;\nvoid main() {\n"
+         "  o = texture(s, vec2(0.5));\n}\n", NULL, 6},
+        {GM_STAGE_FRAGMENT, "#version 140\n#extension GL_ARB_shading_language_420pack : require\n"
+         "layout(binding = 2) uniform sampler2D s;\nlayout(std140, binding = 1) uniform U { vec4 k; };\n"
+         "out vec4 o;\nvoid main() {\n  o = texture(s, vec2(0.5)) * k;\n}\n", "layout", 7},
+        {GM_STAGE_FRAGMENT, "#version 330\n#extension GL_ARB_arrays_of_arrays : require\n"
+         "#extension GL_MESA_shader_integer_functions : require\nout vec4 o;\nvoid main() {\n"
+         "  o = vec4(1.0);\n}\n", NULL, 6},
+        {GM_STAGE_COMPUTE, "#version 420\n#extension GL_ARB_compute_shader : require\n"
+         "#extension GL_ARB_shader_storage_buffer_object : require\nlayout(local_size_x = 4) in;\n"
+         "layout(std430, binding = 0) buffer B { uint v[]; };\nshared uint tmp[4];\nvoid main() {\n"
+         "  tmp[gl_LocalInvocationIndex] = gl_LocalInvocationIndex;\n  barrier();\n  v[0] = tmp[3];\n}\n",
+         "shared", 10},
+        {GM_STAGE_COMPUTE, "#version 330\n#extension GL_ARB_compute_shader : enable\n"
+         "layout(local_size_x = 2) in;\nvoid main() {\n  barrier();\n}\n", NULL, 5},
+        {GM_STAGE_FRAGMENT, "#version 110\n#extension GL_ARB_shader_texture_lod : require\n"
+         "uniform sampler2DShadow s;\nvoid main() {\n"
+         "  gl_FragColor = shadow2DGradARB(s, vec3(0.5), vec2(0.1), vec2(0.0));\n}\n", NULL, 5},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gm_compile_result r;
+        int rc = compile1(cases[i].st, cases[i].src, &r);
+        CHECKF(rc == 0, "case %u", i);
+        if (rc == 0) {
+            const gm_compiled_shader *sh = &r.shaders[0];
+            if (cases[i].not_renamed) {
+                char w[64];
+                snprintf(w, sizeof w, "glr_u_%s", cases[i].not_renamed);
+                CHECKF(!strstr(sh->compiled_source, w), "case %u: %s renamed", i, cases[i].not_renamed);
+            }
+            CHECKF(has_opline(sh, cases[i].line), "case %u: no OpLine at %d", i, cases[i].line);
+        }
+        gm_compile_result_free(&r);
+    }
+    /* Without the #extension the same word is a user identifier in 1.50 and is renamed. */
+    gm_compile_result r;
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 150\nout vec4 o;\nvoid main() {\n  float dvec4 = 1.0;\n"
+                   "  o = vec4(dvec4);\n}\n", &r) == 0);
+    CHECK(r.shaders[0].compiled_source && strstr(r.shaders[0].compiled_source, "glr_u_dvec4"));
+    gm_compile_result_free(&r);
+}
+
+/* Variables of storage class sc named `name` in a module. */
+static int has_var(const gm_compiled_shader *sh, const char *name, uint32_t sc)
+{
+    uint32_t id = 0;
+    for (size_t i = 5; i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpName && !strcmp((const char *)&sh->spirv[i + 2], name))
+            id = sh->spirv[i + 1];
+    for (size_t i = 5; id && i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpVariable && sh->spirv[i + 2] == id && sh->spirv[i + 3] == sc)
+            return 1;
+    return 0;
+}
+
+/* Compatibility built-ins in geometry shaders (GLSL 1.50 compatibility): gl_in[i].gl_FrontColor
+ * and gl_in[i].gl_TexCoord[j] read the vertex shader's outputs, gl_FrontColor and gl_TexCoord
+ * (also redeclared) are written as glr_gs_* outputs, which the fragment shader's gl_Color and
+ * gl_TexCoord then read. */
+static void test_geometry_compat(void)
+{
+    const char *vs = "#version 150 compatibility\nvoid main() {\n  gl_Position = gl_Vertex;\n"
+                     "  gl_FrontColor = gl_Color;\n  gl_TexCoord[1] = vec4(0.5);\n}\n";
+    const char *gs = "#version 150 compatibility\nlayout(triangles) in;\n"
+                     "layout(triangle_strip, max_vertices = 3) out;\nout vec4 gl_TexCoord[2];\n"
+                     "void main() {\n  for (int i = 0; i < 3; i++) {\n    gl_Position = gl_in[i].gl_Position;\n"
+                     "    gl_FrontColor = gl_in[ i ].gl_FrontColor * gl_in[i].gl_TexCoord[1].x;\n"
+                     "    gl_TexCoord[1] = gl_in[i].gl_TexCoord[1];\n    EmitVertex();\n  }\n}\n";
+    const char *fs = "#version 150 compatibility\nin vec4 gl_TexCoord[2];\nvoid main() {\n"
+                     "  gl_FragColor = gl_Color + gl_TexCoord[1];\n}\n";
+    gm_shader_source s[3] = {{GM_STAGE_VERTEX, vs, NULL}, {GM_STAGE_GEOMETRY, gs, NULL}, {GM_STAGE_FRAGMENT, fs, NULL}};
+    gm_compile_result r;
+    int rc = gm_compile_program(s, 3, &r);
+    CHECKF(rc == 0, "%s\n%s", r.log, r.shaders[1].compiled_source ? r.shaders[1].compiled_source : "");
+    if (rc == 0) {
+        CHECK(has_var(&r.shaders[0], "glr_FrontColor", SpvStorageClassOutput));
+        CHECK(has_var(&r.shaders[1], "glr_FrontColor", SpvStorageClassInput));
+        CHECK(has_var(&r.shaders[1], "glr_TexCoord", SpvStorageClassInput));
+        CHECK(has_var(&r.shaders[1], "glr_gs_FrontColor", SpvStorageClassOutput));
+        CHECK(has_var(&r.shaders[1], "glr_gs_TexCoord", SpvStorageClassOutput));
+        CHECK(has_var(&r.shaders[2], "glr_gs_FrontColor", SpvStorageClassInput));
+        CHECK(has_var(&r.shaders[2], "glr_gs_TexCoord", SpvStorageClassInput));
+        CHECK(!has_var(&r.shaders[2], "glr_FrontColor", SpvStorageClassInput));
+        CHECK(has_opline(&r.shaders[1], 8) && has_opline(&r.shaders[1], 9));
+    }
+    gm_compile_result_free(&r);
+    /* Without a geometry shader the fragment shader reads the vertex shader's outputs. */
+    gm_shader_source s2[2] = {{GM_STAGE_VERTEX, vs, NULL}, {GM_STAGE_FRAGMENT, fs, NULL}};
+    rc = gm_compile_program(s2, 2, &r);
+    CHECKF(rc == 0, "%s", r.log);
+    if (rc == 0)
+        CHECK(has_var(&r.shaders[1], "glr_FrontColor", SpvStorageClassInput));
+    gm_compile_result_free(&r);
+}
+
+/* Desktop precision qualifiers (issue 11 §2, glmark2 jellyfish and terrain): they may differ
+ * between stages and come from empty macros; the program links. */
+static void test_desktop_precision(void)
+{
+    static const char *const pairs[][2] = {
+        {"#version 110\nuniform highp vec4 c;\nattribute vec4 p;\nvoid main() { gl_Position = p * c; }\n",
+         "#version 110\nprecision mediump float;\nuniform mediump vec4 c;\nvoid main() { gl_FragColor = c; }\n"},
+        {"#define MEDIUMP_OR_DEFAULT\nuniform MEDIUMP_OR_DEFAULT vec2 s;\nattribute vec2 p;\n"
+         "void main() { gl_Position = vec4(p * s, 0.0, 1.0); }\n",
+         "#ifdef GL_ES\nprecision highp float;\n#endif\n#define M mediump\nuniform M vec2 s;\n"
+         "void main() { gl_FragColor = vec4(s, 0.0, 1.0); }\n"},
+        {"#version 330 core\nuniform highp vec4 c;\nin vec4 p;\nvoid main() { gl_Position = p * c; }\n",
+         "#version 330 core\nprecision lowp float;\nuniform lowp vec4 c;\nout vec4 o;\n"
+         "void main() { o = c; }\n"},
+    };
+    for (unsigned i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        gm_shader_source s[2] = {{GM_STAGE_VERTEX, pairs[i][0], NULL}, {GM_STAGE_FRAGMENT, pairs[i][1], NULL}};
+        gm_compile_result r;
+        int rc = gm_compile_program(s, 2, &r);
+        CHECKF(rc == 0, "pair %u: %s", i, r.log);
+        gm_compile_result_free(&r);
+    }
+    /* Precision words in macros become empty macros; a `precision` without its ';' in a
+     * #define blanks nothing after it. */
+    gm_compile_result r;
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 120\n#define H highp\n#define P precision\n"
+                   "uniform H vec4 c;\nvoid main() { gl_FragColor = c; }\n", &r) == 0);
+    gm_compile_result_free(&r);
+    /* ES keeps its qualifiers (they decide llvmpipe's 16-bit arithmetic). */
+    gm_upgrade_info info;
+    char err[128];
+    char *up = gm_glsl_upgrade("#version 100\nprecision mediump float;\nuniform lowp vec4 c;\n"
+                               "void main() { gl_FragColor = c; }\n", GM_STAGE_FRAGMENT, &info, err, sizeof err);
+    CHECK(up && strstr(up, "precision mediump float;") && strstr(up, "lowp vec4 c"));
+    free(up);
+    gm_upgrade_info_free(&info);
+}
+
 /* glmark2's GLSL 1.10 shaders: glmark2 prepends #defines/consts; provide typical ones. */
 static void test_glmark2(void)
 {
@@ -456,6 +729,10 @@ int main(void)
     test_line_count_kept();
     test_block_layouts();
     test_mediump();
+    test_preprocessed();
+    test_extensions();
+    test_desktop_precision();
+    test_geometry_compat();
     test_glmark2();
     TEST_DONE();
 }
