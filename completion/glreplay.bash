@@ -9,7 +9,7 @@ _glreplay()
 
     local verbs="run capture info replay state model debug dap profile help"
     if [[ $cword -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "$verbs --help --version" -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -W "$verbs --help --version" -- "$cur")
         return
     fi
 
@@ -63,10 +63,10 @@ _glreplay()
             compopt -o nospace
             return ;;
         --pc-mode)
-            COMPREPLY=($(compgen -W "round-robin all" -- "$cur"))
+            mapfile -t COMPREPLY < <(compgen -W "round-robin all" -- "$cur")
             return ;;
         --trace-buffers)
-            COMPREPLY=($(compgen -W "flow mem tex reg: all" -- "$cur"))
+            mapfile -t COMPREPLY < <(compgen -W "flow mem tex reg: all" -- "$cur")
             return ;;
         --frame | --count | --top | --loop | --event | --context | --hit | --condition | --draw | \
             --pixel | --counter-mask | --pc-sampling | --seed | --edges)
@@ -74,7 +74,7 @@ _glreplay()
     esac
 
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
     elif [[ $verb != run && $verb != capture ]]; then
         _filedir glcap
     fi

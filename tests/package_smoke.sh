@@ -108,6 +108,7 @@ note "--version ($out), --help and the help of every verb"
 # ---- the shim the CLI preloads is the installed one, found with nothing in the environment
 shim=$(cd "$prefix" && realpath "$(find . -path '*/glreplay/libglreplay.so' | head -1)")
 [ -f "$shim" ] || fail "no installed libglreplay.so under $prefix"
+# shellcheck disable=SC2016  # expanded by the child shell
 preload=$(g run -- sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)
 [ "$preload" = "$shim" ] || fail "glreplay run preloads '$preload', not the installed $shim"
 if [ -n "$build" ] && { ldd "$bin"; readelf -d "$bin" "$shim"; } 2>/dev/null | grep -qF "$build"; then
@@ -183,8 +184,10 @@ if [ -n "$build" ] && [ -x "$build/samples/lit_mesh" ]; then
     capture lit_mesh 3 "$build/samples/lit_mesh" --frames 4 --size 96x64
     capture gles3_egl 3 "$build/samples/gles3_egl" --frames 4 --size 96x64
     g model lit_mesh.glcap --compare >"$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; fail "model --compare"; }
-    g debug lit_mesh.glcap --list >"$tmp/list.out" 2>&1 && grep -q "program" "$tmp/list.out" ||
-        { cat "$tmp/list.out"; fail "debug --list"; }
+    if ! g debug lit_mesh.glcap --list >"$tmp/list.out" 2>&1 || ! grep -q "program" "$tmp/list.out"; then
+        cat "$tmp/list.out"
+        fail "debug --list"
+    fi
     note "model --compare and debug --list on lit_mesh"
     dap_cap=lit_mesh.glcap
 else
