@@ -33,8 +33,9 @@ const char *cli_find_shim(void)
         }
         return path;
     }
-    /* Next to this executable: the build tree (ui_ipc/cli/glreplay -> shim/libglreplay.so) or an
-     * install prefix (bin/glreplay -> lib/.../libglreplay.so). */
+    /* Relative to this executable: an installed tree (bin/glreplay -> lib/<triplet>/glreplay/
+     * libglreplay.so, the path from bindir computed at build time from meson's libdir), the
+     * build tree (ui_ipc/cli/glreplay -> shim/libglreplay.so), or a copy next to it. */
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) {
@@ -42,7 +43,7 @@ const char *cli_find_shim(void)
         char *slash = strrchr(self, '/');
         if (slash)
             *slash = 0;
-        static const char *const rel[] = { "/../../shim/libglreplay.so", "/../" GLR_LIBDIR "/libglreplay.so",
+        static const char *const rel[] = { "/" GLR_SHIM_FROM_BINDIR, "/../../shim/libglreplay.so",
                                            "/libglreplay.so" };
         for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
             char cand[PATH_MAX * 2];

@@ -17,7 +17,8 @@ int cli_dap(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf(USAGE "\n\nServes F.glcap to a debugger (VS Code, nvim-dap) over the Debug Adapter Protocol on\n"
-                         "the Unix socket P (its directory is created 0700, the socket is 0600).\n");
+                         "the Unix socket P (its directory is created 0700, the socket is 0600) until SIGINT/SIGTERM.\n\n"
+                         "  --socket P    the socket path (required)\n");
             return 0;
         } else if (!strcmp(argv[i], "--socket")) {
             if (i + 1 >= argc) {

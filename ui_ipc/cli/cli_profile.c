@@ -76,7 +76,18 @@ int cli_profile(int argc, char **argv)
         uint64_t v;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("%s\n\nRuns the capture's frame in the GPU model with the telemetry methods asked for; writes a\n"
-                   "Chrome trace (open it in https://ui.perfetto.dev) and prints a report (see README.md, Profiling).\n",
+                   "Chrome trace (open it in https://ui.perfetto.dev) and prints a report (see README.md, Profiling).\n\n"
+                   "  --out trace.json        Chrome Trace Event JSON (--out or --json is required)\n"
+                   "  --counters              hierarchical counters; --counter-mask M keeps the counters whose bit is set\n"
+                   "  --pc-sampling P         a PC sample every P cycles (power of two) per SM; --pc-mode round-robin|all,\n"
+                   "                          --seed S randomizes the offset, --annotate prints sources with samples\n"
+                   "  --edges B               edge profiles from a taken-branch ring sampled every B branches;\n"
+                   "                          --edges-exact counts every edge too, --dot cfg.dot writes the graphs\n"
+                   "  --trace-buffers TYPES   exact trace buffers: flow,mem,tex,reg:NAME or all (the frame runs twice);\n"
+                   "                          --trace-out F.gmtb|F.jsonl writes them\n"
+                   "  --plot out.svg          the main counters over the frame\n"
+                   "  --top N                 source lines in the report (default 15)\n"
+                   "  --json                  everything as one JSON document instead of the report\n",
                    USAGE);
             return 0;
         } else if (!strcmp(a, "--counters")) {

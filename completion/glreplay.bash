@@ -1,0 +1,82 @@
+# bash completion for glreplay(1): verbs, each verb's options, .glcap files for the capture
+# argument, and for `run`/`capture` the program and its own completion after `--`.
+# Installed as share/bash-completion/completions/glreplay (loaded on demand by bash-completion).
+
+_glreplay()
+{
+    local cur prev words cword
+    _init_completion || return
+
+    local verbs="run capture info replay state model debug dap profile help"
+    if [[ $cword -eq 1 ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$verbs --help --version" -- "$cur")
+        return
+    fi
+
+    local verb=${words[1]} i
+    # After `--`, the words are a program and its arguments: complete them as a command line.
+    for ((i = 2; i < cword; i++)); do
+        if [[ ${words[i]} == -- ]]; then
+            _command_offset $((i + 1))
+            return
+        fi
+    done
+
+    local opts
+    case $verb in
+        run) opts="--socket --help --" ;;
+        capture) opts="--frame --count --out --help --" ;;
+        info) opts="--json --top --help" ;;
+        replay) opts="--loop --verify --png --benchmark --gl-errors --help" ;;
+        state) opts="--event --json --context --help" ;;
+        model) opts="--compare --png --json --benchmark --trace-hash --no-timing --help" ;;
+        debug) opts="--break --hit --condition --draw --pixel --no-timing --json --list --help" ;;
+        dap) opts="--socket --help" ;;
+        profile) opts="--out --counters --counter-mask --pc-sampling --pc-mode --seed --annotate --edges
+                       --edges-exact --dot --trace-buffers --trace-out --plot --top --json --help" ;;
+        *) return ;;
+    esac
+
+    # Option values.
+    case $prev in
+        --png)
+            _filedir -d
+            return ;;
+        --out)
+            if [[ $verb == capture ]]; then _filedir glcap; else _filedir json; fi
+            return ;;
+        --socket)
+            _filedir sock
+            return ;;
+        --plot)
+            _filedir svg
+            return ;;
+        --dot)
+            _filedir dot
+            return ;;
+        --trace-out)
+            _filedir '@(gmtb|jsonl)'
+            return ;;
+        --break)
+            # A shader file on disk (the user adds :LINE).
+            _filedir
+            compopt -o nospace
+            return ;;
+        --pc-mode)
+            mapfile -t COMPREPLY < <(compgen -W "round-robin all" -- "$cur")
+            return ;;
+        --trace-buffers)
+            mapfile -t COMPREPLY < <(compgen -W "flow mem tex reg: all" -- "$cur")
+            return ;;
+        --frame | --count | --top | --loop | --event | --context | --hit | --condition | --draw | \
+            --pixel | --counter-mask | --pc-sampling | --seed | --edges)
+            return ;;
+    esac
+
+    if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+    elif [[ $verb != run && $verb != capture ]]; then
+        _filedir glcap
+    fi
+} &&
+    complete -F _glreplay glreplay
