@@ -67,6 +67,10 @@ def judge_model(j, info):
     notes = [(e, n) for e in events for n in _notes(e)]
     for e, n in notes:
         if _COMPILE.search(n):
+            if info.get("spirv"):
+                # The model compiles GLSL source; a SPIR-V binary leaves it an empty source, which
+                # glslang rejects ("Missing entry point"): the feature is missing, not the compiler.
+                return MODEL_UNSUPPORTED, "SPIR-V shaders (glShaderBinary + glSpecializeShader, ARB_gl_spirv)"
             return MODEL_COMPILE, _first_error(n)
     tot = j.get("totals") if isinstance(j.get("totals"), dict) else {}
     features = []

@@ -88,14 +88,15 @@ def capture(glreplay, shader_runner, test, out_path, env, cwd, timeout):
 
 
 _IMMEDIATE = re.compile(r"^gl(Begin|Rect[dfis]v?|CallLists?)$")
+_SPIRV = re.compile(r"^glSpecializeShader(ARB)?$")
 _DRAWS = re.compile(r"^gl(Draw(?!Buffers?$)|MultiDraw|DispatchCompute)")
 
 
 def info(glreplay, cap, env, cwd, timeout):
     """Draw-like calls in the capture, by command name: model-visible draws/dispatches and
-    immediate-mode drawing (which the model does not run)."""
+    immediate-mode drawing (which the model does not run); whether shaders came as SPIR-V."""
     rc, out, err = run([glreplay, "info", cap, "--json"], env, cwd, timeout)
-    res = {"rc": rc, "draws": 0, "immediate": [], "reference_images": 0, "error": ""}
+    res = {"rc": rc, "draws": 0, "immediate": [], "spirv": False, "reference_images": 0, "error": ""}
     if rc != 0:
         res["error"] = "glreplay info: " + ("timeout" if rc is None else first_line(err) or "exit %s" % rc)
         return res
@@ -107,6 +108,8 @@ def info(glreplay, cap, env, cwd, timeout):
                 res["draws"] += count
             elif _IMMEDIATE.match(name):
                 res["immediate"].append(name)
+            elif _SPIRV.match(name):
+                res["spirv"] = True  # ARB_gl_spirv: shaders given as SPIR-V binaries
         images = d.get("reference_images", [])
         res["reference_images"] = len(images) if isinstance(images, list) else int(images or 0)
     except (ValueError, TypeError, AttributeError) as e:
@@ -136,7 +139,10 @@ def replay(glreplay, cap, env, cwd, timeout):
     checked, differ, unmatched = int(v.group(2)), int(v.group(3)), int(v.group(4))
     res.update(calls=calls, bad=bad, missing=missing, skipped=skipped, images_checked=checked)
     if bad:
-        res["reason"] = "%d of %d calls bad in replay" % (bad, calls)
+        # The replayer's warning names the command and why ("glFoo: the capture lacks ...").
+        why = [l[len("glreplay: warning: "):] for l in err.splitlines()
+               if l.startswith("glreplay: warning: gl") and "not replayed" in l]
+        res["reason"] = "%d of %d calls bad in replay%s" % (bad, calls, ": " + why[0][:160] if why else "")
     elif differ or unmatched:
         res["reason"] = "replay image differs from the reference (%d differ, %d unmatched)" % (differ, unmatched)
     elif v.group(5) != "identical":

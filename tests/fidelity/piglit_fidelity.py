@@ -86,11 +86,19 @@ def run_one(rel, a, work_root):
                 i = steps["info"]
                 if not i["error"] and (i["draws"] or i["immediate"]):
                     steps["replay"] = S.replay(a.glreplay, cap, env, d, a.timeout)
-                    if steps["replay"]["ok"]:
+                    # The model also runs after a replay with bad calls (often a query the frame
+                    # does not need): its verdict is kept beside the bucket, for information.
+                    if steps["replay"]["ok"] or steps["replay"].get("bad"):
                         steps["model"] = S.model(a.glreplay, cap, env, d, a.timeout)
         res["bucket"], res["reason"] = C.classify(steps["native"], steps.get("cap"), steps.get("info"),
                                                   steps.get("replay"), steps.get("model"))
+        if res["bucket"] == C.REPLAY_FAILED and (steps.get("model") or {}).get("json") is not None:
+            res["model_despite_replay"] = "%s: %s" % C.judge_model(steps["model"]["json"], steps["info"])
         m = (steps.get("model") or {}).get("json") or {}
+        notes = sorted({n for e in m.get("events", []) if isinstance(e, dict)
+                        for n in (e.get("unsupported") or []) if isinstance(n, str)}) if isinstance(m.get("events"), list) else []
+        if notes:
+            res["model_notes"] = notes[:8]
         if isinstance(m.get("targets"), list):
             res["targets"] = {t.get("target"): t.get("min_agreement") for t in m["targets"] if isinstance(t, dict)}
     finally:
