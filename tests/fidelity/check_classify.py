@@ -71,6 +71,16 @@ expect("result fail with good numbers", C.MODEL_DISAGREES, edit(lambda m: m.upda
 expect("failing_comparisons", C.MODEL_DISAGREES, edit(lambda m: m.update(failing_comparisons=1)))
 expect("model saw no draw", C.MODEL_DISAGREES, edit(lambda m: m.update(events=[])))
 expect("no totals", C.MODEL_DISAGREES, edit(lambda m: m.pop("totals")))
+# Fields of the newer `model --compare` (main): they are judged too.
+expect("dispatches_failed", C.MODEL_FAILED, edit(lambda m: m["totals"].update(dispatches_failed=1)))
+expect("driver side skipped records", C.REPLAY_FAILED, edit(lambda m: m.update(driver_skipped_records=3)))
+expect("reference not compared", C.MODEL_DISAGREES, edit(lambda m: m.update(references_not_compared=1)))
+expect("swap against its reference image", C.MODEL_DISAGREES,
+       edit(lambda m: m.update(swaps=[{"record": 9, "reference_agreement": 0.9, "compare": [],
+                                       "reference_compare": [{"target": "ctx1/default/back@reference",
+                                                              "agreement": 0.9}]}])), reason_has="90.000")
+expect("fail_reasons quoted", C.MODEL_DISAGREES, edit(lambda m: m.update(result="fail", fail_reasons="why not")),
+       reason_has="why not")
 expect("model gave no JSON", C.MODEL_ERROR, None)
 expect("native skip", C.EXCLUDED, GOOD, native=dict(NATIVE, result="skip"))
 expect("capture changed the verdict", C.CAPTURE_CHANGED, GOOD, cap=dict(CAP, result="fail"))

@@ -86,11 +86,17 @@ def judge_model(j, info):
     if _num(tot, "draws_with_unsupported"):
         return MODEL_UNSUPPORTED, "%d draws with unsupported features (no name given)" % tot["draws_with_unsupported"]
     failed = [e for e in work if e.get("failed") is True]
-    if failed or _num(tot, "draws_failed"):
+    # draws_failed, and any other "<what>_failed" count a newer CLI adds (dispatches_failed).
+    failed_counts = {k: v for k, v in tot.items() if k.endswith("_failed") and _num(tot, k)}
+    if failed or failed_counts:
         e = failed[0] if failed else {}
         why = (_notes(e) or ["no reason given"])[0]
-        n = max(len(failed), int(_num(tot, "draws_failed") or 0))
+        n = max(len(failed), int(sum(failed_counts.values())))
         return MODEL_FAILED, "%d failed (first: %s %s: %s)" % (n, e.get("kind", "draw"), e.get("index", "?"), why)
+    skipped = _num(j, "driver_skipped_records")
+    if skipped:
+        # The model's own driver replay (its comparison side) could not replay some records.
+        return REPLAY_FAILED, "the model's driver replay skipped %d records" % skipped
     if _num(tot, "draws") is None:
         return MODEL_DISAGREES, "no totals.draws in the model report"
     if not work:
@@ -104,18 +110,29 @@ def judge_model(j, info):
     if wa is None or wa < AGREE:
         return MODEL_DISAGREES, "worst %s: %s" % (worst.get("target", "?"),
                                                  "no min_agreement" if wa is None else "%.3f %%" % (100 * wa))
-    # Per-event comparisons too (a target list that drops one would otherwise hide it).
-    for e in work:
-        for c in e.get("compare", []) if isinstance(e.get("compare"), list) else []:
-            a = _num(c, "agreement") if isinstance(c, dict) else None
-            if a is not None and a < AGREE:
-                return MODEL_DISAGREES, "%s %s on %s: %.3f %%" % (e.get("kind"), e.get("index"), c.get("target"),
-                                                                 100 * a)
+    # Every single comparison too (events and swaps; against the driver replay and against the
+    # capture's reference images), so a target list that drops one cannot hide it.
+    swaps = [w for w in j.get("swaps", []) if isinstance(w, dict)] if isinstance(j.get("swaps"), list) else []
+    for e in work + swaps:
+        where = "%s %s" % (e.get("kind", "swap"), e.get("index", e.get("record", "?")))
+        for key in ("compare", "reference_compare"):
+            for c in e.get(key, []) if isinstance(e.get(key), list) else []:
+                a = _num(c, "agreement") if isinstance(c, dict) else None
+                if a is not None and a < AGREE:
+                    return MODEL_DISAGREES, "%s on %s: %.3f %%" % (where, c.get("target"), 100 * a)
+        a = _num(e, "reference_agreement")
+        if a is not None and a < AGREE:
+            return MODEL_DISAGREES, "%s against the reference image: %.3f %%" % (where, 100 * a)
     failing = _num(j, "failing_comparisons")
     if failing:
         return MODEL_DISAGREES, "%d failing comparisons reported" % failing
+    uncompared = _num(j, "references_not_compared")
+    if uncompared:
+        return MODEL_DISAGREES, "%d reference images not compared" % uncompared
     if j.get("result") not in (None, "pass"):
-        return MODEL_DISAGREES, "the model reports result %r with every comparison >= 99.9 %%" % j.get("result")
+        why = j.get("fail_reasons") if isinstance(j.get("fail_reasons"), str) else ""
+        return MODEL_DISAGREES, "the model reports %r with every comparison >= 99.9 %%%s" % (
+            j.get("result"), ": " + why[:200] if why else "")
     return AGREES, "%d draws/dispatches, %d targets, worst %.3f %%" % (len(work), len(compared), 100 * wa)
 
 
