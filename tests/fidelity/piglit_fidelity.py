@@ -55,6 +55,44 @@ def glsl_version(path):
     return ("ES " if m.group(1) else "") + m.group(2) if m else "none"
 
 
+_GL_REQ = re.compile(r"^GL\s+(?P<profile>ES|CORE|COMPAT)?\s*(?P<op><=|>=|<|=|>)\s*(?P<ver>\d\.\d)")
+_GLSL_REQ = re.compile(r"^GLSL\s+(?P<es>ES)?\s*(?P<op><=|>=|<|=|>)\s*(?P<ver>\d\.\d+)")
+
+
+def runner_for(path):
+    """The shader_runner binary piglit itself runs a test with (framework/test/shader_test.py):
+    shader_runner_gles2 or _gles3 for a GL ES requirement, shader_runner otherwise. Plain
+    shader_runner skips every GLES test."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return "shader_runner"
+    es, op, ver, in_req = False, None, None, False
+    for line in lines:
+        line = line.strip()
+        if line == "[require]":
+            in_req = True
+            continue
+        if not in_req:
+            continue
+        if line.startswith("["):
+            break
+        m = _GL_REQ.match(line)
+        if m and ver is None:
+            op, ver = m.group("op"), float(m.group("ver"))
+            es = es or m.group("profile") == "ES"
+            continue
+        m = _GLSL_REQ.match(line)
+        if m and m.group("es"):
+            es = True
+    if not es:
+        return "shader_runner"
+    if op in ("<", "<=") or (op in ("=", ">=") and ver is not None and ver < 3):
+        return "shader_runner_gles2"
+    return "shader_runner_gles3"
+
+
 def all_tests(piglit):
     spec = os.path.join(piglit, "tests", "spec")
     return sorted(os.path.relpath(p, spec) for p in glob.glob(os.path.join(spec, "**", "*.shader_test"),
@@ -69,11 +107,11 @@ def sample(tests, n, seed):
 def run_one(rel, a, work_root):
     spec = os.path.join(a.piglit, "tests", "spec")
     test = os.path.join(spec, rel)
-    sr = os.path.join(a.piglit, "bin", "shader_runner")
+    sr = os.path.join(a.piglit, "bin", runner_for(test))
     env = S.base_env(a.platform)
     d = tempfile.mkdtemp(prefix="t", dir=work_root)
     t0 = time.monotonic()
-    res = {"test": rel, "folder": rel.split(os.sep)[0], "glsl": glsl_version(test)}
+    res = {"test": rel, "folder": rel.split(os.sep)[0], "glsl": glsl_version(test), "runner": os.path.basename(sr)}
     steps = {}
     try:
         steps["native"] = S.native(sr, test, env, d, a.timeout)
@@ -131,6 +169,7 @@ def main():
     sel.add_argument("--update-baseline", metavar="FILE", help="run the sample and record it in FILE")
     ap.add_argument("--size", type=int, help="with --update-baseline: sample size (default: FILE's, or 100)")
     ap.add_argument("--seed", type=int, help="sample seed (default: the baseline's, or 1)")
+    ap.add_argument("--match", help="only the selected tests whose path under spec/ matches this regex")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=int, default=60, help="seconds per step of each test (default 60)")
     ap.add_argument("--json", help="write every test's bucket and reason here")
@@ -170,6 +209,11 @@ def main():
     else:
         chosen = sample(tests, size, seed)
         selection = "%d of %d tests (random.Random(%d).sample of the sorted list)" % (len(chosen), len(tests), seed)
+    if a.match:
+        if baseline is not None or a.update_baseline:
+            sys.exit("piglit_fidelity: --match does not go with a baseline (it would drop tests from it)")
+        chosen = [t for t in chosen if re.search(a.match, t)]
+        selection += ", those matching /%s/: %d" % (a.match, len(chosen))
     print("piglit_fidelity: %s, -j %d, %d s per step" % (selection, a.jobs, a.timeout), flush=True)
 
     if a.keep:
