@@ -50,21 +50,21 @@ def _num(d, key):
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
-def _events(j):
+def model_events(j):
     ev = j.get("events")
     return [e for e in ev if isinstance(e, dict)] if isinstance(ev, list) else []
 
 
-def _notes(e):
+def event_notes(e):
     u = e.get("unsupported")
     return [n for n in u if isinstance(n, str)] if isinstance(u, list) else []
 
 
 def judge_model(j, info):
     """(bucket, reason) for a model report j (a dict) and the capture's info."""
-    events = _events(j)
+    events = model_events(j)
     work = [e for e in events if e.get("kind") in ("draw", "dispatch")]
-    notes = [(e, n) for e in events for n in _notes(e)]
+    notes = [(e, n) for e in events for n in event_notes(e)]
     for e, n in notes:
         if _COMPILE.search(n):
             if info.get("spirv"):
@@ -90,7 +90,7 @@ def judge_model(j, info):
     failed_counts = {k: v for k, v in tot.items() if k.endswith("_failed") and _num(tot, k)}
     if failed or failed_counts:
         e = failed[0] if failed else {}
-        why = (_notes(e) or ["no reason given"])[0]
+        why = (event_notes(e) or ["no reason given"])[0]
         n = max(len(failed), int(sum(failed_counts.values())))
         return MODEL_FAILED, "%d failed (first: %s %s: %s)" % (n, e.get("kind", "draw"), e.get("index", "?"), why)
     skipped = _num(j, "driver_skipped_records")

@@ -133,8 +133,7 @@ def run_one(rel, a, work_root):
         if res["bucket"] == C.REPLAY_FAILED and (steps.get("model") or {}).get("json") is not None:
             res["model_despite_replay"] = "%s: %s" % C.judge_model(steps["model"]["json"], steps["info"])
         m = (steps.get("model") or {}).get("json") or {}
-        notes = sorted({n for e in m.get("events", []) if isinstance(e, dict)
-                        for n in (e.get("unsupported") or []) if isinstance(n, str)}) if isinstance(m.get("events"), list) else []
+        notes = sorted({n for e in C.model_events(m) for n in C.event_notes(e)})
         if notes:
             res["model_notes"] = notes[:8]
         if isinstance(m.get("targets"), list):
