@@ -239,6 +239,9 @@ def main():
     table = R.markdown(results, meta)
     print("\n" + table)
     print("piglit_fidelity: %d tests in %.0f s (-j %d)" % (len(results), wall, a.jobs))
+    for out in (a.json, a.markdown):
+        if out and os.path.dirname(out):
+            os.makedirs(os.path.dirname(out), exist_ok=True)  # a long run's output folder may be gone
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
             json.dump({"meta": meta, "results": results}, f, indent=1)
