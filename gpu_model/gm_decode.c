@@ -3,6 +3,7 @@
  * outputs, uniforms, blocks). Function bodies are translated by gm_decode_code.c.
  * The module is decoded once; warps then run the IR. */
 #include "gm_decode_ctx.h"
+#include "gm_decode_reassoc.h"
 #include "gm_spirv_tables.h"
 
 #include <spirv/unified1/spirv.h>
@@ -930,11 +931,19 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
         snprintf(err, err_size, "SPIR-V id bound %u out of range", bound);
         return NULL;
     }
+    /* The decoder reads a copy whose float chains are in llvmpipe's order (gm_decode_reassoc.c). */
+    uint32_t *words = malloc(word_count * sizeof *words);
+    if (!words || (memcpy(words, spirv, word_count * sizeof *words),
+                   gm_reassoc_constants(words, word_count)) != 0) {
+        free(words);
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
     gm_program *p = calloc(1, sizeof *p);
     gm_decoder d;
     memset(&d, 0, sizeof d);
     d.p = p;
-    d.words = spirv;
+    d.words = words;
     d.nwords = word_count;
     d.err = err;
     d.err_size = err_size;
@@ -989,11 +998,13 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
     if (gm_decode_functions(&d) != 0 || build_interface(&d) != 0)
         goto fail;
     free_decoder(&d);
+    free(words);
     return p;
 oom:
     snprintf(err, err_size, "out of memory");
 fail:
     free_decoder(&d);
+    free(words);
     gm_program_destroy(p);
     return NULL;
 }

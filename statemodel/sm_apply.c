@@ -123,6 +123,12 @@ enum sm_cmd_class sm_cmd_class(uint32_t cmd)
     return cmd < GLR_CMD_COUNT ? (enum sm_cmd_class)cmd_class[cmd] : SM_CMD_UNHANDLED;
 }
 
+uint32_t sm_cmd_canonical(uint32_t cmd)
+{
+    pthread_once(&init_once, init_tables);
+    return cmd < GLR_CMD_COUNT ? canonical[cmd] : cmd;
+}
+
 /* Records of the shim's events (enum glr_pseudo_cmd). CONTEXT_CREATE (args: new context id,
  * share group = id of the group's first context, window-system API) declares the context unless
  * it already is (the capture's metadata, which knows its GL API and version, may have declared it

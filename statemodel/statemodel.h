@@ -428,6 +428,11 @@ bool sm_apply(struct sm_state *s, const struct glr_call *call);
 /* How the model treats a command: applied, known to have no state effect, or unhandled. */
 enum sm_cmd_class { SM_CMD_APPLIED = 0, SM_CMD_NO_STATE = 1, SM_CMD_UNHANDLED = 2 };
 enum sm_cmd_class sm_cmd_class(uint32_t cmd);
+/* The command a call of cmd is applied as: registry aliases followed, and a vendor-suffixed
+ * command that the registry does not alias but that has its core form's parameters and the model
+ * handles that form (glGenerateMipmapEXT, glBindFramebufferEXT) mapped to the core form. Pseudo
+ * commands and unknown numbers are returned as they are. */
+uint32_t sm_cmd_canonical(uint32_t cmd);
 
 /* Unhandled commands seen by sm_apply: the number of calls, and per distinct command. */
 uint64_t sm_unhandled_calls(const struct sm_state *s);

@@ -176,6 +176,16 @@ static void test_legacy_frame(void)
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glGetIntegerv")) == SM_CMD_NO_STATE);
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glBindFramebufferEXT")) == SM_CMD_APPLIED);
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glLightfv")) == SM_CMD_UNHANDLED);
+    /* The canonical form the GPU model's frame runner also dispatches on: EXT_framebuffer_object
+     * commands (not aliased in the registry) act as their core forms, aliases follow the registry. */
+    CHECK(sm_cmd_canonical((uint32_t)glr_cmd_find("glGenerateMipmapEXT")) ==
+          (uint32_t)glr_cmd_find("glGenerateMipmap"));
+    CHECK(sm_cmd_canonical((uint32_t)glr_cmd_find("glBindFramebufferEXT")) ==
+          (uint32_t)glr_cmd_find("glBindFramebuffer"));
+    CHECK(sm_cmd_canonical((uint32_t)glr_cmd_find("glActiveTextureARB")) ==
+          (uint32_t)glr_cmd_find("glActiveTexture"));
+    CHECK(sm_cmd_canonical((uint32_t)glr_cmd_find("glDrawArrays")) ==
+          (uint32_t)glr_cmd_find("glDrawArrays"));
     sm_state_free(s);
 }
 
