@@ -504,6 +504,16 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
         ptr->space = GM_SPACE_UNIFORM;
         ptr->static_addr = p->umem_words;
         p->umem_words += t->ncomp;
+        if (wc > 4) {   /* an initializer: the uniform's value until the program sets it */
+            uint32_t init = w[4];
+            if (check_id(d, init) || !d->is_const[init])
+                return gm_dec_fail(d, "uniform initializer is not a constant");
+            struct gm_uniform_init *ui = realloc(d->uinit, (size_t)(d->n_uinit + 1) * sizeof *ui);
+            if (!ui)
+                return gm_dec_fail(d, "out of memory");
+            d->uinit = ui;
+            ui[d->n_uinit++] = (struct gm_uniform_init){ ptr->static_addr, t->ncomp, init };
+        }
         klass = (t->kind == GM_TYPE_SAMPLER || t->kind == GM_TYPE_IMAGE ||
                  (t->kind == GM_TYPE_ARRAY && (p->types[t->elem].kind == GM_TYPE_SAMPLER ||
                                                p->types[t->elem].kind == GM_TYPE_IMAGE)))
@@ -899,12 +909,24 @@ static int build_interface(gm_decoder *d)
     p->umem = calloc((size_t)p->umem_words + 1, sizeof *p->umem);
     if (!p->umem)
         return gm_dec_fail(d, "out of memory");
+    /* Initializers: a constant's components sit in the registers the decoder gave it (the same
+     * value in every lane; lane 0 is read), in the order uniform memory lays them out. */
+    for (int i = 0; i < d->n_uinit; i++) {
+        const struct gm_uniform_init *ui = &d->uinit[i];
+        int n = ui->ncomp < p->ncomp_of[ui->constant] ? ui->ncomp : p->ncomp_of[ui->constant];
+        for (int k = 0; k < n && ui->addr + k < p->umem_words; k++)
+            p->umem[ui->addr + k] = p->init_regs[p->reg_of[ui->constant] + k][0];
+        for (int u = 0; u < p->uniform_count; u++)
+            if (p->uniform_addr[u] >= ui->addr && p->uniform_addr[u] < ui->addr + n)
+                p->uniforms[u].initialized = 1;
+    }
     return 0;
 }
 
 static void free_decoder(gm_decoder *d)
 {
     free(d->deco);
+    free(d->uinit);
     free(d->ptr);
     free(d->label_block);
     free(d->func_index);

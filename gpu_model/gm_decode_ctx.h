@@ -45,6 +45,10 @@ typedef struct gm_decoder {
     int cur_file, cur_line;
     int cap_code, cap_aux, cap_regs, cap_tex, cap_vars;
     int execution_model;
+    /* Uniform initializers (`uniform vec4 c = vec4(...)`): the driver gives a uniform its
+     * initializer at link until glUniform* sets it; applied when uniform memory is allocated. */
+    struct gm_uniform_init { int addr, ncomp; uint32_t constant; } *uinit;
+    int n_uinit;
 } gm_decoder;
 
 int gm_dec_fail(gm_decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -153,6 +153,7 @@ typedef struct gm_uniform_info {
     int array_size;        /* 1 for non-arrays */
     int is_opaque;         /* sampler/image: one int (the unit) per element */
     int opaque_type;       /* the sampler/image type for opaque uniforms */
+    int initialized;       /* the shader gives it an initializer (its value until set) */
 } gm_uniform_info;
 int gm_program_uniform_count(const gm_program *p);
 const gm_uniform_info *gm_program_uniform(const gm_program *p, int i);

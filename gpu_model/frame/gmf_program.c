@@ -735,6 +735,25 @@ static void upload_legacy_matrices(const struct sm_context *c, gm_program *gp)
     }
 }
 
+/* A uniform is one object of the linked program: an initializer written in one stage is its
+ * value in every stage that declares it (GLSL allows the initializer in one stage only). */
+static void share_uniform_initializers(gmf_prog *p)
+{
+    gm_program *st[3] = { p->vs, p->gs, p->fs };
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; st[a] && i < gm_program_uniform_count(st[a]); i++) {
+            const gm_uniform_info *ua = gm_program_uniform(st[a], i);
+            if (!ua->initialized)
+                continue;
+            for (int b = 0; b < 3; b++) {
+                int j = b == a || !st[b] ? -1 : gm_program_find_uniform(st[b], ua->name);
+                const gm_uniform_info *ub = j >= 0 ? gm_program_uniform(st[b], j) : NULL;
+                if (ub && !ub->initialized && ub->type == ua->type && ub->array_size == ua->array_size)
+                    gm_program_set_uniform(st[b], j, 0, ua->array_size, gm_program_uniform_data(st[a], i));
+            }
+        }
+}
+
 static void note_compat_uniforms(gmf_prog *p, const gm_program *gp)
 {
     for (int u = 0; u < gm_program_uniform_count(gp); u++) {
@@ -819,6 +838,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         snprintf(p->error, sizeof p->error, "program %u has no vertex shader", sp->name);
         return p;
     }
+    share_uniform_initializers(p);
     p->vw = gm_warp_create(p->vs, 0);
     if (p->fs)
         p->fw = gm_warp_create(p->fs, 1);
