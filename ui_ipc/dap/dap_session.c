@@ -148,6 +148,27 @@ bool dap_session_job_done(struct dap_session *s)
     return false;
 }
 
+bool dap_session_busy(const struct dap_session *s)
+{
+    return s->running;
+}
+
+bool dap_session_configured(const struct dap_session *s)
+{
+    return s->configured;
+}
+
+void dap_session_timeout(struct dap_session *s, const char *why)
+{
+    char text[300];
+    snprintf(text, sizeof text, "glreplay: %s\n", why);
+    dap_output(s, "stderr", text);
+    if (!s->terminated) {
+        s->terminated = true;
+        dap_event(s, "terminated", NULL);
+    }
+}
+
 void dap_session_release(struct dap_session *s)
 {
     s->closing = true;
@@ -229,8 +250,27 @@ static void finish(struct dap_session *s, struct job *j)
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         dap_event(s, "stopped", b);
     } else if (r->status == DAP_PASS_END) {
+        /* The client is told it is stopped (at the frame's end, with no invocation to show), so
+         * an IDE leaves its "running" state; `continue` from here runs the frame again from its
+         * start, as do new breakpoints and `pause` (which stops at the first instruction). */
         s->stopped = false;
-        dap_output(s, "console", "the frame ran to its end without a breakpoint stop; set breakpoints or pause to run it again\n");
+        s->at_end = true;
+        if (s->snap)
+            sh_snapshot_unref(s->snap);
+        s->snap = NULL;
+        drop_others(s);
+        dap_inspect_reset(s);
+        s->have_key = false;
+        s->pos_seq = 0;
+        s->pos_lane = 0;
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "reason", "pause");
+        cJSON_AddStringToObject(b, "description", "end of frame");
+        cJSON_AddStringToObject(b, "text", "the frame ran to its end without a breakpoint stop");
+        cJSON_AddNumberToObject(b, "threadId", 1);
+        cJSON_AddBoolToObject(b, "allThreadsStopped", true);
+        dap_event(s, "stopped", b);
+        dap_output(s, "console", "the frame ran to its end without a breakpoint stop; continue (or new breakpoints, or pause) runs it again from its start\n");
     } else {
         s->stopped = false;
         char msg[400];
@@ -326,6 +366,7 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
     }
     s->running = true;
     s->stopped = false;
+    s->at_end = false;
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -392,6 +433,7 @@ static void set_breakpoints(struct dap_session *s, const cJSON *req, const cJSON
     struct dap_binding binds[DAP_MAX_BINDINGS];
     int n_binds = 0;
     const char *why = NULL;
+    char read_why[200];
     if (ref > 0) {
         const struct dap_shader *sh = dap_capture_shader(s->cap, (int)ref);
         snprintf(key, sizeof key, "ref:%d", (int)ref);
@@ -408,9 +450,9 @@ static void set_breakpoints(struct dap_session *s, const cJSON *req, const cJSON
             if (!strcmp(s->cap->shaders[i].name, path))
                 binds[n_binds++] = (struct dap_binding){ s->cap->shaders[i].id, 0, s->cap->shaders[i].line_count };
         if (!n_binds) {
-            char *text = dap_read_file(path);
+            char *text = dap_read_source(path, read_why, sizeof read_why);
             if (!text) {
-                why = "cannot read the source file";
+                why = read_why;
             } else {
                 n_binds = dap_bind_text(s->cap, text, binds, DAP_MAX_BINDINGS);
                 if (n_binds > DAP_MAX_BINDINGS)

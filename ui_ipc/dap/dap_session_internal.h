@@ -65,6 +65,7 @@ struct dap_session {
     int log_limit;
     /* passes */
     bool running, stopped;
+    bool at_end;         /* the last pass ran to the end of the frame: stopped there, no snapshot */
     atomic_int pause;
     uint64_t pos_seq;    /* where the view is in the pass order: instruction index and lane */
     int pos_lane;
