@@ -150,7 +150,7 @@ static void *live_main(void *arg)
     /* One session at a time: the previous one may still be letting the program resume. */
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 5;
+    until.tv_sec += 3;
     if (pthread_mutex_timedlock(&live_engine_lock, &until) != 0) {
         glr_dap_refuse_fd(ls->fd, ls->initial, ls->len,
                           "live attach: another debugger is attached to this program (one live session at a time)");

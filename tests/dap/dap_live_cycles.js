@@ -17,7 +17,10 @@
 // After every session: every DAP client got its `initialize` answered, the program is not paused
 // (`status` has no "paused") and its frames advance, and its threads (/proc/PID/task), descriptors
 // (/proc/PID/fd) and the socket directory's files (no live-*.glcap) are back to what they were
-// after the first session. setBreakpoints on a FIFO and on /dev/zero answers at once (unverified).
+// after the first session. setBreakpoints on a FIFO and on /dev/zero answers at once (unverified);
+// a second debugger while one is attached is refused (answered); the program removes a stale
+// socket and capture at start-up; 20 idle line connections do not lock `status` out and are
+// closed when idle; `status` is answered while another connection's `capture` waits for frames.
 // Every message the DAP clients receive is type-checked against @vscode/debugprotocol.
 //
 // Environment: GLREPLAY_SHIM, LIT_MESH, SHADER_DIR, NODE_MODULES as dap_live.js; LIVE_CYCLES,
@@ -61,11 +64,11 @@ function within(p, ms, what) {
 }
 
 // ---- the line protocol on the program's socket ----
-function lineRequest(sock, text) {
+function lineRequest(sock, text, ms = 20000) {
     return new Promise((resolve, reject) => {
         let data = '';
         const s = net.createConnection(sock, () => s.write(text + '\n'));
-        const t = setTimeout(() => { s.destroy(); reject(new Error(`no reply to '${text}'`)); }, 10000);
+        const t = setTimeout(() => { s.destroy(); reject(new Error(`no reply to '${text}'`)); }, ms);
         s.on('data', d => {
             data += d;
             if (data.includes('\n')) { clearTimeout(t); s.destroy(); resolve(data.split('\n')[0]); }
@@ -169,7 +172,7 @@ async function handshake(dc, breakpoints) {
 }
 
 const kinds = {
-    async disconnect(sock) {
+    async disconnect(sock, ctx) {
         const dc = new UnixDebugClient(sock);
         dc.defaultTimeout = 30000;
         const { attachP } = await handshake(dc, [{ line: LINE_T, hitCondition: '100' }]);
@@ -179,6 +182,20 @@ const kinds = {
         const stopped = await stoppedP;
         assert.ok(/hit 100 /.test(stopped.body.description), stopped.body.description);
         await paused(sock, 'while the debugger is stopped');
+        if (!ctx.secondChecked) {
+            // One live session at a time: a second debugger is answered, with a refusal (meanwhile
+            // the first one stays active, so its idle timeout does not end it).
+            const keep = setInterval(() => dc.threadsRequest().catch(() => {}), 300);
+            const c = await rawClient(sock);
+            c.send('initialize', { adapterID: 'glreplay' });
+            const r = await c.waitFor(m => m.command === 'initialize', 20000, 'an answer to the second debugger');
+            assert.strictEqual(r.success, false);
+            assert.ok(/another debugger is attached/.test(r.message), r.message);
+            await c.waitFor(m => m.event === 'terminated', 5000, 'terminated for the second debugger');
+            await within(c.gone, 5000, 'the refused connection is closed');
+            clearInterval(keep);
+            ctx.secondChecked = true;
+        }
         await dc.disconnectRequest({});
         dc.stopAdapter();
     },
@@ -289,6 +306,38 @@ const kinds = {
 const order = ['disconnect', 'terminate', 'abrupt', 'frame-end', 'stall', 'disconnect', 'abrupt', 'no-read',
                'terminate', 'abrupt', 'silent', 'frame-end'];
 
+// The line server: idle connections cannot fill it, and a capture in progress does not hold up
+// `status` on another connection.
+async function lineServer(sock, tmp) {
+    const idle = [];
+    for (let i = 0; i < 20; i++) {
+        const c = net.createConnection(sock);
+        c.on('error', () => {});
+        c.on('data', () => {});   // reading, so the server's close is seen
+        c.gone = new Promise(r => c.on('close', () => { c.isGone = true; r(); }));
+        idle.push(c);
+        await new Promise(r => c.on('connect', r));
+    }
+    await status(sock);   // answered although more than 16 connections were opened
+    await within(Promise.all(idle.map(c => c.gone)), 10000, 'idle line connections are closed')
+        .catch(e => { throw new Error(`${e.message}: ${idle.filter(c => !c.isGone).length} still open`); });
+    const out = path.join(tmp, 'c.glcap');
+    const order = [];
+    // A capture of many frames (it replies once they are written); `status` is sent as soon as
+    // the capture's connection is open.
+    const f0 = (await status(sock)).frames;
+    const cap = lineRequest(sock, `capture 60 ${out}`).then(r => { order.push('capture'); return r; });
+    await sleep(20);
+    const st = await status(sock);
+    order.push('status');
+    const r = await cap;
+    assert.ok(/^ok/.test(r), `capture reply: ${r}`);
+    const f1 = (await status(sock)).frames;
+    assert.ok(st.frames < f0 + 60 && f1 >= f0 + 60, `status answered during the capture: frames ${f0}, ${st.frames}, ${f1}`);
+    assert.deepStrictEqual(order, ['status', 'capture'], '`status` waited for a capture of another connection');
+    fs.rmSync(out);
+}
+
 async function main() {
     const t0 = Date.now();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'glr-cyc-'));
@@ -319,6 +368,7 @@ async function main() {
         assert.ok(fs.existsSync(sock), `the program did not create its socket: ${appLog}`);
         await running(sock, 'before the first attach');
         assert.deepStrictEqual(files(sockDir), ['live.sock'], 'the stale socket and capture are removed at start-up');
+        await lineServer(sock, tmp);
         let base = null;
         for (let i = 0; i < CYCLES; i++) {
             const kind = order[i % order.length];
