@@ -9,9 +9,11 @@
  *                            in-process replay loop, shim/replay_loop.h); reply when the passes ran
  *   capture COUNT PATH loop N   the same for COUNT frames into PATH
  * A connection whose first bytes are "Content-Length:" is a Debug Adapter Protocol session (live
- * attach): its own thread captures the program's next frame into a private file next to the
- * socket (directory 0700), then serves the debugger (ui_ipc/dap) over that capture until the
- * client disconnects. Meanwhile the program is paused at the swap that ended the frame: its render
+ * attach): once its first message (a complete `initialize`) has arrived, its own thread captures
+ * the program's next frame into a private file next to the socket (directory 0700, the file
+ * removed when the session ends), then serves the debugger (ui_ipc/dap) over that capture until
+ * the client disconnects or a timeout ends it (GLREPLAY_LIVE_HANDSHAKE_S, _IDLE_S, _WRITE_S; one
+ * session at a time; docs/SHIM.md). Meanwhile the program is paused at the swap that ended the frame: its render
  * thread replays the captured frame in its window in a loop (shim/replay_loop.h), so the window
  * keeps showing the frame being debugged, and continues exactly where it stopped when the client
  * disconnects (or after GLREPLAY_LIVE_PAUSE_MAX_S seconds, default 3600). GLREPLAY_LIVE_PAUSE=0

@@ -40,7 +40,8 @@ void glr_dap_server_stop(struct glr_dap_server *s);
  * ended. `initial` holds bytes already read from it. 0, or -1 with a reason (fd closed). */
 int glr_dap_serve_fd(int fd, const char *initial, size_t initial_len, struct dap_capture *cap,
                      struct dap_runner *runner, const struct glr_dap_options *opt, char *err, size_t err_size);
-/* The same over the capture file at `capture_path` (opened and closed here). */
+/* The same over the capture file at `capture_path` (opened and closed here), with `opt` (may be
+ * NULL: no timeouts). */
 int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path,
                              const struct glr_dap_options *opt, char *err, size_t err_size);
 /* The command of the first complete DAP request in `initial` into cmd ("" if there is none). */
