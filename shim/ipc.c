@@ -97,6 +97,9 @@ static bool live_pause_wanted(void)
  * has resumed, so the next session always finds the program running and can pause it again. */
 static pthread_mutex_t live_engine_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A session holding the engine serves a client right now (not only letting the program resume). */
+static atomic_int live_serving;
+
 /* Session threads alive (each one connection): a cap, so clients cannot pile up threads. */
 #define LIVE_MAX_THREADS 4
 static atomic_int live_threads;
@@ -149,20 +152,23 @@ static void *live_main(void *arg)
                           "live attach: the first message must be a complete 'initialize' request of at most 4 KiB");
         goto done;
     }
-    /* One session at a time: the previous one may still be letting the program resume. */
+    /* One session at a time: refused at once while another client is attached; a session whose
+     * client is gone may still be letting the program resume: wait a little for that one. */
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 3;
-    if (pthread_mutex_timedlock(&live_engine_lock, &until) != 0) {
+    if (pthread_mutex_trylock(&live_engine_lock) != 0 &&
+        (atomic_load(&live_serving) || pthread_mutex_timedlock(&live_engine_lock, &until) != 0)) {
         glr_dap_refuse_fd(ls->fd, ls->initial, ls->len,
                           "live attach: another debugger is attached to this program (one live session at a time)");
         goto done;
     }
+    atomic_store(&live_serving, 1);
     live_file_track(ls->path, true);
     /* One capture at a time in the program: wait a little while another client's runs. */
     for (int tries = 0; tries < 100; tries++) {
         /* The program pauses at the swap that ends the captured frame (one armed loop at a time:
-         * a second client debugs without pausing). */
+         * while a `loop` request holds it, the session debugs without pausing). */
         if (!loop && live_pause_wanted())
             loop = glr_replay_loop_arm(0, live_keep_going, ls);
         rc = glr_capture_request(1, ls->path, msg, sizeof msg);
@@ -194,6 +200,7 @@ static void *live_main(void *arg)
         glr_log(GLR_LOG_INFO, "live attach: session ended");
     }
     /* The client is gone: the paused program continues after its current pass. */
+    atomic_store(&live_serving, 0);
     atomic_store(&ls->attached, 0);
     if (loop) {
         int passes = 0;

@@ -439,7 +439,7 @@ struct glr_ipc_server *glr_ipc_server_start_dap(const char *path, glr_ipc_handle
     mode_t old = umask(0177);
     int b = bind(s->listen_fd, (struct sockaddr *)&tmp_addr, sizeof tmp_addr);
     umask(old);
-    if (b != 0 || chmod(tmp_addr.sun_path, 0600) != 0 || listen(s->listen_fd, 8) != 0 ||
+    if (b != 0 || chmod(tmp_addr.sun_path, 0600) != 0 || listen(s->listen_fd, 32) != 0 ||
         rename(tmp_addr.sun_path, path) != 0) {
         set_err(err, err_size, "cannot listen on", path);
         unlink(tmp_addr.sun_path);
