@@ -12,8 +12,10 @@
 //   stall        a client sends a header and stops; meanwhile the program keeps swapping (it is
 //                not paused for a header) and the line server closes it when idle
 //   no-read      a client stops reading and floods requests: the write timeout drops it
-//   silent       a client completes the handshake and then says nothing (a SIGSTOPped IDE): the
-//                idle timeout ends its session
+//   sigstop      a client process completes the handshake and is stopped (SIGSTOP): the idle
+//                timeout ends its session
+//   silent       a client completes the handshake and then says nothing: the idle timeout ends
+//                its session with an `output` saying why and `terminated`
 // After every session: every DAP client got its `initialize` answered, the program is not paused
 // (`status` has no "paused") and its frames advance, and its threads (/proc/PID/task), descriptors
 // (/proc/PID/fd) and the socket directory's files (no live-*.glcap) are back to what they were
@@ -288,6 +290,41 @@ const kinds = {
         await running(sock, 'after a client stopped reading').finally(() => clearInterval(keep));
         c.s.destroy();
     },
+    async sigstop(sock) {
+        // A real client process that completes the handshake and is then stopped by SIGSTOP: it
+        // neither sends nor reads. The idle timeout ends its session; the program resumes.
+        const py = `
+import os, signal, socket, sys, json
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+def send(seq, cmd):
+    b = json.dumps({"seq": seq, "type": "request", "command": cmd, "arguments": {}}).encode()
+    s.sendall(b"Content-Length: %d\\r\\n\\r\\n" % len(b) + b)
+send(1, "initialize")
+buf = b""
+while b'"initialize"' not in buf:
+    d = s.recv(65536)
+    if not d: sys.exit(1)
+    buf += d
+send(2, "attach"); send(3, "configurationDone")
+while b'"configurationDone"' not in buf:
+    d = s.recv(65536)
+    if not d: sys.exit(1)
+    buf += d
+print("ready", flush=True)
+os.kill(os.getpid(), signal.SIGSTOP)
+`;
+        const child = cp.spawn('python3', ['-c', py, sock], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const exit = new Promise(r => child.on('exit', r));
+        try {
+            await within(new Promise(r => child.stdout.on('data', d => { if (/ready/.test(d)) r(); })), 30000,
+                         'the client process completes its handshake');
+            await paused(sock, 'while the stopped client is attached');
+            await running(sock, 'after a SIGSTOPped client (the idle timeout)');
+        } finally {
+            child.kill('SIGKILL');
+            await exit;
+        }
+    },
     async silent(sock) {
         const c = await rawClient(sock);
         c.send('initialize', { adapterID: 'glreplay' });
@@ -304,7 +341,7 @@ const kinds = {
     },
 };
 const order = ['disconnect', 'terminate', 'abrupt', 'frame-end', 'stall', 'disconnect', 'abrupt', 'no-read',
-               'terminate', 'abrupt', 'silent', 'frame-end'];
+               'sigstop', 'terminate', 'abrupt', 'silent', 'frame-end'];
 
 // The line server: idle connections cannot fill it, and a capture in progress does not hold up
 // `status` on another connection.
