@@ -9,14 +9,20 @@
  *                            in-process replay loop, shim/replay_loop.h); reply when the passes ran
  *   capture COUNT PATH loop N   the same for COUNT frames into PATH
  * A connection whose first bytes are "Content-Length:" is a Debug Adapter Protocol session (live
- * attach): its own thread captures the program's next frame into a private file next to the
- * socket (directory 0700), then serves the debugger (ui_ipc/dap) over that capture until the
- * client disconnects. Meanwhile the program is paused at the swap that ended the frame: its render
+ * attach): once its first message (a complete `initialize`) has arrived, its own thread captures
+ * the program's next frame into a private file next to the socket (directory 0700, the file
+ * removed when the session ends), then serves the debugger (ui_ipc/dap) over that capture until
+ * the client disconnects or a timeout ends it (GLREPLAY_LIVE_HANDSHAKE_S, _IDLE_S, _WRITE_S; one
+ * session at a time; docs/SHIM.md). Meanwhile the program is paused at the swap that ended the frame: its render
  * thread replays the captured frame in its window in a loop (shim/replay_loop.h), so the window
  * keeps showing the frame being debugged, and continues exactly where it stopped when the client
  * disconnects (or after GLREPLAY_LIVE_PAUSE_MAX_S seconds, default 3600). GLREPLAY_LIVE_PAUSE=0
  * keeps the program running instead. The render thread never waits on the client itself: between
  * passes it only reads the session's "attached" flag. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +31,9 @@
 #include <poll.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/replay_loop.h"
@@ -84,8 +93,45 @@ static bool live_pause_wanted(void)
 }
 
 /* One debugger engine at a time: the engine (glslang, the GPU model's caches) is not made for two
- * sessions running at once, and a client that disconnects leaves its thread finishing a pass. */
+ * sessions running at once. A session holds it from before its capture until the paused program
+ * has resumed, so the next session always finds the program running and can pause it again. */
 static pthread_mutex_t live_engine_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A session holding the engine serves a client right now (not only letting the program resume). */
+static atomic_int live_serving;
+
+/* Session threads alive (each one connection): a cap, so clients cannot pile up threads. */
+#define LIVE_MAX_THREADS 4
+static atomic_int live_threads;
+
+/* The capture files of the sessions in progress, removed by glr_ipc_stop if the program exits
+ * meanwhile (a program killed by a signal leaves them: the next program started with the same
+ * directory removes them, see remove_stale). Under live_files_lock. */
+static pthread_mutex_t live_files_lock = PTHREAD_MUTEX_INITIALIZER;
+static char live_files[LIVE_MAX_THREADS][300];
+
+static void live_file_track(const char *path, bool add)
+{
+    pthread_mutex_lock(&live_files_lock);
+    for (int i = 0; i < LIVE_MAX_THREADS; i++) {
+        if (add && !live_files[i][0]) {
+            snprintf(live_files[i], sizeof live_files[i], "%s", path);
+            break;
+        }
+        if (!add && !strcmp(live_files[i], path)) {
+            live_files[i][0] = 0;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&live_files_lock);
+}
+
+static unsigned env_ms(const char *name, double default_s)
+{
+    const char *v = getenv(name);
+    double sec = v && atof(v) > 0 ? atof(v) : default_s;
+    return sec > 4e6 ? 4000000000u : (unsigned)(sec * 1000.0);
+}
 
 static void *live_main(void *arg)
 {
@@ -97,10 +143,32 @@ static void *live_main(void *arg)
     ls->pause_until = mono_s() + (max_s && atof(max_s) > 0 ? atof(max_s) : 3600.0);
     ls->watch_fd = dup(ls->fd);
     atomic_store(&ls->attached, 1);
+    char first[64];
+    glr_dap_first_command(ls->initial, ls->len, first, sizeof first);
+    if (strcmp(first, "initialize") != 0) {
+        /* Nothing is captured and the program is not paused for a client that does not start
+         * with a complete initialize request (at most 4 KiB). */
+        glr_dap_refuse_fd(ls->fd, ls->initial, ls->len,
+                          "live attach: the first message must be a complete 'initialize' request of at most 4 KiB");
+        goto done;
+    }
+    /* One session at a time: refused at once while another client is attached; a session whose
+     * client is gone may still be letting the program resume: wait a little for that one. */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 3;
+    if (pthread_mutex_trylock(&live_engine_lock) != 0 &&
+        (atomic_load(&live_serving) || pthread_mutex_timedlock(&live_engine_lock, &until) != 0)) {
+        glr_dap_refuse_fd(ls->fd, ls->initial, ls->len,
+                          "live attach: another debugger is attached to this program (one live session at a time)");
+        goto done;
+    }
+    atomic_store(&live_serving, 1);
+    live_file_track(ls->path, true);
     /* One capture at a time in the program: wait a little while another client's runs. */
     for (int tries = 0; tries < 100; tries++) {
         /* The program pauses at the swap that ends the captured frame (one armed loop at a time:
-         * a second client debugs without pausing). */
+         * while a `loop` request holds it, the session debugs without pausing). */
         if (!loop && live_pause_wanted())
             loop = glr_replay_loop_arm(0, live_keep_going, ls);
         rc = glr_capture_request(1, ls->path, msg, sizeof msg);
@@ -118,40 +186,59 @@ static void *live_main(void *arg)
         glr_dap_refuse_fd(ls->fd, ls->initial, ls->len, text);
     } else {
         glr_log(GLR_LOG_INFO, "live attach: serving the captured frame %s", ls->path);
+        /* A silent client holds the paused program for a bounded time only (README, "Live
+         * debugging"): the handshake, idle and write timeouts end its session. */
+        struct glr_dap_options opt = {
+            .handshake_timeout_ms = env_ms("GLREPLAY_LIVE_HANDSHAKE_S", 30),
+            .idle_timeout_ms = loop ? env_ms("GLREPLAY_LIVE_IDLE_S", 600) : 0,
+            .write_timeout_ms = env_ms("GLREPLAY_LIVE_WRITE_S", 10),
+        };
         char err[512];
-        pthread_mutex_lock(&live_engine_lock);
-        int src = glr_dap_serve_capture_fd(ls->fd, ls->initial, ls->len, ls->path, err, sizeof err);
-        pthread_mutex_unlock(&live_engine_lock);
+        int src = glr_dap_serve_capture_fd(ls->fd, ls->initial, ls->len, ls->path, &opt, err, sizeof err);
         if (src != 0)
             glr_log(GLR_LOG_WARN, "live attach: %s", err);
         glr_log(GLR_LOG_INFO, "live attach: session ended");
     }
     /* The client is gone: the paused program continues after its current pass. */
+    atomic_store(&live_serving, 0);
     atomic_store(&ls->attached, 0);
     if (loop) {
         int passes = 0;
         if (glr_replay_loop_wait(loop, 120, &passes) != 0) {
             /* The render thread still holds the session: leave it (and the file) to it. */
             glr_log(GLR_LOG_WARN, "live attach: the paused program did not resume within 120 s");
+            pthread_mutex_unlock(&live_engine_lock);
+            atomic_fetch_sub(&live_threads, 1);
             return NULL;
         }
         glr_log(GLR_LOG_INFO, "live attach: the program was paused for %d replayed passes", passes);
     }
+    unlink(ls->path);
+    live_file_track(ls->path, false);
+    pthread_mutex_unlock(&live_engine_lock);
+done:
     if (ls->watch_fd >= 0)
         close(ls->watch_fd);
-    unlink(ls->path);
     free(ls);
+    atomic_fetch_sub(&live_threads, 1);
     return NULL;
 }
 
-/* On the line server's thread: start the session's own thread (it inherits the server thread's
- * all-signals-blocked mask) so the server keeps answering other clients. */
+/* On the line server's thread, once the connection's first DAP message is complete: start the
+ * session's own thread (it inherits the server thread's all-signals-blocked mask) so the server
+ * keeps answering other clients. */
 static void start_live(void *user, int fd, const char *initial, size_t len)
 {
     (void)user;
     static unsigned serial;
+    if (atomic_fetch_add(&live_threads, 1) >= LIVE_MAX_THREADS) {
+        atomic_fetch_sub(&live_threads, 1);
+        glr_dap_refuse_fd(fd, initial, len, "live attach: too many debugger connections to this program");
+        return;
+    }
     struct live_session *ls = malloc(sizeof *ls + len + 1);
     if (!ls) {
+        atomic_fetch_sub(&live_threads, 1);
         close(fd);
         return;
     }
@@ -177,6 +264,7 @@ static void start_live(void *user, int fd, const char *initial, size_t len)
     if (rc != 0) {
         glr_dap_refuse_fd(fd, initial, len, "live attach: cannot start a session thread");
         free(ls);
+        atomic_fetch_sub(&live_threads, 1);
     }
 }
 
@@ -268,6 +356,55 @@ static void handle(void *user, const char *req, char *reply, size_t n)
     }
 }
 
+/* Files a program killed by a signal left in the socket directory: sockets nobody accepts on
+ * (`<pid>.sock`, connect() refused) and the private capture files (`live-<pid>-N.glcap`,
+ * `loop-<pid>-N.glcap`) of pids that no longer exist. Only our own names, only in the directory
+ * the server just accepted as private (0700, ours). */
+static void remove_stale(const char *sock_path)
+{
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s", sock_path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return;
+    *slash = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char full[600];
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        char *end;
+        long pid;
+        if (isdigit((unsigned char)e->d_name[0]) && (pid = strtol(e->d_name, &end, 10)) > 0 && !strcmp(end, ".sock")) {
+            struct stat st;
+            struct sockaddr_un a = { .sun_family = AF_UNIX };
+            if (lstat(full, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != getuid() ||
+                strlen(full) >= sizeof a.sun_path || !strcmp(full, sock_path))
+                continue;
+            snprintf(a.sun_path, sizeof a.sun_path, "%s", full);
+            int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+            if (fd < 0)
+                continue;
+            /* Refused: nobody listens (its program died); a live one accepts (or is busy: EAGAIN). */
+            if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0 && errno == ECONNREFUSED) {
+                unlink(full);
+                glr_log(GLR_LOG_INFO, "removed the stale socket %s", full);
+            }
+            close(fd);
+        } else if ((!strncmp(e->d_name, "live-", 5) || !strncmp(e->d_name, "loop-", 5)) &&
+                   (pid = strtol(e->d_name + 5, &end, 10)) > 0 && *end == '-' && strlen(end) > 6 &&
+                   !strcmp(end + strlen(end) - 6, ".glcap")) {
+            if (pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+                unlink(full);
+                glr_log(GLR_LOG_INFO, "removed the stale capture %s", full);
+            }
+        }
+    }
+    closedir(d);
+}
+
 void glr_ipc_ensure_started(void)
 {
     if (glr_disabled)
@@ -287,9 +424,10 @@ void glr_ipc_ensure_started(void)
         snprintf(server_path, sizeof server_path, "%s", path);
         server = glr_ipc_server_start_dap(path, handle, start_live, NULL, err, sizeof err);
         server_pid = me;
-        if (server)
+        if (server) {
             glr_log(GLR_LOG_INFO, "listening on %s", path);
-        else
+            remove_stale(path);
+        } else
             glr_log(GLR_LOG_WARN, "no socket: %s (the program continues)", err);
         if (!server)
             server = (struct glr_ipc_server *)(uintptr_t)1; /* do not retry on every context */
@@ -304,4 +442,10 @@ void glr_ipc_stop(void)
         glr_ipc_server_stop(server);
     server = NULL;
     pthread_mutex_unlock(&ipc_lock);
+    /* Sessions still running at exit: their capture files go with the program. */
+    pthread_mutex_lock(&live_files_lock);
+    for (int i = 0; i < LIVE_MAX_THREADS; i++)
+        if (live_files[i][0])
+            unlink(live_files[i]);
+    pthread_mutex_unlock(&live_files_lock);
 }

@@ -9,16 +9,19 @@
 
 #include <stddef.h>
 
-/* Handles one request line (without its newline) on the server thread; writes a one-line reply
- * (without newline) into reply. May block (e.g. until a capture is written): the server thread
- * is not the program's. */
+/* Handles one request line (without its newline) on a worker thread of its own (one request at a
+ * time per connection; several connections' requests may run at once); writes a one-line reply
+ * (without newline) into reply. May block (e.g. until a capture is written): neither the server
+ * thread nor the program's threads wait for it. */
 typedef void (*glr_ipc_handler)(void *user, const char *request, char *reply, size_t reply_size);
 
 struct glr_ipc_server;
 
 /* Creates the socket at `path` (its directory is created 0700 if missing; the socket is 0600;
  * a stale socket file of a dead process is replaced) and serves it from a background thread.
- * Peers of another uid are refused (SO_PEERCRED). NULL on error, with the reason in err. */
+ * Peers of another uid are refused (SO_PEERCRED). At most 16 connections: one idle for
+ * GLREPLAY_IPC_IDLE_S seconds (default 30) is closed, and the longest-idle one makes room for a
+ * new connection when all are taken. NULL on error, with the reason in err. */
 struct glr_ipc_server *glr_ipc_server_start(const char *path, glr_ipc_handler handler, void *user, char *err,
                                             size_t err_size);
 /* Stops the thread, closes every connection and removes the socket file. */

@@ -19,16 +19,25 @@ cd "$work"
 node_modules/.bin/tsc -p ./
 node_modules/.bin/vsce package --no-dependencies --skip-license --allow-missing-repository -o "$work/glreplay.vsix"
 node scripts/check_vsix.js "$work/glreplay.vsix"
-# The socket listing the attach configuration offers (plain Node, no VS Code needed).
+# The socket listing the attach configuration offers (plain Node, no VS Code needed): a live socket
+# is listed; a stale one (a socket file nobody listens on, as a program killed by a signal leaves
+# it) is not, and is removed.
 mkdir -p "$work/xdg/glreplay"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$work/xdg/glreplay/4243.sock"
 node -e '
-const net = require("net"), path = require("path");
+const fs = require("fs"), net = require("net"), path = require("path");
 const s = require(path.resolve("out/sockets.js"));
 const p = path.join(process.argv[1], "glreplay", "4242.sock");
-const srv = net.createServer().listen(p, () => {
-  const found = s.listSockets({ XDG_RUNTIME_DIR: process.argv[1] }).map(e => e.path);
+const stale = path.join(process.argv[1], "glreplay", "4243.sock");
+const srv = net.createServer().listen(p, async () => {
+  const env = { XDG_RUNTIME_DIR: process.argv[1] };
+  const all = s.listSockets(env).map(e => e.path);
+  const live = (await s.listLiveSockets(env)).map(e => e.path);
   srv.close();
-  if (!found.includes(p)) { console.error("vsix_test: listSockets missed " + p + ": " + found); process.exit(1); }
+  if (!all.includes(p) || !all.includes(stale)) { console.error("vsix_test: listSockets missed a socket: " + all); process.exit(1); }
+  if (!live.includes(p)) { console.error("vsix_test: listLiveSockets missed the live " + p + ": " + live); process.exit(1); }
+  if (live.includes(stale)) { console.error("vsix_test: listLiveSockets lists the stale " + stale); process.exit(1); }
+  if (fs.existsSync(stale)) { console.error("vsix_test: the stale socket " + stale + " was not removed"); process.exit(1); }
   if (!s.socketDirs({}).every(d => d.startsWith("/tmp/glreplay-"))) { console.error("vsix_test: fallback dir"); process.exit(1); }
-  console.log("vsix_test: socket listing ok");
+  console.log("vsix_test: socket listing ok (live listed, stale removed)");
 });' "$work/xdg"

@@ -20,6 +20,10 @@ struct glr_dap_options {
                                 * 0: 64 MiB */
     size_t snapshot_budget;    /* shadow memory per session; 0: 256 MiB */
     int log_limit;             /* logpoint lines per logpoint and pass; 0: 20 */
+    /* Bounds on what a silent client can hold (0: none; the live attach sets them, shim/ipc.c). */
+    unsigned handshake_timeout_ms; /* nothing received for this long before configurationDone */
+    unsigned idle_timeout_ms;      /* nothing received for this long after it, no pass running */
+    unsigned write_timeout_ms;     /* output pending and not a byte read by the client this long */
 };
 
 /* Serves `cap` (indexed capture) with `runner` on a socket at `path`. The capture and runner
@@ -36,9 +40,12 @@ void glr_dap_server_stop(struct glr_dap_server *s);
  * ended. `initial` holds bytes already read from it. 0, or -1 with a reason (fd closed). */
 int glr_dap_serve_fd(int fd, const char *initial, size_t initial_len, struct dap_capture *cap,
                      struct dap_runner *runner, const struct glr_dap_options *opt, char *err, size_t err_size);
-/* The same over the capture file at `capture_path` (opened and closed here). */
-int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path, char *err,
-                             size_t err_size);
+/* The same over the capture file at `capture_path` (opened and closed here), with `opt` (may be
+ * NULL: no timeouts). */
+int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path,
+                             const struct glr_dap_options *opt, char *err, size_t err_size);
+/* The command of the first complete DAP request in `initial` into cmd ("" if there is none). */
+void glr_dap_first_command(const char *initial, size_t initial_len, char *cmd, size_t cmd_size);
 /* Answers a connection that cannot be served: the first request in `initial` (if any) fails with
  * `why`, an output and a terminated event follow, and fd is closed. */
 void glr_dap_refuse_fd(int fd, const char *initial, size_t initial_len, const char *why);

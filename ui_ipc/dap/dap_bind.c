@@ -1,7 +1,11 @@
 /* Breakpoint binding by text containment (see dap_bind.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "ui_ipc/dap/dap_bind.h"
 #include "ui_ipc/dap/dap_capture.h"
 
@@ -66,41 +70,63 @@ int dap_bind_line(const struct dap_shader *s, int line, int limit, char *msg, si
     return 0;
 }
 
-char *dap_read_file(const char *path)
+/* Breakpoint paths come from the client: a FIFO, a device or a huge file must not block or exhaust
+ * the server (it reads under the server lock, on its only I/O thread). The file is opened
+ * non-blocking (opening a FIFO without a writer would otherwise wait for one), checked to be a
+ * regular file of at most DAP_SOURCE_MAX bytes, then read: reads of a local regular file do not
+ * wait on anyone, and the size bounds the work. */
+char *dap_read_source(const char *path, char *why, size_t why_size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, why_size, "cannot open the source file: %s", strerror(errno));
         return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (len + 1 >= cap) {
-            if (cap >= (16u << 20)) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + len, 1, cap - 1 - len, f);
-        if (!r)
-            break;
-        len += r;
     }
-    fclose(f);
-    if (buf) {
-        buf[len] = 0;
-        if (strlen(buf) != len) { /* NUL bytes: not a shader */
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, why_size, "the source path is not a regular file");
+        close(fd);
+        return NULL;
+    }
+    if (st.st_size > DAP_SOURCE_MAX) {
+        snprintf(why, why_size, "the source file is larger than %d MiB", DAP_SOURCE_MAX >> 20);
+        close(fd);
+        return NULL;
+    }
+    size_t cap = (size_t)st.st_size + 1, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        snprintf(why, why_size, "out of memory");
+        close(fd);
+        return NULL;
+    }
+    /* The file may grow or shrink meanwhile: read at most what fstat said. */
+    while (len + 1 < cap) {
+        ssize_t r = read(fd, buf + len, cap - 1 - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            snprintf(why, why_size, "cannot read the source file: %s", strerror(errno));
             free(buf);
+            close(fd);
             return NULL;
         }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    buf[len] = 0;
+    if (strlen(buf) != len) {
+        snprintf(why, why_size, "the source file contains NUL bytes: not a shader");
+        free(buf);
+        return NULL;
     }
     return buf;
+}
+
+char *dap_read_file(const char *path)
+{
+    char why[200];
+    return dap_read_source(path, why, sizeof why);
 }

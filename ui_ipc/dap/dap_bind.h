@@ -23,7 +23,11 @@ int dap_bind_text(const struct dap_capture *c, const char *text, struct dap_bind
  * Returns the line with code (>= line), or 0 with a message in msg. */
 int dap_bind_line(const struct dap_shader *s, int line, int limit, char *msg, size_t msg_size);
 
-/* Reads a whole file (for breakpoint sources); NULL if it cannot be read or is > 16 MiB. */
+#define DAP_SOURCE_MAX (4 << 20)
+/* Reads a whole source file named by a client: regular files only (a FIFO or a device is refused
+ * without blocking), at most DAP_SOURCE_MAX bytes, no NUL bytes. NULL with a one-line reason. */
+char *dap_read_source(const char *path, char *why, size_t why_size);
+/* The same without the reason. */
 char *dap_read_file(const char *path);
 
 #endif

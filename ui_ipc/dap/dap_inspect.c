@@ -89,7 +89,7 @@ static void threads(struct dap_session *s, const cJSON *req)
     cJSON *arr = cJSON_AddArrayToObject(b, "threads");
     cJSON *t = cJSON_CreateObject();
     cJSON_AddNumberToObject(t, "id", 1);
-    cJSON_AddStringToObject(t, "name", s->snap ? sh_snapshot_title(s->snap) : "frame");
+    cJSON_AddStringToObject(t, "name", s->snap ? sh_snapshot_title(s->snap) : s->at_end ? "end of frame" : "frame");
     cJSON_AddItemToArray(arr, t);
     for (int i = 0; s->snap && i < s->n_others; i++) {
         t = cJSON_CreateObject();
@@ -118,6 +118,14 @@ static int request_thread(struct dap_session *s, const char *cmd, const cJSON *a
 
 static void stack_trace(struct dap_session *s, const cJSON *req)
 {
+    if (s->at_end && !s->snap && !s->running) {
+        /* Stopped at the end of the frame: no invocation, no frames. */
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddArrayToObject(b, "stackFrames");
+        cJSON_AddNumberToObject(b, "totalFrames", 0);
+        dap_respond(s, req, true, b, NULL);
+        return;
+    }
     if (!need_stop(s, req))
         return;
     const sh_header *h = sh_snapshot_header(s->snap);

@@ -10,8 +10,8 @@
 #include "ui_ipc/dap/dap_runner.h"
 #include "ui_ipc/dap/dap_wire.h"
 
-int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path, char *err,
-                             size_t err_size)
+int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path,
+                             const struct glr_dap_options *opt, char *err, size_t err_size)
 {
     struct dap_capture *cap = dap_capture_open(capture_path, err, err_size);
     if (!cap) {
@@ -24,10 +24,27 @@ int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, co
         dap_capture_close(cap);
         return -1;
     }
-    int rc = glr_dap_serve_fd(fd, initial, initial_len, cap, runner, NULL, err, err_size);
+    int rc = glr_dap_serve_fd(fd, initial, initial_len, cap, runner, opt, err, err_size);
     dap_runner_destroy(runner);
     dap_capture_close(cap);
     return rc;
+}
+
+void glr_dap_first_command(const char *initial, size_t initial_len, char *cmd, size_t cmd_size)
+{
+    cJSON *req = NULL;
+    size_t used;
+    char err[200];
+    if (cmd_size)
+        cmd[0] = 0;
+    if (initial_len &&
+        dap_wire_parse(initial, initial_len, DAP_MAX_MESSAGE, &req, &used, err, sizeof err) == DAP_WIRE_MESSAGE) {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(req, "type");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(req, "command");
+        if (cJSON_IsString(type) && !strcmp(type->valuestring, "request") && cJSON_IsString(c))
+            snprintf(cmd, cmd_size, "%s", c->valuestring);
+    }
+    cJSON_Delete(req);
 }
 
 static void send_msg(int fd, cJSON *m)

@@ -8,12 +8,14 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "ui_ipc/dap/dap.h"
 #include "ui_ipc/dap/dap_session.h"
@@ -30,6 +32,8 @@ struct conn {
     size_t out_len, out_cap;
     bool close_after_flush, dead;
     struct dap_session *session;
+    long long last_rx_ms;    /* CLOCK_MONOTONIC ms of the last bytes from the client (or of accept) */
+    long long stuck_since_ms; /* output pending and no byte written since then (0: nothing pending) */
 };
 
 struct glr_dap_server {
@@ -46,6 +50,13 @@ struct glr_dap_server {
     struct conn *conns[MAX_CONNS];
     int live_sessions;   /* sessions not freed yet (a closed one lives until its pass ends) */
 };
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void wake_io(void *server)
 {
@@ -110,6 +121,7 @@ static int add_conn(struct glr_dap_server *s, int fd)
         return -1;
     c->fd = fd;
     c->srv = s;
+    c->last_rx_ms = now_ms();
     struct dap_session_host host = { &s->lock, conn_send, conn_close_after_flush, wake_io, session_gone, s };
     c->session = dap_session_new(s->cap, s->runner, &s->opt, &host, c);
     if (!c->session) {
@@ -212,6 +224,7 @@ static void read_conn(struct glr_dap_server *s, int i)
     }
     if (r < 0)
         return;
+    c->last_rx_ms = now_ms();
     c->in_len += (size_t)r;
     process_input(c);
 }
@@ -223,11 +236,54 @@ static void write_conn(struct conn *c)
         if (w < 0) {
             if (errno != EAGAIN && errno != EINTR)
                 c->dead = true;
+            else if (!c->stuck_since_ms)
+                c->stuck_since_ms = now_ms();
             return;
         }
+        c->stuck_since_ms = 0;
         memmove(c->out, c->out + w, c->out_len - (size_t)w);
         c->out_len -= (size_t)w;
     }
+    c->stuck_since_ms = 0;
+}
+
+/* Lock held. The timeouts of glr_dap_options: a client that stopped reading for write_timeout_ms
+ * with output pending is dropped; one that sent nothing for handshake_timeout_ms before
+ * configurationDone, or for idle_timeout_ms after it while no pass runs, is told why and closed.
+ * Returns the ms until the next deadline of this connection (-1: none). */
+static long long check_timeouts(struct glr_dap_server *s, struct conn *c, long long now)
+{
+    const struct glr_dap_options *o = &s->opt;
+    long long next = -1;
+    if (c->out_len && c->stuck_since_ms && o->write_timeout_ms) {
+        long long left = c->stuck_since_ms + o->write_timeout_ms - now;
+        if (left <= 0) {
+            c->dead = true;   /* nothing more can be said: it does not read */
+            return -1;
+        }
+        next = left;
+    }
+    if (dap_session_busy(c->session))
+        c->last_rx_ms = now;   /* a pass of ours runs: the client is waiting, not idle */
+    if (c->close_after_flush || dap_session_busy(c->session))
+        return next;
+    bool configured = dap_session_configured(c->session);
+    unsigned limit = configured ? o->idle_timeout_ms : o->handshake_timeout_ms;
+    if (!limit)
+        return next;
+    long long left = c->last_rx_ms + limit - now;
+    if (left <= 0) {
+        char why[200];
+        snprintf(why, sizeof why,
+                 configured ? "no request for %u s while the program is held: the session ends"
+                            : "the client did not complete the DAP handshake within %u s: the session ends",
+                 (limit + 999) / 1000);
+        dap_session_timeout(c->session, why);
+        write_conn(c);
+        c->dead = true;   /* what was queued is in the socket: the client can still read it */
+        return -1;
+    }
+    return next < 0 || left < next ? left : next;
 }
 
 static void *io_main(void *arg)
@@ -248,23 +304,35 @@ static void *io_main(void *arg)
         map[n++] = -2;
         pf[n] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
         map[n++] = -1;
+        long long now = now_ms(), wait_ms = -1;
         for (int i = 0; i < MAX_CONNS; i++) {
             struct conn *c = s->conns[i];
             if (!c)
                 continue;
             write_conn(c);
+            long long left = c->dead ? -1 : check_timeouts(s, c, now);
             if (c->dead || (c->close_after_flush && !c->out_len)) {
                 conn_free(s, i);
                 continue;
             }
+            if (left >= 0 && (wait_ms < 0 || left < wait_ms))
+                wait_ms = left;
             short ev = c->close_after_flush ? 0 : POLLIN;
             if (c->out_len)
                 ev |= POLLOUT;
             pf[n] = (struct pollfd){ .fd = c->fd, .events = ev };
             map[n++] = i;
         }
+        /* One connection only (live attach): once it is gone the loop ends, so the caller can
+         * wait for the session's pass and return (polling the wake pipe alone would never end). */
+        if (s->single && n == 2) {
+            pthread_mutex_unlock(&s->lock);
+            break;
+        }
         pthread_mutex_unlock(&s->lock);
-        if (poll(pf, (nfds_t)n, -1) < 0 && errno != EINTR)
+        if (wait_ms > INT32_MAX)
+            wait_ms = INT32_MAX;
+        if (poll(pf, (nfds_t)n, (int)wait_ms) < 0 && errno != EINTR)
             break;
         pthread_mutex_lock(&s->lock);
         for (int k = 0; k < n; k++) {

@@ -132,6 +132,7 @@ static void session_free(struct dap_session *s)
     drop_others(s);
     sh_store_free(s->store);
     cJSON_Delete(s->pending_attach);
+    cJSON_Delete(s->held);
     s->host.gone(s->host.server);
     free(s);
 }
@@ -139,7 +140,7 @@ static void session_free(struct dap_session *s)
 bool dap_session_job_done(struct dap_session *s)
 {
     s->running = false;
-    if (s->closing) {
+    if (s->closing && !s->reading) {
         session_free(s);
         return true;
     }
@@ -148,11 +149,32 @@ bool dap_session_job_done(struct dap_session *s)
     return false;
 }
 
+bool dap_session_busy(const struct dap_session *s)
+{
+    return s->running || s->reading;
+}
+
+bool dap_session_configured(const struct dap_session *s)
+{
+    return s->configured;
+}
+
+void dap_session_timeout(struct dap_session *s, const char *why)
+{
+    char text[300];
+    snprintf(text, sizeof text, "glreplay: %s\n", why);
+    dap_output(s, "stderr", text);
+    if (!s->terminated) {
+        s->terminated = true;
+        dap_event(s, "terminated", NULL);
+    }
+}
+
 void dap_session_release(struct dap_session *s)
 {
     s->closing = true;
     atomic_store(&s->pause, 1);   /* a running pass stops collecting; the worker frees us */
-    if (!s->running)
+    if (!s->running && !s->reading)
         session_free(s);
 }
 
@@ -229,8 +251,27 @@ static void finish(struct dap_session *s, struct job *j)
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         dap_event(s, "stopped", b);
     } else if (r->status == DAP_PASS_END) {
+        /* The client is told it is stopped (at the frame's end, with no invocation to show), so
+         * an IDE leaves its "running" state; `continue` from here runs the frame again from its
+         * start, as do new breakpoints and `pause` (which stops at the first instruction). */
         s->stopped = false;
-        dap_output(s, "console", "the frame ran to its end without a breakpoint stop; set breakpoints or pause to run it again\n");
+        s->at_end = true;
+        if (s->snap)
+            sh_snapshot_unref(s->snap);
+        s->snap = NULL;
+        drop_others(s);
+        dap_inspect_reset(s);
+        s->have_key = false;
+        s->pos_seq = 0;
+        s->pos_lane = 0;
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "reason", "pause");
+        cJSON_AddStringToObject(b, "description", "end of frame");
+        cJSON_AddStringToObject(b, "text", "the frame ran to its end without a breakpoint stop");
+        cJSON_AddNumberToObject(b, "threadId", 1);
+        cJSON_AddBoolToObject(b, "allThreadsStopped", true);
+        dap_event(s, "stopped", b);
+        dap_output(s, "console", "the frame ran to its end without a breakpoint stop; continue (or new breakpoints, or pause) runs it again from its start\n");
     } else {
         s->stopped = false;
         char msg[400];
@@ -249,7 +290,8 @@ static void *worker(void *arg)
     pthread_mutex_lock(lock);
     if (s->closing) {
         s->running = false;
-        session_free(s);
+        if (!s->reading)
+            session_free(s);
     } else {
         finish(s, j);
         s->host.wake(s->host.server);
@@ -326,6 +368,7 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
     }
     s->running = true;
     s->stopped = false;
+    s->at_end = false;
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -373,17 +416,104 @@ static struct dap_src *source_for(struct dap_session *s, const char *key)
     return src;
 }
 
-static void set_breakpoints(struct dap_session *s, const cJSON *req, const cJSON *args)
+/* The file text of a breakpoint source is bound to the capture's shaders (or why not). */
+static int bind_text(struct dap_session *s, const char *text, const char *read_why, struct dap_binding *binds,
+                     const char **why)
+{
+    if (!text) {
+        *why = read_why;
+        return 0;
+    }
+    int n = dap_bind_text(s->cap, text, binds, DAP_MAX_BINDINGS);
+    if (n > DAP_MAX_BINDINGS)
+        n = DAP_MAX_BINDINGS;
+    if (!n)
+        *why = "no shader of the capture contains this file's text";
+    return n;
+}
+
+static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const cJSON *args, const char *key,
+                                  const char *path, double ref, const struct dap_binding *binds, int n_binds,
+                                  const char *why);
+
+/* A breakpoint file is read on a thread of its own: a file on a slow or hung mount must not stop
+ * the server's only I/O thread (dap_read_source already refuses FIFOs and devices without
+ * blocking). The session's later messages are held meanwhile, so the client's order is kept. */
+struct source_read {
+    struct dap_session *s;
+    cJSON *req;
+    char path[];
+};
+
+static void *read_source_main(void *arg)
+{
+    struct source_read *r = arg;
+    struct dap_session *s = r->s;
+    char why[200] = "";
+    char *text = dap_read_source(r->path, why, sizeof why);
+    pthread_mutex_t *lock = s->host.lock;
+    pthread_mutex_lock(lock);
+    s->reading = false;
+    if (s->closing) {
+        if (!s->running)
+            session_free(s);
+    } else {
+        const cJSON *args = cJSON_GetObjectItemCaseSensitive(r->req, "arguments");
+        char key[4200];
+        snprintf(key, sizeof key, "path:%s", r->path);
+        struct dap_binding binds[DAP_MAX_BINDINGS];
+        const char *bwhy = NULL;
+        int n = bind_text(s, text, why, binds, &bwhy);
+        set_breakpoints_bound(s, r->req, args, key, r->path, 0, binds, n, bwhy);
+        /* The messages that arrived meanwhile, in order (one of them may start another read). */
+        while (!s->reading && !s->closing && s->held && cJSON_GetArraySize(s->held) > 0)
+            dap_session_message(s, cJSON_DetachItemFromArray(s->held, 0));
+        s->host.wake(s->host.server);
+    }
+    pthread_mutex_unlock(lock);
+    free(text);
+    cJSON_Delete(r->req);
+    free(r);
+    return NULL;
+}
+
+/* Takes ownership of req when it returns true (the answer comes from the reader thread). */
+static bool read_source_async(struct dap_session *s, cJSON *req, const char *path)
+{
+    size_t n = strlen(path);
+    struct source_read *r = malloc(sizeof *r + n + 1);
+    if (!r)
+        return false;
+    r->s = s;
+    r->req = req;
+    memcpy(r->path, path, n + 1);
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    s->reading = true;
+    int rc = pthread_create(&t, &attr, read_source_main, r);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        s->reading = false;
+        free(r);
+        return false;
+    }
+    return true;
+}
+
+/* Returns true if it took ownership of req (answered later, off the I/O thread). */
+static bool set_breakpoints(struct dap_session *s, cJSON *req, const cJSON *args)
 {
     const cJSON *source = cJSON_GetObjectItemCaseSensitive(args, "source");
     if (!cJSON_IsObject(source)) {
         dap_respond(s, req, false, NULL, "setBreakpoints: missing 'source'");
-        return;
+        return false;
     }
     if (s->running) {
         /* The running pass reads the breakpoints: changing them now would race with it. */
         dap_respond(s, req, false, NULL, "setBreakpoints: a pass of the GPU model is running; pause first");
-        return;
+        return false;
     }
     const char *path = jstr(source, "path");
     double ref = 0;
@@ -408,22 +538,28 @@ static void set_breakpoints(struct dap_session *s, const cJSON *req, const cJSON
             if (!strcmp(s->cap->shaders[i].name, path))
                 binds[n_binds++] = (struct dap_binding){ s->cap->shaders[i].id, 0, s->cap->shaders[i].line_count };
         if (!n_binds) {
-            char *text = dap_read_file(path);
-            if (!text) {
-                why = "cannot read the source file";
-            } else {
-                n_binds = dap_bind_text(s->cap, text, binds, DAP_MAX_BINDINGS);
-                if (n_binds > DAP_MAX_BINDINGS)
-                    n_binds = DAP_MAX_BINDINGS;
-                if (!n_binds)
-                    why = "no shader of the capture contains this file's text";
-                free(text);
-            }
+            if (read_source_async(s, req, path))
+                return true;
+            /* No thread: read here (bounded for regular files, FIFOs and devices refused). */
+            char read_why[200] = "";
+            char *text = dap_read_source(path, read_why, sizeof read_why);
+            n_binds = bind_text(s, text, read_why, binds, &why);
+            free(text);
+            set_breakpoints_bound(s, req, args, key, path, ref, binds, n_binds, why);
+            return false;
         }
     } else {
         dap_respond(s, req, false, NULL, "setBreakpoints: source has neither path nor sourceReference");
-        return;
+        return false;
     }
+    set_breakpoints_bound(s, req, args, key, path, ref, binds, n_binds, why);
+    return false;
+}
+
+static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const cJSON *args, const char *key,
+                                  const char *path, double ref, const struct dap_binding *binds, int n_binds,
+                                  const char *why)
+{
     struct dap_src *src = source_for(s, key);
     if (!src || !src->key) {
         dap_respond(s, req, false, NULL, "out of memory");
@@ -438,7 +574,7 @@ static void set_breakpoints(struct dap_session *s, const cJSON *req, const cJSON
     src->n_bps = 0;
     free(src->path);
     src->path = path && ref <= 0 ? strdup(path) : NULL;
-    memcpy(src->binds, binds, sizeof binds);
+    memcpy(src->binds, binds, (size_t)n_binds * sizeof *binds);
     src->n_binds = n_binds;
 
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
@@ -548,6 +684,16 @@ void dap_session_bad_message(struct dap_session *s, const char *why)
 
 void dap_session_message(struct dap_session *s, cJSON *msg)
 {
+    if (s->reading) {
+        /* A breakpoint file is being read: answer in the client's order once it is bound. */
+        if (!s->held)
+            s->held = cJSON_CreateArray();
+        if (s->held)
+            cJSON_AddItemToArray(s->held, msg);
+        else
+            cJSON_Delete(msg);
+        return;
+    }
     const char *type = jstr(msg, "type");
     const char *cmd = jstr(msg, "command");
     const cJSON *seq = cJSON_GetObjectItemCaseSensitive(msg, "seq");
@@ -595,7 +741,8 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             }
         }
     } else if (!strcmp(cmd, "setBreakpoints")) {
-        set_breakpoints(s, msg, args);
+        if (set_breakpoints(s, msg, args))
+            msg = NULL;   /* answered by the reader thread */
     } else if (!strcmp(cmd, "setExceptionBreakpoints")) {
         cJSON *b = cJSON_CreateObject();
         cJSON_AddArrayToObject(b, "breakpoints");

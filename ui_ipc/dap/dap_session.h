@@ -5,6 +5,7 @@
 #define GLR_DAP_SESSION_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <cjson/cJSON.h>
 #include "ui_ipc/dap/dap.h"
@@ -31,6 +32,12 @@ struct dap_session *dap_session_new(struct dap_capture *cap, struct dap_runner *
 void dap_session_message(struct dap_session *s, cJSON *msg);
 /* A frame whose body was not valid JSON (lock held): answered with an error response. */
 void dap_session_bad_message(struct dap_session *s, const char *why);
+/* A pass (or another job) of the session is running (lock held). */
+bool dap_session_busy(const struct dap_session *s);
+/* configurationDone was received (lock held). */
+bool dap_session_configured(const struct dap_session *s);
+/* The server ends the session for `why` (lock held): an output event and `terminated` are queued. */
+void dap_session_timeout(struct dap_session *s, const char *why);
 /* The connection is gone (lock held): the session ends now, or when its pass finishes. */
 void dap_session_release(struct dap_session *s);
 

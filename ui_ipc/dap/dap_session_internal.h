@@ -65,6 +65,11 @@ struct dap_session {
     int log_limit;
     /* passes */
     bool running, stopped;
+    bool at_end;         /* the last pass ran to the end of the frame: stopped there, no snapshot */
+    /* A breakpoint source file is being read off the I/O thread (dap_session.c, read_source_main):
+     * the client's later messages wait in `held`, in order, until its setBreakpoints is answered. */
+    bool reading;
+    cJSON *held;
     atomic_int pause;
     uint64_t pos_seq;    /* where the view is in the pass order: instruction index and lane */
     int pos_lane;

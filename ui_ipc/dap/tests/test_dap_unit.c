@@ -1,11 +1,18 @@
 /* Unit tests of the DAP pieces that need no capture: framing (incremental, malformed, oversized),
- * hit conditions, and the GLSL expression evaluator over a hand-built snapshot. */
+ * hit conditions, the GLSL expression evaluator over a hand-built snapshot, breakpoint source
+ * files (FIFOs, devices, size cap) and the live attach's first-request check. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include "shadow/shadow.h"
 #include "ui_ipc/dap/dap_engine.h"
 #include "ui_ipc/dap/dap_eval.h"
+#include "ui_ipc/dap/dap.h"
+#include "ui_ipc/dap/dap_bind.h"
 #include "ui_ipc/dap/dap_wire.h"
 
 static int failures;
@@ -182,8 +189,66 @@ static void test_eval(void)
     sh_snapshot_unref(s);
 }
 
+/* A client names the breakpoint file: a FIFO with no writer or /dev/zero must answer at once with
+ * a reason (they used to block the server's I/O thread), a file over the cap or with NUL bytes is
+ * refused, a shader file is read whole. */
+static void test_read_source(void)
+{
+    char dir[] = "/tmp/dap-unit-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char fifo[64], big[64], nul[64], ok[64], why[200];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(big, sizeof big, "%s/big", dir);
+    snprintf(nul, sizeof nul, "%s/nul", dir);
+    snprintf(ok, sizeof ok, "%s/ok.frag", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    time_t t0 = time(NULL);
+    CHECK(dap_read_source(fifo, why, sizeof why) == NULL && strstr(why, "not a regular file"));
+    CHECK(dap_read_source("/dev/zero", why, sizeof why) == NULL && strstr(why, "not a regular file"));
+    CHECK(dap_read_source(dir, why, sizeof why) == NULL && strstr(why, "not a regular file"));
+    CHECK(time(NULL) - t0 < 3);
+    CHECK(dap_read_source("/nonexistent/x.frag", why, sizeof why) == NULL && strstr(why, "cannot open"));
+    int fd = open(big, O_WRONLY | O_CREAT, 0600);
+    CHECK(fd >= 0 && ftruncate(fd, DAP_SOURCE_MAX + 1) == 0);
+    close(fd);
+    CHECK(dap_read_source(big, why, sizeof why) == NULL && strstr(why, "larger than"));
+    FILE *f = fopen(nul, "wb");
+    fwrite("void main() {}\0x", 1, 16, f);
+    fclose(f);
+    CHECK(dap_read_source(nul, why, sizeof why) == NULL && strstr(why, "NUL"));
+    f = fopen(ok, "wb");
+    fputs("#version 330\nvoid main() {}\n", f);
+    fclose(f);
+    char *text = dap_read_source(ok, why, sizeof why);
+    CHECK(text && !strcmp(text, "#version 330\nvoid main() {}\n"));
+    free(text);
+    unlink(fifo);
+    unlink(big);
+    unlink(nul);
+    unlink(ok);
+    rmdir(dir);
+}
+
+/* The live attach starts a session only on a complete initialize request. */
+static void test_first_command(void)
+{
+    char cmd[64];
+    const char *init = "Content-Length: 49\r\n\r\n{\"seq\":1,\"type\":\"request\",\"command\":\"initialize\"}";
+    glr_dap_first_command(init, strlen(init), cmd, sizeof cmd);
+    CHECK(!strcmp(cmd, "initialize"));
+    glr_dap_first_command(init, strlen(init) - 1, cmd, sizeof cmd);   /* the body is incomplete */
+    CHECK(!strcmp(cmd, ""));
+    glr_dap_first_command("Content-Length: 120\r\n", 21, cmd, sizeof cmd);
+    CHECK(!strcmp(cmd, ""));
+    const char *ev = "Content-Length: 47\r\n\r\n{\"seq\":1,\"type\":\"event\",\"command\":\"initialize\"}";
+    glr_dap_first_command(ev, strlen(ev), cmd, sizeof cmd);   /* a complete frame, not a request */
+    CHECK(!strcmp(cmd, ""));
+}
+
 int main(void)
 {
+    test_read_source();
+    test_first_command();
     test_wire();
     test_hit_conditions();
     test_eval();

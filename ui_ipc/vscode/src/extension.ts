@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { ProfileController } from './profile';
-import { launchSocketPath, listSockets, waitForSocket } from './sockets';
+import { launchSocketPath, listLiveSockets, waitForSocket } from './sockets';
 
 const children = new Map<string, cp.ChildProcess>();
 let output: vscode.OutputChannel | undefined;
@@ -29,10 +29,11 @@ class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
 }
 
 async function pickSocket(): Promise<string | undefined> {
-    const sockets = listSockets();
+    // Only programs that still listen (a program killed by a signal leaves its socket file behind).
+    const sockets = await listLiveSockets();
     if (sockets.length === 0) {
         vscode.window.showErrorMessage(
-            'glreplay: no socket found in $XDG_RUNTIME_DIR/glreplay or /tmp/glreplay-<uid>. ' +
+            'glreplay: no running program found in $XDG_RUNTIME_DIR/glreplay or /tmp/glreplay-<uid>. ' +
             'Start a program with `glreplay run -- APP` or a capture with `glreplay dap --socket P F.glcap`.');
         return undefined;
     }

@@ -2,6 +2,7 @@
 // under the shim, $XDG_RUNTIME_DIR/glreplay/<pid>.sock, or /tmp/glreplay-<uid>/ when
 // XDG_RUNTIME_DIR is unset. No vscode import: unit-testable under plain Node.
 import * as fs from 'fs';
+import * as net from 'net';
 import * as path from 'path';
 
 export function socketDirs(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -45,6 +46,48 @@ export function listSockets(env: NodeJS.ProcessEnv = process.env): SocketEntry[]
         }
     }
     return out.sort((a, b) => b.mtime.getTime() - a.mtime.getTime());
+}
+
+// Whether a program still listens on socket `p`: 'live' (it accepts), 'stale' (connect is refused:
+// nobody listens, its program died, e.g. killed by a signal) or 'unknown' (no answer in time, or
+// another error: listed, never removed). The probe connection is closed at once; the program's
+// server reads nothing from it and closes it.
+export function probeSocket(p: string, timeoutMs = 1000): Promise<'live' | 'stale' | 'unknown'> {
+    return new Promise(resolve => {
+        const s = net.createConnection(p);
+        const done = (r: 'live' | 'stale' | 'unknown') => {
+            clearTimeout(t);
+            s.destroy();
+            resolve(r);
+        };
+        const t = setTimeout(() => done('unknown'), timeoutMs);
+        s.on('connect', () => done('live'));
+        s.on('error', (e: NodeJS.ErrnoException) =>
+            done(e.code === 'ECONNREFUSED' ? 'stale' : e.code === 'ENOENT' ? 'stale' : 'unknown'));
+    });
+}
+
+// The sockets of listSockets that a program still listens on. Stale ones (refused) are removed from
+// the glreplay directories, as the shim does for its own directory when it starts, so the attach
+// picker never offers a dead program.
+export async function listLiveSockets(env: NodeJS.ProcessEnv = process.env): Promise<SocketEntry[]> {
+    const all = listSockets(env);
+    const states = await Promise.all(all.map(e => probeSocket(e.path)));
+    const live: SocketEntry[] = [];
+    all.forEach((e, i) => {
+        if (states[i] === 'stale') {
+            try {
+                if (fs.lstatSync(e.path).isSocket()) {
+                    fs.unlinkSync(e.path);
+                }
+            } catch {
+                // already gone
+            }
+        } else {
+            live.push(e);
+        }
+    });
+    return live;
 }
 
 // A fresh socket path for a launch (sun_path is 108 bytes: keep it short).
