@@ -83,14 +83,15 @@ void glr_ctx_destroyed(int api, void *display, void *handle)
     pthread_mutex_lock(&ctx_lock);
     struct glr_context *c = find_locked(api, display, handle);
     uint32_t id = c ? c->id : 0;
-    unsigned alive_after = 0;
+    /* Read before the unlink frees c: a context still current elsewhere stays counted alive. */
+    bool deferred = c && c->current_on;
     if (c) {
-        if (c->current_on)
+        if (deferred)
             c->destroy_requested = true;
         else
             unlink_locked(c);
     }
-    alive_after = ctx_alive - (c && c->destroy_requested ? 1u : 0u);
+    unsigned alive_after = ctx_alive - (deferred ? 1u : 0u);
     pthread_mutex_unlock(&ctx_lock);
     if (id)
         glr_capture_context_destroyed(id, alive_after);
