@@ -80,7 +80,7 @@ count_log build/meson-logs/testlog.json
 
 # A second configuration a packager would pick: clang, release (-O3, NDEBUG), warnings as errors.
 # Only the unit suite runs there (cheap); tests/build_matrix.sh covers the other configurations.
-# Without clang (not installed by tests/setup.sh), gcc release stands in.
+# Where clang is missing (tests/setup.sh installs it from tests/packages.txt), gcc release stands in.
 echo "== unit tests in a second configuration (clang, release, warnings are errors)"
 second_cc=clang second_cxx=clang++ second_dir=build-clang-rel
 if ! command -v clang >/dev/null 2>&1; then
