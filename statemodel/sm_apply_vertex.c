@@ -305,16 +305,19 @@ static void h_attrib_value(struct sm_ap *a)
     if (!attrib_index_ok(a, index))
         return;
     size_t es = src_size(f->src);
+    /* The family table holds 1-4 components (glVertexAttrib{1-4}); bounding n here keeps every
+     * write below inside buf and every read inside the four components of out. */
+    const int n = f->n < 4 ? f->n : 4;
     uint8_t buf[32];
     const uint8_t *src = buf;
     if (f->vec) {
-        src = ap_blob(a, 1, es * f->n);
+        src = ap_blob(a, 1, es * (size_t)n);
         if (!src) {
             ap_error(a, "attribute values missing from the recorded call");
             return;
         }
     } else {
-        for (int k = 0; k < f->n; k++) {
+        for (int k = 0; k < n; k++) {
             uint64_t v = a->call->args[1 + k];
             /* Scalars are stored by kind: floats as bits, integers sign/zero-extended. */
             if (f->src == 'f') {
@@ -338,9 +341,9 @@ static void h_attrib_value(struct sm_ap *a)
     for (int k = 0; k < 4; k++) {
         double d = (k == 3) ? 1.0 : 0.0;
         int64_t iv = (k == 3) ? 1 : 0;
-        if (k < f->n)
+        if (k < n)
             read_comp(f->src, src + es * (size_t)k, &d, &iv);
-        if (k < f->n && f->norm)
+        if (k < n && f->norm)
             d = normalize(f->src, d);
         switch (f->store) {
         case SM_VK_FLOAT: out->v.f[k] = (float)d; break;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs dependencies, builds with -Werror, runs every test (unit and
-# end-to-end under one Xvfb), then rebuilds with ASan+UBSan and runs the unit tests again.
+# end-to-end under one Xvfb), then runs the unit tests again in a clang release build and in an
+# ASan+UBSan build.
 # Ends with the line "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,6 +77,23 @@ xvfb-run -a -s "-screen 0 1280x1024x24" meson test -C build --print-errorlogs --
   --timeout-multiplier 3
 rerun_display_failures build
 count_log build/meson-logs/testlog.json
+
+# A second configuration a packager would pick: clang, release (-O3, NDEBUG), warnings as errors.
+# Only the unit suite runs there (cheap); tests/build_matrix.sh covers the other configurations.
+# Where clang is missing (tests/setup.sh installs it from tests/packages.txt), gcc release stands in.
+echo "== unit tests in a second configuration (clang, release, warnings are errors)"
+second_cc=clang second_cxx=clang++ second_dir=build-clang-rel
+if ! command -v clang >/dev/null 2>&1; then
+  echo "clang not found: gcc release instead"; second_cc=gcc second_cxx=g++ second_dir=build-rel
+fi
+case "${CC:-}" in ccache*) second_cc="ccache $second_cc" second_cxx="ccache $second_cxx" ;; esac
+if CC="$second_cc" CXX="$second_cxx" bash tests/build.sh "$second_dir" --buildtype=release; then
+  rm -f "$second_dir/meson-logs/testlog.json"
+  meson test -C "$second_dir" --suite unit --print-errorlogs --num-processes 2 --timeout-multiplier 3
+  count_log "$second_dir/meson-logs/testlog.json"
+else
+  echo "$second_dir build failed"; failed=$((failed + 1))
+fi
 
 echo "== unit tests under ASan+UBSan"
 if bash tests/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false; then

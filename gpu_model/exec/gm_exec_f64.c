@@ -119,8 +119,14 @@ static void inverse_n(const double *a, double *o, int n)
         }
 }
 
+/* n comes from the instruction (a vector size, or operand words / 2): an empty operand gives 0
+ * rather than a read of a component that was never gathered, and no more than MAXC are read. */
 static double dot_n(const double *a, const double *b, int n)
 {
+    if (n < 1)
+        return 0.0;
+    if (n > MAXC)
+        n = MAXC;
     double s = a[0] * b[0];
     for (int k = 1; k < n; k++)
         s += a[k] * b[k];

@@ -27,6 +27,11 @@ static void sb_putn(strbuf *b, const char *s, size_t n)
 {
     if (b->failed)
         return;
+    /* Sizes that could wrap len + n + 1 or the doubling below fail instead of copying. */
+    if (n > SIZE_MAX / 4 || b->len > SIZE_MAX / 4) {
+        b->failed = 1;
+        return;
+    }
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->len + n + 1)

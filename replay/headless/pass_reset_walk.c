@@ -281,7 +281,7 @@ bool pr_walk(struct glrh_reset *p, const struct glrh_capture *cap)
     struct glr_stream s;
     struct glr_call c;
     glr_stream_init(&s, cap->stream, cap->stream_size);
-    int k;
+    int k = 1; /* glr_stream_next's last result; 1 (no decode error) if p had failed already */
     while (!p->failed && (k = glr_stream_next(&s, &c)) == 1) {
         const struct sm_context *ctx = c.ctx_id ? sm_context_get(p->end, c.ctx_id) : NULL;
         if (c.cmd >= GLR_CMD_COUNT) {
