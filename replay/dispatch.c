@@ -416,7 +416,6 @@ static int64_t max_image_side(struct glr_dispatch *d)
             0x0D33, /* GL_MAX_TEXTURE_SIZE */ 0x8073, /* GL_MAX_3D_TEXTURE_SIZE */
             0x851C, /* GL_MAX_CUBE_MAP_TEXTURE_SIZE */ 0x88FF, /* GL_MAX_ARRAY_TEXTURE_LAYERS */
             0x84E8, /* GL_MAX_RENDERBUFFER_SIZE */ 0x84F8, /* GL_MAX_RECTANGLE_TEXTURE_SIZE */
-            0x8C2B, /* GL_MAX_TEXTURE_BUFFER_SIZE */
         };
         for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
             int64_t v = replay_get_int(d, limits[i]);
@@ -429,16 +428,19 @@ static int64_t max_image_side(struct glr_dispatch *d)
     return d->max_side;
 }
 
-/* Image sizes beyond the replay driver's limits: Mesa does not survive all of them. */
+/* Image sizes (width/height/depth of texture and renderbuffer commands) beyond the replay
+ * driver's limits: Mesa does not survive all of them. */
 static bool sides_over_limits(struct glr_dispatch *d, const struct glr_call *c)
 {
     static const char *const sides[] = { "width", "height", "depth" };
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    if (!strstr(ci->name, "Tex") && !strstr(ci->name, "Renderbuffer"))
+        return false;
     for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {
         int i = glr_cmd_param_index(ci, sides[k]);
-        if (i < 0 || ci->params[i].is_pointer)
+        if (i < 0 || ci->params[i].kind != GLR_KIND_I32)
             continue;
-        int64_t v = ci->params[i].kind == GLR_KIND_I32 ? (int64_t)(int32_t)c->args[i] : (int64_t)c->args[i];
+        int64_t v = (int32_t)c->args[i];
         int64_t limit = max_image_side(d);
         if (limit > 0 && v > limit) {
             set_reason(d, "%s %" PRId64 " is beyond the replay driver's limit %" PRId64, sides[k], v, limit);
