@@ -232,6 +232,17 @@ def enum_values(gl_xml):
 STRING_BASES = {'GLchar', 'GLcharARB', 'char'}
 
 
+def string_array_count(c, p):
+    """The parameter that counts the strings of a string array: its registry len, which is a
+    parameter name ("count") or a COMPSIZE of one ("COMPSIZE(uniformCount)", glGetUniformIndices)."""
+    names = {q.name for q in c.params}
+    ln = p.length or ''
+    m = re.match(r'^COMPSIZE\((\w+)\)$', ln)
+    if m and m.group(1) in names:
+        return m.group(1)
+    return ln if ln in names else None
+
+
 def is_string_param(p):
     base = re.sub(r'\bconst\b', '', p.ctype).replace('*', '').strip()
     return p.is_const and base in STRING_BASES and p.ctype.count('*') == 1 and \
@@ -395,7 +406,7 @@ def record_body(c, tdefs):
         stars = p.ctype.count('*')
         if stars >= 2 and base in CHAR_TYPES and p.is_const:
             # An array of strings (glShaderSource): count and optional lengths from the params.
-            cnt = p.length if p.length in {q.name for q in c.params} else None
+            cnt = string_array_count(c, p)
             lens = next((q.name for q in c.params if q.name == 'length' and q.length == p.length), None)
             if cnt:
                 lines.append('        glr_rec_strings(glr_w, (const char *const *)%s, (int64_t)%s, %s);' % (
@@ -461,10 +472,10 @@ def track_body(c, tdefs):
             continue
         base = re.sub(r'\bconst\b', '', p.ctype).replace('*', '').strip()
         stars = p.ctype.count('*')
-        if stars >= 2 and base in CHAR_TYPES and p.is_const and p.length in names:
+        if stars >= 2 and base in CHAR_TYPES and p.is_const and string_array_count(c, p):
             lens = next((q.name for q in c.params if q.name == 'length' and q.length == p.length), None)
             lines.append('    glr_owned |= glr_track_strings(&glr_b[%d], (const char *const *)%s, (int64_t)%s, %s) << %d;' % (
-                i, p.name, p.length, '(const GLint *)' + lens if lens else 'NULL', i))
+                i, p.name, string_array_count(c, p), '(const GLint *)' + lens if lens else 'NULL', i))
         elif is_string_param(p):
             lines.append('    glr_track_string(&glr_b[%d], (const char *)%s);' % (i, p.name))
         elif p.is_const or p.obj_class:
@@ -696,7 +707,7 @@ def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
                     f.write('        struct glr_strings s%d;\n' % i)
                     f.write(bad('glr_dispatch_strings(d, &c->blobs[%d], &s%d) != 0' % (i, i)))
                     cleanup.append('glr_dispatch_strings_free(&s%d);' % i)
-                    cnt = next((k for k, q in enumerate(c.params) if q.name == p.length), None)
+                    cnt = next((k for k, q in enumerate(c.params) if q.name == string_array_count(c, p)), None)
                     if cnt is not None:
                         # The driver reads as many strings as the count argument says.
                         f.write(bad('glr_dispatch_count_over(d, c->args[%d], s%d.count)' % (cnt, i)))

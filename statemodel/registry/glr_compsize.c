@@ -205,7 +205,7 @@ int64_t glr_compsize(const struct glr_size_env *e, int cmd, int param, const uin
          * DrawElementsIndirectCommand 5 */
         return strstr(n, "Elements") ? 20 : 16;
     if ((strstr(n, "TexParameter") || strstr(n, "SamplerParameter") || strstr(n, "TextureParameter")) &&
-        strcmp(pn, "params") == 0 && !strstr(n, "Get")) {
+        (strcmp(pn, "params") == 0 || strcmp(pn, "param") == 0) && !strstr(n, "Get")) {
         int p = glr_cmd_param_index(ci, "pname");
         uint32_t pname = p >= 0 ? (uint32_t)a[p] : 0;
         int64_t count = pname == GL_TEXTURE_BORDER_COLOR || pname == GL_TEXTURE_SWIZZLE_RGBA ? 4 : 1;
@@ -229,7 +229,28 @@ int64_t glr_compsize(const struct glr_size_env *e, int cmd, int param, const uin
         }
         return count > 0 ? count * per : 0;
     }
-    if (!strcmp(n, "glNamedBufferSubData") || !strcmp(n, "glNamedBufferSubDataEXT")) {
+    /* Arrays the registry gives no len for (direct state access and SPIR-V commands): counted by
+     * the parameter named here, 4 bytes per element unless said. */
+    static const struct { const char *cmd, *param, *count; int64_t elem; } counted[] = {
+        { "glInvalidateNamedFramebufferData", "attachments", "numAttachments", 4 },
+        { "glInvalidateNamedFramebufferSubData", "attachments", "numAttachments", 4 },
+        { "glNamedFramebufferDrawBuffers", "bufs", "n", 4 },
+        { "glVertexArrayVertexBuffers", "buffers", "count", 4 },
+        { "glVertexArrayVertexBuffers", "offsets", "count", 8 },
+        { "glVertexArrayVertexBuffers", "strides", "count", 4 },
+        { "glSpecializeShader", "pConstantIndex", "numSpecializationConstants", 4 },
+        { "glSpecializeShader", "pConstantValue", "numSpecializationConstants", 4 },
+        { "glSpecializeShaderARB", "pConstantIndex", "numSpecializationConstants", 4 },
+        { "glSpecializeShaderARB", "pConstantValue", "numSpecializationConstants", 4 },
+    };
+    for (size_t i = 0; i < sizeof counted / sizeof *counted; i++)
+        if (!strcmp(n, counted[i].cmd) && !strcmp(pn, counted[i].param)) {
+            int k = glr_cmd_param_index(ci, counted[i].count);
+            int64_t count = k < 0 ? -1 : (int32_t)a[k];
+            return k < 0 ? -1 : count > 0 ? count * counted[i].elem : 0;
+        }
+    if (!strcmp(n, "glNamedBufferData") || !strcmp(n, "glNamedBufferDataEXT") || !strcmp(n, "glNamedBufferSubData") ||
+        !strcmp(n, "glNamedBufferSubDataEXT")) {
         int sz = glr_cmd_param_index(ci, "size");
         return sz < 0 ? -1 : sane((int64_t)a[sz]);
     }

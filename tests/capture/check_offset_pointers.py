@@ -5,6 +5,7 @@ frames captured from frame 0 and from a later frame (initial-state snapshot) rep
 no call is refused or listed as unsized, and every class of call is in the capture."""
 import os
 import re
+import stat
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,22 @@ with tempfile.TemporaryDirectory() as d:
         if rep.returncode != 0 or 'verify: PASS' not in rep.stdout or ' 0 bad' not in rep.stdout or \
                 'warning' in rep.stderr:
             failures.append('frames %s: replay failed or refused calls:\n%s%s' % (frames, rep.stdout, rep.stderr))
+    # A capture file outside the private directory is 0600 whatever the umask; a budget that is not
+    # a number is refused with a log line and the default kept (the capture is still written).
+    out = os.path.join(d, 'budget.glcap')
+    old_umask = os.umask(0o022)
+    try:
+        run = subprocess.run([prog, '3'], env=dict(env, LD_PRELOAD=shim, GLREPLAY_CAPTURE_FRAMES='1',
+                                                     GLREPLAY_CAPTURE_OUT=out, GLREPLAY_CAPTURE_MAX_MB='abc'),
+                             capture_output=True, text=True, timeout=60)
+    finally:
+        os.umask(old_umask)
+    if run.returncode != 0 or not os.path.exists(out):
+        failures.append('GLREPLAY_CAPTURE_MAX_MB=abc: no capture written (exit %d)\n%s' % (run.returncode, run.stderr))
+    elif stat.S_IMODE(os.stat(out).st_mode) != 0o600:
+        failures.append('capture file mode %o, not 600' % stat.S_IMODE(os.stat(out).st_mode))
+    if 'GLREPLAY_CAPTURE_MAX_MB=abc is not a number' not in run.stderr:
+        failures.append('GLREPLAY_CAPTURE_MAX_MB=abc: no log line:\n%s' % run.stderr)
 if failures:
     sys.exit('\n'.join(failures))
 print('pointer-or-offset parameters with buffers bound: OK (%d commands)' % len(CLASSES))
