@@ -21,7 +21,8 @@ CLASSES = ['glVertexAttribPointer', 'glVertexAttribIPointer', 'glVertexAttribLPo
            'glDrawElementsInstancedBaseInstance', 'glDrawElementsInstancedBaseVertexBaseInstance',
            'glMultiDrawElements', 'glDrawArraysIndirect', 'glDrawElementsIndirect', 'glMultiDrawArraysIndirect',
            'glTexImage2D', 'glTexSubImage2D', 'glCompressedTexImage2D', 'glCompressedTexSubImage2D',
-           'glDrawPixels', 'glBitmap', 'glPolygonStipple', 'glReadPixels', 'glGetTexImage', 'glGetQueryObjectuiv']
+           'glDrawPixels', 'glBitmap', 'glPolygonStipple', 'glReadPixels', 'glGetTexImage', 'glGetQueryObjectuiv',
+           'glGetUniformIndices', 'glNamedBufferData']
 failures = []
 with tempfile.TemporaryDirectory() as d:
     for frames in ('0', '1-2'):

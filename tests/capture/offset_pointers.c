@@ -10,6 +10,7 @@
  *                 glDrawPixels, glBitmap,
  *                 glPolygonStipple
  *   pixel pack: glReadPixels, glGetTexImage; query buffer: glGetQueryObjectuiv
+ * and inputs the registry leaves to COMPSIZE or gives no len: glGetUniformIndices, glNamedBufferData.
  * Compatibility context on EGL surfaceless (no X server). Each frame draws the same picture and
  * prints a checksum of what the pack and query buffers received. Usage: offset_pointers FRAMES */
 #include <stdint.h>
@@ -175,6 +176,13 @@ int main(int argc, char **argv)
         glBindBuffer(GL_ARRAY_BUFFER, 0);
 
         glUseProgram(prog);
+        /* Inputs the registry sizes only by COMPSIZE or not at all: a name array counted by
+         * uniformCount, a direct-state-access upload. */
+        const GLchar *names[2] = { "tex", "no_such_uniform" };
+        GLuint uidx[2];
+        glGetUniformIndices(prog, 2, names, uidx);
+        checksum = checksum * 31 + uidx[1];
+        glNamedBufferData(pbo_pack, PAD + 4096, NULL, GL_STREAM_READ);
         glBindVertexArray(vao);
         glBeginQuery(GL_SAMPLES_PASSED, query);
         glDrawElements(GL_TRIANGLES, 3, GL_UNSIGNED_INT, OFF(PAD + 0 * 12));
