@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Crafted captures (synth_capture --crafted KIND): records that claim more than they carry or
 more than the driver takes. `glreplay replay`, `model`, `info` and `state` on each: no crash, no
-hang, exit 0 or 1 (1 with a one-line error); the replay skips exactly the hostile calls, counted,
-each with a one-line reason.
+hang, exit 0, 1 or 2 (a corrupt capture, docs/REPLAY.md) with a one-line error for 1 and 2; the
+replay skips exactly the hostile calls, counted, each with a one-line reason.
 Usage: check_crafted.py GLREPLAY SYNTH_CAPTURE"""
 import os
 import subprocess
@@ -12,9 +12,11 @@ import tempfile
 glreplay, synth = sys.argv[1:3]
 env = dict(os.environ, EGL_PLATFORM='surfaceless')
 env.pop('DISPLAY', None)
-# kind -> (refused calls, what the one-line reason must say)
+# kind -> (refused calls, what the one-line reason must say); refused 0: the capture contradicts
+# itself, so every verb that loads its stream refuses the file (exit 2, that one line).
 CASES = {
-    'map-overflow': (1, 'buffer mapping records: 65536 bytes at offset 0 of a 16-byte mapping'),
+    'map-overflow': (0, 'mapped buffer data claims a 1048576-byte mapping; the stream mapped 16 bytes'),
+    'map-whole-overflow': (1, 'buffer mapping records: 65536 bytes at offset 0 of a 16-byte mapping'),
     'bufferdata-short': (1, 'glBufferData: data: the call reads 268435456 bytes, 16 recorded'),
     'teximage-short': (1, 'glTexImage2D: pixels: the call reads 16777216 bytes, 16 recorded'),
     'uniform-short': (1, 'glUniform4fv: value: the call reads 16777216 bytes, 16 recorded'),
@@ -32,10 +34,10 @@ def run(args, what):
     except subprocess.TimeoutExpired:
         failures.append('%s: no answer within 60 s' % what)
         return None
-    if p.returncode < 0 or p.returncode not in (0, 1):
+    if p.returncode < 0 or p.returncode not in (0, 1, 2):
         failures.append('%s: exit status %d (crash?)\n%s' % (what, p.returncode, p.stderr[-2000:]))
-    elif p.returncode == 1 and len(p.stderr.strip().splitlines()) != 1:
-        failures.append('%s: exit 1 without a one-line error:\n%s' % (what, p.stderr))
+    elif p.returncode in (1, 2) and len(p.stderr.strip().splitlines()) != 1:
+        failures.append('%s: exit %d without a one-line error:\n%s' % (what, p.returncode, p.stderr))
     return p
 
 
@@ -46,7 +48,12 @@ with tempfile.TemporaryDirectory() as d:
         if gen.returncode != 0:
             sys.exit('synth_capture --crafted %s failed: %s' % (kind, gen.stderr))
         rep = run([glreplay, 'replay', path], kind + ': replay')
-        if rep is not None:
+        if rep is not None and not refused:
+            if rep.returncode != 2 or reason not in rep.stderr:
+                failures.append('%s: replay did not refuse the file with "%s":\n%s%s' % (
+                    kind, reason, rep.stdout, rep.stderr))
+            print('%s: %s' % (kind, rep.stderr.strip()))
+        elif rep is not None:
             if rep.returncode != 0 or ' %d bad' % refused not in rep.stdout or reason not in rep.stderr:
                 failures.append('%s: replay did not skip %d call(s) with "%s":\n%s%s' % (
                     kind, refused, reason, rep.stdout, rep.stderr))

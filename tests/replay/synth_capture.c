@@ -158,7 +158,8 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h)
  * more than the driver takes. A replayer that believes them corrupts memory or crashes Mesa; a
  * safe one skips the call with a reason. Buffer 1 is bound to GL_ARRAY_BUFFER first. */
 static const char *const crafted_kinds[] = {
-    "map-overflow",      /* a write through a mapping past the real (16-byte) mapping */
+    "map-overflow",      /* a write claiming a 1 MiB mapping the stream made with 16 bytes */
+    "map-whole-overflow", /* a write through a whole-buffer mapping past its real 16 bytes */
     "bufferdata-short",  /* glBufferData of 256 MiB from 16 recorded bytes */
     "teximage-short",    /* glTexImage2D 2048x2048 RGBA8 from 16 recorded bytes */
     "uniform-short",     /* glUniform4fv count 2^20 from 16 recorded bytes */
@@ -179,14 +180,19 @@ static void crafted_calls(struct buf *stream, const char *kind)
     call(stream, GLR_CMD_glBindBuffer, bind, -1, NULL, 0);
     uint64_t bd[4] = { 0x8892, 16, 0, 0x88E4 /* GL_STATIC_DRAW */ };
     call(stream, GLR_CMD_glBufferData, bd, -1, NULL, 0);
-    if (!strcmp(kind, "map-overflow")) {
+    if (!strcmp(kind, "map-overflow") || !strcmp(kind, "map-whole-overflow")) {
+        bool whole = !strcmp(kind, "map-whole-overflow");
         uint64_t map[4] = { 0x8892, 0, 16, 0x0002 /* GL_MAP_WRITE_BIT */ };
-        call_ret(stream, GLR_CMD_glMapBufferRange, map, 0x7f0000001000ull, -1, NULL, 0);
+        uint64_t map_whole[2] = { 0x8892, 0x88B9 /* GL_WRITE_ONLY */ };
+        if (whole)
+            call_ret(stream, GLR_CMD_glMapBuffer, map_whole, 0x7f0000001000ull, -1, NULL, 0);
+        else
+            call_ret(stream, GLR_CMD_glMapBufferRange, map, 0x7f0000001000ull, -1, NULL, 0);
         static uint8_t big[65536];
         struct buf f = { 0 };
         uvar(&f, 0x7f0000001000ull); /* captured map pointer */
         uvar(&f, 0);                 /* offset in the map */
-        uvar(&f, 1u << 20);          /* the map length this record claims */
+        uvar(&f, whole ? sizeof big : 1u << 20); /* the map length this record claims */
         uvar(&f, 1);                 /* buffer */
         uvar(&f, 0);                 /* offset in the buffer */
         uvar(&f, sizeof big + 1);
