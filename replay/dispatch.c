@@ -1,7 +1,11 @@
 /* The replayer's dispatcher: function lookup and object name remapping around the generated
  * per-command code (glr_dispatch_gen.c). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "replay/dispatch_internal.h"
+#include "statemodel/registry/glr_sizes.h"
 
 /* Captured name -> replay name, open addressing, one table per (namespace, class). */
 struct name_map {
@@ -19,10 +23,47 @@ struct glr_dispatch {
     unsigned char proc_state[GLR_CMD_COUNT]; /* 0 unknown, 1 found, 2 missing */
     struct name_map *maps;
     size_t n_maps;
-    /* Live buffer mappings: the captured pointer a map call returned -> this replay's pointer. */
-    struct { uint64_t captured; uint8_t *replay; } mappings[64];
+    /* Live buffer mappings: the captured pointer a map call returned -> this replay's pointer and
+     * the length the replay's driver really mapped (what bounds every write through it). */
+    struct { uint64_t captured; uint8_t *replay; uint64_t length; } mappings[64];
     size_t n_mappings;
+    /* GL state the size rules read (glr_sizes.h): the replay context's. */
+    struct glr_size_env env;
+    /* Why the last call was refused (GLR_DISPATCH_BAD), one line. */
+    char reason[192];
+    /* Largest image side the replay driver takes (any texture kind or renderbuffer); 0 unknown. */
+    int64_t max_side;
 };
+
+static void set_reason(struct glr_dispatch *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_reason(struct glr_dispatch *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->reason, sizeof d->reason, fmt, ap);
+    va_end(ap);
+}
+
+const char *glr_dispatch_reason(const struct glr_dispatch *d)
+{
+    return d->reason[0] ? d->reason : "recorded data is malformed";
+}
+
+/* glGetIntegerv of the replay context for the size rules: state it does not have reads as 0 and
+ * its GL error is taken back (the rules ask for pixel-store and binding state of any version). */
+static int32_t replay_get_int(void *user, uint32_t pname)
+{
+    struct glr_dispatch *d = user;
+    void (*get)(uint32_t, int32_t *) = (void (*)(uint32_t, int32_t *))glr_dispatch_proc(d, GLR_CMD_glGetIntegerv);
+    uint32_t (*error)(void) = (uint32_t (*)(void))glr_dispatch_proc(d, GLR_CMD_glGetError);
+    int32_t v = 0;
+    if (!get)
+        return 0;
+    get(pname, &v);
+    if (error && error() != 0)
+        return 0;
+    return v;
+}
 
 bool glr_dispatch_output_bound(struct glr_dispatch *d, uint32_t binding)
 {
@@ -68,6 +109,8 @@ struct glr_dispatch *glr_dispatch_create(glr_get_proc_fn get_proc, glr_namespace
     d->get_proc = get_proc;
     d->ns = ns;
     d->user = user;
+    d->env.get_int = replay_get_int;
+    d->env.user = d;
     return d;
 }
 
@@ -244,24 +287,95 @@ void glr_dispatch_strings_free(struct glr_strings *s)
     s->buf = NULL;
 }
 
-int glr_dispatch_names_out(struct glr_dispatch *d, const struct glr_blob *b, struct glr_names *out)
+bool glr_dispatch_count_over(struct glr_dispatch *d, uint64_t count_arg, uint32_t recorded)
 {
-    (void)d;
-    out->count = (uint32_t)(b->size / 4);
+    int64_t count = (int32_t)count_arg;
+    if (count <= (int64_t)recorded)
+        return false;
+    set_reason(d, "count %" PRId64 " is larger than the %u recorded strings", count, recorded);
+    return true;
+}
+
+/* The bytes a names parameter covers by the recorder's rule (n * 4), checked against its blob. */
+static int names_need(struct glr_dispatch *d, const struct glr_call *c, int i, uint32_t *count)
+{
+    int64_t need = glr_param_size(&d->env, (int)c->cmd, i, c->args);
+    if (need < 0 || (uint64_t)need > c->blobs[i].size || (need && !c->blobs[i].data)) {
+        set_reason(d, "%s of %" PRId64 " names, %" PRIu64 " recorded", glr_cmds[c->cmd].params[i].name,
+                   need < 0 ? (int64_t)-1 : need / 4, c->blobs[i].size / 4);
+        return -1;
+    }
+    *count = (uint32_t)(need / 4);
+    return 0;
+}
+
+int glr_dispatch_names_out(struct glr_dispatch *d, const struct glr_call *c, int i, struct glr_names *out)
+{
+    out->names = NULL;
+    if (names_need(d, c, i, &out->count) != 0)
+        return -1;
     out->names = calloc(out->count ? out->count : 1, sizeof *out->names);
+    if (!out->names)
+        set_reason(d, "out of memory");
     return out->names ? 0 : -1;
 }
 
-int glr_dispatch_names_in(struct glr_dispatch *d, const struct glr_call *c, int obj_class, const struct glr_blob *b,
-                          struct glr_names *out)
+int glr_dispatch_names_in(struct glr_dispatch *d, const struct glr_call *c, int obj_class, int i, struct glr_names *out)
 {
-    if (glr_dispatch_names_out(d, b, out) != 0)
+    if (glr_dispatch_names_out(d, c, i, out) != 0)
         return -1;
-    for (uint32_t i = 0; i < out->count; i++) {
+    for (uint32_t k = 0; k < out->count; k++) {
         uint32_t captured;
-        memcpy(&captured, (const uint8_t *)b->data + 4 * i, 4);
-        out->names[i] = (uint32_t)glr_dispatch_map(d, c, obj_class, captured);
+        memcpy(&captured, (const uint8_t *)c->blobs[i].data + 4 * k, 4);
+        out->names[k] = (uint32_t)glr_dispatch_map(d, c, obj_class, captured);
     }
+    return 0;
+}
+
+int glr_dispatch_client(struct glr_dispatch *d, const struct glr_call *c, int i, int null_ok, const void **out)
+{
+    const struct glr_blob *b = &c->blobs[i];
+    const char *pname = glr_cmds[c->cmd].params[i].name;
+    int64_t need = glr_param_size(&d->env, (int)c->cmd, i, c->args);
+    *out = NULL;
+    switch (need) {
+    case GLR_SIZE_AT_DRAW:   /* a vertex array pointer: stored, read by draws (client arrays come
+                              * as their own records) */
+    case GLR_SIZE_OFFSET:    /* an offset into the buffer bound in the replay context */
+        *out = (const void *)(uintptr_t)c->args[i];
+        return 0;
+    case GLR_SIZE_STRING:
+        if (!b->size && !c->args[i])
+            return 0;
+        if (!b->size || !b->data || !memchr(b->data, 0, (size_t)b->size)) {
+            set_reason(d, "%s: string not recorded or not terminated", pname);
+            return -1;
+        }
+        *out = b->data;
+        return 0;
+    case GLR_SIZE_UNKNOWN:
+        if (!c->args[i] && !b->size)
+            return 0;
+        set_reason(d, "%s: client memory of a size glreplay cannot check", pname);
+        return -1;
+    default:
+        break;
+    }
+    if (need == 0) {
+        *out = b->size ? b->data : NULL;
+        return 0;
+    }
+    if (!c->args[i] && !b->size) {
+        if (null_ok)
+            return 0;   /* NULL: storage without contents */
+        set_reason(d, "%s: NULL where the call reads %" PRId64 " bytes", pname, need);
+        return -1;
+    }
+    if (b->size < (uint64_t)need || !b->data) {
+        set_reason(d, "%s: the call reads %" PRId64 " bytes, %" PRIu64 " recorded", pname, need, b->size);
+        return -1;
+    }
+    *out = b->data;
     return 0;
 }
 
@@ -294,23 +408,91 @@ static int copy_image_sub_data(struct glr_dispatch *d, const struct glr_call *c)
     return glr_dispatch_generated(d, &m);
 }
 
+/* The largest image side the replay driver reports for any texture kind or renderbuffer. */
+static int64_t max_image_side(struct glr_dispatch *d)
+{
+    if (!d->max_side) {
+        static const uint32_t limits[] = {
+            0x0D33, /* GL_MAX_TEXTURE_SIZE */ 0x8073, /* GL_MAX_3D_TEXTURE_SIZE */
+            0x851C, /* GL_MAX_CUBE_MAP_TEXTURE_SIZE */ 0x88FF, /* GL_MAX_ARRAY_TEXTURE_LAYERS */
+            0x84E8, /* GL_MAX_RENDERBUFFER_SIZE */ 0x84F8, /* GL_MAX_RECTANGLE_TEXTURE_SIZE */
+        };
+        for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+            int64_t v = replay_get_int(d, limits[i]);
+            if (v > d->max_side)
+                d->max_side = v;
+        }
+        if (!d->max_side)
+            d->max_side = -1;
+    }
+    return d->max_side;
+}
+
+/* Image sizes (width/height/depth of texture and renderbuffer commands) beyond the replay
+ * driver's limits: Mesa does not survive all of them. */
+static bool sides_over_limits(struct glr_dispatch *d, const struct glr_call *c)
+{
+    static const char *const sides[] = { "width", "height", "depth" };
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    if (!strstr(ci->name, "Tex") && !strstr(ci->name, "Renderbuffer"))
+        return false;
+    for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {
+        int i = glr_cmd_param_index(ci, sides[k]);
+        if (i < 0 || ci->params[i].kind != GLR_KIND_I32)
+            continue;
+        int64_t v = (int32_t)c->args[i];
+        int64_t limit = max_image_side(d);
+        if (limit > 0 && v > limit) {
+            set_reason(d, "%s %" PRId64 " is beyond the replay driver's limit %" PRId64, sides[k], v, limit);
+            return true;
+        }
+    }
+    return false;
+}
+
 int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
 {
     if (c->cmd >= GLR_CMD_COUNT || glr_cmds[c->cmd].api != GLR_API_GL)
         return GLR_DISPATCH_SKIPPED;
+    d->reason[0] = 0;
+    if (sides_over_limits(d, c))
+        return GLR_DISPATCH_BAD;
     if (c->cmd == GLR_CMD_glCopyImageSubData || c->cmd == GLR_CMD_glCopyImageSubDataEXT ||
         c->cmd == GLR_CMD_glCopyImageSubDataOES)
         return copy_image_sub_data(d, c);
     return glr_dispatch_generated(d, c);
 }
 
-void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void *replay_ptr)
+/* Length of the whole buffer a glMapBuffer / glMapNamedBuffer call mapped (it has no length
+ * argument): GL_BUFFER_SIZE of its target or of its (remapped) name. 0 when unknown. */
+static uint64_t whole_buffer_length(struct glr_dispatch *d, const struct glr_call *c)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    int32_t size = 0;
+    int t = glr_cmd_param_index(ci, "target"), b = glr_cmd_param_index(ci, "buffer");
+    if (t >= 0) {
+        void (*get)(uint32_t, uint32_t, int32_t *) =
+            (void (*)(uint32_t, uint32_t, int32_t *))glr_dispatch_proc(d, GLR_CMD_glGetBufferParameteriv);
+        if (get)
+            get((uint32_t)c->args[t], 0x8764 /* GL_BUFFER_SIZE */, &size);
+    } else if (b >= 0) {
+        void (*get)(uint32_t, uint32_t, int32_t *) =
+            (void (*)(uint32_t, uint32_t, int32_t *))glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferParameteriv);
+        if (get)
+            get((uint32_t)glr_dispatch_map(d, c, GLR_OBJ_BUFFER, c->args[b]), 0x8764, &size);
+    }
+    return size > 0 ? (uint64_t)size : 0;
+}
+
+void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void *replay_ptr, int64_t length)
 {
     if (!c->ret || !replay_ptr)
         return;
+    uint64_t len = length >= 0 ? (uint64_t)length : whole_buffer_length(d, c);
     for (size_t i = 0; i < d->n_mappings; i++)
         if (d->mappings[i].captured == c->ret) {
             d->mappings[i].replay = replay_ptr;
+            d->mappings[i].length = len;
             return;
         }
     if (d->n_mappings == sizeof d->mappings / sizeof d->mappings[0])
@@ -319,18 +501,28 @@ void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void 
         d->n_mappings++;
     d->mappings[d->n_mappings - 1].captured = c->ret;
     d->mappings[d->n_mappings - 1].replay = replay_ptr;
+    d->mappings[d->n_mappings - 1].length = len;
 }
 
 int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c)
 {
     uint64_t ptr = c->args[0], off = c->args[1], len = c->args[2], n = c->blobs[0].size;
-    if (!c->blobs[0].data || off > len || n > len - off)
+    if (!c->blobs[0].data || off > len || n > len - off) {
+        set_reason(d, "mapped buffer data outside its recorded mapping");
         return GLR_DISPATCH_BAD;
+    }
     for (size_t i = d->n_mappings; i-- > 0;)
         if (d->mappings[i].captured == ptr) {
+            /* The record's own map length is only a claim: the replay's real mapping bounds it. */
+            uint64_t real = d->mappings[i].length;
+            if (off > real || n > real - off) {
+                set_reason(d, "%" PRIu64 " bytes at offset %" PRIu64 " of a %" PRIu64 "-byte mapping", n, off, real);
+                return GLR_DISPATCH_BAD;
+            }
             memcpy(d->mappings[i].replay + off, c->blobs[0].data, (size_t)n);
             return GLR_DISPATCH_OK;
         }
+    set_reason(d, "mapped buffer data for a mapping the replay does not have");
     return GLR_DISPATCH_BAD;
 }
 
@@ -343,8 +535,10 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
     uint64_t captured = c->args[0], offset = c->args[2], length = c->args[3];
     uint32_t buffer = (uint32_t)glr_dispatch_lookup(d, c->ctx_id, GLR_OBJ_BUFFER, c->args[1]);
     uint32_t access = (uint32_t)c->args[4];
-    if (!buffer || !length || c->args[1] > UINT32_MAX)
+    if (!buffer || !length || c->args[1] > UINT32_MAX || offset > INT64_MAX || length > INT64_MAX) {
+        set_reason(d, "invalid buffer mapping record");
         return GLR_DISPATCH_BAD;
+    }
     /* Keep only the bits a mapping may use; never UNSYNCHRONIZED or INVALIDATE: the restored
      * contents must survive. */
     access &= 0x0001 | 0x0002 | 0x0010 | 0x0040 | 0x0080;
@@ -360,10 +554,12 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
         nparam(buffer, 0x88BC /* GL_BUFFER_MAPPED */, &mapped);
         if (mapped) {
             nptr(buffer, 0x88BD /* GL_BUFFER_MAP_POINTER */, &p);
+            int32_t real = 0;
+            nparam(buffer, 0x9120 /* GL_BUFFER_MAP_LENGTH */, &real);
             if (p) {
                 struct glr_call fake = *c;
                 fake.ret = captured;
-                glr_dispatch_mapped(d, &fake, p);
+                glr_dispatch_mapped(d, &fake, p, real > 0 ? real : 0);
                 return GLR_DISPATCH_OK;
             }
         }
@@ -387,10 +583,12 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
         p = range(GLR_GL_COPY_WRITE_BUFFER, (intptr_t)offset, (intptr_t)length, access);
         bind(GLR_GL_COPY_WRITE_BUFFER, (uint32_t)old);
     }
-    if (!p)
+    if (!p) {
+        set_reason(d, "the buffer could not be mapped as recorded");
         return GLR_DISPATCH_BAD;
+    }
     struct glr_call fake = *c;
     fake.ret = captured;
-    glr_dispatch_mapped(d, &fake, p);
+    glr_dispatch_mapped(d, &fake, p, length <= INT64_MAX ? (int64_t)length : 0);
     return GLR_DISPATCH_OK;
 }

@@ -25,23 +25,29 @@ void glr_dispatch_bind(struct glr_dispatch *d, const struct glr_call *c, int obj
                        uint64_t replayed);
 int glr_dispatch_strings(struct glr_dispatch *d, const struct glr_blob *b, struct glr_strings *out);
 void glr_dispatch_strings_free(struct glr_strings *s);
-int glr_dispatch_names_out(struct glr_dispatch *d, const struct glr_blob *b, struct glr_names *out);
-int glr_dispatch_names_in(struct glr_dispatch *d, const struct glr_call *c, int obj_class, const struct glr_blob *b,
-                          struct glr_names *out);
+/* Names parameter i of call c: as many names as the recorder's size rule says the call reads or
+ * writes (n), which its blob must hold; -1 (reason set) when it does not. */
+int glr_dispatch_names_out(struct glr_dispatch *d, const struct glr_call *c, int i, struct glr_names *out);
+int glr_dispatch_names_in(struct glr_dispatch *d, const struct glr_call *c, int obj_class, int i, struct glr_names *out);
+/* Client memory of const pointer parameter i for the driver: the recorded blob when it holds at
+ * least what the recorder's size rule (glr_param_size, on the replay context's state) says the call
+ * reads; the value itself when it is an offset into a bound buffer or a vertex array pointer; NULL
+ * when the program passed NULL and null_ok (the command takes NULL as "no data"). Else -1 with the
+ * reason set: nothing is passed on. */
+int glr_dispatch_client(struct glr_dispatch *d, const struct glr_call *c, int i, int null_ok, const void **out);
+/* Whether a call's count argument asks for more strings than were recorded (reason set). */
+bool glr_dispatch_count_over(struct glr_dispatch *d, uint64_t count_arg, uint32_t recorded);
 void glr_dispatch_names_bind(struct glr_dispatch *d, const struct glr_call *c, int obj_class,
                              const struct glr_blob *b, struct glr_names *n);
 void glr_dispatch_names_free(struct glr_names *n);
-void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void *replay_ptr);
+/* A map call returned replay_ptr for the captured pointer c->ret; length: bytes it mapped (-1: the
+ * whole buffer, asked from the driver). */
+void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void *replay_ptr, int64_t length);
 int glr_dispatch_generated(struct glr_dispatch *d, const struct glr_call *c);
 /* Whether a buffer is bound to the binding point whose GL_*_BINDING enum is given: read-backs
  * (glReadPixels, glGetTexImage, ...) and query-result reads then write into that buffer at the
  * offset their pointer argument holds, which changes the buffer, so the replay issues them. */
 bool glr_dispatch_output_bound(struct glr_dispatch *d, uint32_t binding);
-
-static inline const void *glr_dispatch_ptr(const struct glr_call *c, int i)
-{
-    return c->blobs[i].size ? c->blobs[i].data : (const void *)(uintptr_t)c->args[i];
-}
 
 static inline float glr_bits_f32(uint64_t v)
 {

@@ -31,6 +31,8 @@ void glr_dispatch_destroy(struct glr_dispatch *d);
 /* Forgets every name mapping (between replay passes that recreate everything). */
 void glr_dispatch_reset_names(struct glr_dispatch *d);
 int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c);
+/* Why the last call answered GLR_DISPATCH_BAD, one line (what did not fit which limit). */
+const char *glr_dispatch_reason(const struct glr_dispatch *d);
 /* The replay name of a captured object name (identity when unknown). */
 uint64_t glr_dispatch_lookup(struct glr_dispatch *d, uint32_t ctx_id, int obj_class, uint64_t captured);
 /* A GLR_PSEUDO_BUFFER_DATA record: writes its bytes through the replay's mapping made by the same

@@ -6,6 +6,8 @@
  * (out of memory, budget, write error) drops the capture with one log line; the program goes on.
  */
 #include <stdio.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -210,8 +212,18 @@ void glr_capture_init(void)
     const char *frames = getenv("GLREPLAY_CAPTURE_FRAMES");
     const char *out = getenv("GLREPLAY_CAPTURE_OUT");
     const char *max = getenv("GLREPLAY_CAPTURE_MAX_MB");
-    if (max && *max)
-        cap_budget = (size_t)strtoull(max, NULL, 10) << 20;
+    if (max && *max) {
+        /* A whole number of MiB; anything else (abc, -1, 12x, overflow) would make a budget of 0
+         * that silently drops every capture: refused with a warning, the default kept. */
+        char *end;
+        errno = 0;
+        unsigned long long mb = strtoull(max, &end, 10);
+        if (max[0] < '0' || max[0] > '9' || *end || errno || mb > (SIZE_MAX >> 20))
+            glr_log(GLR_LOG_ERROR, "GLREPLAY_CAPTURE_MAX_MB=%s is not a number of MiB; using the default %zu",
+                    max, cap_budget >> 20);
+        else
+            cap_budget = (size_t)mb << 20;
+    }
     atexit(keep_end_images_at_exit);   /* also for glreplay_capture_begin and socket captures */
     if (!frames || !*frames)
         return;

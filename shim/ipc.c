@@ -24,6 +24,8 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -315,9 +317,14 @@ static void handle(void *user, const char *req, char *reply, size_t n)
             p++;
         if (*p) {
             char *end;
+            errno = 0;
             unsigned long c = strtoul(p, &end, 10);
-            if (end == p || (*end && *end != ' ')) {
+            if (end == p || (*end && *end != ' ') || p[0] < '0' || p[0] > '9') {
                 snprintf(reply, n, "error usage: capture [COUNT [PATH]]");
+                return;
+            }
+            if (errno || c > UINT32_MAX) {   /* 4294967297 would wrap to 1 */
+                snprintf(reply, n, "error capture: COUNT %.32s is out of range", p);
                 return;
             }
             count = (unsigned)c;

@@ -380,7 +380,7 @@ void glr_rec_blob(struct glr_rec *r, const void *data, int64_t size)
     if (r->failed)
         return;
     if (!data || size <= 0) {
-        if (data && size < 0 && !r->list)
+        if (data && size == GLR_SIZE_UNKNOWN && !r->list)
             glr_capture_note_unsized(glr_capture_current_cmd(r->rec_start + 4));
         if (reserve(r, 1))
             put_uvar(r, 0);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include "statemodel/registry/glr_sizes.h"
 
 struct glr_rec;
 
@@ -20,7 +21,9 @@ struct glr_rec;
  * call is not being recorded (no capture in progress, or the capture failed). */
 struct glr_rec *glr_rec_begin(int cmd, const uint64_t *args, int nargs, uint64_t ret)
     __attribute__((visibility("hidden")));
-/* Client memory a pointer parameter referenced: size < 0 means glreplay cannot size it. */
+/* Client memory a pointer parameter referenced, size by glr_param_size: GLR_SIZE_UNKNOWN means
+ * glreplay cannot size it (the command is listed as unsized); the other negative codes (an offset
+ * into a bound buffer, a vertex array pointer) store no data. */
 void glr_rec_blob(struct glr_rec *r, const void *data, int64_t size) __attribute__((visibility("hidden")));
 void glr_rec_string(struct glr_rec *r, const char *s) __attribute__((visibility("hidden")));
 void glr_rec_strings(struct glr_rec *r, const char *const *strings, int64_t count, const int *lengths)
@@ -37,9 +40,9 @@ void glr_rec_persistent_maps(void) __attribute__((visibility("hidden")));
 /* A draw or clear was recorded (a capture then ends when the program destroys its last context). */
 void glr_capture_note_draw(void) __attribute__((visibility("hidden")));
 
-/* Bytes of client memory parameter `param` of `cmd` references, for lengths the registry gives as
- * COMPSIZE(...) (pixel data, pname-dependent arrays, index arrays); -1 when unknown. */
-int64_t glr_compsize(int cmd, int param, const uint64_t *args) __attribute__((visibility("hidden")));
+/* The size rules of pointer parameters (glr_param_size) read the program's context through this
+ * (shim/size_env.c). */
+extern const struct glr_size_env glr_rec_size_env __attribute__((visibility("hidden")));
 
 static inline uint64_t glr_f32_bits(float f)
 {

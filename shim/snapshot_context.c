@@ -40,6 +40,17 @@ static uint32_t *context_names(struct glr_snap *sn, enum sm_object_kind k, size_
  * glVertexAttribBinding, glBindVertexBuffer) where an attribute reads another binding index or has
  * a relative offset: written as those calls. Returns false (nothing written) for the classic layout,
  * which glVertexAttribPointer describes exactly. */
+/* A double attribute set with glVertexAttribL* (64-bit values reach the shader) rather than one
+ * converted to float: GL_VERTEX_ATTRIB_ARRAY_LONG (desktop GL 4.1). */
+static bool attrib_is_long(struct glr_snap *sn, GLuint i, GLint type)
+{
+    GLint is_long = 0;
+    if (type != 0x140A /* GL_DOUBLE */ || !glr_snap_has(sn, 4, 1, -1, 0))
+        return false;
+    GLR_REAL(glGetVertexAttribiv)(i, 0x874E /* GL_VERTEX_ATTRIB_ARRAY_LONG */, &is_long);
+    return is_long != 0;
+}
+
 static bool vao_separate_format(struct glr_snap *sn, GLint max)
 {
     bool separate = false;
@@ -75,7 +86,9 @@ static bool vao_separate_format(struct glr_snap *sn, GLint max)
         GLR_REAL(glGetVertexAttribiv)((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_INTEGER, &integer);
         GLR_REAL(glGetVertexAttribiv)((GLuint)i, GL_VERTEX_ATTRIB_BINDING, &binding);
         GLR_REAL(glGetVertexAttribiv)((GLuint)i, GL_VERTEX_ATTRIB_RELATIVE_OFFSET, &reloff);
-        if (integer)
+        if (attrib_is_long(sn, (GLuint)i, type))
+            APPLY0(glVertexAttribLFormat, 4, SNAP_U(i), SNAP_I(size), SNAP_U(type), SNAP_U(reloff));
+        else if (integer)
             APPLY0(glVertexAttribIFormat, 4, SNAP_U(i), SNAP_I(size), SNAP_U(type), SNAP_U(reloff));
         else
             APPLY0(glVertexAttribFormat, 5, SNAP_U(i), SNAP_I(size), SNAP_U(type), SNAP_U(norm ? 1 : 0),
@@ -207,7 +220,10 @@ static void snap_vao(struct glr_snap *sn, GLuint vao)
         if (is_default)
             continue;
         APPLY0(glBindBuffer, 2, SNAP_U(GL_ARRAY_BUFFER), SNAP_U(buf));
-        if (integer)
+        if (attrib_is_long(sn, (GLuint)i, type))
+            APPLY0(glVertexAttribLPointer, 5, SNAP_U(i), SNAP_I(size), SNAP_U(type), SNAP_I(stride),
+                   SNAP_U((uintptr_t)ptr));
+        else if (integer)
             APPLY0(glVertexAttribIPointer, 5, SNAP_U(i), SNAP_I(size), SNAP_U(type), SNAP_I(stride),
                    SNAP_U((uintptr_t)ptr));
         else

@@ -64,6 +64,11 @@ static void h_create_shader(struct sm_ap *a)
         ap_error(a, "glCreateShader without its returned name");
         return;
     }
+    if (sm_map_get(&a->c->share->shaders, name)) {
+        /* GL never returns a live name: a corrupt capture. The old object goes (not leaked). */
+        ap_error(a, "returned a name that is still in use (the old shader is replaced)");
+        sm_shader_free(sm_map_remove(&a->c->share->shaders, name));
+    }
     struct sm_shader *sh = sm_shader_new(name, ap_u(a, 0));
     if (!sh || !sm_map_put(&a->c->share->shaders, name, sh)) {
         free(sh);
@@ -115,6 +120,16 @@ static void h_delete_shader(struct sm_ap *a)
 
 /* ------------------------------------------------------------------ programs */
 
+/* A create call that returned a name still in the model: GL never does that, so the capture is
+ * corrupt; the old program is freed (not leaked) and the new one takes the name. */
+static void replace_live_program(struct sm_ap *a, uint32_t name)
+{
+    if (!sm_map_get(&a->c->share->programs, name))
+        return;
+    ap_error(a, "returned a name that is still in use (the old program is replaced)");
+    sm_program_free(sm_map_remove(&a->c->share->programs, name));
+}
+
 static void h_create_program(struct sm_ap *a)
 {
     uint32_t name = (uint32_t)a->call->ret;
@@ -122,6 +137,7 @@ static void h_create_program(struct sm_ap *a)
         ap_error(a, "glCreateProgram without its returned name");
         return;
     }
+    replace_live_program(a, name);
     struct sm_program *p = sm_program_new(name);
     if (!p || !sm_map_put(&a->c->share->programs, name, p)) {
         free(p);
@@ -360,6 +376,7 @@ static void h_create_shader_programv(struct sm_ap *a)
         ap_error(a, "glCreateShaderProgramv without its returned name");
         return;
     }
+    replace_live_program(a, name);
     struct sm_program *p = sm_program_new(name);
     if (!p || !sm_map_put(&a->c->share->programs, name, p)) {
         free(p);

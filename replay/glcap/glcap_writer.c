@@ -156,13 +156,15 @@ glcap_writer *glcap_writer_create(const char *path, const glcap_writer_options *
     }
 
     /* A unique name next to the target, created with O_EXCL so another
-     * writer's temporary file is never reused; mode 0666 minus umask, like
-     * any file the user creates. */
+     * writer's temporary file is never reused. Mode 0600: a capture holds the
+     * program's data (shaders, textures, buffers, its window's images), and
+     * files outside the shim's private directory must not be readable by
+     * other users whatever the umask. */
     static unsigned counter;
     for (int attempt = 0; attempt < 1000; attempt++) {
         unsigned n = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
         snprintf(w->tmp_path, tmp_len, "%s.tmp-%ld-%u", path, (long)getpid(), n);
-        w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (w->fd >= 0 || errno != EEXIST)
             break;
     }

@@ -325,6 +325,50 @@ static int validate_record(struct glrh_capture *cap, const struct glr_call *c, u
     }
 }
 
+/* The length of every mapping the stream made with a length argument (glMapBufferRange,
+ * glMapNamedBufferRange, a BUFFER_MAPPED event), by the captured pointer: a BUFFER_DATA record
+ * must claim that same map length (the dispatcher bounds the write by the real mapping in any
+ * case; a record that contradicts its own stream is refused here with a clear line). */
+struct map_lengths {
+    struct { uint64_t ptr, length; } m[64];
+    unsigned n, next;
+};
+
+static void map_length_put(struct map_lengths *ml, uint64_t ptr, uint64_t length)
+{
+    for (unsigned i = 0; i < ml->n; i++)
+        if (ml->m[i].ptr == ptr) {
+            ml->m[i].length = length;
+            return;
+        }
+    unsigned slot = ml->n < 64 ? ml->n++ : ml->next++ % 64;
+    ml->m[slot].ptr = ptr;
+    ml->m[slot].length = length;
+}
+
+static int check_map_length(struct map_lengths *ml, const struct glr_call *c, uint64_t rec, const char *label,
+                            char *err, size_t n)
+{
+    if (c->cmd == GLR_PSEUDO_BUFFER_MAPPED) {
+        map_length_put(ml, c->args[0], c->args[3]);
+    } else if (c->cmd < GLR_CMD_COUNT && c->ret && !strncmp(glr_cmds[c->cmd].name, "glMap", 5) &&
+               strstr(glr_cmds[c->cmd].name, "Buffer")) {
+        /* A range map call: its length argument; a whole-buffer one: unknown here (a pointer can
+         * be returned again by a later map of another length). */
+        int len = glr_cmd_param_index(&glr_cmds[c->cmd], "length");
+        map_length_put(ml, c->ret, len >= 0 ? c->args[len] : UINT64_MAX);
+    } else if (c->cmd == GLR_PSEUDO_BUFFER_DATA) {
+        for (unsigned i = 0; i < ml->n; i++)
+            if (ml->m[i].ptr == c->args[0] && ml->m[i].length != UINT64_MAX && ml->m[i].length != c->args[2]) {
+                seterr(err, n, "%s: record %llu: mapped buffer data claims a %llu-byte mapping; the stream mapped %llu bytes",
+                       label, (unsigned long long)rec, (unsigned long long)c->args[2],
+                       (unsigned long long)ml->m[i].length);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 static int load_stream(struct glrh_capture *cap, glcap_reader *r, char *err, size_t n)
 {
     int64_t idx = glcap_reader_find(r, GLCAP_SECTION_COMMAND_STREAM, 0);
@@ -342,8 +386,10 @@ static int load_stream(struct glrh_capture *cap, glcap_reader *r, char *err, siz
     struct glr_call c;
     glr_stream_init(&s, cap->stream, cap->stream_size);
     int k;
+    struct map_lengths maps = { 0 };
     while ((k = glr_stream_next(&s, &c)) == 1)
-        if (validate_record(cap, &c, s.index - 1, label, err, n) != 0)
+        if (validate_record(cap, &c, s.index - 1, label, err, n) != 0 ||
+            check_map_length(&maps, &c, s.index - 1, label, err, n) != 0)
             return -1;
     if (k < 0) {
         seterr(err, n, "%s: %s", label, s.err);

@@ -208,6 +208,20 @@ static bool lacks_client_memory(const struct replayer *r, const struct glr_call 
     return glr_call_lacks_client_memory(r->unsized, c);
 }
 
+/* A call refused as malformed: counted, with the first reason per command kept for the report. */
+static void note_bad(struct replayer *r, uint32_t cmd, const char *reason)
+{
+    if (!r->bad[cmd]++ && !r->bad_reason[cmd])
+        r->bad_reason[cmd] = strdup(reason);
+}
+
+static void note_map_result(struct replayer *r, int k)
+{
+    r->res->counts[k]++;
+    if (k == GLR_DISPATCH_BAD && !r->map_bad++ && !r->map_bad_reason)
+        r->map_bad_reason = strdup(glr_dispatch_reason(r->disp));
+}
+
 static void dispatch_gl(struct replayer *r, const struct glr_call *c)
 {
     if (!c->ctx_id || glr_cmds[c->cmd].api != GLR_API_GL) {
@@ -225,7 +239,7 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
     if (k == GLR_DISPATCH_MISSING)
         r->missing[c->cmd]++;
     else if (k == GLR_DISPATCH_BAD)
-        r->bad[c->cmd]++;
+        note_bad(r, c->cmd, glr_dispatch_reason(r->disp));
     if (k != GLR_DISPATCH_OK)
         return;
     if (r->opt->gl_errors) {
@@ -268,13 +282,13 @@ static int run_pass(struct replayer *r)
         case GLR_PSEUDO_BUFFER_MAPPED:
             if (c.ctx_id && glrh_make_current(r, c.ctx_id) != 0)
                 return -1;
-            r->res->counts[glr_dispatch_buffer_mapped(r->disp, &c)]++;
+            note_map_result(r, glr_dispatch_buffer_mapped(r->disp, &c));
             continue;
         case GLR_PSEUDO_BUFFER_DATA:
             /* Bytes the program wrote through a mapping: through the replay's own mapping. */
             if (c.ctx_id && glrh_make_current(r, c.ctx_id) != 0)
                 return -1;
-            r->res->counts[glr_dispatch_buffer_data(r->disp, &c)]++;
+            note_map_result(r, glr_dispatch_buffer_data(r->disp, &c));
             continue;
         case GLR_PSEUDO_CLIENT_ARRAY:
             if (!c.ctx_id)
@@ -307,13 +321,16 @@ static int run_pass(struct replayer *r)
 
 static void report_problems(struct replayer *r)
 {
+    if (r->map_bad)
+        fprintf(stderr, "glreplay: warning: buffer mapping records: %s (%llu not replayed)\n",
+                r->map_bad_reason ? r->map_bad_reason : "malformed", (unsigned long long)r->map_bad);
     for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
         if (r->missing[i])
             fprintf(stderr, "glreplay: warning: %s is not available in the replaying driver (%llu calls not replayed)\n",
                     glr_cmds[i].name, (unsigned long long)r->missing[i]);
         if (r->bad[i])
-            fprintf(stderr, "glreplay: warning: %s: recorded data is malformed (%llu calls not replayed)\n",
-                    glr_cmds[i].name, (unsigned long long)r->bad[i]);
+            fprintf(stderr, "glreplay: warning: %s: %s (%llu calls not replayed)\n", glr_cmds[i].name,
+                    r->bad_reason[i] ? r->bad_reason[i] : "recorded data is malformed", (unsigned long long)r->bad[i]);
         if (r->unrecorded[i])
             fprintf(stderr, "glreplay: warning: %s: the capture lacks the client memory it read (the recorder could "
                             "not size it; %llu calls not replayed)\n",
@@ -338,6 +355,11 @@ static void replayer_free(struct replayer *r)
     free(r->image_used);
     free(r->missing);
     free(r->bad);
+    if (r->bad_reason)
+        for (uint32_t i = 0; i < GLR_CMD_COUNT; i++)
+            free(r->bad_reason[i]);
+    free(r->bad_reason);
+    free(r->map_bad_reason);
     free(r->unrecorded);
     free(r->unsized);
     free(r->gl_error_count);
@@ -405,13 +427,14 @@ int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, 
     r.missing = calloc(GLR_CMD_COUNT, sizeof *r.missing);
     r.bad = calloc(GLR_CMD_COUNT, sizeof *r.bad);
     r.unrecorded = calloc(GLR_CMD_COUNT, sizeof *r.unrecorded);
+    r.bad_reason = calloc(GLR_CMD_COUNT, sizeof *r.bad_reason);
     r.unsized = calloc(GLR_CMD_COUNT, sizeof *r.unsized);
     if (opt->gl_errors) {
         r.gl_error_count = calloc(GLR_CMD_COUNT, sizeof *r.gl_error_count);
         r.gl_error_first = calloc(GLR_CMD_COUNT, sizeof *r.gl_error_first);
     }
     r.disp = glr_dispatch_create(glrh_get_proc, glrh_namespace, (void *)r.cap);
-    if (!r.ctxs || !r.image_used || !r.missing || !r.bad || !r.unrecorded || !r.unsized || !r.disp ||
+    if (!r.ctxs || !r.image_used || !r.missing || !r.bad || !r.bad_reason || !r.unrecorded || !r.unsized || !r.disp ||
         (opt->gl_errors && (!r.gl_error_count || !r.gl_error_first))) {
         glrh_seterr(&r, "out of memory");
         goto out;

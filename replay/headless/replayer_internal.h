@@ -47,6 +47,9 @@ struct replayer {
     size_t n_copies, cap_copies;
     bool copies_drawn;             /* a draw has run since the copies were made */
     uint64_t *missing, *bad;       /* per command, over all passes */
+    char **bad_reason;             /* per command: why its first refused call was refused */
+    uint64_t map_bad;              /* refused buffer mapping events (BUFFER_MAPPED / BUFFER_DATA) */
+    char *map_bad_reason;
     uint64_t *unrecorded;          /* per command: calls whose client memory the capture lacks */
     bool *unsized;                 /* per command: listed in METADATA unsized_client_memory */
     uint64_t *gl_error_count;      /* per command (--gl-errors) */

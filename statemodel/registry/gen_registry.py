@@ -89,7 +89,7 @@ def class_id(name):
     return 'GLR_OBJ_NONE' if not name else 'GLR_OBJ_' + name.upper().replace(' ', '_')
 
 
-def gen_tables(cmds, tdefs, out_h, out_c):
+def gen_tables(cmds, tdefs, enums, out_h, out_c):
     names = [c.name for c in cmds]
     index = {n: i for i, n in enumerate(names)}
     with open(out_h, 'w') as f:
@@ -128,6 +128,7 @@ def gen_tables(cmds, tdefs, out_h, out_c):
         for cl in obj_classes(cmds):
             f.write('    "%s",\n' % cl)
         f.write('};\n')
+        gen_param_size(cmds, tdefs, enums, f)
 
 
 # Size in bytes of one element a pointer parameter points to, by its base type.
@@ -150,28 +151,160 @@ def elem_size(p):
     return ELEM_SIZES.get(base)
 
 
-def len_expr(c, i):
-    """C expression (int64_t bytes) for the client memory param i references, or None."""
+def len_expr(c, i, tdefs):
+    """C expression (__int128 bytes, from the packed arguments `a`) for the client memory param i
+    references by its registry len, or None when the len is a COMPSIZE or unknown."""
     p = c.params[i]
     esz = elem_size(p)
     ln = p.length
-    names = {q.name for q in c.params}
-    if ln is None:
+    kinds = {q.name: kind_of(q.ctype, tdefs) for q in c.params}
+    index = {q.name: k for k, q in enumerate(c.params)}
+    if ln is None or ln.startswith('COMPSIZE(') or esz is None:
         return None
-    if ln.startswith('COMPSIZE(') or esz is None:
-        return 'glr_compsize(GLR_CMD_%s, %d, glr_a)' % (c.name, i)
     toks = re.findall(r'[A-Za-z_][A-Za-z0-9_]*|\d+|[*/+\-() ]', ln)
     if ''.join(toks) != ln:
-        return 'glr_compsize(GLR_CMD_%s, %d, glr_a)' % (c.name, i)
+        return None
     out = []
     for t in toks:
         if re.match(r'[A-Za-z_]', t):
-            if t not in names:
-                return 'glr_compsize(GLR_CMD_%s, %d, glr_a)' % (c.name, i)
-            out.append('(int64_t)(%s)' % t)
+            if t not in index or kinds[t] not in UNPACK_INT:
+                return None
+            out.append('(__int128)%s' % (UNPACK_INT[kinds[t]] % index[t]))
         else:
             out.append(t)
     return '((%s) * %d)' % (''.join(out), esz)
+
+
+# Integer arguments as a len expression reads them from a packed argument slot.
+UNPACK_INT = {'I32': '(int32_t)a[%d]', 'U32': '(uint32_t)a[%d]', 'I64': '(int64_t)a[%d]', 'U64': '(uint64_t)a[%d]'}
+
+# ---- Pointer-or-offset parameters -------------------------------------------------------------
+# A pointer parameter of these classes is an offset into a buffer object while a buffer is bound to
+# the class's binding point (the GL specs' "buffer objects as data source/destination" rules): the
+# recorder must then read no client memory (the value is an offset, not an address) and the
+# replayer passes the value on. The registry has no attribute for this, so the classes are matched
+# here by command-name pattern and parameter; the binding point's enum value is read from gl.xml.
+VERTEX_POINTER_RE = re.compile(r'^gl\w*Pointer(ARB|EXT|NV|OES|APPLE|ATI|SGIX|SUN)?$|^glInterleavedArrays$')
+PIXEL_UNPACK_RE = re.compile(r'^gl(Compressed)?(Multi)?Tex(ture)?(Sub)?Image[1-4]D(ARB|EXT|OES|SGIS|NV)?$|'
+                             r'^gl(DrawPixels|Bitmap|PolygonStipple|ColorTable|ColorSubTable|'
+                             r'ConvolutionFilter[12]D|SeparableFilter2D|PixelMap(f|ui|us|x)v)(ARB|EXT|SGI|OES)?$')
+OFFSET_CLASSES = (
+    # Vertex array pointers of every kind (generic, I, L, legacy, EXT/ARB/NV...): an offset into
+    # GL_ARRAY_BUFFER or a client address that each draw reads (recorded at the draw); never read
+    # at the call itself.
+    ('vertex array', VERTEX_POINTER_RE, lambda p: p.name == 'pointer' and p.ctype.count('*') == 1, None),
+    ('indices', re.compile(r'^glDraw\w*Elements'), lambda p: p.name == 'indices' and p.ctype.count('*') == 1,
+     'GL_ELEMENT_ARRAY_BUFFER_BINDING'),
+    # An array of index pointers (glMultiDrawElements*): client memory itself, each element an
+    # offset while an element buffer is bound; client-memory index data behind it is not recorded.
+    ('index pointer array', re.compile(r'^glMulti\w*Draw\w*Elements'),
+     lambda p: p.name == 'indices' and p.ctype.count('*') == 2, 'GL_ELEMENT_ARRAY_BUFFER_BINDING'),
+    ('indirect commands', re.compile(r'^gl(Multi)?Draw\w*Indirect'), lambda p: p.name == 'indirect',
+     'GL_DRAW_INDIRECT_BUFFER_BINDING'),
+    ('pixel unpack', PIXEL_UNPACK_RE, lambda p: p.is_const and p.ctype.count('*') == 1,
+     'GL_PIXEL_UNPACK_BUFFER_BINDING'),
+)
+
+
+def offset_class(c, p):
+    """(class name, binding enum name or None) of a pointer-or-offset parameter, else None."""
+    if not p.is_pointer:
+        return None
+    for name, cmd_re, test, binding in OFFSET_CLASSES:
+        if cmd_re.match(c.name) and test(p):
+            return name, binding
+    pack = output_buffer_binding_name(c.name)
+    if pack and not p.is_const:
+        return 'pixel pack' if 'PACK' in pack else 'query buffer', pack
+    return None
+
+
+def enum_values(gl_xml):
+    import xml.etree.ElementTree as ET
+    vals = {}
+    for e in ET.parse(gl_xml).getroot().iter('enum'):
+        if e.get('name') and e.get('value') and e.get('name') not in vals:
+            vals[e.get('name')] = int(e.get('value'), 0)
+    return vals
+
+
+# Character types of NUL-terminated strings (GLubyte pointers are bitmaps, stipples, codes).
+STRING_BASES = {'GLchar', 'GLcharARB', 'char'}
+
+
+def string_array_count(c, p):
+    """The parameter that counts the strings of a string array: its registry len, which is a
+    parameter name ("count") or a COMPSIZE of one ("COMPSIZE(uniformCount)", glGetUniformIndices)."""
+    names = {q.name for q in c.params}
+    ln = p.length or ''
+    m = re.match(r'^COMPSIZE\((\w+)\)$', ln)
+    if m and m.group(1) in names:
+        return m.group(1)
+    return ln if ln in names else None
+
+
+def is_string_param(p):
+    base = re.sub(r'\bconst\b', '', p.ctype).replace('*', '').strip()
+    return p.is_const and base in STRING_BASES and p.ctype.count('*') == 1 and \
+        (p.length is None or p.length.startswith('COMPSIZE('))
+
+
+def size_rule(c, i, tdefs, enums):
+    """C statements of glr_param_size for param i (ending in a return), or None (no rule: the
+    function answers GLR_SIZE_UNKNOWN)."""
+    p = c.params[i]
+    if not p.is_pointer or is_string_array(p):
+        return None
+    out = []
+    cls = offset_class(c, p)
+    if cls and cls[0] == 'vertex array':
+        return ['return GLR_SIZE_AT_DRAW;']
+    if cls:
+        v = '0x%04X' % enums[cls[1]]
+        if cls[0] == 'index pointer array':
+            out.append('if (!glr_size_bound(e, %s)) return GLR_SIZE_UNKNOWN; /* %s */' % (v, cls[1]))
+        else:
+            out.append('if (glr_size_bound(e, %s)) return GLR_SIZE_OFFSET; /* %s */' % (v, cls[1]))
+    if is_string_param(p):
+        return out + ['return GLR_SIZE_STRING;']
+    if not p.is_const and not p.obj_class:
+        return out + ['return GLR_SIZE_UNKNOWN; /* output */'] if out else None
+    # The registry's len of some index parameters counts indices, not bytes ("count"): the index
+    # rule (count times the size of type) is glr_compsize's.
+    e = len_expr(c, i, tdefs) if not (cls and cls[0] == 'indices') else None
+    if e is None:
+        out.append('return glr_compsize_checked(e, GLR_CMD_%s, %d, a);' % (c.name, i))
+    else:
+        out.append('return glr_size_of(%s);' % e)
+    return out
+
+
+def gen_param_size(cmds, tdefs, enums, f):
+    """glr_param_size(): every size rule of every pointer parameter, one case per command."""
+    f.write('\n#include "statemodel/registry/glr_sizes.h"\n\n')
+    f.write('/* Bytes from a computed length: a negative count reads nothing (GL refuses it); lengths\n'
+            ' * past 2^48 are refused as unknown. */\n')
+    f.write('static int64_t glr_size_of(__int128 v)\n{\n'
+            '    return v < 0 ? 0 : v > ((__int128)1 << 48) ? GLR_SIZE_UNKNOWN : (int64_t)v;\n}\n\n')
+    f.write('static int64_t glr_compsize_checked(const struct glr_size_env *e, int cmd, int param, const uint64_t *a)\n{\n'
+            '    int64_t v = glr_compsize(e, cmd, param, a);\n'
+            '    return v < 0 || v > ((int64_t)1 << 48) ? GLR_SIZE_UNKNOWN : v;\n}\n\n')
+    f.write('int64_t glr_param_size(const struct glr_size_env *e, int cmd, int param, const uint64_t *a)\n{\n')
+    f.write('    switch (cmd) {\n')
+    for c in cmds:
+        if c.api != 'gl':
+            continue
+        rules = [(i, size_rule(c, i, tdefs, enums)) for i in range(len(c.params))]
+        rules = [(i, r) for i, r in rules if r]
+        if not rules:
+            continue
+        f.write('    case GLR_CMD_%s:\n        switch (param) {\n' % c.name)
+        for i, r in rules:
+            f.write('        case %d:\n' % i)
+            for l in r:
+                f.write('            %s\n' % l)
+        f.write('        default: return GLR_SIZE_UNKNOWN;\n        }\n')
+    f.write('    default:\n        return GLR_SIZE_UNKNOWN;\n    }\n}\n')
 
 
 def pack_arg(kind, expr):
@@ -273,25 +406,24 @@ def record_body(c, tdefs):
         stars = p.ctype.count('*')
         if stars >= 2 and base in CHAR_TYPES and p.is_const:
             # An array of strings (glShaderSource): count and optional lengths from the params.
-            cnt = p.length if p.length in {q.name for q in c.params} else None
+            cnt = string_array_count(c, p)
             lens = next((q.name for q in c.params if q.name == 'length' and q.length == p.length), None)
             if cnt:
                 lines.append('        glr_rec_strings(glr_w, (const char *const *)%s, (int64_t)%s, %s);' % (
                     p.name, cnt, '(const GLint *)' + lens if lens else 'NULL'))
             else:
-                lines.append('        glr_rec_blob(glr_w, %s, glr_compsize(GLR_CMD_%s, %d, glr_a));' % (p.name, c.name, i))
+                lines.append('        glr_rec_blob(glr_w, %s, GLR_SIZE_UNKNOWN);' % p.name)
             continue
-        if p.is_const and base in CHAR_TYPES and stars == 1 and (p.length is None or p.length.startswith('COMPSIZE(')):
+        if is_string_param(p):
             # Names and other NUL-terminated strings (the registry sizes some as COMPSIZE(name)).
             lines.append('        glr_rec_string(glr_w, (const char *)%s);' % p.name)
             continue
         if not p.is_const and not p.obj_class:
             lines.append('        glr_rec_blob(glr_w, NULL, 0);  /* output data: not needed to replay */')
             continue
-        e = len_expr(c, i)
-        if e is None:
-            e = 'glr_compsize(GLR_CMD_%s, %d, glr_a)' % (c.name, i)
-        lines.append('        glr_rec_blob(glr_w, %s, %s);' % (p.name, e))
+        # One size rule for the recorder and the replayer (glr_param_size, generated below).
+        lines.append('        glr_rec_blob(glr_w, %s, glr_param_size(&glr_rec_size_env, GLR_CMD_%s, %d, glr_a));' % (
+            p.name, c.name, i))
     lines.append('        glr_rec_end(glr_w);')
     lines.append('    }')
     return lines
@@ -340,15 +472,15 @@ def track_body(c, tdefs):
             continue
         base = re.sub(r'\bconst\b', '', p.ctype).replace('*', '').strip()
         stars = p.ctype.count('*')
-        if stars >= 2 and base in CHAR_TYPES and p.is_const and p.length in names:
+        if stars >= 2 and base in CHAR_TYPES and p.is_const and string_array_count(c, p):
             lens = next((q.name for q in c.params if q.name == 'length' and q.length == p.length), None)
             lines.append('    glr_owned |= glr_track_strings(&glr_b[%d], (const char *const *)%s, (int64_t)%s, %s) << %d;' % (
-                i, p.name, p.length, '(const GLint *)' + lens if lens else 'NULL', i))
-        elif p.is_const and base in CHAR_TYPES and stars == 1 and (p.length is None or p.length.startswith('COMPSIZE(')):
+                i, p.name, string_array_count(c, p), '(const GLint *)' + lens if lens else 'NULL', i))
+        elif is_string_param(p):
             lines.append('    glr_track_string(&glr_b[%d], (const char *)%s);' % (i, p.name))
         elif p.is_const or p.obj_class:
-            e = len_expr(c, i) or 'glr_compsize(GLR_CMD_%s, %d, glr_a)' % (c.name, i)
-            lines.append('    glr_track_blob(&glr_b[%d], %s, %s);' % (i, p.name, e))
+            lines.append('    glr_track_blob(&glr_b[%d], %s, glr_param_size(&glr_rec_size_env, GLR_CMD_%s, %d, glr_a));' % (
+                i, p.name, c.name, i))
     ret = pack_arg(rk, 'glr_r') if rk != 'VOID' else '0'
     lines.append('    glr_track_call(GLR_CMD_%s, glr_a, glr_b, %d, %s, %d, glr_owned);' % (
         c.name, n, ret, 0 if rk == 'VOID' else 1))
@@ -508,15 +640,21 @@ PACK_READBACK_RE = re.compile(r'^gl(ReadPixels|ReadnPixels|GetTexImage|GetnTexIm
 QUERY_READBACK_RE = re.compile(r'^glGetQueryObject(i|ui|i64|ui64)v(ARB|EXT)?$')
 
 
-def output_buffer_binding(name):
+def output_buffer_binding_name(name):
     if PACK_READBACK_RE.match(name):
-        return 0x88ED
+        return 'GL_PIXEL_PACK_BUFFER_BINDING'
     if QUERY_READBACK_RE.match(name):
-        return 0x9193
-    return 0
+        return 'GL_QUERY_BUFFER_BINDING'
+    return None
 
 
-def gen_dispatch(cmds, paths, out_types, out_pfn, out_c):
+# Commands for which a NULL data pointer means "no data" (storage without contents, zeros), so a
+# recorded NULL is passed on; for every other command a NULL where the call reads memory is refused.
+NULL_DATA_RE = re.compile(r'^gl(Named)?Buffer(Data|Storage)|^gl(Multi)?Tex(ture)?Image|^glClear(Named)?Buffer(Sub)?Data|'
+                          r'^glClearTex(Sub)?Image|^glBufferStorage|^gl\w*Pointer')
+
+
+def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
     """The replayer's dispatcher: re-issues a decoded call through the driver, with object names
     remapped and client memory taken from the call's blobs."""
     tdefs = typedef_map(paths)
@@ -537,7 +675,8 @@ def gen_dispatch(cmds, paths, out_types, out_pfn, out_c):
             if c.api != 'gl':
                 continue
             outputs = [p for p in c.params if p.is_pointer and not p.is_const]
-            into_buffer = output_buffer_binding(c.name)
+            into_name = output_buffer_binding_name(c.name)
+            into_buffer = enums[into_name] if into_name else 0
             if any(not p.obj_class for p in outputs) and not into_buffer:
                 continue  # a query: it changes no state; skipped (default case)
             f.write('    case GLR_CMD_%s: {\n' % c.name)
@@ -549,13 +688,29 @@ def gen_dispatch(cmds, paths, out_types, out_pfn, out_c):
             f.write('        if (!f) return GLR_DISPATCH_MISSING;\n')
             args = []
             post = []
+            cleanup = []   # frees of what earlier parameters allocated, for a later check that fails
+
+            def bad(check):
+                return '        if (%s) { %sreturn GLR_DISPATCH_BAD; }\n' % (check, ''.join(x + ' ' for x in cleanup))
             strarr = next((p for p in c.params if is_string_array(p)), None)
+            # Client memory first (no allocation to undo), then names and strings.
+            for i, p in enumerate(c.params):
+                if p.is_pointer and p.is_const and not p.obj_class and not is_string_array(p) and \
+                        not (strarr is not None and p.name == 'length'):
+                    # The recorded blob, checked against the recorder's size rule (glr_param_size).
+                    f.write('        const void *p%d;\n' % i)
+                    f.write(bad('glr_dispatch_client(d, c, %d, %d, &p%d) != 0' % (i, 1 if NULL_DATA_RE.match(c.name) else 0, i)))
             for i, p in enumerate(c.params):
                 kind = kind_of(p.ctype, tdefs)
                 a = 'c->args[%d]' % i
                 if is_string_array(p):
                     f.write('        struct glr_strings s%d;\n' % i)
-                    f.write('        if (glr_dispatch_strings(d, &c->blobs[%d], &s%d) != 0) return GLR_DISPATCH_BAD;\n' % (i, i))
+                    f.write(bad('glr_dispatch_strings(d, &c->blobs[%d], &s%d) != 0' % (i, i)))
+                    cleanup.append('glr_dispatch_strings_free(&s%d);' % i)
+                    cnt = next((k for k, q in enumerate(c.params) if q.name == string_array_count(c, p)), None)
+                    if cnt is not None:
+                        # The driver reads as many strings as the count argument says.
+                        f.write(bad('glr_dispatch_count_over(d, c->args[%d], s%d.count)' % (cnt, i)))
                     args.append('(%s)s%d.ptrs' % (p.ctype, i))
                     post.append('        glr_dispatch_strings_free(&s%d);' % i)
                 elif strarr is not None and p.name == 'length' and p.is_pointer:
@@ -563,16 +718,21 @@ def gen_dispatch(cmds, paths, out_types, out_pfn, out_c):
                 elif p.is_pointer and p.obj_class and not p.is_const:
                     # Created names: make them, then map each captured name to the new one.
                     f.write('        struct glr_names n%d;\n' % i)
-                    f.write('        if (glr_dispatch_names_out(d, &c->blobs[%d], &n%d) != 0) return GLR_DISPATCH_BAD;\n' % (i, i))
+                    f.write(bad('glr_dispatch_names_out(d, c, %d, &n%d) != 0' % (i, i)))
+                    cleanup.append('glr_dispatch_names_free(&n%d);' % i)
                     args.append('(%s)n%d.names' % (p.ctype, i))
                     post.append('        glr_dispatch_names_bind(d, c, %s, &c->blobs[%d], &n%d);' % (class_id(p.obj_class), i, i))
                 elif p.is_pointer and p.obj_class and p.is_const:
                     f.write('        struct glr_names n%d;\n' % i)
-                    f.write('        if (glr_dispatch_names_in(d, c, %s, &c->blobs[%d], &n%d) != 0) return GLR_DISPATCH_BAD;\n' % (class_id(p.obj_class), i, i))
+                    f.write(bad('glr_dispatch_names_in(d, c, %s, %d, &n%d) != 0' % (class_id(p.obj_class), i, i)))
+                    cleanup.append('glr_dispatch_names_free(&n%d);' % i)
                     args.append('(%s)n%d.names' % (p.ctype, i))
                     post.append('        glr_dispatch_names_free(&n%d);' % i)
+                elif p.is_pointer and not p.is_const:
+                    # A read-back into the bound pack/query buffer: the value is its offset.
+                    args.append('(%s)(uintptr_t)c->args[%d]' % (p.ctype, i))
                 elif p.is_pointer:
-                    args.append('(%s)glr_dispatch_ptr(c, %d)' % (p.ctype, i))
+                    args.append('(%s)p%d' % (p.ctype, i))
                 elif p.obj_class:
                     args.append(unpack_arg(kind, p.ctype, 'glr_dispatch_map(d, c, %s, %s)' % (class_id(p.obj_class), a)))
                 else:
@@ -581,7 +741,9 @@ def gen_dispatch(cmds, paths, out_types, out_pfn, out_c):
             if re.match(r'^glMap(Named)?Buffer(Range)?(ARB|OES|EXT)?$', c.name):
                 # A mapping: remember where the captured pointer is in this replay.
                 f.write('        void *r = %s;\n' % call)
-                f.write('        glr_dispatch_mapped(d, c, r);\n')
+                ln = next((k for k, q in enumerate(c.params) if q.name == 'length'), None)
+                # The real mapping's length bounds every write through it (glr_dispatch_buffer_data).
+                f.write('        glr_dispatch_mapped(d, c, r, %s);\n' % ('(int64_t)c->args[%d]' % ln if ln is not None else '-1'))
                 for l in post:
                     f.write(l + '\n')
                 f.write('        return GLR_DISPATCH_OK;\n    }\n')
@@ -604,7 +766,7 @@ def main(argv):
     cmds = registry.load_all(gl, glx, egl)
     tdefs = typedef_map([gl, glx, egl])
     if mode == 'tables':
-        gen_tables(cmds, tdefs, argv[5], argv[6])
+        gen_tables(cmds, tdefs, enum_values(gl), argv[5], argv[6])
     elif mode == 'wrappers':
         with open(argv[5]) as f:
             hooks = {l.split('#')[0].strip() for l in f} - {''}
@@ -613,7 +775,7 @@ def main(argv):
             raise SystemExit('gen_registry: hooks not in the registry: %s' % ', '.join(sorted(unknown)))
         gen_wrappers(cmds, [gl, glx, egl], hooks, argv[6], argv[7], argv[8])
     elif mode == 'dispatch':
-        gen_dispatch(cmds, [gl, glx, egl], argv[5], argv[6], argv[7])
+        gen_dispatch(cmds, [gl, glx, egl], enum_values(gl), argv[5], argv[6], argv[7])
     else:
         raise SystemExit('gen_registry: unknown mode %s' % mode)
 

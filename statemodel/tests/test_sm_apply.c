@@ -298,8 +298,34 @@ static void test_mapped_writes(void)
     sm_state_free(s);
 }
 
+/* A create call returning a name still in the model (a corrupt capture: GL never does that):
+ * counted as an error, the new object takes the name and the old one is freed, not leaked (the
+ * ASan build of this test checks the leak). */
+static void test_create_reuses_name(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(sm_context_create(s, 1, 0, SM_API_GL_CORE, 4, 5));
+    CHECK(tcall(s, 1, "glCreateProgram", "r", (uint64_t)9));
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_VERTEX_SHADER, (uint64_t)3));
+    CHECK(tcall(s, 1, "glShaderSource", "uisp", 3, 1, "void main() {}", (uint64_t)0));
+    CHECK(sm_error_count(s) == 0);
+    CHECK(tcall(s, 1, "glCreateProgram", "r", (uint64_t)9));
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_FRAGMENT_SHADER, (uint64_t)3));
+    const char *srcs[1] = { "void main() {}" };
+    CHECK(tcall(s, 1, "glCreateShaderProgramv", "uiSr", GL_FRAGMENT_SHADER, 1, srcs, 1, (uint64_t)9));
+    CHECK(sm_error_count(s) == 3);
+    CHECK(strstr(sm_first_error(s), "still in use") != NULL);
+    const struct sm_context *c = sm_context_get(s, 1);
+    const struct sm_shader *sh = c ? sm_get_shader(c, 3) : NULL;
+    CHECK(sh && sh->type == GL_FRAGMENT_SHADER && (!sh->source || !sh->source[0]));
+    const struct sm_program *p = c ? sm_get_program(c, 9) : NULL;
+    CHECK(p && p->separable);
+    sm_state_free(s);
+}
+
 int main(void)
 {
+    test_create_reuses_name();
     test_core_frame();
     test_legacy_frame();
     test_bad_arguments();

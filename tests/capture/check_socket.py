@@ -57,6 +57,11 @@ with tempfile.TemporaryDirectory() as d:
         r = ask(sock, 'x' * 10000)
         if not r.startswith('error'):
             sys.exit('long line reply: %r' % r)
+        # Counts that do not fit (2^32 + 1 would wrap to 1) or are negative: refused, nothing captured.
+        for bad in ('capture 4294967297 %s' % out, 'capture -1 %s' % out, 'capture 99999999999999999999999 %s' % out):
+            r = ask(sock, bad)
+            if not r.startswith('error') or os.path.exists(out):
+                sys.exit('%r: reply %r, file written: %s' % (bad, r, os.path.exists(out)))
         # A client that connects and never reads nor writes must not block anything.
         idle = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         idle.connect(sock)

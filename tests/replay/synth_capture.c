@@ -2,10 +2,13 @@
  * replayer can be tested on its own (and the corruption tests can run under ASan without GL):
  * one EGL-created OpenGL 3.3 core context; per frame glViewport, glClearColor(frame colour),
  * glClear, swap; a reference image per frame filled with that colour.
- *   synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array]
+ *   synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array] [--crafted KIND]
  * --wrong-pixel alters one pixel of the last reference image (at x=3, y=2, origin bottom-left),
  * so verification must fail there. --client-array draws white full-viewport quads from client
- * memory in a compatibility context instead of clearing to frame colours. Record encoding: docs/GLCAP_FORMAT.md. */
+ * memory in a compatibility context instead of clearing to frame colours. --crafted KIND adds one
+ * hostile record to the first client-array frame (crafted_kinds below). Record encoding:
+ * docs/GLCAP_FORMAT.md. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +66,11 @@ static void record(struct buf *stream, uint32_t cmd, uint32_t ctx, const struct 
     free(body.p);
 }
 
-/* A registry command with its arguments encoded by their registry kinds; pointer parameters get
- * no client memory (blob 0) unless `blob` is given for parameter `blob_param`. */
-static void call(struct buf *stream, uint32_t cmd, const uint64_t *args, int blob_param, const void *blob,
-                 size_t blob_size)
+/* A registry command with its arguments encoded by their registry kinds (and return value `ret`
+ * for commands that return one); pointer parameters get no client memory (blob 0) unless `blob`
+ * is given for parameter `blob_param`. */
+static void call_ret(struct buf *stream, uint32_t cmd, const uint64_t *args, uint64_t ret, int blob_param,
+                     const void *blob, size_t blob_size)
 {
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
     struct buf f = { 0 };
@@ -88,6 +92,8 @@ static void call(struct buf *stream, uint32_t cmd, const uint64_t *args, int blo
             uvar(&f, args[i]);
         }
     }
+    if (ci->ret_kind != GLR_KIND_VOID)
+        uvar(&f, ret);
     for (int i = 0; i < ci->nparams; i++) {
         if (!ci->params[i].is_pointer)
             continue;
@@ -100,6 +106,12 @@ static void call(struct buf *stream, uint32_t cmd, const uint64_t *args, int blo
     }
     record(stream, cmd, 1, &f);
     free(f.p);
+}
+
+static void call(struct buf *stream, uint32_t cmd, const uint64_t *args, int blob_param, const void *blob,
+                 size_t blob_size)
+{
+    call_ret(stream, cmd, args, 0, blob_param, blob, blob_size);
 }
 
 static uint64_t fbits(float v)
@@ -142,6 +154,89 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h)
     call(stream, GLR_CMD_glDrawArrays, da, -1, NULL, 0);
 }
 
+/* Hostile records (--crafted KIND), after a frame's clear: each claims more than it carries or
+ * more than the driver takes. A replayer that believes them corrupts memory or crashes Mesa; a
+ * safe one skips the call with a reason. Buffer 1 is bound to GL_ARRAY_BUFFER first. */
+static const char *const crafted_kinds[] = {
+    "map-overflow",      /* a write claiming a 1 MiB mapping the stream made with 16 bytes */
+    "map-whole-overflow", /* a write through a whole-buffer mapping past its real 16 bytes */
+    "bufferdata-short",  /* glBufferData of 256 MiB from 16 recorded bytes */
+    "teximage-short",    /* glTexImage2D 2048x2048 RGBA8 from 16 recorded bytes */
+    "uniform-short",     /* glUniform4fv count 2^20 from 16 recorded bytes */
+    "gen-overflow",      /* glGenBuffers / glDeleteBuffers n 2^20 with one recorded name */
+    "pointer-no-blob",   /* glBufferSubData with the program's pointer and no recorded bytes */
+    "teximage-huge",     /* glTexImage2D 2^30 x 2^30 (no data) */
+    "string-count",      /* glShaderSource count 1000 with one recorded string */
+    NULL,
+};
+
+static void crafted_calls(struct buf *stream, const char *kind)
+{
+    static const uint8_t bytes16[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    uint32_t one = 1;
+    uint64_t gen[2] = { 1, 0x1000 };
+    call(stream, GLR_CMD_glGenBuffers, gen, 1, &one, 4);
+    uint64_t bind[2] = { 0x8892 /* GL_ARRAY_BUFFER */, 1 };
+    call(stream, GLR_CMD_glBindBuffer, bind, -1, NULL, 0);
+    uint64_t bd[4] = { 0x8892, 16, 0, 0x88E4 /* GL_STATIC_DRAW */ };
+    call(stream, GLR_CMD_glBufferData, bd, -1, NULL, 0);
+    if (!strcmp(kind, "map-overflow") || !strcmp(kind, "map-whole-overflow")) {
+        bool whole = !strcmp(kind, "map-whole-overflow");
+        uint64_t map[4] = { 0x8892, 0, 16, 0x0002 /* GL_MAP_WRITE_BIT */ };
+        uint64_t map_whole[2] = { 0x8892, 0x88B9 /* GL_WRITE_ONLY */ };
+        if (whole)
+            call_ret(stream, GLR_CMD_glMapBuffer, map_whole, 0x7f0000001000ull, -1, NULL, 0);
+        else
+            call_ret(stream, GLR_CMD_glMapBufferRange, map, 0x7f0000001000ull, -1, NULL, 0);
+        static uint8_t big[65536];
+        struct buf f = { 0 };
+        uvar(&f, 0x7f0000001000ull); /* captured map pointer */
+        uvar(&f, 0);                 /* offset in the map */
+        uvar(&f, whole ? sizeof big : 1u << 20); /* the map length this record claims */
+        uvar(&f, 1);                 /* buffer */
+        uvar(&f, 0);                 /* offset in the buffer */
+        uvar(&f, sizeof big + 1);
+        put(&f, big, sizeof big);
+        record(stream, GLR_PSEUDO_BUFFER_DATA, 1, &f);
+        free(f.p);
+    } else if (!strcmp(kind, "bufferdata-short")) {
+        uint64_t a[4] = { 0x8892, 256u << 20, 0x1000, 0x88E4 };
+        call(stream, GLR_CMD_glBufferData, a, 2, bytes16, sizeof bytes16);
+    } else if (!strcmp(kind, "teximage-short") || !strcmp(kind, "teximage-huge")) {
+        bool huge = !strcmp(kind, "teximage-huge");
+        uint64_t gt[2] = { 1, 0x1000 };
+        call(stream, GLR_CMD_glGenTextures, gt, 1, &one, 4);
+        uint64_t bt[2] = { 0x0DE1 /* GL_TEXTURE_2D */, 1 };
+        call(stream, GLR_CMD_glBindTexture, bt, -1, NULL, 0);
+        uint64_t side = huge ? 1u << 30 : 2048;
+        uint64_t ti[9] = { 0x0DE1, 0, 0x8058 /* GL_RGBA8 */, side, side, 0, 0x1908 /* GL_RGBA */,
+                           0x1401 /* GL_UNSIGNED_BYTE */, huge ? 0 : 0x1000 };
+        call(stream, GLR_CMD_glTexImage2D, ti, huge ? -1 : 8, bytes16, sizeof bytes16);
+    } else if (!strcmp(kind, "uniform-short")) {
+        uint64_t u[3] = { 0, 1u << 20, 0x1000 };
+        call(stream, GLR_CMD_glUniform4fv, u, 2, bytes16, sizeof bytes16);
+    } else if (!strcmp(kind, "gen-overflow")) {
+        uint64_t g[2] = { 1u << 20, 0x1000 };
+        call(stream, GLR_CMD_glGenBuffers, g, 1, &one, 4);
+        call(stream, GLR_CMD_glDeleteBuffers, g, 1, &one, 4);
+    } else if (!strcmp(kind, "pointer-no-blob")) {
+        uint64_t a[4] = { 0x8892, 0, 16, 0xdead0000 };
+        call(stream, GLR_CMD_glBufferSubData, a, -1, NULL, 0);
+    } else if (!strcmp(kind, "string-count")) {
+        uint64_t cs[1] = { 0x8B31 /* GL_VERTEX_SHADER */ };
+        call_ret(stream, GLR_CMD_glCreateShader, cs, 7, -1, NULL, 0);
+        /* The recorder's string-array blob: u32 count, then u32 length and bytes per string. */
+        static const char src[] = "void main() {}";
+        uint8_t blob[4 + 4 + sizeof src - 1];
+        uint32_t n = 1, len = sizeof src - 1;
+        memcpy(blob, &n, 4);
+        memcpy(blob + 4, &len, 4);
+        memcpy(blob + 8, src, len);
+        uint64_t ss[4] = { 7, 1000, 0x1000, 0 };
+        call(stream, GLR_CMD_glShaderSource, ss, 2, blob, sizeof blob);
+    }
+}
+
 static void colour_of(unsigned frame, uint8_t rgba[4])
 {
     rgba[0] = (uint8_t)(51 * (frame % 5));
@@ -153,11 +248,12 @@ static void colour_of(unsigned frame, uint8_t rgba[4])
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array]\n");
+        fprintf(stderr, "usage: synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array] [--crafted KIND]\n");
         return 2;
     }
     unsigned frames = 2, w = 32, h = 16;
     int wrong = 0, client = 0;
+    const char *crafted = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
             frames = (unsigned)atoi(argv[++i]);
@@ -167,6 +263,17 @@ int main(int argc, char **argv)
             wrong = 1;
         else if (strcmp(argv[i], "--client-array") == 0)
             client = 1;
+        else if (strcmp(argv[i], "--crafted") == 0 && i + 1 < argc) {
+            crafted = argv[++i];
+            bool known = false;
+            for (int k = 0; crafted_kinds[k]; k++)
+                known |= !strcmp(crafted, crafted_kinds[k]);
+            if (!known) {
+                fprintf(stderr, "synth_capture: unknown crafted record %s\n", crafted);
+                return 2;
+            }
+            client = 1;   /* a compatibility context: every command above exists there */
+        }
         else {
             fprintf(stderr, "synth_capture: bad argument %s\n", argv[i]);
             return 2;
@@ -191,6 +298,8 @@ int main(int argc, char **argv)
         colour_of(fr, c);
         if (client) {
             client_array_frame(&stream, w, h);
+            if (crafted && fr == 0)
+                crafted_calls(&stream, crafted);
             f.n = 0;
             uvar(&f, fr);
             record(&stream, GLR_PSEUDO_SWAP, 1, &f);

@@ -1,9 +1,11 @@
 /* Sizes of client memory for registry lengths given as COMPSIZE(...): the explicit rules the
- * registry leaves to implementations. Everything not known returns -1: the recorder then stores no
- * data for that pointer and the capture lists the command as unsized (never a guess). */
+ * registry leaves to implementations, shared by the recorder and the replayer (glr_sizes.h).
+ * Everything not known returns GLR_SIZE_UNKNOWN: the recorder then stores no data for that
+ * pointer and the capture lists the command as unsized (never a guess). Whether a pointer is an
+ * offset into a bound buffer is decided before these rules run (the generated glr_param_size). */
 #include <string.h>
-#include "shim/shim_internal.h"
-#include "shim/capture_file.h"
+#include "statemodel/registry/glr_registry.h"
+#include "statemodel/registry/glr_sizes.h"
 
 #define GL_UNPACK_SWAP_BYTES 0x0CF0
 #define GL_UNPACK_ROW_LENGTH 0x0CF2
@@ -12,9 +14,6 @@
 #define GL_UNPACK_ALIGNMENT 0x0CF5
 #define GL_UNPACK_IMAGE_HEIGHT 0x806E
 #define GL_UNPACK_SKIP_IMAGES 0x806D
-#define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
-#define GL_ELEMENT_ARRAY_BUFFER_BINDING 0x8895
-#define GL_DRAW_INDIRECT_BUFFER_BINDING 0x8F43
 #define GL_TEXTURE_BORDER_COLOR 0x1004
 #define GL_TEXTURE_SWIZZLE_RGBA 0x8E46
 
@@ -63,48 +62,54 @@ static int64_t pixel_size(uint32_t format, uint32_t type)
     return c < 0 || t < 0 ? -1 : c * t;
 }
 
-static GLint get_int(GLenum pname)
+#define get_int(pname) ((int64_t)e->get_int(e->user, (pname)))
+
+/* Sizes past this are refused (GLR_SIZE_UNKNOWN): no command reads 2^48 bytes, and products of
+ * three 32-bit sides stay far from int64 overflow below it. */
+#define SIZE_MAX_SANE ((int64_t)1 << 48)
+
+static int64_t sane(int64_t v)
 {
-    GLint v = 0;
-    GLR_REAL(glGetIntegerv)(pname, &v);
-    return v;
+    return v < 0 || v > SIZE_MAX_SANE ? GLR_SIZE_UNKNOWN : v;
 }
 
 /* Pixel data read by an upload of width x height x depth pixels under the current unpack state. */
-static int64_t unpack_size(uint32_t format, uint32_t type, int64_t w, int64_t h, int64_t d, int dims)
+static int64_t unpack_size(const struct glr_size_env *e, uint32_t format, uint32_t type, int64_t w, int64_t h,
+                           int64_t d, int dims)
 {
     if (w <= 0 || h <= 0 || d <= 0)
         return 0;
-    const struct glr_ctx_desc *cd = glr_current_ctx_desc();
-    bool has_ext_unpack = !cd || !cd->is_es || cd->major >= 3; /* ES 2 has only the alignment */
-    if (has_ext_unpack && get_int(GL_PIXEL_UNPACK_BUFFER_BINDING))
-        return 0; /* the pointer is an offset into a buffer object: no client memory */
+    /* ES 2 has only the alignment: its getter answers 0 for the others. */
     int64_t ps = pixel_size(format, type);
     if (ps < 0)
         return -1;
     int64_t align = get_int(GL_UNPACK_ALIGNMENT);
-    int64_t row_len = has_ext_unpack ? get_int(GL_UNPACK_ROW_LENGTH) : 0;
-    int64_t skip_rows = has_ext_unpack ? get_int(GL_UNPACK_SKIP_ROWS) : 0;
-    int64_t skip_pix = has_ext_unpack ? get_int(GL_UNPACK_SKIP_PIXELS) : 0;
-    int64_t img_h = dims == 3 && has_ext_unpack ? get_int(GL_UNPACK_IMAGE_HEIGHT) : 0;
-    int64_t skip_img = dims == 3 && has_ext_unpack ? get_int(GL_UNPACK_SKIP_IMAGES) : 0;
+    int64_t row_len = get_int(GL_UNPACK_ROW_LENGTH);
+    int64_t skip_rows = get_int(GL_UNPACK_SKIP_ROWS);
+    int64_t skip_pix = get_int(GL_UNPACK_SKIP_PIXELS);
+    int64_t img_h = dims == 3 ? get_int(GL_UNPACK_IMAGE_HEIGHT) : 0;
+    int64_t skip_img = dims == 3 ? get_int(GL_UNPACK_SKIP_IMAGES) : 0;
+    if (row_len < 0 || skip_rows < 0 || skip_pix < 0 || img_h < 0 || skip_img < 0 || align < 0)
+        return GLR_SIZE_UNKNOWN; /* GL refuses these: nothing sane to copy */
     int64_t row_px = row_len > 0 ? row_len : w;
     int64_t row_bytes = row_px * ps;
     if (align > 1 && row_bytes % align)
         row_bytes += align - row_bytes % align;
     int64_t rows_per_img = img_h > 0 ? img_h : h;
-    int64_t img_bytes = rows_per_img * row_bytes;
-    return (skip_img + d - 1) * img_bytes + (skip_rows + h - 1) * row_bytes + (skip_pix + w) * ps;
+    __int128 img_bytes = (__int128)rows_per_img * row_bytes;
+    __int128 total = (__int128)(skip_img + d - 1) * img_bytes + (__int128)(skip_rows + h - 1) * row_bytes +
+                     (__int128)(skip_pix + w) * ps;
+    return total > SIZE_MAX_SANE ? GLR_SIZE_UNKNOWN : (int64_t)total;
 }
 
-static int64_t pixel_upload(const struct glr_cmd_info *ci, const uint64_t *a)
+static int64_t pixel_upload(const struct glr_size_env *e, const struct glr_cmd_info *ci, const uint64_t *a)
 {
     int f = glr_cmd_param_index(ci, "format"), t = glr_cmd_param_index(ci, "type");
     int w = glr_cmd_param_index(ci, "width"), h = glr_cmd_param_index(ci, "height"), d = glr_cmd_param_index(ci, "depth");
     if (f < 0 || t < 0 || w < 0)
         return -1;
     int dims = d >= 0 ? 3 : h >= 0 ? 2 : 1;
-    return unpack_size((uint32_t)a[f], (uint32_t)a[t], (int32_t)a[w], h >= 0 ? (int32_t)a[h] : 1,
+    return unpack_size(e, (uint32_t)a[f], (uint32_t)a[t], (int32_t)a[w], h >= 0 ? (int32_t)a[h] : 1,
                        d >= 0 ? (int32_t)a[d] : 1, dims);
 }
 
@@ -170,7 +175,7 @@ static int64_t fixed_function_count(uint32_t pname)
     }
 }
 
-int64_t glr_compsize(int cmd, int param, const uint64_t *a)
+int64_t glr_compsize(const struct glr_size_env *e, int cmd, int param, const uint64_t *a)
 {
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
     const char *n = ci->name;
@@ -181,23 +186,26 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
         int f = glr_cmd_param_index(ci, "format"), t = glr_cmd_param_index(ci, "type");
         return f < 0 || t < 0 ? -1 : pixel_size((uint32_t)a[f], (uint32_t)a[t]);
     }
+    if (strstr(n, "Compressed") && strstr(n, "Image")) {
+        /* compressed image data: imageSize bytes (the DSA forms carry no registry len) */
+        int sz = glr_cmd_param_index(ci, "imageSize");
+        return sz < 0 ? -1 : (int32_t)a[sz] > 0 ? (int32_t)a[sz] : 0;
+    }
     if (is_pixel_upload(n) && (strcmp(pn, "pixels") == 0 || strcmp(pn, "data") == 0))
-        return pixel_upload(ci, a);
+        return pixel_upload(e, ci, a);
     if (strcmp(pn, "indices") == 0 && strncmp(n, "glDraw", 6) == 0 && !strstr(n, "Multi")) {
         int c = glr_cmd_param_index(ci, "count"), t = glr_cmd_param_index(ci, "type");
         if (c < 0 || t < 0)
             return -1;
-        if (get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING))
-            return 0; /* offset into the element buffer */
-        int64_t ts = type_size((uint32_t)a[t]);
-        return ts < 0 ? -1 : (int64_t)(int32_t)a[c] * ts;
+        int64_t ts = type_size((uint32_t)a[t]), count = (int32_t)a[c];
+        return ts < 0 ? -1 : count > 0 ? count * ts : 0;
     }
-    if (strcmp(pn, "pointer") == 0 && (strstr(n, "Pointer") || strcmp(n, "glInterleavedArrays") == 0))
-        return 0; /* vertex array pointers: client data is recorded at each draw that reads it */
-    if (strcmp(pn, "indirect") == 0 && strncmp(n, "glDraw", 6) == 0 && get_int(GL_DRAW_INDIRECT_BUFFER_BINDING))
-        return 0;
+    if (strcmp(pn, "indirect") == 0 && strncmp(n, "glDraw", 6) == 0)
+        /* client-memory commands (compatibility profile): DrawArraysIndirectCommand 4 uints,
+         * DrawElementsIndirectCommand 5 */
+        return strstr(n, "Elements") ? 20 : 16;
     if ((strstr(n, "TexParameter") || strstr(n, "SamplerParameter") || strstr(n, "TextureParameter")) &&
-        strcmp(pn, "params") == 0 && !strstr(n, "Get")) {
+        (strcmp(pn, "params") == 0 || strcmp(pn, "param") == 0) && !strstr(n, "Get")) {
         int p = glr_cmd_param_index(ci, "pname");
         uint32_t pname = p >= 0 ? (uint32_t)a[p] : 0;
         int64_t count = pname == GL_TEXTURE_BORDER_COLOR || pname == GL_TEXTURE_SWIZZLE_RGBA ? 4 : 1;
@@ -221,17 +229,38 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
         }
         return count > 0 ? count * per : 0;
     }
-    if (!strcmp(n, "glNamedBufferSubData") || !strcmp(n, "glNamedBufferSubDataEXT")) {
+    /* Arrays the registry gives no len for (direct state access and SPIR-V commands): counted by
+     * the parameter named here, 4 bytes per element unless said. */
+    static const struct { const char *cmd, *param, *count; int64_t elem; } counted[] = {
+        { "glInvalidateNamedFramebufferData", "attachments", "numAttachments", 4 },
+        { "glInvalidateNamedFramebufferSubData", "attachments", "numAttachments", 4 },
+        { "glNamedFramebufferDrawBuffers", "bufs", "n", 4 },
+        { "glVertexArrayVertexBuffers", "buffers", "count", 4 },
+        { "glVertexArrayVertexBuffers", "offsets", "count", 8 },
+        { "glVertexArrayVertexBuffers", "strides", "count", 4 },
+        { "glSpecializeShader", "pConstantIndex", "numSpecializationConstants", 4 },
+        { "glSpecializeShader", "pConstantValue", "numSpecializationConstants", 4 },
+        { "glSpecializeShaderARB", "pConstantIndex", "numSpecializationConstants", 4 },
+        { "glSpecializeShaderARB", "pConstantValue", "numSpecializationConstants", 4 },
+    };
+    for (size_t i = 0; i < sizeof counted / sizeof *counted; i++)
+        if (!strcmp(n, counted[i].cmd) && !strcmp(pn, counted[i].param)) {
+            int k = glr_cmd_param_index(ci, counted[i].count);
+            int64_t count = k < 0 ? -1 : (int32_t)a[k];
+            return k < 0 ? -1 : count > 0 ? count * counted[i].elem : 0;
+        }
+    if (!strcmp(n, "glNamedBufferData") || !strcmp(n, "glNamedBufferDataEXT") || !strcmp(n, "glNamedBufferSubData") ||
+        !strcmp(n, "glNamedBufferSubDataEXT")) {
         int sz = glr_cmd_param_index(ci, "size");
-        return sz < 0 ? -1 : (int64_t)a[sz];
+        return sz < 0 ? -1 : sane((int64_t)a[sz]);
     }
     if (!strcmp(n, "glBitmap") || !strcmp(n, "glPolygonStipple")) {
-        /* 1-bit pixels, rows padded to the unpack alignment (an unpack buffer: an offset). */
-        if (get_int(GL_PIXEL_UNPACK_BUFFER_BINDING))
-            return 0;
+        /* 1-bit pixels, rows padded to the unpack alignment. */
         int64_t w = !strcmp(n, "glBitmap") ? (int32_t)a[0] : 32, h = !strcmp(n, "glBitmap") ? (int32_t)a[1] : 32;
-        int64_t row_len = get_int(0x0CF2 /* GL_UNPACK_ROW_LENGTH */), align = get_int(0x0CF5 /* ALIGNMENT */);
-        int64_t skip_rows = get_int(0x0CF3), skip_px = get_int(0x0CF4);
+        int64_t row_len = get_int(GL_UNPACK_ROW_LENGTH), align = get_int(GL_UNPACK_ALIGNMENT);
+        int64_t skip_rows = get_int(GL_UNPACK_SKIP_ROWS), skip_px = get_int(GL_UNPACK_SKIP_PIXELS);
+        if (row_len < 0 || skip_rows < 0 || skip_px < 0)
+            return -1;
         int64_t row_bytes = ((row_len > 0 ? row_len : w) + 7) / 8;
         if (align > 1 && row_bytes % align)
             row_bytes += align - row_bytes % align;
@@ -244,9 +273,9 @@ int64_t glr_compsize(int cmd, int param, const uint64_t *a)
     }
     if (!strcmp(n, "glPatchParameterfv"))
         return ((uint32_t)a[0] == 0x8E74 /* GL_PATCH_DEFAULT_OUTER_LEVEL */ ? 4 : 2) * 4;
+    if (!strncmp(n, "glMultiDraw", 11) && (strstr(n, "Count") || strstr(n, "Bindless")))
+        return -1; /* the draw count is in a parameter buffer: no bound on what client memory it reads */
     if (!strncmp(n, "glMultiDraw", 11) && strstr(n, "Indirect") && !strcmp(pn, "indirect")) {
-        if (get_int(GL_DRAW_INDIRECT_BUFFER_BINDING))
-            return 0;
         int dc = glr_cmd_param_index(ci, "drawcount"), st = glr_cmd_param_index(ci, "stride");
         if (dc < 0 || st < 0)
             return -1;

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Crafted captures (synth_capture --crafted KIND): records that claim more than they carry or
+more than the driver takes. `glreplay replay`, `model`, `info` and `state` on each: no crash, no
+hang, exit 0, 1 or 2 (a corrupt capture, docs/REPLAY.md) with a one-line error for 1 and 2; the
+replay skips exactly the hostile calls, counted, each with a one-line reason.
+Usage: check_crafted.py GLREPLAY SYNTH_CAPTURE"""
+import os
+import subprocess
+import sys
+import tempfile
+
+glreplay, synth = sys.argv[1:3]
+env = dict(os.environ, EGL_PLATFORM='surfaceless')
+env.pop('DISPLAY', None)
+# kind -> (refused calls, what the one-line reason must say); refused 0: the capture contradicts
+# itself, so every verb that loads its stream refuses the file (exit 2, that one line).
+CASES = {
+    'map-overflow': (0, 'mapped buffer data claims a 1048576-byte mapping; the stream mapped 16 bytes'),
+    'map-whole-overflow': (1, 'buffer mapping records: 65536 bytes at offset 0 of a 16-byte mapping'),
+    'bufferdata-short': (1, 'glBufferData: data: the call reads 268435456 bytes, 16 recorded'),
+    'teximage-short': (1, 'glTexImage2D: pixels: the call reads 16777216 bytes, 16 recorded'),
+    'uniform-short': (1, 'glUniform4fv: value: the call reads 16777216 bytes, 16 recorded'),
+    'gen-overflow': (2, 'glGenBuffers: buffers of 1048576 names, 1 recorded'),
+    'pointer-no-blob': (1, 'glBufferSubData: data: the call reads 16 bytes, 0 recorded'),
+    'teximage-huge': (1, "glTexImage2D: width 1073741824 is beyond the replay driver's limit"),
+    'string-count': (1, 'glShaderSource: count 1000 is larger than the 1 recorded strings'),
+}
+failures = []
+
+
+def run(args, what):
+    try:
+        p = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        failures.append('%s: no answer within 60 s' % what)
+        return None
+    if p.returncode < 0 or p.returncode not in (0, 1, 2):
+        failures.append('%s: exit status %d (crash?)\n%s' % (what, p.returncode, p.stderr[-2000:]))
+    elif p.returncode in (1, 2) and len(p.stderr.strip().splitlines()) != 1:
+        failures.append('%s: exit %d without a one-line error:\n%s' % (what, p.returncode, p.stderr))
+    return p
+
+
+with tempfile.TemporaryDirectory() as d:
+    for kind, (refused, reason) in CASES.items():
+        path = os.path.join(d, kind + '.glcap')
+        gen = subprocess.run([synth, path, '--crafted', kind], capture_output=True, text=True)
+        if gen.returncode != 0:
+            sys.exit('synth_capture --crafted %s failed: %s' % (kind, gen.stderr))
+        rep = run([glreplay, 'replay', path], kind + ': replay')
+        if rep is not None and not refused:
+            if rep.returncode != 2 or reason not in rep.stderr:
+                failures.append('%s: replay did not refuse the file with "%s":\n%s%s' % (
+                    kind, reason, rep.stdout, rep.stderr))
+            print('%s: %s' % (kind, rep.stderr.strip()))
+        elif rep is not None:
+            if rep.returncode != 0 or ' %d bad' % refused not in rep.stdout or reason not in rep.stderr:
+                failures.append('%s: replay did not skip %d call(s) with "%s":\n%s%s' % (
+                    kind, refused, reason, rep.stdout, rep.stderr))
+            print('%s: %s' % (kind, rep.stderr.strip().replace('\n', ' | ')))
+        for verb in (['info', path], ['info', path, '--json'], ['state', path, '--event', '14'], ['model', path]):
+            run([glreplay] + verb, '%s: %s' % (kind, ' '.join(verb[:1] + verb[2:])))
+if failures:
+    sys.exit('\n'.join(failures))
+print('crafted captures: %d kinds, each skipped with its reason, no crash' % len(CASES))
