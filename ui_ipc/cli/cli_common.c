@@ -43,8 +43,10 @@ const char *cli_find_shim(void)
         char *slash = strrchr(self, '/');
         if (slash)
             *slash = 0;
-        static const char *const rel[] = { "/" GLR_SHIM_FROM_BINDIR, "/../../shim/libglreplay.so",
-                                           "/libglreplay.so" };
+        /* Its own constant: a literal joined inside an array initializer reads as a missing comma
+         * to clang (-Wstring-concatenation). */
+        static const char installed[] = "/" GLR_SHIM_FROM_BINDIR;
+        static const char *const rel[] = { installed, "/../../shim/libglreplay.so", "/libglreplay.so" };
         for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
             char cand[PATH_MAX * 2];
             snprintf(cand, sizeof cand, "%s%s", self, rel[i]);
