@@ -390,7 +390,7 @@ static void remove_stale(const char *sock_path)
             if (lstat(full, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != getuid() ||
                 strlen(full) >= sizeof a.sun_path || !strcmp(full, sock_path))
                 continue;
-            snprintf(a.sun_path, sizeof a.sun_path, "%s", full);
+            memcpy(a.sun_path, full, strlen(full) + 1);   /* its length was checked above */
             int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
             if (fd < 0)
                 continue;
