@@ -29,6 +29,8 @@ void glr_rec_string(struct glr_rec *r, const char *s) __attribute__((visibility(
 void glr_rec_strings(struct glr_rec *r, const char *const *strings, int64_t count, const int *lengths)
     __attribute__((visibility("hidden")));
 void glr_rec_end(struct glr_rec *r) __attribute__((visibility("hidden")));
+/* After a program was linked while a capture records (shim/link_names.c). */
+void glr_rec_link_names(uint64_t program) __attribute__((visibility("hidden")));
 
 /* Before a draw is recorded: the data of every enabled client-memory vertex array in the vertex
  * range the draw reads, as GLR_PSEUDO_CLIENT_ARRAY events. */

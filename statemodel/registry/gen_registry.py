@@ -429,6 +429,20 @@ def record_body(c, tdefs):
     return lines
 
 
+# Commands after which a program is (re)linked: glLinkProgram*, glProgramBinary* (a binary links
+# it) and glCreateShaderProgram* (creates and links one). Returns the C expression of the program,
+# or None.
+LINKS_RE = re.compile(r'^gl(LinkProgram|ProgramBinary|CreateShaderProgram)')
+
+
+def links_program(c):
+    if c.api != 'gl' or not LINKS_RE.match(c.name):
+        return None
+    if c.name.startswith('glCreateShaderProgram'):
+        return 'glr_r' if c.ret and c.ret != 'void' else None
+    return c.params[0].name if c.params else None
+
+
 # Commands the shim's always-on object tracking sees (shim/track.c): those that create or delete
 # object names and those that define shader/program link inputs, which the driver cannot report
 # back at a snapshot. Chosen from the registry (object classes, name patterns), never hand-listed;
@@ -584,6 +598,11 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
                 f.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))
             if c.api == 'gl':
                 f.write('\n'.join(record_body(c, tdefs)) + '\n')
+                linked = links_program(c)
+                if linked:
+                    # After the link's own record: the block names and indices the driver gave
+                    # (shim/link_names.c), which a shader's source alone does not tell.
+                    f.write('    glr_rec_link_names((uint64_t)(%s));\n' % linked)
                 f.write('    %s\n}\n' % ('return;' if ret_void else 'return glr_r;'))
             else:
                 f.write('    %sGLR_REAL(%s)(%s);\n}\n' % (r, c.name, call_args(c)))
