@@ -327,27 +327,16 @@ static void drop_provisional_locked(uint32_t ctx)
     n_images = k;
 }
 
-static void keep_end_images_locked(bool with_default)
+/* The reference images of context ctx at frame `frame`: the back buffer of `surface` (none when
+ * NULL) and every colour attachment of the framebuffer object bound for drawing, which is the
+ * frame's output too. Called with cap_lock held, the context current on this thread. */
+static void keep_images_locked(uint32_t ctx, uint64_t frame, bool provisional, int api, void *display, void *surface)
 {
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
-        return;
-    if (!glr_current_ctx_desc() || !glr_ctx_current()) {
-        glr_log(GLR_LOG_DEBUG, "capture: no context current on this thread: no end-of-capture images");
-        return;
-    }
-    uint32_t ctx = glr_ctx_id(glr_ctx_current());
-    uint64_t frame = glr_frame_index();
-    if (!ctx)
-        return;
-    drop_provisional_locked(ctx);
-    int api;
-    void *display, *surface;
     struct glr_ref_image img;
-    if (with_default && glr_ctx_current_surface(&api, &display, &surface) &&
-        glr_read_back_buffer(api, display, surface, &img) == 0) {
+    if (surface && glr_read_back_buffer(api, display, surface, &img) == 0) {
         img.frame = frame;
         img.ctx_id = ctx;
-        img.provisional = true;
+        img.provisional = provisional;
         struct glr_ref_image *n = realloc(images, (n_images + 1) * sizeof *n);
         if (n) {
             images = n;
@@ -361,8 +350,28 @@ static void keep_end_images_locked(bool with_default)
     for (unsigned i = first_fbo_image; i < n_images; i++) {
         images[i].frame = frame;
         images[i].ctx_id = ctx;
-        images[i].provisional = true;
+        images[i].provisional = provisional;
     }
+}
+
+static void keep_end_images_locked(bool with_default)
+{
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+        return;
+    if (!glr_current_ctx_desc() || !glr_ctx_current()) {
+        glr_log(GLR_LOG_DEBUG, "capture: no context current on this thread: no end-of-capture images");
+        return;
+    }
+    uint32_t ctx = glr_ctx_id(glr_ctx_current());
+    uint64_t frame = glr_frame_index();
+    if (!ctx)
+        return;
+    drop_provisional_locked(ctx);
+    int api = 0;
+    void *display = NULL, *surface = NULL;
+    if (!with_default || !glr_ctx_current_surface(&api, &display, &surface))
+        surface = NULL;
+    keep_images_locked(ctx, frame, true, api, display, surface);
 }
 
 void glr_capture_before_release(void)
@@ -399,25 +408,7 @@ void glr_capture_before_swap(int api, void *display, void *surface)
     }
     pthread_mutex_lock(&cap_lock);
     drop_provisional_locked(ctx);   /* the swap shows what the context drew */
-    struct glr_ref_image img;
-    if (glr_read_back_buffer(api, display, surface, &img) == 0) {
-        img.frame = frame;
-        img.ctx_id = ctx;
-        struct glr_ref_image *n = realloc(images, (n_images + 1) * sizeof *n);
-        if (n) {
-            images = n;
-            images[n_images++] = img;
-        } else {
-            free(img.pixels);
-        }
-    }
-    /* The colour attachments of a framebuffer still bound for drawing are the frame's output too. */
-    unsigned first_fbo_image = n_images;
-    glr_read_draw_fbo_images(&images, &n_images);
-    for (unsigned i = first_fbo_image; i < n_images; i++) {
-        images[i].frame = frame;
-        images[i].ctx_id = ctx;
-    }
+    keep_images_locked(ctx, frame, false, api, display, surface);
     /* A replay loop wanted for this capture runs after the real swap (replay_loop_trigger.c). */
     if (frame >= last_frame && finish_recording("last frame swapped"))
         glr_replay_loop_capture_written(api, display, surface, out_path);
