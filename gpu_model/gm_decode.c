@@ -902,6 +902,7 @@ static int build_interface(gm_decoder *d)
             bi->instance_name = v->info.name;
             bi->binding = d->ptr[v->id].binding;
             bi->is_storage = d->ptr[v->id].bkind == GM_BUFFER_STORAGE;
+            bi->is_atomic_counter = d->ptr[v->id].bkind == GM_BUFFER_ATOMIC_COUNTER;
             bi->size = block_size(p, v->info.type);
             bi->type = v->info.type;
         }

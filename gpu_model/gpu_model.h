@@ -171,6 +171,7 @@ typedef struct gm_block_info {
     const char *instance_name;
     int binding;
     int is_storage;
+    int is_atomic_counter; /* atomic_uint storage: bound by layout(binding) to an atomic counter buffer */
     size_t size;           /* static size in bytes (runtime array excluded) */
     int type;
 } gm_block_info;

@@ -74,6 +74,7 @@ typedef struct gmf_block_map {
     int model_binding;      /* glslang's (AUTO_MAP_BINDINGS fills in missing ones) */
     bool explicit_binding;  /* the source gives layout(binding = N): model_binding is N */
     bool storage;
+    bool atomic;            /* atomic counters: GL_ATOMIC_COUNTER_BUFFER binding = model_binding */
     char name[64];
 } gmf_block_map;
 

@@ -568,6 +568,7 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
         m->model_binding = bi->binding;
         m->explicit_binding = bi->name && block_has_layout_binding(source, bi->name);
         m->storage = bi->is_storage != 0;
+        m->atomic = bi->is_atomic_counter != 0;
         snprintf(m->name, sizeof m->name, "%s", bi->name);
     }
 }

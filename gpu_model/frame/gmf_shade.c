@@ -398,7 +398,7 @@ static int blocks_of_kind(const gmf_prog *p, bool storage)
     for (int s = 0; s < 2; s++)
         for (int b = 0; b < p->n_blocks[s]; b++) {
             const gmf_block_map *m = &p->blocks[s][b];
-            if (m->storage != storage)
+            if (m->storage != storage || m->atomic)
                 continue;
             bool seen = false;
             for (int b0 = 0; s == 1 && b0 < p->n_blocks[0] && !seen; b0++)
@@ -413,6 +413,24 @@ static int blocks_of_kind(const gmf_prog *p, bool storage)
  * glGetProgramResourceIndex; a program's only block of its kind has index 0) -> the binding
  * glUniformBlockBinding / glShaderStorageBlockBinding gave it, else the source's
  * layout(binding = N), else GL's default 0 -> buffer range. */
+/* Block b of the stage reads the buffer range bound at ib (NULL: a binding past the limits). */
+static void bind_range(gmf_draw_ctx *d, int stage, int b, const gmf_block_map *m,
+                       const struct sm_indexed_buffer *ib)
+{
+    const struct sm_buffer *buf = ib && ib->buffer ? sm_get_buffer(d->c, ib->buffer) : NULL;
+    if (!buf || !buf->data || !buf->data_known) {
+        gmf_note(d->ev, "block %s: %s", m->atomic ? "atomic counters" : m->name,
+                 !buf ? "no buffer bound" : "buffer contents unknown");
+        return;
+    }
+    uint64_t off = ib->offset, size = ib->size ? ib->size : buf->size - ib->offset;
+    if (off > buf->size)
+        return;
+    if (off + size > buf->size)
+        size = buf->size - off;
+    d->bufs[stage][b] = (gmf_buffer_binding){ buf->data + off, (size_t)size };
+}
+
 void gmf_bind_blocks(gmf_draw_ctx *d, int stage)
 {
     gmf_prog *p = d->p;
@@ -421,6 +439,13 @@ void gmf_bind_blocks(gmf_draw_ctx *d, int stage)
     for (int b = 0; b < p->n_blocks[stage]; b++) {
         const gmf_block_map *m = &p->blocks[stage][b];
         d->bufs[stage][b] = (gmf_buffer_binding){ NULL, 0 };
+        if (m->atomic) {
+            /* Atomic counters have no block index: GLSL requires layout(binding = N), which
+             * names the GL_ATOMIC_COUNTER_BUFFER binding point directly. */
+            bind_range(d, stage, b, m, m->model_binding >= 0 && m->model_binding < SM_MAX_ATOMIC_BINDINGS
+                                           ? &d->st->atomic[m->model_binding] : NULL);
+            continue;
+        }
         const gmf_name_rec *nr = gmf_find_name(d->r, share, p->name,
                                                m->storage ? GLR_CMD_glGetProgramResourceIndex
                                                           : GLR_CMD_glGetUniformBlockIndex,
@@ -440,21 +465,9 @@ void gmf_bind_blocks(gmf_draw_ctx *d, int stage)
         if (!found && index < 0 && n > 0)
             gmf_note(d->ev, "block %s: its index was never asked for (binding %u assumed)",
                      m->name, binding);
-        const struct sm_indexed_buffer *ib =
-            m->storage ? (binding < SM_MAX_SSBO_BINDINGS ? &d->st->ssbo[binding] : NULL)
-                       : (binding < SM_MAX_UBO_BINDINGS ? &d->st->ubo[binding] : NULL);
-        const struct sm_buffer *buf = ib && ib->buffer ? sm_get_buffer(d->c, ib->buffer) : NULL;
-        if (!buf || !buf->data || !buf->data_known) {
-            gmf_note(d->ev, "block %s: %s", m->name,
-                     !buf ? "no buffer bound" : "buffer contents unknown");
-            continue;
-        }
-        uint64_t off = ib->offset, size = ib->size ? ib->size : buf->size - ib->offset;
-        if (off > buf->size)
-            continue;
-        if (off + size > buf->size)
-            size = buf->size - off;
-        d->bufs[stage][b] = (gmf_buffer_binding){ buf->data + off, (size_t)size };
+        bind_range(d, stage, b, m,
+                   m->storage ? (binding < SM_MAX_SSBO_BINDINGS ? &d->st->ssbo[binding] : NULL)
+                              : (binding < SM_MAX_UBO_BINDINGS ? &d->st->ubo[binding] : NULL));
     }
 }
 
