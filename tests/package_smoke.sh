@@ -232,7 +232,7 @@ wait "$dap_pid" || true
 dap_pid=""
 note "dap answered initialize"
 
-# ---- run: glxgears under the shim, stopped by a signal that run forwards
+# ---- run: glxgears under the shim (run execs it), stopped by timeout's signal
 set +e
 "${clean[@]}" timeout -s TERM 3 "$bin" run -- glxgears >/dev/null 2>"$tmp/gears.err"
 rc=$?

@@ -103,14 +103,14 @@ int cli_capture(int argc, char **argv)
     run_argv[0] = "--";
     for (int k = i; k < argc; k++)
         run_argv[1 + k - i] = argv[k];
-    int status = cli_run(argc - i + 1, run_argv);
+    int status = cli_run_supervised(argc - i + 1, run_argv);
     free(run_argv);
     struct stat after;
     bool written = stat(abs, &after) == 0 &&
                    (!existed || after.st_ino != before.st_ino || after.st_dev != before.st_dev ||
                     after.st_mtim.tv_sec != before.st_mtim.tv_sec || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec);
     if (!written) {
-        /* 127: cli_run already said the program could not be started. */
+        /* 127: cli_run_supervised already said the program could not be started. */
         if (status != 127)
             cli_error("capture: %s was not written (the program exited with status %d; did it create a GL context "
                       "and reach frame %llu? GLREPLAY_LOG=warn tells why)", out, status, frame);

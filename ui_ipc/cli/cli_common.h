@@ -16,5 +16,8 @@ const char *cli_find_shim(void);
 bool cli_default_socket_path(char *buf, unsigned long size, int pid);
 
 int cli_run(int argc, char **argv);
+/* The same start, as a child this process waits for (signals forwarded); its exit status, or
+ * 128+signal. For verbs that must act when the program has ended (capture). */
+int cli_run_supervised(int argc, char **argv);
 
 #endif

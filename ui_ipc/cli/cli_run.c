@@ -1,5 +1,6 @@
-/* `glreplay run [--socket P] -- APP ARGS`: start APP with the shim preloaded and wait for it.
- * The exit status is the program's (128+signal when it was killed), so scripts can use it. */
+/* `glreplay run [--socket P] -- APP ARGS`: APP runs in this process with the shim preloaded (the
+ * CLI execs it), so its pid, signals and exit status are its own. `glreplay capture` starts APP
+ * the same way but as a child it waits for, since it must look at the file once APP has ended. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -9,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli_common.h"
+
+#define RUN_USAGE "usage: glreplay run [--socket P] -- APP ARGS"
 
 static pid_t child_pid;
 
@@ -32,32 +35,71 @@ static int set_preload(const char *shim)
     return r;
 }
 
-int cli_run(int argc, char **argv)
+/* Parses [--socket P] -- APP ARGS and sets the environment APP needs. The index of APP in argv,
+ * or -1 (the error said; *rc is the exit status). */
+static int prepare(int argc, char **argv, const char **socket_path, int *rc)
 {
-    const char *socket_path = NULL;
     int i = 0;
+    *socket_path = NULL;
+    *rc = 2;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
         } else if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) {
-            socket_path = argv[++i];
+            *socket_path = argv[++i];
         } else {
-            cli_error("run: unexpected argument '%s' (usage: glreplay run [--socket P] -- APP ARGS)", argv[i]);
-            return 2;
+            cli_error("run: unexpected argument '%s' (" RUN_USAGE ")", argv[i]);
+            return -1;
         }
     }
     if (i >= argc) {
-        cli_error("run: no program given (usage: glreplay run [--socket P] -- APP ARGS)");
-        return 2;
+        cli_error("run: no program given (" RUN_USAGE ")");
+        return -1;
     }
     const char *shim = cli_find_shim();
     if (!shim)
-        return 2;
-    if (set_preload(shim) != 0 || (socket_path && setenv("GLREPLAY_SOCKET", socket_path, 1) != 0)) {
+        return -1;
+    if (set_preload(shim) != 0 || (*socket_path && setenv("GLREPLAY_SOCKET", *socket_path, 1) != 0)) {
         cli_error("run: cannot set the environment: %s", strerror(errno));
-        return 2;
+        return -1;
     }
+    return i;
+}
+
+static void announce(const char *app, const char *socket_path, pid_t pid)
+{
+    char sock[256];
+    if (socket_path)
+        snprintf(sock, sizeof sock, "%s", socket_path);
+    else if (!cli_default_socket_path(sock, sizeof sock, (int)pid))
+        snprintf(sock, sizeof sock, "(path too long)");
+    fprintf(stderr, "glreplay: running %s (pid %d), socket %s\n", app, (int)pid, sock);
+}
+
+int cli_run(int argc, char **argv)
+{
+    const char *socket_path;
+    int rc, i = prepare(argc, argv, &socket_path, &rc);
+    if (i < 0)
+        return rc;
+    /* The program replaces this process (exec, not fork): it keeps the pid the socket is named
+     * after, its terminal's process group and every signal sent to it exactly once, and its exit
+     * status or death by a signal is what the caller sees, as without glreplay. (A forwarding
+     * parent delivered a Ctrl-C or a `timeout` signal to the group twice.) */
+    announce(argv[i], socket_path, getpid());
+    fflush(NULL);
+    execvp(argv[i], argv + i);
+    cli_error("run: cannot start %s: %s", argv[i], strerror(errno));
+    return 127;
+}
+
+int cli_run_supervised(int argc, char **argv)
+{
+    const char *socket_path;
+    int rc, i = prepare(argc, argv, &socket_path, &rc);
+    if (i < 0)
+        return rc;
     int ready[2];
     if (pipe2(ready, O_CLOEXEC) != 0) {
         cli_error("run: pipe: %s", strerror(errno));
@@ -84,12 +126,7 @@ int cli_run(int argc, char **argv)
         return 127;
     }
     close(ready[0]);
-    char sock[256];
-    if (socket_path)
-        snprintf(sock, sizeof sock, "%s", socket_path);
-    else if (!cli_default_socket_path(sock, sizeof sock, (int)child_pid))
-        snprintf(sock, sizeof sock, "(path too long)");
-    fprintf(stderr, "glreplay: running %s (pid %d), socket %s\n", argv[i], (int)child_pid, sock);
+    announce(argv[i], socket_path, child_pid);
     struct sigaction sa = { .sa_handler = forward_signal };
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
