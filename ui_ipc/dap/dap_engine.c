@@ -24,9 +24,13 @@ bool dap_parse_hit_condition(const char *text, enum dap_hit_op *op, uint64_t *n)
         *n = 0;
         return true;
     }
+    /* The grammar of VS Code's own JavaScript debugger: N, == N, = N, >= N, > N, <= N, < N, % N. */
     if (!strncmp(p, "==", 2)) { *op = DAP_HIT_EQ; p += 2; }
     else if (!strncmp(p, ">=", 2)) { *op = DAP_HIT_GE; p += 2; }
+    else if (!strncmp(p, "<=", 2)) { *op = DAP_HIT_LE; p += 2; }
     else if (*p == '>') { *op = DAP_HIT_GT; p++; }
+    else if (*p == '<') { *op = DAP_HIT_LT; p++; }
+    else if (*p == '=') { *op = DAP_HIT_EQ; p++; }
     else if (*p == '%') { *op = DAP_HIT_MOD; p++; }
     else *op = DAP_HIT_EQ;
     while (*p == ' ' || *p == '\t')
@@ -49,6 +53,8 @@ static bool hit_matches(enum dap_hit_op op, uint64_t n, uint64_t count)
     case DAP_HIT_EQ: return count == n;
     case DAP_HIT_GE: return count >= n;
     case DAP_HIT_GT: return count > n;
+    case DAP_HIT_LE: return count <= n;
+    case DAP_HIT_LT: return count < n;
     case DAP_HIT_MOD: return count % n == 0;
     default: return true;
     }

@@ -13,7 +13,7 @@
 #include "shadow/shadow.h"
 #include "ui_ipc/dap/dap_runner.h"
 
-enum dap_hit_op { DAP_HIT_ANY, DAP_HIT_EQ, DAP_HIT_GE, DAP_HIT_GT, DAP_HIT_MOD };
+enum dap_hit_op { DAP_HIT_ANY, DAP_HIT_EQ, DAP_HIT_GE, DAP_HIT_GT, DAP_HIT_LE, DAP_HIT_LT, DAP_HIT_MOD };
 
 /* One bound breakpoint location (a DAP breakpoint may bind to several shaders). */
 struct dap_bp {

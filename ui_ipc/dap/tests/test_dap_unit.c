@@ -72,11 +72,15 @@ static void test_hit_conditions(void)
     CHECK(dap_parse_hit_condition("==3", &op, &n) && op == DAP_HIT_EQ && n == 3);
     CHECK(dap_parse_hit_condition("% 4", &op, &n) && op == DAP_HIT_MOD && n == 4);
     CHECK(dap_parse_hit_condition("> 2", &op, &n) && op == DAP_HIT_GT && n == 2);
+    CHECK(dap_parse_hit_condition("<= 5", &op, &n) && op == DAP_HIT_LE && n == 5);
+    CHECK(dap_parse_hit_condition("<5", &op, &n) && op == DAP_HIT_LT && n == 5);
+    CHECK(dap_parse_hit_condition("= 9", &op, &n) && op == DAP_HIT_EQ && n == 9);
+    CHECK(!dap_parse_hit_condition("=< 5", &op, &n));
     CHECK(dap_parse_hit_condition("", &op, &n) && op == DAP_HIT_ANY);
     CHECK(!dap_parse_hit_condition("abc", &op, &n));
     CHECK(!dap_parse_hit_condition("% 0", &op, &n));
     CHECK(!dap_parse_hit_condition("5x", &op, &n));
-    CHECK(!dap_parse_hit_condition("<= 5", &op, &n));
+    CHECK(!dap_parse_hit_condition("<> 5", &op, &n));
 }
 
 static uint32_t fb(float f)
