@@ -11,10 +11,8 @@ if [ ! -x "$src/node_modules/.bin/vsce" ] || [ ! -x "$src/node_modules/.bin/tsc"
 fi
 work=$(mktemp -d "$out/vsix.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# A copy, so the test never writes into the source tree; node_modules is linked, not copied.
-cp -r "$src/package.json" "$src/package-lock.json" "$src/tsconfig.json" "$src/README.md" \
-      "$src/language-configuration.json" "$src/.vscodeignore" "$src/src" "$src/scripts" "$work/"
-ln -s "$src/node_modules" "$work/node_modules"
+# A copy, so the test never writes into the source tree (the build's own copy step).
+bash "$src/scripts/scratch_copy.sh" "$src" "$work"
 cd "$work"
 node_modules/.bin/tsc -p ./
 node_modules/.bin/vsce package --no-dependencies --skip-license --allow-missing-repository -o "$work/glreplay.vsix"

@@ -10,9 +10,7 @@ out=$(realpath -m "$2")
 depfile=${3:+$(realpath -m "$3")}
 work=$(mktemp -d "$(dirname "$out")/vsix-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp -r "$src/package.json" "$src/package-lock.json" "$src/tsconfig.json" "$src/README.md" \
-      "$src/language-configuration.json" "$src/.vscodeignore" "$src/src" "$src/scripts" "$work/"
-ln -s "$src/node_modules" "$work/node_modules"
+bash "$src/scripts/scratch_copy.sh" "$src" "$work"
 cd "$work"
 node_modules/.bin/tsc -p ./
 node_modules/.bin/vsce package --no-dependencies --skip-license --allow-missing-repository \
