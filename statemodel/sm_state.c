@@ -124,6 +124,17 @@ void sm_context_state_defaults(struct sm_context_state *st)
         st->attrib_value[i].kind = SM_VK_FLOAT;
         st->attrib_value[i].v.f[3] = 1.0f;
     }
+    /* GL 2.1 table 6.5: colour (1,1,1,1), normal (0,0,1), secondary colour (0,0,0,1), texture
+     * coordinates (0,0,0,1), edge flag TRUE. */
+    for (int i = 0; i < SM_LA_COUNT; i++) {
+        st->legacy_current[i][0] = st->legacy_current[i][1] = st->legacy_current[i][2] = 0.0f;
+        st->legacy_current[i][3] = 1.0f;
+    }
+    for (int k = 0; k < 4; k++)
+        st->legacy_current[SM_LA_COLOR][k] = 1.0f;
+    st->legacy_current[SM_LA_NORMAL][2] = 1.0f;
+    st->legacy_current[SM_LA_NORMAL][3] = 0.0f;
+    st->legacy_current[SM_LA_EDGE_FLAG][0] = 1.0f;
     for (int i = 0; i < SM_MAX_IMAGE_UNITS; i++) {
         st->image[i].access = GL_READ_ONLY;
         st->image[i].format = GL_R8;

@@ -376,6 +376,11 @@ struct sm_context_state {
     struct sm_pixel_store pack, unpack;
     /* current generic vertex attributes */
     struct sm_attrib_value attrib_value[SM_MAX_VERTEX_ATTRIBS];
+    /* current values of the legacy (compatibility) attributes, indexed by enum sm_legacy_slot:
+     * what glColor*, glNormal*, glTexCoord*, glMultiTexCoord*, glSecondaryColor*, glFogCoord*,
+     * glEdgeFlag* and glIndex* last set (a disabled legacy array reads these). Floats, after
+     * the command's own conversion (normalized colours, edge flag 0/1 in [0]). */
+    float legacy_current[SM_LA_COUNT][4];
     /* enables other than GL_BLEND / GL_SCISSOR_TEST, sorted by (cap, index) */
     struct sm_cap *caps; uint32_t n_caps, cap_caps;
     struct sm_hint *hints; uint32_t n_hints;

@@ -134,10 +134,8 @@ static void current_value(gmf_draw_ctx *d, int index, uint32_t out[4])
 static void fetch_legacy(gmf_draw_ctx *d, int slot, int64_t elem, uint32_t out[4], bool out_int)
 {
     const struct sm_legacy_array *la = &d->vao->legacy[slot];
-    static const float defaults[][4] = { { 0, 0, 0, 1 }, { 0, 0, 1, 1 }, { 1, 1, 1, 1 } };
-    const float *def = slot == SM_LA_NORMAL ? defaults[1] : slot == SM_LA_COLOR ? defaults[2]
-                                                                                : defaults[0];
-    memcpy(out, def, 16);
+    /* A disabled array (and an element that cannot be read) gives the current value. */
+    memcpy(out, d->st->legacy_current[slot], 16);
     if (!la->enabled)
         return;
     size_t es = element_size(la->size, la->type);
