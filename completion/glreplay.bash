@@ -29,11 +29,11 @@ _glreplay()
         info) opts="--json --top --help" ;;
         replay) opts="--loop --verify --png --benchmark --gl-errors --help" ;;
         state) opts="--event --json --context --help" ;;
-        model) opts="--compare --png --json --benchmark --trace-hash --no-timing --help" ;;
-        debug) opts="--break --hit --condition --draw --pixel --no-timing --json --list --help" ;;
+        model) opts="--compare --png --json --benchmark --trace-hash --no-timing --timeout --help" ;;
+        debug) opts="--break --hit --condition --draw --pixel --no-timing --timeout --json --list --help" ;;
         dap) opts="--socket --help" ;;
         profile) opts="--out --counters --counter-mask --pc-sampling --pc-mode --seed --annotate --edges
-                       --edges-exact --dot --trace-buffers --trace-out --plot --top --json --help" ;;
+                       --edges-exact --dot --trace-buffers --trace-out --plot --top --timeout --json --help" ;;
         *) return ;;
     esac
 

@@ -9,6 +9,7 @@
 
 #include "gpu_model.h"
 
+#include <signal.h>
 #include <stdint.h>
 
 /* Address spaces a pointer can point into. */
@@ -200,6 +201,8 @@ typedef struct gm_line {
 struct gm_program {
     gm_stage stage;
     uint32_t bound;
+    uint32_t loops_limited; /* loops of all its warps ended by GM_LOOP_ITERATION_LIMIT */
+    const volatile sig_atomic_t *abort_flag;   /* gm_program_set_abort */
     gm_type *types;       /* indexed by SPIR-V id (kind GM_TYPE_VOID when not a type) */
     int *reg_of;          /* id -> register word, -1 */
     int *ncomp_of;        /* id -> words */

@@ -7,6 +7,7 @@
 #define GPU_MODEL_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "gm_sampler_iface.h"
@@ -241,6 +242,15 @@ gm_mask gm_warp_active_mask(const gm_warp *w);  /* lanes of the next instruction
 int gm_warp_pc(const gm_warp *w);               /* next instruction, -1 when done */
 int gm_warp_lane_line(const gm_warp *w, int lane); /* where that lane waits, 0 if done */
 uint64_t gm_warp_issued(const gm_warp *w);      /* warp instructions issued so far */
+/* Loops ended by the loop limit since gm_warp_begin: llvmpipe ends a loop after 65535
+ * iterations of all the loops of one function call, and so does the model. */
+uint32_t gm_warp_loops_limited(const gm_warp *w);
+/* The same summed over every warp of a program since it was created. */
+uint32_t gm_program_loops_limited(const gm_program *p);
+/* A flag that, once nonzero, makes the program's warps stop with a runtime error ("stopped") at
+ * their next loop end: how a long run is interrupted between warps without waiting for a
+ * warp's loops to end (the frame runner sets it from gmf_set_abort). NULL: none. */
+void gm_program_set_abort(gm_program *p, const volatile sig_atomic_t *flag);
 uint64_t gm_warp_lane_instructions(const gm_warp *w); /* sum of active lanes issued */
 /* Call stack (0 = main): function name and the line of the call site / current line. */
 int gm_warp_call_depth(const gm_warp *w);

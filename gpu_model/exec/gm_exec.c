@@ -82,6 +82,25 @@ static void after_branch(gm_warp *w, gm_frame *f, gm_mask m, int target)
     }
 }
 
+/* The block a branch to `target` really goes to: a loop's back-edge (a branch to a loop header
+ * at or before the current block) spends one iteration of the call's loop budget; once it is
+ * spent the lanes leave the loop for its merge block, as llvmpipe's loop limiter makes them. */
+static int loop_edge(gm_warp *w, gm_frame *f, int target)
+{
+    const gm_block *b = &w->p->blocks[target];
+    if (b->cont < 0 || target > f->block || b->merge < 0)
+        return target;
+    if (w->p->abort_flag && *w->p->abort_flag) {
+        gm_exec_error(w, "stopped (the run was interrupted)");
+        return b->merge;
+    }
+    if (--f->loop_budget > 0)
+        return target;
+    w->loop_limited++;
+    w->p->loops_limited++;
+    return b->merge;
+}
+
 #define FW(r) ((float *)R[(r)])
 #define IW(r) ((int32_t *)R[(r)])
 #define UW(r) ((uint32_t *)R[(r)])
@@ -635,10 +654,12 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
             gm_exec_image(w, in);
             w->pc++;
             break;
-        case GM_OP_BRANCH:
-            send_lanes(f, w->mask, (int)in->x);
-            after_branch(w, f, w->mask, (int)in->x);
+        case GM_OP_BRANCH: {
+            int target = loop_edge(w, f, (int)in->x);
+            send_lanes(f, w->mask, target);
+            after_branch(w, f, w->mask, target);
             break;
+        }
         case GM_OP_BRANCH_COND: {
             const uint32_t *c = w->R[in->a];
             gm_mask t = 0;
@@ -646,9 +667,11 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
                 t |= (c[l] != 0 ? 1u : 0u) << l;
             t &= w->mask;
             gm_mask fl = w->mask & ~t;
-            send_lanes(f, t, (int)in->b);
-            send_lanes(f, fl, (int)in->c);
-            after_branch(w, f, w->mask, !fl ? (int)in->b : !t ? (int)in->c : -1);
+            int tb = t ? loop_edge(w, f, (int)in->b) : (int)in->b;
+            int fb = fl ? loop_edge(w, f, (int)in->c) : (int)in->c;
+            send_lanes(f, t, tb);
+            send_lanes(f, fl, fb);
+            after_branch(w, f, w->mask, !fl ? tb : !t ? fb : tb == fb ? tb : -1);
             break;
         }
         case GM_OP_SWITCH: {
@@ -709,6 +732,7 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
             g->live = w->mask;
             g->block = fn->first_block;
             g->call_mask = 0;
+            g->loop_budget = GM_LOOP_ITERATION_LIMIT;
             for (int l = 0; l < GM_LANES; l++) {
                 g->next[l] = fn->first_block;
                 g->prev[l] = -1;

@@ -20,7 +20,16 @@ typedef struct gm_frame {
     gm_mask live;      /* lanes still running in this function */
     int32_t next[GM_LANES];
     int32_t prev[GM_LANES];
+    /* loop back-edges this call may still take (GM_LOOP_ITERATION_LIMIT at entry; shared by
+     * every loop of the call, as llvmpipe's loop limiter is) */
+    int32_t loop_budget;
 } gm_frame;
+
+/* llvmpipe ends a loop after 65535 iterations counted over all the loops of one function
+ * call (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS, decremented at every loop end): a shader that
+ * never leaves its loop still finishes, with what it computed so far. The model does the same,
+ * so an infinite loop neither hangs the model nor draws differently from the driver. */
+#define GM_LOOP_ITERATION_LIMIT 65535
 
 struct gm_warp {
     gm_program *p;
@@ -47,6 +56,7 @@ struct gm_warp {
     int barrier_passed;   /* paused there: the next run executes it */
     int error;
     char err[256];
+    uint32_t loop_limited; /* loops ended by GM_LOOP_ITERATION_LIMIT since gm_warp_begin */
     int quad_dy;          /* window y step from a quad's top row to its bottom row (+1/-1) */
     gm_gs_emit_fn gs_emit; /* geometry: EmitVertex/EndPrimitive hook (NULL: ignored) */
     void *gs_emit_ctx;

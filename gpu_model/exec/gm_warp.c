@@ -95,8 +95,10 @@ void gm_warp_begin(gm_warp *w, gm_mask active, gm_mask helper)
     w->skip_observe = 0;
     w->barrier_passed = 0;
     w->issued = w->lane_instr = 0;
+    w->loop_limited = 0;
     gm_frame *f = &w->frames[0];
     memset(f, 0, sizeof *f);
+    f->loop_budget = GM_LOOP_ITERATION_LIMIT;
     f->func = p->entry;
     f->live = w->alive;
     int first = p->funcs[p->entry].first_block;
@@ -138,6 +140,14 @@ const gm_program *gm_warp_program(const gm_warp *w) { return w->p; }
 gm_mask gm_warp_active_mask(const gm_warp *w) { return w->done || w->pc < 0 ? 0 : w->mask; }
 int gm_warp_pc(const gm_warp *w) { return w->done ? -1 : w->pc; }
 uint64_t gm_warp_issued(const gm_warp *w) { return w->issued; }
+uint32_t gm_warp_loops_limited(const gm_warp *w) { return w->loop_limited; }
+uint32_t gm_program_loops_limited(const gm_program *p) { return p ? p->loops_limited : 0; }
+
+void gm_program_set_abort(gm_program *p, const volatile sig_atomic_t *flag)
+{
+    if (p)
+        p->abort_flag = flag;
+}
 uint64_t gm_warp_lane_instructions(const gm_warp *w) { return w->lane_instr; }
 int gm_warp_call_depth(const gm_warp *w) { return w->done ? 0 : w->depth + 1; }
 

@@ -232,7 +232,7 @@ static int run_lockstep(cs_run *cr, uint32_t *shared)
     gmf_draw_ctx *d = cr->d;
     gmf_runner *r = d->r;
     uint64_t ngroups = (uint64_t)cr->groups[0] * cr->groups[1] * cr->groups[2];
-    for (uint64_t g = 0; g < ngroups && !r->stopped; g++) {
+    for (uint64_t g = 0; g < ngroups && !gmf_aborted(r); g++) {
         uint32_t gid[3];
         group_id(cr, g, gid);
         memset(shared, 0, (size_t)cr->shared_words * 4);
@@ -349,7 +349,7 @@ static int run_timing(cs_run *cr)
     }
     uint64_t head = 0; /* oldest group in flight */
     const char *file = gm_program_pc_count(cr->cs) > 0 ? gm_program_pc_file(cr->cs, 0) : NULL;
-    for (uint64_t g = 0; g < ngroups && rc == 0 && !r->stopped; g++) {
+    for (uint64_t g = 0; g < ngroups && rc == 0 && !gmf_aborted(r); g++) {
         if (g - head >= (uint64_t)inflight) {
             if (drain_group(cr, fl + (head % (uint64_t)inflight) * (uint64_t)cr->wpg) != 0) {
                 rc = -1;

@@ -21,6 +21,7 @@
 #ifndef GMF_FRAME_H
 #define GMF_FRAME_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,6 +88,14 @@ typedef struct gmf_config {
 } gmf_config;
 
 gmf_runner *gmf_create(const gmf_config *cfg, char *err, size_t err_size);
+/* A flag (e.g. set by a signal handler or a timer) that stops the run when it becomes nonzero:
+ * the running draw ends at its next warp and gmf_feed returns GMF_STOPPED from then on, as
+ * when an observer stops it. NULL: none. */
+void gmf_set_abort(gmf_runner *r, const volatile sig_atomic_t *flag);
+/* Work budget of one draw: vertex shader invocations (count x instances) above this are not
+ * run; the draw is reported unsupported with the figure (a crafted or runaway draw of 2^31
+ * instances would otherwise run for days). */
+#define GMF_MAX_DRAW_INVOCATIONS (1ull << 28)
 void gmf_destroy(gmf_runner *r);
 void gmf_set_observer(gmf_runner *r, gmf_observer_fn fn, void *ctx);
 
@@ -235,6 +244,7 @@ typedef struct gmf_totals {
     uint64_t programs_compiled, program_errors;
     uint64_t dispatches, dispatches_failed, cs_invocations;
     uint64_t cs_cycles;           /* timing model: sum of the dispatches' cycles (not in `cycles`) */
+    uint64_t loops_limited;       /* shader loops ended at llvmpipe's 65535-iteration limit */
 } gmf_totals;
 void gmf_get_totals(const gmf_runner *r, gmf_totals *t);
 

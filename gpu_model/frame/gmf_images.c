@@ -370,8 +370,8 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
             s->format != fmt || s->samples != samples) {
             gm_surface_free(s);
             if (gm_surface_alloc(s, fmt, im->width, h, layers, samples) != 0) {
-                gmf_note(ev, "texture %u level %d: cannot allocate %dx%dx%d", name, l, im->width,
-                         h, layers);
+                gmf_note(ev, "texture %u level %d: cannot allocate %dx%dx%d (over the model's 1 GiB "
+                         "per image, or out of memory)", name, l, im->width, h, layers);
                 break;
             }
             for (int f = 0; f < 6; f++)

@@ -2,6 +2,8 @@
 #ifndef GMF_INTERNAL_H
 #define GMF_INTERNAL_H
 
+#include <signal.h>
+
 #include "gmf_frame.h"
 #include "gm_pipeline.h"
 #include "gm_timing.h"
@@ -236,6 +238,7 @@ struct gmf_runner {
     gmf_observer_fn obs;
     void *obs_ctx;
     bool stopped;
+    const volatile sig_atomic_t *abort_flag;   /* gmf_set_abort: nonzero stops the run */
     gmf_issue cur_issue;      /* executor path: draw/stage/warp of the running warp;
                                  timing model: filled from the issuing warp's gmf_flight */
     gmf_draw_ctx *cur_draw;
@@ -304,6 +307,15 @@ void gmf_bind_blocks(gmf_draw_ctx *d, int stage);
 /* Timing model: per-draw setup and, after the draw, its batches closed and their cycle
  * counts put into the event (gmf_timing.c). */
 int gmf_timing_init(gmf_runner *r, char *err, size_t err_size);
+/* The caller's abort flag is set (gmf_set_abort): stops the run (r->stopped) and says so. Checked
+ * before each record and each warp, so a stop takes at most one warp's time (a warp's loops
+ * end after GM_LOOP_ITERATION_LIMIT iterations). */
+static inline bool gmf_aborted(gmf_runner *r)
+{
+    if (r->abort_flag && *r->abort_flag)
+        r->stopped = true;
+    return r->stopped;
+}
 /* The timing model's issue observer for draws and dispatches (ctx: the runner; ev->user: the
  * warp's gmf_flight): telemetry issue hook, then the frame observer. */
 int gmf_timing_observe(void *ctx, const gm_timing_issue *ev);

@@ -875,6 +875,18 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     return p;
 }
 
+/* The run's abort flag reaches the warps of every stage: a warp stuck in a long loop stops at
+ * its next loop end instead of running its 65535 iterations out. */
+static gmf_prog *arm_abort(gmf_runner *r, gmf_prog *p)
+{
+    if (p && r->abort_flag) {
+        gm_program *stages[] = { p->vs, p->fs, p->gs, p->cs };
+        for (size_t i = 0; i < sizeof stages / sizeof *stages; i++)
+            gm_program_set_abort(stages[i], r->abort_flag);
+    }
+    return p;
+}
+
 gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp)
 {
     uint32_t share = sm_context_share_id(c);
@@ -895,7 +907,7 @@ gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct s
                     gm_timing_forget_program(r->tm, p->gs);
             }
             gmf_prog_free(p);
-            r->progs[i] = compile(r, c, sp);
+            r->progs[i] = arm_abort(r, compile(r, c, sp));
             if (r->progs[i] && !r->progs[i]->ok)
                 r->totals.program_errors++;
             return r->progs[i];
@@ -909,7 +921,7 @@ gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct s
         r->progs = np;
         r->cap_progs = cap;
     }
-    gmf_prog *p = compile(r, c, sp);
+    gmf_prog *p = arm_abort(r, compile(r, c, sp));
     if (!p)
         return NULL;
     if (!p->ok)

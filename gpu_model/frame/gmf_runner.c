@@ -179,6 +179,8 @@ void gmf_destroy(gmf_runner *r)
     free(r);
 }
 
+void gmf_set_abort(gmf_runner *r, const volatile sig_atomic_t *flag) { r->abort_flag = flag; }
+
 void gmf_set_observer(gmf_runner *r, gmf_observer_fn fn, void *ctx)
 {
     r->obs = fn;
@@ -187,7 +189,15 @@ void gmf_set_observer(gmf_runner *r, gmf_observer_fn fn, void *ctx)
 
 const struct sm_state *gmf_state(const gmf_runner *r) { return r->sm; }
 
-void gmf_get_totals(const gmf_runner *r, gmf_totals *t) { *t = r->totals; }
+void gmf_get_totals(const gmf_runner *r, gmf_totals *t)
+{
+    *t = r->totals;
+    for (int i = 0; i < r->n_progs; i++) {
+        const gmf_prog *p = r->progs[i];
+        t->loops_limited += gm_program_loops_limited(p->vs) + gm_program_loops_limited(p->fs) +
+                            gm_program_loops_limited(p->gs) + gm_program_loops_limited(p->cs);
+    }
+}
 
 int gmf_unsupported_list(const gmf_runner *r, const char **names, uint64_t *counts, int max)
 {
@@ -271,6 +281,13 @@ static void run_one(gmf_runner *r, const struct sm_context *c, gmf_draw_ctx *d,
     pd.base_vertex = dp->base_vertex;
     if (dp->count <= 0 || pd.instance_count <= 0)
         return;
+    if ((uint64_t)dp->count * (uint64_t)dp->instances > GMF_MAX_DRAW_INVOCATIONS) {
+        gmf_note(ev, "draw of %lld vertices x %lld instances: over the model's budget of %llu vertex "
+                 "invocations per draw", (long long)dp->count, (long long)dp->instances,
+                 (unsigned long long)GMF_MAX_DRAW_INVOCATIONS);
+        d->failed = true;
+        return;
+    }
     pd.count = (int)dp->count;
     if (!dp->indexed) {
         pd.first = (int)dp->first;
@@ -591,7 +608,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
     ev->record = record;
     ev->cmd = c->cmd;
     ev->ctx_id = c->ctx_id;
-    if (r->stopped)
+    if (gmf_aborted(r))
         return GMF_STOPPED;
     r->totals.records++;
     note_runner = r;

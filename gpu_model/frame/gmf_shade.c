@@ -49,6 +49,8 @@ static int run_warp(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const gm_progra
     d->warps[stage == GM_STAGE_FRAGMENT]++;
     r->frame_warps++;
     gm_warp_set_observer(w, r->obs ? gmf_executor_observe : NULL, r->obs ? r : NULL);
+    if (gmf_aborted(r))
+        return -1;
     for (;;) {
         gm_run_status s = gm_warp_run(w, 0);
         if (s == GM_RUN_DONE)

@@ -186,6 +186,8 @@ int gmf_timing_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t 
                      gm_pipe_fs_warp *fw)
 {
     gmf_runner *r = d->r;
+    if (gmf_aborted(r))
+        return 1;
     int s = stage == GM_STAGE_FRAGMENT;
     gmf_ring *rg = &r->ring[s];
     if (d->batch[s] < 0) {
@@ -281,6 +283,8 @@ int gmf_timing_wait(gmf_draw_ctx *d, gmf_flight *f, const char *what)
 int gmf_timing_submit_gs(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w)
 {
     gmf_runner *r = d->r;
+    if (gmf_aborted(r))
+        return -1;
     if (d->batch[2] < 0) {
         /* No dependency: the caller submits a primitive's GS warps only after the VS warps
          * of its vertices completed (in-order front end: they launch after those). */

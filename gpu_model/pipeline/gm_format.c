@@ -621,6 +621,8 @@ int gm_surface_alloc(gm_surface *s, gm_format f, int w, int h, int depth, int sa
     s->width = w; s->height = h; s->depth = depth; s->samples = samples;
     s->row_stride = (size_t)bw * fi->bytes * (size_t)samples;
     s->layer_stride = s->row_stride * (size_t)bh;
+    if ((uint64_t)s->layer_stride * (uint64_t)depth > GM_SURFACE_MAX_BYTES)
+        return -1;
     s->data = calloc((size_t)depth, s->layer_stride);
     return s->data ? 0 : -1;
 }

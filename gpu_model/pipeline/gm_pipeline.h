@@ -113,7 +113,12 @@ typedef struct gm_surface {
     uint8_t *data;              /* row 0 = bottom */
 } gm_surface;
 
-/* Allocate/free a zeroed surface with tight strides (helper for callers and tests). */
+/* The model's memory budget per image: a surface larger than this (a 16384x16384 RGBA32F
+ * target is 4 GiB) is refused like one that cannot be allocated, and reported by the caller. */
+#define GM_SURFACE_MAX_BYTES (1ull << 30)
+
+/* Allocate/free a zeroed surface with tight strides (helper for callers and tests); -1 when a
+ * size is out of range, over GM_SURFACE_MAX_BYTES or memory runs out. */
 int gm_surface_alloc(gm_surface *s, gm_format f, int w, int h, int depth, int samples);
 void gm_surface_free(gm_surface *s);
 static inline uint8_t *gm_surface_texel(const gm_surface *s, int x, int y, int z)

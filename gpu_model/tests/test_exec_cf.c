@@ -356,6 +356,40 @@ static void test_phi_and_nested(void)
     rig_free(&r);
 }
 
+/* llvmpipe's loop limiter: 65535 loop ends per function call, shared by its loops. An infinite
+ * loop finishes with what it computed; a nested loop over the limit is cut short. */
+static void test_loop_limit(void)
+{
+    gm_rig r;
+    const char *src =
+        "#version 450\nlayout(location=0) flat in int n;\nlayout(location=0) out ivec4 o;\n"
+        "int spin(int k) { int c = 0; while (k >= 0) { c++; if (c == 2147483647) break; } return c; }\n"
+        "void main() {\n"
+        "  int c = 0;\n"
+        "  for (int a = 0; a < n; a++)\n"
+        "    for (int b = 0; b < 1000; b++) c++;\n"
+        "  o = ivec4(c, n > 0 ? spin(n) : 0, 0, 0);\n"
+        "}\n";
+    if (rig_init(&r, GM_STAGE_FRAGMENT, src) != 0) {
+        CHECK(0);
+        return;
+    }
+    for (int l = 0; l < GM_LANES; l++)
+        rig_seti(&r, "n", 0, l, 0);
+    rig_seti(&r, "n", 0, 0, 10);   /* 10 * 1000 inner + 10 outer ends: within the limit */
+    rig_seti(&r, "n", 0, 1, 200);  /* 200 * 1000 inner ends: cut at 65535 in all */
+    gm_warp_begin(r.w, 0x3u, 0);
+    CHECK(gm_warp_run(r.w, 0) == GM_RUN_DONE);
+    CHECKF(rig_outi(&r, "o", 0, 0) == 10000, "%d", rig_outi(&r, "o", 0, 0));
+    int c1 = rig_outi(&r, "o", 0, 1);
+    CHECKF(c1 > 10000 && c1 < 65535, "%d", c1);
+    /* spin() is a call of its own: a fresh budget, spent by the endless loop */
+    CHECKF(rig_outi(&r, "o", 1, 0) >= 65534 && rig_outi(&r, "o", 1, 0) <= 65535, "%d",
+           rig_outi(&r, "o", 1, 0));
+    CHECK(gm_warp_loops_limited(r.w) >= 2);
+    rig_free(&r);
+}
+
 /* Corrupted words: an error or a program, never a crash (run under ASan in CI). */
 static void fuzz_decoder(const uint32_t *spirv, size_t wc)
 {
@@ -427,6 +461,7 @@ int main(void)
     test_derivatives();
     test_interpolate_at_offset();
     test_phi_and_nested();
+    test_loop_limit();
     test_bad_input();
     TEST_DONE();
 }

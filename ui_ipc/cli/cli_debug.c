@@ -14,16 +14,18 @@
 #include "ui_ipc/dap/dap_bind.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_engine.h"
+#include "ui_ipc/cli/cli_stop.h"
 #include "ui_ipc/dap/dap_runner.h"
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
-              "[--draw K] [--pixel X,Y] [--no-timing] [--json]"
+              "[--draw K] [--pixel X,Y] [--no-timing] [--timeout S] [--json]"
 
 struct opts {
     const char *path, *brk, *cond;
     uint64_t hit;
     int draw, px, py;
     bool json, no_timing;
+    double timeout;
 };
 
 static void help(void)
@@ -40,6 +42,7 @@ static void help(void)
            "  --pixel X,Y           count only fragments at window pixel X,Y\n"
            "  --no-timing           run each warp to its end instead of the timing model's interleaved\n"
            "                        order (faster for hits deep in a frame; hit N is then another lane)\n"
+           "  --timeout S           stop the run after S seconds (also the first Ctrl-C): exit 1\n"
            "  --json                strict JSON on stdout\n"
            "  --list                list the captured shaders and exit\n");
 }
@@ -274,6 +277,12 @@ int cli_debug(int argc, char **argv)
             list = true;
         } else if (!strcmp(a, "--no-timing")) {
             o.no_timing = true;
+        } else if (!strcmp(a, "--timeout")) {
+            if (i + 1 >= argc || !cli_parse_timeout(argv[i + 1], &o.timeout)) {
+                cli_error("debug: --timeout needs a number of seconds (" USAGE ")");
+                return 2;
+            }
+            i++;
         } else if (!strcmp(a, "--break") || !strcmp(a, "--condition") || !strcmp(a, "--hit") || !strcmp(a, "--draw") ||
                    !strcmp(a, "--pixel")) {
             if (i + 1 >= argc) {
@@ -364,7 +373,10 @@ int cli_debug(int argc, char **argv)
     struct dap_pass_req req = { .bps = bps, .n_bps = n, .only_draw = o.draw, .only_x = o.px, .only_y = o.py,
                                 .log = engine_log };
     struct dap_pass_res res;
+    dap_runner_set_abort(r, cli_stop_arm(o.timeout));
     dap_engine_run(r, &req, &res);
+    const char *stopped_by = cli_stop_reason();
+    cli_stop_disarm();
     int rc = 0;
     /* The line offset of the shader that stopped (the file may be bound to several). */
     for (int i = 0; res.snap && i < n_binds; i++)
@@ -372,7 +384,11 @@ int cli_debug(int argc, char **argv)
             first = binds[i];
     char target[4096];
     snprintf(target, sizeof target, "%.*s", (int)(strrchr(o.brk, ':') - o.brk), o.brk);
-    if (res.status == DAP_PASS_ERROR) {
+    if (stopped_by && (res.status != DAP_PASS_STOPPED || !res.snap)) {
+        cli_error("debug: stopped by %s before hit %llu of %s (%llu invocations reached it so far)", stopped_by,
+                  (unsigned long long)o.hit, o.brk, (unsigned long long)res.hits_seen);
+        rc = 1;
+    } else if (res.status == DAP_PASS_ERROR) {
         cli_error("debug: %s", res.message);
         rc = 1;
     } else if (res.status != DAP_PASS_STOPPED || !res.snap) {

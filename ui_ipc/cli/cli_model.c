@@ -37,6 +37,7 @@
 
 #include "cli_common.h"
 #include "cli_model.h"
+#include "cli_stop.h"
 #include "glcap_file.h"
 #include "gmf_frame.h"
 #include "gmf_snapshot_contents.h"
@@ -48,7 +49,7 @@
 #include "replay/replay.h"
 #include "statemodel/statemodel.h"
 
-#define USAGE "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing]"
+#define USAGE "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing] [--timeout S]"
 #define PASS_FRACTION 0.999
 #define DEPTH_TOLERANCE (1.0 / 65536.0)
 
@@ -350,6 +351,7 @@ struct run {
     bool no_timing;           /* --no-timing */
     bool timing;              /* the runner uses the timing model (per-draw cycles) */
     uint64_t trace_hash, trace_count, trace_reads;
+    uint64_t stopped_record;   /* --timeout / Ctrl-C: the record the run stopped at */
     const char *png_dir;
     cJSON *root, *events, *swaps;
     struct target_stat *targets;
@@ -917,6 +919,10 @@ static int run_stream(struct run *r, char *err, size_t err_size)
         if (r->progress && (record & 255) == 0)
             progress(r, record);
         gmf_status st = gmf_feed(r->m, &c, record, ev);
+        if (st == GMF_STOPPED && cli_stop_reason()) {
+            r->stopped_record = record;
+            break;
+        }
         frame_model_t += ev->seconds;
         if (r->compare || r->benchmark) {
             double t0 = now_s();
@@ -1112,6 +1118,7 @@ static void report(struct run *r, double wall)
             cJSON_AddStringToObject(r->root, "result", pass ? "pass" : "fail");
             cJSON_AddStringToObject(r->root, "fail_reasons", why);
             cJSON_AddNumberToObject(r->root, "driver_skipped_records", (double)r->drv.skipped);
+            cJSON_AddNumberToObject(r->root, "loops_limited", (double)t.loops_limited);
             cJSON_AddNumberToObject(r->root, "references_not_compared", (double)r->uncompared);
         }
         char *s = cJSON_PrintUnformatted(r->root);
@@ -1129,6 +1136,9 @@ static void report(struct run *r, double wall)
     if (t.timing)
         printf("timing: %llu cycles over the draws (timing model: 4 SMs x 16 warp slots)\n",
                (unsigned long long)t.cycles);
+    if (t.loops_limited)
+        printf("loops: %llu shader loops ended at 65535 iterations (llvmpipe's loop limit; the driver "
+               "ends them there too)\n", (unsigned long long)t.loops_limited);
     for (int i = 0; i < nu && i < 64; i++)
         printf("unsupported: %s (%llu times)\n", names[i], (unsigned long long)counts[i]);
     for (size_t i = 0; i < r->n_targets; i++)
@@ -1193,6 +1203,7 @@ int cli_model(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.drv.egl.dpy = EGL_NO_DISPLAY;
     const char *path = NULL;
+    double timeout = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--compare"))
@@ -1205,7 +1216,13 @@ int cli_model(int argc, char **argv)
             r.trace = true;
         else if (!strcmp(a, "--no-timing"))
             r.no_timing = true;
-        else if (!strcmp(a, "--png")) {
+        else if (!strcmp(a, "--timeout")) {
+            if (i + 1 >= argc || !cli_parse_timeout(argv[i + 1], &timeout)) {
+                cli_error("model: --timeout needs a number of seconds (" USAGE ")");
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--png")) {
             if (i + 1 >= argc) {
                 cli_error("model: --png needs a folder (" USAGE ")");
                 return 2;
@@ -1266,6 +1283,7 @@ int cli_model(int argc, char **argv)
     }
     r.progress = isatty(2) != 0;
     r.trace_hash = 1469598103934665603ull;
+    gmf_set_abort(r.m, cli_stop_arm(timeout));
     if (r.trace)
         gmf_set_observer(r.m, trace_observer, &r);
     r.root = cJSON_CreateObject();
@@ -1300,6 +1318,18 @@ int cli_model(int argc, char **argv)
     }
     if (run_stream(&r, err, sizeof err) != 0) {
         cli_error("model: %s", err);
+        goto out;
+    }
+    const char *stopped_by = cli_stop_reason();
+    cli_stop_disarm();
+    if (stopped_by) {
+        /* Only what ran is reported; the comparisons at the capture's end would compare images
+         * the model did not finish: no verdict. */
+        r.compare = false;
+        report(&r, now_s() - t0);
+        cli_error("model: stopped by %s at record %llu: the figures above cover the records before it",
+                  stopped_by, (unsigned long long)r.stopped_record);
+        rc = 1;
         goto out;
     }
     if (r.compare) {

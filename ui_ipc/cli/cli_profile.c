@@ -16,13 +16,14 @@
 
 #include "cli_common.h"
 #include "cli_verbs.h"
+#include "ui_ipc/cli/cli_stop.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_profile.h"
 
 #define USAGE                                                                                              \
     "usage: glreplay profile F.glcap --out trace.json [--counters] [--counter-mask M] [--pc-sampling P] "   \
     "[--pc-mode round-robin|all] [--seed S] [--edges B] [--edges-exact] [--trace-buffers flow,mem,tex,reg:VAR|all] " \
-    "[--plot out.svg] [--annotate] [--dot cfg.dot] [--trace-out F.gmtb|F.jsonl] [--top N] [--json]"
+    "[--plot out.svg] [--annotate] [--dot cfg.dot] [--trace-out F.gmtb|F.jsonl] [--top N] [--timeout S] [--json]"
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -70,6 +71,7 @@ int cli_profile(int argc, char **argv)
     const char *path = NULL, *out = NULL, *plot = NULL, *dot = NULL, *trace_out = NULL;
     bool json = false, annotate = false;
     uint64_t top = 15;
+    double timeout = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -87,6 +89,7 @@ int cli_profile(int argc, char **argv)
                    "                          --trace-out F.gmtb|F.jsonl writes them\n"
                    "  --plot out.svg          the main counters over the frame\n"
                    "  --top N                 source lines in the report (default 15)\n"
+                   "  --timeout S             stop the run after S seconds (also the first Ctrl-C): exit 1\n"
                    "  --json                  everything as one JSON document instead of the report\n",
                    USAGE);
             return 0;
@@ -144,6 +147,10 @@ int cli_profile(int argc, char **argv)
                 return usage_error("--top needs a number of lines, got '%s'", val ? val : "");
             top = v;
             i++;
+        } else if (!strcmp(a, "--timeout")) {
+            if (!cli_parse_timeout(val, &timeout))
+                return usage_error("--timeout needs a number of seconds, got '%s'", val ? val : "");
+            i++;
         } else if (a[0] == '-' && a[1]) {
             return usage_error("unknown option '%s'", a);
         } else if (!path) {
@@ -174,9 +181,18 @@ int cli_profile(int argc, char **argv)
     if (tty)
         fprintf(stderr, "glreplay: profiling %s: %d draws in the GPU model%s...", path, cap->n_draws,
                 opt.trace_types[0] ? " (two runs: trace buffers)" : "");
+    opt.abort_flag = cli_stop_arm(timeout);
     gmt_profile *p = dap_profile_capture(cap, &opt, err, sizeof err);
+    const char *stopped_by = cli_stop_reason();
+    cli_stop_disarm();
     if (tty)
         fprintf(stderr, "\r\033[K");
+    if (stopped_by) {
+        cli_error("profile: %s: stopped by %s before the frame's end: no profile written", path, stopped_by);
+        gmt_profile_destroy(p);
+        dap_capture_close(cap);
+        return 1;
+    }
     if (!p) {
         cli_error("profile: %s: %s", path, err);
         dap_capture_close(cap);

@@ -54,6 +54,12 @@ struct dap_runner *dap_runner_create(const struct dap_capture *cap, char *err, s
 #endif
 }
 
+void dap_runner_set_abort(struct dap_runner *r, const volatile sig_atomic_t *flag)
+{
+    if (r)
+        r->abort_flag = flag;
+}
+
 void dap_runner_set_timing(struct dap_runner *r, bool timing)
 {
     if (r && r->impl)

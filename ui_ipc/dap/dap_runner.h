@@ -8,6 +8,7 @@
 #ifndef GLR_DAP_RUNNER_H
 #define GLR_DAP_RUNNER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,6 +75,7 @@ struct dap_runner {
     void (*limit_to_shaders)(void *impl, const int *shader_ids, int n);
     bool timing;           /* run the timing model (see dap_runner_set_timing) */
     bool spares;           /* prepare the next pass's run in the background (dap_runner_set_spares) */
+    const volatile sig_atomic_t *abort_flag;   /* dap_runner_set_abort */
     void (*prepare)(void *impl);   /* optional: start preparing a spare now */
     /* The engine's state of a suspended pass (dap_engine.c), freed with the runner. */
     void *suspended;
@@ -90,6 +92,10 @@ void dap_runner_set_timing(struct dap_runner *r, bool timing);
  * up to its first shader instruction), from its creation and after every pass: off unless
  * GLREPLAY_DAP_SPARES=1; a one-pass user (glreplay debug) turns it off. */
 void dap_runner_set_spares(struct dap_runner *r, bool spares);
+
+/* A flag that stops a frame run when it becomes nonzero (gmf_set_abort; the CLI's --timeout and
+ * Ctrl-C): the pass ends as at the frame's end. NULL: none. */
+void dap_runner_set_abort(struct dap_runner *r, const volatile sig_atomic_t *flag);
 
 /* The runner for a capture. NULL with a message. */
 struct dap_runner *dap_runner_create(const struct dap_capture *cap, char *err, size_t err_size);

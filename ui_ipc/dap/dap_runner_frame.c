@@ -345,6 +345,7 @@ static int frame_body(struct model *m, char *err, size_t err_size)
     m->abandoned = false;
     m->meta_idx = -1;
     gmf_set_observer(m->r, trampoline, m);
+    gmf_set_abort(m->r, f->self->abort_flag);
     struct glr_stream s;
     struct glr_call c;
     int rc;

@@ -58,6 +58,11 @@ static void test_unpack(void)
     CHECKF(z > 0.49f && z < 0.51f, "%f", z);
     CHECK(gm_format_unpack_stencil(GM_FMT_D24S8, s.data) == 7);
     gm_surface_free(&s);
+    /* The model's image budget: a 16384x16384 RGBA32F target (4 GiB) is refused, not allocated;
+     * 16384x16384 RGBA8 (exactly 1 GiB) is within it (not allocated here). */
+    CHECK(gm_surface_alloc(&s, GM_FMT_RGBA32F, 16384, 16384, 1, 1) == -1 && s.data == NULL);
+    CHECK(gm_surface_alloc(&s, GM_FMT_RGBA8, 8192, 8192, 17, 1) == -1 && s.data == NULL);
+    CHECK((uint64_t)16384 * 16384 * 4 <= GM_SURFACE_MAX_BYTES);
 }
 
 /* Records built by hand: a context, a clear colour and glClear, a draw without a program. */

@@ -41,6 +41,8 @@ typedef struct gmt_profile_options {
     bool edge_exact;            /* also count every edge exactly (error report) */
     char trace_types[160];      /* trace buffers: "flow,mem,tex,reg:NAME" (gmt_tracebuf.h); "": off */
     double clock_ghz;           /* nominal clock for the timeline; 0: 1 GHz */
+    /* nonzero stops the run (gmf_set_abort): gmt_profile_run then fails with "stopped" */
+    const volatile sig_atomic_t *abort_flag;
 } gmt_profile_options;
 
 /* Checks a trace buffer spec ("flow,mem,tex,reg:NAME", "all"; "bb" is taken for "flow") and

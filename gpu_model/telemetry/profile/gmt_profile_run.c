@@ -282,6 +282,7 @@ static int run_pass(gmt_profile *p, const gmt_profile_input *in, int pass, char 
         if (m->h[i].cycle)
             mh.cycle = mux_cycle;
     gmf_set_hooks(r, &mh);
+    gmf_set_abort(r, p->opt.abort_flag);
     int rc = 0;
     if (in->initial && (gmf_feed_initial_state(r, in->initial) != 0 ||
                         gmf_feed_initial_contents(r, in->contents, in->n_contents) < 0)) {
@@ -291,6 +292,10 @@ static int run_pass(gmt_profile *p, const gmt_profile_input *in, int pass, char 
     if (rc == 0 && gmf_run_stream(r, in->stream, in->stream_size, NULL, NULL, err, err_size) == GMF_ERROR) {
         if (!err[0])
             snprintf(err, err_size, "the frame runner failed (out of memory)");
+        rc = -1;
+    }
+    if (rc == 0 && p->opt.abort_flag && *p->opt.abort_flag) {
+        snprintf(err, err_size, "stopped before the frame's end");
         rc = -1;
     }
     uint64_t end = gm_timing_cycle(gmf_timing_model(r));
