@@ -1,5 +1,5 @@
 /* make_seeds.c: writes a few small valid .glcap files, each prefixed with
- * the fuzz driver's mode byte, as a starting corpus (see run_fuzz.sh). */
+ * the fuzz driver's mode byte: the seeds of tests/fuzz/corpus/glcap_reader. */
 #include "glcap_file.h"
 
 #include <stdio.h>
