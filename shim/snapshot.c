@@ -262,6 +262,28 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Does the current context advertise extension `name`? (GL/ES 3.0+: the indexed list; before: the
+ * space-separated string, matched as a whole word.) */
+static bool has_extension(const struct glr_snap *sn, const char *name)
+{
+    if (sn->major >= 3) {
+        GLint n = 0;
+        GLR_REAL(glGetIntegerv)(GL_NUM_EXTENSIONS, &n);
+        for (GLint i = 0; i < n; i++) {
+            const char *e = (const char *)GLR_REAL(glGetStringi)(GL_EXTENSIONS, (GLuint)i);
+            if (e && !strcmp(e, name))
+                return true;
+        }
+        return false;
+    }
+    const char *all = (const char *)GLR_REAL(glGetString)(GL_EXTENSIONS);
+    size_t len = strlen(name);
+    for (const char *p = all; p && (p = strstr(p, name)); p += len)
+        if ((p == all || p[-1] == ' ') && (p[len] == ' ' || p[len] == 0))
+            return true;
+    return false;
+}
+
 /* Fills sn's version fields from the context current on this thread; false if none. */
 static bool snap_init(struct glr_snap *sn)
 {
@@ -273,6 +295,10 @@ static bool snap_init(struct glr_snap *sn)
     sn->core = !sn->es && (profile & 1);
     /* GL_TEXTURE_TARGET (direct state access) is answered by Mesa in core profiles only. */
     sn->dsa = sn->core && (sn->major > 4 || (sn->major == 4 && sn->minor >= 5));
+    /* llvmpipe is GL 4.5 with the extension: without it the anisotropy of every texture and sampler
+     * is lost (neverball's 8x, Pink Pony, Trigger Rally replayed with a quarter of the pixels off). */
+    sn->aniso = glr_snap_has(sn, 4, 6, -1, 0) || has_extension(sn, "GL_ARB_texture_filter_anisotropic") ||
+                has_extension(sn, "GL_EXT_texture_filter_anisotropic");
     return true;
 }
 

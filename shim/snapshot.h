@@ -59,6 +59,7 @@ struct glr_snap {
     bool es, core;
     int major, minor;           /* version of the capturing context */
     bool dsa;                   /* desktop GL >= 4.5 */
+    bool aniso;                 /* GL_TEXTURE_MAX_ANISOTROPY exists: GL 4.6 or the ARB/EXT extension */
     struct glr_snap_blob *blobs;
     size_t n_blobs, cap_blobs;
     uint64_t bytes_read;        /* contents read back, for the log */

@@ -353,7 +353,8 @@ static void texture_params(struct glr_snap *sn, GLenum target)
         { GL_TEXTURE_LOD_BIAS, 1, 4, -1, 0 }, { GL_TEXTURE_MAX_ANISOTROPY, 4, 6, -1, 0 },
     };
     for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++) {
-        if (!glr_snap_has(sn, fl[i].gl_maj, fl[i].gl_min, fl[i].es_maj, fl[i].es_min))
+        bool aniso = fl[i].pname == GL_TEXTURE_MAX_ANISOTROPY;
+        if (aniso ? !sn->aniso : !glr_snap_has(sn, fl[i].gl_maj, fl[i].gl_min, fl[i].es_maj, fl[i].es_min))
             continue;
         GLfloat v = 0;
         GLR_REAL(glGetTexParameterfv)(target, fl[i].pname, &v);
@@ -722,6 +723,12 @@ void glr_snap_samplers(struct glr_snap *sn)
             GLR_REAL(glGetSamplerParameterfv)(names[i], GL_TEXTURE_LOD_BIAS, &v);
             glr_snap_apply(sn, GLR_CMD_glSamplerParameterf, -1, NULL, 0, 3, SNAP_U(names[i]),
                            SNAP_U(GL_TEXTURE_LOD_BIAS), SNAP_F(v));
+        }
+        if (sn->aniso) {
+            GLfloat v = 1;
+            GLR_REAL(glGetSamplerParameterfv)(names[i], GL_TEXTURE_MAX_ANISOTROPY, &v);
+            glr_snap_apply(sn, GLR_CMD_glSamplerParameterf, -1, NULL, 0, 3, SNAP_U(names[i]),
+                           SNAP_U(GL_TEXTURE_MAX_ANISOTROPY), SNAP_F(v));
         }
         if (glr_snap_has(sn, 1, 0, 3, 2)) {
             GLfloat border[4] = { 0 };
