@@ -91,6 +91,13 @@ static char *metadata_json(const struct glr_capture_summary *s, uint32_t threads
     jstr(&j, s->end_reason);
     jraw(&j, ",\"initial_state\":");
     jstr(&j, s->initial_default ? "default" : glr_snapshot_ready() ? "snapshot" : "none");
+    char first_loss[160];
+    unsigned losses = glr_snapshot_losses(first_loss, sizeof first_loss);
+    if (losses) {
+        jfmt(&j, ",\"snapshot_losses\":%llu", (unsigned long long)losses);
+        jraw(&j, ",\"snapshot_first_loss\":");
+        jstr(&j, first_loss);
+    }
     jfmt(&j, ",\"threads\":%llu", threads);
     jfmt(&j, ",\"calls\":%llu", calls);
     jfmt(&j, ",\"stream_bytes\":%llu", stream_bytes);

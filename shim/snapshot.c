@@ -78,8 +78,24 @@ void glr_snap_warn(struct glr_snap *sn, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (!sn->warnings) {
+        /* cut at the field's size (the first 159 bytes say which object and why) */
+        size_t n = strnlen(buf, sizeof sn->first_warning - 1);
+        memcpy(sn->first_warning, buf, n);
+        sn->first_warning[n] = 0;
+    }
     if (sn->warnings++ < 20)
         glr_log(GLR_LOG_WARN, "snapshot: %s", buf);
+}
+
+unsigned glr_snapshot_losses(char *first, size_t first_size)
+{
+    pthread_mutex_lock(&snap_lock);
+    unsigned n = held ? held->warnings : 0;
+    if (first && first_size)
+        snprintf(first, first_size, "%s", n ? held->first_warning : "");
+    pthread_mutex_unlock(&snap_lock);
+    return n;
 }
 
 bool glr_snap_add_blob(struct glr_snap *sn, const struct glr_snap_blob *b)
@@ -420,6 +436,7 @@ void glr_snapshot_join(uint64_t epoch)
             glr_log(GLR_LOG_INFO, "snapshot: context %u (current on another thread) added", part.ctx);
         }
         held->warnings = part.warnings;
+        memcpy(held->first_warning, part.first_warning, sizeof held->first_warning);
     }
     pthread_mutex_unlock(&snap_lock);
 }
@@ -452,6 +469,11 @@ int glr_snapshot_write(struct glcap_writer *w)
 
 static int snapshot_write_locked(struct glcap_writer *w)
 {
+    /* A capture that lost data says so without asking (the list: GLREPLAY_LOG=warn). */
+    if (held->warnings)
+        glr_log(GLR_LOG_ERROR, "snapshot: %u content%s could not be kept (first: %s); the replay of this capture "
+                "will differ where %s used (GLREPLAY_LOG=warn lists them)", held->warnings,
+                held->warnings == 1 ? "" : "s", held->first_warning, held->warnings == 1 ? "it is" : "they are");
     size_t sm_size = 0;
     uint8_t *sm_bytes = sm_serialize(held->s, &sm_size);
     if (!sm_bytes) {

@@ -26,6 +26,9 @@
 GLR_SNAP_HIDDEN int glr_snapshot_take(int api);
 /* Whether a snapshot is held for the capture being written. */
 GLR_SNAP_HIDDEN bool glr_snapshot_ready(void);
+/* Contents the held snapshot could not keep (textures, renderbuffers, ... not read back): their
+ * number, and the first one described in first[first_size]. 0 when none or no snapshot. */
+GLR_SNAP_HIDDEN unsigned glr_snapshot_losses(char *first, size_t first_size);
 struct glcap_writer;
 /* Writes INITIAL_STATE (id 0) and its RESOURCE_BLOB sections. 0 or -1 (writer error). */
 GLR_SNAP_HIDDEN int glr_snapshot_write(struct glcap_writer *w);
@@ -64,6 +67,7 @@ struct glr_snap {
     size_t n_blobs, cap_blobs;
     uint64_t bytes_read;        /* contents read back, for the log */
     unsigned warnings;
+    char first_warning[160];    /* the first content the snapshot could not keep */
 };
 
 /* Version test for the capturing context: desktop (gl) or ES (es) minimum; -1 = never. */

@@ -179,6 +179,16 @@ static int parse_metadata(struct glrh_capture *cap, const char *text, const char
         cap->meta_calls = (uint64_t)v;
     if (json_int(root, "threads", 0, 9007199254740992.0, &v))
         cap->meta_threads = (uint64_t)v;
+    if (json_int(root, "snapshot_losses", 0, 9007199254740992.0, &v))
+        cap->snapshot_losses = (uint64_t)v;
+    const cJSON *loss = cJSON_GetObjectItemCaseSensitive(root, "snapshot_first_loss");
+    if (cJSON_IsString(loss)) {
+        /* printed on one line by the verbs: no control characters from the file */
+        size_t k = 0;
+        for (const char *q = loss->valuestring; *q && k + 1 < sizeof cap->snapshot_first_loss; q++)
+            cap->snapshot_first_loss[k++] = (unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q;
+        cap->snapshot_first_loss[k] = 0;
+    }
     const cJSON *init = cJSON_GetObjectItemCaseSensitive(root, "initial_state");
     if (!cJSON_IsString(init) || !init->valuestring[0]) {
         seterr(err, n, "%s: no \"initial_state\" string", label);

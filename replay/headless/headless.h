@@ -59,6 +59,8 @@ struct glrh_capture {
                              * objects made before the capture are missing */
     char initial_state[32];
     uint64_t meta_calls, meta_threads;
+    uint64_t snapshot_losses;   /* contents the capture's snapshot could not keep (METADATA) */
+    char snapshot_first_loss[160];
     struct glrh_context *ctxs;
     unsigned n_ctxs;
     void *stream;           /* the COMMAND_STREAM section, validated */

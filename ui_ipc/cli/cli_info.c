@@ -25,6 +25,9 @@ static void print_text(const struct glrh_capture *cap, const struct glrh_stats *
     printf("program: %s\n", cap->program);
     printf("frames: %llu-%llu (%llu swaps), initial state: %s\n", (unsigned long long)cap->first_frame,
            (unsigned long long)cap->last_frame, (unsigned long long)st->swaps, cap->initial_state);
+    if (cap->snapshot_losses)
+        printf("snapshot losses: %llu contents could not be kept (first: %s)\n",
+               (unsigned long long)cap->snapshot_losses, cap->snapshot_first_loss);
     printf("contexts: %u\n", cap->n_ctxs);
     for (unsigned i = 0; i < cap->n_ctxs; i++) {
         const struct glrh_context *c = &cap->ctxs[i];
@@ -94,6 +97,9 @@ static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *s
     cJSON_AddNumberToObject(fr, "last", (double)cap->last_frame);
     cJSON_AddNumberToObject(fr, "swaps", (double)st->swaps);
     cJSON_AddStringToObject(o, "initial_state", cap->initial_state);
+    cJSON_AddNumberToObject(o, "snapshot_losses", (double)cap->snapshot_losses);
+    if (cap->snapshot_losses)
+        cJSON_AddStringToObject(o, "snapshot_first_loss", cap->snapshot_first_loss);
     cJSON *ctxs = cJSON_AddArrayToObject(o, "contexts");
     for (unsigned i = 0; i < cap->n_ctxs; i++) {
         const struct glrh_context *c = &cap->ctxs[i];

@@ -108,6 +108,10 @@ int cli_replay(int argc, char **argv)
                   "objects the program created before it are missing, so the replay is incomplete and verification "
                   "is expected to fail%s",
                   path, (unsigned long long)cap->first_frame, cap->initial_state, opt.loops > 1 ? "; replaying once" : "");
+    if (cap->snapshot_losses)
+        cli_error("warning: %s: its snapshot could not keep %llu content%s (first: %s): the replay differs where %s "
+                  "used", path, (unsigned long long)cap->snapshot_losses, cap->snapshot_losses == 1 ? "" : "s",
+                  cap->snapshot_first_loss, cap->snapshot_losses == 1 ? "it is" : "they are");
     if (opt.verify && cap->n_images == 0)
         cli_error("warning: %s has no reference images: nothing to verify", path);
     struct glrh_result res;
