@@ -31,7 +31,7 @@ _glreplay()
         state) opts="--event --json --context --help" ;;
         model) opts="--compare --png --json --benchmark --trace-hash --no-timing --timeout --help" ;;
         debug) opts="--break --hit --condition --draw --pixel --no-timing --timeout --json --list --help" ;;
-        dap) opts="--socket --help" ;;
+        dap) opts="--socket --stdio --connect --pid --help" ;;
         profile) opts="--out --counters --counter-mask --pc-sampling --pc-mode --seed --annotate --edges
                        --edges-exact --dot --trace-buffers --trace-out --plot --top --timeout --json --help" ;;
         *) return ;;

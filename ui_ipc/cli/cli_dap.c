@@ -1,7 +1,9 @@
 /* `glreplay dap --socket P F.glcap`: serves a capture file over the Debug Adapter Protocol on a
- * Unix socket until SIGINT/SIGTERM. */
+ * Unix socket until SIGINT/SIGTERM; `--stdio` forms: cli_dap_stdio.c. */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli_common.h"
 #include "cli_dap.h"
@@ -9,17 +11,42 @@
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_runner.h"
 
-#define USAGE "usage: glreplay dap --socket P F.glcap"
+#define USAGE "usage: glreplay dap --socket P F.glcap | --stdio F.glcap | --stdio --connect P | --stdio --pid N"
 
 int cli_dap(int argc, char **argv)
 {
-    const char *sock = NULL, *path = NULL;
+    const char *sock = NULL, *path = NULL, *connect_to = NULL;
+    bool stdio = false;
+    char pid_sock[512];
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf(USAGE "\n\nServes F.glcap to a debugger (VS Code, nvim-dap) over the Debug Adapter Protocol on\n"
                          "the Unix socket P (its directory is created 0700, the socket is 0600) until SIGINT/SIGTERM.\n\n"
-                         "  --socket P    the socket path (required)\n");
+                         "  --socket P    the socket path\n"
+                         "  --stdio       speak DAP on stdin/stdout instead, for editors that start the adapter as a\n"
+                         "                process: one session on F.glcap, or with --connect P / --pid N a relay to the\n"
+                         "                socket of a running program (glreplay run) or of `glreplay dap --socket`\n"
+                         "  --connect P   (with --stdio) the socket to relay to\n"
+                         "  --pid N       (with --stdio) the running program's default socket\n");
             return 0;
+        } else if (!strcmp(argv[i], "--stdio")) {
+            stdio = true;
+        } else if (!strcmp(argv[i], "--connect") || !strcmp(argv[i], "--pid")) {
+            if (i + 1 >= argc) {
+                cli_error("dap: %s needs a value (" USAGE ")", argv[i]);
+                return 2;
+            }
+            if (!strcmp(argv[i], "--connect")) {
+                connect_to = argv[++i];
+            } else {
+                char *end;
+                long pid = strtol(argv[++i], &end, 10);
+                if (*end || pid <= 0 || pid > 4194304 || !cli_default_socket_path(pid_sock, sizeof pid_sock, (int)pid)) {
+                    cli_error("dap: --pid needs a process id, got '%s'", argv[i]);
+                    return 2;
+                }
+                connect_to = pid_sock;
+            }
         } else if (!strcmp(argv[i], "--socket")) {
             if (i + 1 >= argc) {
                 cli_error("dap: --socket needs a path (" USAGE ")");
@@ -36,8 +63,19 @@ int cli_dap(int argc, char **argv)
             return 2;
         }
     }
+    if (stdio) {
+        if (sock || (connect_to && path) || (!connect_to && !path)) {
+            cli_error("dap: --stdio takes a capture file, or --connect P / --pid N, and no --socket (" USAGE ")");
+            return 2;
+        }
+        return connect_to ? cli_dap_stdio_connect(connect_to) : cli_dap_stdio_serve(path);
+    }
+    if (connect_to) {
+        cli_error("dap: --connect and --pid go with --stdio (" USAGE ")");
+        return 2;
+    }
     if (!sock || !path) {
-        cli_error("dap: %s (" USAGE ")", !path ? "no capture file given" : "--socket P is required");
+        cli_error("dap: %s (" USAGE ")", !path ? "no capture file given" : "--socket P (or --stdio) is required");
         return 2;
     }
     char err[512];
