@@ -155,6 +155,39 @@ static int restore_names(gm_compiled_shader *sh)
     return 0;
 }
 
+/* The source with its `#line` directives blanked (the newline kept), or NULL when it has none or
+ * reads __LINE__ (whose value they set). A debugger shows and binds the lines of the text the
+ * program passed (ioquake3's `#line 0` after a 40-line prelude, Qt's prepended `#line 1`), so the
+ * model numbers lines physically: after a #line, glslang's numbers would repeat or shift the
+ * prelude's and breakpoints would land on other lines. Only compile errors and __LINE__ see
+ * #line; a shader reading __LINE__ keeps its directives. */
+static char *strip_line_directives(const char *src)
+{
+    if (!src || !strstr(src, "line") || strstr(src, "__LINE__"))
+        return NULL;
+    char *out = NULL;
+    for (const char *l = src; *l;) {
+        const char *p = l;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *end = strchr(l, '\n');
+        if (!end)
+            end = l + strlen(l);
+        if (*p == '#') {
+            p++;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (!strncmp(p, "line", 4) && (p[4] == ' ' || p[4] == '\t')) {
+                if (!out && !(out = strdup(src)))
+                    return NULL;
+                memset(out + (l - src), ' ', (size_t)(end - l));
+            }
+        }
+        l = *end ? end + 1 : end;
+    }
+    return out;
+}
+
 int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -191,8 +224,10 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
             break;
         }
         char err[256];
-        sh->compiled_source = gm_glsl_upgrade_in_program(sources[i].source, sources[i].stage, has_gs, es,
-                                                         &sh->upgrade, err, sizeof err);
+        char *physical = strip_line_directives(sources[i].source);
+        sh->compiled_source = gm_glsl_upgrade_in_program(physical ? physical : sources[i].source, sources[i].stage,
+                                                         has_gs, es, &sh->upgrade, err, sizeof err);
+        free(physical);
         if (!sh->compiled_source) {
             log_addf(&log, "error: %s shader: %s", stage_name(sh->stage), err);
             ok = 0;

@@ -183,6 +183,39 @@ static void test_line_count_kept(void)
     gm_compile_result_free(&r);
 }
 
+/* A #line directive (ioquake3's `#line 0` after its prelude) does not renumber the model's lines:
+ * breakpoints and stops use the lines of the text the program passed; a shader that reads
+ * __LINE__ keeps the directive's numbering. */
+static void test_physical_lines(void)
+{
+    const char *src = "#version 330 core\n"         /* 1 */
+                      "// prelude 1\n"               /* 2 */
+                      "// prelude 2\n"               /* 3 */
+                      "  #  line 0\n"                /* 4 */
+                      "out vec4 c;\n"                /* 5 */
+                      "void main() {\n"              /* 6 */
+                      "  c = vec4(1.0);\n"           /* 7 */
+                      "}\n";
+    gm_compile_result r;
+    CHECK(compile1(GM_STAGE_FRAGMENT, src, &r) == 0);
+    char err[256];
+    gm_program *p = r.shader_count ? gm_program_create(r.shaders[0].spirv, r.shaders[0].word_count, err, sizeof err)
+                                   : NULL;
+    CHECK(p != NULL);
+    if (p) {
+        CHECK(gm_program_line_has_code(p, 7));
+        CHECKF(!gm_program_line_has_code(p, 2), "line 2 is a comment of the prelude");
+    }
+    gm_program_destroy(p);
+    gm_compile_result_free(&r);
+    const char *reads = "#version 330 core\n#line 40\nout vec4 c;\nvoid main() {\n  c = vec4(float(__LINE__));\n}\n";
+    CHECK(compile1(GM_STAGE_FRAGMENT, reads, &r) == 0);
+    p = r.shader_count ? gm_program_create(r.shaders[0].spirv, r.shaders[0].word_count, err, sizeof err) : NULL;
+    CHECK(p && gm_program_line_has_code(p, 42) && !gm_program_line_has_code(p, 5));
+    gm_program_destroy(p);
+    gm_compile_result_free(&r);
+}
+
 /* Offset of member m of the block type named `block` (-1 when absent). */
 static int member_offset(const gm_compiled_shader *sh, const char *block, unsigned m)
 {
@@ -727,6 +760,7 @@ int main(void)
     test_versions();
     test_names_and_errors();
     test_line_count_kept();
+    test_physical_lines();
     test_block_layouts();
     test_mediump();
     test_preprocessed();
