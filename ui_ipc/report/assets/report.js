@@ -96,10 +96,16 @@
   function loadDetail(rec) {
     return new Promise(function (resolve) {
       if (R.details[rec]) { resolve(R.details[rec]); return; }
+      const pending = !!R.waiting[rec];
       (R.waiting[rec] = R.waiting[rec] || []).push(resolve);
+      if (pending) return;  // its script is on its way
       const s = document.createElement('script');
       s.src = 'data/d/' + rec + '.js';
-      s.onerror = function () { delete R.waiting[rec]; resolve(null); };
+      s.onerror = function () {
+        const w = R.waiting[rec] || [];
+        delete R.waiting[rec];
+        w.forEach(function (f) { f(null); });
+      };
       document.head.appendChild(s);
     });
   }
@@ -312,6 +318,8 @@
     applyFilter();
     showProfile();
     window.glrReadyMs = performance.now();
+    // How long the page took to open (navigation start to the list shown), for benchmarks.
+    document.body.dataset.readyMs = window.glrReadyMs.toFixed(0);
     const firstDraw = E.events.find(function (e) { return hasDetail(e[3]); });
     const q = new URLSearchParams(location.search);
     if (q.has('selftest')) selftest(+q.get('selftest') || 100000);
@@ -335,6 +343,10 @@
       if (!row) { out.visited.push({ record: rec, error: 'row not rendered' }); continue; }
       row.click();
       const res = await select(rec);
+      // The texture images of the detail finish loading too (as a user would see them).
+      await Promise.all(Array.prototype.map.call(document.querySelectorAll('#d-textures img'), function (i) {
+        return i.complete ? null : new Promise(function (ok) { i.onload = i.onerror = ok; });
+      }));
       const shaders = Array.prototype.map.call(document.querySelectorAll('#d-shaders pre.src'), function (p) {
         return { stage: p.dataset.stage, text: Array.prototype.filter.call(p.childNodes, function (n) { return n.nodeType === 3; }).map(function (n) { return n.data; }).join('') };
       });
