@@ -23,9 +23,9 @@ static void help(void)
            "  --out DIR         the folder to write (created; if it exists it must be empty or hold an\n"
            "                    earlier report)\n"
            "  --profile         add the GPU model profile: hot shader lines with stall reasons and the\n"
-           "                    counters over the frame as plots (as glreplay profile --counters)\n"
-           "  --no-model        leave out the model's agreement (glreplay model --compare), which runs\n"
-           "                    every draw on the GPU model\n"
+           "                    counters over the frame as plots (the data of glreplay profile)\n"
+           "  --no-model        leave out the model's agreement with the driver (as glreplay model\n"
+           "                    computes it when comparing), which runs every draw on the GPU model\n"
            "  --thumb-size N    the longest side of a thumbnail in pixels (16 to 1024; default 160)\n");
 }
 
