@@ -97,6 +97,28 @@ static enum ev_kind kind_of(uint32_t cmd)
     return EV_CALL;
 }
 
+/* Primitive modes by name: values below 0x100 are ambiguous in the registry (4 is both GL_TRIANGLES
+ * and GL_LINE_BIT), so a draw's mode is looked up here (values from the generated header). */
+#define MODE(x) { x, #x }
+static const struct { uint32_t v; const char *n; } modes[] = {
+    MODE(GL_POINTS), MODE(GL_LINES), MODE(GL_LINE_LOOP), MODE(GL_LINE_STRIP), MODE(GL_TRIANGLES),
+    MODE(GL_TRIANGLE_STRIP), MODE(GL_TRIANGLE_FAN), MODE(GL_QUADS), MODE(GL_QUAD_STRIP), MODE(GL_POLYGON),
+    MODE(GL_LINES_ADJACENCY), MODE(GL_LINE_STRIP_ADJACENCY), MODE(GL_TRIANGLES_ADJACENCY),
+    MODE(GL_TRIANGLE_STRIP_ADJACENCY), MODE(GL_PATCHES),
+};
+
+static const char *enum_text(const struct glr_call *c, const struct glr_param_info *p, uint64_t v)
+{
+    if (v < 0x100) {
+        if (strcmp(p->name, "mode") == 0 && (glrh_cmd_is_draw(c->cmd) || strcmp(glr_call_name(c->cmd), "glBegin") == 0))
+            for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+                if (modes[i].v == v)
+                    return modes[i].n;
+        return NULL; /* a number: the name would be a guess */
+    }
+    return sm_enum_name((uint32_t)v);
+}
+
 /* "glDrawArrays(GL_TRIANGLES, 0, 36)": the call as the event list shows it. Enum parameters by
  * name, client memory by its size. */
 static void call_text(const struct glr_call *c, char *out, size_t n)
@@ -115,7 +137,7 @@ static void call_text(const struct glr_call *c, char *out, size_t n)
                 snprintf(v, sizeof v, "%g", (double)glr_arg_f32(c, i));
             else if (p->kind == GLR_KIND_F64)
                 snprintf(v, sizeof v, "%g", glr_arg_f64(c, i));
-            else if (strcmp(p->ctype, "GLenum") == 0 && (en = sm_enum_name((uint32_t)c->args[i])) != NULL)
+            else if (strcmp(p->ctype, "GLenum") == 0 && (en = enum_text(c, p, c->args[i])) != NULL)
                 snprintf(v, sizeof v, "%s", en);
             else if (p->kind == GLR_KIND_I32 || p->kind == GLR_KIND_I64)
                 snprintf(v, sizeof v, "%" PRId64, (int64_t)c->args[i]);
