@@ -147,6 +147,9 @@ def test_sample(tmp):
         if not any(text in s for s in sources):
             fail('lit_mesh: the source of %s is not shown at any draw' % f)
     draws = [v for v in res['visited'] if 'glDraw' in v['title']]
+    # The mesh draws read vertex buffers the capture uploaded: their first vertices are shown.
+    if not any(re.search(r'#0: \(-?[0-9.]+, ', v['vertex']) for v in draws):
+        fail('lit_mesh: no draw shows its first vertex values: %r' % [v['vertex'][:200] for v in draws])
     if not all('%' in v['model'] for v in draws):
         fail('lit_mesh: model agreement missing at a draw: %r' % [v['model'] for v in draws])
     if res['profile_plots'] < 3 or res['profile_lines'] < 1:

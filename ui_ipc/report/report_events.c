@@ -352,6 +352,112 @@ static cJSON *buffers_json(const struct sm_context *ctx, const cJSON *state)
     return out;
 }
 
+/* Reads component i of a vertex attribute of GL type `type` at p as a double; false for types not
+ * decoded here (packed formats). Normalized integers are shown as the shader sees them. */
+static bool read_component(const uint8_t *p, uint32_t type, bool normalized, int i, double *out)
+{
+    switch (type) {
+    case GL_FLOAT: { float v; memcpy(&v, p + 4 * i, 4); *out = v; return v == v; }
+    case GL_DOUBLE: { double v; memcpy(&v, p + 8 * i, 8); *out = v; return v == v; }
+    case GL_UNSIGNED_BYTE: *out = normalized ? p[i] / 255.0 : p[i]; return true;
+    case GL_BYTE: { int8_t v = (int8_t)p[i]; *out = normalized ? (v < -127 ? -1.0 : v / 127.0) : v; return true; }
+    case GL_UNSIGNED_SHORT: { uint16_t v; memcpy(&v, p + 2 * i, 2); *out = normalized ? v / 65535.0 : v; return true; }
+    case GL_SHORT: { int16_t v; memcpy(&v, p + 2 * i, 2); *out = normalized ? (v < -32767 ? -1.0 : v / 32767.0) : v; return true; }
+    case GL_UNSIGNED_INT: { uint32_t v; memcpy(&v, p + 4 * i, 4); *out = normalized ? v / 4294967295.0 : v; return true; }
+    case GL_INT: { int32_t v; memcpy(&v, p + 4 * i, 4); *out = normalized ? (v < -2147483647 ? -1.0 : v / 2147483647.0) : v; return true; }
+    default: return false;
+    }
+}
+
+static unsigned type_size(uint32_t type)
+{
+    switch (type) {
+    case GL_FLOAT: case GL_UNSIGNED_INT: case GL_INT: return 4;
+    case GL_DOUBLE: return 8;
+    case GL_UNSIGNED_SHORT: case GL_SHORT: return 2;
+    case GL_UNSIGNED_BYTE: case GL_BYTE: return 1;
+    default: return 0;
+    }
+}
+
+/* The vertices a draw starts with (up to 3): its first indices when it reads an index buffer the
+ * model holds, else `first` onwards, else 0 onwards. */
+static int first_vertices(const struct sm_context *ctx, const struct glr_call *c, const cJSON *state, uint64_t *v)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    int pi = glr_cmd_param_index(ci, "indices"), pt = glr_cmd_param_index(ci, "type"),
+        pf = glr_cmd_param_index(ci, "first");
+    if (pi >= 0 && pt >= 0 && !ci->params[pi].is_pointer)
+        pi = -1;
+    if (pi >= 0 && pt >= 0) {
+        const cJSON *eb = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "vertex_array"),
+                                                           "element_buffer");
+        const struct sm_buffer *b = cJSON_IsNumber(eb) && eb->valuedouble > 0
+                                        ? sm_get_buffer(ctx, (uint32_t)eb->valuedouble) : NULL;
+        unsigned isz = type_size((uint32_t)c->args[pt]);
+        if (!b || !b->data_known || !b->data || !isz || isz > 4)
+            return 0;
+        uint64_t off = c->args[pi];
+        int n = 0;
+        for (; n < 3 && off + (uint64_t)(n + 1) * isz <= b->size; n++) {
+            double d;
+            read_component(b->data + off, (uint32_t)c->args[pt], false, n, &d);
+            v[n] = (uint64_t)d;
+        }
+        return n;
+    }
+    uint64_t first = pf >= 0 ? (uint64_t)(int64_t)(int32_t)c->args[pf] : 0;
+    for (int i = 0; i < 3; i++)
+        v[i] = first + (uint64_t)i;
+    return 3;
+}
+
+/* The vertex inputs of a draw: each enabled attribute's layout and its values for the draw's
+ * first vertices, read from the buffers the model holds. */
+static cJSON *vertex_inputs_json(const struct sm_context *ctx, const struct glr_call *c, const cJSON *state)
+{
+    cJSON *out = cJSON_CreateArray();
+    uint64_t verts[3];
+    int nv = glrh_cmd_is_draw(c->cmd) ? first_vertices(ctx, c, state, verts) : 0;
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "vertex_array"),
+                                                           "enabled_attributes"))
+    {
+        cJSON *e = cJSON_Duplicate(a, true);
+        cJSON_AddItemToArray(out, e);
+        const cJSON *bn = cJSON_GetObjectItemCaseSensitive(a, "buffer");
+        const cJSON *ty = cJSON_GetObjectItemCaseSensitive(a, "type");
+        uint32_t type = 0;
+        if (!cJSON_IsNumber(bn) || bn->valuedouble <= 0 || !cJSON_IsString(ty) || !sm_enum_value(ty->valuestring, &type))
+            continue;
+        const struct sm_buffer *b = sm_get_buffer(ctx, (uint32_t)bn->valuedouble);
+        int size = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(a, "size"));
+        uint64_t stride = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(a, "stride"));
+        uint64_t offset = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(a, "offset"));
+        unsigned ts = type_size(type);
+        bool norm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "normalized"));
+        if (!b || !b->data_known || !b->data || !ts || size < 1 || size > 4)
+            continue;
+        if (!stride)
+            stride = (uint64_t)ts * (uint64_t)size;
+        cJSON *vals = cJSON_AddArrayToObject(e, "first_vertices");
+        for (int i = 0; i < nv; i++) {
+            uint64_t at = offset + verts[i] * stride;
+            if (verts[i] > b->size || at + (uint64_t)ts * size > b->size)
+                break;
+            cJSON *vx = cJSON_CreateArray();
+            cJSON_AddItemToArray(vx, cJSON_CreateNumber((double)verts[i]));
+            for (int k = 0; k < size; k++) {
+                double d;
+                cJSON_AddItemToArray(vx, read_component(b->data + at, type, norm, k, &d) ? cJSON_CreateNumber(d)
+                                                                                          : cJSON_CreateNull());
+            }
+            cJSON_AddItemToArray(vals, vx);
+        }
+    }
+    return out;
+}
+
 /* The detail file of a draw, clear or blit: data/d/<record>.js. */
 static int write_detail(struct walk *w, uint64_t record, const struct glr_call *c, const char *text)
 {
@@ -374,6 +480,7 @@ static int write_detail(struct walk *w, uint64_t record, const struct glr_call *
         cJSON_AddItemToObject(root, "textures",
                               textures_json(w, ctx, cJSON_GetObjectItemCaseSensitive(state, "textures")));
         cJSON_AddItemToObject(root, "buffers", buffers_json(ctx, state));
+        cJSON_AddItemToObject(root, "vertex_inputs", vertex_inputs_json(ctx, c, state));
     } else {
         cJSON_AddStringToObject(root, "note", "no state: the call ran on no context the state model knows");
     }

@@ -178,12 +178,16 @@
     if (bufRows.length) bf.appendChild(table(['name', 'role', 'bytes', 'usage', 'first words as floats'], bufRows));
     else bf.textContent = 'none';
     const va = d.state.vertex_array;
-    const attrs = (va && va.enabled_attributes) || [];
+    const attrs = d.vertex_inputs || [];
     if (attrs.length) {
       vx.appendChild(el('div', 'vertex array ' + va.name + (va.element_buffer ? ', element buffer ' + va.element_buffer : '')));
-      vx.appendChild(table(['index', 'size', 'type', 'normalized', 'buffer', 'offset', 'stride', 'divisor'],
+      vx.appendChild(table(['index', 'size', 'type', 'normalized', 'buffer', 'offset', 'stride', 'divisor', 'first vertices'],
         attrs.map(function (a) {
-          return [a.index, a.size, a.type, a.normalized, a.client_array ? 'client memory' : a.buffer, a.offset, a.stride, a.divisor];
+          const first = (a.first_vertices || []).map(function (v) {
+            return '#' + v[0] + ': (' + v.slice(1).map(function (x) { return x === null ? '?' : +x.toPrecision(5); }).join(', ') + ')';
+          }).join('  ');
+          return [a.index, a.size, a.type, a.normalized, a.client_array ? 'client memory' : a.buffer, a.offset, a.stride, a.divisor,
+            first || (a.client_array ? '' : 'contents not known')];
         })));
     } else vx.textContent = 'no enabled vertex arrays';
   }
@@ -355,7 +359,7 @@
         shaders: shaders, textures: document.querySelectorAll('#d-textures tr').length - 1 > 0 ? document.querySelectorAll('#d-textures tr').length - 1 : 0,
         texture_images: document.querySelectorAll('#d-textures img').length,
         texture_images_loaded: Array.prototype.filter.call(document.querySelectorAll('#d-textures img'), function (i) { return i.complete && i.naturalWidth > 0; }).length,
-        state: $('d-state').textContent.length, model: $('d-model').textContent });
+        state: $('d-state').textContent.length, model: $('d-model').textContent, vertex: $('d-vertex').textContent });
     }
     out.click_ms = performance.now() - t0;
     out.scripts = document.querySelectorAll('script').length;
