@@ -507,7 +507,7 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
     cJSON *root = cJSON_CreateObject(), *names = cJSON_CreateArray(), *events = cJSON_CreateArray();
     w.programs = cJSON_CreateObject();
     w.textures_done = cJSON_CreateObject();
-    int name_index[GLR_CMD_COUNT + 64];
+    int name_index[GLR_PSEUDO_END + 1];
     for (size_t i = 0; i < sizeof name_index / sizeof name_index[0]; i++)
         name_index[i] = -1;
     int n_names = 0;
@@ -527,7 +527,7 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
         enum ev_kind kind = kind_of(c.cmd);
         char text[1024];
         call_text(&c, text, sizeof text);
-        uint32_t slot = c.cmd < GLR_CMD_COUNT ? c.cmd : GLR_CMD_COUNT + (c.cmd & 63);
+        uint32_t slot = c.cmd < GLR_PSEUDO_END ? c.cmd : GLR_PSEUDO_END; /* the stream reader allows no other */
         if (name_index[slot] < 0) {
             name_index[slot] = n_names++;
             cJSON_AddItemToArray(names, cJSON_CreateString(glr_call_name(c.cmd)));
