@@ -192,6 +192,16 @@ def test_glmark2_hostile(tmp):
     out = os.path.join(tmp, 'gm')
     if not report(tmp, cap, out):
         return
+    # The data files carry the hostile text only as escapes: no '<', '>' or '&' in any of them.
+    for folder in ('data', 'data/d'):
+        for f in os.listdir(os.path.join(out, folder)):
+            if f.endswith('.js'):
+                text = open(os.path.join(out, folder, f), encoding='utf-8').read()
+                if any(ch in text for ch in '<>&'):
+                    fail('glmark2: %s/%s holds a raw markup character' % (folder, f))
+    progs = open(os.path.join(out, 'data', 'programs.js'), encoding='utf-8').read()
+    if '\\u003c/script\\u003e\\u003cscript\\u003ewindow.__glrPwned' not in progs:
+        fail('glmark2: the hostile shader text is not in programs.js as escapes')
     res, dom = selftest(tmp, out + '/index.html')
     if not res:
         return
