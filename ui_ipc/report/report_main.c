@@ -66,6 +66,11 @@ static int prepare_out(const char *dir, char *err, size_t n)
         snprintf(err, n, "report: --out needs a folder");
         return -1;
     }
+    /* The report's file paths are DIR plus at most ~40 characters, in 4096-byte buffers. */
+    if (strlen(dir) > 3000) {
+        snprintf(err, n, "report: the --out path is too long (%zu characters; at most 3000)", strlen(dir));
+        return -1;
+    }
     if (stat(dir, &st) != 0) {
         if (errno != ENOENT || mkdir(dir, 0777) != 0) {
             snprintf(err, n, "report: cannot create the folder %s: %s", dir, strerror(errno));
