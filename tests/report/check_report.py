@@ -152,6 +152,8 @@ def test_sample(tmp):
         fail('lit_mesh: no draw shows its first vertex values: %r' % [v['vertex'][:200] for v in draws])
     if not all('%' in v['model'] for v in draws):
         fail('lit_mesh: model agreement missing at a draw: %r' % [v['model'] for v in draws])
+    if not any(sh['hot'] for v in draws for sh in v['shaders']):
+        fail('lit_mesh: --profile marks no hot line in any draw\'s shader source')
     if res['profile_plots'] < 3 or res['profile_lines'] < 1:
         fail('lit_mesh: profile: %d plots, %d hot lines' % (res['profile_plots'], res['profile_lines']))
     print('lit_mesh: %d events, %d draws/clears visited, ready in %.0f ms, clicks %.0f ms'

@@ -109,10 +109,35 @@
       document.head.appendChild(s);
     });
   }
-  function sourceBlock(src) {
+  const STAGE_SHORT = { GL_VERTEX_SHADER: 'VS', GL_FRAGMENT_SHADER: 'FS', GL_GEOMETRY_SHADER: 'GS', GL_COMPUTE_SHADER: 'CS',
+    GL_TESS_CONTROL_SHADER: 'TCS', GL_TESS_EVALUATION_SHADER: 'TES' };
+  // The profile's per-line figures of one shader (with --profile): line -> {samples, instructions}.
+  function hotLines(prog, stage) {
+    const P = R.data.profile, out = {};
+    if (!P || P.error || !P.lines) return out;
+    P.lines.forEach(function (l) {
+      if (l.program === prog.program && (l.ctx === prog.context || l.ctx === prog.share_group) && l.stage === STAGE_SHORT[stage])
+        out[l.line] = l;
+    });
+    return out;
+  }
+  function sourceBlock(src, hot) {
     const pre = el('pre', null, 'src');
+    let max = 0;
+    Object.keys(hot || {}).forEach(function (k) { max = Math.max(max, hot[k].samples || 0); });
     src.split('\n').forEach(function (line, i) {
       pre.appendChild(el('span', String(i + 1).padStart(4) + '  ', 'ln'));
+      const h = hot && hot[i + 1];
+      if (h) {
+        // Lines the model ran carry their PC samples (a gutter); the shade follows the share of
+        // the hottest line, the tooltip gives instructions and stall reasons.
+        const mark = el('span', (h.samples || 0) + ' smp', 'gut hot');
+        mark.title = h.instructions + ' warp instructions; ' + Object.keys(h.reasons || {}).map(function (k) { return k + ' ' + h.reasons[k]; }).join(', ');
+        mark.style.backgroundColor = 'rgba(230, 81, 0, ' + (max ? (0.1 + 0.8 * (h.samples || 0) / max).toFixed(2) : 0.1) + ')';
+        pre.appendChild(mark);
+      } else if (Object.keys(hot || {}).length) {
+        pre.appendChild(el('span', '', 'gut'));
+      }
       pre.appendChild(document.createTextNode(line + '\n'));
     });
     return pre;
@@ -159,7 +184,7 @@
       sh.appendChild(el('div', 'program ' + prog.program + ' (link ' + prog.link + ')'));
       prog.shaders.forEach(function (s) {
         sh.appendChild(el('h4', s.stage));
-        const b = sourceBlock(s.source);
+        const b = sourceBlock(s.source, hotLines(prog, s.stage));
         b.dataset.stage = s.stage;
         sh.appendChild(b);
       });
@@ -352,7 +377,8 @@
         return i.complete ? null : new Promise(function (ok) { i.onload = i.onerror = ok; });
       }));
       const shaders = Array.prototype.map.call(document.querySelectorAll('#d-shaders pre.src'), function (p) {
-        return { stage: p.dataset.stage, text: Array.prototype.filter.call(p.childNodes, function (n) { return n.nodeType === 3; }).map(function (n) { return n.data; }).join('') };
+        return { stage: p.dataset.stage, hot: p.querySelectorAll('span.hot').length,
+          text: Array.prototype.filter.call(p.childNodes, function (n) { return n.nodeType === 3; }).map(function (n) { return n.data; }).join('') };
       });
       out.visited.push({ record: rec, title: $('d-title').textContent, call: $('d-call').textContent,
         shot: res.shot, shot_w: $('d-shot').naturalWidth, shot_h: $('d-shot').naturalHeight,
