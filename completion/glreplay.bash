@@ -7,7 +7,7 @@ _glreplay()
     local cur prev words cword
     _init_completion || return
 
-    local verbs="run capture info replay state model debug dap profile help"
+    local verbs="run capture info replay state model debug dap profile report help"
     if [[ $cword -eq 1 ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$verbs --help --version" -- "$cur")
         return
@@ -34,6 +34,7 @@ _glreplay()
         dap) opts="--socket --stdio --connect --pid --help" ;;
         profile) opts="--out --counters --counter-mask --pc-sampling --pc-mode --seed --annotate --edges
                        --edges-exact --dot --trace-buffers --trace-out --plot --top --timeout --json --help" ;;
+        report) opts="--out --profile --no-model --thumb-size --help" ;;
         *) return ;;
     esac
 
@@ -43,7 +44,7 @@ _glreplay()
             _filedir -d
             return ;;
         --out)
-            if [[ $verb == capture ]]; then _filedir glcap; else _filedir json; fi
+            if [[ $verb == capture ]]; then _filedir glcap; elif [[ $verb == report ]]; then _filedir -d; else _filedir json; fi
             return ;;
         --socket)
             _filedir sock

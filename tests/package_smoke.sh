@@ -97,7 +97,7 @@ out=$(g --version) || fail "--version exited $?"
 [[ $out =~ ^glreplay\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version printed '$out'"
 [ -z "$version" ] || [ "$out" = "glreplay $version" ] || fail "--version printed '$out', the package is $version"
 help=$(g --help) || fail "--help exited $?"
-verbs="run capture info replay state model debug dap profile"
+verbs="run capture info replay state model debug dap profile report"
 for v in $verbs; do
     grep -q "^  glreplay $v " <<<"$help" || fail "--help does not list '$v'"
     vh=$(g "$v" --help) || fail "$v --help exited $?"
@@ -180,6 +180,11 @@ capture() {  # NAME FRAME APP ARGS...  (an APP that never exits is stopped once 
     note "captured $name frame $frame and replayed it pixel-exactly"
 }
 capture glxgears 5 glxgears
+# report: the page's files come from the binary (embedded), the thumbnails from the installed replayer
+g report glxgears.glcap --out report --no-model >"$tmp/report.out" 2>&1 || { cat "$tmp/report.out"; fail "report"; }
+[ -s report/index.html ] && [ -s report/report.js ] && [ -n "$(ls report/thumbs)" ] ||
+    fail "report wrote no page or no thumbnails: $(ls -R report | head -20)"
+note "report of glxgears: $(ls report/thumbs | wc -l) thumbnails"
 if [ -n "$build" ] && [ -x "$build/samples/lit_mesh" ]; then
     capture lit_mesh 3 "$build/samples/lit_mesh" --frames 4 --size 96x64
     capture gles3_egl 3 "$build/samples/gles3_egl" --frames 4 --size 96x64

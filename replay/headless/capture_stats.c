@@ -19,6 +19,14 @@ bool glrh_cmd_is_draw(uint32_t cmd)
     return (starts(n, "glDraw") && !starts(n, "glDrawBuffer")) || starts(n, "glMultiDraw");
 }
 
+bool glrh_cmd_is_blit(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT)
+        return false;
+    const char *n = glr_cmds[cmd].name;
+    return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer");
+}
+
 bool glrh_cmd_is_clear(uint32_t cmd)
 {
     if (cmd >= GLR_CMD_COUNT)

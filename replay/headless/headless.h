@@ -116,6 +116,8 @@ void glrh_stats_free(struct glrh_stats *st);
 /* Commands that draw or clear (glDraw*, glMultiDraw*, glClear*): the --png points. */
 bool glrh_cmd_is_draw(uint32_t cmd);
 bool glrh_cmd_is_clear(uint32_t cmd);
+/* glBlitFramebuffer and its suffixed and DSA forms. */
+bool glrh_cmd_is_blit(uint32_t cmd);
 
 /* ---- Replay ---- */
 
@@ -144,6 +146,11 @@ struct glrh_options {
      * loaded initial state (glr_restore_load); NULL: the replayer loads it from cap->path. */
     struct glr_restore *snapshot;
     bool full_restore;
+    /* Called in the first pass with the draw framebuffer's colour image (RGBA8, rows bottom-up,
+     * valid during the call) after every draw, clear and blit: what `glreplay report` pictures.
+     * Targets that cannot be read as RGBA8 are skipped. NULL: none. */
+    void (*on_image)(void *user, uint64_t record, uint32_t cmd, const uint8_t *rgba, unsigned w, unsigned h);
+    void *on_image_user;
 };
 
 struct glrh_result {

@@ -181,6 +181,16 @@ void glrh_png_after_draw(struct replayer *r, uint32_t cmd)
     free(px);
 }
 
+void glrh_image_after_draw(struct replayer *r, uint32_t cmd)
+{
+    uint8_t *px;
+    unsigned w, h;
+    if (glrh_read_draw_buffer(&r->gl, r->current->desc, r->current->w, r->current->h, &px, &w, &h) != 0)
+        return;
+    r->opt->on_image(r->opt->on_image_user, r->record, cmd, px, w, h);
+    free(px);
+}
+
 /* Reference images no swap of the pass matched: the end of a capture without a swap (a program
  * that never swaps, glreplay_capture_end, a context released or destroyed: shim/capture.c keeps
  * them as the context's last state). Compared with the same context's framebuffer after the last

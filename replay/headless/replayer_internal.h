@@ -72,6 +72,8 @@ int glrh_on_swap(struct replayer *r, const struct glr_call *c);
 void glrh_verify_end_images(struct replayer *r);
 /* --png after a draw or clear. */
 void glrh_png_after_draw(struct replayer *r, uint32_t cmd);
+/* The same image handed to opt->on_image (glreplay report). */
+void glrh_image_after_draw(struct replayer *r, uint32_t cmd);
 
 /* A CLIENT_ARRAY record: returns an enum glr_dispatch_result. */
 int glrh_client_array(struct replayer *r, const struct glr_call *c);

@@ -7,5 +7,7 @@ int cli_info(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 /* GPU model telemetry of a capture (cli_profile.c). */
 int cli_profile(int argc, char **argv);
+/* A self-contained HTML page of a capture (cli_report.c). */
+int cli_report(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@ static const struct verb verbs[] = {
     { "model", cli_model, "model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing]   run the frame on the GPU model" },
     { "debug", cli_debug, "debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition E] [--draw K] [--pixel X,Y] [--no-timing] [--json] | --list   stop at the N-th hit, print the snapshot" },
     { "profile", cli_profile, "profile F.glcap --out trace.json [--counters] [--pc-sampling P] [--edges B] [--trace-buffers TYPES] [--plot out.svg] [--json] ...   GPU model telemetry: Perfetto trace, report, plot" },
+    { "report", cli_report, "report F.glcap --out DIR [--profile] [--no-model] [--thumb-size N]   self-contained HTML page of the frame" },
     { "dap", cli_dap, "dap --socket P F.glcap   Debug Adapter Protocol server for a capture file" },
 };
 

@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""Tests of `glreplay report` in a real browser (Debian's chromium, headless; stdlib only).
+
+  check_report.py --glreplay G --chromium C --sample S --shaders DIR [--glmark2 P]
+
+1. The lit_mesh sample (a real GLFW program under the shim): captured, reported with --profile,
+   the page loaded from disk in headless Chromium, whose page script (index.html?selftest) clicks
+   every draw, clear and blit in the event list and writes what it showed into the DOM
+   (--dump-dom). Checked against the capture (`glreplay info --json`) and the sample's shader
+   files: the event count and names, a loaded thumbnail for every draw, the shader sources of the
+   selected draws, the model's agreement, the profile's plots and hot lines.
+2. glmark2 (a real program, its texture scene) with its data folder copied and every fragment
+   shader given a hostile comment (`</script><script>...`, an `<img onerror>`): the source must show
+   as text, no script beyond the page's own may run, and the scene's texture shows as an image.
+3. A screenshot of the layout (chromium --screenshot): the asked size and not blank.
+4. Bad input: a missing, a truncated and a non-capture file, an --out that is a file, a non-empty
+   foreign folder: one "glreplay: ..." line and exit status 2.
+"""
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+FAILURES = []
+INJECT = ('// </script><script>window.__glrPwned=1;alert(1)</script>'
+          '<img src=x onerror="window.__glrPwned=1"> & done')
+
+
+def fail(msg):
+    FAILURES.append(msg)
+    print('FAIL: ' + msg, flush=True)
+
+
+def run(cmd, timeout=120, env=None):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
+                          env=env, universal_newlines=True, errors='replace')
+
+
+def describe(p):
+    return 'exit %d\n--- stdout\n%s--- stderr\n%s' % (p.returncode, p.stdout[-2000:], p.stderr[-2000:])
+
+
+def chromium(args, tmp, url, timeout=90):
+    prof = tempfile.mkdtemp(prefix='chr', dir=tmp)
+    cmd = [ARGS.chromium, '--headless', '--disable-gpu', '--no-sandbox', '--no-first-run',
+           '--user-data-dir=' + prof] + args + [url]
+    return run(cmd, timeout=timeout)
+
+
+def selftest(tmp, index):
+    """The page's self-test result (the JSON its script wrote into #selftest)."""
+    p = chromium(['--virtual-time-budget=60000', '--dump-dom'], tmp, 'file://' + index + '?selftest')
+    m = re.search(r'<pre id="selftest">(.*?)</pre>', p.stdout, re.S)
+    if p.returncode != 0 or not m:
+        fail('chromium gave no self-test result for %s: %s' % (index, describe(p)))
+        return None, p.stdout
+    return json.loads(html.unescape(m.group(1))), p.stdout
+
+
+def report(tmp, cap, out, extra=()):
+    p = run([ARGS.glreplay, 'report', cap, '--out', out] + list(extra), timeout=300)
+    if p.returncode != 0 or not os.path.exists(os.path.join(out, 'index.html')):
+        fail('report %s: %s' % (cap, describe(p)))
+        return False
+    print(p.stdout.strip(), flush=True)
+    return True
+
+
+def info(cap):
+    p = run([ARGS.glreplay, 'info', cap, '--json', '--top', '0'])
+    return json.loads(p.stdout)
+
+
+def check_common(res, cap, name):
+    """What every report page must show, against `glreplay info --json` of the capture."""
+    inf = info(cap)
+    per = {c['name']: c['count'] for c in inf['calls']['per_command']}
+    if res['events_total'] != inf['calls']['records']:
+        fail('%s: page shows %d events, the capture has %d records' % (name, res['events_total'], inf['calls']['records']))
+    for cmd in per:
+        if cmd not in res['names']:
+            fail('%s: command %s of the capture is not among the page\'s event names' % (name, cmd))
+    draws = sum(n for c, n in per.items() if (c.startswith('glDraw') and not c.startswith('glDrawBuffer'))
+                or c.startswith('glMultiDraw'))
+    clears = per.get('glClear', 0)
+    blits = sum(n for c, n in per.items() if c.startswith('glBlit'))
+    if res['filtered_rows'] != draws + clears + blits or len(res['visited']) != draws + clears + blits:
+        fail('%s: %d draws/clears/blits listed, %d visited; the capture has %d draws, %d clears, %d blits'
+             % (name, res['filtered_rows'], len(res['visited']), draws, clears, blits))
+    if res['rows_in_dom'] >= res['events_total'] and res['events_total'] > 40:
+        fail('%s: the list is not virtualized: %d rows in the DOM for %d events' % (name, res['rows_in_dom'], res['events_total']))
+    for v in res['visited']:
+        if v.get('error'):
+            fail('%s: event %d: %s' % (name, v['record'], v['error']))
+            continue
+        kind = 'draw' if 'glDraw' in v['title'] else 'clear' if 'glClear' in v['title'] else 'blit'
+        if not v['title'].startswith('event %d: ' % v['record']) or '(%s,' % kind not in v['title']:
+            fail('%s: event %d shows the title %r' % (name, v['record'], v['title']))
+        if not v['shot'] or not (0 < v['shot_w'] <= 160 and 0 < v['shot_h'] <= 160):
+            fail('%s: event %d (%s): no thumbnail (%s, %dx%d)' % (name, v['record'], v['title'], v['shot'], v['shot_w'], v['shot_h']))
+        if v['state'] < 200:
+            fail('%s: event %d: no API state shown' % (name, v['record']))
+        if kind == 'draw' and not v['shaders']:
+            fail('%s: draw %d: no shader source shown' % (name, v['record']))
+        if v['texture_images'] != v['texture_images_loaded']:
+            fail('%s: event %d: %d of %d texture images did not load' % (name, v['record'], v['texture_images'] - v['texture_images_loaded'], v['texture_images']))
+    if res['pwned']:
+        fail('%s: a script from the capture ran in the page' % name)
+    expected = {'report.js', 'data/info.js', 'data/events.js', 'data/programs.js', 'data/model.js', 'data/profile.js'}
+    for s in res['script_srcs']:
+        if s is None or (s not in expected and not re.fullmatch(r'data/d/\d+\.js', s)):
+            fail('%s: unexpected script in the page: %r' % (name, s))
+
+
+def shown_sources(res):
+    out = []
+    for v in res['visited']:
+        out += [s['text'] for s in v['shaders']]
+    return out
+
+
+def test_sample(tmp):
+    cap = os.path.join(tmp, 'lit.glcap')
+    p = run([ARGS.glreplay, 'capture', '--frame', '3', '--out', cap, '--', ARGS.sample, '--frames', '5'])
+    if p.returncode != 0:
+        fail('capture lit_mesh: ' + describe(p))
+        return
+    out = os.path.join(tmp, 'lit report')   # a space in the path: the page's URLs still resolve
+    if not report(tmp, cap, out, ['--profile']):
+        return
+    res, dom = selftest(tmp, out + '/index.html')
+    if not res:
+        return
+    check_common(res, cap, 'lit_mesh')
+    # Every shader file of the program shows in full among the sources of the draws (the sample
+    # prepends #version/#define lines).
+    sources = shown_sources(res)
+    for f in sorted(os.listdir(ARGS.shaders)):
+        text = open(os.path.join(ARGS.shaders, f)).read()
+        if not any(text in s for s in sources):
+            fail('lit_mesh: the source of %s is not shown at any draw' % f)
+    draws = [v for v in res['visited'] if 'glDraw' in v['title']]
+    # The mesh draws read vertex buffers the capture uploaded: their first vertices are shown.
+    if not any(re.search(r'#0: \(-?[0-9.]+, ', v['vertex']) for v in draws):
+        fail('lit_mesh: no draw shows its first vertex values: %r' % [v['vertex'][:200] for v in draws])
+    if not all('%' in v['model'] for v in draws):
+        fail('lit_mesh: model agreement missing at a draw: %r' % [v['model'] for v in draws])
+    if not any(sh['hot'] for v in draws for sh in v['shaders']):
+        fail('lit_mesh: --profile marks no hot line in any draw\'s shader source')
+    if res['profile_plots'] < 3 or res['profile_lines'] < 1:
+        fail('lit_mesh: profile: %d plots, %d hot lines' % (res['profile_plots'], res['profile_lines']))
+    print('lit_mesh: %d events, %d draws/clears visited, ready in %.0f ms, clicks %.0f ms'
+          % (res['events_total'], len(res['visited']), res['ready_ms'], res['click_ms']), flush=True)
+    # 3. The layout as a screenshot: the asked size, and not blank (the header band is there and
+    # the page has many colours: thumbnails, text, tables).
+    shot = os.path.join(tmp, 'shot.png')
+    p = chromium(['--window-size=1280,900', '--virtual-time-budget=10000', '--screenshot=' + shot], tmp,
+                 'file://' + out + '/index.html')
+    if not os.path.exists(shot):
+        fail('no screenshot: ' + describe(p))
+        return
+    w, h, px = read_png(shot)
+    if (w, h) != (1280, 900):
+        fail('screenshot is %dx%d, asked 1280x900' % (w, h))
+    colours = set(px[i:i + 3] for i in range(0, len(px), 4 * 97))
+    header = px[(10 * w + 300) * 4:(10 * w + 300) * 4 + 3]
+    if len(colours) < 40 or header != bytes((0x26, 0x32, 0x38)):
+        fail('screenshot looks blank: %d colours sampled, header pixel %r' % (len(colours), header))
+    # The selected draw's thumbnail is on screen: near-black sky/ground pixels are not the page's.
+    print('screenshot: %dx%d, %d colours sampled' % (w, h, len(colours)), flush=True)
+
+
+def test_glmark2_hostile(tmp):
+    data = os.path.join(tmp, 'glmark2-data')
+    shutil.copytree('/usr/share/glmark2', data)
+    shaders = os.path.join(data, 'shaders')
+    for f in os.listdir(shaders):
+        if f.endswith('.frag'):
+            with open(os.path.join(shaders, f), 'a') as fh:
+                fh.write('\n' + INJECT + '\n')
+    cap = os.path.join(tmp, 'glmark2.glcap')
+    p = run([ARGS.glreplay, 'capture', '--frame', '3', '--out', cap, '--', ARGS.glmark2, '--data-path', data,
+             '-s', '160x120', '-b', 'texture:nframes=6'])
+    if p.returncode != 0:
+        fail('capture glmark2: ' + describe(p))
+        return
+    out = os.path.join(tmp, 'gm')
+    if not report(tmp, cap, out):
+        return
+    # The data files carry the hostile text only as escapes: no '<', '>' or '&' in any of them.
+    for folder in ('data', 'data/d'):
+        for f in os.listdir(os.path.join(out, folder)):
+            if f.endswith('.js'):
+                text = open(os.path.join(out, folder, f), encoding='utf-8').read()
+                if any(ch in text for ch in '<>&'):
+                    fail('glmark2: %s/%s holds a raw markup character' % (folder, f))
+    progs = open(os.path.join(out, 'data', 'programs.js'), encoding='utf-8').read()
+    if '\\u003c/script\\u003e\\u003cscript\\u003ewindow.__glrPwned' not in progs:
+        fail('glmark2: the hostile shader text is not in programs.js as escapes')
+    res, dom = selftest(tmp, out + '/index.html')
+    if not res:
+        return
+    check_common(res, cap, 'glmark2 texture')
+    draws = [v for v in res['visited'] if 'glDraw' in v['title']]
+    if not draws or not any(INJECT in s['text'] for s in draws[0]['shaders'] if s['stage'] == 'GL_FRAGMENT_SHADER'):
+        fail('glmark2: the hostile fragment shader text is not shown as text at the draw')
+    if not any(v['texture_images_loaded'] for v in draws):
+        fail('glmark2 texture: no texture image shown at its draw')
+    if re.search(r'<img[^>]*src="x"', dom) or '<script>window.__glrPwned' in dom:
+        fail('glmark2: markup from the capture reached the DOM as elements')
+    print('glmark2 texture (hostile shaders): %d events, ready in %.0f ms' % (res['events_total'], res['ready_ms']),
+          flush=True)
+
+
+def test_bad_input(tmp):
+    good = os.path.join(tmp, 'lit.glcap')
+    truncated = os.path.join(tmp, 'trunc.glcap')
+    if os.path.exists(good):
+        with open(good, 'rb') as f:
+            data = f.read()
+        with open(truncated, 'wb') as f:
+            f.write(data[:len(data) // 2])
+    notcap = os.path.join(tmp, 'notcap.glcap')
+    with open(notcap, 'w') as f:
+        f.write('not a capture\n' * 10)
+    afile = os.path.join(tmp, 'afile')
+    open(afile, 'w').close()
+    foreign = os.path.join(tmp, 'foreign')
+    os.makedirs(foreign, exist_ok=True)
+    open(os.path.join(foreign, 'keep.txt'), 'w').close()
+    cases = [([os.path.join(tmp, 'missing.glcap'), '--out', os.path.join(tmp, 'o1')], 'missing capture'),
+             ([notcap, '--out', os.path.join(tmp, 'o2')], 'not a capture'),
+             ([good, '--out', afile], '--out is a file'),
+             ([good, '--out', foreign], '--out is a foreign folder'),
+             ([good], 'no --out'),
+             ([good, '--out', os.path.join(tmp, 'o3'), '--thumb-size', '3'], 'bad --thumb-size')]
+    if os.path.exists(truncated):
+        cases.append(([truncated, '--out', os.path.join(tmp, 'o4')], 'truncated capture'))
+    for args, what in cases:
+        p = run([ARGS.glreplay, 'report'] + args)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith('glreplay: '):
+            fail('%s: expected one error line and exit 2: %s' % (what, describe(p)))
+    if os.listdir(foreign) != ['keep.txt']:
+        fail('a foreign folder was written into: %r' % os.listdir(foreign))
+
+
+def read_png(path):
+    """Width, height and RGBA bytes of an 8-bit RGB or RGBA PNG (what chromium writes)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    pos, idat, w = 8, b'', 0
+    while pos < len(data):
+        n, typ = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if typ == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif typ == b'IDAT':
+            idat += body
+        pos += 12 + n
+    bpp = {6: 4, 2: 3}[ctype]
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    out, prev = bytearray(), bytearray(stride)
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        for x in range(w):
+            out += line[x * bpp:x * bpp + 3] + (bytes((line[x * bpp + 3],)) if bpp == 4 else b'\xff')
+    return w, h, bytes(out)
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--glreplay', required=True)
+    ap.add_argument('--chromium', default='/usr/bin/chromium')
+    ap.add_argument('--sample', required=True)
+    ap.add_argument('--shaders', required=True)
+    ap.add_argument('--glmark2')
+    ARGS = ap.parse_args()
+    if not os.path.exists(ARGS.chromium):
+        sys.exit('chromium not found at %s (Debian package chromium, tests/packages.txt)' % ARGS.chromium)
+    tmp = tempfile.mkdtemp(prefix='glr-report-')
+    try:
+        test_sample(tmp)
+        if ARGS.glmark2:
+            test_glmark2_hostile(tmp)
+        test_bad_input(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if FAILURES:
+        print('%d failure(s)' % len(FAILURES))
+        return 1
+    print('all report checks passed')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
