@@ -27,15 +27,17 @@ if [ ! -f "$build/build.ninja" ]; then
   CC=clang CXX=clang++ meson setup "$build" "$root" -Dfuzzing=true -Db_sanitize=address,undefined \
     -Db_lundef=false -Dbuildtype=debugoptimized -Dvscode=disabled >/dev/null || exit 1
 fi
-ninja -C "$build" $(printf 'tests/fuzz/fuzz_%s ' "${targets[@]}") shim/libglreplay.so samples/lit_mesh >/dev/null || exit 1
+ninja -C "$build" $(printf 'tests/fuzz/fuzz_%s ' "${targets[@]}") >/dev/null || { echo "run_fuzz: building $build failed"; exit 1; }
 mkdir -p "$work"
 
-# The DAP server target serves a capture of a real program (the sample lit_mesh, frame 2).
+# The DAP server target serves a capture of a real program (the sample lit_mesh, frame 2), made with
+# the regular build's shim (an ASan shim cannot be preloaded into an uninstrumented program).
 cap=$work/lit_mesh.glcap
 if [[ " ${targets[*]} " == *" dap_server "* ]] && [ ! -f "$cap" ]; then
+  ninja -C "$root/build" shim/libglreplay.so samples/lit_mesh >/dev/null || { echo "run_fuzz: build/ is needed"; exit 1; }
   run=(); [ -n "${DISPLAY:-}" ] || run=(xvfb-run -a -s "-screen 0 640x480x24")
-  GLREPLAY_CAPTURE_FRAMES=2 GLREPLAY_CAPTURE_OUT=$cap LD_PRELOAD=$build/shim/libglreplay.so \
-    "${run[@]}" "$build/samples/lit_mesh" --frames 3 --size 160x90 >/dev/null 2>&1
+  GLREPLAY_CAPTURE_FRAMES=2 GLREPLAY_CAPTURE_OUT=$cap LD_PRELOAD=$root/build/shim/libglreplay.so \
+    "${run[@]}" "$root/build/samples/lit_mesh" --frames 3 --size 160x90 >/dev/null 2>&1
   [ -f "$cap" ] || { echo "run_fuzz: could not capture lit_mesh for dap_server"; exit 1; }
 fi
 
