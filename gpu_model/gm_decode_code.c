@@ -129,6 +129,10 @@ static int pointee_of(gm_decoder *d, uint32_t ptr_id)
     const gm_type *pt = tyof(d, ptr_id);
     if (!pt || pt->kind != GM_TYPE_POINTER)
         return gm_dec_fail(d, "id %u is not a pointer", ptr_id);
+    /* A module's own OpTypePointer names the pointee: an id past the bound or not a type is
+     * refused here rather than read (found by fuzz_spirv_decode). */
+    if (pt->pointee <= 0 || (uint32_t)pt->pointee >= d->p->bound || d->p->types[pt->pointee].kind == GM_TYPE_VOID)
+        return gm_dec_fail(d, "pointer id %u points to id %d, which is not a type", ptr_id, pt->pointee);
     return pt->pointee;
 }
 
