@@ -44,6 +44,11 @@ typedef struct gm_draw_ctx {
     gm_fs_queue fsq;
     uint32_t pass_cov[32];    /* per-sample passes: each lane's pixel coverage (centroid) */            /* fragment warps whose shader was queued (deferred) */
     float plane_offset;         /* attribute planes' origin offset: 0.5, 1 for MSAA lines */
+    /* polygon mode GL_LINE/GL_POINT on a face: triangles go through gm_unfilled_tri (the
+     * draw module's pipeline); polygon offset is then applied per vertex there, not by
+     * the rasterizer (llvmpipe clears its own offset state in that case). */
+    bool unfilled;
+    int prim_face;              /* gl_FrontFacing of lines/points: -1 = true, else 0/1 */
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster
@@ -73,6 +78,15 @@ void gm_pipe_warp_flush(gm_draw_ctx *dc, gm_prim_raster *pr);
 /* Plane setup like lp_state_setup.c for three vertices in llvmpipe order. */
 void gm_setup_tri_planes(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                          const gm_pvert *v2, const gm_pvert *pv, gm_prim_raster *pr);
+
+/* Front facing for llvmpipe's fixed-point area sign (positive: llvmpipe-ccw). */
+bool gm_tri_front(const gm_draw_ctx *dc, int64_t area);
+
+/* The draw module's pipeline for one (clipped) triangle in polygon mode: cull, polygon
+ * offset per vertex, flat attributes from the provoking vertex, then GL_FILL / GL_LINE /
+ * GL_POINT by face (gm_unfilled.c).  edges: bit 0 v0-v1, bit 1 v1-v2, bit 2 v2-v0. */
+void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
+                     const gm_pvert *v2, unsigned edges);
 
 void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                       const gm_pvert *v2);

@@ -94,13 +94,14 @@ void gm_setup_tri_planes(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1
     pl->fb_height = dc->rs.fb_height;
     const gm_pipe_state *st = &dc->ctx->state;
     pr->z_offset = 0.0f;
-    if (st->polygon_offset_fill && (st->offset_factor != 0.0f || st->offset_units != 0.0f))
+    if (st->polygon_offset_fill && !dc->unfilled &&
+        (st->offset_factor != 0.0f || st->offset_units != 0.0f))
         pr->z_offset = polygon_offset(dc, v, ooa);
     pr->provoking = pv;
 }
 
 /* Is the triangle (raster-space fixed-point area sign) front facing? */
-static bool tri_front(const gm_draw_ctx *dc, int64_t area)
+bool gm_tri_front(const gm_draw_ctx *dc, int64_t area)
 {
     const gm_pipe_state *st = &dc->ctx->state;
     /* llvmpipe's positive area is clockwise in y-up window space, counter-clockwise
@@ -127,7 +128,7 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
     int64_t area = gm_rast_area(fx, fy);
     if (area == 0)
         return;
-    bool front = tri_front(dc, area);
+    bool front = gm_tri_front(dc, area);
     if (st->cull_face == GM_GL_FRONT_AND_BACK ||
         (st->cull_face == GM_GL_FRONT && front) || (st->cull_face == GM_GL_BACK && !front)) {
         ctx->stats.primitives_culled++;
