@@ -361,6 +361,9 @@ int gmf_type_chunks(const gm_program *p, int var, int type, int word, int *loc, 
  * bits, or integers when the attribute is integer / the input is integer). */
 void gmf_fetch_attr(gmf_draw_ctx *d, const gmf_attr *a, int64_t elem, int64_t instance,
                     uint32_t out[4]);
+/* The edge flag of vertex `elem` (edge flag array or the current glEdgeFlag value), for
+ * polygon mode GL_LINE/GL_POINT. */
+bool gmf_fetch_edge_flag(gmf_draw_ctx *d, int64_t elem);
 /* Checks the draw's attributes can be fetched; notes what cannot. */
 void gmf_check_attrs(gmf_draw_ctx *d);
 size_t gmf_gl_type_size(uint32_t type);
