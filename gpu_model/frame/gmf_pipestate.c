@@ -101,8 +101,4 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     ps->min_sample_shading = st->min_sample_shading;
     if (api == SM_API_GL_COMPAT && on(c, GL_ALPHA_TEST))
         gmf_note(ev, "legacy alpha test");
-    /* polygon mode line/point: the draw module's per-vertex offset does not agree yet */
-    if ((ps->polygon_offset_line || ps->polygon_offset_point || ps->polygon_offset_fill) &&
-        (ps->polygon_mode != GL_FILL || ps->polygon_mode_back != GL_FILL))
-        gmf_note(ev, "polygon offset with polygon mode line/point (not exact)");
 }

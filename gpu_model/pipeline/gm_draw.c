@@ -544,10 +544,21 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     dc.plane_offset = 0.5f;
     dc.ctx = ctx;
     dc.prim_face = -1;
+    dc.offset_state = -1;
     /* polygon mode GL_LINE/GL_POINT on either face: llvmpipe hands the draw to the draw
      * module's pipeline (cull, offset, flatshade, unfilled stages: gm_unfilled.c) */
-    dc.unfilled = (ctx->state.polygon_mode != GM_GL_FILL && ctx->state.polygon_mode != 0) ||
-                  (ctx->state.polygon_mode_back != GM_GL_FILL && ctx->state.polygon_mode_back != 0);
+    {
+        /* st_atom_rasterizer.c: a culled face takes the other face's fill mode */
+        uint32_t fm = ctx->state.polygon_mode, bm = ctx->state.polygon_mode_back;
+        if (fm != GM_GL_LINE && fm != GM_GL_POINT) fm = GM_GL_FILL;
+        if (bm != GM_GL_LINE && bm != GM_GL_POINT) bm = GM_GL_FILL;
+        uint32_t cf = ctx->state.cull_face;
+        if (cf == GM_GL_FRONT || cf == GM_GL_FRONT_AND_BACK) fm = bm;
+        if (cf == GM_GL_BACK || cf == GM_GL_FRONT_AND_BACK) bm = fm;
+        dc.fill_front = fm;
+        dc.fill_back = bm;
+        dc.unfilled = fm != GM_GL_FILL || bm != GM_GL_FILL;
+    }
     setup_raster_state(ctx, &dc.rs);
     int warp_ok = gm_pipe_fs_queue_init(&dc);
     int n = d->count;

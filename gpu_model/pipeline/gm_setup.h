@@ -48,7 +48,9 @@ typedef struct gm_draw_ctx {
      * draw module's pipeline); polygon offset is then applied per vertex there, not by
      * the rasterizer (llvmpipe clears its own offset state in that case). */
     bool unfilled;
+    uint32_t fill_front, fill_back;   /* polygon modes after the culled-face simplification */
     int prim_face;              /* gl_FrontFacing of lines/points: -1 = true, else 0/1 */
+    int offset_state;           /* unfilled: -1 undecided, 0/1 polygon offset off/on */
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster

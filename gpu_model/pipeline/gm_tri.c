@@ -44,9 +44,9 @@ static float polygon_offset(const gm_draw_ctx *dc, const gm_pvert *v[3], float o
         memcpy(&scale, &ue, 4);
         zoff = scale * st->offset_units + mult;
     } else {
-        float units = st->offset_units;
-        if (units != 0.0f)
-            units = (float)((units + (units > 0.0f ? 0.5f : -0.5f)) * dc->rs.mrd);
+        /* lp_state_setup.c: pgon_offset_units = (float)(units * mrd * 2) (measured: 1000
+         * units move a D24 depth by 1999-2000) */
+        float units = (float)((double)st->offset_units * (double)dc->rs.mrd * 2.0);
         zoff = units + mult;
     }
     if (st->offset_clamp > 0.0f) zoff = fminf(st->offset_clamp, zoff);
@@ -94,7 +94,7 @@ void gm_setup_tri_planes(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1
     pl->fb_height = dc->rs.fb_height;
     const gm_pipe_state *st = &dc->ctx->state;
     pr->z_offset = 0.0f;
-    if (st->polygon_offset_fill && !dc->unfilled &&
+    if ((st->polygon_offset_fill || st->polygon_offset_line || st->polygon_offset_point) && !dc->unfilled &&
         (st->offset_factor != 0.0f || st->offset_units != 0.0f))
         pr->z_offset = polygon_offset(dc, v, ooa);
     pr->provoking = pv;

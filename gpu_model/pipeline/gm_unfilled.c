@@ -52,7 +52,7 @@ static float draw_offset(const gm_draw_ctx *dc, const gm_pvert *const v[3], floa
         memcpy(&scale, &bits, 4);
         zoffset = st->offset_units * scale + mult;
     } else {
-        zoffset = st->offset_units * dc->rs.mrd + mult;
+        zoffset = (float)((double)st->offset_units * (double)dc->rs.mrd * 2.0) + mult;
     }
     if (st->offset_clamp != 0.0f)
         zoffset = st->offset_clamp < 0.0f ? fmaxf(zoffset, st->offset_clamp)
@@ -78,16 +78,19 @@ void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
         ctx->stats.primitives_culled++;
         return;
     }
-    uint32_t mode = front ? st->polygon_mode : st->polygon_mode_back;
-    if (mode != GM_GL_LINE && mode != GM_GL_POINT)
-        mode = GM_GL_FILL;
+    uint32_t mode = front ? dc->fill_front : dc->fill_back;
 
     /* copies carrying the offset z and the provoking vertex's flat values */
     gm_pipe_vertex vd[3];
     gm_pvert pv[3];
     const gm_pvert *prov = st->flatshade_first ? v0 : v2;
-    bool offset = mode == GM_GL_FILL ? st->polygon_offset_fill
-                : mode == GM_GL_LINE ? st->polygon_offset_line : st->polygon_offset_point;
+    /* draw_pipe_offset.c decides once per draw, on the first triangle that reaches it (its
+     * face's fill mode picks the enable), and offsets every later triangle the same way */
+    if (dc->offset_state < 0)
+        dc->offset_state = (mode == GM_GL_FILL ? st->polygon_offset_fill
+                            : mode == GM_GL_LINE ? st->polygon_offset_line
+                                                 : st->polygon_offset_point) ? 1 : 0;
+    bool offset = dc->offset_state == 1;
     float zoff = offset ? draw_offset(dc, in, det) : 0.0f;
     for (int i = 0; i < 3; i++) {
         vd[i] = *in[i]->v;

@@ -3,7 +3,8 @@
  * the real llvmpipe (EGL surfaceless, GL 3.0 compatibility context, GLSL 1.30 with
  * vertex arrays and an edge flag array) and by the pipeline model, compared pixel by
  * pixel in an FBO and in a pbuffer (window-system orientation).
- * GM_VERBOSE=1 prints each case that differs.  Exit 77 (skip) without EGL/llvmpipe. */
+ * GM_VERBOSE=1 prints each case that differs, GM_VERBOSE_PX=1 a few of its pixels,
+ * GM_CASE=K a coverage map of case K ('d' driver only, 'm' model only).  Exit 77 (skip) without EGL/llvmpipe. */
 #include "gm_pipeline.h"
 #include "gm_pipe_internal.h"
 #include "gm_gl_enums.h"
@@ -218,8 +219,8 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
     if (!ok) return -1;
     glUseProgram(prog);
     GLint flat_loc = glGetUniformLocation(prog, "flat_mode");
-    GLuint vbo[2];
-    glGenBuffers(2, vbo);
+    GLuint vbo;
+    glGenBuffers(1, &vbo);
     glViewport(0, 0, W, H);
 
     gm_surface ms, ds;
@@ -230,27 +231,16 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
     for (int k = 0; k < NCASE; k++) {
         draw_case d;
         random_case(&seed, &d, k);
-        /* polygon offset does not agree yet (DESIGN.md): only with GM_WITH_OFFSET=1 */
-        if (!getenv("GM_WITH_OFFSET")) d.offset_line = d.offset_point = d.offset_fill = false;
-        bool no_ef = getenv("GM_NO_EF") != NULL;
-        if (no_ef) memset(d.ef, 1, sizeof(d.ef));
-        glBindBuffer(GL_ARRAY_BUFFER, vbo[0]);
+        glBindBuffer(GL_ARRAY_BUFFER, vbo);
         glBufferData(GL_ARRAY_BUFFER, sizeof(vert) * (size_t)d.n, d.v, GL_STREAM_DRAW);
         glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(vert), (void *)0);
         glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(vert), (void *)16);
         glEnableVertexAttribArray(0);
         glEnableVertexAttribArray(1);
-        if (!getenv("GM_EF_VBO")) {   /* see DESIGN.md: VBO edge flags misbehave on a pbuffer */
-            glBindBuffer(GL_ARRAY_BUFFER, 0);
-            glEdgeFlagPointer(1, d.ef);
-        } else {
-            glBindBuffer(GL_ARRAY_BUFFER, vbo[1]);
-            glBufferData(GL_ARRAY_BUFFER, (size_t)d.n, d.ef, GL_STREAM_DRAW);
-            glEdgeFlagPointer(1, (void *)0);
-        }
-        if (getenv("GM_CUR_EF")) glEdgeFlag(GL_TRUE);
-        if (no_ef) glDisableClientState(GL_EDGE_FLAG_ARRAY);
-        else glEnableClientState(GL_EDGE_FLAG_ARRAY);
+        /* edge flags from client memory (legacy programs' usual source) */
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        glEdgeFlagPointer(1, d.ef);
+        glEnableClientState(GL_EDGE_FLAG_ARRAY);
         glUniform1i(flat_loc, d.flat);
         glPolygonMode(GL_FRONT, d.front_mode);
         glPolygonMode(GL_BACK, d.back_mode);
@@ -318,15 +308,6 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
         long cov = 0, off = 0;
         compare(drv, &ms, s, &cov, &off);
         s->cases++;
-        if (getenv("GM_COUNT")) {
-            long dn = 0, mn = 0;
-            for (int i = 0; i < W * H; i++) {
-                dn += drv[i * 4 + 3] != 0;
-                mn += gm_surface_texel(&ms, i % W, i / W, 0)[3] != 0;
-            }
-            fprintf(stderr, "%s case %d mode %s front %#x back %#x: driver %ld model %ld px\n",
-                    pbuffer ? "pb" : "fbo", k, mode_names[k % 6], d.front_mode, d.back_mode, dn, mn);
-        }
         if (cov || off) {
             s->cases_differ++;
             if (getenv("GM_VERBOSE"))
