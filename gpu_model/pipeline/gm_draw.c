@@ -293,7 +293,7 @@ static void clip_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
         bool ff = st->flatshade_first;
         unsigned e_first = ff ? 1u : 4u, e_mid = ff ? 2u : 1u, e_last = ff ? 4u : 2u;
         if (!ine[0]) e_first = 0;
-        unsigned fl = e_first | e_mid;
+        unsigned fl = e_first | e_mid | GM_TRI_RESET_STIPPLE;
         for (int i = 2; i < n && !dc->failed; i++, fl = e_mid) {
             if (!ine[i - 1]) fl &= ~e_mid;
             if (i == n - 1 && ine[i]) fl |= e_last;
@@ -362,16 +362,19 @@ static void clip_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, u
         }
     if (t0 + t1 >= 1.0f)
         return;
-    gm_draw_line(dc, &p0, &p1);
+    gm_line_out(dc, &p0, &p1);
 }
 
-static void emit_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
+/* reset: the line starts a primitive (line stipple counter back to 0) */
+static void emit_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, bool reset)
 {
     dc->ctx->stats.primitives_in++;
+    if (reset)
+        dc->stipple_counter = 0.0f;
     uint32_t any = v0->clipmask | v1->clipmask;
     if (!dc->ctx->state.rasterizer_discard && (v0->clipmask & v1->clipmask) == 0) {
         if (any) clip_line(dc, v0, v1, any);
-        else gm_draw_line(dc, v0, v1);
+        else gm_line_out(dc, v0, v1);
     }
     dc->primitive_id++;
 }
@@ -380,6 +383,7 @@ static void emit_point(gm_draw_ctx *dc, const gm_pvert *v0)
 {
     dc->ctx->stats.primitives_in++;
     /* points are culled when their centre is outside any clip plane (llvmpipe) */
+    dc->stipple_counter = 0.0f;   /* the stipple stage resets on points */
     if (!dc->ctx->state.rasterizer_discard && v0->clipmask == 0)
         gm_draw_point(dc, v0);
     dc->primitive_id++;
@@ -396,26 +400,26 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
         for (i = 0; i < n && !dc->failed; i++) emit_point(dc, vs[i]);
         break;
     case GM_GL_LINES:
-        for (i = 0; i + 1 < n && !dc->failed; i += 2) emit_line(dc, vs[i], vs[i + 1]);
+        for (i = 0; i + 1 < n && !dc->failed; i += 2) emit_line(dc, vs[i], vs[i + 1], true);
         break;
     case GM_GL_LINE_STRIP:
     case GM_GL_LINE_LOOP:
-        for (i = 0; i + 1 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1]);
-        if (mode == GM_GL_LINE_LOOP && n >= 2 && !dc->failed) emit_line(dc, vs[n - 1], vs[0]);
+        for (i = 0; i + 1 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1], i == 0);
+        if (mode == GM_GL_LINE_LOOP && n >= 2 && !dc->failed) emit_line(dc, vs[n - 1], vs[0], false);
         break;
     case GM_GL_TRIANGLES:
-        for (i = 0; i + 2 < n && !dc->failed; i += 3) emit_triangle(dc, vs[i], vs[i + 1], vs[i + 2], 7);
+        for (i = 0; i + 2 < n && !dc->failed; i += 3) emit_triangle(dc, vs[i], vs[i + 1], vs[i + 2], 15);
         break;
     case GM_GL_TRIANGLE_STRIP:
         for (i = 0; i + 2 < n && !dc->failed; i++) {
-            if (ff) emit_triangle(dc, vs[i], vs[i + 1 + (i & 1)], vs[i + 2 - (i & 1)], 7);
-            else emit_triangle(dc, vs[i + (i & 1)], vs[i + 1 - (i & 1)], vs[i + 2], 7);
+            if (ff) emit_triangle(dc, vs[i], vs[i + 1 + (i & 1)], vs[i + 2 - (i & 1)], 15);
+            else emit_triangle(dc, vs[i + (i & 1)], vs[i + 1 - (i & 1)], vs[i + 2], 15);
         }
         break;
     case GM_GL_TRIANGLE_FAN:
         for (i = 0; i + 2 < n && !dc->failed; i++) {
-            if (ff) emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0], 7);
-            else emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2], 7);
+            if (ff) emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0], 15);
+            else emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2], 15);
         }
         break;
     /* Quads, quad strips and polygons as llvmpipe splits them (lp_setup_vbuf.c and
@@ -426,40 +430,40 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
     case GM_GL_QUADS:
         for (i = 0; i + 3 < n && !dc->failed; i += 4) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
-            if (ff) { emit_triangle(dc, q3, q0, q1, 3); emit_triangle(dc, q3, q1, q2, 6); }
-            else { emit_triangle(dc, q0, q1, q3, 5); emit_triangle(dc, q1, q2, q3, 3); }
+            if (ff) { emit_triangle(dc, q3, q0, q1, 3 | 8); emit_triangle(dc, q3, q1, q2, 6); }
+            else { emit_triangle(dc, q0, q1, q3, 5 | 8); emit_triangle(dc, q1, q2, q3, 3); }
         }
         break;
     case GM_GL_QUAD_STRIP:
         for (i = 0; i + 3 < n && !dc->failed; i += 2) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
-            if (ff) { emit_triangle(dc, q3, q2, q0, 3); emit_triangle(dc, q3, q0, q1, 6); }
-            else { emit_triangle(dc, q2, q0, q3, 5); emit_triangle(dc, q0, q1, q3, 3); }
+            if (ff) { emit_triangle(dc, q3, q2, q0, 3 | 8); emit_triangle(dc, q3, q0, q1, 6); }
+            else { emit_triangle(dc, q2, q0, q3, 5 | 8); emit_triangle(dc, q0, q1, q3, 3); }
         }
         break;
     case GM_GL_POLYGON:
         /* a fan around v0; only the outer edges are flagged */
         for (i = 0; i + 2 < n && !dc->failed; i++) {
             bool last = i + 3 == n;
-            if (ff) emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2], 2u | (i == 0 ? 1u : 0u) | (last ? 4u : 0u));
-            else emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0], 1u | (i == 0 ? 4u : 0u) | (last ? 2u : 0u));
+            if (ff) emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2], 2u | (i == 0 ? 9u : 0u) | (last ? 4u : 0u));
+            else emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0], 1u | (i == 0 ? 12u : 0u) | (last ? 2u : 0u));
         }
         break;
     case GM_GL_LINES_ADJACENCY:
-        for (i = 0; i + 3 < n && !dc->failed; i += 4) emit_line(dc, vs[i + 1], vs[i + 2]);
+        for (i = 0; i + 3 < n && !dc->failed; i += 4) emit_line(dc, vs[i + 1], vs[i + 2], true);
         break;
     case GM_GL_LINE_STRIP_ADJACENCY:
-        for (i = 1; i + 2 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1]);
+        for (i = 1; i + 2 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1], i == 1);
         break;
     case GM_GL_TRIANGLES_ADJACENCY:
-        for (i = 0; i + 5 < n && !dc->failed; i += 6) emit_triangle(dc, vs[i], vs[i + 2], vs[i + 4], 7);
+        for (i = 0; i + 5 < n && !dc->failed; i += 6) emit_triangle(dc, vs[i], vs[i + 2], vs[i + 4], 15);
         break;
     case GM_GL_TRIANGLE_STRIP_ADJACENCY:
         for (i = 0; 2 * i + 4 < n && !dc->failed; i++) {
             int a = 2 * i, b = 2 * i + 2, c = 2 * i + 4;
             if (i & 1) { int t = a; a = b; b = t; }
             if (ff && (i & 1)) { int t = b; b = c; c = t; int u = a; a = b; b = u; }
-            emit_triangle(dc, vs[a], vs[b], vs[c], 7);
+            emit_triangle(dc, vs[a], vs[b], vs[c], 15);
         }
         break;
     default:
@@ -557,7 +561,7 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
         if (cf == GM_GL_BACK || cf == GM_GL_FRONT_AND_BACK) bm = fm;
         dc.fill_front = fm;
         dc.fill_back = bm;
-        dc.unfilled = fm != GM_GL_FILL || bm != GM_GL_FILL;
+        dc.unfilled = fm != GM_GL_FILL || bm != GM_GL_FILL || ctx->state.line_stipple;
     }
     setup_raster_state(ctx, &dc.rs);
     int warp_ok = gm_pipe_fs_queue_init(&dc);

@@ -150,6 +150,10 @@ typedef struct gm_pipe_state {
     uint8_t clip_plane_enable;     /* bit i: gl_ClipDistance[i] enabled */
     bool rasterizer_discard;
     float line_width;
+    /* GL_LINE_STIPPLE with glLineStipple(factor, pattern) (gm_stipple.c) */
+    bool line_stipple;
+    uint16_t line_stipple_pattern;
+    int32_t line_stipple_factor;   /* 1..256 */
     float point_size;              /* used when the VS does not write gl_PointSize */
     bool program_point_size;       /* GL_PROGRAM_POINT_SIZE */
     bool point_sprite_upper_left;  /* GL_POINT_SPRITE_COORD_ORIGIN == GL_UPPER_LEFT */

@@ -44,13 +44,15 @@ typedef struct gm_draw_ctx {
     gm_fs_queue fsq;
     uint32_t pass_cov[32];    /* per-sample passes: each lane's pixel coverage (centroid) */            /* fragment warps whose shader was queued (deferred) */
     float plane_offset;         /* attribute planes' origin offset: 0.5, 1 for MSAA lines */
-    /* polygon mode GL_LINE/GL_POINT on a face: triangles go through gm_unfilled_tri (the
-     * draw module's pipeline); polygon offset is then applied per vertex there, not by
-     * the rasterizer (llvmpipe clears its own offset state in that case). */
+    /* polygon mode GL_LINE/GL_POINT on a face, or line stipple: llvmpipe hands the draw to
+     * the draw module's pipeline, so triangles go through gm_unfilled_tri; polygon offset is
+     * then applied per vertex there, not by the rasterizer (llvmpipe clears its own offset
+     * state in that case). */
     bool unfilled;
     uint32_t fill_front, fill_back;   /* polygon modes after the culled-face simplification */
     int prim_face;              /* gl_FrontFacing of lines/points: -1 = true, else 0/1 */
     int offset_state;           /* unfilled: -1 undecided, 0/1 polygon offset off/on */
+    float stipple_counter;      /* line stipple position (gm_stipple.c) */
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster
@@ -89,6 +91,14 @@ bool gm_tri_front(const gm_draw_ctx *dc, int64_t area);
  * GL_POINT by face (gm_unfilled.c).  edges: bit 0 v0-v1, bit 1 v1-v2, bit 2 v2-v0. */
 void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                      const gm_pvert *v2, unsigned edges);
+
+/* A line after clipping: through the line stipple when GL_LINE_STIPPLE is on (gm_stipple.c),
+ * else straight to gm_draw_line. */
+void gm_line_out(gm_draw_ctx *dc, const gm_pvert *a, const gm_pvert *b);
+
+/* Edge flag bit 3 of gm_unfilled_tri: the triangle starts a primitive (the draw module's
+ * DRAW_PIPE_RESET_STIPPLE): the line stipple counter restarts. */
+#define GM_TRI_RESET_STIPPLE 8u
 
 void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                       const gm_pvert *v2);

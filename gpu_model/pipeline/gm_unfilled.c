@@ -106,15 +106,19 @@ void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
     }
 
     if (mode == GM_GL_FILL) {
+        dc->stipple_counter = 0.0f;   /* the stipple stage resets on triangles */
         gm_draw_triangle(dc, &pv[0], &pv[1], &pv[2]);
         return;
     }
     dc->prim_face = front ? 1 : 0;
     if (mode == GM_GL_LINE) {
-        if ((edges & 4u) && !in[2]->v->no_edge) gm_draw_line(dc, &pv[2], &pv[0]);
-        if ((edges & 1u) && !in[0]->v->no_edge) gm_draw_line(dc, &pv[0], &pv[1]);
-        if ((edges & 2u) && !in[1]->v->no_edge) gm_draw_line(dc, &pv[1], &pv[2]);
+        if (edges & GM_TRI_RESET_STIPPLE)
+            dc->stipple_counter = 0.0f;
+        if ((edges & 4u) && !in[2]->v->no_edge) gm_line_out(dc, &pv[2], &pv[0]);
+        if ((edges & 1u) && !in[0]->v->no_edge) gm_line_out(dc, &pv[0], &pv[1]);
+        if ((edges & 2u) && !in[1]->v->no_edge) gm_line_out(dc, &pv[1], &pv[2]);
     } else {
+        dc->stipple_counter = 0.0f;   /* ... and on points */
         for (int i = 0; i < 3; i++)
             if ((edges & (1u << i)) && !in[i]->v->no_edge)
                 gm_draw_point(dc, &pv[i]);
