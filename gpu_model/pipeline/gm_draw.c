@@ -561,7 +561,8 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
         if (cf == GM_GL_BACK || cf == GM_GL_FRONT_AND_BACK) bm = fm;
         dc.fill_front = fm;
         dc.fill_back = bm;
-        dc.unfilled = fm != GM_GL_FILL || bm != GM_GL_FILL || ctx->state.line_stipple;
+        dc.unfilled = fm != GM_GL_FILL || bm != GM_GL_FILL || ctx->state.line_stipple ||
+                      ctx->state.polygon_stipple;
     }
     setup_raster_state(ctx, &dc.rs);
     int warp_ok = gm_pipe_fs_queue_init(&dc);

@@ -154,6 +154,10 @@ typedef struct gm_pipe_state {
     bool line_stipple;
     uint16_t line_stipple_pattern;
     int32_t line_stipple_factor;   /* 1..256 */
+    /* GL_POLYGON_STIPPLE: row r (window y mod 32, bottom row 0) of glPolygonStipple's pattern,
+     * bit 31 = window x mod 32 == 0 (the pattern's first, most significant, bit) */
+    bool polygon_stipple;
+    uint32_t polygon_stipple_rows[32];
     float point_size;              /* used when the VS does not write gl_PointSize */
     bool program_point_size;       /* GL_PROGRAM_POINT_SIZE */
     bool point_sprite_upper_left;  /* GL_POINT_SPRITE_COORD_ORIGIN == GL_UPPER_LEFT */

@@ -97,6 +97,7 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
             for (int i = 0; i < 4; i++) {
                 int px = qx + (i & 1), py = qy + (i >> 1);
                 if (px < bx0 || px > bx1 || py < by0 || py > by1) continue;
+                if (gm_pstipple_kill(dc, px, py)) continue;
                 int ns = dc->rs.ms ? dc->rs.samples : 1;
                 for (int smp = 0; smp < ns; smp++) {
                     int sx = px * GM_FIXED_ONE + (dc->rs.ms ? dc->rs.sfx[smp] : 0);
@@ -406,6 +407,8 @@ void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
             for (int i = 0; i < 4; i++) {
                 int px = qx + (i & 1), py = qy + (i >> 1);
                 if (px < bx0 || px > bx1 || py < by0 || py > by1)
+                    continue;
+                if (gm_pstipple_kill(dc, px, py))
                     continue;
                 int ns = dc->rs.ms ? dc->rs.samples : 1;
                 for (int smp = 0; smp < ns; smp++) {

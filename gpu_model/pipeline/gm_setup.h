@@ -53,6 +53,10 @@ typedef struct gm_draw_ctx {
     int prim_face;              /* gl_FrontFacing of lines/points: -1 = true, else 0/1 */
     int offset_state;           /* unfilled: -1 undecided, 0/1 polygon offset off/on */
     float stipple_counter;      /* line stipple position (gm_stipple.c) */
+    /* polygon stipple: draw's pstipple stage binds a fragment shader with the stipple kill
+     * when the first filled triangle reaches it; the rest of the draw (lines and points of
+     * polygon mode included) is shaded with it */
+    bool pstipple_on;
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster
@@ -95,6 +99,15 @@ void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
 /* A line after clipping: through the line stipple when GL_LINE_STIPPLE is on (gm_stipple.c),
  * else straight to gm_draw_line. */
 void gm_line_out(gm_draw_ctx *dc, const gm_pvert *a, const gm_pvert *b);
+
+/* Is raster pixel (px, py) killed by the polygon stipple (when pstipple_on)? */
+static inline bool gm_pstipple_kill(const gm_draw_ctx *dc, int px, int py)
+{
+    if (!dc->pstipple_on)
+        return false;
+    int wy = dc->rs.flipped ? dc->rs.fb_height - 1 - py : py;
+    return !((dc->ctx->state.polygon_stipple_rows[wy & 31] >> (31 - (px & 31))) & 1u);
+}
 
 /* Edge flag bit 3 of gm_unfilled_tri: the triangle starts a primitive (the draw module's
  * DRAW_PIPE_RESET_STIPPLE): the line stipple counter restarts. */

@@ -172,6 +172,10 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                 int px = qx + (i & 1), py = qy + (i >> 1);
                 if (px < x0 || px > x1 || py < y0 || py > y1)
                     continue;
+                /* window-aligned 32x32 pattern (llvmpipe: a fragment kill at the top of the
+                 * shader, draw_pipe_pstipple.c) */
+                if (gm_pstipple_kill(dc, px, py))
+                    continue;
                 if (!dc->rs.ms) {
                     if (gm_rast_tri_inside(&e, px, py))
                         sm[i] = dc->rs.all_samples;

@@ -107,6 +107,8 @@ void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
 
     if (mode == GM_GL_FILL) {
         dc->stipple_counter = 0.0f;   /* the stipple stage resets on triangles */
+        if (st->polygon_stipple)
+            dc->pstipple_on = true;
         gm_draw_triangle(dc, &pv[0], &pv[1], &pv[2]);
         return;
     }

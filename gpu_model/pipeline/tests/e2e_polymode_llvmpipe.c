@@ -35,6 +35,8 @@ typedef struct draw_case {
     bool stipple;
     int stipple_factor;
     uint16_t stipple_pattern;
+    bool pstipple;
+    uint8_t pstipple_bytes[128];
 } draw_case;
 
 static const char *vs_src =
@@ -193,6 +195,9 @@ static void random_case(unsigned *seed, draw_case *d, int k)
     d->stipple = gm_test_rand(seed) % 2u == 0;
     d->stipple_factor = 1 + (int)(gm_test_rand(seed) % 3u);
     d->stipple_pattern = (uint16_t)gm_test_rand(seed);
+    d->pstipple = gm_test_rand(seed) % 3u == 0;
+    for (int i = 0; i < 128; i++)
+        d->pstipple_bytes[i] = (uint8_t)gm_test_rand(seed);
 }
 
 static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, stats *per_mode)
@@ -263,6 +268,8 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
         glPolygonOffset(d.factor, d.units);
         (d.stipple ? glEnable : glDisable)(GL_LINE_STIPPLE);
         glLineStipple(d.stipple_factor, d.stipple_pattern);
+        (d.pstipple ? glEnable : glDisable)(GL_POLYGON_STIPPLE);
+        glPolygonStipple(d.pstipple_bytes);
         glClearColor(0, 0, 0, 0);
         glClear(GL_COLOR_BUFFER_BIT);
         glDrawArrays(d.mode, 0, d.n);
@@ -289,6 +296,12 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
         st->line_stipple = d.stipple;
         st->line_stipple_factor = d.stipple_factor;
         st->line_stipple_pattern = d.stipple_pattern;
+        st->polygon_stipple = d.pstipple;
+        for (int r = 0; r < 32; r++)
+            st->polygon_stipple_rows[r] = (uint32_t)d.pstipple_bytes[4 * r] << 24 |
+                                          (uint32_t)d.pstipple_bytes[4 * r + 1] << 16 |
+                                          (uint32_t)d.pstipple_bytes[4 * r + 2] << 8 |
+                                          d.pstipple_bytes[4 * r + 3];
         ctx.fb.width = W; ctx.fb.height = H;
         ctx.fb.color[0] = &ms;
         ctx.fb.depth = ctx.fb.stencil = &ds;
