@@ -29,6 +29,14 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
             ps->clip_plane_enable |= (uint8_t)(1u << i);
     ps->rasterizer_discard = on(c, GL_RASTERIZER_DISCARD);
     ps->line_width = st->line_width;
+    /* line and polygon stipple are compatibility-only state (llvmpipe: the draw module) */
+    if (api == SM_API_GL_COMPAT) {
+        ps->line_stipple = on(c, GL_LINE_STIPPLE);
+        ps->line_stipple_factor = st->line_stipple_repeat;
+        ps->line_stipple_pattern = (uint16_t)st->line_stipple_pattern;
+        ps->polygon_stipple = on(c, GL_POLYGON_STIPPLE);
+        memcpy(ps->polygon_stipple_rows, st->polygon_stipple, sizeof ps->polygon_stipple_rows);
+    }
     ps->point_size = st->point_size;
     ps->program_point_size = on(c, GL_PROGRAM_POINT_SIZE) || api == SM_API_GLES;
     ps->point_sprite_upper_left = st->point_sprite_coord_origin != GL_LOWER_LEFT;

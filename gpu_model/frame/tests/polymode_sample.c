@@ -7,7 +7,9 @@
  *  2. a GL_QUAD_STRIP as legacy (non-sprite) points of size 3, first-vertex convention, flat;
  *  3. a GL_POLYGON as lines with some edges hidden by edge flags;
  *  4. a GL_TRIANGLE_FAN crossing the window's edge: front faces as lines, back faces as
- *     points, then again with front faces culled.
+ *     points, then again with front faces culled;
+ *  5. the band again through a polygon stipple and as a line-stippled line loop; both patterns
+ *     are set once at start-up, so a capture of a later frame needs them from its snapshot.
  * Usage: polymode_sample [--frames N] [--size WxH] */
 #include <math.h>
 #include <stddef.h>
@@ -121,6 +123,13 @@ int main(int argc, char **argv)
     glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(vtx), (void *)offsetof(vtx, col));
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
+    /* start-up state: a checker-and-stripes polygon stipple, a dash-dot line stipple */
+    GLubyte pstipple[128];
+    for (int r = 0; r < 32; r++)
+        for (int b = 0; b < 4; b++)
+            pstipple[4 * r + b] = (GLubyte)(r % 8 < 4 ? 0xCC >> (b & 1) : 0x0F << (r & 1));
+    glPolygonStipple(pstipple);
+    glLineStipple(2, 0x27FF);
     vtx v[4 * BAND + 20 + 7 + 10];
     GLboolean ef[sizeof v / sizeof v[0]];
     int first[5];
@@ -167,6 +176,14 @@ int main(int argc, char **argv)
         glDrawArrays(GL_TRIANGLE_FAN, first[3], first[4] - first[3]);
         glDisable(GL_CULL_FACE);
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+
+        glUniform1i(flat_loc, 0);
+        glEnable(GL_POLYGON_STIPPLE);
+        glDrawArrays(GL_TRIANGLE_FAN, first[2], first[3] - first[2]);
+        glDisable(GL_POLYGON_STIPPLE);
+        glEnable(GL_LINE_STIPPLE);
+        glDrawArrays(GL_LINE_LOOP, first[3], first[4] - first[3]);
+        glDisable(GL_LINE_STIPPLE);
         eglSwapBuffers(egl.dpy, egl.surf);
     }
     glFinish();
