@@ -427,18 +427,19 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
      * the last vertex of a quad is provoking whatever the convention (llvmpipe has no
      * PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION); the inner diagonals carry no
      * edge flag, so polygon mode GL_LINE/GL_POINT does not draw them. */
+    /* both triangles of a quad have the quad's gl_PrimitiveID (measured on llvmpipe) */
     case GM_GL_QUADS:
         for (i = 0; i + 3 < n && !dc->failed; i += 4) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
-            if (ff) { emit_triangle(dc, q3, q0, q1, 3 | 8); emit_triangle(dc, q3, q1, q2, 6); }
-            else { emit_triangle(dc, q0, q1, q3, 5 | 8); emit_triangle(dc, q1, q2, q3, 3); }
+            if (ff) { emit_triangle(dc, q3, q0, q1, 3 | 8); dc->primitive_id--; emit_triangle(dc, q3, q1, q2, 6); }
+            else { emit_triangle(dc, q0, q1, q3, 5 | 8); dc->primitive_id--; emit_triangle(dc, q1, q2, q3, 3); }
         }
         break;
     case GM_GL_QUAD_STRIP:
         for (i = 0; i + 3 < n && !dc->failed; i += 2) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
-            if (ff) { emit_triangle(dc, q3, q2, q0, 3 | 8); emit_triangle(dc, q3, q0, q1, 6); }
-            else { emit_triangle(dc, q2, q0, q3, 5 | 8); emit_triangle(dc, q0, q1, q3, 3); }
+            if (ff) { emit_triangle(dc, q3, q2, q0, 3 | 8); dc->primitive_id--; emit_triangle(dc, q3, q0, q1, 6); }
+            else { emit_triangle(dc, q2, q0, q3, 5 | 8); dc->primitive_id--; emit_triangle(dc, q0, q1, q3, 3); }
         }
         break;
     case GM_GL_POLYGON:
