@@ -110,3 +110,24 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     if (api == SM_API_GL_COMPAT && on(c, GL_ALPHA_TEST))
         gmf_note(ev, "legacy alpha test");
 }
+
+void gmf_note_smooth(const struct sm_context *c, const gm_pipe_state *ps, uint32_t mode,
+                     gmf_event *ev)
+{
+    int maj, min;
+    if (sm_context_api(c, &maj, &min) != SM_API_GL_COMPAT)
+        return;
+    bool points = mode == GL_POINTS, lines = !points && mode <= GL_LINE_STRIP;
+    bool tris = !points && !lines && mode != GL_LINES_ADJACENCY && mode != GL_LINE_STRIP_ADJACENCY;
+    /* polygon mode turns triangles into lines or points */
+    uint32_t fm[2] = { ps->polygon_mode, ps->polygon_mode_back };
+    for (int f = 0; f < 2 && tris; f++) {
+        lines = lines || fm[f] == GL_LINE;
+        points = points || fm[f] == GL_POINT;
+    }
+    if (lines && on(c, GL_LINE_SMOOTH))
+        gmf_note(ev, "antialiased lines (GL_LINE_SMOOTH)");
+    if (points && on(c, GL_POINT_SMOOTH))
+        gmf_note(ev, "antialiased points (GL_POINT_SMOOTH)");
+    /* GL_POLYGON_SMOOTH: llvmpipe ignores it, as the model does */
+}

@@ -10,7 +10,8 @@
  *     points, then again with front faces culled;
  *  5. the band again through a polygon stipple and as a line-stippled line loop; both patterns
  *     are set once at start-up, so a capture of a later frame needs them from its snapshot.
- * Usage: polymode_sample [--frames N] [--size WxH] */
+ * --smooth also enables GL_LINE_SMOOTH for the line loop (not modelled: the model reports it).
+ * Usage: polymode_sample [--frames N] [--size WxH] [--smooth] */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -98,16 +99,19 @@ static int build(vtx *v, float t, int *first)
 int main(int argc, char **argv)
 {
     int frames = 3, width = 160, height = 90;
+    bool smooth = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--frames") && i + 1 < argc)
             frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--smooth"))
+            smooth = true;
         else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
             if (sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0) {
                 fprintf(stderr, "polymode_sample: bad --size\n");
                 return 2;
             }
         } else {
-            fprintf(stderr, "usage: polymode_sample [--frames N] [--size WxH]\n");
+            fprintf(stderr, "usage: polymode_sample [--frames N] [--size WxH] [--smooth]\n");
             return 2;
         }
     }
@@ -182,7 +186,10 @@ int main(int argc, char **argv)
         glDrawArrays(GL_TRIANGLE_FAN, first[2], first[3] - first[2]);
         glDisable(GL_POLYGON_STIPPLE);
         glEnable(GL_LINE_STIPPLE);
+        if (smooth)
+            glEnable(GL_LINE_SMOOTH);
         glDrawArrays(GL_LINE_LOOP, first[3], first[4] - first[3]);
+        glDisable(GL_LINE_SMOOTH);
         glDisable(GL_LINE_STIPPLE);
         eglSwapBuffers(egl.dpy, egl.surf);
     }
