@@ -116,6 +116,9 @@ typedef struct gmf_prog {
     gm_program *gs;
     struct gmf_gs *gsx;
     int primid_slot;
+    /* gl_ClipDistance read by the fragment shader (no geometry shader): the VS's clip distances
+     * travel in hidden smooth varyings from fs_clip_slot on, as llvmpipe interpolates them. */
+    int fs_clip_var, fs_clip_slot, fs_clip_n;
     /* Compute programs (gmf_compute.c): vs/fs are NULL, vw is warp 0 of cs so the shared
      * environment setup works unchanged, blocks[0] holds the compute shader's blocks. */
     gm_program *cs;

@@ -132,6 +132,11 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
             for (int k = 0; k < p->n_clip; k++)
                 memcpy(&o->clip_dist[k], &cd[p->clip_off + k][l], 4);
     }
+    /* clip distances the fragment shader reads, as hidden varyings */
+    if (cd && p->fs_clip_slot >= 0)
+        for (int l = 0; l < count; l++)
+            for (int k = 0; k < p->fs_clip_n; k++)
+                memcpy(&out[l].var[p->fs_clip_slot + k / 4][k % 4], &cd[p->clip_off + k][l], 4);
     /* edge flags (glEdgeFlag, edge flag array) only matter in polygon mode line/point */
     if (d->vao && (d->vao->legacy[SM_LA_EDGE_FLAG].enabled ||
                    d->st->legacy_current[SM_LA_EDGE_FLAG][0] == 0.0f))
@@ -217,6 +222,11 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
     if (p->pointcoord_var >= 0) {
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->pointcoord_var);
         memcpy(v, fw->point_coord, sizeof fw->point_coord);
+    }
+    if (p->fs_clip_slot >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->fs_clip_var);
+        for (int k = 0; k < p->fs_clip_n; k++)
+            memcpy(v[k], fw->in[p->fs_clip_slot + k / 4][k % 4], sizeof v[0]);
     }
     if (p->primid_var >= 0) {
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->primid_var);
