@@ -310,7 +310,8 @@ static void clip_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
     }
 }
 
-/* `edges`: edge flags of the decomposition (bit 0: v0-v1, 1: v1-v2, 2: v2-v0). */
+/* `edges`: edge flags of the decomposition (bit 0: v0-v1, 1: v1-v2, 2: v2-v0) and
+ * GM_TRI_RESET_STIPPLE where the triangle starts a primitive. */
 static void emit_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                           const gm_pvert *v2, unsigned edges)
 {

@@ -1,8 +1,10 @@
-/* e2e_polymode_llvmpipe.c - polygon modes, quads, quad strips, polygons, edge flags,
- * culling, provoking vertex and polygon offset on lines/points: random draws rendered by
- * the real llvmpipe (EGL surfaceless, GL 3.0 compatibility context, GLSL 1.30 with
- * vertex arrays and an edge flag array) and by the pipeline model, compared pixel by
- * pixel in an FBO and in a pbuffer (window-system orientation).
+/* e2e_polymode_llvmpipe.c - polygon modes per face, quads, quad strips, polygons, edge
+ * flags, culling, provoking vertex, polygon offset (fill/line/point), line and polygon
+ * stipple, legacy points, wide lines: random draws rendered by the real llvmpipe (EGL
+ * surfaceless, GL 3.2 compatibility context, GLSL 1.30 with vertex arrays and a client-memory
+ * edge flag array) and by the pipeline model, compared pixel by pixel in an FBO and in a
+ * pbuffer (window-system orientation). Colour: red = the (flat or smooth) colour, green
+ * carries gl_FrontFacing, blue fract(16 gl_FragCoord.z) (polygon offset).
  * GM_VERBOSE=1 prints each case that differs, GM_VERBOSE_PX=1 a few of its pixels,
  * GM_CASE=K a coverage map of case K ('d' driver only, 'm' model only).  Exit 77 (skip) without EGL/llvmpipe. */
 #include "gm_pipeline.h"
