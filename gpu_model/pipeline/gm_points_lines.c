@@ -87,8 +87,8 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
     pl->info = info;
     pl->y_flipped = dc->rs.flipped;
     pl->fb_height = dc->rs.fb_height;
-    if (st->polygon_offset_point && !dc->unfilled)
-        pr.z_offset = st->offset_units * dc->rs.mrd;
+    /* llvmpipe's point setup applies no polygon offset (GL_POLYGON_OFFSET_POINT only acts on
+     * polygons drawn as points, gm_unfilled.c): measured by gm_pipe_e2e_polymode */
 
     gm_pipe_warp_begin(dc, &pr);
     for (int qy = by0 & ~1; qy <= by1; qy += 2)
