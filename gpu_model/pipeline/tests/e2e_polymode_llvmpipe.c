@@ -39,6 +39,7 @@ typedef struct draw_case {
     uint16_t stipple_pattern;
     bool pstipple;
     uint8_t pstipple_bytes[128];
+    bool sprite;   /* GL_POINT_SPRITE: quad point rules instead of GL 2.1's */
 } draw_case;
 
 static const char *vs_src =
@@ -198,6 +199,9 @@ static void random_case(unsigned *seed, draw_case *d, int k)
     d->stipple_factor = 1 + (int)(gm_test_rand(seed) % 3u);
     d->stipple_pattern = (uint16_t)gm_test_rand(seed);
     d->pstipple = gm_test_rand(seed) % 3u == 0;
+    d->sprite = gm_test_rand(seed) % 3u == 0;
+    if (d->sprite)   /* fractional sizes only mean something to quad points */
+        d->point_size += gm_test_randf(seed, 0.0f, 1.0f);
     for (int i = 0; i < 128; i++)
         d->pstipple_bytes[i] = (uint8_t)gm_test_rand(seed);
 }
@@ -264,6 +268,7 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
         glProvokingVertex(d.first_vertex ? GL_FIRST_VERTEX_CONVENTION : GL_LAST_VERTEX_CONVENTION);
         glLineWidth(d.line_width);
         glPointSize(d.point_size);
+        (d.sprite ? glEnable : glDisable)(GL_POINT_SPRITE);
         (d.offset_line ? glEnable : glDisable)(GL_POLYGON_OFFSET_LINE);
         (d.offset_point ? glEnable : glDisable)(GL_POLYGON_OFFSET_POINT);
         (d.offset_fill ? glEnable : glDisable)(GL_POLYGON_OFFSET_FILL);
@@ -289,7 +294,7 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
         st->flatshade_first = d.first_vertex;
         st->line_width = d.line_width;
         st->point_size = d.point_size;
-        st->legacy_points = true;   /* compatibility context, GL_POINT_SPRITE off */
+        st->legacy_points = !d.sprite;   /* compatibility context: GL 2.1 rules unless sprites */
         st->polygon_offset_line = d.offset_line;
         st->polygon_offset_point = d.offset_point;
         st->polygon_offset_fill = d.offset_fill;
