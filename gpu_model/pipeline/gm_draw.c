@@ -370,13 +370,14 @@ static void clip_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, u
 static void emit_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, bool reset)
 {
     dc->ctx->stats.primitives_in++;
-    if (reset)
-        dc->stipple_counter = 0.0f;
+    /* the reset travels with the line: lost when clipping drops it */
+    dc->stipple_reset = reset;
     uint32_t any = v0->clipmask | v1->clipmask;
     if (!dc->ctx->state.rasterizer_discard && (v0->clipmask & v1->clipmask) == 0) {
         if (any) clip_line(dc, v0, v1, any);
         else gm_line_out(dc, v0, v1);
     }
+    dc->stipple_reset = false;
     dc->primitive_id++;
 }
 
@@ -384,9 +385,10 @@ static void emit_point(gm_draw_ctx *dc, const gm_pvert *v0)
 {
     dc->ctx->stats.primitives_in++;
     /* points are culled when their centre is outside any clip plane (llvmpipe) */
-    dc->stipple_counter = 0.0f;   /* the stipple stage resets on points */
-    if (!dc->ctx->state.rasterizer_discard && v0->clipmask == 0)
+    if (!dc->ctx->state.rasterizer_discard && v0->clipmask == 0) {
+        dc->stipple_counter = 0.0f;   /* the stipple stage resets on points */
         gm_draw_point(dc, v0);
+    }
     dc->primitive_id++;
 }
 
@@ -550,6 +552,7 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     dc.plane_offset = 0.5f;
     dc.ctx = ctx;
     dc.prim_face = -1;
+    dc.stipple_counter = ctx->line_stipple_counter;
     dc.offset_state = -1;
     /* polygon mode GL_LINE/GL_POINT on either face: llvmpipe hands the draw to the draw
      * module's pipeline (cull, offset, flatshade, unfilled stages: gm_unfilled.c) */
@@ -675,6 +678,8 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
         if (dc.failed)
             rc = ctx->error[0] ? -1 : fail(ctx, "fragment shader aborted the draw");
     }
+    if (ctx->state.line_stipple)
+        ctx->line_stipple_counter = dc.stipple_counter;
     /* queued fragment warps complete (late operations in order) before the draw returns */
     if (gm_pipe_fs_drain(&dc) != 0 && rc == 0)
         rc = ctx->error[0] ? -1 : fail(ctx, "fragment shader aborted the draw");

@@ -331,6 +331,9 @@ typedef struct gm_pipe_context {
     gm_pipe_vs_fn vs; void *vs_user;
     gm_pipe_fs_fn fs; void *fs_user;
     gm_pipe_stats stats;
+    /* llvmpipe's line stipple counter lives in the draw module's stipple stage and carries
+     * over from draw to draw until a primitive resets it (gm_stipple.c) */
+    float line_stipple_counter;
     char error[256];          /* last error message */
 } gm_pipe_context;
 

@@ -53,6 +53,7 @@ typedef struct gm_draw_ctx {
     int prim_face;              /* gl_FrontFacing of lines/points: -1 = true, else 0/1 */
     int offset_state;           /* unfilled: -1 undecided, 0/1 polygon offset off/on */
     float stipple_counter;      /* line stipple position (gm_stipple.c) */
+    bool stipple_reset;         /* the next line that reaches the stipple stage resets it */
     /* polygon stipple: draw's pstipple stage binds a fragment shader with the stipple kill
      * when the first filled triangle reaches it; the rest of the draw (lines and points of
      * polygon mode included) is shaded with it */

@@ -120,10 +120,11 @@ void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
         if ((edges & 1u) && !in[0]->v->no_edge) gm_line_out(dc, &pv[0], &pv[1]);
         if ((edges & 2u) && !in[1]->v->no_edge) gm_line_out(dc, &pv[1], &pv[2]);
     } else {
-        dc->stipple_counter = 0.0f;   /* ... and on points */
         for (int i = 0; i < 3; i++)
-            if ((edges & (1u << i)) && !in[i]->v->no_edge)
+            if ((edges & (1u << i)) && !in[i]->v->no_edge) {
+                dc->stipple_counter = 0.0f;   /* ... and on points */
                 gm_draw_point(dc, &pv[i]);
+            }
     }
     dc->prim_face = -1;
 }
