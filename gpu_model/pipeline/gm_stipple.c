@@ -5,11 +5,12 @@
  * pixels (the Euclidean length with GL_LINE_SMOOTH) is walked one pixel step at a time; step i
  * is "on" when bit ((counter + i) / factor) & 15 of the pattern is set, and each run of "on"
  * steps becomes a line of its own, its ends interpolated linearly in window space at i/length
- * (every attribute, 1/w included). The counter grows by ceil(length), carries over from draw
- * to draw (gm_pipe_context.line_stipple_counter) and is reset by the first line of a
- * primitive that reaches the stage (a line clipped away loses its reset) and where a primitive starts (the decomposition's DRAW_PIPE_RESET_STIPPLE: every GL_LINES line,
- * the first line of a strip or loop, every triangle of GL_TRIANGLES/strips/fans, the first of
- * a quad, polygon or clipped polygon). The flat attributes of the provoking vertex are copied
+ * (every attribute, 1/w included). The counter grows by ceil(length) and carries over from
+ * draw to draw (gm_pipe_context.line_stipple_counter); it is reset where a primitive starts
+ * (the decomposition's DRAW_PIPE_RESET_STIPPLE: every GL_LINES line, the first line of a strip
+ * or loop, every triangle of GL_TRIANGLES/strips/fans, the first of a quad, polygon or clipped
+ * polygon, every point), when that primitive reaches the stage: a line clipped away loses its
+ * reset. The flat attributes of the provoking vertex are copied
  * to both ends first (draw's flatshade stage), so every piece keeps the line's flat values. */
 #include "gm_setup.h"
 
