@@ -1,7 +1,7 @@
 /* Fixed-function state of a compatibility context at the frame start (part of the per-context
  * snapshot, shim/snapshot.h): lights, materials, the light model, colour material, fog, the alpha
  * test, texture environments and coordinate generation per unit, clip planes, point parameters,
- * the line stipple, the shade model, current colour/normal/texture coordinates and the enables of
+ * the line and polygon stipples, the shade model, current colour/normal/texture coordinates and the enables of
  * all of these. Legacy programs (glxgears, old engines) set them once at start-up, so a capture
  * of a later frame needs them. The state model does not hold this state (statemodel/DESIGN.md,
  * "Not modelled yet"): it is written as the GL calls that set it again (RESOURCE_BLOB kind 7, in
@@ -66,6 +66,49 @@ static void enable(struct ff *f, GLenum cap, bool context_wide)
     emit(f, cmd, -1, NULL, 0, 1, SNAP_U(cap));
     if (context_wide)
         glr_snap_apply(f->sn, cmd, -1, NULL, 0, 1, SNAP_U(cap));
+}
+
+/* The polygon stipple pattern: read with the default pack state (the program's is put back) and
+ * set again with the default unpack state, the program's unpack state and unpack buffer put back
+ * after it, so the 128 bytes mean the same on both sides. */
+static void polygon_stipple(struct ff *f)
+{
+    static const GLenum pack[] = { GL_PACK_SWAP_BYTES, GL_PACK_LSB_FIRST, GL_PACK_ROW_LENGTH,
+                                   GL_PACK_SKIP_ROWS, GL_PACK_SKIP_PIXELS };
+    static const GLenum unpack[] = { GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST, GL_UNPACK_ROW_LENGTH,
+                                     GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS };
+    bool pbo = glr_snap_has(f->sn, 2, 1, -1, 0);   /* pixel buffer objects: GL 2.1 */
+    GLint saved[5], align = geti(GL_PACK_ALIGNMENT), pack_buf = pbo ? geti(GL_PIXEL_PACK_BUFFER_BINDING) : 0;
+    for (int k = 0; k < 5; k++) {
+        saved[k] = geti(pack[k]);
+        GLR_REAL(glPixelStorei)(pack[k], 0);
+    }
+    GLR_REAL(glPixelStorei)(GL_PACK_ALIGNMENT, 4);
+    if (pack_buf)
+        GLR_REAL(glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
+    GLubyte mask[128];
+    memset(mask, 0xFF, sizeof mask);
+    GLR_REAL(glGetPolygonStipple)(mask);
+    if (pack_buf)
+        GLR_REAL(glBindBuffer)(GL_PIXEL_PACK_BUFFER, (GLuint)pack_buf);
+    GLR_REAL(glPixelStorei)(GL_PACK_ALIGNMENT, align);
+    for (int k = 0; k < 5; k++)
+        GLR_REAL(glPixelStorei)(pack[k], saved[k]);
+
+    GLint unpack_buf = pbo ? geti(GL_PIXEL_UNPACK_BUFFER_BINDING) : 0, ualign = geti(GL_UNPACK_ALIGNMENT);
+    for (int k = 0; k < 5; k++) {
+        saved[k] = geti(unpack[k]);
+        EMIT0(glPixelStorei, 2, SNAP_U(unpack[k]), SNAP_I(0));
+    }
+    EMIT0(glPixelStorei, 2, SNAP_U(GL_UNPACK_ALIGNMENT), SNAP_I(4));
+    if (unpack_buf)
+        EMIT0(glBindBuffer, 2, SNAP_U(GL_PIXEL_UNPACK_BUFFER), SNAP_U(0));
+    emit(f, GLR_CMD_glPolygonStipple, 0, mask, sizeof mask, 0);
+    if (unpack_buf)
+        EMIT0(glBindBuffer, 2, SNAP_U(GL_PIXEL_UNPACK_BUFFER), SNAP_U((GLuint)unpack_buf));
+    EMIT0(glPixelStorei, 2, SNAP_U(GL_UNPACK_ALIGNMENT), SNAP_I(ualign));
+    for (int k = 0; k < 5; k++)
+        EMIT0(glPixelStorei, 2, SNAP_U(unpack[k]), SNAP_I(saved[k]));
 }
 
 static void materials(struct ff *f)
@@ -185,6 +228,7 @@ static void fog_alpha_points_lines(struct ff *f)
     EMIT0(glAlphaFunc, 2, SNAP_U(geti(GL_ALPHA_TEST_FUNC)), SNAP_F(ref));
     EMIT0(glShadeModel, 1, SNAP_U(geti(GL_SHADE_MODEL)));
     EMIT0(glLineStipple, 2, SNAP_I(geti(GL_LINE_STIPPLE_REPEAT)), SNAP_U(geti(GL_LINE_STIPPLE_PATTERN) & 0xFFFF));
+    polygon_stipple(f);
     if (glr_snap_has(f->sn, 1, 4, -1, 0)) {
         static const GLenum pp[3] = { GL_POINT_SIZE_MIN, GL_POINT_SIZE_MAX, GL_POINT_FADE_THRESHOLD_SIZE };
         for (int k = 0; k < 3; k++) {
@@ -250,7 +294,7 @@ void glr_snap_fixed_function(struct glr_snap *sn)
     current_values(f);
     static const GLenum caps[] = {
         GL_LIGHTING, GL_NORMALIZE, GL_RESCALE_NORMAL, GL_FOG, GL_ALPHA_TEST, GL_POINT_SMOOTH,
-        GL_LINE_STIPPLE, GL_COLOR_SUM, GL_AUTO_NORMAL, GL_POINT_SPRITE, GL_VERTEX_PROGRAM_TWO_SIDE,
+        GL_LINE_STIPPLE, GL_POLYGON_STIPPLE, GL_COLOR_SUM, GL_AUTO_NORMAL, GL_POINT_SPRITE, GL_VERTEX_PROGRAM_TWO_SIDE,
         GL_COLOR_MATERIAL,
     };
     for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++)

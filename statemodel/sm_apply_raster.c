@@ -354,6 +354,42 @@ static void h_polygon_offset(struct sm_ap *a)
 }
 
 static void h_line_width(struct sm_ap *a) { ST(a)->line_width = ap_f(a, 0); }
+
+static void h_line_stipple(struct sm_ap *a)
+{
+    int32_t r = ap_i(a, 0);
+    ST(a)->line_stipple_repeat = r < 1 ? 1 : r > 256 ? 256 : r;
+    ST(a)->line_stipple_pattern = ap_u(a, 1) & 0xFFFFu;
+}
+
+/* glPolygonStipple: 32x32 bits from client memory under the unpack state (row length, skips,
+ * alignment, LSB first). A pixel unpack buffer source is not read (the pattern is kept). */
+static void h_polygon_stipple(struct sm_ap *a)
+{
+    const struct sm_context_state *cs = ST(a);
+    if (cs->buffer[SM_BT_PIXEL_UNPACK])
+        return;
+    const struct sm_pixel_store *u = &cs->unpack;
+    int64_t row_len = u->row_length > 0 ? u->row_length : 32;
+    int64_t row_bytes = (row_len + 7) / 8;
+    if (u->alignment > 1 && row_bytes % u->alignment)
+        row_bytes += u->alignment - row_bytes % u->alignment;
+    int64_t skip_rows = u->skip_rows > 0 ? u->skip_rows : 0, skip_px = u->skip_pixels > 0 ? u->skip_pixels : 0;
+    uint64_t need = (uint64_t)((skip_rows + 31) * row_bytes + (skip_px + 32 + 7) / 8);
+    const uint8_t *src = ap_bytes(a, 0, need);
+    if (!src)
+        return;
+    for (int r = 0; r < 32; r++) {
+        uint32_t row = 0;
+        for (int x = 0; x < 32; x++) {
+            int64_t bit = skip_px + x;
+            uint8_t byte = src[(skip_rows + r) * row_bytes + bit / 8];
+            unsigned on = u->lsb_first ? (byte >> (bit % 8)) & 1u : (byte >> (7 - bit % 8)) & 1u;
+            row |= (uint32_t)on << (31 - x);
+        }
+        ST(a)->polygon_stipple[r] = row;
+    }
+}
 static void h_point_size(struct sm_ap *a) { ST(a)->point_size = ap_f(a, 0); }
 
 static void h_point_parameter(struct sm_ap *a)
@@ -578,6 +614,8 @@ void sm_register_raster(sm_apply_fn *t)
     t[GLR_CMD_glPolygonOffset] = h_polygon_offset;
     t[GLR_CMD_glPolygonOffsetClamp] = h_polygon_offset;
     t[GLR_CMD_glLineWidth] = h_line_width;
+    t[GLR_CMD_glLineStipple] = h_line_stipple;
+    t[GLR_CMD_glPolygonStipple] = h_polygon_stipple;
     t[GLR_CMD_glPointSize] = h_point_size;
     t[GLR_CMD_glPointParameteri] = h_point_parameter;
     t[GLR_CMD_glPointParameterf] = h_point_parameter;

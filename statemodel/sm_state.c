@@ -110,6 +110,10 @@ void sm_context_state_defaults(struct sm_context_state *st)
     st->line_width = 1.0f;
     st->point_size = 1.0f;
     st->point_sprite_coord_origin = GL_UPPER_LEFT;
+    st->line_stipple_repeat = 1;
+    st->line_stipple_pattern = 0xFFFFu;
+    for (int r = 0; r < 32; r++)
+        st->polygon_stipple[r] = 0xFFFFFFFFu;
     st->sample_coverage_value = 1.0f;
     st->sample_mask = 0xFFFFFFFFu;
     st->provoking_vertex = GL_LAST_VERTEX_CONVENTION;

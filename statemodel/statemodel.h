@@ -364,6 +364,12 @@ struct sm_context_state {
     float polygon_offset_factor, polygon_offset_units, polygon_offset_clamp;
     float line_width, point_size;
     uint32_t point_sprite_coord_origin;
+    /* glLineStipple (repeat 1..256, 16-bit pattern) and glPolygonStipple (row r from the bottom,
+     * bit 31 = leftmost pixel, as unpacked with the unpack state of the call); compatibility
+     * state, not serialized: a snapshot capture carries them in its fixed-function blob */
+    int32_t line_stipple_repeat;
+    uint32_t line_stipple_pattern;
+    uint32_t polygon_stipple[32];
     float sample_coverage_value; bool sample_coverage_invert;
     uint32_t sample_mask;
     float min_sample_shading;

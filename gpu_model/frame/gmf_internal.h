@@ -118,6 +118,9 @@ typedef struct gmf_prog {
     gm_program *gs;
     struct gmf_gs *gsx;
     int primid_slot;
+    /* gl_ClipDistance read by the fragment shader (no geometry shader): the VS's clip distances
+     * travel in hidden smooth varyings from fs_clip_slot on, as llvmpipe interpolates them. */
+    int fs_clip_var, fs_clip_slot, fs_clip_n;
     /* Compute programs (gmf_compute.c): vs/fs are NULL, vw is warp 0 of cs so the shared
      * environment setup works unchanged, blocks[0] holds the compute shader's blocks. */
     gm_program *cs;
@@ -373,6 +376,9 @@ int gmf_type_chunks(const gm_program *p, int var, int type, int word, int *loc, 
  * bits, or integers when the attribute is integer / the input is integer). */
 void gmf_fetch_attr(gmf_draw_ctx *d, const gmf_attr *a, int64_t elem, int64_t instance,
                     uint32_t out[4]);
+/* The edge flag of vertex `elem` (edge flag array or the current glEdgeFlag value), for
+ * polygon mode GL_LINE/GL_POINT. */
+bool gmf_fetch_edge_flag(gmf_draw_ctx *d, int64_t elem);
 /* Checks the draw's attributes can be fetched; notes what cannot. */
 void gmf_check_attrs(gmf_draw_ctx *d);
 size_t gmf_gl_type_size(uint32_t type);
@@ -412,6 +418,10 @@ void gmf_images_free(gmf_runner *r);
 /* gmf_pipestate.c */
 void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffer *fb,
                             gm_pipe_state *ps, gmf_event *ev);
+/* Notes the antialiased rasterization a draw of `mode` would need and the model does not do
+ * (GL_LINE_SMOOTH, GL_POINT_SMOOTH in compatibility contexts: llvmpipe's draw module). */
+void gmf_note_smooth(const struct sm_context *c, const gm_pipe_state *ps, uint32_t mode,
+                     gmf_event *ev);
 
 /* gmf_queries.c: query objects and conditional rendering. gmf_queries_cmd: a query command
  * (Begin/EndQuery(Indexed), Begin/EndConditionalRender, GetQueryObject* with a query buffer

@@ -18,8 +18,7 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     ps->cull_face = on(c, GL_CULL_FACE) ? st->cull_face_mode : 0;
     ps->front_face = st->front_face;
     ps->polygon_mode = st->polygon_mode[0];
-    if (st->polygon_mode[0] != st->polygon_mode[1])
-        gmf_note(ev, "different front and back polygon modes");
+    ps->polygon_mode_back = st->polygon_mode[1];
     ps->flatshade_first = st->provoking_vertex == GL_FIRST_VERTEX_CONVENTION;
     ps->clip_origin_upper_left = st->clip_origin == GL_UPPER_LEFT;
     ps->clip_depth_zero_to_one = st->clip_depth_mode == GL_ZERO_TO_ONE;
@@ -30,9 +29,20 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
             ps->clip_plane_enable |= (uint8_t)(1u << i);
     ps->rasterizer_discard = on(c, GL_RASTERIZER_DISCARD);
     ps->line_width = st->line_width;
+    /* line and polygon stipple are compatibility-only state (llvmpipe: the draw module) */
+    if (api == SM_API_GL_COMPAT) {
+        ps->line_stipple = on(c, GL_LINE_STIPPLE);
+        ps->line_stipple_factor = st->line_stipple_repeat;
+        ps->line_stipple_pattern = (uint16_t)st->line_stipple_pattern;
+        ps->polygon_stipple = on(c, GL_POLYGON_STIPPLE);
+        memcpy(ps->polygon_stipple_rows, st->polygon_stipple, sizeof ps->polygon_stipple_rows);
+    }
     ps->point_size = st->point_size;
     ps->program_point_size = on(c, GL_PROGRAM_POINT_SIZE) || api == SM_API_GLES;
     ps->point_sprite_upper_left = st->point_sprite_coord_origin != GL_LOWER_LEFT;
+    /* Mesa keeps GL_POINT_SPRITE on in core and ES contexts: legacy point rules only apply
+     * to compatibility contexts with point sprites off */
+    ps->legacy_points = api == SM_API_GL_COMPAT && !on(c, GL_POINT_SPRITE);
     ps->polygon_offset_fill = on(c, GL_POLYGON_OFFSET_FILL);
     ps->polygon_offset_line = on(c, GL_POLYGON_OFFSET_LINE);
     ps->polygon_offset_point = on(c, GL_POLYGON_OFFSET_POINT);
@@ -99,7 +109,25 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     ps->min_sample_shading = st->min_sample_shading;
     if (api == SM_API_GL_COMPAT && on(c, GL_ALPHA_TEST))
         gmf_note(ev, "legacy alpha test");
-    if (ps->polygon_mode != GL_FILL && ps->polygon_mode != 0)
-        gmf_note(ev, "polygon mode 0x%04x (drawn as lines/points without llvmpipe's rules)",
-                 ps->polygon_mode);
+}
+
+void gmf_note_smooth(const struct sm_context *c, const gm_pipe_state *ps, uint32_t mode,
+                     gmf_event *ev)
+{
+    int maj, min;
+    if (sm_context_api(c, &maj, &min) != SM_API_GL_COMPAT)
+        return;
+    bool points = mode == GL_POINTS, lines = !points && mode <= GL_LINE_STRIP;
+    bool tris = !points && !lines && mode != GL_LINES_ADJACENCY && mode != GL_LINE_STRIP_ADJACENCY;
+    /* polygon mode turns triangles into lines or points */
+    uint32_t fm[2] = { ps->polygon_mode, ps->polygon_mode_back };
+    for (int f = 0; f < 2 && tris; f++) {
+        lines = lines || fm[f] == GL_LINE;
+        points = points || fm[f] == GL_POINT;
+    }
+    if (lines && on(c, GL_LINE_SMOOTH))
+        gmf_note(ev, "antialiased lines (GL_LINE_SMOOTH)");
+    if (points && on(c, GL_POINT_SMOOTH))
+        gmf_note(ev, "antialiased points (GL_POINT_SMOOTH)");
+    /* GL_POLYGON_SMOOTH: llvmpipe ignores it, as the model does */
 }

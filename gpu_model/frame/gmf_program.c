@@ -498,6 +498,26 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
         if (p->vs_out[i].location > max_slot && p->vs_out[i].location < GM_PIPE_MAX_VARYINGS)
             max_slot = p->vs_out[i].location;
     p->info.num_varyings = max_slot + 1;
+    p->fs_clip_var = find_builtin_var(fs, BI_CLIP_DISTANCE);
+    p->fs_clip_slot = -1;
+    p->fs_clip_n = 0;
+    if (p->fs_clip_var >= 0 && !p->gs && p->clip_var >= 0 && p->n_clip > 0) {
+        gm_type_desc t;
+        const gm_var_info *vi = gm_program_var(fs, p->fs_clip_var);
+        int n = gm_type_get(fs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY ? t.length : 0;
+        if (n > p->n_clip)
+            n = p->n_clip;
+        int slots = (n + 3) / 4;
+        if (n > 0 && p->info.num_varyings + slots <= GM_PIPE_MAX_VARYINGS) {
+            p->fs_clip_slot = p->info.num_varyings;
+            p->fs_clip_n = n;
+            for (int k = 0; k < slots; k++) {
+                p->info.interp[p->fs_clip_slot + k] = GM_INTERP_SMOOTH;
+                p->info.loc[p->fs_clip_slot + k] = GM_LOC_CENTER;
+            }
+            p->info.num_varyings += slots;
+        }
+    }
     for (int i = 0; i < gm_program_output_count(fs); i++) {
         int v = gm_program_output_var(fs, i);
         const gm_var_info *vi = gm_program_var(fs, v);
@@ -778,6 +798,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->name = sp->name;
     p->link_count = sp->link_count;
     p->primid_slot = -1;
+    p->fs_clip_var = p->fs_clip_slot = -1;
     if (compile_compute(p, sp)) {
         r->totals.programs_compiled++;
         return p;

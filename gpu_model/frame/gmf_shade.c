@@ -115,7 +115,8 @@ static void vs_inputs(gmf_draw_ctx *d, gm_warp *w, const int32_t *vertex_id, int
 }
 
 /* VS outputs of a finished warp into the pipeline's vertices. */
-static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int count)
+static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int count,
+                       const int32_t *vid)
 {
     gmf_prog *p = d->p;
     uint32_t (*pos)[GM_LANES] = p->pos_var >= 0 ? gm_warp_var_lanes(w, p->pos_var) : NULL;
@@ -133,6 +134,16 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
             for (int k = 0; k < p->n_clip; k++)
                 memcpy(&o->clip_dist[k], &cd[p->clip_off + k][l], 4);
     }
+    /* clip distances the fragment shader reads, as hidden varyings */
+    if (cd && p->fs_clip_slot >= 0)
+        for (int l = 0; l < count; l++)
+            for (int k = 0; k < p->fs_clip_n; k++)
+                memcpy(&out[l].var[p->fs_clip_slot + k / 4][k % 4], &cd[p->clip_off + k][l], 4);
+    /* edge flags (glEdgeFlag, edge flag array) only matter in polygon mode line/point */
+    if (d->vao && (d->vao->legacy[SM_LA_EDGE_FLAG].enabled ||
+                   d->st->legacy_current[SM_LA_EDGE_FLAG][0] == 0.0f))
+        for (int l = 0; l < count; l++)
+            out[l].no_edge = !gmf_fetch_edge_flag(d, vid[l]);
     for (int c = 0; c < p->n_vs_out; c++) {
         const gmf_chunk *ch = &p->vs_out[c];
         if (ch->location < 0 || ch->location >= GM_PIPE_MAX_VARYINGS)
@@ -158,7 +169,7 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
             gmf_flight *f = gmf_timing_complete(d, GM_STAGE_VERTEX);
             if (!f)
                 return 1;
-            vs_outputs(d, f->w, f->vout, f->count);
+            vs_outputs(d, f->w, f->vout, f->count, f->lane_x);
             gmf_timing_release(d, GM_STAGE_VERTEX);
             return 0;
         }
@@ -180,7 +191,7 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
     d->r->cur_issue.lane_x = d->r->cur_issue.lane_y = NULL;
     if (vrc != 0)
         return 1;
-    vs_outputs(d, w, out, count);
+    vs_outputs(d, w, out, count, vertex_id);
     return 0;
 }
 
@@ -213,6 +224,11 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
     if (p->pointcoord_var >= 0) {
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->pointcoord_var);
         memcpy(v, fw->point_coord, sizeof fw->point_coord);
+    }
+    if (p->fs_clip_slot >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->fs_clip_var);
+        for (int k = 0; k < p->fs_clip_n; k++)
+            memcpy(v[k], fw->in[p->fs_clip_slot + k / 4][k % 4], sizeof v[0]);
     }
     if (p->primid_var >= 0) {
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->primid_var);

@@ -169,6 +169,15 @@ static void fetch_legacy(gmf_draw_ctx *d, int slot, int64_t elem, uint32_t out[4
     }
 }
 
+bool gmf_fetch_edge_flag(gmf_draw_ctx *d, int64_t elem)
+{
+    uint32_t w[4];
+    fetch_legacy(d, SM_LA_EDGE_FLAG, elem, w, false);
+    float f;
+    memcpy(&f, w, 4);
+    return f != 0.0f;
+}
+
 /* A double input (dvec*, dmat column) reads up to four doubles from its attribute: the
  * bytes of a glVertexAttribLPointer/LFormat array or the current glVertexAttribL* value;
  * missing components take (0, 0, 0, 1). A 32-bit array feeding a double input (undefined in

@@ -20,6 +20,7 @@ void gm_pipe_state_default(gm_pipe_state *s, int w, int h)
     s->cull_face = 0;
     s->front_face = GM_GL_CCW;
     s->polygon_mode = GM_GL_FILL;
+    s->polygon_mode_back = GM_GL_FILL;
     s->line_width = 1.0f;
     s->point_size = 1.0f;
     s->point_sprite_upper_left = true;
@@ -175,6 +176,7 @@ static void clip_interp(gm_draw_ctx *dc, gm_pvert *dst, gm_pipe_vertex *dv, floa
     for (int c = 0; c < GM_PIPE_MAX_CLIP_DIST; c++)
         dv->clip_dist[c] = linterp(t, o->clip_dist[c], i->clip_dist[c]);
     dv->point_size = linterp(t, o->point_size, i->point_size);
+    dv->no_edge = false;
     gm_viewport_apply(&dc->rs, dv->pos, dst->win, false);
     /* screen-space t for noperspective attributes */
     float t_np = t;
@@ -195,25 +197,34 @@ static void clip_interp(gm_draw_ctx *dc, gm_pvert *dst, gm_pipe_vertex *dv, floa
     dst->clipmask = 0;
 }
 
+/* Clips a triangle (draw_pipe_clip.c do_clip_tri).  `edges` are the decomposition's
+ * edge flags (bit 0: v0-v1, bit 1: v1-v2, bit 2: v2-v0); they only matter in polygon
+ * mode GL_LINE/GL_POINT, where edges along a frustum plane are hidden and edges along a
+ * user clip plane are drawn, as draw does. */
 static void clip_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
-                          const gm_pvert *v2, uint32_t clipmask)
+                          const gm_pvert *v2, uint32_t clipmask, unsigned edges)
 {
     static __thread clip_pool pool;
     const gm_pvert *a[MAX_CLIP_VERTS + 1], *b[MAX_CLIP_VERTS + 1];
+    bool ea[MAX_CLIP_VERTS + 1], eb[MAX_CLIP_VERTS + 1];
     const gm_pvert **inl = a, **outl = b;
+    bool *ine = ea, *oute = eb;
     const gm_pipe_state *st = &dc->ctx->state;
     int n = 3;
     pool.n = 0;
     inl[0] = v0; inl[1] = v1; inl[2] = v2;
+    ine[0] = edges & 1; ine[1] = (edges >> 1) & 1; ine[2] = (edges >> 2) & 1;
     while (clipmask && n >= 3) {
         int plane = __builtin_ctz(clipmask);
         clipmask &= ~(1u << plane);
         const gm_pvert *vp = inl[0];
+        bool ep = ine[0];
         float dp_prev = clip_dist(dc->ctx, vp->v, plane);
         int outcount = 0;
         if (isinf(dp_prev) || isnan(dp_prev))
             return;
         inl[n] = inl[0];
+        ine[n] = ine[0];
         for (int i = 1; i <= n; i++) {
             const gm_pvert *vv = inl[i];
             float dp = clip_dist(dc->ctx, vv->v, plane);
@@ -222,6 +233,7 @@ static void clip_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
                 return;
             if (dp_prev >= 0.0f) {
                 if (outcount >= MAX_CLIP_VERTS) return;
+                oute[outcount] = ep;
                 outl[outcount++] = vp;
                 diff = dp < 0.0f;
             } else {
@@ -236,16 +248,24 @@ static void clip_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
                 if (dp < 0.0f) {
                     if (-dp < dp_prev) clip_interp(dc, nv, nd, dp / denom, vv, vp);
                     else clip_interp(dc, nv, nd, -dp_prev / denom, vp, vv);
+                    /* leaving: the new edge runs along the clip plane */
+                    nd->no_edge = plane < 6;
+                    oute[outcount] = plane < 6 ? ep : true;
                 } else {
                     if (-dp_prev < dp) clip_interp(dc, nv, nd, -dp_prev / denom, vp, vv);
                     else clip_interp(dc, nv, nd, dp / denom, vv, vp);
+                    /* entering: the rest of the original edge */
+                    nd->no_edge = vp->v->no_edge;
+                    oute[outcount] = ep;
                 }
                 outl[outcount++] = nv;
             }
             vp = vv;
+            ep = ine[i];
             dp_prev = dp;
         }
         const gm_pvert **t = inl; inl = outl; outl = t;
+        bool *te = ine; ine = oute; oute = te;
         n = outcount;
     }
     if (n < 3)
@@ -268,6 +288,20 @@ static void clip_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
         inl[0] = nv;
     }
     dc->ctx->stats.primitives_clipped++;
+    if (dc->unfilled) {
+        /* draw_pipe_clip.c emit_poly: a fan around inl[0] with the edge flags carried */
+        bool ff = st->flatshade_first;
+        unsigned e_first = ff ? 1u : 4u, e_mid = ff ? 2u : 1u, e_last = ff ? 4u : 2u;
+        if (!ine[0]) e_first = 0;
+        unsigned fl = e_first | e_mid | GM_TRI_RESET_STIPPLE;
+        for (int i = 2; i < n && !dc->failed; i++, fl = e_mid) {
+            if (!ine[i - 1]) fl &= ~e_mid;
+            if (i == n - 1 && ine[i]) fl |= e_last;
+            if (ff) gm_unfilled_tri(dc, inl[0], inl[i - 1], inl[i], fl);
+            else gm_unfilled_tri(dc, inl[i - 1], inl[i], inl[0], fl);
+        }
+        return;
+    }
     for (int i = 2; i < n && !dc->failed; i++) {
         if (st->flatshade_first)
             gm_draw_triangle(dc, inl[0], inl[i - 1], inl[i]);
@@ -276,23 +310,22 @@ static void clip_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
     }
 }
 
+/* `edges`: edge flags of the decomposition (bit 0: v0-v1, 1: v1-v2, 2: v2-v0) and
+ * GM_TRI_RESET_STIPPLE where the triangle starts a primitive. */
 static void emit_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
-                          const gm_pvert *v2)
+                          const gm_pvert *v2, unsigned edges)
 {
     const gm_pipe_state *st = &dc->ctx->state;
     dc->ctx->stats.primitives_in++;
     uint32_t any = v0->clipmask | v1->clipmask | v2->clipmask;
     uint32_t all = v0->clipmask & v1->clipmask & v2->clipmask;
     if (!st->rasterizer_discard && all == 0) {
-        if (st->polygon_mode == GM_GL_LINE) {
-            gm_draw_line(dc, v0, v1); gm_draw_line(dc, v1, v2); gm_draw_line(dc, v2, v0);
-        } else if (st->polygon_mode == GM_GL_POINT) {
-            gm_draw_point(dc, v0); gm_draw_point(dc, v1); gm_draw_point(dc, v2);
-        } else if (any == 0) {
+        if (any)
+            clip_triangle(dc, v0, v1, v2, any, edges);
+        else if (dc->unfilled)
+            gm_unfilled_tri(dc, v0, v1, v2, edges);
+        else
             gm_draw_triangle(dc, v0, v1, v2);
-        } else {
-            clip_triangle(dc, v0, v1, v2, any);
-        }
     }
     dc->primitive_id++;
 }
@@ -330,17 +363,21 @@ static void clip_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, u
         }
     if (t0 + t1 >= 1.0f)
         return;
-    gm_draw_line(dc, &p0, &p1);
+    gm_line_out(dc, &p0, &p1);
 }
 
-static void emit_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
+/* reset: the line starts a primitive (line stipple counter back to 0) */
+static void emit_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, bool reset)
 {
     dc->ctx->stats.primitives_in++;
+    /* the reset travels with the line: lost when clipping drops it */
+    dc->stipple_reset = reset;
     uint32_t any = v0->clipmask | v1->clipmask;
     if (!dc->ctx->state.rasterizer_discard && (v0->clipmask & v1->clipmask) == 0) {
         if (any) clip_line(dc, v0, v1, any);
-        else gm_draw_line(dc, v0, v1);
+        else gm_line_out(dc, v0, v1);
     }
+    dc->stipple_reset = false;
     dc->primitive_id++;
 }
 
@@ -348,8 +385,10 @@ static void emit_point(gm_draw_ctx *dc, const gm_pvert *v0)
 {
     dc->ctx->stats.primitives_in++;
     /* points are culled when their centre is outside any clip plane (llvmpipe) */
-    if (!dc->ctx->state.rasterizer_discard && v0->clipmask == 0)
+    if (!dc->ctx->state.rasterizer_discard && v0->clipmask == 0) {
+        dc->stipple_counter = 0.0f;   /* the stipple stage resets on points */
         gm_draw_point(dc, v0);
+    }
     dc->primitive_id++;
 }
 
@@ -364,64 +403,71 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
         for (i = 0; i < n && !dc->failed; i++) emit_point(dc, vs[i]);
         break;
     case GM_GL_LINES:
-        for (i = 0; i + 1 < n && !dc->failed; i += 2) emit_line(dc, vs[i], vs[i + 1]);
+        for (i = 0; i + 1 < n && !dc->failed; i += 2) emit_line(dc, vs[i], vs[i + 1], true);
         break;
     case GM_GL_LINE_STRIP:
     case GM_GL_LINE_LOOP:
-        for (i = 0; i + 1 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1]);
-        if (mode == GM_GL_LINE_LOOP && n >= 2 && !dc->failed) emit_line(dc, vs[n - 1], vs[0]);
+        for (i = 0; i + 1 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1], i == 0);
+        if (mode == GM_GL_LINE_LOOP && n >= 2 && !dc->failed) emit_line(dc, vs[n - 1], vs[0], false);
         break;
     case GM_GL_TRIANGLES:
-        for (i = 0; i + 2 < n && !dc->failed; i += 3) emit_triangle(dc, vs[i], vs[i + 1], vs[i + 2]);
+        for (i = 0; i + 2 < n && !dc->failed; i += 3) emit_triangle(dc, vs[i], vs[i + 1], vs[i + 2], 15);
         break;
     case GM_GL_TRIANGLE_STRIP:
         for (i = 0; i + 2 < n && !dc->failed; i++) {
-            if (ff) emit_triangle(dc, vs[i], vs[i + 1 + (i & 1)], vs[i + 2 - (i & 1)]);
-            else emit_triangle(dc, vs[i + (i & 1)], vs[i + 1 - (i & 1)], vs[i + 2]);
+            if (ff) emit_triangle(dc, vs[i], vs[i + 1 + (i & 1)], vs[i + 2 - (i & 1)], 15);
+            else emit_triangle(dc, vs[i + (i & 1)], vs[i + 1 - (i & 1)], vs[i + 2], 15);
         }
         break;
     case GM_GL_TRIANGLE_FAN:
         for (i = 0; i + 2 < n && !dc->failed; i++) {
-            if (ff) emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0]);
-            else emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2]);
+            if (ff) emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0], 15);
+            else emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2], 15);
         }
         break;
+    /* Quads, quad strips and polygons as llvmpipe splits them (lp_setup_vbuf.c and
+     * draw_decompose_tmp.h agree on the triangles): the diagonal of a quad is v1-v3,
+     * the last vertex of a quad is provoking whatever the convention (llvmpipe has no
+     * PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION); the inner diagonals carry no
+     * edge flag, so polygon mode GL_LINE/GL_POINT does not draw them. */
+    /* both triangles of a quad have the quad's gl_PrimitiveID (measured on llvmpipe) */
     case GM_GL_QUADS:
         for (i = 0; i + 3 < n && !dc->failed; i += 4) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
-            if (ff) { const gm_pvert *t = q3; q3 = q2; q2 = q1; q1 = q0; q0 = t; }
-            emit_triangle(dc, q0, q1, q3);
-            emit_triangle(dc, q1, q2, q3);
+            if (ff) { emit_triangle(dc, q3, q0, q1, 3 | 8); dc->primitive_id--; emit_triangle(dc, q3, q1, q2, 6); }
+            else { emit_triangle(dc, q0, q1, q3, 5 | 8); dc->primitive_id--; emit_triangle(dc, q1, q2, q3, 3); }
         }
         break;
     case GM_GL_QUAD_STRIP:
         for (i = 0; i + 3 < n && !dc->failed; i += 2) {
-            const gm_pvert *q0 = vs[i + 2], *q1 = vs[i], *q2 = vs[i + 1], *q3 = vs[i + 3];
-            if (ff) { emit_triangle(dc, q3, q0, q1); emit_triangle(dc, q3, q1, q2); }
-            else { emit_triangle(dc, q0, q1, q3); emit_triangle(dc, q1, q2, q3); }
+            const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
+            if (ff) { emit_triangle(dc, q3, q2, q0, 3 | 8); dc->primitive_id--; emit_triangle(dc, q3, q0, q1, 6); }
+            else { emit_triangle(dc, q2, q0, q3, 5 | 8); dc->primitive_id--; emit_triangle(dc, q0, q1, q3, 3); }
         }
         break;
     case GM_GL_POLYGON:
+        /* a fan around v0; only the outer edges are flagged */
         for (i = 0; i + 2 < n && !dc->failed; i++) {
-            if (ff) emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2]);
-            else emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0]);
+            bool last = i + 3 == n;
+            if (ff) emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2], 2u | (i == 0 ? 9u : 0u) | (last ? 4u : 0u));
+            else emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0], 1u | (i == 0 ? 12u : 0u) | (last ? 2u : 0u));
         }
         break;
     case GM_GL_LINES_ADJACENCY:
-        for (i = 0; i + 3 < n && !dc->failed; i += 4) emit_line(dc, vs[i + 1], vs[i + 2]);
+        for (i = 0; i + 3 < n && !dc->failed; i += 4) emit_line(dc, vs[i + 1], vs[i + 2], true);
         break;
     case GM_GL_LINE_STRIP_ADJACENCY:
-        for (i = 1; i + 2 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1]);
+        for (i = 1; i + 2 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1], i == 1);
         break;
     case GM_GL_TRIANGLES_ADJACENCY:
-        for (i = 0; i + 5 < n && !dc->failed; i += 6) emit_triangle(dc, vs[i], vs[i + 2], vs[i + 4]);
+        for (i = 0; i + 5 < n && !dc->failed; i += 6) emit_triangle(dc, vs[i], vs[i + 2], vs[i + 4], 15);
         break;
     case GM_GL_TRIANGLE_STRIP_ADJACENCY:
         for (i = 0; 2 * i + 4 < n && !dc->failed; i++) {
             int a = 2 * i, b = 2 * i + 2, c = 2 * i + 4;
             if (i & 1) { int t = a; a = b; b = t; }
             if (ff && (i & 1)) { int t = b; b = c; c = t; int u = a; a = b; b = u; }
-            emit_triangle(dc, vs[a], vs[b], vs[c]);
+            emit_triangle(dc, vs[a], vs[b], vs[c], 15);
         }
         break;
     default:
@@ -505,6 +551,24 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     memset(&dc, 0, sizeof(dc));
     dc.plane_offset = 0.5f;
     dc.ctx = ctx;
+    dc.prim_face = -1;
+    dc.stipple_counter = ctx->line_stipple_counter;
+    dc.offset_state = -1;
+    /* polygon mode GL_LINE/GL_POINT on either face: llvmpipe hands the draw to the draw
+     * module's pipeline (cull, offset, flatshade, unfilled stages: gm_unfilled.c) */
+    {
+        /* st_atom_rasterizer.c: a culled face takes the other face's fill mode */
+        uint32_t fm = ctx->state.polygon_mode, bm = ctx->state.polygon_mode_back;
+        if (fm != GM_GL_LINE && fm != GM_GL_POINT) fm = GM_GL_FILL;
+        if (bm != GM_GL_LINE && bm != GM_GL_POINT) bm = GM_GL_FILL;
+        uint32_t cf = ctx->state.cull_face;
+        if (cf == GM_GL_FRONT || cf == GM_GL_FRONT_AND_BACK) fm = bm;
+        if (cf == GM_GL_BACK || cf == GM_GL_FRONT_AND_BACK) bm = fm;
+        dc.fill_front = fm;
+        dc.fill_back = bm;
+        dc.unfilled = fm != GM_GL_FILL || bm != GM_GL_FILL || ctx->state.line_stipple ||
+                      ctx->state.polygon_stipple;
+    }
     setup_raster_state(ctx, &dc.rs);
     int warp_ok = gm_pipe_fs_queue_init(&dc);
     int n = d->count;
@@ -614,6 +678,8 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
         if (dc.failed)
             rc = ctx->error[0] ? -1 : fail(ctx, "fragment shader aborted the draw");
     }
+    if (ctx->state.line_stipple)
+        ctx->line_stipple_counter = dc.stipple_counter;
     /* queued fragment warps complete (late operations in order) before the draw returns */
     if (gm_pipe_fs_drain(&dc) != 0 && rc == 0)
         rc = ctx->error[0] ? -1 : fail(ctx, "fragment shader aborted the draw");

@@ -146,7 +146,8 @@ typedef struct gm_pipe_state {
     /* rasterizer */
     uint32_t cull_face;       /* 0 (disabled), GL_FRONT, GL_BACK, GL_FRONT_AND_BACK */
     uint32_t front_face;      /* GL_CCW or GL_CW */
-    uint32_t polygon_mode;    /* GL_FILL (GL_LINE/GL_POINT: drawn as lines/points) */
+    uint32_t polygon_mode;    /* front faces: GL_FILL, GL_LINE or GL_POINT */
+    uint32_t polygon_mode_back;   /* back faces (draw_pipe_unfilled.c; see DESIGN.md) */
     bool flatshade_first;     /* provoking vertex: GL_FIRST_VERTEX_CONVENTION */
     bool clip_origin_upper_left;   /* glClipControl(GL_UPPER_LEFT) */
     bool clip_depth_zero_to_one;   /* glClipControl(..., GL_ZERO_TO_ONE) */
@@ -154,9 +155,21 @@ typedef struct gm_pipe_state {
     uint8_t clip_plane_enable;     /* bit i: gl_ClipDistance[i] enabled */
     bool rasterizer_discard;
     float line_width;
+    /* GL_LINE_STIPPLE with glLineStipple(factor, pattern) (gm_stipple.c) */
+    bool line_stipple;
+    uint16_t line_stipple_pattern;
+    int32_t line_stipple_factor;   /* 1..256 */
+    /* GL_POLYGON_STIPPLE: row r (window y mod 32, bottom row 0) of glPolygonStipple's pattern,
+     * bit 31 = window x mod 32 == 0 (the pattern's first, most significant, bit) */
+    bool polygon_stipple;
+    uint32_t polygon_stipple_rows[32];
     float point_size;              /* used when the VS does not write gl_PointSize */
     bool program_point_size;       /* GL_PROGRAM_POINT_SIZE */
     bool point_sprite_upper_left;  /* GL_POINT_SPRITE_COORD_ORIGIN == GL_UPPER_LEFT */
+    /* GL 2.1 point rules (compatibility context with GL_POINT_SPRITE off: gallium's
+     * point_quad_rasterization = 0): a square of round(size) whole pixels around the
+     * pixel holding the centre, not the quad of the point's extent. */
+    bool legacy_points;
     bool polygon_offset_fill, polygon_offset_line, polygon_offset_point;
     float offset_factor, offset_units, offset_clamp;
     bool scissor_enable;
@@ -215,6 +228,9 @@ typedef struct gm_pipe_vertex {
     float pos[4];                                /* gl_Position (clip space) */
     float clip_dist[GM_PIPE_MAX_CLIP_DIST];      /* gl_ClipDistance */
     float point_size;                            /* gl_PointSize (if written) */
+    /* glEdgeFlag(GL_FALSE) / edge flag array: in polygon mode GL_LINE/GL_POINT the edge
+     * that starts at this vertex is not drawn.  Zero (the default) = edge drawn. */
+    bool no_edge;
     float var[GM_PIPE_MAX_VARYINGS][4];          /* varyings, vec4 slots */
 } gm_pipe_vertex;
 
@@ -320,6 +336,9 @@ typedef struct gm_pipe_context {
     gm_pipe_vs_fn vs; void *vs_user;
     gm_pipe_fs_fn fs; void *fs_user;
     gm_pipe_stats stats;
+    /* llvmpipe's line stipple counter lives in the draw module's stipple stage and carries
+     * over from draw to draw until a primitive resets it (gm_stipple.c) */
+    float line_stipple_counter;
     char error[256];          /* last error message */
 } gm_pipe_context;
 

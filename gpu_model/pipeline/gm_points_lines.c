@@ -38,6 +38,29 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
     int adj = dc->rs.bottom_edge_rule ? 1 : 0;
     int bx0 = x0 >> GM_FIXED_ORDER, bx1 = ((x1 + GM_FIXED_ONE - 1) >> GM_FIXED_ORDER) - 1;
     int by0 = (y0 + adj) >> GM_FIXED_ORDER, by1 = ((y1 + GM_FIXED_ONE - 1 + adj) >> GM_FIXED_ORDER) - 1;
+    bool legacy = st->legacy_points && !dc->rs.ms;
+    if (legacy) {
+        /* lp_setup_point.c, legacy rules: the width is a whole number of pixels (halves
+         * round down), the square is centred on the pixel holding the (unoffset) centre,
+         * even widths on the nearest pixel corner; coverage is the whole square. */
+        int lw = (iround_away(size * (float)GM_FIXED_ONE) + GM_FIXED_ONE / 2 - 1) & ~(GM_FIXED_ONE - 1);
+        if (lw < GM_FIXED_ONE) lw = GM_FIXED_ONE;
+        int iw = lw >> GM_FIXED_ORDER;
+        int lx = iround_away(v0->win[0] * (float)GM_FIXED_ONE);
+        int ly = iround_away(v0->win[1] * (float)GM_FIXED_ONE) - adj;
+        if (iw == 1) {
+            bx0 = lx >> GM_FIXED_ORDER;
+            by0 = ly >> GM_FIXED_ORDER;
+        } else if (iw & 1) {
+            bx0 = (lx >> GM_FIXED_ORDER) - (iw - 1) / 2;
+            by0 = (ly >> GM_FIXED_ORDER) - (iw - 1) / 2;
+        } else {
+            bx0 = ((lx + GM_FIXED_ONE / 2) >> GM_FIXED_ORDER) - iw / 2;
+            by0 = ((ly + GM_FIXED_ONE / 2) >> GM_FIXED_ORDER) - iw / 2;
+        }
+        bx1 = bx0 + iw - 1;
+        by1 = by0 + iw - 1;
+    }
     const int *rg = dc->rs.region;
     if (bx0 < rg[0]) bx0 = rg[0];
     if (by0 < rg[1]) by0 = rg[1];
@@ -48,7 +71,7 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
 
     gm_prim_raster pr;
     memset(&pr, 0, sizeof(pr));
-    pr.front = true;
+    pr.front = dc->prim_face != 0;
     pr.is_point = true;
     pr.point_center[0] = v0->win[0];
     pr.point_center[1] = v0->win[1];
@@ -64,8 +87,8 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
     pl->info = info;
     pl->y_flipped = dc->rs.flipped;
     pl->fb_height = dc->rs.fb_height;
-    if (st->polygon_offset_point)
-        pr.z_offset = st->offset_units * dc->rs.mrd;
+    /* llvmpipe's point setup applies no polygon offset (GL_POLYGON_OFFSET_POINT only acts on
+     * polygons drawn as points, gm_unfilled.c): measured by gm_pipe_e2e_polymode */
 
     gm_pipe_warp_begin(dc, &pr);
     for (int qy = by0 & ~1; qy <= by1; qy += 2)
@@ -74,12 +97,13 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
             for (int i = 0; i < 4; i++) {
                 int px = qx + (i & 1), py = qy + (i >> 1);
                 if (px < bx0 || px > bx1 || py < by0 || py > by1) continue;
+                if (gm_pstipple_kill(dc, px, py)) continue;
                 int ns = dc->rs.ms ? dc->rs.samples : 1;
                 for (int smp = 0; smp < ns; smp++) {
                     int sx = px * GM_FIXED_ONE + (dc->rs.ms ? dc->rs.sfx[smp] : 0);
                     int sy = py * GM_FIXED_ONE + (dc->rs.ms ? dc->rs.sfy[smp] : 0);
-                    bool in = sx >= x0 && sx < x1;
-                    in = in && (adj ? (sy > y0 && sy <= y1) : (sy >= y0 && sy < y1));
+                    bool in = legacy || (sx >= x0 && sx < x1);
+                    in = in && (legacy || (adj ? (sy > y0 && sy <= y1) : (sy >= y0 && sy < y1)));
                     if (in) sm[i] |= dc->rs.ms ? 1u << smp : dc->rs.all_samples;
                 }
                 if (dc->rs.ms) sm[i] &= dc->rs.state_mask;
@@ -373,7 +397,7 @@ void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
 
     gm_prim_raster pr;
     memset(&pr, 0, sizeof(pr));
-    pr.front = true;
+    pr.front = dc->prim_face != 0;
     line_planes(dc, v0, v1, &q, st->flatshade_first ? v0 : v1, &pr);
     dc->plane_offset = 0.5f;
     gm_pipe_warp_begin(dc, &pr);
@@ -383,6 +407,8 @@ void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
             for (int i = 0; i < 4; i++) {
                 int px = qx + (i & 1), py = qy + (i >> 1);
                 if (px < bx0 || px > bx1 || py < by0 || py > by1)
+                    continue;
+                if (gm_pstipple_kill(dc, px, py))
                     continue;
                 int ns = dc->rs.ms ? dc->rs.samples : 1;
                 for (int smp = 0; smp < ns; smp++) {

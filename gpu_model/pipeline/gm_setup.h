@@ -44,6 +44,20 @@ typedef struct gm_draw_ctx {
     gm_fs_queue fsq;
     uint32_t pass_cov[32];    /* per-sample passes: each lane's pixel coverage (centroid) */            /* fragment warps whose shader was queued (deferred) */
     float plane_offset;         /* attribute planes' origin offset: 0.5, 1 for MSAA lines */
+    /* polygon mode GL_LINE/GL_POINT on a face, or line stipple: llvmpipe hands the draw to
+     * the draw module's pipeline, so triangles go through gm_unfilled_tri; polygon offset is
+     * then applied per vertex there, not by the rasterizer (llvmpipe clears its own offset
+     * state in that case). */
+    bool unfilled;
+    uint32_t fill_front, fill_back;   /* polygon modes after the culled-face simplification */
+    int prim_face;              /* gl_FrontFacing of lines/points: -1 = true, else 0/1 */
+    int offset_state;           /* unfilled: -1 undecided, 0/1 polygon offset off/on */
+    float stipple_counter;      /* line stipple position (gm_stipple.c) */
+    bool stipple_reset;         /* the next line that reaches the stipple stage resets it */
+    /* polygon stipple: draw's pstipple stage binds a fragment shader with the stipple kill
+     * when the first filled triangle reaches it; the rest of the draw (lines and points of
+     * polygon mode included) is shaded with it */
+    bool pstipple_on;
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster
@@ -73,6 +87,32 @@ void gm_pipe_warp_flush(gm_draw_ctx *dc, gm_prim_raster *pr);
 /* Plane setup like lp_state_setup.c for three vertices in llvmpipe order. */
 void gm_setup_tri_planes(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                          const gm_pvert *v2, const gm_pvert *pv, gm_prim_raster *pr);
+
+/* Front facing for llvmpipe's fixed-point area sign (positive: llvmpipe-ccw). */
+bool gm_tri_front(const gm_draw_ctx *dc, int64_t area);
+
+/* The draw module's pipeline for one (clipped) triangle in polygon mode: cull, polygon
+ * offset per vertex, flat attributes from the provoking vertex, then GL_FILL / GL_LINE /
+ * GL_POINT by face (gm_unfilled.c).  edges: bit 0 v0-v1, bit 1 v1-v2, bit 2 v2-v0. */
+void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
+                     const gm_pvert *v2, unsigned edges);
+
+/* A line after clipping: through the line stipple when GL_LINE_STIPPLE is on (gm_stipple.c),
+ * else straight to gm_draw_line. */
+void gm_line_out(gm_draw_ctx *dc, const gm_pvert *a, const gm_pvert *b);
+
+/* Is raster pixel (px, py) killed by the polygon stipple (when pstipple_on)? */
+static inline bool gm_pstipple_kill(const gm_draw_ctx *dc, int px, int py)
+{
+    if (!dc->pstipple_on)
+        return false;
+    int wy = dc->rs.flipped ? dc->rs.fb_height - 1 - py : py;
+    return !((dc->ctx->state.polygon_stipple_rows[wy & 31] >> (31 - (px & 31))) & 1u);
+}
+
+/* Edge flag bit 3 of gm_unfilled_tri: the triangle starts a primitive (the draw module's
+ * DRAW_PIPE_RESET_STIPPLE): the line stipple counter restarts. */
+#define GM_TRI_RESET_STIPPLE 8u
 
 void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                       const gm_pvert *v2);

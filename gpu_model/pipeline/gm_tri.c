@@ -44,9 +44,9 @@ static float polygon_offset(const gm_draw_ctx *dc, const gm_pvert *v[3], float o
         memcpy(&scale, &ue, 4);
         zoff = scale * st->offset_units + mult;
     } else {
-        float units = st->offset_units;
-        if (units != 0.0f)
-            units = (float)((units + (units > 0.0f ? 0.5f : -0.5f)) * dc->rs.mrd);
+        /* lp_state_setup.c: pgon_offset_units = (float)(units * mrd * 2) (measured: 1000
+         * units move a D24 depth by 1999-2000) */
+        float units = (float)((double)st->offset_units * (double)dc->rs.mrd * 2.0);
         zoff = units + mult;
     }
     if (st->offset_clamp > 0.0f) zoff = fminf(st->offset_clamp, zoff);
@@ -94,13 +94,14 @@ void gm_setup_tri_planes(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1
     pl->fb_height = dc->rs.fb_height;
     const gm_pipe_state *st = &dc->ctx->state;
     pr->z_offset = 0.0f;
-    if (st->polygon_offset_fill && (st->offset_factor != 0.0f || st->offset_units != 0.0f))
+    if ((st->polygon_offset_fill || st->polygon_offset_line || st->polygon_offset_point) && !dc->unfilled &&
+        (st->offset_factor != 0.0f || st->offset_units != 0.0f))
         pr->z_offset = polygon_offset(dc, v, ooa);
     pr->provoking = pv;
 }
 
 /* Is the triangle (raster-space fixed-point area sign) front facing? */
-static bool tri_front(const gm_draw_ctx *dc, int64_t area)
+bool gm_tri_front(const gm_draw_ctx *dc, int64_t area)
 {
     const gm_pipe_state *st = &dc->ctx->state;
     /* llvmpipe's positive area is clockwise in y-up window space, counter-clockwise
@@ -127,7 +128,7 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
     int64_t area = gm_rast_area(fx, fy);
     if (area == 0)
         return;
-    bool front = tri_front(dc, area);
+    bool front = gm_tri_front(dc, area);
     if (st->cull_face == GM_GL_FRONT_AND_BACK ||
         (st->cull_face == GM_GL_FRONT && front) || (st->cull_face == GM_GL_BACK && !front)) {
         ctx->stats.primitives_culled++;
@@ -170,6 +171,10 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
             for (int i = 0; i < 4; i++) {
                 int px = qx + (i & 1), py = qy + (i >> 1);
                 if (px < x0 || px > x1 || py < y0 || py > y1)
+                    continue;
+                /* window-aligned 32x32 pattern (llvmpipe: a fragment kill at the top of the
+                 * shader, draw_pipe_pstipple.c) */
+                if (gm_pstipple_kill(dc, px, py))
                     continue;
                 if (!dc->rs.ms) {
                     if (gm_rast_tri_inside(&e, px, py))

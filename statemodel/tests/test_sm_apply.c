@@ -323,8 +323,39 @@ static void test_create_reuses_name(void)
     sm_state_free(s);
 }
 
+/* Line and polygon stipple: glLineStipple clamps the repeat; glPolygonStipple unpacks 32x32
+ * bits under the unpack state (MSB first by default, LSB first and skipped rows honoured). */
+static void test_stipples(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(sm_context_create(s, 4, 0, SM_API_GL_COMPAT, 2, 1));
+    const struct sm_context_state *st = sm_context_state(sm_context_get(s, 4));
+    CHECK(st->line_stipple_repeat == 1 && st->line_stipple_pattern == 0xFFFF);
+    CHECK(st->polygon_stipple[0] == 0xFFFFFFFFu && st->polygon_stipple[31] == 0xFFFFFFFFu);
+    CHECK(tcall(s, 4, "glLineStipple", "iu", 300, 0x1234ABCDu));
+    CHECK(st->line_stipple_repeat == 256 && st->line_stipple_pattern == 0xABCD);
+    uint8_t pat[4 * 33];
+    for (int i = 0; i < (int)sizeof pat; i++)
+        pat[i] = (uint8_t)(i * 7 + 1);
+    CHECK(tcall(s, 4, "glPolygonStipple", "b", pat, (size_t)128));
+    CHECK(st->polygon_stipple[0] == (uint32_t)(pat[0] << 24 | pat[1] << 16 | pat[2] << 8 | pat[3]));
+    CHECK(st->polygon_stipple[31] == (uint32_t)(pat[124] << 24 | pat[125] << 16 | pat[126] << 8 | pat[127]));
+    CHECK(tcall(s, 4, "glPixelStorei", "ui", GL_UNPACK_LSB_FIRST, 1));
+    CHECK(tcall(s, 4, "glPixelStorei", "ui", GL_UNPACK_SKIP_ROWS, 1));
+    CHECK(tcall(s, 4, "glPolygonStipple", "b", pat, sizeof pat));
+    uint32_t want = 0;
+    for (int x = 0; x < 32; x++)
+        want |= (uint32_t)((pat[4 + x / 8] >> (x % 8)) & 1u) << (31 - x);
+    CHECK(st->polygon_stipple[0] == want);
+    /* too short a blob: the pattern is kept */
+    CHECK(tcall(s, 4, "glPolygonStipple", "b", pat, (size_t)16));
+    CHECK(st->polygon_stipple[0] == want);
+    sm_state_free(s);
+}
+
 int main(void)
 {
+    test_stipples();
     test_create_reuses_name();
     test_core_frame();
     test_legacy_frame();

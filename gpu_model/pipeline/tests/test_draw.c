@@ -1,6 +1,7 @@
 /* test_draw.c - attribute interpolation (smooth, flat with both provoking vertex
  * conventions, noperspective), warp packing (8 quads, helpers, deterministic order),
- * early depth test skipping warps, discard, gl_FragDepth, instancing, shader abort. */
+ * early depth test skipping warps, discard, gl_FragDepth, instancing, shader abort, quads
+ * and quad strips (provoking vertex, gl_PrimitiveID, no diagonal in polygon mode GL_LINE). */
 #include "gm_pipeline.h"
 #include "gm_gl_enums.h"
 #include "gm_test.h"
@@ -16,6 +17,8 @@ typedef struct h_t {
     float val[8];
     int warps, max_quads, lanes;
     float seen[H][W];
+    float flat_seen[H][W];
+    int prim_seen[H][W];   /* gl_PrimitiveID + 1 */
     int instance_seen;
     bool discard_left, write_depth, abort_fs;
 } h_t;
@@ -42,6 +45,8 @@ static int fs_cb(void *user, gm_pipe_fs_warp *w)
         if (!(w->live & (1u << l))) continue;
         h->lanes++;
         h->seen[w->y[l]][w->x[l]] = w->in[0][0][l];
+        h->flat_seen[w->y[l]][w->x[l]] = w->in[1][0][l];
+        h->prim_seen[w->y[l]][w->x[l]] = w->primitive_id + 1;
         w->color[0].f[0][l] = w->in[1][0][l];
         w->color[0].f[1][l] = w->in[2][0][l];
         w->color[0].f[3][l] = 1.0f;
@@ -200,10 +205,70 @@ static void test_planes_eval(void)
     }
 }
 
+/* GL_QUADS / GL_QUAD_STRIP as llvmpipe splits them: the quad's last vertex is provoking under
+ * both conventions, both triangles carry the quad's gl_PrimitiveID, and in polygon mode GL_LINE
+ * the inner diagonal (v1-v3) is not drawn. */
+static void test_quads(void)
+{
+    for (int mode = 0; mode < 2; mode++)
+        for (int ff = 0; ff < 2; ff++) {
+            reset();
+            ctx.state.flatshade_first = ff;
+            /* two axis-aligned quads: x in [2,14] and [18,30], y in [2,30] (pixels) */
+            static const float qx[2][2] = {{2, 14}, {18, 30}};
+            for (int q = 0; q < 2; q++) {
+                float xs[4] = {qx[q][0], qx[q][1], qx[q][1], qx[q][0]}, ys[4] = {2, 2, 30, 30};
+                for (int k = 0; k < 4; k++) {
+                    /* quad strip order: bottom-left, top-left, bottom-right, top-right */
+                    int v = mode == 0 ? q * 4 + k : 0;
+                    if (mode == 1 && q == 1) break;
+                    h.pos[v][0] = xs[k] / W * 2 - 1;
+                    h.pos[v][1] = ys[k] / H * 2 - 1;
+                    h.pos[v][3] = 1.0f;
+                    h.val[v] = (float)(v * 10);
+                }
+            }
+            if (mode == 1) {   /* strip of two quads: x 2, 14, 30 at the bottom and the top */
+                static const float sx[6] = {2, 2, 14, 14, 30, 30}, sy[6] = {2, 30, 2, 30, 2, 30};
+                for (int v = 0; v < 6; v++) {
+                    h.pos[v][0] = sx[v] / W * 2 - 1;
+                    h.pos[v][1] = sy[v] / H * 2 - 1;
+                    h.pos[v][3] = 1.0f;
+                    h.val[v] = (float)(v * 10);
+                }
+            }
+            gm_pipe_draw d = {mode ? GM_GL_QUAD_STRIP : GM_GL_QUADS, 0, mode ? 6 : 8, NULL, 0, 0, 1, 0};
+            CHECK(gm_pipe_draw_exec(&ctx, &d) == 0);
+            /* quad 0 and quad 1: one primitive id each, flat from the quad's last vertex */
+            float last0 = 30.0f, last1 = mode ? 50.0f : 70.0f;
+            int x1 = mode ? 20 : 24;
+            CHECK_EQ_INT(h.prim_seen[8][6], 1);
+            CHECK_EQ_INT(h.prim_seen[24][10], 1);
+            CHECK_EQ_INT(h.prim_seen[8][x1], 2);
+            CHECK_EQ_INT(h.prim_seen[24][x1 + 4], 2);
+            CHECK(h.flat_seen[8][6] == last0 && h.flat_seen[24][10] == last0);
+            CHECK(h.flat_seen[8][x1] == last1 && h.flat_seen[24][x1 + 4] == last1);
+        }
+    /* polygon mode GL_LINE: the outline is drawn, the diagonal of the quad is not */
+    reset();
+    ctx.state.polygon_mode = ctx.state.polygon_mode_back = GM_GL_LINE;
+    float xs[4] = {2.5f, 14.5f, 14.5f, 2.5f}, ys[4] = {2.5f, 2.5f, 29.5f, 29.5f};
+    for (int k = 0; k < 4; k++) {
+        h.pos[k][0] = xs[k] / W * 2 - 1;
+        h.pos[k][1] = ys[k] / H * 2 - 1;
+        h.pos[k][3] = 1.0f;
+    }
+    gm_pipe_draw d = {GM_GL_QUADS, 0, 4, NULL, 0, 0, 1, 0};
+    CHECK(gm_pipe_draw_exec(&ctx, &d) == 0);
+    CHECK(h.prim_seen[2][8] != 0 && h.prim_seen[16][2] != 0);   /* bottom and left edges */
+    CHECK(h.prim_seen[16][8] == 0);                             /* the centre: no diagonal */
+}
+
 int main(void)
 {
     gm_surface_alloc(&rt, GM_FMT_RGBA8, W, H, 1, 1);
     gm_surface_alloc(&ds, GM_FMT_D32F, W, H, 1, 1);
+    test_quads();
     test_interp();
     test_early_depth_and_discard();
     test_instances_and_errors();
