@@ -32,4 +32,8 @@ enum sm_imm_kind sm_imm_kind_of(uint32_t cmd);
  * for a vector form whose values were not recorded. */
 bool sm_imm_decode(const struct glr_call *call, struct sm_imm_value *out);
 
+/* Whether cmd (canonical) sets a generic attribute's current value (glVertexAttrib{1-4}*, I, L,
+ * N forms): inside glBegin/glEnd, index 0 provokes a vertex. */
+bool sm_is_attrib_value_cmd(uint32_t cmd);
+
 #endif
