@@ -139,8 +139,26 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
     emit_vertex(m, st, pos, over, set);
 }
 
+/* Legacy commands that draw pixels or produce vertices the model does not run, reported by name:
+ * the raster position (glRasterPos*, glWindowPos*) and what draws at it (glDrawPixels, glBitmap,
+ * glCopyPixels), evaluators, and selection/feedback render modes. */
+static void note_unmodelled(const struct glr_call *call, uint32_t k, gmf_event *ev)
+{
+    static const char *const prefixes[] = { "glRasterPos", "glWindowPos", "glDrawPixels", "glBitmap",
+                                            "glCopyPixels", "glEvalCoord", "glEvalPoint", "glEvalMesh" };
+    const char *n = glr_cmds[k].name;
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (!strncmp(n, prefixes[i], strlen(prefixes[i]))) {
+            gmf_note(ev, "%s (raster position, pixel rectangles and evaluators are not modelled)", n);
+            return;
+        }
+    if (k == GLR_CMD_glRenderMode && (uint32_t)call->args[0] != GL_RENDER)
+        gmf_note(ev, "glRenderMode(GL_SELECT/GL_FEEDBACK): selection and feedback are not modelled");
+}
+
 void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
+    note_unmodelled(call, k, ev);
     if (k == GLR_CMD_glBegin) {
         struct gmf_imm *m = imm_get(r);
         if (!m) {
