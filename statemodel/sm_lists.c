@@ -254,3 +254,34 @@ bool sm_lists_call(struct sm_lists *L, uint32_t share, const struct glr_call *c,
     }
     return true;
 }
+
+struct listed {
+    struct sm_state *s;
+    struct sm_lists *L;
+};
+
+static uint32_t share_in(const struct sm_state *s, uint32_t ctx_id)
+{
+    const struct sm_context *c = sm_context_get(s, ctx_id);
+    return c ? sm_context_share_id(c) : 0;
+}
+
+static void apply_listed_call(void *user, const struct glr_call *c)
+{
+    struct listed *x = user;
+    sm_apply_listed(x->s, x->L, c);
+}
+
+bool sm_apply_listed(struct sm_state *s, struct sm_lists *L, const struct glr_call *c)
+{
+    if (!L)
+        return sm_apply(s, c);
+    uint32_t share = share_in(s, c->ctx_id);
+    if (sm_lists_compile(L, share, c))
+        return true;
+    struct listed x = { s, L };
+    bool bad;
+    if (c->cmd < GLR_CMD_COUNT && sm_lists_call(L, share, c, apply_listed_call, NULL, &x, &bad))
+        return true;
+    return sm_apply(s, c);
+}

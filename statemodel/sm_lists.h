@@ -44,4 +44,10 @@ bool sm_lists_call(struct sm_lists *L, uint32_t share, const struct glr_call *c,
 /* How deep in list execution the walk is (0: the stream's own records). */
 int sm_lists_depth(const struct sm_lists *L);
 
+/* sm_apply for a stream with display lists: calls compiled into a GL_COMPILE list change nothing
+ * until the list is called; glCallList(s) applies the lists' calls (nested ones too). L may be
+ * NULL (plain sm_apply). Returns sm_apply's result for the call itself (true for list commands). */
+struct sm_state;
+bool sm_apply_listed(struct sm_state *s, struct sm_lists *L, const struct glr_call *c);
+
 #endif

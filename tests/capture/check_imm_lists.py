@@ -7,6 +7,7 @@ lists, lists compiled inside the frame) is a modelled draw with no unsupported f
 comparison with the driver agrees on >= 99.9% of the pixels. `glreplay info` counts the stream's
 immediate-mode draws.
 Usage: PROG SHIM GLREPLAY"""
+import json
 import os
 import re
 import subprocess
@@ -63,4 +64,19 @@ with tempfile.TemporaryDirectory() as d:
         want = 2 * STREAM_DRAWS_PER_FRAME + (5 if frames == '0-1' else 0)
         if not m or int(m.group(1)) != want:
             sys.exit('frames %s: info counts %s draws, expected %d' % (frames, m and m.group(1), want))
+        # `glreplay state` applies list contents when a list is called, not when it is compiled:
+        # before the frame's glRecti the GL_COMPILE_AND_EXECUTE list has set (0, 1, 0.5); after its
+        # glCallList of the GL_COMPILE list, (1, 0, 1); the draw after that GL_COMPILE list was
+        # compiled still has the colour from before it.
+        recs = [(int(r), cmd) for r, cmd in re.findall(r'^draws? [\d-]+ \(record (\d+), (\w+),', model.stdout, re.M)]
+        rect = max(r for r, cmd in recs if cmd == 'glRecti')
+        before_rect = max(r for r, cmd in recs if cmd == 'glEnd' and r < rect)
+
+        def color(event):
+            st = subprocess.run([glreplay, 'state', out, '--event', str(event), '--json'], env=env,
+                                capture_output=True, text=True)
+            return [round(x, 3) for x in json.loads(st.stdout)['state']['vertex_array']['legacy_current_values']['color']]
+        got = (color(before_rect), color(rect), color(rect + 2))
+        if got[0] == [1, 0, 1, 1] or got[1] != [0, 1, 0.5, 1] or got[2] != [1, 0, 1, 1]:
+            sys.exit('frames %s: state inside display lists applied wrongly (colours %s)' % (frames, got))
 print('immediate mode and display lists in the GPU model: OK')
