@@ -21,7 +21,13 @@ struct sm_lists {
     struct { uint32_t ctx, base; } *bases;
     size_t n_bases;
     int depth;
+    uint64_t budget;           /* calls left to the outermost glCallList(s) (see exec_list) */
 };
+
+/* A list may call other lists several times each, 64 levels deep: a capture (untrusted) could make
+ * one call run for ever. GL would hang the program on such lists, so no real capture holds one;
+ * the walk stops after this many calls per outermost glCallList(s) and says so. */
+#define CALL_BUDGET (1ull << 24)
 
 struct sm_lists *sm_lists_new(void)
 {
@@ -144,7 +150,7 @@ bool sm_lists_compile(struct sm_lists *L, uint32_t share, const struct glr_call 
 static void exec_list(struct sm_lists *L, uint32_t share, uint32_t ctx_id, uint32_t name, uint64_t seq,
                       sm_list_exec_fn exec, sm_list_missing_fn missing, void *user)
 {
-    if (L->depth >= SM_MAX_LIST_NESTING)
+    if (L->depth >= SM_MAX_LIST_NESTING || !L->budget)
         return;   /* GL ignores a glCallList nested deeper than GL_MAX_LIST_NESTING */
     struct sm_list *l = find(L, share, name);
     if (!l) {
@@ -155,7 +161,8 @@ static void exec_list(struct sm_lists *L, uint32_t share, uint32_t ctx_id, uint3
     /* No call a list holds can change the table while it runs: glNewList, glEndList and
      * glDeleteLists are executed at once, never compiled. */
     L->depth++;
-    for (size_t i = 0; i < l->calls.count; i++) {
+    for (size_t i = 0; i < l->calls.count && L->budget; i++) {
+        L->budget--;
         struct glr_call cc = l->calls.calls[i];
         cc.ctx_id = ctx_id;
         cc.seq = seq;
@@ -216,6 +223,9 @@ bool sm_lists_call(struct sm_lists *L, uint32_t share, const struct glr_call *c,
         return true;
     }
     if (k == GLR_CMD_glDeleteLists) {
+        if (L->depth > 0)
+            return true;   /* never compiled by GL: only a corrupt list holds it (and it would
+                            * free the list being executed) */
         uint32_t first = (uint32_t)c->args[0];
         int32_t range = (int32_t)c->args[1];
         for (size_t i = 0; i < L->n;)
@@ -227,8 +237,12 @@ bool sm_lists_call(struct sm_lists *L, uint32_t share, const struct glr_call *c,
             }
         return true;
     }
+    bool outer = L->depth == 0;
+    if (outer && (k == GLR_CMD_glCallList || k == GLR_CMD_glCallLists))
+        L->budget = CALL_BUDGET;
     if (k == GLR_CMD_glCallList) {
         exec_list(L, share, c->ctx_id, (uint32_t)c->args[0], c->seq, exec, missing, user);
+        *bad = outer && !L->budget;
         return true;
     }
     if (k != GLR_CMD_glCallLists)
@@ -252,6 +266,8 @@ bool sm_lists_call(struct sm_lists *L, uint32_t share, const struct glr_call *c,
         }
         exec_list(L, share, c->ctx_id, base + off, c->seq, exec, missing, user);
     }
+    if (outer && !L->budget)
+        *bad = true;
     return true;
 }
 

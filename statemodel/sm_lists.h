@@ -36,8 +36,9 @@ typedef void (*sm_list_exec_fn)(void *user, const struct glr_call *c);
 typedef void (*sm_list_missing_fn)(void *user, uint32_t name);
 
 /* glCallList, glCallLists, glListBase, glDeleteLists: applies or executes it and returns true;
- * false for any other command. A glCallLists whose names array was not recorded or is short
- * returns true with *bad set. */
+ * false for any other command. A glCallLists whose names array was not recorded or is short, and
+ * a call whose lists run more than 2^24 calls (only a corrupt capture: GL would hang), return
+ * true with *bad set (the walk stops there). */
 bool sm_lists_call(struct sm_lists *L, uint32_t share, const struct glr_call *c, sm_list_exec_fn exec,
                    sm_list_missing_fn missing, void *user, bool *bad);
 

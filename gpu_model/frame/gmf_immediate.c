@@ -216,10 +216,11 @@ static void point_arrays(gmf_runner *r, struct gmf_imm *m, const struct sm_conte
     m->saved_used = r->client_used;
     int32_t stride = VTX_WORDS * 4;
     uint64_t bytes = (uint64_t)m->n * (uint64_t)stride;
+    const uint8_t *base = m->n ? (const uint8_t *)m->v : NULL;   /* no vertices: nothing is fetched */
     for (int s = 0; s < SM_LA_COUNT; s++) {
         m->vao.legacy[s] = (struct sm_legacy_array){ true, 4, GL_FLOAT, stride, 0, 0 };
-        r->client_legacy[s] = (gmf_client_array){ true, (const uint8_t *)(m->v + 4 * s),
-                                                  bytes - 16u * (uint64_t)s, 0, stride };
+        r->client_legacy[s] = (gmf_client_array){ true, base ? base + 16u * (size_t)s : NULL,
+                                                  base ? bytes - 16u * (uint64_t)s : 0, 0, stride };
     }
     for (int i = 0; i < SM_MAX_VERTEX_ATTRIBS; i++) {
         uint8_t kind = (uint8_t)st->attrib_value[i].kind;
@@ -233,7 +234,7 @@ static void point_arrays(gmf_runner *r, struct gmf_imm *m, const struct sm_conte
         a->stride = stride;
         m->vao.binding[i] = (struct sm_vertex_binding){ 0, 0, stride, 0 };
         uint64_t off = (uint64_t)(LEG_WORDS + 4 * i) * 4u;
-        r->client[i] = (gmf_client_array){ true, (const uint8_t *)m->v + off, bytes - off, 0, stride };
+        r->client[i] = (gmf_client_array){ true, base ? base + off : NULL, base ? bytes - off : 0, 0, stride };
     }
 }
 

@@ -147,7 +147,8 @@ bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_even
     sm_lists_call(G->L, share_of(r, c->ctx_id), c, exec_call, missing_list, &x, &bad);
     free(t);
     if (bad) {
-        gmf_note(ev, "%s: the names array was not recorded, is short, or its type is unknown", glr_cmds[k].name);
+        gmf_note(ev, "%s: names array not recorded, short or of an unknown type, or lists calling each other "
+                 "past 2^24 calls", glr_cmds[k].name);
         ev->failed = true;
     }
     if (outer && G->client) {
