@@ -79,4 +79,12 @@ with tempfile.TemporaryDirectory() as d:
         got = (color(before_rect), color(rect), color(rect + 2))
         if got[0] == [1, 0, 1, 1] or got[1] != [0, 1, 0.5, 1] or got[2] != [1, 0, 1, 1]:
             sys.exit('frames %s: state inside display lists applied wrongly (colours %s)' % (frames, got))
+        # the debugger stops in a draw inside the self-calling list (draws 7..70 of the frame)
+        lst = subprocess.run([glreplay, 'debug', out, '--list'], env=env, capture_output=True, text=True)
+        fs = re.search(r'^\s*\d+\s+(\S+-FS\.frag)\s', lst.stdout, re.M)
+        dbg = subprocess.run([glreplay, 'debug', out, '--break', '%s:4' % (fs and fs.group(1)), '--draw', '40'], env=env,
+                             capture_output=True, text=True, timeout=120)
+        if not fs or 'stopped at hit 1' not in dbg.stdout or 'thread: draw 40 ' not in dbg.stdout:
+            sys.exit('frames %s: the debugger did not stop in draw 40 (inside a list): %s %s' %
+                     (frames, dbg.stdout[-600:], dbg.stderr[-600:]))
 print('immediate mode and display lists in the GPU model: OK')
