@@ -5,6 +5,7 @@
  * other, so the vertex fetch (gmf_vertex.c) reads them as it reads a program's own client arrays
  * and the draw is a glDrawArrays(mode, 0, count) like any other (events, statistics, timing,
  * debugger). See DESIGN.md "Immediate mode and display lists". */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,18 +142,26 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
 
 /* Legacy commands that draw pixels or produce vertices the model does not run, reported by name:
  * the raster position (glRasterPos*, glWindowPos*) and what draws at it (glDrawPixels, glBitmap,
- * glCopyPixels), evaluators, and selection/feedback render modes. */
-static void note_unmodelled(const struct glr_call *call, uint32_t k, gmf_event *ev)
+ * glCopyPixels), evaluators, and selection/feedback render modes. Found once in the registry. */
+static uint8_t unmodelled[GLR_CMD_COUNT];
+static pthread_once_t unmodelled_once = PTHREAD_ONCE_INIT;
+
+static void find_unmodelled(void)
 {
     static const char *const prefixes[] = { "glRasterPos", "glWindowPos", "glDrawPixels", "glBitmap",
                                             "glCopyPixels", "glEvalCoord", "glEvalPoint", "glEvalMesh" };
-    const char *n = glr_cmds[k].name;
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-        if (!strncmp(n, prefixes[i], strlen(prefixes[i]))) {
-            gmf_note(ev, "%s (raster position, pixel rectangles and evaluators are not modelled)", n);
-            return;
-        }
-    if (k == GLR_CMD_glRenderMode && (uint32_t)call->args[0] != GL_RENDER)
+    for (uint32_t k = 0; k < GLR_CMD_COUNT; k++)
+        for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+            if (!strncmp(glr_cmds[k].name, prefixes[i], strlen(prefixes[i])))
+                unmodelled[k] = 1;
+}
+
+static void note_unmodelled(const struct glr_call *call, uint32_t k, gmf_event *ev)
+{
+    pthread_once(&unmodelled_once, find_unmodelled);
+    if (k < GLR_CMD_COUNT && unmodelled[k])
+        gmf_note(ev, "%s (raster position, pixel rectangles and evaluators are not modelled)", glr_cmds[k].name);
+    else if (k == GLR_CMD_glRenderMode && (uint32_t)call->args[0] != GL_RENDER)
         gmf_note(ev, "glRenderMode(GL_SELECT/GL_FEEDBACK): selection and feedback are not modelled");
 }
 
