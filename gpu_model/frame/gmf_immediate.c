@@ -86,6 +86,59 @@ static void emit_vertex(struct gmf_imm *m, const struct sm_context_state *st, co
     m->n++;
 }
 
+/* GL's glArrayElement passes each enabled array's element to its attribute command, so the
+ * current values afterwards are the arrays': applied to the state model as those commands. */
+static void apply_current(gmf_runner *r, uint32_t ctx_id, uint32_t cmd, int first_u, uint32_t u, const float *v,
+                          int n)
+{
+    struct glr_call c;
+    memset(&c, 0, sizeof c);
+    c.cmd = cmd;
+    c.ctx_id = ctx_id;
+    int a = 0;
+    if (first_u)
+        c.args[a++] = u;
+    for (int k = 0; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, &v[k], 4);
+        c.args[a++] = bits;
+    }
+    sm_apply(r->sm, &c);
+}
+
+static void leave_current(gmf_runner *r, uint32_t ctx_id, const uint32_t *over, const bool *set,
+                          const struct sm_vao *vao)
+{
+    float v[4];
+    for (int s = 0; s < SM_LA_COUNT; s++) {
+        if (!set[s] || s == SM_LA_VERTEX)
+            continue;
+        memcpy(v, over + 4 * s, 16);
+        switch (s) {
+        case SM_LA_NORMAL: apply_current(r, ctx_id, GLR_CMD_glNormal3f, 0, 0, v, 3); break;
+        case SM_LA_COLOR: apply_current(r, ctx_id, GLR_CMD_glColor4f, 0, 0, v, 4); break;
+        case SM_LA_SECONDARY_COLOR: apply_current(r, ctx_id, GLR_CMD_glSecondaryColor3f, 0, 0, v, 3); break;
+        case SM_LA_FOG_COORD: apply_current(r, ctx_id, GLR_CMD_glFogCoordf, 0, 0, v, 1); break;
+        case SM_LA_INDEX: apply_current(r, ctx_id, GLR_CMD_glIndexf, 0, 0, v, 1); break;
+        case SM_LA_EDGE_FLAG: apply_current(r, ctx_id, GLR_CMD_glEdgeFlag, 1, v[0] != 0.0f, NULL, 0); break;
+        default:
+            apply_current(r, ctx_id, GLR_CMD_glMultiTexCoord4f, 1, GL_TEXTURE0 + (uint32_t)(s - SM_LA_TEXCOORD0), v, 4);
+            break;
+        }
+    }
+    /* generic float attributes (index 0 is the position: no current value of its own here) */
+    for (int i = 1; i < SM_MAX_VERTEX_ATTRIBS; i++)
+        if (set[SM_LA_COUNT + i] && !vao->attrib[i].integer) {
+            memcpy(v, over + 4 * (SM_LA_COUNT + i), 16);
+            apply_current(r, ctx_id, GLR_CMD_glVertexAttrib4f, 1, (uint32_t)i, v, 4);
+        }
+}
+
+static uint32_t ctx_id_of(const struct sm_context *c)
+{
+    return sm_context_id(c);
+}
+
 /* glArrayElement(i): the element of every enabled array (as a draw would fetch it) replaces the
  * current value; the vertex array (or generic attribute 0) provokes the vertex. */
 static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_context *c,
@@ -130,6 +183,7 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
         gmf_fetch_attr(&d, &a, elem, 0, over + 4 * (SM_LA_COUNT + i));
         set[SM_LA_COUNT + i] = true;
     }
+    leave_current(r, ctx_id_of(c), over, set, vao);
     float pos[4];
     if (set[SM_LA_VERTEX])
         memcpy(pos, over + 4 * SM_LA_VERTEX, 16);

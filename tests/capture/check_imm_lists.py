@@ -21,15 +21,15 @@ native = subprocess.run([prog, '6'], env=env, capture_output=True, text=True)
 if native.returncode != 0:
     sys.exit('imm_lists failed natively: %s' % native.stderr)
 
-# Per frame: 4 shapes + 2 rectangles + 1 glArrayElement quad + 64 (self-calling list) + 2 + 1 + 2
+# Per frame: 4 shapes + 2 rectangles + 1 glArrayElement fan + 1 triangle in the colour it left + 64 (self-calling list) + 2 + 1 + 2
 # (glCallLists: lists 1 and 2, list 3, list 4 with list 2 nested) + 2 after the lists + 1 after the
 # GL_COMPILE list (not executed while compiled) + 2 (GL_COMPILE_AND_EXECUTE) + 2 (its call).
-DRAWS_PER_FRAME = 83
+DRAWS_PER_FRAME = 84
 # glEnd and glRect records in the stream per frame (one inside each list compiled in the frame).
 # (The glArrayElement draw is a fan, not a quad: llvmpipe splits an immediate-mode GL_QUADS quad
 # along 1-3 in the program's run and in `glreplay replay`, as the model does, but along 0-2 when
 # `model --compare` reads the driver's image back after every draw; see DESIGN.md.)
-STREAM_DRAWS_PER_FRAME = 12
+STREAM_DRAWS_PER_FRAME = 13
 
 with tempfile.TemporaryDirectory() as d:
     for frames in ('0-1', '3-4'):

@@ -138,6 +138,11 @@ int main(int argc, char **argv)
         glEnd();
         glDisableClientState(GL_VERTEX_ARRAY);
         glDisableClientState(GL_COLOR_ARRAY);
+        glBegin(GL_TRIANGLES);   /* no colour given: the last element's (yellow) is current */
+        glVertex2f(-0.45f, -0.9f);
+        glVertex2f(-0.3f, -0.9f);
+        glVertex2f(-0.37f, -0.75f);
+        glEnd();
         /* lists compiled at start-up */
         glCallList(lists);
         glListBase(lists);
