@@ -93,13 +93,59 @@ struct draw_range {
     int64_t lo, hi;
 };
 
+/* glMultiDrawArrays / glMultiDrawElements[BaseVertex]: the union of the sub-draws' ranges. The
+ * arrays of firsts, counts, index pointers and base vertices are the program's memory, valid
+ * during the call; each sub-draw's indices are scanned as a single draw's are. */
+static bool multi_range(const struct glr_cmd_info *ci, const uint64_t *a, int64_t *lo, int64_t *hi)
+{
+    int pf = glr_cmd_param_index(ci, "first"), pc = glr_cmd_param_index(ci, "count"),
+        pt = glr_cmd_param_index(ci, "type"), pi = glr_cmd_param_index(ci, "indices"),
+        pn = glr_cmd_param_index(ci, "drawcount"), pb = glr_cmd_param_index(ci, "basevertex");
+    if (pc < 0 || pn < 0 || !a[pc])
+        return false;
+    int64_t n = (int32_t)a[pn];
+    const GLsizei *counts = (const GLsizei *)(uintptr_t)a[pc];
+    const GLint *firsts = pf >= 0 ? (const GLint *)(uintptr_t)a[pf] : NULL;
+    const void *const *indices = pi >= 0 ? (const void *const *)(uintptr_t)a[pi] : NULL;
+    const GLint *bases = pb >= 0 ? (const GLint *)(uintptr_t)a[pb] : NULL;
+    bool elements = strstr(ci->name, "Elements") != NULL;
+    if ((elements && (!indices || pt < 0)) || (!elements && !firsts))
+        return false;
+    int64_t mn = INT64_MAX, mx = -1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t l, h;
+        if (counts[i] <= 0)
+            continue;
+        if (elements) {
+            /* one sub-draw as a single glDrawElementsBaseVertex's arguments */
+            const struct glr_cmd_info *one = &glr_cmds[GLR_CMD_glDrawElementsBaseVertex];
+            uint64_t sub[5] = { a[0], (uint64_t)(uint32_t)counts[i], a[pt], (uint64_t)(uintptr_t)indices[i],
+                                (uint64_t)(uint32_t)(bases ? bases[i] : 0) };
+            if (!index_range(one, sub, &l, &h))
+                return false;
+        } else {
+            l = firsts[i];
+            h = l + counts[i] - 1;
+        }
+        if (l < mn)
+            mn = l;
+        if (h > mx)
+            mx = h;
+    }
+    *lo = mn;
+    *hi = mx;
+    return mx >= 0;
+}
+
 static bool draw_range(const struct glr_cmd_info *ci, const uint64_t *a, struct draw_range *dr)
 {
     if (dr->tried)
         return dr->ok;
     dr->tried = true;
     int f = glr_cmd_param_index(ci, "first"), c = glr_cmd_param_index(ci, "count");
-    if (strstr(ci->name, "Elements")) {
+    if (!strncmp(ci->name, "glMultiDraw", 11)) {
+        dr->ok = multi_range(ci, a, &dr->lo, &dr->hi);
+    } else if (strstr(ci->name, "Elements")) {
         dr->ok = index_range(ci, a, &dr->lo, &dr->hi);
     } else if (f >= 0 && c >= 0) {
         dr->lo = (int32_t)a[f];

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "statemodel/sm_apply.h"
+#include "statemodel/sm_current.h"
 
 static struct sm_vao *cur_vao(struct sm_ap *a) { return ap_vao(a, a->c->st.vao); }
 
@@ -404,6 +405,12 @@ void sm_register_attrib_family(sm_apply_fn *tab, uint32_t cmd, const char *name)
     }
     afams[cmd] = f;
     tab[cmd] = h_attrib_value;
+}
+
+bool sm_is_attrib_value_cmd(uint32_t cmd)
+{
+    (void)sm_cmd_class(cmd);   /* the family table is filled with the handler table, once */
+    return cmd < GLR_CMD_COUNT && afams[cmd].n != 0;
 }
 
 void sm_register_vertex(sm_apply_fn *t)

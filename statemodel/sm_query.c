@@ -167,6 +167,24 @@ static cJSON *vao_json(const struct sm_context *c)
         cJSON_AddItemToArray(cur, e);
     }
     add(o, "current_values", cur);
+    if (c->api == SM_API_GL_COMPAT) {
+        /* what glColor*, glNormal*, glTexCoord*, ... set (sm_apply_current.c) */
+        static const char *const slot_names[SM_LA_TEXCOORD0] = { "vertex", "normal", "color", "secondary_color",
+                                                                  "fog_coord", "edge_flag", "index" };
+        cJSON *leg = cJSON_CreateObject();
+        for (int sl = SM_LA_NORMAL; sl < SM_LA_COUNT; sl++) {
+            char name[32];
+            if (sl < SM_LA_TEXCOORD0)
+                snprintf(name, sizeof name, "%s", slot_names[sl]);
+            else
+                snprintf(name, sizeof name, "texcoord%d", sl - SM_LA_TEXCOORD0);
+            cJSON *vals = cJSON_CreateArray();
+            for (int k = 0; k < 4; k++)
+                cJSON_AddItemToArray(vals, jnum(c->st.legacy_current[sl][k]));
+            add(leg, name, vals);
+        }
+        add(o, "legacy_current_values", leg);
+    }
     return o;
 }
 

@@ -116,6 +116,8 @@ typedef struct gmf_event {
     uint32_t cmd;           /* the record's command */
     uint32_t ctx_id;
     uint64_t draw;          /* draws: index among draws; clears: index among clears */
+    uint32_t draws;         /* draws this event ran: 1, or a glCallList(s) record's draws inside
+                             * its lists (draw .. draw + draws - 1; program/fbo: the first's) */
     uint32_t program;       /* draws: captured program name */
     uint32_t fbo;           /* draws/clears: bound draw framebuffer (0: default) */
     bool failed;            /* nothing (or not all) could be drawn: see notes */

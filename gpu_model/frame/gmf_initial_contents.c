@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gmf_internal.h"
+#include "statemodel/registry/glr_call_codec.h"
 
-enum { K_DEFAULT_COLOR = 1, K_DEFAULT_DS = 2, K_RENDERBUFFER = 3, K_MS_RENDERBUFFER = 5, K_MS_TEXTURE = 6 };
+enum { K_DEFAULT_COLOR = 1, K_DEFAULT_DS = 2, K_RENDERBUFFER = 3, K_LIST = 4, K_MS_RENDERBUFFER = 5, K_MS_TEXTURE = 6,
+       K_FIXED = 7 };
 
 /* 24-bit depth given as the top 24 bits of a 32-bit word (GL_UNSIGNED_INT_24_8 with stencil in the
  * low byte, or GL_UNSIGNED_INT depth): copied bit for bit, as a float round trip could change it. */
@@ -104,6 +106,24 @@ static gm_surface *target(gmf_runner *r, const gmf_content *c, gm_surface *view)
     return view;
 }
 
+/* Kind 7: the calls that set a compatibility context's fixed-function state and current
+ * attribute values (colour, normal, texture coordinates, ...) at the frame start, applied to the
+ * state model like the stream's (they draw nothing). 1 when fed, 0 when corrupt. */
+static int feed_fixed(gmf_runner *r, const gmf_content *c)
+{
+    struct glr_stream s;
+    struct glr_call call;
+    gmf_event ev;
+    glr_stream_init(&s, c->data, (size_t)c->size);
+    int k;
+    while ((k = glr_stream_next(&s, &call)) == 1) {
+        call.ctx_id = c->ctx_id;
+        gmf_feed(r, &call, 0, &ev);
+        r->totals.records--;   /* not a record of the stream */
+    }
+    return k == 0;
+}
+
 int gmf_feed_initial_contents(gmf_runner *r, const gmf_content *contents, size_t count)
 {
     int written = 0;
@@ -111,6 +131,17 @@ int gmf_feed_initial_contents(gmf_runner *r, const gmf_content *contents, size_t
         const gmf_content *c = &contents[i];
         if (!c->data || !c->size)
             continue;
+        if (c->kind == K_LIST) {   /* a display list: kept for glCallList (gmf_lists.c) */
+            int rc = gmf_lists_keep(r, c->ctx_id, c->name, c->data, (size_t)c->size);
+            if (rc < 0)
+                return -1;
+            written += rc;
+            continue;
+        }
+        if (c->kind == K_FIXED) {   /* fixed-function state and current values, as calls */
+            written += feed_fixed(r, c);
+            continue;
+        }
         gm_surface view;
         gm_surface *dst = target(r, c, &view);
         if (!dst || !dst->data)

@@ -268,10 +268,37 @@ struct gmf_runner {
     struct gmf_queries *queries;   /* query objects, conditional rendering (gmf_queries.c) */
     struct gmf_xfb *xfb;           /* transform feedback write positions (gmf_xfb.c) */
     struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */
+    struct gmf_imm *imm;           /* glBegin/glEnd vertices (gmf_immediate.c) */
+    struct glr_call imm_draw;      /* the draw a glEnd / glRect* stands for */
+    const struct sm_vao *vao_override;   /* that draw's vertex arrays (NULL: the context's VAO) */
+    struct gmf_lists *lists;       /* display lists (gmf_lists.c) */
 };
 
 /* gmf_runner.c */
 void gmf_note(gmf_event *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Notes made from here on are counted for r (after a nested gmf_feed, which ends the count). */
+void gmf_note_runner_set(gmf_runner *r);
+
+/* gmf_immediate.c: glBegin/glEnd and glRect* as draws. gmf_imm_cmd follows every applied call
+ * (glBegin opens a pair; glVertex*, glVertexAttrib*(0), glArrayElement add a vertex with the
+ * current values). gmf_imm_draw_call: for glEnd / glRect*, out = a glDrawArrays over the
+ * vertices with r->vao_override and the client arrays pointed at them (true), to be run as any
+ * draw and followed by gmf_imm_draw_done, which puts the client arrays back. */
+void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, struct glr_call *out,
+                       gmf_event *ev);
+void gmf_imm_draw_done(gmf_runner *r);
+void gmf_imm_free(gmf_runner *r);
+
+/* gmf_lists.c: display lists. gmf_lists_compile sees every record first: glNewList .. glEndList
+ * compile a list; true when the record is consumed (compiled in GL_COMPILE mode, or the
+ * glNewList/glEndList themselves). gmf_lists_cmd runs glCallList(s), glListBase, glDeleteLists
+ * (true for those). gmf_lists_keep: a list the snapshot kept (stream-encoded calls); 1 kept,
+ * 0 corrupt (skipped), -1 out of memory. */
+bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev);
+bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev);
+int gmf_lists_keep(gmf_runner *r, uint32_t ctx_id, uint32_t name, const void *data, size_t size);
+void gmf_lists_free(gmf_runner *r);
 const gmf_name_rec *gmf_find_name(const gmf_runner *r, uint32_t share, uint32_t program,
                                   uint32_t kind, const char *name);
 

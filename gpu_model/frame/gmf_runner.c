@@ -19,6 +19,8 @@ static double now_s(void)
 /* Every note is also counted per distinct text (digits folded so per-object notes group). */
 static gmf_runner *note_runner;
 
+void gmf_note_runner_set(gmf_runner *r) { note_runner = r; }
+
 static void count_unsupported(gmf_runner *r, const char *text)
 {
     char key[160];
@@ -166,6 +168,8 @@ void gmf_destroy(gmf_runner *r)
     gmf_images_free(r);
     gmf_queries_free(r);
     gmf_xfb_free(r);
+    gmf_imm_free(r);
+    gmf_lists_free(r);
     for (int i = 0; i < r->n_names; i++)
         free(r->names[i].name);
     free(r->names);
@@ -345,6 +349,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
     ev->kind = GMF_EV_DRAW;
     ev->draw = r->totals.draws++;
+    ev->draws = 1;
     if (!c) {
         gmf_note(ev, "draw without a context");
         ev->failed = true;
@@ -380,7 +385,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     d->r = r;
     d->c = c;
     d->st = st;
-    d->vao = sm_get_vao(c, st->vao);
+    d->vao = r->vao_override ? r->vao_override : sm_get_vao(c, st->vao);   /* glBegin/glEnd: gmf_immediate.c */
     d->p = p;
     d->ev = ev;
     if (!d->vao) {
@@ -613,6 +618,10 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         return GMF_STOPPED;
     r->totals.records++;
     note_runner = r;
+    if (gmf_lists_compile(r, c, ev)) {   /* glNewList .. glEndList (gmf_lists.c) */
+        note_runner = NULL;
+        return GMF_OK;
+    }
     switch (c->cmd) {
     case GLR_PSEUDO_CLIENT_ARRAY:
         client_array(r, c);
@@ -640,6 +649,12 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         if (!gmf_cond_render_skip(r, c->ctx_id, GMF_EV_DRAW, ev))
             do_draw(r, &r->xfb_draw, r->xfb_draw.cmd, ev);
         gmf_queries_after_draw(r, ev);
+    } else if (gmf_imm_draw_call(r, c, k, &r->imm_draw, ev)) {   /* glEnd, glRect* (gmf_immediate.c) */
+        sm_apply(r->sm, c);
+        if (!gmf_cond_render_skip(r, c->ctx_id, GMF_EV_DRAW, ev))
+            do_draw(r, &r->imm_draw, r->imm_draw.cmd, ev);
+        gmf_imm_draw_done(r);
+        gmf_queries_after_draw(r, ev);
     } else if (k == GLR_CMD_glDispatchCompute || k == GLR_CMD_glDispatchComputeIndirect ||
                k == GLR_CMD_glDispatchComputeGroupSizeARB) {
         gmf_dispatch(r, c, k, ev);   /* gmf_compute.c */
@@ -658,6 +673,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         gmf_copy_cmd(r, c, k, ev);      /* copies, read-backs, buffer uploads (gmf_copies.c) */
         gmf_queries_cmd(r, c, k, ev);   /* queries, conditional rendering (gmf_queries.c) */
         gmf_xfb_cmd(r, c, k, ev);       /* transform feedback (gmf_xfb.c) */
+        gmf_imm_cmd(r, c, k, ev);       /* glBegin .. glVertex* (gmf_immediate.c) */
         if (k == GLR_CMD_glGetAttribLocation)
             record_name(r, c, GLR_CMD_glGetAttribLocation, 1);
         else if (k == GLR_CMD_glGetUniformBlockIndex)
@@ -686,9 +702,9 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
             /* copies and MSAA resolves (gmf_images.c), unless conditional rendering discards it */
             if (bctx && !gmf_cond_render_skip(r, c->ctx_id, GMF_EV_NONE, ev))
                 gmf_blit_framebuffer(r, bctx, c, k == GLR_CMD_glBlitNamedFramebuffer, ev);
-        } else if (k == GLR_CMD_glCallList || k == GLR_CMD_glCallLists) {
-            /* Not modelled; said on the event (not a draw event: draw numbers stay the driver's). */
-            gmf_note(ev, "display list (%s): the draws inside it are not modelled", glr_cmds[k].name);
+        } else if (gmf_lists_cmd(r, c, k, ev)) {   /* glCallList(s) run the lists' calls (gmf_lists.c) */
+            note_runner = NULL;
+            return r->stopped ? GMF_STOPPED : GMF_OK;
         } else if (gpu_copy_cmd(k) && !gmf_copy_handles(k)) {
             gmf_note(ev, "%s (GPU-side copy/compute/feedback not modelled)", glr_cmds[k].name);
         }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/headless/headless.h"
+#include "statemodel/sm_current.h"
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -15,8 +16,10 @@ bool glrh_cmd_is_draw(uint32_t cmd)
     if (cmd >= GLR_CMD_COUNT)
         return false;
     const char *n = glr_cmds[cmd].name;
-    /* glDrawBuffer(s) selects buffers; it draws nothing. */
-    return (starts(n, "glDraw") && !starts(n, "glDrawBuffer")) || starts(n, "glMultiDraw");
+    /* glDrawBuffer(s) selects buffers; it draws nothing. glEnd ends an immediate-mode draw and
+     * glRect* is one (the GPU model runs both as draws). */
+    return (starts(n, "glDraw") && !starts(n, "glDrawBuffer")) || starts(n, "glMultiDraw") ||
+           cmd == GLR_CMD_glEnd || sm_imm_kind_of(cmd) == SM_IMM_RECT;
 }
 
 bool glrh_cmd_is_blit(uint32_t cmd)

@@ -362,7 +362,7 @@ def record_body(c, tdefs):
     packed = lines[0]
     rk = kind_of(c.ret, tdefs)
     ret = pack_arg(rk, 'glr_r') if rk != 'VOID' else '0'
-    if re.match(r'^glDraw(Arrays|Elements|RangeElements)', c.name) and 'Indirect' not in c.name:
+    if re.match(r'^gl(Multi)?Draw(Arrays|Elements|RangeElements)', c.name) and 'Indirect' not in c.name:
         # Client-memory vertex arrays this draw read: recorded as events just before the draw.
         lines.append('    glr_rec_client_arrays(GLR_CMD_%s, glr_a);' % c.name)
     if re.match(r'^gl(Multi)?Draw|^glDispatchCompute', c.name):

@@ -57,4 +57,9 @@ int glr_cmd_find(const char *name);
 /* Index of a command's parameter by its registry name ("count", "indices"), or -1. */
 int glr_cmd_param_index(const struct glr_cmd_info *ci, const char *name);
 
+/* Whether GL compiles the command into a display list open with glNewList (false: GL executes
+ * it at once, OpenGL 4.6 compatibility 21.4.1; also false for non-GL commands). */
+#include <stdbool.h>
+bool glr_cmd_compiled_into_list(uint32_t cmd);
+
 #endif

@@ -79,8 +79,8 @@ def judge_model(j, info):
         if name and not _RUNTIME.search(name):
             features.append(name)
     per_event = [n for e, n in notes if not _RUNTIME.search(n)]
-    if info.get("immediate"):
-        return MODEL_UNSUPPORTED, "immediate-mode drawing (%s) is not modelled" % ", ".join(info["immediate"])
+    # Immediate mode and display lists run in the model (gmf_immediate.c, gmf_lists.c): what it
+    # cannot do there it reports per event, like any draw.
     if per_event or features:
         return MODEL_UNSUPPORTED, (per_event or features)[0]
     if _num(tot, "draws_with_unsupported"):

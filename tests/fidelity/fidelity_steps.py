@@ -94,7 +94,7 @@ _DRAWS = re.compile(r"^gl(Draw(?!Buffers?$)|MultiDraw|DispatchCompute)")
 
 def info(glreplay, cap, env, cwd, timeout):
     """Draw-like calls in the capture, by command name: model-visible draws/dispatches and
-    immediate-mode drawing (which the model does not run); whether shaders came as SPIR-V."""
+    immediate-mode drawing and display-list calls (draws the model runs too); whether shaders came as SPIR-V."""
     rc, out, err = run([glreplay, "info", cap, "--json"], env, cwd, timeout)
     res = {"rc": rc, "draws": 0, "immediate": [], "spirv": False, "reference_images": 0, "error": ""}
     if rc != 0:

@@ -8,6 +8,7 @@
 #include "cli_verbs.h"
 #include "glcap_file.h"
 #include "replay/headless/headless.h"
+#include "cli_info_lists.h"
 
 #define USAGE "usage: glreplay info F.glcap [--json] [--top N]"
 
@@ -18,7 +19,8 @@ static const char *profile_name(const struct glrh_context *c)
     return c->profile_mask == 1 ? "core" : c->profile_mask == 2 ? "compatibility" : "none";
 }
 
-static void print_text(const struct glrh_capture *cap, const struct glrh_stats *st, unsigned top)
+static void print_text(const struct glrh_capture *cap, const struct glrh_stats *st, const struct cli_list_draws *ld,
+                       unsigned top)
 {
     printf("file: %s (%llu bytes, format %u.%u)\n", cap->path, (unsigned long long)cap->file_size, cap->version_major,
            cap->version_minor);
@@ -46,7 +48,11 @@ static void print_text(const struct glrh_capture *cap, const struct glrh_stats *
         printf("  %10llu  %s\n", (unsigned long long)st->per_cmd[i].count, glr_cmds[st->per_cmd[i].cmd].name);
     if (shown < st->n_cmds)
         printf("  ... %u more (--top 0 lists all)\n", st->n_cmds - shown);
-    printf("draws: %llu\nclears: %llu\n", (unsigned long long)st->draws, (unsigned long long)st->clears);
+    printf("draws: %llu", (unsigned long long)st->draws);
+    if (ld->calls)   /* glBegin/glEnd and draws inside the called display lists */
+        printf(" (and %llu inside the %llu called display lists%s)", (unsigned long long)ld->draws,
+               (unsigned long long)ld->calls, ld->missing ? ", some lists not in the capture" : "");
+    printf("\nclears: %llu\n", (unsigned long long)st->clears);
     printf("shaders: %llu glShaderSource, %llu glCreateShaderProgramv\n", (unsigned long long)st->shader_sources,
            (unsigned long long)st->shader_programs_v);
     printf("resources: %llu buffers created, %llu bytes uploaded; %llu textures created, %llu bytes uploaded; "
@@ -83,7 +89,8 @@ static cJSON *num(double v)
     return cJSON_CreateNumber(v);
 }
 
-static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *st, unsigned top)
+static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *st, const struct cli_list_draws *ld,
+                      unsigned top)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", cap->path);
@@ -131,6 +138,9 @@ static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *s
         cJSON_AddItemToArray(per, x);
     }
     cJSON_AddNumberToObject(o, "draws", (double)st->draws);
+    cJSON_AddNumberToObject(o, "list_calls", (double)ld->calls);
+    cJSON_AddNumberToObject(o, "list_draws", (double)ld->draws);
+    cJSON_AddNumberToObject(o, "list_names_missing", (double)ld->missing);
     cJSON_AddNumberToObject(o, "clears", (double)st->clears);
     cJSON *sh = cJSON_AddObjectToObject(o, "shaders");
     cJSON_AddNumberToObject(sh, "shader_source_calls", (double)st->shader_sources);
@@ -214,10 +224,17 @@ int cli_info(int argc, char **argv)
         glrh_capture_close(cap);
         return 2;
     }
+    struct cli_list_draws ld;
+    if (cli_info_list_draws(path, cap, &ld, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        glrh_stats_free(&st);
+        glrh_capture_close(cap);
+        return 2;
+    }
     int rc = 0;
     if (json) {
         /* JSON lists every command unless --top limits it. */
-        cJSON *o = to_json(cap, &st, top_given ? top : 0);
+        cJSON *o = to_json(cap, &st, &ld, top_given ? top : 0);
         char *text = o ? cJSON_Print(o) : NULL;
         if (text) {
             puts(text);
@@ -228,7 +245,7 @@ int cli_info(int argc, char **argv)
         free(text);
         cJSON_Delete(o);
     } else {
-        print_text(cap, &st, top);
+        print_text(cap, &st, &ld, top);
     }
     glrh_stats_free(&st);
     glrh_capture_close(cap);

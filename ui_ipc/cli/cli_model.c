@@ -831,6 +831,7 @@ static cJSON *event_json(struct run *r, const gmf_event *ev)
     cJSON_AddStringToObject(o, "command", glr_call_name(ev->cmd));
     cJSON_AddNumberToObject(o, "context", ev->ctx_id);
     if (ev->kind == GMF_EV_DRAW) {
+        cJSON_AddNumberToObject(o, "draws", ev->draws);   /* > 1: a glCallList(s) record's draws */
         cJSON_AddNumberToObject(o, "program", ev->program);
         cJSON_AddNumberToObject(o, "vs_invocations", (double)ev->stats.vs_invocations);
         cJSON_AddNumberToObject(o, "primitives", (double)ev->stats.primitives);
@@ -870,7 +871,12 @@ static void print_event(const struct run *r, const gmf_event *ev, const char *cm
     char cyc[48] = "";
     if (r->timing)
         snprintf(cyc, sizeof cyc, ", %llu cycles", (unsigned long long)ev->stats.cycles);
-    if (ev->kind == GMF_EV_DRAW)
+    if (ev->kind == GMF_EV_DRAW && ev->draws > 1)   /* the draws inside a glCallList(s) */
+        printf("draws %llu-%llu (record %llu, %s, program %u, fbo %u): %llu fragments%s%s%s",
+               (unsigned long long)ev->draw, (unsigned long long)(ev->draw + ev->draws - 1),
+               (unsigned long long)ev->record, glr_call_name(ev->cmd), ev->program, ev->fbo,
+               (unsigned long long)ev->stats.fs_lanes, cyc, ev->failed ? " FAILED" : "", cmp_text);
+    else if (ev->kind == GMF_EV_DRAW)
         printf("draw %llu (record %llu, %s, program %u, fbo %u): %llu fragments%s%s%s", (unsigned long long)ev->draw,
                (unsigned long long)ev->record, glr_call_name(ev->cmd), ev->program, ev->fbo,
                (unsigned long long)ev->stats.fs_lanes, cyc, ev->failed ? " FAILED" : "", cmp_text);

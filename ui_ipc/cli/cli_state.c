@@ -11,6 +11,9 @@
 #include "glcap_file.h"
 #include "statemodel/statemodel.h"
 #include "statemodel/registry/glr_call_codec.h"
+#include "statemodel/sm_lists.h"
+#include "replay/replay.h"
+#include "replay/restore_reset.h"
 #include "cli_common.h"
 #include "cli_state.h"
 
@@ -154,6 +157,29 @@ static struct sm_state *initial_state(glcap_reader *r, const char *path, bool *s
     return s;
 }
 
+/* The display lists a snapshot capture kept (RESOURCE_BLOB kind 4), so glCallList applies their
+ * state changes; lists compiled in the stream are added by the walk. NULL: out of memory. */
+static struct sm_lists *load_lists(const char *path, const struct sm_state *s, bool snapshot)
+{
+    struct sm_lists *L = sm_lists_new();
+    if (!L || !snapshot)
+        return L;
+    char err[256];
+    struct glr_restore *snap = glr_restore_load(path, err, sizeof err);
+    if (!snap) {
+        cli_error("state: the snapshot's display lists are not applied: %s", err);
+        return L;
+    }
+    for (size_t i = 0; i < glr_restore_content_count(snap); i++) {
+        struct glr_restore_saved c;
+        const struct sm_context *ctx;
+        if (glr_restore_content_at(snap, i, &c) && c.kind == 4 && c.data && (ctx = sm_context_get(s, c.ctx_id)))
+            sm_lists_keep(L, sm_context_share_id(ctx), c.name, c.data, (size_t)c.size);
+    }
+    glr_restore_free(snap);
+    return L;
+}
+
 /* Applies records [0, event) and finds the context to show. */
 struct walk {
     uint64_t records;       /* records applied */
@@ -162,7 +188,7 @@ struct walk {
     uint32_t last_ctx;      /* the last context a record before the event ran on */
 };
 
-static int walk_stream(struct sm_state *s, const void *data, size_t size, uint64_t event,
+static int walk_stream(struct sm_state *s, struct sm_lists *L, const void *data, size_t size, uint64_t event,
                        struct walk *w, uint64_t *total, const char *path)
 {
     struct glr_stream st;
@@ -176,7 +202,7 @@ static int walk_stream(struct sm_state *s, const void *data, size_t size, uint64
             w->at = c;
         }
         if (st.index - 1 < event) {
-            sm_apply(s, &c);
+            sm_apply_listed(s, L, &c);   /* display lists: applied when called (sm_lists.h) */
             w->records++;
             if (c.ctx_id)
                 w->last_ctx = c.ctx_id;
@@ -294,7 +320,10 @@ int cli_state(int argc, char **argv)
     }
     struct walk w;
     uint64_t total;
-    if (walk_stream(s, stream, size, o.event, &w, &total, o.path) != 0)
+    struct sm_lists *lists = load_lists(o.path, s, glcap_reader_find(r, GLCAP_SECTION_INITIAL_STATE, 0) >= 0);
+    int wrc = walk_stream(s, lists, stream, size, o.event, &w, &total, o.path);
+    sm_lists_free(lists);
+    if (wrc != 0)
         goto out;
     if (o.event > total) {
         cli_error("%s: event %llu out of range (the capture has %llu records: events 0..%llu)",

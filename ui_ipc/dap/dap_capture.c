@@ -265,9 +265,13 @@ struct dap_capture *dap_capture_open(const char *path, char *err, size_t err_siz
             note_link(c, st, call.ctx_id, (uint32_t)call.args[0]);
         else if (call.cmd == GLR_CMD_glCreateShaderProgramv && (call.flags & GLR_CALL_HAS_RET))
             note_link(c, st, call.ctx_id, (uint32_t)call.ret);
-        if (glrh_cmd_is_draw(call.cmd)) {
+        /* A glCallList(s) record runs the draws of its display lists (the GPU model runs them):
+         * listed with program 0 (any program: a list may bind its own), so a pass that looks for
+         * a breakpoint's shader runs up to it. */
+        bool list_call = call.cmd == GLR_CMD_glCallList || call.cmd == GLR_CMD_glCallLists;
+        if (glrh_cmd_is_draw(call.cmd) || list_call) {
             const struct sm_context *ctx = sm_context_get(st, call.ctx_id);
-            uint32_t prog = ctx ? sm_context_state(ctx)->program : 0;
+            uint32_t prog = ctx && !list_call ? sm_context_state(ctx)->program : 0;
             struct dap_draw *d = realloc(c->draws, (size_t)(c->n_draws + 1) * sizeof *d);
             if (!d)
                 break;

@@ -1,0 +1,161 @@
+/* Display lists in the model: the lists a mid-run capture keeps (RESOURCE_BLOB kind 4) and those
+ * the frame compiles (glNewList .. glEndList in the stream), executed by glCallList / glCallLists
+ * (every type of the names array, glListBase, nesting to GL's limit of 64) by feeding the list's
+ * calls through the runner: state changes inside a list reach the state model when the list is
+ * called, draws run in the model. A GL_COMPILE list's calls are not executed while it is
+ * compiled; GL_COMPILE_AND_EXECUTE ones are. Commands GL executes at once even inside
+ * glNewList (glr_cmd_compiled_into_list) are executed, not compiled. The draws of a call record
+ * make one event (gmf_event.draws counts them; each is counted in the totals). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmf_internal.h"
+#include "statemodel/sm_lists.h"
+
+struct gmf_lists {
+    struct sm_lists *L;
+    bool client;           /* a list's CLIENT_ARRAY data was fed since the call began */
+};
+
+/* The runner's lists, made on first use (NULL: out of memory). */
+static struct gmf_lists *lists_get(gmf_runner *r)
+{
+    if (!r->lists && (r->lists = calloc(1, sizeof *r->lists)) && !(r->lists->L = sm_lists_new())) {
+        free(r->lists);
+        r->lists = NULL;
+    }
+    return r->lists;
+}
+
+void gmf_lists_free(gmf_runner *r)
+{
+    if (!r->lists)
+        return;
+    sm_lists_free(r->lists->L);
+    free(r->lists);
+    r->lists = NULL;
+}
+
+static uint32_t share_of(gmf_runner *r, uint32_t ctx_id)
+{
+    const struct sm_context *c = sm_context_get(r->sm, ctx_id);
+    return c ? sm_context_share_id(c) : 0;
+}
+
+int gmf_lists_keep(gmf_runner *r, uint32_t ctx_id, uint32_t name, const void *data, size_t size)
+{
+    struct gmf_lists *G = lists_get(r);
+    return G ? sm_lists_keep(G->L, share_of(r, ctx_id), name, data, size) : -1;
+}
+
+bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev)
+{
+    if (c->cmd != GLR_CMD_glNewList && !r->lists)
+        return false;
+    struct gmf_lists *G = lists_get(r);
+    if (!G) {
+        gmf_note(ev, "out of memory (display lists)");
+        return false;
+    }
+    return sm_lists_compile(G->L, share_of(r, c->ctx_id), c);
+}
+
+/* Adds what an inner event ran to the call record's event. */
+static void merge(gmf_event *o, const gmf_event *t)
+{
+    if (t->kind == GMF_EV_DRAW) {
+        if (o->kind != GMF_EV_DRAW || !o->draws) {
+            o->kind = GMF_EV_DRAW;
+            o->draw = t->draw;
+            o->program = t->program;
+            o->fbo = t->fbo;
+        }
+        o->draws += t->draws;
+        o->stats.vs_invocations += t->stats.vs_invocations;
+        o->stats.primitives += t->stats.primitives;
+        o->stats.fs_warps += t->stats.fs_warps;
+        o->stats.fs_lanes += t->stats.fs_lanes;
+        o->stats.fragments_passed += t->stats.fragments_passed;
+        o->stats.cycles += t->stats.cycles;
+        o->stats.vs_cycles += t->stats.vs_cycles;
+        o->stats.fs_cycles += t->stats.fs_cycles;
+        o->stats.gs_cycles += t->stats.gs_cycles;
+        o->stats.instructions += t->stats.instructions;
+    } else if (t->kind == GMF_EV_CLEAR && o->kind == GMF_EV_NONE) {
+        o->kind = GMF_EV_CLEAR;
+        o->draw = t->draw;
+        o->fbo = t->fbo;
+    }
+    o->failed = o->failed || t->failed;
+    o->seconds += t->seconds;
+    /* notes were counted when first made; copied here once each */
+    for (int i = 0; i < t->n_unsupported && i < GMF_MAX_NOTES; i++) {
+        bool dup = false;
+        for (int j = 0; j < o->n_unsupported && j < GMF_MAX_NOTES; j++)
+            dup = dup || !strcmp(o->unsupported[j], t->unsupported[i]);
+        if (dup)
+            continue;
+        if (o->n_unsupported < GMF_MAX_NOTES)
+            memcpy(o->unsupported[o->n_unsupported], t->unsupported[i], sizeof o->unsupported[0]);
+        if (o->n_unsupported <= GMF_MAX_NOTES)
+            o->n_unsupported++;
+    }
+}
+
+/* One call of an executed list: fed through the runner, what it ran added to the record's event. */
+struct exec_ctx {
+    gmf_runner *r;
+    gmf_event *ev, *t;
+};
+
+static void exec_call(void *user, const struct glr_call *c)
+{
+    struct exec_ctx *x = user;
+    if (x->r->stopped)
+        return;
+    if (c->cmd == GLR_PSEUDO_CLIENT_ARRAY)
+        x->r->lists->client = true;
+    gmf_feed(x->r, c, x->ev->record, x->t);
+    x->r->totals.records--;   /* records count the stream's, not the lists' calls */
+    gmf_note_runner_set(x->r);
+    merge(x->ev, x->t);
+}
+
+static void missing_list(void *user, uint32_t name)
+{
+    struct exec_ctx *x = user;
+    gmf_note(x->ev, "display list %u not in the capture (never compiled, or dropped by the shim)", name);
+}
+
+bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev)
+{
+    if (k != GLR_CMD_glCallList && k != GLR_CMD_glCallLists && k != GLR_CMD_glListBase &&
+        k != GLR_CMD_glDeleteLists)
+        return false;
+    struct gmf_lists *G = lists_get(r);
+    gmf_event *t = malloc(sizeof *t);
+    if (!G || !t) {
+        free(t);
+        gmf_note(ev, "out of memory (%s)", glr_cmds[k].name);
+        ev->failed = true;
+        return true;
+    }
+    bool outer = sm_lists_depth(G->L) == 0, bad;
+    if (outer)
+        G->client = false;
+    struct exec_ctx x = { r, ev, t };
+    sm_lists_call(G->L, share_of(r, c->ctx_id), c, exec_call, missing_list, &x, &bad);
+    free(t);
+    if (bad) {
+        gmf_note(ev, "%s: names array not recorded, short or of an unknown type, or lists calling each other "
+                 "past 2^24 calls", glr_cmds[k].name);
+        ev->failed = true;
+    }
+    if (outer && G->client) {
+        /* the lists' client arrays belong to their own draws (their bytes are the lists') */
+        memset(r->client, 0, sizeof r->client);
+        memset(r->client_legacy, 0, sizeof r->client_legacy);
+        r->client_used = false;
+    }
+    return true;
+}
