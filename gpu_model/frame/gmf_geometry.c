@@ -19,7 +19,7 @@
  * (p->primid_slot). gl_Layer / gl_ViewportIndex (per emitted vertex; a primitive takes its
  * provoking vertex's) select the layer of a layered framebuffer and the viewport: the output
  * list is drawn in runs of one layer and viewport, in order.
- * Tessellation is not modelled (the program is reported). */
+ * Tessellation runs in gmf_tess.c (a GS after a TES is reported, not modelled). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -1111,4 +1111,15 @@ done:
     free(prims);
     free(run.outv);
     return rc;
+}
+
+int gmf_gs_relink(const gm_program *producer, const gm_program *consumer, gmf_chunk *ch, int n)
+{
+    return relink(producer, consumer, ch, n);
+}
+
+int gmf_shade_vertices(gmf_draw_ctx *d, const int32_t *ids, int n, int32_t inst,
+                       gm_pipe_vertex *out)
+{
+    return shade_vertices(d, ids, n, inst, out);
 }
