@@ -365,7 +365,8 @@ void gmf_tess_build(gmf_prog *p)
         gmf_tess_free(p);
         return;
     }
-    gm_warp_set_shared(t->tw, t->shared, (uint32_t)t->shared_words);
+    if (t->tw)
+        gm_warp_set_shared(t->tw, t->shared, (uint32_t)t->shared_words);
 }
 
 void gmf_tess_finish(gmf_prog *p)
