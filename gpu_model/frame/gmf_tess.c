@@ -382,6 +382,14 @@ void gmf_tess_finish(gmf_prog *p)
         if (t->out[i].location > max_slot && t->out[i].location < GM_PIPE_MAX_VARYINGS)
             max_slot = t->out[i].location;
     p->info.num_varyings = max_slot + 1;
+    /* the FS's gl_PrimitiveID after tessellation is the patch's: a hidden flat varying, as
+     * for a GS's (gmf_shade.c reads it) */
+    p->primid_slot = -1;
+    if (p->fs && p->primid_var >= 0 && p->info.num_varyings < GM_PIPE_MAX_VARYINGS) {
+        p->primid_slot = p->info.num_varyings++;
+        p->info.interp[p->primid_slot] = GM_INTERP_FLAT;
+        p->info.loc[p->primid_slot] = GM_LOC_CENTER;
+    }
     p->info.num_clip_dist = t->n_clip;
     p->info.vs_writes_point_size = t->psize_var >= 0;
     /* llvmpipe's draw module transforms TES output to the viewport after the shader, in
@@ -631,8 +639,11 @@ static int run_tes(tess_run *run, const gm_pipe_vertex *const *verts, int nv, in
         }
         if (run_warp(run, w, GM_STAGE_TESS_EVALUATION, &run->d->tes_warps, lane_x, lane_y) != 0)
             return -1;
-        for (int l = 0; l < lanes; l++)
+        for (int l = 0; l < lanes; l++) {
             tes_outputs(t, w, l, &run->dom[first + l]);
+            if (run->d->p->primid_slot >= 0)
+                memcpy(&run->dom[first + l].var[run->d->p->primid_slot][0], &prim, 4);
+        }
     }
     return 0;
 }
