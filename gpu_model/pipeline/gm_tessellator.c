@@ -805,7 +805,9 @@ void gm_tessellate(gm_tess_out *out, gm_tess_domain domain, gm_tess_spacing spac
     memset(&t, 0, sizeof t);
     t.o = out;
     t.spacing = spacing;
-    t.cw = cw;
+    /* llvmpipe hands the D3D rules the opposite of GLSL's vertex order (draw_tess.c): GL's
+     * domain has the other handedness, so GL's ccw triangles are the rules' clockwise ones */
+    t.cw = !cw;
     t.parity = spacing == GM_TESS_FRACTIONAL_ODD ? ODD : EVEN;
     out->n_points = out->n_indices = 0;
     out->prim = point_mode ? GM_TESS_OUT_POINTS

@@ -29,7 +29,7 @@ typedef struct gm_tess_out {
 } gm_tess_out;
 
 /* Tessellates one patch: outer[0..3] and inner[0..1] are gl_TessLevelOuter/Inner (the
- * domain reads what it needs). cw: layout(cw) (else ccw); point_mode: every point once.
+ * domain reads what it needs). cw: GLSL's layout(cw) (else ccw); point_mode: every point once.
  * A patch culled by a level <= 0 or NaN gives no points. */
 void gm_tessellate(gm_tess_out *out, gm_tess_domain domain, gm_tess_spacing spacing, bool cw,
                    bool point_mode, const float outer[4], const float inner[2]);

@@ -34,16 +34,17 @@ int main(void)
         return 1;
     const float ones[4] = { 1, 1, 1, 1 }, one2[2] = { 1, 1 };
 
-    /* every level 1, equal spacing: the patch itself; ccw stores each clockwise triangle
-     * (a, b, c) as (a, c, b) */
-    gm_tessellate(o, GM_TESS_TRIANGLES, GM_TESS_EQUAL, false, false, ones, one2);
+    /* every level 1, equal spacing: the patch itself. The rules build clockwise triangles
+     * (a, b, c) in their own domain, whose handedness is GL's mirror: GLSL's ccw keeps them
+     * as they are, cw stores (a, c, b) (llvmpipe passes the inverted order) */
+    gm_tessellate(o, GM_TESS_TRIANGLES, GM_TESS_EQUAL, true, false, ones, one2);
     CHECK_EQ_INT(o->n_points, 3);
     PT(0, 0, 1);
     PT(1, 0, 0);
     PT(2, 1, 0);
     check_indices((const int[]){ 0, 2, 1 }, 3);
 
-    gm_tessellate(o, GM_TESS_QUADS, GM_TESS_EQUAL, true, false, ones, one2);
+    gm_tessellate(o, GM_TESS_QUADS, GM_TESS_EQUAL, false, false, ones, one2);
     CHECK_EQ_INT(o->n_points, 4);
     PT(0, 0, 0);
     PT(1, 1, 0);
@@ -54,9 +55,9 @@ int main(void)
     /* triangles, equal spacing, all levels 2: each edge has 3 points (half context: one
      * point per half, midpoint 1/2), 6 on the outer ring, the inner level 2 leaves only the
      * centre (1/3 in 16.16: 0x5555). The first ring stitches each edge's two segments to
-     * the centre; the last edge wraps to the ring's first point. cw: */
+     * the centre; the last edge wraps to the ring's first point. GLSL ccw: */
     const float two[4] = { 2, 2, 2, 2 }, two2[2] = { 2, 2 };
-    gm_tessellate(o, GM_TESS_TRIANGLES, GM_TESS_EQUAL, true, false, two, two2);
+    gm_tessellate(o, GM_TESS_TRIANGLES, GM_TESS_EQUAL, false, false, two, two2);
     CHECK_EQ_INT(o->n_points, 7);
     PT(0, 0, 1);
     PT(1, 0, 0.5f);
@@ -67,7 +68,7 @@ int main(void)
     PT(6, 21845.0f / 65536.0f, 21845.0f / 65536.0f);
     check_indices((const int[]){ 0, 1, 6, 1, 2, 6, 2, 3, 6, 3, 4, 6, 4, 5, 6, 5, 0, 6 }, 18);
     /* point_mode: every point once, in order */
-    gm_tessellate(o, GM_TESS_TRIANGLES, GM_TESS_EQUAL, true, true, two, two2);
+    gm_tessellate(o, GM_TESS_TRIANGLES, GM_TESS_EQUAL, false, true, two, two2);
     check_indices((const int[]){ 0, 1, 2, 3, 4, 5, 6 }, 7);
 
     /* triangles, fractional_even, levels 3: half level 1.5 lies between 1 and 2 (fraction
