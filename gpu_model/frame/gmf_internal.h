@@ -210,6 +210,7 @@ typedef struct gmf_draw_ctx {
     /* timing model: the draw's vertex, fragment and geometry batches (-1 until a warp is
      * submitted) and the texture name per unit (cache tags survive rebinding) */
     int batch[3];
+    int tess_batch[2];        /* timing model: the draw's TCS and TES batches (-1: none) */
     uint32_t tex_ids[GM_TEX_MAX_UNITS];
     gmf_event *ev;
     bool failed;
@@ -333,6 +334,10 @@ void gmf_timing_release(gmf_draw_ctx *d, gm_stage stage);
  * wait: runs the model until f retired; 0, or -1 (runtime error noted, or the observer
  * stopped the run: everything dropped). */
 int gmf_timing_submit_gs(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w);
+/* A tessellation warp (stage TCS or TES, serial `warp` in its draw and stage) into the draw's
+ * batch of that stage; the caller fills f->lane_x/lane_y and waits (gmf_timing_wait). */
+int gmf_timing_submit_tess(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w, gm_stage stage,
+                           uint64_t warp);
 int gmf_timing_wait(gmf_draw_ctx *d, gmf_flight *f, const char *what);
 /* Drops every flight: runs the model until every submitted warp retired (unless the observer
  * stopped the run), so none outlives the draw that owns its inputs and outputs. */

@@ -15,9 +15,10 @@
  *   5. the tessellator's primitives (triangles in its winding, isolines as lines, point_mode
  *      as points) through clipping, rasterization and the FS: a pipeline draw of a list whose
  *      "vertex shader" hands back the TES outputs, as gmf_geometry.c does for GS output.
- * TCS and TES warps run on the executor (outside the timing model: their issues carry cycle
- * 0 and sm -1, like the executor path of geometry warps). A geometry shader after the TES is
- * not modelled (the program is reported). */
+ * With the timing model on, each TCS and TES warp is a flight of the draw's batch for its
+ * stage (cycles, SMs, telemetry), waited for before the next; without it they run on the
+ * executor (issues with cycle 0 and sm -1). A geometry shader after the TES is not modelled
+ * (the program is reported). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -422,6 +423,7 @@ typedef struct tess_run {
     gm_pipe_vertex *dom;       /* TES outputs of the current patch, per domain point */
     int cap_dom;
     bool oom;
+    gmf_flight flight;         /* timing model: the warp in flight */
 } tess_run;
 
 static bool grow(void **p, int *cap, int need, size_t elem)
@@ -485,13 +487,25 @@ static void put_scalar(gm_warp *w, int var, int word, int l, const void *src)
         put_u(v, word, l, src);
 }
 
-/* Runs warp w to its end with the observer (stage st): 0, or -1 (noted, or stopped). */
+/* Runs warp w to its end with the observer (stage st): 0, or -1 (noted, or stopped). Under the
+ * timing model the warp is one flight of the draw's batch for its stage (issued with cycles
+ * and SMs like any warp, seen by telemetry), waited for at once: a patch's TES needs its TCS,
+ * and the output order is the executor path's. */
 static int run_warp(tess_run *run, gm_warp *w, gm_stage st, uint64_t *serial,
                     const int32_t *lane_x, const int32_t *lane_y)
 {
     gmf_draw_ctx *d = run->d;
     gmf_runner *r = d->r;
     const gm_program *gp = gm_warp_program(w);
+    if (r->tm) {
+        gmf_flight *f = &run->flight;
+        memcpy(f->lane_x, lane_x, sizeof f->lane_x);
+        memcpy(f->lane_y, lane_y, sizeof f->lane_y);
+        if (gmf_timing_submit_tess(d, f, w, st, (*serial)++) != 0)
+            return -1;
+        return gmf_timing_wait(d, f, st == GM_STAGE_TESS_CONTROL ? "tessellation control"
+                                                                  : "tessellation evaluation");
+    }
     if (r->obs) {
         gmf_issue *i = &r->cur_issue;
         i->draw = d->ev->draw;
