@@ -363,6 +363,10 @@ int gmf_gs_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd);
 /* gmf_geometry.c, shared with gmf_tess.c: GL's name matching of producer outputs to
  * consumer inputs (returns the chunks kept), and the VS on n vertex ids of one instance. */
 int gmf_gs_relink(const gm_program *producer, const gm_program *consumer, gmf_chunk *ch, int n);
+/* The GS on a list of already shaded vertices (tessellation output: points, lines or
+ * triangles as `mode`), its output drawn; prim_base: gl_PrimitiveIDIn of the first. */
+int gmf_gs_draw_list(gmf_draw_ctx *d, const gm_pipe_vertex *verts, int n, uint32_t mode,
+                     int32_t prim_base);
 int gmf_shade_vertices(gmf_draw_ctx *d, const int32_t *ids, int n, int32_t inst,
                        gm_pipe_vertex *out);
 /* gmf_tess.c: tessellation. gmf_tess_build: after build_vs, with p->tes (and p->tcs) decoded:

@@ -804,7 +804,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     r->totals.programs_compiled++;
     if (p->has_other_stages) {
         snprintf(p->error, sizeof p->error,
-                 "tessellation shaders (program %u; not modelled)", sp->name);
+                 "program %u: shader stages the model does not run together", sp->name);
         return p;
     }
     if (!n) {
@@ -856,11 +856,6 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
                  sp->name);
         return p;
     }
-    if (p->tes && p->gs) {
-        snprintf(p->error, sizeof p->error,
-                 "program %u: a geometry shader after tessellation (not modelled)", sp->name);
-        return p;
-    }
     share_uniform_initializers(p);
     p->vw = gm_warp_create(p->vs, 0);
     if (p->fs)
@@ -885,8 +880,8 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->info.vs_writes_point_size = p->psize_var >= 0;
     if (p->gs)
         gmf_gs_finish(p);
-    if (p->tes)
-        gmf_tess_finish(p);
+    if (p->tes && !p->gs)
+        gmf_tess_finish(p);   /* with a GS, its outputs are what the pipeline interpolates */
     if (p->tes && !p->tessx) {
         snprintf(p->error, sizeof p->error, "program %u tessellation: %s", sp->name,
                  "out of memory");

@@ -17,8 +17,8 @@
  *      "vertex shader" hands back the TES outputs, as gmf_geometry.c does for GS output.
  * With the timing model on, each TCS and TES warp is a flight of the draw's batch for its
  * stage (cycles, SMs, telemetry), waited for before the next; without it they run on the
- * executor (issues with cycle 0 and sm -1). A geometry shader after the TES is not modelled
- * (the program is reported). */
+ * executor (issues with cycle 0 and sm -1). A geometry shader after the TES runs on the
+ * tessellated primitives (gmf_gs_draw_list), with gl_PrimitiveIDIn counting them per instance. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -349,8 +349,9 @@ void gmf_tess_build(gmf_prog *p)
         if (t->n_clip > GM_PIPE_MAX_CLIP_DIST)
             t->n_clip = GM_PIPE_MAX_CLIP_DIST;
     }
-    /* TES outputs into the FS's input slots */
-    for (int i = 0; p->fs && i < gm_program_output_count(tes); i++) {
+    /* TES outputs into the GS's input slots, or the FS's */
+    const gm_program *next = p->gs ? p->gs : p->fs;
+    for (int i = 0; next && i < gm_program_output_count(tes); i++) {
         int v = gm_program_output_var(tes, i);
         const gm_var_info *vi = gm_program_var(tes, v);
         if (vi->builtin >= 0 || vi->location < 0)
@@ -359,8 +360,8 @@ void gmf_tess_build(gmf_prog *p)
         gmf_type_chunks(tes, v, vi->type, 0, &loc, vi->component, t->out, &t->n_out,
                         GMF_MAX_VAR_CHUNKS);
     }
-    if (p->fs)
-        t->n_out = gmf_gs_relink(tes, p->fs, t->out, t->n_out);
+    if (next)
+        t->n_out = gmf_gs_relink(tes, next, t->out, t->n_out);
     t->ew = gm_warp_create(p->tes, 1200);
     if (!t->ew || (p->tcs && (!t->tw || !t->shared))) {
         gmf_tess_free(p);
@@ -424,6 +425,7 @@ typedef struct tess_run {
     int cap_dom;
     bool oom;
     gmf_flight flight;         /* timing model: the warp in flight */
+    int32_t prims_drawn;       /* primitives of the instance sent on (a GS's gl_PrimitiveIDIn) */
 } tess_run;
 
 static bool grow(void **p, int *cap, int need, size_t elem)
@@ -680,12 +682,22 @@ static int draw_outputs(tess_run *run)
 {
     gm_pipe_context *ctx = &run->d->r->pipe;
     int rc = 0;
+    gm_tess_prim prim = run->t->ts->prim;
+    uint32_t mode = prim == GM_TESS_OUT_POINTS ? GL_POINTS
+                    : prim == GM_TESS_OUT_LINES ? GL_LINES : GL_TRIANGLES;
+    int per = prim == GM_TESS_OUT_POINTS ? 1 : prim == GM_TESS_OUT_LINES ? 2 : 3;
+    if (run->n_outv > 0 && run->d->p->gs) {
+        /* a geometry shader on the tessellated primitives (gmf_geometry.c) */
+        rc = gmf_gs_draw_list(run->d, run->outv, run->n_outv, mode, run->prims_drawn);
+        run->prims_drawn += run->n_outv / per;
+        run->n_outv = 0;
+        return rc;
+    }
+    run->prims_drawn += run->n_outv / per;
     if (run->n_outv > 0) {
         gm_pipe_draw od;
         memset(&od, 0, sizeof od);
-        gm_tess_prim prim = run->t->ts->prim;
-        od.mode = prim == GM_TESS_OUT_POINTS ? GL_POINTS
-                  : prim == GM_TESS_OUT_LINES ? GL_LINES : GL_TRIANGLES;
+        od.mode = mode;
         od.count = run->n_outv;
         od.instance_count = 1;
         gm_pipe_vs_fn vs = ctx->vs;
@@ -811,6 +823,7 @@ int gmf_tess_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd)
         }
         if (rc == 0 && !run.oom)
             rc = draw_outputs(&run);
+        run.prims_drawn = 0;
         if (run.oom)
             break;
     }
