@@ -132,6 +132,32 @@ int main(void)
     CHECK_EQ_INT(o->n_indices, 64 * 64 * 6);
     for (int i = 0; i < o->n_indices; i++)
         CHECK(o->idx[i] >= 0 && o->idx[i] < o->n_points);
+    /* random levels (NaN, infinities, negatives, denormals, out of range among them) on every
+     * domain, spacing, winding and point mode: every index slot is written and names a point,
+     * every point lies in the unit square */
+    const float special[] = { NAN, INFINITY, -INFINITY, -1.0f, 0.0f, 1e-40f, 1.0f, 1.00001f,
+                              63.5f, 64.0f, 65.0f, 1e30f };
+    unsigned seed = 12345;
+    for (int it = 0; it < 3000; it++) {
+        float lv[6];
+        for (int k = 0; k < 6; k++) {
+            unsigned r = gm_test_rand(&seed);
+            lv[k] = r % 7 == 0 ? special[(r >> 8) % 12] : gm_test_randf(&seed, 0.0f, 70.0f);
+        }
+        for (int i = 0; i < GM_TESS_MAX_INDICES; i++)
+            o->idx[i] = -1;
+        gm_tessellate(o, (gm_tess_domain)(it % 3), (gm_tess_spacing)((it / 3) % 3), (it / 9) & 1,
+                      (it / 18) & 1, lv, lv + 4);
+        int bad = 0;
+        for (int i = 0; i < o->n_indices; i++)
+            bad += o->idx[i] < 0 || o->idx[i] >= o->n_points;
+        for (int i = 0; i < o->n_points; i++)
+            bad += !(o->u[i] >= 0.0f && o->u[i] <= 1.0f && o->v[i] >= 0.0f && o->v[i] <= 1.0f);
+        if (bad) {
+            fprintf(stderr, "random case %d: %d bad indices or points\n", it, bad);
+            gm_test_failures++;
+        }
+    }
     free(o);
     TEST_DONE();
 }
