@@ -465,10 +465,16 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
     ptr->vec_stride = 4;
     gm_var_class klass = GM_VAR_GLOBAL;
     switch (sc) {
+    case SpvStorageClassOutput:
+        /* Tessellation control outputs are one copy per patch that every invocation of
+         * the patch reads and writes (gl_out[], patch out, gl_TessLevel*): the frame runner
+         * runs a patch's invocations as one warp, so they live in its shared memory. */
+        if (d->execution_model == SpvExecutionModelTessellationControl)
+            goto shared_storage;
+        /* fall through */
     case SpvStorageClassFunction:
     case SpvStorageClassPrivate:
-    case SpvStorageClassInput:
-    case SpvStorageClassOutput: {
+    case SpvStorageClassInput: {
         int addr = gm_dec_alloc_regs(d, t->ncomp);
         if (addr < 0)
             return -1;
@@ -492,13 +498,14 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
         break;
     }
     case SpvStorageClassWorkgroup:
+    shared_storage:
         /* Compute `shared`: one copy per workgroup, word-addressed like registers. */
         if (t->ncomp > (1 << 20) - p->shared_words)
             return gm_dec_fail(d, "shared variables too large");
         ptr->space = GM_SPACE_SHARED;
         ptr->static_addr = p->shared_words;
         p->shared_words += t->ncomp;
-        klass = GM_VAR_GLOBAL;
+        klass = sc == SpvStorageClassOutput ? GM_VAR_OUTPUT : GM_VAR_GLOBAL;
         break;
     case SpvStorageClassUniformConstant: {
         ptr->space = GM_SPACE_UNIFORM;

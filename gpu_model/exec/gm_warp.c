@@ -106,9 +106,12 @@ void gm_warp_begin(gm_warp *w, gm_mask active, gm_mask helper)
         f->next[l] = first;
         f->prev[l] = -1;
     }
-    /* Outputs start at zero; built-in helper flag from the helper mask. */
+    /* Outputs start at zero; built-in helper flag from the helper mask. (Tessellation
+     * control outputs live in the patch's shared memory, which the caller zeroes.) */
     for (int i = 0; i < p->output_count; i++) {
         const gm_var *v = &p->vars[p->outputs[i]];
+        if (v->space != GM_SPACE_REG)
+            continue;
         memset(w->R[v->addr], 0, (size_t)v->ncomp * sizeof *w->R);
     }
     for (int i = 0; i < p->input_count; i++) {

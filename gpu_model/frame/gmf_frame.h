@@ -130,6 +130,7 @@ typedef struct gmf_event {
          * instructions (all stages). */
         uint64_t cycles, vs_cycles, fs_cycles, instructions;
         uint64_t gs_cycles;     /* geometry warps' batch (0 without a geometry shader) */
+        uint64_t tess_cycles;   /* tessellation control + evaluation batches (0 without) */
     } stats;
     double seconds;         /* model time of this draw/clear */
 } gmf_event;

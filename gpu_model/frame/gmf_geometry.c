@@ -19,7 +19,7 @@
  * (p->primid_slot). gl_Layer / gl_ViewportIndex (per emitted vertex; a primitive takes its
  * provoking vertex's) select the layer of a layered framebuffer and the viewport: the output
  * list is drawn in runs of one layer and viewport, in order.
- * Tessellation is not modelled (the program is reported). */
+ * After tessellation (gmf_tess.c) the GS runs on the TES's output primitives (gmf_gs_draw_list). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,8 +352,10 @@ void gmf_gs_build(gmf_prog *p)
         for (int k = 0; k < n && g->n_in < GMF_MAX_VAR_CHUNKS; k++)
             g->in[g->n_in++] = (gs_input){ ch[k], e.components };
     }
-    /* VS outputs into the GS's input slots */
-    p->n_vs_out = relink(p->vs, gs, p->vs_out, p->n_vs_out);
+    /* VS outputs into the GS's input slots (after tessellation the TES feeds the GS:
+     * gmf_tess.c relinks) */
+    if (!p->tes)
+        p->n_vs_out = relink(p->vs, gs, p->vs_out, p->n_vs_out);
     /* GS outputs into the FS's input slots */
     for (int i = 0; p->fs && i < gm_program_output_count(gs); i++) {
         int v = gm_program_output_var(gs, i);
@@ -409,6 +411,8 @@ typedef struct gs_run {
     gs_sel cur;               /* layer and viewport of the primitives in outv */
     bool oom;
     bool failed;              /* a draw of collected primitives failed */
+    int32_t prim_base;        /* gl_PrimitiveIDIn of the first input primitive (tessellation
+                                 output comes in pieces) */
 } gs_run;
 
 static bool grow(void **p, int *cap, int need, size_t elem)
@@ -880,7 +884,7 @@ static int run_gs_timed(gs_run *run, const gm_pipe_vertex *shaded, const int *pr
         gm_warp_begin(s->w, lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1u), 0);
         for (int l = 0; l < lanes; l++)
             gs_lane_inputs(run, s->w, l, shaded, prims + (size_t)s->f.lane_x[l] * g->in_verts,
-                           s->f.lane_x[l], s->f.lane_y[l]);
+                           s->f.lane_x[l] + run->prim_base, s->f.lane_y[l]);
         s->lanes = lanes;
         s->sink = (gs_sink){ run, s->lane };
         gm_warp_set_gs_emit(s->w, on_emit, &s->sink);
@@ -943,6 +947,52 @@ static int shade_vertices(gmf_draw_ctx *d, const int32_t *ids, int n, int32_t in
         pending--;
     }
     return rc;
+}
+
+/* One instance's GS work on its shaded vertices and assembled input primitives (in_verts
+ * slots each): the GS warps and the draw of what they emitted. 0 or -1; run->oom on memory. */
+static int gs_instance(gs_run *run, const gm_pipe_vertex *shaded, const int *prims, int n_prims)
+{
+    gmf_runner *r = run->d->r;
+    struct gmf_gs *g = run->g;
+    int rc = 0;
+    /* GS lanes: input primitives in order, each with its invocations in order (llvmpipe's
+     * order: the blend of overlapping copies shows it, gs_sample draw 4) */
+    if (r->tm) {
+        if (run_gs_timed(run, shaded, prims, n_prims) != 0)
+            rc = -1;
+        if (rc != 0 || run->oom)
+            return rc;
+        return draw_outputs(run);
+    }
+    int n_items = n_prims * g->invocations;
+    int32_t lane_prim[GM_LANES], lane_inv[GM_LANES];
+    int lanes = 0;
+    for (int item = 0; item < n_items && rc == 0; item++) {
+        lane_prim[lanes] = item / g->invocations;
+        lane_inv[lanes] = item % g->invocations;
+        lanes++;
+        if (lanes < GM_LANES && item + 1 < n_items)
+            continue;
+        gm_warp_begin(g->w, lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1u), 0);
+        for (int l = 0; l < lanes; l++)
+            gs_lane_inputs(run, g->w, l, shaded, prims + (size_t)lane_prim[l] * g->in_verts,
+                           lane_prim[l] + run->prim_base, lane_inv[l]);
+        if (run_gs_warp(run, lane_prim, lane_inv) != 0)
+            rc = -1;
+        else
+            for (int l = 0; l < lanes; l++)
+                lane_primitives(run, &g->lane[l]);
+        if (run->failed)
+            rc = -1;
+        lanes = 0;
+        /* bounded memory: long draws go to the pipeline in pieces (same order) */
+        if (rc == 0 && !run->oom && run->n_outv >= GMF_GS_FLUSH_VERTICES)
+            rc = draw_outputs(run);
+    }
+    if (rc != 0 || run->oom)
+        return rc;
+    return draw_outputs(run);
 }
 
 int gmf_gs_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd)
@@ -1051,44 +1101,9 @@ int gmf_gs_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd)
         }
         if (run.oom)
             break;
-        /* GS lanes: input primitives in order, each with its invocations in order (llvmpipe's
-         * order: the blend of overlapping copies shows it, gs_sample draw 4) */
-        if (r->tm) {
-            if (run_gs_timed(&run, shaded, prims, n_prims) != 0)
-                rc = -1;
-            if (rc != 0 || run.oom)
-                break;
-            rc = draw_outputs(&run);
-            continue;
-        }
-        int n_items = n_prims * g->invocations;
-        int32_t lane_prim[GM_LANES], lane_inv[GM_LANES];
-        int lanes = 0;
-        for (int item = 0; item < n_items && rc == 0; item++) {
-            lane_prim[lanes] = item / g->invocations;
-            lane_inv[lanes] = item % g->invocations;
-            lanes++;
-            if (lanes < GM_LANES && item + 1 < n_items)
-                continue;
-            gm_warp_begin(g->w, lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1u), 0);
-            for (int l = 0; l < lanes; l++)
-                gs_lane_inputs(&run, g->w, l, shaded, prims + (size_t)lane_prim[l] * g->in_verts,
-                               lane_prim[l], lane_inv[l]);
-            if (run_gs_warp(&run, lane_prim, lane_inv) != 0)
-                rc = -1;
-            else
-                for (int l = 0; l < lanes; l++)
-                    lane_primitives(&run, &g->lane[l]);
-            if (run.failed)
-                rc = -1;
-            lanes = 0;
-            /* bounded memory: long draws go to the pipeline in pieces (same order) */
-            if (rc == 0 && !run.oom && run.n_outv >= GMF_GS_FLUSH_VERTICES)
-                rc = draw_outputs(&run);
-        }
+        rc = gs_instance(&run, shaded, prims, n_prims);
         if (rc != 0 || run.oom)
             break;
-        rc = draw_outputs(&run);
     }
     if (run.oom && rc == 0) {
         snprintf(ctx->error, sizeof ctx->error, "out of memory");
@@ -1111,4 +1126,60 @@ done:
     free(prims);
     free(run.outv);
     return rc;
+}
+
+int gmf_gs_draw_list(gmf_draw_ctx *d, const gm_pipe_vertex *verts, int n, uint32_t mode,
+                     int32_t prim_base)
+{
+    gmf_runner *r = d->r;
+    struct gmf_gs *g = d->p->gsx;
+    gm_pipe_context *ctx = &r->pipe;
+    if (!g) {
+        snprintf(ctx->error, sizeof ctx->error, "geometry shader tables missing");
+        return -1;
+    }
+    if (input_kind(mode) != g->in_mode) {
+        gmf_note(d->ev, "tessellation output 0x%x does not match the geometry shader's input "
+                 "primitive (GL error, nothing drawn)", mode);
+        return 0;
+    }
+    int n_prims = n / g->in_verts;
+    if (n_prims <= 0)
+        return 0;
+    int *prims = malloc(sizeof *prims * (size_t)n_prims * (size_t)g->in_verts);
+    if (!prims) {
+        snprintf(ctx->error, sizeof ctx->error, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n_prims * g->in_verts; i++)
+        prims[i] = i;
+    gm_warp_set_env(g->w, &d->env[2]);
+    gs_run run = { .d = d, .g = g, .prim_base = prim_base };
+    int rc = gs_instance(&run, verts, prims, n_prims);
+    if (run.oom && rc == 0) {
+        snprintf(ctx->error, sizeof ctx->error, "out of memory");
+        rc = -1;
+    }
+    if (rc == 0 && run.failed)
+        rc = -1;
+    for (int l = 0; l < GM_LANES; l++) {
+        g->lane[l].n = 0;
+        for (int k = 0; k < g->n_slots; k++)
+            g->slots[k].lane[l].n = 0;
+    }
+    gmf_fb_select_layer(r, 0);
+    free(prims);
+    free(run.outv);
+    return rc;
+}
+
+int gmf_gs_relink(const gm_program *producer, const gm_program *consumer, gmf_chunk *ch, int n)
+{
+    return relink(producer, consumer, ch, n);
+}
+
+int gmf_shade_vertices(gmf_draw_ctx *d, const int32_t *ids, int n, int32_t inst,
+                       gm_pipe_vertex *out)
+{
+    return shade_vertices(d, ids, n, inst, out);
 }

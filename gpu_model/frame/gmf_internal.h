@@ -117,6 +117,9 @@ typedef struct gmf_prog {
      * hidden flat varying carrying the GS's gl_PrimitiveID to the FS (-1: none). */
     gm_program *gs;
     struct gmf_gs *gsx;
+    /* Tessellation (gmf_tess.c): NULL without a TES; tables in tessx. */
+    gm_program *tcs, *tes;
+    struct gmf_tess *tessx;
     int primid_slot;
     /* gl_ClipDistance read by the fragment shader (no geometry shader): the VS's clip distances
      * travel in hidden smooth varyings from fs_clip_slot on, as llvmpipe interpolates them. */
@@ -208,9 +211,11 @@ typedef struct gmf_draw_ctx {
     gm_env env[3];                                 /* VS, FS, GS */
     uint64_t warps[2];
     uint64_t gs_warps;        /* geometry warps of the draw (gmf_geometry.c) */
+    uint64_t tcs_warps, tes_warps;   /* tessellation warps of the draw (gmf_tess.c) */
     /* timing model: the draw's vertex, fragment and geometry batches (-1 until a warp is
      * submitted) and the texture name per unit (cache tags survive rebinding) */
     int batch[3];
+    int tess_batch[2];        /* timing model: the draw's TCS and TES batches (-1: none) */
     uint32_t tex_ids[GM_TEX_MAX_UNITS];
     gmf_event *ev;
     bool failed;
@@ -371,6 +376,10 @@ void gmf_timing_release(gmf_draw_ctx *d, gm_stage stage);
  * wait: runs the model until f retired; 0, or -1 (runtime error noted, or the observer
  * stopped the run: everything dropped). */
 int gmf_timing_submit_gs(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w);
+/* A tessellation warp (stage TCS or TES, serial `warp` in its draw and stage) into the draw's
+ * batch of that stage; the caller fills f->lane_x/lane_y and waits (gmf_timing_wait). */
+int gmf_timing_submit_tess(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w, gm_stage stage,
+                           uint64_t warp);
 int gmf_timing_wait(gmf_draw_ctx *d, gmf_flight *f, const char *what);
 /* Drops every flight: runs the model until every submitted warp retired (unless the observer
  * stopped the run), so none outlives the draw that owns its inputs and outputs. */
@@ -393,6 +402,23 @@ void gmf_gs_build(gmf_prog *p);
 void gmf_gs_finish(gmf_prog *p);
 void gmf_gs_free(gmf_prog *p);
 int gmf_gs_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd);
+/* gmf_geometry.c, shared with gmf_tess.c: GL's name matching of producer outputs to
+ * consumer inputs (returns the chunks kept), and the VS on n vertex ids of one instance. */
+int gmf_gs_relink(const gm_program *producer, const gm_program *consumer, gmf_chunk *ch, int n);
+/* The GS on a list of already shaded vertices (tessellation output: points, lines or
+ * triangles as `mode`), its output drawn; prim_base: gl_PrimitiveIDIn of the first. */
+int gmf_gs_draw_list(gmf_draw_ctx *d, const gm_pipe_vertex *verts, int n, uint32_t mode,
+                     int32_t prim_base);
+int gmf_shade_vertices(gmf_draw_ctx *d, const int32_t *ids, int n, int32_t inst,
+                       gm_pipe_vertex *out);
+/* gmf_tess.c: tessellation. gmf_tess_build: after build_vs, with p->tes (and p->tcs) decoded:
+ * the stages' tables, VS outputs relinked to the first tessellation stage, TES outputs to the
+ * FS. gmf_tess_finish: after build_fs: the pipeline's linkage info from the TES.
+ * gmf_tess_draw: one GL_PATCHES draw (all instances). */
+void gmf_tess_build(gmf_prog *p);
+void gmf_tess_finish(gmf_prog *p);
+void gmf_tess_free(gmf_prog *p);
+int gmf_tess_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd);
 /* gmf_program.c: chunks of a value of `type` at `word` of variable var from location *loc
  * (see add_chunks there); 0 or -1. */
 int gmf_type_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,

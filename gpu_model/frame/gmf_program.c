@@ -35,6 +35,7 @@ void gmf_prog_free(gmf_prog *p)
     gm_program_destroy(p->vs);
     gm_program_destroy(p->fs);
     gmf_gs_free(p);
+    gmf_tess_free(p);
     gm_compile_result_free(&p->cr);
     free(p);
 }
@@ -760,13 +761,13 @@ static void upload_legacy_matrices(const struct sm_context *c, gm_program *gp)
  * value in every stage that declares it (GLSL allows the initializer in one stage only). */
 static void share_uniform_initializers(gmf_prog *p)
 {
-    gm_program *st[3] = { p->vs, p->gs, p->fs };
-    for (int a = 0; a < 3; a++)
+    gm_program *st[5] = { p->vs, p->gs, p->fs, p->tcs, p->tes };
+    for (int a = 0; a < 5; a++)
         for (int i = 0; st[a] && i < gm_program_uniform_count(st[a]); i++) {
             const gm_uniform_info *ua = gm_program_uniform(st[a], i);
             if (!ua->initialized)
                 continue;
-            for (int b = 0; b < 3; b++) {
+            for (int b = 0; b < 5; b++) {
                 int j = b == a || !st[b] ? -1 : gm_program_find_uniform(st[b], ua->name);
                 const gm_uniform_info *ub = j >= 0 ? gm_program_uniform(st[b], j) : NULL;
                 if (ub && !ub->initialized && ub->type == ua->type && ub->array_size == ua->array_size)
@@ -808,12 +809,15 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     int n = 0;
     for (uint32_t i = 0; i < sp->n_linked && n < GM_STAGE_COUNT; i++) {
         gm_stage st = stage_of_gl(sp->linked[i].type);
-        if (st != GM_STAGE_VERTEX && st != GM_STAGE_FRAGMENT && st != GM_STAGE_GEOMETRY) {
+        if (st != GM_STAGE_VERTEX && st != GM_STAGE_FRAGMENT && st != GM_STAGE_GEOMETRY &&
+            st != GM_STAGE_TESS_CONTROL && st != GM_STAGE_TESS_EVALUATION) {
             p->has_other_stages = true;
             continue;
         }
         snprintf(names[n], sizeof names[n], "program%u.%s", sp->name,
-                 st == GM_STAGE_VERTEX ? "vert" : st == GM_STAGE_GEOMETRY ? "geom" : "frag");
+                 st == GM_STAGE_VERTEX ? "vert" : st == GM_STAGE_GEOMETRY ? "geom"
+                 : st == GM_STAGE_TESS_CONTROL ? "tesc" : st == GM_STAGE_TESS_EVALUATION ? "tese"
+                 : "frag");
         src[n] = (gm_shader_source){ st, sp->linked[i].source ? sp->linked[i].source : "",
                                      names[n] };
         n++;
@@ -821,7 +825,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     r->totals.programs_compiled++;
     if (p->has_other_stages) {
         snprintf(p->error, sizeof p->error,
-                 "tessellation shaders (program %u; not modelled)", sp->name);
+                 "program %u: shader stages the model does not run together", sp->name);
         return p;
     }
     if (!n) {
@@ -841,7 +845,10 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         if (!gp) {
             snprintf(p->error, sizeof p->error, "program %u %s shader: %s", sp->name,
                      cs->stage == GM_STAGE_VERTEX ? "vertex"
-                     : cs->stage == GM_STAGE_GEOMETRY ? "geometry" : "fragment", err);
+                     : cs->stage == GM_STAGE_GEOMETRY ? "geometry"
+                     : cs->stage == GM_STAGE_TESS_CONTROL ? "tessellation control"
+                     : cs->stage == GM_STAGE_TESS_EVALUATION ? "tessellation evaluation"
+                     : "fragment", err);
             return p;
         }
         init_opaque(gp, cs->compiled_source);
@@ -850,6 +857,10 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
             p->vs = gp;
         } else if (cs->stage == GM_STAGE_GEOMETRY) {
             p->gs = gp;   /* gmf_geometry.c */
+        } else if (cs->stage == GM_STAGE_TESS_CONTROL) {
+            p->tcs = gp;   /* gmf_tess.c */
+        } else if (cs->stage == GM_STAGE_TESS_EVALUATION) {
+            p->tes = gp;
         } else {
             p->fs = gp;
             fs_spirv = cs->spirv;
@@ -858,6 +869,12 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     }
     if (!p->vs) {
         snprintf(p->error, sizeof p->error, "program %u has no vertex shader", sp->name);
+        return p;
+    }
+    if (p->tcs && !p->tes) {
+        snprintf(p->error, sizeof p->error,
+                 "program %u: a tessellation control shader without an evaluation shader",
+                 sp->name);
         return p;
     }
     share_uniform_initializers(p);
@@ -871,8 +888,10 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     build_vs(r, c, sp, p);
     if (p->gs)
         gmf_gs_build(p);   /* VS -> GS -> FS linking (gmf_geometry.c) */
+    if (p->tes)
+        gmf_tess_build(p);   /* VS -> TCS -> TES -> FS linking (gmf_tess.c) */
     if (p->fs) {
-        if (!p->gs)
+        if (!p->gs && !p->tes)
             link_varyings(p);
         build_fs(p, fs_spirv, fs_words);
     }
@@ -882,6 +901,13 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->info.vs_writes_point_size = p->psize_var >= 0;
     if (p->gs)
         gmf_gs_finish(p);
+    if (p->tes && !p->gs)
+        gmf_tess_finish(p);   /* with a GS, its outputs are what the pipeline interpolates */
+    if (p->tes && !p->tessx) {
+        snprintf(p->error, sizeof p->error, "program %u tessellation: %s", sp->name,
+                 "out of memory");
+        return p;
+    }
     if (p->gs && !p->gsx) {
         snprintf(p->error, sizeof p->error, "program %u geometry shader: %s", sp->name,
                  "out of memory");
@@ -1034,6 +1060,10 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
             upload_name(sp, p->fs, nb->name, (int32_t)nb->index, ev);
         if (p->gs)
             upload_name(sp, p->gs, nb->name, (int32_t)nb->index, ev);
+        if (p->tcs)
+            upload_name(sp, p->tcs, nb->name, (int32_t)nb->index, ev);
+        if (p->tes)
+            upload_name(sp, p->tes, nb->name, (int32_t)nb->index, ev);
     }
     /* Values set at locations the program never named cannot be placed. */
     for (uint32_t i = 0; i < sp->n_uniforms; i++) {
@@ -1056,6 +1086,11 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                 const gm_program *gp = gm_program_find_uniform(first, nm) >= 0 ? first
                                        : p->fs && gm_program_find_uniform(p->fs, nm) >= 0 ? p->fs
                                                                                         : p->gs;
+                for (int s = 0; s < 2 && u < 0; s++) {   /* tessellation stages */
+                    const gm_program *tp = s ? p->tes : p->tcs;
+                    if (tp && (u = gm_program_find_uniform(tp, nm)) >= 0)
+                        gp = tp;
+                }
                 if (u >= 0 && gp && loc < l0 + gm_program_uniform(gp, u)->array_size)
                     named = true;
             }
@@ -1066,6 +1101,8 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
     upload_legacy_matrices(c, p->vs);
     upload_legacy_matrices(c, p->fs);
     upload_legacy_matrices(c, p->gs);
+    upload_legacy_matrices(c, p->tcs);
+    upload_legacy_matrices(c, p->tes);
     if (p->uses_compat_uniforms)
         gmf_note(ev, "compatibility uniform %s (fixed-function state is not modelled)",
                  p->compat_uniform);

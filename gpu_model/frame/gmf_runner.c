@@ -334,7 +334,8 @@ static void run_one(gmf_runner *r, const struct sm_context *c, gmf_draw_ctx *d,
     r->pipe.fs = d->p->fs ? gmf_fs_cb : fs_noop;
     r->pipe.fs_user = d;
     r->pipe.info = d->p->info;
-    int prc = d->p->gs ? gmf_gs_draw(d, &pd)   /* geometry shader: gmf_geometry.c */
+    int prc = d->p->tes  ? gmf_tess_draw(d, &pd)  /* tessellation: gmf_tess.c */
+            : d->p->gs ? gmf_gs_draw(d, &pd)   /* geometry shader: gmf_geometry.c */
                        : gm_pipe_draw_exec(&r->pipe, &pd);
     if (prc != 0 && !r->stopped && !d->failed) {
         gmf_note(ev, "pipeline: %s", r->pipe.error);

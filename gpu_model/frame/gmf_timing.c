@@ -112,6 +112,7 @@ void gmf_timing_drain(gmf_draw_ctx *d)
 void gmf_timing_draw_begin(gmf_draw_ctx *d)
 {
     d->batch[0] = d->batch[1] = d->batch[2] = -1;
+    d->tess_batch[0] = d->tess_batch[1] = -1;
     /* Cache tags per texture object: the unit's first bound target's name. */
     for (int u = 0; u < GM_TEX_MAX_UNITS && u < SM_MAX_TEXTURE_UNITS; u++) {
         d->tex_ids[u] = 0;
@@ -137,14 +138,17 @@ void gmf_timing_draw_end(gmf_draw_ctx *d)
     if (r->ring[0].n || r->ring[1].n)
         cancel_flights(r);
     uint64_t first = UINT64_MAX, end = 0;
-    for (int s = 0; s < 3; s++) {
-        if (d->batch[s] < 0)
+    for (int s = 0; s < 5; s++) {
+        int b = s < 3 ? d->batch[s] : d->tess_batch[s - 3];   /* 3, 4: TCS, TES (gmf_tess.c) */
+        if (b < 0)
             continue;
-        gm_timing_batch_close(r->tm, d->batch[s]);
+        gm_timing_batch_close(r->tm, b);
         gm_timing_stats st;
-        if (gm_timing_batch_stats(r->tm, d->batch[s], &st) != 0 || st.warps_retired == 0)
+        if (gm_timing_batch_stats(r->tm, b, &st) != 0 || st.warps_retired == 0)
             continue;
-        if (s == 2)
+        if (s >= 3)
+            d->ev->stats.tess_cycles += st.cycles;
+        else if (s == 2)
             d->ev->stats.gs_cycles = st.cycles;
         else if (s)
             d->ev->stats.fs_cycles = st.cycles;
@@ -314,6 +318,48 @@ int gmf_timing_submit_gs(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w)
     f->status = GM_RUN_DONE;
     gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? gmf_timing_observe : NULL, r);
     if (gm_timing_submit(r->tm, d->batch[2], w, &d->env[2], f) != 0) {
+        gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
+        d->failed = true;
+        cancel_flights(r);
+        return -1;
+    }
+    return 0;
+}
+
+int gmf_timing_submit_tess(gmf_draw_ctx *d, gmf_flight *f, gm_warp *w, gm_stage stage,
+                           uint64_t warp)
+{
+    gmf_runner *r = d->r;
+    int k = stage == GM_STAGE_TESS_EVALUATION;
+    if (d->tess_batch[k] < 0) {
+        /* No dependency: gmf_tess.c submits a patch's warps only after what they read
+         * completed (the VS warps, then the patch's TCS warp). */
+        gm_timing_batch_desc bd = { stage, (int)d->ev->draw, -1, 0, 0, d->tex_ids,
+                                    GM_TEX_MAX_UNITS < SM_MAX_TEXTURE_UNITS ? GM_TEX_MAX_UNITS
+                                                                            : SM_MAX_TEXTURE_UNITS };
+        d->tess_batch[k] = gm_timing_batch_begin(r->tm, &bd);
+        if (d->tess_batch[k] < 0) {
+            gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
+            d->failed = true;
+            cancel_flights(r);
+            return -1;
+        }
+    }
+    const gm_program *gp = gm_warp_program(w);
+    f->w = w;
+    f->stage = stage;
+    f->draw = d->ev->draw;
+    f->warp = warp;
+    f->frame_warp = r->frame_warps++;
+    f->program = d->p->name;
+    f->file = gm_program_pc_count(gp) > 0 ? gm_program_pc_file(gp, 0) : NULL;
+    f->vout = NULL;
+    f->count = 0;
+    f->fw = NULL;
+    f->retired = false;
+    f->status = GM_RUN_DONE;
+    gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? gmf_timing_observe : NULL, r);
+    if (gm_timing_submit(r->tm, d->tess_batch[k], w, &d->env[0], f) != 0) {
         gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
         d->failed = true;
         cancel_flights(r);

@@ -211,6 +211,10 @@ void gmf_xfb_capture(gmf_draw_ctx *d, const gm_pipe_draw *pd)
         gmf_note(ev, "transform feedback of geometry shader outputs not modelled");
         return;
     }
+    if (d->p->tes) {
+        gmf_note(ev, "transform feedback of tessellation outputs not modelled");
+        return;
+    }
     uint32_t base = base_mode(pd->mode);
     if (!base || base != tf->primitive_mode) {
         gmf_note(ev, "transform feedback: draw mode 0x%04x does not match 0x%04x", pd->mode,

@@ -188,7 +188,7 @@ static char *strip_line_directives(const char *src)
     return out;
 }
 
-int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out)
+static int compile_linked(const gm_shader_source *sources, int count, gm_compile_result *out)
 {
     memset(out, 0, sizeof *out);
     logbuf log = {0};
@@ -351,6 +351,64 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
     out->ok = ok;
     out->log = log.data ? log.data : strdup("");
     return ok ? 0 : -1;
+}
+
+/* glslang's linker rejects `patch` arrays between the tessellation stages that GL (and Mesa)
+ * accept ("Array sizes must be compatible" for the same `vec2 m[16]` on both sides). The model
+ * matches stage interfaces by name itself (gmf_geometry.c, gmf_tess.c), so such a program is
+ * compiled as two glslang programs: the stages up to the TCS, and the TES with what follows. */
+static bool tess_patch_array_quirk(const gm_shader_source *sources, int count, const char *log)
+{
+    bool tcs = false, tes = false;
+    for (int i = 0; i < count; i++) {
+        tcs |= sources[i].stage == GM_STAGE_TESS_CONTROL;
+        tes |= sources[i].stage == GM_STAGE_TESS_EVALUATION;
+    }
+    return tcs && tes && log &&
+           strstr(log, "Linking tessellation control and tessellation evaluation stages: "
+                       "Array sizes must be compatible");
+}
+
+int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out)
+{
+    int rc = compile_linked(sources, count, out);
+    if (rc == 0 || !tess_patch_array_quirk(sources, count, out->log))
+        return rc;
+    gm_shader_source part[2][GM_STAGE_COUNT];
+    int at[2][GM_STAGE_COUNT], n[2] = { 0, 0 };
+    for (int i = 0; i < count; i++) {
+        int g = sources[i].stage >= GM_STAGE_TESS_EVALUATION &&
+                sources[i].stage != GM_STAGE_COMPUTE;
+        at[g][n[g]] = i;
+        part[g][n[g]++] = sources[i];
+    }
+    gm_compile_result r[2];
+    int ok = compile_linked(part[0], n[0], &r[0]) == 0;
+    ok = (compile_linked(part[1], n[1], &r[1]) == 0) && ok;
+    if (!ok) {   /* keep the first log: the error the whole program gave */
+        gm_compile_result_free(&r[0]);
+        gm_compile_result_free(&r[1]);
+        return rc;
+    }
+    gm_compile_result_free(out);
+    memset(out, 0, sizeof *out);
+    out->shader_count = count;
+    for (int g = 0; g < 2; g++)
+        for (int k = 0; k < n[g]; k++) {
+            out->shaders[at[g][k]] = r[g].shaders[k];   /* ownership moves */
+            memset(&r[g].shaders[k], 0, sizeof r[g].shaders[k]);
+        }
+    size_t len = strlen(r[0].log) + strlen(r[1].log) + 2;
+    out->log = malloc(len);
+    if (out->log)
+        snprintf(out->log, len, "%s%s", r[0].log, r[1].log);
+    else
+        out->log = strdup("");
+    r[0].shader_count = r[1].shader_count = 0;
+    gm_compile_result_free(&r[0]);
+    gm_compile_result_free(&r[1]);
+    out->ok = 1;
+    return 0;
 }
 
 void gm_compile_result_free(gm_compile_result *r)

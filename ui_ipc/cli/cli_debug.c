@@ -223,6 +223,10 @@ static void print_text(const struct dap_capture *c, const sh_snapshot *snap, con
         printf(" invocation %d of the workgroup", h->lane_x[h->focus_lane]);
     else if (h->stage == 3)   /* geometry: input primitive and invocation */
         printf(" primitive %d invocation %d", h->lane_x[h->focus_lane], h->lane_y[h->focus_lane]);
+    else if (h->stage == GM_STAGE_TESS_CONTROL)
+        printf(" patch %d invocation %d", h->lane_x[h->focus_lane], h->lane_y[h->focus_lane]);
+    else if (h->stage == GM_STAGE_TESS_EVALUATION)
+        printf(" patch %d domain point %d", h->lane_x[h->focus_lane], h->lane_y[h->focus_lane]);
     else
         printf(" vertex %d instance %d", h->lane_x[h->focus_lane], h->lane_y[h->focus_lane]);
     printf("; active mask 0x%08x, helper 0x%08x\n", h->active, h->helper);

@@ -13,7 +13,8 @@
  * and prints their count and a hash of the sequence: equal hashes mean the same warps ran in the
  * same order (the determinism check); it also reads a variable at a sample of instructions.
  * Warps run through the timing model (gpu_model/timing), which gives each draw a cycle count
- * (text: "N cycles", JSON: "cycles", "vs_cycles", "gs_cycles", "fs_cycles", "instructions"); --no-timing
+ * (text: "N cycles", JSON: "cycles", "vs_cycles", "gs_cycles", "fs_cycles", "tess_cycles" with tessellation,
+ * "instructions"); --no-timing
  * runs them to completion in the executor alone (faster, no cycle counts, same images).
  *
  * Every swap's model image is also compared with the capture's reference image of it (what the
@@ -843,6 +844,8 @@ static cJSON *event_json(struct run *r, const gmf_event *ev)
             cJSON_AddNumberToObject(o, "vs_cycles", (double)ev->stats.vs_cycles);
             cJSON_AddNumberToObject(o, "fs_cycles", (double)ev->stats.fs_cycles);
             cJSON_AddNumberToObject(o, "gs_cycles", (double)ev->stats.gs_cycles);
+            if (ev->stats.tess_cycles)
+                cJSON_AddNumberToObject(o, "tess_cycles", (double)ev->stats.tess_cycles);
             cJSON_AddNumberToObject(o, "instructions", (double)ev->stats.instructions);
         }
     }

@@ -31,23 +31,21 @@
 #include "gpu_model/frame/gmf_snapshot_contents.h"
 #include "replay/headless/headless.h"
 #include "statemodel/statemodel.h"
+#include "statemodel/sm_gl_enums.h"
 #include "statemodel/registry/glr_call_codec.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_runner.h"
 
-#define GL_FRAGMENT_SHADER 0x8B30
-#define GL_VERTEX_SHADER 0x8B31
-#define GL_COMPUTE_SHADER 0x91B9
-#define GL_GEOMETRY_SHADER 0x8DD9
 
-/* prog_meta slots: a program has a VS, an optional GS and an FS, or a CS alone (as
+/* prog_meta slots: a program has a VS, optional TCS/TES and GS, and an FS, or a CS alone (as
  * gmf_program.c compiles it). */
-enum { SLOT_VS, SLOT_FS, SLOT_CS, SLOT_GS, N_SLOTS };
+enum { SLOT_VS, SLOT_FS, SLOT_CS, SLOT_GS, SLOT_TCS, SLOT_TES, N_SLOTS };
 
 static int stage_slot(int stage)
 {
     return stage == GM_STAGE_FRAGMENT ? SLOT_FS : stage == GM_STAGE_COMPUTE ? SLOT_CS
-         : stage == GM_STAGE_GEOMETRY ? SLOT_GS : SLOT_VS;
+         : stage == GM_STAGE_GEOMETRY ? SLOT_GS : stage == GM_STAGE_TESS_CONTROL ? SLOT_TCS
+         : stage == GM_STAGE_TESS_EVALUATION ? SLOT_TES : SLOT_VS;
 }
 
 struct prog_meta {
@@ -167,16 +165,21 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
     gm_shader_source src[GM_STAGE_COUNT];
     char names[GM_STAGE_COUNT][48];
     int n = 0;
-    /* The linked VS, GS and FS in the program's order, named like gmf_program.c names them;
-     * a program with other stages (tessellation) is not run by the model: no slots. */
+    /* The linked VS, TCS, TES, GS and FS in the program's order, named like gmf_program.c
+     * names them; a program with other stages is not run by the model: no slots. */
     for (uint32_t i = 0; i < sp->n_linked && n < GM_STAGE_COUNT; i++) {
         uint32_t t = sp->linked[i].type;
-        if (t != GL_VERTEX_SHADER && t != GL_FRAGMENT_SHADER && t != GL_GEOMETRY_SHADER)
+        if (t != GL_VERTEX_SHADER && t != GL_FRAGMENT_SHADER && t != GL_GEOMETRY_SHADER &&
+            t != GL_TESS_CONTROL_SHADER && t != GL_TESS_EVALUATION_SHADER)
             return idx;
         gm_stage st = t == GL_VERTEX_SHADER ? GM_STAGE_VERTEX
-                    : t == GL_GEOMETRY_SHADER ? GM_STAGE_GEOMETRY : GM_STAGE_FRAGMENT;
+                    : t == GL_GEOMETRY_SHADER ? GM_STAGE_GEOMETRY
+                    : t == GL_TESS_CONTROL_SHADER ? GM_STAGE_TESS_CONTROL
+                    : t == GL_TESS_EVALUATION_SHADER ? GM_STAGE_TESS_EVALUATION : GM_STAGE_FRAGMENT;
         snprintf(names[n], sizeof names[n], "program%u.%s", sp->name,
-                 st == GM_STAGE_VERTEX ? "vert" : st == GM_STAGE_GEOMETRY ? "geom" : "frag");
+                 st == GM_STAGE_VERTEX ? "vert" : st == GM_STAGE_GEOMETRY ? "geom"
+                 : st == GM_STAGE_TESS_CONTROL ? "tesc" : st == GM_STAGE_TESS_EVALUATION ? "tese"
+                 : "frag");
         const char *text = sp->linked[i].source ? sp->linked[i].source : "";
         src[n] = (gm_shader_source){ st, text, names[n] };
         m->shader[stage_slot(st)] = dap_capture_find_shader(f->cap, st, text);
@@ -187,7 +190,8 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
     char err[256];
     for (int i = 0; i < m->cr.shader_count; i++) {
         gm_compiled_shader *cs = &m->cr.shaders[i];
-        if (cs->stage == GM_STAGE_VERTEX || cs->stage == GM_STAGE_FRAGMENT || cs->stage == GM_STAGE_GEOMETRY)
+        if (cs->stage == GM_STAGE_VERTEX || cs->stage == GM_STAGE_FRAGMENT || cs->stage == GM_STAGE_GEOMETRY ||
+            cs->stage == GM_STAGE_TESS_CONTROL || cs->stage == GM_STAGE_TESS_EVALUATION)
             m->stage_prog[stage_slot(cs->stage)] = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
     }
     if (f->profile) {

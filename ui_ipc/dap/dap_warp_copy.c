@@ -261,6 +261,11 @@ void dap_warp_title(const sh_header *h, uint32_t present, char *buf, size_t size
     else if (h->stage == GM_STAGE_GEOMETRY)   /* lane_x: input primitive, lane_y: invocation */
         snprintf(buf, size, "draw %d · GS · warp %d · primitives %d..%d invocations %d..%d", h->draw, h->warp,
                  x0, x1, y0, y1);
+    else if (h->stage == GM_STAGE_TESS_CONTROL)   /* lane_x: patch, lane_y: gl_InvocationID */
+        snprintf(buf, size, "draw %d · TCS · warp %d · patch %d invocations %d..%d", h->draw, h->warp, x0, y0, y1);
+    else if (h->stage == GM_STAGE_TESS_EVALUATION)   /* lane_x: patch, lane_y: domain point */
+        snprintf(buf, size, "draw %d · TES · warp %d · patch %d domain points %d..%d", h->draw, h->warp, x0, y0,
+                 y1);
     else
         snprintf(buf, size, "draw %d · %s · warp %d · vertices %d..%d", h->draw, dap_stage_short(h->stage),
                  h->warp, x0, x1);
@@ -382,8 +387,10 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
             h.local_size[k] = (int)cl.size[k];
         }
         h.group_index = cl.group;
-    } else if (info->stage == GM_STAGE_GEOMETRY) {
-        /* The runner tells each lane's input primitive (gl_PrimitiveIDIn) and invocation. */
+    } else if (info->stage == GM_STAGE_GEOMETRY || info->stage == GM_STAGE_TESS_CONTROL ||
+               info->stage == GM_STAGE_TESS_EVALUATION) {
+        /* The runner tells each lane's input primitive (gl_PrimitiveIDIn) and invocation; for
+         * tessellation the patch and the invocation or domain point. */
         if (info->lane_x && info->lane_y) {
             for (int l = 0; l < SH_LANES; l++) {
                 h.lane_x[l] = info->lane_x[l];
