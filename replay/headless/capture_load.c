@@ -9,7 +9,6 @@
 #include <cjson/cJSON.h>
 #include "glcap_file.h"
 #include "replay/headless/headless.h"
-#include "replay/headless/egl_env.h"
 
 #define REF_IMAGE_HEADER_V1 24
 #define REF_IMAGE_HEADER_V2 32
@@ -568,10 +567,4 @@ uint32_t glrh_namespace(void *user, uint32_t ctx_id, int obj_class)
         if (cap->ctxs[i].id == ctx_id)
             return cap->ctxs[i].share_group;
     return ctx_id;
-}
-
-void *glrh_get_proc(void *user, const char *name)
-{
-    (void)user;
-    return glrh_egl_proc(name);
 }
