@@ -11,7 +11,8 @@
  * A connection whose first bytes are "Content-Length:" is a Debug Adapter Protocol session (live
  * attach): once its first message (a complete `initialize`) has arrived, its own thread captures
  * the program's next frame into a private file next to the socket (directory 0700, the file
- * removed when the session ends), then serves the debugger (ui_ipc/dap) over that capture until
+ * removed when the session ends), then serves the debugger (ui_ipc/dap, in the engine library loaded
+ * at the first attach: shim/engine_load.c) over that capture until
  * the client disconnects or a timeout ends it (GLREPLAY_LIVE_HANDSHAKE_S, _IDLE_S, _WRITE_S; one
  * session at a time; docs/SHIM.md). Meanwhile the program is paused at the swap that ended the frame: its render
  * thread replays the captured frame in its window in a loop (shim/replay_loop.h), so the window
