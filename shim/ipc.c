@@ -11,7 +11,8 @@
  * A connection whose first bytes are "Content-Length:" is a Debug Adapter Protocol session (live
  * attach): once its first message (a complete `initialize`) has arrived, its own thread captures
  * the program's next frame into a private file next to the socket (directory 0700, the file
- * removed when the session ends), then serves the debugger (ui_ipc/dap) over that capture until
+ * removed when the session ends), then serves the debugger (ui_ipc/dap, in the engine library loaded
+ * at the first attach: shim/engine_load.c) over that capture until
  * the client disconnects or a timeout ends it (GLREPLAY_LIVE_HANDSHAKE_S, _IDLE_S, _WRITE_S; one
  * session at a time; docs/SHIM.md). Meanwhile the program is paused at the swap that ended the frame: its render
  * thread replays the captured frame in its window in a loop (shim/replay_loop.h), so the window
@@ -41,7 +42,7 @@
 #include "shim/replay_loop.h"
 #include "ui_ipc/ui_ipc.h"
 #include "ui_ipc/server/socket_server_dap.h"
-#include "ui_ipc/dap/dap.h"
+#include "shim/engine_load.h"
 
 static pthread_mutex_t ipc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct glr_ipc_server *server;
@@ -145,12 +146,23 @@ static void *live_main(void *arg)
     ls->pause_until = mono_s() + (max_s && atof(max_s) > 0 ? atof(max_s) : 3600.0);
     ls->watch_fd = dup(ls->fd);
     atomic_store(&ls->attached, 1);
+    /* The debugger engine (GPU model, glslang) is loaded now, at the first attach, never before
+     * (shim/engine_load.c); without it the client gets the reason and the program goes on. */
+    char why[600];
+    const struct glr_engine *engine = glr_engine_get(why, sizeof why);
+    if (!engine) {
+        char text[700];
+        snprintf(text, sizeof text, "live attach: %s", why);
+        glr_log(GLR_LOG_WARN, "%s", text);
+        glr_engine_refuse_fd(ls->fd, ls->initial, ls->len, text);
+        goto done;
+    }
     char first[64];
-    glr_dap_first_command(ls->initial, ls->len, first, sizeof first);
+    engine->first_command(ls->initial, ls->len, first, sizeof first);
     if (strcmp(first, "initialize") != 0) {
         /* Nothing is captured and the program is not paused for a client that does not start
          * with a complete initialize request (at most 4 KiB). */
-        glr_dap_refuse_fd(ls->fd, ls->initial, ls->len,
+        glr_engine_refuse_fd(ls->fd, ls->initial, ls->len,
                           "live attach: the first message must be a complete 'initialize' request of at most 4 KiB");
         goto done;
     }
@@ -161,7 +173,7 @@ static void *live_main(void *arg)
     until.tv_sec += 3;
     if (pthread_mutex_trylock(&live_engine_lock) != 0 &&
         (atomic_load(&live_serving) || pthread_mutex_timedlock(&live_engine_lock, &until) != 0)) {
-        glr_dap_refuse_fd(ls->fd, ls->initial, ls->len,
+        glr_engine_refuse_fd(ls->fd, ls->initial, ls->len,
                           "live attach: another debugger is attached to this program (one live session at a time)");
         goto done;
     }
@@ -185,18 +197,18 @@ static void *live_main(void *arg)
         char text[600];
         snprintf(text, sizeof text, "live attach: cannot capture the next frame: %s", why);
         glr_log(GLR_LOG_WARN, "%s", text);
-        glr_dap_refuse_fd(ls->fd, ls->initial, ls->len, text);
+        glr_engine_refuse_fd(ls->fd, ls->initial, ls->len, text);
     } else {
         glr_log(GLR_LOG_INFO, "live attach: serving the captured frame %s", ls->path);
         /* A silent client holds the paused program for a bounded time only (README, "Live
          * debugging"): the handshake, idle and write timeouts end its session. */
-        struct glr_dap_options opt = {
+        struct glr_engine_live_limits opt = {
             .handshake_timeout_ms = env_ms("GLREPLAY_LIVE_HANDSHAKE_S", 30),
             .idle_timeout_ms = loop ? env_ms("GLREPLAY_LIVE_IDLE_S", 600) : 0,
             .write_timeout_ms = env_ms("GLREPLAY_LIVE_WRITE_S", 10),
         };
         char err[512];
-        int src = glr_dap_serve_capture_fd(ls->fd, ls->initial, ls->len, ls->path, &opt, err, sizeof err);
+        int src = engine->serve_capture_fd(ls->fd, ls->initial, ls->len, ls->path, &opt, err, sizeof err);
         if (src != 0)
             glr_log(GLR_LOG_WARN, "live attach: %s", err);
         glr_log(GLR_LOG_INFO, "live attach: session ended");
@@ -235,7 +247,7 @@ static void start_live(void *user, int fd, const char *initial, size_t len)
     static unsigned serial;
     if (atomic_fetch_add(&live_threads, 1) >= LIVE_MAX_THREADS) {
         atomic_fetch_sub(&live_threads, 1);
-        glr_dap_refuse_fd(fd, initial, len, "live attach: too many debugger connections to this program");
+        glr_engine_refuse_fd(fd, initial, len, "live attach: too many debugger connections to this program");
         return;
     }
     struct live_session *ls = malloc(sizeof *ls + len + 1);
@@ -264,7 +276,7 @@ static void start_live(void *user, int fd, const char *initial, size_t len)
     int rc = pthread_create(&t, &attr, live_main, ls);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
-        glr_dap_refuse_fd(fd, initial, len, "live attach: cannot start a session thread");
+        glr_engine_refuse_fd(fd, initial, len, "live attach: cannot start a session thread");
         free(ls);
         atomic_fetch_sub(&live_threads, 1);
     }

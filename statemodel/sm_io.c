@@ -1,4 +1,6 @@
-/* The four directions of sm_io: binary writer/reader and JSON writer/reader. */
+/* The four directions of sm_io: binary writer/reader and JSON writer/reader. The JSON directions
+ * call cJSON only through io->cj, installed by their initializers in sm_json.c: this file links no
+ * cJSON symbol, so the preloaded shim (binary only) does not need libcjson. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,20 +38,6 @@ void io_init_read_bin(struct sm_io *io, const void *data, size_t size)
     io->mode = SM_IO_READ_BIN;
     io->p = io->start = data;
     io->end = io->p + size;
-}
-
-void io_init_write_json(struct sm_io *io, cJSON *root)
-{
-    memset(io, 0, sizeof *io);
-    io->mode = SM_IO_WRITE_JSON;
-    io->stack[0] = root;
-}
-
-void io_init_read_json(struct sm_io *io, cJSON *root)
-{
-    memset(io, 0, sizeof *io);
-    io->mode = SM_IO_READ_JSON;
-    io->stack[0] = root;
 }
 
 /* ------------------------------------------------------------------ binary primitives */
@@ -147,9 +135,9 @@ static void jadd(struct sm_io *io, const char *key, cJSON *item)
         return;
     }
     if (key)
-        cJSON_AddItemToObject(top(io), key, item);
+        io->cj->AddItemToObject(top(io), key, item);
     else
-        cJSON_AddItemToArray(top(io), item);
+        io->cj->AddItemToArray(top(io), item);
 }
 
 /* The item named key in the current object, or the next element of the current array. */
@@ -160,11 +148,11 @@ static cJSON *jget(struct sm_io *io, const char *key)
     cJSON *c = top(io);
     cJSON *it;
     if (key) {
-        it = cJSON_IsObject(c) ? cJSON_GetObjectItemCaseSensitive(c, key) : NULL;
+        it = io->cj->IsObject(c) ? io->cj->GetObjectItemCaseSensitive(c, key) : NULL;
         if (!it)
             io_fail(io, "missing member \"%s\"", key);
     } else {
-        it = cJSON_IsArray(c) ? cJSON_GetArrayItem(c, io->next[io->depth]++) : NULL;
+        it = io->cj->IsArray(c) ? io->cj->GetArrayItem(c, io->next[io->depth]++) : NULL;
         if (!it)
             io_fail(io, "missing array element");
     }
@@ -176,11 +164,11 @@ static bool jnumber(struct sm_io *io, const char *key, double *out)
     cJSON *it = jget(io, key);
     if (!it)
         return false;
-    if (cJSON_IsNumber(it)) {
+    if (io->cj->IsNumber(it)) {
         *out = it->valuedouble;
         return true;
     }
-    if (cJSON_IsString(it)) {
+    if (io->cj->IsString(it)) {
         const char *s = it->valuestring;
         if (!strcmp(s, "nan")) { *out = NAN; return true; }
         if (!strcmp(s, "inf")) { *out = INFINITY; return true; }
@@ -189,13 +177,13 @@ static bool jnumber(struct sm_io *io, const char *key, double *out)
     return io_fail(io, "\"%s\": expected a number", key ? key : "[]");
 }
 
-static cJSON *jnum_item(double v)
+static cJSON *jnum_item(struct sm_io *io, double v)
 {
     if (isnan(v))
-        return cJSON_CreateString("nan");
+        return io->cj->CreateString("nan");
     if (isinf(v))
-        return cJSON_CreateString(v > 0 ? "inf" : "-inf");
-    return cJSON_CreateNumber(v);
+        return io->cj->CreateString(v > 0 ? "inf" : "-inf");
+    return io->cj->CreateNumber(v);
 }
 
 static bool jinteger(struct sm_io *io, const char *key, double lo, double hi, double *out)
@@ -222,7 +210,7 @@ void io_u32(struct sm_io *io, const char *key, uint32_t *v)
         *v = (uint32_t)x;
         break;
     }
-    case SM_IO_WRITE_JSON: jadd(io, key, cJSON_CreateNumber(*v)); break;
+    case SM_IO_WRITE_JSON: jadd(io, key, io->cj->CreateNumber(*v)); break;
     case SM_IO_READ_JSON: {
         double d = 0;
         if (jinteger(io, key, 0, 4294967295.0, &d))
@@ -246,7 +234,7 @@ void io_i32(struct sm_io *io, const char *key, int32_t *v)
         *v = (int32_t)x;
         break;
     }
-    case SM_IO_WRITE_JSON: jadd(io, key, cJSON_CreateNumber(*v)); break;
+    case SM_IO_WRITE_JSON: jadd(io, key, io->cj->CreateNumber(*v)); break;
     case SM_IO_READ_JSON: {
         double d = 0;
         if (jinteger(io, key, -2147483648.0, 2147483647.0, &d))
@@ -265,19 +253,19 @@ void io_u64(struct sm_io *io, const char *key, uint64_t *v)
     case SM_IO_READ_BIN: *v = get_uvar(io); break;
     case SM_IO_WRITE_JSON:
         if (*v <= (1ull << 53)) {
-            jadd(io, key, cJSON_CreateNumber((double)*v));
+            jadd(io, key, io->cj->CreateNumber((double)*v));
         } else {
             /* Beyond a double's exact integers (handles, client addresses): a hex string. */
             char s[24];
             snprintf(s, sizeof s, "0x%llx", (unsigned long long)*v);
-            jadd(io, key, cJSON_CreateString(s));
+            jadd(io, key, io->cj->CreateString(s));
         }
         break;
     case SM_IO_READ_JSON: {
         cJSON *it = jget(io, key);
         if (!it)
             return;
-        if (cJSON_IsString(it)) {
+        if (io->cj->IsString(it)) {
             const char *s = it->valuestring;
             char *end = NULL;
             if (strncmp(s, "0x", 2) != 0 || !s[2]) {
@@ -288,7 +276,7 @@ void io_u64(struct sm_io *io, const char *key, uint64_t *v)
             if (*end || strlen(s) > 18)
                 io_fail(io, "\"%s\": bad hex string", key ? key : "[]");
             *v = x;
-        } else if (cJSON_IsNumber(it) && it->valuedouble >= 0 && it->valuedouble <= 9007199254740992.0 &&
+        } else if (io->cj->IsNumber(it) && it->valuedouble >= 0 && it->valuedouble <= 9007199254740992.0 &&
                    floor(it->valuedouble) == it->valuedouble) {
             *v = (uint64_t)it->valuedouble;
         } else {
@@ -312,12 +300,12 @@ void io_bool(struct sm_io *io, const char *key, bool *v)
         *v = b && *b == 1;
         break;
     }
-    case SM_IO_WRITE_JSON: jadd(io, key, cJSON_CreateBool(*v)); break;
+    case SM_IO_WRITE_JSON: jadd(io, key, io->cj->CreateBool(*v)); break;
     case SM_IO_READ_JSON: {
         cJSON *it = jget(io, key);
-        if (it && !cJSON_IsBool(it))
+        if (it && !io->cj->IsBool(it))
             io_fail(io, "\"%s\": expected true or false", key ? key : "[]");
-        *v = it && cJSON_IsTrue(it);
+        *v = it && io->cj->IsTrue(it);
         break;
     }
     }
@@ -331,7 +319,7 @@ void io_f32(struct sm_io *io, const char *key, float *v)
     switch (io->mode) {
     case SM_IO_WRITE_BIN: memcpy(&bits, v, 4); put_le(io, bits, 4); break;
     case SM_IO_READ_BIN: bits = (uint32_t)get_le(io, 4); memcpy(v, &bits, 4); break;
-    case SM_IO_WRITE_JSON: jadd(io, key, jnum_item(*v)); break;
+    case SM_IO_WRITE_JSON: jadd(io, key, jnum_item(io, *v)); break;
     case SM_IO_READ_JSON: { double d = 0; if (jnumber(io, key, &d)) *v = (float)d; break; }
     }
 }
@@ -344,7 +332,7 @@ void io_f64(struct sm_io *io, const char *key, double *v)
     switch (io->mode) {
     case SM_IO_WRITE_BIN: memcpy(&bits, v, 8); put_le(io, bits, 8); break;
     case SM_IO_READ_BIN: bits = get_le(io, 8); memcpy(v, &bits, 8); break;
-    case SM_IO_WRITE_JSON: jadd(io, key, jnum_item(*v)); break;
+    case SM_IO_WRITE_JSON: jadd(io, key, jnum_item(io, *v)); break;
     case SM_IO_READ_JSON: jnumber(io, key, v); break;
     }
 }
@@ -356,19 +344,19 @@ void io_enum(struct sm_io *io, const char *key, uint32_t *v)
     if (io->mode == SM_IO_WRITE_JSON) {
         /* Small values (0, 1, GL_POINTS.. GL_ONE..) are ambiguous between groups: keep numbers. */
         const char *n = *v >= 0x100 ? sm_enum_name(*v) : NULL;
-        jadd(io, key, n ? cJSON_CreateString(n) : cJSON_CreateNumber(*v));
+        jadd(io, key, n ? io->cj->CreateString(n) : io->cj->CreateNumber(*v));
         return;
     }
     if (io->mode == SM_IO_READ_JSON) {
         cJSON *it = jget(io, key);
         if (!it)
             return;
-        if (cJSON_IsString(it)) {
+        if (io->cj->IsString(it)) {
             if (!sm_enum_value(it->valuestring, v))
                 io_fail(io, "\"%s\": unknown enum name \"%.60s\"", key ? key : "[]", it->valuestring);
             return;
         }
-        if (cJSON_IsNumber(it) && it->valuedouble >= 0 && it->valuedouble <= 4294967295.0 &&
+        if (io->cj->IsNumber(it) && it->valuedouble >= 0 && it->valuedouble <= 4294967295.0 &&
             floor(it->valuedouble) == it->valuedouble)
             *v = (uint32_t)it->valuedouble;
         else
@@ -434,14 +422,14 @@ void io_str(struct sm_io *io, const char *key, char **s)
         break;
     }
     case SM_IO_WRITE_JSON:
-        jadd(io, key, *s ? cJSON_CreateString(*s) : cJSON_CreateNull());
+        jadd(io, key, *s ? io->cj->CreateString(*s) : io->cj->CreateNull());
         break;
     case SM_IO_READ_JSON: {
         *s = NULL;
         cJSON *it = jget(io, key);
-        if (!it || cJSON_IsNull(it))
+        if (!it || io->cj->IsNull(it))
             return;
-        if (!cJSON_IsString(it)) {
+        if (!io->cj->IsString(it)) {
             io_fail(io, "\"%s\": expected a string", key ? key : "[]");
             return;
         }
@@ -543,7 +531,7 @@ void io_bytes(struct sm_io *io, const char *key, uint8_t **data, uint64_t *size)
     }
     case SM_IO_WRITE_JSON: {
         char *s = b64_encode(*data ? *data : (const uint8_t *)"", *data ? (size_t)*size : 0);
-        jadd(io, key, s ? cJSON_CreateString(s) : NULL);
+        jadd(io, key, s ? io->cj->CreateString(s) : NULL);
         free(s);
         break;
     }
@@ -554,7 +542,7 @@ void io_bytes(struct sm_io *io, const char *key, uint8_t **data, uint64_t *size)
         if (!it)
             return;
         size_t n = 0;
-        uint8_t *d = cJSON_IsString(it) ? b64_decode(it->valuestring, &n) : NULL;
+        uint8_t *d = io->cj->IsString(it) ? b64_decode(it->valuestring, &n) : NULL;
         if (!d) {
             io_fail(io, "\"%s\": expected base64 data", key ? key : "[]");
             return;
@@ -591,11 +579,11 @@ static void jbegin(struct sm_io *io, const char *key, bool array)
         return;
     }
     if (io->mode == SM_IO_WRITE_JSON) {
-        c = array ? cJSON_CreateArray() : cJSON_CreateObject();
+        c = array ? io->cj->CreateArray() : io->cj->CreateObject();
         jadd(io, key, c);
     } else {
         c = jget(io, key);
-        if (c && (array ? !cJSON_IsArray(c) : !cJSON_IsObject(c))) {
+        if (c && (array ? !io->cj->IsArray(c) : !io->cj->IsObject(c))) {
             io_fail(io, "\"%s\": expected %s", key ? key : "[]", array ? "an array" : "an object");
             c = NULL;
         }
@@ -650,7 +638,7 @@ void io_arr_begin(struct sm_io *io, const char *key, uint32_t *count, uint32_t m
         jbegin(io, key, true);
         *count = 0;
         if (!io->failed) {
-            int n = cJSON_GetArraySize(top(io));
+            int n = io->cj->GetArraySize(top(io));
             if (n < 0 || (uint32_t)n > max)
                 io_fail(io, "\"%s\": %d elements, at most %u allowed", key, n, max);
             else
@@ -666,7 +654,7 @@ void io_fixed_begin(struct sm_io *io, const char *key, uint32_t n)
         return;   /* the size is implied by the format version */
     jbegin(io, key, true);
     if (io->mode == SM_IO_READ_JSON && !io->failed &&
-        cJSON_GetArraySize(top(io)) != (int)n)
+        io->cj->GetArraySize(top(io)) != (int)n)
         io_fail(io, "\"%s\": expected %u elements", key, n);
 }
 

@@ -16,6 +16,29 @@ enum sm_io_mode { SM_IO_WRITE_BIN, SM_IO_READ_BIN, SM_IO_WRITE_JSON, SM_IO_READ_
 
 #define SM_IO_MAX_DEPTH 24
 
+/* The cJSON functions the JSON directions call, reached through this table (sm_json.c fills it)
+ * so that the binary directions, all the preloaded shim uses, link no cJSON symbol. */
+struct sm_io_cjson {
+    __typeof__(cJSON_CreateNumber) *CreateNumber;
+    __typeof__(cJSON_CreateString) *CreateString;
+    __typeof__(cJSON_CreateBool) *CreateBool;
+    __typeof__(cJSON_CreateNull) *CreateNull;
+    __typeof__(cJSON_CreateArray) *CreateArray;
+    __typeof__(cJSON_CreateObject) *CreateObject;
+    __typeof__(cJSON_AddItemToObject) *AddItemToObject;
+    __typeof__(cJSON_AddItemToArray) *AddItemToArray;
+    __typeof__(cJSON_GetArrayItem) *GetArrayItem;
+    __typeof__(cJSON_GetArraySize) *GetArraySize;
+    __typeof__(cJSON_GetObjectItemCaseSensitive) *GetObjectItemCaseSensitive;
+    __typeof__(cJSON_IsArray) *IsArray;
+    __typeof__(cJSON_IsBool) *IsBool;
+    __typeof__(cJSON_IsNull) *IsNull;
+    __typeof__(cJSON_IsNumber) *IsNumber;
+    __typeof__(cJSON_IsObject) *IsObject;
+    __typeof__(cJSON_IsString) *IsString;
+    __typeof__(cJSON_IsTrue) *IsTrue;
+};
+
 struct sm_io {
     enum sm_io_mode mode;
     /* binary writer */
@@ -24,6 +47,7 @@ struct sm_io {
     /* binary reader */
     const uint8_t *p, *start, *end;
     /* JSON: the container stack and, for arrays being read, the next element index */
+    const struct sm_io_cjson *cj;
     cJSON *stack[SM_IO_MAX_DEPTH];
     int next[SM_IO_MAX_DEPTH];
     int depth;
@@ -39,6 +63,7 @@ static inline bool io_reading(const struct sm_io *io)
 
 void io_init_write_bin(struct sm_io *io);
 void io_init_read_bin(struct sm_io *io, const void *data, size_t size);
+/* The JSON directions (sm_json.c). */
 void io_init_write_json(struct sm_io *io, cJSON *root);
 void io_init_read_json(struct sm_io *io, cJSON *root);
 /* Records a walker's own validation error (first one wins); returns false. */
@@ -70,6 +95,10 @@ void io_arr_begin(struct sm_io *io, const char *key, uint32_t *count, uint32_t m
 /* A fixed-size array: reading requires exactly n elements. */
 void io_fixed_begin(struct sm_io *io, const char *key, uint32_t n);
 void io_arr_end(struct sm_io *io);
+
+/* The whole state in any direction (sm_serialize.c). */
+struct sm_state;
+void io_state(struct sm_io *io, struct sm_state *s);
 
 /* Fixed arrays of scalars. */
 void io_f32_n(struct sm_io *io, const char *key, float *v, uint32_t n);

@@ -1,4 +1,4 @@
-/* Serialization of the whole state, binary and JSON, described once per structure with sm_io.
+/* Serialization of the whole state, binary and JSON (sm_json.c), described once per structure with sm_io.
  * Reading validates every count, index and enum-like field, and rejects duplicate names. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -759,7 +759,7 @@ static void io_context(struct sm_io *io, struct sm_context *c)
 
 /* ------------------------------------------------------------------ whole state */
 
-static void io_state(struct sm_io *io, struct sm_state *s)
+void io_state(struct sm_io *io, struct sm_state *s)
 {
     uint32_t version = SM_FORMAT_VERSION;
     if (io->mode == SM_IO_WRITE_JSON) {
@@ -891,44 +891,6 @@ struct sm_state *sm_deserialize(const void *data, size_t size, char *err, size_t
         io_fail(&io, "%zu unexpected bytes at the end", (size_t)(io.end - io.p));
     if (io.failed) {
         set_err(err, err_size, "state model", io.err);
-        sm_state_free(s);
-        return NULL;
-    }
-    return s;
-}
-
-char *sm_to_json(const struct sm_state *s)
-{
-    cJSON *root = cJSON_CreateObject();
-    if (!root)
-        return NULL;
-    struct sm_io io;
-    io_init_write_json(&io, root);
-    io_state(&io, (struct sm_state *)s);
-    char *out = io.failed ? NULL : cJSON_PrintUnformatted(root);
-    cJSON_Delete(root);
-    return out;
-}
-
-struct sm_state *sm_from_json(const char *json, char *err, size_t err_size)
-{
-    cJSON *root = json ? cJSON_Parse(json) : NULL;
-    if (!root) {
-        set_err(err, err_size, "state model JSON", "not valid JSON");
-        return NULL;
-    }
-    struct sm_state *s = sm_state_new();
-    if (!s) {
-        cJSON_Delete(root);
-        set_err(err, err_size, "state model JSON", "out of memory");
-        return NULL;
-    }
-    struct sm_io io;
-    io_init_read_json(&io, root);
-    io_state(&io, s);
-    cJSON_Delete(root);
-    if (io.failed) {
-        set_err(err, err_size, "state model JSON", io.err);
         sm_state_free(s);
         return NULL;
     }

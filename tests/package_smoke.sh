@@ -116,6 +116,37 @@ if [ -n "$build" ] && { ldd "$bin"; readelf -d "$bin" "$shim"; } 2>/dev/null | g
 fi
 note "run preloads the installed shim $shim"
 
+# ---- the shim is C-only; the debugger engine is installed beside it and loaded from there
+engine=$(dirname "$shim")/libglreplay-engine.so
+[ -f "$engine" ] || fail "no libglreplay-engine.so beside the installed shim $shim"
+if readelf -d "$shim" | grep -E "NEEDED.*(stdc\+\+|cjson|png|glslang|SPIRV)"; then
+    fail "the installed shim needs a C++ or JSON/PNG library"
+fi
+live_sock=$tmp/xdg/glreplay/live.sock
+"${clean[@]}" timeout -s TERM 60 "$bin" run --socket "$live_sock" -- glxgears >/dev/null 2>"$tmp/live.err" &
+live_pid=$!
+for _ in $(seq 150); do [ -S "$live_sock" ] && break; sleep 0.1; done
+[ -S "$live_sock" ] || { cat "$tmp/live.err"; fail "glxgears under the installed shim opened no socket"; }
+python3 - "$live_sock" <<'PYEOF' || { cat "$tmp/live.err"; fail "a live attach through the installed engine failed"; }
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(30)
+s.connect(sys.argv[1])
+body = json.dumps({'seq': 1, 'type': 'request', 'command': 'initialize', 'arguments': {'adapterID': 'glreplay'}}).encode()
+s.sendall(b'Content-Length: %d\r\n\r\n' % len(body) + body)
+buf = b''
+while True:
+    chunk = s.recv(65536)
+    assert chunk, 'connection closed before the initialize response: %r' % buf
+    buf += chunk
+    if b'"command":"initialize"' in buf or b'"command": "initialize"' in buf:
+        break
+assert b'"success":true' in buf.replace(b' ', b''), buf[:600]
+PYEOF
+kill "$live_pid" 2>/dev/null || true
+wait "$live_pid" 2>/dev/null || true
+note "live attach loads the installed engine $engine"
+
 # ---- header and pkg-config file: a program built with them runs with and without glreplay
 pcdir=$(dirname "$(find "$prefix" -name glreplay-app.pc | head -1)")
 cflags=$(PKG_CONFIG_PATH=$pcdir pkg-config --define-variable=prefix="$prefix" --cflags --libs glreplay-app) ||

@@ -6,10 +6,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cjson/cJSON.h>
 #include "glcap_file.h"
+#include "glcap_json.h"
 #include "replay/headless/headless.h"
-#include "replay/headless/egl_env.h"
 
 #define REF_IMAGE_HEADER_V1 24
 #define REF_IMAGE_HEADER_V2 32
@@ -53,31 +52,31 @@ const struct glrh_context *glrh_capture_context(const struct glrh_capture *cap, 
 }
 
 /* An integer JSON member within [lo, hi]; false if missing, not a number, fractional or out of range. */
-static bool json_int(const cJSON *obj, const char *key, double lo, double hi, int64_t *out)
+static bool json_int(const struct glcap_json *obj, const char *key, double lo, double hi, int64_t *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!cJSON_IsNumber(v))
+    const struct glcap_json *v = glcap_json_get(obj, key);
+    if (!glcap_json_is(v, GLCAP_JSON_NUMBER))
         return false;
-    double d = v->valuedouble;
+    double d = v->num;
     if (d < lo || d > hi || d != (double)(int64_t)d)
         return false;
     *out = (int64_t)d;
     return true;
 }
 
-static void json_str(const cJSON *obj, const char *key, char *dst, size_t n)
+static void json_str(const struct glcap_json *obj, const char *key, char *dst, size_t n)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    snprintf(dst, n, "%s", cJSON_IsString(v) && v->valuestring ? v->valuestring : "");
+    const struct glcap_json *v = glcap_json_get(obj, key);
+    snprintf(dst, n, "%s", glcap_json_is(v, GLCAP_JSON_STRING) && v->str ? v->str : "");
 }
 
 /* GL_CONTEXT_FLAGS bits replay understands: forward compatible, debug, robust access, no error. */
 #define KNOWN_CONTEXT_FLAGS 0xFu
 
-static int parse_context(const cJSON *o, struct glrh_context *c, const char *label, char *err, size_t n)
+static int parse_context(const struct glcap_json *o, struct glrh_context *c, const char *label, char *err, size_t n)
 {
     int64_t v;
-    if (!cJSON_IsObject(o)) {
+    if (!glcap_json_is(o, GLCAP_JSON_OBJECT)) {
         seterr(err, n, "%s: a context entry is not an object", label);
         return -1;
     }
@@ -91,21 +90,21 @@ static int parse_context(const cJSON *o, struct glrh_context *c, const char *lab
         return -1;
     }
     c->share_group = (uint32_t)v;
-    const cJSON *api = cJSON_GetObjectItemCaseSensitive(o, "api");
-    if (cJSON_IsString(api) && strcmp(api->valuestring, "glx") == 0)
+    const struct glcap_json *api = glcap_json_get(o, "api");
+    if (glcap_json_is(api, GLCAP_JSON_STRING) && strcmp(api->str, "glx") == 0)
         c->api = 1;
-    else if (cJSON_IsString(api) && strcmp(api->valuestring, "egl") == 0)
+    else if (glcap_json_is(api, GLCAP_JSON_STRING) && strcmp(api->str, "egl") == 0)
         c->api = 2;
     else {
         seterr(err, n, "%s: context %u: unknown \"api\" (expected \"glx\" or \"egl\")", label, c->id);
         return -1;
     }
-    const cJSON *es = cJSON_GetObjectItemCaseSensitive(o, "es");
-    if (!cJSON_IsBool(es)) {
+    const struct glcap_json *es = glcap_json_get(o, "es");
+    if (!(glcap_json_is(es, GLCAP_JSON_TRUE) || glcap_json_is(es, GLCAP_JSON_FALSE))) {
         seterr(err, n, "%s: context %u: \"es\" is not true or false", label, c->id);
         return -1;
     }
-    c->es = cJSON_IsTrue(es);
+    c->es = glcap_json_is(es, GLCAP_JSON_TRUE);
     int64_t major, minor, profile, flags;
     if (!json_int(o, "major", 0, 1000, &major) || !json_int(o, "minor", 0, 1000, &minor) ||
         !json_int(o, "profile_mask", INT32_MIN, INT32_MAX, &profile) ||
@@ -135,7 +134,7 @@ static int parse_context(const cJSON *o, struct glrh_context *c, const char *lab
     c->profile_mask = (int)profile;
     c->flags = (int)flags;
     int64_t samples = 0;
-    if (cJSON_GetObjectItemCaseSensitive(o, "samples") && !json_int(o, "samples", 0, 64, &samples)) {
+    if (glcap_json_get(o, "samples") && !json_int(o, "samples", 0, 64, &samples)) {
         seterr(err, n, "%s: context %u: invalid \"samples\"", label, c->id);
         return -1;
     }
@@ -147,23 +146,23 @@ static int parse_context(const cJSON *o, struct glrh_context *c, const char *lab
 
 static int parse_metadata(struct glrh_capture *cap, const char *text, const char *label, char *err, size_t n)
 {
-    cJSON *root = cJSON_Parse(text);
+    struct glcap_json *root = glcap_json_parse(text);
     int rc = -1;
     if (!root) {
         seterr(err, n, "%s: not valid JSON", label);
         goto out;
     }
-    if (!cJSON_IsObject(root)) {
+    if (!glcap_json_is(root, GLCAP_JSON_OBJECT)) {
         seterr(err, n, "%s: not a JSON object", label);
         goto out;
     }
-    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
-    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "glreplay capture") != 0) {
+    const struct glcap_json *fmt = glcap_json_get(root, "format");
+    if (!glcap_json_is(fmt, GLCAP_JSON_STRING) || strcmp(fmt->str, "glreplay capture") != 0) {
         seterr(err, n, "%s: \"format\" is not \"glreplay capture\"", label);
         goto out;
     }
-    const cJSON *prog = cJSON_GetObjectItemCaseSensitive(root, "program");
-    cap->program = strdup(cJSON_IsString(prog) ? prog->valuestring : "");
+    const struct glcap_json *prog = glcap_json_get(root, "program");
+    cap->program = strdup(glcap_json_is(prog, GLCAP_JSON_STRING) ? prog->str : "");
     int64_t v;
     if (!json_int(root, "first_frame", 0, 9007199254740992.0, &v)) {
         seterr(err, n, "%s: no valid \"first_frame\"", label);
@@ -181,34 +180,34 @@ static int parse_metadata(struct glrh_capture *cap, const char *text, const char
         cap->meta_threads = (uint64_t)v;
     if (json_int(root, "snapshot_losses", 0, 9007199254740992.0, &v))
         cap->snapshot_losses = (uint64_t)v;
-    const cJSON *loss = cJSON_GetObjectItemCaseSensitive(root, "snapshot_first_loss");
-    if (cJSON_IsString(loss)) {
+    const struct glcap_json *loss = glcap_json_get(root, "snapshot_first_loss");
+    if (glcap_json_is(loss, GLCAP_JSON_STRING) && loss->str) {
         /* printed on one line by the verbs: no control characters from the file */
         size_t k = 0;
-        for (const char *q = loss->valuestring; *q && k + 1 < sizeof cap->snapshot_first_loss; q++)
+        for (const char *q = loss->str; *q && k + 1 < sizeof cap->snapshot_first_loss; q++)
             cap->snapshot_first_loss[k++] = (unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q;
         cap->snapshot_first_loss[k] = 0;
     }
-    const cJSON *init = cJSON_GetObjectItemCaseSensitive(root, "initial_state");
-    if (!cJSON_IsString(init) || !init->valuestring[0]) {
+    const struct glcap_json *init = glcap_json_get(root, "initial_state");
+    if (!glcap_json_is(init, GLCAP_JSON_STRING) || !init->str[0]) {
         seterr(err, n, "%s: no \"initial_state\" string", label);
         goto out;
     }
-    snprintf(cap->initial_state, sizeof cap->initial_state, "%s", init->valuestring);
-    cap->initial_default = strcmp(init->valuestring, "default") == 0;
-    const cJSON *ctxs = cJSON_GetObjectItemCaseSensitive(root, "contexts");
-    if (!cJSON_IsArray(ctxs)) {
+    snprintf(cap->initial_state, sizeof cap->initial_state, "%s", init->str);
+    cap->initial_default = strcmp(init->str, "default") == 0;
+    const struct glcap_json *ctxs = glcap_json_get(root, "contexts");
+    if (!glcap_json_is(ctxs, GLCAP_JSON_ARRAY)) {
         seterr(err, n, "%s: no \"contexts\" array", label);
         goto out;
     }
-    int count = cJSON_GetArraySize(ctxs);
-    cap->ctxs = calloc(count ? (size_t)count : 1, sizeof *cap->ctxs);
+    size_t count = glcap_json_count(ctxs);
+    cap->ctxs = calloc(count ? count : 1, sizeof *cap->ctxs);
     if (!cap->ctxs || !cap->program) {
         seterr(err, n, "%s: out of memory", label);
         goto out;
     }
-    const cJSON *o;
-    cJSON_ArrayForEach(o, ctxs) {
+    const struct glcap_json *o;
+    for (o = ctxs->child; o; o = o->next) {
         struct glrh_context *c = &cap->ctxs[cap->n_ctxs];
         if (parse_context(o, c, label, err, n) != 0)
             goto out;
@@ -218,21 +217,21 @@ static int parse_metadata(struct glrh_capture *cap, const char *text, const char
         }
         cap->n_ctxs++;
     }
-    const cJSON *uns = cJSON_GetObjectItemCaseSensitive(root, "unsized_client_memory");
-    if (cJSON_IsArray(uns)) {
-        int k = cJSON_GetArraySize(uns);
-        cap->unsized = calloc(k ? (size_t)k : 1, sizeof *cap->unsized);
+    const struct glcap_json *uns = glcap_json_get(root, "unsized_client_memory");
+    if (glcap_json_is(uns, GLCAP_JSON_ARRAY)) {
+        size_t k = glcap_json_count(uns);
+        cap->unsized = calloc(k ? k : 1, sizeof *cap->unsized);
         if (!cap->unsized) {
             seterr(err, n, "%s: out of memory", label);
             goto out;
         }
-        cJSON_ArrayForEach(o, uns)
-            if (cJSON_IsString(o))
-                cap->unsized[cap->n_unsized++] = strdup(o->valuestring);
+        for (o = uns->child; o; o = o->next)
+            if (glcap_json_is(o, GLCAP_JSON_STRING))
+                cap->unsized[cap->n_unsized++] = strdup(o->str);
     }
     rc = 0;
 out:
-    cJSON_Delete(root);
+    glcap_json_free(root);
     return rc;
 }
 
@@ -578,10 +577,4 @@ uint32_t glrh_namespace(void *user, uint32_t ctx_id, int obj_class)
         if (cap->ctxs[i].id == ctx_id)
             return cap->ctxs[i].share_group;
     return ctx_id;
-}
-
-void *glrh_get_proc(void *user, const char *name)
-{
-    (void)user;
-    return glrh_egl_proc(name);
 }

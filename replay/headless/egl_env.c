@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "replay/headless/egl_env.h"
+#include "replay/headless/headless.h"
 #include <EGL/eglext.h>
 
 static void seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -204,4 +205,13 @@ void glrh_egl_destroy(struct glrh_egl *e, EGLContext ctx, EGLSurface surf)
 void *glrh_egl_proc(const char *name)
 {
     return (void *)eglGetProcAddress(name);
+}
+
+/* The dispatcher's resolver for the headless replayer (headless.h). Here, not with the capture
+ * loader: a program that loads captures without replaying them on EGL (the debugger engine inside
+ * a program, shim/glr_engine.h) must not pull in libEGL. */
+void *glrh_get_proc(void *user, const char *name)
+{
+    (void)user;
+    return glrh_egl_proc(name);
 }

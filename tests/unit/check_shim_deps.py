@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""The preloaded shim stays small and C-only (issue 16, ARCHITECTURE.md): it needs only the C
+libraries the capture needs, no C++ runtime, no cJSON/libpng/glslang/EGL/GL, runs no C++ static
+initializers, and its loaded image stays under a bound. The debugger engine beside it exports one
+symbol. Reads the ELF files with binutils' readelf and nm (no GL, no display).
+
+Usage: check_shim_deps.py SHIM ENGINE [SANITIZE]
+SANITIZE is meson's b_sanitize ('none' by default): in a sanitizer build the shim also needs the
+sanitizer runtimes and has one instrumentation constructor per object file, so those two bounds
+and the size bound are relaxed there; the C++ checks stay."""
+import re
+import subprocess
+import sys
+
+# The libraries the shim may need: libc (libdl and libpthread are part of it since glibc 2.34),
+# libm, the loader, and the capture's compression and hashing.
+ALLOWED = {'libc.so.6', 'libm.so.6', 'libdl.so.2', 'libpthread.so.0', 'ld-linux-x86-64.so.2',
+           'libzstd.so.1', 'libxxhash.so.0'}
+# The loaded image (every SHF_ALLOC section: code, read-only data, relocations, data, bss). The shim
+# is 4.5 MiB today, 3.6 MiB of it the generated GL wrappers and tables; the engine (glslang,
+# SPIRV-Tools, the GPU model) alone is over 10 MiB, so linking it back in breaks this at once.
+MAX_LOADED = 8 * 1024 * 1024
+# Initializers a C library has: the toolchain's frame_dummy and the shim's own constructor(s).
+MAX_INIT = 4
+
+failures = []
+
+
+def readelf(*args):
+    return subprocess.run(['readelf', '-W', *args], check=True, capture_output=True, text=True).stdout
+
+
+def sections(path):
+    out = {}
+    for m in re.finditer(r'^\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+([A-Za-z]*)',
+                         readelf('-S', path), re.M):
+        out[m.group(1)] = (int(m.group(2), 16), int(m.group(3), 16), m.group(4))
+    return out
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+
+
+def main():
+    shim, engine = sys.argv[1], sys.argv[2]
+    sanitized = len(sys.argv) > 3 and sys.argv[3] not in ('', 'none')
+    allowed = set(ALLOWED)
+    if sanitized:
+        allowed |= {'libasan.so.8', 'libubsan.so.1', 'libtsan.so.2', 'liblsan.so.0', 'libasan.so.6', 'libubsan.so.0',
+                    'libclang_rt.asan-x86_64.so', 'libclang_rt.ubsan_standalone-x86_64.so', 'libgcc_s.so.1'}
+    needed = re.findall(r'\(NEEDED\)\s+Shared library: \[([^\]]+)\]', readelf('-d', shim))
+    check(needed, 'no NEEDED entries read from %s' % shim)
+    for lib in needed:
+        check(lib in allowed, 'the shim needs %s (allowed: %s)' % (lib, ' '.join(sorted(allowed))))
+    versions = readelf('-V', shim)
+    for v in ('GLIBCXX', 'CXXABI'):
+        check(v not in versions, 'the shim needs %s symbol versions (C++ runtime)' % v)
+
+    secs = sections(shim)
+    check('.text' in secs, 'no .text section read from %s' % shim)
+    # C++ initializers: g++ names each translation unit's static-initializer function
+    # _GLOBAL__sub_I_<file>; the symbol table (present unless the file was stripped) shows them
+    # and any other C++ (mangled _Z names) that came in with a static archive.
+    nm = subprocess.run(['nm', '--defined-only', shim], capture_output=True, text=True)
+    if 'no symbols' not in nm.stderr:
+        syms = [l.split()[-1] for l in nm.stdout.splitlines() if l.strip()]
+        check(len(syms) > 1000, 'the symbol table of %s looks empty' % shim)
+        cxx = [s for s in syms if s.startswith('_GLOBAL__sub_I_') or s.startswith('_Z')]
+        check(not cxx, 'C++ code in the shim: %s' % ' '.join(cxx[:8]))
+    addr, size, _ = secs.get('.init_array', (0, 0, ''))
+    n_init = size // 8
+    loaded = sum(sz for (_, sz, flags) in secs.values() if 'A' in flags)
+    if not sanitized:
+        check(n_init <= MAX_INIT, 'the shim has %d .init_array entries (at most %d)' % (n_init, MAX_INIT))
+        check(loaded < MAX_LOADED, 'the shim loads %d bytes (bound %d)' % (loaded, MAX_LOADED))
+
+    # The engine: its own C++ and libraries, and only its entry point exported.
+    exported = [l.split()[-1] for l in subprocess.run(['nm', '-D', '--defined-only', engine], check=True,
+                                                      capture_output=True, text=True).stdout.splitlines()]
+    check(exported == ['glr_engine_entry'], 'the engine exports %s, not only glr_engine_entry' % exported[:8])
+
+    print('shim: NEEDED %s; %d init_array entries; %d bytes loaded (%d bytes on disk with debug info)'
+          % (' '.join(needed), n_init, loaded, __import__('os').path.getsize(shim)))
+    for f in failures:
+        print('FAIL: ' + f)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
