@@ -252,6 +252,8 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
         r->copies_drawn = true;
     if (r->opt->png_dir && r->pass == 0 && (draw || glrh_cmd_is_clear(c->cmd)))
         glrh_png_after_draw(r, c->cmd);
+    if (r->opt->probe && r->pass == 0)
+        glrh_probe_after_call(r, c);
 }
 
 static int run_pass(struct replayer *r)

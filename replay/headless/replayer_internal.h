@@ -72,6 +72,8 @@ int glrh_on_swap(struct replayer *r, const struct glr_call *c);
 void glrh_verify_end_images(struct replayer *r);
 /* --png after a draw or clear. */
 void glrh_png_after_draw(struct replayer *r, uint32_t cmd);
+/* The pixel probe (glrh_options.probe) after a dispatched call of the first pass (replay_probe.c). */
+void glrh_probe_after_call(struct replayer *r, const struct glr_call *c);
 
 /* A CLIENT_ARRAY record: returns an enum glr_dispatch_result. */
 int glrh_client_array(struct replayer *r, const struct glr_call *c);

@@ -7,5 +7,7 @@ int cli_info(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 /* GPU model telemetry of a capture (cli_profile.c). */
 int cli_profile(int argc, char **argv);
+/* Pixel history of a capture (cli_pixel.c). */
+int cli_pixel(int argc, char **argv);
 
 #endif

@@ -1,0 +1,722 @@
+/* Pixel history engine (pixel_history.h): one pass of the frame on the GPU model with the
+ * pipeline's fragment observer on the watched pixel (gm_pipe_watch.h), then one headless replay
+ * on the driver that reads the pixel after each event of the target (glrh_options.probe).
+ *
+ * The model runs without the timing model: warps then complete in submission order, so the
+ * records of one fragment arrive together and in pipeline order, and the run is faster. Images
+ * are identical either way (gmf_frame.h). */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pixel_history.h"
+#include "glcap_file.h"
+#include "gmf_frame.h"
+#include "gmf_gl_enums.h"   /* generated from gl.xml */
+#include "gmf_snapshot_contents.h"
+#include "replay/headless/headless.h"
+#include "replay/replay.h"
+#include "statemodel/registry/glr_registry.h"
+#include "statemodel/statemodel.h"
+
+#define MAX_FRAGS 64        /* fragments kept per event (more are counted) */
+#define MAX_SAMPLE_RECS 16  /* depth/stencil and colour records kept per fragment */
+
+
+bool pxh_parse_target(const char *s, struct pxh_target *t)
+{
+    memset(t, 0, sizeof *t);
+    unsigned a, b;
+    int n = 0;
+    if (sscanf(s, "ctx%u/%n", &a, &n) == 1 && n > 0) {
+        if (!a)
+            return false;
+        t->ctx_id = a;
+        s += n;
+    }
+    if (!strcmp(s, "back") || !strcmp(s, "default") || !strcmp(s, "default/back"))
+        return true;
+    n = 0;
+    if (sscanf(s, "fbo%u%n", &a, &n) != 1 || !a || n <= 0)
+        return false;
+    t->fbo = a;
+    s += n;
+    if (!*s)
+        return true;
+    n = 0;
+    if (sscanf(s, "/color%u%n", &b, &n) != 1 || s[n] || b >= 8)
+        return false;
+    t->attachment = (int)b;
+    return true;
+}
+
+/* ---- one fragment and one event, as the observer collects them ---- */
+
+struct frag {
+    gm_watch_rec in;            /* FRAGMENT */
+    bool shaded;
+    gm_watch_rec sh;            /* SHADED */
+    gm_watch_rec ds[MAX_SAMPLE_RECS];
+    int n_ds;
+    gm_watch_rec col[MAX_SAMPLE_RECS];
+    int n_col;
+};
+
+struct engine {
+    const struct pxh_options *o;
+    struct pxh_target t;
+    gmf_runner *m;
+    gm_pipe_watch watch;
+    bool active;                /* the record being fed draws into the target */
+    const void *target_id;      /* the target image's storage (gmf_pixel.id) */
+    struct frag *frags;
+    int n_frags, more_frags;
+    /* records the driver is asked about, ascending, with its answers */
+    struct ask { uint64_t record; uint32_t buffer; bool answered, ok; uint8_t rgba[4]; cJSON *entry; } *asks;
+    size_t n_asks, cap_asks;
+    size_t next_ask;
+};
+
+static void on_watch(void *user, const gm_watch_rec *rec)
+{
+    struct engine *e = user;
+    if (!e->active)
+        return;
+    if (rec->kind == GM_WATCH_FRAGMENT) {
+        if (e->n_frags == MAX_FRAGS) {
+            e->more_frags++;
+            return;
+        }
+        struct frag *f = &e->frags[e->n_frags++];
+        memset(f, 0, sizeof *f);
+        f->in = *rec;
+        return;
+    }
+    if (e->n_frags == 0 || e->more_frags)
+        return;   /* the fragment it belongs to was not kept */
+    struct frag *f = &e->frags[e->n_frags - 1];
+    if (rec->kind == GM_WATCH_SHADED) {
+        f->shaded = true;
+        f->sh = *rec;
+    } else if (rec->kind == GM_WATCH_DEPTH_STENCIL && f->n_ds < MAX_SAMPLE_RECS) {
+        f->ds[f->n_ds++] = *rec;
+    } else if (rec->kind == GM_WATCH_COLOR && f->n_col < MAX_SAMPLE_RECS &&
+               (!e->target_id || rec->surface == e->target_id)) {
+        f->col[f->n_col++] = *rec;
+    }
+}
+
+/* ---- JSON helpers ---- */
+
+static cJSON *floats(const float *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i] != v[i] ? 0.0 : (double)v[i]));
+    return a;
+}
+
+static cJSON *bytes4(const uint8_t *v)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < 4; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+static cJSON *value4(const float *v, bool integer)
+{
+    if (!integer)
+        return floats(v, 4);
+    uint32_t u[4];
+    memcpy(u, v, sizeof u);
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < 4; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(u[i]));
+    return a;
+}
+
+static void add_enum(cJSON *o, const char *key, uint32_t v)
+{
+    const char *n = sm_enum_name(v);
+    if (n)
+        cJSON_AddStringToObject(o, key, n);
+    else
+        cJSON_AddNumberToObject(o, key, v);
+}
+
+/* Why a fragment did not reach the target, or NULL when it was written. */
+static const char *frag_outcome(const struct frag *f, char *buf, size_t n)
+{
+    for (int i = 0; i < f->n_ds; i++) {
+        const gm_watch_rec *d = &f->ds[i];
+        if (d->passed)
+            continue;
+        bool all_failed = true;
+        for (int k = 0; k < f->n_ds; k++)
+            all_failed &= !f->ds[k].passed;
+        if (!all_failed || (f->n_col && !f->in.early))
+            continue;
+        const char *when = f->in.early ? "early " : "";
+        if (!d->stencil_pass)
+            snprintf(buf, n, "%sstencil test failed (%s, ref %d, stored %d)", when,
+                     sm_enum_name(d->stencil_func) ? sm_enum_name(d->stencil_func) : "?", d->stencil_ref,
+                     d->stencil_stored);
+        else
+            snprintf(buf, n, "%sdepth test failed (%s: incoming %.9g, stored %.9g)", when,
+                     sm_enum_name(d->depth_func) ? sm_enum_name(d->depth_func) : "?", d->depth_in, d->depth_stored);
+        return buf;
+    }
+    if (f->shaded && f->sh.discarded)
+        return "discarded by the fragment shader";
+    if (f->shaded && !f->sh.coverage_after)
+        return "no sample left after gl_SampleMask / alpha-to-coverage / sample mask";
+    if (f->n_col)
+        return NULL;
+    if (!f->shaded && f->n_ds == 0)
+        return "the fragment shader did not complete (the draw failed: see the notes of `glreplay model`)";
+    return "no colour written to the target (not a draw buffer of the draw, or its colour mask is empty)";
+}
+
+static cJSON *frag_json(const struct frag *f, const char **outcome, char *why, size_t why_n)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "primitive", f->in.primitive_id);
+    cJSON_AddBoolToObject(o, "front_facing", f->in.front);
+    if (f->in.sample_pass >= 0)
+        cJSON_AddNumberToObject(o, "sample_pass", f->in.sample_pass);
+    cJSON_AddNumberToObject(o, "coverage", f->in.coverage);
+    cJSON_AddItemToObject(o, "frag_coord", floats(f->in.frag_coord, 4));
+    cJSON_AddBoolToObject(o, "early_tests", f->in.early);
+    if (f->shaded) {
+        cJSON *sh = cJSON_AddObjectToObject(o, "shader");
+        cJSON_AddBoolToObject(sh, "discarded", f->sh.discarded);
+        cJSON *outs = cJSON_AddArrayToObject(sh, "outputs");
+        for (int rt = 0; rt < 8; rt++)
+            cJSON_AddItemToArray(outs, floats(f->sh.out_f[rt], 4));
+        cJSON_AddNumberToObject(sh, "depth", f->sh.frag_depth);
+        cJSON_AddNumberToObject(sh, "coverage_after", f->sh.coverage_after);
+    }
+    cJSON *tests = cJSON_AddArrayToObject(o, "tests");
+    for (int i = 0; i < f->n_ds; i++) {
+        const gm_watch_rec *d = &f->ds[i];
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddNumberToObject(t, "sample", d->sample);
+        cJSON_AddStringToObject(t, "stage", f->in.early ? "early" : "late");
+        if (d->depth_on) {
+            cJSON *z = cJSON_AddObjectToObject(t, "depth");
+            add_enum(z, "func", d->depth_func);
+            cJSON_AddNumberToObject(z, "incoming", d->depth_in);
+            cJSON_AddNumberToObject(z, "stored", d->depth_stored);
+            cJSON_AddBoolToObject(z, "pass", d->depth_pass);
+            cJSON_AddBoolToObject(z, "written", d->depth_written);
+        }
+        if (d->stencil_on) {
+            cJSON *s = cJSON_AddObjectToObject(t, "stencil");
+            add_enum(s, "func", d->stencil_func);
+            cJSON_AddNumberToObject(s, "ref", d->stencil_ref);
+            cJSON_AddNumberToObject(s, "stored", d->stencil_stored);
+            cJSON_AddNumberToObject(s, "after", d->stencil_after);
+            cJSON_AddBoolToObject(s, "pass", d->stencil_pass);
+        }
+        cJSON_AddBoolToObject(t, "passed", d->passed);
+        cJSON_AddItemToArray(tests, t);
+    }
+    cJSON *writes = cJSON_AddArrayToObject(o, "writes");
+    for (int i = 0; i < f->n_col; i++) {
+        const gm_watch_rec *c = &f->col[i];
+        cJSON *w = cJSON_CreateObject();
+        cJSON_AddNumberToObject(w, "draw_buffer", c->rt);
+        cJSON_AddNumberToObject(w, "sample", c->sample);
+        cJSON_AddItemToObject(w, "src", value4(c->src, c->integer));
+        cJSON_AddItemToObject(w, "dst", value4(c->dst, c->integer));
+        cJSON_AddItemToObject(w, "after", value4(c->after, c->integer));
+        cJSON_AddNumberToObject(w, "color_mask", c->color_mask);
+        if (c->blend) {
+            cJSON *b = cJSON_AddObjectToObject(w, "blend");
+            add_enum(b, "src_rgb", c->blend_src_rgb);
+            add_enum(b, "dst_rgb", c->blend_dst_rgb);
+            add_enum(b, "eq_rgb", c->eq_rgb);
+            add_enum(b, "src_alpha", c->blend_src_alpha);
+            add_enum(b, "dst_alpha", c->blend_dst_alpha);
+            add_enum(b, "eq_alpha", c->eq_alpha);
+        } else {
+            cJSON_AddFalseToObject(w, "blend");
+        }
+        cJSON_AddItemToArray(writes, w);
+    }
+    *outcome = frag_outcome(f, why, why_n);
+    cJSON_AddStringToObject(o, "outcome", *outcome ? *outcome : "written");
+    return o;
+}
+
+/* ---- the model pass ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static bool starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Commands that may write a framebuffer's colour image besides draws and clears. */
+static const char *writer_kind(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT)
+        return NULL;
+    const char *n = glr_cmds[cmd].name;
+    if (strstr(n, "BlitFramebuffer") || strstr(n, "BlitNamedFramebuffer"))
+        return "blit";
+    if (starts(n, "glCopy") || strstr(n, "CopyImageSubData"))
+        return "copy";
+    if (strstr(n, "TexSubImage") || strstr(n, "TexImage") || starts(n, "glClearTex") || starts(n, "glDrawPixels") ||
+        strstr(n, "GenerateMipmap") || strstr(n, "GenerateTextureMipmap"))
+        return "upload";
+    return NULL;
+}
+
+static char *load_metadata(const char *path, char *err, size_t n)
+{
+    glcap_reader *rd = glcap_reader_open(path, NULL, err, n);
+    if (!rd)
+        return NULL;
+    int64_t mi = glcap_reader_find(rd, GLCAP_SECTION_METADATA, 0);
+    void *meta = NULL;
+    size_t size = 0;
+    if (mi < 0 || glcap_reader_load(rd, (uint32_t)mi, &meta, &size) != 0) {
+        snprintf(err, n, "%s: %s", path, mi < 0 ? "no METADATA section" : glcap_reader_error(rd));
+        glcap_reader_close(rd);
+        return NULL;
+    }
+    glcap_reader_close(rd);
+    char *s = realloc(meta, size + 1);
+    if (!s) {
+        free(meta);
+        snprintf(err, n, "out of memory");
+        return NULL;
+    }
+    s[size] = 0;
+    return s;
+}
+
+static int ask(struct engine *e, uint64_t record, uint32_t buffer, cJSON *entry)
+{
+    if (e->n_asks && e->asks[e->n_asks - 1].record == record) {
+        if (entry)
+            e->asks[e->n_asks - 1].entry = entry;
+        return 0;
+    }
+    if (e->n_asks == e->cap_asks) {
+        size_t cap = e->cap_asks ? 2 * e->cap_asks : 256;
+        struct ask *a = realloc(e->asks, cap * sizeof *a);
+        if (!a)
+            return -1;
+        e->asks = a;
+        e->cap_asks = cap;
+    }
+    e->asks[e->n_asks++] = (struct ask){ .record = record, .buffer = buffer, .entry = entry };
+    return 0;
+}
+
+static void add_scissor(cJSON *ev, const struct sm_context *c, int x, int y)
+{
+    if (!c)
+        return;
+    const struct sm_context_state *st = sm_context_state(c);
+    cJSON *s = cJSON_AddObjectToObject(ev, "scissor");
+    cJSON_AddBoolToObject(s, "enabled", st->scissor_test[0]);
+    if (!st->scissor_test[0])
+        return;
+    const int32_t *b = st->scissor[0];
+    cJSON *box = cJSON_AddArrayToObject(s, "box");
+    for (int i = 0; i < 4; i++)
+        cJSON_AddItemToArray(box, cJSON_CreateNumber(b[i]));
+    cJSON_AddBoolToObject(s, "pixel_inside", x >= b[0] && y >= b[1] && x < b[0] + b[2] && y < b[1] + b[3]);
+}
+
+static bool scissor_excludes(const struct sm_context *c, int x, int y)
+{
+    if (!c)
+        return false;
+    const struct sm_context_state *st = sm_context_state(c);
+    const int32_t *b = st->scissor[0];
+    return st->scissor_test[0] && !(x >= b[0] && y >= b[1] && x < b[0] + b[2] && y < b[1] + b[3]);
+}
+
+static uint32_t first_swapping_context(const struct glrh_capture *cap)
+{
+    struct glr_stream s;
+    struct glr_call c;
+    glr_stream_init(&s, cap->stream, cap->stream_size);
+    while (glr_stream_next(&s, &c) == 1)
+        if (c.cmd == GLR_PSEUDO_SWAP && c.ctx_id)
+            return c.ctx_id;
+    return cap->n_ctxs ? cap->ctxs[0].id : 0;
+}
+
+static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *root, cJSON *events, char *err,
+                      size_t n)
+{
+    const struct pxh_options *o = e->o;
+    int rc = -1;
+    char *meta = load_metadata(o->path, err, n);
+    if (!meta)
+        return -1;
+    gmf_surface_desc *surf = calloc(cap->n_ctxs ? cap->n_ctxs : 1, sizeof *surf);
+    if (!surf) {
+        free(meta);
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
+    for (unsigned i = 0; i < cap->n_ctxs; i++) {
+        struct glrh_surface plan;
+        glrh_plan_surface(cap, i, &plan);
+        surf[i] = (gmf_surface_desc){ cap->ctxs[i].id, (int)plan.w, (int)plan.h, plan.alpha };
+    }
+    gmf_config cfg = { .metadata_json = meta, .surfaces = surf, .n_surfaces = (int)cap->n_ctxs,
+                       .timing = GMF_TIMING_OFF };
+    struct glr_restore *snapshot = NULL;
+    e->m = gmf_create(&cfg, err, n);
+    if (!e->m)
+        goto out;
+    if (strstr(meta, "\"initial_state\":\"snapshot\"")) {
+        if (!(snapshot = glr_restore_load(o->path, err, n)))
+            goto out;
+        if (gmf_feed_initial_state(e->m, glr_restore_state(snapshot)) != 0 ||
+            gmf_feed_snapshot_contents(e->m, snapshot) < 0) {
+            snprintf(err, n, "out of memory restoring the capture's initial state");
+            goto out;
+        }
+    }
+    e->watch = (gm_pipe_watch){ .x = o->x, .y = o->y, .fn = on_watch, .user = e };
+    gmf_set_pixel_watch(e->m, &e->watch);
+    const struct glrh_context *gc = glrh_capture_context(cap, e->t.ctx_id);
+    uint32_t buffer = e->t.fbo ? GL_COLOR_ATTACHMENT0 + (uint32_t)e->t.attachment : 0;
+    gmf_pixel last;
+    bool have_last = false;
+    if (!e->t.fbo) {
+        /* the default framebuffer exists from the start: its size bounds the pixel */
+        if (gmf_pixel_read(e->m, e->t.ctx_id, 0, 0, o->x, o->y, &last) != 0) {
+            int w = 0, h = 0;
+            for (unsigned i = 0; i < cap->n_ctxs; i++)
+                if (surf[i].ctx_id == e->t.ctx_id)
+                    w = surf[i].width, h = surf[i].height;
+            snprintf(err, n, "pixel (%d, %d) is outside context %u's %dx%d back buffer%s", o->x, o->y, e->t.ctx_id,
+                     w, h, gc ? "" : " (no such context)");
+            goto out;
+        }
+        have_last = true;
+        e->target_id = last.id;
+        cJSON_AddItemToObject(root, "initial", bytes4(last.rgba8));
+    }
+    struct glr_stream s;
+    struct glr_call c;
+    glr_stream_init(&s, cap->stream, cap->stream_size);
+    int k;
+    uint64_t record;
+    bool target_seen = !e->t.fbo;
+    for (record = 0; (k = glr_stream_next(&s, &c)) == 1; record++) {
+        const struct sm_context *sc = c.ctx_id == e->t.ctx_id ? sm_context_get(gmf_state(e->m), c.ctx_id) : NULL;
+        bool bound = sc && gmf_draw_framebuffer(e->m, c.ctx_id) == e->t.fbo;
+        const char *wk = writer_kind(c.cmd);
+        bool may_write = bound && (wk || (c.cmd < GLR_CMD_COUNT && (starts(glr_cmds[c.cmd].name, "glDraw") ||
+                                                                     starts(glr_cmds[c.cmd].name, "glMultiDraw") ||
+                                                                     starts(glr_cmds[c.cmd].name, "glClear"))));
+        cJSON *ev = NULL;
+        gmf_pixel before = last;
+        if (may_write && e->t.fbo) {
+            /* an FBO attachment is read only where the frame draws to it (gmf_pixel_read) */
+            if (gmf_pixel_read(e->m, c.ctx_id, e->t.fbo, buffer, o->x, o->y, &before) == 0) {
+                target_seen = true;
+                e->target_id = before.id;
+                if (!have_last) {
+                    last = before;
+                    have_last = true;
+                }
+            } else {
+                may_write = false;
+            }
+        }
+        bool scissored = may_write && scissor_excludes(sc, o->x, o->y);
+        if (may_write) {
+            ev = cJSON_CreateObject();
+            add_scissor(ev, sc, o->x, o->y);
+        }
+        e->n_frags = e->more_frags = 0;
+        e->active = may_write;
+        gmf_event gev;
+        gmf_status st = gmf_feed(e->m, &c, record, &gev);
+        e->active = false;
+        if (st == GMF_ERROR) {
+            cJSON_Delete(ev);
+            snprintf(err, n, "the GPU model failed at record %llu", (unsigned long long)record);
+            goto out;
+        }
+        gmf_pixel after;
+        bool read_after = (!e->t.fbo && c.ctx_id == e->t.ctx_id) || may_write;
+        if (read_after && gmf_pixel_read(e->m, e->t.ctx_id, e->t.fbo, buffer, o->x, o->y, &after) != 0)
+            read_after = false;
+        bool changed = read_after && have_last &&
+                       (memcmp(after.rgba8, before.rgba8, 4) || memcmp(after.u, before.u, sizeof after.u));
+        bool is_clear = gev.kind == GMF_EV_CLEAR;
+        bool touched = e->n_frags > 0 || e->more_frags > 0 || changed || (is_clear && may_write && !scissored);
+        if (!touched) {
+            if (may_write && ask(e, record, buffer, NULL) != 0)
+                goto oom;
+            cJSON_Delete(ev);
+            if (read_after)
+                last = after;
+            continue;
+        }
+        if (!ev) {
+            ev = cJSON_CreateObject();
+            add_scissor(ev, sc, o->x, o->y);
+        }
+        cJSON_AddNumberToObject(ev, "record", (double)record);
+        cJSON_AddStringToObject(ev, "command", c.cmd < GLR_CMD_COUNT ? glr_cmds[c.cmd].name : "?");
+        const char *kind = gev.kind == GMF_EV_DRAW ? "draw" : is_clear ? "clear" : wk ? wk : "other";
+        cJSON_AddStringToObject(ev, "kind", kind);
+        if (gev.kind == GMF_EV_DRAW || is_clear)
+            cJSON_AddNumberToObject(ev, is_clear ? "clear" : "draw", (double)gev.draw);
+        if (gev.kind == GMF_EV_DRAW)
+            cJSON_AddNumberToObject(ev, "program", gev.program);
+        cJSON *frags = cJSON_AddArrayToObject(ev, "fragments");
+        int written = 0;
+        char why[200] = "";
+        for (int i = 0; i < e->n_frags; i++) {
+            const char *outcome;
+            char fw[200];
+            cJSON_AddItemToArray(frags, frag_json(&e->frags[i], &outcome, fw, sizeof fw));
+            if (!outcome)
+                written++;
+            else if (!why[0])
+                snprintf(why, sizeof why, "%s", outcome);
+        }
+        if (e->more_frags)
+            cJSON_AddNumberToObject(ev, "fragments_not_listed", e->more_frags);
+        if (gev.kind == GMF_EV_DRAW) {
+            bool rejected = written == 0 && !e->more_frags;
+            cJSON_AddBoolToObject(ev, "rejected", rejected);
+            if (rejected)
+                cJSON_AddStringToObject(ev, "why", why[0] ? why : "no fragment reached the pixel");
+            if (gev.n_unsupported)
+                cJSON_AddStringToObject(ev, "model_note", gev.unsupported[0]);
+        }
+        if (have_last)
+            cJSON_AddItemToObject(ev, "before", bytes4(before.rgba8));
+        if (read_after) {
+            cJSON_AddItemToObject(ev, "after", bytes4(after.rgba8));
+            if (after.integer) {
+                cJSON *u = cJSON_AddArrayToObject(ev, "after_uint");
+                for (int i = 0; i < 4; i++)
+                    cJSON_AddItemToArray(u, cJSON_CreateNumber(after.u[i]));
+            } else {
+                cJSON_AddItemToObject(ev, "after_float", floats(after.f, 4));
+            }
+            last = after;
+            have_last = true;
+        }
+        cJSON_AddBoolToObject(ev, "changed", changed);
+        cJSON_AddItemToArray(events, ev);
+        /* the driver can read the target where the frame has it bound for drawing */
+        if (may_write && ask(e, record, buffer, ev) != 0)
+            goto oom;
+    }
+    if (k < 0) {
+        snprintf(err, n, "%s", s.err);
+        goto out;
+    }
+    if (!target_seen) {
+        snprintf(err, n, "framebuffer %u of context %u is never drawn to in this frame (or has no colour attachment %d, "
+                 "or (%d, %d) is outside it)", e->t.fbo, e->t.ctx_id, e->t.attachment, o->x, o->y);
+        goto out;
+    }
+    if (have_last) {
+        cJSON_AddItemToObject(root, "final", bytes4(last.rgba8));
+        cJSON_AddNumberToObject(root, "width", last.width);
+        cJSON_AddNumberToObject(root, "height", last.height);
+    }
+    rc = 0;
+    goto out;
+oom:
+    snprintf(err, n, "out of memory");
+out:
+    glr_restore_free(snapshot);
+    gmf_destroy(e->m);
+    e->m = NULL;
+    free(surf);
+    free(meta);
+    return rc;
+}
+
+/* ---- the driver pass ---- */
+
+static bool probe_want(void *user, uint64_t record, const struct glr_call *c, uint32_t *buffer)
+{
+    (void)c;
+    struct engine *e = user;
+    while (e->next_ask < e->n_asks && e->asks[e->next_ask].record < record)
+        e->next_ask++;
+    if (e->next_ask >= e->n_asks || e->asks[e->next_ask].record != record)
+        return false;
+    *buffer = e->asks[e->next_ask].buffer;
+    return true;
+}
+
+static void probe_got(void *user, uint64_t record, bool ok, const uint8_t rgba[4])
+{
+    struct engine *e = user;
+    if (e->next_ask < e->n_asks && e->asks[e->next_ask].record == record) {
+        struct ask *a = &e->asks[e->next_ask];
+        a->answered = true;
+        a->ok = ok;
+        memcpy(a->rgba, rgba, 4);
+    }
+}
+
+static int restore_snapshot(void *user, const struct glrh_capture *cap, struct glr_dispatch *d,
+                            glrh_make_current_fn make_current, void *mc, char *err, size_t err_size)
+{
+    (void)cap;
+    struct glr_restore_stats st;
+    return glr_restore_run(user, d, make_current, mc, &st, err, err_size);
+}
+
+static int driver_pass(struct engine *e, const struct glrh_capture *cap, cJSON *root, cJSON *events, char *err,
+                       size_t n)
+{
+    struct glrh_probe probe = { .x = e->o->x, .y = e->o->y, .want = probe_want, .got = probe_got, .user = e };
+    FILE *devnull = fopen("/dev/null", "w");
+    struct glrh_options opt = { .loops = 1, .out = devnull ? devnull : stderr, .probe = &probe };
+    struct glr_restore *snapshot = NULL;
+    if (strcmp(cap->initial_state, "snapshot") == 0) {
+        if (!(snapshot = glr_restore_load(e->o->path, err, n))) {
+            if (devnull)
+                fclose(devnull);
+            return -1;
+        }
+        opt.restore = restore_snapshot;
+        opt.restore_user = snapshot;
+        opt.snapshot = snapshot;
+    }
+    struct glrh_result res;
+    e->next_ask = 0;
+    int rc = glrh_replay(cap, &opt, &res, err, n);
+    glr_restore_free(snapshot);
+    if (devnull)
+        fclose(devnull);
+    if (rc != 0)
+        return -1;
+    /* Per history entry: the driver's value; and the events the driver changed the pixel at
+     * that the model has no entry for (a missed or extra write of the model). */
+    int checked = 0, differ = 0;
+    cJSON *driver_only = cJSON_AddArrayToObject(root, "driver_only_changes");
+    bool have_prev = false;
+    uint8_t prev[4] = { 0 };
+    cJSON *init = cJSON_GetObjectItem(root, "initial");
+    if (cJSON_IsArray(init)) {
+        for (int i = 0; i < 4; i++)
+            prev[i] = (uint8_t)cJSON_GetArrayItem(init, i)->valueint;
+        have_prev = true;
+    }
+    for (size_t i = 0; i < e->n_asks; i++) {
+        struct ask *a = &e->asks[i];
+        if (!a->answered || !a->ok) {
+            if (a->entry)
+                cJSON_AddStringToObject(a->entry, "driver_note", a->answered ? "the driver's pixel could not be read"
+                                                                              : "the driver replay did not reach it");
+            continue;
+        }
+        if (a->entry) {
+            cJSON_AddItemToObject(a->entry, "driver", bytes4(a->rgba));
+            cJSON *after = cJSON_GetObjectItem(a->entry, "after");
+            bool same = cJSON_IsArray(after);
+            for (int k = 0; same && k < 4; k++)
+                same = cJSON_GetArrayItem(after, k)->valueint == a->rgba[k];
+            cJSON_AddBoolToObject(a->entry, "agrees", same);
+            checked++;
+            differ += !same;
+        } else if (have_prev && memcmp(prev, a->rgba, 4)) {
+            cJSON *d = cJSON_CreateObject();
+            cJSON_AddNumberToObject(d, "record", (double)a->record);
+            cJSON_AddItemToObject(d, "before", bytes4(prev));
+            cJSON_AddItemToObject(d, "driver", bytes4(a->rgba));
+            cJSON_AddItemToArray(driver_only, d);
+        }
+        memcpy(prev, a->rgba, 4);
+        have_prev = true;
+    }
+    (void)events;
+    cJSON *sum = cJSON_AddObjectToObject(root, "driver_check");
+    cJSON_AddNumberToObject(sum, "events_checked", checked);
+    cJSON_AddNumberToObject(sum, "events_differing", differ);
+    cJSON_AddNumberToObject(sum, "driver_only_changes", cJSON_GetArraySize(driver_only));
+    return 0;
+}
+
+cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
+{
+    struct engine e;
+    memset(&e, 0, sizeof e);
+    e.o = o;
+    e.t = o->target;
+    if (o->x < 0 || o->y < 0) {
+        snprintf(err, err_size, "pixel coordinates must be >= 0");
+        return NULL;
+    }
+    struct glrh_capture *cap = glrh_capture_open(o->path, err, err_size);
+    if (!cap)
+        return NULL;
+    if (!e.t.ctx_id)
+        e.t.ctx_id = first_swapping_context(cap);
+    if (!glrh_capture_context(cap, e.t.ctx_id)) {
+        snprintf(err, err_size, "%s: no context %u in the capture", o->path, e.t.ctx_id);
+        glrh_capture_close(cap);
+        return NULL;
+    }
+    e.frags = calloc(MAX_FRAGS, sizeof *e.frags);
+    cJSON *root = cJSON_CreateObject();
+    if (!e.frags || !root) {
+        snprintf(err, err_size, "out of memory");
+        free(e.frags);
+        cJSON_Delete(root);
+        glrh_capture_close(cap);
+        return NULL;
+    }
+    cJSON_AddStringToObject(root, "capture", o->path);
+    cJSON_AddNumberToObject(root, "x", o->x);
+    cJSON_AddNumberToObject(root, "y", o->y);
+    char tn[64];
+    if (e.t.fbo)
+        snprintf(tn, sizeof tn, "ctx%u/fbo%u/color%d", e.t.ctx_id, e.t.fbo, e.t.attachment);
+    else
+        snprintf(tn, sizeof tn, "ctx%u/default/back", e.t.ctx_id);
+    cJSON_AddStringToObject(root, "target", tn);
+    cJSON *events = cJSON_CreateArray();
+    double t0 = now_s();
+    int rc = model_pass(&e, cap, root, events, err, err_size);
+    double t1 = now_s();
+    cJSON_AddItemToObject(root, "events", events);
+    if (rc == 0 && o->driver)
+        rc = driver_pass(&e, cap, root, events, err, err_size);
+    double t2 = now_s();
+    if (o->model_seconds)
+        *o->model_seconds = t1 - t0;
+    if (o->driver_seconds)
+        *o->driver_seconds = o->driver ? t2 - t1 : 0.0;
+    free(e.frags);
+    free(e.asks);
+    glrh_capture_close(cap);
+    if (rc != 0) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
