@@ -1,5 +1,5 @@
 /* Custom requests: glreplay/capture, glreplay/events, glreplay/state, glreplay/image,
- * glreplay/focus, glreplay/profile. */
+ * glreplay/focus, glreplay/profile, glreplay/pixelHistory, glreplay/debugPixel. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +246,58 @@ static void focus(struct dap_session *s, const cJSON *req, const cJSON *args)
     dap_event(s, "invalidated", ib);
 }
 
+#ifdef GLR_HAVE_PIXEL
+/* The history runs here, on the server's thread: a model pass of the frame and a driver replay
+ * (about a second for a 1280x720 frame, docs/BENCHMARKS.md). */
+static void pixel_history(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    char err[512];
+    cJSON *b = dap_pixel_history(s->cap, args, err, sizeof err);
+    if (!b) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "glreplay/pixelHistory: %s", err);
+        dap_respond(s, req, false, NULL, msg);
+        return;
+    }
+    dap_respond(s, req, true, b, NULL);
+}
+
+/* Starts a pass that stops at the first line of the invocation that wrote the pixel; the
+ * `stopped` event (reason "entry") follows. */
+static void debug_pixel(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    char err[512], msg[600];
+    if (!s->configured || s->running) {
+        dap_respond(s, req, false, NULL, s->running ? "glreplay/debugPixel: the frame is running"
+                                                    : "glreplay/debugPixel: send configurationDone first");
+        return;
+    }
+    if (!dap_session_set_pixel(s, args, err, sizeof err)) {
+        snprintf(msg, sizeof msg, "glreplay/debugPixel: %s", err);
+        dap_respond(s, req, false, NULL, msg);
+        return;
+    }
+    const struct dap_pixel_stop *p = &s->pixel;
+    const struct dap_shader *sh = dap_capture_shader(s->cap, p->bp.shader);
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "event", (double)p->record);
+    cJSON_AddNumberToObject(b, "draw", p->draw);
+    cJSON_AddNumberToObject(b, "primitive", p->primitive);
+    cJSON_AddNumberToObject(b, "fragment", (double)p->bp.hit_n);
+    cJSON_AddBoolToObject(b, "written", p->written);
+    cJSON_AddStringToObject(b, "shader", sh ? sh->name : "");
+    cJSON_AddNumberToObject(b, "line", p->bp.line);
+    cJSON *o = cJSON_AddArrayToObject(b, "output");
+    for (int k = 0; k < 4; k++)
+        cJSON_AddItemToArray(o, cJSON_CreateNumber(p->output[k]));
+    dap_respond(s, req, true, b, NULL);
+    if (dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0) {
+        s->pixel_pending = false;
+        dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
+    }
+}
+#endif
+
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args)
 {
     if (!strcmp(cmd, "glreplay/capture"))
@@ -263,6 +315,15 @@ bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req
         dap_profile_request(s, req, args);
 #else
         dap_respond(s, req, false, NULL, "not available: GPU model telemetry is not built into this server");
+#endif
+#ifdef GLR_HAVE_PIXEL
+    else if (!strcmp(cmd, "glreplay/pixelHistory"))
+        pixel_history(s, req, args);
+    else if (!strcmp(cmd, "glreplay/debugPixel"))
+        debug_pixel(s, req, args);
+#else
+    else if (!strcmp(cmd, "glreplay/pixelHistory") || !strcmp(cmd, "glreplay/debugPixel"))
+        dap_respond(s, req, false, NULL, "not available: this server is built without the pixel history engine");
 #endif
     else
         return false;
