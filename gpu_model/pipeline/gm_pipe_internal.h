@@ -98,5 +98,8 @@ void gm_watch_ds_after(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, gm_
 void gm_watch_color_before(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int rt, int l,
                            int smp, bool alpha_to_one, gm_watch_rec *r);
 void gm_watch_color_after(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, gm_watch_rec *r);
+/* gm_pipe_watch.clip: narrows a draw's raster region (raster space) to the 2x2 quad of the
+ * watched pixel, unless the fragment shader has side effects. */
+void gm_watch_clip_region(const gm_pipe_context *ctx, bool flipped, int *x0, int *y0, int *x1, int *y1);
 
 #endif

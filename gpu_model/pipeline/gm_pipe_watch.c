@@ -165,3 +165,17 @@ void gm_watch_color_after(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, 
     read_texel(s, sample_ptr(s, w->x[l], w->y[l], r->sample), r->integer, r->after);
     emit(ctx, r);
 }
+
+void gm_watch_clip_region(const gm_pipe_context *ctx, bool flipped, int *x0, int *y0, int *x1, int *y1)
+{
+    if (ctx->info.fs_has_side_effects)
+        return;   /* stores and atomics elsewhere in the image may matter later */
+    const gm_pipe_watch *wa = ctx->watch;
+    int rx = wa->x & ~1;
+    int ry = (flipped ? ctx->fb.height - 1 - wa->y : wa->y) & ~1;
+    /* the whole quad: its helper lanes give the pixel's derivatives */
+    if (rx > *x0) *x0 = rx;
+    if (ry > *y0) *y0 = ry;
+    if (rx + 1 < *x1) *x1 = rx + 1;
+    if (ry + 1 < *y1) *y1 = ry + 1;
+}

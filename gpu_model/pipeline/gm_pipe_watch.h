@@ -58,6 +58,11 @@ typedef struct gm_watch_rec {
 
 typedef struct gm_pipe_watch {
     int x, y;               /* window pixel, origin bottom-left (gm_pipe_fs_warp x/y) */
+    /* Rasterize only the 2x2 quad of the pixel (draws whose fragment shader has no side
+     * effects). For the caller to set only where nothing later in the frame reads the rest of
+     * the image (the rest is then left undrawn), e.g. the back buffer of a frame that never
+     * reads it back: a history then costs the vertex work and one quad per draw. */
+    bool clip;
     void (*fn)(void *user, const gm_watch_rec *rec);
     void *user;
 } gm_pipe_watch;

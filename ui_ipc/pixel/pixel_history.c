@@ -66,6 +66,8 @@ struct frag {
 
 struct engine {
     const struct pxh_options *o;
+    bool clip;                  /* draws into the back buffer rasterize the pixel's quad only */
+    bool clip_broken;           /* the frame reads the back buffer (or counts fragments): rerun */
     struct pxh_target t;
     gmf_runner *m;
     gm_pipe_watch watch;
@@ -306,6 +308,19 @@ static char *load_metadata(const char *path, char *err, size_t n)
     return s;
 }
 
+/* Commands after which a back buffer drawn only at the pixel's quad would give other results:
+ * reads of the framebuffer bound for reading, and queries (occlusion counts all fragments). */
+static bool reads_framebuffer(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT)
+        return false;
+    const char *n = glr_cmds[cmd].name;
+    return strstr(n, "ReadPixels") || strstr(n, "ReadnPixels") || starts(n, "glCopyTex") ||
+           starts(n, "glCopyTexture") || starts(n, "glCopyPixels") || strstr(n, "BlitFramebuffer") ||
+           strstr(n, "BlitNamedFramebuffer") || strstr(n, "CopyColorSubTable") || starts(n, "glCopyColor") ||
+           starts(n, "glCopyConvolution") || starts(n, "glAccum");
+}
+
 static int ask(struct engine *e, uint64_t record, uint32_t buffer, cJSON *entry)
 {
     if (e->n_asks && e->asks[e->n_asks - 1].record == record) {
@@ -396,6 +411,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         }
     }
     e->watch = (gm_pipe_watch){ .x = o->x, .y = o->y, .fn = on_watch, .user = e };
+    e->n_asks = 0;
     gmf_set_pixel_watch(e->m, &e->watch);
     const struct glrh_context *gc = glrh_capture_context(cap, e->t.ctx_id);
     uint32_t buffer = e->t.fbo ? GL_COLOR_ATTACHMENT0 + (uint32_t)e->t.attachment : 0;
@@ -426,6 +442,14 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         const struct sm_context *sc = c.ctx_id == e->t.ctx_id ? sm_context_get(gmf_state(e->m), c.ctx_id) : NULL;
         bool bound = sc && gmf_draw_framebuffer(e->m, c.ctx_id) == e->t.fbo;
         const char *wk = writer_kind(c.cmd);
+        if (e->clip && c.cmd < GLR_CMD_COUNT &&
+            (starts(glr_cmds[c.cmd].name, "glBeginQuery") ||
+             (reads_framebuffer(c.cmd) && c.ctx_id == e->t.ctx_id && sc && sm_context_state(sc)->read_fbo == 0))) {
+            e->clip_broken = true;   /* the rest of the back buffer matters: run again unclipped */
+            rc = 1;
+            goto out;
+        }
+        e->watch.clip = e->clip && bound && e->t.fbo == 0;
         bool may_write = bound && (wk || (c.cmd < GLR_CMD_COUNT && (starts(glr_cmds[c.cmd].name, "glDraw") ||
                                                                      starts(glr_cmds[c.cmd].name, "glMultiDraw") ||
                                                                      starts(glr_cmds[c.cmd].name, "glClear"))));
@@ -701,12 +725,25 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
     cJSON_AddStringToObject(root, "target", tn);
     cJSON *events = cJSON_CreateArray();
     double t0 = now_s();
+    e.clip = !e.t.fbo;
     int rc = model_pass(&e, cap, root, events, err, err_size);
+    if (rc == 1) {
+        /* the frame reads its back buffer: every pixel of it matters */
+        cJSON_DeleteItemFromObject(root, "initial");
+        cJSON_Delete(events);
+        events = cJSON_CreateArray();
+        e.clip = false;
+        rc = model_pass(&e, cap, root, events, err, err_size);
+    }
     double t1 = now_s();
+    cJSON_AddBoolToObject(root, "quad_only", e.clip);
     cJSON_AddItemToObject(root, "events", events);
     if (rc == 0 && o->driver)
         rc = driver_pass(&e, cap, root, events, err, err_size);
     double t2 = now_s();
+    cJSON *sec = cJSON_AddObjectToObject(root, "seconds");
+    cJSON_AddNumberToObject(sec, "model", t1 - t0);
+    cJSON_AddNumberToObject(sec, "driver", o->driver ? t2 - t1 : 0.0);
     if (o->model_seconds)
         *o->model_seconds = t1 - t0;
     if (o->driver_seconds)
