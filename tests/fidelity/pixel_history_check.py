@@ -13,7 +13,11 @@ history (`glreplay pixel --json`), and:
   - the history's own driver check (its probe) agrees.
 Prints one line per capture and a total; exit 1 when a check fails.
 
-usage: pixel_history_check.py GLREPLAY CAPTURE... [--pixels N] [--seed S]
+With --debug K, for K pixels per target that a draw wrote: `glreplay debug --pixel X,Y --json`
+(debug this pixel) must stop in that draw's fragment shader with the focused lane at (X, Y); when
+the written fragment was not blended, its shader output (as unorm8) must be the driver's pixel.
+
+usage: pixel_history_check.py GLREPLAY CAPTURE... [--pixels N] [--seed S] [--debug K]
 """
 import json
 import os
@@ -78,7 +82,44 @@ def pixel(img, x, y):
     return tuple(p) if bpp == 4 else tuple(p) + (255,)
 
 
-def check_capture(glreplay, cap, npix, rng):
+def unorm8(v):
+    v = min(max(v, 0.0), 1.0) * 255.0
+    return int(v + 0.5)
+
+
+def check_debug(glreplay, cap, target, x, y, hist, res):
+    """debug --pixel: the stop is the invocation that wrote the pixel."""
+    written = [e for e in hist["events"] if e["kind"] == "draw" and not e.get("rejected")]
+    if not written:
+        return
+    last = written[-1]
+    d = subprocess.run([glreplay, "debug", cap, "--pixel", "%d,%d" % (x, y), "--target", target, "--json"],
+                       capture_output=True, text=True, timeout=600)
+    res["debug_runs"] += 1
+    if d.returncode != 0:
+        res["debug_bad"] += 1
+        res["failures"].append("debug --pixel %d,%d (%s): %s" % (x, y, target, d.stderr.strip()[:200]))
+        return
+    j = json.loads(d.stdout)
+    lane = j["lanes"][j["lane"]]
+    ok = (lane["x"], lane["y"]) == (x, y) and j["draw"] == last["draw"] and j["event"] == last["record"]
+    frag = [f for f in last["fragments"] if f["outcome"] == "written"]
+    if ok and frag and "driver" in last:
+        w = frag[-1]["writes"]
+        if w and w[0]["blend"] is False and w[0]["color_mask"] == 15 and w[0]["draw_buffer"] == 0:
+            res["debug_output_checked"] += 1
+            out = [unorm8(v) for v in j["pixel"]["output"]]
+            if out != list(last["driver"]):
+                res["debug_output_differs"] += 1
+                res["failures"].append("debug --pixel %d,%d (%s): shader output %s, driver %s" %
+                                       (x, y, target, out, last["driver"]))
+    if not ok:
+        res["debug_bad"] += 1
+        res["failures"].append("debug --pixel %d,%d (%s): stopped at lane (%d,%d) of draw %d, the history's last "
+                               "writer is draw %d" % (x, y, target, lane["x"], lane["y"], j["draw"], last["draw"]))
+
+
+def check_capture(glreplay, cap, npix, rng, ndebug=0):
     work = tempfile.mkdtemp(prefix="pxh")
     png = os.path.join(work, "png")
     r = subprocess.run([glreplay, "replay", cap, "--png", png], capture_output=True, text=True, timeout=600)
@@ -101,7 +142,8 @@ def check_capture(glreplay, cap, npix, rng):
             images[int(mm.group(1))] = os.path.join(png, name)
     targets = sorted(set(fb_of[r] for r in images))
     res = {"capture": os.path.basename(cap), "pixels": 0, "events": 0, "value_mismatch": 0, "missing": 0,
-           "driver_disagree": 0, "seconds_max": 0.0, "failures": []}
+           "driver_disagree": 0, "seconds_max": 0.0, "failures": [], "debug_runs": 0, "debug_bad": 0,
+           "debug_output_checked": 0, "debug_output_differs": 0}
     for ctx, fbo in targets:
         seq = sorted(r for r in images if fb_of[r] == (ctx, fbo))
         imgs = {r: read_png(images[r]) for r in seq}
@@ -117,6 +159,7 @@ def check_capture(glreplay, cap, npix, rng):
         while len(picks) < npix:
             picks.append((rng.randrange(w), rng.randrange(h)))
         target = "ctx%d/%s" % (ctx, "back" if not fbo else "fbo%d/color0" % fbo)
+        debugged = 0
         for x, y in picks:
             t0 = time.monotonic()
             p = subprocess.run([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--target", target, "--json"],
@@ -132,6 +175,9 @@ def check_capture(glreplay, cap, npix, rng):
             res["events"] += len(evs)
             dc = hist.get("driver_check", {})
             res["driver_disagree"] += dc.get("events_differing", 0) + dc.get("driver_only_changes", 0)
+            if debugged < ndebug and any(e["kind"] == "draw" and not e.get("rejected") for e in hist["events"]):
+                debugged += 1
+                check_debug(glreplay, cap, target, x, y, hist, res)
             prev = tuple(hist["initial"]) if "initial" in hist else None
             for r in seq:
                 v = pixel(imgs[r], x, y)
@@ -155,6 +201,11 @@ def main():
         i = args.index("--pixels")
         npix = int(args[i + 1])
         del args[i:i + 2]
+    ndebug = 0
+    if "--debug" in args:
+        i = args.index("--debug")
+        ndebug = int(args[i + 1])
+        del args[i:i + 2]
     if "--seed" in args:
         i = args.index("--seed")
         seed = int(args[i + 1])
@@ -164,9 +215,10 @@ def main():
     glreplay, caps = args[0], args[1:]
     rng = random.Random(seed)
     bad = 0
-    tot = {"pixels": 0, "events": 0, "value_mismatch": 0, "missing": 0, "driver_disagree": 0}
+    tot = {"pixels": 0, "events": 0, "value_mismatch": 0, "missing": 0, "driver_disagree": 0, "debug_runs": 0,
+           "debug_bad": 0, "debug_output_checked": 0, "debug_output_differs": 0}
     for cap in caps:
-        r = check_capture(glreplay, cap, npix, rng)
+        r = check_capture(glreplay, cap, npix, rng, ndebug)
         if "error" in r:
             print("%s: ERROR %s" % (cap, r["error"]))
             bad += 1
@@ -174,15 +226,21 @@ def main():
         for k in tot:
             tot[k] += r[k]
         ok = not (r["value_mismatch"] or r["missing"] or r["failures"])
+        dbg = ("; debug --pixel: %d stops, %d wrong, output = driver %d/%d" %
+               (r["debug_runs"], r["debug_bad"], r["debug_output_checked"] - r["debug_output_differs"],
+                r["debug_output_checked"])) if ndebug else ""
         bad += not ok
         print("%s: %s: %d pixels, %d history events; value mismatches %d, missing events %d, "
               "probe disagreements %d; slowest history %.2f s" %
               (r["capture"], "PASS" if ok else "FAIL", r["pixels"], r["events"], r["value_mismatch"], r["missing"],
-               r["driver_disagree"], r["seconds_max"]))
+               r["driver_disagree"], r["seconds_max"]) + dbg)
         for f in r["failures"][:5]:
             print("    " + f)
     print("total: %d pixels, %d events; value mismatches %d, missing events %d, probe disagreements %d" %
-          (tot["pixels"], tot["events"], tot["value_mismatch"], tot["missing"], tot["driver_disagree"]))
+          (tot["pixels"], tot["events"], tot["value_mismatch"], tot["missing"], tot["driver_disagree"]) +
+          ("; debug --pixel: %d stops, %d wrong, output = driver %d/%d" %
+           (tot["debug_runs"], tot["debug_bad"], tot["debug_output_checked"] - tot["debug_output_differs"],
+            tot["debug_output_checked"]) if ndebug else ""))
     sys.exit(1 if bad else 0)
 
 
