@@ -129,6 +129,8 @@ static void print_text(const cJSON *root)
         if (sc && cJSON_IsTrue(cJSON_GetObjectItem(sc, "enabled")))
             printf("    scissor test: %s\n",
                    cJSON_IsTrue(cJSON_GetObjectItem(sc, "pixel_inside")) ? "pixel inside" : "pixel OUTSIDE (rejected)");
+        if (cJSON_GetObjectItem(ev, "model_note"))
+            printf("    the model did not run all of it: %s\n", str(ev, "model_note"));
         if (cJSON_IsTrue(cJSON_GetObjectItem(ev, "rejected")))
             printf("    REJECTED: %s\n", str(ev, "why"));
         const cJSON *f;

@@ -490,7 +490,10 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         bool changed = read_after && have_last &&
                        (memcmp(after.rgba8, before.rgba8, 4) || memcmp(after.u, before.u, sizeof after.u));
         bool is_clear = gev.kind == GMF_EV_CLEAR;
-        bool touched = e->n_frags > 0 || e->more_frags > 0 || changed || (is_clear && may_write && !scissored);
+        /* a draw the model could not run (fully) may have touched the pixel: listed, with why */
+        bool unmodelled = gev.kind == GMF_EV_DRAW && may_write && (gev.failed || gev.n_unsupported);
+        bool touched = e->n_frags > 0 || e->more_frags > 0 || changed || (is_clear && may_write && !scissored) ||
+                       unmodelled;
         if (!touched) {
             if (may_write && ask(e, record, buffer, NULL) != 0)
                 goto oom;
@@ -530,8 +533,9 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             cJSON_AddBoolToObject(ev, "rejected", rejected);
             if (rejected)
                 cJSON_AddStringToObject(ev, "why", why[0] ? why : "no fragment reached the pixel");
-            if (gev.n_unsupported)
-                cJSON_AddStringToObject(ev, "model_note", gev.unsupported[0]);
+            if (gev.n_unsupported || gev.failed)
+                cJSON_AddStringToObject(ev, "model_note", gev.n_unsupported ? gev.unsupported[0]
+                                                                            : "the model could not run this draw");
         }
         if (have_last)
             cJSON_AddItemToObject(ev, "before", bytes4(before.rgba8));
