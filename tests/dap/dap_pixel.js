@@ -150,6 +150,14 @@ async function main() {
         const b2 = await builtins(dc, top2.id);
         assert.ok(b2.invocation.startsWith(`draw ${first.draw} (event ${first.record})`) && b2.invocation.endsWith(`(${X},${Y})`),
                   `invocation ${b2.invocation}`);
+        // A history entry names a fragment by its primitive.
+        const prim = last.fragments.filter(f => f.outcome === 'written').pop().primitive;
+        const sp3 = dc.waitForEvent('stopped');
+        const dp3 = await dc.customRequest('glreplay/debugPixel', { x: X, y: Y, event: last.record, primitive: prim });
+        assert.strictEqual(dp3.body.primitive, prim);
+        assert.strictEqual((await sp3).body.reason, 'entry');
+        const noPrim = await dc.customRequest('glreplay/debugPixel', { x: X, y: Y, event: last.record, primitive: prim + 100000 }).catch(x => x);
+        assert.ok(noPrim instanceof Error && /no fragment of primitive/.test(noPrim.message), String(noPrim));
         const notDraw = hist.events.find(e => e.kind === 'clear');
         if (notDraw) {
             const e = await dc.customRequest('glreplay/debugPixel', { x: X, y: Y, event: notDraw.record }).catch(x => x);

@@ -373,7 +373,7 @@ int cli_debug(int argc, char **argv)
     struct dap_pixel_stop ps;
     if (pixel_mode) {
         struct dap_pixel_req prq = { .x = o.px, .y = o.py, .event = o.pevent, .fragment = o.fragment,
-                                     .target = o.target };
+                                     .primitive = -1, .target = o.target };
         if (dap_pixel_resolve(c, &prq, &ps, err, sizeof err) != 0) {
             cli_error("debug: %s", err);
             dap_capture_close(c);

@@ -26,14 +26,15 @@ bool dap_pixel_parse(const cJSON *o, struct dap_pixel_req *rq, char *err, size_t
 {
     memset(rq, 0, sizeof *rq);
     rq->event = -1;
-    double x = -1, y = -1, ev = -1, fr = 0;
-    bool px, py, pe, pf;
+    double x = -1, y = -1, ev = -1, fr = 0, pr = -1;
+    bool px, py, pe, pf, pp;
     if (!cJSON_IsObject(o) || !num(o, "x", 0, 65535, &x, &px) || !num(o, "y", 0, 65535, &y, &py) || !px || !py) {
         snprintf(err, n, "pixel: 'x' and 'y' (integers >= 0) are required");
         return false;
     }
-    if (!num(o, "event", 0, 9007199254740992.0, &ev, &pe) || !num(o, "fragment", 0, 1 << 20, &fr, &pf)) {
-        snprintf(err, n, "pixel: 'event' and 'fragment' must be integers >= 0");
+    if (!num(o, "event", 0, 9007199254740992.0, &ev, &pe) || !num(o, "fragment", 0, 1 << 20, &fr, &pf) ||
+        !num(o, "primitive", 0, 2147483647.0, &pr, &pp)) {
+        snprintf(err, n, "pixel: 'event', 'fragment' and 'primitive' must be integers >= 0");
         return false;
     }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "target");
@@ -46,6 +47,7 @@ bool dap_pixel_parse(const cJSON *o, struct dap_pixel_req *rq, char *err, size_t
     rq->y = (int)y;
     rq->event = pe ? (int64_t)ev : -1;
     rq->fragment = (int)fr;
+    rq->primitive = pp ? (int)pr : -1;
     rq->target = t ? t->valuestring : NULL;
     return true;
 }
@@ -111,7 +113,16 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
     /* the fragment: its ordinal among the fragments the shader ran for (hits at the first line) */
     const cJSON *frags = cJSON_GetObjectItem(ev, "fragments");
     int nf = cJSON_GetArraySize(frags), pick = -1;
-    if (rq->fragment > 0) {
+    if (rq->primitive >= 0) {
+        for (int i = 0; i < nf; i++)
+            if (cJSON_GetObjectItem(cJSON_GetArrayItem(frags, i), "primitive")->valueint == rq->primitive)
+                pick = i;
+        if (pick < 0) {
+            snprintf(err, n, "pixel: no fragment of primitive %d in event %.0f at (%d, %d)", rq->primitive,
+                     cJSON_GetObjectItem(ev, "record")->valuedouble, rq->x, rq->y);
+            goto out;
+        }
+    } else if (rq->fragment > 0) {
         if (rq->fragment > nf) {
             snprintf(err, n, "pixel: event %.0f has %d fragment%s at (%d, %d)", cJSON_GetObjectItem(ev, "record")->valuedouble,
                      nf, nf == 1 ? "" : "s", rq->x, rq->y);

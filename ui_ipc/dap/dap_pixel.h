@@ -19,6 +19,7 @@ struct dap_pixel_req {
     int x, y;
     int64_t event;          /* record of a draw of the pixel's history; -1: the last draw that wrote it */
     int fragment;           /* 1-based among the event's fragments; 0: the last one written */
+    int primitive;          /* >= 0: instead, the (last) fragment of this primitive */
     const char *target;     /* pxh_parse_target syntax, NULL: the back buffer */
 };
 
@@ -37,7 +38,8 @@ struct dap_pixel_stop {
 int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
                       char *err, size_t err_size);
 
-/* Parses {"x":..,"y":..,"event":..,"fragment":..,"target":".."}: false with err set on bad input. */
+/* Parses {"x":..,"y":..,"event":..,"fragment":..,"primitive":..,"target":".."}: false with err set on
+ * bad input. */
 bool dap_pixel_parse(const struct cJSON *o, struct dap_pixel_req *rq, char *err, size_t err_size);
 
 /* The pixel history as a JSON body (pxh_run), or NULL with err set. */
