@@ -1,6 +1,8 @@
 /* Pixel history engine (pixel_history.h): one pass of the frame on the GPU model with the
  * pipeline's fragment observer on the watched pixel (gm_pipe_watch.h), then one headless replay
- * on the driver that reads the pixel after each event of the target (glrh_options.probe).
+ * on the driver that reads the pixel after each event of the target (glrh_options.probe, in
+ * pixel_driver.c). This file: the target, the observer, the model pass and pxh_run; the JSON of
+ * one fragment's records is pixel_fragment.c.
  *
  * The model runs without the timing model: warps then complete in submission order, so the
  * records of one fragment arrive together and in pipeline order, and the run is faster. Images
@@ -11,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pixel_history.h"
+#include "pixel_internal.h"
 #include "glcap_file.h"
 #include "gmf_frame.h"
 #include "gmf_gl_enums.h"   /* generated from gl.xml */
@@ -20,10 +22,6 @@
 #include "replay/replay.h"
 #include "statemodel/registry/glr_registry.h"
 #include "statemodel/statemodel.h"
-
-#define MAX_FRAGS 64        /* fragments kept per event (more are counted) */
-#define MAX_SAMPLE_RECS 16  /* depth/stencil and colour records kept per fragment */
-
 
 bool pxh_parse_target(const char *s, struct pxh_target *t)
 {
@@ -52,35 +50,6 @@ bool pxh_parse_target(const char *s, struct pxh_target *t)
     return true;
 }
 
-/* ---- one fragment and one event, as the observer collects them ---- */
-
-struct frag {
-    gm_watch_rec in;            /* FRAGMENT */
-    bool shaded;
-    gm_watch_rec sh;            /* SHADED */
-    gm_watch_rec ds[MAX_SAMPLE_RECS];
-    int n_ds;
-    gm_watch_rec col[MAX_SAMPLE_RECS];
-    int n_col;
-};
-
-struct engine {
-    const struct pxh_options *o;
-    bool clip;                  /* draws into the back buffer rasterize the pixel's quad only */
-    bool clip_broken;           /* the frame reads the back buffer (or counts fragments): rerun */
-    struct pxh_target t;
-    gmf_runner *m;
-    gm_pipe_watch watch;
-    bool active;                /* the record being fed draws into the target */
-    const void *target_id;      /* the target image's storage (gmf_pixel.id) */
-    struct frag *frags;
-    int n_frags, more_frags;
-    /* records the driver is asked about, ascending, with its answers */
-    struct ask { uint64_t record; uint32_t buffer; bool answered, ok; uint8_t rgba[4]; cJSON *entry; } *asks;
-    size_t n_asks, cap_asks;
-    size_t next_ask;
-};
-
 static void on_watch(void *user, const gm_watch_rec *rec)
 {
     struct engine *e = user;
@@ -108,150 +77,6 @@ static void on_watch(void *user, const gm_watch_rec *rec)
                (!e->target_id || rec->surface == e->target_id)) {
         f->col[f->n_col++] = *rec;
     }
-}
-
-/* ---- JSON helpers ---- */
-
-static cJSON *floats(const float *v, int n)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i] != v[i] ? 0.0 : (double)v[i]));
-    return a;
-}
-
-static cJSON *bytes4(const uint8_t *v)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < 4; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-    return a;
-}
-
-static cJSON *value4(const float *v, bool integer)
-{
-    if (!integer)
-        return floats(v, 4);
-    uint32_t u[4];
-    memcpy(u, v, sizeof u);
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < 4; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(u[i]));
-    return a;
-}
-
-static void add_enum(cJSON *o, const char *key, uint32_t v)
-{
-    const char *n = sm_enum_name(v);
-    if (n)
-        cJSON_AddStringToObject(o, key, n);
-    else
-        cJSON_AddNumberToObject(o, key, v);
-}
-
-/* Why a fragment did not reach the target, or NULL when it was written. */
-static const char *frag_outcome(const struct frag *f, char *buf, size_t n)
-{
-    for (int i = 0; i < f->n_ds; i++) {
-        const gm_watch_rec *d = &f->ds[i];
-        if (d->passed)
-            continue;
-        bool all_failed = true;
-        for (int k = 0; k < f->n_ds; k++)
-            all_failed &= !f->ds[k].passed;
-        if (!all_failed || (f->n_col && !f->in.early))
-            continue;
-        const char *when = f->in.early ? "early " : "";
-        if (!d->stencil_pass)
-            snprintf(buf, n, "%sstencil test failed (%s, ref %d, stored %d)", when,
-                     sm_enum_name(d->stencil_func) ? sm_enum_name(d->stencil_func) : "?", d->stencil_ref,
-                     d->stencil_stored);
-        else
-            snprintf(buf, n, "%sdepth test failed (%s: incoming %.9g, stored %.9g)", when,
-                     sm_enum_name(d->depth_func) ? sm_enum_name(d->depth_func) : "?", d->depth_in, d->depth_stored);
-        return buf;
-    }
-    if (f->shaded && f->sh.discarded)
-        return "discarded by the fragment shader";
-    if (f->shaded && !f->sh.coverage_after)
-        return "no sample left after gl_SampleMask / alpha-to-coverage / sample mask";
-    if (f->n_col)
-        return NULL;
-    if (!f->shaded && f->n_ds == 0)
-        return "the fragment shader did not complete (the draw failed: see the notes of `glreplay model`)";
-    return "no colour written to the target (not a draw buffer of the draw, or its colour mask is empty)";
-}
-
-static cJSON *frag_json(const struct frag *f, const char **outcome, char *why, size_t why_n)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "primitive", f->in.primitive_id);
-    cJSON_AddBoolToObject(o, "front_facing", f->in.front);
-    if (f->in.sample_pass >= 0)
-        cJSON_AddNumberToObject(o, "sample_pass", f->in.sample_pass);
-    cJSON_AddNumberToObject(o, "coverage", f->in.coverage);
-    cJSON_AddItemToObject(o, "frag_coord", floats(f->in.frag_coord, 4));
-    cJSON_AddBoolToObject(o, "early_tests", f->in.early);
-    if (f->shaded) {
-        cJSON *sh = cJSON_AddObjectToObject(o, "shader");
-        cJSON_AddBoolToObject(sh, "discarded", f->sh.discarded);
-        cJSON *outs = cJSON_AddArrayToObject(sh, "outputs");
-        for (int rt = 0; rt < 8; rt++)
-            cJSON_AddItemToArray(outs, floats(f->sh.out_f[rt], 4));
-        cJSON_AddNumberToObject(sh, "depth", f->sh.frag_depth);
-        cJSON_AddNumberToObject(sh, "coverage_after", f->sh.coverage_after);
-    }
-    cJSON *tests = cJSON_AddArrayToObject(o, "tests");
-    for (int i = 0; i < f->n_ds; i++) {
-        const gm_watch_rec *d = &f->ds[i];
-        cJSON *t = cJSON_CreateObject();
-        cJSON_AddNumberToObject(t, "sample", d->sample);
-        cJSON_AddStringToObject(t, "stage", f->in.early ? "early" : "late");
-        if (d->depth_on) {
-            cJSON *z = cJSON_AddObjectToObject(t, "depth");
-            add_enum(z, "func", d->depth_func);
-            cJSON_AddNumberToObject(z, "incoming", d->depth_in);
-            cJSON_AddNumberToObject(z, "stored", d->depth_stored);
-            cJSON_AddBoolToObject(z, "pass", d->depth_pass);
-            cJSON_AddBoolToObject(z, "written", d->depth_written);
-        }
-        if (d->stencil_on) {
-            cJSON *s = cJSON_AddObjectToObject(t, "stencil");
-            add_enum(s, "func", d->stencil_func);
-            cJSON_AddNumberToObject(s, "ref", d->stencil_ref);
-            cJSON_AddNumberToObject(s, "stored", d->stencil_stored);
-            cJSON_AddNumberToObject(s, "after", d->stencil_after);
-            cJSON_AddBoolToObject(s, "pass", d->stencil_pass);
-        }
-        cJSON_AddBoolToObject(t, "passed", d->passed);
-        cJSON_AddItemToArray(tests, t);
-    }
-    cJSON *writes = cJSON_AddArrayToObject(o, "writes");
-    for (int i = 0; i < f->n_col; i++) {
-        const gm_watch_rec *c = &f->col[i];
-        cJSON *w = cJSON_CreateObject();
-        cJSON_AddNumberToObject(w, "draw_buffer", c->rt);
-        cJSON_AddNumberToObject(w, "sample", c->sample);
-        cJSON_AddItemToObject(w, "src", value4(c->src, c->integer));
-        cJSON_AddItemToObject(w, "dst", value4(c->dst, c->integer));
-        cJSON_AddItemToObject(w, "after", value4(c->after, c->integer));
-        cJSON_AddNumberToObject(w, "color_mask", c->color_mask);
-        if (c->blend) {
-            cJSON *b = cJSON_AddObjectToObject(w, "blend");
-            add_enum(b, "src_rgb", c->blend_src_rgb);
-            add_enum(b, "dst_rgb", c->blend_dst_rgb);
-            add_enum(b, "eq_rgb", c->eq_rgb);
-            add_enum(b, "src_alpha", c->blend_src_alpha);
-            add_enum(b, "dst_alpha", c->blend_dst_alpha);
-            add_enum(b, "eq_alpha", c->eq_alpha);
-        } else {
-            cJSON_AddFalseToObject(w, "blend");
-        }
-        cJSON_AddItemToArray(writes, w);
-    }
-    *outcome = frag_outcome(f, why, why_n);
-    cJSON_AddStringToObject(o, "outcome", *outcome ? *outcome : "written");
-    return o;
 }
 
 /* ---- the model pass ---- */
@@ -430,7 +255,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         }
         have_last = true;
         e->target_id = last.id;
-        cJSON_AddItemToObject(root, "initial", bytes4(last.rgba8));
+        cJSON_AddItemToObject(root, "initial", pxh_bytes4(last.rgba8));
     }
     struct glr_stream s;
     struct glr_call c;
@@ -520,7 +345,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         for (int i = 0; i < e->n_frags; i++) {
             const char *outcome;
             char fw[200];
-            cJSON_AddItemToArray(frags, frag_json(&e->frags[i], &outcome, fw, sizeof fw));
+            cJSON_AddItemToArray(frags, pxh_frag_json(&e->frags[i], &outcome, fw, sizeof fw));
             if (!outcome)
                 written++;
             else if (!why[0])
@@ -538,15 +363,15 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
                                                                             : "the model could not run this draw");
         }
         if (have_last)
-            cJSON_AddItemToObject(ev, "before", bytes4(before.rgba8));
+            cJSON_AddItemToObject(ev, "before", pxh_bytes4(before.rgba8));
         if (read_after) {
-            cJSON_AddItemToObject(ev, "after", bytes4(after.rgba8));
+            cJSON_AddItemToObject(ev, "after", pxh_bytes4(after.rgba8));
             if (after.integer) {
                 cJSON *u = cJSON_AddArrayToObject(ev, "after_uint");
                 for (int i = 0; i < 4; i++)
                     cJSON_AddItemToArray(u, cJSON_CreateNumber(after.u[i]));
             } else {
-                cJSON_AddItemToObject(ev, "after_float", floats(after.f, 4));
+                cJSON_AddItemToObject(ev, "after_float", pxh_floats(after.f, 4));
             }
             last = after;
             have_last = true;
@@ -567,7 +392,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         goto out;
     }
     if (have_last) {
-        cJSON_AddItemToObject(root, "final", bytes4(last.rgba8));
+        cJSON_AddItemToObject(root, "final", pxh_bytes4(last.rgba8));
         cJSON_AddNumberToObject(root, "width", last.width);
         cJSON_AddNumberToObject(root, "height", last.height);
     }
@@ -582,111 +407,6 @@ out:
     free(surf);
     free(meta);
     return rc;
-}
-
-/* ---- the driver pass ---- */
-
-static bool probe_want(void *user, uint64_t record, const struct glr_call *c, uint32_t *buffer)
-{
-    (void)c;
-    struct engine *e = user;
-    while (e->next_ask < e->n_asks && e->asks[e->next_ask].record < record)
-        e->next_ask++;
-    if (e->next_ask >= e->n_asks || e->asks[e->next_ask].record != record)
-        return false;
-    *buffer = e->asks[e->next_ask].buffer;
-    return true;
-}
-
-static void probe_got(void *user, uint64_t record, bool ok, const uint8_t rgba[4])
-{
-    struct engine *e = user;
-    if (e->next_ask < e->n_asks && e->asks[e->next_ask].record == record) {
-        struct ask *a = &e->asks[e->next_ask];
-        a->answered = true;
-        a->ok = ok;
-        memcpy(a->rgba, rgba, 4);
-    }
-}
-
-static int restore_snapshot(void *user, const struct glrh_capture *cap, struct glr_dispatch *d,
-                            glrh_make_current_fn make_current, void *mc, char *err, size_t err_size)
-{
-    (void)cap;
-    struct glr_restore_stats st;
-    return glr_restore_run(user, d, make_current, mc, &st, err, err_size);
-}
-
-static int driver_pass(struct engine *e, const struct glrh_capture *cap, cJSON *root, cJSON *events, char *err,
-                       size_t n)
-{
-    struct glrh_probe probe = { .x = e->o->x, .y = e->o->y, .want = probe_want, .got = probe_got, .user = e };
-    FILE *devnull = fopen("/dev/null", "w");
-    struct glrh_options opt = { .loops = 1, .out = devnull ? devnull : stderr, .probe = &probe };
-    struct glr_restore *snapshot = NULL;
-    if (strcmp(cap->initial_state, "snapshot") == 0) {
-        if (!(snapshot = glr_restore_load(e->o->path, err, n))) {
-            if (devnull)
-                fclose(devnull);
-            return -1;
-        }
-        opt.restore = restore_snapshot;
-        opt.restore_user = snapshot;
-        opt.snapshot = snapshot;
-    }
-    struct glrh_result res;
-    e->next_ask = 0;
-    int rc = glrh_replay(cap, &opt, &res, err, n);
-    glr_restore_free(snapshot);
-    if (devnull)
-        fclose(devnull);
-    if (rc != 0)
-        return -1;
-    /* Per history entry: the driver's value; and the events the driver changed the pixel at
-     * that the model has no entry for (a missed or extra write of the model). */
-    int checked = 0, differ = 0;
-    cJSON *driver_only = cJSON_AddArrayToObject(root, "driver_only_changes");
-    bool have_prev = false;
-    uint8_t prev[4] = { 0 };
-    cJSON *init = cJSON_GetObjectItem(root, "initial");
-    if (cJSON_IsArray(init)) {
-        for (int i = 0; i < 4; i++)
-            prev[i] = (uint8_t)cJSON_GetArrayItem(init, i)->valueint;
-        have_prev = true;
-    }
-    for (size_t i = 0; i < e->n_asks; i++) {
-        struct ask *a = &e->asks[i];
-        if (!a->answered || !a->ok) {
-            if (a->entry)
-                cJSON_AddStringToObject(a->entry, "driver_note", a->answered ? "the driver's pixel could not be read"
-                                                                              : "the driver replay did not reach it");
-            continue;
-        }
-        if (a->entry) {
-            cJSON_AddItemToObject(a->entry, "driver", bytes4(a->rgba));
-            cJSON *after = cJSON_GetObjectItem(a->entry, "after");
-            bool same = cJSON_IsArray(after);
-            for (int k = 0; same && k < 4; k++)
-                same = cJSON_GetArrayItem(after, k)->valueint == a->rgba[k];
-            cJSON_AddBoolToObject(a->entry, "agrees", same);
-            checked++;
-            differ += !same;
-        } else if (have_prev && memcmp(prev, a->rgba, 4)) {
-            cJSON *d = cJSON_CreateObject();
-            cJSON_AddNumberToObject(d, "record", (double)a->record);
-            cJSON_AddItemToObject(d, "before", bytes4(prev));
-            cJSON_AddItemToObject(d, "driver", bytes4(a->rgba));
-            cJSON_AddItemToArray(driver_only, d);
-        }
-        memcpy(prev, a->rgba, 4);
-        have_prev = true;
-    }
-    (void)events;
-    cJSON *sum = cJSON_AddObjectToObject(root, "driver_check");
-    cJSON_AddNumberToObject(sum, "events_checked", checked);
-    cJSON_AddNumberToObject(sum, "events_differing", differ);
-    cJSON_AddNumberToObject(sum, "driver_only_changes", cJSON_GetArraySize(driver_only));
-    return 0;
 }
 
 cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
@@ -743,7 +463,7 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
     cJSON_AddBoolToObject(root, "quad_only", e.clip);
     cJSON_AddItemToObject(root, "events", events);
     if (rc == 0 && o->driver)
-        rc = driver_pass(&e, cap, root, events, err, err_size);
+        rc = pxh_driver_pass(&e, cap, root, err, err_size);
     double t2 = now_s();
     cJSON *sec = cJSON_AddObjectToObject(root, "seconds");
     cJSON_AddNumberToObject(sec, "model", t1 - t0);
