@@ -20,8 +20,8 @@
 #include "ui_ipc/dap/dap_runner.h"
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
-              "[--draw K] [--pixel X,Y] [--no-timing] [--json]\n" \
-              "       glreplay debug F.glcap --pixel X,Y[,EVENT] [--fragment N] [--target T] [--json]"
+              "[--draw K] [--pixel X,Y] [--no-timing] [--json] | F.glcap --pixel X,Y[,EVENT] [--fragment N] " \
+              "[--target T] [--json]"
 
 struct opts {
     const char *path, *brk, *cond, *target;
