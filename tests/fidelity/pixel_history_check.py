@@ -82,9 +82,14 @@ def pixel(img, x, y):
     return tuple(p) if bpp == 4 else tuple(p) + (255,)
 
 
+def f32(v):
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
 def unorm8(v):
-    v = min(max(v, 0.0), 1.0) * 255.0
-    return int(v + 0.5)
+    """float -> unorm8 as llvmpipe converts: the float32 product by 255, rounded half to even."""
+    v = min(max(f32(v), 0.0), 1.0)
+    return int(round(f32(v * 255.0)))
 
 
 def check_debug(glreplay, cap, target, x, y, hist, res):
