@@ -128,8 +128,14 @@ async function main() {
         const unorm = outv.map(v => Math.round(Math.min(Math.max(v, 0), 1) * 255));
         assert.deepStrictEqual(unorm, last.driver, `the invocation's output ${out} is not the driver's pixel ${last.driver}`);
 
-        // The history over DAP: the same events as the CLI's.
-        const ph = await dc.customRequest('glreplay/pixelHistory', { x: X, y: Y });
+        // The history over DAP: the same events as the CLI's. It runs on its own thread: the
+        // server answers other requests meanwhile, and a second run waits for the first.
+        const phP = dc.customRequest('glreplay/pixelHistory', { x: X, y: Y });
+        const busy = await dc.customRequest('glreplay/pixelHistory', { x: X, y: Y }).catch(e => e);
+        assert.ok(busy instanceof Error && /busy/.test(busy.message), String(busy));
+        const th = await dc.threadsRequest();
+        assert.ok(th.body.threads.length >= 1);
+        const ph = await phP;
         assert.deepStrictEqual(ph.body.events.map(e => [e.record, e.after, e.driver]),
                                hist.events.map(e => [e.record, e.after, e.driver]));
         const phBad = await dc.customRequest('glreplay/pixelHistory', { x: X }).catch(e => e);
