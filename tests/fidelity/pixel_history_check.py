@@ -250,6 +250,9 @@ def main():
           ("; debug --pixel: %d stops, %d wrong, output = driver %d/%d" %
            (tot["debug_runs"], tot["debug_bad"], tot["debug_output_checked"] - tot["debug_output_differs"],
             tot["debug_output_checked"]) if ndebug else ""))
+    if tot["events"] == 0:
+        print("nothing was compared: no history event")
+        bad += 1
     sys.exit(1 if bad else 0)
 
 
