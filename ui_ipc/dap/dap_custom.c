@@ -288,7 +288,7 @@ static void *pixel_worker(void *arg)
     if (j->debug)
         ok = dap_pixel_parse(j->args, &rq, err, sizeof err) && dap_pixel_resolve(s->cap, &rq, &stop, err, sizeof err) == 0;
     else
-        ok = (hist = dap_pixel_history(s->cap, j->args, err, sizeof err)) != NULL;
+        ok = (hist = dap_pixel_history(s->cap, j->args, !s->in_process, err, sizeof err)) != NULL;
     pthread_mutex_t *lock = s->host.lock;   /* the server's: outlives the session */
     pthread_mutex_lock(lock);
     if (s->closing) {

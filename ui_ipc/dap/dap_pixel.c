@@ -188,7 +188,7 @@ out:
     return rc;
 }
 
-cJSON *dap_pixel_history(const struct dap_capture *c, const cJSON *args, char *err, size_t n)
+cJSON *dap_pixel_history(const struct dap_capture *c, const cJSON *args, bool allow_driver, char *err, size_t n)
 {
     struct dap_pixel_req rq;
     if (!dap_pixel_parse(args, &rq, err, n))
@@ -197,6 +197,7 @@ cJSON *dap_pixel_history(const struct dap_capture *c, const cJSON *args, char *e
     const cJSON *drv = cJSON_GetObjectItemCaseSensitive(args, "driver");
     if (cJSON_IsBool(drv))
         o.driver = cJSON_IsTrue(drv);
+    o.driver = o.driver && allow_driver;
     if (rq.target)
         pxh_parse_target(rq.target, &o.target);
     return pxh_run(&o, err, n);

@@ -42,7 +42,9 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
  * bad input. */
 bool dap_pixel_parse(const struct cJSON *o, struct dap_pixel_req *rq, char *err, size_t err_size);
 
-/* The pixel history as a JSON body (pxh_run), or NULL with err set. */
-struct cJSON *dap_pixel_history(const struct dap_capture *c, const struct cJSON *args, char *err, size_t err_size);
+/* The pixel history as a JSON body (pxh_run), or NULL with err set. The driver confirms the values
+ * unless args say "driver": false or allow_driver is false (a server inside the program). */
+struct cJSON *dap_pixel_history(const struct dap_capture *c, const struct cJSON *args, bool allow_driver, char *err,
+                                size_t err_size);
 
 #endif

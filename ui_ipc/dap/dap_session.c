@@ -84,6 +84,7 @@ struct dap_session *dap_session_new(struct dap_capture *cap, struct dap_runner *
     s->host = *host;
     s->conn = conn;
     s->log_limit = opt && opt->log_limit > 0 ? opt->log_limit : 20;
+    s->in_process = opt && opt->in_process;
     s->store = sh_store_new(opt ? opt->snapshot_budget : 0);
     s->next_bp_id = 1;
     atomic_init(&s->pause, 0);

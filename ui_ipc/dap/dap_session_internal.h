@@ -87,6 +87,7 @@ struct dap_session {
     struct dap_ref *refs;
     int n_refs, cap_refs;
     cJSON *pipeline;     /* parsed pipeline JSON of the current snapshot */
+    bool in_process;     /* glr_dap_options.in_process: no driver replay in this process */
     /* debug this pixel (dap_pixel.h): the next run pass stops at this invocation only */
     bool pixel_pending;
     struct dap_pixel_stop pixel;
