@@ -5,9 +5,11 @@
 # --png`), every event whose image changes the pixel is in the history, and the history's own
 # driver probe agrees (tests/fidelity/pixel_history_check.py). Also: bad input gets a one-line
 # error and exit 2; debug --pixel stops at that pixel.
-# usage: pixel_samples.sh GLREPLAY SHIM LIT_MESH MULTIPASS
+# A 4x multisampled window (tests/capture/msaa_window, EGL): the same checks, and a fragment's
+# depth tests and writes come per sample.
+# usage: pixel_samples.sh GLREPLAY SHIM LIT_MESH MULTIPASS MSAA_WINDOW
 set -euo pipefail
-glreplay=$1 shim=$2 lit=$3 multipass=$4
+glreplay=$1 shim=$2 lit=$3 multipass=$4 msaa=$5
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/glr-pixel.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -15,7 +17,19 @@ for s in "$lit" "$multipass"; do
   GLREPLAY_CAPTURE_FRAMES=0-1 GLREPLAY_CAPTURE_OUT="$tmp/$(basename "$s").glcap" LD_PRELOAD=$shim \
     "$s" --frames 2 --size 160x90 >/dev/null 2>&1
 done
-python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$tmp/lit_mesh.glcap" "$tmp/multipass.glcap" --pixels 3
+(unset DISPLAY; EGL_PLATFORM=surfaceless GLREPLAY_CAPTURE_FRAMES=2 GLREPLAY_CAPTURE_OUT="$tmp/msaa.glcap" \
+  LD_PRELOAD=$shim "$msaa" 4 >/dev/null 2>&1)
+python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$tmp/lit_mesh.glcap" "$tmp/multipass.glcap" \
+  "$tmp/msaa.glcap" --pixels 3 --debug 1
+"$glreplay" pixel "$tmp/msaa.glcap" --at 32,24 --json > "$tmp/m.json"
+python3 - "$tmp/m.json" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))
+f = [f for e in h["events"] if e["kind"] == "draw" for f in e["fragments"] if f["outcome"] == "written"][0]
+assert f["coverage"] == 15 and [t["sample"] for t in f["tests"]] == [0, 1, 2, 3], f
+assert [w["sample"] for w in f["writes"]] == [0, 1, 2, 3], f["writes"]
+print("msaa: a written fragment covers 4 samples, tested and written per sample")
+PY
 # bad input: one line, exit 2
 check_error() {
   local want=$1; shift
