@@ -7,7 +7,7 @@ _glreplay()
     local cur prev words cword
     _init_completion || return
 
-    local verbs="run capture info replay state model debug dap profile report help"
+    local verbs="run capture info replay state model debug pixel dap profile report help"
     if [[ $cword -eq 1 ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$verbs --help --version" -- "$cur")
         return
@@ -30,7 +30,8 @@ _glreplay()
         replay) opts="--loop --verify --png --benchmark --gl-errors --help" ;;
         state) opts="--event --json --context --help" ;;
         model) opts="--compare --png --json --benchmark --trace-hash --no-timing --timeout --help" ;;
-        debug) opts="--break --hit --condition --draw --pixel --no-timing --timeout --json --list --help" ;;
+        debug) opts="--break --hit --condition --draw --pixel --fragment --target --no-timing --timeout --json --list --help" ;;
+        pixel) opts="--at --target --json --no-driver --help" ;;
         dap) opts="--socket --stdio --connect --pid --help" ;;
         profile) opts="--out --counters --counter-mask --pc-sampling --pc-mode --seed --annotate --edges
                        --edges-exact --dot --trace-buffers --trace-out --plot --top --timeout --json --help" ;;

@@ -28,6 +28,7 @@
 
 #include "gpu_model.h"
 #include "gm_timing.h"
+#include "gm_pipe_watch.h"
 #include "statemodel/registry/glr_call.h"
 
 #ifdef __cplusplus
@@ -234,6 +235,27 @@ int gmf_read_color(gmf_runner *r, uint32_t ctx_id, int draw_buffer, uint8_t **rg
 int gmf_read_depth(gmf_runner *r, uint32_t ctx_id, float **depth, int *w, int *h);
 /* The default framebuffer's colour (back buffer) of a context, RGBA8 bottom-up. */
 int gmf_read_default(gmf_runner *r, uint32_t ctx_id, uint8_t **rgba, int *w, int *h);
+
+/* ---- pixel history (gmf_pixel_watch.c) ----
+ * The pipeline reports every fragment at the watch's pixel to watch->fn (gm_pipe_watch.h);
+ * the watch must outlive the runs it is set for (NULL: none, the default). */
+void gmf_set_pixel_watch(gmf_runner *r, gm_pipe_watch *watch);
+/* The draw framebuffer bound on a context now (0: the default framebuffer). */
+uint32_t gmf_draw_framebuffer(gmf_runner *r, uint32_t ctx_id);
+/* One pixel (sample 0) of colour buffer `buffer` (GL_COLOR_ATTACHMENTi; ignored for fbo 0,
+ * the back buffer) of framebuffer fbo. Reading an FBO attachment marks its texture as drawn
+ * into: read one only where the frame draws to it. 0, or -1 (no such target, out of bounds,
+ * not a colour image). */
+typedef struct gmf_pixel {
+    bool integer;
+    float f[4];
+    uint32_t u[4];          /* integer formats */
+    uint8_t rgba8[4];       /* as gmf_read_color converts (not for integer formats) */
+    const void *id;         /* the image's storage (compare with gm_watch_rec.surface) */
+    int width, height;
+} gmf_pixel;
+int gmf_pixel_read(gmf_runner *r, uint32_t ctx_id, uint32_t fbo, uint32_t buffer, int x, int y,
+                   gmf_pixel *out);
 
 /* ---- totals ---- */
 typedef struct gmf_totals {

@@ -102,6 +102,8 @@ static void setup_raster_state(gm_pipe_context *ctx, gm_raster_state *rs)
         if (sx1 < x1) x1 = sx1;
         if (sy1 < y1) y1 = sy1;
     }
+    if (ctx->watch && ctx->watch->clip)
+        gm_watch_clip_region(ctx, rs->flipped, &x0, &y0, &x1, &y1);
     rs->region[0] = x0; rs->region[1] = y0; rs->region[2] = x1; rs->region[3] = y1;
     rs->float_depth = false;
     rs->mrd = 1.0f / 16777215.0f;

@@ -121,10 +121,17 @@ uint32_t gm_fragops_depth_stencil(gm_pipe_context *ctx, const gm_pipe_fs_warp *w
         return mask;
     const gm_pipe_stencil_face *sf = &ctx->state.stencil[front ? 0 : 1];
     uint32_t passed = 0;
-    for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+    int wl = gm_watch_lane(ctx, w, mask);
+    gm_watch_rec wr;
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (l == wl)
+            gm_watch_ds_before(ctx, w, l, 0, z[l], sf, depth_on, stencil_on, &wr);
         if ((mask & (1u << l)) &&
             ds_sample(ctx, w->x[l], w->y[l], 0, z[l], sf, depth_on, stencil_on))
             passed |= 1u << l;
+        if (l == wl)
+            gm_watch_ds_after(ctx, w, &wr, (passed >> l) & 1u);
+    }
     return passed;
 }
 
@@ -136,14 +143,22 @@ uint32_t gm_fragops_depth_stencil_ms(gm_pipe_context *ctx, const gm_pipe_fs_warp
     bool any = ds_enabled(ctx, &depth_on, &stencil_on);
     const gm_pipe_stencil_face *sf = &ctx->state.stencil[front ? 0 : 1];
     uint32_t passed = 0;
+    int wl = any ? gm_watch_lane(ctx, w, mask) : -1;
+    gm_watch_rec wr;
     for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
         if (!(mask & (1u << l)))
             continue;
         uint32_t m = smask[l];
-        for (int s = 0; any && s < GM_PIPE_MAX_SAMPLES; s++)
-            if ((m & (1u << s)) &&
-                !ds_sample(ctx, w->x[l], w->y[l], s, zs[s][l], sf, depth_on, stencil_on))
+        for (int s = 0; any && s < GM_PIPE_MAX_SAMPLES; s++) {
+            if (!(m & (1u << s)))
+                continue;
+            if (l == wl)
+                gm_watch_ds_before(ctx, w, l, s, zs[s][l], sf, depth_on, stencil_on, &wr);
+            if (!ds_sample(ctx, w->x[l], w->y[l], s, zs[s][l], sf, depth_on, stencil_on))
                 m &= ~(1u << s);
+            if (l == wl)
+                gm_watch_ds_after(ctx, w, &wr, (m >> s) & 1u);
+        }
         smask[l] = m;
         if (m)
             passed |= 1u << l;
@@ -423,9 +438,16 @@ void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t m
             continue;
         if (ctx->state.blend[rt].enable)
             ctx->stats.blend_ops += (uint64_t)__builtin_popcount(mask);
-        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+        int wl = gm_watch_lane(ctx, w, mask);
+        gm_watch_rec wr;
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+            if (l == wl)
+                gm_watch_color_before(ctx, w, rt, l, 0, false, &wr);
             if (mask & (1u << l))
                 write_rt(ctx, rt, w, l, 0, false);
+            if (l == wl)
+                gm_watch_color_after(ctx, w, &wr);
+        }
     }
 }
 
@@ -437,14 +459,22 @@ void gm_fragops_color_ms(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_
     for (int rt = 0; rt < GM_PIPE_MAX_RT; rt++) {
         if (!ctx->fb.color[rt])
             continue;
+        int wl = gm_watch_lane(ctx, w, mask);
+        gm_watch_rec wr;
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
             if (!(mask & (1u << l)))
                 continue;
             if (ctx->state.blend[rt].enable)
                 ctx->stats.blend_ops++;
-            for (int s = 0; s < GM_PIPE_MAX_SAMPLES; s++)
-                if (smask[l] & (1u << s))
-                    write_rt(ctx, rt, w, l, s, alpha_to_one);
+            for (int s = 0; s < GM_PIPE_MAX_SAMPLES; s++) {
+                if (!(smask[l] & (1u << s)))
+                    continue;
+                if (l == wl)
+                    gm_watch_color_before(ctx, w, rt, l, s, alpha_to_one, &wr);
+                write_rt(ctx, rt, w, l, s, alpha_to_one);
+                if (l == wl)
+                    gm_watch_color_after(ctx, w, &wr);
+            }
         }
     }
 }

@@ -79,4 +79,27 @@ extern int gm_pipe_viewport_fused;
 /* Comparison of GL funcs on floats/ints. */
 bool gm_compare_func(uint32_t func, double a, double b);
 
+/* Pixel history (gm_pipe_watch.c): the lane of `mask` at the watched pixel, -1 when nobody
+ * watches or no lane is there; then the records of that lane (gm_pipe_watch.h). */
+int gm_watch_lane_slow(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask);
+static inline int gm_watch_lane(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask)
+{
+    return ctx->watch ? gm_watch_lane_slow(ctx, w, mask) : -1;
+}
+void gm_watch_fragment(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int l, bool early,
+                       int sample);
+void gm_watch_shaded(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int l,
+                     uint32_t coverage_after, float depth);
+void gm_watch_ds_before(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int l, int smp,
+                        float z, const gm_pipe_stencil_face *sf, bool depth_on, bool stencil_on,
+                        gm_watch_rec *r);
+void gm_watch_ds_after(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, gm_watch_rec *r,
+                       bool passed);
+void gm_watch_color_before(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int rt, int l,
+                           int smp, bool alpha_to_one, gm_watch_rec *r);
+void gm_watch_color_after(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, gm_watch_rec *r);
+/* gm_pipe_watch.clip: narrows a draw's raster region (raster space) to the 2x2 quad of the
+ * watched pixel, unless the fragment shader has side effects. */
+void gm_watch_clip_region(const gm_pipe_context *ctx, bool flipped, int *x0, int *y0, int *x1, int *y1);
+
 #endif

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "gm_pipe_watch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -340,6 +341,7 @@ typedef struct gm_pipe_context {
      * over from draw to draw until a primitive resets it (gm_stipple.c) */
     float line_stipple_counter;
     char error[256];          /* last error message */
+    gm_pipe_watch *watch;     /* pixel history observer (gm_pipe_watch.h), NULL: none */
 } gm_pipe_context;
 
 /* Execute a draw.  Returns 0 on success, -1 with ctx->error set on bad input or when a

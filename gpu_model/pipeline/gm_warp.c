@@ -144,6 +144,7 @@ static void finish_warp(gm_draw_ctx *dc, gm_fs_pending *p)
     const gm_raster_state *rs = &dc->rs;
     const gm_pipe_fs_warp *w = &p->w;
     uint32_t live = p->live;
+    int wl = gm_watch_lane(ctx, w, live);
     /* quads whose shaded (live) lanes were all discarded */
     for (int q = 0; q < GM_PIPE_WARP_QUADS; q++) {
         uint32_t qm = 0xfu << (4 * q);
@@ -153,6 +154,8 @@ static void finish_warp(gm_draw_ctx *dc, gm_fs_pending *p)
     live &= ~w->discard;
     if (p->ms) {
         live = ms_shader_coverage(dc, p, live);
+        if (wl >= 0)
+            gm_watch_shaded(ctx, w, wl, (live >> wl) & 1u ? p->smask[wl] : 0u, w->depth[wl]);
         if (!p->early) {
             if (info->fs_writes_depth)
                 for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
@@ -166,6 +169,9 @@ static void finish_warp(gm_draw_ctx *dc, gm_fs_pending *p)
         gm_fragops_color_ms(ctx, w, live, p->smask, rs->ms && ctx->state.alpha_to_one);
         return;
     }
+    if (wl >= 0)
+        gm_watch_shaded(ctx, w, wl, (live >> wl) & 1u,
+                        info->fs_writes_depth ? clampf(w->depth[wl], rs->zmin, rs->zmax) : p->z[wl]);
     if (!p->early) {
         if (info->fs_writes_depth)
             for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
@@ -350,6 +356,9 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
     if (ms)
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
             cur->smask[l] = (live >> l) & 1u ? w->sample_mask_in[l] : 0u;
+    int wl = gm_watch_lane(ctx, w, live);
+    if (wl >= 0)
+        gm_watch_fragment(ctx, w, wl, early, sample);
     if (early) {
         live = ms ? gm_fragops_depth_stencil_ms(ctx, w, live, cur->smask, cur->zs, pr->front)
                   : gm_fragops_depth_stencil(ctx, w, live, z, pr->front);

@@ -103,8 +103,8 @@ static void pack_restore(const struct glrh_gl *gl, struct features f, const stru
 
 /* Reads colour buffer `buffer` (GL_BACK, GL_COLOR_ATTACHMENTi; 0 = leave the read buffer) of
  * framebuffer `fbo` into pixels. */
-static int read_framebuffer(const struct glrh_gl *gl, struct features f, GLuint fbo, GLenum buffer, unsigned w,
-                            unsigned h, uint8_t *pixels)
+static int read_framebuffer_at(const struct glrh_gl *gl, struct features f, GLuint fbo, GLenum buffer, int x, int y,
+                               unsigned w, unsigned h, uint8_t *pixels)
 {
     GLenum target = f.split_fbo ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
     GLint old_fbo = 0, old_read = 0;
@@ -120,7 +120,7 @@ static int read_framebuffer(const struct glrh_gl *gl, struct features f, GLuint 
     }
     struct saved_pack sp;
     pack_save_and_reset(gl, f, &sp);
-    gl->ReadPixels(0, 0, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    gl->ReadPixels(x, y, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
     GLenum e = glrh_gl_drain_errors(gl);
     pack_restore(gl, f, &sp);
     if (set_read && (GLenum)old_read != buffer)
@@ -128,6 +128,23 @@ static int read_framebuffer(const struct glrh_gl *gl, struct features f, GLuint 
     if ((GLuint)old_fbo != fbo)
         gl->BindFramebuffer(target, (GLuint)old_fbo);
     return e == GL_NO_ERROR ? 0 : -1;
+}
+
+static int read_framebuffer(const struct glrh_gl *gl, struct features f, GLuint fbo, GLenum buffer, unsigned w,
+                            unsigned h, uint8_t *pixels)
+{
+    return read_framebuffer_at(gl, f, fbo, buffer, 0, 0, w, h, pixels);
+}
+
+int glrh_read_draw_pixel(const struct glrh_gl *gl, const struct glrh_context *d, GLenum buffer, int x, int y,
+                         uint8_t rgba[4])
+{
+    struct features f = features_of(gl, d);
+    glrh_gl_drain_errors(gl);
+    GLint fbo = 0;
+    if (gl->BindFramebuffer)
+        gl->GetIntegerv(f.split_fbo ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &fbo);
+    return read_framebuffer_at(gl, f, (GLuint)fbo, fbo ? buffer : GL_BACK, x, y, 1, 1, rgba);
 }
 
 int glrh_read_back_buffer(const struct glrh_gl *gl, const struct glrh_context *d, unsigned w, unsigned h,

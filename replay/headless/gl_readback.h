@@ -48,4 +48,10 @@ int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_contex
 int glrh_read_draw_buffer(const struct glrh_gl *gl, const struct glrh_context *d, unsigned surf_w, unsigned surf_h,
                           uint8_t **pixels, unsigned *w, unsigned *h);
 
+/* One pixel (x, y) of the framebuffer bound for drawing: colour buffer `buffer`
+ * (GL_COLOR_ATTACHMENTi) of a framebuffer object, the back buffer of the default one; RGBA8.
+ * 0, or -1 when it cannot be read. */
+int glrh_read_draw_pixel(const struct glrh_gl *gl, const struct glrh_context *d, GLenum buffer, int x, int y,
+                         uint8_t rgba[4]);
+
 #endif

@@ -254,6 +254,8 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
         glrh_png_after_draw(r, c->cmd);
     if (r->opt->on_image && r->pass == 0 && (draw || glrh_cmd_is_clear(c->cmd) || glrh_cmd_is_blit(c->cmd)))
         glrh_image_after_draw(r, c->cmd);
+    if (r->opt->probe && r->pass == 0)
+        glrh_probe_after_call(r, c);
 }
 
 static int run_pass(struct replayer *r)

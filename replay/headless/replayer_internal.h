@@ -74,6 +74,8 @@ void glrh_verify_end_images(struct replayer *r);
 void glrh_png_after_draw(struct replayer *r, uint32_t cmd);
 /* The same image handed to opt->on_image (glreplay report). */
 void glrh_image_after_draw(struct replayer *r, uint32_t cmd);
+/* The pixel probe (glrh_options.probe) after a dispatched call of the first pass (replay_probe.c). */
+void glrh_probe_after_call(struct replayer *r, const struct glr_call *c);
 
 /* A CLIENT_ARRAY record: returns an enum glr_dispatch_result. */
 int glrh_client_array(struct replayer *r, const struct glr_call *c);

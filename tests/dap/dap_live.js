@@ -130,6 +130,9 @@ async function main(pause) {
         const x = Math.round(vs[0] * W - 0.5), y = Math.round(vs[1] * H - 0.5);
         assert.ok(Math.abs(vs[0] - (x + 0.5) / W) < 1e-5 && Math.abs(vs[1] - (y + 0.5) / H) < 1e-5,
             `v_screen ${vsVar.value} is a pixel centre`);
+        // Pixel history inside the program: the model only (no driver replay in its process).
+        const ph = await dc.customRequest('glreplay/pixelHistory', { x, y });
+        assert.ok(ph.body.events.length >= 1 && !('driver_check' in ph.body), JSON.stringify(ph.body).slice(0, 300));
         if (pause)
             await pausedAndLooping(sock);
         else

@@ -1,7 +1,9 @@
 /* `glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition E] [--draw K]
  * [--pixel X,Y] [--json]`: runs the frame in the GPU model to the N-th hit of one breakpoint and
  * prints the shadow snapshot the IDE would see (stack, locals of the focused lane, every lane of
- * the warp, uniforms, built-ins, pipeline state). */
+ * the warp, uniforms, built-ins, pipeline state).
+ * `glreplay debug F.glcap --pixel X,Y[,EVENT]` without --break: debug this pixel, a stop at the
+ * first line of the fragment shader invocation that wrote the pixel (ui_ipc/dap/dap_pixel.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +17,18 @@
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_engine.h"
 #include "ui_ipc/cli/cli_stop.h"
+#include "ui_ipc/dap/dap_pixel.h"
 #include "ui_ipc/dap/dap_runner.h"
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
-              "[--draw K] [--pixel X,Y] [--no-timing] [--timeout S] [--json]"
+              "[--draw K] [--pixel X,Y] [--no-timing] [--timeout S] [--json] | F.glcap --pixel X,Y[,EVENT] " \
+              "[--fragment N] [--target T] [--timeout S] [--json]"
 
 struct opts {
-    const char *path, *brk, *cond;
+    const char *path, *brk, *cond, *target;
     uint64_t hit;
-    int draw, px, py;
+    int draw, px, py, fragment;
+    long long pevent;
     bool json, no_timing;
     double timeout;
 };
@@ -40,6 +45,12 @@ static void help(void)
            "  --condition EXPR      count only lanes where the GLSL expression is true\n"
            "  --draw K              count only hits in draw K\n"
            "  --pixel X,Y           count only fragments at window pixel X,Y\n"
+           "  --pixel X,Y[,EVENT]   without --break: debug this pixel, stop at the first line of the\n"
+           "                        fragment shader invocation that wrote it (at event EVENT, a draw of\n"
+           "                        `glreplay pixel`'s history; default: the last draw that wrote it)\n"
+           "  --fragment N          with that: the N-th fragment of the event at the pixel (default: the\n"
+           "                        last one written)\n"
+           "  --target T            with that: the image (back, fboN, fboN/colorK; default back)\n"
            "  --no-timing           run each warp to its end instead of the timing model's interleaved\n"
            "                        order (faster for hits deep in a frame; hit N is then another lane)\n"
            "  --timeout S           stop the run after S seconds (also the first Ctrl-C): exit 1\n"
@@ -267,7 +278,7 @@ static void engine_log(void *user, const char *text)
 
 int cli_debug(int argc, char **argv)
 {
-    struct opts o = { .hit = 1, .draw = -1, .px = -1, .py = -1 };
+    struct opts o = { .hit = 1, .draw = -1, .px = -1, .py = -1, .pevent = -1 };
     bool list = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -288,7 +299,7 @@ int cli_debug(int argc, char **argv)
             }
             i++;
         } else if (!strcmp(a, "--break") || !strcmp(a, "--condition") || !strcmp(a, "--hit") || !strcmp(a, "--draw") ||
-                   !strcmp(a, "--pixel")) {
+                   !strcmp(a, "--pixel") || !strcmp(a, "--fragment") || !strcmp(a, "--target")) {
             if (i + 1 >= argc) {
                 cli_error("debug: %s needs a value (" USAGE ")", a);
                 return 2;
@@ -304,6 +315,14 @@ int cli_debug(int argc, char **argv)
                     return 2;
                 }
                 o.hit = (uint64_t)v;
+            } else if (!strcmp(a, "--target")) {
+                o.target = val;
+            } else if (!strcmp(a, "--fragment")) {
+                if (!parse_num(val, 1, 1 << 20, &v)) {
+                    cli_error("debug: --fragment needs a positive number, got '%s'", val);
+                    return 2;
+                }
+                o.fragment = (int)v;
             } else if (!strcmp(a, "--draw")) {
                 if (!parse_num(val, 0, 1 << 30, &v)) {
                     cli_error("debug: --draw needs a draw index, got '%s'", val);
@@ -319,8 +338,12 @@ int cli_debug(int argc, char **argv)
                     return 2;
                 }
                 snprintf(xs, sizeof xs, "%.*s", (int)(comma - val), val);
-                if (!parse_num(xs, 0, 1 << 20, &x) || !parse_num(comma + 1, 0, 1 << 20, &y)) {
-                    cli_error("debug: --pixel needs X,Y, got '%s'", val);
+                char ys[32];
+                const char *comma2 = strchr(comma + 1, ',');
+                snprintf(ys, sizeof ys, "%.*s", comma2 ? (int)(comma2 - comma - 1) : 31, comma + 1);
+                if (!parse_num(xs, 0, 1 << 20, &x) || !parse_num(ys, 0, 1 << 20, &y) ||
+                    (comma2 && !parse_num(comma2 + 1, 0, 1ll << 53, &o.pevent))) {
+                    cli_error("debug: --pixel needs X,Y or X,Y,EVENT, got '%s'", val);
                     return 2;
                 }
                 o.px = (int)x;
@@ -336,8 +359,13 @@ int cli_debug(int argc, char **argv)
             return 2;
         }
     }
-    if (!o.path || (!o.brk && !list)) {
-        cli_error("debug: %s (" USAGE ")", !o.path ? "no capture file given" : "--break is required");
+    bool pixel_mode = !o.brk && !list && o.px >= 0;
+    if (!o.path || (!o.brk && !list && !pixel_mode)) {
+        cli_error("debug: %s (" USAGE ")", !o.path ? "no capture file given" : "--break (or --pixel) is required");
+        return 2;
+    }
+    if (!pixel_mode && (o.pevent >= 0 || o.fragment || o.target)) {
+        cli_error("debug: EVENT in --pixel, --fragment and --target go with --pixel without --break (" USAGE ")");
         return 2;
     }
     char err[512];
@@ -353,16 +381,41 @@ int cli_debug(int argc, char **argv)
     }
     struct dap_bp bps[16];
     struct dap_binding binds[16], first = { 0, 0, 0 };
-    int file_line, n_binds = 0;
-    int n = bind(c, o.brk, bps, 16, &file_line, binds, &n_binds);
-    if (!n) {
-        dap_capture_close(c);
-        return 1;
-    }
-    for (int i = 0; i < n; i++) {
-        bps[i].hit_op = DAP_HIT_EQ;
-        bps[i].hit_n = o.hit;
-        bps[i].condition = o.cond;
+    int file_line, n_binds = 0, n;
+    char pixel_target[128];
+    struct dap_pixel_stop ps;
+    if (pixel_mode) {
+        struct dap_pixel_req prq = { .x = o.px, .y = o.py, .event = o.pevent, .fragment = o.fragment,
+                                     .primitive = -1, .target = o.target };
+        if (dap_pixel_resolve(c, &prq, &ps, err, sizeof err) != 0) {
+            cli_error("debug: %s", err);
+            dap_capture_close(c);
+            return 1;
+        }
+        bps[0] = ps.bp;
+        n = 1;
+        o.draw = ps.draw;
+        o.hit = ps.bp.hit_n;
+        const struct dap_shader *sh = dap_capture_shader(c, ps.bp.shader);
+        snprintf(pixel_target, sizeof pixel_target, "%s:%d", sh ? sh->name : "?", ps.bp.line);
+        o.brk = pixel_target;
+        if (!o.json)
+            printf("pixel (%d, %d): event %llu (draw %d), fragment of primitive %d%s, shader output 0 "
+                   "(%.6g, %.6g, %.6g, %.6g): fragment %llu shaded there in the draw\n",
+                   o.px, o.py, (unsigned long long)ps.record, ps.draw, ps.primitive,
+                   ps.written ? " (written)" : " (rejected after its shader)", ps.output[0], ps.output[1],
+                   ps.output[2], ps.output[3], (unsigned long long)ps.bp.hit_n);
+    } else {
+        n = bind(c, o.brk, bps, 16, &file_line, binds, &n_binds);
+        if (!n) {
+            dap_capture_close(c);
+            return 1;
+        }
+        for (int i = 0; i < n; i++) {
+            bps[i].hit_op = DAP_HIT_EQ;
+            bps[i].hit_n = o.hit;
+            bps[i].condition = o.cond;
+        }
     }
     struct dap_runner *r = dap_runner_create(c, err, sizeof err);
     if (!r) {
@@ -417,6 +470,18 @@ int cli_debug(int argc, char **argv)
             if (o.cond)
                 cJSON_AddStringToObject(b, "condition", o.cond);
             cJSON_AddItemToObject(root, "breakpoint", b);
+            if (pixel_mode) {
+                cJSON *p = cJSON_AddObjectToObject(root, "pixel");
+                cJSON_AddNumberToObject(p, "x", o.px);
+                cJSON_AddNumberToObject(p, "y", o.py);
+                cJSON_AddNumberToObject(p, "event", (double)ps.record);
+                cJSON_AddNumberToObject(p, "draw", ps.draw);
+                cJSON_AddNumberToObject(p, "primitive", ps.primitive);
+                cJSON_AddBoolToObject(p, "written", ps.written);
+                cJSON *out = cJSON_AddArrayToObject(p, "output");
+                for (int k = 0; k < 4; k++)
+                    cJSON_AddItemToArray(out, cJSON_CreateNumber(ps.output[k]));
+            }
             /* The GPU context: the other warps resident in the timing model at the stop. */
             cJSON *rw = cJSON_AddArrayToObject(root, "residentWarps");
             for (int i = 0; i < res.n_others; i++)

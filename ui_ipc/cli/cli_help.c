@@ -55,6 +55,21 @@ static const struct verb_help helps[] = {
       "  --benchmark   time the model and the driver on the same frames\n"
       "  --trace-hash  print the count and a hash of every issued warp instruction (determinism check)\n"
       "  --no-timing   run warps to completion without the timing model (faster, no cycle counts)\n" },
+    { "pixel",
+      "usage: glreplay pixel F.glcap --at X,Y [--target T] [--json] [--no-driver]\n\n"
+      "Pixel history: every clear, draw, blit and copy of the capture that touched pixel X,Y (origin\n"
+      "bottom-left) of a colour image, in order, with the fragments the GPU model produced there (the\n"
+      "primitive, the shader's outputs, each depth/stencil test with both values, discard, sample\n"
+      "coverage, the blend inputs), the draws whose fragments were all rejected and why, and the value\n"
+      "after each event in the model and on the driver (a headless replay), with where they differ.\n"
+      "Exit status: 0, 1 the model and the driver disagree (or the driver changed the pixel at an\n"
+      "event the history lacks), 2 bad usage or a capture that cannot be used.\n\n"
+      "  --at X,Y      the pixel (required)\n"
+      "  --target T    the image: back (the default framebuffer's back buffer, the default), fboN\n"
+      "                (its colour attachment 0) or fboN/colorK; ctxN/ before it picks the context\n"
+      "                (default: the first that swaps)\n"
+      "  --json        strict JSON on stdout (docs/PIXEL_HISTORY.md)\n"
+      "  --no-driver   the model only (no driver replay, no confirmation)\n" },
 };
 
 bool cli_help_print(const char *verb)

@@ -9,5 +9,7 @@ int cli_replay(int argc, char **argv);
 int cli_profile(int argc, char **argv);
 /* A self-contained HTML page of a capture (cli_report.c). */
 int cli_report(int argc, char **argv);
+/* Pixel history of a capture (cli_pixel.c). */
+int cli_pixel(int argc, char **argv);
 
 #endif

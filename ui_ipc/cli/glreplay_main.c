@@ -23,6 +23,7 @@ static const struct verb verbs[] = {
     { "state", cli_state, "state F.glcap --event K [--json] [--context ID]   API state before the K-th record (state model)" },
     { "model", cli_model, "model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing]   run the frame on the GPU model" },
     { "debug", cli_debug, "debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition E] [--draw K] [--pixel X,Y] [--no-timing] [--json] | --list   stop at the N-th hit, print the snapshot" },
+    { "pixel", cli_pixel, "pixel F.glcap --at X,Y [--target back|fboN/colorK] [--json] [--no-driver]   every event that touched a pixel: fragments, tests, blend; model and driver values" },
     { "profile", cli_profile, "profile F.glcap --out trace.json [--counters] [--pc-sampling P] [--edges B] [--trace-buffers TYPES] [--plot out.svg] [--json] ...   GPU model telemetry: Perfetto trace, report, plot" },
     { "report", cli_report, "report F.glcap --out DIR [--profile] [--no-model] [--thumb-size N]   self-contained HTML page of the frame" },
     { "dap", cli_dap, "dap --socket P F.glcap   Debug Adapter Protocol server for a capture file" },

@@ -8,6 +8,7 @@
 #ifndef GLR_DAP_H
 #define GLR_DAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct dap_capture;
@@ -24,6 +25,9 @@ struct glr_dap_options {
     unsigned handshake_timeout_ms; /* nothing received for this long before configurationDone */
     unsigned idle_timeout_ms;      /* nothing received for this long after it, no pass running */
     unsigned write_timeout_ms;     /* output pending and not a byte read by the client this long */
+    /* Served inside the program (live attach, glr_dap_serve_capture_fd): nothing may replay on a
+     * driver in this process (glreplay/pixelHistory then runs the model only). */
+    bool in_process;
 };
 
 /* Serves `cap` (indexed capture) with `runner` on a socket at `path`. The capture and runner

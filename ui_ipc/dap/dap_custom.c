@@ -1,5 +1,6 @@
 /* Custom requests: glreplay/capture, glreplay/events, glreplay/state, glreplay/image,
- * glreplay/focus, glreplay/profile. */
+ * glreplay/focus, glreplay/profile, glreplay/pixelHistory, glreplay/debugPixel. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,117 @@ static void focus(struct dap_session *s, const cJSON *req, const cJSON *args)
     dap_event(s, "invalidated", ib);
 }
 
+#ifdef GLR_HAVE_PIXEL
+/* glreplay/pixelHistory and glreplay/debugPixel run the frame (in the model, and for the history
+ * on the driver too: seconds for a large frame) on their own thread, so the server's I/O thread
+ * keeps serving every connection. The session counts as running meanwhile, like a pass. */
+struct pixel_job {
+    struct dap_session *s;
+    cJSON *req, *args;
+    bool debug;
+};
+
+static void debug_pixel_answer(struct dap_session *s, const cJSON *req)
+{
+    const struct dap_pixel_stop *p = &s->pixel;
+    const struct dap_shader *sh = dap_capture_shader(s->cap, p->bp.shader);
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "event", (double)p->record);
+    cJSON_AddNumberToObject(b, "draw", p->draw);
+    cJSON_AddNumberToObject(b, "primitive", p->primitive);
+    cJSON_AddNumberToObject(b, "fragment", (double)p->bp.hit_n);
+    cJSON_AddBoolToObject(b, "written", p->written);
+    cJSON_AddStringToObject(b, "shader", sh ? sh->name : "");
+    cJSON_AddNumberToObject(b, "line", p->bp.line);
+    cJSON *o = cJSON_AddArrayToObject(b, "output");
+    for (int k = 0; k < 4; k++)
+        cJSON_AddItemToArray(o, cJSON_CreateNumber(p->output[k]));
+    dap_respond(s, req, true, b, NULL);
+}
+
+static void *pixel_worker(void *arg)
+{
+    struct pixel_job *j = arg;
+    struct dap_session *s = j->s;
+    char err[512] = "", msg[600];
+    /* s->cap is immutable while the session lives (and it lives while running) */
+    cJSON *hist = NULL;
+    struct dap_pixel_req rq;
+    struct dap_pixel_stop stop;
+    bool ok;
+    if (j->debug)
+        ok = dap_pixel_parse(j->args, &rq, err, sizeof err) && dap_pixel_resolve(s->cap, &rq, &stop, err, sizeof err) == 0;
+    else
+        ok = (hist = dap_pixel_history(s->cap, j->args, !s->in_process, err, sizeof err)) != NULL;
+    pthread_mutex_t *lock = s->host.lock;   /* the server's: outlives the session */
+    pthread_mutex_lock(lock);
+    if (s->closing) {
+        cJSON_Delete(hist);
+        dap_session_job_done(s);
+    } else if (!ok) {
+        snprintf(msg, sizeof msg, "glreplay/%s: %s", j->debug ? "debugPixel" : "pixelHistory", err);
+        dap_respond(s, j->req, false, NULL, msg);
+        dap_session_job_done(s);
+    } else if (!j->debug) {
+        dap_respond(s, j->req, true, hist, NULL);
+        dap_session_job_done(s);
+    } else {
+        s->pixel = stop;
+        s->pixel_pending = true;
+        debug_pixel_answer(s, j->req);
+        /* the pass starts where the job ends: the stopped event follows */
+        if (!dap_session_job_done(s) && dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0) {
+            s->pixel_pending = false;
+            dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
+        }
+    }
+    pthread_mutex_unlock(lock);
+    cJSON_Delete(j->req);
+    cJSON_Delete(j->args);
+    free(j);
+    return NULL;
+}
+
+static void pixel_request(struct dap_session *s, const cJSON *req, const cJSON *args, bool debug)
+{
+    const char *name = debug ? "glreplay/debugPixel" : "glreplay/pixelHistory";
+    char msg[200];
+    if (s->running || (debug && !s->configured)) {
+        snprintf(msg, sizeof msg, "%s: %s", name, s->running ? "the GPU model is busy with a pass; retry when it ends"
+                                                              : "send configurationDone first");
+        dap_respond(s, req, false, NULL, msg);
+        return;
+    }
+    struct pixel_job *j = calloc(1, sizeof *j);
+    if (!j || !(j->req = cJSON_Duplicate(req, true)) ||
+        !(j->args = args ? cJSON_Duplicate(args, true) : cJSON_CreateObject())) {
+        if (j) {
+            cJSON_Delete(j->req);
+            free(j);
+        }
+        dap_respond(s, req, false, NULL, "out of memory");
+        return;
+    }
+    j->s = s;
+    j->debug = debug;
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    s->running = true;
+    int rc = pthread_create(&t, &attr, pixel_worker, j);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        s->running = false;
+        cJSON_Delete(j->req);
+        cJSON_Delete(j->args);
+        free(j);
+        snprintf(msg, sizeof msg, "%s: cannot start a thread", name);
+        dap_respond(s, req, false, NULL, msg);
+    }
+}
+#endif
+
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args)
 {
     if (!strcmp(cmd, "glreplay/capture"))
@@ -263,6 +375,15 @@ bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req
         dap_profile_request(s, req, args);
 #else
         dap_respond(s, req, false, NULL, "not available: GPU model telemetry is not built into this server");
+#endif
+#ifdef GLR_HAVE_PIXEL
+    else if (!strcmp(cmd, "glreplay/pixelHistory"))
+        pixel_request(s, req, args, false);
+    else if (!strcmp(cmd, "glreplay/debugPixel"))
+        pixel_request(s, req, args, true);
+#else
+    else if (!strcmp(cmd, "glreplay/pixelHistory") || !strcmp(cmd, "glreplay/debugPixel"))
+        dap_respond(s, req, false, NULL, "not available: this server is built without the pixel history engine");
 #endif
     else
         return false;

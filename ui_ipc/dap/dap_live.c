@@ -24,7 +24,11 @@ int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, co
         dap_capture_close(cap);
         return -1;
     }
-    int rc = glr_dap_serve_fd(fd, initial, initial_len, cap, runner, opt, err, err_size);
+    struct glr_dap_options o = { 0 };
+    if (opt)
+        o = *opt;
+    o.in_process = true;   /* inside the program: no driver replay here */
+    int rc = glr_dap_serve_fd(fd, initial, initial_len, cap, runner, &o, err, err_size);
     dap_runner_destroy(runner);
     dap_capture_close(cap);
     return rc;

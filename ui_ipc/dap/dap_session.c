@@ -84,6 +84,7 @@ struct dap_session *dap_session_new(struct dap_capture *cap, struct dap_runner *
     s->host = *host;
     s->conn = conn;
     s->log_limit = opt && opt->log_limit > 0 ? opt->log_limit : 20;
+    s->in_process = opt && opt->in_process;
     s->store = sh_store_new(opt ? opt->snapshot_budget : 0);
     s->next_bp_id = 1;
     atomic_init(&s->pause, 0);
@@ -187,6 +188,7 @@ struct job {
     struct dap_bp *bps;
     enum dap_step steps[1];
     bool is_step;
+    bool pixel;          /* debug this pixel: the stop is the invocation that wrote s->pixel */
 };
 
 static void job_log(void *user, const char *text)
@@ -225,10 +227,14 @@ static void finish(struct dap_session *s, struct job *j)
         s->stopped = true;
         dap_inspect_reset(s);
         cJSON *b = cJSON_CreateObject();
-        cJSON_AddStringToObject(b, "reason", r->reason);
+        cJSON_AddStringToObject(b, "reason", j->pixel ? "entry" : r->reason);
         char desc[256];
         const sh_header *h = sh_snapshot_header(s->snap);
-        if (!strcmp(r->reason, "breakpoint"))
+        if (j->pixel)
+            snprintf(desc, sizeof desc, "first line of the invocation that wrote pixel (%d, %d) at event %llu: %s, lane %d",
+                     s->pixel.x, s->pixel.y, (unsigned long long)s->pixel.record, sh_snapshot_title(s->snap),
+                     h->focus_lane);
+        else if (!strcmp(r->reason, "breakpoint"))
             snprintf(desc, sizeof desc, "hit %llu of breakpoint %d: %s, lane %d", (unsigned long long)r->hit, r->bp_id,
                      sh_snapshot_title(s->snap), h->focus_lane);
         else
@@ -236,7 +242,7 @@ static void finish(struct dap_session *s, struct job *j)
         cJSON_AddStringToObject(b, "description", desc);
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
-        if (!strcmp(r->reason, "breakpoint")) {
+        if (!j->pixel && !strcmp(r->reason, "breakpoint")) {
             cJSON *ids = cJSON_AddArrayToObject(b, "hitBreakpointIds");
             cJSON_AddItemToArray(ids, cJSON_CreateNumber(r->bp_id));
         }
@@ -347,6 +353,17 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
     j->req.log_limit = s->log_limit;
     j->req.only_draw = -1;
     j->req.only_x = j->req.only_y = -1;
+    if (kind == DAP_PASS_RUN && s->pixel_pending) {
+        /* debug this pixel: only the invocation's breakpoint, counted in its draw at its pixel */
+        j->bps[0] = s->pixel.bp;
+        j->bps[0].id = -1;
+        j->req.n_bps = 1;
+        j->req.only_draw = s->pixel.draw;
+        j->req.only_x = s->pixel.x;
+        j->req.only_y = s->pixel.y;
+        j->pixel = true;
+        s->pixel_pending = false;
+    }
     switch (kind) {
     case DAP_PASS_RUN:
         j->req.emit_logs = true;
@@ -652,6 +669,22 @@ static cJSON *capabilities(void)
     return c;
 }
 
+bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err, size_t err_size)
+{
+#ifdef GLR_HAVE_PIXEL
+    struct dap_pixel_req rq;
+    if (!dap_pixel_parse(pixel, &rq, err, err_size) || dap_pixel_resolve(s->cap, &rq, &s->pixel, err, err_size) != 0)
+        return false;
+    s->pixel_pending = true;
+    return true;
+#else
+    (void)s;
+    (void)pixel;
+    snprintf(err, err_size, "pixel: not available: this server is built without the pixel history engine");
+    return false;
+#endif
+}
+
 static void begin(struct dap_session *s)
 {
     if (s->pending_attach) {
@@ -666,7 +699,7 @@ static void begin(struct dap_session *s)
     int n = 0;
     for (int i = 0; i < s->n_sources; i++)
         n += s->sources[i].n_bps;
-    if (n)
+    if (n || s->pixel_pending)
         dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
     else
         dap_output(s, "console", "no breakpoints: set one on a shader line (or pause) to run the frame\n");
@@ -729,8 +762,12 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             dap_event(s, "initialized", NULL);
         }
     } else if (!strcmp(cmd, "attach") || !strcmp(cmd, "launch")) {
+        char perr[400];
+        const cJSON *px = cJSON_GetObjectItemCaseSensitive(args, "pixel");
         if (s->attached) {
             dap_respond(s, msg, false, NULL, "already attached");
+        } else if (px && !dap_session_set_pixel(s, px, perr, sizeof perr)) {
+            dap_respond(s, msg, false, NULL, perr);
         } else {
             s->attached = true;
             if (s->configured) {

@@ -8,6 +8,7 @@
 #include "shadow/shadow.h"
 #include "ui_ipc/dap/dap_bind.h"
 #include "ui_ipc/dap/dap_engine.h"
+#include "ui_ipc/dap/dap_pixel.h"
 #include "ui_ipc/dap/dap_session.h"
 
 #define DAP_MAX_BINDINGS 16
@@ -86,6 +87,10 @@ struct dap_session {
     struct dap_ref *refs;
     int n_refs, cap_refs;
     cJSON *pipeline;     /* parsed pipeline JSON of the current snapshot */
+    bool in_process;     /* glr_dap_options.in_process: no driver replay in this process */
+    /* debug this pixel (dap_pixel.h): the next run pass stops at this invocation only */
+    bool pixel_pending;
+    struct dap_pixel_stop pixel;
     /* glreplay/profile results of this session only (dap_profile.c) */
     struct dap_profile_store *profiles;
 };
@@ -105,6 +110,10 @@ bool dap_inspect_request(struct dap_session *s, const char *cmd, const cJSON *re
 void dap_inspect_reset(struct dap_session *s);
 /* The client-facing source of a shader (file path with line offset if a breakpoint file bound it). */
 cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *client_line);
+
+/* Debug this pixel (launch/attach argument "pixel", glreplay/debugPixel): resolves the stop and
+ * makes it the next run pass's. false with err set. */
+bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err, size_t err_size);
 
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);

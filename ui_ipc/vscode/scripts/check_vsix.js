@@ -38,7 +38,8 @@ function main() {
     const errors = [];
     const need = ['extension.vsixmanifest', '[Content_Types].xml', 'extension/package.json',
                   'extension/out/extension.js', 'extension/out/sockets.js', 'extension/out/profile.js',
-                  'extension/out/profile_view.js', 'extension/README.md',
+                  'extension/out/profile_view.js', 'extension/out/pixel.js', 'extension/out/pixel_view.js',
+                  'extension/README.md',
                   'extension/language-configuration.json'];
     for (const n of need) if (!entries.has(n)) errors.push(`missing ${n}`);
     for (const n of entries.keys())
@@ -64,6 +65,13 @@ function main() {
             if (!cmds.includes(c)) errors.push(`command ${c} not contributed`);
         const palette = ((pkg.contributes.menus || {}).commandPalette || []).find(m => m.command === 'glreplay.profileFrame');
         if (!palette || !/debugType == 'glreplay'/.test(palette.when || '')) errors.push('glreplay.profileFrame not offered in glreplay debug sessions');
+        // "glreplay: Pixel history" and its view in the Run and Debug side bar, "Debug" per entry.
+        for (const c of ['glreplay.pixelHistory', 'glreplay.debugPixel'])
+            if (!cmds.includes(c)) errors.push(`command ${c} not contributed`);
+        if (!((pkg.contributes.views || {}).debug || []).some(v => v.id === 'glreplayPixelHistory'))
+            errors.push('no glreplayPixelHistory view in the debug container');
+        if (!((pkg.contributes.menus || {})['view/item/context'] || []).some(m => m.command === 'glreplay.debugPixel'))
+            errors.push('glreplay.debugPixel not offered on the pixel history entries');
     }
     if (entries.has('extension/out/extension.js')) {
         const js = entries.get('extension/out/extension.js')().toString();
@@ -72,6 +80,11 @@ function main() {
     if (entries.has('extension/out/profile.js')) {
         const js = entries.get('extension/out/profile.js')().toString();
         if (!js.includes("customRequest('glreplay/profile'")) errors.push('profile.js does not send glreplay/profile');
+    }
+    if (entries.has('extension/out/pixel.js')) {
+        const js = entries.get('extension/out/pixel.js')().toString();
+        for (const r of ['glreplay/pixelHistory', 'glreplay/debugPixel'])
+            if (!js.includes(`'${r}'`)) errors.push(`pixel.js does not send ${r}`);
     }
     if (entries.has('extension.vsixmanifest')) {
         const m = entries.get('extension.vsixmanifest')().toString();

@@ -5,6 +5,7 @@ import * as cp from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { PixelHistoryController } from './pixel';
 import { ProfileController } from './profile';
 import { launchSocketPath, listLiveSockets, waitForSocket } from './sockets';
 
@@ -110,7 +111,9 @@ export function activate(context: vscode.ExtensionContext): void {
             }
         }),
         // "glreplay: Profile frame" (the glreplay/profile request), its decorations and table.
-        new ProfileController());
+        new ProfileController(),
+        // "glreplay: Pixel history" (glreplay/pixelHistory) and its view; "Debug" per entry.
+        new PixelHistoryController());
 }
 
 export function deactivate(): void {

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Time of one pixel history (`glreplay pixel`) on 1280x720 frames.
+
+Captures frame 5 of glmark2 scenes at 1280x720 (or uses the captures given), then times
+`glreplay pixel F --at X,Y --json` for pixels spread over the frame: wall time per history, and
+the engine's own split (the model pass, the driver replay). Also the same without the driver
+(--no-driver), and `glreplay model --no-timing` (the whole frame in the model) for scale.
+Prints a table for docs/BENCHMARKS.md; timings are never asserted.
+
+usage: bench_pixel_history.py GLREPLAY SHIM [--scenes a,b] [--pixels N] [CAPTURE...]
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def capture(shim, scene, out):
+    env = dict(os.environ, GLREPLAY_CAPTURE_FRAMES="5", GLREPLAY_CAPTURE_OUT=out, LD_PRELOAD=shim)
+    cmd = ["glmark2", "-s", "1280x720", "-b", scene + ":nframes=6"]
+    if not os.environ.get("DISPLAY"):
+        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"] + cmd
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    return os.path.exists(out)
+
+
+def timed(cmd):
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    return time.monotonic() - t0, p
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 2:
+        sys.exit(__doc__)
+    glreplay, shim = args[0], args[1]
+    rest = args[2:]
+    scenes, npix = ["shading:shading=phong", "jellyfish", "terrain"], 5
+    if "--scenes" in rest:
+        i = rest.index("--scenes")
+        scenes = rest[i + 1].split(",")
+        del rest[i:i + 2]
+    if "--pixels" in rest:
+        i = rest.index("--pixels")
+        npix = int(rest[i + 1])
+        del rest[i:i + 2]
+    caps = list(rest)
+    tmp = tempfile.mkdtemp(prefix="pxhbench")
+    if not caps:
+        for sc in scenes:
+            out = os.path.join(tmp, sc.replace(":", "_").replace("=", "_") + ".glcap")
+            if capture(shim, sc, out):
+                caps.append(out)
+            else:
+                print("%s: no capture" % sc)
+    print("| capture | pixels | history median (max) s | model pass median s | driver replay median s | "
+          "--no-driver median s | whole frame in the model s |")
+    print("|---|---|---|---|---|---|---|")
+    for cap in caps:
+        wall, model, driver, nodrv = [], [], [], []
+        for k in range(npix):
+            x, y = 1280 * (2 * k + 1) // (2 * npix), 720 * (k % 3 + 1) // 4
+            dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--json"])
+            if p.returncode not in (0, 1):
+                print("%s (%d,%d): %s" % (cap, x, y, p.stderr.strip()))
+                continue
+            j = json.loads(p.stdout)
+            wall.append(dt)
+            model.append(j["seconds"]["model"])
+            driver.append(j["seconds"]["driver"])
+            dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--no-driver", "--json"])
+            nodrv.append(dt)
+        full, _ = timed([glreplay, "model", cap, "--no-timing"])
+        if not wall:
+            continue
+        print("| %s | %d | %.2f (%.2f) | %.2f | %.2f | %.2f | %.2f |" % (
+            os.path.basename(cap), len(wall), statistics.median(wall), max(wall), statistics.median(model),
+            statistics.median(driver), statistics.median(nodrv), full))
+
+
+if __name__ == "__main__":
+    main()

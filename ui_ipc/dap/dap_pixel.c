@@ -1,0 +1,204 @@
+/* Debug this pixel and the pixel history request (dap_pixel.h). */
+#include <cjson/cJSON.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ui_ipc/dap/dap_pixel.h"
+#include "ui_ipc/dap/dap_bind.h"
+#include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/pixel/pixel_history.h"
+#include "gpu_model/gpu_model.h"
+
+static bool num(const cJSON *o, const char *k, double lo, double hi, double *v, bool *present)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+    *present = x != NULL;
+    if (!x)
+        return true;
+    if (!cJSON_IsNumber(x) || x->valuedouble < lo || x->valuedouble > hi || x->valuedouble != (double)(int64_t)x->valuedouble)
+        return false;
+    *v = x->valuedouble;
+    return true;
+}
+
+bool dap_pixel_parse(const cJSON *o, struct dap_pixel_req *rq, char *err, size_t n)
+{
+    memset(rq, 0, sizeof *rq);
+    rq->event = -1;
+    double x = -1, y = -1, ev = -1, fr = 0, pr = -1;
+    bool px, py, pe, pf, pp;
+    if (!cJSON_IsObject(o) || !num(o, "x", 0, 65535, &x, &px) || !num(o, "y", 0, 65535, &y, &py) || !px || !py) {
+        snprintf(err, n, "pixel: 'x' and 'y' (integers >= 0) are required");
+        return false;
+    }
+    if (!num(o, "event", 0, 9007199254740992.0, &ev, &pe) || !num(o, "fragment", 0, 1 << 20, &fr, &pf) ||
+        !num(o, "primitive", 0, 2147483647.0, &pr, &pp)) {
+        snprintf(err, n, "pixel: 'event', 'fragment' and 'primitive' must be integers >= 0");
+        return false;
+    }
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "target");
+    struct pxh_target pt;
+    if (t && (!cJSON_IsString(t) || !pxh_parse_target(t->valuestring, &pt))) {
+        snprintf(err, n, "pixel: 'target' must be back, fboN or fboN/colorK (optionally after ctxN/)");
+        return false;
+    }
+    rq->x = (int)x;
+    rq->y = (int)y;
+    rq->event = pe ? (int64_t)ev : -1;
+    rq->fragment = (int)fr;
+    rq->primitive = pp ? (int)pr : -1;
+    rq->target = t ? t->valuestring : NULL;
+    return true;
+}
+
+/* The first line with code of the shader's main() (the first line of the invocation), or of the
+ * shader when main is not found. */
+static int first_line(const struct dap_shader *s)
+{
+    int from = 1;
+    regex_t re;
+    if (regcomp(&re, "void[[:space:]]+main[[:space:]]*\\(", REG_EXTENDED) == 0) {
+        regmatch_t m;
+        if (regexec(&re, s->source, 1, &m, 0) == 0) {
+            from = 1;
+            for (regoff_t i = 0; i < m.rm_so; i++)
+                from += s->source[i] == '\n';
+        }
+        regfree(&re);
+    }
+    char msg[200];
+    int line = dap_bind_line(s, from, s->line_count, msg, sizeof msg);
+    return line > 0 ? line : dap_bind_line(s, 1, s->line_count, msg, sizeof msg);
+}
+
+int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
+                      char *err, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    struct pxh_options o = { .path = c->path, .x = rq->x, .y = rq->y, .driver = false };
+    if (rq->target && !pxh_parse_target(rq->target, &o.target)) {
+        snprintf(err, n, "pixel: bad target '%s'", rq->target);
+        return -1;
+    }
+    cJSON *h = pxh_run(&o, err, n);
+    if (!h)
+        return -1;
+    int rc = -1;
+    const cJSON *ev = NULL, *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(h, "events")) {
+        const cJSON *rec = cJSON_GetObjectItem(e, "record");
+        bool is_draw = cJSON_GetObjectItem(e, "draw") != NULL;
+        if (rq->event >= 0) {
+            if ((int64_t)rec->valuedouble == rq->event) {
+                if (!is_draw) {
+                    snprintf(err, n, "pixel: event %lld of the pixel's history is a %s, not a draw",
+                             (long long)rq->event, cJSON_GetObjectItem(e, "kind")->valuestring);
+                    goto out;
+                }
+                ev = e;
+            }
+        } else if (is_draw && !cJSON_IsTrue(cJSON_GetObjectItem(e, "rejected"))) {
+            ev = e;   /* the last draw that wrote the pixel */
+        }
+    }
+    if (!ev) {
+        if (rq->event >= 0)
+            snprintf(err, n, "pixel: event %lld is not in the history of pixel (%d, %d)", (long long)rq->event, rq->x,
+                     rq->y);
+        else
+            snprintf(err, n, "pixel: no draw wrote pixel (%d, %d)", rq->x, rq->y);
+        goto out;
+    }
+    /* the fragment: its ordinal among the fragments the shader ran for (hits at the first line) */
+    const cJSON *frags = cJSON_GetObjectItem(ev, "fragments");
+    int nf = cJSON_GetArraySize(frags), pick = -1;
+    if (rq->primitive >= 0) {
+        for (int i = 0; i < nf; i++)
+            if (cJSON_GetObjectItem(cJSON_GetArrayItem(frags, i), "primitive")->valueint == rq->primitive)
+                pick = i;
+        if (pick < 0) {
+            snprintf(err, n, "pixel: no fragment of primitive %d in event %.0f at (%d, %d)", rq->primitive,
+                     cJSON_GetObjectItem(ev, "record")->valuedouble, rq->x, rq->y);
+            goto out;
+        }
+    } else if (rq->fragment > 0) {
+        if (rq->fragment > nf) {
+            snprintf(err, n, "pixel: event %.0f has %d fragment%s at (%d, %d)", cJSON_GetObjectItem(ev, "record")->valuedouble,
+                     nf, nf == 1 ? "" : "s", rq->x, rq->y);
+            goto out;
+        }
+        pick = rq->fragment - 1;
+    } else {
+        for (int i = 0; i < nf; i++)
+            if (!strcmp(cJSON_GetObjectItem(cJSON_GetArrayItem(frags, i), "outcome")->valuestring, "written"))
+                pick = i;
+        if (pick < 0)
+            pick = nf - 1;
+    }
+    if (pick < 0) {
+        snprintf(err, n, "pixel: no fragment of event %.0f is at (%d, %d)", cJSON_GetObjectItem(ev, "record")->valuedouble,
+                 rq->x, rq->y);
+        goto out;
+    }
+    const cJSON *f = cJSON_GetArrayItem(frags, pick);
+    if (!cJSON_GetObjectItem(f, "shader")) {
+        snprintf(err, n, "pixel: fragment %d of event %.0f was rejected before its shader ran (%s)", pick + 1,
+                 cJSON_GetObjectItem(ev, "record")->valuedouble, cJSON_GetObjectItem(f, "outcome")->valuestring);
+        goto out;
+    }
+    int ordinal = 0;
+    for (int i = 0; i <= pick; i++)
+        ordinal += cJSON_GetObjectItem(cJSON_GetArrayItem(frags, i), "shader") != NULL;
+    int draw = cJSON_GetObjectItem(ev, "draw")->valueint;
+    if (draw < 0 || draw >= c->n_draws) {
+        snprintf(err, n, "pixel: draw %d is not known to the debugger", draw);
+        goto out;
+    }
+    const struct dap_draw *d = &c->draws[draw];
+    int shader = -1;
+    for (int i = 0; i < c->n_programs; i++)   /* the draw's context first, then its share group */
+        if (c->programs[i].name == d->program && (shader < 0 || c->programs[i].ctx_id == d->ctx_id))
+            shader = c->programs[i].shader[GM_STAGE_FRAGMENT];
+    if (shader < 0 || shader >= c->n_shaders) {
+        snprintf(err, n, "pixel: the fragment shader of program %u (draw %d) is not known to the debugger", d->program,
+                 draw);
+        goto out;
+    }
+    const struct dap_shader *s = &c->shaders[shader];
+    int line = first_line(s);
+    if (line <= 0) {
+        snprintf(err, n, "pixel: %s has no line with code%s%s", s->name, s->compile_error ? ": " : "",
+                 s->compile_error ? s->compile_error : "");
+        goto out;
+    }
+    out->bp = (struct dap_bp){ .id = 0, .shader = s->id, .line = line, .hit_op = DAP_HIT_EQ, .hit_n = (uint64_t)ordinal };
+    out->draw = draw;
+    out->x = rq->x;
+    out->y = rq->y;
+    out->record = (uint64_t)cJSON_GetObjectItem(ev, "record")->valuedouble;
+    out->primitive = cJSON_GetObjectItem(f, "primitive")->valueint;
+    out->written = !strcmp(cJSON_GetObjectItem(f, "outcome")->valuestring, "written");
+    const cJSON *o0 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f, "shader"), "outputs"), 0);
+    for (int k = 0; k < 4; k++)
+        out->output[k] = (float)cJSON_GetArrayItem(o0, k)->valuedouble;
+    rc = 0;
+out:
+    cJSON_Delete(h);
+    return rc;
+}
+
+cJSON *dap_pixel_history(const struct dap_capture *c, const cJSON *args, bool allow_driver, char *err, size_t n)
+{
+    struct dap_pixel_req rq;
+    if (!dap_pixel_parse(args, &rq, err, n))
+        return NULL;
+    struct pxh_options o = { .path = c->path, .x = rq.x, .y = rq.y, .driver = true };
+    const cJSON *drv = cJSON_GetObjectItemCaseSensitive(args, "driver");
+    if (cJSON_IsBool(drv))
+        o.driver = cJSON_IsTrue(drv);
+    o.driver = o.driver && allow_driver;
+    if (rq.target)
+        pxh_parse_target(rq.target, &o.target);
+    return pxh_run(&o, err, n);
+}

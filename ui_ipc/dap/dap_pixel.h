@@ -1,0 +1,50 @@
+/* Debug this pixel: from a pixel (and optionally an event of its history and a fragment of that
+ * event) to the breakpoint that stops at the first line of the fragment shader invocation that
+ * wrote it (dap_pixel.c). The pixel history (ui_ipc/pixel) names the draw and the order of the
+ * fragments shaded at the pixel in it; the stop is a breakpoint on the first line with code of the
+ * program's fragment shader main(), counting hits only in that draw at that pixel (dap_pass_req
+ * only_draw/only_x/only_y; helper lanes never count), at the fragment's ordinal. */
+#ifndef GLR_DAP_PIXEL_H
+#define GLR_DAP_PIXEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ui_ipc/dap/dap_engine.h"
+
+struct dap_capture;
+struct cJSON;
+
+struct dap_pixel_req {
+    int x, y;
+    int64_t event;          /* record of a draw of the pixel's history; -1: the last draw that wrote it */
+    int fragment;           /* 1-based among the event's fragments; 0: the last one written */
+    int primitive;          /* >= 0: instead, the (last) fragment of this primitive */
+    const char *target;     /* pxh_parse_target syntax, NULL: the back buffer */
+};
+
+struct dap_pixel_stop {
+    struct dap_bp bp;       /* shader, line, hit_op DAP_HIT_EQ, hit_n */
+    int draw;               /* only_draw */
+    int x, y;               /* only_x, only_y */
+    uint64_t record;
+    int primitive;          /* the fragment's primitive (gl_PrimitiveID) */
+    bool written;           /* the fragment reached the target */
+    float output[4];        /* its shader's colour output 0 */
+};
+
+/* Resolves the stop. 0, or -1 with a one-line message in err (no such pixel or event, the event
+ * is not a draw, the fragment shader is not known to the model, ...). */
+int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
+                      char *err, size_t err_size);
+
+/* Parses {"x":..,"y":..,"event":..,"fragment":..,"primitive":..,"target":".."}: false with err set on
+ * bad input. */
+bool dap_pixel_parse(const struct cJSON *o, struct dap_pixel_req *rq, char *err, size_t err_size);
+
+/* The pixel history as a JSON body (pxh_run), or NULL with err set. The driver confirms the values
+ * unless args say "driver": false or allow_driver is false (a server inside the program). */
+struct cJSON *dap_pixel_history(const struct dap_capture *c, const struct cJSON *args, bool allow_driver, char *err,
+                                size_t err_size);
+
+#endif

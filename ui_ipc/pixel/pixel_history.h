@@ -1,0 +1,42 @@
+/* Pixel history: every clear, draw, blit and copy of a captured frame that touched one pixel of
+ * a colour target, with the fragments the GPU model produced there (shader outputs, each test's
+ * outcome with both values, blend inputs, the value after the event), the events whose fragments
+ * were all rejected and why, and the driver's value after each event (a headless replay on
+ * llvmpipe) with where the two differ. Used by `glreplay pixel` and the DAP request
+ * glreplay/pixelHistory. See docs/PIXEL_HISTORY.md. */
+#ifndef GLR_PIXEL_HISTORY_H
+#define GLR_PIXEL_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cJSON;
+
+/* The colour image watched: the back buffer of a context's default framebuffer (fbo 0), or
+ * colour attachment `attachment` of framebuffer object `fbo`. ctx_id 0: the capture's first
+ * context that swaps. */
+struct pxh_target {
+    uint32_t ctx_id;
+    uint32_t fbo;
+    int attachment;
+};
+
+/* Parses "back", "default", "fboN", "fboN/colorK", each optionally after "ctxN/", and the names
+ * `glreplay model` prints ("ctx1/default/back", "ctx1/fbo3/color0"). false on anything else. */
+bool pxh_parse_target(const char *s, struct pxh_target *t);
+
+struct pxh_options {
+    const char *path;           /* the capture */
+    int x, y;                   /* window pixel, origin bottom-left */
+    struct pxh_target target;
+    bool driver;                /* confirm each value on the driver (EGL surfaceless) */
+    double *model_seconds, *driver_seconds;   /* optional timings */
+};
+
+/* Runs the history. Returns a JSON object (caller frees with cJSON_Delete), or NULL with a
+ * one-line message in err (bad capture, no such target, pixel outside it, out of memory). The
+ * object's members are described in docs/PIXEL_HISTORY.md. */
+struct cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,58 @@
+/* Internal to ui_ipc/pixel: the engine's state shared by the model pass (pixel_history.c), the
+ * fragment records' JSON (pixel_fragment.c) and the driver pass (pixel_driver.c). */
+#ifndef GLR_PIXEL_INTERNAL_H
+#define GLR_PIXEL_INTERNAL_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pixel_history.h"
+#include "gmf_frame.h"
+
+struct glrh_capture;
+
+#define MAX_FRAGS 64        /* fragments kept per event (more are counted) */
+#define MAX_SAMPLE_RECS 16  /* depth/stencil and colour records kept per fragment */
+
+/* ---- one fragment and one event, as the observer collects them ---- */
+
+struct frag {
+    gm_watch_rec in;            /* FRAGMENT */
+    bool shaded;
+    gm_watch_rec sh;            /* SHADED */
+    gm_watch_rec ds[MAX_SAMPLE_RECS];
+    int n_ds;
+    gm_watch_rec col[MAX_SAMPLE_RECS];
+    int n_col;
+};
+
+struct engine {
+    const struct pxh_options *o;
+    bool clip;                  /* draws into the back buffer rasterize the pixel's quad only */
+    bool clip_broken;           /* the frame reads the back buffer (or counts fragments): rerun */
+    struct pxh_target t;
+    gmf_runner *m;
+    gm_pipe_watch watch;
+    bool active;                /* the record being fed draws into the target */
+    const void *target_id;      /* the target image's storage (gmf_pixel.id) */
+    struct frag *frags;
+    int n_frags, more_frags;
+    /* records the driver is asked about, ascending, with its answers */
+    struct ask { uint64_t record; uint32_t buffer; bool answered, ok; uint8_t rgba[4]; cJSON *entry; } *asks;
+    size_t n_asks, cap_asks;
+    size_t next_ask;
+};
+
+/* pixel_fragment.c: JSON of values and of one fragment's records (its outcome: NULL when it was
+ * written, else why not, in why). */
+cJSON *pxh_floats(const float *v, int n);
+cJSON *pxh_bytes4(const uint8_t *v);
+cJSON *pxh_frag_json(const struct frag *f, const char **outcome, char *why, size_t why_n);
+
+/* pixel_driver.c: the driver replay reading the pixel after the asked records; fills each entry's
+ * "driver"/"agrees" and root's "driver_only_changes" and "driver_check". 0, or -1 with err set. */
+int pxh_driver_pass(struct engine *e, const struct glrh_capture *cap, cJSON *root, char *err, size_t n);
+
+#endif

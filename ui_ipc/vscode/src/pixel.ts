@@ -1,0 +1,119 @@
+// "glreplay: Pixel history": asks for a pixel, runs glreplay/pixelHistory in the active glreplay
+// debug session and lists the answer in the "glreplay pixel history" view of the Run and Debug
+// side bar (one entry per event that touched the pixel, its fragments below it, tooltips with the
+// tests and blend). "Debug" on a draw or a fragment sends glreplay/debugPixel: the session stops at
+// the first line of that fragment shader invocation. The answer -> entries logic is pixel_view.ts.
+import * as vscode from 'vscode';
+import { buildHistoryItems, DebugPixelArgs, EventItem, FragmentItem, historySummary, parsePixel, PixelHistory } from './pixel_view';
+
+type Node = { event: EventItem } | { fragment: FragmentItem };
+
+class HistoryTree implements vscode.TreeDataProvider<Node> {
+    private readonly changed = new vscode.EventEmitter<Node | undefined>();
+    readonly onDidChangeTreeData = this.changed.event;
+    items: EventItem[] = [];
+
+    set(items: EventItem[]): void {
+        this.items = items;
+        this.changed.fire(undefined);
+    }
+
+    getTreeItem(n: Node): vscode.TreeItem {
+        if ('event' in n) {
+            const e = n.event;
+            const t = new vscode.TreeItem(e.label, e.fragments.length
+                ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+            t.description = e.description;
+            t.tooltip = e.tooltip;
+            t.contextValue = e.debug ? 'glreplayPixelDraw' : 'glreplayPixelEvent';
+            t.iconPath = new vscode.ThemeIcon(e.warning ? 'warning' : e.kind === 'draw' ? 'symbol-color' : 'clear-all');
+            return t;
+        }
+        const f = n.fragment;
+        const t = new vscode.TreeItem(f.label, vscode.TreeItemCollapsibleState.None);
+        t.description = f.description;
+        t.tooltip = f.tooltip;
+        t.contextValue = f.debug ? 'glreplayPixelDraw' : 'glreplayPixelEvent';
+        return t;
+    }
+
+    getChildren(n?: Node): Node[] {
+        if (!n) {
+            return this.items.map(event => ({ event }));
+        }
+        return 'event' in n ? n.event.fragments.map(fragment => ({ fragment })) : [];
+    }
+}
+
+export class PixelHistoryController implements vscode.Disposable {
+    private readonly tree = new HistoryTree();
+    private readonly view: vscode.TreeView<Node>;
+    private readonly disposables: vscode.Disposable[] = [];
+    private last = '';
+
+    constructor() {
+        this.view = vscode.window.createTreeView('glreplayPixelHistory', { treeDataProvider: this.tree });
+        this.disposables.push(
+            this.view,
+            vscode.commands.registerCommand('glreplay.pixelHistory', () => this.history()),
+            vscode.commands.registerCommand('glreplay.debugPixel', (n?: Node) => this.debug(n)));
+    }
+
+    dispose(): void {
+        for (const d of this.disposables) {
+            d.dispose();
+        }
+    }
+
+    private session(): vscode.DebugSession | undefined {
+        const s = vscode.debug.activeDebugSession;
+        if (!s || s.type !== 'glreplay') {
+            void vscode.window.showErrorMessage('glreplay: start a glreplay debug session (a capture or a program) first');
+            return undefined;
+        }
+        return s;
+    }
+
+    async history(): Promise<void> {
+        const s = this.session();
+        if (!s) {
+            return;
+        }
+        const text = await vscode.window.showInputBox({
+            title: 'glreplay: Pixel history', prompt: 'Pixel x,y (window coordinates, origin bottom-left)',
+            value: this.last, validateInput: v => { const p = parsePixel(v); return typeof p === 'string' ? p : undefined; },
+        });
+        if (text === undefined) {
+            return;
+        }
+        const p = parsePixel(text);
+        if (typeof p === 'string') {
+            return;
+        }
+        this.last = text;
+        let h: PixelHistory;
+        try {
+            h = await vscode.window.withProgress({ location: { viewId: 'glreplayPixelHistory' }, title: 'pixel history' },
+                () => Promise.resolve(s.customRequest('glreplay/pixelHistory', { x: p.x, y: p.y }) as Thenable<PixelHistory>));
+        } catch (e) {
+            void vscode.window.showErrorMessage(`glreplay: ${e instanceof Error ? e.message : String(e)}`);
+            return;
+        }
+        this.tree.set(buildHistoryItems(h));
+        this.view.message = historySummary(h);
+        await vscode.commands.executeCommand('glreplayPixelHistory.focus');
+    }
+
+    async debug(n?: Node): Promise<void> {
+        const args: DebugPixelArgs | undefined = n ? ('event' in n ? n.event.debug : n.fragment.debug) : undefined;
+        const s = this.session();
+        if (!s || !args) {
+            return;
+        }
+        try {
+            await s.customRequest('glreplay/debugPixel', args);
+        } catch (e) {
+            void vscode.window.showErrorMessage(`glreplay: ${e instanceof Error ? e.message : String(e)}`);
+        }
+    }
+}

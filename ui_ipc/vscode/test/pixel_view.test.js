@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// Unit test of src/pixel_view.ts (the "x,y" input, a glreplay/pixelHistory answer -> the view's
+// entries, the glreplay/debugPixel arguments of "Debug") and of src/pixel.ts (the commands) against
+// a stand-in vscode API, under plain Node: the TypeScript is transpiled in memory with the
+// project's typescript module (ui_ipc/vscode/node_modules, or $NODE_MODULES); without it the test
+// is skipped (exit 77). Run: node test/pixel_view.test.js
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const Module = require('module');
+const test = require('node:test');
+const assert = require('node:assert/strict');
+
+const here = __dirname;
+const modules = process.env.NODE_MODULES || path.join(here, '..', 'node_modules');
+let ts;
+try {
+    ts = require(path.join(modules, 'typescript'));
+} catch {
+    console.log(`pixel_view.test: SKIP: no typescript module in ${modules} (run tests/setup.sh, or npm ci in ui_ipc/vscode)`);
+    process.exit(77);
+}
+
+function load(file, stubs = {}) {
+    const src = fs.readFileSync(file, 'utf8');
+    const out = ts.transpileModule(src, {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, strict: true },
+        reportDiagnostics: true, fileName: file,
+    });
+    if (out.diagnostics && out.diagnostics.length) {
+        throw new Error(out.diagnostics.map(d => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
+    }
+    const m = new Module(file, module);
+    m.filename = file;
+    m.paths = Module._nodeModulePaths(path.dirname(file));
+    m.require = name => {
+        if (name in stubs) return stubs[name];
+        if (name.startsWith('./')) return load(path.join(path.dirname(file), name + '.ts'), stubs);
+        return require(name);
+    };
+    m._compile(out.outputText, file);
+    return m.exports;
+}
+
+const pv = load(path.join(here, '..', 'src', 'pixel_view.ts'));
+
+// Shaped like `glreplay pixel --json` (ui_ipc/pixel/pixel_history.c): a clear, a draw whose second
+// fragment was written over a first one that failed the depth test late, a draw rejected early,
+// and an event where the driver differs.
+function history() {
+    return {
+        x: 80, y: 45, target: 'ctx1/default/back', final: [86, 108, 70, 255],
+        events: [
+            { record: 535, command: 'glClear', kind: 'clear', clear: 1, after: [0, 0, 0, 255], driver: [0, 0, 0, 255], agrees: true, fragments: [] },
+            { record: 586, command: 'glDrawElements', kind: 'draw', draw: 4, program: 6, rejected: false,
+              after: [86, 108, 70, 255], driver: [86, 108, 70, 255], agrees: true,
+              fragments: [
+                  { primitive: 3, outcome: 'depth test failed (GL_LESS: incoming 16000000, stored 15000000)',
+                    shader: { discarded: false, outputs: [[1, 0, 0, 1]], depth: 0.95 },
+                    tests: [{ sample: 0, stage: 'late', passed: false, depth: { func: 'GL_LESS', incoming: 16000000, stored: 15000000, pass: false } }],
+                    writes: [] },
+                  { primitive: 1, outcome: 'written', shader: { discarded: false, outputs: [[0.3357, 0.4239, 0.2734, 1]], depth: 0.5 },
+                    tests: [{ sample: 0, stage: 'late', passed: true, depth: { func: 'GL_LESS', incoming: 8000000, stored: 15000000, pass: true } }],
+                    writes: [{ draw_buffer: 0, src: [0.3357, 0.4239, 0.2734, 1], dst: [0, 0, 0, 1], after: [0.3373, 0.4235, 0.2745, 1],
+                               blend: { src_rgb: 'GL_SRC_ALPHA', dst_rgb: 'GL_ONE_MINUS_SRC_ALPHA', eq_rgb: 'GL_FUNC_ADD' } }] }] },
+            { record: 600, command: 'glDrawArrays', kind: 'draw', draw: 5, program: 9, rejected: true,
+              why: 'early depth test failed (GL_LEQUAL: incoming 16777215, stored 16643174)',
+              after: [86, 108, 70, 255], driver: [86, 108, 71, 255], agrees: false,
+              fragments: [{ primitive: 0, outcome: 'early depth test failed', tests: [{ sample: 0, stage: 'early', passed: false }] }] },
+        ],
+        driver_check: { events_checked: 3, events_differing: 1, driver_only_changes: 0 },
+    };
+}
+
+test('parsePixel', () => {
+    assert.deepEqual(pv.parsePixel('640,360'), { x: 640, y: 360 });
+    assert.deepEqual(pv.parsePixel(' 3 , 4 '), { x: 3, y: 4 });
+    assert.deepEqual(pv.parsePixel('3 4'), { x: 3, y: 4 });
+    for (const bad of ['', '3', '-1,2', '1,2,3', 'a,b', '1.5,2', '123456,1'])
+        assert.equal(typeof pv.parsePixel(bad), 'string', bad);
+});
+
+test('buildHistoryItems: one entry per event, fragments below, Debug only where a shader ran', () => {
+    const items = pv.buildHistoryItems(history());
+    assert.equal(items.length, 3);
+    assert.equal(items[0].label, '535 glClear');
+    assert.equal(items[0].description, '→ 0,0,0,255');
+    assert.equal(items[0].debug, undefined, 'a clear has no invocation to debug');
+    assert.equal(items[1].kind, 'draw');
+    assert.deepEqual(items[1].debug, { x: 80, y: 45, event: 586 });
+    assert.equal(items[1].fragments.length, 2);
+    assert.deepEqual(items[1].fragments[0].debug, { x: 80, y: 45, event: 586, fragment: 1 }, 'a fragment rejected late still ran');
+    assert.match(items[1].fragments[0].description, /^depth test failed/);
+    assert.match(items[1].fragments[0].tooltip, /depth GL_LESS: incoming 16000000, stored 15000000: FAIL/);
+    assert.match(items[1].fragments[1].tooltip, /blend GL_SRC_ALPHA·src \+ GL_ONE_MINUS_SRC_ALPHA·dst \(GL_FUNC_ADD\)/);
+    assert.match(items[1].fragments[1].tooltip, /shader output 0: \(0\.3357, 0\.4239, 0\.2734, 1\)/);
+    assert.equal(items[2].debug, undefined, 'no fragment of an early-rejected draw ran its shader');
+    assert.equal(items[2].fragments[0].debug, undefined);
+    assert.match(items[2].description, /^rejected: early depth test failed/);
+    assert.equal(items[2].warning, true);
+    assert.match(items[2].tooltip, /driver 86,108,71,255 — they DIFFER/);
+    assert.equal(items[1].warning, false);
+});
+
+test('buildHistoryItems: an FBO target travels with Debug', () => {
+    const h = history();
+    h.target = 'ctx1/fbo3/color1';
+    const items = pv.buildHistoryItems(h);
+    assert.deepEqual(items[1].debug, { x: 80, y: 45, event: 586, target: 'ctx1/fbo3/color1' });
+    assert.deepEqual(items[1].fragments[1].debug, { x: 80, y: 45, event: 586, fragment: 2, target: 'ctx1/fbo3/color1' });
+});
+
+test('historySummary', () => {
+    assert.equal(pv.historySummary(history()),
+        'pixel (80, 45) of ctx1/default/back: 3 events, final 86,108,70,255; the driver DIFFERS at 1 event(s), 0 change(s) missing');
+    const h = history();
+    h.driver_check = { events_checked: 3, events_differing: 0, driver_only_changes: 0 };
+    assert.match(pv.historySummary(h), /the driver agrees at all 3$/);
+});
+
+// The commands against a stand-in vscode: the input box's answer goes to glreplay/pixelHistory,
+// the tree shows the entries, and Debug sends glreplay/debugPixel with the entry's arguments.
+test('PixelHistoryController: command flow', async () => {
+    const requests = [];
+    const commands = {};
+    let provider = null, view = null, input = '80,45', errors = [];
+    class EventEmitter { constructor() { this.l = []; this.event = f => this.l.push(f); } fire(x) { this.l.forEach(f => f(x)); } }
+    class TreeItem { constructor(label, state) { this.label = label; this.collapsibleState = state; } }
+    const session = { type: 'glreplay', customRequest: async (cmd, args) => { requests.push([cmd, args]); return cmd === 'glreplay/pixelHistory' ? history() : {}; } };
+    const vscode = {
+        EventEmitter, TreeItem, ThemeIcon: class { constructor(id) { this.id = id; } },
+        TreeItemCollapsibleState: { None: 0, Collapsed: 1 },
+        debug: { activeDebugSession: session },
+        window: {
+            createTreeView: (id, o) => { provider = o.treeDataProvider; view = { id, dispose() {} }; return view; },
+            showInputBox: async o => { assert.equal(o.validateInput('x'), pv.parsePixel('x')); return input; },
+            showErrorMessage: async m => { errors.push(m); },
+            withProgress: async (o, f) => f(),
+        },
+        commands: {
+            registerCommand: (id, f) => { commands[id] = f; return { dispose() {} }; },
+            executeCommand: async () => {},
+        },
+    };
+    const px = load(path.join(here, '..', 'src', 'pixel.ts'), { vscode });
+    const c = new px.PixelHistoryController();
+    assert.ok(commands['glreplay.pixelHistory'] && commands['glreplay.debugPixel']);
+    await commands['glreplay.pixelHistory']();
+    assert.deepEqual(requests[0], ['glreplay/pixelHistory', { x: 80, y: 45 }]);
+    const roots = provider.getChildren();
+    assert.equal(roots.length, 3);
+    const draw = provider.getTreeItem(roots[1]);
+    assert.equal(draw.contextValue, 'glreplayPixelDraw');
+    assert.equal(provider.getTreeItem(roots[0]).contextValue, 'glreplayPixelEvent');
+    assert.equal(provider.getTreeItem(roots[2]).iconPath.id, 'warning');
+    assert.match(view.message, /^pixel \(80, 45\)/);
+    const frags = provider.getChildren(roots[1]);
+    assert.equal(frags.length, 2);
+    await commands['glreplay.debugPixel'](frags[1]);
+    assert.deepEqual(requests[1], ['glreplay/debugPixel', { x: 80, y: 45, event: 586, fragment: 2 }]);
+    await commands['glreplay.debugPixel'](roots[0]);   // a clear: nothing to debug, nothing sent
+    assert.equal(requests.length, 2);
+    input = 'nonsense';
+    await commands['glreplay.pixelHistory']();
+    assert.equal(requests.length, 2, 'a bad pixel sends nothing');
+    vscode.debug.activeDebugSession = undefined;
+    await commands['glreplay.pixelHistory']();
+    assert.match(errors[0], /start a glreplay debug session/);
+    c.dispose();
+});
