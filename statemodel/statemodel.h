@@ -328,6 +328,18 @@ struct sm_active_query { uint32_t target, index, name; };
 #define SM_MAX_TEXTURE_COORDS 8
 struct sm_matrix_stack { uint32_t depth; float m[SM_MATRIX_STACK_DEPTH][16]; };
 
+/* ARB assembly programs (GL_ARB_vertex_program / GL_ARB_fragment_program): shared objects named
+ * by glGenProgramsARB; the text given to glProgramStringARB and the local parameters.
+ * Target index 0 is GL_VERTEX_PROGRAM_ARB, 1 GL_FRAGMENT_PROGRAM_ARB (sm_arb_target_index). */
+#define SM_ARB_MAX_ENV 256       /* Mesa's MAX_PROGRAM_ENV_PARAMS */
+#define SM_ARB_MAX_LOCAL 4096    /* Mesa's MAX_PROGRAM_LOCAL_PARAMS */
+struct sm_arb_program {
+    uint32_t name, target;       /* target 0 until first bound */
+    char *source; uint32_t length;   /* NULL until glProgramStringARB */
+    uint32_t generation;         /* bumped by every glProgramStringARB (caches key on it) */
+    float (*local)[4]; uint32_t n_local;   /* local[i] for i < n_local; beyond: zeros */
+};
+
 struct sm_context_state {
     /* bindings */
     uint32_t buffer[SM_BT_COUNT];
@@ -390,6 +402,10 @@ struct sm_context_state {
      * a loaded checkpoint has identity matrices. */
     uint32_t matrix_mode;
     struct sm_matrix_stack modelview, projection, texture[SM_MAX_TEXTURE_COORDS];
+    /* ARB programs (sm_apply_arb_program.c): bound per target, environment parameters per
+     * target. Not serialized yet, like the matrix stacks. */
+    uint32_t arb_program[2];
+    float arb_env[2][SM_ARB_MAX_ENV][4];
 };
 
 struct sm_context;
@@ -475,6 +491,9 @@ const struct sm_renderbuffer *sm_get_renderbuffer(const struct sm_context *c, ui
 const struct sm_sampler *sm_get_sampler(const struct sm_context *c, uint32_t name);
 const struct sm_shader *sm_get_shader(const struct sm_context *c, uint32_t name);
 const struct sm_program *sm_get_program(const struct sm_context *c, uint32_t name);
+const struct sm_arb_program *sm_get_arb_program(const struct sm_context *c, uint32_t name);
+/* 0 for GL_VERTEX_PROGRAM_ARB, 1 for GL_FRAGMENT_PROGRAM_ARB, else -1. */
+int sm_arb_target_index(uint32_t target);
 const struct sm_sync *sm_get_sync(const struct sm_context *c, uint64_t handle);
 const struct sm_vao *sm_get_vao(const struct sm_context *c, uint32_t name);     /* 0: default */
 const struct sm_framebuffer *sm_get_framebuffer(const struct sm_context *c, uint32_t name);

@@ -225,6 +225,7 @@ struct gmf_runner {
     gmf_renderbuffer **rbs;
     int n_rbs, cap_rbs;
     gmf_prog **progs;
+    struct gmf_arb_cache *arb;   /* ARB assembly programs (gmf_arb.c) */
     int n_progs, cap_progs;
     gmf_name_rec *names;
     int n_names, cap_names;
@@ -266,6 +267,20 @@ struct gmf_runner {
 
 /* gmf_runner.c */
 void gmf_note(gmf_event *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- gmf_arb.c: ARB assembly programs (GL_ARB_vertex_program / GL_ARB_fragment_program) */
+/* Whether a draw without a GLSL program runs ARB programs (either target enabled). */
+bool gmf_arb_enabled(const struct sm_context *c);
+/* The compiled program of the draw's ARB stages (a stand-in for a fixed-function stage), with
+ * the synthetic sm_program it was compiled from in *sp; NULL after a note saying why. */
+gmf_prog *gmf_arb_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program **sp,
+                           gmf_event *ev);
+/* Feeds program.env / program.local and the texture units (after gmf_prog_upload_uniforms). */
+void gmf_arb_upload(const struct sm_context *c, gmf_prog *p);
+/* The translated GLSL of the enabled ARB program of a stage (0 vertex, 1 fragment), malloc'd,
+ * or NULL with err: for the fixed-function source selection. */
+char *gmf_arb_stage_source(const struct sm_context *c, int stage, char *err, size_t err_size);
+void gmf_arb_free(gmf_runner *r);
 const gmf_name_rec *gmf_find_name(const gmf_runner *r, uint32_t share, uint32_t program,
                                   uint32_t kind, const char *name);
 

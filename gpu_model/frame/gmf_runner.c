@@ -163,6 +163,7 @@ void gmf_destroy(gmf_runner *r)
     for (int i = 0; i < r->n_progs; i++)
         gmf_prog_free(r->progs[i]);
     free(r->progs);
+    gmf_arb_free(r);
     gmf_images_free(r);
     gmf_queries_free(r);
     gmf_xfb_free(r);
@@ -336,13 +337,24 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     ev->program = st->program;
     ev->fbo = st->draw_fbo;
     const char *name = glr_cmds[cmd].name;
-    if (!st->program) {
+    const struct sm_program *sp = NULL;
+    gmf_prog *p = NULL;
+    /* ---- ARB assembly programs (gmf_arb.c): no GLSL program, an ARB target enabled */
+    bool arb = !st->program && !st->pipeline && gmf_arb_enabled(c);
+    if (arb && !(p = gmf_arb_prog_get(r, c, &sp, ev))) {
+        ev->failed = true;
+        return;
+    }
+    /* ---- end ARB */
+    if (!arb && !st->program) {
         gmf_note(ev, st->pipeline ? "program pipeline objects" : "fixed-function draw (no program)");
         ev->failed = true;
         return;
     }
-    const struct sm_program *sp = sm_get_program(c, st->program);
-    gmf_prog *p = sp ? gmf_prog_get(r, c, sp) : NULL;
+    if (!arb) {
+        sp = sm_get_program(c, st->program);
+        p = sp ? gmf_prog_get(r, c, sp) : NULL;
+    }
     if (!p || !p->ok || p->cs) {   /* a compute program cannot draw (GL_INVALID_OPERATION) */
         gmf_note(ev, "%s", !p ? "program unknown" : p->cs ? "draw with a compute program" : p->error);
         ev->failed = true;
@@ -372,6 +384,8 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         return;
     }
     gmf_prog_upload_uniforms(r, c, sp, p, ev);
+    if (arb)
+        gmf_arb_upload(c, p);   /* program.env / program.local, texture units */
     gmf_setup_env(d);
     gmf_timing_draw_begin(d);
     gmf_check_attrs(d);
