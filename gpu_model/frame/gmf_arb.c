@@ -44,9 +44,9 @@ void gmf_arb_free(gmf_runner *r)
         return;
     for (int i = 0; i < c->n; i++) {
         for (int s = 0; s < 2; s++) {
-            arbasm_result_free(&c->e[i]->res[s]);
             if (!c->e[i]->res[s].glsl)
                 free(c->e[i]->linked[s].source);   /* stand-ins are owned here */
+            arbasm_result_free(&c->e[i]->res[s]);
         }
         free(c->e[i]);
     }
