@@ -774,16 +774,17 @@ static void tex_expr(gen *g, const char *op, const char *c, char *out, size_t n)
             arb_fail(p, "TXB on a rectangle texture");
         arb_fmt(p, out, n, proj ? "texture2DRectProj(%s, %s)" : "texture2DRect(%s, (%s).xy)", s, c);
         break;
+    /* Shadow lookups give (r, r, r, 1): GL_DEPTH_TEXTURE_MODE's default, GL_LUMINANCE. */
     case TARGET_SHADOW1D:
-        arb_fmt(p, out, n, proj ? "shadow1DProj(%s, %s%s)" : "shadow1D(%s, (%s).xyz%s)", s, c, b);
+        arb_fmt(p, out, n, proj ? "vec4(vec3(shadow1DProj(%s, %s%s).x), 1.0)" : "vec4(vec3(shadow1D(%s, (%s).xyz%s).x), 1.0)", s, c, b);
         break;
     case TARGET_SHADOW2D:
-        arb_fmt(p, out, n, proj ? "shadow2DProj(%s, %s%s)" : "shadow2D(%s, (%s).xyz%s)", s, c, b);
+        arb_fmt(p, out, n, proj ? "vec4(vec3(shadow2DProj(%s, %s%s).x), 1.0)" : "vec4(vec3(shadow2D(%s, (%s).xyz%s).x), 1.0)", s, c, b);
         break;
     default:
         if (bias)
             arb_fail(p, "TXB on a rectangle texture");
-        arb_fmt(p, out, n, proj ? "shadow2DRectProj(%s, %s)" : "shadow2DRect(%s, (%s).xyz)", s, c);
+        arb_fmt(p, out, n, proj ? "vec4(vec3(shadow2DRectProj(%s, %s).x), 1.0)" : "vec4(vec3(shadow2DRect(%s, (%s).xyz).x), 1.0)", s, c);
         break;
     }
 }

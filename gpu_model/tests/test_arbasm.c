@@ -99,8 +99,11 @@ static int run_vp(const char *src, int n, const float in[][4], const float loc[4
     if (u >= 0 && loc)
         gm_program_set_uniform(rig.p, u, 0, gm_program_uniform(rig.p, u)->array_size, loc);
     for (int l = 0; l < n; l++)
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < 4; c++) {
             rig_setf(&rig, "glr_Vertex", c, l, in[l][c]);
+            if (gm_program_find_var(rig.p, "glr_Color", GM_VAR_INPUT) >= 0)
+                rig_setf(&rig, "glr_Color", c, l, in[l][(c + 1) & 3]);
+        }
     int rc = rig_run(&rig, (1u << n) - 1);
     for (int l = 0; l < n; l++)
         for (int c = 0; c < 4; c++)
@@ -160,6 +163,10 @@ static void test_semantics(void)
                  "ARL a.x, program.local[0].x;\nMOV t, v[a.x + 1];\nMOV result.color, t;\n"
                  "MOV result.position, vertex.position;\nEND\n", 1, in, loc, out) == 0);
     expect4("ARL", out[0], 12, 22, 32, 42);
+    /* piglit's sub_with_swizzle: PARAM from program.local, vertex.color.primary with a swizzle */
+    CHECK(run_vp("!!ARBvp1.0\nPARAM p1 = program.local[1];\nMOV result.position, vertex.position;\n"
+                 "SUB result.color, p1.yxwz, vertex.color.primary.yxwz;\nEND\n", 1, in, loc, out) == 0);
+    expect4("SUB swizzled", out[0], 19.5f, 8, 44, 27);
     /* ALIAS, OUTPUT, ATTRIB */
     CHECK(run_vp("!!ARBvp1.0\nATTRIB p = vertex.position;\nOUTPUT c = result.color;\nTEMP t;\n"
                  "ALIAS s = t;\nADD s, p, p;\nMOV c, t;\nMOV result.position, p;\nEND\n", 1, in, NULL, out) == 0);
