@@ -890,12 +890,17 @@ static void epilogue(gen *g)
             arb_sb_add(s, "gl_Position = result_position; ");
         static const char *const colors[4] = { "gl_FrontColor", "gl_FrontSecondaryColor", "gl_BackColor",
                                                "gl_BackSecondaryColor" };
+        /* GL_CLAMP_VERTEX_COLOR (TRUE unless glClampColor changes it; the model keeps the
+         * default): Mesa clamps the colour outputs of vertex programs to [0, 1]. */
         for (int i = 0; i < 4; i++)
             if (g->out_written[O_COL0 + i])
-                arb_sb_addf(s, "%s = %s; ", colors[i], out_glsl[O_COL0 + i]);
+                arb_sb_addf(s, g->p.opts && g->p.opts->no_color_clamp ? "%s = %s; " : "%s = clamp(%s, 0.0, 1.0); ",
+                            colors[i], out_glsl[O_COL0 + i]);
         if (g->out_written[O_FOG])
             arb_sb_add(s, "gl_FogFragCoord = result_fogcoord.x; ");
-        if (g->out_written[O_PSIZ] && g->p.opts && g->p.opts->point_size_enabled)
+        /* Used only while GL_VERTEX_PROGRAM_POINT_SIZE_ARB (= GL_PROGRAM_POINT_SIZE) is
+         * enabled: the pipeline state applies that enable, as for GLSL programs. */
+        if (g->out_written[O_PSIZ])
             arb_sb_add(s, "gl_PointSize = result_pointsize.x; ");
         for (int i = 0; i < 8; i++)
             if (g->out_written[O_TEX0 + i])

@@ -25,8 +25,10 @@
 enum arbasm_stage { ARBASM_VERTEX = 0, ARBASM_FRAGMENT = 1 };
 enum arbasm_fog { ARBASM_FOG_NONE, ARBASM_FOG_LINEAR, ARBASM_FOG_EXP, ARBASM_FOG_EXP2 };
 
+/* Translation options; NULL means all defaults. The translation depends on the program text
+ * and these only, so the debugger's copy of a program's GLSL matches the runner's. */
 typedef struct arbasm_options {
-    bool point_size_enabled;   /* GL_VERTEX_PROGRAM_POINT_SIZE_ARB: result.pointsize is used */
+    bool no_color_clamp;       /* GL_CLAMP_VERTEX_COLOR FALSE: vertex colour outputs unclamped */
 } arbasm_options;
 
 typedef struct arbasm_result {

@@ -19,8 +19,9 @@
 #define GMF_ARB_NAME_BASE 0xA0000000u
 
 typedef struct arb_key {
-    uint32_t share, vp, vp_gen, fp, fp_gen;
-    bool psize;
+    uint32_t share, vp, vp_gen, fp, fp_gen, pad;
+    /* state the stand-in stages depend on */
+    uint64_t ff_bits;
 } arb_key;
 
 typedef struct arb_entry {
@@ -30,6 +31,7 @@ typedef struct arb_entry {
     struct sm_name_binding attribs[16];
     char attrib_names[16][16];
     arbasm_result res[2];                 /* translation per stage (glsl NULL: stand-in) */
+    char *text[2];                        /* the ARB program text per stage (NULL: stand-in) */
 } arb_entry;
 
 struct gmf_arb_cache {
@@ -47,6 +49,7 @@ void gmf_arb_free(gmf_runner *r)
             if (!c->e[i]->res[s].glsl)
                 free(c->e[i]->linked[s].source);   /* stand-ins are owned here */
             arbasm_result_free(&c->e[i]->res[s]);
+            free(c->e[i]->text[s]);
         }
         free(c->e[i]);
     }
@@ -75,9 +78,8 @@ char *gmf_arb_stage_source(const struct sm_context *c, int stage, char *err, siz
         snprintf(err, err_size, "no enabled ARB %s program with a string", stage ? "fragment" : "vertex");
         return NULL;
     }
-    arbasm_options o = { .point_size_enabled = sm_is_enabled(c, GL_VERTEX_PROGRAM_POINT_SIZE_ARB, 0) };
     arbasm_result r;
-    if (arbasm_translate(ap->source, ap->length, &o, &r) != 0) {
+    if (arbasm_translate(ap->source, ap->length, NULL, &r) != 0) {
         snprintf(err, err_size, "ARB program %u: %s", ap->name, r.error);
         return NULL;
     }
@@ -137,6 +139,25 @@ static char *ff_fragment(const struct sm_context *c, bool secondary, char *err, 
                             : "void main() { gl_FragColor = gl_Color; }\n");
 }
 
+/* The enables the stand-in stages look at (lighting, fog, texture targets of units 0-7, texgen
+ * of sets 0-3): a change makes another entry, so a stand-in is never reused for state it does
+ * not represent. */
+static uint64_t ff_state_bits(const struct sm_context *c)
+{
+    static const uint32_t targets[] = { GL_TEXTURE_1D, GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_CUBE_MAP,
+                                        GL_TEXTURE_RECTANGLE };
+    static const uint32_t gen[] = { GL_TEXTURE_GEN_S, GL_TEXTURE_GEN_T, GL_TEXTURE_GEN_R, GL_TEXTURE_GEN_Q };
+    uint64_t bits = (uint64_t)sm_is_enabled(c, GL_LIGHTING, 0) | (uint64_t)sm_is_enabled(c, GL_FOG, 0) << 1;
+    int k = 2;
+    for (uint32_t u = 0; u < 8; u++)
+        for (size_t t = 0; t < 5; t++, k++)
+            bits |= (uint64_t)sm_is_enabled(c, targets[t], u) << k;
+    for (uint32_t u = 0; u < 4; u++)
+        for (size_t t = 0; t < 4; t++, k++)
+            bits |= (uint64_t)sm_is_enabled(c, gen[t], u) << k;
+    return bits;
+}
+
 static arb_entry *build_entry(const struct sm_context *c, const arb_key *key, uint32_t name, char *err, size_t n)
 {
     arb_entry *e = calloc(1, sizeof *e);
@@ -145,7 +166,6 @@ static arb_entry *build_entry(const struct sm_context *c, const arb_key *key, ui
         return NULL;
     }
     e->key = *key;
-    arbasm_options o = { .point_size_enabled = key->psize };
     uint32_t stage_prog[2] = { key->vp, key->fp };
     for (int s = 0; s < 2; s++) {
         if (!stage_prog[s])
@@ -155,7 +175,7 @@ static arb_entry *build_entry(const struct sm_context *c, const arb_key *key, ui
             snprintf(err, n, "ARB %s program %u has no program string", s ? "fragment" : "vertex", stage_prog[s]);
             goto fail;
         }
-        if (arbasm_translate(ap->source, ap->length, &o, &e->res[s]) != 0) {
+        if (arbasm_translate(ap->source, ap->length, NULL, &e->res[s]) != 0) {
             snprintf(err, n, "ARB %s program %u: %s", s ? "fragment" : "vertex", ap->name, e->res[s].error);
             goto fail;
         }
@@ -164,6 +184,10 @@ static arb_entry *build_entry(const struct sm_context *c, const arb_key *key, ui
             goto fail;
         }
         e->linked[s].source = e->res[s].glsl;
+        if (!(e->text[s] = strndup(ap->source, ap->length))) {
+            snprintf(err, n, "out of memory");
+            goto fail;
+        }
     }
     if (!key->vp) {
         unsigned tc = e->res[1].texcoords_read;
@@ -193,6 +217,7 @@ fail:
         if (!e->res[s].glsl)
             free(e->linked[s].source);
         arbasm_result_free(&e->res[s]);
+        free(e->text[s]);
     }
     free(e);
     return NULL;
@@ -208,8 +233,7 @@ gmf_prog *gmf_arb_prog_get(gmf_runner *r, const struct sm_context *c, const stru
         return NULL;
     }
     arb_key key = { sm_context_share_id(c), vp ? vp->name : 0, vp ? vp->generation : 0,
-                    fp ? fp->name : 0, fp ? fp->generation : 0,
-                    sm_is_enabled(c, GL_VERTEX_PROGRAM_POINT_SIZE_ARB, 0) };
+                    fp ? fp->name : 0, fp ? fp->generation : 0, 0, ff_state_bits(c) };
     if (!r->arb && !(r->arb = calloc(1, sizeof *r->arb))) {
         gmf_note(ev, "out of memory");
         return NULL;
@@ -280,4 +304,24 @@ void gmf_arb_upload(const struct sm_context *c, gmf_prog *p)
 {
     upload_stage(c, p->vs, 0, enabled_program(c, 0));
     upload_stage(c, p->fs, 1, enabled_program(c, 1));
+}
+
+static const arb_entry *entry_of(const gmf_runner *r, uint32_t name)
+{
+    const struct gmf_arb_cache *c = r ? r->arb : NULL;
+    if (!c || name < GMF_ARB_NAME_BASE || name - GMF_ARB_NAME_BASE >= (uint32_t)c->n)
+        return NULL;
+    return c->e[name - GMF_ARB_NAME_BASE];
+}
+
+const struct sm_program *gmf_arb_program(const gmf_runner *r, uint32_t name)
+{
+    const arb_entry *e = entry_of(r, name);
+    return e ? &e->sp : NULL;
+}
+
+const char *gmf_arb_program_text(const gmf_runner *r, uint32_t name, int stage)
+{
+    const arb_entry *e = entry_of(r, name);
+    return e && (stage == 0 || stage == 1) ? e->text[stage] : NULL;
 }

@@ -12,7 +12,7 @@
 
 static char *translate(const char *src, arbasm_result *r)
 {
-    arbasm_options o = { .point_size_enabled = true };
+    arbasm_options o = { .no_color_clamp = true };   /* the semantics checks read raw values */
     if (arbasm_translate(src, strlen(src), &o, r) != 0) {
         fprintf(stderr, "translate: %s\n", r->error);
         return NULL;
