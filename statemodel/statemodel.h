@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION 4u   /* 2: legacy matrix stacks; 3: query results; 4: block names; versions 1 to 3 are still read */
+#define SM_FORMAT_VERSION 5u   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; versions 1 to 4 are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the
@@ -403,7 +403,7 @@ struct sm_context_state {
     uint32_t matrix_mode;
     struct sm_matrix_stack modelview, projection, texture[SM_MAX_TEXTURE_COORDS];
     /* ARB programs (sm_apply_arb_program.c): bound per target, environment parameters per
-     * target. Not serialized yet, like the matrix stacks. */
+     * target (format version 5). */
     uint32_t arb_program[2];
     float arb_env[2][SM_ARB_MAX_ENV][4];
 };
