@@ -27,6 +27,16 @@ const struct sm_arb_program *sm_get_arb_program(const struct sm_context *c, uint
     return c && name ? sm_map_get(&c->share->arb_programs, name) : NULL;
 }
 
+size_t sm_arb_program_names(const struct sm_context *c, uint32_t *names, size_t max)
+{
+    size_t n = 0;
+    uint32_t *keys = c ? sm_map_sorted_keys(&c->share->arb_programs, &n) : NULL;
+    for (size_t i = 0; keys && i < n && i < max; i++)
+        names[i] = keys[i];
+    free(keys);
+    return keys ? n : 0;
+}
+
 static struct sm_arb_program *get_or_create(struct sm_ap *a, uint32_t name)
 {
     if (!name)

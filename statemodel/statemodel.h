@@ -492,6 +492,8 @@ const struct sm_sampler *sm_get_sampler(const struct sm_context *c, uint32_t nam
 const struct sm_shader *sm_get_shader(const struct sm_context *c, uint32_t name);
 const struct sm_program *sm_get_program(const struct sm_context *c, uint32_t name);
 const struct sm_arb_program *sm_get_arb_program(const struct sm_context *c, uint32_t name);
+/* Names of the ARB program objects visible to c, ascending: fills up to max, returns the total. */
+size_t sm_arb_program_names(const struct sm_context *c, uint32_t *names, size_t max);
 /* 0 for GL_VERTEX_PROGRAM_ARB, 1 for GL_FRAGMENT_PROGRAM_ARB, else -1. */
 int sm_arb_target_index(uint32_t target);
 const struct sm_sync *sm_get_sync(const struct sm_context *c, uint64_t handle);

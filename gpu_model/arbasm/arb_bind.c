@@ -341,7 +341,7 @@ static int program_binding(arb_parser *p, char **ex, int max, bool single)
     for (int i = first; i <= last; i++) {
         if (n >= max)
             arb_fail(p, "too many parameters");
-        ex[n++] = dupf(p, "%s[%d]", env ? "arb_env" : "arb_local", i);
+        ex[n++] = dupf(p, "arb_%s_%s[%d]", p->vp ? "vp" : "fp", env ? "env" : "local", i);
     }
     int *m = env ? &p->max_env : &p->max_local;
     if (last + 1 > *m)

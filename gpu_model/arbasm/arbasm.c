@@ -1016,10 +1016,13 @@ int arbasm_translate(const char *text, size_t len, const arbasm_options *opts, a
     } else if (setjmp(p->fail) == 0) {
         parse_body(g);
         epilogue(g);
+        /* Per-stage names: each target has its own env parameters, and GLSL requires a uniform
+         * declared in two stages to have one type. */
+        const char *pre = p->vp ? "arb_vp" : "arb_fp";
         if (p->max_env)
-            arb_sb_addf(&g->globals, "uniform vec4 arb_env[%d]; ", p->max_env);
+            arb_sb_addf(&g->globals, "uniform vec4 %s_env[%d]; ", pre, p->max_env);
         if (p->max_local)
-            arb_sb_addf(&g->globals, "uniform vec4 arb_local[%d]; ", p->max_local);
+            arb_sb_addf(&g->globals, "uniform vec4 %s_local[%d]; ", pre, p->max_local);
         for (int i = 1; i < 16; i++)
             if (out->attribs_used & (1u << i))
                 arb_sb_addf(&g->globals, "attribute vec4 arb_attrib%d; ", i);

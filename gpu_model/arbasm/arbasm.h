@@ -9,8 +9,9 @@
  * what llvmpipe runs.
  *
  * Interface of the generated GLSL, for whoever feeds it (gpu_model/frame/gmf_arb.c):
- *   uniform vec4 arb_env[N];      program.env[] of the program's target (N = highest index + 1)
- *   uniform vec4 arb_local[N];    program.local[] of the program object
+ *   uniform vec4 arb_vp_env[N];   program.env[] of the program's target (N = highest index + 1;
+ *                                 arb_fp_env in a fragment program: the stages' names differ)
+ *   uniform vec4 arb_vp_local[N]; program.local[] of the program object (arb_fp_local)
  *   uniform samplerXX arb_texture<u>;   fragment texture image unit u
  *   attribute vec4 arb_attrib<n>; vertex.attrib[n], generic attribute n (n > 0; 0 is gl_Vertex)
  * State bindings (state.matrix.*, state.light[n].*, state.fog.*, ...) are the GLSL built-in
@@ -36,7 +37,7 @@ typedef struct arbasm_result {
     char *glsl;                /* malloc'd; NULL on error */
     char error[256];           /* "line N: message" on error */
     int error_line;
-    int n_env, n_local;        /* sizes of arb_env / arb_local (0: not declared) */
+    int n_env, n_local;        /* sizes of arb_*_env / arb_*_local (0: not declared) */
     unsigned textures_used;    /* bit u: arb_texture<u> is declared */
     unsigned attribs_used;     /* bit n: arb_attrib<n> is declared */
     unsigned texcoords_read;   /* FP: bit n: fragment.texcoord[n] is read */

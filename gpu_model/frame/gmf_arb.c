@@ -278,12 +278,12 @@ static void upload_stage(const struct sm_context *c, gm_program *gp, int t, cons
     const struct sm_context_state *st = sm_context_state(c);
     if (!gp || !ap)
         return;
-    int u = gm_program_find_uniform(gp, "arb_env");
+    int u = gm_program_find_uniform(gp, t ? "arb_fp_env" : "arb_vp_env");
     if (u >= 0) {
         int n = gm_program_uniform(gp, u)->array_size;
         gm_program_set_uniform(gp, u, 0, n < SM_ARB_MAX_ENV ? n : SM_ARB_MAX_ENV, st->arb_env[t]);
     }
-    u = gm_program_find_uniform(gp, "arb_local");
+    u = gm_program_find_uniform(gp, t ? "arb_fp_local" : "arb_vp_local");
     if (u >= 0) {
         int n = gm_program_uniform(gp, u)->array_size;
         static const float zero[4];

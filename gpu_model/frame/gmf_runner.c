@@ -869,7 +869,8 @@ static bool state_has_objects(const struct sm_state *st)
 {
     for (size_t i = 0; st && i < sm_context_count(st); i++)
         for (int k = 0; k < SM_OBJ_COUNT; k++)
-            if (sm_object_count(sm_context_at(st, i), (enum sm_object_kind)k))
+            if (sm_object_count(sm_context_at(st, i), (enum sm_object_kind)k) ||
+                sm_arb_program_names(sm_context_at(st, i), NULL, 0))   /* ARB programs (gmf_arb.c) */
                 return true;
     return false;
 }

@@ -95,7 +95,7 @@ static int run_vp(const char *src, int n, const float in[][4], const float loc[4
         arbasm_result_free(&r);
         return -1;
     }
-    int u = gm_program_find_uniform(rig.p, "arb_local");
+    int u = gm_program_find_uniform(rig.p, "arb_vp_local");
     if (u >= 0 && loc)
         gm_program_set_uniform(rig.p, u, 0, gm_program_uniform(rig.p, u)->array_size, loc);
     for (int l = 0; l < n; l++)

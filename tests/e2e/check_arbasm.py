@@ -4,7 +4,10 @@
 (`glreplay model --compare --json`, no failed or unsupported draw), and `glreplay debug` must stop
 at a line of an ARB fragment program with the program's temporaries shown as variables.
 
-Usage: check_arbasm.py --cli GLREPLAY [--piglit DIR]
+With --snap-arb, also a mid-run frame (3) of tests/snapshot/snap_arb, whose ARB programs exist
+only in the capture's initial-state snapshot: the model must agree with llvmpipe there too.
+
+Usage: check_arbasm.py --cli GLREPLAY [--piglit DIR] [--snap-arb PATH]
 Headless: piglit on waffle's surfaceless EGL (PIGLIT_PLATFORM), no X server needed."""
 import argparse
 import json
@@ -91,6 +94,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--piglit", default=PIGLIT)
+    ap.add_argument("--snap-arb", help="tests/snapshot/snap_arb: a mid-run frame is modelled too")
     a = ap.parse_args()
     env = dict(os.environ, PIGLIT_PLATFORM="surfaceless_egl", EGL_PLATFORM="surfaceless")
     with tempfile.TemporaryDirectory() as d:
@@ -100,6 +104,12 @@ def main():
             check_model(a.cli, t, cap)
             if i == 0:
                 check_debug(a.cli, cap)
+        if a.snap_arb:
+            cap = os.path.join(d, "snap_arb.glcap")
+            r = run([a.cli, "capture", "--frame", "3", "--out", cap, "--", a.snap_arb, "--frames", "6"], env)
+            if r.returncode != 0 or not os.path.exists(cap):
+                sys.exit(f"FAIL: capture of snap_arb frame 3: rc {r.returncode}\n{r.stderr}")
+            check_model(a.cli, "snap_arb frame 3 (programs from the initial-state snapshot)", cap)
     print("PASS")
 
 
