@@ -683,6 +683,10 @@ static const char *const helpers =
     "vec4 arb_exp(float x) { return vec4(exp2(floor(x)), x - floor(x), exp2(x), 1.0); } "
     "vec4 arb_log(float x) { float l = log2(abs(x)); float f = floor(l); "
     "return vec4(f, abs(x) * exp2(-f), l, 1.0); } "
+    "vec4 arb_sat(vec4 x) { return vec4(x.x > 0.0 ? min(x.x, 1.0) : 0.0, x.y > 0.0 ? min(x.y, 1.0) : 0.0, "
+    "x.z > 0.0 ? min(x.z, 1.0) : 0.0, x.w > 0.0 ? min(x.w, 1.0) : 0.0); } "
+    "float arb_vc(float x) { return x < 0.0 ? 0.0 : x >= 0.0 ? min(x, 1.0) : 1.0; } "
+    "vec4 arb_vcolor(vec4 x) { return vec4(arb_vc(x.x), arb_vc(x.y), arb_vc(x.z), arb_vc(x.w)); } "
     "vec4 arb_cmp(vec4 a, vec4 b, vec4 c) { return vec4(a.x < 0.0 ? b.x : c.x, a.y < 0.0 ? b.y : c.y, "
     "a.z < 0.0 ? b.z : c.z, a.w < 0.0 ? b.w : c.w); } ";
 
@@ -864,7 +868,7 @@ static void instruction(gen *g, const char *word, int line)
     } else {
         char v[SRC + 64];
         if (sat)
-            arb_fmt(p, v, sizeof v, "clamp(%s, 0.0, 1.0)", e);
+            arb_fmt(p, v, sizeof v, "arb_sat(%s)", e);   /* Mesa's fsat: NaN gives 0 */
         else
             arb_fmt(p, v, sizeof v, "%s", e);
         if (mask[0])
@@ -891,10 +895,11 @@ static void epilogue(gen *g)
         static const char *const colors[4] = { "gl_FrontColor", "gl_FrontSecondaryColor", "gl_BackColor",
                                                "gl_BackSecondaryColor" };
         /* GL_CLAMP_VERTEX_COLOR (TRUE unless glClampColor changes it; the model keeps the
-         * default): Mesa clamps the colour outputs of vertex programs to [0, 1]. */
+         * default): vertex colour outputs are clamped to [0, 1]; llvmpipe's clamp gives 1 for
+         * NaN (measured: piglit's infinity_and_nan), unlike _SAT's 0. */
         for (int i = 0; i < 4; i++)
             if (g->out_written[O_COL0 + i])
-                arb_sb_addf(s, g->p.opts && g->p.opts->no_color_clamp ? "%s = %s; " : "%s = clamp(%s, 0.0, 1.0); ",
+                arb_sb_addf(s, g->p.opts && g->p.opts->no_color_clamp ? "%s = %s; " : "%s = arb_vcolor(%s); ",
                             colors[i], out_glsl[O_COL0 + i]);
         if (g->out_written[O_FOG])
             arb_sb_add(s, "gl_FogFragCoord = result_fogcoord.x; ");

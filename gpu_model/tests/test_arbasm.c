@@ -173,6 +173,32 @@ static void test_semantics(void)
     expect4("ALIAS", out[0], -8, 4, 1, 6);
 }
 
+/* Vertex colour outputs are clamped as llvmpipe does it: +inf -> 1, -inf -> 0, NaN -> 1. */
+static void test_color_clamp(void)
+{
+    const char *src = "!!ARBvp1.0\nTEMP t;\nRCP t.x, vertex.position.x;\nRCP t.y, -vertex.position.x;\n"
+                      "MUL t.z, t.x, vertex.position.x;\nMOV t.w, 0.5;\nMOV result.color, t;\n"
+                      "MOV result.position, vertex.position;\nEND\n";
+    arbasm_result r;
+    CHECK(arbasm_translate(src, strlen(src), NULL, &r) == 0);
+    gm_rig rig;
+    if (!r.glsl || rig_init(&rig, GM_STAGE_VERTEX, r.glsl) != 0) {
+        CHECK(0);
+        arbasm_result_free(&r);
+        return;
+    }
+    for (int c = 0; c < 4; c++)
+        rig_setf(&rig, "glr_Vertex", c, 0, 0.0f);   /* 1/0 = +inf, -1/0 = -inf, inf * 0 = NaN */
+    CHECK(rig_run(&rig, 1) == 0);
+    float got[4];
+    for (int c = 0; c < 4; c++)
+        got[c] = rig_outf(&rig, "glr_FrontColor", c, 0);
+    expect4("colour clamp", got, 1.0f, 0.0f, 1.0f, 0.5f);
+    CHECK(got[2] == got[2]);   /* not NaN */
+    rig_free(&rig);
+    arbasm_result_free(&r);
+}
+
 static void test_errors(void)
 {
     static const char *const bad[] = {
@@ -294,6 +320,7 @@ int main(void)
 {
     test_lines();
     test_semantics();
+    test_color_clamp();
     test_errors();
     const char *spec = getenv("PIGLIT_SPEC");
     if (spec && *spec) {
