@@ -402,7 +402,7 @@ static void option(gen *g)
         p->shadow_option = true;
     } else if (!p->vp && !strcmp(w, "ARB_fragment_coord_pixel_center_integer")) {
         p->pixel_center_integer = true;
-    } else if (!p->vp && !strcmp(w, "ARB_draw_buffers")) {
+    } else if (!p->vp && (!strcmp(w, "ARB_draw_buffers") || !strcmp(w, "ATI_draw_buffers"))) {
         p->draw_buffers_option = true;
     } else {
         arb_fail(p, "option %s is not supported", w);
@@ -1084,6 +1084,8 @@ int arbasm_translate(const char *text, size_t len, const arbasm_options *opts, a
 done:
     free_gen(g);
     free(g);
+    if (rc != 0)
+        out->unsupported = strstr(out->error, "not modelled") || strstr(out->error, "not supported");
     return rc;
 }
 

@@ -36,6 +36,8 @@ typedef struct arbasm_result {
     enum arbasm_stage stage;
     char *glsl;                /* malloc'd; NULL on error */
     char error[256];           /* "line N: message" on error */
+    bool unsupported;          /* the error is a feature the model lacks (not modelled / not
+                                * supported), not an invalid program GL would refuse too */
     int error_line;
     int n_env, n_local;        /* sizes of arb_*_env / arb_*_local (0: not declared) */
     unsigned textures_used;    /* bit u: arb_texture<u> is declared */

@@ -158,7 +158,8 @@ static uint64_t ff_state_bits(const struct sm_context *c)
     return bits;
 }
 
-static arb_entry *build_entry(const struct sm_context *c, const arb_key *key, uint32_t name, char *err, size_t n)
+static arb_entry *build_entry(const struct sm_context *c, const arb_key *key, uint32_t name, char *err, size_t n,
+                              bool *invalid)
 {
     arb_entry *e = calloc(1, sizeof *e);
     if (!e) {
@@ -177,6 +178,7 @@ static arb_entry *build_entry(const struct sm_context *c, const arb_key *key, ui
         }
         if (arbasm_translate(ap->source, ap->length, NULL, &e->res[s]) != 0) {
             snprintf(err, n, "ARB %s program %u: %s", s ? "fragment" : "vertex", ap->name, e->res[s].error);
+            *invalid = !e->res[s].unsupported;
             goto fail;
         }
         if ((int)e->res[s].stage != s) {
@@ -224,8 +226,9 @@ fail:
 }
 
 gmf_prog *gmf_arb_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program **sp_out,
-                           gmf_event *ev)
+                           bool *invalid, gmf_event *ev)
 {
+    *invalid = false;
     const struct sm_arb_program *vp = enabled_program(c, 0), *fp = enabled_program(c, 1);
     bool vp_on = sm_is_enabled(c, GL_VERTEX_PROGRAM_ARB, 0), fp_on = sm_is_enabled(c, GL_FRAGMENT_PROGRAM_ARB, 0);
     if ((vp_on && !vp) || (fp_on && !fp)) {
@@ -256,9 +259,12 @@ gmf_prog *gmf_arb_prog_get(gmf_runner *r, const struct sm_context *c, const stru
             cache->cap = cap;
         }
         /* The key is zero-padded by the initializer above, so memcmp compares values only. */
-        e = build_entry(c, &key, GMF_ARB_NAME_BASE + (uint32_t)cache->n, err, sizeof err);
+        e = build_entry(c, &key, GMF_ARB_NAME_BASE + (uint32_t)cache->n, err, sizeof err, invalid);
         if (!e) {
-            gmf_note(ev, "%s", err);
+            /* An invalid program string: GL refused it too, and a draw with it raises
+             * GL_INVALID_OPERATION and draws nothing (ARB_vertex_program 2.14.1). */
+            if (!*invalid)
+                gmf_note(ev, "%s", err);
             return NULL;
         }
         cache->e[cache->n++] = e;

@@ -272,9 +272,10 @@ void gmf_note(gmf_event *ev, const char *fmt, ...) __attribute__((format(printf,
 /* Whether a draw without a GLSL program runs ARB programs (either target enabled). */
 bool gmf_arb_enabled(const struct sm_context *c);
 /* The compiled program of the draw's ARB stages (a stand-in for a fixed-function stage), with
- * the synthetic sm_program it was compiled from in *sp; NULL after a note saying why. */
+ * the synthetic sm_program it was compiled from in *sp; NULL after a note saying why, or with
+ * *invalid set (no note) when a program string is invalid: GL draws nothing then. */
 gmf_prog *gmf_arb_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program **sp,
-                           gmf_event *ev);
+                           bool *invalid, gmf_event *ev);
 /* Feeds program.env / program.local and the texture units (after gmf_prog_upload_uniforms). */
 void gmf_arb_upload(const struct sm_context *c, gmf_prog *p);
 /* The translated GLSL of the enabled ARB program of a stage (0 vertex, 1 fragment), malloc'd,

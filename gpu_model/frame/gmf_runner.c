@@ -340,9 +340,9 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     const struct sm_program *sp = NULL;
     gmf_prog *p = NULL;
     /* ---- ARB assembly programs (gmf_arb.c): no GLSL program, an ARB target enabled */
-    bool arb = !st->program && !st->pipeline && gmf_arb_enabled(c);
-    if (arb && !(p = gmf_arb_prog_get(r, c, &sp, ev))) {
-        ev->failed = true;
+    bool arb = !st->program && !st->pipeline && gmf_arb_enabled(c), arb_invalid = false;
+    if (arb && !(p = gmf_arb_prog_get(r, c, &sp, &arb_invalid, ev))) {
+        ev->failed = !arb_invalid;   /* an invalid program draws nothing in GL either */
         return;
     }
     /* ---- end ARB */

@@ -216,6 +216,12 @@ static void test_errors(void)
                "bad program %zu accepted", i);
         arbasm_result_free(&r);
     }
+    /* a feature the model lacks is told apart from an invalid program (which GL refuses too) */
+    arbasm_result u;
+    const char *pal = "!!ARBvp1.0\nTEMP t;\nMOV t, state.matrix.palette[1].row[0];\nEND";
+    CHECK(arbasm_translate(pal, strlen(pal), NULL, &u) != 0 && u.unsupported);
+    const char *bad_op = "!!ARBvp1.0\nFOO r, r;\nEND";
+    CHECK(arbasm_translate(bad_op, strlen(bad_op), NULL, &u) != 0 && !u.unsupported && u.error_line == 2);
     /* the length bounds the text: no NUL needed */
     const char txt[] = "!!ARBvp1.0\nEND\nGARBAGE";
     arbasm_result r;
