@@ -173,7 +173,9 @@ static arb_entry *build_entry(const struct sm_context *c, const arb_key *key, ui
             continue;
         const struct sm_arb_program *ap = sm_get_arb_program(c, stage_prog[s]);
         if (!ap || !ap->source) {
+            /* never given a string: not a valid program, GL draws nothing */
             snprintf(err, n, "ARB %s program %u has no program string", s ? "fragment" : "vertex", stage_prog[s]);
+            *invalid = ap != NULL;
             goto fail;
         }
         if (arbasm_translate(ap->source, ap->length, NULL, &e->res[s]) != 0) {
