@@ -118,8 +118,18 @@ void glr_snap_arb_programs(struct glr_snap *sn)
     }
     drain_errors();
     unsigned read = 0;
+    /* GL's default objects (0): bound while no program is, they may hold a string too */
+    for (int t = 0; t < 2; t++) {
+        if (!avail[t])
+            continue;
+        GLR_REAL(glBindProgramARB)(targets[t], 0);
+        if (GLR_REAL(glGetError)() == GL_NO_ERROR && prog_iv(targets[t], GL_PROGRAM_LENGTH_ARB) > 0) {
+            read_program(sn, t, 0);
+            read++;
+        }
+    }
     for (size_t i = 0; i < n; i++) {
-        if (!GLR_REAL(glIsProgramARB)(names[i]))
+        if (names[i] >= SM_ARB_DEFAULT_NAME(0) || !GLR_REAL(glIsProgramARB)(names[i]))
             continue;   /* never bound: no target, nothing to read (a generated name stays tracked) */
         for (int t = 0; t < 2; t++) {
             if (!avail[t])

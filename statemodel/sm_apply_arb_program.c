@@ -27,6 +27,14 @@ const struct sm_arb_program *sm_get_arb_program(const struct sm_context *c, uint
     return c && name ? sm_map_get(&c->share->arb_programs, name) : NULL;
 }
 
+const struct sm_arb_program *sm_bound_arb_program(const struct sm_context *c, int t)
+{
+    if (!c || t < 0 || t > 1)
+        return NULL;
+    uint32_t name = c->st.arb_program[t];
+    return sm_get_arb_program(c, name ? name : SM_ARB_DEFAULT_NAME(t));
+}
+
 size_t sm_arb_program_names(const struct sm_context *c, uint32_t *names, size_t max)
 {
     size_t n = 0;
@@ -63,20 +71,15 @@ static int target_arg(struct sm_ap *a, int i)
     return t;
 }
 
-/* The program bound to the target of argument i (created on first use: a program string or
- * local parameter given with program 0 bound goes to GL's default program object 0, which the
- * model keeps under no name, so it is refused with an error). */
+/* The program bound to the target of argument i (created on first use; with 0 bound, GL's
+ * default program object of the target, kept as SM_ARB_DEFAULT_NAME). */
 static struct sm_arb_program *bound(struct sm_ap *a, int i)
 {
     int t = target_arg(a, i);
     if (t < 0)
         return NULL;
     uint32_t name = a->c->st.arb_program[t];
-    if (!name) {
-        ap_error(a, "no program bound to the target (default program 0 is not modelled)");
-        return NULL;
-    }
-    struct sm_arb_program *p = get_or_create(a, name);
+    struct sm_arb_program *p = get_or_create(a, name ? name : SM_ARB_DEFAULT_NAME(t));
     if (p)
         p->target = ap_u(a, i);
     return p;

@@ -6,14 +6,18 @@
 
 static void restore_program(struct rs *r, const struct sm_arb_program *p)
 {
-    if (!p->target) {
+    if (p->name >= SM_ARB_DEFAULT_NAME(0) && !p->target)
+        return;
+    if (!p->target && p->name < SM_ARB_DEFAULT_NAME(0)) {
         /* generated, never bound: the name only */
         struct glr_call *c = rs_emit(r, GLR_CMD_glGenProgramsARB, 2, U(1), U(0));
         if (c)
             rs_blob_own(r, c, 1, &p->name, 4);
         return;
     }
-    rs_emit(r, GLR_CMD_glBindProgramARB, 2, U(p->target), U(p->name));
+    /* the default object 0 takes its string while 0 is bound */
+    bool is_default = p->name >= SM_ARB_DEFAULT_NAME(0);
+    rs_emit(r, GLR_CMD_glBindProgramARB, 2, U(p->target), U(is_default ? 0 : p->name));
     if (p->source) {
         struct glr_call *c = rs_emit(r, GLR_CMD_glProgramStringARB, 4, U(p->target),
                                      U(GL_PROGRAM_FORMAT_ASCII_ARB), I(p->length), U(0));

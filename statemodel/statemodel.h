@@ -492,6 +492,12 @@ const struct sm_sampler *sm_get_sampler(const struct sm_context *c, uint32_t nam
 const struct sm_shader *sm_get_shader(const struct sm_context *c, uint32_t name);
 const struct sm_program *sm_get_program(const struct sm_context *c, uint32_t name);
 const struct sm_arb_program *sm_get_arb_program(const struct sm_context *c, uint32_t name);
+/* GL's default program object 0 of target index t (0 vertex, 1 fragment), which takes strings
+ * and parameters while no program is bound, is kept under this name. */
+#define SM_ARB_DEFAULT_NAME(t) (0xFFFFFFF0u + (uint32_t)(t))
+/* The program object bound to target index t, the default object included; NULL if it has
+ * never been given anything. */
+const struct sm_arb_program *sm_bound_arb_program(const struct sm_context *c, int t);
 /* Names of the ARB program objects visible to c, ascending: fills up to max, returns the total. */
 size_t sm_arb_program_names(const struct sm_context *c, uint32_t *names, size_t max);
 /* 0 for GL_VERTEX_PROGRAM_ARB, 1 for GL_FRAGMENT_PROGRAM_ARB, else -1. */

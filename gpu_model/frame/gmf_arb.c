@@ -63,7 +63,7 @@ static const struct sm_arb_program *enabled_program(const struct sm_context *c, 
     uint32_t cap = t == 0 ? GL_VERTEX_PROGRAM_ARB : GL_FRAGMENT_PROGRAM_ARB;
     if (!sm_is_enabled(c, cap, 0))
         return NULL;
-    return sm_get_arb_program(c, sm_context_state(c)->arb_program[t]);
+    return sm_bound_arb_program(c, t);
 }
 
 bool gmf_arb_enabled(const struct sm_context *c)

@@ -74,6 +74,34 @@ int main(void)
     CHECK(sm_error_count(s) == errs + 5);
     CHECK(vec_eq(st->arb_env[0][0], 9, 10, 11, 12) && p->generation == 2);
 
+    /* GL's default object 0 takes a string and parameters while 0 is bound */
+    const char fp0[] = "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n";
+    CHECK(tcall(s, 1, "glBindProgramARB", "uu", GL_FRAGMENT_PROGRAM_ARB, 0));
+    CHECK(tcall(s, 1, "glProgramStringARB", "uuib", GL_FRAGMENT_PROGRAM_ARB, GL_PROGRAM_FORMAT_ASCII_ARB,
+                (int)strlen(fp0), fp0, strlen(fp0)));
+    CHECK(tcall(s, 1, "glProgramLocalParameter4fARB", "uuffff", GL_FRAGMENT_PROGRAM_ARB, 1, 3.0, 3.0, 3.0, 3.0));
+    const struct sm_arb_program *d = sm_bound_arb_program(c, 1);
+    CHECK(d && d->name == SM_ARB_DEFAULT_NAME(1) && d->source && !strcmp(d->source, fp0) &&
+          d->n_local == 2 && vec_eq(d->local[1], 3, 3, 3, 3));
+    CHECK(!sm_bound_arb_program(c, 0) || sm_bound_arb_program(c, 0)->name == 5);
+    /* its restore binds 0 to give the string back; named programs are bound by name */
+    struct sm_call_list rl = { 0 };
+    CHECK(sm_restore_calls(s, &rl) && !rl.failed);
+    bool string_on_default = false, bound_five = false;
+    for (size_t i = 0; i + 1 < rl.count; i++) {
+        const struct glr_call *k = &rl.calls[i];
+        if (k->cmd == GLR_CMD_glBindProgramARB && k->args[0] == GL_FRAGMENT_PROGRAM_ARB && k->args[1] == 0 &&
+            rl.calls[i + 1].cmd == GLR_CMD_glProgramStringARB && rl.calls[i + 1].blobs[3].size == strlen(fp0) &&
+            !memcmp(rl.calls[i + 1].blobs[3].data, fp0, strlen(fp0)))
+            string_on_default = true;
+        if (k->cmd == GLR_CMD_glBindProgramARB && k->args[0] == GL_VERTEX_PROGRAM_ARB && k->args[1] == 5 &&
+            rl.calls[i + 1].cmd == GLR_CMD_glProgramStringARB)
+            bound_five = true;
+    }
+    CHECK(string_on_default && bound_five);
+    sm_call_list_free(&rl);
+    CHECK(tcall(s, 1, "glBindProgramARB", "uu", GL_FRAGMENT_PROGRAM_ARB, 6));
+
     /* deletion unbinds in this context */
     uint32_t del = 5;
     CHECK(tcall(s, 1, "glDeleteProgramsARB", "ib", 1, &del, sizeof del));

@@ -134,7 +134,7 @@ static void note_arb_string(struct dap_capture *c, const struct sm_state *st, ui
 {
     const struct sm_context *ctx = sm_context_get(st, ctx_id);
     int t = sm_arb_target_index(target);
-    const struct sm_arb_program *ap = ctx && t >= 0 ? sm_get_arb_program(ctx, sm_context_state(ctx)->arb_program[t]) : NULL;
+    const struct sm_arb_program *ap = ctx && t >= 0 ? sm_bound_arb_program(ctx, t) : NULL;
     if (!ap || !ap->source || strncmp(ap->source, t ? "!!ARBfp1.0" : "!!ARBvp1.0", 10))
         return;
     int stage = t ? GM_STAGE_FRAGMENT : GM_STAGE_VERTEX;
@@ -142,12 +142,13 @@ static void note_arb_string(struct dap_capture *c, const struct sm_state *st, ui
     for (int k = 0; k < 6; k++)
         prog.shader[k] = -1;
     int before = c->n_shaders;
-    prog.shader[stage] = add_shader(c, stage, ap->source, ap->name, 0);
+    uint32_t shown = ap->name >= SM_ARB_DEFAULT_NAME(0) ? 0 : ap->name;   /* the default object is 0 */
+    prog.shader[stage] = add_shader(c, stage, ap->source, shown, 0);
     if (prog.shader[stage] < 0)
         return;
     struct dap_shader *sh = &c->shaders[prog.shader[stage]];
     if (c->n_shaders > before)   /* a new entry: named after the ARB program */
-        snprintf(sh->name, sizeof sh->name, "arb%s%u.%s", t ? "fp" : "vp", ap->name, t ? "frag" : "vert");
+        snprintf(sh->name, sizeof sh->name, "arb%s%u.%s", t ? "fp" : "vp", shown, t ? "frag" : "vert");
     struct dap_program *np = realloc(c->programs, (size_t)(c->n_programs + 1) * sizeof *np);
     if (!np)
         return;
