@@ -367,6 +367,7 @@ static void snap_context_part(struct glr_snap *sn)
     glr_snap_vertex_arrays(sn);
     glr_snap_framebuffers(sn);
     glr_snap_context_state(sn);
+    glr_snap_arb_context(sn);     /* snapshot_arb.c */
     if (n_done < sizeof done_ctx / sizeof done_ctx[0])
         done_ctx[n_done++] = sn->ctx;
 }
@@ -400,6 +401,7 @@ int glr_snapshot_take(int api)
     glr_snap_renderbuffers(sn);
     glr_snap_samplers(sn);
     glr_snap_programs(sn);
+    glr_snap_arb_programs(sn);    /* snapshot_arb.c */
     glr_snap_display_lists(sn);   /* display_lists.h */
     snap_context_part(sn);
     default_framebuffer(sn, api);

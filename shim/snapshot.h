@@ -132,5 +132,8 @@ GLR_SNAP_HIDDEN void glr_snap_context_state(struct glr_snap *sn);
 GLR_SNAP_HIDDEN void glr_snap_query_results(struct glr_snap *sn);
 /* snapshot_fixed.c: lights, materials, fog, texture environments, ... of a compatibility context */
 GLR_SNAP_HIDDEN void glr_snap_fixed_function(struct glr_snap *sn);
+/* snapshot_arb.c: ARB assembly program objects (shared) and bindings, env parameters, enables */
+GLR_SNAP_HIDDEN void glr_snap_arb_programs(struct glr_snap *sn);
+GLR_SNAP_HIDDEN void glr_snap_arb_context(struct glr_snap *sn);
 
 #endif

@@ -27,6 +27,7 @@ void sm_register_framebuffers(sm_apply_fn *tab);
 void sm_register_raster(sm_apply_fn *tab);
 void sm_register_matrix(sm_apply_fn *tab);
 void sm_register_current(sm_apply_fn *tab);   /* glColor*, glVertex*, ... (sm_current.h) */
+void sm_register_arb_program(sm_apply_fn *tab);
 /* Families recognised by command name (glUniform*, glVertexAttrib{1..4}*): registers the handler
  * for a command if its name is one of them. */
 void sm_register_uniform_family(sm_apply_fn *tab, uint32_t cmd, const char *name);

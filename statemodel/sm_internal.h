@@ -10,6 +10,7 @@ struct sm_share_group {
     uint32_t id;                 /* unique in the state; serialized */
     uint32_t refs;               /* contexts using it */
     struct sm_map buffers, textures, renderbuffers, samplers, shaders, programs;
+    struct sm_map arb_programs;  /* struct sm_arb_program (sm_apply_arb_program.c) */
     struct sm_sync *syncs;
     uint32_t n_syncs, cap_syncs;
 };
@@ -68,6 +69,7 @@ void sm_buffer_free(void *p);
 void sm_texture_free(void *p);
 void sm_shader_free(void *p);
 void sm_program_free(void *p);
+void sm_arb_program_free(void *p);
 void sm_program_clear_link(struct sm_program *p);
 void sm_context_state_free(struct sm_context_state *st);
 

@@ -306,6 +306,37 @@ static cJSON *stencil_json(const struct sm_stencil_face *s)
     return o;
 }
 
+/* ARB assembly programs of a context, only when one is bound or a target enabled: per target
+ * the enable, the bound program (0: GL's default object), its text size and local parameter
+ * count, and how many environment parameters are non-zero. */
+static cJSON *arb_programs_json(const struct sm_context *c)
+{
+    static const uint32_t caps[2] = { GL_VERTEX_PROGRAM_ARB, GL_FRAGMENT_PROGRAM_ARB };
+    static const char *const names[2] = { "vertex", "fragment" };
+    const struct sm_context_state *st = &c->st;
+    bool any = false;
+    for (int t = 0; t < 2; t++)
+        any |= st->arb_program[t] != 0 || sm_is_enabled(c, caps[t], 0) || sm_bound_arb_program(c, t);
+    if (!any)
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    for (int t = 0; t < 2; t++) {
+        cJSON *e = cJSON_CreateObject();
+        const struct sm_arb_program *p = sm_bound_arb_program(c, t);
+        int env = 0;
+        for (int i = 0; i < SM_ARB_MAX_ENV; i++)
+            env += st->arb_env[t][i][0] != 0 || st->arb_env[t][i][1] != 0 || st->arb_env[t][i][2] != 0 ||
+                   st->arb_env[t][i][3] != 0;
+        cJSON_AddBoolToObject(e, "enabled", sm_is_enabled(c, caps[t], 0));
+        cJSON_AddNumberToObject(e, "program", st->arb_program[t]);
+        cJSON_AddNumberToObject(e, "source_chars", p && p->source ? p->length : 0);
+        cJSON_AddNumberToObject(e, "local_parameters", p ? p->n_local : 0);
+        cJSON_AddNumberToObject(e, "nonzero_env_parameters", env);
+        add(o, names[t], e);
+    }
+    return o;
+}
+
 static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
 {
     const struct sm_context_state *st = &c->st;
@@ -319,6 +350,9 @@ static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
     cJSON_AddNumberToObject(o, "share_group", c->share->id);
     add(o, "program", program_json(c, st->program));
     cJSON_AddNumberToObject(o, "program_pipeline", st->pipeline);
+    cJSON *arb = arb_programs_json(c);
+    if (arb)
+        add(o, "arb_programs", arb);
     add(o, "vertex_array", vao_json(c));
     add(o, "textures", textures_json(c));
     add(o, "framebuffer", framebuffer_json(c));

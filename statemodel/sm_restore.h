@@ -33,5 +33,9 @@ void rs_context_objects(struct rs *r);
 void rs_context_bindings(struct rs *r);
 void rs_context_state(struct rs *r);
 void rs_context_finish(struct rs *r);
+/* ARB assembly programs (sm_restore_arb.c): objects of a share group; a context's bindings and
+ * environment parameters. Compatibility contexts only. */
+void rs_arb_programs(struct rs *r, const struct sm_share_group *g);
+void rs_arb_context(struct rs *r);
 
 #endif

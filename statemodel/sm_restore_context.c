@@ -318,6 +318,7 @@ static void indexed_bindings(struct rs *r, uint32_t target, const struct sm_inde
 void rs_context_bindings(struct rs *r)
 {
     const struct sm_context_state *st = &r->c->st;
+    rs_arb_context(r);   /* sm_restore_arb.c */
     indexed_bindings(r, GL_UNIFORM_BUFFER, st->ubo, SM_MAX_UBO_BINDINGS);
     indexed_bindings(r, GL_SHADER_STORAGE_BUFFER, st->ssbo, SM_MAX_SSBO_BINDINGS);
     indexed_bindings(r, GL_ATOMIC_COUNTER_BUFFER, st->atomic, SM_MAX_ATOMIC_BINDINGS);

@@ -522,6 +522,7 @@ void rs_shared_objects(struct rs *r, const struct sm_share_group *g)
     FOR_SORTED(g->shaders, struct sm_shader, sh,
                create_shader(r, sh->name, sh->type, sh->source, sh->compiled));
     FOR_SORTED(g->programs, struct sm_program, p, restore_program(r, g, p));
+    rs_arb_programs(r, g);   /* sm_restore_arb.c */
     for (uint32_t i = 0; i < g->n_syncs; i++) {
         struct glr_call *c = rs_emit(r, GLR_CMD_glFenceSync, 2, U(GL_SYNC_GPU_COMMANDS_COMPLETE),
                                      U(0));

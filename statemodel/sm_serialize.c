@@ -333,6 +333,54 @@ static void w_sampler(struct sm_io *io, void *o) { io_sampler(io, o); }
 static void w_shader(struct sm_io *io, void *o) { io_shader(io, o); }
 static void w_program(struct sm_io *io, void *o) { io_program(io, o); }
 
+/* An ARB program object: target, text, generation, local parameters (format version 5). */
+static void *mk_arb_program(uint32_t n)
+{
+    struct sm_arb_program *p = calloc(1, sizeof *p);
+    if (p)
+        p->name = n;
+    return p;
+}
+
+static void w_arb_program(struct sm_io *io, void *o)
+{
+    struct sm_arb_program *p = o;
+    io_u32(io, "name", &p->name);
+    io_enum(io, "target", &p->target);
+    uint8_t *text = (uint8_t *)p->source;
+    uint64_t len = p->length;
+    io_bytes(io, "source", &text, &len);
+    if (io_reading(io) && !io->failed) {
+        /* kept NUL-terminated like the apply path's copy; no text stays NULL */
+        bool had = text != NULL;
+        char *t = malloc((size_t)len + 1);
+        if (!t || len > UINT32_MAX) {
+            free(t);
+            free(text);
+            io_fail(io, "ARB program text too large");
+            return;
+        }
+        if (len)
+            memcpy(t, text, (size_t)len);
+        t[len] = 0;
+        free(text);
+        if (!had) {
+            free(t);
+            t = NULL;
+        }
+        p->source = t;
+        p->length = (uint32_t)len;
+    }
+    io_u32(io, "generation", &p->generation);
+    io_u32_below(io, "n_local", &p->n_local, SM_ARB_MAX_LOCAL + 1);
+    if (io_reading(io) && !io->failed && p->n_local && !(p->local = calloc(p->n_local, sizeof *p->local))) {
+        p->n_local = 0;
+        io_fail(io, "out of memory");
+    }
+    if (!io->failed)
+        io_f32_n(io, "local", p->n_local ? p->local[0] : NULL, p->n_local * 4);
+}
+
 static void io_group(struct sm_io *io, struct sm_share_group *g)
 {
     io_u32(io, "id", &g->id);
@@ -342,6 +390,8 @@ static void io_group(struct sm_io *io, struct sm_share_group *g)
     io_map(io, "samplers", &g->samplers, mk_sampler, w_sampler, free, 20);
     io_map(io, "shaders", &g->shaders, mk_shader, w_shader, sm_shader_free, 4);
     io_map(io, "programs", &g->programs, mk_program, w_program, sm_program_free, 12);
+    if (io->version >= 5)
+        io_map(io, "arb_programs", &g->arb_programs, mk_arb_program, w_arb_program, sm_arb_program_free, 16);
     uint32_t n = g->n_syncs;
     io_arr_begin(io, "syncs", &n, MAX_OBJECTS, 3);
     if (io_reading(io) && !io->failed && n) {
@@ -539,6 +589,47 @@ static void io_matrices(struct sm_io *io, struct sm_context_state *st)
     io_obj_end(io);
 }
 
+/* ARB program bindings and the non-zero environment parameters (format version 5; older
+ * documents have none: nothing bound, all zeros). */
+static void io_arb_ctx(struct sm_io *io, struct sm_context_state *st)
+{
+    io_obj_begin(io, "arb_programs");
+    io_u32_n(io, "bound", st->arb_program, 2);
+    uint32_t n = 0;
+    for (int t = 0; t < 2; t++)
+        for (int i = 0; i < SM_ARB_MAX_ENV; i++)
+            n += st->arb_env[t][i][0] != 0 || st->arb_env[t][i][1] != 0 || st->arb_env[t][i][2] != 0 ||
+                 st->arb_env[t][i][3] != 0;
+    io_arr_begin(io, "env", &n, 2 * SM_ARB_MAX_ENV, 24);
+    if (io_reading(io)) {
+        for (uint32_t k = 0; k < n && !io->failed; k++) {
+            uint32_t target = 0, index = 0;
+            float v[4] = { 0 };
+            io_obj_begin(io, NULL);
+            io_u32_below(io, "target", &target, 2);
+            io_u32_below(io, "index", &index, SM_ARB_MAX_ENV);
+            io_f32_n(io, "value", v, 4);
+            io_obj_end(io);
+            if (!io->failed)
+                memcpy(st->arb_env[target][index], v, sizeof v);
+        }
+    } else {
+        for (uint32_t t = 0; t < 2; t++)
+            for (uint32_t i = 0; i < SM_ARB_MAX_ENV; i++) {
+                float *v = st->arb_env[t][i];
+                if (v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] == 0)
+                    continue;
+                io_obj_begin(io, NULL);
+                io_u32(io, "target", &t);
+                io_u32(io, "index", &i);
+                io_f32_n(io, "value", v, 4);
+                io_obj_end(io);
+            }
+    }
+    io_arr_end(io);
+    io_obj_end(io);
+}
+
 static void io_ctx_state(struct sm_io *io, struct sm_context_state *st)
 {
     io_obj_begin(io, "state");
@@ -720,6 +811,8 @@ static void io_ctx_state(struct sm_io *io, struct sm_context_state *st)
         io_matrices(io, st);
     else if (io_reading(io))
         sm_matrix_defaults(st);   /* version 1 keeps no stacks: GL's defaults, not zeros */
+    if (io->version >= 5)
+        io_arb_ctx(io, st);
     io_obj_end(io);
 }
 

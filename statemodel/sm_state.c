@@ -360,6 +360,7 @@ static void group_free(struct sm_share_group *g)
     sm_map_free(&g->samplers, free);
     sm_map_free(&g->shaders, sm_shader_free);
     sm_map_free(&g->programs, sm_program_free);
+    sm_map_free(&g->arb_programs, sm_arb_program_free);
     free(g->syncs);
     free(g);
 }

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION 4u   /* 2: legacy matrix stacks; 3: query results; 4: block names; versions 1 to 3 are still read */
+#define SM_FORMAT_VERSION 5u   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; versions 1 to 4 are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the
@@ -328,6 +328,18 @@ struct sm_active_query { uint32_t target, index, name; };
 #define SM_MAX_TEXTURE_COORDS 8
 struct sm_matrix_stack { uint32_t depth; float m[SM_MATRIX_STACK_DEPTH][16]; };
 
+/* ARB assembly programs (GL_ARB_vertex_program / GL_ARB_fragment_program): shared objects named
+ * by glGenProgramsARB; the text given to glProgramStringARB and the local parameters.
+ * Target index 0 is GL_VERTEX_PROGRAM_ARB, 1 GL_FRAGMENT_PROGRAM_ARB (sm_arb_target_index). */
+#define SM_ARB_MAX_ENV 256       /* Mesa's MAX_PROGRAM_ENV_PARAMS */
+#define SM_ARB_MAX_LOCAL 4096    /* Mesa's MAX_PROGRAM_LOCAL_PARAMS */
+struct sm_arb_program {
+    uint32_t name, target;       /* target 0 until first bound */
+    char *source; uint32_t length;   /* NULL until glProgramStringARB */
+    uint32_t generation;         /* bumped by every glProgramStringARB (caches key on it) */
+    float (*local)[4]; uint32_t n_local;   /* local[i] for i < n_local; beyond: zeros */
+};
+
 struct sm_context_state {
     /* bindings */
     uint32_t buffer[SM_BT_COUNT];
@@ -396,6 +408,10 @@ struct sm_context_state {
      * a loaded checkpoint has identity matrices. */
     uint32_t matrix_mode;
     struct sm_matrix_stack modelview, projection, texture[SM_MAX_TEXTURE_COORDS];
+    /* ARB programs (sm_apply_arb_program.c): bound per target, environment parameters per
+     * target (format version 5). */
+    uint32_t arb_program[2];
+    float arb_env[2][SM_ARB_MAX_ENV][4];
 };
 
 struct sm_context;
@@ -481,6 +497,17 @@ const struct sm_renderbuffer *sm_get_renderbuffer(const struct sm_context *c, ui
 const struct sm_sampler *sm_get_sampler(const struct sm_context *c, uint32_t name);
 const struct sm_shader *sm_get_shader(const struct sm_context *c, uint32_t name);
 const struct sm_program *sm_get_program(const struct sm_context *c, uint32_t name);
+const struct sm_arb_program *sm_get_arb_program(const struct sm_context *c, uint32_t name);
+/* GL's default program object 0 of target index t (0 vertex, 1 fragment), which takes strings
+ * and parameters while no program is bound, is kept under this name. */
+#define SM_ARB_DEFAULT_NAME(t) (0xFFFFFFF0u + (uint32_t)(t))
+/* The program object bound to target index t, the default object included; NULL if it has
+ * never been given anything. */
+const struct sm_arb_program *sm_bound_arb_program(const struct sm_context *c, int t);
+/* Names of the ARB program objects visible to c, ascending: fills up to max, returns the total. */
+size_t sm_arb_program_names(const struct sm_context *c, uint32_t *names, size_t max);
+/* 0 for GL_VERTEX_PROGRAM_ARB, 1 for GL_FRAGMENT_PROGRAM_ARB, else -1. */
+int sm_arb_target_index(uint32_t target);
 const struct sm_sync *sm_get_sync(const struct sm_context *c, uint64_t handle);
 const struct sm_vao *sm_get_vao(const struct sm_context *c, uint32_t name);     /* 0: default */
 const struct sm_framebuffer *sm_get_framebuffer(const struct sm_context *c, uint32_t name);

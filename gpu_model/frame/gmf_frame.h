@@ -280,6 +280,14 @@ int gmf_unsupported_list(const gmf_runner *r, const char **names, uint64_t *coun
 /* The state model the runner keeps (read-only). */
 const struct sm_state *gmf_state(const gmf_runner *r);
 
+/* ---- ARB assembly programs (gmf_arb.c) ----
+ * Draws that run ARB programs report a synthetic program name (warps' `program`). For such a
+ * name: the program the runner compiled (its linked sources are the GLSL it ran, named
+ * "program<name>.vert/.frag" like a GLSL program's), and the ARB program text of a stage
+ * (0 vertex, 1 fragment; NULL for a fixed-function stand-in). NULL for any other name. */
+const struct sm_program *gmf_arb_program(const gmf_runner *r, uint32_t name);
+const char *gmf_arb_program_text(const gmf_runner *r, uint32_t name, int stage);
+
 /* ---- resident warps (debuggers; gmf_resident.c) ----
  * With the timing model many warps are in flight; during an observer call, the warps resident
  * on the model's SMs (launched, not retired), in SM and slot order. Each entry names the warp as

@@ -235,6 +235,7 @@ struct gmf_runner {
     gmf_renderbuffer **rbs;
     int n_rbs, cap_rbs;
     gmf_prog **progs;
+    struct gmf_arb_cache *arb;   /* ARB assembly programs (gmf_arb.c) */
     int n_progs, cap_progs;
     gmf_name_rec *names;
     int n_names, cap_names;
@@ -304,6 +305,21 @@ bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev);
 bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev);
 int gmf_lists_keep(gmf_runner *r, uint32_t ctx_id, uint32_t name, const void *data, size_t size);
 void gmf_lists_free(gmf_runner *r);
+
+/* ---- gmf_arb.c: ARB assembly programs (GL_ARB_vertex_program / GL_ARB_fragment_program) */
+/* Whether a draw without a GLSL program runs ARB programs (either target enabled). */
+bool gmf_arb_enabled(const struct sm_context *c);
+/* The compiled program of the draw's ARB stages (a stand-in for a fixed-function stage), with
+ * the synthetic sm_program it was compiled from in *sp; NULL after a note saying why, or with
+ * *invalid set (no note) when a program string is invalid: GL draws nothing then. */
+gmf_prog *gmf_arb_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program **sp,
+                           bool *invalid, gmf_event *ev);
+/* Feeds program.env / program.local and the texture units (after gmf_prog_upload_uniforms). */
+void gmf_arb_upload(const struct sm_context *c, gmf_prog *p);
+/* The translated GLSL of the enabled ARB program of a stage (0 vertex, 1 fragment), malloc'd,
+ * or NULL with err: for the fixed-function source selection. */
+char *gmf_arb_stage_source(const struct sm_context *c, int stage, char *err, size_t err_size);
+void gmf_arb_free(gmf_runner *r);
 const gmf_name_rec *gmf_find_name(const gmf_runner *r, uint32_t share, uint32_t program,
                                   uint32_t kind, const char *name);
 

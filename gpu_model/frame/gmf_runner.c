@@ -165,6 +165,7 @@ void gmf_destroy(gmf_runner *r)
     for (int i = 0; i < r->n_progs; i++)
         gmf_prog_free(r->progs[i]);
     free(r->progs);
+    gmf_arb_free(r);
     gmf_images_free(r);
     gmf_queries_free(r);
     gmf_xfb_free(r);
@@ -360,13 +361,24 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     ev->program = st->program;
     ev->fbo = st->draw_fbo;
     const char *name = glr_cmds[cmd].name;
-    if (!st->program) {
+    const struct sm_program *sp = NULL;
+    gmf_prog *p = NULL;
+    /* ---- ARB assembly programs (gmf_arb.c): no GLSL program, an ARB target enabled */
+    bool arb = !st->program && !st->pipeline && gmf_arb_enabled(c), arb_invalid = false;
+    if (arb && !(p = gmf_arb_prog_get(r, c, &sp, &arb_invalid, ev))) {
+        ev->failed = !arb_invalid;   /* an invalid program draws nothing in GL either */
+        return;
+    }
+    /* ---- end ARB */
+    if (!arb && !st->program) {
         gmf_note(ev, st->pipeline ? "program pipeline objects" : "fixed-function draw (no program)");
         ev->failed = true;
         return;
     }
-    const struct sm_program *sp = sm_get_program(c, st->program);
-    gmf_prog *p = sp ? gmf_prog_get(r, c, sp) : NULL;
+    if (!arb) {
+        sp = sm_get_program(c, st->program);
+        p = sp ? gmf_prog_get(r, c, sp) : NULL;
+    }
     if (!p || !p->ok || p->cs) {   /* a compute program cannot draw (GL_INVALID_OPERATION) */
         gmf_note(ev, "%s", !p ? "program unknown" : p->cs ? "draw with a compute program" : p->error);
         ev->failed = true;
@@ -396,6 +408,8 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         return;
     }
     gmf_prog_upload_uniforms(r, c, sp, p, ev);
+    if (arb)
+        gmf_arb_upload(c, p);   /* program.env / program.local, texture units */
     gmf_setup_env(d);
     gmf_timing_draw_begin(d);
     gmf_check_attrs(d);
@@ -890,7 +904,8 @@ static bool state_has_objects(const struct sm_state *st)
 {
     for (size_t i = 0; st && i < sm_context_count(st); i++)
         for (int k = 0; k < SM_OBJ_COUNT; k++)
-            if (sm_object_count(sm_context_at(st, i), (enum sm_object_kind)k))
+            if (sm_object_count(sm_context_at(st, i), (enum sm_object_kind)k) ||
+                sm_arb_program_names(sm_context_at(st, i), NULL, 0))   /* ARB programs (gmf_arb.c) */
                 return true;
     return false;
 }

@@ -14,6 +14,13 @@ static struct sm_state *make_state(void)
     tcall(s, 2, "glViewport", "iiii", 5, 6, 7, 8);
     /* A query result an earlier frame left (format version 3). */
     CHECK(sm_set_query_result(s, 1, 41, 0x8914 /* GL_SAMPLES_PASSED */, UINT64_C(5000000000)));
+    /* ARB assembly programs (format version 5) on the compatibility context. */
+    static const char vp[] = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
+    CHECK(tcall(s, 3, "glBindProgramARB", "uu", GL_VERTEX_PROGRAM_ARB, 9));
+    CHECK(tcall(s, 3, "glProgramStringARB", "uuib", GL_VERTEX_PROGRAM_ARB, GL_PROGRAM_FORMAT_ASCII_ARB,
+                (int)strlen(vp), vp, strlen(vp)));
+    CHECK(tcall(s, 3, "glProgramLocalParameter4fARB", "uuffff", GL_VERTEX_PROGRAM_ARB, 2, 1.0, 2.0, 3.0, 4.0));
+    CHECK(tcall(s, 3, "glProgramEnvParameter4fARB", "uuffff", GL_FRAGMENT_PROGRAM_ARB, 7, 5.0, 6.0, 7.0, 8.0));
     return s;
 }
 
@@ -31,6 +38,12 @@ static void test_round_trips(struct sm_state *s)
     CHECK(b && sm_context_count(b) == 3);
     CHECK(b && sm_context_share_id(sm_context_get(b, 1)) == sm_context_share_id(sm_context_get(b, 2)));
     CHECK(b && sm_get_texture(sm_context_get(b, 2), 7) != NULL);
+    const struct sm_arb_program *ap = b ? sm_get_arb_program(sm_context_get(b, 3), 9) : NULL;
+    CHECK(ap && ap->target == GL_VERTEX_PROGRAM_ARB && ap->source && !strncmp(ap->source, "!!ARBvp1.0\nMOV ", 15) &&
+          ap->length == strlen(ap->source) && ap->generation == 1 && ap->n_local == 3 && ap->local[2][3] == 4.0f);
+    const struct sm_context_state *bst = b ? sm_context_state(sm_context_get(b, 3)) : NULL;
+    CHECK(bst && bst->arb_program[0] == 9 && bst->arb_env[1][7][0] == 5.0f && bst->arb_env[1][7][3] == 8.0f &&
+          bst->arb_env[1][6][0] == 0.0f);
     const struct sm_query *q = b ? sm_get_query(sm_context_get(b, 1), 41) : NULL;
     CHECK(q && q->target == 0x8914 && q->has_result && q->result == UINT64_C(5000000000));
 
@@ -130,7 +143,7 @@ static char *replace(const char *s, const char *from, const char *to)
 static void test_version1(struct sm_state *s)
 {
     char *json = sm_to_json(s);
-    char *old = json ? replace(json, "\"version\":4", "\"version\":1") : NULL;
+    char *old = json ? replace(json, "\"version\":5", "\"version\":1") : NULL;
     char err[200] = "";
     struct sm_state *v1 = old ? sm_from_json(old, err, sizeof err) : NULL;
     if (!v1)
@@ -157,8 +170,8 @@ static void test_corrupt_json(struct sm_state *s)
         free(t);
     }
     static const char *const edits[][2] = {
-        { "\"version\":4", "\"version\":\"one\"" },
-        { "\"version\":4", "\"version\":99" },
+        { "\"version\":5", "\"version\":\"one\"" },
+        { "\"version\":5", "\"version\":99" },
         { "\"format\":\"glreplay-statemodel\"", "\"format\":\"other\"" },
         { "\"GL_LINEAR_MIPMAP_LINEAR\"", "\"GL_NO_SUCH_ENUM\"" },
         { "\"share_groups\"", "\"share_grupos\"" },
@@ -170,6 +183,8 @@ static void test_corrupt_json(struct sm_state *s)
         { "\"n_draw_buffers\":1", "\"n_draw_buffers\":9" },
         { "\"data_known\":true", "\"data_known\":1" },
         { "\"share_group\":1", "\"share_group\":42" },
+        { "\"index\":7,", "\"index\":700," },
+        { "\"n_local\":3", "\"n_local\":5000" },
     };
     for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
         char *bad = replace(json, edits[i][0], edits[i][1]);

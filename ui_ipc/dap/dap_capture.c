@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include "glcap_file.h"
 #include "gpu_model/gpu_model.h"
+#include "gpu_model/arbasm/arbasm.h"
 #include "replay/headless/headless.h"
 #include "statemodel/statemodel.h"
 #include "statemodel/registry/glr_call_codec.h"
@@ -126,6 +127,35 @@ static void note_link(struct dap_capture *c, const struct sm_state *st, uint32_t
     c->programs[c->n_programs++] = prog;
 }
 
+/* After a glProgramStringARB: the ARB program's text becomes a captured shader of its stage
+ * (a one-stage program). Its lines are the assembly's; the model runs its GLSL translation
+ * (gpu_model/arbasm), which keeps every instruction on its line. */
+static void note_arb_string(struct dap_capture *c, const struct sm_state *st, uint32_t ctx_id, uint32_t target)
+{
+    const struct sm_context *ctx = sm_context_get(st, ctx_id);
+    int t = sm_arb_target_index(target);
+    const struct sm_arb_program *ap = ctx && t >= 0 ? sm_bound_arb_program(ctx, t) : NULL;
+    if (!ap || !ap->source || strncmp(ap->source, t ? "!!ARBfp1.0" : "!!ARBvp1.0", 10))
+        return;
+    int stage = t ? GM_STAGE_FRAGMENT : GM_STAGE_VERTEX;
+    struct dap_program prog = { .ctx_id = ctx_id, .name = 0 };
+    for (int k = 0; k < 6; k++)
+        prog.shader[k] = -1;
+    int before = c->n_shaders;
+    uint32_t shown = ap->name >= SM_ARB_DEFAULT_NAME(0) ? 0 : ap->name;   /* the default object is 0 */
+    prog.shader[stage] = add_shader(c, stage, ap->source, shown, 0);
+    if (prog.shader[stage] < 0)
+        return;
+    struct dap_shader *sh = &c->shaders[prog.shader[stage]];
+    if (c->n_shaders > before)   /* a new entry: named after the ARB program */
+        snprintf(sh->name, sizeof sh->name, "arb%s%u.%s", t ? "fp" : "vp", shown, t ? "frag" : "vert");
+    struct dap_program *np = realloc(c->programs, (size_t)(c->n_programs + 1) * sizeof *np);
+    if (!np)
+        return;
+    c->programs = np;
+    c->programs[c->n_programs++] = prog;
+}
+
 /* Compiles a program's stages in the model; marks each shader's lines with code. */
 static void compile_program(struct dap_capture *c, const struct dap_program *p)
 {
@@ -145,9 +175,22 @@ static void compile_program(struct dap_capture *c, const struct dap_program *p)
             idx[n] = p->shader[st];
             src[n++] = (gm_shader_source){ .stage = (gm_stage)st, .source = c->shaders[p->shader[st]].source };
         }
+    /* ARB assembly (a one-stage program of note_arb_string): compile its GLSL translation */
+    arbasm_result arb;
+    memset(&arb, 0, sizeof arb);
+    if (n == 1 && !strncmp(src[0].source, "!!ARB", 5)) {
+        if (arbasm_translate(src[0].source, strlen(src[0].source), NULL, &arb) != 0) {
+            struct dap_shader *s = &c->shaders[idx[0]];
+            free(s->compile_error);
+            s->compile_error = strdup(arb.error);
+            return;
+        }
+        src[0].source = arb.glsl;
+    }
     gm_compile_result r;
     memset(&r, 0, sizeof r);
     int rc = gm_compile_program(src, n, &r);
+    arbasm_result_free(&arb);
     for (int i = 0; i < n; i++) {
         struct dap_shader *s = &c->shaders[idx[i]];
         if (s->has_code)
@@ -263,6 +306,8 @@ struct dap_capture *dap_capture_open(const char *path, char *err, size_t err_siz
         sm_apply(st, &call);
         if (call.cmd == GLR_CMD_glLinkProgram || call.cmd == GLR_CMD_glLinkProgramARB)
             note_link(c, st, call.ctx_id, (uint32_t)call.args[0]);
+        else if (call.cmd == GLR_CMD_glProgramStringARB)
+            note_arb_string(c, st, call.ctx_id, (uint32_t)call.args[0]);
         else if (call.cmd == GLR_CMD_glCreateShaderProgramv && (call.flags & GLR_CALL_HAS_RET))
             note_link(c, st, call.ctx_id, (uint32_t)call.ret);
         /* A glCallList(s) record runs the draws of its display lists (the GPU model runs them):

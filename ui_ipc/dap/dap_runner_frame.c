@@ -125,6 +125,9 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
     struct frame_impl *f = mm->f;
     const struct sm_context *c = sm_context_get(gmf_state(mm->r), ctx_id);
     const struct sm_program *sp = c ? sm_get_program(c, name) : NULL;
+    bool arb = false;
+    if (!sp && (sp = gmf_arb_program(mm->r, name)))
+        arb = true;   /* ARB assembly programs: the GLSL the runner translated them to */
     if (!sp)
         return -1;
     for (int i = 0; i < f->n_progs; i++)
@@ -182,7 +185,9 @@ static int meta_index(struct model *mm, uint32_t ctx_id, uint32_t name)
                  : "frag");
         const char *text = sp->linked[i].source ? sp->linked[i].source : "";
         src[n] = (gm_shader_source){ st, text, names[n] };
-        m->shader[stage_slot(st)] = dap_capture_find_shader(f->cap, st, text);
+        /* An ARB stage is listed under its assembly text (dap_capture.c); a stand-in is not. */
+        const char *listed = arb ? gmf_arb_program_text(mm->r, name, st == GM_STAGE_FRAGMENT) : text;
+        m->shader[stage_slot(st)] = listed ? dap_capture_find_shader(f->cap, st, listed) : -1;
         n++;
     }
     if (!n || gm_compile_program(src, n, &m->cr) != 0)
