@@ -806,6 +806,7 @@ static int add_uniform(gm_decoder *d, const char *name, int type, int array_size
         return gm_dec_fail(d, "out of memory");
     gm_uniform_info *ui = &p->uniforms[p->uniform_count];
     const gm_type *t = &p->types[type];
+    memset(ui, 0, sizeof *ui);   /* `initialized` and later fields start cleared (valgrind found it read) */
     ui->name = strdup(name);
     ui->location = *location;
     ui->type = type;
