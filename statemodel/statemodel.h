@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "statemodel/registry/glr_call.h"
+#include "statemodel/sm_fixed_state.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -390,6 +391,9 @@ struct sm_context_state {
      * a loaded checkpoint has identity matrices. */
     uint32_t matrix_mode;
     struct sm_matrix_stack modelview, projection, texture[SM_MAX_TEXTURE_COORDS];
+    /* fixed-function state (sm_apply_fixed.c); not serialized: a mid-run capture carries it as
+     * calls (RESOURCE_BLOB kind 7) that are applied again */
+    struct sm_fixed_state ff;
 };
 
 struct sm_context;
