@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "gmf_internal.h"
+#include "gmf_ffunc.h"
 #include "statemodel/registry/glr_call_codec.h"
 
 static double now_s(void)
@@ -163,6 +164,7 @@ void gmf_destroy(gmf_runner *r)
     for (int i = 0; i < r->n_progs; i++)
         gmf_prog_free(r->progs[i]);
     free(r->progs);
+    gmf_ff_free(r);
     gmf_images_free(r);
     gmf_queries_free(r);
     gmf_xfb_free(r);
@@ -336,13 +338,14 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     ev->program = st->program;
     ev->fbo = st->draw_fbo;
     const char *name = glr_cmds[cmd].name;
-    if (!st->program) {
-        gmf_note(ev, st->pipeline ? "program pipeline objects" : "fixed-function draw (no program)");
+    if (!st->program && st->pipeline) {
+        gmf_note(ev, "program pipeline objects");
         ev->failed = true;
         return;
     }
-    const struct sm_program *sp = sm_get_program(c, st->program);
-    gmf_prog *p = sp ? gmf_prog_get(r, c, sp) : NULL;
+    const struct sm_program *sp = st->program ? sm_get_program(c, st->program) : NULL;
+    /* GLSL stages, else generated fixed-function ones (gmf_ffunc.c) */
+    gmf_prog *p = sp || !st->program ? gmf_draw_program(r, c, sp, call, cmd, ev) : NULL;
     if (!p || !p->ok || p->cs) {   /* a compute program cannot draw (GL_INVALID_OPERATION) */
         gmf_note(ev, "%s", !p ? "program unknown" : p->cs ? "draw with a compute program" : p->error);
         ev->failed = true;
@@ -365,6 +368,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     d->vao = sm_get_vao(c, st->vao);
     d->p = p;
     d->ev = ev;
+    gmf_ff_draw_state(d);   /* shade model, alpha test, fixed-function point size */
     if (!d->vao) {
         gmf_note(ev, "vertex array %u unknown", st->vao);
         ev->failed = true;
