@@ -56,6 +56,8 @@ typedef struct gm_ff_unit_key {
     /* fragment stage */
     uint8_t target;            /* enum gm_ff_tex (NONE: texturing off on this unit) */
     uint8_t shadow;            /* depth comparison on (a shadow sampler) */
+    uint8_t depth;             /* a depth texture: read as luminance (GL_DEPTH_TEXTURE_MODE's
+                                  compatibility default; other modes are not modelled) */
     uint8_t format;            /* enum gm_ff_fmt */
     uint8_t coord_replace;     /* point sprite: the coordinate is gl_PointCoord */
     uint8_t env;               /* enum gm_ff_env */

@@ -140,6 +140,8 @@ static void sample(ff_text *t, const gm_ff_key *k, int u)
         break;
     }
     ff_printf(t, ";\n");
+    if (uk->depth)   /* depth (or comparison result) as luminance */
+        ff_printf(t, "    tex%d = vec4(tex%d.rrr, 1.0);\n", u, u);
 }
 
 static bool same_comb(const ff_comb *a, const ff_comb *b)

@@ -185,8 +185,8 @@ static int value_of(const struct sm_context_state *st, const gm_ff_values *v, co
         if (!strcmp(m, "density")) return one(out, ff->fog_density);
         if (!strcmp(m, "start")) return one(out, ff->fog_start);
         if (!strcmp(m, "end")) return one(out, ff->fog_end);
-        if (!strcmp(m, "scale"))
-            return one(out, ff->fog_end == ff->fog_start ? 1.0f : 1.0f / (ff->fog_end - ff->fog_start));
+        if (!strcmp(m, "scale"))   /* +inf when start == end, as Mesa gives it (piglit fogscale) */
+            return one(out, 1.0f / (ff->fog_end - ff->fog_start));
         return 0;
     }
     if (!strcmp(base, "glr_Point")) {

@@ -123,15 +123,20 @@ static int unit_target(gmf_runner *r, const struct sm_context *c, uint32_t u, gm
         uint32_t name = st->unit[u].bound[order[i].tt];
         const struct sm_texture *t = name ? sm_get_texture(c, name) : NULL;
         gmf_texture *mt = t ? gmf_tex_sync(r, c, name, ev) : NULL;
-        if (!t || !mt || !mt->complete)
+        if (!t || !mt)
+            continue;
+        const struct sm_sampler *so = st->unit[u].sampler ? sm_get_sampler(c, st->unit[u].sampler) : NULL;
+        gm_tex_sampler ts;
+        gmf_tex_sampler_from_sm(so ? &so->params : &t->params, &ts);
+        if (!gmf_tex_complete(mt, &ts))
             continue;
         int base = t->params.base_level >= 0 && t->params.base_level < SM_MAX_LEVELS ? t->params.base_level : 0;
         uint32_t ifmt = t->image[0][base].internal_format;
         uk->format = (uint8_t)format_class(ifmt);
-        const struct sm_sampler *smp = st->unit[u].sampler ? sm_get_sampler(c, st->unit[u].sampler) : NULL;
-        uint32_t cmp = smp ? smp->params.compare_mode : t->params.compare_mode;
+        uint32_t cmp = so ? so->params.compare_mode : t->params.compare_mode;
         const char *fn = sm_enum_name(ifmt);
-        uk->shadow = cmp == GL_COMPARE_REF_TO_TEXTURE && fn && strstr(fn, "DEPTH") != NULL &&
+        uk->depth = fn && strstr(fn, "DEPTH") != NULL;
+        uk->shadow = cmp == GL_COMPARE_REF_TO_TEXTURE && uk->depth &&
                      order[i].key != GM_FF_TEX_3D && order[i].key != GM_FF_TEX_CUBE;
         return order[i].key;
     }
@@ -316,6 +321,7 @@ static gmf_prog *build(gmf_runner *r, const struct sm_context *c, const struct s
     if (p) {
         p->ff_vs = vs_fixed;
         p->ff_fs = fs_fixed;
+        p->ff_point_size = vs_fixed && e->key.point_attenuated;
     }
     return p;
 }
@@ -433,11 +439,14 @@ void gmf_ff_draw_state(gmf_draw_ctx *d)
         }
     }
     /* The generated vertex stage writes the attenuated point size. */
-    if (p->ff_vs && p->psize_var >= 0)
+    if (p->ff_point_size)
         d->r->pipe.state.program_point_size = true;
     /* Legacy alpha test (every program: Mesa keeps it for GLSL programs in compatibility
      * contexts, and llvmpipe runs it in its fragment back end). */
     d->alpha_test = on(c, GL_ALPHA_TEST, 0) && ff->alpha_func != GL_ALWAYS;
+    /* the test discards: the pipeline must run the shader before depth and not skip it */
+    if (p->fs)
+        p->info.fs_may_discard = d->alpha_test || gm_program_uses_discard(p->fs) != 0;
     d->alpha_func = ff->alpha_func;
     d->alpha_ref = ff->alpha_ref;
     const gm_surface *rt0 = d->r->pipe.fb.color[0];

@@ -109,6 +109,7 @@ typedef struct gmf_prog {
     bool uses_compat_uniforms;
     char compat_uniform[64];
     bool ff_vs, ff_fs;        /* stages generated from fixed-function state (gmf_ffunc.c) */
+    bool ff_point_size;       /* the generated vertex stage writes the attenuated size */
     /* uniform / storage blocks per stage (0 VS/CS, 1 FS, 2 GS): model binding -> block name */
     gmf_block_map blocks[3][GMF_MAX_BLOCKS];
     int n_blocks[3];
