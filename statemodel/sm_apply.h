@@ -27,6 +27,7 @@ void sm_register_framebuffers(sm_apply_fn *tab);
 void sm_register_raster(sm_apply_fn *tab);
 void sm_register_matrix(sm_apply_fn *tab);
 void sm_register_fixed(sm_apply_fn *tab);   /* sm_apply_fixed.c */
+void sm_register_legacy_client(sm_apply_fn *tab);   /* sm_apply_legacy_client.c (from sm_register_fixed) */
 /* Families recognised by command name (glUniform*, glVertexAttrib{1..4}*): registers the handler
  * for a command if its name is one of them. */
 void sm_register_uniform_family(sm_apply_fn *tab, uint32_t cmd, const char *name);

@@ -595,4 +595,5 @@ void sm_register_fixed(sm_apply_fn *t)
     t[GLR_CMD_glTexGenfv] = h_tex_gen;
     t[GLR_CMD_glTexGeniv] = h_tex_gen;
     t[GLR_CMD_glTexGendv] = h_tex_gen;
+    sm_register_legacy_client(t);
 }

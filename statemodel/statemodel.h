@@ -329,6 +329,17 @@ struct sm_active_query { uint32_t target, index, name; };
 #define SM_MAX_TEXTURE_COORDS 8
 struct sm_matrix_stack { uint32_t depth; float m[SM_MATRIX_STACK_DEPTH][16]; };
 
+/* What glPushClientAttrib saves (GL_CLIENT_VERTEX_ARRAY_BIT: the legacy arrays of the bound
+ * vertex array, the client active unit, the array buffer binding; GL_CLIENT_PIXEL_STORE_BIT: the
+ * pixel store). Not serialized: a capture starts with an empty stack. */
+#define SM_CLIENT_STACK_DEPTH 16
+struct sm_client_attrib {
+    uint32_t mask;
+    struct sm_legacy_array legacy[SM_LA_COUNT];
+    uint32_t client_active_texture, array_buffer;
+    struct sm_pixel_store pack, unpack;
+};
+
 struct sm_context_state {
     /* bindings */
     uint32_t buffer[SM_BT_COUNT];
@@ -394,6 +405,8 @@ struct sm_context_state {
     /* fixed-function state (sm_apply_fixed.c); not serialized: a mid-run capture carries it as
      * calls (RESOURCE_BLOB kind 7) that are applied again */
     struct sm_fixed_state ff;
+    struct sm_client_attrib client_stack[SM_CLIENT_STACK_DEPTH];
+    uint32_t client_stack_depth;
 };
 
 struct sm_context;

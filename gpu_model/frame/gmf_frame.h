@@ -148,7 +148,6 @@ typedef struct gmf_content {
  * default framebuffers by context, renderbuffers and multisample textures by captured name, sample
  * by sample; a single plane fills every sample (a multisampled window's resolved image). Contents
  * the model has no surface or conversion for are skipped. The count written, or -1 (out of memory).
- * A kind 7 content (a context's fixed-function state as GL calls) is applied to the state model. 
  * gmf_snapshot_contents.h feeds a replay/ snapshot's contents. */
 int gmf_feed_initial_contents(gmf_runner *r, const gmf_content *contents, size_t count);
 

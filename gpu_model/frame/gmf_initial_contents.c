@@ -1,33 +1,13 @@
 /* Pixel contents a mid-run capture's snapshot keeps outside the state model (RESOURCE_BLOB kinds
  * 1-3, 5, 6: docs/GLCAP_FORMAT.md), written into the model's surfaces after the initial state was
  * fed, so a frame that draws over the previous frame's image (no clear) starts from it as the
- * replay does. Kind 7, a context's fixed-function state as the GL calls that set it, is applied
- * to the state model the same way the replayer issues it (replay/restore_fixed.c). Each plane is converted into a single-sample surface of the target's format
+ * replay does. Each plane is converted into a single-sample surface of the target's format
  * (gmf_unpack_to_surface, with exact paths for 24-bit depth) and copied into the samples. */
 #include <stdlib.h>
 #include <string.h>
 #include "gmf_internal.h"
-#include "statemodel/registry/glr_call_codec.h"
 
-enum { K_DEFAULT_COLOR = 1, K_DEFAULT_DS = 2, K_RENDERBUFFER = 3, K_MS_RENDERBUFFER = 5, K_MS_TEXTURE = 6,
-       K_FIXED_FUNCTION = 7 };
-
-/* Applies a kind 7 blob's calls to the context's state (records that are not GL calls are
- * skipped). 0, or 1 when the stream is corrupt (what was read before stays applied). */
-static int apply_fixed_function(gmf_runner *r, const gmf_content *c)
-{
-    struct glr_stream s;
-    struct glr_call call;
-    glr_stream_init(&s, c->data, (size_t)c->size);
-    int k;
-    while ((k = glr_stream_next(&s, &call)) == 1) {
-        if (call.cmd >= GLR_CMD_COUNT)
-            continue;
-        call.ctx_id = c->ctx_id;
-        sm_apply(r->sm, &call);
-    }
-    return k < 0 ? 1 : 0;
-}
+enum { K_DEFAULT_COLOR = 1, K_DEFAULT_DS = 2, K_RENDERBUFFER = 3, K_MS_RENDERBUFFER = 5, K_MS_TEXTURE = 6 };
 
 /* 24-bit depth given as the top 24 bits of a 32-bit word (GL_UNSIGNED_INT_24_8 with stencil in the
  * low byte, or GL_UNSIGNED_INT depth): copied bit for bit, as a float round trip could change it. */
@@ -131,11 +111,6 @@ int gmf_feed_initial_contents(gmf_runner *r, const gmf_content *contents, size_t
         const gmf_content *c = &contents[i];
         if (!c->data || !c->size)
             continue;
-        if (c->kind == K_FIXED_FUNCTION) {
-            if (sm_context_get(r->sm, c->ctx_id) && apply_fixed_function(r, c) == 0)
-                written++;
-            continue;
-        }
         gm_surface view;
         gm_surface *dst = target(r, c, &view);
         if (!dst || !dst->data)

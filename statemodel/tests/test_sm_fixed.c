@@ -158,8 +158,45 @@ static void test_units(void)
     sm_state_free(s);
 }
 
+/* glInterleavedArrays sets the arrays of its layout (offsets, stride, enables) and
+ * glPushClientAttrib / glPopClientAttrib put the arrays and the pixel store back. */
+static void test_legacy_client(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(tcall(s, 1, "glColorPointer", "iuip", 4, GL_UNSIGNED_BYTE, 16, (uint64_t)0x1000));
+    CHECK(tcall(s, 1, "glEnableClientState", "u", GL_SECONDARY_COLOR_ARRAY));
+    CHECK(tcall(s, 1, "glPixelStorei", "ui", GL_UNPACK_ALIGNMENT, 1));
+    CHECK(tcall(s, 1, "glPushClientAttrib", "u", GL_CLIENT_ALL_ATTRIB_BITS));
+    CHECK(tcall(s, 1, "glPixelStorei", "ui", GL_UNPACK_ALIGNMENT, 8));
+    CHECK(tcall(s, 1, "glInterleavedArrays", "uip", GL_T2F_C4F_N3F_V3F, 0, (uint64_t)0x2000));
+    const struct sm_context *c = sm_context_get(s, 1);
+    const struct sm_vao *v = c ? sm_get_vao(c, 0) : NULL;
+    CHECK(v != NULL);
+    if (v) {
+        const struct sm_legacy_array *col = &v->legacy[SM_LA_COLOR], *nrm = &v->legacy[SM_LA_NORMAL];
+        const struct sm_legacy_array *ver = &v->legacy[SM_LA_VERTEX], *tc = &v->legacy[SM_LA_TEXCOORD0];
+        CHECK(col->enabled && col->type == GL_FLOAT && col->size == 4 && col->pointer == 0x2008 && col->stride == 48);
+        CHECK(nrm->enabled && nrm->pointer == 0x2018 && ver->enabled && ver->size == 3 && ver->pointer == 0x2024);
+        CHECK(tc->enabled && tc->size == 2 && tc->pointer == 0x2000);
+        CHECK(!v->legacy[SM_LA_SECONDARY_COLOR].enabled);
+    }
+    CHECK(tcall(s, 1, "glPopClientAttrib", ""));
+    if (v) {
+        CHECK(v->legacy[SM_LA_COLOR].type == GL_UNSIGNED_BYTE && v->legacy[SM_LA_COLOR].pointer == 0x1000 &&
+              !v->legacy[SM_LA_COLOR].enabled && !v->legacy[SM_LA_VERTEX].enabled);
+        CHECK(v->legacy[SM_LA_SECONDARY_COLOR].enabled);
+        CHECK(sm_context_state(c)->unpack.alignment == 1);
+    }
+    uint64_t e = sm_error_count(s);
+    CHECK(tcall(s, 1, "glPopClientAttrib", ""));
+    CHECK(tcall(s, 1, "glInterleavedArrays", "uip", GL_RGBA, 0, (uint64_t)0));
+    CHECK(sm_error_count(s) == e + 2);
+    sm_state_free(s);
+}
+
 int main(void)
 {
+    test_legacy_client();
     test_defaults();
     test_lights_materials();
     test_fog_alpha_planes_points();
