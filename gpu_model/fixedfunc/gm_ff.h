@@ -101,6 +101,8 @@ typedef struct gm_ff_values {
     float scene_color[2][4];    /* emission + model ambient x material ambient, diffuse alpha */
     float env_scale[GM_FF_UNITS][2];    /* GL_RGB_SCALE, GL_ALPHA_SCALE */
     float point_size[4];        /* size, min, max (clamped as Mesa does) */
+    float clip_plane[GM_FF_CLIP_PLANES][4];   /* user planes in clip space (eye plane times the
+                                                 inverse projection), as Mesa/gallium clip */
 } gm_ff_values;
 
 /* A stable 64-bit hash of a key (FNV-1a over its bytes). */

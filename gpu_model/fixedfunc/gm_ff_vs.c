@@ -24,7 +24,7 @@ static bool need_eye(const gm_ff_key *k)
                 (m == GM_FF_GEN_EYE || m == GM_FF_GEN_SPHERE || m == GM_FF_GEN_REFLECTION))
                 return true;
         }
-    return k->clip_planes != 0;
+    return false;
 }
 
 static bool lighting_needs_eye(const gm_ff_key *k)
@@ -294,6 +294,7 @@ char *gm_ff_vertex_source(const gm_ff_key *k)
         for (int i = 0; i < GM_FF_CLIP_PLANES; i++)
             if (k->clip_planes & (1u << i))
                 n = i + 1;
+        ff_printf(&t, "uniform vec4 ff_clip_plane[8];   // gl_ClipPlane in clip space\n");
         ff_printf(&t, "out float gl_ClipDistance[%d];\n", n);
     }
     ff_printf(&t, "\n");
@@ -338,7 +339,7 @@ char *gm_ff_vertex_source(const gm_ff_key *k)
     }
     for (int i = 0; i < GM_FF_CLIP_PLANES; i++)
         if (k->clip_planes & (1u << i))
-            ff_printf(&t, "    gl_ClipDistance[%d] = dot(eye, gl_ClipPlane[%d]);\n", i, i);
+            ff_printf(&t, "    gl_ClipDistance[%d] = dot(gl_Position, ff_clip_plane[%d]);\n", i, i);
     ff_printf(&t, "}\n");
     return ff_finish(&t);
 }

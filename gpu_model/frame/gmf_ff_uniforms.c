@@ -6,6 +6,7 @@
  * Mesa precomputes on the CPU (gpu_model/fixedfunc/gm_ff.h), computed here in float the way
  * Mesa does so the results round alike. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,8 @@ static void normalize3(float *v)
     }
 }
 
-/* Upper-left 3x3 inverse's third row length, as Mesa's _ModelViewInvScale (from the inverse). */
-static float normal_scale(const float *m)
+/* inv = m^-1 (column-major, in double); false when m is singular. */
+static bool invert(const float *m, double inv[16])
 {
     double a[4][8];
     for (int r = 0; r < 4; r++)
@@ -38,7 +39,7 @@ static float normal_scale(const float *m)
             if (fabs(a[r][col]) > fabs(a[piv][col]))
                 piv = r;
         if (a[piv][col] == 0.0)
-            return 1.0f;
+            return false;
         for (int k = 0; k < 8; k++) {
             double t = a[col][k];
             a[col][k] = a[piv][k];
@@ -54,8 +55,19 @@ static float normal_scale(const float *m)
                     a[r][k] -= f * a[col][k];
             }
     }
-    /* Mesa: inv[2], inv[6], inv[10] (column-major) = row 2 of the inverse */
-    float i2 = (float)a[2][4], i6 = (float)a[2][5], i10 = (float)a[2][6];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            inv[c * 4 + r] = a[r][4 + c];
+    return true;
+}
+
+/* Mesa's _ModelViewInvScale: 1 / |row 2 of the inverse modelview| (inv[2], inv[6], inv[10]). */
+static float normal_scale(const float *m)
+{
+    double inv[16];
+    if (!invert(m, inv))
+        return 1.0f;
+    float i2 = (float)inv[2], i6 = (float)inv[6], i10 = (float)inv[10];
     float f = i2 * i2 + i6 * i6 + i10 * i10;
     if (f < 1e-12f)
         f = 1.0f;
@@ -93,6 +105,16 @@ void gmf_ff_values_get(const struct sm_context_state *st, gm_ff_values *v)
     v->fog_params[2] = (float)(ff->fog_density * M_LOG2E);
     v->fog_params[3] = (float)(ff->fog_density * (1.0 / sqrt(M_LN2)));
     v->normal_scale = normal_scale(st->modelview.m[st->modelview.depth]);
+    /* clip-space user planes: the eye plane (a row vector) times the inverse projection */
+    double pinv[16];
+    bool pok = invert(st->projection.m[st->projection.depth], pinv);
+    for (int i = 0; i < GM_FF_CLIP_PLANES; i++)
+        for (int c = 0; c < 4; c++) {
+            const float *e = ff->clip_plane[i];
+            v->clip_plane[i][c] = pok ? (float)(e[0] * pinv[c * 4 + 0] + e[1] * pinv[c * 4 + 1] +
+                                                e[2] * pinv[c * 4 + 2] + e[3] * pinv[c * 4 + 3])
+                                      : e[c];
+        }
     for (int u = 0; u < GM_FF_UNITS; u++) {
         v->env_scale[u][0] = ff->unit[u].rgb_scale;
         v->env_scale[u][1] = ff->unit[u].alpha_scale;
@@ -220,6 +242,7 @@ static int value_of(const struct sm_context_state *st, const gm_ff_values *v, co
     if (!strcmp(base, "ff_spot_dir")) return in8 ? copy(out, v->spot_dir[index], 4) : 0;
     if (!strcmp(base, "ff_scene_color")) return index >= 0 && index < 2 ? copy(out, v->scene_color[index], 4) : 0;
     if (!strcmp(base, "ff_normal_scale")) return one(out, v->normal_scale);
+    if (!strcmp(base, "ff_clip_plane")) return in8 ? copy(out, v->clip_plane[index], 4) : 0;
     if (!strcmp(base, "ff_point_size")) return copy(out, v->point_size, 4);
     if (!strcmp(base, "ff_fog_params")) return copy(out, v->fog_params, 4);
     if (!strncmp(base, "ff_env_scale", 12)) {
