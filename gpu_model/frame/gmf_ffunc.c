@@ -103,11 +103,36 @@ static int format_class(uint32_t internal_format)
     return GM_FF_FMT_RGB;   /* RGB, luminance, red/green, depth */
 }
 
+/* Mipmap completeness from the state model (GL 2.1 section 3.8.10): the base level is defined
+ * and, with a mipmapping minification filter, every level down to 1x1 (or max_level). Faces of
+ * a cube map are checked on face 0 (their sizes are equal when the texture is complete). */
+static bool complete(const struct sm_texture *t, const struct sm_sampling *s)
+{
+    int base = t->params.base_level;
+    if (base < 0 || base >= SM_MAX_LEVELS || !t->image[0][base].defined)
+        return false;
+    if (s->min_filter == GL_NEAREST || s->min_filter == GL_LINEAR)
+        return true;
+    int w = t->image[0][base].width, h = t->image[0][base].height, d = t->image[0][base].depth;
+    int last = base;
+    while (w > 1 || h > 1 || d > 1) {
+        w = w > 1 ? w / 2 : 1;
+        h = h > 1 ? h / 2 : 1;
+        d = d > 1 ? d / 2 : 1;
+        last++;
+    }
+    if (last > t->params.max_level)
+        last = t->params.max_level;
+    for (int l = base; l <= last && l < SM_MAX_LEVELS; l++)
+        if (!t->image[0][l].defined)
+            return false;
+    return true;
+}
+
 /* The texture a unit's fixed-function texturing uses: the enabled target of highest priority
  * (cube, 3D, rectangle, 2D, 1D) whose texture is complete, as Mesa's texstate.c picks it;
  * GM_FF_TEX_NONE when none. */
-static int unit_target(gmf_runner *r, const struct sm_context *c, uint32_t u, gm_ff_unit_key *uk,
-                       gmf_event *ev)
+static int unit_target(const struct sm_context *c, uint32_t u, gm_ff_unit_key *uk)
 {
     static const struct { uint32_t cap; int tt; int key; } order[] = {
         { GL_TEXTURE_CUBE_MAP, SM_TT_CUBE_MAP, GM_FF_TEX_CUBE },
@@ -122,13 +147,10 @@ static int unit_target(gmf_runner *r, const struct sm_context *c, uint32_t u, gm
             continue;
         uint32_t name = st->unit[u].bound[order[i].tt];
         const struct sm_texture *t = name ? sm_get_texture(c, name) : NULL;
-        gmf_texture *mt = t ? gmf_tex_sync(r, c, name, ev) : NULL;
-        if (!t || !mt)
+        if (!t)
             continue;
         const struct sm_sampler *so = st->unit[u].sampler ? sm_get_sampler(c, st->unit[u].sampler) : NULL;
-        gm_tex_sampler ts;
-        gmf_tex_sampler_from_sm(so ? &so->params : &t->params, &ts);
-        if (!gmf_tex_complete(mt, &ts))
+        if (!complete(t, so ? &so->params : &t->params))
             continue;
         int base = t->params.base_level >= 0 && t->params.base_level < SM_MAX_LEVELS ? t->params.base_level : 0;
         uint32_t ifmt = t->image[0][base].internal_format;
@@ -201,7 +223,7 @@ static void vertex_key(const struct sm_context *c, bool fs_fixed, gm_ff_key *k, 
     }
 }
 
-static void fragment_key(gmf_runner *r, const struct sm_context *c, uint32_t mode, gm_ff_key *k,
+static void fragment_key(const struct sm_context *c, uint32_t mode, gm_ff_key *k,
                          gmf_event *ev)
 {
     const struct sm_context_state *st = sm_context_state(c);
@@ -210,7 +232,7 @@ static void fragment_key(gmf_runner *r, const struct sm_context *c, uint32_t mod
     for (int u = 0; u < GM_FF_UNITS; u++) {
         gm_ff_unit_key *uk = &k->unit[u];
         const struct sm_ff_unit *fu = &ff->unit[u];
-        uk->target = (uint8_t)unit_target(r, c, (uint32_t)u, uk, ev);
+        uk->target = (uint8_t)unit_target(c, (uint32_t)u, uk);
         if (uk->target == GM_FF_TEX_NONE)
             continue;
         uk->coord_replace = sprite && fu->coord_replace;
@@ -330,8 +352,9 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
                            const struct glr_call *call, uint32_t cmd, gmf_event *ev)
 {
     unsigned stages = glsl_stages(sp);
-    if (sp && (!sp->n_linked || (stages & 8u)))
-        return gmf_prog_get(r, c, sp);   /* unlinked, compute or tessellation: its error */
+    if (sp && (!sp->link_count || (stages & 8u)))
+        return gmf_prog_get(r, c, sp);   /* never linked, compute or tessellation: its error */
+    /* A program linked with no shader at all draws with both fixed stages (GL 2.0 section 2.15). */
     /* Per stage: the GLSL program's shader, else an ARB assembly program, else fixed function.
      * [ARB program hook: an enabled GL_VERTEX_PROGRAM_ARB / GL_FRAGMENT_PROGRAM_ARB supplies
      *  its stage here (gpu_model/frame, ARB front end); until then such draws use the
@@ -349,7 +372,7 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
     gm_ff_key key;
     memset(&key, 0, sizeof key);
     if (fs_fixed)
-        fragment_key(r, c, mode, &key, ev);
+        fragment_key(c, mode, &key, ev);
     if (vs_fixed)
         vertex_key(c, fs_fixed, &key, ev);
     if (!fs_fixed) {   /* only the vertex stage is generated: the fragment fields do not matter */
