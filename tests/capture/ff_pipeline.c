@@ -7,7 +7,8 @@
  *      shading, sphere-map texture generation on unit 0 and on unit 1 GL_COMBINE (INTERPOLATE of
  *      the texture and the constant colour by the primary alpha, RGB scale 2), EXP2 fog, alpha test;
  *   C: point sprites with distance attenuation clipped by a user clip plane, GL_RESCALE_NORMAL lighting
- *      with GL_EXP fog and a GLSL fragment shader on the fixed vertex stage (a mixed draw).
+ *      with GL_EXP fog and a GLSL fragment shader on the fixed vertex stage (a mixed draw) under
+ *      the legacy alpha test.
  * All state is set every frame (the model must not need the snapshot's fixed-function calls).
  * Usage: ff_pipeline FRAMES. Prints a checksum of read-back pixels. */
 #include <math.h>
@@ -26,7 +27,7 @@ static GLushort idx[(N - 1) * (N - 1) * 6];
 
 static const char *fs_src =
     "#version 110\n"
-    "void main() { gl_FragColor = vec4(gl_Color.rgb * 0.5 + gl_TexCoord[0].xyz * 0.0 + 0.25, 1.0); }\n";
+    "void main() { gl_FragColor = vec4(gl_Color.rgb * 0.5 + gl_TexCoord[0].xyz * 0.1 + 0.25, gl_Color.a); }\n";
 
 static void grid(float t)
 {
@@ -234,9 +235,13 @@ int main(int argc, char **argv)
         glFogi(GL_FOG_MODE, GL_EXP);
         /* sprites: wide non-sprite points follow llvmpipe's legacy point rule, not modelled yet */
         glEnable(GL_POINT_SPRITE);
+        /* the legacy alpha test applies to a GLSL fragment shader too (compatibility profile) */
+        glEnable(GL_ALPHA_TEST);
+        glAlphaFunc(GL_GEQUAL, 0.6f);
         glUseProgram(prog);
         glDrawArrays(GL_POINTS, 0, N * N / 2);
         glUseProgram(0);
+        glDisable(GL_ALPHA_TEST);
         glDrawArrays(GL_POINTS, N * N / 2, N * N - N * N / 2);
         glDisable(GL_CLIP_PLANE0);
         glDisable(GL_POINT_SPRITE);
