@@ -28,6 +28,8 @@ void sm_register_raster(sm_apply_fn *tab);
 void sm_register_matrix(sm_apply_fn *tab);
 void sm_register_current(sm_apply_fn *tab);   /* glColor*, glVertex*, ... (sm_current.h) */
 void sm_register_arb_program(sm_apply_fn *tab);
+void sm_register_fixed(sm_apply_fn *tab);   /* sm_apply_fixed.c */
+void sm_register_legacy_client(sm_apply_fn *tab);   /* sm_apply_legacy_client.c (from sm_register_fixed) */
 /* Families recognised by command name (glUniform*, glVertexAttrib{1..4}*): registers the handler
  * for a command if its name is one of them. */
 void sm_register_uniform_family(sm_apply_fn *tab, uint32_t cmd, const char *name);
@@ -77,5 +79,9 @@ void ap_error(struct sm_ap *a, const char *what);
  * integer forms, the raw integers. */
 void sm_sampling_param(struct sm_ap *a, struct sm_sampling *p, uint32_t pname,
                        const double *v, const int64_t *iv, int n, uint32_t border_kind);
+
+/* Fixed-function point parameters (size range, fade threshold, attenuation) of a
+ * glPointParameter* call (sm_apply_fixed.c). */
+void sm_fixed_point_parameter(struct sm_ap *a);
 
 #endif

@@ -33,6 +33,8 @@ static void set_cap(struct sm_ap *a, uint32_t cap, bool indexed, uint32_t index,
         index = st->active_texture;
     if (!sm_caps_set(st, cap, indexed || per_unit_cap(cap) ? index : 0, on))
         ap_error(a, "out of memory");
+    if (cap == GL_COLOR_MATERIAL && on)   /* the tracked material takes the current colour */
+        sm_fixed_color_material_update(st);
 }
 
 static void h_enable(struct sm_ap *a)
@@ -418,7 +420,7 @@ static void h_point_parameter(struct sm_ap *a)
     if (ap_u(a, 0) == GL_POINT_SPRITE_COORD_ORIGIN)
         ST(a)->point_sprite_coord_origin = v;
     else
-        ap_error(a, "point parameter not modelled");
+        sm_fixed_point_parameter(a);   /* size range, fade, attenuation: sm_apply_fixed.c */
 }
 
 static void h_sample_coverage(struct sm_ap *a)

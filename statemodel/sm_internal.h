@@ -43,6 +43,10 @@ struct sm_state {
 void sm_context_state_defaults(struct sm_context_state *st);
 /* The legacy matrix stacks and mode as GL starts them (identity, depth 0, GL_MODELVIEW). */
 void sm_matrix_defaults(struct sm_context_state *st);
+/* GL's initial fixed-function state (sm_apply_fixed.c). */
+void sm_fixed_defaults(struct sm_fixed_state *ff);
+/* The material(s) colour material tracks take the current colour (sm_apply_fixed.c). */
+void sm_fixed_color_material_update(struct sm_context_state *st);
 void sm_vao_defaults(struct sm_vao *v, uint32_t name);
 void sm_framebuffer_defaults(struct sm_framebuffer *f, uint32_t name, bool is_default);
 void sm_sampling_defaults(struct sm_sampling *p, bool rectangle_or_external);

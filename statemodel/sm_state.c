@@ -144,6 +144,7 @@ void sm_context_state_defaults(struct sm_context_state *st)
         st->image[i].format = GL_R8;
     }
     sm_matrix_defaults(st);
+    sm_fixed_defaults(&st->ff);
 }
 
 void sm_matrix_defaults(struct sm_context_state *st)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "statemodel/registry/glr_call.h"
+#include "statemodel/sm_fixed_state.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -338,6 +339,15 @@ struct sm_arb_program {
     char *source; uint32_t length;   /* NULL until glProgramStringARB */
     uint32_t generation;         /* bumped by every glProgramStringARB (caches key on it) */
     float (*local)[4]; uint32_t n_local;   /* local[i] for i < n_local; beyond: zeros */
+/* What glPushClientAttrib saves (GL_CLIENT_VERTEX_ARRAY_BIT: the legacy arrays of the bound
+ * vertex array, the client active unit, the array buffer binding; GL_CLIENT_PIXEL_STORE_BIT: the
+ * pixel store). Not serialized: a capture starts with an empty stack. */
+#define SM_CLIENT_STACK_DEPTH 16
+struct sm_client_attrib {
+    uint32_t mask;
+    struct sm_legacy_array legacy[SM_LA_COUNT];
+    uint32_t client_active_texture, array_buffer;
+    struct sm_pixel_store pack, unpack;
 };
 
 struct sm_context_state {
@@ -412,6 +422,11 @@ struct sm_context_state {
      * target (format version 5). */
     uint32_t arb_program[2];
     float arb_env[2][SM_ARB_MAX_ENV][4];
+    /* fixed-function state (sm_apply_fixed.c); not serialized: a mid-run capture carries it as
+     * calls (RESOURCE_BLOB kind 7) that are applied again */
+    struct sm_fixed_state ff;
+    struct sm_client_attrib client_stack[SM_CLIENT_STACK_DEPTH];
+    uint32_t client_stack_depth;
 };
 
 struct sm_context;

@@ -110,6 +110,8 @@ typedef struct gmf_prog {
     gm_pipe_shader_info info;
     bool uses_compat_uniforms;
     char compat_uniform[64];
+    bool ff_vs, ff_fs;        /* stages generated from fixed-function state (gmf_ffunc.c) */
+    bool ff_point_size;       /* the generated vertex stage writes the attenuated size */
     /* uniform / storage blocks per stage (0 VS/CS, 1 FS, 2 GS): model binding -> block name */
     gmf_block_map blocks[3][GMF_MAX_BLOCKS];
     int n_blocks[3];
@@ -219,6 +221,10 @@ typedef struct gmf_draw_ctx {
     uint32_t tex_ids[GM_TEX_MAX_UNITS];
     gmf_event *ev;
     bool failed;
+    /* legacy alpha test (gmf_ffunc.c): on, GL function, reference, in 8-bit precision */
+    bool alpha_test, alpha_unorm8;
+    uint32_t alpha_func;
+    float alpha_ref;
 } gmf_draw_ctx;
 
 struct gmf_runner {
@@ -271,7 +277,8 @@ struct gmf_runner {
     uint64_t *unsup_counts;
     int n_unsup, cap_unsup;
     gm_pipe_context pipe;
-    struct gmf_queries *queries;   /* query objects, conditional rendering (gmf_queries.c) */
+    struct gmf_queries *queries;
+    struct gmf_ff_cache *ffc;      /* generated fixed-function programs (gmf_ffunc.c) */   /* query objects, conditional rendering (gmf_queries.c) */
     struct gmf_xfb *xfb;           /* transform feedback write positions (gmf_xfb.c) */
     struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */
     struct gmf_imm *imm;           /* glBegin/glEnd vertices (gmf_immediate.c) */
@@ -325,6 +332,11 @@ const gmf_name_rec *gmf_find_name(const gmf_runner *r, uint32_t share, uint32_t 
 
 /* gmf_program.c */
 gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp);
+/* A program from given stage sources (sp: the GL program whose attribute bindings apply, or
+ * NULL; label names it in errors); counted like gmf_prog_get's. NULL when out of memory. */
+gmf_prog *gmf_prog_from_sources(gmf_runner *r, const struct sm_context *c,
+                                const struct sm_program *sp, const gm_shader_source *src, int n,
+                                const char *label);
 void gmf_prog_free(gmf_prog *p);
 /* The program's warp for in-flight slot k of a stage (0 VS, 1 FS), created on first use;
  * NULL when out of memory. */

@@ -107,8 +107,6 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     ps->alpha_to_one = on(c, GL_SAMPLE_ALPHA_TO_ONE);
     ps->sample_shading = on(c, GL_SAMPLE_SHADING);
     ps->min_sample_shading = st->min_sample_shading;
-    if (api == SM_API_GL_COMPAT && on(c, GL_ALPHA_TEST))
-        gmf_note(ev, "legacy alpha test");
 }
 
 void gmf_note_smooth(const struct sm_context *c, const gm_pipe_state *ps, uint32_t mode,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gmf_internal.h"
+#include "gmf_ffunc.h"
 
 enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_PRIMITIVE_ID = 7,
        BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
@@ -84,10 +85,10 @@ static void init_opaque(gm_program *gp, const char *source);
 
 /* "program N does not compile in the model: " and glslang's log on one line (the log's lines
  * joined by spaces): the first line alone ("fragment shader failed to compile:") says nothing. */
-static void compile_error(gmf_prog *p, unsigned name)
+static void compile_error(gmf_prog *p, const char *label)
 {
     const char *log = p->cr.log ? p->cr.log : "";
-    int n = snprintf(p->error, sizeof p->error, "program %u does not compile in the model: ", name);
+    int n = snprintf(p->error, sizeof p->error, "%s does not compile in the model: ", label);
     size_t at = n > 0 ? (size_t)n : 0;
     for (const char *c = log; *c && at + 1 < sizeof p->error; c++) {
         if (*c == '\n' && (!c[1] || at == 0 || p->error[at - 1] == ' '))
@@ -113,7 +114,9 @@ static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
     snprintf(name, sizeof name, "program%u.comp", sp->name);
     gm_shader_source src = { GM_STAGE_COMPUTE, source, name };
     if (gm_compile_program(&src, 1, &p->cr) != 0) {
-        compile_error(p, sp->name);
+        char label[32];
+        snprintf(label, sizeof label, "program %u", sp->name);
+        compile_error(p, label);
         return true;
     }
     char err[256];
@@ -253,6 +256,8 @@ static const struct { const char *name; int slot; } legacy_inputs[] = {
 int gmf_prog_attrib_index(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
                           const char *name, int model_location)
 {
+    if (!sp)
+        return model_location;   /* a generated (fixed-function) stage */
     for (uint32_t i = 0; i < sp->n_attrib_bindings; i++)
         if (sp->attrib_bindings[i].name && !strcmp(sp->attrib_bindings[i].name, name))
             return (int)sp->attrib_bindings[i].index;
@@ -781,13 +786,139 @@ static void note_compat_uniforms(gmf_prog *p, const gm_program *gp)
     for (int u = 0; u < gm_program_uniform_count(gp); u++) {
         const char *n = gm_program_uniform(gp, u)->name;
         int base, variant;
-        if (legacy_matrix_kind(n, &base, &variant))
-            continue; /* fed from the matrix stacks */
+        if (legacy_matrix_kind(n, &base, &variant) || gmf_ff_uniform_fed(n))
+            continue; /* fed from the matrix stacks or the fixed-function state */
         if (!strncmp(n, "glr_", 4) && !p->uses_compat_uniforms) {
             p->uses_compat_uniforms = true;
             snprintf(p->compat_uniform, sizeof p->compat_uniform, "%s", n);
         }
     }
+}
+
+/* The run's abort flag reaches the warps of every stage: a warp stuck in a long loop stops at
+ * its next loop end instead of running its 65535 iterations out. */
+static gmf_prog *arm_abort(gmf_runner *r, gmf_prog *p)
+{
+    if (p && r->abort_flag) {
+        gm_program *stages[] = { p->vs, p->fs, p->gs, p->cs, p->tcs, p->tes };
+        for (size_t i = 0; i < sizeof stages / sizeof *stages; i++)
+            gm_program_set_abort(stages[i], r->abort_flag);
+    }
+    return p;
+}
+
+/* Compiles the stage sources src[0..n-1] into p and builds its interface tables (sp: the GL
+ * program whose attribute bindings apply, or NULL; label: how errors name the program). */
+static void compile_stages(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
+                           gmf_prog *p, const gm_shader_source *src, int n, const char *label)
+{
+    if (!n) {
+        snprintf(p->error, sizeof p->error, "%s has no linked shaders", label);
+        return;
+    }
+    if (gm_compile_program(src, n, &p->cr) != 0) {
+        compile_error(p, label);
+        return;
+    }
+    char err[256];
+    const uint32_t *fs_spirv = NULL;
+    size_t fs_words = 0;
+    for (int i = 0; i < p->cr.shader_count; i++) {
+        gm_compiled_shader *cs = &p->cr.shaders[i];
+        gm_program *gp = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
+        if (!gp) {
+            snprintf(p->error, sizeof p->error, "%s %s shader: %s", label,
+                     cs->stage == GM_STAGE_VERTEX ? "vertex"
+                     : cs->stage == GM_STAGE_GEOMETRY ? "geometry"
+                     : cs->stage == GM_STAGE_TESS_CONTROL ? "tessellation control"
+                     : cs->stage == GM_STAGE_TESS_EVALUATION ? "tessellation evaluation"
+                     : "fragment", err);
+            return;
+        }
+        init_opaque(gp, cs->compiled_source);
+        note_compat_uniforms(p, gp);
+        if (cs->stage == GM_STAGE_VERTEX) {
+            p->vs = gp;
+        } else if (cs->stage == GM_STAGE_GEOMETRY) {
+            p->gs = gp;   /* gmf_geometry.c */
+        } else if (cs->stage == GM_STAGE_TESS_CONTROL) {
+            p->tcs = gp;   /* gmf_tess.c */
+        } else if (cs->stage == GM_STAGE_TESS_EVALUATION) {
+            p->tes = gp;
+        } else {
+            p->fs = gp;
+            fs_spirv = cs->spirv;
+            fs_words = cs->word_count;
+        }
+    }
+    if (!p->vs) {
+        snprintf(p->error, sizeof p->error, "%s has no vertex shader", label);
+        return;
+    }
+    if (p->tcs && !p->tes) {
+        snprintf(p->error, sizeof p->error, "%s: a tessellation control shader without an evaluation shader",
+                 label);
+        return;
+    }
+    share_uniform_initializers(p);
+    p->vw = gm_warp_create(p->vs, 0);
+    if (p->fs)
+        p->fw = gm_warp_create(p->fs, 1);
+    if (!p->vw || (p->fs && !p->fw)) {
+        snprintf(p->error, sizeof p->error, "out of memory creating warps");
+        return;
+    }
+    build_vs(r, c, sp, p);
+    if (p->gs)
+        gmf_gs_build(p);   /* VS -> GS -> FS linking (gmf_geometry.c) */
+    if (p->tes)
+        gmf_tess_build(p);   /* VS -> TCS -> TES -> FS linking (gmf_tess.c) */
+    if (p->fs) {
+        if (!p->gs && !p->tes)
+            link_varyings(p);
+        build_fs(p, fs_spirv, fs_words);
+    }
+    else
+        p->info.num_varyings = 0;
+    p->info.num_clip_dist = p->n_clip;
+    p->info.vs_writes_point_size = p->psize_var >= 0;
+    if (p->gs)
+        gmf_gs_finish(p);
+    if (p->tes && !p->gs)
+        gmf_tess_finish(p);   /* with a GS, its outputs are what the pipeline interpolates */
+    if (p->tes && !p->tessx) {
+        snprintf(p->error, sizeof p->error, "%s tessellation: %s", label, "out of memory");
+        return;
+    }
+    if (p->gs && !p->gsx) {
+        snprintf(p->error, sizeof p->error, "%s geometry shader: %s", label, "out of memory");
+        return;
+    }
+    build_blocks(p, 0, p->vs);
+    if (p->fs)
+        build_blocks(p, 1, p->fs);
+    if (p->gs)
+        build_blocks(p, 2, p->gs);
+    p->ok = true;
+}
+
+gmf_prog *gmf_prog_from_sources(gmf_runner *r, const struct sm_context *c,
+                                const struct sm_program *sp, const gm_shader_source *src, int n,
+                                const char *label)
+{
+    gmf_prog *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->share = sm_context_share_id(c);
+    p->name = sp ? sp->name : 0;
+    p->link_count = sp ? sp->link_count : 0;
+    p->primid_slot = -1;
+    p->fs_clip_var = p->fs_clip_slot = -1;
+    r->totals.programs_compiled++;
+    compile_stages(r, c, sp, p, src, n, label);
+    if (!p->ok)
+        r->totals.program_errors++;
+    return arm_abort(r, p);
 }
 
 static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp)
@@ -828,109 +959,9 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
                  "program %u: shader stages the model does not run together", sp->name);
         return p;
     }
-    if (!n) {
-        snprintf(p->error, sizeof p->error, "program %u has no linked shaders", sp->name);
-        return p;
-    }
-    if (gm_compile_program(src, n, &p->cr) != 0) {
-        compile_error(p, sp->name);
-        return p;
-    }
-    char err[256];
-    const uint32_t *fs_spirv = NULL;
-    size_t fs_words = 0;
-    for (int i = 0; i < p->cr.shader_count; i++) {
-        gm_compiled_shader *cs = &p->cr.shaders[i];
-        gm_program *gp = gm_program_create(cs->spirv, cs->word_count, err, sizeof err);
-        if (!gp) {
-            snprintf(p->error, sizeof p->error, "program %u %s shader: %s", sp->name,
-                     cs->stage == GM_STAGE_VERTEX ? "vertex"
-                     : cs->stage == GM_STAGE_GEOMETRY ? "geometry"
-                     : cs->stage == GM_STAGE_TESS_CONTROL ? "tessellation control"
-                     : cs->stage == GM_STAGE_TESS_EVALUATION ? "tessellation evaluation"
-                     : "fragment", err);
-            return p;
-        }
-        init_opaque(gp, cs->compiled_source);
-        note_compat_uniforms(p, gp);
-        if (cs->stage == GM_STAGE_VERTEX) {
-            p->vs = gp;
-        } else if (cs->stage == GM_STAGE_GEOMETRY) {
-            p->gs = gp;   /* gmf_geometry.c */
-        } else if (cs->stage == GM_STAGE_TESS_CONTROL) {
-            p->tcs = gp;   /* gmf_tess.c */
-        } else if (cs->stage == GM_STAGE_TESS_EVALUATION) {
-            p->tes = gp;
-        } else {
-            p->fs = gp;
-            fs_spirv = cs->spirv;
-            fs_words = cs->word_count;
-        }
-    }
-    if (!p->vs) {
-        snprintf(p->error, sizeof p->error, "program %u has no vertex shader", sp->name);
-        return p;
-    }
-    if (p->tcs && !p->tes) {
-        snprintf(p->error, sizeof p->error,
-                 "program %u: a tessellation control shader without an evaluation shader",
-                 sp->name);
-        return p;
-    }
-    share_uniform_initializers(p);
-    p->vw = gm_warp_create(p->vs, 0);
-    if (p->fs)
-        p->fw = gm_warp_create(p->fs, 1);
-    if (!p->vw || (p->fs && !p->fw)) {
-        snprintf(p->error, sizeof p->error, "out of memory creating warps");
-        return p;
-    }
-    build_vs(r, c, sp, p);
-    if (p->gs)
-        gmf_gs_build(p);   /* VS -> GS -> FS linking (gmf_geometry.c) */
-    if (p->tes)
-        gmf_tess_build(p);   /* VS -> TCS -> TES -> FS linking (gmf_tess.c) */
-    if (p->fs) {
-        if (!p->gs && !p->tes)
-            link_varyings(p);
-        build_fs(p, fs_spirv, fs_words);
-    }
-    else
-        p->info.num_varyings = 0;
-    p->info.num_clip_dist = p->n_clip;
-    p->info.vs_writes_point_size = p->psize_var >= 0;
-    if (p->gs)
-        gmf_gs_finish(p);
-    if (p->tes && !p->gs)
-        gmf_tess_finish(p);   /* with a GS, its outputs are what the pipeline interpolates */
-    if (p->tes && !p->tessx) {
-        snprintf(p->error, sizeof p->error, "program %u tessellation: %s", sp->name,
-                 "out of memory");
-        return p;
-    }
-    if (p->gs && !p->gsx) {
-        snprintf(p->error, sizeof p->error, "program %u geometry shader: %s", sp->name,
-                 "out of memory");
-        return p;
-    }
-    build_blocks(p, 0, p->vs);
-    if (p->fs)
-        build_blocks(p, 1, p->fs);
-    if (p->gs)
-        build_blocks(p, 2, p->gs);
-    p->ok = true;
-    return p;
-}
-
-/* The run's abort flag reaches the warps of every stage: a warp stuck in a long loop stops at
- * its next loop end instead of running its 65535 iterations out. */
-static gmf_prog *arm_abort(gmf_runner *r, gmf_prog *p)
-{
-    if (p && r->abort_flag) {
-        gm_program *stages[] = { p->vs, p->fs, p->gs, p->cs };
-        for (size_t i = 0; i < sizeof stages / sizeof *stages; i++)
-            gm_program_set_abort(stages[i], r->abort_flag);
-    }
+    char label[32];
+    snprintf(label, sizeof label, "program %u", sp->name);
+    compile_stages(r, c, sp, p, src, n, label);
     return p;
 }
 
@@ -1051,7 +1082,7 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev)
 {
     (void)r;
-    for (uint32_t i = 0; i < sp->n_uniform_names; i++) {
+    for (uint32_t i = 0; sp && i < sp->n_uniform_names; i++) {
         const struct sm_name_binding *nb = &sp->uniform_names[i];
         if (!nb->name || (int32_t)nb->index < 0)
             continue;
@@ -1066,7 +1097,7 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
             upload_name(sp, p->tes, nb->name, (int32_t)nb->index, ev);
     }
     /* Values set at locations the program never named cannot be placed. */
-    for (uint32_t i = 0; i < sp->n_uniforms; i++) {
+    for (uint32_t i = 0; sp && i < sp->n_uniforms; i++) {
         int32_t loc = sp->uniforms[i].location;
         bool named = false;
         for (uint32_t k = 0; k < sp->n_uniform_names && !named; k++) {
@@ -1103,7 +1134,12 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
     upload_legacy_matrices(c, p->gs);
     upload_legacy_matrices(c, p->tcs);
     upload_legacy_matrices(c, p->tes);
+    /* compatibility built-ins and the generated stages' ff_* uniforms (gmf_ff_uniforms.c) */
+    gmf_ff_upload(c, p->vs);
+    gmf_ff_upload(c, p->fs);
+    gmf_ff_upload(c, p->gs);
+    gmf_ff_upload(c, p->tcs);
+    gmf_ff_upload(c, p->tes);
     if (p->uses_compat_uniforms)
-        gmf_note(ev, "compatibility uniform %s (fixed-function state is not modelled)",
-                 p->compat_uniform);
+        gmf_note(ev, "compatibility uniform %s (not modelled)", p->compat_uniform);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "gmf_internal.h"
+#include "gmf_ffunc.h"
 #include "statemodel/registry/glr_call_codec.h"
 
 static double now_s(void)
@@ -166,6 +167,7 @@ void gmf_destroy(gmf_runner *r)
         gmf_prog_free(r->progs[i]);
     free(r->progs);
     gmf_arb_free(r);
+    gmf_ff_free(r);
     gmf_images_free(r);
     gmf_queries_free(r);
     gmf_xfb_free(r);
@@ -370,14 +372,15 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         return;
     }
     /* ---- end ARB */
-    if (!arb && !st->program) {
-        gmf_note(ev, st->pipeline ? "program pipeline objects" : "fixed-function draw (no program)");
+    if (!arb && !st->program && st->pipeline) {
+        gmf_note(ev, "program pipeline objects");
         ev->failed = true;
         return;
     }
     if (!arb) {
-        sp = sm_get_program(c, st->program);
-        p = sp ? gmf_prog_get(r, c, sp) : NULL;
+        sp = st->program ? sm_get_program(c, st->program) : NULL;
+        /* GLSL stages, else generated fixed-function ones (gmf_ffunc.c) */
+        p = sp || !st->program ? gmf_draw_program(r, c, sp, call, cmd, ev) : NULL;
     }
     if (!p || !p->ok || p->cs) {   /* a compute program cannot draw (GL_INVALID_OPERATION) */
         gmf_note(ev, "%s", !p ? "program unknown" : p->cs ? "draw with a compute program" : p->error);
@@ -401,6 +404,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     d->vao = r->vao_override ? r->vao_override : sm_get_vao(c, st->vao);   /* glBegin/glEnd: gmf_immediate.c */
     d->p = p;
     d->ev = ev;
+    gmf_ff_draw_state(d);   /* shade model, alpha test, fixed-function point size */
     if (!d->vao) {
         gmf_note(ev, "vertex array %u unknown", st->vao);
         ev->failed = true;

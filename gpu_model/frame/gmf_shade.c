@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gmf_internal.h"
+#include "gmf_ffunc.h"
 #include "gm_pipe_internal.h"
 
 /* Executor-path observer trampoline (draws and lock-step dispatches): only installed when a
@@ -291,6 +292,7 @@ static void fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw)
         memcpy(fw->sample_mask_out, v[0], sizeof fw->sample_mask_out);
     }
     fw->discard |= (gm_warp_killed_mask(w) & fw->live) | (fw->live & ~fw->present);
+    gmf_ff_alpha_test(d, fw);   /* legacy alpha test (gmf_ffunc.c) */
 }
 
 /* The pipeline's FS callback; queued with the timing model like gmf_vs_cb (fw NULL:

@@ -159,7 +159,7 @@ static void test_legacy_frame(void)
 
     /* Unmodelled legacy commands are reported, never silently applied. */
     CHECK(!tcall(s, 2, "glEvalCoord1f", "f", 0.5));
-    CHECK(!tcall(s, 2, "glShadeModel", "u", GL_FLAT));
+    CHECK(!tcall(s, 2, "glMapGrid1f", "iff", 4, 0.0, 1.0));
     CHECK(!tcall(s, 2, "glEvalCoord1f", "f", 0.25));
     CHECK(sm_unhandled_calls(s) == 3);
     uint32_t cmds[8];
@@ -170,12 +170,13 @@ static void test_legacy_frame(void)
         if (cmds[i] == (uint32_t)glr_cmd_find("glEvalCoord1f"))
             CHECK(counts[i] == 2);
         else
-            CHECK(cmds[i] == (uint32_t)glr_cmd_find("glShadeModel") && counts[i] == 1);
+            CHECK(cmds[i] == (uint32_t)glr_cmd_find("glMapGrid1f") && counts[i] == 1);
     }
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glDrawArrays")) == SM_CMD_NO_STATE);
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glGetIntegerv")) == SM_CMD_NO_STATE);
     CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glBindFramebufferEXT")) == SM_CMD_APPLIED);
-    CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glLightfv")) == SM_CMD_UNHANDLED);
+    CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glMapGrid1d")) == SM_CMD_UNHANDLED);
+    CHECK(sm_cmd_class((uint32_t)glr_cmd_find("glLightfv")) == SM_CMD_APPLIED);
     /* The canonical form the GPU model's frame runner also dispatches on: EXT_framebuffer_object
      * commands (not aliased in the registry) act as their core forms, aliases follow the registry. */
     CHECK(sm_cmd_canonical((uint32_t)glr_cmd_find("glGenerateMipmapEXT")) ==

@@ -112,14 +112,24 @@ static void test_runner(void)
     c.cmd = GLR_CMD_glDrawArrays;
     c.args[0] = GL_TRIANGLES;
     c.args[2] = 3;
-    CHECK(gmf_feed(r, &c, 3, &ev) == GMF_OK && ev.kind == GMF_EV_DRAW && ev.failed);
-    CHECK(ev.n_unsupported == 1 && strstr(ev.unsupported[0], "fixed-function"));
+    /* no program: the fixed-function stages are generated and run (gpu_model/fixedfunc) */
+    CHECK(gmf_feed(r, &c, 3, &ev) == GMF_OK && ev.kind == GMF_EV_DRAW && !ev.failed);
+    CHECK(ev.n_unsupported == 0);
+    /* a program pipeline object is not modelled: reported, counted, the draw failed */
+    struct glr_call pc;
+    memset(&pc, 0, sizeof pc);
+    pc.ctx_id = 1;
+    pc.cmd = GLR_CMD_glBindProgramPipeline;
+    pc.args[0] = 5;
+    CHECK(gmf_feed(r, &pc, 4, &ev) == GMF_OK);
+    CHECK(gmf_feed(r, &c, 5, &ev) == GMF_OK && ev.kind == GMF_EV_DRAW && ev.failed);
+    CHECK(ev.n_unsupported == 1 && strstr(ev.unsupported[0], "pipeline"));
     const char *names[4];
     uint64_t counts[4];
     CHECK(gmf_unsupported_list(r, names, counts, 4) == 1 && counts[0] == 1);
     gmf_totals t;
     gmf_get_totals(r, &t);
-    CHECK(t.draws == 1 && t.clears == 1 && t.draws_failed == 1);
+    CHECK(t.draws == 2 && t.clears == 1 && t.draws_failed == 1);
     gmf_destroy(r);
 }
 

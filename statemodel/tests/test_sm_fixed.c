@@ -1,0 +1,205 @@
+/* Unit tests of the fixed-function state (sm_apply_fixed.c): defaults, every command family,
+ * eye-space transforms at the call (lights, spot directions, clip and eye planes), integer
+ * colour conversion, per-unit environments and generation, and bad input counted as errors. */
+#include <math.h>
+#include <string.h>
+#include "sm_test.h"
+
+static bool near(float a, float b) { return fabsf(a - b) < 1e-5f; }
+
+static const struct sm_fixed_state *ff_of(struct sm_state *s, uint32_t ctx)
+{
+    const struct sm_context *c = sm_context_get(s, ctx);
+    return c ? &sm_context_state(c)->ff : NULL;
+}
+
+static void test_defaults(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(tcall(s, 1, "glShadeModel", "u", GL_SMOOTH));
+    const struct sm_fixed_state *ff = ff_of(s, 1);
+    CHECK(ff != NULL);
+    if (!ff) {
+        sm_state_free(s);
+        return;
+    }
+    CHECK(near(ff->light[0].diffuse[0], 1.0f) && near(ff->light[1].diffuse[0], 0.0f));
+    CHECK(near(ff->light[3].position[2], 1.0f) && near(ff->light[3].spot_direction[2], -1.0f));
+    CHECK(near(ff->light[0].spot_cutoff, 180.0f) && near(ff->light[0].attenuation[0], 1.0f));
+    CHECK(near(ff->material[1].diffuse[0], 0.8f) && near(ff->material[0].ambient[3], 1.0f));
+    CHECK(near(ff->light_model_ambient[0], 0.2f) && ff->color_control == GL_SINGLE_COLOR);
+    CHECK(ff->fog_mode == GL_EXP && near(ff->fog_end, 1.0f) && ff->fog_coord_src == GL_FRAGMENT_DEPTH);
+    CHECK(ff->alpha_func == GL_ALWAYS && ff->shade_model == GL_SMOOTH);
+    CHECK(ff->unit[2].env_mode == GL_MODULATE && ff->unit[2].src_rgb[2] == GL_CONSTANT &&
+          ff->unit[2].op_rgb[2] == GL_SRC_ALPHA && ff->unit[2].gen_mode[3] == GL_EYE_LINEAR);
+    CHECK(near(ff->unit[0].object_plane[1][1], 1.0f) && near(ff->unit[0].eye_plane[2][2], 0.0f));
+    sm_state_free(s);
+}
+
+static void test_lights_materials(void)
+{
+    struct sm_state *s = sm_state_new();
+    /* modelview: translate (0,0,-5), then light position (1,2,3,1) lands at (1,2,-2,1) */
+    CHECK(tcall(s, 1, "glTranslatef", "fff", 0.0, 0.0, -5.0));
+    float pos[4] = { 1, 2, 3, 1 };
+    CHECK(tcall(s, 1, "glLightfv", "uub", GL_LIGHT2, GL_POSITION, (const void *)pos, sizeof pos));
+    CHECK(tcall(s, 1, "glRotatef", "ffff", 90.0, 0.0, 0.0, 1.0));
+    float dir[3] = { 1, 0, 0 };   /* rotated 90 degrees about z: (0,1,0); translation ignored */
+    CHECK(tcall(s, 1, "glLightfv", "uub", GL_LIGHT2, GL_SPOT_DIRECTION, (const void *)dir, sizeof dir));
+    CHECK(tcall(s, 1, "glLightf", "uuf", GL_LIGHT2, GL_SPOT_CUTOFF, 30.0));
+    CHECK(tcall(s, 1, "glLighti", "uui", GL_LIGHT2, GL_QUADRATIC_ATTENUATION, 2));
+    int32_t amb[4] = { 0x7fffffff, 0, -0x7fffffff - 1, 0x7fffffff };
+    CHECK(tcall(s, 1, "glLightiv", "uub", GL_LIGHT2, GL_AMBIENT, (const void *)amb, sizeof amb));
+    float spec[4] = { 0.5f, 0.25f, 0.125f, 1 };
+    CHECK(tcall(s, 1, "glMaterialfv", "uub", GL_BACK, GL_SPECULAR, (const void *)spec, sizeof spec));
+    CHECK(tcall(s, 1, "glMaterialf", "uuf", GL_FRONT_AND_BACK, GL_SHININESS, 64.0));
+    float ad[4] = { 0.1f, 0.2f, 0.3f, 0.4f };
+    CHECK(tcall(s, 1, "glMaterialfv", "uub", GL_FRONT, GL_AMBIENT_AND_DIFFUSE, (const void *)ad, sizeof ad));
+    CHECK(tcall(s, 1, "glLightModeli", "ui", GL_LIGHT_MODEL_TWO_SIDE, 1));
+    CHECK(tcall(s, 1, "glLightModelf", "uf", GL_LIGHT_MODEL_LOCAL_VIEWER, 1.0));
+    CHECK(tcall(s, 1, "glLightModeli", "ui", GL_LIGHT_MODEL_COLOR_CONTROL, GL_SEPARATE_SPECULAR_COLOR));
+    const struct sm_fixed_state *ff = ff_of(s, 1);
+    if (ff) {
+        const struct sm_ff_light *l = &ff->light[2];
+        CHECK(near(l->position[0], 1) && near(l->position[1], 2) && near(l->position[2], -2) &&
+              near(l->position[3], 1));
+        CHECK(near(l->spot_direction[0], 0) && near(l->spot_direction[1], 1) && near(l->spot_direction[2], 0));
+        CHECK(near(l->spot_cutoff, 30) && near(l->attenuation[2], 2));
+        CHECK(near(l->ambient[0], 1.0f) && near(l->ambient[1], 0.0f) && near(l->ambient[2], -1.0f));
+        CHECK(near(ff->material[1].specular[1], 0.25f) && near(ff->material[0].specular[1], 0.0f));
+        CHECK(near(ff->material[0].shininess, 64) && near(ff->material[1].shininess, 64));
+        CHECK(near(ff->material[0].ambient[2], 0.3f) && near(ff->material[0].diffuse[3], 0.4f) &&
+              near(ff->material[1].diffuse[0], 0.8f));
+        CHECK(ff->two_side && ff->local_viewer && ff->color_control == GL_SEPARATE_SPECULAR_COLOR);
+    }
+    /* colour material: enabling it copies the current colour into the tracked material */
+    CHECK(tcall(s, 1, "glColorMaterial", "uu", GL_BACK, GL_EMISSION));
+    CHECK(tcall(s, 1, "glEnable", "u", GL_COLOR_MATERIAL));
+    if (ff)
+        CHECK(near(ff->material[1].emission[0], 1.0f) && near(ff->material[0].emission[0], 0.0f));
+    uint64_t e = sm_error_count(s);
+    CHECK(tcall(s, 1, "glLightf", "uuf", GL_LIGHT0 + 9, GL_SPOT_CUTOFF, 1.0));
+    CHECK(tcall(s, 1, "glMaterialf", "uuf", GL_FRONT, GL_POSITION, 1.0));
+    CHECK(tcall(s, 1, "glLightfv", "uub", GL_LIGHT0, GL_POSITION, (const void *)pos, (size_t)4));
+    CHECK(sm_error_count(s) == e + 3);
+    sm_state_free(s);
+}
+
+static void test_fog_alpha_planes_points(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(tcall(s, 1, "glFogi", "ui", GL_FOG_MODE, GL_LINEAR));
+    CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_START, 2.0));
+    CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_END, 9.0));
+    CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_COORD_SRC, (double)GL_FOG_COORD));
+    float fc[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    CHECK(tcall(s, 1, "glFogfv", "ub", GL_FOG_COLOR, (const void *)fc, sizeof fc));
+    CHECK(tcall(s, 1, "glAlphaFunc", "uf", GL_GEQUAL, 1.5));
+    CHECK(tcall(s, 1, "glShadeModel", "u", GL_FLAT));
+    CHECK(tcall(s, 1, "glScalef", "fff", 2.0, 2.0, 2.0));
+    double plane[4] = { 1, 0, 0, -1 };   /* x = 1 in object space: x = 2 in eye space */
+    CHECK(tcall(s, 1, "glClipPlane", "ub", GL_CLIP_PLANE3, (const void *)plane, sizeof plane));
+    CHECK(tcall(s, 1, "glPointParameterf", "uf", GL_POINT_SIZE_MIN, 2.0));
+    float att[3] = { 1, 0.5f, 0.25f };
+    CHECK(tcall(s, 1, "glPointParameterfv", "ub", GL_POINT_DISTANCE_ATTENUATION, (const void *)att, sizeof att));
+    const struct sm_fixed_state *ff = ff_of(s, 1);
+    if (ff) {
+        CHECK(ff->fog_mode == GL_LINEAR && near(ff->fog_start, 2) && near(ff->fog_end, 9));
+        CHECK(ff->fog_coord_src == GL_FOG_COORD && near(ff->fog_color[2], 0.75f));
+        CHECK(ff->alpha_func == GL_GEQUAL && near(ff->alpha_ref, 1.0f) && ff->shade_model == GL_FLAT);
+        CHECK(near(ff->clip_plane[3][0], 0.5f) && near(ff->clip_plane[3][3], -1.0f));
+        CHECK(near(ff->point_size_min, 2) && near(ff->point_attenuation[2], 0.25f));
+    }
+    uint64_t e = sm_error_count(s);
+    CHECK(tcall(s, 1, "glShadeModel", "u", GL_LINEAR));
+    CHECK(tcall(s, 1, "glClipPlane", "ub", GL_CLIP_PLANE0 + 8, (const void *)plane, sizeof plane));
+    CHECK(sm_error_count(s) == e + 2);
+    sm_state_free(s);
+}
+
+static void test_units(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(tcall(s, 1, "glActiveTexture", "u", GL_TEXTURE1));
+    CHECK(tcall(s, 1, "glTexEnvi", "uui", GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_COMBINE));
+    CHECK(tcall(s, 1, "glTexEnvi", "uui", GL_TEXTURE_ENV, GL_COMBINE_RGB, GL_DOT3_RGB));
+    CHECK(tcall(s, 1, "glTexEnvf", "uuf", GL_TEXTURE_ENV, GL_SRC1_ALPHA, (double)GL_PRIMARY_COLOR));
+    CHECK(tcall(s, 1, "glTexEnvi", "uui", GL_TEXTURE_ENV, GL_OPERAND2_RGB, GL_ONE_MINUS_SRC_COLOR));
+    CHECK(tcall(s, 1, "glTexEnvf", "uuf", GL_TEXTURE_ENV, GL_RGB_SCALE, 4.0));
+    float col[4] = { 0.1f, 0.2f, 0.3f, 0.4f };
+    CHECK(tcall(s, 1, "glTexEnvfv", "uub", GL_TEXTURE_ENV, GL_TEXTURE_ENV_COLOR, (const void *)col, sizeof col));
+    CHECK(tcall(s, 1, "glTexGeni", "uui", GL_T, GL_TEXTURE_GEN_MODE, GL_SPHERE_MAP));
+    CHECK(tcall(s, 1, "glTranslatef", "fff", 0.0, 0.0, 2.0));
+    double ep[4] = { 0, 0, 1, 0 };   /* z plane; through the inverse of T(0,0,2): (0,0,1,-2) */
+    CHECK(tcall(s, 1, "glTexGendv", "uub", GL_R, GL_EYE_PLANE, (const void *)ep, sizeof ep));
+    float op[4] = { 1, 2, 3, 4 };
+    CHECK(tcall(s, 1, "glTexGenfv", "uub", GL_Q, GL_OBJECT_PLANE, (const void *)op, sizeof op));
+    CHECK(tcall(s, 1, "glEnable", "u", GL_TEXTURE_2D));
+    CHECK(tcall(s, 1, "glEnable", "u", GL_TEXTURE_GEN_T));
+    const struct sm_context *c = sm_context_get(s, 1);
+    const struct sm_fixed_state *ff = ff_of(s, 1);
+    if (ff && c) {
+        const struct sm_ff_unit *u = &ff->unit[1];
+        CHECK(u->env_mode == GL_COMBINE && u->combine_rgb == GL_DOT3_RGB && u->src_alpha[1] == GL_PRIMARY_COLOR);
+        CHECK(u->op_rgb[2] == GL_ONE_MINUS_SRC_COLOR && near(u->rgb_scale, 4) && near(u->env_color[3], 0.4f));
+        CHECK(u->gen_mode[1] == GL_SPHERE_MAP && ff->unit[0].gen_mode[1] == GL_EYE_LINEAR);
+        CHECK(near(u->eye_plane[2][2], 1) && near(u->eye_plane[2][3], -2) && near(u->object_plane[3][3], 4));
+        CHECK(ff->unit[0].env_mode == GL_MODULATE);
+        CHECK(sm_is_enabled(c, GL_TEXTURE_2D, 1) && !sm_is_enabled(c, GL_TEXTURE_2D, 0));
+        CHECK(sm_is_enabled(c, GL_TEXTURE_GEN_T, 1));
+    }
+    uint64_t e = sm_error_count(s);
+    CHECK(tcall(s, 1, "glActiveTexture", "u", GL_TEXTURE0 + 12));
+    CHECK(tcall(s, 1, "glTexEnvi", "uui", GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_ADD));
+    CHECK(tcall(s, 1, "glActiveTexture", "u", GL_TEXTURE0));
+    CHECK(tcall(s, 1, "glTexGeni", "uui", GL_S + 7, GL_TEXTURE_GEN_MODE, GL_SPHERE_MAP));
+    CHECK(tcall(s, 1, "glTexEnvi", "uui", GL_TEXTURE_ENV, GL_TEXTURE_ENV_COLOR, 0));
+    CHECK(sm_error_count(s) == e + 3);
+    sm_state_free(s);
+}
+
+/* glInterleavedArrays sets the arrays of its layout (offsets, stride, enables) and
+ * glPushClientAttrib / glPopClientAttrib put the arrays and the pixel store back. */
+static void test_legacy_client(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(tcall(s, 1, "glColorPointer", "iuip", 4, GL_UNSIGNED_BYTE, 16, (uint64_t)0x1000));
+    CHECK(tcall(s, 1, "glEnableClientState", "u", GL_SECONDARY_COLOR_ARRAY));
+    CHECK(tcall(s, 1, "glPixelStorei", "ui", GL_UNPACK_ALIGNMENT, 1));
+    CHECK(tcall(s, 1, "glPushClientAttrib", "u", GL_CLIENT_ALL_ATTRIB_BITS));
+    CHECK(tcall(s, 1, "glPixelStorei", "ui", GL_UNPACK_ALIGNMENT, 8));
+    CHECK(tcall(s, 1, "glInterleavedArrays", "uip", GL_T2F_C4F_N3F_V3F, 0, (uint64_t)0x2000));
+    const struct sm_context *c = sm_context_get(s, 1);
+    const struct sm_vao *v = c ? sm_get_vao(c, 0) : NULL;
+    CHECK(v != NULL);
+    if (v) {
+        const struct sm_legacy_array *col = &v->legacy[SM_LA_COLOR], *nrm = &v->legacy[SM_LA_NORMAL];
+        const struct sm_legacy_array *ver = &v->legacy[SM_LA_VERTEX], *tc = &v->legacy[SM_LA_TEXCOORD0];
+        CHECK(col->enabled && col->type == GL_FLOAT && col->size == 4 && col->pointer == 0x2008 && col->stride == 48);
+        CHECK(nrm->enabled && nrm->pointer == 0x2018 && ver->enabled && ver->size == 3 && ver->pointer == 0x2024);
+        CHECK(tc->enabled && tc->size == 2 && tc->pointer == 0x2000);
+        CHECK(!v->legacy[SM_LA_SECONDARY_COLOR].enabled);
+    }
+    CHECK(tcall(s, 1, "glPopClientAttrib", ""));
+    if (v) {
+        CHECK(v->legacy[SM_LA_COLOR].type == GL_UNSIGNED_BYTE && v->legacy[SM_LA_COLOR].pointer == 0x1000 &&
+              !v->legacy[SM_LA_COLOR].enabled && !v->legacy[SM_LA_VERTEX].enabled);
+        CHECK(v->legacy[SM_LA_SECONDARY_COLOR].enabled);
+        CHECK(sm_context_state(c)->unpack.alignment == 1);
+    }
+    uint64_t e = sm_error_count(s);
+    CHECK(tcall(s, 1, "glPopClientAttrib", ""));
+    CHECK(tcall(s, 1, "glInterleavedArrays", "uip", GL_RGBA, 0, (uint64_t)0));
+    CHECK(sm_error_count(s) == e + 2);
+    sm_state_free(s);
+}
+
+int main(void)
+{
+    test_legacy_client();
+    test_defaults();
+    test_lights_materials();
+    test_fog_alpha_planes_points();
+    test_units();
+    return sm_test_result("test_sm_fixed");
+}
