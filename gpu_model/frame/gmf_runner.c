@@ -904,19 +904,11 @@ int gmf_read_default(gmf_runner *r, uint32_t ctx_id, uint8_t **rgba, int *w, int
     return surface_rgba8(&fb->color, rgba, w, h);
 }
 
-static bool state_has_objects(const struct sm_state *st)
-{
-    for (size_t i = 0; st && i < sm_context_count(st); i++)
-        for (int k = 0; k < SM_OBJ_COUNT; k++)
-            if (sm_object_count(sm_context_at(st, i), (enum sm_object_kind)k) ||
-                sm_arb_program_names(sm_context_at(st, i), NULL, 0))   /* ARB programs (gmf_arb.c) */
-                return true;
-    return false;
-}
-
 int gmf_feed_initial_state(gmf_runner *r, const struct sm_state *initial)
 {
-    if (!state_has_objects(initial))
+    /* Every context's state is restored, also where no object exists: a legacy program's matrices,
+     * enables and clear colour (glxgears' projection) are state of the context alone. */
+    if (!initial || !sm_context_count(initial))
         return 0;
     struct sm_call_list calls = { 0 };
     if (!sm_restore_calls(initial, &calls) || calls.failed) {
