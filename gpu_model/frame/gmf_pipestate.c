@@ -13,6 +13,7 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     const struct sm_context_state *st = sm_context_state(c);
     int maj, min;
     enum sm_api api = sm_context_api(c, &maj, &min);
+    (void)ev;   /* everything here is modelled now (the legacy alpha test: gmf_ffunc.c) */
     gm_pipe_state_default(ps, fb->width, fb->height);
 
     ps->cull_face = on(c, GL_CULL_FACE) ? st->cull_face_mode : 0;

@@ -369,6 +369,11 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
                                               ? sm_get_sampler(d->c, d->st->unit[u].sampler)
                                               : NULL;
             gmf_tex_sampler_from_sm(ss ? &ss->params : &st->params, &d->samplers[u]);
+            /* llvmpipe filters anisotropically (up to 16 probes along the footprint's major
+             * axis); the model samples isotropically: say so rather than differ silently. */
+            if (d->samplers[u].max_anisotropy > 1.0f)
+                gmf_note(d->ev, "anisotropic filtering (GL_TEXTURE_MAX_ANISOTROPY above 1; llvmpipe's "
+                         "filter is not modelled)");
             /* Texture-only state stays with the texture even with a sampler object. */
             if (gmf_tex_complete(t, &d->samplers[u])) {
                 tu->image = &t->img;
