@@ -102,20 +102,57 @@ static void merge(gmf_event *o, const gmf_event *t)
     }
 }
 
-/* One call of an executed list: fed through the runner, what it ran added to the record's event. */
+/* One call of an executed list: fed through the runner, what it ran added to the record's event.
+ * A draw compiled from client arrays keeps the arrays enabled when it was compiled (GL copies
+ * their elements into the list), whatever is enabled when the list runs: the CLIENT_ARRAY records
+ * before it say which legacy arrays those were and their layout, and the draw runs with a copy of
+ * the context's vertex arrays where exactly those are enabled (x->vao, set as the override). */
 struct exec_ctx {
     gmf_runner *r;
     gmf_event *ev, *t;
+    struct sm_vao vao;
+    bool vao_pending;    /* CLIENT_ARRAY records seen since the last other call */
 };
+
+static void list_array(struct exec_ctx *x, const struct glr_call *c)
+{
+    uint64_t idx = c->args[0];
+    if (!x->vao_pending) {
+        const struct sm_context *ctx = sm_context_get(x->r->sm, c->ctx_id);
+        const struct sm_vao *cur = ctx ? sm_get_vao(ctx, sm_context_state(ctx)->vao) : NULL;
+        if (!cur)
+            return;
+        x->vao = *cur;
+        for (int i = 0; i < SM_LA_COUNT; i++)
+            x->vao.legacy[i].enabled = false;
+        x->vao_pending = true;
+    }
+    if (idx < GLR_CLIENT_ARRAY_LEGACY_BASE || idx - GLR_CLIENT_ARRAY_LEGACY_BASE >= SM_LA_COUNT)
+        return;   /* generic attributes keep the context's layout */
+    struct sm_legacy_array *la = &x->vao.legacy[idx - GLR_CLIENT_ARRAY_LEGACY_BASE];
+    *la = (struct sm_legacy_array){ .enabled = true, .size = (int32_t)c->args[1], .type = (uint32_t)c->args[2],
+                                    .stride = (int32_t)c->args[5], .pointer = 0, .buffer = 0 };
+}
 
 static void exec_call(void *user, const struct glr_call *c)
 {
     struct exec_ctx *x = user;
     if (x->r->stopped)
         return;
-    if (c->cmd == GLR_PSEUDO_CLIENT_ARRAY)
+    bool override = false;
+    if (c->cmd == GLR_PSEUDO_CLIENT_ARRAY) {
         x->r->lists->client = true;
+        list_array(x, c);
+    } else if (x->vao_pending) {
+        x->vao_pending = false;   /* the records precede their draw: this call is it */
+        if (!x->r->vao_override) {
+            x->r->vao_override = &x->vao;
+            override = true;
+        }
+    }
     gmf_feed(x->r, c, x->ev->record, x->t);
+    if (override && x->r->vao_override == &x->vao)
+        x->r->vao_override = NULL;
     x->r->totals.records--;   /* records count the stream's, not the lists' calls */
     gmf_note_runner_set(x->r);
     merge(x->ev, x->t);
@@ -143,7 +180,7 @@ bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_even
     bool outer = sm_lists_depth(G->L) == 0, bad;
     if (outer)
         G->client = false;
-    struct exec_ctx x = { r, ev, t };
+    struct exec_ctx x = { .r = r, .ev = ev, .t = t };
     sm_lists_call(G->L, share_of(r, c->ctx_id), c, exec_call, missing_list, &x, &bad);
     free(t);
     if (bad) {
