@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "glcap_fix_checksums.h"
 #include "replay/headless/headless.h"
 #include "replay/replay.h"
 #include "statemodel/registry/glr_call_codec.h"
@@ -36,17 +35,8 @@ static void apply_stream(const struct glrh_capture *cap, struct sm_state *sm)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1)
-        return 0;
-    uint8_t *img = malloc(size - 1 ? size - 1 : 1);
-    if (!img)
-        return 0;
-    memcpy(img, data + 1, size - 1);
-    if (data[0] & 1)
-        glcap_fuzz_fix_checksums(img, size - 1);
     char path[64], err[1024];
-    int fd = fuzz_memfile(img, size - 1, path, sizeof path);
-    free(img);
+    int fd = fuzz_capture_image(data, size, path, sizeof path);
     if (fd < 0)
         return 0;
     struct glrh_capture *cap = glrh_capture_open(path, err, sizeof err);

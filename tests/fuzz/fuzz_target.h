@@ -16,4 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * path[path_size]; -1 when memory or fds run out. */
 int fuzz_memfile(const uint8_t *data, size_t size, char *path, size_t path_size);
 
+/* The input of a file-image target (one mode byte, then a .glcap image) as such a file: mode bit 0
+ * recomputes the image's stored checksums first (glcap_fix_checksums.h), so mutations reach what
+ * the checksums guard. The fd (close it after use), or -1. */
+int fuzz_capture_image(const uint8_t *data, size_t size, char *path, size_t path_size);
+
 #endif
