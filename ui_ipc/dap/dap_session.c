@@ -8,6 +8,7 @@
 #include "ui_ipc/dap/dap_bind.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_engine.h"
+#include "ui_ipc/dap/dap_eval.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 #include "ui_ipc/dap/dap_wire.h"
 
@@ -250,6 +251,14 @@ static void finish(struct dap_session *s, struct job *j)
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         dap_event(s, "stopped", b);
+    } else if (r->status == DAP_PASS_END && s->no_debug) {
+        /* noDebug: the frame ran through (logpoints printed); the debuggee is done. */
+        s->at_end = true;
+        dap_output(s, "console", "the frame ran to its end (noDebug)\n");
+        if (!s->terminated) {
+            s->terminated = true;
+            dap_event(s, "terminated", NULL);
+        }
     } else if (r->status == DAP_PASS_END) {
         /* The client is told it is stopped (at the frame's end, with no invocation to show), so
          * an IDE leaves its "running" state; `continue` from here runs the frame again from its
@@ -308,14 +317,14 @@ static void *worker(void *arg)
 static int collect_bps(struct dap_session *s, struct dap_bp **out)
 {
     int n = 0;
-    for (int i = 0; i < s->n_sources; i++)
+    for (int i = 0; i < s->n_sources && !s->no_debug; i++)
         for (int b = 0; b < s->sources[i].n_bps; b++)
             n += s->sources[i].bps[b].n_locs;
     struct dap_bp *bps = calloc((size_t)n + 1, sizeof *bps);
     if (!bps)
         return -1;
     int k = 0;
-    for (int i = 0; i < s->n_sources; i++)
+    for (int i = 0; i < s->n_sources && !s->no_debug; i++)
         for (int b = 0; b < s->sources[i].n_bps; b++) {
             struct dap_src_bp *e = &s->sources[i].bps[b];
             for (int l = 0; l < e->n_locs; l++)
@@ -572,10 +581,34 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     free(src->bps);
     src->bps = NULL;
     src->n_bps = 0;
+    /* A shader whose whole text this file now is changes identity for the client (path instead
+     * of sourceReference): tell it with loadedSource events (removed, then new). */
+    cJSON *before[DAP_MAX_BINDINGS] = { 0 };
+    for (int k = 0; k < n_binds; k++) {
+        const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+        before[k] = sh ? dap_shader_source_json(s, sh) : NULL;
+    }
     free(src->path);
     src->path = path && ref <= 0 ? strdup(path) : NULL;
     memcpy(src->binds, binds, (size_t)n_binds * sizeof *binds);
     src->n_binds = n_binds;
+    for (int k = 0; k < n_binds; k++) {
+        const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+        cJSON *now = sh ? dap_shader_source_json(s, sh) : NULL;
+        if (before[k] && now && !cJSON_Compare(before[k], now, true)) {
+            cJSON *b = cJSON_CreateObject();
+            cJSON_AddStringToObject(b, "reason", "removed");
+            cJSON_AddItemToObject(b, "source", before[k]);
+            dap_event(s, "loadedSource", b);
+            b = cJSON_CreateObject();
+            cJSON_AddStringToObject(b, "reason", "new");
+            cJSON_AddItemToObject(b, "source", now);
+            dap_event(s, "loadedSource", b);
+        } else {
+            cJSON_Delete(before[k]);
+            cJSON_Delete(now);
+        }
+    }
 
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
     int count = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
@@ -597,7 +630,13 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
         char msg[256] = "";
         bool verified = false;
         int shown_line = e->line;
-        if (hc && !dap_parse_hit_condition(hc, &e->hit_op, &e->hit_n)) {
+        char cerr[160] = "";
+        if (e->line < 1) {
+            snprintf(msg, sizeof msg, "line %d: lines start at 1", e->line);
+        } else if (e->condition && dap_eval_syntax(e->condition, cerr, sizeof cerr) != 0) {
+            /* A condition that cannot parse would never stop: refuse it now, with the error. */
+            snprintf(msg, sizeof msg, "condition '%.60s': %s", e->condition, cerr);
+        } else if (hc && !dap_parse_hit_condition(hc, &e->hit_op, &e->hit_n)) {
             snprintf(msg, sizeof msg, "hit condition '%.60s' not understood (use N, == N, >= N, > N or %% N)", hc);
         } else if (why) {
             snprintf(msg, sizeof msg, "%s", why);
@@ -645,11 +684,66 @@ static cJSON *capabilities(void)
     cJSON *c = cJSON_CreateObject();
     static const char *yes[] = { "supportsConfigurationDoneRequest", "supportsHitConditionalBreakpoints",
                                  "supportsConditionalBreakpoints", "supportsLogPoints", "supportsLoadedSourcesRequest",
-                                 "supportsEvaluateForHovers", "supportsTerminateRequest", "supportsReadMemoryRequest" };
+                                 "supportsEvaluateForHovers", "supportsTerminateRequest", "supportsReadMemoryRequest",
+                                 "supportsBreakpointLocationsRequest", "supportsCompletionsRequest",
+                                 "supportsRestartRequest" };
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         cJSON_AddBoolToObject(c, yes[i], true);
     cJSON_AddArrayToObject(c, "exceptionBreakpointFilters");
     return c;
+}
+
+/* The thread a step names (threadId; 1 when absent). */
+static int step_thread(struct dap_session *s, const cJSON *args)
+{
+    (void)s;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(args, "threadId");
+    return cJSON_IsNumber(t) ? (int)t->valuedouble : 1;
+}
+
+/* launch: the server already serves one capture (glreplay dap CAPTURE, or the program's own
+ * socket), so `program`, when given, must name that capture; noDebug runs the frame once
+ * without stopping. */
+static bool launch_args(struct dap_session *s, const cJSON *args, char *why, size_t n)
+{
+    const char *program = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "program"));
+    if (program && *program) {
+        char *a = realpath(program, NULL), *b = realpath(s->cap->path, NULL);
+        bool same = a && b ? !strcmp(a, b) : !strcmp(program, s->cap->path);
+        free(a);
+        free(b);
+        if (!same) {
+            snprintf(why, n, "launch: this server serves %.120s, not %.120s (start `glreplay dap` on that capture)",
+                     s->cap->path, program);
+            return false;
+        }
+    }
+    s->no_debug = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "noDebug"));
+    return true;
+}
+
+/* restart: the frame runs again from its start with the current breakpoints. */
+static void restart(struct dap_session *s, const cJSON *req)
+{
+    if (!s->configured || s->terminated) {
+        dap_respond(s, req, false, NULL, "restart: not configured, or terminated");
+        return;
+    }
+    if (s->running) {
+        dap_respond(s, req, false, NULL, "restart: the frame is running; pause first");
+        return;
+    }
+    dap_respond(s, req, true, NULL, NULL);
+    if (s->snap)
+        sh_snapshot_unref(s->snap);
+    s->snap = NULL;
+    drop_others(s);
+    dap_inspect_reset(s);
+    s->have_key = false;
+    s->pos_seq = 0;
+    s->pos_lane = 0;
+    if (dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0)
+        dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
 }
 
 static void begin(struct dap_session *s)
@@ -663,10 +757,11 @@ static void begin(struct dap_session *s)
     snprintf(line, sizeof line, "glreplay: %s: %d draws, %d shaders; runner: %s\n", s->cap->path, s->cap->n_draws,
              s->cap->n_shaders, s->runner->name);
     dap_output(s, "console", line);
+    dap_loaded_source_events(s, "new", 0);   /* the capture's shaders are known from here */
     int n = 0;
     for (int i = 0; i < s->n_sources; i++)
         n += s->sources[i].n_bps;
-    if (n)
+    if (n || s->no_debug)
         dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
     else
         dap_output(s, "console", "no breakpoints: set one on a shader line (or pause) to run the frame\n");
@@ -729,8 +824,11 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             dap_event(s, "initialized", NULL);
         }
     } else if (!strcmp(cmd, "attach") || !strcmp(cmd, "launch")) {
+        char why[400];
         if (s->attached) {
             dap_respond(s, msg, false, NULL, "already attached");
+        } else if (cmd[0] == 'l' && !launch_args(s, args, why, sizeof why)) {
+            dap_respond(s, msg, false, NULL, why);
         } else {
             s->attached = true;
             if (s->configured) {
@@ -773,6 +871,11 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             dap_respond(s, msg, false, NULL, "the frame is already running");
         } else if (cmd[0] != 'c' && !s->stopped) {
             dap_respond(s, msg, false, NULL, "not stopped: nothing to step");
+        } else if (cmd[0] != 'c' && step_thread(s, args) != 1) {
+            /* Threads 2.. are other resident warps seen at the stop: the model replays the
+             * stopped warp only, so stepping another is refused rather than stepping thread 1. */
+            dap_respond(s, msg, false, NULL,
+                        "only thread 1 (the stopped warp) can step; the other threads are resident warps shown at the stop");
         } else {
             cJSON *b = NULL;
             if (cmd[0] == 'c') {
@@ -801,7 +904,10 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             s->host.close_after_flush(s->conn);
         }
         atomic_store(&s->pause, 1);
-    } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_custom_request(s, cmd, msg, args)) {
+    } else if (!strcmp(cmd, "restart")) {
+        restart(s, msg);
+    } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_protocol_extra_request(s, cmd, msg, args) &&
+               !dap_custom_request(s, cmd, msg, args)) {
         char m[200];
         snprintf(m, sizeof m, "unsupported request '%.100s'", cmd);
         dap_respond(s, msg, false, NULL, m);
