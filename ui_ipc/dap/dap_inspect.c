@@ -65,14 +65,13 @@ cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *
     return o;
 }
 
-/* The file on disk bound to the whole of a shader by a breakpoint (line 1 is the shader's line
- * 1), or NULL. */
-static const char *whole_file(const struct dap_session *s, int shader, int line_count)
+/* The file on disk a breakpoint bound to a shader (the shader's text contains it; stack frames
+ * in its lines already show that file, see dap_source_json), or NULL. */
+static const char *bound_file(const struct dap_session *s, int shader)
 {
     for (int i = 0; i < s->n_sources; i++)
         for (int k = 0; s->sources[i].path && k < s->sources[i].n_binds; k++)
-            if (s->sources[i].binds[k].shader == shader && s->sources[i].binds[k].offset == 0 &&
-                s->sources[i].binds[k].file_lines >= line_count)
+            if (s->sources[i].binds[k].shader == shader)
                 return s->sources[i].path;
     return NULL;
 }
@@ -80,7 +79,7 @@ static const char *whole_file(const struct dap_session *s, int shader, int line_
 cJSON *dap_shader_source_json(struct dap_session *s, const struct dap_shader *sh)
 {
     cJSON *o = cJSON_CreateObject();
-    const char *path = whole_file(s, sh->id, sh->line_count);
+    const char *path = bound_file(s, sh->id);
     if (path) {
         const char *base = strrchr(path, '/');
         cJSON_AddStringToObject(o, "name", base ? base + 1 : path);

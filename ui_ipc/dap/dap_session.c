@@ -581,8 +581,8 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     free(src->bps);
     src->bps = NULL;
     src->n_bps = 0;
-    /* A shader whose whole text this file now is changes identity for the client (path instead
-     * of sourceReference): tell it with loadedSource events (removed, then new). */
+    /* A shader this file is now bound to changes identity for the client (path instead of
+     * sourceReference): tell it with loadedSource events (removed, then new). */
     cJSON *before[DAP_MAX_BINDINGS] = { 0 };
     for (int k = 0; k < n_binds; k++) {
         const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
