@@ -27,6 +27,7 @@ if (!fs.existsSync(path.join(env.NODE_MODULES, '@vscode/debugadapter-testsupport
 }
 
 const MESH = path.join(env.SHADER_DIR, 'mesh.frag');
+const SKY = path.join(env.SHADER_DIR, 'sky.frag');
 const meshLines = fs.readFileSync(MESH, 'utf8').split('\n');
 const lineOf = text => { const i = meshLines.findIndex(l => l.includes(text)); assert.ok(i >= 0, text); return i + 1; };
 const LINE_DIST = lineOf('float dist = length(to_light)');      // in shade_light()
@@ -86,16 +87,23 @@ async function checks(dc) {
     // ---- loadedSources: program and stage in the name; the bound file as path; events.
     const ls = await dc.send('loadedSources', {});
     assert.ok(ls.body.sources.length >= 6, 'the capture has 3 programs of 2 stages');
-    const refNamed = ls.body.sources.filter(s => s.sourceReference > 0);
-    assert.ok(refNamed.length >= 5 && refNamed.every(s => /^program\d+-(VS|FS)(-shader\d+)?\.(vert|frag)$/.test(s.name)),
-              JSON.stringify(refNamed.map(s => s.name)));
+    assert.ok(ls.body.sources.every(s => s.sourceReference > 0 && /^program\d+-(VS|FS)(-shader\d+)?\.(vert|frag)$/.test(s.name)),
+              JSON.stringify(ls.body.sources.map(s => s.name)));
     const meshSrc = ls.body.sources.filter(s => s.path === MESH);
-    assert.strictEqual(meshSrc.length, 1, 'mesh.frag, bound by a breakpoint, is given by path');
-    assert.strictEqual(meshSrc[0].name, 'mesh.frag');
-    assert.ok(dc.loaded.filter(e => e.reason === 'new' && e.source.sourceReference > 0).length >= 5,
-              'loadedSource events for the capture\'s shaders');
-    assert.ok(dc.loaded.some(e => e.reason === 'new' && e.source.path === MESH), 'loadedSource event for the bound file');
-    assert.ok(dc.loaded.some(e => e.reason === 'removed' && e.source.sourceReference > 0));
+    assert.strictEqual(meshSrc.length, 1, 'mesh.frag, bound by a breakpoint, has its path');
+    assert.match(meshSrc[0].name, /^program\d+-FS-shader\d+\.frag$/);
+    assert.ok((await dc.sourceRequest({ sourceReference: meshSrc[0].sourceReference })).body.content.includes(meshLines[LINE_DIST - 1]));
+    assert.strictEqual(ls.body.sources.filter(s => s.path).length, 1, 'only the bound shader has a path');
+    const news = dc.loaded.filter(e => e.reason === 'new');
+    assert.deepStrictEqual(news.map(e => e.source.sourceReference), ls.body.sources.map(s => s.sourceReference),
+                           'a loadedSource event for each of the capture\'s shaders');
+    assert.deepStrictEqual(news.filter(e => e.source.path).map(e => e.source.path), [MESH]);
+    // A file bound later: its shader changes (gains the path).
+    const changed = dc.waitForEvent('loadedSource');
+    await dc.setBreakpointsRequest({ source: { path: SKY }, breakpoints: [] });
+    const ch = await changed;
+    assert.strictEqual(ch.body.reason, 'changed');
+    assert.strictEqual(ch.body.source.path, SKY);
     step('loadedSources');
 
     // ---- stackTrace: startFrame / levels / totalFrames.

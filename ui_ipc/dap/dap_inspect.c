@@ -78,16 +78,14 @@ static const char *bound_file(const struct dap_session *s, int shader)
 
 cJSON *dap_shader_source_json(struct dap_session *s, const struct dap_shader *sh)
 {
+    /* The captured text stays the content (sourceReference: the program's prepended lines are
+     * part of it); path says where the file is on disk (the spec allows both). */
     cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", sh->name);
     const char *path = bound_file(s, sh->id);
-    if (path) {
-        const char *base = strrchr(path, '/');
-        cJSON_AddStringToObject(o, "name", base ? base + 1 : path);
+    if (path)
         cJSON_AddStringToObject(o, "path", path);
-    } else {
-        cJSON_AddStringToObject(o, "name", sh->name);
-        cJSON_AddNumberToObject(o, "sourceReference", sh->id);
-    }
+    cJSON_AddNumberToObject(o, "sourceReference", sh->id);
     return o;
 }
 

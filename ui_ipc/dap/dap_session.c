@@ -581,8 +581,7 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     free(src->bps);
     src->bps = NULL;
     src->n_bps = 0;
-    /* A shader this file is now bound to changes identity for the client (path instead of
-     * sourceReference): tell it with loadedSource events (removed, then new). */
+    /* A shader this file is now bound to gains a path: tell the client (loadedSource changed). */
     cJSON *before[DAP_MAX_BINDINGS] = { 0 };
     for (int k = 0; k < n_binds; k++) {
         const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
@@ -594,14 +593,12 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     src->n_binds = n_binds;
     for (int k = 0; k < n_binds; k++) {
         const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
-        cJSON *now = sh ? dap_shader_source_json(s, sh) : NULL;
+        /* Before configurationDone the sources are not announced yet (begin() does it). */
+        cJSON *now = sh && s->configured ? dap_shader_source_json(s, sh) : NULL;
         if (before[k] && now && !cJSON_Compare(before[k], now, true)) {
+            cJSON_Delete(before[k]);
             cJSON *b = cJSON_CreateObject();
-            cJSON_AddStringToObject(b, "reason", "removed");
-            cJSON_AddItemToObject(b, "source", before[k]);
-            dap_event(s, "loadedSource", b);
-            b = cJSON_CreateObject();
-            cJSON_AddStringToObject(b, "reason", "new");
+            cJSON_AddStringToObject(b, "reason", "changed");
             cJSON_AddItemToObject(b, "source", now);
             dap_event(s, "loadedSource", b);
         } else {

@@ -110,8 +110,8 @@ void dap_inspect_reset(struct dap_session *s);
 /* The client-facing source of a shader (file path with line offset if a breakpoint file bound it). */
 cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *client_line);
 struct dap_shader;
-/* A shader as a DAP Source for loadedSources/loadedSource: its file on disk when a breakpoint
- * file is bound to it, else its captured text by sourceReference. */
+/* A shader as a DAP Source for loadedSources/loadedSource: its captured text by sourceReference,
+ * with the path of the file on disk a breakpoint bound to it, if any. */
 cJSON *dap_shader_source_json(struct dap_session *s, const struct dap_shader *sh);
 /* Sends loadedSource events with `reason` for every shader (shader 0) or one shader id. */
 void dap_loaded_source_events(struct dap_session *s, const char *reason, int shader);
