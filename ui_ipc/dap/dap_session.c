@@ -634,7 +634,7 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
             /* A condition that cannot parse would never stop: refuse it now, with the error. */
             snprintf(msg, sizeof msg, "condition '%.60s': %s", e->condition, cerr);
         } else if (hc && !dap_parse_hit_condition(hc, &e->hit_op, &e->hit_n)) {
-            snprintf(msg, sizeof msg, "hit condition '%.60s' not understood (use N, == N, >= N, > N or %% N)", hc);
+            snprintf(msg, sizeof msg, "hit condition '%.60s' not understood (use N, == N, = N, >= N, > N, <= N, < N or %% N)", hc);
         } else if (why) {
             snprintf(msg, sizeof msg, "%s", why);
         } else {
@@ -699,12 +699,14 @@ static int step_thread(struct dap_session *s, const cJSON *args)
 }
 
 /* launch: the server already serves one capture (glreplay dap CAPTURE, or the program's own
- * socket), so `program`, when given, must name that capture; noDebug runs the frame once
- * without stopping. */
+ * socket), so a `program` that is a capture file must be that capture; any other `program` is
+ * the executable the editor started under the shim (the VS Code extension's `glreplay run --
+ * PROGRAM`), whose socket this is. noDebug runs the frame once without stopping. */
 static bool launch_args(struct dap_session *s, const cJSON *args, char *why, size_t n)
 {
     const char *program = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "program"));
-    if (program && *program) {
+    size_t plen = program ? strlen(program) : 0;
+    if (plen > 6 && !strcmp(program + plen - 6, ".glcap")) {
         char *a = realpath(program, NULL), *b = realpath(s->cap->path, NULL);
         bool same = a && b ? !strcmp(a, b) : !strcmp(program, s->cap->path);
         free(a);
