@@ -64,7 +64,7 @@ async function stoppedSession(sock) {
     // setBreakpoints refusals: line 0, and a condition that does not parse (with the parse error).
     const bp = await dc.setBreakpointsRequest({ source: { path: MESH }, breakpoints: [
         { line: LINE_DIST, hitCondition: '3' }, { line: 0 }, { line: LINE_DIST, condition: 'n_dot_l > (' },
-        { line: LINE_DIST, condition: 'length(to_light) > 0.0 && i >= 0' }] });
+        { line: LINE_DIST, condition: 'length(to_light.xy) > 0.0 && u_light_pos[i].x >= -1e9' }] });
     const [ok, zero, badCond, goodCond] = bp.body.breakpoints;
     assert.strictEqual(ok.verified, true);
     assert.strictEqual(ok.line, LINE_DIST);

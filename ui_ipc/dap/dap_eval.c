@@ -485,6 +485,8 @@ static struct val parse_postfix(struct ev *e)
             struct val idx = parse_expr(e);
             if (!accept(e, "]"))
                 fail(e, "missing ']'");
+            if (e->syntax_only)
+                continue;   /* no value to index: the grammar is all there is */
             if (e->failed || !need_num(e, &idx))
                 return v;
             int i = as_i(&idx, 0);
@@ -532,6 +534,8 @@ static struct val parse_postfix(struct ev *e)
                 fail(e, "member name expected after '.'");
                 return v;
             }
+            if (e->syntax_only)
+                continue;
             if (v.kind == V_AGG) {
                 const sh_type *t = sh_snapshot_type(e->s, v.type);
                 int m = -1;
