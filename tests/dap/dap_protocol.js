@@ -223,8 +223,22 @@ async function checks(dc) {
     assert.deepStrictEqual(comp2.body.targets.map(t => t.label), ['smoothstep']);
     step('completions');
 
-    // ---- stepping another thread is refused (not silently done on thread 1).
-    await fails(dc.nextRequest({ threadId: 99 }), /only thread 1/, 'next on thread 99');
+    // ---- stepping honours threadId: a thread that does not exist is refused; `next` on another
+    // resident warp of the draw steps that warp (its stop becomes thread 1 of the new stop).
+    await fails(dc.nextRequest({ threadId: 99 }), /this thread cannot step/, 'next on thread 99');
+    const ths = (await dc.threadsRequest()).body.threads;
+    const warpOf = name => (/· warp (\d+)/.exec(name) || [])[1];
+    const other = ths.find(t => t.id > 1 && warpOf(t.name) !== undefined && /^draw (\d+)/.exec(t.name)[1] === /^draw (\d+)/.exec(ths[0].name)[1]);
+    assert.ok(other, `a second warp of the draw is resident (timing model): ${ths.map(t => t.name)}`);
+    const otherTop = (await dc.stackTraceRequest({ threadId: other.id })).body.stackFrames[0];
+    const stepped = dc.waitForEvent('stopped');
+    await dc.nextRequest({ threadId: other.id });
+    assert.strictEqual((await stepped).body.reason, 'step');
+    const nowThreads = (await dc.threadsRequest()).body.threads;
+    assert.strictEqual(warpOf(nowThreads[0].name), warpOf(other.name), `stepped warp ${other.name} -> ${nowThreads[0].name}`);
+    const nowTop = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0];
+    assert.ok(nowTop.line !== otherTop.line || nowTop.name !== otherTop.name, 'the step moved');
+    step('step another thread');
 
     // ---- restart: the frame runs again; the same breakpoint stops at the same place.
     const again3 = dc.waitForEvent('stopped');

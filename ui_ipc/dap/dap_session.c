@@ -117,7 +117,11 @@ static void drop_others(struct dap_session *s)
     for (int i = 0; i < s->n_others; i++)
         sh_snapshot_unref(s->others[i]);
     free(s->others);
+    free(s->other_keys);
+    free(s->other_key_ok);
     s->others = NULL;
+    s->other_keys = NULL;
+    s->other_key_ok = NULL;
     s->n_others = 0;
 }
 
@@ -216,7 +220,11 @@ static void finish(struct dap_session *s, struct job *j)
             sh_store_add(s->store, r->others[i]);
         s->others = r->others;
         s->n_others = r->n_others;
+        s->other_keys = r->other_keys;
+        s->other_key_ok = r->other_key_ok;
         r->others = NULL;
+        r->other_keys = NULL;
+        r->other_key_ok = NULL;
         r->n_others = 0;
         s->key = r->key;
         s->have_key = true;
@@ -370,6 +378,10 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         j->req.replay = true;
         j->req.key = s->key;
         j->req.key.lane = s->focus;
+        /* Stepping another resident warp (thread t): replay to its last instruction instead. */
+        if (s->step_thread >= 2 && s->step_thread - 2 < s->n_others && s->other_key_ok[s->step_thread - 2])
+            j->req.key = s->other_keys[s->step_thread - 2];
+        s->step_thread = 1;
         j->steps[0] = step;
         j->req.steps = j->steps;
         j->req.n_steps = 1;
@@ -690,12 +702,19 @@ static cJSON *capabilities(void)
     return c;
 }
 
-/* The thread a step names (threadId; 1 when absent). */
-static int step_thread(struct dap_session *s, const cJSON *args)
+/* Whether the thread a step names (threadId; 1 when absent) can step; sets s->step_thread.
+ * Thread t >= 2 is resident warp t-2: the step replays the frame to that warp's last
+ * instruction and follows its focused lane; the stop it reaches is thread 1 of the new stop. */
+static bool step_thread_ok(struct dap_session *s, const cJSON *args)
 {
-    (void)s;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(args, "threadId");
-    return cJSON_IsNumber(t) ? (int)t->valuedouble : 1;
+    const cJSON *jt = cJSON_GetObjectItemCaseSensitive(args, "threadId");
+    int t = cJSON_IsNumber(jt) && jt->valuedouble >= 1 && jt->valuedouble < 1e6 ? (int)jt->valuedouble : 1;
+    if (cJSON_IsNumber(jt) && jt->valuedouble != t)
+        return false;
+    if (t != 1 && (t - 2 >= s->n_others || !s->other_key_ok || !s->other_key_ok[t - 2]))
+        return false;
+    s->step_thread = t;
+    return true;
 }
 
 /* launch: the server already serves one capture (glreplay dap CAPTURE, or the program's own
@@ -870,11 +889,12 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             dap_respond(s, msg, false, NULL, "the frame is already running");
         } else if (cmd[0] != 'c' && !s->stopped) {
             dap_respond(s, msg, false, NULL, "not stopped: nothing to step");
-        } else if (cmd[0] != 'c' && step_thread(s, args) != 1) {
-            /* Threads 2.. are other resident warps seen at the stop: the model replays the
-             * stopped warp only, so stepping another is refused rather than stepping thread 1. */
+        } else if (cmd[0] != 'c' && !step_thread_ok(s, args)) {
+            /* A thread that does not exist, or a resident warp of an earlier draw (no replay
+             * position known): refused rather than stepping thread 1. */
             dap_respond(s, msg, false, NULL,
-                        "only thread 1 (the stopped warp) can step; the other threads are resident warps shown at the stop");
+                        "this thread cannot step: threads are 1 (the stopped warp) and the resident warps of its draw "
+                        "(threads change at every stop)");
         } else {
             cJSON *b = NULL;
             if (cmd[0] == 'c') {

@@ -83,6 +83,9 @@ struct dap_session {
     /* The other warps resident at the stop (threads 2..n_others+1; thread 1 is snap). */
     sh_snapshot **others;
     int n_others;
+    struct dap_stop_key *other_keys;   /* per other warp: where a step of it starts */
+    bool *other_key_ok;
+    int step_thread;                   /* the thread the next step pass follows (1: snap's) */
     int view_thread;     /* the thread an inspection request is answered for (dap_inspect.c) */
     /* inspection */
     struct dap_ref *refs;
