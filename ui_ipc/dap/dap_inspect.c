@@ -601,7 +601,8 @@ static void evaluate(struct dap_session *s, const cJSON *req, const cJSON *args)
     const cJSON *fid = cJSON_GetObjectItemCaseSensitive(args, "frameId");
     const char *function = NULL;
     if (cJSON_IsNumber(fid)) {
-        const sh_frame *f = sh_snapshot_frame(s->snap, ((int)fid->valuedouble - 1) % FRAME_STRIDE);
+        const sh_frame *f = fid->valuedouble >= 1 && fid->valuedouble < 1e9
+                                ? sh_snapshot_frame(s->snap, ((int)fid->valuedouble - 1) % FRAME_STRIDE) : NULL;
         if (!f) {
             dap_respond(s, req, false, NULL, "evaluate: unknown frameId");
             return;
