@@ -181,6 +181,21 @@ static void put_value(const sh_snapshot *s, struct out *o, int type, const uint3
     }
 }
 
+char *sh_format_component(sh_scalar scalar, int width, const uint32_t *words, char *buf, size_t size)
+{
+    if (!size)
+        return buf;
+    struct out o = { buf, size, 0, size < 8 };
+    buf[0] = 0;
+    if (o.full)
+        return buf;
+    if (width == 64)
+        put_double(&o, words);
+    else
+        put_scalar(&o, scalar, words[0]);
+    return buf;
+}
+
 char *sh_format_value(const sh_snapshot *s, int type, const uint32_t *words, char *buf, size_t size)
 {
     if (!size)

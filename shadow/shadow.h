@@ -158,6 +158,9 @@ const char *sh_type_glsl(const sh_snapshot *s, int type, char *buf, size_t size)
  * "..." at max_chars. Returns buf. */
 char *sh_format_value(const sh_snapshot *s, int type, const uint32_t *words, char *buf,
                       size_t size);
+/* One component of a vector or matrix (words: its one word, or two for a double), as
+ * sh_format_value writes it. Returns buf. */
+char *sh_format_component(sh_scalar scalar, int width, const uint32_t *words, char *buf, size_t size);
 /* Gathers one lane's words of a variable into out (components words). */
 void sh_var_lane_words(const sh_snapshot *s, const sh_var *v, int lane, uint32_t *out);
 /* Whole snapshot as strict JSON (header, stack, variables with focused-lane values and per-lane

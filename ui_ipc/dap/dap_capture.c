@@ -93,7 +93,13 @@ static int add_shader(struct dap_capture *c, int stage, const char *source, uint
     s->gl_name = gl_name;
     s->program = program;
     s->line_count = count_lines(source);
-    snprintf(s->name, sizeof s->name, "shader%u-%s.%s", gl_name, dap_stage_short(stage), stage_ext(stage));
+    /* The name says what the shader is (its program and stage), keeps the stage's extension
+     * (editors pick the language from it) and the GL shader object when there was one. */
+    if (gl_name)
+        snprintf(s->name, sizeof s->name, "program%u-%s-shader%u.%s", program, dap_stage_short(stage), gl_name,
+                 stage_ext(stage));
+    else
+        snprintf(s->name, sizeof s->name, "program%u-%s.%s", program, dap_stage_short(stage), stage_ext(stage));
     return c->n_shaders++;
 }
 

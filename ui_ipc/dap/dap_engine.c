@@ -175,8 +175,26 @@ static void release_others(struct dap_pass_res *r)
     for (int i = 0; i < r->n_others; i++)
         sh_snapshot_unref(r->others[i]);
     free(r->others);
+    free(r->other_keys);
+    free(r->other_key_ok);
     r->others = NULL;
+    r->other_keys = NULL;
+    r->other_key_ok = NULL;
     r->n_others = 0;
+}
+
+/* The warp's state in this pass, or NULL if it has not issued in the current draw. */
+static struct warp_state *known_warp(struct pass *ps, int stage, uint64_t warp)
+{
+    if (!ps->ws_cap)
+        return NULL;
+    size_t j = hash_key(stage, warp) & (ps->ws_cap - 1);
+    while (ps->ws[j].used) {
+        if (ps->ws[j].stage == stage && ps->ws[j].warp == warp)
+            return &ps->ws[j];
+        j = (j + 1) & (ps->ws_cap - 1);
+    }
+    return NULL;
 }
 
 void dap_pass_res_release(struct dap_pass_res *res)
@@ -189,13 +207,19 @@ void dap_pass_res_release(struct dap_pass_res *res)
 
 /* The GPU context at the stop: every other warp resident in the model, copied whole (the threads
  * the client lists beside the stopped one). Without the timing model only the stopped warp exists. */
-static void take_others(struct dap_pass_res *r, const struct dap_observe_info *info)
+static void take_others(struct pass *ps, struct dap_pass_res *r, const struct dap_observe_info *info)
 {
     release_others(r);
     if (!info->resident)
         return;
     struct dap_resident_warp *rw = malloc(DAP_MAX_OTHER_WARPS * sizeof *rw);
     r->others = calloc(DAP_MAX_OTHER_WARPS, sizeof *r->others);
+    r->other_keys = calloc(DAP_MAX_OTHER_WARPS, sizeof *r->other_keys);
+    r->other_key_ok = calloc(DAP_MAX_OTHER_WARPS, sizeof *r->other_key_ok);
+    if (!r->other_keys || !r->other_key_ok) {
+        free(rw);
+        rw = NULL;
+    }
     int n = rw && r->others ? info->resident(info->resident_ctx, rw, DAP_MAX_OTHER_WARPS) : 0;
     for (int i = 0; i < n; i++) {
         if (rw[i].info.draw == info->draw && rw[i].info.stage == info->stage && rw[i].info.warp == info->warp)
@@ -203,14 +227,21 @@ static void take_others(struct dap_pass_res *r, const struct dap_observe_info *i
         gm_mask present = gm_warp_alive_mask(rw[i].w) | gm_warp_helper_mask(rw[i].w);
         struct dap_copy_opts o = { .focus_lane = lowest_lane(rw[i].issue.active ? rw[i].issue.active : present) };
         sh_snapshot *s = dap_warp_snapshot(&rw[i].info, rw[i].w, &rw[i].issue, &o);
-        if (s)
-            r->others[r->n_others++] = s;
+        if (!s)
+            continue;
+        /* Issue counts are kept for the current draw's warps only (see observe). */
+        const struct warp_state *ws = rw[i].info.draw == ps->cur_draw
+                                          ? known_warp(ps, rw[i].info.stage, rw[i].info.warp) : NULL;
+        if (ws && ws->issues > 0) {
+            r->other_keys[r->n_others] = (struct dap_stop_key){ rw[i].info.draw, rw[i].info.stage, rw[i].info.warp,
+                                                                ws->issues - 1, o.focus_lane };
+            r->other_key_ok[r->n_others] = true;
+        }
+        r->others[r->n_others++] = s;
     }
     free(rw);
-    if (!r->n_others) {
-        free(r->others);
-        r->others = NULL;
-    }
+    if (!r->n_others)
+        release_others(r);
 }
 
 static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is,
@@ -225,7 +256,7 @@ static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, 
         sh_snapshot_unref(r->snap);
     r->snap = s;
     if (s)
-        take_others(r, info);
+        take_others(ps, r, info);
     r->status = s ? DAP_PASS_STOPPED : DAP_PASS_ERROR;
     if (!s)
         snprintf(r->message, sizeof r->message, "out of memory copying the warp");

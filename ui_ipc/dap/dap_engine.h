@@ -79,6 +79,10 @@ struct dap_pass_res {
      * the model's SM/slot order; owned by the caller (dap_pass_res_release). */
     sh_snapshot **others;
     int n_others;
+    /* Per other warp: where a step of it replays to (its last observed instruction, lane = the
+     * snapshot's focus); other_key_ok[i] false when unknown (a warp of an earlier draw). */
+    struct dap_stop_key *other_keys;
+    bool *other_key_ok;
     uint64_t instructions;       /* warp instructions observed */
     uint64_t hits_seen;          /* hits counted (all breakpoints): the frame's total when it ended without a stop */
     char message[256];

@@ -34,6 +34,8 @@ struct ev {
     char err[160];
     bool failed;
     int depth;
+    bool syntax_only;        /* dap_eval_syntax: no snapshot; only grammar errors count */
+    const char *function;    /* the frame whose locals names mean (NULL: the innermost) */
     void *arena[64];
     int n_arena;
 };
@@ -42,6 +44,11 @@ static void fail(struct ev *e, const char *fmt, ...) __attribute__((format(print
 static void fail(struct ev *e, const char *fmt, ...)
 {
     if (e->failed)
+        return;
+    /* A syntax check has no values: an error about them (types, sizes, names) is not the
+     * expression's grammar. Grammar errors are the messages with these openings. */
+    if (e->syntax_only && strncmp(fmt, "missing", 7) && strncmp(fmt, "unexpected", 10) &&
+        strncmp(fmt, "member name expected", 20) && strncmp(fmt, "too many", 8) && strncmp(fmt, "expression", 10))
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -147,11 +154,47 @@ static struct val from_words(struct ev *e, int type, const uint32_t *w)
     return num_from_words(t, w);
 }
 
+static struct val scalar_f(float f);
+static struct val scalar_i(sh_scalar sc, int32_t i);
+
+static size_t bare_len(const char *f)
+{
+    const char *p = strchr(f, '(');
+    return p ? (size_t)(p - f) : strlen(f);
+}
+
+/* A name as the code of `function` sees it: that function's locals (its parameters among
+ * them), then the shader's globals, inputs, outputs, uniforms and built-ins. */
+static int find_in_frame(const sh_snapshot *s, const char *function, const char *name)
+{
+    int n = sh_snapshot_var_count(s);
+    size_t fl = bare_len(function);
+    for (int i = 0; i < n; i++) {
+        const sh_var *v = sh_snapshot_var(s, i);
+        if (v->klass == SH_VAR_LOCAL && v->function && !strcmp(v->name, name) && bare_len(v->function) == fl &&
+            !strncmp(v->function, function, fl))
+            return i;
+    }
+    static const sh_var_class order[] = { SH_VAR_GLOBAL, SH_VAR_INPUT, SH_VAR_OUTPUT, SH_VAR_UNIFORM, SH_VAR_BUILTIN };
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        for (int i = 0; i < n; i++)
+            if (sh_snapshot_var(s, i)->klass == order[k] && !strcmp(sh_snapshot_var(s, i)->name, name))
+                return i;
+    return -1;
+}
+
 static struct val load_var(struct ev *e, const char *name)
 {
     struct val v;
     memset(&v, 0, sizeof v);
-    int idx = sh_snapshot_find_var(e->s, name);
+    if (e->syntax_only)
+        return scalar_f(0);
+    int idx = e->function ? find_in_frame(e->s, e->function, name) : sh_snapshot_find_var(e->s, name);
+    if (idx < 0 && !strcmp(name, "gl_HelperInvocation")) {
+        /* Undeclared built-in: what the lane stands for, from the warp's masks. */
+        v = scalar_i(SH_SCALAR_BOOL, (sh_snapshot_header(e->s)->helper >> e->lane) & 1);
+        return v;
+    }
     if (idx < 0) {
         fail(e, "unknown variable '%s'", name);
         return v;
@@ -215,6 +258,8 @@ static struct val convert(struct val v, sh_scalar to)
 static struct val call(struct ev *e, const char *fn, struct val *a, int n)
 {
     struct val r = scalar_f(0);
+    if (e->syntax_only)
+        return r;
     for (int i = 0; i < n; i++)
         if (!need_num(e, &a[i]))
             return r;
@@ -264,6 +309,55 @@ static struct val call(struct ev *e, const char *fn, struct val *a, int n)
         for (int i = 0; i < ncomp(&x); i++)
             x.c[i].f /= len;
         return x;
+    }
+    if (n == 1 && (!strcmp(fn, "isnan") || !strcmp(fn, "isinf"))) {
+        struct val b = x;
+        b.sc = SH_SCALAR_BOOL;
+        for (int i = 0; i < ncomp(&x); i++)
+            b.c[i].u = fn[2] == 'n' ? isnan(x.c[i].f) != 0 : isinf(x.c[i].f) != 0;
+        return b;
+    }
+    if (n == 1 && (!strcmp(fn, "sign") || !strcmp(fn, "inversesqrt"))) {
+        for (int i = 0; i < ncomp(&x); i++) {
+            float f = x.c[i].f;
+            x.c[i].f = fn[0] == 's' ? (f > 0 ? 1.0f : f < 0 ? -1.0f : 0.0f) : 1.0f / sqrtf(f);
+        }
+        return x;
+    }
+    if (n == 2 && !strcmp(fn, "step")) {   /* step(edge, x): 0 where x < edge */
+        struct val v = convert(a[1], SH_SCALAR_FLOAT);
+        for (int i = 0; i < ncomp(&v); i++)
+            v.c[i].f = v.c[i].f < x.c[ncomp(&x) == 1 ? 0 : i].f ? 0.0f : 1.0f;
+        return v;
+    }
+    if (n == 3 && !strcmp(fn, "smoothstep")) {   /* smoothstep(e0, e1, x) */
+        struct val e1 = convert(a[1], SH_SCALAR_FLOAT), v = convert(a[2], SH_SCALAR_FLOAT);
+        for (int i = 0; i < ncomp(&v); i++) {
+            float lo = x.c[ncomp(&x) == 1 ? 0 : i].f, hi = e1.c[ncomp(&e1) == 1 ? 0 : i].f;
+            float t = fminf(fmaxf((v.c[i].f - lo) / (hi - lo), 0.0f), 1.0f);
+            v.c[i].f = t * t * (3.0f - 2.0f * t);
+        }
+        return v;
+    }
+    if (n == 2 && (!strcmp(fn, "cross") || !strcmp(fn, "reflect"))) {
+        struct val y = convert(a[1], SH_SCALAR_FLOAT);
+        if (ncomp(&x) != ncomp(&y) || x.cols != 1 || (fn[0] == 'c' && ncomp(&x) != 3)) {
+            fail(e, "%s() needs two vectors of the same size%s", fn, fn[0] == 'c' ? " (3)" : "");
+            return r;
+        }
+        struct val v = x;
+        if (fn[0] == 'c') {
+            v.c[0].f = x.c[1].f * y.c[2].f - x.c[2].f * y.c[1].f;
+            v.c[1].f = x.c[2].f * y.c[0].f - x.c[0].f * y.c[2].f;
+            v.c[2].f = x.c[0].f * y.c[1].f - x.c[1].f * y.c[0].f;
+        } else {   /* reflect(I, N) = I - 2 dot(N, I) N */
+            float d = 0;
+            for (int i = 0; i < ncomp(&x); i++)
+                d += x.c[i].f * y.c[i].f;
+            for (int i = 0; i < ncomp(&x); i++)
+                v.c[i].f = x.c[i].f - 2.0f * d * y.c[i].f;
+        }
+        return v;
     }
     if (!strcmp(fn, "abs") || !strcmp(fn, "floor") || !strcmp(fn, "sqrt") || !strcmp(fn, "fract") ||
         !strcmp(fn, "exp")) {
@@ -391,6 +485,8 @@ static struct val parse_postfix(struct ev *e)
             struct val idx = parse_expr(e);
             if (!accept(e, "]"))
                 fail(e, "missing ']'");
+            if (e->syntax_only)
+                continue;   /* no value to index: the grammar is all there is */
             if (e->failed || !need_num(e, &idx))
                 return v;
             int i = as_i(&idx, 0);
@@ -438,6 +534,8 @@ static struct val parse_postfix(struct ev *e)
                 fail(e, "member name expected after '.'");
                 return v;
             }
+            if (e->syntax_only)
+                continue;
             if (v.kind == V_AGG) {
                 const sh_type *t = sh_snapshot_type(e->s, v.type);
                 int m = -1;
@@ -735,10 +833,11 @@ static void ev_free(struct ev *e)
         free(e->arena[i]);
 }
 
-static struct val run(struct ev *e, const sh_snapshot *s, int lane, const char *expr)
+static struct val run(struct ev *e, const sh_snapshot *s, int lane, const char *function, const char *expr)
 {
     memset(e, 0, sizeof *e);
     e->s = s;
+    e->function = function;
     e->lane = lane < 0 || lane >= SH_LANES ? 0 : lane;
     e->p = expr ? expr : "";
     struct val v = parse_expr(e);
@@ -751,8 +850,14 @@ static struct val run(struct ev *e, const sh_snapshot *s, int lane, const char *
 int dap_eval(const sh_snapshot *s, int lane, const char *expr, char *text, size_t text_size, char *type,
              size_t type_size)
 {
+    return dap_eval_frame(s, lane, NULL, expr, text, text_size, type, type_size);
+}
+
+int dap_eval_frame(const sh_snapshot *s, int lane, const char *function, const char *expr, char *text,
+                   size_t text_size, char *type, size_t type_size)
+{
     struct ev e;
-    struct val v = run(&e, s, lane, expr);
+    struct val v = run(&e, s, lane, function, expr);
     int rc = 0;
     if (e.failed) {
         snprintf(text, text_size, "%s", e.err);
@@ -766,10 +871,26 @@ int dap_eval(const sh_snapshot *s, int lane, const char *expr, char *text, size_
     return rc;
 }
 
+int dap_eval_syntax(const char *expr, char *err, size_t err_size)
+{
+    struct ev e;
+    memset(&e, 0, sizeof e);
+    e.syntax_only = true;
+    e.p = expr ? expr : "";
+    (void)parse_expr(&e);
+    skip_ws(&e);
+    if (!e.failed && *e.p)
+        fail(&e, "unexpected '%.20s' after the expression", e.p);
+    if (e.failed && err_size)
+        snprintf(err, err_size, "%s", e.err);
+    ev_free(&e);
+    return e.failed ? -1 : 0;
+}
+
 int dap_eval_bool(const sh_snapshot *s, int lane, const char *expr, char *err, size_t err_size)
 {
     struct ev e;
-    struct val v = run(&e, s, lane, expr);
+    struct val v = run(&e, s, lane, NULL, expr);
     bool t = !e.failed && truth(&e, &v);
     int rc = e.failed ? -1 : t;
     if (e.failed && err_size)

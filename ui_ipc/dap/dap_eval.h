@@ -1,7 +1,8 @@
 /* GLSL expressions over a snapshot, for one lane: variables (the lane's values), members and
  * swizzles, indexing, arithmetic (+ - * / %, matrix products), comparisons, && || !, ?:,
  * constructors (vec3(...), float(...), ...) and a few built-ins (length, dot, abs, min, max,
- * clamp, floor, sqrt, normalize, mix). Used by `evaluate`, breakpoint conditions and logpoints. */
+ * clamp, floor, sqrt, normalize, mix, isnan, isinf, sign, step, smoothstep, cross, reflect,
+ * inversesqrt). Used by `evaluate`, breakpoint conditions and logpoints. */
 #ifndef GLR_DAP_EVAL_H
 #define GLR_DAP_EVAL_H
 
@@ -13,6 +14,13 @@
  * on error returns -1 with a message in text. */
 int dap_eval(const sh_snapshot *s, int lane, const char *expr, char *text, size_t text_size,
              char *type, size_t type_size);
+/* The same, with names resolved as in `function` (a frame's function, "name(sig"): its locals
+ * and parameters first. NULL: the innermost frame. */
+int dap_eval_frame(const sh_snapshot *s, int lane, const char *function, const char *expr, char *text,
+                   size_t text_size, char *type, size_t type_size);
+/* Checks only the grammar of expr (no snapshot: names and types are not checked): 0 when it
+ * parses, -1 with the parse error in err. Used to refuse a breakpoint condition early. */
+int dap_eval_syntax(const char *expr, char *err, size_t err_size);
 /* Evaluates a condition: 1 true, 0 false, -1 error (message in err). Non-bool scalars are true
  * when nonzero. */
 int dap_eval_bool(const sh_snapshot *s, int lane, const char *expr, char *err, size_t err_size);

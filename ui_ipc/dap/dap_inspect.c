@@ -65,6 +65,43 @@ cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *
     return o;
 }
 
+/* The file on disk a breakpoint bound to a shader (the shader's text contains it; stack frames
+ * in its lines already show that file, see dap_source_json), or NULL. */
+static const char *bound_file(const struct dap_session *s, int shader)
+{
+    for (int i = 0; i < s->n_sources; i++)
+        for (int k = 0; s->sources[i].path && k < s->sources[i].n_binds; k++)
+            if (s->sources[i].binds[k].shader == shader)
+                return s->sources[i].path;
+    return NULL;
+}
+
+cJSON *dap_shader_source_json(struct dap_session *s, const struct dap_shader *sh)
+{
+    /* The captured text stays the content (sourceReference: the program's prepended lines are
+     * part of it); path says where the file is on disk (the spec allows both). */
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", sh->name);
+    const char *path = bound_file(s, sh->id);
+    if (path)
+        cJSON_AddStringToObject(o, "path", path);
+    cJSON_AddNumberToObject(o, "sourceReference", sh->id);
+    return o;
+}
+
+void dap_loaded_source_events(struct dap_session *s, const char *reason, int shader)
+{
+    for (int i = 0; i < s->cap->n_shaders; i++) {
+        const struct dap_shader *sh = &s->cap->shaders[i];
+        if (shader && sh->id != shader)
+            continue;
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "reason", reason);
+        cJSON_AddItemToObject(b, "source", dap_shader_source_json(s, sh));
+        dap_event(s, "loadedSource", b);
+    }
+}
+
 static bool need_stop(struct dap_session *s, const cJSON *req)
 {
     if (s->snap && !s->running)
@@ -116,7 +153,7 @@ static int request_thread(struct dap_session *s, const char *cmd, const cJSON *a
     return 1;
 }
 
-static void stack_trace(struct dap_session *s, const cJSON *req)
+static void stack_trace(struct dap_session *s, const cJSON *req, const cJSON *args)
 {
     if (s->at_end && !s->snap && !s->running) {
         /* Stopped at the end of the frame: no invocation, no frames. */
@@ -132,7 +169,12 @@ static void stack_trace(struct dap_session *s, const cJSON *req)
     int n = sh_snapshot_frame_count(s->snap);
     cJSON *b = cJSON_CreateObject();
     cJSON *arr = cJSON_AddArrayToObject(b, "stackFrames");
-    for (int d = 0; d < n; d++) {
+    /* startFrame/levels page the frames (levels 0 or absent: all); totalFrames is the whole. */
+    const cJSON *jf = cJSON_GetObjectItemCaseSensitive(args, "startFrame");
+    const cJSON *jl = cJSON_GetObjectItemCaseSensitive(args, "levels");
+    int first = cJSON_IsNumber(jf) && jf->valuedouble > 0 ? (jf->valuedouble < n ? (int)jf->valuedouble : n) : 0;
+    int last = cJSON_IsNumber(jl) && jl->valuedouble > 0 && jl->valuedouble < n - first ? first + (int)jl->valuedouble : n;
+    for (int d = first; d < last; d++) {
         const sh_frame *f = sh_snapshot_frame(s->snap, d);
         int line = d == 0 ? h->lane_line[s->focus] : f->line;
         if (line <= 0)
@@ -209,18 +251,71 @@ static cJSON *value_entry(struct dap_session *s, const char *name, const char *e
     if (eval_name)
         cJSON_AddStringToObject(o, "evaluateName", eval_name);
     int ref = 0;
-    if (t && (t->kind == SH_TYPE_ARRAY || t->kind == SH_TYPE_STRUCT)) {
-        ref = new_ref(s, (struct dap_ref){ .kind = DAP_REF_VALUE, .var = var, .lane = lane, .type = type, .offset = offset });
-        if (t->kind == SH_TYPE_ARRAY)
-            cJSON_AddNumberToObject(o, "indexedVariables", t->length);
-        else
+    if (t && (t->kind == SH_TYPE_ARRAY || t->kind == SH_TYPE_STRUCT || t->kind == SH_TYPE_VECTOR ||
+              t->kind == SH_TYPE_MATRIX)) {
+        struct dap_ref r = { .kind = DAP_REF_VALUE, .var = var, .lane = lane, .type = type, .offset = offset };
+        if (eval_name && strlen(eval_name) < sizeof r.eval)
+            snprintf(r.eval, sizeof r.eval, "%s", eval_name);
+        ref = new_ref(s, r);
+        if (t->kind == SH_TYPE_STRUCT)
             cJSON_AddNumberToObject(o, "namedVariables", t->length);
+        else
+            cJSON_AddNumberToObject(o, "indexedVariables", t->kind == SH_TYPE_ARRAY ? t->length
+                                                             : t->kind == SH_TYPE_MATRIX ? t->columns : t->rows);
     }
     cJSON_AddNumberToObject(o, "variablesReference", ref);
     char mref[64];
-    snprintf(mref, sizeof mref, "v%d.l%d.o%d", var, lane, offset);
+    snprintf(mref, sizeof mref, "0x%llx",
+             (unsigned long long)(var + 1) << 32 | (unsigned long long)lane << 24 | (unsigned long long)offset * 4);
     cJSON_AddStringToObject(o, "memoryReference", mref);
     return o;
+}
+
+/* The components of a vector value: x, y, z, w (each a scalar; no further children). */
+static void vector_components(struct dap_session *s, cJSON *arr, const struct dap_ref *r, const sh_type *t, int start,
+                              int count)
+{
+    const sh_var *v = sh_snapshot_var(s->snap, r->var);
+    const sh_type *vt = sh_snapshot_type(s->snap, v->type);
+    uint32_t *words = malloc((size_t)(vt->components > 0 ? vt->components : 1) * sizeof *words);
+    if (!words)
+        return;
+    sh_var_lane_words(s->snap, v, r->lane, words);
+    int step = t->width == 64 ? 2 : 1;
+    int last = count > 0 && start + count < t->rows ? start + count : t->rows;
+    static const char *sc_names[] = { "float", "int", "uint", "bool" };
+    for (int k = start; k < last && k < 4; k++) {
+        char name[8], text[64], ev[200];
+        snprintf(name, sizeof name, "%c", "xyzw"[k]);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", name);
+        int at = r->offset + k * step;
+        cJSON_AddStringToObject(o, "value", at + step <= vt->components
+                                                ? sh_format_component(t->scalar, t->width, words + at, text, sizeof text)
+                                                : "?");
+        const char *tn = t->width == 64 ? "double" : (unsigned)t->scalar < 4 ? sc_names[t->scalar] : "?";
+        cJSON_AddStringToObject(o, "type", tn);
+        if (r->eval[0]) {
+            snprintf(ev, sizeof ev, "%s.%s", r->eval, name);
+            cJSON_AddStringToObject(o, "evaluateName", ev);
+        }
+        cJSON_AddNumberToObject(o, "variablesReference", 0);
+        cJSON_AddItemToArray(arr, o);
+    }
+    free(words);
+}
+
+/* Whether a container's children are indexed (elements, lanes, components) or named. */
+static bool ref_indexed(struct dap_session *s, const struct dap_ref *r)
+{
+    if (r->kind == DAP_REF_LANES)
+        return true;
+    if (r->kind == DAP_REF_PIPELINE)
+        return r->json && cJSON_IsArray(r->json);
+    if (r->kind != DAP_REF_VALUE)
+        return false;
+    const sh_type *t = sh_snapshot_type(s->snap, r->type);
+    return t && t->kind != SH_TYPE_STRUCT;
 }
 
 static bool in_function(const sh_var *v, const char *fn)
@@ -295,6 +390,7 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
     int ref = cJSON_IsNumber(jr) ? (int)jr->valuedouble : -1;
     int start = cJSON_IsNumber(js) && js->valuedouble > 0 ? (int)js->valuedouble : 0;
     int count = cJSON_IsNumber(jc) && jc->valuedouble > 0 ? (int)jc->valuedouble : 0;
+    const char *filter = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "filter"));
     if (ref < REF_BASE || ref - REF_BASE >= s->n_refs) {
         dap_respond(s, req, false, NULL, "unknown variablesReference (it expires when execution resumes)");
         return;
@@ -302,6 +398,14 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
     struct dap_ref r = s->refs[ref - REF_BASE];
     cJSON *b = cJSON_CreateObject();
     cJSON *arr = cJSON_AddArrayToObject(b, "variables");
+    /* filter: a container's children are either indexed (array elements, lanes, vector and
+     * matrix components) or named (scope entries, struct and block members): the other kind is
+     * an empty list. */
+    bool indexed = ref_indexed(s, &r);
+    if (filter && ((!strcmp(filter, "indexed") && !indexed) || (!strcmp(filter, "named") && indexed))) {
+        dap_respond(s, req, true, b, NULL);
+        return;
+    }
     int nv = sh_snapshot_var_count(s->snap);
     int i = 0;
     const sh_header *h = sh_snapshot_header(s->snap);
@@ -332,7 +436,7 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
         }
         if (r.kind == DAP_REF_BUILTINS) {
             char v[160];
-            struct { const char *name, *type; char value[320]; } extra[4];
+            struct { const char *name, *type; char value[320]; } extra[5];
             snprintf(extra[0].value, sizeof extra[0].value, "%s", ((h->helper >> s->focus) & 1) ? "true" : "false");
             extra[0].name = "gl_HelperInvocation";
             extra[0].type = "bool";
@@ -348,7 +452,24 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
                      (unsigned long long)h->event, h->program, v);
             extra[3].name = "invocation";
             extra[3].type = "string";
-            for (int k = 0; k < 4; k++, i++)
+            /* Built-ins the shader does not declare, from what the lane stands for. */
+            int nx = 4;
+            if (h->lane_pos_known && h->stage == 4 && sh_snapshot_find_var(s->snap, "gl_FragCoord") < 0) {
+                extra[nx].name = "gl_FragCoord.xy";
+                extra[nx].type = "vec2";
+                snprintf(extra[nx++].value, sizeof extra[0].value, "vec2(%g, %g)", h->lane_x[s->focus] + 0.5,
+                         h->lane_y[s->focus] + 0.5);
+            } else if (h->lane_pos_known && h->stage == 0 && sh_snapshot_find_var(s->snap, "gl_VertexID") < 0) {
+                extra[nx].name = "gl_VertexID";
+                extra[nx].type = "int";
+                snprintf(extra[nx++].value, sizeof extra[0].value, "%d", h->lane_x[s->focus]);
+            } else if (h->lane_pos_known && h->stage == 5 &&
+                       sh_snapshot_find_var(s->snap, "gl_LocalInvocationIndex") < 0) {
+                extra[nx].name = "gl_LocalInvocationIndex";
+                extra[nx].type = "uint";
+                snprintf(extra[nx++].value, sizeof extra[0].value, "%d", h->lane_x[s->focus]);
+            }
+            for (int k = 0; k < nx; k++, i++)
                 if (PAGE_OK(i)) {
                     cJSON *o = cJSON_CreateObject();
                     cJSON_AddStringToObject(o, "name", extra[k].name);
@@ -394,19 +515,28 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
     }
     case DAP_REF_VALUE: {
         const sh_type *t = sh_snapshot_type(s->snap, r.type);
-        if (t->kind == SH_TYPE_ARRAY) {
+        char ev[200];
+        if (t->kind == SH_TYPE_ARRAY || t->kind == SH_TYPE_MATRIX) {
+            /* Array elements; matrix columns (each a vector, expandable in turn). */
             const sh_type *el = sh_snapshot_type(s->snap, t->element);
-            int last = count > 0 && start + count < t->length ? start + count : t->length;
+            int n = t->kind == SH_TYPE_ARRAY ? t->length : t->columns;
+            int last = count > 0 && start + count < n ? start + count : n;
             for (int k = start; k < last; k++) {
                 char name[32];
                 snprintf(name, sizeof name, "[%d]", k);
-                cJSON_AddItemToArray(arr, value_entry(s, name, NULL, r.var, r.lane, t->element, r.offset + k * el->components));
+                snprintf(ev, sizeof ev, "%s[%d]", r.eval, k);
+                cJSON_AddItemToArray(arr, value_entry(s, name, r.eval[0] ? ev : NULL, r.var, r.lane, t->element,
+                                                      r.offset + k * el->components));
             }
+        } else if (t->kind == SH_TYPE_VECTOR) {
+            vector_components(s, arr, &r, t, start, count);
         } else {
             for (int k = 0; k < t->length; k++, i++)
-                if (PAGE_OK(i))
-                    cJSON_AddItemToArray(arr, value_entry(s, t->members[k].name, NULL, r.var, r.lane, t->members[k].type,
-                                                          r.offset + t->members[k].offset));
+                if (PAGE_OK(i)) {
+                    snprintf(ev, sizeof ev, "%s.%s", r.eval, t->members[k].name);
+                    cJSON_AddItemToArray(arr, value_entry(s, t->members[k].name, r.eval[0] ? ev : NULL, r.var, r.lane,
+                                                          t->members[k].type, r.offset + t->members[k].offset));
+                }
         }
         break;
     }
@@ -448,9 +578,7 @@ static void loaded_sources(struct dap_session *s, const cJSON *req)
     cJSON *arr = cJSON_AddArrayToObject(b, "sources");
     for (int i = 0; i < s->cap->n_shaders; i++) {
         const struct dap_shader *sh = &s->cap->shaders[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", sh->name);
-        cJSON_AddNumberToObject(o, "sourceReference", sh->id);
+        cJSON *o = dap_shader_source_json(s, sh);
         char origin[96];
         snprintf(origin, sizeof origin, "%s of program %u", dap_stage_short(sh->stage), sh->program);
         cJSON_AddStringToObject(o, "origin", origin);
@@ -469,7 +597,19 @@ static void evaluate(struct dap_session *s, const cJSON *req, const cJSON *args)
     if (!need_stop(s, req))
         return;
     char text[2048], type[96] = "";
-    if (dap_eval(s->snap, s->focus, e->valuestring, text, sizeof text, type, sizeof type) != 0) {
+    /* frameId: names mean what they mean in that frame's function (its locals, parameters). */
+    const cJSON *fid = cJSON_GetObjectItemCaseSensitive(args, "frameId");
+    const char *function = NULL;
+    if (cJSON_IsNumber(fid)) {
+        const sh_frame *f = fid->valuedouble >= 1 && fid->valuedouble < 1e9
+                                ? sh_snapshot_frame(s->snap, ((int)fid->valuedouble - 1) % FRAME_STRIDE) : NULL;
+        if (!f) {
+            dap_respond(s, req, false, NULL, "evaluate: unknown frameId");
+            return;
+        }
+        function = f->function;
+    }
+    if (dap_eval_frame(s->snap, s->focus, function, e->valuestring, text, sizeof text, type, sizeof type) != 0) {
         dap_respond(s, req, false, NULL, text);
         return;
     }
@@ -494,7 +634,29 @@ static void base64(const uint8_t *in, size_t n, char *out)
     out[o] = 0;
 }
 
-/* memoryReference "v<var>.l<lane>.o<word offset>": the lane's words of that variable. */
+/* Memory of a stop: each (variable, lane) is a region of its own in one flat address space,
+ *   address = (var + 1) << 32 | lane << 24 | byte offset inside the lane's value
+ * (a value is < 16 MiB). `address` in the answer is that number as "0x..." text, as the spec
+ * requires; memoryReference is either such a number ("0x...", or decimal) or the
+ * "v<var>.l<lane>.o<word offset>" that variables give. */
+static bool parse_memref(const char *mr, int *var, int *lane, long long *byte)
+{
+    int off;
+    if (sscanf(mr, "v%d.l%d.o%d", var, lane, &off) == 3) {
+        *byte = (long long)off * 4;
+        return off >= 0;
+    }
+    char *end;
+    unsigned long long a = strtoull(mr, &end, 0);
+    if (end == mr || *end || !(a >> 32))
+        return false;
+    *var = (int)((a >> 32) - 1);
+    *lane = (int)((a >> 24) & 0xff);
+    *byte = (long long)(a & 0xffffff);
+    return true;
+}
+
+/* memoryReference: see parse_memref; the lane's words of that variable. */
 static void read_memory(struct dap_session *s, const cJSON *req, const cJSON *args)
 {
     if (!need_stop(s, req))
@@ -502,20 +664,24 @@ static void read_memory(struct dap_session *s, const cJSON *req, const cJSON *ar
     const char *mr = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "memoryReference"));
     const cJSON *jo = cJSON_GetObjectItemCaseSensitive(args, "offset");
     const cJSON *jc = cJSON_GetObjectItemCaseSensitive(args, "count");
-    int var, lane, off;
-    if (!mr || sscanf(mr, "v%d.l%d.o%d", &var, &lane, &off) != 3 || !sh_snapshot_var(s->snap, var) || lane < 0 ||
-        lane >= SH_LANES || off < 0 || !cJSON_IsNumber(jc) || jc->valuedouble < 0) {
+    int var, lane;
+    long long off;
+    if (!mr || !parse_memref(mr, &var, &lane, &off) || !sh_snapshot_var(s->snap, var) || lane < 0 ||
+        lane >= SH_LANES || !cJSON_IsNumber(jc) || jc->valuedouble < 0 || jc->valuedouble > (1 << 24)) {
         dap_respond(s, req, false, NULL, "readMemory: unknown memoryReference or bad count");
         return;
     }
     const sh_var *v = sh_snapshot_var(s->snap, var);
     const sh_type *t = sh_snapshot_type(s->snap, v->type);
     size_t total = (size_t)t->components * 4;
-    long long start = (long long)off * 4 + (cJSON_IsNumber(jo) ? (long long)jo->valuedouble : 0);
+    double jo_v = cJSON_IsNumber(jo) ? jo->valuedouble : 0;
+    long long start = off + (jo_v > -(1 << 24) && jo_v < (1 << 24) ? (long long)jo_v : 1 << 24);
     long long want = (long long)jc->valuedouble;
     cJSON *b = cJSON_CreateObject();
     char addr[64];
-    snprintf(addr, sizeof addr, "%s+%lld", mr, start);
+    long long in_region = start < 0 ? 0 : start > 0xffffff ? 0xffffff : start;
+    snprintf(addr, sizeof addr, "0x%llx",
+             (unsigned long long)(var + 1) << 32 | (unsigned long long)lane << 24 | (unsigned long long)in_region);
     cJSON_AddStringToObject(b, "address", addr);
     if (start < 0 || (size_t)start >= total || want == 0) {
         cJSON_AddNumberToObject(b, "unreadableBytes", (double)want);
@@ -580,7 +746,7 @@ static bool dispatch(struct dap_session *s, const char *cmd, const cJSON *req, c
     if (!strcmp(cmd, "threads"))
         threads(s, req);
     else if (!strcmp(cmd, "stackTrace"))
-        stack_trace(s, req);
+        stack_trace(s, req, args);
     else if (!strcmp(cmd, "scopes"))
         scopes(s, req, args);
     else if (!strcmp(cmd, "variables"))

@@ -8,6 +8,7 @@
 #include "ui_ipc/dap/dap_bind.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_engine.h"
+#include "ui_ipc/dap/dap_eval.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 #include "ui_ipc/dap/dap_wire.h"
 
@@ -117,7 +118,11 @@ static void drop_others(struct dap_session *s)
     for (int i = 0; i < s->n_others; i++)
         sh_snapshot_unref(s->others[i]);
     free(s->others);
+    free(s->other_keys);
+    free(s->other_key_ok);
     s->others = NULL;
+    s->other_keys = NULL;
+    s->other_key_ok = NULL;
     s->n_others = 0;
 }
 
@@ -217,7 +222,11 @@ static void finish(struct dap_session *s, struct job *j)
             sh_store_add(s->store, r->others[i]);
         s->others = r->others;
         s->n_others = r->n_others;
+        s->other_keys = r->other_keys;
+        s->other_key_ok = r->other_key_ok;
         r->others = NULL;
+        r->other_keys = NULL;
+        r->other_key_ok = NULL;
         r->n_others = 0;
         s->key = r->key;
         s->have_key = true;
@@ -256,6 +265,14 @@ static void finish(struct dap_session *s, struct job *j)
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         dap_event(s, "stopped", b);
+    } else if (r->status == DAP_PASS_END && s->no_debug) {
+        /* noDebug: the frame ran through (logpoints printed); the debuggee is done. */
+        s->at_end = true;
+        dap_output(s, "console", "the frame ran to its end (noDebug)\n");
+        if (!s->terminated) {
+            s->terminated = true;
+            dap_event(s, "terminated", NULL);
+        }
     } else if (r->status == DAP_PASS_END) {
         /* The client is told it is stopped (at the frame's end, with no invocation to show), so
          * an IDE leaves its "running" state; `continue` from here runs the frame again from its
@@ -314,14 +331,14 @@ static void *worker(void *arg)
 static int collect_bps(struct dap_session *s, struct dap_bp **out)
 {
     int n = 0;
-    for (int i = 0; i < s->n_sources; i++)
+    for (int i = 0; i < s->n_sources && !s->no_debug; i++)
         for (int b = 0; b < s->sources[i].n_bps; b++)
             n += s->sources[i].bps[b].n_locs;
     struct dap_bp *bps = calloc((size_t)n + 1, sizeof *bps);
     if (!bps)
         return -1;
     int k = 0;
-    for (int i = 0; i < s->n_sources; i++)
+    for (int i = 0; i < s->n_sources && !s->no_debug; i++)
         for (int b = 0; b < s->sources[i].n_bps; b++) {
             struct dap_src_bp *e = &s->sources[i].bps[b];
             for (int l = 0; l < e->n_locs; l++)
@@ -378,6 +395,10 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         j->req.replay = true;
         j->req.key = s->key;
         j->req.key.lane = s->focus;
+        /* Stepping another resident warp (thread t): replay to its last instruction instead. */
+        if (s->step_thread >= 2 && s->step_thread - 2 < s->n_others && s->other_key_ok[s->step_thread - 2])
+            j->req.key = s->other_keys[s->step_thread - 2];
+        s->step_thread = 1;
         j->steps[0] = step;
         j->req.steps = j->steps;
         j->req.n_steps = 1;
@@ -589,10 +610,31 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     free(src->bps);
     src->bps = NULL;
     src->n_bps = 0;
+    /* A shader this file is now bound to gains a path: tell the client (loadedSource changed). */
+    cJSON *before[DAP_MAX_BINDINGS] = { 0 };
+    for (int k = 0; k < n_binds; k++) {
+        const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+        before[k] = sh ? dap_shader_source_json(s, sh) : NULL;
+    }
     free(src->path);
     src->path = path && ref <= 0 ? strdup(path) : NULL;
     memcpy(src->binds, binds, (size_t)n_binds * sizeof *binds);
     src->n_binds = n_binds;
+    for (int k = 0; k < n_binds; k++) {
+        const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+        /* Before configurationDone the sources are not announced yet (begin() does it). */
+        cJSON *now = sh && s->configured ? dap_shader_source_json(s, sh) : NULL;
+        if (before[k] && now && !cJSON_Compare(before[k], now, true)) {
+            cJSON_Delete(before[k]);
+            cJSON *b = cJSON_CreateObject();
+            cJSON_AddStringToObject(b, "reason", "changed");
+            cJSON_AddItemToObject(b, "source", now);
+            dap_event(s, "loadedSource", b);
+        } else {
+            cJSON_Delete(before[k]);
+            cJSON_Delete(now);
+        }
+    }
 
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
     int count = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
@@ -614,8 +656,14 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
         char msg[256] = "";
         bool verified = false;
         int shown_line = e->line;
-        if (hc && !dap_parse_hit_condition(hc, &e->hit_op, &e->hit_n)) {
-            snprintf(msg, sizeof msg, "hit condition '%.60s' not understood (use N, == N, >= N, > N or %% N)", hc);
+        char cerr[160] = "";
+        if (e->line < 1) {
+            snprintf(msg, sizeof msg, "line %d: lines start at 1", e->line);
+        } else if (e->condition && dap_eval_syntax(e->condition, cerr, sizeof cerr) != 0) {
+            /* A condition that cannot parse would never stop: refuse it now, with the error. */
+            snprintf(msg, sizeof msg, "condition '%.60s': %s", e->condition, cerr);
+        } else if (hc && !dap_parse_hit_condition(hc, &e->hit_op, &e->hit_n)) {
+            snprintf(msg, sizeof msg, "hit condition '%.60s' not understood (use N, == N, = N, >= N, > N, <= N, < N or %% N)", hc);
         } else if (why) {
             snprintf(msg, sizeof msg, "%s", why);
         } else {
@@ -662,7 +710,9 @@ static cJSON *capabilities(void)
     cJSON *c = cJSON_CreateObject();
     static const char *yes[] = { "supportsConfigurationDoneRequest", "supportsHitConditionalBreakpoints",
                                  "supportsConditionalBreakpoints", "supportsLogPoints", "supportsLoadedSourcesRequest",
-                                 "supportsEvaluateForHovers", "supportsTerminateRequest", "supportsReadMemoryRequest" };
+                                 "supportsEvaluateForHovers", "supportsTerminateRequest", "supportsReadMemoryRequest",
+                                 "supportsBreakpointLocationsRequest", "supportsCompletionsRequest",
+                                 "supportsRestartRequest" };
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         cJSON_AddBoolToObject(c, yes[i], true);
     cJSON_AddArrayToObject(c, "exceptionBreakpointFilters");
@@ -685,6 +735,68 @@ bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err,
 #endif
 }
 
+/* Whether the thread a step names (threadId; 1 when absent) can step; sets s->step_thread.
+ * Thread t >= 2 is resident warp t-2: the step replays the frame to that warp's last
+ * instruction and follows its focused lane; the stop it reaches is thread 1 of the new stop. */
+static bool step_thread_ok(struct dap_session *s, const cJSON *args)
+{
+    const cJSON *jt = cJSON_GetObjectItemCaseSensitive(args, "threadId");
+    int t = cJSON_IsNumber(jt) && jt->valuedouble >= 1 && jt->valuedouble < 1e6 ? (int)jt->valuedouble : 1;
+    if (cJSON_IsNumber(jt) && jt->valuedouble != t)
+        return false;
+    if (t != 1 && (t - 2 >= s->n_others || !s->other_key_ok || !s->other_key_ok[t - 2]))
+        return false;
+    s->step_thread = t;
+    return true;
+}
+
+/* launch: the server already serves one capture (glreplay dap CAPTURE, or the program's own
+ * socket), so a `program` that is a capture file must be that capture; any other `program` is
+ * the executable the editor started under the shim (the VS Code extension's `glreplay run --
+ * PROGRAM`), whose socket this is. noDebug runs the frame once without stopping. */
+static bool launch_args(struct dap_session *s, const cJSON *args, char *why, size_t n)
+{
+    const char *program = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "program"));
+    size_t plen = program ? strlen(program) : 0;
+    if (plen > 6 && !strcmp(program + plen - 6, ".glcap")) {
+        char *a = realpath(program, NULL), *b = realpath(s->cap->path, NULL);
+        bool same = a && b ? !strcmp(a, b) : !strcmp(program, s->cap->path);
+        free(a);
+        free(b);
+        if (!same) {
+            snprintf(why, n, "launch: this server serves %.120s, not %.120s (start `glreplay dap` on that capture)",
+                     s->cap->path, program);
+            return false;
+        }
+    }
+    s->no_debug = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "noDebug"));
+    return true;
+}
+
+/* restart: the frame runs again from its start with the current breakpoints. */
+static void restart(struct dap_session *s, const cJSON *req)
+{
+    if (!s->configured || s->terminated) {
+        dap_respond(s, req, false, NULL, "restart: not configured, or terminated");
+        return;
+    }
+    if (s->running) {
+        dap_respond(s, req, false, NULL, "restart: the frame is running; pause first");
+        return;
+    }
+    dap_respond(s, req, true, NULL, NULL);
+    if (s->snap)
+        sh_snapshot_unref(s->snap);
+    s->snap = NULL;
+    drop_others(s);
+    dap_inspect_reset(s);
+    s->have_key = false;
+    s->pos_seq = 0;
+    s->pos_lane = 0;
+    if (dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0)
+        dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
+}
+
 static void begin(struct dap_session *s)
 {
     if (s->pending_attach) {
@@ -696,10 +808,11 @@ static void begin(struct dap_session *s)
     snprintf(line, sizeof line, "glreplay: %s: %d draws, %d shaders; runner: %s\n", s->cap->path, s->cap->n_draws,
              s->cap->n_shaders, s->runner->name);
     dap_output(s, "console", line);
+    dap_loaded_source_events(s, "new", 0);   /* the capture's shaders are known from here */
     int n = 0;
     for (int i = 0; i < s->n_sources; i++)
         n += s->sources[i].n_bps;
-    if (n || s->pixel_pending)
+    if (n || s->pixel_pending || s->no_debug)
         dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
     else
         dap_output(s, "console", "no breakpoints: set one on a shader line (or pause) to run the frame\n");
@@ -766,6 +879,8 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
         const cJSON *px = cJSON_GetObjectItemCaseSensitive(args, "pixel");
         if (s->attached) {
             dap_respond(s, msg, false, NULL, "already attached");
+        } else if (cmd[0] == 'l' && !launch_args(s, args, perr, sizeof perr)) {
+            dap_respond(s, msg, false, NULL, perr);
         } else if (px && !dap_session_set_pixel(s, px, perr, sizeof perr)) {
             dap_respond(s, msg, false, NULL, perr);
         } else {
@@ -810,6 +925,12 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             dap_respond(s, msg, false, NULL, "the frame is already running");
         } else if (cmd[0] != 'c' && !s->stopped) {
             dap_respond(s, msg, false, NULL, "not stopped: nothing to step");
+        } else if (cmd[0] != 'c' && !step_thread_ok(s, args)) {
+            /* A thread that does not exist, or a resident warp of an earlier draw (no replay
+             * position known): refused rather than stepping thread 1. */
+            dap_respond(s, msg, false, NULL,
+                        "this thread cannot step: threads are 1 (the stopped warp) and the resident warps of its draw "
+                        "(threads change at every stop)");
         } else {
             cJSON *b = NULL;
             if (cmd[0] == 'c') {
@@ -838,7 +959,10 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             s->host.close_after_flush(s->conn);
         }
         atomic_store(&s->pause, 1);
-    } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_custom_request(s, cmd, msg, args)) {
+    } else if (!strcmp(cmd, "restart")) {
+        restart(s, msg);
+    } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_protocol_extra_request(s, cmd, msg, args) &&
+               !dap_custom_request(s, cmd, msg, args)) {
         char m[200];
         snprintf(m, sizeof m, "unsupported request '%.100s'", cmd);
         dap_respond(s, msg, false, NULL, m);

@@ -50,6 +50,7 @@ struct dap_ref {
     int var, lane, type, offset;
     const cJSON *json;  /* into the session's parsed pipeline state */
     int thread;         /* 1: the stopped warp; 2..: a resident warp (dap_session.others) */
+    char eval[80];      /* VALUE: the expression of the value for `evaluate` ("" if none) */
 };
 
 struct dap_session {
@@ -59,6 +60,7 @@ struct dap_session {
     void *conn;
     int seq;
     bool initialized, attached, configured, terminated, closing;
+    bool no_debug;      /* launch with noDebug: the frame runs without stopping */
     cJSON *pending_attach;
     struct dap_src *sources;
     int n_sources;
@@ -82,6 +84,9 @@ struct dap_session {
     /* The other warps resident at the stop (threads 2..n_others+1; thread 1 is snap). */
     sh_snapshot **others;
     int n_others;
+    struct dap_stop_key *other_keys;   /* per other warp: where a step of it starts */
+    bool *other_key_ok;
+    int step_thread;                   /* the thread the next step pass follows (1: snap's) */
     int view_thread;     /* the thread an inspection request is answered for (dap_inspect.c) */
     /* inspection */
     struct dap_ref *refs;
@@ -107,9 +112,17 @@ bool dap_session_job_done(struct dap_session *s);
 
 /* dap_inspect.c: true if the command was one of its requests (answered). */
 bool dap_inspect_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+/* breakpointLocations, completions (dap_protocol_extra.c). */
+bool dap_protocol_extra_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
 void dap_inspect_reset(struct dap_session *s);
 /* The client-facing source of a shader (file path with line offset if a breakpoint file bound it). */
 cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *client_line);
+struct dap_shader;
+/* A shader as a DAP Source for loadedSources/loadedSource: its captured text by sourceReference,
+ * with the path of the file on disk a breakpoint bound to it, if any. */
+cJSON *dap_shader_source_json(struct dap_session *s, const struct dap_shader *sh);
+/* Sends loadedSource events with `reason` for every shader (shader 0) or one shader id. */
+void dap_loaded_source_events(struct dap_session *s, const char *reason, int shader);
 
 /* Debug this pixel (launch/attach argument "pixel", glreplay/debugPixel): resolves the stop and
  * makes it the next run pass's. false with err set. */

@@ -249,8 +249,35 @@ static void test_first_command(void)
     CHECK(!strcmp(cmd, ""));
 }
 
+/* The grammar-only check of breakpoint conditions: names, types and calls are not judged
+ * (there is no snapshot), grammar errors are, with the evaluator's own messages. */
+static void test_eval_syntax(void)
+{
+    char err[160];
+    static const char *good[] = { "x > 0.5", "a.b[3].c + f(x, y) ? 1 : 2", "!(u && v) || w[i + 1].xyz == vec3(1.0)",
+                                  "unknown_fn(1, 2, 3) * no_such_var", "1 / 0", "-m[1][2] >= 1e-3" };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        err[0] = 0;
+        CHECK(dap_eval_syntax(good[i], err, sizeof err) == 0);
+        CHECK(err[0] == 0);
+    }
+    static const struct { const char *expr, *msg; } bad[] = {
+        { "x >", "unexpected end of expression" }, { "(x", "missing ')'" }, { "x y", "unexpected 'y'" },
+        { "f(1, 2", "missing ')' after the arguments of f" }, { "a[1", "missing ']'" }, { "a.", "member name expected" },
+        { "c ? 1", "missing ':'" }, { "", "unexpected end of expression" }, { "x $ 1", "unexpected '$" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        CHECK(dap_eval_syntax(bad[i].expr, err, sizeof err) == -1);
+        if (!strstr(err, bad[i].msg))
+            fprintf(stderr, "syntax '%s': got '%s'\n", bad[i].expr, err);
+        CHECK(strstr(err, bad[i].msg) != NULL);
+    }
+}
+
 int main(void)
 {
+    test_eval_syntax();
     test_read_source();
     test_first_command();
     test_wire();
