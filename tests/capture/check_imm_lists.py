@@ -81,7 +81,7 @@ with tempfile.TemporaryDirectory() as d:
             sys.exit('frames %s: state inside display lists applied wrongly (colours %s)' % (frames, got))
         # the debugger stops in a draw inside the self-calling list (draws 7..70 of the frame)
         lst = subprocess.run([glreplay, 'debug', out, '--list'], env=env, capture_output=True, text=True)
-        fs = re.search(r'^\s*\d+\s+(\S+-FS\.frag)\s', lst.stdout, re.M)
+        fs = re.search(r'^\s*\d+\s+(\S+\.frag)\s+FS of', lst.stdout, re.M)
         dbg = subprocess.run([glreplay, 'debug', out, '--break', '%s:4' % (fs and fs.group(1)), '--draw', '40'], env=env,
                              capture_output=True, text=True, timeout=120)
         if not fs or 'stopped at hit 1' not in dbg.stdout or 'thread: draw 40 ' not in dbg.stdout:

@@ -49,7 +49,7 @@ with tempfile.TemporaryDirectory() as d:
         sys.exit('FAIL: ' + msg)
     print(msg)
     listing = subprocess.run([cli, 'debug', cap, '--list'], capture_output=True, text=True).stdout
-    shaders = re.findall(r'^\s*(\d+)\s+(\S+-FS\.frag)', listing, re.M)
+    shaders = re.findall(r'^\s*(\d+)\s+(\S+\.frag)\s+FS of', listing, re.M)
     texts = dap_sources(cap, [int(n) for n, _ in shaders[:8]])
     target = None
     for n, name in shaders[:8]:
