@@ -137,8 +137,20 @@ typedef enum {
     GM_OP_DEXTRACT_DYN, /* d = a[b[lane]] (a has x components) */
     GM_OP_DINSERT_DYN,  /* d = a; d[c[lane]] = b */
     GM_OP_DEXT,         /* GLSL.std.450 on doubles: x = instruction | operand words << 16 */
+    /* 64-bit integers (exec/gm_exec_i64.c), laid out as doubles. n is the result's words. */
+    GM_OP_LALU,         /* x = the 32-bit opcode (GM_OP_IADD..GM_OP_SHR_A, GM_OP_IEQ..GM_OP_UGE;
+                           comparisons give n booleans) | GM_I64_B32 (b is 32-bit: shifts) */
+    GM_OP_LCONV,        /* x = gm_i64_conv */
+    GM_OP_LEXT,         /* GLSL.std.450 SAbs/SSign/SMin/SMax/UMin/UMax/SClamp/UClamp: x = inst */
     GM_OP_COUNT
 } gm_opcode;
+
+#define GM_I64_B32 0x10000u
+typedef enum {
+    GM_I64_SEXT, GM_I64_ZEXT, GM_I64_TRUNC,  /* 32 <-> 64-bit integers */
+    GM_I64_F2S, GM_I64_F2U, GM_I64_D2S, GM_I64_D2U, /* float/double -> 64-bit */
+    GM_I64_S2F, GM_I64_U2F, GM_I64_S2D, GM_I64_U2D, /* 64-bit -> float/double */
+} gm_i64_conv;
 
 typedef struct gm_inst {
     uint16_t op;

@@ -76,6 +76,8 @@ void gm_exec_error(gm_warp *w, const char *fmt, ...) __attribute__((format(print
 void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out);
 /* 64-bit float ops (GM_OP_DADD..GM_OP_DEXT): computes every lane into out (n words). */
 void gm_exec_f64(gm_warp *w, const gm_inst *in, gm_lanes *out);
+/* 64-bit integer ops (GM_OP_LALU..GM_OP_LEXT): computes every lane into out (n words). */
+void gm_exec_i64(gm_warp *w, const gm_inst *in, gm_lanes *out);
 /* Textures, images, buffers: write their results for the active lanes. */
 void gm_exec_tex(gm_warp *w, const gm_inst *in);
 void gm_exec_image(gm_warp *w, const gm_inst *in);

@@ -990,6 +990,11 @@ static bool convert_value(const gm_program *gp, int type, const struct sm_unifor
         memcpy(words, u->data, (size_t)n * 8);
         return true;
     }
+    if ((u->kind == SM_VK_INT64 || u->kind == SM_VK_UINT64) && t.scalar != GM_SCALAR_FLOAT &&
+        t.components == 2 * n && 2 * n <= max) {
+        memcpy(words, u->data, (size_t)n * 8); /* 64-bit integers: as doubles (low, high) */
+        return true;
+    }
     if (t.components != n || n > max)
         return false;
     if (u->kind == SM_VK_DOUBLE || u->kind == SM_VK_INT64 || u->kind == SM_VK_UINT64)
