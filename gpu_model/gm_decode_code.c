@@ -51,6 +51,21 @@ static int is_i64(gm_decoder *d, uint32_t id)
 /* Components of two words (doubles and 64-bit integers): same moves, selects, shuffles. */
 static int is_64(gm_decoder *d, uint32_t id) { return is_f64(d, id) || is_i64(d, id); }
 
+/* The gm_sg_op computing a subgroup built-in input, or -1. */
+static int subgroup_builtin(int builtin)
+{
+    switch (builtin) {
+    case SpvBuiltInSubgroupSize: return GM_SG_SIZE;
+    case SpvBuiltInSubgroupLocalInvocationId: return GM_SG_INVOCATION;
+    case SpvBuiltInSubgroupEqMask: return GM_SG_EQ_MASK;
+    case SpvBuiltInSubgroupGeMask: return GM_SG_GE_MASK;
+    case SpvBuiltInSubgroupGtMask: return GM_SG_GT_MASK;
+    case SpvBuiltInSubgroupLeMask: return GM_SG_LE_MASK;
+    case SpvBuiltInSubgroupLtMask: return GM_SG_LT_MASK;
+    default: return -1;
+    }
+}
+
 static int block_of(gm_decoder *d, uint32_t label)
 {
     if (label == 0 || label >= d->p->bound || d->label_block[label] < 0)
@@ -1059,6 +1074,24 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     case SpvOpDemoteToHelperInvocation:
         p->uses_discard = 1;
         return gm_dec_emit(d, GM_OP_DEMOTE, 0, 0, 0, 0, 0, 0);
+    case SpvOpSubgroupBallotKHR: case SpvOpSubgroupFirstInvocationKHR:
+    case SpvOpSubgroupReadInvocationKHR: case SpvOpSubgroupAnyKHR: case SpvOpSubgroupAllKHR:
+    case SpvOpSubgroupAllEqualKHR: {
+        /* ARB_shader_ballot / ARB_shader_group_vote over llvmpipe-sized subgroups */
+        if (wc < (op == SpvOpSubgroupReadInvocationKHR ? 5u : 4u))
+            return gm_dec_fail(d, "short %s", gm_dec_opname(op));
+        int dst = reg(d, w[2]), a = reg(d, w[3]);
+        int b = op == SpvOpSubgroupReadInvocationKHR ? reg(d, w[4]) : 0;
+        if (d->failed)
+            return -1;
+        gm_sg_op sg = op == SpvOpSubgroupBallotKHR ? GM_SG_BALLOT
+                      : op == SpvOpSubgroupFirstInvocationKHR ? GM_SG_READ_FIRST
+                      : op == SpvOpSubgroupReadInvocationKHR ? GM_SG_READ_INVOCATION
+                      : op == SpvOpSubgroupAnyKHR ? GM_SG_ANY
+                      : op == SpvOpSubgroupAllKHR ? GM_SG_ALL : GM_SG_ALL_EQUAL;
+        return gm_dec_emit(d, GM_OP_SUBGROUP, words(d, w[2]), dst, a, b, 0,
+                           (uint32_t)sg | (uint32_t)words(d, w[3]) << 8);
+    }
     case SpvOpIsHelperInvocationEXT:
         return gm_dec_emit(d, GM_OP_IS_HELPER, 1, reg(d, w[2]), 0, 0, 0, 0);
     case SpvOpUnreachable:
@@ -1107,6 +1140,11 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     }
     case SpvOpLoad: {
         int dst = reg(d, w[2]);
+        if (dst >= 0 && w[3] < p->bound) { /* subgroup built-ins are computed, not inputs */
+            int sg = subgroup_builtin(d->deco[w[3]].builtin);
+            if (sg >= 0)
+                return gm_dec_emit(d, GM_OP_SUBGROUP, words(d, w[2]), dst, 0, 0, 0, (uint32_t)sg);
+        }
         return dst < 0 ? -1 : emit_load(d, dst, w[3]);
     }
     case SpvOpStore: {

@@ -238,6 +238,11 @@ const gm_program *gm_warp_program(const gm_warp *w); /* the program the warp run
 /* Fragment warps: +1 when lanes 2,3 of a quad lie at window y + 1 (the default), -1 in
  * y-flipped (window-system) framebuffers. Only window-y derivatives (interpolateAtOffset) use it. */
 void gm_warp_set_quad_dy(gm_warp *w, int quad_dy);
+/* Subgroups (ARB_shader_ballot, ARB_shader_group_vote): the subgroup of each lane (lanes with
+ * equal ids form one) and its invocation index in it (0..7: llvmpipe's 8-lane subgroups).
+ * gm_warp_begin resets them to groups of 8 consecutive lanes; call after it. */
+void gm_warp_set_subgroups(gm_warp *w, const uint8_t group[GM_LANES],
+                           const uint8_t invocation[GM_LANES]);
 gm_mask gm_warp_active_mask(const gm_warp *w);  /* lanes of the next instruction */
 int gm_warp_pc(const gm_warp *w);               /* next instruction, -1 when done */
 int gm_warp_lane_line(const gm_warp *w, int lane); /* where that lane waits, 0 if done */
