@@ -656,7 +656,8 @@ static int pass_a(gm_decoder *d)
             if (!name)
                 return gm_dec_fail(d, "out of memory");
             d->glsl_import[w[1]] = strcmp(name, "GLSL.std.450") == 0 ? 1
-                                   : strncmp(name, "NonSemantic.", 12) == 0 ? 2 : 0;
+                                   : strncmp(name, "NonSemantic.", 12) == 0 ? 2
+                                   : strcmp(name, "SPV_AMD_shader_trinary_minmax") == 0 ? 3 : 0;
             free(name);
             break;
         }

@@ -639,6 +639,41 @@ static int ext_inst_f64(gm_decoder *d, uint32_t inst, const char *name, const ui
     }
 }
 
+/* AMD_shader_trinary_minmax (min3, max3, mid3) as Mesa's GLSL compiler builds them, from
+ * two-operand GLSL.std.450 min/max (so NaNs behave as there): min3(x,y,z) = min(x, min(y,z)),
+ * max3 likewise, mid3(x,y,z) = max(min(x,y), max(min(x,z), min(y,z))). */
+static int ext_inst_trinary(gm_decoder *d, const uint32_t *w, unsigned wc)
+{
+    uint32_t inst = w[4];
+    if (wc != 8 || inst < 1 || inst > 9)
+        return gm_dec_fail(d, "bad SPV_AMD_shader_trinary_minmax instruction %u", inst);
+    if (is_64(d, w[2]))
+        return gm_dec_fail(d, "SPV_AMD_shader_trinary_minmax on 64-bit values is not supported");
+    /* instructions 1..9: {F,U,S}Min3, {F,U,S}Max3, {F,U,S}Mid3 */
+    static const uint32_t mins[3] = {GLSLstd450FMin, GLSLstd450UMin, GLSLstd450SMin};
+    static const uint32_t maxs[3] = {GLSLstd450FMax, GLSLstd450UMax, GLSLstd450SMax};
+    int kind = (int)(inst - 1) % 3, fn = (int)(inst - 1) / 3;
+    int dst = reg(d, w[2]), n = words(d, w[2]);
+    int x = reg(d, w[5]), y = reg(d, w[6]), z = reg(d, w[7]);
+    if (d->failed)
+        return -1;
+    uint32_t mn = mins[kind] | (uint32_t)n << 16, mx = maxs[kind] | (uint32_t)n << 16;
+    int t = gm_dec_alloc_regs(d, 3 * n);
+    if (t < 0)
+        return -1;
+    if (fn < 2) {
+        uint32_t f = fn == 0 ? mn : mx;
+        return gm_dec_emit(d, GM_OP_EXT, n, t, y, z, 0, f) < 0 ? -1
+               : gm_dec_emit(d, GM_OP_EXT, n, dst, x, t, 0, f);
+    }
+    if (gm_dec_emit(d, GM_OP_EXT, n, t, x, z, 0, mn) < 0 ||          /* min(x, z) */
+        gm_dec_emit(d, GM_OP_EXT, n, t + n, y, z, 0, mn) < 0 ||      /* min(y, z) */
+        gm_dec_emit(d, GM_OP_EXT, n, t + 2 * n, t, t + n, 0, mx) < 0 ||
+        gm_dec_emit(d, GM_OP_EXT, n, t, x, y, 0, mn) < 0)            /* min(x, y) */
+        return -1;
+    return gm_dec_emit(d, GM_OP_EXT, n, dst, t, t + 2 * n, 0, mx);
+}
+
 static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
 {
     uint32_t rid = w[2], set = w[3], inst = w[4];
@@ -646,6 +681,8 @@ static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
         return gm_dec_fail(d, "bad OpExtInst set");
     if (d->glsl_import[set] == 2)
         return 0; /* NonSemantic debug info: no code */
+    if (d->glsl_import[set] == 3)
+        return ext_inst_trinary(d, w, wc);
     if (d->glsl_import[set] != 1)
         return gm_dec_fail(d, "OpExtInst of an unsupported instruction set");
     const char *name = gm_glsl450_name(inst);
@@ -1084,6 +1121,7 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int b = op == SpvOpSubgroupReadInvocationKHR ? reg(d, w[4]) : 0;
         if (d->failed)
             return -1;
+        p->uses_subgroups = 1;
         gm_sg_op sg = op == SpvOpSubgroupBallotKHR ? GM_SG_BALLOT
                       : op == SpvOpSubgroupFirstInvocationKHR ? GM_SG_READ_FIRST
                       : op == SpvOpSubgroupReadInvocationKHR ? GM_SG_READ_INVOCATION
@@ -1142,7 +1180,7 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]);
         if (dst >= 0 && w[3] < p->bound) { /* subgroup built-ins are computed, not inputs */
             int sg = subgroup_builtin(d->deco[w[3]].builtin);
-            if (sg >= 0)
+            if (sg >= 0 && (p->uses_subgroups = 1))
                 return gm_dec_emit(d, GM_OP_SUBGROUP, words(d, w[2]), dst, 0, 0, 0, (uint32_t)sg);
         }
         return dst < 0 ? -1 : emit_load(d, dst, w[3]);

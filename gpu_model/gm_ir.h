@@ -263,6 +263,7 @@ struct gm_program {
     uint32_t *umem;       /* uniform memory */
     int umem_words;
     int writes_depth, uses_discard, origin_upper_left, early_tests;
+    int uses_subgroups;   /* any GM_OP_SUBGROUP: fragment warps keep llvmpipe's 4x2 blocks whole */
     int max_call_depth;
     /* Compute: words of Workgroup storage (shared variables), LocalSize execution mode. */
     int shared_words;

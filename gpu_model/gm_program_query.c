@@ -203,6 +203,7 @@ int gm_program_line_has_code(const gm_program *p, int line)
 
 int gm_program_writes_depth(const gm_program *p) { return p ? p->writes_depth : 0; }
 int gm_program_uses_discard(const gm_program *p) { return p ? p->uses_discard : 0; }
+int gm_program_uses_subgroups(const gm_program *p) { return p ? p->uses_subgroups : 0; }
 int gm_program_origin_upper_left(const gm_program *p) { return p ? p->origin_upper_left : 0; }
 int gm_program_early_fragment_tests(const gm_program *p) { return p ? p->early_tests : 0; }
 

@@ -534,6 +534,7 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
     }
     p->info.fs_writes_depth = gm_program_writes_depth(fs) != 0;
     p->info.fs_may_discard = gm_program_uses_discard(fs) != 0;
+    p->info.fs_uses_subgroups = gm_program_uses_subgroups(fs) != 0;
     p->info.fs_early_fragment_tests = gm_program_early_fragment_tests(fs) != 0;
     for (int b = 0; b < gm_program_block_count(fs); b++)
         if (gm_program_block(fs, b)->is_storage)

@@ -8,7 +8,9 @@ every draw and the reference image at >= 99.9 %, no failed, skipped or unsupport
 For the first --debug-checks K tests also: the same without the timing model (--no-timing),
 and the debugger stops in every tessellation shader (`glreplay debug --break ID:1`, moved to
 its first line with code) with a snapshot of that stage.
-Usage: check_tess.py --glreplay CLI --runner SHADER_RUNNER [--debug-checks K] TEST ...
+With --exact, every compared target must agree on every pixel (subgroup tests, where one
+wrong subgroup is a few pixels).
+Usage: check_tess.py --glreplay CLI --runner SHADER_RUNNER [--debug-checks K] [--exact] TEST ...
 (TEST: a .shader_test path, or a path under piglit's tests/spec)."""
 import argparse
 import json
@@ -22,6 +24,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument('--glreplay', required=True)
 ap.add_argument('--runner', required=True)
 ap.add_argument('--debug-checks', type=int, default=0)
+ap.add_argument('--exact', action='store_true',
+                help='every target must agree on every pixel (not only >= 99.9 %%)')
 ap.add_argument('tests', nargs='+')
 args = ap.parse_args()
 spec = os.path.join(os.path.dirname(os.path.dirname(args.runner)), 'tests', 'spec')
@@ -64,6 +68,11 @@ with tempfile.TemporaryDirectory() as d:
         if m.returncode != 0 or rep.get('result') != 'pass' or bad or not draws:
             print('FAIL %s: model --compare rc %d, result %s, draws %s, %s:\n%s' %
                   (name, m.returncode, rep.get('result'), draws, bad, m.stdout[-1500:]))
+            failures += 1
+            continue
+        inexact = [t for t in rep.get('targets', []) if t.get('min_agreement') != 1]
+        if args.exact and (inexact or not rep.get('targets')):
+            print('FAIL %s: not every pixel agrees: %s' % (name, inexact or 'no target compared'))
             failures += 1
             continue
         extra = ''
