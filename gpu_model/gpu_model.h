@@ -104,8 +104,8 @@ typedef struct gm_type_desc {
     int length;            /* array length (0 runtime-sized) or struct member count */
     int element;           /* array element type / matrix column type */
     int components;        /* flattened 32-bit words */
-    int width;             /* bits of each scalar: 32, or 64 for doubles (a double component
-                            * takes two consecutive words, low then high); 0 for non-numeric */
+    int width;             /* bits of each scalar: 32, or 64 for doubles and 64-bit integers
+                            * (a component takes two consecutive words, low then high) */
     const char *name;      /* struct name (may be "") */
 } gm_type_desc;
 int gm_type_get(const gm_program *p, int type, gm_type_desc *out);
