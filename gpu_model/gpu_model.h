@@ -105,7 +105,8 @@ typedef struct gm_type_desc {
     int element;           /* array element type / matrix column type */
     int components;        /* flattened 32-bit words */
     int width;             /* bits of each scalar: 32, or 64 for doubles and 64-bit integers
-                            * (a component takes two consecutive words, low then high) */
+                            * (a component takes two consecutive words, low then high); 0 for
+                            * non-numeric */
     const char *name;      /* struct name (may be "") */
 } gm_type_desc;
 int gm_type_get(const gm_program *p, int type, gm_type_desc *out);
