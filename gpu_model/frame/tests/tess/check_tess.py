@@ -63,7 +63,8 @@ with tempfile.TemporaryDirectory() as d:
             failures += 1
             continue
         tot = rep.get('totals', {})
-        draws = tot.get('draws', 0)
+        # draws, and compute dispatches (whose storage buffers --compare checks)
+        draws = tot.get('draws', 0) + sum(1 for e in rep.get('events', []) if e.get('kind') == 'dispatch')
         bad = [k for k in ('draws_failed', 'draws_with_unsupported') if tot.get(k)]
         if m.returncode != 0 or rep.get('result') != 'pass' or bad or not draws:
             print('FAIL %s: model --compare rc %d, result %s, draws %s, %s:\n%s' %
@@ -103,5 +104,5 @@ with tempfile.TemporaryDirectory() as d:
                 else:
                     extra += ', breakpoint in the %s hit (%s)' % (stage, snap.get('title'))
             extra += ', --no-timing: pass'
-        print('%s: llvmpipe pass, %d draw(s), model --compare: pass%s' % (name, draws, extra))
+        print('%s: llvmpipe pass, %d draw(s)/dispatch(es), model --compare: pass%s' % (name, draws, extra))
 sys.exit(1 if failures else 0)
