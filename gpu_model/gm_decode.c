@@ -207,9 +207,10 @@ static int decode_type(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
                     : op == SpvOpTypeFloat ? GM_SCALAR_FLOAT
                     : (wc > 3 && w[3]) ? GM_SCALAR_INT : GM_SCALAR_UINT;
         t->width = op == SpvOpTypeBool ? 32 : (int)w[2];
-        /* double: two words per component (low halves, then high halves); no 64-bit ints */
-        if (t->width != 32 && !(op == SpvOpTypeFloat && t->width == 64))
-            return gm_dec_fail(d, "%s with width %d is not supported (32-bit and double only)",
+        /* double and 64-bit integers: two words per component (low halves, then high
+         * halves); no 8/16-bit types */
+        if (t->width != 32 && !(op != SpvOpTypeBool && t->width == 64))
+            return gm_dec_fail(d, "%s with width %d is not supported (32 and 64 bits only)",
                                gm_dec_opname(op), t->width);
         t->rows = t->cols = 1;
         t->ncomp = t->width / 32;
@@ -655,7 +656,8 @@ static int pass_a(gm_decoder *d)
             if (!name)
                 return gm_dec_fail(d, "out of memory");
             d->glsl_import[w[1]] = strcmp(name, "GLSL.std.450") == 0 ? 1
-                                   : strncmp(name, "NonSemantic.", 12) == 0 ? 2 : 0;
+                                   : strncmp(name, "NonSemantic.", 12) == 0 ? 2
+                                   : strcmp(name, "SPV_AMD_shader_trinary_minmax") == 0 ? 3 : 0;
             free(name);
             break;
         }

@@ -40,6 +40,32 @@ static int is_f64(gm_decoder *d, uint32_t id)
            (t->kind == GM_TYPE_SCALAR || t->kind == GM_TYPE_VECTOR || t->kind == GM_TYPE_MATRIX);
 }
 
+/* The value is a 64-bit integer (scalar or vector of int64_t/uint64_t). */
+static int is_i64(gm_decoder *d, uint32_t id)
+{
+    const gm_type *t = tyof(d, id);
+    return t && (t->scalar == GM_SCALAR_INT || t->scalar == GM_SCALAR_UINT) && t->width == 64 &&
+           (t->kind == GM_TYPE_SCALAR || t->kind == GM_TYPE_VECTOR);
+}
+
+/* Components of two words (doubles and 64-bit integers): same moves, selects, shuffles. */
+static int is_64(gm_decoder *d, uint32_t id) { return is_f64(d, id) || is_i64(d, id); }
+
+/* The gm_sg_op computing a subgroup built-in input, or -1. */
+static int subgroup_builtin(int builtin)
+{
+    switch (builtin) {
+    case SpvBuiltInSubgroupSize: return GM_SG_SIZE;
+    case SpvBuiltInSubgroupLocalInvocationId: return GM_SG_INVOCATION;
+    case SpvBuiltInSubgroupEqMask: return GM_SG_EQ_MASK;
+    case SpvBuiltInSubgroupGeMask: return GM_SG_GE_MASK;
+    case SpvBuiltInSubgroupGtMask: return GM_SG_GT_MASK;
+    case SpvBuiltInSubgroupLeMask: return GM_SG_LE_MASK;
+    case SpvBuiltInSubgroupLtMask: return GM_SG_LT_MASK;
+    default: return -1;
+    }
+}
+
 static int block_of(gm_decoder *d, uint32_t label)
 {
     if (label == 0 || label >= d->p->bound || d->label_block[label] < 0)
@@ -613,6 +639,41 @@ static int ext_inst_f64(gm_decoder *d, uint32_t inst, const char *name, const ui
     }
 }
 
+/* AMD_shader_trinary_minmax (min3, max3, mid3) as Mesa's GLSL compiler builds them, from
+ * two-operand GLSL.std.450 min/max (so NaNs behave as there): min3(x,y,z) = min(x, min(y,z)),
+ * max3 likewise, mid3(x,y,z) = max(min(x,y), max(min(x,z), min(y,z))). */
+static int ext_inst_trinary(gm_decoder *d, const uint32_t *w, unsigned wc)
+{
+    uint32_t inst = w[4];
+    if (wc != 8 || inst < 1 || inst > 9)
+        return gm_dec_fail(d, "bad SPV_AMD_shader_trinary_minmax instruction %u", inst);
+    if (is_64(d, w[2]))
+        return gm_dec_fail(d, "SPV_AMD_shader_trinary_minmax on 64-bit values is not supported");
+    /* instructions 1..9: {F,U,S}Min3, {F,U,S}Max3, {F,U,S}Mid3 */
+    static const uint32_t mins[3] = {GLSLstd450FMin, GLSLstd450UMin, GLSLstd450SMin};
+    static const uint32_t maxs[3] = {GLSLstd450FMax, GLSLstd450UMax, GLSLstd450SMax};
+    int kind = (int)(inst - 1) % 3, fn = (int)(inst - 1) / 3;
+    int dst = reg(d, w[2]), n = words(d, w[2]);
+    int x = reg(d, w[5]), y = reg(d, w[6]), z = reg(d, w[7]);
+    if (d->failed)
+        return -1;
+    uint32_t mn = mins[kind] | (uint32_t)n << 16, mx = maxs[kind] | (uint32_t)n << 16;
+    int t = gm_dec_alloc_regs(d, 3 * n);
+    if (t < 0)
+        return -1;
+    if (fn < 2) {
+        uint32_t f = fn == 0 ? mn : mx;
+        return gm_dec_emit(d, GM_OP_EXT, n, t, y, z, 0, f) < 0 ? -1
+               : gm_dec_emit(d, GM_OP_EXT, n, dst, x, t, 0, f);
+    }
+    if (gm_dec_emit(d, GM_OP_EXT, n, t, x, z, 0, mn) < 0 ||          /* min(x, z) */
+        gm_dec_emit(d, GM_OP_EXT, n, t + n, y, z, 0, mn) < 0 ||      /* min(y, z) */
+        gm_dec_emit(d, GM_OP_EXT, n, t + 2 * n, t, t + n, 0, mx) < 0 ||
+        gm_dec_emit(d, GM_OP_EXT, n, t, x, y, 0, mn) < 0)            /* min(x, y) */
+        return -1;
+    return gm_dec_emit(d, GM_OP_EXT, n, dst, t, t + 2 * n, 0, mx);
+}
+
 static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
 {
     uint32_t rid = w[2], set = w[3], inst = w[4];
@@ -620,6 +681,8 @@ static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
         return gm_dec_fail(d, "bad OpExtInst set");
     if (d->glsl_import[set] == 2)
         return 0; /* NonSemantic debug info: no code */
+    if (d->glsl_import[set] == 3)
+        return ext_inst_trinary(d, w, wc);
     if (d->glsl_import[set] != 1)
         return gm_dec_fail(d, "OpExtInst of an unsupported instruction set");
     const char *name = gm_glsl450_name(inst);
@@ -640,6 +703,18 @@ static int ext_inst(gm_decoder *d, const uint32_t *w, unsigned wc)
         return gm_dec_emit(d, GM_OP_COPY, n, dst, a, 0, 0, 0); /* same words: low, high */
     if (nops > 0 && (is_f64(d, rid) || is_f64(d, w[5])))
         return ext_inst_f64(d, inst, name, w, nops, dst, n, a, b, c, in_n);
+    if (nops > 0 && (is_i64(d, rid) || is_i64(d, w[5]))) {
+        switch (inst) {
+        case GLSLstd450SAbs: case GLSLstd450SSign: case GLSLstd450SMin: case GLSLstd450SMax:
+        case GLSLstd450UMin: case GLSLstd450UMax: case GLSLstd450SClamp: case GLSLstd450UClamp:
+            if (!is_i64(d, rid))
+                break;
+            return gm_dec_emit(d, GM_OP_LEXT, n, dst, a, b, c, inst);
+        default:
+            break;
+        }
+        return gm_dec_fail(d, "GLSL.std.450 %s on 64-bit integers is not supported", name);
+    }
     switch (inst) {
     case GLSLstd450Modf:
     case GLSLstd450Frexp: {
@@ -815,6 +890,55 @@ static int atomic_op(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc)
     return gm_dec_emit(d, GM_OP_BUF_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);
 }
 
+/* Componentwise instructions with a 64-bit integer operand or result get the ops of
+ * exec/gm_exec_i64.c. Returns 1 when emitted, 0 when not such an instruction, -1. */
+static int i64_simple(gm_decoder *d, unsigned op, int sop, const uint32_t *w, unsigned wc)
+{
+    int r64 = is_i64(d, w[2]), a64 = is_i64(d, w[3]), gop = GM_OP_LALU;
+    if (!r64 && !a64)
+        return 0;
+    uint32_t x = (uint32_t)sop;
+    switch (sop) {
+    case GM_OP_IADD: case GM_OP_ISUB: case GM_OP_IMUL: case GM_OP_SDIV: case GM_OP_UDIV:
+    case GM_OP_SMOD: case GM_OP_SREM: case GM_OP_UMOD: case GM_OP_SNEG: case GM_OP_AND:
+    case GM_OP_OR: case GM_OP_XOR: case GM_OP_NOT:
+        if (!r64 || !a64 || (wc > 4 && !is_i64(d, w[4])))
+            return gm_dec_fail(d, "%s mixing 64-bit and 32-bit operands", gm_dec_opname(op));
+        break;
+    case GM_OP_SHL: case GM_OP_SHR_L: case GM_OP_SHR_A:
+        if (!r64 || !a64)
+            return gm_dec_fail(d, "%s of a 32-bit base by a 64-bit count is not supported",
+                               gm_dec_opname(op));
+        if (!is_i64(d, w[4]))
+            x |= GM_I64_B32;
+        break;
+    case GM_OP_F2S: case GM_OP_F2U:
+        gop = GM_OP_LCONV;
+        x = is_f64(d, w[3]) ? (sop == GM_OP_F2S ? GM_I64_D2S : GM_I64_D2U)
+                            : (sop == GM_OP_F2S ? GM_I64_F2S : GM_I64_F2U);
+        break;
+    case GM_OP_S2F: case GM_OP_U2F:
+        gop = GM_OP_LCONV;
+        x = is_f64(d, w[2]) ? (sop == GM_OP_S2F ? GM_I64_S2D : GM_I64_U2D)
+                            : (sop == GM_OP_S2F ? GM_I64_S2F : GM_I64_U2F);
+        break;
+    case GM_OP_COPY:
+        if (r64 == a64 || op == SpvOpBitcast || op == SpvOpCopyObject || op == SpvOpCopyLogical)
+            return 0; /* same width, or a bitcast (packInt2x32, doubleBitsToInt64): words as they are */
+        gop = GM_OP_LCONV;
+        x = a64 ? GM_I64_TRUNC : op == SpvOpSConvert ? GM_I64_SEXT : GM_I64_ZEXT;
+        break;
+    default:
+        if (sop >= GM_OP_IEQ && sop <= GM_OP_UGE && a64)
+            break;
+        return gm_dec_fail(d, "%s on 64-bit integers is not supported", gm_dec_opname(op));
+    }
+    int dst = reg(d, w[2]), a = reg(d, w[3]), b = wc > 4 ? reg(d, w[4]) : 0;
+    if (d->failed)
+        return -1;
+    return gm_dec_emit(d, gop, words(d, w[2]), dst, a, b, 0, x) < 0 ? -1 : 1;
+}
+
 /* Componentwise instructions with a double operand or result get the 64-bit ops
  * (exec/gm_exec_f64.c). Returns 1 when emitted, 0 when not a double instruction, -1. */
 static int f64_simple(gm_decoder *d, unsigned op, int sop, const uint32_t *w, unsigned wc)
@@ -861,7 +985,10 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     gm_program *p = d->p;
     int sop = simple_op(op);
     if (sop >= 0 && wc > 3) {
-        int r = f64_simple(d, op, sop, w, wc);
+        int r = i64_simple(d, op, sop, w, wc);
+        if (r)
+            return r < 0 ? -1 : 0;
+        r = f64_simple(d, op, sop, w, wc);
         if (r)
             return r < 0 ? -1 : 0;
     }
@@ -955,6 +1082,8 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int sel = reg(d, w[1]), def = block_of(d, w[2]);
         if (d->failed)
             return -1;
+        if (is_i64(d, w[1])) /* its case literals are two words each */
+            return gm_dec_fail(d, "OpSwitch on a 64-bit selector is not supported");
         unsigned npairs = (wc - 3) / 2;
         int ax = gm_dec_aux(d, npairs);
         if (ax < 0 || gm_dec_aux(d, (uint32_t)def) < 0)
@@ -982,6 +1111,25 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     case SpvOpDemoteToHelperInvocation:
         p->uses_discard = 1;
         return gm_dec_emit(d, GM_OP_DEMOTE, 0, 0, 0, 0, 0, 0);
+    case SpvOpSubgroupBallotKHR: case SpvOpSubgroupFirstInvocationKHR:
+    case SpvOpSubgroupReadInvocationKHR: case SpvOpSubgroupAnyKHR: case SpvOpSubgroupAllKHR:
+    case SpvOpSubgroupAllEqualKHR: {
+        /* ARB_shader_ballot / ARB_shader_group_vote over llvmpipe-sized subgroups */
+        if (wc < (op == SpvOpSubgroupReadInvocationKHR ? 5u : 4u))
+            return gm_dec_fail(d, "short %s", gm_dec_opname(op));
+        int dst = reg(d, w[2]), a = reg(d, w[3]);
+        int b = op == SpvOpSubgroupReadInvocationKHR ? reg(d, w[4]) : 0;
+        if (d->failed)
+            return -1;
+        p->uses_subgroups = 1;
+        gm_sg_op sg = op == SpvOpSubgroupBallotKHR ? GM_SG_BALLOT
+                      : op == SpvOpSubgroupFirstInvocationKHR ? GM_SG_READ_FIRST
+                      : op == SpvOpSubgroupReadInvocationKHR ? GM_SG_READ_INVOCATION
+                      : op == SpvOpSubgroupAnyKHR ? GM_SG_ANY
+                      : op == SpvOpSubgroupAllKHR ? GM_SG_ALL : GM_SG_ALL_EQUAL;
+        return gm_dec_emit(d, GM_OP_SUBGROUP, words(d, w[2]), dst, a, b, 0,
+                           (uint32_t)sg | (uint32_t)words(d, w[3]) << 8);
+    }
     case SpvOpIsHelperInvocationEXT:
         return gm_dec_emit(d, GM_OP_IS_HELPER, 1, reg(d, w[2]), 0, 0, 0, 0);
     case SpvOpUnreachable:
@@ -1030,6 +1178,11 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     }
     case SpvOpLoad: {
         int dst = reg(d, w[2]);
+        if (dst >= 0 && w[3] < p->bound) { /* subgroup built-ins are computed, not inputs */
+            int sg = subgroup_builtin(d->deco[w[3]].builtin);
+            if (sg >= 0 && (p->uses_subgroups = 1))
+                return gm_dec_emit(d, GM_OP_SUBGROUP, words(d, w[2]), dst, 0, 0, 0, (uint32_t)sg);
+        }
         return dst < 0 ? -1 : emit_load(d, dst, w[3]);
     }
     case SpvOpStore: {
@@ -1091,7 +1244,7 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         if (d->failed)
             return -1;
         /* component indexes; a double component is cw = 2 words */
-        int cw = is_f64(d, w[3]) ? 2 : 1;
+        int cw = is_64(d, w[3]) ? 2 : 1;
         int n1 = words(d, w[3]) / cw, n = (int)wc - 5;
         int first = copy_list_begin(d);
         for (int k = 0; k < n; k++) {
@@ -1108,7 +1261,7 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]), v = reg(d, w[3]), i = reg(d, w[4]);
         if (d->failed)
             return -1;
-        if (is_f64(d, w[3]))
+        if (is_64(d, w[3]))
             return gm_dec_emit(d, GM_OP_DEXTRACT_DYN, 2, dst, v, i, 0,
                                (uint32_t)words(d, w[3]) / 2);
         return gm_dec_emit(d, GM_OP_VEC_EXTRACT_DYN, 1, dst, v, i, 0, (uint32_t)words(d, w[3]));
@@ -1117,7 +1270,7 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]), v = reg(d, w[3]), c = reg(d, w[4]), i = reg(d, w[5]);
         if (d->failed)
             return -1;
-        return gm_dec_emit(d, is_f64(d, w[2]) ? GM_OP_DINSERT_DYN : GM_OP_VEC_INSERT_DYN,
+        return gm_dec_emit(d, is_64(d, w[2]) ? GM_OP_DINSERT_DYN : GM_OP_VEC_INSERT_DYN,
                            words(d, w[2]), dst, v, c, i, 0);
     }
     case SpvOpSelect: {
@@ -1125,7 +1278,7 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         if (d->failed)
             return -1;
         int n = words(d, w[2]);
-        if (is_f64(d, w[2])) /* condition per component: one word per two */
+        if (is_64(d, w[2])) /* condition per component: one word per two */
             return gm_dec_emit(d, GM_OP_DSELECT, n, dst, c, a, b,
                                (uint32_t)(words(d, w[3]) == 1));
         return gm_dec_emit(d, GM_OP_SELECT, n, dst, c, a, b,

@@ -40,7 +40,8 @@ typedef struct gm_decoder {
     int *func_index;        /* function id -> index */
     uint32_t *value_word0;  /* first word of constants (for literal indexes) */
     uint8_t *is_const;
-    int *glsl_import;       /* ext inst import id -> 1 GLSL.std.450, 2 NonSemantic, 0 other */
+    int *glsl_import;       /* ext inst import id -> 1 GLSL.std.450, 2 NonSemantic,
+                               3 SPV_AMD_shader_trinary_minmax, 0 other */
     int entry_id;
     int cur_file, cur_line;
     int cap_code, cap_aux, cap_regs, cap_tex, cap_vars;

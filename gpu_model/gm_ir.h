@@ -137,8 +137,34 @@ typedef enum {
     GM_OP_DEXTRACT_DYN, /* d = a[b[lane]] (a has x components) */
     GM_OP_DINSERT_DYN,  /* d = a; d[c[lane]] = b */
     GM_OP_DEXT,         /* GLSL.std.450 on doubles: x = instruction | operand words << 16 */
+    /* 64-bit integers (exec/gm_exec_i64.c), laid out as doubles. n is the result's words. */
+    GM_OP_LALU,         /* x = the 32-bit opcode (GM_OP_IADD..GM_OP_SHR_A, GM_OP_IEQ..GM_OP_UGE;
+                           comparisons give n booleans) | GM_I64_B32 (b is 32-bit: shifts) */
+    GM_OP_LCONV,        /* x = gm_i64_conv */
+    GM_OP_LEXT,         /* GLSL.std.450 SAbs/SSign/SMin/SMax/UMin/UMax/SClamp/UClamp: x = inst */
+    /* Subgroups (ARB_shader_ballot, ARB_shader_group_vote; exec/gm_exec_subgroup.c): lanes
+     * form llvmpipe-sized subgroups (gm_warp_set_subgroups). x = gm_sg_op | operand words << 8;
+     * a = value, b = invocation index (read_invocation). n = result words. */
+    GM_OP_SUBGROUP,
     GM_OP_COUNT
 } gm_opcode;
+
+#define GM_I64_B32 0x10000u
+typedef enum {
+    GM_I64_SEXT, GM_I64_ZEXT, GM_I64_TRUNC,  /* 32 <-> 64-bit integers */
+    GM_I64_F2S, GM_I64_F2U, GM_I64_D2S, GM_I64_D2U, /* float/double -> 64-bit */
+    GM_I64_S2F, GM_I64_U2F, GM_I64_S2D, GM_I64_U2D, /* 64-bit -> float/double */
+} gm_i64_conv;
+
+typedef enum {
+    GM_SG_SIZE, GM_SG_INVOCATION,                      /* gl_SubGroupSizeARB, ...InvocationARB */
+    GM_SG_EQ_MASK, GM_SG_GE_MASK, GM_SG_GT_MASK, GM_SG_LE_MASK, GM_SG_LT_MASK, /* uvec4 */
+    GM_SG_BALLOT,                                      /* uvec4: bit per invocation */
+    GM_SG_READ_FIRST, GM_SG_READ_INVOCATION,
+    GM_SG_ANY, GM_SG_ALL, GM_SG_ALL_EQUAL,
+} gm_sg_op;
+/* llvmpipe's subgroup: one SIMD vector of its JIT code, 8 x 32-bit lanes (256-bit AVX). */
+#define GM_SUBGROUP_SIZE 8
 
 typedef struct gm_inst {
     uint16_t op;
@@ -237,6 +263,7 @@ struct gm_program {
     uint32_t *umem;       /* uniform memory */
     int umem_words;
     int writes_depth, uses_discard, origin_upper_left, early_tests;
+    int uses_subgroups;   /* any GM_OP_SUBGROUP: fragment warps keep llvmpipe's 4x2 blocks whole */
     int max_call_depth;
     /* Compute: words of Workgroup storage (shared variables), LocalSize execution mode. */
     int shared_words;

@@ -203,6 +203,7 @@ int gm_program_line_has_code(const gm_program *p, int line)
 
 int gm_program_writes_depth(const gm_program *p) { return p ? p->writes_depth : 0; }
 int gm_program_uses_discard(const gm_program *p) { return p ? p->uses_discard : 0; }
+int gm_program_uses_subgroups(const gm_program *p) { return p ? p->uses_subgroups : 0; }
 int gm_program_origin_upper_left(const gm_program *p) { return p ? p->origin_upper_left : 0; }
 int gm_program_early_fragment_tests(const gm_program *p) { return p ? p->early_tests : 0; }
 
@@ -225,7 +226,7 @@ static const char *const op_names[] = {
     "dadd", "dsub", "dmul", "ddiv", "dmod", "drem", "dneg", "dcmp", "disnan", "disinf",
     "f2d", "d2f", "s2d", "u2d", "d2s", "d2u", "dvec_times_scalar", "dmat_times_vec",
     "dvec_times_mat", "dmat_times_mat", "douter", "dtranspose", "ddot", "dselect",
-    "dextract_dyn", "dinsert_dyn", "dext",
+    "dextract_dyn", "dinsert_dyn", "dext", "lalu", "lconv", "lext", "subgroup",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == GM_OP_COUNT,
                "op_names must name every gm_op");

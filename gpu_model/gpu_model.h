@@ -104,8 +104,9 @@ typedef struct gm_type_desc {
     int length;            /* array length (0 runtime-sized) or struct member count */
     int element;           /* array element type / matrix column type */
     int components;        /* flattened 32-bit words */
-    int width;             /* bits of each scalar: 32, or 64 for doubles (a double component
-                            * takes two consecutive words, low then high); 0 for non-numeric */
+    int width;             /* bits of each scalar: 32, or 64 for doubles and 64-bit integers
+                            * (a component takes two consecutive words, low then high); 0 for
+                            * non-numeric */
     const char *name;      /* struct name (may be "") */
 } gm_type_desc;
 int gm_type_get(const gm_program *p, int type, gm_type_desc *out);
@@ -188,6 +189,8 @@ int gm_program_line_has_code(const gm_program *p, int line);
 /* Fragment-shader facts the pipeline needs. */
 int gm_program_writes_depth(const gm_program *p);
 int gm_program_uses_discard(const gm_program *p);
+/* Subgroup operations or built-ins (ARB_shader_ballot, ARB_shader_group_vote). */
+int gm_program_uses_subgroups(const gm_program *p);
 int gm_program_origin_upper_left(const gm_program *p);
 int gm_program_early_fragment_tests(const gm_program *p);
 /* Disassembly of the register IR (for debugging the model); malloc'd. */
@@ -238,6 +241,11 @@ const gm_program *gm_warp_program(const gm_warp *w); /* the program the warp run
 /* Fragment warps: +1 when lanes 2,3 of a quad lie at window y + 1 (the default), -1 in
  * y-flipped (window-system) framebuffers. Only window-y derivatives (interpolateAtOffset) use it. */
 void gm_warp_set_quad_dy(gm_warp *w, int quad_dy);
+/* Subgroups (ARB_shader_ballot, ARB_shader_group_vote): the subgroup of each lane (lanes with
+ * equal ids form one) and its invocation index in it (0..7: llvmpipe's 8-lane subgroups).
+ * gm_warp_begin resets them to groups of 8 consecutive lanes; call after it. */
+void gm_warp_set_subgroups(gm_warp *w, const uint8_t group[GM_LANES],
+                           const uint8_t invocation[GM_LANES]);
 gm_mask gm_warp_active_mask(const gm_warp *w);  /* lanes of the next instruction */
 int gm_warp_pc(const gm_warp *w);               /* next instruction, -1 when done */
 int gm_warp_lane_line(const gm_warp *w, int lane); /* where that lane waits, 0 if done */

@@ -34,11 +34,15 @@ const char *sh_type_glsl(const sh_snapshot *s, int type, char *buf, size_t size)
         snprintf(buf, size, "?");
         return buf;
     }
-    bool dbl = t->width == 64;
+    bool wide = t->width == 64, dbl = wide && t->scalar == SH_SCALAR_FLOAT;
     switch (t->kind) {
-    case SH_TYPE_SCALAR: snprintf(buf, size, "%s", dbl ? "double" : scalar_name(t->scalar)); break;
+    case SH_TYPE_SCALAR:
+        snprintf(buf, size, "%s", dbl ? "double" : !wide ? scalar_name(t->scalar)
+                                  : t->scalar == SH_SCALAR_UINT ? "uint64_t" : "int64_t");
+        break;
     case SH_TYPE_VECTOR:
-        snprintf(buf, size, "%svec%d", dbl ? "d" : scalar_prefix(t->scalar), t->rows);
+        snprintf(buf, size, "%s%svec%d", dbl ? "d" : scalar_prefix(t->scalar),
+                 wide && !dbl ? "64" : "", t->rows);
         break;
     case SH_TYPE_MATRIX:
         if (t->rows == t->columns)
@@ -117,6 +121,22 @@ static void put_double(struct out *o, const uint32_t *w)
     put(o, t);
 }
 
+/* A 64-bit component (double or GL_ARB_gpu_shader_int64 integer): low word, then high. */
+static void put_wide(struct out *o, sh_scalar sc, const uint32_t *w)
+{
+    char t[32];
+    uint64_t bits = (uint64_t)w[0] | (uint64_t)w[1] << 32;
+    if (sc == SH_SCALAR_FLOAT) {
+        put_double(o, w);
+        return;
+    }
+    if (sc == SH_SCALAR_UINT)
+        snprintf(t, sizeof t, "%llu", (unsigned long long)bits);
+    else
+        snprintf(t, sizeof t, "%lld", (long long)(int64_t)bits);
+    put(o, t);
+}
+
 static void put_value(const sh_snapshot *s, struct out *o, int type, const uint32_t *w, int depth)
 {
     const sh_type *t = sh_snapshot_type(s, type);
@@ -128,7 +148,7 @@ static void put_value(const sh_snapshot *s, struct out *o, int type, const uint3
     switch (t->kind) {
     case SH_TYPE_SCALAR:
         if (t->width == 64)
-            put_double(o, w);
+            put_wide(o, t->scalar, w);
         else
             put_scalar(o, t->scalar, w[0]);
         break;
@@ -145,7 +165,7 @@ static void put_value(const sh_snapshot *s, struct out *o, int type, const uint3
             if (i)
                 put(o, ", ");
             if (t->width == 64)
-                put_double(o, w + 2 * i);
+                put_wide(o, t->scalar, w + 2 * i);
             else
                 put_scalar(o, t->scalar, w[i]);
         }

@@ -104,10 +104,14 @@ int sh_builder_add_type(sh_builder *b, const sh_type *t)
     *d = *t;
     d->name = dup_str(s, t->name ? t->name : "");
     d->members = NULL;
-    /* Builders that predate the width leave it 0: 32-bit words. Only float scalars,
-     * vectors and matrices can be 64-bit (doubles; no 64-bit integers in the model). */
-    if (d->width != 64 || d->scalar != SH_SCALAR_FLOAT ||
-        (t->kind != SH_TYPE_SCALAR && t->kind != SH_TYPE_VECTOR && t->kind != SH_TYPE_MATRIX))
+    /* Builders that predate the width leave it 0: 32-bit words. Float scalars, vectors and
+     * matrices (doubles) and int/uint scalars and vectors (GL_ARB_gpu_shader_int64) can be
+     * 64-bit. */
+    bool wide_float = d->scalar == SH_SCALAR_FLOAT &&
+                      (t->kind == SH_TYPE_SCALAR || t->kind == SH_TYPE_VECTOR || t->kind == SH_TYPE_MATRIX);
+    bool wide_int = (d->scalar == SH_SCALAR_INT || d->scalar == SH_SCALAR_UINT) &&
+                    (t->kind == SH_TYPE_SCALAR || t->kind == SH_TYPE_VECTOR);
+    if (d->width != 64 || !(wide_float || wide_int))
         d->width = 32;
     if (t->kind == SH_TYPE_STRUCT) {
         d->length = 0; /* members are counted as they are added */

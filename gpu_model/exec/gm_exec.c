@@ -490,6 +490,14 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
             gm_exec_f64(w, in, out); /* doubles: n result words */
             break;
         }
+        if (in->op == GM_OP_SUBGROUP) {
+            gm_exec_subgroup(w, in, out);
+            break;
+        }
+        if (in->op >= GM_OP_LALU && in->op <= GM_OP_LEXT) {
+            gm_exec_i64(w, in, out); /* 64-bit integers: n result words */
+            break;
+        }
         gm_exec_error(w, "internal error: IR op %d in the ALU path", in->op);
         return -1;
     }

@@ -58,6 +58,7 @@ struct gm_warp {
     char err[256];
     uint32_t loop_limited; /* loops ended by GM_LOOP_ITERATION_LIMIT since gm_warp_begin */
     int quad_dy;          /* window y step from a quad's top row to its bottom row (+1/-1) */
+    uint8_t sg_group[GM_LANES], sg_inv[GM_LANES]; /* subgroup of each lane, index in it */
     gm_gs_emit_fn gs_emit; /* geometry: EmitVertex/EndPrimitive hook (NULL: ignored) */
     void *gs_emit_ctx;
 };
@@ -76,6 +77,10 @@ void gm_exec_error(gm_warp *w, const char *fmt, ...) __attribute__((format(print
 void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out);
 /* 64-bit float ops (GM_OP_DADD..GM_OP_DEXT): computes every lane into out (n words). */
 void gm_exec_f64(gm_warp *w, const gm_inst *in, gm_lanes *out);
+/* 64-bit integer ops (GM_OP_LALU..GM_OP_LEXT): computes every lane into out (n words). */
+void gm_exec_i64(gm_warp *w, const gm_inst *in, gm_lanes *out);
+/* Subgroup ops (GM_OP_SUBGROUP): computes every lane into out (n words). */
+void gm_exec_subgroup(gm_warp *w, const gm_inst *in, gm_lanes *out);
 /* Textures, images, buffers: write their results for the active lanes. */
 void gm_exec_tex(gm_warp *w, const gm_inst *in);
 void gm_exec_image(gm_warp *w, const gm_inst *in);

@@ -74,6 +74,15 @@ void gm_warp_set_env(gm_warp *w, const gm_env *env)
         memset(&w->env, 0, sizeof w->env);
 }
 
+void gm_warp_set_subgroups(gm_warp *w, const uint8_t group[GM_LANES],
+                           const uint8_t invocation[GM_LANES])
+{
+    for (int l = 0; l < GM_LANES; l++) {
+        w->sg_group[l] = group[l];
+        w->sg_inv[l] = invocation[l] < GM_SUBGROUP_SIZE ? invocation[l] : GM_SUBGROUP_SIZE - 1;
+    }
+}
+
 void gm_warp_set_quad_dy(gm_warp *w, int quad_dy) { w->quad_dy = quad_dy < 0 ? -1 : 1; }
 
 void gm_warp_set_observer(gm_warp *w, gm_observer_fn fn, void *ctx)
@@ -96,6 +105,10 @@ void gm_warp_begin(gm_warp *w, gm_mask active, gm_mask helper)
     w->barrier_passed = 0;
     w->issued = w->lane_instr = 0;
     w->loop_limited = 0;
+    for (int l = 0; l < GM_LANES; l++) { /* subgroups: consecutive lanes by default */
+        w->sg_group[l] = (uint8_t)(l / GM_SUBGROUP_SIZE);
+        w->sg_inv[l] = (uint8_t)(l % GM_SUBGROUP_SIZE);
+    }
     gm_frame *f = &w->frames[0];
     memset(f, 0, sizeof *f);
     f->loop_budget = GM_LOOP_ITERATION_LIMIT;

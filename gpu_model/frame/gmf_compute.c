@@ -204,6 +204,28 @@ static void set_builtins(const cs_run *cr, gm_warp *w, int k, const uint32_t gid
     }
 }
 
+/* llvmpipe's compute subgroups: its JIT runs each row of the workgroup (fixed y and z) in
+ * SIMD vectors of 8 along x, so a subgroup is up to 8 invocations x = 8c..8c+7 of one row,
+ * invocation index x % 8 (measured on Mesa 22.3 llvmpipe with local_size 5x3: rows of 5,
+ * ballots 0x1f). A subgroup whose invocations straddle two of the model's warps (a row
+ * crossing a multiple of 32 invocations inside an 8-chunk, e.g. local_size_x 5 with more
+ * than 32 invocations) is split there: documented as not matching. */
+static void set_subgroups(const cs_run *cr, gm_warp *w, int k)
+{
+    uint8_t group[GM_LANES], inv[GM_LANES];
+    uint32_t first = 0;
+    for (int l = 0; l < GM_LANES; l++) {
+        uint32_t li = (uint32_t)(k * GM_LANES + l);
+        uint32_t x = li % (uint32_t)cr->ls[0], row = li / (uint32_t)cr->ls[0];
+        uint32_t key = row * (((uint32_t)cr->ls[0] + 7u) / 8u) + x / 8u; /* chunk number */
+        if (l == 0)
+            first = key;
+        group[l] = (uint8_t)(key - first); /* < 32: at most one new chunk per lane */
+        inv[l] = (uint8_t)(x % 8u);
+    }
+    gm_warp_set_subgroups(w, group, inv);
+}
+
 /* Starts warp k of a group: lanes, shared memory, built-ins. */
 static void begin_warp(cs_run *cr, gm_warp *w, int k, const uint32_t gid[3], uint32_t *shared,
                        bool barrier_stops)
@@ -214,6 +236,7 @@ static void begin_warp(cs_run *cr, gm_warp *w, int k, const uint32_t gid[3], uin
     gm_warp_set_shared(w, shared, (uint32_t)cr->shared_words);
     gm_warp_set_barrier_stop(w, barrier_stops);
     gm_warp_begin(w, m, 0);
+    set_subgroups(cr, w, k);
     set_builtins(cr, w, k, gid);
     cr->warps++;
 }

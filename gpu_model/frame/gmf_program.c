@@ -539,6 +539,7 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
     }
     p->info.fs_writes_depth = gm_program_writes_depth(fs) != 0;
     p->info.fs_may_discard = gm_program_uses_discard(fs) != 0;
+    p->info.fs_uses_subgroups = gm_program_uses_subgroups(fs) != 0;
     p->info.fs_early_fragment_tests = gm_program_early_fragment_tests(fs) != 0;
     for (int b = 0; b < gm_program_block_count(fs); b++)
         if (gm_program_block(fs, b)->is_storage)
@@ -1019,6 +1020,11 @@ static bool convert_value(const gm_program *gp, int type, const struct sm_unifor
     if (u->kind == SM_VK_DOUBLE && t.scalar == GM_SCALAR_FLOAT && t.components == 2 * n && 2 * n <= max) {
         /* doubles: the model keeps each as two words (low, high), i.e. the double's bytes */
         memcpy(words, u->data, (size_t)n * 8);
+        return true;
+    }
+    if ((u->kind == SM_VK_INT64 || u->kind == SM_VK_UINT64) && t.scalar != GM_SCALAR_FLOAT &&
+        t.components == 2 * n && 2 * n <= max) {
+        memcpy(words, u->data, (size_t)n * 8); /* 64-bit integers: as doubles (low, high) */
         return true;
     }
     if (t.components != n || n > max)

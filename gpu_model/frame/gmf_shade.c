@@ -196,6 +196,31 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
     return 0;
 }
 
+/* llvmpipe's fragment subgroups: its JIT shades a 4x4 block of one primitive as two
+ * 8-lane vectors, the 4x2 half-blocks; in each, the left quad's pixels are invocations
+ * 0..3 and the right quad's 4..7, quad pixels in the order (x,y),(x+1,y),(x,y+1),(x+1,y+1)
+ * as the model's quad lanes are (measured with gl_SubGroupInvocationARB on Mesa 22.3
+ * llvmpipe, AVX2). Quads start at even raster x; two quads share a half-block when their
+ * origins lie on the same raster row and in the same 4-pixel column. */
+static void fs_subgroups(gm_warp *w, const gm_pipe_fs_warp *fw)
+{
+    uint8_t group[GM_LANES], inv[GM_LANES];
+    int nq = fw->num_quads < GM_LANES / 4 ? fw->num_quads : GM_LANES / 4;
+    for (int q = 0; q < GM_LANES / 4; q++) {
+        int g = q;
+        for (int e = 0; e < q && q < nq; e++)
+            if (fw->y[4 * e] == fw->y[4 * q] && fw->x[4 * e] >> 2 == fw->x[4 * q] >> 2) {
+                g = group[4 * e];
+                break;
+            }
+        for (int i = 0; i < 4; i++) {
+            group[4 * q + i] = (uint8_t)g;
+            inv[4 * q + i] = (uint8_t)(((fw->x[4 * q] >> 1) & 1) * 4 + i);
+        }
+    }
+    gm_warp_set_subgroups(w, group, inv);
+}
+
 /* FS inputs (varyings, built-ins) into a warp. */
 static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
 {
@@ -205,6 +230,7 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
      * fs_outputs discards them. */
     gm_warp_begin(w, fw->live & fw->present, fw->present & ~fw->live);
     gm_warp_set_quad_dy(w, fw->quad_dy);   /* quad rows' window-y direction (interpolateAtOffset) */
+    fs_subgroups(w, fw);
     for (int c = 0; c < p->n_fs_in; c++) {
         const gmf_chunk *ch = &p->fs_in[c];
         if (ch->location < 0 || ch->location >= GM_PIPE_MAX_VARYINGS)

@@ -12,7 +12,7 @@ size_t gmf_gl_type_size(uint32_t type)
     switch (type) {
     case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
     case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: case GL_HALF_FLOAT_OES: return 2;
-    case GL_DOUBLE: return 8;
+    case GL_DOUBLE: case GL_INT64_ARB: case GL_UNSIGNED_INT64_ARB: return 8;
     default: return 4;
     }
 }
@@ -209,7 +209,8 @@ static void fetch_double(gmf_draw_ctx *d, const gmf_attr *a, int64_t elem, int64
                     src = ca->data + off;
             }
         }
-        if (src && at->type == GL_DOUBLE) {
+        if (src && (at->type == GL_DOUBLE || at->type == GL_INT64_ARB ||
+                    at->type == GL_UNSIGNED_INT64_ARB)) { /* 64-bit words as they are */
             for (int k = 0; k < at->size && k < 4; k++)
                 memcpy(&v[k], src + 8 * (size_t)k, 8);
         } else if (src) {

@@ -244,6 +244,7 @@ typedef struct gm_pipe_shader_info {
     bool vs_writes_point_size;
     bool fs_writes_depth;
     bool fs_may_discard;
+    bool fs_uses_subgroups;       /* a warp never splits one of llvmpipe's 4x2 subgroups */
     bool fs_has_side_effects;     /* image/SSBO stores, atomics: no early depth test */
     bool fs_early_fragment_tests; /* layout(early_fragment_tests) */
     uint8_t rt_is_integer;        /* bit per render target: outputs are (u)int bits */

@@ -447,6 +447,12 @@ void gm_pipe_warp_add_quad(gm_draw_ctx *dc, gm_prim_raster *pr, int qx, int qy,
 {
     gm_pipe_fs_warp *w = dc->warp;
     const gm_raster_state *rs = &dc->rs;
+    /* Subgroups: llvmpipe's subgroup is a 4x2 pixel block, a left quad (raster x % 4 == 0)
+     * and the right one that follows it in this row-by-row order; a left quad never takes a
+     * warp's last slot, so both are in one warp and subgroup ops see the whole block. */
+    if (w->num_quads == GM_PIPE_WARP_QUADS - 1 && dc->ctx->info.fs_uses_subgroups && !(qx & 2))
+        gm_pipe_warp_flush(dc, pr);
+    w = dc->warp;
     int q = w->num_quads;
     for (int i = 0; i < 4; i++) {
         int l = q * 4 + i;

@@ -293,6 +293,31 @@ static void operands(const gm_program *p, const gm_inst *in, tm_pcinfo *pi, rlis
             add(r, in->c, in_n, nr);
         break;
     }
+    case GM_OP_LALU: { /* 64-bit integers: comparisons read 2n words a side */
+        int op = (int)(in->x & 0xffff), sn = op >= GM_OP_IEQ && op <= GM_OP_UGE ? 2 * n : n;
+        add(r, in->a, sn, nr);
+        if (op != GM_OP_SNEG && op != GM_OP_NOT)
+            add(r, in->b, in->x & GM_I64_B32 ? sn / 2 : sn, nr);
+        break;
+    }
+    case GM_OP_LCONV: /* source words: half, twice or as many as the result's */
+        add(r, in->a, in->x <= GM_I64_ZEXT || in->x == GM_I64_F2S || in->x == GM_I64_F2U ? n / 2
+                      : in->x == GM_I64_TRUNC || in->x == GM_I64_S2F || in->x == GM_I64_U2F ? 2 * n
+                      : n, nr);
+        break;
+    case GM_OP_LEXT:
+        add(r, in->a, n, nr);
+        if (in->x != GLSLstd450SAbs && in->x != GLSLstd450SSign)
+            add(r, in->b, n, nr);
+        if (in->x == GLSLstd450SClamp || in->x == GLSLstd450UClamp)
+            add(r, in->c, n, nr);
+        break;
+    case GM_OP_SUBGROUP: /* a: the operand's words (none for built-ins), b: an invocation */
+        if (in->x >> 8)
+            add(r, in->a, (int)(in->x >> 8), nr);
+        if ((in->x & 0xff) == GM_SG_READ_INVOCATION)
+            add(r, in->b, 1, nr);
+        break;
     case GM_OP_TEX: case GM_OP_IMAGE: {
         if (in->x >= (uint32_t)p->tex_count)
             break;

@@ -75,6 +75,37 @@ int main(void)
     CHECK(strcmp(sh_type_glsl(s, u->type, tn, sizeof tn), "Light[2]") == 0);
     sh_format_value(s, u->type, u->words, buf, sizeof buf);
     CHECK(strcmp(buf, "[{color: vec3(1, 2, 3), index: 7}, {color: vec3(4, 5, 6), index: 9}]") == 0);
+    /* 64-bit integers (GL_ARB_gpu_shader_int64) print as integers, doubles as doubles */
+    {
+        sh_builder *b = sh_builder_new();
+        int ti64 = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_SCALAR, .scalar = SH_SCALAR_INT, .width = 64,
+                                                      .rows = 1, .columns = 1, .element = -1, .components = 2 });
+        int tu64 = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_SCALAR, .scalar = SH_SCALAR_UINT, .width = 64,
+                                                      .rows = 1, .columns = 1, .element = -1, .components = 2 });
+        int tu2 = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_VECTOR, .scalar = SH_SCALAR_UINT, .width = 64,
+                                                     .rows = 2, .columns = 1, .element = tu64, .components = 4 });
+        int td = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_SCALAR, .width = 64, .rows = 1, .columns = 1,
+                                                    .element = -1, .components = 2 });
+        uint32_t one[2] = { 0, 0 };
+        CHECK(sh_builder_add_var(b, &(sh_var){ .name = "x", .klass = SH_VAR_UNIFORM, .type = ti64, .builtin = -1,
+                                               .lanes = 1, .words = one }) == 0);
+        char err2[128];
+        sh_snapshot *s64 = sh_builder_finish(b, err2, sizeof err2);
+        CHECK(s64 != NULL);
+        if (s64) {
+            uint32_t neg[2] = { 0xfffffffeu, 0xffffffffu }, big[4] = { 5, 1, 0xffffffffu, 0xffffffffu };
+            double dv = -2.5;
+            uint32_t dw[2];
+            memcpy(dw, &dv, 8);
+            CHECK(strcmp(sh_format_value(s64, ti64, neg, buf, sizeof buf), "-2") == 0);
+            CHECK(strcmp(sh_format_value(s64, tu2, big, buf, sizeof buf), "u64vec2(4294967301, 18446744073709551615)") == 0);
+            CHECK(strcmp(sh_format_value(s64, td, dw, buf, sizeof buf), "-2.5") == 0);
+            CHECK(strcmp(sh_type_glsl(s64, ti64, tn, sizeof tn), "int64_t") == 0);
+            CHECK(strcmp(sh_type_glsl(s64, tu2, tn, sizeof tn), "u64vec2") == 0);
+            CHECK(strcmp(sh_type_glsl(s64, td, tn, sizeof tn), "double") == 0);
+            sh_snapshot_unref(s64);
+        }
+    }
     /* cut, never overflowing */
     sh_format_value(s, u->type, u->words, buf, 20);
     CHECK(strlen(buf) < 20 && strstr(buf, "...") != NULL);

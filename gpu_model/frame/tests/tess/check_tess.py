@@ -8,7 +8,9 @@ every draw and the reference image at >= 99.9 %, no failed, skipped or unsupport
 For the first --debug-checks K tests also: the same without the timing model (--no-timing),
 and the debugger stops in every tessellation shader (`glreplay debug --break ID:1`, moved to
 its first line with code) with a snapshot of that stage.
-Usage: check_tess.py --glreplay CLI --runner SHADER_RUNNER [--debug-checks K] TEST ...
+With --exact, every compared target must agree on every pixel (subgroup tests, where one
+wrong subgroup is a few pixels).
+Usage: check_tess.py --glreplay CLI --runner SHADER_RUNNER [--debug-checks K] [--exact] TEST ...
 (TEST: a .shader_test path, or a path under piglit's tests/spec)."""
 import argparse
 import json
@@ -22,6 +24,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument('--glreplay', required=True)
 ap.add_argument('--runner', required=True)
 ap.add_argument('--debug-checks', type=int, default=0)
+ap.add_argument('--exact', action='store_true',
+                help='every target must agree on every pixel (not only >= 99.9 %%)')
 ap.add_argument('tests', nargs='+')
 args = ap.parse_args()
 spec = os.path.join(os.path.dirname(os.path.dirname(args.runner)), 'tests', 'spec')
@@ -59,11 +63,17 @@ with tempfile.TemporaryDirectory() as d:
             failures += 1
             continue
         tot = rep.get('totals', {})
-        draws = tot.get('draws', 0)
+        # draws, and compute dispatches (whose storage buffers --compare checks)
+        draws = tot.get('draws', 0) + sum(1 for e in rep.get('events', []) if e.get('kind') == 'dispatch')
         bad = [k for k in ('draws_failed', 'draws_with_unsupported') if tot.get(k)]
         if m.returncode != 0 or rep.get('result') != 'pass' or bad or not draws:
             print('FAIL %s: model --compare rc %d, result %s, draws %s, %s:\n%s' %
                   (name, m.returncode, rep.get('result'), draws, bad, m.stdout[-1500:]))
+            failures += 1
+            continue
+        inexact = [t for t in rep.get('targets', []) if t.get('min_agreement') != 1]
+        if args.exact and (inexact or not rep.get('targets')):
+            print('FAIL %s: not every pixel agrees: %s' % (name, inexact or 'no target compared'))
             failures += 1
             continue
         extra = ''
@@ -94,5 +104,5 @@ with tempfile.TemporaryDirectory() as d:
                 else:
                     extra += ', breakpoint in the %s hit (%s)' % (stage, snap.get('title'))
             extra += ', --no-timing: pass'
-        print('%s: llvmpipe pass, %d draw(s), model --compare: pass%s' % (name, draws, extra))
+        print('%s: llvmpipe pass, %d draw(s)/dispatch(es), model --compare: pass%s' % (name, draws, extra))
 sys.exit(1 if failures else 0)
