@@ -137,16 +137,23 @@ static void threads(struct dap_session *s, const cJSON *req)
     dap_respond(s, req, true, b, NULL);
 }
 
+/* A client's number as an int: an id or count outside what a session can hold (or NaN) becomes -1,
+ * never a conversion whose result C leaves undefined. */
+static int jint(const cJSON *j)
+{
+    return cJSON_IsNumber(j) && j->valuedouble >= -1e9 && j->valuedouble <= 1e9 ? (int)j->valuedouble : -1;
+}
+
 /* The thread a request is about: threadId, the thread part of frameId, or a reference's thread. */
 static int request_thread(struct dap_session *s, const char *cmd, const cJSON *args)
 {
     const cJSON *j;
     if (!strcmp(cmd, "stackTrace") && cJSON_IsNumber(j = cJSON_GetObjectItemCaseSensitive(args, "threadId")))
-        return (int)j->valuedouble;
+        return jint(j);
     if (cJSON_IsNumber(j = cJSON_GetObjectItemCaseSensitive(args, "frameId")) && j->valuedouble >= 1)
-        return 1 + ((int)j->valuedouble - 1) / FRAME_STRIDE;
+        return 1 + (jint(j) - 1) / FRAME_STRIDE;
     if (!strcmp(cmd, "variables") && cJSON_IsNumber(j = cJSON_GetObjectItemCaseSensitive(args, "variablesReference"))) {
-        int ref = (int)j->valuedouble;
+        int ref = jint(j);
         if (ref >= REF_BASE && ref - REF_BASE < s->n_refs)
             return s->refs[ref - REF_BASE].thread;
     }
@@ -172,8 +179,8 @@ static void stack_trace(struct dap_session *s, const cJSON *req, const cJSON *ar
     /* startFrame/levels page the frames (levels 0 or absent: all); totalFrames is the whole. */
     const cJSON *jf = cJSON_GetObjectItemCaseSensitive(args, "startFrame");
     const cJSON *jl = cJSON_GetObjectItemCaseSensitive(args, "levels");
-    int first = cJSON_IsNumber(jf) && jf->valuedouble > 0 ? (jf->valuedouble < n ? (int)jf->valuedouble : n) : 0;
-    int last = cJSON_IsNumber(jl) && jl->valuedouble > 0 && jl->valuedouble < n - first ? first + (int)jl->valuedouble : n;
+    int first = cJSON_IsNumber(jf) && jf->valuedouble > 0 ? (jf->valuedouble < n ? jint(jf) : n) : 0;
+    int last = cJSON_IsNumber(jl) && jl->valuedouble > 0 && jl->valuedouble < n - first ? first + jint(jl) : n;
     for (int d = first; d < last; d++) {
         const sh_frame *f = sh_snapshot_frame(s->snap, d);
         int line = d == 0 ? h->lane_line[s->focus] : f->line;
@@ -200,7 +207,7 @@ static void scopes(struct dap_session *s, const cJSON *req, const cJSON *args)
     if (!need_stop(s, req))
         return;
     const cJSON *fid = cJSON_GetObjectItemCaseSensitive(args, "frameId");
-    int depth = cJSON_IsNumber(fid) ? ((int)fid->valuedouble - 1) % FRAME_STRIDE : 0;
+    int depth = cJSON_IsNumber(fid) ? (jint(fid) - 1) % FRAME_STRIDE : 0;
     if (depth < 0 || depth >= sh_snapshot_frame_count(s->snap)) {
         dap_respond(s, req, false, NULL, "unknown frameId");
         return;
@@ -387,9 +394,9 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
     const cJSON *jr = cJSON_GetObjectItemCaseSensitive(args, "variablesReference");
     const cJSON *js = cJSON_GetObjectItemCaseSensitive(args, "start");
     const cJSON *jc = cJSON_GetObjectItemCaseSensitive(args, "count");
-    int ref = cJSON_IsNumber(jr) ? (int)jr->valuedouble : -1;
-    int start = cJSON_IsNumber(js) && js->valuedouble > 0 ? (int)js->valuedouble : 0;
-    int count = cJSON_IsNumber(jc) && jc->valuedouble > 0 ? (int)jc->valuedouble : 0;
+    int ref = jint(jr);
+    int start = jint(js) > 0 ? jint(js) : 0;
+    int count = jint(jc) > 0 ? jint(jc) : 0;
     const char *filter = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "filter"));
     if (ref < REF_BASE || ref - REF_BASE >= s->n_refs) {
         dap_respond(s, req, false, NULL, "unknown variablesReference (it expires when execution resumes)");
@@ -561,7 +568,7 @@ static void source(struct dap_session *s, const cJSON *req, const cJSON *args)
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(args, "sourceReference");
     if (cJSON_IsObject(src) && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(src, "sourceReference")))
         r = cJSON_GetObjectItemCaseSensitive(src, "sourceReference");
-    const struct dap_shader *sh = cJSON_IsNumber(r) ? dap_capture_shader(s->cap, (int)r->valuedouble) : NULL;
+    const struct dap_shader *sh = cJSON_IsNumber(r) ? dap_capture_shader(s->cap, jint(r)) : NULL;
     if (!sh) {
         dap_respond(s, req, false, NULL, "unknown sourceReference");
         return;
@@ -602,7 +609,7 @@ static void evaluate(struct dap_session *s, const cJSON *req, const cJSON *args)
     const char *function = NULL;
     if (cJSON_IsNumber(fid)) {
         const sh_frame *f = fid->valuedouble >= 1 && fid->valuedouble < 1e9
-                                ? sh_snapshot_frame(s->snap, ((int)fid->valuedouble - 1) % FRAME_STRIDE) : NULL;
+                                ? sh_snapshot_frame(s->snap, (jint(fid) - 1) % FRAME_STRIDE) : NULL;
         if (!f) {
             dap_respond(s, req, false, NULL, "evaluate: unknown frameId");
             return;
