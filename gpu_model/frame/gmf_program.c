@@ -829,7 +829,14 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         return p;
     }
     if (!n) {
-        snprintf(p->error, sizeof p->error, "program %u has no linked shaders", sp->name);
+        /* Never linked, yet drawn with: made by glProgramBinary (the capture has the binary,
+         * which the replaying driver takes, but no GLSL for the model). */
+        if (!sp->link_count)
+            snprintf(p->error, sizeof p->error,
+                     "program %u has no linked shaders (loaded with glProgramBinary: no sources; capture with "
+                     "GLREPLAY_NO_PROGRAM_BINARY=1)", sp->name);
+        else
+            snprintf(p->error, sizeof p->error, "program %u has no linked shaders", sp->name);
         return p;
     }
     if (gm_compile_program(src, n, &p->cr) != 0) {

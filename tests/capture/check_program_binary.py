@@ -3,7 +3,8 @@
 their second run on):
  - under the shim without GLREPLAY_NO_PROGRAM_BINARY the program loads its binaries exactly as
    natively, and a captured frame (which creates a program from a binary in the frame) replays with
-   `replay --verify` passing on the same driver;
+   `replay --verify` passing on the same driver, while `model` reports the program as loaded with
+   glProgramBinary (no sources);
  - with GLREPLAY_NO_PROGRAM_BINARY=1 the program is offered no binary format, every glProgramBinary
    fails with GL_LINK_STATUS false and no GL error, the program compiles from source, draws the same
    pixels, and its captured frame passes both `replay --verify` and `model --compare` (the model has
@@ -42,6 +43,12 @@ with tempfile.TemporaryDirectory() as d:
     if run.returncode != 0 or run.stdout != native.stdout or run.stderr != native.stderr:
         sys.exit('run under the shim differs: %r %r vs %r %r' % (run.stdout, run.stderr, native.stdout, native.stderr))
     verify(out)
+    # Without sources the model says why (and --compare fails, as it must).
+    mod = subprocess.run([glreplay, 'model', out, '--compare', '--no-timing'], env=env, capture_output=True,
+                         text=True)
+    if mod.returncode != 1 or 'loaded with glProgramBinary' not in mod.stdout + mod.stderr:
+        sys.exit('model on a program loaded from a binary: exit %d, no clear report\n%s%s'
+                 % (mod.returncode, mod.stdout[-2000:], mod.stderr[-1000:]))
     # The opt-in: compiled from source, same pixels, sources in the capture for the model.
     out = os.path.join(d, 'src.glcap')
     run = subprocess.run([prog, '4'], env=dict(env, LD_PRELOAD=shim, GLREPLAY_NO_PROGRAM_BINARY='1',
