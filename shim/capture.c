@@ -270,17 +270,35 @@ void glr_capture_context_created(uint32_t id, uint32_t share_group, int api)
 
 void glr_capture_made_current(uint32_t id, uint32_t width, uint32_t height)
 {
-    if (!id)
+    /* The description read by the recorders (client arrays, link names, reference images) is per
+     * thread: it must follow the context current on this thread, whichever thread first made the
+     * context current (a program that creates its context on one thread and renders on another,
+     * Teeworlds, or one that switches contexts). */
+    if (!id) {
+        glr_set_current_ctx_desc(NULL);
         goto record;
+    }
     pthread_mutex_lock(&cap_lock);
     struct ctx_info *c = ctx_by_id(id);
     bool describe = c && !c->described;
     if (describe)
         c->described = true;
+    struct glr_ctx_desc known = { 0 };
+    if (c && !describe)
+        known = c->desc;
     pthread_mutex_unlock(&cap_lock);
     if (describe) {
-        glr_describe_current_context(&c->desc);
-        glr_track_context_described(id, c->desc.is_es, c->desc.major, c->desc.minor, c->desc.profile_mask);
+        struct glr_ctx_desc d;
+        glr_describe_current_context(&d);   /* also sets this thread's description */
+        pthread_mutex_lock(&cap_lock);
+        c->desc = d;
+        pthread_mutex_unlock(&cap_lock);
+        glr_track_context_described(id, d.is_es, d.major, d.minor, d.profile_mask);
+    } else {
+        /* Described by another thread, or earlier on this one: an empty description (not yet
+         * filled, or a context beyond the table) clears this thread's, as the context's own is
+         * unknown. */
+        glr_set_current_ctx_desc(known.major ? &known : NULL);
     }
 record:;
     struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_MAKE_CURRENT, id);

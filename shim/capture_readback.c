@@ -42,6 +42,14 @@ const struct glr_ctx_desc *glr_current_ctx_desc(void)
     return tls_desc.major ? &tls_desc : NULL;
 }
 
+void glr_set_current_ctx_desc(const struct glr_ctx_desc *d)
+{
+    if (d)
+        tls_desc = *d;
+    else
+        memset(&tls_desc, 0, sizeof tls_desc);
+}
+
 static void copy_str(char *dst, size_t n, const GLubyte *s)
 {
     snprintf(dst, n, "%s", s ? (const char *)s : "");

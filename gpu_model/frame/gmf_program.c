@@ -960,6 +960,14 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
                  "program %u: shader stages the model does not run together", sp->name);
         return p;
     }
+    if (!n && !sp->link_count) {
+        /* Never linked, yet drawn with: made by glProgramBinary (the capture has the binary,
+         * which the replaying driver takes, but no GLSL for the model). */
+        snprintf(p->error, sizeof p->error,
+                 "program %u has no linked shaders (loaded with glProgramBinary: no sources; capture with "
+                 "GLREPLAY_NO_PROGRAM_BINARY=1)", sp->name);
+        return p;
+    }
     char label[32];
     snprintf(label, sizeof label, "program %u", sp->name);
     compile_stages(r, c, sp, p, src, n, label);

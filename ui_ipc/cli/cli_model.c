@@ -42,6 +42,7 @@
 #include "glcap_file.h"
 #include "gmf_frame.h"
 #include "gmf_snapshot_contents.h"
+#include "replay/headless/crash_guard.h"
 #include "replay/headless/egl_env.h"
 #include "replay/headless/gl_readback.h"
 #include "replay/headless/headless.h"
@@ -335,6 +336,15 @@ static int driver_read(struct driver *d, GLenum buffer, bool depth, int w, int h
     return e == GL_NO_ERROR ? 0 : -1;
 }
 
+/* driver_read under the crash guard, for the record last fed to the driver. */
+static int guarded_read(struct driver *d, GLenum buffer, bool depth, int w, int h, void *out)
+{
+    glrh_crash_guard_rearm();
+    int res = driver_read(d, buffer, depth, w, h, out);
+    glrh_crash_guard_disarm();
+    return res;
+}
+
 /* ------------------------------------------------------------------ the run */
 
 struct target_stat {
@@ -512,7 +522,7 @@ static void compare_targets(struct run *r, uint32_t ctx_id, uint64_t record, cJS
             if (r->compare) {
                 dp = malloc((size_t)w * (size_t)h * 4);
                 diff = r->png_dir ? malloc((size_t)w * (size_t)h * 4) : NULL;
-                if (dp && driver_read(&r->drv, t->attachment, false, w, h, dp) == 0) {
+                if (dp && guarded_read(&r->drv, t->attachment, false, w, h, dp) == 0) {
                     compare_rgba(mp, dp, w, h, t->has_alpha, &c, diff);
                     note_result(r, t->name, &c, record, list);
                     if (used < text_size)
@@ -535,7 +545,7 @@ static void compare_targets(struct run *r, uint32_t ctx_id, uint64_t record, cJS
             if (gmf_read_depth(r->m, ctx_id, &mz, &w, &h) != 0)
                 continue;
             float *dz = malloc((size_t)w * (size_t)h * sizeof *dz);
-            if (dz && driver_read(&r->drv, 0, true, w, h, dz) == 0) {
+            if (dz && guarded_read(&r->drv, 0, true, w, h, dz) == 0) {
                 compare_depth(mz, dz, w, h, &c);
                 note_result(r, t->name, &c, record, list);
                 if (used < text_size)
@@ -602,7 +612,9 @@ static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJS
             synced = true;
         }
         GLuint name = (GLuint)glr_dispatch_lookup(r->drv.disp, ctx_id, GLR_OBJ_BUFFER, ib->buffer);
+        glrh_crash_guard_rearm();
         get_sub(name, (GLintptr)ib->offset, (GLsizeiptr)size, dp);
+        glrh_crash_guard_disarm();
         if (glrh_gl_drain_errors(&r->drv.gl) != GL_NO_ERROR) {
             free(dp);
             continue;
@@ -935,7 +947,9 @@ static int run_stream(struct run *r, char *err, size_t err_size)
         frame_model_t += ev->seconds;
         if (r->compare || r->benchmark) {
             double t0 = now_s();
+            glrh_crash_guard_arm(record, (int)c.cmd);
             driver_feed(&r->drv, &c, ev->kind == GMF_EV_DRAW);
+            glrh_crash_guard_disarm();
             if (r->benchmark && c.cmd == GLR_PSEUDO_SWAP && r->drv.current)
                 r->drv.gl.Finish();
             driver_t += now_s() - t0;
@@ -1317,15 +1331,26 @@ int cli_model(int argc, char **argv)
             goto out;
         }
         struct glr_restore_stats st;
-        if ((r.compare || r.benchmark) &&
-            glr_restore_run(snapshot, r.drv.disp, make_current_cb, &r.drv, &st, err, sizeof err) != 0) {
+        int restored = 0;
+        if (r.compare || r.benchmark) {
+            glrh_crash_guard_install("the driver side of model --compare");
+            glrh_crash_guard_arm(GLRH_GUARD_RESTORE, -1);
+            restored = glr_restore_run(snapshot, r.drv.disp, make_current_cb, &r.drv, &st, err, sizeof err);
+            glrh_crash_guard_remove();
+        }
+        if (restored != 0) {
             cli_error("model: driver: %s", err);
             glr_restore_free(snapshot);
             goto out;
         }
         glr_restore_free(snapshot);
     }
-    if (run_stream(&r, err, sizeof err) != 0) {
+    /* The driver side gets the replayer's crash guard: a driver fault on the capture's data ends
+     * with one line naming the record (exit 3), not a core dump. */
+    glrh_crash_guard_install("the driver side of model --compare");
+    int ran = run_stream(&r, err, sizeof err);
+    glrh_crash_guard_remove();
+    if (ran != 0) {
         cli_error("model: %s", err);
         goto out;
     }

@@ -39,7 +39,8 @@ static void usage(FILE *f)
     fprintf(f, "\nenvironment (read by the shim): GLREPLAY_LOG=error|warn|info|debug, GLREPLAY_DISABLE=1,\n"
                "  GLREPLAY_CAPTURE_FRAMES=N|N-M, GLREPLAY_CAPTURE_OUT, GLREPLAY_CAPTURE_MAX_MB, GLREPLAY_LIST_MAX_MB,\n"
                "  GLREPLAY_SOCKET, GLREPLAY_REPLAY_LOOP=N, GLREPLAY_REPLAY_LOOP_VERIFY=1, GLREPLAY_REPLAY_LOOP_DELAY_MS,\n"
-               "  GLREPLAY_LIVE_PAUSE=0, GLREPLAY_LIVE_PAUSE_MAX_S; GLREPLAY_SHIM overrides the shim path the CLI uses.\n"
+               "  GLREPLAY_LIVE_PAUSE=0, GLREPLAY_LIVE_PAUSE_MAX_S,\n"
+               "  GLREPLAY_NO_PROGRAM_BINARY=1; GLREPLAY_SHIM overrides the shim path the CLI uses.\n"
                "The manual: man glreplay.\n");
 }
 
