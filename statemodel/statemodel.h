@@ -339,6 +339,8 @@ struct sm_arb_program {
     char *source; uint32_t length;   /* NULL until glProgramStringARB */
     uint32_t generation;         /* bumped by every glProgramStringARB (caches key on it) */
     float (*local)[4]; uint32_t n_local;   /* local[i] for i < n_local; beyond: zeros */
+};
+
 /* What glPushClientAttrib saves (GL_CLIENT_VERTEX_ARRAY_BIT: the legacy arrays of the bound
  * vertex array, the client active unit, the array buffer binding; GL_CLIENT_PIXEL_STORE_BIT: the
  * pixel store). Not serialized: a capture starts with an empty stack. */
