@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """A real game's mid-run frame (captured by tests/support/game_capture.py): `glreplay replay --verify` must replay the frame exactly (its reference image, 0 pixels
 different) with no bad call. Catches what the snapshot at frame N misses on a real program
-(e.g. neverball's 8x anisotropic textures, lost while the snapshot read anisotropy only on GL 4.6).
-Usage: check_game_capture.py --shim SHIM --glreplay CLI --frame N [--timeout S] -- GAME ARGS"""
+(e.g. neverball's 8x anisotropic textures, lost while the snapshot read anisotropy only on GL 4.6;
+Teeworlds' context made current on its render thread). With --model, `glreplay model --compare`
+must pass too (the GPU model runs every draw and agrees with llvmpipe).
+Usage: check_game_capture.py --shim SHIM --glreplay CLI --frame N [--timeout S] [--model] -- GAME ARGS"""
 import argparse
 import os
 import re
@@ -19,6 +21,7 @@ ap.add_argument('--shim', required=True)
 ap.add_argument('--glreplay', required=True)
 ap.add_argument('--frame', type=int, required=True)
 ap.add_argument('--timeout', type=float, default=120)
+ap.add_argument('--model', action='store_true', help='also require `glreplay model --compare` to pass')
 ap.add_argument('game', nargs=argparse.REMAINDER)
 a = ap.parse_args()
 game = a.game[1:] if a.game and a.game[0] == '--' else a.game
@@ -34,4 +37,11 @@ with tempfile.TemporaryDirectory() as d:
     bad = re.search(r'(\d+) bad', r.stdout)
     if r.returncode != 0 or 'verify: PASS' not in r.stdout or not bad or bad.group(1) != '0':
         sys.exit('FAIL: %s frame %d does not replay exactly:\n%s%s' % (game[0], a.frame, r.stdout[-1500:], r.stderr[-500:]))
-    print('PASS: %s frame %d replays exactly (%.0f s to capture)' % (game[0], a.frame, time.monotonic() - t0))
+    if a.model:
+        m = subprocess.run([a.glreplay, 'model', cap, '--compare'], capture_output=True, text=True, timeout=600)
+        print('\n'.join(l for l in m.stdout.splitlines() if not l.startswith(('draw ', 'clear '))))
+        if m.returncode != 0 or 'compare: PASS' not in m.stdout:
+            sys.exit('FAIL: the GPU model does not agree with the driver on %s frame %d:\n%s%s' %
+                     (game[0], a.frame, m.stdout[-1500:], m.stderr[-500:]))
+    print('PASS: %s frame %d replays exactly%s (%.0f s to capture)' %
+          (game[0], a.frame, ' and the model agrees' if a.model else '', time.monotonic() - t0))
