@@ -657,6 +657,60 @@ static const glcap_section_info *readable_section(glcap_reader *r, uint32_t inde
     return s;
 }
 
+/* A compressed section is decompressed into a buffer that grows with what the data really
+ * produces, up to the size the table records: a small file whose table claims gigabytes costs
+ * only what its frames decompress to (a 300-byte capture made the loader allocate 2 GiB before
+ * reading a byte; found by fuzz_capture_load). Plain sections are bounded by the file itself. */
+struct grow_buf {
+    uint8_t *p;
+    size_t len, cap, want;
+    bool oom;
+};
+
+static int grow_append(void *user, const void *data, size_t n)
+{
+    struct grow_buf *g = user;
+    if (n > g->want - g->len)
+        return -1;
+    if (g->len + n + 1 > g->cap) {
+        size_t nc = g->cap;
+        while (nc < g->len + n + 1)
+            nc = nc > g->want / 2 ? g->want + 1 : nc * 2;
+        uint8_t *q = realloc(g->p, nc);
+        if (!q) {
+            g->oom = true;
+            return -1;
+        }
+        g->p = q;
+        g->cap = nc;
+    }
+    memcpy(g->p + g->len, data, n);
+    g->len += n;
+    return 0;
+}
+
+static int load_growing(glcap_reader *r, const glcap_section_info *s, void **data, size_t *size)
+{
+    if (ensure_buffers(r, true, true) < 0)
+        return -1;
+    size_t want = (size_t)s->raw_size;
+    uint64_t first = s->stored_size * 8 > (1u << 20) ? s->stored_size * 8 : (1u << 20);
+    struct grow_buf g = { .want = want, .cap = first < want ? (size_t)first + 1 : want + 1 };
+    g.p = malloc(g.cap);
+    if (!g.p)
+        return section_fail(r, s->index, "out of memory");
+    if (read_zstd(r, s, NULL, grow_append, &g) < 0) {
+        free(g.p);
+        if (g.oom)
+            return section_fail(r, s->index, "out of memory for %" PRIu64 " bytes", s->raw_size);
+        return -1;
+    }
+    g.p[g.len] = '\0';
+    *data = g.p;
+    *size = g.len;
+    return 0;
+}
+
 int glcap_reader_load(glcap_reader *r, uint32_t index, void **data, size_t *size)
 {
     *data = NULL;
@@ -670,12 +724,14 @@ int glcap_reader_load(glcap_reader *r, uint32_t index, void **data, size_t *size
                             PRIu64 " bytes (corrupt file, or raise the limit)", s->raw_size,
                             r->max_section_size);
     bool zstd = s->compression == GLCAP_COMPRESSION_ZSTD;
+    if (zstd)
+        return load_growing(r, s, data, size);
     if (ensure_buffers(r, zstd, false) < 0)
         return -1;
     uint8_t *buf = malloc((size_t)s->raw_size + 1);
     if (!buf)
         return section_fail(r, index, "out of memory for %" PRIu64 " bytes", s->raw_size);
-    int rc = zstd ? read_zstd(r, s, buf, NULL, NULL) : read_plain(r, s, buf, NULL, NULL);
+    int rc = read_plain(r, s, buf, NULL, NULL);
     if (rc < 0) {
         free(buf);
         return -1;
