@@ -132,6 +132,8 @@ static char *copy_string(const uint32_t *w, unsigned nwords)
 
 static int ensure_members(gm_decoder *d, uint32_t id, int count)
 {
+    if (count < 0 || count > 4097)   /* GL's structs are far smaller; a module cannot size memory */
+        return gm_dec_fail(d, "struct of %d members", count);
     gm_type *t = &d->p->types[id];
     int cap = t->member_cap;
     if (count <= cap)
@@ -613,10 +615,12 @@ static int pass_a(gm_decoder *d)
             p->names[w[1]] = copy_string(w + 2, wc - 2);
             break;
         case SpvOpMemberName:
-            if (check_id(d, w[1]) || ensure_members(d, w[1], (int)w[2] + 1))
-                return -1;
+            /* the member index is checked before anything is sized by it (fuzz_spirv_decode:
+             * a 4 G-member struct was allocated first) */
             if (w[2] > 4096)
                 return gm_dec_fail(d, "bad OpMemberName");
+            if (check_id(d, w[1]) || ensure_members(d, w[1], (int)w[2] + 1))
+                return -1;
             free(p->types[w[1]].member_names[w[2]]);
             p->types[w[1]].member_names[w[2]] = copy_string(w + 3, wc - 3);
             break;
