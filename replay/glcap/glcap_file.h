@@ -161,6 +161,10 @@ int64_t glcap_reader_find(const glcap_reader *r, uint16_t type, uint32_t id);
  * plus a terminating NUL byte not counted in *size (handy for text). */
 int glcap_reader_load(glcap_reader *r, uint32_t index, void **data, size_t *size);
 
+/* The METADATA section (JSON text, NUL-terminated) of the capture at path, malloc'd; NULL with
+ * "<path>: why" in err (no such file, not a capture, no METADATA section, corrupt section). */
+char *glcap_read_metadata(const char *path, char *err, size_t err_size);
+
 /* Streams a section's uncompressed bytes to fn in chunks (at most about
  * 1 MiB each) without holding the whole section. fn returns 0 to go on,
  * anything else to stop (then this returns -1 with "stopped by caller").

@@ -753,3 +753,20 @@ int glcap_reader_read(glcap_reader *r, uint32_t index, glcap_chunk_fn fn, void *
         return -1;
     return zstd ? read_zstd(r, s, NULL, fn, user) : read_plain(r, s, NULL, fn, user);
 }
+
+char *glcap_read_metadata(const char *path, char *err, size_t err_size)
+{
+    glcap_reader *rd = glcap_reader_open(path, NULL, err, err_size);
+    if (!rd)
+        return NULL;
+    int64_t mi = glcap_reader_find(rd, GLCAP_SECTION_METADATA, 0);
+    void *meta = NULL;
+    size_t size = 0;
+    if (mi < 0 || glcap_reader_load(rd, (uint32_t)mi, &meta, &size) != 0) {
+        snprintf(err, err_size, "%s: %s", path, mi < 0 ? "no METADATA section" : glcap_reader_error(rd));
+        glcap_reader_close(rd);
+        return NULL;
+    }
+    glcap_reader_close(rd);
+    return meta;   /* glcap_reader_load ends it with a NUL */
+}

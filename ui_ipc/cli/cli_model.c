@@ -1020,29 +1020,6 @@ static gmf_surface_desc *plan_surfaces(const struct glrh_capture *cap, int *n)
     return s;
 }
 
-static char *load_metadata(const char *path, char *err, size_t n)
-{
-    glcap_reader *rd = glcap_reader_open(path, NULL, err, n);
-    if (!rd)
-        return NULL;
-    int64_t mi = glcap_reader_find(rd, GLCAP_SECTION_METADATA, 0);
-    void *meta = NULL;
-    size_t size = 0;
-    if (mi < 0 || glcap_reader_load(rd, (uint32_t)mi, &meta, &size) != 0) {
-        snprintf(err, n, "%s: %s", path, mi < 0 ? "no METADATA section" : glcap_reader_error(rd));
-        glcap_reader_close(rd);
-        return NULL;
-    }
-    glcap_reader_close(rd);
-    char *s = realloc(meta, size + 1);
-    if (!s) {
-        free(meta);
-        snprintf(err, n, "out of memory");
-        return NULL;
-    }
-    s[size] = 0;
-    return s;
-}
 
 /* Why --compare fails, one phrase per reason (empty: it passes). A comparison passes only when
  * the model ran everything and agreed with both the driver and the capture's references: a draw
@@ -1271,7 +1248,7 @@ int cli_model(int argc, char **argv)
         cli_error("%s", err);
         return 2;
     }
-    char *meta = load_metadata(path, err, sizeof err);
+    char *meta = glcap_read_metadata(path, err, sizeof err);
     if (!meta) {
         cli_error("%s", err);
         glrh_capture_close(cap);

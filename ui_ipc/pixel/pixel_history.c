@@ -109,29 +109,6 @@ static const char *writer_kind(uint32_t cmd)
     return NULL;
 }
 
-static char *load_metadata(const char *path, char *err, size_t n)
-{
-    glcap_reader *rd = glcap_reader_open(path, NULL, err, n);
-    if (!rd)
-        return NULL;
-    int64_t mi = glcap_reader_find(rd, GLCAP_SECTION_METADATA, 0);
-    void *meta = NULL;
-    size_t size = 0;
-    if (mi < 0 || glcap_reader_load(rd, (uint32_t)mi, &meta, &size) != 0) {
-        snprintf(err, n, "%s: %s", path, mi < 0 ? "no METADATA section" : glcap_reader_error(rd));
-        glcap_reader_close(rd);
-        return NULL;
-    }
-    glcap_reader_close(rd);
-    char *s = realloc(meta, size + 1);
-    if (!s) {
-        free(meta);
-        snprintf(err, n, "out of memory");
-        return NULL;
-    }
-    s[size] = 0;
-    return s;
-}
 
 /* Commands after which a back buffer drawn only at the pixel's quad would give other results:
  * reads of the framebuffer bound for reading, and queries (occlusion counts all fragments). */
@@ -206,7 +183,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
 {
     const struct pxh_options *o = e->o;
     int rc = -1;
-    char *meta = load_metadata(o->path, err, n);
+    char *meta = glcap_read_metadata(o->path, err, n);
     if (!meta)
         return -1;
     gmf_surface_desc *surf = calloc(cap->n_ctxs ? cap->n_ctxs : 1, sizeof *surf);
