@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "replay/dispatch_internal.h"
-#include "statemodel/registry/glr_sizes.h"
+#include "registry/glr_sizes.h"
 
 /* Captured name -> replay name, open addressing, one table per (namespace, class). */
 struct name_map {

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "statemodel/registry/glr_call.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call.h"
+#include "registry/glr_call_codec.h"
 
 /* ---- Dispatcher: one decoded call -> the driver, with object names remapped. ---- */
 

@@ -3,7 +3,7 @@
  * that context after the state model's restore calls. */
 #include <stdio.h>
 #include "replay/restore_fixed.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 
 int glr_restore_fixed_function(struct glr_dispatch *d, const void *data, size_t size, struct glr_restore_stats *st,
                                char *why, size_t why_size)

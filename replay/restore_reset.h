@@ -1,5 +1,5 @@
 /* Pieces of the initial-state restore (replay/restore.c) for replayers that keep their contexts and
- * objects across passes and reset only what a frame changed (replay/headless/pass_reset*.c): the
+ * objects across passes and reset only what a frame changed (replay/player/pass_reset*.c): the
  * full list of restore calls to pick from, and the saved pixel contents to copy in again. */
 #ifndef GLR_RESTORE_RESET_H
 #define GLR_RESTORE_RESET_H

@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 
 #define GL_MAP_READ_BIT 0x0001
 #define GL_MAP_WRITE_BIT 0x0002

@@ -19,7 +19,7 @@
 #include "shim/track.h"
 #include "shim/snapshot.h"
 #include "shim/replay_loop.h"
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 
 static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cap_done = PTHREAD_COND_INITIALIZER;  /* a requested capture ended */

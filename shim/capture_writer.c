@@ -10,7 +10,7 @@
 #include "shim/capture.h"
 #include "shim/capture_file.h"
 #include "shim/snapshot.h"
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 
 struct jbuf {
     char *s;

@@ -12,7 +12,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/capture_file.h"
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 #include "statemodel/statemodel.h"
 
 #define GL_MAX_VERTEX_ATTRIBS 0x8869

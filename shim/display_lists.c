@@ -6,7 +6,7 @@
 #include <string.h>
 #include "shim/shim_internal.h"
 #include "shim/display_lists.h"
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 
 #define GL_COMPILE 0x1300
 #define GL_COMPILE_AND_EXECUTE 0x1301

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include "statemodel/registry/glr_sizes.h"
+#include "registry/glr_sizes.h"
 
 struct glr_rec;
 

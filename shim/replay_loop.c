@@ -1,7 +1,7 @@
 /* The in-process replay loop's passes (see replay_loop.h and docs/REPLAY.md): the capture file is
- * loaded and validated (replay/headless); the first pass restores its initial state
+ * loaded and validated (replay/player); the first pass restores its initial state
  * (replay/restore.c) on a fresh loop context current on the program's drawable, later passes reset
- * what the frame changed (replay/headless/pass_reset.h) or start afresh; each pass re-issues the
+ * what the frame changed (replay/player/pass_reset.h) or start afresh; each pass re-issues the
  * command stream through the replay dispatcher, whose functions are the driver's real ones, and
  * each captured swap swaps that drawable. Frames of several contexts are replayed on this thread in
  * their recorded order, each captured context on a loop context of its own. */
@@ -14,8 +14,8 @@
 #include "shim/replay_loop.h"
 #include "shim/replay_loop_internal.h"
 #include "replay/replay.h"
-#include "replay/headless/headless.h"
-#include "replay/headless/pass_reset.h"
+#include "replay/player/player.h"
+#include "replay/player/pass_reset.h"
 #include "statemodel/statemodel.h"
 
 #define L_GL_ARRAY_BUFFER 0x8892
@@ -293,7 +293,7 @@ static int run_pass(struct loop_run *r, char *err, size_t n)
 }
 
 /* Snapshot captures looped more than once keep their context and objects across passes (shaders
- * stay compiled) when the frame's effects can be undone (replay/headless/pass_reset.h); otherwise,
+ * stay compiled) when the frame's effects can be undone (replay/player/pass_reset.h); otherwise,
  * or with GLREPLAY_FULL_RESTORE=1, every pass starts on a fresh context. */
 static void plan_reset(struct loop_run *r, unsigned passes)
 {

@@ -9,7 +9,7 @@
  * others on pbuffers. Every GL/GLX/EGL call of the loop goes to the driver's real functions (never
  * the shim's wrappers), so nothing is recorded or tracked. The first pass restores the capture's
  * initial state (replay/restore.c) on fresh loop contexts; later passes keep them and set back only
- * what the frame changed (replay/headless/pass_reset.h), or start afresh when that cannot be done.
+ * what the frame changed (replay/player/pass_reset.h), or start afresh when that cannot be done.
  * Each pass re-issues the command stream through the replay dispatcher and swaps (the window shows
  * the replayed frame). Afterwards the loop contexts are destroyed and the program's context is
  * made current again on its draw/read drawables exactly as before. The program's GL state is never

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "shim/shim_internal.h"
 #include "shim/replay_loop_internal.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 
 /* GLX and EGL enums (values from glx.xml / egl.xml). */
 #define L_GLX_SCREEN 0x800C

@@ -1,4 +1,4 @@
-/* The GL state the shared size rules (statemodel/registry/glr_sizes.h) read while recording: the
+/* The GL state the shared size rules (registry/glr_sizes.h) read while recording: the
  * program's current context, through the real driver. State the context does not have reads as 0
  * without a query, so the program never sees a GL error of ours: OpenGL ES 2 has no unpack row
  * length, skips or image height and no pixel unpack buffer; desktop GL before 2.1 has no pixel

@@ -11,8 +11,8 @@
 #include "shim/track.h"
 #include "shim/display_lists.h"
 #include "statemodel/sm_gl_enums.h"
-#include "glcap_file.h"
-#include "glcap_codec.h"
+#include "capture/glcap_file.h"
+#include "capture/glcap_codec.h"
 
 #define EGL_DRAW_SURFACE 0x3059   /* EGL_DRAW */
 #define RESOURCE_INDEX_VERSION 1u

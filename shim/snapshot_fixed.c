@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include "shim/shim_internal.h"
 #include "shim/snapshot.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 #include "statemodel/sm_gl_enums.h"
 
 struct ff {

@@ -1,6 +1,6 @@
 /* Always-on object tracking (shim/track.c): the generated wrappers of the rare commands that create
  * or delete object names or define shader/program link inputs (chosen from the registry by
- * is_tracked() in statemodel/registry/gen_registry.py) hand each call, after it returned, to
+ * is_tracked() in registry/gen_registry.py) hand each call, after it returned, to
  * glr_track_call(), which applies it to a process-wide state model. That model keeps what the
  * driver cannot report at a snapshot: which names exist, shader sources (also after the shader is
  * deleted while attached), attribute/frag-data bindings, transform-feedback varyings, the shaders a
@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 
 #define GLR_TRACK_HIDDEN __attribute__((visibility("hidden")))
 

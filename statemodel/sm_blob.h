@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 
 /* Walks the strings of a string-array blob. */
 struct sm_str_iter {

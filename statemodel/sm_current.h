@@ -10,7 +10,7 @@
 #define SM_CURRENT_H
 
 #include <stdbool.h>
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 
 enum sm_imm_kind {
     SM_IMM_NONE = 0,

@@ -3,8 +3,8 @@
 #include <string.h>
 #include "statemodel/sm_lists.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/registry/glr_call_codec.h"
-#include "statemodel/registry/glr_registry.h"
+#include "registry/glr_call_codec.h"
+#include "registry/glr_registry.h"
 #include "sm_gl_enums.h"
 
 struct sm_list {

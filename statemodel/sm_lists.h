@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 
 #define SM_MAX_LIST_NESTING 64   /* GL_MAX_LIST_NESTING in every GL implementation */
 

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 #include "statemodel/sm_fixed_state.h"
 
 #ifdef __cplusplus

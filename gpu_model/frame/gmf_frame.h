@@ -29,7 +29,7 @@
 #include "gpu_model.h"
 #include "gm_timing.h"
 #include "gm_pipe_watch.h"
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 
 #ifdef __cplusplus
 extern "C" {

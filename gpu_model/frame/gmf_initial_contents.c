@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gmf_internal.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 
 enum { K_DEFAULT_COLOR = 1, K_DEFAULT_DS = 2, K_RENDERBUFFER = 3, K_LIST = 4, K_MS_RENDERBUFFER = 5, K_MS_TEXTURE = 6,
        K_FIXED = 7 };

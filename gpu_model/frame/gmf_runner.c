@@ -8,7 +8,7 @@
 
 #include "gmf_internal.h"
 #include "gmf_ffunc.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 
 static double now_s(void)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_test.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 
 
 static void same(const struct glr_call *a, const struct glr_call *b)

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "sm_test.h"
 #include "statemodel/sm_current.h"
-#include "statemodel/registry/glr_registry.h"
+#include "registry/glr_registry.h"
 
 static const float *cur(struct sm_state *s, int slot)
 {

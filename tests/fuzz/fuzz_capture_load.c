@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 #include "replay/replay.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 #include "statemodel/statemodel.h"
 
 /* The stream through a fresh state model (a capture without a snapshot starts from nothing). */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

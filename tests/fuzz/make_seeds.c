@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gpu_model/gpu_model.h"
-#include "statemodel/registry/glr_call.h"
+#include "registry/glr_call.h"
 #include "statemodel/sm_gl_enums.h"
 #include "statemodel/statemodel.h"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reset between replay passes (replay/headless/pass_reset.h), stdlib only.
+"""The reset between replay passes (replay/player/pass_reset.h), stdlib only.
 
   check_pass_reset.py --glreplay G --frame N [--count K] --expect kept|full [--reason TEXT]
                       [--no-images] -- APP ARGS

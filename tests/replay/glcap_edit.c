@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 
 struct edit {
     unsigned type, id;

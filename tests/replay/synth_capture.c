@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "glcap_file.h"
-#include "statemodel/registry/glr_call.h"
+#include "capture/glcap_file.h"
+#include "registry/glr_call.h"
 
 struct buf {
     uint8_t *p;

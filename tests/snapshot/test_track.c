@@ -1,6 +1,6 @@
 /* Unit test of the shim's always-on object tracking (shim/track.c), linked with stand-ins for the
  * shim's context functions. Calls are handed to glr_track_call() exactly as the generated track
- * functions do (statemodel/registry/gen_registry.py, track_body()): packed arguments and blobs
+ * functions do (registry/gen_registry.py, track_body()): packed arguments and blobs
  * pointing at client memory. Checks names, shader sources kept after the shader is deleted, link
  * inputs, share groups and context destruction. */
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Unit test of the generated command table: lookup round trips, aliases, parameter metadata. */
 #include <stdio.h>
 #include <string.h>
-#include "statemodel/registry/glr_registry.h"
+#include "registry/glr_registry.h"
 
 static int failures;
 #define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \

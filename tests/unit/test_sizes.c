@@ -1,10 +1,10 @@
-/* Unit test of the shared size rules (statemodel/registry/glr_sizes.h) with a fake GL state: every
+/* Unit test of the shared size rules (registry/glr_sizes.h) with a fake GL state: every
  * class of pointer-or-offset parameter with and without a buffer bound at its binding point,
  * counted arrays, strings, COMPSIZE rules and hostile values (negative counts, overflow). */
 #include <stdio.h>
 #include <string.h>
-#include "statemodel/registry/glr_registry.h"
-#include "statemodel/registry/glr_sizes.h"
+#include "registry/glr_registry.h"
+#include "registry/glr_sizes.h"
 
 static int failures;
 #define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \

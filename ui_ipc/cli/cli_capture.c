@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "cli_common.h"
 #include "cli_verbs.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 
 #define USAGE "usage: glreplay capture --frame N [--count K] --out F.glcap -- APP ARGS"
 

@@ -6,8 +6,8 @@
 #include <cjson/cJSON.h>
 #include "cli_common.h"
 #include "cli_verbs.h"
-#include "glcap_file.h"
-#include "replay/headless/headless.h"
+#include "capture/glcap_file.h"
+#include "replay/player/player.h"
 #include "cli_info_lists.h"
 
 #define USAGE "usage: glreplay info F.glcap [--json] [--top N]"

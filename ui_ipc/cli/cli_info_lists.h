@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 
 struct cli_list_draws {
     uint64_t calls;     /* glCallList / glCallLists records of the stream */

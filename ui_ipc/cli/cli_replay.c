@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "cli_common.h"
 #include "cli_verbs.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 #include "replay/replay.h"
 
 #define USAGE "usage: glreplay replay F.glcap [--loop N] [--verify] [--png DIR] [--benchmark] [--gl-errors]"

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 #include "statemodel/sm_lists.h"
 #include "replay/replay.h"
 #include "replay/restore_reset.h"

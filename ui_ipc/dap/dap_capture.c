@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 #include "gpu_model/gpu_model.h"
 #include "gpu_model/arbasm/arbasm.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 #include "ui_ipc/dap/dap_capture.h"
 
 /* GL shader type enums (no GL headers in this module). */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <png.h>
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 

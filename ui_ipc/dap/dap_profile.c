@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "glcap_file.h"
-#include "replay/headless/headless.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "capture/glcap_file.h"
+#include "replay/player/player.h"
+#include "registry/glr_call_codec.h"
 #include "gpu_model/frame/gmf_snapshot_contents.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_profile.h"

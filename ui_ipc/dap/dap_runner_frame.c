@@ -26,13 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 #include "gpu_model/frame/gmf_frame.h"
 #include "gpu_model/frame/gmf_snapshot_contents.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 #include "statemodel/statemodel.h"
 #include "statemodel/sm_gl_enums.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_runner.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "pixel_internal.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 #include "replay/replay.h"
 
 static bool probe_want(void *user, uint64_t record, const struct glr_call *c, uint32_t *buffer)

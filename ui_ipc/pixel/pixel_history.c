@@ -14,13 +14,13 @@
 #include <time.h>
 
 #include "pixel_internal.h"
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 #include "gmf_frame.h"
 #include "gmf_gl_enums.h"   /* generated from gl.xml */
 #include "gmf_snapshot_contents.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 #include "replay/replay.h"
-#include "statemodel/registry/glr_registry.h"
+#include "registry/glr_registry.h"
 #include "statemodel/statemodel.h"
 
 bool pxh_parse_target(const char *s, struct pxh_target *t)

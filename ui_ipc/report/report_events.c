@@ -9,12 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "ui_ipc/report/report.h"
-#include "glcap_file.h"
-#include "replay/headless/headless.h"
-#include "replay/headless/image_util.h"
+#include "capture/glcap_file.h"
+#include "replay/player/player.h"
+#include "replay/player/image_util.h"
 #include "statemodel/statemodel.h"
 #include "statemodel/sm_gl_enums.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 
 enum ev_kind { EV_CALL = 0, EV_DRAW = 1, EV_CLEAR = 2, EV_BLIT = 3, EV_SHIM = 4 };
 

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "ui_ipc/report/report.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 
 #define MARKER "glreplay-report.txt"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ui_ipc/report/report.h"
-#include "replay/headless/headless.h"
+#include "replay/player/player.h"
 #include "replay/replay.h"
 
 struct thumbs {

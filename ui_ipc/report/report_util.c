@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "ui_ipc/report/report.h"
-#include "replay/headless/image_util.h"
+#include "replay/player/image_util.h"
 
 extern char **environ;
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 #include "gl_fields.h"
 
 #ifndef EGL_PLATFORM_SURFACELESS_MESA

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 #include "gmt_capture.h"
-#include "statemodel/registry/glr_call_codec.h"
+#include "registry/glr_call_codec.h"
 
 static int load_section(glcap_reader *rd, const char *path, uint16_t type, const char *name,
                         void **data, size_t *size, char *err, size_t n)

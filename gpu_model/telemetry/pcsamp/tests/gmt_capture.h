@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glcap_file.h"
+#include "capture/glcap_file.h"
 #include "gmf_frame.h"
 #include "statemodel/statemodel.h"
 

@@ -6,8 +6,8 @@
 
 #include "gmt_tb_frame.h"
 #include "gmf_snapshot_contents.h"
-#include "replay/glcap/glcap_file.h"
-#include "replay/headless/headless.h"
+#include "capture/glcap_file.h"
+#include "replay/player/player.h"
 #include "replay/replay.h"
 
 struct gmt_tb_frame {

@@ -1,0 +1,29 @@
+/* Name lookup over the generated command table (sorted by name by the generator). */
+#include <string.h>
+#include "registry/glr_registry.h"
+
+int glr_cmd_find(const char *name)
+{
+    if (!name)
+        return -1;
+    int lo = 0, hi = GLR_CMD_COUNT - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = strcmp(name, glr_cmds[mid].name);
+        if (c == 0)
+            return mid;
+        if (c < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+int glr_cmd_param_index(const struct glr_cmd_info *ci, const char *name)
+{
+    for (int i = 0; i < ci->nparams; i++)
+        if (strcmp(ci->params[i].name, name) == 0)
+            return i;
+    return -1;
+}

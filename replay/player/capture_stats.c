@@ -1,0 +1,161 @@
+/* Counting what a capture holds, for `glreplay info`: calls per command, draws, clears, shaders,
+ * created buffers/textures and the bytes uploaded to them. Pure decoding: no GL. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "replay/player/player.h"
+#include "statemodel/sm_current.h"
+
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool glrh_cmd_is_draw(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT)
+        return false;
+    const char *n = glr_cmds[cmd].name;
+    /* glDrawBuffer(s) selects buffers; it draws nothing. glEnd ends an immediate-mode draw and
+     * glRect* is one (the GPU model runs both as draws). */
+    return (starts(n, "glDraw") && !starts(n, "glDrawBuffer")) || starts(n, "glMultiDraw") ||
+           cmd == GLR_CMD_glEnd || sm_imm_kind_of(cmd) == SM_IMM_RECT;
+}
+
+bool glrh_cmd_is_blit(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT)
+        return false;
+    const char *n = glr_cmds[cmd].name;
+    return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer");
+}
+
+bool glrh_cmd_is_clear(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT)
+        return false;
+    const char *n = glr_cmds[cmd].name;
+    /* glClear and the per-attachment forms; not the clear-value setters (glClearColor, ...) and
+     * not buffer-object clears (glClearBufferData/SubData). */
+    if (strcmp(n, "glClear") == 0 || starts(n, "glClearNamedFramebuffer"))
+        return true;
+    return starts(n, "glClearBuffer") && !starts(n, "glClearBufferData") && !starts(n, "glClearBufferSubData");
+}
+
+enum upload_kind { UP_NONE, UP_BUFFER, UP_TEXTURE };
+
+static enum upload_kind upload_kind(const char *n)
+{
+    static const char *const buf[] = { "glBufferData", "glBufferSubData", "glBufferStorage", "glNamedBufferData",
+                                       "glNamedBufferSubData", "glNamedBufferStorage" };
+    for (size_t i = 0; i < sizeof buf / sizeof buf[0]; i++)
+        if (starts(n, buf[i]))
+            return UP_BUFFER;
+    if ((starts(n, "glTex") || starts(n, "glTexture") || starts(n, "glCompressedTex") ||
+         starts(n, "glMultiTex") || starts(n, "glCompressedMultiTex")) && strstr(n, "Image"))
+        return UP_TEXTURE;
+    return UP_NONE;
+}
+
+static uint64_t blob_bytes(const struct glr_call *c)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < glr_cmds[c->cmd].nparams; i++)
+        sum += c->blobs[i].size;
+    return sum;
+}
+
+/* Names a glGen or glCreate call returned: the size of its output name array blob. */
+static uint64_t names_created(const struct glr_call *c)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    for (int i = 0; i < ci->nparams; i++)
+        if (ci->params[i].is_pointer && !ci->params[i].is_const && ci->params[i].obj_class)
+            return c->blobs[i].size / 4;
+    return 0;
+}
+
+static int by_count(const void *a, const void *b)
+{
+    const struct glrh_cmd_count *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    return strcmp(glr_cmds[x->cmd].name, glr_cmds[y->cmd].name);
+}
+
+int glrh_capture_stats(const struct glrh_capture *cap, struct glrh_stats *st, char *err, size_t err_size)
+{
+    memset(st, 0, sizeof *st);
+    uint64_t *counts = calloc(GLR_CMD_COUNT, sizeof *counts);
+    if (!counts) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    struct glr_stream s;
+    struct glr_call c;
+    glr_stream_init(&s, cap->stream, cap->stream_size);
+    int k;
+    while ((k = glr_stream_next(&s, &c)) == 1) {
+        st->records++;
+        switch (c.cmd) {
+        case GLR_PSEUDO_SWAP: st->swaps++; continue;
+        case GLR_PSEUDO_MAKE_CURRENT: st->make_currents++; continue;
+        case GLR_PSEUDO_CONTEXT_CREATE: st->context_creates++; continue;
+        case GLR_PSEUDO_CLIENT_ARRAY: st->client_arrays++; continue;
+        case GLR_PSEUDO_BUFFER_MAPPED: continue;
+        case GLR_PSEUDO_BUFFER_DATA:
+            st->buffer_data_records++;
+            st->buffer_bytes_uploaded += c.blobs[0].size;
+            continue;
+        default: break;
+        }
+        if (c.cmd >= GLR_CMD_COUNT)
+            continue;
+        st->calls++;
+        counts[c.cmd]++;
+        const char *n = glr_cmds[c.cmd].name;
+        if (glrh_cmd_is_draw(c.cmd))
+            st->draws++;
+        if (glrh_cmd_is_clear(c.cmd))
+            st->clears++;
+        if (starts(n, "glShaderSource"))
+            st->shader_sources++;
+        if (starts(n, "glCreateShaderProgramv"))
+            st->shader_programs_v++;
+        if (starts(n, "glGenBuffers") || starts(n, "glCreateBuffers"))
+            st->buffers_created += names_created(&c);
+        if (starts(n, "glGenTextures") || starts(n, "glCreateTextures"))
+            st->textures_created += names_created(&c);
+        enum upload_kind up = upload_kind(n);
+        if (up == UP_BUFFER)
+            st->buffer_bytes_uploaded += blob_bytes(&c);
+        else if (up == UP_TEXTURE)
+            st->texture_bytes_uploaded += blob_bytes(&c);
+    }
+    if (k < 0) {
+        snprintf(err, err_size, "%s: COMMAND_STREAM: %s", cap->path, s.err);
+        free(counts);
+        return -1;
+    }
+    unsigned distinct = 0;
+    for (uint32_t i = 0; i < GLR_CMD_COUNT; i++)
+        distinct += counts[i] != 0;
+    st->per_cmd = calloc(distinct ? distinct : 1, sizeof *st->per_cmd);
+    if (!st->per_cmd) {
+        free(counts);
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < GLR_CMD_COUNT; i++)
+        if (counts[i])
+            st->per_cmd[st->n_cmds++] = (struct glrh_cmd_count){ .cmd = i, .count = counts[i] };
+    qsort(st->per_cmd, st->n_cmds, sizeof *st->per_cmd, by_count);
+    free(counts);
+    return 0;
+}
+
+void glrh_stats_free(struct glrh_stats *st)
+{
+    free(st->per_cmd);
+    st->per_cmd = NULL;
+}

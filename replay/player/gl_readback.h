@@ -1,0 +1,57 @@
+/* The few GL functions the headless replayer calls itself (read-backs, client arrays), resolved
+ * from the driver, and read-backs that leave the replayed GL state exactly as they found it.
+ * Internal to replay/player. */
+#ifndef GLRH_GL_READBACK_H
+#define GLRH_GL_READBACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <GL/glcorearb.h>
+#include "replay/player/player.h"
+
+struct glrh_gl {
+    PFNGLREADPIXELSPROC ReadPixels;
+    PFNGLGETINTEGERVPROC GetIntegerv;
+    PFNGLBINDFRAMEBUFFERPROC BindFramebuffer;
+    PFNGLREADBUFFERPROC ReadBuffer;
+    PFNGLPIXELSTOREIPROC PixelStorei;
+    PFNGLBINDBUFFERPROC BindBuffer;
+    PFNGLGETERRORPROC GetError;
+    PFNGLFINISHPROC Finish;
+    PFNGLFLUSHPROC Flush;
+    PFNGLVERTEXATTRIBPOINTERPROC VertexAttribPointer;
+    PFNGLVERTEXATTRIBIPOINTERPROC VertexAttribIPointer;
+    PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC GetFramebufferAttachmentParameteriv;
+    PFNGLGETTEXTURELEVELPARAMETERIVPROC GetTextureLevelParameteriv;
+    PFNGLGETNAMEDRENDERBUFFERPARAMETERIVPROC GetNamedRenderbufferParameteriv;
+};
+
+/* false (with the missing name in *missing) when a function every context needs is absent. */
+bool glrh_gl_load(struct glrh_gl *gl, const char **missing);
+
+/* Drains the GL error flags; returns the first one (GL_NO_ERROR if none). */
+GLenum glrh_gl_drain_errors(const struct glrh_gl *gl);
+
+/* The default framebuffer's back buffer, w x h RGBA8 rows bottom-up, of the current context
+ * (described by d). 0 on success. */
+int glrh_read_back_buffer(const struct glrh_gl *gl, const struct glrh_context *d, unsigned w, unsigned h,
+                          uint8_t *pixels);
+
+/* Colour attachment `att` (GL_COLOR_ATTACHMENTi) of the framebuffer object bound for drawing, w x h
+ * RGBA8 rows bottom-up. -1 when no framebuffer object is bound or it cannot be read as RGBA8. */
+int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_context *d, GLenum att, unsigned w,
+                              unsigned h, uint8_t *pixels);
+
+/* The colour buffer the current draw framebuffer draws to first (draw buffer 0), as RGBA8 rows
+ * bottom-up, in a malloc'd buffer. The default framebuffer is surf_w x surf_h. -1 when it cannot
+ * be read as RGBA8 (an integer or depth-only target, no colour attachment). */
+int glrh_read_draw_buffer(const struct glrh_gl *gl, const struct glrh_context *d, unsigned surf_w, unsigned surf_h,
+                          uint8_t **pixels, unsigned *w, unsigned *h);
+
+/* One pixel (x, y) of the framebuffer bound for drawing: colour buffer `buffer`
+ * (GL_COLOR_ATTACHMENTi) of a framebuffer object, the back buffer of the default one; RGBA8.
+ * 0, or -1 when it cannot be read. */
+int glrh_read_draw_pixel(const struct glrh_gl *gl, const struct glrh_context *d, GLenum buffer, int x, int y,
+                         uint8_t rgba[4]);
+
+#endif

@@ -1,0 +1,16 @@
+/* The pixel probe of pixel history (glrh_options.probe): the driver's value of one pixel after
+ * the calls the caller asks for, read between replayed calls without disturbing the replayed
+ * state (gl_readback.c saves and restores every binding it touches). */
+#include "replay/player/replayer_internal.h"
+#include "replay/player/gl_readback.h"
+
+void glrh_probe_after_call(struct replayer *r, const struct glr_call *c)
+{
+    const struct glrh_probe *p = r->opt->probe;
+    uint32_t buffer = 0;
+    if (!r->current || !p->want(p->user, r->record, c, &buffer))
+        return;
+    uint8_t px[4] = { 0, 0, 0, 0 };
+    bool ok = glrh_read_draw_pixel(&r->gl, r->current->desc, (GLenum)buffer, p->x, p->y, px) == 0;
+    p->got(p->user, r->record, ok, px);
+}
