@@ -1,7 +1,7 @@
 /* gmf_pixel_watch.c - the frame runner's side of pixel history: the watched pixel handed to
  * the pipeline's fragment observer, and one pixel of a colour target read as the model holds
  * it (RGBA8 converted exactly as gmf_read_color does, so it compares with the driver's
- * read-back). See ui_ipc/pixel/ and docs/PIXEL_HISTORY.md. */
+ * read-back). See debugger/pixel/ and docs/PIXEL_HISTORY.md. */
 #include <string.h>
 
 #include "gmf_internal.h"

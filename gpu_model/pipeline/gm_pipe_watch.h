@@ -1,5 +1,5 @@
 /* gm_pipe_watch.h - observer of the per-fragment operations for one watched pixel
- * (pixel history, ui_ipc/pixel). Part of gm_pipeline.h.
+ * (pixel history, debugger/pixel). Part of gm_pipeline.h.
  *
  * With gm_pipe_context.watch set, the pipeline reports what happens to every fragment that
  * covers the watched window pixel: the fragment entering a warp, the shader's outputs and

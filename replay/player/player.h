@@ -151,7 +151,7 @@ struct glrh_options {
      * Targets that cannot be read as RGBA8 are skipped. NULL: none. */
     void (*on_image)(void *user, uint64_t record, uint32_t cmd, const uint8_t *rgba, unsigned w, unsigned h);
     void *on_image_user;
-    /* Pixel probe (pixel history, ui_ipc/pixel), or NULL: after each GL call of the first pass
+    /* Pixel probe (pixel history, debugger/pixel), or NULL: after each GL call of the first pass
      * for which want() returns true, the pixel (x, y) of the framebuffer bound for drawing (colour
      * buffer *buffer of a framebuffer object, the back buffer of the default one) is read as RGBA8
      * and handed to got() (ok false: it could not be read). */

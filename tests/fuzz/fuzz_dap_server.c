@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "ui_ipc/dap/dap.h"
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_runner.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_runner.h"
 
 static struct dap_capture *cap;
 static struct dap_runner *runner;

@@ -8,8 +8,8 @@
 #include "cli_common.h"
 #include "cli_dap.h"
 #include "ui_ipc/dap/dap.h"
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_runner.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_runner.h"
 
 #define USAGE "usage: glreplay dap --socket P F.glcap | --stdio F.glcap | --stdio --connect P | --stdio --pid N"
 

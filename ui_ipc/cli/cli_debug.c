@@ -13,12 +13,12 @@
 #include "cli_common.h"
 #include "cli_dap.h"
 #include "shadow/shadow.h"
-#include "ui_ipc/dap/dap_bind.h"
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_engine.h"
+#include "debugger/dap_bind.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_engine.h"
 #include "ui_ipc/cli/cli_stop.h"
 #include "ui_ipc/dap/dap_pixel.h"
-#include "ui_ipc/dap/dap_runner.h"
+#include "debugger/dap_runner.h"
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
               "[--draw K] [--pixel X,Y] [--no-timing] [--timeout S] [--json] | F.glcap --pixel X,Y[,EVENT] " \

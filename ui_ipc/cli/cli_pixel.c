@@ -1,5 +1,5 @@
 /* `glreplay pixel F.glcap --at X,Y [--target T] [--json] [--no-driver]`: the history of one pixel
- * (ui_ipc/pixel/pixel_history.h): every event of the frame that touched it, with its fragments,
+ * (debugger/pixel/pixel_history.h): every event of the frame that touched it, with its fragments,
  * tests and blend, the value after each event in the GPU model and on the driver.
  * Exit status: 0, 1 when the model and the driver disagree on a value (or the driver changed the
  * pixel at an event the history lacks), 2 bad usage or an unusable capture. */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include "cli_common.h"
 #include "cli_verbs.h"
-#include "ui_ipc/pixel/pixel_history.h"
+#include "debugger/pixel/pixel_history.h"
 
 #define USAGE "usage: glreplay pixel F.glcap --at X,Y [--target back|fboN/colorK|ctxN/...] [--json] [--no-driver]"
 

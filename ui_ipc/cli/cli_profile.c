@@ -17,7 +17,7 @@
 #include "cli_common.h"
 #include "cli_verbs.h"
 #include "ui_ipc/cli/cli_stop.h"
-#include "ui_ipc/dap/dap_capture.h"
+#include "debugger/dap_capture.h"
 #include "ui_ipc/dap/dap_profile.h"
 
 #define USAGE                                                                                              \

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <png.h>
 #include "replay/player/player.h"
-#include "ui_ipc/dap/dap_capture.h"
+#include "debugger/dap_capture.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 static bool num_arg(const cJSON *args, const char *key, double *out)

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_eval.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_eval.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 #define REF_BASE 1000   /* dynamic references; 1..5 are the scopes of frame 0 */

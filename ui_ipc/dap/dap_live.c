@@ -6,8 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ui_ipc/dap/dap.h"
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_runner.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_runner.h"
 #include "ui_ipc/dap/dap_wire.h"
 
 int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path,

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ui_ipc/dap/dap_pixel.h"
-#include "ui_ipc/dap/dap_bind.h"
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/pixel/pixel_history.h"
+#include "debugger/dap_bind.h"
+#include "debugger/dap_capture.h"
+#include "debugger/pixel/pixel_history.h"
 #include "gpu_model/gpu_model.h"
 
 static bool num(const cJSON *o, const char *k, double lo, double hi, double *v, bool *present)

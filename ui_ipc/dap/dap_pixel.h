@@ -1,6 +1,6 @@
 /* Debug this pixel: from a pixel (and optionally an event of its history and a fragment of that
  * event) to the breakpoint that stops at the first line of the fragment shader invocation that
- * wrote it (dap_pixel.c). The pixel history (ui_ipc/pixel) names the draw and the order of the
+ * wrote it (dap_pixel.c). The pixel history (debugger/pixel) names the draw and the order of the
  * fragments shaded at the pixel in it; the stop is a breakpoint on the first line with code of the
  * program's fragment shader main(), counting hits only in that draw at that pixel (dap_pass_req
  * only_draw/only_x/only_y; helper lanes never count), at the fragment's ordinal. */
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ui_ipc/dap/dap_engine.h"
+#include "debugger/dap_engine.h"
 
 struct dap_capture;
 struct cJSON;

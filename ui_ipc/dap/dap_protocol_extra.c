@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ui_ipc/dap/dap_bind.h"
-#include "ui_ipc/dap/dap_capture.h"
+#include "debugger/dap_bind.h"
+#include "debugger/dap_capture.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 /* The bindings of a request's source: a shader by sourceReference or display name, or a file

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shadow/shadow.h"
-#include "ui_ipc/dap/dap_bind.h"
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_engine.h"
-#include "ui_ipc/dap/dap_eval.h"
+#include "debugger/dap_bind.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_engine.h"
+#include "debugger/dap_eval.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 #include "ui_ipc/dap/dap_wire.h"
 

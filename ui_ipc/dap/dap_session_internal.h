@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 #include "shadow/shadow.h"
-#include "ui_ipc/dap/dap_bind.h"
-#include "ui_ipc/dap/dap_engine.h"
+#include "debugger/dap_bind.h"
+#include "debugger/dap_engine.h"
 #include "ui_ipc/dap/dap_pixel.h"
 #include "ui_ipc/dap/dap_session.h"
 

@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "shadow/shadow.h"
-#include "ui_ipc/dap/dap_engine.h"
-#include "ui_ipc/dap/dap_eval.h"
+#include "debugger/dap_engine.h"
+#include "debugger/dap_eval.h"
 #include "ui_ipc/dap/dap.h"
-#include "ui_ipc/dap/dap_bind.h"
+#include "debugger/dap_bind.h"
 #include "ui_ipc/dap/dap_wire.h"
 
 static int failures;

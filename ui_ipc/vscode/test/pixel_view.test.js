@@ -44,7 +44,7 @@ function load(file, stubs = {}) {
 
 const pv = load(path.join(here, '..', 'src', 'pixel_view.ts'));
 
-// Shaped like `glreplay pixel --json` (ui_ipc/pixel/pixel_history.c): a clear, a draw whose second
+// Shaped like `glreplay pixel --json` (debugger/pixel/pixel_history.c): a clear, a draw whose second
 // fragment was written over a first one that failed the depth test late, a draw rejected early,
 // and an event where the driver differs.
 function history() {

@@ -1,4 +1,4 @@
-/* Internal to ui_ipc/pixel: the engine's state shared by the model pass (pixel_history.c), the
+/* Internal to debugger/pixel: the engine's state shared by the model pass (pixel_history.c), the
  * fragment records' JSON (pixel_fragment.c) and the driver pass (pixel_driver.c). */
 #ifndef GLR_PIXEL_INTERNAL_H
 #define GLR_PIXEL_INTERNAL_H

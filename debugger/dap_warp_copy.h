@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include "gpu_model/gpu_model.h"
 #include "shadow/shadow.h"
-#include "ui_ipc/dap/dap_runner.h"
+#include "debugger/dap_runner.h"
 
 struct dap_copy_opts {
     int focus_lane;

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "shadow/shadow.h"
-#include "ui_ipc/dap/dap_runner.h"
+#include "debugger/dap_runner.h"
 
 enum dap_hit_op { DAP_HIT_ANY, DAP_HIT_EQ, DAP_HIT_GE, DAP_HIT_GT, DAP_HIT_LE, DAP_HIT_LT, DAP_HIT_MOD };
 

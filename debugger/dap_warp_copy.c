@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_shared_read.h"
-#include "ui_ipc/dap/dap_warp_copy.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_shared_read.h"
+#include "debugger/dap_warp_copy.h"
 
 #define BUILTIN_FRAG_COORD 15
 #define BUILTIN_VERTEX_ID 5

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ui_ipc/dap/dap_runner.h"
+#include "debugger/dap_runner.h"
 
 #ifdef GLR_HAVE_FRAME_RUNNER
 struct dap_runner *dap_runner_frame_create(const struct dap_capture *cap, char *err, size_t err_size);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ui_ipc/dap/dap_eval.h"
+#include "debugger/dap_eval.h"
 
 enum { V_NUM, V_AGG };
 

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_engine.h"
-#include "ui_ipc/dap/dap_eval.h"
-#include "ui_ipc/dap/dap_warp_copy.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_engine.h"
+#include "debugger/dap_eval.h"
+#include "debugger/dap_warp_copy.h"
 
 bool dap_parse_hit_condition(const char *text, enum dap_hit_op *op, uint64_t *n)
 {

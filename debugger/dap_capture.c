@@ -11,7 +11,7 @@
 #include "replay/player/player.h"
 #include "statemodel/statemodel.h"
 #include "registry/glr_call_codec.h"
-#include "ui_ipc/dap/dap_capture.h"
+#include "debugger/dap_capture.h"
 
 /* GL shader type enums (no GL headers in this module). */
 #define GL_FRAGMENT_SHADER 0x8B30

@@ -1,7 +1,7 @@
 /* Shared-variable reads through the executor's warp structure. This belongs next to
  * gm_warp_read_var (gpu_model/exec/gm_warp.c, GM_SPACE_SHARED case); it lives here until the
  * model offers it, so it reads the warp's attached block exactly as GM_OP_SH_LOAD does. */
-#include "ui_ipc/dap/dap_shared_read.h"
+#include "debugger/dap_shared_read.h"
 #include "gpu_model/exec/gm_exec.h"
 
 bool dap_var_is_shared(const gm_program *p, int var)

@@ -33,8 +33,8 @@
 #include "statemodel/statemodel.h"
 #include "statemodel/sm_gl_enums.h"
 #include "registry/glr_call_codec.h"
-#include "ui_ipc/dap/dap_capture.h"
-#include "ui_ipc/dap/dap_runner.h"
+#include "debugger/dap_capture.h"
+#include "debugger/dap_runner.h"
 
 
 /* prog_meta slots: a program has a VS, optional TCS/TES and GS, and an FS, or a CS alone (as

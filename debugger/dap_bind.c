@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ui_ipc/dap/dap_bind.h"
-#include "ui_ipc/dap/dap_capture.h"
+#include "debugger/dap_bind.h"
+#include "debugger/dap_capture.h"
 
 static int lines_before(const char *start, const char *at)
 {
