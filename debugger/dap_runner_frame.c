@@ -28,7 +28,7 @@
 #include <time.h>
 #include "capture/glcap_file.h"
 #include "gpu_model/frame/gmf_frame.h"
-#include "gpu_model/frame/gmf_snapshot_contents.h"
+#include "debugger/snapshot_contents.h"
 #include "replay/player/player.h"
 #include "statemodel/statemodel.h"
 #include "statemodel/sm_gl_enums.h"

@@ -40,8 +40,8 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/replay_loop.h"
-#include "ui_ipc/ui_ipc.h"
-#include "ui_ipc/server/socket_server_dap.h"
+#include "shim/server/socket_server.h"
+#include "shim/server/socket_server_dap.h"
 #include "shim/engine_load.h"
 
 static pthread_mutex_t ipc_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -17,7 +17,7 @@
 #include "capture/glcap_file.h"
 #include "gmf_frame.h"
 #include "gmf_gl_enums.h"   /* generated from gl.xml */
-#include "gmf_snapshot_contents.h"
+#include "debugger/snapshot_contents.h"
 #include "replay/player/player.h"
 #include "replay/replay.h"
 #include "registry/glr_registry.h"

@@ -161,7 +161,7 @@ typedef struct gmf_content {
  * default framebuffers by context, renderbuffers and multisample textures by captured name, sample
  * by sample; a single plane fills every sample (a multisampled window's resolved image). Contents
  * the model has no surface or conversion for are skipped. The count written, or -1 (out of memory).
- * gmf_snapshot_contents.h feeds a replay/ snapshot's contents. */
+ * debugger/snapshot_contents.h feeds a replay/ snapshot's contents. */
 int gmf_feed_initial_contents(gmf_runner *r, const gmf_content *contents, size_t count);
 
 /* Runs a whole command stream. progress (may be NULL) is called about every 1024 records.

@@ -41,7 +41,7 @@
 #include "cli_stop.h"
 #include "capture/glcap_file.h"
 #include "gmf_frame.h"
-#include "gmf_snapshot_contents.h"
+#include "debugger/snapshot_contents.h"
 #include "replay/player/crash_guard.h"
 #include "replay/player/egl_env.h"
 #include "replay/player/gl_readback.h"

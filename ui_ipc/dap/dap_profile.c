@@ -15,7 +15,7 @@
 #include "capture/glcap_file.h"
 #include "replay/player/player.h"
 #include "registry/glr_call_codec.h"
-#include "gpu_model/frame/gmf_snapshot_contents.h"
+#include "debugger/snapshot_contents.h"
 #include "debugger/dap_capture.h"
 #include "ui_ipc/dap/dap_profile.h"
 #include "ui_ipc/dap/dap_session_internal.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gmt_tb_frame.h"
-#include "gmf_snapshot_contents.h"
+#include "debugger/snapshot_contents.h"
 #include "capture/glcap_file.h"
 #include "replay/player/player.h"
 #include "replay/replay.h"

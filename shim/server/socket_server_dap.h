@@ -7,7 +7,7 @@
 #define GLR_SOCKET_SERVER_DAP_H
 
 #include <stddef.h>
-#include "ui_ipc/ui_ipc.h"
+#include "shim/server/socket_server.h"
 
 /* Called on the server thread with the connection's fd (the handler owns it from now on) and the
  * bytes already read from it (its first message, whole unless it exceeds 4 KiB). Must not block:

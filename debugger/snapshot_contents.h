@@ -1,11 +1,12 @@
-/* Feeds a loaded snapshot's saved pixel contents (replay/restore_reset.h) to a frame runner
- * (gmf_feed_initial_contents). Header only: the model library does not link replay/; callers that
- * hold a struct glr_restore (they link replay/) include this after gmf_feed_initial_state. */
+/* Feeds a loaded snapshot's saved pixel contents (replay/restore_reset.h) to a frame runner of the
+ * GPU model (gmf_feed_initial_contents): the glue between replay/ and gpu_model/, which do not know
+ * each other. Header only: callers that hold a struct glr_restore (they link replay/) include this
+ * after gmf_feed_initial_state. */
 #ifndef GMF_SNAPSHOT_CONTENTS_H
 #define GMF_SNAPSHOT_CONTENTS_H
 
 #include <stdlib.h>
-#include "gmf_frame.h"
+#include "gpu_model/frame/gmf_frame.h"
 #include "replay/restore_reset.h"
 
 /* The count written, or -1 (out of memory). snap may be NULL (nothing to feed). */

@@ -23,8 +23,8 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-#include "ui_ipc/ui_ipc.h"
-#include "ui_ipc/server/socket_server_dap.h"
+#include "shim/server/socket_server.h"
+#include "shim/server/socket_server_dap.h"
 
 #define MAX_CONNS 16
 

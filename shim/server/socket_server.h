@@ -1,11 +1,11 @@
-/* ui_ipc: the socket server a program under glreplay listens on, and the user interfaces on top
- * of it. Public header of the module.
+/* The socket server a program under glreplay listens on (shim/server, linked into the shim; the CLI
+ * serves `glreplay dap` on it too). Public header of the folder.
  *
  * A connection speaks either a minimal line protocol (one request line, one reply line: capture
  * requests, status) or, when its first bytes are "Content-Length:", the Debug Adapter Protocol
  * (served by ui_ipc/dap on a thread of its own; see socket_server_dap.h). */
-#ifndef GLR_UI_IPC_H
-#define GLR_UI_IPC_H
+#ifndef GLR_SOCKET_SERVER_H
+#define GLR_SOCKET_SERVER_H
 
 #include <stddef.h>
 
