@@ -119,7 +119,9 @@ struct pass {
     bool step_setup;         /* a resumed step begins at the parked instruction (observe_reentry) */
     uint64_t step_others;    /* instructions of other warps since the stepped warp last issued */
     /* req.back: the followed lane's last two statements (runs of one line at one depth, deeper
-     * calls inside them skipped) before the key: [0] the previous, [1] the current. */
+     * calls inside them skipped) at the key's depth or shallower before the key: [0] the previous,
+     * [1] the current; [2]: the last run at any depth (a callee's last statement when the key is
+     * where the call returned to). */
     struct back_run {
         bool set;
         uint64_t issue, seq;
@@ -127,7 +129,7 @@ struct pass {
         sh_snapshot *snap;
         bool next_done, in_done;         /* where `next` / `stepIn` from this run's start stop */
         uint64_t next_seq, in_seq;
-    } run[2];
+    } run[3];
     bool key_continues;      /* the key is inside run[1] rather than the start of a new one */
     char *pipe_json;         /* the stop draw's pipeline state, copied into back candidates */
 };
@@ -397,6 +399,18 @@ static int after_observe(struct pass *ps, const struct dap_observe_info *info)
  * of one line at one call depth (deeper ones, the calls it makes, inside it); only depths up to
  * the key's count. Each new run's start is copied (a candidate answer), and for the previous run
  * where `next` and `stepIn` from its start would stop, to know whether they lead to the key. */
+static void back_mark(struct pass *ps, struct back_run *r, const struct dap_observe_info *info, gm_warp *w,
+                      const gm_issue *is, uint64_t issue_no, uint64_t seq)
+{
+    if (r->snap)
+        sh_snapshot_unref(r->snap);
+    if (!ps->pipe_json && info->state_json)
+        ps->pipe_json = info->state_json(info->state_ctx);
+    struct dap_copy_opts o = { .focus_lane = ps->req->key.lane, .pipeline_json = ps->pipe_json };
+    *r = (struct back_run){ .set = true, .issue = issue_no, .seq = seq, .line = is->line, .depth = is->call_depth,
+                            .snap = dap_warp_snapshot(info, w, is, &o) };
+}
+
 static void back_observe(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is,
                          uint64_t issue_no, int key_depth)
 {
@@ -405,7 +419,7 @@ static void back_observe(struct pass *ps, const struct dap_observe_info *info, g
         return;
     int d = is->call_depth, line = is->line;
     uint64_t seq = ps->instructions - 1;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         struct back_run *r = &ps->run[i];
         if (!r->set)
             continue;
@@ -423,16 +437,16 @@ static void back_observe(struct pass *ps, const struct dap_observe_info *info, g
         ps->key_continues = continues;   /* the key's own statement began before it */
         return;
     }
+    if (!ps->run[2].set || ps->run[2].line != line || ps->run[2].depth != d)
+        back_mark(ps, &ps->run[2], info, w, is, issue_no, seq);
     if (d > key_depth || continues)
         return;
     if (ps->run[0].snap)
         sh_snapshot_unref(ps->run[0].snap);
     ps->run[0] = ps->run[1];
-    if (!ps->pipe_json && info->state_json)
-        ps->pipe_json = info->state_json(info->state_ctx);
-    struct dap_copy_opts o = { .focus_lane = lane, .pipeline_json = ps->pipe_json };
-    ps->run[1] = (struct back_run){ .set = true, .issue = issue_no, .seq = seq, .line = line, .depth = d,
-                                    .snap = dap_warp_snapshot(info, w, is, &o) };
+    ps->run[1] = ps->run[2];   /* marked at this very instruction just above: one copy serves both */
+    if (ps->run[1].snap)
+        sh_snapshot_ref(ps->run[1].snap);
 }
 
 /* req.back at the key: the previous statement is the answer (the run before the key's own). */
@@ -442,7 +456,16 @@ static void back_answer(struct pass *ps, const struct dap_observe_info *info, ui
     const struct dap_stop_key *k = &ps->req->key;
     /* The key begins a new run (the usual case: a stop is the first instruction of a line) unless
      * it continues the current one: then the current one is the key's, and the previous answers. */
+    /* The previous statement's start, as a `next` stops there; when a `next` from it does not
+     * arrive at the key but one from the last run at any depth does (the key is where a call
+     * returned to: that run is the callee's last statement), that run: both are what a step back
+     * after that `next` shows. */
     const struct back_run *ans = ps->key_continues ? &ps->run[0] : &ps->run[1];
+    const struct back_run *any = &ps->run[2];
+    uint64_t key_seq = ps->instructions - 1;
+    bool ans_next = ans->set && ans->next_done && ans->next_seq == key_seq;
+    if (!ans_next && any->set && any->next_done && any->next_seq == key_seq)
+        ans = any;
     ps->stopped = true;
     ps->stop_issue = issue_no;
     ps->park_key = *k;
@@ -653,7 +676,7 @@ static void pass_free(void *p)
     free(ps->own_bps);
     free(ps->ws);
     free(ps->counts);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (ps->run[i].snap)
             sh_snapshot_unref(ps->run[i].snap);
     free(ps->pipe_json);
