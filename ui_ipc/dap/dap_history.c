@@ -119,7 +119,7 @@ void dap_history_stopped(struct dap_session *s, int kind, enum dap_step step, co
     if (kind == DAP_PASS_BACK && h->n > 1)
         e->next_mask = (r->back_next ? 1u << DAP_STEP_NEXT : 0) | (r->back_stepin ? 1u << DAP_STEP_IN : 0);
     snprintf(e->desc, sizeof e->desc, "%s", desc);
-    if (s->n_others > 0) {
+    if (s->n_others > 0 && other_ids) {   /* NULL (out of memory): the stop is kept without them */
         e->other_ids = malloc((size_t)s->n_others * sizeof *e->other_ids);
         e->other_keys = malloc((size_t)s->n_others * sizeof *e->other_keys);
         e->other_key_ok = malloc((size_t)s->n_others * sizeof *e->other_key_ok);

@@ -23,7 +23,8 @@ enum dap_pass_kind;
 void dap_history_free(struct dap_history *h);
 
 /* A pass of `kind` (a step of `step` when kind is DAP_PASS_STEP) stopped: s->snap, s->others, the
- * key and position are the new stop's, stored under snap_id / other_ids. */
+ * key and position are the new stop's, stored under snap_id / other_ids (s->n_others of them;
+ * NULL: kept without the other threads). */
 void dap_history_stopped(struct dap_session *s, int kind, enum dap_step step, const struct dap_pass_res *r,
                          uint64_t snap_id, const uint64_t *other_ids, const char *desc);
 /* Forgets every kept stop (restart, end of frame). */

@@ -263,8 +263,8 @@ static void finish(struct dap_session *s, struct job *j)
         else
             snprintf(desc, sizeof desc, "%s, lane %d", sh_snapshot_title(s->snap), h->focus_lane);
         cJSON_AddStringToObject(b, "description", desc);
-        dap_history_stopped(s, j->other_thread ? DAP_PASS_RUN : (int)j->kind, j->steps[0], r, snap_id,
-                            other_ids ? other_ids : &snap_id, desc);
+        dap_history_stopped(s, j->other_thread ? DAP_PASS_RUN : (int)j->kind, j->steps[0], r, snap_id, other_ids,
+                            desc);
         free(other_ids);
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
