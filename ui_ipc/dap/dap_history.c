@@ -104,8 +104,12 @@ void dap_history_stopped(struct dap_session *s, int kind, enum dap_step step, co
         at = 0;
     }
     if (h->n >= HIST_MAX) {
-        drop_range(h, 0, 1);
-        at = at > 0 ? at - 1 : 0;
+        if (at == 0) {
+            drop_range(h, h->n - 1, h->n);   /* a step back: the latest stop goes */
+        } else {
+            drop_range(h, 0, 1);
+            at--;
+        }
     }
     struct hist_entry *e = insert_at(h, at);
     if (!e) {
