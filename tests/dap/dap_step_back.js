@@ -178,6 +178,11 @@ async function scenario(name, capture, bps, steps, mixed) {
                 assert.strictEqual(ev.body.reason, 'breakpoint', JSON.stringify(ev.body));
                 assert.deepStrictEqual(await state(dc), hits[k], `${name} (${label}): reverseContinue to hit ${k}`);
             }
+            // Only thread 1 goes back; a bad threadId is refused, not taken as thread 1.
+            for (const threadId of [2, 'x', 1.5]) {
+                const r = await dc.send('stepBack', { threadId }).then(() => null, e => e);
+                assert.ok(r && /only thread 1/.test(r.message), `stepBack threadId ${threadId}: ${r && r.message}`);
+            }
             const none = await go(dc, 'reverseContinue');
             assert.match(none.body.description, /no earlier breakpoint hit/, JSON.stringify(none.body));
             assert.deepStrictEqual(await state(dc), first, `${name} (${label}): the view stays`);
@@ -215,8 +220,8 @@ async function main() {
         const lines = fs.readFileSync(mesh, 'utf8').split('\n');
         const line = lines.findIndex(l => l.includes('float dist = length')) + 1;
         await scenario('lit_mesh', lit, { source: { path: mesh }, breakpoints: [{ line, hitCondition: '% 150' }] },
-                       ['next', 'next', 'next', 'next', 'next', 'next', 'next', 'next'],
-                       ['next', 'next', 'stepOut', 'next', 'stepIn', 'next']);
+                       ['next', 'next', 'next', 'next', 'next'],
+                       ['next', 'stepOut', 'next', 'stepIn']);
 
         const gm = path.join(tmp, 'glmark2.glcap');
         r = cp.spawnSync(env.GLREPLAY, ['capture', '--frame', '3', '--out', gm, '--', env.GLMARK2, '-s', '160x120',
@@ -229,6 +234,10 @@ async function main() {
             const dc = new UnixDebugClient(srv.sock);
             await dc.start();
             await dc.initializeRequest();
+            for (const cmd of ['stepBack', 'reverseContinue']) {   // nothing to go back from
+                const e = await dc.send(cmd, { threadId: 1 }).then(() => null, err => err);
+                assert.ok(e && /not stopped/.test(e.message), `${cmd} before any stop: ${e && e.message}`);
+            }
             const ls = await dc.send('loadedSources', {});
             for (const s of ls.body.sources) {
                 const src = await dc.sourceRequest({ sourceReference: s.sourceReference, source: s });
@@ -243,7 +252,7 @@ async function main() {
         await scenario('glmark2 function', gm,
                        { source: { sourceReference: ref, name: 'glmark2.frag' }, breakpoints: [{ line: callLine, hitCondition: '% 700' }] },
                        ['next', 'next', 'stepIn', 'next'],
-                       ['stepIn', 'next', 'stepOut', 'next', 'stepIn', 'stepOut']);
+                       ['stepIn', 'next', 'stepOut', 'next']);
     } finally {
         fs.rmSync(tmp, { recursive: true, force: true });
     }
