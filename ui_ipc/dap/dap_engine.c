@@ -364,6 +364,7 @@ static int observe_reentry(struct pass *ps, const struct dap_observe_info *info,
         ps->step_others = 0;
         ps->res->key = rq->key;
         ps->n_pending = 0;   /* the parked instruction's other hits are behind the step */
+        ps->pending_lost = false;
         return DAP_OBSERVE_GO;
     }
     for (int i = 0; i < ps->n_pending; i++) {
