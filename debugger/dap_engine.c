@@ -102,8 +102,6 @@ struct pass {
     struct dap_bp *own_bps;
     int n_own_bps;
     int only_draw, only_x, only_y;
-    uint64_t res_seq;        /* the suspended stop's position */
-    int res_lane;
     int cur_draw;
     struct warp_state *ws;
     size_t ws_cap, ws_used;
@@ -113,6 +111,27 @@ struct pass {
     bool stepping;
     int step_index, step_line, step_depth;
     bool cond_error_logged;
+    /* Where the model is parked (a stop of any kind): a step from exactly there resumes the pass. */
+    struct dap_stop_key park_key;
+    uint64_t park_seq;
+    int park_lane;
+    bool no_count;           /* the breakpoints changed after the pass began: its counts are not theirs */
+    bool step_setup;         /* a resumed step begins at the parked instruction (observe_reentry) */
+    uint64_t step_others;    /* instructions of other warps since the stepped warp last issued */
+    /* req.back: the followed lane's last two statements (runs of one line at one depth, deeper
+     * calls inside them skipped) at the key's depth or shallower before the key: [0] the previous,
+     * [1] the current; [2]: the last run at any depth (a callee's last statement when the key is
+     * where the call returned to). */
+    struct back_run {
+        bool set;
+        uint64_t issue, seq;
+        int line, depth;
+        sh_snapshot *snap;
+        bool next_done, in_done;         /* where `next` / `stepIn` from this run's start stop */
+        uint64_t next_seq, in_seq;
+    } run[3];
+    bool key_continues;      /* the key is inside run[1] rather than the start of a new one */
+    char *pipe_json;         /* the stop draw's pipeline state, copied into back candidates */
 };
 
 static uint64_t hash_key(int stage, uint64_t warp)
@@ -262,34 +281,67 @@ static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, 
         snprintf(r->message, sizeof r->message, "out of memory copying the warp");
     r->reason = reason;
     r->key = (struct dap_stop_key){ info->draw, info->stage, info->warp, issue_no, lane };
+    r->depth = is && is->call_depth < MAX_DEPTH ? is->call_depth : MAX_DEPTH - 1;
     r->seq = ps->instructions - 1;
     ps->stop_issue = issue_no;
     ps->stopped = true;
+    ps->park_key = r->key;
+    ps->park_seq = r->seq;
+    ps->park_lane = lane;
 }
 
 
-/* Follows the focused lane of the replayed stop through the requested steps. */
-static void step_observe(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is,
+/* Whether the warp `k` names is still resident in the timing model (launched, not retired). */
+static bool still_resident(const struct dap_observe_info *info, const struct dap_stop_key *k)
+{
+    enum { MAX_RES = 256 };
+    struct dap_resident_warp *rw = malloc(MAX_RES * sizeof *rw);
+    if (!rw)
+        return true;
+    int n = info->resident(info->resident_ctx, rw, MAX_RES);
+    bool found = false;
+    for (int i = 0; i < n && !found; i++)
+        found = rw[i].info.draw == k->draw && rw[i].info.stage == k->stage && rw[i].info.warp == k->warp;
+    free(rw);
+    /* A full list may have left it out: only a short one proves it gone. */
+    return found || n == MAX_RES;
+}
+
+/* Follows the focused lane of the stop through the requested steps. false: the lane has ended
+ * (finished or killed), so no step can complete: the pass says so at once rather than running the
+ * rest of the draw to find out. */
+static bool step_observe(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is,
                          uint64_t issue_no)
 {
     const struct dap_stop_key *k = &ps->req->key;
-    if (info->draw != k->draw || info->stage != k->stage || info->warp != k->warp)
-        return;
+    if (info->draw != k->draw || info->stage != k->stage || info->warp != k->warp) {
+        /* Another warp. Without the timing model each vertex or fragment warp runs to its end
+         * before the next starts, so the stepped one has ended (the warps of other stages may
+         * take turns: compute workgroups and patches at barriers, geometry and tessellation in
+         * batches); with it, many are in flight: ask now and then. */
+        if (!info->resident)
+            return k->stage != GM_STAGE_VERTEX && k->stage != GM_STAGE_FRAGMENT;
+        return ++ps->step_others % 512 != 0 || still_resident(info, k);
+    }
+    ps->step_others = 0;
+    if (!((gm_warp_alive_mask(w) >> k->lane) & 1))
+        return false;
     if (!((is->active >> k->lane) & 1) || is->line == 0)
-        return;
+        return true;
     enum dap_step kind = ps->req->steps[ps->step_index];
     int d = is->call_depth, line = is->line;
     bool done = kind == DAP_STEP_OUT ? d < ps->step_depth
               : kind == DAP_STEP_IN ? (d != ps->step_depth || line != ps->step_line)
               : (d < ps->step_depth || (d == ps->step_depth && line != ps->step_line));
     if (!done)
-        return;
+        return true;
     ps->step_line = line;
     ps->step_depth = d;
     if (++ps->step_index == ps->req->n_steps) {
         take_snapshot(ps, info, w, is, k->lane, 0, "step", issue_no);
         ps->stepping = false;
     }
+    return true;
 }
 
 static void log_line(struct pass *ps, const char *text)
@@ -298,11 +350,23 @@ static void log_line(struct pass *ps, const char *text)
         ps->req->log(ps->req->log_user, text);
 }
 
-/* The runner calls again for the instruction the pass was parked at (a continue resumed it): stop
- * at the next lane of it that matched, as a new pass would, or go on. */
+/* The runner calls again for the instruction the pass was parked at: a resumed step begins here;
+ * a resumed continue stops at the next lane of it that matched, as a new pass would, or goes on. */
 static int observe_reentry(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is)
 {
     const struct dap_pass_req *rq = ps->req;
+    if (ps->step_setup) {
+        ps->step_setup = false;
+        ps->stepping = true;
+        ps->step_index = 0;
+        ps->step_depth = is->call_depth < MAX_DEPTH ? is->call_depth : MAX_DEPTH - 1;
+        ps->step_line = is->line ? is->line : gm_warp_lane_line(w, rq->key.lane);
+        ps->step_others = 0;
+        ps->res->key = rq->key;
+        ps->n_pending = 0;   /* the parked instruction's other hits are behind the step */
+        ps->pending_lost = false;
+        return DAP_OBSERVE_GO;
+    }
     for (int i = 0; i < ps->n_pending; i++) {
         struct pending_stop *p = &ps->pending[i];
         const struct dap_bp *bp = &rq->bps[p->bp];
@@ -328,11 +392,101 @@ static int after_observe(struct pass *ps, const struct dap_observe_info *info)
     }
     if (ps->has_logs)
         return DAP_OBSERVE_GO;           /* logpoints print up to the end of the pass */
-    /* Breakpoint stops park the model, a continue goes on from here; other stops end the run:
-     * nothing after them can be seen. */
-    if (ps->suspendable && !strcmp(ps->res->reason, "breakpoint"))
-        return DAP_OBSERVE_SUSPEND;
-    return DAP_OBSERVE_END;
+    /* Every stop parks the model: a continue or a step from it goes on from here. */
+    return ps->suspendable ? DAP_OBSERVE_SUSPEND : DAP_OBSERVE_END;
+}
+
+/* req.back: the followed lane's statements before the key. A statement is a run of instructions
+ * of one line at one call depth (deeper ones, the calls it makes, inside it); only depths up to
+ * the key's count. Each new run's start is copied (a candidate answer), and for the previous run
+ * where `next` and `stepIn` from its start would stop, to know whether they lead to the key. */
+static void back_mark(struct pass *ps, struct back_run *r, const struct dap_observe_info *info, gm_warp *w,
+                      const gm_issue *is, uint64_t issue_no, uint64_t seq)
+{
+    if (r->snap)
+        sh_snapshot_unref(r->snap);
+    if (!ps->pipe_json && info->state_json)
+        ps->pipe_json = info->state_json(info->state_ctx);
+    struct dap_copy_opts o = { .focus_lane = ps->req->key.lane, .pipeline_json = ps->pipe_json };
+    *r = (struct back_run){ .set = true, .issue = issue_no, .seq = seq, .line = is->line, .depth = is->call_depth,
+                            .snap = dap_warp_snapshot(info, w, is, &o) };
+}
+
+static void back_observe(struct pass *ps, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is,
+                         uint64_t issue_no, int key_depth)
+{
+    int lane = ps->req->key.lane;
+    if (!((is->active >> lane) & 1) || is->line == 0)
+        return;
+    int d = is->call_depth, line = is->line;
+    uint64_t seq = ps->instructions - 1;
+    for (int i = 0; i < 3; i++) {
+        struct back_run *r = &ps->run[i];
+        if (!r->set)
+            continue;
+        if (!r->next_done && (d < r->depth || (d == r->depth && line != r->line))) {
+            r->next_done = true;
+            r->next_seq = seq;
+        }
+        if (!r->in_done && (d != r->depth || line != r->line)) {
+            r->in_done = true;
+            r->in_seq = seq;
+        }
+    }
+    bool continues = ps->run[1].set && ps->run[1].line == line && ps->run[1].depth == d;
+    if (issue_no == ps->req->key.issue) {
+        ps->key_continues = continues;   /* the key's own statement began before it */
+        return;
+    }
+    if (!ps->run[2].set || ps->run[2].line != line || ps->run[2].depth != d)
+        back_mark(ps, &ps->run[2], info, w, is, issue_no, seq);
+    if (d > key_depth || continues)
+        return;
+    if (ps->run[0].snap)
+        sh_snapshot_unref(ps->run[0].snap);
+    ps->run[0] = ps->run[1];
+    ps->run[1] = ps->run[2];   /* marked at this very instruction just above: one copy serves both */
+    if (ps->run[1].snap)
+        sh_snapshot_ref(ps->run[1].snap);
+}
+
+/* req.back at the key: the previous statement is the answer (the run before the key's own). */
+static void back_answer(struct pass *ps, const struct dap_observe_info *info, uint64_t issue_no)
+{
+    struct dap_pass_res *r = ps->res;
+    const struct dap_stop_key *k = &ps->req->key;
+    /* The key begins a new run (the usual case: a stop is the first instruction of a line) unless
+     * it continues the current one: then the current one is the key's, and the previous answers. */
+    /* The previous statement's start, as a `next` stops there; when a `next` from it does not
+     * arrive at the key but one from the last run at any depth does (the key is where a call
+     * returned to: that run is the callee's last statement), that run: both are what a step back
+     * after that `next` shows. */
+    const struct back_run *ans = ps->key_continues ? &ps->run[0] : &ps->run[1];
+    const struct back_run *any = &ps->run[2];
+    uint64_t key_seq = ps->instructions - 1;
+    bool ans_next = ans->set && ans->next_done && ans->next_seq == key_seq;
+    if (!ans_next && any->set && any->next_done && any->next_seq == key_seq)
+        ans = any;
+    ps->stopped = true;
+    ps->stop_issue = issue_no;
+    ps->park_key = *k;
+    ps->park_key.issue = issue_no;
+    ps->park_seq = ps->instructions - 1;
+    ps->park_lane = k->lane;
+    if (!ans->set || !ans->snap) {
+        r->status = ans->set ? DAP_PASS_ERROR : DAP_PASS_AT_START;
+        snprintf(r->message, sizeof r->message, "%s",
+                 ans->set ? "out of memory copying the warp" : "the focused invocation has no earlier statement");
+        return;
+    }
+    r->status = DAP_PASS_STOPPED;
+    r->reason = "step";
+    r->snap = sh_snapshot_ref(ans->snap);
+    r->key = (struct dap_stop_key){ info->draw, info->stage, info->warp, ans->issue, k->lane };
+    r->seq = ans->seq;
+    r->depth = ans->depth;
+    r->back_next = ans->next_done && ans->next_seq == ps->park_seq;
+    r->back_stepin = ans->in_done && ans->in_seq == ps->park_seq;
 }
 
 static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is)
@@ -363,14 +517,24 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         ws->call_line[k] = gm_warp_frame_line(w, k);
     ws->depth = d;
 
+    /* Hits are counted by every pass (steps and pauses too), so that any stop can be continued
+     * from by resuming its pass; a pass stops at a hit only when it is looking for one. */
+    bool stop_before = ps->stopped;
+    bool seeking_hit = !rq->replay && !ps->stepping && !rq->have_before;
     if (ps->stepping) {
-        step_observe(ps, info, w, is, issue_no);
+        if (!step_observe(ps, info, w, is, issue_no))
+            return DAP_OBSERVE_END;   /* the lane ended: DAP_PASS_LANE_FINISHED */
     } else if (!ps->stopped && rq->pause && atomic_load(rq->pause)) {
         take_snapshot(ps, info, w, is, lowest_lane(is->active), 0, "pause", issue_no);
     } else if (!ps->stopped && rq->replay) {
         const struct dap_stop_key *k = &rq->key;
-        if (info->draw == k->draw && info->stage == k->stage && info->warp == k->warp && issue_no == k->issue) {
-            if (rq->n_steps == 0) {
+        bool same_warp = info->draw == k->draw && info->stage == k->stage && info->warp == k->warp;
+        if (same_warp && rq->back)
+            back_observe(ps, info, w, is, issue_no, rq->back_depth);
+        if (same_warp && issue_no == k->issue) {
+            if (rq->back) {
+                back_answer(ps, info, issue_no);
+            } else if (rq->n_steps == 0) {
                 take_snapshot(ps, info, w, is, k->lane, 0, "step", issue_no);
             } else {
                 ps->stepping = true;
@@ -382,7 +546,8 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                  * moved; it cannot, so the next instructions decide. */
             }
         }
-    } else if (is->line > 0 && (!ps->stopped || logs_pending)) {
+    }
+    if (is->line > 0 && !ps->no_count && (!stop_before || logs_pending)) {
         /* New arrivals at this line. */
         gm_mask fresh = 0;
         for (int l = 0; l < 32; l++) {
@@ -397,6 +562,7 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         if (rq->only_draw >= 0 && info->draw != rq->only_draw)
             fresh = 0;
         sh_snapshot *cond_snap = NULL;
+        uint64_t seq = ps->instructions - 1;
         for (int b = 0; fresh && b < rq->n_bps; b++) {
             const struct dap_bp *bp = &rq->bps[b];
             if (bp->shader != info->shader || bp->line != is->line)
@@ -457,9 +623,16 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                     }
                     continue;
                 }
-                if (ps->stopped)
+                if (rq->have_before) {
+                    if (seq < rq->before_seq || (seq == rq->before_seq && l < rq->before_lane)) {
+                        ps->res->found = true;
+                        ps->res->found_seq = seq;
+                        ps->res->found_lane = l;
+                    }
                     continue;
-                uint64_t seq = ps->instructions - 1;
+                }
+                if (ps->stopped || !seeking_hit)
+                    continue;
                 if (!rq->have_after || seq > rq->after_seq || (seq == rq->after_seq && l > rq->after_lane)) {
                     ps->n_pending = 0;
                     ps->pending_lost = false;
@@ -477,6 +650,8 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
             ws->last_line[l] = is->line ? is->line : ws->last_line[l];
             ws->last_depth[l] = (uint8_t)d;
         }
+    if (rq->have_before && ps->instructions - 1 >= rq->before_seq)
+        return DAP_OBSERVE_END;   /* every hit before the position is counted */
     return after_observe(ps, info);
 }
 
@@ -502,6 +677,10 @@ static void pass_free(void *p)
     free(ps->own_bps);
     free(ps->ws);
     free(ps->counts);
+    for (int i = 0; i < 3; i++)
+        if (ps->run[i].snap)
+            sh_snapshot_unref(ps->run[i].snap);
+    free(ps->pipe_json);
     free(ps);
 }
 
@@ -557,9 +736,22 @@ static void adopt_ids(struct pass *ps, const struct dap_pass_req *req)
 
 static bool resumable(const struct pass *ps, const struct dap_pass_req *req)
 {
-    return ps && ps->stopped && !ps->pending_lost && req->have_after && !req->replay && !(req->pause && atomic_load(req->pause)) &&
-           req->after_seq == ps->res_seq && req->after_lane == ps->res_lane && req->only_draw == ps->only_draw &&
+    return ps && ps->stopped && !ps->pending_lost && !ps->no_count && req->have_after && !req->replay &&
+           !req->have_before && !(req->pause && atomic_load(req->pause)) &&
+           req->after_seq == ps->park_seq && req->after_lane == ps->park_lane && req->only_draw == ps->only_draw &&
            req->only_x == ps->only_x && req->only_y == ps->only_y && same_bps(ps, req);
+}
+
+/* A step from exactly where the model is parked (any kind of stop; the followed lane may be
+ * another than the stop's): the pass goes on from there instead of running the frame again. The
+ * breakpoints may have changed meanwhile: the step does not depend on them, but the pass's counts
+ * are then not theirs, so it stops counting and a later continue runs a new pass. */
+static bool step_resumable(const struct pass *ps, const struct dap_pass_req *req)
+{
+    return ps && ps->stopped && req->replay && !req->back && req->n_steps > 0 && !req->have_before &&
+           !(req->pause && atomic_load(req->pause)) && req->key.draw == ps->park_key.draw &&
+           req->key.stage == ps->park_key.stage && req->key.warp == ps->park_key.warp &&
+           req->key.issue == ps->park_key.issue && req->key.lane >= 0 && req->key.lane < 32;
 }
 
 static struct pass *pass_new(const struct dap_pass_req *req)
@@ -638,6 +830,20 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->res = res;
         ps->stopped = false;
         ps->reentry = true;
+        res->resumed = true;
+        rc = r->resume(r->impl, err, sizeof err);
+    } else if (ps && r->resume && step_resumable(ps, req)) {
+        r->suspended = NULL;
+        if (same_bps(ps, req))
+            adopt_ids(ps, req);
+        else
+            ps->no_count = true;
+        ps->req = req;
+        ps->res = res;
+        ps->stopped = false;
+        ps->reentry = true;
+        ps->step_setup = true;
+        res->resumed = true;
         rc = r->resume(r->impl, err, sizeof err);
     } else {
         if (ps) {
@@ -654,7 +860,7 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         }
         ps->req = req;
         ps->res = res;
-        ps->suspendable = r->resume != NULL && !req->replay;
+        ps->suspendable = r->resume != NULL;
         limit_runner(r, req);
         rc = r->run(r->impl, observe, ps, err, sizeof err);
     }
@@ -669,8 +875,6 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         snprintf(res->message, sizeof res->message, "the focused invocation finished");
     }
     if (rc == DAP_RUN_SUSPENDED) {
-        ps->res_seq = res->seq;
-        ps->res_lane = res->key.lane;
         r->suspended = ps;
         r->suspended_free = pass_free;
     } else {

@@ -1,9 +1,9 @@
-/* The debugger's passes over a frame: one pass runs the whole frame in the GPU model with an
- * observer that counts breakpoint hits (one hit = one lane reaching a line), evaluates conditions,
- * prints logpoints, and copies the stopped warp into a shadow snapshot; the frame always runs to
- * its end. Steps re-run the frame to the same stop (deterministic order) and then advance the
- * focused lane's warp instruction by instruction. A breakpoint stop keeps its pass suspended in
- * the runner so that the next continue goes on from there (see dap_engine.c). */
+/* The debugger's passes over a frame: one pass runs the frame in the GPU model with an observer
+ * that counts breakpoint hits (one hit = one lane reaching a line), evaluates conditions, prints
+ * logpoints, and copies the stopped warp into a shadow snapshot. Every stop (breakpoint, step,
+ * pause) keeps its pass suspended in the runner, so the next continue, next, stepIn or stepOut
+ * from that stop goes on from there; a step from anywhere else re-runs the frame to the stop
+ * (deterministic order) and then advances the focused lane's warp (see dap_engine.c). */
 #ifndef GLR_DAP_ENGINE_H
 #define GLR_DAP_ENGINE_H
 
@@ -58,6 +58,16 @@ struct dap_pass_req {
     /* Hits only count in this draw (-1: all) and, for fragments, at this pixel (x < 0: all). */
     int only_draw;
     int only_x, only_y;
+    /* Step back, first half (dap_history.c): go to `key` (replay, no steps) following key.lane and
+     * answer the start of the lane's previous statement at the same or a shallower call depth
+     * (res.snap, res.key, res.seq; DAP_PASS_AT_START when there is none); the model parks at key. */
+    bool back;
+    int back_depth;              /* the call depth at key (dap_pass_res.depth of that stop) */
+    /* Reverse continue, first half: count hits and report the last matching one strictly before
+     * this position (res.found, found_seq, found_lane); the pass ends at the position. */
+    bool have_before;
+    uint64_t before_seq;
+    int before_lane;
 };
 
 enum dap_pass_status {
@@ -65,6 +75,7 @@ enum dap_pass_status {
     DAP_PASS_END,            /* the frame ended without a stop */
     DAP_PASS_LANE_FINISHED,  /* a step ran the focused lane to its end: no new position */
     DAP_PASS_ERROR,
+    DAP_PASS_AT_START,       /* a step back from the lane's first statement: no earlier position */
 };
 
 struct dap_pass_res {
@@ -74,6 +85,7 @@ struct dap_pass_res {
     uint64_t hit;                /* the breakpoint's hit count at the stop */
     uint64_t seq;                /* instruction index of the stop in the pass */
     struct dap_stop_key key;
+    int depth;                   /* call depth of the warp at the stop (0: main) */
     sh_snapshot *snap;           /* owned by the caller */
     /* With the timing model: the other warps resident at the stop (every lane's variables), in
      * the model's SM/slot order; owned by the caller (dap_pass_res_release). */
@@ -85,6 +97,14 @@ struct dap_pass_res {
     bool *other_key_ok;
     uint64_t instructions;       /* warp instructions observed */
     uint64_t hits_seen;          /* hits counted (all breakpoints): the frame's total when it ended without a stop */
+    bool resumed;                /* the pass went on from the parked model (no new run of the frame) */
+    /* req.back: whether `next` / `stepIn` from the answered position reach the position stepped
+     * back from (the session then steps forward without the model). */
+    bool back_next, back_stepin;
+    /* req.have_before */
+    bool found;
+    uint64_t found_seq;
+    int found_lane;
     char message[256];
 };
 

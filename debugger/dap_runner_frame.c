@@ -3,7 +3,7 @@
  *
  * Speed (the debugger's continue -> stopped, docs/BENCHMARKS.md "Debugger: time to a stop"):
  * - the model runs on a thread of its own, so a pass can be *suspended* at its stop (the
- *   observer asks for it) and *resumed* by the next continue from that very instruction: the
+ *   observer asks for it) and *resumed* by the next continue or step from that very instruction: the
  *   model is deterministic, so this is exactly what a new pass would reach, without compiling
  *   the programs and running the frame's prefix again;
  * - without the timing model by default (same images, deterministic order, several times faster);

@@ -15,6 +15,16 @@ Captures frames 0-2 of lit_mesh at --size (default 1280x720) under the shim, ser
   worst     continue -> stopped to the last hit of the last draw (sky.frag:18, the sky is drawn last):
             a new pass over the whole capture (breakpoints changed between the stops), one session
             per sample
+  next      next -> stopped from a breakpoint stop in the first draw and from each step after it
+            (--steps per stop, over the stops of the `resumed` series' breakpoint)
+  stepIn    stepIn -> stopped, the same way
+  end       the step that runs past the end of the invocation (stepOut repeated from the stop until
+            the server says the invocation finished): the last one's time
+  back      stepBack -> stopped after those steps (the kept stops)
+  back_model stepBack -> stopped from the breakpoint's stop itself (nothing kept before it: a pass of
+            the model finds the lane's previous statement)
+The step series need a server that advertises supportsStepBack for `back`; an older server gets
+the others only (--glreplay of an older build gives the "before" figures).
 
 Prints a table (median, min, max, count per series) and a JSON line. Timings are never asserted:
 exit 0 when every stop arrived where expected. Needs an X display (re-runs itself under xvfb-run
@@ -57,6 +67,57 @@ def measure_continue(c, expect_draw=None):
     return (t_stop - t) * 1e3, desc
 
 
+def measure(c, cmd):
+    """A stepping request -> its stopped event: (ms, the event's body)."""
+    c.drop_events()
+    seq, t = c.send(cmd, {'threadId': 1})
+    c.response(seq)
+    t_stop, ev = c.wait_event('stopped', after=t)
+    return (t_stop - t) * 1e3, ev['body']
+
+
+FINISHED = 'the focused invocation finished'
+
+
+def step_series(a, sock, mesh, step, res, want):
+    c = dap.connect(sock)
+    init = c.request('initialize', {'clientID': 'glreplay-bench', 'adapterID': 'glreplay', 'linesStartAt1': True,
+                                    'columnsStartAt1': True, 'pathFormat': 'path'})
+    can_back = bool(init['body'].get('supportsStepBack'))
+    aseq, _ = c.send('attach', {})
+    c.wait_event('initialized')
+    dap.set_breakpoints(c, {mesh: [{'line': 27, 'hitCondition': '%% %d' % step}]})
+    cseq, t = c.send('configurationDone', {})
+    c.response(cseq)
+    c.response(aseq)
+    c.wait_event('stopped', after=t)
+    for _ in range(max(1, a.stops // 2)):
+        if can_back and 'back_model' in want:
+            ms, body = measure(c, 'stepBack')   # from the breakpoint's stop: through the model
+            res['back_model'].append(ms)
+            measure(c, 'next')                  # back to the breakpoint's stop
+        for kind in ('next', 'stepIn'):
+            moved = 0
+            for _ in range(a.steps):
+                ms, body = measure(c, kind)
+                if body.get('description') == FINISHED:
+                    break
+                res[kind].append(ms)
+                moved += 1
+            if can_back and 'back' in want:
+                for _ in range(moved):
+                    ms, body = measure(c, 'stepBack')
+                    res['back'].append(ms)
+        if 'end' in want:
+            for _ in range(64):
+                ms, body = measure(c, 'stepOut')
+                if body.get('description') == FINISHED:
+                    res['end'].append(ms)
+                    break
+        measure_continue(c, expect_draw=0)
+    c.close()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--glreplay', required=True)
@@ -66,6 +127,9 @@ def main():
     ap.add_argument('--stops', type=int, default=12, help='stops per first-draw series')
     ap.add_argument('--worst', type=int, default=10, help='worst-case stops')
     ap.add_argument('--keep', help='keep the capture in this file')
+    ap.add_argument('--capture', help='use this capture instead of making one (same figures across builds)')
+    ap.add_argument('--steps', type=int, default=6, help='steps per stop in the step series')
+    ap.add_argument('--only', help='comma-separated series to run (default: all)')
     a = ap.parse_args()
     if not os.environ.get('DISPLAY'):
         xr = shutil.which('xvfb-run')
@@ -78,11 +142,15 @@ def main():
     srv = None
     try:
         cap = os.path.join(tmp, 'lit_mesh.glcap')
-        r = subprocess.run([a.glreplay, 'capture', '--frame', '0', '--count', '3', '--out', cap, '--',
-                            a.sample, '--size', a.size, '--frames', '5'], capture_output=True, text=True, timeout=300)
-        if r.returncode != 0:
-            print('bench_dap_stop: capture failed:\n' + r.stdout + r.stderr, file=sys.stderr)
-            return 1
+        if a.capture:
+            shutil.copyfile(a.capture, cap)
+        else:
+            r = subprocess.run([a.glreplay, 'capture', '--frame', '0', '--count', '3', '--out', cap, '--',
+                                a.sample, '--size', a.size, '--frames', '5'], capture_output=True, text=True,
+                               timeout=300)
+            if r.returncode != 0:
+                print('bench_dap_stop: capture failed:\n' + r.stdout + r.stderr, file=sys.stderr)
+                return 1
         if a.keep:
             shutil.copyfile(cap, a.keep)
         mesh = os.path.join(a.shader_dir, 'mesh.frag')
@@ -107,10 +175,12 @@ def main():
         sock = os.path.join(tmp, 's.sock')
         srv = subprocess.Popen([a.glreplay, 'dap', '--socket', sock, cap], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
-        res = {'early': [], 'resumed': [], 'fresh': [], 'worst': []}
+        series = ('early', 'resumed', 'fresh', 'worst', 'next', 'stepIn', 'end', 'back', 'back_model')
+        res = {k: [] for k in series}
+        want = set(a.only.split(',')) if a.only else set(series)
 
         # New passes to early hits of the first draw, one session each.
-        for i in range(a.stops):
+        for i in range(a.stops if 'early' in want else 0):
             c = dap.connect(sock)
             t = dap.start_session(c, {mesh: [{'line': 27, 'hitCondition': '== %d' % (1 + 50 * i)}]})
             t_stop, ev = c.wait_event('stopped', after=t)
@@ -126,11 +196,11 @@ def main():
         if 'draw 0 ' not in stop_desc(ev):
             raise dap.DapError('first stop not in draw 0: ' + stop_desc(ev))
         c.request('threads')
-        for _ in range(a.stops):
+        for _ in range(a.stops if want & {'resumed', 'fresh'} else 0):
             ms, _ = measure_continue(c, expect_draw=0)
             res['resumed'].append(ms)
         hit = step * (a.stops + 2)
-        for i in range(a.stops):
+        for i in range(a.stops if 'fresh' in want else 0):
             hit += step
             dap.set_breakpoints(c, {mesh: [{'line': 27, 'hitCondition': '== %d' % hit}],
                                     sky: [{'line': 18, 'hitCondition': '== %d' % (last_hit + 1)}] if i % 2 == 0 else []})
@@ -141,7 +211,11 @@ def main():
         c.close()
 
         # Worst case: the last hit of the last draw, a new pass over the whole capture.
-        for _ in range(a.worst):
+        # Steps from breakpoint stops spread over the first draw.
+        if want & {'next', 'stepIn', 'end', 'back', 'back_model'}:
+            step_series(a, sock, mesh, step, res, want)
+
+        for _ in range(a.worst if 'worst' in want else 0):
             c = dap.connect(sock)
             t = dap.start_session(c, {sky: [{'line': 18}]})
             c.wait_event('stopped', after=t)
@@ -156,7 +230,7 @@ def main():
         print('DAP continue -> stopped, lit_mesh %s, frames 0-2, load average %s' % (a.size, loadavg()))
         print('%-8s %10s %10s %10s %6s' % ('series', 'median ms', 'min ms', 'max ms', 'n'))
         summary = {'size': a.size, 'last_hit': last_hit, 'loadavg': loadavg()}
-        for k in ('early', 'resumed', 'fresh', 'worst'):
+        for k in series:
             v = res[k]
             if not v:
                 continue

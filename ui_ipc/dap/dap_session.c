@@ -9,6 +9,7 @@
 #include "debugger/dap_capture.h"
 #include "debugger/dap_engine.h"
 #include "debugger/dap_eval.h"
+#include "ui_ipc/dap/dap_history.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 #include "ui_ipc/dap/dap_wire.h"
 
@@ -126,6 +127,11 @@ static void drop_others(struct dap_session *s)
     s->n_others = 0;
 }
 
+void dap_session_drop_others(struct dap_session *s)
+{
+    drop_others(s);
+}
+
 static void session_free(struct dap_session *s)
 {
 #ifdef GLR_HAVE_PROFILE
@@ -136,6 +142,7 @@ static void session_free(struct dap_session *s)
     if (s->snap)
         sh_snapshot_unref(s->snap);
     drop_others(s);
+    dap_history_free(s->hist);
     sh_store_free(s->store);
     cJSON_Delete(s->pending_attach);
     cJSON_Delete(s->held);
@@ -193,6 +200,8 @@ struct job {
     struct dap_bp *bps;
     enum dap_step steps[1];
     bool is_step;
+    enum dap_pass_kind kind;
+    bool other_thread;   /* a step of a resident warp (thread >= 2) */
     bool pixel;          /* debug this pixel: the stop is the invocation that wrote s->pixel */
 };
 
@@ -211,15 +220,19 @@ static void finish(struct dap_session *s, struct job *j)
     atomic_store(&s->pause, 0);
     struct dap_pass_res *r = &j->res;
     if (r->status == DAP_PASS_STOPPED && r->snap) {
-        sh_store_add(s->store, r->snap);
+        uint64_t snap_id = sh_store_add(s->store, r->snap);
+        uint64_t *other_ids = r->n_others ? calloc((size_t)r->n_others, sizeof *other_ids) : NULL;
         if (s->snap)
             sh_snapshot_unref(s->snap);
         s->snap = r->snap;
         r->snap = NULL;
         /* The resident warps count against the store's budget like the stop itself. */
         drop_others(s);
-        for (int i = 0; i < r->n_others; i++)
-            sh_store_add(s->store, r->others[i]);
+        for (int i = 0; i < r->n_others; i++) {
+            uint64_t id = sh_store_add(s->store, r->others[i]);
+            if (other_ids)
+                other_ids[i] = id;
+        }
         s->others = r->others;
         s->n_others = r->n_others;
         s->other_keys = r->other_keys;
@@ -229,6 +242,7 @@ static void finish(struct dap_session *s, struct job *j)
         r->other_key_ok = NULL;
         r->n_others = 0;
         s->key = r->key;
+        s->key_depth = r->depth;
         s->have_key = true;
         s->pos_seq = r->seq;
         s->pos_lane = r->key.lane;
@@ -249,6 +263,9 @@ static void finish(struct dap_session *s, struct job *j)
         else
             snprintf(desc, sizeof desc, "%s, lane %d", sh_snapshot_title(s->snap), h->focus_lane);
         cJSON_AddStringToObject(b, "description", desc);
+        dap_history_stopped(s, j->other_thread ? DAP_PASS_RUN : (int)j->kind, j->steps[0], r, snap_id, other_ids,
+                            desc);
+        free(other_ids);
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         if (!j->pixel && !strcmp(r->reason, "breakpoint")) {
@@ -256,12 +273,15 @@ static void finish(struct dap_session *s, struct job *j)
             cJSON_AddItemToArray(ids, cJSON_CreateNumber(r->bp_id));
         }
         dap_event(s, "stopped", b);
-    } else if (r->status == DAP_PASS_LANE_FINISHED && s->snap) {
-        dap_output(s, "console", "the focused invocation finished: the view stays at its last position\n");
+    } else if ((r->status == DAP_PASS_LANE_FINISHED || r->status == DAP_PASS_AT_START) && s->snap) {
+        bool fin = r->status == DAP_PASS_LANE_FINISHED;
+        char line[300];
+        snprintf(line, sizeof line, "%s: the view stays at its last position\n", fin ? "the focused invocation finished" : r->message);
+        dap_output(s, "console", line);
         s->stopped = true;
         cJSON *b = cJSON_CreateObject();
         cJSON_AddStringToObject(b, "reason", "step");
-        cJSON_AddStringToObject(b, "description", "the focused invocation finished");
+        cJSON_AddStringToObject(b, "description", fin ? "the focused invocation finished" : r->message);
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         dap_event(s, "stopped", b);
@@ -287,6 +307,7 @@ static void finish(struct dap_session *s, struct job *j)
         s->have_key = false;
         s->pos_seq = 0;
         s->pos_lane = 0;
+        dap_history_clear(s);
         cJSON *b = cJSON_CreateObject();
         cJSON_AddStringToObject(b, "reason", "pause");
         cJSON_AddStringToObject(b, "description", "end of frame");
@@ -307,7 +328,10 @@ static void *worker(void *arg)
 {
     struct job *j = arg;
     struct dap_session *s = j->s;
-    dap_engine_run(s->runner, &j->req, &j->res);
+    if (j->kind == DAP_PASS_REVERSE)
+        dap_history_reverse(s->runner, &j->req, &j->res);
+    else
+        dap_engine_run(s->runner, &j->req, &j->res);
     /* The lock is the server's: keep its address, session_free() frees s. */
     pthread_mutex_t *lock = s->host.lock;
     pthread_mutex_lock(lock);
@@ -357,6 +381,7 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
     if (!j)
         return -1;
     j->s = s;
+    j->kind = kind;
     int n = collect_bps(s, &j->bps);
     if (n < 0) {
         free(j);
@@ -396,12 +421,26 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         j->req.key = s->key;
         j->req.key.lane = s->focus;
         /* Stepping another resident warp (thread t): replay to its last instruction instead. */
-        if (s->step_thread >= 2 && s->step_thread - 2 < s->n_others && s->other_key_ok[s->step_thread - 2])
+        if (s->step_thread >= 2 && s->step_thread - 2 < s->n_others && s->other_key_ok[s->step_thread - 2]) {
             j->req.key = s->other_keys[s->step_thread - 2];
+            j->other_thread = true;
+        }
         s->step_thread = 1;
         j->steps[0] = step;
         j->req.steps = j->steps;
         j->req.n_steps = 1;
+        break;
+    case DAP_PASS_BACK:   /* dap_history.h: the focused lane's previous statement */
+        j->req.replay = true;
+        j->req.back = true;
+        j->req.key = s->key;
+        j->req.key.lane = s->focus;
+        j->req.back_depth = s->key_depth;
+        break;
+    case DAP_PASS_REVERSE:   /* the last matching hit before the position, then a pass to it */
+        j->req.have_before = true;
+        j->req.before_seq = s->pos_seq;
+        j->req.before_lane = s->pos_lane;
         break;
     }
     s->running = true;
@@ -712,7 +751,7 @@ static cJSON *capabilities(void)
                                  "supportsConditionalBreakpoints", "supportsLogPoints", "supportsLoadedSourcesRequest",
                                  "supportsEvaluateForHovers", "supportsTerminateRequest", "supportsReadMemoryRequest",
                                  "supportsBreakpointLocationsRequest", "supportsCompletionsRequest",
-                                 "supportsRestartRequest" };
+                                 "supportsRestartRequest", "supportsStepBack" };
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         cJSON_AddBoolToObject(c, yes[i], true);
     cJSON_AddArrayToObject(c, "exceptionBreakpointFilters");
@@ -790,6 +829,7 @@ static void restart(struct dap_session *s, const cJSON *req)
     s->snap = NULL;
     drop_others(s);
     dap_inspect_reset(s);
+    dap_history_clear(s);
     s->have_key = false;
     s->pos_seq = 0;
     s->pos_lane = 0;
@@ -939,7 +979,9 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             }
             dap_respond(s, msg, true, b, NULL);
             enum dap_step st = !strcmp(cmd, "stepIn") ? DAP_STEP_IN : !strcmp(cmd, "stepOut") ? DAP_STEP_OUT : DAP_STEP_NEXT;
-            if (dap_start_pass(s, cmd[0] == 'c' ? (s->snap ? DAP_PASS_CONTINUE : DAP_PASS_RUN) : DAP_PASS_STEP, st) != 0)
+            /* A kept stop this step led to before (after a step back) is shown as it was. */
+            bool kept = cmd[0] != 'c' && s->step_thread == 1 && dap_history_forward(s, st);
+            if (!kept && dap_start_pass(s, cmd[0] == 'c' ? (s->snap ? DAP_PASS_CONTINUE : DAP_PASS_RUN) : DAP_PASS_STEP, st) != 0)
                 dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
         }
     } else if (!strcmp(cmd, "pause")) {
@@ -961,7 +1003,7 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
         atomic_store(&s->pause, 1);
     } else if (!strcmp(cmd, "restart")) {
         restart(s, msg);
-    } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_protocol_extra_request(s, cmd, msg, args) &&
+    } else if (!dap_history_request(s, cmd, msg, args) && !dap_inspect_request(s, cmd, msg, args) && !dap_protocol_extra_request(s, cmd, msg, args) &&
                !dap_custom_request(s, cmd, msg, args)) {
         char m[200];
         snprintf(m, sizeof m, "unsupported request '%.100s'", cmd);

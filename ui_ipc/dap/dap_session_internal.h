@@ -96,11 +96,17 @@ struct dap_session {
     /* debug this pixel (dap_pixel.h): the next run pass stops at this invocation only */
     bool pixel_pending;
     struct dap_pixel_stop pixel;
+    /* stepping backwards (dap_history.c): the kept stops, and the call depth at the key */
+    struct dap_history *hist;
+    int key_depth;
     /* glreplay/profile results of this session only (dap_profile.c) */
     struct dap_profile_store *profiles;
 };
 
-enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP };
+/* BACK and REVERSE: stepBack / reverseContinue through the model (dap_history.h). */
+enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP, DAP_PASS_BACK, DAP_PASS_REVERSE };
+/* Releases the resident warps' snapshots of the current stop. */
+void dap_session_drop_others(struct dap_session *s);
 
 void dap_respond(struct dap_session *s, const cJSON *req, bool ok, cJSON *body, const char *message);
 void dap_event(struct dap_session *s, const char *name, cJSON *body);
