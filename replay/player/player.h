@@ -129,6 +129,7 @@ typedef int (*glrh_make_current_fn)(void *mc, uint32_t ctx_id);
 typedef int (*glrh_restore_fn)(void *user, const struct glrh_capture *cap, struct glr_dispatch *d,
                                glrh_make_current_fn make_current, void *mc, char *err, size_t err_size);
 
+struct glr_call;
 struct glrh_options {
     unsigned loops;         /* passes; 0 means 1 */
     bool verify;            /* compare every swap with its reference image */
@@ -156,9 +157,13 @@ struct glrh_options {
      * buffer *buffer of a framebuffer object, the back buffer of the default one) is read as RGBA8
      * and handed to got() (ok false: it could not be read). */
     const struct glrh_probe *probe;
+    /* Called in the first pass right before every draw is replayed, with the draw's context
+     * current: what it samples can be read back from the driver as the draw will see it (the
+     * textures of `glreplay report`). The callback must leave every GL state as it found it. */
+    void (*before_draw)(void *user, uint64_t record, const struct glr_call *c, const struct glrh_context *ctx);
+    void *before_draw_user;
 };
 
-struct glr_call;
 struct glrh_probe {
     int x, y;
     bool (*want)(void *user, uint64_t record, const struct glr_call *c, uint32_t *buffer);

@@ -234,6 +234,8 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
         r->unrecorded[c->cmd]++;
         return;
     }
+    if (r->opt->before_draw && r->pass == 0 && r->current && glrh_cmd_is_draw(c->cmd))
+        r->opt->before_draw(r->opt->before_draw_user, r->record, c, r->current->desc);
     int k = glr_dispatch_call(r->disp, c);
     r->res->counts[k]++;
     if (k == GLR_DISPATCH_MISSING)

@@ -12,6 +12,8 @@
 2. glmark2 (a real program, its texture scene) with its data folder copied and every fragment
    shader given a hostile comment (`</script><script>...`, an `<img onerror>`): the source must show
    as text, no script beyond the page's own may run, and the scene's texture shows as an image.
+2b. glmark2's desktop scene (render to texture): the textures a draw samples, as the driver holds
+   them before it, are shown and equal the render target an earlier event drew.
 3. A screenshot of the layout (chromium --screenshot): the asked size and not blank.
 4. Bad input: a missing, a truncated and a non-capture file, an --out that is a file, a non-empty
    foreign folder: one "glreplay: ..." line and exit status 2.
@@ -113,7 +115,7 @@ def check_common(res, cap, name):
             fail('%s: event %d: %d of %d texture images did not load' % (name, v['record'], v['texture_images'] - v['texture_images_loaded'], v['texture_images']))
     if res['pwned']:
         fail('%s: a script from the capture ran in the page' % name)
-    expected = {'report.js', 'data/info.js', 'data/events.js', 'data/programs.js', 'data/model.js', 'data/profile.js'}
+    expected = {'report.js', 'data/info.js', 'data/events.js', 'data/programs.js', 'data/model.js', 'data/profile.js', 'data/dtex.js'}
     for s in res['script_srcs']:
         if s is None or (s not in expected and not re.fullmatch(r'data/d/\d+\.js', s)):
             fail('%s: unexpected script in the page: %r' % (name, s))
@@ -219,6 +221,43 @@ def test_glmark2_hostile(tmp):
           flush=True)
 
 
+def test_glmark2_render_targets(tmp):
+    """glmark2's desktop scene draws windows into framebuffer objects and then samples their textures:
+    the state model has no contents for them, so only the driver pass (data/dtex) can picture them.
+    Each driver image shown at a draw must load, and one of them must equal the thumbnail of an
+    earlier event (the render target that drew it), pixel for pixel."""
+    cap = os.path.join(tmp, 'desktop.glcap')
+    p = run([ARGS.glreplay, 'capture', '--frame', '3', '--out', cap, '--', ARGS.glmark2, '-s', '160x120',
+             '-b', 'desktop:nframes=6'])
+    if p.returncode != 0:
+        fail('capture glmark2 desktop: ' + describe(p))
+        return
+    out = os.path.join(tmp, 'desktop')
+    if not report(tmp, cap, out, extra=('--no-model',)):
+        return
+    res, _ = selftest(tmp, out + '/index.html')
+    if not res:
+        return
+    draws = [v for v in res['visited'] if 'glDraw' in v['title']]
+    shown = [(v['record'], f) for v in draws for f in v.get('texture_images_driver', [])]
+    if not shown or any(not f for _, f in shown):
+        fail('glmark2 desktop: driver texture images missing or not loaded at draws: %r' % shown[:8])
+        return
+    thumbs = {}
+    for name in os.listdir(os.path.join(out, 'thumbs')):
+        rec = int(name.split('.')[0])
+        thumbs[rec] = read_png(os.path.join(out, 'thumbs', name))
+    matched = 0
+    for rec, f in shown:
+        img = read_png(os.path.join(out, f))
+        if any(r < rec and t == img for r, t in thumbs.items()):
+            matched += 1
+    if not matched:
+        fail('glmark2 desktop: no driver texture image equals the render target an earlier event drew')
+    print('glmark2 desktop: %d driver texture images at %d draws, %d equal an earlier render target' % (
+        len(shown), len(draws), matched), flush=True)
+
+
 def test_bad_input(tmp):
     good = os.path.join(tmp, 'lit.glcap')
     truncated = os.path.join(tmp, 'trunc.glcap')
@@ -307,6 +346,7 @@ def main():
         test_sample(tmp)
         if ARGS.glmark2:
             test_glmark2_hostile(tmp)
+            test_glmark2_render_targets(tmp)
         test_bad_input(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -45,7 +45,16 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress,
 /* The thumbnails pass (report_thumbs.c): replays the capture on the driver (EGL surfaceless) and
  * writes thumbs/<record>.png after every draw, clear and blit. The number written in *written. */
 int glrr_write_thumbs(const char *capture, const char *out_dir, unsigned max_side, bool progress,
-                      uint64_t *written, char *err, size_t err_size);
+                      uint64_t *written, uint64_t *texture_images, char *err, size_t err_size);
+
+/* The textures each draw samples as the driver holds them right before it (report_textures.c):
+ * PNGs in data/dtex/ and data/dtex.js. Fed from the thumbnails pass's driver replay. */
+struct glrr_dtex;
+struct glrh_context;
+struct glrr_dtex *glrr_dtex_new(const char *out_dir);
+void glrr_dtex_free(struct glrr_dtex *t);
+void glrr_dtex_before_draw(struct glrr_dtex *t, uint64_t record, const struct glrh_context *ctx);
+int glrr_dtex_finish(struct glrr_dtex *t, uint64_t *images, char *err, size_t err_size);
 
 /* Runs `exe ARGS...` and returns its standard output (malloc'd, NUL-terminated) when it exits 0
  * or 1 (`model --compare` exits 1 when a comparison fails); NULL with err set (the last line

@@ -99,7 +99,7 @@ static int prepare_out(const char *dir, char *err, size_t n)
             return -1;
         }
     }
-    const char *subs[] = { "data", "data/d", "data/tex", "thumbs" };
+    const char *subs[] = { "data", "data/d", "data/tex", "data/dtex", "thumbs" };
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (prepare_subdir(dir, subs[i], err, n) != 0)
             return -1;
@@ -220,10 +220,15 @@ int glr_report_write(const struct glr_report_options *o, char *err, size_t err_s
     if (glrr_write_events(o->capture, o->out_dir, o->progress, &sum, err, err_size) != 0)
         return -1;
     double t_events = now_s();
-    uint64_t thumbs = 0;
+    uint64_t thumbs = 0, driver_textures = 0;
     char thumb_err[512] = "";
-    if (glrr_write_thumbs(o->capture, o->out_dir, o->thumb_max, o->progress, &thumbs, thumb_err, sizeof thumb_err) != 0)
+    if (glrr_write_thumbs(o->capture, o->out_dir, o->thumb_max, o->progress, &thumbs, &driver_textures, thumb_err,
+                          sizeof thumb_err) != 0) {
         fprintf(stderr, "glreplay: warning: report: no driver thumbnails: %s\n", thumb_err);
+        /* The page then shows the model's texture images only, and says why. */
+        if (write_optional(o->out_dir, "dtex", NULL, true, thumb_err, err, err_size) != 0)
+            return -1;
+    }
     double t_thumbs = now_s();
     char why[1024] = "";
     cJSON *model = NULL;
@@ -251,6 +256,7 @@ int glr_report_write(const struct glr_report_options *o, char *err, size_t err_s
     cJSON *info = cJSON_CreateObject();
     cJSON_AddStringToObject(info, "program", program);
     cJSON_AddNumberToObject(info, "thumbnails", (double)thumbs);
+    cJSON_AddNumberToObject(info, "driver_texture_images", (double)driver_textures);
     cJSON_AddStringToObject(info, "thumbnail_error", thumb_err);
     cJSON_AddNumberToObject(info, "thumb_max", o->thumb_max);
     cJSON *t = cJSON_AddObjectToObject(info, "seconds");
@@ -260,10 +266,11 @@ int glr_report_write(const struct glr_report_options *o, char *err, size_t err_s
     cJSON_AddNumberToObject(t, "profile", t_end - t_model);
     if (write_optional(o->out_dir, "info", info, true, "", err, err_size) != 0)
         return -1;
-    printf("report: %s/index.html: %llu events (%llu draws, %llu clears, %llu blits), %llu thumbnails%s%s; "
+    printf("report: %s/index.html: %llu events (%llu draws, %llu clears, %llu blits), %llu thumbnails, %llu driver texture images%s%s; "
            "%.2f s (events %.2f, thumbnails %.2f, model %.2f, profile %.2f)\n",
            o->out_dir, (unsigned long long)sum.records, (unsigned long long)sum.draws,
            (unsigned long long)sum.clears, (unsigned long long)sum.blits, (unsigned long long)thumbs,
+           (unsigned long long)driver_textures,
            o->model ? (have_model ? ", model agreement" : ", model agreement FAILED") : "",
            o->profile ? (have_profile ? ", profile" : ", profile FAILED") : "", t_end - t0, t_events - t0,
            t_thumbs - t_events, t_model - t_thumbs, t_end - t_model);

@@ -1,6 +1,7 @@
 /* The thumbnails of a report: the capture replayed on the driver (the headless replayer of
  * `glreplay replay`, EGL surfaceless), with the draw framebuffer's colour image after every draw,
- * clear and blit written downscaled to thumbs/<record>.png. */
+ * clear and blit written downscaled to thumbs/<record>.png, and the textures each draw samples as
+ * the driver holds them before it (report_textures.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,12 @@ static void on_image(void *user, uint64_t record, uint32_t cmd, const uint8_t *r
     }
 }
 
+static void before_draw(void *user, uint64_t record, const struct glr_call *c, const struct glrh_context *ctx)
+{
+    (void)c;
+    glrr_dtex_before_draw(user, record, ctx);
+}
+
 /* A snapshot capture's initial state is restored before the pass, as `glreplay replay` does. */
 static int restore_snapshot(void *user, const struct glrh_capture *cap, struct glr_dispatch *d,
                             glrh_make_current_fn make_current, void *mc, char *err, size_t err_size)
@@ -39,15 +46,18 @@ static int restore_snapshot(void *user, const struct glrh_capture *cap, struct g
 }
 
 int glrr_write_thumbs(const char *capture, const char *out_dir, unsigned max_side, bool progress,
-                      uint64_t *written, char *err, size_t err_size)
+                      uint64_t *written, uint64_t *texture_images, char *err, size_t err_size)
 {
+    *written = *texture_images = 0;
     struct glrh_capture *cap = glrh_capture_open(capture, err, err_size);
     if (!cap)
         return -1;
     struct thumbs t = { .dir = out_dir, .max_side = max_side };
+    struct glrr_dtex *dtex = glrr_dtex_new(out_dir);
     FILE *devnull = fopen("/dev/null", "w");
     struct glrh_options opt = { .loops = 1, .out = devnull ? devnull : stderr, .progress = progress,
-                                .on_image = on_image, .on_image_user = &t };
+                                .on_image = on_image, .on_image_user = &t,
+                                .before_draw = dtex ? before_draw : NULL, .before_draw_user = dtex };
     struct glr_restore *snapshot = NULL;
     int rc = 0;
     if (strcmp(cap->initial_state, "snapshot") == 0) {
@@ -60,6 +70,9 @@ int glrr_write_thumbs(const char *capture, const char *out_dir, unsigned max_sid
     struct glrh_result res;
     if (rc == 0)
         rc = glrh_replay(cap, &opt, &res, err, err_size);
+    if (rc == 0 && dtex)
+        rc = glrr_dtex_finish(dtex, texture_images, err, err_size);
+    glrr_dtex_free(dtex);
     glr_restore_free(snapshot);
     glrh_capture_close(cap);
     if (devnull)

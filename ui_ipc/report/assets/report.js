@@ -10,6 +10,7 @@
     programs: function (j) { R.data.programs = j; },
     model: function (j) { R.data.model = j; },
     profile: function (j) { R.data.profile = j; },
+    dtex: function (j) { R.data.dtex = j; },
     detail: function (j) {
       R.details[j.record] = j;
       const w = R.waiting[j.record];
@@ -189,12 +190,22 @@
         sh.appendChild(b);
       });
     }
+    // The driver's image of each unit's texture right before this draw (data/dtex.js): render
+    // targets, float, compressed and depth textures too; the model's upload where there is none.
+    const D = R.data.dtex, drv = (D && D.draws && D.draws[d.record]) || [];
+    // By unit and target: the replay's texture names are its own, not the captured ones.
+    const drvOf = function (unit, target) {
+      for (let i = 0; i < drv.length; i++) if (drv[i][0] === unit && drv[i][1] === target) return drv[i][3];
+      return null;
+    };
     const texRows = (d.textures || []).map(function (t) {
       let pic = t.image_note || '';
-      if (t.png) { pic = el('img'); pic.src = t.png; pic.alt = 'texture ' + t.texture; }
+      const f = drvOf(t.unit, t.target);
+      if (f) { pic = el('img'); pic.src = f; pic.alt = 'texture ' + t.texture + ' (driver)'; pic.className = 'drv'; }
+      else if (t.png) { pic = el('img'); pic.src = t.png; pic.alt = 'texture ' + t.texture; }
       return [t.unit, t.target, t.texture, t.internal_format, t.width + 'x' + t.height, t.min_filter + ' / ' + t.mag_filter, pic];
     });
-    if (texRows.length) { const t = table(['unit', 'target', 'name', 'format', 'size', 'filter', 'level 0'], texRows); t.className = 'tex'; tx.appendChild(t); }
+    if (texRows.length) { const t = table(['unit', 'target', 'name', 'format', 'size', 'filter', 'level 0 before this draw'], texRows); t.className = 'tex'; tx.appendChild(t); }
     else tx.textContent = 'none bound';
     const bufRows = (d.buffers || []).map(function (b) {
       const head = b.first_floats ? b.first_floats.map(function (f) { return f === null ? 'NaN' : +f.toPrecision(5); }).join(', ') : (b.note || (b.contents_known ? '' : 'contents not known'));
@@ -384,6 +395,7 @@
         shot: res.shot, shot_w: $('d-shot').naturalWidth, shot_h: $('d-shot').naturalHeight,
         shaders: shaders, textures: document.querySelectorAll('#d-textures tr').length - 1 > 0 ? document.querySelectorAll('#d-textures tr').length - 1 : 0,
         texture_images: document.querySelectorAll('#d-textures img').length,
+        texture_images_driver: Array.prototype.map.call(document.querySelectorAll('#d-textures img.drv'), function (i) { return i.complete && i.naturalWidth > 0 ? i.getAttribute('src') : ''; }),
         texture_images_loaded: Array.prototype.filter.call(document.querySelectorAll('#d-textures img'), function (i) { return i.complete && i.naturalWidth > 0; }).length,
         state: $('d-state').textContent.length, model: $('d-model').textContent, vertex: $('d-vertex').textContent });
     }
