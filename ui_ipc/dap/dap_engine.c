@@ -113,6 +113,8 @@ struct pass {
     bool stepping;
     int step_index, step_line, step_depth;
     bool cond_error_logged;
+    unsigned exceptions;     /* the filters the pass watches (a continue resumes only with the same) */
+    struct dap_exc_state *exc;
 };
 
 static uint64_t hash_key(int stage, uint64_t warp)
@@ -363,7 +365,20 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         ws->call_line[k] = gm_warp_frame_line(w, k);
     ws->depth = d;
 
-    if (ps->stepping) {
+    struct dap_exc_hit xh;
+    bool exc_now = false;
+    if (ps->exc && !ps->stopped && !rq->replay && dap_exc_observe(ps->exc, info, w, is, &xh)) {
+        /* An exception filter matched (dap_exception.c): stop at the instruction that did it. */
+        uint64_t seq = ps->instructions - 1;
+        if (!rq->have_after || seq > rq->after_seq || (seq == rq->after_seq && xh.lane > rq->after_lane)) {
+            ps->res->exc = xh;
+            take_snapshot(ps, info, w, &xh.at, xh.lane, 0, "exception", issue_no);
+            exc_now = true;
+        }
+    }
+    if (exc_now) {
+        /* stopped here: no breakpoint of this instruction counts */
+    } else if (ps->stepping) {
         step_observe(ps, info, w, is, issue_no);
     } else if (!ps->stopped && rq->pause && atomic_load(rq->pause)) {
         take_snapshot(ps, info, w, is, lowest_lane(is->active), 0, "pause", issue_no);
@@ -502,6 +517,7 @@ static void pass_free(void *p)
     free(ps->own_bps);
     free(ps->ws);
     free(ps->counts);
+    dap_exc_free(ps->exc);
     free(ps);
 }
 
@@ -559,7 +575,8 @@ static bool resumable(const struct pass *ps, const struct dap_pass_req *req)
 {
     return ps && ps->stopped && !ps->pending_lost && req->have_after && !req->replay && !(req->pause && atomic_load(req->pause)) &&
            req->after_seq == ps->res_seq && req->after_lane == ps->res_lane && req->only_draw == ps->only_draw &&
-           req->only_x == ps->only_x && req->only_y == ps->only_y && same_bps(ps, req);
+           req->only_x == ps->only_x && req->only_y == ps->only_y && req->exceptions == ps->exceptions &&
+           same_bps(ps, req);
 }
 
 static struct pass *pass_new(const struct dap_pass_req *req)
@@ -587,6 +604,11 @@ static struct pass *pass_new(const struct dap_pass_req *req)
     ps->only_draw = req->only_draw;
     ps->only_x = req->only_x;
     ps->only_y = req->only_y;
+    ps->exceptions = req->exceptions;
+    if (req->exceptions && !req->replay && !(ps->exc = dap_exc_new(req->exceptions))) {
+        pass_free(ps);
+        return NULL;
+    }
     return ps;
 }
 
@@ -595,7 +617,7 @@ static void limit_runner(struct dap_runner *r, const struct dap_pass_req *req)
 {
     if (!r->limit_to_shaders)
         return;
-    if (req->replay || (req->pause && atomic_load(req->pause))) {
+    if (req->replay || req->exceptions || (req->pause && atomic_load(req->pause))) {
         r->limit_to_shaders(r->impl, NULL, -1);
         return;
     }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "shadow/shadow.h"
+#include "ui_ipc/dap/dap_exception.h"
 #include "ui_ipc/dap/dap_runner.h"
 
 enum dap_hit_op { DAP_HIT_ANY, DAP_HIT_EQ, DAP_HIT_GE, DAP_HIT_GT, DAP_HIT_LE, DAP_HIT_LT, DAP_HIT_MOD };
@@ -58,6 +59,7 @@ struct dap_pass_req {
     /* Hits only count in this draw (-1: all) and, for fragments, at this pixel (x < 0: all). */
     int only_draw;
     int only_x, only_y;
+    unsigned exceptions;         /* DAP_EXC_* filters (dap_exception.h): stop where one happens */
 };
 
 enum dap_pass_status {
@@ -84,6 +86,7 @@ struct dap_pass_res {
     struct dap_stop_key *other_keys;
     bool *other_key_ok;
     uint64_t instructions;       /* warp instructions observed */
+    struct dap_exc_hit exc;      /* reason "exception": what happened, which lanes, where */
     uint64_t hits_seen;          /* hits counted (all breakpoints): the frame's total when it ended without a stop */
     char message[256];
 };

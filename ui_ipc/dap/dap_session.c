@@ -132,6 +132,7 @@ static void session_free(struct dap_session *s)
     dap_profile_session_end(s);
 #endif
     free_sources(s);
+    dap_feat_free(s);
     dap_inspect_reset(s);
     if (s->snap)
         sh_snapshot_unref(s->snap);
@@ -236,19 +237,28 @@ static void finish(struct dap_session *s, struct job *j)
         s->stopped = true;
         dap_inspect_reset(s);
         cJSON *b = cJSON_CreateObject();
-        cJSON_AddStringToObject(b, "reason", j->pixel ? "entry" : r->reason);
+        cJSON_AddStringToObject(b, "reason", j->pixel ? "entry"
+                                             : !strcmp(r->reason, "breakpoint") && dap_feat_is_function_bp(s, r->bp_id)
+                                                 ? "function breakpoint" : r->reason);
         char desc[256];
         const sh_header *h = sh_snapshot_header(s->snap);
         if (j->pixel)
             snprintf(desc, sizeof desc, "first line of the invocation that wrote pixel (%d, %d) at event %llu: %s, lane %d",
                      s->pixel.x, s->pixel.y, (unsigned long long)s->pixel.record, sh_snapshot_title(s->snap),
                      h->focus_lane);
+        else if (!strcmp(r->reason, "exception"))
+            snprintf(desc, sizeof desc, "%s, lane %d", sh_snapshot_title(s->snap), h->focus_lane);
         else if (!strcmp(r->reason, "breakpoint"))
             snprintf(desc, sizeof desc, "hit %llu of breakpoint %d: %s, lane %d", (unsigned long long)r->hit, r->bp_id,
                      sh_snapshot_title(s->snap), h->focus_lane);
         else
             snprintf(desc, sizeof desc, "%s, lane %d", sh_snapshot_title(s->snap), h->focus_lane);
         cJSON_AddStringToObject(b, "description", desc);
+        s->have_exc = !j->pixel && !strcmp(r->reason, "exception");
+        if (s->have_exc) {
+            s->exc = r->exc;
+            dap_feat_exception_stopped(s, &r->exc, b);
+        }
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         if (!j->pixel && !strcmp(r->reason, "breakpoint")) {
@@ -334,6 +344,8 @@ static int collect_bps(struct dap_session *s, struct dap_bp **out)
     for (int i = 0; i < s->n_sources && !s->no_debug; i++)
         for (int b = 0; b < s->sources[i].n_bps; b++)
             n += s->sources[i].bps[b].n_locs;
+    for (int f = 0; f < s->n_fn_bps && !s->no_debug; f++)
+        n += s->fn_bps[f].n_locs;
     struct dap_bp *bps = calloc((size_t)n + 1, sizeof *bps);
     if (!bps)
         return -1;
@@ -345,6 +357,11 @@ static int collect_bps(struct dap_session *s, struct dap_bp **out)
                 bps[k++] = (struct dap_bp){ e->id, e->loc_shader[l], e->loc_line[l], e->hit_op, e->hit_n,
                                             e->condition, e->log_message };
         }
+    /* Function breakpoints (dap_feat_session.c) bind to a function's entry line: the same hits. */
+    for (int f = 0; f < s->n_fn_bps && !s->no_debug; f++)
+        for (int l = 0; l < s->fn_bps[f].n_locs; l++)
+            bps[k++] = (struct dap_bp){ s->fn_bps[f].id, s->fn_bps[f].loc_shader[l], s->fn_bps[f].loc_line[l],
+                                        s->fn_bps[f].hit_op, s->fn_bps[f].hit_n, s->fn_bps[f].condition, NULL };
     *out = bps;
     return n;
 }
@@ -370,6 +387,7 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
     j->req.log_limit = s->log_limit;
     j->req.only_draw = -1;
     j->req.only_x = j->req.only_y = -1;
+    j->req.exceptions = s->no_debug ? 0 : s->exc_filters;
     if (kind == DAP_PASS_RUN && s->pixel_pending) {
         /* debug this pixel: only the invocation's breakpoint, counted in its draw at its pixel */
         j->bps[0] = s->pixel.bp;
@@ -715,7 +733,10 @@ static cJSON *capabilities(void)
                                  "supportsRestartRequest" };
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         cJSON_AddBoolToObject(c, yes[i], true);
-    cJSON_AddArrayToObject(c, "exceptionBreakpointFilters");
+    cJSON_AddBoolToObject(c, "supportsExceptionInfoRequest", true);
+    cJSON_AddBoolToObject(c, "supportsExceptionFilterOptions", true);
+    cJSON_AddBoolToObject(c, "supportsFunctionBreakpoints", true);
+    cJSON_AddItemToObject(c, "exceptionBreakpointFilters", dap_exc_filters_json());
     return c;
 }
 
@@ -812,7 +833,7 @@ static void begin(struct dap_session *s)
     int n = 0;
     for (int i = 0; i < s->n_sources; i++)
         n += s->sources[i].n_bps;
-    if (n || s->pixel_pending || s->no_debug)
+    if (n || s->n_fn_bps || s->exc_filters || s->pixel_pending || s->no_debug)
         dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
     else
         dap_output(s, "console", "no breakpoints: set one on a shader line (or pause) to run the frame\n");
@@ -895,12 +916,7 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
     } else if (!strcmp(cmd, "setBreakpoints")) {
         if (set_breakpoints(s, msg, args))
             msg = NULL;   /* answered by the reader thread */
-    } else if (!strcmp(cmd, "setExceptionBreakpoints")) {
-        cJSON *b = cJSON_CreateObject();
-        cJSON_AddArrayToObject(b, "breakpoints");
-        dap_respond(s, msg, true, b, NULL);
-    } else if (!strcmp(cmd, "setFunctionBreakpoints") || !strcmp(cmd, "setDataBreakpoints") ||
-               !strcmp(cmd, "setInstructionBreakpoints")) {
+    } else if (!strcmp(cmd, "setDataBreakpoints") || !strcmp(cmd, "setInstructionBreakpoints")) {
         cJSON *b = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(b, "breakpoints");
         const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
@@ -962,7 +978,7 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
     } else if (!strcmp(cmd, "restart")) {
         restart(s, msg);
     } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_protocol_extra_request(s, cmd, msg, args) &&
-               !dap_custom_request(s, cmd, msg, args)) {
+               !dap_feat_request(s, cmd, msg, args) && !dap_custom_request(s, cmd, msg, args)) {
         char m[200];
         snprintf(m, sizeof m, "unsupported request '%.100s'", cmd);
         dap_respond(s, msg, false, NULL, m);

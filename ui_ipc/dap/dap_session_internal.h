@@ -96,6 +96,14 @@ struct dap_session {
     /* debug this pixel (dap_pixel.h): the next run pass stops at this invocation only */
     bool pixel_pending;
     struct dap_pixel_stop pixel;
+    /* Exception breakpoints (dap_exception.h, dap_feat_session.c): the filters set, and the
+     * current stop's exception when it is one (exceptionInfo). */
+    unsigned exc_filters;
+    bool have_exc;
+    struct dap_exc_hit exc;
+    /* Function breakpoints (dap_feat_session.c): their bound locations, passed like line ones. */
+    struct dap_src_bp *fn_bps;
+    int n_fn_bps;
     /* glreplay/profile results of this session only (dap_profile.c) */
     struct dap_profile_store *profiles;
 };
@@ -127,6 +135,16 @@ void dap_loaded_source_events(struct dap_session *s, const char *reason, int sha
 /* Debug this pixel (launch/attach argument "pixel", glreplay/debugPixel): resolves the stop and
  * makes it the next run pass's. false with err set. */
 bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err, size_t err_size);
+
+/* dap_feat_session.c: setExceptionBreakpoints, exceptionInfo, setFunctionBreakpoints (true if
+ * the command was one of them, answered). */
+bool dap_feat_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+/* A pass ended in an exception stop: the stopped event's body fields (description, text). */
+void dap_feat_exception_stopped(struct dap_session *s, const struct dap_exc_hit *x, cJSON *body);
+/* Whether a breakpoint id is a function breakpoint's (its stop's reason is "function breakpoint"). */
+bool dap_feat_is_function_bp(const struct dap_session *s, int id);
+/* Frees the function breakpoints (session end). */
+void dap_feat_free(struct dap_session *s);
 
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);

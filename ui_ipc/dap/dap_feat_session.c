@@ -1,0 +1,252 @@
+/* Session requests for the breakpoints that are not source lines (issue 15 §3, §7):
+ *  - setExceptionBreakpoints / exceptionInfo: the filters of dap_exception.h;
+ *  - setFunctionBreakpoints: `main` of a stage or a named GLSL function. A function breakpoint
+ *    binds, in every captured shader that has the function (of the stage named, if any), to the
+ *    function's entry line (dap_funcs.h) and then counts hits, conditions and hit conditions
+ *    exactly as a line breakpoint there does (dap_engine.c): a lane hits when it arrives at that
+ *    line from another line, i.e. once per call.
+ * Names: "main", "shade_light", "STAGE:NAME" with STAGE one of vertex/vs/vert, fragment/fs/frag,
+ * geometry/gs/geom, tess_control/tcs/tesc, tess_evaluation/tes/tese, compute/cs/comp, or a
+ * captured shader's display name ("program3-FS-shader5.frag:main"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_eval.h"
+#include "ui_ipc/dap/dap_funcs.h"
+#include "ui_ipc/dap/dap_session_internal.h"
+
+void dap_feat_free(struct dap_session *s)
+{
+    for (int i = 0; i < s->n_fn_bps; i++) {
+        free(s->fn_bps[i].condition);
+        free(s->fn_bps[i].log_message);
+    }
+    free(s->fn_bps);
+    s->fn_bps = NULL;
+    s->n_fn_bps = 0;
+}
+
+/* ---------------------------------------------------------------- exceptions */
+
+void dap_feat_exception_stopped(struct dap_session *s, const struct dap_exc_hit *x, cJSON *body)
+{
+    (void)s;
+    /* VS Code shows `text` in the exception widget; description stays the thread's title. */
+    cJSON_AddStringToObject(body, "text", x->text);
+}
+
+static void set_exception_breakpoints(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    char err[200];
+    unsigned bits = 0;
+    cJSON *b = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(b, "breakpoints");
+    if (!dap_exc_parse(args, &bits, arr, err, sizeof err)) {
+        cJSON_Delete(b);
+        dap_respond(s, req, false, NULL, err);
+        return;
+    }
+    unsigned before = s->exc_filters;
+    s->exc_filters = bits;
+    dap_respond(s, req, true, b, NULL);
+    /* While the frame is idle (no stop), newly set filters run it again, as new breakpoints do. */
+    if (bits && bits != before && s->configured && !s->stopped && !s->running && !s->terminated)
+        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+}
+
+static void exception_info(struct dap_session *s, const cJSON *req)
+{
+    if (!s->stopped || !s->snap || !s->have_exc) {
+        dap_respond(s, req, false, NULL, "exceptionInfo: not stopped on an exception");
+        return;
+    }
+    const struct dap_exc_hit *x = &s->exc;
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "exceptionId", x->id);
+    cJSON_AddStringToObject(b, "description", x->text);
+    cJSON_AddStringToObject(b, "breakMode", "always");
+    cJSON *d = cJSON_AddObjectToObject(b, "details");
+    cJSON_AddStringToObject(d, "message", x->text);
+    cJSON_AddStringToObject(d, "typeName", x->id);
+    char trace[256];
+    snprintf(trace, sizeof trace, "%s (pc %d, line %d)", sh_snapshot_title(s->snap), x->at.pc, x->at.line);
+    cJSON_AddStringToObject(d, "stackTrace", trace);
+    /* Every lane that did it, for a client that lists them. */
+    cJSON *inner = cJSON_AddArrayToObject(d, "innerException");
+    for (int l = 0; l < 32; l++)
+        if ((x->lanes >> l) & 1) {
+            cJSON *e = cJSON_CreateObject();
+            char msg[64];
+            const sh_header *h = sh_snapshot_header(s->snap);
+            if (h->lane_pos_known)
+                snprintf(msg, sizeof msg, "lane %d (%d, %d)", l, h->lane_x[l], h->lane_y[l]);
+            else
+                snprintf(msg, sizeof msg, "lane %d", l);
+            cJSON_AddStringToObject(e, "message", msg);
+            cJSON_AddItemToArray(inner, e);
+        }
+    dap_respond(s, req, true, b, NULL);
+}
+
+/* ---------------------------------------------------------------- function breakpoints */
+
+static int stage_of_word(const char *w, size_t n)
+{
+    static const struct { const char *word; int stage; } words[] = {
+        { "vertex", GM_STAGE_VERTEX }, { "vs", GM_STAGE_VERTEX }, { "vert", GM_STAGE_VERTEX },
+        { "fragment", GM_STAGE_FRAGMENT }, { "fs", GM_STAGE_FRAGMENT }, { "frag", GM_STAGE_FRAGMENT },
+        { "geometry", GM_STAGE_GEOMETRY }, { "gs", GM_STAGE_GEOMETRY }, { "geom", GM_STAGE_GEOMETRY },
+        { "tess_control", GM_STAGE_TESS_CONTROL }, { "tcs", GM_STAGE_TESS_CONTROL }, { "tesc", GM_STAGE_TESS_CONTROL },
+        { "tess_evaluation", GM_STAGE_TESS_EVALUATION }, { "tes", GM_STAGE_TESS_EVALUATION }, { "tese", GM_STAGE_TESS_EVALUATION },
+        { "compute", GM_STAGE_COMPUTE }, { "cs", GM_STAGE_COMPUTE }, { "comp", GM_STAGE_COMPUTE },
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i].word) == n && !strncasecmp(words[i].word, w, n))
+            return words[i].stage;
+    return -1;
+}
+
+/* Binds one function breakpoint; false with msg when nothing matches. */
+static bool bind_function(struct dap_session *s, const char *spec, struct dap_src_bp *e, char *msg, size_t n)
+{
+    const char *colon = strrchr(spec, ':');
+    const char *fname = colon ? colon + 1 : spec;
+    int stage = -1, shader = 0;
+    if (colon) {
+        size_t pl = (size_t)(colon - spec);
+        stage = stage_of_word(spec, pl);
+        for (int i = 0; stage < 0 && !shader && i < s->cap->n_shaders; i++)
+            if (strlen(s->cap->shaders[i].name) == pl && !strncmp(s->cap->shaders[i].name, spec, pl))
+                shader = s->cap->shaders[i].id;
+        if (stage < 0 && !shader) {
+            snprintf(msg, n, "'%.*s' is neither a stage (vertex, fragment, geometry, tess_control, tess_evaluation, "
+                     "compute) nor a captured shader's name", (int)(pl > 60 ? 60 : pl), spec);
+            return false;
+        }
+    }
+    if (!*fname) {
+        snprintf(msg, n, "no function name after ':'");
+        return false;
+    }
+    bool known = false;
+    for (int i = 0; i < s->cap->n_shaders && e->n_locs < DAP_MAX_BINDINGS; i++) {
+        const struct dap_shader *sh = &s->cap->shaders[i];
+        if ((stage >= 0 && sh->stage != stage) || (shader && sh->id != shader))
+            continue;
+        for (int f = 0; f < sh->n_funcs; f++)
+            if (!strcmp(sh->funcs[f].name, fname)) {
+                known = true;
+                if (sh->funcs[f].line <= 0)
+                    continue;
+                e->loc_shader[e->n_locs] = sh->id;
+                e->loc_line[e->n_locs++] = sh->funcs[f].line;
+                break;
+            }
+    }
+    if (!e->n_locs) {
+        snprintf(msg, n, known ? "function '%.80s' has no code" : "no captured shader%s has a function '%.80s'",
+                 known ? fname : stage >= 0 ? " of that stage" : "", fname);
+        return false;
+    }
+    return true;
+}
+
+static void set_function_breakpoints(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
+    if (!cJSON_IsArray(list)) {
+        dap_respond(s, req, false, NULL, "setFunctionBreakpoints: 'breakpoints' (an array) is required");
+        return;
+    }
+    if (s->running) {
+        /* The running pass reads the breakpoints' conditions: changing them now would race. */
+        dap_respond(s, req, false, NULL, "setFunctionBreakpoints: a pass of the GPU model is running; pause first");
+        return;
+    }
+    int count = cJSON_GetArraySize(list);
+    if (count > 256) {
+        dap_respond(s, req, false, NULL, "setFunctionBreakpoints: at most 256 breakpoints");
+        return;
+    }
+    struct dap_src_bp *nb = calloc((size_t)count + 1, sizeof *nb);
+    if (!nb) {
+        dap_respond(s, req, false, NULL, "out of memory");
+        return;
+    }
+    cJSON *b = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(b, "breakpoints");
+    int kept = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, list) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+        const char *cond = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "condition"));
+        const char *hitc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "hitCondition"));
+        char msg[300] = "";
+        struct dap_src_bp e;
+        memset(&e, 0, sizeof e);
+        bool ok = true;
+        if (!name || !*name) {
+            snprintf(msg, sizeof msg, "a function breakpoint needs a 'name'");
+            ok = false;
+        } else if (hitc && !dap_parse_hit_condition(hitc, &e.hit_op, &e.hit_n)) {
+            snprintf(msg, sizeof msg, "hit condition '%.60s': expected N, == N, >= N, > N, <= N, < N or %% N", hitc);
+            ok = false;
+        } else if (cond && *cond) {
+            char perr[200];
+            if (dap_eval_syntax(cond, perr, sizeof perr) != 0) {
+                snprintf(msg, sizeof msg, "condition '%.60s': %s", cond, perr);
+                ok = false;
+            }
+        }
+        if (ok)
+            ok = bind_function(s, name, &e, msg, sizeof msg);
+        e.id = ++s->next_bp_id;
+        cJSON_AddNumberToObject(o, "id", e.id);
+        cJSON_AddBoolToObject(o, "verified", ok);
+        if (!ok) {
+            cJSON_AddStringToObject(o, "message", msg);
+            continue;
+        }
+        int client_line;
+        cJSON_AddItemToObject(o, "source", dap_source_json(s, e.loc_shader[0], e.loc_line[0], &client_line));
+        cJSON_AddNumberToObject(o, "line", client_line);
+        if (e.n_locs > 1) {
+            snprintf(msg, sizeof msg, "bound in %d shaders", e.n_locs);
+            cJSON_AddStringToObject(o, "message", msg);
+        }
+        e.line = client_line;
+        e.condition = cond && *cond ? strdup(cond) : NULL;
+        nb[kept++] = e;
+    }
+    dap_feat_free(s);
+    s->fn_bps = nb;
+    s->n_fn_bps = kept;
+    dap_respond(s, req, true, b, NULL);
+    if (kept && s->configured && !s->stopped && !s->running && !s->terminated)
+        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+}
+
+bool dap_feat_is_function_bp(const struct dap_session *s, int id)
+{
+    for (int i = 0; i < s->n_fn_bps; i++)
+        if (s->fn_bps[i].id == id)
+            return true;
+    return false;
+}
+
+bool dap_feat_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args)
+{
+    if (!strcmp(cmd, "setExceptionBreakpoints"))
+        set_exception_breakpoints(s, req, args);
+    else if (!strcmp(cmd, "exceptionInfo"))
+        exception_info(s, req);
+    else if (!strcmp(cmd, "setFunctionBreakpoints"))
+        set_function_breakpoints(s, req, args);
+    else
+        return false;
+    return true;
+}
