@@ -12,6 +12,7 @@
 #include "statemodel/statemodel.h"
 #include "statemodel/registry/glr_call_codec.h"
 #include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_disasm.h"
 #include "ui_ipc/dap/dap_funcs.h"
 
 /* GL shader type enums (no GL headers in this module). */
@@ -222,6 +223,7 @@ static void compile_program(struct dap_capture *c, const struct dap_program *p)
                 for (int line = 1; line <= s->line_count; line++)
                     s->has_code[line] = (unsigned char)gm_program_line_has_code(gp, line);
             s->n_funcs = dap_program_funcs(gp, &s->funcs);
+            s->disasm = dap_disasm_build(gp);
             gm_program_destroy(gp);
             break;
         }
@@ -355,6 +357,7 @@ void dap_capture_close(struct dap_capture *c)
         free(c->shaders[i].source);
         free(c->shaders[i].has_code);
         free(c->shaders[i].funcs);
+        dap_disasm_free(c->shaders[i].disasm);
         free(c->shaders[i].compile_error);
     }
     free(c->shaders);

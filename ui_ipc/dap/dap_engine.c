@@ -277,11 +277,12 @@ static void step_observe(struct pass *ps, const struct dap_observe_info *info, g
     const struct dap_stop_key *k = &ps->req->key;
     if (info->draw != k->draw || info->stage != k->stage || info->warp != k->warp)
         return;
-    if (!((is->active >> k->lane) & 1) || is->line == 0)
-        return;
     enum dap_step kind = ps->req->steps[ps->step_index];
+    if (!((is->active >> k->lane) & 1) || (is->line == 0 && kind != DAP_STEP_INSTRUCTION))
+        return;
     int d = is->call_depth, line = is->line;
-    bool done = kind == DAP_STEP_OUT ? d < ps->step_depth
+    bool done = kind == DAP_STEP_INSTRUCTION ? true
+              : kind == DAP_STEP_OUT ? d < ps->step_depth
               : kind == DAP_STEP_IN ? (d != ps->step_depth || line != ps->step_line)
               : (d < ps->step_depth || (d == ps->step_depth && line != ps->step_line));
     if (!done)
@@ -397,10 +398,10 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                  * moved; it cannot, so the next instructions decide. */
             }
         }
-    } else if (is->line > 0 && (!ps->stopped || logs_pending)) {
+    } else if (!ps->stopped || logs_pending) {
         /* New arrivals at this line. */
         gm_mask fresh = 0;
-        for (int l = 0; l < 32; l++) {
+        for (int l = 0; is->line > 0 && l < 32; l++) {
             if (!((is->active >> l) & 1))
                 continue;
             bool back_from_call = ws->last_depth[l] > d && is->line == ws->call_line[d];
@@ -409,18 +410,21 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         }
         /* Helper lanes (2x2 quad fillers) are not invocations of the draw: they never count. */
         fresh &= ~gm_warp_helper_mask(w);
+        /* Instruction breakpoints (pc1): every issue of the instruction, each active lane. */
+        gm_mask every = is->active & ~gm_warp_helper_mask(w);
         if (rq->only_draw >= 0 && info->draw != rq->only_draw)
-            fresh = 0;
+            fresh = every = 0;
         sh_snapshot *cond_snap = NULL;
-        for (int b = 0; fresh && b < rq->n_bps; b++) {
+        for (int b = 0; (fresh || every) && b < rq->n_bps; b++) {
             const struct dap_bp *bp = &rq->bps[b];
-            if (bp->shader != info->shader || bp->line != is->line)
+            if (bp->shader != info->shader || (bp->pc1 ? bp->pc1 - 1 != is->pc : bp->line != is->line))
                 continue;
+            gm_mask lanes = bp->pc1 ? every : fresh;
             struct bp_count *bc = count_of(ps, bp->id);
             if (!bc)
                 continue;
             for (int l = 0; l < 32; l++) {
-                if (!((fresh >> l) & 1))
+                if (!((lanes >> l) & 1))
                     continue;
                 if ((bp->condition && *bp->condition) || bp->log_message || rq->only_x >= 0) {
                     if (!cond_snap) {
@@ -542,7 +546,7 @@ static bool same_bps(const struct pass *ps, const struct dap_pass_req *req)
         return false;
     for (int i = 0; i < req->n_bps; i++) {
         const struct dap_bp *a = &ps->own_bps[i], *b = &req->bps[i];
-        if (a->shader != b->shader || a->line != b->line || !same_text(a->condition, b->condition) ||
+        if (a->shader != b->shader || a->line != b->line || a->pc1 != b->pc1 || !same_text(a->condition, b->condition) ||
             !same_text(a->log_message, b->log_message))
             return false;
         for (int j = 0; j < i; j++)

@@ -25,6 +25,8 @@ struct dap_bp {
     uint64_t hit_n;
     const char *condition; /* NULL: none */
     const char *log_message; /* logpoint: prints, never stops */
+    int pc1;               /* instruction breakpoint: pc + 1 in the shader (every issue of it
+                            * counts each active lane); 0: a line breakpoint */
 };
 
 /* Parses "N", "== N", ">= N", "> N", "% N" (spaces optional). false if malformed. */
@@ -37,7 +39,8 @@ struct dap_stop_key {
     int lane;
 };
 
-enum dap_step { DAP_STEP_NEXT, DAP_STEP_IN, DAP_STEP_OUT };
+enum dap_step { DAP_STEP_NEXT, DAP_STEP_IN, DAP_STEP_OUT,
+                DAP_STEP_INSTRUCTION /* granularity "instruction": the focused lane's next instruction */ };
 
 struct dap_pass_req {
     const struct dap_bp *bps;

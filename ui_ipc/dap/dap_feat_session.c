@@ -13,19 +13,26 @@
 #include <string.h>
 #include <strings.h>
 #include "ui_ipc/dap/dap_capture.h"
+#include "ui_ipc/dap/dap_disasm.h"
 #include "ui_ipc/dap/dap_eval.h"
 #include "ui_ipc/dap/dap_funcs.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
+static void free_bps(struct dap_src_bp **bps, int *n)
+{
+    for (int i = 0; i < *n; i++) {
+        free((*bps)[i].condition);
+        free((*bps)[i].log_message);
+    }
+    free(*bps);
+    *bps = NULL;
+    *n = 0;
+}
+
 void dap_feat_free(struct dap_session *s)
 {
-    for (int i = 0; i < s->n_fn_bps; i++) {
-        free(s->fn_bps[i].condition);
-        free(s->fn_bps[i].log_message);
-    }
-    free(s->fn_bps);
-    s->fn_bps = NULL;
-    s->n_fn_bps = 0;
+    free_bps(&s->fn_bps, &s->n_fn_bps);
+    free_bps(&s->ins_bps, &s->n_ins_bps);
 }
 
 /* ---------------------------------------------------------------- exceptions */
@@ -222,7 +229,7 @@ static void set_function_breakpoints(struct dap_session *s, const cJSON *req, co
         e.condition = cond && *cond ? strdup(cond) : NULL;
         nb[kept++] = e;
     }
-    dap_feat_free(s);
+    free_bps(&s->fn_bps, &s->n_fn_bps);
     s->fn_bps = nb;
     s->n_fn_bps = kept;
     dap_respond(s, req, true, b, NULL);
@@ -238,6 +245,167 @@ bool dap_feat_is_function_bp(const struct dap_session *s, int id)
     return false;
 }
 
+/* ---------------------------------------------------------------- instructions (issue 15 §4) */
+
+/* The shader and pc of an address (dap_disasm.h); NULL when no captured shader has it. */
+static const struct dap_shader *shader_at(struct dap_session *s, uint64_t addr, int64_t delta, int64_t *pc)
+{
+    const struct dap_shader *sh = dap_capture_shader(s->cap, (int)(addr >> 32));
+    *pc = (int64_t)(uint32_t)addr + delta;
+    return sh && sh->disasm ? sh : NULL;
+}
+
+static bool num_arg(const cJSON *args, const char *key, double lo, double hi, double *v)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(args, key);
+    if (!j)
+        return true;
+    if (!cJSON_IsNumber(j) || j->valuedouble < lo || j->valuedouble > hi || j->valuedouble != (double)(int64_t)j->valuedouble)
+        return false;
+    *v = j->valuedouble;
+    return true;
+}
+
+static void disassemble(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    const char *ref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "memoryReference"));
+    double off = 0, ioff = 0, count = -1;
+    uint64_t addr;
+    if (!ref || !dap_disasm_parse_address(ref, &addr)) {
+        dap_respond(s, req, false, NULL, "disassemble: 'memoryReference' must be an instruction address (\"0x...\", "
+                    "from a stack frame's instructionPointerReference)");
+        return;
+    }
+    if (!num_arg(args, "offset", -1e9, 1e9, &off) || !num_arg(args, "instructionOffset", -1e9, 1e9, &ioff) ||
+        !num_arg(args, "instructionCount", 0, 100000, &count) || count < 0) {
+        dap_respond(s, req, false, NULL, "disassemble: 'instructionCount' (0..100000) is required; 'offset' and "
+                    "'instructionOffset' must be integers");
+        return;
+    }
+    int64_t pc0;
+    /* One address per instruction: a byte offset and an instruction offset move alike. */
+    const struct dap_shader *sh = shader_at(s, addr, (int64_t)off + (int64_t)ioff, &pc0);
+    if (!sh) {
+        dap_respond(s, req, false, NULL, "disassemble: no captured shader at this address (or it did not compile)");
+        return;
+    }
+    const struct dap_disasm *d = sh->disasm;
+    cJSON *b = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(b, "instructions");
+    int64_t base = (int64_t)((uint64_t)(uint32_t)sh->id << 32);
+    for (int64_t i = 0; i < (int64_t)count; i++) {
+        int64_t pc = pc0 + i;
+        cJSON *o = cJSON_CreateObject();
+        char a[32];
+        snprintf(a, sizeof a, "0x%llx", (unsigned long long)(uint64_t)(base + pc));
+        cJSON_AddStringToObject(o, "address", a);
+        if (pc < 0 || pc >= d->n) {
+            /* Exactly instructionCount entries: addresses outside the shader are filler. */
+            cJSON_AddStringToObject(o, "instruction", "??");
+            cJSON_AddStringToObject(o, "presentationHint", "invalid");
+            cJSON_AddItemToArray(arr, o);
+            continue;
+        }
+        const struct dap_dinst *in = &d->ins[pc];
+        cJSON_AddStringToObject(o, "instruction", in->text);
+        if (d->n_funcs > 0)
+            cJSON_AddStringToObject(o, "symbol", d->funcs[in->func]);
+        if (in->line > 0) {
+            int client_line;
+            cJSON_AddItemToObject(o, "location", dap_source_json(s, sh->id, in->line, &client_line));
+            cJSON_AddNumberToObject(o, "line", client_line > 0 ? client_line : in->line);
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    dap_respond(s, req, true, b, NULL);
+}
+
+static void set_instruction_breakpoints(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
+    if (!cJSON_IsArray(list)) {
+        dap_respond(s, req, false, NULL, "setInstructionBreakpoints: 'breakpoints' (an array) is required");
+        return;
+    }
+    if (s->running) {
+        dap_respond(s, req, false, NULL, "setInstructionBreakpoints: a pass of the GPU model is running; pause first");
+        return;
+    }
+    int count = cJSON_GetArraySize(list);
+    if (count > 1024) {
+        dap_respond(s, req, false, NULL, "setInstructionBreakpoints: at most 1024 breakpoints");
+        return;
+    }
+    struct dap_src_bp *nb = calloc((size_t)count + 1, sizeof *nb);
+    if (!nb) {
+        dap_respond(s, req, false, NULL, "out of memory");
+        return;
+    }
+    cJSON *b = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(b, "breakpoints");
+    int kept = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, list) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        const char *ref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "instructionReference"));
+        const char *cond = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "condition"));
+        const char *hitc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "hitCondition"));
+        double off = 0;
+        uint64_t addr = 0;
+        int64_t pc = -1;
+        char msg[300] = "";
+        struct dap_src_bp e;
+        memset(&e, 0, sizeof e);
+        const struct dap_shader *sh = NULL;
+        char perr[200];
+        if (!ref || !dap_disasm_parse_address(ref, &addr) || !num_arg(it, "offset", -1e9, 1e9, &off))
+            snprintf(msg, sizeof msg, "'instructionReference' must be an instruction address (\"0x...\") and "
+                     "'offset' an integer");
+        else if (!(sh = shader_at(s, addr, (int64_t)off, &pc)) || pc < 0 || pc >= sh->disasm->n)
+            snprintf(msg, sizeof msg, "no instruction of a captured shader at %.40s%+lld", ref, (long long)off);
+        else if (hitc && !dap_parse_hit_condition(hitc, &e.hit_op, &e.hit_n))
+            snprintf(msg, sizeof msg, "hit condition '%.60s': expected N, == N, >= N, > N, <= N, < N or %% N", hitc);
+        else if (cond && *cond && dap_eval_syntax(cond, perr, sizeof perr) != 0)
+            snprintf(msg, sizeof msg, "condition '%.60s': %s", cond, perr);
+        e.id = ++s->next_bp_id;
+        cJSON_AddNumberToObject(o, "id", e.id);
+        cJSON_AddBoolToObject(o, "verified", !msg[0]);
+        if (msg[0]) {
+            cJSON_AddStringToObject(o, "message", msg);
+            continue;
+        }
+        char a[32];
+        snprintf(a, sizeof a, "0x%llx", (unsigned long long)dap_disasm_address(sh->id, (int)pc));
+        cJSON_AddStringToObject(o, "instructionReference", a);
+        e.n_locs = 1;
+        e.loc_shader[0] = sh->id;
+        e.loc_line[0] = sh->disasm->ins[pc].line;
+        e.line = (int)pc;   /* the pc (collect_bps: pc1 = line + 1) */
+        if (e.loc_line[0] > 0) {
+            int client_line;
+            cJSON_AddItemToObject(o, "source", dap_source_json(s, sh->id, e.loc_line[0], &client_line));
+            cJSON_AddNumberToObject(o, "line", client_line);
+        }
+        e.condition = cond && *cond ? strdup(cond) : NULL;
+        nb[kept++] = e;
+    }
+    free_bps(&s->ins_bps, &s->n_ins_bps);
+    s->ins_bps = nb;
+    s->n_ins_bps = kept;
+    dap_respond(s, req, true, b, NULL);
+    if (kept && s->configured && !s->stopped && !s->running && !s->terminated)
+        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+}
+
+bool dap_feat_is_instruction_bp(const struct dap_session *s, int id)
+{
+    for (int i = 0; i < s->n_ins_bps; i++)
+        if (s->ins_bps[i].id == id)
+            return true;
+    return false;
+}
+
 bool dap_feat_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args)
 {
     if (!strcmp(cmd, "setExceptionBreakpoints"))
@@ -246,6 +414,10 @@ bool dap_feat_request(struct dap_session *s, const char *cmd, const cJSON *req, 
         exception_info(s, req);
     else if (!strcmp(cmd, "setFunctionBreakpoints"))
         set_function_breakpoints(s, req, args);
+    else if (!strcmp(cmd, "setInstructionBreakpoints"))
+        set_instruction_breakpoints(s, req, args);
+    else if (!strcmp(cmd, "disassemble"))
+        disassemble(s, req, args);
     else
         return false;
     return true;

@@ -239,7 +239,9 @@ static void finish(struct dap_session *s, struct job *j)
         cJSON *b = cJSON_CreateObject();
         cJSON_AddStringToObject(b, "reason", j->pixel ? "entry"
                                              : !strcmp(r->reason, "breakpoint") && dap_feat_is_function_bp(s, r->bp_id)
-                                                 ? "function breakpoint" : r->reason);
+                                                 ? "function breakpoint"
+                                             : !strcmp(r->reason, "breakpoint") && dap_feat_is_instruction_bp(s, r->bp_id)
+                                                 ? "instruction breakpoint" : r->reason);
         char desc[256];
         const sh_header *h = sh_snapshot_header(s->snap);
         if (j->pixel)
@@ -346,6 +348,7 @@ static int collect_bps(struct dap_session *s, struct dap_bp **out)
             n += s->sources[i].bps[b].n_locs;
     for (int f = 0; f < s->n_fn_bps && !s->no_debug; f++)
         n += s->fn_bps[f].n_locs;
+    n += s->no_debug ? 0 : s->n_ins_bps;
     struct dap_bp *bps = calloc((size_t)n + 1, sizeof *bps);
     if (!bps)
         return -1;
@@ -355,13 +358,17 @@ static int collect_bps(struct dap_session *s, struct dap_bp **out)
             struct dap_src_bp *e = &s->sources[i].bps[b];
             for (int l = 0; l < e->n_locs; l++)
                 bps[k++] = (struct dap_bp){ e->id, e->loc_shader[l], e->loc_line[l], e->hit_op, e->hit_n,
-                                            e->condition, e->log_message };
+                                            e->condition, e->log_message, 0 };
         }
+    for (int f = 0; f < s->n_ins_bps && !s->no_debug; f++)
+        bps[k++] = (struct dap_bp){ s->ins_bps[f].id, s->ins_bps[f].loc_shader[0], s->ins_bps[f].loc_line[0],
+                                    s->ins_bps[f].hit_op, s->ins_bps[f].hit_n, s->ins_bps[f].condition, NULL,
+                                    s->ins_bps[f].line + 1 };
     /* Function breakpoints (dap_feat_session.c) bind to a function's entry line: the same hits. */
     for (int f = 0; f < s->n_fn_bps && !s->no_debug; f++)
         for (int l = 0; l < s->fn_bps[f].n_locs; l++)
             bps[k++] = (struct dap_bp){ s->fn_bps[f].id, s->fn_bps[f].loc_shader[l], s->fn_bps[f].loc_line[l],
-                                        s->fn_bps[f].hit_op, s->fn_bps[f].hit_n, s->fn_bps[f].condition, NULL };
+                                        s->fn_bps[f].hit_op, s->fn_bps[f].hit_n, s->fn_bps[f].condition, NULL, 0 };
     *out = bps;
     return n;
 }
@@ -736,6 +743,9 @@ static cJSON *capabilities(void)
     cJSON_AddBoolToObject(c, "supportsExceptionInfoRequest", true);
     cJSON_AddBoolToObject(c, "supportsExceptionFilterOptions", true);
     cJSON_AddBoolToObject(c, "supportsFunctionBreakpoints", true);
+    cJSON_AddBoolToObject(c, "supportsDisassembleRequest", true);
+    cJSON_AddBoolToObject(c, "supportsInstructionBreakpoints", true);
+    cJSON_AddBoolToObject(c, "supportsSteppingGranularity", true);
     cJSON_AddItemToObject(c, "exceptionBreakpointFilters", dap_exc_filters_json());
     return c;
 }
@@ -833,7 +843,7 @@ static void begin(struct dap_session *s)
     int n = 0;
     for (int i = 0; i < s->n_sources; i++)
         n += s->sources[i].n_bps;
-    if (n || s->n_fn_bps || s->exc_filters || s->pixel_pending || s->no_debug)
+    if (n || s->n_fn_bps || s->n_ins_bps || s->exc_filters || s->pixel_pending || s->no_debug)
         dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
     else
         dap_output(s, "console", "no breakpoints: set one on a shader line (or pause) to run the frame\n");
@@ -916,7 +926,7 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
     } else if (!strcmp(cmd, "setBreakpoints")) {
         if (set_breakpoints(s, msg, args))
             msg = NULL;   /* answered by the reader thread */
-    } else if (!strcmp(cmd, "setDataBreakpoints") || !strcmp(cmd, "setInstructionBreakpoints")) {
+    } else if (!strcmp(cmd, "setDataBreakpoints")) {
         cJSON *b = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(b, "breakpoints");
         const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
@@ -955,6 +965,10 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             }
             dap_respond(s, msg, true, b, NULL);
             enum dap_step st = !strcmp(cmd, "stepIn") ? DAP_STEP_IN : !strcmp(cmd, "stepOut") ? DAP_STEP_OUT : DAP_STEP_NEXT;
+            /* granularity "instruction" (the Disassembly view): next/stepIn go one IR instruction. */
+            const char *gran = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "granularity"));
+            if (st != DAP_STEP_OUT && gran && !strcmp(gran, "instruction"))
+                st = DAP_STEP_INSTRUCTION;
             if (dap_start_pass(s, cmd[0] == 'c' ? (s->snap ? DAP_PASS_CONTINUE : DAP_PASS_RUN) : DAP_PASS_STEP, st) != 0)
                 dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
         }

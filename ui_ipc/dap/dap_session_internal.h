@@ -104,6 +104,10 @@ struct dap_session {
     /* Function breakpoints (dap_feat_session.c): their bound locations, passed like line ones. */
     struct dap_src_bp *fn_bps;
     int n_fn_bps;
+    /* Instruction breakpoints (dap_feat_session.c): loc_shader[0], loc_line[0] the pc's line,
+     * `line` holds the pc. */
+    struct dap_src_bp *ins_bps;
+    int n_ins_bps;
     /* glreplay/profile results of this session only (dap_profile.c) */
     struct dap_profile_store *profiles;
 };
@@ -143,6 +147,8 @@ bool dap_feat_request(struct dap_session *s, const char *cmd, const cJSON *req, 
 void dap_feat_exception_stopped(struct dap_session *s, const struct dap_exc_hit *x, cJSON *body);
 /* Whether a breakpoint id is a function breakpoint's (its stop's reason is "function breakpoint"). */
 bool dap_feat_is_function_bp(const struct dap_session *s, int id);
+/* Whether it is an instruction breakpoint's (reason "instruction breakpoint"). */
+bool dap_feat_is_instruction_bp(const struct dap_session *s, int id);
 /* Frees the function breakpoints (session end). */
 void dap_feat_free(struct dap_session *s);
 
