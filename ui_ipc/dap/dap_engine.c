@@ -463,6 +463,8 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                 if (!hit_matches(bp->hit_op, bp->hit_n, bc->hits))
                     continue;
                 if (bp->log_message) {
+                    if (rq->on_hit)
+                        rq->on_hit(rq->on_hit_user, info, cond_snap, l);
                     if (rq->emit_logs && bc->logged < rq->log_limit) {
                         char text[1024], msg[1200];
                         dap_eval_message(cond_snap, l, bp->log_message, text, sizeof text);

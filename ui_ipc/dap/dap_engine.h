@@ -63,6 +63,10 @@ struct dap_pass_req {
     int only_draw;
     int only_x, only_y;
     unsigned exceptions;         /* DAP_EXC_* filters (dap_exception.h): stop where one happens */
+    /* Optional: called for every counted hit of a logpoint (a breakpoint with log_message), with
+     * a snapshot of the warp at it (glreplay/heatmap collects values this way). */
+    void (*on_hit)(void *user, const struct dap_observe_info *info, const sh_snapshot *snap, int lane);
+    void *on_hit_user;
 };
 
 enum dap_pass_status {

@@ -992,7 +992,8 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
     } else if (!strcmp(cmd, "restart")) {
         restart(s, msg);
     } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_protocol_extra_request(s, cmd, msg, args) &&
-               !dap_feat_request(s, cmd, msg, args) && !dap_custom_request(s, cmd, msg, args)) {
+               !dap_feat_request(s, cmd, msg, args) && !dap_warp_eval_request(s, cmd, msg, args) &&
+               !dap_custom_request(s, cmd, msg, args)) {
         char m[200];
         snprintf(m, sizeof m, "unsupported request '%.100s'", cmd);
         dap_respond(s, msg, false, NULL, m);

@@ -152,6 +152,13 @@ bool dap_feat_is_instruction_bp(const struct dap_session *s, int id);
 /* Frees the function breakpoints (session end). */
 void dap_feat_free(struct dap_session *s);
 
+/* dap_warp_eval.c: glreplay/evaluateWarp and glreplay/heatmap (true if answered or started). */
+bool dap_warp_eval_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+
+/* PNG (base64) of an RGBA8 image whose rows are bottom-up (dap_custom.c); malloc'd, NULL when out
+ * of memory. */
+char *dap_png_base64(const uint8_t *px, unsigned w, unsigned h);
+
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
 
