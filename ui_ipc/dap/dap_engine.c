@@ -361,6 +361,12 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
     if (!ws)
         return 0;
     uint64_t issue_no = ws->issues++;
+    for (int i = 0; i < rq->n_overrides; i++) {
+        /* setVariable: the value the client gave, where it gave it, before the instruction runs. */
+        const struct dap_stop_key *k = &rq->overrides[i].key;
+        if (k->draw == info->draw && k->stage == info->stage && k->warp == info->warp && k->issue == issue_no)
+            dap_override_apply(w, &rq->overrides[i]);
+    }
     int d = is->call_depth < MAX_DEPTH ? is->call_depth : MAX_DEPTH - 1;
     for (int k = ws->depth; k < d; k++)
         ws->call_line[k] = gm_warp_frame_line(w, k);
@@ -579,7 +585,7 @@ static void adopt_ids(struct pass *ps, const struct dap_pass_req *req)
 
 static bool resumable(const struct pass *ps, const struct dap_pass_req *req)
 {
-    return ps && ps->stopped && !ps->pending_lost && req->have_after && !req->replay && !(req->pause && atomic_load(req->pause)) &&
+    return ps && ps->stopped && !ps->pending_lost && !req->n_overrides && req->have_after && !req->replay && !(req->pause && atomic_load(req->pause)) &&
            req->after_seq == ps->res_seq && req->after_lane == ps->res_lane && req->only_draw == ps->only_draw &&
            req->only_x == ps->only_x && req->only_y == ps->only_y && req->exceptions == ps->exceptions &&
            same_bps(ps, req);

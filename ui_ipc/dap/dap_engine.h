@@ -39,6 +39,17 @@ struct dap_stop_key {
     int lane;
 };
 
+/* A value set by the client (setVariable): at the instruction `key` (draw, stage, warp, issue)
+ * the pass writes `n` words at word `offset` of the lane's variable (name, function, class as the
+ * snapshot names it) before the instruction runs (dap_setvar.c). */
+struct dap_override {
+    struct dap_stop_key key;   /* key.lane: the lane */
+    char name[64], function[128];
+    int klass;                 /* sh_var_class */
+    int offset, n;
+    uint32_t words[16];
+};
+
 enum dap_step { DAP_STEP_NEXT, DAP_STEP_IN, DAP_STEP_OUT,
                 DAP_STEP_INSTRUCTION /* granularity "instruction": the focused lane's next instruction */ };
 
@@ -67,7 +78,13 @@ struct dap_pass_req {
      * a snapshot of the warp at it (glreplay/heatmap collects values this way). */
     void (*on_hit)(void *user, const struct dap_observe_info *info, const sh_snapshot *snap, int lane);
     void *on_hit_user;
+    const struct dap_override *overrides;   /* setVariable values, applied where they were set */
+    int n_overrides;
 };
+
+/* Writes an override into the warp (dap_setvar.c); false when the warp has no such per-lane
+ * variable. */
+bool dap_override_apply(gm_warp *w, const struct dap_override *o);
 
 enum dap_pass_status {
     DAP_PASS_STOPPED,        /* res.snap holds the stop */

@@ -133,6 +133,7 @@ static void session_free(struct dap_session *s)
 #endif
     free_sources(s);
     dap_feat_free(s);
+    free(s->overrides);
     dap_inspect_reset(s);
     if (s->snap)
         sh_snapshot_unref(s->snap);
@@ -406,9 +407,23 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         j->pixel = true;
         s->pixel_pending = false;
     }
+    if (kind == DAP_PASS_RUN) {
+        /* A run from the frame's start forgets the values setVariable set. */
+        free(s->overrides);
+        s->overrides = NULL;
+        s->n_overrides = 0;
+    }
+    j->req.overrides = s->overrides;
+    j->req.n_overrides = s->n_overrides;
     switch (kind) {
     case DAP_PASS_RUN:
         j->req.emit_logs = true;
+        break;
+    case DAP_PASS_REFRESH:
+        j->req.replay = true;
+        j->req.key = s->key;
+        j->req.key.lane = s->focus;
+        j->req.n_steps = 0;
         break;
     case DAP_PASS_CONTINUE:
         j->req.have_after = true;
@@ -746,6 +761,7 @@ static cJSON *capabilities(void)
     cJSON_AddBoolToObject(c, "supportsDisassembleRequest", true);
     cJSON_AddBoolToObject(c, "supportsInstructionBreakpoints", true);
     cJSON_AddBoolToObject(c, "supportsSteppingGranularity", true);
+    cJSON_AddBoolToObject(c, "supportsSetVariable", true);
     cJSON_AddItemToObject(c, "exceptionBreakpointFilters", dap_exc_filters_json());
     return c;
 }
@@ -993,6 +1009,7 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
         restart(s, msg);
     } else if (!dap_inspect_request(s, cmd, msg, args) && !dap_protocol_extra_request(s, cmd, msg, args) &&
                !dap_feat_request(s, cmd, msg, args) && !dap_warp_eval_request(s, cmd, msg, args) &&
+               !dap_setvar_request(s, cmd, msg, args) &&
                !dap_custom_request(s, cmd, msg, args)) {
         char m[200];
         snprintf(m, sizeof m, "unsupported request '%.100s'", cmd);

@@ -108,11 +108,15 @@ struct dap_session {
      * `line` holds the pc. */
     struct dap_src_bp *ins_bps;
     int n_ins_bps;
+    /* setVariable values (dap_setvar.c): applied by every pass until a run from the start. */
+    struct dap_override *overrides;
+    int n_overrides;
     /* glreplay/profile results of this session only (dap_profile.c) */
     struct dap_profile_store *profiles;
 };
 
-enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP };
+enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP,
+                     DAP_PASS_REFRESH /* replay to the current stop (setVariable: the new snapshot) */ };
 
 void dap_respond(struct dap_session *s, const cJSON *req, bool ok, cJSON *body, const char *message);
 void dap_event(struct dap_session *s, const char *name, cJSON *body);
@@ -158,6 +162,9 @@ bool dap_warp_eval_request(struct dap_session *s, const char *cmd, const cJSON *
 /* PNG (base64) of an RGBA8 image whose rows are bottom-up (dap_custom.c); malloc'd, NULL when out
  * of memory. */
 char *dap_png_base64(const uint8_t *px, unsigned w, unsigned h);
+
+/* dap_setvar.c: setVariable (true if the command was it, answered). */
+bool dap_setvar_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
 
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
