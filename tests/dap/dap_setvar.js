@@ -8,6 +8,8 @@
 //    next line computes with it (l.x == to_light.x / 7 there, the focused lane's l.x is 3/5);
 //  * a vector component (to_light's child y), a value with the wrong number of components, a
 //    uniform, and an expression as value (`dist * 2.0`);
+//  * function parameters: shade_light's frame lists i, n, v, albedo with the caller's values; a
+//    parameter can be set (the callee's n; main's n stays);
 //  * restart forgets the values: the same stop shows the captured to_light again.
 // Every message received is type-checked against the official protocol definitions.
 //
@@ -74,6 +76,22 @@ async function checks(sock) {
     await stopped;
     const captured = nums(await evalTop(dc, 'to_light'));
 
+    // The callee's parameters (i, n, v, albedo) in its frame, equal to the caller's arguments.
+    const frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+    assert.match(frames[0].name, /^shade_light /);
+    const localsOf = async f => {
+        const r = (await dc.scopesRequest({ frameId: f.id })).body.scopes.find(x => x.name === 'Locals').variablesReference;
+        return Object.fromEntries((await dc.variablesRequest({ variablesReference: r })).body.variables.map(v => [v.name, v.value]));
+    };
+    const callee = await localsOf(frames[0]), caller = await localsOf(frames[1]);
+    for (const p of ['i', 'n', 'v', 'albedo'])
+        assert.ok(p in callee, `parameter ${p} in shade_light's frame: ${Object.keys(callee)}`);
+    assert.strictEqual(callee.i, caller.i, 'i is main\'s loop index');
+    for (const p of ['n', 'v', 'albedo'])
+        assert.strictEqual(callee[p], caller[p], `${p} is main's argument`);
+    assert.deepStrictEqual(nums(await evalTop(dc, 'to_light - (u_light_pos[i] - v_world_pos)')), [0, 0, 0],
+                           'to_light was computed from the parameter i');
+
     // Locals: the whole vector.
     let { ref } = await scope(dc, 'Locals');
     const set = await setAndStop(dc, { variablesReference: ref, name: 'to_light', value: 'vec3(3.0, 4.0, 0.0)' });
@@ -124,6 +142,16 @@ async function checks(sock) {
     const uref = (await scope(dc, 'Uniforms')).ref;
     await assert.rejects(dc.send('setVariable', { variablesReference: uref, name: 'u_shininess', value: '1.0' }),
                          /only Locals and the Warp scope/);
+
+    // A parameter: the callee's n (main's own n is another variable).
+    const mainN = nums((await dc.evaluateRequest({ expression: 'n', frameId:
+        (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[1].id, context: 'watch' })).body.result);
+    ({ ref } = await scope(dc, 'Locals'));
+    await setAndStop(dc, { variablesReference: ref, name: 'n', value: 'vec3(0.0, 0.0, 1.0)' });
+    assert.deepStrictEqual(nums(await evalTop(dc, 'n')), [0, 0, 1]);
+    const st2 = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+    const mainN2 = nums((await dc.evaluateRequest({ expression: 'n', frameId: st2[1].id, context: 'watch' })).body.result);
+    mainN2.forEach((v, k) => close(v, mainN[k], `main's n[${k}]`));
 
     // restart: the values are forgotten.
     stopped = dc.waitForEvent('stopped');

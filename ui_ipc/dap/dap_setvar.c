@@ -17,6 +17,7 @@
 #include <string.h>
 #include "gpu_model/gpu_model.h"
 #include "ui_ipc/dap/dap_eval.h"
+#include "ui_ipc/dap/dap_params.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 #define REF_BASE 1000   /* as dap_inspect.c numbers variable references */
@@ -52,6 +53,13 @@ bool dap_override_apply(gm_warp *w, const struct dap_override *o)
             lanes[o->offset + k][o->key.lane] = o->words[k];
         return true;
     }
+    /* A parameter of a function on the stack (dap_params.c): its value's words, through the
+     * address the lane's parameter register holds. */
+    struct dap_param prm[64];
+    int np = o->klass == SH_VAR_LOCAL ? dap_stack_params(w, prm, 64) : 0;
+    for (int i = 0; i < np; i++)
+        if (!strcmp(prm[i].name, o->name) && !strcmp(prm[i].function, o->function))
+            return o->offset + o->n <= prm[i].words && dap_write_param(w, &prm[i], o->key.lane, o->offset, o->words, o->n);
     return false;
 }
 

@@ -8,6 +8,7 @@
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_shared_read.h"
 #include "ui_ipc/dap/dap_block_read.h"
+#include "ui_ipc/dap/dap_params.h"
 #include "ui_ipc/dap/dap_warp_copy.h"
 
 #define BUILTIN_FRAG_COORD 15
@@ -335,6 +336,30 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
         sh_builder_add_var(b, &(sh_var){ .name = vname, .function = vi->klass == GM_VAR_LOCAL ? vi->function : NULL,
                                          .klass = block ? SH_VAR_UNIFORM : class_of(vi), .type = t, .builtin = vi->builtin,
                                          .decl_line = vi->decl_line, .lanes = lanes, .words = words });
+    }
+    /* Parameters of the functions on the stack (dap_params.c): locals of their function. */
+    struct dap_param prm[64];
+    int np = dap_stack_params(w, prm, 64);
+    for (int k = 0; k < np; k++) {
+        int t = map_type(&tm, prm[k].type, 0);
+        size_t need = (size_t)prm[k].words * (size_t)SH_LANES;
+        if (t < 0 || prm[k].words > 4096)
+            continue;
+        if (need > cap) {
+            uint32_t *nw = realloc(words, need * sizeof *nw);
+            if (!nw)
+                break;
+            words = nw;
+            cap = need;
+        }
+        uint32_t lane_words[4096];
+        for (int l = 0; l < SH_LANES; l++) {
+            dap_read_param(w, &prm[k], l, lane_words);
+            for (int c = 0; c < prm[k].words; c++)
+                words[(size_t)c * SH_LANES + (size_t)l] = lane_words[c];
+        }
+        sh_builder_add_var(b, &(sh_var){ .name = prm[k].name, .function = prm[k].function, .klass = SH_VAR_LOCAL,
+                                         .type = t, .builtin = -1, .lanes = SH_LANES, .words = words });
     }
     free(words);
     free(tm.map);
