@@ -277,8 +277,8 @@ static void disassemble(struct dap_session *s, const cJSON *req, const cJSON *ar
         return;
     }
     if (!num_arg(args, "offset", -1e9, 1e9, &off) || !num_arg(args, "instructionOffset", -1e9, 1e9, &ioff) ||
-        !num_arg(args, "instructionCount", 0, 100000, &count) || count < 0) {
-        dap_respond(s, req, false, NULL, "disassemble: 'instructionCount' (0..100000) is required; 'offset' and "
+        !num_arg(args, "instructionCount", 0, 20000, &count) || count < 0) {
+        dap_respond(s, req, false, NULL, "disassemble: 'instructionCount' (0..20000) is required; 'offset' and "
                     "'instructionOffset' must be integers");
         return;
     }

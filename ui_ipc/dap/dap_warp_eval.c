@@ -125,6 +125,7 @@ struct heat {
     uint64_t fragments, errors;
     char first_error[200];
     bool oom;
+    bool too_big;            /* a pixel beyond the largest map (the fragment is not recorded) */
 };
 
 /* The n-th component of a value text ("0.5", "vec3(0.1, 0.2, 0.3)", "true", "ivec2(1, -2)"). */
@@ -164,10 +165,13 @@ static bool grow(struct heat *ht, unsigned nw, unsigned nh)
 {
     if (nw <= ht->w && nh <= ht->h)
         return true;
-    if (nw > 16384 || nh > 16384)
-        return false;
     nw = nw > ht->w ? nw : ht->w;
     nh = nh > ht->h ? nh : ht->h;
+    /* A frame up to 8192 pixels a side and 40 M pixels (8K UHD): 200 MB at most. */
+    if (nw > 8192 || nh > 8192 || (uint64_t)nw * nh > 40000000u) {
+        ht->too_big = true;
+        return false;
+    }
     float *v = calloc((size_t)nw * nh, sizeof *v);
     unsigned char *st = calloc((size_t)nw * nh, 1);
     if (!v || !st) {
@@ -239,6 +243,10 @@ static void heat_answer(struct heat *ht, const cJSON *args, int rc, const char *
     }
     if (ht->oom) {
         dap_respond(s, ht->req, false, NULL, "glreplay/heatmap: out of memory");
+        return;
+    }
+    if (ht->too_big && !ht->w) {
+        dap_respond(s, ht->req, false, NULL, "glreplay/heatmap: the frame is larger than 8192x8192 / 40 M pixels");
         return;
     }
     /* The range: given, else the finite values seen. */
