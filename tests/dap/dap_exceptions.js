@@ -173,8 +173,10 @@ async function nanChecks(sock) {
 
     // ---- function breakpoints on the piglit program: the FS and VS main.
     let fn;
-    ({ dc, fn, stopped } = await session(sock, { functions: ['fragment:main', 'nosuch', 'bogus:main', 'vs:main'] }));
-    const [fsMain, nosuch, bogus, vsMain] = fn.body.breakpoints;
+    ({ dc, fn, stopped } = await session(sock, { functions: ['fragment:main', 'nosuch', 'bogus:main', 'vs:main', 'fragment'] }));
+    const [fsMain, nosuch, bogus, vsMain, fsByStage] = fn.body.breakpoints;
+    assert.strictEqual(fsByStage.verified, true, 'a stage name alone is its main');
+    assert.strictEqual(fsByStage.line, fsMain.line);
     assert.strictEqual(fsMain.verified, true, JSON.stringify(fsMain));
     assert.strictEqual(nosuch.verified, false);
     assert.match(nosuch.message, /no captured shader has a function 'nosuch'/);

@@ -5,7 +5,7 @@
  *    function's entry line (dap_funcs.h) and then counts hits, conditions and hit conditions
  *    exactly as a line breakpoint there does (dap_engine.c): a lane hits when it arrives at that
  *    line from another line, i.e. once per call.
- * Names: "main", "shade_light", "STAGE:NAME" with STAGE one of vertex/vs/vert, fragment/fs/frag,
+ * Names: "main", "shade_light", a stage alone ("fragment": its main), "STAGE:NAME" with STAGE one of vertex/vs/vert, fragment/fs/frag,
  * geometry/gs/geom, tess_control/tcs/tesc, tess_evaluation/tes/tese, compute/cs/comp, or a
  * captured shader's display name ("program3-FS-shader5.frag:main"). */
 #include <stdio.h>
@@ -121,6 +121,8 @@ static bool bind_function(struct dap_session *s, const char *spec, struct dap_sr
     const char *colon = strrchr(spec, ':');
     const char *fname = colon ? colon + 1 : spec;
     int stage = -1, shader = 0;
+    if (!colon && (stage = stage_of_word(spec, strlen(spec))) >= 0)
+        fname = "main";   /* a stage's name alone: its main */
     if (colon) {
         size_t pl = (size_t)(colon - spec);
         stage = stage_of_word(spec, pl);
