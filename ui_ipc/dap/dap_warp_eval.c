@@ -22,6 +22,7 @@
 #include "replay/headless/headless.h"
 #include "ui_ipc/dap/dap_capture.h"
 #include "ui_ipc/dap/dap_eval.h"
+#include "ui_ipc/dap/dap_heatmap.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 #define FRAME_STRIDE 1024   /* frame ids, as dap_inspect.c numbers them */
@@ -114,221 +115,60 @@ static void evaluate_warp(struct dap_session *s, const cJSON *req, const cJSON *
 struct heat {
     struct dap_session *s;
     cJSON *req;
-    char *expr;
-    int component;
-    int draw;                /* -1: all */
-    int shader, line;        /* the bound location (a dap_bp) */
-    struct dap_bp bp;
-    unsigned w, h;           /* image size (grows with the pixels seen when not known) */
-    float *val;              /* w*h, NAN = nan value */
-    unsigned char *set;      /* 0: none, 1: value */
-    uint64_t fragments, errors;
-    char first_error[200];
-    bool oom;
-    bool too_big;            /* a pixel beyond the largest map (the fragment is not recorded) */
+    struct dap_heat *core;   /* dap_heatmap.c */
+    int shader, line;        /* the bound location */
 };
-
-/* The n-th component of a value text ("0.5", "vec3(0.1, 0.2, 0.3)", "true", "ivec2(1, -2)"). */
-static bool component_of(const char *text, int n, float *out)
-{
-    if (!strcmp(text, "true") || !strcmp(text, "false")) {
-        *out = text[0] == 't' ? 1.0f : 0.0f;
-        return n == 0;
-    }
-    const char *p = strchr(text, '(');
-    p = p ? p + 1 : text;
-    for (int k = 0;; k++) {
-        while (*p == ' ')
-            p++;
-        char *end;
-        float v;
-        if (!strncmp(p, "true", 4) || !strncmp(p, "false", 5)) {
-            v = *p == 't' ? 1.0f : 0.0f;
-            end = (char *)p + (*p == 't' ? 4 : 5);
-        } else {
-            v = strtof(p, &end);   /* also "nan", "inf", "-inf" */
-            if (end == p)
-                return false;
-        }
-        if (k == n) {
-            *out = v;
-            return true;
-        }
-        p = strchr(end, ',');
-        if (!p)
-            return false;
-        p++;
-    }
-}
-
-static bool grow(struct heat *ht, unsigned nw, unsigned nh)
-{
-    if (nw <= ht->w && nh <= ht->h)
-        return true;
-    nw = nw > ht->w ? nw : ht->w;
-    nh = nh > ht->h ? nh : ht->h;
-    /* A frame up to 8192 pixels a side and 40 M pixels (8K UHD): 200 MB at most. */
-    if (nw > 8192 || nh > 8192 || (uint64_t)nw * nh > 40000000u) {
-        ht->too_big = true;
-        return false;
-    }
-    float *v = calloc((size_t)nw * nh, sizeof *v);
-    unsigned char *st = calloc((size_t)nw * nh, 1);
-    if (!v || !st) {
-        free(v);
-        free(st);
-        ht->oom = true;
-        return false;
-    }
-    for (unsigned y = 0; y < ht->h; y++)
-        for (unsigned x = 0; x < ht->w; x++) {
-            v[(size_t)y * nw + x] = ht->val[(size_t)y * ht->w + x];
-            st[(size_t)y * nw + x] = ht->set[(size_t)y * ht->w + x];
-        }
-    free(ht->val);
-    free(ht->set);
-    ht->val = v;
-    ht->set = st;
-    ht->w = nw;
-    ht->h = nh;
-    return true;
-}
-
-static void on_hit(void *user, const struct dap_observe_info *info, const sh_snapshot *snap, int lane)
-{
-    struct heat *ht = user;
-    if (info->stage != GM_STAGE_FRAGMENT || (ht->draw >= 0 && info->draw != ht->draw) || !snap)
-        return;
-    const sh_header *h = sh_snapshot_header(snap);
-    if (!h->lane_pos_known || h->lane_x[lane] < 0 || h->lane_y[lane] < 0)
-        return;
-    unsigned x = (unsigned)h->lane_x[lane], y = (unsigned)h->lane_y[lane];
-    if (!grow(ht, x + 1, y + 1))
-        return;
-    char text[512], type[96];
-    float v;
-    ht->fragments++;
-    if (dap_eval(snap, lane, ht->expr, text, sizeof text, type, sizeof type) != 0 ||
-        !component_of(text, ht->component, &v)) {
-        if (!ht->errors++)
-            snprintf(ht->first_error, sizeof ht->first_error, "%.190s", text);
-        return;
-    }
-    ht->val[(size_t)y * ht->w + x] = v;
-    ht->set[(size_t)y * ht->w + x] = 1;
-}
-
-/* A blue - cyan - green - yellow - white ramp (perceptually ordered, readable in both themes). */
-static void ramp(float t, unsigned char *px)
-{
-    static const float stops[5][3] = { { 0.05f, 0.05f, 0.45f }, { 0.0f, 0.55f, 0.75f }, { 0.1f, 0.75f, 0.3f },
-                                       { 0.95f, 0.85f, 0.1f }, { 1.0f, 1.0f, 1.0f } };
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    float f = t * 4.0f;
-    int i = f >= 4.0f ? 3 : (int)f;
-    float u = f - (float)i;
-    for (int c = 0; c < 3; c++)
-        px[c] = (unsigned char)lroundf(255.0f * (stops[i][c] + (stops[i + 1][c] - stops[i][c]) * u));
-    px[3] = 255;
-}
 
 static void heat_answer(struct heat *ht, const cJSON *args, int rc, const char *err)
 {
     struct dap_session *s = ht->s;
+    char msg[600];
     if (rc != 0) {
-        char msg[400];
         snprintf(msg, sizeof msg, "glreplay/heatmap: the frame could not run: %s", err);
-        dap_respond(s, ht->req, false, NULL, msg);
-        return;
-    }
-    if (ht->oom) {
-        dap_respond(s, ht->req, false, NULL, "glreplay/heatmap: out of memory");
-        return;
-    }
-    if (ht->too_big && !ht->w) {
-        dap_respond(s, ht->req, false, NULL, "glreplay/heatmap: the frame is larger than 8192x8192 / 40 M pixels");
-        return;
-    }
-    /* The range: given, else the finite values seen. */
-    double lo = INFINITY, hi = -INFINITY;
-    uint64_t pixels = 0, nans = 0;
-    for (size_t i = 0; i < (size_t)ht->w * ht->h; i++) {
-        if (!ht->set[i])
-            continue;
-        pixels++;
-        float v = ht->val[i];
-        if (isnan(v)) {
-            nans++;
-            continue;
-        }
-        if (isinf(v))
-            continue;
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-    }
-    if (!pixels) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "glreplay/heatmap: no fragment reached that line%s%s%s",
-                 ht->errors ? " with a value (" : "", ht->errors ? ht->first_error : "", ht->errors ? ")" : "");
         dap_respond(s, ht->req, false, NULL, msg);
         return;
     }
     const cJSON *jmin = cJSON_GetObjectItemCaseSensitive(args, "min");
     const cJSON *jmax = cJSON_GetObjectItemCaseSensitive(args, "max");
-    if (cJSON_IsNumber(jmin))
-        lo = jmin->valuedouble;
-    if (cJSON_IsNumber(jmax))
-        hi = jmax->valuedouble;
-    if (!(lo <= hi)) {        /* only NaN/inf seen */
-        lo = 0;
-        hi = 1;
-    }
-    unsigned char *px = calloc((size_t)ht->w * ht->h, 4);
+    struct dap_heat_stats st;
+    char why[300];
+    unsigned char *px = dap_heat_image(ht->core, cJSON_IsNumber(jmin) ? &jmin->valuedouble : NULL,
+                                       cJSON_IsNumber(jmax) ? &jmax->valuedouble : NULL, &st, why, sizeof why);
     if (!px) {
-        dap_respond(s, ht->req, false, NULL, "glreplay/heatmap: out of memory");
+        snprintf(msg, sizeof msg, "glreplay/heatmap: %s", why);
+        dap_respond(s, ht->req, false, NULL, msg);
         return;
     }
-    for (size_t i = 0; i < (size_t)ht->w * ht->h; i++) {
-        if (!ht->set[i])
-            continue;       /* transparent: no fragment */
-        float v = ht->val[i];
-        unsigned char *p = px + i * 4;
-        if (isnan(v)) {
-            p[0] = 255, p[1] = 0, p[2] = 255, p[3] = 255;
-        } else if (isinf(v)) {
-            p[0] = 255, p[1] = v > 0 ? 255 : 0, p[2] = v > 0 ? 255 : 0, p[3] = 255;
-            if (v < 0)
-                p[0] = 200;
-        } else {
-            ramp(hi > lo ? (float)((v - lo) / (hi - lo)) : 0.5f, p);
-        }
-    }
-    char *b64 = dap_png_base64(px, ht->w, ht->h);
+    char *b64 = dap_png_base64(px, st.width, st.height);
     free(px);
     if (!b64) {
         dap_respond(s, ht->req, false, NULL, "glreplay/heatmap: out of memory encoding the PNG");
         return;
     }
+    const cJSON *jc = cJSON_GetObjectItemCaseSensitive(args, "component");
     cJSON *b = cJSON_CreateObject();
-    cJSON_AddStringToObject(b, "expression", ht->expr);
-    cJSON_AddNumberToObject(b, "component", ht->component);
-    cJSON_AddNumberToObject(b, "width", ht->w);
-    cJSON_AddNumberToObject(b, "height", ht->h);
-    cJSON_AddNumberToObject(b, "min", lo);
-    cJSON_AddNumberToObject(b, "max", hi);
-    cJSON_AddNumberToObject(b, "fragments", (double)ht->fragments);
-    cJSON_AddNumberToObject(b, "pixels", (double)pixels);
-    cJSON_AddNumberToObject(b, "nan", (double)nans);
-    cJSON_AddNumberToObject(b, "errors", (double)ht->errors);
-    if (ht->errors)
-        cJSON_AddStringToObject(b, "firstError", ht->first_error);
+    cJSON_AddStringToObject(b, "expression", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "expression")));
+    cJSON_AddNumberToObject(b, "component", cJSON_IsNumber(jc) ? jc->valuedouble : 0);
+    cJSON_AddNumberToObject(b, "width", st.width);
+    cJSON_AddNumberToObject(b, "height", st.height);
+    cJSON_AddNumberToObject(b, "min", st.min);
+    cJSON_AddNumberToObject(b, "max", st.max);
+    cJSON_AddNumberToObject(b, "fragments", (double)st.fragments);
+    cJSON_AddNumberToObject(b, "pixels", (double)st.pixels);
+    cJSON_AddNumberToObject(b, "nan", (double)st.nans);
+    cJSON_AddNumberToObject(b, "errors", (double)st.errors);
+    if (st.errors)
+        cJSON_AddStringToObject(b, "firstError", st.first_error);
     /* Row-major from the bottom row (window y = 0), the values the image shows: for a client
      * that reads numbers, not colours. NaN and no-fragment are null. Only for small frames. */
-    if ((size_t)ht->w * ht->h <= 65536 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "values"))) {
+    if ((size_t)st.width * st.height <= 65536 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "values"))) {
         cJSON *vals = cJSON_AddArrayToObject(b, "values");
-        for (size_t i = 0; i < (size_t)ht->w * ht->h; i++)
-            cJSON_AddItemToArray(vals, ht->set[i] && isfinite(ht->val[i]) ? cJSON_CreateNumber(ht->val[i])
-                                                                          : cJSON_CreateNull());
+        for (unsigned y = 0; y < st.height; y++)
+            for (unsigned x = 0; x < st.width; x++) {
+                float v;
+                bool ok = dap_heat_value(ht->core, x, y, &v) && isfinite(v);
+                cJSON_AddItemToArray(vals, ok ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+            }
     }
     cJSON_AddStringToObject(b, "mimeType", "image/png");
     cJSON_AddStringToObject(b, "data", b64);
@@ -339,9 +179,7 @@ static void heat_answer(struct heat *ht, const cJSON *args, int rc, const char *
 static void heat_free(struct heat *ht)
 {
     cJSON_Delete(ht->req);
-    free(ht->expr);
-    free(ht->val);
-    free(ht->set);
+    dap_heat_free(ht->core);
     free(ht);
 }
 
@@ -349,20 +187,8 @@ static void *heat_main(void *arg)
 {
     struct heat *ht = arg;
     struct dap_session *s = ht->s;
-    struct dap_pass_req rq;
-    memset(&rq, 0, sizeof rq);
-    rq.bps = &ht->bp;
-    rq.n_bps = 1;
-    rq.only_draw = ht->draw;
-    rq.only_x = rq.only_y = -1;
-    rq.log_limit = 0;
-    rq.on_hit = on_hit;
-    rq.on_hit_user = ht;
-    struct dap_pass_res res;
-    int rc = dap_engine_run(s->runner, &rq, &res);
-    char err[256];
-    snprintf(err, sizeof err, "%s", res.message);
-    dap_pass_res_release(&res);
+    char err[256] = "";
+    int rc = dap_heat_run(ht->core, s->runner, ht->shader, ht->line, err, sizeof err);
     pthread_mutex_t *lock = s->host.lock;   /* the server's: outlives the session */
     pthread_mutex_lock(lock);
     if (!s->closing) {
@@ -440,7 +266,6 @@ static void heatmap(struct dap_session *s, const cJSON *req, const cJSON *args)
         return;
     }
     ht->s = s;
-    ht->draw = -1;
     bool ok = true;
     if (!expr || dap_eval_syntax(expr, err, sizeof err) != 0) {
         if (!expr)
@@ -465,21 +290,17 @@ static void heatmap(struct dap_session *s, const cJSON *req, const cJSON *args)
         free(ht);
         return;
     }
-    ht->component = jc ? (int)jc->valuedouble : 0;
-    ht->draw = jd ? (int)jd->valuedouble : -1;
-    ht->expr = strdup(expr);
+    ht->core = dap_heat_new(expr, jc ? (int)jc->valuedouble : 0, jd ? (int)jd->valuedouble : -1);
     ht->req = cJSON_Duplicate(req, true);
-    /* A logpoint at the line (never stops); its hits feed on_hit. */
-    ht->bp = (struct dap_bp){ .id = -3, .shader = ht->shader, .line = ht->line, .log_message = "" };
-    /* The frame's size when the capture has a reference image; grows with the pixels seen. */
-    const struct glrh_capture *c = s->cap->cap;
-    if (c && c->n_images)
-        grow(ht, c->images[c->n_images - 1].width, c->images[c->n_images - 1].height);
-    if (!ht->expr || !ht->req || ht->oom) {
+    if (!ht->core || !ht->req) {
         dap_respond(s, req, false, NULL, "out of memory");
         heat_free(ht);
         return;
     }
+    /* The frame's size when the capture has a reference image; grows with the pixels seen. */
+    const struct glrh_capture *c = s->cap->cap;
+    if (c && c->n_images)
+        dap_heat_size(ht->core, c->images[c->n_images - 1].width, c->images[c->n_images - 1].height);
     /* The view's stop stays: this pass abandons a suspended one, the next continue runs anew. */
     pthread_t t;
     pthread_attr_t attr;
