@@ -37,7 +37,13 @@ const nums = s => { const m = /\(([^)]*)\)/.exec(s); return m ? m[1].split(',').
 async function checks(sock) {
     const dc = new UnixDebugClient(sock);
     dc.defaultTimeout = 30000;
-    await dc.start();
+    // The socket file exists from bind(); until listen() a connect is refused: retry briefly.
+    for (let i = 0; ; i++) {
+        try { await dc.start(); break; } catch (e) {
+            if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
+            await new Promise(r => setTimeout(r, 50));
+        }
+    }
     const initialized = dc.waitForEvent('initialized');
     await dc.initializeRequest();
     await initialized;

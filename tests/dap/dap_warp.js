@@ -9,7 +9,8 @@
 //    plus the values: v_world_pos.x at the pixels of the stopped warp's lanes equals what the
 //    stop shows for those lanes; min/max are the range of the values; on the piglit program, the
 //    NaN of draw 0 covers every pixel with 1 for draw 0, and with 0 when draw 1 (no NaN) is the
-//    last to cover it; a vertex shader, a line past the end or a bad expression is refused.
+//    last to cover it; a vertex shader, a line past the end or a bad expression is refused;
+//  * `glreplay debug --break ... --heatmap EXPR --out MAP.png --json` gives the same numbers.
 // Every message received is type-checked against the official protocol definitions.
 //
 // Environment: GLREPLAY, GLREPLAY_SHIM, LIT_MESH, SHADER_DIR, NODE_MODULES; PIGLIT (optional).
@@ -60,7 +61,13 @@ async function server(capture, tmp, name) {
 async function connect(sock) {
     const dc = new UnixDebugClient(sock);
     dc.defaultTimeout = 60000;
-    await dc.start();
+    // The socket file exists from bind(); until listen() a connect is refused: retry briefly.
+    for (let i = 0; ; i++) {
+        try { await dc.start(); break; } catch (e) {
+            if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
+            await new Promise(r => setTimeout(r, 50));
+        }
+    }
     const initialized = dc.waitForEvent('initialized');
     await dc.initializeRequest();
     await initialized;
@@ -74,7 +81,7 @@ function pngSize(b64) {
     return [b.readUInt32BE(16), b.readUInt32BE(20)];
 }
 
-async function litMesh(sock) {
+async function litMesh(sock, capture) {
     const dc = await connect(sock);
     const attachP = dc.attachRequest({});
     await dc.setBreakpointsRequest({ source: { path: MESH }, breakpoints: [{ line: LINE_DIST, hitCondition: '2' }] });
@@ -136,6 +143,21 @@ async function litMesh(sock) {
     }
     assert.ok(checked >= 1);
     step(`heatmap: ${hm.pixels} pixels, ${checked} checked against the stop`);
+    // The CLI form (glreplay debug --heatmap) runs the same pass: the same numbers, a PNG file.
+    const png = path.join(path.dirname(capture), 'map.png');
+    const cli = cp.spawnSync(env.GLREPLAY, ['debug', capture, '--break', `${MESH}:${LINE_DIST}`, '--heatmap', 'v_world_pos',
+                                           '--component', '0', '--out', png, '--json'], { encoding: 'utf8', timeout: 60000 });
+    assert.strictEqual(cli.status, 0, cli.stderr);
+    const cj = JSON.parse(cli.stdout);
+    for (const k of ['width', 'height', 'pixels', 'fragments', 'nan'])
+        assert.strictEqual(cj[k], hm[k], `CLI ${k}`);
+    close(cj.min, hm.min, 'CLI min');
+    close(cj.max, hm.max, 'CLI max');
+    assert.deepStrictEqual(pngSize(fs.readFileSync(png).toString('base64')), [96, 64]);
+    const vsCli = cp.spawnSync(env.GLREPLAY, ['debug', capture, '--break', 'program3-VS-shader1.vert:5', '--heatmap', '1.0',
+                                             '--out', png], { encoding: 'utf8', timeout: 60000 });
+    assert.strictEqual(vsCli.status, 2);
+    assert.match(vsCli.stderr, /needs a fragment shader line/);
     // Refusals: a line past the shader's end, a vertex shader, an expression that does not parse.
     await assert.rejects(dc.send('glreplay/heatmap', { source: { path: MESH }, line: 5000, expression: '1.0' }), /line 5000/);
     const vs = (await dc.send('loadedSources', {})).body.sources.find(s => /-VS-/.test(s.name));
@@ -182,7 +204,7 @@ async function main() {
         for (const [cap, name, fn] of [[litCap, 'l', litMesh], [nanCap, 'n', piglit]]) {
             const srv = await server(cap, tmp, name);
             try {
-                await fn(srv.sock);
+                await fn(srv.sock, cap);
             } finally {
                 await srv.stop();
             }
