@@ -12,6 +12,8 @@
 #include "statemodel/statemodel.h"
 #include "registry/glr_call_codec.h"
 #include "debugger/dap_capture.h"
+#include "debugger/dap_disasm.h"
+#include "debugger/dap_funcs.h"
 
 /* GL shader type enums (no GL headers in this module). */
 #define GL_FRAGMENT_SHADER 0x8B30
@@ -220,6 +222,8 @@ static void compile_program(struct dap_capture *c, const struct dap_program *p)
             if (s->has_code)
                 for (int line = 1; line <= s->line_count; line++)
                     s->has_code[line] = (unsigned char)gm_program_line_has_code(gp, line);
+            s->n_funcs = dap_program_funcs(gp, &s->funcs);
+            s->disasm = dap_disasm_build(gp);
             gm_program_destroy(gp);
             break;
         }
@@ -352,6 +356,8 @@ void dap_capture_close(struct dap_capture *c)
     for (int i = 0; i < c->n_shaders; i++) {
         free(c->shaders[i].source);
         free(c->shaders[i].has_code);
+        free(c->shaders[i].funcs);
+        dap_disasm_free(c->shaders[i].disasm);
         free(c->shaders[i].compile_error);
     }
     free(c->shaders);

@@ -11,6 +11,8 @@
 struct glrh_capture;
 struct sm_state;
 typedef struct gm_program gm_program;
+struct dap_func;
+struct dap_disasm;
 
 /* One captured shader text of one stage. id = index + 1 (also its DAP sourceReference). */
 struct dap_shader {
@@ -24,6 +26,9 @@ struct dap_shader {
     /* Lines with code, from the model's compile of the program (NULL: not compiled). */
     unsigned char *has_code; /* [line_count + 2] */
     char *compile_error;     /* why it could not be compiled, or NULL */
+    struct dap_func *funcs;  /* its functions and their entry lines (dap_funcs.h) */
+    int n_funcs;
+    struct dap_disasm *disasm; /* its IR instructions per pc (dap_disasm.h), or NULL */
 };
 
 struct dap_program {

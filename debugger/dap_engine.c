@@ -132,6 +132,8 @@ struct pass {
     } run[3];
     bool key_continues;      /* the key is inside run[1] rather than the start of a new one */
     char *pipe_json;         /* the stop draw's pipeline state, copied into back candidates */
+    unsigned exceptions;     /* the filters the pass watches (a continue resumes only with the same) */
+    struct dap_exc_state *exc;
 };
 
 static uint64_t hash_key(int stage, uint64_t warp)
@@ -326,11 +328,12 @@ static bool step_observe(struct pass *ps, const struct dap_observe_info *info, g
     ps->step_others = 0;
     if (!((gm_warp_alive_mask(w) >> k->lane) & 1))
         return false;
-    if (!((is->active >> k->lane) & 1) || is->line == 0)
-        return true;
     enum dap_step kind = ps->req->steps[ps->step_index];
+    if (!((is->active >> k->lane) & 1) || (is->line == 0 && kind != DAP_STEP_INSTRUCTION))
+        return true;
     int d = is->call_depth, line = is->line;
-    bool done = kind == DAP_STEP_OUT ? d < ps->step_depth
+    bool done = kind == DAP_STEP_INSTRUCTION ? true
+              : kind == DAP_STEP_OUT ? d < ps->step_depth
               : kind == DAP_STEP_IN ? (d != ps->step_depth || line != ps->step_line)
               : (d < ps->step_depth || (d == ps->step_depth && line != ps->step_line));
     if (!done)
@@ -512,6 +515,12 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
     if (!ws)
         return 0;
     uint64_t issue_no = ws->issues++;
+    for (int i = 0; i < rq->n_overrides; i++) {
+        /* setVariable: the value the client gave, where it gave it, before the instruction runs. */
+        const struct dap_stop_key *k = &rq->overrides[i].key;
+        if (k->draw == info->draw && k->stage == info->stage && k->warp == info->warp && k->issue == issue_no)
+            dap_override_apply(w, &rq->overrides[i]);
+    }
     int d = is->call_depth < MAX_DEPTH ? is->call_depth : MAX_DEPTH - 1;
     for (int k = ws->depth; k < d; k++)
         ws->call_line[k] = gm_warp_frame_line(w, k);
@@ -521,7 +530,20 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
      * from by resuming its pass; a pass stops at a hit only when it is looking for one. */
     bool stop_before = ps->stopped;
     bool seeking_hit = !rq->replay && !ps->stepping && !rq->have_before;
-    if (ps->stepping) {
+    struct dap_exc_hit xh;
+    bool exc_now = false;
+    if (ps->exc && !ps->stopped && !rq->replay && dap_exc_observe(ps->exc, info, w, is, &xh)) {
+        /* An exception filter matched (dap_exception.c): stop at the instruction that did it. */
+        uint64_t seq = ps->instructions - 1;
+        if (!rq->have_after || seq > rq->after_seq || (seq == rq->after_seq && xh.lane > rq->after_lane)) {
+            ps->res->exc = xh;
+            take_snapshot(ps, info, w, &xh.at, xh.lane, 0, "exception", issue_no);
+            exc_now = true;
+        }
+    }
+    if (exc_now) {
+        /* stopped here: no breakpoint of this instruction counts */
+    } else if (ps->stepping) {
         if (!step_observe(ps, info, w, is, issue_no))
             return DAP_OBSERVE_END;   /* the lane ended: DAP_PASS_LANE_FINISHED */
     } else if (!ps->stopped && rq->pause && atomic_load(rq->pause)) {
@@ -547,10 +569,10 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
             }
         }
     }
-    if (is->line > 0 && !ps->no_count && (!stop_before || logs_pending)) {
+    if (!exc_now && !ps->no_count && (!stop_before || logs_pending)) {
         /* New arrivals at this line. */
         gm_mask fresh = 0;
-        for (int l = 0; l < 32; l++) {
+        for (int l = 0; is->line > 0 && l < 32; l++) {
             if (!((is->active >> l) & 1))
                 continue;
             bool back_from_call = ws->last_depth[l] > d && is->line == ws->call_line[d];
@@ -559,19 +581,22 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         }
         /* Helper lanes (2x2 quad fillers) are not invocations of the draw: they never count. */
         fresh &= ~gm_warp_helper_mask(w);
+        /* Instruction breakpoints (pc1): every issue of the instruction, each active lane. */
+        gm_mask every = is->active & ~gm_warp_helper_mask(w);
         if (rq->only_draw >= 0 && info->draw != rq->only_draw)
-            fresh = 0;
+            fresh = every = 0;
         sh_snapshot *cond_snap = NULL;
         uint64_t seq = ps->instructions - 1;
-        for (int b = 0; fresh && b < rq->n_bps; b++) {
+        for (int b = 0; (fresh || every) && b < rq->n_bps; b++) {
             const struct dap_bp *bp = &rq->bps[b];
-            if (bp->shader != info->shader || bp->line != is->line)
+            if (bp->shader != info->shader || (bp->pc1 ? bp->pc1 - 1 != is->pc : bp->line != is->line))
                 continue;
+            gm_mask lanes = bp->pc1 ? every : fresh;
             struct bp_count *bc = count_of(ps, bp->id);
             if (!bc)
                 continue;
             for (int l = 0; l < 32; l++) {
-                if (!((fresh >> l) & 1))
+                if (!((lanes >> l) & 1))
                     continue;
                 if ((bp->condition && *bp->condition) || bp->log_message || rq->only_x >= 0) {
                     if (!cond_snap) {
@@ -610,6 +635,8 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                 if (!hit_matches(bp->hit_op, bp->hit_n, bc->hits))
                     continue;
                 if (bp->log_message) {
+                    if (rq->on_hit)
+                        rq->on_hit(rq->on_hit_user, info, cond_snap, l);
                     if (rq->emit_logs && bc->logged < rq->log_limit) {
                         char text[1024], msg[1200];
                         dap_eval_message(cond_snap, l, bp->log_message, text, sizeof text);
@@ -681,6 +708,7 @@ static void pass_free(void *p)
         if (ps->run[i].snap)
             sh_snapshot_unref(ps->run[i].snap);
     free(ps->pipe_json);
+    dap_exc_free(ps->exc);
     free(ps);
 }
 
@@ -705,7 +733,7 @@ static bool same_bps(const struct pass *ps, const struct dap_pass_req *req)
         return false;
     for (int i = 0; i < req->n_bps; i++) {
         const struct dap_bp *a = &ps->own_bps[i], *b = &req->bps[i];
-        if (a->shader != b->shader || a->line != b->line || !same_text(a->condition, b->condition) ||
+        if (a->shader != b->shader || a->line != b->line || a->pc1 != b->pc1 || !same_text(a->condition, b->condition) ||
             !same_text(a->log_message, b->log_message))
             return false;
         for (int j = 0; j < i; j++)
@@ -736,10 +764,11 @@ static void adopt_ids(struct pass *ps, const struct dap_pass_req *req)
 
 static bool resumable(const struct pass *ps, const struct dap_pass_req *req)
 {
-    return ps && ps->stopped && !ps->pending_lost && !ps->no_count && req->have_after && !req->replay &&
-           !req->have_before && !(req->pause && atomic_load(req->pause)) &&
+    return ps && ps->stopped && !ps->pending_lost && !ps->no_count && !req->n_overrides && req->have_after &&
+           !req->replay && !req->have_before && !(req->pause && atomic_load(req->pause)) &&
            req->after_seq == ps->park_seq && req->after_lane == ps->park_lane && req->only_draw == ps->only_draw &&
-           req->only_x == ps->only_x && req->only_y == ps->only_y && same_bps(ps, req);
+           req->only_x == ps->only_x && req->only_y == ps->only_y && req->exceptions == ps->exceptions &&
+           same_bps(ps, req);
 }
 
 /* A step from exactly where the model is parked (any kind of stop; the followed lane may be
@@ -779,6 +808,11 @@ static struct pass *pass_new(const struct dap_pass_req *req)
     ps->only_draw = req->only_draw;
     ps->only_x = req->only_x;
     ps->only_y = req->only_y;
+    ps->exceptions = req->exceptions;
+    if (req->exceptions && !req->replay && !(ps->exc = dap_exc_new(req->exceptions))) {
+        pass_free(ps);
+        return NULL;
+    }
     return ps;
 }
 
@@ -787,7 +821,7 @@ static void limit_runner(struct dap_runner *r, const struct dap_pass_req *req)
 {
     if (!r->limit_to_shaders)
         return;
-    if (req->replay || (req->pause && atomic_load(req->pause))) {
+    if (req->replay || req->exceptions || (req->pause && atomic_load(req->pause))) {
         r->limit_to_shaders(r->impl, NULL, -1);
         return;
     }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "shadow/shadow.h"
+#include "debugger/dap_exception.h"
 #include "debugger/dap_runner.h"
 
 enum dap_hit_op { DAP_HIT_ANY, DAP_HIT_EQ, DAP_HIT_GE, DAP_HIT_GT, DAP_HIT_LE, DAP_HIT_LT, DAP_HIT_MOD };
@@ -24,6 +25,8 @@ struct dap_bp {
     uint64_t hit_n;
     const char *condition; /* NULL: none */
     const char *log_message; /* logpoint: prints, never stops */
+    int pc1;               /* instruction breakpoint: pc + 1 in the shader (every issue of it
+                            * counts each active lane); 0: a line breakpoint */
 };
 
 /* Parses "N", "== N", ">= N", "> N", "% N" (spaces optional). false if malformed. */
@@ -36,7 +39,19 @@ struct dap_stop_key {
     int lane;
 };
 
-enum dap_step { DAP_STEP_NEXT, DAP_STEP_IN, DAP_STEP_OUT };
+/* A value set by the client (setVariable): at the instruction `key` (draw, stage, warp, issue)
+ * the pass writes `n` words at word `offset` of the lane's variable (name, function, class as the
+ * snapshot names it) before the instruction runs (dap_setvar.c). */
+struct dap_override {
+    struct dap_stop_key key;   /* key.lane: the lane */
+    char name[64], function[128];
+    int klass;                 /* sh_var_class */
+    int offset, n;
+    uint32_t words[16];
+};
+
+enum dap_step { DAP_STEP_NEXT, DAP_STEP_IN, DAP_STEP_OUT,
+                DAP_STEP_INSTRUCTION /* granularity "instruction": the focused lane's next instruction */ };
 
 struct dap_pass_req {
     const struct dap_bp *bps;
@@ -68,7 +83,18 @@ struct dap_pass_req {
     bool have_before;
     uint64_t before_seq;
     int before_lane;
+    unsigned exceptions;         /* DAP_EXC_* filters (dap_exception.h): stop where one happens */
+    /* Optional: called for every counted hit of a logpoint (a breakpoint with log_message), with
+     * a snapshot of the warp at it (glreplay/heatmap collects values this way). */
+    void (*on_hit)(void *user, const struct dap_observe_info *info, const sh_snapshot *snap, int lane);
+    void *on_hit_user;
+    const struct dap_override *overrides;   /* setVariable values, applied where they were set */
+    int n_overrides;
 };
+
+/* Writes an override into the warp (dap_setvar.c); false when the warp has no such per-lane
+ * variable. */
+bool dap_override_apply(gm_warp *w, const struct dap_override *o);
 
 enum dap_pass_status {
     DAP_PASS_STOPPED,        /* res.snap holds the stop */
@@ -96,6 +122,7 @@ struct dap_pass_res {
     struct dap_stop_key *other_keys;
     bool *other_key_ok;
     uint64_t instructions;       /* warp instructions observed */
+    struct dap_exc_hit exc;      /* reason "exception": what happened, which lanes, where */
     uint64_t hits_seen;          /* hits counted (all breakpoints): the frame's total when it ended without a stop */
     bool resumed;                /* the pass went on from the parked model (no new run of the frame) */
     /* req.back: whether `next` / `stepIn` from the answered position reach the position stepped

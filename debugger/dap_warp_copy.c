@@ -7,6 +7,8 @@
 #include <string.h>
 #include "debugger/dap_capture.h"
 #include "debugger/dap_shared_read.h"
+#include "debugger/dap_block_read.h"
+#include "debugger/dap_params.h"
 #include "debugger/dap_warp_copy.h"
 
 #define BUILTIN_FRAG_COORD 15
@@ -284,9 +286,14 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
     size_t cap = 0;
     for (int i = 0; i < nv; i++) {
         const gm_var_info *vi = gm_program_var(p, i);
+        /* Uniform/storage blocks: their buffer's bytes at the stop (dap_block_read.c), one value
+         * for the warp, named by the instance (or block) name, shown with the uniforms. */
+        bool block = vi && vi->klass == GM_VAR_BUFFER;
+        if (block && !dap_var_is_block(p, i))
+            continue;
+        const char *vname = block ? dap_block_name(p, i) : vi ? vi->name : NULL;
         /* "param" locals are glslang's copies of call arguments, not the program's variables. */
-        if (!vi || !vi->name || !*vi->name || vi->klass == GM_VAR_BUFFER ||
-            (vi->klass == GM_VAR_LOCAL && !strcmp(vi->name, "param")))
+        if (!vi || !vname || !*vname || (vi->klass == GM_VAR_LOCAL && !strcmp(vi->name, "param")))
             continue;
         int t = map_type(&tm, vi->type, 0);
         const sh_type *stype = NULL;
@@ -299,7 +306,7 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
         int comps = d.components;
         /* Compute `shared` variables: one value for the whole workgroup, read from its block. */
         bool shared = dap_var_is_shared(p, i);
-        bool uniform = vi->klass == GM_VAR_UNIFORM || vi->klass == GM_VAR_OPAQUE || shared;
+        bool uniform = vi->klass == GM_VAR_UNIFORM || vi->klass == GM_VAR_OPAQUE || shared || block;
         int lanes = uniform ? 1 : SH_LANES;
         size_t need = (size_t)comps * (size_t)SH_LANES;
         if (need > cap) {
@@ -314,7 +321,9 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
             continue;
         bool ok = true;
         for (int l = 0; l < lanes && ok; l++) {
-            int got = shared ? dap_read_shared_var(w, i, lane_words, comps) : gm_warp_read_var(w, i, l, lane_words, comps);
+            bool bound;
+            int got = block ? dap_read_block_var(w, i, lane_words, comps, &bound)
+                    : shared ? dap_read_shared_var(w, i, lane_words, comps) : gm_warp_read_var(w, i, l, lane_words, comps);
             if (got < 0) {
                 ok = false;
                 break;
@@ -324,9 +333,33 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
         }
         if (!ok)
             continue;
-        sh_builder_add_var(b, &(sh_var){ .name = vi->name, .function = vi->klass == GM_VAR_LOCAL ? vi->function : NULL,
-                                         .klass = class_of(vi), .type = t, .builtin = vi->builtin,
+        sh_builder_add_var(b, &(sh_var){ .name = vname, .function = vi->klass == GM_VAR_LOCAL ? vi->function : NULL,
+                                         .klass = block ? SH_VAR_UNIFORM : class_of(vi), .type = t, .builtin = vi->builtin,
                                          .decl_line = vi->decl_line, .lanes = lanes, .words = words });
+    }
+    /* Parameters of the functions on the stack (dap_params.c): locals of their function. */
+    struct dap_param prm[64];
+    int np = dap_stack_params(w, prm, 64);
+    for (int k = 0; k < np; k++) {
+        int t = map_type(&tm, prm[k].type, 0);
+        size_t need = (size_t)prm[k].words * (size_t)SH_LANES;
+        if (t < 0 || prm[k].words > 4096)
+            continue;
+        if (need > cap) {
+            uint32_t *nw = realloc(words, need * sizeof *nw);
+            if (!nw)
+                break;
+            words = nw;
+            cap = need;
+        }
+        uint32_t lane_words[4096];
+        for (int l = 0; l < SH_LANES; l++) {
+            dap_read_param(w, &prm[k], l, lane_words);
+            for (int c = 0; c < prm[k].words; c++)
+                words[(size_t)c * SH_LANES + (size_t)l] = lane_words[c];
+        }
+        sh_builder_add_var(b, &(sh_var){ .name = prm[k].name, .function = prm[k].function, .klass = SH_VAR_LOCAL,
+                                         .type = t, .builtin = -1, .lanes = SH_LANES, .words = words });
     }
     free(words);
     free(tm.map);

@@ -131,8 +131,10 @@ async function checks(dc) {
     await fails(ev('color', fTop), /unknown variable 'color'/, 'main\'s local in shade_light\'s frame');
     const toLight = parseVec((await ev('to_light', fTop)).body.result);
     await fails(ev('to_light', fMain), /unknown variable/, 'shade_light\'s local in main\'s frame');
-    await fails(ev('i', fTop), /unknown variable 'i'/, 'main\'s loop variable in shade_light\'s frame');
-    assert.match((await ev('i', fMain)).body.result, /^[01]$/, 'main\'s loop variable i');
+    // In shade_light's frame `i` is its parameter (dap_params.c), which main passed its loop index.
+    const iMain = (await ev('i', fMain)).body.result;
+    assert.match(iMain, /^[01]$/, 'main\'s loop variable i');
+    assert.strictEqual((await ev('i', fTop)).body.result, iMain, 'shade_light\'s parameter i');
     step('evaluate frameId');
 
     // ---- variables: parameters in their frame; vector children; filter; start/count.
@@ -140,8 +142,9 @@ async function checks(dc) {
     const localsRef = sc.body.scopes.find(s => s.name === 'Locals').variablesReference;
     const locals = (await dc.variablesRequest({ variablesReference: localsRef })).body.variables;
     const byName = Object.fromEntries(locals.map(v => [v.name, v]));
-    // (Function parameters are not in the model's snapshots yet: see DESIGN.md.)
     assert.ok(!byName.color, 'main\'s locals are not in shade_light\'s frame');
+    for (const p of ['i', 'n', 'v', 'albedo'])
+        assert.ok(byName[p], `parameter ${p} in shade_light's frame`);
     const tl = byName.to_light;
     assert.ok(tl && tl.variablesReference > 0, 'a vec3 is expandable');
     assert.strictEqual(tl.indexedVariables, 3);

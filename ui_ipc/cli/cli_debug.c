@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include "cli_common.h"
 #include "cli_dap.h"
+#include "ui_ipc/cli/cli_debug_heatmap.h"
 #include "shadow/shadow.h"
 #include "debugger/dap_bind.h"
 #include "debugger/dap_capture.h"
@@ -22,7 +23,8 @@
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
               "[--draw K] [--pixel X,Y] [--no-timing] [--timeout S] [--json] | F.glcap --pixel X,Y[,EVENT] " \
-              "[--fragment N] [--target T] [--timeout S] [--json]"
+              "[--fragment N] [--target T] [--timeout S] [--json] | F.glcap --break FS_LINE --heatmap EXPR --out MAP.png " \
+              "[--component K] [--draw K] [--min X] [--max X] [--json]"
 
 struct opts {
     const char *path, *brk, *cond, *target;
@@ -31,6 +33,7 @@ struct opts {
     long long pevent;
     bool json, no_timing;
     double timeout;
+    struct cli_heatmap_opts heat;   /* --heatmap (cli_debug_heatmap.c) */
 };
 
 static void help(void)
@@ -55,7 +58,14 @@ static void help(void)
            "                        order (faster for hits deep in a frame; hit N is then another lane)\n"
            "  --timeout S           stop the run after S seconds (also the first Ctrl-C): exit 1\n"
            "  --json                strict JSON on stdout\n"
-           "  --list                list the captured shaders and exit\n");
+           "  --list                list the captured shaders and exit\n"
+           "  --heatmap EXPR        with --break on a fragment shader line: run the frame once and write\n"
+           "                        EXPR's value at every pixel a fragment reached that line at (the last\n"
+           "                        arrival wins) as a PNG heat map to --out (blue..white from the lowest\n"
+           "                        to the highest value; magenta NaN; transparent: no fragment)\n"
+           "  --out MAP.png         the heat map's file\n"
+           "  --component K         with that: which component of a vector value (default 0)\n"
+           "  --min X, --max X      with that: the colour range (default: the values seen)\n");
 }
 
 static bool parse_num(const char *s, long long lo, long long hi, long long *out)
@@ -298,6 +308,38 @@ int cli_debug(int argc, char **argv)
                 return 2;
             }
             i++;
+        } else if (!strcmp(a, "--heatmap") || !strcmp(a, "--out") || !strcmp(a, "--component") || !strcmp(a, "--min") ||
+                   !strcmp(a, "--max")) {
+            char *end;
+            if (i + 1 >= argc) {
+                cli_error("debug: %s needs a value (" USAGE ")", a);
+                return 2;
+            }
+            const char *val = argv[++i];
+            if (!strcmp(a, "--heatmap")) {
+                o.heat.expr = val;
+            } else if (!strcmp(a, "--out")) {
+                o.heat.out = val;
+            } else if (!strcmp(a, "--component")) {
+                if (!parse_num(val, 0, 15, &v)) {
+                    cli_error("debug: --component needs 0..15, got '%s'", val);
+                    return 2;
+                }
+                o.heat.component = (int)v;
+            } else {
+                double d = strtod(val, &end);
+                if (end == val || *end || d != d) {
+                    cli_error("debug: %s needs a number, got '%s'", a, val);
+                    return 2;
+                }
+                if (a[3] == 'i') {
+                    o.heat.min = d;
+                    o.heat.have_min = true;
+                } else {
+                    o.heat.max = d;
+                    o.heat.have_max = true;
+                }
+            }
         } else if (!strcmp(a, "--break") || !strcmp(a, "--condition") || !strcmp(a, "--hit") || !strcmp(a, "--draw") ||
                    !strcmp(a, "--pixel") || !strcmp(a, "--fragment") || !strcmp(a, "--target")) {
             if (i + 1 >= argc) {
@@ -364,6 +406,14 @@ int cli_debug(int argc, char **argv)
         cli_error("debug: %s (" USAGE ")", !o.path ? "no capture file given" : "--break (or --pixel) is required");
         return 2;
     }
+    if ((o.heat.expr || o.heat.out) && (!o.heat.expr || !o.heat.out || !o.brk)) {
+        cli_error("debug: --heatmap EXPR needs --break FILE_OR_SHADER:LINE and --out MAP.png (" USAGE ")");
+        return 2;
+    }
+    if (!o.heat.expr && (o.heat.component || o.heat.have_min || o.heat.have_max)) {
+        cli_error("debug: --component, --min and --max go with --heatmap (" USAGE ")");
+        return 2;
+    }
     if (!pixel_mode && (o.pevent >= 0 || o.fragment || o.target)) {
         cli_error("debug: EVENT in --pixel, --fragment and --target go with --pixel without --break (" USAGE ")");
         return 2;
@@ -427,6 +477,16 @@ int cli_debug(int argc, char **argv)
     dap_runner_set_spares(r, false);
     if (o.no_timing)
         dap_runner_set_timing(r, false);
+    if (o.heat.expr) {
+        o.heat.draw = o.draw;
+        o.heat.json = o.json;
+        dap_runner_set_abort(r, cli_stop_arm(o.timeout));
+        int hrc = cli_debug_heatmap(c, r, &bps[0], &o.heat);
+        cli_stop_disarm();
+        dap_runner_destroy(r);
+        dap_capture_close(c);
+        return hrc;
+    }
     struct dap_pass_req req = { .bps = bps, .n_bps = n, .only_draw = o.draw, .only_x = o.px, .only_y = o.py,
                                 .log = engine_log };
     struct dap_pass_res res;

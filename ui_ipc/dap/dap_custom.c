@@ -127,7 +127,7 @@ static void png_flush(png_structp png)
 }
 
 /* PNG of an RGBA8 bottom-up image, base64 encoded; malloc'd. */
-static char *png_base64(const uint8_t *px, unsigned w, unsigned h)
+char *dap_png_base64(const uint8_t *px, unsigned w, unsigned h)
 {
     struct mem m = { 0 };
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
@@ -184,7 +184,7 @@ static void image(struct dap_session *s, const cJSON *req, const cJSON *args)
         return;
     }
     const struct glrh_image *im = &c->images[(unsigned)idx];
-    char *b64 = png_base64(im->pixels, im->width, im->height);
+    char *b64 = dap_png_base64(im->pixels, im->width, im->height);
     if (!b64) {
         dap_respond(s, req, false, NULL, "out of memory encoding the PNG");
         return;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "debugger/dap_capture.h"
 #include "debugger/dap_eval.h"
+#include "debugger/dap_disasm.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 #define REF_BASE 1000   /* dynamic references; 1..5 are the scopes of frame 0 */
@@ -196,6 +197,12 @@ static void stack_trace(struct dap_session *s, const cJSON *req, const cJSON *ar
         cJSON_AddItemToObject(o, "source", dap_source_json(s, h->shader, line, &client_line));
         cJSON_AddNumberToObject(o, "line", client_line > 0 ? client_line : 1);
         cJSON_AddNumberToObject(o, "column", 1);
+        if (d == 0 && h->shader > 0 && ((h->active >> s->focus) & 1) && h->pc >= 0) {
+            /* The instruction the focused lane is at (disassemble, dap_disasm.h). */
+            char ip[32];
+            snprintf(ip, sizeof ip, "0x%llx", (unsigned long long)dap_disasm_address(h->shader, h->pc));
+            cJSON_AddStringToObject(o, "instructionPointerReference", ip);
+        }
         cJSON_AddItemToArray(arr, o);
     }
     cJSON_AddNumberToObject(b, "totalFrames", n);

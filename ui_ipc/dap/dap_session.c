@@ -138,6 +138,8 @@ static void session_free(struct dap_session *s)
     dap_profile_session_end(s);
 #endif
     free_sources(s);
+    dap_feat_free(s);
+    free(s->overrides);
     dap_inspect_reset(s);
     if (s->snap)
         sh_snapshot_unref(s->snap);
@@ -250,13 +252,19 @@ static void finish(struct dap_session *s, struct job *j)
         s->stopped = true;
         dap_inspect_reset(s);
         cJSON *b = cJSON_CreateObject();
-        cJSON_AddStringToObject(b, "reason", j->pixel ? "entry" : r->reason);
+        cJSON_AddStringToObject(b, "reason", j->pixel ? "entry"
+                                             : !strcmp(r->reason, "breakpoint") && dap_feat_is_function_bp(s, r->bp_id)
+                                                 ? "function breakpoint"
+                                             : !strcmp(r->reason, "breakpoint") && dap_feat_is_instruction_bp(s, r->bp_id)
+                                                 ? "instruction breakpoint" : r->reason);
         char desc[256];
         const sh_header *h = sh_snapshot_header(s->snap);
         if (j->pixel)
             snprintf(desc, sizeof desc, "first line of the invocation that wrote pixel (%d, %d) at event %llu: %s, lane %d",
                      s->pixel.x, s->pixel.y, (unsigned long long)s->pixel.record, sh_snapshot_title(s->snap),
                      h->focus_lane);
+        else if (!strcmp(r->reason, "exception"))
+            snprintf(desc, sizeof desc, "%s, lane %d", sh_snapshot_title(s->snap), h->focus_lane);
         else if (!strcmp(r->reason, "breakpoint"))
             snprintf(desc, sizeof desc, "hit %llu of breakpoint %d: %s, lane %d", (unsigned long long)r->hit, r->bp_id,
                      sh_snapshot_title(s->snap), h->focus_lane);
@@ -266,6 +274,11 @@ static void finish(struct dap_session *s, struct job *j)
         dap_history_stopped(s, j->other_thread ? DAP_PASS_RUN : (int)j->kind, j->steps[0], r, snap_id, other_ids,
                             desc);
         free(other_ids);
+        s->have_exc = !j->pixel && !strcmp(r->reason, "exception");
+        if (s->have_exc) {
+            s->exc = r->exc;
+            dap_feat_exception_stopped(s, &r->exc, b);
+        }
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         if (!j->pixel && !strcmp(r->reason, "breakpoint")) {
@@ -358,6 +371,9 @@ static int collect_bps(struct dap_session *s, struct dap_bp **out)
     for (int i = 0; i < s->n_sources && !s->no_debug; i++)
         for (int b = 0; b < s->sources[i].n_bps; b++)
             n += s->sources[i].bps[b].n_locs;
+    for (int f = 0; f < s->n_fn_bps && !s->no_debug; f++)
+        n += s->fn_bps[f].n_locs;
+    n += s->no_debug ? 0 : s->n_ins_bps;
     struct dap_bp *bps = calloc((size_t)n + 1, sizeof *bps);
     if (!bps)
         return -1;
@@ -367,8 +383,17 @@ static int collect_bps(struct dap_session *s, struct dap_bp **out)
             struct dap_src_bp *e = &s->sources[i].bps[b];
             for (int l = 0; l < e->n_locs; l++)
                 bps[k++] = (struct dap_bp){ e->id, e->loc_shader[l], e->loc_line[l], e->hit_op, e->hit_n,
-                                            e->condition, e->log_message };
+                                            e->condition, e->log_message, 0 };
         }
+    for (int f = 0; f < s->n_ins_bps && !s->no_debug; f++)
+        bps[k++] = (struct dap_bp){ s->ins_bps[f].id, s->ins_bps[f].loc_shader[0], s->ins_bps[f].loc_line[0],
+                                    s->ins_bps[f].hit_op, s->ins_bps[f].hit_n, s->ins_bps[f].condition, NULL,
+                                    s->ins_bps[f].line + 1 };
+    /* Function breakpoints (dap_feat_session.c) bind to a function's entry line: the same hits. */
+    for (int f = 0; f < s->n_fn_bps && !s->no_debug; f++)
+        for (int l = 0; l < s->fn_bps[f].n_locs; l++)
+            bps[k++] = (struct dap_bp){ s->fn_bps[f].id, s->fn_bps[f].loc_shader[l], s->fn_bps[f].loc_line[l],
+                                        s->fn_bps[f].hit_op, s->fn_bps[f].hit_n, s->fn_bps[f].condition, NULL, 0 };
     *out = bps;
     return n;
 }
@@ -395,6 +420,7 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
     j->req.log_limit = s->log_limit;
     j->req.only_draw = -1;
     j->req.only_x = j->req.only_y = -1;
+    j->req.exceptions = s->no_debug ? 0 : s->exc_filters;
     if (kind == DAP_PASS_RUN && s->pixel_pending) {
         /* debug this pixel: only the invocation's breakpoint, counted in its draw at its pixel */
         j->bps[0] = s->pixel.bp;
@@ -406,9 +432,23 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         j->pixel = true;
         s->pixel_pending = false;
     }
+    if (kind == DAP_PASS_RUN) {
+        /* A run from the frame's start forgets the values setVariable set. */
+        free(s->overrides);
+        s->overrides = NULL;
+        s->n_overrides = 0;
+    }
+    j->req.overrides = s->overrides;
+    j->req.n_overrides = s->n_overrides;
     switch (kind) {
     case DAP_PASS_RUN:
         j->req.emit_logs = true;
+        break;
+    case DAP_PASS_REFRESH:
+        j->req.replay = true;
+        j->req.key = s->key;
+        j->req.key.lane = s->focus;
+        j->req.n_steps = 0;
         break;
     case DAP_PASS_CONTINUE:
         j->req.have_after = true;
@@ -754,7 +794,14 @@ static cJSON *capabilities(void)
                                  "supportsRestartRequest", "supportsStepBack" };
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         cJSON_AddBoolToObject(c, yes[i], true);
-    cJSON_AddArrayToObject(c, "exceptionBreakpointFilters");
+    cJSON_AddBoolToObject(c, "supportsExceptionInfoRequest", true);
+    cJSON_AddBoolToObject(c, "supportsExceptionFilterOptions", true);
+    cJSON_AddBoolToObject(c, "supportsFunctionBreakpoints", true);
+    cJSON_AddBoolToObject(c, "supportsDisassembleRequest", true);
+    cJSON_AddBoolToObject(c, "supportsInstructionBreakpoints", true);
+    cJSON_AddBoolToObject(c, "supportsSteppingGranularity", true);
+    cJSON_AddBoolToObject(c, "supportsSetVariable", true);
+    cJSON_AddItemToObject(c, "exceptionBreakpointFilters", dap_exc_filters_json());
     return c;
 }
 
@@ -852,7 +899,7 @@ static void begin(struct dap_session *s)
     int n = 0;
     for (int i = 0; i < s->n_sources; i++)
         n += s->sources[i].n_bps;
-    if (n || s->pixel_pending || s->no_debug)
+    if (n || s->n_fn_bps || s->n_ins_bps || s->exc_filters || s->pixel_pending || s->no_debug)
         dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
     else
         dap_output(s, "console", "no breakpoints: set one on a shader line (or pause) to run the frame\n");
@@ -935,12 +982,7 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
     } else if (!strcmp(cmd, "setBreakpoints")) {
         if (set_breakpoints(s, msg, args))
             msg = NULL;   /* answered by the reader thread */
-    } else if (!strcmp(cmd, "setExceptionBreakpoints")) {
-        cJSON *b = cJSON_CreateObject();
-        cJSON_AddArrayToObject(b, "breakpoints");
-        dap_respond(s, msg, true, b, NULL);
-    } else if (!strcmp(cmd, "setFunctionBreakpoints") || !strcmp(cmd, "setDataBreakpoints") ||
-               !strcmp(cmd, "setInstructionBreakpoints")) {
+    } else if (!strcmp(cmd, "setDataBreakpoints")) {
         cJSON *b = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(b, "breakpoints");
         const cJSON *list = cJSON_GetObjectItemCaseSensitive(args, "breakpoints");
@@ -979,6 +1021,10 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             }
             dap_respond(s, msg, true, b, NULL);
             enum dap_step st = !strcmp(cmd, "stepIn") ? DAP_STEP_IN : !strcmp(cmd, "stepOut") ? DAP_STEP_OUT : DAP_STEP_NEXT;
+            /* granularity "instruction" (the Disassembly view): next/stepIn go one IR instruction. */
+            const char *gran = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "granularity"));
+            if (st != DAP_STEP_OUT && gran && !strcmp(gran, "instruction"))
+                st = DAP_STEP_INSTRUCTION;
             /* A kept stop this step led to before (after a step back) is shown as it was. */
             bool kept = cmd[0] != 'c' && s->step_thread == 1 && dap_history_forward(s, st);
             if (!kept && dap_start_pass(s, cmd[0] == 'c' ? (s->snap ? DAP_PASS_CONTINUE : DAP_PASS_RUN) : DAP_PASS_STEP, st) != 0)
@@ -1003,7 +1049,9 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
         atomic_store(&s->pause, 1);
     } else if (!strcmp(cmd, "restart")) {
         restart(s, msg);
-    } else if (!dap_history_request(s, cmd, msg, args) && !dap_inspect_request(s, cmd, msg, args) && !dap_protocol_extra_request(s, cmd, msg, args) &&
+    } else if (!dap_history_request(s, cmd, msg, args) && !dap_inspect_request(s, cmd, msg, args) &&
+               !dap_protocol_extra_request(s, cmd, msg, args) && !dap_feat_request(s, cmd, msg, args) &&
+               !dap_warp_eval_request(s, cmd, msg, args) && !dap_setvar_request(s, cmd, msg, args) &&
                !dap_custom_request(s, cmd, msg, args)) {
         char m[200];
         snprintf(m, sizeof m, "unsupported request '%.100s'", cmd);

@@ -99,12 +99,29 @@ struct dap_session {
     /* stepping backwards (dap_history.c): the kept stops, and the call depth at the key */
     struct dap_history *hist;
     int key_depth;
+    /* Exception breakpoints (dap_exception.h, dap_feat_session.c): the filters set, and the
+     * current stop's exception when it is one (exceptionInfo). */
+    unsigned exc_filters;
+    bool have_exc;
+    struct dap_exc_hit exc;
+    /* Function breakpoints (dap_feat_session.c): their bound locations, passed like line ones. */
+    struct dap_src_bp *fn_bps;
+    int n_fn_bps;
+    /* Instruction breakpoints (dap_feat_session.c): loc_shader[0], loc_line[0] the pc's line,
+     * `line` holds the pc. */
+    struct dap_src_bp *ins_bps;
+    int n_ins_bps;
+    /* setVariable values (dap_setvar.c): applied by every pass until a run from the start. */
+    struct dap_override *overrides;
+    int n_overrides;
     /* glreplay/profile results of this session only (dap_profile.c) */
     struct dap_profile_store *profiles;
 };
 
-/* BACK and REVERSE: stepBack / reverseContinue through the model (dap_history.h). */
-enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP, DAP_PASS_BACK, DAP_PASS_REVERSE };
+/* BACK and REVERSE: stepBack / reverseContinue through the model (dap_history.h); REFRESH: replay
+ * to the current stop (setVariable: the new snapshot). */
+enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP, DAP_PASS_BACK, DAP_PASS_REVERSE,
+                     DAP_PASS_REFRESH };
 /* Releases the resident warps' snapshots of the current stop. */
 void dap_session_drop_others(struct dap_session *s);
 
@@ -133,6 +150,28 @@ void dap_loaded_source_events(struct dap_session *s, const char *reason, int sha
 /* Debug this pixel (launch/attach argument "pixel", glreplay/debugPixel): resolves the stop and
  * makes it the next run pass's. false with err set. */
 bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err, size_t err_size);
+
+/* dap_feat_session.c: setExceptionBreakpoints, exceptionInfo, setFunctionBreakpoints (true if
+ * the command was one of them, answered). */
+bool dap_feat_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+/* A pass ended in an exception stop: the stopped event's body fields (description, text). */
+void dap_feat_exception_stopped(struct dap_session *s, const struct dap_exc_hit *x, cJSON *body);
+/* Whether a breakpoint id is a function breakpoint's (its stop's reason is "function breakpoint"). */
+bool dap_feat_is_function_bp(const struct dap_session *s, int id);
+/* Whether it is an instruction breakpoint's (reason "instruction breakpoint"). */
+bool dap_feat_is_instruction_bp(const struct dap_session *s, int id);
+/* Frees the function breakpoints (session end). */
+void dap_feat_free(struct dap_session *s);
+
+/* dap_warp_eval.c: glreplay/evaluateWarp and glreplay/heatmap (true if answered or started). */
+bool dap_warp_eval_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+
+/* PNG (base64) of an RGBA8 image whose rows are bottom-up (dap_custom.c); malloc'd, NULL when out
+ * of memory. */
+char *dap_png_base64(const uint8_t *px, unsigned w, unsigned h);
+
+/* dap_setvar.c: setVariable (true if the command was it, answered). */
+bool dap_setvar_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
 
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);

@@ -39,6 +39,7 @@ function main() {
     const need = ['extension.vsixmanifest', '[Content_Types].xml', 'extension/package.json',
                   'extension/out/extension.js', 'extension/out/sockets.js', 'extension/out/profile.js',
                   'extension/out/profile_view.js', 'extension/out/pixel.js', 'extension/out/pixel_view.js',
+                  'extension/out/warp.js', 'extension/out/warp_view.js',
                   'extension/README.md',
                   'extension/language-configuration.json'];
     for (const n of need) if (!entries.has(n)) errors.push(`missing ${n}`);

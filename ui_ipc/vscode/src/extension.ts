@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { PixelHistoryController } from './pixel';
+import { WarpController } from './warp';
 import { ProfileController } from './profile';
 import { launchSocketPath, listLiveSockets, waitForSocket } from './sockets';
 
@@ -113,7 +114,9 @@ export function activate(context: vscode.ExtensionContext): void {
         // "glreplay: Profile frame" (the glreplay/profile request), its decorations and table.
         new ProfileController(),
         // "glreplay: Pixel history" (glreplay/pixelHistory) and its view; "Debug" per entry.
-        new PixelHistoryController());
+        new PixelHistoryController(),
+        // "Evaluate on every lane" (glreplay/evaluateWarp) and "Heat map" (glreplay/heatmap).
+        new WarpController());
 }
 
 export function deactivate(): void {

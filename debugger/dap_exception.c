@@ -1,0 +1,613 @@
+/* Exception breakpoints: see dap_exception.h. Reads the instruction about to issue (and the one
+ * the warp issued before) from the model's register IR, through the executor's internal headers
+ * as dap_shared_read.c does: the model has no public per-instruction operand view. */
+#include <math.h>
+#include <spirv/unified1/GLSL.std.450.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu_model/exec/gm_exec.h"
+#include "gpu_model/spirv/gm_spirv_tables.h"
+#include "debugger/dap_exception.h"
+
+static const struct {
+    const char *id, *label, *description;
+    unsigned bit;
+    bool on;
+} filters[] = {
+    { "nan", "NaN produced", "Stop where a float instruction produces a NaN from operands that held none (0/0, sqrt(-1), normalize(vec3(0)), inf-inf)", DAP_EXC_NAN, false },
+    { "inf", "Infinity produced", "Stop where a float instruction produces an infinity from finite operands (overflow, x/0.0)", DAP_EXC_INF, false },
+    { "divzero", "Division by zero", "Stop before a float or integer division or modulo by zero", DAP_EXC_DIV0, false },
+    { "bounds", "Out-of-bounds access", "Stop before an array, vector or matrix index outside its size, or a buffer access past the end of its buffer", DAP_EXC_BOUNDS, false },
+};
+#define N_FILTERS ((int)(sizeof filters / sizeof filters[0]))
+
+cJSON *dap_exc_filters_json(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < N_FILTERS; i++) {
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddStringToObject(f, "filter", filters[i].id);
+        cJSON_AddStringToObject(f, "label", filters[i].label);
+        cJSON_AddStringToObject(f, "description", filters[i].description);
+        cJSON_AddBoolToObject(f, "default", filters[i].on);
+        cJSON_AddItemToArray(a, f);
+    }
+    return a;
+}
+
+static int filter_index(const char *id)
+{
+    for (int i = 0; id && i < N_FILTERS; i++)
+        if (!strcmp(filters[i].id, id))
+            return i;
+    return -1;
+}
+
+static void add_answer(cJSON *breakpoints, const char *id, bool *seen)
+{
+    cJSON *b = cJSON_CreateObject();
+    int i = filter_index(id);
+    if (i < 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "unknown exception filter '%.80s' (known: nan, inf, divzero, bounds)", id);
+        cJSON_AddBoolToObject(b, "verified", false);
+        cJSON_AddStringToObject(b, "message", msg);
+    } else {
+        cJSON_AddBoolToObject(b, "verified", !seen[i]);
+        if (seen[i])
+            cJSON_AddStringToObject(b, "message", "this filter is already set");
+        seen[i] = true;
+    }
+    cJSON_AddItemToArray(breakpoints, b);
+}
+
+bool dap_exc_parse(const cJSON *args, unsigned *bits, cJSON *breakpoints, char *err, size_t err_size)
+{
+    *bits = 0;
+    const cJSON *fl = cJSON_GetObjectItemCaseSensitive(args, "filters");
+    const cJSON *fo = cJSON_GetObjectItemCaseSensitive(args, "filterOptions");
+    if (!cJSON_IsArray(fl)) {
+        snprintf(err, err_size, "setExceptionBreakpoints: 'filters' (an array of strings) is required");
+        return false;
+    }
+    if (fo && !cJSON_IsArray(fo)) {
+        snprintf(err, err_size, "setExceptionBreakpoints: 'filterOptions' must be an array");
+        return false;
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, fl)
+        if (!cJSON_IsString(e)) {
+            snprintf(err, err_size, "setExceptionBreakpoints: 'filters' must hold strings");
+            return false;
+        }
+    cJSON_ArrayForEach(e, fo) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "filterId");
+        if (!cJSON_IsString(id)) {
+            snprintf(err, err_size, "setExceptionBreakpoints: each filterOptions entry needs a 'filterId' string");
+            return false;
+        }
+    }
+    bool seen[N_FILTERS] = { false };
+    cJSON_ArrayForEach(e, fl) {
+        add_answer(breakpoints, e->valuestring, seen);
+    }
+    cJSON_ArrayForEach(e, fo) {
+        add_answer(breakpoints, cJSON_GetObjectItemCaseSensitive(e, "filterId")->valuestring, seen);
+    }
+    for (int i = 0; i < N_FILTERS; i++)
+        if (seen[i])
+            *bits |= filters[i].bit;
+    return true;
+}
+
+/* ---------------------------------------------------------------- per pass */
+
+/* The instruction each warp of the current draw issued last (nan/inf are checked once it ran). */
+struct last_issue {
+    bool used;
+    int stage;
+    uint64_t warp;
+    gm_issue is;
+};
+
+struct dap_exc_state {
+    unsigned bits;
+    int draw;
+    struct last_issue *tab;
+    size_t cap, used;
+};
+
+struct dap_exc_state *dap_exc_new(unsigned bits)
+{
+    struct dap_exc_state *st = calloc(1, sizeof *st);
+    if (st) {
+        st->bits = bits;
+        st->draw = -1;
+    }
+    return st;
+}
+
+void dap_exc_free(struct dap_exc_state *st)
+{
+    if (st)
+        free(st->tab);
+    free(st);
+}
+
+static size_t slot_hash(int stage, uint64_t warp)
+{
+    uint64_t h = warp * 0x9E3779B97F4A7C15ull ^ (uint64_t)stage * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(h ^ (h >> 31));
+}
+
+static struct last_issue *slot(struct dap_exc_state *st, int stage, uint64_t warp)
+{
+    if (st->used * 2 >= st->cap) {
+        size_t nc = st->cap ? st->cap * 2 : 256;
+        struct last_issue *n = calloc(nc, sizeof *n);
+        if (!n)
+            return NULL;
+        for (size_t i = 0; i < st->cap; i++)
+            if (st->tab[i].used) {
+                size_t j = slot_hash(st->tab[i].stage, st->tab[i].warp) & (nc - 1);
+                while (n[j].used)
+                    j = (j + 1) & (nc - 1);
+                n[j] = st->tab[i];
+            }
+        free(st->tab);
+        st->tab = n;
+        st->cap = nc;
+    }
+    size_t j = slot_hash(stage, warp) & (st->cap - 1);
+    while (st->tab[j].used) {
+        if (st->tab[j].stage == stage && st->tab[j].warp == warp)
+            return &st->tab[j];
+        j = (j + 1) & (st->cap - 1);
+    }
+    struct last_issue *e = &st->tab[j];
+    memset(e, 0, sizeof *e);
+    e->used = true;
+    e->stage = stage;
+    e->warp = warp;
+    e->is.pc = -1;
+    st->used++;
+    return e;
+}
+
+/* ---------------------------------------------------------------- what an instruction reads */
+
+/* The float operands of a float-result instruction: up to 3 (register word, words). */
+struct shape {
+    int dst_n;               /* words written */
+    int n_src;
+    uint32_t src[3];
+    int src_n[3];
+    bool quad;               /* derivatives: a lane's result reads its whole 2x2 quad */
+};
+
+static bool ext_int_result(unsigned e)
+{
+    switch (e) {
+    case GLSLstd450SAbs: case GLSLstd450SSign: case GLSLstd450UMin: case GLSLstd450SMin:
+    case GLSLstd450UMax: case GLSLstd450SMax: case GLSLstd450UClamp: case GLSLstd450SClamp:
+    case GLSLstd450IMix: case GLSLstd450FindILsb: case GLSLstd450FindSMsb: case GLSLstd450FindUMsb:
+    case GLSLstd450Frexp: case GLSLstd450FrexpStruct: case GLSLstd450Modf:
+        return true;
+    default:
+        return (e >= GLSLstd450PackSnorm4x8 && e <= GLSLstd450UnpackDouble2x32) || e >= GLSLstd450Count;
+    }
+}
+
+/* false: not a 32-bit float-result instruction (not checked for nan/inf). */
+static bool float_shape(const gm_inst *in, struct shape *s)
+{
+    memset(s, 0, sizeof *s);
+    int n = in->n, rows = in->x & 0xff, mid = (in->x >> 8) & 0xff, hi = (in->x >> 16) & 0xff;
+    s->dst_n = n;
+#define SRC(reg, words) (s->src[s->n_src] = (reg), s->src_n[s->n_src++] = (words))
+    switch (in->op) {
+    case GM_OP_FADD: case GM_OP_FSUB: case GM_OP_FMUL: case GM_OP_FDIV: case GM_OP_FMOD: case GM_OP_FREM:
+        SRC(in->a, n);
+        SRC(in->b, n);
+        return true;
+    case GM_OP_FNEG: case GM_OP_QUANT16:
+        SRC(in->a, n);
+        return true;
+    case GM_OP_VEC_TIMES_SCALAR:
+        SRC(in->a, n);
+        SRC(in->b, 1);
+        return true;
+    case GM_OP_DOT:
+        s->dst_n = 1;
+        SRC(in->a, n);
+        SRC(in->b, n);
+        return true;
+    case GM_OP_MAT_TIMES_VEC:     /* rows | cols << 8 */
+        s->dst_n = rows;
+        SRC(in->a, rows * mid);
+        SRC(in->b, mid);
+        return true;
+    case GM_OP_VEC_TIMES_MAT:
+        s->dst_n = mid;
+        SRC(in->a, rows);
+        SRC(in->b, rows * mid);
+        return true;
+    case GM_OP_MAT_TIMES_MAT:     /* rows | inner << 8 | cols << 16 */
+        s->dst_n = rows * hi;
+        SRC(in->a, rows * mid);
+        SRC(in->b, mid * hi);
+        return true;
+    case GM_OP_OUTER:
+        s->dst_n = rows * mid;
+        SRC(in->a, rows);
+        SRC(in->b, mid);
+        return true;
+    case GM_OP_DPDX: case GM_OP_DPDY: case GM_OP_FWIDTH:
+        SRC(in->a, n);
+        s->quad = true;
+        return true;
+    case GM_OP_EXT: {
+        unsigned e = in->x & 0xffff;
+        int m = (int)(in->x >> 16), ops = gm_glsl450_operand_count(e);
+        if (ext_int_result(e) || ops < 0)
+            return false;
+        if (m <= 0)
+            m = n;
+        if (e == GLSLstd450ModfStruct)
+            s->dst_n = 2 * n;
+        if (ops > 0)
+            SRC(in->a, m);
+        if (ops > 1 && e != GLSLstd450Ldexp)
+            SRC(in->b, m);
+        if (ops > 2)
+            SRC(in->c, e == GLSLstd450Refract ? 1 : m);
+        return true;
+    }
+    default:
+        return false;
+    }
+#undef SRC
+}
+
+static const char *op_name(const gm_inst *in)
+{
+    switch (in->op) {
+    case GM_OP_FADD: return "addition";
+    case GM_OP_FSUB: return "subtraction";
+    case GM_OP_FMUL: return "multiplication";
+    case GM_OP_FDIV: case GM_OP_SDIV: case GM_OP_UDIV: return "division";
+    case GM_OP_FMOD: case GM_OP_SMOD: case GM_OP_UMOD: return "mod()";
+    case GM_OP_FREM: case GM_OP_SREM: return "remainder";
+    case GM_OP_FNEG: return "negation";
+    case GM_OP_QUANT16: return "quantizeToF16";
+    case GM_OP_VEC_TIMES_SCALAR: return "vector * scalar";
+    case GM_OP_DOT: return "dot()";
+    case GM_OP_MAT_TIMES_VEC: return "matrix * vector";
+    case GM_OP_VEC_TIMES_MAT: return "vector * matrix";
+    case GM_OP_MAT_TIMES_MAT: return "matrix * matrix";
+    case GM_OP_OUTER: return "outerProduct()";
+    case GM_OP_DPDX: return "dFdx()";
+    case GM_OP_DPDY: return "dFdy()";
+    case GM_OP_FWIDTH: return "fwidth()";
+    case GM_OP_ADDR_ADD: return "index";
+    case GM_OP_VEC_EXTRACT_DYN: case GM_OP_VEC_INSERT_DYN: return "vector component index";
+    case GM_OP_BUF_LOAD: return "buffer load";
+    case GM_OP_BUF_STORE: return "buffer store";
+    case GM_OP_EXT: {
+        const char *n = gm_glsl450_name(in->x & 0xffff);
+        return n ? n : "GLSL.std.450 function";
+    }
+    default: return "instruction";
+    }
+}
+
+static bool word_ok(const gm_program *p, uint32_t reg, int words)
+{
+    return words >= 0 && (uint64_t)reg + (uint64_t)words <= (uint64_t)p->nregs;
+}
+
+static bool bad_float(uint32_t bits, unsigned kind)
+{
+    float f;
+    memcpy(&f, &bits, 4);
+    return kind == DAP_EXC_NAN ? isnan(f) : isinf(f);
+}
+
+/* A float operand of lane l held a NaN (for nan) or a NaN or infinity (for inf). */
+static bool operand_bad(const gm_warp *w, const struct shape *s, int l, unsigned kind)
+{
+    int lo = s->quad ? l & ~3 : l, hi = s->quad ? (l | 3) : l;
+    for (int i = 0; i < s->n_src; i++)
+        for (int k = 0; k < s->src_n[i]; k++)
+            for (int q = lo; q <= hi; q++) {
+                uint32_t v = w->R[s->src[i] + (uint32_t)k][q];
+                if (bad_float(v, DAP_EXC_NAN) || (kind == DAP_EXC_INF && bad_float(v, DAP_EXC_INF)))
+                    return true;
+            }
+    return false;
+}
+
+static void lane_list(gm_mask m, char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int l = 0; l < 32 && o < size; l++) {
+        if (!((m >> l) & 1))
+            continue;
+        int e = l;
+        while (e + 1 < 32 && ((m >> (e + 1)) & 1))
+            e++;
+        int r = e > l ? snprintf(buf + o, size - o, "%s%d-%d", o ? "," : "", l, e)
+                      : snprintf(buf + o, size - o, "%s%d", o ? "," : "", l);
+        if (r < 0)
+            break;
+        o += (size_t)r;
+        l = e;
+    }
+}
+
+static int first_lane(gm_mask m)
+{
+    for (int l = 0; l < 32; l++)
+        if ((m >> l) & 1)
+            return l;
+    return 0;
+}
+
+static float as_float(uint32_t v)
+{
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+/* A float as GLSL users read it: "NaN" (never "-nan"), "inf", "-inf", else %g. */
+static const char *fmt_float(float f, char *buf, size_t size)
+{
+    if (isnan(f))
+        snprintf(buf, size, "NaN");
+    else
+        snprintf(buf, size, "%g", (double)f);
+    return buf;
+}
+
+static void where(const struct dap_observe_info *info, int lane, char *buf, size_t size)
+{
+    buf[0] = 0;
+    if (info->lane_x && info->lane_y) {
+        if (info->stage == GM_STAGE_FRAGMENT)
+            snprintf(buf, size, " at pixel (%d, %d)", info->lane_x[lane], info->lane_y[lane]);
+        else if (info->stage == GM_STAGE_VERTEX)
+            snprintf(buf, size, " (vertex %d)", info->lane_x[lane]);
+    }
+}
+
+/* The previous instruction of the warp ran: did it produce a NaN/infinity? */
+static bool check_after(const struct dap_observe_info *info, const gm_warp *w, const gm_issue *prev, unsigned bits,
+                        struct dap_exc_hit *hit)
+{
+    const gm_program *p = w->p;
+    if (prev->pc < 0 || prev->pc >= p->code_count)
+        return false;
+    const gm_inst *in = &p->code[prev->pc];
+    struct shape s;
+    if (!float_shape(in, &s) || !word_ok(p, in->d, s.dst_n))
+        return false;
+    for (int i = 0; i < s.n_src; i++)
+        if (!word_ok(p, s.src[i], s.src_n[i]))
+            return false;
+    gm_mask m = prev->active & ~w->helper;
+    for (unsigned kind = DAP_EXC_NAN; kind <= DAP_EXC_INF; kind <<= 1) {
+        if (!(bits & kind))
+            continue;
+        gm_mask did = 0;
+        int comp = -1;
+        for (int l = 0; l < 32; l++) {
+            if (!((m >> l) & 1))
+                continue;
+            for (int k = 0; k < s.dst_n; k++)
+                if (bad_float(w->R[in->d + (uint32_t)k][l], kind)) {
+                    if (!operand_bad(w, &s, l, kind)) {
+                        did |= 1u << l;
+                        if (comp < 0)
+                            comp = k;
+                    }
+                    break;
+                }
+        }
+        if (!did)
+            continue;
+        int l0 = first_lane(did);
+        int k0 = 0;
+        for (int k = 0; k < s.dst_n; k++)
+            if (bad_float(w->R[in->d + (uint32_t)k][l0], kind)) {
+                k0 = k;
+                break;
+            }
+        char lanes[200], ops[200] = "", at[64];
+        lane_list(did, lanes, sizeof lanes);
+        where(info, l0, at, sizeof at);
+        /* The first lane's operands of that component, when the instruction is per component. */
+        if (s.n_src > 0 && s.src_n[0] == s.dst_n && !s.quad) {
+            size_t o = 0;
+            for (int i = 0; i < s.n_src && o < sizeof ops; i++) {
+                int k = s.src_n[i] == s.dst_n ? k0 : 0;
+                char fb[32];
+                int r = snprintf(ops + o, sizeof ops - o, "%s%s", i ? ", " : "; operands ",
+                                 fmt_float(as_float(w->R[s.src[i] + (uint32_t)k][l0]), fb, sizeof fb));
+                if (r < 0)
+                    break;
+                o += (size_t)r;
+            }
+        }
+        hit->kind = kind;
+        hit->id = kind == DAP_EXC_NAN ? "nan" : "inf";
+        hit->at = *prev;
+        hit->lanes = did;
+        hit->lane = l0;
+        char rb[32];
+        snprintf(hit->text, sizeof hit->text,
+                 "%s produced by %s at line %d (pc %d) in %d lane%s: %s; lane %d%s: component %d = %s%s",
+                 kind == DAP_EXC_NAN ? "NaN" : "infinity", op_name(in), prev->line, prev->pc,
+                 __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at, k0,
+                 fmt_float(as_float(w->R[in->d + (uint32_t)k0][l0]), rb, sizeof rb), ops);
+        return true;
+    }
+    return false;
+}
+
+/* This instruction is about to run: a division by zero or an index out of bounds? */
+static bool check_before(const struct dap_observe_info *info, const gm_warp *w, const gm_issue *is, unsigned bits,
+                         struct dap_exc_hit *hit)
+{
+    const gm_program *p = w->p;
+    if (is->pc < 0 || is->pc >= p->code_count)
+        return false;
+    const gm_inst *in = &p->code[is->pc];
+    gm_mask m = is->active & ~w->helper, did = 0;
+    unsigned kind = 0;
+    char what[160] = "";
+    int l0 = -1;
+    switch (in->op) {
+    case GM_OP_FDIV: case GM_OP_FMOD: case GM_OP_FREM:
+    case GM_OP_SDIV: case GM_OP_UDIV: case GM_OP_SMOD: case GM_OP_SREM: case GM_OP_UMOD: {
+        if (!(bits & DAP_EXC_DIV0) || !word_ok(p, in->b, in->n) || !word_ok(p, in->a, in->n))
+            return false;
+        bool fl = in->op == GM_OP_FDIV || in->op == GM_OP_FMOD || in->op == GM_OP_FREM;
+        int k0 = 0;
+        for (int l = 0; l < 32; l++)
+            for (int k = 0; ((m >> l) & 1) && k < in->n; k++) {
+                uint32_t v = w->R[in->b + (uint32_t)k][l];
+                if (fl ? (v & 0x7fffffffu) == 0 : v == 0) {
+                    if (l0 < 0) {
+                        l0 = l;
+                        k0 = k;
+                    }
+                    did |= 1u << l;
+                    break;
+                }
+            }
+        if (!did)
+            return false;
+        kind = DAP_EXC_DIV0;
+        uint32_t num = w->R[in->a + (uint32_t)k0][l0];
+        if (fl)
+        {
+            char nb[32];
+            snprintf(what, sizeof what, "component %d: %s / 0", k0, fmt_float(as_float(num), nb, sizeof nb));
+        }
+        else
+            snprintf(what, sizeof what, "component %d: %d / 0", k0, (int32_t)num);
+        break;
+    }
+    case GM_OP_ADDR_ADD: {
+        if (!(bits & DAP_EXC_BOUNDS) || !word_ok(p, in->b, 1) || (uint64_t)in->x + 1 >= (uint64_t)p->aux_count)
+            return false;
+        uint32_t limit = p->aux[in->x + 1];
+        if (limit >= 0x3fffffffu)
+            return false;      /* a runtime-sized array: its length is the buffer's */
+        for (int l = 0; l < 32; l++) {
+            int32_t idx = (int32_t)w->R[in->b][l];
+            if (((m >> l) & 1) && (idx < 0 || (uint32_t)idx > limit)) {
+                if (l0 < 0) {
+                    l0 = l;
+                    snprintf(what, sizeof what, "index %d of a size of %u", idx, limit + 1);
+                }
+                did |= 1u << l;
+            }
+        }
+        kind = DAP_EXC_BOUNDS;
+        break;
+    }
+    case GM_OP_VEC_EXTRACT_DYN:
+    case GM_OP_VEC_INSERT_DYN: {
+        uint32_t ir = in->op == GM_OP_VEC_EXTRACT_DYN ? in->b : in->c;
+        uint32_t size = in->op == GM_OP_VEC_EXTRACT_DYN ? in->x : in->n;
+        if (!(bits & DAP_EXC_BOUNDS) || !word_ok(p, ir, 1))
+            return false;
+        for (int l = 0; l < 32; l++) {
+            uint32_t idx = w->R[ir][l];
+            if (((m >> l) & 1) && idx >= size) {
+                if (l0 < 0) {
+                    l0 = l;
+                    snprintf(what, sizeof what, "component %d of a vector of %u", (int32_t)idx, size);
+                }
+                did |= 1u << l;
+            }
+        }
+        kind = DAP_EXC_BOUNDS;
+        break;
+    }
+    case GM_OP_BUF_LOAD:
+    case GM_OP_BUF_STORE: {
+        if (!(bits & DAP_EXC_BOUNDS) || !w->env.buffer || !word_ok(p, in->a, 1) ||
+            (uint64_t)in->b + (uint64_t)in->n > (uint64_t)p->aux_count || in->n <= 0)
+            return false;
+        size_t size = 0;
+        const void *base = w->env.buffer(w->env.ctx, (gm_buffer_kind)(in->x & 3), in->x >> 2, &size);
+        if (!base)
+            size = 0;
+        for (int l = 0; l < 32; l++) {
+            if (!((m >> l) & 1))
+                continue;
+            for (int k = 0; k < in->n; k++) {
+                uint64_t off = (uint64_t)w->R[in->a][l] + p->aux[in->b + (uint32_t)k];
+                if (off + 4 > size) {
+                    if (l0 < 0) {
+                        l0 = l;
+                        if (base)
+                            snprintf(what, sizeof what, "byte %llu of binding %u, a buffer of %zu bytes",
+                                     (unsigned long long)off, in->x >> 2, size);
+                        else
+                            snprintf(what, sizeof what, "binding %u has no buffer", in->x >> 2);
+                    }
+                    did |= 1u << l;
+                    break;
+                }
+            }
+        }
+        kind = DAP_EXC_BOUNDS;
+        break;
+    }
+    default:
+        return false;
+    }
+    if (!did)
+        return false;
+    char lanes[200], at[64];
+    lane_list(did, lanes, sizeof lanes);
+    where(info, l0, at, sizeof at);
+    hit->kind = kind;
+    hit->id = kind == DAP_EXC_DIV0 ? "divzero" : "bounds";
+    hit->at = *is;
+    hit->lanes = did;
+    hit->lane = l0;
+    snprintf(hit->text, sizeof hit->text, "%s: %s at line %d (pc %d) in %d lane%s: %s; lane %d%s: %s",
+             kind == DAP_EXC_DIV0 ? "division by zero" : "out-of-bounds access", op_name(in), is->line, is->pc,
+             __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at, what);
+    return true;
+}
+
+bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *info, gm_warp *w,
+                     const gm_issue *is, struct dap_exc_hit *hit)
+{
+    if (!st || !st->bits || !w || !w->p)
+        return false;
+    if (info->draw != st->draw) {
+        /* Warps never span draws: forget the previous draw's. */
+        if (st->tab)
+            memset(st->tab, 0, st->cap * sizeof *st->tab);
+        st->used = 0;
+        st->draw = info->draw;
+    }
+    struct last_issue *e = slot(st, info->stage, info->warp);
+    bool found = false;
+    if (e && e->is.pc >= 0 && (st->bits & (DAP_EXC_NAN | DAP_EXC_INF)))
+        found = check_after(info, w, &e->is, st->bits, hit);
+    if (e)
+        e->is = *is;
+    if (!found && (st->bits & (DAP_EXC_DIV0 | DAP_EXC_BOUNDS)))
+        found = check_before(info, w, is, st->bits, hit);
+    return found;
+}

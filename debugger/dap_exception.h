@@ -1,0 +1,60 @@
+/* Exception breakpoints (DAP setExceptionBreakpoints, issue 15 §3): a pass watches every issued
+ * instruction of the model for trouble and stops at the first one that causes it, in the warp
+ * whose lanes did it.
+ *
+ *  - "nan" / "inf": a float instruction wrote a NaN (an infinity) in a lane whose float operands
+ *    held none: the value was *produced* there (0/0, sqrt(-1), normalize(vec3(0)), overflow), not
+ *    carried from an operand, so the stop is where it first appears, not every later use. Checked
+ *    after the instruction ran (at the warp's next instruction); the stop shows the producing
+ *    instruction's line and pc with the values it wrote.
+ *  - "divzero": a float or integer division or modulo by zero, checked before it runs.
+ *  - "bounds": an array/vector/matrix index outside its declared size (the model clamps it, as
+ *    llvmpipe does), or a buffer load/store past the end of its bound buffer (reads 0 / dropped),
+ *    or with no buffer bound; checked before it runs.
+ *
+ * Helper lanes (2x2 quad fillers) never count: their values are not the draw's. 64-bit (double,
+ * int64) instructions are not checked. */
+#ifndef GLR_DAP_EXCEPTION_H
+#define GLR_DAP_EXCEPTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "gpu_model/gpu_model.h"
+#include "debugger/dap_runner.h"
+
+enum {
+    DAP_EXC_NAN = 1u << 0,
+    DAP_EXC_INF = 1u << 1,
+    DAP_EXC_DIV0 = 1u << 2,
+    DAP_EXC_BOUNDS = 1u << 3,
+};
+
+/* The capabilities' exceptionBreakpointFilters array. */
+cJSON *dap_exc_filters_json(void);
+/* The filter bits of a setExceptionBreakpoints request (`filters` and `filterOptions`), and its
+ * answer's `breakpoints` (one per filter named, unknown ones unverified with a message). false
+ * with err when the arguments are malformed. */
+bool dap_exc_parse(const cJSON *args, unsigned *bits, cJSON *breakpoints, char *err, size_t err_size);
+
+/* What a pass found. */
+struct dap_exc_hit {
+    unsigned kind;          /* one DAP_EXC_* bit */
+    const char *id;         /* the filter id: "nan", "inf", "divzero", "bounds" */
+    gm_issue at;            /* the instruction that did it (pc, line, the lanes it ran with) */
+    gm_mask lanes;          /* the lanes that did it */
+    int lane;               /* the first of them (the stop's focused lane) */
+    char text[600];         /* which lanes, what, with the first lane's operands */
+};
+
+struct dap_exc_state;
+struct dap_exc_state *dap_exc_new(unsigned bits);
+void dap_exc_free(struct dap_exc_state *st);
+
+/* Called for every observed instruction of a pass, in order, before it runs. True when this
+ * instruction (divzero, bounds) or the warp's previous one (nan, inf) is an exception: *hit says
+ * which; the stop is taken here, with hit->at as the instruction to show. */
+bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *info, gm_warp *w,
+                     const gm_issue *is, struct dap_exc_hit *hit);
+
+#endif
