@@ -6,6 +6,7 @@
  * that became keywords, token by token outside comments. Declarations the replacements
  * need go on extra lines right after the #version line, followed by a `#line` directive
  * so glslang numbers the original lines exactly as the driver did. */
+#include "gm_ext_prelude.h"
 #include "gm_frontend.h"
 #include "gm_pp.h"
 #include "gm_upgrade_tables.h"
@@ -454,6 +455,20 @@ static size_t gs_in_access(upgrade_ctx *c, strbuf *out, const char *s, size_t j,
     return k;
 }
 
+/* `unsigned int` at s[i, j) (the word `unsigned`, then blanks and `int` on the line) in a shader
+ * that enables GL_EXT_gpu_shader4, whose type it is: returns where `int` ends, else 0. */
+static size_t unsigned_int(const upgrade_ctx *c, const char *s, size_t i, size_t j, size_t end)
+{
+    if (!word_is(s + i, j - i, "unsigned") || !ext_enabled(c->pp, "GL_EXT_gpu_shader4", 18))
+        return 0;
+    size_t k = j;
+    while (k < end && (s[k] == ' ' || s[k] == '\t'))
+        k++;
+    if (k == j || k + 3 > end || strncmp(s + k, "int", 3) != 0 || (k + 3 < end && is_ident_char(s[k + 3])))
+        return 0;
+    return k + 3;
+}
+
 /* Token pass over s[start, end) of the comment-free text: identifiers are rewritten, numbers
  * and punctuation copied (blanked inside a dropped precision statement). */
 static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t start, size_t end)
@@ -481,6 +496,14 @@ static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t star
             if (after) {
                 i = after;
                 prev[0] = 0;
+                continue;
+            }
+            size_t k = unsigned_int(c, s, i, j, end);
+            if (k) {   /* GL_EXT_gpu_shader4's `unsigned int` is uint */
+                sb_puts(out, "uint");
+                put_spaces(out, k - i - 4);
+                strcpy(prev, "uint");
+                i = k;
                 continue;
             }
             if (!c->in_precision && !strcmp(prev, "vec4") && word_is(s + i, j - i, "gl_TexCoord") &&
@@ -804,18 +827,22 @@ static char *fix_driver_layouts(char *text, gm_stage stage, char *err, size_t er
             return NULL;
         }
     }
-    if (!blocks && !vgs)
-        return text;
     version_info v;
     find_version(text, &v);
     if (!v.found)
         return text; /* upgraded sources always have one; a current one without is invalid */
+    int es = strcmp(v.profile, "es") == 0;
+    char *ext = gm_ext_prelude(text, stage, v.version, es);
+    if (!blocks && !vgs && !ext)
+        return text;
     strbuf out = {0};
     sb_putn(&out, text, v.line_end);
     sb_puts(&out, "\n");
+    if (ext)
+        sb_puts(&out, ext);
+    free(ext);
     if (blocks) {
         /* std430 itself needs GLSL 4.30 (or this extension) on desktop, ES 3.10 on ES. */
-        int es = strcmp(v.profile, "es") == 0;
         if (!es && v.version < 430)
             sb_puts(&out, "#extension GL_ARB_shader_storage_buffer_object : enable\n");
         sb_puts(&out, LAYOUT_PRELUDE);
@@ -902,6 +929,15 @@ static char *fix_current_source(const char *source, const gm_pp_result *pp, int 
     return t;
 }
 
+/* Does the shader enable an extension whose features glslang only gives from GLSL 4.30 on (the
+ * atomic and .length() built-ins of buffer blocks, arrays of arrays)? Mesa takes them with the
+ * extension at any version, so such a source is upgraded to the target version. */
+static int needs_glsl430(const gm_pp_result *pp)
+{
+    return ext_enabled(pp, "GL_ARB_shader_storage_buffer_object", 35) ||
+           ext_enabled(pp, "GL_ARB_arrays_of_arrays", 23);
+}
+
 static char *upgrade_source(const char *source, gm_stage stage, int after_gs, int program_es,
                             gm_upgrade_info *info, char *err, size_t err_size)
 {
@@ -949,7 +985,8 @@ static char *upgrade_source(const char *source, gm_stage stage, int after_gs, in
     int stage_min = stage == GM_STAGE_COMPUTE ? 430
                     : stage == GM_STAGE_TESS_CONTROL || stage == GM_STAGE_TESS_EVALUATION ? 400
                     : stage == GM_STAGE_GEOMETRY ? 150 : 0;
-    int needs = es ? version < 310 : (version < 330 || compat_profile || version < stage_min);
+    int needs = es ? version < 310 : (version < 330 || compat_profile || version < stage_min ||
+                                      (version < 430 && needs_glsl430(&pp)));
     if (!needs) {
         char *copy = fix_current_source(source, &pp, es);
         gm_pp_free(&pp);
