@@ -5,6 +5,8 @@
  * - `layout(binding = N)` below GLSL 4.20: Mesa takes it with any of the extensions that
  *   introduce bindings (GL_ARB_shader_storage_buffer_object, GL_ARB_shader_atomic_counters,
  *   GL_ARB_shader_image_load_store, ...); glslang only with GL_ARB_shading_language_420pack.
+ * - `layout(location = N)` on an input or output block below GLSL 4.40: Mesa takes it with
+ *   GL_ARB_separate_shader_objects (or at 4.20 without), glslang with GL_ARB_enhanced_layouts.
  * - GL_AMD_vertex_shader_layer / GL_AMD_vertex_shader_viewport_index: gl_Layer and
  *   gl_ViewportIndex written by a vertex (or tessellation evaluation) shader, which glslang has
  *   as GL_ARB_shader_viewport_layer_array.
@@ -62,6 +64,10 @@ char *gm_ext_prelude(const char *text, gm_stage stage, int version, int es)
     } while (0)
     if (!es && version < 420 && strstr(text, "binding"))
         ADD("#extension GL_ARB_shading_language_420pack : enable");
+    /* locations on interface blocks and their members: GLSL 4.40, or GL_ARB_separate_shader_objects
+     * in Mesa; glslang takes them with GL_ARB_enhanced_layouts */
+    if (!es && version < 440 && strstr(text, "location"))
+        ADD("#extension GL_ARB_enhanced_layouts : enable");
     if ((stage == GM_STAGE_VERTEX || stage == GM_STAGE_TESS_EVALUATION) &&
         (mentions_extension(text, "GL_AMD_vertex_shader_layer") ||
          mentions_extension(text, "GL_AMD_vertex_shader_viewport_index")))

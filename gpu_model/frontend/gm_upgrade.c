@@ -996,13 +996,15 @@ static char *fix_current_source(const char *source, const gm_pp_result *pp, int 
 
 /* Does the shader enable an extension whose features glslang only gives from a later GLSL
  * version than the source's (the atomic built-ins of buffer blocks and arrays of arrays from
- * 4.30, clock2x32ARB from 4.50)? Mesa takes them with the extension at any version, so such a
+ * 4.30, clock2x32ARB and the float atomics from 4.50)? Mesa takes them with the extension at any version, so such a
  * source is upgraded to the target version. */
 static int needs_later_version(const gm_pp_result *pp, int version)
 {
     return (version < 430 && (ext_enabled(pp, "GL_ARB_shader_storage_buffer_object", 35) ||
                               ext_enabled(pp, "GL_ARB_arrays_of_arrays", 23))) ||
-           (version < 450 && ext_enabled(pp, "GL_ARB_shader_clock", 19));
+           (version < 450 && (ext_enabled(pp, "GL_ARB_shader_clock", 19) ||
+                              ext_enabled(pp, "GL_NV_shader_atomic_float", 25) ||
+                              ext_enabled(pp, "GL_INTEL_shader_atomic_float_minmax", 35)));
 }
 
 static char *upgrade_source(const char *source, gm_stage stage, int after_gs, int program_es,
