@@ -102,8 +102,10 @@ static void h_shader_source(struct sm_ap *a)
 static void h_compile_shader(struct sm_ap *a)
 {
     struct sm_shader *sh = ap_shader(a, ap_u(a, 0));
-    if (sh)
+    if (sh) {
+        sm_shader_compile_includes(a, sh);
         sh->compiled = true;
+    }
 }
 
 static void h_delete_shader(struct sm_ap *a)

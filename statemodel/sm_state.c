@@ -363,6 +363,7 @@ static void group_free(struct sm_share_group *g)
     sm_map_free(&g->programs, sm_program_free);
     sm_map_free(&g->arb_programs, sm_arb_program_free);
     free(g->syncs);
+    sm_named_strings_free(g);
     free(g);
 }
 
