@@ -219,6 +219,7 @@ static void h_use_program(struct sm_ap *a)
         return;
     uint32_t old = a->c->st.program;
     a->c->st.program = name;
+    memset(a->c->st.n_subroutine_sel, 0, sizeof a->c->st.n_subroutine_sel); /* GL resets them */
     struct sm_program *op = old ? sm_map_get(&a->c->share->programs, old) : NULL;
     if (op && op->delete_pending && old != name) {
         while (op->n_attached)

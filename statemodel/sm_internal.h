@@ -59,6 +59,8 @@ struct sm_context *sm_ctx_add(struct sm_state *s, uint32_t id, struct sm_share_g
 struct sm_share_group *sm_group_add(struct sm_state *s, uint32_t id);
 /* ---- sm_apply_include.c */
 void sm_named_strings_free(struct sm_share_group *g);
+/* ---- sm_apply_subroutine.c */
+int sm_subroutine_stage(uint32_t shadertype);
 void sm_error(struct sm_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Object constructors/destructors (zeroed + GL defaults). */

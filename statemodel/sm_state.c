@@ -286,6 +286,9 @@ void sm_program_clear_link(struct sm_program *p)
     free_bindings(p->block_names, p->n_block_names);
     p->block_names = NULL;
     p->n_block_names = 0;
+    free_bindings(p->subroutine_names, p->n_subroutine_names);
+    p->subroutine_names = NULL;
+    p->n_subroutine_names = 0;
 }
 
 void sm_program_free(void *ptr)

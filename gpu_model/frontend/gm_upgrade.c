@@ -8,6 +8,7 @@
  * so glslang numbers the original lines exactly as the driver did. */
 #include "gm_ext_prelude.h"
 #include "gm_frontend.h"
+#include "gm_subroutine.h"
 #include "gm_pp.h"
 #include "gm_upgrade_tables.h"
 #include "gpu_model.h"
@@ -940,6 +941,19 @@ char *gm_glsl_upgrade_in_program(const char *source, gm_stage stage, int after_g
     char *text = upgrade_source(source, stage, after_geometry, program_es, info, err, err_size);
     if (text && !(text = fix_driver_layouts(text, stage, err, err_size)))
         gm_upgrade_info_free(info);
+    if (text && strstr(text, "subroutine")) {
+        int changed;
+        err[0] = 0;
+        char *lowered = gm_lower_subroutines(text, &changed, err, err_size);
+        if (changed) {
+            free(text);
+            text = lowered;
+        } else if (err[0]) {
+            free(text);
+            gm_upgrade_info_free(info);
+            return NULL;
+        }
+    }
     return text;
 }
 
