@@ -164,8 +164,44 @@ static void test_pervertex_compat_members(void)
     gm_compile_result_free(&r);
 }
 
+static int has_name(const gm_compiled_shader *sh, const char *name)
+{
+    for (size_t i = 5; i < sh->word_count && sh->spirv[i] >> 16; i += sh->spirv[i] >> 16)
+        if ((sh->spirv[i] & 0xffff) == SpvOpName && !strcmp((const char *)&sh->spirv[i + 2], name))
+            return 1;
+    return 0;
+}
+
+/* GL_ARB_shader_subroutine: types with parameters, an array of subroutine uniforms called with
+ * a dynamic index, a function of two types; the lowering keeps every line and introduces the
+ * uniforms the frame layer feeds (glr_sub_<uniform>, glr_subidx_<function>). */
+static void test_subroutines(void)
+{
+    const char *src =
+        "#version 150\n#extension GL_ARB_shader_subroutine : enable\nout vec4 color;\n"
+        "subroutine float chan(float x, const in int k);\nsubroutine void noop();\n"
+        "subroutine uniform chan Chan[2];\nsubroutine uniform noop Nop;\nuniform int pick;\n"
+        "subroutine(chan)\nfloat full(float x, const in int k) { return x; }\n"
+        "subroutine(chan) float half_(float x, const in int k) { return x * 0.5 + float(k); }\n"
+        "subroutine(noop) void nothing() {}\n"
+        "void main() {\n  Nop();\n  color = vec4(Chan[pick](1.0, 0), Chan[1 - pick](1.0,\n"
+        "      1), 0.0, 1.0);\n}\n";
+    gm_compile_result r;
+    int rc = compile1(GM_STAGE_FRAGMENT, src, &r);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        const gm_compiled_shader *sh = &r.shaders[0];
+        CHECK(has_opline(sh, 14) && has_opline(sh, 15) && has_opline(sh, 11));
+        CHECK(has_name(sh, "glr_sub_Chan") && has_name(sh, "glr_sub_Nop"));
+        CHECK(has_name(sh, "glr_subidx_full") && has_name(sh, "glr_subidx_half_") &&
+              has_name(sh, "glr_subidx_nothing"));
+    }
+    gm_compile_result_free(&r);
+}
+
 int main(void)
 {
+    test_subroutines();
     test_single_stage();
     test_used_array_keeps_error();
     test_pervertex_compat_members();
