@@ -235,7 +235,8 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
             ok = 0;
         } else if (dead_arrays) {
             int changed;
-            char *t = gm_dead_array_sizes(sh->compiled_source, &changed);
+            char *t = dead_arrays == 2 ? gm_implicit_array_sizes(sh->compiled_source, &changed)
+                                       : gm_dead_array_sizes(sh->compiled_source, &changed);
             if (t) {
                 free(sh->compiled_source);
                 sh->compiled_source = t;
@@ -424,12 +425,16 @@ static int compile_program(const gm_shader_source *sources, int count, gm_compil
 int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out)
 {
     int rc = compile_program(sources, count, out, 0);
-    /* An array size glslang cannot fold (see gm_dead_arrays.c): again with the sizes of arrays
-     * nothing reads set to 1; the first error stays when that does not help. */
-    if (rc == 0 || !out->log || !strstr(out->log, "array size must be a constant integer expression"))
+    /* An array size glslang cannot fold, or .length() of an implicitly sized array (see
+     * gm_dead_arrays.c): again with those sizes written as Mesa determines them; the first error
+     * stays when that does not help. */
+    int kind = rc == 0 || !out->log ? 0
+               : strstr(out->log, "array size must be a constant integer expression") ? 1
+               : strstr(out->log, "array must be declared with a size before using this method") ? 2 : 0;
+    if (!kind)
         return rc;
     gm_compile_result retry;
-    if (compile_program(sources, count, &retry, 1) != 0) {
+    if (compile_program(sources, count, &retry, kind) != 0) {
         gm_compile_result_free(&retry);
         return rc;
     }

@@ -134,6 +134,25 @@ static void test_used_array_keeps_error(void)
     gm_compile_result_free(&r);
 }
 
+/* .length() of an implicitly sized array is the largest literal index + 1 (Mesa's size); with
+ * an index that is not a literal the size is not guessed and glslang's error stays. */
+static void test_implicit_array_length(void)
+{
+    gm_compile_result r;
+    int rc = compile1(GM_STAGE_FRAGMENT, "#version 330\nout vec4 c;\nvoid main() {\n  float a[];\n"
+                      "  a[4] = 3.0;\n  a[1] = 1.0;\n  c = vec4(float(a.length()), a[4], 0.0, 1.0);\n}\n", &r);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        CHECK(strstr(r.shaders[0].compiled_source, "float a[5];") != NULL);
+        CHECK(has_opline(&r.shaders[0], 7));
+    }
+    gm_compile_result_free(&r);
+    gm_shader_source s = {GM_STAGE_FRAGMENT, "#version 330\nout vec4 c;\nuniform int k;\nvoid main() {\n"
+                          "  float a[];\n  a[k] = 3.0;\n  c = vec4(float(a.length()));\n}\n", NULL};
+    CHECK(gm_compile_program(&s, 1, &r) != 0);
+    gm_compile_result_free(&r);
+}
+
 /* GLSL 1.50 compatibility: gl_PerVertex redeclared with gl_ClipVertex in the vertex and geometry
  * shaders; the member leaves the block, its uses become the upgrade pass's glr_ClipVertex
  * (vertex output, geometry input array) and glr_gs_ClipVertex (geometry output). */
@@ -204,6 +223,7 @@ int main(void)
     test_subroutines();
     test_single_stage();
     test_used_array_keeps_error();
+    test_implicit_array_length();
     test_pervertex_compat_members();
     TEST_DONE();
 }
