@@ -215,7 +215,7 @@ static struct sm_named_string *resolve(struct sm_share_group *g, const char *pat
 static void expand(struct sm_share_group *g, buf *out, const char *text, const char *dir,
                    char *const *search, uint32_t n_search, int depth, int *found)
 {
-    for (const char *l = text; *l;) {
+    for (const char *l = text; *l && !out->failed;) { /* a full buffer stops every level */
         const char *end = strchr(l, '\n');
         size_t n = end ? (size_t)(end - l) + 1 : strlen(l);
         const char *p = l;

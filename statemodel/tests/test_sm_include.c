@@ -56,6 +56,18 @@ int main(void)
     CHECK(tcall(s, 1, "glNamedStringARB", "uibib", GL_SHADER_INCLUDE_ARB, -1, "/../x", (size_t)6, -1,
                 "x", (size_t)2));
     CHECK(sm_error_count(s) == 1);
+
+    /* a string that includes itself twice: the expansion stops (nesting limit, 64 MiB) and the
+     * call is reported instead of running 2^32 expansions */
+    const char *loop = "/loop.glsl", *loop_text = "#include \"/loop.glsl\"\n#include \"/loop.glsl\"\n"
+                                                  "float padding_padding_padding_padding_padding;\n";
+    CHECK(tcall(s, 1, "glNamedStringARB", "uibib", GL_SHADER_INCLUDE_ARB, -1, loop, strlen(loop) + 1, -1,
+                loop_text, strlen(loop_text) + 1));
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_FRAGMENT_SHADER, (uint64_t)6));
+    CHECK(tcall(s, 1, "glShaderSource", "uisp", 6, 1, "#include \"/loop.glsl\"\n", (uint64_t)0));
+    CHECK(tcall(s, 1, "glCompileShader", "u", 6));
+    CHECK(sm_error_count(s) == 2);
+    CHECK(!strcmp(compiled(s, 6), "#include \"/loop.glsl\"\n"));
     sm_state_free(s);
     return sm_test_result("test_sm_include");
 }
