@@ -102,8 +102,10 @@ static void h_shader_source(struct sm_ap *a)
 static void h_compile_shader(struct sm_ap *a)
 {
     struct sm_shader *sh = ap_shader(a, ap_u(a, 0));
-    if (sh)
+    if (sh) {
+        sm_shader_compile_includes(a, sh);
         sh->compiled = true;
+    }
 }
 
 static void h_delete_shader(struct sm_ap *a)
@@ -217,6 +219,7 @@ static void h_use_program(struct sm_ap *a)
         return;
     uint32_t old = a->c->st.program;
     a->c->st.program = name;
+    memset(a->c->st.n_subroutine_sel, 0, sizeof a->c->st.n_subroutine_sel); /* GL resets them */
     struct sm_program *op = old ? sm_map_get(&a->c->share->programs, old) : NULL;
     if (op && op->delete_pending && old != name) {
         while (op->n_attached)

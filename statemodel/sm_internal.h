@@ -13,6 +13,8 @@ struct sm_share_group {
     struct sm_map arb_programs;  /* struct sm_arb_program (sm_apply_arb_program.c) */
     struct sm_sync *syncs;
     uint32_t n_syncs, cap_syncs;
+    struct sm_named_string *named_strings;   /* GL_ARB_shading_language_include (sm_apply_include.c) */
+    uint32_t n_named_strings, cap_named_strings;
 };
 
 struct sm_context {
@@ -55,6 +57,10 @@ struct sm_context *sm_ctx_find(const struct sm_state *s, uint32_t id);
 struct sm_context *sm_ctx_add(struct sm_state *s, uint32_t id, struct sm_share_group *group,
                               enum sm_api api, int major, int minor);
 struct sm_share_group *sm_group_add(struct sm_state *s, uint32_t id);
+/* ---- sm_apply_include.c */
+void sm_named_strings_free(struct sm_share_group *g);
+/* ---- sm_apply_subroutine.c */
+int sm_subroutine_stage(uint32_t shadertype);
 void sm_error(struct sm_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Object constructors/destructors (zeroed + GL defaults). */

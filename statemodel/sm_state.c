@@ -286,6 +286,9 @@ void sm_program_clear_link(struct sm_program *p)
     free_bindings(p->block_names, p->n_block_names);
     p->block_names = NULL;
     p->n_block_names = 0;
+    free_bindings(p->subroutine_names, p->n_subroutine_names);
+    p->subroutine_names = NULL;
+    p->n_subroutine_names = 0;
 }
 
 void sm_program_free(void *ptr)
@@ -363,6 +366,7 @@ static void group_free(struct sm_share_group *g)
     sm_map_free(&g->programs, sm_program_free);
     sm_map_free(&g->arb_programs, sm_arb_program_free);
     free(g->syncs);
+    sm_named_strings_free(g);
     free(g);
 }
 

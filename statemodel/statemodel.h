@@ -190,6 +190,11 @@ struct sm_program {
      * a snapshot: the model finds a block's index (and so its binding) by its name. Since the
      * last link; format version 4. */
     struct sm_name_binding *block_names; uint32_t n_block_names;
+    /* GL_ARB_shader_subroutine names the program asked for since the last link (glGetSubroutineIndex,
+     * glGetSubroutineUniformLocation): name "S:f:NAME" (function) or "S:u:NAME" (subroutine
+     * uniform), S the stage digit (0 vertex .. 5 compute), -> index or location (`index`).
+     * Not serialized (sm_apply_subroutine.c). */
+    struct sm_name_binding *subroutine_names; uint32_t n_subroutine_names;
     bool delete_pending;
 };
 
@@ -352,7 +357,13 @@ struct sm_client_attrib {
     struct sm_pixel_store pack, unpack;
 };
 
+#define SM_MAX_SUBROUTINE_UNIFORMS 64
 struct sm_context_state {
+    /* glUniformSubroutinesuiv per stage (0 vertex .. 5 compute): subroutine index at each
+     * subroutine uniform location; n 0 after glUseProgram (the driver's defaults apply). Not
+     * serialized (sm_apply_subroutine.c). */
+    uint32_t subroutine_sel[6][SM_MAX_SUBROUTINE_UNIFORMS];
+    uint32_t n_subroutine_sel[6];
     /* bindings */
     uint32_t buffer[SM_BT_COUNT];
     struct sm_indexed_buffer ubo[SM_MAX_UBO_BINDINGS];

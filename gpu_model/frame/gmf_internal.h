@@ -343,6 +343,8 @@ void gmf_prog_free(gmf_prog *p);
 gm_warp *gmf_prog_pool_warp(gmf_prog *p, int stage, int k);
 void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev);
+/* The subroutine selections and indices (gmf_subroutine.c; called by gmf_prog_upload_uniforms). */
+void gmf_prog_upload_subroutines(const struct sm_context *c, const struct sm_program *sp, gmf_prog *p);
 /* The driver's generic attribute index of a VS input (name). */
 int gmf_prog_attrib_index(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
                           const char *name, int model_location);

@@ -789,6 +789,8 @@ static void note_compat_uniforms(gmf_prog *p, const gm_program *gp)
         int base, variant;
         if (legacy_matrix_kind(n, &base, &variant) || gmf_ff_uniform_fed(n))
             continue; /* fed from the matrix stacks or the fixed-function state */
+        if (!strncmp(n, "glr_sub", 7))
+            continue; /* subroutine selections (gmf_subroutine.c) */
         if (!strncmp(n, "glr_", 4) && !p->uses_compat_uniforms) {
             p->uses_compat_uniforms = true;
             snprintf(p->compat_uniform, sizeof p->compat_uniform, "%s", n);
@@ -1096,6 +1098,7 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev)
 {
     (void)r;
+    gmf_prog_upload_subroutines(c, sp, p);
     for (uint32_t i = 0; sp && i < sp->n_uniform_names; i++) {
         const struct sm_name_binding *nb = &sp->uniform_names[i];
         if (!nb->name || (int32_t)nb->index < 0)

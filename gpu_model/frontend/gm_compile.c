@@ -4,6 +4,7 @@
  * stages matching locations. Identifiers the upgrade pass renamed get their original
  * names back in OpName, so uniforms keep the names the application uses. */
 #include "gpu_model.h"
+#include "gm_dead_arrays.h"
 #include "gm_frontend.h"
 #include "gm_relaxed.h"
 
@@ -188,7 +189,8 @@ static char *strip_line_directives(const char *src)
     return out;
 }
 
-static int compile_linked(const gm_shader_source *sources, int count, gm_compile_result *out)
+static int compile_linked(const gm_shader_source *sources, int count, gm_compile_result *out,
+                          int dead_arrays)
 {
     memset(out, 0, sizeof *out);
     logbuf log = {0};
@@ -231,6 +233,14 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         if (!sh->compiled_source) {
             log_addf(&log, "error: %s shader: %s", stage_name(sh->stage), err);
             ok = 0;
+        } else if (dead_arrays) {
+            int changed;
+            char *t = dead_arrays == 2 ? gm_implicit_array_sizes(sh->compiled_source, &changed)
+                                       : gm_dead_array_sizes(sh->compiled_source, &changed);
+            if (t) {
+                free(sh->compiled_source);
+                sh->compiled_source = t;
+            }
         }
     }
 
@@ -369,9 +379,10 @@ static bool tess_patch_array_quirk(const gm_shader_source *sources, int count, c
                        "Array sizes must be compatible");
 }
 
-int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out)
+static int compile_program(const gm_shader_source *sources, int count, gm_compile_result *out,
+                           int dead_arrays)
 {
-    int rc = compile_linked(sources, count, out);
+    int rc = compile_linked(sources, count, out, dead_arrays);
     if (rc == 0 || !tess_patch_array_quirk(sources, count, out->log))
         return rc;
     gm_shader_source part[2][GM_STAGE_COUNT];
@@ -383,8 +394,8 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
         part[g][n[g]++] = sources[i];
     }
     gm_compile_result r[2];
-    int ok = compile_linked(part[0], n[0], &r[0]) == 0;
-    ok = (compile_linked(part[1], n[1], &r[1]) == 0) && ok;
+    int ok = compile_linked(part[0], n[0], &r[0], dead_arrays) == 0;
+    ok = (compile_linked(part[1], n[1], &r[1], dead_arrays) == 0) && ok;
     if (!ok) {   /* keep the first log: the error the whole program gave */
         gm_compile_result_free(&r[0]);
         gm_compile_result_free(&r[1]);
@@ -408,6 +419,27 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
     gm_compile_result_free(&r[0]);
     gm_compile_result_free(&r[1]);
     out->ok = 1;
+    return 0;
+}
+
+int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out)
+{
+    int rc = compile_program(sources, count, out, 0);
+    /* An array size glslang cannot fold, or .length() of an implicitly sized array (see
+     * gm_dead_arrays.c): again with those sizes written as Mesa determines them; the first error
+     * stays when that does not help. */
+    int kind = rc == 0 || !out->log ? 0
+               : strstr(out->log, "array size must be a constant integer expression") ? 1
+               : strstr(out->log, "array must be declared with a size before using this method") ? 2 : 0;
+    if (!kind)
+        return rc;
+    gm_compile_result retry;
+    if (compile_program(sources, count, &retry, kind) != 0) {
+        gm_compile_result_free(&retry);
+        return rc;
+    }
+    gm_compile_result_free(out);
+    *out = retry;
     return 0;
 }
 

@@ -6,7 +6,9 @@
  * that became keywords, token by token outside comments. Declarations the replacements
  * need go on extra lines right after the #version line, followed by a `#line` directive
  * so glslang numbers the original lines exactly as the driver did. */
+#include "gm_ext_prelude.h"
 #include "gm_frontend.h"
+#include "gm_subroutine.h"
 #include "gm_pp.h"
 #include "gm_upgrade_tables.h"
 #include "gpu_model.h"
@@ -234,7 +236,24 @@ typedef struct {
     int mark_on_rewrite; /* the analysis stopped early: mark what the rewrite meets */
     int in_precision;    /* inside a desktop `precision ... ;` statement being blanked */
     int after_gs;        /* a fragment shader fed by a geometry shader */
+    int pervertex;       /* 1: after `gl_PerVertex`, 2: inside its redeclared block (rewrite) */
 } upgrade_ctx;
+
+/* A gl_PerVertex redeclaration may list compatibility members (`vec4 gl_ClipVertex;` in GLSL
+ * 1.50 compatibility) that core GLSL lacks: they are dropped from the block, and the shader's
+ * uses of them get the upgrade pass's own variables (glr_ClipVertex, ...) like any other use.
+ * Steps the block state *state (see upgrade_ctx.pervertex) over one token. */
+static void pervertex_step(int *state, const char *tok, size_t n)
+{
+    if (word_is(tok, n, "gl_PerVertex"))
+        *state = 1;
+    else if (n == 1 && tok[0] == '{' && *state == 1)
+        *state = 2;
+    else if (n == 1 && tok[0] == '}' && *state == 2)
+        *state = 0;
+    else if (n == 1 && tok[0] == ';' && *state == 1)
+        *state = 0;
+}
 
 static const gm_upgrade_rename *find_rename_in(const char *word, int stage_bit)
 {
@@ -305,9 +324,13 @@ static void analyse_uses(upgrade_ctx *c)
     char prev[64] = "", word[128];
     const gm_pp_token *t = c->pp->expanded;
     size_t count = c->pp->expanded_count;
+    int pervertex = 0;
     for (size_t i = 0; i < count; i++) {
         if (!t[i].len)
             continue;
+        pervertex_step(&pervertex, t[i].s, t[i].len);
+        if (pervertex == 2 && is_ident_start(t[i].s[0]))
+            continue; /* members of a redeclared gl_PerVertex declare nothing */
         if (is_ident_start(t[i].s[0])) {
             if (t[i].len >= sizeof word) {
                 prev[0] = 0;
@@ -454,6 +477,49 @@ static size_t gs_in_access(upgrade_ctx *c, strbuf *out, const char *s, size_t j,
     return k;
 }
 
+/* `unsigned int` at s[i, j) (the word `unsigned`, then blanks and `int` on the line) in a shader
+ * that enables GL_EXT_gpu_shader4, whose type it is: returns where `int` ends, else 0. */
+static size_t unsigned_int(const upgrade_ctx *c, const char *s, size_t i, size_t j, size_t end)
+{
+    if (!word_is(s + i, j - i, "unsigned") || !ext_enabled(c->pp, "GL_EXT_gpu_shader4", 18))
+        return 0;
+    size_t k = j;
+    while (k < end && (s[k] == ' ' || s[k] == '\t'))
+        k++;
+    if (k == j || k + 3 > end || strncmp(s + k, "int", 3) != 0 || (k + 3 < end && is_ident_char(s[k + 3])))
+        return 0;
+    return k + 3;
+}
+
+/* `invariant` at s[i, j) qualifying an input (an `in`, or a fragment shader's `varying`, before
+ * the `;` on the line; returns 1), or a fragment shader's `invariant NAME;` of an input (2):
+ * GLSL 1.50 allowed both, and later versions (and glslang) only take invariant outputs.
+ * Invariance only constrains how outputs are computed. */
+static int invariant_input(const upgrade_ctx *c, const char *s, size_t i, size_t j, size_t end)
+{
+    if (!word_is(s + i, j - i, "invariant"))
+        return 0;
+    int words = 0, outputs = 0;
+    for (size_t k = j; k < end && s[k] != ';';) {
+        if (!is_ident_start(s[k])) {
+            k++;
+            continue;
+        }
+        size_t e = k;
+        while (e < end && is_ident_char(s[e]))
+            e++;
+        if (word_is(s + k, e - k, "in") || word_is(s + k, e - k, "attribute") ||
+            (c->stage == GM_STAGE_FRAGMENT && word_is(s + k, e - k, "varying")))
+            return 1;
+        outputs |= word_is(s + k, e - k, "out") || word_is(s + k, e - k, "gl_FragColor") ||
+                   word_is(s + k, e - k, "gl_FragData");
+        words++;
+        k = e;
+    }
+    /* `invariant NAME;` in a fragment shader names an input (redeclared invariant) */
+    return c->stage == GM_STAGE_FRAGMENT && words && !outputs ? 2 : 0;
+}
+
 /* Token pass over s[start, end) of the comment-free text: identifiers are rewritten, numbers
  * and punctuation copied (blanked inside a dropped precision statement). */
 static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t start, size_t end)
@@ -483,8 +549,30 @@ static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t star
                 prev[0] = 0;
                 continue;
             }
-            if (!c->in_precision && !strcmp(prev, "vec4") && word_is(s + i, j - i, "gl_TexCoord") &&
-                find_rename(c, "gl_TexCoord") && !memchr(out->data + stmt_start, '\n', out->len - stmt_start)) {
+            int inv = invariant_input(c, s, i, j, end);
+            if (inv) {
+                put_spaces(out, j - i); /* GLSL 1.50's `invariant in`: no effect on an input */
+                c->in_precision = inv == 2; /* `invariant NAME;`: the whole statement */
+                i = j;
+                continue;
+            }
+            size_t k = unsigned_int(c, s, i, j, end);
+            if (k) {   /* GL_EXT_gpu_shader4's `unsigned int` is uint */
+                sb_puts(out, "uint");
+                put_spaces(out, k - i - 4);
+                strcpy(prev, "uint");
+                i = k;
+                continue;
+            }
+            pervertex_step(&c->pervertex, s + i, j - i);
+            int compat_member = 0;
+            if (c->pervertex == 2 && j - i > 3 && !strncmp(s + i, "gl_", 3)) {
+                char w[64];
+                snprintf(w, sizeof w, "%.*s", (int)(j - i), s + i);
+                compat_member = find_rename(c, w) != NULL;
+            }
+            if (!c->in_precision && (compat_member || (!strcmp(prev, "vec4") && word_is(s + i, j - i, "gl_TexCoord") &&
+                find_rename(c, "gl_TexCoord"))) && !memchr(out->data + stmt_start, '\n', out->len - stmt_start)) {
                 /* `varying vec4 gl_TexCoord[4];`: dropped, the standard declaration is used. */
                 size_t n = out->len - stmt_start;
                 out->len = stmt_start;
@@ -513,6 +601,7 @@ static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t star
         }
         if (!isspace((unsigned char)ch) && ch != '[' && ch != ']')
             prev[0] = 0;
+        pervertex_step(&c->pervertex, &ch, 1);
         sb_putn(out, &ch, 1);
         if (ch == ';' || ch == '{' || ch == '}')
             stmt_start = out->len;
@@ -804,18 +893,22 @@ static char *fix_driver_layouts(char *text, gm_stage stage, char *err, size_t er
             return NULL;
         }
     }
-    if (!blocks && !vgs)
-        return text;
     version_info v;
     find_version(text, &v);
     if (!v.found)
         return text; /* upgraded sources always have one; a current one without is invalid */
+    int es = strcmp(v.profile, "es") == 0;
+    char *ext = gm_ext_prelude(text, stage, v.version, es);
+    if (!blocks && !vgs && !ext)
+        return text;
     strbuf out = {0};
     sb_putn(&out, text, v.line_end);
     sb_puts(&out, "\n");
+    if (ext)
+        sb_puts(&out, ext);
+    free(ext);
     if (blocks) {
         /* std430 itself needs GLSL 4.30 (or this extension) on desktop, ES 3.10 on ES. */
-        int es = strcmp(v.profile, "es") == 0;
         if (!es && v.version < 430)
             sb_puts(&out, "#extension GL_ARB_shader_storage_buffer_object : enable\n");
         sb_puts(&out, LAYOUT_PRELUDE);
@@ -848,6 +941,19 @@ char *gm_glsl_upgrade_in_program(const char *source, gm_stage stage, int after_g
     char *text = upgrade_source(source, stage, after_geometry, program_es, info, err, err_size);
     if (text && !(text = fix_driver_layouts(text, stage, err, err_size)))
         gm_upgrade_info_free(info);
+    if (text && strstr(text, "subroutine")) {
+        int changed;
+        err[0] = 0;
+        char *lowered = gm_lower_subroutines(text, &changed, err, err_size);
+        if (changed) {
+            free(text);
+            text = lowered;
+        } else if (err[0]) {
+            free(text);
+            gm_upgrade_info_free(info);
+            return NULL;
+        }
+    }
     return text;
 }
 
@@ -902,6 +1008,19 @@ static char *fix_current_source(const char *source, const gm_pp_result *pp, int 
     return t;
 }
 
+/* Does the shader enable an extension whose features glslang only gives from a later GLSL
+ * version than the source's (the atomic built-ins of buffer blocks and arrays of arrays from
+ * 4.30, clock2x32ARB and the float atomics from 4.50)? Mesa takes them with the extension at any version, so such a
+ * source is upgraded to the target version. */
+static int needs_later_version(const gm_pp_result *pp, int version)
+{
+    return (version < 430 && (ext_enabled(pp, "GL_ARB_shader_storage_buffer_object", 35) ||
+                              ext_enabled(pp, "GL_ARB_arrays_of_arrays", 23))) ||
+           (version < 450 && (ext_enabled(pp, "GL_ARB_shader_clock", 19) ||
+                              ext_enabled(pp, "GL_NV_shader_atomic_float", 25) ||
+                              ext_enabled(pp, "GL_INTEL_shader_atomic_float_minmax", 35)));
+}
+
 static char *upgrade_source(const char *source, gm_stage stage, int after_gs, int program_es,
                             gm_upgrade_info *info, char *err, size_t err_size)
 {
@@ -949,7 +1068,8 @@ static char *upgrade_source(const char *source, gm_stage stage, int after_gs, in
     int stage_min = stage == GM_STAGE_COMPUTE ? 430
                     : stage == GM_STAGE_TESS_CONTROL || stage == GM_STAGE_TESS_EVALUATION ? 400
                     : stage == GM_STAGE_GEOMETRY ? 150 : 0;
-    int needs = es ? version < 310 : (version < 330 || compat_profile || version < stage_min);
+    int needs = es ? version < 310 : (version < 330 || compat_profile || version < stage_min ||
+                                      needs_later_version(&pp, version));
     if (!needs) {
         char *copy = fix_current_source(source, &pp, es);
         gm_pp_free(&pp);

@@ -154,6 +154,15 @@ const gm_upgrade_decl gm_upgrade_decls[] = {
     {"shadow2DRectProjGradARB",
      "vec4 glr_shadow2DRectProjGradARB(sampler2DRectShadow s, vec4 c, vec2 dx, vec2 dy) "
      "{ return vec4(textureProjGrad(s, c, dx, dy)); }", ""},
+    /* GL_EXT_texture_array (before GLSL 1.30 made the samplers core): shadow lookups return vec4. */
+    {"shadow1DArray",
+     "vec4 glr_shadow1DArray(sampler1DArrayShadow s, vec3 c) { return vec4(texture(s, c)); } "
+     "vec4 glr_shadow1DArray(sampler1DArrayShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }", ""},
+    {"shadow2DArray",
+     "vec4 glr_shadow2DArray(sampler2DArrayShadow s, vec4 c) { return vec4(texture(s, c)); }", ""},
+    {"shadow1DArrayLod",
+     "vec4 glr_shadow1DArrayLod(sampler1DArrayShadow s, vec3 c, float l) "
+     "{ return vec4(textureLod(s, c, l)); }", ""},
     {"shadow2DRect",
      "vec4 glr_shadow2DRect(sampler2DRectShadow s, vec3 c) { return vec4(texture(s, c)); }", ""},
     {"shadow2DRectProj",
@@ -245,11 +254,18 @@ const gm_upgrade_rename gm_upgrade_renames[] = {
     TEX(texture3DGradARB, textureGrad), TEX(texture3DProjGradARB, textureProjGrad),
     TEX(textureCubeGradARB, textureGrad), TEX(texture2DRectGradARB, textureGrad),
     TEX(texture2DRectProjGradARB, textureProjGrad),
+    /* GL_EXT_texture_array; GL_AMD_texture_texture4 (gathers the first component, as
+     * textureGather does). */
+    TEX(texture1DArray, texture), TEX(texture2DArray, texture), TEX(texture1DArrayLod, textureLod),
+    TEX(texture2DArrayLod, textureLod), TEX(texture4, textureGather),
     SHADOW(shadow1D), SHADOW(shadow2D), SHADOW(shadow1DProj), SHADOW(shadow2DProj),
     SHADOW(shadow1DLod), SHADOW(shadow2DLod), SHADOW(shadow1DProjLod), SHADOW(shadow2DProjLod),
     SHADOW(shadow2DRect), SHADOW(shadow2DRectProj), SHADOW(shadow1DGradARB),
     SHADOW(shadow1DProjGradARB), SHADOW(shadow2DGradARB), SHADOW(shadow2DProjGradARB),
     SHADOW(shadow2DRectGradARB), SHADOW(shadow2DRectProjGradARB),
+    SHADOW(shadow1DArray), SHADOW(shadow2DArray), SHADOW(shadow1DArrayLod),
+    /* GL_ARB_draw_instanced's name for the instance index */
+    {"gl_InstanceIDARB", "gl_InstanceID", NULL, GM_UP_VS},
 };
 const unsigned gm_upgrade_rename_count = sizeof gm_upgrade_renames / sizeof gm_upgrade_renames[0];
 
@@ -277,6 +293,12 @@ const gm_upgrade_keyword gm_upgrade_new_keywords[] = {
     {"case", 130, NULL}, {"uint", 130, NULL}, {"uvec2", 130, GPU4}, {"uvec3", 130, GPU4},
     {"uvec4", 130, GPU4}, {"isampler2D", 130, GPU4}, {"usampler2D", 130, GPU4},
     {"sampler2DArray", 130, GPU4 " GL_EXT_texture_array"}, {"samplerCubeShadow", 130, GPU4},
+    {"sampler1DArray", 130, GPU4 " GL_EXT_texture_array"},
+    {"sampler1DArrayShadow", 130, GPU4 " GL_EXT_texture_array"},
+    {"sampler2DArrayShadow", 130, GPU4 " GL_EXT_texture_array"},
+    {"mat2x2", 120, NULL}, {"mat2x3", 120, NULL}, {"mat2x4", 120, NULL}, {"mat3x2", 120, NULL},
+    {"mat3x3", 120, NULL}, {"mat3x4", 120, NULL}, {"mat4x2", 120, NULL}, {"mat4x3", 120, NULL},
+    {"mat4x4", 120, NULL},
     {"samplerBuffer", 140, GPU4 " GL_ARB_texture_buffer_object GL_EXT_texture_buffer_object"},
     {"patch", 400, "GL_ARB_tessellation_shader"}, {"sample", 400, "GL_ARB_gpu_shader5 GL_ARB_sample_shading"},
     {"subroutine", 400, "GL_ARB_shader_subroutine"},
@@ -294,6 +316,7 @@ const gm_upgrade_keyword gm_upgrade_new_keywords[] = {
     /* builtin functions the replacements call: a user variable of that name would hide them */
     {"texture", 130, NULL}, {"textureProj", 130, NULL}, {"textureLod", 130, NULL},
     {"textureProjLod", 130, NULL}, {"textureGrad", 130, NULL}, {"textureProjGrad", 130, NULL},
+    {"textureGather", 400, "GL_ARB_texture_gather GL_ARB_gpu_shader5"},
     {NULL, 0, NULL},
 };
 
