@@ -503,6 +503,18 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
         return;
     }
     uint8_t v[8][4];
+    if (nd == 2) {
+        /* The bilinear case of the loops below, unrolled (most sampled texels of a frame):
+         * the same four texels and the same byte lerps, x pairs then y. */
+        texel8(c, (const int[3]){ax[0].i0, ax[1].i0, 0}, v[0]);
+        texel8(c, (const int[3]){ax[0].i1, ax[1].i0, 0}, v[1]);
+        texel8(c, (const int[3]){ax[0].i0, ax[1].i1, 0}, v[2]);
+        texel8(c, (const int[3]){ax[0].i1, ax[1].i1, 0}, v[3]);
+        for (int ch = 0; ch < 4; ch++)
+            out[ch] = gm_lp_lerp8(ax[1].w, gm_lp_lerp8(ax[0].w, v[0][ch], v[1][ch]),
+                                  gm_lp_lerp8(ax[0].w, v[2][ch], v[3][ch]));
+        return;
+    }
     int corners = 1 << nd;
     for (int k = 0; k < corners; k++) {
         int idx[3] = {0, 0, 0};

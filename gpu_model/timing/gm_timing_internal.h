@@ -35,6 +35,7 @@ typedef struct tm_pcinfo {
 typedef struct tm_prog {
     const gm_program *p;
     tm_pcinfo *pc;
+    uint8_t *private_pc;  /* pc[i].private_exec as a flat array, for gm_warp_run_private */
     int32_t *ranges;
     int nregs;
 } tm_prog;
