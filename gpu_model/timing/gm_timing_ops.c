@@ -376,6 +376,10 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
         pi->src_first = r.n / 2;
         operands(p, in, pi, &r);
         pi->src_count = r.n / 2 - pi->src_first;
+        /* The destination's range right after the sources: the scoreboard check reads
+         * sources then destination (write after write) as one flat list. */
+        add(&r, pi->dst, pi->dst_n, p->nregs);
+        pi->chk_count = r.n / 2 - pi->src_first;
         if (barrier && barrier(barrier_ctx, p, pc)) {
             cls = GM_LAT_BARRIER;
             pi->barrier = 1;

@@ -260,15 +260,8 @@ static int evaluate(gm_timing *t, tm_sm *sm, tm_warp *tw)
         need = need > tw->max_reg_ready ? need : tw->max_reg_ready;
     if (tw->max_reg_ready > now) {
         const int32_t *r = tw->tp->ranges + 2 * pi->src_first;
-        for (int i = 0; i <= pi->src_count; i++) {
-            int32_t lo, n;
-            if (i < pi->src_count) {
-                lo = r[2 * i];
-                n = r[2 * i + 1];
-            } else {
-                lo = pi->dst;
-                n = pi->dst_n;
-            }
+        for (int i = 0; i < pi->chk_count; i++) {
+            const int32_t lo = r[2 * i], n = r[2 * i + 1];
             for (int k = lo; k < lo + n; k++)
                 if (tw->ready[k] > need) {
                     need = tw->ready[k];
