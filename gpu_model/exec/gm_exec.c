@@ -9,6 +9,9 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits)
 {
@@ -110,6 +113,25 @@ static int loop_edge(gm_warp *w, gm_frame *f, int target)
     w->loop_limited++;
     w->p->loops_limited++;
     return b->merge;
+}
+
+/* The lanes whose word is not 0, as a mask (a branch condition). */
+static inline gm_mask lanes_nonzero(const uint32_t *c)
+{
+    gm_mask t = 0;
+#ifdef __SSE2__
+    /* four lanes per compare and sign-bit gather; the scalar loop below is a shift and an
+     * or per lane that gcc does not vectorize */
+    const __m128i zero = _mm_setzero_si128();
+    for (int l = 0; l < GM_LANES; l += 4) {
+        __m128i z = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(c + l)), zero);
+        t |= (gm_mask)(~_mm_movemask_ps(_mm_castsi128_ps(z)) & 0xf) << l;
+    }
+#else
+    for (int l = 0; l < GM_LANES; l++)
+        t |= (c[l] != 0 ? 1u : 0u) << l;
+#endif
+    return t;
 }
 
 #define FW(r) ((float *)R[(r)])
@@ -652,11 +674,7 @@ static inline __attribute__((always_inline)) int exec_inst(gm_warp *w, const gm_
         break;
     }
     case GM_OP_BRANCH_COND: {
-        const uint32_t *c = w->R[in->a];
-        gm_mask t = 0;
-        for (int l = 0; l < GM_LANES; l++)
-            t |= (c[l] != 0 ? 1u : 0u) << l;
-        t &= w->mask;
+        gm_mask t = lanes_nonzero(w->R[in->a]) & w->mask;
         gm_mask fl = w->mask & ~t;
         int tb = t ? loop_edge(w, f, (int)in->b) : (int)in->b;
         int fb = fl ? loop_edge(w, f, (int)in->c) : (int)in->c;
