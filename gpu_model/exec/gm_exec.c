@@ -218,7 +218,7 @@ static void derivative(const float *v, float *o, int op, float ysign)
  * 32-lane loops run 8 lanes per AVX2 instruction instead of 4 with SSE2. Same bits either
  * way: the same IEEE operations per lane, and C11 mode keeps gcc from contracting a * b + c
  * (no FMA is enabled anyway). */
-__attribute__((target_clones("avx2", "default")))
+GM_CLONES_AVX2
 static int exec_alu(gm_warp *w, const gm_inst *in)
 {
     gm_lanes *R = w->R;

@@ -69,6 +69,15 @@ struct gm_warp {
 #define GM_DERIV_WINDOW_Y 2u
 
 void gm_exec_set_mask(gm_warp *w, gm_mask m);
+/* An x86-64 function built twice, for AVX2 and the baseline, picked once at load time
+ * (ifunc); plain elsewhere. Only for code whose every lane operation is the same IEEE
+ * operation in both builds (no FMA is enabled, and C11 mode forbids contraction). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GM_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define GM_CLONES_AVX2
+#endif
+
 /* Bits set in a lane mask, inline: the x86-64 baseline has no popcnt instruction and gcc's
  * __builtin_popcount is then a libgcc call (once per issued instruction in the timing model). */
 static inline uint32_t gm_popcount32(uint32_t v)

@@ -128,7 +128,7 @@ static float ldexp_ftz(float x, int32_t e)
 
 /* Also built for AVX2 and picked at load time, as exec_alu (gm_exec.c): the same IEEE
  * operations per lane, 8 lanes per instruction. */
-__attribute__((target_clones("avx2", "default")))
+GM_CLONES_AVX2
 void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out)
 {
     gm_lanes *R = w->R;
