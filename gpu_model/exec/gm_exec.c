@@ -9,6 +9,9 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits)
 {
@@ -60,14 +63,25 @@ static int schedule(gm_warp *w)
     }
 }
 
-/* Moves lanes of the current mask to block `target` (phis read prev). */
-static void send_lanes(gm_frame *f, gm_mask m, int target)
+/* Moves lanes m (a subset of the warp's mask) to block `target` (phis read prev).
+ * Branch-free selects over the 32 lanes so gcc vectorizes them; the warp's whole mask,
+ * the common case, has its selector words ready (lane_bits). */
+static void send_lanes(const gm_warp *w, gm_frame *f, gm_mask m, int target)
 {
-    for (int l = 0; l < GM_LANES; l++)
-        if ((m >> l) & 1) {
-            f->prev[l] = f->block;
-            f->next[l] = target;
-        }
+    if (!m)
+        return;
+    int32_t bits[GM_LANES];
+    const int32_t *sel = w->lane_bits;
+    if (m != w->mask) {
+        for (int l = 0; l < GM_LANES; l++)
+            bits[l] = -(int32_t)((m >> l) & 1u);
+        sel = bits;
+    }
+    const int32_t block = f->block;
+    for (int l = 0; l < GM_LANES; l++) {
+        f->prev[l] = (block & sel[l]) | (f->prev[l] & ~sel[l]);
+        f->next[l] = (target & sel[l]) | (f->next[l] & ~sel[l]);
+    }
 }
 
 /* After a terminator: continue straight into the target when every live lane of the
@@ -99,6 +113,25 @@ static int loop_edge(gm_warp *w, gm_frame *f, int target)
     w->loop_limited++;
     w->p->loops_limited++;
     return b->merge;
+}
+
+/* The lanes whose word is not 0, as a mask (a branch condition). */
+static inline gm_mask lanes_nonzero(const uint32_t *c)
+{
+    gm_mask t = 0;
+#ifdef __SSE2__
+    /* four lanes per compare and sign-bit gather; the scalar loop below is a shift and an
+     * or per lane that gcc does not vectorize */
+    const __m128i zero = _mm_setzero_si128();
+    for (int l = 0; l < GM_LANES; l += 4) {
+        __m128i z = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(c + l)), zero);
+        t |= (gm_mask)(~_mm_movemask_ps(_mm_castsi128_ps(z)) & 0xf) << l;
+    }
+#else
+    for (int l = 0; l < GM_LANES; l++)
+        t |= (c[l] != 0 ? 1u : 0u) << l;
+#endif
+    return t;
 }
 
 #define FW(r) ((float *)R[(r)])
@@ -181,7 +214,11 @@ static void derivative(const float *v, float *o, int op, float ysign)
 }
 
 /* Executes one ALU/memory instruction for the active lanes. Returns 0, or -1 on a
- * runtime error (message set). */
+ * runtime error (message set). Built twice and picked once at load time (ifunc): the
+ * 32-lane loops run 8 lanes per AVX2 instruction instead of 4 with SSE2. Same bits either
+ * way: the same IEEE operations per lane, and C11 mode keeps gcc from contracting a * b + c
+ * (no FMA is enabled anyway). */
+GM_CLONES_AVX2
 static int exec_alu(gm_warp *w, const gm_inst *in)
 {
     gm_lanes *R = w->R;
@@ -569,6 +606,158 @@ static void exec_reg_store_dyn(gm_warp *w, const gm_inst *in)
     }
 }
 
+/* Executes the instruction at w->pc for the active lanes and moves pc on (-1: the next
+ * block is picked by schedule()). The one body of gm_warp_run and gm_warp_run_private,
+ * inlined into both so each keeps a dispatch of its own. Returns 0, or -1 on an error
+ * (message set). */
+static inline __attribute__((always_inline)) int exec_inst(gm_warp *w, const gm_inst *in)
+{
+    const gm_program *p = w->p;
+    gm_frame *f = &w->frames[w->depth];
+    switch (in->op) {
+    case GM_OP_NOP:
+        w->pc++;
+        break;
+    case GM_OP_PHI:
+        exec_phi(w, in, f);
+        w->pc++;
+        break;
+    case GM_OP_STORE:
+        exec_store(w, in);
+        w->pc++;
+        break;
+    case GM_OP_COPY_LIST:
+        exec_copy_list(w, in);
+        w->pc++;
+        break;
+    case GM_OP_REG_STORE_DYN:
+        exec_reg_store_dyn(w, in);
+        w->pc++;
+        break;
+    case GM_OP_BUF_STORE:
+        gm_exec_buf_store(w, in);
+        w->pc++;
+        break;
+    case GM_OP_BUF_ATOMIC:
+        gm_exec_buf_atomic(w, in);
+        w->pc++;
+        break;
+    case GM_OP_BARRIER:
+        w->barrier_passed = 0;
+        w->pc++;
+        break;
+    case GM_OP_GS_EMIT:
+        if (w->gs_emit)
+            w->gs_emit(w->gs_emit_ctx, w, (int)(in->x & 1u), (int)(in->x >> 1), w->mask);
+        w->pc++;
+        break;
+    case GM_OP_SH_STORE:
+        gm_exec_sh_store(w, in);
+        w->pc++;
+        break;
+    case GM_OP_SH_ATOMIC:
+        gm_exec_sh_atomic(w, in);
+        w->pc++;
+        break;
+    case GM_OP_TEX:
+        gm_exec_tex(w, in);
+        w->pc++;
+        break;
+    case GM_OP_IMAGE:
+        gm_exec_image(w, in);
+        w->pc++;
+        break;
+    case GM_OP_BRANCH: {
+        int target = loop_edge(w, f, (int)in->x);
+        send_lanes(w, f, w->mask, target);
+        after_branch(w, f, w->mask, target);
+        break;
+    }
+    case GM_OP_BRANCH_COND: {
+        gm_mask t = lanes_nonzero(w->R[in->a]) & w->mask;
+        gm_mask fl = w->mask & ~t;
+        int tb = t ? loop_edge(w, f, (int)in->b) : (int)in->b;
+        int fb = fl ? loop_edge(w, f, (int)in->c) : (int)in->c;
+        send_lanes(w, f, t, tb);
+        send_lanes(w, f, fl, fb);
+        after_branch(w, f, w->mask, !fl ? tb : !t ? fb : tb == fb ? tb : -1);
+        break;
+    }
+    case GM_OP_SWITCH: {
+        const uint32_t *aux = p->aux + in->x;
+        uint32_t npairs = aux[0];
+        const uint32_t *sel = w->R[in->a];
+        int first = -2;
+        for (int l = 0; l < GM_LANES; l++) {
+            if (!((w->mask >> l) & 1))
+                continue;
+            int target = (int)aux[1];
+            for (uint32_t i = 0; i < npairs; i++)
+                if (aux[2 + 2 * i] == sel[l]) {
+                    target = (int)aux[3 + 2 * i];
+                    break;
+                }
+            f->prev[l] = f->block;
+            f->next[l] = target;
+            first = first == -2 || first == target ? target : -1;
+        }
+        after_branch(w, f, w->mask, first >= 0 ? first : -1);
+        break;
+    }
+    case GM_OP_RETURN_VALUE:
+        if (w->mask == 0xffffffffu)
+            memmove(&w->R[in->d], &w->R[in->a], (size_t)in->n * sizeof(gm_lanes));
+        else
+            gm_exec_blend(&w->R[in->d], &w->R[in->a], in->n, w->lane_bits);
+        /* fall through */
+    case GM_OP_RETURN:
+    case GM_OP_UNREACHABLE:
+        for (int l = 0; l < GM_LANES; l++)
+            if ((w->mask >> l) & 1)
+                f->next[l] = -1;
+        f->live &= ~w->mask;
+        w->pc = -1;
+        break;
+    case GM_OP_KILL:
+        w->alive &= ~w->mask;
+        w->killed |= w->mask;
+        f->live &= ~w->mask;
+        w->pc = -1;
+        break;
+    case GM_OP_DEMOTE:
+        w->helper |= w->mask;
+        w->pc++;
+        break;
+    case GM_OP_CALL: {
+        if (w->depth + 1 >= GM_MAX_CALL_DEPTH) {
+            gm_exec_error(w, "call stack overflow (recursion?) at line %d", in->line);
+            return -1;
+        }
+        f->return_pc = w->pc + 1;
+        f->call_mask = w->mask;
+        const gm_function *fn = &p->funcs[in->x];
+        gm_frame *g = &w->frames[++w->depth];
+        g->func = (int)in->x;
+        g->live = w->mask;
+        g->block = fn->first_block;
+        g->call_mask = 0;
+        g->loop_budget = GM_LOOP_ITERATION_LIMIT;
+        for (int l = 0; l < GM_LANES; l++) {
+            g->next[l] = fn->first_block;
+            g->prev[l] = -1;
+        }
+        w->pc = p->blocks[fn->first_block].first_pc;
+        break;
+    }
+    default:
+        if (exec_alu(w, in) != 0)
+            return -1;
+        w->pc++;
+        break;
+    }
+    return w->error ? -1 : 0;
+}
+
 gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
 {
     if (!w)
@@ -577,8 +766,7 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
         return GM_RUN_ERROR;
     if (w->done)
         return GM_RUN_DONE;
-    const gm_program *p = w->p;
-    const gm_inst *code = p->code;
+    const gm_inst *code = w->p->code;
     uint64_t count = 0;
     for (;;) {
         if (w->pc < 0 && !schedule(w)) {
@@ -608,153 +796,47 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
         count++;
         w->issued++;
         w->lane_instr += (uint64_t)w->mask_lanes;
-        gm_frame *f = &w->frames[w->depth];
-        switch (in->op) {
-        case GM_OP_NOP:
-            w->pc++;
-            break;
-        case GM_OP_PHI:
-            exec_phi(w, in, f);
-            w->pc++;
-            break;
-        case GM_OP_STORE:
-            exec_store(w, in);
-            w->pc++;
-            break;
-        case GM_OP_COPY_LIST:
-            exec_copy_list(w, in);
-            w->pc++;
-            break;
-        case GM_OP_REG_STORE_DYN:
-            exec_reg_store_dyn(w, in);
-            w->pc++;
-            break;
-        case GM_OP_BUF_STORE:
-            gm_exec_buf_store(w, in);
-            w->pc++;
-            break;
-        case GM_OP_BUF_ATOMIC:
-            gm_exec_buf_atomic(w, in);
-            w->pc++;
-            break;
-        case GM_OP_BARRIER:
-            w->barrier_passed = 0;
-            w->pc++;
-            break;
-        case GM_OP_GS_EMIT:
-            if (w->gs_emit)
-                w->gs_emit(w->gs_emit_ctx, w, (int)(in->x & 1u), (int)(in->x >> 1), w->mask);
-            w->pc++;
-            break;
-        case GM_OP_SH_STORE:
-            gm_exec_sh_store(w, in);
-            w->pc++;
-            break;
-        case GM_OP_SH_ATOMIC:
-            gm_exec_sh_atomic(w, in);
-            w->pc++;
-            break;
-        case GM_OP_TEX:
-            gm_exec_tex(w, in);
-            w->pc++;
-            break;
-        case GM_OP_IMAGE:
-            gm_exec_image(w, in);
-            w->pc++;
-            break;
-        case GM_OP_BRANCH: {
-            int target = loop_edge(w, f, (int)in->x);
-            send_lanes(f, w->mask, target);
-            after_branch(w, f, w->mask, target);
-            break;
-        }
-        case GM_OP_BRANCH_COND: {
-            const uint32_t *c = w->R[in->a];
-            gm_mask t = 0;
-            for (int l = 0; l < GM_LANES; l++)
-                t |= (c[l] != 0 ? 1u : 0u) << l;
-            t &= w->mask;
-            gm_mask fl = w->mask & ~t;
-            int tb = t ? loop_edge(w, f, (int)in->b) : (int)in->b;
-            int fb = fl ? loop_edge(w, f, (int)in->c) : (int)in->c;
-            send_lanes(f, t, tb);
-            send_lanes(f, fl, fb);
-            after_branch(w, f, w->mask, !fl ? tb : !t ? fb : tb == fb ? tb : -1);
-            break;
-        }
-        case GM_OP_SWITCH: {
-            const uint32_t *aux = p->aux + in->x;
-            uint32_t npairs = aux[0];
-            const uint32_t *sel = w->R[in->a];
-            int first = -2;
-            for (int l = 0; l < GM_LANES; l++) {
-                if (!((w->mask >> l) & 1))
-                    continue;
-                int target = (int)aux[1];
-                for (uint32_t i = 0; i < npairs; i++)
-                    if (aux[2 + 2 * i] == sel[l]) {
-                        target = (int)aux[3 + 2 * i];
-                        break;
-                    }
-                f->prev[l] = f->block;
-                f->next[l] = target;
-                first = first == -2 || first == target ? target : -1;
-            }
-            after_branch(w, f, w->mask, first >= 0 ? first : -1);
-            break;
-        }
-        case GM_OP_RETURN_VALUE:
-            if (w->mask == 0xffffffffu)
-                memmove(&w->R[in->d], &w->R[in->a], (size_t)in->n * sizeof(gm_lanes));
-            else
-                gm_exec_blend(&w->R[in->d], &w->R[in->a], in->n, w->lane_bits);
-            /* fall through */
-        case GM_OP_RETURN:
-        case GM_OP_UNREACHABLE:
-            for (int l = 0; l < GM_LANES; l++)
-                if ((w->mask >> l) & 1)
-                    f->next[l] = -1;
-            f->live &= ~w->mask;
-            w->pc = -1;
-            break;
-        case GM_OP_KILL:
-            w->alive &= ~w->mask;
-            w->killed |= w->mask;
-            f->live &= ~w->mask;
-            w->pc = -1;
-            break;
-        case GM_OP_DEMOTE:
-            w->helper |= w->mask;
-            w->pc++;
-            break;
-        case GM_OP_CALL: {
-            if (w->depth + 1 >= GM_MAX_CALL_DEPTH) {
-                gm_exec_error(w, "call stack overflow (recursion?) at line %d", in->line);
-                return GM_RUN_ERROR;
-            }
-            f->return_pc = w->pc + 1;
-            f->call_mask = w->mask;
-            const gm_function *fn = &p->funcs[in->x];
-            gm_frame *g = &w->frames[++w->depth];
-            g->func = (int)in->x;
-            g->live = w->mask;
-            g->block = fn->first_block;
-            g->call_mask = 0;
-            g->loop_budget = GM_LOOP_ITERATION_LIMIT;
-            for (int l = 0; l < GM_LANES; l++) {
-                g->next[l] = fn->first_block;
-                g->prev[l] = -1;
-            }
-            w->pc = p->blocks[fn->first_block].first_pc;
-            break;
-        }
-        default:
-            if (exec_alu(w, in) != 0)
-                return GM_RUN_ERROR;
-            w->pc++;
-            break;
-        }
-        if (w->error)
+        if (exec_inst(w, in) != 0)
             return GM_RUN_ERROR;
     }
+}
+
+gm_run_status gm_warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
+                                  int32_t *tr_pc, gm_mask *tr_mask, int *n_out)
+{
+    int n = 0;
+    gm_run_status st = GM_RUN_PAUSED;
+    const gm_inst *code = w->p->code;
+    const int n_pc = w->p->code_count;
+    /* Exactly `while (private next pc) { record; gm_warp_step(w); }`: a step ends with the
+     * next block scheduled, so pc >= 0 here unless the warp is done. With an observer or
+     * lock-step barrier stops a step can pause without executing: step one at a time then. */
+    const int plain = !w->observer && !w->barrier_stop;
+    while (n < cap) {
+        if (w->done || w->pc < 0 || w->pc >= n_pc || !private_pc[w->pc])
+            break;
+        tr_pc[n] = w->pc;
+        tr_mask[n] = w->mask;
+        n++;
+        if (!plain || w->error) {
+            st = gm_warp_run(w, 1);
+            if (st != GM_RUN_PAUSED)
+                break;
+            continue;
+        }
+        w->issued++;
+        w->lane_instr += (uint64_t)w->mask_lanes;
+        if (exec_inst(w, &code[w->pc]) != 0) {
+            st = GM_RUN_ERROR;
+            break;
+        }
+        if (w->pc < 0 && !schedule(w)) {
+            w->done = 1;
+            w->pc = -1;
+            st = GM_RUN_DONE;
+            break;
+        }
+    }
+    *n_out = n;
+    return st;
 }

@@ -69,6 +69,23 @@ struct gm_warp {
 #define GM_DERIV_WINDOW_Y 2u
 
 void gm_exec_set_mask(gm_warp *w, gm_mask m);
+/* An x86-64 function built twice, for AVX2 and the baseline, picked once at load time
+ * (ifunc); plain elsewhere. Only for code whose every lane operation is the same IEEE
+ * operation in both builds (no FMA is enabled, and C11 mode forbids contraction). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GM_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define GM_CLONES_AVX2
+#endif
+
+/* Bits set in a lane mask, inline: the x86-64 baseline has no popcnt instruction and gcc's
+ * __builtin_popcount is then a libgcc call (once per issued instruction in the timing model). */
+static inline uint32_t gm_popcount32(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 /* Copies n words from src into dst for the lanes set in lane_bits. */
 void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits);
 void gm_exec_error(gm_warp *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -91,6 +108,14 @@ void gm_exec_buf_atomic(gm_warp *w, const gm_inst *in);
 void gm_exec_sh_load(gm_warp *w, const gm_inst *in, gm_lanes *out);
 void gm_exec_sh_store(gm_warp *w, const gm_inst *in);
 void gm_exec_sh_atomic(gm_warp *w, const gm_inst *in);
+
+/* Run-ahead for the timing model: runs the warp while its next pc is marked in private_pc
+ * (an instruction touching only the warp's own state), at most cap instructions, and
+ * records each one's pc and active mask in tr_pc/tr_mask (*n_out of them). The same
+ * instructions, trace and final status as a loop of gm_warp_step calls that stops before
+ * the first unmarked pc; GM_RUN_PAUSED when it stopped there (or ran none). */
+gm_run_status gm_warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
+                                  int32_t *tr_pc, gm_mask *tr_mask, int *n_out);
 
 /* floor without a libm call (x86-64 baseline has no roundps), so loops vectorize. */
 static inline float gm_floorf(float x)

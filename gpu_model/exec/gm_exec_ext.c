@@ -126,6 +126,9 @@ static float ldexp_ftz(float x, int32_t e)
     return fpclassify(r) == FP_SUBNORMAL ? copysignf(0.0f, r) : r;
 }
 
+/* Also built for AVX2 and picked at load time, as exec_alu (gm_exec.c): the same IEEE
+ * operations per lane, 8 lanes per instruction. */
+GM_CLONES_AVX2
 void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out)
 {
     gm_lanes *R = w->R;

@@ -22,7 +22,7 @@ void gm_exec_error(gm_warp *w, const char *fmt, ...)
 void gm_exec_set_mask(gm_warp *w, gm_mask m)
 {
     w->mask = m;
-    w->mask_lanes = __builtin_popcount(m);
+    w->mask_lanes = (int)gm_popcount32(m);
     for (int l = 0; l < GM_LANES; l++)
         w->lane_bits[l] = (m >> l) & 1 ? -1 : 0;
 }

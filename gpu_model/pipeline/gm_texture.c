@@ -503,6 +503,18 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
         return;
     }
     uint8_t v[8][4];
+    if (nd == 2) {
+        /* The bilinear case of the loops below, unrolled (most sampled texels of a frame):
+         * the same four texels and the same byte lerps, x pairs then y. */
+        texel8(c, (const int[3]){ax[0].i0, ax[1].i0, 0}, v[0]);
+        texel8(c, (const int[3]){ax[0].i1, ax[1].i0, 0}, v[1]);
+        texel8(c, (const int[3]){ax[0].i0, ax[1].i1, 0}, v[2]);
+        texel8(c, (const int[3]){ax[0].i1, ax[1].i1, 0}, v[3]);
+        for (int ch = 0; ch < 4; ch++)
+            out[ch] = gm_lp_lerp8(ax[1].w, gm_lp_lerp8(ax[0].w, v[0][ch], v[1][ch]),
+                                  gm_lp_lerp8(ax[0].w, v[2][ch], v[3][ch]));
+        return;
+    }
     int corners = 1 << nd;
     for (int k = 0; k < corners; k++) {
         int idx[3] = {0, 0, 0};
@@ -772,11 +784,10 @@ static void query_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
 /* llvmpipe's LOD selection for lane l: from the (quad) derivatives with its fast log2, or
  * the explicit level; sampler bias and clamps inside. *per_lane: the LOD is per lane in
  * llvmpipe (explicit level, bias or explicit gradients), not per quad. */
-static void lane_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
+static void lane_lod(const gm_tex_image *img, const gm_lp_lod_in *shared,
                      const gm_sample_request *req, int l, gm_lp_lod_sel *sel, bool *per_lane)
 {
-    gm_lp_lod_in in;
-    lod_in_init(img, smp, &in);
+    gm_lp_lod_in in = *shared; /* lod_in_init of the request's image and sampler */
     if (req->has_min_lod && req->min_lod[l] > in.min_lod)
         in.min_lod = req->min_lod[l];
     if (img->target == GM_TEX_RECT) {
@@ -843,10 +854,13 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     gm_lp_lod_sel sels[GM_LANES];
     bool per_lane[GM_LANES];
     bool min_lin = filter_linear(smp->min_filter), mag_lin = filter_linear(smp->mag_filter);
-    if (req->op == GM_TEX_SAMPLE && sample_usable(img))
+    if (req->op == GM_TEX_SAMPLE && sample_usable(img)) {
+        gm_lp_lod_in shared;
+        lod_in_init(img, smp, &shared); /* the same for every lane: once per request */
         for (int l = 0; l < GM_LANES; l++)
             if ((req->mask >> l) & 1)
-                lane_lod(img, smp, req, l, &sels[l], &per_lane[l]);
+                lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
+    }
     for (int l = 0; l < GM_LANES; l++) {
         if (!(req->mask & (1u << l)))
             continue;

@@ -30,11 +30,13 @@ typedef struct tm_pcinfo {
     uint16_t issue_cycles;
     int32_t dst, dst_n;   /* destination register words (dst_n 0: none) */
     int32_t src_first, src_count; /* (word, count) pairs in tm_prog.ranges */
+    int32_t chk_count;    /* src_count, plus 1 when the destination range follows them */
 } tm_pcinfo;
 
 typedef struct tm_prog {
     const gm_program *p;
     tm_pcinfo *pc;
+    uint8_t *private_pc;  /* pc[i].private_exec as a flat array, for gm_warp_run_private */
     int32_t *ranges;
     int nregs;
 } tm_prog;

@@ -360,7 +360,10 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
     tp->p = p;
     tp->nregs = p->nregs;
     tp->pc = calloc((size_t)(p->code_count > 0 ? p->code_count : 1), sizeof *tp->pc);
-    if (!tp->pc) {
+    tp->private_pc = calloc((size_t)(p->code_count > 0 ? p->code_count : 1), 1);
+    if (!tp->pc || !tp->private_pc) {
+        free(tp->pc);
+        free(tp->private_pc);
         free(tp);
         return NULL;
     }
@@ -373,6 +376,10 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
         pi->src_first = r.n / 2;
         operands(p, in, pi, &r);
         pi->src_count = r.n / 2 - pi->src_first;
+        /* The destination's range right after the sources: the scoreboard check reads
+         * sources then destination (write after write) as one flat list. */
+        add(&r, pi->dst, pi->dst_n, p->nregs);
+        pi->chk_count = r.n / 2 - pi->src_first;
         if (barrier && barrier(barrier_ctx, p, pc)) {
             cls = GM_LAT_BARRIER;
             pi->barrier = 1;
@@ -382,6 +389,7 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
         pi->private_exec = !pi->barrier && is_private(in) &&
                            (cls == GM_LAT_ALU || cls == GM_LAT_TRANSCENDENTAL ||
                             cls == GM_LAT_BRANCH);
+        tp->private_pc[pc] = pi->private_exec;
         /* Issue-port occupancy: arithmetic on a scalar ISA issues once per result word. */
         int words = pi->dst_n > 0 ? pi->dst_n : 1;
         int cost = 1;
@@ -405,6 +413,7 @@ void tm_prog_free(tm_prog *tp)
     if (!tp)
         return;
     free(tp->pc);
+    free(tp->private_pc);
     free(tp->ranges);
     free(tp);
 }

@@ -73,26 +73,14 @@ static inline gm_mask warp_mask(const gm_warp *w) { return w->done || w->pc < 0 
  * accesses still execute at their issue, in issue order (texture cache lookups, memory). */
 static void run_ahead(gm_timing *t, tm_warp *tw)
 {
-    gm_warp *w = tw->w;
-    const tm_pcinfo *pcs = tw->tp->pc;
-    const int n_pc = tw->tp->p->code_count;
     int n = 0;
-    gm_run_status st = GM_RUN_PAUSED;
     (void)t;
-    while (n < TM_TRACE_CAP) {
-        int pc = warp_pc(w);
-        if (pc < 0 || pc >= n_pc || !pcs[pc].private_exec)
-            break;
-        tw->tr_pc[n] = pc;
-        tw->tr_mask[n] = warp_mask(w);
-        n++;
-        st = gm_warp_step(w);
-        if (st != GM_RUN_PAUSED)
-            break;
-    }
+    /* One executor call for the whole run (it records each pc and mask), not one call per
+     * instruction: the same instructions and trace as stepping (gm_warp_run_private). */
+    tw->tr_status = gm_warp_run_private(tw->w, tw->tp->private_pc, TM_TRACE_CAP, tw->tr_pc,
+                                        tw->tr_mask, &n);
     tw->tr_head = 0;
     tw->tr_n = n;
-    tw->tr_status = st;
 }
 
 /* After launch or an issue: what comes next (pc, mask, barrier arrival). */
@@ -272,15 +260,8 @@ static int evaluate(gm_timing *t, tm_sm *sm, tm_warp *tw)
         need = need > tw->max_reg_ready ? need : tw->max_reg_ready;
     if (tw->max_reg_ready > now) {
         const int32_t *r = tw->tp->ranges + 2 * pi->src_first;
-        for (int i = 0; i <= pi->src_count; i++) {
-            int32_t lo, n;
-            if (i < pi->src_count) {
-                lo = r[2 * i];
-                n = r[2 * i + 1];
-            } else {
-                lo = pi->dst;
-                n = pi->dst_n;
-            }
+        for (int i = 0; i < pi->chk_count; i++) {
+            const int32_t lo = r[2 * i], n = r[2 * i + 1];
             for (int k = lo; k < lo + n; k++)
                 if (tw->ready[k] > need) {
                     need = tw->ready[k];
@@ -344,7 +325,7 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
     if (tw->tr_n > 0) {
         /* Already executed (run-ahead): issue it from the trace. */
         di = 1;
-        dl = (uint64_t)__builtin_popcount(tw->mask);
+        dl = (uint64_t)gm_popcount32(tw->mask);
         tw->tr_head++;
         tw->tr_n--;
         st = tw->tr_n ? GM_RUN_PAUSED : tw->tr_status;

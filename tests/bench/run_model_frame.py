@@ -12,6 +12,10 @@ wall time. Timings are printed, never asserted.
     python3 tests/bench/run_model_frame.py --glreplay build/ui_ipc/cli/glreplay \\
         --capture lit720.glcap [--frame 2] [--runs 5] [--baseline OTHER/glreplay]
 
+With --instructions it instead runs each configuration once under valgrind's callgrind and
+prints the instructions of the whole `glreplay model CAPTURE` run (no --benchmark, so no
+llvmpipe): a figure a loaded machine does not change, for before/after comparisons.
+
 A 1280x720 lit_mesh capture: GLREPLAY_CAPTURE_FRAMES=0-2 GLREPLAY_CAPTURE_OUT=lit720.glcap
 LD_PRELOAD=build/shim/libglreplay.so build/samples/lit_mesh --frames 4 --size 1280x720 (under X).
 """
@@ -41,6 +45,20 @@ def run_once(glreplay, capture, frame, timing):
     sys.exit('run_model_frame: no "benchmark: frame %d" line in the output of %s' % (frame, ' '.join(cmd)))
 
 
+IREFS_RE = re.compile(r'I\s+refs:\s+([0-9,]+)')
+
+
+def instructions(glreplay, capture, timing):
+    """Instructions of one whole `glreplay model` run under callgrind (output file discarded)."""
+    cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', glreplay, 'model',
+           capture] + ([] if timing else ['--no-timing'])
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = IREFS_RE.search(p.stderr)
+    if p.returncode != 0 or not m:
+        sys.exit('run_model_frame: %s failed (%d):\n%s' % (' '.join(cmd), p.returncode, p.stderr[-2000:]))
+    return int(m.group(1).replace(',', ''))
+
+
 def summary(values):
     return '%.3f (%.3f-%.3f)' % (statistics.median(values), min(values), max(values))
 
@@ -52,6 +70,8 @@ def main():
     ap.add_argument('--frame', type=int, default=2, help='frame whose time is reported (default 2)')
     ap.add_argument('--runs', type=int, default=5, help='runs per configuration (default 5)')
     ap.add_argument('--baseline', help='a second glreplay (e.g. before a change), alternated with the first')
+    ap.add_argument('--instructions', action='store_true',
+                    help='count instructions under callgrind (one run each) instead of timing')
     a = ap.parse_args()
     for path in [a.glreplay, a.capture] + ([a.baseline] if a.baseline else []):
         if not os.path.exists(path):
@@ -60,6 +80,14 @@ def main():
     if a.baseline:
         configs = [('baseline: timing model', a.baseline, True)] + configs + \
                   [('baseline: --no-timing', a.baseline, False)]
+    if a.instructions:
+        counts = {name: instructions(exe, a.capture, timing) for name, exe, timing in configs}
+        print('glreplay model %s, instructions of the whole run (callgrind)' % os.path.basename(a.capture))
+        print('| configuration | instructions | vs first |')
+        print('|---|---|---|')
+        for name, _, _ in configs:
+            print('| %s | %.3f G | %.3fx |' % (name, counts[name] / 1e9, counts[name] / counts[configs[0][0]]))
+        return 0
     results = {name: [] for name, _, _ in configs}
     loads = [os.getloadavg()[0]]
     for i in range(a.runs):
