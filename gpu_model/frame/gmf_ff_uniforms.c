@@ -81,6 +81,13 @@ void gmf_ff_values_get(const struct sm_context_state *st, gm_ff_values *v)
     for (int i = 0; i < GM_FF_LIGHTS; i++) {
         const struct sm_ff_light *l = &ff->light[i];
         memcpy(v->light_pos[i], l->position, sizeof v->light_pos[i]);
+        if (l->position[3] != 0.0f) {
+            /* Mesa's light state (_Position): a positional light's eye position divided by its
+             * w, by multiplying with 1 / w (GLSL's gl_LightSource[].position keeps it whole) */
+            float w_inv = 1.0f / l->position[3];
+            for (int k = 0; k < 3; k++)
+                v->light_pos[i][k] *= w_inv;
+        }
         if (l->position[3] == 0.0f) {
             normalize3(v->light_pos[i]);
             float h[3] = { v->light_pos[i][0], v->light_pos[i][1], v->light_pos[i][2] + 1.0f };

@@ -28,6 +28,10 @@ struct gmf_imm {
     gmf_client_array saved[SM_MAX_VERTEX_ATTRIBS], saved_legacy[SM_LA_COUNT];
     bool saved_used;
     uint32_t over[(SM_LA_COUNT + SM_MAX_VERTEX_ATTRIBS) * 4];   /* glArrayElement's values */
+    /* glMaterial inside the pair: the materials the first vertex was given, and whether a
+     * later vertex was given others (Mesa makes them per-vertex attributes then) */
+    struct sm_ff_material mat[2];
+    bool mat_set, mat_varies;
 };
 
 static struct gmf_imm *imm_get(gmf_runner *r)
@@ -63,6 +67,12 @@ static void emit_vertex(struct gmf_imm *m, const struct sm_context_state *st, co
         m->cap = cap;
     }
     uint32_t *o = m->v + m->n * VTX_WORDS;
+    if (!m->mat_set) {
+        memcpy(m->mat, st->ff.material, sizeof m->mat);
+        m->mat_set = true;
+    } else if (memcmp(m->mat, st->ff.material, sizeof m->mat)) {
+        m->mat_varies = true;
+    }
     memcpy(o, st->legacy_current, LEG_WORDS * 4);
     for (int i = 0; i < SM_MAX_VERTEX_ATTRIBS; i++) {
         const struct sm_attrib_value *a = &st->attrib_value[i];
@@ -235,6 +245,7 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
         m->ctx_id = call->ctx_id;
         m->n = 0;
         m->failed = m->array_element_unrecorded = false;
+        m->mat_set = m->mat_varies = false;
         return;
     }
     struct gmf_imm *m = r->imm;
@@ -337,6 +348,7 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
         m->mode = GL_POLYGON;
         m->n = 0;
         m->failed = m->array_element_unrecorded = false;
+        m->mat_set = m->mat_varies = false;
         const float corner[4][4] = { { v.v[0], v.v[1], 0, 1 }, { v.v[2], v.v[1], 0, 1 },
                                      { v.v[2], v.v[3], 0, 1 }, { v.v[0], v.v[3], 0, 1 } };
         for (int i = 0; i < 4; i++)
@@ -349,6 +361,9 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     }
     if (m->array_element_unrecorded)
         gmf_note(ev, "glArrayElement: client array data not recorded (current values used)");
+    if (m->mat_varies)
+        gmf_note(ev, "glMaterial between the vertices of one glBegin/glEnd (per-vertex materials "
+                 "are not modelled)");
     point_arrays(r, m, st, cur);
     r->vao_override = &m->vao;
     memset(out, 0, sizeof *out);

@@ -12,6 +12,7 @@
 #include "gmf_internal.h"
 #include "gmf_ffunc.h"
 #include "gm_pipe_internal.h"
+#include "gm_texture_aniso.h"
 
 /* Executor-path observer trampoline (draws and lock-step dispatches): only installed when a
  * frame observer is set; r->cur_issue already names the running warp. */
@@ -395,11 +396,11 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
                                               ? sm_get_sampler(d->c, d->st->unit[u].sampler)
                                               : NULL;
             gmf_tex_sampler_from_sm(ss ? &ss->params : &st->params, &d->samplers[u]);
-            /* llvmpipe filters anisotropically (up to 16 probes along the footprint's major
-             * axis); the model samples isotropically: say so rather than differ silently. */
-            if (d->samplers[u].max_anisotropy > 1.0f)
-                gmf_note(d->ev, "anisotropic filtering (GL_TEXTURE_MAX_ANISOTROPY above 1; llvmpipe's "
-                         "filter is not modelled)");
+            /* llvmpipe's anisotropic filter is modelled for 2D and 2D-array textures
+             * (gm_texture_aniso.c); on other targets say so rather than differ silently. */
+            if (gm_tex_aniso_on(&d->samplers[u]) && !gm_tex_aniso_target_modelled(t->img.target))
+                gmf_note(d->ev, "anisotropic filtering of a texture that is not 2D or a 2D array "
+                         "(GL_TEXTURE_MAX_ANISOTROPY 2 or more; not modelled there)");
             /* Texture-only state stays with the texture even with a sampler object. */
             if (gmf_tex_complete(t, &d->samplers[u])) {
                 tu->image = &t->img;

@@ -467,6 +467,10 @@ void gm_format_pack_rgba(gm_format f, const float in[4], void *texel)
     case GM_FMT_A8:
         p[0] = gm_float_to_unorm8(in[3]);
         return;
+    case GM_FMT_LA8:   /* luminance from red, alpha from alpha (not green) */
+        p[0] = gm_float_to_unorm8(in[0]);
+        p[1] = gm_float_to_unorm8(in[3]);
+        return;
     case GM_FMT_R11G11B10F:
         wr32(p, float_to_ufloat(in[0], 6) | (float_to_ufloat(in[1], 6) << 11) |
                     (float_to_ufloat(in[2], 5) << 22));

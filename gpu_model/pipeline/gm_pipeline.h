@@ -387,7 +387,7 @@ typedef struct gm_tex_sampler {
     float border[4]; uint32_t border_i[4]; /* float or integer border colour */
     bool compare;                          /* GL_COMPARE_REF_TO_TEXTURE */
     uint32_t compare_func;
-    float max_anisotropy;                  /* ignored beyond 1 (llvmpipe default) */
+    float max_anisotropy;                  /* 2 and up: llvmpipe's EWA filter (gm_texture_aniso.c) */
     bool seamless_cube;                    /* always true in core (llvmpipe) */
 } gm_tex_sampler;
 

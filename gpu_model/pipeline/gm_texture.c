@@ -7,6 +7,7 @@
 #include "gm_pipe_internal.h"
 #include "gm_gl_enums.h"
 #include "gm_sampler_iface.h"
+#include "gm_texture_aniso.h"
 #include "gm_texture_lp.h"
 
 #include <math.h>
@@ -587,7 +588,7 @@ static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
     }
     int wdims = cube ? 2 : nd;
     bool aos = fits_8unorm(img->format) && !shadow && !c.integer &&
-               smp->max_anisotropy <= 1.0f && img->target != GM_TEX_BUFFER &&
+               !gm_tex_aniso_on(smp) && img->target != GM_TEX_BUFFER &&
                simple_wrap(c.smp->wrap_s) && (wdims < 2 || simple_wrap(c.smp->wrap_t)) &&
                (wdims < 3 || simple_wrap(c.smp->wrap_r)) &&
                !(cube && smp->seamless_cube && (min_lin || mag_lin)) &&
@@ -624,6 +625,17 @@ static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
     memcpy(out, r0, sizeof(r0));
     if (!shadow)
         apply_swizzle(img, out, c.integer);
+}
+
+void gm_tex_level_sample(const gm_tex_image *img, const gm_tex_sampler *smp,
+                         const float coord[4], int level, bool linear, float ref, bool shadow,
+                         const int32_t *offset, float out[4])
+{
+    gm_tex_sampler s = *smp;
+    s.min_filter = s.mag_filter = linear ? GM_GL_LINEAR : GM_GL_NEAREST;
+    s.max_anisotropy = 16.0f;   /* keeps llvmpipe's float path: no AoS with anisotropy */
+    gm_lp_lod_sel sel = {.minified = true, .level0 = level, .level1 = level, .fpart = 0.0f};
+    sample_selected(img, &s, coord, &sel, false, 0, ref, shadow, offset, out);
 }
 
 static bool sample_usable(const gm_tex_image *img)
@@ -881,7 +893,15 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
             if (req->has_offset == 1)
                 for (int c = 0; c < 3; c++) off[c] = req->offset[c][l];
             if (req->op == GM_TEX_SAMPLE) {
-                if (sample_usable(img)) {
+                if (sample_usable(img) && gm_tex_aniso_on(smp) &&
+                    gm_tex_aniso_target_modelled(img->target)) {
+                    /* anisotropy on: llvmpipe's elliptical filter replaces every other */
+                    gm_lp_lod_in in;
+                    lod_in_init(img, smp, &in);
+                    gm_tex_aniso_lane(img, smp, &in, req, l, coord,
+                                      req->has_offset ? off : NULL, req->dref[l],
+                                      req->shadow != 0, r);
+                } else if (sample_usable(img)) {
                     /* llvmpipe's float path with min != mag filters and per-quad or
                      * per-lane LODs samples linearly whenever some lane needs it, and
                      * makes the others' weights 0 or 1 (approximated: within the quad) */

@@ -4,8 +4,11 @@
 `glreplay model --compare` runs its glEnd as a draw with no unsupported feature, agreeing with the
 driver and the captured image at >= 99.9%.
 With a second piglit binary (gl-1.0-bitmap-heart-dance: glRasterPos + glBitmap), the model reports
-those commands by name (they are not modelled), never skipping them silently.
-Usage: GLREPLAY PIGLIT_TEST_BINARY [PIGLIT_BITMAP_BINARY]"""
+those commands by name (they are not modelled), never skipping them silently. With a third
+(gl-1.0-dlist-materials: glMaterial between the vertices of a glBegin/glEnd, which Mesa turns into
+per-vertex attributes), the model reports those draws and `--compare` fails instead of passing with
+the last material for the whole primitive.
+Usage: GLREPLAY PIGLIT_TEST_BINARY [PIGLIT_BITMAP_BINARY [PIGLIT_MATERIALS_BINARY]]"""
 import os
 import re
 import subprocess
@@ -14,6 +17,7 @@ import tempfile
 
 glreplay, test = sys.argv[1:3]
 bitmap = sys.argv[3] if len(sys.argv) > 3 else None
+materials = sys.argv[4] if len(sys.argv) > 4 else None
 env = dict(os.environ, PIGLIT_PLATFORM='surfaceless_egl')
 with tempfile.TemporaryDirectory() as d:
     out = os.path.join(d, 'p.glcap')
@@ -40,4 +44,14 @@ with tempfile.TemporaryDirectory() as d:
         for name in ('glBitmap', 'glRasterPos'):
             if not re.search(r'^unsupported: %s\w* \(raster position' % name, model.stdout, re.M):
                 sys.exit('%s not reported by the model:\n%s' % (name, model.stdout[-2000:]))
+    if materials:
+        out = os.path.join(d, 'm.glcap')
+        subprocess.run([glreplay, 'capture', '--frame', '0', '--out', out, '--', materials, '-auto', '-fbo'], env=env,
+                       capture_output=True, text=True, timeout=90)
+        model = subprocess.run([glreplay, 'model', out, '--compare', '--no-timing'], env=env, capture_output=True,
+                               text=True, timeout=90)
+        if not re.search(r'unsupported: glMaterial between the vertices of one glBegin/glEnd', model.stdout):
+            sys.exit('per-vertex materials not reported by the model:\n%s' % model.stdout[-2000:])
+        if model.returncode == 0 or 'compare: PASS' in model.stdout:
+            sys.exit('model --compare passed with per-vertex materials it does not model')
 print('piglit immediate mode in the GPU model: OK')

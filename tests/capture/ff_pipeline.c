@@ -90,7 +90,8 @@ static void lights(float t)
     glPushMatrix();
     glTranslatef(0.2f * sinf(t), 0.0f, 0.0f);
     glRotatef(10.0f * t, 0.0f, 0.0f, 1.0f);
-    const float p1[4] = { -0.4f, 0.3f, 1.2f, 1.0f }, sd[3] = { 0.3f, -0.2f, -1.0f };
+    /* w 2.5: the fixed-function stage divides the eye position by it, (-0.4, 0.3, 1.2) */
+    const float p1[4] = { -1.0f, 0.75f, 3.0f, 2.5f }, sd[3] = { 0.3f, -0.2f, -1.0f };
     const float red[4] = { 1.0f, 0.3f, 0.2f, 1.0f };
     glLightfv(GL_LIGHT1, GL_POSITION, p1);
     glLightfv(GL_LIGHT1, GL_SPOT_DIRECTION, sd);

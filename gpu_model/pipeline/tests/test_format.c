@@ -44,6 +44,22 @@ int main(void)
         for (int k = 0; k < fi->channels && k < 3; k++)
             CHECK(fabsf(o[k] - c[k]) < 0.02f);
     }
+    /* legacy luminance/alpha formats keep luminance from red and alpha from alpha (an
+     * RGBA (L, L, L, A) texel, as a snapshot reads a GL_LUMINANCE_ALPHA texture back) */
+    {
+        uint8_t t[4] = {0};
+        const float la[4] = {0.2f, 0.2f, 0.2f, 0.6f};
+        float o[4];
+        gm_format_pack_rgba(GM_FMT_LA8, la, t);
+        CHECK_EQ_INT(t[0], 51);
+        CHECK_EQ_INT(t[1], 153);
+        gm_format_unpack_rgba(GM_FMT_LA8, t, o);
+        CHECK(fabsf(o[2] - 0.2f) < 0.002f && fabsf(o[3] - 0.6f) < 0.002f);
+        gm_format_pack_rgba(GM_FMT_L8, la, t);
+        CHECK_EQ_INT(t[0], 51);
+        gm_format_pack_rgba(GM_FMT_A8, la, t);
+        CHECK_EQ_INT(t[0], 153);
+    }
     /* RGB10A2 layout */
     {
         uint8_t t[4];
