@@ -560,6 +560,16 @@ static int decode_image(gm_decoder *d, unsigned op, const uint32_t *w, unsigned 
         if (dst < 0)
             return -1;
         t.result_n = words(d, rid);
+        if (d->in_legacy_shadow_fn && t.dref_op && t.kind == GM_TEX_SAMPLE && t.result_n == 1) {
+            int tmp = gm_dec_alloc_regs(d, 4);
+            if (tmp < 0)
+                return -1;
+            t.legacy_shadow = 1;
+            t.result_n = 4;
+            d->legacy_id = rid;
+            d->legacy_tmp = tmp;
+            dst = tmp;
+        }
     }
     gm_tex_desc *nt = realloc(p->tex, (size_t)(p->tex_count + 1) * sizeof *nt);
     if (!nt)
@@ -567,6 +577,11 @@ static int decode_image(gm_decoder *d, unsigned op, const uint32_t *w, unsigned 
     p->tex = nt;
     nt[p->tex_count] = t;
     int idx = p->tex_count++;
+    if (t.legacy_shadow) {   /* the float result: the first word of the four */
+        if (gm_dec_emit(d, GM_OP_TEX, 4, dst, 0, 0, 0, (uint32_t)idx) < 0)
+            return -1;
+        return gm_dec_emit(d, GM_OP_COPY, 1, reg(d, rid), dst, 0, 0, 0);
+    }
     return gm_dec_emit(d, is_image ? GM_OP_IMAGE : GM_OP_TEX, t.result_n, dst, 0, 0, 0,
                        (uint32_t)idx);
 }
@@ -1205,6 +1220,9 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]);
         if (dst < 0)
             return -1;
+        if (d->legacy_id && wc == 7 && w[3] == d->legacy_id && w[4] == d->legacy_id &&
+            w[5] == d->legacy_id && w[6] == d->legacy_id && words(d, w[2]) == 4)
+            return gm_dec_emit(d, GM_OP_COPY, 4, dst, d->legacy_tmp, 0, 0, 0);
         int first = copy_list_begin(d), off = 0;
         for (unsigned i = 3; i < wc; i++) {
             int src = reg(d, w[i]);
@@ -1445,6 +1463,9 @@ int gm_decode_functions(gm_decoder *d)
         }
         if (op == SpvOpFunction) {
             func = d->func_index[w[2]];
+            const char *fn = w[2] < p->bound ? p->names[w[2]] : NULL;
+            d->in_legacy_shadow_fn = fn && !strncmp(fn, "glr_shadow", 10);
+            d->legacy_id = 0;
             continue;
         }
         if (op == SpvOpFunctionEnd) {

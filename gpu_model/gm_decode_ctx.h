@@ -46,6 +46,13 @@ typedef struct gm_decoder {
     int cur_file, cur_line;
     int cap_code, cap_aux, cap_regs, cap_tex, cap_vars;
     int execution_model;
+    /* Legacy shadow lookups: inside a glr_shadow* wrapper (gm_upgrade_tables.c) the depth
+     * compare's vec4 is the texture's GL_DEPTH_TEXTURE_MODE swizzle, not the float smeared:
+     * the Dref sample writes 4 words to legacy_tmp and the vec4(r) built from its result id
+     * (legacy_id) copies them. */
+    int in_legacy_shadow_fn;
+    uint32_t legacy_id;
+    int legacy_tmp;
     /* Uniform initializers (`uniform vec4 c = vec4(...)`): the driver gives a uniform its
      * initializer at link until glUniform* sets it; applied when uniform memory is allocated. */
     struct gm_uniform_init { int addr, ncomp; uint32_t constant; } *uinit;

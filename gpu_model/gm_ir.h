@@ -208,6 +208,8 @@ typedef struct gm_tex_desc {
     int arrayed, shadow, ms;
     gm_tex_result_type rtype;
     int sparse;
+    int legacy_shadow;     /* a pre-1.30 shadow*() (the upgrade pass's glr_shadow* wrappers):
+                              4 words, GL_DEPTH_TEXTURE_MODE applied (gm_sample_request) */
 } gm_tex_desc;
 
 typedef struct gm_var {

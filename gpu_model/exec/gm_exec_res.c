@@ -60,6 +60,7 @@ void gm_exec_tex(gm_warp *w, const gm_inst *in)
     req.dim = t->dim;
     req.arrayed = t->arrayed;
     req.shadow = t->shadow;
+    req.legacy_shadow = t->legacy_shadow;
     req.multisampled = t->ms;
     req.result_type = t->rtype;
     int dims = tex_dims(t->dim);

@@ -27,6 +27,7 @@ static void sampling(struct glrh_reset *p, uint32_t ctx, bool texture, uint32_t 
         { GL_TEXTURE_SWIZZLE_R, a->swizzle[0], b->swizzle[0] }, { GL_TEXTURE_SWIZZLE_G, a->swizzle[1], b->swizzle[1] },
         { GL_TEXTURE_SWIZZLE_B, a->swizzle[2], b->swizzle[2] }, { GL_TEXTURE_SWIZZLE_A, a->swizzle[3], b->swizzle[3] },
         { GL_DEPTH_STENCIL_TEXTURE_MODE, a->depth_stencil_mode, b->depth_stencil_mode },
+        { 0x884B /* GL_DEPTH_TEXTURE_MODE (compatibility; not in glcorearb.h) */, a->depth_texture_mode, b->depth_texture_mode },
     };
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (!texture && i >= 8)
