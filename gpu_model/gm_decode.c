@@ -911,14 +911,30 @@ static int build_interface(gm_decoder *d)
                 return gm_dec_fail(d, "out of memory");
             p->blocks_info = b;
             gm_block_info *bi = &b[p->block_info_count++];
-            const gm_type *t = &p->types[v->info.type];
+            /* An array of blocks (`uniform B {...} arr[3][2]`) is one block per element at
+             * consecutive bindings: described once, by its element type and dimensions. */
+            int bt = v->info.type;
+            bi->array_ndims = 0;
+            if (d->ptr[v->id].bkind != GM_BUFFER_ATOMIC_COUNTER) {
+                int et = bt;
+                while (p->types[et].kind == GM_TYPE_ARRAY && p->types[et].length > 0 &&
+                       bi->array_ndims < GM_BLOCK_MAX_DIMS) {
+                    bi->array_dims[bi->array_ndims++] = p->types[et].length;
+                    et = p->types[et].elem;
+                }
+                if (p->types[et].kind == GM_TYPE_STRUCT)
+                    bt = et;
+                else
+                    bi->array_ndims = 0;
+            }
+            const gm_type *t = &p->types[bt];
             bi->name = t->name ? t->name : "";
             bi->instance_name = v->info.name;
             bi->binding = d->ptr[v->id].binding;
             bi->is_storage = d->ptr[v->id].bkind == GM_BUFFER_STORAGE;
             bi->is_atomic_counter = d->ptr[v->id].bkind == GM_BUFFER_ATOMIC_COUNTER;
-            bi->size = block_size(p, v->info.type);
-            bi->type = v->info.type;
+            bi->size = block_size(p, bt);
+            bi->type = bt;
         }
     }
     p->umem = calloc((size_t)p->umem_words + 1, sizeof *p->umem);

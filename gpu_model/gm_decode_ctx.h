@@ -23,6 +23,8 @@ typedef struct {
     int row_major;
     int vec_stride;      /* byte stride between vector components (buffers) */
     int output;          /* points into Output storage: helpers must not write */
+    int elem_reg1;       /* arrays of blocks indexed per lane: 1 + the register holding the
+                            element (binding = binding + element), 0 when static */
 } gm_ptr;
 
 typedef struct gm_decoder {

@@ -176,7 +176,11 @@ typedef struct gm_block_info {
     int is_atomic_counter; /* atomic_uint storage: bound by layout(binding) to an atomic counter buffer */
     size_t size;           /* static size in bytes (runtime array excluded) */
     int type;
+    /* An array of blocks: its dimensions, outermost first (0 dims: one block). Element
+     * [i][j] is named name[i][j] and has binding + i * dims[1] + j. */
+    int array_dims[4], array_ndims;
 } gm_block_info;
+#define GM_BLOCK_MAX_DIMS 4
 int gm_program_block_count(const gm_program *p);
 const gm_block_info *gm_program_block(const gm_program *p, int i);
 

@@ -591,12 +591,25 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
             source = p->cr.shaders[i].compiled_source;
     for (int b = 0; b < gm_program_block_count(gp) && p->n_blocks[stage] < GMF_MAX_BLOCKS; b++) {
         const gm_block_info *bi = gm_program_block(gp, b);
-        gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
-        m->model_binding = bi->binding;
-        m->explicit_binding = bi->name && block_has_layout_binding(source, bi->name);
-        m->storage = bi->is_storage != 0;
-        m->atomic = bi->is_atomic_counter != 0;
-        snprintf(m->name, sizeof m->name, "%s", bi->name);
+        /* an array of blocks: one GL block per element, "B[i][j]", at consecutive bindings */
+        int count = 1;
+        for (int k = 0; k < bi->array_ndims; k++)
+            count *= bi->array_dims[k];
+        for (int e = 0; e < count && p->n_blocks[stage] < GMF_MAX_BLOCKS; e++) {
+            gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
+            m->model_binding = bi->binding + e;
+            m->explicit_binding = bi->name && block_has_layout_binding(source, bi->name);
+            m->storage = bi->is_storage != 0;
+            m->atomic = bi->is_atomic_counter != 0;
+            int len = snprintf(m->name, sizeof m->name, "%s", bi->name);
+            for (int k = 0, rest = e, below = count; k < bi->array_ndims; k++) {
+                below /= bi->array_dims[k];
+                if (len >= 0 && (size_t)len < sizeof m->name)
+                    len += snprintf(m->name + len, sizeof m->name - (size_t)len, "[%d]",
+                                    rest / below);
+                rest %= below;
+            }
+        }
     }
 }
 
