@@ -97,6 +97,7 @@ typedef struct gmf_prog {
     int n_attrs;
     int vid_var, vindex_var, iid_var, iindex_var, basev_var, basei_var, drawid_var;
     int pos_var, pos_off, psize_var, psize_off, clip_var, clip_off, n_clip;
+    int cull_var, cull_off, n_cull;   /* gl_CullDistance (vertex shader without GS/TES) */
     gmf_chunk vs_out[GMF_MAX_VAR_CHUNKS];
     int n_vs_out;
     /* FS */
@@ -126,6 +127,7 @@ typedef struct gmf_prog {
     /* gl_ClipDistance read by the fragment shader (no geometry shader): the VS's clip distances
      * travel in hidden smooth varyings from fs_clip_slot on, as llvmpipe interpolates them. */
     int fs_clip_var, fs_clip_slot, fs_clip_n;
+    int fs_cull_var, fs_cull_slot, fs_cull_n;   /* the same for gl_CullDistance */
     /* Compute programs (gmf_compute.c): vs/fs are NULL, vw is warp 0 of cs so the shared
      * environment setup works unchanged, blocks[0] holds the compute shader's blocks. */
     gm_program *cs;

@@ -12,7 +12,7 @@
 #include "gmf_internal.h"
 #include "gmf_ffunc.h"
 
-enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_PRIMITIVE_ID = 7,
+enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_CULL_DISTANCE = 4, BI_PRIMITIVE_ID = 7,
        BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
        BI_FRONT_FACING = 17, BI_SAMPLE_ID = 18, BI_SAMPLE_POSITION = 19, BI_SAMPLE_MASK = 20,
        BI_FRAG_DEPTH = 22, BI_VERTEX_INDEX = 42, BI_INSTANCE_INDEX = 43,
@@ -244,6 +244,28 @@ static int find_builtin_var(const gm_program *p, int builtin)
     return var;
 }
 
+/* The array length of a built-in output (gl_ClipDistance, gl_CullDistance) at word `off` of
+ * variable var: a member of gl_PerVertex, or a variable of its own. */
+static int builtin_array_len(const gm_program *vs, int var, int off)
+{
+    gm_type_desc t;
+    const gm_var_info *vi = gm_program_var(vs, var);
+    if (gm_type_get(vs, vi->type, &t) != 0)
+        return 0;
+    if (t.kind == GM_TYPE_ARRAY)
+        return t.length;
+    if (t.kind != GM_TYPE_STRUCT)
+        return 0;
+    for (int m = 0; m < t.length; m++) {
+        int mt, moff;
+        gm_type_desc md;
+        if (gm_type_member(vs, vi->type, m, &mt, NULL, &moff) == 0 && moff == off &&
+            gm_type_get(vs, mt, &md) == 0 && md.kind == GM_TYPE_ARRAY)
+            return md.length;
+    }
+    return 0;
+}
+
 static const struct { const char *name; int slot; } legacy_inputs[] = {
     { "glr_Vertex", SM_LA_VERTEX }, { "glr_Normal", SM_LA_NORMAL }, { "glr_Color", SM_LA_COLOR },
     { "glr_SecondaryColor", SM_LA_SECONDARY_COLOR }, { "glr_FogCoord", SM_LA_FOG_COORD },
@@ -323,25 +345,16 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
         if (p->vs_out[i].location > max_slot)
             max_slot = p->vs_out[i].location;
     (void)max_slot;
-    if (p->clip_var >= 0) {
-        gm_type_desc t;
-        const gm_var_info *vi = gm_program_var(vs, p->clip_var);
-        /* gl_ClipDistance sits in gl_PerVertex: its size is the member's array length. */
-        p->n_clip = 0;
-        if (gm_type_get(vs, vi->type, &t) == 0 && t.kind == GM_TYPE_STRUCT) {
-            for (int m = 0; m < t.length; m++) {
-                int mt, off;
-                gm_type_desc md;
-                if (gm_type_member(vs, vi->type, m, &mt, NULL, &off) == 0 && off == p->clip_off &&
-                    gm_type_get(vs, mt, &md) == 0 && md.kind == GM_TYPE_ARRAY)
-                    p->n_clip = md.length;
-            }
-        } else if (gm_type_get(vs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY) {
-            p->n_clip = t.length;
-        }
-        if (p->n_clip > GM_PIPE_MAX_CLIP_DIST)
-            p->n_clip = GM_PIPE_MAX_CLIP_DIST;
-    }
+    p->n_clip = p->clip_var >= 0 ? builtin_array_len(vs, p->clip_var, p->clip_off) : 0;
+    if (p->n_clip > GM_PIPE_MAX_CLIP_DIST)
+        p->n_clip = GM_PIPE_MAX_CLIP_DIST;
+    /* gl_CullDistance: after the clip distances in the pipeline's vertex, 8 of both at most
+     * (llvmpipe's limit on their sum) */
+    if (gm_program_find_builtin(vs, BI_CULL_DISTANCE, &p->cull_var, &p->cull_off) != 0)
+        p->cull_var = -1;
+    p->n_cull = p->cull_var >= 0 ? builtin_array_len(vs, p->cull_var, p->cull_off) : 0;
+    if (p->n_cull > GM_PIPE_MAX_CLIP_DIST - p->n_clip)
+        p->n_cull = GM_PIPE_MAX_CLIP_DIST - p->n_clip;
 }
 
 /* The auxiliary storage qualifier (centroid / sample) of each input location: the model's
@@ -456,6 +469,28 @@ static void link_varyings(gmf_prog *p)
     p->n_vs_out = kept;
 }
 
+/* Clip or cull distances the fragment shader reads (fs_var, `have` written by the vertex
+ * stage): hidden smooth varyings after the shader's own, as llvmpipe interpolates them. */
+static void hidden_varyings(gmf_prog *p, const gm_program *fs, int fs_var, int have, int *slot,
+                            int *count)
+{
+    gm_type_desc t;
+    const gm_var_info *vi = gm_program_var(fs, fs_var);
+    int n = gm_type_get(fs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY ? t.length : 0;
+    if (n > have)
+        n = have;
+    int slots = (n + 3) / 4;
+    if (n <= 0 || p->info.num_varyings + slots > GM_PIPE_MAX_VARYINGS)
+        return;
+    *slot = p->info.num_varyings;
+    *count = n;
+    for (int k = 0; k < slots; k++) {
+        p->info.interp[*slot + k] = GM_INTERP_SMOOTH;
+        p->info.loc[*slot + k] = GM_LOC_CENTER;
+    }
+    p->info.num_varyings += slots;
+}
+
 static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
 {
     const gm_program *fs = p->fs;
@@ -505,25 +540,13 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
             max_slot = p->vs_out[i].location;
     p->info.num_varyings = max_slot + 1;
     p->fs_clip_var = find_builtin_var(fs, BI_CLIP_DISTANCE);
-    p->fs_clip_slot = -1;
-    p->fs_clip_n = 0;
-    if (p->fs_clip_var >= 0 && !p->gs && p->clip_var >= 0 && p->n_clip > 0) {
-        gm_type_desc t;
-        const gm_var_info *vi = gm_program_var(fs, p->fs_clip_var);
-        int n = gm_type_get(fs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY ? t.length : 0;
-        if (n > p->n_clip)
-            n = p->n_clip;
-        int slots = (n + 3) / 4;
-        if (n > 0 && p->info.num_varyings + slots <= GM_PIPE_MAX_VARYINGS) {
-            p->fs_clip_slot = p->info.num_varyings;
-            p->fs_clip_n = n;
-            for (int k = 0; k < slots; k++) {
-                p->info.interp[p->fs_clip_slot + k] = GM_INTERP_SMOOTH;
-                p->info.loc[p->fs_clip_slot + k] = GM_LOC_CENTER;
-            }
-            p->info.num_varyings += slots;
-        }
-    }
+    p->fs_cull_var = find_builtin_var(fs, BI_CULL_DISTANCE);
+    p->fs_clip_slot = p->fs_cull_slot = -1;
+    p->fs_clip_n = p->fs_cull_n = 0;
+    if (p->fs_clip_var >= 0 && !p->gs && p->clip_var >= 0 && p->n_clip > 0)
+        hidden_varyings(p, fs, p->fs_clip_var, p->n_clip, &p->fs_clip_slot, &p->fs_clip_n);
+    if (p->fs_cull_var >= 0 && !p->gs && !p->tes && p->cull_var >= 0 && p->n_cull > 0)
+        hidden_varyings(p, fs, p->fs_cull_var, p->n_cull, &p->fs_cull_slot, &p->fs_cull_n);
     for (int i = 0; i < gm_program_output_count(fs); i++) {
         int v = gm_program_output_var(fs, i);
         const gm_var_info *vi = gm_program_var(fs, v);
@@ -895,6 +918,7 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
     else
         p->info.num_varyings = 0;
     p->info.num_clip_dist = p->n_clip;
+    p->info.num_cull_dist = p->gs || p->tes ? 0 : p->n_cull;
     p->info.vs_writes_point_size = p->psize_var >= 0;
     if (p->gs)
         gmf_gs_finish(p);
@@ -928,6 +952,7 @@ gmf_prog *gmf_prog_from_sources(gmf_runner *r, const struct sm_context *c,
     p->link_count = sp ? sp->link_count : 0;
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
+    p->fs_cull_var = p->fs_cull_slot = p->cull_var = -1;
     r->totals.programs_compiled++;
     compile_stages(r, c, sp, p, src, n, label);
     if (!p->ok)
@@ -945,6 +970,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->link_count = sp->link_count;
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
+    p->fs_cull_var = p->fs_cull_slot = p->cull_var = -1;
     if (compile_compute(p, sp)) {
         r->totals.programs_compiled++;
         return p;

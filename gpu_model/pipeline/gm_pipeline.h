@@ -241,6 +241,8 @@ typedef struct gm_pipe_shader_info {
     uint8_t interp[GM_PIPE_MAX_VARYINGS];         /* gm_interp_mode per slot */
     uint8_t loc[GM_PIPE_MAX_VARYINGS];            /* gm_interp_loc per slot */
     int num_clip_dist;                            /* gl_ClipDistance array size */
+    int num_cull_dist;                            /* gl_CullDistance array size: in clip_dist[]
+                                                     after the clip distances */
     bool vs_writes_point_size;
     bool fs_writes_depth;
     bool fs_may_discard;
