@@ -98,6 +98,11 @@ typedef struct gmf_prog {
     int vid_var, vindex_var, iid_var, iindex_var, basev_var, basei_var, drawid_var;
     int pos_var, pos_off, psize_var, psize_off, clip_var, clip_off, n_clip;
     int cull_var, cull_off, n_cull;   /* gl_CullDistance (vertex shader without GS/TES) */
+    /* user clip planes against gl_ClipVertex (clipv_var, the upgrade's glr_ClipVertex) or
+     * gl_Position: a vertex shader without GS/TES that writes no clip or cull distance
+     * (gmf_user_clip.c) */
+    int clipv_var;
+    bool user_clip;
     gmf_chunk vs_out[GMF_MAX_VAR_CHUNKS];
     int n_vs_out;
     /* FS */
@@ -227,7 +232,13 @@ typedef struct gmf_draw_ctx {
     bool alpha_test, alpha_unorm8;
     uint32_t alpha_func;
     float alpha_ref;
+    float ucp[GM_PIPE_MAX_CLIP_DIST][4];   /* user clip planes of the draw (gmf_user_clip.c) */
 } gmf_draw_ctx;
+
+/* gmf_user_clip.c: the draw's user clip planes (d->ucp), and the distances of a vertex's
+ * gl_ClipVertex or gl_Position to them */
+void gmf_user_clip_setup(gmf_draw_ctx *d);
+void gmf_user_clip_dist(const gmf_draw_ctx *d, const float v[4], float out[GM_PIPE_MAX_CLIP_DIST]);
 
 struct gmf_runner {
     struct sm_state *sm;

@@ -244,6 +244,26 @@ static int find_builtin_var(const gm_program *p, int builtin)
     return var;
 }
 
+/* Does the vertex shader's source (as compiled) name identifier `id`? glslang's SPIR-V carries
+ * the whole gl_PerVertex block, gl_ClipDistance[1] and gl_CullDistance[1] included, whenever
+ * gl_Position is written, so only the source tells whether the shader writes them. */
+static bool vs_source_names(const gmf_prog *p, const char *id)
+{
+    size_t n = strlen(id);
+    for (int i = 0; i < p->cr.shader_count; i++) {
+        const char *src = p->cr.shaders[i].compiled_source;
+        if (p->cr.shaders[i].stage != GM_STAGE_VERTEX || !src)
+            continue;
+        for (const char *s = strstr(src, id); s; s = strstr(s + 1, id)) {
+            bool before = s > src && (isalnum((unsigned char)s[-1]) || s[-1] == '_');
+            bool after = isalnum((unsigned char)s[n]) || s[n] == '_';
+            if (!before && !after)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The array length of a built-in output (gl_ClipDistance, gl_CullDistance) at word `off` of
  * variable var: a member of gl_PerVertex, or a variable of its own. */
 static int builtin_array_len(const gm_program *vs, int var, int off)
@@ -345,16 +365,19 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
         if (p->vs_out[i].location > max_slot)
             max_slot = p->vs_out[i].location;
     (void)max_slot;
-    p->n_clip = p->clip_var >= 0 ? builtin_array_len(vs, p->clip_var, p->clip_off) : 0;
+    p->n_clip = p->clip_var >= 0 && vs_source_names(p, "gl_ClipDistance")
+                    ? builtin_array_len(vs, p->clip_var, p->clip_off) : 0;
     if (p->n_clip > GM_PIPE_MAX_CLIP_DIST)
         p->n_clip = GM_PIPE_MAX_CLIP_DIST;
     /* gl_CullDistance: after the clip distances in the pipeline's vertex, 8 of both at most
      * (llvmpipe's limit on their sum) */
     if (gm_program_find_builtin(vs, BI_CULL_DISTANCE, &p->cull_var, &p->cull_off) != 0)
         p->cull_var = -1;
-    p->n_cull = p->cull_var >= 0 ? builtin_array_len(vs, p->cull_var, p->cull_off) : 0;
+    p->n_cull = p->cull_var >= 0 && vs_source_names(p, "gl_CullDistance")
+                    ? builtin_array_len(vs, p->cull_var, p->cull_off) : 0;
     if (p->n_cull > GM_PIPE_MAX_CLIP_DIST - p->n_clip)
         p->n_cull = GM_PIPE_MAX_CLIP_DIST - p->n_clip;
+    p->clipv_var = gm_program_find_var(vs, "glr_ClipVertex", GM_VAR_OUTPUT);
 }
 
 /* The auxiliary storage qualifier (centroid / sample) of each input location: the model's
@@ -919,6 +942,9 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
         p->info.num_varyings = 0;
     p->info.num_clip_dist = p->n_clip;
     p->info.num_cull_dist = p->gs || p->tes ? 0 : p->n_cull;
+    p->user_clip = !p->gs && !p->tes && p->n_clip == 0 && p->n_cull == 0;
+    if (p->user_clip)
+        p->info.num_clip_dist = GM_PIPE_MAX_CLIP_DIST;
     p->info.vs_writes_point_size = p->psize_var >= 0;
     if (p->gs)
         gmf_gs_finish(p);
@@ -952,7 +978,7 @@ gmf_prog *gmf_prog_from_sources(gmf_runner *r, const struct sm_context *c,
     p->link_count = sp ? sp->link_count : 0;
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
-    p->fs_cull_var = p->fs_cull_slot = p->cull_var = -1;
+    p->fs_cull_var = p->fs_cull_slot = p->cull_var = p->clipv_var = -1;
     r->totals.programs_compiled++;
     compile_stages(r, c, sp, p, src, n, label);
     if (!p->ok)
@@ -970,7 +996,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->link_count = sp->link_count;
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
-    p->fs_cull_var = p->fs_cull_slot = p->cull_var = -1;
+    p->fs_cull_var = p->fs_cull_slot = p->cull_var = p->clipv_var = -1;
     if (compile_compute(p, sp)) {
         r->totals.programs_compiled++;
         return p;
