@@ -99,8 +99,8 @@ typedef struct gmf_prog {
     int pos_var, pos_off, psize_var, psize_off, clip_var, clip_off, n_clip;
     int cull_var, cull_off, n_cull;   /* gl_CullDistance (vertex shader without GS/TES) */
     /* user clip planes against gl_ClipVertex (clipv_var, the upgrade's glr_ClipVertex) or
-     * gl_Position: a vertex shader without GS/TES that writes no clip or cull distance
-     * (gmf_user_clip.c) */
+     * gl_Position of the last vertex stage, when it writes no clip or cull distance: the vertex
+     * shader without GS/TES, or the geometry shader (gmf_geometry.c; gmf_user_clip.c) */
     int clipv_var;
     bool user_clip;
     gmf_chunk vs_out[GMF_MAX_VAR_CHUNKS];
@@ -235,6 +235,8 @@ typedef struct gmf_draw_ctx {
     float ucp[GM_PIPE_MAX_CLIP_DIST][4];   /* user clip planes of the draw (gmf_user_clip.c) */
 } gmf_draw_ctx;
 
+/* Does the program's `stage` source, as compiled, name identifier `id` (gmf_program.c)? */
+bool gmf_stage_source_names(const gmf_prog *p, gm_stage stage, const char *id);
 /* gmf_user_clip.c: the draw's user clip planes (d->ucp), and the distances of a vertex's
  * gl_ClipVertex or gl_Position to them */
 void gmf_user_clip_setup(gmf_draw_ctx *d);

@@ -244,15 +244,15 @@ static int find_builtin_var(const gm_program *p, int builtin)
     return var;
 }
 
-/* Does the vertex shader's source (as compiled) name identifier `id`? glslang's SPIR-V carries
- * the whole gl_PerVertex block, gl_ClipDistance[1] and gl_CullDistance[1] included, whenever
- * gl_Position is written, so only the source tells whether the shader writes them. */
-static bool vs_source_names(const gmf_prog *p, const char *id)
+/* Does the source (as compiled) of the program's `stage` name identifier `id`? glslang's SPIR-V
+ * carries the whole gl_PerVertex block, gl_ClipDistance[1] and gl_CullDistance[1] included,
+ * whenever gl_Position is written, so only the source tells whether the shader writes them. */
+bool gmf_stage_source_names(const gmf_prog *p, gm_stage stage, const char *id)
 {
     size_t n = strlen(id);
     for (int i = 0; i < p->cr.shader_count; i++) {
         const char *src = p->cr.shaders[i].compiled_source;
-        if (p->cr.shaders[i].stage != GM_STAGE_VERTEX || !src)
+        if (p->cr.shaders[i].stage != stage || !src)
             continue;
         for (const char *s = strstr(src, id); s; s = strstr(s + 1, id)) {
             bool before = s > src && (isalnum((unsigned char)s[-1]) || s[-1] == '_');
@@ -365,7 +365,7 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
         if (p->vs_out[i].location > max_slot)
             max_slot = p->vs_out[i].location;
     (void)max_slot;
-    p->n_clip = p->clip_var >= 0 && vs_source_names(p, "gl_ClipDistance")
+    p->n_clip = p->clip_var >= 0 && gmf_stage_source_names(p, GM_STAGE_VERTEX, "gl_ClipDistance")
                     ? builtin_array_len(vs, p->clip_var, p->clip_off) : 0;
     if (p->n_clip > GM_PIPE_MAX_CLIP_DIST)
         p->n_clip = GM_PIPE_MAX_CLIP_DIST;
@@ -373,7 +373,7 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
      * (llvmpipe's limit on their sum) */
     if (gm_program_find_builtin(vs, BI_CULL_DISTANCE, &p->cull_var, &p->cull_off) != 0)
         p->cull_var = -1;
-    p->n_cull = p->cull_var >= 0 && vs_source_names(p, "gl_CullDistance")
+    p->n_cull = p->cull_var >= 0 && gmf_stage_source_names(p, GM_STAGE_VERTEX, "gl_CullDistance")
                     ? builtin_array_len(vs, p->cull_var, p->cull_off) : 0;
     if (p->n_cull > GM_PIPE_MAX_CLIP_DIST - p->n_clip)
         p->n_cull = GM_PIPE_MAX_CLIP_DIST - p->n_clip;
