@@ -389,6 +389,11 @@ void gmf_gs_finish(gmf_prog *p)
         if (g->out[i].location > max_slot && g->out[i].location < GM_PIPE_MAX_VARYINGS)
             max_slot = g->out[i].location;
     p->info.num_varyings = max_slot + 1;
+    /* gl_ClipDistance read by the FS: the GS's, as hidden varyings (filled in on_emit) */
+    p->fs_clip_slot = -1;
+    p->fs_clip_n = 0;
+    if (p->fs && p->fs_clip_var >= 0 && g->n_clip > 0)
+        gmf_hidden_varyings(p, p->fs, p->fs_clip_var, g->n_clip, &p->fs_clip_slot, &p->fs_clip_n);
     p->primid_slot = -1;
     if (p->fs && p->primid_var >= 0 && g->primid_var >= 0 &&
         p->info.num_varyings < GM_PIPE_MAX_VARYINGS) {
@@ -489,6 +494,8 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
                 memcpy(&o->clip_dist[k], &x, 4);
             }
         }
+        for (int k = 0; k < p->fs_clip_n && p->fs_clip_slot >= 0; k++)
+            o->var[p->fs_clip_slot + k / 4][k % 4] = o->clip_dist[k];
         if (p->user_clip) {   /* gmf_user_clip.c */
             float cv[4];
             uint32_t (*v)[GM_LANES] = p->clipv_var >= 0 ? gm_warp_var_lanes(w, p->clipv_var) : NULL;

@@ -235,6 +235,10 @@ typedef struct gmf_draw_ctx {
     float ucp[GM_PIPE_MAX_CLIP_DIST][4];   /* user clip planes of the draw (gmf_user_clip.c) */
 } gmf_draw_ctx;
 
+/* Clip or cull distances (`have` of them) that the fragment shader's fs_var reads: hidden smooth
+ * varyings from *slot on, *count of them (gmf_program.c) */
+void gmf_hidden_varyings(gmf_prog *p, const gm_program *fs, int fs_var, int have, int *slot,
+                         int *count);
 /* Does the program's `stage` source, as compiled, name identifier `id` (gmf_program.c)? */
 bool gmf_stage_source_names(const gmf_prog *p, gm_stage stage, const char *id);
 /* gmf_user_clip.c: the draw's user clip planes (d->ucp), and the distances of a vertex's

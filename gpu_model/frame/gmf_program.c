@@ -494,8 +494,8 @@ static void link_varyings(gmf_prog *p)
 
 /* Clip or cull distances the fragment shader reads (fs_var, `have` written by the vertex
  * stage): hidden smooth varyings after the shader's own, as llvmpipe interpolates them. */
-static void hidden_varyings(gmf_prog *p, const gm_program *fs, int fs_var, int have, int *slot,
-                            int *count)
+void gmf_hidden_varyings(gmf_prog *p, const gm_program *fs, int fs_var, int have, int *slot,
+                         int *count)
 {
     gm_type_desc t;
     const gm_var_info *vi = gm_program_var(fs, fs_var);
@@ -567,9 +567,9 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
     p->fs_clip_slot = p->fs_cull_slot = -1;
     p->fs_clip_n = p->fs_cull_n = 0;
     if (p->fs_clip_var >= 0 && !p->gs && p->clip_var >= 0 && p->n_clip > 0)
-        hidden_varyings(p, fs, p->fs_clip_var, p->n_clip, &p->fs_clip_slot, &p->fs_clip_n);
+        gmf_hidden_varyings(p, fs, p->fs_clip_var, p->n_clip, &p->fs_clip_slot, &p->fs_clip_n);
     if (p->fs_cull_var >= 0 && !p->gs && !p->tes && p->cull_var >= 0 && p->n_cull > 0)
-        hidden_varyings(p, fs, p->fs_cull_var, p->n_cull, &p->fs_cull_slot, &p->fs_cull_n);
+        gmf_hidden_varyings(p, fs, p->fs_cull_var, p->n_cull, &p->fs_cull_slot, &p->fs_cull_n);
     for (int i = 0; i < gm_program_output_count(fs); i++) {
         int v = gm_program_output_var(fs, i);
         const gm_var_info *vi = gm_program_var(fs, v);
