@@ -535,7 +535,10 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
     case SpvStorageClassPushConstant:
         ptr->space = GM_SPACE_BUFFER;
         ptr->static_addr = 0;
-        ptr->bkind = (sc == SpvStorageClassStorageBuffer || t->is_buffer_block)
+        const gm_type *bt = t;   /* an array of blocks: its element says BufferBlock */
+        while (bt->kind == GM_TYPE_ARRAY && bt->elem > 0 && (uint32_t)bt->elem < p->bound)
+            bt = &p->types[bt->elem];
+        ptr->bkind = (sc == SpvStorageClassStorageBuffer || bt->is_buffer_block)
                          ? GM_BUFFER_STORAGE : GM_BUFFER_UNIFORM;
         klass = GM_VAR_BUFFER;
         break;
