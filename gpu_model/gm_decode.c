@@ -545,6 +545,9 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
     case SpvStorageClassAtomicCounter:
         ptr->space = GM_SPACE_BUFFER;
         ptr->bkind = GM_BUFFER_ATOMIC_COUNTER;
+        /* counters declared separately share their binding at the offsets glslang gave them
+         * (layout(offset), else after the previous declaration of that binding) */
+        ptr->static_addr = d->deco[id].offset > 0 ? d->deco[id].offset : 0;
         klass = GM_VAR_BUFFER;
         break;
     default:
@@ -569,6 +572,7 @@ static void decorate(gm_decoder *d, uint32_t id, uint32_t deco, const uint32_t *
     switch (deco) {
     case SpvDecorationLocation: g->location = (int)a; break;
     case SpvDecorationBinding: g->binding = (int)a; break;
+    case SpvDecorationOffset: g->offset = (int)a; break;
     case SpvDecorationBuiltIn: g->builtin = (int)a; break;
     case SpvDecorationComponent: g->component = (int)a; break;
     case SpvDecorationBlock: g->block = 1; break;
@@ -1030,7 +1034,7 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
         d.func_index[i] = -1;
         gm_deco *g = &d.deco[i];
         memset(g, 0, sizeof *g);
-        g->location = g->binding = g->builtin = -1;
+        g->location = g->binding = g->builtin = g->offset = -1;
         d.ptr[i].static_addr = -1;
     }
     if (pass_a(&d) != 0)

@@ -349,6 +349,9 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
         case GM_TYPE_ARRAY:
             next = t->elem;
             stride = buffer ? t->array_stride : p->types[t->elem].ncomp;
+            /* atomic counter arrays have no ArrayStride: 4 bytes a counter */
+            if (buffer && !stride && pi.bkind == GM_BUFFER_ATOMIC_COUNTER)
+                stride = 4 * p->types[t->elem].ncomp;
             limit = t->length > 0 ? t->length - 1 : 0x3fffffff;
             break;
         case GM_TYPE_MATRIX:

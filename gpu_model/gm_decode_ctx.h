@@ -11,6 +11,7 @@
 /* Decorations we use, per id. */
 typedef struct {
     int location, binding, builtin, component, block, buffer_block, array_stride, flat;
+    int offset;   /* Offset on a variable (atomic counters: byte offset in their binding) */
 } gm_deco;
 
 /* What is statically known about a pointer value. */
