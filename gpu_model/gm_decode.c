@@ -151,6 +151,7 @@ static int ensure_members(gm_decoder *d, uint32_t id, int count)
     GROW_ARR(member_byte_off, int);
     GROW_ARR(member_matrix_stride, int);
     GROW_ARR(member_row_major, uint8_t);
+    GROW_ARR(member_interp, uint8_t);
     GROW_ARR(member_builtin, int);
     GROW_ARR(members, int);
     GROW_ARR(member_off, int);
@@ -594,6 +595,8 @@ static int member_decorate(gm_decoder *d, uint32_t id, int m, uint32_t deco, uin
     case SpvDecorationMatrixStride: t->member_matrix_stride[m] = (int)a; break;
     case SpvDecorationRowMajor: t->member_row_major[m] = 1; break;
     case SpvDecorationBuiltIn: t->member_builtin[m] = (int)a; break;
+    case SpvDecorationFlat: t->member_interp[m] = 1; break;
+    case SpvDecorationNoPerspective: t->member_interp[m] = 2; break;
     default: break;
     }
     return 0;
@@ -1086,6 +1089,7 @@ void gm_program_destroy(gm_program *p)
             free(t->member_byte_off);
             free(t->member_matrix_stride);
             free(t->member_row_major);
+            free(t->member_interp);
             free(t->member_builtin);
             free(t->name);
         }

@@ -40,6 +40,7 @@ typedef struct gm_type {
     int *member_byte_off;
     int *member_matrix_stride;
     uint8_t *member_row_major;
+    uint8_t *member_interp;   /* Flat 1 / NoPerspective 2 on a block member, 0 none */
     int *member_builtin;
     int array_stride;
     int is_block, is_buffer_block;

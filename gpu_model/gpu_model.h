@@ -113,6 +113,8 @@ int gm_type_get(const gm_program *p, int type, gm_type_desc *out);
 /* Struct member i: its type, name and word offset inside the struct. */
 int gm_type_member(const gm_program *p, int type, int i, int *member_type, const char **name,
                    int *word_offset);
+/* Interpolation qualifier of a block member: 1 flat, 2 noperspective, 0 none of its own. */
+int gm_type_member_interp(const gm_program *p, int type, int i);
 
 typedef enum {
     GM_VAR_LOCAL, GM_VAR_GLOBAL, GM_VAR_INPUT, GM_VAR_OUTPUT, GM_VAR_UNIFORM, GM_VAR_BUFFER,

@@ -60,6 +60,7 @@ typedef struct gmf_chunk {
     int dfirst;               /* doubles: first double component of the vector in this chunk
                                * (0, or 2 for the second location of a dvec3/dvec4); 0 else */
     bool is64;                /* the chunk's words are doubles (two words each, low first) */
+    uint8_t interp;           /* a block member's own flat (1) / noperspective (2), else 0 */
 } gmf_chunk;
 
 /* Where a VS input's data comes from. */

@@ -162,7 +162,7 @@ static int add_double_vector(int var, int comps, gm_scalar scalar, int word, int
             return -1;
         int dn = comps - first < 2 ? comps - first : 2;
         out[(*n)++] = (gmf_chunk){ var, word + first * 2, dn * 2, *loc, first ? 0 : comp,
-                                   scalar, first, true };
+                                   scalar, first, true, 0 };
         (*loc)++;
     }
     return 0;
@@ -182,7 +182,7 @@ static int add_chunks(const gm_program *p, int var, int type, int word, int *loc
                                      out, n, max);
         if (*n >= max)
             return -1;
-        out[(*n)++] = (gmf_chunk){ var, word, t.components, *loc, comp, t.scalar, 0, false };
+        out[(*n)++] = (gmf_chunk){ var, word, t.components, *loc, comp, t.scalar, 0, false, 0 };
         (*loc)++;
         return 0;
     case GM_TYPE_MATRIX: {
@@ -196,7 +196,7 @@ static int add_chunks(const gm_program *p, int var, int type, int word, int *loc
             }
             if (*n >= max)
                 return -1;
-            out[(*n)++] = (gmf_chunk){ var, word + c * rows, rows, *loc, 0, t.scalar, 0, false };
+            out[(*n)++] = (gmf_chunk){ var, word + c * rows, rows, *loc, 0, t.scalar, 0, false, 0 };
             (*loc)++;
         }
         return 0;
@@ -212,10 +212,13 @@ static int add_chunks(const gm_program *p, int var, int type, int word, int *loc
     }
     case GM_TYPE_STRUCT:
         for (int i = 0; i < t.length; i++) {
-            int mt, off;
+            int mt, off, first = *n;
             if (gm_type_member(p, type, i, &mt, NULL, &off) != 0 ||
                 add_chunks(p, var, mt, word + off, loc, 0, out, n, max))
                 return -1;
+            int interp = gm_type_member_interp(p, type, i);   /* interface block members */
+            for (int k = first; interp && k < *n; k++)
+                out[k].interp = (uint8_t)interp;
         }
         return 0;
     default:
@@ -544,8 +547,9 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
             int slot = p->fs_in[k].location;
             if (slot < 0 || slot >= GM_PIPE_MAX_VARYINGS)
                 continue;
-            p->info.interp[slot] = vi->flat == 1 ? GM_INTERP_FLAT
-                                   : vi->flat == 2 ? GM_INTERP_NOPERSPECTIVE : GM_INTERP_SMOOTH;
+            int fl = p->fs_in[k].interp ? p->fs_in[k].interp : vi->flat;
+            p->info.interp[slot] = fl == 1 ? GM_INTERP_FLAT
+                                   : fl == 2 ? GM_INTERP_NOPERSPECTIVE : GM_INTERP_SMOOTH;
             if (vi->location >= 0 && vi->location < GM_PIPE_MAX_VARYINGS) {
                 p->info.loc[slot] = loc_of[vi->location];
                 if (loc_of[vi->location] == GM_LOC_SAMPLE)
