@@ -151,6 +151,7 @@ static int ensure_members(gm_decoder *d, uint32_t id, int count)
     GROW_ARR(member_byte_off, int);
     GROW_ARR(member_matrix_stride, int);
     GROW_ARR(member_row_major, uint8_t);
+    GROW_ARR(member_interp, uint8_t);
     GROW_ARR(member_builtin, int);
     GROW_ARR(members, int);
     GROW_ARR(member_off, int);
@@ -535,13 +536,19 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
     case SpvStorageClassPushConstant:
         ptr->space = GM_SPACE_BUFFER;
         ptr->static_addr = 0;
-        ptr->bkind = (sc == SpvStorageClassStorageBuffer || t->is_buffer_block)
+        const gm_type *bt = t;   /* an array of blocks: its element says BufferBlock */
+        while (bt->kind == GM_TYPE_ARRAY && bt->elem > 0 && (uint32_t)bt->elem < p->bound)
+            bt = &p->types[bt->elem];
+        ptr->bkind = (sc == SpvStorageClassStorageBuffer || bt->is_buffer_block)
                          ? GM_BUFFER_STORAGE : GM_BUFFER_UNIFORM;
         klass = GM_VAR_BUFFER;
         break;
     case SpvStorageClassAtomicCounter:
         ptr->space = GM_SPACE_BUFFER;
         ptr->bkind = GM_BUFFER_ATOMIC_COUNTER;
+        /* counters declared separately share their binding at the offsets glslang gave them
+         * (layout(offset), else after the previous declaration of that binding) */
+        ptr->static_addr = d->deco[id].offset > 0 ? d->deco[id].offset : 0;
         klass = GM_VAR_BUFFER;
         break;
     default:
@@ -566,6 +573,7 @@ static void decorate(gm_decoder *d, uint32_t id, uint32_t deco, const uint32_t *
     switch (deco) {
     case SpvDecorationLocation: g->location = (int)a; break;
     case SpvDecorationBinding: g->binding = (int)a; break;
+    case SpvDecorationOffset: g->offset = (int)a; break;
     case SpvDecorationBuiltIn: g->builtin = (int)a; break;
     case SpvDecorationComponent: g->component = (int)a; break;
     case SpvDecorationBlock: g->block = 1; break;
@@ -587,6 +595,8 @@ static int member_decorate(gm_decoder *d, uint32_t id, int m, uint32_t deco, uin
     case SpvDecorationMatrixStride: t->member_matrix_stride[m] = (int)a; break;
     case SpvDecorationRowMajor: t->member_row_major[m] = 1; break;
     case SpvDecorationBuiltIn: t->member_builtin[m] = (int)a; break;
+    case SpvDecorationFlat: t->member_interp[m] = 1; break;
+    case SpvDecorationNoPerspective: t->member_interp[m] = 2; break;
     default: break;
     }
     return 0;
@@ -911,14 +921,30 @@ static int build_interface(gm_decoder *d)
                 return gm_dec_fail(d, "out of memory");
             p->blocks_info = b;
             gm_block_info *bi = &b[p->block_info_count++];
-            const gm_type *t = &p->types[v->info.type];
+            /* An array of blocks (`uniform B {...} arr[3][2]`) is one block per element at
+             * consecutive bindings: described once, by its element type and dimensions. */
+            int bt = v->info.type;
+            bi->array_ndims = 0;
+            if (d->ptr[v->id].bkind != GM_BUFFER_ATOMIC_COUNTER) {
+                int et = bt;
+                while (p->types[et].kind == GM_TYPE_ARRAY && p->types[et].length > 0 &&
+                       bi->array_ndims < GM_BLOCK_MAX_DIMS) {
+                    bi->array_dims[bi->array_ndims++] = p->types[et].length;
+                    et = p->types[et].elem;
+                }
+                if (p->types[et].kind == GM_TYPE_STRUCT)
+                    bt = et;
+                else
+                    bi->array_ndims = 0;
+            }
+            const gm_type *t = &p->types[bt];
             bi->name = t->name ? t->name : "";
             bi->instance_name = v->info.name;
             bi->binding = d->ptr[v->id].binding;
             bi->is_storage = d->ptr[v->id].bkind == GM_BUFFER_STORAGE;
             bi->is_atomic_counter = d->ptr[v->id].bkind == GM_BUFFER_ATOMIC_COUNTER;
-            bi->size = block_size(p, v->info.type);
-            bi->type = v->info.type;
+            bi->size = block_size(p, bt);
+            bi->type = bt;
         }
     }
     p->umem = calloc((size_t)p->umem_words + 1, sizeof *p->umem);
@@ -1011,7 +1037,7 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
         d.func_index[i] = -1;
         gm_deco *g = &d.deco[i];
         memset(g, 0, sizeof *g);
-        g->location = g->binding = g->builtin = -1;
+        g->location = g->binding = g->builtin = g->offset = -1;
         d.ptr[i].static_addr = -1;
     }
     if (pass_a(&d) != 0)
@@ -1063,6 +1089,7 @@ void gm_program_destroy(gm_program *p)
             free(t->member_byte_off);
             free(t->member_matrix_stride);
             free(t->member_row_major);
+            free(t->member_interp);
             free(t->member_builtin);
             free(t->name);
         }

@@ -188,7 +188,7 @@ static int emit_load(gm_decoder *d, int dst, uint32_t ptr_id)
         int list = buffer_offset_list(d, ptr_id, pointee);
         if (list < 0)
             return -1;
-        return gm_dec_emit(d, GM_OP_BUF_LOAD, n, dst, pr, list, 0,
+        return gm_dec_emit(d, GM_OP_BUF_LOAD, n, dst, pr, list, pi->elem_reg1,
                            ((uint32_t)pi->binding << 2) | pi->bkind);
     }
     default:
@@ -216,7 +216,7 @@ static int emit_store(gm_decoder *d, uint32_t ptr_id, int src)
         int list = buffer_offset_list(d, ptr_id, pointee);
         if (list < 0)
             return -1;
-        return gm_dec_emit(d, GM_OP_BUF_STORE, n, 0, pr, list, src,
+        return gm_dec_emit(d, GM_OP_BUF_STORE, n, pi->elem_reg1, pr, list, src,
                            ((uint32_t)pi->binding << 2) | pi->bkind);
     }
     case GM_SPACE_SHARED:
@@ -234,6 +234,66 @@ static int const_value(gm_decoder *d, uint32_t id, uint32_t *v)
         return 0;
     *v = d->value_word0[id];
     return 1;
+}
+
+/* Elements below one level of an array of blocks (the product of the inner array lengths);
+ * 0 when `type` is not an array of uniform or storage blocks. */
+static int block_array_inner(const gm_program *p, int type)
+{
+    if (p->types[type].kind != GM_TYPE_ARRAY || p->types[type].length <= 0)
+        return 0;
+    int inner = 1;
+    for (int t = p->types[type].elem; p->types[t].kind == GM_TYPE_ARRAY; t = p->types[t].elem) {
+        if (p->types[t].length <= 0 || inner > (1 << 16) / p->types[t].length)
+            return 0;
+        inner *= p->types[t].length;
+        type = t;
+    }
+    int block = p->types[type].elem;
+    return p->types[block].kind == GM_TYPE_STRUCT &&
+           (p->types[block].is_block || p->types[block].is_buffer_block) ? inner : 0;
+}
+
+/* The leading indexes of an access chain into an array of uniform or storage blocks pick a
+ * block, that is a binding (the variable's binding + the flattened element, as glslang maps
+ * them and GL numbers them): constant ones are added to pi->binding, per-lane ones into an
+ * element register (clamped per level like other indexes). Returns the first index word not
+ * consumed, or -1. */
+static int block_array_chain(gm_decoder *d, const uint32_t *w, unsigned wc, gm_ptr *pi,
+                             int *type)
+{
+    gm_program *p = d->p;
+    unsigned i = 4;
+    int inner;
+    while (i < wc && (inner = block_array_inner(p, *type)) > 0) {
+        const gm_type *t = &p->types[*type];
+        uint32_t cv = 0;
+        if (const_value(d, w[i], &cv)) {
+            int32_t ci = (int32_t)cv;
+            ci = ci < 0 ? 0 : ci >= t->length ? t->length - 1 : ci;
+            pi->binding += ci * inner;
+        } else {
+            int ir = reg(d, w[i]);
+            int er = gm_dec_alloc_regs(d, 1);
+            if (ir < 0 || er < 0)
+                return -1;
+            int src = pi->elem_reg1 - 1;
+            if (src < 0) {   /* a register that stays 0: the first dynamic level adds to it */
+                src = gm_dec_alloc_regs(d, 1);
+                if (src < 0)
+                    return -1;
+                p->init_mask[src] = 1;
+            }
+            int ax = gm_dec_aux(d, (uint32_t)inner);
+            if (ax < 0 || gm_dec_aux(d, (uint32_t)(t->length - 1)) < 0 ||
+                gm_dec_emit(d, GM_OP_ADDR_ADD, 1, er, src, ir, 0, (uint32_t)ax) < 0)
+                return -1;
+            pi->elem_reg1 = er + 1;
+        }
+        *type = t->elem;
+        i++;
+    }
+    return (int)i;
 }
 
 /* OpAccessChain: walks the type, folding constant indexes; dynamic indexes become
@@ -262,7 +322,14 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
     int off = 0;
     if (!pi.vec_stride)
         pi.vec_stride = 4;
-    for (unsigned i = 4; i < wc; i++) {
+    unsigned first = 4;
+    if (buffer && pi.bkind != GM_BUFFER_ATOMIC_COUNTER) {
+        int f = block_array_chain(d, w, wc, &pi, &type);
+        if (f < 0)
+            return -1;
+        first = (unsigned)f;
+    }
+    for (unsigned i = first; i < wc; i++) {
         const gm_type *t = &p->types[type];
         uint32_t idx_id = w[i], cv = 0;
         int is_const = const_value(d, idx_id, &cv);
@@ -282,6 +349,9 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
         case GM_TYPE_ARRAY:
             next = t->elem;
             stride = buffer ? t->array_stride : p->types[t->elem].ncomp;
+            /* atomic counter arrays have no ArrayStride: 4 bytes a counter */
+            if (buffer && !stride && pi.bkind == GM_BUFFER_ATOMIC_COUNTER)
+                stride = 4 * p->types[t->elem].ncomp;
             limit = t->length > 0 ? t->length - 1 : 0x3fffffff;
             break;
         case GM_TYPE_MATRIX:
@@ -560,6 +630,16 @@ static int decode_image(gm_decoder *d, unsigned op, const uint32_t *w, unsigned 
         if (dst < 0)
             return -1;
         t.result_n = words(d, rid);
+        if (d->in_legacy_shadow_fn && t.dref_op && t.kind == GM_TEX_SAMPLE && t.result_n == 1) {
+            int tmp = gm_dec_alloc_regs(d, 4);
+            if (tmp < 0)
+                return -1;
+            t.legacy_shadow = 1;
+            t.result_n = 4;
+            d->legacy_id = rid;
+            d->legacy_tmp = tmp;
+            dst = tmp;
+        }
     }
     gm_tex_desc *nt = realloc(p->tex, (size_t)(p->tex_count + 1) * sizeof *nt);
     if (!nt)
@@ -567,6 +647,11 @@ static int decode_image(gm_decoder *d, unsigned op, const uint32_t *w, unsigned 
     p->tex = nt;
     nt[p->tex_count] = t;
     int idx = p->tex_count++;
+    if (t.legacy_shadow) {   /* the float result: the first word of the four */
+        if (gm_dec_emit(d, GM_OP_TEX, 4, dst, 0, 0, 0, (uint32_t)idx) < 0)
+            return -1;
+        return gm_dec_emit(d, GM_OP_COPY, 1, reg(d, rid), dst, 0, 0, 0);
+    }
     return gm_dec_emit(d, is_image ? GM_OP_IMAGE : GM_OP_TEX, t.result_n, dst, 0, 0, 0,
                        (uint32_t)idx);
 }
@@ -884,7 +969,8 @@ static int atomic_op(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc)
     int ax = gm_dec_aux(d, op);
     if (pi->space == GM_SPACE_SHARED)
         return ax < 0 ? -1 : gm_dec_emit(d, GM_OP_SH_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);
-    if (ax < 0 || gm_dec_aux(d, (uint32_t)pi->binding) < 0 || gm_dec_aux(d, pi->bkind) < 0)
+    if (ax < 0 || gm_dec_aux(d, (uint32_t)pi->binding) < 0 || gm_dec_aux(d, pi->bkind) < 0 ||
+        gm_dec_aux(d, (uint32_t)pi->elem_reg1) < 0)
         return -1;
     d->p->uses_discard |= 0;
     return gm_dec_emit(d, GM_OP_BUF_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);
@@ -1205,6 +1291,9 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]);
         if (dst < 0)
             return -1;
+        if (d->legacy_id && wc == 7 && w[3] == d->legacy_id && w[4] == d->legacy_id &&
+            w[5] == d->legacy_id && w[6] == d->legacy_id && words(d, w[2]) == 4)
+            return gm_dec_emit(d, GM_OP_COPY, 4, dst, d->legacy_tmp, 0, 0, 0);
         int first = copy_list_begin(d), off = 0;
         for (unsigned i = 3; i < wc; i++) {
             int src = reg(d, w[i]);
@@ -1445,6 +1534,9 @@ int gm_decode_functions(gm_decoder *d)
         }
         if (op == SpvOpFunction) {
             func = d->func_index[w[2]];
+            const char *fn = w[2] < p->bound ? p->names[w[2]] : NULL;
+            d->in_legacy_shadow_fn = fn && !strncmp(fn, "glr_shadow", 10);
+            d->legacy_id = 0;
             continue;
         }
         if (op == SpvOpFunctionEnd) {

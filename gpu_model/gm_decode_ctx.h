@@ -11,6 +11,7 @@
 /* Decorations we use, per id. */
 typedef struct {
     int location, binding, builtin, component, block, buffer_block, array_stride, flat;
+    int offset;   /* Offset on a variable (atomic counters: byte offset in their binding) */
 } gm_deco;
 
 /* What is statically known about a pointer value. */
@@ -23,6 +24,8 @@ typedef struct {
     int row_major;
     int vec_stride;      /* byte stride between vector components (buffers) */
     int output;          /* points into Output storage: helpers must not write */
+    int elem_reg1;       /* arrays of blocks indexed per lane: 1 + the register holding the
+                            element (binding = binding + element), 0 when static */
 } gm_ptr;
 
 typedef struct gm_decoder {
@@ -46,6 +49,13 @@ typedef struct gm_decoder {
     int cur_file, cur_line;
     int cap_code, cap_aux, cap_regs, cap_tex, cap_vars;
     int execution_model;
+    /* Legacy shadow lookups: inside a glr_shadow* wrapper (gm_upgrade_tables.c) the depth
+     * compare's vec4 is the texture's GL_DEPTH_TEXTURE_MODE swizzle, not the float smeared:
+     * the Dref sample writes 4 words to legacy_tmp and the vec4(r) built from its result id
+     * (legacy_id) copies them. */
+    int in_legacy_shadow_fn;
+    uint32_t legacy_id;
+    int legacy_tmp;
     /* Uniform initializers (`uniform vec4 c = vec4(...)`): the driver gives a uniform its
      * initializer at link until glUniform* sets it; applied when uniform memory is allocated. */
     struct gm_uniform_init { int addr, ncomp; uint32_t constant; } *uinit;

@@ -40,6 +40,7 @@ typedef struct gm_type {
     int *member_byte_off;
     int *member_matrix_stride;
     uint8_t *member_row_major;
+    uint8_t *member_interp;   /* Flat 1 / NoPerspective 2 on a block member, 0 none */
     int *member_builtin;
     int array_stride;
     int is_block, is_buffer_block;
@@ -208,6 +209,8 @@ typedef struct gm_tex_desc {
     int arrayed, shadow, ms;
     gm_tex_result_type rtype;
     int sparse;
+    int legacy_shadow;     /* a pre-1.30 shadow*() (the upgrade pass's glr_shadow* wrappers):
+                              4 words, GL_DEPTH_TEXTURE_MODE applied (gm_sample_request) */
 } gm_tex_desc;
 
 typedef struct gm_var {

@@ -26,6 +26,16 @@ int gm_type_get(const gm_program *p, int type, gm_type_desc *out)
     return 0;
 }
 
+int gm_type_member_interp(const gm_program *p, int type, int i)
+{
+    if (!p || type <= 0 || (uint32_t)type >= p->bound)
+        return 0;
+    const gm_type *t = &p->types[type];
+    if (t->kind != GM_TYPE_STRUCT || i < 0 || i >= t->length || !t->member_interp)
+        return 0;
+    return t->member_interp[i];
+}
+
 int gm_type_member(const gm_program *p, int type, int i, int *member_type, const char **name,
                    int *word_offset)
 {

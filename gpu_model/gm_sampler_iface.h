@@ -36,6 +36,8 @@ typedef struct gm_sample_request {
     gm_tex_dim dim;
     int arrayed;        /* layer is the last coordinate */
     int shadow;         /* compare against dref */
+    int legacy_shadow;  /* pre-GLSL-1.30 shadow*(): the vec4 that GL_DEPTH_TEXTURE_MODE makes of
+                           the compare (llvmpipe's sampler view swizzle); else the float */
     int multisampled;
     gm_tex_result_type result_type; /* sampler type of the shader: float/int/uint texels */
     int coord_count;    /* coordinates incl. array layer (projective q already divided out) */

@@ -113,6 +113,8 @@ int gm_type_get(const gm_program *p, int type, gm_type_desc *out);
 /* Struct member i: its type, name and word offset inside the struct. */
 int gm_type_member(const gm_program *p, int type, int i, int *member_type, const char **name,
                    int *word_offset);
+/* Interpolation qualifier of a block member: 1 flat, 2 noperspective, 0 none of its own. */
+int gm_type_member_interp(const gm_program *p, int type, int i);
 
 typedef enum {
     GM_VAR_LOCAL, GM_VAR_GLOBAL, GM_VAR_INPUT, GM_VAR_OUTPUT, GM_VAR_UNIFORM, GM_VAR_BUFFER,
@@ -176,7 +178,11 @@ typedef struct gm_block_info {
     int is_atomic_counter; /* atomic_uint storage: bound by layout(binding) to an atomic counter buffer */
     size_t size;           /* static size in bytes (runtime array excluded) */
     int type;
+    /* An array of blocks: its dimensions, outermost first (0 dims: one block). Element
+     * [i][j] is named name[i][j] and has binding + i * dims[1] + j. */
+    int array_dims[4], array_ndims;
 } gm_block_info;
+#define GM_BLOCK_MAX_DIMS 4
 int gm_program_block_count(const gm_program *p);
 const gm_block_info *gm_program_block(const gm_program *p, int i);
 

@@ -371,6 +371,13 @@ static void texture_params(struct glr_snap *sn, GLenum target)
         glr_snap_apply(sn, GLR_CMD_glTexParameteri, -1, NULL, 0, 3, SNAP_U(target), SNAP_U(ints[i].pname),
                        SNAP_I(v));
     }
+    if (!sn->es && !sn->core) {   /* GL_DEPTH_TEXTURE_MODE exists in compatibility contexts only */
+        GLint v = GL_LUMINANCE;
+        GLR_REAL(glGetTexParameteriv)(target, GL_DEPTH_TEXTURE_MODE, &v);
+        if (v != GL_LUMINANCE)
+            glr_snap_apply(sn, GLR_CMD_glTexParameteri, -1, NULL, 0, 3, SNAP_U(target),
+                           SNAP_U(GL_DEPTH_TEXTURE_MODE), SNAP_I(v));
+    }
     static const struct { GLenum pname; int gl_maj, gl_min, es_maj, es_min; } fl[] = {
         { GL_TEXTURE_MIN_LOD, 1, 2, 3, 0 }, { GL_TEXTURE_MAX_LOD, 1, 2, 3, 0 },
         { GL_TEXTURE_LOD_BIAS, 1, 4, -1, 0 }, { GL_TEXTURE_MAX_ANISOTROPY, 4, 6, -1, 0 },

@@ -355,6 +355,7 @@ void sm_sampling_param(struct sm_ap *a, struct sm_sampling *p, uint32_t pname, c
     case GL_TEXTURE_SWIZZLE_B: p->swizzle[2] = e; break;
     case GL_TEXTURE_SWIZZLE_A: p->swizzle[3] = e; break;
     case GL_DEPTH_STENCIL_TEXTURE_MODE: p->depth_stencil_mode = e; break;
+    case GL_DEPTH_TEXTURE_MODE: p->depth_texture_mode = e; break;
     case GL_TEXTURE_SWIZZLE_RGBA:
         if (n < 4) {
             ap_error(a, "swizzle needs 4 values");

@@ -140,6 +140,7 @@ static void tex_params(struct rs *r, uint32_t cmd_i, uint32_t cmd_f, uint32_t cm
         { GL_TEXTURE_SWIZZLE_B, p->swizzle[2], d.swizzle[2] },
         { GL_TEXTURE_SWIZZLE_A, p->swizzle[3], d.swizzle[3] },
         { GL_DEPTH_STENCIL_TEXTURE_MODE, p->depth_stencil_mode, d.depth_stencil_mode },
+        { GL_DEPTH_TEXTURE_MODE, p->depth_texture_mode, d.depth_texture_mode },
     };
     for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
         if (!texture && i >= 8)

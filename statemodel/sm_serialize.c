@@ -37,6 +37,8 @@ static void io_sampling(struct sm_io *io, const char *key, struct sm_sampling *p
     io_i32(io, "max_level", &p->max_level);
     io_enum_n(io, "swizzle", p->swizzle, 4);
     io_enum(io, "depth_stencil_mode", &p->depth_stencil_mode);
+    if (io->version >= 6)
+        io_enum(io, "depth_texture_mode", &p->depth_texture_mode);
     io_obj_end(io);
 }
 

@@ -51,6 +51,7 @@ void sm_sampling_defaults(struct sm_sampling *p, bool rect)
     p->swizzle[2] = GL_BLUE;
     p->swizzle[3] = GL_ALPHA;
     p->depth_stencil_mode = GL_DEPTH_COMPONENT;
+    p->depth_texture_mode = GL_LUMINANCE;   /* the compatibility default (core has no such state) */
 }
 
 void sm_vao_defaults(struct sm_vao *v, uint32_t name)

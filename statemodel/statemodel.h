@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION 5u   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; versions 1 to 4 are still read */
+#define SM_FORMAT_VERSION 6u   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; 6: GL_DEPTH_TEXTURE_MODE; versions 1 to 5 are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the
@@ -107,6 +107,7 @@ struct sm_sampling {
     int32_t base_level, max_level;
     uint32_t swizzle[4];
     uint32_t depth_stencil_mode;
+    uint32_t depth_texture_mode;   /* GL_DEPTH_TEXTURE_MODE (compatibility profile) */
 };
 
 /* One image of a texture: one level of one face (cube maps) or of the whole layered texture. */

@@ -330,7 +330,7 @@ void gmf_gs_build(gmf_prog *p)
         g->psize_var = -1;
     if (gm_program_find_builtin(gs, BI_CLIP_DISTANCE, &g->clip_var, &g->clip_off) != 0)
         g->clip_var = -1;
-    if (g->clip_var >= 0) {
+    if (g->clip_var >= 0 && gmf_stage_source_names(p, GM_STAGE_GEOMETRY, "gl_ClipDistance")) {
         g->n_clip = member_array_length(gs, gm_program_var(gs, g->clip_var)->type, g->clip_off);
         if (g->n_clip > GM_PIPE_MAX_CLIP_DIST)
             g->n_clip = GM_PIPE_MAX_CLIP_DIST;
@@ -389,6 +389,11 @@ void gmf_gs_finish(gmf_prog *p)
         if (g->out[i].location > max_slot && g->out[i].location < GM_PIPE_MAX_VARYINGS)
             max_slot = g->out[i].location;
     p->info.num_varyings = max_slot + 1;
+    /* gl_ClipDistance read by the FS: the GS's, as hidden varyings (filled in on_emit) */
+    p->fs_clip_slot = -1;
+    p->fs_clip_n = 0;
+    if (p->fs && p->fs_clip_var >= 0 && g->n_clip > 0)
+        gmf_hidden_varyings(p, p->fs, p->fs_clip_var, g->n_clip, &p->fs_clip_slot, &p->fs_clip_n);
     p->primid_slot = -1;
     if (p->fs && p->primid_var >= 0 && g->primid_var >= 0 &&
         p->info.num_varyings < GM_PIPE_MAX_VARYINGS) {
@@ -397,6 +402,11 @@ void gmf_gs_finish(gmf_prog *p)
         p->info.loc[p->primid_slot] = GM_LOC_CENTER;
     }
     p->info.num_clip_dist = g->n_clip;
+    /* no gl_ClipDistance: user clip planes against its gl_ClipVertex or gl_Position */
+    p->user_clip = g->n_clip == 0;
+    p->clipv_var = gm_program_find_var(p->gs, "glr_gs_ClipVertex", GM_VAR_OUTPUT);
+    if (p->user_clip)
+        p->info.num_clip_dist = GM_PIPE_MAX_CLIP_DIST;
     p->info.vs_writes_point_size = g->psize_var >= 0;
     p->info.viewport_unfused = true;   /* llvmpipe: no FMA for GS outputs (gpu_model/pipeline/DESIGN.md) */
 }
@@ -483,6 +493,17 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
                 uint32_t x = lane_word(v, g->clip_off + k, l);
                 memcpy(&o->clip_dist[k], &x, 4);
             }
+        }
+        for (int k = 0; k < p->fs_clip_n && p->fs_clip_slot >= 0; k++)
+            o->var[p->fs_clip_slot + k / 4][k % 4] = o->clip_dist[k];
+        if (p->user_clip) {   /* gmf_user_clip.c */
+            float cv[4];
+            uint32_t (*v)[GM_LANES] = p->clipv_var >= 0 ? gm_warp_var_lanes(w, p->clipv_var) : NULL;
+            for (int k = 0; v && k < 4; k++) {
+                uint32_t x = lane_word(v, k, l);
+                memcpy(&cv[k], &x, 4);
+            }
+            gmf_user_clip_dist(run->d, v ? cv : o->pos, o->clip_dist);
         }
         for (int c = 0; c < g->n_out; c++) {
             const gmf_chunk *ch = &g->out[c];

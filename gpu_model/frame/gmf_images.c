@@ -313,6 +313,22 @@ static void tex_free_levels(gmf_texture *t)
     t->img.num_levels = 0;
 }
 
+/* GL_DEPTH_TEXTURE_MODE as the sampler sees it: compatibility contexts only (Mesa reads depth
+ * textures as GL_RED in core profiles, and in ES 3 for sized depth formats). The sampler applies
+ * it to depth formats only. */
+static uint8_t depth_mode(const struct sm_context *c, uint32_t mode)
+{
+    int major, minor;
+    if (sm_context_api(c, &major, &minor) != SM_API_GL_COMPAT)
+        return GM_DEPTH_MODE_RED;
+    switch (mode) {
+    case GL_LUMINANCE: return GM_DEPTH_MODE_LUMINANCE;
+    case GL_INTENSITY: return GM_DEPTH_MODE_INTENSITY;
+    case GL_ALPHA: return GM_DEPTH_MODE_ALPHA;
+    default: return GM_DEPTH_MODE_RED;
+    }
+}
+
 gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t name,
                           gmf_event *ev)
 {
@@ -332,6 +348,7 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
     for (int k = 0; k < 4; k++)
         t->img.swizzle[k] = swz(st->params.swizzle[k], (uint8_t)k);
     t->img.stencil_mode = st->params.depth_stencil_mode == GL_STENCIL_INDEX;
+    t->img.depth_mode = depth_mode(c, st->params.depth_texture_mode);
     if (t->checked_epoch == r->tex_epoch)
         return t;
     t->checked_epoch = r->tex_epoch;

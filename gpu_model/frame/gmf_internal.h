@@ -60,6 +60,7 @@ typedef struct gmf_chunk {
     int dfirst;               /* doubles: first double component of the vector in this chunk
                                * (0, or 2 for the second location of a dvec3/dvec4); 0 else */
     bool is64;                /* the chunk's words are doubles (two words each, low first) */
+    uint8_t interp;           /* a block member's own flat (1) / noperspective (2), else 0 */
 } gmf_chunk;
 
 /* Where a VS input's data comes from. */
@@ -97,6 +98,12 @@ typedef struct gmf_prog {
     int n_attrs;
     int vid_var, vindex_var, iid_var, iindex_var, basev_var, basei_var, drawid_var;
     int pos_var, pos_off, psize_var, psize_off, clip_var, clip_off, n_clip;
+    int cull_var, cull_off, n_cull;   /* gl_CullDistance (vertex shader without GS/TES) */
+    /* user clip planes against gl_ClipVertex (clipv_var, the upgrade's glr_ClipVertex) or
+     * gl_Position of the last vertex stage, when it writes no clip or cull distance: the vertex
+     * shader without GS/TES, or the geometry shader (gmf_geometry.c; gmf_user_clip.c) */
+    int clipv_var;
+    bool user_clip;
     gmf_chunk vs_out[GMF_MAX_VAR_CHUNKS];
     int n_vs_out;
     /* FS */
@@ -126,6 +133,7 @@ typedef struct gmf_prog {
     /* gl_ClipDistance read by the fragment shader (no geometry shader): the VS's clip distances
      * travel in hidden smooth varyings from fs_clip_slot on, as llvmpipe interpolates them. */
     int fs_clip_var, fs_clip_slot, fs_clip_n;
+    int fs_cull_var, fs_cull_slot, fs_cull_n;   /* the same for gl_CullDistance */
     /* Compute programs (gmf_compute.c): vs/fs are NULL, vw is warp 0 of cs so the shared
      * environment setup works unchanged, blocks[0] holds the compute shader's blocks. */
     gm_program *cs;
@@ -225,7 +233,19 @@ typedef struct gmf_draw_ctx {
     bool alpha_test, alpha_unorm8;
     uint32_t alpha_func;
     float alpha_ref;
+    float ucp[GM_PIPE_MAX_CLIP_DIST][4];   /* user clip planes of the draw (gmf_user_clip.c) */
 } gmf_draw_ctx;
+
+/* Clip or cull distances (`have` of them) that the fragment shader's fs_var reads: hidden smooth
+ * varyings from *slot on, *count of them (gmf_program.c) */
+void gmf_hidden_varyings(gmf_prog *p, const gm_program *fs, int fs_var, int have, int *slot,
+                         int *count);
+/* Does the program's `stage` source, as compiled, name identifier `id` (gmf_program.c)? */
+bool gmf_stage_source_names(const gmf_prog *p, gm_stage stage, const char *id);
+/* gmf_user_clip.c: the draw's user clip planes (d->ucp), and the distances of a vertex's
+ * gl_ClipVertex or gl_Position to them */
+void gmf_user_clip_setup(gmf_draw_ctx *d);
+void gmf_user_clip_dist(const gmf_draw_ctx *d, const float v[4], float out[GM_PIPE_MAX_CLIP_DIST]);
 
 struct gmf_runner {
     struct sm_state *sm;

@@ -12,7 +12,7 @@
 #include "gmf_internal.h"
 #include "gmf_ffunc.h"
 
-enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_PRIMITIVE_ID = 7,
+enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_CULL_DISTANCE = 4, BI_PRIMITIVE_ID = 7,
        BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
        BI_FRONT_FACING = 17, BI_SAMPLE_ID = 18, BI_SAMPLE_POSITION = 19, BI_SAMPLE_MASK = 20,
        BI_FRAG_DEPTH = 22, BI_VERTEX_INDEX = 42, BI_INSTANCE_INDEX = 43,
@@ -162,7 +162,7 @@ static int add_double_vector(int var, int comps, gm_scalar scalar, int word, int
             return -1;
         int dn = comps - first < 2 ? comps - first : 2;
         out[(*n)++] = (gmf_chunk){ var, word + first * 2, dn * 2, *loc, first ? 0 : comp,
-                                   scalar, first, true };
+                                   scalar, first, true, 0 };
         (*loc)++;
     }
     return 0;
@@ -182,7 +182,7 @@ static int add_chunks(const gm_program *p, int var, int type, int word, int *loc
                                      out, n, max);
         if (*n >= max)
             return -1;
-        out[(*n)++] = (gmf_chunk){ var, word, t.components, *loc, comp, t.scalar, 0, false };
+        out[(*n)++] = (gmf_chunk){ var, word, t.components, *loc, comp, t.scalar, 0, false, 0 };
         (*loc)++;
         return 0;
     case GM_TYPE_MATRIX: {
@@ -196,7 +196,7 @@ static int add_chunks(const gm_program *p, int var, int type, int word, int *loc
             }
             if (*n >= max)
                 return -1;
-            out[(*n)++] = (gmf_chunk){ var, word + c * rows, rows, *loc, 0, t.scalar, 0, false };
+            out[(*n)++] = (gmf_chunk){ var, word + c * rows, rows, *loc, 0, t.scalar, 0, false, 0 };
             (*loc)++;
         }
         return 0;
@@ -212,10 +212,13 @@ static int add_chunks(const gm_program *p, int var, int type, int word, int *loc
     }
     case GM_TYPE_STRUCT:
         for (int i = 0; i < t.length; i++) {
-            int mt, off;
+            int mt, off, first = *n;
             if (gm_type_member(p, type, i, &mt, NULL, &off) != 0 ||
                 add_chunks(p, var, mt, word + off, loc, 0, out, n, max))
                 return -1;
+            int interp = gm_type_member_interp(p, type, i);   /* interface block members */
+            for (int k = first; interp && k < *n; k++)
+                out[k].interp = (uint8_t)interp;
         }
         return 0;
     default:
@@ -242,6 +245,48 @@ static int find_builtin_var(const gm_program *p, int builtin)
     if (gm_program_find_builtin(p, builtin, &var, &off) != 0 || off != 0)
         return -1;
     return var;
+}
+
+/* Does the source (as compiled) of the program's `stage` name identifier `id`? glslang's SPIR-V
+ * carries the whole gl_PerVertex block, gl_ClipDistance[1] and gl_CullDistance[1] included,
+ * whenever gl_Position is written, so only the source tells whether the shader writes them. */
+bool gmf_stage_source_names(const gmf_prog *p, gm_stage stage, const char *id)
+{
+    size_t n = strlen(id);
+    for (int i = 0; i < p->cr.shader_count; i++) {
+        const char *src = p->cr.shaders[i].compiled_source;
+        if (p->cr.shaders[i].stage != stage || !src)
+            continue;
+        for (const char *s = strstr(src, id); s; s = strstr(s + 1, id)) {
+            bool before = s > src && (isalnum((unsigned char)s[-1]) || s[-1] == '_');
+            bool after = isalnum((unsigned char)s[n]) || s[n] == '_';
+            if (!before && !after)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The array length of a built-in output (gl_ClipDistance, gl_CullDistance) at word `off` of
+ * variable var: a member of gl_PerVertex, or a variable of its own. */
+static int builtin_array_len(const gm_program *vs, int var, int off)
+{
+    gm_type_desc t;
+    const gm_var_info *vi = gm_program_var(vs, var);
+    if (gm_type_get(vs, vi->type, &t) != 0)
+        return 0;
+    if (t.kind == GM_TYPE_ARRAY)
+        return t.length;
+    if (t.kind != GM_TYPE_STRUCT)
+        return 0;
+    for (int m = 0; m < t.length; m++) {
+        int mt, moff;
+        gm_type_desc md;
+        if (gm_type_member(vs, vi->type, m, &mt, NULL, &moff) == 0 && moff == off &&
+            gm_type_get(vs, mt, &md) == 0 && md.kind == GM_TYPE_ARRAY)
+            return md.length;
+    }
+    return 0;
 }
 
 static const struct { const char *name; int slot; } legacy_inputs[] = {
@@ -323,25 +368,19 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
         if (p->vs_out[i].location > max_slot)
             max_slot = p->vs_out[i].location;
     (void)max_slot;
-    if (p->clip_var >= 0) {
-        gm_type_desc t;
-        const gm_var_info *vi = gm_program_var(vs, p->clip_var);
-        /* gl_ClipDistance sits in gl_PerVertex: its size is the member's array length. */
-        p->n_clip = 0;
-        if (gm_type_get(vs, vi->type, &t) == 0 && t.kind == GM_TYPE_STRUCT) {
-            for (int m = 0; m < t.length; m++) {
-                int mt, off;
-                gm_type_desc md;
-                if (gm_type_member(vs, vi->type, m, &mt, NULL, &off) == 0 && off == p->clip_off &&
-                    gm_type_get(vs, mt, &md) == 0 && md.kind == GM_TYPE_ARRAY)
-                    p->n_clip = md.length;
-            }
-        } else if (gm_type_get(vs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY) {
-            p->n_clip = t.length;
-        }
-        if (p->n_clip > GM_PIPE_MAX_CLIP_DIST)
-            p->n_clip = GM_PIPE_MAX_CLIP_DIST;
-    }
+    p->n_clip = p->clip_var >= 0 && gmf_stage_source_names(p, GM_STAGE_VERTEX, "gl_ClipDistance")
+                    ? builtin_array_len(vs, p->clip_var, p->clip_off) : 0;
+    if (p->n_clip > GM_PIPE_MAX_CLIP_DIST)
+        p->n_clip = GM_PIPE_MAX_CLIP_DIST;
+    /* gl_CullDistance: after the clip distances in the pipeline's vertex, 8 of both at most
+     * (llvmpipe's limit on their sum) */
+    if (gm_program_find_builtin(vs, BI_CULL_DISTANCE, &p->cull_var, &p->cull_off) != 0)
+        p->cull_var = -1;
+    p->n_cull = p->cull_var >= 0 && gmf_stage_source_names(p, GM_STAGE_VERTEX, "gl_CullDistance")
+                    ? builtin_array_len(vs, p->cull_var, p->cull_off) : 0;
+    if (p->n_cull > GM_PIPE_MAX_CLIP_DIST - p->n_clip)
+        p->n_cull = GM_PIPE_MAX_CLIP_DIST - p->n_clip;
+    p->clipv_var = gm_program_find_var(vs, "glr_ClipVertex", GM_VAR_OUTPUT);
 }
 
 /* The auxiliary storage qualifier (centroid / sample) of each input location: the model's
@@ -456,6 +495,28 @@ static void link_varyings(gmf_prog *p)
     p->n_vs_out = kept;
 }
 
+/* Clip or cull distances the fragment shader reads (fs_var, `have` written by the vertex
+ * stage): hidden smooth varyings after the shader's own, as llvmpipe interpolates them. */
+void gmf_hidden_varyings(gmf_prog *p, const gm_program *fs, int fs_var, int have, int *slot,
+                         int *count)
+{
+    gm_type_desc t;
+    const gm_var_info *vi = gm_program_var(fs, fs_var);
+    int n = gm_type_get(fs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY ? t.length : 0;
+    if (n > have)
+        n = have;
+    int slots = (n + 3) / 4;
+    if (n <= 0 || p->info.num_varyings + slots > GM_PIPE_MAX_VARYINGS)
+        return;
+    *slot = p->info.num_varyings;
+    *count = n;
+    for (int k = 0; k < slots; k++) {
+        p->info.interp[*slot + k] = GM_INTERP_SMOOTH;
+        p->info.loc[*slot + k] = GM_LOC_CENTER;
+    }
+    p->info.num_varyings += slots;
+}
+
 static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
 {
     const gm_program *fs = p->fs;
@@ -486,8 +547,9 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
             int slot = p->fs_in[k].location;
             if (slot < 0 || slot >= GM_PIPE_MAX_VARYINGS)
                 continue;
-            p->info.interp[slot] = vi->flat == 1 ? GM_INTERP_FLAT
-                                   : vi->flat == 2 ? GM_INTERP_NOPERSPECTIVE : GM_INTERP_SMOOTH;
+            int fl = p->fs_in[k].interp ? p->fs_in[k].interp : vi->flat;
+            p->info.interp[slot] = fl == 1 ? GM_INTERP_FLAT
+                                   : fl == 2 ? GM_INTERP_NOPERSPECTIVE : GM_INTERP_SMOOTH;
             if (vi->location >= 0 && vi->location < GM_PIPE_MAX_VARYINGS) {
                 p->info.loc[slot] = loc_of[vi->location];
                 if (loc_of[vi->location] == GM_LOC_SAMPLE)
@@ -505,25 +567,13 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
             max_slot = p->vs_out[i].location;
     p->info.num_varyings = max_slot + 1;
     p->fs_clip_var = find_builtin_var(fs, BI_CLIP_DISTANCE);
-    p->fs_clip_slot = -1;
-    p->fs_clip_n = 0;
-    if (p->fs_clip_var >= 0 && !p->gs && p->clip_var >= 0 && p->n_clip > 0) {
-        gm_type_desc t;
-        const gm_var_info *vi = gm_program_var(fs, p->fs_clip_var);
-        int n = gm_type_get(fs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY ? t.length : 0;
-        if (n > p->n_clip)
-            n = p->n_clip;
-        int slots = (n + 3) / 4;
-        if (n > 0 && p->info.num_varyings + slots <= GM_PIPE_MAX_VARYINGS) {
-            p->fs_clip_slot = p->info.num_varyings;
-            p->fs_clip_n = n;
-            for (int k = 0; k < slots; k++) {
-                p->info.interp[p->fs_clip_slot + k] = GM_INTERP_SMOOTH;
-                p->info.loc[p->fs_clip_slot + k] = GM_LOC_CENTER;
-            }
-            p->info.num_varyings += slots;
-        }
-    }
+    p->fs_cull_var = find_builtin_var(fs, BI_CULL_DISTANCE);
+    p->fs_clip_slot = p->fs_cull_slot = -1;
+    p->fs_clip_n = p->fs_cull_n = 0;
+    if (p->fs_clip_var >= 0 && !p->gs && p->clip_var >= 0 && p->n_clip > 0)
+        gmf_hidden_varyings(p, fs, p->fs_clip_var, p->n_clip, &p->fs_clip_slot, &p->fs_clip_n);
+    if (p->fs_cull_var >= 0 && !p->gs && !p->tes && p->cull_var >= 0 && p->n_cull > 0)
+        gmf_hidden_varyings(p, fs, p->fs_cull_var, p->n_cull, &p->fs_cull_slot, &p->fs_cull_n);
     for (int i = 0; i < gm_program_output_count(fs); i++) {
         int v = gm_program_output_var(fs, i);
         const gm_var_info *vi = gm_program_var(fs, v);
@@ -591,12 +641,25 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
             source = p->cr.shaders[i].compiled_source;
     for (int b = 0; b < gm_program_block_count(gp) && p->n_blocks[stage] < GMF_MAX_BLOCKS; b++) {
         const gm_block_info *bi = gm_program_block(gp, b);
-        gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
-        m->model_binding = bi->binding;
-        m->explicit_binding = bi->name && block_has_layout_binding(source, bi->name);
-        m->storage = bi->is_storage != 0;
-        m->atomic = bi->is_atomic_counter != 0;
-        snprintf(m->name, sizeof m->name, "%s", bi->name);
+        /* an array of blocks: one GL block per element, "B[i][j]", at consecutive bindings */
+        int count = 1;
+        for (int k = 0; k < bi->array_ndims; k++)
+            count *= bi->array_dims[k];
+        for (int e = 0; e < count && p->n_blocks[stage] < GMF_MAX_BLOCKS; e++) {
+            gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
+            m->model_binding = bi->binding + e;
+            m->explicit_binding = bi->name && block_has_layout_binding(source, bi->name);
+            m->storage = bi->is_storage != 0;
+            m->atomic = bi->is_atomic_counter != 0;
+            int len = snprintf(m->name, sizeof m->name, "%s", bi->name);
+            for (int k = 0, rest = e, below = count; k < bi->array_ndims; k++) {
+                below /= bi->array_dims[k];
+                if (len >= 0 && (size_t)len < sizeof m->name)
+                    len += snprintf(m->name + len, sizeof m->name - (size_t)len, "[%d]",
+                                    rest / below);
+                rest %= below;
+            }
+        }
     }
 }
 
@@ -884,6 +947,10 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
     else
         p->info.num_varyings = 0;
     p->info.num_clip_dist = p->n_clip;
+    p->info.num_cull_dist = p->gs || p->tes ? 0 : p->n_cull;
+    p->user_clip = !p->gs && !p->tes && p->n_clip == 0 && p->n_cull == 0;
+    if (p->user_clip)
+        p->info.num_clip_dist = GM_PIPE_MAX_CLIP_DIST;
     p->info.vs_writes_point_size = p->psize_var >= 0;
     if (p->gs)
         gmf_gs_finish(p);
@@ -917,6 +984,7 @@ gmf_prog *gmf_prog_from_sources(gmf_runner *r, const struct sm_context *c,
     p->link_count = sp ? sp->link_count : 0;
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
+    p->fs_cull_var = p->fs_cull_slot = p->cull_var = p->clipv_var = -1;
     r->totals.programs_compiled++;
     compile_stages(r, c, sp, p, src, n, label);
     if (!p->ok)
@@ -934,6 +1002,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->link_count = sp->link_count;
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
+    p->fs_cull_var = p->fs_cull_slot = p->cull_var = p->clipv_var = -1;
     if (compile_compute(p, sp)) {
         r->totals.programs_compiled++;
         return p;

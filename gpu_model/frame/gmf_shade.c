@@ -124,6 +124,10 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
     uint32_t (*pos)[GM_LANES] = p->pos_var >= 0 ? gm_warp_var_lanes(w, p->pos_var) : NULL;
     uint32_t (*ps)[GM_LANES] = p->psize_var >= 0 ? gm_warp_var_lanes(w, p->psize_var) : NULL;
     uint32_t (*cd)[GM_LANES] = p->clip_var >= 0 ? gm_warp_var_lanes(w, p->clip_var) : NULL;
+    uint32_t (*cu)[GM_LANES] = p->cull_var >= 0 && p->n_cull > 0 ? gm_warp_var_lanes(w, p->cull_var)
+                                                                 : NULL;
+    uint32_t (*clipv)[GM_LANES] = p->user_clip && !p->gs && p->clipv_var >= 0
+                                      ? gm_warp_var_lanes(w, p->clipv_var) : NULL;
     for (int l = 0; l < count; l++) {
         gm_pipe_vertex *o = &out[l];
         memset(o, 0, sizeof *o);
@@ -135,7 +139,20 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
         if (cd)
             for (int k = 0; k < p->n_clip; k++)
                 memcpy(&o->clip_dist[k], &cd[p->clip_off + k][l], 4);
+        if (p->user_clip && !p->gs) {
+            float cv[4];
+            for (int k = 0; clipv && k < 4; k++)
+                memcpy(&cv[k], &clipv[k][l], 4);
+            gmf_user_clip_dist(d, clipv ? cv : o->pos, o->clip_dist);
+        }
+        if (cu)   /* cull distances after the clip distances (gm_pipe_shader_info) */
+            for (int k = 0; k < p->n_cull; k++)
+                memcpy(&o->clip_dist[p->n_clip + k], &cu[p->cull_off + k][l], 4);
     }
+    if (cu && p->fs_cull_slot >= 0)
+        for (int l = 0; l < count; l++)
+            for (int k = 0; k < p->fs_cull_n; k++)
+                memcpy(&out[l].var[p->fs_cull_slot + k / 4][k % 4], &cu[p->cull_off + k][l], 4);
     /* clip distances the fragment shader reads, as hidden varyings */
     if (cd && p->fs_clip_slot >= 0)
         for (int l = 0; l < count; l++)
@@ -257,6 +274,11 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->fs_clip_var);
         for (int k = 0; k < p->fs_clip_n; k++)
             memcpy(v[k], fw->in[p->fs_clip_slot + k / 4][k % 4], sizeof v[0]);
+    }
+    if (p->fs_cull_slot >= 0) {
+        uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->fs_cull_var);
+        for (int k = 0; k < p->fs_cull_n; k++)
+            memcpy(v[k], fw->in[p->fs_cull_slot + k / 4][k % 4], sizeof v[0]);
     }
     if (p->primid_var >= 0) {
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, p->primid_var);
@@ -525,6 +547,7 @@ void gmf_bind_blocks(gmf_draw_ctx *d, int stage)
 
 void gmf_setup_env(gmf_draw_ctx *d)
 {
+    gmf_user_clip_setup(d);
     memset(&d->units, 0, sizeof d->units);
     for (int s = 0; s < 3; s++) {   /* VS, FS, GS */
         d->env[s].ctx = d;

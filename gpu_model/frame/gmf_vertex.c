@@ -253,6 +253,13 @@ void gmf_fetch_attr(gmf_draw_ctx *d, const gmf_attr *a, int64_t elem, int64_t in
         return;
     }
     int idx = a->index;
+    /* Generic attribute 0 aliases gl_Vertex (compatibility): with its own array off, the
+     * legacy vertex array feeds it (Mesa's ATTRIBUTE_MAP_MODE_POSITION; piglit_draw_rect
+     * draws through glVertexPointer in a compatibility context) */
+    if (idx == 0 && !d->vao->attrib[0].enabled && d->vao->legacy[SM_LA_VERTEX].enabled) {
+        fetch_legacy(d, SM_LA_VERTEX, elem, out, out_int);
+        return;
+    }
     if (idx < 0 || idx >= SM_MAX_VERTEX_ATTRIBS || !d->vao->attrib[idx].enabled) {
         current_value(d, idx, out);
         return;

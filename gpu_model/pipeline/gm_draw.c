@@ -117,6 +117,12 @@ static void setup_raster_state(gm_pipe_context *ctx, gm_raster_state *rs)
 
 /* ---- clipping ---------------------------------------------------------------------- */
 
+/* Cull distances are bits 14..21 of a vertex's clipmask: a primitive whose vertices share
+ * one (all of them outside that cull plane) is dropped, as draw's cull stage does
+ * (cull_distance_is_out: negative, infinite or NaN); they never clip. */
+#define CULL_SHIFT 14
+#define CULL_BITS (((1u << GM_PIPE_MAX_CLIP_DIST) - 1u) << CULL_SHIFT)
+
 static uint32_t compute_clipmask(const gm_pipe_context *ctx, const gm_pipe_vertex *v)
 {
     const gm_pipe_state *st = &ctx->state;
@@ -136,6 +142,13 @@ static uint32_t compute_clipmask(const gm_pipe_context *ctx, const gm_pipe_verte
         float d = v->clip_dist[i];
         if (0.0f > d || isinf(d) || isnan(d))
             m |= 1u << (6 + i);
+    }
+    /* cull distances follow the clip distances in clip_dist[] (gm_pipe_shader_info) */
+    for (int i = 0; i < ctx->info.num_cull_dist &&
+                    ctx->info.num_clip_dist + i < GM_PIPE_MAX_CLIP_DIST; i++) {
+        float d = v->clip_dist[ctx->info.num_clip_dist + i];
+        if (0.0f > d || isinf(d) || isnan(d))
+            m |= 1u << (CULL_SHIFT + i);
     }
     /* NaN positions: llvmpipe's unordered compares flag them outside */
     for (int i = 0; i < 4; i++)
@@ -319,7 +332,7 @@ static void emit_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
 {
     const gm_pipe_state *st = &dc->ctx->state;
     dc->ctx->stats.primitives_in++;
-    uint32_t any = v0->clipmask | v1->clipmask | v2->clipmask;
+    uint32_t any = (v0->clipmask | v1->clipmask | v2->clipmask) & ~CULL_BITS;
     uint32_t all = v0->clipmask & v1->clipmask & v2->clipmask;
     if (!st->rasterizer_discard && all == 0) {
         if (any)
@@ -374,7 +387,7 @@ static void emit_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, b
     dc->ctx->stats.primitives_in++;
     /* the reset travels with the line: lost when clipping drops it */
     dc->stipple_reset = reset;
-    uint32_t any = v0->clipmask | v1->clipmask;
+    uint32_t any = (v0->clipmask | v1->clipmask) & ~CULL_BITS;
     if (!dc->ctx->state.rasterizer_discard && (v0->clipmask & v1->clipmask) == 0) {
         if (any) clip_line(dc, v0, v1, any);
         else gm_line_out(dc, v0, v1);

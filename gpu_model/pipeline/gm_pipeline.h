@@ -241,6 +241,8 @@ typedef struct gm_pipe_shader_info {
     uint8_t interp[GM_PIPE_MAX_VARYINGS];         /* gm_interp_mode per slot */
     uint8_t loc[GM_PIPE_MAX_VARYINGS];            /* gm_interp_loc per slot */
     int num_clip_dist;                            /* gl_ClipDistance array size */
+    int num_cull_dist;                            /* gl_CullDistance array size: in clip_dist[]
+                                                     after the clip distances */
     bool vs_writes_point_size;
     bool fs_writes_depth;
     bool fs_may_discard;
@@ -369,6 +371,10 @@ typedef enum gm_tex_target {
     GM_TEX_CUBE_ARRAY, GM_TEX_RECT, GM_TEX_BUFFER, GM_TEX_2D_MS, GM_TEX_2D_MS_ARRAY
 } gm_tex_target;
 
+/* How a depth texture's value d fills rgba before the texture swizzle (GL_DEPTH_TEXTURE_MODE of
+ * compatibility contexts; core and ES contexts read (d, 0, 0, 1), GM_DEPTH_MODE_RED). */
+enum { GM_DEPTH_MODE_RED, GM_DEPTH_MODE_LUMINANCE, GM_DEPTH_MODE_INTENSITY, GM_DEPTH_MODE_ALPHA };
+
 typedef struct gm_tex_image {
     gm_tex_target target;
     gm_format format;
@@ -377,6 +383,7 @@ typedef struct gm_tex_image {
     int base_level, max_level;             /* GL_TEXTURE_BASE/MAX_LEVEL */
     uint8_t swizzle[4];                    /* 0..3 = R,G,B,A, 4 = ZERO, 5 = ONE */
     bool stencil_mode;                     /* GL_DEPTH_STENCIL_TEXTURE_MODE = STENCIL */
+    uint8_t depth_mode;                    /* GL_DEPTH_TEXTURE_MODE: GM_DEPTH_MODE_* */
     /* buffer textures: level[0] is a width x 1 surface over the buffer range */
 } gm_tex_image;
 

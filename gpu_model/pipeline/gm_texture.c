@@ -113,6 +113,32 @@ static void apply_swizzle(const gm_tex_image *img, float v[4], bool integer)
     }
 }
 
+/* The sampler view swizzle of a depth texture as Mesa's state tracker builds it for llvmpipe
+ * (compute_texture_format_swizzle): GL_DEPTH_TEXTURE_MODE first, then the texture swizzle.
+ * A depth compare broadcasts its result to every channel before the swizzle. GLSL 1.30's
+ * float-returning texture(sampler*Shadow) reads the first channel, and Mesa turns GL_ALPHA
+ * into GL_INTENSITY for such shaders so that it does not read 0; the pre-1.30 shadow*() keep
+ * (0, 0, 0, r). v: (d, 0, 0, 1) as read, or the compare result in v[0]. */
+static void apply_view_swizzle(const gm_tex_image *img, float v[4], bool integer, int shadow)
+{
+    const gm_format_info *fi = gm_format_get(img->format);
+    bool depth = (fi->kind == GM_KIND_DEPTH || fi->kind == GM_KIND_DEPTH_STENCIL) &&
+                 !img->stencil_mode;
+    if (depth || shadow) {
+        float d = v[0];
+        int mode = img->depth_mode;
+        if (shadow == 1 && mode == GM_DEPTH_MODE_ALPHA)
+            mode = GM_DEPTH_MODE_INTENSITY;
+        switch (mode) {
+        case GM_DEPTH_MODE_LUMINANCE: v[0] = v[1] = v[2] = d; v[3] = 1.0f; break;
+        case GM_DEPTH_MODE_INTENSITY: v[0] = v[1] = v[2] = v[3] = d; break;
+        case GM_DEPTH_MODE_ALPHA: v[0] = v[1] = v[2] = 0.0f; v[3] = d; break;
+        default: v[0] = d; v[1] = v[2] = 0.0f; v[3] = 1.0f; break;
+        }
+    }
+    apply_swizzle(img, v, integer && !shadow);
+}
+
 /* ---- addressing ------------------------------------------------------------------- */
 
 static int mirror(int i) { return i >= 0 ? i : -1 - i; }
@@ -542,7 +568,7 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
  * filter for it (others of its vector need linear), with weights snapped to 0 or 1. */
 static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
                             const float coord[4], const gm_lp_lod_sel *sel, bool per_lane_lod,
-                            int nearest_mode, float ref, bool shadow, const int32_t offset[3],
+                            int nearest_mode, float ref, int shadow, const int32_t offset[3],
                             float out[4])
 {
     tex_level_ctx c;
@@ -623,8 +649,7 @@ static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
         for (int ch = 0; ch < 4; ch++) r0[ch] = gm_lp_lerpf(mipf, r0[ch], r1[ch]);
     }
     memcpy(out, r0, sizeof(r0));
-    if (!shadow)
-        apply_swizzle(img, out, c.integer);
+    apply_view_swizzle(img, out, c.integer, shadow);
 }
 
 void gm_tex_level_sample(const gm_tex_image *img, const gm_tex_sampler *smp,
@@ -677,7 +702,7 @@ void gm_tex_sample_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
     in.lod = img->target == GM_TEX_RECT ? 0.0f : lod;
     gm_lp_lod_sel sel;
     gm_lp_lod_select(&in, &sel);
-    sample_selected(img, smp, coord, &sel, true, 0, ref, shadow, offset, out);
+    sample_selected(img, smp, coord, &sel, true, 0, ref, shadow ? 1 : 0, offset, out);
 }
 
 void gm_tex_fetch(const gm_tex_image *img, const int32_t coord[4], int level_or_sample,
@@ -705,7 +730,7 @@ void gm_tex_fetch(const gm_tex_image *img, const int32_t coord[4], int level_or_
     if (x < 0 || y < 0 || z < 0 || x >= s->width || y >= s->height || z >= s->depth)
         return;
     read_texel(img, s, x, y, z, sample, out);
-    apply_swizzle(img, out, is_int_format(img->format));
+    apply_view_swizzle(img, out, is_int_format(img->format), 0);
 }
 
 int gm_tex_size(const gm_tex_image *img, int lod, int32_t size[3])
@@ -911,8 +936,9 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                         if ((req->mask >> k) & 1)
                             quad_lin |= sels[k].minified ? min_lin : mag_lin;
                     int mode = min_lin != mag_lin && !lin_l && quad_lin ? 1 : 0;
+                    int shadow = req->shadow ? (req->legacy_shadow ? 2 : 1) : 0;
                     sample_selected(img, smp, coord, &sels[l], per_lane[l], mode, req->dref[l],
-                                    req->shadow != 0, req->has_offset ? off : NULL, r);
+                                    shadow, req->has_offset ? off : NULL, r);
                 }
             } else {
                 /* gather: the 4 texels of the bilinear footprint at the base level,

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/player/pass_reset_internal.h"
+/* Every GL enum from the registry (guarded: the names glcorearb.h already has keep its definition). */
+#include "statemodel/sm_gl_enums.h"
 
 #define EMIT(ctx, cmd, n, ...) pr_emit(&p->reset, ctx, GLR_CMD_##cmd, n, __VA_ARGS__)
 #define DIFF(a, b) (memcmp(&(a), &(b), sizeof(a)) != 0)
@@ -21,12 +23,13 @@ static void sampling(struct glrh_reset *p, uint32_t ctx, bool texture, uint32_t 
         { GL_TEXTURE_WRAP_S, a->wrap_s, b->wrap_s }, { GL_TEXTURE_WRAP_T, a->wrap_t, b->wrap_t },
         { GL_TEXTURE_WRAP_R, a->wrap_r, b->wrap_r }, { GL_TEXTURE_COMPARE_MODE, a->compare_mode, b->compare_mode },
         { GL_TEXTURE_COMPARE_FUNC, a->compare_func, b->compare_func },
-        { 0x8A48 /* GL_TEXTURE_SRGB_DECODE_EXT */, a->srgb_decode, b->srgb_decode },
+        { GL_TEXTURE_SRGB_DECODE_EXT, a->srgb_decode, b->srgb_decode },
         { GL_TEXTURE_BASE_LEVEL, (uint32_t)a->base_level, (uint32_t)b->base_level },
         { GL_TEXTURE_MAX_LEVEL, (uint32_t)a->max_level, (uint32_t)b->max_level },
         { GL_TEXTURE_SWIZZLE_R, a->swizzle[0], b->swizzle[0] }, { GL_TEXTURE_SWIZZLE_G, a->swizzle[1], b->swizzle[1] },
         { GL_TEXTURE_SWIZZLE_B, a->swizzle[2], b->swizzle[2] }, { GL_TEXTURE_SWIZZLE_A, a->swizzle[3], b->swizzle[3] },
         { GL_DEPTH_STENCIL_TEXTURE_MODE, a->depth_stencil_mode, b->depth_stencil_mode },
+        { GL_DEPTH_TEXTURE_MODE, a->depth_texture_mode, b->depth_texture_mode },
     };
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (!texture && i >= 8)
@@ -36,7 +39,7 @@ static void sampling(struct glrh_reset *p, uint32_t ctx, bool texture, uint32_t 
     }
     struct { uint32_t pname; float v, w; } fl[] = {
         { GL_TEXTURE_MIN_LOD, a->min_lod, b->min_lod }, { GL_TEXTURE_MAX_LOD, a->max_lod, b->max_lod },
-        { GL_TEXTURE_LOD_BIAS, a->lod_bias, b->lod_bias }, { 0x84FE /* GL_TEXTURE_MAX_ANISOTROPY */, a->max_anisotropy, b->max_anisotropy },
+        { GL_TEXTURE_LOD_BIAS, a->lod_bias, b->lod_bias }, { GL_TEXTURE_MAX_ANISOTROPY, a->max_anisotropy, b->max_anisotropy },
     };
     for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
         if (fl[i].v != fl[i].w)
@@ -354,7 +357,8 @@ static void enable_i(struct glrh_reset *p, uint32_t ctx, uint32_t cap, uint32_t 
 static bool is_unit_cap(uint32_t cap)
 {
     return cap == GL_TEXTURE_1D || cap == GL_TEXTURE_2D || cap == GL_TEXTURE_3D || cap == GL_TEXTURE_CUBE_MAP ||
-           cap == GL_TEXTURE_RECTANGLE || cap == 0x0C60 || cap == 0x0C61 || cap == 0x0C62 || cap == 0x0C63;
+           cap == GL_TEXTURE_RECTANGLE || cap == GL_TEXTURE_GEN_S || cap == GL_TEXTURE_GEN_T || cap == GL_TEXTURE_GEN_R ||
+           cap == GL_TEXTURE_GEN_Q;
 }
 
 /* Returns whether it switched the active texture unit (legacy per-unit enables). */

@@ -143,7 +143,7 @@ static char *replace(const char *s, const char *from, const char *to)
 static void test_version1(struct sm_state *s)
 {
     char *json = sm_to_json(s);
-    char *old = json ? replace(json, "\"version\":5", "\"version\":1") : NULL;
+    char *old = json ? replace(json, "\"version\":6", "\"version\":1") : NULL;
     char err[200] = "";
     struct sm_state *v1 = old ? sm_from_json(old, err, sizeof err) : NULL;
     if (!v1)
@@ -170,8 +170,8 @@ static void test_corrupt_json(struct sm_state *s)
         free(t);
     }
     static const char *const edits[][2] = {
-        { "\"version\":5", "\"version\":\"one\"" },
-        { "\"version\":5", "\"version\":99" },
+        { "\"version\":6", "\"version\":\"one\"" },
+        { "\"version\":6", "\"version\":99" },
         { "\"format\":\"glreplay-statemodel\"", "\"format\":\"other\"" },
         { "\"GL_LINEAR_MIPMAP_LINEAR\"", "\"GL_NO_SUCH_ENUM\"" },
         { "\"share_groups\"", "\"share_grupos\"" },
