@@ -29,6 +29,7 @@ void sm_register_matrix(sm_apply_fn *tab);
 void sm_register_current(sm_apply_fn *tab);   /* glColor*, glVertex*, ... (sm_current.h) */
 void sm_register_arb_program(sm_apply_fn *tab);
 void sm_register_fixed(sm_apply_fn *tab);   /* sm_apply_fixed.c */
+void sm_register_spirv(sm_apply_fn *tab);   /* sm_apply_spirv.c */
 void sm_register_legacy_client(sm_apply_fn *tab);   /* sm_apply_legacy_client.c (from sm_register_fixed) */
 /* Families recognised by command name (glUniform*, glVertexAttrib{1..4}*): registers the handler
  * for a command if its name is one of them. */

@@ -112,6 +112,7 @@ typedef struct gmf_prog {
     char compat_uniform[64];
     bool ff_vs, ff_fs;        /* stages generated from fixed-function state (gmf_ffunc.c) */
     bool ff_point_size;       /* the generated vertex stage writes the attenuated size */
+    bool spirv;               /* SPIR-V shaders (gmf_spirv.c): no names, explicit layout only */
     /* uniform / storage blocks per stage (0 VS/CS, 1 FS, 2 GS): model binding -> block name */
     gmf_block_map blocks[3][GMF_MAX_BLOCKS];
     int n_blocks[3];
@@ -343,6 +344,16 @@ void gmf_prog_free(gmf_prog *p);
 gm_warp *gmf_prog_pool_warp(gmf_prog *p, int stage, int k);
 void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev);
+/* One state-model uniform value as the model's words for an element of `type`; false when
+ * the shapes differ. */
+bool gmf_uniform_words(const gm_program *gp, int type, const struct sm_uniform *u, uint32_t *words,
+                       int max);
+/* SPIR-V programs (gmf_spirv.c): whether sp's shaders are SPIR-V modules; their specialized
+ * modules for the compute stage or for the others, into cr (0, or -1 with cr->log); uniform
+ * values set by location. */
+bool gmf_spirv_program(const struct sm_program *sp);
+int gmf_spirv_compile(const struct sm_program *sp, bool compute, gm_compile_result *cr);
+void gmf_spirv_upload_uniforms(const struct sm_program *sp, gmf_prog *p, gmf_event *ev);
 /* The driver's generic attribute index of a VS input (name). */
 int gmf_prog_attrib_index(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
                           const char *name, int model_location);

@@ -81,7 +81,7 @@ gm_warp *gmf_prog_cs_warp(gmf_prog *p, int k)
 }
 
 static void build_blocks(gmf_prog *p, int stage, const gm_program *gp);
-static void init_opaque(gm_program *gp, const char *source);
+static void init_opaque(gm_program *gp, const char *source, bool spirv);
 
 /* "program N does not compile in the model: " and glslang's log on one line (the log's lines
  * joined by spaces): the first line alone ("fragment shader failed to compile:") says nothing. */
@@ -113,7 +113,8 @@ static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
     char name[48];
     snprintf(name, sizeof name, "program%u.comp", sp->name);
     gm_shader_source src = { GM_STAGE_COMPUTE, source, name };
-    if (gm_compile_program(&src, 1, &p->cr) != 0) {
+    if (p->spirv ? gmf_spirv_compile(sp, true, &p->cr) != 0   /* gmf_spirv.c */
+                 : gm_compile_program(&src, 1, &p->cr) != 0) {
         char label[32];
         snprintf(label, sizeof label, "program %u", sp->name);
         compile_error(p, label);
@@ -126,7 +127,7 @@ static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
         snprintf(p->error, sizeof p->error, "program %u compute shader: %s", sp->name, err);
         return true;
     }
-    init_opaque(p->cs, cs->compiled_source);
+    init_opaque(p->cs, cs->compiled_source, p->spirv);
     p->vw = gm_warp_create(p->cs, 0);
     if (!p->vw) {
         snprintf(p->error, sizeof p->error, "out of memory creating warps");
@@ -593,7 +594,7 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
         const gm_block_info *bi = gm_program_block(gp, b);
         gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
         m->model_binding = bi->binding;
-        m->explicit_binding = bi->name && block_has_layout_binding(source, bi->name);
+        m->explicit_binding = p->spirv || (bi->name && block_has_layout_binding(source, bi->name));
         m->storage = bi->is_storage != 0;
         m->atomic = bi->is_atomic_counter != 0;
         snprintf(m->name, sizeof m->name, "%s", bi->name);
@@ -602,9 +603,10 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
 
 /* Samplers start at unit 0 unless the source gives explicit bindings (GLSL 4.20
  * layout(binding = N)); glslang's automatic bindings are not what GL does. */
-static void init_opaque(gm_program *gp, const char *source)
+static void init_opaque(gm_program *gp, const char *source, bool spirv)
 {
-    bool explicit_bindings = source && strstr(source, "binding");
+    /* SPIR-V: the Binding decoration is the initial unit (0 without one; ARB_gl_spirv). */
+    bool explicit_bindings = spirv || (source && strstr(source, "binding"));
     for (int u = 0; u < gm_program_uniform_count(gp); u++) {
         const gm_uniform_info *ui = gm_program_uniform(gp, u);
         if (!ui->is_opaque)
@@ -817,7 +819,8 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
         snprintf(p->error, sizeof p->error, "%s has no linked shaders", label);
         return;
     }
-    if (gm_compile_program(src, n, &p->cr) != 0) {
+    if (p->spirv ? gmf_spirv_compile(sp, false, &p->cr) != 0   /* gmf_spirv.c */
+                 : gm_compile_program(src, n, &p->cr) != 0) {
         compile_error(p, label);
         return;
     }
@@ -836,7 +839,7 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
                      : "fragment", err);
             return;
         }
-        init_opaque(gp, cs->compiled_source);
+        init_opaque(gp, cs->compiled_source, p->spirv);
         note_compat_uniforms(p, gp);
         if (cs->stage == GM_STAGE_VERTEX) {
             p->vs = gp;
@@ -875,7 +878,7 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
     if (p->tes)
         gmf_tess_build(p);   /* VS -> TCS -> TES -> FS linking (gmf_tess.c) */
     if (p->fs) {
-        if (!p->gs && !p->tes)
+        if (!p->gs && !p->tes && !p->spirv)   /* SPIR-V stages meet by location only */
             link_varyings(p);
         build_fs(p, fs_spirv, fs_words);
     }
@@ -932,6 +935,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->link_count = sp->link_count;
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
+    p->spirv = gmf_spirv_program(sp);
     if (compile_compute(p, sp)) {
         r->totals.programs_compiled++;
         return p;
@@ -1018,7 +1022,7 @@ gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct s
 }
 
 /* Converts one state-model uniform value into the model's words for an element of type t. */
-static bool convert_value(const gm_program *gp, int type, const struct sm_uniform *u,
+bool gmf_uniform_words(const gm_program *gp, int type, const struct sm_uniform *u,
                           uint32_t *words, int max)
 {
     gm_type_desc t;
@@ -1084,7 +1088,7 @@ static void upload_name(const struct sm_program *sp, gm_program *gp, const char 
             gm_program_set_uniform(gp, u, e, 1, &unit);
             continue;
         }
-        if (!convert_value(gp, type, su, words, 32)) {
+        if (!gmf_uniform_words(gp, type, su, words, 32)) {
             gmf_note(ev, "uniform %s: value of another shape or 64-bit type", name);
             continue;
         }
@@ -1096,7 +1100,9 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev)
 {
     (void)r;
-    for (uint32_t i = 0; sp && i < sp->n_uniform_names; i++) {
+    if (p->spirv)
+        gmf_spirv_upload_uniforms(sp, p, ev);   /* by location: gmf_spirv.c */
+    for (uint32_t i = 0; sp && !p->spirv && i < sp->n_uniform_names; i++) {
         const struct sm_name_binding *nb = &sp->uniform_names[i];
         if (!nb->name || (int32_t)nb->index < 0)
             continue;
@@ -1111,7 +1117,7 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
             upload_name(sp, p->tes, nb->name, (int32_t)nb->index, ev);
     }
     /* Values set at locations the program never named cannot be placed. */
-    for (uint32_t i = 0; sp && i < sp->n_uniforms; i++) {
+    for (uint32_t i = 0; sp && !p->spirv && i < sp->n_uniforms; i++) {
         int32_t loc = sp->uniforms[i].location;
         bool named = false;
         for (uint32_t k = 0; k < sp->n_uniform_names && !named; k++) {
