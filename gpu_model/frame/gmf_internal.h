@@ -348,6 +348,17 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
  * the shapes differ. */
 bool gmf_uniform_words(const gm_program *gp, int type, const struct sm_uniform *u, uint32_t *words,
                        int max);
+/* One output of a transform feedback capture (gmf_xfb.c): a variable's words (var >= 0) or
+ * skipped words (var < 0). */
+typedef struct gmf_xfb_out {
+    int buffer;
+    int var, word, n;         /* n words from `word` of variable var */
+    uint64_t offset;          /* byte offset inside the buffer's vertex */
+} gmf_xfb_out;
+#define GMF_XFB_MAX_OUTS 64
+/* A SPIR-V vertex module's capture layout from its XfbBuffer/XfbStride/Offset decorations:
+ * 0, or -1 with a note on d->ev. */
+int gmf_spirv_xfb_layout(gmf_draw_ctx *d, gmf_xfb_out *outs, int *n_outs, uint64_t *stride);
 /* SPIR-V programs (gmf_spirv.c): whether sp's shaders are SPIR-V modules; their specialized
  * modules for the compute stage or for the others, into cr (0, or -1 with cr->log); uniform
  * values set by location. */

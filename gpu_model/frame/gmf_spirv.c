@@ -113,3 +113,196 @@ void gmf_spirv_upload_uniforms(const struct sm_program *sp, gmf_prog *p, gmf_eve
         for (size_t s = 0; s < sizeof st / sizeof *st; s++)
             set_at(st[s], &sp->uniforms[i], ev);
 }
+
+/* ---- transform feedback (GL 4.6 section 11.1.2.1; SPIR-V's Xfb execution mode) ----
+ * A SPIR-V program names no varyings: each Output variable decorated with XfbBuffer is captured
+ * at its Offset (or, for a block, each member with an Offset), into a buffer whose vertex stride
+ * is its XfbStride. The model's types are indexed by SPIR-V id, so the decorations read here
+ * from the module apply to the types gm_type_get describes. */
+
+typedef struct xfb_deco {
+    uint32_t bound;
+    int32_t *offset, *buffer, *stride, *location;   /* per id; -1 when absent */
+    int32_t **member_offset;                        /* per struct id: per member; NULL */
+    uint32_t *n_members;
+    uint8_t *output;                                /* Output variables */
+} xfb_deco;
+
+static void xfb_deco_free(xfb_deco *x)
+{
+    for (uint32_t i = 0; x->member_offset && i < x->bound; i++)
+        free(x->member_offset[i]);
+    free(x->member_offset);
+    free(x->n_members);
+    free(x->offset);
+    free(x->buffer);
+    free(x->stride);
+    free(x->location);
+    free(x->output);
+}
+
+static int xfb_deco_read(xfb_deco *x, const uint32_t *w, size_t wc)
+{
+    memset(x, 0, sizeof *x);
+    if (!w || wc < 5 || w[3] == 0 || w[3] > (1u << 22))
+        return -1;
+    uint32_t b = x->bound = w[3];
+    x->offset = malloc(b * sizeof *x->offset);
+    x->buffer = malloc(b * sizeof *x->buffer);
+    x->stride = malloc(b * sizeof *x->stride);
+    x->location = malloc(b * sizeof *x->location);
+    x->member_offset = calloc(b, sizeof *x->member_offset);
+    x->n_members = calloc(b, sizeof *x->n_members);
+    x->output = calloc(b, 1);
+    if (!x->offset || !x->buffer || !x->stride || !x->location || !x->member_offset ||
+        !x->n_members || !x->output)
+        return -1;
+    for (uint32_t i = 0; i < b; i++)
+        x->offset[i] = x->buffer[i] = x->stride[i] = x->location[i] = -1;
+    for (size_t i = 5; i < wc;) {
+        uint32_t op = w[i] & 0xffffu, len = w[i] >> 16;
+        if (len == 0 || len > wc - i)
+            return -1;   /* the decoder accepted the module: cannot happen */
+        if (op == 71 /* OpDecorate */ && len >= 4 && w[i + 1] < b) {
+            int32_t v = (int32_t)w[i + 3];
+            switch (w[i + 2]) {
+            case 35: x->offset[w[i + 1]] = v; break;      /* Offset */
+            case 36: x->buffer[w[i + 1]] = v; break;      /* XfbBuffer */
+            case 37: x->stride[w[i + 1]] = v; break;      /* XfbStride */
+            case 30: x->location[w[i + 1]] = v; break;    /* Location */
+            default: break;
+            }
+        } else if (op == 72 /* OpMemberDecorate */ && len >= 5 && w[i + 1] < b &&
+                   w[i + 3] == 35 && w[i + 2] < 4096) {
+            uint32_t id = w[i + 1], m = w[i + 2];
+            if (m >= x->n_members[id]) {
+                int32_t *n = realloc(x->member_offset[id], (m + 1) * sizeof *n);
+                if (!n)
+                    return -1;
+                for (uint32_t k = x->n_members[id]; k <= m; k++)
+                    n[k] = -1;
+                x->member_offset[id] = n;
+                x->n_members[id] = m + 1;
+            }
+            x->member_offset[id][m] = (int32_t)w[i + 4];
+        } else if (op == 59 /* OpVariable */ && len >= 4 && w[i + 2] < b && w[i + 3] == 3 /* Output */) {
+            x->output[w[i + 2]] = 1;
+        }
+        i += len;
+    }
+    return 0;
+}
+
+static int32_t member_offset(const xfb_deco *x, int type, int m)
+{
+    return type >= 0 && (uint32_t)type < x->bound && (uint32_t)m < x->n_members[type]
+               ? x->member_offset[type][m] : -1;
+}
+
+/* Bytes a value of `type` takes in a capture buffer (struct: its last decorated member's end). */
+static int64_t xfb_size(const gm_program *vs, const xfb_deco *x, int type)
+{
+    gm_type_desc t;
+    if (gm_type_get(vs, type, &t) != 0)
+        return 0;
+    if (t.kind == GM_TYPE_ARRAY)
+        return (int64_t)t.length * xfb_size(vs, x, t.element);
+    if (t.kind != GM_TYPE_STRUCT)
+        return 4 * (int64_t)t.components;
+    int64_t end = 0;
+    for (int m = 0; m < t.length; m++) {
+        int mt, off;
+        int32_t mo = member_offset(x, type, m);
+        if (mo >= 0 && gm_type_member(vs, type, m, &mt, NULL, &off) == 0 && mo + xfb_size(vs, x, mt) > end)
+            end = mo + xfb_size(vs, x, mt);
+    }
+    return end;
+}
+
+/* Adds the outputs of a value of `type` at model word `word` of var, captured at byte `at`. */
+static int xfb_flatten(gmf_draw_ctx *d, const xfb_deco *x, int var, int type, int word, int64_t at,
+                       int buffer, bool members_only, gmf_xfb_out *outs, int *n)
+{
+    const gm_program *vs = d->p->vs;
+    gm_type_desc t;
+    if (gm_type_get(vs, type, &t) != 0)
+        return -1;
+    if (t.kind == GM_TYPE_STRUCT) {
+        for (int m = 0; m < t.length; m++) {
+            int mt, off;
+            int32_t mo = member_offset(x, type, m);
+            if (mo < 0 || gm_type_member(vs, type, m, &mt, NULL, &off) != 0)
+                continue;   /* a block member without an Offset is not captured */
+            if (xfb_flatten(d, x, var, mt, word + off, at + mo, buffer, false, outs, n))
+                return -1;
+        }
+        return 0;
+    }
+    if (members_only)
+        return 0;
+    if (t.kind == GM_TYPE_ARRAY) {
+        gm_type_desc e;
+        if (gm_type_get(vs, t.element, &e) != 0)
+            return -1;
+        int64_t es = xfb_size(vs, x, t.element);
+        for (int i = 0; i < t.length; i++)
+            if (xfb_flatten(d, x, var, t.element, word + i * e.components, at + i * es, buffer, false,
+                            outs, n))
+                return -1;
+        return 0;
+    }
+    if (*n >= GMF_XFB_MAX_OUTS) {
+        gmf_note(d->ev, "transform feedback: too many buffers or varyings");
+        return -1;
+    }
+    outs[(*n)++] = (gmf_xfb_out){ buffer, var, word, t.components, (uint64_t)at };
+    return 0;
+}
+
+int gmf_spirv_xfb_layout(gmf_draw_ctx *d, gmf_xfb_out *outs, int *n_outs, uint64_t *stride)
+{
+    const gm_program *vs = d->p->vs;
+    const gm_compiled_shader *cs = NULL;
+    for (int i = 0; i < d->p->cr.shader_count; i++)
+        if (d->p->cr.shaders[i].stage == GM_STAGE_VERTEX)
+            cs = &d->p->cr.shaders[i];
+    *n_outs = 0;
+    memset(stride, 0, sizeof(uint64_t) * SM_MAX_TFB_BUFFERS);
+    xfb_deco x;
+    if (!cs || xfb_deco_read(&x, cs->spirv, cs->word_count) != 0) {
+        xfb_deco_free(&x);
+        gmf_note(d->ev, "transform feedback: the vertex module's decorations could not be read");
+        return -1;
+    }
+    int rc = 0;
+    for (uint32_t id = 0; id < x.bound && rc == 0; id++) {
+        if (!x.output[id] || x.buffer[id] < 0)
+            continue;
+        if (x.buffer[id] >= SM_MAX_TFB_BUFFERS) {
+            gmf_note(d->ev, "transform feedback: XfbBuffer %d past the limit", x.buffer[id]);
+            rc = -1;
+            break;
+        }
+        /* the model's variable: the output with the same Location (gl_spirv requires one) */
+        int var = -1;
+        for (int i = 0; i < gm_program_output_count(vs) && var < 0; i++) {
+            const gm_var_info *vi = gm_program_var(vs, gm_program_output_var(vs, i));
+            if (vi->builtin < 0 && x.location[id] >= 0 && vi->location == x.location[id])
+                var = gm_program_output_var(vs, i);
+        }
+        if (var < 0) {
+            if (x.offset[id] >= 0) {
+                gmf_note(d->ev, "transform feedback: captured output without a Location");
+                rc = -1;
+            }
+            continue;
+        }
+        if (x.stride[id] > 0)
+            stride[x.buffer[id]] = (uint64_t)x.stride[id];
+        int type = gm_program_var(vs, var)->type;
+        rc = xfb_flatten(d, &x, var, type, 0, x.offset[id] >= 0 ? x.offset[id] : 0, x.buffer[id],
+                         x.offset[id] < 0, outs, n_outs);
+    }
+    xfb_deco_free(&x);
+    return rc;
+}
