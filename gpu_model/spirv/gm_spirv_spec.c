@@ -7,6 +7,7 @@
 
 #include <spirv/unified1/spirv.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,124 @@ static bool literal_is(const uint32_t *w, uint32_t at, uint32_t len, const char 
     const char *lit = (const char *)(w + at);
     size_t n = strnlen(lit, max);
     return n < max && strcmp(lit, s) == 0;   /* unterminated: not a valid literal */
+}
+
+/* Scalar 32-bit constants known after specialization, for folding OpSpecConstantOp. */
+typedef struct {
+    uint8_t *type_kind;   /* per type id: 1 bool, 2 int32, 3 uint32, 4 float32 */
+    uint8_t *known;       /* per id: value[] holds its constant value */
+    uint32_t *value;
+    uint32_t bound;
+} folder;
+
+/* The value of OpSpecConstantOp `sop` on scalar operands a, b, c (SPIR-V 2.12: the opcodes
+ * allowed in shaders); false when not folded (vectors, other opcodes): the decoder then
+ * reports the instruction it cannot take. */
+static bool fold_op(uint32_t sop, uint32_t a, uint32_t b, uint32_t c, int nops, uint32_t *r)
+{
+    int32_t sa = (int32_t)a, sb = (int32_t)b;
+    if (nops == 1) {
+        switch (sop) {
+        case SpvOpSNegate: *r = (uint32_t)-(int64_t)sa; return true;
+        case SpvOpNot: *r = ~a; return true;
+        case SpvOpLogicalNot: *r = !a; return true;
+        case SpvOpSConvert: case SpvOpUConvert: *r = a; return true;   /* 32 to 32 bits */
+        default: return false;
+        }
+    }
+    if (nops == 3)
+        return sop == SpvOpSelect ? (*r = a ? b : c, true) : false;
+    if (nops != 2)
+        return false;
+    switch (sop) {
+    case SpvOpIAdd: *r = a + b; return true;
+    case SpvOpISub: *r = a - b; return true;
+    case SpvOpIMul: *r = a * b; return true;
+    case SpvOpUDiv: *r = b ? a / b : 0; return true;
+    case SpvOpSDiv: *r = b && !(sa == INT32_MIN && sb == -1) ? (uint32_t)(sa / sb) : 0; return true;
+    case SpvOpUMod: *r = b ? a % b : 0; return true;
+    case SpvOpSRem: *r = b && sb != -1 ? (uint32_t)(sa % sb) : 0; return true;
+    case SpvOpSMod: {
+        if (!b || sb == -1) { *r = 0; return true; }
+        int32_t m = sa % sb;
+        *r = (uint32_t)(m && ((m < 0) != (sb < 0)) ? m + sb : m);
+        return true;
+    }
+    case SpvOpShiftRightLogical: *r = a >> (b & 31); return true;
+    case SpvOpShiftRightArithmetic: *r = (uint32_t)(sa >> (b & 31)); return true;
+    case SpvOpShiftLeftLogical: *r = a << (b & 31); return true;
+    case SpvOpBitwiseOr: *r = a | b; return true;
+    case SpvOpBitwiseXor: *r = a ^ b; return true;
+    case SpvOpBitwiseAnd: *r = a & b; return true;
+    case SpvOpLogicalOr: *r = a || b; return true;
+    case SpvOpLogicalAnd: *r = a && b; return true;
+    case SpvOpLogicalEqual: *r = !a == !b; return true;
+    case SpvOpLogicalNotEqual: *r = !a != !b; return true;
+    case SpvOpIEqual: *r = a == b; return true;
+    case SpvOpINotEqual: *r = a != b; return true;
+    case SpvOpULessThan: *r = a < b; return true;
+    case SpvOpSLessThan: *r = sa < sb; return true;
+    case SpvOpUGreaterThan: *r = a > b; return true;
+    case SpvOpSGreaterThan: *r = sa > sb; return true;
+    case SpvOpULessThanEqual: *r = a <= b; return true;
+    case SpvOpSLessThanEqual: *r = sa <= sb; return true;
+    case SpvOpUGreaterThanEqual: *r = a >= b; return true;
+    case SpvOpSGreaterThanEqual: *r = sa >= sb; return true;
+    default: return false;
+    }
+}
+
+/* Records a scalar constant, or rewrites a foldable OpSpecConstantOp at w (len words) into an
+ * OpConstant/OpConstantTrue/False in place (never longer). Returns the instruction's new length. */
+static uint32_t fold(folder *f, uint32_t *w, uint32_t len)
+{
+    uint32_t op = w[0] & 0xffffu;
+    if ((op == SpvOpTypeBool && len >= 2) || ((op == SpvOpTypeInt || op == SpvOpTypeFloat) && len >= 3)) {
+        if (w[1] < f->bound && (op == SpvOpTypeBool || w[2] == 32))
+            f->type_kind[w[1]] = op == SpvOpTypeBool ? 1 : op == SpvOpTypeFloat ? 4 : len >= 4 && w[3] ? 2 : 3;
+        return len;
+    }
+    if (len < 3 || w[1] >= f->bound || w[2] >= f->bound || !f->type_kind[w[1]])
+        return len;
+    uint32_t id = w[2];
+    switch (op) {
+    case SpvOpConstant: case SpvOpSpecConstant:
+        if (len == 4) {
+            f->known[id] = 1;
+            f->value[id] = w[3];
+        }
+        return len;
+    case SpvOpConstantTrue: case SpvOpSpecConstantTrue:
+    case SpvOpConstantFalse: case SpvOpSpecConstantFalse:
+        f->known[id] = 1;
+        f->value[id] = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
+        return len;
+    case SpvOpSpecConstantOp: {
+        if (len < 5 || len > 7)
+            return len;
+        uint32_t ops[3] = { 0, 0, 0 };
+        int n = (int)len - 4;
+        for (int k = 0; k < n; k++) {
+            if (w[4 + k] >= f->bound || !f->known[w[4 + k]])
+                return len;
+            ops[k] = f->value[w[4 + k]];
+        }
+        uint32_t r;
+        if (!fold_op(w[3], ops[0], ops[1], ops[2], n, &r))
+            return len;
+        f->known[id] = 1;
+        f->value[id] = r;
+        if (f->type_kind[w[1]] == 1) {
+            w[0] = (3u << 16) | (r ? SpvOpConstantTrue : SpvOpConstantFalse);
+            return 3;
+        }
+        w[0] = (4u << 16) | SpvOpConstant;
+        w[3] = r;
+        return 4;
+    }
+    default:
+        return len;
+    }
 }
 
 uint32_t *gm_spirv_specialize(const void *bytes, size_t size, const char *entry, uint32_t exec_model,
@@ -72,10 +191,14 @@ uint32_t *gm_spirv_specialize(const void *bytes, size_t size, const char *entry,
     /* Pass 1: the chosen entry point's function id, and the SpecId of each id. */
     int64_t *spec_of = malloc((size_t)bound * sizeof *spec_of);
     bool *used = calloc(n ? n : 1, sizeof *used);
-    if (!spec_of || !used) {
+    folder f = { calloc(bound, 1), calloc(bound, 1), calloc(bound, sizeof(uint32_t)), bound };
+    if (!spec_of || !used || !f.type_kind || !f.known || !f.value) {
         fail(err, err_size, "out of memory");
         free(spec_of);
         free(used);
+        free(f.type_kind);
+        free(f.known);
+        free(f.value);
         free(w);
         return NULL;
     }
@@ -136,7 +259,7 @@ uint32_t *gm_spirv_specialize(const void *bytes, size_t size, const char *entry,
         }
         if (keep) {
             memmove(w + out, w + i, (size_t)len * 4);
-            out += len;
+            out += fold(&f, w + out, len);   /* constants after specialization */
         }
         i += len;
     }
@@ -147,6 +270,9 @@ uint32_t *gm_spirv_specialize(const void *bytes, size_t size, const char *entry,
         }
     free(spec_of);
     free(used);
+    free(f.type_kind);
+    free(f.known);
+    free(f.value);
     if (bad) {
         free(w);
         return NULL;

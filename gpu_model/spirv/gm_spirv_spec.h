@@ -14,7 +14,8 @@
  * Returns the specialized module as malloc'd host-order words (*words_out of them): every
  * OpEntryPoint but the chosen one and the execution modes of other entry points removed, and
  * every OpSpecConstant/True/False whose SpecId is given set to its value (the others keep their
- * defaults). NULL with a one-line message in err when the module is malformed, the entry point
+ * defaults), and every OpSpecConstantOp on scalar 32-bit constants that it can evaluate made a
+ * constant. NULL with a one-line message in err when the module is malformed, the entry point
  * is not there for that stage, or a constant id names no specialization constant (the errors
  * glSpecializeShader reports with GL_INVALID_VALUE). */
 uint32_t *gm_spirv_specialize(const void *bytes, size_t size, const char *entry, uint32_t exec_model,
