@@ -542,6 +542,8 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
     case SpvStorageClassAtomicCounter:
         ptr->space = GM_SPACE_BUFFER;
         ptr->bkind = GM_BUFFER_ATOMIC_COUNTER;
+        /* counters sharing a binding sit at their Offset (layout(offset), or SPIR-V's) */
+        ptr->static_addr = d->deco[id].offset > 0 && d->deco[id].offset < (1 << 24) ? d->deco[id].offset : 0;
         klass = GM_VAR_BUFFER;
         break;
     default:
@@ -573,6 +575,7 @@ static void decorate(gm_decoder *d, uint32_t id, uint32_t deco, const uint32_t *
     case SpvDecorationArrayStride: g->array_stride = (int)a; break;
     case SpvDecorationFlat: g->flat = 1; break;
     case SpvDecorationNoPerspective: g->flat = 2; break;
+    case SpvDecorationOffset: g->offset = (int)a; break;
     default: break;
     }
 }

@@ -11,6 +11,7 @@
 /* Decorations we use, per id. */
 typedef struct {
     int location, binding, builtin, component, block, buffer_block, array_stride, flat;
+    int offset;          /* a variable's Offset (atomic counters: bytes into their buffer) */
 } gm_deco;
 
 /* What is statically known about a pointer value. */
