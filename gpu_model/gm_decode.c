@@ -532,13 +532,28 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
     }
     case SpvStorageClassUniform:
     case SpvStorageClassStorageBuffer:
-    case SpvStorageClassPushConstant:
+    case SpvStorageClassPushConstant: {
+        /* An array (of arrays) of blocks: one buffer binding per element (GL 4.6 section
+         * 7.6.2.2), which the access chain picks (gm_decode_code.c). */
+        const gm_type *bt = t;
+        int elems = 1;
+        while (bt->kind == GM_TYPE_ARRAY && bt->length > 0 && elems <= GM_MAX_BLOCK_ELEMS) {
+            elems *= bt->length;
+            bt = &p->types[bt->elem];
+        }
+        if (bt != t && (bt->kind != GM_TYPE_STRUCT || !(bt->is_block || bt->is_buffer_block)))
+            bt = t, elems = 1;   /* not blocks: an array inside a block's own layout */
+        if (elems > GM_MAX_BLOCK_ELEMS)
+            return gm_dec_fail(d, "array of more than %d blocks", GM_MAX_BLOCK_ELEMS);
         ptr->space = GM_SPACE_BUFFER;
         ptr->static_addr = 0;
-        ptr->bkind = (sc == SpvStorageClassStorageBuffer || t->is_buffer_block)
+        ptr->arrayed = bt != t;
+        ptr->block_elems = elems;
+        ptr->bkind = (sc == SpvStorageClassStorageBuffer || bt->is_buffer_block)
                          ? GM_BUFFER_STORAGE : GM_BUFFER_UNIFORM;
         klass = GM_VAR_BUFFER;
         break;
+    }
     case SpvStorageClassAtomicCounter:
         ptr->space = GM_SPACE_BUFFER;
         ptr->bkind = GM_BUFFER_ATOMIC_COUNTER;
@@ -915,13 +930,16 @@ static int build_interface(gm_decoder *d)
             p->blocks_info = b;
             gm_block_info *bi = &b[p->block_info_count++];
             const gm_type *t = &p->types[v->info.type];
+            while (d->ptr[v->id].arrayed && t->kind == GM_TYPE_ARRAY)
+                t = &p->types[t->elem];   /* the block of an array of blocks */
             bi->name = t->name ? t->name : "";
             bi->instance_name = v->info.name;
             bi->binding = d->ptr[v->id].binding;
+            bi->array_size = d->ptr[v->id].arrayed ? d->ptr[v->id].block_elems : 1;
             bi->is_storage = d->ptr[v->id].bkind == GM_BUFFER_STORAGE;
             bi->is_atomic_counter = d->ptr[v->id].bkind == GM_BUFFER_ATOMIC_COUNTER;
-            bi->size = block_size(p, v->info.type);
-            bi->type = v->info.type;
+            bi->size = block_size(p, (int)(t - p->types));   /* one element's, for arrays */
+            bi->type = (int)(t - p->types);
         }
     }
     p->umem = calloc((size_t)p->umem_words + 1, sizeof *p->umem);

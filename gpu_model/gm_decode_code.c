@@ -189,7 +189,7 @@ static int emit_load(gm_decoder *d, int dst, uint32_t ptr_id)
         if (list < 0)
             return -1;
         return gm_dec_emit(d, GM_OP_BUF_LOAD, n, dst, pr, list, 0,
-                           ((uint32_t)pi->binding << 2) | pi->bkind);
+                           ((uint32_t)pi->binding << 2) | pi->bkind | (pi->arrayed ? GM_BUF_ARRAYED : 0));
     }
     default:
         return gm_dec_fail(d, "load through a pointer of unknown storage");
@@ -217,7 +217,7 @@ static int emit_store(gm_decoder *d, uint32_t ptr_id, int src)
         if (list < 0)
             return -1;
         return gm_dec_emit(d, GM_OP_BUF_STORE, n, 0, pr, list, src,
-                           ((uint32_t)pi->binding << 2) | pi->bkind);
+                           ((uint32_t)pi->binding << 2) | pi->bkind | (pi->arrayed ? GM_BUF_ARRAYED : 0));
     }
     case GM_SPACE_SHARED:
         return gm_dec_emit(d, GM_OP_SH_STORE, n, 0, pr, src, 0, 0);
@@ -283,6 +283,11 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
             next = t->elem;
             stride = buffer ? t->array_stride : p->types[t->elem].ncomp;
             limit = t->length > 0 ? t->length - 1 : 0x3fffffff;
+            if (buffer && pi.block_elems > 1 && t->length > 0) {
+                /* a level of an array of blocks: selects the element (binding + k) */
+                pi.block_elems /= t->length;
+                stride = pi.block_elems << GM_BLOCK_ELEM_SHIFT;
+            }
             break;
         case GM_TYPE_MATRIX:
             next = t->elem;
@@ -884,7 +889,8 @@ static int atomic_op(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc)
     int ax = gm_dec_aux(d, op);
     if (pi->space == GM_SPACE_SHARED)
         return ax < 0 ? -1 : gm_dec_emit(d, GM_OP_SH_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);
-    if (ax < 0 || gm_dec_aux(d, (uint32_t)pi->binding) < 0 || gm_dec_aux(d, pi->bkind) < 0)
+    if (ax < 0 || gm_dec_aux(d, (uint32_t)pi->binding | (pi->arrayed ? GM_BUF_ARRAYED : 0)) < 0 ||
+        gm_dec_aux(d, pi->bkind) < 0)
         return -1;
     d->p->uses_discard |= 0;
     return gm_dec_emit(d, GM_OP_BUF_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);

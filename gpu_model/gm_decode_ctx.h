@@ -24,6 +24,8 @@ typedef struct {
     int row_major;
     int vec_stride;      /* byte stride between vector components (buffers) */
     int output;          /* points into Output storage: helpers must not write */
+    int arrayed;         /* buffers: an array of blocks (GM_BUF_ARRAYED) */
+    int block_elems;     /* blocks still selected by the array levels above the block */
 } gm_ptr;
 
 typedef struct gm_decoder {

@@ -216,6 +216,10 @@ static uint8_t *buffer_base(gm_warp *w, uint32_t x, size_t *size)
 
 void gm_exec_buf_load(gm_warp *w, const gm_inst *in, gm_lanes *out)
 {
+    if (in->x & GM_BUF_ARRAYED) {   /* arrays of blocks: gm_exec_bufarr.c */
+        gm_exec_buf_load_arrayed(w, in, out);
+        return;
+    }
     size_t size;
     const uint8_t *base = buffer_base(w, in->x, &size);
     const uint32_t *addr = w->R[in->a];
@@ -232,6 +236,10 @@ void gm_exec_buf_load(gm_warp *w, const gm_inst *in, gm_lanes *out)
 
 void gm_exec_buf_store(gm_warp *w, const gm_inst *in)
 {
+    if (in->x & GM_BUF_ARRAYED) {   /* arrays of blocks: gm_exec_bufarr.c */
+        gm_exec_buf_store_arrayed(w, in);
+        return;
+    }
     size_t size;
     uint8_t *base = buffer_base(w, in->x, &size);
     if (!base)
@@ -276,6 +284,10 @@ void gm_exec_buf_atomic(gm_warp *w, const gm_inst *in)
 {
     const uint32_t *aux = w->p->aux + in->x;
     uint32_t op = aux[0];
+    if (aux[1] & GM_BUF_ARRAYED) {   /* arrays of blocks: gm_exec_bufarr.c */
+        gm_exec_buf_atomic_arrayed(w, in, atomic_apply);
+        return;
+    }
     size_t size;
     uint8_t *base = buffer_base(w, (aux[1] << 2) | aux[2], &size);
     gm_mask m = w->mask & ~w->helper;

@@ -592,12 +592,20 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
             source = p->cr.shaders[i].compiled_source;
     for (int b = 0; b < gm_program_block_count(gp) && p->n_blocks[stage] < GMF_MAX_BLOCKS; b++) {
         const gm_block_info *bi = gm_program_block(gp, b);
-        gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
-        m->model_binding = bi->binding;
-        m->explicit_binding = p->spirv || (bi->name && block_has_layout_binding(source, bi->name));
-        m->storage = bi->is_storage != 0;
-        m->atomic = bi->is_atomic_counter != 0;
-        snprintf(m->name, sizeof m->name, "%s", bi->name);
+        /* An array of blocks is one block per element, binding + k, named "Block[k]" as GL
+         * names it for glGetUniformBlockIndex (1-D; arrays of arrays go by binding). */
+        int elems = bi->array_size > 1 ? bi->array_size : 1;
+        for (int k = 0; k < elems && p->n_blocks[stage] < GMF_MAX_BLOCKS; k++) {
+            gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
+            m->model_binding = bi->binding + k;
+            m->explicit_binding = p->spirv || (bi->name && block_has_layout_binding(source, bi->name));
+            m->storage = bi->is_storage != 0;
+            m->atomic = bi->is_atomic_counter != 0;
+            if (bi->array_size > 1)
+                snprintf(m->name, sizeof m->name, "%s[%d]", bi->name, k);
+            else
+                snprintf(m->name, sizeof m->name, "%s", bi->name);
+        }
     }
 }
 
