@@ -1104,10 +1104,26 @@ static void upload_name(const struct sm_program *sp, gm_program *gp, const char 
     }
 }
 
+void gmf_prog_upload_stage(const struct sm_context *c, const struct sm_program *sp, gm_program *gp,
+                           gmf_event *ev)
+{
+    for (uint32_t i = 0; i < sp->n_uniform_names; i++) {
+        const struct sm_name_binding *nb = &sp->uniform_names[i];
+        if (nb->name && (int32_t)nb->index >= 0)
+            upload_name(sp, gp, nb->name, (int32_t)nb->index, ev);
+    }
+    upload_legacy_matrices(c, gp);
+    gmf_ff_upload(c, gp);
+}
+
 void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev)
 {
     (void)r;
+    if (p->ppo) {   /* each stage from its own program: gmf_pipeline.c */
+        gmf_ppo_upload(c, p, ev);
+        return;
+    }
     if (p->spirv)
         gmf_spirv_upload_uniforms(sp, p, ev);   /* by location: gmf_spirv.c */
     for (uint32_t i = 0; sp && !p->spirv && i < sp->n_uniform_names; i++) {
