@@ -592,19 +592,28 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
             source = p->cr.shaders[i].compiled_source;
     for (int b = 0; b < gm_program_block_count(gp) && p->n_blocks[stage] < GMF_MAX_BLOCKS; b++) {
         const gm_block_info *bi = gm_program_block(gp, b);
-        /* An array of blocks is one block per element, binding + k, named "Block[k]" as GL
-         * names it for glGetUniformBlockIndex (1-D; arrays of arrays go by binding). */
+        /* An array of blocks is one block per element, binding + k, named "Block[i][j]" as GL
+         * names it for glGetUniformBlockIndex (row-major: k = i * inner + j). */
         int elems = bi->array_size > 1 ? bi->array_size : 1;
+        int dims[8], nd = 0;
+        int var = elems > 1 ? gm_program_find_var(gp, bi->instance_name, GM_VAR_BUFFER) : -1;
+        gm_type_desc td;
+        for (int t = var >= 0 ? gm_program_var(gp, var)->type : -1;
+             t >= 0 && nd < 8 && gm_type_get(gp, t, &td) == 0 && td.kind == GM_TYPE_ARRAY; t = td.element)
+            dims[nd++] = td.length > 0 ? td.length : 1;
         for (int k = 0; k < elems && p->n_blocks[stage] < GMF_MAX_BLOCKS; k++) {
             gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
             m->model_binding = bi->binding + k;
             m->explicit_binding = p->spirv || (bi->name && block_has_layout_binding(source, bi->name));
             m->storage = bi->is_storage != 0;
             m->atomic = bi->is_atomic_counter != 0;
-            if (bi->array_size > 1)
-                snprintf(m->name, sizeof m->name, "%s[%d]", bi->name, k);
-            else
-                snprintf(m->name, sizeof m->name, "%s", bi->name);
+            int at = snprintf(m->name, sizeof m->name, "%s", bi->name);
+            for (int i = 0, rest = k, inner = elems; elems > 1 && i < nd; i++) {
+                inner /= dims[i];
+                if (at >= 0 && (size_t)at < sizeof m->name)
+                    at += snprintf(m->name + at, sizeof m->name - (size_t)at, "[%d]", inner ? rest / inner : 0);
+                rest = inner ? rest % inner : 0;
+            }
         }
     }
 }
