@@ -341,6 +341,31 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
     return 0;
 }
 
+/* OpArrayLength (structure pointer, member): the trailing runtime array of a storage block; its
+ * length depends on the buffer range bound when the shader runs (GM_OP_BUF_LENGTH). */
+static int array_length(gm_decoder *d, const uint32_t *w, unsigned wc)
+{
+    gm_program *p = d->p;
+    if (wc < 5 || w[3] >= p->bound)
+        return gm_dec_fail(d, "short OpArrayLength");
+    int st = pointee_of(d, w[3]);
+    if (st < 0)
+        return -1;
+    const gm_type *t = &p->types[st];
+    const gm_ptr *pi = &d->ptr[w[3]];
+    if (pi->space != GM_SPACE_BUFFER || t->kind != GM_TYPE_STRUCT || w[4] >= (uint32_t)t->length ||
+        p->types[t->members[w[4]]].kind != GM_TYPE_ARRAY || p->types[t->members[w[4]]].length != 0)
+        return gm_dec_fail(d, "OpArrayLength of something other than a block's runtime array");
+    int dst = reg(d, w[2]), pr = reg(d, w[3]);
+    if (dst < 0 || pr < 0)
+        return -1;
+    int ax = gm_dec_aux(d, (uint32_t)t->member_byte_off[w[4]]);
+    if (ax < 0 || gm_dec_aux(d, (uint32_t)p->types[t->members[w[4]]].array_stride) < 0)
+        return -1;
+    return gm_dec_emit(d, GM_OP_BUF_LENGTH, 1, dst, pr, ax, 0,
+                       ((uint32_t)pi->binding << 2) | pi->bkind | (pi->arrayed ? GM_BUF_ARRAYED : 0));
+}
+
 /* Word offset inside a composite for OpCompositeExtract/Insert literal indexes. */
 static int composite_offset(gm_decoder *d, int type, const uint32_t *idx, unsigned n, int *out_type)
 {
@@ -1207,6 +1232,8 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     case SpvOpAccessChain:
     case SpvOpInBoundsAccessChain:
         return access_chain(d, w, wc);
+    case SpvOpArrayLength:
+        return array_length(d, w, wc);
     case SpvOpCompositeConstruct: {
         int dst = reg(d, w[2]);
         if (dst < 0)

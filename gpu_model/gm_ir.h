@@ -156,6 +156,9 @@ typedef enum {
      * form llvmpipe-sized subgroups (gm_warp_set_subgroups). x = gm_sg_op | operand words << 8;
      * a = value, b = invocation index (read_invocation). n = result words. */
     GM_OP_SUBGROUP,
+    /* OpArrayLength: d = elements of a block's trailing runtime array in the buffer bound at
+     * binding x (GM_BUF_ARRAYED: + the element in a[lane]); aux[b]: its byte offset, stride */
+    GM_OP_BUF_LENGTH,
     GM_OP_COUNT
 } gm_opcode;
 

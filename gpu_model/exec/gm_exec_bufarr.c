@@ -1,7 +1,8 @@
-/* Loads, stores and atomics on an element of an array of blocks (GM_BUF_ARRAYED, gm_ir.h):
- * each lane may address another element, so the buffer is looked up per lane at the declared
- * binding + the element its address carries; the byte offset below GM_BLOCK_ELEM_SHIFT is
- * bounds-checked against that element's buffer as gm_exec_res.c checks a single block's. */
+/* Loads, stores and atomics on an element of an array of blocks (GM_BUF_ARRAYED, gm_ir.h): each
+ * lane may address another element, so the buffer is looked up per lane at the declared binding
+ * + the element its address carries; the byte offset below GM_BLOCK_ELEM_SHIFT is bounds-checked
+ * against that element's buffer as gm_exec_res.c checks a single block's. And OpArrayLength,
+ * which needs the bound buffer's size at run time. */
 #include "gm_exec.h"
 
 #include <string.h>
@@ -94,5 +95,30 @@ void gm_exec_buf_atomic_arrayed(gm_warp *w, const gm_inst *in,
             memcpy(base + off, &nv, 4);
         }
         w->R[in->d][l] = old;
+    }
+}
+
+/* OpArrayLength: how many elements of the block's trailing runtime array the bound range holds
+ * (GL 4.6 section 7.6.2.2: the buffer range's size minus the array's offset, over its stride;
+ * 0 when nothing is bound or the range ends before the array). */
+void gm_exec_buf_length(gm_warp *w, const gm_inst *in, gm_lanes *out)
+{
+    elem_cache c = { 0, NULL, 0, 0 };
+    const uint32_t *aux = w->p->aux + in->b;
+    uint32_t off = aux[0], stride = aux[1] ? aux[1] : 1;
+    const uint32_t *addr = w->R[in->a];
+    for (int l = 0; l < GM_LANES; l++) {
+        size_t size = 0;
+        if (in->x & GM_BUF_ARRAYED)
+            elem_base(w, in->x, addr[l], &c, &size);
+        else if (w->env.buffer && !c.valid) {
+            c.base = w->env.buffer(w->env.ctx, (gm_buffer_kind)(in->x & 3), in->x >> 2, &c.size);
+            c.valid = 1;
+            if (!c.base)
+                c.size = 0;
+        }
+        if (!(in->x & GM_BUF_ARRAYED))
+            size = c.size;
+        out[0][l] = size > off ? (uint32_t)((size - off) / stride) : 0;
     }
 }

@@ -181,7 +181,7 @@ static void operands(const gm_program *p, const gm_inst *in, tm_pcinfo *pi, rlis
     case GM_OP_UNI_LOAD: case GM_OP_IS_HELPER:
         break;
     case GM_OP_UNI_LOAD_DYN: case GM_OP_REG_LOAD_DYN: case GM_OP_BUF_LOAD:
-    case GM_OP_ADDR_CONST:
+    case GM_OP_ADDR_CONST: case GM_OP_BUF_LENGTH:
         add(r, in->a, 1, nr);
         break;
     case GM_OP_REG_STORE_DYN:
