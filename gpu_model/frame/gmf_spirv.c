@@ -126,6 +126,9 @@ typedef struct xfb_deco {
     int32_t **member_offset;                        /* per struct id: per member; NULL */
     uint32_t *n_members;
     uint8_t *output;                                /* Output variables */
+    uint32_t *pointee;                              /* per pointer type id: its pointee */
+    uint32_t *var_type;                             /* per variable id: its pointer type */
+    uint32_t *outs, n_outs;                         /* Output variables in module order */
 } xfb_deco;
 
 static void xfb_deco_free(xfb_deco *x)
@@ -139,6 +142,9 @@ static void xfb_deco_free(xfb_deco *x)
     free(x->stride);
     free(x->location);
     free(x->output);
+    free(x->pointee);
+    free(x->var_type);
+    free(x->outs);
 }
 
 static int xfb_deco_read(xfb_deco *x, const uint32_t *w, size_t wc)
@@ -154,8 +160,11 @@ static int xfb_deco_read(xfb_deco *x, const uint32_t *w, size_t wc)
     x->member_offset = calloc(b, sizeof *x->member_offset);
     x->n_members = calloc(b, sizeof *x->n_members);
     x->output = calloc(b, 1);
+    x->pointee = calloc(b, sizeof *x->pointee);
+    x->var_type = calloc(b, sizeof *x->var_type);
+    x->outs = calloc(b, sizeof *x->outs);
     if (!x->offset || !x->buffer || !x->stride || !x->location || !x->member_offset ||
-        !x->n_members || !x->output)
+        !x->n_members || !x->output || !x->pointee || !x->var_type || !x->outs)
         return -1;
     for (uint32_t i = 0; i < b; i++)
         x->offset[i] = x->buffer[i] = x->stride[i] = x->location[i] = -1;
@@ -187,6 +196,10 @@ static int xfb_deco_read(xfb_deco *x, const uint32_t *w, size_t wc)
             x->member_offset[id][m] = (int32_t)w[i + 4];
         } else if (op == 59 /* OpVariable */ && len >= 4 && w[i + 2] < b && w[i + 3] == 3 /* Output */) {
             x->output[w[i + 2]] = 1;
+            x->var_type[w[i + 2]] = w[i + 1];
+            x->outs[x->n_outs++] = w[i + 2];
+        } else if (op == 32 /* OpTypePointer */ && len >= 4 && w[i + 1] < b) {
+            x->pointee[w[i + 1]] = w[i + 3];
         }
         i += len;
     }
@@ -199,7 +212,44 @@ static int32_t member_offset(const xfb_deco *x, int type, int m)
                ? x->member_offset[type][m] : -1;
 }
 
-/* Bytes a value of `type` takes in a capture buffer (struct: its last decorated member's end). */
+static int64_t xfb_size(const gm_program *vs, const xfb_deco *x, int type);
+
+/* Whether a value of `type` holds 64-bit components (aligned to 8 bytes when captured). */
+static bool has_64(const gm_program *vs, int type)
+{
+    gm_type_desc t;
+    if (gm_type_get(vs, type, &t) != 0)
+        return false;
+    if (t.kind == GM_TYPE_ARRAY)
+        return has_64(vs, t.element);
+    if (t.kind == GM_TYPE_STRUCT) {
+        for (int m = 0; m < t.length; m++) {
+            int mt, off;
+            if (gm_type_member(vs, type, m, &mt, NULL, &off) == 0 && has_64(vs, mt))
+                return true;
+        }
+        return false;
+    }
+    return t.width == 64;
+}
+
+/* Byte offset of member m of struct `type` in a capture: its Offset decoration; in a struct
+ * captured as a whole (an output of struct type, GLSL 4.50 section 4.4.2.1) a member without
+ * one comes right after the previous member (end), aligned to 8 when it holds doubles; in a
+ * block (whole false) a member without one is not captured: -1. */
+static int64_t member_at(const gm_program *vs, const xfb_deco *x, int type, int m, int64_t end,
+                         bool whole)
+{
+    int32_t mo = member_offset(x, type, m);
+    if (mo >= 0 || !whole)
+        return mo;
+    int mt, off;
+    if (gm_type_member(vs, type, m, &mt, NULL, &off) != 0)
+        return -1;
+    return has_64(vs, mt) ? (end + 7) & ~(int64_t)7 : end;
+}
+
+/* Bytes a value of `type` takes in a capture buffer (struct: its last captured member's end). */
 static int64_t xfb_size(const gm_program *vs, const xfb_deco *x, int type)
 {
     gm_type_desc t;
@@ -212,8 +262,10 @@ static int64_t xfb_size(const gm_program *vs, const xfb_deco *x, int type)
     int64_t end = 0;
     for (int m = 0; m < t.length; m++) {
         int mt, off;
-        int32_t mo = member_offset(x, type, m);
-        if (mo >= 0 && gm_type_member(vs, type, m, &mt, NULL, &off) == 0 && mo + xfb_size(vs, x, mt) > end)
+        if (gm_type_member(vs, type, m, &mt, NULL, &off) != 0)
+            continue;
+        int64_t mo = member_at(vs, x, type, m, end, true);
+        if (mo >= 0 && mo + xfb_size(vs, x, mt) > end)
             end = mo + xfb_size(vs, x, mt);
     }
     return end;
@@ -228,12 +280,33 @@ static int xfb_flatten(gmf_draw_ctx *d, const xfb_deco *x, int var, int type, in
     if (gm_type_get(vs, type, &t) != 0)
         return -1;
     if (t.kind == GM_TYPE_STRUCT) {
+        int64_t end = 0;
         for (int m = 0; m < t.length; m++) {
             int mt, off;
-            int32_t mo = member_offset(x, type, m);
-            if (mo < 0 || gm_type_member(vs, type, m, &mt, NULL, &off) != 0)
+            if (gm_type_member(vs, type, m, &mt, NULL, &off) != 0)
+                continue;
+            int64_t mo = member_at(vs, x, type, m, end, !members_only);
+            if (mo < 0)
                 continue;   /* a block member without an Offset is not captured */
+            end = mo + xfb_size(vs, x, mt);
             if (xfb_flatten(d, x, var, mt, word + off, at + mo, buffer, false, outs, n))
+                return -1;
+        }
+        return 0;
+    }
+    if (members_only && t.kind == GM_TYPE_ARRAY) {
+        /* an array of blocks: element i goes to buffer xfb_buffer + i (GLSL 4.50 section
+         * 4.4.2.1), each at its members' offsets */
+        gm_type_desc e;
+        if (gm_type_get(vs, t.element, &e) != 0)
+            return -1;
+        for (int i = 0; i < t.length; i++) {
+            if (buffer + i >= SM_MAX_TFB_BUFFERS) {
+                gmf_note(d->ev, "transform feedback: XfbBuffer %d past the limit", buffer + i);
+                return -1;
+            }
+            if (xfb_flatten(d, x, var, t.element, word + i * e.components, at, buffer + i, true,
+                            outs, n))
                 return -1;
         }
         return 0;
@@ -275,20 +348,23 @@ int gmf_spirv_xfb_layout(gmf_draw_ctx *d, gmf_xfb_out *outs, int *n_outs, uint64
         return -1;
     }
     int rc = 0;
-    for (uint32_t id = 0; id < x.bound && rc == 0; id++) {
-        if (!x.output[id] || x.buffer[id] < 0)
+    for (uint32_t k = 0; k < x.n_outs && rc == 0; k++) {
+        uint32_t id = x.outs[k];
+        if (x.buffer[id] < 0)
             continue;
         if (x.buffer[id] >= SM_MAX_TFB_BUFFERS) {
             gmf_note(d->ev, "transform feedback: XfbBuffer %d past the limit", x.buffer[id]);
             rc = -1;
             break;
         }
-        /* the model's variable: the output with the same Location (gl_spirv requires one) */
+        /* The model's variable: its outputs are the module's Output variables in module order
+         * (gm_decode.c); the type (a SPIR-V id in both) and the Location must agree. */
         int var = -1;
-        for (int i = 0; i < gm_program_output_count(vs) && var < 0; i++) {
-            const gm_var_info *vi = gm_program_var(vs, gm_program_output_var(vs, i));
-            if (vi->builtin < 0 && x.location[id] >= 0 && vi->location == x.location[id])
-                var = gm_program_output_var(vs, i);
+        uint32_t pt = x.var_type[id] < x.bound ? x.pointee[x.var_type[id]] : 0;
+        if (k < (uint32_t)gm_program_output_count(vs)) {
+            const gm_var_info *vi = gm_program_var(vs, gm_program_output_var(vs, (int)k));
+            if ((uint32_t)vi->type == pt && (x.location[id] < 0 || vi->location == x.location[id]))
+                var = gm_program_output_var(vs, (int)k);
         }
         if (var < 0) {
             if (x.offset[id] >= 0) {
@@ -297,9 +373,12 @@ int gmf_spirv_xfb_layout(gmf_draw_ctx *d, gmf_xfb_out *outs, int *n_outs, uint64
             }
             continue;
         }
-        if (x.stride[id] > 0)
-            stride[x.buffer[id]] = (uint64_t)x.stride[id];
         int type = gm_program_var(vs, var)->type;
+        gm_type_desc vt;
+        int nbuf = x.offset[id] < 0 && gm_type_get(vs, type, &vt) == 0 && vt.kind == GM_TYPE_ARRAY
+                       ? vt.length : 1;   /* an array of blocks: one buffer per element */
+        for (int b = 0; x.stride[id] > 0 && b < nbuf && x.buffer[id] + b < SM_MAX_TFB_BUFFERS; b++)
+            stride[x.buffer[id] + b] = (uint64_t)x.stride[id];
         rc = xfb_flatten(d, &x, var, type, 0, x.offset[id] >= 0 ? x.offset[id] : 0, x.buffer[id],
                          x.offset[id] < 0, outs, n_outs);
     }
