@@ -197,7 +197,8 @@ static int xfb_deco_read(xfb_deco *x, const uint32_t *w, size_t wc)
         } else if (op == 59 /* OpVariable */ && len >= 4 && w[i + 2] < b && w[i + 3] == 3 /* Output */) {
             x->output[w[i + 2]] = 1;
             x->var_type[w[i + 2]] = w[i + 1];
-            x->outs[x->n_outs++] = w[i + 2];
+            if (x->n_outs < b)   /* ids are unique in a valid module; never past the table */
+                x->outs[x->n_outs++] = w[i + 2];
         } else if (op == 32 /* OpTypePointer */ && len >= 4 && w[i + 1] < b) {
             x->pointee[w[i + 1]] = w[i + 3];
         }
