@@ -533,22 +533,33 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
     }
     case SpvStorageClassUniform:
     case SpvStorageClassStorageBuffer:
-    case SpvStorageClassPushConstant:
+    case SpvStorageClassPushConstant: {
+        /* An array (of arrays) of blocks: one buffer binding per element (GL 4.6 section
+         * 7.6.2.2), which the access chain picks (gm_decode_code.c). */
+        const gm_type *bt = t;
+        int elems = 1;
+        while (bt->kind == GM_TYPE_ARRAY && bt->length > 0 && elems <= GM_MAX_BLOCK_ELEMS) {
+            elems *= bt->length;
+            bt = &p->types[bt->elem];
+        }
+        if (bt != t && (bt->kind != GM_TYPE_STRUCT || !(bt->is_block || bt->is_buffer_block)))
+            bt = t, elems = 1;   /* not blocks: an array inside a block's own layout */
+        if (elems > GM_MAX_BLOCK_ELEMS)
+            return gm_dec_fail(d, "array of more than %d blocks", GM_MAX_BLOCK_ELEMS);
         ptr->space = GM_SPACE_BUFFER;
         ptr->static_addr = 0;
-        const gm_type *bt = t;   /* an array of blocks: its element says BufferBlock */
-        while (bt->kind == GM_TYPE_ARRAY && bt->elem > 0 && (uint32_t)bt->elem < p->bound)
-            bt = &p->types[bt->elem];
+        ptr->arrayed = bt != t;
+        ptr->block_elems = elems;
         ptr->bkind = (sc == SpvStorageClassStorageBuffer || bt->is_buffer_block)
                          ? GM_BUFFER_STORAGE : GM_BUFFER_UNIFORM;
         klass = GM_VAR_BUFFER;
         break;
+    }
     case SpvStorageClassAtomicCounter:
         ptr->space = GM_SPACE_BUFFER;
         ptr->bkind = GM_BUFFER_ATOMIC_COUNTER;
-        /* counters declared separately share their binding at the offsets glslang gave them
-         * (layout(offset), else after the previous declaration of that binding) */
-        ptr->static_addr = d->deco[id].offset > 0 ? d->deco[id].offset : 0;
+        /* counters sharing a binding sit at their Offset (layout(offset), or SPIR-V's) */
+        ptr->static_addr = d->deco[id].offset > 0 && d->deco[id].offset < (1 << 24) ? d->deco[id].offset : 0;
         klass = GM_VAR_BUFFER;
         break;
     default:
@@ -581,6 +592,7 @@ static void decorate(gm_decoder *d, uint32_t id, uint32_t deco, const uint32_t *
     case SpvDecorationArrayStride: g->array_stride = (int)a; break;
     case SpvDecorationFlat: g->flat = 1; break;
     case SpvDecorationNoPerspective: g->flat = 2; break;
+    case SpvDecorationOffset: g->offset = (int)a; break;
     default: break;
     }
 }
@@ -921,30 +933,17 @@ static int build_interface(gm_decoder *d)
                 return gm_dec_fail(d, "out of memory");
             p->blocks_info = b;
             gm_block_info *bi = &b[p->block_info_count++];
-            /* An array of blocks (`uniform B {...} arr[3][2]`) is one block per element at
-             * consecutive bindings: described once, by its element type and dimensions. */
-            int bt = v->info.type;
-            bi->array_ndims = 0;
-            if (d->ptr[v->id].bkind != GM_BUFFER_ATOMIC_COUNTER) {
-                int et = bt;
-                while (p->types[et].kind == GM_TYPE_ARRAY && p->types[et].length > 0 &&
-                       bi->array_ndims < GM_BLOCK_MAX_DIMS) {
-                    bi->array_dims[bi->array_ndims++] = p->types[et].length;
-                    et = p->types[et].elem;
-                }
-                if (p->types[et].kind == GM_TYPE_STRUCT)
-                    bt = et;
-                else
-                    bi->array_ndims = 0;
-            }
-            const gm_type *t = &p->types[bt];
+            const gm_type *t = &p->types[v->info.type];
+            while (d->ptr[v->id].arrayed && t->kind == GM_TYPE_ARRAY)
+                t = &p->types[t->elem];   /* the block of an array of blocks */
             bi->name = t->name ? t->name : "";
             bi->instance_name = v->info.name;
             bi->binding = d->ptr[v->id].binding;
+            bi->array_size = d->ptr[v->id].arrayed ? d->ptr[v->id].block_elems : 1;
             bi->is_storage = d->ptr[v->id].bkind == GM_BUFFER_STORAGE;
             bi->is_atomic_counter = d->ptr[v->id].bkind == GM_BUFFER_ATOMIC_COUNTER;
-            bi->size = block_size(p, bt);
-            bi->type = bt;
+            bi->size = block_size(p, (int)(t - p->types));   /* one element's, for arrays */
+            bi->type = (int)(t - p->types);
         }
     }
     p->umem = calloc((size_t)p->umem_words + 1, sizeof *p->umem);

@@ -188,8 +188,8 @@ static int emit_load(gm_decoder *d, int dst, uint32_t ptr_id)
         int list = buffer_offset_list(d, ptr_id, pointee);
         if (list < 0)
             return -1;
-        return gm_dec_emit(d, GM_OP_BUF_LOAD, n, dst, pr, list, pi->elem_reg1,
-                           ((uint32_t)pi->binding << 2) | pi->bkind);
+        return gm_dec_emit(d, GM_OP_BUF_LOAD, n, dst, pr, list, 0,
+                           ((uint32_t)pi->binding << 2) | pi->bkind | (pi->arrayed ? GM_BUF_ARRAYED : 0));
     }
     default:
         return gm_dec_fail(d, "load through a pointer of unknown storage");
@@ -216,8 +216,8 @@ static int emit_store(gm_decoder *d, uint32_t ptr_id, int src)
         int list = buffer_offset_list(d, ptr_id, pointee);
         if (list < 0)
             return -1;
-        return gm_dec_emit(d, GM_OP_BUF_STORE, n, pi->elem_reg1, pr, list, src,
-                           ((uint32_t)pi->binding << 2) | pi->bkind);
+        return gm_dec_emit(d, GM_OP_BUF_STORE, n, 0, pr, list, src,
+                           ((uint32_t)pi->binding << 2) | pi->bkind | (pi->arrayed ? GM_BUF_ARRAYED : 0));
     }
     case GM_SPACE_SHARED:
         return gm_dec_emit(d, GM_OP_SH_STORE, n, 0, pr, src, 0, 0);
@@ -234,66 +234,6 @@ static int const_value(gm_decoder *d, uint32_t id, uint32_t *v)
         return 0;
     *v = d->value_word0[id];
     return 1;
-}
-
-/* Elements below one level of an array of blocks (the product of the inner array lengths);
- * 0 when `type` is not an array of uniform or storage blocks. */
-static int block_array_inner(const gm_program *p, int type)
-{
-    if (p->types[type].kind != GM_TYPE_ARRAY || p->types[type].length <= 0)
-        return 0;
-    int inner = 1;
-    for (int t = p->types[type].elem; p->types[t].kind == GM_TYPE_ARRAY; t = p->types[t].elem) {
-        if (p->types[t].length <= 0 || inner > (1 << 16) / p->types[t].length)
-            return 0;
-        inner *= p->types[t].length;
-        type = t;
-    }
-    int block = p->types[type].elem;
-    return p->types[block].kind == GM_TYPE_STRUCT &&
-           (p->types[block].is_block || p->types[block].is_buffer_block) ? inner : 0;
-}
-
-/* The leading indexes of an access chain into an array of uniform or storage blocks pick a
- * block, that is a binding (the variable's binding + the flattened element, as glslang maps
- * them and GL numbers them): constant ones are added to pi->binding, per-lane ones into an
- * element register (clamped per level like other indexes). Returns the first index word not
- * consumed, or -1. */
-static int block_array_chain(gm_decoder *d, const uint32_t *w, unsigned wc, gm_ptr *pi,
-                             int *type)
-{
-    gm_program *p = d->p;
-    unsigned i = 4;
-    int inner;
-    while (i < wc && (inner = block_array_inner(p, *type)) > 0) {
-        const gm_type *t = &p->types[*type];
-        uint32_t cv = 0;
-        if (const_value(d, w[i], &cv)) {
-            int32_t ci = (int32_t)cv;
-            ci = ci < 0 ? 0 : ci >= t->length ? t->length - 1 : ci;
-            pi->binding += ci * inner;
-        } else {
-            int ir = reg(d, w[i]);
-            int er = gm_dec_alloc_regs(d, 1);
-            if (ir < 0 || er < 0)
-                return -1;
-            int src = pi->elem_reg1 - 1;
-            if (src < 0) {   /* a register that stays 0: the first dynamic level adds to it */
-                src = gm_dec_alloc_regs(d, 1);
-                if (src < 0)
-                    return -1;
-                p->init_mask[src] = 1;
-            }
-            int ax = gm_dec_aux(d, (uint32_t)inner);
-            if (ax < 0 || gm_dec_aux(d, (uint32_t)(t->length - 1)) < 0 ||
-                gm_dec_emit(d, GM_OP_ADDR_ADD, 1, er, src, ir, 0, (uint32_t)ax) < 0)
-                return -1;
-            pi->elem_reg1 = er + 1;
-        }
-        *type = t->elem;
-        i++;
-    }
-    return (int)i;
 }
 
 /* OpAccessChain: walks the type, folding constant indexes; dynamic indexes become
@@ -322,14 +262,7 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
     int off = 0;
     if (!pi.vec_stride)
         pi.vec_stride = 4;
-    unsigned first = 4;
-    if (buffer && pi.bkind != GM_BUFFER_ATOMIC_COUNTER) {
-        int f = block_array_chain(d, w, wc, &pi, &type);
-        if (f < 0)
-            return -1;
-        first = (unsigned)f;
-    }
-    for (unsigned i = first; i < wc; i++) {
+    for (unsigned i = 4; i < wc; i++) {
         const gm_type *t = &p->types[type];
         uint32_t idx_id = w[i], cv = 0;
         int is_const = const_value(d, idx_id, &cv);
@@ -353,6 +286,11 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
             if (buffer && !stride && pi.bkind == GM_BUFFER_ATOMIC_COUNTER)
                 stride = 4 * p->types[t->elem].ncomp;
             limit = t->length > 0 ? t->length - 1 : 0x3fffffff;
+            if (buffer && pi.block_elems > 1 && t->length > 0) {
+                /* a level of an array of blocks: selects the element (binding + k) */
+                pi.block_elems /= t->length;
+                stride = pi.block_elems << GM_BLOCK_ELEM_SHIFT;
+            }
             break;
         case GM_TYPE_MATRIX:
             next = t->elem;
@@ -404,6 +342,31 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
     if (cur_src != dst || off)
         return gm_dec_emit(d, GM_OP_ADDR_CONST, 1, dst, cur_src, 0, 0, (uint32_t)off);
     return 0;
+}
+
+/* OpArrayLength (structure pointer, member): the trailing runtime array of a storage block; its
+ * length depends on the buffer range bound when the shader runs (GM_OP_BUF_LENGTH). */
+static int array_length(gm_decoder *d, const uint32_t *w, unsigned wc)
+{
+    gm_program *p = d->p;
+    if (wc < 5 || w[3] >= p->bound)
+        return gm_dec_fail(d, "short OpArrayLength");
+    int st = pointee_of(d, w[3]);
+    if (st < 0)
+        return -1;
+    const gm_type *t = &p->types[st];
+    const gm_ptr *pi = &d->ptr[w[3]];
+    if (pi->space != GM_SPACE_BUFFER || t->kind != GM_TYPE_STRUCT || w[4] >= (uint32_t)t->length ||
+        p->types[t->members[w[4]]].kind != GM_TYPE_ARRAY || p->types[t->members[w[4]]].length != 0)
+        return gm_dec_fail(d, "OpArrayLength of something other than a block's runtime array");
+    int dst = reg(d, w[2]), pr = reg(d, w[3]);
+    if (dst < 0 || pr < 0)
+        return -1;
+    int ax = gm_dec_aux(d, (uint32_t)t->member_byte_off[w[4]]);
+    if (ax < 0 || gm_dec_aux(d, (uint32_t)p->types[t->members[w[4]]].array_stride) < 0)
+        return -1;
+    return gm_dec_emit(d, GM_OP_BUF_LENGTH, 1, dst, pr, ax, 0,
+                       ((uint32_t)pi->binding << 2) | pi->bkind | (pi->arrayed ? GM_BUF_ARRAYED : 0));
 }
 
 /* Word offset inside a composite for OpCompositeExtract/Insert literal indexes. */
@@ -969,8 +932,8 @@ static int atomic_op(gm_decoder *d, unsigned op, const uint32_t *w, unsigned wc)
     int ax = gm_dec_aux(d, op);
     if (pi->space == GM_SPACE_SHARED)
         return ax < 0 ? -1 : gm_dec_emit(d, GM_OP_SH_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);
-    if (ax < 0 || gm_dec_aux(d, (uint32_t)pi->binding) < 0 || gm_dec_aux(d, pi->bkind) < 0 ||
-        gm_dec_aux(d, (uint32_t)pi->elem_reg1) < 0)
+    if (ax < 0 || gm_dec_aux(d, (uint32_t)pi->binding | (pi->arrayed ? GM_BUF_ARRAYED : 0)) < 0 ||
+        gm_dec_aux(d, pi->bkind) < 0)
         return -1;
     d->p->uses_discard |= 0;
     return gm_dec_emit(d, GM_OP_BUF_ATOMIC, 1, dst, pr, val, cmp, (uint32_t)ax);
@@ -1287,6 +1250,8 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     case SpvOpAccessChain:
     case SpvOpInBoundsAccessChain:
         return access_chain(d, w, wc);
+    case SpvOpArrayLength:
+        return array_length(d, w, wc);
     case SpvOpCompositeConstruct: {
         int dst = reg(d, w[2]);
         if (dst < 0)

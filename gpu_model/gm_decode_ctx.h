@@ -11,7 +11,7 @@
 /* Decorations we use, per id. */
 typedef struct {
     int location, binding, builtin, component, block, buffer_block, array_stride, flat;
-    int offset;   /* Offset on a variable (atomic counters: byte offset in their binding) */
+    int offset;          /* a variable's Offset (atomic counters: bytes into their buffer) */
 } gm_deco;
 
 /* What is statically known about a pointer value. */
@@ -24,8 +24,8 @@ typedef struct {
     int row_major;
     int vec_stride;      /* byte stride between vector components (buffers) */
     int output;          /* points into Output storage: helpers must not write */
-    int elem_reg1;       /* arrays of blocks indexed per lane: 1 + the register holding the
-                            element (binding = binding + element), 0 when static */
+    int arrayed;         /* buffers: an array of blocks (GM_BUF_ARRAYED) */
+    int block_elems;     /* blocks still selected by the array levels above the block */
 } gm_ptr;
 
 typedef struct gm_decoder {

@@ -52,6 +52,14 @@ typedef struct gm_type {
     char *name;
 } gm_type;
 
+/* An element of an array of blocks (`uniform B { } b[4]`): element k reads the buffer bound at
+ * the declared binding + k. Its lanes' addresses carry the element above GM_BLOCK_ELEM_SHIFT and
+ * the byte offset inside the block below; the instruction's binding field carries GM_BUF_ARRAYED
+ * (exec/gm_exec_bufarr.c). */
+#define GM_BUF_ARRAYED (1u << 31)
+#define GM_BLOCK_ELEM_SHIFT 24
+#define GM_MAX_BLOCK_ELEMS 64   /* element << shift stays a positive int */
+
 /* IR opcodes. Operand fields: d (destination word), a, b, c (source words), n (words
  * per lane processed), x (immediate / aux index). */
 typedef enum {
@@ -68,6 +76,8 @@ typedef enum {
     GM_OP_BUF_LOAD,     /* d[k] = mem(binding x>>2,kind x&3)[addr a + aux[b+k]] */
     GM_OP_BUF_STORE,    /* mem[...] = c[k]; byte offsets aux[b+k] */
     GM_OP_BUF_ATOMIC,   /* aux[x]: sub-op, binding, kind; a addr, b value, c comparator */
+                        /* x of BUF_LOAD/STORE and aux[x+1] of BUF_ATOMIC may carry
+                         * GM_BUF_ARRAYED (below) */
     GM_OP_ADDR_ADD,     /* d = a + clamp(b, 0, aux[x+1]) * aux[x]  (per lane) */
     GM_OP_ADDR_CONST,   /* d = a + x */
     /* float arithmetic */
@@ -147,6 +157,9 @@ typedef enum {
      * form llvmpipe-sized subgroups (gm_warp_set_subgroups). x = gm_sg_op | operand words << 8;
      * a = value, b = invocation index (read_invocation). n = result words. */
     GM_OP_SUBGROUP,
+    /* OpArrayLength: d = elements of a block's trailing runtime array in the buffer bound at
+     * binding x (GM_BUF_ARRAYED: + the element in a[lane]); aux[b]: its byte offset, stride */
+    GM_OP_BUF_LENGTH,
     GM_OP_COUNT
 } gm_opcode;
 

@@ -236,7 +236,7 @@ static const char *const op_names[] = {
     "dadd", "dsub", "dmul", "ddiv", "dmod", "drem", "dneg", "dcmp", "disnan", "disinf",
     "f2d", "d2f", "s2d", "u2d", "d2s", "d2u", "dvec_times_scalar", "dmat_times_vec",
     "dvec_times_mat", "dmat_times_mat", "douter", "dtranspose", "ddot", "dselect",
-    "dextract_dyn", "dinsert_dyn", "dext", "lalu", "lconv", "lext", "subgroup",
+    "dextract_dyn", "dinsert_dyn", "dext", "lalu", "lconv", "lext", "subgroup", "buf_length",
 };
 _Static_assert(sizeof op_names / sizeof op_names[0] == GM_OP_COUNT,
                "op_names must name every gm_op");

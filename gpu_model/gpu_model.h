@@ -176,6 +176,7 @@ typedef struct gm_block_info {
     int binding;
     int is_storage;
     int is_atomic_counter; /* atomic_uint storage: bound by layout(binding) to an atomic counter buffer */
+    int array_size;        /* an array of blocks: its elements (binding + k each); else 1 */
     size_t size;           /* static size in bytes (runtime array excluded) */
     int type;
     /* An array of blocks: its dimensions, outermost first (0 dims: one block). Element

@@ -89,6 +89,7 @@ static void init_tables(void)
     sm_register_fixed(handlers);
     sm_register_include(handlers);
     sm_register_subroutine(handlers);
+    sm_register_spirv(handlers);
     for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
         if (glr_cmds[i].api == GLR_API_GL && glr_cmds[i].alias < 0 && !handlers[i]) {
             sm_register_uniform_family(handlers, i, glr_cmds[i].name);

@@ -33,6 +33,7 @@ void sm_register_include(sm_apply_fn *tab); /* sm_apply_include.c: named strings
 void sm_register_subroutine(sm_apply_fn *tab); /* sm_apply_subroutine.c */
 /* Resolves the #include lines of a shader's source being compiled (sm_apply_include.c). */
 void sm_shader_compile_includes(struct sm_ap *a, struct sm_shader *sh);
+void sm_register_spirv(sm_apply_fn *tab);   /* sm_apply_spirv.c */
 void sm_register_legacy_client(sm_apply_fn *tab);   /* sm_apply_legacy_client.c (from sm_register_fixed) */
 /* Families recognised by command name (glUniform*, glVertexAttrib{1..4}*): registers the handler
  * for a command if its name is one of them. */

@@ -97,6 +97,8 @@ static void h_shader_source(struct sm_ap *a)
     }
     free(sh->source);
     sh->source = src;
+    sm_spirv_free(sh->spirv);   /* GLSL source replaces a SPIR-V module (GL 4.6 section 7.2) */
+    sh->spirv = NULL;
 }
 
 static void h_compile_shader(struct sm_ap *a)
@@ -206,9 +208,13 @@ static void h_link_program(struct sm_ap *a)
         struct sm_shader *sh = sm_map_get(&a->c->share->shaders, p->attached[i]);
         if (!sh)
             continue;
+        bool oom = false;
         p->linked[p->n_linked].type = sh->type;
         p->linked[p->n_linked].source = sm_strdup(sh->source ? sh->source : "");
+        p->linked[p->n_linked].spirv = sm_spirv_dup(sh->spirv, &oom);   /* sm_apply_spirv.c */
         p->n_linked++;
+        if (oom)
+            ap_error(a, "out of memory");
     }
 }
 

@@ -78,6 +78,9 @@ struct sm_query *sm_query_new(uint32_t name);
 void sm_buffer_free(void *p);
 void sm_texture_free(void *p);
 void sm_shader_free(void *p);
+/* SPIR-V modules of shaders (sm_apply_spirv.c); sm_spirv_dup sets *oom when memory runs out. */
+void sm_spirv_free(struct sm_spirv *s);
+struct sm_spirv *sm_spirv_dup(const struct sm_spirv *s, bool *oom);
 void sm_program_free(void *p);
 void sm_arb_program_free(void *p);
 void sm_program_clear_link(struct sm_program *p);

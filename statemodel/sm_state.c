@@ -244,8 +244,10 @@ struct sm_shader *sm_shader_new(uint32_t name, uint32_t type)
 void sm_shader_free(void *p)
 {
     struct sm_shader *sh = p;
-    if (sh)
+    if (sh) {
         free(sh->source);
+        sm_spirv_free(sh->spirv);
+    }
     free(sh);
 }
 
@@ -269,8 +271,10 @@ static void free_bindings(struct sm_name_binding *b, uint32_t n)
 /* Forgets what the last link produced (uniform values and block bindings reset at link). */
 void sm_program_clear_link(struct sm_program *p)
 {
-    for (uint32_t i = 0; i < p->n_linked; i++)
+    for (uint32_t i = 0; i < p->n_linked; i++) {
         free(p->linked[i].source);
+        sm_spirv_free(p->linked[i].spirv);
+    }
     free(p->linked);
     p->linked = NULL;
     p->n_linked = 0;

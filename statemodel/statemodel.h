@@ -150,16 +150,25 @@ struct sm_sampler {
     struct sm_sampling params;
 };
 
+/* A SPIR-V module given with glShaderBinary(GL_SHADER_BINARY_FORMAT_SPIR_V) and what
+ * glSpecializeShader chose for it (GL_ARB_gl_spirv; sm_apply_spirv.c). */
+struct sm_spirv {
+    uint8_t *binary; uint32_t size;         /* the module's bytes as given */
+    char *entry;                            /* entry point; NULL until glSpecializeShader */
+    uint32_t n_spec; uint32_t *spec_ids, *spec_values;   /* specialization constants */
+};
+
 struct sm_shader {
     uint32_t name;
     uint32_t type;           /* GL_VERTEX_SHADER, ... */
     char *source;            /* NUL-terminated; NULL until glShaderSource */
+    struct sm_spirv *spirv;  /* a SPIR-V shader (then source is NULL); NULL for GLSL */
     bool compiled;           /* glCompileShader was called (the model does not know the result) */
     bool delete_pending;     /* deleted while attached: lives until detached */
 };
 
 struct sm_name_binding { char *name; uint32_t index; uint32_t index2; };
-struct sm_linked_shader { uint32_t type; char *source; };
+struct sm_linked_shader { uint32_t type; char *source; struct sm_spirv *spirv; };
 
 /* A uniform value set by glUniform* / glProgramUniform*, kept BY LOCATION: each element of an
  * array uniform is its own location. Matrices are stored column-major (transposed on input). */

@@ -531,6 +531,10 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
             gm_exec_subgroup(w, in, out);
             break;
         }
+        if (in->op == GM_OP_BUF_LENGTH) {
+            gm_exec_buf_length(w, in, out);   /* gm_exec_bufarr.c */
+            break;
+        }
         if (in->op >= GM_OP_LALU && in->op <= GM_OP_LEXT) {
             gm_exec_i64(w, in, out); /* 64-bit integers: n result words */
             break;

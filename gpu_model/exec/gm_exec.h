@@ -104,6 +104,13 @@ void gm_exec_image(gm_warp *w, const gm_inst *in);
 void gm_exec_buf_load(gm_warp *w, const gm_inst *in, gm_lanes *out);
 void gm_exec_buf_store(gm_warp *w, const gm_inst *in);
 void gm_exec_buf_atomic(gm_warp *w, const gm_inst *in);
+/* OpArrayLength (GM_OP_BUF_LENGTH; gm_exec_bufarr.c). */
+void gm_exec_buf_length(gm_warp *w, const gm_inst *in, gm_lanes *out);
+/* The same on an element of an array of blocks (GM_BUF_ARRAYED; gm_exec_bufarr.c). */
+void gm_exec_buf_load_arrayed(gm_warp *w, const gm_inst *in, gm_lanes *out);
+void gm_exec_buf_store_arrayed(gm_warp *w, const gm_inst *in);
+void gm_exec_buf_atomic_arrayed(gm_warp *w, const gm_inst *in,
+                                uint32_t (*apply)(uint32_t op, uint32_t old, uint32_t v, uint32_t cmp));
 /* Workgroup shared memory: loads into out (like the ALU path), stores and atomics. */
 void gm_exec_sh_load(gm_warp *w, const gm_inst *in, gm_lanes *out);
 void gm_exec_sh_store(gm_warp *w, const gm_inst *in);

@@ -215,53 +215,41 @@ static uint8_t *buffer_base(gm_warp *w, uint32_t x, size_t *size)
     return b;
 }
 
-/* Arrays of blocks indexed per lane: elem_reg1 is 1 + the register of each lane's element,
- * added to the instruction's binding (0: every lane uses x's binding). The lanes of one
- * element are served by one buffer lookup. */
-typedef struct { uint32_t x; size_t size; uint8_t *base; } buf_cache;
-
-static uint8_t *lane_buffer(gm_warp *w, uint32_t x, uint32_t elem_reg1, int l, buf_cache *c,
-                            size_t *size)
-{
-    uint32_t lx = elem_reg1 ? x + (w->R[elem_reg1 - 1][l] << 2) : x;
-    if (c->x != lx) {
-        c->x = lx;
-        c->base = buffer_base(w, lx, &c->size);
-    }
-    *size = c->size;
-    return c->base;
-}
-
 void gm_exec_buf_load(gm_warp *w, const gm_inst *in, gm_lanes *out)
 {
+    if (in->x & GM_BUF_ARRAYED) {   /* arrays of blocks: gm_exec_bufarr.c */
+        gm_exec_buf_load_arrayed(w, in, out);
+        return;
+    }
     size_t size;
-    buf_cache cache = { UINT32_MAX, 0, NULL };
+    const uint8_t *base = buffer_base(w, in->x, &size);
     const uint32_t *addr = w->R[in->a];
     const uint32_t *offs = w->p->aux + in->b;
-    for (int l = 0; l < GM_LANES; l++) {
-        const uint8_t *base = lane_buffer(w, in->x, in->c, l, &cache, &size);
-        for (int k = 0; k < in->n; k++) {
+    for (int k = 0; k < in->n; k++)
+        for (int l = 0; l < GM_LANES; l++) {
             uint64_t off = (uint64_t)addr[l] + offs[k];
             uint32_t v = 0;
             if (base && off + 4 <= size)
                 memcpy(&v, base + off, 4);
             out[k][l] = v;
         }
-    }
 }
 
 void gm_exec_buf_store(gm_warp *w, const gm_inst *in)
 {
+    if (in->x & GM_BUF_ARRAYED) {   /* arrays of blocks: gm_exec_bufarr.c */
+        gm_exec_buf_store_arrayed(w, in);
+        return;
+    }
     size_t size;
-    buf_cache cache = { UINT32_MAX, 0, NULL };
+    uint8_t *base = buffer_base(w, in->x, &size);
+    if (!base)
+        return;
     gm_mask m = w->mask & ~w->helper;
     const uint32_t *addr = w->R[in->a];
     const uint32_t *offs = w->p->aux + in->b;
     for (int l = 0; l < GM_LANES; l++) {
         if (!((m >> l) & 1))
-            continue;
-        uint8_t *base = lane_buffer(w, in->x, in->d, l, &cache, &size);
-        if (!base)
             continue;
         for (int k = 0; k < in->n; k++) {
             uint64_t off = (uint64_t)addr[l] + offs[k];
@@ -297,15 +285,18 @@ void gm_exec_buf_atomic(gm_warp *w, const gm_inst *in)
 {
     const uint32_t *aux = w->p->aux + in->x;
     uint32_t op = aux[0];
+    if (aux[1] & GM_BUF_ARRAYED) {   /* arrays of blocks: gm_exec_bufarr.c */
+        gm_exec_buf_atomic_arrayed(w, in, atomic_apply);
+        return;
+    }
     size_t size;
-    buf_cache cache = { UINT32_MAX, 0, NULL };
+    uint8_t *base = buffer_base(w, (aux[1] << 2) | aux[2], &size);
     gm_mask m = w->mask & ~w->helper;
     const uint32_t *addr = w->R[in->a];
     /* Lanes in order: a deterministic serialization of the warp's atomics. */
     for (int l = 0; l < GM_LANES; l++) {
         if (!((m >> l) & 1))
             continue;
-        uint8_t *base = lane_buffer(w, (aux[1] << 2) | aux[2], aux[3], l, &cache, &size);
         uint64_t off = addr[l];
         uint32_t old = 0;
         if (base && off + 4 <= size) {

@@ -354,6 +354,10 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
     unsigned stages = glsl_stages(sp);
     if (sp && (!sp->link_count || (stages & 8u)))
         return gmf_prog_get(r, c, sp);   /* never linked, compute or tessellation: its error */
+    /* SPIR-V modules pair with no generated GLSL stage: a program without a fragment module
+     * runs without one, as in the core profile (gmf_spirv.c). */
+    if (sp && gmf_spirv_program(sp))
+        return gmf_prog_get(r, c, sp);
     /* A program linked with no shader at all draws with both fixed stages (GL 2.0 section 2.15). */
     /* Per stage: the GLSL program's shader, else an ARB assembly program, else fixed function.
      * [ARB program hook: an enabled GL_VERTEX_PROGRAM_ARB / GL_FRAGMENT_PROGRAM_ARB supplies

@@ -119,6 +119,9 @@ typedef struct gmf_prog {
     char compat_uniform[64];
     bool ff_vs, ff_fs;        /* stages generated from fixed-function state (gmf_ffunc.c) */
     bool ff_point_size;       /* the generated vertex stage writes the attenuated size */
+    bool spirv;               /* SPIR-V shaders (gmf_spirv.c): no names, explicit layout only */
+    bool ppo;                 /* a program pipeline's stages (gmf_pipeline.c) */
+    uint32_t ppo_prog[5];     /* their programs: VS, TCS, TES, GS, FS (0: none) */
     /* uniform / storage blocks per stage (0 VS/CS, 1 FS, 2 GS): model binding -> block name */
     gmf_block_map blocks[3][GMF_MAX_BLOCKS];
     int n_blocks[3];
@@ -298,6 +301,7 @@ struct gmf_runner {
     int n_unsup, cap_unsup;
     gm_pipe_context pipe;
     struct gmf_queries *queries;
+    struct gmf_ppo_cache *ppc;     /* program pipeline objects (gmf_pipeline.c) */
     struct gmf_ff_cache *ffc;      /* generated fixed-function programs (gmf_ffunc.c) */   /* query objects, conditional rendering (gmf_queries.c) */
     struct gmf_xfb *xfb;           /* transform feedback write positions (gmf_xfb.c) */
     struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */
@@ -365,6 +369,36 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev);
 /* The subroutine selections and indices (gmf_subroutine.c; called by gmf_prog_upload_uniforms). */
 void gmf_prog_upload_subroutines(const struct sm_context *c, const struct sm_program *sp, gmf_prog *p);
+/* One state-model uniform value as the model's words for an element of `type`; false when
+ * the shapes differ. */
+bool gmf_uniform_words(const gm_program *gp, int type, const struct sm_uniform *u, uint32_t *words,
+                       int max);
+/* Program pipeline objects (gmf_pipeline.c): the model program of the bound pipeline's stages
+ * (cached; NULL with a note), each stage's uniforms from its own program, the cache's end. */
+#define GMF_PPO_STAGES 5
+gmf_prog *gmf_ppo_prog(gmf_runner *r, const struct sm_context *c, uint32_t pipeline, gmf_event *ev);
+void gmf_ppo_upload(const struct sm_context *c, gmf_prog *p, gmf_event *ev);
+void gmf_ppo_free(gmf_runner *r);
+/* One stage's uniforms from program sp, by the names sp asked for (gmf_program.c). */
+void gmf_prog_upload_stage(const struct sm_context *c, const struct sm_program *sp, gm_program *gp,
+                           gmf_event *ev);
+/* One output of a transform feedback capture (gmf_xfb.c): a variable's words (var >= 0) or
+ * skipped words (var < 0). */
+typedef struct gmf_xfb_out {
+    int buffer;
+    int var, word, n;         /* n words from `word` of variable var */
+    uint64_t offset;          /* byte offset inside the buffer's vertex */
+} gmf_xfb_out;
+#define GMF_XFB_MAX_OUTS 64
+/* A SPIR-V vertex module's capture layout from its XfbBuffer/XfbStride/Offset decorations:
+ * 0, or -1 with a note on d->ev. */
+int gmf_spirv_xfb_layout(gmf_draw_ctx *d, gmf_xfb_out *outs, int *n_outs, uint64_t *stride);
+/* SPIR-V programs (gmf_spirv.c): whether sp's shaders are SPIR-V modules; their specialized
+ * modules for the compute stage or for the others, into cr (0, or -1 with cr->log); uniform
+ * values set by location. */
+bool gmf_spirv_program(const struct sm_program *sp);
+int gmf_spirv_compile(const struct sm_program *sp, bool compute, gm_compile_result *cr);
+void gmf_spirv_upload_uniforms(const struct sm_program *sp, gmf_prog *p, gmf_event *ev);
 /* The driver's generic attribute index of a VS input (name). */
 int gmf_prog_attrib_index(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
                           const char *name, int model_location);

@@ -81,7 +81,7 @@ gm_warp *gmf_prog_cs_warp(gmf_prog *p, int k)
 }
 
 static void build_blocks(gmf_prog *p, int stage, const gm_program *gp);
-static void init_opaque(gm_program *gp, const char *source);
+static void init_opaque(gm_program *gp, const char *source, bool spirv);
 
 /* "program N does not compile in the model: " and glslang's log on one line (the log's lines
  * joined by spaces): the first line alone ("fragment shader failed to compile:") says nothing. */
@@ -113,7 +113,8 @@ static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
     char name[48];
     snprintf(name, sizeof name, "program%u.comp", sp->name);
     gm_shader_source src = { GM_STAGE_COMPUTE, source, name };
-    if (gm_compile_program(&src, 1, &p->cr) != 0) {
+    if (p->spirv ? gmf_spirv_compile(sp, true, &p->cr) != 0   /* gmf_spirv.c */
+                 : gm_compile_program(&src, 1, &p->cr) != 0) {
         char label[32];
         snprintf(label, sizeof label, "program %u", sp->name);
         compile_error(p, label);
@@ -126,7 +127,7 @@ static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
         snprintf(p->error, sizeof p->error, "program %u compute shader: %s", sp->name, err);
         return true;
     }
-    init_opaque(p->cs, cs->compiled_source);
+    init_opaque(p->cs, cs->compiled_source, p->spirv);
     p->vw = gm_warp_create(p->cs, 0);
     if (!p->vw) {
         snprintf(p->error, sizeof p->error, "out of memory creating warps");
@@ -641,23 +642,27 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
             source = p->cr.shaders[i].compiled_source;
     for (int b = 0; b < gm_program_block_count(gp) && p->n_blocks[stage] < GMF_MAX_BLOCKS; b++) {
         const gm_block_info *bi = gm_program_block(gp, b);
-        /* an array of blocks: one GL block per element, "B[i][j]", at consecutive bindings */
-        int count = 1;
-        for (int k = 0; k < bi->array_ndims; k++)
-            count *= bi->array_dims[k];
-        for (int e = 0; e < count && p->n_blocks[stage] < GMF_MAX_BLOCKS; e++) {
+        /* An array of blocks is one block per element, binding + k, named "Block[i][j]" as GL
+         * names it for glGetUniformBlockIndex (row-major: k = i * inner + j). */
+        int elems = bi->array_size > 1 ? bi->array_size : 1;
+        int dims[8], nd = 0;
+        int var = elems > 1 ? gm_program_find_var(gp, bi->instance_name, GM_VAR_BUFFER) : -1;
+        gm_type_desc td;
+        for (int t = var >= 0 ? gm_program_var(gp, var)->type : -1;
+             t >= 0 && nd < 8 && gm_type_get(gp, t, &td) == 0 && td.kind == GM_TYPE_ARRAY; t = td.element)
+            dims[nd++] = td.length > 0 ? td.length : 1;
+        for (int k = 0; k < elems && p->n_blocks[stage] < GMF_MAX_BLOCKS; k++) {
             gmf_block_map *m = &p->blocks[stage][p->n_blocks[stage]++];
-            m->model_binding = bi->binding + e;
-            m->explicit_binding = bi->name && block_has_layout_binding(source, bi->name);
+            m->model_binding = bi->binding + k;
+            m->explicit_binding = p->spirv || (bi->name && block_has_layout_binding(source, bi->name));
             m->storage = bi->is_storage != 0;
             m->atomic = bi->is_atomic_counter != 0;
-            int len = snprintf(m->name, sizeof m->name, "%s", bi->name);
-            for (int k = 0, rest = e, below = count; k < bi->array_ndims; k++) {
-                below /= bi->array_dims[k];
-                if (len >= 0 && (size_t)len < sizeof m->name)
-                    len += snprintf(m->name + len, sizeof m->name - (size_t)len, "[%d]",
-                                    rest / below);
-                rest %= below;
+            int at = snprintf(m->name, sizeof m->name, "%s", bi->name);
+            for (int i = 0, rest = k, inner = elems; elems > 1 && i < nd; i++) {
+                inner /= dims[i];
+                if (at >= 0 && (size_t)at < sizeof m->name)
+                    at += snprintf(m->name + at, sizeof m->name - (size_t)at, "[%d]", inner ? rest / inner : 0);
+                rest = inner ? rest % inner : 0;
             }
         }
     }
@@ -665,9 +670,10 @@ static void build_blocks(gmf_prog *p, int stage, const gm_program *gp)
 
 /* Samplers start at unit 0 unless the source gives explicit bindings (GLSL 4.20
  * layout(binding = N)); glslang's automatic bindings are not what GL does. */
-static void init_opaque(gm_program *gp, const char *source)
+static void init_opaque(gm_program *gp, const char *source, bool spirv)
 {
-    bool explicit_bindings = source && strstr(source, "binding");
+    /* SPIR-V: the Binding decoration is the initial unit (0 without one; ARB_gl_spirv). */
+    bool explicit_bindings = spirv || (source && strstr(source, "binding"));
     for (int u = 0; u < gm_program_uniform_count(gp); u++) {
         const gm_uniform_info *ui = gm_program_uniform(gp, u);
         if (!ui->is_opaque)
@@ -882,7 +888,8 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
         snprintf(p->error, sizeof p->error, "%s has no linked shaders", label);
         return;
     }
-    if (gm_compile_program(src, n, &p->cr) != 0) {
+    if (p->spirv ? gmf_spirv_compile(sp, false, &p->cr) != 0   /* gmf_spirv.c */
+                 : gm_compile_program(src, n, &p->cr) != 0) {
         compile_error(p, label);
         return;
     }
@@ -901,7 +908,7 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
                      : "fragment", err);
             return;
         }
-        init_opaque(gp, cs->compiled_source);
+        init_opaque(gp, cs->compiled_source, p->spirv);
         note_compat_uniforms(p, gp);
         if (cs->stage == GM_STAGE_VERTEX) {
             p->vs = gp;
@@ -940,7 +947,7 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
     if (p->tes)
         gmf_tess_build(p);   /* VS -> TCS -> TES -> FS linking (gmf_tess.c) */
     if (p->fs) {
-        if (!p->gs && !p->tes)
+        if (!p->gs && !p->tes && !p->spirv)   /* SPIR-V stages meet by location only */
             link_varyings(p);
         build_fs(p, fs_spirv, fs_words);
     }
@@ -1003,6 +1010,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
     p->fs_cull_var = p->fs_cull_slot = p->cull_var = p->clipv_var = -1;
+    p->spirv = gmf_spirv_program(sp);
     if (compile_compute(p, sp)) {
         r->totals.programs_compiled++;
         return p;
@@ -1089,7 +1097,7 @@ gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct s
 }
 
 /* Converts one state-model uniform value into the model's words for an element of type t. */
-static bool convert_value(const gm_program *gp, int type, const struct sm_uniform *u,
+bool gmf_uniform_words(const gm_program *gp, int type, const struct sm_uniform *u,
                           uint32_t *words, int max)
 {
     gm_type_desc t;
@@ -1155,7 +1163,7 @@ static void upload_name(const struct sm_program *sp, gm_program *gp, const char 
             gm_program_set_uniform(gp, u, e, 1, &unit);
             continue;
         }
-        if (!convert_value(gp, type, su, words, 32)) {
+        if (!gmf_uniform_words(gp, type, su, words, 32)) {
             gmf_note(ev, "uniform %s: value of another shape or 64-bit type", name);
             continue;
         }
@@ -1163,12 +1171,30 @@ static void upload_name(const struct sm_program *sp, gm_program *gp, const char 
     }
 }
 
+void gmf_prog_upload_stage(const struct sm_context *c, const struct sm_program *sp, gm_program *gp,
+                           gmf_event *ev)
+{
+    for (uint32_t i = 0; i < sp->n_uniform_names; i++) {
+        const struct sm_name_binding *nb = &sp->uniform_names[i];
+        if (nb->name && (int32_t)nb->index >= 0)
+            upload_name(sp, gp, nb->name, (int32_t)nb->index, ev);
+    }
+    upload_legacy_matrices(c, gp);
+    gmf_ff_upload(c, gp);
+}
+
 void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
                               const struct sm_program *sp, gmf_prog *p, gmf_event *ev)
 {
     (void)r;
+    if (p->ppo) {   /* each stage from its own program: gmf_pipeline.c */
+        gmf_ppo_upload(c, p, ev);
+        return;
+    }
     gmf_prog_upload_subroutines(c, sp, p);
-    for (uint32_t i = 0; sp && i < sp->n_uniform_names; i++) {
+    if (p->spirv)
+        gmf_spirv_upload_uniforms(sp, p, ev);   /* by location: gmf_spirv.c */
+    for (uint32_t i = 0; sp && !p->spirv && i < sp->n_uniform_names; i++) {
         const struct sm_name_binding *nb = &sp->uniform_names[i];
         if (!nb->name || (int32_t)nb->index < 0)
             continue;
@@ -1183,7 +1209,7 @@ void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,
             upload_name(sp, p->tes, nb->name, (int32_t)nb->index, ev);
     }
     /* Values set at locations the program never named cannot be placed. */
-    for (uint32_t i = 0; sp && i < sp->n_uniforms; i++) {
+    for (uint32_t i = 0; sp && !p->spirv && i < sp->n_uniforms; i++) {
         int32_t loc = sp->uniforms[i].location;
         bool named = false;
         for (uint32_t k = 0; k < sp->n_uniform_names && !named; k++) {

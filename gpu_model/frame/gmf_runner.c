@@ -168,6 +168,7 @@ void gmf_destroy(gmf_runner *r)
     free(r->progs);
     gmf_arb_free(r);
     gmf_ff_free(r);
+    gmf_ppo_free(r);
     gmf_images_free(r);
     gmf_queries_free(r);
     gmf_xfb_free(r);
@@ -372,12 +373,16 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         return;
     }
     /* ---- end ARB */
-    if (!arb && !st->program && st->pipeline) {
-        gmf_note(ev, "program pipeline objects");
-        ev->failed = true;
-        return;
+    bool ppo = !arb && !st->program && st->pipeline;
+    if (ppo) {   /* the bound program pipeline's stages: gmf_pipeline.c */
+        p = gmf_ppo_prog(r, c, st->pipeline, ev);
+        if (!p) {
+            ev->failed = true;
+            return;
+        }
+        sp = sm_get_program(c, p->ppo_prog[0]);
     }
-    if (!arb) {
+    if (!arb && !ppo) {
         sp = st->program ? sm_get_program(c, st->program) : NULL;
         /* GLSL stages, else generated fixed-function ones (gmf_ffunc.c) */
         p = sp || !st->program ? gmf_draw_program(r, c, sp, call, cmd, ev) : NULL;

@@ -68,14 +68,8 @@ bool gmf_xfb_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
     return true;
 }
 
-/* One output of the capture: a variable's words (var >= 0) or skipped words (var < 0). */
-typedef struct xfb_out {
-    int buffer;
-    int var, word, n;         /* n words from `word` of variable var */
-    uint64_t offset;          /* byte offset inside the buffer's vertex */
-} xfb_out;
-
-#define XFB_MAX_OUTS 64
+typedef gmf_xfb_out xfb_out;
+#define XFB_MAX_OUTS GMF_XFB_MAX_OUTS
 
 /* The capture layout of the program's varyings; 0, or -1 with a note. */
 static int layout(gmf_draw_ctx *d, const struct sm_program *sp, xfb_out *outs, int *n_outs,
@@ -196,7 +190,7 @@ static uint32_t base_mode(uint32_t mode)
     case GL_POINTS: return GL_POINTS;
     case GL_LINES: case GL_LINE_STRIP: case GL_LINE_LOOP: return GL_LINES;
     case GL_TRIANGLES: case GL_TRIANGLE_STRIP: case GL_TRIANGLE_FAN: return GL_TRIANGLES;
-    default: return 0;
+    default: return ~0u;   /* not 0: that is GL_POINTS */
     }
 }
 
@@ -216,7 +210,7 @@ void gmf_xfb_capture(gmf_draw_ctx *d, const gm_pipe_draw *pd)
         return;
     }
     uint32_t base = base_mode(pd->mode);
-    if (!base || base != tf->primitive_mode) {
+    if (base == ~0u || base != tf->primitive_mode) {
         gmf_note(ev, "transform feedback: draw mode 0x%04x does not match 0x%04x", pd->mode,
                  tf->primitive_mode);
         return;
@@ -226,14 +220,16 @@ void gmf_xfb_capture(gmf_draw_ctx *d, const gm_pipe_draw *pd)
         return;
     }
     const struct sm_program *sp = sm_get_program(d->c, d->p->name);
-    if (!sp || !sp->n_tf_varyings) {
+    if (!sp || (!sp->n_tf_varyings && !d->p->spirv)) {
         gmf_note(ev, "transform feedback: the program has no varyings to capture");
         return;
     }
     xfb_out outs[XFB_MAX_OUTS];
     int n_outs;
     uint64_t stride[SM_MAX_TFB_BUFFERS];
-    if (layout(d, sp, outs, &n_outs, stride) != 0)
+    /* SPIR-V modules give their layout by decorations (gmf_spirv.c) */
+    if ((d->p->spirv ? gmf_spirv_xfb_layout(d, outs, &n_outs, stride)
+                     : layout(d, sp, outs, &n_outs, stride)) != 0)
         return;
     gmf_xfb_obj *o = obj(d->r, sm_context_id(d->c), st->tfo);
     if (!o)

@@ -181,10 +181,8 @@ static void operands(const gm_program *p, const gm_inst *in, tm_pcinfo *pi, rlis
     case GM_OP_UNI_LOAD: case GM_OP_IS_HELPER:
         break;
     case GM_OP_UNI_LOAD_DYN: case GM_OP_REG_LOAD_DYN: case GM_OP_BUF_LOAD:
-    case GM_OP_ADDR_CONST:
+    case GM_OP_ADDR_CONST: case GM_OP_BUF_LENGTH:
         add(r, in->a, 1, nr);
-        if (in->op == GM_OP_BUF_LOAD && in->c)   /* per-lane block element (arrays of blocks) */
-            add(r, in->c - 1, 1, nr);
         break;
     case GM_OP_REG_STORE_DYN:
         pi->dst_n = 0;
@@ -195,8 +193,6 @@ static void operands(const gm_program *p, const gm_inst *in, tm_pcinfo *pi, rlis
         pi->dst_n = 0;
         add(r, in->a, 1, nr);
         add(r, in->c, n, nr);
-        if (in->d)   /* per-lane block element (arrays of blocks) */
-            add(r, in->d - 1, 1, nr);
         break;
     case GM_OP_BUF_ATOMIC: {
         pi->dst_n = 1;

@@ -324,6 +324,46 @@ static void test_create_reuses_name(void)
     sm_state_free(s);
 }
 
+/* SPIR-V shaders (GL_ARB_gl_spirv): glShaderBinary gives both listed shaders the module,
+ * glSpecializeShader the entry point and constants, the link snapshot keeps a copy that a later
+ * glShaderSource (which drops the module) does not touch; a short binary or a missing entry
+ * point is an error, not a crash. */
+static void test_spirv_shaders(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(sm_context_create(s, 1, 0, SM_API_GL_CORE, 4, 6));
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_VERTEX_SHADER, (uint64_t)3));
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_FRAGMENT_SHADER, (uint64_t)4));
+    CHECK(tcall(s, 1, "glCreateProgram", "r", (uint64_t)9));
+    const uint32_t names[2] = { 3, 4 }, module[5] = { 0x07230203u, 0x10000u, 0, 8, 0 };
+    CHECK(tcall(s, 1, "glShaderBinary", "ibubi", 2, names, sizeof names, GL_SHADER_BINARY_FORMAT_SPIR_V,
+                module, sizeof module, (int)sizeof module));
+    const uint32_t ids[2] = { 3, 4 }, vals[2] = { 7, 1 };
+    CHECK(tcall(s, 1, "glSpecializeShader", "uzubb", 4, "main", 2, ids, sizeof ids, vals, sizeof vals));
+    CHECK(tcall(s, 1, "glAttachShader", "uu", 9, 4));
+    CHECK(tcall(s, 1, "glLinkProgram", "u", 9));
+    CHECK(sm_error_count(s) == 0);
+    const struct sm_context *c = sm_context_get(s, 1);
+    const struct sm_shader *v = c ? sm_get_shader(c, 3) : NULL, *f = c ? sm_get_shader(c, 4) : NULL;
+    CHECK(v && v->spirv && v->spirv->size == sizeof module && !v->spirv->entry && !v->compiled);
+    CHECK(f && f->spirv && f->compiled && f->spirv->entry && !strcmp(f->spirv->entry, "main") &&
+          f->spirv->n_spec == 2 && f->spirv->spec_ids[1] == 4 && f->spirv->spec_values[0] == 7);
+    CHECK(f && f->spirv && !memcmp(f->spirv->binary, module, sizeof module) && !f->source);
+    CHECK(tcall(s, 1, "glShaderSource", "uisp", 4, 1, "void main() {}", (uint64_t)0));
+    const struct sm_program *p = c ? sm_get_program(c, 9) : NULL;
+    CHECK(f && !f->spirv && f->source);
+    CHECK(p && p->n_linked == 1 && p->linked[0].spirv && p->linked[0].spirv->n_spec == 2 &&
+          !strcmp(p->linked[0].spirv->entry, "main"));
+    /* a binary shorter than its length, a specialization without a module or an entry point */
+    tcall(s, 1, "glShaderBinary", "ibubi", 1, names, sizeof names[0], GL_SHADER_BINARY_FORMAT_SPIR_V,
+          module, (size_t)8, 20);
+    tcall(s, 1, "glSpecializeShader", "uzubb", 4, "main", 0, NULL, (size_t)0, NULL, (size_t)0);
+    tcall(s, 1, "glSpecializeShader", "ububb", 3, NULL, (size_t)0, 0, NULL, (size_t)0, NULL, (size_t)0);
+    CHECK(sm_error_count(s) == 3);
+    CHECK(v && v->spirv && v->spirv->size == sizeof module && !v->spirv->entry);
+    sm_state_free(s);
+}
+
 /* Line and polygon stipple: glLineStipple clamps the repeat; glPolygonStipple unpacks 32x32
  * bits under the unpack state (MSB first by default, LSB first and skipped rows honoured). */
 static void test_stipples(void)
@@ -357,6 +397,7 @@ static void test_stipples(void)
 int main(void)
 {
     test_stipples();
+    test_spirv_shaders();
     test_create_reuses_name();
     test_core_frame();
     test_legacy_frame();

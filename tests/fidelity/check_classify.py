@@ -55,10 +55,10 @@ expect("compile error (first error only)", C.MODEL_COMPILE,
        edit(lambda m: m["events"][0].update(failed=True, unsupported=[
            "program 3 does not compile in the model: ERROR: 0:1: 'x' : undeclared ERROR: 0:2: more"])),
        reason_has="'x' : undeclared")
-expect("SPIR-V shaders that the model cannot compile", C.MODEL_UNSUPPORTED,
+expect("SPIR-V module the model cannot take: a compile failure with its reason", C.MODEL_COMPILE,
        edit(lambda m: m["events"][0].update(failed=True, unsupported=[
-           "program 2 does not compile in the model: link failed: ERROR: Linking vertex stage: Missing entry point"])),
-       info=dict(INFO, spirv=True), reason_has="SPIR-V")
+           "program 2 does not compile in the model: vertex shader: entry point \"main\" for this shader's stage is not in the SPIR-V module"])),
+       info=dict(INFO, spirv=True), reason_has="entry point")
 expect("runtime error is a failed draw", C.MODEL_FAILED,
        edit(lambda m: m["events"][0].update(failed=True, unsupported=["fragment shader runtime error: oob"])))
 expect("99.8 % on a target", C.MODEL_DISAGREES, edit(lambda m: m["targets"][0].update(min_agreement=0.998)),

@@ -67,10 +67,8 @@ def judge_model(j, info):
     notes = [(e, n) for e in events for n in event_notes(e)]
     for e, n in notes:
         if _COMPILE.search(n):
-            if info.get("spirv"):
-                # The model compiles GLSL source; a SPIR-V binary leaves it an empty source, which
-                # glslang rejects ("Missing entry point"): the feature is missing, not the compiler.
-                return MODEL_UNSUPPORTED, "SPIR-V shaders (glShaderBinary + glSpecializeShader, ARB_gl_spirv)"
+            # SPIR-V shaders (ARB_gl_spirv) go to the model's decoder as modules since it runs them
+            # (gmf_spirv.c): a module it cannot take fails like any other program, with its reason.
             return MODEL_COMPILE, _first_error(n)
     tot = j.get("totals") if isinstance(j.get("totals"), dict) else {}
     features = []

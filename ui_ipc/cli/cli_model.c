@@ -577,9 +577,11 @@ static bool words_agree(uint32_t a, uint32_t b)
 /* After a compute dispatch: the contents of every shader storage buffer bound on the context,
  * as the model wrote them (the state model's buffer) and as the driver did (read back with
  * glGetNamedBufferSubData after a glMemoryBarrier, which changes no state); agreement = share
- * of 32-bit words that agree. Target name "ssbo<binding>". */
+ * of 32-bit words that agree. Target name "ssbo<binding>". With xfb, after a draw: the buffers
+ * of the active transform feedback object instead ("xfb<index>"), what the model's capture
+ * wrote against what the driver's did. */
 static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJSON *list, char *text,
-                            size_t text_size)
+                            size_t text_size, bool xfb)
 {
     static PFNGLGETNAMEDBUFFERSUBDATAPROC get_sub;
     static PFNGLMEMORYBARRIERPROC barrier;
@@ -591,10 +593,13 @@ static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJS
     if (!c || !get_sub || !barrier)
         return;
     const struct sm_context_state *st = sm_context_state(c);
+    const struct sm_transform_feedback *tf = xfb ? sm_get_transform_feedback(c, st->tfo) : NULL;
+    if (xfb && (!tf || !tf->active))
+        return;
     size_t used = strlen(text);
     bool synced = false;
-    for (unsigned i = 0; i < SM_MAX_SSBO_BINDINGS; i++) {
-        const struct sm_indexed_buffer *ib = &st->ssbo[i];
+    for (unsigned i = 0; i < (xfb ? SM_MAX_TFB_BUFFERS : SM_MAX_SSBO_BINDINGS); i++) {
+        const struct sm_indexed_buffer *ib = xfb ? &tf->buffers[i] : &st->ssbo[i];
         const struct sm_buffer *b = ib->buffer ? sm_get_buffer(c, ib->buffer) : NULL;
         if (!b || !b->data || !b->data_known || ib->offset >= b->size)
             continue;
@@ -629,7 +634,7 @@ static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJS
         }
         cm.agreement = (double)cm.agree / (double)cm.pixels;
         char tname[32];
-        snprintf(tname, sizeof tname, "ctx%u/ssbo%u", ctx_id, i);
+        snprintf(tname, sizeof tname, xfb ? "ctx%u/xfb%u" : "ctx%u/ssbo%u", ctx_id, i);
         note_result(r, tname, &cm, record, list);
         if (used < text_size)
             used += (size_t)snprintf(text + used, text_size - used, " %s %.4f%%", tname,
@@ -976,10 +981,14 @@ static int run_stream(struct run *r, char *err, size_t err_size)
                     if (r->compare)
                         compare_buffers(r, c.ctx_id, record,
                                         obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text,
-                                        sizeof text);
+                                        sizeof text, false);
                 } else {
                     compare_targets(r, c.ctx_id, record,
                                     obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text, sizeof text);
+                    if (r->compare && ev->kind == GMF_EV_DRAW)   /* transform feedback output */
+                        compare_buffers(r, c.ctx_id, record,
+                                        obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text,
+                                        sizeof text, true);
                 }
             }
             if (!r->json)

@@ -115,7 +115,7 @@ static void test_runner(void)
     /* no program: the fixed-function stages are generated and run (gpu_model/fixedfunc) */
     CHECK(gmf_feed(r, &c, 3, &ev) == GMF_OK && ev.kind == GMF_EV_DRAW && !ev.failed);
     CHECK(ev.n_unsupported == 0);
-    /* a program pipeline object is not modelled: reported, counted, the draw failed */
+    /* a program pipeline that was never created (gmf_pipeline.c): reported, counted, the draw failed */
     struct glr_call pc;
     memset(&pc, 0, sizeof pc);
     pc.ctx_id = 1;
