@@ -265,7 +265,7 @@ static int run_pass(struct replayer *r)
     glr_stream_init(&s, r->cap->stream, r->cap->stream_size);
     r->swap_index = 0;
     r->current = NULL;
-    memset(r->image_used, 0, r->cap->n_images * sizeof *r->image_used);
+    memset(r->image_used, 0, (r->cap->n_images + r->cap->n_hashes) * sizeof *r->image_used);
     int k;
     for (r->record = 0; (k = glr_stream_next(&s, &c)) == 1; r->record++) {
         crash_record = r->record;
@@ -427,7 +427,7 @@ int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, 
     r.readback = opt->verify || opt->png_dir || (passes > 1 && !opt->benchmark);
     int rc = -1;
     r.ctxs = calloc(cap->n_ctxs ? cap->n_ctxs : 1, sizeof *r.ctxs);
-    r.image_used = calloc(cap->n_images ? cap->n_images : 1, sizeof *r.image_used);
+    r.image_used = calloc(cap->n_images + cap->n_hashes + 1, sizeof *r.image_used);
     r.missing = calloc(GLR_CMD_COUNT, sizeof *r.missing);
     r.bad = calloc(GLR_CMD_COUNT, sizeof *r.bad);
     r.unrecorded = calloc(GLR_CMD_COUNT, sizeof *r.unrecorded);

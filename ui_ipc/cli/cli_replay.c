@@ -112,7 +112,7 @@ int cli_replay(int argc, char **argv)
         cli_error("warning: %s: its snapshot could not keep %llu content%s (first: %s): the replay differs where %s "
                   "used", path, (unsigned long long)cap->snapshot_losses, cap->snapshot_losses == 1 ? "" : "s",
                   cap->snapshot_first_loss, cap->snapshot_losses == 1 ? "it is" : "they are");
-    if (opt.verify && cap->n_images == 0)
+    if (opt.verify && cap->n_images == 0 && cap->n_hashes == 0)
         cli_error("warning: %s has no reference images: nothing to verify", path);
     struct glrh_result res;
     int rc = glrh_replay(cap, &opt, &res, err, sizeof err);
