@@ -175,6 +175,9 @@ struct glrh_result {
     uint64_t counts[4];     /* by enum glr_dispatch_result, over all passes */
     unsigned passes;
     unsigned frames_checked, frames_differing, frames_unmatched;
+    /* --verify: read-backs (glReadPixels, glGetTexImage, glGetBufferSubData, query results) whose
+     * recorded result was compared with the replay's, differed, or could not be compared. */
+    unsigned readbacks_checked, readbacks_differing, readbacks_unchecked;
     unsigned passes_inconsistent;  /* passes whose images differ from the first pass */
     double seconds;         /* replay time of all passes (context setup excluded) */
     bool replayed_once_only; /* "none" capture: a single pass was run whatever --loop said */

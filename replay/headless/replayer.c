@@ -240,13 +240,19 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
         r->missing[c->cmd]++;
     else if (k == GLR_DISPATCH_BAD)
         note_bad(r, c->cmd, glr_dispatch_reason(r->disp));
-    if (k != GLR_DISPATCH_OK)
+    if (k != GLR_DISPATCH_OK) {
+        /* Reads into client memory are skipped (nothing to replay), yet --verify reads them. */
+        if (k == GLR_DISPATCH_SKIPPED && r->opt->verify)
+            glrh_verify_readback(r, c);
         return;
+    }
     if (r->opt->gl_errors) {
         GLenum e = glrh_gl_drain_errors(&r->gl);
         if (e != GL_NO_ERROR && !r->gl_error_count[c->cmd]++)
             r->gl_error_first[c->cmd] = e;
     }
+    if (r->opt->verify)
+        glrh_verify_readback(r, c);
     bool draw = glrh_cmd_is_draw(c->cmd);
     if (draw && r->n_copies)
         r->copies_drawn = true;

@@ -131,10 +131,13 @@ int cli_replay(int argc, char **argv)
     int status = 0;
     if (opt.verify) {
         bool ok = res.frames_differing == 0 && res.frames_unmatched == 0 && res.passes_inconsistent == 0 &&
-                  res.frames_checked > 0;
+                  res.readbacks_differing == 0 && (res.frames_checked > 0 || res.readbacks_checked > 0);
         printf("verify: %s: %u frame images checked, %u differ, %u unmatched; passes %s\n", ok ? "PASS" : "FAIL",
                res.frames_checked, res.frames_differing, res.frames_unmatched,
                res.passes_inconsistent ? "DIFFER from each other" : "identical");
+        if (res.readbacks_checked || res.readbacks_unchecked)
+            printf("verify: read-backs: %u checked, %u differ, %u not compared\n", res.readbacks_checked,
+                   res.readbacks_differing, res.readbacks_unchecked);
         if (!ok)
             status = 1;
     } else if (res.passes_inconsistent) {
