@@ -92,7 +92,8 @@ static bool tex_dims(void *user, uint32_t target, int32_t level, int64_t d[3])
     GLint w = 0, h = 0, z = 0;
     GLR_REAL(glGetTexLevelParameteriv)(target, level, GL_TEXTURE_WIDTH, &w);
     GLR_REAL(glGetTexLevelParameteriv)(target, level, GL_TEXTURE_HEIGHT, &h);
-    GLR_REAL(glGetTexLevelParameteriv)(target, level, GL_TEXTURE_DEPTH, &z);
+    if (cd->major > 1 || cd->minor >= 2)   /* 3D textures: GL 1.2 */
+        GLR_REAL(glGetTexLevelParameteriv)(target, level, GL_TEXTURE_DEPTH, &z);
     d[0] = w;
     d[1] = h;
     d[2] = z;
@@ -144,11 +145,11 @@ void glr_rec_readback(struct glr_rec *w, int cmd, int param, const uint64_t *a, 
      * not mapped and holds the range (else GL would raise an error the program could see). */
     const struct glr_ctx_desc *cd = glr_current_ctx_desc();
     uint64_t off = (uint64_t)(uintptr_t)ptr;
-    GLint64 bsize = 0;
+    GLint bsize = 0;   /* glGetBufferParameteriv: GL 1.5 (the 64-bit query needs 3.2) */
     GLint mapped = 1;
     uint8_t *tmp = NULL;
     if (cd && !cd->is_es && size > 0) {
-        GLR_REAL(glGetBufferParameteri64v)(GL_PIXEL_PACK_BUFFER, GL_BUFFER_SIZE, &bsize);
+        GLR_REAL(glGetBufferParameteriv)(GL_PIXEL_PACK_BUFFER, GL_BUFFER_SIZE, &bsize);
         GLR_REAL(glGetBufferParameteriv)(GL_PIXEL_PACK_BUFFER, GL_BUFFER_MAPPED, &mapped);
         if (!mapped && off <= (uint64_t)bsize && (uint64_t)size <= (uint64_t)bsize - off &&
             (tmp = malloc((size_t)size)) != NULL)

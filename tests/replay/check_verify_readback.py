@@ -26,6 +26,9 @@ TESTS = [
     # probe rect rgba and probe all: larger reads (hashes only)
     "spec/glsl-1.50/execution/compatibility/clipping/vs-gs-clip-vertex-primitives-triangle-strip.shader_test",
     "spec/arb_shader_storage_buffer_object/execution/basic.shader_test",
+    # piglit programs: glGetTexImage into a pixel pack buffer (cube faces), occlusion query results
+    "bin:cubemap-getteximage-pbo",
+    "bin:arb_occlusion_query2-render",
 ]
 
 
@@ -82,8 +85,9 @@ def main():
     first_cap = None
     for t in TESTS:
         cap = os.path.join(tmp, os.path.basename(t) + ".glcap")
-        r = run([a.glreplay, "capture", "--frame", "0", "--out", cap, "--",
-                 os.path.join(PIGLIT, "bin", "shader_runner"), os.path.join(PIGLIT, "tests", t), "-auto", "-fbo"], env)
+        prog = [os.path.join(PIGLIT, "bin", t[4:])] if t.startswith("bin:") else \
+            [os.path.join(PIGLIT, "bin", "shader_runner"), os.path.join(PIGLIT, "tests", t)]
+        r = run([a.glreplay, "capture", "--frame", "0", "--out", cap, "--"] + prog + ["-auto", "-fbo"], env)
         if r.returncode != 0 or '"result": "pass"' not in r.stdout + r.stderr:
             fail(f"capture of {t}: rc {r.returncode}: {r.stderr[-400:]}")
         v = run([a.glreplay, "replay", cap, "--verify"], env)

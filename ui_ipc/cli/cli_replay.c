@@ -113,7 +113,7 @@ int cli_replay(int argc, char **argv)
                   "used", path, (unsigned long long)cap->snapshot_losses, cap->snapshot_losses == 1 ? "" : "s",
                   cap->snapshot_first_loss, cap->snapshot_losses == 1 ? "it is" : "they are");
     if (opt.verify && cap->n_images == 0 && cap->n_hashes == 0)
-        cli_error("warning: %s has no reference images: nothing to verify", path);
+        cli_error("warning: %s has no reference images: only its read-backs can be verified", path);
     struct glrh_result res;
     int rc = glrh_replay(cap, &opt, &res, err, sizeof err);
     glr_restore_free(snapshot);
