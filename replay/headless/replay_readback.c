@@ -177,6 +177,8 @@ void glrh_verify_readback(struct replayer *r, const struct glr_call *c)
                                        : "its destination has gaps between rows or no size rule";
     else if (!(rb.flags & GLR_RB_HASHED))
         why = "nothing was recorded";
+    else if (rb.size > ((uint64_t)1 << 31))
+        why = "its recorded size is beyond any read-back the replayer makes";
     else if (!(buf = calloc(1, rb.size ? (size_t)rb.size : 1)))
         why = "out of memory";
     else
