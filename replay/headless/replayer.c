@@ -264,16 +264,25 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
         glrh_probe_after_call(r, c);
 }
 
+/* The next record of the pass: from the decoded form when there is one, else decoded here. */
+static int next_record(struct replayer *r, struct glr_stream *s, struct glrh_decoded_cursor *dc, struct glr_call *c)
+{
+    return r->decoded ? glrh_decoded_next(dc, c) : glr_stream_next(s, c);
+}
+
 static int run_pass(struct replayer *r)
 {
     struct glr_stream s;
     struct glr_call c;
+    struct glrh_decoded_cursor dc;
     glr_stream_init(&s, r->cap->stream, r->cap->stream_size);
+    if (r->decoded)
+        glrh_decoded_begin(r->decoded, &dc, &c);
     r->swap_index = 0;
     r->current = NULL;
     memset(r->image_used, 0, (r->cap->n_images + r->cap->n_hashes) * sizeof *r->image_used);
     int k;
-    for (r->record = 0; (k = glr_stream_next(&s, &c)) == 1; r->record++) {
+    for (r->record = 0; (k = next_record(r, &s, &dc, &c)) == 1; r->record++) {
         crash_record = r->record;
         crash_cmd = (sig_atomic_t)c.cmd;
         if (r->opt->progress && (r->record & 1023) == 0)
@@ -466,6 +475,11 @@ int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, 
         goto out;
     }
     plan_surfaces(&r);
+    /* Several passes: decode the stream once (a bounded compact form, decoded_stream.h); the
+     * loader has validated it, so a failure here is only the budget or memory, and each pass then
+     * decodes as before. */
+    if (passes > 1)
+        r.decoded = glrh_decoded_build(cap->stream, cap->stream_size, GLRH_DECODED_BUDGET);
     struct glr_restore *own_snapshot = NULL;
     struct glrh_reset *reset = plan_reset(&r, passes, &own_snapshot);
     struct sigaction saved[4];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "replay/headless/egl_env.h"
 #include "replay/headless/gl_readback.h"
+#include "replay/headless/decoded_stream.h"
 
 struct rctx {
     const struct glrh_context *desc;
@@ -60,6 +61,7 @@ struct replayer {
     char *err;
     size_t err_size;
     double last_progress;
+    struct glrh_decoded *decoded;  /* the stream decoded once for --loop passes; NULL: decode per pass */
 };
 
 /* Makes captured context `id` current (no-op if it is); -1 with r->err set. */
