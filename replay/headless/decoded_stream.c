@@ -6,6 +6,7 @@
 #include <string.h>
 #include "replay/headless/decoded_stream.h"
 #include "statemodel/registry/glr_call_codec.h"
+#include "statemodel/registry/glr_registry.h"
 
 struct glrh_decoded {
     uint8_t *buf;
@@ -25,7 +26,14 @@ static size_t record_bytes(const struct glr_call *c, struct head *h)
 {
     int slots = 0;
     uint32_t mask = 0;
-    for (int i = 0; i < GLR_MAX_PARAMS; i++) {
+    /* Only the slots the record's command can fill (its parameters, or an event's fields). */
+    bool has_blob;
+    int n = c->cmd < GLR_CMD_COUNT ? glr_cmds[c->cmd].nparams : glr_pseudo_fields(c->cmd, &has_blob);
+    if (n < 1)
+        n = 1;   /* an event's blob is in slot 0 */
+    if (n > GLR_MAX_PARAMS)
+        n = GLR_MAX_PARAMS;
+    for (int i = 0; i < n; i++) {
         if (c->args[i] || c->blobs[i].data || c->blobs[i].size)
             slots = i + 1;
         if (c->blobs[i].data || c->blobs[i].size)
