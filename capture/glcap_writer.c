@@ -3,7 +3,11 @@
  * Layout produced: header (written last, at offset 0), the sections in the
  * order they are added, then the section table. Compressed output goes
  * straight from zstd into one 1 MiB output buffer that is flushed to the
- * temporary file, so a section of any size costs constant memory. */
+ * temporary file, so a section of any size costs constant memory.
+ * Writes to a compressed section are first gathered into a 128 KiB input block: a command stream
+ * arrives as one write per ~20-byte record, and a ZSTD_compressStream2 call (and a hash update)
+ * per record cost more than the record itself. zstd sees the same bytes, so the output is the
+ * same stream as before. */
 #include "capture/glcap_file.h"
 #include "capture/glcap_format.h"
 
@@ -20,6 +24,7 @@
 #include <zstd.h>
 
 #define OUT_BUF_SIZE (1u << 20)
+#define IN_BLOCK_SIZE (128u << 10)
 
 struct glcap_writer {
     char *path;       /* final name */
@@ -33,6 +38,8 @@ struct glcap_writer {
     uint64_t pos;     /* file offset of the next byte (buffered ones count) */
     uint8_t *obuf;
     size_t olen;
+    uint8_t *ibuf;    /* input block of the open compressed section (IN_BLOCK_SIZE) */
+    size_t ilen;
 
     glcap_entry *entries;
     uint32_t count;
@@ -131,11 +138,12 @@ glcap_writer *glcap_writer_create(const char *path, const glcap_writer_options *
     size_t tmp_len = strlen(w->path ? w->path : "") + 64;
     w->tmp_path = calloc(1, tmp_len); /* "" until created: nothing to unlink */
     w->obuf = malloc(OUT_BUF_SIZE);
+    w->ibuf = malloc(IN_BLOCK_SIZE);
     w->raw_hash = XXH3_createState();
     w->stored_hash = XXH3_createState();
     w->zstd_level = opts && opts->zstd_level != 0 ? opts->zstd_level : GLCAP_DEFAULT_ZSTD_LEVEL;
     w->no_fsync = opts && opts->no_fsync;
-    if (!w->path || !w->tmp_path || !w->obuf || !w->raw_hash || !w->stored_hash) {
+    if (!w->path || !w->tmp_path || !w->obuf || !w->ibuf || !w->raw_hash || !w->stored_hash) {
         if (err_size > 0)
             snprintf(err, err_size, "%s: out of memory", path ? path : "(null)");
         glcap_writer_destroy(w);
@@ -282,6 +290,7 @@ int glcap_writer_begin_section(glcap_writer *w, uint16_t type, uint32_t id,
             return fail(w, "zstd setup failed: %s", ZSTD_getErrorName(r));
         XXH3_64bits_reset(w->stored_hash);
     }
+    w->ilen = 0;
     w->in_section = true;
     return 0;
 }
@@ -308,6 +317,17 @@ static int compress_chunk(glcap_writer *w, const void *data, size_t size, ZSTD_E
     }
 }
 
+/* Compresses the gathered input block. */
+static int flush_block(glcap_writer *w)
+{
+    if (w->ilen == 0)
+        return 0;
+    XXH3_64bits_update(w->raw_hash, w->ibuf, w->ilen);
+    int rc = compress_chunk(w, w->ibuf, w->ilen, ZSTD_e_continue);
+    w->ilen = 0;
+    return rc;
+}
+
 int glcap_writer_write(glcap_writer *w, const void *data, size_t size)
 {
     if (w->failed)
@@ -318,10 +338,24 @@ int glcap_writer_write(glcap_writer *w, const void *data, size_t size)
         return 0;
     if (!data)
         return fail(w, "write of %zu bytes from NULL", size);
-    XXH3_64bits_update(w->raw_hash, data, size);
     w->cur.raw_size += size;
-    if (w->cur.compression == GLCAP_COMPRESSION_ZSTD)
+    if (w->cur.compression == GLCAP_COMPRESSION_ZSTD) {
+        if (size <= IN_BLOCK_SIZE - w->ilen) {
+            memcpy(w->ibuf + w->ilen, data, size);
+            w->ilen += size;
+            return w->ilen == IN_BLOCK_SIZE ? flush_block(w) : 0;
+        }
+        if (flush_block(w) < 0)
+            return -1;
+        if (size < IN_BLOCK_SIZE) {
+            memcpy(w->ibuf, data, size);
+            w->ilen = size;
+            return 0;
+        }
+        XXH3_64bits_update(w->raw_hash, data, size);   /* big: no copy */
         return compress_chunk(w, data, size, ZSTD_e_continue);
+    }
+    XXH3_64bits_update(w->raw_hash, data, size);
     w->cur.stored_size += size;
     return out_write(w, data, size);
 }
@@ -332,6 +366,8 @@ int glcap_writer_end_section(glcap_writer *w)
         return -1;
     if (!w->in_section)
         return fail(w, "end of a section that was not begun");
+    if (w->cur.compression == GLCAP_COMPRESSION_ZSTD && flush_block(w) < 0)
+        return -1;
     w->cur.raw_checksum = XXH3_64bits_digest(w->raw_hash);
     if (w->cur.compression == GLCAP_COMPRESSION_ZSTD) {
         if (compress_chunk(w, NULL, 0, ZSTD_e_end) < 0)
@@ -457,6 +493,7 @@ void glcap_writer_destroy(glcap_writer *w)
     free(w->entries);
     free(w->keys);
     free(w->obuf);
+    free(w->ibuf);
     free(w->tmp_path);
     free(w->path);
     free(w);

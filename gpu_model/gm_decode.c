@@ -592,7 +592,6 @@ static void decorate(gm_decoder *d, uint32_t id, uint32_t deco, const uint32_t *
     case SpvDecorationArrayStride: g->array_stride = (int)a; break;
     case SpvDecorationFlat: g->flat = 1; break;
     case SpvDecorationNoPerspective: g->flat = 2; break;
-    case SpvDecorationOffset: g->offset = (int)a; break;
     default: break;
     }
 }

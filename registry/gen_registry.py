@@ -419,7 +419,11 @@ def record_body(c, tdefs):
             lines.append('        glr_rec_string(glr_w, (const char *)%s);' % p.name)
             continue
         if not p.is_const and not p.obj_class:
-            lines.append('        glr_rec_blob(glr_w, NULL, 0);  /* output data: not needed to replay */')
+            if is_readback(c.name):
+                # What the read returned to the program: replay --verify compares (readback_rec.c).
+                lines.append('        glr_rec_readback(glr_w, GLR_CMD_%s, %d, glr_a, %s);' % (c.name, i, p.name))
+            else:
+                lines.append('        glr_rec_blob(glr_w, NULL, 0);  /* output data: not needed to replay */')
             continue
         # One size rule for the recorder and the replayer (glr_param_size, generated below).
         lines.append('        glr_rec_blob(glr_w, %s, glr_param_size(&glr_rec_size_env, GLR_CMD_%s, %d, glr_a));' % (
@@ -657,6 +661,14 @@ PACK_READBACK_RE = re.compile(r'^gl(ReadPixels|ReadnPixels|GetTexImage|GetnTexIm
                               r'GetnCompressedTexImage|GetTextureImage|GetTextureSubImage|'
                               r'GetCompressedTextureImage|GetCompressedTextureSubImage)(ARB|EXT|KHR)?$')
 QUERY_READBACK_RE = re.compile(r'^glGetQueryObject(i|ui|i64|ui64)v(ARB|EXT)?$')
+
+
+BUFFER_READBACK_RE = re.compile(r'^glGet(Named)?BufferSubData(ARB|EXT)?$')
+
+
+def is_readback(name):
+    """Read-backs whose result the recorder keeps (a hash, the bytes when small) for replay --verify."""
+    return bool(PACK_READBACK_RE.match(name) or QUERY_READBACK_RE.match(name) or BUFFER_READBACK_RE.match(name))
 
 
 def output_buffer_binding_name(name):

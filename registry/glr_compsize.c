@@ -73,9 +73,32 @@ static int64_t sane(int64_t v)
     return v < 0 || v > SIZE_MAX_SANE ? GLR_SIZE_UNKNOWN : v;
 }
 
+/* The pixel-store parameters of one direction: alignment, row length, skip rows, skip pixels,
+ * image height, skip images. */
+static const uint32_t unpack_pnames[6] = { GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS,
+                                           GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES };
+/* GL_PACK_*: not in this file's list of hand-kept enums before read-backs were sized; the values
+ * are the registry's (gl.xml). */
+static const uint32_t pack_pnames[6] = { 0x0D05, 0x0D02, 0x0D03, 0x0D04, 0x806C, 0x806B };
+
+static int64_t store_size(const struct glr_size_env *e, const uint32_t *pn, uint32_t format, uint32_t type,
+                          int64_t w, int64_t h, int64_t d, int dims);
+
 /* Pixel data read by an upload of width x height x depth pixels under the current unpack state. */
 static int64_t unpack_size(const struct glr_size_env *e, uint32_t format, uint32_t type, int64_t w, int64_t h,
                            int64_t d, int dims)
+{
+    return store_size(e, unpack_pnames, format, type, w, h, d, dims);
+}
+
+int64_t glr_pack_size(const struct glr_size_env *e, uint32_t format, uint32_t type, int64_t w, int64_t h, int64_t d,
+                      int dims)
+{
+    return store_size(e, pack_pnames, format, type, w, h, d, dims);
+}
+
+static int64_t store_size(const struct glr_size_env *e, const uint32_t *pn, uint32_t format, uint32_t type,
+                          int64_t w, int64_t h, int64_t d, int dims)
 {
     if (w <= 0 || h <= 0 || d <= 0)
         return 0;
@@ -83,12 +106,12 @@ static int64_t unpack_size(const struct glr_size_env *e, uint32_t format, uint32
     int64_t ps = pixel_size(format, type);
     if (ps < 0)
         return -1;
-    int64_t align = get_int(GL_UNPACK_ALIGNMENT);
-    int64_t row_len = get_int(GL_UNPACK_ROW_LENGTH);
-    int64_t skip_rows = get_int(GL_UNPACK_SKIP_ROWS);
-    int64_t skip_pix = get_int(GL_UNPACK_SKIP_PIXELS);
-    int64_t img_h = dims == 3 ? get_int(GL_UNPACK_IMAGE_HEIGHT) : 0;
-    int64_t skip_img = dims == 3 ? get_int(GL_UNPACK_SKIP_IMAGES) : 0;
+    int64_t align = get_int(pn[0]);
+    int64_t row_len = get_int(pn[1]);
+    int64_t skip_rows = get_int(pn[2]);
+    int64_t skip_pix = get_int(pn[3]);
+    int64_t img_h = dims == 3 ? get_int(pn[4]) : 0;
+    int64_t skip_img = dims == 3 ? get_int(pn[5]) : 0;
     if (row_len < 0 || skip_rows < 0 || skip_pix < 0 || img_h < 0 || skip_img < 0 || align < 0)
         return GLR_SIZE_UNKNOWN; /* GL refuses these: nothing sane to copy */
     int64_t row_px = row_len > 0 ? row_len : w;

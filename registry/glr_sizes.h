@@ -34,6 +34,11 @@ int64_t glr_param_size(const struct glr_size_env *e, int cmd, int param, const u
 /* COMPSIZE(...) rules and the rules the registry's len gets wrong (glr_compsize.c). */
 int64_t glr_compsize(const struct glr_size_env *e, int cmd, int param, const uint64_t *a);
 
+/* Bytes a read-back of width x height x depth pixels (dims 1, 2 or 3) writes under the pack state
+ * (GL_PACK_ALIGNMENT, ROW_LENGTH, SKIP_*, IMAGE_HEIGHT), or a negative GLR_SIZE_* code. */
+int64_t glr_pack_size(const struct glr_size_env *e, uint32_t format, uint32_t type, int64_t w, int64_t h, int64_t d,
+                      int dims);
+
 static inline bool glr_size_bound(const struct glr_size_env *e, uint32_t binding)
 {
     return e->get_int(e->user, binding) != 0;

@@ -16,6 +16,8 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/capture_file.h"
+#include "shim/capture_async.h"
+#include "shim/capture_refs.h"
 #include "shim/track.h"
 #include "shim/snapshot.h"
 #include "shim/replay_loop.h"
@@ -48,6 +50,28 @@ static unsigned n_ctxs;
 
 static struct glr_ref_image *images;
 static unsigned n_images;
+/* A finished capture's file being written on its own thread (capture_async.c), by this process. */
+static bool writer_busy;
+static pid_t writer_pid;
+
+/* Waits (cap_lock held) until no capture file is being written: before a new capture reuses the
+ * recorder and the snapshot, and at exit. A child forked meanwhile has no writer thread. */
+static void wait_writer_locked(void)
+{
+    while (writer_busy && writer_pid == getpid())
+        pthread_cond_wait(&cap_done, &cap_lock);
+    writer_busy = false;
+}
+
+static void writer_done(bool ok)
+{
+    pthread_mutex_lock(&cap_lock);
+    writer_busy = false;
+    cap_finished++;
+    cap_last_ok = ok;
+    pthread_cond_broadcast(&cap_done);
+    pthread_mutex_unlock(&cap_lock);
+}
 
 bool glr_capture_recording(uint64_t *epoch)
 {
@@ -121,6 +145,7 @@ static bool parse_frames(const char *s)
 
 static void start_recording(void)
 {
+    wait_writer_locked();
     glr_rec_setup_fences();
     cap_from_start = n_ctxs == 0;
     cap_drawn = 0;
@@ -163,42 +188,57 @@ static void start_recording(void)
     glr_rec_live_maps();
 }
 
-static bool finish_recording(const char *why_end)
+/* Ends the recording. The file is written on a writer thread (the program's thread only hands it
+ * over) unless `wait`: then here, and the result says whether it was written. Asynchronous, the
+ * result is true when the writer took the job; it signals cap_done when the file is done. */
+static bool finish_recording(const char *why_end, bool wait)
 {
     bool written = false;
     bool was = __atomic_exchange_n(&recording, 0, __ATOMIC_SEQ_CST);
     __atomic_and_fetch(&glr_slow_mode, ~(unsigned)GLR_SLOW_RECORD, __ATOMIC_SEQ_CST);
     glr_rec_quiesce();
     armed = false;
-    if (was) {
-        struct glr_capture_summary sum = {
-            .path = out_path, .first_frame = first_frame, .last_frame = last_frame, .end_reason = why_end, .initial_default = cap_from_start,
-            .images = images, .n_images = n_images,
+    struct glr_capture_job *job = was ? calloc(1, sizeof *job) : NULL;
+    if (job) {
+        struct glr_capture_summary *sum = &job->sum;
+        *sum = (struct glr_capture_summary){
+            .first_frame = first_frame, .last_frame = last_frame, .end_reason = why_end, .initial_default = cap_from_start,
         };
+        snprintf(job->path, sizeof job->path, "%s", out_path);
+        job->epoch = cap_epoch;
         for (unsigned i = 0; i < n_ctxs; i++) {
-            sum.contexts[sum.n_contexts] = ctxs[i].desc;
-            sum.contexts[sum.n_contexts].id = ctxs[i].id;
-            sum.contexts[sum.n_contexts].share_group = ctxs[i].share_group;
-            sum.contexts[sum.n_contexts].api = ctxs[i].api;
-            sum.n_contexts++;
+            sum->contexts[sum->n_contexts] = ctxs[i].desc;
+            sum->contexts[sum->n_contexts].id = ctxs[i].id;
+            sum->contexts[sum->n_contexts].share_group = ctxs[i].share_group;
+            sum->contexts[sum->n_contexts].api = ctxs[i].api;
+            sum->n_contexts++;
         }
         for (int i = 0; i < GLR_CMD_COUNT; i++)
-            if (unsized[i] && sum.n_unsized < GLR_MAX_UNSIZED_LISTED)
-                sum.unsized[sum.n_unsized++] = glr_cmds[i].name;
-        if (glr_capture_write(&sum, cap_epoch) == 0) {
-            glr_log(GLR_LOG_INFO, "capture: wrote %s", out_path);
-            written = true;
+            if (unsized[i] && sum->n_unsized < GLR_MAX_UNSIZED_LISTED)
+                sum->unsized[sum->n_unsized++] = glr_cmds[i].name;
+        job->images = images;
+        job->n_images = n_images;
+        images = NULL;
+        n_images = 0;
+        if (!wait && glr_capture_job_start(job, writer_done)) {
+            writer_busy = true;
+            writer_pid = getpid();
+            return true;
         }
-    } else if (fail_reason[0]) {
-        glr_log(GLR_LOG_ERROR, "capture: nothing written (%s)", fail_reason);
+        written = glr_capture_job_run(job);
+    } else {
+        if (was)
+            glr_log(GLR_LOG_ERROR, "capture dropped: out of memory at its end");
+        else if (fail_reason[0])
+            glr_log(GLR_LOG_ERROR, "capture: nothing written (%s)", fail_reason);
+        glr_rec_release(cap_epoch);
+        glr_snapshot_discard();
+        for (unsigned i = 0; i < n_images; i++)
+            free(images[i].pixels);
+        free(images);
+        images = NULL;
+        n_images = 0;
     }
-    glr_rec_release(cap_epoch);
-    glr_snapshot_discard();
-    for (unsigned i = 0; i < n_images; i++)
-        free(images[i].pixels);
-    free(images);
-    images = NULL;
-    n_images = 0;
     cap_finished++;
     cap_last_ok = written;
     pthread_cond_broadcast(&cap_done);
@@ -206,6 +246,7 @@ static bool finish_recording(const char *why_end)
 }
 
 static void keep_end_images_at_exit(void);
+static void glr_capture_at_exit_record(void);
 
 void glr_capture_init(void)
 {
@@ -225,6 +266,7 @@ void glr_capture_init(void)
             cap_budget = (size_t)mb << 20;
     }
     atexit(keep_end_images_at_exit);   /* also for glreplay_capture_begin and socket captures */
+    glr_refs_init();
     if (!frames || !*frames)
         return;
     if (!parse_frames(frames)) {
@@ -370,6 +412,7 @@ static void keep_images_locked(uint32_t ctx, uint64_t frame, bool provisional, i
         images[i].ctx_id = ctx;
         images[i].provisional = provisional;
     }
+    glr_refs_thin(images, n_images, first_frame, frame);
 }
 
 static void keep_end_images_locked(bool with_default)
@@ -428,7 +471,7 @@ void glr_capture_before_swap(int api, void *display, void *surface)
     drop_provisional_locked(ctx);   /* the swap shows what the context drew */
     keep_images_locked(ctx, frame, false, api, display, surface);
     /* A replay loop wanted for this capture runs after the real swap (replay_loop_trigger.c). */
-    if (frame >= last_frame && finish_recording("last frame swapped"))
+    if (frame >= last_frame && finish_recording("last frame swapped", glr_replay_loop_pending()))
         glr_replay_loop_capture_written(api, display, surface, out_path);
     pthread_mutex_unlock(&cap_lock);
 }
@@ -445,6 +488,14 @@ void glr_capture_after_swap(void)
 
 void glr_capture_at_exit(void)
 {
+    glr_capture_at_exit_record();
+    pthread_mutex_lock(&cap_lock);
+    wait_writer_locked();   /* everything is flushed before the process ends */
+    pthread_mutex_unlock(&cap_lock);
+}
+
+static void glr_capture_at_exit_record(void)
+{
     if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && n_ctxs == 0) {
         /* GLREPLAY_CAPTURE_* is inherited by every process the program starts (shells, helpers):
          * one that never created a context has nothing to capture and must not write the file. */
@@ -454,7 +505,7 @@ void glr_capture_at_exit(void)
     }
     if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
         pthread_mutex_lock(&cap_lock);
-        finish_recording("program exited");
+        finish_recording("program exited", true);
         pthread_mutex_unlock(&cap_lock);
     } else if (armed) {
         glr_log(GLR_LOG_WARN, "capture: the program ended before frame %llu; nothing captured",
@@ -496,7 +547,7 @@ GLR_EXPORT int glreplay_capture_end(void)
     if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
         last_frame = glr_frame_index();
         keep_end_images_locked(true);
-        rc = finish_recording("glreplay_capture_end") ? 0 : -1;
+        rc = finish_recording("glreplay_capture_end", true) ? 0 : -1;
     }
     pthread_mutex_unlock(&cap_lock);
     return rc;

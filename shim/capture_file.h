@@ -24,7 +24,9 @@ struct glr_ref_image {
     uint32_t fbo;            /* 0: the default framebuffer; else the draw framebuffer's name */
     uint32_t attachment;     /* GL_BACK, or the GL_COLOR_ATTACHMENTi read */
     uint32_t width, height;  /* RGBA8 pixels, rows bottom-up as glReadPixels gives them */
-    uint8_t *pixels;
+    uint8_t *pixels;         /* NULL once reduced to its hash (shim/capture_refs.c) */
+    bool hash_only;
+    uint64_t hash;           /* XXH3-64 of the pixels, when hash_only */
     bool provisional;        /* kept when the context stopped being current: replaced by a later one */
 };
 

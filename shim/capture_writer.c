@@ -1,5 +1,5 @@
 /* Writes a finished capture as a .glcap file: METADATA (JSON), COMMAND_STREAM (the merged thread
- * streams), one REFERENCE_IMAGE per captured swap. Layouts: docs/GLCAP_FORMAT.md.
+ * streams), one REFERENCE_IMAGE per captured swap (its pixels, or only their hash). Layouts: docs/GLCAP_FORMAT.md.
  * The shim does not link cJSON (a program may carry its own copy of it): the metadata JSON is
  * small and written here with proper string escaping. */
 #include <stdio.h>
@@ -147,7 +147,13 @@ static int write_record(void *user, const void *data, size_t size)
 {
     struct stream_sink *k = user;
     k->bytes += size;
-    k->calls++;
+    /* One record, or a whole thread's buffer of them (glr_rec_merge with one thread): count them. */
+    for (size_t off = 0; off + 4 <= size;) {
+        uint32_t body;
+        memcpy(&body, (const uint8_t *)data + off, 4);
+        off += 4 + (size_t)body;
+        k->calls++;
+    }
     return glcap_writer_write(k->w, data, size);
 }
 
@@ -175,8 +181,10 @@ int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch)
         rc = glr_snapshot_write(w);   /* INITIAL_STATE + RESOURCE_BLOBs, when a snapshot was taken */
     for (unsigned i = 0; rc == 0 && i < s->n_images; i++) {
         const struct glr_ref_image *im = &s->images[i];
-        uint8_t head[32];
-        put_u32(head, 2);                      /* layout version */
+        /* Layout 2: the pixels; layout 3: only their hash (frames GLREPLAY_CAPTURE_IMAGES does not
+         * keep in full), a 40-byte section that old readers refuse by its layout number. */
+        uint8_t head[40];
+        put_u32(head, im->hash_only ? 3 : 2);  /* layout version */
         put_u32(head + 4, (uint32_t)im->frame);
         put_u32(head + 8, im->ctx_id);
         put_u32(head + 12, im->width);
@@ -184,10 +192,12 @@ int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch)
         put_u32(head + 20, 1);                 /* RGBA8, rows bottom-up */
         put_u32(head + 24, im->fbo);           /* 0: default framebuffer */
         put_u32(head + 28, im->attachment);    /* GL_BACK or GL_COLOR_ATTACHMENTi */
-        rc = glcap_writer_begin_section(w, GLCAP_SECTION_REFERENCE_IMAGE, i, GLCAP_COMPRESSION_ZSTD);
+        memcpy(head + 32, &im->hash, 8);       /* layout 3: XXH3-64 of the RGBA8 pixels */
+        rc = glcap_writer_begin_section(w, GLCAP_SECTION_REFERENCE_IMAGE, i,
+                                        im->hash_only ? GLCAP_COMPRESSION_NONE : GLCAP_COMPRESSION_ZSTD);
         if (rc == 0)
-            rc = glcap_writer_write(w, head, sizeof head);
-        if (rc == 0)
+            rc = glcap_writer_write(w, head, im->hash_only ? 40 : 32);
+        if (rc == 0 && !im->hash_only)
             rc = glcap_writer_write(w, im->pixels, (size_t)im->width * im->height * 4);
         if (rc == 0)
             rc = glcap_writer_end_section(w);

@@ -29,6 +29,11 @@ void glr_rec_string(struct glr_rec *r, const char *s) __attribute__((visibility(
 void glr_rec_strings(struct glr_rec *r, const char *const *strings, int64_t count, const int *lengths)
     __attribute__((visibility("hidden")));
 void glr_rec_end(struct glr_rec *r) __attribute__((visibility("hidden")));
+/* The output parameter `param` of a read-back command (glReadPixels, glGetTexImage,
+ * glGetBufferSubData, glGetQueryObject*, ...), after the real call: what it returned to the
+ * program, as a read-back description (registry/glr_readback.h; shim/readback_rec.c). */
+void glr_rec_readback(struct glr_rec *w, int cmd, int param, const uint64_t *a, const void *ptr)
+    __attribute__((visibility("hidden")));
 /* After a program was linked while a capture records (shim/link_names.c). */
 void glr_rec_link_names(uint64_t program) __attribute__((visibility("hidden")));
 

@@ -79,6 +79,10 @@ int glr_replay_loop_wait(uint64_t serial, unsigned timeout_s, int *result) __att
 
 /* ---- Hooks for shim/capture.c and shim/ipc.c ---- */
 
+/* Whether a replay loop may be wanted when the capture ends (a socket request is armed, or
+ * GLREPLAY_REPLAY_LOOP is set): the capture's file is then written before the swap returns,
+ * not on the writer thread, as the loop replays it. */
+bool glr_replay_loop_pending(void) __attribute__((visibility("hidden")));
 /* In the swap hook, before the real swap, when the capture's file `path` was just written: if a
  * loop is wanted (GLREPLAY_REPLAY_LOOP, or a socket request), remember it for this thread. */
 void glr_replay_loop_capture_written(int api, void *display, void *surface, const char *path)

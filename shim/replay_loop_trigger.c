@@ -54,6 +54,15 @@ static unsigned env_passes(void)
     return (unsigned)n;
 }
 
+bool glr_replay_loop_pending(void)
+{
+    pthread_mutex_lock(&req_lock);
+    bool armed = req_armed != 0;
+    pthread_mutex_unlock(&req_lock);
+    const char *v = getenv("GLREPLAY_REPLAY_LOOP");
+    return armed || (!env_used && v && *v);
+}
+
 /* Test switch GLREPLAY_REPLAY_LOOP_TEST_KEEP_GOING=1: the environment's N passes are run the way
  * the live debugger runs its loop, passes == 0 and a keep_going that stops after N. */
 static unsigned keep_going_limit;

@@ -12,6 +12,7 @@
 
 #define REF_IMAGE_HEADER_V1 24
 #define REF_IMAGE_HEADER_V2 32
+#define REF_IMAGE_HEADER_V3 40
 #define MAX_IMAGE_SIDE 16384
 
 static void seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -35,6 +36,7 @@ void glrh_capture_close(struct glrh_capture *cap)
         free(cap->unsized[i]);
     free(cap->unsized);
     free(cap->images);
+    free(cap->hashes);
     free(cap->sections);
     free(cap->ctxs);
     free(cap->stream);
@@ -425,54 +427,74 @@ static int load_images(struct glrh_capture *cap, glcap_reader *r, char *err, siz
         char label[512];
         glcap_reader_section_label(r, i, label, sizeof label);
         struct glrh_image *ni = realloc(cap->images, (cap->n_images + 1) * sizeof *ni);
-        if (!ni) {
+        struct glrh_image *nh = ni ? realloc(cap->hashes, (cap->n_hashes + 1) * sizeof *nh) : NULL;
+        if (ni)
+            cap->images = ni;
+        if (nh)
+            cap->hashes = nh;
+        if (!ni || !nh) {
             seterr(err, n, "%s: out of memory", label);
             return -1;
         }
-        cap->images = ni;
-        struct glrh_image *im = &cap->images[cap->n_images];
-        memset(im, 0, sizeof *im);
+        struct glrh_image im = { 0 };
         size_t size;
-        if (glcap_reader_load(r, i, &im->data, &size) != 0) {
+        if (glcap_reader_load(r, i, &im.data, &size) != 0) {
             seterr(err, n, "%s", glcap_reader_error(r));
             return -1;
         }
-        cap->n_images++;
-        const uint8_t *p = im->data;
+        const uint8_t *p = im.data;
         if (size < REF_IMAGE_HEADER_V1) {
+            free(im.data);
             seterr(err, n, "%s: image header truncated (%zu bytes)", label, size);
             return -1;
         }
-        /* Layout 1: the back buffer only; layout 2 adds the framebuffer and attachment. */
+        /* Layout 1: the back buffer only; layout 2 adds the framebuffer and attachment; layout 3
+         * is layout 2's header and the pixels' hash, no pixels. */
         uint32_t layout = get_u32(p);
-        size_t header = layout == 2 ? REF_IMAGE_HEADER_V2 : REF_IMAGE_HEADER_V1;
-        if ((layout != 1 && layout != 2) || get_u32(p + 20) != 1 || size < header) {
-            seterr(err, n, "%s: unknown image layout version %u or pixel format %u", label, get_u32(p), get_u32(p + 20));
+        size_t header = layout == 3 ? REF_IMAGE_HEADER_V3 : layout == 2 ? REF_IMAGE_HEADER_V2 : REF_IMAGE_HEADER_V1;
+        uint32_t format = get_u32(p + 20);
+        if (layout < 1 || layout > 3 || format != 1 || size < header) {
+            free(im.data);
+            seterr(err, n, "%s: unknown image layout version %u or pixel format %u", label, layout, format);
             return -1;
         }
-        im->section_id = si->id;
-        im->frame = get_u32(p + 4);
-        im->ctx_id = get_u32(p + 8);
-        im->width = get_u32(p + 12);
-        im->height = get_u32(p + 16);
-        im->fbo = layout == 2 ? get_u32(p + 24) : 0;
-        im->attachment = layout == 2 ? get_u32(p + 28) : 0x0405 /* GL_BACK */;
-        if (im->fbo ? (im->attachment < 0x8CE0 || im->attachment >= 0x8CE0 + 32) : im->attachment != 0x0405) {
-            seterr(err, n, "%s: image attachment 0x%x of framebuffer %u is not a colour buffer", label,
-                   im->attachment, im->fbo);
+        im.section_id = si->id;
+        im.frame = get_u32(p + 4);
+        im.ctx_id = get_u32(p + 8);
+        im.width = get_u32(p + 12);
+        im.height = get_u32(p + 16);
+        im.fbo = layout >= 2 ? get_u32(p + 24) : 0;
+        im.attachment = layout >= 2 ? get_u32(p + 28) : 0x0405 /* GL_BACK */;
+        if (layout == 3)
+            memcpy(&im.hash, p + 32, 8);
+        const char *bad = NULL;
+        if (im.fbo ? (im.attachment < 0x8CE0 || im.attachment >= 0x8CE0 + 32) : im.attachment != 0x0405)
+            bad = "attachment";
+        else if (!im.width || !im.height || im.width > MAX_IMAGE_SIDE || im.height > MAX_IMAGE_SIDE ||
+                 size != header + (layout == 3 ? 0 : (size_t)im.width * im.height * 4))
+            bad = "size";
+        const struct glrh_context *ctx = bad ? NULL : glrh_capture_context(cap, im.ctx_id);
+        if (!bad && (!ctx || !ctx->described))
+            bad = "context";
+        if (bad) {
+            free(im.data);
+            if (bad[0] == 'a')
+                seterr(err, n, "%s: image attachment 0x%x of framebuffer %u is not a colour buffer", label,
+                       im.attachment, im.fbo);
+            else if (bad[0] == 's')
+                seterr(err, n, "%s: image of %ux%u does not match its %zu bytes", label, im.width, im.height, size);
+            else
+                seterr(err, n, "%s: image of context %u, which METADATA does not describe", label, im.ctx_id);
             return -1;
         }
-        if (!im->width || !im->height || im->width > MAX_IMAGE_SIDE || im->height > MAX_IMAGE_SIDE ||
-            size != header + (size_t)im->width * im->height * 4) {
-            seterr(err, n, "%s: image of %ux%u does not match its %zu bytes", label, im->width, im->height, size);
-            return -1;
+        if (layout == 3) {
+            free(im.data);
+            im.data = NULL;
+            cap->hashes[cap->n_hashes++] = im;
+        } else {
+            im.pixels = p + header;
+            cap->images[cap->n_images++] = im;
         }
-        const struct glrh_context *ctx = glrh_capture_context(cap, im->ctx_id);
-        if (!ctx || !ctx->described) {
-            seterr(err, n, "%s: image of context %u, which METADATA does not describe", label, im->ctx_id);
-            return -1;
-        }
-        im->pixels = p + header;
     }
     return 0;
 }

@@ -34,8 +34,9 @@ struct glrh_image {
     uint32_t frame, ctx_id, width, height;
     uint32_t fbo;           /* 0: the default framebuffer's back buffer; else a framebuffer object */
     uint32_t attachment;    /* GL_BACK or the GL_COLOR_ATTACHMENTi of that framebuffer */
-    const uint8_t *pixels;  /* width*height*4 RGBA8, rows bottom-up (points into `data`) */
+    const uint8_t *pixels;  /* width*height*4 RGBA8, rows bottom-up (points into `data`); NULL in hashes */
     void *data;             /* the loaded section */
+    uint64_t hash;          /* hashes only (layout 3): XXH3-64 of those pixels */
 };
 
 /* One section of the file, from the container's section table. */
@@ -69,6 +70,10 @@ struct glrh_capture {
     uint64_t n_swaps;
     struct glrh_image *images;
     unsigned n_images;
+    /* Frames whose image the capture keeps only as a hash (GLREPLAY_CAPTURE_IMAGES): --verify
+     * compares hashes; nothing else reads them. */
+    struct glrh_image *hashes;
+    unsigned n_hashes;
     char **unsized;         /* METADATA "unsized_client_memory" */
     unsigned n_unsized;
 };
@@ -175,6 +180,9 @@ struct glrh_result {
     uint64_t counts[4];     /* by enum glr_dispatch_result, over all passes */
     unsigned passes;
     unsigned frames_checked, frames_differing, frames_unmatched;
+    /* --verify: read-backs (glReadPixels, glGetTexImage, glGetBufferSubData, query results) whose
+     * recorded result was compared with the replay's, differed, or could not be compared. */
+    unsigned readbacks_checked, readbacks_differing, readbacks_unchecked;
     unsigned passes_inconsistent;  /* passes whose images differ from the first pass */
     double seconds;         /* replay time of all passes (context setup excluded) */
     bool replayed_once_only; /* "none" capture: a single pass was run whatever --loop said */

@@ -5,12 +5,37 @@
 #include <string.h>
 #include "replay/player/replayer_internal.h"
 #include "replay/player/image_util.h"
+#include <xxhash.h>
+
+/* The references of the capture: its images, then the frames it keeps only as a hash
+ * (GLREPLAY_CAPTURE_IMAGES). image_used has one flag per reference in this order. */
+static unsigned n_refs(const struct replayer *r)
+{
+    return r->cap->n_images + r->cap->n_hashes;
+}
+
+static const struct glrh_image *ref_at(const struct replayer *r, unsigned i)
+{
+    return i < r->cap->n_images ? &r->cap->images[i] : &r->cap->hashes[i - r->cap->n_images];
+}
+
+/* Compares read-back pixels with a reference: pixel by pixel with an image, by XXH3-64 with a hash
+ * (d->pixels is then 1 when they differ, and the position unknown). */
+static void ref_diff(const struct glrh_image *im, const uint8_t *px, struct glrh_diff *d)
+{
+    if (im->pixels) {
+        glrh_image_diff(px, im->pixels, im->width, im->height, d);
+        return;
+    }
+    memset(d, 0, sizeof *d);
+    d->pixels = XXH3_64bits(px, (size_t)im->width * im->height * 4) != im->hash;
+}
 
 static const struct glrh_image *reference_for(struct replayer *r, uint32_t frame, uint32_t ctx_id)
 {
-    for (unsigned i = 0; i < r->cap->n_images; i++) {
-        const struct glrh_image *im = &r->cap->images[i];
-        if (!r->image_used[i] && im->frame == frame && im->ctx_id == ctx_id) {
+    for (unsigned i = 0; i < n_refs(r); i++) {
+        const struct glrh_image *im = ref_at(r, i);
+        if (!r->image_used[i] && !im->fbo && im->frame == frame && im->ctx_id == ctx_id) {
             r->image_used[i] = true;
             return im;
         }
@@ -43,12 +68,27 @@ static void report_diff(struct replayer *r, const char *what, const struct glrh_
             d->want[0], d->want[1], d->want[2], d->want[3], d->max_delta);
 }
 
+/* A difference from reference `im`: where, for an image; for a hash, that only a hash was kept. */
+static void report_ref(struct replayer *r, const struct glrh_image *im, const struct glrh_diff *d)
+{
+    if (im->pixels)
+        report_diff(r, "reference", d);
+    else
+        fprintf(r->out, "  the capture keeps only a hash of this frame's image (GLREPLAY_CAPTURE_IMAGES): which "
+                        "pixels differ is not known\n");
+}
+
+static const char *matches(const struct glrh_image *im)
+{
+    return im->pixels ? "matches the reference" : "matches the reference hash (no image stored)";
+}
+
 /* The colour attachments of the framebuffer the program had bound for drawing at this swap. */
 static void verify_fbo_images(struct replayer *r, uint32_t frame)
 {
     struct rctx *ctx = r->current;
-    for (unsigned i = 0; i < r->cap->n_images; i++) {
-        const struct glrh_image *im = &r->cap->images[i];
+    for (unsigned i = 0; i < n_refs(r); i++) {
+        const struct glrh_image *im = ref_at(r, i);
         if (r->image_used[i] || !im->fbo || im->frame != frame || im->ctx_id != ctx->desc->id)
             continue;
         r->image_used[i] = true;
@@ -62,17 +102,17 @@ static void verify_fbo_images(struct replayer *r, uint32_t frame)
             continue;
         }
         struct glrh_diff d;
-        glrh_image_diff(px, im->pixels, im->width, im->height, &d);
+        ref_diff(im, px, &d);
         char what[96];
         snprintf(what, sizeof what, "framebuffer %u colour attachment %u", im->fbo, im->attachment - 0x8CE0u);
         if (d.pixels) {
             r->res->frames_differing++;
             fprintf(r->out, "pass %u frame %u (context %u, %s, %ux%u): DIFFERS from the reference\n", r->pass + 1,
                     frame, ctx->desc->id, what, im->width, im->height);
-            report_diff(r, "reference", &d);
+            report_ref(r, im, &d);
         } else if (r->pass == 0) {
-            fprintf(r->out, "frame %u (context %u, %s, %ux%u): matches the reference\n", frame, ctx->desc->id, what,
-                    im->width, im->height);
+            fprintf(r->out, "frame %u (context %u, %s, %ux%u): %s\n", frame, ctx->desc->id, what,
+                    im->width, im->height, matches(im));
         }
         free(px);
     }
@@ -128,15 +168,15 @@ int glrh_on_swap(struct replayer *r, const struct glr_call *c)
             r->res->frames_differing++;
         } else {
             struct glrh_diff d;
-            glrh_image_diff(r->swap_pixels, ref->pixels, ctx->w, ctx->h, &d);
+            ref_diff(ref, r->swap_pixels, &d);
             if (d.pixels) {
                 r->res->frames_differing++;
                 fprintf(r->out, "pass %u frame %u (context %u, %ux%u): DIFFERS from the reference\n", r->pass + 1,
                         frame, ctx->desc->id, ctx->w, ctx->h);
-                report_diff(r, "reference", &d);
+                report_ref(r, ref, &d);
             } else if (r->pass == 0) {
-                fprintf(r->out, "frame %u (context %u, %ux%u): matches the reference\n", frame, ctx->desc->id, ctx->w,
-                        ctx->h);
+                fprintf(r->out, "frame %u (context %u, %ux%u): %s\n", frame, ctx->desc->id, ctx->w, ctx->h,
+                        matches(ref));
             }
         }
     }
@@ -198,8 +238,8 @@ void glrh_image_after_draw(struct replayer *r, uint32_t cmd)
  * drawing (which must be the captured one). An image the replay cannot read differs. */
 void glrh_verify_end_images(struct replayer *r)
 {
-    for (unsigned i = 0; i < r->cap->n_images; i++) {
-        const struct glrh_image *im = &r->cap->images[i];
+    for (unsigned i = 0; i < n_refs(r); i++) {
+        const struct glrh_image *im = ref_at(r, i);
         if (r->image_used[i])
             continue;
         r->image_used[i] = true;
@@ -236,15 +276,15 @@ void glrh_verify_end_images(struct replayer *r)
             continue;
         }
         struct glrh_diff d;
-        glrh_image_diff(px, im->pixels, im->width, im->height, &d);
+        ref_diff(im, px, &d);
         if (d.pixels) {
             r->res->frames_differing++;
             fprintf(r->out, "pass %u end of frame %u (context %u, %s, %ux%u): DIFFERS from the reference\n",
                     r->pass + 1, im->frame, im->ctx_id, what, im->width, im->height);
-            report_diff(r, "reference", &d);
+            report_ref(r, im, &d);
         } else if (r->pass == 0) {
-            fprintf(r->out, "end of frame %u (context %u, %s, %ux%u): matches the reference\n", im->frame, im->ctx_id,
-                    what, im->width, im->height);
+            fprintf(r->out, "end of frame %u (context %u, %s, %ux%u): %s\n", im->frame, im->ctx_id,
+                    what, im->width, im->height, matches(im));
         }
         free(px);
     }

@@ -242,13 +242,19 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
         r->missing[c->cmd]++;
     else if (k == GLR_DISPATCH_BAD)
         note_bad(r, c->cmd, glr_dispatch_reason(r->disp));
-    if (k != GLR_DISPATCH_OK)
+    if (k != GLR_DISPATCH_OK) {
+        /* Reads into client memory are skipped (nothing to replay), yet --verify reads them. */
+        if (k == GLR_DISPATCH_SKIPPED && r->opt->verify)
+            glrh_verify_readback(r, c);
         return;
+    }
     if (r->opt->gl_errors) {
         GLenum e = glrh_gl_drain_errors(&r->gl);
         if (e != GL_NO_ERROR && !r->gl_error_count[c->cmd]++)
             r->gl_error_first[c->cmd] = e;
     }
+    if (r->opt->verify)
+        glrh_verify_readback(r, c);
     bool draw = glrh_cmd_is_draw(c->cmd);
     if (draw && r->n_copies)
         r->copies_drawn = true;
@@ -260,16 +266,25 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
         glrh_probe_after_call(r, c);
 }
 
+/* The next record of the pass: from the decoded form when there is one, else decoded here. */
+static int next_record(struct replayer *r, struct glr_stream *s, struct glrh_decoded_cursor *dc, struct glr_call *c)
+{
+    return r->decoded ? glrh_decoded_next(dc, c) : glr_stream_next(s, c);
+}
+
 static int run_pass(struct replayer *r)
 {
     struct glr_stream s;
     struct glr_call c;
+    struct glrh_decoded_cursor dc;
     glr_stream_init(&s, r->cap->stream, r->cap->stream_size);
+    if (r->decoded)
+        glrh_decoded_begin(r->decoded, &dc, &c);
     r->swap_index = 0;
     r->current = NULL;
-    memset(r->image_used, 0, r->cap->n_images * sizeof *r->image_used);
+    memset(r->image_used, 0, (r->cap->n_images + r->cap->n_hashes) * sizeof *r->image_used);
     int k;
-    for (r->record = 0; (k = glr_stream_next(&s, &c)) == 1; r->record++) {
+    for (r->record = 0; (k = next_record(r, &s, &dc, &c)) == 1; r->record++) {
         crash_record = r->record;
         crash_cmd = (sig_atomic_t)c.cmd;
         if (r->opt->progress && (r->record & 1023) == 0)
@@ -429,7 +444,7 @@ int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, 
     r.readback = opt->verify || opt->png_dir || (passes > 1 && !opt->benchmark);
     int rc = -1;
     r.ctxs = calloc(cap->n_ctxs ? cap->n_ctxs : 1, sizeof *r.ctxs);
-    r.image_used = calloc(cap->n_images ? cap->n_images : 1, sizeof *r.image_used);
+    r.image_used = calloc(cap->n_images + cap->n_hashes + 1, sizeof *r.image_used);
     r.missing = calloc(GLR_CMD_COUNT, sizeof *r.missing);
     r.bad = calloc(GLR_CMD_COUNT, sizeof *r.bad);
     r.unrecorded = calloc(GLR_CMD_COUNT, sizeof *r.unrecorded);
@@ -462,6 +477,11 @@ int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, 
         goto out;
     }
     plan_surfaces(&r);
+    /* Several passes: decode the stream once (a bounded compact form, decoded_stream.h); the
+     * loader has validated it, so a failure here is only the budget or memory, and each pass then
+     * decodes as before. */
+    if (passes > 1)
+        r.decoded = glrh_decoded_build(cap->stream, cap->stream_size, GLRH_DECODED_BUDGET);
     struct glr_restore *own_snapshot = NULL;
     struct glrh_reset *reset = plan_reset(&r, passes, &own_snapshot);
     struct sigaction saved[4];

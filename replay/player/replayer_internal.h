@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "replay/player/egl_env.h"
 #include "replay/player/gl_readback.h"
+#include "replay/player/decoded_stream.h"
 
 struct rctx {
     const struct glrh_context *desc;
@@ -60,6 +61,7 @@ struct replayer {
     char *err;
     size_t err_size;
     double last_progress;
+    struct glrh_decoded *decoded;  /* the stream decoded once for --loop passes; NULL: decode per pass */
 };
 
 /* Makes captured context `id` current (no-op if it is); -1 with r->err set. */
@@ -68,6 +70,9 @@ void glrh_seterr(struct replayer *r, const char *fmt, ...) __attribute__((format
 
 /* A swap record: read the back buffer, compare with the reference and the first pass, PNG. */
 int glrh_on_swap(struct replayer *r, const struct glr_call *c);
+/* After a GL call was dispatched (or skipped): a read-back's recorded result compared with the
+ * replay's (replay_readback.c); nothing for other calls. */
+void glrh_verify_readback(struct replayer *r, const struct glr_call *c);
 /* After a pass's last record: the reference images no swap matched (a capture's end images). */
 void glrh_verify_end_images(struct replayer *r);
 /* --png after a draw or clear. */

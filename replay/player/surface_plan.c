@@ -31,6 +31,12 @@ void glrh_plan_surface(const struct glrh_capture *cap, unsigned index, struct gl
         for (size_t p = 0; p < n && !out->alpha; p++)
             out->alpha = im->pixels[4 * p + 3] != 255;
     }
+    /* Frames kept only as a hash still say the window's size. */
+    for (unsigned i = 0; !out->w && i < cap->n_hashes; i++)
+        if (!cap->hashes[i].fbo && cap->hashes[i].ctx_id == desc->id) {
+            out->w = cap->hashes[i].width;
+            out->h = cap->hashes[i].height;
+        }
     if (!out->w && desc->surface_w && desc->surface_h) {   /* its surface at its first make-current */
         out->w = desc->surface_w;
         out->h = desc->surface_h;

@@ -66,8 +66,10 @@ def check_info(glreplay, cap):
     if not j['contexts'] or j['calls']['total'] <= 0:
         fail('info --json: no contexts or no calls')
     n_img_sections = sum(1 for s in j['sections'] if s['type'] == 'REFERENCE_IMAGE')
-    if n_img_sections != len(j['reference_images']):
-        fail('info --json: %d image sections but %d reference images' % (n_img_sections, len(j['reference_images'])))
+    # Frames kept only as a hash (GLREPLAY_CAPTURE_IMAGES) are image sections too.
+    n_refs = len(j['reference_images']) + len(j.get('reference_hashes', []))
+    if n_img_sections != n_refs:
+        fail('info --json: %d image sections but %d reference images and hashes' % (n_img_sections, n_refs))
     if j['draws'] > j['calls']['total'] or j['clears'] > j['calls']['total']:
         fail('info --json: more draws/clears than calls')
     # --top limits the text listing, --top 0 lists every command.
@@ -100,9 +102,10 @@ def cmd_sample(a):
                 b_problems.append('initial_state is %s, expected %s' % (j['initial_state'], want_state))
             if j['frames']['first'] != a.first:
                 b_problems.append('the capture starts at frame %d, not %d' % (j['frames']['first'], a.first))
-            if j['frames']['swaps'] != a.count or len(j['reference_images']) != a.count:
+            n_refs = len(j['reference_images']) + len(j.get('reference_hashes', []))
+            if j['frames']['swaps'] != a.count or n_refs != a.count:
                 b_problems.append('expected %d swaps and reference images, the capture has %d and %d (end: see '
-                                  'GLREPLAY_LOG=info)' % (a.count, j['frames']['swaps'], len(j['reference_images'])))
+                                  'GLREPLAY_LOG=info)' % (a.count, j['frames']['swaps'], n_refs))
             p = run([a.glreplay, 'replay', cap, '--verify', '--loop', '3'])
             print(p.stdout, end='')
             print(p.stderr, end='', file=sys.stderr)

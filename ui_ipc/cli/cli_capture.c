@@ -124,9 +124,9 @@ int cli_capture(int argc, char **argv)
         free(abs);
         return 1;
     }
-    fprintf(stderr, "glreplay: captured frames %llu-%llu into %s (%llu records, %u reference images)%s\n",
+    fprintf(stderr, "glreplay: captured frames %llu-%llu into %s (%llu records, %u reference images, %u frame hashes)%s\n",
             (unsigned long long)cap->first_frame, (unsigned long long)cap->last_frame, out,
-            (unsigned long long)cap->n_records, cap->n_images,
+            (unsigned long long)cap->n_records, cap->n_images, cap->n_hashes,
             status ? " (the program then exited with an error)" : "");
     glrh_capture_close(cap);
     free(abs);

@@ -76,6 +76,8 @@ static void print_text(const struct glrh_capture *cap, const struct glrh_stats *
         else
             printf("  frame %u, context %u: %ux%u RGBA8\n", cap->images[i].frame, cap->images[i].ctx_id,
                    cap->images[i].width, cap->images[i].height);
+    if (cap->n_hashes)
+        printf("reference hashes (frames kept only as a hash of their image): %u\n", cap->n_hashes);
     if (cap->n_unsized) {
         printf("client memory not recorded (could not be sized):");
         for (unsigned i = 0; i < cap->n_unsized; i++)
@@ -173,6 +175,20 @@ static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *s
         cJSON_AddNumberToObject(x, "framebuffer", cap->images[i].fbo);
         cJSON_AddNumberToObject(x, "attachment", cap->images[i].attachment);
         cJSON_AddItemToArray(imgs, x);
+    }
+    cJSON *hs = cJSON_AddArrayToObject(o, "reference_hashes");
+    for (unsigned i = 0; i < cap->n_hashes; i++) {
+        cJSON *x = cJSON_CreateObject();
+        char hex[17];
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)cap->hashes[i].hash);
+        cJSON_AddNumberToObject(x, "frame", cap->hashes[i].frame);
+        cJSON_AddNumberToObject(x, "context", cap->hashes[i].ctx_id);
+        cJSON_AddNumberToObject(x, "width", cap->hashes[i].width);
+        cJSON_AddNumberToObject(x, "height", cap->hashes[i].height);
+        cJSON_AddNumberToObject(x, "framebuffer", cap->hashes[i].fbo);
+        cJSON_AddNumberToObject(x, "attachment", cap->hashes[i].attachment);
+        cJSON_AddStringToObject(x, "xxh3", hex);
+        cJSON_AddItemToArray(hs, x);
     }
     cJSON *uns = cJSON_AddArrayToObject(o, "unsized_client_memory");
     for (unsigned i = 0; i < cap->n_unsized; i++)

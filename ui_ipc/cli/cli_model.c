@@ -1274,7 +1274,7 @@ int cli_model(int argc, char **argv)
     gmf_config cfg = { .metadata_json = meta, .surfaces = surf, .n_surfaces = n_surf,
                        .timing = r.no_timing ? GMF_TIMING_OFF : GMF_TIMING_DEFAULT };
     r.cap = cap;
-    r.image_used = calloc(cap->n_images ? cap->n_images : 1, sizeof *r.image_used);
+    r.image_used = calloc(cap->n_images + cap->n_hashes + 1, sizeof *r.image_used);
     r.m = surf && r.image_used ? gmf_create(&cfg, err, sizeof err) : NULL;
     if (r.m) {
         gmf_totals tt;

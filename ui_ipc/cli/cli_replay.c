@@ -112,8 +112,8 @@ int cli_replay(int argc, char **argv)
         cli_error("warning: %s: its snapshot could not keep %llu content%s (first: %s): the replay differs where %s "
                   "used", path, (unsigned long long)cap->snapshot_losses, cap->snapshot_losses == 1 ? "" : "s",
                   cap->snapshot_first_loss, cap->snapshot_losses == 1 ? "it is" : "they are");
-    if (opt.verify && cap->n_images == 0)
-        cli_error("warning: %s has no reference images: nothing to verify", path);
+    if (opt.verify && cap->n_images == 0 && cap->n_hashes == 0)
+        cli_error("warning: %s has no reference images: only its read-backs can be verified", path);
     struct glrh_result res;
     int rc = glrh_replay(cap, &opt, &res, err, sizeof err);
     glr_restore_free(snapshot);
@@ -131,10 +131,13 @@ int cli_replay(int argc, char **argv)
     int status = 0;
     if (opt.verify) {
         bool ok = res.frames_differing == 0 && res.frames_unmatched == 0 && res.passes_inconsistent == 0 &&
-                  res.frames_checked > 0;
+                  res.readbacks_differing == 0 && (res.frames_checked > 0 || res.readbacks_checked > 0);
         printf("verify: %s: %u frame images checked, %u differ, %u unmatched; passes %s\n", ok ? "PASS" : "FAIL",
                res.frames_checked, res.frames_differing, res.frames_unmatched,
                res.passes_inconsistent ? "DIFFER from each other" : "identical");
+        if (res.readbacks_checked || res.readbacks_unchecked)
+            printf("verify: read-backs: %u checked, %u differ, %u not compared\n", res.readbacks_checked,
+                   res.readbacks_differing, res.readbacks_unchecked);
         if (!ok)
             status = 1;
     } else if (res.passes_inconsistent) {

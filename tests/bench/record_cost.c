@@ -1,0 +1,178 @@
+/* record_cost: a frame loop of cheap GL calls, to measure what recording costs the program,
+ * everything included: the record inside each call, the reference image at each swap and the
+ * capture file written when the capture ends (issue 17 §3; tests/bench/run_record_cost.py runs it
+ * natively, under the shim idle and recording, and under apitrace).
+ *
+ * A GL 3.3 core context on an EGL pbuffer (EGL surfaceless platform: no X server), so the program
+ * swaps and frames end as in a windowed program. GL is called through the linked libOpenGL (what an
+ * LD_PRELOAD interposer replaces). Each frame: a clear, --calls cheap state calls (glUniform4f,
+ * glBindTexture, glBindVertexArray in turn), one draw, eglSwapBuffers.
+ *
+ * Output ("key=value" tokens):
+ *   record_cost frames=F calls_per_frame=N width=W height=H
+ *   record_cost_result loop_ns=T max_frame_ns=M median_frame_ns=D max_frame=K
+ * loop_ns: CLOCK_MONOTONIC time of the whole frame loop on the program's thread; max_frame_ns the
+ * slowest frame (a capture's end shows here when its file is written on the program's thread). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#define GL_GLEXT_PROTOTYPES 1
+#include <GL/glcorearb.h>
+
+#ifndef EGL_PLATFORM_SURFACELESS_MESA
+#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
+#endif
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static long arg_long(const char *name, const char *v, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || n < lo || n > hi) {
+        fprintf(stderr, "record_cost: %s wants an integer in [%ld, %ld], got '%s'\n", name, lo, hi, v);
+        exit(2);
+    }
+    return n;
+}
+
+static GLuint compile(GLenum type, const char *src)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    return ok ? s : 0;
+}
+
+int main(int argc, char **argv)
+{
+    long frames = 30, calls = 20000, width = 640, height = 360;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 >= argc) {
+            fprintf(stderr, "usage: record_cost [--frames F] [--calls N] [--size WxH]\n");
+            return 2;
+        }
+        if (strcmp(argv[i], "--frames") == 0) {
+            frames = arg_long("--frames", argv[++i], 1, 100000);
+        } else if (strcmp(argv[i], "--calls") == 0) {
+            calls = arg_long("--calls", argv[++i], 3, 100000000);
+        } else if (strcmp(argv[i], "--size") == 0) {
+            if (sscanf(argv[++i], "%ldx%ld", &width, &height) != 2 || width < 1 || height < 1 || width > 4096 ||
+                height > 4096) {
+                fprintf(stderr, "record_cost: --size wants WxH up to 4096x4096\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "record_cost: unknown argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    EGLint major, minor, n = 0;
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor) || !eglBindAPI(EGL_OPENGL_API)) {
+        fprintf(stderr, "record_cost: no EGL surfaceless display (0x%x)\n", (unsigned)eglGetError());
+        return 1;
+    }
+    static const EGLint cfg_attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
+                                          EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE };
+    /* Exactly RGBA8: eglChooseConfig lists deeper configs (10-bit) first. */
+    EGLConfig cfgs[256], cfg = NULL;
+    eglChooseConfig(dpy, cfg_attribs, cfgs, 256, &n);
+    for (EGLint i = 0; i < n && !cfg; i++) {
+        EGLint r = 0, a = 0;
+        eglGetConfigAttrib(dpy, cfgs[i], EGL_RED_SIZE, &r);
+        eglGetConfigAttrib(dpy, cfgs[i], EGL_ALPHA_SIZE, &a);
+        if (r == 8 && a == 8)
+            cfg = cfgs[i];
+    }
+    if (!cfg) {
+        fprintf(stderr, "record_cost: no RGBA8 pbuffer config for desktop OpenGL\n");
+        return 1;
+    }
+    const EGLint pb_attribs[] = { EGL_WIDTH, (EGLint)width, EGL_HEIGHT, (EGLint)height, EGL_NONE };
+    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb_attribs);
+    static const EGLint ctx_attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                          EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                          EGL_NONE };
+    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attribs);
+    if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx)) {
+        fprintf(stderr, "record_cost: pbuffer or GL 3.3 core context failed (0x%x)\n", (unsigned)eglGetError());
+        return 1;
+    }
+    GLuint v = compile(GL_VERTEX_SHADER, "#version 330 core\nuniform vec4 u;\nout vec4 c;\n"
+                                         "void main() { c = u; gl_Position = vec4(vec2(gl_VertexID & 1, gl_VertexID >> 1)"
+                                         " * 1.5 - 0.75, 0.0, 1.0); }\n");
+    GLuint f = compile(GL_FRAGMENT_SHADER, "#version 330 core\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n");
+    GLuint prog = glCreateProgram();
+    if (!v || !f) {
+        fprintf(stderr, "record_cost: shader compile failed\n");
+        return 1;
+    }
+    glAttachShader(prog, v);
+    glAttachShader(prog, f);
+    glLinkProgram(prog);
+    glUseProgram(prog);
+    GLint loc = glGetUniformLocation(prog, "u");
+    GLuint tex[2], vao[2];
+    glGenTextures(2, tex);
+    glGenVertexArrays(2, vao);
+    for (int i = 0; i < 2; i++) {
+        glBindTexture(GL_TEXTURE_2D, tex[i]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    }
+    glViewport(0, 0, (GLsizei)width, (GLsizei)height);
+    double *frame_ns = calloc((size_t)frames, sizeof *frame_ns);
+    if (!frame_ns || loc < 0) {
+        fprintf(stderr, "record_cost: setup failed\n");
+        return 1;
+    }
+    double t0 = now_ns();
+    for (long fr = 0; fr < frames; fr++) {
+        double fs = now_ns();
+        glClearColor((float)(fr % 6) / 5.0f, 0.2f, 0.4f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        for (long i = 0; i < calls; i += 3) {
+            glUniform4f(loc, (float)i, 0.5f, 0.25f, 1.0f);
+            glBindTexture(GL_TEXTURE_2D, tex[i & 1]);
+            glBindVertexArray(vao[(i >> 1) & 1]);
+        }
+        /* Colours that are exact in 8 bits (k/5): the replay is compared bit for bit. */
+        glUniform4f(loc, 0.8f, (float)(fr % 5) / 5.0f, 0.2f, 1.0f);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        eglSwapBuffers(dpy, surf);
+        frame_ns[fr] = now_ns() - fs;
+    }
+    double loop = now_ns() - t0;
+    long worst = 0;
+    for (long i = 1; i < frames; i++)
+        if (frame_ns[i] > frame_ns[worst])
+            worst = i;
+    double max_ns = frame_ns[worst];
+    qsort(frame_ns, (size_t)frames, sizeof *frame_ns, cmp_double);
+    printf("record_cost frames=%ld calls_per_frame=%ld width=%ld height=%ld\n", frames, (calls + 2) / 3 * 3 + 3,
+           width, height);
+    printf("record_cost_result loop_ns=%.0f max_frame_ns=%.0f median_frame_ns=%.0f max_frame=%ld\n", loop, max_ns,
+           frame_ns[frames / 2], worst);
+    free(frame_ns);
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglTerminate(dpy);
+    return 0;
+}
