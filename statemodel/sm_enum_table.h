@@ -11,4 +11,9 @@ extern const unsigned sm_enum_by_name_count;
 extern const struct sm_enum_entry sm_enum_by_value[];   /* sorted by value, preferred names */
 extern const unsigned sm_enum_by_value_count;
 
+/* A registry group (gl.xml group= attribute): its values sorted, each with its preferred name. */
+struct sm_enum_group { const char *name; const struct sm_enum_entry *entries; unsigned count; };
+extern const struct sm_enum_group sm_enum_groups[];     /* sorted by name (strcmp) */
+extern const unsigned sm_enum_group_count;
+
 #endif

@@ -17,10 +17,14 @@ static cJSON *jenum(uint32_t v)
     return cJSON_CreateString(v == 0 ? "GL_NONE" : buf);
 }
 
-/* Blend factors 0 and 1 are GL_ZERO and GL_ONE (ambiguous values elsewhere). */
-static cJSON *jfactor(uint32_t v)
+/* A value of a parameter whose registry group is known (gl.xml group=): values are shared between
+ * groups (0x4000: GL_LIGHT0 as a capability, GL_COLOR_BUFFER_BIT as a mask), the group picks the
+ * name (small ones too: GL_ZERO and GL_ONE of BlendingFactor, GL_NONE of DrawBufferMode); a value
+ * outside the group is named as jenum does. */
+static cJSON *jenum_in(const char *group, uint32_t v)
 {
-    return v == 0 ? cJSON_CreateString("GL_ZERO") : v == 1 ? cJSON_CreateString("GL_ONE") : jenum(v);
+    const char *n = sm_enum_name_in(group, v);
+    return n ? cJSON_CreateString(n) : jenum(v);
 }
 
 static cJSON *jnum(double v)
@@ -96,7 +100,7 @@ static cJSON *program_json(const struct sm_context *c, uint32_t name)
     cJSON *sh = cJSON_CreateArray();
     for (uint32_t i = 0; i < p->n_linked; i++) {
         cJSON *s = cJSON_CreateObject();
-        add(s, "type", jenum(p->linked[i].type));
+        add(s, "type", jenum_in("ShaderType", p->linked[i].type));
         cJSON_AddNumberToObject(s, "source_chars",
                                 p->linked[i].source ? (double)strlen(p->linked[i].source) : 0);
         cJSON_AddItemToArray(sh, s);
@@ -138,7 +142,7 @@ static cJSON *vao_json(const struct sm_context *c)
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "index", i);
         cJSON_AddNumberToObject(e, "size", a->size);
-        add(e, "type", jenum(a->type));
+        add(e, "type", jenum_in("VertexAttribPointerType", a->type));
         cJSON_AddBoolToObject(e, "normalized", a->normalized);
         cJSON_AddBoolToObject(e, "integer", a->integer);
         cJSON_AddNumberToObject(e, "binding", a->binding);
@@ -198,14 +202,14 @@ static cJSON *textures_json(const struct sm_context *c)
                 continue;
             cJSON *e = cJSON_CreateObject();
             cJSON_AddNumberToObject(e, "unit", u);
-            add(e, "target", jenum(sm_tex_target_enum(t)));
+            add(e, "target", jenum_in("TextureTarget", sm_tex_target_enum(t)));
             cJSON_AddNumberToObject(e, "texture", tu->bound[t]);
             cJSON_AddNumberToObject(e, "sampler", tu->sampler);
             const struct sm_texture *tex = sm_get_texture(c, tu->bound[t]);
             if (tex) {
                 const struct sm_tex_image *im = &tex->image[0][tex->params.base_level >= 0 &&
                     tex->params.base_level < SM_MAX_LEVELS ? tex->params.base_level : 0];
-                add(e, "internal_format", jenum(im->internal_format));
+                add(e, "internal_format", jenum_in("InternalFormat", im->internal_format));
                 cJSON_AddNumberToObject(e, "width", im->width);
                 cJSON_AddNumberToObject(e, "height", im->height);
                 cJSON_AddNumberToObject(e, "depth", im->depth);
@@ -220,12 +224,12 @@ static cJSON *textures_json(const struct sm_context *c)
             if (smp)
                 p = &smp->params;
             if (p) {
-                add(e, "min_filter", jenum(p->min_filter));
-                add(e, "mag_filter", jenum(p->mag_filter));
-                add(e, "wrap_s", jenum(p->wrap_s));
-                add(e, "wrap_t", jenum(p->wrap_t));
-                add(e, "wrap_r", jenum(p->wrap_r));
-                add(e, "compare_mode", jenum(p->compare_mode));
+                add(e, "min_filter", jenum_in("TextureMinFilter", p->min_filter));
+                add(e, "mag_filter", jenum_in("TextureMagFilter", p->mag_filter));
+                add(e, "wrap_s", jenum_in("TextureWrapMode", p->wrap_s));
+                add(e, "wrap_t", jenum_in("TextureWrapMode", p->wrap_t));
+                add(e, "wrap_r", jenum_in("TextureWrapMode", p->wrap_r));
+                add(e, "compare_mode", jenum_in("TextureCompareMode", p->compare_mode));
             }
             cJSON_AddItemToArray(arr, e);
         }
@@ -248,14 +252,14 @@ static cJSON *attachment_json(const struct sm_context *c, const char *point,
         int face = a->textarget ? sm_cube_face(a->textarget) : -1;
         if (t && a->level >= 0 && a->level < SM_MAX_LEVELS) {
             const struct sm_tex_image *im = &t->image[face < 0 ? 0 : face][a->level];
-            add(e, "internal_format", jenum(im->internal_format));
+            add(e, "internal_format", jenum_in("InternalFormat", im->internal_format));
             cJSON_AddNumberToObject(e, "width", im->width);
             cJSON_AddNumberToObject(e, "height", im->height);
         }
     } else {
         const struct sm_renderbuffer *r = sm_get_renderbuffer(c, a->name);
         if (r) {
-            add(e, "internal_format", jenum(r->internal_format));
+            add(e, "internal_format", jenum_in("InternalFormat", r->internal_format));
             cJSON_AddNumberToObject(e, "width", r->width);
             cJSON_AddNumberToObject(e, "height", r->height);
             cJSON_AddNumberToObject(e, "samples", r->samples);
@@ -284,25 +288,25 @@ static cJSON *framebuffer_json(const struct sm_context *c)
         if (f->stencil.type)
             cJSON_AddItemToArray(att, attachment_json(c, "GL_STENCIL_ATTACHMENT", &f->stencil));
         for (uint32_t i = 0; i < f->n_draw_buffers; i++)
-            cJSON_AddItemToArray(db, jenum(f->draw_buffers[i]));
+            cJSON_AddItemToArray(db, jenum_in("DrawBufferMode", f->draw_buffers[i]));
     }
     add(o, "attachments", att);
     add(o, "draw_buffers", db);
     const struct sm_framebuffer *rf = sm_get_framebuffer(c, c->st.read_fbo);
-    add(o, "read_buffer", jenum(rf ? rf->read_buffer : 0));
+    add(o, "read_buffer", jenum_in("ReadBufferMode", rf ? rf->read_buffer : 0));
     return o;
 }
 
 static cJSON *stencil_json(const struct sm_stencil_face *s)
 {
     cJSON *o = cJSON_CreateObject();
-    add(o, "func", jenum(s->func));
+    add(o, "func", jenum_in("StencilFunction", s->func));
     cJSON_AddNumberToObject(o, "ref", s->ref);
     cJSON_AddNumberToObject(o, "value_mask", s->value_mask);
     cJSON_AddNumberToObject(o, "write_mask", s->write_mask);
-    add(o, "fail", jfactor(s->fail));
-    add(o, "zfail", jfactor(s->zfail));
-    add(o, "zpass", jfactor(s->zpass));
+    add(o, "fail", jenum_in("StencilOp", s->fail));
+    add(o, "zfail", jenum_in("StencilOp", s->zfail));
+    add(o, "zpass", jenum_in("StencilOp", s->zpass));
     return o;
 }
 
@@ -377,12 +381,12 @@ static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
         cJSON *b = cJSON_CreateObject();
         cJSON_AddNumberToObject(b, "draw_buffer", i);
         cJSON_AddBoolToObject(b, "enabled", st->blend_enabled[i]);
-        add(b, "src_rgb", jfactor(st->blend[i].src_rgb));
-        add(b, "dst_rgb", jfactor(st->blend[i].dst_rgb));
-        add(b, "src_alpha", jfactor(st->blend[i].src_alpha));
-        add(b, "dst_alpha", jfactor(st->blend[i].dst_alpha));
-        add(b, "equation_rgb", jenum(st->blend[i].eq_rgb));
-        add(b, "equation_alpha", jenum(st->blend[i].eq_alpha));
+        add(b, "src_rgb", jenum_in("BlendingFactor", st->blend[i].src_rgb));
+        add(b, "dst_rgb", jenum_in("BlendingFactor", st->blend[i].dst_rgb));
+        add(b, "src_alpha", jenum_in("BlendingFactor", st->blend[i].src_alpha));
+        add(b, "dst_alpha", jenum_in("BlendingFactor", st->blend[i].dst_alpha));
+        add(b, "equation_rgb", jenum_in("BlendEquationModeEXT", st->blend[i].eq_rgb));
+        add(b, "equation_alpha", jenum_in("BlendEquationModeEXT", st->blend[i].eq_alpha));
         cJSON *m = cJSON_CreateArray();
         for (int k = 0; k < 4; k++)
             cJSON_AddItemToArray(m, cJSON_CreateBool(st->color_mask[i][k]));
@@ -395,7 +399,7 @@ static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
     add(o, "blend", blend);
     cJSON *dp = cJSON_CreateObject();
     cJSON_AddBoolToObject(dp, "test", sm_is_enabled(c, GL_DEPTH_TEST, 0));
-    add(dp, "func", jenum(st->depth_func));
+    add(dp, "func", jenum_in("DepthFunction", st->depth_func));
     cJSON_AddBoolToObject(dp, "mask", st->depth_mask);
     add(o, "depth", dp);
     cJSON *sn = cJSON_CreateObject();
@@ -405,10 +409,10 @@ static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
     add(o, "stencil", sn);
     cJSON *ra = cJSON_CreateObject();
     cJSON_AddBoolToObject(ra, "cull", sm_is_enabled(c, GL_CULL_FACE, 0));
-    add(ra, "cull_face", jenum(st->cull_face_mode));
-    add(ra, "front_face", jenum(st->front_face));
-    add(ra, "polygon_mode_front", jenum(st->polygon_mode[0]));
-    add(ra, "polygon_mode_back", jenum(st->polygon_mode[1]));
+    add(ra, "cull_face", jenum_in("CullFaceMode", st->cull_face_mode));
+    add(ra, "front_face", jenum_in("FrontFaceDirection", st->front_face));
+    add(ra, "polygon_mode_front", jenum_in("PolygonMode", st->polygon_mode[0]));
+    add(ra, "polygon_mode_back", jenum_in("PolygonMode", st->polygon_mode[1]));
     cJSON_AddBoolToObject(ra, "polygon_offset_fill", sm_is_enabled(c, GL_POLYGON_OFFSET_FILL, 0));
     add(ra, "polygon_offset_factor", jnum(st->polygon_offset_factor));
     add(ra, "polygon_offset_units", jnum(st->polygon_offset_units));
@@ -419,7 +423,7 @@ static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
     cJSON_AddBoolToObject(ra, "primitive_restart_fixed_index",
                           sm_is_enabled(c, GL_PRIMITIVE_RESTART_FIXED_INDEX, 0));
     cJSON_AddNumberToObject(ra, "primitive_restart_index", st->primitive_restart_index);
-    add(ra, "provoking_vertex", jenum(st->provoking_vertex));
+    add(ra, "provoking_vertex", jenum_in("VertexProvokingMode", st->provoking_vertex));
     cJSON_AddBoolToObject(ra, "rasterizer_discard", sm_is_enabled(c, GL_RASTERIZER_DISCARD, 0));
     cJSON_AddBoolToObject(ra, "multisample", sm_is_enabled(c, GL_MULTISAMPLE, 0));
     cJSON_AddBoolToObject(ra, "framebuffer_srgb", sm_is_enabled(c, GL_FRAMEBUFFER_SRGB, 0));
@@ -434,15 +438,17 @@ static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
         if (!st->caps[i].enabled)
             continue;
         cJSON *e = cJSON_CreateObject();
-        add(e, "cap", jenum(st->caps[i].cap));
+        add(e, "cap", jenum_in("EnableCap", st->caps[i].cap));
         cJSON_AddNumberToObject(e, "index", st->caps[i].index);
         cJSON_AddItemToArray(en, e);
     }
     add(o, "enabled_caps", en);
     cJSON *bufs = cJSON_CreateObject();
     for (int i = 0; i < SM_BT_COUNT; i++)
-        if (st->buffer[i])
-            cJSON_AddNumberToObject(bufs, sm_enum_name(sm_buffer_target_enum(i)), st->buffer[i]);
+        if (st->buffer[i]) {
+            const char *n = sm_enum_name_in("BufferTargetARB", sm_buffer_target_enum(i));
+            cJSON_AddNumberToObject(bufs, n ? n : sm_enum_name(sm_buffer_target_enum(i)), st->buffer[i]);
+        }
     add(o, "buffer_bindings", bufs);
     cJSON *ub = cJSON_CreateArray();
     for (uint32_t i = 0; i < SM_MAX_UBO_BINDINGS; i++) {
@@ -466,7 +472,7 @@ static cJSON *context_json(const struct sm_state *s, const struct sm_context *c)
         const struct sm_query *q = sm_get_query(c, qn[i]);
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "name", qn[i]);
-        add(e, "target", q->target ? jenum(q->target) : cJSON_CreateNull());
+        add(e, "target", q->target ? jenum_in("QueryTarget", q->target) : cJSON_CreateNull());
         cJSON_AddBoolToObject(e, "active", q->active);
         if (q->has_result)
             cJSON_AddNumberToObject(e, "result", (double)q->result);

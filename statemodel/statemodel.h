@@ -578,6 +578,9 @@ const struct sm_uniform *sm_program_uniform(const struct sm_program *p, int32_t 
  * value of a name (false if unknown). */
 const char *sm_enum_name(uint32_t value);
 bool sm_enum_value(const char *name, uint32_t *value);
+/* The preferred name of a value in a registry group (gl.xml group=, e.g. "EnableCap",
+ * "LightName", "AttribMask"), or NULL if the group has no such value. */
+const char *sm_enum_name_in(const char *group, uint32_t value);
 
 /* ---------------------------------------------------------------- serialization */
 

@@ -428,11 +428,25 @@ struct glr_dap_server *glr_dap_server_start(const char *path, struct dap_capture
             unlink(path);
         close(probe);
     }
+    /* Bind under a temporary name in the same directory and rename into place once listening:
+     * a client that sees the path can always connect (between bind and listen it would get
+     * ECONNREFUSED). */
+    struct sockaddr_un tmp_addr = { .sun_family = AF_UNIX };
+    int tn = snprintf(tmp_addr.sun_path, sizeof tmp_addr.sun_path, "%s.%d.tmp", path, (int)getpid());
+    if (tn < 0 || (size_t)tn >= sizeof tmp_addr.sun_path) {
+        snprintf(err, err_size, "socket path %s is too long for its temporary name (at most %zu bytes)", path,
+                 sizeof tmp_addr.sun_path - 1);
+        goto fail;
+    }
+    unlink(tmp_addr.sun_path);
     mode_t old = umask(0177);
-    int b = bind(s->listen_fd, (struct sockaddr *)&addr, sizeof addr);
+    int b = bind(s->listen_fd, (struct sockaddr *)&tmp_addr, sizeof tmp_addr);
     umask(old);
-    if (b != 0 || chmod(path, 0600) != 0 || listen(s->listen_fd, 8) != 0) {
+    if (b != 0 || chmod(tmp_addr.sun_path, 0600) != 0 || listen(s->listen_fd, 8) != 0 ||
+        rename(tmp_addr.sun_path, path) != 0) {
         snprintf(err, err_size, "cannot listen on %s: %s", path, strerror(errno));
+        if (b == 0)
+            unlink(tmp_addr.sun_path);
         goto fail;
     }
     /* The I/O thread and the workers it starts take no signals: the main thread handles them. */
