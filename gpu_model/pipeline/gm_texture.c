@@ -382,7 +382,8 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
             return;
         }
     }
-    /* mirror-clamp wraps: plain bilinear weights */
+    /* what gm_lp_axis_linear_f leaves (mirrored repeat on unnormalized coordinates,
+     * unknown wraps): plain bilinear weights */
     int i0[3] = {0, 0, 0};
     float f[3] = {0, 0, 0};
     for (int d = 0; d < nd; d++) {

@@ -452,6 +452,35 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
         *i0 = a < 0 ? 0 : (a > size - 1 ? size - 1 : (int)a);
         *i1 = b > size - 1 ? size - 1 : (b < 0 ? 0 : (int)b);
         return true;
+    case GM_GL_MIRROR_CLAMP_EXT:
+    case GM_GL_MIRROR_CLAMP_TO_BORDER_EXT:
+        /* |scaled + offset| (MIRROR_CLAMP: at most len, NaN gives len), - 0.5; texels -1
+         * and size are the border colour: returned as size, which the caller's mirror
+         * wrap keeps outside (it would turn -1 into texel 0) */
+        c = normalized ? u * len : u;
+        if (offset)
+            c = c + (float)offset;
+        c = fabsf(c);
+        if (wrap == GM_GL_MIRROR_CLAMP_EXT)
+            c = fminf(c, len);
+        c = c - 0.5f;
+        *w = floor_fract(c, &a);
+        *i0 = a < 0 || a > size - 1 ? size : (int)a;
+        *i1 = a + 1 < 0 || a + 1 > size - 1 ? size : (int)a + 1;
+        return true;
+    case GM_GL_MIRROR_CLAMP_TO_EDGE:
+        /* |scaled + offset| at most len, - 0.5, at least 0; the second texel clamped */
+        c = normalized ? u * len : u;
+        if (offset)
+            c = c + (float)offset;
+        c = fminf(fabsf(c), len);           /* NaN gives len */
+        c = fmaxf(c - 0.5f, 0.0f);
+        *w = floor_fract(c, &a);
+        if (a > size - 1)
+            a = size - 1;
+        *i0 = (int)a;
+        *i1 = a + 1 < size - 1 ? (int)a + 1 : size - 1;
+        return true;
     default:
         return false;
     }

@@ -88,8 +88,10 @@ int gm_lp_wrap_nearest_f(uint32_t wrap, float u, int size, bool pot, bool normal
 
 /* One axis of llvmpipe's general (float, "SoA") linear filter for GL wrap mode `wrap`:
  * the two texel indices (already wrapped; out of range means the border colour) and the
- * float weight of i1. Returns false for wrap modes it does not model (the mirror-clamp
- * family), which the caller filters its own way. */
+ * float weight of i1 (for the mirror-clamp border modes the border is index `size`, which
+ * their integer mirror wrap keeps outside). Returns false for wrap modes it does not
+ * model (MIRRORED_REPEAT on unnormalized coordinates), which the caller filters its own
+ * way. */
 bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normalized,
                          int offset, int *i0, int *i1, float *w);
 

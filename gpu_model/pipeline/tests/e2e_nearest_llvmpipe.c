@@ -1,12 +1,13 @@
-/* e2e_nearest_llvmpipe.c - GL_NEAREST sampling at and next to texel boundaries, with the
- * real llvmpipe (EGL surfaceless, GL 3.3 compatibility so GL_CLAMP is accepted) and with
- * the model's texture units, pixel by pixel into an RGBA32F target. Textures of odd
+/* e2e_nearest_llvmpipe.c - GL_NEAREST (and GL_LINEAR) sampling at and next to texel
+ * boundaries, with the real llvmpipe (EGL surfaceless, GL 3.3 compatibility so GL_CLAMP
+ * is accepted) and with the model's texture units, pixel by pixel into an RGBA32F target. Textures of odd
  * (non-power-of-two) and power-of-two sizes, RGBA8 (llvmpipe's 8-bit path for REPEAT /
  * CLAMP_TO_EDGE) and RGBA16F (its float path for every wrap), every wrap mode the driver
  * accepts, with and without a texel offset. Each pixel's coordinate comes exactly from an
  * RGBA32F texture (texelFetch), so both sides sample the very same floats: k / size + m,
  * one ulp either side of it, texel centres, tiny perturbations and large repeat counts.
- * Nearest filtering has no rounding freedom: every pixel must agree exactly.
+ * Nearest filtering has no rounding freedom: every pixel must agree exactly; the linear
+ * filter (llvmpipe's weights and lerps) is held to the same bar.
  * GM_NEAREST_E2E_VERBOSE=1 prints the differing pixels.
  * Exit 77 (skip) when no EGL/llvmpipe is available. */
 #include "gm_pipeline.h"
@@ -84,7 +85,8 @@ static float boundary_coord(unsigned *seed, int n)
 typedef struct tally { long px, exact; } tally;
 
 /* Model and driver for one texture / wrap / offset; returns the differing pixels. */
-static long run_case(unsigned *seed, GLuint prog, int fmt16f, uint32_t wrap, const int size[2],
+static long run_case(unsigned *seed, GLuint prog, int fmt16f, int linear, uint32_t wrap,
+                     const int size[2],
                      int off, const float *coords, int verbose,
                      const char *wname)
 {
@@ -119,8 +121,9 @@ static long run_case(unsigned *seed, GLuint prog, int fmt16f, uint32_t wrap, con
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, w, h, 0, GL_RGBA, GL_FLOAT, fl);
     else
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    GLint filter = linear ? GL_LINEAR : GL_NEAREST;
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, (GLint)wrap);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, (GLint)wrap);
     glTexParameterfv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, border);
@@ -132,7 +135,7 @@ static long run_case(unsigned *seed, GLuint prog, int fmt16f, uint32_t wrap, con
 
     gm_tex_sampler smp;
     gm_tex_sampler_default(&smp);
-    smp.min_filter = smp.mag_filter = GM_GL_NEAREST;
+    smp.min_filter = smp.mag_filter = linear ? GM_GL_LINEAR : GM_GL_NEAREST;
     smp.wrap_s = smp.wrap_t = wrap;
     memcpy(smp.border, border, sizeof(border));
     gm_tex_units units;
@@ -163,8 +166,9 @@ static long run_case(unsigned *seed, GLuint prog, int fmt16f, uint32_t wrap, con
         if (!same) {
             bad++;
             if (verbose)
-                printf("  %s %dx%d %s off %d: P (%.9g %.9g) model %.6g %.6g %.6g %.6g driver "
-                       "%.6g %.6g %.6g %.6g\n", fmt16f ? "16F" : "8", w, h,
+                printf("  %s %s %dx%d %s off %d: P (%.9g %.9g) model %.6g %.6g %.6g %.6g driver "
+                       "%.6g %.6g %.6g %.6g\n", linear ? "linear" : "nearest",
+                       fmt16f ? "16F" : "8", w, h,
                        wname, off, coords[p * 4], coords[p * 4 + 1], out.f[0][0],
                        out.f[1][0], out.f[2][0], out.f[3][0], d[0], d[1], d[2], d[3]);
         }
@@ -251,8 +255,9 @@ int main(void)
 
     int verbose = getenv("GM_NEAREST_E2E_VERBOSE") != NULL;
     unsigned seed = 0x4e45u;
-    tally per_wrap[2][NWRAPS];
+    tally per_wrap[2][2][NWRAPS];
     memset(per_wrap, 0, sizeof(per_wrap));
+    for (int lin = 0; lin < 2; lin++)
     for (int f = 0; f < 2; f++)
         for (int wi = 0; wi < NWRAPS; wi++) {
             if (!have[wi]) continue;
@@ -266,10 +271,11 @@ int main(void)
                     glActiveTexture(GL_TEXTURE1);
                     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, W, H, 0, GL_RGBA, GL_FLOAT,
                                  coords);
-                    long bad = run_case(&seed, prog, f, wraps[wi], sizes[si], off, coords,
+                    long bad = run_case(&seed, prog, f, lin, wraps[wi], sizes[si], off,
+                                        coords,
                                         verbose, wrap_names[wi]);
-                    per_wrap[f][wi].px += W * H;
-                    per_wrap[f][wi].exact += W * H - bad;
+                    per_wrap[lin][f][wi].px += W * H;
+                    per_wrap[lin][f][wi].exact += W * H - bad;
                 }
         }
     if (glGetError() != GL_NO_ERROR) {
@@ -277,15 +283,17 @@ int main(void)
         return 1;
     }
     long total = 0, exact = 0;
+    for (int lin = 0; lin < 2; lin++)
     for (int f = 0; f < 2; f++)
         for (int wi = 0; wi < NWRAPS; wi++) {
-            const tally *t = &per_wrap[f][wi];
+            const tally *t = &per_wrap[lin][f][wi];
+            const char *filt = lin ? "LINEAR" : "NEAREST";
             if (!t->px) {
-                printf("%-7s %-27s: not supported by the driver, left out\n",
+                printf("%-7s %-7s %-27s: not supported by the driver, left out\n", filt,
                        f ? "RGBA16F" : "RGBA8", wrap_names[wi]);
                 continue;
             }
-            printf("%-7s %-27s: %6ld px, %5ld differ\n", f ? "RGBA16F" : "RGBA8",
+            printf("%-7s %-7s %-27s: %6ld px, %5ld differ\n", filt, f ? "RGBA16F" : "RGBA8",
                    wrap_names[wi], t->px, t->px - t->exact);
             total += t->px;
             exact += t->exact;

@@ -153,7 +153,16 @@ static void test_axis_float(void)
     /* texel offsets: integer after scaling (power of two), normalized otherwise */
     CHECK(gm_lp_axis_linear_f(GM_GL_REPEAT, 0.3f, 4, true, true, 2, &i0, &i1, &w));
     CHECK(i0 == 2 && i1 == 3);
-    CHECK(!gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_TO_EDGE, 0.3f, 4, true, true, 0, &i0, &i1, &w));
+    /* mirror clamps: |u * size| (at most size but for TO_BORDER) - 0.5; border texels are
+     * index size (the mirror wrap would fold -1 onto texel 0) */
+    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_TO_EDGE, -0.3f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(i0 == 0 && i1 == 1 && fabsf(w - 0.7f) < 1e-6f);
+    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_EXT, 1.5f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(i0 == 3 && i1 == 4 && w == 0.5f);
+    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, 0.0f, 4, true, true, 0, &i0,
+                              &i1, &w));
+    CHECK(i0 == 4 && i1 == 0 && w == 0.5f);
+    CHECK(!gm_lp_axis_linear_f(GM_GL_MIRRORED_REPEAT, 2.5f, 4, true, false, 0, &i0, &i1, &w));
     /* the lerp is one fused multiply-add: weight 1 need not give b exactly */
     const float s = (float)(1.0 / 255.0);
     CHECK(gm_lp_lerpf(1.0f, 3 * s, 1 * s) != 1 * s);
