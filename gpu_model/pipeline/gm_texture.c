@@ -141,6 +141,13 @@ static void apply_view_swizzle(const gm_tex_image *img, float v[4], bool integer
 
 /* ---- addressing ------------------------------------------------------------------- */
 
+static float flush_denormal(float x)
+{
+    return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+static bool is_pot(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
 static int mirror(int i) { return i >= 0 ? i : -1 - i; }
 
 /* Wrap integer texel coordinate; returns -1 for "border". */
@@ -196,26 +203,18 @@ static void border_color(const tex_level_ctx *c, float out[4])
     else memcpy(out, c->smp->border, sizeof(float) * 4);
 }
 
-static void fetch_wrapped(const tex_level_ctx *c, int i, int j, int k, float out[4])
+/* The texel at already wrapped indices (or the border colour), compared when shadow. */
+static void fetch_texel(const tex_level_ctx *c, const int idx[3], bool border, float out[4])
 {
-    const uint32_t wraps[3] = {c->smp->wrap_s, c->smp->wrap_t, c->smp->wrap_r};
-    int idx[3] = {i, j, k};
     int nd = dims_of(c->img->target);
-    if (c->img->target == GM_TEX_RECT) { /* rectangle: coords are texels, no repeat */ }
-    for (int d = 0; d < nd; d++) {
-        idx[d] = wrap_index(wraps[d], idx[d], c->size[d]);
-        if (idx[d] < 0) {
-            border_color(c, out);
-            goto compare;
-        }
-    }
-    {
+    if (border) {
+        border_color(c, out);
+    } else {
         int z = nd == 3 ? idx[2] : c->layer;
         int y = nd >= 2 ? idx[1] : (c->img->target == GM_TEX_1D_ARRAY ? c->layer : 0);
         if (c->img->target == GM_TEX_1D_ARRAY) z = 0;
         read_texel(c->img, c->s, idx[0], y, z, 0, out);
     }
-compare:
     if (c->shadow) {
         /* depth compare per texel (before filtering), result in x */
         float d = fminf(fmaxf(out[0], 0.0f), 1.0f);
@@ -224,6 +223,19 @@ compare:
         out[1] = out[2] = 0.0f;
         out[3] = 1.0f;
     }
+}
+
+static void fetch_wrapped(const tex_level_ctx *c, int i, int j, int k, float out[4])
+{
+    const uint32_t wraps[3] = {c->smp->wrap_s, c->smp->wrap_t, c->smp->wrap_r};
+    int idx[3] = {i, j, k};
+    int nd = dims_of(c->img->target);
+    bool border = false;
+    for (int d = 0; d < nd && !border; d++) {
+        idx[d] = wrap_index(wraps[d], idx[d], c->size[d]);
+        border = idx[d] < 0;
+    }
+    fetch_texel(c, idx, border, out);
 }
 
 static float frac_floor(float x, int *i)
@@ -344,11 +356,21 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
         return;
     }
     if ((!linear && !snap) || c->integer) {
+        /* llvmpipe's per-wrap-mode float arithmetic (gm_lp_wrap_nearest_f), not
+         * floor(u * size) wrapped as an integer: they differ at texel boundaries */
+        const uint32_t wraps[3] = {c->smp->wrap_s, c->smp->wrap_t, c->smp->wrap_r};
+        const gm_surface *s0 = &c->img->level[0];
+        const int size0[3] = {s0->width, s0->height, s0->depth};
         int idx[3] = {0, 0, 0};
+        bool border = false;
         for (int d = 0; d < nd; d++) {
-            idx[d] = (int)floorf(t[d]) + (offset ? offset[d] : 0);
+            bool b = false;
+            idx[d] = gm_lp_wrap_nearest_f(wraps[d], uvw[d], c->size[d], is_pot(size0[d]),
+                                          c->img->target != GM_TEX_RECT,
+                                          offset ? offset[d] : 0, &b);
+            border = border || b;
         }
-        fetch_wrapped(c, idx[0], idx[1], idx[2], out);
+        fetch_texel(c, idx, border, out);
         return;
     }
     /* llvmpipe's general path: per-axis weights, nested fused lerps (x, then y, then z) */
@@ -386,7 +408,8 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
             return;
         }
     }
-    /* mirror-clamp wraps: plain bilinear weights */
+    /* what gm_lp_axis_linear_f leaves (mirrored repeat on unnormalized coordinates,
+     * unknown wraps): plain bilinear weights */
     int i0[3] = {0, 0, 0};
     float f[3] = {0, 0, 0};
     for (int d = 0; d < nd; d++) {
@@ -450,8 +473,6 @@ static bool simple_wrap(uint32_t w)
 {
     return w == GM_GL_REPEAT || w == GM_GL_CLAMP_TO_EDGE;
 }
-
-static bool is_pot(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
 static bool filter_linear(uint32_t f)
 {
@@ -913,7 +934,10 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
         case GM_TEX_GATHER: {
             if (!usable) break;
             float coord[4] = {0, 0, 0, 0};
-            for (int c = 0; c < req->coord_count && c < 4; c++) coord[c] = req->coord.f[c][l];
+            /* llvmpipe samples with denormals flushed (DAZ): a denormal coordinate counts
+             * as a zero of its sign (-1e-45 picks texel 0, not the last one) */
+            for (int c = 0; c < req->coord_count && c < 4; c++)
+                coord[c] = flush_denormal(req->coord.f[c][l]);
             int32_t off[3] = {0, 0, 0};
             if (req->has_offset == 1)
                 for (int c = 0; c < 3; c++) off[c] = req->offset[c][l];

@@ -249,6 +249,111 @@ int gm_lp_axis_nearest(float u, int size, bool pot, bool normalized, bool repeat
     return ip < 0 ? 0 : (ip > size - 1 ? size - 1 : (int)ip);
 }
 
+/* ---- llvmpipe's float ("SoA") nearest wrap, one helper per wrap mode ----------------
+ * As lp_build_sample_wrap_nearest: the coordinate is wrapped or clamped as a float and
+ * converted with a truncation where the wrap makes it non-negative, so at texel
+ * boundaries it may pick a different texel than floor(u * size) wrapped as an integer. */
+
+/* lp_build_fract_safe: x - floor(x), at most the largest float below 1 (NaN gives it) */
+static float fract_safe(float x)
+{
+    return fminf(x - floorf(x), GM_LP_ONE_MINUS_EPS);
+}
+
+/* normalized coordinates are scaled by the size first */
+static float scaled(float u, int size, bool normalized)
+{
+    return normalized ? u * (float)size : u;
+}
+
+/* REPEAT: power of two, integer mask; else the fraction scaled by the size, truncated
+ * (the texel offset joins as offset / size before the fraction). */
+static int64_t nearest_repeat(float u, int size, bool pot, bool normalized, int offset)
+{
+    if (pot || !normalized)
+        return ((int64_t)gm_lp_ifloor(scaled(u, size, normalized)) + offset) &
+               (int64_t)(size - 1);
+    float c = u;
+    if (offset)
+        c = c + (float)offset / (float)size;
+    return itrunc(fract_safe(c) * (float)size);
+}
+
+/* CLAMP and CLAMP_TO_EDGE: truncated (the clamp at 0 makes that a floor), then clamped */
+static int64_t nearest_clamp_edge(float u, int size, bool normalized, int offset)
+{
+    float c = scaled(u, size, normalized);
+    if (offset)
+        c = c + (float)offset;
+    return clampi(itrunc(c), 0, size - 1);
+}
+
+/* CLAMP_TO_BORDER: floor, then the integer offset; outside means the border colour */
+static int64_t nearest_border(float u, int size, bool normalized, int offset)
+{
+    return (int64_t)gm_lp_ifloor(scaled(u, size, normalized)) + offset;
+}
+
+/* MIRRORED_REPEAT: |2 * (c/2 - round(c/2))| (NaN gives 0), scaled, truncated, at most
+ * size - 1 (the offset joins as offset / size before the mirror). */
+static int64_t nearest_mirror_repeat(float u, int size, int offset)
+{
+    float c = u;
+    if (offset)
+        c = c + (float)offset / (float)size;
+    c = c * 0.5f;
+    c = c - nearbyintf(c);
+    c = fmaxf(fabsf(c + c), 0.0f);
+    int i = itrunc(c * (float)size);
+    return i < size - 1 ? i : size - 1;
+}
+
+/* MIRROR_CLAMP family: |scaled coordinate + offset| truncated; the clamping modes take
+ * an unsigned minimum with size - 1 (NaN, whose conversion is INT32_MIN, gives the last
+ * texel), MIRROR_CLAMP_TO_BORDER leaves it for the border test. */
+static int64_t nearest_mirror_clamp(float u, int size, bool normalized, int offset,
+                                    bool to_border)
+{
+    float c = scaled(u, size, normalized);
+    if (offset)
+        c = c + (float)offset;
+    int i = itrunc(fabsf(c));
+    if (to_border)
+        return i;
+    return (uint32_t)i < (uint32_t)(size - 1) ? i : size - 1;
+}
+
+int gm_lp_wrap_nearest_f(uint32_t wrap, float u, int size, bool pot, bool normalized,
+                         int offset, bool *border)
+{
+    if (size < 1)
+        size = 1;
+    int64_t i;
+    switch (wrap) {
+    case GM_GL_REPEAT:
+        i = nearest_repeat(u, size, pot, normalized, offset);
+        break;
+    case GM_GL_CLAMP_TO_BORDER:
+        i = nearest_border(u, size, normalized, offset);
+        break;
+    case GM_GL_MIRRORED_REPEAT:
+        i = nearest_mirror_repeat(u, size, offset);
+        break;
+    case GM_GL_MIRROR_CLAMP_EXT: case GM_GL_MIRROR_CLAMP_TO_EDGE:
+        i = nearest_mirror_clamp(u, size, normalized, offset, false);
+        break;
+    case GM_GL_MIRROR_CLAMP_TO_BORDER_EXT:
+        i = nearest_mirror_clamp(u, size, normalized, offset, true);
+        break;
+    default:   /* CLAMP, CLAMP_TO_EDGE */
+        i = nearest_clamp_edge(u, size, normalized, offset);
+        break;
+    }
+    /* only the border modes can leave the texture; never address outside it */
+    *border = i < 0 || i > size - 1;
+    return *border ? 0 : (int)i;
+}
+
 float gm_lp_lerpf(float w, float a, float b)
 {
     return fmaf(w, b - a, a);
@@ -346,6 +451,35 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
         b = a + 1;
         *i0 = a < 0 ? 0 : (a > size - 1 ? size - 1 : (int)a);
         *i1 = b > size - 1 ? size - 1 : (b < 0 ? 0 : (int)b);
+        return true;
+    case GM_GL_MIRROR_CLAMP_EXT:
+    case GM_GL_MIRROR_CLAMP_TO_BORDER_EXT:
+        /* |scaled + offset| (MIRROR_CLAMP: at most len, NaN gives len), - 0.5; texels -1
+         * and size are the border colour: returned as size, which the caller's mirror
+         * wrap keeps outside (it would turn -1 into texel 0) */
+        c = normalized ? u * len : u;
+        if (offset)
+            c = c + (float)offset;
+        c = fabsf(c);
+        if (wrap == GM_GL_MIRROR_CLAMP_EXT)
+            c = fminf(c, len);
+        c = c - 0.5f;
+        *w = floor_fract(c, &a);
+        *i0 = a < 0 || a > size - 1 ? size : (int)a;
+        *i1 = a + 1 < 0 || a + 1 > size - 1 ? size : (int)a + 1;
+        return true;
+    case GM_GL_MIRROR_CLAMP_TO_EDGE:
+        /* |scaled + offset| at most len, - 0.5, at least 0; the second texel clamped */
+        c = normalized ? u * len : u;
+        if (offset)
+            c = c + (float)offset;
+        c = fminf(fabsf(c), len);           /* NaN gives len */
+        c = fmaxf(c - 0.5f, 0.0f);
+        *w = floor_fract(c, &a);
+        if (a > size - 1)
+            a = size - 1;
+        *i0 = (int)a;
+        *i1 = a + 1 < size - 1 ? (int)a + 1 : size - 1;
         return true;
     default:
         return false;

@@ -80,10 +80,18 @@ void gm_lp_axis_linear(float u, int size, bool pot, bool normalized, bool repeat
                        gm_lp_axis *out);
 int gm_lp_axis_nearest(float u, int size, bool pot, bool normalized, bool repeat, int offset);
 
+/* One axis of llvmpipe's general (float, "SoA") nearest filter for GL wrap mode `wrap`
+ * (lp_build_sample_wrap_nearest): the texel index; *border set (index 0) when the border
+ * colour is sampled instead. */
+int gm_lp_wrap_nearest_f(uint32_t wrap, float u, int size, bool pot, bool normalized,
+                         int offset, bool *border);
+
 /* One axis of llvmpipe's general (float, "SoA") linear filter for GL wrap mode `wrap`:
  * the two texel indices (already wrapped; out of range means the border colour) and the
- * float weight of i1. Returns false for wrap modes it does not model (the mirror-clamp
- * family), which the caller filters its own way. */
+ * float weight of i1 (for the mirror-clamp border modes the border is index `size`, which
+ * their integer mirror wrap keeps outside). Returns false for wrap modes it does not
+ * model (MIRRORED_REPEAT on unnormalized coordinates), which the caller filters its own
+ * way. */
 bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normalized,
                          int offset, int *i0, int *i1, float *w);
 

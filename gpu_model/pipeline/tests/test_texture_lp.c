@@ -153,7 +153,16 @@ static void test_axis_float(void)
     /* texel offsets: integer after scaling (power of two), normalized otherwise */
     CHECK(gm_lp_axis_linear_f(GM_GL_REPEAT, 0.3f, 4, true, true, 2, &i0, &i1, &w));
     CHECK(i0 == 2 && i1 == 3);
-    CHECK(!gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_TO_EDGE, 0.3f, 4, true, true, 0, &i0, &i1, &w));
+    /* mirror clamps: |u * size| (at most size but for TO_BORDER) - 0.5; border texels are
+     * index size (the mirror wrap would fold -1 onto texel 0) */
+    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_TO_EDGE, -0.3f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(i0 == 0 && i1 == 1 && fabsf(w - 0.7f) < 1e-6f);
+    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_EXT, 1.5f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(i0 == 3 && i1 == 4 && w == 0.5f);
+    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, 0.0f, 4, true, true, 0, &i0,
+                              &i1, &w));
+    CHECK(i0 == 4 && i1 == 0 && w == 0.5f);
+    CHECK(!gm_lp_axis_linear_f(GM_GL_MIRRORED_REPEAT, 2.5f, 4, true, false, 0, &i0, &i1, &w));
     /* the lerp is one fused multiply-add: weight 1 need not give b exactly */
     const float s = (float)(1.0 / 255.0);
     CHECK(gm_lp_lerpf(1.0f, 3 * s, 1 * s) != 1 * s);
@@ -174,6 +183,56 @@ static gm_lp_lod_in lod_in(int mip, float rho2)
     in.first_level = 0;
     in.last_level = 3;
     return in;
+}
+
+/* llvmpipe's float nearest wrap, at texel boundaries where it differs from
+ * floor(u * size) wrapped as an integer (the rules gm_pipe_e2e_nearest checks against
+ * the driver itself). */
+static int near(uint32_t wrap, float u, int size, int offset, bool *border)
+{
+    bool pot = (size & (size - 1)) == 0;
+    return gm_lp_wrap_nearest_f(wrap, u, size, pot, true, offset, border);
+}
+
+static void test_wrap_nearest(void)
+{
+    bool b = true;
+    /* NPOT repeat: fract(-0.8) * 5 truncates to 0 (floor(-4.0) mod 5 would be 1) */
+    CHECK_EQ_INT(near(GM_GL_REPEAT, -0.8f, 5, 0, &b), 0);
+    CHECK(!b);
+    CHECK_EQ_INT(near(GM_GL_REPEAT, -1.6f, 5, 0, &b), 1);
+    CHECK_EQ_INT(near(GM_GL_REPEAT, NAN, 5, 0, &b), 4);   /* fract_safe(NaN) = 1 - eps */
+    CHECK_EQ_INT(near(GM_GL_REPEAT, -0.1f, 4, 0, &b), 3);   /* power of two: mask */
+    CHECK_EQ_INT(near(GM_GL_REPEAT, 0.6f, 4, 2, &b), 0);
+    /* mirrored repeat: the float mirror, not the integer one */
+    CHECK_EQ_INT(near(GM_GL_MIRRORED_REPEAT, -0.857142866f, 7, 0, &b), 6);
+    CHECK_EQ_INT(near(GM_GL_MIRRORED_REPEAT, 1.0f, 4, 0, &b), 3);
+    CHECK_EQ_INT(near(GM_GL_MIRRORED_REPEAT, NAN, 4, 0, &b), 0);
+    /* clamp to edge: the offset joins as a float before the truncation (7.9999995 + 1
+     * rounds to 9) */
+    CHECK_EQ_INT(near(GM_GL_CLAMP_TO_EDGE, 0.49999997f, 16, 1, &b), 9);
+    CHECK_EQ_INT(near(GM_GL_CLAMP_TO_EDGE, -0.3f, 16, 0, &b), 0);
+    /* GL_CLAMP and MIRROR_CLAMP_EXT never sample the border with nearest filtering */
+    CHECK_EQ_INT(near(GM_GL_CLAMP, 1.5f, 5, 0, &b), 4);
+    CHECK(!b);
+    CHECK_EQ_INT(near(GM_GL_MIRROR_CLAMP_EXT, -3.0f, 5, 0, &b), 4);
+    CHECK(!b);
+    /* mirror clamp: |scaled| truncated: -0.2 * 5 = -1 picks texel 1 */
+    CHECK_EQ_INT(near(GM_GL_MIRROR_CLAMP_TO_EDGE, -0.2f, 5, 0, &b), 1);
+    CHECK_EQ_INT(near(GM_GL_MIRROR_CLAMP_TO_EDGE, NAN, 5, 0, &b), 4);
+    /* border modes */
+    near(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, 1.0f, 5, 0, &b);
+    CHECK(b);
+    near(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, NAN, 5, 0, &b);
+    CHECK(b);
+    CHECK_EQ_INT(near(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, -0.99f, 5, 0, &b), 4);
+    CHECK(!b);
+    near(GM_GL_CLAMP_TO_BORDER, -0.1f, 4, 0, &b);
+    CHECK(b);
+    CHECK_EQ_INT(near(GM_GL_CLAMP_TO_BORDER, 0.3f, 4, 1, &b), 2);
+    CHECK(!b);
+    /* rectangle (unnormalized) clamp: 2.9 texels -> 2 */
+    CHECK_EQ_INT(gm_lp_wrap_nearest_f(GM_GL_CLAMP_TO_EDGE, 2.9f, 4, true, false, 0, &b), 2);
 }
 
 static void test_lod(void)
@@ -351,6 +410,7 @@ int main(void)
     test_lerp();
     test_axis();
     test_axis_float();
+    test_wrap_nearest();
     test_lod();
     test_unit();
     TEST_DONE();
