@@ -179,11 +179,7 @@ typedef struct gm_block_info {
     int array_size;        /* an array of blocks: its elements (binding + k each); else 1 */
     size_t size;           /* static size in bytes (runtime array excluded) */
     int type;
-    /* An array of blocks: its dimensions, outermost first (0 dims: one block). Element
-     * [i][j] is named name[i][j] and has binding + i * dims[1] + j. */
-    int array_dims[4], array_ndims;
 } gm_block_info;
-#define GM_BLOCK_MAX_DIMS 4
 int gm_program_block_count(const gm_program *p);
 const gm_block_info *gm_program_block(const gm_program *p, int i);
 
