@@ -72,7 +72,9 @@ void gm_exec_set_mask(gm_warp *w, gm_mask m);
 /* An x86-64 function built twice, for AVX2 and the baseline, picked once at load time
  * (ifunc); plain elsewhere. Only for code whose every lane operation is the same IEEE
  * operation in both builds (no FMA is enabled, and C11 mode forbids contraction). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* gcc only: clang 14 emits a cloned function's ifunc under another name, so a call from another
+ * file (gm_exec_ext from gm_exec.c) does not link; clang builds get the plain function. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define GM_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
 #else
 #define GM_CLONES_AVX2
