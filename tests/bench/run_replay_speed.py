@@ -64,6 +64,10 @@ def timed(cmd, env=None):
     return t, cpu, p.stdout
 
 
+class NoisyMeasurement(RuntimeError):
+    """The machine was too busy for the difference of two runs to show the frames' cost."""
+
+
 def sample_fps(exe, size, lo, hi):
     """(frames per second, CPU ms per frame) of the program's frames lo..hi-1: the start-up cost
     cancels out in the difference of the two runs."""
@@ -77,7 +81,8 @@ def sample_fps(exe, size, lo, hi):
             continue
         if t_hi > t_lo:
             return (hi - lo) / (t_hi - t_lo), 1e3 * max(c_hi - c_lo, 0.0) / (hi - lo)
-    raise RuntimeError('%s: --frames %d did not take longer than --frames %d' % (exe, hi, lo))
+    raise NoisyMeasurement('%s: --frames %d did not take longer than --frames %d (three tries: the machine is '
+                           'too busy to measure)' % (exe, hi, lo))
 
 
 def glmark2_fps(glmark2, scene, size, duration):
@@ -227,7 +232,8 @@ def main():
                 ok = ok and row['verify']
             except (RuntimeError, OSError, ValueError, subprocess.TimeoutExpired) as e:
                 row = {'name': name, 'error': str(e).strip().splitlines()[-1] if str(e).strip() else repr(e)}
-                ok = False
+                # A smoke run checks the harness, not the machine: noise it reports, other errors fail.
+                ok = ok and a.quick and isinstance(e, NoisyMeasurement)
             rows.append(row)
             print('measured %s' % name, file=sys.stderr, flush=True)
     finally:

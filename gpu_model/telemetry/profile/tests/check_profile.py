@@ -222,7 +222,7 @@ def check_glmark2(args):
         cap = os.path.join(tmp, "g.glcap")
         for _ in range(3):  # a frame of the scene may hold no draw (scene set-up): try a later one
             p = run([args.glreplay, "capture", "--frame", "4", "--count", "1", "--out", cap, "--", "glmark2",
-                     "--size", "160x120", "-b", args.name + ":duration=0.6"], timeout=120)
+                     "--size", "160x120", "-b", args.name + ":nframes=8"], timeout=120)
             if p.returncode != 0:
                 fail("glreplay capture of glmark2 %s failed: %s" % (args.name, p.stderr.decode()[-600:]))
             j = run([args.glreplay, "profile", cap, "--json", "--counters", "--pc-sampling", "64", "--edges", "16",
