@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "debugger/dap_eval.h"
+#include "debugger/dap_eval_tex.h"
 
 enum { V_NUM, V_AGG };
 
@@ -25,6 +26,7 @@ struct val {
      * and `-m[1]` show the double; any other operation computes in float and drops it. */
     bool dbl;
     double d[16];
+    int opaque;              /* NUM from a sampler/image variable: its snapshot type + 1 (0: none) */
 };
 
 struct ev {
@@ -35,6 +37,7 @@ struct ev {
     bool failed;
     int depth;
     bool syntax_only;        /* dap_eval_syntax: no snapshot; only grammar errors count */
+    const struct dap_eval_env *env;   /* texture sampling (NULL: none) */
     const char *function;    /* the frame whose locals names mean (NULL: the innermost) */
     void *arena[64];
     int n_arena;
@@ -151,7 +154,10 @@ static struct val from_words(struct ev *e, int type, const uint32_t *w)
         fail(e, "value of an unsupported type");
         return v;
     }
-    return num_from_words(t, w);
+    v = num_from_words(t, w);
+    if (t->kind == SH_TYPE_OPAQUE)
+        v.opaque = type + 1;
+    return v;
 }
 
 static struct val scalar_f(float f);
@@ -397,6 +403,242 @@ static struct val call(struct ev *e, const char *fn, struct val *a, int n)
     return r;
 }
 
+/* ---- derivatives and texture sampling: re-evaluating an argument on another lane ---- */
+
+/* The argument text at `at` evaluated for `lane` (the quad's other lanes); the parse position and
+ * the lane are restored. */
+static struct val arg_at_lane(struct ev *e, const char *at, int lane)
+{
+    const char *p = e->p;
+    int l = e->lane;
+    e->p = at;
+    e->lane = lane;
+    struct val v = parse_expr(e);
+    e->p = p;
+    e->lane = l;
+    return v;
+}
+
+static bool is_derivative(const char *fn)
+{
+    static const char *names[] = { "dFdx", "dFdy", "fwidth", "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse",
+                                   "dFdyCoarse", "fwidthCoarse" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(fn, names[i]))
+            return true;
+    return false;
+}
+
+static bool fragment_stop(struct ev *e, const char *fn)
+{
+    if (sh_snapshot_header(e->s)->stage != 4) {
+        fail(e, "%s() needs a fragment shader's 2x2 quad (this stop is not in one)", fn);
+        return false;
+    }
+    return true;
+}
+
+/* dFdx/dFdy/fwidth of the argument over the lane's quad (lanes 4k..4k+3 are (x,y) (x+1,y)
+ * (x,y+1) (x+1,y+1)): per-row x differences and per-column y differences, for every variant, as
+ * the model's derivative instruction computes them (gpu_model/exec/gm_exec.c). */
+static struct val derivative(struct ev *e, const char *fn, const char *const *at, int n)
+{
+    struct val r = scalar_f(0);
+    if (n != 1) {
+        fail(e, "%s() takes one argument", fn);
+        return r;
+    }
+    if (!fragment_stop(e, fn))
+        return r;
+    int q = e->lane & ~3, i = e->lane & 3;
+    struct val v[4];
+    for (int k = 0; k < 4 && !e->failed; k++) {
+        v[k] = arg_at_lane(e, at[0], q + k);
+        if (!e->failed && need_num(e, &v[k]))
+            v[k] = convert(v[k], SH_SCALAR_FLOAT);
+    }
+    if (e->failed)
+        return r;
+    if (v[0].cols != 1) {
+        fail(e, "%s() of a matrix", fn);
+        return r;
+    }
+    r = v[0];
+    r.dbl = false;
+    r.opaque = 0;
+    bool dx = fn[0] == 'd' && fn[3] == 'x', dy = fn[0] == 'd' && fn[3] == 'y';
+    for (int c = 0; c < ncomp(&r); c++) {
+        float ddx = i < 2 ? v[1].c[c].f - v[0].c[c].f : v[3].c[c].f - v[2].c[c].f;
+        float ddy = (i & 1) == 0 ? v[2].c[c].f - v[0].c[c].f : v[3].c[c].f - v[1].c[c].f;
+        r.c[c].f = dx ? ddx : dy ? ddy : fabsf(ddx) + fabsf(ddy);
+    }
+    return r;
+}
+
+enum tex_fn { TX_TEXTURE, TX_LOD, TX_OFFSET, TX_LOD_OFFSET, TX_FETCH, TX_SIZE };
+static const struct { const char *name; enum tex_fn f; } tex_fns[] = {
+    { "texture", TX_TEXTURE }, { "textureLod", TX_LOD }, { "textureOffset", TX_OFFSET },
+    { "textureLodOffset", TX_LOD_OFFSET }, { "texelFetch", TX_FETCH }, { "textureSize", TX_SIZE },
+    /* GLSL 1.10-1.20 names of the same functions */
+    { "texture1D", TX_TEXTURE }, { "texture2D", TX_TEXTURE }, { "texture3D", TX_TEXTURE },
+    { "textureCube", TX_TEXTURE }, { "shadow2D", TX_TEXTURE }, { "texture2DLod", TX_LOD },
+    { "texture2DRect", TX_TEXTURE },
+};
+
+static bool is_texture(const char *fn)
+{
+    for (size_t i = 0; i < sizeof tex_fns / sizeof tex_fns[0]; i++)
+        if (!strcmp(fn, tex_fns[i].name))
+            return true;
+    return false;
+}
+
+/* texture(s, P [, bias]), textureLod(s, P, lod), textureOffset(s, P, offset [, bias]),
+ * textureLodOffset(s, P, lod, offset), texelFetch(s, P [, lod or sample]), textureSize(s [, lod]):
+ * one request for this lane through the model's texture unit that the sampler names. Implicit
+ * LOD in a fragment shader takes the coarse derivatives of P over the lane's quad, as the model's
+ * sampling instruction does (gpu_model/exec/gm_exec_res.c); elsewhere level 0. */
+static struct val texture_call(struct ev *e, const char *fn, struct val *a, const char *const *at, int n)
+{
+    struct val r = scalar_f(0);
+    enum tex_fn f = TX_TEXTURE;
+    for (size_t i = 0; i < sizeof tex_fns / sizeof tex_fns[0]; i++)
+        if (!strcmp(fn, tex_fns[i].name))
+            f = tex_fns[i].f;
+    if (n < 1 || !a[0].opaque) {
+        fail(e, "%s() needs a sampler of the shader as its first argument", fn);
+        return r;
+    }
+    struct dap_sampler_kind k;
+    const sh_type *st = sh_snapshot_type(e->s, a[0].opaque - 1);
+    if (!st || !dap_sampler_kind_parse(st->name, &k)) {
+        fail(e, "%s(): '%s' is not a sampler type this debugger can sample", fn, st ? st->name : "?");
+        return r;
+    }
+    static const int min_args[] = { 2, 3, 3, 4, 2, 1 }, max_args[] = { 3, 3, 4, 4, 3, 2 };
+    if (n < min_args[f] || n > max_args[f]) {
+        fail(e, "%s() takes %d to %d arguments", fn, min_args[f], max_args[f]);
+        return r;
+    }
+    if (!e->env || !e->env->sample) {
+        fail(e, "%s(): sampling needs the GPU model at this stop (not available here)", fn);
+        return r;
+    }
+    for (int i = 1; i < n; i++)
+        if (!need_num(e, &a[i]))
+            return r;
+    gm_sample_request *req = arena_alloc(e, sizeof *req);
+    gm_texel_out *out = arena_alloc(e, sizeof *out);
+    if (!req || !out)
+        return r;
+    int L = e->lane;
+    req->mask = 1u << L;
+    req->unit = a[0].c[0].u;
+    req->dim = k.dim;
+    req->arrayed = k.arrayed;
+    req->shadow = k.shadow;
+    req->multisampled = k.ms;
+    req->result_type = k.result;
+    req->coord_count = k.coords;
+    int dims = k.coords - k.arrayed;
+    if (f == TX_SIZE) {
+        req->op = GM_TEX_QUERY_SIZE;
+        req->has_lod = 1;
+        req->lod[L] = n > 1 ? (float)as_i(&a[1], 0) : 0.0f;
+    } else if (f == TX_FETCH) {
+        req->op = GM_TEX_FETCH;
+        if (ncomp(&a[1]) < k.coords) {
+            fail(e, "%s(): the coordinate needs %d components", fn, k.coords);
+            return r;
+        }
+        for (int c = 0; c < k.coords && c < 4; c++)
+            req->coord.i[c][L] = as_i(&a[1], c);
+        if (n > 2 && k.ms) {
+            req->has_sample = 1;
+            req->sample[L] = as_i(&a[2], 0);
+        } else if (n > 2) {
+            req->has_lod = 1;
+            req->lod[L] = (float)as_i(&a[2], 0);
+        }
+    } else {
+        req->op = GM_TEX_SAMPLE;
+        int need = k.coords + (k.shadow ? 1 : 0);
+        if (ncomp(&a[1]) < need) {
+            fail(e, "%s(): the coordinate needs %d components", fn, need);
+            return r;
+        }
+        for (int c = 0; c < k.coords && c < 4; c++)
+            req->coord.f[c][L] = as_f(&a[1], c);
+        if (k.shadow)
+            req->dref[L] = as_f(&a[1], k.coords);
+        int next = 2;
+        if (f == TX_LOD || f == TX_LOD_OFFSET) {
+            req->has_lod = 1;
+            req->lod[L] = as_f(&a[next++], 0);
+        }
+        if (f == TX_OFFSET || f == TX_LOD_OFFSET) {
+            struct val *o = &a[next++];
+            if (ncomp(o) < dims) {
+                fail(e, "%s(): the offset needs %d components", fn, dims);
+                return r;
+            }
+            req->has_offset = 1;
+            for (int c = 0; c < dims && c < 3; c++)
+                req->offset[c][L] = as_i(o, c);
+        }
+        if (next < n) {
+            req->has_bias = 1;
+            req->bias[L] = as_f(&a[next], 0);
+        }
+        if (!req->has_lod) {
+            if (sh_snapshot_header(e->s)->stage == 4) {
+                /* The quad's coordinates: coarse differences from its first lane. */
+                int q = L & ~3;
+                struct val c0 = arg_at_lane(e, at[1], q), cx = arg_at_lane(e, at[1], q + 1),
+                           cy = arg_at_lane(e, at[1], q + 2);
+                if (e->failed || !need_num(e, &c0) || !need_num(e, &cx) || !need_num(e, &cy))
+                    return r;
+                req->has_grad = 1;
+                for (int c = 0; c < dims && c < 3; c++) {
+                    req->ddx[c][L] = as_f(&cx, c) - as_f(&c0, c);
+                    req->ddy[c][L] = as_f(&cy, c) - as_f(&c0, c);
+                }
+            } else {
+                req->has_lod = 1;   /* no derivatives outside fragment shaders: level 0 */
+            }
+        }
+    }
+    /* What the model's sampler writes where nothing is bound. */
+    memset(out, 0, sizeof *out);
+    if (req->op != GM_TEX_QUERY_SIZE) {
+        if (k.result == GM_TEX_RESULT_FLOAT)
+            out->f[3][L] = 1.0f;
+        else
+            out->u[3][L] = 1;
+    }
+    char err[160] = "";
+    if (e->env->sample(e->env->ctx, req, out, err, sizeof err) != 0) {
+        fail(e, "%s(): %s", fn, err[0] ? err : "sampling failed");
+        return r;
+    }
+    memset(&r, 0, sizeof r);
+    r.kind = V_NUM;
+    r.cols = 1;
+    if (req->op == GM_TEX_QUERY_SIZE) {
+        r.sc = SH_SCALAR_INT;
+        r.rows = k.size_comps;
+        for (int c = 0; c < r.rows && c < 4; c++)
+            r.c[c].i = out->i[c][L];
+        return r;
+    }
+    r.sc = k.result == GM_TEX_RESULT_INT ? SH_SCALAR_INT : k.result == GM_TEX_RESULT_UINT ? SH_SCALAR_UINT
+         : SH_SCALAR_FLOAT;
+    r.rows = k.shadow ? 1 : 4;
+    for (int c = 0; c < r.rows; c++)
+        r.c[c].u = out->u[c][L];
+    return r;
+}
+
 static struct val parse_primary(struct ev *e)
 {
     struct val v = scalar_f(0);
@@ -438,6 +680,7 @@ static struct val parse_primary(struct ev *e)
             return scalar_i(SH_SCALAR_BOOL, name[0] == 't');
         if (accept(e, "(")) {
             struct val args[16];
+            const char *at[16];
             int na = 0;
             skip_ws(e);
             if (!accept(e, ")")) {
@@ -446,13 +689,19 @@ static struct val parse_primary(struct ev *e)
                         fail(e, "too many arguments");
                         return v;
                     }
+                    skip_ws(e);
+                    at[na] = e->p;
                     args[na++] = parse_expr(e);
                 } while (!e->failed && accept(e, ","));
                 if (!accept(e, ")"))
                     fail(e, "missing ')' after the arguments of %s", name);
             }
-            if (e->failed)
+            if (e->failed || e->syntax_only)
                 return v;
+            if (is_derivative(name))
+                return derivative(e, name, at, na);
+            if (is_texture(name))
+                return texture_call(e, name, args, at, na);
             return call(e, name, args, na);
         }
         return load_var(e, name);
@@ -833,10 +1082,12 @@ static void ev_free(struct ev *e)
         free(e->arena[i]);
 }
 
-static struct val run(struct ev *e, const sh_snapshot *s, int lane, const char *function, const char *expr)
+static struct val run(struct ev *e, const sh_snapshot *s, int lane, const char *function, const char *expr,
+                      const struct dap_eval_env *env)
 {
     memset(e, 0, sizeof *e);
     e->s = s;
+    e->env = env;
     e->function = function;
     e->lane = lane < 0 || lane >= SH_LANES ? 0 : lane;
     e->p = expr ? expr : "";
@@ -856,8 +1107,14 @@ int dap_eval(const sh_snapshot *s, int lane, const char *expr, char *text, size_
 int dap_eval_frame(const sh_snapshot *s, int lane, const char *function, const char *expr, char *text,
                    size_t text_size, char *type, size_t type_size)
 {
+    return dap_eval_frame_env(s, lane, function, expr, NULL, text, text_size, type, type_size);
+}
+
+int dap_eval_frame_env(const sh_snapshot *s, int lane, const char *function, const char *expr,
+                       const struct dap_eval_env *env, char *text, size_t text_size, char *type, size_t type_size)
+{
     struct ev e;
-    struct val v = run(&e, s, lane, function, expr);
+    struct val v = run(&e, s, lane, function, expr, env);
     int rc = 0;
     if (e.failed) {
         snprintf(text, text_size, "%s", e.err);
@@ -890,7 +1147,7 @@ int dap_eval_syntax(const char *expr, char *err, size_t err_size)
 int dap_eval_bool(const sh_snapshot *s, int lane, const char *expr, char *err, size_t err_size)
 {
     struct ev e;
-    struct val v = run(&e, s, lane, NULL, expr);
+    struct val v = run(&e, s, lane, NULL, expr, NULL);
     bool t = !e.failed && truth(&e, &v);
     int rc = e.failed ? -1 : t;
     if (e.failed && err_size)

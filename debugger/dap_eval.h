@@ -2,13 +2,24 @@
  * swizzles, indexing, arithmetic (+ - * / %, matrix products), comparisons, && || !, ?:,
  * constructors (vec3(...), float(...), ...) and a few built-ins (length, dot, abs, min, max,
  * clamp, floor, sqrt, normalize, mix, isnan, isinf, sign, step, smoothstep, cross, reflect,
- * inversesqrt). Used by `evaluate`, breakpoint conditions and logpoints. */
+ * inversesqrt), derivatives over the lane's 2x2 quad (dFdx, dFdy, fwidth and their Fine/Coarse
+ * forms, as the model's derivative instructions compute them) and, with an environment, texture
+ * sampling (dap_eval_env). Used by `evaluate`, breakpoint conditions and logpoints. */
 #ifndef GLR_DAP_EVAL_H
 #define GLR_DAP_EVAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "shadow/shadow.h"
+#include "gpu_model/gm_sampler_iface.h"
+
+/* What an expression reaches outside the snapshot: the model's texture units at the stop, for
+ * texture(), textureLod(), textureOffset(), texelFetch() and textureSize(). The request names one
+ * lane (mask); the implicit-LOD derivatives are the lane's quad's, as the model computes them. */
+struct dap_eval_env {
+    int (*sample)(void *ctx, const gm_sample_request *req, gm_texel_out *out, char *err, size_t err_size);
+    void *ctx;
+};
 
 /* Evaluates expr for `lane`. On success writes the value's text and GLSL type and returns 0;
  * on error returns -1 with a message in text. */
@@ -18,6 +29,9 @@ int dap_eval(const sh_snapshot *s, int lane, const char *expr, char *text, size_
  * and parameters first. NULL: the innermost frame. */
 int dap_eval_frame(const sh_snapshot *s, int lane, const char *function, const char *expr, char *text,
                    size_t text_size, char *type, size_t type_size);
+/* The same with texture functions sampled through env (NULL: they answer that the model is needed). */
+int dap_eval_frame_env(const sh_snapshot *s, int lane, const char *function, const char *expr,
+                       const struct dap_eval_env *env, char *text, size_t text_size, char *type, size_t type_size);
 /* Checks only the grammar of expr (no snapshot: names and types are not checked): 0 when it
  * parses, -1 with the parse error in err. Used to refuse a breakpoint condition early. */
 int dap_eval_syntax(const char *expr, char *err, size_t err_size);

@@ -29,6 +29,9 @@ struct dap_observe_info {
     uint64_t warp;         /* warp serial in this draw and stage */
     /* Per lane: FS window pixel x, y; VS vertex id, instance id (NULL when unknown). */
     const int32_t *lane_x, *lane_y;
+    /* FS: the pipeline's warp (gpu_model/pipeline/gm_pipeline.h): front facing, primitive id,
+     * sample, point coordinates of the lanes (NULL when unknown or not a fragment warp). */
+    const struct gm_pipe_fs_warp *fs;
     /* Compute: the dispatch's workgroup counts (0,0,0: unknown, an indirect dispatch). */
     uint32_t groups[3];
     /* Optional, valid during the observer call: the other warps resident in the model now (the
@@ -77,6 +80,11 @@ struct dap_runner {
     bool spares;           /* prepare the next pass's run in the background (dap_runner_set_spares) */
     const volatile sig_atomic_t *abort_flag;   /* dap_runner_set_abort */
     void (*prepare)(void *impl);   /* optional: start preparing a spare now */
+    /* Optional: samples through the texture units of the warp a suspended pass is parked at, as its
+     * shader would (evaluate's texture functions); only while the pass stays suspended, and only for
+     * a snapshot of that draw and stage. 0, or -1 with a message. */
+    int (*sample_parked)(void *impl, int draw, int stage, const gm_sample_request *req, gm_texel_out *out,
+                         char *err, size_t err_size);
     /* The engine's state of a suspended pass (dap_engine.c), freed with the runner. */
     void *suspended;
     void (*suspended_free)(void *suspended);

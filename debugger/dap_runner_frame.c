@@ -88,6 +88,9 @@ struct model {
     int result;
     char err[256];
     double t0;
+    /* While suspended: the warp the pass is parked at, its draw and stage (sample_parked). */
+    gm_warp *parked_w;
+    int parked_draw, parked_stage;
 };
 
 struct frame_impl {
@@ -273,7 +276,7 @@ static int resident_warps(void *ctx, struct dap_resident_warp *out, int max)
         o->info = (struct dap_observe_info){
             .draw = (int)rw[i].draw, .event = m->cur_record, .stage = rw[i].stage, .program = rw[i].program,
             .shader = pm->shader[slot], .prog = pm->stage_prog[slot], .warp = rw[i].warp,
-            .lane_x = rw[i].lane_x, .lane_y = rw[i].lane_y,
+            .lane_x = rw[i].lane_x, .lane_y = rw[i].lane_y, .fs = rw[i].fs,
         };
         if (rw[i].stage == GM_STAGE_COMPUTE)
             memcpy(o->info.groups, m->groups, sizeof o->info.groups);
@@ -321,6 +324,7 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
         .draw = (int)gi->draw, .event = m->cur_record, .stage = gi->stage, .program = gi->program,
         .shader = pm->shader[k], .prog = pm->stage_prog[k], .warp = gi->warp,
         .lane_x = gi->lane_x, .lane_y = gi->lane_y,
+        .fs = gi->stage == GM_STAGE_FRAGMENT ? gi->fs : NULL,
         .state_json = state_json, .state_ctx = m,
         .resident = m->timing ? resident_warps : NULL, .resident_ctx = m,
     };
@@ -331,7 +335,12 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
     int ret = m->fn(m->fn_ctx, &info, w, &is);
     while (ret == DAP_OBSERVE_SUSPEND) {
         prof(m, "stop: suspended");
-        if (!park(m, MS_SUSPENDED, MC_RESUME))
+        m->parked_w = w;
+        m->parked_draw = info.draw;
+        m->parked_stage = info.stage;
+        bool go = park(m, MS_SUSPENDED, MC_RESUME);
+        m->parked_w = NULL;
+        if (!go)
             return 1;
         m->t0 = now_s();
         prof(m, "resumed");
@@ -571,6 +580,34 @@ static int frame_run(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t
     return rc;
 }
 
+/* The parked model thread waits for a command under f->mu: while this holds the lock the warp
+ * and its draw's texture units stay as they are at the stop. */
+static int frame_sample_parked(void *impl, int draw, int stage, const gm_sample_request *req, gm_texel_out *out,
+                               char *err, size_t err_size)
+{
+    struct frame_impl *f = impl;
+    int rc = -1;
+    pthread_mutex_lock(&f->mu);
+    struct model *m = f->pass >= 0 ? &f->m[f->pass] : NULL;
+    if (!m || m->state != MS_SUSPENDED || m->cmd != MC_NONE || !m->parked_w)
+        snprintf(err, err_size, "the GPU model is not parked at this stop (step or continue to a stop first)");
+    else if (m->parked_draw != draw || m->parked_stage != stage)
+        snprintf(err, err_size, "the GPU model is parked in draw %d, not in this thread's draw %d", m->parked_draw,
+                 draw);
+    else {
+        gm_env env;
+        gm_warp_get_env(m->parked_w, &env);
+        if (!env.sample)
+            snprintf(err, err_size, "this draw has no texture units in the model");
+        else {
+            env.sample(env.ctx, req, out);
+            rc = 0;
+        }
+    }
+    pthread_mutex_unlock(&f->mu);
+    return rc;
+}
+
 static int frame_resume(void *impl, char *err, size_t err_size)
 {
     struct frame_impl *f = impl;
@@ -767,6 +804,7 @@ struct dap_runner *dap_runner_frame_create(const struct dap_capture *cap, char *
     r->run = frame_run;
     r->destroy = frame_destroy;
     r->resume = frame_resume;
+    r->sample_parked = frame_sample_parked;
     r->abandon = frame_abandon;
     r->limit_to_shaders = frame_limit;
     r->prepare = frame_prepare;

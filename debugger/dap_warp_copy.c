@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "debugger/dap_builtins.h"
 #include "debugger/dap_capture.h"
+#include "debugger/dap_eval_tex.h"
 #include "debugger/dap_shared_read.h"
 #include "debugger/dap_block_read.h"
 #include "debugger/dap_params.h"
@@ -55,6 +57,7 @@ static int map_type(struct tmap *m, int t, int depth)
     if (m->map[t] != -2)
         return m->map[t];
     gm_type_desc d;
+    char opaque_name[40];
     if (gm_type_get(m->p, t, &d) != 0)
         return m->map[t] = -1;
     sh_type st = { .scalar = scalar_of(d.scalar), .rows = d.rows, .columns = d.columns, .length = d.length,
@@ -76,6 +79,12 @@ static int map_type(struct tmap *m, int t, int depth)
         st.components = 1;
         if (!st.name || !*st.name)
             st.name = d.kind == GM_TYPE_SAMPLER ? "sampler" : "image";
+        /* A sampler's GLSL name ("usampler2DArray"): `evaluate` samples through it by it. */
+        if (d.kind == GM_TYPE_SAMPLER &&
+            dap_sampler_glsl_name(d.image_dim, d.image_arrayed, d.image_depth, d.image_ms,
+                                  d.scalar == GM_SCALAR_INT ? 1 : d.scalar == GM_SCALAR_UINT ? 2 : 0, opaque_name,
+                                  sizeof opaque_name))
+            st.name = opaque_name;
         break;
     default: return m->map[t] = -1;
     }
@@ -368,6 +377,7 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
         compute_lanes(info, w, p, issue ? issue->warp_id : 0, &cl);
         add_compute_builtins(b, p, &cl);
     }
+    dap_add_pipeline_builtins(b, p, info, w);
 
     /* Call stack, outermost first (gm_warp_call_depth counts frames; index 0 is main). */
     int frames = gm_warp_call_depth(w);

@@ -23,6 +23,12 @@ int gm_type_get(const gm_program *p, int type, gm_type_desc *out)
     out->components = t->ncomp;
     out->width = t->width;
     out->name = t->name ? t->name : "";
+    if (t->kind == GM_TYPE_SAMPLER || t->kind == GM_TYPE_IMAGE) {
+        out->image_dim = t->dim;
+        out->image_depth = t->depth;
+        out->image_arrayed = t->arrayed;
+        out->image_ms = t->ms;
+    }
     return 0;
 }
 

@@ -108,6 +108,8 @@ typedef struct gm_type_desc {
                             * (a component takes two consecutive words, low then high); 0 for
                             * non-numeric */
     const char *name;      /* struct name (may be "") */
+    /* Samplers and images: SPIR-V Dim, Depth (1: shadow), Arrayed and MS operands */
+    int image_dim, image_depth, image_arrayed, image_ms;
 } gm_type_desc;
 int gm_type_get(const gm_program *p, int type, gm_type_desc *out);
 /* Struct member i: its type, name and word offset inside the struct. */
@@ -224,6 +226,8 @@ typedef int (*gm_observer_fn)(void *ctx, gm_warp *w, const gm_issue *issue);
 gm_warp *gm_warp_create(gm_program *p, int warp_id);
 void gm_warp_destroy(gm_warp *w);
 void gm_warp_set_env(gm_warp *w, const gm_env *env);
+/* The environment the warp samples and loads through (debuggers sample like its shader would). */
+void gm_warp_get_env(const gm_warp *w, gm_env *env);
 void gm_warp_set_observer(gm_warp *w, gm_observer_fn fn, void *ctx);
 /* Starts a new invocation group: lanes in `active` run main(); lanes in `helper` run
  * but never write outputs or memory (fragment helper lanes). Outputs are zeroed. */

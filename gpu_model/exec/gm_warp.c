@@ -74,6 +74,11 @@ void gm_warp_set_env(gm_warp *w, const gm_env *env)
         memset(&w->env, 0, sizeof w->env);
 }
 
+void gm_warp_get_env(const gm_warp *w, gm_env *env)
+{
+    *env = w->env;
+}
+
 void gm_warp_set_subgroups(gm_warp *w, const uint8_t group[GM_LANES],
                            const uint8_t invocation[GM_LANES])
 {

@@ -44,6 +44,8 @@ typedef struct gmf_surface_desc {
     bool alpha;             /* the window has an alpha channel (else reads back 255) */
 } gmf_surface_desc;
 
+struct gm_pipe_fs_warp;
+
 /* One issued warp instruction, for debuggers and telemetry. */
 typedef struct gmf_issue {
     uint64_t draw;          /* index of the draw in the frame run (0-based, clears excluded);
@@ -68,6 +70,10 @@ typedef struct gmf_issue {
      * lane's input primitive (gl_PrimitiveIDIn) and gl_InvocationID. NULL when not
      * known. Valid during the observer call. */
     const int32_t *lane_x, *lane_y;
+    /* FS: the pipeline's warp (gm_pipeline.h): gl_FrontFacing, gl_PrimitiveID, the sample and
+     * gl_PointCoord of its lanes, known even when the shader does not read them (debuggers).
+     * Only meaningful while stage is GM_STAGE_FRAGMENT. */
+    const struct gm_pipe_fs_warp *fs;
 } gmf_issue;
 
 /* Called before every issued warp instruction when set. `w` may be read with
@@ -302,6 +308,7 @@ typedef struct gmf_resident {
     int sm, slot;
     int finished;           /* ran to its end, waiting to retire */
     const int32_t *lane_x, *lane_y;   /* as gmf_issue (NULL for compute) */
+    const struct gm_pipe_fs_warp *fs; /* as gmf_issue (NULL but for fragment warps) */
 } gmf_resident;
 int gmf_resident_warps(gmf_runner *r, gmf_resident *out, int max);
 

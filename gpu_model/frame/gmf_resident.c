@@ -19,7 +19,8 @@ int gmf_resident_warps(gmf_runner *r, gmf_resident *out, int max)
             bool compute = f->stage == GM_STAGE_COMPUTE;
             out[n++] = (gmf_resident){ .w = rs.warp, .draw = f->draw, .stage = f->stage, .warp = f->warp,
                                        .program = f->program, .sm = s, .slot = k, .finished = rs.finished,
-                                       .lane_x = compute ? NULL : f->lane_x, .lane_y = compute ? NULL : f->lane_y };
+                                       .lane_x = compute ? NULL : f->lane_x, .lane_y = compute ? NULL : f->lane_y,
+                                       .fs = f->stage == GM_STAGE_FRAGMENT ? f->fw : NULL };
         }
     }
     return n;

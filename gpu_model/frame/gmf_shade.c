@@ -371,8 +371,10 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
     fs_inputs(d, w, fw);
     d->r->cur_issue.lane_x = fw->x;
     d->r->cur_issue.lane_y = fw->y;
+    d->r->cur_issue.fs = fw;
     int frc = run_warp(d, w, GM_STAGE_FRAGMENT, p->fs);
     d->r->cur_issue.lane_x = d->r->cur_issue.lane_y = NULL;
+    d->r->cur_issue.fs = NULL;
     if (frc != 0)
         return 1;
     fs_outputs(d, w, fw);

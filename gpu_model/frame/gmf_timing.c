@@ -57,6 +57,7 @@ int gmf_timing_observe(void *ctx, const gm_timing_issue *ev)
     i->file = f->file;
     i->lane_x = f->lane_x;
     i->lane_y = f->lane_y;
+    i->fs = f->stage == GM_STAGE_FRAGMENT ? f->fw : NULL;
     i->pc = ev->pc;
     i->line = ev->line;
     i->active = ev->active;

@@ -299,6 +299,7 @@ typedef struct gm_pipe_fs_warp {
     float in[GM_PIPE_MAX_VARYINGS][4][GM_PIPE_WARP_LANES];  /* interpolated inputs */
     const gm_pipe_planes *planes;       /* for interpolateAt* */
     float point_coord[2][GM_PIPE_WARP_LANES];   /* gl_PointCoord (points only) */
+    bool point;                         /* point_coord is set: the primitive is a point sprite */
     /* outputs, written by the FS callback */
     union { float f[4][GM_PIPE_WARP_LANES]; uint32_t u[4][GM_PIPE_WARP_LANES]; }
         color[GM_PIPE_MAX_RT + 1];      /* [GM_PIPE_MAX_RT] = SRC1 for dual source */

@@ -10,7 +10,7 @@
 
 #define REF_BASE 1000   /* dynamic references; 1..5 are the scopes of frame 0 */
 /* Frame ids: (thread - 1) * FRAME_STRIDE + depth + 1, so thread 1's frames are 1, 2, ... */
-#define FRAME_STRIDE 1024
+#define FRAME_STRIDE DAP_FRAME_STRIDE
 
 void dap_inspect_reset(struct dap_session *s)
 {
@@ -451,23 +451,28 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
         if (r.kind == DAP_REF_BUILTINS) {
             char v[160];
             struct { const char *name, *type; char value[320]; } extra[5];
-            snprintf(extra[0].value, sizeof extra[0].value, "%s", ((h->helper >> s->focus) & 1) ? "true" : "false");
-            extra[0].name = "gl_HelperInvocation";
-            extra[0].type = "bool";
-            snprintf(extra[1].value, sizeof extra[1].value, "%d", s->focus);
-            extra[1].name = "lane";
-            extra[1].type = "int";
-            snprintf(extra[2].value, sizeof extra[2].value, "0x%08x (alive 0x%08x, helper 0x%08x, killed 0x%08x)",
+            int nx = 0;
+            /* Snapshots of fragment warps carry gl_HelperInvocation (dap_builtins.c); others say
+             * it from the warp's masks. */
+            if (sh_snapshot_find_var(s->snap, "gl_HelperInvocation") < 0) {
+                snprintf(extra[nx].value, sizeof extra[nx].value, "%s", ((h->helper >> s->focus) & 1) ? "true" : "false");
+                extra[nx].name = "gl_HelperInvocation";
+                extra[nx++].type = "bool";
+            }
+            snprintf(extra[nx].value, sizeof extra[nx].value, "%d", s->focus);
+            extra[nx].name = "lane";
+            extra[nx++].type = "int";
+            snprintf(extra[nx].value, sizeof extra[nx].value, "0x%08x (alive 0x%08x, helper 0x%08x, killed 0x%08x)",
                      h->active, h->alive, h->helper, h->killed);
-            extra[2].name = "activeMask";
-            extra[2].type = "uint";
+            extra[nx].name = "activeMask";
+            extra[nx++].type = "uint";
             lane_label(s, s->focus, v, sizeof v);
-            snprintf(extra[3].value, sizeof extra[3].value, "draw %d (event %llu), program %d, %s", h->draw,
+            snprintf(extra[nx].value, sizeof extra[nx].value, "draw %d (event %llu), program %d, %s", h->draw,
                      (unsigned long long)h->event, h->program, v);
-            extra[3].name = "invocation";
-            extra[3].type = "string";
-            /* Built-ins the shader does not declare, from what the lane stands for. */
-            int nx = 4;
+            extra[nx].name = "invocation";
+            extra[nx++].type = "string";
+            /* Built-ins the shader does not declare, from what the lane stands for, where the
+             * snapshot has no such variable (the model's built-ins are added by dap_builtins.c). */
             if (h->lane_pos_known && h->stage == 4 && sh_snapshot_find_var(s->snap, "gl_FragCoord") < 0) {
                 extra[nx].name = "gl_FragCoord.xy";
                 extra[nx].type = "vec2";
@@ -601,6 +606,18 @@ static void loaded_sources(struct dap_session *s, const cJSON *req)
     dap_respond(s, req, true, b, NULL);
 }
 
+/* evaluate's texture functions: through the texture units of the warp the pass is parked at. */
+static int sample_at_stop(void *ctx, const gm_sample_request *rq, gm_texel_out *out, char *err, size_t err_size)
+{
+    struct dap_session *s = ctx;
+    const sh_header *h = sh_snapshot_header(s->snap);
+    if (!s->runner || !s->runner->sample_parked) {
+        snprintf(err, err_size, "this runner cannot sample textures");
+        return -1;
+    }
+    return s->runner->sample_parked(s->runner->impl, h->draw, h->stage, rq, out, err, err_size);
+}
+
 static void evaluate(struct dap_session *s, const cJSON *req, const cJSON *args)
 {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(args, "expression");
@@ -623,7 +640,9 @@ static void evaluate(struct dap_session *s, const cJSON *req, const cJSON *args)
         }
         function = f->function;
     }
-    if (dap_eval_frame(s->snap, s->focus, function, e->valuestring, text, sizeof text, type, sizeof type) != 0) {
+    struct dap_eval_env env = { sample_at_stop, s };
+    if (dap_eval_frame_env(s->snap, s->focus, function, e->valuestring, &env, text, sizeof text, type, sizeof type) !=
+        0) {
         dap_respond(s, req, false, NULL, text);
         return;
     }

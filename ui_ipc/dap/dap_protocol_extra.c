@@ -81,6 +81,9 @@ static const char *const builtin_names[] = {
     "length", "max", "min", "mix", "normalize", "pow", "reflect", "sign", "smoothstep", "sqrt", "step",
     "float", "int", "uint", "bool", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2", "uvec3", "uvec4",
     "bvec2", "bvec3", "bvec4", "mat2", "mat3", "mat4", "gl_HelperInvocation",
+    /* derivatives over the lane's quad and sampling through the model's texture units */
+    "dFdx", "dFdy", "fwidth", "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
+    "texture", "textureLod", "textureOffset", "textureLodOffset", "texelFetch", "textureSize",
 };
 
 static void add_item(cJSON *arr, const char *label, const char *type, size_t replace, int start)
@@ -135,10 +138,14 @@ static void completions(struct dap_session *s, const cJSON *req, const cJSON *ar
                     add_item(arr, v->name, "variable", plen, column);
             }
         }
-        for (size_t i = 0; i < sizeof builtin_names / sizeof builtin_names[0]; i++)
-            if (!strncmp(builtin_names[i], prefix, plen))
+        for (size_t i = 0; i < sizeof builtin_names / sizeof builtin_names[0]; i++) {
+            bool dup = false;   /* gl_HelperInvocation may be a variable of the snapshot too */
+            for (int k = 0; k < cJSON_GetArraySize(arr) && !dup; k++)
+                dup = !strcmp(cJSON_GetArrayItem(arr, k)->child->valuestring, builtin_names[i]);
+            if (!dup && !strncmp(builtin_names[i], prefix, plen))
                 add_item(arr, builtin_names[i], strncmp(builtin_names[i], "gl_", 3) ? "function" : "variable", plen,
                          column);
+        }
     }
     dap_respond(s, req, true, b, NULL);
 }

@@ -801,6 +801,7 @@ static cJSON *capabilities(void)
     cJSON_AddBoolToObject(c, "supportsInstructionBreakpoints", true);
     cJSON_AddBoolToObject(c, "supportsSteppingGranularity", true);
     cJSON_AddBoolToObject(c, "supportsSetVariable", true);
+    cJSON_AddBoolToObject(c, "supportsSetExpression", true);
     cJSON_AddItemToObject(c, "exceptionBreakpointFilters", dap_exc_filters_json());
     return c;
 }

@@ -53,6 +53,9 @@ struct dap_ref {
     char eval[80];      /* VALUE: the expression of the value for `evaluate` ("" if none) */
 };
 
+/* Frame ids: (thread - 1) * DAP_FRAME_STRIDE + depth + 1 (dap_inspect.c). */
+#define DAP_FRAME_STRIDE 1024
+
 struct dap_session {
     struct dap_capture *cap;
     struct dap_runner *runner;

@@ -11,6 +11,7 @@
  * stopped warp); per-lane storage only (not uniforms, not doubles). The value is a GLSL
  * expression evaluated on that lane (`0.5`, `vec3(1, 0, 0)`, `n_dot_l * 2.0`) whose components
  * must match the variable's. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,128 @@ static bool to_words(const char *text, sh_scalar scalar, int n, uint32_t *out, c
     return true;
 }
 
+/* Where an assignment writes: `n` words of `scalar` at word `offset` of variable `var`, lane
+ * `lane`; `type` is their snapshot type (-1: one component of a vector, or a swizzle). A swizzle
+ * (`v.zx`) writes component word `offset + swz[k]` from the value's component k. */
+struct place {
+    int var, lane, type, offset, n, width;
+    sh_scalar scalar;
+    int swz[4], n_swz;
+};
+
+/* Fills scalar/n/width from type (or from the vector `vec_type` a component belongs to). */
+static void place_type(const sh_snapshot *snap, struct place *pl, int vec_type)
+{
+    const sh_type *t = pl->type >= 0 ? sh_snapshot_type(snap, pl->type) : sh_snapshot_type(snap, vec_type);
+    pl->scalar = t->scalar;
+    pl->width = t->width;
+    pl->n = pl->type >= 0 ? t->components : pl->n_swz > 0 ? pl->n_swz : 1;
+}
+
+/* The back half of setVariable and setExpression: evaluates `value` on the place's lane (names as
+ * in `function`), keeps it as overrides, answers, and replays to the stop with it in place. */
+static void assign(struct dap_session *s, const cJSON *req, const char *cmd, const struct place *pl, const char *value,
+                   const char *function)
+{
+    char msg[300];
+    const sh_var *sv = sh_snapshot_var(s->snap, pl->var);
+    const sh_type *t = pl->type >= 0 ? sh_snapshot_type(s->snap, pl->type) : NULL;
+    if (sv->lanes != SH_LANES || sv->klass == SH_VAR_UNIFORM || sv->klass == SH_VAR_BUILTIN) {
+        snprintf(msg, sizeof msg, "%s: only per-lane variables (locals, globals, inputs, outputs)", cmd);
+        dap_respond(s, req, false, NULL, msg);
+        return;
+    }
+    if ((t && t->kind != SH_TYPE_SCALAR && t->kind != SH_TYPE_VECTOR && t->kind != SH_TYPE_MATRIX) || pl->width == 64 ||
+        pl->n > 16) {
+        snprintf(msg, sizeof msg, "%s: only 32-bit scalars, vectors and matrices (set a member or an element of an "
+                 "aggregate)", cmd);
+        dap_respond(s, req, false, NULL, msg);
+        return;
+    }
+    /* The value: a GLSL expression on that lane. */
+    char text[1024], tn[96];
+    uint32_t words[16];
+    msg[0] = 0;
+    if (dap_eval_frame(s->snap, pl->lane, function, value, text, sizeof text, tn, sizeof tn) != 0 ||
+        !to_words(text, pl->scalar, pl->n, words, msg, sizeof msg)) {
+        char m2[1200];
+        snprintf(m2, sizeof m2, "%s: %s", cmd, msg[0] && strcmp(text, msg) ? msg : text);
+        dap_respond(s, req, false, NULL, m2);
+        return;
+    }
+    /* One override for contiguous words; one per component for a swizzle. */
+    int n_new = pl->n_swz > 0 ? pl->n_swz : 1;
+    struct dap_override *no = realloc(s->overrides, (size_t)(s->n_overrides + n_new) * sizeof *no);
+    if (!no) {
+        dap_respond(s, req, false, NULL, "out of memory");
+        return;
+    }
+    s->overrides = no;
+    for (int k = 0; k < n_new; k++) {
+        struct dap_override o;
+        memset(&o, 0, sizeof o);
+        o.key = s->key;
+        o.key.lane = pl->lane;
+        snprintf(o.name, sizeof o.name, "%s", sv->name);
+        snprintf(o.function, sizeof o.function, "%s", sv->function ? sv->function : "");
+        o.klass = sv->klass;
+        if (pl->n_swz > 0) {
+            o.offset = pl->offset + pl->swz[k];
+            o.n = 1;
+            o.words[0] = words[k];
+        } else {
+            o.offset = pl->offset;
+            o.n = pl->n;
+            memcpy(o.words, words, (size_t)pl->n * sizeof *words);
+        }
+        s->overrides[s->n_overrides++] = o;
+    }
+    char shown[1024];
+    if (t)
+        sh_format_value(s->snap, pl->type, words, shown, sizeof shown);
+    else {
+        size_t used = 0;
+        shown[0] = 0;
+        for (int k = 0; k < pl->n && used < sizeof shown; k++) {
+            float fv;
+            memcpy(&fv, &words[k], 4);
+            used += (size_t)snprintf(shown + used, sizeof shown - used, "%s", k ? ", " : pl->n > 1 ? "(" : "");
+            if (used >= sizeof shown)
+                break;
+            if (pl->scalar == SH_SCALAR_FLOAT)
+                used += (size_t)snprintf(shown + used, sizeof shown - used, "%g", (double)fv);
+            else if (pl->scalar == SH_SCALAR_BOOL)
+                used += (size_t)snprintf(shown + used, sizeof shown - used, "%s", words[k] ? "true" : "false");
+            else if (pl->scalar == SH_SCALAR_INT)
+                used += (size_t)snprintf(shown + used, sizeof shown - used, "%d", (int)words[k]);
+            else
+                used += (size_t)snprintf(shown + used, sizeof shown - used, "%u", words[k]);
+        }
+        if (pl->n > 1 && used + 1 < sizeof shown)
+            strcat(shown, ")");
+    }
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "value", shown);
+    if (t)
+        cJSON_AddStringToObject(b, "type", sh_type_glsl(s->snap, pl->type, tn, sizeof tn));
+    cJSON_AddNumberToObject(b, "variablesReference", 0);
+    dap_respond(s, req, true, b, NULL);
+    /* The view: the same stop again with the value in place (a new snapshot; `stopped` follows). */
+    if (dap_start_pass(s, DAP_PASS_REFRESH, DAP_STEP_NEXT) != 0)
+        dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
+}
+
+static bool can_set(struct dap_session *s, const cJSON *req, const char *cmd)
+{
+    if (s->running || !s->stopped || !s->snap || !s->have_key) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "%s: not stopped (or a pass is running)", cmd);
+        dap_respond(s, req, false, NULL, msg);
+        return false;
+    }
+    return true;
+}
+
 static void set_variable(struct dap_session *s, const cJSON *req, const cJSON *args)
 {
     const cJSON *jr = cJSON_GetObjectItemCaseSensitive(args, "variablesReference");
@@ -220,10 +343,8 @@ static void set_variable(struct dap_session *s, const cJSON *req, const cJSON *a
         dap_respond(s, req, false, NULL, "setVariable: 'variablesReference', 'name' and 'value' are required");
         return;
     }
-    if (s->running || !s->stopped || !s->snap || !s->have_key) {
-        dap_respond(s, req, false, NULL, "setVariable: not stopped (or a pass is running)");
+    if (!can_set(s, req, "setVariable"))
         return;
-    }
     int ref = jr->valuedouble >= REF_BASE && jr->valuedouble < 1e9 ? (int)jr->valuedouble : -1;
     if (ref < 0 || ref - REF_BASE >= s->n_refs) {
         dap_respond(s, req, false, NULL, "setVariable: unknown variablesReference (it expires when execution resumes)");
@@ -234,82 +355,204 @@ static void set_variable(struct dap_session *s, const cJSON *req, const cJSON *a
         dap_respond(s, req, false, NULL, "setVariable: only the stopped warp's variables (thread 1) can be set");
         return;
     }
-    int var, lane, type, offset;
-    if (!target(s, r, name, &var, &lane, &type, &offset, msg, sizeof msg)) {
+    struct place pl;
+    memset(&pl, 0, sizeof pl);
+    if (!target(s, r, name, &pl.var, &pl.lane, &pl.type, &pl.offset, msg, sizeof msg)) {
         char m2[400];
         snprintf(m2, sizeof m2, "setVariable: %s", msg);
         dap_respond(s, req, false, NULL, m2);
         return;
     }
-    const sh_var *sv = sh_snapshot_var(s->snap, var);
-    const sh_type *t = type >= 0 ? sh_snapshot_type(s->snap, type) : NULL;
-    sh_scalar scalar = t ? t->scalar : sh_snapshot_type(s->snap, s->refs[ref - REF_BASE].type)->scalar;
-    int n = t ? t->components : 1;
-    int width = t ? t->width : sh_snapshot_type(s->snap, s->refs[ref - REF_BASE].type)->width;
-    if (sv->lanes != SH_LANES || sv->klass == SH_VAR_UNIFORM || sv->klass == SH_VAR_BUILTIN) {
-        dap_respond(s, req, false, NULL, "setVariable: only per-lane variables (locals, globals, inputs, outputs)");
-        return;
-    }
-    if ((t && t->kind != SH_TYPE_SCALAR && t->kind != SH_TYPE_VECTOR && t->kind != SH_TYPE_MATRIX) || width == 64 ||
-        n > 16) {
-        dap_respond(s, req, false, NULL, "setVariable: only 32-bit scalars, vectors and matrices (set a member or an "
-                    "element of an aggregate)");
-        return;
-    }
-    /* The value: a GLSL expression on that lane (in the innermost frame's names). */
-    char text[1024], tn[96];
+    place_type(s->snap, &pl, r->type);
     const sh_frame *f = sh_snapshot_frame(s->snap, r->kind == DAP_REF_LOCALS ? r->depth : 0);
-    struct dap_override o;
-    memset(&o, 0, sizeof o);
-    if (dap_eval_frame(s->snap, lane, f ? f->function : NULL, value, text, sizeof text, tn, sizeof tn) != 0 ||
-        !to_words(text, scalar, n, o.words, msg, sizeof msg)) {
-        char m2[1200];
-        snprintf(m2, sizeof m2, "setVariable: %s", msg[0] && strcmp(text, msg) ? msg : text);
+    assign(s, req, "setVariable", &pl, value, f ? f->function : NULL);
+}
+
+/* A name as `evaluate` resolves it in `function` (its locals first, then globals, inputs,
+ * outputs; uniforms and built-ins are found to say they cannot be set). */
+static int find_name(const sh_snapshot *snap, const char *function, const char *name)
+{
+    int nv = sh_snapshot_var_count(snap);
+    for (int v = 0; v < nv && function; v++) {
+        const sh_var *sv = sh_snapshot_var(snap, v);
+        if (sv->klass == SH_VAR_LOCAL && in_function(sv, function) && !strcmp(sv->name, name))
+            return v;
+    }
+    static const sh_var_class order[] = { SH_VAR_GLOBAL, SH_VAR_INPUT, SH_VAR_OUTPUT, SH_VAR_UNIFORM, SH_VAR_BUILTIN };
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        for (int v = 0; v < nv; v++)
+            if (sh_snapshot_var(snap, v)->klass == order[k] && !strcmp(sh_snapshot_var(snap, v)->name, name))
+                return v;
+    return -1;
+}
+
+/* Parses an assignable expression: name ( '.' member | '.' swizzle | '[' integer ']' )*. The
+ * indexes are constants: an assignment names one place of the lane. false with msg. */
+static bool parse_place(const sh_snapshot *snap, const char *function, int lane, const char *expr, struct place *pl,
+                        char *msg, size_t n)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->lane = lane;
+    const char *p = expr;
+    while (*p == ' ')
+        p++;
+    char name[64];
+    size_t k = 0;
+    while ((isalnum((unsigned char)*p) || *p == '_') && k + 1 < sizeof name)
+        name[k++] = *p++;
+    name[k] = 0;
+    if (!k || isdigit((unsigned char)name[0])) {
+        snprintf(msg, n, "'%.80s' is not an assignable expression (a variable, v.x, s.member, a[2])", expr);
+        return false;
+    }
+    pl->var = find_name(snap, function, name);
+    if (pl->var < 0) {
+        snprintf(msg, n, "unknown variable '%s'", name);
+        return false;
+    }
+    pl->type = sh_snapshot_var(snap, pl->var)->type;
+    int vec_type = -1;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        if (pl->type < 0) {
+            snprintf(msg, n, "nothing can follow a component in '%.80s'", expr);
+            return false;
+        }
+        const sh_type *t = sh_snapshot_type(snap, pl->type);
+        if (*p == '[') {
+            char *end;
+            long idx = strtol(p + 1, &end, 10);
+            while (*end == ' ')
+                end++;
+            if (end == p + 1 || *end != ']') {
+                snprintf(msg, n, "an index must be an integer constant in '%.80s'", expr);
+                return false;
+            }
+            p = end + 1;
+            int len = t->kind == SH_TYPE_ARRAY ? t->length : t->kind == SH_TYPE_MATRIX ? t->columns
+                    : t->kind == SH_TYPE_VECTOR ? t->rows : 0;
+            if (idx < 0 || idx >= len) {
+                snprintf(msg, n, "index %ld is outside [0, %d) in '%.80s'", idx, len, expr);
+                return false;
+            }
+            if (t->kind == SH_TYPE_VECTOR) {
+                vec_type = pl->type;
+                pl->type = -1;
+                pl->offset += (int)idx * (t->width == 64 ? 2 : 1);
+            } else {
+                pl->offset += (int)idx * sh_snapshot_type(snap, t->element)->components;
+                pl->type = t->element;
+            }
+            continue;
+        }
+        if (*p != '.') {
+            snprintf(msg, n, "unexpected '%c' in '%.80s'", *p, expr);
+            return false;
+        }
+        p++;
+        while (*p == ' ')
+            p++;
+        char m[64];
+        k = 0;
+        while ((isalnum((unsigned char)*p) || *p == '_') && k + 1 < sizeof m)
+            m[k++] = *p++;
+        m[k] = 0;
+        if (t->kind == SH_TYPE_STRUCT) {
+            int i = 0;
+            while (i < t->length && strcmp(t->members[i].name, m))
+                i++;
+            if (i == t->length) {
+                snprintf(msg, n, "no member '%s' in '%.80s'", m, expr);
+                return false;
+            }
+            pl->offset += t->members[i].offset;
+            pl->type = t->members[i].type;
+            continue;
+        }
+        if (t->kind != SH_TYPE_VECTOR || k == 0 || k > 4) {
+            snprintf(msg, n, "'.%s' names nothing here in '%.80s'", m, expr);
+            return false;
+        }
+        /* A swizzle: distinct components of one set (xyzw, rgba, stpq), as GLSL requires of an
+         * l-value. */
+        static const char *sets[] = { "xyzw", "rgba", "stpq" };
+        int set = -1;
+        unsigned seen = 0;
+        for (size_t c = 0; c < k; c++) {
+            int found = -1;
+            for (int s2 = 0; s2 < 3 && found < 0; s2++)
+                if (strchr(sets[s2], m[c]) && (set < 0 || set == s2)) {
+                    found = (int)(strchr(sets[s2], m[c]) - sets[s2]);
+                    set = s2;
+                }
+            if (found < 0 || found >= t->rows || (seen >> found) & 1) {
+                snprintf(msg, n, "'.%s' is not an assignable swizzle of a %d-component vector", m, t->rows);
+                return false;
+            }
+            seen |= 1u << found;
+            pl->swz[pl->n_swz++] = found;
+        }
+        if (t->width == 64) {
+            snprintf(msg, n, "doubles cannot be set");
+            return false;
+        }
+        vec_type = pl->type;
+        pl->type = -1;
+        if (pl->n_swz == 1) {   /* one component: contiguous */
+            pl->offset += pl->swz[0];
+            pl->n_swz = 0;
+        }
+    }
+    place_type(snap, pl, vec_type);
+    return true;
+}
+
+/* setExpression: the expression names a place of the focused lane (in frameId's function). */
+static void set_expression(struct dap_session *s, const cJSON *req, const cJSON *args)
+{
+    const char *expr = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "expression"));
+    const char *value = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "value"));
+    if (!expr || !value) {
+        dap_respond(s, req, false, NULL, "setExpression: 'expression' and 'value' are required");
+        return;
+    }
+    if (!can_set(s, req, "setExpression"))
+        return;
+    const cJSON *fid = cJSON_GetObjectItemCaseSensitive(args, "frameId");
+    const char *function = sh_snapshot_frame(s->snap, 0) ? sh_snapshot_frame(s->snap, 0)->function : NULL;
+    if (cJSON_IsNumber(fid)) {
+        /* frameId: thread t's frames are (t - 1) * DAP_FRAME_STRIDE + depth + 1 (dap_inspect.c). */
+        double v = fid->valuedouble;
+        const sh_frame *f = v >= 1 && v < DAP_FRAME_STRIDE + 1 ? sh_snapshot_frame(s->snap, (int)v - 1) : NULL;
+        if (!f) {
+            dap_respond(s, req, false, NULL, v > DAP_FRAME_STRIDE && v < 1e9
+                        ? "setExpression: only the stopped warp's variables (thread 1) can be set"
+                        : "setExpression: unknown frameId");
+            return;
+        }
+        function = f->function;
+    }
+    struct place pl;
+    char msg[300];
+    if (!parse_place(s->snap, function, s->focus, expr, &pl, msg, sizeof msg)) {
+        char m2[400];
+        snprintf(m2, sizeof m2, "setExpression: %s", msg);
         dap_respond(s, req, false, NULL, m2);
         return;
     }
-    o.key = s->key;
-    o.key.lane = lane;
-    snprintf(o.name, sizeof o.name, "%s", sv->name);
-    snprintf(o.function, sizeof o.function, "%s", sv->function ? sv->function : "");
-    o.klass = sv->klass;
-    o.offset = offset;
-    o.n = n;
-    struct dap_override *no = realloc(s->overrides, (size_t)(s->n_overrides + 1) * sizeof *no);
-    if (!no) {
-        dap_respond(s, req, false, NULL, "out of memory");
-        return;
-    }
-    s->overrides = no;
-    s->overrides[s->n_overrides++] = o;
-    char shown[1024];
-    if (t)
-        sh_format_value(s->snap, type, o.words, shown, sizeof shown);
-    else if (scalar == SH_SCALAR_FLOAT) {
-        float fv;
-        memcpy(&fv, o.words, 4);
-        snprintf(shown, sizeof shown, "%g", (double)fv);
-    } else if (scalar == SH_SCALAR_BOOL)
-        snprintf(shown, sizeof shown, "%s", o.words[0] ? "true" : "false");
-    else if (scalar == SH_SCALAR_INT)
-        snprintf(shown, sizeof shown, "%d", (int)o.words[0]);
-    else
-        snprintf(shown, sizeof shown, "%u", o.words[0]);
-    cJSON *b = cJSON_CreateObject();
-    cJSON_AddStringToObject(b, "value", shown);
-    if (t)
-        cJSON_AddStringToObject(b, "type", sh_type_glsl(s->snap, type, tn, sizeof tn));
-    cJSON_AddNumberToObject(b, "variablesReference", 0);
-    dap_respond(s, req, true, b, NULL);
-    /* The view: the same stop again with the value in place (a new snapshot; `stopped` follows). */
-    if (dap_start_pass(s, DAP_PASS_REFRESH, DAP_STEP_NEXT) != 0)
-        dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
+    assign(s, req, "setExpression", &pl, value, function);
 }
 
 bool dap_setvar_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args)
 {
-    if (strcmp(cmd, "setVariable"))
+    if (!strcmp(cmd, "setVariable"))
+        set_variable(s, req, args);
+    else if (!strcmp(cmd, "setExpression"))
+        set_expression(s, req, args);
+    else
         return false;
-    set_variable(s, req, args);
     return true;
 }
