@@ -274,7 +274,8 @@ static void print_text(const struct dap_capture *c, const sh_snapshot *snap, con
     }
     print_vars(snap, "uniforms:", h->focus_lane, want_uniform);
     print_vars(snap, "built-ins (focused lane):", h->focus_lane, want_builtin);
-    printf("  gl_HelperInvocation = %s\n", ((h->helper >> h->focus_lane) & 1) ? "true" : "false");
+    if (sh_snapshot_find_var(snap, "gl_HelperInvocation") < 0)   /* fragment snapshots carry it */
+        printf("  gl_HelperInvocation = %s\n", ((h->helper >> h->focus_lane) & 1) ? "true" : "false");
     printf("pipeline state at draw %d (event %llu): %zu bytes of JSON (see --json)\n", h->draw,
            (unsigned long long)h->event, strlen(sh_snapshot_pipeline(snap)));
 }
