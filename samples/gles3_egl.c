@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     const Vec3 light = vec3_normalize(vec3(0.5f, 0.8f, 0.6f));
     const float fog[3] = {0.55f, 0.6f, 0.68f};
 
-    int frame = 0;
+    int frame = args.first_frame;
     for (; frame < args.frames && !glfwWindowShouldClose(win); ++frame) {
         const float angle = (float)frame * (2.0f * MATH3D_PI / 80.0f);
         glViewport(0, 0, fb_w, fb_h);

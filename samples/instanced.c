@@ -150,7 +150,7 @@ int main(int argc, char **argv)
     const Mat4 proj = mat4_perspective(0.85f, (float)fb_w / (float)fb_h, 0.5f, 40.0f);
     const Vec3 light = vec3_normalize(vec3(-0.4f, 0.8f, 0.45f));
 
-    int frame = 0;
+    int frame = args.first_frame;
     for (; frame < args.frames && !glfwWindowShouldClose(win); ++frame) {
         const float angle = (float)frame * (2.0f * MATH3D_PI / 90.0f);
 

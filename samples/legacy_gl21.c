@@ -179,7 +179,7 @@ int main(int argc, char **argv)
     const Mat4 proj = mat4_perspective(0.8f, (float)w / (float)h, 0.5f, 20.0f);
     const float light_color[LIGHT_COUNT * 3] = {1.0f, 0.9f, 0.8f, 0.4f, 0.5f, 0.9f};
 
-    int frame = 0;
+    int frame = args.first_frame;
     for (; frame < args.frames && xwin_poll(&x); ++frame) {
         const float angle = (float)frame * (2.0f * MATH3D_PI / 100.0f);
         const float light_pos[LIGHT_COUNT * 3] = {

@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     const Mat4 view_proj = mat4_mul(proj, view);
     const float light_color[LIGHT_COUNT * 3] = {1.0f, 0.92f, 0.8f, 0.35f, 0.5f, 1.0f};
 
-    int frame = 0;
+    int frame = args.first_frame;
     for (; frame < args.frames && !glfwWindowShouldClose(win); ++frame) {
         /* One full turn every 120 frames; everything derives from this angle. */
         const float angle = (float)frame * (2.0f * MATH3D_PI / 120.0f);

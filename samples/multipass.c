@@ -123,7 +123,7 @@ int main(int argc, char **argv)
     const Mat4 proj = mat4_perspective(0.8f, (float)fb_w / (float)fb_h, 0.5f, far_dist);
     const Vec3 light = vec3_normalize(vec3(0.4f, 0.7f, 0.6f));
 
-    int frame = 0;
+    int frame = args.first_frame;
     for (; frame < args.frames && !glfwWindowShouldClose(win); ++frame) {
         const float angle = (float)frame * (2.0f * MATH3D_PI / 100.0f);
 

@@ -196,7 +196,7 @@ int main(int argc, char **argv)
     const Vec3 light = vec3_normalize(vec3(0.3f, 0.6f, 0.8f));
 
     GLsync main_fence = NULL;
-    int frame = 0;
+    int frame = args.first_frame;
     for (; frame < args.frames && !glfwWindowShouldClose(win); ++frame) {
         GLsync worker_fence = request_worker_frame(&handoff, frame, main_fence);
         main_fence = NULL;

@@ -115,6 +115,12 @@ SampleArgsResult sample_args_parse(SampleArgs *a, int argc, char **argv,
                         SAMPLE_MAX_FRAMES);
                 return SAMPLE_ARGS_ERROR;
             }
+        } else if ((v = option_value("--first-frame", argc, argv, &i, &missing))) {
+            if (!parse_int_range(v, v + strlen(v), 0, SAMPLE_MAX_FRAMES - 1, &a->first_frame)) {
+                set_err(err, errlen, "bad --first-frame value '%s' (expected 0..%d)", v,
+                        SAMPLE_MAX_FRAMES - 1);
+                return SAMPLE_ARGS_ERROR;
+            }
         } else if ((v = option_value("--size", argc, argv, &i, &missing))) {
             if (!parse_size(v, &a->width, &a->height)) {
                 set_err(err, errlen, "bad --size value '%s' (expected WxH, each 1..%d)", v,
@@ -144,6 +150,10 @@ SampleArgsResult sample_args_parse(SampleArgs *a, int argc, char **argv,
             return SAMPLE_ARGS_ERROR;
         }
     }
+    if (a->first_frame >= a->frames) {
+        set_err(err, errlen, "--first-frame %d is not below --frames %d", a->first_frame, a->frames);
+        return SAMPLE_ARGS_ERROR;
+    }
     if (a->dump_count > 0 && !a->dump_dir) {
         set_err(err, errlen, "--dump-frames needs --dump-dir");
         return SAMPLE_ARGS_ERROR;
@@ -156,6 +166,7 @@ void sample_args_usage(void *stream, const char *name)
     fprintf((FILE *)stream,
             "usage: %s [options]\n"
             "  --frames N          exit after N frames (default 100)\n"
+            "  --first-frame K     start the animation at frame K (draws frames K..N-1)\n"
             "  --size WxH          window size (default 640x360)\n"
             "  --dump-frames LIST  comma list of frame indices (frame 0 is the first) whose\n"
             "                      back buffer is written before the swap that ends them\n"

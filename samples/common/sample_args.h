@@ -15,6 +15,9 @@
 
 typedef struct SampleArgs {
     int frames;                              /* --frames N (default 100) */
+    int first_frame;                         /* --first-frame K (default 0): the animation
+                                              * starts at frame K, so one frame of a long run
+                                              * can be drawn alone (frames K..N-1) */
     int width, height;                       /* --size WxH (default 640x360) */
     int dump_frames[SAMPLE_MAX_DUMP_FRAMES]; /* --dump-frames LIST, in the order given */
     int dump_count;

@@ -23,6 +23,8 @@
 // a second debugger while one is attached is refused (answered); the program removes a stale
 // socket and capture at start-up; 20 idle line connections do not lock `status` out and are
 // closed when idle; `status` is answered while another connection's `capture` waits for frames.
+// The program's frames drawn after the first session (its own dumps, every 100th frame) are
+// byte-identical to the same frames drawn by the sample without glreplay.
 // Every message the DAP clients receive is type-checked against @vscode/debugprotocol.
 //
 // Environment: GLREPLAY_SHIM, LIT_MESH, SHADER_DIR, NODE_MODULES as dap_live.js; LIVE_CYCLES,
@@ -52,6 +54,7 @@ function random() {   // a small LCG: the abrupt moments are reproducible from t
 }
 
 const W = 160, H = 90;
+const DUMP_EVERY = 100;   // frames between the program's own back-buffer dumps
 const SKY = path.join(env.SHADER_DIR, 'sky.frag');
 const LINE_T = fs.readFileSync(SKY, 'utf8').split('\n').findIndex(l => l.includes('float t = clamp')) + 1;
 assert.ok(LINE_T > 0, 'sky.frag has the `float t = clamp` line');
@@ -382,6 +385,30 @@ async function lineServer(sock, tmp) {
     fs.rmSync(out);
 }
 
+// The program's later frames are byte-identical to a run without glreplay: up to three of its
+// dumps drawn after the first session ended (the first, a middle and the last complete one) against
+// the same frames drawn alone by the sample without the shim (--first-frame).
+async function sameAsWithout(dumps, after, now, tmp) {
+    const done = fs.existsSync(dumps) ? fs.readdirSync(dumps).map(f => /^frame_(\d+)\.pam$/.exec(f))
+        .filter(m => m && Number(m[1]) > after && Number(m[1]) < now - 1).map(m => Number(m[1])).sort((a, b) => a - b) : [];
+    assert.ok(done.length > 0, `no frame of the program was dumped after the first session (frames ${after}..${now})`);
+    const pick = [...new Set([done[0], done[done.length >> 1], done[done.length - 1]])];
+    const ref = path.join(tmp, 'ref');
+    const noShim = { ...env };
+    delete noShim.LD_PRELOAD;
+    for (const k of pick) {
+        const r = cp.spawnSync(env.LIT_MESH, ['--first-frame', String(k), '--frames', String(k + 1), '--size', `${W}x${H}`,
+                                              '--dump-frames', String(k), '--dump-dir', ref],
+                               { env: noShim, encoding: 'utf8', timeout: 60000 });
+        assert.strictEqual(r.status, 0, `the run without glreplay: ${r.stderr}`);
+        const name = `frame_${String(k).padStart(4, '0')}.pam`;
+        const a = fs.readFileSync(path.join(dumps, name)), b = fs.readFileSync(path.join(ref, name));
+        assert.ok(a.length > W * H * 4, `${name} is a whole dump`);
+        assert.ok(a.equals(b), `frame ${k} of the program differs from the same frame drawn without glreplay`);
+    }
+    return pick;
+}
+
 async function main() {
     const t0 = Date.now();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'glr-cyc-'));
@@ -396,7 +423,12 @@ async function main() {
     const staleSock = path.join(sockDir, `${deadPid}.sock`);
     cp.execFileSync('python3', ['-c', `import socket; socket.socket(socket.AF_UNIX).bind(${JSON.stringify(staleSock)})`]);
     fs.writeFileSync(path.join(sockDir, `live-${deadPid}-1.glcap`), 'x');
-    const app = cp.spawn(env.LIT_MESH, ['--frames', '1000000', '--size', `${W}x${H}`], {
+    // Every 100th frame's back buffer is dumped by the program itself (frame-indexed animation):
+    // those drawn after the first session are compared with a run without glreplay at the end.
+    const dumps = path.join(tmp, 'dumps');
+    const dumpList = Array.from({ length: 256 }, (_, k) => (k + 1) * DUMP_EVERY);
+    const app = cp.spawn(env.LIT_MESH, ['--frames', '1000000', '--size', `${W}x${H}`,
+                                        '--dump-frames', dumpList.join(','), '--dump-dir', dumps], {
         env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_SOCKET: sock, GLREPLAY_LOG: 'info',
                GLREPLAY_LIVE_HANDSHAKE_S: '3', GLREPLAY_LIVE_IDLE_S: '2', GLREPLAY_LIVE_WRITE_S: '1',
                GLREPLAY_IPC_IDLE_S: '1' },
@@ -407,6 +439,7 @@ async function main() {
     let exited = null;
     const appExit = new Promise(r => app.on('exit', (code, sig) => { exited = { code, sig }; r(exited); }));
     const ctx = { fifo };
+    let compared = [];
     try {
         for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await sleep(50);
         assert.ok(fs.existsSync(sock), `the program did not create its socket: ${appLog}`);
@@ -424,7 +457,8 @@ async function main() {
                 // After the first session: what stays for the program's life (the replay loop's
                 // context) is there; nothing more may stay after any later session.
                 await sleep(300);
-                base = { tasks: tasks(app.pid), fds: fds(app.pid), files: files(sockDir).join(' ') };
+                base = { tasks: tasks(app.pid), fds: fds(app.pid), files: files(sockDir).join(' '),
+                         frame: (await status(sock)).frames };
                 assert.strictEqual(base.files, 'live.sock', 'files in the socket directory after the first session');
             } else {
                 await settled(app.pid, sockDir, base, `cycle ${i} (${kind})`);
@@ -437,6 +471,7 @@ async function main() {
         const typeErrors = require('./dap_types_check.js')(env.NODE_MODULES, received);
         assert.deepStrictEqual(typeErrors, [], `messages that do not match the protocol:\n${typeErrors.join('\n')}`);
         assert.ok(received.some(m => m.event === 'stopped' && m.body.description === 'end of frame'));
+        compared = await sameAsWithout(dumps, base.frame, (await status(sock)).frames, tmp);
     } finally {
         if (!exited) app.kill('SIGTERM');
         await Promise.race([appExit, sleep(10000)]);
@@ -444,7 +479,8 @@ async function main() {
         fs.rmSync(tmp, { recursive: true, force: true });
     }
     console.log(`dap_live_cycles: ${CYCLES} sessions on one program (seed ${SEED0}), ${received.length} DAP messages ` +
-                `type-checked, ${((Date.now() - t0) / 1000).toFixed(1)} s: all checks passed`);
+                `type-checked, frames ${compared.join(', ')} byte-identical to a run without glreplay, ` +
+                `${((Date.now() - t0) / 1000).toFixed(1)} s: all checks passed`);
 }
 
 main().catch(e => { console.error(`dap_live_cycles: FAIL (seed ${SEED0}):`, e && e.stack || e); process.exit(1); });
