@@ -9,6 +9,8 @@
 //                stops), then the client just closes its socket without a disconnect
 //   abrupt       the socket is destroyed at a random moment (seeded: LIVE_SEED) of the handshake,
 //                the capture, the pass or the stop
+//   kill9        a client process (python) that attaches with a breakpoint is killed with SIGKILL
+//                at a random moment (seeded) of its session
 //   stall        a client sends a header and stops; meanwhile the program keeps swapping (it is
 //                not paused for a header) and the line server closes it when idle
 //   no-read      a client stops reading and floods requests: the write timeout drops it
@@ -266,6 +268,30 @@ const kinds = {
         await script;
         return `after ${at} ms, ${c.msgs.length} messages`;
     },
+    async kill9(sock) {
+        // A real client process killed by SIGKILL at a random moment (seeded) of its session: the
+        // handshake, the capture, the pass to its breakpoint or the stop.
+        const py = `
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+def send(seq, cmd, args):
+    b = json.dumps({"seq": seq, "type": "request", "command": cmd, "arguments": args}).encode()
+    s.sendall(b"Content-Length: %d\\r\\n\\r\\n" % len(b) + b)
+send(1, "initialize", {"adapterID": "glreplay"})
+send(2, "attach", {})
+send(3, "setBreakpoints", {"source": {"path": sys.argv[2]}, "breakpoints": [{"line": int(sys.argv[3]), "hitCondition": "100"}]})
+send(4, "configurationDone", {})
+while s.recv(65536):
+    pass
+`;
+        const at = Math.floor(random() * 1500);
+        const child = cp.spawn('python3', ['-c', py, sock, SKY, String(LINE_T)], { stdio: 'ignore' });
+        const exit = new Promise(r => child.on('exit', (code, sig) => r(sig)));
+        await sleep(at);
+        child.kill('SIGKILL');
+        assert.strictEqual(await exit, 'SIGKILL', 'the client was killed, not gone by itself');
+        return `after ${at} ms`;
+    },
     async stall(sock) {
         const c = await rawClient(sock);
         c.s.write('Content-Length: 120\r\n');
@@ -343,8 +369,8 @@ os.kill(os.getpid(), signal.SIGSTOP)
         await running(sock, 'after the idle timeout');
     },
 };
-const order = ['disconnect', 'terminate', 'abrupt', 'frame-end', 'stall', 'disconnect', 'abrupt', 'no-read',
-               'sigstop', 'terminate', 'abrupt', 'silent', 'frame-end'];
+const order = ['disconnect', 'terminate', 'abrupt', 'frame-end', 'kill9', 'stall', 'disconnect', 'abrupt', 'no-read',
+               'sigstop', 'terminate', 'kill9', 'silent', 'frame-end'];
 
 // The line server: idle connections cannot fill it, and a capture in progress does not hold up
 // `status` on another connection.
