@@ -10,6 +10,8 @@ enum {
     BI_VERTEX_INDEX = 42, BI_INSTANCE_INDEX = 43,
 };
 
+_Static_assert(GM_PIPE_WARP_LANES == SH_LANES, "the pipeline's fragment warps are the snapshot's lanes");
+
 static bool declared(const gm_program *p, int builtin)
 {
     int var, off;
