@@ -51,6 +51,14 @@ static void test_args(void)
     CHECK(sample_args_wants_dump(&a, 6) && !sample_args_wants_dump(&a, 5));
     CHECK(strcmp(a.dump_dir, "/tmp/d") == 0 && strcmp(a.shader_dir, "/s") == 0);
 
+    CHECK(a.first_frame == 0);
+    char *first[] = {"x", "--first-frame", "5", "--frames", "6", NULL};
+    CHECK(parse(&a, first) == SAMPLE_ARGS_OK && a.first_frame == 5 && a.frames == 6);
+    char *late[] = {"x", "--first-frame", "6", "--frames", "6", NULL};   /* nothing to draw */
+    CHECK(parse(&a, late) == SAMPLE_ARGS_ERROR);
+    char *negative[] = {"x", "--first-frame", "-1", NULL};
+    CHECK(parse(&a, negative) == SAMPLE_ARGS_ERROR);
+
     char *help[] = {"x", "--help", NULL};
     CHECK(parse(&a, help) == SAMPLE_ARGS_HELP);
 

@@ -164,13 +164,15 @@ async function checks(dc) {
     assert.strictEqual(scopeIndexed.body.variables.length, 0, 'a scope has only named children');
     const paged = await dc.variablesRequest({ variablesReference: localsRef, start: 1, count: 2 });
     assert.deepStrictEqual(paged.body.variables.map(v => v.name), locals.slice(1, 3).map(v => v.name));
-    // Built-ins the shader does not declare: gl_FragCoord from the lane's pixel.
+    // Built-ins the shader does not declare, with the pipeline's values: gl_FragCoord at the
+    // lane's pixel centre (z and w as the rasterizer interpolated them), gl_FrontFacing.
     const biRef = sc.body.scopes.find(s => s.name === 'Built-ins').variablesReference;
     const bi = (await dc.variablesRequest({ variablesReference: biRef })).body.variables;
-    const fc = bi.find(v => v.name === 'gl_FragCoord.xy');
-    assert.ok(fc, `gl_FragCoord in Built-ins: ${bi.map(v => v.name)}`);
-    const [fx, fy] = parseVec(fc.value);
-    assert.ok(fx % 1 === 0.5 && fy % 1 === 0.5 && fx > 0 && fy > 0, fc.value);
+    const fc = bi.find(v => v.name === 'gl_FragCoord');
+    assert.ok(fc && fc.type === 'vec4', `gl_FragCoord in Built-ins: ${bi.map(v => v.name)}`);
+    const [fx, fy, fz, fw] = parseVec(fc.value);
+    assert.ok(fx % 1 === 0.5 && fy % 1 === 0.5 && fx > 0 && fy > 0 && fz >= 0 && fz <= 1 && fw > 0, fc.value);
+    assert.strictEqual(bi.find(v => v.name === 'gl_FrontFacing').value, 'true', 'culled back faces: front facing');
     assert.strictEqual(bi.find(v => v.name === 'gl_HelperInvocation').value, 'false');
     step('variables');
 
