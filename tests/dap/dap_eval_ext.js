@@ -9,7 +9,8 @@
 //    completions offer the new names;
 //  * on a capture of samples/lit_mesh, stopped in ground.frag after `albedo = texture(u_ground_tex,
 //    v_uv).rgb`: evaluate's texture(u_ground_tex, v_uv).rgb is exactly albedo on several lanes
-//    (the model's texture unit, the lane's quad derivatives for the mipmap level); textureSize at
+//    and, through glreplay/evaluateWarp, on every active lane (the model's texture unit, each lane's
+//    quad derivatives for the mipmap level); textureSize at
 //    levels 0 and 1; texelFetch of texel (1, 1) equals textureLod at its centre and is the checker's
 //    colour there (texel (0, 0) its border's); dFdx/dFdy(v_uv) equal the quad's differences of the lanes' v_uv;
 //  * setExpression: albedo = vec3(0.0) makes the lane's output frag_color the fog colour's share
@@ -143,6 +144,12 @@ async function litMesh(sock) {
                            `lane ${lane}: texture() in evaluate is the shader's`);
     }
     await dc.send('glreplay/focus', { lane: warp.focusLane });
+    // Every lane at once (glreplay/evaluateWarp), helpers included: each with its own quad.
+    const tw = (await dc.send('glreplay/evaluateWarp', { expression: 'texture(u_ground_tex, v_uv).rgb' })).body;
+    const alive = warp.lanes.filter(l => l.state === 'active');
+    assert.ok(alive.length >= lanes.length);
+    for (const l of alive)
+        assert.strictEqual(tw.lanes[l.lane].value, l.value, `evaluateWarp lane ${l.lane}: texture() is the shader's`);
     assert.strictEqual((await ev(dc, 'textureSize(u_ground_tex, 0)')).result, 'ivec2(64, 64)');
     assert.strictEqual((await ev(dc, 'textureSize(u_ground_tex, 1)')).result, 'ivec2(32, 32)');
     // Texel (1, 1): inside the checker's first cell (grass; its row and column 0 are a darker border).

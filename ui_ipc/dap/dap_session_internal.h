@@ -175,6 +175,13 @@ char *dap_png_base64(const uint8_t *px, unsigned w, unsigned h);
 
 /* dap_setvar.c: setVariable (true if the command was it, answered). */
 bool dap_setvar_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
+/* evaluate's texture functions at a stop (dap_inspect.c): a dap_eval_env sample callback whose ctx
+ * is a dap_sample_ctx (the session and the snapshot evaluated). */
+struct dap_sample_ctx {
+    struct dap_session *s;
+    const sh_snapshot *snap;
+};
+int dap_sample_at_stop(void *ctx, const gm_sample_request *rq, gm_texel_out *out, char *err, size_t err_size);
 
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);

@@ -79,6 +79,8 @@ static void evaluate_warp(struct dap_session *s, const cJSON *req, const cJSON *
     cJSON_AddNumberToObject(b, "focusLane", h->focus_lane);
     cJSON *rows = cJSON_AddArrayToObject(b, "lanes");
     int ok = 0;
+    struct dap_sample_ctx sc = { s, snap };   /* texture functions through the model (dap_inspect.c) */
+    struct dap_eval_env env = { dap_sample_at_stop, &sc };
     for (int l = 0; l < SH_LANES; l++) {
         cJSON *r = cJSON_CreateObject();
         cJSON_AddNumberToObject(r, "lane", l);
@@ -89,7 +91,7 @@ static void evaluate_warp(struct dap_session *s, const cJSON *req, const cJSON *
             cJSON_AddNumberToObject(r, "y", h->lane_y[l]);
         }
         char text[512], type[96] = "";
-        if (dap_eval_frame(snap, l, function, expr, text, sizeof text, type, sizeof type) == 0) {
+        if (dap_eval_frame_env(snap, l, function, expr, &env, text, sizeof text, type, sizeof type) == 0) {
             cJSON_AddStringToObject(r, "value", text);
             cJSON_AddStringToObject(r, "type", type);
             ok++;
