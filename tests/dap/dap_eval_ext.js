@@ -6,7 +6,8 @@
 //    shader that never reads gl_FrontFacing): the first stop's Built-ins have gl_FrontFacing true
 //    and gl_FragCoord on the left half; a breakpoint with the condition `!gl_FrontFacing` stops in
 //    the right half with gl_FrontFacing false; dFdx(gl_FragCoord.x) is 1, fwidth of xy is (1, 1);
-//    completions offer the new names;
+//    completions offer the new names; a point sprite (tests/dap/point_sprite.shader_test) has the
+//    gl_PointCoord its pixel has in the point;
 //  * on a capture of samples/lit_mesh, stopped in ground.frag after `albedo = texture(u_ground_tex,
 //    v_uv).rgb`: evaluate's texture(u_ground_tex, v_uv).rgb is exactly albedo on several lanes
 //    and, through glreplay/evaluateWarp, on every active lane (the model's texture unit, each lane's
@@ -124,6 +125,22 @@ async function twoSided(sock) {
     b = await builtins(dc);
     assert.strictEqual(b.gl_FrontFacing.value, 'false', 'the second draw is clockwise');
     assert.ok(nums((await ev(dc, 'gl_FragCoord')).result)[0] >= 32, 'the right half');
+    await dc.disconnectRequest({});
+    dc.stopAdapter();
+}
+
+// gl_PointCoord of a point sprite the fragment shader does not read: s grows to the right from the
+// point's left edge, t downwards from its top (GL_POINT_SPRITE_COORD_ORIGIN upper left).
+async function pointSprite(sock) {
+    const { dc } = await connect(sock);
+    const src = (await dc.send('loadedSources', {})).body.sources.find(s => /FS/.test(s.name));
+    await startAt(dc, src, [{ line: 4, hitCondition: '5' }]);
+    const b = await builtins(dc);
+    assert.ok(b.gl_PointCoord && b.gl_PointCoord.type === 'vec2', `gl_PointCoord in Built-ins: ${Object.keys(b)}`);
+    const [x, y] = nums((await ev(dc, 'gl_FragCoord')).result);
+    const pc = nums((await ev(dc, 'gl_PointCoord')).result);
+    close(pc[0], (x - 16) / 16 + 0.5, 'gl_PointCoord.s');
+    close(pc[1], 1 - ((y - 16) / 16 + 0.5), 'gl_PointCoord.t');
     await dc.disconnectRequest({});
     dc.stopAdapter();
 }
@@ -259,6 +276,12 @@ async function main() {
             env: { ...env, PIGLIT_PLATFORM: 'surfaceless_egl', EGL_PLATFORM: 'surfaceless' }, encoding: 'utf8', timeout: 90000 });
         assert.ok(pc.status === 0 && fs.existsSync(two), `piglit capture failed: ${(pc.stderr || '').slice(-400)}`);
         await withServer(two, tmp, twoSided);
+        const pts = path.join(tmp, 'pts.glcap');
+        const pp = cp.spawnSync(env.GLREPLAY, ['capture', '--frame', '0', '--out', pts, '--', RUNNER,
+            path.join(__dirname, 'point_sprite.shader_test'), '-auto', '-fbo'], {
+            env: { ...env, PIGLIT_PLATFORM: 'surfaceless_egl', EGL_PLATFORM: 'surfaceless' }, encoding: 'utf8', timeout: 90000 });
+        assert.ok(pp.status === 0 && fs.existsSync(pts), `piglit capture failed: ${(pp.stderr || '').slice(-400)}`);
+        await withServer(pts, tmp, pointSprite);
         const lit = path.join(tmp, 'lit.glcap');
         const lc = cp.spawnSync(env.LIT_MESH, ['--frames', '2', '--size', '96x64'], {
             env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_CAPTURE_FRAMES: '0-1', GLREPLAY_CAPTURE_OUT: lit },
