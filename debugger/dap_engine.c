@@ -492,6 +492,20 @@ static void back_answer(struct pass *ps, const struct dap_observe_info *info, ui
     r->back_stepin = ans->in_done && ans->in_seq == ps->park_seq;
 }
 
+/* Texture functions in breakpoint conditions and logpoints: the observed warp's environment, which
+ * the model thread holds during the observer call. */
+static int sample_live(void *ctx, const gm_sample_request *req, gm_texel_out *out, char *err, size_t err_size)
+{
+    gm_env env;
+    gm_warp_get_env(ctx, &env);
+    if (!env.sample) {
+        snprintf(err, err_size, "this warp has no texture units");
+        return -1;
+    }
+    env.sample(env.ctx, req, out);
+    return 0;
+}
+
 static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is)
 {
     struct pass *ps = ctx;
@@ -586,6 +600,8 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         if (rq->only_draw >= 0 && info->draw != rq->only_draw)
             fresh = every = 0;
         sh_snapshot *cond_snap = NULL;
+        /* Conditions and logpoints sample textures through this warp's own units (it is live). */
+        struct dap_eval_env live_env = { sample_live, w };
         uint64_t seq = ps->instructions - 1;
         for (int b = 0; (fresh || every) && b < rq->n_bps; b++) {
             const struct dap_bp *bp = &rq->bps[b];
@@ -614,7 +630,7 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                 }
                 if (bp->condition && *bp->condition) {
                     char err[160];
-                    int t = dap_eval_bool(cond_snap, l, bp->condition, err, sizeof err);
+                    int t = dap_eval_bool_env(cond_snap, l, bp->condition, &live_env, err, sizeof err);
                     if (t < 0 && !ps->cond_error_logged) {
                         char msg[300];
                         snprintf(msg, sizeof msg, "breakpoint condition '%s': %s (treated as false)\n",
@@ -639,7 +655,7 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                         rq->on_hit(rq->on_hit_user, info, cond_snap, l);
                     if (rq->emit_logs && bc->logged < rq->log_limit) {
                         char text[1024], msg[1200];
-                        dap_eval_message(cond_snap, l, bp->log_message, text, sizeof text);
+                        dap_eval_message_env(cond_snap, l, bp->log_message, &live_env, text, sizeof text);
                         const sh_header *h = sh_snapshot_header(cond_snap);
                         snprintf(msg, sizeof msg, "[%s %d %s warp %llu lane %d (%d,%d)] %s\n",
                                  info->stage == 5 ? "dispatch" : "draw", info->draw, dap_stage_short(info->stage), (unsigned long long)info->warp, l, h->lane_x[l],

@@ -1146,8 +1146,14 @@ int dap_eval_syntax(const char *expr, char *err, size_t err_size)
 
 int dap_eval_bool(const sh_snapshot *s, int lane, const char *expr, char *err, size_t err_size)
 {
+    return dap_eval_bool_env(s, lane, expr, NULL, err, err_size);
+}
+
+int dap_eval_bool_env(const sh_snapshot *s, int lane, const char *expr, const struct dap_eval_env *env, char *err,
+                      size_t err_size)
+{
     struct ev e;
-    struct val v = run(&e, s, lane, NULL, expr, NULL);
+    struct val v = run(&e, s, lane, NULL, expr, env);
     bool t = !e.failed && truth(&e, &v);
     int rc = e.failed ? -1 : t;
     if (e.failed && err_size)
@@ -1157,6 +1163,12 @@ int dap_eval_bool(const sh_snapshot *s, int lane, const char *expr, char *err, s
 }
 
 void dap_eval_message(const sh_snapshot *s, int lane, const char *msg, char *out, size_t size)
+{
+    dap_eval_message_env(s, lane, msg, NULL, out, size);
+}
+
+void dap_eval_message_env(const sh_snapshot *s, int lane, const char *msg, const struct dap_eval_env *env, char *out,
+                          size_t size)
 {
     size_t len = 0;
     if (!size)
@@ -1176,7 +1188,7 @@ void dap_eval_message(const sh_snapshot *s, int lane, const char *msg, char *out
             size_t n = (size_t)(end - p - 1) < sizeof expr - 1 ? (size_t)(end - p - 1) : sizeof expr - 1;
             memcpy(expr, p + 1, n);
             expr[n] = 0;
-            int bad = dap_eval(s, lane, expr, val, sizeof val, NULL, 0) != 0;
+            int bad = dap_eval_frame_env(s, lane, NULL, expr, env, val, sizeof val, NULL, 0) != 0;
             len += (size_t)snprintf(out + len, size - len, bad ? "<%s>" : "%s", val);
             if (len >= size)
                 len = size - 1;

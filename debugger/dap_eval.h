@@ -40,5 +40,10 @@ int dap_eval_syntax(const char *expr, char *err, size_t err_size);
 int dap_eval_bool(const sh_snapshot *s, int lane, const char *expr, char *err, size_t err_size);
 /* Expands a logpoint message: "{expr}" parts are evaluated, "{{" / "}}" are braces. */
 void dap_eval_message(const sh_snapshot *s, int lane, const char *msg, char *out, size_t size);
+/* The same two with texture functions through env (the engine's observer: the live warp's units). */
+int dap_eval_bool_env(const sh_snapshot *s, int lane, const char *expr, const struct dap_eval_env *env, char *err,
+                      size_t err_size);
+void dap_eval_message_env(const sh_snapshot *s, int lane, const char *msg, const struct dap_eval_env *env, char *out,
+                          size_t size);
 
 #endif

@@ -18,7 +18,7 @@
 //    alone (the pixel value changes); a component, a swizzle, and the refusals (a uniform, a
 //    built-in, a repeated swizzle, an index out of range, an unknown name);
 //  * a vertex stop has gl_VertexID / gl_InstanceID (mesh.vert reads neither), within the thread's
-//    vertex range.
+//    vertex range; a breakpoint condition with texture() stops where the lane's texel passes it.
 // Every message received is type-checked against the official protocol definitions.
 //
 // Environment: GLREPLAY, GLREPLAY_SHIM, LIT_MESH, SHADER_DIR, NODE_MODULES; PIGLIT optional;
@@ -246,6 +246,19 @@ async function litMesh(sock) {
     const ids = (await dc.send('glreplay/evaluateWarp', { expression: 'gl_VertexID' })).body.lanes
         .filter(l => l.state === 'active').map(l => Number(l.value));
     assert.ok(ids.length > 0 && ids.every(v => v >= Number(m[1]) && v <= Number(m[2])), `gl_VertexID ${ids} in ${thread}`);
+
+    // texture() in a breakpoint condition (the engine samples through the observed warp's units):
+    // the third fragment whose texel is a grass cell's interior (green 150/255; moss and the
+    // borders are below 0.46).
+    await dc.setBreakpointsRequest({ source: { path: MESH_VS }, breakpoints: [] });
+    const bp = await dc.setBreakpointsRequest({ source: { path: GROUND }, breakpoints: [
+        { line: LINE_L, condition: 'texture(u_ground_tex, v_uv).g > 0.55', hitCondition: '3' }] });
+    assert.strictEqual(bp.body.breakpoints[0].verified, true);
+    const stopped2 = dc.waitForEvent('stopped');
+    await dc.send('restart', {});
+    assert.strictEqual((await stopped2).body.reason, 'breakpoint');
+    assert.strictEqual((await top(dc)).line, LINE_L);
+    assert.ok(nums((await ev(dc, 'albedo')).result)[1] > 0.55, 'the condition sampled the lane\'s texel');
     await dc.disconnectRequest({});
     dc.stopAdapter();
 }
