@@ -11,6 +11,7 @@
 #include "shadow/shadow.h"
 #include "debugger/dap_engine.h"
 #include "debugger/dap_eval.h"
+#include "debugger/dap_eval_tex.h"
 #include "ui_ipc/dap/dap.h"
 #include "debugger/dap_bind.h"
 #include "ui_ipc/dap/dap_wire.h"
@@ -193,6 +194,143 @@ static void test_eval(void)
     sh_snapshot_unref(s);
 }
 
+/* ---- derivatives and texture functions (issue 14) on a fragment snapshot ---- */
+
+static gm_sample_request last_req;
+static int sample_calls;
+
+/* A texture unit that answers the coordinates it was given (x2) and remembers the request. */
+static int fake_sample(void *ctx, const gm_sample_request *req, gm_texel_out *out, char *err, size_t err_size)
+{
+    (void)ctx;
+    (void)err;
+    (void)err_size;
+    last_req = *req;
+    sample_calls++;
+    for (int l = 0; l < 32; l++)
+        if ((req->mask >> l) & 1) {
+            if (req->op == GM_TEX_QUERY_SIZE) {
+                out->i[0][l] = 64 >> (int)req->lod[l];
+                out->i[1][l] = 32 >> (int)req->lod[l];
+            } else {
+                for (int c = 0; c < 2; c++)
+                    out->f[c][l] = req->op == GM_TEX_FETCH ? (float)req->coord.i[c][l] : req->coord.f[c][l] * 2.0f;
+            }
+        }
+    return 0;
+}
+
+static sh_snapshot *fragment_snapshot(void)
+{
+    sh_builder *b = sh_builder_new();
+    int tf = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_SCALAR, .rows = 1, .columns = 1, .element = -1, .components = 1 });
+    int tv2 = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_VECTOR, .rows = 2, .columns = 1, .element = tf, .components = 2 });
+    int tsam = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_OPAQUE, .rows = 1, .columns = 1, .element = -1,
+                                                  .components = 1, .name = "sampler2D" });
+    int tsh = sh_builder_add_type(b, &(sh_type){ .kind = SH_TYPE_OPAQUE, .rows = 1, .columns = 1, .element = -1,
+                                                 .components = 1, .name = "sampler2DShadow" });
+    /* q = l*l (not linear: each row and column of a quad has its own difference); uv per lane. */
+    uint32_t q[32], uv[64];
+    for (int l = 0; l < 32; l++) {
+        q[l] = fb((float)(l * l));
+        uv[l] = fb(0.25f * (float)l);
+        uv[32 + l] = fb(0.5f * (float)(l & 3));
+    }
+    sh_builder_add_var(b, &(sh_var){ .name = "q", .function = "main(", .klass = SH_VAR_LOCAL, .type = tf, .builtin = -1, .lanes = 32, .words = q });
+    sh_builder_add_var(b, &(sh_var){ .name = "uv", .klass = SH_VAR_INPUT, .type = tv2, .builtin = -1, .lanes = 32, .words = uv });
+    uint32_t unit = 3, unit2 = 5;
+    sh_builder_add_var(b, &(sh_var){ .name = "tex", .klass = SH_VAR_UNIFORM, .type = tsam, .builtin = -1, .lanes = 1, .words = &unit });
+    sh_builder_add_var(b, &(sh_var){ .name = "shadow", .klass = SH_VAR_UNIFORM, .type = tsh, .builtin = -1, .lanes = 1, .words = &unit2 });
+    sh_builder_push_frame(b, "main(", 3);
+    sh_builder_set_header(b, &(sh_header){ .stage = 4, .active = 0xffffffffu, .alive = 0xffffffffu });
+    char err[100];
+    return sh_builder_finish(b, err, sizeof err);
+}
+
+static void env_is(const sh_snapshot *s, int lane, const char *expr, const char *want)
+{
+    char text[256], type[64];
+    struct dap_eval_env env = { fake_sample, NULL };
+    int rc = dap_eval_frame_env(s, lane, NULL, expr, &env, text, sizeof text, type, sizeof type);
+    if (rc != 0 || strcmp(text, want) != 0) {
+        fprintf(stderr, "eval '%s' (lane %d): got '%s' (rc %d), want '%s'\n", expr, lane, text, rc, want);
+        failures++;
+    }
+}
+
+static void test_eval_quad(void)
+{
+    sh_snapshot *s = fragment_snapshot();
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    /* Quad 1 is lanes 4..7 = q 16, 25, 36, 49: rows (16,25) (36,49), columns (16,36) (25,49). */
+    env_is(s, 4, "dFdx(q)", "9");
+    env_is(s, 5, "dFdx(q)", "9");
+    env_is(s, 6, "dFdx(q)", "13");
+    env_is(s, 4, "dFdy(q)", "20");
+    env_is(s, 7, "dFdy(q)", "24");
+    env_is(s, 7, "fwidth(q)", "37");
+    env_is(s, 6, "dFdxFine(-q)", "-13");
+    env_is(s, 4, "dFdx(q * 2.0 + 1.0)", "18");
+    env_is(s, 4, "dFdx(dFdy(q))", "4");
+    env_is(s, 4, "dFdx(vec2(q, 1.0))", "vec2(9, 0)");
+    /* texture(): the unit from the sampler, this lane's coordinates, the coarse quad derivatives. */
+    sample_calls = 0;
+    env_is(s, 6, "texture(tex, uv)", "vec4(3, 2, 0, 1)");
+    CHECK(sample_calls == 1 && last_req.unit == 3 && last_req.mask == 1u << 6 && last_req.op == GM_TEX_SAMPLE);
+    CHECK(last_req.has_grad && !last_req.has_lod && last_req.ddx[0][6] == 0.25f && last_req.ddy[0][6] == 0.5f &&
+          last_req.ddx[1][6] == 0.5f && last_req.ddy[1][6] == 1.0f);
+    env_is(s, 6, "textureLod(tex, uv, 2.5).xy", "vec2(3, 2)");
+    CHECK(last_req.has_lod && !last_req.has_grad && last_req.lod[6] == 2.5f);
+    env_is(s, 6, "texture(tex, uv, 1.0).x", "3");
+    CHECK(last_req.has_bias && last_req.bias[6] == 1.0f && last_req.has_grad);
+    env_is(s, 1, "textureOffset(tex, uv, ivec2(-1, 2)).x", "0.5");
+    CHECK(last_req.has_offset && last_req.offset[0][1] == -1 && last_req.offset[1][1] == 2);
+    env_is(s, 1, "texelFetch(tex, ivec2(7, 9), 1)", "vec4(7, 9, 0, 1)");
+    CHECK(last_req.op == GM_TEX_FETCH && last_req.has_lod && last_req.lod[1] == 1.0f);
+    env_is(s, 1, "textureSize(tex, 1)", "ivec2(32, 16)");
+    CHECK(last_req.op == GM_TEX_QUERY_SIZE);
+    env_is(s, 2, "texture(shadow, vec3(uv, 0.75))", "1");   /* one float: the compare result */
+    CHECK(last_req.shadow && last_req.dref[2] == 0.75f);
+    env_is(s, 6, "texture2D(tex, uv).y", "2");
+    char text[256];
+    struct dap_eval_env env = { fake_sample, NULL };
+    CHECK(dap_eval_frame_env(s, 0, NULL, "texture(q, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
+          strstr(text, "needs a sampler"));
+    CHECK(dap_eval_frame_env(s, 0, NULL, "texture(tex, q)", &env, text, sizeof text, NULL, 0) != 0 &&
+          strstr(text, "needs 2 components"));
+    CHECK(dap_eval_frame_env(s, 0, NULL, "texture(shadow, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
+          strstr(text, "needs 3 components"));
+    CHECK(dap_eval_frame_env(s, 0, NULL, "textureLod(tex, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
+          strstr(text, "arguments"));
+    /* Without an environment (conditions of a snapshot copy) texture functions say so. */
+    CHECK(dap_eval(s, 0, "texture(tex, uv)", text, sizeof text, NULL, 0) != 0 && strstr(text, "GPU model"));
+    CHECK(dap_eval(s, 0, "dFdx()", text, sizeof text, NULL, 0) != 0 && strstr(text, "one argument"));
+    sh_snapshot_unref(s);
+    /* Derivatives need a fragment stop. */
+    sh_snapshot *vs = snapshot();
+    if (vs) {
+        CHECK(dap_eval(vs, 0, "dFdx(k)", text, sizeof text, NULL, 0) != 0 && strstr(text, "fragment"));
+        sh_snapshot_unref(vs);
+    }
+    /* Sampler names both ways. */
+    struct dap_sampler_kind k;
+    char name[40];
+    CHECK(dap_sampler_glsl_name(1, 1, 1, 0, 0, name, sizeof name) && !strcmp(name, "sampler2DArrayShadow"));
+    CHECK(dap_sampler_kind_parse(name, &k) && k.dim == GM_DIM_2D && k.arrayed && k.shadow && k.coords == 3 &&
+          k.size_comps == 3);
+    CHECK(dap_sampler_glsl_name(3, 0, 0, 0, 2, name, sizeof name) && !strcmp(name, "usamplerCube"));
+    CHECK(dap_sampler_kind_parse(name, &k) && k.dim == GM_DIM_CUBE && k.result == GM_TEX_RESULT_UINT &&
+          k.coords == 3 && k.size_comps == 2);
+    CHECK(dap_sampler_glsl_name(4, 0, 0, 0, 1, name, sizeof name) && !strcmp(name, "isampler2DRect"));
+    CHECK(dap_sampler_kind_parse(name, &k) && k.dim == GM_DIM_RECT && k.result == GM_TEX_RESULT_INT);
+    CHECK(dap_sampler_kind_parse("sampler2DMSArray", &k) && k.ms && k.arrayed);
+    CHECK(!dap_sampler_kind_parse("sampler", &k) && !dap_sampler_kind_parse("image2D", &k) &&
+          !dap_sampler_kind_parse("sampler2DFoo", &k));
+    CHECK(!dap_sampler_glsl_name(9, 0, 0, 0, 0, name, sizeof name));
+}
+
 /* A client names the breakpoint file: a FIFO with no writer or /dev/zero must answer at once with
  * a reason (they used to block the server's I/O thread), a file over the cap or with NUL bytes is
  * refused, a shader file is read whole. */
@@ -283,6 +421,7 @@ int main(void)
     test_wire();
     test_hit_conditions();
     test_eval();
+    test_eval_quad();
     if (failures)
         fprintf(stderr, "%d failure(s)\n", failures);
     else
