@@ -6,7 +6,8 @@
 //     `glreplay replay --png` writes its per-event PNGs, each at most maxSide on its longer side;
 //   * with `events` and a maxSide larger than the frame: the image at full size, pixel for pixel
 //     the PNG `glreplay replay --png` wrote after that event;
-//   * an event with no image comes back in `missing`; bad arguments get an error response.
+//   * an event with no image comes back in `missing`; bad arguments get an error response;
+//   * every message received type-checks against the official protocol definitions.
 //
 // Environment: GLREPLAY, GLREPLAY_SHIM, LIT_MESH, NODE_MODULES; DISPLAY reaches an X server.
 'use strict';
@@ -25,7 +26,9 @@ if (!fs.existsSync(path.join(env.NODE_MODULES, '@vscode/debugadapter-testsupport
     console.log('dap_event_images: SKIP: npm modules missing (run tests/setup.sh, or npm ci in ui_ipc/vscode)');
     process.exit(77);
 }
-const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES);
+// Every message received is type-checked against the official protocol definitions.
+const received = [];
+const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES, m => received.push(m));
 const W = 160, H = 90;
 
 // A PNG (8-bit RGB or RGBA, not interlaced) decoded to {w, h, rgba} with rows top first.
@@ -142,8 +145,10 @@ async function main() {
         }
         await dc.disconnectRequest({});
         dc.stopAdapter();
+        const typeErrors = require('./dap_types_check.js')(env.NODE_MODULES, received);
+        assert.deepStrictEqual(typeErrors, [], `messages that do not match the DebugProtocol types:\n${typeErrors.join('\n')}`);
         console.log(`dap_event_images: ${evs.length} event images (thumbnails 32x18) = replay --png's events; ` +
-                    `events ${pick.join(', ')} at full size identical to replay --png; bad arguments refused`);
+                    `events ${pick.join(', ')} at full size identical to replay --png; bad arguments refused; ${received.length} messages match the DebugProtocol types`);
         process.exitCode = 0;
     } finally {
         server.kill('SIGTERM');

@@ -8,7 +8,8 @@
  * Arguments: `events` (optional array of record numbers; without it every draw, clear and blit, at
  * most DAP_EVIMG_MAX), `maxSide` (optional, the longer side of each PNG, default 128).
  * Body: { images: [{event, command, width, height, sourceWidth, sourceHeight, mimeType, data}],
- *         missing: [asked events with no image], truncated }. */
+ *         missing: [asked events with no image], truncated (images left out: over DAP_EVIMG_MAX
+ *         images or DAP_EVIMG_PIXELS pixels) }. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,10 @@
 
 #define DAP_EVIMG_MAX 1024          /* images in one answer (each at most maxSide^2 pixels) */
 #define DAP_EVIMG_SIDE_MAX 4096
+/* Pixels of all the images of one answer (before PNG compression): 1024 thumbnails of 256x256, or
+ * four 4096x4096 images; what does not fit is left out (truncated), so a large request cannot make
+ * the server hold gigabytes. */
+#define DAP_EVIMG_PIXELS (64ull << 20)
 
 struct evimg_job {
     struct dap_session *s;
@@ -33,6 +38,7 @@ struct evimg_job {
     unsigned max_side;
     cJSON *images;      /* answer items, filled by on_image */
     size_t n_images;
+    uint64_t pixels;    /* sum of the answer's images' pixels */
     bool truncated, failed;
 };
 
@@ -59,6 +65,12 @@ static void on_image(void *user, uint64_t record, uint32_t cmd, const uint8_t *r
         return;
     }
     unsigned tw, th;
+    unsigned side = w > h ? w : h;
+    uint64_t area = side > j->max_side ? (uint64_t)j->max_side * j->max_side : (uint64_t)w * h;  /* bound */
+    if (j->pixels + area > DAP_EVIMG_PIXELS) {
+        j->truncated = true;
+        return;
+    }
     uint8_t *small = glrh_thumb_rgba(rgba, w, h, j->max_side, &tw, &th);
     char *b64 = small ? dap_png_base64(small, tw, th) : NULL;
     free(small);
@@ -80,6 +92,7 @@ static void on_image(void *user, uint64_t record, uint32_t cmd, const uint8_t *r
     free(b64);
     cJSON_AddItemToArray(j->images, o);
     j->n_images++;
+    j->pixels += (uint64_t)tw * th;
 }
 
 static int restore_snapshot(void *user, const struct glrh_capture *cap, struct glr_dispatch *d,
