@@ -2,10 +2,11 @@
 // of the driver's image after each (glreplay/eventImages, one headless replay), the selected
 // event's image large; a click on a pixel lists its history in the pixel history view
 // (glreplay/pixelHistory, through PixelHistoryController) and "Debug" stops the session in the
-// invocation that wrote it (glreplay/debugPixel). The logic is frame_view.ts.
+// invocation that wrote it (glreplay/debugPixel), both in the image the event drew into (its
+// framebuffer, from glreplay/state at the event). The logic is frame_view.ts.
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
-import { dataUri, EventImagesAnswer, FrameEntry, frameAction, frameEntries, frameHtml, LARGE_SIDE, THUMB_SIDE } from './frame_view';
+import { dataUri, drawTarget, EventImagesAnswer, FrameEntry, frameAction, frameEntries, frameHtml, LARGE_SIDE, targetArg, THUMB_SIDE } from './frame_view';
 import { PixelHistoryController } from './pixel';
 
 export class FrameViewController implements vscode.Disposable {
@@ -13,6 +14,7 @@ export class FrameViewController implements vscode.Disposable {
     private panel: vscode.WebviewPanel | undefined;
     private entries: FrameEntry[] = [];
     private large = new Map<number, string>();     // event -> data URI of its large image
+    private targets = new Map<number, string | undefined>();   // event -> the image it draws into
     private session: vscode.DebugSession | undefined;
 
     constructor(private readonly pixels: PixelHistoryController) {
@@ -50,6 +52,7 @@ export class FrameViewController implements vscode.Disposable {
         this.session = s;
         this.entries = frameEntries(a);
         this.large.clear();
+        this.targets.clear();
         if (!this.panel) {
             this.panel = vscode.window.createWebviewPanel('glreplayFrame', 'glreplay: frame', vscode.ViewColumn.Beside,
                 { enableScripts: true, retainContextWhenHidden: true });
@@ -85,10 +88,22 @@ export class FrameViewController implements vscode.Disposable {
             }
             const e = this.entries.find(x => x.event === act.event) as FrameEntry;
             await this.panel?.webview.postMessage({ type: 'image', event: act.event, uri, label: e.label });
-        } else if (act.kind === 'history') {
-            await this.pixels.showHistory(s, act.pixel);
         } else {
-            await this.pixels.debugPixel(s, act.args);
+            // The history and the invocation are looked up in the image the event drew into.
+            const event = act.event;
+            if (!this.targets.has(event)) {
+                try {
+                    this.targets.set(event, drawTarget(await s.customRequest('glreplay/state', { event })));
+                } catch {
+                    this.targets.set(event, undefined);   // the back buffer, the requests' default
+                }
+            }
+            const target = targetArg(this.targets.get(event));
+            if (act.kind === 'history') {
+                await this.pixels.showHistory(s, act.pixel, target.target);
+            } else {
+                await this.pixels.debugPixel(s, { ...act.args, ...target });
+            }
         }
     }
 }

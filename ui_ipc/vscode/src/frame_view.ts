@@ -9,6 +9,31 @@ export interface FrameDebugArgs {
     x: number;
     y: number;
     event?: number;
+    target?: string;
+}
+
+// The pixel history's name of the image an event drew into (`glreplay pixel --target`), from the
+// glreplay/state answer at that event (the state before it: the framebuffer it draws into): the
+// back buffer "ctxC/default/back", or "ctxC/fboN/colorK" for a framebuffer object, K from its first
+// draw buffer — the image glreplay/eventImages pictures. undefined when the answer lacks them.
+export function drawTarget(answer: unknown): string | undefined {
+    const st = (answer as { state?: { context?: unknown; framebuffer?: { draw?: unknown; draw_buffers?: unknown } } })?.state;
+    const ctx = st?.context, fb = st?.framebuffer;
+    if (!Number.isInteger(ctx) || (ctx as number) < 1 || !fb || !Number.isInteger(fb.draw) || (fb.draw as number) < 0) {
+        return undefined;
+    }
+    if (fb.draw === 0) {
+        return `ctx${ctx}/default/back`;
+    }
+    const first = Array.isArray(fb.draw_buffers) ? fb.draw_buffers[0] : undefined;
+    const m = typeof first === 'string' ? /^GL_COLOR_ATTACHMENT(\d)$/.exec(first) : null;
+    return `ctx${ctx}/fbo${fb.draw}/color${m ? m[1] : 0}`;
+}
+
+// The target argument of glreplay/pixelHistory and glreplay/debugPixel: none for the back buffer
+// (their default).
+export function targetArg(target: string | undefined): { target?: string } {
+    return target && !/\/default\/back$/.test(target) ? { target } : {};
 }
 
 // One image of a glreplay/eventImages answer (ui_ipc/dap/dap_event_image.c).
@@ -89,7 +114,7 @@ export function imageToPixel(px: number, py: number, dispW: number, dispH: numbe
 export type FrameAction =
     | { kind: 'select'; event: number }
     | { kind: 'history'; pixel: PixelRef; event: number }
-    | { kind: 'debug'; args: FrameDebugArgs }
+    | { kind: 'debug'; args: FrameDebugArgs; event: number }
     | { kind: 'ignore'; why: string };
 
 export function frameAction(msg: unknown, entries: FrameEntry[]): FrameAction {
@@ -118,7 +143,7 @@ export function frameAction(msg: unknown, entries: FrameEntry[]): FrameAction {
     }
     // Debug: the invocation of this draw that wrote the pixel; from a clear or a blit, the last
     // draw of the frame that wrote it (glreplay/debugPixel without an event).
-    return { kind: 'debug', args: entry.kind === 'draw' ? { ...pixel, event: entry.event } : pixel };
+    return { kind: 'debug', args: entry.kind === 'draw' ? { ...pixel, event: entry.event } : pixel, event: entry.event };
 }
 
 function esc(s: string): string {

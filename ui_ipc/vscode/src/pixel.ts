@@ -94,13 +94,13 @@ export class PixelHistoryController implements vscode.Disposable {
         await this.showHistory(s, p);
     }
 
-    // Runs glreplay/pixelHistory for p in session s and lists the answer in the view (also what a
-    // click on a pixel of the frame view does).
-    async showHistory(s: vscode.DebugSession, p: PixelRef): Promise<void> {
+    // Runs glreplay/pixelHistory for p (of target, default the back buffer) in session s and lists
+    // the answer in the view (also what a click on a pixel of the frame view does).
+    async showHistory(s: vscode.DebugSession, p: PixelRef, target?: string): Promise<void> {
         let h: PixelHistory;
         try {
             h = await vscode.window.withProgress({ location: { viewId: 'glreplayPixelHistory' }, title: 'pixel history' },
-                () => Promise.resolve(s.customRequest('glreplay/pixelHistory', { x: p.x, y: p.y }) as Thenable<PixelHistory>));
+                () => Promise.resolve(s.customRequest('glreplay/pixelHistory', { x: p.x, y: p.y, ...(target ? { target } : {}) }) as Thenable<PixelHistory>));
         } catch (e) {
             void vscode.window.showErrorMessage(`glreplay: ${e instanceof Error ? e.message : String(e)}`);
             return;
@@ -120,7 +120,7 @@ export class PixelHistoryController implements vscode.Disposable {
     }
 
     // glreplay/debugPixel: the session stops at the first line of that invocation.
-    async debugPixel(s: vscode.DebugSession, args: DebugPixelArgs | { x: number; y: number }): Promise<void> {
+    async debugPixel(s: vscode.DebugSession, args: DebugPixelArgs | { x: number; y: number; target?: string }): Promise<void> {
         try {
             await s.customRequest('glreplay/debugPixel', args);
         } catch (e) {

@@ -79,14 +79,26 @@ test('frameAction: the webview messages, checked', () => {
     const e = fv.frameEntries(answer());
     assert.deepEqual(fv.frameAction({ type: 'select', event: 233 }, e), { kind: 'select', event: 233 });
     assert.deepEqual(fv.frameAction({ type: 'pixel', event: 233, x: 80, y: 45 }, e), { kind: 'history', pixel: { x: 80, y: 45 }, event: 233 });
-    assert.deepEqual(fv.frameAction({ type: 'debug', event: 233, x: 80, y: 45 }, e), { kind: 'debug', args: { x: 80, y: 45, event: 233 } });
-    assert.deepEqual(fv.frameAction({ type: 'debug', event: 209, x: 3, y: 4 }, e), { kind: 'debug', args: { x: 3, y: 4 } },
+    assert.deepEqual(fv.frameAction({ type: 'debug', event: 233, x: 80, y: 45 }, e), { kind: 'debug', args: { x: 80, y: 45, event: 233 }, event: 233 });
+    assert.deepEqual(fv.frameAction({ type: 'debug', event: 209, x: 3, y: 4 }, e), { kind: 'debug', args: { x: 3, y: 4 }, event: 209 },
         'from a clear: the last draw that wrote the pixel');
     for (const bad of [null, 'select', {}, { type: 'select', event: 999 }, { type: 'select', event: '233' },
                        { type: 'pixel', event: 233, x: 160, y: 0 }, { type: 'pixel', event: 233, x: 1.5, y: 0 },
                        { type: 'debug', event: 233, x: -1, y: 0 }, { type: 'debug', event: 233, x: 0, y: 90 },
                        { type: 'run', event: 233 }])
         assert.equal(fv.frameAction(bad, e).kind, 'ignore', JSON.stringify(bad));
+});
+
+test('drawTarget: the image an event draws into, from glreplay/state', () => {
+    const st = (draw, bufs, context = 1) => ({ event: 5, state: { context, framebuffer: { draw, read: 0, draw_buffers: bufs } } });
+    assert.equal(fv.drawTarget(st(0, ['GL_BACK'])), 'ctx1/default/back');
+    assert.equal(fv.drawTarget(st(3, ['GL_COLOR_ATTACHMENT2', 'GL_COLOR_ATTACHMENT0'], 2)), 'ctx2/fbo3/color2');
+    assert.equal(fv.drawTarget(st(3, ['GL_NONE'])), 'ctx1/fbo3/color0');
+    for (const bad of [null, {}, { state: {} }, st(-1, []), st(1.5, []), st(0, [], 0)])
+        assert.equal(fv.drawTarget(bad), undefined, JSON.stringify(bad));
+    assert.deepEqual(fv.targetArg('ctx1/default/back'), {});
+    assert.deepEqual(fv.targetArg(undefined), {});
+    assert.deepEqual(fv.targetArg('ctx1/fbo3/color2'), { target: 'ctx1/fbo3/color2' });
 });
 
 // The page's own script, run against a stand-in DOM: the list selects, a click on the image posts
@@ -148,6 +160,8 @@ test('FrameViewController: command flow', async () => {
         if (cmd === 'glreplay/eventImages' && args.events) return { images: answer().images.filter(i => args.events.includes(i.event)) };
         if (cmd === 'glreplay/eventImages') return answer();
         if (cmd === 'glreplay/pixelHistory') return { x: args.x, y: args.y, target: 'ctx1/default/back', events: [] };
+        if (cmd === 'glreplay/state') return { event: args.event, state: { context: 1, framebuffer: args.event === 233
+            ? { draw: 3, draw_buffers: ['GL_COLOR_ATTACHMENT1'] } : { draw: 0, draw_buffers: ['GL_BACK'] } } };
         return {};
     } };
     class EventEmitter { constructor() { this.l = []; this.event = f => this.l.push(f); } fire(x) { this.l.forEach(f => f(x)); } }
@@ -181,13 +195,20 @@ test('FrameViewController: command flow', async () => {
     await onMessage({ type: 'select', event: 233 });
     assert.equal(requests.length, 2, 'the large image is kept');
     assert.equal(posted.length, 2);
+    // Event 233 drew into framebuffer 3's colour attachment 1: the history and Debug look there.
     await onMessage({ type: 'pixel', event: 233, x: 80, y: 45 });
-    assert.deepEqual(requests[2], ['glreplay/pixelHistory', { x: 80, y: 45 }]);
+    assert.deepEqual(requests[2], ['glreplay/state', { event: 233 }]);
+    assert.deepEqual(requests[3], ['glreplay/pixelHistory', { x: 80, y: 45, target: 'ctx1/fbo3/color1' }]);
     await onMessage({ type: 'debug', event: 233, x: 80, y: 45 });
-    assert.deepEqual(requests[3], ['glreplay/debugPixel', { x: 80, y: 45, event: 233 }]);
+    assert.deepEqual(requests[4], ['glreplay/debugPixel', { x: 80, y: 45, event: 233, target: 'ctx1/fbo3/color1' }]);
+    // The clear 209 drew into the back buffer: no target (the requests' default), no event.
+    await onMessage({ type: 'debug', event: 209, x: 1, y: 2 });
+    assert.deepEqual(requests.slice(5), [['glreplay/state', { event: 209 }], ['glreplay/debugPixel', { x: 1, y: 2 }]]);
+    await onMessage({ type: 'pixel', event: 209, x: 1, y: 2 });
+    assert.deepEqual(requests[7], ['glreplay/pixelHistory', { x: 1, y: 2 }], 'the state is asked once per event');
     await onMessage({ type: 'debug', event: 233, x: 500, y: 45 });
     await onMessage({ type: 'select', event: 12345 });
-    assert.equal(requests.length, 4, 'bad messages send nothing');
+    assert.equal(requests.length, 8, 'bad messages send nothing');
     // A server error reaches the user and the page.
     session.customRequest = async () => { throw new Error('glreplay/eventImages: the GPU model or another replay is busy; retry when it ends'); };
     await onMessage({ type: 'select', event: 274 });
