@@ -7,6 +7,9 @@
 //   * with `events` and a maxSide larger than the frame: the image at full size, pixel for pixel
 //     the PNG `glreplay replay --png` wrote after that event;
 //   * an event with no image comes back in `missing`; bad arguments get an error response;
+//   * the frame view's chain: a pixel of an event's image equals the value glreplay/pixelHistory
+//     gives after that event in the image the event drew into (target from glreplay/state): the
+//     back buffer of lit_mesh, and a framebuffer object of piglit's shader_runner -fbo;
 //   * every message received type-checks against the official protocol definitions.
 //
 // Environment: GLREPLAY, GLREPLAY_SHIM, LIT_MESH, NODE_MODULES; DISPLAY reaches an X server.
@@ -30,6 +33,7 @@ if (!fs.existsSync(path.join(env.NODE_MODULES, '@vscode/debugadapter-testsupport
 const received = [];
 const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES, m => received.push(m));
 const W = 160, H = 90;
+const PIGLIT = env.PIGLIT_DIR || '/usr/lib/x86_64-linux-gnu/piglit';
 
 // A PNG (8-bit RGB or RGBA, not interlaced) decoded to {w, h, rgba} with rows top first.
 function decodePng(buf) {
@@ -64,6 +68,20 @@ function decodePng(buf) {
         cur.copy(prev);
     }
     return { w, h, rgba: out };
+}
+
+// The frame view's chain (ui_ipc/vscode/src/frame.ts): the event's target from glreplay/state, then
+// glreplay/pixelHistory there; the history's value after the event must be the image's pixel.
+async function historyMatchesImage(dc, im, x, y) {
+    const st = (await dc.customRequest('glreplay/state', { event: im.event })).body.state;
+    const fb = st.framebuffer, m = /^GL_COLOR_ATTACHMENT(\d)$/.exec(fb.draw_buffers[0] || '');
+    const target = fb.draw === 0 ? `ctx${st.context}/default/back` : `ctx${st.context}/fbo${fb.draw}/color${m ? m[1] : 0}`;
+    const h = (await dc.customRequest('glreplay/pixelHistory', { x, y, target })).body;
+    const e = h.events.find(v => v.record === im.event);
+    assert.ok(e, `the history of (${x}, ${y}) in ${target} lacks event ${im.event}`);
+    const d = decodePng(Buffer.from(im.data, 'base64')), o = ((d.h - 1 - y) * d.w + x) * 4;
+    assert.deepStrictEqual(e.driver, [...d.rgba.subarray(o, o + 4)], `event ${im.event} at (${x}, ${y}) in ${target}: history vs image`);
+    return target;
 }
 
 process.exitCode = 1;
@@ -135,6 +153,9 @@ async function main() {
         const mean = d => [0, 1, 2].map(k => { let s = 0; for (let i = k; i < d.rgba.length; i += 4) s += d.rgba[i]; return s / (d.w * d.h); });
         mean(full).forEach((v, k) => assert.ok(Math.abs(v - mean(th)[k]) < 2, `thumbnail mean ${mean(th)} vs ${mean(full)}`));
 
+        // A pixel of the last event's image is the value its history gives after that event.
+        const t1 = await historyMatchesImage(dc, big.body.images[1], 80, 45);
+
         // Bad arguments.
         for (const [args, re] of [[{ maxSide: 0 }, /'maxSide' must be a number from 1 to 4096/],
                                   [{ events: 'x' }, /'events' must be an array/],
@@ -147,6 +168,31 @@ async function main() {
         dc.stopAdapter();
         const typeErrors = require('./dap_types_check.js')(env.NODE_MODULES, received);
         assert.deepStrictEqual(typeErrors, [], `messages that do not match the DebugProtocol types:\n${typeErrors.join('\n')}`);
+        // An event that draws into a framebuffer object: piglit's shader_runner -fbo (surfaceless EGL).
+        const spec = path.join(PIGLIT, 'tests/spec/glsl-1.10/execution/fs-open-coded-mix-float.shader_test');
+        const fcap = path.join(tmp, 'fbo.glcap');
+        const pc = cp.spawnSync(env.GLREPLAY, ['capture', '--frame', '0', '--out', fcap, '--', path.join(PIGLIT, 'bin/shader_runner'), spec, '-auto', '-fbo'],
+            { env: { ...env, PIGLIT_PLATFORM: 'surfaceless_egl', EGL_PLATFORM: 'surfaceless' }, encoding: 'utf8', timeout: 90000 });
+        assert.strictEqual(pc.status, 0, `piglit capture: ${pc.stderr}`);
+        const sock2 = path.join(tmp, 'dap2.sock');
+        const server2 = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock2, fcap], { stdio: ['ignore', 'ignore', 'inherit'] });
+        let t2;
+        try {
+            for (let i = 0; i < 300 && !fs.existsSync(sock2); i++) await new Promise(r => setTimeout(r, 50));
+            const dc2 = new UnixDebugClient(sock2);
+            dc2.defaultTimeout = 60000;
+            await dc2.start();
+            await dc2.initializeRequest();
+            const fi = (await dc2.customRequest('glreplay/eventImages', { maxSide: 4096 })).body.images;
+            assert.ok(fi.length >= 1 && /^glDraw/.test(fi[fi.length - 1].command), `piglit images: ${fi.map(i => i.command)}`);
+            t2 = await historyMatchesImage(dc2, fi[fi.length - 1], 5, 5);
+            assert.match(t2, /^ctx1\/fbo\d+\/color0$/);
+            await dc2.disconnectRequest({});
+            dc2.stopAdapter();
+        } finally {
+            server2.kill('SIGTERM');
+        }
+        console.log(`dap_event_images: history = image pixel in ${t1} and ${t2}`);
         console.log(`dap_event_images: ${evs.length} event images (thumbnails 32x18) = replay --png's events; ` +
                     `events ${pick.join(', ')} at full size identical to replay --png; bad arguments refused; ${received.length} messages match the DebugProtocol types`);
         process.exitCode = 0;
