@@ -5,17 +5,20 @@
 ;; README.md, so the test fails when the documented configuration stops working), then:
 ;;   * opens the shader file and adds a line breakpoint with `dap-breakpoint-add', its hit
 ;;     condition set with `dap-breakpoint-hit-condition' (the command a user runs);
-;;   * starts the session with `dap-debug' on the README's template, pointed at the capture;
+;;   * starts the session with `dap-debug' on one of the README's templates: "glreplay: capture"
+;;     pointed at a capture file (:program), or "glreplay: attach" at a running program (:pid);
 ;;   * waits (process filters run in `accept-process-output') for dap-mode to select the stopped
 ;;     thread's top frame, and checks the frame's source line and file;
 ;;   * reads the Locals scope and a variable's value with `dap-request' (scopes, variables) and
 ;;     evaluates an expression in the active frame;
 ;;   * steps with `dap-next' and checks the new line; disconnects with `dap-disconnect' and checks
 ;;     the adapter process ends.
-;; Environment: GLR_README, GLR_CAPTURE, GLR_SHADER, GLR_LINE, GLR_NEXT_LINE, GLR_VAR, GLR_VALUE,
-;; GLR_EXPR, GLR_EXPR_VALUE.  Any failure exits 1 with one line saying what.
+;; Environment: GLR_README, GLR_TEMPLATE, GLR_KEY (:program or :pid) and GLR_KEY_VALUE, GLR_SHADER,
+;; GLR_LINE, GLR_NEXT_LINE, GLR_HIT, GLR_VAR, GLR_VALUE (empty: any number), GLR_EXPR,
+;; GLR_EXPR_VALUE.  Any failure exits 1 with one line saying what.
 
 (require 'cl-lib)
+(require 'subr-x)
 
 (defun glr-fail (fmt &rest args)
   (princ (concat "emacs_dap_mode: FAIL: " (apply #'format fmt args) "\n") #'external-debugging-output)
@@ -48,7 +51,10 @@
       (buffer-substring-no-properties start (match-beginning 0)))))
 
 (let* ((readme (glr-env "GLR_README"))
-       (capture (glr-env "GLR_CAPTURE"))
+       (template-name (glr-env "GLR_TEMPLATE"))
+       (key (intern (glr-env "GLR_KEY")))
+       (key-value (let ((v (glr-env "GLR_KEY_VALUE"))) (if (eq key :pid) (string-to-number v) v)))
+       (hit (glr-env "GLR_HIT"))
        (shader (glr-env "GLR_SHADER"))
        (line (string-to-number (glr-env "GLR_LINE")))
        (next-line (string-to-number (glr-env "GLR_NEXT_LINE")))
@@ -62,24 +68,24 @@
     (insert config)
     (condition-case e (eval-buffer)
       (error (glr-fail "evaluating README's configuration: %S" e))))
-  (unless (assoc "glreplay: capture" dap-debug-template-configurations)
-    (glr-fail "README's configuration registers no \"glreplay: capture\" template"))
+  (unless (assoc template-name dap-debug-template-configurations)
+    (glr-fail "README's configuration registers no %S template" template-name))
 
-  ;; A breakpoint on the line, hit condition "10", with dap-mode's commands.
+  ;; A breakpoint on the line with a hit condition, with dap-mode's commands.
   (find-file shader)
   (goto-char (point-min))
   (forward-line (1- line))
   (dap-breakpoint-add)
-  (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "10")))
+  (cl-letf (((symbol-function 'read-string) (lambda (&rest _) hit)))
     (dap-breakpoint-hit-condition buffer-file-name (dap--get-breakpoint-at-point)))
   (let ((bps (gethash buffer-file-name (dap--get-breakpoints))))
-    (unless (and (= (length bps) 1) (equal (plist-get (car bps) :hit-condition) "10"))
+    (unless (and (= (length bps) 1) (equal (plist-get (car bps) :hit-condition) hit))
       (glr-fail "dap-mode holds breakpoints %S" bps)))
 
-  ;; Start the README's template on this capture (a user edits :program the same way).
-  (let* ((template (copy-tree (cdr (assoc "glreplay: capture" dap-debug-template-configurations))))
+  ;; Start the README's template on this capture or program (a user edits :program or :pid so).
+  (let* ((template (copy-tree (cdr (assoc template-name dap-debug-template-configurations))))
          (session nil) (frame nil))
-    (plist-put template :program capture)
+    (plist-put template key key-value)
     (dap-debug template)
     (setq session (glr-wait "the session" #'dap--cur-session 10))
     (setq frame (glr-wait "a stop with a selected stack frame"
@@ -106,8 +112,11 @@
              (v (cl-find var vars :key (lambda (x) (gethash "name" x)) :test #'equal)))
         (unless v
           (glr-fail "no variable %s in Locals (%S)" var (mapcar (lambda (x) (gethash "name" x)) vars)))
-        (unless (equal (gethash "value" v) value)
-          (glr-fail "%s = %S, expected %S" var (gethash "value" v) value))
+        (unless (if (string-empty-p value)
+                    (string-match-p "\\`-?[0-9.]+\\(e[-+]?[0-9]+\\)?\\'" (gethash "value" v))
+                  (equal (gethash "value" v) value))
+          (glr-fail "%s = %S, expected %S" var (gethash "value" v) (if (string-empty-p value) "a number" value)))
+        (setq value (gethash "value" v))
         (let ((r (gethash "result" (dap-request session "evaluate" :expression expr
                                                 :frameId (gethash "id" frame) :context "watch"))))
           (unless (equal r expr-value)
@@ -124,7 +133,7 @@
           (glr-wait "the adapter process to end" (lambda () (not (process-live-p proc))) 20)
           (unless (and (eq (process-status proc) 'exit) (= (process-exit-status proc) 0))
             (glr-fail "the adapter ended %s %s" (process-status proc) (process-exit-status proc))))
-        (princ (format "emacs_dap_mode: Emacs %s, dap-mode: stopped at hit 10 of %s:%d (reason breakpoint), %s = %s, %s = %s, dap-next to line %d, adapter exited 0\n"
-                       emacs-version (file-name-nondirectory shader) line var value expr expr-value next-line)
+        (princ (format "emacs_dap_mode: Emacs %s, dap-mode, %s: stopped at hit %s of %s:%d (reason breakpoint), %s = %s, %s = %s, dap-next to line %d, adapter exited 0\n"
+                       emacs-version template-name hit (file-name-nondirectory shader) line var value expr expr-value next-line)
                #'external-debugging-output)))))
 (kill-emacs 0)

@@ -20,8 +20,8 @@ name=emacs_dap_mode
 # The README's configuration runs `glreplay` from PATH; HOME is empty so no user init file loads.
 mkdir -p "$tmp/home"
 PATH=$(dirname "$glreplay"):$PATH HOME=$tmp/home \
-GLR_README=$readme GLR_CAPTURE=$tmp/mix.glcap GLR_SHADER=$tmp/mix.frag \
-GLR_LINE=$line GLR_NEXT_LINE=$((line + 1)) GLR_VAR=result GLR_VALUE=11 \
+GLR_README=$readme GLR_TEMPLATE="glreplay: capture" GLR_KEY=:program GLR_KEY_VALUE=$tmp/mix.glcap \
+GLR_SHADER=$tmp/mix.frag GLR_LINE=$line GLR_NEXT_LINE=$((line + 1)) GLR_HIT=10 GLR_VAR=result GLR_VALUE=11 \
 GLR_EXPR='result * 2.0 + x' GLR_EXPR_VALUE=25 \
   timeout 120 emacs --batch -l "$here/emacs_dap_mode.el" 2>"$tmp/emacs.log" ||
   { rc=$?; grep -v '^Loading \|^Debug session process exited\|^$' "$tmp/emacs.log" | tail -20 >&2; exit "$rc"; }
