@@ -19,4 +19,9 @@ void glrh_image_diff(const uint8_t *got, const uint8_t *want, unsigned w, unsign
  * PNG file, top row first as viewers expect. 0 on success; -1 with a message in err. */
 int glrh_write_png(const char *path, const uint8_t *pixels, unsigned w, unsigned h, char *err, unsigned long err_size);
 
+/* A w x h RGBA8 image scaled down (box filter) so that its longer side is at most max_side (0: no
+ * limit); rows keep their order. Sets *tw, *th; malloc'd, NULL when out of memory or empty. Used
+ * by the thumbnails of `glreplay report` and by the DAP request glreplay/eventImages. */
+uint8_t *glrh_thumb_rgba(const uint8_t *rgba, unsigned w, unsigned h, unsigned max_side, unsigned *tw, unsigned *th);
+
 #endif

@@ -1,5 +1,6 @@
 /* Custom requests: glreplay/capture, glreplay/events, glreplay/state, glreplay/image,
- * glreplay/focus, glreplay/profile, glreplay/pixelHistory, glreplay/debugPixel. */
+ * glreplay/focus, glreplay/profile, glreplay/pixelHistory, glreplay/debugPixel; glreplay/eventImages
+ * (dap_event_image.c). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <png.h>
 #include "replay/player/player.h"
 #include "debugger/dap_capture.h"
+#include "ui_ipc/dap/dap_event_image.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 static bool num_arg(const cJSON *args, const char *key, double *out)
@@ -370,6 +372,8 @@ bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req
         image(s, req, args);
     else if (!strcmp(cmd, "glreplay/focus"))
         focus(s, req, args);
+    else if (!strcmp(cmd, "glreplay/eventImages"))
+        dap_event_images_request(s, req, args);
     else if (!strcmp(cmd, "glreplay/profile"))
 #ifdef GLR_HAVE_PROFILE
         dap_profile_request(s, req, args);

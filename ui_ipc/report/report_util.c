@@ -146,41 +146,11 @@ int glrr_write_thumb_png(const char *path, const uint8_t *rgba, unsigned w, unsi
         snprintf(err, err_size, "%s: empty image", path);
         return -1;
     }
-    unsigned side = w > h ? w : h;
-    unsigned tw = w, th = h;
-    if (max_side && side > max_side) {
-        tw = (unsigned)((uint64_t)w * max_side / side);
-        th = (unsigned)((uint64_t)h * max_side / side);
-        tw += !tw;
-        th += !th;
-    }
-    uint8_t *small = malloc((size_t)tw * th * 4);
+    unsigned tw, th;
+    uint8_t *small = glrh_thumb_rgba(rgba, w, h, max_side, &tw, &th);
     if (!small) {
         snprintf(err, err_size, "out of memory");
         return -1;
-    }
-    /* A box filter: every thumbnail pixel is the mean of the source pixels it covers, so thin lines
-     * and small objects still show (point sampling would drop them). Rows stay bottom-up. */
-    for (unsigned y = 0; y < th; y++) {
-        unsigned y0 = (unsigned)((uint64_t)y * h / th), y1 = (unsigned)((uint64_t)(y + 1) * h / th);
-        if (y1 <= y0)
-            y1 = y0 + 1;
-        for (unsigned x = 0; x < tw; x++) {
-            unsigned x0 = (unsigned)((uint64_t)x * w / tw), x1 = (unsigned)((uint64_t)(x + 1) * w / tw);
-            if (x1 <= x0)
-                x1 = x0 + 1;
-            uint64_t sum[4] = { 0 };
-            for (unsigned sy = y0; sy < y1; sy++) {
-                const uint8_t *row = rgba + ((size_t)sy * w + x0) * 4;
-                for (unsigned sx = x0; sx < x1; sx++, row += 4)
-                    for (int c = 0; c < 4; c++)
-                        sum[c] += row[c];
-            }
-            uint64_t n = (uint64_t)(y1 - y0) * (x1 - x0);
-            uint8_t *o = small + ((size_t)y * tw + x) * 4;
-            for (int c = 0; c < 4; c++)
-                o[c] = (uint8_t)((sum[c] + n / 2) / n);
-        }
     }
     int rc = glrh_write_png(path, small, tw, th, err, err_size);
     free(small);

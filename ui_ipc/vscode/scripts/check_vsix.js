@@ -40,6 +40,7 @@ function main() {
                   'extension/out/extension.js', 'extension/out/sockets.js', 'extension/out/profile.js',
                   'extension/out/profile_view.js', 'extension/out/pixel.js', 'extension/out/pixel_view.js',
                   'extension/out/warp.js', 'extension/out/warp_view.js',
+                  'extension/out/frame.js', 'extension/out/frame_view.js',
                   'extension/README.md',
                   'extension/language-configuration.json'];
     for (const n of need) if (!entries.has(n)) errors.push(`missing ${n}`);
@@ -73,6 +74,12 @@ function main() {
             errors.push('no glreplayPixelHistory view in the debug container');
         if (!((pkg.contributes.menus || {})['view/item/context'] || []).some(m => m.command === 'glreplay.debugPixel'))
             errors.push('glreplay.debugPixel not offered on the pixel history entries');
+        // "glreplay: Frame view" (thumbnails per event, a pixel's history, Debug).
+        if (!cmds.includes('glreplay.frameView')) errors.push('command glreplay.frameView not contributed');
+    }
+    if (entries.has('extension/out/frame.js')) {
+        const js = entries.get('extension/out/frame.js')().toString();
+        if (!js.includes("'glreplay/eventImages'")) errors.push('frame.js does not send glreplay/eventImages');
     }
     if (entries.has('extension/out/extension.js')) {
         const js = entries.get('extension/out/extension.js')().toString();

@@ -5,6 +5,7 @@ import * as cp from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { FrameViewController } from './frame';
 import { PixelHistoryController } from './pixel';
 import { WarpController } from './warp';
 import { ProfileController } from './profile';
@@ -100,6 +101,7 @@ class ConfigProvider implements vscode.DebugConfigurationProvider {
 }
 
 export function activate(context: vscode.ExtensionContext): void {
+    const pixels = new PixelHistoryController();
     context.subscriptions.push(
         vscode.debug.registerDebugAdapterDescriptorFactory('glreplay', new AdapterFactory()),
         vscode.debug.registerDebugConfigurationProvider('glreplay', new ConfigProvider()),
@@ -114,7 +116,9 @@ export function activate(context: vscode.ExtensionContext): void {
         // "glreplay: Profile frame" (the glreplay/profile request), its decorations and table.
         new ProfileController(),
         // "glreplay: Pixel history" (glreplay/pixelHistory) and its view; "Debug" per entry.
-        new PixelHistoryController(),
+        pixels,
+        // "glreplay: Frame view": thumbnails per event (glreplay/eventImages), click a pixel, Debug.
+        new FrameViewController(pixels),
         // "Evaluate on every lane" (glreplay/evaluateWarp) and "Heat map" (glreplay/heatmap).
         new WarpController());
 }

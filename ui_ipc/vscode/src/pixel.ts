@@ -4,7 +4,7 @@
 // tests and blend). "Debug" on a draw or a fragment sends glreplay/debugPixel: the session stops at
 // the first line of that fragment shader invocation. The answer -> entries logic is pixel_view.ts.
 import * as vscode from 'vscode';
-import { buildHistoryItems, DebugPixelArgs, EventItem, FragmentItem, historySummary, parsePixel, PixelHistory } from './pixel_view';
+import { buildHistoryItems, DebugPixelArgs, EventItem, FragmentItem, historySummary, parsePixel, PixelHistory, PixelRef } from './pixel_view';
 
 type Node = { event: EventItem } | { fragment: FragmentItem };
 
@@ -91,10 +91,16 @@ export class PixelHistoryController implements vscode.Disposable {
             return;
         }
         this.last = text;
+        await this.showHistory(s, p);
+    }
+
+    // Runs glreplay/pixelHistory for p (of target, default the back buffer) in session s and lists
+    // the answer in the view (also what a click on a pixel of the frame view does).
+    async showHistory(s: vscode.DebugSession, p: PixelRef, target?: string): Promise<void> {
         let h: PixelHistory;
         try {
             h = await vscode.window.withProgress({ location: { viewId: 'glreplayPixelHistory' }, title: 'pixel history' },
-                () => Promise.resolve(s.customRequest('glreplay/pixelHistory', { x: p.x, y: p.y }) as Thenable<PixelHistory>));
+                () => Promise.resolve(s.customRequest('glreplay/pixelHistory', { x: p.x, y: p.y, ...(target ? { target } : {}) }) as Thenable<PixelHistory>));
         } catch (e) {
             void vscode.window.showErrorMessage(`glreplay: ${e instanceof Error ? e.message : String(e)}`);
             return;
@@ -110,6 +116,11 @@ export class PixelHistoryController implements vscode.Disposable {
         if (!s || !args) {
             return;
         }
+        await this.debugPixel(s, args);
+    }
+
+    // glreplay/debugPixel: the session stops at the first line of that invocation.
+    async debugPixel(s: vscode.DebugSession, args: DebugPixelArgs | { x: number; y: number; target?: string }): Promise<void> {
         try {
             await s.customRequest('glreplay/debugPixel', args);
         } catch (e) {
