@@ -102,6 +102,7 @@ struct pass {
     struct dap_bp *own_bps;
     int n_own_bps;
     int only_draw, only_x, only_y;
+    bool only_vertex;
     int cur_draw;
     struct warp_state *ws;
     size_t ws_cap, ws_used;
@@ -532,7 +533,7 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
     bool seeking_hit = !rq->replay && !ps->stepping && !rq->have_before;
     struct dap_exc_hit xh;
     bool exc_now = false;
-    if (ps->exc && !ps->stopped && !rq->replay && dap_exc_observe(ps->exc, info, w, is, &xh)) {
+    if (ps->exc && !ps->stopped && dap_exc_observe(ps->exc, info, w, is, &xh) && seeking_hit) {
         /* An exception filter matched (dap_exception.c): stop at the instruction that did it. */
         uint64_t seq = ps->instructions - 1;
         if (!rq->have_after || seq > rq->after_seq || (seq == rq->after_seq && xh.lane > rq->after_lane)) {
@@ -607,9 +608,14 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                     }
                 }
                 if (rq->only_x >= 0) {
+                    /* debug this pixel (fragment lanes at x, y) or this vertex (vertex lanes with
+                     * that gl_VertexID and gl_InstanceID: the pipeline's, read or not) */
                     const sh_header *h = sh_snapshot_header(cond_snap);
-                    if (info->stage != GM_STAGE_FRAGMENT || h->lane_x[l] != rq->only_x || h->lane_y[l] != rq->only_y ||
-                        ((h->helper >> l) & 1))
+                    int want = rq->only_vertex ? GM_STAGE_VERTEX : GM_STAGE_FRAGMENT;
+                    bool at = rq->only_vertex ? info->lane_x && info->lane_y && info->lane_x[l] == rq->only_x &&
+                                                    info->lane_y[l] == rq->only_y
+                                              : h->lane_x[l] == rq->only_x && h->lane_y[l] == rq->only_y;
+                    if (info->stage != want || !at || ((h->helper >> l) & 1))
                         continue;
                 }
                 if (bp->condition && *bp->condition) {
@@ -767,7 +773,8 @@ static bool resumable(const struct pass *ps, const struct dap_pass_req *req)
     return ps && ps->stopped && !ps->pending_lost && !ps->no_count && !req->n_overrides && req->have_after &&
            !req->replay && !req->have_before && !(req->pause && atomic_load(req->pause)) &&
            req->after_seq == ps->park_seq && req->after_lane == ps->park_lane && req->only_draw == ps->only_draw &&
-           req->only_x == ps->only_x && req->only_y == ps->only_y && req->exceptions == ps->exceptions &&
+           req->only_x == ps->only_x && req->only_y == ps->only_y && req->only_vertex == ps->only_vertex &&
+           req->exceptions == ps->exceptions &&
            same_bps(ps, req);
 }
 
@@ -808,8 +815,11 @@ static struct pass *pass_new(const struct dap_pass_req *req)
     ps->only_draw = req->only_draw;
     ps->only_x = req->only_x;
     ps->only_y = req->only_y;
+    ps->only_vertex = req->only_vertex;
     ps->exceptions = req->exceptions;
-    if (req->exceptions && !req->replay && !(ps->exc = dap_exc_new(req->exceptions))) {
+    /* Steps and replays watch too (without stopping): a continue that resumes their pass then
+     * finds the next exception after the step, with each warp's previous instruction known. */
+    if (req->exceptions && !(ps->exc = dap_exc_new(req->exceptions))) {
         pass_free(ps);
         return NULL;
     }
