@@ -97,6 +97,8 @@ static void list_shaders(const struct dap_capture *c)
         printf("%3d  %-24s %s of program %u, %d lines%s\n", s->id, s->name, dap_stage_short(s->stage), s->program,
                s->line_count, s->compile_error ? " (the model cannot compile it)" : "");
     }
+    if (c->ff_error)
+        printf("the fixed-function sources of the frame's draws are not listed: %s\n", c->ff_error);
 }
 
 /* Binds the breakpoint; returns the number of locations (0 after printing why). */

@@ -72,19 +72,6 @@ static int first_line(const struct dap_shader *s)
     return line > 0 ? line : dap_bind_line(s, 1, s->line_count, msg, sizeof msg);
 }
 
-/* The dap_capture shader index a draw runs for a stage, or -1. */
-static int draw_shader(const struct dap_capture *c, int draw, int stage)
-{
-    if (draw < 0 || draw >= c->n_draws)
-        return -1;
-    const struct dap_draw *d = &c->draws[draw];
-    int shader = -1;
-    for (int i = 0; i < c->n_programs; i++)   /* the draw's context first, then its share group */
-        if (c->programs[i].name == d->program && (shader < 0 || c->programs[i].ctx_id == d->ctx_id))
-            shader = c->programs[i].shader[stage];
-    return shader >= 0 && shader < c->n_shaders ? shader : -1;
-}
-
 int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
                       char *err, size_t n)
 {
@@ -164,14 +151,9 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
     for (int i = 0; i <= pick; i++)
         ordinal += cJSON_GetObjectItem(cJSON_GetArrayItem(frags, i), "shader") != NULL;
     int draw = cJSON_GetObjectItem(ev, "draw")->valueint;
-    if (draw < 0 || draw >= c->n_draws) {
-        snprintf(err, n, "pixel: draw %d is not known to the debugger", draw);
-        goto out;
-    }
-    int shader = draw_shader(c, draw, GM_STAGE_FRAGMENT);
+    int shader = dap_capture_draw_shader(c, draw, GM_STAGE_FRAGMENT);
     if (shader < 0) {
-        snprintf(err, n, "pixel: the fragment shader of program %u (draw %d) is not known to the debugger",
-                 c->draws[draw].program, draw);
+        snprintf(err, n, "pixel: the fragment shader of draw %d is not known to the debugger", draw);
         goto out;
     }
     const struct dap_shader *s = &c->shaders[shader];
@@ -248,12 +230,18 @@ int dap_vertex_resolve(const struct dap_capture *c, const cJSON *args, struct da
             snprintf(err, n, "vertex: 'corner' picks a vertex of a pixel's primitive, not of a draw and index");
             return -1;
         }
-        if (draw >= c->n_draws) {
-            snprintf(err, n, "vertex: the frame has %d draws (0 to %d), not draw %.0f", c->n_draws, c->n_draws - 1, draw);
+        int nd = c->n_draws;
+        for (int i = 0; i < c->n_ff_draws; i++)   /* the model's count includes draws inside lists */
+            nd = c->ff_draws[i].draw >= nd ? c->ff_draws[i].draw + 1 : nd;
+        if (draw >= nd) {
+            snprintf(err, n, "vertex: the frame has %d draws (0 to %d), not draw %.0f", nd, nd - 1, draw);
             return -1;
         }
         out->draw = (int)draw;
-        out->record = c->draws[out->draw].record;
+        out->record = out->draw < c->n_draws ? c->draws[out->draw].record : 0;
+        for (int i = 0; i < c->n_ff_draws; i++)
+            if (c->ff_draws[i].draw == out->draw)
+                out->record = c->ff_draws[i].record;
         out->x = (int)index;
         out->y = (int)inst;
         out->corner = -1;
@@ -275,13 +263,13 @@ int dap_vertex_resolve(const struct dap_capture *c, const cJSON *args, struct da
         out->x = out->vertex_id[k];
         out->y = out->instance;
     }
-    int shader = draw_shader(c, out->draw, GM_STAGE_VERTEX);
+    int shader = dap_capture_draw_shader(c, out->draw, GM_STAGE_VERTEX);
     if (shader < 0) {
         snprintf(err, n, "vertex: the vertex shader of draw %d is not known to the debugger", out->draw);
         return -1;
     }
     for (int st = GM_STAGE_TESS_CONTROL; st <= GM_STAGE_GEOMETRY && out->corner >= 0; st++)
-        if (draw_shader(c, out->draw, st) >= 0) {
+        if (dap_capture_draw_shader(c, out->draw, st) >= 0) {
             snprintf(err, n, "vertex: draw %d has a %s stage: its fragments come from that stage's vertices",
                      out->draw, dap_stage_short(st));
             return -1;
