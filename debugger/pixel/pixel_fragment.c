@@ -80,6 +80,7 @@ static const char *frag_outcome(const struct frag *f, char *buf, size_t n)
 cJSON *pxh_frag_json(const struct frag *f, const char **outcome, char *why, size_t why_n)
 {
     cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "draw", (double)f->draw);
     cJSON_AddNumberToObject(o, "primitive", f->in.primitive_id);
     cJSON_AddBoolToObject(o, "front_facing", f->in.front);
     if (f->in.sample_pass >= 0)

@@ -147,10 +147,15 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
                  cJSON_GetObjectItem(ev, "record")->valuedouble, cJSON_GetObjectItem(f, "outcome")->valuestring);
         goto out;
     }
+    /* the fragment's own draw (a display list call's event runs several), and its ordinal among
+     * the fragments of that draw the shader ran for (hits at the first line) */
+    const cJSON *fd = cJSON_GetObjectItem(f, "draw");
+    int draw = cJSON_IsNumber(fd) && fd->valueint >= 0 ? fd->valueint : cJSON_GetObjectItem(ev, "draw")->valueint;
     int ordinal = 0;
-    for (int i = 0; i <= pick; i++)
-        ordinal += cJSON_GetObjectItem(cJSON_GetArrayItem(frags, i), "shader") != NULL;
-    int draw = cJSON_GetObjectItem(ev, "draw")->valueint;
+    for (int i = 0; i <= pick; i++) {
+        const cJSON *fi = cJSON_GetArrayItem(frags, i), *di = cJSON_GetObjectItem(fi, "draw");
+        ordinal += cJSON_GetObjectItem(fi, "shader") != NULL && (!cJSON_IsNumber(di) || di->valueint == draw);
+    }
     int shader = dap_capture_draw_shader(c, draw, GM_STAGE_FRAGMENT);
     if (shader < 0) {
         snprintf(err, n, "pixel: the fragment shader of draw %d is not known to the debugger", draw);
