@@ -177,14 +177,31 @@ static struct last_issue *slot(struct dap_exc_state *st, int stage, uint64_t war
 
 /* ---------------------------------------------------------------- what an instruction reads */
 
-/* The float operands of a float-result instruction: up to 3 (register word, words). */
+/* The float operands of a float-result instruction: up to 3 (register word, words). A 64-bit
+ * value (dst_d, src_d) is a pair of words, low word first (gm_exec_f64.c). */
 struct shape {
     int dst_n;               /* words written */
+    bool dst_d;
     int n_src;
     uint32_t src[3];
     int src_n[3];
+    bool src_d[3];
     bool quad;               /* derivatives: a lane's result reads its whole 2x2 quad */
 };
+
+/* Component k of a value at register word `reg` of lane l, as a double. */
+static double comp(const gm_warp *w, uint32_t reg, bool dbl, int k, int l)
+{
+    if (dbl) {
+        uint64_t v = (uint64_t)w->R[reg + 2 * (uint32_t)k][l] | (uint64_t)w->R[reg + 2 * (uint32_t)k + 1][l] << 32;
+        double d;
+        memcpy(&d, &v, sizeof d);
+        return d;
+    }
+    float f;
+    memcpy(&f, &w->R[reg + (uint32_t)k][l], sizeof f);
+    return f;
+}
 
 static bool ext_int_result(unsigned e)
 {
@@ -199,14 +216,79 @@ static bool ext_int_result(unsigned e)
     }
 }
 
-/* false: not a 32-bit float-result instruction (not checked for nan/inf). */
+/* false: not a float-result instruction (not checked for nan/inf). */
 static bool float_shape(const gm_inst *in, struct shape *s)
 {
     memset(s, 0, sizeof *s);
     int n = in->n, rows = in->x & 0xff, mid = (in->x >> 8) & 0xff, hi = (in->x >> 16) & 0xff;
     s->dst_n = n;
 #define SRC(reg, words) (s->src[s->n_src] = (reg), s->src_n[s->n_src++] = (words))
+#define DSRC(reg, words) (s->src_d[s->n_src] = true, SRC(reg, words))
     switch (in->op) {
+    /* 64-bit: n counts words; the result is doubles (D2F: floats from doubles) */
+    case GM_OP_DADD: case GM_OP_DSUB: case GM_OP_DMUL: case GM_OP_DDIV: case GM_OP_DMOD: case GM_OP_DREM:
+        s->dst_d = true;
+        DSRC(in->a, n);
+        DSRC(in->b, n);
+        return true;
+    case GM_OP_DNEG:
+        s->dst_d = true;
+        DSRC(in->a, n);
+        return true;
+    case GM_OP_D2F:
+        DSRC(in->a, 2 * n);
+        return true;
+    case GM_OP_DVEC_TIMES_SCALAR:
+        s->dst_d = true;
+        DSRC(in->a, n);
+        DSRC(in->b, 2);
+        return true;
+    case GM_OP_DDOT:
+        s->dst_d = true;
+        s->dst_n = 2;
+        DSRC(in->a, 2 * (int)in->x);
+        DSRC(in->b, 2 * (int)in->x);
+        return true;
+    case GM_OP_DMAT_TIMES_VEC:
+        s->dst_d = true;
+        s->dst_n = 2 * rows;
+        DSRC(in->a, 2 * rows * mid);
+        DSRC(in->b, 2 * mid);
+        return true;
+    case GM_OP_DVEC_TIMES_MAT:
+        s->dst_d = true;
+        s->dst_n = 2 * mid;
+        DSRC(in->a, 2 * rows);
+        DSRC(in->b, 2 * rows * mid);
+        return true;
+    case GM_OP_DMAT_TIMES_MAT:
+        s->dst_d = true;
+        s->dst_n = 2 * rows * hi;
+        DSRC(in->a, 2 * rows * mid);
+        DSRC(in->b, 2 * mid * hi);
+        return true;
+    case GM_OP_DOUTER:
+        s->dst_d = true;
+        s->dst_n = 2 * rows * mid;
+        DSRC(in->a, 2 * rows);
+        DSRC(in->b, 2 * mid);
+        return true;
+    case GM_OP_DEXT: {
+        unsigned e = in->x & 0xffff;
+        int m = (int)(in->x >> 16), ops = gm_glsl450_operand_count(e);
+        if (ext_int_result(e) || ops < 0 || e == GLSLstd450Ldexp)
+            return false;
+        if (m <= 0)
+            m = n;
+        s->dst_d = true;
+        if (ops > 0)
+            DSRC(in->a, m);
+        if (ops > 1)
+            DSRC(in->b, m);
+        if (ops > 2)
+            DSRC(in->c, e == GLSLstd450Refract ? 2 : m);
+        return true;
+    }
     case GM_OP_FADD: case GM_OP_FSUB: case GM_OP_FMUL: case GM_OP_FDIV: case GM_OP_FMOD: case GM_OP_FREM:
         SRC(in->a, n);
         SRC(in->b, n);
@@ -268,12 +350,31 @@ static bool float_shape(const gm_inst *in, struct shape *s)
         return false;
     }
 #undef SRC
+#undef DSRC
 }
 
 static const char *op_name(const gm_inst *in)
 {
     switch (in->op) {
-    case GM_OP_FADD: return "addition";
+    case GM_OP_FADD: case GM_OP_DADD: return "addition";
+    case GM_OP_DSUB: return "subtraction";
+    case GM_OP_DMUL: return "multiplication";
+    case GM_OP_DDIV: return "division";
+    case GM_OP_DMOD: return "mod()";
+    case GM_OP_DREM: return "remainder";
+    case GM_OP_DNEG: return "negation";
+    case GM_OP_D2F: return "double to float conversion";
+    case GM_OP_DVEC_TIMES_SCALAR: return "dvec * double";
+    case GM_OP_DDOT: return "dot()";
+    case GM_OP_DMAT_TIMES_VEC: return "dmat * dvec";
+    case GM_OP_DVEC_TIMES_MAT: return "dvec * dmat";
+    case GM_OP_DMAT_TIMES_MAT: return "dmat * dmat";
+    case GM_OP_DOUTER: return "outerProduct()";
+    case GM_OP_LALU: return "64-bit integer division";
+    case GM_OP_DEXT: {
+        const char *n = gm_glsl450_name(in->x & 0xffff);
+        return n ? n : "GLSL.std.450 function";
+    }
     case GM_OP_FSUB: return "subtraction";
     case GM_OP_FMUL: return "multiplication";
     case GM_OP_FDIV: case GM_OP_SDIV: case GM_OP_UDIV: return "division";
@@ -307,11 +408,15 @@ static bool word_ok(const gm_program *p, uint32_t reg, int words)
     return words >= 0 && (uint64_t)reg + (uint64_t)words <= (uint64_t)p->nregs;
 }
 
-static bool bad_float(uint32_t bits, unsigned kind)
+static bool bad_value(double v, unsigned kind)
 {
-    float f;
-    memcpy(&f, &bits, 4);
-    return kind == DAP_EXC_NAN ? isnan(f) : isinf(f);
+    return kind == DAP_EXC_NAN ? isnan(v) : isinf(v);
+}
+
+/* Components of a value of `words` words. */
+static int comps(int words, bool dbl)
+{
+    return dbl ? words / 2 : words;
 }
 
 /* A float operand of lane l held a NaN (for nan) or a NaN or infinity (for inf). */
@@ -319,10 +424,10 @@ static bool operand_bad(const gm_warp *w, const struct shape *s, int l, unsigned
 {
     int lo = s->quad ? l & ~3 : l, hi = s->quad ? (l | 3) : l;
     for (int i = 0; i < s->n_src; i++)
-        for (int k = 0; k < s->src_n[i]; k++)
+        for (int k = 0; k < comps(s->src_n[i], s->src_d[i]); k++)
             for (int q = lo; q <= hi; q++) {
-                uint32_t v = w->R[s->src[i] + (uint32_t)k][q];
-                if (bad_float(v, DAP_EXC_NAN) || (kind == DAP_EXC_INF && bad_float(v, DAP_EXC_INF)))
+                double v = comp(w, s->src[i], s->src_d[i], k, q);
+                if (isnan(v) || (kind == DAP_EXC_INF && isinf(v)))
                     return true;
             }
     return false;
@@ -372,6 +477,17 @@ static const char *fmt_float(float f, char *buf, size_t size)
     return buf;
 }
 
+/* A value as GLSL users read it ("NaN", "inf", "-inf", %.17g for doubles' other values would be
+ * noise: %g as for floats). */
+static const char *fmt_double(double d, char *buf, size_t size)
+{
+    if (isnan(d))
+        snprintf(buf, size, "NaN");
+    else
+        snprintf(buf, size, "%g", d);
+    return buf;
+}
+
 static void where(const struct dap_observe_info *info, int lane, char *buf, size_t size)
 {
     buf[0] = 0;
@@ -402,17 +518,14 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
         if (!(bits & kind))
             continue;
         gm_mask did = 0;
-        int comp = -1;
+        int nd = comps(s.dst_n, s.dst_d);
         for (int l = 0; l < 32; l++) {
             if (!((m >> l) & 1))
                 continue;
-            for (int k = 0; k < s.dst_n; k++)
-                if (bad_float(w->R[in->d + (uint32_t)k][l], kind)) {
-                    if (!operand_bad(w, &s, l, kind)) {
+            for (int k = 0; k < nd; k++)
+                if (bad_value(comp(w, in->d, s.dst_d, k, l), kind)) {
+                    if (!operand_bad(w, &s, l, kind))
                         did |= 1u << l;
-                        if (comp < 0)
-                            comp = k;
-                    }
                     break;
                 }
         }
@@ -420,8 +533,8 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
             continue;
         int l0 = first_lane(did);
         int k0 = 0;
-        for (int k = 0; k < s.dst_n; k++)
-            if (bad_float(w->R[in->d + (uint32_t)k][l0], kind)) {
+        for (int k = 0; k < nd; k++)
+            if (bad_value(comp(w, in->d, s.dst_d, k, l0), kind)) {
                 k0 = k;
                 break;
             }
@@ -429,13 +542,13 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
         lane_list(did, lanes, sizeof lanes);
         where(info, l0, at, sizeof at);
         /* The first lane's operands of that component, when the instruction is per component. */
-        if (s.n_src > 0 && s.src_n[0] == s.dst_n && !s.quad) {
+        if (s.n_src > 0 && comps(s.src_n[0], s.src_d[0]) == nd && !s.quad) {
             size_t o = 0;
             for (int i = 0; i < s.n_src && o < sizeof ops; i++) {
-                int k = s.src_n[i] == s.dst_n ? k0 : 0;
+                int k = comps(s.src_n[i], s.src_d[i]) == nd ? k0 : 0;
                 char fb[32];
                 int r = snprintf(ops + o, sizeof ops - o, "%s%s", i ? ", " : "; operands ",
-                                 fmt_float(as_float(w->R[s.src[i] + (uint32_t)k][l0]), fb, sizeof fb));
+                                 fmt_double(comp(w, s.src[i], s.src_d[i], k, l0), fb, sizeof fb));
                 if (r < 0)
                     break;
                 o += (size_t)r;
@@ -451,7 +564,7 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
                  "%s produced by %s at line %d (pc %d) in %d lane%s: %s; lane %d%s: component %d = %s%s",
                  kind == DAP_EXC_NAN ? "NaN" : "infinity", op_name(in), prev->line, prev->pc,
                  __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at, k0,
-                 fmt_float(as_float(w->R[in->d + (uint32_t)k0][l0]), rb, sizeof rb), ops);
+                 fmt_double(comp(w, in->d, s.dst_d, k0, l0), rb, sizeof rb), ops);
         return true;
     }
     return false;
@@ -568,6 +681,47 @@ static bool check_before(const struct dap_observe_info *info, const gm_warp *w, 
             }
         }
         kind = DAP_EXC_BOUNDS;
+        break;
+    }
+    case GM_OP_DDIV: case GM_OP_DMOD: case GM_OP_DREM:
+    case GM_OP_LALU: {
+        /* 64-bit: n words, 2 per component (LALU: the integer division ops; GM_I64_B32: b has
+         * one word per component) */
+        int op = in->op == GM_OP_LALU ? (int)(in->x & 0xffff) : in->op;
+        bool b32 = in->op == GM_OP_LALU && (in->x & GM_I64_B32);
+        if (in->op == GM_OP_LALU && op != GM_OP_SDIV && op != GM_OP_UDIV && op != GM_OP_SMOD && op != GM_OP_SREM &&
+            op != GM_OP_UMOD)
+            return false;
+        int nc = in->n / 2;
+        if (!(bits & DAP_EXC_DIV0) || !word_ok(p, in->b, b32 ? nc : in->n) || !word_ok(p, in->a, in->n))
+            return false;
+        bool fl = in->op != GM_OP_LALU;
+        int k0 = 0;
+        for (int l = 0; l < 32; l++)
+            for (int k = 0; ((m >> l) & 1) && k < nc; k++) {
+                uint64_t v = b32 ? w->R[in->b + (uint32_t)k][l]
+                                 : (uint64_t)w->R[in->b + 2 * (uint32_t)k][l] |
+                                   (uint64_t)w->R[in->b + 2 * (uint32_t)k + 1][l] << 32;
+                if (fl ? (v & 0x7fffffffffffffffull) == 0 : v == 0) {
+                    if (l0 < 0) {
+                        l0 = l;
+                        k0 = k;
+                    }
+                    did |= 1u << l;
+                    break;
+                }
+            }
+        if (!did)
+            return false;
+        kind = DAP_EXC_DIV0;
+        char nb[32];
+        if (fl)
+            snprintf(what, sizeof what, "component %d: %s / 0 (double)", k0,
+                     fmt_double(comp(w, in->a, true, k0, l0), nb, sizeof nb));
+        else
+            snprintf(what, sizeof what, "component %d: %lld / 0 (64-bit)", k0,
+                     (long long)((uint64_t)w->R[in->a + 2 * (uint32_t)k0][l0] |
+                                 (uint64_t)w->R[in->a + 2 * (uint32_t)k0 + 1][l0] << 32));
         break;
     }
     default:

@@ -12,8 +12,10 @@
  *    llvmpipe does), or a buffer load/store past the end of its bound buffer (reads 0 / dropped),
  *    or with no buffer bound; checked before it runs.
  *
- * Helper lanes (2x2 quad fillers) never count: their values are not the draw's. 64-bit (double,
- * int64) instructions are not checked. */
+ * Helper lanes (2x2 quad fillers) never count: their values are not the draw's. 64-bit
+ * instructions are checked too: double arithmetic, products, dot, GLSL.std.450 functions and the
+ * double-to-float conversion for nan/inf, double and 64-bit integer division and modulo for
+ * divzero. */
 #ifndef GLR_DAP_EXCEPTION_H
 #define GLR_DAP_EXCEPTION_H
 

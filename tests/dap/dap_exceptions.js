@@ -11,6 +11,8 @@
 //    "divzero" stops at the same line before it runs; "inf" does not stop there (0/0 is no inf);
 //    an unknown filter comes back unverified;
 //  * piglit glsl-1.20 fs-vec4-out-of-bounds-1 (vec[-1]): the "bounds" filter stops at that line;
+//  * piglit arb_gpu_shader_fp64 fs-isnan-dvec: the 64-bit division produces the NaN (nan), divides
+//    by zero (divzero, "(double)") and, in draw 2, an infinity (inf);
 //  * function breakpoints: "fragment:main" stops (reason "function breakpoint") at the first line
 //    of the FS main; "vertex:main" in the VS; a named function of lit_mesh's mesh.frag
 //    (shade_light) stops inside it with it on top of the stack; unknown names and stages are
@@ -37,8 +39,9 @@ if (!fs.existsSync(path.join(env.NODE_MODULES, '@vscode/debugadapter-testsupport
 }
 const PIGLIT = env.PIGLIT || '/usr/lib/x86_64-linux-gnu/piglit';
 const NAN_TEST = path.join(PIGLIT, 'tests/spec/glsl-1.30/execution/fs-isnan-vec2.shader_test');
+const DNAN_TEST = path.join(PIGLIT, 'tests/spec/arb_gpu_shader_fp64/execution/fs-isnan-dvec.shader_test');
 const OOB_TEST = path.join(PIGLIT, 'tests/spec/glsl-1.20/execution/vector-out-of-bounds-access/fs-vec4-out-of-bounds-1.shader_test');
-for (const f of [NAN_TEST, OOB_TEST])
+for (const f of [NAN_TEST, OOB_TEST, DNAN_TEST])
     assert.ok(fs.existsSync(f), `${f} is missing (Debian package piglit)`);
 
 const received = [];
@@ -208,6 +211,29 @@ async function nanChecks(sock) {
     dc.stopAdapter();
 }
 
+// 64-bit instructions (piglit arb_gpu_shader_fp64 fs-isnan-dvec: dvec4 0.0/0.0 and 1.0/0.0):
+// the double division produces the NaN, divides by zero, and (draw 2: 1/0) an infinity.
+async function doubleChecks(sock) {
+    let { dc, stopped } = await session(sock, { filters: ['nan'] });
+    assert.strictEqual(stopped.body.reason, 'exception', JSON.stringify(stopped.body));
+    assert.match(stopped.body.text, /^NaN produced by division at line \d+ .*component 1 = NaN; operands 0, 0/, stopped.body.text);
+    let { frame, text } = await top(dc);
+    assert.strictEqual(frame.line, lineWith(text, 'dvec4 r4 = numerator/denominator'));
+    await dc.disconnectRequest({});
+    dc.stopAdapter();
+    ({ dc, stopped } = await session(sock, { filters: ['divzero'] }));
+    assert.match(stopped.body.text, /^division by zero: division at line \d+ .*component 1: 0 \/ 0 \(double\)/, stopped.body.text);
+    ({ frame } = await top(dc));
+    assert.strictEqual(frame.line, lineWith(text, 'dvec4 r4 = numerator/denominator'));
+    await dc.disconnectRequest({});
+    dc.stopAdapter();
+    ({ dc, stopped } = await session(sock, { filters: ['inf'] }));
+    assert.match(stopped.body.text, /^infinity produced by division at line \d+ .*= inf; operands 1, 0/, stopped.body.text);
+    assert.match(stopped.body.description, /^draw 2 · FS/);
+    await dc.disconnectRequest({});
+    dc.stopAdapter();
+}
+
 async function boundsChecks(sock) {
     const { dc, stopped } = await session(sock, { filters: ['bounds'] });
     assert.strictEqual(stopped.body.reason, 'exception', JSON.stringify(stopped.body));
@@ -246,13 +272,15 @@ async function main() {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'glr-dapx-'));
     try {
         const nanCap = path.join(tmp, 'nan.glcap'), oobCap = path.join(tmp, 'oob.glcap'), litCap = path.join(tmp, 'lit.glcap');
+        const dnanCap = path.join(tmp, 'dnan.glcap');
         capturePiglit(NAN_TEST, nanCap);
         capturePiglit(OOB_TEST, oobCap);
+        capturePiglit(DNAN_TEST, dnanCap);
         const lc = cp.spawnSync(env.LIT_MESH, ['--frames', '2', '--size', '96x64'], {
             env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_CAPTURE_FRAMES: '0-1', GLREPLAY_CAPTURE_OUT: litCap },
             encoding: 'utf8', timeout: 120000 });
         assert.strictEqual(lc.status, 0, `capture failed: ${lc.stderr}`);
-        for (const [cap, name, fn] of [[nanCap, 'n', nanChecks], [oobCap, 'o', boundsChecks], [litCap, 'l', litMeshChecks]]) {
+        for (const [cap, name, fn] of [[nanCap, 'n', nanChecks], [oobCap, 'o', boundsChecks], [dnanCap, 'd', doubleChecks], [litCap, 'l', litMeshChecks]]) {
             const srv = await server(cap, tmp, name);
             try {
                 await fn(srv.sock);
