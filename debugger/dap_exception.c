@@ -19,6 +19,7 @@ static const struct {
     { "inf", "Infinity produced", "Stop where a float instruction produces an infinity from finite operands (overflow, x/0.0)", DAP_EXC_INF, false },
     { "divzero", "Division by zero", "Stop before a float or integer division or modulo by zero", DAP_EXC_DIV0, false },
     { "bounds", "Out-of-bounds access", "Stop before an array, vector or matrix index outside its size, or a buffer access past the end of its buffer", DAP_EXC_BOUNDS, false },
+    { "texture", "Incomplete texture", "Stop before a texture fetch from a texture that is not complete with its sampler state (missing mipmap levels, no base level) or from a unit with no texture: GL returns (0, 0, 0, 1)", DAP_EXC_TEXTURE, false },
 };
 #define N_FILTERS ((int)(sizeof filters / sizeof filters[0]))
 
@@ -50,7 +51,7 @@ static void add_answer(cJSON *breakpoints, const char *id, bool *seen)
     int i = filter_index(id);
     if (i < 0) {
         char msg[200];
-        snprintf(msg, sizeof msg, "unknown exception filter '%.80s' (known: nan, inf, divzero, bounds)", id);
+        snprintf(msg, sizeof msg, "unknown exception filter '%.80s' (known: nan, inf, divzero, bounds, texture)", id);
         cJSON_AddBoolToObject(b, "verified", false);
         cJSON_AddStringToObject(b, "message", msg);
     } else {
@@ -395,6 +396,7 @@ static const char *op_name(const gm_inst *in)
     case GM_OP_VEC_EXTRACT_DYN: case GM_OP_VEC_INSERT_DYN: return "vector component index";
     case GM_OP_BUF_LOAD: return "buffer load";
     case GM_OP_BUF_STORE: return "buffer store";
+    case GM_OP_TEX: return "texture fetch";
     case GM_OP_EXT: {
         const char *n = gm_glsl450_name(in->x & 0xffff);
         return n ? n : "GLSL.std.450 function";
@@ -683,6 +685,39 @@ static bool check_before(const struct dap_observe_info *info, const gm_warp *w, 
         kind = DAP_EXC_BOUNDS;
         break;
     }
+    case GM_OP_TEX: {
+        /* a fetch from an incomplete texture: asked of the runner per unit the lanes use */
+        if (!(bits & DAP_EXC_TEXTURE) || !info->texture_incomplete || (uint64_t)in->x >= (uint64_t)p->tex_count)
+            return false;
+        const gm_tex_desc *t = &p->tex[in->x];
+        if ((t->kind != GM_TEX_SAMPLE && t->kind != GM_TEX_FETCH && t->kind != GM_TEX_GATHER) || !word_ok(p, (uint32_t)t->handle, 1))
+            return false;
+        gm_mask todo = m;
+        while (todo) {
+            int first = __builtin_ctz(todo);
+            uint32_t u = w->R[t->handle][first];
+            gm_mask same = 0;
+            for (int l = 0; l < 32; l++)
+                if (((todo >> l) & 1) && w->R[t->handle][l] == u)
+                    same |= 1u << l;
+            todo &= ~same;
+            uint32_t name = 0;
+            if (info->texture_incomplete(info->texture_ctx, u, t->dim, t->arrayed, t->ms, &name) != 1)
+                continue;
+            if (l0 < 0) {
+                l0 = first;
+                if (name)
+                    snprintf(what, sizeof what, "texture %u on unit %u is not complete (its sampler state needs "
+                             "levels or a base level it lacks): the fetch returns (0, 0, 0, 1)", name, u);
+                else
+                    snprintf(what, sizeof what, "unit %u has no texture of this target bound: the fetch returns "
+                             "(0, 0, 0, 1)", u);
+            }
+            did |= same;
+        }
+        kind = DAP_EXC_TEXTURE;
+        break;
+    }
     case GM_OP_DDIV: case GM_OP_DMOD: case GM_OP_DREM:
     case GM_OP_LALU: {
         /* 64-bit: n words, 2 per component (LALU: the integer division ops; GM_I64_B32: b has
@@ -733,12 +768,13 @@ static bool check_before(const struct dap_observe_info *info, const gm_warp *w, 
     lane_list(did, lanes, sizeof lanes);
     where(info, l0, at, sizeof at);
     hit->kind = kind;
-    hit->id = kind == DAP_EXC_DIV0 ? "divzero" : "bounds";
+    hit->id = kind == DAP_EXC_DIV0 ? "divzero" : kind == DAP_EXC_TEXTURE ? "texture" : "bounds";
     hit->at = *is;
     hit->lanes = did;
     hit->lane = l0;
     snprintf(hit->text, sizeof hit->text, "%s: %s at line %d (pc %d) in %d lane%s: %s; lane %d%s: %s",
-             kind == DAP_EXC_DIV0 ? "division by zero" : "out-of-bounds access", op_name(in), is->line, is->pc,
+             kind == DAP_EXC_DIV0 ? "division by zero" : kind == DAP_EXC_TEXTURE ? "incomplete texture"
+                                  : "out-of-bounds access", op_name(in), is->line, is->pc,
              __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at, what);
     return true;
 }
@@ -761,7 +797,7 @@ bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *in
         found = check_after(info, w, &e->is, st->bits, hit);
     if (e)
         e->is = *is;
-    if (!found && (st->bits & (DAP_EXC_DIV0 | DAP_EXC_BOUNDS)))
+    if (!found && (st->bits & (DAP_EXC_DIV0 | DAP_EXC_BOUNDS | DAP_EXC_TEXTURE)))
         found = check_before(info, w, is, st->bits, hit);
     return found;
 }

@@ -12,6 +12,11 @@
  *    llvmpipe does), or a buffer load/store past the end of its bound buffer (reads 0 / dropped),
  *    or with no buffer bound; checked before it runs.
  *
+ *  - "texture": a texture sample, fetch or gather through a unit whose texture is not complete by
+ *    GL's rules with the sampler state in use (a mipmapping minification filter without every
+ *    level, no base level) or that has no texture bound; the model returns (0, 0, 0, 1) there as
+ *    llvmpipe does. Checked before it runs (size and level queries are not fetches).
+ *
  * Helper lanes (2x2 quad fillers) never count: their values are not the draw's. 64-bit
  * instructions are checked too: double arithmetic, products, dot, GLSL.std.450 functions and the
  * double-to-float conversion for nan/inf, double and 64-bit integer division and modulo for
@@ -30,6 +35,7 @@ enum {
     DAP_EXC_INF = 1u << 1,
     DAP_EXC_DIV0 = 1u << 2,
     DAP_EXC_BOUNDS = 1u << 3,
+    DAP_EXC_TEXTURE = 1u << 4,   /* a fetch from an incomplete texture (or none bound) */
 };
 
 /* The capabilities' exceptionBreakpointFilters array. */
@@ -42,7 +48,7 @@ bool dap_exc_parse(const cJSON *args, unsigned *bits, cJSON *breakpoints, char *
 /* What a pass found. */
 struct dap_exc_hit {
     unsigned kind;          /* one DAP_EXC_* bit */
-    const char *id;         /* the filter id: "nan", "inf", "divzero", "bounds" */
+    const char *id;         /* the filter id: "nan", "inf", "divzero", "bounds", "texture" */
     gm_issue at;            /* the instruction that did it (pc, line, the lanes it ran with) */
     gm_mask lanes;          /* the lanes that did it */
     int lane;               /* the first of them (the stop's focused lane) */

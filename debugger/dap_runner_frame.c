@@ -310,6 +310,12 @@ static int resident_warps(void *ctx, struct dap_resident_warp *out, int max)
     return k;
 }
 
+static int texture_incomplete(void *ctx, unsigned unit, int dim, int arrayed, int ms, uint32_t *name)
+{
+    struct model *m = ctx;
+    return gmf_unit_incomplete(m->r, unit, dim, arrayed, ms, name);
+}
+
 /* The engine's observer, parking the model thread while a stop is suspended. */
 static int observe_call(struct model *m, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is)
 {
@@ -375,6 +381,7 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
             .lane_x = gi->lane_x, .lane_y = gi->lane_y,
             .state_json = state_json, .state_ctx = m,
             .resident = m->timing ? resident_warps : NULL, .resident_ctx = m,
+            .texture_incomplete = texture_incomplete, .texture_ctx = m,
         };
         gm_issue is = { .warp_id = (int)gi->warp, .pc = gi->pc, .line = gi->line, .active = gi->active,
                         .call_depth = gi->call_depth };
@@ -398,6 +405,7 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
         .lane_x = gi->lane_x, .lane_y = gi->lane_y,
         .state_json = state_json, .state_ctx = m,
         .resident = m->timing ? resident_warps : NULL, .resident_ctx = m,
+        .texture_incomplete = texture_incomplete, .texture_ctx = m,
     };
     if (gi->stage == GM_STAGE_COMPUTE)
         memcpy(info.groups, m->groups, sizeof info.groups);

@@ -306,6 +306,13 @@ int gmf_ff_of_draw(const gmf_runner *r, uint64_t draw);
  * run that lists the fixed-function sources of a frame. Off by default. */
 void gmf_set_programs_only(gmf_runner *r, bool on);
 
+/* During an observer call: whether a texture fetch through texture unit `unit` (the sampler's
+ * value) of dimension `dim` (gm_tex_dim) would find a complete texture (GL's completeness rules
+ * with the bound sampler state; the model, like llvmpipe, returns (0, 0, 0, 1) otherwise):
+ * 1 incomplete (*name: the texture, 0 when none is bound), 0 complete, -1 unknown (no draw,
+ * buffer textures). (gmf_shade.c) */
+int gmf_unit_incomplete(gmf_runner *r, unsigned unit, int dim, int arrayed, int multisampled, uint32_t *name);
+
 /* ---- resident warps (debuggers; gmf_resident.c) ----
  * With the timing model many warps are in flight; during an observer call, the warps resident
  * on the model's SMs (launched, not retired), in SM and slot order. Each entry names the warp as

@@ -13,6 +13,9 @@
 //  * piglit glsl-1.20 fs-vec4-out-of-bounds-1 (vec[-1]): the "bounds" filter stops at that line;
 //  * piglit arb_gpu_shader_fp64 fs-isnan-dvec: the 64-bit division produces the NaN (nan), divides
 //    by zero (divzero, "(double)") and, in draw 2, an infinity (inf);
+//  * shader_test files run by piglit's shader_runner: a fetch from a texture whose base level is
+//    past its levels, and from a unit with no texture, stop (filter "texture") at the fetch's line;
+//    the same texture complete does not;
 //  * function breakpoints: "fragment:main" stops (reason "function breakpoint") at the first line
 //    of the FS main; "vertex:main" in the VS; a named function of lit_mesh's mesh.frag
 //    (shade_light) stops inside it with it on top of the stack; unknown names and stages are
@@ -53,6 +56,7 @@ function capturePiglit(test, out) {
         path.join(PIGLIT, 'bin', 'shader_runner'), test, '-auto', '-fbo'], {
         env: { ...env, PIGLIT_PLATFORM: 'surfaceless_egl', EGL_PLATFORM: 'surfaceless' }, encoding: 'utf8', timeout: 90000 });
     assert.ok(r.status === 0 && fs.existsSync(out), `capture of ${test} failed: ${(r.stderr || '').slice(-400)}`);
+    return (r.stdout || '') + (r.stderr || '');
 }
 
 async function server(capture, tmp, name) {
@@ -126,7 +130,7 @@ async function nanChecks(sock) {
     // ---- nan: the line of 0.0/0.0, draw 0, the lanes that did it.
     let { dc, init, exc, stopped } = await session(sock, { filters: ['nan', 'bogus'] });
     const names = init.body.exceptionBreakpointFilters.map(f => f.filter);
-    assert.deepStrictEqual(names, ['nan', 'inf', 'divzero', 'bounds']);
+    assert.deepStrictEqual(names, ['nan', 'inf', 'divzero', 'bounds', 'texture']);
     assert.strictEqual(init.body.supportsExceptionInfoRequest, true);
     assert.strictEqual(init.body.supportsFunctionBreakpoints, true);
     assert.strictEqual(exc.body.breakpoints.length, 2);
@@ -234,6 +238,50 @@ async function doubleChecks(sock) {
     dc.stopAdapter();
 }
 
+// Incomplete textures: shader_test files written here for piglit's shader_runner (one FS that
+// samples `tex`): unit 1 holding piglit's rgbw texture with GL_TEXTURE_BASE_LEVEL past its levels
+// (incomplete), unit 0 with no texture bound, and the same texture complete (no stop). llvmpipe
+// returns (0, 0, 0, 1) for both incomplete fetches: the files' probes check it on the driver.
+function textureTest(dir, name, setup, after) {
+    const f = path.join(dir, name + '.shader_test');
+    fs.writeFileSync(f, `[require]
+GLSL >= 1.30
+
+[vertex shader passthrough]
+
+[fragment shader]
+#version 130
+uniform sampler2D tex;
+void main()
+{
+	vec4 c = texture(tex, vec2(0.5));
+	gl_FragColor = c;
+}
+
+[test]
+${setup}
+draw rect -1 -1 2 2
+${after}
+`);
+    return f;
+}
+
+async function textureChecks(sock, expect) {
+    const { dc, stopped } = await session(sock, { filters: ['texture'] });
+    if (!expect) {
+        assert.strictEqual(stopped.body.reason, 'pause', JSON.stringify(stopped.body));
+        assert.strictEqual(stopped.body.description, 'end of frame');
+    } else {
+        assert.strictEqual(stopped.body.reason, 'exception', JSON.stringify(stopped.body));
+        assert.match(stopped.body.text, expect, stopped.body.text);
+        const { frame, text } = await top(dc);
+        assert.strictEqual(frame.line, lineWith(text, 'vec4 c = texture(tex, vec2(0.5));'));
+        assert.strictEqual((await dc.send('exceptionInfo', { threadId: 1 })).body.exceptionId, 'texture');
+    }
+    await dc.disconnectRequest({});
+    dc.stopAdapter();
+}
+
 async function boundsChecks(sock) {
     const { dc, stopped } = await session(sock, { filters: ['bounds'] });
     assert.strictEqual(stopped.body.reason, 'exception', JSON.stringify(stopped.body));
@@ -276,11 +324,21 @@ async function main() {
         capturePiglit(NAN_TEST, nanCap);
         capturePiglit(OOB_TEST, oobCap);
         capturePiglit(DNAN_TEST, dnanCap);
+        const texCaps = [
+            ['t1', 'texture rgbw 1 (8, 8)\ntexparameter 2D base_level 6\nuniform int tex 1', /^incomplete texture: texture fetch at line \d+ .* in 32 lanes: 0-31; .*texture \d+ on unit 1 is not complete .*returns \(0, 0, 0, 1\)/],
+            ['t0', 'uniform int tex 0', /^incomplete texture: .*unit 0 has no texture of this target bound/],
+            ['tc', 'texture rgbw 1 (8, 8)\nuniform int tex 1', null],
+        ].map(([name, setup, expect]) => {
+            const cap = path.join(tmp, name + '.glcap');
+            const log = capturePiglit(textureTest(tmp, name, setup, expect ? 'probe rgba 0 0 0.0 0.0 0.0 1.0' : ''), cap);
+            assert.match(log, /"result": "pass"/, `the driver (its probe) returns (0, 0, 0, 1) from the incomplete texture: ${log.slice(-300)}`);
+            return [cap, name, sock => textureChecks(sock, expect)];
+        });
         const lc = cp.spawnSync(env.LIT_MESH, ['--frames', '2', '--size', '96x64'], {
             env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_CAPTURE_FRAMES: '0-1', GLREPLAY_CAPTURE_OUT: litCap },
             encoding: 'utf8', timeout: 120000 });
         assert.strictEqual(lc.status, 0, `capture failed: ${lc.stderr}`);
-        for (const [cap, name, fn] of [[nanCap, 'n', nanChecks], [oobCap, 'o', boundsChecks], [dnanCap, 'd', doubleChecks], [litCap, 'l', litMeshChecks]]) {
+        for (const [cap, name, fn] of [...texCaps, [nanCap, 'n', nanChecks], [oobCap, 'o', boundsChecks], [dnanCap, 'd', doubleChecks], [litCap, 'l', litMeshChecks]]) {
             const srv = await server(cap, tmp, name);
             try {
                 await fn(srv.sock);
