@@ -19,6 +19,7 @@ static const struct {
     { "inf", "Infinity produced", "Stop where a float instruction produces an infinity from finite operands (overflow, x/0.0)", DAP_EXC_INF, false },
     { "divzero", "Division by zero", "Stop before a float or integer division or modulo by zero", DAP_EXC_DIV0, false },
     { "bounds", "Out-of-bounds access", "Stop before an array, vector or matrix index outside its size, or a buffer access past the end of its buffer", DAP_EXC_BOUNDS, false },
+    { "uninit", "Uninitialized variable read", "Stop where a computation or a branch reads a local variable (or a component of one) that the lane never wrote", DAP_EXC_UNINIT, false },
     { "texture", "Incomplete texture", "Stop before a texture fetch from a texture that is not complete with its sampler state (missing mipmap levels, no base level) or from a unit with no texture: GL returns (0, 0, 0, 1)", DAP_EXC_TEXTURE, false },
 };
 #define N_FILTERS ((int)(sizeof filters / sizeof filters[0]))
@@ -51,7 +52,7 @@ static void add_answer(cJSON *breakpoints, const char *id, bool *seen)
     int i = filter_index(id);
     if (i < 0) {
         char msg[200];
-        snprintf(msg, sizeof msg, "unknown exception filter '%.80s' (known: nan, inf, divzero, bounds, texture)", id);
+        snprintf(msg, sizeof msg, "unknown exception filter '%.80s' (known: nan, inf, divzero, bounds, uninit, texture)", id);
         cJSON_AddBoolToObject(b, "verified", false);
         cJSON_AddStringToObject(b, "message", msg);
     } else {
@@ -110,6 +111,9 @@ struct last_issue {
     int stage;
     uint64_t warp;
     gm_issue is;
+    uint32_t *undef;         /* "uninit": per register word, the lanes whose value is undefined */
+    int32_t *origin;         /* per register word: the variable its undefined value came from */
+    int nregs;
 };
 
 struct dap_exc_state {
@@ -129,10 +133,23 @@ struct dap_exc_state *dap_exc_new(unsigned bits)
     return st;
 }
 
+static void forget_warps(struct dap_exc_state *st)
+{
+    for (size_t i = 0; i < st->cap; i++) {
+        free(st->tab[i].undef);
+        free(st->tab[i].origin);
+    }
+    if (st->tab)
+        memset(st->tab, 0, st->cap * sizeof *st->tab);
+    st->used = 0;
+}
+
 void dap_exc_free(struct dap_exc_state *st)
 {
-    if (st)
+    if (st) {
+        forget_warps(st);
         free(st->tab);
+    }
     free(st);
 }
 
@@ -779,6 +796,167 @@ static bool check_before(const struct dap_observe_info *info, const gm_warp *w, 
     return true;
 }
 
+/* ---------------------------------------------------------------- uninitialized reads */
+
+static bool is_local(const gm_var *v)
+{
+    return v->space == GM_SPACE_REG && (v->info.klass == GM_VAR_LOCAL || v->info.klass == GM_VAR_GLOBAL);
+}
+
+/* Words of `words` at `reg` some lane of m holds undefined; the first such lane in *lane. */
+static gm_mask undef_in(const struct last_issue *e, uint32_t reg, int words, gm_mask m)
+{
+    gm_mask u = 0;
+    for (int k = 0; k < words; k++)
+        if (reg + (uint32_t)k < (uint32_t)e->nregs)
+            u |= e->undef[reg + (uint32_t)k] & m;
+    return u;
+}
+
+/* What the instruction about to run does with undefined values: moves (loads, stores, copies,
+ * dynamic indexing) carry them word by word; a computation that reads one is a use (the stop);
+ * anything else defines its result. */
+static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, const gm_issue *is,
+                         struct last_issue *e, struct dap_exc_hit *hit)
+{
+    const gm_program *p = w->p;
+    if (is->pc < 0 || is->pc >= p->code_count)
+        return false;
+    if (!e->undef) {
+        /* first instruction of the warp: every local's words are undefined on every lane */
+        e->nregs = p->nregs;
+        e->undef = calloc((size_t)p->nregs + 1, sizeof *e->undef);
+        e->origin = calloc((size_t)p->nregs + 1, sizeof *e->origin);
+        if (!e->undef || !e->origin) {
+            free(e->undef);
+            free(e->origin);
+            e->undef = NULL;
+            e->origin = NULL;
+            return false;
+        }
+        for (int i = 0; i < p->var_count; i++)
+            if (is_local(&p->vars[i]))
+                for (int k = 0; k < p->vars[i].ncomp && p->vars[i].addr + k < p->nregs; k++) {
+                    e->undef[p->vars[i].addr + k] = 0xffffffffu;
+                    e->origin[p->vars[i].addr + k] = i;
+                }
+    }
+    const gm_inst *in = &p->code[is->pc];
+    gm_mask m = is->active;
+    uint32_t nr = (uint32_t)e->nregs;
+#define SET(reg, lanes, val) do { if ((reg) < nr) e->undef[reg] = (e->undef[reg] & ~(lanes)) | ((val) & (lanes)); } while (0)
+#define ORIGIN(dst, src) do { if ((dst) < nr && (src) < nr && e->undef[src]) e->origin[dst] = e->origin[src]; } while (0)
+    switch (in->op) {
+    case GM_OP_COPY:
+    case GM_OP_STORE: {
+        gm_mask mm = in->op == GM_OP_STORE && (in->x & 1) ? m & ~w->helper : m;
+        uint32_t tmp[64];
+        int n = in->n < 64 ? in->n : 64;
+        for (int k = 0; k < n; k++)
+            tmp[k] = in->a + (uint32_t)k < nr ? e->undef[in->a + (uint32_t)k] : 0;
+        for (int k = 0; k < n; k++) {
+            ORIGIN(in->d + (uint32_t)k, in->a + (uint32_t)k);
+            SET(in->d + (uint32_t)k, mm, tmp[k]);
+        }
+        return false;
+    }
+    case GM_OP_COPY_LIST: {
+        const uint32_t *pairs = p->aux + in->x;
+        if ((uint64_t)in->x + 2u * in->n > (uint64_t)p->aux_count)
+            return false;
+        uint32_t tmp[128];
+        int n = in->n < 128 ? in->n : 128;
+        for (int k = 0; k < n; k++)
+            tmp[k] = pairs[2 * k + 1] < nr ? e->undef[pairs[2 * k + 1]] : 0;
+        for (int k = 0; k < n; k++) {
+            ORIGIN(pairs[2 * k], pairs[2 * k + 1]);
+            SET(pairs[2 * k], m, tmp[k]);
+        }
+        return false;
+    }
+    case GM_OP_REG_LOAD_DYN:
+    case GM_OP_REG_STORE_DYN:
+        for (int l = 0; l < 32; l++) {
+            if (!((m >> l) & 1) || (in->op == GM_OP_REG_STORE_DYN && (in->x & 1) && ((w->helper >> l) & 1)))
+                continue;
+            uint32_t base = in->a < nr ? w->R[in->a][l] : nr;
+            for (int k = 0; k < in->n; k++) {
+                uint32_t src = in->op == GM_OP_REG_LOAD_DYN ? base + (uint32_t)k : in->b + (uint32_t)k;
+                uint32_t dst = in->op == GM_OP_REG_LOAD_DYN ? in->d + (uint32_t)k : base + (uint32_t)k;
+                bool u = src < nr && ((e->undef[src] >> l) & 1);
+                if (u)
+                    ORIGIN(dst, src);
+                SET(dst, 1u << l, u ? 0xffffffffu : 0u);
+            }
+        }
+        return false;
+    default:
+        break;
+    }
+    /* a use: the operands a computation reads */
+    struct shape s;
+    uint32_t src[3];
+    int src_n[3], n_src = 0, dst_n = in->n;
+    if (float_shape(in, &s)) {
+        for (int i = 0; i < s.n_src; i++) {
+            src[n_src] = s.src[i];
+            src_n[n_src++] = s.src_n[i];
+        }
+        dst_n = s.dst_n;
+    } else if ((in->op >= GM_OP_IADD && in->op <= GM_OP_SNEG) || (in->op >= GM_OP_AND && in->op <= GM_OP_SHR_A) ||
+               (in->op >= GM_OP_LNOT && in->op <= GM_OP_FUGE)) {
+        bool unary = in->op == GM_OP_SNEG || in->op == GM_OP_NOT || in->op == GM_OP_LNOT;
+        src[n_src] = in->a;
+        src_n[n_src++] = in->n;
+        if (!unary) {
+            src[n_src] = in->b;
+            src_n[n_src++] = in->n;
+        }
+    } else if (in->op == GM_OP_BRANCH_COND) {
+        src[n_src] = in->a;
+        src_n[n_src++] = 1;
+        dst_n = 0;
+    }
+    gm_mask live = m & ~w->helper, did = 0;
+    int which = -1;
+    for (int i = 0; i < n_src; i++) {
+        gm_mask u = undef_in(e, src[i], src_n[i], live);
+        if (u && which < 0)
+            which = i;
+        did |= u;
+    }
+    /* the result is defined (for the lanes that ran it) */
+    if (in->op != GM_OP_BRANCH_COND && in->op != GM_OP_RETURN && in->op != GM_OP_BRANCH && in->op != GM_OP_SWITCH)
+        for (int k = 0; k < dst_n && k < 256; k++)
+            SET(in->d + (uint32_t)k, m, 0u);
+#undef SET
+#undef ORIGIN
+    if (!did)
+        return false;
+    int l0 = first_lane(did);
+    /* which variable the undefined words came from (followed through the moves) */
+    const gm_var *v = NULL;
+    for (int k = 0; k < src_n[which] && !v; k++) {
+        uint32_t r = src[which] + (uint32_t)k;
+        if (r < nr && ((e->undef[r] >> l0) & 1) && e->origin[r] >= 0 && e->origin[r] < p->var_count)
+            v = &p->vars[e->origin[r]];
+    }
+    char lanes[200], at[64];
+    lane_list(did, lanes, sizeof lanes);
+    where(info, l0, at, sizeof at);
+    hit->kind = DAP_EXC_UNINIT;
+    hit->id = "uninit";
+    hit->at = *is;
+    hit->lanes = did;
+    hit->lane = l0;
+    snprintf(hit->text, sizeof hit->text,
+             "uninitialized read: %s at line %d (pc %d) reads %s%s%s never written on the lane's path in %d lane%s: %s; "
+             "lane %d%s",
+             op_name(in), is->line, is->pc, v ? "variable '" : "a value of a variable", v && v->info.name ? v->info.name : "",
+             v ? "'" : "", __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at);
+    return true;
+}
+
 bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *info, gm_warp *w,
                      const gm_issue *is, struct dap_exc_hit *hit)
 {
@@ -786,9 +964,7 @@ bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *in
         return false;
     if (info->draw != st->draw) {
         /* Warps never span draws: forget the previous draw's. */
-        if (st->tab)
-            memset(st->tab, 0, st->cap * sizeof *st->tab);
-        st->used = 0;
+        forget_warps(st);
         st->draw = info->draw;
     }
     struct last_issue *e = slot(st, info->stage, info->warp);
@@ -799,5 +975,7 @@ bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *in
         e->is = *is;
     if (!found && (st->bits & (DAP_EXC_DIV0 | DAP_EXC_BOUNDS | DAP_EXC_TEXTURE)))
         found = check_before(info, w, is, st->bits, hit);
+    if (!found && (st->bits & DAP_EXC_UNINIT) && e)
+        found = check_uninit(info, w, is, e, hit);
     return found;
 }

@@ -17,6 +17,12 @@
  *    level, no base level) or that has no texture bound; the model returns (0, 0, 0, 1) there as
  *    llvmpipe does. Checked before it runs (size and level queries are not fetches).
  *
+ *  - "uninit": a value computed from a local (or global, non-uniform) variable that the lane never
+ *    wrote on its path: each lane's undefined words are followed through loads, stores, copies
+ *    and dynamic indexing (so `v.xy = a;` copying v's untouched zw along is no use), and the stop
+ *    is at the first arithmetic, comparison, integer or logic operation, or branch condition that
+ *    reads one. Function parameters and variables with initializers are written before use.
+ *
  * Helper lanes (2x2 quad fillers) never count: their values are not the draw's. 64-bit
  * instructions are checked too: double arithmetic, products, dot, GLSL.std.450 functions and the
  * double-to-float conversion for nan/inf, double and 64-bit integer division and modulo for
@@ -36,6 +42,7 @@ enum {
     DAP_EXC_DIV0 = 1u << 2,
     DAP_EXC_BOUNDS = 1u << 3,
     DAP_EXC_TEXTURE = 1u << 4,   /* a fetch from an incomplete texture (or none bound) */
+    DAP_EXC_UNINIT = 1u << 5,    /* a computation reads a local never written on the lane's path */
 };
 
 /* The capabilities' exceptionBreakpointFilters array. */

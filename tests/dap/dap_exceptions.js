@@ -15,12 +15,14 @@
 //    by zero (divzero, "(double)") and, in draw 2, an infinity (inf);
 //  * shader_test files run by piglit's shader_runner: a fetch from a texture whose base level is
 //    past its levels, and from a unit with no texture, stop (filter "texture") at the fetch's line;
-//    the same texture complete does not;
+//    the same texture complete does not; a product that reads a local written on another path
+//    stops (filter "uninit") naming it, the same where the path wrote it does not;
 //  * function breakpoints: "fragment:main" stops (reason "function breakpoint") at the first line
 //    of the FS main; "vertex:main" in the VS; a named function of lit_mesh's mesh.frag
 //    (shade_light) stops inside it with it on top of the stack; unknown names and stages are
 //    unverified with a message;
-//  * lit_mesh produces no NaN: the "nan" filter runs its frame to the end without a stop.
+//  * lit_mesh produces no NaN, reads nothing uninitialized and samples complete textures: the
+//    "nan", "divzero", "uninit" and "texture" filters run its frame to the end without a stop.
 // Every message received is type-checked against the official protocol definitions.
 //
 // Environment: GLREPLAY, GLREPLAY_SHIM, LIT_MESH, SHADER_DIR, NODE_MODULES; PIGLIT (optional,
@@ -130,7 +132,7 @@ async function nanChecks(sock) {
     // ---- nan: the line of 0.0/0.0, draw 0, the lanes that did it.
     let { dc, init, exc, stopped } = await session(sock, { filters: ['nan', 'bogus'] });
     const names = init.body.exceptionBreakpointFilters.map(f => f.filter);
-    assert.deepStrictEqual(names, ['nan', 'inf', 'divzero', 'bounds', 'texture']);
+    assert.deepStrictEqual(names, ['nan', 'inf', 'divzero', 'bounds', 'uninit', 'texture']);
     assert.strictEqual(init.body.supportsExceptionInfoRequest, true);
     assert.strictEqual(init.body.supportsFunctionBreakpoints, true);
     assert.strictEqual(exc.body.breakpoints.length, 2);
@@ -282,6 +284,52 @@ async function textureChecks(sock, expect) {
     dc.stopAdapter();
 }
 
+// Uninitialized reads: `s` is written only where k > 0.5; c's components are all written (the
+// swizzle store c.rgb = ... copies c's undefined alpha along, which is no use). k = 0.25: the
+// product reads s on every lane; k = 0.75: no stop.
+function uninitTest(dir, name, k) {
+    const f = path.join(dir, name + '.shader_test');
+    fs.writeFileSync(f, `[require]
+GLSL >= 1.30
+
+[vertex shader passthrough]
+
+[fragment shader]
+#version 130
+uniform float k;
+void main()
+{
+	vec4 c;
+	c.rgb = vec3(k);
+	float s;
+	if (k > 0.5)
+		s = 2.0;
+	c.a = 1.0;
+	gl_FragColor = c * s;
+}
+
+[test]
+uniform float k ${k}
+draw rect -1 -1 2 2
+`);
+    return f;
+}
+
+async function uninitChecks(sock, expect) {
+    const { dc, stopped } = await session(sock, { filters: ['uninit'] });
+    if (!expect) {
+        assert.strictEqual(stopped.body.reason, 'pause', JSON.stringify(stopped.body));
+    } else {
+        assert.strictEqual(stopped.body.reason, 'exception', JSON.stringify(stopped.body));
+        assert.match(stopped.body.text, /^uninitialized read: vector \* scalar at line \d+ .*reads variable 's' never written on the lane's path in 32 lanes: 0-31/, stopped.body.text);
+        const { frame, text } = await top(dc);
+        assert.strictEqual(frame.line, lineWith(text, 'gl_FragColor = c * s;'));
+        assert.strictEqual((await dc.send('exceptionInfo', { threadId: 1 })).body.exceptionId, 'uninit');
+    }
+    await dc.disconnectRequest({});
+    dc.stopAdapter();
+}
+
 async function boundsChecks(sock) {
     const { dc, stopped } = await session(sock, { filters: ['bounds'] });
     assert.strictEqual(stopped.body.reason, 'exception', JSON.stringify(stopped.body));
@@ -309,7 +357,7 @@ async function litMeshChecks(sock) {
     await dc.disconnectRequest({});
     dc.stopAdapter();
     // No NaN in lit_mesh: the frame runs to its end.
-    ({ dc, stopped } = await session(sock, { filters: ['nan', 'divzero'] }));
+    ({ dc, stopped } = await session(sock, { filters: ['nan', 'divzero', 'uninit', 'texture'] }));
     assert.strictEqual(stopped.body.reason, 'pause', JSON.stringify(stopped.body));
     assert.strictEqual(stopped.body.description, 'end of frame');
     await dc.disconnectRequest({});
@@ -334,6 +382,11 @@ async function main() {
             assert.match(log, /"result": "pass"/, `the driver (its probe) returns (0, 0, 0, 1) from the incomplete texture: ${log.slice(-300)}`);
             return [cap, name, sock => textureChecks(sock, expect)];
         });
+        for (const [name, k, expect] of [['u1', 0.25, true], ['u2', 0.75, false]]) {
+            const cap = path.join(tmp, name + '.glcap');
+            capturePiglit(uninitTest(tmp, name, k), cap);
+            texCaps.push([cap, name, sock => uninitChecks(sock, expect)]);
+        }
         const lc = cp.spawnSync(env.LIT_MESH, ['--frames', '2', '--size', '96x64'], {
             env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_CAPTURE_FRAMES: '0-1', GLREPLAY_CAPTURE_OUT: litCap },
             encoding: 'utf8', timeout: 120000 });
