@@ -128,6 +128,9 @@ struct dap_pass_res {
     struct dap_exc_hit exc;      /* reason "exception": what happened, which lanes, where */
     uint64_t hits_seen;          /* hits counted (all breakpoints): the frame's total when it ended without a stop */
     bool resumed;                /* the pass went on from the parked model (no new run of the frame) */
+    /* DAP_PASS_LANE_FINISHED: the model is parked where the lane ended (seq, key with lane -1), so
+     * a continue from that position resumes the pass. */
+    bool finished_parked;
     /* req.back: whether `next` / `stepIn` from the answered position reach the position stepped
      * back from (the session then steps forward without the model). */
     bool back_next, back_stepin;

@@ -21,6 +21,8 @@
 //    of the FS main; "vertex:main" in the VS; a named function of lit_mesh's mesh.frag
 //    (shade_light) stops inside it with it on top of the stack; unknown names and stages are
 //    unverified with a message;
+//  * a continue after a step that ran the lane to its end resumes the parked pass (one run of the
+//    frame, with and without the timing model);
 //  * lit_mesh produces no NaN, reads nothing uninitialized and samples complete textures: the
 //    "nan", "divzero", "uninit" and "texture" filters run its frame to the end without a stop.
 // Every message received is type-checked against the official protocol definitions.
@@ -61,16 +63,17 @@ function capturePiglit(test, out) {
     return (r.stdout || '') + (r.stderr || '');
 }
 
-async function server(capture, tmp, name) {
+async function server(capture, tmp, name, extraEnv) {
     const sock = path.join(tmp, name, 'dap.sock');
-    const proc = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture],
+                          { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, ...(extraEnv || {}) } });
     let log = '';
     proc.stdout.on('data', d => { log += d; });
     proc.stderr.on('data', d => { log += d; });
     const exit = new Promise(r => proc.on('exit', (code, sig) => r({ code, sig })));
     for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
     assert.ok(fs.existsSync(sock), `no socket: ${log}`);
-    return { sock, stop: async () => {
+    return { sock, log: () => log, stop: async () => {
         proc.kill('SIGTERM');
         const ex = await exit;
         assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
@@ -330,6 +333,33 @@ async function uninitChecks(sock, expect) {
     dc.stopAdapter();
 }
 
+// A continue after a step that ran the focused lane to its end goes on from the parked model: no
+// new run of the frame (GLREPLAY_DAP_PROFILE=1 names each run the server starts), with and
+// without the timing model; the stop is the next exception after the step.
+async function resumeAfterFinishedStep(capture, tmp) {
+    for (const timing of ['1', '0']) {
+        const srv = await server(capture, tmp, 'r' + timing, { GLREPLAY_DAP_PROFILE: '1', GLREPLAY_DEBUG_TIMING: timing });
+        try {
+            const { dc, stopped } = await session(srv.sock, { filters: ['nan'] });
+            assert.strictEqual(stopped.body.reason, 'exception');
+            let next = dc.waitForEvent('stopped');
+            await dc.nextRequest({ threadId: 1 });
+            assert.strictEqual((await next).body.description, 'the focused invocation finished');
+            next = dc.waitForEvent('stopped');
+            await dc.continueRequest({ threadId: 1 });
+            const st = await next;
+            assert.strictEqual(st.body.reason, 'exception', JSON.stringify(st.body));
+            assert.notStrictEqual(st.body.description, stopped.body.description);
+            await dc.disconnectRequest({});
+            dc.stopAdapter();
+            const runs = (srv.log().match(/runner created/g) || []).length;
+            assert.strictEqual(runs, 1, `one run of the frame (timing ${timing}): ${srv.log()}`);
+        } finally {
+            await srv.stop();
+        }
+    }
+}
+
 async function boundsChecks(sock) {
     const { dc, stopped } = await session(sock, { filters: ['bounds'] });
     assert.strictEqual(stopped.body.reason, 'exception', JSON.stringify(stopped.body));
@@ -400,6 +430,7 @@ async function main() {
             }
             step(`${name} done`);
         }
+        await resumeAfterFinishedStep(nanCap, tmp);
         const typeErrors = require('./dap_types_check.js')(env.NODE_MODULES, received);
         assert.deepStrictEqual(typeErrors, [], 'messages that do not match DebugProtocol types');
         console.log(`dap_exceptions: ${received.length} messages match the DebugProtocol types`);

@@ -291,6 +291,11 @@ static void finish(struct dap_session *s, struct job *j)
         dap_event(s, "stopped", b);
     } else if ((r->status == DAP_PASS_LANE_FINISHED || r->status == DAP_PASS_AT_START) && s->snap) {
         bool fin = r->status == DAP_PASS_LANE_FINISHED;
+        if (fin && r->finished_parked) {
+            /* the model waits where the lane ended: continue goes on from there (no new run) */
+            s->pos_seq = r->seq;
+            s->pos_lane = r->key.lane;
+        }
         char line[300];
         snprintf(line, sizeof line, "%s: the view stays at its last position\n", fin ? "the focused invocation finished" : r->message);
         dap_output(s, "console", line);
