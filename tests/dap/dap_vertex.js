@@ -15,7 +15,8 @@
 //   * bad arguments (no such draw, corner 3, index and corner together) get an error response, and
 //     a vertex the draw does not shade ends the pass with a message;
 //   * `glreplay debug --vertex 0,1 --json` and `--pixel X,Y --target fbo1 --stage vertex --json`
-//     stop at the same lanes.
+//     stop at the same lanes; with a GLSL fragment shader and the fixed-function vertex stage the
+//     stop is in the generated vertex shader (programN-fixed-function-0-VS.vert).
 // Every message received is type-checked against the official protocol definitions.
 //
 // Environment: GLREPLAY, NODE_MODULES; PIGLIT (optional, default /usr/lib/x86_64-linux-gnu/piglit).
@@ -145,6 +146,26 @@ async function main() {
         assert.match(cli.stderr, /vertex 7 \(instance 0\) is not among the vertices draw 0 shaded/);
         cli = cp.spawnSync(env.GLREPLAY, ['debug', capture, '--vertex', '0'], { encoding: 'utf8' });
         assert.strictEqual(cli.status, 2);
+
+        // A GLSL fragment shader with the fixed-function vertex stage (no [vertex shader]): the
+        // generated vertex shader is listed with the program and debug this vertex stops in it.
+        const mixTest = path.join(tmp, 'mix.shader_test');
+        fs.writeFileSync(mixTest, '[require]\nGLSL >= 1.10\n\n[fragment shader]\nuniform float k;\nvoid main()\n{\n' +
+                         '\tgl_FragColor = gl_Color * k;\n}\n\n[test]\nuniform float k 0.5\ncolor 1.0 0.5 0.25 1.0\n' +
+                         'draw rect -1 -1 2 2\n');
+        const mixCap = path.join(tmp, 'mix.glcap');
+        const mr = cp.spawnSync(env.GLREPLAY, ['capture', '--frame', '0', '--out', mixCap, '--',
+            path.join(PIGLIT, 'bin', 'shader_runner'), mixTest, '-auto', '-fbo'], {
+            env: { ...env, PIGLIT_PLATFORM: 'surfaceless_egl', EGL_PLATFORM: 'surfaceless' }, encoding: 'utf8', timeout: 90000 });
+        assert.ok(mr.status === 0 && fs.existsSync(mixCap), `capture failed: ${(mr.stderr || '').slice(-400)}`);
+        cli = cp.spawnSync(env.GLREPLAY, ['debug', mixCap, '--list'], { encoding: 'utf8' });
+        const ffName = (/(program\d+-fixed-function-0-VS\.vert) +VS/.exec(cli.stdout) || [])[1];
+        assert.ok(ffName, cli.stdout);
+        cli = cp.spawnSync(env.GLREPLAY, ['debug', mixCap, '--vertex', '0,2', '--json'], { encoding: 'utf8' });
+        assert.strictEqual(cli.status, 0, cli.stderr);
+        j = JSON.parse(cli.stdout);
+        assert.strictEqual(j.breakpoint.source, ffName);
+        assert.strictEqual(j.lanes[j.lane].vertexId, 2);
 
         const srv = await server(capture, tmp);
         try {
