@@ -30,7 +30,7 @@ _glreplay()
         replay) opts="--loop --verify --png --benchmark --gl-errors --help" ;;
         state) opts="--event --json --context --help" ;;
         model) opts="--compare --png --json --benchmark --trace-hash --no-timing --timeout --help" ;;
-        debug) opts="--break --hit --condition --draw --pixel --fragment --target --no-timing --timeout --json --list --heatmap --out --component --min --max --help" ;;
+        debug) opts="--break --hit --condition --draw --pixel --fragment --target --stage --corner --vertex --no-timing --timeout --json --list --heatmap --out --component --min --max --help" ;;
         pixel) opts="--at --target --json --no-driver --help" ;;
         dap) opts="--socket --stdio --connect --pid --help" ;;
         profile) opts="--out --counters --counter-mask --pc-sampling --pc-mode --seed --annotate --edges

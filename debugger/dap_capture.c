@@ -76,6 +76,10 @@ static int count_lines(const char *s)
     return n;
 }
 
+#ifdef GLR_HAVE_FRAME_RUNNER
+#include "debugger/dap_ff_sources.h"
+#endif
+
 static int add_shader(struct dap_capture *c, int stage, const char *source, uint32_t gl_name, uint32_t program)
 {
     int id = dap_capture_find_shader(c, stage, source);
@@ -162,6 +166,40 @@ static void note_arb_string(struct dap_capture *c, const struct sm_state *st, ui
         return;
     c->programs = np;
     c->programs[c->n_programs++] = prog;
+}
+
+int dap_capture_add_shader(struct dap_capture *c, int stage, const char *source, uint32_t program)
+{
+    return add_shader(c, stage, source, 0, program);
+}
+
+int dap_capture_add_program(struct dap_capture *c, const struct dap_program *p)
+{
+    struct dap_program *np = realloc(c->programs, (size_t)(c->n_programs + 1) * sizeof *np);
+    if (!np)
+        return -1;
+    c->programs = np;
+    c->programs[c->n_programs++] = *p;
+    return 0;
+}
+
+int dap_capture_draw_shader(const struct dap_capture *c, int draw, int stage)
+{
+    for (int i = 0; i < c->n_ff_draws; i++)
+        if (c->ff_draws[i].draw == draw && (stage == GM_STAGE_VERTEX || stage == GM_STAGE_FRAGMENT)) {
+            int sh = c->ff_draws[i].shader[stage == GM_STAGE_FRAGMENT];
+            if (sh >= 0)
+                return sh;
+            break;
+        }
+    if (draw < 0 || draw >= c->n_draws)
+        return -1;
+    const struct dap_draw *d = &c->draws[draw];
+    int shader = -1;
+    for (int i = 0; i < c->n_programs; i++)   /* the draw's context first, then its share group */
+        if (c->programs[i].name == d->program && (shader < 0 || c->programs[i].ctx_id == d->ctx_id))
+            shader = c->programs[i].shader[stage];
+    return shader >= 0 && shader < c->n_shaders ? shader : -1;
 }
 
 /* Compiles a program's stages in the model; marks each shader's lines with code. */
@@ -343,6 +381,13 @@ struct dap_capture *dap_capture_open(const char *path, char *err, size_t err_siz
     }
     for (int i = 0; i < c->n_programs; i++)
         compile_program(c, &c->programs[i]);
+#ifdef GLR_HAVE_FRAME_RUNNER
+    /* Draws without a GLSL stage: the sources the model generates for them (dap_ff_sources.c). */
+    int before = c->n_programs;
+    if (dap_capture_may_run_ff(c) && dap_capture_add_ff(c) == 0)
+        for (int i = before; i < c->n_programs; i++)
+            compile_program(c, &c->programs[i]);
+#endif
     return c;
 fail:
     dap_capture_close(c);
@@ -363,6 +408,8 @@ void dap_capture_close(struct dap_capture *c)
     free(c->shaders);
     free(c->programs);
     free(c->draws);
+    free(c->ff_draws);
+    free(c->ff_error);
     if (c->initial)
         sm_state_free(c->initial);
     if (c->cap)

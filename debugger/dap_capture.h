@@ -41,6 +41,14 @@ struct dap_draw {
     uint32_t ctx_id, cmd, program;
 };
 
+/* A draw (numbered as the model numbers them, draws inside display lists included) that ran
+ * generated fixed-function stages (dap_ff_sources.c). */
+struct dap_ff_draw {
+    int draw;
+    uint64_t record;         /* its record (a glCallList(s) record for the draws of a list) */
+    int shader[2];           /* dap_shader index of its vertex and fragment stage (-1: unknown) */
+};
+
 struct dap_capture {
     char *path;
     struct glrh_capture *cap;
@@ -52,7 +60,15 @@ struct dap_capture {
     struct dap_draw *draws;
     int n_draws;
     uint64_t n_records;
+    /* The fixed-function sources the model generates for the frame's draws (listed among the
+     * shaders, named fixed-function-N-VS.vert / -FS.frag), and which draws run them. */
+    struct dap_ff_draw *ff_draws;
+    int n_ff_draws;
+    char *ff_error;          /* why they could not be listed, or NULL */
 };
+
+/* The dap_shader index a draw (as the model numbers them) runs for a stage, or -1. */
+int dap_capture_draw_shader(const struct dap_capture *c, int draw, int stage);
 
 /* Loads and indexes a capture (and compiles every program in the model to know which lines have
  * code). NULL with a one-line message in err. */

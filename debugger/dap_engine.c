@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gpu_model/exec/gm_exec.h"
 #include "debugger/dap_capture.h"
 #include "debugger/dap_engine.h"
 #include "debugger/dap_eval.h"
@@ -102,6 +103,7 @@ struct pass {
     struct dap_bp *own_bps;
     int n_own_bps;
     int only_draw, only_x, only_y;
+    bool only_vertex;
     int cur_draw;
     struct warp_state *ws;
     size_t ws_cap, ws_used;
@@ -131,6 +133,8 @@ struct pass {
         uint64_t next_seq, in_seq;
     } run[3];
     bool key_continues;      /* the key is inside run[1] rather than the start of a new one */
+    bool lane_finished;      /* a step's lane ended: parked at the next instruction (park_lane -1) */
+    bool lane_ending;        /* the stepped lane issued main's return: it ends with it */
     char *pipe_json;         /* the stop draw's pipeline state, copied into back candidates */
     unsigned exceptions;     /* the filters the pass watches (a continue resumes only with the same) */
     struct dap_exc_state *exc;
@@ -316,6 +320,8 @@ static bool step_observe(struct pass *ps, const struct dap_observe_info *info, g
                          uint64_t issue_no)
 {
     const struct dap_stop_key *k = &ps->req->key;
+    if (ps->lane_ending)
+        return false;   /* the instruction after the lane's last one */
     if (info->draw != k->draw || info->stage != k->stage || info->warp != k->warp) {
         /* Another warp. Without the timing model each vertex or fragment warp runs to its end
          * before the next starts, so the stepped one has ended (the warps of other stages may
@@ -328,6 +334,10 @@ static bool step_observe(struct pass *ps, const struct dap_observe_info *info, g
     ps->step_others = 0;
     if (!((gm_warp_alive_mask(w) >> k->lane) & 1))
         return false;
+    const gm_program *wp = gm_warp_program(w);
+    if (wp && is->pc >= 0 && is->pc < wp->code_count && is->call_depth == 0 && ((is->active >> k->lane) & 1) &&
+        (wp->code[is->pc].op == GM_OP_RETURN || wp->code[is->pc].op == GM_OP_KILL))
+        ps->lane_ending = true;   /* main returns (or the lane is killed): the next instruction ends the step */
     enum dap_step kind = ps->req->steps[ps->step_index];
     if (!((is->active >> k->lane) & 1) || (is->line == 0 && kind != DAP_STEP_INSTRUCTION))
         return true;
@@ -546,7 +556,7 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
     bool seeking_hit = !rq->replay && !ps->stepping && !rq->have_before;
     struct dap_exc_hit xh;
     bool exc_now = false;
-    if (ps->exc && !ps->stopped && !rq->replay && dap_exc_observe(ps->exc, info, w, is, &xh)) {
+    if (ps->exc && !ps->stopped && dap_exc_observe(ps->exc, info, w, is, &xh) && seeking_hit) {
         /* An exception filter matched (dap_exception.c): stop at the instruction that did it. */
         uint64_t seq = ps->instructions - 1;
         if (!rq->have_after || seq > rq->after_seq || (seq == rq->after_seq && xh.lane > rq->after_lane)) {
@@ -557,9 +567,29 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
     }
     if (exc_now) {
         /* stopped here: no breakpoint of this instruction counts */
+
     } else if (ps->stepping) {
-        if (!step_observe(ps, info, w, is, issue_no))
-            return DAP_OBSERVE_END;   /* the lane ended: DAP_PASS_LANE_FINISHED */
+        if (!step_observe(ps, info, w, is, issue_no)) {
+            /* The lane ended (DAP_PASS_LANE_FINISHED). A pass that can park stays here, before
+             * this instruction (its hits are counted below and kept as pending ones), so that a
+             * continue goes on from here instead of running the frame again. */
+            const struct dap_stop_key *k = &rq->key;
+            bool same_warp = info->draw == k->draw && info->stage == k->stage && info->warp == k->warp;
+            /* Only where the end is seen at once (in the lane's own warp, or without the timing
+             * model): the timing model's other warps notice a retired warp late, and hits and
+             * exceptions in between would be passed over; there a continue runs a new pass. */
+            if (!ps->suspendable || (!same_warp && info->resident && !ps->lane_ending))
+                return DAP_OBSERVE_END;
+            ps->stepping = false;
+            ps->stopped = true;
+            ps->lane_finished = true;
+            ps->stop_issue = issue_no;
+            ps->park_key = (struct dap_stop_key){ info->draw, info->stage, info->warp, issue_no, -1 };
+            ps->park_seq = ps->instructions - 1;
+            ps->park_lane = -1;
+            ps->n_pending = 0;
+            ps->pending_lost = false;
+        }
     } else if (!ps->stopped && rq->pause && atomic_load(rq->pause)) {
         take_snapshot(ps, info, w, is, lowest_lane(is->active), 0, "pause", issue_no);
     } else if (!ps->stopped && rq->replay) {
@@ -623,9 +653,14 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                     }
                 }
                 if (rq->only_x >= 0) {
+                    /* debug this pixel (fragment lanes at x, y) or this vertex (vertex lanes with
+                     * that gl_VertexID and gl_InstanceID: the pipeline's, read or not) */
                     const sh_header *h = sh_snapshot_header(cond_snap);
-                    if (info->stage != GM_STAGE_FRAGMENT || h->lane_x[l] != rq->only_x || h->lane_y[l] != rq->only_y ||
-                        ((h->helper >> l) & 1))
+                    int want = rq->only_vertex ? GM_STAGE_VERTEX : GM_STAGE_FRAGMENT;
+                    bool at = rq->only_vertex ? info->lane_x && info->lane_y && info->lane_x[l] == rq->only_x &&
+                                                    info->lane_y[l] == rq->only_y
+                                              : h->lane_x[l] == rq->only_x && h->lane_y[l] == rq->only_y;
+                    if (info->stage != want || !at || ((h->helper >> l) & 1))
                         continue;
                 }
                 if (bp->condition && *bp->condition) {
@@ -783,7 +818,8 @@ static bool resumable(const struct pass *ps, const struct dap_pass_req *req)
     return ps && ps->stopped && !ps->pending_lost && !ps->no_count && !req->n_overrides && req->have_after &&
            !req->replay && !req->have_before && !(req->pause && atomic_load(req->pause)) &&
            req->after_seq == ps->park_seq && req->after_lane == ps->park_lane && req->only_draw == ps->only_draw &&
-           req->only_x == ps->only_x && req->only_y == ps->only_y && req->exceptions == ps->exceptions &&
+           req->only_x == ps->only_x && req->only_y == ps->only_y && req->only_vertex == ps->only_vertex &&
+           req->exceptions == ps->exceptions &&
            same_bps(ps, req);
 }
 
@@ -824,8 +860,11 @@ static struct pass *pass_new(const struct dap_pass_req *req)
     ps->only_draw = req->only_draw;
     ps->only_x = req->only_x;
     ps->only_y = req->only_y;
+    ps->only_vertex = req->only_vertex;
     ps->exceptions = req->exceptions;
-    if (req->exceptions && !req->replay && !(ps->exc = dap_exc_new(req->exceptions))) {
+    /* Steps and replays watch too (without stopping): a continue that resumes their pass then
+     * finds the next exception after the step, with each warp's previous instruction known. */
+    if (req->exceptions && !(ps->exc = dap_exc_new(req->exceptions))) {
         pass_free(ps);
         return NULL;
     }
@@ -879,6 +918,8 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->req = req;
         ps->res = res;
         ps->stopped = false;
+        ps->lane_finished = false;
+        ps->lane_ending = false;
         ps->reentry = true;
         res->resumed = true;
         rc = r->resume(r->impl, err, sizeof err);
@@ -893,6 +934,7 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->stopped = false;
         ps->reentry = true;
         ps->step_setup = true;
+        ps->lane_ending = false;
         res->resumed = true;
         rc = r->resume(r->impl, err, sizeof err);
     } else {
@@ -920,9 +962,15 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
     if (rc == DAP_RUN_ERROR && !ps->stopped) {
         res->status = DAP_PASS_ERROR;
         snprintf(res->message, sizeof res->message, "%s", err[0] ? err : "the frame could not run in the model");
-    } else if (req->replay && !ps->stopped) {
+    } else if (req->replay && (!ps->stopped || ps->lane_finished)) {
         res->status = DAP_PASS_LANE_FINISHED;
         snprintf(res->message, sizeof res->message, "the focused invocation finished");
+        if (ps->lane_finished && rc == DAP_RUN_SUSPENDED) {
+            /* the pass is parked where the lane ended: the position a continue goes on from */
+            res->finished_parked = true;
+            res->seq = ps->park_seq;
+            res->key = ps->park_key;
+        }
     }
     if (rc == DAP_RUN_SUSPENDED) {
         r->suspended = ps;

@@ -73,6 +73,9 @@ struct dap_pass_req {
     /* Hits only count in this draw (-1: all) and, for fragments, at this pixel (x < 0: all). */
     int only_draw;
     int only_x, only_y;
+    /* only_x/only_y name a vertex instead (debug this vertex): count only vertex-shader lanes
+     * whose gl_VertexID is only_x and gl_InstanceID only_y. */
+    bool only_vertex;
     /* Step back, first half (dap_history.c): go to `key` (replay, no steps) following key.lane and
      * answer the start of the lane's previous statement at the same or a shallower call depth
      * (res.snap, res.key, res.seq; DAP_PASS_AT_START when there is none); the model parks at key. */
@@ -125,6 +128,9 @@ struct dap_pass_res {
     struct dap_exc_hit exc;      /* reason "exception": what happened, which lanes, where */
     uint64_t hits_seen;          /* hits counted (all breakpoints): the frame's total when it ended without a stop */
     bool resumed;                /* the pass went on from the parked model (no new run of the frame) */
+    /* DAP_PASS_LANE_FINISHED: the model is parked where the lane ended (seq, key with lane -1), so
+     * a continue from that position resumes the pass. */
+    bool finished_parked;
     /* req.back: whether `next` / `stepIn` from the answered position reach the position stepped
      * back from (the session then steps forward without the model). */
     bool back_next, back_stepin;

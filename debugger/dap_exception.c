@@ -19,6 +19,8 @@ static const struct {
     { "inf", "Infinity produced", "Stop where a float instruction produces an infinity from finite operands (overflow, x/0.0)", DAP_EXC_INF, false },
     { "divzero", "Division by zero", "Stop before a float or integer division or modulo by zero", DAP_EXC_DIV0, false },
     { "bounds", "Out-of-bounds access", "Stop before an array, vector or matrix index outside its size, or a buffer access past the end of its buffer", DAP_EXC_BOUNDS, false },
+    { "uninit", "Uninitialized variable read", "Stop where a computation or a branch reads a local variable (or a component of one) that the lane never wrote", DAP_EXC_UNINIT, false },
+    { "texture", "Incomplete texture", "Stop before a texture fetch from a texture that is not complete with its sampler state (missing mipmap levels, no base level) or from a unit with no texture: GL returns (0, 0, 0, 1)", DAP_EXC_TEXTURE, false },
 };
 #define N_FILTERS ((int)(sizeof filters / sizeof filters[0]))
 
@@ -50,7 +52,7 @@ static void add_answer(cJSON *breakpoints, const char *id, bool *seen)
     int i = filter_index(id);
     if (i < 0) {
         char msg[200];
-        snprintf(msg, sizeof msg, "unknown exception filter '%.80s' (known: nan, inf, divzero, bounds)", id);
+        snprintf(msg, sizeof msg, "unknown exception filter '%.80s' (known: nan, inf, divzero, bounds, uninit, texture)", id);
         cJSON_AddBoolToObject(b, "verified", false);
         cJSON_AddStringToObject(b, "message", msg);
     } else {
@@ -109,6 +111,9 @@ struct last_issue {
     int stage;
     uint64_t warp;
     gm_issue is;
+    uint32_t *undef;         /* "uninit": per register word, the lanes whose value is undefined */
+    int32_t *origin;         /* per register word: the variable its undefined value came from */
+    int nregs;
 };
 
 struct dap_exc_state {
@@ -128,10 +133,23 @@ struct dap_exc_state *dap_exc_new(unsigned bits)
     return st;
 }
 
+static void forget_warps(struct dap_exc_state *st)
+{
+    for (size_t i = 0; i < st->cap; i++) {
+        free(st->tab[i].undef);
+        free(st->tab[i].origin);
+    }
+    if (st->tab)
+        memset(st->tab, 0, st->cap * sizeof *st->tab);
+    st->used = 0;
+}
+
 void dap_exc_free(struct dap_exc_state *st)
 {
-    if (st)
+    if (st) {
+        forget_warps(st);
         free(st->tab);
+    }
     free(st);
 }
 
@@ -177,14 +195,31 @@ static struct last_issue *slot(struct dap_exc_state *st, int stage, uint64_t war
 
 /* ---------------------------------------------------------------- what an instruction reads */
 
-/* The float operands of a float-result instruction: up to 3 (register word, words). */
+/* The float operands of a float-result instruction: up to 3 (register word, words). A 64-bit
+ * value (dst_d, src_d) is a pair of words, low word first (gm_exec_f64.c). */
 struct shape {
     int dst_n;               /* words written */
+    bool dst_d;
     int n_src;
     uint32_t src[3];
     int src_n[3];
+    bool src_d[3];
     bool quad;               /* derivatives: a lane's result reads its whole 2x2 quad */
 };
+
+/* Component k of a value at register word `reg` of lane l, as a double. */
+static double comp(const gm_warp *w, uint32_t reg, bool dbl, int k, int l)
+{
+    if (dbl) {
+        uint64_t v = (uint64_t)w->R[reg + 2 * (uint32_t)k][l] | (uint64_t)w->R[reg + 2 * (uint32_t)k + 1][l] << 32;
+        double d;
+        memcpy(&d, &v, sizeof d);
+        return d;
+    }
+    float f;
+    memcpy(&f, &w->R[reg + (uint32_t)k][l], sizeof f);
+    return f;
+}
 
 static bool ext_int_result(unsigned e)
 {
@@ -199,14 +234,79 @@ static bool ext_int_result(unsigned e)
     }
 }
 
-/* false: not a 32-bit float-result instruction (not checked for nan/inf). */
+/* false: not a float-result instruction (not checked for nan/inf). */
 static bool float_shape(const gm_inst *in, struct shape *s)
 {
     memset(s, 0, sizeof *s);
     int n = in->n, rows = in->x & 0xff, mid = (in->x >> 8) & 0xff, hi = (in->x >> 16) & 0xff;
     s->dst_n = n;
 #define SRC(reg, words) (s->src[s->n_src] = (reg), s->src_n[s->n_src++] = (words))
+#define DSRC(reg, words) (s->src_d[s->n_src] = true, SRC(reg, words))
     switch (in->op) {
+    /* 64-bit: n counts words; the result is doubles (D2F: floats from doubles) */
+    case GM_OP_DADD: case GM_OP_DSUB: case GM_OP_DMUL: case GM_OP_DDIV: case GM_OP_DMOD: case GM_OP_DREM:
+        s->dst_d = true;
+        DSRC(in->a, n);
+        DSRC(in->b, n);
+        return true;
+    case GM_OP_DNEG:
+        s->dst_d = true;
+        DSRC(in->a, n);
+        return true;
+    case GM_OP_D2F:
+        DSRC(in->a, 2 * n);
+        return true;
+    case GM_OP_DVEC_TIMES_SCALAR:
+        s->dst_d = true;
+        DSRC(in->a, n);
+        DSRC(in->b, 2);
+        return true;
+    case GM_OP_DDOT:
+        s->dst_d = true;
+        s->dst_n = 2;
+        DSRC(in->a, 2 * (int)in->x);
+        DSRC(in->b, 2 * (int)in->x);
+        return true;
+    case GM_OP_DMAT_TIMES_VEC:
+        s->dst_d = true;
+        s->dst_n = 2 * rows;
+        DSRC(in->a, 2 * rows * mid);
+        DSRC(in->b, 2 * mid);
+        return true;
+    case GM_OP_DVEC_TIMES_MAT:
+        s->dst_d = true;
+        s->dst_n = 2 * mid;
+        DSRC(in->a, 2 * rows);
+        DSRC(in->b, 2 * rows * mid);
+        return true;
+    case GM_OP_DMAT_TIMES_MAT:
+        s->dst_d = true;
+        s->dst_n = 2 * rows * hi;
+        DSRC(in->a, 2 * rows * mid);
+        DSRC(in->b, 2 * mid * hi);
+        return true;
+    case GM_OP_DOUTER:
+        s->dst_d = true;
+        s->dst_n = 2 * rows * mid;
+        DSRC(in->a, 2 * rows);
+        DSRC(in->b, 2 * mid);
+        return true;
+    case GM_OP_DEXT: {
+        unsigned e = in->x & 0xffff;
+        int m = (int)(in->x >> 16), ops = gm_glsl450_operand_count(e);
+        if (ext_int_result(e) || ops < 0 || e == GLSLstd450Ldexp)
+            return false;
+        if (m <= 0)
+            m = n;
+        s->dst_d = true;
+        if (ops > 0)
+            DSRC(in->a, m);
+        if (ops > 1)
+            DSRC(in->b, m);
+        if (ops > 2)
+            DSRC(in->c, e == GLSLstd450Refract ? 2 : m);
+        return true;
+    }
     case GM_OP_FADD: case GM_OP_FSUB: case GM_OP_FMUL: case GM_OP_FDIV: case GM_OP_FMOD: case GM_OP_FREM:
         SRC(in->a, n);
         SRC(in->b, n);
@@ -268,12 +368,31 @@ static bool float_shape(const gm_inst *in, struct shape *s)
         return false;
     }
 #undef SRC
+#undef DSRC
 }
 
 static const char *op_name(const gm_inst *in)
 {
     switch (in->op) {
-    case GM_OP_FADD: return "addition";
+    case GM_OP_FADD: case GM_OP_DADD: return "addition";
+    case GM_OP_DSUB: return "subtraction";
+    case GM_OP_DMUL: return "multiplication";
+    case GM_OP_DDIV: return "division";
+    case GM_OP_DMOD: return "mod()";
+    case GM_OP_DREM: return "remainder";
+    case GM_OP_DNEG: return "negation";
+    case GM_OP_D2F: return "double to float conversion";
+    case GM_OP_DVEC_TIMES_SCALAR: return "dvec * double";
+    case GM_OP_DDOT: return "dot()";
+    case GM_OP_DMAT_TIMES_VEC: return "dmat * dvec";
+    case GM_OP_DVEC_TIMES_MAT: return "dvec * dmat";
+    case GM_OP_DMAT_TIMES_MAT: return "dmat * dmat";
+    case GM_OP_DOUTER: return "outerProduct()";
+    case GM_OP_LALU: return "64-bit integer division";
+    case GM_OP_DEXT: {
+        const char *n = gm_glsl450_name(in->x & 0xffff);
+        return n ? n : "GLSL.std.450 function";
+    }
     case GM_OP_FSUB: return "subtraction";
     case GM_OP_FMUL: return "multiplication";
     case GM_OP_FDIV: case GM_OP_SDIV: case GM_OP_UDIV: return "division";
@@ -294,6 +413,7 @@ static const char *op_name(const gm_inst *in)
     case GM_OP_VEC_EXTRACT_DYN: case GM_OP_VEC_INSERT_DYN: return "vector component index";
     case GM_OP_BUF_LOAD: return "buffer load";
     case GM_OP_BUF_STORE: return "buffer store";
+    case GM_OP_TEX: return "texture fetch";
     case GM_OP_EXT: {
         const char *n = gm_glsl450_name(in->x & 0xffff);
         return n ? n : "GLSL.std.450 function";
@@ -307,11 +427,15 @@ static bool word_ok(const gm_program *p, uint32_t reg, int words)
     return words >= 0 && (uint64_t)reg + (uint64_t)words <= (uint64_t)p->nregs;
 }
 
-static bool bad_float(uint32_t bits, unsigned kind)
+static bool bad_value(double v, unsigned kind)
 {
-    float f;
-    memcpy(&f, &bits, 4);
-    return kind == DAP_EXC_NAN ? isnan(f) : isinf(f);
+    return kind == DAP_EXC_NAN ? isnan(v) : isinf(v);
+}
+
+/* Components of a value of `words` words. */
+static int comps(int words, bool dbl)
+{
+    return dbl ? words / 2 : words;
 }
 
 /* A float operand of lane l held a NaN (for nan) or a NaN or infinity (for inf). */
@@ -319,10 +443,10 @@ static bool operand_bad(const gm_warp *w, const struct shape *s, int l, unsigned
 {
     int lo = s->quad ? l & ~3 : l, hi = s->quad ? (l | 3) : l;
     for (int i = 0; i < s->n_src; i++)
-        for (int k = 0; k < s->src_n[i]; k++)
+        for (int k = 0; k < comps(s->src_n[i], s->src_d[i]); k++)
             for (int q = lo; q <= hi; q++) {
-                uint32_t v = w->R[s->src[i] + (uint32_t)k][q];
-                if (bad_float(v, DAP_EXC_NAN) || (kind == DAP_EXC_INF && bad_float(v, DAP_EXC_INF)))
+                double v = comp(w, s->src[i], s->src_d[i], k, q);
+                if (isnan(v) || (kind == DAP_EXC_INF && isinf(v)))
                     return true;
             }
     return false;
@@ -372,6 +496,17 @@ static const char *fmt_float(float f, char *buf, size_t size)
     return buf;
 }
 
+/* A value as GLSL users read it ("NaN", "inf", "-inf", %.17g for doubles' other values would be
+ * noise: %g as for floats). */
+static const char *fmt_double(double d, char *buf, size_t size)
+{
+    if (isnan(d))
+        snprintf(buf, size, "NaN");
+    else
+        snprintf(buf, size, "%g", d);
+    return buf;
+}
+
 static void where(const struct dap_observe_info *info, int lane, char *buf, size_t size)
 {
     buf[0] = 0;
@@ -402,17 +537,14 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
         if (!(bits & kind))
             continue;
         gm_mask did = 0;
-        int comp = -1;
+        int nd = comps(s.dst_n, s.dst_d);
         for (int l = 0; l < 32; l++) {
             if (!((m >> l) & 1))
                 continue;
-            for (int k = 0; k < s.dst_n; k++)
-                if (bad_float(w->R[in->d + (uint32_t)k][l], kind)) {
-                    if (!operand_bad(w, &s, l, kind)) {
+            for (int k = 0; k < nd; k++)
+                if (bad_value(comp(w, in->d, s.dst_d, k, l), kind)) {
+                    if (!operand_bad(w, &s, l, kind))
                         did |= 1u << l;
-                        if (comp < 0)
-                            comp = k;
-                    }
                     break;
                 }
         }
@@ -420,8 +552,8 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
             continue;
         int l0 = first_lane(did);
         int k0 = 0;
-        for (int k = 0; k < s.dst_n; k++)
-            if (bad_float(w->R[in->d + (uint32_t)k][l0], kind)) {
+        for (int k = 0; k < nd; k++)
+            if (bad_value(comp(w, in->d, s.dst_d, k, l0), kind)) {
                 k0 = k;
                 break;
             }
@@ -429,13 +561,13 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
         lane_list(did, lanes, sizeof lanes);
         where(info, l0, at, sizeof at);
         /* The first lane's operands of that component, when the instruction is per component. */
-        if (s.n_src > 0 && s.src_n[0] == s.dst_n && !s.quad) {
+        if (s.n_src > 0 && comps(s.src_n[0], s.src_d[0]) == nd && !s.quad) {
             size_t o = 0;
             for (int i = 0; i < s.n_src && o < sizeof ops; i++) {
-                int k = s.src_n[i] == s.dst_n ? k0 : 0;
+                int k = comps(s.src_n[i], s.src_d[i]) == nd ? k0 : 0;
                 char fb[32];
                 int r = snprintf(ops + o, sizeof ops - o, "%s%s", i ? ", " : "; operands ",
-                                 fmt_float(as_float(w->R[s.src[i] + (uint32_t)k][l0]), fb, sizeof fb));
+                                 fmt_double(comp(w, s.src[i], s.src_d[i], k, l0), fb, sizeof fb));
                 if (r < 0)
                     break;
                 o += (size_t)r;
@@ -451,7 +583,7 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
                  "%s produced by %s at line %d (pc %d) in %d lane%s: %s; lane %d%s: component %d = %s%s",
                  kind == DAP_EXC_NAN ? "NaN" : "infinity", op_name(in), prev->line, prev->pc,
                  __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at, k0,
-                 fmt_float(as_float(w->R[in->d + (uint32_t)k0][l0]), rb, sizeof rb), ops);
+                 fmt_double(comp(w, in->d, s.dst_d, k0, l0), rb, sizeof rb), ops);
         return true;
     }
     return false;
@@ -570,6 +702,80 @@ static bool check_before(const struct dap_observe_info *info, const gm_warp *w, 
         kind = DAP_EXC_BOUNDS;
         break;
     }
+    case GM_OP_TEX: {
+        /* a fetch from an incomplete texture: asked of the runner per unit the lanes use */
+        if (!(bits & DAP_EXC_TEXTURE) || !info->texture_incomplete || (uint64_t)in->x >= (uint64_t)p->tex_count)
+            return false;
+        const gm_tex_desc *t = &p->tex[in->x];
+        if ((t->kind != GM_TEX_SAMPLE && t->kind != GM_TEX_FETCH && t->kind != GM_TEX_GATHER) || !word_ok(p, (uint32_t)t->handle, 1))
+            return false;
+        gm_mask todo = m;
+        while (todo) {
+            int first = __builtin_ctz(todo);
+            uint32_t u = w->R[t->handle][first];
+            gm_mask same = 0;
+            for (int l = 0; l < 32; l++)
+                if (((todo >> l) & 1) && w->R[t->handle][l] == u)
+                    same |= 1u << l;
+            todo &= ~same;
+            uint32_t name = 0;
+            if (info->texture_incomplete(info->texture_ctx, u, t->dim, t->arrayed, t->ms, &name) != 1)
+                continue;
+            if (l0 < 0) {
+                l0 = first;
+                if (name)
+                    snprintf(what, sizeof what, "texture %u on unit %u is not complete (its sampler state needs "
+                             "levels or a base level it lacks): the fetch returns (0, 0, 0, 1)", name, u);
+                else
+                    snprintf(what, sizeof what, "unit %u has no texture of this target bound: the fetch returns "
+                             "(0, 0, 0, 1)", u);
+            }
+            did |= same;
+        }
+        kind = DAP_EXC_TEXTURE;
+        break;
+    }
+    case GM_OP_DDIV: case GM_OP_DMOD: case GM_OP_DREM:
+    case GM_OP_LALU: {
+        /* 64-bit: n words, 2 per component (LALU: the integer division ops; GM_I64_B32: b has
+         * one word per component) */
+        int op = in->op == GM_OP_LALU ? (int)(in->x & 0xffff) : in->op;
+        bool b32 = in->op == GM_OP_LALU && (in->x & GM_I64_B32);
+        if (in->op == GM_OP_LALU && op != GM_OP_SDIV && op != GM_OP_UDIV && op != GM_OP_SMOD && op != GM_OP_SREM &&
+            op != GM_OP_UMOD)
+            return false;
+        int nc = in->n / 2;
+        if (!(bits & DAP_EXC_DIV0) || !word_ok(p, in->b, b32 ? nc : in->n) || !word_ok(p, in->a, in->n))
+            return false;
+        bool fl = in->op != GM_OP_LALU;
+        int k0 = 0;
+        for (int l = 0; l < 32; l++)
+            for (int k = 0; ((m >> l) & 1) && k < nc; k++) {
+                uint64_t v = b32 ? w->R[in->b + (uint32_t)k][l]
+                                 : (uint64_t)w->R[in->b + 2 * (uint32_t)k][l] |
+                                   (uint64_t)w->R[in->b + 2 * (uint32_t)k + 1][l] << 32;
+                if (fl ? (v & 0x7fffffffffffffffull) == 0 : v == 0) {
+                    if (l0 < 0) {
+                        l0 = l;
+                        k0 = k;
+                    }
+                    did |= 1u << l;
+                    break;
+                }
+            }
+        if (!did)
+            return false;
+        kind = DAP_EXC_DIV0;
+        char nb[32];
+        if (fl)
+            snprintf(what, sizeof what, "component %d: %s / 0 (double)", k0,
+                     fmt_double(comp(w, in->a, true, k0, l0), nb, sizeof nb));
+        else
+            snprintf(what, sizeof what, "component %d: %lld / 0 (64-bit)", k0,
+                     (long long)((uint64_t)w->R[in->a + 2 * (uint32_t)k0][l0] |
+                                 (uint64_t)w->R[in->a + 2 * (uint32_t)k0 + 1][l0] << 32));
+        break;
+    }
     default:
         return false;
     }
@@ -579,13 +785,175 @@ static bool check_before(const struct dap_observe_info *info, const gm_warp *w, 
     lane_list(did, lanes, sizeof lanes);
     where(info, l0, at, sizeof at);
     hit->kind = kind;
-    hit->id = kind == DAP_EXC_DIV0 ? "divzero" : "bounds";
+    hit->id = kind == DAP_EXC_DIV0 ? "divzero" : kind == DAP_EXC_TEXTURE ? "texture" : "bounds";
     hit->at = *is;
     hit->lanes = did;
     hit->lane = l0;
     snprintf(hit->text, sizeof hit->text, "%s: %s at line %d (pc %d) in %d lane%s: %s; lane %d%s: %s",
-             kind == DAP_EXC_DIV0 ? "division by zero" : "out-of-bounds access", op_name(in), is->line, is->pc,
+             kind == DAP_EXC_DIV0 ? "division by zero" : kind == DAP_EXC_TEXTURE ? "incomplete texture"
+                                  : "out-of-bounds access", op_name(in), is->line, is->pc,
              __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at, what);
+    return true;
+}
+
+/* ---------------------------------------------------------------- uninitialized reads */
+
+static bool is_local(const gm_var *v)
+{
+    return v->space == GM_SPACE_REG && (v->info.klass == GM_VAR_LOCAL || v->info.klass == GM_VAR_GLOBAL);
+}
+
+/* Words of `words` at `reg` some lane of m holds undefined; the first such lane in *lane. */
+static gm_mask undef_in(const struct last_issue *e, uint32_t reg, int words, gm_mask m)
+{
+    gm_mask u = 0;
+    for (int k = 0; k < words; k++)
+        if (reg + (uint32_t)k < (uint32_t)e->nregs)
+            u |= e->undef[reg + (uint32_t)k] & m;
+    return u;
+}
+
+/* What the instruction about to run does with undefined values: moves (loads, stores, copies,
+ * dynamic indexing) carry them word by word; a computation that reads one is a use (the stop);
+ * anything else defines its result. */
+static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, const gm_issue *is,
+                         struct last_issue *e, struct dap_exc_hit *hit)
+{
+    const gm_program *p = w->p;
+    if (is->pc < 0 || is->pc >= p->code_count)
+        return false;
+    if (!e->undef) {
+        /* first instruction of the warp: every local's words are undefined on every lane */
+        e->nregs = p->nregs;
+        e->undef = calloc((size_t)p->nregs + 1, sizeof *e->undef);
+        e->origin = calloc((size_t)p->nregs + 1, sizeof *e->origin);
+        if (!e->undef || !e->origin) {
+            free(e->undef);
+            free(e->origin);
+            e->undef = NULL;
+            e->origin = NULL;
+            return false;
+        }
+        for (int i = 0; i < p->var_count; i++)
+            if (is_local(&p->vars[i]))
+                for (int k = 0; k < p->vars[i].ncomp && p->vars[i].addr + k < p->nregs; k++) {
+                    e->undef[p->vars[i].addr + k] = 0xffffffffu;
+                    e->origin[p->vars[i].addr + k] = i;
+                }
+    }
+    const gm_inst *in = &p->code[is->pc];
+    gm_mask m = is->active;
+    uint32_t nr = (uint32_t)e->nregs;
+#define SET(reg, lanes, val) do { if ((reg) < nr) e->undef[reg] = (e->undef[reg] & ~(lanes)) | ((val) & (lanes)); } while (0)
+#define ORIGIN(dst, src) do { if ((dst) < nr && (src) < nr && e->undef[src]) e->origin[dst] = e->origin[src]; } while (0)
+    switch (in->op) {
+    case GM_OP_COPY:
+    case GM_OP_STORE: {
+        gm_mask mm = in->op == GM_OP_STORE && (in->x & 1) ? m & ~w->helper : m;
+        uint32_t tmp[64];
+        int n = in->n < 64 ? in->n : 64;
+        for (int k = 0; k < n; k++)
+            tmp[k] = in->a + (uint32_t)k < nr ? e->undef[in->a + (uint32_t)k] : 0;
+        for (int k = 0; k < n; k++) {
+            ORIGIN(in->d + (uint32_t)k, in->a + (uint32_t)k);
+            SET(in->d + (uint32_t)k, mm, tmp[k]);
+        }
+        return false;
+    }
+    case GM_OP_COPY_LIST: {
+        const uint32_t *pairs = p->aux + in->x;
+        if ((uint64_t)in->x + 2u * in->n > (uint64_t)p->aux_count)
+            return false;
+        uint32_t tmp[128];
+        int n = in->n < 128 ? in->n : 128;
+        for (int k = 0; k < n; k++)
+            tmp[k] = pairs[2 * k + 1] < nr ? e->undef[pairs[2 * k + 1]] : 0;
+        for (int k = 0; k < n; k++) {
+            ORIGIN(pairs[2 * k], pairs[2 * k + 1]);
+            SET(pairs[2 * k], m, tmp[k]);
+        }
+        return false;
+    }
+    case GM_OP_REG_LOAD_DYN:
+    case GM_OP_REG_STORE_DYN:
+        for (int l = 0; l < 32; l++) {
+            if (!((m >> l) & 1) || (in->op == GM_OP_REG_STORE_DYN && (in->x & 1) && ((w->helper >> l) & 1)))
+                continue;
+            uint32_t base = in->a < nr ? w->R[in->a][l] : nr;
+            for (int k = 0; k < in->n; k++) {
+                uint32_t src = in->op == GM_OP_REG_LOAD_DYN ? base + (uint32_t)k : in->b + (uint32_t)k;
+                uint32_t dst = in->op == GM_OP_REG_LOAD_DYN ? in->d + (uint32_t)k : base + (uint32_t)k;
+                bool u = src < nr && ((e->undef[src] >> l) & 1);
+                if (u)
+                    ORIGIN(dst, src);
+                SET(dst, 1u << l, u ? 0xffffffffu : 0u);
+            }
+        }
+        return false;
+    default:
+        break;
+    }
+    /* a use: the operands a computation reads */
+    struct shape s;
+    uint32_t src[3];
+    int src_n[3], n_src = 0, dst_n = in->n;
+    if (float_shape(in, &s)) {
+        for (int i = 0; i < s.n_src; i++) {
+            src[n_src] = s.src[i];
+            src_n[n_src++] = s.src_n[i];
+        }
+        dst_n = s.dst_n;
+    } else if ((in->op >= GM_OP_IADD && in->op <= GM_OP_SNEG) || (in->op >= GM_OP_AND && in->op <= GM_OP_SHR_A) ||
+               (in->op >= GM_OP_LNOT && in->op <= GM_OP_FUGE)) {
+        bool unary = in->op == GM_OP_SNEG || in->op == GM_OP_NOT || in->op == GM_OP_LNOT;
+        src[n_src] = in->a;
+        src_n[n_src++] = in->n;
+        if (!unary) {
+            src[n_src] = in->b;
+            src_n[n_src++] = in->n;
+        }
+    } else if (in->op == GM_OP_BRANCH_COND) {
+        src[n_src] = in->a;
+        src_n[n_src++] = 1;
+        dst_n = 0;
+    }
+    gm_mask live = m & ~w->helper, did = 0;
+    int which = -1;
+    for (int i = 0; i < n_src; i++) {
+        gm_mask u = undef_in(e, src[i], src_n[i], live);
+        if (u && which < 0)
+            which = i;
+        did |= u;
+    }
+    /* the result is defined (for the lanes that ran it) */
+    if (in->op != GM_OP_BRANCH_COND && in->op != GM_OP_RETURN && in->op != GM_OP_BRANCH && in->op != GM_OP_SWITCH)
+        for (int k = 0; k < dst_n && k < 256; k++)
+            SET(in->d + (uint32_t)k, m, 0u);
+#undef SET
+#undef ORIGIN
+    if (!did)
+        return false;
+    int l0 = first_lane(did);
+    /* which variable the undefined words came from (followed through the moves) */
+    const gm_var *v = NULL;
+    for (int k = 0; k < src_n[which] && !v; k++) {
+        uint32_t r = src[which] + (uint32_t)k;
+        if (r < nr && ((e->undef[r] >> l0) & 1) && e->origin[r] >= 0 && e->origin[r] < p->var_count)
+            v = &p->vars[e->origin[r]];
+    }
+    char lanes[200], at[64];
+    lane_list(did, lanes, sizeof lanes);
+    where(info, l0, at, sizeof at);
+    hit->kind = DAP_EXC_UNINIT;
+    hit->id = "uninit";
+    hit->at = *is;
+    hit->lanes = did;
+    hit->lane = l0;
+    snprintf(hit->text, sizeof hit->text,
+             "uninitialized read: %s at line %d (pc %d) reads %s%s%s never written on the lane's path in %d lane%s: %s; "
+             "lane %d%s",
+             op_name(in), is->line, is->pc, v ? "variable '" : "a value of a variable", v && v->info.name ? v->info.name : "",
+             v ? "'" : "", __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at);
     return true;
 }
 
@@ -596,9 +964,7 @@ bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *in
         return false;
     if (info->draw != st->draw) {
         /* Warps never span draws: forget the previous draw's. */
-        if (st->tab)
-            memset(st->tab, 0, st->cap * sizeof *st->tab);
-        st->used = 0;
+        forget_warps(st);
         st->draw = info->draw;
     }
     struct last_issue *e = slot(st, info->stage, info->warp);
@@ -607,7 +973,9 @@ bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *in
         found = check_after(info, w, &e->is, st->bits, hit);
     if (e)
         e->is = *is;
-    if (!found && (st->bits & (DAP_EXC_DIV0 | DAP_EXC_BOUNDS)))
+    if (!found && (st->bits & (DAP_EXC_DIV0 | DAP_EXC_BOUNDS | DAP_EXC_TEXTURE)))
         found = check_before(info, w, is, st->bits, hit);
+    if (!found && (st->bits & DAP_EXC_UNINIT) && e)
+        found = check_uninit(info, w, is, e, hit);
     return found;
 }

@@ -12,8 +12,21 @@
  *    llvmpipe does), or a buffer load/store past the end of its bound buffer (reads 0 / dropped),
  *    or with no buffer bound; checked before it runs.
  *
- * Helper lanes (2x2 quad fillers) never count: their values are not the draw's. 64-bit (double,
- * int64) instructions are not checked. */
+ *  - "texture": a texture sample, fetch or gather through a unit whose texture is not complete by
+ *    GL's rules with the sampler state in use (a mipmapping minification filter without every
+ *    level, no base level) or that has no texture bound; the model returns (0, 0, 0, 1) there as
+ *    llvmpipe does. Checked before it runs (size and level queries are not fetches).
+ *
+ *  - "uninit": a value computed from a local (or global, non-uniform) variable that the lane never
+ *    wrote on its path: each lane's undefined words are followed through loads, stores, copies
+ *    and dynamic indexing (so `v.xy = a;` copying v's untouched zw along is no use), and the stop
+ *    is at the first arithmetic, comparison, integer or logic operation, or branch condition that
+ *    reads one. Function parameters and variables with initializers are written before use.
+ *
+ * Helper lanes (2x2 quad fillers) never count: their values are not the draw's. 64-bit
+ * instructions are checked too: double arithmetic, products, dot, GLSL.std.450 functions and the
+ * double-to-float conversion for nan/inf, double and 64-bit integer division and modulo for
+ * divzero. */
 #ifndef GLR_DAP_EXCEPTION_H
 #define GLR_DAP_EXCEPTION_H
 
@@ -28,6 +41,8 @@ enum {
     DAP_EXC_INF = 1u << 1,
     DAP_EXC_DIV0 = 1u << 2,
     DAP_EXC_BOUNDS = 1u << 3,
+    DAP_EXC_TEXTURE = 1u << 4,   /* a fetch from an incomplete texture (or none bound) */
+    DAP_EXC_UNINIT = 1u << 5,    /* a computation reads a local never written on the lane's path */
 };
 
 /* The capabilities' exceptionBreakpointFilters array. */
@@ -40,7 +55,7 @@ bool dap_exc_parse(const cJSON *args, unsigned *bits, cJSON *breakpoints, char *
 /* What a pass found. */
 struct dap_exc_hit {
     unsigned kind;          /* one DAP_EXC_* bit */
-    const char *id;         /* the filter id: "nan", "inf", "divzero", "bounds" */
+    const char *id;         /* the filter id: "nan", "inf", "divzero", "bounds", "texture" */
     gm_issue at;            /* the instruction that did it (pc, line, the lanes it ran with) */
     gm_mask lanes;          /* the lanes that did it */
     int lane;               /* the first of them (the stop's focused lane) */

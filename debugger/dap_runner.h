@@ -38,6 +38,11 @@ struct dap_observe_info {
      * timing model keeps many in flight), at most max; returns the count. */
     int (*resident)(void *resident_ctx, struct dap_resident_warp *out, int max);
     void *resident_ctx;
+    /* Optional, valid during the observer call: whether a fetch through texture unit `unit` finds
+     * a complete texture now: 1 incomplete (*name its texture, 0 none bound), 0 complete, -1
+     * unknown (gmf_unit_incomplete). */
+    int (*texture_incomplete)(void *ctx, unsigned unit, int dim, int arrayed, int ms, uint32_t *name);
+    void *texture_ctx;
     /* The API state at the draw as JSON (sm_query_json), malloc'd; may be NULL. */
     char *(*state_json)(void *state_ctx);
     void *state_ctx;

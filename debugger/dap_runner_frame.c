@@ -83,6 +83,7 @@ struct model {
     uint64_t last_record;        /* records after it are not fed (UINT64_MAX: all) */
     uint32_t groups[3];          /* the current direct dispatch's workgroup counts (0: unknown) */
     int meta_idx;                /* cache of the last meta lookup: index into progs */
+    int ff_cache_n, ff_cache_stage, ff_cache_id;   /* the last fixed-function source looked up */
     uint64_t meta_draw;
     uint32_t meta_prog;
     int result;
@@ -256,6 +257,8 @@ static bool park(struct model *m, enum model_state state, enum model_cmd go)
  * have begun: a launched warp that has issued nothing yet holds no state of its own (its
  * variables are all unset), so it is not a thread of the GPU context (and a pause at the frame's
  * first instruction keeps one thread). */
+static int ff_shader(struct model *m, const char *file, int stage);
+
 static int resident_warps(void *ctx, struct dap_resident_warp *out, int max)
 {
     struct model *m = ctx;
@@ -265,6 +268,24 @@ static int resident_warps(void *ctx, struct dap_resident_warp *out, int max)
     for (int i = 0; i < n && k < max; i++) {
         if (!gm_warp_issued(rw[i].w))
             continue;
+        const gm_program *wp = gm_warp_program(rw[i].w);
+        int ffs = wp && gm_program_pc_count(wp) > 0 ? ff_shader(m, gm_program_pc_file(wp, 0), rw[i].stage) : 0;
+        if (ffs) {
+            struct dap_resident_warp *o = &out[k++];
+            o->info = (struct dap_observe_info){
+                .draw = (int)rw[i].draw, .event = m->cur_record, .stage = rw[i].stage, .program = rw[i].program,
+                .shader = ffs, .prog = wp, .warp = rw[i].warp, .lane_x = rw[i].lane_x, .lane_y = rw[i].lane_y,
+            };
+            o->w = rw[i].w;
+            gm_mask act = gm_warp_active_mask(rw[i].w);
+            int first = 0;
+            while (first < 31 && !((act >> first) & 1))
+                first++;
+            o->issue = (gm_issue){ .warp_id = (int)rw[i].warp, .pc = gm_warp_pc(rw[i].w),
+                                   .line = gm_warp_lane_line(rw[i].w, first), .active = act,
+                                   .call_depth = gm_warp_call_depth(rw[i].w) - 1 };
+            continue;
+        }
         int mi = meta_index(m, m->cur_ctx, rw[i].program);
         if (mi < 0)
             continue;
@@ -292,6 +313,56 @@ static int resident_warps(void *ctx, struct dap_resident_warp *out, int max)
     return k;
 }
 
+static int texture_incomplete(void *ctx, unsigned unit, int dim, int arrayed, int ms, uint32_t *name)
+{
+    struct model *m = ctx;
+    return gmf_unit_incomplete(m->r, unit, dim, arrayed, ms, name);
+}
+
+/* The engine's observer, parking the model thread while a stop is suspended. */
+static int observe_call(struct model *m, const struct dap_observe_info *info, gm_warp *w, const gm_issue *is)
+{
+    int ret = m->fn(m->fn_ctx, info, w, is);
+    while (ret == DAP_OBSERVE_SUSPEND) {
+        prof(m, "stop: suspended");
+        /* The parked warp: evaluate samples its texture units (dap_eval's texture functions). */
+        m->parked_w = w;
+        m->parked_draw = info->draw;
+        m->parked_stage = info->stage;
+        bool go = park(m, MS_SUSPENDED, MC_RESUME);
+        m->parked_w = NULL;
+        if (!go)
+            return 1;
+        m->t0 = now_s();
+        prof(m, "resumed");
+        /* Resumed: the engine may stop again at another lane of this very instruction. */
+        ret = m->fn(m->fn_ctx, info, w, is);
+    }
+    return ret == DAP_OBSERVE_END ? 1 : 0;
+}
+
+/* A warp of a generated fixed-function stage (gmf_ffunc.c names its source "fixed-function vs #N"):
+ * the capture lists that source (dap_ff_sources.c) under the same text; the warp's own program
+ * gives the variables. The shader id, or 0 when the warp runs no generated stage. */
+static int ff_shader(struct model *m, const char *file, int stage)
+{
+    int n;
+    char kind[3];
+    if (!file || sscanf(file, "fixed-function %2s #%d", kind, &n) != 2 ||
+        (stage != GM_STAGE_VERTEX && stage != GM_STAGE_FRAGMENT))
+        return 0;
+    if (m->ff_cache_n == n && m->ff_cache_stage == stage)
+        return m->ff_cache_id;
+    gmf_ff_source src;
+    int st = stage == GM_STAGE_FRAGMENT;
+    if (!gmf_ff_source_get(m->r, n, &src) || !src.text[st])
+        return 0;
+    m->ff_cache_n = n;
+    m->ff_cache_stage = stage;
+    m->ff_cache_id = dap_capture_find_shader(m->f->cap, stage, src.text[st]);
+    return m->ff_cache_id;
+}
+
 static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
 {
     struct model *m = ctx;
@@ -307,6 +378,23 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
         prof(m, "spare adopted by a pass");
         if (m->cur_record > m->last_record)
             return 1;   /* this pass cannot reach this draw's shaders: it ends here */
+    }
+    if (gi->file && !strncmp(gi->file, "fixed-function ", 15)) {
+        int sh = ff_shader(m, gi->file, gi->stage);
+        if (!sh)
+            return 0;
+        m->meta_idx = -1;   /* the next GLSL warp looks its program up again */
+        struct dap_observe_info info = {
+            .draw = (int)gi->draw, .event = m->cur_record, .stage = gi->stage, .program = gi->program,
+            .shader = sh, .prog = gm_warp_program(w), .warp = gi->warp,
+            .lane_x = gi->lane_x, .lane_y = gi->lane_y,
+            .state_json = state_json, .state_ctx = m,
+            .resident = m->timing ? resident_warps : NULL, .resident_ctx = m,
+            .texture_incomplete = texture_incomplete, .texture_ctx = m,
+        };
+        gm_issue is = { .warp_id = (int)gi->warp, .pc = gi->pc, .line = gi->line, .active = gi->active,
+                        .call_depth = gi->call_depth };
+        return observe_call(m, &info, w, &is);
     }
     /* One lookup per draw and program, not per instruction. */
     if (m->meta_idx < 0 || m->meta_draw != gi->draw || m->meta_prog != gi->program) {
@@ -327,27 +415,13 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
         .fs = gi->stage == GM_STAGE_FRAGMENT ? gi->fs : NULL,
         .state_json = state_json, .state_ctx = m,
         .resident = m->timing ? resident_warps : NULL, .resident_ctx = m,
+        .texture_incomplete = texture_incomplete, .texture_ctx = m,
     };
     if (gi->stage == GM_STAGE_COMPUTE)
         memcpy(info.groups, m->groups, sizeof info.groups);
     gm_issue is = { .warp_id = (int)gi->warp, .pc = gi->pc, .line = gi->line, .active = gi->active,
                     .call_depth = gi->call_depth };
-    int ret = m->fn(m->fn_ctx, &info, w, &is);
-    while (ret == DAP_OBSERVE_SUSPEND) {
-        prof(m, "stop: suspended");
-        m->parked_w = w;
-        m->parked_draw = info.draw;
-        m->parked_stage = info.stage;
-        bool go = park(m, MS_SUSPENDED, MC_RESUME);
-        m->parked_w = NULL;
-        if (!go)
-            return 1;
-        m->t0 = now_s();
-        prof(m, "resumed");
-        /* Resumed: the engine may stop again at another lane of this very instruction. */
-        ret = m->fn(m->fn_ctx, &info, w, &is);
-    }
-    return ret == DAP_OBSERVE_END ? 1 : 0;
+    return observe_call(m, &info, w, &is);
 }
 
 /* One run of the frame on the model thread. */
@@ -362,6 +436,7 @@ static int frame_body(struct model *m, char *err, size_t err_size)
         return DAP_RUN_ERROR;
     m->abandoned = false;
     m->meta_idx = -1;
+    m->ff_cache_n = -1;
     gmf_set_observer(m->r, trampoline, m);
     gmf_set_abort(m->r, f->self->abort_flag);
     struct glr_stream s;

@@ -80,6 +80,7 @@ static const char *frag_outcome(const struct frag *f, char *buf, size_t n)
 cJSON *pxh_frag_json(const struct frag *f, const char **outcome, char *why, size_t why_n)
 {
     cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "draw", (double)f->draw);
     cJSON_AddNumberToObject(o, "primitive", f->in.primitive_id);
     cJSON_AddBoolToObject(o, "front_facing", f->in.front);
     if (f->in.sample_pass >= 0)
@@ -87,6 +88,18 @@ cJSON *pxh_frag_json(const struct frag *f, const char **outcome, char *why, size
     cJSON_AddNumberToObject(o, "coverage", f->in.coverage);
     cJSON_AddItemToObject(o, "frag_coord", pxh_floats(f->in.frag_coord, 4));
     cJSON_AddBoolToObject(o, "early_tests", f->in.early);
+    if (f->in.prim.n > 0 && f->in.prim.n <= 3) {
+        /* the primitive's vertices as the rasterizer took them: debug this vertex starts from them */
+        cJSON *vs = cJSON_AddArrayToObject(o, "vertices");
+        for (int i = 0; i < f->in.prim.n; i++) {
+            cJSON *v = cJSON_CreateObject();
+            cJSON_AddNumberToObject(v, "vertex_id", f->in.prim.vertex_id[i]);
+            cJSON_AddItemToObject(v, "position", pxh_floats(f->in.prim.clip[i], 4));
+            cJSON_AddItemToArray(vs, v);
+        }
+        cJSON_AddNumberToObject(o, "provoking", f->in.prim.provoking);
+        cJSON_AddNumberToObject(o, "instance", f->in.prim.instance_id);
+    }
     if (f->shaded) {
         cJSON *sh = cJSON_AddObjectToObject(o, "shader");
         cJSON_AddBoolToObject(sh, "discarded", f->sh.discarded);

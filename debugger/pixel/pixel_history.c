@@ -63,6 +63,9 @@ static void on_watch(void *user, const gm_watch_rec *rec)
         struct frag *f = &e->frags[e->n_frags++];
         memset(f, 0, sizeof *f);
         f->in = *rec;
+        gmf_totals t;
+        gmf_get_totals(e->m, &t);
+        f->draw = (int64_t)t.draws - 1;   /* the draw running now (draws inside a list count) */
         return;
     }
     if (e->n_frags == 0 || e->more_frags)
@@ -252,9 +255,12 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             goto out;
         }
         e->watch.clip = e->clip && bound && e->t.fbo == 0;
-        bool may_write = bound && (wk || (c.cmd < GLR_CMD_COUNT && (starts(glr_cmds[c.cmd].name, "glDraw") ||
-                                                                     starts(glr_cmds[c.cmd].name, "glMultiDraw") ||
-                                                                     starts(glr_cmds[c.cmd].name, "glClear"))));
+        /* glEnd, glRect* and display list calls draw too (the model runs them as draws) */
+        bool may_write = bound && (wk || glrh_cmd_is_draw(c.cmd) || c.cmd == GLR_CMD_glCallList ||
+                                   c.cmd == GLR_CMD_glCallLists ||
+                                   (c.cmd < GLR_CMD_COUNT && (starts(glr_cmds[c.cmd].name, "glDraw") ||
+                                                              starts(glr_cmds[c.cmd].name, "glMultiDraw") ||
+                                                              starts(glr_cmds[c.cmd].name, "glClear"))));
         cJSON *ev = NULL;
         gmf_pixel before = last;
         if (may_write && e->t.fbo) {

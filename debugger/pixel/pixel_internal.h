@@ -20,6 +20,7 @@ struct glrh_capture;
 
 struct frag {
     gm_watch_rec in;            /* FRAGMENT */
+    int64_t draw;               /* the draw that made it (a list call's event runs several) */
     bool shaded;
     gm_watch_rec sh;            /* SHADED */
     gm_watch_rec ds[MAX_SAMPLE_RECS];

@@ -22,7 +22,29 @@ typedef struct ff_entry {
 struct gmf_ff_cache {
     ff_entry *e;
     int n, cap;
+    int *of_draw;                          /* entry per draw index (-1: none), for debuggers */
+    uint64_t n_draws;
 };
+
+/* Remembers which entry draw `draw` ran (gmf_ff_of_draw). */
+static void note_draw(struct gmf_ff_cache *fc, uint64_t draw, int entry)
+{
+    if (draw >= (1u << 26))
+        return;
+    if (draw >= fc->n_draws) {
+        uint64_t n = fc->n_draws ? fc->n_draws : 64;
+        while (n <= draw)
+            n *= 2;
+        int *nd = realloc(fc->of_draw, (size_t)n * sizeof *nd);
+        if (!nd)
+            return;
+        for (uint64_t i = fc->n_draws; i < n; i++)
+            nd[i] = -1;
+        fc->of_draw = nd;
+        fc->n_draws = n;
+    }
+    fc->of_draw[draw] = entry;
+}
 
 static bool on(const struct sm_context *c, uint32_t cap, uint32_t index)
 {
@@ -290,6 +312,7 @@ void gmf_ff_free(gmf_runner *r)
     for (int i = 0; i < fc->n; i++)
         entry_free(&fc->e[i]);
     free(fc->e);
+    free(fc->of_draw);
     free(fc);
     r->ffc = NULL;
 }
@@ -409,8 +432,10 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
     for (int i = 0; i < fc->n; i++) {
         ff_entry *e = &fc->e[i];
         if (e->share == share && e->program == pname && e->link_count == plink &&
-            !memcmp(&e->key, &key, sizeof key))
+            !memcmp(&e->key, &key, sizeof key)) {
+            note_draw(fc, ev->draw, i);
             return e->p;
+        }
     }
     if (fc->n == fc->cap) {
         int cap = fc->cap ? 2 * fc->cap : 8;
@@ -431,6 +456,7 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
         entry_free(e);
         return NULL;
     }
+    note_draw(fc, ev->draw, fc->n);
     fc->n++;
     return e->p;
 }
@@ -516,4 +542,32 @@ void gmf_ff_alpha_test(const gmf_draw_ctx *d, gm_pipe_fs_warp *fw)
         if (!compare(d->alpha_func, a, ref))
             fw->discard |= 1u << l;
     }
+}
+
+/* ------------------------------------------------------------------ for debuggers */
+
+void gmf_set_programs_only(gmf_runner *r, bool on)
+{
+    r->programs_only = on;
+}
+
+bool gmf_ff_source_get(const gmf_runner *r, int i, gmf_ff_source *out)
+{
+    const struct gmf_ff_cache *fc = r->ffc;
+    if (!fc || i < 0 || i >= fc->n)
+        return false;
+    const ff_entry *e = &fc->e[i];
+    for (int s = 0; s < 2; s++) {
+        out->name[s] = e->src[s] ? e->name[s] : NULL;
+        out->text[s] = e->src[s];
+    }
+    out->program = e->program;
+    out->share = e->share;
+    return true;
+}
+
+int gmf_ff_of_draw(const gmf_runner *r, uint64_t draw)
+{
+    const struct gmf_ff_cache *fc = r->ffc;
+    return fc && draw < fc->n_draws ? fc->of_draw[draw] : -1;
 }

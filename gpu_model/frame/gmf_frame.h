@@ -294,6 +294,31 @@ const struct sm_state *gmf_state(const gmf_runner *r);
 const struct sm_program *gmf_arb_program(const gmf_runner *r, uint32_t name);
 const char *gmf_arb_program_text(const gmf_runner *r, uint32_t name, int stage);
 
+/* ---- fixed-function stages (debuggers; gmf_ffunc.c) ----
+ * Draws without a GLSL stage run GLSL the runner generates per state combination, one entry per
+ * combination (and GLSL program of mixed draws), numbered from 0 in the order the frame first
+ * needs them; a warp of one has gmf_issue.file "fixed-function vs #N" / "fixed-function fs #N". */
+typedef struct gmf_ff_source {
+    const char *name[2];    /* vertex, fragment: the source name (NULL: the GLSL program's stage) */
+    const char *text[2];    /* the generated GLSL (NULL likewise) */
+    uint32_t program;       /* the GLSL program of a mixed draw (0: none) */
+    uint32_t share;         /* its share group */
+} gmf_ff_source;
+/* Entry i (valid while the runner lives); false past the last. */
+bool gmf_ff_source_get(const gmf_runner *r, int i, gmf_ff_source *out);
+/* The entry draw `draw` (gmf_event.draw) ran, or -1 (a GLSL or ARB program, or not run yet). */
+int gmf_ff_of_draw(const gmf_runner *r, uint64_t draw);
+/* Draws choose and compile their program (generated stages included) and draw nothing: a quick
+ * run that lists the fixed-function sources of a frame. Off by default. */
+void gmf_set_programs_only(gmf_runner *r, bool on);
+
+/* During an observer call: whether a texture fetch through texture unit `unit` (the sampler's
+ * value) of dimension `dim` (gm_tex_dim) would find a complete texture (GL's completeness rules
+ * with the bound sampler state; the model, like llvmpipe, returns (0, 0, 0, 1) otherwise):
+ * 1 incomplete (*name: the texture, 0 when none is bound), 0 complete, -1 unknown (no draw,
+ * buffer textures). (gmf_shade.c) */
+int gmf_unit_incomplete(gmf_runner *r, unsigned unit, int dim, int arrayed, int multisampled, uint32_t *name);
+
 /* ---- resident warps (debuggers; gmf_resident.c) ----
  * With the timing model many warps are in flight; during an observer call, the warps resident
  * on the model's SMs (launched, not retired), in SM and slot order. Each entry names the warp as

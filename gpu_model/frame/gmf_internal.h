@@ -302,6 +302,7 @@ struct gmf_runner {
     gm_pipe_context pipe;
     struct gmf_queries *queries;
     struct gmf_ppo_cache *ppc;     /* program pipeline objects (gmf_pipeline.c) */
+    bool programs_only;            /* gmf_set_programs_only: draws compile their program, draw nothing */
     struct gmf_ff_cache *ffc;      /* generated fixed-function programs (gmf_ffunc.c) */   /* query objects, conditional rendering (gmf_queries.c) */
     struct gmf_xfb *xfb;           /* transform feedback write positions (gmf_xfb.c) */
     struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */

@@ -392,6 +392,8 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         ev->failed = true;
         return;
     }
+    if (r->programs_only)
+        return;   /* gmf_set_programs_only: the program is chosen and compiled, nothing is drawn */
     gm_surface views[GM_PIPE_MAX_RT + 2];
     if (!gmf_build_framebuffer(r, c, &r->pipe.fb, views, ev)) {
         ev->failed = true;

@@ -435,6 +435,29 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
     gm_tex_sample_fn(&d->units, req, out);
 }
 
+/* For debuggers (gmf_frame.h): whether a fetch through `unit` would find a complete texture, as
+ * sample() decides it. */
+int gmf_unit_incomplete(gmf_runner *r, unsigned unit, int dim, int arrayed, int multisampled, uint32_t *name)
+{
+    gmf_draw_ctx *d = r->cur_draw;
+    *name = 0;
+    gm_sample_request req = { .unit = unit, .dim = (gm_tex_dim)dim, .arrayed = arrayed, .multisampled = multisampled };
+    int ti = target_index(&req);
+    if (!d || ti < 0 || unit >= SM_MAX_TEXTURE_UNITS || dim == GM_DIM_BUFFER)
+        return -1;
+    *name = d->st->unit[unit].bound[ti];
+    gmf_texture *t = *name ? gmf_tex_sync(d->r, d->c, *name, d->ev) : NULL;
+    if (!t)
+        return 1;
+    const struct sm_texture *st = sm_get_texture(d->c, *name);
+    const struct sm_sampler *ss = d->st->unit[unit].sampler ? sm_get_sampler(d->c, d->st->unit[unit].sampler) : NULL;
+    if (!st)
+        return -1;
+    gm_tex_sampler smp;
+    gmf_tex_sampler_from_sm(ss ? &ss->params : &st->params, &smp);
+    return !gmf_tex_complete(t, &smp);
+}
+
 static void *buffer(void *ctx, gm_buffer_kind kind, unsigned binding, size_t *size, int stage)
 {
     gmf_draw_ctx *d = ctx;

@@ -325,6 +325,27 @@ static void clip_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
     }
 }
 
+/* Pixel history: the primitive about to be rasterized (gm_watch_prim), from its shaded vertices. */
+static void note_prim(gm_draw_ctx *dc, const gm_pvert *a, const gm_pvert *b, const gm_pvert *c, int n, int provoking)
+{
+    if (!dc->ctx->watch || !dc->pv_vid)
+        return;
+    const gm_pvert *v[3] = { a, b, c };
+    gm_watch_prim *p = &dc->prim;
+    p->n = n;
+    p->provoking = provoking;
+    p->instance_id = dc->instance;
+    for (int i = 0; i < n; i++) {
+        ptrdiff_t k = v[i] - dc->pv_base;
+        if (k < 0 || k >= dc->pv_n) {
+            p->n = 0;   /* not one of the draw's shaded vertices */
+            return;
+        }
+        p->vertex_id[i] = dc->pv_vid[k];
+        memcpy(p->clip[i], v[i]->v->pos, sizeof p->clip[i]);
+    }
+}
+
 /* `edges`: edge flags of the decomposition (bit 0: v0-v1, 1: v1-v2, 2: v2-v0) and
  * GM_TRI_RESET_STIPPLE where the triangle starts a primitive. */
 static void emit_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
@@ -332,6 +353,7 @@ static void emit_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v
 {
     const gm_pipe_state *st = &dc->ctx->state;
     dc->ctx->stats.primitives_in++;
+    note_prim(dc, v0, v1, v2, 3, st->flatshade_first ? 0 : 2);
     uint32_t any = (v0->clipmask | v1->clipmask | v2->clipmask) & ~CULL_BITS;
     uint32_t all = v0->clipmask & v1->clipmask & v2->clipmask;
     if (!st->rasterizer_discard && all == 0) {
@@ -385,6 +407,7 @@ static void clip_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, u
 static void emit_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, bool reset)
 {
     dc->ctx->stats.primitives_in++;
+    note_prim(dc, v0, v1, NULL, 2, dc->ctx->state.flatshade_first ? 0 : 1);
     /* the reset travels with the line: lost when clipping drops it */
     dc->stipple_reset = reset;
     uint32_t any = (v0->clipmask | v1->clipmask) & ~CULL_BITS;
@@ -399,6 +422,7 @@ static void emit_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1, b
 static void emit_point(gm_draw_ctx *dc, const gm_pvert *v0)
 {
     dc->ctx->stats.primitives_in++;
+    note_prim(dc, v0, NULL, NULL, 1, 0);
     /* points are culled when their centre is outside any clip plane (llvmpipe) */
     if (!dc->ctx->state.rasterizer_discard && v0->clipmask == 0) {
         dc->stipple_counter = 0.0f;   /* the stipple stage resets on points */
@@ -592,6 +616,7 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     int *slot = malloc(sizeof(int) * (size_t)n);
     gm_pipe_vertex *shaded = malloc(sizeof(gm_pipe_vertex) * (size_t)n);
     gm_pvert *pverts = malloc(sizeof(gm_pvert) * (size_t)n);
+    int32_t *slot_vid = malloc(sizeof(int32_t) * (size_t)n);   /* gl_VertexID of each shaded slot */
     const gm_pvert **seq = malloc(sizeof(gm_pvert *) * (size_t)n);
     vmap m = {0};
     m.cap = 64;
@@ -600,7 +625,7 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     m.val = malloc(sizeof(int32_t) * (size_t)m.cap);
     int rc = 0;
     int vs_pending = 0;   /* vertex warps queued by the VS callback, not completed yet */
-    if (warp_ok != 0 || !ids || !restart || !slot || !shaded || !pverts || !seq || !m.key || !m.val) {
+    if (warp_ok != 0 || !ids || !restart || !slot || !shaded || !pverts || !slot_vid || !seq || !m.key || !m.val) {
         rc = fail(ctx, "out of memory");
         goto done;
     }
@@ -632,6 +657,7 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
                 slot[i] = vmap_find_or_add(&m, ids[i], nunique, &added);
                 if (added) {
                     if (batch_n == 0) batch_first = nunique;
+                    slot_vid[nunique] = ids[i];
                     batch_ids[batch_n++] = ids[i];
                     nunique++;
                     flush = batch_n == GM_PIPE_WARP_LANES;
@@ -680,6 +706,10 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
                               gm_pipe_viewport_fused != 0 && !ctx->info.viewport_unfused);
         }
         dc.primitive_id = 0;
+        dc.pv_base = pverts;
+        dc.pv_vid = slot_vid;
+        dc.pv_n = nunique;
+        dc.instance = inst;
         int start = 0;
         for (int i = 0; i <= n; i++) {
             if (i == n || restart[i]) {
@@ -702,7 +732,7 @@ done:
     while (vs_pending > 0 && vs_complete(ctx) == 0)
         vs_pending--;
     gm_pipe_fs_queue_free(&dc);
-    free(ids); free(restart); free(slot); free(shaded); free(pverts);
+    free(ids); free(restart); free(slot); free(shaded); free(pverts); free(slot_vid);
     free(seq); free(m.key); free(m.val);
     return rc;
 }

@@ -87,7 +87,8 @@ static inline int gm_watch_lane(const gm_pipe_context *ctx, const gm_pipe_fs_war
     return ctx->watch ? gm_watch_lane_slow(ctx, w, mask) : -1;
 }
 void gm_watch_fragment(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int l, bool early,
-                       int sample);
+                       int sample,
+                       const gm_watch_prim *prim);
 void gm_watch_shaded(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int l,
                      uint32_t coverage_after, float depth);
 void gm_watch_ds_before(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int l, int smp,

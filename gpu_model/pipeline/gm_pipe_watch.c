@@ -23,7 +23,7 @@ static void emit(const gm_pipe_context *ctx, gm_watch_rec *r)
 }
 
 void gm_watch_fragment(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int l, bool early,
-                       int sample)
+                       int sample, const gm_watch_prim *prim)
 {
     gm_watch_rec r;
     memset(&r, 0, sizeof r);
@@ -36,6 +36,8 @@ void gm_watch_fragment(const gm_pipe_context *ctx, const gm_pipe_fs_warp *w, int
     for (int c = 0; c < 4; c++)
         r.frag_coord[c] = w->frag_coord[c][l];
     r.early = early;
+    if (prim)
+        r.prim = *prim;
     emit(ctx, &r);
 }
 

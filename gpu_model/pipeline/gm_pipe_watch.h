@@ -19,6 +19,16 @@ typedef enum gm_watch_kind {
     GM_WATCH_COLOR,         /* one sample's colour write to one render target */
 } gm_watch_kind;
 
+/* The primitive a fragment came from, as the vertex stage fed it to the rasterizer (before
+ * clipping). Debuggers go from a pixel to the vertex-shader invocations behind it with it. */
+typedef struct gm_watch_prim {
+    int n;                      /* vertices: 1 point, 2 line, 3 triangle; 0 unknown */
+    int provoking;              /* index in vertex_id[] of the provoking vertex */
+    int32_t instance_id;        /* gl_InstanceID */
+    int32_t vertex_id[3];       /* gl_VertexID of each, in the order the rasterizer took them */
+    float clip[3][4];           /* their gl_Position (clip space), as the rasterizer took it */
+} gm_watch_prim;
+
 typedef struct gm_watch_rec {
     gm_watch_kind kind;
     int lane;                   /* lane of the warp */
@@ -29,6 +39,8 @@ typedef struct gm_watch_rec {
     uint32_t coverage;          /* samples covered (bit 0 without multisampling) */
     float frag_coord[4];
     bool early;                 /* depth/stencil are tested before the shader */
+    gm_watch_prim prim;         /* its primitive's vertices (geometry/tessellation output:
+                                   the vertices of the stage before rasterization, in its ids) */
     /* SHADED */
     bool discarded;
     uint32_t coverage_after;    /* samples alive after discard, gl_SampleMask, alpha-to-coverage */

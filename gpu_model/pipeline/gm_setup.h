@@ -58,6 +58,13 @@ typedef struct gm_draw_ctx {
      * when the first filled triangle reaches it; the rest of the draw (lines and points of
      * polygon mode included) is shaded with it */
     bool pstipple_on;
+    /* pixel history (ctx->watch set): the primitive being rasterized, from the shaded vertices
+     * (pv_base[k] has gl_VertexID pv_vid[k]) */
+    gm_watch_prim prim;
+    const gm_pvert *pv_base;
+    const int32_t *pv_vid;
+    int pv_n;
+    int32_t instance;
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster

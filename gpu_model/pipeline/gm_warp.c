@@ -359,7 +359,7 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
             cur->smask[l] = (live >> l) & 1u ? w->sample_mask_in[l] : 0u;
     int wl = gm_watch_lane(ctx, w, live);
     if (wl >= 0)
-        gm_watch_fragment(ctx, w, wl, early, sample);
+        gm_watch_fragment(ctx, w, wl, early, sample, &dc->prim);
     if (early) {
         live = ms ? gm_fragops_depth_stencil_ms(ctx, w, live, cur->smask, cur->zs, pr->front)
                   : gm_fragops_depth_stencil(ctx, w, live, z, pr->front);

@@ -23,7 +23,8 @@
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
               "[--draw K] [--pixel X,Y] [--no-timing] [--timeout S] [--json] | F.glcap --pixel X,Y[,EVENT] " \
-              "[--fragment N] [--target T] [--timeout S] [--json] | F.glcap --break FS_LINE --heatmap EXPR --out MAP.png " \
+              "[--fragment N] [--target T] [--stage vertex [--corner K]] [--timeout S] [--json] | " \
+              "F.glcap --vertex DRAW,INDEX[,INSTANCE] [--timeout S] [--json] | F.glcap --break FS_LINE --heatmap EXPR --out MAP.png " \
               "[--component K] [--draw K] [--min X] [--max X] [--json]"
 
 struct opts {
@@ -31,6 +32,10 @@ struct opts {
     uint64_t hit;
     int draw, px, py, fragment;
     long long pevent;
+    /* debug this vertex: --vertex DRAW,INDEX[,INSTANCE], or --pixel with --stage vertex */
+    long long vdraw, vindex, vinstance;
+    bool stage_vertex;
+    int corner;
     bool json, no_timing;
     double timeout;
     struct cli_heatmap_opts heat;   /* --heatmap (cli_debug_heatmap.c) */
@@ -54,6 +59,12 @@ static void help(void)
            "  --fragment N          with that: the N-th fragment of the event at the pixel (default: the\n"
            "                        last one written)\n"
            "  --target T            with that: the image (back, fboN, fboN/colorK; default back)\n"
+           "  --stage vertex        with that: debug the vertex instead, stop at the first line of the\n"
+           "                        vertex shader invocation of the fragment's primitive's provoking vertex\n"
+           "  --corner K            with that: the K-th vertex (0-2) of the primitive instead\n"
+           "  --vertex DRAW,INDEX[,INSTANCE]  without --break: debug this vertex, stop at the first line of\n"
+           "                        the vertex shader invocation of draw DRAW with gl_VertexID INDEX (the\n"
+           "                        index value plus base vertex) and gl_InstanceID INSTANCE (default 0)\n"
            "  --no-timing           run each warp to its end instead of the timing model's interleaved\n"
            "                        order (faster for hits deep in a frame; hit N is then another lane)\n"
            "  --timeout S           stop the run after S seconds (also the first Ctrl-C): exit 1\n"
@@ -86,6 +97,8 @@ static void list_shaders(const struct dap_capture *c)
         printf("%3d  %-24s %s of program %u, %d lines%s\n", s->id, s->name, dap_stage_short(s->stage), s->program,
                s->line_count, s->compile_error ? " (the model cannot compile it)" : "");
     }
+    if (c->ff_error)
+        printf("the fixed-function sources of the frame's draws are not listed: %s\n", c->ff_error);
 }
 
 /* Binds the breakpoint; returns the number of locations (0 after printing why). */
@@ -289,7 +302,7 @@ static void engine_log(void *user, const char *text)
 
 int cli_debug(int argc, char **argv)
 {
-    struct opts o = { .hit = 1, .draw = -1, .px = -1, .py = -1, .pevent = -1 };
+    struct opts o = { .hit = 1, .draw = -1, .px = -1, .py = -1, .pevent = -1, .vdraw = -1, .corner = -1 };
     bool list = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -342,7 +355,8 @@ int cli_debug(int argc, char **argv)
                 }
             }
         } else if (!strcmp(a, "--break") || !strcmp(a, "--condition") || !strcmp(a, "--hit") || !strcmp(a, "--draw") ||
-                   !strcmp(a, "--pixel") || !strcmp(a, "--fragment") || !strcmp(a, "--target")) {
+                   !strcmp(a, "--pixel") || !strcmp(a, "--fragment") || !strcmp(a, "--target") ||
+                   !strcmp(a, "--vertex") || !strcmp(a, "--stage") || !strcmp(a, "--corner")) {
             if (i + 1 >= argc) {
                 cli_error("debug: %s needs a value (" USAGE ")", a);
                 return 2;
@@ -360,6 +374,28 @@ int cli_debug(int argc, char **argv)
                 o.hit = (uint64_t)v;
             } else if (!strcmp(a, "--target")) {
                 o.target = val;
+            } else if (!strcmp(a, "--stage")) {
+                if (strcmp(val, "vertex") && strcmp(val, "fragment")) {
+                    cli_error("debug: --stage needs vertex or fragment, got '%s'", val);
+                    return 2;
+                }
+                o.stage_vertex = !strcmp(val, "vertex");
+            } else if (!strcmp(a, "--corner")) {
+                if (!parse_num(val, 0, 2, &v)) {
+                    cli_error("debug: --corner needs 0, 1 or 2, got '%s'", val);
+                    return 2;
+                }
+                o.corner = (int)v;
+            } else if (!strcmp(a, "--vertex")) {
+                int nn = 0;
+                char tail;
+                if (sscanf(val, "%lld,%lld%n", &o.vdraw, &o.vindex, &nn) != 2 || o.vdraw < 0 || o.vindex < 0 ||
+                    o.vdraw > (1 << 30) || o.vindex > 2147483647ll ||
+                    (val[nn] && (sscanf(val + nn, ",%lld%c", &o.vinstance, &tail) != 1 || o.vinstance < 0 ||
+                                 o.vinstance > 2147483647ll))) {
+                    cli_error("debug: --vertex needs DRAW,INDEX or DRAW,INDEX,INSTANCE, got '%s'", val);
+                    return 2;
+                }
             } else if (!strcmp(a, "--fragment")) {
                 if (!parse_num(val, 1, 1 << 20, &v)) {
                     cli_error("debug: --fragment needs a positive number, got '%s'", val);
@@ -402,9 +438,22 @@ int cli_debug(int argc, char **argv)
             return 2;
         }
     }
+    bool vertex_mode = !o.brk && !list && (o.vdraw >= 0 || (o.px >= 0 && o.stage_vertex));
     bool pixel_mode = !o.brk && !list && o.px >= 0;
-    if (!o.path || (!o.brk && !list && !pixel_mode)) {
-        cli_error("debug: %s (" USAGE ")", !o.path ? "no capture file given" : "--break (or --pixel) is required");
+    if ((o.stage_vertex || o.corner >= 0) && (o.brk || o.px < 0)) {
+        cli_error("debug: --stage vertex and --corner go with --pixel without --break (" USAGE ")");
+        return 2;
+    }
+    if (o.vdraw >= 0 && (o.brk || o.px >= 0)) {
+        cli_error("debug: --vertex goes without --break and --pixel (" USAGE ")");
+        return 2;
+    }
+    if (o.corner >= 0 && !o.stage_vertex) {
+        cli_error("debug: --corner goes with --stage vertex (" USAGE ")");
+        return 2;
+    }
+    if (!o.path || (!o.brk && !list && !pixel_mode && !vertex_mode)) {
+        cli_error("debug: %s (" USAGE ")", !o.path ? "no capture file given" : "--break (or --pixel, or --vertex) is required");
         return 2;
     }
     if ((o.heat.expr || o.heat.out) && (!o.heat.expr || !o.heat.out || !o.brk)) {
@@ -435,7 +484,54 @@ int cli_debug(int argc, char **argv)
     int file_line, n_binds = 0, n;
     char pixel_target[128];
     struct dap_pixel_stop ps;
-    if (pixel_mode) {
+    if (vertex_mode) {
+        /* debug this vertex (dap_vertex_resolve): a breakpoint at the first line of the draw's
+         * vertex shader counted only in the lane of that gl_VertexID and gl_InstanceID */
+        cJSON *va = cJSON_CreateObject();
+        if (o.vdraw >= 0) {
+            cJSON_AddNumberToObject(va, "draw", (double)o.vdraw);
+            cJSON_AddNumberToObject(va, "index", (double)o.vindex);
+            cJSON_AddNumberToObject(va, "instance", (double)o.vinstance);
+        } else {
+            cJSON_AddNumberToObject(va, "x", o.px);
+            cJSON_AddNumberToObject(va, "y", o.py);
+            if (o.pevent >= 0)
+                cJSON_AddNumberToObject(va, "event", (double)o.pevent);
+            if (o.fragment)
+                cJSON_AddNumberToObject(va, "fragment", o.fragment);
+            if (o.target)
+                cJSON_AddStringToObject(va, "target", o.target);
+            if (o.corner >= 0)
+                cJSON_AddNumberToObject(va, "corner", o.corner);
+        }
+        int vrc = dap_vertex_resolve(c, va, &ps, err, sizeof err);
+        cJSON_Delete(va);
+        if (vrc != 0) {
+            cli_error("debug: %s", err);
+            dap_capture_close(c);
+            return 1;
+        }
+        bps[0] = ps.bp;
+        n = 1;
+        o.draw = ps.draw;
+        o.hit = 1;
+        int pix_x = o.px, pix_y = o.py;
+        o.px = ps.x;
+        o.py = ps.y;
+        const struct dap_shader *sh = dap_capture_shader(c, ps.bp.shader);
+        snprintf(pixel_target, sizeof pixel_target, "%s:%d", sh ? sh->name : "?", ps.bp.line);
+        o.brk = pixel_target;
+        if (!o.json && ps.corner >= 0)
+            printf("pixel (%d, %d): event %llu (draw %d), primitive %d of %d vertices; vertex %d of it%s: "
+                   "gl_VertexID %d, gl_InstanceID %d, gl_Position (%.6g, %.6g, %.6g, %.6g) at the rasterizer\n",
+                   pix_x, pix_y, (unsigned long long)ps.record, ps.draw,
+                   ps.primitive, ps.n_vertices, ps.corner, ps.corner == ps.provoking ? " (provoking)" : "", ps.x, ps.y,
+                   ps.position[ps.corner][0], ps.position[ps.corner][1], ps.position[ps.corner][2],
+                   ps.position[ps.corner][3]);
+        else if (!o.json)
+            printf("draw %d (event %llu): vertex %d, instance %d\n", ps.draw, (unsigned long long)ps.record, ps.x,
+                   ps.y);
+    } else if (pixel_mode) {
         struct dap_pixel_req prq = { .x = o.px, .y = o.py, .event = o.pevent, .fragment = o.fragment,
                                      .primitive = -1, .target = o.target };
         if (dap_pixel_resolve(c, &prq, &ps, err, sizeof err) != 0) {
@@ -489,7 +585,7 @@ int cli_debug(int argc, char **argv)
         return hrc;
     }
     struct dap_pass_req req = { .bps = bps, .n_bps = n, .only_draw = o.draw, .only_x = o.px, .only_y = o.py,
-                                .log = engine_log };
+                                .only_vertex = vertex_mode, .log = engine_log };
     struct dap_pass_res res;
     dap_runner_set_abort(r, cli_stop_arm(o.timeout));
     dap_engine_run(r, &req, &res);
@@ -508,6 +604,9 @@ int cli_debug(int argc, char **argv)
         rc = 1;
     } else if (res.status == DAP_PASS_ERROR) {
         cli_error("debug: %s", res.message);
+        rc = 1;
+    } else if (vertex_mode && (res.status != DAP_PASS_STOPPED || !res.snap)) {
+        cli_error("debug: vertex %d (instance %d) is not among the vertices draw %d shaded", o.px, o.py, o.draw);
         rc = 1;
     } else if (res.status != DAP_PASS_STOPPED || !res.snap) {
         cli_error("debug: the frame ended before hit %llu of %s (%llu invocations reached it%s)",
@@ -531,7 +630,27 @@ int cli_debug(int argc, char **argv)
             if (o.cond)
                 cJSON_AddStringToObject(b, "condition", o.cond);
             cJSON_AddItemToObject(root, "breakpoint", b);
-            if (pixel_mode) {
+            if (vertex_mode) {
+                cJSON *p = cJSON_AddObjectToObject(root, "vertex");
+                cJSON_AddNumberToObject(p, "draw", ps.draw);
+                cJSON_AddNumberToObject(p, "event", (double)ps.record);
+                cJSON_AddNumberToObject(p, "vertex", ps.x);
+                cJSON_AddNumberToObject(p, "instance", ps.y);
+                if (ps.corner >= 0) {
+                    cJSON_AddNumberToObject(p, "primitive", ps.primitive);
+                    cJSON_AddNumberToObject(p, "corner", ps.corner);
+                    cJSON_AddNumberToObject(p, "provoking", ps.provoking);
+                    cJSON *vs = cJSON_AddArrayToObject(p, "vertices");
+                    for (int i = 0; i < ps.n_vertices; i++) {
+                        cJSON *v = cJSON_CreateObject();
+                        cJSON_AddNumberToObject(v, "vertex", ps.vertex_id[i]);
+                        cJSON *pos = cJSON_AddArrayToObject(v, "position");
+                        for (int k = 0; k < 4; k++)
+                            cJSON_AddItemToArray(pos, cJSON_CreateNumber(ps.position[i][k]));
+                        cJSON_AddItemToArray(vs, v);
+                    }
+                }
+            } else if (pixel_mode) {
                 cJSON *p = cJSON_AddObjectToObject(root, "pixel");
                 cJSON_AddNumberToObject(p, "x", o.px);
                 cJSON_AddNumberToObject(p, "y", o.py);

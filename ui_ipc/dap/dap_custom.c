@@ -1,6 +1,6 @@
 /* Custom requests: glreplay/capture, glreplay/events, glreplay/state, glreplay/image,
- * glreplay/focus, glreplay/profile, glreplay/pixelHistory, glreplay/debugPixel; glreplay/eventImages
- * (dap_event_image.c). */
+ * glreplay/focus, glreplay/profile, glreplay/pixelHistory, glreplay/debugPixel, glreplay/debugVertex;
+ * glreplay/eventImages (dap_event_image.c). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +257,7 @@ struct pixel_job {
     struct dap_session *s;
     cJSON *req, *args;
     bool debug;
+    bool vertex;         /* glreplay/debugVertex */
 };
 
 static void debug_pixel_answer(struct dap_session *s, const cJSON *req)
@@ -277,6 +278,36 @@ static void debug_pixel_answer(struct dap_session *s, const cJSON *req)
     dap_respond(s, req, true, b, NULL);
 }
 
+/* glreplay/debugVertex's answer: the vertex, its draw and the stop's line; from a pixel also the
+ * primitive's vertices with the gl_Position the rasterizer took for each. */
+static void debug_vertex_answer(struct dap_session *s, const cJSON *req)
+{
+    const struct dap_pixel_stop *p = &s->pixel;
+    const struct dap_shader *sh = dap_capture_shader(s->cap, p->bp.shader);
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "event", (double)p->record);
+    cJSON_AddNumberToObject(b, "draw", p->draw);
+    cJSON_AddNumberToObject(b, "vertex", p->x);
+    cJSON_AddNumberToObject(b, "instance", p->y);
+    cJSON_AddStringToObject(b, "shader", sh ? sh->name : "");
+    cJSON_AddNumberToObject(b, "line", p->bp.line);
+    if (p->corner >= 0) {
+        cJSON_AddNumberToObject(b, "primitive", p->primitive);
+        cJSON_AddNumberToObject(b, "corner", p->corner);
+        cJSON_AddNumberToObject(b, "provoking", p->provoking);
+        cJSON *vs = cJSON_AddArrayToObject(b, "vertices");
+        for (int i = 0; i < p->n_vertices; i++) {
+            cJSON *v = cJSON_CreateObject();
+            cJSON_AddNumberToObject(v, "vertex", p->vertex_id[i]);
+            cJSON *pos = cJSON_AddArrayToObject(v, "position");
+            for (int k = 0; k < 4; k++)
+                cJSON_AddItemToArray(pos, cJSON_CreateNumber(p->position[i][k]));
+            cJSON_AddItemToArray(vs, v);
+        }
+    }
+    dap_respond(s, req, true, b, NULL);
+}
+
 static void *pixel_worker(void *arg)
 {
     struct pixel_job *j = arg;
@@ -287,7 +318,9 @@ static void *pixel_worker(void *arg)
     struct dap_pixel_req rq;
     struct dap_pixel_stop stop;
     bool ok;
-    if (j->debug)
+    if (j->vertex)
+        ok = dap_vertex_resolve(s->cap, j->args, &stop, err, sizeof err) == 0;
+    else if (j->debug)
         ok = dap_pixel_parse(j->args, &rq, err, sizeof err) && dap_pixel_resolve(s->cap, &rq, &stop, err, sizeof err) == 0;
     else
         ok = (hist = dap_pixel_history(s->cap, j->args, !s->in_process, err, sizeof err)) != NULL;
@@ -297,7 +330,8 @@ static void *pixel_worker(void *arg)
         cJSON_Delete(hist);
         dap_session_job_done(s);
     } else if (!ok) {
-        snprintf(msg, sizeof msg, "glreplay/%s: %s", j->debug ? "debugPixel" : "pixelHistory", err);
+        snprintf(msg, sizeof msg, "glreplay/%s: %s", j->vertex ? "debugVertex" : j->debug ? "debugPixel" : "pixelHistory",
+                 err);
         dap_respond(s, j->req, false, NULL, msg);
         dap_session_job_done(s);
     } else if (!j->debug) {
@@ -306,7 +340,10 @@ static void *pixel_worker(void *arg)
     } else {
         s->pixel = stop;
         s->pixel_pending = true;
-        debug_pixel_answer(s, j->req);
+        if (j->vertex)
+            debug_vertex_answer(s, j->req);
+        else
+            debug_pixel_answer(s, j->req);
         /* the pass starts where the job ends: the stopped event follows */
         if (!dap_session_job_done(s) && dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0) {
             s->pixel_pending = false;
@@ -320,9 +357,9 @@ static void *pixel_worker(void *arg)
     return NULL;
 }
 
-static void pixel_request(struct dap_session *s, const cJSON *req, const cJSON *args, bool debug)
+static void pixel_request(struct dap_session *s, const cJSON *req, const cJSON *args, bool debug, bool vertex)
 {
-    const char *name = debug ? "glreplay/debugPixel" : "glreplay/pixelHistory";
+    const char *name = vertex ? "glreplay/debugVertex" : debug ? "glreplay/debugPixel" : "glreplay/pixelHistory";
     char msg[200];
     if (s->running || (debug && !s->configured)) {
         snprintf(msg, sizeof msg, "%s: %s", name, s->running ? "the GPU model is busy with a pass; retry when it ends"
@@ -342,6 +379,7 @@ static void pixel_request(struct dap_session *s, const cJSON *req, const cJSON *
     }
     j->s = s;
     j->debug = debug;
+    j->vertex = vertex;
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -382,11 +420,14 @@ bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req
 #endif
 #ifdef GLR_HAVE_PIXEL
     else if (!strcmp(cmd, "glreplay/pixelHistory"))
-        pixel_request(s, req, args, false);
+        pixel_request(s, req, args, false, false);
     else if (!strcmp(cmd, "glreplay/debugPixel"))
-        pixel_request(s, req, args, true);
+        pixel_request(s, req, args, true, false);
+    else if (!strcmp(cmd, "glreplay/debugVertex"))
+        pixel_request(s, req, args, true, true);
 #else
-    else if (!strcmp(cmd, "glreplay/pixelHistory") || !strcmp(cmd, "glreplay/debugPixel"))
+    else if (!strcmp(cmd, "glreplay/pixelHistory") || !strcmp(cmd, "glreplay/debugPixel") ||
+             !strcmp(cmd, "glreplay/debugVertex"))
         dap_respond(s, req, false, NULL, "not available: this server is built without the pixel history engine");
 #endif
     else

@@ -147,22 +147,18 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
                  cJSON_GetObjectItem(ev, "record")->valuedouble, cJSON_GetObjectItem(f, "outcome")->valuestring);
         goto out;
     }
+    /* the fragment's own draw (a display list call's event runs several), and its ordinal among
+     * the fragments of that draw the shader ran for (hits at the first line) */
+    const cJSON *fd = cJSON_GetObjectItem(f, "draw");
+    int draw = cJSON_IsNumber(fd) && fd->valueint >= 0 ? fd->valueint : cJSON_GetObjectItem(ev, "draw")->valueint;
     int ordinal = 0;
-    for (int i = 0; i <= pick; i++)
-        ordinal += cJSON_GetObjectItem(cJSON_GetArrayItem(frags, i), "shader") != NULL;
-    int draw = cJSON_GetObjectItem(ev, "draw")->valueint;
-    if (draw < 0 || draw >= c->n_draws) {
-        snprintf(err, n, "pixel: draw %d is not known to the debugger", draw);
-        goto out;
+    for (int i = 0; i <= pick; i++) {
+        const cJSON *fi = cJSON_GetArrayItem(frags, i), *di = cJSON_GetObjectItem(fi, "draw");
+        ordinal += cJSON_GetObjectItem(fi, "shader") != NULL && (!cJSON_IsNumber(di) || di->valueint == draw);
     }
-    const struct dap_draw *d = &c->draws[draw];
-    int shader = -1;
-    for (int i = 0; i < c->n_programs; i++)   /* the draw's context first, then its share group */
-        if (c->programs[i].name == d->program && (shader < 0 || c->programs[i].ctx_id == d->ctx_id))
-            shader = c->programs[i].shader[GM_STAGE_FRAGMENT];
-    if (shader < 0 || shader >= c->n_shaders) {
-        snprintf(err, n, "pixel: the fragment shader of program %u (draw %d) is not known to the debugger", d->program,
-                 draw);
+    int shader = dap_capture_draw_shader(c, draw, GM_STAGE_FRAGMENT);
+    if (shader < 0) {
+        snprintf(err, n, "pixel: the fragment shader of draw %d is not known to the debugger", draw);
         goto out;
     }
     const struct dap_shader *s = &c->shaders[shader];
@@ -182,6 +178,19 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
     const cJSON *o0 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f, "shader"), "outputs"), 0);
     for (int k = 0; k < 4; k++)
         out->output[k] = (float)cJSON_GetArrayItem(o0, k)->valuedouble;
+    const cJSON *vs = cJSON_GetObjectItem(f, "vertices");
+    out->n_vertices = cJSON_GetArraySize(vs) <= 3 ? cJSON_GetArraySize(vs) : 0;
+    for (int i = 0; i < out->n_vertices; i++) {
+        const cJSON *v = cJSON_GetArrayItem(vs, i);
+        out->vertex_id[i] = cJSON_GetObjectItem(v, "vertex_id")->valueint;
+        for (int k = 0; k < 4; k++)
+            out->position[i][k] = (float)cJSON_GetArrayItem(cJSON_GetObjectItem(v, "position"), k)->valuedouble;
+    }
+    if (out->n_vertices) {
+        out->provoking = cJSON_GetObjectItem(f, "provoking")->valueint;
+        out->instance = cJSON_GetObjectItem(f, "instance")->valueint;
+    }
+    out->corner = -1;
     rc = 0;
 out:
     cJSON_Delete(h);
@@ -201,4 +210,83 @@ cJSON *dap_pixel_history(const struct dap_capture *c, const cJSON *args, bool al
     if (rq.target)
         pxh_parse_target(rq.target, &o.target);
     return pxh_run(&o, err, n);
+}
+
+/* ---------------------------------------------------------------- debug this vertex */
+
+int dap_vertex_resolve(const struct dap_capture *c, const cJSON *args, struct dap_pixel_stop *out, char *err,
+                       size_t n)
+{
+    memset(out, 0, sizeof *out);
+    bool pd, pi, pn, pc;
+    double draw = -1, index = -1, inst = 0, corner = -1;
+    if (!cJSON_IsObject(args) || !num(args, "draw", 0, 2147483647.0, &draw, &pd) ||
+        !num(args, "index", 0, 2147483647.0, &index, &pi) || !num(args, "instance", 0, 2147483647.0, &inst, &pn) ||
+        !num(args, "corner", 0, 2, &corner, &pc)) {
+        snprintf(err, n, "vertex: 'draw', 'index' and 'instance' must be integers >= 0, 'corner' 0, 1 or 2");
+        return -1;
+    }
+    if (pd || pi) {
+        if (!pd || !pi) {
+            snprintf(err, n, "vertex: 'draw' and 'index' go together (or give a pixel: 'x', 'y')");
+            return -1;
+        }
+        if (pc) {
+            snprintf(err, n, "vertex: 'corner' picks a vertex of a pixel's primitive, not of a draw and index");
+            return -1;
+        }
+        int nd = c->n_draws;
+        for (int i = 0; i < c->n_ff_draws; i++)   /* the model's count includes draws inside lists */
+            nd = c->ff_draws[i].draw >= nd ? c->ff_draws[i].draw + 1 : nd;
+        if (draw >= nd) {
+            snprintf(err, n, "vertex: the frame has %d draws (0 to %d), not draw %.0f", nd, nd - 1, draw);
+            return -1;
+        }
+        out->draw = (int)draw;
+        out->record = out->draw < c->n_draws ? c->draws[out->draw].record : 0;
+        for (int i = 0; i < c->n_ff_draws; i++)
+            if (c->ff_draws[i].draw == out->draw)
+                out->record = c->ff_draws[i].record;
+        out->x = (int)index;
+        out->y = (int)inst;
+        out->corner = -1;
+    } else {
+        struct dap_pixel_req rq;
+        if (!dap_pixel_parse(args, &rq, err, n) || dap_pixel_resolve(c, &rq, out, err, n) != 0)
+            return -1;
+        if (!out->n_vertices) {
+            snprintf(err, n, "vertex: the fragment's primitive at (%d, %d) has no vertices of the vertex shader "
+                     "(a geometry or tessellation stage made it)", rq.x, rq.y);
+            return -1;
+        }
+        int k = pc ? (int)corner : out->provoking;
+        if (k >= out->n_vertices) {
+            snprintf(err, n, "vertex: the fragment's primitive has %d vertices, no corner %d", out->n_vertices, k);
+            return -1;
+        }
+        out->corner = k;
+        out->x = out->vertex_id[k];
+        out->y = out->instance;
+    }
+    int shader = dap_capture_draw_shader(c, out->draw, GM_STAGE_VERTEX);
+    if (shader < 0) {
+        snprintf(err, n, "vertex: the vertex shader of draw %d is not known to the debugger", out->draw);
+        return -1;
+    }
+    for (int st = GM_STAGE_TESS_CONTROL; st <= GM_STAGE_GEOMETRY && out->corner >= 0; st++)
+        if (dap_capture_draw_shader(c, out->draw, st) >= 0) {
+            snprintf(err, n, "vertex: draw %d has a %s stage: its fragments come from that stage's vertices",
+                     out->draw, dap_stage_short(st));
+            return -1;
+        }
+    const struct dap_shader *s = &c->shaders[shader];
+    int line = first_line(s);
+    if (line <= 0) {
+        snprintf(err, n, "vertex: %s has no line with code%s%s", s->name, s->compile_error ? ": " : "",
+                 s->compile_error ? s->compile_error : "");
+        return -1;
+    }
+    out->bp = (struct dap_bp){ .id = 0, .shader = s->id, .line = line, .hit_op = DAP_HIT_EQ, .hit_n = 1 };
+    out->vertex = true;
+    return 0;
 }

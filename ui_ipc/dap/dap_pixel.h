@@ -31,6 +31,15 @@ struct dap_pixel_stop {
     int primitive;          /* the fragment's primitive (gl_PrimitiveID) */
     bool written;           /* the fragment reached the target */
     float output[4];        /* its shader's colour output 0 */
+    /* The fragment's primitive as the rasterizer took it (n_vertices 0: unknown). */
+    int n_vertices, provoking, instance;
+    int32_t vertex_id[3];
+    float position[3][4];   /* their gl_Position */
+    /* Debug this vertex (dap_vertex_resolve): the stop is the vertex-shader invocation of
+     * gl_VertexID x, gl_InstanceID y in the draw (dap_pass_req only_vertex); corner: which
+     * vertex of the pixel's primitive (-1: given by draw and index). */
+    bool vertex;
+    int corner;
 };
 
 /* Resolves the stop. 0, or -1 with a one-line message in err (no such pixel or event, the event
@@ -41,6 +50,14 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
 /* Parses {"x":..,"y":..,"event":..,"fragment":..,"primitive":..,"target":".."}: false with err set on
  * bad input. */
 bool dap_pixel_parse(const struct cJSON *o, struct dap_pixel_req *rq, char *err, size_t err_size);
+
+/* Debug this vertex: {"draw": D, "index": I, "instance": N} (I: gl_VertexID, the index value
+ * plus base vertex; N default 0), or a pixel as dap_pixel_parse takes it with an optional
+ * "corner" (which vertex of the fragment's primitive, 0-based; default the provoking one). The
+ * stop (vertex true) is at the first line of the draw's vertex shader, in the lane of that vertex.
+ * 0, or -1 with a one-line message in err. */
+int dap_vertex_resolve(const struct dap_capture *c, const struct cJSON *args, struct dap_pixel_stop *out, char *err,
+                       size_t err_size);
 
 /* The pixel history as a JSON body (pxh_run), or NULL with err set. The driver confirms the values
  * unless args say "driver": false or allow_driver is false (a server inside the program). */

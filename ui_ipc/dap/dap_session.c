@@ -259,7 +259,10 @@ static void finish(struct dap_session *s, struct job *j)
                                                  ? "instruction breakpoint" : r->reason);
         char desc[256];
         const sh_header *h = sh_snapshot_header(s->snap);
-        if (j->pixel)
+        if (j->pixel && s->pixel.vertex)
+            snprintf(desc, sizeof desc, "first line of the invocation of vertex %d (instance %d) of draw %d: %s, lane %d",
+                     s->pixel.x, s->pixel.y, s->pixel.draw, sh_snapshot_title(s->snap), h->focus_lane);
+        else if (j->pixel)
             snprintf(desc, sizeof desc, "first line of the invocation that wrote pixel (%d, %d) at event %llu: %s, lane %d",
                      s->pixel.x, s->pixel.y, (unsigned long long)s->pixel.record, sh_snapshot_title(s->snap),
                      h->focus_lane);
@@ -288,6 +291,11 @@ static void finish(struct dap_session *s, struct job *j)
         dap_event(s, "stopped", b);
     } else if ((r->status == DAP_PASS_LANE_FINISHED || r->status == DAP_PASS_AT_START) && s->snap) {
         bool fin = r->status == DAP_PASS_LANE_FINISHED;
+        if (fin && r->finished_parked) {
+            /* the model waits where the lane ended: continue goes on from there (no new run) */
+            s->pos_seq = r->seq;
+            s->pos_lane = r->key.lane;
+        }
         char line[300];
         snprintf(line, sizeof line, "%s: the view stays at its last position\n", fin ? "the focused invocation finished" : r->message);
         dap_output(s, "console", line);
@@ -307,6 +315,12 @@ static void finish(struct dap_session *s, struct job *j)
             dap_event(s, "terminated", NULL);
         }
     } else if (r->status == DAP_PASS_END) {
+        if (j->pixel && s->pixel.vertex) {
+            char line[200];
+            snprintf(line, sizeof line, "vertex %d (instance %d) is not among the vertices draw %d shaded\n", s->pixel.x,
+                     s->pixel.y, s->pixel.draw);
+            dap_output(s, "stderr", line);
+        }
         /* The client is told it is stopped (at the frame's end, with no invocation to show), so
          * an IDE leaves its "running" state; `continue` from here runs the frame again from its
          * start, as do new breakpoints and `pause` (which stops at the first instruction). */
@@ -429,6 +443,7 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         j->req.only_draw = s->pixel.draw;
         j->req.only_x = s->pixel.x;
         j->req.only_y = s->pixel.y;
+        j->req.only_vertex = s->pixel.vertex;   /* debug this vertex: x, y are gl_VertexID, gl_InstanceID */
         j->pixel = true;
         s->pixel_pending = false;
     }
@@ -806,6 +821,21 @@ static cJSON *capabilities(void)
     return c;
 }
 
+bool dap_session_set_vertex(struct dap_session *s, const cJSON *vertex, char *err, size_t err_size)
+{
+#ifdef GLR_HAVE_PIXEL
+    if (dap_vertex_resolve(s->cap, vertex, &s->pixel, err, err_size) != 0)
+        return false;
+    s->pixel_pending = true;
+    return true;
+#else
+    (void)s;
+    (void)vertex;
+    snprintf(err, err_size, "vertex: not available: this server is built without the pixel history engine");
+    return false;
+#endif
+}
+
 bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err, size_t err_size)
 {
 #ifdef GLR_HAVE_PIXEL
@@ -965,11 +995,16 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
     } else if (!strcmp(cmd, "attach") || !strcmp(cmd, "launch")) {
         char perr[400];
         const cJSON *px = cJSON_GetObjectItemCaseSensitive(args, "pixel");
+        const cJSON *vx = cJSON_GetObjectItemCaseSensitive(args, "vertex");
         if (s->attached) {
             dap_respond(s, msg, false, NULL, "already attached");
         } else if (cmd[0] == 'l' && !launch_args(s, args, perr, sizeof perr)) {
             dap_respond(s, msg, false, NULL, perr);
+        } else if (px && vx) {
+            dap_respond(s, msg, false, NULL, "'pixel' and 'vertex' cannot both start the session");
         } else if (px && !dap_session_set_pixel(s, px, perr, sizeof perr)) {
+            dap_respond(s, msg, false, NULL, perr);
+        } else if (vx && !dap_session_set_vertex(s, vx, perr, sizeof perr)) {
             dap_respond(s, msg, false, NULL, perr);
         } else {
             s->attached = true;

@@ -153,6 +153,8 @@ void dap_loaded_source_events(struct dap_session *s, const char *reason, int sha
 /* Debug this pixel (launch/attach argument "pixel", glreplay/debugPixel): resolves the stop and
  * makes it the next run pass's. false with err set. */
 bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err, size_t err_size);
+/* Debug this vertex (launch/attach argument "vertex", glreplay/debugVertex: dap_vertex_resolve). */
+bool dap_session_set_vertex(struct dap_session *s, const cJSON *vertex, char *err, size_t err_size);
 
 /* dap_feat_session.c: setExceptionBreakpoints, exceptionInfo, setFunctionBreakpoints (true if
  * the command was one of them, answered). */

@@ -159,8 +159,17 @@ static void test_parse(void)
         cJSON_Delete(out);
     }
     cJSON *f = dap_exc_filters_json();
-    CHECK(cJSON_GetArraySize(f) == 4);
+    CHECK(cJSON_GetArraySize(f) == 6);
+    static const char *ids[] = { "nan", "inf", "divzero", "bounds", "uninit", "texture" };
+    for (int i = 0; i < 6 && i < cJSON_GetArraySize(f); i++)
+        CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(f, i), "filter")), ids[i]));
     cJSON_Delete(f);
+    /* the new filters parse to their bits */
+    args = cJSON_Parse("{\"filters\":[\"uninit\",\"texture\"]}");
+    out = cJSON_CreateArray();
+    CHECK(dap_exc_parse(args, &bits, out, err, sizeof err) && bits == (DAP_EXC_UNINIT | DAP_EXC_TEXTURE));
+    cJSON_Delete(args);
+    cJSON_Delete(out);
 
     uint64_t a;
     CHECK(dap_disasm_parse_address("0x200000005", &a) && a == dap_disasm_address(2, 5));
