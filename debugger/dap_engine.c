@@ -12,6 +12,7 @@
 #include "debugger/dap_capture.h"
 #include "debugger/dap_engine.h"
 #include "debugger/dap_eval.h"
+#include "debugger/dap_rebind.h"
 #include "debugger/dap_warp_copy.h"
 
 bool dap_parse_hit_condition(const char *text, enum dap_hit_op *op, uint64_t *n)
@@ -134,6 +135,12 @@ struct pass {
     char *pipe_json;         /* the stop draw's pipeline state, copied into back candidates */
     unsigned exceptions;     /* the filters the pass watches (a continue resumes only with the same) */
     struct dap_exc_state *exc;
+    /* Arrivals at every line (dap_rebind.h): a continue with changed breakpoints may resume. The
+     * last observed instruction's shader and line (where the model parks), and whether the stop
+     * was an exception (its instruction's hits are not counted). */
+    struct dap_line_hits lines;
+    int cur_shader, cur_line;
+    bool park_exc;
 };
 
 static uint64_t hash_key(int stage, uint64_t warp)
@@ -290,6 +297,7 @@ static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, 
     ps->park_key = r->key;
     ps->park_seq = r->seq;
     ps->park_lane = lane;
+    ps->park_exc = !strcmp(reason, "exception");
 }
 
 
@@ -501,6 +509,8 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         return observe_reentry(ps, info, w, is);
     }
     ps->instructions++;
+    ps->cur_shader = info->shader;
+    ps->cur_line = is->line;
     bool logs_pending = ps->has_logs;
     if (ps->stopped && !ps->stepping && !logs_pending)
         return after_observe(ps, info);
@@ -585,6 +595,8 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         gm_mask every = is->active & ~gm_warp_helper_mask(w);
         if (rq->only_draw >= 0 && info->draw != rq->only_draw)
             fresh = every = 0;
+        if (fresh)
+            dap_line_hits_add(&ps->lines, info->shader, is->line, (uint64_t)__builtin_popcount(fresh));
         sh_snapshot *cond_snap = NULL;
         uint64_t seq = ps->instructions - 1;
         for (int b = 0; (fresh || every) && b < rq->n_bps; b++) {
@@ -709,6 +721,7 @@ static void pass_free(void *p)
             sh_snapshot_unref(ps->run[i].snap);
     free(ps->pipe_json);
     dap_exc_free(ps->exc);
+    dap_line_hits_free(&ps->lines);
     free(ps);
 }
 
@@ -781,6 +794,78 @@ static bool step_resumable(const struct pass *ps, const struct dap_pass_req *req
            !(req->pause && atomic_load(req->pause)) && req->key.draw == ps->park_key.draw &&
            req->key.stage == ps->park_key.stage && req->key.warp == ps->park_key.warp &&
            req->key.issue == ps->park_key.issue && req->key.lane >= 0 && req->key.lane < 32;
+}
+
+static struct pass *pass_new(const struct dap_pass_req *req);
+
+/* A continue from exactly where the model is parked whose breakpoints changed (dap_rebind.h): when
+ * every new breakpoint's count at the stop is known, the pass takes the request's breakpoints and
+ * counts (and its parked instruction's further hits of the kept ones), and may resume. */
+static bool rebind(struct pass *ps, const struct dap_pass_req *req)
+{
+    if (!ps || !ps->stopped || ps->pending_lost || ps->no_count || ps->park_exc || ps->has_logs ||
+        !dap_rebind_enabled() || req->n_overrides || !req->have_after || req->replay || req->have_before ||
+        (req->pause && atomic_load(req->pause)) || req->after_seq != ps->park_seq ||
+        ps->park_seq != ps->instructions - 1 || req->after_lane != ps->park_lane || req->only_draw != ps->only_draw ||
+        req->only_x >= 0 || ps->only_x >= 0 || req->exceptions != ps->exceptions)
+        return false;
+    for (int i = 0; i < req->n_bps; i++)
+        if (req->bps[i].log_message)
+            return false;
+    size_t nb = (size_t)req->n_bps + 1;
+    int *cnt_ids = calloc((size_t)ps->n_counts + 1, sizeof *cnt_ids);
+    uint64_t *cnt_hits = calloc((size_t)ps->n_counts + 1, sizeof *cnt_hits);
+    uint64_t *new_hits = calloc(nb, sizeof *new_hits);
+    int *old_to_new = calloc((size_t)ps->n_own_bps + 1, sizeof *old_to_new);
+    struct pass *np = NULL;
+    bool ok = cnt_ids && cnt_hits && new_hits && old_to_new;
+    for (int c = 0; ok && c < ps->n_counts; c++) {
+        cnt_ids[c] = ps->counts[c].id;
+        cnt_hits[c] = ps->counts[c].hits;
+    }
+    ok = ok && dap_rebind_counts(ps->own_bps, ps->n_own_bps, cnt_ids, cnt_hits, ps->n_counts, req->bps, req->n_bps,
+                                 &ps->lines, ps->cur_shader, ps->cur_line, new_hits, old_to_new);
+    /* The request's breakpoints and counts, as a new pass would hold them (pass_new), moved in. */
+    ok = ok && (np = pass_new(req)) != NULL;
+    for (int i = 0; ok && i < req->n_bps; i++)
+        for (int c = 0; c < np->n_counts; c++)
+            if (np->counts[c].id == req->bps[i].id)
+                np->counts[c].hits = new_hits[i];
+    if (ok) {
+        /* The parked instruction's further hits of kept breakpoints, in a new pass's loop order
+         * (breakpoints in the request's order, then lanes). */
+        int n = 0;
+        for (int i = 0; i < ps->n_pending; i++) {
+            int b = old_to_new[ps->pending[i].bp];
+            if (b < 0)
+                continue;
+            struct pending_stop p = { b, ps->pending[i].lane, ps->pending[i].hits };
+            int k = n++;
+            while (k > 0 && (ps->pending[k - 1].bp > p.bp ||
+                             (ps->pending[k - 1].bp == p.bp && ps->pending[k - 1].lane > p.lane))) {
+                ps->pending[k] = ps->pending[k - 1];
+                k--;
+            }
+            ps->pending[k] = p;
+        }
+        ps->n_pending = n;
+        struct dap_bp *ob = ps->own_bps;
+        int on = ps->n_own_bps;
+        struct bp_count *oc = ps->counts;
+        ps->own_bps = np->own_bps;
+        ps->n_own_bps = np->n_own_bps;
+        ps->counts = np->counts;
+        ps->n_counts = np->n_counts;
+        np->own_bps = ob;
+        np->n_own_bps = on;
+        np->counts = oc;
+    }
+    pass_free(np);
+    free(cnt_ids);
+    free(cnt_hits);
+    free(new_hits);
+    free(old_to_new);
+    return ok;
 }
 
 static struct pass *pass_new(const struct dap_pass_req *req)
@@ -878,6 +963,15 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->reentry = true;
         ps->step_setup = true;
         res->resumed = true;
+        rc = r->resume(r->impl, err, sizeof err);
+    } else if (ps && r->resume && rebind(ps, req)) {
+        r->suspended = NULL;
+        ps->req = req;
+        ps->res = res;
+        ps->stopped = false;
+        ps->reentry = true;
+        res->resumed = true;
+        limit_runner(r, req);   /* the new breakpoints' shaders may draw later than the old ones' */
         rc = r->resume(r->impl, err, sizeof err);
     } else {
         if (ps) {
