@@ -140,6 +140,7 @@ struct pass {
      * was an exception (its instruction's hits are not counted). */
     struct dap_line_hits lines;
     int cur_shader, cur_line;
+    gm_mask cur_fresh;       /* its lanes that arrived at its line (counted in `lines`) */
     bool park_exc;
 };
 
@@ -511,6 +512,7 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
     ps->instructions++;
     ps->cur_shader = info->shader;
     ps->cur_line = is->line;
+    ps->cur_fresh = 0;
     bool logs_pending = ps->has_logs;
     if (ps->stopped && !ps->stepping && !logs_pending)
         return after_observe(ps, info);
@@ -597,6 +599,7 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
             fresh = every = 0;
         if (fresh)
             dap_line_hits_add(&ps->lines, info->shader, is->line, (uint64_t)__builtin_popcount(fresh));
+        ps->cur_fresh = fresh;
         sh_snapshot *cond_snap = NULL;
         uint64_t seq = ps->instructions - 1;
         for (int b = 0; (fresh || every) && b < rq->n_bps; b++) {
@@ -817,26 +820,35 @@ static bool rebind(struct pass *ps, const struct dap_pass_req *req)
     uint64_t *cnt_hits = calloc((size_t)ps->n_counts + 1, sizeof *cnt_hits);
     uint64_t *new_hits = calloc(nb, sizeof *new_hits);
     int *old_to_new = calloc((size_t)ps->n_own_bps + 1, sizeof *old_to_new);
+    enum { MAX_PEND = (int)(sizeof ps->pending / sizeof ps->pending[0]) };
+    struct dap_rebind_pending *pend = calloc(MAX_PEND, sizeof *pend);
+    int n_pend = 0;
     struct pass *np = NULL;
-    bool ok = cnt_ids && cnt_hits && new_hits && old_to_new;
+    bool ok = cnt_ids && cnt_hits && new_hits && old_to_new && pend;
     for (int c = 0; ok && c < ps->n_counts; c++) {
         cnt_ids[c] = ps->counts[c].id;
         cnt_hits[c] = ps->counts[c].hits;
     }
+    /* The parked instruction's arrivals after the stop's lane. */
+    struct dap_park park = { ps->cur_shader, ps->cur_line,
+                             ps->park_lane >= 31 ? 0u : ps->cur_fresh & ~((2u << ps->park_lane) - 1u) };
     ok = ok && dap_rebind_counts(ps->own_bps, ps->n_own_bps, cnt_ids, cnt_hits, ps->n_counts, req->bps, req->n_bps,
-                                 &ps->lines, ps->cur_shader, ps->cur_line, new_hits, old_to_new);
+                                 &ps->lines, &park, new_hits, old_to_new, pend, MAX_PEND, &n_pend);
     /* The request's breakpoints and counts, as a new pass would hold them (pass_new), moved in. */
     ok = ok && (np = pass_new(req)) != NULL;
     for (int i = 0; ok && i < req->n_bps; i++)
         for (int c = 0; c < np->n_counts; c++)
             if (np->counts[c].id == req->bps[i].id)
                 np->counts[c].hits = new_hits[i];
+    int n = 0;
     if (ok) {
-        /* The parked instruction's further hits of kept breakpoints, in a new pass's loop order
-         * (breakpoints in the request's order, then lanes). */
-        int n = 0;
-        for (int i = 0; i < ps->n_pending; i++) {
-            int b = old_to_new[ps->pending[i].bp];
+        /* The parked instruction's further hits (kept breakpoints' and new ones'), in a new
+         * pass's loop order (breakpoints in the request's order, then lanes). */
+        ok = ps->n_pending + n_pend <= MAX_PEND;
+        for (int i = 0; ok && i < n_pend; i++)   /* appended, sorted in below */
+            ps->pending[ps->n_pending + i] = (struct pending_stop){ pend[i].bp, pend[i].lane, pend[i].hits };
+        for (int i = 0; ok && i < ps->n_pending + n_pend; i++) {
+            int b = i < ps->n_pending ? old_to_new[ps->pending[i].bp] : ps->pending[i].bp;
             if (b < 0)
                 continue;
             struct pending_stop p = { b, ps->pending[i].lane, ps->pending[i].hits };
@@ -848,6 +860,8 @@ static bool rebind(struct pass *ps, const struct dap_pass_req *req)
             }
             ps->pending[k] = p;
         }
+    }
+    if (ok) {
         ps->n_pending = n;
         struct dap_bp *ob = ps->own_bps;
         int on = ps->n_own_bps;
@@ -865,6 +879,7 @@ static bool rebind(struct pass *ps, const struct dap_pass_req *req)
     free(cnt_hits);
     free(new_hits);
     free(old_to_new);
+    free(pend);
     return ok;
 }
 

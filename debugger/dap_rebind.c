@@ -78,9 +78,10 @@ static int entries_of(const struct dap_bp *bps, int n, int id, int *out)
 }
 
 bool dap_rebind_counts(const struct dap_bp *old, int n_old, const int *cnt_ids, const uint64_t *cnt_hits, int n_cnt,
-                       const struct dap_bp *nw, int n_new, const struct dap_line_hits *lines, int park_shader,
-                       int park_line, uint64_t *new_hits, int *old_to_new)
+                       const struct dap_bp *nw, int n_new, const struct dap_line_hits *lines, const struct dap_park *park,
+                       uint64_t *new_hits, int *old_to_new, struct dap_rebind_pending *pend, int max_pend, int *n_pend)
 {
+    *n_pend = 0;
     int *en = malloc(((size_t)n_new + 1) * sizeof *en);
     int *eo = malloc(((size_t)n_old + 1) * sizeof *eo);
     bool *old_used = calloc((size_t)n_old + 1, sizeof *old_used);
@@ -120,14 +121,29 @@ bool dap_rebind_counts(const struct dap_bp *old, int n_old, const int *cnt_ids, 
         }
         if (kept)
             continue;
-        /* A new id: plain line breakpoints only, counted from the pass's arrivals per line. */
+        /* A new id: plain line breakpoints only, counted from the pass's arrivals per line. The
+         * parked instruction's arrivals after the stop's lane are counted there already but come
+         * after the stop: they become pending hits (one entry on that line at most, else the
+         * interleaving of several entries' hits would have to be replayed). */
         uint64_t h = 0;
+        int on_park = -1;
         for (int k = 0; k < ne && ok; k++) {
             const struct dap_bp *b = &nw[en[k]];
-            ok = !lines->lost && b->pc1 == 0 && !(b->condition && *b->condition) && !b->log_message && b->line > 0 &&
-                 !(b->shader == park_shader && b->line == park_line);
+            ok = !lines->lost && b->pc1 == 0 && !(b->condition && *b->condition) && !b->log_message && b->line > 0;
+            if (ok && b->shader == park->shader && b->line == park->line) {
+                ok = on_park < 0;
+                on_park = en[k];
+            }
             if (ok)
                 h += dap_line_hits_get(lines, b->shader, b->line);
+        }
+        if (ok && on_park >= 0) {
+            int after = __builtin_popcount(park->after);
+            ok = h >= (uint64_t)after && *n_pend + after <= max_pend;
+            uint64_t c = h - (ok ? (uint64_t)after : 0);   /* the id's count at the stop's lane */
+            for (int l = 0; ok && l < 32; l++)
+                if ((park->after >> l) & 1)
+                    pend[(*n_pend)++] = (struct dap_rebind_pending){ on_park, l, ++c };
         }
         for (int k = 0; k < ne && ok; k++)
             new_hits[en[k]] = h;

@@ -7,8 +7,7 @@
  * lines, not only to breakpoint lines): a new plain line breakpoint's count at the stop is then
  * known, and the parked pass can go on with the new breakpoints, reaching exactly the stop a new
  * pass would (same counts, same deterministic model). Breakpoints whose count cannot be known
- * (a new condition, logpoint or instruction breakpoint; a new one on the parked instruction's own
- * line, whose other lanes' hits are not kept) still make a new pass. */
+ * (a new condition, logpoint or instruction breakpoint) still make a new pass. */
 #ifndef GLR_DAP_REBIND_H
 #define GLR_DAP_REBIND_H
 
@@ -32,14 +31,31 @@ void dap_line_hits_free(struct dap_line_hits *t);
  * new pass, as before): for comparisons and benchmarks. */
 bool dap_rebind_enabled(void);
 
+/* Where the model is parked: the instruction's shader and line, and `after`, its lanes above the
+ * stop's lane that arrived at the line (hits a new pass would count after the stop). */
+struct dap_park {
+    int shader, line;
+    uint32_t after;
+};
+
+/* A hit of a new breakpoint at the parked instruction after the stop (see dap_engine.c's
+ * pending stops): index in the request, lane, the id's count with it. */
+struct dap_rebind_pending {
+    int bp, lane;
+    uint64_t hits;
+};
+
 /* The pass's breakpoints `old` (n_old) with their counts per id (cnt_ids/cnt_hits, n_cnt) and the
  * request's `nw` (n_new). On success (true): new_hits[i] is the count of nw[i]'s id at the stop
- * (entries of one id share it) and old_to_new[j] the index in nw of old entry j, -1 when its id is
- * gone. An id keeps its count when its entries are exactly an old id's (locations, conditions,
- * logpoints, in order); otherwise each of its entries must be a plain line breakpoint not on
- * (park_shader, park_line) and its count is the sum of `lines` over them. */
+ * (entries of one id share it), old_to_new[j] the index in nw of old entry j (-1 when its id is
+ * gone), and pend[0..*n_pend) (room for max_pend) the new breakpoints' hits at the parked
+ * instruction after the stop. An id keeps its count when its entries are exactly an old id's
+ * (locations, conditions, logpoints, in order); otherwise each of its entries must be a plain
+ * line breakpoint, at most one of them on the parked line, and its count is the sum of `lines`
+ * over them (the parked instruction's lanes after the stop included, as the kept ids' counts
+ * include them; pend carries the counts at those lanes). */
 bool dap_rebind_counts(const struct dap_bp *old, int n_old, const int *cnt_ids, const uint64_t *cnt_hits, int n_cnt,
-                       const struct dap_bp *nw, int n_new, const struct dap_line_hits *lines, int park_shader,
-                       int park_line, uint64_t *new_hits, int *old_to_new);
+                       const struct dap_bp *nw, int n_new, const struct dap_line_hits *lines, const struct dap_park *park,
+                       uint64_t *new_hits, int *old_to_new, struct dap_rebind_pending *pend, int max_pend, int *n_pend);
 
 #endif

@@ -5,7 +5,8 @@ stop exactly where a new pass from the frame's first draw stops.
 Captures lit_mesh (frames 0-2, small window) and serves it twice with `glreplay dap`: one server as
 built (changed breakpoints resume when their counts are known), one with
 GLREPLAY_DAP_RESUME_CHANGED=0 (every change runs a new pass, as before). The same session runs on
-both: a stop at sky.frag's first hit, then breakpoints added (mesh.frag:27 with "% K": its count at
+both: a stop at sky.frag:18 (conditional), a plain breakpoint on that line instead (its hits at
+the stopped instruction's later lanes come next), then breakpoints added (mesh.frag:27 with "% K": its count at
 the stop comes from the pass's per-line arrivals), continues, a breakpoint removed, a new plain one
 on another line, a new conditional one (a new pass on both servers). Every stop (hit, draw, warp,
 lane) and the focused lane's values must be equal on both servers, and the first server must have
@@ -53,7 +54,7 @@ def session(sock, mesh, sky):
     """The scripted session: a list of (stop, values) after each step."""
     out = []
     c = dap.connect(sock)
-    t = dap.start_session(c, {sky: [{'line': 18}]})
+    t = dap.start_session(c, {sky: [{'line': 18, 'condition': 'r < 5.0'}]})
     out.append((stop_key(c.wait_event('stopped', after=t)[1]), values(c)))
 
     def cont():
@@ -62,6 +63,10 @@ def session(sock, mesh, sky):
         c.response(seq)
         out.append((stop_key(c.wait_event('stopped', after=t)[1]), values(c)))
 
+    # Replaced: sky.frag:18 without the condition, a new breakpoint on the stopped line (the
+    # stopped instruction's later lanes are its next hits: "% 7" stops in it again).
+    dap.set_breakpoints(c, {sky: [{'line': 18, 'hitCondition': '% 7'}]})
+    cont()
     # Added: mesh.frag:27 (hits before the stop counted per line), sky with a hit condition.
     dap.set_breakpoints(c, {sky: [{'line': 18, 'hitCondition': '%% %d' % KS}],
                             mesh: [{'line': 27, 'hitCondition': '%% %d' % K}]})
@@ -115,7 +120,7 @@ def main():
             with open(logp) as f:
                 passes.append(f.read().count('runner created'))
         a, b = results
-        assert len(a) == len(b) == 9, (len(a), len(b))
+        assert len(a) == len(b) == 10, (len(a), len(b))
         for k, (x, y) in enumerate(zip(a, b)):
             assert x == y, 'step %d: resumed %s, new pass %s' % (k, x, y)
         stops = [s for s, _ in a]
