@@ -801,16 +801,18 @@ static bool step_resumable(const struct pass *ps, const struct dap_pass_req *req
 
 static struct pass *pass_new(const struct dap_pass_req *req);
 
-/* A continue from exactly where the model is parked whose breakpoints changed (dap_rebind.h): when
- * every new breakpoint's count at the stop is known, the pass takes the request's breakpoints and
- * counts (and its parked instruction's further hits of the kept ones), and may resume. */
-static bool rebind(struct pass *ps, const struct dap_pass_req *req)
+/* A continue from exactly where the model is parked whose breakpoints changed (dap_rebind.h), or a
+ * step that resumes the pass (`step`: step_resumable holds): when every new breakpoint's count at
+ * the stop is known, the pass takes the request's breakpoints and counts (and its parked
+ * instruction's further hits), and may resume; after a step, later continues still can. */
+static bool rebind(struct pass *ps, const struct dap_pass_req *req, bool step)
 {
     if (!ps || !ps->stopped || ps->pending_lost || ps->no_count || ps->park_exc || ps->has_logs ||
-        !dap_rebind_enabled() || req->n_overrides || !req->have_after || req->replay || req->have_before ||
-        (req->pause && atomic_load(req->pause)) || req->after_seq != ps->park_seq ||
-        ps->park_seq != ps->instructions - 1 || req->after_lane != ps->park_lane || req->only_draw != ps->only_draw ||
-        req->only_x >= 0 || ps->only_x >= 0 || req->exceptions != ps->exceptions)
+        !dap_rebind_enabled() || req->n_overrides || ps->park_seq != ps->instructions - 1 || ps->only_x >= 0)
+        return false;
+    if (!step && (!req->have_after || req->replay || req->have_before || (req->pause && atomic_load(req->pause)) ||
+                  req->after_seq != ps->park_seq || req->after_lane != ps->park_lane ||
+                  req->only_draw != ps->only_draw || req->only_x >= 0 || req->exceptions != ps->exceptions))
         return false;
     for (int i = 0; i < req->n_bps; i++)
         if (req->bps[i].log_message)
@@ -970,6 +972,8 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         r->suspended = NULL;
         if (same_bps(ps, req))
             adopt_ids(ps, req);
+        else if (rebind(ps, req, true))
+            limit_runner(r, req);   /* a later continue needs the new breakpoints' draws */
         else
             ps->no_count = true;
         ps->req = req;
@@ -979,7 +983,7 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->step_setup = true;
         res->resumed = true;
         rc = r->resume(r->impl, err, sizeof err);
-    } else if (ps && r->resume && rebind(ps, req)) {
+    } else if (ps && r->resume && rebind(ps, req, false)) {
         r->suspended = NULL;
         ps->req = req;
         ps->res = res;

@@ -8,7 +8,7 @@ GLREPLAY_DAP_RESUME_CHANGED=0 (every change runs a new pass, as before). The sam
 both: a stop at sky.frag:18 (conditional), a plain breakpoint on that line instead (its hits at
 the stopped instruction's later lanes come next), then breakpoints added (mesh.frag:27 with "% K": its count at
 the stop comes from the pass's per-line arrivals), continues, a breakpoint removed, a new plain one
-on another line, a new conditional one (a new pass on both servers). Every stop (hit, draw, warp,
+on another line, another one added before two steps and continues, a new conditional one (a new pass on both servers). Every stop (hit, draw, warp,
 lane) and the focused lane's values must be equal on both servers, and the first server must have
 run fewer passes from the frame's start (GLREPLAY_DAP_PROFILE's "runner created" lines).
 
@@ -75,6 +75,16 @@ def session(sock, mesh, sky):
     # Removed: sky.
     dap.set_breakpoints(c, {sky: [], mesh: [{'line': 27, 'hitCondition': '%% %d' % K}]})
     cont()
+    # Added (mesh.frag:29), then steps before the continue: the steps take the new counts.
+    dap.set_breakpoints(c, {mesh: [{'line': 27, 'hitCondition': '%% %d' % K}, {'line': 29, 'hitCondition': '% 97'}]})
+    for _ in range(2):
+        c.drop_events()
+        seq, t = c.send('next', {'threadId': 1})
+        c.response(seq)
+        out.append((stop_key(c.wait_event('stopped', after=t)[1]), values(c)))
+    cont()
+    cont()
+    dap.set_breakpoints(c, {mesh: [{'line': 27, 'hitCondition': '%% %d' % K}]})
     # Added: a plain breakpoint on another line of another shader, with a far hit condition.
     dap.set_breakpoints(c, {sky: [{'line': 23, 'hitCondition': '== %d' % (2 * KS)}],
                             mesh: [{'line': 27, 'hitCondition': '%% %d' % K}]})
@@ -120,11 +130,11 @@ def main():
             with open(logp) as f:
                 passes.append(f.read().count('runner created'))
         a, b = results
-        assert len(a) == len(b) == 10, (len(a), len(b))
+        assert len(a) == len(b) == 14, (len(a), len(b))
         for k, (x, y) in enumerate(zip(a, b)):
             assert x == y, 'step %d: resumed %s, new pass %s' % (k, x, y)
-        stops = [s for s, _ in a]
-        assert all(s[0] != 'other' for s in stops), stops
+        stops = [s for s, _ in a if s[0] != 'other']
+        assert len(stops) == len(a) - 2, a   # all but the two steps stopped at breakpoints
         assert len(set(stops)) == len(stops), stops
         # Both shaders stopped, the mesh ones after the first sky stop (counts carried over).
         assert any('draw' in s[1] for s in stops)
