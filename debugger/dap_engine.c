@@ -513,6 +513,10 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
     ps->cur_shader = info->shader;
     ps->cur_line = is->line;
     ps->cur_fresh = 0;
+    if (!ps->stopped) {
+        ps->n_pending = 0;   /* pending hits are the parked instruction's only */
+        ps->pending_lost = false;
+    }
     bool logs_pending = ps->has_logs;
     if (ps->stopped && !ps->stepping && !logs_pending)
         return after_observe(ps, info);
@@ -641,7 +645,10 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                         continue;
                 }
                 bc->hits++;
-                if (ps->stopped) {
+                /* Every hit of the instruction, in loop order: if the pass parks here, a resumed
+                 * continue stops at the first of them after the stop's lane, as a new pass would
+                 * (one of an earlier breakpoint in the loop at a later lane included). */
+                if (!stop_before) {
                     if (ps->n_pending < (int)(sizeof ps->pending / sizeof ps->pending[0]))
                         ps->pending[ps->n_pending++] = (struct pending_stop){ b, l, bc->hits };
                     else
@@ -676,8 +683,6 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                 if (ps->stopped || !seeking_hit)
                     continue;
                 if (!rq->have_after || seq > rq->after_seq || (seq == rq->after_seq && l > rq->after_lane)) {
-                    ps->n_pending = 0;
-                    ps->pending_lost = false;
                     ps->res->bp_id = bp->id;
                     ps->res->hit = bc->hits;
                     take_snapshot(ps, info, w, is, l, bc->hits, "breakpoint", issue_no);

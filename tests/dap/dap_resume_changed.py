@@ -12,6 +12,11 @@ on another line, another one added before two steps and continues, a new conditi
 lane) and the focused lane's values must be equal on both servers, and the first server must have
 run fewer passes from the frame's start (GLREPLAY_DAP_PROFILE's "runner created" lines).
 
+Then, on a third server, two breakpoints on one line (two files with mesh.frag's text): resumed
+continues must stop where new passes stop, including where the next stop is a hit at a later
+lane of the parked instruction that the pass counted before its stop (a breakpoint earlier in
+the pass's loop): a resumed pass used to miss it.
+
 Usage: dap_resume_changed.py GLREPLAY LIT_MESH SHADER_DIR (needs an X display)."""
 import os
 import re
@@ -99,6 +104,65 @@ def session(sock, mesh, sky):
     return out
 
 
+def same_line(sock, mesh, tmp, fresh):
+    """Two breakpoints (two files with mesh.frag's text: two ids) on one line stop at the same
+    instructions. fresh=False: every continue resumes the parked pass; fresh=True: before each
+    continue the (always true) conditions change text, so each continue runs a new pass from the
+    frame's start to the next hit after the position. The stop descriptions, in order."""
+    twin = os.path.join(tmp, 'twin.frag')
+    shutil.copyfile(mesh, twin)
+
+    def bps(k):
+        cond = 'dist > -%d.0' % (1 + (k % 2 if fresh else 0))
+        return {mesh: [{'line': 27, 'hitCondition': '% 5', 'condition': cond}],
+                twin: [{'line': 27, 'hitCondition': '% 3', 'condition': cond}]}
+    names = {}
+
+    def set_bps(k):
+        # Breakpoint ids are the server's: named by their file in the descriptions compared.
+        for path, b in bps(k).items():
+            r = c.request('setBreakpoints', {'source': {'path': path}, 'breakpoints': b})
+            names[r['body']['breakpoints'][0]['id']] = os.path.basename(path)
+
+    def named(desc):
+        m = re.match(r'(hit \d+ of breakpoint )(\d+)(: .*)$', desc)
+        return m.group(1) + names.get(int(m.group(2)), '?') + m.group(3) if m else desc
+    c = dap.connect(sock)
+    t = dap.start_session(c, bps(0))
+    c.wait_event('stopped', after=t)
+    set_bps(0)   # the same breakpoints again (new ids): the pass stays resumable
+    evs = []
+    for k in range(1, 13):
+        if fresh:
+            set_bps(k)
+        c.drop_events()
+        seq, t = c.send('continue', {'threadId': 1})
+        c.response(seq)
+        evs.append(named(c.wait_event('stopped', after=t)[1]['body']['description']))
+    c.close()
+    # A stop at one breakpoint's hit 20, then the other's hit condition changed to 21: its hit
+    # at a later lane of the same instruction (counted before the stop in the loop's order when it
+    # comes first) is the next stop. Both ways round.
+    for first, second in ((twin, mesh), (mesh, twin)):
+        c = dap.connect(sock)
+        cond = {'condition': 'dist > -1.0'}
+        # `second` is set first: it comes first in the pass's loop over breakpoints
+        t = dap.start_session(c, {second: [dict(cond, line=27, hitCondition='== 1000000')],
+                                  first: [dict(cond, line=27, hitCondition='== 20')]})
+        c.wait_event('stopped', after=t)
+        if fresh:
+            cond = {'condition': 'dist > -2.0'}
+        for path, hc in ((second, '== 21'), (first, '== 1000000')):
+            r = c.request('setBreakpoints', {'source': {'path': path}, 'breakpoints': [dict(cond, line=27, hitCondition=hc)]})
+            names[r['body']['breakpoints'][0]['id']] = os.path.basename(path)
+        c.drop_events()
+        seq, t = c.send('continue', {'threadId': 1})
+        c.response(seq)
+        evs.append(named(c.wait_event('stopped', after=t)[1]['body']['description']))
+        c.close()
+    return evs
+
+
 def serve(glreplay, cap, sock, extra_env, log):
     env = dict(os.environ, GLREPLAY_DAP_PROFILE='1', **extra_env)
     return subprocess.Popen([glreplay, 'dap', '--socket', sock, cap], stdout=subprocess.DEVNULL,
@@ -129,6 +193,20 @@ def main():
                 srv.wait(10)
             with open(logp) as f:
                 passes.append(f.read().count('runner created'))
+        sock = os.path.join(tmp, 't.sock')
+        with open(os.path.join(tmp, 't.log'), 'w') as log:
+            srv = serve(glreplay, cap, sock, {}, log)
+            srvs.append(srv)
+            resumed = same_line(sock, mesh, tmp, False)
+            fresh = same_line(sock, mesh, tmp, True)
+            srv.terminate()
+            srv.wait(10)
+        with open(os.path.join(tmp, 't.log')) as f:
+            n_runs = f.read().count('runner created')
+        for k, (x, y) in enumerate(zip(resumed, fresh)):
+            assert x == y, 'one line, two breakpoints, stop %d: resumed %r, new pass %r' % (k, x, y)
+        assert len(set(resumed)) == len(resumed) == 14 and n_runs == 2 + 12 + 4 + 2, (resumed, n_runs)
+        print('dap_resume_changed: one line, two breakpoints: %d resumed stops as new passes' % len(resumed))
         a, b = results
         assert len(a) == len(b) == 14, (len(a), len(b))
         for k, (x, y) in enumerate(zip(a, b)):
