@@ -13,6 +13,7 @@
 #include "debugger/dap_capture.h"
 #include "debugger/dap_engine.h"
 #include "debugger/dap_eval.h"
+#include "debugger/dap_rebind.h"
 #include "debugger/dap_warp_copy.h"
 
 bool dap_parse_hit_condition(const char *text, enum dap_hit_op *op, uint64_t *n)
@@ -138,6 +139,13 @@ struct pass {
     char *pipe_json;         /* the stop draw's pipeline state, copied into back candidates */
     unsigned exceptions;     /* the filters the pass watches (a continue resumes only with the same) */
     struct dap_exc_state *exc;
+    /* Arrivals at every line (dap_rebind.h): a continue with changed breakpoints may resume. The
+     * last observed instruction's shader and line (where the model parks), and whether the stop
+     * was an exception (its instruction's hits are not counted). */
+    struct dap_line_hits lines;
+    int cur_shader, cur_line;
+    gm_mask cur_fresh;       /* its lanes that arrived at its line (counted in `lines`) */
+    bool park_exc;
 };
 
 static uint64_t hash_key(int stage, uint64_t warp)
@@ -294,6 +302,7 @@ static void take_snapshot(struct pass *ps, const struct dap_observe_info *info, 
     ps->park_key = r->key;
     ps->park_seq = r->seq;
     ps->park_lane = lane;
+    ps->park_exc = !strcmp(reason, "exception");
 }
 
 
@@ -525,6 +534,13 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         return observe_reentry(ps, info, w, is);
     }
     ps->instructions++;
+    ps->cur_shader = info->shader;
+    ps->cur_line = is->line;
+    ps->cur_fresh = 0;
+    if (!ps->stopped) {
+        ps->n_pending = 0;   /* pending hits are the parked instruction's only */
+        ps->pending_lost = false;
+    }
     bool logs_pending = ps->has_logs;
     if (ps->stopped && !ps->stepping && !logs_pending)
         return after_observe(ps, info);
@@ -629,6 +645,9 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
         gm_mask every = is->active & ~gm_warp_helper_mask(w);
         if (rq->only_draw >= 0 && info->draw != rq->only_draw)
             fresh = every = 0;
+        if (fresh)
+            dap_line_hits_add(&ps->lines, info->shader, is->line, (uint64_t)__builtin_popcount(fresh));
+        ps->cur_fresh = fresh;
         sh_snapshot *cond_snap = NULL;
         /* Conditions and logpoints sample textures through this warp's own units (it is live). */
         struct dap_eval_env live_env = { sample_live, w };
@@ -677,7 +696,10 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                         continue;
                 }
                 bc->hits++;
-                if (ps->stopped) {
+                /* Every hit of the instruction, in loop order: if the pass parks here, a resumed
+                 * continue stops at the first of them after the stop's lane, as a new pass would
+                 * (one of an earlier breakpoint in the loop at a later lane included). */
+                if (!stop_before) {
                     if (ps->n_pending < (int)(sizeof ps->pending / sizeof ps->pending[0]))
                         ps->pending[ps->n_pending++] = (struct pending_stop){ b, l, bc->hits };
                     else
@@ -712,8 +734,6 @@ static int observe(void *ctx, const struct dap_observe_info *info, gm_warp *w, c
                 if (ps->stopped || !seeking_hit)
                     continue;
                 if (!rq->have_after || seq > rq->after_seq || (seq == rq->after_seq && l > rq->after_lane)) {
-                    ps->n_pending = 0;
-                    ps->pending_lost = false;
                     ps->res->bp_id = bp->id;
                     ps->res->hit = bc->hits;
                     take_snapshot(ps, info, w, is, l, bc->hits, "breakpoint", issue_no);
@@ -760,6 +780,7 @@ static void pass_free(void *p)
             sh_snapshot_unref(ps->run[i].snap);
     free(ps->pipe_json);
     dap_exc_free(ps->exc);
+    dap_line_hits_free(&ps->lines);
     free(ps);
 }
 
@@ -833,6 +854,92 @@ static bool step_resumable(const struct pass *ps, const struct dap_pass_req *req
            !(req->pause && atomic_load(req->pause)) && req->key.draw == ps->park_key.draw &&
            req->key.stage == ps->park_key.stage && req->key.warp == ps->park_key.warp &&
            req->key.issue == ps->park_key.issue && req->key.lane >= 0 && req->key.lane < 32;
+}
+
+static struct pass *pass_new(const struct dap_pass_req *req);
+
+/* A continue from exactly where the model is parked whose breakpoints changed (dap_rebind.h), or a
+ * step that resumes the pass (`step`: step_resumable holds): when every new breakpoint's count at
+ * the stop is known, the pass takes the request's breakpoints and counts (and its parked
+ * instruction's further hits), and may resume; after a step, later continues still can. */
+static bool rebind(struct pass *ps, const struct dap_pass_req *req, bool step)
+{
+    if (!ps || !ps->stopped || ps->pending_lost || ps->no_count || ps->park_exc || ps->has_logs ||
+        !dap_rebind_enabled() || req->n_overrides || ps->park_seq != ps->instructions - 1 || ps->only_x >= 0)
+        return false;
+    if (!step && (!req->have_after || req->replay || req->have_before || (req->pause && atomic_load(req->pause)) ||
+                  req->after_seq != ps->park_seq || req->after_lane != ps->park_lane ||
+                  req->only_draw != ps->only_draw || req->only_x >= 0 || req->exceptions != ps->exceptions))
+        return false;
+    for (int i = 0; i < req->n_bps; i++)
+        if (req->bps[i].log_message)
+            return false;
+    size_t nb = (size_t)req->n_bps + 1;
+    int *cnt_ids = calloc((size_t)ps->n_counts + 1, sizeof *cnt_ids);
+    uint64_t *cnt_hits = calloc((size_t)ps->n_counts + 1, sizeof *cnt_hits);
+    uint64_t *new_hits = calloc(nb, sizeof *new_hits);
+    int *old_to_new = calloc((size_t)ps->n_own_bps + 1, sizeof *old_to_new);
+    enum { MAX_PEND = (int)(sizeof ps->pending / sizeof ps->pending[0]) };
+    struct dap_rebind_pending *pend = calloc(MAX_PEND, sizeof *pend);
+    int n_pend = 0;
+    struct pass *np = NULL;
+    bool ok = cnt_ids && cnt_hits && new_hits && old_to_new && pend;
+    for (int c = 0; ok && c < ps->n_counts; c++) {
+        cnt_ids[c] = ps->counts[c].id;
+        cnt_hits[c] = ps->counts[c].hits;
+    }
+    /* The parked instruction's arrivals after the stop's lane. */
+    struct dap_park park = { ps->cur_shader, ps->cur_line,
+                             ps->park_lane >= 31 ? 0u : ps->cur_fresh & ~((2u << ps->park_lane) - 1u) };
+    ok = ok && dap_rebind_counts(ps->own_bps, ps->n_own_bps, cnt_ids, cnt_hits, ps->n_counts, req->bps, req->n_bps,
+                                 &ps->lines, &park, new_hits, old_to_new, pend, MAX_PEND, &n_pend);
+    /* The request's breakpoints and counts, as a new pass would hold them (pass_new), moved in. */
+    ok = ok && (np = pass_new(req)) != NULL;
+    for (int i = 0; ok && i < req->n_bps; i++)
+        for (int c = 0; c < np->n_counts; c++)
+            if (np->counts[c].id == req->bps[i].id)
+                np->counts[c].hits = new_hits[i];
+    int n = 0;
+    if (ok) {
+        /* The parked instruction's further hits (kept breakpoints' and new ones'), in a new
+         * pass's loop order (breakpoints in the request's order, then lanes). */
+        ok = ps->n_pending + n_pend <= MAX_PEND;
+        for (int i = 0; ok && i < n_pend; i++)   /* appended, sorted in below */
+            ps->pending[ps->n_pending + i] = (struct pending_stop){ pend[i].bp, pend[i].lane, pend[i].hits };
+        for (int i = 0; ok && i < ps->n_pending + n_pend; i++) {
+            int b = i < ps->n_pending ? old_to_new[ps->pending[i].bp] : ps->pending[i].bp;
+            if (b < 0)
+                continue;
+            struct pending_stop p = { b, ps->pending[i].lane, ps->pending[i].hits };
+            int k = n++;
+            while (k > 0 && (ps->pending[k - 1].bp > p.bp ||
+                             (ps->pending[k - 1].bp == p.bp && ps->pending[k - 1].lane > p.lane))) {
+                ps->pending[k] = ps->pending[k - 1];
+                k--;
+            }
+            ps->pending[k] = p;
+        }
+    }
+    if (ok) {
+        ps->n_pending = n;
+        struct dap_bp *ob = ps->own_bps;
+        int on = ps->n_own_bps;
+        struct bp_count *oc = ps->counts;
+        ps->own_bps = np->own_bps;
+        ps->n_own_bps = np->n_own_bps;
+        ps->counts = np->counts;
+        ps->n_counts = np->n_counts;
+        np->own_bps = ob;
+        np->n_own_bps = on;
+        np->counts = oc;
+    }
+    pass_free(np);
+    free(cnt_ids);
+    free(cnt_hits);
+    free(new_hits);
+    free(old_to_new);
+    free(pend);
+    return ok;
 }
 
 static struct pass *pass_new(const struct dap_pass_req *req)
@@ -927,6 +1034,8 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         r->suspended = NULL;
         if (same_bps(ps, req))
             adopt_ids(ps, req);
+        else if (rebind(ps, req, true))
+            limit_runner(r, req);   /* a later continue needs the new breakpoints' draws */
         else
             ps->no_count = true;
         ps->req = req;
@@ -936,6 +1045,15 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->step_setup = true;
         ps->lane_ending = false;
         res->resumed = true;
+        rc = r->resume(r->impl, err, sizeof err);
+    } else if (ps && r->resume && rebind(ps, req, false)) {
+        r->suspended = NULL;
+        ps->req = req;
+        ps->res = res;
+        ps->stopped = false;
+        ps->reentry = true;
+        res->resumed = true;
+        limit_runner(r, req);   /* the new breakpoints' shaders may draw later than the old ones' */
         rc = r->resume(r->impl, err, sizeof err);
     } else {
         if (ps) {

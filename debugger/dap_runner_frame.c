@@ -693,6 +693,9 @@ static int frame_resume(void *impl, char *err, size_t err_size)
         rc = DAP_RUN_ERROR;
     } else {
         struct model *m = &f->m[f->pass];
+        /* A resume with changed breakpoints (dap_rebind.h) may have moved the limit (later only
+         * while the model is parked inside a draw: no record after it was skipped yet). */
+        m->last_record = f->last_record;
         post(m, MC_RESUME);
         rc = settle(f, m, err, err_size);
     }

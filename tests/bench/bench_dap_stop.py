@@ -26,7 +26,8 @@ Captures frames 0-2 of lit_mesh at --size (default 1280x720) under the shim, ser
 The step series need a server that advertises supportsStepBack for `back`; an older server gets
 the others only (--glreplay of an older build gives the "before" figures).
 
-Prints a table (median, min, max, count per series) and a JSON line. Timings are never asserted:
+Prints a table (median, min, max, count per series; and the median CPU time the server used per
+sample, which a loaded machine inflates less than the wall time) and a JSON line. Timings are never asserted:
 exit 0 when every stop arrived where expected. Needs an X display (re-runs itself under xvfb-run
 when DISPLAY is unset)."""
 import argparse
@@ -52,15 +53,32 @@ def loadavg():
         return '?'
 
 
+# The server's pid (set in main) and the CPU seconds it used during the last measured request: the
+# model runs on one thread, so on a loaded machine this is nearer to what an idle one would take
+# than the wall time.
+SERVER = {'pid': None, 'last_cpu': float('nan')}
+
+
+def server_cpu():
+    try:
+        with open('/proc/%d/stat' % SERVER['pid']) as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+    except (OSError, TypeError, ValueError, IndexError):
+        return float('nan')
+
+
 def stop_desc(msg):
     return msg['body'].get('description', '')
 
 
 def measure_continue(c, expect_draw=None):
     c.drop_events()
+    cpu0 = server_cpu()
     seq, t = c.send('continue', {'threadId': 1})
     c.response(seq)
     t_stop, ev = c.wait_event('stopped', after=t)
+    SERVER['last_cpu'] = server_cpu() - cpu0
     desc = stop_desc(ev)
     if expect_draw is not None and ('draw %d ' % expect_draw) not in desc:
         raise dap.DapError('stopped outside draw %d: %s' % (expect_draw, desc))
@@ -70,13 +88,21 @@ def measure_continue(c, expect_draw=None):
 def measure(c, cmd):
     """A stepping request -> its stopped event: (ms, the event's body)."""
     c.drop_events()
+    cpu0 = server_cpu()
     seq, t = c.send(cmd, {'threadId': 1})
     c.response(seq)
     t_stop, ev = c.wait_event('stopped', after=t)
+    SERVER['last_cpu'] = server_cpu() - cpu0
     return (t_stop - t) * 1e3, ev['body']
 
 
 FINISHED = 'the focused invocation finished'
+
+
+def record(res, k, ms):
+    """A sample of series k: wall ms, and the server's CPU ms for it under k + '_cpu'."""
+    res[k].append(ms)
+    res.setdefault(k + '_cpu', []).append(SERVER['last_cpu'] * 1e3)
 
 
 def step_series(a, sock, mesh, step, res, want):
@@ -94,7 +120,7 @@ def step_series(a, sock, mesh, step, res, want):
     for _ in range(max(1, a.stops // 2)):
         if can_back and 'back_model' in want:
             ms, body = measure(c, 'stepBack')   # from the breakpoint's stop: through the model
-            res['back_model'].append(ms)
+            record(res, 'back_model', ms)
             measure(c, 'next')                  # back to the breakpoint's stop
         for kind in ('next', 'stepIn'):
             moved = 0
@@ -102,17 +128,17 @@ def step_series(a, sock, mesh, step, res, want):
                 ms, body = measure(c, kind)
                 if body.get('description') == FINISHED:
                     break
-                res[kind].append(ms)
+                record(res, kind, ms)
                 moved += 1
             if can_back and 'back' in want:
                 for _ in range(moved):
                     ms, body = measure(c, 'stepBack')
-                    res['back'].append(ms)
+                    record(res, 'back', ms)
         if 'end' in want:
             for _ in range(64):
                 ms, body = measure(c, 'stepOut')
                 if body.get('description') == FINISHED:
-                    res['end'].append(ms)
+                    record(res, 'end', ms)
                     break
         measure_continue(c, expect_draw=0)
     c.close()
@@ -175,6 +201,7 @@ def main():
         sock = os.path.join(tmp, 's.sock')
         srv = subprocess.Popen([a.glreplay, 'dap', '--socket', sock, cap], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
+        SERVER['pid'] = srv.pid
         series = ('early', 'resumed', 'fresh', 'worst', 'next', 'stepIn', 'end', 'back', 'back_model')
         res = {k: [] for k in series}
         want = set(a.only.split(',')) if a.only else set(series)
@@ -182,11 +209,13 @@ def main():
         # New passes to early hits of the first draw, one session each.
         for i in range(a.stops if 'early' in want else 0):
             c = dap.connect(sock)
+            cpu0 = server_cpu()
             t = dap.start_session(c, {mesh: [{'line': 27, 'hitCondition': '== %d' % (1 + 50 * i)}]})
             t_stop, ev = c.wait_event('stopped', after=t)
+            SERVER['last_cpu'] = server_cpu() - cpu0
             if 'draw 0 ' not in stop_desc(ev) or 'hit %d ' % (1 + 50 * i) not in stop_desc(ev):
                 raise dap.DapError('early stop not at hit %d of draw 0: %s' % (1 + 50 * i, stop_desc(ev)))
-            res['early'].append((t_stop - t) * 1e3)
+            record(res, 'early', (t_stop - t) * 1e3)
             c.close()
 
         # First draw: resumed continues, then new passes after the breakpoints changed.
@@ -198,7 +227,7 @@ def main():
         c.request('threads')
         for _ in range(a.stops if want & {'resumed', 'fresh'} else 0):
             ms, _ = measure_continue(c, expect_draw=0)
-            res['resumed'].append(ms)
+            record(res, 'resumed', ms)
         hit = step * (a.stops + 2)
         for i in range(a.stops if 'fresh' in want else 0):
             hit += step
@@ -207,7 +236,7 @@ def main():
             ms, desc = measure_continue(c, expect_draw=0)
             if 'hit %d ' % hit not in desc:
                 raise dap.DapError('expected hit %d: %s' % (hit, desc))
-            res['fresh'].append(ms)
+            record(res, 'fresh', ms)
         c.close()
 
         # Worst case: the last hit of the last draw, a new pass over the whole capture.
@@ -224,19 +253,20 @@ def main():
             ms, desc = measure_continue(c)
             if 'hit %d ' % last_hit not in desc:
                 raise dap.DapError('expected the last hit %d: %s' % (last_hit, desc))
-            res['worst'].append(ms)
+            record(res, 'worst', ms)
             c.close()
 
         print('DAP continue -> stopped, lit_mesh %s, frames 0-2, load average %s' % (a.size, loadavg()))
-        print('%-8s %10s %10s %10s %6s' % ('series', 'median ms', 'min ms', 'max ms', 'n'))
+        print('%-10s %10s %10s %10s %6s %12s' % ('series', 'median ms', 'min ms', 'max ms', 'n', 'cpu med ms'))
         summary = {'size': a.size, 'last_hit': last_hit, 'loadavg': loadavg()}
         for k in series:
             v = res[k]
             if not v:
                 continue
-            print('%-8s %10.1f %10.1f %10.1f %6d' % (k, statistics.median(v), min(v), max(v), len(v)))
+            cpu = statistics.median(res[k + '_cpu'])
+            print('%-10s %10.1f %10.1f %10.1f %6d %12.1f' % (k, statistics.median(v), min(v), max(v), len(v), cpu))
             summary[k] = {'median_ms': round(statistics.median(v), 1), 'min_ms': round(min(v), 1),
-                          'max_ms': round(max(v), 1), 'n': len(v)}
+                          'max_ms': round(max(v), 1), 'n': len(v), 'cpu_median_ms': round(cpu, 1)}
         print(json.dumps(summary))
         return 0
     except (dap.DapError, OSError, subprocess.TimeoutExpired) as e:
