@@ -176,6 +176,7 @@ typedef enum {
     GM_SG_BALLOT,                                      /* uvec4: bit per invocation */
     GM_SG_READ_FIRST, GM_SG_READ_INVOCATION,
     GM_SG_ANY, GM_SG_ALL, GM_SG_ALL_EQUAL,
+    GM_SG_CLOCK,  /* OpReadClockKHR: gm_program.clock_ticks, advanced by each read (2 words) */
 } gm_sg_op;
 /* llvmpipe's subgroup: one SIMD vector of its JIT code, 8 x 32-bit lanes (256-bit AVX). */
 #define GM_SUBGROUP_SIZE 8
@@ -284,6 +285,7 @@ struct gm_program {
     /* Compute: words of Workgroup storage (shared variables), LocalSize execution mode. */
     int shared_words;
     int local_size[3];
+    uint64_t clock_ticks; /* OpReadClockKHR: reads so far (monotonic, deterministic) */
 };
 
 /* ---- compute support (used by the frame runner; see DESIGN.md "Compute") ---- */

@@ -13,7 +13,7 @@
 #include "gmf_ffunc.h"
 
 enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_CULL_DISTANCE = 4, BI_PRIMITIVE_ID = 7,
-       BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
+       BI_LAYER = 9, BI_VIEWPORT_INDEX = 10, BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
        BI_FRONT_FACING = 17, BI_SAMPLE_ID = 18, BI_SAMPLE_POSITION = 19, BI_SAMPLE_MASK = 20,
        BI_FRAG_DEPTH = 22, BI_VERTEX_INDEX = 42, BI_INSTANCE_INDEX = 43,
        BI_BASE_VERTEX = 4424, BI_BASE_INSTANCE = 4425, BI_DRAW_INDEX = 4426 };
@@ -104,17 +104,19 @@ static void compile_error(gmf_prog *p, const char *label)
  * mixing it with other stages in one program). */
 static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
 {
-    const char *source = NULL;
-    for (uint32_t i = 0; i < sp->n_linked; i++)
-        if (sp->linked[i].type == GL_COMPUTE_SHADER)
-            source = sp->linked[i].source ? sp->linked[i].source : "";
-    if (!source)
-        return false;
+    /* every compute shader object attached: one stage may be linked from several */
+    gm_shader_source src[GM_MAX_SHADER_UNITS];
     char name[48];
     snprintf(name, sizeof name, "program%u.comp", sp->name);
-    gm_shader_source src = { GM_STAGE_COMPUTE, source, name };
+    int n = 0;
+    for (uint32_t i = 0; i < sp->n_linked && n < GM_MAX_SHADER_UNITS; i++)
+        if (sp->linked[i].type == GL_COMPUTE_SHADER)
+            src[n++] = (gm_shader_source){ GM_STAGE_COMPUTE,
+                                           sp->linked[i].source ? sp->linked[i].source : "", name };
+    if (!n)
+        return false;
     if (p->spirv ? gmf_spirv_compile(sp, true, &p->cr) != 0   /* gmf_spirv.c */
-                 : gm_compile_program(&src, 1, &p->cr) != 0) {
+                 : gm_compile_program(src, n, &p->cr) != 0) {
         char label[32];
         snprintf(label, sizeof label, "program %u", sp->name);
         compile_error(p, label);
@@ -535,6 +537,9 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
     p->frontfacing_var = find_builtin_var(fs, BI_FRONT_FACING);
     p->pointcoord_var = find_builtin_var(fs, BI_POINT_COORD);
     p->primid_var = find_builtin_var(fs, BI_PRIMITIVE_ID);
+    p->fs_layer_var = find_builtin_var(fs, BI_LAYER);
+    p->fs_vpi_var = find_builtin_var(fs, BI_VIEWPORT_INDEX);
+    p->layer_slot = p->vpi_slot = -1;
     p->fragdepth_var = find_builtin_var(fs, BI_FRAG_DEPTH);
     int max_slot = -1;
     for (int i = 0; i < gm_program_input_count(fs); i++) {
@@ -1015,10 +1020,10 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         r->totals.programs_compiled++;
         return p;
     }
-    gm_shader_source src[GM_STAGE_COUNT];
-    char names[GM_STAGE_COUNT][48];
+    gm_shader_source src[GM_MAX_SHADER_UNITS];
+    char names[GM_MAX_SHADER_UNITS][48];
     int n = 0;
-    for (uint32_t i = 0; i < sp->n_linked && n < GM_STAGE_COUNT; i++) {
+    for (uint32_t i = 0; i < sp->n_linked && n < GM_MAX_SHADER_UNITS; i++) {
         gm_stage st = stage_of_gl(sp->linked[i].type);
         if (st != GM_STAGE_VERTEX && st != GM_STAGE_FRAGMENT && st != GM_STAGE_GEOMETRY &&
             st != GM_STAGE_TESS_CONTROL && st != GM_STAGE_TESS_EVALUATION) {

@@ -10,6 +10,7 @@
 
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,13 +190,33 @@ static char *strip_line_directives(const char *src)
     return out;
 }
 
+/* Does text define or declare a function named main (a `main` token followed by `(`)? The unit
+ * holding main() gives its stage's name and shown source when several shader objects make one
+ * stage. */
+static int names_main(const char *text)
+{
+    for (const char *s = text ? strstr(text, "main") : NULL; s; s = strstr(s + 4, "main")) {
+        if (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+            continue;
+        const char *e = s + 4;
+        while (*e == ' ' || *e == '\t' || *e == '\n' || *e == '\r')
+            e++;
+        if (*e == '(')
+            return 1;
+    }
+    return 0;
+}
+
+/* Compiles and links the units in sources (one or more per stage) into one module per stage:
+ * out->shaders[] holds the stages in the order they first appear. */
 static int compile_linked(const gm_shader_source *sources, int count, gm_compile_result *out,
                           int dead_arrays)
 {
     memset(out, 0, sizeof *out);
     logbuf log = {0};
-    if (count <= 0 || count > GM_STAGE_COUNT || !sources) {
-        log_add(&log, "error: no shader stages to compile");
+    if (count <= 0 || count > GM_MAX_SHADER_UNITS || !sources) {
+        log_add(&log, count > GM_MAX_SHADER_UNITS ? "error: too many shader objects in one program"
+                                           : "error: no shader stages to compile");
         out->log = log.data ? log.data : strdup("");
         return -1;
     }
@@ -207,9 +228,12 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
     }
 
     int ok = 1;
-    glslang_input_t inputs[GM_STAGE_COUNT];
-    glslang_shader_t *shaders[GM_STAGE_COUNT] = {0};
-    out->shader_count = count;
+    glslang_input_t inputs[GM_MAX_SHADER_UNITS];
+    glslang_shader_t *shaders[GM_MAX_SHADER_UNITS] = {0};
+    char *unit_text[GM_MAX_SHADER_UNITS] = {0};
+    gm_upgrade_info unit_up[GM_MAX_SHADER_UNITS];
+    int slot_of[GM_MAX_SHADER_UNITS], primary[GM_STAGE_COUNT];
+    memset(unit_up, 0, sizeof unit_up);
     /* One context made every stage: a vertex shader without #version and without precision
      * statements is ES 1.00 when its fragment shader is. */
     int has_gs = 0, es = 0;
@@ -218,30 +242,41 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         es |= gm_glsl_is_es(sources[k].source);
     }
     for (int i = 0; i < count && ok; i++) {
-        gm_compiled_shader *sh = &out->shaders[i];
-        sh->stage = sources[i].stage;
         if ((unsigned)sources[i].stage >= GM_STAGE_COUNT) {
             log_add(&log, "error: bad shader stage");
             ok = 0;
             break;
         }
+        int s = 0;
+        while (s < out->shader_count && out->shaders[s].stage != sources[i].stage)
+            s++;
+        if (s == out->shader_count) {
+            out->shaders[s].stage = sources[i].stage;
+            primary[s] = i;
+            out->shader_count++;
+        }
+        slot_of[i] = s;
         char err[256];
         char *physical = strip_line_directives(sources[i].source);
-        sh->compiled_source = gm_glsl_upgrade_in_program(physical ? physical : sources[i].source, sources[i].stage,
-                                                         has_gs, es, &sh->upgrade, err, sizeof err);
+        unit_text[i] = gm_glsl_upgrade_in_program(physical ? physical : sources[i].source,
+                                                  sources[i].stage, has_gs, es, &unit_up[i], err,
+                                                  sizeof err);
         free(physical);
-        if (!sh->compiled_source) {
-            log_addf(&log, "error: %s shader: %s", stage_name(sh->stage), err);
+        if (!unit_text[i]) {
+            log_addf(&log, "error: %s shader: %s", stage_name(sources[i].stage), err);
             ok = 0;
         } else if (dead_arrays) {
             int changed;
-            char *t = dead_arrays == 2 ? gm_implicit_array_sizes(sh->compiled_source, &changed)
-                                       : gm_dead_array_sizes(sh->compiled_source, &changed);
+            char *t = dead_arrays == 2 ? gm_implicit_array_sizes(unit_text[i], &changed)
+                                       : gm_dead_array_sizes(unit_text[i], &changed);
             if (t) {
-                free(sh->compiled_source);
-                sh->compiled_source = t;
+                free(unit_text[i]);
+                unit_text[i] = t;
             }
         }
+        if (unit_text[i] && primary[s] != i && !names_main(unit_text[primary[s]]) &&
+            names_main(unit_text[i]))
+            primary[s] = i;
     }
 
     /* glslang's default limits, with llvmpipe's (Mesa 22.3, glxinfo -l) where the defaults are
@@ -261,7 +296,7 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
     pthread_mutex_lock(&compile_lock);
     glslang_program_t *program = ok ? glslang_program_create() : NULL;
     for (int i = 0; i < count && ok; i++) {
-        gm_compiled_shader *sh = &out->shaders[i];
+        gm_compiled_shader *sh = &out->shaders[slot_of[i]];
         glslang_input_t *in = &inputs[i];
         memset(in, 0, sizeof *in);
         in->language = GLSLANG_SOURCE_GLSL;
@@ -270,7 +305,7 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         in->client_version = GLSLANG_TARGET_OPENGL_450;
         in->target_language = GLSLANG_TARGET_SPV;
         in->target_language_version = GLSLANG_TARGET_SPV_1_0;
-        in->code = sh->compiled_source;
+        in->code = unit_text[i];
         in->default_version = 110;
         in->default_profile = GLSLANG_NO_PROFILE;
         in->messages = GLSLANG_MSG_SPV_RULES_BIT;
@@ -303,9 +338,18 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         log_add(&log, glslang_program_get_info_log(program));
         ok = 0;
     }
+    /* Each stage keeps the text (and renames) of its unit holding main(); the units' own
+     * copies are freed below. */
+    for (int s = 0; s < out->shader_count; s++) {
+        out->shaders[s].compiled_source = unit_text[primary[s]];
+        out->shaders[s].upgrade = unit_up[primary[s]];
+        unit_text[primary[s]] = NULL;
+        memset(&unit_up[primary[s]], 0, sizeof unit_up[0]);
+    }
     size_t emitted = 0; /* glslang appends each stage's module to one vector */
-    for (int i = 0; i < count && ok; i++) {
-        gm_compiled_shader *sh = &out->shaders[i];
+    for (int slot = 0; slot < out->shader_count && ok; slot++) {
+        gm_compiled_shader *sh = &out->shaders[slot];
+        int i = primary[slot];
         /* The per-stage intermediate exists only after linking. */
         if (sources[i].name)
             glslang_program_set_source_file(program, inputs[i].stage, sources[i].name);
@@ -357,6 +401,10 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         if (shaders[i])
             glslang_shader_delete(shaders[i]);
     pthread_mutex_unlock(&compile_lock);
+    for (int i = 0; i < count; i++) {
+        free(unit_text[i]);
+        gm_upgrade_info_free(&unit_up[i]);
+    }
 
     out->ok = ok;
     out->log = log.data ? log.data : strdup("");
@@ -385,12 +433,11 @@ static int compile_program(const gm_shader_source *sources, int count, gm_compil
     int rc = compile_linked(sources, count, out, dead_arrays);
     if (rc == 0 || !tess_patch_array_quirk(sources, count, out->log))
         return rc;
-    gm_shader_source part[2][GM_STAGE_COUNT];
-    int at[2][GM_STAGE_COUNT], n[2] = { 0, 0 };
+    gm_shader_source part[2][GM_MAX_SHADER_UNITS];
+    int n[2] = { 0, 0 };
     for (int i = 0; i < count; i++) {
         int g = sources[i].stage >= GM_STAGE_TESS_EVALUATION &&
                 sources[i].stage != GM_STAGE_COMPUTE;
-        at[g][n[g]] = i;
         part[g][n[g]++] = sources[i];
     }
     gm_compile_result r[2];
@@ -403,10 +450,9 @@ static int compile_program(const gm_shader_source *sources, int count, gm_compil
     }
     gm_compile_result_free(out);
     memset(out, 0, sizeof *out);
-    out->shader_count = count;
     for (int g = 0; g < 2; g++)
-        for (int k = 0; k < n[g]; k++) {
-            out->shaders[at[g][k]] = r[g].shaders[k];   /* ownership moves */
+        for (int k = 0; k < r[g].shader_count && out->shader_count < GM_STAGE_COUNT; k++) {
+            out->shaders[out->shader_count++] = r[g].shaders[k];   /* ownership moves */
             memset(&r[g].shaders[k], 0, sizeof r[g].shaders[k]);
         }
     size_t len = strlen(r[0].log) + strlen(r[1].log) + 2;
