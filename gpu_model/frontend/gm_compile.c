@@ -265,19 +265,30 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         if (!unit_text[i]) {
             log_addf(&log, "error: %s shader: %s", stage_name(sources[i].stage), err);
             ok = 0;
-        } else if (dead_arrays) {
-            int changed;
-            char *t = dead_arrays == 2 ? gm_implicit_array_sizes(unit_text[i], &changed)
-                                       : gm_dead_array_sizes(unit_text[i], &changed);
-            if (t) {
-                free(unit_text[i]);
-                unit_text[i] = t;
-            }
         }
         if (unit_text[i] && primary[s] != i && !names_main(unit_text[primary[s]]) &&
             names_main(unit_text[i]))
             primary[s] = i;
     }
+    /* The retries' array sizes (gm_dead_arrays.c), an implicit size counting every unit of the
+     * stage: computed from the texts as upgraded, then swapped in. */
+    char *sized[GM_MAX_SHADER_UNITS] = {0};
+    for (int i = 0; i < count && ok && dead_arrays; i++) {
+        const char *others[GM_MAX_SHADER_UNITS];
+        int n_others = 0;
+        for (int j = 0; j < count; j++)
+            if (j != i && slot_of[j] == slot_of[i])
+                others[n_others++] = unit_text[j];
+        int changed;
+        sized[i] = dead_arrays == 2
+                       ? gm_implicit_array_sizes_units(unit_text[i], others, n_others, &changed)
+                       : gm_dead_array_sizes(unit_text[i], &changed);
+    }
+    for (int i = 0; i < count; i++)
+        if (sized[i]) {
+            free(unit_text[i]);
+            unit_text[i] = sized[i];
+        }
 
     /* glslang's default limits, with llvmpipe's (Mesa 22.3, glxinfo -l) where the defaults are
      * lower than what shaders the driver accepted use (an atomic counter at binding 3 fails

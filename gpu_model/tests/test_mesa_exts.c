@@ -151,6 +151,17 @@ static void test_implicit_array_length(void)
                           "  float a[];\n  a[k] = 3.0;\n  c = vec4(float(a.length()));\n}\n", NULL};
     CHECK(gm_compile_program(&s, 1, &r) != 0);
     gm_compile_result_free(&r);
+    /* the array indexed in another unit of the stage: sized at link time, as Mesa does */
+    gm_shader_source two[2] = {
+        {GM_STAGE_FRAGMENT, "#version 330\nout vec4 c;\nfloat u[];\nvoid foo();\nvoid main() {\n"
+                            "  foo();\n  c = vec4(float(u.length()));\n}\n", NULL},
+        {GM_STAGE_FRAGMENT, "float u[];\nvoid foo() {\n  u[4] = 3.0;\n}\n", NULL},
+    };
+    rc = compile_n(two, 2, &r);
+    CHECK(rc == 0);
+    if (rc == 0)
+        CHECK(r.shader_count == 1 && strstr(r.shaders[0].compiled_source, "float u[5];") != NULL);
+    gm_compile_result_free(&r);
 }
 
 /* GLSL 1.50 compatibility: gl_PerVertex redeclared with gl_ClipVertex in the vertex and geometry
