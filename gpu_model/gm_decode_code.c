@@ -1479,6 +1479,7 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         int dst = reg(d, w[2]);
         if (d->failed)
             return -1;
+        d->p->reads_clock = 1;
         return gm_dec_emit(d, GM_OP_SUBGROUP, words(d, w[2]), dst, 0, 0, 0, GM_SG_CLOCK);
     }
     default:
