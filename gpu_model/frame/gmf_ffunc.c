@@ -308,8 +308,8 @@ static unsigned glsl_stages(const struct sm_program *sp)
 static gmf_prog *build(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
                        ff_entry *e, bool vs_fixed, bool fs_fixed, int serial)
 {
-    gm_shader_source src[3];
-    char glsl_names[3][48];
+    gm_shader_source src[GM_STAGE_COUNT];
+    char glsl_names[GM_STAGE_COUNT][48];
     int n = 0;
     if (vs_fixed) {
         e->src[0] = gm_ff_vertex_source(&e->key);
@@ -318,12 +318,14 @@ static gmf_prog *build(gmf_runner *r, const struct sm_context *c, const struct s
             return NULL;
         src[n++] = (gm_shader_source){ GM_STAGE_VERTEX, e->src[0], e->name[0] };
     }
-    for (uint32_t i = 0; sp && i < sp->n_linked && n < 3; i++) {
+    for (uint32_t i = 0; sp && i < sp->n_linked && n < GM_STAGE_COUNT - 1; i++) {
         uint32_t t = sp->linked[i].type;
         gm_stage stg = t == GL_VERTEX_SHADER ? GM_STAGE_VERTEX : t == GL_FRAGMENT_SHADER ? GM_STAGE_FRAGMENT
-                                                                                       : GM_STAGE_GEOMETRY;
+                       : t == GL_TESS_CONTROL_SHADER ? GM_STAGE_TESS_CONTROL
+                       : t == GL_TESS_EVALUATION_SHADER ? GM_STAGE_TESS_EVALUATION : GM_STAGE_GEOMETRY;
         snprintf(glsl_names[n], sizeof glsl_names[n], "program%u.%s", sp->name,
-                 stg == GM_STAGE_VERTEX ? "vert" : stg == GM_STAGE_GEOMETRY ? "geom" : "frag");
+                 stg == GM_STAGE_VERTEX ? "vert" : stg == GM_STAGE_GEOMETRY ? "geom"
+                 : stg == GM_STAGE_TESS_CONTROL ? "tesc" : stg == GM_STAGE_TESS_EVALUATION ? "tese" : "frag");
         src[n] = (gm_shader_source){ stg, sp->linked[i].source ? sp->linked[i].source : "", glsl_names[n] };
         n++;
     }
@@ -442,6 +444,7 @@ static bool color_varying(const char *name)
 {
     return name && (!strcmp(name, "glr_FrontColor") || !strcmp(name, "glr_FrontSecondaryColor") ||
                     !strcmp(name, "glr_gs_FrontColor") || !strcmp(name, "glr_gs_FrontSecondaryColor") ||
+                    !strcmp(name, "glr_tes_FrontColor") || !strcmp(name, "glr_tes_FrontSecondaryColor") ||
                     !strncmp(name, "ff_back_color", 13));
 }
 

@@ -126,7 +126,7 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
     uint32_t (*cd)[GM_LANES] = p->clip_var >= 0 ? gm_warp_var_lanes(w, p->clip_var) : NULL;
     uint32_t (*cu)[GM_LANES] = p->cull_var >= 0 && p->n_cull > 0 ? gm_warp_var_lanes(w, p->cull_var)
                                                                  : NULL;
-    uint32_t (*clipv)[GM_LANES] = p->user_clip && !p->gs && p->clipv_var >= 0
+    uint32_t (*clipv)[GM_LANES] = p->user_clip && !p->gs && !p->tes && p->clipv_var >= 0
                                       ? gm_warp_var_lanes(w, p->clipv_var) : NULL;
     for (int l = 0; l < count; l++) {
         gm_pipe_vertex *o = &out[l];
@@ -139,7 +139,7 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
         if (cd)
             for (int k = 0; k < p->n_clip; k++)
                 memcpy(&o->clip_dist[k], &cd[p->clip_off + k][l], 4);
-        if (p->user_clip && !p->gs) {
+        if (p->user_clip && !p->gs && !p->tes) {
             float cv[4];
             for (int k = 0; clipv && k < 4; k++)
                 memcpy(&cv[k], &clipv[k][l], 4);

@@ -236,9 +236,11 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
     memset(unit_up, 0, sizeof unit_up);
     /* One context made every stage: a vertex shader without #version and without precision
      * statements is ES 1.00 when its fragment shader is. */
-    int has_gs = 0, es = 0;
+    int has_gs = 0, es = 0;   /* has_gs: GM_UP_PIPE_* flags (gm_frontend.h) */
     for (int k = 0; k < count; k++) {
-        has_gs |= sources[k].stage == GM_STAGE_GEOMETRY;
+        has_gs |= sources[k].stage == GM_STAGE_GEOMETRY ? 1
+                  : sources[k].stage == GM_STAGE_TESS_EVALUATION ? 2
+                  : sources[k].stage == GM_STAGE_TESS_CONTROL ? 4 : 0;
         es |= gm_glsl_is_es(sources[k].source);
     }
     for (int i = 0; i < count && ok; i++) {
