@@ -294,13 +294,16 @@ void gmf_ff_free(gmf_runner *r)
     r->ffc = NULL;
 }
 
-/* The GLSL stages sp links (bit 0 vertex, 1 fragment, 2 geometry, 3 others). */
+/* The GLSL stages sp links (bit 0 vertex, 1 fragment, 2 geometry or tessellation, 3 others:
+ * compute). Tessellation stages, like a geometry shader, take a fixed-function fragment stage. */
 static unsigned glsl_stages(const struct sm_program *sp)
 {
     unsigned m = 0;
     for (uint32_t i = 0; sp && i < sp->n_linked; i++) {
         uint32_t t = sp->linked[i].type;
-        m |= t == GL_VERTEX_SHADER ? 1u : t == GL_FRAGMENT_SHADER ? 2u : t == GL_GEOMETRY_SHADER ? 4u : 8u;
+        m |= t == GL_VERTEX_SHADER ? 1u : t == GL_FRAGMENT_SHADER ? 2u
+             : t == GL_GEOMETRY_SHADER || t == GL_TESS_CONTROL_SHADER || t == GL_TESS_EVALUATION_SHADER ? 4u
+             : 8u;
     }
     return m;
 }
@@ -355,7 +358,7 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
 {
     unsigned stages = glsl_stages(sp);
     if (sp && (!sp->link_count || (stages & 8u)))
-        return gmf_prog_get(r, c, sp);   /* never linked, compute or tessellation: its error */
+        return gmf_prog_get(r, c, sp);   /* never linked or compute: its error */
     /* SPIR-V modules pair with no generated GLSL stage: a program without a fragment module
      * runs without one, as in the core profile (gmf_spirv.c). */
     if (sp && gmf_spirv_program(sp))
