@@ -210,7 +210,7 @@ static int names_main(const char *text)
 /* Compiles and links the units in sources (one or more per stage) into one module per stage:
  * out->shaders[] holds the stages in the order they first appear. */
 static int compile_linked(const gm_shader_source *sources, int count, gm_compile_result *out,
-                          int dead_arrays)
+                          int dead_arrays, int pipe)
 {
     memset(out, 0, sizeof *out);
     logbuf log = {0};
@@ -236,13 +236,9 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
     memset(unit_up, 0, sizeof unit_up);
     /* One context made every stage: a vertex shader without #version and without precision
      * statements is ES 1.00 when its fragment shader is. */
-    int has_gs = 0, es = 0;   /* has_gs: GM_UP_PIPE_* flags (gm_frontend.h) */
-    for (int k = 0; k < count; k++) {
-        has_gs |= sources[k].stage == GM_STAGE_GEOMETRY ? 1
-                  : sources[k].stage == GM_STAGE_TESS_EVALUATION ? 2
-                  : sources[k].stage == GM_STAGE_TESS_CONTROL ? 4 : 0;
+    int has_gs = pipe, es = 0;   /* the whole program's GM_UP_PIPE_* flags (gm_frontend.h) */
+    for (int k = 0; k < count; k++)
         es |= gm_glsl_is_es(sources[k].source);
-    }
     for (int i = 0; i < count && ok; i++) {
         if ((unsigned)sources[i].stage >= GM_STAGE_COUNT) {
             log_add(&log, "error: bad shader stage");
@@ -440,43 +436,81 @@ static bool tess_patch_array_quirk(const gm_shader_source *sources, int count, c
                        "Array sizes must be compatible");
 }
 
+/* glslang's linker matches an output to the next stage's input by name and refuses one name
+ * at different explicit locations ("Layout location qualifier must match"); GL matches
+ * explicitly located variables by location (separate shader objects: a struct `s` at location 0
+ * feeding `s2` at location 0). The model matches stage interfaces itself (gmf_program.c), so
+ * such a program is compiled one glslang program per stage. */
+static bool location_mismatch(const char *log)
+{
+    return log && strstr(log, "Layout location qualifier must match");
+}
+
+/* The GM_UP_PIPE_* flags of a whole program (the upgrade of each stage needs them, also when
+ * the stages are compiled apart). */
+static int pipe_flags(const gm_shader_source *sources, int count)
+{
+    int pipe = 0;
+    for (int k = 0; k < count; k++)
+        pipe |= sources[k].stage == GM_STAGE_GEOMETRY ? 1
+                : sources[k].stage == GM_STAGE_TESS_EVALUATION ? 2
+                : sources[k].stage == GM_STAGE_TESS_CONTROL ? 4 : 0;
+    return pipe;
+}
+
 static int compile_program(const gm_shader_source *sources, int count, gm_compile_result *out,
                            int dead_arrays)
 {
-    int rc = compile_linked(sources, count, out, dead_arrays);
-    if (rc == 0 || !tess_patch_array_quirk(sources, count, out->log))
+    int pipe = pipe_flags(sources, count);
+    int rc = compile_linked(sources, count, out, dead_arrays, pipe);
+    bool per_stage = rc != 0 && location_mismatch(out->log);
+    if (rc == 0 || (!per_stage && !tess_patch_array_quirk(sources, count, out->log)))
         return rc;
-    gm_shader_source part[2][GM_MAX_SHADER_UNITS];
-    int n[2] = { 0, 0 };
+    /* groups: one per stage, or the stages up to the TCS and the TES with what follows */
+    enum { MAXG = GM_STAGE_COUNT };
+    gm_shader_source part[MAXG][GM_MAX_SHADER_UNITS];
+    int n[MAXG] = { 0 };
     for (int i = 0; i < count; i++) {
-        int g = sources[i].stage >= GM_STAGE_TESS_EVALUATION &&
-                sources[i].stage != GM_STAGE_COMPUTE;
+        int g = per_stage ? (int)sources[i].stage
+                          : sources[i].stage >= GM_STAGE_TESS_EVALUATION && sources[i].stage != GM_STAGE_COMPUTE;
+        if (g < 0 || g >= MAXG)
+            return rc;
         part[g][n[g]++] = sources[i];
     }
-    gm_compile_result r[2];
-    int ok = compile_linked(part[0], n[0], &r[0], dead_arrays) == 0;
-    ok = (compile_linked(part[1], n[1], &r[1], dead_arrays) == 0) && ok;
+    gm_compile_result r[MAXG];
+    memset(r, 0, sizeof r);
+    int ok = 1;
+    for (int g = 0; g < MAXG; g++)
+        if (n[g])
+            ok = (compile_linked(part[g], n[g], &r[g], dead_arrays, pipe) == 0) && ok;
     if (!ok) {   /* keep the first log: the error the whole program gave */
-        gm_compile_result_free(&r[0]);
-        gm_compile_result_free(&r[1]);
+        for (int g = 0; g < MAXG; g++)
+            gm_compile_result_free(&r[g]);
         return rc;
     }
     gm_compile_result_free(out);
     memset(out, 0, sizeof *out);
-    for (int g = 0; g < 2; g++)
+    size_t len = 1;
+    for (int g = 0; g < MAXG; g++) {
+        len += r[g].log ? strlen(r[g].log) : 0;
         for (int k = 0; k < r[g].shader_count && out->shader_count < GM_STAGE_COUNT; k++) {
             out->shaders[out->shader_count++] = r[g].shaders[k];   /* ownership moves */
             memset(&r[g].shaders[k], 0, sizeof r[g].shaders[k]);
         }
-    size_t len = strlen(r[0].log) + strlen(r[1].log) + 2;
+    }
     out->log = malloc(len);
-    if (out->log)
-        snprintf(out->log, len, "%s%s", r[0].log, r[1].log);
-    else
+    if (out->log) {
+        out->log[0] = 0;
+        for (int g = 0; g < MAXG; g++)
+            if (r[g].log)
+                strcat(out->log, r[g].log);
+    } else {
         out->log = strdup("");
-    r[0].shader_count = r[1].shader_count = 0;
-    gm_compile_result_free(&r[0]);
-    gm_compile_result_free(&r[1]);
+    }
+    for (int g = 0; g < MAXG; g++) {
+        r[g].shader_count = 0;
+        gm_compile_result_free(&r[g]);
+    }
     out->ok = 1;
     return 0;
 }
