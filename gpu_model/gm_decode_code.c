@@ -1471,8 +1471,17 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
     case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
     case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin:
     case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd: case SpvOpAtomicOr:
-    case SpvOpAtomicXor:
+    case SpvOpAtomicXor: case SpvOpAtomicFAddEXT: case SpvOpAtomicFMinEXT:
+    case SpvOpAtomicFMaxEXT:
         return atomic_op(d, op, w, wc);
+    case SpvOpReadClockKHR: {
+        /* ARB_shader_clock: one value per subgroup issue, from the program's counter */
+        int dst = reg(d, w[2]);
+        if (d->failed)
+            return -1;
+        d->p->reads_clock = 1;
+        return gm_dec_emit(d, GM_OP_SUBGROUP, words(d, w[2]), dst, 0, 0, 0, GM_SG_CLOCK);
+    }
     default:
         return gm_dec_fail(d, "unsupported instruction %s", gm_dec_opname(op));
     }

@@ -96,6 +96,7 @@ static uint64_t value_number(const reassoc *r, const uint32_t *w, uint32_t wc, u
     case SpvOpPhi: case SpvOpFunctionCall: case SpvOpVariable: case SpvOpFunctionParameter:
     case SpvOpUndef: case SpvOpImageRead: case SpvOpImageSampleImplicitLod:
     case SpvOpImageSampleExplicitLod: case SpvOpImageFetch: case SpvOpAtomicIAdd:
+    case SpvOpAtomicFAddEXT: case SpvOpAtomicFMinEXT: case SpvOpAtomicFMaxEXT: case SpvOpReadClockKHR:
         return mix(0x5eed, w[2]);
     default:
         break;

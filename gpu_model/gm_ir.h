@@ -176,6 +176,7 @@ typedef enum {
     GM_SG_BALLOT,                                      /* uvec4: bit per invocation */
     GM_SG_READ_FIRST, GM_SG_READ_INVOCATION,
     GM_SG_ANY, GM_SG_ALL, GM_SG_ALL_EQUAL,
+    GM_SG_CLOCK,  /* OpReadClockKHR: gm_program.clock_ticks, advanced by each read (2 words) */
 } gm_sg_op;
 /* llvmpipe's subgroup: one SIMD vector of its JIT code, 8 x 32-bit lanes (256-bit AVX). */
 #define GM_SUBGROUP_SIZE 8
@@ -284,12 +285,17 @@ struct gm_program {
     /* Compute: words of Workgroup storage (shared variables), LocalSize execution mode. */
     int shared_words;
     int local_size[3];
+    uint64_t clock_ticks; /* OpReadClockKHR: reads so far (monotonic, deterministic) */
+    int reads_clock;      /* the shader has an OpReadClockKHR */
 };
 
 /* ---- compute support (used by the frame runner; see DESIGN.md "Compute") ---- */
 
 /* Words of workgroup shared memory a compute program needs (0 when none). */
 int gm_program_shared_words(const gm_program *p);
+/* Does the program read the shader clock (ARB_shader_clock)? Its results may then differ from
+ * any other run's, the driver's included. */
+int gm_program_reads_clock(const gm_program *p);
 /* The LocalSize execution mode (1,1,1 when absent). */
 void gm_program_local_size(const gm_program *p, int size[3]);
 /* The shared memory of the warp's workgroup: every warp of a group gets the same `words`

@@ -71,7 +71,10 @@ typedef struct gm_compile_result {
 } gm_compile_result;
 
 /* Compiles and links the stages of one program together (so inter-stage locations
- * match), one SPIR-V module per stage with OpLine debug info. Returns 0 on success. */
+ * match), one SPIR-V module per stage with OpLine debug info. A stage may come from several
+ * sources (shader objects linked together, as GL allows): shaders[] then holds one entry per
+ * stage, whose compiled_source is the unit defining main(). Returns 0 on success. */
+#define GM_MAX_SHADER_UNITS 32
 int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out);
 void gm_compile_result_free(gm_compile_result *r);
 

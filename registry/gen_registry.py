@@ -453,7 +453,8 @@ def links_program(c):
 # hot state-setting calls (binds, uniforms, draws) are not among them and keep the 4-instruction
 # idle path.
 LINK_INPUT_RE = re.compile(r'(ShaderSource|AttachShader|DetachShader|LinkProgram|CompileShader|'
-                           r'AttribLocation|FragDataLocation|TransformFeedbackVaryings|ProgramParameter)')
+                           r'AttribLocation|FragDataLocation|TransformFeedbackVaryings|ProgramParameter|'
+                           r'ShaderBinary|SpecializeShader)')
 
 
 def is_tracked(c):

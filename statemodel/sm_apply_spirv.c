@@ -52,6 +52,17 @@ struct sm_spirv *sm_spirv_dup(const struct sm_spirv *s, bool *oom)
     return d;
 }
 
+bool sm_spirv_equal(const struct sm_spirv *a, const struct sm_spirv *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->size == b->size && a->n_spec == b->n_spec &&
+           (!a->size || !memcmp(a->binary, b->binary, a->size)) &&
+           !strcmp(a->entry ? a->entry : "", b->entry ? b->entry : "") && !a->entry == !b->entry &&
+           (!a->n_spec || (!memcmp(a->spec_ids, b->spec_ids, (size_t)a->n_spec * 4) &&
+                           !memcmp(a->spec_values, b->spec_values, (size_t)a->n_spec * 4)));
+}
+
 /* glShaderBinary(count, shaders, binaryFormat, binary, length): every listed shader gets the
  * same module (GL 4.6 section 7.2). Another format (none on Mesa) leaves the shader without
  * source or module: the GPU model then reports it has nothing to run. */

@@ -81,6 +81,8 @@ void sm_shader_free(void *p);
 /* SPIR-V modules of shaders (sm_apply_spirv.c); sm_spirv_dup sets *oom when memory runs out. */
 void sm_spirv_free(struct sm_spirv *s);
 struct sm_spirv *sm_spirv_dup(const struct sm_spirv *s, bool *oom);
+/* Same module, entry point and constants (both NULL: equal). */
+bool sm_spirv_equal(const struct sm_spirv *a, const struct sm_spirv *b);
 void sm_program_free(void *p);
 void sm_arb_program_free(void *p);
 void sm_program_clear_link(struct sm_program *p);

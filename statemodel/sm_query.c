@@ -103,6 +103,12 @@ static cJSON *program_json(const struct sm_context *c, uint32_t name)
         add(s, "type", jenum_in("ShaderType", p->linked[i].type));
         cJSON_AddNumberToObject(s, "source_chars",
                                 p->linked[i].source ? (double)strlen(p->linked[i].source) : 0);
+        const struct sm_spirv *spv = p->linked[i].spirv;
+        if (spv) {   /* GL_ARB_gl_spirv: the module's size, entry point and constants */
+            cJSON_AddNumberToObject(s, "spirv_bytes", spv->size);
+            add(s, "spirv_entry", spv->entry ? cJSON_CreateString(spv->entry) : cJSON_CreateNull());
+            cJSON_AddNumberToObject(s, "spirv_spec_constants", spv->n_spec);
+        }
         cJSON_AddItemToArray(sh, s);
     }
     add(o, "linked_shaders", sh);

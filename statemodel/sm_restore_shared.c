@@ -316,13 +316,35 @@ static void restore_texture(struct rs *r, const struct sm_texture *t, int32_t *a
 
 /* ------------------------------------------------------------------ shaders and programs */
 
+/* A SPIR-V shader: glShaderBinary with its module, then glSpecializeShader with the entry
+ * point and constants it was specialized with (specialize: it was; GL_ARB_gl_spirv). */
+static void shader_binary(struct rs *r, uint32_t name, const struct sm_spirv *s, bool specialize)
+{
+    struct glr_call *c = rs_emit(r, GLR_CMD_glShaderBinary, 5, I(1), U(0),
+                                 U(GL_SHADER_BINARY_FORMAT_SPIR_V), U(0), I(s->size));
+    rs_blob_own(r, c, 1, &name, 4);
+    rs_blob_own(r, c, 3, s->binary, s->size);
+    if (!specialize || !s->entry)
+        return;
+    c = rs_emit(r, GLR_CMD_glSpecializeShader, 5, U(name), U(0), U(s->n_spec), U(0), U(0));
+    rs_blob_own(r, c, 1, s->entry, strlen(s->entry) + 1);
+    if (s->n_spec) {
+        rs_blob_own(r, c, 3, s->spec_ids, (uint64_t)s->n_spec * 4);
+        rs_blob_own(r, c, 4, s->spec_values, (uint64_t)s->n_spec * 4);
+    }
+}
+
 static void create_shader(struct rs *r, uint32_t name, uint32_t type, const char *source,
-                          bool compile)
+                          const struct sm_spirv *spirv, bool compile)
 {
     struct glr_call *c = rs_emit(r, GLR_CMD_glCreateShader, 1, U(type));
     if (c) {
         c->ret = name;
         c->flags |= GLR_CALL_HAS_RET;
+    }
+    if (spirv && spirv->binary) {
+        shader_binary(r, name, spirv, compile);
+        return;
     }
     if (source) {
         /* One string, in the string-array layout the dispatcher reads (sm_blob.h); no `length`
@@ -349,7 +371,8 @@ static bool attachments_match_link(const struct sm_share_group *g, const struct 
     for (uint32_t i = 0; i < p->n_attached; i++) {
         const struct sm_shader *sh = sm_map_get(&g->shaders, p->attached[i]);
         if (!sh || !sh->compiled || sh->type != p->linked[i].type ||
-            strcmp(sh->source ? sh->source : "", p->linked[i].source ? p->linked[i].source : ""))
+            strcmp(sh->source ? sh->source : "", p->linked[i].source ? p->linked[i].source : "") ||
+            !sm_spirv_equal(sh->spirv, p->linked[i].spirv))
             return false;
     }
     return true;
@@ -423,7 +446,8 @@ static void restore_program(struct rs *r, const struct sm_share_group *g, const 
             /* Link from temporary shaders holding the sources as they were at link time. */
             uint32_t first = r->temp_name;
             for (uint32_t i = 0; i < p->n_linked; i++) {
-                create_shader(r, r->temp_name, p->linked[i].type, p->linked[i].source, true);
+                create_shader(r, r->temp_name, p->linked[i].type, p->linked[i].source,
+                              p->linked[i].spirv, true);
                 rs_emit(r, GLR_CMD_glAttachShader, 2, U(p->name), U(r->temp_name));
                 r->temp_name++;
             }
@@ -521,7 +545,7 @@ void rs_shared_objects(struct rs *r, const struct sm_share_group *g)
     FOR_SORTED(g->programs, struct sm_program, p, if (p->name > maxname) maxname = p->name);
     r->temp_name = maxname + 1;
     FOR_SORTED(g->shaders, struct sm_shader, sh,
-               create_shader(r, sh->name, sh->type, sh->source, sh->compiled));
+               create_shader(r, sh->name, sh->type, sh->source, sh->spirv, sh->compiled));
     FOR_SORTED(g->programs, struct sm_program, p, restore_program(r, g, p));
     rs_arb_programs(r, g);   /* sm_restore_arb.c */
     for (uint32_t i = 0; i < g->n_syncs; i++) {

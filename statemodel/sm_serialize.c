@@ -149,11 +149,60 @@ static void io_sampler(struct sm_io *io, struct sm_sampler *s)
     io_sampling(io, "params", &s->params);
 }
 
+/* Limits on a SPIR-V module read from a capture (untrusted): its size is a GLsizei (the bytes
+ * must be in the input: io_bytes checks), its specialization constants are few. */
+#define MAX_SPIRV_BYTES  0x7fffffffu
+#define MAX_SPEC_CONSTS  65536u
+
+/* A shader's SPIR-V module (GL_ARB_gl_spirv) or none: "spirv" is null or an object (version 7). */
+static void io_spirv(struct sm_io *io, struct sm_spirv **sp)
+{
+    if (io->version < 7)
+        return;
+    bool has = *sp != NULL;
+    io_bool(io, "has_spirv", &has);
+    if (!has || io->failed)
+        return;
+    if (io_reading(io) && !(*sp = calloc(1, sizeof **sp))) {
+        io_fail(io, "out of memory");
+        return;
+    }
+    struct sm_spirv *s = *sp;
+    io_obj_begin(io, "spirv");
+    uint64_t size = s->size;
+    io_bytes(io, "binary", &s->binary, &size);
+    if (io_reading(io) && !io->failed) {
+        if (!size || size > MAX_SPIRV_BYTES)
+            io_fail(io, "SPIR-V module of %llu bytes (1 to %u expected)", (unsigned long long)size,
+                    MAX_SPIRV_BYTES);
+        else
+            s->size = (uint32_t)size;
+    }
+    io_str(io, "entry", &s->entry);
+    uint32_t n = s->n_spec;
+    io_arr_begin(io, "spec_ids", &n, MAX_SPEC_CONSTS, 1);
+    if (io_reading(io) && !io->failed && n) {
+        s->spec_ids = calloc(n, 4);
+        s->spec_values = calloc(n, 4);
+        if (!s->spec_ids || !s->spec_values)
+            io_fail(io, "out of memory");
+        else
+            s->n_spec = n;
+    }
+    for (uint32_t i = 0; i < s->n_spec && !io->failed; i++)
+        io_u32(io, NULL, &s->spec_ids[i]);
+    io_arr_end(io);
+    if (!io->failed)
+        io_u32_n(io, "spec_values", s->spec_values, s->n_spec);
+    io_obj_end(io);
+}
+
 static void io_shader(struct sm_io *io, struct sm_shader *s)
 {
     io_u32(io, "name", &s->name);
     io_enum(io, "type", &s->type);
     io_str(io, "source", &s->source);
+    io_spirv(io, &s->spirv);
     io_bool(io, "compiled", &s->compiled);
     io_bool(io, "delete_pending", &s->delete_pending);
 }
@@ -253,6 +302,7 @@ static void io_program(struct sm_io *io, struct sm_program *p)
         io_obj_begin(io, NULL);
         io_enum(io, "type", &e->type);
         io_str(io, "source", &e->source);
+        io_spirv(io, &e->spirv);
         io_obj_end(io);
     });
     IO_ARRAY(io, "uniforms", p->uniforms, p->n_uniforms, MAX_OBJECTS, 5, {

@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION 6u   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; 6: GL_DEPTH_TEXTURE_MODE; versions 1 to 5 are still read */
+#define SM_FORMAT_VERSION 7u   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; 6: GL_DEPTH_TEXTURE_MODE; 7: SPIR-V modules of shaders; versions 1 to 6 are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the

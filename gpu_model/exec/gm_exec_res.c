@@ -4,6 +4,7 @@
  * lane that uses the same unit. Compiled with -fno-strict-aliasing. */
 #include "gm_exec.h"
 
+#include <math.h>
 #include <spirv/unified1/spirv.h>
 #include <string.h>
 
@@ -259,6 +260,20 @@ void gm_exec_buf_store(gm_warp *w, const gm_inst *in)
     }
 }
 
+/* Float atomics (GL_NV_shader_atomic_float, GL_INTEL_shader_atomic_float_minmax): llvmpipe
+ * emits LLVM's atomicrmw fadd/fmin/fmax, whose min and max are minnum/maxnum (a NaN operand
+ * gives the other one), as C's fminf/fmaxf. */
+static uint32_t atomic_float(uint32_t op, uint32_t old, uint32_t v)
+{
+    float fo, fv, r;
+    memcpy(&fo, &old, 4);
+    memcpy(&fv, &v, 4);
+    r = op == SpvOpAtomicFAddEXT ? fo + fv : op == SpvOpAtomicFMinEXT ? fminf(fo, fv) : fmaxf(fo, fv);
+    uint32_t bits;
+    memcpy(&bits, &r, 4);
+    return bits;
+}
+
 /* The new value of an atomic read-modify-write (SPIR-V opcode op) on old. */
 static uint32_t atomic_apply(uint32_t op, uint32_t old, uint32_t v, uint32_t cmp)
 {
@@ -277,6 +292,8 @@ static uint32_t atomic_apply(uint32_t op, uint32_t old, uint32_t v, uint32_t cmp
     case SpvOpAtomicAnd: return old & v;
     case SpvOpAtomicOr: return old | v;
     case SpvOpAtomicXor: return old ^ v;
+    case SpvOpAtomicFAddEXT: case SpvOpAtomicFMinEXT: case SpvOpAtomicFMaxEXT:
+        return atomic_float(op, old, v);
     default: return old;
     }
 }

@@ -28,6 +28,19 @@ void gm_exec_subgroup(gm_warp *w, const gm_inst *in, gm_lanes *out)
     const gm_lanes *A = &w->R[in->a], *B = &w->R[in->b];
     const int op = (int)(in->x & 0xff), an = (int)(in->x >> 8), n = in->n;
     const gm_mask act = w->mask & ~w->helper;
+    if (op == GM_SG_CLOCK) {
+        /* ARB_shader_clock asks for a monotonically increasing counter; llvmpipe reads the
+         * host's time. The model gives a deterministic one: every read (one per warp issue)
+         * advances the program's count, so later reads in any invocation and any later draw
+         * or dispatch of the program see a larger value. Atomic: warps may run on threads. */
+        uint64_t t = __atomic_add_fetch(&w->p->clock_ticks, 1, __ATOMIC_RELAXED);
+        for (int l = 0; l < GM_LANES; l++) {
+            out[0][l] = (uint32_t)t;
+            if (n > 1)
+                out[1][l] = (uint32_t)(t >> 32);
+        }
+        return;
+    }
     /* lanes of each lane's subgroup, and the active ones among them */
     gm_mask same[GM_LANES], live[GM_LANES];
     for (int l = 0; l < GM_LANES; l++) {

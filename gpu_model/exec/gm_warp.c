@@ -239,6 +239,7 @@ int gm_warp_read_var(const gm_warp *w, int var, int lane, uint32_t *out, int max
 /* ---- compute support ---- */
 
 int gm_program_shared_words(const gm_program *p) { return p ? p->shared_words : 0; }
+int gm_program_reads_clock(const gm_program *p) { return p ? p->reads_clock : 0; }
 
 void gm_program_local_size(const gm_program *p, int size[3])
 {

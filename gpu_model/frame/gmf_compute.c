@@ -533,6 +533,7 @@ static void run_dispatch(gmf_runner *r, const struct sm_context *c,
         r->totals.dispatches_failed++;
         return;
     }
+    ev->reads_clock = gm_program_reads_clock(p->cs) != 0;
     uint32_t groups[3];
     if (!dispatch_size(r, c, st, call, cmd, groups, ev)) {
         ev->failed = true;

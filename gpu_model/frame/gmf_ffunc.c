@@ -317,13 +317,16 @@ void gmf_ff_free(gmf_runner *r)
     r->ffc = NULL;
 }
 
-/* The GLSL stages sp links (bit 0 vertex, 1 fragment, 2 geometry, 3 others). */
+/* The GLSL stages sp links (bit 0 vertex, 1 fragment, 2 geometry or tessellation, 3 others:
+ * compute). Tessellation stages, like a geometry shader, take a fixed-function fragment stage. */
 static unsigned glsl_stages(const struct sm_program *sp)
 {
     unsigned m = 0;
     for (uint32_t i = 0; sp && i < sp->n_linked; i++) {
         uint32_t t = sp->linked[i].type;
-        m |= t == GL_VERTEX_SHADER ? 1u : t == GL_FRAGMENT_SHADER ? 2u : t == GL_GEOMETRY_SHADER ? 4u : 8u;
+        m |= t == GL_VERTEX_SHADER ? 1u : t == GL_FRAGMENT_SHADER ? 2u
+             : t == GL_GEOMETRY_SHADER || t == GL_TESS_CONTROL_SHADER || t == GL_TESS_EVALUATION_SHADER ? 4u
+             : 8u;
     }
     return m;
 }
@@ -331,8 +334,8 @@ static unsigned glsl_stages(const struct sm_program *sp)
 static gmf_prog *build(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
                        ff_entry *e, bool vs_fixed, bool fs_fixed, int serial)
 {
-    gm_shader_source src[3];
-    char glsl_names[3][48];
+    gm_shader_source src[GM_STAGE_COUNT];
+    char glsl_names[GM_STAGE_COUNT][48];
     int n = 0;
     if (vs_fixed) {
         e->src[0] = gm_ff_vertex_source(&e->key);
@@ -341,12 +344,14 @@ static gmf_prog *build(gmf_runner *r, const struct sm_context *c, const struct s
             return NULL;
         src[n++] = (gm_shader_source){ GM_STAGE_VERTEX, e->src[0], e->name[0] };
     }
-    for (uint32_t i = 0; sp && i < sp->n_linked && n < 3; i++) {
+    for (uint32_t i = 0; sp && i < sp->n_linked && n < GM_STAGE_COUNT - 1; i++) {
         uint32_t t = sp->linked[i].type;
         gm_stage stg = t == GL_VERTEX_SHADER ? GM_STAGE_VERTEX : t == GL_FRAGMENT_SHADER ? GM_STAGE_FRAGMENT
-                                                                                       : GM_STAGE_GEOMETRY;
+                       : t == GL_TESS_CONTROL_SHADER ? GM_STAGE_TESS_CONTROL
+                       : t == GL_TESS_EVALUATION_SHADER ? GM_STAGE_TESS_EVALUATION : GM_STAGE_GEOMETRY;
         snprintf(glsl_names[n], sizeof glsl_names[n], "program%u.%s", sp->name,
-                 stg == GM_STAGE_VERTEX ? "vert" : stg == GM_STAGE_GEOMETRY ? "geom" : "frag");
+                 stg == GM_STAGE_VERTEX ? "vert" : stg == GM_STAGE_GEOMETRY ? "geom"
+                 : stg == GM_STAGE_TESS_CONTROL ? "tesc" : stg == GM_STAGE_TESS_EVALUATION ? "tese" : "frag");
         src[n] = (gm_shader_source){ stg, sp->linked[i].source ? sp->linked[i].source : "", glsl_names[n] };
         n++;
     }
@@ -376,7 +381,7 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
 {
     unsigned stages = glsl_stages(sp);
     if (sp && (!sp->link_count || (stages & 8u)))
-        return gmf_prog_get(r, c, sp);   /* never linked, compute or tessellation: its error */
+        return gmf_prog_get(r, c, sp);   /* never linked or compute: its error */
     /* SPIR-V modules pair with no generated GLSL stage: a program without a fragment module
      * runs without one, as in the core profile (gmf_spirv.c). */
     if (sp && gmf_spirv_program(sp))
@@ -468,6 +473,7 @@ static bool color_varying(const char *name)
 {
     return name && (!strcmp(name, "glr_FrontColor") || !strcmp(name, "glr_FrontSecondaryColor") ||
                     !strcmp(name, "glr_gs_FrontColor") || !strcmp(name, "glr_gs_FrontSecondaryColor") ||
+                    !strcmp(name, "glr_tes_FrontColor") || !strcmp(name, "glr_tes_FrontSecondaryColor") ||
                     !strncmp(name, "ff_back_color", 13));
 }
 

@@ -128,6 +128,8 @@ typedef struct gmf_event {
     uint32_t program;       /* draws: captured program name */
     uint32_t fbo;           /* draws/clears: bound draw framebuffer (0: default) */
     bool failed;            /* nothing (or not all) could be drawn: see notes */
+    bool reads_clock;       /* dispatches: the program reads the shader clock (ARB_shader_clock),
+                             * so what it stores may differ from any other run's */
     int n_unsupported;      /* notes: unsupported features met by this draw, by name */
     char unsupported[GMF_MAX_NOTES][160];
     struct gmf_draw_stats {

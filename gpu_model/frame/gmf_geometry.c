@@ -375,6 +375,18 @@ void gmf_gs_build(gmf_prog *p)
     }
 }
 
+/* A hidden flat varying for a per-primitive value the FS reads (fs_var) and the GS writes
+ * (gs_var): *slot, or -1 when either is missing or no slot is left. */
+static void hidden_flat(gmf_prog *p, int fs_var, int gs_var, int *slot)
+{
+    *slot = -1;
+    if (!p->fs || fs_var < 0 || gs_var < 0 || p->info.num_varyings >= GM_PIPE_MAX_VARYINGS)
+        return;
+    *slot = p->info.num_varyings++;
+    p->info.interp[*slot] = GM_INTERP_FLAT;
+    p->info.loc[*slot] = GM_LOC_CENTER;
+}
+
 void gmf_gs_finish(gmf_prog *p)
 {
     struct gmf_gs *g = p->gsx;
@@ -401,6 +413,8 @@ void gmf_gs_finish(gmf_prog *p)
         p->info.interp[p->primid_slot] = GM_INTERP_FLAT;
         p->info.loc[p->primid_slot] = GM_LOC_CENTER;
     }
+    hidden_flat(p, p->fs_layer_var, g->layer_var, &p->layer_slot);
+    hidden_flat(p, p->fs_vpi_var, g->vpi_var, &p->vpi_slot);
     p->info.num_clip_dist = g->n_clip;
     /* no gl_ClipDistance: user clip planes against its gl_ClipVertex or gl_Position */
     p->user_clip = g->n_clip == 0;
@@ -515,6 +529,10 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
                 memcpy(&o->var[ch->location][ch->comp + k], &x, 4);
             }
         }
+        if (p->layer_slot >= 0)
+            memcpy(&o->var[p->layer_slot][0], &sel->layer, 4);
+        if (p->vpi_slot >= 0)
+            memcpy(&o->var[p->vpi_slot][0], &sel->viewport, 4);
         if (p->primid_slot >= 0 && g->primid_var >= 0) {
             uint32_t x = lane_word(gm_warp_var_lanes(w, g->primid_var), 0, l);
             memcpy(&o->var[p->primid_slot][0], &x, 4);

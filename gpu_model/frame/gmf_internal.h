@@ -133,6 +133,10 @@ typedef struct gmf_prog {
     gm_program *tcs, *tes;
     struct gmf_tess *tessx;
     int primid_slot;
+    /* gl_Layer / gl_ViewportIndex read by the FS (-1: not read) and the hidden flat varyings
+     * that carry the geometry shader's values to it (layer_slot, vpi_slot; -1: none, the FS
+     * reads 0). Mesa passes them as ordinary varyings: the written value, unclamped. */
+    int fs_layer_var, fs_vpi_var, layer_slot, vpi_slot;
     /* gl_ClipDistance read by the fragment shader (no geometry shader): the VS's clip distances
      * travel in hidden smooth varyings from fs_clip_slot on, as llvmpipe interpolates them. */
     int fs_clip_var, fs_clip_slot, fs_clip_n;

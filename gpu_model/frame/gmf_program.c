@@ -13,7 +13,7 @@
 #include "gmf_ffunc.h"
 
 enum { BI_POSITION = 0, BI_POINT_SIZE = 1, BI_CLIP_DISTANCE = 3, BI_CULL_DISTANCE = 4, BI_PRIMITIVE_ID = 7,
-       BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
+       BI_LAYER = 9, BI_VIEWPORT_INDEX = 10, BI_VERTEX_ID = 5, BI_INSTANCE_ID = 6, BI_FRAG_COORD = 15, BI_POINT_COORD = 16,
        BI_FRONT_FACING = 17, BI_SAMPLE_ID = 18, BI_SAMPLE_POSITION = 19, BI_SAMPLE_MASK = 20,
        BI_FRAG_DEPTH = 22, BI_VERTEX_INDEX = 42, BI_INSTANCE_INDEX = 43,
        BI_BASE_VERTEX = 4424, BI_BASE_INSTANCE = 4425, BI_DRAW_INDEX = 4426 };
@@ -104,17 +104,19 @@ static void compile_error(gmf_prog *p, const char *label)
  * mixing it with other stages in one program). */
 static bool compile_compute(gmf_prog *p, const struct sm_program *sp)
 {
-    const char *source = NULL;
-    for (uint32_t i = 0; i < sp->n_linked; i++)
-        if (sp->linked[i].type == GL_COMPUTE_SHADER)
-            source = sp->linked[i].source ? sp->linked[i].source : "";
-    if (!source)
-        return false;
+    /* every compute shader object attached: one stage may be linked from several */
+    gm_shader_source src[GM_MAX_SHADER_UNITS];
     char name[48];
     snprintf(name, sizeof name, "program%u.comp", sp->name);
-    gm_shader_source src = { GM_STAGE_COMPUTE, source, name };
+    int n = 0;
+    for (uint32_t i = 0; i < sp->n_linked && n < GM_MAX_SHADER_UNITS; i++)
+        if (sp->linked[i].type == GL_COMPUTE_SHADER)
+            src[n++] = (gm_shader_source){ GM_STAGE_COMPUTE,
+                                           sp->linked[i].source ? sp->linked[i].source : "", name };
+    if (!n)
+        return false;
     if (p->spirv ? gmf_spirv_compile(sp, true, &p->cr) != 0   /* gmf_spirv.c */
-                 : gm_compile_program(&src, 1, &p->cr) != 0) {
+                 : gm_compile_program(src, n, &p->cr) != 0) {
         char label[32];
         snprintf(label, sizeof label, "program %u", sp->name);
         compile_error(p, label);
@@ -442,6 +444,44 @@ static int find_builtin_io(const gm_program *p, int builtin, bool output)
     return -1;
 }
 
+/* Is `name` declared with an explicit location in the program's `stage` source as compiled: does
+ * the statement holding one of its occurrences (back to the previous `;`, `{` or `}` outside
+ * braces: a block's or struct's body is skipped) say `location`? A SPIR-V program has no source:
+ * its locations are all explicit. */
+static bool declared_with_location(const gmf_prog *p, gm_stage stage, const char *name)
+{
+    if (p->spirv)
+        return true;
+    size_t n = name ? strlen(name) : 0;
+    for (int i = 0; n && i < p->cr.shader_count; i++) {
+        const char *src = p->cr.shaders[i].compiled_source;
+        if (p->cr.shaders[i].stage != stage || !src)
+            continue;
+        for (const char *s = strstr(src, name); s; s = strstr(s + 1, name)) {
+            if ((s > src && (isalnum((unsigned char)s[-1]) || s[-1] == '_')) ||
+                isalnum((unsigned char)s[n]) || s[n] == '_')
+                continue;
+            int depth = 0;
+            const char *b = s;
+            while (b > src) {
+                char c = b[-1];
+                if (c == '}')
+                    depth++;
+                else if (c == '{' && depth > 0)
+                    depth--;
+                else if (depth == 0 && (c == ';' || c == '{' || c == '}'))
+                    break;
+                b--;
+            }
+            for (const char *l = b; l < s; l++)
+                if (!strncmp(l, "location", 8) && (l == src || !(isalnum((unsigned char)l[-1]) || l[-1] == '_')) &&
+                    !(isalnum((unsigned char)l[8]) || l[8] == '_'))
+                    return true;
+        }
+    }
+    return false;
+}
+
 /* The FS input (non-built-in, with a location) named `name`, or -1. */
 static int fs_input_named(const gm_program *fs, const char *name)
 {
@@ -477,9 +517,17 @@ static void link_varyings(gmf_prog *p)
     for (int i = 0; i < p->n_vs_out; i++) {
         gmf_chunk ch = p->vs_out[i];
         const gm_var_info *vo = gm_program_var(p->vs, ch.var);
-        int fv = fs_input_named(p->fs, vo->name);
+        /* GL matches explicitly located variables by location, the others by name */
+        int fv = declared_with_location(p, GM_STAGE_VERTEX, vo->name) ? -1
+                 : fs_input_named(p->fs, vo->name);
         if (fv >= 0) {
-            ch.location = gm_program_var(p->fs, fv)->location + (ch.location - vo->location);
+            int base = gm_program_var(p->fs, fv)->location;   /* where build_fs put it */
+            for (int k = p->n_fs_in - 1; k >= 0; k--)
+                if (p->fs_in[k].var == fv)
+                    base = p->fs_in[k].location;
+            ch.location = base + (ch.location - vo->location);
+        } else if (declared_with_location(p, GM_STAGE_VERTEX, vo->name)) {
+            /* kept at its location: the FS input declared there */
         } else {
             bool free_slot = false;
             for (int k = 0; k < gm_program_input_count(p->fs); k++) {
@@ -535,15 +583,44 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
     p->frontfacing_var = find_builtin_var(fs, BI_FRONT_FACING);
     p->pointcoord_var = find_builtin_var(fs, BI_POINT_COORD);
     p->primid_var = find_builtin_var(fs, BI_PRIMITIVE_ID);
+    p->fs_layer_var = find_builtin_var(fs, BI_LAYER);
+    p->fs_vpi_var = find_builtin_var(fs, BI_VIEWPORT_INDEX);
+    p->layer_slot = p->vpi_slot = -1;
     p->fragdepth_var = find_builtin_var(fs, BI_FRAG_DEPTH);
     int max_slot = -1;
+    /* Explicitly located inputs first; glslang's automatic locations may put an implicitly
+     * located one on slots they hold (it does not avoid them): such a one moves past every slot
+     * in use, and link_varyings moves its VS namesake along. */
+    uint64_t taken = 0;
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < gm_program_input_count(fs); i++) {
         int v = gm_program_input_var(fs, i);
         const gm_var_info *vi = gm_program_var(fs, v);
         if (vi->builtin >= 0 || vi->location < 0)
             continue;
+        if (declared_with_location(p, GM_STAGE_FRAGMENT, vi->name) != (pass == 0))
+            continue;
         int before = p->n_fs_in;
         var_chunks(fs, v, p->fs_in, &p->n_fs_in, GMF_MAX_VAR_CHUNKS);
+        uint64_t mine = 0;
+        int lo = GM_PIPE_MAX_VARYINGS;
+        for (int k = before; k < p->n_fs_in; k++)
+            if (p->fs_in[k].location >= 0 && p->fs_in[k].location < 64) {
+                mine |= 1ull << p->fs_in[k].location;
+                lo = p->fs_in[k].location < lo ? p->fs_in[k].location : lo;
+            }
+        if (pass == 1 && (mine & taken)) {
+            int top = 0;
+            while (top < 64 && (taken >> top))
+                top++;
+            mine = 0;
+            for (int k = before; k < p->n_fs_in; k++) {
+                p->fs_in[k].location += top - lo;
+                if (p->fs_in[k].location >= 0 && p->fs_in[k].location < 64)
+                    mine |= 1ull << p->fs_in[k].location;
+            }
+        }
+        taken |= mine;
         for (int k = before; k < p->n_fs_in; k++) {
             int slot = p->fs_in[k].location;
             if (slot < 0 || slot >= GM_PIPE_MAX_VARYINGS)
@@ -947,9 +1024,9 @@ static void compile_stages(gmf_runner *r, const struct sm_context *c, const stru
     if (p->tes)
         gmf_tess_build(p);   /* VS -> TCS -> TES -> FS linking (gmf_tess.c) */
     if (p->fs) {
-        if (!p->gs && !p->tes && !p->spirv)   /* SPIR-V stages meet by location only */
-            link_varyings(p);
         build_fs(p, fs_spirv, fs_words);
+        if (!p->gs && !p->tes && !p->spirv)   /* SPIR-V stages meet by location only */
+            link_varyings(p);   /* onto the FS's slots as build_fs placed them */
     }
     else
         p->info.num_varyings = 0;
@@ -1015,10 +1092,10 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
         r->totals.programs_compiled++;
         return p;
     }
-    gm_shader_source src[GM_STAGE_COUNT];
-    char names[GM_STAGE_COUNT][48];
+    gm_shader_source src[GM_MAX_SHADER_UNITS];
+    char names[GM_MAX_SHADER_UNITS][48];
     int n = 0;
-    for (uint32_t i = 0; i < sp->n_linked && n < GM_STAGE_COUNT; i++) {
+    for (uint32_t i = 0; i < sp->n_linked && n < GM_MAX_SHADER_UNITS; i++) {
         gm_stage st = stage_of_gl(sp->linked[i].type);
         if (st != GM_STAGE_VERTEX && st != GM_STAGE_FRAGMENT && st != GM_STAGE_GEOMETRY &&
             st != GM_STAGE_TESS_CONTROL && st != GM_STAGE_TESS_EVALUATION) {

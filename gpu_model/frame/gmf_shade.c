@@ -126,7 +126,7 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
     uint32_t (*cd)[GM_LANES] = p->clip_var >= 0 ? gm_warp_var_lanes(w, p->clip_var) : NULL;
     uint32_t (*cu)[GM_LANES] = p->cull_var >= 0 && p->n_cull > 0 ? gm_warp_var_lanes(w, p->cull_var)
                                                                  : NULL;
-    uint32_t (*clipv)[GM_LANES] = p->user_clip && !p->gs && p->clipv_var >= 0
+    uint32_t (*clipv)[GM_LANES] = p->user_clip && !p->gs && !p->tes && p->clipv_var >= 0
                                       ? gm_warp_var_lanes(w, p->clipv_var) : NULL;
     for (int l = 0; l < count; l++) {
         gm_pipe_vertex *o = &out[l];
@@ -139,7 +139,7 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
         if (cd)
             for (int k = 0; k < p->n_clip; k++)
                 memcpy(&o->clip_dist[k], &cd[p->clip_off + k][l], 4);
-        if (p->user_clip && !p->gs) {
+        if (p->user_clip && !p->gs && !p->tes) {
             float cv[4];
             for (int k = 0; clipv && k < 4; k++)
                 memcpy(&cv[k], &clipv[k][l], 4);
@@ -240,6 +240,19 @@ static void fs_subgroups(gm_warp *w, const gm_pipe_fs_warp *fw)
 }
 
 /* FS inputs (varyings, built-ins) into a warp. */
+/* gl_Layer / gl_ViewportIndex in the FS: the flat hidden varying at slot (the geometry
+ * shader's value), or 0 when no stage before writes it. */
+static void fs_flat_builtin(gm_warp *w, int var, int slot, const gm_pipe_fs_warp *fw)
+{
+    if (var < 0)
+        return;
+    uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, var);
+    if (slot >= 0)
+        memcpy(v[0], fw->in[slot][0], sizeof v[0]);
+    else
+        memset(v[0], 0, sizeof v[0]);
+}
+
 static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
 {
     gmf_prog *p = d->p;
@@ -288,6 +301,8 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
             for (int l = 0; l < GM_LANES; l++)
                 memcpy(&v[0][l], &fw->primitive_id, 4);
     }
+    fs_flat_builtin(w, p->fs_layer_var, p->gsx ? p->layer_slot : -1, fw);
+    fs_flat_builtin(w, p->fs_vpi_var, p->gsx ? p->vpi_slot : -1, fw);
     /* Sample built-ins: gl_SampleID is 0 outside per-sample passes (sample_id -1);
      * gl_SamplePosition is the sample's offset inside its pixel, the same for all lanes. */
     if (p->sampleid_var >= 0) {

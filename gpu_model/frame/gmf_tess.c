@@ -393,6 +393,15 @@ void gmf_tess_finish(gmf_prog *p)
         p->info.loc[p->primid_slot] = GM_LOC_CENTER;
     }
     p->info.num_clip_dist = t->n_clip;
+    /* no gl_ClipDistance: user clip planes against its gl_ClipVertex (the upgrade's
+     * glr_tes_ClipVertex) or gl_Position, as for a GS (gmf_user_clip.c) */
+    /* (glslang's SPIR-V has gl_ClipDistance[1] in gl_PerVertex whenever gl_Position is written:
+     * only the source says whether the TES writes it) */
+    p->user_clip = t->n_clip == 0 ||
+                   !gmf_stage_source_names(p, GM_STAGE_TESS_EVALUATION, "gl_ClipDistance");
+    p->clipv_var = gm_program_find_var(p->tes, "glr_tes_ClipVertex", GM_VAR_OUTPUT);
+    if (p->user_clip)
+        p->info.num_clip_dist = GM_PIPE_MAX_CLIP_DIST;
     p->info.vs_writes_point_size = t->psize_var >= 0;
     /* llvmpipe's draw module transforms TES output to the viewport after the shader, in
      * separate multiplies and adds, as for GS output */
@@ -580,8 +589,10 @@ static int run_tcs(tess_run *run, const gm_pipe_vertex *const *verts, int nv, in
     return run_warp(run, w, GM_STAGE_TESS_CONTROL, &run->d->tcs_warps, lane_x, lane_y);
 }
 
-/* TES outputs of lane l into the pipeline vertex o. */
-static void tes_outputs(const struct gmf_tess *t, gm_warp *w, int l, gm_pipe_vertex *o)
+/* TES outputs of lane l into the pipeline vertex o (d: the draw, for user clip planes when the
+ * TES is the last vertex stage). */
+static void tes_outputs(const gmf_draw_ctx *d, const struct gmf_tess *t, gm_warp *w, int l,
+                        gm_pipe_vertex *o)
 {
     memset(o, 0, sizeof *o);
     if (t->pos_var >= 0) {
@@ -606,6 +617,14 @@ static void tes_outputs(const struct gmf_tess *t, gm_warp *w, int l, gm_pipe_ver
         uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, ch->var);
         for (int k = 0; v && k < ch->n && ch->comp + k < 4; k++)
             memcpy(&o->var[ch->location][ch->comp + k], &v[ch->word + k][l], 4);
+    }
+    const gmf_prog *p = d->p;
+    if (p->user_clip && !p->gs) {   /* gmf_user_clip.c */
+        float cv[4];
+        uint32_t (*v)[GM_LANES] = p->clipv_var >= 0 ? gm_warp_var_lanes(w, p->clipv_var) : NULL;
+        for (int k = 0; v && k < 4; k++)
+            memcpy(&cv[k], &v[k][l], 4);
+        gmf_user_clip_dist(d, v ? cv : o->pos, o->clip_dist);
     }
 }
 
@@ -656,7 +675,7 @@ static int run_tes(tess_run *run, const gm_pipe_vertex *const *verts, int nv, in
         if (run_warp(run, w, GM_STAGE_TESS_EVALUATION, &run->d->tes_warps, lane_x, lane_y) != 0)
             return -1;
         for (int l = 0; l < lanes; l++) {
-            tes_outputs(t, w, l, &run->dom[first + l]);
+            tes_outputs(run->d, t, w, l, &run->dom[first + l]);
             if (run->d->p->primid_slot >= 0)
                 memcpy(&run->dom[first + l].var[run->d->p->primid_slot][0], &prim, 4);
         }

@@ -10,6 +10,7 @@
 
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,13 +190,33 @@ static char *strip_line_directives(const char *src)
     return out;
 }
 
+/* Does text define or declare a function named main (a `main` token followed by `(`)? The unit
+ * holding main() gives its stage's name and shown source when several shader objects make one
+ * stage. */
+static int names_main(const char *text)
+{
+    for (const char *s = text ? strstr(text, "main") : NULL; s; s = strstr(s + 4, "main")) {
+        if (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+            continue;
+        const char *e = s + 4;
+        while (*e == ' ' || *e == '\t' || *e == '\n' || *e == '\r')
+            e++;
+        if (*e == '(')
+            return 1;
+    }
+    return 0;
+}
+
+/* Compiles and links the units in sources (one or more per stage) into one module per stage:
+ * out->shaders[] holds the stages in the order they first appear. */
 static int compile_linked(const gm_shader_source *sources, int count, gm_compile_result *out,
-                          int dead_arrays)
+                          int dead_arrays, int pipe)
 {
     memset(out, 0, sizeof *out);
     logbuf log = {0};
-    if (count <= 0 || count > GM_STAGE_COUNT || !sources) {
-        log_add(&log, "error: no shader stages to compile");
+    if (count <= 0 || count > GM_MAX_SHADER_UNITS || !sources) {
+        log_add(&log, count > GM_MAX_SHADER_UNITS ? "error: too many shader objects in one program"
+                                           : "error: no shader stages to compile");
         out->log = log.data ? log.data : strdup("");
         return -1;
     }
@@ -207,42 +228,65 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
     }
 
     int ok = 1;
-    glslang_input_t inputs[GM_STAGE_COUNT];
-    glslang_shader_t *shaders[GM_STAGE_COUNT] = {0};
-    out->shader_count = count;
+    glslang_input_t inputs[GM_MAX_SHADER_UNITS];
+    glslang_shader_t *shaders[GM_MAX_SHADER_UNITS] = {0};
+    char *unit_text[GM_MAX_SHADER_UNITS] = {0};
+    gm_upgrade_info unit_up[GM_MAX_SHADER_UNITS];
+    int slot_of[GM_MAX_SHADER_UNITS], primary[GM_STAGE_COUNT];
+    memset(unit_up, 0, sizeof unit_up);
     /* One context made every stage: a vertex shader without #version and without precision
      * statements is ES 1.00 when its fragment shader is. */
-    int has_gs = 0, es = 0;
-    for (int k = 0; k < count; k++) {
-        has_gs |= sources[k].stage == GM_STAGE_GEOMETRY;
+    int has_gs = pipe, es = 0;   /* the whole program's GM_UP_PIPE_* flags (gm_frontend.h) */
+    for (int k = 0; k < count; k++)
         es |= gm_glsl_is_es(sources[k].source);
-    }
     for (int i = 0; i < count && ok; i++) {
-        gm_compiled_shader *sh = &out->shaders[i];
-        sh->stage = sources[i].stage;
         if ((unsigned)sources[i].stage >= GM_STAGE_COUNT) {
             log_add(&log, "error: bad shader stage");
             ok = 0;
             break;
         }
+        int s = 0;
+        while (s < out->shader_count && out->shaders[s].stage != sources[i].stage)
+            s++;
+        if (s == out->shader_count) {
+            out->shaders[s].stage = sources[i].stage;
+            primary[s] = i;
+            out->shader_count++;
+        }
+        slot_of[i] = s;
         char err[256];
         char *physical = strip_line_directives(sources[i].source);
-        sh->compiled_source = gm_glsl_upgrade_in_program(physical ? physical : sources[i].source, sources[i].stage,
-                                                         has_gs, es, &sh->upgrade, err, sizeof err);
+        unit_text[i] = gm_glsl_upgrade_in_program(physical ? physical : sources[i].source,
+                                                  sources[i].stage, has_gs, es, &unit_up[i], err,
+                                                  sizeof err);
         free(physical);
-        if (!sh->compiled_source) {
-            log_addf(&log, "error: %s shader: %s", stage_name(sh->stage), err);
+        if (!unit_text[i]) {
+            log_addf(&log, "error: %s shader: %s", stage_name(sources[i].stage), err);
             ok = 0;
-        } else if (dead_arrays) {
-            int changed;
-            char *t = dead_arrays == 2 ? gm_implicit_array_sizes(sh->compiled_source, &changed)
-                                       : gm_dead_array_sizes(sh->compiled_source, &changed);
-            if (t) {
-                free(sh->compiled_source);
-                sh->compiled_source = t;
-            }
         }
+        if (unit_text[i] && primary[s] != i && !names_main(unit_text[primary[s]]) &&
+            names_main(unit_text[i]))
+            primary[s] = i;
     }
+    /* The retries' array sizes (gm_dead_arrays.c), an implicit size counting every unit of the
+     * stage: computed from the texts as upgraded, then swapped in. */
+    char *sized[GM_MAX_SHADER_UNITS] = {0};
+    for (int i = 0; i < count && ok && dead_arrays; i++) {
+        const char *others[GM_MAX_SHADER_UNITS];
+        int n_others = 0;
+        for (int j = 0; j < count; j++)
+            if (j != i && slot_of[j] == slot_of[i])
+                others[n_others++] = unit_text[j];
+        int changed;
+        sized[i] = dead_arrays == 2
+                       ? gm_implicit_array_sizes_units(unit_text[i], others, n_others, &changed)
+                       : gm_dead_array_sizes(unit_text[i], &changed);
+    }
+    for (int i = 0; i < count; i++)
+        if (sized[i]) {
+            free(unit_text[i]);
+            unit_text[i] = sized[i];
+        }
 
     /* glslang's default limits, with llvmpipe's (Mesa 22.3, glxinfo -l) where the defaults are
      * lower than what shaders the driver accepted use (an atomic counter at binding 3 fails
@@ -261,7 +305,7 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
     pthread_mutex_lock(&compile_lock);
     glslang_program_t *program = ok ? glslang_program_create() : NULL;
     for (int i = 0; i < count && ok; i++) {
-        gm_compiled_shader *sh = &out->shaders[i];
+        gm_compiled_shader *sh = &out->shaders[slot_of[i]];
         glslang_input_t *in = &inputs[i];
         memset(in, 0, sizeof *in);
         in->language = GLSLANG_SOURCE_GLSL;
@@ -270,7 +314,7 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         in->client_version = GLSLANG_TARGET_OPENGL_450;
         in->target_language = GLSLANG_TARGET_SPV;
         in->target_language_version = GLSLANG_TARGET_SPV_1_0;
-        in->code = sh->compiled_source;
+        in->code = unit_text[i];
         in->default_version = 110;
         in->default_profile = GLSLANG_NO_PROFILE;
         in->messages = GLSLANG_MSG_SPV_RULES_BIT;
@@ -303,9 +347,18 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         log_add(&log, glslang_program_get_info_log(program));
         ok = 0;
     }
+    /* Each stage keeps the text (and renames) of its unit holding main(); the units' own
+     * copies are freed below. */
+    for (int s = 0; s < out->shader_count; s++) {
+        out->shaders[s].compiled_source = unit_text[primary[s]];
+        out->shaders[s].upgrade = unit_up[primary[s]];
+        unit_text[primary[s]] = NULL;
+        memset(&unit_up[primary[s]], 0, sizeof unit_up[0]);
+    }
     size_t emitted = 0; /* glslang appends each stage's module to one vector */
-    for (int i = 0; i < count && ok; i++) {
-        gm_compiled_shader *sh = &out->shaders[i];
+    for (int slot = 0; slot < out->shader_count && ok; slot++) {
+        gm_compiled_shader *sh = &out->shaders[slot];
+        int i = primary[slot];
         /* The per-stage intermediate exists only after linking. */
         if (sources[i].name)
             glslang_program_set_source_file(program, inputs[i].stage, sources[i].name);
@@ -357,6 +410,10 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         if (shaders[i])
             glslang_shader_delete(shaders[i]);
     pthread_mutex_unlock(&compile_lock);
+    for (int i = 0; i < count; i++) {
+        free(unit_text[i]);
+        gm_upgrade_info_free(&unit_up[i]);
+    }
 
     out->ok = ok;
     out->log = log.data ? log.data : strdup("");
@@ -379,45 +436,81 @@ static bool tess_patch_array_quirk(const gm_shader_source *sources, int count, c
                        "Array sizes must be compatible");
 }
 
+/* glslang's linker matches an output to the next stage's input by name and refuses one name
+ * at different explicit locations ("Layout location qualifier must match"); GL matches
+ * explicitly located variables by location (separate shader objects: a struct `s` at location 0
+ * feeding `s2` at location 0). The model matches stage interfaces itself (gmf_program.c), so
+ * such a program is compiled one glslang program per stage. */
+static bool location_mismatch(const char *log)
+{
+    return log && strstr(log, "Layout location qualifier must match");
+}
+
+/* The GM_UP_PIPE_* flags of a whole program (the upgrade of each stage needs them, also when
+ * the stages are compiled apart). */
+static int pipe_flags(const gm_shader_source *sources, int count)
+{
+    int pipe = 0;
+    for (int k = 0; k < count; k++)
+        pipe |= sources[k].stage == GM_STAGE_GEOMETRY ? 1
+                : sources[k].stage == GM_STAGE_TESS_EVALUATION ? 2
+                : sources[k].stage == GM_STAGE_TESS_CONTROL ? 4 : 0;
+    return pipe;
+}
+
 static int compile_program(const gm_shader_source *sources, int count, gm_compile_result *out,
                            int dead_arrays)
 {
-    int rc = compile_linked(sources, count, out, dead_arrays);
-    if (rc == 0 || !tess_patch_array_quirk(sources, count, out->log))
+    int pipe = pipe_flags(sources, count);
+    int rc = compile_linked(sources, count, out, dead_arrays, pipe);
+    bool per_stage = rc != 0 && location_mismatch(out->log);
+    if (rc == 0 || (!per_stage && !tess_patch_array_quirk(sources, count, out->log)))
         return rc;
-    gm_shader_source part[2][GM_STAGE_COUNT];
-    int at[2][GM_STAGE_COUNT], n[2] = { 0, 0 };
+    /* groups: one per stage, or the stages up to the TCS and the TES with what follows */
+    enum { MAXG = GM_STAGE_COUNT };
+    gm_shader_source part[MAXG][GM_MAX_SHADER_UNITS];
+    int n[MAXG] = { 0 };
     for (int i = 0; i < count; i++) {
-        int g = sources[i].stage >= GM_STAGE_TESS_EVALUATION &&
-                sources[i].stage != GM_STAGE_COMPUTE;
-        at[g][n[g]] = i;
+        int g = per_stage ? (int)sources[i].stage
+                          : sources[i].stage >= GM_STAGE_TESS_EVALUATION && sources[i].stage != GM_STAGE_COMPUTE;
+        if (g < 0 || g >= MAXG)
+            return rc;
         part[g][n[g]++] = sources[i];
     }
-    gm_compile_result r[2];
-    int ok = compile_linked(part[0], n[0], &r[0], dead_arrays) == 0;
-    ok = (compile_linked(part[1], n[1], &r[1], dead_arrays) == 0) && ok;
+    gm_compile_result r[MAXG];
+    memset(r, 0, sizeof r);
+    int ok = 1;
+    for (int g = 0; g < MAXG; g++)
+        if (n[g])
+            ok = (compile_linked(part[g], n[g], &r[g], dead_arrays, pipe) == 0) && ok;
     if (!ok) {   /* keep the first log: the error the whole program gave */
-        gm_compile_result_free(&r[0]);
-        gm_compile_result_free(&r[1]);
+        for (int g = 0; g < MAXG; g++)
+            gm_compile_result_free(&r[g]);
         return rc;
     }
     gm_compile_result_free(out);
     memset(out, 0, sizeof *out);
-    out->shader_count = count;
-    for (int g = 0; g < 2; g++)
-        for (int k = 0; k < n[g]; k++) {
-            out->shaders[at[g][k]] = r[g].shaders[k];   /* ownership moves */
+    size_t len = 1;
+    for (int g = 0; g < MAXG; g++) {
+        len += r[g].log ? strlen(r[g].log) : 0;
+        for (int k = 0; k < r[g].shader_count && out->shader_count < GM_STAGE_COUNT; k++) {
+            out->shaders[out->shader_count++] = r[g].shaders[k];   /* ownership moves */
             memset(&r[g].shaders[k], 0, sizeof r[g].shaders[k]);
         }
-    size_t len = strlen(r[0].log) + strlen(r[1].log) + 2;
+    }
     out->log = malloc(len);
-    if (out->log)
-        snprintf(out->log, len, "%s%s", r[0].log, r[1].log);
-    else
+    if (out->log) {
+        out->log[0] = 0;
+        for (int g = 0; g < MAXG; g++)
+            if (r[g].log)
+                strcat(out->log, r[g].log);
+    } else {
         out->log = strdup("");
-    r[0].shader_count = r[1].shader_count = 0;
-    gm_compile_result_free(&r[0]);
-    gm_compile_result_free(&r[1]);
+    }
+    for (int g = 0; g < MAXG; g++) {
+        r[g].shader_count = 0;
+        gm_compile_result_free(&r[g]);
+    }
     out->ok = 1;
     return 0;
 }

@@ -20,6 +20,7 @@
 #include "gm_dead_arrays.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,15 +182,21 @@ char *gm_dead_array_sizes(const char *src, int *changed)
     return out;
 }
 
-/* The largest integer-literal index of every `NAME[` after token k (the declaration), or -1 when
- * one is not a literal or the name is used without an index (other than .length()). */
-static long max_literal_index(const char *s, const tok *t, size_t n, size_t k)
+/* The largest integer-literal index of every `NAME[` in s (tokens t[0..n)), NAME being name_len
+ * bytes at name, skipping token k (the declaration; SIZE_MAX: none) and any other implicitly sized
+ * declaration `TYPE NAME[]` (another unit's); -2 when NAME never appears there, -1 when one use is
+ * not a literal or the name is used without an index (other than .length()). */
+static long max_literal_index(const char *s, const tok *t, size_t n, size_t k, const char *name,
+                              size_t name_len)
 {
-    long max = -1;
+    long max = -2;
     for (size_t i = 0; i < n; i++) {
-        if (i == k || t[i].len != t[k].len || strncmp(s + t[i].at, s + t[k].at, t[k].len))
+        if (i == k || t[i].len != name_len || strncmp(s + t[i].at, name, name_len))
             continue;
         if (i + 2 < n && is(s, &t[i + 1], ".") && is(s, &t[i + 2], "length"))
+            continue;
+        if (i > 0 && basic_type(s, &t[i - 1]) && i + 2 < n && is(s, &t[i + 1], "[") &&
+            is(s, &t[i + 2], "]"))
             continue;
         if (i + 3 >= n || !is(s, &t[i + 1], "[") || !is(s, &t[i + 3], "]") ||
             !isdigit((unsigned char)s[t[i + 2].at]))
@@ -203,16 +210,33 @@ static long max_literal_index(const char *s, const tok *t, size_t n, size_t k)
 
 char *gm_implicit_array_sizes(const char *src, int *changed)
 {
+    return gm_implicit_array_sizes_units(src, NULL, 0, changed);
+}
+
+char *gm_implicit_array_sizes_units(const char *src, const char *const *others, int n_others,
+                                    int *changed)
+{
     *changed = 0;
     size_t n = 0;
     tok *t = tokenize(src, &n);
+    size_t *on = n_others > 0 ? calloc((size_t)n_others, sizeof *on) : NULL;
+    tok **ot = n_others > 0 ? calloc((size_t)n_others, sizeof *ot) : NULL;
+    int ok = t && (n_others <= 0 || (on && ot));
+    for (int u = 0; ok && u < n_others; u++)
+        ok = others[u] && (ot[u] = tokenize(others[u], &on[u])) != NULL;
     strbuf_t out = {0};
     size_t copied = 0;
-    for (size_t k = 1; t && k + 2 < n; k++) {
+    for (size_t k = 1; ok && k + 2 < n; k++) {
         if (!ident_start(src[t[k].at]) || !basic_type(src, &t[k - 1]) || !is(src, &t[k + 1], "[") ||
             !is(src, &t[k + 2], "]"))
             continue;
-        long max = max_literal_index(src, t, n, k);
+        /* the stage's largest literal index, over every unit linked into it (Mesa sizes a global
+         * implicitly sized array at link time) */
+        long max = max_literal_index(src, t, n, k, src + t[k].at, t[k].len);
+        for (int u = 0; u < n_others && max != -1; u++) {
+            long m = max_literal_index(others[u], ot[u], on[u], SIZE_MAX, src + t[k].at, t[k].len);
+            max = m == -1 ? -1 : m > max ? m : max;
+        }
         if (max < 0 || max > 65535)
             continue;
         char size[16];
@@ -222,9 +246,15 @@ char *gm_implicit_array_sizes(const char *src, int *changed)
         copied = t[k + 2].at;
         *changed = 1;
     }
+    for (int u = 0; ot && u < n_others; u++)
+        free(ot[u]);
+    free(ot);
+    free(on);
     free(t);
-    if (!t)
+    if (!ok) {
+        free(out.data);
         return NULL;
+    }
     sb_add(&out, src + copied, strlen(src) - copied);
     if (out.failed) {
         free(out.data);

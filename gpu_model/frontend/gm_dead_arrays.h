@@ -10,5 +10,9 @@ char *gm_dead_array_sizes(const char *src, int *changed);
  * largest index + 1 written into their declaration (`a[]` -> `a[5]`: same lines); *changed says
  * whether any did. NULL when out of memory. */
 char *gm_implicit_array_sizes(const char *src, int *changed);
+/* The same for one of several units linked into one stage: the size counts the indices of the
+ * other units (others[0..n_others)) too, as Mesa sizes such an array at link time. */
+char *gm_implicit_array_sizes_units(const char *src, const char *const *others, int n_others,
+                                    int *changed);
 
 #endif

@@ -236,6 +236,8 @@ typedef struct {
     int mark_on_rewrite; /* the analysis stopped early: mark what the rewrite meets */
     int in_precision;    /* inside a desktop `precision ... ;` statement being blanked */
     int after_gs;        /* a fragment shader fed by a geometry shader */
+    int after_tes;       /* a fragment shader fed by a tessellation evaluation shader (no GS) */
+    int pipe;            /* GM_UP_PIPE_*: the program's later stages */
     int pervertex;       /* 1: after `gl_PerVertex`, 2: inside its redeclared block (rewrite) */
 } upgrade_ctx;
 
@@ -268,12 +270,13 @@ static const gm_upgrade_rename *find_rename_in(const char *word, int stage_bit)
 static const gm_upgrade_rename *find_rename(const upgrade_ctx *c, const char *word)
 {
     const gm_upgrade_rename *r = NULL;
-    if (c->stage == GM_STAGE_FRAGMENT && c->after_gs)
-        r = find_rename_in(word, GM_UP_FS_AFTER_GS);
+    if (c->stage == GM_STAGE_FRAGMENT && (c->after_gs || c->after_tes))
+        r = find_rename_in(word, c->after_gs ? GM_UP_FS_AFTER_GS : GM_UP_FS_AFTER_TES);
     if (!r)
         r = find_rename_in(word, c->stage == GM_STAGE_VERTEX     ? GM_UP_VS
                                  : c->stage == GM_STAGE_FRAGMENT ? GM_UP_FS
-                                 : c->stage == GM_STAGE_GEOMETRY ? GM_UP_GS : -1);
+                                 : c->stage == GM_STAGE_GEOMETRY ? GM_UP_GS
+                                 : c->stage == GM_STAGE_TESS_EVALUATION ? GM_UP_TES : -1);
     return r;
 }
 
@@ -286,10 +289,39 @@ static int gs_in_member(const char *w, size_t n)
     return 0;
 }
 
-static void mark_gs_in(upgrade_ctx *c, const char *member, size_t n)
+/* The variables a per-vertex array's compatibility members become in this stage: `gl_in`
+ * (out_array 0) or a TCS's `gl_out` (1) -> the name prefix of the array variables and the key
+ * prefix of their declarations; NULL when the stage has no such array. A GS's and a TES's
+ * gl_in[] are the previous stage's outputs (glr_ from the VS, glr_tcs_ from a TCS, glr_tes_
+ * from a TES), a TCS's gl_out[] its own glr_tcs_ outputs. */
+static const char *per_vertex_prefix(const upgrade_ctx *c, int out_array, const char **key)
 {
+    if (out_array) {
+        *key = "TCSOut";
+        return c->stage == GM_STAGE_TESS_CONTROL ? "glr_tcs_" : NULL;
+    }
+    switch (c->stage) {
+    case GM_STAGE_GEOMETRY:
+        *key = c->pipe & GM_UP_PIPE_TES ? "GSInTES" : "GSIn";
+        return c->pipe & GM_UP_PIPE_TES ? "glr_tes_" : "glr_";
+    case GM_STAGE_TESS_EVALUATION:
+        *key = c->pipe & GM_UP_PIPE_TCS ? "TESInTCS" : "GSIn";
+        return c->pipe & GM_UP_PIPE_TCS ? "glr_tcs_" : "glr_";
+    case GM_STAGE_TESS_CONTROL:
+        *key = "GSIn";
+        return "glr_";
+    default:
+        return NULL;
+    }
+}
+
+static void mark_gs_in(upgrade_ctx *c, int out_array, const char *member, size_t n)
+{
+    const char *kp = NULL;
+    if (!per_vertex_prefix(c, out_array, &kp))
+        return;
     char key[64];
-    snprintf(key, sizeof key, "GSIn%.*s", (int)(n > 3 ? n - 3 : 0), member + 3);
+    snprintf(key, sizeof key, "%s%.*s", kp, (int)(n > 3 ? n - 3 : 0), member + 3);
     mark_decl(c->used, key);
     c->compat = 1;
 }
@@ -338,8 +370,10 @@ static void analyse_uses(upgrade_ctx *c)
             }
             memcpy(word, t[i].s, t[i].len);
             word[t[i].len] = 0;
-            if (c->stage == GM_STAGE_GEOMETRY && !strcmp(word, "gl_in") && i + 1 < count &&
-                t[i + 1].len == 1 && t[i + 1].s[0] == '[') {
+            const char *kp;
+            int out_array = !strcmp(word, "gl_out");
+            if ((out_array || !strcmp(word, "gl_in")) && per_vertex_prefix(c, out_array, &kp) &&
+                i + 1 < count && t[i + 1].len == 1 && t[i + 1].s[0] == '[') {
                 /* gl_in[...].gl_FrontColor */
                 size_t k = i + 1;
                 int depth = 0;
@@ -351,7 +385,7 @@ static void analyse_uses(upgrade_ctx *c)
                 }
                 if (k + 2 < count && t[k + 1].len == 1 && t[k + 1].s[0] == '.' &&
                     gs_in_member(t[k + 2].s, t[k + 2].len))
-                    mark_gs_in(c, t[k + 2].s, t[k + 2].len);
+                    mark_gs_in(c, out_array, t[k + 2].s, t[k + 2].len);
             }
             /* A member after '.' is no built-in variable (gl_in[i].gl_FrontColor above). */
             if (i == 0 || !(t[i - 1].len == 1 && t[i - 1].s[0] == '.'))
@@ -437,8 +471,12 @@ static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t star
  * from j is what follows gl_in) becomes `glr_FrontColor[INDEX]`, the vertex shader's output
  * as an input array. Returns where the access ends, or 0 (nothing written) for any other
  * use of gl_in. The access must be on one line. */
-static size_t gs_in_access(upgrade_ctx *c, strbuf *out, const char *s, size_t j, size_t end)
+static size_t gs_in_access(upgrade_ctx *c, strbuf *out, const char *s, size_t j, size_t end,
+                           int out_array)
 {
+    const char *kp, *prefix = per_vertex_prefix(c, out_array, &kp);
+    if (!prefix)
+        return 0;
     size_t k = j;
     while (k < end && isspace((unsigned char)s[k]))
         k++;
@@ -467,13 +505,13 @@ static size_t gs_in_access(upgrade_ctx *c, strbuf *out, const char *s, size_t j,
         k++;
     if (!gs_in_member(s + m, k - m))
         return 0;
-    sb_puts(out, "glr_");
+    sb_puts(out, prefix);
     sb_putn(out, s + m + 3, k - m - 3);
     sb_putn(out, "[", 1);
     rewrite_text(c, out, s, open + 1, close);
     sb_putn(out, "]", 1);
     if (c->mark_on_rewrite)
-        mark_gs_in(c, s + m, k - m);
+        mark_gs_in(c, out_array, s + m, k - m);
     return k;
 }
 
@@ -542,8 +580,8 @@ static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t star
             size_t j = i;
             while (j < end && is_ident_char(s[j]))
                 j++;
-            size_t after = c->stage == GM_STAGE_GEOMETRY && word_is(s + i, j - i, "gl_in")
-                               ? gs_in_access(c, out, s, j, end) : 0;
+            size_t after = word_is(s + i, j - i, "gl_in") ? gs_in_access(c, out, s, j, end, 0)
+                           : word_is(s + i, j - i, "gl_out") ? gs_in_access(c, out, s, j, end, 1) : 0;
             if (after) {
                 i = after;
                 prev[0] = 0;
@@ -1081,7 +1119,9 @@ static char *upgrade_source(const char *source, gm_stage stage, int after_gs, in
     upgrade_ctx c;
     memset(&c, 0, sizeof c);
     c.stage = stage;
-    c.after_gs = after_gs && stage == GM_STAGE_FRAGMENT;
+    c.pipe = after_gs;   /* GM_UP_PIPE_* flags */
+    c.after_gs = (c.pipe & GM_UP_PIPE_GS) && stage == GM_STAGE_FRAGMENT;
+    c.after_tes = (c.pipe & GM_UP_PIPE_TES) && !(c.pipe & GM_UP_PIPE_GS) && stage == GM_STAGE_FRAGMENT;
     c.es = es;
     c.version = version;
     c.src_version = es ? (version == 100 ? 120 : 330) : version;

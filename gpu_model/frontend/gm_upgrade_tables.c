@@ -97,6 +97,29 @@ const gm_upgrade_decl gm_upgrade_decls[] = {
     {"GSInTexCoord", "in %Pvec4 glr_TexCoord[][8];", ""},
     {"GSInFogFragCoord", "in %Pfloat glr_FogFragCoord[];", ""},
     {"GSInClipVertex", "in %Pvec4 glr_ClipVertex[];", ""},
+    /* Tessellation: a TCS's gl_out[] members (its own outputs, per vertex), a TES's inputs from
+     * them, the TES's outputs, a GS's inputs from those (gm_upgrade.c per_vertex_access) and a
+     * fragment shader's inputs after a TES without a GS. */
+#define TESS_SET(key, text_fmt) \
+    {key "FrontColor", text_fmt("%Pvec4", "FrontColor", ""), ""}, \
+    {key "BackColor", text_fmt("%Pvec4", "BackColor", ""), ""}, \
+    {key "FrontSecondaryColor", text_fmt("%Pvec4", "FrontSecondaryColor", ""), ""}, \
+    {key "BackSecondaryColor", text_fmt("%Pvec4", "BackSecondaryColor", ""), ""}, \
+    {key "TexCoord", text_fmt("%Pvec4", "TexCoord", "[8]"), ""}, \
+    {key "FogFragCoord", text_fmt("%Pfloat", "FogFragCoord", ""), ""}, \
+    {key "ClipVertex", text_fmt("%Pvec4", "ClipVertex", ""), ""}
+#define TCS_OUT(t, m, a) "out " t " glr_tcs_" m "[]" a ";"
+#define TES_IN_TCS(t, m, a) "in " t " glr_tcs_" m "[]" a ";"
+#define TES_OUT(t, m, a) "out " t " glr_tes_" m a ";"
+#define GS_IN_TES(t, m, a) "in " t " glr_tes_" m "[]" a ";"
+    TESS_SET("TCSOut", TCS_OUT),
+    TESS_SET("TESInTCS", TES_IN_TCS),
+    TESS_SET("TES", TES_OUT),
+    TESS_SET("GSInTES", GS_IN_TES),
+    {"FTESColor", "in %Pvec4 glr_tes_FrontColor;", ""},
+    {"FTESSecondaryColor", "in %Pvec4 glr_tes_FrontSecondaryColor;", ""},
+    {"FTESTexCoord", "in %Pvec4 glr_tes_TexCoord[8];", ""},
+    {"FTESFogFragCoord", "in %Pfloat glr_tes_FogFragCoord;", ""},
     /* Fragment inputs from a geometry shader. */
     {"FGSColor", "in %Pvec4 glr_gs_FrontColor;", ""},
     {"FGSSecondaryColor", "in %Pvec4 glr_gs_FrontSecondaryColor;", ""},
@@ -224,6 +247,19 @@ const gm_upgrade_rename gm_upgrade_renames[] = {
     {"gl_TexCoord", "glr_gs_TexCoord", "GSTexCoord", GM_UP_GS},
     {"gl_FogFragCoord", "glr_gs_FogFragCoord", "GSFogFragCoord", GM_UP_GS},
     {"gl_ClipVertex", "glr_gs_ClipVertex", "GSClipVertex", GM_UP_GS},
+    /* Tessellation evaluation stage: outputs glr_tes_* (its gl_in[] members are the previous
+     * stage's outputs); a fragment shader after it without a GS reads them. */
+    {"gl_FrontColor", "glr_tes_FrontColor", "TESFrontColor", GM_UP_TES},
+    {"gl_BackColor", "glr_tes_BackColor", "TESBackColor", GM_UP_TES},
+    {"gl_FrontSecondaryColor", "glr_tes_FrontSecondaryColor", "TESFrontSecondaryColor", GM_UP_TES},
+    {"gl_BackSecondaryColor", "glr_tes_BackSecondaryColor", "TESBackSecondaryColor", GM_UP_TES},
+    {"gl_TexCoord", "glr_tes_TexCoord", "TESTexCoord", GM_UP_TES},
+    {"gl_FogFragCoord", "glr_tes_FogFragCoord", "TESFogFragCoord", GM_UP_TES},
+    {"gl_ClipVertex", "glr_tes_ClipVertex", "TESClipVertex", GM_UP_TES},
+    {"gl_Color", "glr_tes_FrontColor", "FTESColor", GM_UP_FS_AFTER_TES},
+    {"gl_SecondaryColor", "glr_tes_FrontSecondaryColor", "FTESSecondaryColor", GM_UP_FS_AFTER_TES},
+    {"gl_TexCoord", "glr_tes_TexCoord", "FTESTexCoord", GM_UP_FS_AFTER_TES},
+    {"gl_FogFragCoord", "glr_tes_FogFragCoord", "FTESFogFragCoord", GM_UP_FS_AFTER_TES},
     {"gl_Color", "glr_gs_FrontColor", "FGSColor", GM_UP_FS_AFTER_GS},
     {"gl_SecondaryColor", "glr_gs_FrontSecondaryColor", "FGSSecondaryColor", GM_UP_FS_AFTER_GS},
     {"gl_TexCoord", "glr_gs_TexCoord", "FGSTexCoord", GM_UP_FS_AFTER_GS},

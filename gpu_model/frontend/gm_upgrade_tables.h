@@ -15,7 +15,11 @@ typedef struct {
 /* Stages of a rename: GM_UP_FS_AFTER_GS is a fragment shader of a program with a geometry
  * shader (its built-in varyings come from the geometry shader's glr_gs_* outputs; entries
  * for it are looked up before the GM_UP_FS ones). */
-enum { GM_UP_ANY = 0, GM_UP_VS = 1, GM_UP_FS = 2, GM_UP_GS = 4, GM_UP_FS_AFTER_GS = 8 };
+enum { GM_UP_ANY = 0, GM_UP_VS = 1, GM_UP_FS = 2, GM_UP_GS = 4, GM_UP_FS_AFTER_GS = 8,
+       GM_UP_TES = 16, GM_UP_FS_AFTER_TES = 32 };
+/* The later stages a program has (gm_glsl_upgrade_in_program's `pipe`): which stage's outputs
+ * a shader's compatibility inputs are. */
+enum { GM_UP_PIPE_GS = 1, GM_UP_PIPE_TES = 2, GM_UP_PIPE_TCS = 4 };
 
 /* Identifier replacement: legacy name -> new name (+ declaration key, may be NULL). */
 typedef struct {

@@ -367,8 +367,71 @@ static void test_image_atomics(void)
     rig_free(&r);
 }
 
+/* GL_NV_shader_atomic_float's atomicAdd and GL_INTEL_shader_atomic_float_minmax's atomicMin/Max
+ * on a storage buffer (llvmpipe: LLVM's atomicrmw fadd/fmin/fmax; min and max are minnum/maxnum,
+ * so a NaN in memory gives way to the operand), and GL_ARB_shader_clock: two reads of one
+ * invocation are ordered, and a later run of the program reads a larger value. */
+static void test_float_atomics_clock(void)
+{
+    static const char *src =
+        "#version 430\n"
+        "#extension GL_NV_shader_atomic_float : require\n"
+        "#extension GL_INTEL_shader_atomic_float_minmax : require\n"
+        "#extension GL_ARB_shader_clock : require\n"
+        "layout(local_size_x = 64) in;\n"
+        "layout(std430, binding = 0) buffer B { float sum; float mn; float mx; float nanmin;\n"
+        "  uint ordered; uvec2 last; };\n"
+        "void main() {\n"
+        "  uint i = gl_LocalInvocationIndex;\n"
+        "  uvec2 a = clock2x32ARB();\n"
+        "  atomicAdd(sum, 0.25);\n"
+        "  atomicMin(mn, float(i) - 10.0);\n"
+        "  atomicMax(mx, float(i) * 0.5);\n"
+        "  atomicMin(nanmin, float(i) + 1.0);\n"
+        "  uvec2 b = clock2x32ARB();\n"
+        "  if (b.y > a.y || (b.y == a.y && b.x > a.x)) atomicAdd(ordered, 1u);\n"
+        "  if (i == 0u) last = b;\n"
+        "}\n";
+    gm_rig r;
+    if (rig_init(&r, GM_STAGE_COMPUTE, src) != 0) {
+        CHECK(0);
+        return;
+    }
+    gm_warp *w[2] = {r.w, gm_warp_create(r.p, 1)};
+    CHECK(w[1] != NULL);
+    size_t size = 8 * 4;   /* std430: last (uvec2) at byte 24 */
+    buf_ctx b = {calloc(1, size), size};
+    uint32_t prev[2] = {0, 0};
+    for (int run = 0; run < 2 && w[1]; run++) {
+        float init[4] = {0.0f, 100.0f, -100.0f, 0.0f};
+        uint32_t nan = 0x7fc00000u;
+        memcpy(b.ssbo, init, sizeof init);
+        memcpy(b.ssbo + 12, &nan, 4);
+        memset(b.ssbo + 16, 0, 16);
+        gm_env env = {&b, NULL, NULL, fake_buffer};
+        CHECK(run_group(r.p, w, 2, 64, NULL, &env) >= 1);
+        float got[4];
+        uint32_t words[4];   /* ordered, padding, last.x, last.y */
+        memcpy(got, b.ssbo, sizeof got);
+        memcpy(words, b.ssbo + 16, sizeof words);
+        CHECKF(got[0] == 16.0f, "atomicAdd sum %g", (double)got[0]);
+        CHECKF(got[1] == -10.0f, "atomicMin %g", (double)got[1]);
+        CHECKF(got[2] == 31.5f, "atomicMax %g", (double)got[2]);
+        CHECKF(got[3] == 1.0f, "atomicMin over NaN %g", (double)got[3]);
+        CHECKF(words[0] == 64, "%u of 64 invocations saw the clock advance", words[0]);
+        uint64_t t = (uint64_t)words[3] << 32 | words[2], t0 = (uint64_t)prev[1] << 32 | prev[0];
+        CHECKF(t > t0, "clock %llu after %llu", (unsigned long long)t, (unsigned long long)t0);
+        prev[0] = words[2];
+        prev[1] = words[3];
+    }
+    free(b.ssbo);
+    gm_warp_destroy(w[1]);
+    rig_free(&r);
+}
+
 int main(void)
 {
+    test_float_atomics_clock();
     test_image_atomics();
     test_reduce();
     test_decode_only();

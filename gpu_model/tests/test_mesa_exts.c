@@ -151,6 +151,17 @@ static void test_implicit_array_length(void)
                           "  float a[];\n  a[k] = 3.0;\n  c = vec4(float(a.length()));\n}\n", NULL};
     CHECK(gm_compile_program(&s, 1, &r) != 0);
     gm_compile_result_free(&r);
+    /* the array indexed in another unit of the stage: sized at link time, as Mesa does */
+    gm_shader_source two[2] = {
+        {GM_STAGE_FRAGMENT, "#version 330\nout vec4 c;\nfloat u[];\nvoid foo();\nvoid main() {\n"
+                            "  foo();\n  c = vec4(float(u.length()));\n}\n", NULL},
+        {GM_STAGE_FRAGMENT, "float u[];\nvoid foo() {\n  u[4] = 3.0;\n}\n", NULL},
+    };
+    rc = compile_n(two, 2, &r);
+    CHECK(rc == 0);
+    if (rc == 0)
+        CHECK(r.shader_count == 1 && strstr(r.shaders[0].compiled_source, "float u[5];") != NULL);
+    gm_compile_result_free(&r);
 }
 
 /* GLSL 1.50 compatibility: gl_PerVertex redeclared with gl_ClipVertex in the vertex and geometry
@@ -218,8 +229,54 @@ static void test_subroutines(void)
     gm_compile_result_free(&r);
 }
 
+/* Several shader objects linked into one stage (GL links them like C units): main() in one,
+ * the function it calls and the layout in another, for compute and for the vertex stage of a
+ * program. One module per stage, named after (and showing the text of) the unit with main. */
+static void test_units_per_stage(void)
+{
+    gm_shader_source cs[2] = {
+        {GM_STAGE_COMPUTE, "#version 430\nvoid go();\nvoid main() {\n  go();\n}\n", "main.comp"},
+        {GM_STAGE_COMPUTE, "#version 430\nlayout(local_size_x = 4) in;\n"
+                           "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+                           "void go() {\n  v[gl_GlobalInvocationID.x] = 7u;\n}\n", "go.comp"},
+    };
+    gm_compile_result r;
+    int rc = compile_n(cs, 2, &r);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        CHECK(r.shader_count == 1 && r.shaders[0].stage == GM_STAGE_COMPUTE);
+        CHECK(strstr(r.shaders[0].compiled_source, "go();") != NULL);
+        CHECK(has_op(&r.shaders[0], SpvOpFunctionCall, -1, 0));
+        CHECK(has_op(&r.shaders[0], SpvOpExecutionMode, 2, SpvExecutionModeLocalSize));
+        CHECK(has_name(&r.shaders[0], "go("));
+    }
+    gm_compile_result_free(&r);
+    /* the unit holding main() comes second here */
+    gm_shader_source gfx[3] = {
+        {GM_STAGE_VERTEX, "#version 330\nvec4 place(vec4 p) { return p * 0.5; }\n", NULL},
+        {GM_STAGE_FRAGMENT, "#version 330\nout vec4 c;\nvoid main() {\n  c = vec4(1.0);\n}\n", NULL},
+        {GM_STAGE_VERTEX, "#version 330\nin vec4 p;\nvec4 place(vec4 p);\nvoid main() {\n"
+                          "  gl_Position = place(p);\n}\n", NULL},
+    };
+    rc = compile_n(gfx, 3, &r);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        CHECK(r.shader_count == 2 && r.shaders[0].stage == GM_STAGE_VERTEX &&
+              r.shaders[1].stage == GM_STAGE_FRAGMENT);
+        CHECK(strstr(r.shaders[0].compiled_source, "gl_Position = place(p);") != NULL);
+        CHECK(has_op(&r.shaders[0], SpvOpFunctionCall, -1, 0));
+        CHECK(has_opline(&r.shaders[0], 5));
+    }
+    gm_compile_result_free(&r);
+    /* a stage whose units define no main() fails to link, as in GL */
+    rc = gm_compile_program(gfx, 2, &r);
+    CHECK(rc != 0);
+    gm_compile_result_free(&r);
+}
+
 int main(void)
 {
+    test_units_per_stage();
     test_subroutines();
     test_single_stage();
     test_used_array_keeps_error();

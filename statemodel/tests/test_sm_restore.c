@@ -143,8 +143,51 @@ static void test_legacy_and_shared(void)
     sm_state_free(s);
 }
 
+/* SPIR-V shaders (GL_ARB_gl_spirv): restored with glShaderBinary and glSpecializeShader (no
+ * glCompileShader, which GL refuses for them); a program linked from a module whose shader was
+ * given GLSL since links from a temporary shader holding the module. */
+static void test_spirv(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(sm_context_create(s, 1, 0, SM_API_GL_CORE, 4, 6));
+    const uint32_t names[2] = { 3, 4 }, module[5] = { 0x07230203u, 0x10000u, 0, 8, 0 };
+    const uint32_t ids[1] = { 2 }, vals[1] = { 5 };
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_VERTEX_SHADER, (uint64_t)3));
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_FRAGMENT_SHADER, (uint64_t)4));
+    CHECK(tcall(s, 1, "glCreateProgram", "r", (uint64_t)9));
+    CHECK(tcall(s, 1, "glShaderBinary", "ibubi", 2, names, sizeof names, GL_SHADER_BINARY_FORMAT_SPIR_V,
+                module, sizeof module, (int)sizeof module));
+    CHECK(tcall(s, 1, "glSpecializeShader", "uzubb", 3, "main", 1, ids, sizeof ids, vals, sizeof vals));
+    CHECK(tcall(s, 1, "glSpecializeShader", "uzubb", 4, "main", 0, NULL, (size_t)0, NULL, (size_t)0));
+    CHECK(tcall(s, 1, "glAttachShader", "uu", 9, 3));
+    CHECK(tcall(s, 1, "glAttachShader", "uu", 9, 4));
+    CHECK(tcall(s, 1, "glLinkProgram", "u", 9));
+    CHECK(tcall(s, 1, "glShaderSource", "uisp", 4, 1, "void main() {}", (uint64_t)0));
+    CHECK(sm_error_count(s) == 0);
+    struct sm_call_list l = { 0 };
+    CHECK(sm_restore_calls(s, &l));
+    long bin = find(&l, "glShaderBinary", 0), spec = find(&l, "glSpecializeShader", 0);
+    CHECK(bin >= 0 && spec > bin && l.calls[bin].blobs[3].size == sizeof module);
+    CHECK(spec >= 0 && l.calls[spec].args[0] == 3 && l.calls[spec].blobs[3].size == 4);
+    for (size_t i = 0; i < l.count; i++)   /* only the GLSL shader 4 is compiled */
+        if (l.calls[i].cmd == (uint32_t)glr_cmd_find("glCompileShader"))
+            CHECK(l.calls[i].args[0] == 4);
+    struct sm_state *r = replay_into_new(s, &l);
+    CHECK(sm_error_count(r) == 0);
+    if (sm_error_count(r))
+        fprintf(stderr, "replay error: %s\n", sm_first_error(r));
+    CHECK(sm_state_equal(s, r));
+    const struct sm_program *p = sm_get_program(sm_context_get(r, 1), 9);
+    CHECK(p && p->n_linked == 2 && p->linked[0].spirv && p->linked[1].spirv &&
+          p->linked[0].spirv->n_spec == 1 && p->linked[0].spirv->spec_values[0] == 5);
+    sm_state_free(r);
+    sm_call_list_free(&l);
+    sm_state_free(s);
+}
+
 int main(void)
 {
+    test_spirv();
     test_core();
     test_legacy_and_shared();
     return sm_test_result("test_sm_restore");

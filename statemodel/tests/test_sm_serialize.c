@@ -21,6 +21,17 @@ static struct sm_state *make_state(void)
                 (int)strlen(vp), vp, strlen(vp)));
     CHECK(tcall(s, 3, "glProgramLocalParameter4fARB", "uuffff", GL_VERTEX_PROGRAM_ARB, 2, 1.0, 2.0, 3.0, 4.0));
     CHECK(tcall(s, 3, "glProgramEnvParameter4fARB", "uuffff", GL_FRAGMENT_PROGRAM_ARB, 7, 5.0, 6.0, 7.0, 8.0));
+    /* SPIR-V shaders (format version 7): one specialized and linked, one with its module only. */
+    const uint32_t names[2] = { 31, 32 }, module[5] = { 0x07230203u, 0x10000u, 0, 8, 0 };
+    const uint32_t ids[2] = { 3, 4 }, vals[2] = { 7, 9 };
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_VERTEX_SHADER, (uint64_t)31));
+    CHECK(tcall(s, 1, "glCreateShader", "ur", GL_FRAGMENT_SHADER, (uint64_t)32));
+    CHECK(tcall(s, 1, "glCreateProgram", "r", (uint64_t)33));
+    CHECK(tcall(s, 1, "glShaderBinary", "ibubi", 2, names, sizeof names, GL_SHADER_BINARY_FORMAT_SPIR_V,
+                module, sizeof module, (int)sizeof module));
+    CHECK(tcall(s, 1, "glSpecializeShader", "uzubb", 32, "main", 2, ids, sizeof ids, vals, sizeof vals));
+    CHECK(tcall(s, 1, "glAttachShader", "uu", 33, 32));
+    CHECK(tcall(s, 1, "glLinkProgram", "u", 33));
     return s;
 }
 
@@ -46,6 +57,15 @@ static void test_round_trips(struct sm_state *s)
           bst->arb_env[1][6][0] == 0.0f);
     const struct sm_query *q = b ? sm_get_query(sm_context_get(b, 1), 41) : NULL;
     CHECK(q && q->target == 0x8914 && q->has_result && q->result == UINT64_C(5000000000));
+    const struct sm_shader *sv = b ? sm_get_shader(sm_context_get(b, 1), 31) : NULL;
+    const struct sm_shader *sf = b ? sm_get_shader(sm_context_get(b, 1), 32) : NULL;
+    const struct sm_program *sp = b ? sm_get_program(sm_context_get(b, 1), 33) : NULL;
+    CHECK(sv && sv->spirv && sv->spirv->size == 20 && !sv->spirv->entry && !sv->compiled &&
+          sv->spirv->binary && sv->spirv->binary[0] == 0x03 && sv->spirv->binary[3] == 0x07);
+    CHECK(sf && sf->spirv && sf->compiled && sf->spirv->entry && !strcmp(sf->spirv->entry, "main") &&
+          sf->spirv->n_spec == 2 && sf->spirv->spec_ids[1] == 4 && sf->spirv->spec_values[1] == 9);
+    CHECK(sp && sp->n_linked == 1 && sp->linked[0].spirv && sp->linked[0].spirv->size == 20 &&
+          sp->linked[0].spirv->n_spec == 2);
 
     char *json = sm_to_json(s);
     CHECK(json && strstr(json, "\"GL_LINEAR_MIPMAP_LINEAR\""));
@@ -143,7 +163,7 @@ static char *replace(const char *s, const char *from, const char *to)
 static void test_version1(struct sm_state *s)
 {
     char *json = sm_to_json(s);
-    char *old = json ? replace(json, "\"version\":6", "\"version\":1") : NULL;
+    char *old = json ? replace(json, "\"version\":7", "\"version\":1") : NULL;
     char err[200] = "";
     struct sm_state *v1 = old ? sm_from_json(old, err, sizeof err) : NULL;
     if (!v1)
@@ -170,8 +190,8 @@ static void test_corrupt_json(struct sm_state *s)
         free(t);
     }
     static const char *const edits[][2] = {
-        { "\"version\":6", "\"version\":\"one\"" },
-        { "\"version\":6", "\"version\":99" },
+        { "\"version\":7", "\"version\":\"one\"" },
+        { "\"version\":7", "\"version\":99" },
         { "\"format\":\"glreplay-statemodel\"", "\"format\":\"other\"" },
         { "\"GL_LINEAR_MIPMAP_LINEAR\"", "\"GL_NO_SUCH_ENUM\"" },
         { "\"share_groups\"", "\"share_grupos\"" },
@@ -185,6 +205,9 @@ static void test_corrupt_json(struct sm_state *s)
         { "\"share_group\":1", "\"share_group\":42" },
         { "\"index\":7,", "\"index\":700," },
         { "\"n_local\":3", "\"n_local\":5000" },
+        { "\"spec_values\":[7,9]", "\"spec_values\":[7]" },
+        { "\"spec_ids\":[3,4]", "\"spec_ids\":[3,-4]" },
+        { "\"entry\":\"main\"", "\"entry\":5" },
     };
     for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
         char *bad = replace(json, edits[i][0], edits[i][1]);

@@ -6,7 +6,9 @@
  * from both and compared (colour: a pixel agrees when every channel is within +-1/255; depth: within
  * 1/65536, desktop GL only), and at every swap the default framebuffer; after every compute
  * dispatch, instead, every bound shader storage buffer ("ctxN/ssboB": share of 32-bit words equal, or
- * as floats within 1e-5 relative, model's state-model contents vs glGetNamedBufferSubData). --png DIR writes the
+ * as floats within 1e-5 relative, model's state-model contents vs glGetNamedBufferSubData) and
+ * atomic counter buffer ("ctxN/atomicB"), storage buffers left out for a program that reads the
+ * shader clock (compare_buffers). --png DIR writes the
  * model's image after each draw/clear and, where they differ, the driver's and a diff image.
  * --benchmark times the model and the driver on the same frames (per frame, swap to swap).
  * --trace-hash observes every issued warp instruction (draw, stage, warp, pc, line, active mask)
@@ -577,11 +579,13 @@ static bool words_agree(uint32_t a, uint32_t b)
 /* After a compute dispatch: the contents of every shader storage buffer bound on the context,
  * as the model wrote them (the state model's buffer) and as the driver did (read back with
  * glGetNamedBufferSubData after a glMemoryBarrier, which changes no state); agreement = share
- * of 32-bit words that agree. Target name "ssbo<binding>". With xfb, after a draw: the buffers
+ * of 32-bit words that agree. Target name "ssbo<binding>"; the bound atomic counter buffers too
+ * ("atomic<binding>"). A dispatch whose program reads the shader clock (clock) has its storage
+ * buffers left uncompared: their contents differ between any two runs. With xfb, after a draw: the buffers
  * of the active transform feedback object instead ("xfb<index>"), what the model's capture
  * wrote against what the driver's did. */
 static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJSON *list, char *text,
-                            size_t text_size, bool xfb)
+                            size_t text_size, bool xfb, bool clock)
 {
     static PFNGLGETNAMEDBUFFERSUBDATAPROC get_sub;
     static PFNGLMEMORYBARRIERPROC barrier;
@@ -598,8 +602,21 @@ static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJS
         return;
     size_t used = strlen(text);
     bool synced = false;
-    for (unsigned i = 0; i < (xfb ? SM_MAX_TFB_BUFFERS : SM_MAX_SSBO_BINDINGS); i++) {
-        const struct sm_indexed_buffer *ib = xfb ? &tf->buffers[i] : &st->ssbo[i];
+    /* after a dispatch: storage buffers, then atomic counter buffers ("atomic<binding>") */
+    unsigned n_ssbo = xfb ? 0 : SM_MAX_SSBO_BINDINGS;
+    unsigned n = xfb ? SM_MAX_TFB_BUFFERS : SM_MAX_SSBO_BINDINGS + SM_MAX_ATOMIC_BINDINGS;
+    for (unsigned k = 0; k < n; k++) {
+        bool atomic = !xfb && k >= n_ssbo;
+        unsigned i = atomic ? k - n_ssbo : k;
+        const struct sm_indexed_buffer *ib = xfb ? &tf->buffers[i] : atomic ? &st->atomic[i] : &st->ssbo[i];
+        if (!xfb && !atomic && clock) {
+            /* the program reads the shader clock: what it stores differs on every run, the
+             * driver's too; its storage buffers are not compared (atomic counters are) */
+            if (ib->buffer && used < text_size)
+                used += (size_t)snprintf(text + used, text_size - used,
+                                         " ctx%u/ssbo%u not compared (shader clock)", ctx_id, i);
+            continue;
+        }
         const struct sm_buffer *b = ib->buffer ? sm_get_buffer(c, ib->buffer) : NULL;
         if (!b || !b->data || !b->data_known || ib->offset >= b->size)
             continue;
@@ -634,7 +651,8 @@ static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJS
         }
         cm.agreement = (double)cm.agree / (double)cm.pixels;
         char tname[32];
-        snprintf(tname, sizeof tname, xfb ? "ctx%u/xfb%u" : "ctx%u/ssbo%u", ctx_id, i);
+        snprintf(tname, sizeof tname, xfb ? "ctx%u/xfb%u" : atomic ? "ctx%u/atomic%u" : "ctx%u/ssbo%u",
+                 ctx_id, i);
         note_result(r, tname, &cm, record, list);
         if (used < text_size)
             used += (size_t)snprintf(text + used, text_size - used, " %s %.4f%%", tname,
@@ -981,14 +999,14 @@ static int run_stream(struct run *r, char *err, size_t err_size)
                     if (r->compare)
                         compare_buffers(r, c.ctx_id, record,
                                         obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text,
-                                        sizeof text, false);
+                                        sizeof text, false, ev->reads_clock);
                 } else {
                     compare_targets(r, c.ctx_id, record,
                                     obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text, sizeof text);
                     if (r->compare && ev->kind == GMF_EV_DRAW)   /* transform feedback output */
                         compare_buffers(r, c.ctx_id, record,
                                         obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text,
-                                        sizeof text, true);
+                                        sizeof text, true, false);
                 }
             }
             if (!r->json)
