@@ -164,6 +164,10 @@ int glcap_reader_load(glcap_reader *r, uint32_t index, void **data, size_t *size
 /* The METADATA section (JSON text, NUL-terminated) of the capture at path, malloc'd; NULL with
  * "<path>: why" in err (no such file, not a capture, no METADATA section, corrupt section). */
 char *glcap_read_metadata(const char *path, char *err, size_t err_size);
+/* The whole section (type, id) of the file at path, malloc'd (NUL-terminated, *size without it);
+ * NULL with *size 0 when the file has no such section (err empty), or on an error (err says). */
+void *glcap_read_optional_section(const char *path, uint32_t type, uint32_t id, size_t *size, char *err,
+                                  size_t err_size);
 
 /* Streams a section's uncompressed bytes to fn in chunks (at most about
  * 1 MiB each) without holding the whole section. fn returns 0 to go on,

@@ -770,3 +770,23 @@ char *glcap_read_metadata(const char *path, char *err, size_t err_size)
     glcap_reader_close(rd);
     return meta;   /* glcap_reader_load ends it with a NUL */
 }
+
+void *glcap_read_optional_section(const char *path, uint32_t type, uint32_t id, size_t *size, char *err,
+                                  size_t err_size)
+{
+    *size = 0;
+    if (err_size)
+        err[0] = 0;
+    glcap_reader *rd = glcap_reader_open(path, NULL, err, err_size);
+    if (!rd)
+        return NULL;
+    int64_t i = glcap_reader_find(rd, type, id);
+    void *data = NULL;
+    if (i >= 0 && glcap_reader_load(rd, (uint32_t)i, &data, size) != 0) {
+        snprintf(err, err_size, "%s: %s", path, glcap_reader_error(rd));
+        data = NULL;
+        *size = 0;
+    }
+    glcap_reader_close(rd);
+    return data;
+}

@@ -98,6 +98,8 @@ struct frame_impl {
     const struct dap_capture *cap;
     const struct dap_runner *self;
     char *metadata;
+    void *program_sources;   /* SHADER_SOURCES section, NULL when none */
+    size_t program_sources_size;
     gmf_surface_desc *surfaces;
     int n_surfaces;
     struct prog_meta *progs;     /* used by the one context that runs a pass */
@@ -430,7 +432,8 @@ static int frame_body(struct model *m, char *err, size_t err_size)
     struct frame_impl *f = m->f;
     m->t0 = now_s();
     gmf_config cfg = { .metadata_json = f->metadata, .surfaces = f->surfaces, .n_surfaces = f->n_surfaces,
-                       .timing = m->timing ? GMF_TIMING_ON : GMF_TIMING_OFF };
+                       .timing = m->timing ? GMF_TIMING_ON : GMF_TIMING_OFF,
+                       .program_sources = f->program_sources, .program_sources_size = f->program_sources_size };
     m->r = gmf_create(&cfg, err, err_size);
     if (!m->r)
         return DAP_RUN_ERROR;
@@ -779,6 +782,7 @@ static void frame_destroy(void *impl)
     pthread_cond_destroy(&f->cv);
     free_metas(f);
     free(f->metadata);
+    free(f->program_sources);
     free(f->surfaces);
     glr_restore_free(f->snapshot);
     free(f);
@@ -866,6 +870,11 @@ struct dap_runner *dap_runner_frame_create(const struct dap_capture *cap, char *
                 f->metadata[size] = 0;
             }
             free(data);
+        }
+        idx = glcap_reader_find(rd, GLCAP_SECTION_SHADER_SOURCES, 0);
+        if (idx >= 0 && glcap_reader_load(rd, (uint32_t)idx, &f->program_sources, &f->program_sources_size) != 0) {
+            f->program_sources = NULL;   /* a corrupt section: the model reports those programs sourceless */
+            f->program_sources_size = 0;
         }
         glcap_reader_close(rd);
     }

@@ -452,7 +452,7 @@ def links_program(c):
 # back at a snapshot. Chosen from the registry (object classes, name patterns), never hand-listed;
 # hot state-setting calls (binds, uniforms, draws) are not among them and keep the 4-instruction
 # idle path.
-LINK_INPUT_RE = re.compile(r'(ShaderSource|AttachShader|DetachShader|LinkProgram|CompileShader|'
+LINK_INPUT_RE = re.compile(r'(ShaderSource|AttachShader|DetachShader|LinkProgram|CompileShader|ProgramBinary|'
                            r'AttribLocation|FragDataLocation|TransformFeedbackVaryings|ProgramParameter|'
                            r'ShaderBinary|SpecializeShader)')
 
@@ -580,7 +580,9 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
             f.write('    glr_proc glr_p_ = glr_resolve_real(GLR_CMD_%s);\n' % c.name)
             f.write('    if (!glr_p_) return%s;\n' % zero)
             f.write('    %s((glr_pfn_%s)glr_p_)(%s);\n}\n' % (r, c.name, call_args(c)))
-            tracked = is_tracked(c) and c.name not in hooks
+            # A hooked command's hand-written hook tracks what it needs, except link inputs
+            # (glProgramBinary): the generated glr_call_ body the hook calls tracks those.
+            tracked = is_tracked(c) and (c.name not in hooks or bool(LINK_INPUT_RE.search(c.name)))
             if tracked:
                 f.write('\n'.join(track_body(c, tdefs)) + '\n')
             # Slow path: counting and (later) recording.

@@ -143,6 +143,39 @@ static bool parse_frames(const char *s)
     return true;
 }
 
+/* Program sources entries met while recording (glr_capture_keep_program_sources), for the
+ * capture's SHADER_SOURCES section; their own lock: hooks add to them outside cap_lock. */
+static pthread_mutex_t src_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint8_t *src_buf;
+static size_t src_len, src_cap;
+
+void glr_capture_keep_program_sources(const void *entry, size_t size)
+{
+    uint64_t epoch;
+    if (!glr_capture_recording(&epoch) || !size || size > (64u << 20))
+        return;
+    pthread_mutex_lock(&src_lock);
+    if (src_len + size + 10 > src_cap) {
+        size_t cap = (src_len + size + 10) * 2;
+        uint8_t *n = realloc(src_buf, cap);
+        if (!n) {
+            pthread_mutex_unlock(&src_lock);
+            glr_log(GLR_LOG_WARN, "capture: out of memory keeping a program's sources");
+            return;
+        }
+        src_buf = n;
+        src_cap = cap;
+    }
+    uint64_t v = size;
+    do {
+        src_buf[src_len++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    memcpy(src_buf + src_len, entry, size);
+    src_len += size;
+    pthread_mutex_unlock(&src_lock);
+}
+
 static void start_recording(void)
 {
     wait_writer_locked();
@@ -161,6 +194,9 @@ static void start_recording(void)
             glr_log(GLR_LOG_WARN, "capture: starting after contexts exist without an initial-state snapshot; "
                     "objects created before the capture are missing from it");
     }
+    pthread_mutex_lock(&src_lock);
+    src_len = 0;   /* entries of an earlier capture that was dropped */
+    pthread_mutex_unlock(&src_lock);
     cap_epoch++;
     cap_seq = 0;
     cap_bytes = 0;
@@ -220,6 +256,12 @@ static bool finish_recording(const char *why_end, bool wait)
         job->n_images = n_images;
         images = NULL;
         n_images = 0;
+        pthread_mutex_lock(&src_lock);
+        job->program_sources = src_buf;
+        job->program_sources_size = src_len;
+        src_buf = NULL;
+        src_len = src_cap = 0;
+        pthread_mutex_unlock(&src_lock);
         if (!wait && glr_capture_job_start(job, writer_done)) {
             writer_busy = true;
             writer_pid = getpid();

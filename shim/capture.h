@@ -29,6 +29,9 @@ void glr_capture_before_release(void) __attribute__((visibility("hidden")));
 int glr_capture_request(unsigned count, const char *path, char *msg, size_t n) __attribute__((visibility("hidden")));
 void glr_rec_live_maps(void) __attribute__((visibility("hidden")));
 void glr_capture_note_draw(void) __attribute__((visibility("hidden")));
+/* A program sources entry a program got while a capture records (shim/program_cache.c): the
+ * capture's SHADER_SOURCES section keeps it, so its readers know the sources of that binary. */
+void glr_capture_keep_program_sources(const void *entry, size_t size) __attribute__((visibility("hidden")));
 void glr_capture_at_exit(void) __attribute__((visibility("hidden")));
 
 /* Recorder internals used by capture.c. */

@@ -16,6 +16,8 @@ bool glr_capture_job_run(struct glr_capture_job *job)
     job->sum.path = job->path;
     job->sum.images = job->images;
     job->sum.n_images = job->n_images;
+    job->sum.program_sources = job->program_sources;
+    job->sum.program_sources_size = job->program_sources_size;
     bool written = glr_capture_write(&job->sum, job->epoch) == 0;
     if (written)
         glr_log(GLR_LOG_INFO, "capture: wrote %s", job->path);
@@ -24,6 +26,7 @@ bool glr_capture_job_run(struct glr_capture_job *job)
     for (unsigned i = 0; i < job->n_images; i++)
         free(job->images[i].pixels);
     free(job->images);
+    free(job->program_sources);
     free(job);
     return written;
 }

@@ -15,6 +15,8 @@ struct glr_capture_job {
     uint64_t epoch;
     struct glr_ref_image *images;
     unsigned n_images;
+    uint8_t *program_sources;   /* owned; see glr_capture_summary */
+    size_t program_sources_size;
 };
 
 /* Writes the file, then releases the recorder buffers, the snapshot and the images and frees the

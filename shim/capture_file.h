@@ -43,6 +43,9 @@ struct glr_capture_summary {
     unsigned n_images;
     const char *unsized[GLR_MAX_UNSIZED_LISTED];
     unsigned n_unsized;
+    /* Program sources entries, each prefixed by its LEB128 size (section SHADER_SOURCES). */
+    const uint8_t *program_sources;
+    size_t program_sources_size;
 };
 
 int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch) __attribute__((visibility("hidden")));

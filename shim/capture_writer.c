@@ -202,6 +202,9 @@ int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch)
         if (rc == 0)
             rc = glcap_writer_end_section(w);
     }
+    if (rc == 0 && s->program_sources_size)
+        rc = glcap_writer_add_section(w, GLCAP_SECTION_SHADER_SOURCES, 0, GLCAP_COMPRESSION_ZSTD, s->program_sources,
+                                      s->program_sources_size);
     char *meta = rc == 0 ? metadata_json(s, threads, sink.bytes, sink.calls) : NULL;
     if (rc == 0 && !meta) {
         glr_log(GLR_LOG_ERROR, "capture dropped: out of memory writing metadata");

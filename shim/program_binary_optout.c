@@ -9,10 +9,13 @@
  *    GL_LINK_STATUS to GL_FALSE (no GL error), exactly what a stale cache entry does, so the program
  *    takes its own recovery path. The call is recorded as made (length 0), so a replay makes the
  *    same failed load.
- * Without the variable both calls are forwarded untouched. */
+ * Without the variable both calls are forwarded untouched, and the program sources cache
+ * (shim/program_cache.c) keeps and restores the sources of binaries the program reads back and
+ * loads. */
 #include <stdlib.h>
 #include <string.h>
 #include "shim/shim_internal.h"
+#include "shim/program_cache.h"
 #include "statemodel/sm_gl_enums.h"
 
 static int opt_out = -1; /* -1: not read yet */
@@ -40,16 +43,40 @@ static const unsigned char empty_binary[1];
 
 void glr_hook_glProgramBinary(GLuint program, GLenum format, const void *binary, GLsizei length)
 {
-    if (no_program_binary())
+    if (no_program_binary()) {
         glr_call_glProgramBinary(program, format, empty_binary, 0);
-    else
+    } else {
         glr_call_glProgramBinary(program, format, binary, length);
+        glr_program_cache_load(program, binary, length);
+    }
 }
 
 void glr_hook_glProgramBinaryOES(GLuint program, GLenum format, const void *binary, GLint length)
 {
-    if (no_program_binary())
+    if (no_program_binary()) {
         glr_call_glProgramBinaryOES(program, format, empty_binary, 0);
-    else
+    } else {
         glr_call_glProgramBinaryOES(program, format, binary, length);
+        glr_program_cache_load(program, binary, length);
+    }
+}
+
+/* The binary a program reads back is what it will load later: keep its sources. A program that
+ * passes no length pointer gets the length here through a local (the call only writes it). */
+void glr_hook_glGetProgramBinary(GLuint program, GLsizei size, GLsizei *length, GLenum *format, void *binary)
+{
+    GLsizei local = 0;
+    glr_call_glGetProgramBinary(program, size, length ? length : &local, format, binary);
+    GLsizei got = length ? *length : local;
+    if (got > 0 && got <= size)
+        glr_program_cache_store(program, binary, got);
+}
+
+void glr_hook_glGetProgramBinaryOES(GLuint program, GLsizei size, GLsizei *length, GLenum *format, void *binary)
+{
+    GLsizei local = 0;
+    glr_call_glGetProgramBinaryOES(program, size, length ? length : &local, format, binary);
+    GLsizei got = length ? *length : local;
+    if (got > 0 && got <= size)
+        glr_program_cache_store(program, binary, got);
 }

@@ -3,6 +3,7 @@
  *
  * Cost: only tracked commands (glGen*, glCreate*, glDelete*, glShaderSource, glLinkProgram, ...)
  * come here, after the driver returned; one mutex per call. Hot state-setting commands never do. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -178,6 +179,39 @@ bool glr_track_context_version(uint32_t id, bool *es, int *major, int *minor, in
         *minor = t->minor;
         *profile_mask = t->profile_mask;
     }
+    pthread_mutex_unlock(&track_lock);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- program sources by binary */
+
+bool glr_track_program_linked_from_binary(uint32_t program)
+{
+    uint32_t ctx = glr_ctx_id(glr_ctx_current());
+    pthread_mutex_lock(&track_lock);
+    const struct sm_context *c = track_state ? sm_context_get(track_state, ctx) : NULL;
+    const struct sm_program *p = c ? sm_get_program(c, program) : NULL;
+    bool yes = p && p->binary && !p->n_linked;
+    pthread_mutex_unlock(&track_lock);
+    return yes;
+}
+
+uint8_t *glr_track_program_entry(uint32_t program, uint64_t binary_hash, size_t *size)
+{
+    uint32_t ctx = glr_ctx_id(glr_ctx_current());
+    *size = 0;
+    pthread_mutex_lock(&track_lock);
+    uint8_t *e = track_state ? sm_program_sources_encode(track_state, ctx, program, binary_hash, size) : NULL;
+    pthread_mutex_unlock(&track_lock);
+    return e;
+}
+
+bool glr_track_program_sources(uint32_t program, const void *entry, size_t size, char *err, size_t err_size)
+{
+    uint32_t ctx = glr_ctx_id(glr_ctx_current());
+    snprintf(err, err_size, "no tracking state");
+    pthread_mutex_lock(&track_lock);
+    bool ok = track_state && sm_program_sources_apply(track_state, ctx, program, entry, size, err, err_size);
     pthread_mutex_unlock(&track_lock);
     return ok;
 }

@@ -9,6 +9,7 @@
 #define GLR_SHIM_TRACK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "registry/glr_call.h"
 
@@ -32,6 +33,15 @@ GLR_TRACK_HIDDEN void glr_track_context_described(uint32_t id, bool es, int majo
 GLR_TRACK_HIDDEN void glr_track_context_destroyed(uint32_t id);
 /* The API and version a context was described with at its first make-current; false if unknown. */
 GLR_TRACK_HIDDEN bool glr_track_context_version(uint32_t id, bool *es, int *major, int *minor, int *profile_mask);
+
+/* Programs loaded from binaries (shim/program_cache.c), on the current context: whether the
+ * program was just linked from a binary with no sources known; the sources entry of a program
+ * linked from source (malloc'd; NULL if it has no GLSL sources); giving a program the link inputs
+ * of an entry (false with the reason in err when the entry is bad). */
+GLR_TRACK_HIDDEN bool glr_track_program_linked_from_binary(uint32_t program);
+GLR_TRACK_HIDDEN uint8_t *glr_track_program_entry(uint32_t program, uint64_t binary_hash, size_t *size);
+GLR_TRACK_HIDDEN bool glr_track_program_sources(uint32_t program, const void *entry, size_t size, char *err,
+                                                size_t err_size);
 
 struct sm_state;
 /* A deep copy of the tracking state (NULL when memory runs out or nothing was tracked). */

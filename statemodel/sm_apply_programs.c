@@ -377,6 +377,32 @@ static void h_get_block_index(struct sm_ap *a)
     put_name_binding(a, &p->block_names, &p->n_block_names, name, index, storage);
 }
 
+/* glProgramBinary(program, format, binary, length): the program is linked from the binary (the
+ * driver may refuse it; then it is unlinked, which draws show). Its earlier link results go;
+ * its sources are known only when the state holds an entry for this binary. */
+static void h_program_binary(struct sm_ap *a)
+{
+    struct sm_program *p = ap_program(a, ap_u(a, 0));
+    if (!p)
+        return;
+    sm_program_clear_link(p);
+    p->link_count++;
+    int32_t len = ap_i(a, 3);
+    const struct glr_blob *b = &a->call->blobs[2];
+    if (len <= 0 || !b->data || b->size < (uint64_t)len) {
+        ap_error(a, "glProgramBinary without its binary");
+        return;
+    }
+    p->binary = sm_memdup(b->data, (size_t)len);
+    if (!p->binary) {
+        ap_error(a, "out of memory");
+        return;
+    }
+    p->binary_size = (uint32_t)len;
+    p->binary_format = ap_u(a, 1);
+    sm_program_sources_lookup(a->s, p, p->binary, p->binary_size);
+}
+
 /* glCreateShaderProgramv(type, count, strings): a separable program linked from one shader. */
 static void h_create_shader_programv(struct sm_ap *a)
 {
@@ -651,6 +677,8 @@ void sm_register_programs(sm_apply_fn *t)
     t[GLR_CMD_glUniformBlockBinding] = h_block_binding;
     t[GLR_CMD_glShaderStorageBlockBinding] = h_block_binding;
     t[GLR_CMD_glCreateShaderProgramv] = h_create_shader_programv;
+    t[GLR_CMD_glProgramBinary] = h_program_binary;
+    t[GLR_CMD_glProgramBinaryOES] = h_program_binary;
     t[GLR_CMD_glGetUniformLocation] = h_get_uniform_location;
     t[GLR_CMD_glGetUniformBlockIndex] = h_get_block_index;
     t[GLR_CMD_glGetProgramResourceIndex] = h_get_block_index;

@@ -39,6 +39,10 @@ struct sm_state {
     uint64_t *unhandled_counts;  /* [GLR_CMD_COUNT], allocated on the first unhandled call */
     uint64_t errors;
     char first_error[160];
+    /* Link inputs of programs loaded from binaries, by binary hash (sm_program_sources.c): a
+     * glProgramBinary of a known binary gets these sources. Not serialized with the state. */
+    struct sm_program_source { uint64_t hash; uint8_t *entry; size_t size; } *prog_sources;
+    size_t n_prog_sources;
 };
 
 /* ---- sm_state.c */
@@ -57,6 +61,10 @@ struct sm_context *sm_ctx_find(const struct sm_state *s, uint32_t id);
 struct sm_context *sm_ctx_add(struct sm_state *s, uint32_t id, struct sm_share_group *group,
                               enum sm_api api, int major, int minor);
 struct sm_share_group *sm_group_add(struct sm_state *s, uint32_t id);
+/* ---- sm_program_sources.c */
+void sm_program_sources_free(struct sm_state *s);
+/* Fills a program just loaded from `bin` with the sources the state knows for that binary. */
+void sm_program_sources_lookup(struct sm_state *s, struct sm_program *p, const void *bin, size_t size);
 /* ---- sm_apply_include.c */
 void sm_named_strings_free(struct sm_share_group *g);
 /* ---- sm_apply_subroutine.c */

@@ -99,6 +99,10 @@ void io_arr_end(struct sm_io *io);
 /* The whole state in any direction (sm_serialize.c). */
 struct sm_state;
 void io_state(struct sm_io *io, struct sm_state *s);
+/* A program's link inputs: bindings, transform-feedback varyings, separable, linked sources
+ * (sm_serialize.c; the body of a program sources entry). */
+struct sm_program;
+void io_program_link_inputs(struct sm_io *io, struct sm_program *p);
 
 /* Fixed arrays of scalars. */
 void io_f32_n(struct sm_io *io, const char *key, float *v, uint32_t n);

@@ -437,7 +437,14 @@ static void restore_program(struct rs *r, const struct sm_share_group *g, const 
     if (p->binary_retrievable)
         rs_emit(r, GLR_CMD_glProgramParameteri, 3, U(p->name),
                 U(GL_PROGRAM_BINARY_RETRIEVABLE_HINT), I(1));
-    if (p->link_count) {
+    if (p->link_count && !p->n_linked && p->binary) {
+        /* Loaded from a binary whose sources are not known: load it again (the replaying driver
+         * must be the one that made it); then the attachments as they are. */
+        c = rs_emit(r, GLR_CMD_glProgramBinary, 4, U(p->name), U(p->binary_format), U(0), I((int32_t)p->binary_size));
+        rs_blob_own(r, c, 2, p->binary, p->binary_size);
+        for (uint32_t i = 0; i < p->n_attached; i++)
+            rs_emit(r, GLR_CMD_glAttachShader, 2, U(p->name), U(p->attached[i]));
+    } else if (p->link_count) {
         if (attachments_match_link(g, p)) {
             for (uint32_t i = 0; i < p->n_attached; i++)
                 rs_emit(r, GLR_CMD_glAttachShader, 2, U(p->name), U(p->attached[i]));

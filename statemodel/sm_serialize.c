@@ -283,10 +283,10 @@ static void io_uniform(struct sm_io *io, struct sm_uniform *u)
     free(d);
 }
 
-static void io_program(struct sm_io *io, struct sm_program *p)
+/* The inputs of a program's last link that a binary does not show: also the body of a program
+ * sources entry (sm_program_sources.c). The program's own fields are walked in format order. */
+static void io_program_bindings(struct sm_io *io, struct sm_program *p)
 {
-    io_u32(io, "name", &p->name);
-    IO_ARRAY(io, "attached", p->attached, p->n_attached, MAX_SMALL, 1, { io_u32(io, NULL, e); });
     io_name_bindings(io, "attrib_bindings", &p->attrib_bindings, &p->n_attrib_bindings, true);
     io_name_bindings(io, "frag_bindings", &p->frag_bindings, &p->n_frag_bindings, true);
     IO_ARRAY(io, "tf_varyings", p->tf_varyings, p->n_tf_varyings, MAX_SMALL, 2, {
@@ -296,8 +296,10 @@ static void io_program(struct sm_io *io, struct sm_program *p)
     });
     io_enum(io, "tf_buffer_mode", &p->tf_buffer_mode);
     io_bool(io, "separable", &p->separable);
-    io_bool(io, "binary_retrievable", &p->binary_retrievable);
-    io_u32(io, "link_count", &p->link_count);
+}
+
+static void io_program_linked(struct sm_io *io, struct sm_program *p)
+{
     IO_ARRAY(io, "linked", p->linked, p->n_linked, MAX_SMALL, 2, {
         io_obj_begin(io, NULL);
         io_enum(io, "type", &e->type);
@@ -305,6 +307,37 @@ static void io_program(struct sm_io *io, struct sm_program *p)
         io_spirv(io, &e->spirv);
         io_obj_end(io);
     });
+}
+
+void io_program_link_inputs(struct sm_io *io, struct sm_program *p)
+{
+    io_program_bindings(io, p);
+    io_program_linked(io, p);
+}
+
+static void io_program(struct sm_io *io, struct sm_program *p)
+{
+    io_u32(io, "name", &p->name);
+    IO_ARRAY(io, "attached", p->attached, p->n_attached, MAX_SMALL, 1, { io_u32(io, NULL, e); });
+    io_program_bindings(io, p);
+    io_bool(io, "binary_retrievable", &p->binary_retrievable);
+    io_u32(io, "link_count", &p->link_count);
+    io_program_linked(io, p);
+    if (io->version >= 8) {
+        /* The JSON form shows the binary's size only: its bytes say nothing to a reader. */
+        uint64_t n = p->binary ? p->binary_size : 0;
+        io_enum(io, "binary_format", &p->binary_format);
+        if (io->mode == SM_IO_WRITE_BIN || io->mode == SM_IO_READ_BIN) {
+            io_bytes(io, "binary", &p->binary, &n);
+            if (io_reading(io) && !io->failed) {
+                if (n > UINT32_MAX)
+                    io_fail(io, "program %u: binary of %llu bytes", p->name, (unsigned long long)n);
+                p->binary_size = (uint32_t)n;
+            }
+        } else {
+            io_u64(io, "binary_bytes", &n);
+        }
+    }
     IO_ARRAY(io, "uniforms", p->uniforms, p->n_uniforms, MAX_OBJECTS, 5, {
         io_obj_begin(io, NULL);
         io_uniform(io, e);

@@ -278,6 +278,10 @@ void sm_program_clear_link(struct sm_program *p)
     free(p->linked);
     p->linked = NULL;
     p->n_linked = 0;
+    free(p->binary);
+    p->binary = NULL;
+    p->binary_size = 0;
+    p->binary_format = 0;
     free(p->uniforms);
     p->uniforms = NULL;
     p->n_uniforms = 0;
@@ -397,6 +401,7 @@ void sm_state_free(struct sm_state *s)
     free(s->ctx);
     free(s->groups);
     free(s->unhandled_counts);
+    sm_program_sources_free(s);
     free(s);
 }
 

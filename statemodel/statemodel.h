@@ -26,7 +26,8 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION 7u   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; 6: GL_DEPTH_TEXTURE_MODE; 7: SPIR-V modules of shaders; versions 1 to 6 are still read */
+#define SM_FORMAT_VERSION_NUMBER 8
+#define SM_FORMAT_VERSION ((unsigned)SM_FORMAT_VERSION_NUMBER)   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; 6: GL_DEPTH_TEXTURE_MODE; 7: SPIR-V modules of shaders; 8: program binaries; versions 1 to 7 are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the
@@ -189,6 +190,9 @@ struct sm_program {
     bool separable, binary_retrievable;
     uint32_t link_count;     /* glLinkProgram calls (0: never linked) */
     struct sm_linked_shader *linked; uint32_t n_linked; /* shaders as they were at the last link */
+    /* The binary of a program last linked by glProgramBinary (NULL otherwise):
+     * restore loads it again where no sources are known (sm_program_sources.c). Format version 8. */
+    uint8_t *binary; uint32_t binary_size; uint32_t binary_format;
     struct sm_uniform *uniforms; uint32_t n_uniforms;   /* sorted by location */
     struct sm_name_binding *ubo_bindings; uint32_t n_ubo_bindings;   /* index -> binding (name NULL) */
     struct sm_name_binding *ssbo_bindings; uint32_t n_ssbo_bindings;
@@ -589,6 +593,30 @@ const char *sm_enum_name_in(const char *group, uint32_t value);
  * returns NULL and writes a one-line reason to err (if err_size > 0). */
 uint8_t *sm_serialize(const struct sm_state *s, size_t *size);
 struct sm_state *sm_deserialize(const void *data, size_t size, char *err, size_t err_size);
+
+/* Sources of programs loaded from binaries (sm_program_sources.c). A program linked from source
+ * whose binary the program then reads back (glGetProgramBinary, as Qt's and engines' binary caches
+ * do) can be described by an entry: its link inputs (sources by stage, attribute/frag-data
+ * bindings, transform-feedback varyings, separable) and the XXH3-64 hash of the binary. A later
+ * glProgramBinary of that binary, in this run or another, gets the sources back, so the GPU model
+ * and the debugger have GLSL and restore can link from source.
+ *   sm_program_sources_encode: an entry for program `name` of context ctx (malloc'd; NULL when the
+ *     program has no GLSL link inputs or memory runs out).
+ *   sm_program_sources_hash: the key of a binary.
+ *   sm_program_sources_entry_hash: the binary hash an entry is for (false: not a valid entry).
+ *   sm_program_sources_apply: gives the program `name` of ctx the entry's link inputs (untrusted
+ *     bytes: validated; false with a one-line reason).
+ *   sm_program_sources_add: keeps entries (a section: each entry prefixed by its LEB128 size) so
+ *     glProgramBinary calls applied later find them; false with a reason on bad input.
+ *   sm_program_sources_section: the section of every entry kept (malloc'd; NULL when none). */
+uint8_t *sm_program_sources_encode(const struct sm_state *s, uint32_t ctx, uint32_t name, uint64_t binary_hash,
+                                   size_t *size);
+uint64_t sm_program_sources_hash(const void *binary, size_t size);
+bool sm_program_sources_entry_hash(const void *entry, size_t size, uint64_t *hash);
+bool sm_program_sources_apply(struct sm_state *s, uint32_t ctx, uint32_t name, const void *entry, size_t size,
+                              char *err, size_t err_size);
+bool sm_program_sources_add(struct sm_state *s, const void *section, size_t size, char *err, size_t err_size);
+uint8_t *sm_program_sources_section(const struct sm_state *s, size_t *size);
 
 /* JSON form: a malloc'd NUL-terminated string (free it); and back, validated like the binary. */
 char *sm_to_json(const struct sm_state *s);

@@ -200,10 +200,12 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         glrh_plan_surface(cap, i, &plan);
         surf[i] = (gmf_surface_desc){ cap->ctxs[i].id, (int)plan.w, (int)plan.h, plan.alpha };
     }
+    size_t srcs_size = 0;
+    void *srcs = glcap_read_optional_section(o->path, GLCAP_SECTION_SHADER_SOURCES, 0, &srcs_size, err, n);
     gmf_config cfg = { .metadata_json = meta, .surfaces = surf, .n_surfaces = (int)cap->n_ctxs,
-                       .timing = GMF_TIMING_OFF };
+                       .timing = GMF_TIMING_OFF, .program_sources = srcs, .program_sources_size = srcs_size };
     struct glr_restore *snapshot = NULL;
-    e->m = gmf_create(&cfg, err, n);
+    e->m = srcs || !err[0] ? gmf_create(&cfg, err, n) : NULL;
     if (!e->m)
         goto out;
     if (strstr(meta, "\"initial_state\":\"snapshot\"")) {
@@ -389,6 +391,7 @@ out:
     e->m = NULL;
     free(surf);
     free(meta);
+    free(srcs);
     return rc;
 }
 

@@ -380,8 +380,8 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
                            const struct glr_call *call, uint32_t cmd, gmf_event *ev)
 {
     unsigned stages = glsl_stages(sp);
-    if (sp && (!sp->link_count || (stages & 8u)))
-        return gmf_prog_get(r, c, sp);   /* never linked or compute: its error */
+    if (sp && (!sp->link_count || (stages & 8u) || (!stages && sp->binary)))
+        return gmf_prog_get(r, c, sp);   /* never linked, compute, a binary without sources: its error */
     /* SPIR-V modules pair with no generated GLSL stage: a program without a fragment module
      * runs without one, as in the core profile (gmf_spirv.c). */
     if (sp && gmf_spirv_program(sp))

@@ -84,6 +84,9 @@ typedef int (*gmf_observer_fn)(void *ctx, gm_warp *w, const gmf_issue *issue);
 
 typedef struct gmf_config {
     const char *metadata_json;  /* METADATA section (contexts with API/version), may be NULL */
+    /* SHADER_SOURCES section (sources of programs loaded from binaries), may be NULL */
+    const void *program_sources;
+    size_t program_sources_size;
     const gmf_surface_desc *surfaces;   /* default framebuffer per context */
     int n_surfaces;
     int default_width, default_height;  /* for contexts not listed (0: 256x256) */

@@ -1116,12 +1116,14 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
                  "program %u: shader stages the model does not run together", sp->name);
         return p;
     }
-    if (!n && !sp->link_count) {
-        /* Never linked, yet drawn with: made by glProgramBinary (the capture has the binary,
-         * which the replaying driver takes, but no GLSL for the model). */
+    if (!n && (!sp->link_count || sp->binary)) {
+        /* Loaded by glProgramBinary (the capture has the binary, which the replaying driver
+         * takes) from a binary whose sources glreplay never saw linked (the program cache
+         * keeps them from the run that made the binary: README, "Programs loaded from binaries"). */
         snprintf(p->error, sizeof p->error,
-                 "program %u has no linked shaders (loaded with glProgramBinary: no sources; capture with "
-                 "GLREPLAY_NO_PROGRAM_BINARY=1)", sp->name);
+                 "program %u has no linked shaders (loaded with glProgramBinary from a binary made without glreplay: "
+                 "no sources; run the program once under glreplay, or capture with GLREPLAY_NO_PROGRAM_BINARY=1)",
+                 sp->name);
         return p;
     }
     char label[32];

@@ -131,6 +131,12 @@ gmf_runner *gmf_create(const gmf_config *cfg, char *err, size_t err_size)
         free(r);
         return NULL;
     }
+    if (cfg && cfg->program_sources_size &&
+        !sm_program_sources_add(r->sm, cfg->program_sources, cfg->program_sources_size, err, err_size)) {
+        sm_state_free(r->sm);
+        free(r);
+        return NULL;
+    }
     if (gmf_window_samples_parse(r, cfg ? cfg->metadata_json : NULL) != 0) {
         snprintf(err, err_size, "out of memory");
         gmf_destroy(r);

@@ -716,8 +716,16 @@ static void rewrite_body(upgrade_ctx *c, strbuf *out, size_t from, int first_lin
             if (!n) {
                 rewrite_text(c, out, s, ls, le); /* continuation of a #define */
             } else if (word_is(s + at, n, "define") || word_is(s + at, n, "undef")) {
-                sb_putn(out, s + ls, rest - ls);
-                rewrite_text(c, out, s, rest, le);
+                /* The macro's name is kept as written: Qt 5 prefixes its desktop shaders with
+                 * `#define lowp` (and mediump, highp), names rewrite_ident would blank. */
+                size_t name = rest;
+                while (name < le && (s[name] == ' ' || s[name] == '\t'))
+                    name++;
+                while (name < le && (s[name] == '_' || (s[name] >= 'a' && s[name] <= 'z') ||
+                                     (s[name] >= 'A' && s[name] <= 'Z') || (s[name] >= '0' && s[name] <= '9')))
+                    name++;
+                sb_putn(out, s + ls, name - ls);
+                rewrite_text(c, out, s, name, le);
             } else if (word_is(s + at, n, "extension")) {
                 rewrite_extension(out, s, ls, le, rest);
             } else if (!word_is(s + at, n, "version")) {

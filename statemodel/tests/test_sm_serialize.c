@@ -163,7 +163,9 @@ static char *replace(const char *s, const char *from, const char *to)
 static void test_version1(struct sm_state *s)
 {
     char *json = sm_to_json(s);
-    char *old = json ? replace(json, "\"version\":7", "\"version\":1") : NULL;
+    char current[32];
+    snprintf(current, sizeof current, "\"version\":%u", SM_FORMAT_VERSION);
+    char *old = json ? replace(json, current, "\"version\":1") : NULL;
     char err[200] = "";
     struct sm_state *v1 = old ? sm_from_json(old, err, sizeof err) : NULL;
     if (!v1)
@@ -178,6 +180,11 @@ static void test_version1(struct sm_state *s)
     free(json);
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* The JSON member of the version this build writes (SM_FORMAT_VERSION is 7u: the digits only). */
+#define VERSION_NOW "\"version\":" STR(SM_FORMAT_VERSION_NUMBER)
+
 static void test_corrupt_json(struct sm_state *s)
 {
     char *json = sm_to_json(s);
@@ -190,8 +197,8 @@ static void test_corrupt_json(struct sm_state *s)
         free(t);
     }
     static const char *const edits[][2] = {
-        { "\"version\":7", "\"version\":\"one\"" },
-        { "\"version\":7", "\"version\":99" },
+        { VERSION_NOW, "\"version\":\"one\"" },
+        { VERSION_NOW, "\"version\":99" },
         { "\"format\":\"glreplay-statemodel\"", "\"format\":\"other\"" },
         { "\"GL_LINEAR_MIPMAP_LINEAR\"", "\"GL_NO_SUCH_ENUM\"" },
         { "\"share_groups\"", "\"share_grupos\"" },

@@ -3,8 +3,11 @@
 their second run on):
  - under the shim without GLREPLAY_NO_PROGRAM_BINARY the program loads its binaries exactly as
    natively, and a captured frame (which creates a program from a binary in the frame) replays with
-   `replay --verify` passing on the same driver, while `model` reports the program as loaded with
-   glProgramBinary (no sources);
+   `replay --verify` passing on the same driver; with the program sources cache off
+   (GLREPLAY_PROGRAM_CACHE=0) `model` reports the program as loaded with glProgramBinary (no
+   sources), with it on (a directory) the binary the program read back was kept with its sources
+   (a 0600 file in a 0700 directory), the program loaded from it has them and `model --compare`
+   passes; a corrupted cache file is ignored (no sources, no crash, the same output);
  - with GLREPLAY_NO_PROGRAM_BINARY=1 the program is offered no binary format, every glProgramBinary
    fails with GL_LINK_STATUS false and no GL error, the program compiles from source, draws the same
    pixels, and its captured frame passes both `replay --verify` and `model --compare` (the model has
@@ -20,6 +23,7 @@ prog, shim, glreplay = sys.argv[1:4]
 env = dict(os.environ, EGL_PLATFORM='surfaceless')
 env.pop('DISPLAY', None)
 env.pop('GLREPLAY_NO_PROGRAM_BINARY', None)
+env['GLREPLAY_PROGRAM_CACHE'] = '0'   # each part below says where the cache is
 native = subprocess.run([prog, '4'], env=env, capture_output=True, text=True)
 if native.returncode != 0:
     sys.exit('native run failed: %s' % native.stderr)
@@ -49,6 +53,44 @@ with tempfile.TemporaryDirectory() as d:
     if mod.returncode != 1 or 'loaded with glProgramBinary' not in mod.stdout + mod.stderr:
         sys.exit('model on a program loaded from a binary: exit %d, no clear report\n%s%s'
                  % (mod.returncode, mod.stdout[-2000:], mod.stderr[-1000:]))
+    # The program sources cache: the binaries read back keep their sources, the programs loaded
+    # from them get them back, the model runs them.
+    cache = os.path.join(d, 'cache', 'programs')
+    out = os.path.join(d, 'cached.glcap')
+    run = subprocess.run([prog, '4'], env=dict(env, LD_PRELOAD=shim, GLREPLAY_PROGRAM_CACHE=cache,
+                                               GLREPLAY_CAPTURE_FRAMES='1-2', GLREPLAY_CAPTURE_OUT=out),
+                         capture_output=True, text=True)
+    if run.returncode != 0 or run.stdout != native.stdout or run.stderr != native.stderr:
+        sys.exit('run with the program cache differs: %r %r' % (run.stdout, run.stderr))
+    files = sorted(os.listdir(cache)) if os.path.isdir(cache) else []
+    if not files or not all(f.endswith('.glps') for f in files):
+        sys.exit('the program cache kept nothing: %r' % files)
+    if os.stat(cache).st_mode & 0o777 != 0o700 or any(
+            os.stat(os.path.join(cache, f)).st_mode & 0o777 != 0o600 for f in files):
+        sys.exit('program cache permissions are not 0700/0600')
+    verify(out)
+    mod = subprocess.run([glreplay, 'model', out, '--compare', '--no-timing'], env=env, capture_output=True,
+                         text=True)
+    print(mod.stdout[-1500:], mod.stderr[-1000:])
+    if mod.returncode != 0 or not re.search(r'compare: PASS', mod.stdout):
+        sys.exit('model --compare with the program cache failed (exit %d)' % mod.returncode)
+    # Corrupted entries: ignored with a warning, the program runs as natively, no sources.
+    for f in files:
+        with open(os.path.join(cache, f), 'r+b') as fh:
+            fh.seek(6)
+            fh.write(b'\xff\xff\xff\xff')
+    out = os.path.join(d, 'corrupt.glcap')
+    run = subprocess.run([prog, '4'], env=dict(env, LD_PRELOAD=shim, GLREPLAY_PROGRAM_CACHE=cache,
+                                               GLREPLAY_LOG='warn', GLREPLAY_CAPTURE_FRAMES='1-2',
+                                               GLREPLAY_CAPTURE_OUT=out), capture_output=True, text=True)
+    if run.returncode != 0 or run.stdout != native.stdout:
+        sys.exit('run with a corrupted program cache differs: %r %r' % (run.stdout, run.stderr))
+    if 'program cache' not in run.stderr:
+        sys.exit('a corrupted program cache entry was not reported: %r' % run.stderr)
+    mod = subprocess.run([glreplay, 'model', out, '--compare', '--no-timing'], env=env, capture_output=True,
+                         text=True)
+    if mod.returncode != 1 or 'loaded with glProgramBinary' not in mod.stdout + mod.stderr:
+        sys.exit('model after a corrupted cache entry: exit %d\n%s' % (mod.returncode, mod.stdout[-1500:]))
     # The opt-in: compiled from source, same pixels, sources in the capture for the model.
     out = os.path.join(d, 'src.glcap')
     run = subprocess.run([prog, '4'], env=dict(env, LD_PRELOAD=shim, GLREPLAY_NO_PROGRAM_BINARY='1',

@@ -1287,10 +1287,19 @@ int cli_model(int argc, char **argv)
         glrh_capture_close(cap);
         return 2;
     }
+    size_t srcs_size = 0;
+    void *srcs = glcap_read_optional_section(path, GLCAP_SECTION_SHADER_SOURCES, 0, &srcs_size, err, sizeof err);
+    if (!srcs && err[0]) {
+        cli_error("%s", err);
+        free(meta);
+        glrh_capture_close(cap);
+        return 2;
+    }
     int n_surf = 0;
     gmf_surface_desc *surf = plan_surfaces(cap, &n_surf);
     gmf_config cfg = { .metadata_json = meta, .surfaces = surf, .n_surfaces = n_surf,
-                       .timing = r.no_timing ? GMF_TIMING_OFF : GMF_TIMING_DEFAULT };
+                       .timing = r.no_timing ? GMF_TIMING_OFF : GMF_TIMING_DEFAULT,
+                       .program_sources = srcs, .program_sources_size = srcs_size };
     r.cap = cap;
     r.image_used = calloc(cap->n_images + cap->n_hashes + 1, sizeof *r.image_used);
     r.m = surf && r.image_used ? gmf_create(&cfg, err, sizeof err) : NULL;
@@ -1387,6 +1396,7 @@ out:
     free(r.image_used);
     free(surf);
     free(meta);
+    free(srcs);
     glrh_capture_close(cap);
     return rc;
 }

@@ -96,7 +96,11 @@ gmt_profile *dap_profile_capture(const struct dap_capture *cap, const gmt_profil
         return NULL;
     }
     const char *base = strrchr(cap->path, '/');
+    size_t srcs_size = 0;
+    char e1[256];
+    void *srcs = glcap_read_optional_section(cap->path, GLCAP_SECTION_SHADER_SOURCES, 0, &srcs_size, e1, sizeof e1);
     gmt_profile_input in = { .metadata_json = meta, .surfaces = surf, .n_surfaces = n_surf,
+                             .program_sources = srcs, .program_sources_size = srcs_size,
                              .initial = cap->initial, .stream = cap->cap->stream,
                              .stream_size = cap->cap->stream_size, .name = base ? base + 1 : cap->path };
     /* A mid-run capture: the pixels its snapshot keeps outside the state model (without them the
@@ -110,6 +114,7 @@ gmt_profile *dap_profile_capture(const struct dap_capture *cap, const gmt_profil
         in.contents = contents;
     }
     gmt_profile *p = gmt_profile_run(&in, opt, err, err_size);
+    free(srcs);
     free(contents);
     glr_restore_free(snap);
     free(surf);

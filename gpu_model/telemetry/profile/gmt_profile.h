@@ -52,6 +52,8 @@ int gmt_profile_parse_trace_types(gmt_profile_options *opt, const char *list, ch
 /* The frame to run: what a capture holds. */
 typedef struct gmt_profile_input {
     const char *metadata_json;            /* METADATA section (may be NULL) */
+    const void *program_sources;          /* SHADER_SOURCES section (may be NULL) */
+    size_t program_sources_size;
     const gmf_surface_desc *surfaces;     /* default framebuffer per context */
     int n_surfaces;
     const struct sm_state *initial;       /* initial-state snapshot (NULL: from context creation) */

@@ -254,7 +254,8 @@ static void rec_units(void *ctx, uint64_t cycle, int sm, uint32_t ctx_id, const 
 static int run_pass(gmt_profile *p, const gmt_profile_input *in, int pass, char *err, size_t err_size)
 {
     gmf_config cfg = { .metadata_json = in->metadata_json, .surfaces = in->surfaces,
-                       .n_surfaces = in->n_surfaces, .timing = GMF_TIMING_ON };
+                       .n_surfaces = in->n_surfaces, .timing = GMF_TIMING_ON,
+                       .program_sources = in->program_sources, .program_sources_size = in->program_sources_size };
     gmf_runner *r = gmf_create(&cfg, err, err_size);
     if (!r)
         return -1;
