@@ -445,11 +445,14 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
             }
         break;
     case GM_OP_VEC_EXTRACT_DYN: {
-        uint32_t size = in->x;
+        uint32_t size = in->x & 0xffffu;
         commit_n = 1;
         for (int l = 0; l < GM_LANES; l++) {
-            uint32_t k = bu[l] < size ? bu[l] : size - 1;
-            ou[l] = au[k * GM_LANES + l];
+            /* Mesa's vector extract picks by comparisons: below 0 the first, past the end
+             * the last component (measured on llvmpipe with indexes -5, -1, 4, 7); an index
+             * known at compile time out of range is undefined (0) */
+            uint32_t k = bi[l] < 0 ? 0 : bu[l] < size ? bu[l] : size - 1;
+            ou[l] = bu[l] >= size && (in->x & GM_EXTRACT_UNDEF) ? 0 : au[k * GM_LANES + l];
         }
         break;
     }
@@ -484,7 +487,7 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
         uint32_t limit = (uint32_t)w->p->umem_words;
         for (int k = 0; k < n; k++)
             for (int l = 0; l < GM_LANES; l++) {
-                uint32_t addr = au[l] + (uint32_t)k;
+                uint32_t addr = (au[l] & ~GM_ADDR_NOSTORE) + (uint32_t)k;
                 ou[k * GM_LANES + l] = addr < limit ? u[addr] : 0;
             }
         break;
@@ -493,18 +496,34 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
         uint32_t limit = (uint32_t)w->p->nregs;
         for (int k = 0; k < n; k++)
             for (int l = 0; l < GM_LANES; l++) {
-                uint32_t addr = au[l] + (uint32_t)k;
+                uint32_t addr = (au[l] & ~GM_ADDR_NOSTORE) + (uint32_t)k;
                 ou[k * GM_LANES + l] = addr < limit ? R[addr][l] : 0;
             }
         break;
     }
     case GM_OP_ADDR_ADD: {
         uint32_t stride = w->p->aux[in->x], limit = w->p->aux[in->x + 1];
+        uint32_t mode = w->p->aux[in->x + 2];
         for (int l = 0; l < GM_LANES; l++) {
-            int32_t idx = bi[l] < 0 ? 0 : bi[l];
-            if ((uint32_t)idx > limit)
-                idx = (int32_t)limit;
-            ou[l] = au[l] + (uint32_t)idx * stride;
+            uint32_t u = bu[l];
+            if (u <= limit) {
+                ou[l] = au[l] + u * stride;
+                continue;
+            }
+            switch (mode) {
+            case GM_INDEX_UMIN: /* -1 is the largest unsigned index: the last element */
+                ou[l] = au[l] + limit * stride;
+                break;
+            case GM_INDEX_VEC:
+                ou[l] = (au[l] + (bi[l] < 0 ? 0 : limit) * stride) | GM_ADDR_NOSTORE;
+                break;
+            case GM_INDEX_ZERO:
+                ou[l] = GM_ADDR_ZERO;
+                break;
+            default:
+                ou[l] = au[l] + (bi[l] < 0 ? 0 : limit) * stride;
+                break;
+            }
         }
         break;
     }

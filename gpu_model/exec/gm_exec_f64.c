@@ -471,7 +471,7 @@ void gm_exec_f64(gm_warp *w, const gm_inst *in, gm_lanes *out)
             }
             break;
         case GM_OP_DEXTRACT_DYN: {
-            uint32_t size = in->x, k = B[0][l] < size ? B[0][l] : size - 1;
+            uint32_t size = in->x, k = (int32_t)B[0][l] < 0 ? 0 : B[0][l] < size ? B[0][l] : size - 1;
             out[0][l] = A[2 * k][l];
             out[1][l] = A[2 * k + 1][l];
             break;
