@@ -235,13 +235,13 @@ static void ext_lane(const gm_warp *w, const gm_inst *in, gm_lanes *out, int l)
         for (int k = 0; k < c; k++)
             o[k] = 1.0 / sqrt(a[k]);
         break;
-    case GLSLstd450FMin:
+    case GLSLstd450FMin:   /* llvmpipe's NaN-loses min (gm_exec_ext.c, lp_fmin) */
         for (int k = 0; k < c; k++)
-            o[k] = b[k] < a[k] ? b[k] : a[k];
+            o[k] = isnan(b[k]) ? a[k] : a[k] < b[k] ? a[k] : b[k];
         break;
     case GLSLstd450FMax:
         for (int k = 0; k < c; k++)
-            o[k] = a[k] < b[k] ? b[k] : a[k];
+            o[k] = isnan(b[k]) ? a[k] : a[k] > b[k] ? a[k] : b[k];
         break;
     case GLSLstd450NMin:
         for (int k = 0; k < c; k++)

@@ -58,8 +58,9 @@ typedef struct {
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static double dsign(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; }
-static double dmin(double a, double b) { return b < a ? b : a; }
-static double dmax(double a, double b) { return a < b ? b : a; }
+/* llvmpipe's fmin/fmax: a NaN loses to the number on either side (lp_bld_nir.c) */
+static double dmin(double a, double b) { return isnan(b) ? a : a < b ? a : b; }
+static double dmax(double a, double b) { return isnan(b) ? a : a > b ? a : b; }
 static double dclamp(double v, double lo, double hi) { return fmin(fmax(v, lo), hi); }
 static int32_t d2s(double v) { return v != v ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v; }
 static uint32_t d2u(double v) { return !(v > 0) ? 0 : v >= 4294967295.0 ? UINT32_MAX : (uint32_t)v; }
