@@ -9,8 +9,8 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <emmintrin.h>   /* also _mm_getcsr/_mm_setcsr */
 #endif
 
 void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits)
@@ -781,7 +781,41 @@ static inline __attribute__((always_inline)) int exec_inst(gm_warp *w, const gm_
     return w->error ? -1 : 0;
 }
 
+/* llvmpipe runs every shader with denormals flushed: its threads set FTZ and DAZ in MXCSR
+ * (util_fpstate_set_denorms_to_zero), so a denormal result becomes zero and a denormal operand
+ * counts as zero (piglit fs-underflow-mul-compare-zero: 4.3e-19 * 3.7e-9 * 4.3e-19 is 0 there).
+ * The model does the same while a warp runs and restores the caller's mode after, so the host
+ * program's own floating point never changes. */
+#if defined(__x86_64__) || defined(__SSE2__)
+#define GM_MXCSR_FTZ_DAZ 0x8040u
+static inline unsigned fp_flush_enter(void)
+{
+    unsigned old = _mm_getcsr();
+    if ((old & GM_MXCSR_FTZ_DAZ) != GM_MXCSR_FTZ_DAZ)
+        _mm_setcsr(old | GM_MXCSR_FTZ_DAZ);
+    return old;
+}
+static inline void fp_flush_leave(unsigned old)
+{
+    if ((old & GM_MXCSR_FTZ_DAZ) != GM_MXCSR_FTZ_DAZ)
+        _mm_setcsr(old);
+}
+#else
+static inline unsigned fp_flush_enter(void) { return 0; }
+static inline void fp_flush_leave(unsigned old) { (void)old; }
+#endif
+
+static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions);
+
 gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
+{
+    unsigned fp = fp_flush_enter();
+    gm_run_status st = warp_run(w, max_instructions);
+    fp_flush_leave(fp);
+    return st;
+}
+
+static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
 {
     if (!w)
         return GM_RUN_ERROR;
@@ -824,8 +858,20 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
     }
 }
 
+static gm_run_status warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
+                                     int32_t *tr_pc, gm_mask *tr_mask, int *n_out);
+
 gm_run_status gm_warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
                                   int32_t *tr_pc, gm_mask *tr_mask, int *n_out)
+{
+    unsigned fp = fp_flush_enter();
+    gm_run_status st = warp_run_private(w, private_pc, cap, tr_pc, tr_mask, n_out);
+    fp_flush_leave(fp);
+    return st;
+}
+
+static gm_run_status warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
+                                     int32_t *tr_pc, gm_mask *tr_mask, int *n_out)
 {
     int n = 0;
     gm_run_status st = GM_RUN_PAUSED;
@@ -842,7 +888,7 @@ gm_run_status gm_warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap
         tr_mask[n] = w->mask;
         n++;
         if (!plain || w->error) {
-            st = gm_warp_run(w, 1);
+            st = warp_run(w, 1);
             if (st != GM_RUN_PAUSED)
                 break;
             continue;
