@@ -655,7 +655,7 @@ static bool check_before(const struct dap_observe_info *info, const gm_warp *w, 
     case GM_OP_VEC_EXTRACT_DYN:
     case GM_OP_VEC_INSERT_DYN: {
         uint32_t ir = in->op == GM_OP_VEC_EXTRACT_DYN ? in->b : in->c;
-        uint32_t size = in->op == GM_OP_VEC_EXTRACT_DYN ? in->x : in->n;
+        uint32_t size = in->op == GM_OP_VEC_EXTRACT_DYN ? in->x & 0xffffu : in->n;
         if (!(bits & DAP_EXC_BOUNDS) || !word_ok(p, ir, 1))
             return false;
         for (int l = 0; l < 32; l++) {

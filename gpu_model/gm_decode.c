@@ -3,6 +3,7 @@
  * outputs, uniforms, blocks). Function bodies are translated by gm_decode_code.c.
  * The module is decoded once; warps then run the IR. */
 #include "gm_decode_ctx.h"
+#include "gm_decode_constvars.h"
 #include "gm_decode_reassoc.h"
 #include "gm_spirv_tables.h"
 
@@ -485,6 +486,8 @@ static int decode_variable(gm_decoder *d, const uint32_t *w, unsigned wc, int fu
         ptr->space = GM_SPACE_REG;
         ptr->static_addr = addr;
         ptr->output = sc == SpvStorageClassOutput;
+        ptr->local = sc == SpvStorageClassFunction || sc == SpvStorageClassPrivate;
+        ptr->const_only = ptr->local && d->const_only_var && d->const_only_var[id];
         klass = sc == SpvStorageClassFunction ? GM_VAR_LOCAL
                 : sc == SpvStorageClassInput ? GM_VAR_INPUT
                 : sc == SpvStorageClassOutput ? GM_VAR_OUTPUT : GM_VAR_GLOBAL;
@@ -971,6 +974,8 @@ static void free_decoder(gm_decoder *d)
     free(d->func_index);
     free(d->value_word0);
     free(d->is_const);
+    free(d->const_only_var);
+    free(d->dynamic_val);
     free(d->glsl_import);
     free(d->file_of);
 }
@@ -1038,6 +1043,8 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
         g->location = g->binding = g->builtin = g->offset = -1;
         d.ptr[i].static_addr = -1;
     }
+    d.const_only_var = gm_const_only_vars(words, word_count, bound);
+    d.dynamic_val = gm_dynamic_values(words, word_count, bound);
     if (pass_a(&d) != 0)
         goto fail;
     if (!d.entry_id || d.func_index[d.entry_id] < 0) {

@@ -236,8 +236,18 @@ static int const_value(gm_decoder *d, uint32_t id, uint32_t *v)
     return 1;
 }
 
+/* An array of samplers or images (handles in uniform memory): its dynamic index keeps the
+ * clamp, the other uniform arrays read 0 out of range as llvmpipe's constant buffer does. */
+static int is_opaque_array(const gm_program *p, const gm_type *t)
+{
+    while (t->kind == GM_TYPE_ARRAY)
+        t = &p->types[t->elem];
+    return t->kind == GM_TYPE_SAMPLER || t->kind == GM_TYPE_IMAGE;
+}
+
 /* OpAccessChain: walks the type, folding constant indexes; dynamic indexes become
- * per-lane address arithmetic (clamped to the array so a bad index cannot escape). */
+ * per-lane address arithmetic whose out-of-range rule is llvmpipe's for that storage
+ * (GM_INDEX_*, gm_ir.h); no rule lets a bad index escape the variable. */
 static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
 {
     gm_program *p = d->p;
@@ -266,7 +276,7 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
         const gm_type *t = &p->types[type];
         uint32_t idx_id = w[i], cv = 0;
         int is_const = const_value(d, idx_id, &cv);
-        int stride, limit, next;
+        int stride, limit, next, mode = GM_INDEX_CLAMP;
         switch (t->kind) {
         case GM_TYPE_STRUCT:
             if (!is_const || cv >= (uint32_t)t->length)
@@ -291,6 +301,10 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
                 pi.block_elems /= t->length;
                 stride = pi.block_elems << GM_BLOCK_ELEM_SHIFT;
             }
+            if (pi.space == GM_SPACE_REG && pi.local)
+                mode = pi.const_only ? GM_INDEX_ZERO : GM_INDEX_UMIN;
+            else if (pi.space == GM_SPACE_UNIFORM && !is_opaque_array(p, t))
+                mode = GM_INDEX_ZERO;
             break;
         case GM_TYPE_MATRIX:
             next = t->elem;
@@ -299,12 +313,18 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
             limit = t->cols - 1;
             if (buffer)
                 pi.vec_stride = pi.row_major ? pi.matrix_stride : 4;
+            if (pi.space == GM_SPACE_REG && pi.local)
+                mode = GM_INDEX_UMIN;
+            else if (pi.space == GM_SPACE_UNIFORM)
+                mode = GM_INDEX_ZERO;
             break;
         case GM_TYPE_VECTOR:
             next = t->elem;
             stride = !buffer ? p->types[t->elem].ncomp
                      : t->width == 64 && pi.vec_stride < 8 ? 8 : pi.vec_stride;
             limit = t->rows - 1;
+            if ((pi.space == GM_SPACE_REG && pi.local) || pi.space == GM_SPACE_UNIFORM)
+                mode = GM_INDEX_VEC;
             break;
         default:
             return gm_dec_fail(d, "access chain indexes into a non-composite");
@@ -320,8 +340,10 @@ static int access_chain(gm_decoder *d, const uint32_t *w, unsigned wc)
             int ir = reg(d, idx_id);
             if (ir < 0)
                 return -1;
+            if (mode != GM_INDEX_CLAMP && d->dynamic_val && !d->dynamic_val[idx_id])
+                mode = GM_INDEX_ZERO;   /* Mesa's constant index out of range: undefined */
             int ax = gm_dec_aux(d, (uint32_t)stride);
-            if (ax < 0 || gm_dec_aux(d, (uint32_t)limit) < 0)
+            if (ax < 0 || gm_dec_aux(d, (uint32_t)limit) < 0 || gm_dec_aux(d, (uint32_t)mode) < 0)
                 return -1;
             if (gm_dec_emit(d, GM_OP_ADDR_ADD, 1, dst, cur_src, ir, 0, (uint32_t)ax) < 0)
                 return -1;
@@ -1318,7 +1340,10 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         if (is_64(d, w[3]))
             return gm_dec_emit(d, GM_OP_DEXTRACT_DYN, 2, dst, v, i, 0,
                                (uint32_t)words(d, w[3]) / 2);
-        return gm_dec_emit(d, GM_OP_VEC_EXTRACT_DYN, 1, dst, v, i, 0, (uint32_t)words(d, w[3]));
+        /* an index Mesa knows at compile time reads undefined (0) out of range */
+        uint32_t undef = d->dynamic_val && !d->dynamic_val[w[4]] ? GM_EXTRACT_UNDEF : 0;
+        return gm_dec_emit(d, GM_OP_VEC_EXTRACT_DYN, 1, dst, v, i, 0,
+                           (uint32_t)words(d, w[3]) | undef);
     }
     case SpvOpVectorInsertDynamic: {
         int dst = reg(d, w[2]), v = reg(d, w[3]), c = reg(d, w[4]), i = reg(d, w[5]);

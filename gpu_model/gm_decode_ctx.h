@@ -26,6 +26,8 @@ typedef struct {
     int output;          /* points into Output storage: helpers must not write */
     int arrayed;         /* buffers: an array of blocks (GM_BUF_ARRAYED) */
     int block_elems;     /* blocks still selected by the array levels above the block */
+    int local;           /* Function/Private storage (llvmpipe's registers or constant data) */
+    int const_only;      /* ... an array llvmpipe keeps as constant data (gm_decode_constvars.c) */
 } gm_ptr;
 
 typedef struct gm_decoder {
@@ -43,6 +45,8 @@ typedef struct gm_decoder {
     int *func_index;        /* function id -> index */
     uint32_t *value_word0;  /* first word of constants (for literal indexes) */
     uint8_t *is_const;
+    uint8_t *const_only_var; /* per id: gm_const_only_vars() (NULL: none) */
+    uint8_t *dynamic_val;    /* per id: gm_dynamic_values() (NULL: every value is) */
     int *glsl_import;       /* ext inst import id -> 1 GLSL.std.450, 2 NonSemantic,
                                3 SPV_AMD_shader_trinary_minmax, 0 other */
     int entry_id;

@@ -78,7 +78,7 @@ typedef enum {
     GM_OP_BUF_ATOMIC,   /* aux[x]: sub-op, binding, kind; a addr, b value, c comparator */
                         /* x of BUF_LOAD/STORE and aux[x+1] of BUF_ATOMIC may carry
                          * GM_BUF_ARRAYED (below) */
-    GM_OP_ADDR_ADD,     /* d = a + clamp(b, 0, aux[x+1]) * aux[x]  (per lane) */
+    GM_OP_ADDR_ADD,     /* d = a + index(b, aux[x+1], mode aux[x+2]) * aux[x] (per lane) */
     GM_OP_ADDR_CONST,   /* d = a + x */
     /* float arithmetic */
     GM_OP_FADD, GM_OP_FSUB, GM_OP_FMUL, GM_OP_FDIV, GM_OP_FMOD, GM_OP_FREM, GM_OP_FNEG,
@@ -107,7 +107,7 @@ typedef enum {
     /* conversions */
     GM_OP_F2S, GM_OP_F2U, GM_OP_S2F, GM_OP_U2F, GM_OP_QUANT16,
     /* composites with per-lane indexes */
-    GM_OP_VEC_EXTRACT_DYN, /* d = a[b[lane]] (a has x words) */
+    GM_OP_VEC_EXTRACT_DYN, /* d = a[b[lane]] (a has x & 0xffff words; GM_EXTRACT_UNDEF) */
     GM_OP_VEC_INSERT_DYN,  /* d = a; d[c[lane]] = b (n words) */
     /* derivatives: x = 0 coarse, 1 fine */
     GM_OP_DPDX, GM_OP_DPDY, GM_OP_FWIDTH,
@@ -162,6 +162,21 @@ typedef enum {
     GM_OP_BUF_LENGTH,
     GM_OP_COUNT
 } gm_opcode;
+
+/* GM_OP_ADDR_ADD's out-of-range rule (aux[x+2]), as llvmpipe treats a dynamic index of each kind
+ * of storage (limit = length - 1):
+ *  CLAMP  clamp(index, 0, limit): buffers, shared memory, stage inputs and outputs, opaque arrays;
+ *  UMIN   min((unsigned)index, limit): arrays and matrix columns in registers (lp_bld_nir_soa's
+ *         register arrays: index -1 is the last element);
+ *  VEC    a vector component: a load reads clamp(index, 0, limit) (Mesa's vector extract picks by
+ *         comparisons), a store out of range writes nothing (its vector insert matches no
+ *         component): the address gets GM_ADDR_NOSTORE;
+ *  ZERO   loads out of range read 0, stores write nothing (uniform arrays and matrices, arrays
+ *         kept as constant data): the address becomes GM_ADDR_ZERO. */
+enum { GM_INDEX_CLAMP, GM_INDEX_UMIN, GM_INDEX_VEC, GM_INDEX_ZERO };
+#define GM_ADDR_NOSTORE 0x80000000u   /* register/uniform address: stores drop it, loads mask it */
+#define GM_ADDR_ZERO    0xc0000000u   /* beyond every register and uniform word, even masked */
+#define GM_EXTRACT_UNDEF 0x10000u     /* GM_OP_VEC_EXTRACT_DYN's x: out of range reads 0 */
 
 #define GM_I64_B32 0x10000u
 typedef enum {

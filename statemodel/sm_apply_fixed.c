@@ -52,6 +52,7 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
     ff->fog_end = 1.0f;
     ff->alpha_func = GL_ALWAYS;
     ff->shade_model = GL_SMOOTH;
+    ff->clamp_vertex_color = GL_TRUE;
     ff->point_size_max = 255.0f;   /* llvmpipe's GL_ALIASED_POINT_SIZE_RANGE max, the GL default */
     ff->point_fade_threshold = 1.0f;
     ff->point_attenuation[0] = 1.0f;
@@ -410,6 +411,18 @@ static void h_shade_model(struct sm_ap *a)
     FF(a)->shade_model = m;
 }
 
+/* glClampColor: the vertex colour clamp (the fragment and read clamps are not modelled). */
+static void h_clamp_color(struct sm_ap *a)
+{
+    uint32_t target = ap_u(a, 0), v = ap_u(a, 1);
+    if (v != GL_TRUE && v != GL_FALSE && v != GL_FIXED_ONLY) {
+        ap_error(a, "clamp mode not known");
+        return;
+    }
+    if (target == GL_CLAMP_VERTEX_COLOR)
+        FF(a)->clamp_vertex_color = v;
+}
+
 static void h_clip_plane(struct sm_ap *a)
 {
     uint32_t i = ap_u(a, 0) - GL_CLIP_PLANE0;
@@ -583,6 +596,8 @@ void sm_register_fixed(sm_apply_fn *t)
     t[GLR_CMD_glFogiv] = h_fog;
     t[GLR_CMD_glAlphaFunc] = h_alpha_func;
     t[GLR_CMD_glShadeModel] = h_shade_model;
+    t[GLR_CMD_glClampColor] = h_clamp_color;
+    t[GLR_CMD_glClampColorARB] = h_clamp_color;
     t[GLR_CMD_glClipPlane] = h_clip_plane;
     t[GLR_CMD_glClipPlanef] = h_clip_plane;
     t[GLR_CMD_glTexEnvf] = h_tex_env;

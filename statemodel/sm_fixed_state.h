@@ -57,6 +57,7 @@ struct sm_fixed_state {
     uint32_t alpha_func;
     float alpha_ref;
     uint32_t shade_model;
+    uint32_t clamp_vertex_color;         /* glClampColor(GL_CLAMP_VERTEX_COLOR): TRUE, FALSE, FIXED_ONLY */
     float clip_plane[8][4];              /* eye coordinates */
     float point_size_min, point_size_max, point_fade_threshold, point_attenuation[3];
     struct sm_ff_unit unit[SM_FF_UNITS];

@@ -9,8 +9,8 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <emmintrin.h>   /* also _mm_getcsr/_mm_setcsr */
 #endif
 
 void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits)
@@ -445,11 +445,14 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
             }
         break;
     case GM_OP_VEC_EXTRACT_DYN: {
-        uint32_t size = in->x;
+        uint32_t size = in->x & 0xffffu;
         commit_n = 1;
         for (int l = 0; l < GM_LANES; l++) {
-            uint32_t k = bu[l] < size ? bu[l] : size - 1;
-            ou[l] = au[k * GM_LANES + l];
+            /* Mesa's vector extract picks by comparisons: below 0 the first, past the end
+             * the last component (measured on llvmpipe with indexes -5, -1, 4, 7); an index
+             * known at compile time out of range is undefined (0) */
+            uint32_t k = bi[l] < 0 ? 0 : bu[l] < size ? bu[l] : size - 1;
+            ou[l] = bu[l] >= size && (in->x & GM_EXTRACT_UNDEF) ? 0 : au[k * GM_LANES + l];
         }
         break;
     }
@@ -484,7 +487,7 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
         uint32_t limit = (uint32_t)w->p->umem_words;
         for (int k = 0; k < n; k++)
             for (int l = 0; l < GM_LANES; l++) {
-                uint32_t addr = au[l] + (uint32_t)k;
+                uint32_t addr = (au[l] & ~GM_ADDR_NOSTORE) + (uint32_t)k;
                 ou[k * GM_LANES + l] = addr < limit ? u[addr] : 0;
             }
         break;
@@ -493,18 +496,34 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
         uint32_t limit = (uint32_t)w->p->nregs;
         for (int k = 0; k < n; k++)
             for (int l = 0; l < GM_LANES; l++) {
-                uint32_t addr = au[l] + (uint32_t)k;
+                uint32_t addr = (au[l] & ~GM_ADDR_NOSTORE) + (uint32_t)k;
                 ou[k * GM_LANES + l] = addr < limit ? R[addr][l] : 0;
             }
         break;
     }
     case GM_OP_ADDR_ADD: {
         uint32_t stride = w->p->aux[in->x], limit = w->p->aux[in->x + 1];
+        uint32_t mode = w->p->aux[in->x + 2];
         for (int l = 0; l < GM_LANES; l++) {
-            int32_t idx = bi[l] < 0 ? 0 : bi[l];
-            if ((uint32_t)idx > limit)
-                idx = (int32_t)limit;
-            ou[l] = au[l] + (uint32_t)idx * stride;
+            uint32_t u = bu[l];
+            if (u <= limit) {
+                ou[l] = au[l] + u * stride;
+                continue;
+            }
+            switch (mode) {
+            case GM_INDEX_UMIN: /* -1 is the largest unsigned index: the last element */
+                ou[l] = au[l] + limit * stride;
+                break;
+            case GM_INDEX_VEC:
+                ou[l] = (au[l] + (bi[l] < 0 ? 0 : limit) * stride) | GM_ADDR_NOSTORE;
+                break;
+            case GM_INDEX_ZERO:
+                ou[l] = GM_ADDR_ZERO;
+                break;
+            default:
+                ou[l] = au[l] + (bi[l] < 0 ? 0 : limit) * stride;
+                break;
+            }
         }
         break;
     }
@@ -762,7 +781,41 @@ static inline __attribute__((always_inline)) int exec_inst(gm_warp *w, const gm_
     return w->error ? -1 : 0;
 }
 
+/* llvmpipe runs every shader with denormals flushed: its threads set FTZ and DAZ in MXCSR
+ * (util_fpstate_set_denorms_to_zero), so a denormal result becomes zero and a denormal operand
+ * counts as zero (piglit fs-underflow-mul-compare-zero: 4.3e-19 * 3.7e-9 * 4.3e-19 is 0 there).
+ * The model does the same while a warp runs and restores the caller's mode after, so the host
+ * program's own floating point never changes. */
+#if defined(__x86_64__) || defined(__SSE2__)
+#define GM_MXCSR_FTZ_DAZ 0x8040u
+static inline unsigned fp_flush_enter(void)
+{
+    unsigned old = _mm_getcsr();
+    if ((old & GM_MXCSR_FTZ_DAZ) != GM_MXCSR_FTZ_DAZ)
+        _mm_setcsr(old | GM_MXCSR_FTZ_DAZ);
+    return old;
+}
+static inline void fp_flush_leave(unsigned old)
+{
+    if ((old & GM_MXCSR_FTZ_DAZ) != GM_MXCSR_FTZ_DAZ)
+        _mm_setcsr(old);
+}
+#else
+static inline unsigned fp_flush_enter(void) { return 0; }
+static inline void fp_flush_leave(unsigned old) { (void)old; }
+#endif
+
+static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions);
+
 gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
+{
+    unsigned fp = fp_flush_enter();
+    gm_run_status st = warp_run(w, max_instructions);
+    fp_flush_leave(fp);
+    return st;
+}
+
+static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
 {
     if (!w)
         return GM_RUN_ERROR;
@@ -805,8 +858,20 @@ gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
     }
 }
 
+static gm_run_status warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
+                                     int32_t *tr_pc, gm_mask *tr_mask, int *n_out);
+
 gm_run_status gm_warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
                                   int32_t *tr_pc, gm_mask *tr_mask, int *n_out)
+{
+    unsigned fp = fp_flush_enter();
+    gm_run_status st = warp_run_private(w, private_pc, cap, tr_pc, tr_mask, n_out);
+    fp_flush_leave(fp);
+    return st;
+}
+
+static gm_run_status warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
+                                     int32_t *tr_pc, gm_mask *tr_mask, int *n_out)
 {
     int n = 0;
     gm_run_status st = GM_RUN_PAUSED;
@@ -823,7 +888,7 @@ gm_run_status gm_warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap
         tr_mask[n] = w->mask;
         n++;
         if (!plain || w->error) {
-            st = gm_warp_run(w, 1);
+            st = warp_run(w, 1);
             if (st != GM_RUN_PAUSED)
                 break;
             continue;

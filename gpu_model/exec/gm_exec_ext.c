@@ -126,6 +126,21 @@ static float ldexp_ftz(float x, int32_t e)
     return fpclassify(r) == FP_SUBNORMAL ? copysignf(0.0f, r) : r;
 }
 
+/* min/max as llvmpipe builds NIR's fmin/fmax (lp_bld_nir.c: GALLIVM_NAN_RETURN_OTHER): an SSE
+ * min/max (the second operand when unordered or both zero) and then the first operand where the
+ * second is NaN, so a NaN loses to the number on either side (piglit fs-nan-builtin-min,
+ * range_analysis_fmax_of_nan). GLSL.std.450 calls a NaN operand's result undefined. */
+static inline float lp_fmin(float a, float b)
+{
+    return isnan(b) ? a : a < b ? a : b;
+}
+
+static inline float lp_fmax(float a, float b)
+{
+    return isnan(b) ? a : a > b ? a : b;
+}
+
+
 /* Also built for AVX2 and picked at load time, as exec_alu (gm_exec.c): the same IEEE
  * operations per lane, 8 lanes per instruction. */
 GM_CLONES_AVX2
@@ -182,15 +197,15 @@ void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out)
     case GLSLstd450Log2: EACH(o[i] = log2f(a[i]));
     case GLSLstd450Sqrt: EACH(o[i] = sqrtf(a[i]));
     case GLSLstd450InverseSqrt: EACH(o[i] = 1.0f / sqrtf(a[i]));
-    case GLSLstd450FMin: EACH(o[i] = b[i] < a[i] ? b[i] : a[i]);
+    case GLSLstd450FMin: EACH(o[i] = lp_fmin(a[i], b[i]));
     case GLSLstd450UMin: EACH(ou[i] = bu[i] < au[i] ? bu[i] : au[i]);
     case GLSLstd450SMin: EACH(oi[i] = bi[i] < ai[i] ? bi[i] : ai[i]);
-    case GLSLstd450FMax: EACH(o[i] = a[i] < b[i] ? b[i] : a[i]);
+    case GLSLstd450FMax: EACH(o[i] = lp_fmax(a[i], b[i]));
     case GLSLstd450UMax: EACH(ou[i] = au[i] < bu[i] ? bu[i] : au[i]);
     case GLSLstd450SMax: EACH(oi[i] = ai[i] < bi[i] ? bi[i] : ai[i]);
     case GLSLstd450NMin: EACH(o[i] = fminf(a[i], b[i]));
     case GLSLstd450NMax: EACH(o[i] = fmaxf(a[i], b[i]));
-    case GLSLstd450FClamp: EACH(o[i] = fminf(fmaxf(a[i], b[i]), c[i]));
+    case GLSLstd450FClamp: EACH(o[i] = lp_fmin(lp_fmax(a[i], b[i]), c[i]));
     case GLSLstd450NClamp: EACH(o[i] = fminf(fmaxf(a[i], b[i]), c[i]));
     case GLSLstd450UClamp: EACH(ou[i] = au[i] < bu[i] ? bu[i] : au[i] > cu[i] ? cu[i] : au[i]);
     case GLSLstd450SClamp: EACH(oi[i] = ai[i] < bi[i] ? bi[i] : ai[i] > ci[i] ? ci[i] : ai[i]);

@@ -235,13 +235,13 @@ static void ext_lane(const gm_warp *w, const gm_inst *in, gm_lanes *out, int l)
         for (int k = 0; k < c; k++)
             o[k] = 1.0 / sqrt(a[k]);
         break;
-    case GLSLstd450FMin:
+    case GLSLstd450FMin:   /* llvmpipe's NaN-loses min (gm_exec_ext.c, lp_fmin) */
         for (int k = 0; k < c; k++)
-            o[k] = b[k] < a[k] ? b[k] : a[k];
+            o[k] = isnan(b[k]) ? a[k] : a[k] < b[k] ? a[k] : b[k];
         break;
     case GLSLstd450FMax:
         for (int k = 0; k < c; k++)
-            o[k] = a[k] < b[k] ? b[k] : a[k];
+            o[k] = isnan(b[k]) ? a[k] : a[k] > b[k] ? a[k] : b[k];
         break;
     case GLSLstd450NMin:
         for (int k = 0; k < c; k++)
@@ -471,7 +471,7 @@ void gm_exec_f64(gm_warp *w, const gm_inst *in, gm_lanes *out)
             }
             break;
         case GM_OP_DEXTRACT_DYN: {
-            uint32_t size = in->x, k = B[0][l] < size ? B[0][l] : size - 1;
+            uint32_t size = in->x, k = (int32_t)B[0][l] < 0 ? 0 : B[0][l] < size ? B[0][l] : size - 1;
             out[0][l] = A[2 * k][l];
             out[1][l] = A[2 * k + 1][l];
             break;

@@ -511,6 +511,12 @@ void gmf_ff_draw_state(gmf_draw_ctx *d)
     const gm_surface *rt0 = d->r->pipe.fb.color[0];
     d->alpha_unorm8 = rt0 && (rt0->format == GM_FMT_RGBA8 || rt0->format == GM_FMT_BGRA8 ||
                               rt0->format == GM_FMT_SRGB8_A8 || rt0->format == GM_FMT_RGB8);
+    /* GL_CLAMP_VERTEX_COLOR (TRUE by default): llvmpipe's draw module clamps the vertex
+     * shader's colour outputs to [0, 1] before clipping and interpolation; FIXED_ONLY clamps
+     * for a fixed-point colour buffer (Mesa's _mesa_get_clamp_vertex_color). */
+    const gm_format_info *fi = rt0 ? gm_format_get(rt0->format) : NULL;
+    d->clamp_vertex_color = ff->clamp_vertex_color == GL_TRUE ||
+                            (ff->clamp_vertex_color == GL_FIXED_ONLY && fi && fi->kind == GM_KIND_UNORM);
 }
 
 static bool compare(uint32_t func, float a, float b)

@@ -244,6 +244,11 @@ int gmf_current_targets(gmf_runner *r, uint32_t ctx_id, gmf_target *out, int max
 /* Reads a colour target as RGBA8 (rows bottom-up, malloc'd) or depth as float. 0 or -1. */
 int gmf_read_color(gmf_runner *r, uint32_t ctx_id, int draw_buffer, uint8_t **rgba, int *w, int *h);
 int gmf_read_depth(gmf_runner *r, uint32_t ctx_id, float **depth, int *w, int *h);
+/* A texture level of the context's share group as the model holds it (written by image stores
+ * and draws): RGBA8, rows bottom-up, `depth` layers one after another (malloc'd). 0, or -1
+ * for an unknown texture or level or an integer/depth format. */
+int gmf_read_texture(gmf_runner *r, uint32_t ctx_id, uint32_t name, int level, uint8_t **rgba,
+                     int *w, int *h, int *depth);
 /* The default framebuffer's colour (back buffer) of a context, RGBA8 bottom-up. */
 int gmf_read_default(gmf_runner *r, uint32_t ctx_id, uint8_t **rgba, int *w, int *h);
 

@@ -528,6 +528,13 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
                 uint32_t x = lane_word(v, ch->word + k, l);
                 memcpy(&o->var[ch->location][ch->comp + k], &x, 4);
             }
+            /* GL_CLAMP_VERTEX_COLOR clamps the geometry shader's colour outputs as the
+             * vertex shader's (gmf_shade.c; piglit gs-clamp-vertex-color) */
+            if (run->d->clamp_vertex_color && gmf_color_output(gm_program_var(p->gs, ch->var)))
+                for (int k = 0; k < ch->n && ch->comp + k < 4; k++) {
+                    float *x = &o->var[ch->location][ch->comp + k];
+                    *x = *x > 0.0f ? (*x < 1.0f ? *x : 1.0f) : 0.0f;
+                }
         }
         if (p->layer_slot >= 0)
             memcpy(&o->var[p->layer_slot][0], &sel->layer, 4);

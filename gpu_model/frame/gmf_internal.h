@@ -238,10 +238,14 @@ typedef struct gmf_draw_ctx {
     bool failed;
     /* legacy alpha test (gmf_ffunc.c): on, GL function, reference, in 8-bit precision */
     bool alpha_test, alpha_unorm8;
+    bool clamp_vertex_color;  /* GL_CLAMP_VERTEX_COLOR in effect: VS colour outputs to [0, 1] */
     uint32_t alpha_func;
     float alpha_ref;
     float ucp[GM_PIPE_MAX_CLIP_DIST][4];   /* user clip planes of the draw (gmf_user_clip.c) */
 } gmf_draw_ctx;
+
+/* gmf_shade.c: is this output one of the vertex colours GL_CLAMP_VERTEX_COLOR clamps? */
+bool gmf_color_output(const gm_var_info *vi);
 
 /* Clip or cull distances (`have` of them) that the fragment shader's fs_var reads: hidden smooth
  * varyings from *slot on, *count of them (gmf_program.c) */

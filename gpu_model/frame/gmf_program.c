@@ -766,8 +766,19 @@ static void init_opaque(gm_program *gp, const char *source, bool spirv)
             if (v >= 0 && gm_program_var(gp, v)->binding >= 0)
                 binding = gm_program_var(gp, v)->binding;
         }
+        /* An array of arrays is listed one innermost array at a time ("tex[1]" of
+         * sampler2D tex[2][2]), in order; its units continue from the earlier ones' (GL 4.6
+         * 7.6.2: consecutive units over the flattened array). */
+        int before = 0;
+        size_t blen = strcspn(ui->name, "[");
+        for (int v = 0; explicit_bindings && v < u; v++) {
+            const gm_uniform_info *vi = gm_program_uniform(gp, v);
+            if (vi->is_opaque && strncmp(vi->name, ui->name, blen) == 0 && vi->name[blen] == '[' &&
+                ui->name[blen] == '[')
+                before += vi->array_size;
+        }
         for (int e = 0; e < ui->array_size; e++) {
-            int32_t unit = binding + e;
+            int32_t unit = binding + before + e;
             gm_program_set_uniform(gp, u, e, 1, &unit);
         }
     }

@@ -837,19 +837,17 @@ int gmf_current_targets(gmf_runner *r, uint32_t ctx_id, gmf_target *out, int max
     return n;
 }
 
-static int surface_rgba8(const gm_surface *s, uint8_t **rgba, int *w, int *h)
+/* One layer of a colour surface as RGBA8, rows bottom-up (integer and depth formats: -1). */
+static int surface_rgba8_layer(const gm_surface *s, int z, uint8_t *px)
 {
     const gm_format_info *fi = gm_format_get(s->format);
     if (fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT || fi->kind == GM_KIND_DEPTH ||
         fi->kind == GM_KIND_STENCIL || fi->kind == GM_KIND_DEPTH_STENCIL)
         return -1;
-    uint8_t *px = malloc((size_t)s->width * (size_t)s->height * 4);
-    if (!px)
-        return -1;
     for (int y = 0; y < s->height; y++)
         for (int x = 0; x < s->width; x++) {
             uint8_t *o = px + ((size_t)y * (size_t)s->width + (size_t)x) * 4;
-            const uint8_t *t = gm_surface_texel(s, x, y, 0);
+            const uint8_t *t = gm_surface_texel(s, x, y, z);
             if (s->format == GM_FMT_RGBA8) {
                 memcpy(o, t, 4);
                 continue;
@@ -861,9 +859,50 @@ static int surface_rgba8(const gm_surface *s, uint8_t **rgba, int *w, int *h)
             for (int k = 0; k < 4; k++)
                 o[k] = gm_float_to_unorm8(fi->srgb && k < 3 ? v[k] : v[k]);
         }
+    return 0;
+}
+
+static int surface_rgba8(const gm_surface *s, uint8_t **rgba, int *w, int *h)
+{
+    uint8_t *px = malloc((size_t)s->width * (size_t)s->height * 4);
+    if (!px)
+        return -1;
+    if (surface_rgba8_layer(s, 0, px) != 0) {
+        free(px);
+        return -1;
+    }
     *rgba = px;
     *w = s->width;
     *h = s->height;
+    return 0;
+}
+
+int gmf_read_texture(gmf_runner *r, uint32_t ctx_id, uint32_t name, int level, uint8_t **rgba,
+                     int *w, int *h, int *depth)
+{
+    const struct sm_context *c = sm_context_get(r->sm, ctx_id);
+    gmf_event ev;
+    memset(&ev, 0, sizeof ev);
+    gmf_texture *t = c ? gmf_tex_sync(r, c, name, &ev) : NULL;
+    if (!t || level < 0 || level >= t->img.num_levels)
+        return -1;
+    const gm_surface *s = &t->img.level[level];
+    int d = s->depth > 0 ? s->depth : 1;
+    size_t layer = (size_t)s->width * (size_t)s->height * 4;
+    if (!s->width || !s->height)
+        return -1;
+    uint8_t *px = malloc(layer * (size_t)d);
+    if (!px)
+        return -1;
+    for (int z = 0; z < d; z++)
+        if (surface_rgba8_layer(s, z, px + layer * (size_t)z) != 0) {
+            free(px);
+            return -1;
+        }
+    *rgba = px;
+    *w = s->width;
+    *h = s->height;
+    *depth = d;
     return 0;
 }
 

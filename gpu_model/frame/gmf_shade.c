@@ -117,6 +117,20 @@ static void vs_inputs(gmf_draw_ctx *d, gm_warp *w, const int32_t *vertex_id, int
 }
 
 /* VS outputs of a finished warp into the pipeline's vertices. */
+/* The vertex colour outputs (the upgrade pass's names for gl_FrontColor and the others, of a
+ * vertex or a geometry shader), which GL_CLAMP_VERTEX_COLOR clamps. */
+bool gmf_color_output(const gm_var_info *vi)
+{
+    const char *n = vi ? vi->name : NULL;
+    if (!n || strncmp(n, "glr_", 4) != 0)
+        return false;
+    n += 4;
+    if (!strncmp(n, "gs_", 3))
+        n += 3;
+    return !strcmp(n, "FrontColor") || !strcmp(n, "BackColor") || !strcmp(n, "FrontSecondaryColor") ||
+           !strcmp(n, "BackSecondaryColor");
+}
+
 static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int count,
                        const int32_t *vid)
 {
@@ -171,6 +185,12 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
         for (int k = 0; k < ch->n && ch->comp + k < 4; k++)
             for (int l = 0; l < count; l++)
                 memcpy(&out[l].var[ch->location][ch->comp + k], &v[ch->word + k][l], 4);
+        if (d->clamp_vertex_color && gmf_color_output(gm_program_var(p->vs, ch->var)))
+            for (int k = 0; k < ch->n && ch->comp + k < 4; k++)
+                for (int l = 0; l < count; l++) {
+                    float *x = &out[l].var[ch->location][ch->comp + k];
+                    *x = *x > 0.0f ? (*x < 1.0f ? *x : 1.0f) : 0.0f;   /* NaN to 0 */
+                }
     }
 }
 

@@ -348,6 +348,16 @@ static void note_prim(gm_draw_ctx *dc, const gm_pvert *a, const gm_pvert *b, con
 
 /* `edges`: edge flags of the decomposition (bit 0: v0-v1, 1: v1-v2, 2: v2-v0) and
  * GM_TRI_RESET_STIPPLE where the triangle starts a primitive. */
+/* Does the draw interpolate any varying flat (glShadeModel(GL_FLAT) included, which the frame
+ * layer turns into flat colour varyings)? */
+static bool any_flat(const gm_draw_ctx *dc)
+{
+    for (int s = 0; s < dc->ctx->info.num_varyings; s++)
+        if (dc->ctx->info.interp[s] == GM_INTERP_FLAT)
+            return true;
+    return false;
+}
+
 static void emit_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                           const gm_pvert *v2, unsigned edges)
 {
@@ -470,13 +480,21 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
      * PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION); the inner diagonals carry no
      * edge flag, so polygon mode GL_LINE/GL_POINT does not draw them. */
     /* both triangles of a quad have the quad's gl_PrimitiveID (measured on llvmpipe) */
-    case GM_GL_QUADS:
+    /* Filled, smooth quads with the last-vertex convention are split along v0-v2 instead
+     * (measured: smooth colours red, green, blue, white at v0..v3 give (0.5, 0, 0.5) at the
+     * centre with the last-vertex convention, (0.5, 1, 0.5) with the first; piglit
+     * vs-textureLod-miplevels-2); with flat shading, polygon modes or stipple the v1-v3 split
+     * above holds (gm_pipe_e2e_polymode's flat cases, whose depth differs across the two). */
+    case GM_GL_QUADS: {
+        bool v0v2 = !ff && !dc->unfilled && !any_flat(dc);
         for (i = 0; i + 3 < n && !dc->failed; i += 4) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
             if (ff) { emit_triangle(dc, q3, q0, q1, 3 | 8); dc->primitive_id--; emit_triangle(dc, q3, q1, q2, 6); }
+            else if (v0v2) { emit_triangle(dc, q0, q1, q2, 3 | 8); dc->primitive_id--; emit_triangle(dc, q0, q2, q3, 6); }
             else { emit_triangle(dc, q0, q1, q3, 5 | 8); dc->primitive_id--; emit_triangle(dc, q1, q2, q3, 3); }
         }
         break;
+    }
     case GM_GL_QUAD_STRIP:
         for (i = 0; i + 3 < n && !dc->failed; i += 2) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];

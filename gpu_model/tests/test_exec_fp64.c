@@ -8,7 +8,11 @@
 #include "gm_rig.h"
 
 #include <math.h>
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 #include <stdint.h>
+#include <string.h>
 
 #define NL GM_LANES
 
@@ -58,8 +62,32 @@ typedef struct {
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static double dsign(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; }
-static double dmin(double a, double b) { return b < a ? b : a; }
-static double dmax(double a, double b) { return a < b ? b : a; }
+/* llvmpipe's fmin/fmax: a NaN loses to the number on either side (lp_bld_nir.c) */
+/* Denormals flushed (FTZ and DAZ) while a reference is computed, as llvmpipe runs shaders. */
+static unsigned flush_enter(int on)
+{
+#if defined(__x86_64__) || defined(__SSE2__)
+    unsigned csr = _mm_getcsr();
+    if (on)
+        _mm_setcsr(csr | 0x8040u);
+    return csr;
+#else
+    (void)on;
+    return 0;
+#endif
+}
+
+static void flush_leave(unsigned csr)
+{
+#if defined(__x86_64__) || defined(__SSE2__)
+    _mm_setcsr(csr);
+#else
+    (void)csr;
+#endif
+}
+
+static double dmin(double a, double b) { return isnan(b) ? a : a < b ? a : b; }
+static double dmax(double a, double b) { return isnan(b) ? a : a > b ? a : b; }
 static double dclamp(double v, double lo, double hi) { return fmin(fmax(v, lo), hi); }
 static int32_t d2s(double v) { return v != v ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v; }
 static uint32_t d2u(double v) { return !(v > 0) ? 0 : v >= 4294967295.0 ? UINT32_MAX : (uint32_t)v; }
@@ -120,7 +148,8 @@ DREF(cmp, FOR4 ri[k] = (A[k] < B[k]) | (A[k] <= B[k]) << 1 | (A[k] > B[k]) << 2 
           (isinf(A[k]) ? 1 : 0) << 7)
 DREF(pack, FOR4 { uint64_t v; memcpy(&v, &A[k], 8); ri[k] = (int32_t)(k & 1 ? (uint32_t)(v >> 32) : (uint32_t)v); })
 DREF(unpack, FOR4 { uint64_t v; memcpy(&v, &A[k], 8); v ^= 1; memcpy(&r[k], &v, 8); })
-DREF(select, FOR4 r[k] = A[k] < B[k] ? B[k] : A[k])
+/* a compare (denormals count as zero) and a copy of the bits (volatile: no flushing maxsd) */
+DREF(select, FOR4 { volatile int lt = A[k] < B[k]; r[k] = lt ? B[k] : A[k]; })
 DREF(dynidx, double arr[4]; FOR4 arr[k] = A[k]; r[0] = arr[(I[0] & 3)]; double t[4]; FOR4 t[k] = A[k];
      t[I[1] & 3] = B[0]; FOR4 if (k > 0) r[k] = t[k])
 DREF(loop, double acc = 0; for (int j = 0; j < (I[3] & 7); j++) acc += A[0] * (double)j;
@@ -258,7 +287,10 @@ static void run_cases(void)
             double want[4] = {0, 0, 0, 0};
             int32_t wi[4] = {0, 0, 0, 0};
             lane_in x = {inputs_a[l], inputs_b[l], inputs_i[l]};
+            /* the reference with denormals flushed, as llvmpipe and the model run shaders */
+            unsigned csr = flush_enter(1);
             fc->ref(&x, want, wi);
+            flush_leave(csr);
             for (int k = 0; k < 4; k++) {
                 if (fc->ints != 1 && !same(io.r[l][k], want[k])) {
                     CHECKF(0, "case %s lane %d comp %d: got %.17g want %.17g", fc->name, l, k,
@@ -397,10 +429,12 @@ static void test_divergence(void)
     CHECK(rig_run(&r, 0x7fffffffu) == 0); /* lane 31 inactive */
     for (int l = 0; l < NL; l++)
         for (int c = 0; c < 4; c++) {
+            unsigned csr = flush_enter(1);
             double want = l == 31 ? 0.0
                           : (l >= 16 && c >= 2) ? (c == 2 ? l * 0.5 : -l * 0.25)
                           : (l & 1) ? inputs_a[l][c] * inputs_b[l][c]
                                     : inputs_a[l][c] + inputs_b[l][c];
+            flush_leave(csr);
             CHECKF(same(io.r[l][c], want), "lane %d comp %d: got %.17g want %.17g", l, c,
                    io.r[l][c], want);
         }

@@ -272,7 +272,7 @@ static void operands(const gm_program *p, const gm_inst *in, tm_pcinfo *pi, rlis
         break;
     case GM_OP_VEC_EXTRACT_DYN:
         pi->dst_n = 1;
-        add(r, in->a, in->x, nr);
+        add(r, in->a, (int)(in->x & 0xffffu), nr);
         add(r, in->b, 1, nr);
         break;
     case GM_OP_VEC_INSERT_DYN:

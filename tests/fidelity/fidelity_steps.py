@@ -4,9 +4,11 @@ with its own timeout. Every step returns a plain dict; judging them is fidelity_
 shader_runner prints its verdict as a line `PIGLIT: {"result": "pass" ...}` (JSON after the tag);
 piglit itself reads that line, not the exit status, so this does too.
 """
+import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 
@@ -123,6 +125,26 @@ _VERIFY = re.compile(r"^verify: (PASS|FAIL): (\d+) frame images checked, (\d+) d
                      r"passes (identical|DIFFER)", re.M)
 
 
+def driver_varies(glreplay, cap, env, cwd, timeout):
+    """Replays the capture in two more processes with --png: True when llvmpipe's images differ
+    between them (passes inside one process are identical; the undefined values differ from
+    process to process)."""
+    images = []
+    for k in range(2):
+        out_dir = os.path.join(cwd, "varies%d" % k)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        rc, _, _ = run([glreplay, "replay", cap, "--png", out_dir], env, cwd, timeout)
+        if rc != 0 or not os.path.isdir(out_dir):
+            return False
+        files = {}
+        for name in sorted(os.listdir(out_dir)):
+            with open(os.path.join(out_dir, name), "rb") as f:
+                files[name] = hashlib.sha256(f.read()).hexdigest()
+        images.append(files)
+        shutil.rmtree(out_dir, ignore_errors=True)
+    return images[0] != images[1]
+
+
 def replay(glreplay, cap, env, cwd, timeout):
     """`glreplay replay --verify`, judged from its report lines (a capture with no reference image
     makes --verify exit 1 with nothing to compare: that alone is no failure)."""
@@ -145,6 +167,12 @@ def replay(glreplay, cap, env, cwd, timeout):
         res["reason"] = "%d of %d calls bad in replay%s" % (bad, calls, ": " + why[0][:160] if why else "")
     elif differ or unmatched:
         res["reason"] = "replay image differs from the reference (%d differ, %d unmatched)" % (differ, unmatched)
+        if differ and driver_varies(glreplay, cap, env, cwd, timeout):
+            # Not a capture or replay fault: llvmpipe draws a different image in each process
+            # (the shader reads or writes undefined values: an out-of-range constant index, a
+            # fragment shader that writes no colour), so no replay can match the reference.
+            res["reason"] = ("llvmpipe's own image varies between runs (undefined values in the "
+                             "shader; %d differ from the reference)" % differ)
     elif v.group(5) != "identical":
         res["reason"] = "replay passes differ from each other"
     elif rc == 1 and checked:

@@ -661,6 +661,87 @@ static void compare_buffers(struct run *r, uint32_t ctx_id, uint64_t record, cJS
     }
 }
 
+/* After a compute dispatch: every texture level bound to an image unit for writing, as the model
+ * holds it and as the driver does (glGetTextureImage as RGBA8 after a glMemoryBarrier, the pack
+ * state set aside and restored); agreement = share of texels whose channels are within +-1/255.
+ * Target name "image<unit>". A compute shader that only writes an image is otherwise compared
+ * nowhere (its frame may draw nothing and end without a swap). */
+static void compare_images(struct run *r, uint32_t ctx_id, uint64_t record, cJSON *list, char *text,
+                           size_t text_size)
+{
+    static PFNGLGETTEXTUREIMAGEPROC get_image;
+    static PFNGLMEMORYBARRIERPROC barrier;
+    if (!get_image)
+        get_image = (PFNGLGETTEXTUREIMAGEPROC)glrh_get_proc(NULL, "glGetTextureImage");
+    if (!barrier)
+        barrier = (PFNGLMEMORYBARRIERPROC)glrh_get_proc(NULL, "glMemoryBarrier");
+    const struct sm_context *c = sm_context_get(gmf_state(r->m), ctx_id);
+    if (!c || !get_image || !barrier || !r->drv.current)
+        return;
+    const struct glrh_gl *gl = &r->drv.gl;
+    const struct sm_context_state *st = sm_context_state(c);
+    size_t used = strlen(text);
+    for (unsigned i = 0; i < SM_MAX_IMAGE_UNITS; i++) {
+        const struct sm_image_unit *iu = &st->image[i];
+        if (!iu->texture || iu->access == GL_READ_ONLY)
+            continue;
+        uint8_t *mp = NULL;
+        int w, h, d;
+        if (gmf_read_texture(r->m, ctx_id, iu->texture, iu->level, &mp, &w, &h, &d) != 0)
+            continue;   /* integer formats: their words are not RGBA8 */
+        size_t size = (size_t)w * (size_t)h * (size_t)d * 4;
+        uint8_t *dp = malloc(size);
+        if (!dp || size > (1u << 30)) {
+            free(mp);
+            free(dp);
+            continue;
+        }
+        glrh_gl_drain_errors(gl);
+        barrier(GL_ALL_BARRIER_BITS);
+        GLint align = 4, pack_buf = 0, row = 0, sr = 0, sp = 0, ih = 0, si = 0;
+        gl->GetIntegerv(GL_PACK_ALIGNMENT, &align);
+        gl->GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buf);
+        gl->GetIntegerv(GL_PACK_ROW_LENGTH, &row);
+        gl->GetIntegerv(GL_PACK_SKIP_ROWS, &sr);
+        gl->GetIntegerv(GL_PACK_SKIP_PIXELS, &sp);
+        gl->GetIntegerv(GL_PACK_IMAGE_HEIGHT, &ih);
+        gl->GetIntegerv(GL_PACK_SKIP_IMAGES, &si);
+        if (pack_buf)
+            gl->BindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+        gl->PixelStorei(GL_PACK_ALIGNMENT, 1);
+        gl->PixelStorei(GL_PACK_ROW_LENGTH, 0);
+        gl->PixelStorei(GL_PACK_SKIP_ROWS, 0);
+        gl->PixelStorei(GL_PACK_SKIP_PIXELS, 0);
+        gl->PixelStorei(GL_PACK_IMAGE_HEIGHT, 0);
+        gl->PixelStorei(GL_PACK_SKIP_IMAGES, 0);
+        GLuint name = (GLuint)glr_dispatch_lookup(r->drv.disp, ctx_id, GLR_OBJ_TEXTURE, iu->texture);
+        glrh_crash_guard_rearm();
+        get_image(name, iu->level, GL_RGBA, GL_UNSIGNED_BYTE, (GLsizei)size, dp);
+        glrh_crash_guard_disarm();
+        GLenum e = glrh_gl_drain_errors(gl);
+        gl->PixelStorei(GL_PACK_ALIGNMENT, align);
+        gl->PixelStorei(GL_PACK_ROW_LENGTH, row);
+        gl->PixelStorei(GL_PACK_SKIP_ROWS, sr);
+        gl->PixelStorei(GL_PACK_SKIP_PIXELS, sp);
+        gl->PixelStorei(GL_PACK_IMAGE_HEIGHT, ih);
+        gl->PixelStorei(GL_PACK_SKIP_IMAGES, si);
+        if (pack_buf)
+            gl->BindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)pack_buf);
+        if (e == GL_NO_ERROR) {
+            struct cmp cm;
+            compare_rgba(mp, dp, w, h * d, true, &cm, NULL);
+            char tname[32];
+            snprintf(tname, sizeof tname, "ctx%u/image%u", ctx_id, i);
+            note_result(r, tname, &cm, record, list);
+            if (used < text_size)
+                used += (size_t)snprintf(text + used, text_size - used, " %s %.4f%%", tname,
+                                         100.0 * cm.agreement);
+        }
+        free(mp);
+        free(dp);
+    }
+}
+
 static void note_uncompared(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note_uncompared(struct run *r, const char *fmt, ...)
 {
@@ -996,10 +1077,14 @@ static int run_stream(struct run *r, char *err, size_t err_size)
                 /* A dispatch writes buffers and images, not the render targets (which may
                  * still hold undefined contents before the frame's first clear). */
                 if (ev->kind == GMF_EV_DISPATCH) {
-                    if (r->compare)
+                    if (r->compare) {
                         compare_buffers(r, c.ctx_id, record,
                                         obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text,
                                         sizeof text, false, ev->reads_clock);
+                        compare_images(r, c.ctx_id, record,
+                                       obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text,
+                                       sizeof text);
+                    }
                 } else {
                     compare_targets(r, c.ctx_id, record,
                                     obj ? cJSON_GetObjectItem(obj, "compare") : NULL, text, sizeof text);
