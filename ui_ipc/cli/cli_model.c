@@ -39,6 +39,7 @@
 
 #include "cli_common.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "cli_stop.h"
 #include "compare/model_compare.h"
 #include "capture/glcap_file.h"
@@ -231,44 +232,17 @@ int cli_model(int argc, char **argv)
                                    .warn = print_warning, .stopped = cli_stop_reason };
     const char *path = NULL;
     double timeout = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--compare"))
-            r.compare = true;
-        else if (!strcmp(a, "--json"))
-            r.json = true;
-        else if (!strcmp(a, "--benchmark"))
-            r.benchmark = true;
-        else if (!strcmp(a, "--trace-hash"))
-            r.trace = true;
-        else if (!strcmp(a, "--no-timing"))
-            r.no_timing = true;
-        else if (!strcmp(a, "--timeout")) {
-            if (i + 1 >= argc || !cli_parse_timeout(argv[i + 1], &timeout)) {
-                cli_error("model: --timeout needs a number of seconds (" USAGE ")");
-                return 2;
-            }
-            i++;
-        } else if (!strcmp(a, "--png")) {
-            if (i + 1 >= argc) {
-                cli_error("model: --png needs a folder (" USAGE ")");
-                return 2;
-            }
-            r.png_dir = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            cli_error("model: unknown option '%s' (" USAGE ")", a);
-            return 2;
-        } else if (!path) {
-            path = a;
-        } else {
-            cli_error("model: more than one capture file given (" USAGE ")");
-            return 2;
-        }
-    }
-    if (!path) {
-        cli_error("model: no capture file given (" USAGE ")");
+    const struct cli_opt opts[] = {
+        { .name = "--compare", .flag = &r.compare, .set_to = true },
+        { .name = "--json", .flag = &r.json, .set_to = true },
+        { .name = "--benchmark", .flag = &r.benchmark, .set_to = true },
+        { .name = "--trace-hash", .flag = &r.trace, .set_to = true },
+        { .name = "--no-timing", .flag = &r.no_timing, .set_to = true },
+        { .name = "--timeout", .parse = cli_opt_seconds, .dest = &timeout, .needs = "a number of seconds" },
+        { .name = "--png", .str = &r.png_dir, .needs = "a folder" },
+    };
+    if (cli_parse_opts("model", USAGE, opts, sizeof opts / sizeof *opts, argc, argv, &path) != 0)
         return 2;
-    }
     char err[1024];
     struct glrh_capture *cap = glrh_capture_open(path, err, sizeof err);
     if (!cap) {
