@@ -6,25 +6,16 @@
 #include <string.h>
 #include "registry/glr_registry.h"
 #include "registry/glr_sizes.h"
-
-#define GL_UNPACK_SWAP_BYTES 0x0CF0
-#define GL_UNPACK_ROW_LENGTH 0x0CF2
-#define GL_UNPACK_SKIP_ROWS 0x0CF3
-#define GL_UNPACK_SKIP_PIXELS 0x0CF4
-#define GL_UNPACK_ALIGNMENT 0x0CF5
-#define GL_UNPACK_IMAGE_HEIGHT 0x806E
-#define GL_UNPACK_SKIP_IMAGES 0x806D
-#define GL_TEXTURE_BORDER_COLOR 0x1004
-#define GL_TEXTURE_SWIZZLE_RGBA 0x8E46
+#include "glr_gl_enums.h"   /* generated from gl.xml (gen_enums.py) */
 
 static int64_t type_size(uint32_t type)
 {
     switch (type) {
-    case 0x1400: case 0x1401: return 1;             /* BYTE, UNSIGNED_BYTE */
-    case 0x1402: case 0x1403: case 0x140B: return 2; /* SHORT, UNSIGNED_SHORT, HALF_FLOAT */
-    case 0x8D61: return 2;                          /* HALF_FLOAT_OES */
-    case 0x1404: case 0x1405: case 0x1406: case 0x140C: return 4; /* INT, UINT, FLOAT, FIXED */
-    case 0x140A: return 8;                          /* DOUBLE */
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return 2;
+    case GL_HALF_FLOAT_OES: return 2;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_FIXED: return 4;
+    case GL_DOUBLE: return 8;
     default: return -1;
     }
 }
@@ -32,15 +23,16 @@ static int64_t type_size(uint32_t type)
 static int64_t format_components(uint32_t format)
 {
     switch (format) {
-    case 0x1903: case 0x1904: case 0x1905: case 0x1906: case 0x1909: /* RED GREEN BLUE ALPHA LUMINANCE */
-    case 0x1902: case 0x1901: case 0x8D94: case 0x8D95: case 0x8D96: case 0x8D97: /* DEPTH_COMPONENT, STENCIL_INDEX, *_INTEGER */
-    case 0x1900: /* COLOR_INDEX */
+    case GL_RED: case GL_GREEN: case GL_BLUE: case GL_ALPHA: case GL_LUMINANCE:
+    case GL_DEPTH_COMPONENT: case GL_STENCIL_INDEX: case GL_RED_INTEGER: case GL_GREEN_INTEGER:
+    case GL_BLUE_INTEGER: case GL_ALPHA_INTEGER:
+    case GL_COLOR_INDEX:
         return 1;
-    case 0x190A: case 0x8227: case 0x8228: case 0x84F9: /* LUMINANCE_ALPHA, RG, RG_INTEGER, DEPTH_STENCIL */
+    case GL_LUMINANCE_ALPHA: case GL_RG: case GL_RG_INTEGER: case GL_DEPTH_STENCIL:
         return 2;
-    case 0x1907: case 0x80E0: case 0x8D98: case 0x8D9A: /* RGB, BGR, RGB_INTEGER, BGR_INTEGER */
+    case GL_RGB: case GL_BGR: case GL_RGB_INTEGER: case GL_BGR_INTEGER:
         return 3;
-    case 0x1908: case 0x80E1: case 0x8D99: case 0x8D9B: /* RGBA, BGRA, RGBA_INTEGER, BGRA_INTEGER */
+    case GL_RGBA: case GL_BGRA: case GL_RGBA_INTEGER: case GL_BGRA_INTEGER:
         return 4;
     default:
         return -1;
@@ -51,11 +43,14 @@ static int64_t format_components(uint32_t format)
 static int64_t pixel_size(uint32_t format, uint32_t type)
 {
     switch (type) {
-    case 0x8032: case 0x8362: return 1;                                /* 3_3_2, 2_3_3_REV */
-    case 0x8363: case 0x8364: case 0x8033: case 0x8365: case 0x8034: case 0x8366: return 2; /* 5_6_5.., 4_4_4_4.., 5_5_5_1.. */
-    case 0x8035: case 0x8367: case 0x8036: case 0x8368: case 0x84FA: /* 8_8_8_8(_REV), 10_10_10_2, 2_10_10_10_REV, 24_8 */
-    case 0x8C3B: case 0x8C3E: return 4;                                /* 10F_11F_11F_REV, 5_9_9_9_REV */
-    case 0x8DAD: return 8;                                             /* FLOAT_32_UNSIGNED_INT_24_8_REV */
+    case GL_UNSIGNED_BYTE_3_3_2: case GL_UNSIGNED_BYTE_2_3_3_REV: return 1;
+    case GL_UNSIGNED_SHORT_5_6_5: case GL_UNSIGNED_SHORT_5_6_5_REV: case GL_UNSIGNED_SHORT_4_4_4_4:
+    case GL_UNSIGNED_SHORT_4_4_4_4_REV: case GL_UNSIGNED_SHORT_5_5_5_1:
+    case GL_UNSIGNED_SHORT_1_5_5_5_REV: return 2;
+    case GL_UNSIGNED_INT_8_8_8_8: case GL_UNSIGNED_INT_8_8_8_8_REV: case GL_UNSIGNED_INT_10_10_10_2:
+    case GL_UNSIGNED_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_24_8:
+    case GL_UNSIGNED_INT_10F_11F_11F_REV: case GL_UNSIGNED_INT_5_9_9_9_REV: return 4;
+    case GL_FLOAT_32_UNSIGNED_INT_24_8_REV: return 8;
     default: break;
     }
     int64_t c = format_components(format), t = type_size(type);
@@ -77,9 +72,8 @@ static int64_t sane(int64_t v)
  * image height, skip images. */
 static const uint32_t unpack_pnames[6] = { GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS,
                                            GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES };
-/* GL_PACK_*: not in this file's list of hand-kept enums before read-backs were sized; the values
- * are the registry's (gl.xml). */
-static const uint32_t pack_pnames[6] = { 0x0D05, 0x0D02, 0x0D03, 0x0D04, 0x806C, 0x806B };
+static const uint32_t pack_pnames[6] = { GL_PACK_ALIGNMENT, GL_PACK_ROW_LENGTH, GL_PACK_SKIP_ROWS,
+                                         GL_PACK_SKIP_PIXELS, GL_PACK_IMAGE_HEIGHT, GL_PACK_SKIP_IMAGES };
 
 static int64_t store_size(const struct glr_size_env *e, const uint32_t *pn, uint32_t format, uint32_t type,
                           int64_t w, int64_t h, int64_t d, int dims);
@@ -186,12 +180,12 @@ static bool is_fixed_function_vector(const char *n)
 static int64_t fixed_function_count(uint32_t pname)
 {
     switch (pname) {
-    case 0x1200: case 0x1201: case 0x1202: case 0x1203: /* AMBIENT DIFFUSE SPECULAR POSITION */
-    case 0x1600: case 0x1602:                           /* EMISSION AMBIENT_AND_DIFFUSE */
-    case 0x0B53: case 0x0B66: case 0x2201:              /* LIGHT_MODEL_AMBIENT FOG_COLOR TEXTURE_ENV_COLOR */
-    case 0x2501: case 0x2502:                           /* OBJECT_PLANE EYE_PLANE */
+    case GL_AMBIENT: case GL_DIFFUSE: case GL_SPECULAR: case GL_POSITION:
+    case GL_EMISSION: case GL_AMBIENT_AND_DIFFUSE:
+    case GL_LIGHT_MODEL_AMBIENT: case GL_FOG_COLOR: case GL_TEXTURE_ENV_COLOR:
+    case GL_OBJECT_PLANE: case GL_EYE_PLANE:
         return 4;
-    case 0x1204: case 0x1603: case 0x8129:              /* SPOT_DIRECTION COLOR_INDEXES POINT_DISTANCE_ATTENUATION */
+    case GL_SPOT_DIRECTION: case GL_COLOR_INDEXES: case GL_POINT_DISTANCE_ATTENUATION:
         return 3;
     default:
         return 1;
@@ -239,15 +233,15 @@ int64_t glr_compsize(const struct glr_size_env *e, int cmd, int param, const uin
         int b = glr_cmd_param_index(ci, "buffer");
         if (b < 0 || strcmp(pn, "value") != 0)
             return -1;
-        return ((uint32_t)a[b] == 0x1800 /* GL_COLOR */ ? 4 : 1) * 4;
+        return ((uint32_t)a[b] == GL_COLOR ? 4 : 1) * 4;
     }
     if (!strcmp(n, "glCallLists") && !strcmp(pn, "lists")) {
         int64_t count = (int32_t)a[0], per;
         switch ((uint32_t)a[1]) {
-        case 0x1400: case 0x1401: per = 1; break;                 /* BYTE UNSIGNED_BYTE */
-        case 0x1402: case 0x1403: case 0x1407: per = 2; break;    /* SHORT UNSIGNED_SHORT 2_BYTES */
-        case 0x1408: per = 3; break;                              /* 3_BYTES */
-        case 0x1404: case 0x1405: case 0x1406: case 0x1409: per = 4; break; /* INT UINT FLOAT 4_BYTES */
+        case GL_BYTE: case GL_UNSIGNED_BYTE: per = 1; break;
+        case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_2_BYTES: per = 2; break;
+        case GL_3_BYTES: per = 3; break;
+        case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_4_BYTES: per = 4; break;
         default: return -1;
         }
         return count > 0 ? count * per : 0;
@@ -295,7 +289,7 @@ int64_t glr_compsize(const struct glr_size_env *e, int cmd, int param, const uin
         return c < 0 ? -1 : (int64_t)(int32_t)a[c] * per;
     }
     if (!strcmp(n, "glPatchParameterfv"))
-        return ((uint32_t)a[0] == 0x8E74 /* GL_PATCH_DEFAULT_OUTER_LEVEL */ ? 4 : 2) * 4;
+        return ((uint32_t)a[0] == GL_PATCH_DEFAULT_OUTER_LEVEL ? 4 : 2) * 4;
     if (!strncmp(n, "glMultiDraw", 11) && (strstr(n, "Count") || strstr(n, "Bindless")))
         return -1; /* the draw count is in a parameter buffer: no bound on what client memory it reads */
     if (!strncmp(n, "glMultiDraw", 11) && strstr(n, "Indirect") && !strcmp(pn, "indirect")) {

@@ -3,11 +3,7 @@
 #include <string.h>
 #include "registry/glr_registry.h"
 #include "registry/glr_readback.h"
-
-/* Texture targets whose images have a depth (the registry's values, gl.xml). */
-#define TARGET_3D 0x806F
-#define TARGET_2D_ARRAY 0x8C1A
-#define TARGET_CUBE_MAP_ARRAY 0x9009
+#include "glr_gl_enums.h"   /* generated from gl.xml (gen_enums.py) */
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -30,7 +26,7 @@ int64_t glr_readback_size(const struct glr_readback_env *e, int cmd, const uint6
         if (!e->tex_dims || !e->tex_dims(e->user, (uint32_t)a[0], (int32_t)a[1], d))
             return -1;
         uint32_t t = (uint32_t)a[0];
-        bool deep = t == TARGET_3D || t == TARGET_2D_ARRAY || t == TARGET_CUBE_MAP_ARRAY;
+        bool deep = t == GL_TEXTURE_3D || t == GL_TEXTURE_2D_ARRAY || t == GL_TEXTURE_CUBE_MAP_ARRAY;   /* a depth */
         size = glr_pack_size(e->env, (uint32_t)a[2], (uint32_t)a[3], d[0], d[1] > 0 ? d[1] : 1,
                              deep && d[2] > 0 ? d[2] : 1, deep ? 3 : 2);
         if (strcmp(n, "glGetTexImage") != 0)

@@ -14,37 +14,23 @@
 #include "shim/capture_file.h"
 #include "registry/glr_call.h"
 #include "statemodel/statemodel.h"
-
-#define GL_MAX_VERTEX_ATTRIBS 0x8869
-#define GL_VERTEX_ATTRIB_ARRAY_ENABLED 0x8622
-#define GL_VERTEX_ATTRIB_ARRAY_SIZE 0x8623
-#define GL_VERTEX_ATTRIB_ARRAY_STRIDE 0x8624
-#define GL_VERTEX_ATTRIB_ARRAY_TYPE 0x8625
-#define GL_VERTEX_ATTRIB_ARRAY_NORMALIZED 0x886A
-#define GL_VERTEX_ATTRIB_ARRAY_INTEGER 0x88FD
-#define GL_VERTEX_ATTRIB_ARRAY_DIVISOR 0x88FE
-#define GL_VERTEX_ATTRIB_ARRAY_POINTER 0x8645
-#define GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING 0x889F
-#define GL_ELEMENT_ARRAY_BUFFER 0x8893
-#define GL_ELEMENT_ARRAY_BUFFER_BINDING 0x8895
-#define GL_MAP_READ_BIT 0x0001
-#define GL_CONTEXT_CORE_PROFILE_BIT 0x1
-#define GL_BGRA 0x80E1
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 static int64_t type_bytes(GLenum type)
 {
     switch (type) {
-    case 0x1400: case 0x1401: return 1;
-    case 0x1402: case 0x1403: case 0x140B: return 2;
-    case 0x1404: case 0x1405: case 0x1406: case 0x140C: return 4;
-    case 0x140A: return 8;
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return 2;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_FIXED: return 4;
+    case GL_DOUBLE: return 8;
     default: return -1;
     }
 }
 
 static bool is_packed(GLenum type)
 {
-    return type == 0x8368 || type == 0x8D9F || type == 0x8C3B; /* 2_10_10_10_REV, INT_2_10_10_10_REV, 10F_11F_11F_REV */
+    return type == GL_UNSIGNED_INT_2_10_10_10_REV || type == GL_INT_2_10_10_10_REV ||
+           type == GL_UNSIGNED_INT_10F_11F_11F_REV;
 }
 
 /* min/max index of an element draw; false when it cannot be known. */
@@ -202,21 +188,28 @@ struct legacy_query {
 };
 
 static const struct legacy_query legacy_arrays[] = {
-    { SM_LA_VERTEX, 0x8074, 0x807A, 0x807B, 0x807C, 0x808E, 0x8896, 0, 0, false, 11 },
-    { SM_LA_NORMAL, 0x8075, 0, 0x807E, 0x807F, 0x808F, 0x8897, 3, 0, true, 11 },
-    { SM_LA_COLOR, 0x8076, 0x8081, 0x8082, 0x8083, 0x8090, 0x8898, 0, 0, true, 11 },
-    { SM_LA_SECONDARY_COLOR, 0x845E, 0x845A, 0x845B, 0x845C, 0x845D, 0x889C, 0, 0, true, 14 },
-    { SM_LA_FOG_COORD, 0x8457, 0, 0x8454, 0x8455, 0x8456, 0x889D, 1, 0, false, 14 },
-    { SM_LA_EDGE_FLAG, 0x8079, 0, 0, 0x808C, 0x8093, 0x889B, 1, 0x1401 /* GL_UNSIGNED_BYTE */, false, 11 },
-    { SM_LA_INDEX, 0x8077, 0, 0x8085, 0x8086, 0x8091, 0x8899, 1, 0, false, 11 },
+    { SM_LA_VERTEX, GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE, GL_VERTEX_ARRAY_STRIDE,
+      GL_VERTEX_ARRAY_POINTER, GL_VERTEX_ARRAY_BUFFER_BINDING, 0, 0, false, 11 },
+    { SM_LA_NORMAL, GL_NORMAL_ARRAY, 0, GL_NORMAL_ARRAY_TYPE, GL_NORMAL_ARRAY_STRIDE, GL_NORMAL_ARRAY_POINTER,
+      GL_NORMAL_ARRAY_BUFFER_BINDING, 3, 0, true, 11 },
+    { SM_LA_COLOR, GL_COLOR_ARRAY, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE, GL_COLOR_ARRAY_STRIDE,
+      GL_COLOR_ARRAY_POINTER, GL_COLOR_ARRAY_BUFFER_BINDING, 0, 0, true, 11 },
+    { SM_LA_SECONDARY_COLOR, GL_SECONDARY_COLOR_ARRAY, GL_SECONDARY_COLOR_ARRAY_SIZE,
+      GL_SECONDARY_COLOR_ARRAY_TYPE, GL_SECONDARY_COLOR_ARRAY_STRIDE, GL_SECONDARY_COLOR_ARRAY_POINTER,
+      GL_SECONDARY_COLOR_ARRAY_BUFFER_BINDING, 0, 0, true, 14 },
+    { SM_LA_FOG_COORD, GL_FOG_COORDINATE_ARRAY, 0, GL_FOG_COORDINATE_ARRAY_TYPE,
+      GL_FOG_COORDINATE_ARRAY_STRIDE, GL_FOG_COORDINATE_ARRAY_POINTER, GL_FOG_COORDINATE_ARRAY_BUFFER_BINDING,
+      1, 0, false, 14 },
+    { SM_LA_EDGE_FLAG, GL_EDGE_FLAG_ARRAY, 0, 0, GL_EDGE_FLAG_ARRAY_STRIDE, GL_EDGE_FLAG_ARRAY_POINTER,
+      GL_EDGE_FLAG_ARRAY_BUFFER_BINDING, 1, GL_UNSIGNED_BYTE, false, 11 },
+    { SM_LA_INDEX, GL_INDEX_ARRAY, 0, GL_INDEX_ARRAY_TYPE, GL_INDEX_ARRAY_STRIDE, GL_INDEX_ARRAY_POINTER,
+      GL_INDEX_ARRAY_BUFFER_BINDING, 1, 0, false, 11 },
 };
 static const struct legacy_query texcoord_array = {
-    SM_LA_TEXCOORD0, 0x8078, 0x8088, 0x8089, 0x808A, 0x8092, 0x889A, 0, 0, false, 11
+    SM_LA_TEXCOORD0, GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_SIZE, GL_TEXTURE_COORD_ARRAY_TYPE,
+    GL_TEXTURE_COORD_ARRAY_STRIDE, GL_TEXTURE_COORD_ARRAY_POINTER, GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, 0, 0,
+    false, 11
 };
-#define GL_CLIENT_ACTIVE_TEXTURE 0x84E1
-#define GL_MAX_TEXTURE_COORDS 0x8871
-#define GL_MAX_TEXTURE_UNITS 0x84E2
-#define GL_TEXTURE0 0x84C0
 
 /* One legacy array, if enabled and in client memory (the client active texture unit selects the
  * texture coordinate array). false when recording must stop. */
@@ -239,7 +232,7 @@ static bool legacy_array(const struct glr_cmd_info *ci, const uint64_t *a, struc
     GLR_REAL(glGetIntegerv)(q->stride, &stride);
     void *ptr = NULL;
     GLR_REAL(glGetPointerv)(q->pointer, &ptr);
-    bool fl = type == 0x1406 || type == 0x140A || type == 0x140B; /* float, double, half */
+    bool fl = type == GL_FLOAT || type == GL_DOUBLE || type == GL_HALF_FLOAT;
     return emit_array(ci, a, dr, GLR_CLIENT_ARRAY_LEGACY_BASE + slot, size, type, q->normalized && !fl, 0,
                       stride, 0, ptr);
 }

@@ -7,9 +7,7 @@
 #include "shim/shim_internal.h"
 #include "shim/display_lists.h"
 #include "registry/glr_call.h"
-
-#define GL_COMPILE 0x1300
-#define GL_COMPILE_AND_EXECUTE 0x1301
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 struct dl_entry {
     uint32_t share_group, name, ctx_id;

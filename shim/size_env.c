@@ -6,13 +6,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture_file.h"
 #include "shim/recorder.h"
-
-#define GL_UNPACK_ROW_LENGTH 0x0CF2
-#define GL_UNPACK_SKIP_ROWS 0x0CF3
-#define GL_UNPACK_SKIP_PIXELS 0x0CF4
-#define GL_UNPACK_SKIP_IMAGES 0x806D
-#define GL_UNPACK_IMAGE_HEIGHT 0x806E
-#define GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 static bool context_lacks(uint32_t pname)
 {

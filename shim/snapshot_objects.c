@@ -809,10 +809,14 @@ static bool uniform_shape(GLenum type, int *kind, int *cols, int *rows)
     default:
         break;
     }
-    /* Samplers and images: an int (the unit). Every GLSL opaque type name has these ranges. */
-    if ((type >= 0x8B5D && type <= 0x8B64) || (type >= 0x8DC0 && type <= 0x8DD8) ||
-        (type >= 0x9108 && type <= 0x910D) || (type >= 0x904C && type <= 0x906C) || type == 0x900C ||
-        type == 0x900D || type == 0x900E || type == 0x900F || type == 0x8D66 || type == 0x92DB) {
+    /* Samplers, images and atomic counters: an int (the unit or binding). The GLSL opaque type
+     * names lie in these runs of the registry (uvec2-4 inside the second run are handled above). */
+    if ((type >= GL_SAMPLER_1D && type <= GL_SAMPLER_2D_RECT_SHADOW) ||
+        (type >= GL_SAMPLER_1D_ARRAY && type <= GL_UNSIGNED_INT_SAMPLER_BUFFER) ||
+        (type >= GL_SAMPLER_2D_MULTISAMPLE && type <= GL_UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE_ARRAY) ||
+        (type >= GL_IMAGE_1D && type <= GL_UNSIGNED_INT_IMAGE_2D_MULTISAMPLE_ARRAY) ||
+        (type >= GL_SAMPLER_CUBE_MAP_ARRAY && type <= GL_UNSIGNED_INT_SAMPLER_CUBE_MAP_ARRAY) ||
+        type == GL_SAMPLER_EXTERNAL_OES || type == GL_UNSIGNED_INT_ATOMIC_COUNTER) {
         *kind = SM_VK_INT;
         *rows = 1;
         return true;

@@ -12,10 +12,6 @@
 #include "shim/snapshot.h"
 #include "statemodel/sm_gl_enums.h"
 
-#ifndef GL_QUERY_TARGET
-#define GL_QUERY_TARGET 0x82EA
-#endif
-
 /* Targets whose result a replay can make again: sample counts and primitives generated. */
 static bool result_kept(GLint target)
 {

@@ -15,22 +15,8 @@
 
 static int g_failures;
 
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-            g_failures++;                                                             \
-        }                                                                             \
-    } while (0)
-
-/* Stops the test at once: later steps would only cascade. */
-#define REQUIRE(cond)                                                                 \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond); \
-            exit(1);                                                                  \
-        }                                                                             \
-    } while (0)
+#define GLR_CHECK_FAILURES g_failures
+#include "tests/support/glr_check.h"   /* CHECK counts, REQUIRE stops the test */
 
 #define CHECK_CONTAINS(str, sub)                                                      \
     do {                                                                              \

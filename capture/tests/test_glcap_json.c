@@ -7,8 +7,7 @@
 #include <string.h>
 #include "capture/glcap_json.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "tests/support/glr_check.h"
 
 static void check_invalid(const char *text)
 {

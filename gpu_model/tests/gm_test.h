@@ -7,24 +7,8 @@
 
 static int gm_test_failures;
 
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-            gm_test_failures++;                                                       \
-        }                                                                             \
-    } while (0)
-
-#define CHECKF(cond, ...)                                                             \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);  \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fputc('\n', stderr);                                                      \
-            gm_test_failures++;                                                       \
-        }                                                                             \
-    } while (0)
-
+#define GLR_CHECK_FAILURES gm_test_failures
+#include "../../tests/support/glr_check.h"   /* these tests are built without the top include dir */
 #define TEST_DONE()                                                                   \
     do {                                                                              \
         if (gm_test_failures) {                                                       \

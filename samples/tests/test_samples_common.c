@@ -14,16 +14,7 @@
 #include "common/shader_source.h"
 #include "common/sample_util.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                              \
-        }                                                                            \
-    } while (0)
-
+#include "../../tests/support/glr_check.h"   /* built without the top include dir */
 static SampleArgsResult parse(SampleArgs *a, char **argv)
 {
     int argc = 0;

@@ -5,8 +5,7 @@
 #include <cjson/cJSON.h>
 #include "shadow/shadow.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "tests/support/glr_check.h"
 
 static uint32_t fbits(float f)
 {

@@ -8,14 +8,8 @@
 
 extern int sm_test_failures;
 
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-            sm_test_failures++;                                                       \
-        }                                                                             \
-    } while (0)
-
+#define GLR_CHECK_FAILURES sm_test_failures
+#include "tests/support/glr_check.h"
 /* Applies a call built from a format: one character per parameter of the command:
  *   i int32, u uint32/enum/boolean, f float (pass a double), d double, p uint64 pointer value,
  *   b blob (pass const void *data, size_t size: the slot is the client memory it read/wrote),

@@ -18,16 +18,8 @@ static struct glr_context fake;
 struct glr_context *glr_ctx_current(void) { return current_ctx ? &fake : NULL; }
 uint32_t glr_ctx_id(const struct glr_context *c) { return c ? current_ctx : 0; }
 
-static int failures;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            failures++;                                                       \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                       \
-            printf(__VA_ARGS__);                                              \
-            printf("\n");                                                     \
-        }                                                                     \
-    } while (0)
+#define GLR_CHECK_MESSAGES   /* CHECK(cond, fmt, ...) */
+#include "tests/support/glr_check.h"
 
 /* ---- calls as the generated track functions make them ---- */
 

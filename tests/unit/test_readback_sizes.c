@@ -6,9 +6,8 @@
 #include "registry/glr_readback.h"
 #include "registry/glr_call.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#define GLR_CHECK_MESSAGES   /* CHECK(cond, fmt, ...) */
+#include "tests/support/glr_check.h"
 
 /* The fake context's pack state (GL_PACK_ALIGNMENT, ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS). */
 static int32_t align = 4, row_length, skip_rows, skip_pixels;

@@ -6,9 +6,8 @@
 #include "registry/glr_registry.h"
 #include "registry/glr_sizes.h"
 
-static int failures;
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#define GLR_CHECK_MESSAGES   /* CHECK(cond, fmt, ...) */
+#include "tests/support/glr_check.h"
 
 /* The fake context: one binding point may have a buffer bound; unpack alignment 4. */
 static uint32_t bound_binding;

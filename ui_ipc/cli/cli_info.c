@@ -5,6 +5,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "cli_common.h"
+#include "cli_opts.h"
 #include "cli_verbs.h"
 #include "capture/glcap_file.h"
 #include "replay/player/player.h"
@@ -196,38 +197,38 @@ static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *s
     return o;
 }
 
+/* --top N: a number (0: all), given explicitly. */
+struct top_dest {
+    unsigned *top;
+    bool *given;
+};
+
+static bool parse_top(const char *s, void *dest)
+{
+    struct top_dest *d = dest;
+    char *end;
+    if (!s[0] || s[0] == '-')
+        return false;
+    *d->top = (unsigned)strtoul(s, &end, 10);
+    if (*end)
+        return false;
+    *d->given = true;
+    return true;
+}
+
 int cli_info(int argc, char **argv)
 {
     const char *path = NULL;
     bool json = false;
     unsigned top = 10;
     bool top_given = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--top") == 0) {
-            char *end;
-            if (i + 1 >= argc || !argv[i + 1][0] || argv[i + 1][0] == '-' ||
-                (top = (unsigned)strtoul(argv[i + 1], &end, 10), *end)) {
-                cli_error("info: --top needs a number (0: all) (" USAGE ")");
-                return 2;
-            }
-            top_given = true;
-            i++;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error("info: unknown option '%s' (" USAGE ")", argv[i]);
-            return 2;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            cli_error("info: more than one capture file given (" USAGE ")");
-            return 2;
-        }
-    }
-    if (!path) {
-        cli_error("info: no capture file given (" USAGE ")");
+    struct top_dest td = { &top, &top_given };
+    const struct cli_opt opts[] = {
+        { .name = "--json", .flag = &json, .set_to = true },
+        { .name = "--top", .parse = parse_top, .dest = &td, .needs = "a number (0: all)" },
+    };
+    if (cli_parse_opts("info", USAGE, opts, sizeof opts / sizeof *opts, argc, argv, &path) != 0)
         return 2;
-    }
     char err[1024];
     struct glrh_capture *cap = glrh_capture_open(path, err, sizeof err);
     if (!cap) {

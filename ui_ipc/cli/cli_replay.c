@@ -7,14 +7,17 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli_common.h"
+#include "cli_opts.h"
 #include "cli_verbs.h"
 #include "replay/player/player.h"
 #include "replay/replay.h"
 
 #define USAGE "usage: glreplay replay F.glcap [--loop N] [--verify] [--png DIR] [--benchmark] [--gl-errors]"
 
-static bool parse_count(const char *s, unsigned *out)
+/* --loop's value (dest: unsigned). */
+static bool parse_count(const char *s, void *dest)
 {
+    unsigned *out = dest;
     char *end;
     unsigned long v = strtoul(s, &end, 10);
     if (end == s || *end || v < 1 || v > 1000000 || s[0] == '-')
@@ -44,40 +47,15 @@ int cli_replay(int argc, char **argv)
 {
     struct glrh_options opt = { .loops = 1, .out = stdout };
     const char *path = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--loop") == 0) {
-            if (i + 1 >= argc || !parse_count(argv[i + 1], &opt.loops)) {
-                cli_error("replay: --loop needs a count from 1 to 1000000 (" USAGE ")");
-                return 2;
-            }
-            i++;
-        } else if (strcmp(a, "--verify") == 0) {
-            opt.verify = true;
-        } else if (strcmp(a, "--png") == 0) {
-            if (i + 1 >= argc) {
-                cli_error("replay: --png needs a folder (" USAGE ")");
-                return 2;
-            }
-            opt.png_dir = argv[++i];
-        } else if (strcmp(a, "--benchmark") == 0) {
-            opt.benchmark = true;
-        } else if (strcmp(a, "--gl-errors") == 0) {
-            opt.gl_errors = true;
-        } else if (a[0] == '-' && a[1]) {
-            cli_error("replay: unknown option '%s' (" USAGE ")", a);
-            return 2;
-        } else if (!path) {
-            path = a;
-        } else {
-            cli_error("replay: more than one capture file given (" USAGE ")");
-            return 2;
-        }
-    }
-    if (!path) {
-        cli_error("replay: no capture file given (" USAGE ")");
+    const struct cli_opt opts[] = {
+        { .name = "--loop", .parse = parse_count, .dest = &opt.loops, .needs = "a count from 1 to 1000000" },
+        { .name = "--verify", .flag = &opt.verify, .set_to = true },
+        { .name = "--png", .str = &opt.png_dir, .needs = "a folder" },
+        { .name = "--benchmark", .flag = &opt.benchmark, .set_to = true },
+        { .name = "--gl-errors", .flag = &opt.gl_errors, .set_to = true },
+    };
+    if (cli_parse_opts("replay", USAGE, opts, sizeof opts / sizeof *opts, argc, argv, &path) != 0)
         return 2;
-    }
     char err[1024];
     struct glrh_capture *cap = glrh_capture_open(path, err, sizeof err);
     if (!cap) {

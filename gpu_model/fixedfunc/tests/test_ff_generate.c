@@ -10,14 +10,7 @@
 #include "gm_ff.h"
 #include "gpu_model.h"
 
-static int failures;
-#define CHECK(c)                                                                 \
-    do {                                                                         \
-        if (!(c)) {                                                              \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); \
-            failures++;                                                          \
-        }                                                                        \
-    } while (0)
+#include "../../../tests/support/glr_check.h"   /* built without the top include dir */
 
 /* Compiles both stages of k; returns whether they compile, link and decode. */
 static bool builds(const gm_ff_key *k, const char *what)

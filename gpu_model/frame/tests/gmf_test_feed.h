@@ -12,14 +12,7 @@
 #include "statemodel/sm_blob.h"
 #include "statemodel/statemodel.h"
 
-static int failures;   /* CHECK failures of the test */
-#define CHECK(c)                                                                       \
-    do {                                                                               \
-        if (!(c)) {                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);      \
-            failures++;                                                                \
-        }                                                                              \
-    } while (0)
+#include "tests/support/glr_check.h"
 
 struct feeder {
     gmf_runner *r;

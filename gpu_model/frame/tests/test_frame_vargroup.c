@@ -16,14 +16,7 @@
 #include "statemodel/sm_blob.h"
 #include "statemodel/statemodel.h"
 
-static int failures;
-#define CHECK(c)                                                                       \
-    do {                                                                               \
-        if (!(c)) {                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);      \
-            failures++;                                                                \
-        }                                                                              \
-    } while (0)
+#include "tests/support/glr_check.h"
 
 static const char *variable_src =
     "#version 430\n"

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 
 static int gm_test_failures;
-#define CHECK(cond) do { if (!(cond)) { \
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-    gm_test_failures++; } } while (0)
+#define GLR_CHECK_FAILURES gm_test_failures
+#include "../../../tests/support/glr_check.h"   /* these tests are built without the top include dir */
 #define CHECK_EQ_INT(a, b) do { long long _a = (long long)(a), _b = (long long)(b); \
     if (_a != _b) { fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", \
     __FILE__, __LINE__, #a, _a, _b); gm_test_failures++; } } while (0)

@@ -17,16 +17,8 @@
 #include "gmt_capture.h"
 #include "gmt_counters.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            printf("FAIL: ");                                               \
-            printf(__VA_ARGS__);                                            \
-            printf("\n");                                                   \
-        }                                                                   \
-    } while (0)
+#define GLR_CHECK_MESSAGES   /* CHECK(cond, fmt, ...) */
+#include "tests/support/glr_check.h"
 
 struct run {
     gmt_counters *c;

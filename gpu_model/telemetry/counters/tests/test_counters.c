@@ -8,16 +8,8 @@
 
 #include "gmt_counters.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);            \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fprintf(stderr, "\n");                                          \
-        }                                                                   \
-    } while (0)
+#define GLR_CHECK_MESSAGES   /* CHECK(cond, fmt, ...) */
+#include "tests/support/glr_check.h"
 
 #define N GMT_COUNTER_COUNT
 #define MAX_CTX 4

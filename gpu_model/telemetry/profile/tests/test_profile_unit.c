@@ -8,16 +8,7 @@
 
 #include "gmt_profile.h"
 
-static int failures;
-
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                  \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
+#include "tests/support/glr_check.h"
 static void test_bad_options(void)
 {
     static const uint8_t empty[1];

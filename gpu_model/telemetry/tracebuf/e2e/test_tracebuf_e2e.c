@@ -18,18 +18,8 @@
 #include "gmt_tb_frame.h"
 #include "gmt_tracebuf.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf("FAIL: %s: ", #cond);                                                           \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
+#define GLR_CHECK_MESSAGES   /* CHECK(cond, fmt, ...) */
+#include "tests/support/glr_check.h"
 int main(int argc, char **argv)
 {
     if (argc != 5) {
