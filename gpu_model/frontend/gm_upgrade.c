@@ -716,16 +716,27 @@ static void rewrite_body(upgrade_ctx *c, strbuf *out, size_t from, int first_lin
             if (!n) {
                 rewrite_text(c, out, s, ls, le); /* continuation of a #define */
             } else if (word_is(s + at, n, "define") || word_is(s + at, n, "undef")) {
-                /* The macro's name is kept as written: Qt 5 prefixes its desktop shaders with
-                 * `#define lowp` (and mediump, highp), names rewrite_ident would blank. */
-                size_t name = rest;
-                while (name < le && (s[name] == ' ' || s[name] == '\t'))
-                    name++;
+                /* A precision word as the macro's name is kept as written: Qt 5 prefixes its
+                 * desktop shaders with `#define lowp` (and mediump, highp), which rewrite_ident
+                 * would blank into a `#define` without a name. Other names are rewritten as in
+                 * code (`#define gl_FragColor out_Color` defines the renamed output). */
+                size_t start = rest, name = rest;
+                while (start < le && (s[start] == ' ' || s[start] == '\t'))
+                    start++;
+                name = start;
                 while (name < le && (s[name] == '_' || (s[name] >= 'a' && s[name] <= 'z') ||
                                      (s[name] >= 'A' && s[name] <= 'Z') || (s[name] >= '0' && s[name] <= '9')))
                     name++;
-                sb_putn(out, s + ls, name - ls);
-                rewrite_text(c, out, s, name, le);
+                char word[16] = "";
+                if (name - start < sizeof word)
+                    memcpy(word, s + start, name - start);
+                if (word[0] && is_precision_word(word)) {
+                    sb_putn(out, s + ls, name - ls);
+                    rewrite_text(c, out, s, name, le);
+                } else {
+                    sb_putn(out, s + ls, rest - ls);
+                    rewrite_text(c, out, s, rest, le);
+                }
             } else if (word_is(s + at, n, "extension")) {
                 rewrite_extension(out, s, ls, le, rest);
             } else if (!word_is(s + at, n, "version")) {

@@ -465,6 +465,11 @@ static void test_preprocessed(void)
          "(defined(GL_ES) && (__VERSION__ >= 300))\n#define NEWGL\n#endif\n#ifdef NEWGL\nout vec4 FragColor;\n"
          "#else\n#define FragColor gl_FragColor\n#endif\nvoid main() {\n  FragColor = vec4(1.0);\n}\n",
          {"glr_FragColor"}, "FragColor", 12},
+        /* Qt 5's desktop prefix: precision words defined away, then used (no #version: 1.10);
+         * the statement is on physical line 8 */
+        {"#define lowp\n#define mediump\n#define highp\n#line 1\nuniform lowp float opacity;\n"
+         "varying highp vec4 c;\nvoid main() {\n  gl_FragColor = c * opacity;\n}\n",
+         {"glr_FragColor"}, NULL, 8},
     };
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gm_compile_result r;
