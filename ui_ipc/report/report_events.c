@@ -2,7 +2,8 @@
  * does), giving the page its event list (every record, with its call's arguments), and for every
  * draw, clear and blit a detail file: the API state at that event (sm_query_json), the bound
  * program, the textures it samples (as PNGs where the model holds their contents) and the buffers
- * its vertex inputs and uniform blocks read. */
+ * its vertex inputs and uniform blocks read; and the state after every event, as chunks of changes
+ * (report_states.c). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -505,6 +506,7 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
     void *stream = NULL;
     struct walk w = { .dir = out_dir, .err = err, .err_size = err_size };
     cJSON *root = cJSON_CreateObject(), *names = cJSON_CreateArray(), *events = cJSON_CreateArray();
+    struct glrr_states *states = NULL;
     w.programs = cJSON_CreateObject();
     w.textures_done = cJSON_CreateObject();
     int name_index[GLR_PSEUDO_END + 1];
@@ -513,6 +515,10 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
     int n_names = 0;
     if (!(w.s = initial_state(r, capture, err, err_size)))
         goto out;
+    if (!(states = glrr_states_new(out_dir, w.s))) {
+        snprintf(err, err_size, "report: out of memory reading the initial state");
+        goto out;
+    }
     stream = load_section(r, GLCAP_SECTION_COMMAND_STREAM, &size, &missing, err, err_size);
     if (!stream) {
         if (missing)
@@ -548,7 +554,11 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
             if (write_detail(&w, rec, &c, text) != 0)
                 goto out;
         }
+        if (glrr_states_before(states, rec, err, err_size) != 0)
+            goto out;
         sm_apply(w.s, &c);
+        if (glrr_states_after(states, rec, w.s, err, err_size) != 0)
+            goto out;
         sum->records++;
         if (progress && (rec & 1023) == 0)
             fprintf(stderr, "\rglreplay: report: events %llu", (unsigned long long)rec);
@@ -559,8 +569,11 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
         snprintf(err, err_size, "%s: %s", capture, st.err);
         goto out;
     }
+    if (glrr_states_finish(states, err, err_size) != 0)
+        goto out;
     const char *base = strrchr(capture, '/');
     cJSON_AddStringToObject(root, "capture", base ? base + 1 : capture);
+    cJSON_AddNumberToObject(root, "state_chunk", GLRR_STATE_CHUNK);
     cJSON_AddNumberToObject(root, "records", (double)sum->records);
     cJSON_AddNumberToObject(root, "draws", (double)sum->draws);
     cJSON_AddNumberToObject(root, "clears", (double)sum->clears);
@@ -582,6 +595,7 @@ out:
     cJSON_Delete(root);
     cJSON_Delete(w.programs);
     cJSON_Delete(w.textures_done);
+    glrr_states_free(states);
     sm_state_free(w.s);
     free(stream);
     glcap_reader_close(r);
