@@ -69,6 +69,10 @@ assert os.path.exists('rep/index.html') and os.path.exists('rep/report.js')
 print('fresh_checks: report: %d events, %d thumbnails, %d detail files' % (len(ev['events']), len(thumbs), len(marked)))
 EOF
 
+n_state_files=$(ls rep/data/s 2>/dev/null | wc -l)
+[ "$n_state_files" -ge 1 ] || fail "the report has no per-event state files (data/s)"
+note "report: $n_state_files state files (data/s)"
+
 # ---- debug: the 100th fragment reaching line 6 of glmark2's light-basic.frag, in the terminal
 g debug gm.glcap --break /usr/share/glmark2/shaders/light-basic.frag:6 --hit 100 --json >debug.json 2>debug.err ||
     { cat debug.err; fail "glreplay debug"; }
