@@ -14,6 +14,8 @@
 struct ctx_tree {
     uint32_t id;
     cJSON *tree;      /* the context's state now (owned) */
+    char *text;       /* the same as sm_query_json printed it: most records change nothing, and an
+                       * equal text spares parsing and comparing the tree */
     bool seen;        /* still a context of the state (set while refreshing) */
 };
 
@@ -26,14 +28,6 @@ struct glrr_states {
     uint64_t chunk_index;
     uint64_t files;
 };
-
-static cJSON *state_tree(const struct sm_state *s, uint32_t id)
-{
-    char *js = sm_query_json(s, id);
-    cJSON *t = js ? cJSON_Parse(js) : NULL;
-    free(js);
-    return t;
-}
 
 static struct ctx_tree *find(struct glrr_states *t, uint32_t id)
 {
@@ -117,16 +111,27 @@ static int refresh(struct glrr_states *t, const struct sm_state *s, int64_t rec)
     size_t n = sm_context_count(s);
     for (size_t i = 0; i < n; i++) {
         uint32_t id = sm_context_id(sm_context_at(s, i));
-        cJSON *now = state_tree(s, id);
-        if (!now)
+        char *text = sm_query_json(s, id);
+        if (!text)
             return -1;
         struct ctx_tree *c = find(t, id);
+        if (c && c->text && !strcmp(c->text, text)) {
+            c->seen = true;
+            free(text);
+            continue;
+        }
+        cJSON *now = cJSON_Parse(text);
+        if (!now) {
+            free(text);
+            return -1;
+        }
         if (!c) {
             if (t->n_ctx == t->cap_ctx) {
                 size_t cap = t->cap_ctx ? 2 * t->cap_ctx : 4;
                 struct ctx_tree *m = realloc(t->ctx, cap * sizeof *m);
                 if (!m) {
                     cJSON_Delete(now);
+                    free(text);
                     return -1;
                 }
                 t->ctx = m;
@@ -155,6 +160,8 @@ static int refresh(struct glrr_states *t, const struct sm_state *s, int64_t rec)
         }
         cJSON_Delete(c->tree);
         c->tree = now;
+        free(c->text);
+        c->text = text;
     }
     /* Contexts the event destroyed: their whole state goes. */
     for (size_t i = 0; i < t->n_ctx;) {
@@ -172,6 +179,7 @@ static int refresh(struct glrr_states *t, const struct sm_state *s, int64_t rec)
             cJSON_AddItemToArray(t->changes, e);
         }
         cJSON_Delete(t->ctx[i].tree);
+        free(t->ctx[i].text);
         t->ctx[i] = t->ctx[--t->n_ctx];
     }
     return 0;
@@ -228,8 +236,10 @@ void glrr_states_free(struct glrr_states *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->n_ctx; i++)
+    for (size_t i = 0; i < t->n_ctx; i++) {
         cJSON_Delete(t->ctx[i].tree);
+        free(t->ctx[i].text);
+    }
     free(t->ctx);
     cJSON_Delete(t->chunk);
     free(t);
