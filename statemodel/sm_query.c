@@ -492,6 +492,12 @@ static const struct sm_context *pick(const struct sm_state *s, uint32_t ctx_id)
     return ctx_id ? sm_ctx_find(s, ctx_id) : (s->n_ctx ? s->ctx[0] : NULL);
 }
 
+struct cJSON *sm_query_tree(const struct sm_state *s, uint32_t ctx_id)
+{
+    const struct sm_context *c = pick(s, ctx_id);
+    return c ? context_json(s, c) : NULL;
+}
+
 char *sm_query_json(const struct sm_state *s, uint32_t ctx_id)
 {
     const struct sm_context *c = pick(s, ctx_id);

@@ -43,7 +43,9 @@ def main():
             sys.exit('report failed: ' + p.stderr)
         print(p.stdout.strip())
         size = subprocess.run(['du', '-sh', out], stdout=subprocess.PIPE, universal_newlines=True).stdout.split()[0]
-        print('generate: %.2f s, folder %s' % (gen, size))
+        states = subprocess.run(['du', '-sh', out + '/data/s'], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                universal_newlines=True).stdout.split()
+        print('generate: %.2f s, folder %s%s' % (gen, size, ', states (data/s) %s' % states[0] if states else ''))
         opens, walls, states = [], [], []
         url = 'file://' + out + '/index.html' + ('?select=%d' % a.select if a.select is not None else '')
         for i in range(a.runs):

@@ -13,9 +13,7 @@
 
 struct ctx_tree {
     uint32_t id;
-    cJSON *tree;      /* the context's state now (owned) */
-    char *text;       /* the same as sm_query_json printed it: most records change nothing, and an
-                       * equal text spares parsing and comparing the tree */
+    cJSON *tree;      /* the context's state now (owned): sm_query_tree, the JSON of sm_query_json */
     bool seen;        /* still a context of the state (set while refreshing) */
 };
 
@@ -111,19 +109,15 @@ static int refresh(struct glrr_states *t, const struct sm_state *s, int64_t rec)
     size_t n = sm_context_count(s);
     for (size_t i = 0; i < n; i++) {
         uint32_t id = sm_context_id(sm_context_at(s, i));
-        char *text = sm_query_json(s, id);
-        if (!text)
+        cJSON *now = sm_query_tree(s, id);
+        if (!now)
             return -1;
         struct ctx_tree *c = find(t, id);
-        if (c && c->text && !strcmp(c->text, text)) {
+        /* Most records change nothing: one comparison, no diff. */
+        if (c && c->tree && cJSON_Compare(c->tree, now, true)) {
             c->seen = true;
-            free(text);
+            cJSON_Delete(now);
             continue;
-        }
-        cJSON *now = cJSON_Parse(text);
-        if (!now) {
-            free(text);
-            return -1;
         }
         if (!c) {
             if (t->n_ctx == t->cap_ctx) {
@@ -131,7 +125,6 @@ static int refresh(struct glrr_states *t, const struct sm_state *s, int64_t rec)
                 struct ctx_tree *m = realloc(t->ctx, cap * sizeof *m);
                 if (!m) {
                     cJSON_Delete(now);
-                    free(text);
                     return -1;
                 }
                 t->ctx = m;
@@ -160,8 +153,6 @@ static int refresh(struct glrr_states *t, const struct sm_state *s, int64_t rec)
         }
         cJSON_Delete(c->tree);
         c->tree = now;
-        free(c->text);
-        c->text = text;
     }
     /* Contexts the event destroyed: their whole state goes. */
     for (size_t i = 0; i < t->n_ctx;) {
@@ -179,7 +170,6 @@ static int refresh(struct glrr_states *t, const struct sm_state *s, int64_t rec)
             cJSON_AddItemToArray(t->changes, e);
         }
         cJSON_Delete(t->ctx[i].tree);
-        free(t->ctx[i].text);
         t->ctx[i] = t->ctx[--t->n_ctx];
     }
     return 0;
@@ -236,10 +226,8 @@ void glrr_states_free(struct glrr_states *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->n_ctx; i++) {
+    for (size_t i = 0; i < t->n_ctx; i++)
         cJSON_Delete(t->ctx[i].tree);
-        free(t->ctx[i].text);
-    }
     free(t->ctx);
     cJSON_Delete(t->chunk);
     free(t);
