@@ -279,6 +279,50 @@ def test_sample(tmp):
     print('screenshot: %dx%d, %d colours sampled' % (w, h, len(colours)), flush=True)
 
 
+def test_uploads(tmp):
+    """lit_mesh's frame 1 creates its buffers and textures: at each upload the page shows the object
+    the call wrote, after it, as the call's own arguments say (glBufferData's size, glTexImage2D's
+    width and height, level 0 as an image of that size, glGenerateMipmap's levels); and the state
+    at its events is checked as at frame 3's."""
+    cap = os.path.join(tmp, 'lit1.glcap')
+    p = run([ARGS.glreplay, 'capture', '--frame', '1', '--out', cap, '--', ARGS.sample, '--frames', '3'])
+    if p.returncode != 0:
+        fail('capture lit_mesh frame 1: ' + describe(p))
+        return
+    out = os.path.join(tmp, 'lit1')
+    if not report(tmp, cap, out, ['--no-model']):
+        return
+    res, _ = selftest(tmp, out + '/index.html')
+    if not res:
+        return
+    check_states(res, cap, 'lit_mesh frame 1', against_cli=True, min_checked=10, cli_stride=10)
+    textures = buffers = mipmaps = 0
+    for v in res['visited_calls']:
+        m = re.fullmatch(r'(\w+)\((.*)\)', v['call'])
+        if not m:
+            continue
+        fn, args = m.group(1), [a.strip() for a in m.group(2).split(',')]
+        obj = v.get('object') or ''
+        if fn == 'glTexImage2D' and args[1] == '0':
+            textures += 1
+            w, h = int(args[3]), int(args[4])
+            if ' %dx%d,' % (w, h) not in obj or v.get('object_image') != [w, h]:
+                fail('lit_mesh frame 1: event %d %s shows %r, image %r' % (v['record'], v['call'], obj, v.get('object_image')))
+        elif fn == 'glBufferData':
+            buffers += 1
+            if ' %d bytes' % int(args[1]) not in obj:
+                fail('lit_mesh frame 1: event %d %s shows %r' % (v['record'], v['call'], obj))
+        elif fn == 'glGenerateMipmap':
+            mipmaps += 1
+            lv = re.search(r'(\d+) level', obj)
+            if not lv or int(lv.group(1)) < 2:
+                fail('lit_mesh frame 1: event %d %s shows %r' % (v['record'], v['call'], obj))
+    if textures < 2 or buffers < 3 or mipmaps < 1:
+        fail('lit_mesh frame 1: uploads checked: %d textures, %d buffers, %d mipmaps' % (textures, buffers, mipmaps))
+    print('lit_mesh frame 1: the objects written by %d texture uploads, %d buffer uploads, %d glGenerateMipmap shown as their calls say'
+          % (textures, buffers, mipmaps), flush=True)
+
+
 def test_glmark2_hostile(tmp):
     data = os.path.join(tmp, 'glmark2-data')
     shutil.copytree('/usr/share/glmark2', data)
@@ -446,6 +490,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='glr-report-')
     try:
         test_sample(tmp)
+        test_uploads(tmp)
         if ARGS.glmark2:
             test_glmark2_hostile(tmp)
             test_glmark2_render_targets(tmp)

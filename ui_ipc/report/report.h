@@ -51,6 +51,8 @@ struct sm_state;
 struct glrr_states *glrr_states_new(const char *out_dir, const struct sm_state *initial);
 int glrr_states_before(struct glrr_states *t, uint64_t rec, char *err, size_t err_size);
 int glrr_states_after(struct glrr_states *t, uint64_t rec, const struct sm_state *s, char *err, size_t err_size);
+/* The object (texture or buffer) record rec wrote, shown with its changes; takes obj (NULL: none). */
+void glrr_states_object(struct glrr_states *t, uint64_t rec, cJSON *obj);
 int glrr_states_finish(struct glrr_states *t, char *err, size_t err_size);
 void glrr_states_free(struct glrr_states *t);
 

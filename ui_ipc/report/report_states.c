@@ -2,7 +2,7 @@
  * GLRR_STATE_CHUNK records; data/s/<chunk>.js holds each context's state (sm_query_json, as
  * `glreplay state --json` prints it) before the chunk's first record, and for every record the
  * changes it made to any context's state as {p: path, b: before, a: after} (b or a left out when
- * the key did not exist). The page rebuilds the state after an event from the chunk's base and the
+ * the key did not exist), and "objects": {record: the texture or buffer an upload wrote}. The page rebuilds the state after an event from the chunk's base and the
  * changes up to it, and highlights the event's own changes. A 10,000-event frame is 40 small
  * files, loaded only when an event of theirs is selected. */
 #include <inttypes.h>
@@ -215,6 +215,22 @@ int glrr_states_after(struct glrr_states *t, uint64_t rec, const struct sm_state
         return -1;
     }
     return 0;
+}
+
+void glrr_states_object(struct glrr_states *t, uint64_t rec, cJSON *obj)
+{
+    if (!obj)
+        return;
+    if (!t->chunk) {
+        cJSON_Delete(obj);
+        return;
+    }
+    cJSON *objects = cJSON_GetObjectItemCaseSensitive(t->chunk, "objects");
+    if (!objects)
+        objects = cJSON_AddObjectToObject(t->chunk, "objects");
+    char key[32];
+    snprintf(key, sizeof key, "%" PRIu64, rec);
+    cJSON_AddItemToObject(objects, key, obj);
 }
 
 int glrr_states_finish(struct glrr_states *t, char *err, size_t n)

@@ -371,9 +371,25 @@
       } else {
         box.textContent = 'nothing in the API state of context ' + ctx + ' (the same values as before, or only object contents such as buffer or texture data, which the state lists do not show)';
       }
+      // The texture or buffer an upload wrote, after it (the state lists bindings, not contents).
+      const obj = chunk.objects && chunk.objects[rec];
+      if (obj) {
+        const o = el('div', null, 'obj');
+        o.id = 'd-object';
+        if (obj.texture !== undefined) {
+          o.appendChild(el('div', 'texture ' + obj.texture + ' after this call: ' + obj.internal_format + ', ' + obj.width + 'x' + obj.height + ', ' + obj.levels + ' level(s)'));
+          if (obj.png) { const i = el('img'); i.src = obj.png; i.alt = 'texture ' + obj.texture + ' level 0'; o.appendChild(i); }
+          else o.appendChild(el('div', 'level 0: ' + (obj.image_note || 'no image')));
+        } else {
+          o.appendChild(el('div', 'buffer ' + obj.buffer + ' after this call: ' + (obj.note || (obj.size + ' bytes, ' + obj.usage +
+            (obj.first_floats ? '; first words as floats: ' + obj.first_floats.map(function (f) { return f === null ? 'NaN' : +f.toPrecision(5); }).join(', ')
+              : obj.contents_known ? '' : '; contents not known')))));
+        }
+        box.appendChild(o);
+      }
       const others = own.filter(function (c) { return c[1] !== ctx; });
       if (others.length) box.appendChild(el('div', 'also changed: ' + others.map(function (c) { return 'context ' + c[1] + ' (' + c[2].length + ' values)'; }).join(', ')));
-      return { ctx: ctx, after: after, before: beforeSt, changes: mine };
+      return { ctx: ctx, after: after, before: beforeSt, changes: mine, object: obj || null };
     });
   }
   function select(rec) {
@@ -552,6 +568,8 @@
       if (!res) { out.visited_calls.push({ record: e[0], error: 'row not rendered' }); continue; }
       let shown = null;
       try { shown = JSON.parse($('d-state').textContent); } catch (x) { shown = null; }
+      const oimg = document.querySelector('#d-object img');
+      if (oimg && !oimg.complete) await new Promise(function (ok) { oimg.onload = oimg.onerror = ok; });
       out.visited_calls.push({ record: e[0], title: $('d-title').textContent, call: $('d-call').textContent,
         ctx: res.state ? res.state.ctx : null, state: shown, state_title: $('d-state-title').textContent,
         changes: Array.prototype.map.call(document.querySelectorAll('#d-changes tr[data-path]'), function (tr) {
@@ -559,7 +577,9 @@
         }),
         changes_note: document.querySelector('#d-changes table') ? '' : $('d-changes').textContent,
         highlighted: Array.prototype.map.call(document.querySelectorAll('#d-state .chg'), function (n) { return n.textContent; }).slice(0, 60),
-        draw_sections_hidden: $('d-draw-only').hidden });
+        draw_sections_hidden: $('d-draw-only').hidden,
+        object: $('d-object') ? $('d-object').firstChild.textContent : null,
+        object_image: oimg ? [oimg.naturalWidth, oimg.naturalHeight] : null });
     }
   }
   async function selftest(limit, callLimit) {
