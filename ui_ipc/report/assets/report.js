@@ -357,7 +357,12 @@
       own.forEach(function (c) { if (c[1] === ctx) c[2].forEach(function (x) { mine.push(x); }); });
       $('d-state-title').textContent = 'API state of context ' + ctx + ' after this event';
       if (after === undefined) pre.textContent = 'context ' + ctx + ' does not exist after this event';
-      else renderState(pre, after, marks(mine));
+      else {
+        renderState(pre, after, marks(mine));
+        // The first changed line in view (the state is longer than its box).
+        const first = pre.querySelector('.chg');
+        pre.scrollTop = first ? Math.max(0, first.offsetTop - pre.offsetTop - 40) : 0;
+      }
       if (mine.length) {
         const t = table(['state', 'before', 'after'], mine.map(function (c) {
           return [pathText(c.p, 'a' in c ? after : beforeSt), short(c.b), short(c.a)];
