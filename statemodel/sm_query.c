@@ -498,6 +498,30 @@ static const struct sm_context *pick(const struct sm_state *s, uint32_t ctx_id)
     return ctx_id ? sm_ctx_find(s, ctx_id) : (s->n_ctx ? s->ctx[0] : NULL);
 }
 
+uint32_t sm_bound_texture_name(const struct sm_context *c, uint32_t target)
+{
+    int ti = sm_tex_target_index(sm_cube_face(target) >= 0 ? GL_TEXTURE_CUBE_MAP : target);
+    return c && ti >= 0 && c->st.active_texture < SM_MAX_TEXTURE_UNITS ? c->st.unit[c->st.active_texture].bound[ti] : 0;
+}
+
+uint32_t sm_bound_buffer_name(const struct sm_context *c, uint32_t target)
+{
+    if (!c)
+        return 0;
+    if (target == GL_ELEMENT_ARRAY_BUFFER) {
+        const struct sm_vao *v = sm_get_vao(c, c->st.vao);
+        return v ? v->element_buffer : 0;
+    }
+    int bi = sm_buffer_target_index(target);
+    return bi >= 0 ? c->st.buffer[bi] : 0;
+}
+
+struct cJSON *sm_query_tree(const struct sm_state *s, uint32_t ctx_id)
+{
+    const struct sm_context *c = pick(s, ctx_id);
+    return c ? context_json(s, c) : NULL;
+}
+
 char *sm_query_json(const struct sm_state *s, uint32_t ctx_id)
 {
     const struct sm_context *c = pick(s, ctx_id);

@@ -657,6 +657,14 @@ bool sm_restore_calls(const struct sm_state *s, struct sm_call_list *out);
  * scissor, blend/depth/stencil/raster state. ctx_id 0: the first context. NULL if no such
  * context (or memory). */
 char *sm_query_json(const struct sm_state *s, uint32_t ctx_id);   /* malloc'd, strict JSON */
+/* The same as a cJSON tree (the caller frees it with cJSON_Delete), for callers that compare
+ * states without printing them (the report's state at every event). */
+struct cJSON;
+struct cJSON *sm_query_tree(const struct sm_state *s, uint32_t ctx_id);
+/* The texture bound to a target on the active unit (a cube face counts as GL_TEXTURE_CUBE_MAP) and
+ * the buffer bound to a buffer target (GL_ELEMENT_ARRAY_BUFFER: the bound VAO's); 0 if none. */
+uint32_t sm_bound_texture_name(const struct sm_context *c, uint32_t target);
+uint32_t sm_bound_buffer_name(const struct sm_context *c, uint32_t target);
 bool sm_query_text(const struct sm_state *s, uint32_t ctx_id, FILE *out);
 
 #ifdef __cplusplus

@@ -109,6 +109,8 @@ def check_common(res, cap, name):
             fail('%s: event %d (%s): no thumbnail (%s, %dx%d)' % (name, v['record'], v['title'], v['shot'], v['shot_w'], v['shot_h']))
         if v['state'] < 200:
             fail('%s: event %d: no API state shown' % (name, v['record']))
+        if not v.get('state_matches_detail'):
+            fail('%s: event %d: the state rebuilt from data/s differs from the state stored for it' % (name, v['record']))
         if kind == 'draw' and not v['shaders']:
             fail('%s: draw %d: no shader source shown' % (name, v['record']))
         if v['texture_images'] != v['texture_images_loaded']:
@@ -117,8 +119,105 @@ def check_common(res, cap, name):
         fail('%s: a script from the capture ran in the page' % name)
     expected = {'report.js', 'data/info.js', 'data/events.js', 'data/programs.js', 'data/model.js', 'data/profile.js', 'data/dtex.js'}
     for s in res['script_srcs']:
-        if s is None or (s not in expected and not re.fullmatch(r'data/d/\d+\.js', s)):
+        if s is None or (s not in expected and not re.fullmatch(r'data/[ds]/\d+\.js', s)):
             fail('%s: unexpected script in the page: %r' % (name, s))
+
+
+def json_diff(a, b, path=()):
+    """The changed paths from a to b, by the rule the report uses (report_states.c): objects key by
+    key, lists of equal length element by element, anything else as one value."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in a:
+            out += json_diff(a[k], b[k], path + (k,)) if k in b else [path + (k,)]
+        return out + [path + (k,) for k in b if k not in a]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for i in range(len(a)) for p in json_diff(a[i], b[i], path + (i,))]
+    return [] if a == b else [path]
+
+
+def state_json(cap, event, ctx):
+    p = run([ARGS.glreplay, 'state', cap, '--event', str(event), '--context', str(ctx), '--json'])
+    return json.loads(p.stdout)['state'] if p.returncode == 0 else None
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-4 * max(1.0, abs(b))
+
+
+def call_check(call, st):
+    """What the state after a call must hold, read from the call's own arguments (the text the page
+    shows for it). None when the call is not one of those checked here, else (ok, what)."""
+    m = re.fullmatch(r'(\w+)\((.*)\)', call)
+    if not m:
+        return None
+    fn, args = m.group(1), [a.strip() for a in m.group(2).split(',')] if m.group(2) else []
+    try:
+        if fn == 'glUseProgram':
+            return (st['program'] or {}).get('name', 0) == int(args[0]), 'program.name'
+        if fn == 'glBindVertexArray':
+            return (st['vertex_array'] or {}).get('name') == int(args[0]), 'vertex_array.name'
+        if fn == 'glDepthFunc':
+            return st['depth']['func'] == args[0], 'depth.func'
+        if fn == 'glViewport':
+            return [int(x) for x in args] == [int(x) for x in st['viewport']], 'viewport'
+        caps = {'GL_DEPTH_TEST': lambda: st['depth']['test'], 'GL_CULL_FACE': lambda: st['raster']['cull'],
+                'GL_BLEND': lambda: st['blend']['per_draw_buffer'][0]['enabled'], 'GL_STENCIL_TEST': lambda: st['stencil']['test']}
+        if fn in ('glEnable', 'glDisable') and args[0] in caps:
+            return caps[args[0]]() == (fn == 'glEnable'), args[0]
+        if fn == 'glBindTexture':
+            return any(t['target'] == args[0] and t['texture'] == int(args[1]) for t in st['textures']) or int(args[1]) == 0, 'textures'
+        if re.fullmatch(r'glUniform[1-4]f', fn):
+            u = next(u for u in st['program']['uniforms'] if u['location'] == int(args[0]))
+            return all(close(a, float(x)) for a, x in zip(u['value'], args[1:])) and len(u['value']) == len(args) - 1, 'uniform %s' % args[0]
+    except (KeyError, StopIteration, ValueError, TypeError, IndexError) as e:
+        return False, 'state lacks what %s sets (%r)' % (fn, e)
+    return None
+
+
+def check_states(res, cap, name, against_cli, min_checked, cli_stride=1):
+    """The state shown at events other than draws: parsed back from the page's text, it holds what
+    the call's arguments set; the highlighted changes are there; with against_cli, the state equals
+    `glreplay state --event K+1` (the state after event K) and the changes listed equal the
+    difference between `--event K` and `--event K+1` (at every cli_stride-th event: two runs of
+    glreplay each)."""
+    calls = res.get('visited_calls') or []
+    if not calls:
+        fail('%s: the self-test visited no event other than draws, clears and blits' % name)
+        return
+    semantic = compared = 0
+    for v in calls:
+        rec = v['record']
+        if v.get('error') or v['state'] is None:
+            fail('%s: event %d (%s): no parsable state shown: %r' % (name, rec, v.get('call'), v.get('error') or v.get('state_title')))
+            continue
+        if not v['draw_sections_hidden']:
+            fail('%s: event %d: the draw sections show at a %s' % (name, rec, v['call']))
+        if any(c[3] != '(none)' for c in v['changes']) and not v['highlighted']:
+            fail('%s: event %d (%s): changes listed, none highlighted' % (name, rec, v['call']))
+        if not v['changes'] and 'nothing' not in v['changes_note']:
+            fail('%s: event %d: neither changes nor a note: %r' % (name, rec, v['changes_note']))
+        chk = call_check(v['call'], v['state'])
+        if chk is not None:
+            semantic += 1
+            if not chk[0]:
+                fail('%s: event %d %s: the state shown after it does not hold %s' % (name, rec, v['call'], chk[1]))
+        if against_cli and calls.index(v) % cli_stride == 0:
+            after, before = state_json(cap, rec + 1, v['ctx']), state_json(cap, rec, v['ctx'])
+            if after is None or before is None:
+                fail('%s: glreplay state --event %d/%d --context %s failed' % (name, rec, rec + 1, v['ctx']))
+                continue
+            compared += 1
+            if after != v['state']:
+                fail('%s: event %d (%s): the page shows a state other than glreplay state --event %d' % (name, rec, v['call'], rec + 1))
+            want = sorted(json.dumps(list(p)) for p in json_diff(before, after))
+            got = sorted(json.dumps(c[0]) for c in v['changes'])
+            if want != got:
+                fail('%s: event %d (%s): changes shown %s, glreplay state differs in %s' % (name, rec, v['call'], got, want))
+    if semantic < min_checked:
+        fail('%s: only %d events of the kinds whose arguments are checked (bind, use, uniform, enable, ...)' % (name, semantic))
+    print('%s: state at %d other events (%d checked against the call\'s arguments, %d against glreplay state)'
+          % (name, len(calls), semantic, compared), flush=True)
 
 
 def shown_sources(res):
@@ -141,6 +240,7 @@ def test_sample(tmp):
     if not res:
         return
     check_common(res, cap, 'lit_mesh')
+    check_states(res, cap, 'lit_mesh', against_cli=True, min_checked=20)
     # Every shader file of the program shows in full among the sources of the draws (the sample
     # prepends #version/#define lines).
     sources = shown_sources(res)
@@ -179,6 +279,50 @@ def test_sample(tmp):
     print('screenshot: %dx%d, %d colours sampled' % (w, h, len(colours)), flush=True)
 
 
+def test_uploads(tmp):
+    """lit_mesh's frame 1 creates its buffers and textures: at each upload the page shows the object
+    the call wrote, after it, as the call's own arguments say (glBufferData's size, glTexImage2D's
+    width and height, level 0 as an image of that size, glGenerateMipmap's levels); and the state
+    at its events is checked as at frame 3's."""
+    cap = os.path.join(tmp, 'lit1.glcap')
+    p = run([ARGS.glreplay, 'capture', '--frame', '1', '--out', cap, '--', ARGS.sample, '--frames', '3'])
+    if p.returncode != 0:
+        fail('capture lit_mesh frame 1: ' + describe(p))
+        return
+    out = os.path.join(tmp, 'lit1')
+    if not report(tmp, cap, out, ['--no-model']):
+        return
+    res, _ = selftest(tmp, out + '/index.html')
+    if not res:
+        return
+    check_states(res, cap, 'lit_mesh frame 1', against_cli=True, min_checked=10, cli_stride=10)
+    textures = buffers = mipmaps = 0
+    for v in res['visited_calls']:
+        m = re.fullmatch(r'(\w+)\((.*)\)', v['call'])
+        if not m:
+            continue
+        fn, args = m.group(1), [a.strip() for a in m.group(2).split(',')]
+        obj = v.get('object') or ''
+        if fn == 'glTexImage2D' and args[1] == '0':
+            textures += 1
+            w, h = int(args[3]), int(args[4])
+            if ' %dx%d,' % (w, h) not in obj or v.get('object_image') != [w, h]:
+                fail('lit_mesh frame 1: event %d %s shows %r, image %r' % (v['record'], v['call'], obj, v.get('object_image')))
+        elif fn == 'glBufferData':
+            buffers += 1
+            if ' %d bytes' % int(args[1]) not in obj:
+                fail('lit_mesh frame 1: event %d %s shows %r' % (v['record'], v['call'], obj))
+        elif fn == 'glGenerateMipmap':
+            mipmaps += 1
+            lv = re.search(r'(\d+) level', obj)
+            if not lv or int(lv.group(1)) < 2:
+                fail('lit_mesh frame 1: event %d %s shows %r' % (v['record'], v['call'], obj))
+    if textures < 2 or buffers < 3 or mipmaps < 1:
+        fail('lit_mesh frame 1: uploads checked: %d textures, %d buffers, %d mipmaps' % (textures, buffers, mipmaps))
+    print('lit_mesh frame 1: the objects written by %d texture uploads, %d buffer uploads, %d glGenerateMipmap shown as their calls say'
+          % (textures, buffers, mipmaps), flush=True)
+
+
 def test_glmark2_hostile(tmp):
     data = os.path.join(tmp, 'glmark2-data')
     shutil.copytree('/usr/share/glmark2', data)
@@ -210,6 +354,7 @@ def test_glmark2_hostile(tmp):
     if not res:
         return
     check_common(res, cap, 'glmark2 texture')
+    check_states(res, cap, 'glmark2 texture', against_cli=False, min_checked=1)
     draws = [v for v in res['visited'] if 'glDraw' in v['title']]
     if not draws or not any(INJECT in s['text'] for s in draws[0]['shaders'] if s['stage'] == 'GL_FRAGMENT_SHADER'):
         fail('glmark2: the hostile fragment shader text is not shown as text at the draw')
@@ -238,6 +383,7 @@ def test_glmark2_render_targets(tmp):
     res, _ = selftest(tmp, out + '/index.html')
     if not res:
         return
+    check_states(res, cap, 'glmark2 desktop', against_cli=True, min_checked=5, cli_stride=4)
     draws = [v for v in res['visited'] if 'glDraw' in v['title']]
     shown = [(v['record'], f) for v in draws for f in v.get('texture_images_driver', [])]
     if not shown or any(not f for _, f in shown):
@@ -344,6 +490,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='glr-report-')
     try:
         test_sample(tmp)
+        test_uploads(tmp)
         if ARGS.glmark2:
             test_glmark2_hostile(tmp)
             test_glmark2_render_targets(tmp)

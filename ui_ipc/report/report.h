@@ -42,6 +42,20 @@ struct glrr_events_summary {
 int glrr_write_events(const char *capture, const char *out_dir, bool progress,
                       struct glrr_events_summary *sum, char *err, size_t err_size);
 
+/* The state at every event (report_states.c): data/s/<chunk>.js, GLRR_STATE_CHUNK records each:
+ * every context's state before the chunk and the changes each record made. Fed by the events pass:
+ * _before ahead of applying record rec, _after once it is applied. */
+#define GLRR_STATE_CHUNK 256
+struct glrr_states;
+struct sm_state;
+struct glrr_states *glrr_states_new(const char *out_dir, const struct sm_state *initial);
+int glrr_states_before(struct glrr_states *t, uint64_t rec, char *err, size_t err_size);
+int glrr_states_after(struct glrr_states *t, uint64_t rec, const struct sm_state *s, char *err, size_t err_size);
+/* The object (texture or buffer) record rec wrote, shown with its changes; takes obj (NULL: none). */
+void glrr_states_object(struct glrr_states *t, uint64_t rec, cJSON *obj);
+int glrr_states_finish(struct glrr_states *t, char *err, size_t err_size);
+void glrr_states_free(struct glrr_states *t);
+
 /* The thumbnails pass (report_thumbs.c): replays the capture on the driver (EGL surfaceless) and
  * writes thumbs/<record>.png after every draw, clear and blit. The number written in *written. */
 int glrr_write_thumbs(const char *capture, const char *out_dir, unsigned max_side, bool progress,

@@ -2,7 +2,8 @@
  * does), giving the page its event list (every record, with its call's arguments), and for every
  * draw, clear and blit a detail file: the API state at that event (sm_query_json), the bound
  * program, the textures it samples (as PNGs where the model holds their contents) and the buffers
- * its vertex inputs and uniform blocks read. */
+ * its vertex inputs and uniform blocks read; and the state after every event, as chunks of changes
+ * (report_states.c). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -242,6 +243,8 @@ static uint8_t *texture_rgba(const struct sm_tex_image *im)
     return out;
 }
 
+static void texture_picture(struct walk *w, const struct sm_texture *t, cJSON *e);
+
 /* The textures of the state's units, with a PNG of level 0 where the model has its contents. */
 static cJSON *textures_json(struct walk *w, const struct sm_context *ctx, const cJSON *units)
 {
@@ -253,34 +256,39 @@ static cJSON *textures_json(struct walk *w, const struct sm_context *ctx, const 
         cJSON_AddItemToArray(out, e);
         const cJSON *tn = cJSON_GetObjectItemCaseSensitive(u, "texture");
         const struct sm_texture *t = cJSON_IsNumber(tn) ? sm_get_texture(ctx, (uint32_t)tn->valuedouble) : NULL;
-        if (!t)
-            continue;
-        const struct sm_tex_image *im = &t->image[0][0];
-        uint8_t *rgba = texture_rgba(im);
-        if (!rgba) {
-            cJSON_AddStringToObject(e, "image_note", !im->defined ? "no image defined"
-                                    : !im->data ? "contents not known to the state model (e.g. rendered to)"
-                                                : "format not pictured");
-            continue;
-        }
-        char hash[40], file[64];
-        uint64_t h = fnv1a(im->data, im->data_size, 0xcbf29ce484222325ull);
-        h = fnv1a((const uint8_t *)&im->width, sizeof im->width, h);
-        h = fnv1a((const uint8_t *)&im->data_format, sizeof im->data_format, h);
-        snprintf(hash, sizeof hash, "%016" PRIx64, h);
-        snprintf(file, sizeof file, "data/tex/%s.png", hash);
-        if (!cJSON_GetObjectItemCaseSensitive(w->textures_done, hash)) {
-            char path[4096], e2[512];
-            snprintf(path, sizeof path, "%s/%s", w->dir, file);
-            /* Full size up to 256 pixels: enough to recognise, small enough for many textures. */
-            if (glrr_write_thumb_png(path, rgba, (unsigned)im->width, (unsigned)im->height, 256, e2, sizeof e2) != 0)
-                fprintf(stderr, "glreplay: warning: report: %s\n", e2);
-            cJSON_AddTrueToObject(w->textures_done, hash);
-        }
-        cJSON_AddStringToObject(e, "png", file);
-        free(rgba);
+        if (t)
+            texture_picture(w, t, e);
     }
     return out;
+}
+
+/* Adds "png" (level 0 as a PNG in data/tex, written once per content) or "image_note" to e. */
+static void texture_picture(struct walk *w, const struct sm_texture *t, cJSON *e)
+{
+    const struct sm_tex_image *im = &t->image[0][0];
+    uint8_t *rgba = texture_rgba(im);
+    if (!rgba) {
+        cJSON_AddStringToObject(e, "image_note", !im->defined ? "no image defined"
+                                : !im->data ? "contents not known to the state model (e.g. rendered to)"
+                                            : "format not pictured");
+        return;
+    }
+    char hash[40], file[64];
+    uint64_t h = fnv1a(im->data, im->data_size, 0xcbf29ce484222325ull);
+    h = fnv1a((const uint8_t *)&im->width, sizeof im->width, h);
+    h = fnv1a((const uint8_t *)&im->data_format, sizeof im->data_format, h);
+    snprintf(hash, sizeof hash, "%016" PRIx64, h);
+    snprintf(file, sizeof file, "data/tex/%s.png", hash);
+    if (!cJSON_GetObjectItemCaseSensitive(w->textures_done, hash)) {
+        char path[4096], e2[512];
+        snprintf(path, sizeof path, "%s/%s", w->dir, file);
+        /* Full size up to 256 pixels: enough to recognise, small enough for many textures. */
+        if (glrr_write_thumb_png(path, rgba, (unsigned)im->width, (unsigned)im->height, 256, e2, sizeof e2) != 0)
+            fprintf(stderr, "glreplay: warning: report: %s\n", e2);
+        cJSON_AddTrueToObject(w->textures_done, hash);
+    }
+    cJSON_AddStringToObject(e, "png", file);
+    free(rgba);
 }
 
 /* One buffer's summary: size, usage, whether the model knows its contents, and the first words
@@ -458,6 +466,63 @@ static cJSON *vertex_inputs_json(const struct sm_context *ctx, const struct glr_
     return out;
 }
 
+/* The texture or buffer a call writes (an upload, storage, a copy, mipmaps; by the name it is given
+ * or the one bound to its target), after the call: its size and format and a PNG of level 0 (a
+ * texture) or its first words (a buffer), for "Changed by this event" (the state lists bindings,
+ * not contents). NULL for other calls. */
+static cJSON *object_written(struct walk *w, const struct glr_call *c)
+{
+    static const char *const tex_calls[] = { "glTexImage", "glTexSubImage", "glCompressedTexImage",
+        "glCompressedTexSubImage", "glTexStorage", "glCopyTexImage", "glCopyTexSubImage", "glGenerateMipmap",
+        "glTextureSubImage", "glTextureStorage", "glCompressedTextureSubImage", "glCopyTextureSubImage",
+        "glGenerateTextureMipmap", "glTextureImage" };
+    static const char *const buf_calls[] = { "glBufferData", "glBufferSubData", "glBufferStorage", "glNamedBufferData",
+        "glNamedBufferSubData", "glNamedBufferStorage", "glCopyBufferSubData", "glCopyNamedBufferSubData" };
+    const struct sm_context *ctx = c->ctx_id ? sm_context_get(w->s, c->ctx_id) : NULL;
+    if (!ctx || c->cmd >= GLR_CMD_COUNT)
+        return NULL;
+    const char *name = glr_call_name(c->cmd);
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    bool tex = false, buf = false;
+    for (size_t i = 0; i < sizeof tex_calls / sizeof tex_calls[0]; i++)
+        tex |= strncmp(name, tex_calls[i], strlen(tex_calls[i])) == 0;
+    for (size_t i = 0; i < sizeof buf_calls / sizeof buf_calls[0]; i++)
+        buf |= strncmp(name, buf_calls[i], strlen(buf_calls[i])) == 0;
+    if (!tex && !buf)
+        return NULL;
+    /* The object: a named parameter (DSA forms, the write side of a copy), else the binding of the
+     * target (the write side of glCopyBufferSubData). */
+    int pn = glr_cmd_param_index(ci, tex ? "texture" : "writeBuffer");
+    if (pn < 0 && buf)
+        pn = glr_cmd_param_index(ci, "buffer");
+    int pt = glr_cmd_param_index(ci, buf ? "writeTarget" : "target");
+    if (pt < 0)
+        pt = glr_cmd_param_index(ci, "target");
+    uint32_t obj = pn >= 0 ? (uint32_t)c->args[pn]
+                 : pt >= 0 ? (tex ? sm_bound_texture_name(ctx, (uint32_t)c->args[pt])
+                                  : sm_bound_buffer_name(ctx, (uint32_t)c->args[pt])) : 0;
+    if (!obj)
+        return NULL;
+    if (buf)
+        return buffer_json(ctx, obj, "written by this call");
+    const struct sm_texture *t = sm_get_texture(ctx, obj);
+    if (!t)
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "texture", obj);
+    const struct sm_tex_image *im = &t->image[0][0];
+    const char *f = im->internal_format ? sm_enum_name(im->internal_format) : NULL;
+    cJSON_AddStringToObject(o, "internal_format", f ? f : "-");
+    cJSON_AddNumberToObject(o, "width", im->width);
+    cJSON_AddNumberToObject(o, "height", im->height);
+    int levels = 0;
+    for (int l = 0; l < SM_MAX_LEVELS; l++)
+        levels += t->image[0][l].defined;
+    cJSON_AddNumberToObject(o, "levels", levels);
+    texture_picture(w, t, o);
+    return o;
+}
+
 /* The detail file of a draw, clear or blit: data/d/<record>.js. */
 static int write_detail(struct walk *w, uint64_t record, const struct glr_call *c, const char *text)
 {
@@ -505,6 +570,7 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
     void *stream = NULL;
     struct walk w = { .dir = out_dir, .err = err, .err_size = err_size };
     cJSON *root = cJSON_CreateObject(), *names = cJSON_CreateArray(), *events = cJSON_CreateArray();
+    struct glrr_states *states = NULL;
     w.programs = cJSON_CreateObject();
     w.textures_done = cJSON_CreateObject();
     int name_index[GLR_PSEUDO_END + 1];
@@ -513,6 +579,10 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
     int n_names = 0;
     if (!(w.s = initial_state(r, capture, err, err_size)))
         goto out;
+    if (!(states = glrr_states_new(out_dir, w.s))) {
+        snprintf(err, err_size, "report: out of memory reading the initial state");
+        goto out;
+    }
     stream = load_section(r, GLCAP_SECTION_COMMAND_STREAM, &size, &missing, err, err_size);
     if (!stream) {
         if (missing)
@@ -548,7 +618,13 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
             if (write_detail(&w, rec, &c, text) != 0)
                 goto out;
         }
+        if (glrr_states_before(states, rec, err, err_size) != 0)
+            goto out;
         sm_apply(w.s, &c);
+        if (glrr_states_after(states, rec, w.s, err, err_size) != 0)
+            goto out;
+        if (kind == EV_CALL)
+            glrr_states_object(states, rec, object_written(&w, &c));
         sum->records++;
         if (progress && (rec & 1023) == 0)
             fprintf(stderr, "\rglreplay: report: events %llu", (unsigned long long)rec);
@@ -559,8 +635,11 @@ int glrr_write_events(const char *capture, const char *out_dir, bool progress, s
         snprintf(err, err_size, "%s: %s", capture, st.err);
         goto out;
     }
+    if (glrr_states_finish(states, err, err_size) != 0)
+        goto out;
     const char *base = strrchr(capture, '/');
     cJSON_AddStringToObject(root, "capture", base ? base + 1 : capture);
+    cJSON_AddNumberToObject(root, "state_chunk", GLRR_STATE_CHUNK);
     cJSON_AddNumberToObject(root, "records", (double)sum->records);
     cJSON_AddNumberToObject(root, "draws", (double)sum->draws);
     cJSON_AddNumberToObject(root, "clears", (double)sum->clears);
@@ -582,6 +661,7 @@ out:
     cJSON_Delete(root);
     cJSON_Delete(w.programs);
     cJSON_Delete(w.textures_done);
+    glrr_states_free(states);
     sm_state_free(w.s);
     free(stream);
     glcap_reader_close(r);

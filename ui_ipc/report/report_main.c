@@ -99,7 +99,7 @@ static int prepare_out(const char *dir, char *err, size_t n)
             return -1;
         }
     }
-    const char *subs[] = { "data", "data/d", "data/tex", "data/dtex", "thumbs" };
+    const char *subs[] = { "data", "data/d", "data/s", "data/tex", "data/dtex", "thumbs" };
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (prepare_subdir(dir, subs[i], err, n) != 0)
             return -1;

@@ -4,13 +4,20 @@
 'use strict';
 (function () {
   const R = window.glrReport = {
-    data: {}, details: {}, waiting: {},
+    data: {}, details: {}, waiting: {}, chunks: {}, chunkWaiting: {},
     info: function (j) { R.data.info = j; },
     events: function (j) { R.data.events = j; },
     programs: function (j) { R.data.programs = j; },
     model: function (j) { R.data.model = j; },
     profile: function (j) { R.data.profile = j; },
     dtex: function (j) { R.data.dtex = j; },
+    // The state at every event, GLRR_STATE_CHUNK records a file (report_states.c).
+    states: function (j) {
+      R.chunks[j.chunk] = j;
+      const w = R.chunkWaiting[j.chunk];
+      delete R.chunkWaiting[j.chunk];
+      if (w) w.forEach(function (f) { f(j); });
+    },
     detail: function (j) {
       R.details[j.record] = j;
       const w = R.waiting[j.record];
@@ -175,7 +182,6 @@
     if (m.cycles !== undefined) box.appendChild(el('div', 'model: ' + m.cycles + ' cycles, ' + (m.instructions || 0) + ' warp instructions'));
   }
   function showDetail(d, e) {
-    $('d-state').textContent = d && d.state ? JSON.stringify(d.state, null, 2) : (d && d.note) || 'no state';
     const sh = $('d-shaders'), tx = $('d-textures'), bf = $('d-buffers'), vx = $('d-vertex');
     [sh, tx, bf, vx].forEach(function (b) { b.textContent = ''; });
     if (!d || !d.state) return;
@@ -227,6 +233,170 @@
         })));
     } else vx.textContent = 'no enabled vertex arrays';
   }
+  // ---- the API state at any event: a chunk's base state plus the changes up to the event
+  function loadChunk(c) {
+    return new Promise(function (resolve) {
+      if (R.chunks[c]) { resolve(R.chunks[c]); return; }
+      const pending = !!R.chunkWaiting[c];
+      (R.chunkWaiting[c] = R.chunkWaiting[c] || []).push(resolve);
+      if (pending) return;
+      const s = document.createElement('script');
+      s.src = 'data/s/' + c + '.js';
+      s.onerror = function () {
+        const w = R.chunkWaiting[c] || [];
+        delete R.chunkWaiting[c];
+        w.forEach(function (f) { f(null); });
+      };
+      document.head.appendChild(s);
+    });
+  }
+  function clone(v) { return v === undefined ? undefined : JSON.parse(JSON.stringify(v)); }
+  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+  function applyChange(root, c) {
+    if (!c.p.length) return clone(c.a);
+    let o = root;
+    for (let i = 0; i < c.p.length - 1; i++) { if (o === null || typeof o !== 'object') return root; o = o[c.p[i]]; }
+    if (o === null || typeof o !== 'object') return root;
+    const k = c.p[c.p.length - 1];
+    if ('a' in c) o[k] = clone(c.a); else delete o[k];
+    return root;
+  }
+  // Context ctx's state after record rec (or before it, with before set); undefined if the context
+  // does not exist there.
+  function stateAt(chunk, ctx, rec, before) {
+    let st = clone(chunk.base[ctx]);
+    for (const ch of chunk.changes) {
+      if (ch[0] > rec || (before && ch[0] === rec)) break;
+      if (ch[1] === ctx) ch[2].forEach(function (c) { st = applyChange(st, c); });
+    }
+    return st;
+  }
+  // "program.uniforms[6 u_light].value[0]": a change's path, array elements named by what they hold.
+  function pathText(p, root) {
+    let out = '', o = root;
+    p.forEach(function (k) {
+      if (typeof k === 'number') {
+        const e = o && o[k];
+        const tag = e && typeof e === 'object' && !Array.isArray(e)
+          ? (e.name !== undefined && typeof e.name === 'string' ? e.name : e.cap || (e.location !== undefined ? 'location ' + e.location
+            : e.unit !== undefined ? 'unit ' + e.unit : e.index !== undefined ? 'index ' + e.index : e.point || '')) : '';
+        out += '[' + k + (tag ? ' ' + tag : '') + ']';
+      } else out += (out ? '.' : '') + k;
+      o = o && typeof o === 'object' ? o[k] : undefined;
+    });
+    return out || '(the whole state)';
+  }
+  function short(v) { return v === undefined ? '(none)' : JSON.stringify(v); }
+  // The paths to highlight in the state after the event: each change (all its lines), and for a
+  // list whose length changed the elements that are new in it, or only the list's first line when
+  // elements went and none came.
+  function marks(changes) {
+    const out = { all: [], heads: [] };
+    changes.forEach(function (c) {
+      if (!('a' in c)) return;
+      if (Array.isArray(c.a) && Array.isArray(c.b) && c.a.length !== c.b.length) {
+        const before = out.all.length;
+        c.a.forEach(function (x, i) { if (!c.b.some(function (y) { return same(x, y); })) out.all.push(c.p.concat([i])); });
+        if (out.all.length === before) out.heads.push(c.p);
+      } else out.all.push(c.p);
+    });
+    return out;
+  }
+  function prefix(a, b) {  // a is a prefix of b
+    if (a.length > b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  // The state as indented JSON text (it parses back), one span per line, changed lines marked.
+  function renderState(pre, st, mk) {
+    pre.textContent = '';
+    const inChanged = function (path) { return mk.all.some(function (m) { return prefix(m, path); }); };
+    const holdsChange = function (path) { return mk.all.some(function (m) { return prefix(path, m); }); };
+    const head = function (path) { return mk.heads.some(function (m) { return same(m, path); }); };
+    function line(text, hot) {
+      const sp = el('span', text + '\n');
+      if (hot) sp.className = 'chg';
+      pre.appendChild(sp);
+    }
+    function scalarArray(v) { return Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== 'object'; }); }
+    function walk(v, path, key, comma, ind) {
+      if (v === null || typeof v !== 'object' || (scalarArray(v) && v.length <= 16)) {
+        line(ind + key + JSON.stringify(v) + comma, inChanged(path) || holdsChange(path) || head(path));
+        return;
+      }
+      const arr = Array.isArray(v), keys = arr ? v.map(function (_, i) { return i; }) : Object.keys(v);
+      if (!keys.length) { line(ind + key + (arr ? '[]' : '{}') + comma, inChanged(path) || head(path)); return; }
+      line(ind + key + (arr ? '[' : '{'), inChanged(path) || head(path));
+      keys.forEach(function (k, i) {
+        walk(v[k], path.concat([k]), arr ? '' : JSON.stringify(k) + ': ', i < keys.length - 1 ? ',' : '', ind + '  ');
+      });
+      line(ind + (arr ? ']' : '}') + comma, inChanged(path));
+    }
+    walk(st, [], '', '', '');
+  }
+  // Fills "Changed by this event" and "API state" for event e (any kind): the state of the event's
+  // context after it, with what the event changed highlighted.
+  function showState(e) {
+    const box = $('d-changes'), pre = $('d-state');
+    const E = R.data.events, rec = e[0];
+    if (!E.state_chunk) {  // a report written before states were stored per event
+      box.textContent = '';
+      return Promise.resolve(null);
+    }
+    return loadChunk(Math.floor(rec / E.state_chunk)).then(function (chunk) {
+      if (selected !== rec) return null;
+      box.textContent = '';
+      if (!chunk) { pre.textContent = 'the state file of this event is missing'; return null; }
+      const own = chunk.changes.filter(function (c) { return c[0] === rec; });
+      // The event's context; an event on no context (e.g. a context created) shows the one it changed.
+      let ctx = e[2];
+      if (!ctx && own.length) ctx = own[0][1];
+      if (!ctx) ctx = +Object.keys(chunk.base)[0] || 0;
+      const after = stateAt(chunk, ctx, rec, false), beforeSt = stateAt(chunk, ctx, rec, true);
+      const mine = [];
+      own.forEach(function (c) { if (c[1] === ctx) c[2].forEach(function (x) { mine.push(x); }); });
+      $('d-state-title').textContent = 'API state of context ' + ctx + ' after this event';
+      if (after === undefined) pre.textContent = 'context ' + ctx + ' does not exist after this event';
+      else {
+        renderState(pre, after, marks(mine));
+        // The first changed line in view (the state is longer than its box).
+        const first = pre.querySelector('.chg');
+        pre.scrollTop = first ? Math.max(0, first.offsetTop - pre.offsetTop - 40) : 0;
+      }
+      if (mine.length) {
+        const t = table(['state', 'before', 'after'], mine.map(function (c) {
+          return [pathText(c.p, 'a' in c ? after : beforeSt), short(c.b), short(c.a)];
+        }));
+        Array.prototype.forEach.call(t.querySelectorAll('tr'), function (r, i) {
+          if (!i) return;
+          r.dataset.path = JSON.stringify(mine[i - 1].p);
+          r.lastChild.className = 'a';
+        });
+        box.appendChild(t);
+      } else {
+        box.textContent = 'nothing in the API state of context ' + ctx + ' (the same values as before, or only object contents such as buffer or texture data, which the state lists do not show)';
+      }
+      // The texture or buffer an upload wrote, after it (the state lists bindings, not contents).
+      const obj = chunk.objects && chunk.objects[rec];
+      if (obj) {
+        const o = el('div', null, 'obj');
+        o.id = 'd-object';
+        if (obj.texture !== undefined) {
+          o.appendChild(el('div', 'texture ' + obj.texture + ' after this call: ' + obj.internal_format + ', ' + obj.width + 'x' + obj.height + ', ' + obj.levels + ' level(s)'));
+          if (obj.png) { const i = el('img'); i.src = obj.png; i.alt = 'texture ' + obj.texture + ' level 0'; o.appendChild(i); }
+          else o.appendChild(el('div', 'level 0: ' + (obj.image_note || 'no image')));
+        } else {
+          o.appendChild(el('div', 'buffer ' + obj.buffer + ' after this call: ' + (obj.note || (obj.size + ' bytes, ' + obj.usage +
+            (obj.first_floats ? '; first words as floats: ' + obj.first_floats.map(function (f) { return f === null ? 'NaN' : +f.toPrecision(5); }).join(', ')
+              : obj.contents_known ? '' : '; contents not known')))));
+        }
+        box.appendChild(o);
+      }
+      const others = own.filter(function (c) { return c[1] !== ctx; });
+      if (others.length) box.appendChild(el('div', 'also changed: ' + others.map(function (c) { return 'context ' + c[1] + ' (' + c[2].length + ' values)'; }).join(', ')));
+      return { ctx: ctx, after: after, before: beforeSt, changes: mine, object: obj || null };
+    });
+  }
   function select(rec) {
     selected = rec;
     Object.keys(shown).forEach(function (r) { shown[r].classList.toggle('sel', +shown[r].dataset.record === rec); });
@@ -254,14 +424,15 @@
       shotDone = Promise.resolve(false);
     }
     showModel(rec);
+    $('d-draw-only').hidden = !hasDetail(e[3]);
+    const stateDone = showState(e);
     if (!hasDetail(e[3])) {
       showDetail(null, e);
-      $('d-state').textContent = 'the API state is shown at draws, clears and blits';
-      return shotDone.then(function (ok) { return { e: e, shot: ok }; });
+      return Promise.all([shotDone, stateDone]).then(function (r) { return { e: e, shot: r[0], state: r[1] }; });
     }
-    return Promise.all([loadDetail(rec), shotDone]).then(function (r) {
+    return Promise.all([loadDetail(rec), shotDone, stateDone]).then(function (r) {
       if (selected === rec) showDetail(r[0], e);
-      return { e: e, shot: r[1], detail: r[0] };
+      return { e: e, shot: r[1], detail: r[0], state: r[2] };
     });
   }
 
@@ -362,13 +533,61 @@
     document.body.dataset.readyMs = window.glrReadyMs.toFixed(0);
     const firstDraw = E.events.find(function (e) { return hasDetail(e[3]); });
     const q = new URLSearchParams(location.search);
-    if (q.has('selftest')) selftest(+q.get('selftest') || 100000);
-    else if (firstDraw) select(firstDraw[0]);
+    if (q.has('selftest')) selftest(+q.get('selftest') || 100000, q.has('calls') ? +q.get('calls') : 400);
+    else if (q.has('select')) {
+      // An event given in the address (?select=RECORD); the time its state took to show is kept
+      // for benchmarks (body[data-state-ms]).
+      const t0 = R.selectT0 !== undefined ? R.selectT0 : performance.now();
+      select(+q.get('select')).then(function () { document.body.dataset.stateMs = (performance.now() - t0).toFixed(0); });
+    } else if (firstDraw) select(firstDraw[0]);
   }
   // Clicks through the draws, clears and blits (up to `limit`) as a user would, through the list's
   // rows, and writes what the page showed into #selftest as JSON for the test to compare with the
   // capture.
-  async function selftest(limit) {
+  function deepEq(a, b) {
+    if (a === b) return true;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a), kb = Object.keys(b);
+    return ka.length === kb.length && ka.every(function (k) { return Object.prototype.hasOwnProperty.call(b, k) && deepEq(a[k], b[k]); });
+  }
+  async function clickRow(r) {
+    const rec = R.data.events.events[rows[r]][0];
+    $('list').scrollTop = r * ROW;
+    renderRows(false);
+    const row = Array.prototype.find.call($('list-spacer').children, function (n) { return +n.dataset.record === rec; });
+    if (!row) return null;
+    row.click();
+    return select(rec);
+  }
+  // Then the other events (up to callLimit): the state shown after each, parsed back from the page's
+  // text, the rows of "Changed by this event" and the highlighted lines.
+  async function selftestCalls(out, callLimit) {
+    const E = R.data.events;
+    $('only-draws').checked = false;
+    applyFilter();
+    out.visited_calls = [];
+    for (let r = 0; r < rows.length && out.visited_calls.length < callLimit; r++) {
+      const e = E.events[rows[r]];
+      if (hasDetail(e[3])) continue;
+      const res = await clickRow(r);
+      if (!res) { out.visited_calls.push({ record: e[0], error: 'row not rendered' }); continue; }
+      let shown = null;
+      try { shown = JSON.parse($('d-state').textContent); } catch (x) { shown = null; }
+      const oimg = document.querySelector('#d-object img');
+      if (oimg && !oimg.complete) await new Promise(function (ok) { oimg.onload = oimg.onerror = ok; });
+      out.visited_calls.push({ record: e[0], title: $('d-title').textContent, call: $('d-call').textContent,
+        ctx: res.state ? res.state.ctx : null, state: shown, state_title: $('d-state-title').textContent,
+        changes: Array.prototype.map.call(document.querySelectorAll('#d-changes tr[data-path]'), function (tr) {
+          return [JSON.parse(tr.dataset.path)].concat(Array.prototype.map.call(tr.children, function (td) { return td.textContent; }));
+        }),
+        changes_note: document.querySelector('#d-changes table') ? '' : $('d-changes').textContent,
+        highlighted: Array.prototype.map.call(document.querySelectorAll('#d-state .chg'), function (n) { return n.textContent; }).slice(0, 60),
+        draw_sections_hidden: $('d-draw-only').hidden,
+        object: $('d-object') ? $('d-object').firstChild.textContent : null,
+        object_image: oimg ? [oimg.naturalWidth, oimg.naturalHeight] : null });
+    }
+  }
+  async function selftest(limit, callLimit) {
     const E = R.data.events, out = { ready_ms: window.glrReadyMs, events_total: E.events.length, names: E.names,
       rows_in_dom: $('list-spacer').children.length, list_count: $('list-count').textContent, visited: [] };
     $('only-draws').checked = true;
@@ -397,9 +616,12 @@
         texture_images: document.querySelectorAll('#d-textures img').length,
         texture_images_driver: Array.prototype.map.call(document.querySelectorAll('#d-textures img.drv'), function (i) { return i.complete && i.naturalWidth > 0 ? i.getAttribute('src') : ''; }),
         texture_images_loaded: Array.prototype.filter.call(document.querySelectorAll('#d-textures img'), function (i) { return i.complete && i.naturalWidth > 0; }).length,
-        state: $('d-state').textContent.length, model: $('d-model').textContent, vertex: $('d-vertex').textContent });
+        state: $('d-state').textContent.length, model: $('d-model').textContent, vertex: $('d-vertex').textContent,
+        // The state rebuilt from the chunk's changes equals the full state stored for this draw.
+        state_matches_detail: !!(res.state && res.detail && res.detail.state && deepEq(res.state.before, res.detail.state)) });
     }
     out.click_ms = performance.now() - t0;
+    if (callLimit > 0) await selftestCalls(out, callLimit);
     out.scripts = document.querySelectorAll('script').length;
     out.script_srcs = Array.prototype.map.call(document.querySelectorAll('script'), function (s) { return s.getAttribute('src'); });
     out.pwned = window.__glrPwned === 1;
@@ -410,5 +632,14 @@
     pre.hidden = false;
     document.title = 'selftest done';
   }
+  // With ?select=K the event's state file is asked for as soon as the data files are in, so that
+  // it delays the load event (headless Chromium's --dump-dom then shows the state) and the time
+  // measured covers loading it.
+  document.addEventListener('DOMContentLoaded', function () {
+    const q = new URLSearchParams(location.search), E = R.data.events;
+    if (!q.has('select') || !E || !E.state_chunk) return;
+    R.selectT0 = performance.now();
+    loadChunk(Math.floor(+q.get('select') / E.state_chunk));
+  });
   window.addEventListener('load', start);
 })();
