@@ -320,6 +320,10 @@ static int validate_record(struct glrh_capture *cap, const struct glr_call *c, u
             return -1;
         }
         return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
+    case GLR_PSEUDO_MAP_READ:
+        /* captured map pointer, buffer, offset, length; blob: what the mapping held (the verifier
+         * reads the replay's mapping through GL, never through these numbers) */
+        return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
     case GLR_PSEUDO_CLIENT_ARRAY: {
         /* index, size, type, normalized, integer, stride, first, pointer */
         bool size_ok = (c->args[1] >= 1 && c->args[1] <= 4) || c->args[1] == 0x80E1; /* GL_BGRA */
