@@ -30,6 +30,7 @@
 #define GL_PACK_SKIP_PIXELS 0x0D04
 #define GL_PIXEL_PACK_BUFFER 0x88EB
 #define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
+#include "statemodel/sm_gl_enums.h"   /* the registry's enums (guarded; the defines above predate it) */
 #define GLX_WIDTH 0x801D
 #define GLX_HEIGHT 0x801E
 #define EGL_WIDTH 0x3057
@@ -83,6 +84,22 @@ void glr_describe_current_context(struct glr_ctx_desc *d)
         GLR_REAL(glGetIntegerv)(GL_FRAMEBUFFER_BINDING, &draw_fbo);
     if (!draw_fbo && d->major >= 1)
         GLR_REAL(glGetIntegerv)(GL_SAMPLES, &d->samples);
+    /* The window's alpha bits: the replay's pbuffer must have alpha exactly when the window had it,
+     * or reads and blends of destination alpha differ (piglit's `probe rgba` in a window). Core
+     * profiles have no GL_ALPHA_BITS: their default colour buffer is asked instead. */
+    d->alpha_bits = -1;
+    if (!draw_fbo && d->major >= 1) {
+        GLint a = -1;
+        if (!d->is_es && (d->profile_mask & 1)) {
+            GLboolean dbl = 0;
+            GLR_REAL(glGetBooleanv)(GL_DOUBLEBUFFER, &dbl);
+            GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_DRAW_FRAMEBUFFER, dbl ? GL_BACK_LEFT : GL_FRONT_LEFT,
+                                                            GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE, &a);
+        } else {
+            GLR_REAL(glGetIntegerv)(GL_ALPHA_BITS, &a);
+        }
+        d->alpha_bits = a;
+    }
     tls_desc = *d;
 }
 

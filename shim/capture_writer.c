@@ -114,6 +114,8 @@ static char *metadata_json(const struct glr_capture_summary *s, uint32_t threads
         jfmt(&j, ",\"profile_mask\":%llu", (unsigned long long)c->profile_mask);
         jfmt(&j, ",\"flags\":%llu", (unsigned long long)c->flags);
         jfmt(&j, ",\"samples\":%llu", (unsigned long long)(c->samples > 0 ? c->samples : 0));
+        if (c->alpha_bits >= 0)
+            jfmt(&j, ",\"alpha_bits\":%llu", (unsigned long long)c->alpha_bits);
         jraw(&j, ",\"version\":");
         jstr(&j, c->version);
         jraw(&j, ",\"renderer\":");

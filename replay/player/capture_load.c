@@ -141,6 +141,13 @@ static int parse_context(const struct glcap_json *o, struct glrh_context *c, con
         return -1;
     }
     c->samples = (int)samples;
+    int64_t alpha_bits = 0;
+    c->alpha_known = glcap_json_get(o, "alpha_bits") != NULL;
+    if (c->alpha_known && !json_int(o, "alpha_bits", 0, 32, &alpha_bits)) {
+        seterr(err, n, "%s: context %u: invalid \"alpha_bits\"", label, c->id);
+        return -1;
+    }
+    c->alpha_bits = (int)alpha_bits;
     json_str(o, "version", c->version, sizeof c->version);
     json_str(o, "renderer", c->renderer, sizeof c->renderer);
     return 0;
