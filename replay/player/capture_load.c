@@ -148,6 +148,14 @@ static int parse_context(const struct glcap_json *o, struct glrh_context *c, con
         return -1;
     }
     c->alpha_bits = (int)alpha_bits;
+    int64_t depth_bits = 0, stencil_bits = 0;
+    c->zs_known = glcap_json_get(o, "depth_bits") != NULL && glcap_json_get(o, "stencil_bits") != NULL;
+    if (c->zs_known && (!json_int(o, "depth_bits", 0, 32, &depth_bits) || !json_int(o, "stencil_bits", 0, 32, &stencil_bits))) {
+        seterr(err, n, "%s: context %u: invalid \"depth_bits\" or \"stencil_bits\"", label, c->id);
+        return -1;
+    }
+    c->depth_bits = (int)depth_bits;
+    c->stencil_bits = (int)stencil_bits;
     json_str(o, "version", c->version, sizeof c->version);
     json_str(o, "renderer", c->renderer, sizeof c->renderer);
     return 0;
