@@ -227,7 +227,7 @@ static const char *map_bytes(struct replayer *r, const struct glr_call *c, const
         (void (*)(GLuint, GLenum, void **))glr_dispatch_proc(r->disp, GLR_CMD_glGetNamedBufferPointerv);
     void (*param64)(GLuint, GLenum, GLint64 *) =
         (void (*)(GLuint, GLenum, GLint64 *))glr_dispatch_proc(r->disp, GLR_CMD_glGetNamedBufferParameteri64v);
-    if (!pointerv || !param64)
+    if (!pointerv || !param64 || !r->current || r->current->desc->es)
         return "the replay's GL cannot query a mapping (no GL 4.5 named buffer queries)";
     if (!c->args[1] || c->args[1] > UINT32_MAX)
         return "the capture does not name the mapped buffer";
