@@ -102,7 +102,12 @@ void glr_describe_current_context(struct glr_ctx_desc *d)
     /* Depth and stencil sizes too: llvmpipe rasterizes a framebuffer without depth/stencil buffer
      * differently (its linear path), so the replay's pbuffer must match the window's. */
     d->alpha_bits = d->depth_bits = d->stencil_bits = -1;
-    if (!draw_fbo && d->major >= 1) {
+    /* Only with a draw surface: a context first made current without one (EGL_NO_SURFACE, a
+     * surfaceless setup step) has an incomplete default framebuffer whose bits say nothing of the
+     * window it draws into later; then the replay keeps its defaults. */
+    int surf_api = 0;
+    void *surf_dpy = NULL, *surf = NULL;
+    if (!draw_fbo && d->major >= 1 && glr_ctx_current_surface(&surf_api, &surf_dpy, &surf)) {
         GLint a = -1, z = -1, s = -1;
         if (!d->is_es && (d->profile_mask & 1)) {
             GLboolean dbl = 0;
