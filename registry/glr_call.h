@@ -47,6 +47,10 @@ enum glr_pseudo_cmd {
     GLR_PSEUDO_BUFFER_DATA,                    /* bytes written through a buffer mapping: uvar captured map
                                                 * pointer, offset in the map, map length, buffer name,
                                                 * offset in the buffer; blob: the bytes */
+    GLR_PSEUDO_MAP_READ,                       /* what a read mapping held when the program got it (right
+                                                * after its map call): uvar captured map pointer, buffer
+                                                * name, offset in the buffer, map length; blob: a
+                                                * read-back description (registry/glr_readback.h) */
     GLR_PSEUDO_END
 };
 

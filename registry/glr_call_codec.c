@@ -100,6 +100,7 @@ int glr_pseudo_fields(uint32_t cmd, bool *has_blob)
     case GLR_PSEUDO_CLIENT_ARRAY: *has_blob = true; return 8;
     case GLR_PSEUDO_BUFFER_DATA: *has_blob = true; return 5;
     case GLR_PSEUDO_BUFFER_MAPPED: return 5;
+    case GLR_PSEUDO_MAP_READ: *has_blob = true; return 4;
     default: return -1;
     }
 }
@@ -115,6 +116,7 @@ const char *glr_call_name(uint32_t cmd)
     case GLR_PSEUDO_CLIENT_ARRAY: return "<client array data>";
     case GLR_PSEUDO_BUFFER_DATA: return "<mapped buffer data>";
     case GLR_PSEUDO_BUFFER_MAPPED: return "<buffer mapped before the capture>";
+    case GLR_PSEUDO_MAP_READ: return "<read through a mapping>";
     default: return "<unknown>";
     }
 }

@@ -4,12 +4,14 @@
  * GLR_PSEUDO_BUFFER_DATA events: the whole mapped range at unmap (write mappings without
  * FLUSH_EXPLICIT), the flushed range at each glFlushMapped*, and for persistent write mappings the
  * bytes that changed since the last look, before every draw. The replayer writes them through its
- * own mapping of the same call (docs/GLCAP_FORMAT.md). */
+ * own mapping of the same call (docs/GLCAP_FORMAT.md). A read mapping's bytes at map time are kept
+ * as a GLR_PSEUDO_MAP_READ record for `replay --verify` (shim/readback_rec.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
+#include "shim/recorder.h"
 #include "registry/glr_call.h"
 
 #define GL_MAP_READ_BIT 0x0001
@@ -101,6 +103,11 @@ static void track_map(uint32_t buffer, GLenum target, void *ptr, uint64_t offset
 {
     if (!ptr || glr_disabled)
         return;
+    if (access & GL_MAP_READ_BIT) {
+        uint32_t ctx;
+        current_group(&ctx);
+        glr_rec_map_read(ctx, ptr, buffer, offset, length);
+    }
     struct glr_map *m = calloc(1, sizeof *m);
     if (!m) {
         glr_log(GLR_LOG_ERROR, "out of memory tracking a buffer mapping; a capture may miss its writes");

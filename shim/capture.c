@@ -498,7 +498,7 @@ static void keep_end_images_at_exit(void)
     pthread_mutex_unlock(&cap_lock);
 }
 
-void glr_capture_before_swap(int api, void *display, void *surface)
+void glr_capture_before_swap(int api, void *display, void *surface, bool ends_frame)
 {
     if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
         return;
@@ -513,7 +513,7 @@ void glr_capture_before_swap(int api, void *display, void *surface)
     drop_provisional_locked(ctx);   /* the swap shows what the context drew */
     keep_images_locked(ctx, frame, false, api, display, surface);
     /* A replay loop wanted for this capture runs after the real swap (replay_loop_trigger.c). */
-    if (frame >= last_frame && finish_recording("last frame swapped", glr_replay_loop_pending()))
+    if (ends_frame && frame >= last_frame && finish_recording("last frame swapped", glr_replay_loop_pending()))
         glr_replay_loop_capture_written(api, display, surface, out_path);
     pthread_mutex_unlock(&cap_lock);
 }

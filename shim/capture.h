@@ -18,7 +18,7 @@ int glr_capture_current_cmd(const uint8_t *record_body) __attribute__((visibilit
 
 /* Events from the hooks. */
 void glr_capture_init(void) __attribute__((visibility("hidden")));
-void glr_capture_before_swap(int api, void *display, void *surface) __attribute__((visibility("hidden")));
+void glr_capture_before_swap(int api, void *display, void *surface, bool ends_frame) __attribute__((visibility("hidden")));
 void glr_capture_after_swap(void) __attribute__((visibility("hidden")));
 void glr_capture_context_created(uint32_t id, uint32_t share_group, int api) __attribute__((visibility("hidden")));
 void glr_capture_made_current(uint32_t id, uint32_t width, uint32_t height) __attribute__((visibility("hidden")));

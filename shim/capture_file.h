@@ -15,6 +15,8 @@ struct glr_ctx_desc {
     int profile_mask;        /* GL_CONTEXT_PROFILE_MASK (desktop GL >= 3.2), else 0 */
     int flags;               /* GL_CONTEXT_FLAGS (desktop GL >= 3.0), else 0 */
     int samples;             /* GL_SAMPLES of the window (default framebuffer): 0 single-sampled */
+    int alpha_bits;          /* alpha bits of the window's colour buffer; -1 unknown */
+    int depth_bits, stencil_bits; /* the window's depth and stencil buffers' bits; -1 unknown */
     char version[128], renderer[128], vendor[64], glsl[64];
 };
 

@@ -30,6 +30,7 @@
 #define GL_PACK_SKIP_PIXELS 0x0D04
 #define GL_PIXEL_PACK_BUFFER 0x88EB
 #define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
+#include "statemodel/sm_gl_enums.h"   /* the registry's enums (guarded; the defines above predate it) */
 #define GLX_WIDTH 0x801D
 #define GLX_HEIGHT 0x801E
 #define EGL_WIDTH 0x3057
@@ -40,6 +41,18 @@ static __thread struct glr_ctx_desc tls_desc; /* of the context current on this 
 const struct glr_ctx_desc *glr_current_ctx_desc(void)
 {
     return tls_desc.major ? &tls_desc : NULL;
+}
+
+/* Bits of a default-framebuffer depth or stencil buffer (core profiles): 0 when the window has
+ * none. Asked only when the attachment exists, so no GL error is left behind. */
+static GLint attachment_bits(GLenum attachment, GLenum pname)
+{
+    GLint type = 0, bits = 0;
+    GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_DRAW_FRAMEBUFFER, attachment,
+                                                    GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    if (type != GL_NONE)
+        GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_DRAW_FRAMEBUFFER, attachment, pname, &bits);
+    return bits;
 }
 
 void glr_set_current_ctx_desc(const struct glr_ctx_desc *d)
@@ -83,6 +96,35 @@ void glr_describe_current_context(struct glr_ctx_desc *d)
         GLR_REAL(glGetIntegerv)(GL_FRAMEBUFFER_BINDING, &draw_fbo);
     if (!draw_fbo && d->major >= 1)
         GLR_REAL(glGetIntegerv)(GL_SAMPLES, &d->samples);
+    /* The window's alpha bits: the replay's pbuffer must have alpha exactly when the window had it,
+     * or reads and blends of destination alpha differ (piglit's `probe rgba` in a window). Core
+     * profiles have no GL_ALPHA_BITS: their default colour buffer is asked instead. */
+    /* Depth and stencil sizes too: llvmpipe rasterizes a framebuffer without depth/stencil buffer
+     * differently (its linear path), so the replay's pbuffer must match the window's. */
+    d->alpha_bits = d->depth_bits = d->stencil_bits = -1;
+    /* Only with a draw surface: a context first made current without one (EGL_NO_SURFACE, a
+     * surfaceless setup step) has an incomplete default framebuffer whose bits say nothing of the
+     * window it draws into later; then the replay keeps its defaults. */
+    int surf_api = 0;
+    void *surf_dpy = NULL, *surf = NULL;
+    if (!draw_fbo && d->major >= 1 && glr_ctx_current_surface(&surf_api, &surf_dpy, &surf)) {
+        GLint a = -1, z = -1, s = -1;
+        if (!d->is_es && (d->profile_mask & 1)) {
+            GLboolean dbl = 0;
+            GLR_REAL(glGetBooleanv)(GL_DOUBLEBUFFER, &dbl);
+            GLR_REAL(glGetFramebufferAttachmentParameteriv)(GL_DRAW_FRAMEBUFFER, dbl ? GL_BACK_LEFT : GL_FRONT_LEFT,
+                                                            GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE, &a);
+            z = attachment_bits(GL_DEPTH, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE);
+            s = attachment_bits(GL_STENCIL, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE);
+        } else {
+            GLR_REAL(glGetIntegerv)(GL_ALPHA_BITS, &a);
+            GLR_REAL(glGetIntegerv)(GL_DEPTH_BITS, &z);
+            GLR_REAL(glGetIntegerv)(GL_STENCIL_BITS, &s);
+        }
+        d->alpha_bits = a;
+        d->depth_bits = z;
+        d->stencil_bits = s;
+    }
     tls_desc = *d;
 }
 

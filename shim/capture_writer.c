@@ -114,6 +114,12 @@ static char *metadata_json(const struct glr_capture_summary *s, uint32_t threads
         jfmt(&j, ",\"profile_mask\":%llu", (unsigned long long)c->profile_mask);
         jfmt(&j, ",\"flags\":%llu", (unsigned long long)c->flags);
         jfmt(&j, ",\"samples\":%llu", (unsigned long long)(c->samples > 0 ? c->samples : 0));
+        if (c->major && c->alpha_bits >= 0)   /* an undescribed context (never current) says nothing */
+            jfmt(&j, ",\"alpha_bits\":%llu", (unsigned long long)c->alpha_bits);
+        if (c->major && c->depth_bits >= 0 && c->stencil_bits >= 0) {
+            jfmt(&j, ",\"depth_bits\":%llu", (unsigned long long)c->depth_bits);
+            jfmt(&j, ",\"stencil_bits\":%llu", (unsigned long long)c->stencil_bits);
+        }
         jraw(&j, ",\"version\":");
         jstr(&j, c->version);
         jraw(&j, ",\"renderer\":");

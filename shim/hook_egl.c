@@ -38,11 +38,13 @@ EGLBoolean glr_hook_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface r
 
 EGLBoolean glr_hook_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
 {
+    bool ends_frame = !glr_disabled && glr_frame_swap_counts(surface);
     if (!glr_disabled)
-        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface);
+        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface, ends_frame);
     EGLBoolean ok = glr_call_eglSwapBuffers(dpy, surface);
     if (!glr_disabled) {
-        glr_frame_end();
+        if (ends_frame)
+            glr_frame_end();
         glr_capture_after_swap();
     }
     return ok;
@@ -50,11 +52,13 @@ EGLBoolean glr_hook_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
 
 EGLBoolean glr_hook_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n)
 {
+    bool ends_frame = !glr_disabled && glr_frame_swap_counts(surface);
     if (!glr_disabled)
-        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface);
+        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface, ends_frame);
     EGLBoolean ok = glr_call_eglSwapBuffersWithDamageKHR(dpy, surface, rects, n);
     if (!glr_disabled) {
-        glr_frame_end();
+        if (ends_frame)
+            glr_frame_end();
         glr_capture_after_swap();
     }
     return ok;
@@ -62,11 +66,13 @@ EGLBoolean glr_hook_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surfa
 
 EGLBoolean glr_hook_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint *rects, EGLint n)
 {
+    bool ends_frame = !glr_disabled && glr_frame_swap_counts(surface);
     if (!glr_disabled)
-        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface);
+        glr_capture_before_swap(GLR_CTX_EGL, dpy, surface, ends_frame);
     EGLBoolean ok = glr_call_eglSwapBuffersWithDamageEXT(dpy, surface, rects, n);
     if (!glr_disabled) {
-        glr_frame_end();
+        if (ends_frame)
+            glr_frame_end();
         glr_capture_after_swap();
     }
     return ok;

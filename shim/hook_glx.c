@@ -66,11 +66,13 @@ Bool glr_hook_glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable 
 
 void glr_hook_glXSwapBuffers(Display *dpy, GLXDrawable drawable)
 {
+    bool ends_frame = !glr_disabled && glr_frame_swap_counts((void *)(uintptr_t)drawable);
     if (!glr_disabled)
-        glr_capture_before_swap(GLR_CTX_GLX, dpy, (void *)(uintptr_t)drawable);
+        glr_capture_before_swap(GLR_CTX_GLX, dpy, (void *)(uintptr_t)drawable, ends_frame);
     glr_call_glXSwapBuffers(dpy, drawable);
     if (!glr_disabled) {
-        glr_frame_end();
+        if (ends_frame)
+            glr_frame_end();
         glr_capture_after_swap();
     }
 }

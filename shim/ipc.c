@@ -77,8 +77,10 @@ static double mono_s(void)
 static int live_keep_going(void *user, unsigned passes_done)
 {
     struct live_session *ls = user;
-    if (passes_done)
-        usleep(33000);
+    /* 33 ms between passes, in 1 ms slices: a session that ends meanwhile resumes the program
+     * at once (the 50-cycle test measures it). */
+    for (int i = 0; passes_done && i < 33 && atomic_load(&ls->attached); i++)
+        usleep(1000);
     bool go = atomic_load(&ls->attached) && mono_s() < ls->pause_until;
     if (go && ls->watch_fd >= 0) {
         struct pollfd p = { .fd = ls->watch_fd, .events = POLLRDHUP };
@@ -216,6 +218,8 @@ static void *live_main(void *arg)
     /* The client is gone: the paused program continues after its current pass. */
     atomic_store(&live_serving, 0);
     atomic_store(&ls->attached, 0);
+    if (loop)
+        glr_replay_loop_interrupt();   /* the pass in progress stops: the program resumes now */
     if (loop) {
         int passes = 0;
         if (glr_replay_loop_wait(loop, 120, &passes) != 0) {

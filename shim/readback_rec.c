@@ -12,8 +12,10 @@
 #include <string.h>
 #include <xxhash.h>
 #include "shim/shim_internal.h"
+#include "shim/capture.h"
 #include "shim/capture_file.h"
 #include "shim/recorder.h"
+#include "registry/glr_call.h"
 #include "registry/glr_readback.h"
 #include "statemodel/sm_gl_enums.h"
 
@@ -157,4 +159,27 @@ void glr_rec_readback(struct glr_rec *w, int cmd, int param, const uint64_t *a, 
     }
     put_blob(w, flags | (tmp ? 0 : GLR_RB_UNCHECKED), (uint64_t)size, tmp);
     free(tmp);
+}
+
+/* Reads through a mapping (GL_MAP_READ_BIT, glMapBuffer GL_READ_ONLY/GL_READ_WRITE): the program
+ * reads the bytes itself, so no call tells what it saw. Right after the map call's own record,
+ * a GLR_PSEUDO_MAP_READ record keeps what the mapping held then (piglit's `probe ssbo` maps the
+ * buffer and reads it like this); `replay --verify` compares the replay's mapping of the same call.
+ * Only while a capture records (never into a display list being compiled: a map is not compiled). */
+void glr_rec_map_read(uint32_t ctx, const void *ptr, uint32_t buffer, uint64_t offset, uint64_t length)
+{
+    if (!(glr_slow_mode & GLR_SLOW_RECORD) || !ptr)
+        return;
+    struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_MAP_READ, ctx);
+    if (!r)
+        return;
+    glr_rec_uvar(r, (uint64_t)(uintptr_t)ptr);
+    glr_rec_uvar(r, buffer);
+    glr_rec_uvar(r, offset);
+    glr_rec_uvar(r, length);
+    if (length > ((uint64_t)1 << 31))
+        put_blob(r, GLR_RB_UNCHECKED, length, NULL);   /* beyond what any replay compares */
+    else
+        put_blob(r, 0, length, ptr);
+    glr_rec_end(r);
 }

@@ -34,6 +34,10 @@ void glr_rec_end(struct glr_rec *r) __attribute__((visibility("hidden")));
  * program, as a read-back description (registry/glr_readback.h; shim/readback_rec.c). */
 void glr_rec_readback(struct glr_rec *w, int cmd, int param, const uint64_t *a, const void *ptr)
     __attribute__((visibility("hidden")));
+/* Right after a map call recorded while a capture records: what the read mapping held (a
+ * GLR_PSEUDO_MAP_READ record; shim/readback_rec.c). */
+void glr_rec_map_read(uint32_t ctx, const void *ptr, uint32_t buffer, uint64_t offset, uint64_t length)
+    __attribute__((visibility("hidden")));
 /* After a program was linked while a capture records (shim/link_names.c). */
 void glr_rec_link_names(uint64_t program) __attribute__((visibility("hidden")));
 

@@ -44,6 +44,14 @@ struct loop_run {
 };
 
 static int loop_busy;   /* one loop at a time in the process */
+/* Set by glr_replay_loop_interrupt (another thread: a live session ended): the pass in progress
+ * stops at its next call, so the program resumes within a call instead of after a whole pass. */
+static int loop_interrupted;
+
+void glr_replay_loop_interrupt(void)
+{
+    __atomic_store_n(&loop_interrupted, 1, __ATOMIC_RELEASE);
+}
 
 /* ---- dispatcher callbacks: the driver's real functions, the capture's namespaces ---- */
 
@@ -244,6 +252,8 @@ static int run_pass(struct loop_run *r, char *err, size_t n)
     glr_stream_init(&s, r->cap->stream, r->cap->stream_size);
     int k;
     while ((k = glr_stream_next(&s, &c)) == 1) {
+        if (__atomic_load_n(&loop_interrupted, __ATOMIC_RELAXED))
+            break;   /* the rest of the pass is not shown: keep_going ends the loop next */
         if (!c.ctx_id || c.cmd == GLR_PSEUDO_CONTEXT_CREATE || c.cmd == GLR_PSEUDO_MAKE_CURRENT ||
             (c.cmd < GLR_CMD_COUNT && glr_cmds[c.cmd].api != GLR_API_GL))
             continue;   /* no context, or GLX/EGL: the loop has its own contexts and drawables */
@@ -444,6 +454,7 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
         __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
         return -1;
     }
+    __atomic_store_n(&loop_interrupted, 0, __ATOMIC_RELEASE);   /* keep_going sees an earlier end */
     r->verify = env_uint("GLREPLAY_REPLAY_LOOP_VERIFY", 1) == 1;
     r->test_skip_draws = env_uint("GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS", 1) == 1;
     unsigned delay = env_uint("GLREPLAY_REPLAY_LOOP_DELAY_MS", 60000);

@@ -66,6 +66,9 @@ GLR_HIDDEN bool glr_ctx_is_current(int api, void *display, void *handle);
 GLR_HIDDEN uint32_t glr_ctx_id(const struct glr_context *c);
 GLR_HIDDEN uint32_t glr_ctx_share_group(const struct glr_context *c);
 GLR_HIDDEN void glr_frame_end(void);
+/* Whether a swap of `surface` (a GLX drawable or EGL surface) ends a frame: frames are counted on
+ * one window when a program swaps several (shim/frame_window.c). */
+GLR_HIDDEN bool glr_frame_swap_counts(void *surface);
 GLR_HIDDEN uint64_t glr_frame_index(void);
 GLR_HIDDEN void glr_ctx_summary(unsigned *created, unsigned *alive, unsigned *threads);
 

@@ -23,6 +23,10 @@ static struct glr_snap *held;          /* guarded by snap_lock */
  * thread used first during the capture). */
 static uint32_t done_ctx[64];
 static unsigned n_done;
+/* Share groups whose objects are in `held`: the capturing context's, then the group of each
+ * context of another group that ran first during the capture (a second window's own context). */
+static uint32_t done_group[64];
+static unsigned n_done_groups;
 static __thread uint64_t tls_join_epoch;
 static __thread uint32_t tls_join_ctx;
 
@@ -361,6 +365,18 @@ void glr_snap_guard_end(struct glr_snap_guard *g)
     errors_end(&g->sn, g->pending, g->debug_on);
 }
 
+/* Share-group part: the objects of the share group of sn->ctx (current here). */
+static void snap_objects_part(struct glr_snap *sn)
+{
+    glr_snap_buffers(sn);
+    glr_snap_textures(sn);
+    glr_snap_renderbuffers(sn);
+    glr_snap_samplers(sn);
+    glr_snap_programs(sn);
+    glr_snap_arb_programs(sn);    /* snapshot_arb.c */
+    glr_snap_display_lists(sn);   /* display_lists.h */
+}
+
 /* Per-context part: vertex arrays, framebuffers, context state of sn->ctx (current here). */
 static void snap_context_part(struct glr_snap *sn)
 {
@@ -393,16 +409,12 @@ int glr_snapshot_take(int api)
     }
     pthread_mutex_lock(&snap_lock);
     n_done = 0;
+    n_done_groups = 0;
+    done_group[n_done_groups++] = glr_ctx_share_group(glr_ctx_current());
     /* The program's pending error: read (which clears it) and raised again at the end. */
     GLenum pending = GLR_REAL(glGetError)();
     bool debug_on = debug_output_begin(sn);
-    glr_snap_buffers(sn);
-    glr_snap_textures(sn);
-    glr_snap_renderbuffers(sn);
-    glr_snap_samplers(sn);
-    glr_snap_programs(sn);
-    glr_snap_arb_programs(sn);    /* snapshot_arb.c */
-    glr_snap_display_lists(sn);   /* display_lists.h */
+    snap_objects_part(sn);
     snap_context_part(sn);
     default_framebuffer(sn, api);
     errors_end(sn, pending, debug_on);
@@ -433,10 +445,26 @@ void glr_snapshot_join(uint64_t epoch)
         if (snap_init(&part) && sm_context_get(part.s, part.ctx)) {
             GLenum pending = GLR_REAL(glGetError)();
             bool debug_on = debug_output_begin(&part);
+            /* A context of another share group (a second window without sharing): its objects are
+             * read back here, on a context of that group, as they were at the frame start. */
+            uint32_t group = glr_ctx_share_group(glr_ctx_current());
+            bool group_done = false;
+            for (unsigned i = 0; i < n_done_groups && !group_done; i++)
+                group_done = done_group[i] == group;
+            if (!group_done && n_done_groups < sizeof done_group / sizeof done_group[0]) {
+                done_group[n_done_groups++] = group;
+                snap_objects_part(&part);
+            }
             snap_context_part(&part);
             errors_end(&part, pending, debug_on);
-            glr_log(GLR_LOG_INFO, "snapshot: context %u (current on another thread) added", part.ctx);
+            glr_log(GLR_LOG_INFO, "snapshot: context %u (share group %u%s) added", part.ctx, group,
+                    group_done ? "" : ", with its objects");
         }
+        /* What the part read back (resource contents) belongs to the snapshot. */
+        held->blobs = part.blobs;
+        held->n_blobs = part.n_blobs;
+        held->cap_blobs = part.cap_blobs;
+        held->bytes_read = part.bytes_read;
         held->warnings = part.warnings;
         memcpy(held->first_warning, part.first_warning, sizeof held->first_warning);
     }
@@ -454,6 +482,7 @@ void glr_snapshot_discard(void)
     snap_free(held);
     held = NULL;
     n_done = 0;
+    n_done_groups = 0;
     pthread_mutex_unlock(&snap_lock);
 }
 

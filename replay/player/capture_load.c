@@ -141,6 +141,21 @@ static int parse_context(const struct glcap_json *o, struct glrh_context *c, con
         return -1;
     }
     c->samples = (int)samples;
+    int64_t alpha_bits = 0;
+    c->alpha_known = glcap_json_get(o, "alpha_bits") != NULL;
+    if (c->alpha_known && !json_int(o, "alpha_bits", 0, 32, &alpha_bits)) {
+        seterr(err, n, "%s: context %u: invalid \"alpha_bits\"", label, c->id);
+        return -1;
+    }
+    c->alpha_bits = (int)alpha_bits;
+    int64_t depth_bits = 0, stencil_bits = 0;
+    c->zs_known = glcap_json_get(o, "depth_bits") != NULL && glcap_json_get(o, "stencil_bits") != NULL;
+    if (c->zs_known && (!json_int(o, "depth_bits", 0, 32, &depth_bits) || !json_int(o, "stencil_bits", 0, 32, &stencil_bits))) {
+        seterr(err, n, "%s: context %u: invalid \"depth_bits\" or \"stencil_bits\"", label, c->id);
+        return -1;
+    }
+    c->depth_bits = (int)depth_bits;
+    c->stencil_bits = (int)stencil_bits;
     json_str(o, "version", c->version, sizeof c->version);
     json_str(o, "renderer", c->renderer, sizeof c->renderer);
     return 0;
@@ -319,6 +334,10 @@ static int validate_record(struct glrh_capture *cap, const struct glr_call *c, u
             seterr(err, n, "%s: record %llu: mapped buffer data outside its mapping", label, (unsigned long long)rec);
             return -1;
         }
+        return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
+    case GLR_PSEUDO_MAP_READ:
+        /* captured map pointer, buffer, offset, length; blob: what the mapping held (the verifier
+         * reads the replay's mapping through GL, never through these numbers) */
         return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
     case GLR_PSEUDO_CLIENT_ARRAY: {
         /* index, size, type, normalized, integer, stride, first, pointer */

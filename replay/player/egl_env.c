@@ -65,8 +65,16 @@ static EGLint attr(EGLDisplay dpy, EGLConfig c, EGLint a)
 }
 
 /* The RGB8 (+A8 when asked), depth 24 stencil 8 pbuffer config of `samples` samples (0: single) closest to that. */
-static bool choose_config(EGLDisplay dpy, EGLint renderable, bool alpha, EGLint samples, EGLConfig *out)
+/* want_depth/want_stencil: the window's own sizes when the capture says them (METADATA
+ * depth_bits/stencil_bits), else -1: then 24/8 is preferred. The sizes matter beyond depth testing:
+ * llvmpipe's linear rasterizer, which shades whole tiles in 8-bit fixed point, runs only on a
+ * framebuffer without a depth/stencil buffer, so a window without one rounds some tiles
+ * differently from a pbuffer with one (piglit's shader_runner in its window: 64x64 tiles one step
+ * off). */
+static bool choose_config(EGLDisplay dpy, EGLint renderable, bool alpha, EGLint samples, int want_depth,
+                          int want_stencil, EGLConfig *out)
 {
+    int wd = want_depth >= 0 ? want_depth : 24, ws = want_stencil >= 0 ? want_stencil : 8;
     EGLint total = 0;
     if (!eglGetConfigs(dpy, NULL, 0, &total) || total <= 0)
         return false;
@@ -84,7 +92,10 @@ static bool choose_config(EGLDisplay dpy, EGLint renderable, bool alpha, EGLint 
             attr(dpy, c, EGL_ALPHA_SIZE) != (alpha ? 8 : 0) || attr(dpy, c, EGL_SAMPLES) != samples)
             continue;
         EGLint depth = attr(dpy, c, EGL_DEPTH_SIZE), stencil = attr(dpy, c, EGL_STENCIL_SIZE);
-        int score = 1000 - (depth > 24 ? depth - 24 : 24 - depth) * 10 - (stencil > 8 ? stencil - 8 : 8 - stencil);
+        int score = 1000 - (depth > wd ? depth - wd : wd - depth) * 10 - (stencil > ws ? stencil - ws : ws - stencil);
+        if ((want_depth >= 0 && (depth == 0) != (want_depth == 0)) ||
+            (want_stencil >= 0 && (stencil == 0) != (want_stencil == 0)))
+            score -= 500;   /* a depth or stencil buffer the window lacked (or the reverse) */
         if (score > best_score) {
             best_score = score;
             *out = c;
@@ -154,8 +165,9 @@ int glrh_egl_create_ex(struct glrh_egl *e, const struct glrh_context *d, EGLCont
     EGLConfig cfg;
     /* A multisampled window is replayed with the same sample count (single-sampled if the driver
      * has no such config). */
-    if ((d->samples <= 1 || !choose_config(e->dpy, renderable, alpha, d->samples, &cfg)) &&
-        !choose_config(e->dpy, renderable, alpha, 0, &cfg)) {
+    int want_depth = d->zs_known ? d->depth_bits : -1, want_stencil = d->zs_known ? d->stencil_bits : -1;
+    if ((d->samples <= 1 || !choose_config(e->dpy, renderable, alpha, d->samples, want_depth, want_stencil, &cfg)) &&
+        !choose_config(e->dpy, renderable, alpha, 0, want_depth, want_stencil, &cfg)) {
         seterr(err, n, "context %u: no EGL pbuffer config with RGB8%s for %s", d->id, alpha ? "A8" : "", api_name(d));
         return -1;
     }

@@ -22,6 +22,10 @@ struct glrh_context {
     int profile_mask;   /* GL_CONTEXT_PROFILE_MASK: 0 none, 1 core, 2 compatibility */
     int flags;          /* GL_CONTEXT_FLAGS */
     int samples;        /* the window's GL_SAMPLES (0: single-sampled; absent in older captures) */
+    bool alpha_known;   /* METADATA says the window's alpha bits (not in older captures) */
+    int alpha_bits;     /* alpha bits of the window, when alpha_known */
+    bool zs_known;      /* METADATA says the window's depth and stencil bits */
+    int depth_bits, stencil_bits;
     bool described;     /* false: never made current during the capture, attributes unknown */
     unsigned surface_w, surface_h; /* its draw surface at its first MAKE_CURRENT record (0: unknown) */
     char version[128], renderer[128];

@@ -215,3 +215,76 @@ void glrh_verify_readback(struct replayer *r, const struct glr_call *c)
     }
     free(buf);
 }
+
+/* A GLR_PSEUDO_MAP_READ record (args: captured map pointer, buffer, offset, length; blob: what the
+ * program's mapping held): the replay has just replayed the same map call, so its buffer is mapped
+ * now. Its mapping is found through GL (GL_BUFFER_MAP_POINTER of the replay's buffer), never through
+ * the record's pointer, and read only when GL says that many bytes are mapped there. */
+static const char *map_bytes(struct replayer *r, const struct glr_call *c, const struct glr_readback *rb,
+                             const uint8_t **out)
+{
+    void (*pointerv)(GLuint, GLenum, void **) =
+        (void (*)(GLuint, GLenum, void **))glr_dispatch_proc(r->disp, GLR_CMD_glGetNamedBufferPointerv);
+    void (*param64)(GLuint, GLenum, GLint64 *) =
+        (void (*)(GLuint, GLenum, GLint64 *))glr_dispatch_proc(r->disp, GLR_CMD_glGetNamedBufferParameteri64v);
+    if (!pointerv || !param64 || !r->current || r->current->desc->es)
+        return "the replay's GL cannot query a mapping (no GL 4.5 named buffer queries)";
+    if (!c->args[1] || c->args[1] > UINT32_MAX)
+        return "the capture does not name the mapped buffer";
+    GLuint b = (GLuint)glr_dispatch_lookup(r->disp, c->ctx_id, GLR_OBJ_BUFFER, c->args[1]);
+    GLint64 mapped = 0, length = 0, offset = -1;
+    void *p = NULL;
+    param64(b, GL_BUFFER_MAPPED, &mapped);
+    param64(b, GL_BUFFER_MAP_LENGTH, &length);
+    param64(b, GL_BUFFER_MAP_OFFSET, &offset);
+    pointerv(b, GL_BUFFER_MAP_POINTER, &p);
+    if (glrh_gl_drain_errors(&r->gl) || !mapped || !p)
+        return "the replay's buffer is not mapped";
+    if (length < 0 || (uint64_t)length != rb->size || (uint64_t)offset != c->args[2])
+        return "the replay mapped another range than the program";
+    *out = p;
+    return NULL;
+}
+
+void glrh_verify_map_read(struct replayer *r, const struct glr_call *c)
+{
+    struct glr_readback rb;
+    if (!glr_readback_parse(c->blobs[0].data, c->blobs[0].size, &rb))
+        return;
+    bool first = r->pass == 0;
+    const char *why = NULL;
+    const uint8_t *bytes = NULL;
+    if ((rb.flags & GLR_RB_UNCHECKED) || !(rb.flags & GLR_RB_HASHED))
+        why = "the mapping was too large to record";
+    else if (rb.size != c->args[3])
+        why = "the record contradicts its own map length";
+    else
+        why = map_bytes(r, c, &rb, &bytes);
+    if (why) {
+        if (first) {
+            r->res->readbacks_unchecked++;
+            fprintf(r->out, "read through a mapping at record %llu (%llu bytes): not compared: %s\n",
+                    (unsigned long long)r->record, (unsigned long long)rb.size, why);
+        }
+        return;
+    }
+    bool same = rb.bytes ? memcmp(bytes, rb.bytes, (size_t)rb.size) == 0 : XXH3_64bits(bytes, (size_t)rb.size) == rb.hash;
+    if (first || !same)
+        r->res->readbacks_checked++;
+    if (same) {
+        if (first)
+            fprintf(r->out, "read through a mapping at record %llu (%llu bytes): matches\n",
+                    (unsigned long long)r->record, (unsigned long long)rb.size);
+        return;
+    }
+    r->res->readbacks_differing++;
+    fprintf(r->out, "pass %u read through a mapping at record %llu (%llu bytes): DIFFERS", r->pass + 1,
+            (unsigned long long)r->record, (unsigned long long)rb.size);
+    if (rb.bytes) {
+        fprintf(r->out, ": the replay's mapping holds ");
+        print_bytes(r->out, bytes, rb.size);
+        fprintf(r->out, ", the program's held ");
+        print_bytes(r->out, rb.bytes, rb.size);
+    }
+    fprintf(r->out, "\n");
+}

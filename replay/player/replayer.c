@@ -311,6 +311,14 @@ static int run_pass(struct replayer *r)
                 return -1;
             note_map_result(r, glr_dispatch_buffer_data(r->disp, &c));
             continue;
+        case GLR_PSEUDO_MAP_READ:
+            /* What a read mapping held: compared, when verifying, on the mapping just replayed. */
+            if (!c.ctx_id || !r->opt->verify)
+                continue;
+            if (glrh_make_current(r, c.ctx_id) != 0)
+                return -1;
+            glrh_verify_map_read(r, &c);
+            continue;
         case GLR_PSEUDO_CLIENT_ARRAY:
             if (!c.ctx_id)
                 continue;

@@ -73,6 +73,9 @@ int glrh_on_swap(struct replayer *r, const struct glr_call *c);
 /* After a GL call was dispatched (or skipped): a read-back's recorded result compared with the
  * replay's (replay_readback.c); nothing for other calls. */
 void glrh_verify_readback(struct replayer *r, const struct glr_call *c);
+/* replay --verify of a GLR_PSEUDO_MAP_READ record: compares the replay's live mapping with what the
+ * program's mapping held (replay_readback.c). */
+void glrh_verify_map_read(struct replayer *r, const struct glr_call *c);
 /* After a pass's last record: the reference images no swap matched (a capture's end images). */
 void glrh_verify_end_images(struct replayer *r);
 /* --png after a draw or clear. */

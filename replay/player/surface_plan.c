@@ -31,6 +31,10 @@ void glrh_plan_surface(const struct glrh_capture *cap, unsigned index, struct gl
         for (size_t p = 0; p < n && !out->alpha; p++)
             out->alpha = im->pixels[4 * p + 3] != 255;
     }
+    /* The window's own alpha bits, where the capture says them: an image drawn with alpha 1
+     * everywhere cannot tell, and a program that never swapped left no image. */
+    if (desc->alpha_known)
+        out->alpha = desc->alpha_bits > 0;
     /* Frames kept only as a hash still say the window's size. */
     for (unsigned i = 0; !out->w && i < cap->n_hashes; i++)
         if (!cap->hashes[i].fbo && cap->hashes[i].ctx_id == desc->id) {
