@@ -52,6 +52,8 @@ static void classify(uint32_t cmd)
         { "glIndex", SM_IMM_ATTRIB, SM_LA_INDEX, false, false },
         { "glVertex", SM_IMM_VERTEX, SM_LA_VERTEX, false, false },
         { "glRect", SM_IMM_RECT, -1, false, false },
+        { "glRasterPos", SM_IMM_RASTER_POS, -1, false, false },
+        { "glWindowPos", SM_IMM_WINDOW_POS, -1, false, false },
     };
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
     if (ci->api != GLR_API_GL)

@@ -172,8 +172,18 @@ char *gm_ff_fragment_source(const gm_ff_key *k)
         ff_printf(&t, "varying vec4 ff_back_color0;\n%s", k->separate_specular ? "varying vec4 ff_back_color1;\n" : "");
     if (k->fog)
         ff_printf(&t, "uniform vec4 ff_fog_params;   // -1/(end-start), end/(end-start), density/ln2, density/sqrt(ln2)\n");
+    if (k->pixel_rect)
+        ff_printf(&t, "uniform sampler2D ff_pixels;      // the %s\n"
+                      "uniform vec4 ff_pixel_rect;       // window origin, 1 / (zoom * size)\n",
+                  k->pixel_rect == GM_FF_PIXEL_BITMAP ? "bitmap (0: no fragment)" : "image after pixel transfer");
     ff_printf(&t, "\nvoid main()\n{\n");
-    if (two)
+    if (k->pixel_rect) {
+        ff_printf(&t, "    vec4 pixel = texture2D(ff_pixels, (gl_FragCoord.xy - ff_pixel_rect.xy) * ff_pixel_rect.zw);\n");
+        if (k->pixel_rect == GM_FF_PIXEL_BITMAP)
+            ff_printf(&t, "    if (pixel.r == 0.0)\n        discard;\n    vec4 primary = gl_Color;\n");
+        else
+            ff_printf(&t, "    vec4 primary = pixel;\n");
+    } else if (two)
         ff_printf(&t, "    vec4 primary = gl_FrontFacing ? gl_Color : ff_back_color0;\n");
     else
         ff_printf(&t, "    vec4 primary = gl_Color;\n");

@@ -401,6 +401,23 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
         fk.points = key.points;
         key = fk;
     }
+    if (gmf_pix_kind(r) && vs_fixed && fs_fixed) {
+        /* a pixel rectangle (gmf_rasterpix.c): a pass-through vertex stage, the fragment
+         * stage of the state with the image or bitmap as its primary colour */
+        gm_ff_key pk;
+        memset(&pk, 0, sizeof pk);
+        for (int u = 0; u < GM_FF_UNITS; u++) {
+            pk.unit[u] = key.unit[u];
+            memset(pk.unit[u].gen_mode, 0, sizeof pk.unit[u].gen_mode);
+            pk.unit[u].texcoord_out = key.unit[u].target != GM_FF_TEX_NONE;
+        }
+        pk.separate_specular = key.separate_specular;
+        pk.color_sum = key.color_sum;
+        pk.secondary_out = key.separate_specular || key.color_sum;
+        pk.fog = key.fog;
+        pk.pixel_rect = (uint8_t)gmf_pix_kind(r);
+        key = pk;
+    }
     uint32_t share = sm_context_share_id(c);
     if (!r->ffc && !(r->ffc = calloc(1, sizeof *r->ffc)))
         return NULL;

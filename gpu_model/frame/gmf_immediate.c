@@ -204,16 +204,15 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
     emit_vertex(m, st, pos, over, set);
 }
 
-/* Legacy commands that draw pixels or produce vertices the model does not run, reported by name:
- * the raster position (glRasterPos*, glWindowPos*) and what draws at it (glDrawPixels, glBitmap,
- * glCopyPixels), evaluators, and selection/feedback render modes. Found once in the registry. */
+/* Legacy commands that produce vertices the model does not run, reported by name: evaluators,
+ * and selection/feedback render modes (the raster position and pixel rectangles are modelled:
+ * statemodel/sm_apply_rasterpos.c, gmf_rasterpix.c). Found once in the registry. */
 static uint8_t unmodelled[GLR_CMD_COUNT];
 static pthread_once_t unmodelled_once = PTHREAD_ONCE_INIT;
 
 static void find_unmodelled(void)
 {
-    static const char *const prefixes[] = { "glRasterPos", "glWindowPos", "glDrawPixels", "glBitmap",
-                                            "glCopyPixels", "glEvalCoord", "glEvalPoint", "glEvalMesh" };
+    static const char *const prefixes[] = { "glEvalCoord", "glEvalPoint", "glEvalMesh" };
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++)
         for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
             if (!strncmp(glr_cmds[k].name, prefixes[i], strlen(prefixes[i])))
@@ -224,7 +223,7 @@ static void note_unmodelled(const struct glr_call *call, uint32_t k, gmf_event *
 {
     pthread_once(&unmodelled_once, find_unmodelled);
     if (k < GLR_CMD_COUNT && unmodelled[k])
-        gmf_note(ev, "%s (raster position, pixel rectangles and evaluators are not modelled)", glr_cmds[k].name);
+        gmf_note(ev, "%s (evaluators are not modelled)", glr_cmds[k].name);
     else if (k == GLR_CMD_glRenderMode && (uint32_t)call->args[0] != GL_RENDER)
         gmf_note(ev, "glRenderMode(GL_SELECT/GL_FEEDBACK): selection and feedback are not modelled");
 }

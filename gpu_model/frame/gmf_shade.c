@@ -409,6 +409,10 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
         tu->image = NULL;
         tu->sampler = NULL;
     }
+    if (gmf_pix_sample(d->r, u, tu)) {   /* a pixel rectangle's image (gmf_rasterpix.c) */
+        gm_tex_sample_fn(&d->units, req, out);
+        return;
+    }
     if (tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS) {
         uint32_t name = d->st->unit[u].bound[ti];
         gmf_texture *t = name ? gmf_tex_sync(d->r, d->c, name, d->ev) : NULL;
