@@ -307,6 +307,8 @@ struct gmf_runner {
     struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */
     struct gmf_imm *imm;           /* glBegin/glEnd vertices (gmf_immediate.c) */
     struct gmf_pix *pix;           /* the pixel rectangle being drawn (gmf_rasterpix.c) */
+    bool from_snapshot;            /* the frame began from a snapshot (gmf_feed_initial_state):
+                                      a display list it lacks may have existed before */
     struct glr_call imm_draw;      /* the draw a glEnd / glRect* stands for */
     const struct sm_vao *vao_override;   /* that draw's vertex arrays (NULL: the context's VAO) */
     struct gmf_lists *lists;       /* display lists (gmf_lists.c) */

@@ -924,6 +924,7 @@ int gmf_feed_initial_state(gmf_runner *r, const struct sm_state *initial)
      * enables and clear colour (glxgears' projection) are state of the context alone. */
     if (!initial || !sm_context_count(initial))
         return 0;
+    r->from_snapshot = true;
     struct sm_call_list calls = { 0 };
     if (!sm_restore_calls(initial, &calls) || calls.failed) {
         sm_call_list_free(&calls);
