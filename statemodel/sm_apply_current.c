@@ -241,6 +241,9 @@ static void h_current(struct sm_ap *a)
         return;
     }
     memcpy(a->c->st.legacy_current[iv.slot], iv.v, sizeof iv.v);
+    /* while GL_COLOR_MATERIAL is on, the tracked material follows the current colour */
+    if (iv.slot == SM_LA_COLOR && sm_is_enabled(a->c, GL_COLOR_MATERIAL, 0))
+        sm_fixed_color_material_update(&a->c->st);
 }
 
 /* glVertex*, glRect*, glBegin, glEnd, glArrayElement: no state of their own (the GPU model

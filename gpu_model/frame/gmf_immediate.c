@@ -51,7 +51,31 @@ void gmf_imm_free(gmf_runner *r)
 
 /* Appends a vertex at position pos with the context's current values (and `over`, values an
  * glArrayElement read from the enabled arrays, where set). */
-static void emit_vertex(struct gmf_imm *m, const struct sm_context_state *st, const float pos[4],
+/* The materials of st without the values glColorMaterial makes follow the current colour (those
+ * vary per vertex with glColor, which the generated vertex stage reads anyway). */
+static void untracked_materials(const struct sm_context *c, const struct sm_context_state *st,
+                                struct sm_ff_material out[2])
+{
+    memcpy(out, st->ff.material, 2 * sizeof *out);
+    if (!sm_is_enabled(c, GL_COLOR_MATERIAL, 0))
+        return;
+    uint32_t f = st->ff.color_material_face, mode = st->ff.color_material_mode;
+    for (int k = 0; k < 2; k++) {
+        if (!(k == 0 ? f == GL_FRONT || f == GL_FRONT_AND_BACK : f == GL_BACK || f == GL_FRONT_AND_BACK))
+            continue;
+        if (mode == GL_AMBIENT || mode == GL_AMBIENT_AND_DIFFUSE)
+            memset(out[k].ambient, 0, sizeof out[k].ambient);
+        if (mode == GL_DIFFUSE || mode == GL_AMBIENT_AND_DIFFUSE)
+            memset(out[k].diffuse, 0, sizeof out[k].diffuse);
+        if (mode == GL_SPECULAR)
+            memset(out[k].specular, 0, sizeof out[k].specular);
+        if (mode == GL_EMISSION)
+            memset(out[k].emission, 0, sizeof out[k].emission);
+    }
+}
+
+static void emit_vertex(struct gmf_imm *m, const struct sm_context *c, const struct sm_context_state *st,
+                        const float pos[4],
                         const uint32_t *over, const bool *over_set)
 {
     if (m->failed)
@@ -67,10 +91,12 @@ static void emit_vertex(struct gmf_imm *m, const struct sm_context_state *st, co
         m->cap = cap;
     }
     uint32_t *o = m->v + m->n * VTX_WORDS;
+    struct sm_ff_material mat[2];
+    untracked_materials(c, st, mat);
     if (!m->mat_set) {
-        memcpy(m->mat, st->ff.material, sizeof m->mat);
+        memcpy(m->mat, mat, sizeof m->mat);
         m->mat_set = true;
-    } else if (memcmp(m->mat, st->ff.material, sizeof m->mat)) {
+    } else if (memcmp(m->mat, mat, sizeof m->mat)) {
         m->mat_varies = true;
     }
     memcpy(o, st->legacy_current, LEG_WORDS * 4);
@@ -201,7 +227,7 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
         memcpy(pos, over + 4 * SM_LA_COUNT, 16);
     else
         return;   /* no vertex array: GL provokes no vertex */
-    emit_vertex(m, st, pos, over, set);
+    emit_vertex(m, c, st, pos, over, set);
 }
 
 /* Legacy commands that produce vertices the model does not run, reported by name: evaluators,
@@ -262,7 +288,7 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
     if (kind == SM_IMM_VERTEX) {
         struct sm_imm_value v;
         if (sm_imm_decode(call, &v))
-            emit_vertex(m, st, v.v, NULL, NULL);
+            emit_vertex(m, c, st, v.v, NULL, NULL);
         else
             gmf_note(ev, "%s: vertex values not recorded", glr_cmds[k].name);
         return;
@@ -274,7 +300,7 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
         for (int i = 0; i < 4; i++)
             pos[i] = a->kind == SM_VK_DOUBLE ? (float)a->v.d[i] : a->kind == SM_VK_INT ? (float)a->v.i[i]
                      : a->kind == SM_VK_UINT ? (float)a->v.u[i] : a->v.f[i];
-        emit_vertex(m, st, pos, NULL, NULL);
+        emit_vertex(m, c, st, pos, NULL, NULL);
     }
 }
 
@@ -351,7 +377,7 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
         const float corner[4][4] = { { v.v[0], v.v[1], 0, 1 }, { v.v[2], v.v[1], 0, 1 },
                                      { v.v[2], v.v[3], 0, 1 }, { v.v[0], v.v[3], 0, 1 } };
         for (int i = 0; i < 4; i++)
-            emit_vertex(m, st, corner[i], NULL, NULL);
+            emit_vertex(m, c, st, corner[i], NULL, NULL);
     }
     m->open = false;
     if (m->failed) {

@@ -72,11 +72,22 @@ static void test_lights_materials(void)
               near(ff->material[1].diffuse[0], 0.8f));
         CHECK(ff->two_side && ff->local_viewer && ff->color_control == GL_SEPARATE_SPECULAR_COLOR);
     }
-    /* colour material: enabling it copies the current colour into the tracked material */
+    /* colour material: the tracked material follows glColor while enabled; enabling it alone
+     * leaves the material (llvmpipe: piglit's dlist-color-material) */
     CHECK(tcall(s, 1, "glColorMaterial", "uu", GL_BACK, GL_EMISSION));
     CHECK(tcall(s, 1, "glEnable", "u", GL_COLOR_MATERIAL));
     if (ff)
-        CHECK(near(ff->material[1].emission[0], 1.0f) && near(ff->material[0].emission[0], 0.0f));
+        CHECK(near(ff->material[1].emission[0], 0.0f) && near(ff->material[0].emission[0], 0.0f));
+    CHECK(tcall(s, 1, "glColor3f", "fff", 1.0, 0.5, 0.25));
+    if (ff)
+        CHECK(near(ff->material[1].emission[1], 0.5f) && near(ff->material[0].emission[0], 0.0f));
+    /* glEnable(GL_COLOR_ARRAY) is glEnableClientState's in compatibility contexts */
+    CHECK(tcall(s, 1, "glEnable", "u", GL_COLOR_ARRAY));
+    {
+        const struct sm_context *c = sm_context_get(s, 1);
+        const struct sm_vao *v = c ? sm_get_vao(c, 0) : NULL;
+        CHECK(v && v->legacy[SM_LA_COLOR].enabled && !sm_is_enabled(c, GL_COLOR_ARRAY, 0));
+    }
     uint64_t e = sm_error_count(s);
     CHECK(tcall(s, 1, "glLightf", "uuf", GL_LIGHT0 + 9, GL_SPOT_CUTOFF, 1.0));
     CHECK(tcall(s, 1, "glMaterialf", "uuf", GL_FRONT, GL_POSITION, 1.0));
