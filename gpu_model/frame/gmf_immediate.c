@@ -32,6 +32,13 @@ struct gmf_imm {
      * later vertex was given others (Mesa makes them per-vertex attributes then) */
     struct sm_ff_material mat[2];
     bool mat_set, mat_varies;
+    /* The materials the draw's uniforms take (Mesa keeps glMaterial inside glBegin/glEnd as
+     * per-vertex attributes and updates the context's materials after the draw): those at
+     * glBegin for a GLSL vertex shader (gl_FrontMaterial), the first vertex's for the
+     * fixed-function stage; the state's own (the last glMaterial) is put back after the draw. */
+    struct sm_ff_material mat_begin[2], mat_first[2], mat_after[2];
+    bool mat_swapped;
+    uint32_t swap_ctx;
 };
 
 static struct gmf_imm *imm_get(gmf_runner *r)
@@ -95,6 +102,7 @@ static void emit_vertex(struct gmf_imm *m, const struct sm_context *c, const str
     untracked_materials(c, st, mat);
     if (!m->mat_set) {
         memcpy(m->mat, mat, sizeof m->mat);
+        memcpy(m->mat_first, st->ff.material, sizeof m->mat_first);
         m->mat_set = true;
     } else if (memcmp(m->mat, mat, sizeof m->mat)) {
         m->mat_varies = true;
@@ -266,6 +274,9 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
         if (m->open)
             gmf_note(ev, "glBegin inside glBegin/glEnd (GL_INVALID_OPERATION): the first pair is dropped");
         m->open = true;
+        const struct sm_context *bc = sm_context_get(r->sm, call->ctx_id);
+        if (bc)
+            memcpy(m->mat_begin, sm_context_state(bc)->ff.material, sizeof m->mat_begin);
         m->mode = (uint32_t)call->args[0];
         m->ctx_id = call->ctx_id;
         m->n = 0;
@@ -386,9 +397,18 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     }
     if (m->array_element_unrecorded)
         gmf_note(ev, "glArrayElement: client array data not recorded (current values used)");
-    if (m->mat_varies)
+    bool glsl_vs = st->program != 0;
+    if (m->mat_varies && !glsl_vs)
         gmf_note(ev, "glMaterial between the vertices of one glBegin/glEnd (per-vertex materials "
                  "are not modelled)");
+    if (kind != SM_IMM_RECT && m->mat_set) {
+        /* the runner owns this state: the draw's materials in place until gmf_imm_draw_done */
+        struct sm_context_state *ws = (struct sm_context_state *)st;
+        memcpy(m->mat_after, ws->ff.material, sizeof m->mat_after);
+        memcpy(ws->ff.material, glsl_vs ? m->mat_begin : m->mat_first, sizeof ws->ff.material);
+        m->mat_swapped = true;
+        m->swap_ctx = call->ctx_id;
+    }
     point_arrays(r, m, st, cur);
     r->vao_override = &m->vao;
     memset(out, 0, sizeof *out);
@@ -407,6 +427,13 @@ void gmf_imm_draw_done(gmf_runner *r)
     if (!m || r->vao_override != &m->vao)
         return;
     r->vao_override = NULL;
+    if (m->mat_swapped) {
+        const struct sm_context *c = sm_context_get(r->sm, m->swap_ctx);
+        if (c)
+            memcpy(((struct sm_context_state *)sm_context_state(c))->ff.material, m->mat_after,
+                   sizeof m->mat_after);
+        m->mat_swapped = false;
+    }
     memcpy(r->client, m->saved, sizeof m->saved);
     memcpy(r->client_legacy, m->saved_legacy, sizeof m->saved_legacy);
     r->client_used = m->saved_used;
