@@ -73,6 +73,10 @@ typedef struct gm_ff_key {
     uint8_t two_side, local_viewer, normalize, rescale;
     uint8_t shininess_zero;    /* front shininess is 0 (Mesa's key; changes the specular code) */
     uint8_t color_material[2]; /* GM_FF_CM_* bits, front and back */
+    /* GM_FF_CM_* bits of the material values given per vertex (glMaterial between the vertices
+     * of a glBegin/glEnd: Mesa makes them vertex attributes), read from the attributes
+     * ff_vmat_{front,back}_{ambient,diffuse,specular,emission} */
+    uint8_t vertex_material[2];
     gm_ff_light_key light[GM_FF_LIGHTS];
     uint8_t fog_from_coord;    /* GL_FOG_COORD_SRC is GL_FOG_COORD */
     uint8_t clip_planes;       /* bit i: GL_CLIP_PLANEi enabled */

@@ -57,7 +57,10 @@ static const char *material(const gm_ff_key *k, int side, int bit, const char *w
 {
     if (k->color_material[side] & bit)
         return "gl_Color";
-    snprintf(buf, n, "gl_%sMaterial.%s", side ? "Back" : "Front", what);
+    if (k->vertex_material[side] & bit)
+        snprintf(buf, n, "ff_vmat_%s_%s", side ? "back" : "front", what);
+    else
+        snprintf(buf, n, "gl_%sMaterial.%s", side ? "Back" : "Front", what);
     return buf;
 }
 
@@ -67,13 +70,16 @@ static void product(ff_text *t, const gm_ff_key *k, int side, int i, int bit, co
 {
     if (k->color_material[side] & bit)
         ff_printf(t, "(gl_LightSource[%d].%s * gl_Color)", i, what);
+    else if (k->vertex_material[side] & bit)
+        ff_printf(t, "(gl_LightSource[%d].%s * ff_vmat_%s_%s)", i, what, side ? "back" : "front", what);
     else
         ff_printf(t, "gl_%sLightProduct[%d].%s", side ? "Back" : "Front", i, what);
 }
 
 static void scene_color(ff_text *t, const gm_ff_key *k, int side, const char *var)
 {
-    int cm = k->color_material[side] & (GM_FF_CM_EMISSION | GM_FF_CM_AMBIENT | GM_FF_CM_DIFFUSE);
+    int cm = (k->color_material[side] | k->vertex_material[side]) &
+             (GM_FF_CM_EMISSION | GM_FF_CM_AMBIENT | GM_FF_CM_DIFFUSE);
     if (!cm) {
         ff_printf(t, "    vec4 %s = ff_scene_color[%d];\n", var, side);
         return;
@@ -305,6 +311,12 @@ char *gm_ff_vertex_source(const gm_ff_key *k)
         if (k->two_side)
             ff_printf(&t, "varying vec4 ff_back_color0;\n%s",
                       k->separate_specular ? "varying vec4 ff_back_color1;\n" : "");
+        static const char *const what[4] = { "emission", "ambient", "diffuse", "specular" };
+        for (int side = 0; side < 2; side++)
+            for (int b = 0; b < 4; b++)
+                if (k->vertex_material[side] & (1u << b))
+                    ff_printf(&t, "attribute vec4 ff_vmat_%s_%s;  // glMaterial per vertex\n",
+                              side ? "back" : "front", what[b]);
     }
     if (nrm && !k->normalize && k->rescale)
         ff_printf(&t, "uniform float ff_normal_scale;\n");

@@ -401,6 +401,11 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
         fk.points = key.points;
         key = fk;
     }
+    if (vs_fixed && key.lighting) {   /* glMaterial per vertex (gmf_immediate.c) */
+        key.vertex_material[0] = (uint8_t)(gmf_imm_vertex_material(r, 0) & ~key.color_material[0]);
+        if (key.two_side)
+            key.vertex_material[1] = (uint8_t)(gmf_imm_vertex_material(r, 1) & ~key.color_material[1]);
+    }
     if (gmf_pix_kind(r) && vs_fixed && fs_fixed) {
         /* a pixel rectangle (gmf_rasterpix.c): a pass-through vertex stage, the fragment
          * stage of the state with the image or bitmap as its primary colour */

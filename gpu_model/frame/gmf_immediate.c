@@ -39,6 +39,10 @@ struct gmf_imm {
     struct sm_ff_material mat_begin[2], mat_first[2], mat_after[2];
     bool mat_swapped;
     uint32_t swap_ctx;
+    /* per vertex: the materials (colour-tracked values zeroed), and for the draw the GM_FF_CM_*
+     * bits of the values that vary, per side, given to the fixed-function stage as attributes */
+    struct sm_ff_material (*vmat)[2];
+    uint8_t vm_bits[2];
 };
 
 static struct gmf_imm *imm_get(gmf_runner *r)
@@ -51,7 +55,7 @@ static struct gmf_imm *imm_get(gmf_runner *r)
 void gmf_imm_free(gmf_runner *r)
 {
     if (r->imm)
-        free(r->imm->v);
+        free(r->imm->v), free(r->imm->vmat);
     free(r->imm);
     r->imm = NULL;
 }
@@ -95,11 +99,18 @@ static void emit_vertex(struct gmf_imm *m, const struct sm_context *c, const str
             return;
         }
         m->v = v;
+        struct sm_ff_material(*vm)[2] = realloc(m->vmat, cap * sizeof *vm);
+        if (!vm) {
+            m->failed = true;
+            return;
+        }
+        m->vmat = vm;
         m->cap = cap;
     }
     uint32_t *o = m->v + m->n * VTX_WORDS;
     struct sm_ff_material mat[2];
     untracked_materials(c, st, mat);
+    memcpy(m->vmat[m->n], mat, sizeof mat);
     if (!m->mat_set) {
         memcpy(m->mat, mat, sizeof m->mat);
         memcpy(m->mat_first, st->ff.material, sizeof m->mat_first);
@@ -398,9 +409,23 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     if (m->array_element_unrecorded)
         gmf_note(ev, "glArrayElement: client array data not recorded (current values used)");
     bool glsl_vs = st->program != 0;
-    if (m->mat_varies && !glsl_vs)
-        gmf_note(ev, "glMaterial between the vertices of one glBegin/glEnd (per-vertex materials "
-                 "are not modelled)");
+    m->vm_bits[0] = m->vm_bits[1] = 0;
+    if (m->mat_varies && !glsl_vs && !m->failed) {
+        /* which values vary: those become vertex attributes of the fixed-function stage */
+        bool other = false;
+        for (size_t i = 1; i < m->n; i++)
+            for (int f = 0; f < 2; f++) {
+                const struct sm_ff_material *a = &m->vmat[0][f], *b = &m->vmat[i][f];
+                m->vm_bits[f] |= (uint8_t)((memcmp(a->emission, b->emission, 16) ? 1 : 0) |
+                                           (memcmp(a->ambient, b->ambient, 16) ? 2 : 0) |
+                                           (memcmp(a->diffuse, b->diffuse, 16) ? 4 : 0) |
+                                           (memcmp(a->specular, b->specular, 16) ? 8 : 0));
+                other |= a->shininess != b->shininess;
+            }
+        if (other)
+            gmf_note(ev, "glMaterial(GL_SHININESS) between the vertices of one glBegin/glEnd "
+                     "(per-vertex shininess is not modelled)");
+    }
     if (kind != SM_IMM_RECT && m->mat_set) {
         /* the runner owns this state: the draw's materials in place until gmf_imm_draw_done */
         struct sm_context_state *ws = (struct sm_context_state *)st;
@@ -437,4 +462,40 @@ void gmf_imm_draw_done(gmf_runner *r)
     memcpy(r->client, m->saved, sizeof m->saved);
     memcpy(r->client_legacy, m->saved_legacy, sizeof m->saved_legacy);
     r->client_used = m->saved_used;
+}
+
+uint8_t gmf_imm_vertex_material(const gmf_runner *r, int side)
+{
+    const struct gmf_imm *m = r->imm;
+    if (!m || r->vao_override != &m->vao || side < 0 || side > 1)
+        return 0;
+    return m->vm_bits[side];
+}
+
+/* Per-vertex materials into the generic attributes the fixed-function stage reads them from
+ * (ff_vmat_<side>_<value>, at the attribute index the program gave them). */
+void gmf_imm_bind_program(gmf_runner *r, const gmf_prog *p)
+{
+    struct gmf_imm *m = r->imm;
+    if (!m || r->vao_override != &m->vao || !p || !(m->vm_bits[0] | m->vm_bits[1]))
+        return;
+    for (int a = 0; a < p->n_attrs; a++) {
+        const gmf_attr *at = &p->attrs[a];
+        if (at->src != GMF_ATTR_GENERIC || !at->name || strncmp(at->name, "ff_vmat_", 8) ||
+            at->index < 0 || at->index >= SM_MAX_VERTEX_ATTRIBS)
+            continue;
+        const char *n = at->name + 8;
+        int side = !strncmp(n, "back_", 5);
+        n += side ? 5 : 6;
+        for (size_t v = 0; v < m->n; v++) {
+            const struct sm_ff_material *mt = &m->vmat[v][side];
+            const float *src = !strcmp(n, "ambient") ? mt->ambient : !strcmp(n, "diffuse") ? mt->diffuse
+                               : !strcmp(n, "specular") ? mt->specular : mt->emission;
+            memcpy(m->v + v * VTX_WORDS + LEG_WORDS + 4 * (size_t)at->index, src, 16);
+        }
+        /* the attribute reads floats whatever kind the current generic value had */
+        struct sm_vertex_attrib *va = &m->vao.attrib[at->index];
+        va->type = GL_FLOAT;
+        va->integer = false;
+    }
 }

@@ -346,6 +346,11 @@ void gmf_pix_free(gmf_runner *r);
 bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, struct glr_call *out,
                        gmf_event *ev);
 void gmf_imm_draw_done(gmf_runner *r);
+/* glMaterial between the vertices of the pair being drawn: the GM_FF_CM_* bits of the material
+ * values that vary per vertex on `side` (the fixed-function vertex stage reads them as
+ * attributes), and the hook that fills those attributes once the draw's program is known. */
+uint8_t gmf_imm_vertex_material(const gmf_runner *r, int side);
+void gmf_imm_bind_program(gmf_runner *r, const gmf_prog *p);
 void gmf_imm_free(gmf_runner *r);
 
 /* gmf_lists.c: display lists. gmf_lists_compile sees every record first: glNewList .. glEndList

@@ -420,6 +420,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     }
     gmf_prog_upload_uniforms(r, c, sp, p, ev);
     gmf_pix_upload(r, p->fs);
+    gmf_imm_bind_program(r, p);   /* per-vertex materials (gmf_immediate.c) */
     if (arb)
         gmf_arb_upload(c, p);   /* program.env / program.local, texture units */
     gmf_setup_env(d);
