@@ -39,7 +39,7 @@ enum gm_ff_src { GM_FF_SRC_TEXTURE, GM_FF_SRC_CONSTANT, GM_FF_SRC_PRIMARY, GM_FF
 enum gm_ff_operand { GM_FF_OP_COLOR, GM_FF_OP_ONE_MINUS_COLOR, GM_FF_OP_ALPHA,
                      GM_FF_OP_ONE_MINUS_ALPHA };
 enum gm_ff_fog { GM_FF_FOG_NONE, GM_FF_FOG_LINEAR, GM_FF_FOG_EXP, GM_FF_FOG_EXP2 };
-enum gm_ff_pixel { GM_FF_PIXEL_NONE, GM_FF_PIXEL_IMAGE, GM_FF_PIXEL_BITMAP };
+enum gm_ff_pixel { GM_FF_PIXEL_NONE, GM_FF_PIXEL_IMAGE, GM_FF_PIXEL_BITMAP, GM_FF_PIXEL_DEPTH };
 /* Colour-material bits: which material values come from the vertex colour. */
 enum { GM_FF_CM_EMISSION = 1, GM_FF_CM_AMBIENT = 2, GM_FF_CM_DIFFUSE = 4, GM_FF_CM_SPECULAR = 8 };
 
@@ -90,7 +90,8 @@ typedef struct gm_ff_key {
     /* a pixel rectangle (enum gm_ff_pixel): the vertex stage passes window-rectangle corners
      * and the raster values through; the fragment stage reads the image (glDrawPixels) or
      * discards where the bitmap is 0 (glBitmap), as Mesa's st_cb_drawpixels.c / st_cb_bitmap.c
-     * variants of the fragment program do */
+     * variants of the fragment program do; a depth image writes gl_FragDepth and the raster
+     * colour, as Mesa's own depth program (no environments, no fog) */
     uint8_t pixel_rect;
     gm_ff_unit_key unit[GM_FF_UNITS];
 } gm_ff_key;

@@ -421,6 +421,10 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
         pk.secondary_out = key.separate_specular || key.color_sum;
         pk.fog = key.fog;
         pk.pixel_rect = (uint8_t)gmf_pix_kind(r);
+        if (pk.pixel_rect == GM_FF_PIXEL_DEPTH) {   /* Mesa's depth program: no environments */
+            memset(&pk, 0, sizeof pk);
+            pk.pixel_rect = GM_FF_PIXEL_DEPTH;
+        }
         key = pk;
     }
     uint32_t share = sm_context_share_id(c);

@@ -9,8 +9,9 @@
  * fog, the alpha test, scissor, depth and stencil tests, blending, logic op and masks therefore
  * apply as for any fragment. The quad's viewport is the whole framebuffer with depth range
  * [0, 1], culling, polygon modes, offset and stipple off, as Mesa sets them for the meta draw.
- * Not modelled (reported): depth and stencil images, colour index images and pixel maps, a GLSL
- * program or ARB fragment program bound (Mesa patches that program). See DESIGN.md. */
+ * Depth images and copies write gl_FragDepth with the raster colour (Mesa's depth program).
+ * Not modelled (reported): stencil and depth-stencil images, colour index images and pixel maps,
+ * a GLSL program or ARB fragment program bound (Mesa patches that program). See DESIGN.md. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,55 @@ static bool color_format(uint32_t f)
            f != GL_COLOR_INDEX;
 }
 
+/* One depth value of a GL_DEPTH_COMPONENT image as GL converts it (GL 2.1 table 3.?: unsigned
+ * c / (2^b - 1), signed max(c / (2^(b-1) - 1), -1), floats as they are). */
+static bool depth_value(uint32_t type, const uint8_t *p, float *out)
+{
+    switch (type) {
+    case GL_UNSIGNED_BYTE: *out = (float)(*p / 255.0); return true;
+    case GL_BYTE: { int8_t v; memcpy(&v, p, 1); *out = fmaxf((float)(v / 127.0), -1.0f); return true; }
+    case GL_UNSIGNED_SHORT: { uint16_t v; memcpy(&v, p, 2); *out = (float)(v / 65535.0); return true; }
+    case GL_SHORT: { int16_t v; memcpy(&v, p, 2); *out = fmaxf((float)(v / 32767.0), -1.0f); return true; }
+    case GL_UNSIGNED_INT: { uint32_t v; memcpy(&v, p, 4); *out = (float)(v / 4294967295.0); return true; }
+    case GL_INT: { int32_t v; memcpy(&v, p, 4); *out = fmaxf((float)(v / 2147483647.0), -1.0f); return true; }
+    case GL_FLOAT: memcpy(out, p, 4); return true;
+    default: return false;
+    }
+}
+
+/* A depth image: each value scaled and biased (GL_DEPTH_SCALE/BIAS) and clamped to [0, 1]. */
+static const char *load_depth(struct gmf_pix *p, const struct sm_context *c, const struct glr_call *call,
+                              gmf_event *ev)
+{
+    const struct sm_context_state *st = sm_context_state(c);
+    int w = (int32_t)call->args[0], h = (int32_t)call->args[1];
+    uint32_t type = (uint32_t)call->args[3];
+    uint64_t size = 0;
+    const uint8_t *src = unpack_source(c, call, 4, &size, ev, "glDrawPixels");
+    if (!src)
+        return "glDrawPixels: image data unknown";
+    gmf_pixel_layout L;
+    const char *why = gmf_pixel_layout_get(GL_DEPTH_COMPONENT, type, &st->unpack, w, h, 1, &L);
+    if (why)
+        return why;
+    if (L.skip + L.extent > size)
+        return "glDrawPixels: image past the end of the data";
+    if (!image_alloc(p, w, h))
+        return "out of memory (glDrawPixels image)";
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float d;
+            if (!depth_value(type, src + L.skip + (size_t)y * L.row + (size_t)x * L.pixel, &d))
+                return "glDrawPixels: depth type not modelled";
+            d = d * st->ff.depth_scale + st->ff.depth_bias;
+            float *t = (float *)(void *)gm_surface_texel(&p->img.level[0], x, y, 0);
+            t[0] = d < 0.0f ? 0.0f : d > 1.0f ? 1.0f : d;
+            t[1] = t[2] = 0.0f;
+            t[3] = 1.0f;
+        }
+    return NULL;
+}
+
 /* glDrawPixels: the image unpacked to floats, then scaled and biased (GL 2.1 section 3.6.5;
  * Mesa does it in the fragment program variant, with the same arithmetic). */
 static const char *load_image(struct gmf_pix *p, const struct sm_context *c, const struct glr_call *call,
@@ -101,7 +151,7 @@ static const char *load_image(struct gmf_pix *p, const struct sm_context *c, con
     int w = (int32_t)call->args[0], h = (int32_t)call->args[1];
     uint32_t format = (uint32_t)call->args[2], type = (uint32_t)call->args[3];
     if (!color_format(format))
-        return "glDrawPixels of depth, stencil or colour-index data (not modelled)";
+        return "glDrawPixels of stencil, depth-stencil or colour-index data (not modelled)";
     if (type == GL_BITMAP)
         return "glDrawPixels of GL_BITMAP data (not modelled)";
     if (st->ff.map_color)
@@ -170,13 +220,15 @@ static const char *load_copy(struct gmf_pix *p, gmf_runner *r, const struct sm_c
     const struct sm_context_state *st = sm_context_state(c);
     int sx = (int32_t)call->args[0], sy = (int32_t)call->args[1];
     int w = (int32_t)call->args[2], h = (int32_t)call->args[3];
-    if ((uint32_t)call->args[4] != GL_COLOR)
-        return "glCopyPixels of depth or stencil (not modelled)";
-    if (st->ff.map_color)
+    uint32_t what = (uint32_t)call->args[4];
+    if (what != GL_COLOR && what != GL_DEPTH)
+        return "glCopyPixels of stencil (not modelled)";
+    bool depth = what == GL_DEPTH;
+    if (!depth && st->ff.map_color)
         return "glCopyPixels with GL_MAP_COLOR (pixel maps are not modelled)";
     gm_surface view, tmp;
     memset(&tmp, 0, sizeof tmp);
-    gm_surface *s = gmf_read_surface(r, c, false, &view, &tmp, ev);
+    gm_surface *s = gmf_read_surface(r, c, depth, &view, &tmp, ev);
     if (!s)
         return "glCopyPixels: read buffer not in the model";
     if (!image_alloc(p, w, h)) {
@@ -187,7 +239,7 @@ static const char *load_copy(struct gmf_pix *p, gmf_runner *r, const struct sm_c
     memset(&tight, 0, sizeof tight);
     tight.alignment = 1;
     gmf_pixel_layout L;
-    const char *why = gmf_pixel_layout_get(GL_RGBA, GL_FLOAT, &tight, 1, 1, 1, &L);
+    const char *why = gmf_pixel_layout_get(depth ? GL_DEPTH_COMPONENT : GL_RGBA, GL_FLOAT, &tight, 1, 1, 1, &L);
     const float *sc = st->ff.pixel_scale, *bi = st->ff.pixel_bias;
     for (int y = 0; y < h && !why; y++)
         for (int x = 0; x < w && !why; x++) {
@@ -198,6 +250,13 @@ static const char *load_copy(struct gmf_pix *p, gmf_runner *r, const struct sm_c
                 continue;
             }
             why = gmf_pack_pixel(s->format, gm_surface_texel(s, ax, ay, 0), &L, (uint8_t *)t);
+            if (depth) {
+                float d = t[0] * st->ff.depth_scale + st->ff.depth_bias;
+                t[0] = d < 0.0f ? 0.0f : d > 1.0f ? 1.0f : d;
+                t[1] = t[2] = 0.0f;
+                t[3] = 1.0f;
+                continue;
+            }
             for (int k = 0; k < 4; k++)
                 t[k] = t[k] * sc[k] + bi[k];
         }
@@ -237,7 +296,9 @@ bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
         return false;
     }
     struct gmf_pix *p = r->pix;
-    const char *why = k == GLR_CMD_glDrawPixels ? load_image(p, c, call, ev)
+    bool depth = (k == GLR_CMD_glDrawPixels && (uint32_t)call->args[2] == GL_DEPTH_COMPONENT) ||
+                 (k == GLR_CMD_glCopyPixels && (uint32_t)call->args[4] == GL_DEPTH);
+    const char *why = k == GLR_CMD_glDrawPixels ? (depth ? load_depth(p, c, call, ev) : load_image(p, c, call, ev))
                       : k == GLR_CMD_glBitmap   ? load_bitmap(p, c, call, ev)
                                                 : load_copy(p, r, c, call, ev);
     if (why) {
@@ -257,7 +318,7 @@ bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     }
     if (zx == 0.0f || zy == 0.0f)
         return false;   /* an empty rectangle */
-    p->kind = k == GLR_CMD_glBitmap ? GM_FF_PIXEL_BITMAP : GM_FF_PIXEL_IMAGE;
+    p->kind = k == GLR_CMD_glBitmap ? GM_FF_PIXEL_BITMAP : depth ? GM_FF_PIXEL_DEPTH : GM_FF_PIXEL_IMAGE;
     p->corner[0] = x0;
     p->corner[1] = y0;
     p->corner[2] = x0 + (float)w * zx;

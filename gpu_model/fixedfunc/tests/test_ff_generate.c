@@ -48,6 +48,7 @@ static bool builds(const gm_ff_key *k, const char *what)
 
 int main(void)
 {
+    char *fa;
     gm_ff_key k;
     memset(&k, 0, sizeof k);
     CHECK(builds(&k, "empty"));
@@ -100,6 +101,12 @@ int main(void)
         free(pf);
     }
 
+    k.pixel_rect = GM_FF_PIXEL_DEPTH;
+    CHECK(builds(&k, "depth image"));
+    fa = gm_ff_fragment_source(&k);
+    CHECK(fa && strstr(fa, "gl_FragDepth = texture2D(ff_pixels") && !strstr(fa, "fog"));
+    free(fa);
+
     /* texgen, texture matrices, clip planes, point attenuation, fog coordinate */
     memset(&k, 0, sizeof k);
     k.unit[0] = (gm_ff_unit_key){ .gen_mode = { GM_FF_GEN_SPHERE, GM_FF_GEN_SPHERE, 0, 0 },
@@ -143,7 +150,8 @@ int main(void)
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     a.fog = b.fog = GM_FF_FOG_LINEAR;
-    char *fa = gm_ff_fragment_source(&a), *fb = gm_ff_fragment_source(&b);
+    fa = gm_ff_fragment_source(&a);
+    char *fb = gm_ff_fragment_source(&b);
     CHECK(fa && fb && !strcmp(fa, fb) && strstr(fa, "// fog: GL_LINEAR"));
     CHECK(gm_ff_key_hash(&a) == gm_ff_key_hash(&b));
     b.fog = GM_FF_FOG_EXP;
