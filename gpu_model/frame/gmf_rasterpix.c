@@ -10,7 +10,9 @@
  * apply as for any fragment. The quad's viewport is the whole framebuffer with depth range
  * [0, 1], culling, polygon modes, offset and stipple off, as Mesa sets them for the meta draw.
  * Depth images and copies write gl_FragDepth with the raster colour (Mesa's depth program).
- * Not modelled (reported): stencil and depth-stencil images, colour index images and pixel maps,
+ * Stencil images are written straight into the stencil buffer (Mesa exports them from its
+ * shader with the stencil test ALWAYS/REPLACE and colour and depth writes off).
+ * Not modelled (reported): depth-stencil images, colour index images and pixel maps,
  * a GLSL program or ARB fragment program bound (Mesa patches that program). See DESIGN.md. */
 #include <math.h>
 #include <stdlib.h>
@@ -264,6 +266,95 @@ static const char *load_copy(struct gmf_pix *p, gmf_runner *r, const struct sm_c
     return why;
 }
 
+/* glDrawPixels(GL_STENCIL_INDEX): Mesa (llvmpipe exports stencil from its shader) writes the
+ * indices, shifted and offset (GL_INDEX_SHIFT/OFFSET), through the stencil write mask with the
+ * stencil test ALWAYS/REPLACE, depth and colour writes off, inside the scissor: so the model
+ * writes them straight into the stencil buffer, pixel by pixel of the zoomed rectangle (a pixel
+ * whose centre lies inside it). */
+static void draw_stencil(gmf_runner *r, const struct sm_context *c, const struct glr_call *call,
+                         float x0, float y0, float zx, float zy, gmf_event *ev)
+{
+    const struct sm_context_state *st = sm_context_state(c);
+    int w = (int32_t)call->args[0], h = (int32_t)call->args[1];
+    uint32_t type = (uint32_t)call->args[3];
+    if (st->ff.map_stencil) {
+        gmf_note(ev, "glDrawPixels(GL_STENCIL_INDEX) with GL_MAP_STENCIL (pixel maps are not modelled)");
+        return;
+    }
+    uint64_t size = 0;
+    const uint8_t *src = unpack_source(c, call, 4, &size, ev, "glDrawPixels");
+    gmf_pixel_layout L;
+    const char *why = src ? gmf_pixel_layout_get(GL_STENCIL_INDEX, type, &st->unpack, w, h, 1, &L)
+                          : "glDrawPixels: image data unknown";
+    if (!why && L.skip + L.extent > size)
+        why = "glDrawPixels: image past the end of the data";
+    if (!why && type != GL_UNSIGNED_BYTE && type != GL_BYTE && type != GL_UNSIGNED_SHORT &&
+        type != GL_SHORT && type != GL_UNSIGNED_INT && type != GL_INT && type != GL_FLOAT)
+        why = "glDrawPixels: stencil type not modelled";
+    gm_surface views[GM_PIPE_MAX_RT + 2];
+    if (!why && !gmf_build_framebuffer(r, c, &r->pipe.fb, views, ev))
+        why = "glDrawPixels: framebuffer not in the model";
+    gm_surface *sf = why ? NULL : r->pipe.fb.stencil;
+    if (!why && !sf)
+        return;   /* no stencil buffer: nothing is written */
+    if (!why && sf->samples > 1)
+        why = "glDrawPixels(GL_STENCIL_INDEX) into a multisample buffer (not modelled)";
+    if (why) {
+        gmf_note(ev, "%s", why);
+        return;
+    }
+    int fw = r->pipe.fb.width, fh = r->pipe.fb.height;
+    float xa = fminf(x0, x0 + (float)w * zx), xb = fmaxf(x0, x0 + (float)w * zx);
+    float ya = fminf(y0, y0 + (float)h * zy), yb = fmaxf(y0, y0 + (float)h * zy);
+    int sx0 = 0, sy0 = 0, sx1 = fw, sy1 = fh;
+    if (st->scissor_test[0]) {
+        sx0 = st->scissor[0][0];
+        sy0 = st->scissor[0][1];
+        sx1 = sx0 + st->scissor[0][2];
+        sy1 = sy0 + st->scissor[0][3];
+    }
+    uint8_t wm = (uint8_t)st->stencil[0].write_mask;
+    for (int y = sy0 > 0 ? sy0 : 0; y < sy1 && y < fh; y++) {
+        float cy = (float)y + 0.5f;
+        if (cy < ya || cy >= yb)
+            continue;
+        int row = (int)floorf((cy - y0) / zy);
+        if (row < 0 || row >= h)
+            continue;
+        for (int x = sx0 > 0 ? sx0 : 0; x < sx1 && x < fw; x++) {
+            float cx = (float)x + 0.5f;
+            if (cx < xa || cx >= xb)
+                continue;
+            int col = (int)floorf((cx - x0) / zx);
+            if (col < 0 || col >= w)
+                continue;
+            const uint8_t *p = src + L.skip + (size_t)row * L.row + (size_t)col * L.pixel;
+            int64_t v;
+            switch (type) {
+            case GL_UNSIGNED_BYTE: v = *p; break;
+            case GL_BYTE: v = (int8_t)*p; break;
+            case GL_UNSIGNED_SHORT: { uint16_t t; memcpy(&t, p, 2); v = t; break; }
+            case GL_SHORT: { int16_t t; memcpy(&t, p, 2); v = t; break; }
+            case GL_UNSIGNED_INT: { uint32_t t; memcpy(&t, p, 4); v = t; break; }
+            case GL_FLOAT: {   /* Mesa's extract_uint_indexes: the float converted to an integer */
+                float t;
+                memcpy(&t, p, 4);
+                v = t > 0.0f && t < 4294967295.0f ? (int64_t)(uint32_t)t : 0;
+                break;
+            }
+            default: { int32_t t; memcpy(&t, p, 4); v = t; break; }
+            }
+            int sh = st->ff.index_shift;
+            v = sh >= 0 ? v << (sh < 32 ? sh : 32) : v >> (-sh < 32 ? -sh : 32);
+            v += st->ff.index_offset;
+            int my = r->pipe.fb.winsys_orientation ? fh - 1 - y : y;   /* memory row */
+            uint8_t *texel = gm_surface_texel(sf, x, my, 0);
+            uint8_t old = gm_format_unpack_stencil(sf->format, texel);
+            gm_format_pack_stencil(sf->format, (uint8_t)((old & ~wm) | ((uint8_t)v & wm)), texel);
+        }
+    }
+}
+
 bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, struct glr_call *out,
                        gmf_event *ev)
 {
@@ -289,6 +380,12 @@ bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     if (st->program || st->pipeline || sm_is_enabled(c, GL_FRAGMENT_PROGRAM_ARB, 0) ||
         sm_is_enabled(c, GL_VERTEX_PROGRAM_ARB, 0)) {
         gmf_note(ev, "%s with a GLSL or ARB program bound (Mesa's patched program is not modelled)", fn);
+        return false;
+    }
+    if (k == GLR_CMD_glDrawPixels && (uint32_t)call->args[2] == GL_STENCIL_INDEX) {
+        float zx = st->ff.pixel_zoom[0], zy = st->ff.pixel_zoom[1];
+        if (zx != 0.0f && zy != 0.0f)
+            draw_stencil(r, c, call, (float)lroundf(rp->pos[0]), (float)lroundf(rp->pos[1]), zx, zy, ev);
         return false;
     }
     if (!r->pix && !(r->pix = calloc(1, sizeof *r->pix))) {
