@@ -10,9 +10,10 @@
  * apply as for any fragment. The quad's viewport is the whole framebuffer with depth range
  * [0, 1], culling, polygon modes, offset and stipple off, as Mesa sets them for the meta draw.
  * Depth images and copies write gl_FragDepth with the raster colour (Mesa's depth program).
- * Stencil images are written straight into the stencil buffer (Mesa exports them from its
- * shader with the stencil test ALWAYS/REPLACE and colour and depth writes off).
- * Not modelled (reported): depth-stencil images, colour index images and pixel maps,
+ * Stencil and depth-stencil images are written straight into the stencil (and depth) buffer
+ * (Mesa exports them from its shader with the stencil test ALWAYS/REPLACE, the depth test
+ * ALWAYS, colour writes off).
+ * Not modelled (reported): colour index images, stencil copies, pixel maps,
  * a GLSL program or ARB fragment program bound (Mesa patches that program). See DESIGN.md. */
 #include <math.h>
 #include <stdlib.h>
@@ -92,7 +93,7 @@ static bool image_alloc(struct gmf_pix *p, int w, int h)
 static bool color_format(uint32_t f)
 {
     return f != GL_DEPTH_COMPONENT && f != GL_STENCIL_INDEX && f != GL_DEPTH_STENCIL &&
-           f != GL_COLOR_INDEX;
+           f != GL_COLOR_INDEX;   /* the first three are drawn elsewhere (depth, draw_stencil) */
 }
 
 /* One depth value of a GL_DEPTH_COMPONENT image as GL converts it (GL 2.1 table 3.?: unsigned
@@ -224,7 +225,8 @@ static const char *load_copy(struct gmf_pix *p, gmf_runner *r, const struct sm_c
     int w = (int32_t)call->args[2], h = (int32_t)call->args[3];
     uint32_t what = (uint32_t)call->args[4];
     if (what != GL_COLOR && what != GL_DEPTH)
-        return "glCopyPixels of stencil (not modelled)";
+        return what == GL_STENCIL ? "glCopyPixels of stencil (not modelled)"
+                                  : "glCopyPixels of another type than GL_COLOR or GL_DEPTH (not modelled)";
     bool depth = what == GL_DEPTH;
     if (!depth && st->ff.map_color)
         return "glCopyPixels with GL_MAP_COLOR (pixel maps are not modelled)";
@@ -276,7 +278,14 @@ static void draw_stencil(gmf_runner *r, const struct sm_context *c, const struct
 {
     const struct sm_context_state *st = sm_context_state(c);
     int w = (int32_t)call->args[0], h = (int32_t)call->args[1];
-    uint32_t type = (uint32_t)call->args[3];
+    uint32_t format = (uint32_t)call->args[2], type = (uint32_t)call->args[3];
+    /* GL_DEPTH_STENCIL: Mesa writes both from its shader with the depth test ALWAYS (depth
+     * through the depth mask) and the same stencil state */
+    bool ds = format == GL_DEPTH_STENCIL;
+    if (ds && type != GL_UNSIGNED_INT_24_8 && type != GL_FLOAT_32_UNSIGNED_INT_24_8_REV) {
+        gmf_note(ev, "glDrawPixels(GL_DEPTH_STENCIL) of type 0x%04x not modelled", type);
+        return;
+    }
     if (st->ff.map_stencil) {
         gmf_note(ev, "glDrawPixels(GL_STENCIL_INDEX) with GL_MAP_STENCIL (pixel maps are not modelled)");
         return;
@@ -284,20 +293,20 @@ static void draw_stencil(gmf_runner *r, const struct sm_context *c, const struct
     uint64_t size = 0;
     const uint8_t *src = unpack_source(c, call, 4, &size, ev, "glDrawPixels");
     gmf_pixel_layout L;
-    const char *why = src ? gmf_pixel_layout_get(GL_STENCIL_INDEX, type, &st->unpack, w, h, 1, &L)
+    const char *why = src ? gmf_pixel_layout_get(format, type, &st->unpack, w, h, 1, &L)
                           : "glDrawPixels: image data unknown";
     if (!why && L.skip + L.extent > size)
         why = "glDrawPixels: image past the end of the data";
-    if (!why && type != GL_UNSIGNED_BYTE && type != GL_BYTE && type != GL_UNSIGNED_SHORT &&
+    if (!why && !ds && type != GL_UNSIGNED_BYTE && type != GL_BYTE && type != GL_UNSIGNED_SHORT &&
         type != GL_SHORT && type != GL_UNSIGNED_INT && type != GL_INT && type != GL_FLOAT)
         why = "glDrawPixels: stencil type not modelled";
     gm_surface views[GM_PIPE_MAX_RT + 2];
     if (!why && !gmf_build_framebuffer(r, c, &r->pipe.fb, views, ev))
         why = "glDrawPixels: framebuffer not in the model";
-    gm_surface *sf = why ? NULL : r->pipe.fb.stencil;
-    if (!why && !sf)
-        return;   /* no stencil buffer: nothing is written */
-    if (!why && sf->samples > 1)
+    gm_surface *sf = why ? NULL : r->pipe.fb.stencil, *df = why || !ds ? NULL : r->pipe.fb.depth;
+    if (!why && !sf && !df)
+        return;   /* no stencil (or depth) buffer: nothing is written */
+    if (!why && ((sf && sf->samples > 1) || (df && df->samples > 1)))
         why = "glDrawPixels(GL_STENCIL_INDEX) into a multisample buffer (not modelled)";
     if (why) {
         gmf_note(ev, "%s", why);
@@ -329,7 +338,30 @@ static void draw_stencil(gmf_runner *r, const struct sm_context *c, const struct
             if (col < 0 || col >= w)
                 continue;
             const uint8_t *p = src + L.skip + (size_t)row * L.row + (size_t)col * L.pixel;
+            int my = r->pipe.fb.winsys_orientation ? fh - 1 - y : y;   /* memory row */
             int64_t v;
+            if (ds) {
+                float z;
+                uint32_t wd[2];
+                memcpy(wd, p, type == GL_UNSIGNED_INT_24_8 ? 4 : 8);
+                if (type == GL_UNSIGNED_INT_24_8) {
+                    z = (float)((wd[0] >> 8) / 16777215.0);
+                    v = wd[0] & 0xff;
+                } else {
+                    memcpy(&z, &wd[0], 4);
+                    v = wd[1] & 0xff;
+                }
+                z = z * st->ff.depth_scale + st->ff.depth_bias;
+                z = z < 0.0f ? 0.0f : z > 1.0f ? 1.0f : z;
+                if (df && st->depth_mask)
+                    gm_format_pack_depth(df->format, z, gm_surface_texel(df, x, my, 0));
+                if (sf) {
+                    uint8_t *texel = gm_surface_texel(sf, x, my, 0);
+                    uint8_t old = gm_format_unpack_stencil(sf->format, texel);
+                    gm_format_pack_stencil(sf->format, (uint8_t)((old & ~wm) | ((uint8_t)v & wm)), texel);
+                }
+                continue;
+            }
             switch (type) {
             case GL_UNSIGNED_BYTE: v = *p; break;
             case GL_BYTE: v = (int8_t)*p; break;
@@ -347,7 +379,8 @@ static void draw_stencil(gmf_runner *r, const struct sm_context *c, const struct
             int sh = st->ff.index_shift;
             v = sh >= 0 ? v << (sh < 32 ? sh : 32) : v >> (-sh < 32 ? -sh : 32);
             v += st->ff.index_offset;
-            int my = r->pipe.fb.winsys_orientation ? fh - 1 - y : y;   /* memory row */
+            if (!sf)
+                continue;
             uint8_t *texel = gm_surface_texel(sf, x, my, 0);
             uint8_t old = gm_format_unpack_stencil(sf->format, texel);
             gm_format_pack_stencil(sf->format, (uint8_t)((old & ~wm) | ((uint8_t)v & wm)), texel);
@@ -382,7 +415,8 @@ bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
         gmf_note(ev, "%s with a GLSL or ARB program bound (Mesa's patched program is not modelled)", fn);
         return false;
     }
-    if (k == GLR_CMD_glDrawPixels && (uint32_t)call->args[2] == GL_STENCIL_INDEX) {
+    if (k == GLR_CMD_glDrawPixels && ((uint32_t)call->args[2] == GL_STENCIL_INDEX ||
+                                      (uint32_t)call->args[2] == GL_DEPTH_STENCIL)) {
         float zx = st->ff.pixel_zoom[0], zy = st->ff.pixel_zoom[1];
         if (zx != 0.0f && zy != 0.0f)
             draw_stencil(r, c, call, (float)lroundf(rp->pos[0]), (float)lroundf(rp->pos[1]), zx, zy, ev);
