@@ -282,8 +282,10 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
             gmf_note(ev, "out of memory (glBegin)");
             return;
         }
-        if (m->open)
-            gmf_note(ev, "glBegin inside glBegin/glEnd (GL_INVALID_OPERATION): the first pair is dropped");
+        if (m->open && m->ctx_id == call->ctx_id)
+            return;   /* GL_INVALID_OPERATION: ignored, the open pair goes on (Mesa's vbo) */
+        if ((uint32_t)call->args[0] > GL_TRIANGLE_STRIP_ADJACENCY)
+            return;   /* GL_INVALID_ENUM: no pair begins */
         m->open = true;
         const struct sm_context *bc = sm_context_get(r->sm, call->ctx_id);
         if (bc)
@@ -366,10 +368,8 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     if (k != GLR_CMD_glEnd && kind != SM_IMM_RECT)
         return false;
     struct gmf_imm *m = k == GLR_CMD_glEnd ? r->imm : imm_get(r);
-    if (k == GLR_CMD_glEnd && (!m || !m->open || m->ctx_id != call->ctx_id)) {
-        gmf_note(ev, "glEnd without glBegin");
-        return false;
-    }
+    if (k == GLR_CMD_glEnd && (!m || !m->open || m->ctx_id != call->ctx_id))
+        return false;   /* GL_INVALID_OPERATION: nothing is drawn */
     if (!m) {
         gmf_note(ev, "out of memory (%s)", glr_cmds[k].name);
         return false;
@@ -384,10 +384,8 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     if (kind == SM_IMM_RECT) {
         /* GL: glBegin(GL_POLYGON), (x1,y1), (x2,y1), (x2,y2), (x1,y2), glEnd */
         struct sm_imm_value v;
-        if (m->open) {
-            gmf_note(ev, "%s inside glBegin/glEnd (GL_INVALID_OPERATION)", glr_cmds[k].name);
+        if (m->open)   /* GL_INVALID_OPERATION: GL draws nothing and the pair goes on */
             return false;
-        }
         if (!sm_imm_decode(call, &v)) {
             gmf_note(ev, "%s: values not recorded", glr_cmds[k].name);
             return false;
