@@ -87,6 +87,7 @@ static void init_tables(void)
     sm_register_current(handlers);   /* sm_apply_current.c */
     sm_register_arb_program(handlers);
     sm_register_fixed(handlers);
+    sm_register_rasterpos(handlers);   /* sm_apply_rasterpos.c */
     sm_register_include(handlers);
     sm_register_subroutine(handlers);
     sm_register_spirv(handlers);

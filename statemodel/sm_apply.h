@@ -88,5 +88,13 @@ void sm_sampling_param(struct sm_ap *a, struct sm_sampling *p, uint32_t pname,
 /* Fixed-function point parameters (size range, fade threshold, attenuation) of a
  * glPointParameter* call (sm_apply_fixed.c). */
 void sm_fixed_point_parameter(struct sm_ap *a);
+/* A plane (row vector) times the inverse of the column-major matrix m, in double (a normal
+ * with w 0 gives Mesa's TRANSFORM_NORMAL by the inverse modelview). sm_apply_fixed.c. */
+void sm_fixed_plane_to_eye(const float *m, const double in[4], float out[4]);
+void sm_register_rasterpos(sm_apply_fn *tab);
+/* A legacy client array cap (GL_VERTEX_ARRAY, ...: glEnableClientState's, which compatibility
+ * contexts also take through glEnable/glDisable, as Mesa's enable.c does) on the current VAO;
+ * false for any other cap. sm_apply_vertex.c. */
+bool sm_legacy_client_cap(struct sm_ap *a, uint32_t cap, bool on);   /* sm_apply_rasterpos.c */
 
 #endif

@@ -52,6 +52,8 @@ static void classify(uint32_t cmd)
         { "glIndex", SM_IMM_ATTRIB, SM_LA_INDEX, false, false },
         { "glVertex", SM_IMM_VERTEX, SM_LA_VERTEX, false, false },
         { "glRect", SM_IMM_RECT, -1, false, false },
+        { "glRasterPos", SM_IMM_RASTER_POS, -1, false, false },
+        { "glWindowPos", SM_IMM_WINDOW_POS, -1, false, false },
     };
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
     if (ci->api != GLR_API_GL)
@@ -239,6 +241,9 @@ static void h_current(struct sm_ap *a)
         return;
     }
     memcpy(a->c->st.legacy_current[iv.slot], iv.v, sizeof iv.v);
+    /* while GL_COLOR_MATERIAL is on, the tracked material follows the current colour */
+    if (iv.slot == SM_LA_COLOR && sm_is_enabled(a->c, GL_COLOR_MATERIAL, 0))
+        sm_fixed_color_material_update(&a->c->st);
 }
 
 /* glVertex*, glRect*, glBegin, glEnd, glArrayElement: no state of their own (the GPU model

@@ -72,6 +72,17 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
         t->object_plane[0][0] = t->eye_plane[0][0] = 1.0f;
         t->object_plane[1][1] = t->eye_plane[1][1] = 1.0f;
     }
+    /* GL 2.1 tables 6.5 (raster position) and 6.17 (pixel transfer) */
+    struct sm_ff_raster *rp = &ff->raster;
+    set4(rp->pos, 0, 0, 0, 1);
+    rp->valid = true;
+    set4(rp->color, 1, 1, 1, 1);
+    set4(rp->secondary, 0, 0, 0, 1);
+    for (int u = 0; u < SM_FF_UNITS; u++)
+        set4(rp->texcoord[u], 0, 0, 0, 1);
+    ff->pixel_zoom[0] = ff->pixel_zoom[1] = 1.0f;
+    set4(ff->pixel_scale, 1, 1, 1, 1);
+    ff->depth_scale = 1.0f;
 }
 
 /* ------------------------------------------------------------------ arguments */
@@ -164,7 +175,7 @@ static void xform4(const float *m, const float *v, float *o)
 }
 
 /* A plane (row vector) into eye space: p * M^-1 (GL 2.1 eq. 2.13 / 2.19), in double. */
-static void plane_to_eye(const float *m, const double in[4], float out[4])
+void sm_fixed_plane_to_eye(const float *m, const double in[4], float out[4])
 {
     double a[4][8];
     for (int r = 0; r < 4; r++)
@@ -435,7 +446,7 @@ static void h_clip_plane(struct sm_ap *a)
     double p[4];
     for (int k = 0; k < 4; k++)
         p[k] = dbl ? ((const double *)b)[k] : ((const float *)b)[k];
-    plane_to_eye(modelview(a), p, FF(a)->clip_plane[i]);
+    sm_fixed_plane_to_eye(modelview(a), p, FF(a)->clip_plane[i]);
 }
 
 void sm_fixed_point_parameter(struct sm_ap *a)
@@ -572,7 +583,7 @@ static void h_tex_gen(struct sm_ap *a)
         for (int k = 0; k < 4; k++)
             t->object_plane[coord][k] = (float)p[k];
     else
-        plane_to_eye(modelview(a), p, t->eye_plane[coord]);
+        sm_fixed_plane_to_eye(modelview(a), p, t->eye_plane[coord]);
 }
 
 void sm_register_fixed(sm_apply_fn *t)

@@ -17,6 +17,8 @@ static bool per_unit_cap(uint32_t cap)
 static void set_cap(struct sm_ap *a, uint32_t cap, bool indexed, uint32_t index, bool on)
 {
     struct sm_context_state *st = ST(a);
+    if (!indexed && sm_legacy_client_cap(a, cap, on))
+        return;
     if (cap == GL_BLEND || cap == GL_SCISSOR_TEST) {
         bool *arr = cap == GL_BLEND ? st->blend_enabled : st->scissor_test;
         uint32_t n = cap == GL_BLEND ? SM_MAX_DRAW_BUFFERS : SM_MAX_VIEWPORTS;
@@ -33,8 +35,10 @@ static void set_cap(struct sm_ap *a, uint32_t cap, bool indexed, uint32_t index,
         index = st->active_texture;
     if (!sm_caps_set(st, cap, indexed || per_unit_cap(cap) ? index : 0, on))
         ap_error(a, "out of memory");
-    if (cap == GL_COLOR_MATERIAL && on)   /* the tracked material takes the current colour */
-        sm_fixed_color_material_update(st);
+    /* glEnable(GL_COLOR_MATERIAL) leaves the materials as they are until the next glColor: GL 2.1
+     * section 2.14.3 has the current colour track the material "while enabled", and Mesa 22's
+     * vbo keeps the materials as current attributes that its update at glEnable does not reach
+     * (llvmpipe draws piglit's dlist-color-material with the material's own diffuse alpha). */
 }
 
 static void h_enable(struct sm_ap *a)

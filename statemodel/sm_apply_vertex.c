@@ -227,14 +227,10 @@ static void h_legacy_pointer(struct sm_ap *a)
     }
 }
 
-static void h_client_state(struct sm_ap *a)
+bool sm_legacy_client_cap(struct sm_ap *a, uint32_t cap, bool on)
 {
-    bool on = a->cmd == GLR_CMD_glEnableClientState;
-    struct sm_vao *v = cur_vao(a);
-    if (!v)
-        return;
     int which;
-    switch (ap_u(a, 0)) {
+    switch (cap) {
     case GL_VERTEX_ARRAY: which = SM_LA_VERTEX; break;
     case GL_NORMAL_ARRAY: which = SM_LA_NORMAL; break;
     case GL_COLOR_ARRAY: which = SM_LA_COLOR; break;
@@ -244,10 +240,18 @@ static void h_client_state(struct sm_ap *a)
     case GL_INDEX_ARRAY: which = SM_LA_INDEX; break;
     case GL_TEXTURE_COORD_ARRAY: which = SM_LA_TEXCOORD0 + (int)a->c->st.client_active_texture; break;
     default:
-        ap_error(a, "client array not modelled");
-        return;
+        return false;
     }
-    v->legacy[which].enabled = on;
+    struct sm_vao *v = cur_vao(a);
+    if (v)
+        v->legacy[which].enabled = on;
+    return true;
+}
+
+static void h_client_state(struct sm_ap *a)
+{
+    if (!sm_legacy_client_cap(a, ap_u(a, 0), a->cmd == GLR_CMD_glEnableClientState))
+        ap_error(a, "client array not modelled");
 }
 
 /* ------------------------------------------------------------------ current attribute values */

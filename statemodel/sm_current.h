@@ -1,6 +1,6 @@
 /* Immediate-mode vertex commands decoded (sm_apply_current.c): glVertex*, glColor*,
  * glSecondaryColor*, glNormal*, glTexCoord*, glMultiTexCoord*, glFogCoord*, glEdgeFlag*, glIndex*
- * and glRect*, every component count, type and vector form. The families are recognised from the
+ * glRect*, glRasterPos* and glWindowPos*, every component count, type and vector form. The families are recognised from the
  * registry's command names (prefix, optional component count, lowercase type letters, optional
  * 'v') and the values decoded by the registry's parameter types (GLbyte ... GLdouble, GLboolean),
  * with GL's conversions as Mesa applies them: signed integer colours and normals (2c + 1) /
@@ -17,6 +17,8 @@ enum sm_imm_kind {
     SM_IMM_ATTRIB,   /* sets the current value of legacy slot `slot` (enum sm_legacy_slot) */
     SM_IMM_VERTEX,   /* glVertex*: provokes a vertex; v is its position */
     SM_IMM_RECT,     /* glRect*: v = x1, y1, x2, y2 */
+    SM_IMM_RASTER_POS,   /* glRasterPos*: v = the object position */
+    SM_IMM_WINDOW_POS,   /* glWindowPos*: v = the window position */
 };
 
 struct sm_imm_value {

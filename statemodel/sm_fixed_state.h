@@ -45,6 +45,18 @@ struct sm_ff_unit {
     float eye_plane[4][4];    /* eye coordinates (times the inverse modelview at the call) */
 };
 
+/* The current raster position (GL 2.1 section 2.13) and what glPixelZoom / glPixelTransfer set
+ * for pixel rectangles (sm_apply_rasterpos.c). pos is in window coordinates (z in the depth
+ * range, w the clip w); color/secondary/texcoord are the values glRasterPos computed (lighting,
+ * texture generation and matrices applied, as Mesa's rastpos.c does). */
+struct sm_ff_raster {
+    float pos[4];
+    bool valid;
+    float color[4], secondary[4];
+    float texcoord[SM_FF_UNITS][4];
+    float distance;                      /* fog coordinate or eye distance */
+};
+
 struct sm_fixed_state {
     struct sm_ff_light light[SM_MAX_LIGHTS];
     struct sm_ff_material material[2];   /* [0] front, [1] back */
@@ -61,6 +73,12 @@ struct sm_fixed_state {
     float clip_plane[8][4];              /* eye coordinates */
     float point_size_min, point_size_max, point_fade_threshold, point_attenuation[3];
     struct sm_ff_unit unit[SM_FF_UNITS];
+    struct sm_ff_raster raster;
+    float pixel_zoom[2];                 /* glPixelZoom x, y */
+    float pixel_scale[4], pixel_bias[4]; /* GL_RED_SCALE .. GL_ALPHA_BIAS (glPixelTransfer) */
+    float depth_scale, depth_bias;       /* GL_DEPTH_SCALE, GL_DEPTH_BIAS */
+    int32_t index_shift, index_offset;   /* GL_INDEX_SHIFT, GL_INDEX_OFFSET */
+    bool map_color, map_stencil;         /* GL_MAP_COLOR, GL_MAP_STENCIL */
 };
 
 #endif

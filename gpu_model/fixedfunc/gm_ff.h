@@ -39,6 +39,7 @@ enum gm_ff_src { GM_FF_SRC_TEXTURE, GM_FF_SRC_CONSTANT, GM_FF_SRC_PRIMARY, GM_FF
 enum gm_ff_operand { GM_FF_OP_COLOR, GM_FF_OP_ONE_MINUS_COLOR, GM_FF_OP_ALPHA,
                      GM_FF_OP_ONE_MINUS_ALPHA };
 enum gm_ff_fog { GM_FF_FOG_NONE, GM_FF_FOG_LINEAR, GM_FF_FOG_EXP, GM_FF_FOG_EXP2 };
+enum gm_ff_pixel { GM_FF_PIXEL_NONE, GM_FF_PIXEL_IMAGE, GM_FF_PIXEL_BITMAP, GM_FF_PIXEL_DEPTH };
 /* Colour-material bits: which material values come from the vertex colour. */
 enum { GM_FF_CM_EMISSION = 1, GM_FF_CM_AMBIENT = 2, GM_FF_CM_DIFFUSE = 4, GM_FF_CM_SPECULAR = 8 };
 
@@ -72,6 +73,10 @@ typedef struct gm_ff_key {
     uint8_t two_side, local_viewer, normalize, rescale;
     uint8_t shininess_zero;    /* front shininess is 0 (Mesa's key; changes the specular code) */
     uint8_t color_material[2]; /* GM_FF_CM_* bits, front and back */
+    /* GM_FF_CM_* bits of the material values given per vertex (glMaterial between the vertices
+     * of a glBegin/glEnd: Mesa makes them vertex attributes), read from the attributes
+     * ff_vmat_{front,back}_{ambient,diffuse,specular,emission} */
+    uint8_t vertex_material[2];
     gm_ff_light_key light[GM_FF_LIGHTS];
     uint8_t fog_from_coord;    /* GL_FOG_COORD_SRC is GL_FOG_COORD */
     uint8_t clip_planes;       /* bit i: GL_CLIP_PLANEi enabled */
@@ -82,6 +87,12 @@ typedef struct gm_ff_key {
     uint8_t color_sum;         /* GL_COLOR_SUM (without lighting) */
     uint8_t fog;               /* enum gm_ff_fog */
     uint8_t points;            /* the draw is points (coordinate replacement applies) */
+    /* a pixel rectangle (enum gm_ff_pixel): the vertex stage passes window-rectangle corners
+     * and the raster values through; the fragment stage reads the image (glDrawPixels) or
+     * discards where the bitmap is 0 (glBitmap), as Mesa's st_cb_drawpixels.c / st_cb_bitmap.c
+     * variants of the fragment program do; a depth image writes gl_FragDepth and the raster
+     * colour, as Mesa's own depth program (no environments, no fog) */
+    uint8_t pixel_rect;
     gm_ff_unit_key unit[GM_FF_UNITS];
 } gm_ff_key;
 

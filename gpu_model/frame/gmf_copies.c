@@ -191,7 +191,7 @@ static void compressed_upload_check(const struct sm_context *c, const struct glr
 
 /* The read framebuffer's surface for colour (its read buffer) or depth/stencil, resolved when
  * multisampled (into *tmp, freed by the caller). */
-static gm_surface *read_surface(gmf_runner *r, const struct sm_context *c, bool depth,
+gm_surface *gmf_read_surface(gmf_runner *r, const struct sm_context *c, bool depth,
                                 gm_surface *view, gm_surface *tmp, gmf_event *ev)
 {
     const struct sm_context_state *st = sm_context_state(c);
@@ -241,7 +241,7 @@ static void read_pixels(gmf_runner *r, const struct sm_context *c, const struct 
     uint64_t size;
     uint8_t *b = why ? NULL : buffer_bytes(c, pbo, &size, fn, ev);
     gm_surface view, tmp = { 0 };
-    gm_surface *s = b ? read_surface(r, c, depth_format(format), &view, &tmp, ev) : NULL;
+    gm_surface *s = b ? gmf_read_surface(r, c, depth_format(format), &view, &tmp, ev) : NULL;
     if (b && !s)
         why = "read buffer not in the model";
     uint64_t off = pp >= 0 ? call->args[pp] : 0;
@@ -355,7 +355,7 @@ static void copy_tex(gmf_runner *r, const struct sm_context *c, const struct glr
     const gm_format_info *di = gm_format_get(dst->format);
     bool depth = di->kind == GM_KIND_DEPTH || di->kind == GM_KIND_DEPTH_STENCIL;
     gm_surface view, tmp = { 0 };
-    gm_surface *src = read_surface(r, c, depth, &view, &tmp, ev);
+    gm_surface *src = gmf_read_surface(r, c, depth, &view, &tmp, ev);
     if (!src) {
         gmf_note(ev, "%s: read buffer not in the model", fn);
         return;

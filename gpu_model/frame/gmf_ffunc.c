@@ -429,6 +429,32 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
         fk.points = key.points;
         key = fk;
     }
+    if (vs_fixed && key.lighting) {   /* glMaterial per vertex (gmf_immediate.c) */
+        key.vertex_material[0] = (uint8_t)(gmf_imm_vertex_material(r, 0) & ~key.color_material[0]);
+        if (key.two_side)
+            key.vertex_material[1] = (uint8_t)(gmf_imm_vertex_material(r, 1) & ~key.color_material[1]);
+    }
+    if (gmf_pix_kind(r) && vs_fixed && fs_fixed) {
+        /* a pixel rectangle (gmf_rasterpix.c): a pass-through vertex stage, the fragment
+         * stage of the state with the image or bitmap as its primary colour */
+        gm_ff_key pk;
+        memset(&pk, 0, sizeof pk);
+        for (int u = 0; u < GM_FF_UNITS; u++) {
+            pk.unit[u] = key.unit[u];
+            memset(pk.unit[u].gen_mode, 0, sizeof pk.unit[u].gen_mode);
+            pk.unit[u].texcoord_out = key.unit[u].target != GM_FF_TEX_NONE;
+        }
+        pk.separate_specular = key.separate_specular;
+        pk.color_sum = key.color_sum;
+        pk.secondary_out = key.separate_specular || key.color_sum;
+        pk.fog = key.fog;
+        pk.pixel_rect = (uint8_t)gmf_pix_kind(r);
+        if (pk.pixel_rect == GM_FF_PIXEL_DEPTH) {   /* Mesa's depth program: no environments */
+            memset(&pk, 0, sizeof pk);
+            pk.pixel_rect = GM_FF_PIXEL_DEPTH;
+        }
+        key = pk;
+    }
     uint32_t share = sm_context_share_id(c);
     if (!r->ffc && !(r->ffc = calloc(1, sizeof *r->ffc)))
         return NULL;

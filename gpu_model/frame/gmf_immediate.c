@@ -32,6 +32,17 @@ struct gmf_imm {
      * later vertex was given others (Mesa makes them per-vertex attributes then) */
     struct sm_ff_material mat[2];
     bool mat_set, mat_varies;
+    /* The materials the draw's uniforms take (Mesa keeps glMaterial inside glBegin/glEnd as
+     * per-vertex attributes and updates the context's materials after the draw): those at
+     * glBegin for a GLSL vertex shader (gl_FrontMaterial), the first vertex's for the
+     * fixed-function stage; the state's own (the last glMaterial) is put back after the draw. */
+    struct sm_ff_material mat_begin[2], mat_first[2], mat_after[2];
+    bool mat_swapped;
+    uint32_t swap_ctx;
+    /* per vertex: the materials (colour-tracked values zeroed), and for the draw the GM_FF_CM_*
+     * bits of the values that vary, per side, given to the fixed-function stage as attributes */
+    struct sm_ff_material (*vmat)[2];
+    uint8_t vm_bits[2];
 };
 
 static struct gmf_imm *imm_get(gmf_runner *r)
@@ -44,14 +55,38 @@ static struct gmf_imm *imm_get(gmf_runner *r)
 void gmf_imm_free(gmf_runner *r)
 {
     if (r->imm)
-        free(r->imm->v);
+        free(r->imm->v), free(r->imm->vmat);
     free(r->imm);
     r->imm = NULL;
 }
 
 /* Appends a vertex at position pos with the context's current values (and `over`, values an
  * glArrayElement read from the enabled arrays, where set). */
-static void emit_vertex(struct gmf_imm *m, const struct sm_context_state *st, const float pos[4],
+/* The materials of st without the values glColorMaterial makes follow the current colour (those
+ * vary per vertex with glColor, which the generated vertex stage reads anyway). */
+static void untracked_materials(const struct sm_context *c, const struct sm_context_state *st,
+                                struct sm_ff_material out[2])
+{
+    memcpy(out, st->ff.material, 2 * sizeof *out);
+    if (!sm_is_enabled(c, GL_COLOR_MATERIAL, 0))
+        return;
+    uint32_t f = st->ff.color_material_face, mode = st->ff.color_material_mode;
+    for (int k = 0; k < 2; k++) {
+        if (!(k == 0 ? f == GL_FRONT || f == GL_FRONT_AND_BACK : f == GL_BACK || f == GL_FRONT_AND_BACK))
+            continue;
+        if (mode == GL_AMBIENT || mode == GL_AMBIENT_AND_DIFFUSE)
+            memset(out[k].ambient, 0, sizeof out[k].ambient);
+        if (mode == GL_DIFFUSE || mode == GL_AMBIENT_AND_DIFFUSE)
+            memset(out[k].diffuse, 0, sizeof out[k].diffuse);
+        if (mode == GL_SPECULAR)
+            memset(out[k].specular, 0, sizeof out[k].specular);
+        if (mode == GL_EMISSION)
+            memset(out[k].emission, 0, sizeof out[k].emission);
+    }
+}
+
+static void emit_vertex(struct gmf_imm *m, const struct sm_context *c, const struct sm_context_state *st,
+                        const float pos[4],
                         const uint32_t *over, const bool *over_set)
 {
     if (m->failed)
@@ -64,13 +99,23 @@ static void emit_vertex(struct gmf_imm *m, const struct sm_context_state *st, co
             return;
         }
         m->v = v;
+        struct sm_ff_material(*vm)[2] = realloc(m->vmat, cap * sizeof *vm);
+        if (!vm) {
+            m->failed = true;
+            return;
+        }
+        m->vmat = vm;
         m->cap = cap;
     }
     uint32_t *o = m->v + m->n * VTX_WORDS;
+    struct sm_ff_material mat[2];
+    untracked_materials(c, st, mat);
+    memcpy(m->vmat[m->n], mat, sizeof mat);
     if (!m->mat_set) {
-        memcpy(m->mat, st->ff.material, sizeof m->mat);
+        memcpy(m->mat, mat, sizeof m->mat);
+        memcpy(m->mat_first, st->ff.material, sizeof m->mat_first);
         m->mat_set = true;
-    } else if (memcmp(m->mat, st->ff.material, sizeof m->mat)) {
+    } else if (memcmp(m->mat, mat, sizeof m->mat)) {
         m->mat_varies = true;
     }
     memcpy(o, st->legacy_current, LEG_WORDS * 4);
@@ -201,19 +246,18 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
         memcpy(pos, over + 4 * SM_LA_COUNT, 16);
     else
         return;   /* no vertex array: GL provokes no vertex */
-    emit_vertex(m, st, pos, over, set);
+    emit_vertex(m, c, st, pos, over, set);
 }
 
-/* Legacy commands that draw pixels or produce vertices the model does not run, reported by name:
- * the raster position (glRasterPos*, glWindowPos*) and what draws at it (glDrawPixels, glBitmap,
- * glCopyPixels), evaluators, and selection/feedback render modes. Found once in the registry. */
+/* Legacy commands that produce vertices the model does not run, reported by name: evaluators,
+ * and selection/feedback render modes (the raster position and pixel rectangles are modelled:
+ * statemodel/sm_apply_rasterpos.c, gmf_rasterpix.c). Found once in the registry. */
 static uint8_t unmodelled[GLR_CMD_COUNT];
 static pthread_once_t unmodelled_once = PTHREAD_ONCE_INIT;
 
 static void find_unmodelled(void)
 {
-    static const char *const prefixes[] = { "glRasterPos", "glWindowPos", "glDrawPixels", "glBitmap",
-                                            "glCopyPixels", "glEvalCoord", "glEvalPoint", "glEvalMesh" };
+    static const char *const prefixes[] = { "glEvalCoord", "glEvalPoint", "glEvalMesh" };
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++)
         for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
             if (!strncmp(glr_cmds[k].name, prefixes[i], strlen(prefixes[i])))
@@ -224,7 +268,7 @@ static void note_unmodelled(const struct glr_call *call, uint32_t k, gmf_event *
 {
     pthread_once(&unmodelled_once, find_unmodelled);
     if (k < GLR_CMD_COUNT && unmodelled[k])
-        gmf_note(ev, "%s (raster position, pixel rectangles and evaluators are not modelled)", glr_cmds[k].name);
+        gmf_note(ev, "%s (evaluators are not modelled)", glr_cmds[k].name);
     else if (k == GLR_CMD_glRenderMode && (uint32_t)call->args[0] != GL_RENDER)
         gmf_note(ev, "glRenderMode(GL_SELECT/GL_FEEDBACK): selection and feedback are not modelled");
 }
@@ -238,9 +282,14 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
             gmf_note(ev, "out of memory (glBegin)");
             return;
         }
-        if (m->open)
-            gmf_note(ev, "glBegin inside glBegin/glEnd (GL_INVALID_OPERATION): the first pair is dropped");
+        if (m->open && m->ctx_id == call->ctx_id)
+            return;   /* GL_INVALID_OPERATION: ignored, the open pair goes on (Mesa's vbo) */
+        if ((uint32_t)call->args[0] > GL_TRIANGLE_STRIP_ADJACENCY)
+            return;   /* GL_INVALID_ENUM: no pair begins */
         m->open = true;
+        const struct sm_context *bc = sm_context_get(r->sm, call->ctx_id);
+        if (bc)
+            memcpy(m->mat_begin, sm_context_state(bc)->ff.material, sizeof m->mat_begin);
         m->mode = (uint32_t)call->args[0];
         m->ctx_id = call->ctx_id;
         m->n = 0;
@@ -263,7 +312,7 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
     if (kind == SM_IMM_VERTEX) {
         struct sm_imm_value v;
         if (sm_imm_decode(call, &v))
-            emit_vertex(m, st, v.v, NULL, NULL);
+            emit_vertex(m, c, st, v.v, NULL, NULL);
         else
             gmf_note(ev, "%s: vertex values not recorded", glr_cmds[k].name);
         return;
@@ -275,7 +324,7 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
         for (int i = 0; i < 4; i++)
             pos[i] = a->kind == SM_VK_DOUBLE ? (float)a->v.d[i] : a->kind == SM_VK_INT ? (float)a->v.i[i]
                      : a->kind == SM_VK_UINT ? (float)a->v.u[i] : a->v.f[i];
-        emit_vertex(m, st, pos, NULL, NULL);
+        emit_vertex(m, c, st, pos, NULL, NULL);
     }
 }
 
@@ -319,10 +368,8 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     if (k != GLR_CMD_glEnd && kind != SM_IMM_RECT)
         return false;
     struct gmf_imm *m = k == GLR_CMD_glEnd ? r->imm : imm_get(r);
-    if (k == GLR_CMD_glEnd && (!m || !m->open || m->ctx_id != call->ctx_id)) {
-        gmf_note(ev, "glEnd without glBegin");
-        return false;
-    }
+    if (k == GLR_CMD_glEnd && (!m || !m->open || m->ctx_id != call->ctx_id))
+        return false;   /* GL_INVALID_OPERATION: nothing is drawn */
     if (!m) {
         gmf_note(ev, "out of memory (%s)", glr_cmds[k].name);
         return false;
@@ -337,10 +384,8 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     if (kind == SM_IMM_RECT) {
         /* GL: glBegin(GL_POLYGON), (x1,y1), (x2,y1), (x2,y2), (x1,y2), glEnd */
         struct sm_imm_value v;
-        if (m->open) {
-            gmf_note(ev, "%s inside glBegin/glEnd (GL_INVALID_OPERATION)", glr_cmds[k].name);
+        if (m->open)   /* GL_INVALID_OPERATION: GL draws nothing and the pair goes on */
             return false;
-        }
         if (!sm_imm_decode(call, &v)) {
             gmf_note(ev, "%s: values not recorded", glr_cmds[k].name);
             return false;
@@ -352,7 +397,7 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
         const float corner[4][4] = { { v.v[0], v.v[1], 0, 1 }, { v.v[2], v.v[1], 0, 1 },
                                      { v.v[2], v.v[3], 0, 1 }, { v.v[0], v.v[3], 0, 1 } };
         for (int i = 0; i < 4; i++)
-            emit_vertex(m, st, corner[i], NULL, NULL);
+            emit_vertex(m, c, st, corner[i], NULL, NULL);
     }
     m->open = false;
     if (m->failed) {
@@ -361,9 +406,32 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     }
     if (m->array_element_unrecorded)
         gmf_note(ev, "glArrayElement: client array data not recorded (current values used)");
-    if (m->mat_varies)
-        gmf_note(ev, "glMaterial between the vertices of one glBegin/glEnd (per-vertex materials "
-                 "are not modelled)");
+    bool glsl_vs = st->program != 0;
+    m->vm_bits[0] = m->vm_bits[1] = 0;
+    if (m->mat_varies && !glsl_vs && !m->failed) {
+        /* which values vary: those become vertex attributes of the fixed-function stage */
+        bool other = false;
+        for (size_t i = 1; i < m->n; i++)
+            for (int f = 0; f < 2; f++) {
+                const struct sm_ff_material *a = &m->vmat[0][f], *b = &m->vmat[i][f];
+                m->vm_bits[f] |= (uint8_t)((memcmp(a->emission, b->emission, 16) ? 1 : 0) |
+                                           (memcmp(a->ambient, b->ambient, 16) ? 2 : 0) |
+                                           (memcmp(a->diffuse, b->diffuse, 16) ? 4 : 0) |
+                                           (memcmp(a->specular, b->specular, 16) ? 8 : 0));
+                other |= a->shininess != b->shininess;
+            }
+        if (other)
+            gmf_note(ev, "glMaterial(GL_SHININESS) between the vertices of one glBegin/glEnd "
+                     "(per-vertex shininess is not modelled)");
+    }
+    if (kind != SM_IMM_RECT && m->mat_set) {
+        /* the runner owns this state: the draw's materials in place until gmf_imm_draw_done */
+        struct sm_context_state *ws = (struct sm_context_state *)st;
+        memcpy(m->mat_after, ws->ff.material, sizeof m->mat_after);
+        memcpy(ws->ff.material, glsl_vs ? m->mat_begin : m->mat_first, sizeof ws->ff.material);
+        m->mat_swapped = true;
+        m->swap_ctx = call->ctx_id;
+    }
     point_arrays(r, m, st, cur);
     r->vao_override = &m->vao;
     memset(out, 0, sizeof *out);
@@ -382,7 +450,50 @@ void gmf_imm_draw_done(gmf_runner *r)
     if (!m || r->vao_override != &m->vao)
         return;
     r->vao_override = NULL;
+    if (m->mat_swapped) {
+        const struct sm_context *c = sm_context_get(r->sm, m->swap_ctx);
+        if (c)
+            memcpy(((struct sm_context_state *)sm_context_state(c))->ff.material, m->mat_after,
+                   sizeof m->mat_after);
+        m->mat_swapped = false;
+    }
     memcpy(r->client, m->saved, sizeof m->saved);
     memcpy(r->client_legacy, m->saved_legacy, sizeof m->saved_legacy);
     r->client_used = m->saved_used;
+}
+
+uint8_t gmf_imm_vertex_material(const gmf_runner *r, int side)
+{
+    const struct gmf_imm *m = r->imm;
+    if (!m || r->vao_override != &m->vao || side < 0 || side > 1)
+        return 0;
+    return m->vm_bits[side];
+}
+
+/* Per-vertex materials into the generic attributes the fixed-function stage reads them from
+ * (ff_vmat_<side>_<value>, at the attribute index the program gave them). */
+void gmf_imm_bind_program(gmf_runner *r, const gmf_prog *p)
+{
+    struct gmf_imm *m = r->imm;
+    if (!m || r->vao_override != &m->vao || !p || !(m->vm_bits[0] | m->vm_bits[1]))
+        return;
+    for (int a = 0; a < p->n_attrs; a++) {
+        const gmf_attr *at = &p->attrs[a];
+        if (at->src != GMF_ATTR_GENERIC || !at->name || strncmp(at->name, "ff_vmat_", 8) ||
+            at->index < 0 || at->index >= SM_MAX_VERTEX_ATTRIBS)
+            continue;
+        const char *n = at->name + 8;
+        int side = !strncmp(n, "back_", 5);
+        n += side ? 5 : 6;
+        for (size_t v = 0; v < m->n; v++) {
+            const struct sm_ff_material *mt = &m->vmat[v][side];
+            const float *src = !strcmp(n, "ambient") ? mt->ambient : !strcmp(n, "diffuse") ? mt->diffuse
+                               : !strcmp(n, "specular") ? mt->specular : mt->emission;
+            memcpy(m->v + v * VTX_WORDS + LEG_WORDS + 4 * (size_t)at->index, src, 16);
+        }
+        /* the attribute reads floats whatever kind the current generic value had */
+        struct sm_vertex_attrib *va = &m->vao.attrib[at->index];
+        va->type = GL_FLOAT;
+        va->integer = false;
+    }
 }

@@ -315,6 +315,9 @@ struct gmf_runner {
     struct gmf_xfb *xfb;           /* transform feedback write positions (gmf_xfb.c) */
     struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */
     struct gmf_imm *imm;           /* glBegin/glEnd vertices (gmf_immediate.c) */
+    struct gmf_pix *pix;           /* the pixel rectangle being drawn (gmf_rasterpix.c) */
+    bool from_snapshot;            /* the frame began from a snapshot (gmf_feed_initial_state):
+                                      a display list it lacks may have existed before */
     struct glr_call imm_draw;      /* the draw a glEnd / glRect* stands for */
     const struct sm_vao *vao_override;   /* that draw's vertex arrays (NULL: the context's VAO) */
     struct gmf_lists *lists;       /* display lists (gmf_lists.c) */
@@ -331,9 +334,32 @@ void gmf_note_runner_set(gmf_runner *r);
  * vertices with r->vao_override and the client arrays pointed at them (true), to be run as any
  * draw and followed by gmf_imm_draw_done, which puts the client arrays back. */
 void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+/* gmf_copies.c: the read framebuffer's colour (read buffer) or depth/stencil surface, resolved
+ * into *tmp when multisampled (the caller frees tmp); NULL when not modelled. */
+gm_surface *gmf_read_surface(gmf_runner *r, const struct sm_context *c, bool depth,
+                             gm_surface *view, gm_surface *tmp, gmf_event *ev);
+/* gmf_rasterpix.c: glDrawPixels, glBitmap, glCopyPixels at the raster position as a draw of a
+ * window rectangle (like gmf_imm_draw_call: out is the glDrawArrays to run, then
+ * gmf_pix_draw_done); gmf_pix_pipe_state / gmf_pix_upload adjust that draw's pipeline state and
+ * uniforms; gmf_pix_sample gives the image's unit (true) to the sampler. */
+#define GMF_PIX_UNIT (GM_TEX_MAX_UNITS - 1)
+struct gmf_pix;
+bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, struct glr_call *out,
+                       gmf_event *ev);
+void gmf_pix_draw_done(gmf_runner *r);
+int gmf_pix_kind(const gmf_runner *r);
+void gmf_pix_pipe_state(gmf_runner *r, gm_pipe_state *ps);
+void gmf_pix_upload(gmf_runner *r, gm_program *fs);
+bool gmf_pix_sample(gmf_runner *r, unsigned unit, gm_tex_unit *tu);
+void gmf_pix_free(gmf_runner *r);
 bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, struct glr_call *out,
                        gmf_event *ev);
 void gmf_imm_draw_done(gmf_runner *r);
+/* glMaterial between the vertices of the pair being drawn: the GM_FF_CM_* bits of the material
+ * values that vary per vertex on `side` (the fixed-function vertex stage reads them as
+ * attributes), and the hook that fills those attributes once the draw's program is known. */
+uint8_t gmf_imm_vertex_material(const gmf_runner *r, int side);
+void gmf_imm_bind_program(gmf_runner *r, const gmf_prog *p);
 void gmf_imm_free(gmf_runner *r);
 
 /* gmf_lists.c: display lists. gmf_lists_compile sees every record first: glNewList .. glEndList

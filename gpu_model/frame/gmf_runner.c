@@ -179,6 +179,7 @@ void gmf_destroy(gmf_runner *r)
     gmf_queries_free(r);
     gmf_xfb_free(r);
     gmf_imm_free(r);
+    gmf_pix_free(r);
     gmf_lists_free(r);
     for (int i = 0; i < r->n_names; i++)
         free(r->names[i].name);
@@ -406,6 +407,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         return;
     }
     gmf_pipe_state_from_sm(c, &r->pipe.fb, &r->pipe.state, ev);
+    gmf_pix_pipe_state(r, &r->pipe.state);   /* a pixel rectangle's quad (gmf_rasterpix.c) */
     gmf_draw_ctx *d = calloc(1, sizeof *d);
     if (!d) {
         ev->failed = true;
@@ -425,6 +427,8 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         return;
     }
     gmf_prog_upload_uniforms(r, c, sp, p, ev);
+    gmf_pix_upload(r, p->fs);
+    gmf_imm_bind_program(r, p);   /* per-vertex materials (gmf_immediate.c) */
     if (arb)
         gmf_arb_upload(c, p);   /* program.env / program.local, texture units */
     gmf_setup_env(d);
@@ -680,6 +684,12 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
     } else if (gmf_xfb_draw_call(r, c, k, &r->xfb_draw, ev)) {   /* glDrawTransformFeedback* */
         if (!gmf_cond_render_skip(r, c->ctx_id, GMF_EV_DRAW, ev))
             do_draw(r, &r->xfb_draw, r->xfb_draw.cmd, ev);
+        gmf_queries_after_draw(r, ev);
+    } else if (gmf_pix_draw_call(r, c, k, &r->imm_draw, ev)) {   /* glDrawPixels, glBitmap, glCopyPixels */
+        sm_apply(r->sm, c);   /* after the rectangle was taken: glBitmap moves the raster position */
+        if (!gmf_cond_render_skip(r, c->ctx_id, GMF_EV_DRAW, ev))
+            do_draw(r, &r->imm_draw, r->imm_draw.cmd, ev);
+        gmf_pix_draw_done(r);
         gmf_queries_after_draw(r, ev);
     } else if (gmf_imm_draw_call(r, c, k, &r->imm_draw, ev)) {   /* glEnd, glRect* (gmf_immediate.c) */
         sm_apply(r->sm, c);
@@ -962,6 +972,7 @@ int gmf_feed_initial_state(gmf_runner *r, const struct sm_state *initial)
      * enables and clear colour (glxgears' projection) are state of the context alone. */
     if (!initial || !sm_context_count(initial))
         return 0;
+    r->from_snapshot = true;
     struct sm_call_list calls = { 0 };
     if (!sm_restore_calls(initial, &calls) || calls.failed) {
         sm_call_list_free(&calls);

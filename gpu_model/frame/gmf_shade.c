@@ -446,6 +446,10 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
         tu->image = NULL;
         tu->sampler = NULL;
     }
+    if (gmf_pix_sample(d->r, u, tu)) {   /* a pixel rectangle's image (gmf_rasterpix.c) */
+        gm_tex_sample_fn(&d->units, req, out);
+        return;
+    }
     if (tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS) {
         uint32_t name = d->st->unit[u].bound[ti];
         gmf_texture *t = name ? gmf_tex_sync(d->r, d->c, name, d->ev) : NULL;
@@ -455,10 +459,10 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
                                               ? sm_get_sampler(d->c, d->st->unit[u].sampler)
                                               : NULL;
             gmf_tex_sampler_from_sm(ss ? &ss->params : &st->params, &d->samplers[u]);
-            /* llvmpipe's anisotropic filter is modelled for 2D and 2D-array textures
+            /* llvmpipe's anisotropic filter is modelled for 2D, 2D-array and 3D textures
              * (gm_texture_aniso.c); on other targets say so rather than differ silently. */
             if (gm_tex_aniso_on(&d->samplers[u]) && !gm_tex_aniso_target_modelled(t->img.target))
-                gmf_note(d->ev, "anisotropic filtering of a texture that is not 2D or a 2D array "
+                gmf_note(d->ev, "anisotropic filtering of a texture that is not 2D, a 2D array or 3D "
                          "(GL_TEXTURE_MAX_ANISOTROPY 2 or more; not modelled there)");
             /* Texture-only state stays with the texture even with a sampler object. */
             if (gmf_tex_complete(t, &d->samplers[u])) {

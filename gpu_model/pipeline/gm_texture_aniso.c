@@ -47,7 +47,7 @@ bool gm_tex_aniso_on(const gm_tex_sampler *smp)
 
 bool gm_tex_aniso_target_modelled(gm_tex_target t)
 {
-    return t == GM_TEX_2D || t == GM_TEX_2D_ARRAY;
+    return t == GM_TEX_2D || t == GM_TEX_2D_ARRAY || t == GM_TEX_3D;
 }
 
 /* cvttps2dq: truncation, INT32_MIN when out of range or NaN. */
@@ -143,6 +143,20 @@ static void probe(const gm_tex_image *img, const gm_tex_sampler *smp, int lv, fl
         layer = gm_lp_iround(coord[2]);
         if (layer > lvl->depth - 1) layer = lvl->depth - 1;
         if (layer < 0) layer = 0;
+    } else if (img->target == GM_TEX_3D) {
+        /* 3D: llvmpipe's 2D filter in s and t, each probe at the nearest r of the level (its
+         * depth, GL_TEXTURE_WRAP_R); checked bit for bit by gm_pipe_e2e_aniso */
+        bool bz;
+        if (!wrap_nearest(smp->wrap_r, coord[2], lvl->depth, is_pot(s0->depth), offset ? offset[2] : 0,
+                          &layer, &bz)) {
+            float pc[4] = {s, t, coord[2], coord[3]};
+            gm_tex_level_sample(img, smp, pc, lv, false, ref, shadow, offset, out);
+            return;
+        }
+        if (bz) {
+            memcpy(out, smp->border, sizeof(float) * 4);
+            return;
+        }
     }
     const int32_t ic[4] = {x, y, layer, 0};
     gm_tex_fetch(img, ic, lv - img->base_level, out);

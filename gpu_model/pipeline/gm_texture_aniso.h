@@ -35,8 +35,10 @@
 /* llvmpipe's sampler state has anisotropy on (state tracker: (unsigned) max > 1). */
 bool gm_tex_aniso_on(const gm_tex_sampler *smp);
 
-/* The targets the model filters anisotropically as llvmpipe does (2D, 2D array); llvmpipe
- * runs the same 2D filter on the others, which the model reports instead. */
+/* The targets the model filters anisotropically as llvmpipe does (2D, 2D array, 3D: the 2D
+ * filter in s and t, probes at the nearest layer or r). llvmpipe crashes compiling a 1D
+ * anisotropic sampler, and runs the 2D filter on a cube map's selected face with its own
+ * derivative transform (not modelled): the model reports those. */
 bool gm_tex_aniso_target_modelled(gm_tex_target t);
 
 /* Largest number of texels one lane's ellipse may cover before the model gives up on it

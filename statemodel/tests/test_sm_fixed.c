@@ -72,11 +72,22 @@ static void test_lights_materials(void)
               near(ff->material[1].diffuse[0], 0.8f));
         CHECK(ff->two_side && ff->local_viewer && ff->color_control == GL_SEPARATE_SPECULAR_COLOR);
     }
-    /* colour material: enabling it copies the current colour into the tracked material */
+    /* colour material: the tracked material follows glColor while enabled; enabling it alone
+     * leaves the material (llvmpipe: piglit's dlist-color-material) */
     CHECK(tcall(s, 1, "glColorMaterial", "uu", GL_BACK, GL_EMISSION));
     CHECK(tcall(s, 1, "glEnable", "u", GL_COLOR_MATERIAL));
     if (ff)
-        CHECK(near(ff->material[1].emission[0], 1.0f) && near(ff->material[0].emission[0], 0.0f));
+        CHECK(near(ff->material[1].emission[0], 0.0f) && near(ff->material[0].emission[0], 0.0f));
+    CHECK(tcall(s, 1, "glColor3f", "fff", 1.0, 0.5, 0.25));
+    if (ff)
+        CHECK(near(ff->material[1].emission[1], 0.5f) && near(ff->material[0].emission[0], 0.0f));
+    /* glEnable(GL_COLOR_ARRAY) is glEnableClientState's in compatibility contexts */
+    CHECK(tcall(s, 1, "glEnable", "u", GL_COLOR_ARRAY));
+    {
+        const struct sm_context *c = sm_context_get(s, 1);
+        const struct sm_vao *v = c ? sm_get_vao(c, 0) : NULL;
+        CHECK(v && v->legacy[SM_LA_COLOR].enabled && !sm_is_enabled(c, GL_COLOR_ARRAY, 0));
+    }
     uint64_t e = sm_error_count(s);
     CHECK(tcall(s, 1, "glLightf", "uuf", GL_LIGHT0 + 9, GL_SPOT_CUTOFF, 1.0));
     CHECK(tcall(s, 1, "glMaterialf", "uuf", GL_FRONT, GL_POSITION, 1.0));
@@ -194,8 +205,54 @@ static void test_legacy_client(void)
     sm_state_free(s);
 }
 
+/* The raster position (sm_apply_rasterpos.c): transformed and mapped to the viewport, the
+ * current colour or the lit colour as Mesa's rastpos.c computes them, invalid outside the view
+ * volume, glWindowPos, glBitmap's advance, pixel zoom and transfer. */
+static void test_raster_pos(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(tcall(s, 1, "glViewport", "iiii", 0, 0, 100, 100));
+    const struct sm_fixed_state *ff = ff_of(s, 1);
+    CHECK(ff && ff->raster.valid && near(ff->raster.color[0], 1.0f) && near(ff->raster.pos[3], 1.0f));
+    CHECK(tcall(s, 1, "glColor4f", "ffff", 0.5, 0.25, 1.0, 1.0));
+    CHECK(tcall(s, 1, "glRasterPos2f", "ff", 0.0, 0.0));
+    ff = ff_of(s, 1);
+    CHECK(ff->raster.valid && near(ff->raster.pos[0], 50.0f) && near(ff->raster.pos[1], 50.0f) &&
+          near(ff->raster.pos[2], 0.5f) && near(ff->raster.color[1], 0.25f));
+    CHECK(tcall(s, 1, "glTranslatef", "fff", 0.5, 0.0, 0.0));
+    int16_t v3[3] = { 0, 0, 0 };
+    CHECK(tcall(s, 1, "glRasterPos3sv", "b", (const void *)v3, sizeof v3));
+    CHECK(ff->raster.valid && near(ff->raster.pos[0], 75.0f));
+    CHECK(tcall(s, 1, "glRasterPos2i", "ii", 1, 0));   /* x = 1.5 in clip space: clipped */
+    CHECK(!ff->raster.valid);
+    CHECK(tcall(s, 1, "glBitmap", "iiffffb", 0, 0, 0.0, 0.0, 5.0, -3.0, (const void *)NULL, (size_t)0));
+    CHECK(!ff->raster.valid);   /* an invalid position does not move */
+    CHECK(tcall(s, 1, "glColor4f", "ffff", 2.0, -1.0, 0.5, 1.0));
+    CHECK(tcall(s, 1, "glWindowPos2i", "ii", 10, 20));
+    CHECK(ff->raster.valid && near(ff->raster.pos[0], 10.0f) && near(ff->raster.pos[1], 20.0f) &&
+          near(ff->raster.pos[2], 0.0f) && near(ff->raster.color[0], 1.0f) && near(ff->raster.color[1], 0.0f));
+    CHECK(tcall(s, 1, "glBitmap", "iiffffb", 0, 0, 0.0, 0.0, 5.0, -3.0, (const void *)NULL, (size_t)0));
+    CHECK(near(ff->raster.pos[0], 15.0f) && near(ff->raster.pos[1], 17.0f));
+    /* lit: light 0 (directional along +z, diffuse 1), normal +z, default material:
+     * 0.2 x 0.2 scene ambient + 0.8 diffuse */
+    CHECK(tcall(s, 1, "glLoadIdentity", ""));
+    CHECK(tcall(s, 1, "glEnable", "u", GL_LIGHTING));
+    CHECK(tcall(s, 1, "glEnable", "u", GL_LIGHT0));
+    CHECK(tcall(s, 1, "glNormal3f", "fff", 0.0, 0.0, 1.0));
+    CHECK(tcall(s, 1, "glRasterPos2f", "ff", -0.5, 0.5));
+    CHECK(ff->raster.valid && near(ff->raster.pos[0], 25.0f) && near(ff->raster.pos[1], 75.0f) &&
+          near(ff->raster.color[0], 0.84f) && near(ff->raster.color[3], 1.0f));
+    CHECK(tcall(s, 1, "glPixelZoom", "ff", 2.0, -1.0));
+    CHECK(tcall(s, 1, "glPixelTransferf", "uf", GL_RED_SCALE, 0.5));
+    CHECK(tcall(s, 1, "glPixelTransferi", "ui", GL_ALPHA_BIAS, 1));
+    CHECK(near(ff->pixel_zoom[0], 2.0f) && near(ff->pixel_zoom[1], -1.0f) && near(ff->pixel_scale[0], 0.5f) &&
+          near(ff->pixel_bias[3], 1.0f));
+    sm_state_free(s);
+}
+
 int main(void)
 {
+    test_raster_pos();
     test_legacy_client();
     test_defaults();
     test_lights_materials();

@@ -3,11 +3,11 @@
 (glBegin(GL_POINTS) .. glEnd with a fragment shader, -auto -fbo on surfaceless EGL) captured, and
 `glreplay model --compare` runs its glEnd as a draw with no unsupported feature, agreeing with the
 driver and the captured image at >= 99.9%.
-With a second piglit binary (gl-1.0-bitmap-heart-dance: glRasterPos + glBitmap), the model reports
-those commands by name (they are not modelled), never skipping them silently. With a third
+With a second piglit binary (gl-1.0-bitmap-heart-dance: glRasterPos + glBitmap), the model draws
+each glBitmap as a draw (gpu_model/frame/gmf_rasterpix.c) with nothing unsupported, and agrees. With a third
 (gl-1.0-dlist-materials: glMaterial between the vertices of a glBegin/glEnd, which Mesa turns into
-per-vertex attributes), the model reports those draws and `--compare` fails instead of passing with
-the last material for the whole primitive.
+per-vertex attributes), the model gives the fixed-function vertex stage those materials per vertex
+(ff_vmat_* attributes) and agrees.
 Usage: GLREPLAY PIGLIT_TEST_BINARY [PIGLIT_BITMAP_BINARY [PIGLIT_MATERIALS_BINARY]]"""
 import os
 import re
@@ -39,19 +39,22 @@ with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'b.glcap')
         subprocess.run([glreplay, 'capture', '--frame', '0', '--out', out, '--', bitmap, '-auto', '-fbo'], env=env,
                        capture_output=True, text=True, timeout=90)
-        model = subprocess.run([glreplay, 'model', out, '--no-timing'], env=env, capture_output=True, text=True,
-                               timeout=90)
-        for name in ('glBitmap', 'glRasterPos'):
-            if not re.search(r'^unsupported: %s\w* \(raster position' % name, model.stdout, re.M):
-                sys.exit('%s not reported by the model:\n%s' % (name, model.stdout[-2000:]))
+        model = subprocess.run([glreplay, 'model', out, '--compare', '--no-timing'], env=env, capture_output=True,
+                               text=True, timeout=90)
+        if model.returncode != 0 or 'compare: PASS' not in model.stdout:
+            sys.exit('model --compare of the bitmaps did not pass:\n%s' % model.stdout[-2000:])
+        if not re.search(r'^draw \d+ \(record \d+, glBitmap', model.stdout, re.M):
+            sys.exit('no glBitmap draw in the model:\n%s' % model.stdout[-2000:])
+        if not re.search(r'^model: \d+ draws \(0 with unsupported features, 0 failed\)', model.stdout, re.M):
+            sys.exit('a bitmap draw was unsupported or failed')
     if materials:
         out = os.path.join(d, 'm.glcap')
         subprocess.run([glreplay, 'capture', '--frame', '0', '--out', out, '--', materials, '-auto', '-fbo'], env=env,
                        capture_output=True, text=True, timeout=90)
         model = subprocess.run([glreplay, 'model', out, '--compare', '--no-timing'], env=env, capture_output=True,
                                text=True, timeout=90)
-        if not re.search(r'unsupported: glMaterial between the vertices of one glBegin/glEnd', model.stdout):
-            sys.exit('per-vertex materials not reported by the model:\n%s' % model.stdout[-2000:])
-        if model.returncode == 0 or 'compare: PASS' in model.stdout:
-            sys.exit('model --compare passed with per-vertex materials it does not model')
+        if model.returncode != 0 or 'compare: PASS' not in model.stdout:
+            sys.exit('model --compare of per-vertex materials did not pass:\n%s' % model.stdout[-2000:])
+        if not re.search(r'^model: 8 draws \(0 with unsupported features, 0 failed\)', model.stdout, re.M):
+            sys.exit('the eight material draws did not all run:\n%s' % model.stdout[-2000:])
 print('piglit immediate mode in the GPU model: OK')

@@ -66,6 +66,8 @@ def main():
     ap.add_argument('-j', '--jobs', type=int, default=1)
     ap.add_argument('--timeout', type=float, default=60)
     ap.add_argument('--json', help='write every result here')
+    ap.add_argument('--expect-agree', action='store_true',
+                    help='exit 1 unless every selected binary agrees (a regression test over a list)')
     a = ap.parse_args()
     a.glreplay = os.path.abspath(a.glreplay)
     bindir = os.path.join(a.piglit, 'bin')
@@ -97,6 +99,10 @@ def main():
     if a.json:
         with open(a.json, 'w') as f:
             json.dump(results, f, indent=1)
+    if a.expect_agree:
+        bad = [r['test'] for r in results if r['bucket'] != 'agree']
+        if not results or bad:
+            sys.exit('not agreeing: %s' % (', '.join(bad) if bad else 'no binary matched'))
 
 
 if __name__ == '__main__':

@@ -41,6 +41,7 @@ static bool builds(const gm_ff_key *k, const char *what)
 
 int main(void)
 {
+    char *fa;
     gm_ff_key k;
     memset(&k, 0, sizeof k);
     CHECK(builds(&k, "empty"));
@@ -66,6 +67,38 @@ int main(void)
     CHECK(vs && strstr(vs, "// light 5: positional, spot, attenuated") && strstr(vs, "(gl_LightSource[0].diffuse * gl_Color)") &&
           strstr(vs, "gl_FrontLightProduct[1].specular"));
     free(vs);
+
+    /* per-vertex materials: attributes instead of the material built-ins */
+    k.shininess_zero = 0;
+    k.vertex_material[0] = GM_FF_CM_EMISSION | GM_FF_CM_SPECULAR;
+    k.vertex_material[1] = GM_FF_CM_DIFFUSE;
+    k.color_material[1] = 0;
+    CHECK(builds(&k, "per-vertex materials"));
+    vs = gm_ff_vertex_source(&k);
+    CHECK(vs && strstr(vs, "attribute vec4 ff_vmat_front_emission;") &&
+          strstr(vs, "(gl_LightSource[1].specular * ff_vmat_front_specular)") &&
+          strstr(vs, "(gl_LightSource[0].diffuse * ff_vmat_back_diffuse)") && !strstr(vs, "ff_vmat_back_ambient"));
+    free(vs);
+
+    /* pixel rectangles: pass-through vertex stage, the image or bitmap in the fragment stage */
+    memset(&k, 0, sizeof k);
+    k.unit[0] = (gm_ff_unit_key){ .texcoord_out = 1, .target = GM_FF_TEX_2D };
+    k.fog = GM_FF_FOG_LINEAR;
+    for (int pk = GM_FF_PIXEL_IMAGE; pk <= GM_FF_PIXEL_BITMAP; pk++) {
+        k.pixel_rect = (uint8_t)pk;
+        CHECK(builds(&k, pk == GM_FF_PIXEL_IMAGE ? "glDrawPixels" : "glBitmap"));
+        char *pv = gm_ff_vertex_source(&k), *pf = gm_ff_fragment_source(&k);
+        CHECK(pv && pf && strstr(pv, "gl_Position = gl_Vertex;") && strstr(pf, "uniform sampler2D ff_pixels;") &&
+              (pk == GM_FF_PIXEL_IMAGE ? strstr(pf, "vec4 primary = pixel;") != NULL : strstr(pf, "discard;") != NULL));
+        free(pv);
+        free(pf);
+    }
+
+    k.pixel_rect = GM_FF_PIXEL_DEPTH;
+    CHECK(builds(&k, "depth image"));
+    fa = gm_ff_fragment_source(&k);
+    CHECK(fa && strstr(fa, "gl_FragDepth = texture2D(ff_pixels") && !strstr(fa, "fog"));
+    free(fa);
 
     /* texgen, texture matrices, clip planes, point attenuation, fog coordinate */
     memset(&k, 0, sizeof k);
@@ -110,7 +143,8 @@ int main(void)
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     a.fog = b.fog = GM_FF_FOG_LINEAR;
-    char *fa = gm_ff_fragment_source(&a), *fb = gm_ff_fragment_source(&b);
+    fa = gm_ff_fragment_source(&a);
+    char *fb = gm_ff_fragment_source(&b);
     CHECK(fa && fb && !strcmp(fa, fb) && strstr(fa, "// fog: GL_LINEAR"));
     CHECK(gm_ff_key_hash(&a) == gm_ff_key_hash(&b));
     b.fog = GM_FF_FOG_EXP;

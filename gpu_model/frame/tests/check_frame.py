@@ -203,19 +203,20 @@ def check_glmark2(args):
 
 def check_hollow(args):
     """A frame the model cannot run entirely must fail `--compare`, whatever its pixels say:
-    piglit's gl-1.0-bitmap-heart-dance draws with glBitmap, which the model reports by name as not
-    modelled. --compare must exit 1, say why, and never print PASS (glxgears, which served here
-    before, is modelled now: tests/capture/check_glxgears_model.py)."""
+    piglit's gl-1.0-rendermode-feedback draws in glRenderMode(GL_FEEDBACK/GL_SELECT), which the
+    model reports by name as not modelled. --compare must exit 1, say why, and never print PASS
+    (glxgears and then gl-1.0-bitmap-heart-dance, which served here before, are modelled now:
+    tests/capture/check_glxgears_model.py, check_piglit_immediate.py)."""
     with tempfile.TemporaryDirectory() as tmp:
-        cap = os.path.join(tmp, "bitmap.glcap")
+        cap = os.path.join(tmp, "unmodelled.glcap")
         env = dict(os.environ, GLREPLAY_CAPTURE_FRAMES="0", GLREPLAY_CAPTURE_OUT=cap, LD_PRELOAD=args.shim)
-        p = subprocess.run([args.bitmap, "-auto"], env=env, stdout=subprocess.DEVNULL,
+        p = subprocess.run([args.unmodelled, "-auto"], env=env, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, timeout=60)
         if not os.path.exists(cap):
-            fail("capture of %s failed (rc %d): %s" % (args.bitmap, p.returncode, p.stderr.decode()[-500:]))
+            fail("capture of %s failed (rc %d): %s" % (args.unmodelled, p.returncode, p.stderr.decode()[-500:]))
         rc, rep = model(args, cap, "--compare")
         reasons = rep.get("fail_reasons", "")
-        print("gl-1.0-bitmap-heart-dance: exit %d, result %s: %s" % (rc, rep.get("result"), reasons))
+        print("%s: exit %d, result %s: %s" % (os.path.basename(args.unmodelled), rc, rep.get("result"), reasons))
         if rc != 1 or rep.get("result") != "fail":
             fail("a frame with unmodelled draws passed --compare")
         if "unsupported" not in reasons:
@@ -252,7 +253,7 @@ def main():
     ap.add_argument("--shim")
     ap.add_argument("--samples")
     ap.add_argument("--min", type=float, default=0.999)
-    ap.add_argument("--bitmap", help="piglit's gl-1.0-bitmap-heart-dance (mode hollow)")
+    ap.add_argument("--unmodelled", help="a piglit binary the model reports unmodelled draws of (mode hollow)")
     ap.add_argument("--frames", help="frames to capture (default 0-2; later frames start from the snapshot)")
     ap.add_argument("mode", choices=["samples", "determinism", "glmark2", "hollow", "bad-input"])
     ap.add_argument("name", nargs="?")

@@ -6,8 +6,12 @@
  * CLAMP_TO_EDGE, LOD bias and max LOD, texture() and texture(bias), with coordinates
  * stretched far more along one axis than the other (p * sc, p * p * sc) so the footprint
  * is a long ellipse. Coordinates are single float products of gl_FragCoord, so the model
- * computes bit-identical ones. Exit 77 (skip) when no EGL/llvmpipe is available.
- * GM_ANISO_E2E_VERBOSE=1 prints every case. */
+ * computes bit-identical ones. Then 20 cases of 3D textures (8 slices, mipmapped in depth
+ * too, r varying along y), which llvmpipe filters with the same elliptical filter in s and t at
+ * the nearest r. Exit 77 (skip) when no EGL/llvmpipe is available.
+ * GM_ANISO_E2E_VERBOSE=1 prints every case. GM_ANISO_E2E_1D=1 runs those cases on 1D textures
+ * instead: llvmpipe (Mesa 22.3, LLVM 15) crashes compiling an anisotropic 1D sampler (in
+ * LLVMBuildShuffleVector), which is why the model reports 1D anisotropy rather than model it. */
 #include "gm_pipeline.h"
 #include "gm_gl_enums.h"
 #include "gm_sampler_iface.h"
@@ -23,12 +27,13 @@
 #define W 64
 #define H 64
 #define NCASES 48
+#define NCASES_3D 20
 
 static const char *vs_src =
     "#version 330 core\n"
     "layout(location=0) in vec2 p;\n"
     "void main() { gl_Position = vec4(p, 0.0, 1.0); }\n";
-static const char *fs_src[2] = {
+static const char *fs_src[4] = {
     "#version 330 core\nuniform sampler2D t;\n"
     "uniform vec2 sc; uniform int mode; uniform float bias, layer; out vec4 o;\n"
     "void main() {\n"
@@ -43,6 +48,21 @@ static const char *fs_src[2] = {
     "  vec2 uv = mode >= 10 ? (p * p) * sc : p * sc;\n"
     "  o = mode % 10 == 1 ? texture(t, vec3(uv, layer), bias) : texture(t, vec3(uv, layer));\n"
     "}\n",
+    "#version 330 core\nuniform sampler1D t;\n"
+    "uniform vec2 sc; uniform int mode; uniform float bias, layer; out vec4 o;\n"
+    "void main() {\n"
+    "  vec2 p = gl_FragCoord.xy;\n"
+    "  vec2 uv = mode >= 10 ? (p * p) * sc : p * sc;\n"
+    "  o = mode % 10 == 1 ? texture(t, uv.x, bias) : texture(t, uv.x);\n"
+    "}\n",
+    "#version 330 core\nuniform sampler3D t;\n"
+    "uniform vec2 sc; uniform int mode; uniform float bias, layer; out vec4 o;\n"
+    "void main() {\n"
+    "  vec2 p = gl_FragCoord.xy;\n"
+    "  vec2 uv = mode >= 10 ? (p * p) * sc : p * sc;\n"
+    "  float r = layer + uv.y * 0.25;\n"
+    "  o = mode % 10 == 1 ? texture(t, vec3(uv, r), bias) : texture(t, vec3(uv, r));\n"
+    "}\n",
 };
 
 static const uint32_t min_filters[6] = {
@@ -52,6 +72,8 @@ static const float anisos[5] = {1.5f, 2.0f, 4.0f, 8.0f, 16.0f};
 
 typedef struct acase {
     int array, npot, mode;
+    int dim1;   /* a 1D texture (array 0) */
+    int dim3;   /* a 3D texture (array 0); layer is then the r coordinate */
     uint32_t min_f, mag_f, wrap_s, wrap_t;
     float aniso, bias_s, max_lod, sc[2], bias, layer;
 } acase;
@@ -97,18 +119,19 @@ typedef struct tex_data {
 
 static void make_texture(unsigned *seed, const acase *c, tex_data *t)
 {
-    int w = c->npot ? 40 : 64, h = c->npot ? 24 : 32;
-    t->layers = c->array ? 3 : 1;
+    int w = c->npot ? 40 : 64, h = c->dim1 ? 1 : c->npot ? 24 : 32;
+    t->layers = c->array ? 3 : c->dim3 ? 8 : 1;
     t->levels = 0;
     for (int l = 0; l < 8; l++) {
         t->w[l] = w;
         t->h[l] = h;
-        size_t n = (size_t)w * h * t->layers * 4;
+        int dd = c->dim3 ? (8 >> l > 0 ? 8 >> l : 1) : t->layers;
+        size_t n = (size_t)w * h * dd * 4;
         t->px[l] = malloc(n);
         for (size_t i = 0; i < n; i++)
             t->px[l][i] = (uint8_t)(gm_test_rand(seed) >> 7);
         t->levels++;
-        if (w == 1 && h == 1) break;
+        if (w == 1 && h == 1 && (!c->dim3 || dd == 1)) break;
         w = w > 1 ? w / 2 : 1;
         h = h > 1 ? h / 2 : 1;
     }
@@ -119,7 +142,7 @@ static void coord_of(const acase *c, int x, int y, float P[3])
     float p[2] = {(float)x + 0.5f, (float)y + 0.5f};
     for (int k = 0; k < 2; k++)
         P[k] = c->mode >= 10 ? (p[k] * p[k]) * c->sc[k] : p[k] * c->sc[k];
-    P[2] = c->layer;
+    P[2] = c->dim3 ? c->layer + P[1] * 0.25f : c->layer;   /* 3D: r varies along y */
 }
 
 /* The model's texel for pixel (x, y): its 2x2 quad in lanes 0-3 with the coarse
@@ -132,16 +155,16 @@ static void model_pixel(const acase *c, gm_tex_units *units, int x, int y, float
     req.op = GM_TEX_SAMPLE;
     int lane = (x & 1) + 2 * (y & 1);
     req.mask = 1u << lane;
-    req.dim = GM_DIM_2D;
+    req.dim = c->dim1 ? GM_DIM_1D : c->dim3 ? GM_DIM_3D : GM_DIM_2D;
     req.arrayed = c->array;
-    req.coord_count = c->array ? 3 : 2;
+    req.coord_count = c->dim1 ? 1 : c->array || c->dim3 ? 3 : 2;
     float q[4][3];
     for (int i = 0; i < 4; i++)
         coord_of(c, (x & ~1) + (i & 1), (y & ~1) + (i >> 1), q[i]);
     for (int l = 0; l < 4; l++) {
         for (int k = 0; k < req.coord_count; k++)
             req.coord.f[k][l] = q[l][k];
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < (c->dim1 ? 1 : c->dim3 ? 3 : 2); k++) {
             req.ddx[k][l] = q[1][k] - q[0][k];
             req.ddy[k][l] = q[2][k] - q[0][k];
         }
@@ -156,22 +179,24 @@ static void model_pixel(const acase *c, gm_tex_units *units, int x, int y, float
 
 static void upload(const acase *c, const tex_data *td, gm_tex_image *img)
 {
-    GLenum tgt = c->array ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D;
+    GLenum tgt = c->dim1 ? GL_TEXTURE_1D : c->dim3 ? GL_TEXTURE_3D : c->array ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D;
     memset(img, 0, sizeof(*img));
-    img->target = c->array ? GM_TEX_2D_ARRAY : GM_TEX_2D;
+    img->target = c->dim1 ? GM_TEX_1D : c->dim3 ? GM_TEX_3D : c->array ? GM_TEX_2D_ARRAY : GM_TEX_2D;
     img->format = GM_FMT_RGBA8;
     img->num_levels = td->levels;
     img->base_level = 0;
     img->max_level = 1000;
     for (int l = 0; l < td->levels; l++) {
-        int w = td->w[l], h = td->h[l], d = td->layers;
+        int w = td->w[l], h = td->h[l], d = c->dim3 ? (8 >> l > 0 ? 8 >> l : 1) : td->layers;
         gm_surface_alloc(&img->level[l], img->format, w, h, d, 1);
         for (int z = 0; z < d; z++)
             for (int y = 0; y < h; y++)
                 for (int x = 0; x < w; x++)
                     memcpy(gm_surface_texel(&img->level[l], x, y, z),
                            td->px[l] + (((size_t)z * h + y) * w + x) * 4, 4);
-        if (c->array)
+        if (c->dim1)
+            glTexImage1D(tgt, l, GL_RGBA8, w, 0, GL_RGBA, GL_UNSIGNED_BYTE, td->px[l]);
+        else if (c->array || c->dim3)
             glTexImage3D(tgt, l, GL_RGBA8, w, h, d, 0, GL_RGBA, GL_UNSIGNED_BYTE, td->px[l]);
         else
             glTexImage2D(tgt, l, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, td->px[l]);
@@ -180,14 +205,20 @@ static void upload(const acase *c, const tex_data *td, gm_tex_image *img)
 
 typedef struct stats { long px, exact, within1; } stats;
 
-static void run_case(unsigned *seed, int i, const GLuint *progs, stats *on, stats *off)
+static void run_case(unsigned *seed, int i, const GLuint *progs, stats *on, stats *off, int dims)
 {
     acase c;
     random_case(seed, i, &c);
+    if (dims != 2) {
+        c.dim1 = dims == 1;
+        c.dim3 = dims == 3;
+        c.array = 0;
+        c.layer = (c.layer + 0.5f) / 3.0f;   /* r inside the texture */
+    }
     tex_data td;
     make_texture(seed, &c, &td);
-    GLenum tgt = c.array ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D;
-    GLuint prog = progs[c.array];
+    GLenum tgt = c.dim1 ? GL_TEXTURE_1D : c.dim3 ? GL_TEXTURE_3D : c.array ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D;
+    GLuint prog = progs[c.dim1 ? 2 : c.dim3 ? 3 : c.array];
     glUseProgram(prog);
     GLuint tex;
     glGenTextures(1, &tex);
@@ -251,7 +282,7 @@ static void run_case(unsigned *seed, int i, const GLuint *progs, stats *on, stat
     if (cs.exact != cs.px || getenv("GM_ANISO_E2E_VERBOSE"))
         printf("case %2d: %s %s aniso %4.1f min %04x mag %04x wrap %04x/%04x bias %.3f maxlod "
                "%.2f mode %2d sc %.5f %.5f: exact %.2f%%, within 1/255 %.2f%%\n", i,
-               c.array ? "2D array" : "2D      ", c.npot ? "npot" : "pot ", c.aniso, c.min_f,
+               c.dim1 ? "1D      " : c.dim3 ? "3D      " : c.array ? "2D array" : "2D      ", c.npot ? "npot" : "pot ", c.aniso, c.min_f,
                c.mag_f, c.wrap_s, c.wrap_t, c.bias_s, c.max_lod, c.mode, c.sc[0], c.sc[1],
                100.0 * cs.exact / cs.px, 100.0 * cs.within1 / cs.px);
     stats *s = c.aniso >= 2.0f ? on : off;
@@ -315,8 +346,8 @@ int main(void)
     GLuint vs = glCreateShader(GL_VERTEX_SHADER);
     glShaderSource(vs, 1, &vs_src, NULL);
     glCompileShader(vs);
-    GLuint progs[2];
-    for (int t = 0; t < 2; t++) {
+    GLuint progs[4];
+    for (int t = 0; t < 4; t++) {
         GLuint fs = glCreateShader(GL_FRAGMENT_SHADER);
         glShaderSource(fs, 1, &fs_src[t], NULL);
         glCompileShader(fs);
@@ -345,13 +376,19 @@ int main(void)
     unsigned seed = 0xa1150u;
     stats on = {0, 0, 0}, off = {0, 0, 0};
     for (int i = 0; i < NCASES; i++)
-        run_case(&seed, i, progs, &on, &off);
+        run_case(&seed, i, progs, &on, &off, 2);
     report("anisotropic (2..16)", &on);
     report("max anisotropy 1.5", &off);
+    stats on3 = {0, 0, 0}, off3 = {0, 0, 0};
+    for (int i = 0; i < NCASES_3D; i++)
+        run_case(&seed, i, progs, &on3, &off3, getenv("GM_ANISO_E2E_1D") ? 1 : 3);
+    report("3D anisotropic", &on3);
+    report("3D max anisotropy 1.5", &off3);
     CHECK(on.px > 0 && off.px > 0);
     /* the elliptical filter is followed operation for operation: exact floats */
     CHECK(share(on.exact, on.px) >= 0.999);
     CHECK(share(on.within1, on.px) >= 0.9999);
     CHECK(share(off.exact, off.px) >= 0.998);
+    CHECK(on3.px > 0 && share(on3.exact, on3.px) >= 0.999 && share(off3.exact, off3.px) >= 0.998);
     TEST_DONE();
 }
