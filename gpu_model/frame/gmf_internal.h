@@ -369,6 +369,8 @@ void gmf_imm_free(gmf_runner *r);
  * 0 corrupt (skipped), -1 out of memory. */
 bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev);
 bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev);
+/* Whether the call being fed comes from a display list glCallList(s) runs. */
+bool gmf_lists_executing(const gmf_runner *r);
 int gmf_lists_keep(gmf_runner *r, uint32_t ctx_id, uint32_t name, const void *data, size_t size);
 void gmf_lists_free(gmf_runner *r);
 

@@ -201,3 +201,8 @@ bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_even
     }
     return true;
 }
+
+bool gmf_lists_executing(const gmf_runner *r)
+{
+    return r->lists && sm_lists_depth(r->lists->L) > 0;
+}

@@ -407,6 +407,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         return;
     }
     gmf_pipe_state_from_sm(c, &r->pipe.fb, &r->pipe.state, ev);
+    r->pipe.state.quads_from_list = gmf_lists_executing(r);
     gmf_pix_pipe_state(r, &r->pipe.state);   /* a pixel rectangle's quad (gmf_rasterpix.c) */
     gmf_draw_ctx *d = calloc(1, sizeof *d);
     if (!d) {

@@ -486,7 +486,7 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
      * vs-textureLod-miplevels-2); with flat shading, polygon modes or stipple the v1-v3 split
      * above holds (gm_pipe_e2e_polymode's flat cases, whose depth differs across the two). */
     case GM_GL_QUADS: {
-        bool v0v2 = !ff && !dc->unfilled && !any_flat(dc);
+        bool v0v2 = !ff && !dc->unfilled && !any_flat(dc) && !dc->ctx->state.quads_from_list;
         for (i = 0; i + 3 < n && !dc->failed; i += 4) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
             if (ff) { emit_triangle(dc, q3, q0, q1, 3 | 8); dc->primitive_id--; emit_triangle(dc, q3, q1, q2, 6); }

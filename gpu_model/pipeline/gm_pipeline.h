@@ -150,6 +150,10 @@ typedef struct gm_pipe_state {
     uint32_t polygon_mode;    /* front faces: GL_FILL, GL_LINE or GL_POINT */
     uint32_t polygon_mode_back;   /* back faces (draw_pipe_unfilled.c; see DESIGN.md) */
     bool flatshade_first;     /* provoking vertex: GL_FIRST_VERTEX_CONVENTION */
+    /* A draw compiled into a display list: Mesa's vbo_save turns its quads into indexed triangles
+     * that keep the last vertex provoking, (v0,v1,v3)(v1,v2,v3), so smooth quads keep the v1-v3
+     * diagonal there (gm_draw.c; tests/capture imm_lists) */
+    bool quads_from_list;
     bool clip_origin_upper_left;   /* glClipControl(GL_UPPER_LEFT) */
     bool clip_depth_zero_to_one;   /* glClipControl(..., GL_ZERO_TO_ONE) */
     bool depth_clamp;              /* GL_DEPTH_CLAMP: no near/far clipping */
