@@ -105,5 +105,19 @@ else
   echo "ASan build failed"; failed=$((failed + 1))
 fi
 
+echo "== the Debian package: dpkg-buildpackage -b of this tree, lintian, apt-get install, the installed files checked"
+# tests/package_smoke.sh --deb: built from a copy of the working tree in /tmp/pkg, installed with
+# apt-get, checked from /usr with nothing from the build tree, then removed again.
+if [ "$(id -u)" = 0 ] && command -v dpkg-buildpackage >/dev/null 2>&1 && command -v lintian >/dev/null 2>&1; then
+  if bash tests/package_smoke.sh --deb build; then
+    passed=$((passed + 1))
+  else
+    echo "package stage failed"; failed=$((failed + 1))
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get remove -y -q glreplay >/dev/null 2>&1 || true
+else
+  echo "not root, or dpkg-buildpackage/lintian missing (tests/setup.sh installs them): package stage skipped"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
