@@ -91,6 +91,24 @@ static int live_keep_going(void *user, unsigned passes_done)
     return go;
 }
 
+/* While a paused session is served: the client's socket is watched, and when the client is
+ * gone (it closed, was killed, or its peer hung up) the paused program resumes at once (the
+ * replay pass in progress stops at its next call), without waiting for the debugger engine to
+ * finish the session's teardown (a model pass it must abort first). */
+static void *live_watch(void *arg)
+{
+    struct live_session *ls = arg;
+    while (atomic_load(&ls->attached)) {
+        struct pollfd p = { .fd = ls->watch_fd, .events = POLLRDHUP };
+        if (poll(&p, 1, 20) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL))) {
+            atomic_store(&ls->attached, 0);
+            glr_replay_loop_interrupt();
+            break;
+        }
+    }
+    return NULL;
+}
+
 static bool live_pause_wanted(void)
 {
     const char *v = getenv("GLREPLAY_LIVE_PAUSE");
@@ -210,7 +228,16 @@ static void *live_main(void *arg)
             .write_timeout_ms = env_ms("GLREPLAY_LIVE_WRITE_S", 10),
         };
         char err[512];
+        pthread_t watcher;
+        sigset_t all, old_mask;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old_mask);   /* the program's signals never reach it */
+        bool watching = loop && ls->watch_fd >= 0 && pthread_create(&watcher, NULL, live_watch, ls) == 0;
+        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
         int src = engine->serve_capture_fd(ls->fd, ls->initial, ls->len, ls->path, &opt, err, sizeof err);
+        atomic_store(&ls->attached, 0);
+        if (watching)
+            pthread_join(watcher, NULL);
         if (src != 0)
             glr_log(GLR_LOG_WARN, "live attach: %s", err);
         glr_log(GLR_LOG_INFO, "live attach: session ended");
