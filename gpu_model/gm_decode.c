@@ -690,6 +690,10 @@ static int pass_a(gm_decoder *d)
             break;
         }
         case SpvOpEntryPoint:
+            if (wc < 3)
+                return gm_dec_fail(d, "OpEntryPoint of %u words", wc);
+            if (check_id(d, w[2]))
+                return -1;   /* an entry point id past the bound (found by fuzzing) */
             if (!d->entry_id) {
                 d->entry_id = (int)w[2];
                 d->execution_model = (int)w[1];
