@@ -40,7 +40,7 @@ rerun_display_failures() { # $1: build dir (its testlog.json is replaced by the 
   local names
   names=$(python3 - "$log" <<'PYEOF'
 import json, sys
-pat = ("Failed to open display", "Could not initialize canvas", "cannot open display", "Can't open display")
+pat = ("Failed to open display", "Could not initialize canvas", "cannot open display", "Can't open display", ": no display")
 for l in open(sys.argv[1]):
     r = json.loads(l)
     out = (r.get("stdout") or "") + (r.get("stderr") or "")
