@@ -32,8 +32,9 @@ with tempfile.TemporaryDirectory() as d:
             shimmed = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
             got = re.findall(r'PIGLIT: \{"result": "\w+" \}', shimmed.stdout)
             if got != want or shimmed.returncode != native.returncode:
-                print('FAIL %s: result under the shim %s (rc %d), natively %s (rc %d)' %
-                      (name, got, shimmed.returncode, want, native.returncode))
+                print('FAIL %s: result under the shim %s (rc %d), natively %s (rc %d)\n%s%s' %
+                      (name, got, shimmed.returncode, want, native.returncode, shimmed.stdout[-2000:],
+                       shimmed.stderr[-2000:]))
                 failures += 1
                 continue
             info = subprocess.run([cli, 'info', out], capture_output=True, text=True)

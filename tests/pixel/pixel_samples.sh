@@ -14,8 +14,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/glr-pixel.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 for s in "$lit" "$multipass"; do
+  # the program's own output is shown when it fails (an X server refusing the connection is then
+  # recognised and the test rerun by tests/run.sh)
   GLREPLAY_CAPTURE_FRAMES=0-1 GLREPLAY_CAPTURE_OUT="$tmp/$(basename "$s").glcap" LD_PRELOAD=$shim \
-    "$s" --frames 2 --size 160x90 >/dev/null 2>&1
+    "$s" --frames 2 --size 160x90 >"$tmp/run.log" 2>&1 || { echo "FAIL: $s exited $?"; cat "$tmp/run.log"; exit 1; }
 done
 (unset DISPLAY; EGL_PLATFORM=surfaceless GLREPLAY_CAPTURE_FRAMES=2 GLREPLAY_CAPTURE_OUT="$tmp/msaa.glcap" \
   LD_PRELOAD=$shim "$msaa" 4 >/dev/null 2>&1)
