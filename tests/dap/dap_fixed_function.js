@@ -47,36 +47,7 @@ async function capture(out) {
     assert.ok(fs.existsSync(out), 'no capture of glxgears written');
 }
 
-async function server(cap, tmp) {
-    const sock = path.join(tmp, 'dap.sock');
-    const proc = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, cap], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    proc.stdout.on('data', d => { log += d; });
-    proc.stderr.on('data', d => { log += d; });
-    const exit = new Promise(r => proc.on('exit', (code, sig) => r({ code, sig })));
-    for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
-    assert.ok(fs.existsSync(sock), `no socket: ${log}`);
-    return { sock, stop: async () => {
-        proc.kill('SIGTERM');
-        const ex = await exit;
-        assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
-    } };
-}
-
-async function connect(sock) {
-    const dc = new UnixDebugClient(sock);
-    dc.defaultTimeout = 60000;
-    for (let i = 0; ; i++) {
-        try { await dc.start(); break; } catch (e) {
-            if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
-            await new Promise(r => setTimeout(r, 50));
-        }
-    }
-    const initialized = dc.waitForEvent('initialized');
-    await dc.initializeRequest();
-    await initialized;
-    return dc;
-}
+const { server, connect } = require('./dap_socket_server.js')(env.GLREPLAY, UnixDebugClient);
 
 // The focused lane's pixel, from the Built-ins scope (gl_FragCoord.xy).
 async function fragXY(dc, frameId) {

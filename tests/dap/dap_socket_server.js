@@ -1,0 +1,43 @@
+// Shared by the DAP tests that run `glreplay dap --socket` on a capture and talk to it with
+// Microsoft's test client over the Unix socket: start the server and wait for its socket, stop it
+// (it must exit 0), connect and complete initialize.
+'use strict';
+const assert = require('assert');
+const cp = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+module.exports = function dapSocketServer(glreplay, UnixDebugClient) {
+    async function server(capture, tmp) {
+        const sock = path.join(tmp, 'dap.sock');
+        const proc = cp.spawn(glreplay, ['dap', '--socket', sock, capture], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let log = '';
+        proc.stdout.on('data', d => { log += d; });
+        proc.stderr.on('data', d => { log += d; });
+        const exit = new Promise(r => proc.on('exit', (code, sig) => r({ code, sig })));
+        for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
+        assert.ok(fs.existsSync(sock), `no socket: ${log}`);
+        return { sock, stop: async () => {
+            proc.kill('SIGTERM');
+            const ex = await exit;
+            assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
+        } };
+    }
+
+    async function connect(sock) {
+        const dc = new UnixDebugClient(sock);
+        dc.defaultTimeout = 60000;
+        for (let i = 0; ; i++) {
+            try { await dc.start(); break; } catch (e) {
+                if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
+                await new Promise(r => setTimeout(r, 50));
+            }
+        }
+        const initialized = dc.waitForEvent('initialized');
+        await dc.initializeRequest();
+        await initialized;
+        return dc;
+    }
+
+    return { server, connect };
+};
