@@ -1,9 +1,10 @@
-/* EGL surfaceless set-up: display, configs, contexts matching the captured ones, pbuffers.
+/* EGL headless set-up (Mesa's surfaceless platform, or a device of EGL_EXT_platform_device): display, configs, contexts matching the captured ones, pbuffers.
  * Pbuffers rather than surfaceless contexts: a pbuffer is a real default framebuffer (its colour
  * buffer is the back buffer, so GL_BACK draws and reads work and rows are bottom-up as in a
  * window), which is what the captured program drew into. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "replay/player/egl_env.h"
 #include "replay/player/player.h"
@@ -29,18 +30,63 @@ static bool has_word(const char *list, const char *word)
     return false;
 }
 
+/* The display of EGL_EXT_platform_device's device number `index` (EGL_EXT_device_enumeration):
+ * how vendor drivers (NVIDIA's among them) render without a window system, where Mesa's
+ * surfaceless platform is missing. */
+static EGLDisplay open_device_display(long index, char *err, size_t n)
+{
+    PFNEGLQUERYDEVICESEXTPROC query = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+    EGLDeviceEXT devs[16];
+    EGLint count = 0;
+    if (!query || !query(16, devs, &count) || count <= 0) {
+        seterr(err, n, "EGL lists no devices (eglQueryDevicesEXT)");
+        return EGL_NO_DISPLAY;
+    }
+    if (index < 0 || index >= count) {
+        seterr(err, n, "GLREPLAY_EGL_DEVICE=%ld: EGL lists %d device(s), numbered from 0", index, (int)count);
+        return EGL_NO_DISPLAY;
+    }
+    EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devs[index], NULL);
+    if (dpy == EGL_NO_DISPLAY)
+        seterr(err, n, "cannot open EGL device %ld (EGL error 0x%04x)", index, (unsigned)eglGetError());
+    return dpy;
+}
+
+/* GLREPLAY_EGL_DEVICE: unset, Mesa's surfaceless platform when EGL has it, else device 0 of
+ * EGL_EXT_platform_device; a number N, that device always (to replay on one GPU of several, or on
+ * a vendor driver beside Mesa). */
 int glrh_egl_open(struct glrh_egl *e, char *err, size_t n)
 {
     memset(e, 0, sizeof *e);
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (!has_word(client, "EGL_MESA_platform_surfaceless")) {
-        seterr(err, n, "EGL has no surfaceless platform (EGL_MESA_platform_surfaceless): install Mesa's EGL");
+    const char *want = getenv("GLREPLAY_EGL_DEVICE");
+    bool surfaceless = has_word(client, "EGL_MESA_platform_surfaceless");
+    bool device = has_word(client, "EGL_EXT_platform_device") && has_word(client, "EGL_EXT_device_enumeration");
+    long index = 0;
+    if (want && *want) {
+        char *end = NULL;
+        index = strtol(want, &end, 10);
+        if (*end || index < 0) {
+            seterr(err, n, "GLREPLAY_EGL_DEVICE=%s: not a device number", want);
+            return -1;
+        }
+        surfaceless = false;
+    }
+    const char *what = surfaceless ? "surfaceless display" : "device display";
+    if (surfaceless) {
+        e->dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    } else if (device) {
+        e->dpy = open_device_display(index, err, n);
+        if (e->dpy == EGL_NO_DISPLAY)
+            return -1;
+    } else {
+        seterr(err, n, "EGL has neither Mesa's surfaceless platform (EGL_MESA_platform_surfaceless) nor "
+                       "EGL_EXT_platform_device: install Mesa's EGL");
         return -1;
     }
-    e->dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
     EGLint major, minor;
     if (e->dpy == EGL_NO_DISPLAY || !eglInitialize(e->dpy, &major, &minor)) {
-        seterr(err, n, "cannot open the EGL surfaceless display (EGL error 0x%04x)", (unsigned)eglGetError());
+        seterr(err, n, "cannot open the EGL %s (EGL error 0x%04x)", what, (unsigned)eglGetError());
         e->dpy = EGL_NO_DISPLAY;
         return -1;
     }

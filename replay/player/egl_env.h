@@ -12,7 +12,8 @@ struct glrh_egl {
     EGLDisplay dpy;
 };
 
-/* Opens the Mesa surfaceless platform display (no window system needed). */
+/* Opens a display without a window system: Mesa's surfaceless platform, else (or when
+ * GLREPLAY_EGL_DEVICE names one) a device of EGL_EXT_platform_device. */
 int glrh_egl_open(struct glrh_egl *e, char *err, size_t err_size);
 void glrh_egl_close(struct glrh_egl *e);
 

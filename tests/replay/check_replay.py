@@ -177,6 +177,17 @@ def cmd_synthetic(a):
         want = '1 pixels differ; first at (3, 2)'
         if p.returncode != 1 or want not in p.stdout or 'verify: FAIL' not in p.stdout:
             fail('a wrong reference pixel must fail verification at (3, 2): ' + describe(p))
+        # The same replay on EGL_EXT_platform_device's device 0 (Mesa's software device here; a
+        # vendor driver's GPU elsewhere) instead of Mesa's surfaceless platform.
+        denv = dict(env, GLREPLAY_EGL_DEVICE='0')
+        p = run([a.glreplay, 'replay', good, '--verify'], env=denv)
+        if p.returncode != 0 or 'verify: PASS: 3 frame images checked' not in p.stdout:
+            fail('replay on EGL device 0: ' + describe(p))
+        for bad_dev, want in (('99', 'GLREPLAY_EGL_DEVICE=99: EGL lists'), ('gpu', 'not a device number')):
+            p = run([a.glreplay, 'replay', good], env=dict(env, GLREPLAY_EGL_DEVICE=bad_dev))
+            errs = [l for l in p.stderr.splitlines() if l.startswith('glreplay:')]
+            if p.returncode == 0 or len(errs) != 1 or want not in errs[0]:
+                fail('GLREPLAY_EGL_DEVICE=%s must give one error line: %s' % (bad_dev, describe(p)))
         # Client vertex arrays: the captured pointer is dead; only the recorded data can draw the quad.
         ca = os.path.join(tmp, 'client.glcap')
         p = run([a.synth, ca, '--frames', '2', '--client-array'])
