@@ -182,6 +182,7 @@ static void start_recording(void)
     glr_rec_setup_fences();
     cap_from_start = n_ctxs == 0;
     cap_drawn = 0;
+    glr_pbuffers_forget_drawn();
     glr_snapshot_discard();
     if (!cap_from_start) {
         /* Contexts exist: save the initial state of the current one and its objects (snapshot.c). */
@@ -412,7 +413,8 @@ void glr_capture_context_destroyed(uint32_t id, unsigned alive_after)
  * current, destroyed while current) and at exit. They are provisional: a later release or swap of
  * the same context replaces them, so the images kept are its last state.
  * The default framebuffer is read only at glreplay_capture_end, where the program says its
- * surface is current: at a release or at exit the window may already be gone (piglit's waffle
+ * surface is current, and when it is a pbuffer (shim/pbuffers.c), which no window system can
+ * take away: at a release or at exit the window may already be gone (piglit's waffle
  * destroys the window, then releases the context from an exit handler), and reading a destroyed
  * drawable crashes the driver (SIGBUS in swrast) or raises an X error that ends the program.
  * Framebuffer objects belong to the context and are safe to read while it is current.
@@ -472,7 +474,11 @@ static void keep_end_images_locked(bool with_default)
     drop_provisional_locked(ctx);
     int api = 0;
     void *display = NULL, *surface = NULL;
-    if (!with_default || !glr_ctx_current_surface(&api, &display, &surface))
+    if (!glr_ctx_current_surface(&api, &display, &surface))
+        surface = NULL;
+    /* A pbuffer is kept at a release only when the frame drew or cleared it: otherwise (a program
+     * that renders into framebuffer objects) its contents are undefined, in the replay too. */
+    else if (!with_default && !glr_pbuffer_drawn(display, surface))
         surface = NULL;
     keep_images_locked(ctx, frame, true, api, display, surface);
 }
@@ -644,4 +650,6 @@ int glr_capture_request(unsigned count, const char *path, char *msg, size_t n)
 void glr_capture_note_draw(void)
 {
     __atomic_store_n(&cap_drawn, 1, __ATOMIC_RELAXED);
+    if (glr_pbuffer_current() && __atomic_load_n(&recording, __ATOMIC_RELAXED))
+        glr_pbuffer_note_draw(glr_draw_fbo_bound_cheap());
 }

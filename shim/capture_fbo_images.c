@@ -70,6 +70,19 @@ static bool append(struct glr_ref_image **images, unsigned *n, const struct glr_
     return true;
 }
 
+bool glr_draw_fbo_bound_cheap(void)
+{
+    /* GL_DRAW_FRAMEBUFFER_BINDING (GL 3.0, ES 3.0) has the value of GL_FRAMEBUFFER_BINDING
+     * (ARB/EXT_framebuffer_object, ES 2.0). Older contexts may lack both: asking would raise an
+     * error the program could see, so they count as drawing into their surface. */
+    const struct glr_ctx_desc *d = glr_current_ctx_desc();
+    if (!d || (d->is_es ? d->major < 2 : d->major < 3))
+        return false;
+    GLint fbo = 0;
+    GLR_REAL(glGetIntegerv)(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+    return fbo != 0;
+}
+
 unsigned glr_read_draw_fbo_images(struct glr_ref_image **images, unsigned *n_images)
 {
     struct glr_snap_guard g;

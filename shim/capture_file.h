@@ -55,6 +55,9 @@ void glr_describe_current_context(struct glr_ctx_desc *d) __attribute__((visibil
 const struct glr_ctx_desc *glr_current_ctx_desc(void) __attribute__((visibility("hidden")));
 /* Sets this thread's description to d (a copy), or clears it (d NULL): at each make-current. */
 void glr_set_current_ctx_desc(const struct glr_ctx_desc *d) __attribute__((visibility("hidden")));
+/* Whether a framebuffer object is bound for drawing on the current context: one glGetIntegerv
+ * (false on contexts that may lack framebuffer objects, where asking could raise an error). */
+bool glr_draw_fbo_bound_cheap(void) __attribute__((visibility("hidden")));
 /* Every colour attachment the bound draw framebuffer draws to (when one other than 0 is bound),
  * read as RGBA8 and appended to *images (frame and ctx_id set by the caller). Integer and
  * multisampled attachments are skipped with a log line. Returns how many were added. */

@@ -32,6 +32,7 @@ EGLBoolean glr_hook_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface r
         uint32_t w, h;
         glr_surface_size(GLR_CTX_EGL, dpy, draw, &w, &h);
         glr_ctx_made_current(GLR_CTX_EGL, dpy, ctx, w, h);
+        glr_pbuffer_made_current(dpy, draw);
     }
     return ok;
 }
@@ -94,5 +95,21 @@ EGLBoolean glr_hook_eglTerminate(EGLDisplay dpy)
     EGLBoolean ok = glr_call_eglTerminate(dpy);
     if (ok == GLR_EGL_TRUE && !glr_disabled)
         glr_ctx_display_terminated(dpy);
+    return ok;
+}
+
+EGLSurface glr_hook_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint *attribs)
+{
+    EGLSurface s = glr_call_eglCreatePbufferSurface(dpy, config, attribs);
+    if (!glr_disabled)
+        glr_pbuffer_created(dpy, s);
+    return s;
+}
+
+EGLBoolean glr_hook_eglDestroySurface(EGLDisplay dpy, EGLSurface surface)
+{
+    EGLBoolean ok = glr_call_eglDestroySurface(dpy, surface);
+    if (ok == GLR_EGL_TRUE && !glr_disabled)
+        glr_pbuffer_destroyed(dpy, surface);
     return ok;
 }

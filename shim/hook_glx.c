@@ -47,6 +47,7 @@ Bool glr_hook_glXMakeCurrent(Display *dpy, GLXDrawable drawable, GLXContext ctx)
         uint32_t w, h;
         glr_surface_size(GLR_CTX_GLX, dpy, (void *)(uintptr_t)drawable, &w, &h);
         glr_ctx_made_current(GLR_CTX_GLX, dpy, ctx, w, h);
+        glr_pbuffer_made_current(dpy, (void *)(uintptr_t)drawable);
     }
     return ok;
 }
@@ -60,6 +61,7 @@ Bool glr_hook_glXMakeContextCurrent(Display *dpy, GLXDrawable draw, GLXDrawable 
         uint32_t w, h;
         glr_surface_size(GLR_CTX_GLX, dpy, (void *)(uintptr_t)draw, &w, &h);
         glr_ctx_made_current(GLR_CTX_GLX, dpy, ctx, w, h);
+        glr_pbuffer_made_current(dpy, (void *)(uintptr_t)draw);
     }
     return ok;
 }
@@ -75,4 +77,19 @@ void glr_hook_glXSwapBuffers(Display *dpy, GLXDrawable drawable)
             glr_frame_end();
         glr_capture_after_swap();
     }
+}
+
+GLXPbuffer glr_hook_glXCreatePbuffer(Display *dpy, GLXFBConfig config, const int *attribs)
+{
+    GLXPbuffer p = glr_call_glXCreatePbuffer(dpy, config, attribs);
+    if (!glr_disabled)
+        glr_pbuffer_created(dpy, (void *)(uintptr_t)p);
+    return p;
+}
+
+void glr_hook_glXDestroyPbuffer(Display *dpy, GLXPbuffer pbuf)
+{
+    glr_call_glXDestroyPbuffer(dpy, pbuf);
+    if (!glr_disabled)
+        glr_pbuffer_destroyed(dpy, (void *)(uintptr_t)pbuf);
 }

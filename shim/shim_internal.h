@@ -57,6 +57,20 @@ GLR_HIDDEN void glr_ctx_made_current(int api, void *display, void *handle, uint3
 /* Size of a draw surface, only while a capture records (0, 0 otherwise or when unknown). */
 GLR_HIDDEN void glr_surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h);
 GLR_HIDDEN void glr_ctx_display_terminated(void *display);
+/* Pbuffers the program created (shim/pbuffers.c): their colour buffer may be read at a release. */
+GLR_HIDDEN void glr_pbuffer_created(void *display, void *surface);
+GLR_HIDDEN void glr_pbuffer_destroyed(void *display, void *surface);
+GLR_HIDDEN bool glr_pbuffer_known(void *display, void *surface);
+/* Whether a draw or clear reached the pbuffer (not a framebuffer object) since the capture began;
+ * forgetting that when a capture begins (its contents before are not in the capture). */
+GLR_HIDDEN bool glr_pbuffer_drawn(void *display, void *surface);
+GLR_HIDDEN void glr_pbuffers_forget_drawn(void);
+/* This thread's draw surface at a make-current; a draw or clear on it (fbo_bound: a framebuffer
+ * object was bound for drawing, so the pbuffer was not drawn to); whether a pbuffer not yet
+ * marked drawn is current (only then is the binding worth asking for). */
+GLR_HIDDEN void glr_pbuffer_made_current(void *display, void *surface);
+GLR_HIDDEN void glr_pbuffer_note_draw(bool fbo_bound);
+GLR_HIDDEN bool glr_pbuffer_current(void);
 GLR_HIDDEN struct glr_context *glr_ctx_current(void);
 /* The window-system API, display and draw surface of the context current on this thread (false
  * when none, or it has no draw surface: a surfaceless context). */

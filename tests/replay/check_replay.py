@@ -188,6 +188,17 @@ def cmd_synthetic(a):
             errs = [l for l in p.stderr.splitlines() if l.startswith('glreplay:')]
             if p.returncode == 0 or len(errs) != 1 or want not in errs[0]:
                 fail('GLREPLAY_EGL_DEVICE=%s must give one error line: %s' % (bad_dev, describe(p)))
+        # An offscreen EGL program that draws into a pbuffer, never swaps and releases its context
+        # before exiting (here: the replayer itself, captured under the shim): the pbuffer's last
+        # image is the capture's reference, so --verify has something to check.
+        self_cap = os.path.join(tmp, 'replayer.glcap')
+        p = run([a.glreplay, 'capture', '--frame', '0', '--out', self_cap, '--', a.glreplay, 'replay', good], env=env)
+        if p.returncode != 0:
+            fail('capture of the replayer: ' + describe(p))
+        else:
+            p = run([a.glreplay, 'replay', self_cap, '--verify'], env=env)
+            if p.returncode != 0 or 'verify: PASS: 1 frame images checked' not in p.stdout:
+                fail('a pbuffer program released before exit must keep its image: ' + describe(p))
         # Client vertex arrays: the captured pointer is dead; only the recorded data can draw the quad.
         ca = os.path.join(tmp, 'client.glcap')
         p = run([a.synth, ca, '--frames', '2', '--client-array'])
