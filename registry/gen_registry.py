@@ -688,6 +688,30 @@ NULL_DATA_RE = re.compile(r'^gl(Named)?Buffer(Data|Storage)|^gl(Multi)?Tex(ture)
                           r'^glClearTex(Sub)?Image|^glBufferStorage|^gl\w*Pointer')
 
 
+# Uniform locations are chosen by the driver that linked the program, so the replayer maps a
+# captured location to its own driver's (replay/uniform_locations.h): the location parameter of
+# glUniform*/glProgramUniform*, the lookups that say which name a location is, and the calls that
+# say which program glUniform* goes to.
+UNIFORM_LOCATION_CMD_RE = re.compile(r'^gl(Program)?Uniform')
+UNIFORM_LOOKUP_RE = re.compile(r'^glGetUniformLocation(ARB)?$')
+PROGRAM_STATE_HOOKS = (
+    (re.compile(r'^glUseProgram(ObjectARB)?$'), 'glr_dispatch_program_used(d, c, %s);', 1),
+    (re.compile(r'^glBindProgramPipeline(EXT)?$'), 'glr_dispatch_pipeline_bound(d, c, %s);', 1),
+    (re.compile(r'^glActiveShaderProgram(EXT)?$'), 'glr_dispatch_pipeline_active(d, c, %s, %s);', 2),
+    (re.compile(r'^gl(LinkProgram(ARB)?|ProgramBinary(OES)?|DeleteProgram|DeleteObjectARB)$'),
+     'glr_dispatch_program_relinked(d, c, %s);', 1),
+)
+
+
+def is_uniform_location(c, p):
+    return p.name == 'location' and not p.is_pointer and UNIFORM_LOCATION_CMD_RE.match(c.name)
+
+
+def program_param(c):
+    return next((k for k, q in enumerate(c.params) if q.name in ('program', 'programObj')), None)
+
+
+
 def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
     """The replayer's dispatcher: re-issues a decoded call through the driver, with object names
     remapped and client memory taken from the call's blobs."""
@@ -769,9 +793,17 @@ def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
                     args.append('(%s)p%d' % (p.ctype, i))
                 elif p.obj_class:
                     args.append(unpack_arg(kind, p.ctype, 'glr_dispatch_map(d, c, %s, %s)' % (class_id(p.obj_class), a)))
+                elif is_uniform_location(c, p):
+                    k = program_param(c)
+                    prog = '(uint32_t)(%s)' % args[k] if k is not None and k < i else '0'
+                    args.append('(%s)glr_dispatch_uniform_location(d, c, %s, (int32_t)%s)' % (p.ctype, prog, a))
                 else:
                     args.append(unpack_arg(kind, p.ctype, a))
             call = 'f(%s)' % ', '.join(args)
+            hooks = []
+            for rx, fmt, n in PROGRAM_STATE_HOOKS:
+                if rx.match(c.name):
+                    hooks.append('        ' + fmt % tuple('(uint32_t)(%s)' % x for x in args[:n]))
             if re.match(r'^glMap(Named)?Buffer(Range)?(ARB|OES|EXT)?$', c.name):
                 # A mapping: remember where the captured pointer is in this replay.
                 f.write('        void *r = %s;\n' % call)
@@ -786,9 +818,12 @@ def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
                 rk = kind_of(c.ret, tdefs)
                 f.write('        %s r = %s;\n' % (c.ret, call))
                 f.write('        glr_dispatch_bind(d, c, %s, c->ret, %s);\n' % (class_id(c.ret_class), pack_arg(rk, 'r')))
+            elif UNIFORM_LOOKUP_RE.match(c.name):
+                f.write('        %s r = %s;\n' % (c.ret, call))
+                f.write('        glr_dispatch_uniform_location_found(d, c, (uint32_t)(%s), (int32_t)r);\n' % args[0])
             else:
                 f.write('        %s;\n' % call)
-            for l in post:
+            for l in hooks + post:
                 f.write(l + '\n')
             f.write('        return GLR_DISPATCH_OK;\n    }\n')
         f.write('    default:\n        return GLR_DISPATCH_SKIPPED;\n    }\n}\n')

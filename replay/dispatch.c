@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "replay/dispatch_internal.h"
 #include "registry/glr_sizes.h"
+#include "replay/uniform_locations.h"
 
 /* Captured name -> replay name, open addressing, one table per (namespace, class). */
 struct name_map {
@@ -33,6 +34,8 @@ struct glr_dispatch {
     char reason[192];
     /* Largest image side the replay driver takes (any texture kind or renderbuffer); 0 unknown. */
     int64_t max_side;
+    /* Captured uniform locations -> this driver's. */
+    struct glr_uloc *uloc;
 };
 
 static void set_reason(struct glr_dispatch *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -111,6 +114,11 @@ struct glr_dispatch *glr_dispatch_create(glr_get_proc_fn get_proc, glr_namespace
     d->user = user;
     d->env.get_int = replay_get_int;
     d->env.user = d;
+    d->uloc = glr_uloc_create();
+    if (!d->uloc) {
+        free(d);
+        return NULL;
+    }
     return d;
 }
 
@@ -123,6 +131,7 @@ void glr_dispatch_reset_names(struct glr_dispatch *d)
     free(d->maps);
     d->maps = NULL;
     d->n_maps = 0;
+    glr_uloc_reset(d->uloc);
 }
 
 void glr_dispatch_destroy(struct glr_dispatch *d)
@@ -130,6 +139,7 @@ void glr_dispatch_destroy(struct glr_dispatch *d)
     if (!d)
         return;
     glr_dispatch_reset_names(d);
+    glr_uloc_destroy(d->uloc);
     free(d);
 }
 
@@ -591,4 +601,45 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
     fake.ret = captured;
     glr_dispatch_mapped(d, &fake, p, length <= INT64_MAX ? (int64_t)length : 0);
     return GLR_DISPATCH_OK;
+}
+
+/* ------------------------------------------------------------------ uniform locations */
+
+static uint32_t program_ns(struct glr_dispatch *d, const struct glr_call *c)
+{
+    return d->ns ? d->ns(d->user, c->ctx_id, GLR_OBJ_PROGRAM) : 0;
+}
+
+int32_t glr_dispatch_uniform_location(struct glr_dispatch *d, const struct glr_call *c, uint32_t program,
+                                      int32_t captured)
+{
+    return glr_uloc_translate(d->uloc, program_ns(d, c), c->ctx_id, program, captured);
+}
+
+void glr_dispatch_uniform_location_found(struct glr_dispatch *d, const struct glr_call *c, uint32_t program,
+                                         int32_t replay)
+{
+    if (c->flags & GLR_CALL_HAS_RET)
+        glr_uloc_found(d->uloc, program_ns(d, c), program, (int32_t)c->ret, replay);
+}
+
+void glr_dispatch_program_used(struct glr_dispatch *d, const struct glr_call *c, uint32_t program)
+{
+    glr_uloc_use_program(d->uloc, c->ctx_id, program);
+}
+
+void glr_dispatch_pipeline_bound(struct glr_dispatch *d, const struct glr_call *c, uint32_t pipeline)
+{
+    glr_uloc_bind_pipeline(d->uloc, c->ctx_id, pipeline);
+}
+
+void glr_dispatch_pipeline_active(struct glr_dispatch *d, const struct glr_call *c, uint32_t pipeline,
+                                  uint32_t program)
+{
+    glr_uloc_active_program(d->uloc, program_ns(d, c), pipeline, program);
+}
+
+void glr_dispatch_program_relinked(struct glr_dispatch *d, const struct glr_call *c, uint32_t program)
+{
+    glr_uloc_forget_program(d->uloc, program_ns(d, c), program);
 }

@@ -43,6 +43,18 @@ void glr_dispatch_names_free(struct glr_names *n);
 /* A map call returned replay_ptr for the captured pointer c->ret; length: bytes it mapped (-1: the
  * whole buffer, asked from the driver). */
 void glr_dispatch_mapped(struct glr_dispatch *d, const struct glr_call *c, void *replay_ptr, int64_t length);
+/* Uniform locations (replay/uniform_locations.h), called by the generated code: the replay
+ * location of a captured one in `program` (a replay name; 0: the program glUniform* goes to), a
+ * replayed glGetUniformLocation's answer, and the calls that choose or relink programs. */
+int32_t glr_dispatch_uniform_location(struct glr_dispatch *d, const struct glr_call *c, uint32_t program,
+                                      int32_t captured);
+void glr_dispatch_uniform_location_found(struct glr_dispatch *d, const struct glr_call *c, uint32_t program,
+                                         int32_t replay);
+void glr_dispatch_program_used(struct glr_dispatch *d, const struct glr_call *c, uint32_t program);
+void glr_dispatch_pipeline_bound(struct glr_dispatch *d, const struct glr_call *c, uint32_t pipeline);
+void glr_dispatch_pipeline_active(struct glr_dispatch *d, const struct glr_call *c, uint32_t pipeline,
+                                  uint32_t program);
+void glr_dispatch_program_relinked(struct glr_dispatch *d, const struct glr_call *c, uint32_t program);
 int glr_dispatch_generated(struct glr_dispatch *d, const struct glr_call *c);
 /* Whether a buffer is bound to the binding point whose GL_*_BINDING enum is given: read-backs
  * (glReadPixels, glGetTexImage, ...) and query-result reads then write into that buffer at the

@@ -212,6 +212,16 @@ def cmd_synthetic(a):
             if j and (j['draws'] != 2 or j['clears'] != 2 or j['resources']['client_array_records'] != 2 or
                       j['contexts'][0]['profile'] != 'compatibility'):
                 fail('info --json counts of the client-array capture: %s' % json.dumps(j)[:1500])
+        # A capture from a driver that numbered the uniforms differently (its glGetUniformLocation
+        # said 5 and 9): the replay maps them to this driver's locations.
+        fl = os.path.join(tmp, 'foreign.glcap')
+        p = run([a.synth, fl, '--frames', '2', '--foreign-locations'])
+        if p.returncode != 0:
+            fail('synth_capture --foreign-locations: ' + describe(p))
+        else:
+            p = run([a.glreplay, 'replay', fl, '--verify', '--loop', '2'], env=env)
+            if p.returncode != 0 or 'verify: PASS: 4 frame images checked' not in p.stdout:
+                fail('uniform locations of another driver must be mapped: ' + describe(p))
         # capture: a program that never makes a GL context writes nothing, which is an error.
         out = os.path.join(tmp, 'none.glcap')
         p = run([a.glreplay, 'capture', '--frame', '0', '--out', out, '--', sys.executable, '-c', 'pass'], env=env)

@@ -3,6 +3,7 @@
  * one EGL-created OpenGL 3.3 core context; per frame glViewport, glClearColor(frame colour),
  * glClear, swap; a reference image per frame filled with that colour.
  *   synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array] [--crafted KIND]
+ *                 [--foreign-locations]
  * --wrong-pixel alters one pixel of the last reference image (at x=3, y=2, origin bottom-left),
  * so verification must fail there. --client-array draws white full-viewport quads from client
  * memory in a compatibility context instead of clearing to frame colours. --crafted KIND adds one
@@ -92,7 +93,9 @@ static void call_ret(struct buf *stream, uint32_t cmd, const uint64_t *args, uin
             uvar(&f, args[i]);
         }
     }
-    if (ci->ret_kind != GLR_KIND_VOID)
+    if (ci->ret_kind == GLR_KIND_I32 || ci->ret_kind == GLR_KIND_I64)
+        svar(&f, (int64_t)ret);
+    else if (ci->ret_kind != GLR_KIND_VOID)
         uvar(&f, ret);
     for (int i = 0; i < ci->nparams; i++) {
         if (!ci->params[i].is_pointer)
@@ -237,6 +240,39 @@ static void crafted_calls(struct buf *stream, const char *kind)
     }
 }
 
+/* --foreign-locations: before the first frame, a fragment shader with two uniforms whose
+ * locations the capturing driver said were 5 and 9 (glGetUniformLocation's recorded answers; Mesa
+ * numbers them 0 and 1), then glUniform4f on 5 and 9. Only a replayer that maps the captured
+ * locations to its own driver's sets them: the quads come out (255, 153, 51, 255), else black. */
+static void foreign_location_program(struct buf *stream)
+{
+    static const char src[] = "uniform vec4 a; uniform vec4 b; void main() { gl_FragColor = vec4(a.rg, b.ba); }";
+    uint8_t blob[8 + sizeof src - 1];
+    uint32_t n = 1, len = sizeof src - 1;
+    memcpy(blob, &n, 4);
+    memcpy(blob + 4, &len, 4);
+    memcpy(blob + 8, src, len);
+    uint64_t cs[1] = { 0x8B30 /* GL_FRAGMENT_SHADER */ };
+    call_ret(stream, GLR_CMD_glCreateShader, cs, 3, -1, NULL, 0);
+    uint64_t ss[4] = { 3, 1, 0x1000, 0 };
+    call(stream, GLR_CMD_glShaderSource, ss, 2, blob, sizeof blob);
+    uint64_t one[1] = { 3 };
+    call(stream, GLR_CMD_glCompileShader, one, -1, NULL, 0);
+    call_ret(stream, GLR_CMD_glCreateProgram, NULL, 4, -1, NULL, 0);
+    uint64_t at[2] = { 4, 3 };
+    call(stream, GLR_CMD_glAttachShader, at, -1, NULL, 0);
+    uint64_t prog[1] = { 4 };
+    call(stream, GLR_CMD_glLinkProgram, prog, -1, NULL, 0);
+    uint64_t gl[2] = { 4, 0 };
+    call_ret(stream, GLR_CMD_glGetUniformLocation, gl, 5, 1, "a", 2);
+    call_ret(stream, GLR_CMD_glGetUniformLocation, gl, 9, 1, "b", 2);
+    call(stream, GLR_CMD_glUseProgram, prog, -1, NULL, 0);
+    uint64_t ua[5] = { 5, fbits(1.0f), fbits(0.6f), fbits(0), fbits(0) };
+    call(stream, GLR_CMD_glUniform4f, ua, -1, NULL, 0);
+    uint64_t ub[5] = { 9, fbits(0), fbits(0), fbits(0.2f), fbits(1.0f) };
+    call(stream, GLR_CMD_glUniform4f, ub, -1, NULL, 0);
+}
+
 static void colour_of(unsigned frame, uint8_t rgba[4])
 {
     rgba[0] = (uint8_t)(51 * (frame % 5));
@@ -248,11 +284,12 @@ static void colour_of(unsigned frame, uint8_t rgba[4])
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array] [--crafted KIND]\n");
+        fprintf(stderr, "usage: synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array] [--crafted KIND] "
+                        "[--foreign-locations]\n");
         return 2;
     }
     unsigned frames = 2, w = 32, h = 16;
-    int wrong = 0, client = 0;
+    int wrong = 0, client = 0, foreign = 0;
     const char *crafted = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
@@ -263,6 +300,8 @@ int main(int argc, char **argv)
             wrong = 1;
         else if (strcmp(argv[i], "--client-array") == 0)
             client = 1;
+        else if (strcmp(argv[i], "--foreign-locations") == 0)
+            client = foreign = 1;
         else if (strcmp(argv[i], "--crafted") == 0 && i + 1 < argc) {
             crafted = argv[++i];
             bool known = false;
@@ -297,6 +336,8 @@ int main(int argc, char **argv)
         uint8_t c[4];
         colour_of(fr, c);
         if (client) {
+            if (foreign && fr == 0)
+                foreign_location_program(&stream);
             client_array_frame(&stream, w, h);
             if (crafted && fr == 0)
                 crafted_calls(&stream, crafted);
@@ -341,6 +382,8 @@ int main(int argc, char **argv)
         colour_of(fr, c);
         if (client)
             memset(c, 255, 4);
+        if (foreign)
+            memcpy(c, (uint8_t[4]){ 255, 153, 51, 255 }, 4);
         for (size_t p = 0; p < (size_t)w * h; p++)
             memcpy(img + 24 + 4 * p, c, 4);
         if (wrong && fr == frames - 1)
