@@ -53,7 +53,10 @@ const char *glr_dispatch_reason(const struct glr_dispatch *d)
 }
 
 /* glGetIntegerv of the replay context for the size rules: state it does not have reads as 0 and
- * its GL error is taken back (the rules ask for pixel-store and binding state of any version). */
+ * its GL error is taken back (the rules ask for pixel-store and binding state of any version).
+ * Errors an earlier replayed call left pending are taken first: otherwise they would read as this
+ * query's and every binding as 0 (a vendor driver that rejected one call of a frame then had each
+ * later indexed draw refused as "NULL indices"). */
 static int32_t replay_get_int(void *user, uint32_t pname)
 {
     struct glr_dispatch *d = user;
@@ -62,6 +65,9 @@ static int32_t replay_get_int(void *user, uint32_t pname)
     int32_t v = 0;
     if (!get)
         return 0;
+    /* At most one flag per error kind is pending (GL 4.6 §2.3.1): a bounded loop. */
+    for (int k = 0; error && k < 16 && error() != 0; k++)
+        ;
     get(pname, &v);
     if (error && error() != 0)
         return 0;

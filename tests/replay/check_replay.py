@@ -222,6 +222,16 @@ def cmd_synthetic(a):
             p = run([a.glreplay, 'replay', fl, '--verify', '--loop', '2'], env=env)
             if p.returncode != 0 or 'verify: PASS: 4 frame images checked' not in p.stdout:
                 fail('uniform locations of another driver must be mapped: ' + describe(p))
+        # A call the driver rejected earlier in the frame (its error left pending) must not make
+        # the index buffer look unbound to the replayer's size checks (seen on NVIDIA's driver).
+        pe = os.path.join(tmp, 'pending.glcap')
+        p = run([a.synth, pe, '--frames', '2', '--pending-error'])
+        if p.returncode != 0:
+            fail('synth_capture --pending-error: ' + describe(p))
+        else:
+            p = run([a.glreplay, 'replay', pe, '--verify'], env=env)
+            if p.returncode != 0 or 'verify: PASS: 2 frame images checked' not in p.stdout or ' 0 bad' not in p.stdout:
+                fail('an error left pending must not refuse the next indexed draw: ' + describe(p))
         # capture: a program that never makes a GL context writes nothing, which is an error.
         out = os.path.join(tmp, 'none.glcap')
         p = run([a.glreplay, 'capture', '--frame', '0', '--out', out, '--', sys.executable, '-c', 'pass'], env=env)

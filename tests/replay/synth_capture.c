@@ -3,7 +3,7 @@
  * one EGL-created OpenGL 3.3 core context; per frame glViewport, glClearColor(frame colour),
  * glClear, swap; a reference image per frame filled with that colour.
  *   synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array] [--crafted KIND]
- *                 [--foreign-locations]
+ *                 [--foreign-locations] [--pending-error]
  * --wrong-pixel alters one pixel of the last reference image (at x=3, y=2, origin bottom-left),
  * so verification must fail there. --client-array draws white full-viewport quads from client
  * memory in a compatibility context instead of clearing to frame colours. --crafted KIND adds one
@@ -127,7 +127,7 @@ static uint64_t fbits(float v)
 /* A compatibility context draws a full-viewport quad (white, fixed function) from a client
  * vertex array starting at vertex 3: the pointer the program gave (0xdead0000) is invalid in
  * the replay, so only a correctly applied CLIENT_ARRAY record makes the image white. */
-static void client_array_frame(struct buf *stream, unsigned w, unsigned h)
+static void client_array_frame(struct buf *stream, unsigned w, unsigned h, bool indexed)
 {
     uint64_t vp[4] = { 0, 0, w, h };
     call(stream, GLR_CMD_glViewport, vp, -1, NULL, 0);
@@ -153,8 +153,26 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h)
     put(&f, quad, sizeof quad);
     record(stream, GLR_PSEUDO_CLIENT_ARRAY, 1, &f);
     free(f.p);
-    uint64_t da[3] = { 4 /* GL_TRIANGLES */, 3, 6 };
-    call(stream, GLR_CMD_glDrawArrays, da, -1, NULL, 0);
+    if (!indexed) {
+        uint64_t da[3] = { 4 /* GL_TRIANGLES */, 3, 6 };
+        call(stream, GLR_CMD_glDrawArrays, da, -1, NULL, 0);
+        return;
+    }
+    /* --pending-error: a call the driver rejects (GL_INVALID_ENUM, left pending: programs rarely
+     * ask), then the same quad drawn from an index buffer. The replayer must still see the index
+     * buffer bound when it checks the draw. */
+    uint64_t bad[1] = { 0x1234 };
+    call(stream, GLR_CMD_glEnable, bad, -1, NULL, 0);
+    const uint32_t name = 1;
+    uint64_t gb[2] = { 1, 0 };
+    call(stream, GLR_CMD_glGenBuffers, gb, 1, &name, 4);
+    uint64_t bb[2] = { 0x8893 /* GL_ELEMENT_ARRAY_BUFFER */, 1 };
+    call(stream, GLR_CMD_glBindBuffer, bb, -1, NULL, 0);
+    static const uint32_t idx[6] = { 3, 4, 5, 6, 7, 8 };
+    uint64_t bd[4] = { 0x8893, sizeof idx, 0, 0x88E4 /* GL_STATIC_DRAW */ };
+    call(stream, GLR_CMD_glBufferData, bd, 2, idx, sizeof idx);
+    uint64_t de[4] = { 4 /* GL_TRIANGLES */, 6, 0x1405 /* GL_UNSIGNED_INT */, 0 };
+    call(stream, GLR_CMD_glDrawElements, de, -1, NULL, 0);
 }
 
 /* Hostile records (--crafted KIND), after a frame's clear: each claims more than it carries or
@@ -285,11 +303,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array] [--crafted KIND] "
-                        "[--foreign-locations]\n");
+                        "[--foreign-locations] [--pending-error]\n");
         return 2;
     }
     unsigned frames = 2, w = 32, h = 16;
-    int wrong = 0, client = 0, foreign = 0;
+    int wrong = 0, client = 0, foreign = 0, pending = 0;
     const char *crafted = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
@@ -302,6 +320,8 @@ int main(int argc, char **argv)
             client = 1;
         else if (strcmp(argv[i], "--foreign-locations") == 0)
             client = foreign = 1;
+        else if (strcmp(argv[i], "--pending-error") == 0)
+            client = pending = 1;
         else if (strcmp(argv[i], "--crafted") == 0 && i + 1 < argc) {
             crafted = argv[++i];
             bool known = false;
@@ -338,7 +358,7 @@ int main(int argc, char **argv)
         if (client) {
             if (foreign && fr == 0)
                 foreign_location_program(&stream);
-            client_array_frame(&stream, w, h);
+            client_array_frame(&stream, w, h, pending);
             if (crafted && fr == 0)
                 crafted_calls(&stream, crafted);
             f.n = 0;
