@@ -182,9 +182,25 @@ int glrh_make_current(struct replayer *r, uint32_t id)
     return 0;
 }
 
+/* With --gl-errors, what the driver rejected while the initial state was restored on a context
+ * is said when the restore leaves it (a restore that a vendor driver refuses in part explains
+ * images that differ later). */
+static void report_restore_errors(struct replayer *r)
+{
+    if (!r->opt->gl_errors || !r->current)
+        return;
+    GLenum e = glrh_gl_drain_errors(&r->gl);
+    if (e != GL_NO_ERROR)
+        fprintf(r->out, "restore of context %u: the driver raised GL error 0x%04x\n", r->current->desc->id,
+                (unsigned)e);
+}
+
 static int restore_make_current(void *mc, uint32_t ctx_id)
 {
-    return glrh_make_current(mc, ctx_id);
+    struct replayer *r = mc;
+    if (!r->current || r->current->desc->id != ctx_id)
+        report_restore_errors(r);
+    return glrh_make_current(r, ctx_id);
 }
 
 /* ---- The pass ---- */
@@ -517,6 +533,8 @@ int glrh_replay(const struct glrh_capture *cap, const struct glrh_options *opt, 
             if (!cap->initial_default && opt->restore &&
                 opt->restore(opt->restore_user, cap, r.disp, restore_make_current, &r, err, err_size) != 0)
                 break;
+            if (r.pass == 0)
+                report_restore_errors(&r);
         }
         double t0 = now_s();
         if (r.pass == 0)
