@@ -113,6 +113,7 @@ struct last_issue {
     gm_issue is;
     uint32_t *undef;         /* "uninit": per register word, the lanes whose value is undefined */
     int32_t *origin;         /* per register word: the variable its undefined value came from */
+    int32_t *output;         /* per register word: the output variable it belongs to, or -1 */
     int nregs;
 };
 
@@ -138,6 +139,7 @@ static void forget_warps(struct dap_exc_state *st)
     for (size_t i = 0; i < st->cap; i++) {
         free(st->tab[i].undef);
         free(st->tab[i].origin);
+        free(st->tab[i].output);
     }
     if (st->tab)
         memset(st->tab, 0, st->cap * sizeof *st->tab);
@@ -414,6 +416,8 @@ static const char *op_name(const gm_inst *in)
     case GM_OP_BUF_LOAD: return "buffer load";
     case GM_OP_BUF_STORE: return "buffer store";
     case GM_OP_TEX: return "texture fetch";
+    case GM_OP_SELECT: case GM_OP_DSELECT: return "selection (?: or mix() with a bool)";
+    case GM_OP_BRANCH_COND: return "branch condition";
     case GM_OP_EXT: {
         const char *n = gm_glsl450_name(in->x & 0xffff);
         return n ? n : "GLSL.std.450 function";
@@ -813,9 +817,95 @@ static gm_mask undef_in(const struct last_issue *e, uint32_t reg, int words, gm_
     return u;
 }
 
+/* Tex dimensions of a coordinate (gm_exec_res.c's rule: cubes and 3D take 3, 1D and buffers 1). */
+static int tex_dims(gm_tex_dim dim)
+{
+    switch (dim) {
+    case GM_DIM_1D: case GM_DIM_BUFFER: return 1;
+    case GM_DIM_3D: case GM_DIM_CUBE: return 3;
+    default: return 2;
+    }
+}
+
+/* The register words a texture instruction reads as values (what gm_exec_res.c passes the
+ * sampler): the coordinates (and q of a projective fetch), the depth reference, level, bias,
+ * minimum level, gradients, offset and sample. The unit (handle) is a uniform, never undefined. */
+static int tex_reads(const gm_program *p, const gm_inst *in, uint32_t *src, int *src_n, int max)
+{
+    if ((uint64_t)in->x >= (uint64_t)p->tex_count)
+        return 0;
+    const gm_tex_desc *t = &p->tex[in->x];
+    int n = 0, dims = tex_dims(t->dim);
+#define READ(reg, words) do { if ((reg) >= 0 && (words) > 0 && n < max) { src[n] = (uint32_t)(reg); src_n[n++] = (words); } } while (0)
+    if (t->kind == GM_TEX_SAMPLE || t->kind == GM_TEX_FETCH || t->kind == GM_TEX_GATHER || t->kind == GM_TEX_QUERY_LOD) {
+        int nc = t->kind == GM_TEX_QUERY_LOD ? dims : dims + (t->arrayed ? 1 : 0);
+        READ(t->coord, nc < t->coord_n ? nc : t->coord_n);
+        if (t->proj && t->coord_n > 0 && t->kind != GM_TEX_FETCH)
+            READ(t->coord + t->coord_n - 1, 1);
+        if (t->kind != GM_TEX_FETCH)
+            READ(t->dref, 1);
+        READ(t->offset, dims < 3 ? dims : 3);
+    }
+    READ(t->lod, 1);
+    READ(t->bias, 1);
+    READ(t->min_lod, 1);
+    READ(t->sample, 1);
+    if (t->grad_x >= 0 && t->grad_y >= 0) {
+        READ(t->grad_x, t->grad_n < 3 ? t->grad_n : 3);
+        READ(t->grad_y, t->grad_n < 3 ? t->grad_n : 3);
+    }
+#undef READ
+    return n;
+}
+
+/* The stop for a use of undefined words (lanes `did` of the words [reg, reg + words)): `what` is
+ * what read them; the text names the variable they came from (followed through the moves). */
+static bool uninit_hit(const struct dap_observe_info *info, const gm_warp *w, const gm_issue *is,
+                       const struct last_issue *e, gm_mask did, uint32_t reg, int words, const char *what,
+                       struct dap_exc_hit *hit)
+{
+    const gm_program *p = w->p;
+    uint32_t nr = (uint32_t)e->nregs;
+    int l0 = first_lane(did);
+    const gm_var *v = NULL;
+    for (int k = 0; k < words && !v; k++) {
+        uint32_t r = reg + (uint32_t)k;
+        if (r < nr && ((e->undef[r] >> l0) & 1) && e->origin[r] >= 0 && e->origin[r] < p->var_count)
+            v = &p->vars[e->origin[r]];
+    }
+    char lanes[200], at[64];
+    lane_list(did, lanes, sizeof lanes);
+    where(info, l0, at, sizeof at);
+    hit->kind = DAP_EXC_UNINIT;
+    hit->id = "uninit";
+    hit->at = *is;
+    hit->lanes = did;
+    hit->lane = l0;
+    snprintf(hit->text, sizeof hit->text,
+             "uninitialized read: %s at line %d (pc %d) reads %s%s%s never written on the lane's path in %d lane%s: %s; "
+             "lane %d%s",
+             what, is->line, is->pc, v ? "variable '" : "a value of a variable", v && v->info.name ? v->info.name : "",
+             v ? "'" : "", __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at);
+    return true;
+}
+
+/* A move of undefined words into a stage output is a use: the value leaves the shader there. */
+static bool output_use(const struct last_issue *e, uint32_t dst, gm_mask u)
+{
+    return u && dst < (uint32_t)e->nregs && e->output[dst] >= 0;
+}
+
+static void output_what(const gm_program *p, const struct last_issue *e, uint32_t dst, char *buf, size_t n)
+{
+    const gm_var *v = &p->vars[e->output[dst]];
+    snprintf(buf, n, "store to output '%s'", v->info.name ? v->info.name : "?");
+}
+
 /* What the instruction about to run does with undefined values: moves (loads, stores, copies,
- * dynamic indexing) carry them word by word; a computation that reads one is a use (the stop);
- * anything else defines its result. */
+ * dynamic indexing, return values) carry them word by word, and a select carries the chosen
+ * operand's; a computation that reads one, a texture instruction's coordinates (and level, bias,
+ * gradients, offset, reference), a select's condition and a move into a stage output are uses
+ * (the stop); anything else defines its result. */
 static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, const gm_issue *is,
                          struct last_issue *e, struct dap_exc_hit *hit)
 {
@@ -827,33 +917,52 @@ static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, 
         e->nregs = p->nregs;
         e->undef = calloc((size_t)p->nregs + 1, sizeof *e->undef);
         e->origin = calloc((size_t)p->nregs + 1, sizeof *e->origin);
-        if (!e->undef || !e->origin) {
+        e->output = malloc(((size_t)p->nregs + 1) * sizeof *e->output);
+        if (!e->undef || !e->origin || !e->output) {
             free(e->undef);
             free(e->origin);
+            free(e->output);
             e->undef = NULL;
             e->origin = NULL;
+            e->output = NULL;
             return false;
         }
-        for (int i = 0; i < p->var_count; i++)
-            if (is_local(&p->vars[i]))
-                for (int k = 0; k < p->vars[i].ncomp && p->vars[i].addr + k < p->nregs; k++) {
-                    e->undef[p->vars[i].addr + k] = 0xffffffffu;
-                    e->origin[p->vars[i].addr + k] = i;
+        for (int r = 0; r <= p->nregs; r++)
+            e->output[r] = -1;
+        for (int i = 0; i < p->var_count; i++) {
+            const gm_var *v = &p->vars[i];
+            if (v->space != GM_SPACE_REG || v->addr < 0)
+                continue;
+            for (int k = 0; k < v->ncomp && v->addr + k < p->nregs; k++) {
+                if (is_local(v)) {
+                    e->undef[v->addr + k] = 0xffffffffu;
+                    e->origin[v->addr + k] = i;
+                } else if (v->info.klass == GM_VAR_OUTPUT) {
+                    e->output[v->addr + k] = i;
                 }
+            }
+        }
     }
     const gm_inst *in = &p->code[is->pc];
-    gm_mask m = is->active;
+    gm_mask m = is->active, live = m & ~w->helper;
     uint32_t nr = (uint32_t)e->nregs;
+    char what[160];
 #define SET(reg, lanes, val) do { if ((reg) < nr) e->undef[reg] = (e->undef[reg] & ~(lanes)) | ((val) & (lanes)); } while (0)
 #define ORIGIN(dst, src) do { if ((dst) < nr && (src) < nr && e->undef[src]) e->origin[dst] = e->origin[src]; } while (0)
     switch (in->op) {
     case GM_OP_COPY:
-    case GM_OP_STORE: {
+    case GM_OP_STORE:
+    case GM_OP_RETURN_VALUE: {
         gm_mask mm = in->op == GM_OP_STORE && (in->x & 1) ? m & ~w->helper : m;
         uint32_t tmp[64];
         int n = in->n < 64 ? in->n : 64;
         for (int k = 0; k < n; k++)
             tmp[k] = in->a + (uint32_t)k < nr ? e->undef[in->a + (uint32_t)k] : 0;
+        for (int k = 0; k < n; k++)
+            if (output_use(e, in->d + (uint32_t)k, tmp[k] & live)) {
+                output_what(p, e, in->d + (uint32_t)k, what, sizeof what);
+                return uninit_hit(info, w, is, e, tmp[k] & live, in->a + (uint32_t)k, 1, what, hit);
+            }
         for (int k = 0; k < n; k++) {
             ORIGIN(in->d + (uint32_t)k, in->a + (uint32_t)k);
             SET(in->d + (uint32_t)k, mm, tmp[k]);
@@ -868,6 +977,11 @@ static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, 
         int n = in->n < 128 ? in->n : 128;
         for (int k = 0; k < n; k++)
             tmp[k] = pairs[2 * k + 1] < nr ? e->undef[pairs[2 * k + 1]] : 0;
+        for (int k = 0; k < n; k++)
+            if (output_use(e, pairs[2 * k], tmp[k] & live)) {
+                output_what(p, e, pairs[2 * k], what, sizeof what);
+                return uninit_hit(info, w, is, e, tmp[k] & live, pairs[2 * k + 1], 1, what, hit);
+            }
         for (int k = 0; k < n; k++) {
             ORIGIN(pairs[2 * k], pairs[2 * k + 1]);
             SET(pairs[2 * k], m, tmp[k]);
@@ -876,6 +990,24 @@ static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, 
     }
     case GM_OP_REG_LOAD_DYN:
     case GM_OP_REG_STORE_DYN:
+        if (in->op == GM_OP_REG_STORE_DYN)
+            for (int l = 0; l < 32; l++) {
+                uint32_t base = in->a < nr ? w->R[in->a][l] : nr;
+                for (int k = 0; k < in->n && ((live >> l) & 1); k++) {
+                    uint32_t src = in->b + (uint32_t)k;
+                    if (src < nr && output_use(e, base + (uint32_t)k, e->undef[src] & (1u << l))) {
+                        output_what(p, e, base + (uint32_t)k, what, sizeof what);
+                        gm_mask did = 0;   /* every lane storing an undefined word to an output */
+                        for (int j = l; j < 32; j++) {
+                            uint32_t bj = in->a < nr ? w->R[in->a][j] : nr;
+                            for (int q = 0; q < in->n && ((live >> j) & 1); q++)
+                                if (in->b + (uint32_t)q < nr && output_use(e, bj + (uint32_t)q, e->undef[in->b + (uint32_t)q] & (1u << j)))
+                                    did |= 1u << j;
+                        }
+                        return uninit_hit(info, w, is, e, did, in->b, in->n, what, hit);
+                    }
+                }
+            }
         for (int l = 0; l < 32; l++) {
             if (!((m >> l) & 1) || (in->op == GM_OP_REG_STORE_DYN && (in->x & 1) && ((w->helper >> l) & 1)))
                 continue;
@@ -890,13 +1022,43 @@ static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, 
             }
         }
         return false;
+    case GM_OP_SELECT:
+    case GM_OP_DSELECT: {
+        /* the condition is a use; each lane's result is the operand its condition picked */
+        bool dbl = in->op == GM_OP_DSELECT;
+        int n = in->n < 64 ? in->n : 64, cn = in->x == 1 ? 1 : dbl ? (n + 1) / 2 : n;
+        gm_mask u = undef_in(e, in->a, cn, live);
+        uint32_t tmp[64];
+        int32_t org[64];
+        for (int k = 0; k < n; k++) {
+            uint32_t cond = in->a + (uint32_t)(in->x == 1 ? 0 : dbl ? k / 2 : k);
+            tmp[k] = 0;
+            org[k] = -1;
+            for (int l = 0; l < 32 && cond < nr; l++) {
+                if (!((m >> l) & 1))
+                    continue;
+                uint32_t src = (w->R[cond][l] ? in->b : in->c) + (uint32_t)k;
+                if (src < nr && ((e->undef[src] >> l) & 1)) {
+                    tmp[k] |= 1u << l;
+                    if (org[k] < 0)
+                        org[k] = e->origin[src];
+                }
+            }
+        }
+        for (int k = 0; k < n; k++) {
+            SET(in->d + (uint32_t)k, m, u ? 0u : tmp[k]);
+            if (!u && org[k] >= 0 && in->d + (uint32_t)k < nr)
+                e->origin[in->d + (uint32_t)k] = org[k];
+        }
+        return u ? uninit_hit(info, w, is, e, u, in->a, cn, op_name(in), hit) : false;
+    }
     default:
         break;
     }
     /* a use: the operands a computation reads */
     struct shape s;
-    uint32_t src[3];
-    int src_n[3], n_src = 0, dst_n = in->n;
+    uint32_t src[12];
+    int src_n[12], n_src = 0, dst_n = in->n;
     if (float_shape(in, &s)) {
         for (int i = 0; i < s.n_src; i++) {
             src[n_src] = s.src[i];
@@ -916,8 +1078,10 @@ static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, 
         src[n_src] = in->a;
         src_n[n_src++] = 1;
         dst_n = 0;
+    } else if (in->op == GM_OP_TEX) {
+        n_src = tex_reads(p, in, src, src_n, 12);
     }
-    gm_mask live = m & ~w->helper, did = 0;
+    gm_mask did = 0;
     int which = -1;
     for (int i = 0; i < n_src; i++) {
         gm_mask u = undef_in(e, src[i], src_n[i], live);
@@ -933,28 +1097,10 @@ static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, 
 #undef ORIGIN
     if (!did)
         return false;
-    int l0 = first_lane(did);
-    /* which variable the undefined words came from (followed through the moves) */
-    const gm_var *v = NULL;
-    for (int k = 0; k < src_n[which] && !v; k++) {
-        uint32_t r = src[which] + (uint32_t)k;
-        if (r < nr && ((e->undef[r] >> l0) & 1) && e->origin[r] >= 0 && e->origin[r] < p->var_count)
-            v = &p->vars[e->origin[r]];
-    }
-    char lanes[200], at[64];
-    lane_list(did, lanes, sizeof lanes);
-    where(info, l0, at, sizeof at);
-    hit->kind = DAP_EXC_UNINIT;
-    hit->id = "uninit";
-    hit->at = *is;
-    hit->lanes = did;
-    hit->lane = l0;
-    snprintf(hit->text, sizeof hit->text,
-             "uninitialized read: %s at line %d (pc %d) reads %s%s%s never written on the lane's path in %d lane%s: %s; "
-             "lane %d%s",
-             op_name(in), is->line, is->pc, v ? "variable '" : "a value of a variable", v && v->info.name ? v->info.name : "",
-             v ? "'" : "", __builtin_popcount(did), __builtin_popcount(did) == 1 ? "" : "s", lanes, l0, at);
-    return true;
+    if (in->op == GM_OP_TEX)
+        snprintf(what, sizeof what, "the %s of a texture fetch",
+                 src[which] == (uint32_t)p->tex[in->x].coord ? "coordinates" : "level, bias, gradients, offset or reference");
+    return uninit_hit(info, w, is, e, did, src[which], src_n[which], in->op == GM_OP_TEX ? what : op_name(in), hit);
 }
 
 bool dap_exc_observe(struct dap_exc_state *st, const struct dap_observe_info *info, gm_warp *w,

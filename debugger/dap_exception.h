@@ -18,10 +18,13 @@
  *    llvmpipe does. Checked before it runs (size and level queries are not fetches).
  *
  *  - "uninit": a value computed from a local (or global, non-uniform) variable that the lane never
- *    wrote on its path: each lane's undefined words are followed through loads, stores, copies
- *    and dynamic indexing (so `v.xy = a;` copying v's untouched zw along is no use), and the stop
- *    is at the first arithmetic, comparison, integer or logic operation, or branch condition that
- *    reads one. Function parameters and variables with initializers are written before use.
+ *    wrote on its path: each lane's undefined words are followed through loads, stores, copies,
+ *    dynamic indexing and return values (so `v.xy = a;` copying v's untouched zw along is no use),
+ *    and a select (`?:`, mix() with a bool) carries the operand each lane's condition picked. The
+ *    stop is at the first arithmetic, comparison, integer or logic operation, branch condition,
+ *    select condition, texture coordinate (or level, bias, gradient, offset, depth reference) that
+ *    reads one, or at a move of one into a stage output (`gl_FragColor = c;` with c.a unset).
+ *    Function parameters and variables with initializers are written before use.
  *
  * Helper lanes (2x2 quad fillers) never count: their values are not the draw's. 64-bit
  * instructions are checked too: double arithmetic, products, dot, GLSL.std.450 functions and the

@@ -1,8 +1,9 @@
 // "glreplay: Frame view": a webview listing the capture's draws, clears and blits with a thumbnail
 // of the driver's image after each (glreplay/eventImages, one headless replay), the selected
 // event's image large; a click on a pixel lists its history in the pixel history view
-// (glreplay/pixelHistory, through PixelHistoryController) and "Debug" stops the session in the
-// invocation that wrote it (glreplay/debugPixel), both in the image the event drew into (its
+// (glreplay/pixelHistory, through PixelHistoryController), "Debug" stops the session in the
+// invocation that wrote it (glreplay/debugPixel) and "Debug vertex" in the vertex shader invocation
+// of that fragment's provoking vertex (glreplay/debugVertex), all in the image the event drew into (its
 // framebuffer, from glreplay/state at the event). The logic is frame_view.ts.
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
@@ -101,8 +102,10 @@ export class FrameViewController implements vscode.Disposable {
             const target = targetArg(this.targets.get(event));
             if (act.kind === 'history') {
                 await this.pixels.showHistory(s, act.pixel, target.target);
-            } else {
+            } else if (act.kind === 'debug') {
                 await this.pixels.debugPixel(s, { ...act.args, ...target });
+            } else {
+                await this.pixels.debugVertex(s, { ...act.args, ...target });
             }
         }
     }

@@ -115,6 +115,7 @@ export type FrameAction =
     | { kind: 'select'; event: number }
     | { kind: 'history'; pixel: PixelRef; event: number }
     | { kind: 'debug'; args: FrameDebugArgs; event: number }
+    | { kind: 'debugVertex'; args: FrameDebugArgs; event: number }
     | { kind: 'ignore'; why: string };
 
 export function frameAction(msg: unknown, entries: FrameEntry[]): FrameAction {
@@ -129,7 +130,7 @@ export function frameAction(msg: unknown, entries: FrameEntry[]): FrameAction {
     if (m.type === 'select') {
         return { kind: 'select', event: entry.event };
     }
-    if (m.type !== 'pixel' && m.type !== 'debug') {
+    if (m.type !== 'pixel' && m.type !== 'debug' && m.type !== 'debugVertex') {
         return { kind: 'ignore', why: `unknown message ${m.type}` };
     }
     const x = m.x, y = m.y;
@@ -142,8 +143,10 @@ export function frameAction(msg: unknown, entries: FrameEntry[]): FrameAction {
         return { kind: 'history', pixel, event: entry.event };
     }
     // Debug: the invocation of this draw that wrote the pixel; from a clear or a blit, the last
-    // draw of the frame that wrote it (glreplay/debugPixel without an event).
-    return { kind: 'debug', args: entry.kind === 'draw' ? { ...pixel, event: entry.event } : pixel, event: entry.event };
+    // draw of the frame that wrote it (glreplay/debugPixel without an event). Debug vertex: the
+    // provoking vertex of that fragment's primitive (glreplay/debugVertex, the same arguments).
+    const args = entry.kind === 'draw' ? { ...pixel, event: entry.event } : pixel;
+    return { kind: m.type === 'debug' ? 'debug' : 'debugVertex', args, event: entry.event };
 }
 
 function esc(s: string): string {
@@ -152,7 +155,7 @@ function esc(s: string): string {
 
 // The webview's page: the event list with thumbnails on the left, the selected event's image on
 // the right (filled by an {type: 'image'} message); a click on it posts {type: 'pixel', event, x, y}
-// and enables "Debug", which posts {type: 'debug', event, x, y}. No remote content: the CSP allows
+// and enables "Debug" and "Debug vertex", which post {type: 'debug' | 'debugVertex', event, x, y}. No remote content: the CSP allows
 // only inline images and the script with this nonce.
 export function frameHtml(entries: FrameEntry[], nonce: string, title: string, note = ''): string {
     const rows = entries.map(e =>
@@ -179,7 +182,8 @@ ${rows}
 <div id="main">
 <h3>${esc(title)}</h3>
 <p id="note">${esc(note || (entries.length ? 'Select an event; click a pixel of its image for its history.' : 'The capture has no draw, clear or blit images.'))}</p>
-<p><span id="where"></span> <button id="debug" disabled>Debug</button></p>
+<p><span id="where"></span> <button id="debug" disabled title="Stop in the fragment shader invocation that wrote the pixel">Debug</button>
+<button id="debugVertex" disabled title="Stop in the vertex shader invocation of that fragment's provoking vertex">Debug vertex</button></p>
 <img id="big" alt="">
 </div>
 <script nonce="${nonce}">
@@ -191,6 +195,7 @@ function select(ev) {
   current = ev; picked = null;
   document.querySelectorAll('.ev').forEach(b => b.classList.toggle('selected', Number(b.dataset.event) === ev));
   document.getElementById('debug').disabled = true;
+  document.getElementById('debugVertex').disabled = true;
   document.getElementById('where').textContent = 'event ' + ev + ': loading…';
   vscode.postMessage({ type: 'select', event: ev });
 }
@@ -203,11 +208,12 @@ document.getElementById('big').addEventListener('click', e => {
   picked = p;
   document.getElementById('where').textContent = 'event ' + current + ', pixel (' + p.x + ', ' + p.y + ')';
   document.getElementById('debug').disabled = false;
+  document.getElementById('debugVertex').disabled = false;
   vscode.postMessage({ type: 'pixel', event: current, x: p.x, y: p.y });
 });
-document.getElementById('debug').addEventListener('click', () => {
-  if (current !== null && picked) vscode.postMessage({ type: 'debug', event: current, x: picked.x, y: picked.y });
-});
+['debug', 'debugVertex'].forEach(id => document.getElementById(id).addEventListener('click', () => {
+  if (current !== null && picked) vscode.postMessage({ type: id, event: current, x: picked.x, y: picked.y });
+}));
 window.addEventListener('message', e => {
   const m = e.data;
   if (m && m.type === 'image' && m.event === current) {

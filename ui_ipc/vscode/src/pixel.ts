@@ -2,11 +2,14 @@
 // debug session and lists the answer in the "glreplay pixel history" view of the Run and Debug
 // side bar (one entry per event that touched the pixel, its fragments below it, tooltips with the
 // tests and blend). "Debug" on a draw or a fragment sends glreplay/debugPixel: the session stops at
-// the first line of that fragment shader invocation. The answer -> entries logic is pixel_view.ts.
+// the first line of that fragment shader invocation; "Debug vertex" on a fragment (its provoking
+// vertex) or on one of its primitive's vertices sends glreplay/debugVertex: the session stops at
+// the first line of that vertex shader invocation (from the command palette: a draw and index).
+// The answer -> entries logic is pixel_view.ts.
 import * as vscode from 'vscode';
-import { buildHistoryItems, DebugPixelArgs, EventItem, FragmentItem, historySummary, parsePixel, PixelHistory, PixelRef } from './pixel_view';
+import { buildHistoryItems, DebugPixelArgs, DebugVertexArgs, EventItem, FragmentItem, historySummary, itemContext, parsePixel, parseVertex, PixelHistory, PixelRef, VertexItem } from './pixel_view';
 
-type Node = { event: EventItem } | { fragment: FragmentItem };
+type Node = { event: EventItem } | { fragment: FragmentItem } | { vertex: VertexItem };
 
 class HistoryTree implements vscode.TreeDataProvider<Node> {
     private readonly changed = new vscode.EventEmitter<Node | undefined>();
@@ -25,15 +28,23 @@ class HistoryTree implements vscode.TreeDataProvider<Node> {
                 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
             t.description = e.description;
             t.tooltip = e.tooltip;
-            t.contextValue = e.debug ? 'glreplayPixelDraw' : 'glreplayPixelEvent';
+            t.contextValue = itemContext(!!e.debug, false);
             t.iconPath = new vscode.ThemeIcon(e.warning ? 'warning' : e.kind === 'draw' ? 'symbol-color' : 'clear-all');
             return t;
         }
+        if ('vertex' in n) {
+            const t = new vscode.TreeItem(n.vertex.label, vscode.TreeItemCollapsibleState.None);
+            t.description = n.vertex.description;
+            t.tooltip = n.vertex.tooltip;
+            t.contextValue = itemContext(false, true);
+            return t;
+        }
         const f = n.fragment;
-        const t = new vscode.TreeItem(f.label, vscode.TreeItemCollapsibleState.None);
+        const t = new vscode.TreeItem(f.label, f.vertices.length
+            ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
         t.description = f.description;
         t.tooltip = f.tooltip;
-        t.contextValue = f.debug ? 'glreplayPixelDraw' : 'glreplayPixelEvent';
+        t.contextValue = itemContext(!!f.debug, !!f.debugVertex);
         return t;
     }
 
@@ -41,7 +52,10 @@ class HistoryTree implements vscode.TreeDataProvider<Node> {
         if (!n) {
             return this.items.map(event => ({ event }));
         }
-        return 'event' in n ? n.event.fragments.map(fragment => ({ fragment })) : [];
+        if ('event' in n) {
+            return n.event.fragments.map(fragment => ({ fragment }));
+        }
+        return 'fragment' in n ? n.fragment.vertices.map(vertex => ({ vertex })) : [];
     }
 }
 
@@ -56,7 +70,8 @@ export class PixelHistoryController implements vscode.Disposable {
         this.disposables.push(
             this.view,
             vscode.commands.registerCommand('glreplay.pixelHistory', () => this.history()),
-            vscode.commands.registerCommand('glreplay.debugPixel', (n?: Node) => this.debug(n)));
+            vscode.commands.registerCommand('glreplay.debugPixel', (n?: Node) => this.debug(n)),
+            vscode.commands.registerCommand('glreplay.debugVertex', (n?: Node) => this.vertex(n)));
     }
 
     dispose(): void {
@@ -111,7 +126,7 @@ export class PixelHistoryController implements vscode.Disposable {
     }
 
     async debug(n?: Node): Promise<void> {
-        const args: DebugPixelArgs | undefined = n ? ('event' in n ? n.event.debug : n.fragment.debug) : undefined;
+        const args: DebugPixelArgs | undefined = n ? ('event' in n ? n.event.debug : 'fragment' in n ? n.fragment.debug : undefined) : undefined;
         const s = this.session();
         if (!s || !args) {
             return;
@@ -123,6 +138,38 @@ export class PixelHistoryController implements vscode.Disposable {
     async debugPixel(s: vscode.DebugSession, args: DebugPixelArgs | { x: number; y: number; target?: string }): Promise<void> {
         try {
             await s.customRequest('glreplay/debugPixel', args);
+        } catch (e) {
+            void vscode.window.showErrorMessage(`glreplay: ${e instanceof Error ? e.message : String(e)}`);
+        }
+    }
+
+    // "Debug vertex": on a fragment its provoking vertex, on a vertex that one; from the command
+    // palette a draw and index typed in.
+    async vertex(n?: Node): Promise<void> {
+        const s = this.session();
+        if (!s) {
+            return;
+        }
+        let args: DebugVertexArgs | undefined;
+        if (n) {
+            args = 'vertex' in n ? n.vertex.debug : 'fragment' in n ? n.fragment.debugVertex : undefined;
+        } else {
+            const text = await vscode.window.showInputBox({
+                title: 'glreplay: Debug vertex', prompt: 'Draw and vertex: draw,index[,instance] (index: gl_VertexID)',
+                validateInput: v => { const p = parseVertex(v); return typeof p === 'string' ? p : undefined; },
+            });
+            const p = text === undefined ? undefined : parseVertex(text);
+            args = typeof p === 'string' ? undefined : p;
+        }
+        if (args) {
+            await this.debugVertex(s, args);
+        }
+    }
+
+    // glreplay/debugVertex: the session stops at the first line of that vertex shader invocation.
+    async debugVertex(s: vscode.DebugSession, args: DebugVertexArgs): Promise<void> {
+        try {
+            await s.customRequest('glreplay/debugVertex', args);
         } catch (e) {
             void vscode.window.showErrorMessage(`glreplay: ${e instanceof Error ? e.message : String(e)}`);
         }

@@ -1,7 +1,8 @@
 // The pixel history view's logic, without the vscode API (unit-tested in test/pixel_view.test.js):
 // the "x,y" the user types, a glreplay/pixelHistory answer (docs/PIXEL_HISTORY.md) turned into the
-// tree's entries (one per event, its fragments below it), and the glreplay/debugPixel arguments
-// of an entry's "Debug".
+// tree's entries (one per event, its fragments below it, each fragment's primitive vertices below
+// it), the glreplay/debugPixel arguments of an entry's "Debug" and the glreplay/debugVertex
+// arguments of its "Debug vertex".
 
 export interface PixelRef {
     x: number;
@@ -17,9 +18,26 @@ export function parsePixel(text: string): PixelRef | string {
     return { x: Number(m[1]), y: Number(m[2]) };
 }
 
+// "draw,index[,instance]" (non-negative integers; the draw as `glreplay model` numbers draws, the
+// index as gl_VertexID: index value plus base vertex) for glreplay/debugVertex; a string saying
+// what is wrong otherwise.
+export function parseVertex(text: string): DebugVertexArgs | string {
+    const m = /^\s*(\d{1,9})\s*[, ]\s*(\d{1,9})\s*(?:[, ]\s*(\d{1,9})\s*)?$/.exec(text);
+    if (!m) {
+        return 'type the vertex as draw,index[,instance] (index: gl_VertexID), e.g. 3,17';
+    }
+    return { draw: Number(m[1]), index: Number(m[2]), ...(m[3] !== undefined ? { instance: Number(m[3]) } : {}) };
+}
+
 // The parts of the answer the view reads (the server sends more).
 export interface HistoryFragment {
+    draw?: number;          // the draw that made it (a display list call's event runs several)
     primitive: number;
+    // the primitive's vertices as the rasterizer took them (absent when a geometry or tessellation
+    // stage made it), which one is provoking, and gl_InstanceID
+    vertices?: Array<{ vertex_id: number; position: number[] }>;
+    provoking?: number;
+    instance?: number;
     front_facing?: boolean;
     outcome: string;
     shader?: { discarded: boolean; outputs: number[][]; depth: number };
@@ -62,6 +80,18 @@ export interface FragmentItem {
     tooltip: string;
     // glreplay/debugPixel arguments, or undefined when its shader never ran (rejected early)
     debug?: DebugPixelArgs;
+    // glreplay/debugVertex arguments of the primitive's provoking vertex, or undefined when the
+    // primitive has no vertex shader vertices
+    debugVertex?: DebugVertexArgs;
+    vertices: VertexItem[];
+}
+
+// One vertex of a fragment's primitive; its "Debug vertex" stops in that vertex shader invocation.
+export interface VertexItem {
+    label: string;          // "vertex 17 (provoking)"
+    description: string;    // its gl_Position
+    tooltip: string;
+    debug: DebugVertexArgs;
 }
 
 export interface EventItem {
@@ -80,6 +110,18 @@ export interface DebugPixelArgs {
     event: number;
     fragment?: number;
     target?: string;
+}
+
+// glreplay/debugVertex (and the launch argument "vertex"): a pixel's fragment as for debugPixel
+// plus the corner of its primitive (default: the provoking vertex), or a draw and gl_VertexID.
+export type DebugVertexArgs =
+    | { x: number; y: number; event?: number; fragment?: number; target?: string; corner?: number }
+    | { draw: number; index: number; instance?: number };
+
+// The tree item's contextValue: package.json's menus show "Debug" where it has debugPixel and
+// "Debug vertex" where it has debugVertex (`viewItem =~ /\bdebugVertex\b/`).
+export function itemContext(debugPixel: boolean, debugVertex: boolean): string {
+    return ['glreplayPixel', ...(debugPixel ? ['debugPixel'] : []), ...(debugVertex ? ['debugVertex'] : [])].join(' ');
 }
 
 function rgba(v: number[] | undefined): string {
@@ -110,12 +152,45 @@ function fragmentItem(h: PixelHistory, e: HistoryEvent, f: HistoryFragment, inde
         lines.push(`draw buffer ${w.draw_buffer}: ${how}: src ${vec(w.src)} dst ${vec(w.dst)} → ${vec(w.after)}`);
     }
     const target = h.target && !/\/default\/back$/.test(h.target) ? h.target : undefined;
+    const pixel = { x: h.x, y: h.y, event: e.record, fragment: index + 1, ...(target ? { target } : {}) };
+    const vertices = fragmentVertices(f, e, f.shader ? pixel : undefined);
+    const provoking = vertices.length ? vertices[validCorner(f.provoking, vertices.length) ? f.provoking as number : 0] : undefined;
     return {
         label: `fragment ${index + 1}: primitive ${f.primitive}`,
         description: f.outcome,
         tooltip: lines.join('\n'),
-        debug: f.shader ? { x: h.x, y: h.y, event: e.record, fragment: index + 1, ...(target ? { target } : {}) } : undefined,
+        debug: f.shader ? pixel : undefined,
+        debugVertex: provoking?.debug,
+        vertices,
     };
+}
+
+function validCorner(k: unknown, n: number): boolean {
+    return Number.isInteger(k) && (k as number) >= 0 && (k as number) < n;
+}
+
+// The primitive's vertices with the glreplay/debugVertex arguments of each: from the pixel's
+// fragment with its corner when the fragment shader ran for it (the server then checks the
+// primitive), otherwise by its draw and gl_VertexID (the server finds fragments only among those
+// the shader ran for; the vertex was shaded all the same).
+function fragmentVertices(f: HistoryFragment, e: HistoryEvent, pixel: DebugPixelArgs | undefined): VertexItem[] {
+    const vs = Array.isArray(f.vertices) && f.vertices.length <= 3 ? f.vertices : [];
+    const draw = Number.isInteger(f.draw) && (f.draw as number) >= 0 ? f.draw : e.draw;
+    const instance = Number.isInteger(f.instance) && (f.instance as number) > 0 ? { instance: f.instance as number } : {};
+    if (!vs.every(v => v && Number.isInteger(v.vertex_id) && v.vertex_id >= 0) || (!pixel && draw === undefined)) {
+        return [];
+    }
+    return vs.map((v, corner) => {
+        const provoking = corner === f.provoking;
+        return {
+            label: `vertex ${v.vertex_id}${provoking ? ' (provoking)' : ''}`,
+            description: `gl_Position ${vec(v.position)}`,
+            tooltip: `corner ${corner} of primitive ${f.primitive}: gl_VertexID ${v.vertex_id}` +
+                `${instance.instance !== undefined ? `, gl_InstanceID ${instance.instance}` : ''}` +
+                `${provoking ? '; provoking (flat outputs come from it)' : ''}`,
+            debug: pixel ? { ...pixel, corner } : { draw: draw as number, index: v.vertex_id, ...instance },
+        };
+    });
 }
 
 export function buildHistoryItems(h: PixelHistory): EventItem[] {

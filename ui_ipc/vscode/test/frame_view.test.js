@@ -82,9 +82,12 @@ test('frameAction: the webview messages, checked', () => {
     assert.deepEqual(fv.frameAction({ type: 'debug', event: 233, x: 80, y: 45 }, e), { kind: 'debug', args: { x: 80, y: 45, event: 233 }, event: 233 });
     assert.deepEqual(fv.frameAction({ type: 'debug', event: 209, x: 3, y: 4 }, e), { kind: 'debug', args: { x: 3, y: 4 }, event: 209 },
         'from a clear: the last draw that wrote the pixel');
+    assert.deepEqual(fv.frameAction({ type: 'debugVertex', event: 233, x: 80, y: 45 }, e), { kind: 'debugVertex', args: { x: 80, y: 45, event: 233 }, event: 233 });
+    assert.deepEqual(fv.frameAction({ type: 'debugVertex', event: 209, x: 3, y: 4 }, e), { kind: 'debugVertex', args: { x: 3, y: 4 }, event: 209 });
     for (const bad of [null, 'select', {}, { type: 'select', event: 999 }, { type: 'select', event: '233' },
                        { type: 'pixel', event: 233, x: 160, y: 0 }, { type: 'pixel', event: 233, x: 1.5, y: 0 },
                        { type: 'debug', event: 233, x: -1, y: 0 }, { type: 'debug', event: 233, x: 0, y: 90 },
+                       { type: 'debugVertex', event: 233, x: 0, y: -1 }, { type: 'debugVertex', event: 999, x: 0, y: 0 },
                        { type: 'run', event: 233 }])
         assert.equal(fv.frameAction(bad, e).kind, 'ignore', JSON.stringify(bad));
 });
@@ -136,14 +139,22 @@ test('frameHtml: the page, its CSP, and its script', () => {
     assert.deepEqual(page.posted[1], { type: 'select', event: 233 });
     assert.ok(page.buttons[1].cls.has('selected') && !page.buttons[3].cls.has('selected'));
     assert.equal(page.el('debug').disabled, true);
+    assert.equal(page.el('debugVertex').disabled, true);
     // The image is shown at 320x180 at (10, 20): a click at client (10 + 81, 20 + 1) is pixel (40, 89).
     page.el('big').on.click({ clientX: 91, clientY: 21, target: page.el('big') });
     assert.deepEqual(page.posted[2], { type: 'pixel', event: 233, x: 40, y: 89 });
     assert.equal(page.el('debug').disabled, false);
+    assert.equal(page.el('debugVertex').disabled, false);
     page.el('debug').on.click();
     assert.deepEqual(page.posted[3], { type: 'debug', event: 233, x: 40, y: 89 });
+    page.el('debugVertex').on.click();
+    assert.deepEqual(page.posted[4], { type: 'debugVertex', event: 233, x: 40, y: 89 });
     page.el('big').on.click({ clientX: 400, clientY: 21, target: page.el('big') });
-    assert.equal(page.posted.length, 4, 'a click outside the image posts nothing');
+    assert.equal(page.posted.length, 5, 'a click outside the image posts nothing');
+    page.buttons[0].on.click();   // another event: both Debug buttons wait for a new pixel
+    assert.equal(page.el('debug').disabled, true);
+    assert.equal(page.el('debugVertex').disabled, true);
+    page.buttons[1].on.click();
     page.listeners.message({ data: { type: 'image', event: 233, uri: 'data:image/png;base64,AAAA', label: '233 glDrawElements' } });
     assert.equal(page.el('big').src, 'data:image/png;base64,AAAA');
     page.listeners.message({ data: { type: 'image', event: 209, uri: 'data:x' } });
@@ -206,9 +217,15 @@ test('FrameViewController: command flow', async () => {
     assert.deepEqual(requests.slice(5), [['glreplay/state', { event: 209 }], ['glreplay/debugPixel', { x: 1, y: 2 }]]);
     await onMessage({ type: 'pixel', event: 209, x: 1, y: 2 });
     assert.deepEqual(requests[7], ['glreplay/pixelHistory', { x: 1, y: 2 }], 'the state is asked once per event');
+    // Debug vertex: the same pixel arguments (and target) to glreplay/debugVertex.
+    await onMessage({ type: 'debugVertex', event: 233, x: 80, y: 45 });
+    assert.deepEqual(requests[8], ['glreplay/debugVertex', { x: 80, y: 45, event: 233, target: 'ctx1/fbo3/color1' }]);
+    await onMessage({ type: 'debugVertex', event: 209, x: 1, y: 2 });
+    assert.deepEqual(requests[9], ['glreplay/debugVertex', { x: 1, y: 2 }]);
     await onMessage({ type: 'debug', event: 233, x: 500, y: 45 });
+    await onMessage({ type: 'debugVertex', event: 233, x: 500, y: 45 });
     await onMessage({ type: 'select', event: 12345 });
-    assert.equal(requests.length, 8, 'bad messages send nothing');
+    assert.equal(requests.length, 10, 'bad messages send nothing');
     // A server error reaches the user and the page.
     session.customRequest = async () => { throw new Error('glreplay/eventImages: the GPU model or another replay is busy; retry when it ends'); };
     await onMessage({ type: 'select', event: 274 });

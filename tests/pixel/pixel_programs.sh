@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Issue 15's acceptance on programs nobody here wrote: `glreplay pixel` checked against the
+# driver's per-draw images (tests/fidelity/pixel_history_check.py: for N pixels of every target,
+# the history's value after each event equals `replay --png`'s image after it, every event whose
+# image changes the pixel is in the history, the history's own driver probe agrees; --debug 1:
+# debug-this-pixel stops in the invocation the history names, its unblended output = the driver's
+# pixel).
+#   glmark2: frame 5 of the scenes shading:phong and jellyfish at 320x240 (suite test);
+#   game:    frame 60 of teeworlds (Debian package teeworlds; a benchmark: minutes, most of it the
+#            per-draw replay and the model pass of its 48 events).
+# usage: pixel_programs.sh glmark2|game GLREPLAY SHIM [PIXELS]   (needs DISPLAY, e.g. xvfb-run)
+set -euo pipefail
+what=$1 glreplay=$2 shim=$3 pixels=${4:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d /tmp/glr-pixprog.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+caps=()
+case $what in
+glmark2)
+  command -v glmark2 >/dev/null || { echo "SKIP: no glmark2 (Debian package glmark2-x11)"; exit 77; }
+  for sc in shading:shading=phong jellyfish; do
+    out="$tmp/${sc%%:*}.glcap"
+    GLREPLAY_CAPTURE_FRAMES=5 GLREPLAY_CAPTURE_OUT="$out" LD_PRELOAD=$shim \
+      timeout 120 glmark2 -s 320x240 -b "$sc:nframes=6" >"$tmp/run.log" 2>&1 || true
+    [ -f "$out" ] || { echo "FAIL: glmark2 $sc was not captured"; cat "$tmp/run.log"; exit 1; }
+    caps+=("$out")
+  done ;;
+game)
+  [ -x /usr/games/teeworlds ] || { echo "SKIP: no /usr/games/teeworlds (Debian package teeworlds)"; exit 77; }
+  python3 - "$shim" "$tmp/teeworlds.glcap" "$here/../support" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+from game_capture import capture_game
+ok, msg = capture_game(['/usr/games/teeworlds'], sys.argv[1], 60, sys.argv[2], 150)
+print(msg)
+sys.exit(0 if ok else 1)
+PY
+  caps+=("$tmp/teeworlds.glcap") ;;
+*) echo "usage: pixel_programs.sh glmark2|game GLREPLAY SHIM [PIXELS]"; exit 2 ;;
+esac
+python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "${caps[@]}" --pixels "$pixels" --debug 1
