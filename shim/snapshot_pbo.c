@@ -10,7 +10,9 @@
  *
  * Used on desktop GL >= 3.0 (pixel buffer objects and glMapBufferRange); ES reads images through a
  * framebuffer (snapshot_objects.c) and keeps the synchronous path, as does every context where a
- * PBO cannot be allocated. GLREPLAY_SNAPSHOT_PBO=0 turns it off (for measuring both ways).
+ * PBO cannot be allocated. On llvmpipe the two paths cost the same (it has no copy engine to
+ * overlap with; docs/BENCHMARKS.md), so the tests here run the path a GPU takes.
+ * GLREPLAY_SNAPSHOT_PBO=0 reads synchronously (for measuring both ways).
  * The PBO names are generated and deleted inside the snapshot, like its scratch framebuffer; the
  * program's GL_PIXEL_PACK_BUFFER binding is put back (glr_snap_pbo_end, and the snapshot's pack
  * state helpers around each texture). */
@@ -23,7 +25,7 @@ void glr_snap_pbo_begin(struct glr_snap *sn, struct glr_snap_pbo *p)
 {
     memset(p, 0, sizeof *p);
     const char *env = getenv("GLREPLAY_SNAPSHOT_PBO");
-    p->usable = !sn->es && glr_snap_has(sn, 3, 0, -1, 0) && !(env && strcmp(env, "0") == 0);
+    p->usable = !(env && strcmp(env, "0") == 0) && !sn->es && glr_snap_has(sn, 3, 0, -1, 0);
 }
 
 /* Maps the oldest read's PBO and hands its bytes to the state model. Binds GL_PIXEL_PACK_BUFFER
@@ -106,6 +108,5 @@ void glr_snap_pbo_end(struct glr_snap *sn, struct glr_snap_pbo *p)
 
 bool glr_snap_map_buffers(const struct glr_snap *sn)
 {
-    const char *env = getenv("GLREPLAY_SNAPSHOT_PBO");
-    return !(env && strcmp(env, "0") == 0) && (sn->es ? sn->major >= 3 : glr_snap_has(sn, 3, 0, -1, 0));
+    return sn->es ? sn->major >= 3 : glr_snap_has(sn, 3, 0, -1, 0);
 }

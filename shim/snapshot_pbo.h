@@ -11,7 +11,7 @@
 #define GLR_SNAP_PBO_RING 3
 
 struct glr_snap_pbo {
-    bool usable;                       /* desktop GL >= 3.0 and not turned off */
+    bool usable;                       /* desktop GL >= 3.0, GLREPLAY_SNAPSHOT_PBO not 0 */
     unsigned n_pbo;                    /* PBOs created so far (names in pbo[]) */
     GLuint pbo[GLR_SNAP_PBO_RING];
     uint64_t cap[GLR_SNAP_PBO_RING];   /* bytes allocated in each */
@@ -38,8 +38,7 @@ GLR_SNAP_HIDDEN bool glr_snap_pbo_read(struct glr_snap *sn, struct glr_snap_pbo 
 GLR_SNAP_HIDDEN void glr_snap_pbo_end(struct glr_snap *sn, struct glr_snap_pbo *p);
 
 /* Buffer contents are read through a read-only mapping of the buffer itself (GL 3.0 / ES 3.0),
- * the state model copying from it, instead of a copy into client memory first; false with
- * GLREPLAY_SNAPSHOT_PBO=0 (the synchronous reads, for measuring both ways). */
+ * the state model copying from it, instead of a copy into client memory first. */
 GLR_SNAP_HIDDEN bool glr_snap_map_buffers(const struct glr_snap *sn);
 
 #endif
