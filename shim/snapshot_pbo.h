@@ -11,7 +11,7 @@
 #define GLR_SNAP_PBO_RING 3
 
 struct glr_snap_pbo {
-    bool usable;                       /* desktop GL >= 3.0, GLREPLAY_SNAPSHOT_PBO not 0 */
+    bool usable;                       /* desktop GL >= 3.0; a hardware driver or GLREPLAY_SNAPSHOT_PBO=1 */
     unsigned n_pbo;                    /* PBOs created so far (names in pbo[]) */
     GLuint pbo[GLR_SNAP_PBO_RING];
     uint64_t cap[GLR_SNAP_PBO_RING];   /* bytes allocated in each */

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Initial-state snapshot time, configurations side by side (issue 17 §5): runs bench_snapshot under
 each configuration in interleaved rounds and prints, per configuration, the medians of the shim's
-own "read in S s" figure (the snapshot's read-back on the program's thread) and of the swap that
-started the capture (the snapshot plus everything else at that swap).
+own "read in S s" figure (the snapshot's read-back on the program's thread, wall time), of the swap
+that started the capture (the snapshot plus everything else at that swap) and of the CPU time the
+program's thread spent in that swap (steady on a loaded machine where wall times are not).
 
 A configuration is NAME=SHIM.so[,VAR=VALUE...]: e.g. `pbo=build/shim/libglreplay.so`,
 `sync=build/shim/libglreplay.so,GLREPLAY_SNAPSHOT_PBO=0`, `old=/tmp/old/libglreplay.so`.
@@ -18,7 +19,7 @@ import subprocess
 import sys
 
 READ = re.compile(r"bytes of contents read in ([0-9.]+) s")
-SWAP = re.compile(r"frame 1 \(snapshot\) ([0-9.]+) s")
+SWAP = re.compile(r"frame 1 \(snapshot\) ([0-9.]+) s \(CPU of the program's thread ([0-9.]+) s\)")
 
 
 def run(bench, mib, shim, env_extra):
@@ -29,7 +30,7 @@ def run(bench, mib, shim, env_extra):
     r, s = READ.search(out), SWAP.search(out)
     if p.returncode != 0 or not r or not s:
         sys.exit(f"run_snapshot: {shim} {env_extra}: failed (rc {p.returncode}):\n{out[-2000:]}")
-    return float(r.group(1)), float(s.group(1))
+    return float(r.group(1)), float(s.group(1)), float(s.group(2))
 
 
 def main():
@@ -47,16 +48,17 @@ def main():
             sys.exit(f"run_snapshot: bad configuration {c!r} (NAME=SHIM.so[,VAR=VALUE...])")
         env = dict(p.split("=", 1) for p in parts[1:])
         configs.append((name, parts[0], env))
-    res = {name: ([], []) for name, _, _ in configs}
+    res = {name: ([], [], []) for name, _, _ in configs}
     for _ in range(a.rounds):
         for name, shim, env in configs:
-            r, s = run(a.bench, a.mib, shim, env)
-            res[name][0].append(r)
-            res[name][1].append(s)
-    print(f"{'configuration':<16} {'read_s median':>14} {'(min-max)':>15} {'swap_s median':>14}")
+            for column, v in zip(res[name], run(a.bench, a.mib, shim, env)):
+                column.append(v)
+    print(f"| configuration | read_s median (min-max) | swap_s median | swap CPU of the program's thread, s, median (min-max) |")
+    print("|---|---|---|---|")
     for name, _, _ in configs:
-        r, s = res[name]
-        print(f"{name:<16} {statistics.median(r):14.3f} {min(r):7.3f}-{max(r):<7.3f} {statistics.median(s):14.3f}")
+        r, s, c = res[name]
+        print(f"| {name} | {statistics.median(r):.3f} ({min(r):.3f}-{max(r):.3f}) | {statistics.median(s):.3f} | "
+              f"{statistics.median(c):.3f} ({min(c):.3f}-{max(c):.3f}) |")
 
 
 if __name__ == "__main__":
