@@ -72,9 +72,10 @@ void glr_snap_buffers(struct glr_snap *sn)
         uint8_t *data = NULL;        /* the contents: owned (malloc) or the buffer's own mapping */
         bool via_map = false;
         bool readable = !mapped || (flags & GL_MAP_PERSISTENT_BIT);
-        if (size > 0 && !mapped && range && glr_snap_map_buffers(sn)) {
+        if (size > 0 && !mapped && range && glr_snap_map_buffers(sn) && (!immutable || (flags & GL_MAP_READ_BIT))) {
             /* Mapped for reading, the state model copies straight from the driver's memory: no
-             * copy into fresh client memory first (issue 17 §5). Unmapped below. */
+             * copy into fresh client memory first (issue 17 §5). Unmapped below. Immutable
+             * storage made without GL_MAP_READ_BIT cannot be mapped: read below. */
             data = GLR_REAL(glMapBufferRange)(target, 0, (GLsizeiptr)size, GL_MAP_READ_BIT);
             via_map = data != NULL;
         }
