@@ -9,6 +9,7 @@
 #include "shim/shim_internal.h"
 #include "shim/snapshot.h"
 #include "shim/snapshot_multisample.h"
+#include "shim/snapshot_pbo.h"
 #include "statemodel/sm_gl_enums.h"
 
 static uint32_t *object_names(struct glr_snap *sn, enum sm_object_kind k, size_t *n)
@@ -68,9 +69,19 @@ void glr_snap_buffers(struct glr_snap *sn)
             GLR_REAL(glGetBufferParameteri64v)(target, GL_BUFFER_MAP_OFFSET, &map_off);
             GLR_REAL(glGetBufferParameteri64v)(target, GL_BUFFER_MAP_LENGTH, &map_len);
         }
-        uint8_t *data = NULL;
+        uint8_t *data = NULL;        /* the contents: owned (malloc) or the buffer's own mapping */
+        bool via_map = false;
         bool readable = !mapped || (flags & GL_MAP_PERSISTENT_BIT);
-        if (size > 0 && readable) {
+        if (size > 0 && !mapped && range && glr_snap_map_buffers(sn) && (!immutable || (flags & GL_MAP_READ_BIT))) {
+            /* Mapped for reading, the state model copies straight from the driver's memory: no
+             * copy into fresh client memory first (issue 17 §5). Unmapped below. Immutable
+             * storage made without GL_MAP_READ_BIT cannot be mapped: read below. */
+            data = GLR_REAL(glMapBufferRange)(target, 0, (GLsizeiptr)size, GL_MAP_READ_BIT);
+            via_map = data != NULL;
+        }
+        if (via_map) {
+            /* read above */
+        } else if (size > 0 && readable) {
             data = malloc((size_t)size);
             if (!data) {
                 glr_snap_warn(sn, "buffer %u: no memory for its %lld bytes", name, (long long)size);
@@ -104,7 +115,10 @@ void glr_snap_buffers(struct glr_snap *sn)
                            SNAP_U(map_off), SNAP_U(map_len), SNAP_U(access));
         if (data)
             sn->bytes_read += (uint64_t)size;
-        free(data);
+        if (via_map)
+            GLR_REAL(glUnmapBuffer)(target);
+        else
+            free(data);
     }
     GLR_REAL(glBindBuffer)(target, (GLuint)saved);
     glr_snap_apply(sn, GLR_CMD_glBindBuffer, -1, NULL, 0, 2, SNAP_U(GL_ARRAY_BUFFER), SNAP_U(0));
@@ -482,7 +496,8 @@ static void texture_storage(struct glr_snap *sn, GLenum target, GLint levels, co
                        SNAP_I(b->w), SNAP_I(b->h), SNAP_I(b->d));
 }
 
-static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct es_reader *rd)
+static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct es_reader *rd,
+                         struct glr_snap_pbo *pbo)
 {
     GLint saved = 0;
     GLR_REAL(glGetIntegerv)(glr_snap_texture_binding(target), &saved);
@@ -570,6 +585,9 @@ static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct
             int layers = target_dims(target) == 3 ? li.d : 1;
             if (!sn->es && exact_transfer((GLenum)li.ifmt, &format, &type, &bpp)) {
                 size = (uint64_t)li.w * (uint64_t)(li.h ? li.h : 1) * (uint64_t)(li.d ? li.d : 1) * bpp;
+                /* Into a pixel buffer object, collected later (snapshot_pbo.c); else synchronously. */
+                if (glr_snap_pbo_read(sn, pbo, name, f, face, level, format, type, size))
+                    continue;
                 data = malloc((size_t)size);
                 if (data)
                     GLR_REAL(glGetTexImage)(face, level, format, type, data);
@@ -605,6 +623,8 @@ void glr_snap_textures(struct glr_snap *sn)
     if (active != GL_TEXTURE0)
         GLR_REAL(glActiveTexture)(GL_TEXTURE0);
     struct es_reader rd = { 0 };
+    struct glr_snap_pbo pbo;
+    glr_snap_pbo_begin(sn, &pbo);
     for (size_t i = 0; i < n; i++) {
         if (!GLR_REAL(glIsTexture)(names[i]))
             continue;   /* generated, never bound */
@@ -613,9 +633,10 @@ void glr_snap_textures(struct glr_snap *sn)
             glr_snap_warn(sn, "texture %u: target not found; kept as a bare name", names[i]);
             continue;
         }
-        snap_texture(sn, names[i], target, &rd);
+        snap_texture(sn, names[i], target, &rd, &pbo);
         glr_snap_apply(sn, GLR_CMD_glBindTexture, -1, NULL, 0, 2, SNAP_U(target), SNAP_U(0));
     }
+    glr_snap_pbo_end(sn, &pbo);
     es_reader_end(&rd);
     if (active != GL_TEXTURE0)
         GLR_REAL(glActiveTexture)((GLenum)active);

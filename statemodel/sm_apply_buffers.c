@@ -51,7 +51,7 @@ static void define_store(struct sm_ap *a, struct sm_buffer *b, int64_t size, int
     }
     if (!src && (uint64_t)size > SM_ZERO_FILL_LIMIT)
         return;
-    b->data = src ? malloc((size_t)size) : calloc(1, (size_t)size);
+    b->data = src ? sm_contents_alloc((size_t)size) : calloc(1, (size_t)size);
     if (!b->data) {
         ap_error(a, "out of memory for buffer contents");
         return;

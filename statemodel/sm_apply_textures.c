@@ -558,7 +558,7 @@ bool sm_set_texture_image_data(struct sm_state *s, uint32_t ctx_id, uint32_t tex
     struct sm_tex_image *im = &t->image[face][level];
     if (!im->defined || (alignment != 1 && alignment != 2 && alignment != 4 && alignment != 8))
         return false;
-    uint8_t *copy = malloc((size_t)size);
+    uint8_t *copy = sm_contents_alloc((size_t)size);
     if (!copy)
         return false;
     memcpy(copy, data, (size_t)size);

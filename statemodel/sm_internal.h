@@ -117,6 +117,8 @@ uint32_t sm_type_size(uint32_t type);
 /* ---- deep copy helpers (sm_clone.c) */
 char *sm_strdup(const char *s);
 void *sm_memdup(const void *p, size_t n);
+/* Memory for megabytes of object contents (sm_contents_alloc.c): huge pages where possible; free(). */
+void *sm_contents_alloc(size_t size);
 
 /* ---- generated enum tables */
 #include "statemodel/sm_enum_table.h"

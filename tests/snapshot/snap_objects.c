@@ -334,6 +334,14 @@ int main(int argc, char **argv)
     glClearColor(0.05f, 0.1f, 0.15f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, rb_fbo);
+    /* The program's own pack state at every swap: the snapshot reads textures through pixel buffer
+     * objects of its own and must leave these exactly as they were. */
+    GLuint pack_pbo;
+    glGenBuffers(1, &pack_pbo);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, pack_pbo);
+    glBufferData(GL_PIXEL_PACK_BUFFER, 256, NULL, GL_STREAM_READ);
+    glPixelStorei(GL_PACK_ALIGNMENT, 2);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 7);
 
     for (int f = 0; f < frames; f++) {
         eglMakeCurrent(dpy, surf2, surf2, ctx2);
@@ -348,6 +356,15 @@ int main(int argc, char **argv)
         glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, 2);
         glBindVertexArray(vao);
         eglSwapBuffers(dpy, surf);
+        GLint pack_binding = 0, align = 0, row = 0;
+        glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_binding);
+        glGetIntegerv(GL_PACK_ALIGNMENT, &align);
+        glGetIntegerv(GL_PACK_ROW_LENGTH, &row);
+        if ((GLuint)pack_binding != pack_pbo || align != 2 || row != 7) {
+            fprintf(stderr, "snap_objects: pack state changed at frame %d: buffer %d alignment %d row length %d\n",
+                    f, pack_binding, align, row);
+            return 1;
+        }
     }
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
