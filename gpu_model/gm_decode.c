@@ -176,6 +176,8 @@ static int new_type(gm_decoder *d, uint32_t id, gm_type_kind kind)
         return -1;
     gm_type *t = &d->p->types[id];
     t->kind = kind;
+    /* A crafted module may define the same id twice: the first definition's name goes. */
+    free(t->name);
     t->name = d->p->names[id] ? strdup(d->p->names[id]) : NULL;
     t->array_stride = d->deco[id].array_stride;
     t->is_block = d->deco[id].block;
