@@ -78,13 +78,8 @@ static int live_keep_going(void *user, unsigned passes_done)
 {
     struct live_session *ls = user;
     /* 33 ms between passes, in 1 ms slices: a session that ends meanwhile resumes the program
-     * at once (the 50-cycle test measures it). Before the first pass 250 ms: the window already
-     * shows the captured frame (the program has just swapped it), and that pass restores the
-     * frame's state on fresh contexts, where one call (the default framebuffer's blit, llvmpipe
-     * compiling its blit shaders) takes 100-400 ms that no interruption point can cut; a session
-     * that ends meanwhile (a quick look, a client that gives up) resumes the program at once. */
-    int slices = passes_done ? 33 : 250;
-    for (int i = 0; i < slices && atomic_load(&ls->attached); i++)
+     * at once (the 50-cycle test measures it). */
+    for (int i = 0; passes_done && i < 33 && atomic_load(&ls->attached); i++)
         usleep(1000);
     bool go = atomic_load(&ls->attached) && mono_s() < ls->pause_until;
     if (go && ls->watch_fd >= 0) {

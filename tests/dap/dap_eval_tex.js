@@ -124,6 +124,10 @@ async function spread(sock) {
         ev = (await stopped).body;
     }
     assert.strictEqual(ev.description, 'end of frame');
+    // completions offer the new functions.
+    const labels = (await dc.send('completions', { text: 'textureG', column: 9 })).body.targets.map(t => t.label);
+    for (const f of ['textureGrad', 'textureGradOffset', 'textureGather', 'textureGatherOffset'])
+        assert.ok(labels.includes(f), `completions of textureG: ${labels}`);
     assert.ok(stops >= 6, `stops over the draw: ${stops}`);
     // Values that vary over the draw (the level-only and count lookups are constant by design).
     for (const [name] of PAIRS)
