@@ -475,36 +475,43 @@ static struct val derivative(struct ev *e, const char *fn, const char *const *at
     return r;
 }
 
-enum tex_fn { TX_TEXTURE, TX_LOD, TX_OFFSET, TX_LOD_OFFSET, TX_FETCH, TX_SIZE };
-static const struct { const char *name; enum tex_fn f; } tex_fns[] = {
-    { "texture", TX_TEXTURE }, { "textureLod", TX_LOD }, { "textureOffset", TX_OFFSET },
-    { "textureLodOffset", TX_LOD_OFFSET }, { "texelFetch", TX_FETCH }, { "textureSize", TX_SIZE },
-    /* GLSL 1.10-1.20 names of the same functions */
-    { "texture1D", TX_TEXTURE }, { "texture2D", TX_TEXTURE }, { "texture3D", TX_TEXTURE },
-    { "textureCube", TX_TEXTURE }, { "shadow2D", TX_TEXTURE }, { "texture2DLod", TX_LOD },
-    { "texture2DRect", TX_TEXTURE },
-};
-
-static bool is_texture(const char *fn)
+/* An argument as the texture functions take it (dap_eval_tex.h): up to 4 numbers. */
+static bool tex_arg(struct ev *e, const char *fn, int i, const struct val *v, struct dap_tex_arg *out)
 {
-    for (size_t i = 0; i < sizeof tex_fns / sizeof tex_fns[0]; i++)
-        if (!strcmp(fn, tex_fns[i].name))
-            return true;
-    return false;
+    if (!need_num(e, v))
+        return false;
+    if (ncomp(v) > 4) {
+        fail(e, "%s(): argument %d has %d components (at most 4)", fn, i + 1, ncomp(v));
+        return false;
+    }
+    out->n = ncomp(v);
+    for (int c = 0; c < out->n; c++) {
+        out->f[c] = as_f(v, c);
+        out->i[c] = as_i(v, c);
+    }
+    return true;
 }
 
-/* texture(s, P [, bias]), textureLod(s, P, lod), textureOffset(s, P, offset [, bias]),
- * textureLodOffset(s, P, lod, offset), texelFetch(s, P [, lod or sample]), textureSize(s [, lod]):
- * one request for this lane through the model's texture unit that the sampler names. Implicit
- * LOD in a fragment shader takes the coarse derivatives of P over the lane's quad, as the model's
- * sampling instruction does (gpu_model/exec/gm_exec_res.c); elsewhere level 0. */
-static struct val texture_call(struct ev *e, const char *fn, struct val *a, const char *const *at, int n)
+struct coord_at_ctx {
+    struct ev *e;
+    const char *fn;
+    const char *at;   /* the coordinate argument's text */
+};
+
+/* The coordinate argument evaluated for another lane of the quad (implicit LOD). */
+static bool tex_coord_at(void *ctx, int lane, struct dap_tex_arg *out)
+{
+    struct coord_at_ctx *c = ctx;
+    struct val v = arg_at_lane(c->e, c->at, lane);
+    return !c->e->failed && tex_arg(c->e, c->fn, 1, &v, out);
+}
+
+/* A texture function (dap_eval_tex.c builds the request the model's texture instruction would
+ * make for this lane) sampled through the model's texture unit that the sampler names. */
+static struct val texture_call(struct ev *e, const struct dap_tex_fn *tf, const char *fn, struct val *a,
+                               const char *const *at, int n)
 {
     struct val r = scalar_f(0);
-    enum tex_fn f = TX_TEXTURE;
-    for (size_t i = 0; i < sizeof tex_fns / sizeof tex_fns[0]; i++)
-        if (!strcmp(fn, tex_fns[i].name))
-            f = tex_fns[i].f;
     if (n < 1 || !a[0].opaque) {
         fail(e, "%s() needs a sampler of the shader as its first argument", fn);
         return r;
@@ -515,108 +522,31 @@ static struct val texture_call(struct ev *e, const char *fn, struct val *a, cons
         fail(e, "%s(): '%s' is not a sampler type this debugger can sample", fn, st ? st->name : "?");
         return r;
     }
-    static const int min_args[] = { 2, 3, 3, 4, 2, 1 }, max_args[] = { 3, 3, 4, 4, 3, 2 };
-    if (n < min_args[f] || n > max_args[f]) {
-        fail(e, "%s() takes %d to %d arguments", fn, min_args[f], max_args[f]);
-        return r;
-    }
     if (!e->env || !e->env->sample) {
         fail(e, "%s(): sampling needs the GPU model at this stop (not available here)", fn);
         return r;
     }
+    struct dap_tex_arg args[15];
     for (int i = 1; i < n; i++)
-        if (!need_num(e, &a[i]))
+        if (!tex_arg(e, fn, i, &a[i], &args[i - 1]))
             return r;
     gm_sample_request *req = arena_alloc(e, sizeof *req);
     gm_texel_out *out = arena_alloc(e, sizeof *out);
     if (!req || !out)
         return r;
     int L = e->lane;
-    req->mask = 1u << L;
-    req->unit = a[0].c[0].u;
-    req->dim = k.dim;
-    req->arrayed = k.arrayed;
-    req->shadow = k.shadow;
-    req->multisampled = k.ms;
-    req->result_type = k.result;
-    req->coord_count = k.coords;
-    int dims = k.coords - k.arrayed;
-    if (f == TX_SIZE) {
-        req->op = GM_TEX_QUERY_SIZE;
-        req->has_lod = 1;
-        req->lod[L] = n > 1 ? (float)as_i(&a[1], 0) : 0.0f;
-    } else if (f == TX_FETCH) {
-        req->op = GM_TEX_FETCH;
-        if (ncomp(&a[1]) < k.coords) {
-            fail(e, "%s(): the coordinate needs %d components", fn, k.coords);
-            return r;
-        }
-        for (int c = 0; c < k.coords && c < 4; c++)
-            req->coord.i[c][L] = as_i(&a[1], c);
-        if (n > 2 && k.ms) {
-            req->has_sample = 1;
-            req->sample[L] = as_i(&a[2], 0);
-        } else if (n > 2) {
-            req->has_lod = 1;
-            req->lod[L] = (float)as_i(&a[2], 0);
-        }
-    } else {
-        req->op = GM_TEX_SAMPLE;
-        int need = k.coords + (k.shadow ? 1 : 0);
-        if (ncomp(&a[1]) < need) {
-            fail(e, "%s(): the coordinate needs %d components", fn, need);
-            return r;
-        }
-        for (int c = 0; c < k.coords && c < 4; c++)
-            req->coord.f[c][L] = as_f(&a[1], c);
-        if (k.shadow)
-            req->dref[L] = as_f(&a[1], k.coords);
-        int next = 2;
-        if (f == TX_LOD || f == TX_LOD_OFFSET) {
-            req->has_lod = 1;
-            req->lod[L] = as_f(&a[next++], 0);
-        }
-        if (f == TX_OFFSET || f == TX_LOD_OFFSET) {
-            struct val *o = &a[next++];
-            if (ncomp(o) < dims) {
-                fail(e, "%s(): the offset needs %d components", fn, dims);
-                return r;
-            }
-            req->has_offset = 1;
-            for (int c = 0; c < dims && c < 3; c++)
-                req->offset[c][L] = as_i(o, c);
-        }
-        if (next < n) {
-            req->has_bias = 1;
-            req->bias[L] = as_f(&a[next], 0);
-        }
-        if (!req->has_lod) {
-            if (sh_snapshot_header(e->s)->stage == 4) {
-                /* The quad's coordinates: coarse differences from its first lane. */
-                int q = L & ~3;
-                struct val c0 = arg_at_lane(e, at[1], q), cx = arg_at_lane(e, at[1], q + 1),
-                           cy = arg_at_lane(e, at[1], q + 2);
-                if (e->failed || !need_num(e, &c0) || !need_num(e, &cx) || !need_num(e, &cy))
-                    return r;
-                req->has_grad = 1;
-                for (int c = 0; c < dims && c < 3; c++) {
-                    req->ddx[c][L] = as_f(&cx, c) - as_f(&c0, c);
-                    req->ddy[c][L] = as_f(&cy, c) - as_f(&c0, c);
-                }
-            } else {
-                req->has_lod = 1;   /* no derivatives outside fragment shaders: level 0 */
-            }
-        }
-    }
-    /* What the model's sampler writes where nothing is bound. */
-    memset(out, 0, sizeof *out);
-    if (req->op != GM_TEX_QUERY_SIZE) {
-        if (k.result == GM_TEX_RESULT_FLOAT)
-            out->f[3][L] = 1.0f;
-        else
-            out->u[3][L] = 1;
-    }
+    struct coord_at_ctx cc = { e, fn, n > 1 ? at[1] : NULL };
+    struct dap_tex_result res;
     char err[160] = "";
+    bool fragment = sh_snapshot_header(e->s)->stage == 4;
+    if (dap_tex_request(tf, &k, fragment, L, args, n - 1, tex_coord_at, &cc, req, &res, err, sizeof err) != 0) {
+        fail(e, "%s", err);
+        return r;
+    }
+    if (e->failed)
+        return r;
+    req->unit = a[0].c[0].u;
+    dap_tex_default_out(req, out);
     if (e->env->sample(e->env->ctx, req, out, err, sizeof err) != 0) {
         fail(e, "%s(): %s", fn, err[0] ? err : "sampling failed");
         return r;
@@ -624,17 +554,10 @@ static struct val texture_call(struct ev *e, const char *fn, struct val *a, cons
     memset(&r, 0, sizeof r);
     r.kind = V_NUM;
     r.cols = 1;
-    if (req->op == GM_TEX_QUERY_SIZE) {
-        r.sc = SH_SCALAR_INT;
-        r.rows = k.size_comps;
-        for (int c = 0; c < r.rows && c < 4; c++)
-            r.c[c].i = out->i[c][L];
-        return r;
-    }
-    r.sc = k.result == GM_TEX_RESULT_INT ? SH_SCALAR_INT : k.result == GM_TEX_RESULT_UINT ? SH_SCALAR_UINT
-         : SH_SCALAR_FLOAT;
-    r.rows = k.shadow ? 1 : 4;
-    for (int c = 0; c < r.rows; c++)
+    r.rows = res.comps;
+    r.sc = res.is_float ? SH_SCALAR_FLOAT : res.query_int || res.type == GM_TEX_RESULT_INT ? SH_SCALAR_INT
+         : SH_SCALAR_UINT;
+    for (int c = 0; c < r.rows && c < 4; c++)
         r.c[c].u = out->u[c][L];
     return r;
 }
@@ -700,8 +623,9 @@ static struct val parse_primary(struct ev *e)
                 return v;
             if (is_derivative(name))
                 return derivative(e, name, at, na);
-            if (is_texture(name))
-                return texture_call(e, name, args, at, na);
+            const struct dap_tex_fn *tf = dap_tex_fn_find(name);
+            if (tf)
+                return texture_call(e, tf, name, args, at, na);
             return call(e, name, args, na);
         }
         return load_var(e, name);

@@ -13,9 +13,13 @@
 #include "shadow/shadow.h"
 #include "gpu_model/gm_sampler_iface.h"
 
-/* What an expression reaches outside the snapshot: the model's texture units at the stop, for
- * texture(), textureLod(), textureOffset(), texelFetch() and textureSize(). The request names one
- * lane (mask); the implicit-LOD derivatives are the lane's quad's, as the model computes them. */
+/* What an expression reaches outside the snapshot: the model's texture units at the stop, for the
+ * texture functions of dap_eval_tex.h (texture, textureLod/Offset/Grad, textureProj and its forms,
+ * textureGather[Offset], texelFetch[Offset], textureSize, textureQueryLod/Levels, textureSamples).
+ * The request names one lane (mask); the implicit-LOD derivatives are the lane's quad's, as the
+ * model computes them. sample returns 0, or -1 with a message, or DAP_EVAL_NOT_PARKED when the
+ * model is not parked where the snapshot's draw can be sampled (a pass to the stop would park it). */
+#define DAP_EVAL_NOT_PARKED (-2)
 struct dap_eval_env {
     int (*sample)(void *ctx, const gm_sample_request *req, gm_texel_out *out, char *err, size_t err_size);
     void *ctx;

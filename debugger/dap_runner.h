@@ -87,7 +87,8 @@ struct dap_runner {
     void (*prepare)(void *impl);   /* optional: start preparing a spare now */
     /* Optional: samples through the texture units of the warp a suspended pass is parked at, as its
      * shader would (evaluate's texture functions); only while the pass stays suspended, and only for
-     * a snapshot of that draw and stage. 0, or -1 with a message. */
+     * a snapshot of that draw and stage. 0, or -1 with a message, or -2 (DAP_EVAL_NOT_PARKED) with a
+     * message when no pass is parked in that draw and stage (a pass to the stop would park one). */
     int (*sample_parked)(void *impl, int draw, int stage, const gm_sample_request *req, gm_texel_out *out,
                          char *err, size_t err_size);
     /* The engine's state of a suspended pass (dap_engine.c), freed with the runner. */

@@ -667,12 +667,14 @@ static int frame_sample_parked(void *impl, int draw, int stage, const gm_sample_
     int rc = -1;
     pthread_mutex_lock(&f->mu);
     struct model *m = f->pass >= 0 ? &f->m[f->pass] : NULL;
-    if (!m || m->state != MS_SUSPENDED || m->cmd != MC_NONE || !m->parked_w)
-        snprintf(err, err_size, "the GPU model is not parked at this stop (step or continue to a stop first)");
-    else if (m->parked_draw != draw || m->parked_stage != stage)
+    if (!m || m->state != MS_SUSPENDED || m->cmd != MC_NONE || !m->parked_w) {
+        snprintf(err, err_size, "the GPU model is not parked at this stop");
+        rc = -2;
+    } else if (m->parked_draw != draw || m->parked_stage != stage) {
         snprintf(err, err_size, "the GPU model is parked in draw %d, not in this thread's draw %d", m->parked_draw,
                  draw);
-    else {
+        rc = -2;
+    } else {
         gm_env env;
         gm_warp_get_env(m->parked_w, &env);
         if (!env.sample)

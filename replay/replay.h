@@ -67,9 +67,16 @@ struct glr_restore_stats {
 struct glr_restore *glr_restore_load(const char *path, char *err, size_t err_size);
 /* Recreates the initial state on the replay's fresh contexts through the dispatcher d (its name
  * mappings are filled like the stream's), then the default framebuffers' contents. Call it after
- * creating the contexts and resetting d's names, before the pass. 0, or -1 with err. */
+ * creating the contexts and resetting d's names, before the pass. 0, or -1 with err (or
+ * GLR_RESTORE_INTERRUPTED, see glr_restore_set_interrupt). */
 int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_current_fn make_current, void *user,
                     struct glr_restore_stats *stats, char *err, size_t err_size);
+/* Optional: glr_restore_run checks *flag (read atomically; another thread sets it) before each call
+ * and content it restores, and when it is nonzero stops there and returns GLR_RESTORE_INTERRUPTED,
+ * leaving the contexts half restored: for a replay nobody will see the end of (the live debugger's
+ * paused program resumes as soon as its session ends). NULL: never. */
+#define GLR_RESTORE_INTERRUPTED 1
+void glr_restore_set_interrupt(struct glr_restore *r, const int *flag);
 /* The restored state model (what `glreplay state` starts from); borrowed. */
 const struct sm_state *glr_restore_state(const struct glr_restore *r);
 void glr_restore_free(struct glr_restore *r);

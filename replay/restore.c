@@ -77,7 +77,19 @@ struct glr_restore {
     struct sm_call_list calls;
     bool have_calls;
     struct glr_query_maker *queries;   /* restore_queries.c, made at the first restore */
+    const int *interrupt;              /* glr_restore_set_interrupt: nonzero stops the restore */
 };
+
+void glr_restore_set_interrupt(struct glr_restore *r, const int *flag)
+{
+    r->interrupt = flag;
+}
+
+/* Whether the restore should stop before its next call or content (another thread set the flag). */
+static bool interrupted(const struct glr_restore *r)
+{
+    return r->interrupt && __atomic_load_n(r->interrupt, __ATOMIC_RELAXED);
+}
 
 static void seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void seterr(char *err, size_t n, const char *fmt, ...)
@@ -496,6 +508,8 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
         const struct rblob *b = &r->blobs[i];
         if (b->kind != BLOB_DEFAULT_COLOR && b->kind != BLOB_DEFAULT_DEPTH_STENCIL)
             continue;
+        if (interrupted(r))
+            return GLR_RESTORE_INTERRUPTED;
         if (make_current(user, b->ctx_id) != 0 || blit_default(d, b) != 0)
             st->contents_failed++;
         else
@@ -505,6 +519,8 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
     bool cur_ok = false;
     for (size_t i = 0; i < r->calls.count; i++) {
         const struct glr_call *c = &r->calls.calls[i];
+        if (interrupted(r))
+            return GLR_RESTORE_INTERRUPTED;
         if (c->ctx_id != cur) {
             /* A context the replay did not create (never described in METADATA): its calls are
              * counted as failed, the others still run. */
@@ -532,6 +548,8 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
         char why[256];
         if (b->kind != GLR_RESTORE_FIXED_FUNCTION)
             continue;
+        if (interrupted(r))
+            return GLR_RESTORE_INTERRUPTED;
         if (make_current(user, b->ctx_id) != 0) {
             st->contents_failed++;
             fprintf(stderr, "glreplay: warning: context %u: fixed-function state not restored: the context was "
@@ -548,6 +566,8 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
         char why[256];
         if (b->kind != GLR_RESTORE_DISPLAY_LIST)
             continue;
+        if (interrupted(r))
+            return GLR_RESTORE_INTERRUPTED;
         if (make_current(user, b->ctx_id) != 0) {
             st->contents_failed++;
             fprintf(stderr, "glreplay: warning: display list %u: context %u was not created\n", b->name, b->ctx_id);
@@ -561,6 +581,8 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
         struct rblob *b = &r->blobs[i];
         if (b->kind != BLOB_RENDERBUFFER && !glr_restore_ms_kind(b->kind))
             continue;
+        if (interrupted(r))
+            return GLR_RESTORE_INTERRUPTED;
         if (make_current(user, b->ctx_id) != 0 ||
             (b->kind == BLOB_RENDERBUFFER ? blit_renderbuffer(d, r, b) : restore_ms(d, r, b)) != 0)
             st->contents_failed++;
@@ -570,6 +592,8 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
     /* Query results earlier frames left (the query objects exist now). The contexts are fresh:
      * objects a maker kept on earlier ones are gone. */
     glr_query_maker_forget(r->queries);
+    if (interrupted(r))
+        return GLR_RESTORE_INTERRUPTED;
     glr_restore_query_results(glr_restore_query_maker(r), r->s, d, make_current, user, NULL, NULL, st);
     return 0;
 }

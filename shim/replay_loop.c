@@ -234,7 +234,10 @@ static int start_pass(struct loop_run *r, char *err, size_t n)
         return -1;
     if (!r->snapshot)
         return 0;
-    if (glr_restore_run(r->snapshot, r->disp, restore_make_current, r, &st, err, n) != 0)
+    int rc = glr_restore_run(r->snapshot, r->disp, restore_make_current, r, &st, err, n);
+    if (rc == GLR_RESTORE_INTERRUPTED)
+        return 0;   /* the session ended: the stream loop stops at once, the program resumes */
+    if (rc != 0)
         return -1;
     if ((st.calls_failed || st.contents_failed) && r->pass == 0)
         glr_log(GLR_LOG_WARN, "replay loop: initial state: %llu of %llu restore calls failed (first: %s), %u "
@@ -393,6 +396,9 @@ static int load(struct loop_run *r, const char *path, char *err, size_t n)
     if (strcmp(r->cap->initial_state, "snapshot") == 0) {
         if (!(r->snapshot = glr_restore_load(path, err, n)))
             return -1;
+        /* The first pass restores the whole state on fresh contexts (the slowest part of a
+         * pass): an interrupt stops it between two of its calls. */
+        glr_restore_set_interrupt(r->snapshot, &loop_interrupted);
     } else if (!r->cap->initial_default) {
         snprintf(err, n, "the capture's initial state \"%s\" cannot be restored", r->cap->initial_state);
         return -1;

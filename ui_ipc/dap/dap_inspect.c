@@ -609,13 +609,16 @@ static void loaded_sources(struct dap_session *s, const cJSON *req)
 /* evaluate's texture functions: through the texture units of the warp the pass is parked at. */
 int dap_sample_at_stop(void *ctx, const gm_sample_request *rq, gm_texel_out *out, char *err, size_t err_size)
 {
-    const struct dap_sample_ctx *c = ctx;
+    struct dap_sample_ctx *c = ctx;
     const sh_header *h = sh_snapshot_header(c->snap);
     if (!c->s->runner || !c->s->runner->sample_parked) {
         snprintf(err, err_size, "this runner cannot sample textures");
         return -1;
     }
-    return c->s->runner->sample_parked(c->s->runner->impl, h->draw, h->stage, rq, out, err, err_size);
+    int rc = c->s->runner->sample_parked(c->s->runner->impl, h->draw, h->stage, rq, out, err, err_size);
+    if (rc == DAP_EVAL_NOT_PARKED)
+        c->not_parked = true;   /* evaluate parks the model at the stop and retries (dap_park.c) */
+    return rc;
 }
 
 static void evaluate(struct dap_session *s, const cJSON *req, const cJSON *args)
@@ -640,11 +643,12 @@ static void evaluate(struct dap_session *s, const cJSON *req, const cJSON *args)
         }
         function = f->function;
     }
-    struct dap_sample_ctx sc = { s, s->snap };
+    struct dap_sample_ctx sc = { s, s->snap, false };
     struct dap_eval_env env = { dap_sample_at_stop, &sc };
     if (dap_eval_frame_env(s->snap, s->focus, function, e->valuestring, &env, text, sizeof text, type, sizeof type) !=
         0) {
-        dap_respond(s, req, false, NULL, text);
+        if (!dap_park_retry(s, req, &sc))
+            dap_respond(s, req, false, NULL, text);
         return;
     }
     cJSON *b = cJSON_CreateObject();

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "debugger/dap_bind.h"
 #include "debugger/dap_capture.h"
+#include "debugger/dap_eval_tex.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 /* The bindings of a request's source: a shader by sourceReference or display name, or a file
@@ -81,9 +82,8 @@ static const char *const builtin_names[] = {
     "length", "max", "min", "mix", "normalize", "pow", "reflect", "sign", "smoothstep", "sqrt", "step",
     "float", "int", "uint", "bool", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2", "uvec3", "uvec4",
     "bvec2", "bvec3", "bvec4", "mat2", "mat3", "mat4", "gl_HelperInvocation",
-    /* derivatives over the lane's quad and sampling through the model's texture units */
+    /* derivatives over the lane's quad (the texture functions: dap_tex_fn_name) */
     "dFdx", "dFdy", "fwidth", "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
-    "texture", "textureLod", "textureOffset", "textureLodOffset", "texelFetch", "textureSize",
 };
 
 static void add_item(cJSON *arr, const char *label, const char *type, size_t replace, int start)
@@ -146,6 +146,10 @@ static void completions(struct dap_session *s, const cJSON *req, const cJSON *ar
                 add_item(arr, builtin_names[i], strncmp(builtin_names[i], "gl_", 3) ? "function" : "variable", plen,
                          column);
         }
+        /* sampling through the model's texture units (dap_eval_tex.c) */
+        for (int i = 0; dap_tex_fn_name(i); i++)
+            if (!strncmp(dap_tex_fn_name(i), prefix, plen))
+                add_item(arr, dap_tex_fn_name(i), "function", plen, column);
     }
     dap_respond(s, req, true, b, NULL);
 }

@@ -221,6 +221,10 @@ static void finish(struct dap_session *s, struct job *j)
     s->running = false;
     atomic_store(&s->pause, 0);
     struct dap_pass_res *r = &j->res;
+    if (j->kind == DAP_PASS_PARK) {   /* the view stays: the model is parked at it now */
+        dap_park_done(s, r);
+        return;
+    }
     if (r->status == DAP_PASS_STOPPED && r->snap) {
         uint64_t snap_id = sh_store_add(s->store, r->snap);
         uint64_t *other_ids = r->n_others ? calloc((size_t)r->n_others, sizeof *other_ids) : NULL;
@@ -460,6 +464,7 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         j->req.emit_logs = true;
         break;
     case DAP_PASS_REFRESH:
+    case DAP_PASS_PARK:
         j->req.replay = true;
         j->req.key = s->key;
         j->req.key.lane = s->focus;
@@ -499,8 +504,10 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         break;
     }
     s->running = true;
-    s->stopped = false;
-    s->at_end = false;
+    if (kind != DAP_PASS_PARK) {   /* a park pass keeps the view (dap_park.c) */
+        s->stopped = false;
+        s->at_end = false;
+    }
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -948,8 +955,11 @@ void dap_session_bad_message(struct dap_session *s, const char *why)
 
 void dap_session_message(struct dap_session *s, cJSON *msg)
 {
-    if (s->reading) {
-        /* A breakpoint file is being read: answer in the client's order once it is bound. */
+    if (s->reading || s->parking) {
+        /* A breakpoint file is being read, or the model goes back to the stop (dap_park.c):
+         * answer in the client's order once it is bound or there. */
+        if (s->parking)
+            dap_park_hold(s, msg);
         if (!s->held)
             s->held = cJSON_CreateArray();
         if (s->held)

@@ -76,6 +76,9 @@ struct dap_session {
      * the client's later messages wait in `held`, in order, until its setBreakpoints is answered. */
     bool reading;
     cJSON *held;
+    /* A pass replays the frame to the shown stop so texture functions can sample there
+     * (dap_park.c): later messages wait in `held` too. no_park: the session is ending. */
+    bool parking, no_park;
     atomic_int pause;
     uint64_t pos_seq;    /* where the view is in the pass order: instruction index and lane */
     int pos_lane;
@@ -122,9 +125,9 @@ struct dap_session {
 };
 
 /* BACK and REVERSE: stepBack / reverseContinue through the model (dap_history.h); REFRESH: replay
- * to the current stop (setVariable: the new snapshot). */
+ * to the current stop (setVariable: the new snapshot); PARK: the same, keeping the view (dap_park.c). */
 enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP, DAP_PASS_BACK, DAP_PASS_REVERSE,
-                     DAP_PASS_REFRESH };
+                     DAP_PASS_REFRESH, DAP_PASS_PARK };
 /* Releases the resident warps' snapshots of the current stop. */
 void dap_session_drop_others(struct dap_session *s);
 
@@ -182,8 +185,18 @@ bool dap_setvar_request(struct dap_session *s, const char *cmd, const cJSON *req
 struct dap_sample_ctx {
     struct dap_session *s;
     const sh_snapshot *snap;
+    bool not_parked;   /* set when the model was not parked in the snapshot's draw */
 };
 int dap_sample_at_stop(void *ctx, const gm_sample_request *rq, gm_texel_out *out, char *err, size_t err_size);
+
+/* dap_park.c. A request whose texture function found the model parked elsewhere (sc->not_parked):
+ * true when it waits for a pass that parks the model at the shown stop, then is handled again
+ * (the caller answers nothing); false: answer it now. */
+bool dap_park_retry(struct dap_session *s, const cJSON *req, const struct dap_sample_ctx *sc);
+/* A message arrives while a park pass runs (it is held): a disconnect or terminate cuts it short. */
+void dap_park_hold(struct dap_session *s, const cJSON *msg);
+/* The park pass ended (lock held): the held messages are handled in order. */
+void dap_park_done(struct dap_session *s, const struct dap_pass_res *r);
 
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);

@@ -79,7 +79,7 @@ static void evaluate_warp(struct dap_session *s, const cJSON *req, const cJSON *
     cJSON_AddNumberToObject(b, "focusLane", h->focus_lane);
     cJSON *rows = cJSON_AddArrayToObject(b, "lanes");
     int ok = 0;
-    struct dap_sample_ctx sc = { s, snap };   /* texture functions through the model (dap_inspect.c) */
+    struct dap_sample_ctx sc = { s, snap, false };   /* texture functions through the model (dap_inspect.c) */
     struct dap_eval_env env = { dap_sample_at_stop, &sc };
     for (int l = 0; l < SH_LANES; l++) {
         cJSON *r = cJSON_CreateObject();
@@ -99,6 +99,10 @@ static void evaluate_warp(struct dap_session *s, const cJSON *req, const cJSON *
             cJSON_AddStringToObject(r, "error", text);
         }
         cJSON_AddItemToArray(rows, r);
+    }
+    if (sc.not_parked && dap_park_retry(s, req, &sc)) {
+        cJSON_Delete(b);   /* answered once the model is parked at the stop (dap_park.c) */
+        return;
     }
     if (!ok) {
         /* The same error on every lane: a bad expression, said once. */
