@@ -358,7 +358,14 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
     }
     bool cube = st->target == GL_TEXTURE_CUBE_MAP;
     int faces = cube ? 6 : 1;
-    const struct sm_tex_image *base = &st->image[0][0];
+    /* The format is the base level's: a texture may define only the levels from its base
+     * level up (piglit gl-1.2-texture-base-level defines levels 2..9 and sets the base to 2). */
+    int first = st->params.base_level > 0 && st->params.base_level < SM_MAX_LEVELS &&
+                        st->params.base_level < GM_TEX_MAX_LEVELS &&
+                        st->image[0][st->params.base_level].defined
+                    ? st->params.base_level
+                    : 0;
+    const struct sm_tex_image *base = &st->image[0][first];
     gm_format fmt = gmf_format_from_gl(base->internal_format, base->data_type);
     if (t->target != st->target || t->img.format != fmt || t->faces != faces) {
         tex_free_levels(t);
@@ -376,6 +383,10 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
     int levels = 0;
     for (int l = 0; l < SM_MAX_LEVELS && l < GM_TEX_MAX_LEVELS; l++) {
         const struct sm_tex_image *im = &st->image[0][l];
+        if (!im->defined && l < first) {   /* below the base level: never sampled */
+            gm_surface_free(&t->img.level[l]);
+            continue;
+        }
         if (!im->defined)
             break;
         int layers = cube ? 6 * (im->depth > 0 ? im->depth : 1)
