@@ -167,8 +167,7 @@ static int unit_target(const struct sm_context *c, uint32_t u, gm_ff_unit_key *u
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         if (!on(c, order[i].cap, u))
             continue;
-        uint32_t name = st->unit[u].bound[order[i].tt];
-        const struct sm_texture *t = name ? sm_get_texture(c, name) : NULL;
+        const struct sm_texture *t = sm_get_texture(c, sm_texture_key(st->unit[u].bound[order[i].tt], order[i].tt));
         if (!t)
             continue;
         const struct sm_sampler *so = st->unit[u].sampler ? sm_get_sampler(c, st->unit[u].sampler) : NULL;

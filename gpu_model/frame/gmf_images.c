@@ -463,7 +463,7 @@ static uint32_t upload_target(const struct sm_context *c, const struct glr_call 
         break;
     }
     const struct sm_context_state *st = sm_context_state(c);
-    return st->active_texture < SM_MAX_TEXTURE_UNITS ? st->unit[st->active_texture].bound[ti] : 0;
+    return st->active_texture < SM_MAX_TEXTURE_UNITS ? sm_texture_key(st->unit[st->active_texture].bound[ti], ti) : 0;
 }
 
 void gmf_tex_note_upload(gmf_runner *r, const struct glr_call *call, uint32_t cmd)

@@ -735,7 +735,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
                     const struct sm_context_state *st = sm_context_state(ctx);
                     int face, ti = gmf_tex_target_index((uint32_t)c->args[0], &face);
                     if (ti >= 0 && st->active_texture < SM_MAX_TEXTURE_UNITS)
-                        tex = st->unit[st->active_texture].bound[ti];
+                        tex = sm_texture_key(st->unit[st->active_texture].bound[ti], ti);
                 }
                 if (tex)
                     gmf_tex_generate_mipmap(r, ctx, tex, ev);
