@@ -106,10 +106,13 @@ static char *ff_vertex(const struct sm_context *c, unsigned texcoords, char *err
                 snprintf(err, n, "texture coordinate generation with an ARB fragment program (not modelled yet)");
                 return NULL;
             }
+    /* Mesa's fixed vertex stage (ffvertex_prog.c) takes the fog coordinate as it is, without
+     * abs(), when GL_FOG_COORD_SRC is GL_FOG_COORD (piglit fp-fog reads it in the program). */
+    bool from_coord = sm_context_state(c)->ff.fog_coord_src == GL_FOG_COORD;
     char buf[2048];
     int k = snprintf(buf, sizeof buf, "void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; "
-                     "gl_FrontSecondaryColor = gl_SecondaryColor; "
-                     "gl_FogFragCoord = abs((gl_ModelViewMatrix * gl_Vertex).z); ");
+                     "gl_FrontSecondaryColor = gl_SecondaryColor; gl_FogFragCoord = %s; ",
+                     from_coord ? "gl_FogCoord" : "abs((gl_ModelViewMatrix * gl_Vertex).z)");
     for (int u = 0; u < 8 && k > 0 && (size_t)k < sizeof buf; u++)
         if (texcoords & (1u << u))
             k += snprintf(buf + k, sizeof buf - (size_t)k,
@@ -147,7 +150,8 @@ static uint64_t ff_state_bits(const struct sm_context *c)
     static const uint32_t targets[] = { GL_TEXTURE_1D, GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_CUBE_MAP,
                                         GL_TEXTURE_RECTANGLE };
     static const uint32_t gen[] = { GL_TEXTURE_GEN_S, GL_TEXTURE_GEN_T, GL_TEXTURE_GEN_R, GL_TEXTURE_GEN_Q };
-    uint64_t bits = (uint64_t)sm_is_enabled(c, GL_LIGHTING, 0) | (uint64_t)sm_is_enabled(c, GL_FOG, 0) << 1;
+    uint64_t bits = (uint64_t)sm_is_enabled(c, GL_LIGHTING, 0) | (uint64_t)sm_is_enabled(c, GL_FOG, 0) << 1 |
+                    (uint64_t)(sm_context_state(c)->ff.fog_coord_src == GL_FOG_COORD) << 63;
     int k = 2;
     for (uint32_t u = 0; u < 8; u++)
         for (size_t t = 0; t < 5; t++, k++)
