@@ -492,6 +492,14 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         const struct glr_blob *fb = pf >= 0 ? &call->blobs[pf] : NULL;
         const struct glr_blob *ib = pi >= 0 ? &call->blobs[pi] : NULL;
         const struct glr_blob *bvb = pbv >= 0 ? &call->blobs[pbv] : NULL;
+        /* GL checks every count before drawing any (Mesa's multi-draw validation): one negative
+         * count is GL_INVALID_VALUE and nothing is drawn (piglit gl-1.4-multidrawarrays-errors). */
+        for (int i = 0; cb && i < n && cb->size >= (uint64_t)(i + 1) * 4; i++) {
+            int32_t v;
+            memcpy(&v, (const uint8_t *)cb->data + 4 * i, 4);
+            if (v < 0)
+                n = 0;
+        }
         for (int i = 0; i < n && !r->stopped; i++) {
             draw_params q = dp;
             int32_t cnt = 0, first = 0, bv = 0;
