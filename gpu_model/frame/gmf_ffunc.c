@@ -112,7 +112,7 @@ static int operand(uint32_t o)
  * compatibility default of GL_DEPTH_TEXTURE_MODE). */
 static int format_class(uint32_t internal_format)
 {
-    const char *n = sm_enum_name(internal_format);
+    const char *n = sm_enum_name(gmf_legacy_internal_format(internal_format));
     if (!n)
         return GM_FF_FMT_RGBA;
     if (strstr(n, "INTENSITY"))

@@ -10,9 +10,15 @@
 
 /* ---- formats ---- */
 
+uint32_t gmf_legacy_internal_format(uint32_t ifmt)
+{
+    static const uint32_t by_count[5] = { 0, GL_LUMINANCE, GL_LUMINANCE_ALPHA, GL_RGB, GL_RGBA };
+    return ifmt >= 1 && ifmt <= 4 ? by_count[ifmt] : ifmt;
+}
+
 gm_format gmf_format_from_gl(uint32_t ifmt, uint32_t type)
 {
-    switch (ifmt) {
+    switch (gmf_legacy_internal_format(ifmt)) {
     case GL_LUMINANCE: case GL_LUMINANCE8: return GM_FMT_L8;
     case GL_ALPHA: return GM_FMT_A8;
     case GL_LUMINANCE_ALPHA: case GL_LUMINANCE8_ALPHA8: return GM_FMT_LA8;
