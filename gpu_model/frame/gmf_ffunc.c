@@ -195,7 +195,9 @@ static void vertex_key(const struct sm_context *c, bool fs_fixed, gm_ff_key *k, 
         k->two_side = ff->two_side;
         k->local_viewer = ff->local_viewer;
         k->separate_specular = ff->color_control == GL_SEPARATE_SPECULAR_COLOR;
-        k->shininess_zero = ff->material[0].shininess == 0.0f;
+        /* Mesa's check_active_shininess: the front's, or with two-sided lighting the back's */
+        k->shininess_zero = ff->material[0].shininess == 0.0f &&
+                            !(k->two_side && ff->material[1].shininess != 0.0f);
         for (int i = 0; i < GM_FF_LIGHTS; i++) {
             const struct sm_ff_light *l = &ff->light[i];
             gm_ff_light_key *lk = &k->light[i];
@@ -432,6 +434,9 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
         key.vertex_material[0] = (uint8_t)(gmf_imm_vertex_material(r, 0) & ~key.color_material[0]);
         if (key.two_side)
             key.vertex_material[1] = (uint8_t)(gmf_imm_vertex_material(r, 1) & ~key.color_material[1]);
+        /* a shininess given per vertex is never taken for zero (Mesa's check_active_shininess) */
+        if ((key.vertex_material[0] | key.vertex_material[1]) & GM_FF_VM_SHININESS)
+            key.shininess_zero = 0;
     }
     if (gmf_pix_kind(r) && vs_fixed && fs_fixed) {
         /* a pixel rectangle (gmf_rasterpix.c): a pass-through vertex stage, the fragment
