@@ -2,8 +2,9 @@
  * and/or GL_FRAGMENT_PROGRAM_ARB enabled runs the programs translated to GLSL by gpu_model/arbasm
  * (one line per instruction, so the debugger and profiler see the assembly's lines), compiled
  * and linked like a GLSL program. A stage without an enabled ARB program runs a small stand-in
- * for the fixed-function stage, only for the state it can represent (no lighting or texgen in
- * the vertex stage; no texturing or fog in the fragment stage); other draws are reported.
+ * for the fixed-function stage, only for the state it can represent (no lighting, and texgen
+ * only object/eye linear on units 0-3, in the vertex stage; no texturing or fog in the fragment
+ * stage); other draws are reported.
  * The fixed-function generator (another module) replaces those stand-ins through
  * gmf_arb_stage_source(), which gives the translated source of one stage.
  *
@@ -93,7 +94,7 @@ char *gmf_arb_stage_source(const struct sm_context *c, int stage, char *err, siz
 }
 
 /* Stand-in vertex stage for a fragment program: transform, colours, texture coordinates by the
- * texture matrices, fog coordinate as |eye z| (Mesa's default fog distance). */
+ * texture matrices, fog coordinate as |eye z| (Mesa's default fog distance) or glFogCoord's. */
 static char *ff_vertex(const struct sm_context *c, unsigned texcoords, char *err, size_t n)
 {
     if (sm_is_enabled(c, GL_LIGHTING, 0)) {
