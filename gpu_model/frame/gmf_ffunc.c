@@ -179,6 +179,12 @@ static int unit_target(const struct sm_context *c, uint32_t u, gm_ff_unit_key *u
         uint32_t cmp = so ? so->params.compare_mode : t->params.compare_mode;
         const char *fn = sm_enum_name(ifmt);
         uk->depth = fn && strstr(fn, "DEPTH") != NULL;
+        /* a depth texture's base format for the environment is its GL_DEPTH_TEXTURE_MODE
+         * (Mesa's texenvprogram; luminance by default): with GL_INTENSITY the texture's alpha
+         * is the depth too (piglit fbo-alphatest-nocolor-ff) */
+        if (uk->depth)
+            uk->format = (uint8_t)format_class(t->params.depth_texture_mode ? t->params.depth_texture_mode
+                                                                              : GL_LUMINANCE);
         uk->shadow = cmp == GL_COMPARE_REF_TO_TEXTURE && uk->depth &&
                      order[i].key != GM_FF_TEX_3D && order[i].key != GM_FF_TEX_CUBE;
         return order[i].key;
