@@ -342,7 +342,10 @@ struct sm_texture *ap_bound_texture(struct sm_ap *a, uint32_t target)
         return NULL;
     }
     uint32_t name = a->c->st.unit[a->c->st.active_texture].bound[ti];
-    struct sm_texture *t = ap_texture(a, name, false);
+    /* the default texture is made at its first use and knows its target from the start */
+    struct sm_texture *t = ap_texture(a, sm_texture_key(name, ti), !name);
+    if (t && !name && !t->target)
+        t->target = face >= 0 ? GL_TEXTURE_CUBE_MAP : target;
     if (!t)
         ap_error(a, "no texture bound to the target");
     return t;

@@ -1,6 +1,7 @@
 /* Current values of the legacy vertex attributes (sm_current.h): the command families, found in the
  * registry tables at first use, decoded by their parameter types; the state model's handlers set
  * sm_context_state.legacy_current from them. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static char type_char(const char *ctype)
     static const struct { const char *t; char c; } types[] = {
         { "GLbyte", 'b' }, { "GLshort", 's' }, { "GLint", 'i' }, { "GLfloat", 'f' },
         { "GLdouble", 'd' }, { "GLubyte", 'B' }, { "GLushort", 'S' }, { "GLuint", 'I' },
-        { "GLboolean", 'B' },
+        { "GLboolean", 'B' }, { "GLhalfNV", 'h' },
     };
     char base[64];
     size_t k = 0;
@@ -69,6 +70,15 @@ static void classify(uint32_t cmd)
         int digit = 0;
         if (*s >= '1' && *s <= '4')
             digit = *s++ - '0';
+        /* GL_NV_half_float's forms end in hNV / hvNV (glFogCoordhNV: piglit
+         * ext_fog_coord-modes-half-float) */
+        char rest[8];
+        size_t rl = strlen(s);
+        if (rl >= 3 && rl < sizeof rest && !strcmp(s + rl - 2, "NV") && s[0] == 'h') {
+            memcpy(rest, s, rl - 2);
+            rest[rl - 2] = 0;
+            s = rest;
+        }
         for (const char *q = s; *q; q++)
             if (*q < 'a' || *q > 'z')
                 return;
@@ -143,13 +153,23 @@ static double norm_value(char src, int64_t i)
 
 static size_t src_size(char src)
 {
-    return src == 'b' || src == 'B' ? 1 : src == 's' || src == 'S' ? 2 : src == 'd' ? 8 : 4;
+    return src == 'b' || src == 'B' ? 1 : src == 's' || src == 'S' || src == 'h' ? 2 : src == 'd' ? 8 : 4;
+}
+
+/* An IEEE half (GLhalfNV) as a float, subnormals, infinities and NaNs included. */
+static double half_value(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+    return h & 0x8000 ? -v : v;
 }
 
 /* Component k of a scalar argument (stored by kind: floats as bits, integers extended). */
 static double scalar_comp(const struct ifam *f, const struct glr_call *c, int arg, bool *is_int, int64_t *iv)
 {
-    *is_int = f->src != 'f' && f->src != 'd';
+    *is_int = f->src != 'f' && f->src != 'd' && f->src != 'h';
+    if (f->src == 'h')
+        return half_value((uint16_t)c->args[arg]);
     if (f->src == 'f')
         return glr_arg_f32(c, arg);
     if (f->src == 'd')
@@ -168,8 +188,9 @@ static double scalar_comp(const struct ifam *f, const struct glr_call *c, int ar
 
 static double memory_comp(char src, const uint8_t *p, bool *is_int, int64_t *iv)
 {
-    *is_int = src != 'f' && src != 'd';
+    *is_int = src != 'f' && src != 'd' && src != 'h';
     switch (src) {
+    case 'h': { uint16_t x; memcpy(&x, p, 2); return half_value(x); }
     case 'b': { int8_t x; memcpy(&x, p, 1); *iv = x; break; }
     case 'B': *iv = *p; break;
     case 's': { int16_t x; memcpy(&x, p, 2); *iv = x; break; }

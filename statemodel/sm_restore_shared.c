@@ -255,10 +255,13 @@ static void tex_sub_image_call(struct rs *r, const struct sm_texture *t, uint32_
 
 static void restore_texture(struct rs *r, const struct sm_texture *t, int32_t *align)
 {
-    gen_name(r, GLR_CMD_glGenTextures, t->name);
+    /* a target's default texture (sm_texture_key) is bound as name 0, never generated */
+    uint32_t name = t->name >= SM_DEFAULT_TEXTURE_KEY ? 0 : t->name;
+    if (name)
+        gen_name(r, GLR_CMD_glGenTextures, name);
     if (!t->target)
         return;
-    rs_emit(r, GLR_CMD_glBindTexture, 2, U(t->target), U(t->name));
+    rs_emit(r, GLR_CMD_glBindTexture, 2, U(t->target), U(name));
     bool cube = t->target == GL_TEXTURE_CUBE_MAP;
     int faces = cube ? 6 : 1;
     if (t->target == GL_TEXTURE_BUFFER) {

@@ -55,6 +55,16 @@ enum sm_tex_target {
     SM_TT_EXTERNAL_OES, SM_TT_COUNT
 };
 
+/* The key under which the share group's textures map holds the object a binding names: the
+ * name itself, or for name 0 the target's default texture (GL keeps one per target; a
+ * compatibility program may define images on it: piglit gl-1.4-tex1d-2dborder). The keys
+ * 0xfffffff0 + target are outside what glGenTextures hands out in practice. */
+#define SM_DEFAULT_TEXTURE_KEY 0xfffffff0u
+static inline uint32_t sm_texture_key(uint32_t name, int ti)
+{
+    return name ? name : SM_DEFAULT_TEXTURE_KEY + (uint32_t)ti;
+}
+
 /* Non-indexed buffer binding points of a context (index into sm_context_state.buffer[]).
  * GL_ELEMENT_ARRAY_BUFFER is VAO state (sm_vao.element_buffer). */
 enum sm_buffer_target {

@@ -42,6 +42,8 @@ enum gm_ff_fog { GM_FF_FOG_NONE, GM_FF_FOG_LINEAR, GM_FF_FOG_EXP, GM_FF_FOG_EXP2
 enum gm_ff_pixel { GM_FF_PIXEL_NONE, GM_FF_PIXEL_IMAGE, GM_FF_PIXEL_BITMAP, GM_FF_PIXEL_DEPTH };
 /* Colour-material bits: which material values come from the vertex colour. */
 enum { GM_FF_CM_EMISSION = 1, GM_FF_CM_AMBIENT = 2, GM_FF_CM_DIFFUSE = 4, GM_FF_CM_SPECULAR = 8 };
+/* vertex_material only: the shininess given per vertex (colour material never tracks it) */
+enum { GM_FF_VM_SHININESS = 16 };
 
 typedef struct gm_ff_light_key {
     uint8_t enabled;
@@ -73,9 +75,10 @@ typedef struct gm_ff_key {
     uint8_t two_side, local_viewer, normalize, rescale;
     uint8_t shininess_zero;    /* front shininess is 0 (Mesa's key; changes the specular code) */
     uint8_t color_material[2]; /* GM_FF_CM_* bits, front and back */
-    /* GM_FF_CM_* bits of the material values given per vertex (glMaterial between the vertices
-     * of a glBegin/glEnd: Mesa makes them vertex attributes), read from the attributes
-     * ff_vmat_{front,back}_{ambient,diffuse,specular,emission} */
+    /* GM_FF_CM_* and GM_FF_VM_SHININESS bits of the material values given per vertex
+     * (glMaterial between the vertices of a glBegin/glEnd: Mesa makes them vertex attributes),
+     * read from the attributes ff_vmat_{front,back}_{ambient,diffuse,specular,emission,shininess}
+     * (shininess in x) */
     uint8_t vertex_material[2];
     gm_ff_light_key light[GM_FF_LIGHTS];
     uint8_t fog_from_coord;    /* GL_FOG_COORD_SRC is GL_FOG_COORD */

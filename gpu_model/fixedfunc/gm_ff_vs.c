@@ -112,9 +112,11 @@ static void emit_lighting(ff_text *t, const gm_ff_key *k)
               sep ? ", separate specular" : "", k->local_viewer ? ", local viewer" : "");
     ff_printf(t, "    vec4 dots = vec4(0.0);\n");
     if (!k->shininess_zero) {
-        ff_printf(t, "    dots.w = gl_FrontMaterial.shininess;\n");
+        ff_printf(t, "    dots.w = %s;\n", k->vertex_material[0] & GM_FF_VM_SHININESS ? "ff_vmat_front_shininess.x"
+                                                                               : "gl_FrontMaterial.shininess");
         if (two)
-            ff_printf(t, "    dots.z = -gl_BackMaterial.shininess;\n");
+            ff_printf(t, "    dots.z = -%s;\n", k->vertex_material[1] & GM_FF_VM_SHININESS ? "ff_vmat_back_shininess.x"
+                                                                                   : "gl_BackMaterial.shininess");
     }
     scene_color(t, k, 0, "col0");
     ff_printf(t, "    vec4 col1 = %s;\n", sep ? "vec4(0.0, 0.0, 0.0, 1.0)" : "col0");
@@ -311,9 +313,9 @@ char *gm_ff_vertex_source(const gm_ff_key *k)
         if (k->two_side)
             ff_printf(&t, "varying vec4 ff_back_color0;\n%s",
                       k->separate_specular ? "varying vec4 ff_back_color1;\n" : "");
-        static const char *const what[4] = { "emission", "ambient", "diffuse", "specular" };
+        static const char *const what[5] = { "emission", "ambient", "diffuse", "specular", "shininess" };
         for (int side = 0; side < 2; side++)
-            for (int b = 0; b < 4; b++)
+            for (int b = 0; b < 5; b++)
                 if (k->vertex_material[side] & (1u << b))
                     ff_printf(&t, "attribute vec4 ff_vmat_%s_%s;  // glMaterial per vertex\n",
                               side ? "back" : "front", what[b]);

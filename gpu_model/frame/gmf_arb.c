@@ -2,8 +2,9 @@
  * and/or GL_FRAGMENT_PROGRAM_ARB enabled runs the programs translated to GLSL by gpu_model/arbasm
  * (one line per instruction, so the debugger and profiler see the assembly's lines), compiled
  * and linked like a GLSL program. A stage without an enabled ARB program runs a small stand-in
- * for the fixed-function stage, only for the state it can represent (no lighting or texgen in
- * the vertex stage; no texturing or fog in the fragment stage); other draws are reported.
+ * for the fixed-function stage, only for the state it can represent (no lighting, and texgen
+ * only object/eye linear on units 0-3, in the vertex stage; no texturing or fog in the fragment
+ * stage); other draws are reported.
  * The fixed-function generator (another module) replaces those stand-ins through
  * gmf_arb_stage_source(), which gives the translated source of one stage.
  *
@@ -22,6 +23,7 @@ typedef struct arb_key {
     uint32_t share, vp, vp_gen, fp, fp_gen, pad;
     /* state the stand-in stages depend on */
     uint64_t ff_bits;
+    uint64_t gen_bits;   /* texgen modes of the stand-in vertex stage (texgen_bits) */
 } arb_key;
 
 typedef struct arb_entry {
@@ -92,28 +94,56 @@ char *gmf_arb_stage_source(const struct sm_context *c, int stage, char *err, siz
 }
 
 /* Stand-in vertex stage for a fragment program: transform, colours, texture coordinates by the
- * texture matrices, fog coordinate as |eye z| (Mesa's default fog distance). */
+ * texture matrices, fog coordinate as |eye z| (Mesa's default fog distance) or glFogCoord's. */
 static char *ff_vertex(const struct sm_context *c, unsigned texcoords, char *err, size_t n)
 {
     if (sm_is_enabled(c, GL_LIGHTING, 0)) {
         snprintf(err, n, "fixed-function lighting with an ARB fragment program (not modelled yet)");
         return NULL;
     }
+    /* Object- and eye-linear texture coordinate generation as the fixed-function generator
+     * writes it (gm_ff_vs.c); the modes that need normals stay reported. Units 4-7 are not in
+     * the cache key (ff_state_bits), so generation there stays reported too. */
     static const uint32_t gen[4] = { GL_TEXTURE_GEN_S, GL_TEXTURE_GEN_T, GL_TEXTURE_GEN_R, GL_TEXTURE_GEN_Q };
+    const struct sm_fixed_state *ff = &sm_context_state(c)->ff;
+    unsigned generated = 0;
     for (int u = 0; u < 8; u++)
         for (int k = 0; k < 4; k++)
             if ((texcoords & (1u << u)) && sm_is_enabled(c, gen[k], (uint32_t)u)) {
-                snprintf(err, n, "texture coordinate generation with an ARB fragment program (not modelled yet)");
-                return NULL;
+                uint32_t m = ff->unit[u].gen_mode[k];
+                if (u >= 4 || (m != GL_OBJECT_LINEAR && m != GL_EYE_LINEAR)) {
+                    snprintf(err, n, "texture coordinate generation (mode 0x%04x) with an ARB fragment program "
+                             "(not modelled yet)", m);
+                    return NULL;
+                }
+                generated |= 1u << u;
             }
-    char buf[2048];
+    /* Mesa's fixed vertex stage (ffvertex_prog.c) takes the fog coordinate as it is, without
+     * abs(), when GL_FOG_COORD_SRC is GL_FOG_COORD (piglit fp-fog reads it in the program). */
+    bool from_coord = sm_context_state(c)->ff.fog_coord_src == GL_FOG_COORD;
+    char buf[4096];
     int k = snprintf(buf, sizeof buf, "void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; "
-                     "gl_FrontSecondaryColor = gl_SecondaryColor; "
-                     "gl_FogFragCoord = abs((gl_ModelViewMatrix * gl_Vertex).z); ");
-    for (int u = 0; u < 8 && k > 0 && (size_t)k < sizeof buf; u++)
-        if (texcoords & (1u << u))
+                     "gl_FrontSecondaryColor = gl_SecondaryColor; gl_FogFragCoord = %s; ",
+                     from_coord ? "gl_FogCoord" : "abs((gl_ModelViewMatrix * gl_Vertex).z)");
+    for (int u = 0; u < 8 && k > 0 && (size_t)k < sizeof buf; u++) {
+        if (!(texcoords & (1u << u)))
+            continue;
+        if (!(generated & (1u << u))) {
             k += snprintf(buf + k, sizeof buf - (size_t)k,
                           "gl_TexCoord[%d] = gl_TextureMatrix[%d] * gl_MultiTexCoord%d; ", u, u, u);
+            continue;
+        }
+        k += snprintf(buf + k, sizeof buf - (size_t)k, "{ vec4 tc = gl_MultiTexCoord%d; ", u);
+        for (int q = 0; q < 4 && k > 0 && (size_t)k < sizeof buf; q++) {
+            if (!sm_is_enabled(c, gen[q], (uint32_t)u))
+                continue;
+            bool eye = ff->unit[u].gen_mode[q] == GL_EYE_LINEAR;
+            k += snprintf(buf + k, sizeof buf - (size_t)k, "tc.%c = dot(%s, gl_%sPlane%c[%d]); ", "xyzw"[q],
+                          eye ? "gl_ModelViewMatrix * gl_Vertex" : "gl_Vertex", eye ? "Eye" : "Object", "STRQ"[q], u);
+        }
+        if (k > 0 && (size_t)k < sizeof buf)
+            k += snprintf(buf + k, sizeof buf - (size_t)k, "gl_TexCoord[%d] = gl_TextureMatrix[%d] * tc; } ", u, u);
+    }
     if (k > 0 && (size_t)k < sizeof buf)
         snprintf(buf + k, sizeof buf - (size_t)k, "}\n");
     return strdup(buf);
@@ -139,6 +169,20 @@ static char *ff_fragment(const struct sm_context *c, bool secondary, char *err, 
                             : "void main() { gl_FragColor = gl_Color; }\n");
 }
 
+/* The texgen modes of units 0-3 the stand-in vertex stage writes (2 bits per coordinate). */
+static uint64_t texgen_bits(const struct sm_context *c)
+{
+    const struct sm_fixed_state *ff = &sm_context_state(c)->ff;
+    uint64_t bits = 0;
+    for (int u = 0; u < 4; u++)
+        for (int q = 0; q < 4; q++) {
+            uint32_t m = ff->unit[u].gen_mode[q];
+            uint64_t v = m == GL_OBJECT_LINEAR ? 1 : m == GL_EYE_LINEAR ? 2 : 3;
+            bits |= v << (2 * (4 * u + q));
+        }
+    return bits;
+}
+
 /* The enables the stand-in stages look at (lighting, fog, texture targets of units 0-7, texgen
  * of sets 0-3): a change makes another entry, so a stand-in is never reused for state it does
  * not represent. */
@@ -147,7 +191,8 @@ static uint64_t ff_state_bits(const struct sm_context *c)
     static const uint32_t targets[] = { GL_TEXTURE_1D, GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_CUBE_MAP,
                                         GL_TEXTURE_RECTANGLE };
     static const uint32_t gen[] = { GL_TEXTURE_GEN_S, GL_TEXTURE_GEN_T, GL_TEXTURE_GEN_R, GL_TEXTURE_GEN_Q };
-    uint64_t bits = (uint64_t)sm_is_enabled(c, GL_LIGHTING, 0) | (uint64_t)sm_is_enabled(c, GL_FOG, 0) << 1;
+    uint64_t bits = (uint64_t)sm_is_enabled(c, GL_LIGHTING, 0) | (uint64_t)sm_is_enabled(c, GL_FOG, 0) << 1 |
+                    (uint64_t)(sm_context_state(c)->ff.fog_coord_src == GL_FOG_COORD) << 63;
     int k = 2;
     for (uint32_t u = 0; u < 8; u++)
         for (size_t t = 0; t < 5; t++, k++)
@@ -238,7 +283,8 @@ gmf_prog *gmf_arb_prog_get(gmf_runner *r, const struct sm_context *c, const stru
         return NULL;
     }
     arb_key key = { sm_context_share_id(c), vp ? vp->name : 0, vp ? vp->generation : 0,
-                    fp ? fp->name : 0, fp ? fp->generation : 0, 0, ff_state_bits(c) };
+                    fp ? fp->name : 0, fp ? fp->generation : 0, 0, ff_state_bits(c),
+                    texgen_bits(c) };
     if (!r->arb && !(r->arb = calloc(1, sizeof *r->arb))) {
         gmf_note(ev, "out of memory");
         return NULL;

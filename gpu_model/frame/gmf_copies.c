@@ -59,7 +59,7 @@ static uint32_t cmd_texture(const struct sm_context *c, const struct glr_call *c
     const struct sm_context_state *st = sm_context_state(c);
     if (ti < 0 || st->active_texture >= SM_MAX_TEXTURE_UNITS)
         return 0;
-    return st->unit[st->active_texture].bound[ti];
+    return sm_texture_key(st->unit[st->active_texture].bound[ti], ti);
 }
 
 /* A texture's level as a model surface (synced with the state model first). */

@@ -112,7 +112,7 @@ static int operand(uint32_t o)
  * compatibility default of GL_DEPTH_TEXTURE_MODE). */
 static int format_class(uint32_t internal_format)
 {
-    const char *n = sm_enum_name(internal_format);
+    const char *n = sm_enum_name(gmf_legacy_internal_format(internal_format));
     if (!n)
         return GM_FF_FMT_RGBA;
     if (strstr(n, "INTENSITY"))
@@ -167,8 +167,7 @@ static int unit_target(const struct sm_context *c, uint32_t u, gm_ff_unit_key *u
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         if (!on(c, order[i].cap, u))
             continue;
-        uint32_t name = st->unit[u].bound[order[i].tt];
-        const struct sm_texture *t = name ? sm_get_texture(c, name) : NULL;
+        const struct sm_texture *t = sm_get_texture(c, sm_texture_key(st->unit[u].bound[order[i].tt], order[i].tt));
         if (!t)
             continue;
         const struct sm_sampler *so = st->unit[u].sampler ? sm_get_sampler(c, st->unit[u].sampler) : NULL;
@@ -180,6 +179,12 @@ static int unit_target(const struct sm_context *c, uint32_t u, gm_ff_unit_key *u
         uint32_t cmp = so ? so->params.compare_mode : t->params.compare_mode;
         const char *fn = sm_enum_name(ifmt);
         uk->depth = fn && strstr(fn, "DEPTH") != NULL;
+        /* a depth texture's base format for the environment is its GL_DEPTH_TEXTURE_MODE
+         * (Mesa's texenvprogram; luminance by default): with GL_INTENSITY the texture's alpha
+         * is the depth too (piglit fbo-alphatest-nocolor-ff) */
+        if (uk->depth)
+            uk->format = (uint8_t)format_class(t->params.depth_texture_mode ? t->params.depth_texture_mode
+                                                                              : GL_LUMINANCE);
         uk->shadow = cmp == GL_COMPARE_REF_TO_TEXTURE && uk->depth &&
                      order[i].key != GM_FF_TEX_3D && order[i].key != GM_FF_TEX_CUBE;
         return order[i].key;
@@ -196,7 +201,9 @@ static void vertex_key(const struct sm_context *c, bool fs_fixed, gm_ff_key *k, 
         k->two_side = ff->two_side;
         k->local_viewer = ff->local_viewer;
         k->separate_specular = ff->color_control == GL_SEPARATE_SPECULAR_COLOR;
-        k->shininess_zero = ff->material[0].shininess == 0.0f;
+        /* Mesa's check_active_shininess: the front's, or with two-sided lighting the back's */
+        k->shininess_zero = ff->material[0].shininess == 0.0f &&
+                            !(k->two_side && ff->material[1].shininess != 0.0f);
         for (int i = 0; i < GM_FF_LIGHTS; i++) {
             const struct sm_ff_light *l = &ff->light[i];
             gm_ff_light_key *lk = &k->light[i];
@@ -433,6 +440,9 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
         key.vertex_material[0] = (uint8_t)(gmf_imm_vertex_material(r, 0) & ~key.color_material[0]);
         if (key.two_side)
             key.vertex_material[1] = (uint8_t)(gmf_imm_vertex_material(r, 1) & ~key.color_material[1]);
+        /* a shininess given per vertex is never taken for zero (Mesa's check_active_shininess) */
+        if ((key.vertex_material[0] | key.vertex_material[1]) & GM_FF_VM_SHININESS)
+            key.shininess_zero = 0;
     }
     if (gmf_pix_kind(r) && vs_fixed && fs_fixed) {
         /* a pixel rectangle (gmf_rasterpix.c): a pass-through vertex stage, the fragment

@@ -10,9 +10,15 @@
 
 /* ---- formats ---- */
 
+uint32_t gmf_legacy_internal_format(uint32_t ifmt)
+{
+    static const uint32_t by_count[5] = { 0, GL_LUMINANCE, GL_LUMINANCE_ALPHA, GL_RGB, GL_RGBA };
+    return ifmt >= 1 && ifmt <= 4 ? by_count[ifmt] : ifmt;
+}
+
 gm_format gmf_format_from_gl(uint32_t ifmt, uint32_t type)
 {
-    switch (ifmt) {
+    switch (gmf_legacy_internal_format(ifmt)) {
     case GL_LUMINANCE: case GL_LUMINANCE8: return GM_FMT_L8;
     case GL_ALPHA: return GM_FMT_A8;
     case GL_LUMINANCE_ALPHA: case GL_LUMINANCE8_ALPHA8: return GM_FMT_LA8;
@@ -358,7 +364,14 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
     }
     bool cube = st->target == GL_TEXTURE_CUBE_MAP;
     int faces = cube ? 6 : 1;
-    const struct sm_tex_image *base = &st->image[0][0];
+    /* The format is the base level's: a texture may define only the levels from its base
+     * level up (piglit gl-1.2-texture-base-level defines levels 2..9 and sets the base to 2). */
+    int first = st->params.base_level > 0 && st->params.base_level < SM_MAX_LEVELS &&
+                        st->params.base_level < GM_TEX_MAX_LEVELS &&
+                        st->image[0][st->params.base_level].defined
+                    ? st->params.base_level
+                    : 0;
+    const struct sm_tex_image *base = &st->image[0][first];
     gm_format fmt = gmf_format_from_gl(base->internal_format, base->data_type);
     if (t->target != st->target || t->img.format != fmt || t->faces != faces) {
         tex_free_levels(t);
@@ -376,6 +389,10 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
     int levels = 0;
     for (int l = 0; l < SM_MAX_LEVELS && l < GM_TEX_MAX_LEVELS; l++) {
         const struct sm_tex_image *im = &st->image[0][l];
+        if (!im->defined && l < first) {   /* below the base level: never sampled */
+            gm_surface_free(&t->img.level[l]);
+            continue;
+        }
         if (!im->defined)
             break;
         int layers = cube ? 6 * (im->depth > 0 ? im->depth : 1)
@@ -452,7 +469,7 @@ static uint32_t upload_target(const struct sm_context *c, const struct glr_call 
         break;
     }
     const struct sm_context_state *st = sm_context_state(c);
-    return st->active_texture < SM_MAX_TEXTURE_UNITS ? st->unit[st->active_texture].bound[ti] : 0;
+    return st->active_texture < SM_MAX_TEXTURE_UNITS ? sm_texture_key(st->unit[st->active_texture].bound[ti], ti) : 0;
 }
 
 void gmf_tex_note_upload(gmf_runner *r, const struct glr_call *call, uint32_t cmd)

@@ -11,6 +11,7 @@
 
 #include "gmf_internal.h"
 #include "statemodel/sm_current.h"
+#include "fixedfunc/gm_ff.h"   /* the GM_FF_CM_* / GM_FF_VM_* bits of per-vertex materials */
 
 /* Words per vertex: the legacy slots, then the generic attributes (4 words each). */
 #define LEG_WORDS (SM_LA_COUNT * 4)
@@ -409,20 +410,17 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     bool glsl_vs = st->program != 0;
     m->vm_bits[0] = m->vm_bits[1] = 0;
     if (m->mat_varies && !glsl_vs && !m->failed) {
-        /* which values vary: those become vertex attributes of the fixed-function stage */
-        bool other = false;
+        /* which values vary: those become vertex attributes of the fixed-function stage
+         * (shininess too: Mesa's vbo makes every glMaterial value an attribute) */
         for (size_t i = 1; i < m->n; i++)
             for (int f = 0; f < 2; f++) {
                 const struct sm_ff_material *a = &m->vmat[0][f], *b = &m->vmat[i][f];
-                m->vm_bits[f] |= (uint8_t)((memcmp(a->emission, b->emission, 16) ? 1 : 0) |
-                                           (memcmp(a->ambient, b->ambient, 16) ? 2 : 0) |
-                                           (memcmp(a->diffuse, b->diffuse, 16) ? 4 : 0) |
-                                           (memcmp(a->specular, b->specular, 16) ? 8 : 0));
-                other |= a->shininess != b->shininess;
+                m->vm_bits[f] |= (uint8_t)((memcmp(a->emission, b->emission, 16) ? GM_FF_CM_EMISSION : 0) |
+                                           (memcmp(a->ambient, b->ambient, 16) ? GM_FF_CM_AMBIENT : 0) |
+                                           (memcmp(a->diffuse, b->diffuse, 16) ? GM_FF_CM_DIFFUSE : 0) |
+                                           (memcmp(a->specular, b->specular, 16) ? GM_FF_CM_SPECULAR : 0) |
+                                           (a->shininess != b->shininess ? GM_FF_VM_SHININESS : 0));
             }
-        if (other)
-            gmf_note(ev, "glMaterial(GL_SHININESS) between the vertices of one glBegin/glEnd "
-                     "(per-vertex shininess is not modelled)");
     }
     if (kind != SM_IMM_RECT && m->mat_set) {
         /* the runner owns this state: the draw's materials in place until gmf_imm_draw_done */
@@ -487,8 +485,10 @@ void gmf_imm_bind_program(gmf_runner *r, const gmf_prog *p)
         n += side ? 5 : 6;
         for (size_t v = 0; v < m->n; v++) {
             const struct sm_ff_material *mt = &m->vmat[v][side];
+            const float shin[4] = { mt->shininess, 0, 0, 1 };
             const float *src = !strcmp(n, "ambient") ? mt->ambient : !strcmp(n, "diffuse") ? mt->diffuse
-                               : !strcmp(n, "specular") ? mt->specular : mt->emission;
+                               : !strcmp(n, "specular") ? mt->specular : !strcmp(n, "shininess") ? shin
+                               : mt->emission;
             memcpy(m->v + v * VTX_WORDS + LEG_WORDS + 4 * (size_t)at->index, src, 16);
         }
         /* the attribute reads floats whatever kind the current generic value had */

@@ -585,6 +585,9 @@ int gmf_fb_select_layer(gmf_runner *r, int layer);
 void gmf_blit_framebuffer(gmf_runner *r, const struct sm_context *c,
                           const struct glr_call *call, bool named, gmf_event *ev);
 gm_format gmf_format_from_gl(uint32_t internal_format, uint32_t type);
+/* GL 1.0's internal formats given as a component count (1-4; chromium-bsu uses 3 and 4) as the
+ * base formats Mesa takes them for; other values unchanged. */
+uint32_t gmf_legacy_internal_format(uint32_t internal_format);
 int gmf_unpack_to_surface(const void *data, uint64_t size, uint32_t format, uint32_t type,
                           int alignment, int w, int h, int d, gm_surface *dst, int z0);
 void gmf_images_free(gmf_runner *r);

@@ -492,6 +492,14 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         const struct glr_blob *fb = pf >= 0 ? &call->blobs[pf] : NULL;
         const struct glr_blob *ib = pi >= 0 ? &call->blobs[pi] : NULL;
         const struct glr_blob *bvb = pbv >= 0 ? &call->blobs[pbv] : NULL;
+        /* GL checks every count before drawing any (Mesa's multi-draw validation): one negative
+         * count is GL_INVALID_VALUE and nothing is drawn (piglit gl-1.4-multidrawarrays-errors). */
+        for (int i = 0; cb && i < n && cb->size >= (uint64_t)(i + 1) * 4; i++) {
+            int32_t v;
+            memcpy(&v, (const uint8_t *)cb->data + 4 * i, 4);
+            if (v < 0)
+                n = 0;
+        }
         for (int i = 0; i < n && !r->stopped; i++) {
             draw_params q = dp;
             int32_t cnt = 0, first = 0, bv = 0;
@@ -735,7 +743,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
                     const struct sm_context_state *st = sm_context_state(ctx);
                     int face, ti = gmf_tex_target_index((uint32_t)c->args[0], &face);
                     if (ti >= 0 && st->active_texture < SM_MAX_TEXTURE_UNITS)
-                        tex = st->unit[st->active_texture].bound[ti];
+                        tex = sm_texture_key(st->unit[st->active_texture].bound[ti], ti);
                 }
                 if (tex)
                     gmf_tex_generate_mipmap(r, ctx, tex, ev);

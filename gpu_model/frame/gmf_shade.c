@@ -451,8 +451,8 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
         return;
     }
     if (tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS) {
-        uint32_t name = d->st->unit[u].bound[ti];
-        gmf_texture *t = name ? gmf_tex_sync(d->r, d->c, name, d->ev) : NULL;
+        uint32_t name = sm_texture_key(d->st->unit[u].bound[ti], ti);
+        gmf_texture *t = gmf_tex_sync(d->r, d->c, name, d->ev);
         if (t) {
             const struct sm_texture *st = sm_get_texture(d->c, name);
             const struct sm_sampler *ss = d->st->unit[u].sampler
@@ -485,10 +485,11 @@ int gmf_unit_incomplete(gmf_runner *r, unsigned unit, int dim, int arrayed, int 
     if (!d || ti < 0 || unit >= SM_MAX_TEXTURE_UNITS || dim == GM_DIM_BUFFER)
         return -1;
     *name = d->st->unit[unit].bound[ti];
-    gmf_texture *t = *name ? gmf_tex_sync(d->r, d->c, *name, d->ev) : NULL;
+    uint32_t key = sm_texture_key(*name, ti);
+    gmf_texture *t = gmf_tex_sync(d->r, d->c, key, d->ev);
     if (!t)
         return 1;
-    const struct sm_texture *st = sm_get_texture(d->c, *name);
+    const struct sm_texture *st = sm_get_texture(d->c, key);
     const struct sm_sampler *ss = d->st->unit[unit].sampler ? sm_get_sampler(d->c, d->st->unit[unit].sampler) : NULL;
     if (!st)
         return -1;

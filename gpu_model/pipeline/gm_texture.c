@@ -26,6 +26,16 @@ void gm_tex_sampler_default(gm_tex_sampler *s)
     s->seamless_cube = true;
 }
 
+/* The image whose sizes decide llvmpipe's power-of-two wrap paths: level 0, or the base level
+ * where the levels below it were never defined (Mesa sizes the resource from the base level
+ * scaled up, which keeps its power-of-two-ness). */
+static const gm_surface *level0(const gm_tex_image *img)
+{
+    if (img->level[0].width > 0 || img->base_level <= 0 || img->base_level >= img->num_levels)
+        return &img->level[0];
+    return &img->level[img->base_level];
+}
+
 static int dims_of(gm_tex_target t)
 {
     switch (t) {
@@ -359,7 +369,7 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
         /* llvmpipe's per-wrap-mode float arithmetic (gm_lp_wrap_nearest_f), not
          * floor(u * size) wrapped as an integer: they differ at texel boundaries */
         const uint32_t wraps[3] = {c->smp->wrap_s, c->smp->wrap_t, c->smp->wrap_r};
-        const gm_surface *s0 = &c->img->level[0];
+        const gm_surface *s0 = level0(c->img);
         const int size0[3] = {s0->width, s0->height, s0->depth};
         int idx[3] = {0, 0, 0};
         bool border = false;
@@ -376,7 +386,7 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
     /* llvmpipe's general path: per-axis weights, nested fused lerps (x, then y, then z) */
     {
         const uint32_t wraps[3] = {c->smp->wrap_s, c->smp->wrap_t, c->smp->wrap_r};
-        const gm_surface *s0 = &c->img->level[0];
+        const gm_surface *s0 = level0(c->img);
         const int size0[3] = {s0->width, s0->height, s0->depth};
         bool normalized = c->img->target != GM_TEX_RECT;
         int a0[3] = {0, 0, 0}, a1[3] = {0, 0, 0};
@@ -530,7 +540,7 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
 {
     int nd = dims_of(c->img->target);
     const uint32_t wraps[3] = {c->smp->wrap_s, c->smp->wrap_t, c->smp->wrap_r};
-    const gm_surface *s0 = &c->img->level[0];
+    const gm_surface *s0 = level0(c->img);
     const int size0[3] = {s0->width, s0->height, s0->depth};
     bool normalized = c->img->target != GM_TEX_RECT;
     gm_lp_axis ax[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};

@@ -250,12 +250,17 @@ static void test_bad_arguments(void)
     CHECK(tcall(s, 3, "glUniform1f", "if", 0, 1.0));            /* no program */
     CHECK(tcall(s, 3, "glAttachShader", "uu", 77, 78));        /* no such objects */
     CHECK(tcall(s, 3, "glTexImage2D", "uiiiiiuub", GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA,
-                GL_UNSIGNED_BYTE, NULL, (size_t)0));            /* nothing bound */
+                GL_UNSIGNED_BYTE, NULL, (size_t)0));            /* the default texture */
     CHECK(tcall(s, 3, "glDrawBuffers", "ib", 4, NULL, (size_t)0));   /* missing blob */
     CHECK(tcall(s, 3, "glBufferSubData", "uppb", GL_ARRAY_BUFFER, (uint64_t)0, (uint64_t)4, "abcd",
                 (size_t)4));
-    /* glAttachShader reports both the program and the shader */
-    CHECK(sm_error_count(s) == 9);
+    /* glAttachShader reports both the program and the shader; the image with nothing bound
+     * goes to GL_TEXTURE_2D's default texture, which is no error */
+    CHECK(sm_error_count(s) == 8);
+    const struct sm_context *c0 = sm_context_get(s, 3);
+    const struct sm_texture *def = c0 ? sm_get_texture(c0, sm_texture_key(0, SM_TT_2D)) : NULL;
+    CHECK(def && def->target == GL_TEXTURE_2D && def->image[0][0].defined && def->image[0][0].width == 4);
+    CHECK(c0 && !sm_get_texture(c0, sm_texture_key(0, SM_TT_1D)));
     CHECK(strlen(sm_first_error(s)) > 0);
     struct glr_call bad = { .cmd = GLR_PSEUDO_END + 5, .ctx_id = 3 }; /* past every known record type */
     CHECK(!sm_apply(s, &bad));

@@ -92,6 +92,12 @@ static void test_other_slots(void)
     const double fd = 4.0;
     CHECK(tcall(s, 1, "glFogCoorddv", "b", &fd, sizeof fd));
     CHECK(cur(s, SM_LA_FOG_COORD)[0] == 4.0f);
+    /* GL_NV_half_float forms: 0x3c00 is 1.0, 0xb800 -0.5, 0x0001 the smallest subnormal */
+    CHECK(tcall(s, 1, "glFogCoordhNV", "u", 0x3c00u));
+    CHECK(cur(s, SM_LA_FOG_COORD)[0] == 1.0f);
+    const uint16_t h3[3] = { 0xb800, 0x0001, 0x4500 };
+    CHECK(tcall(s, 1, "glColor3hvNV", "b", h3, sizeof h3));
+    CHECK(near4(cur(s, SM_LA_COLOR), -0.5f, 5.9604645e-8f, 5.0f, 1));
     CHECK(tcall(s, 1, "glEdgeFlag", "u", 0u));
     CHECK(cur(s, SM_LA_EDGE_FLAG)[0] == 0.0f);
     const uint8_t on = 1;
@@ -120,7 +126,7 @@ static void test_families(void)
     static const char *const yes[] = {
         "glVertex2s", "glVertex4dv", "glColor4usv", "glColor3bv", "glNormal3iv", "glTexCoord3d",
         "glMultiTexCoord4sv", "glSecondaryColor3uiv", "glFogCoordd", "glEdgeFlagv", "glIndexfv",
-        "glRectsv", "glRectd", "glMultiTexCoord1dv",
+        "glRectsv", "glRectd", "glMultiTexCoord1dv", "glFogCoordhNV", "glVertex2hNV", "glMultiTexCoord2hvNV",
     };
     static const char *const no[] = {
         "glColorMask", "glColorPointer", "glColorMaterial", "glVertexAttrib4f", "glVertexPointer",

@@ -22,6 +22,9 @@ ap.add_argument('--glreplay', required=True)
 ap.add_argument('--frame', type=int, required=True)
 ap.add_argument('--timeout', type=float, default=120)
 ap.add_argument('--model', action='store_true', help='also require `glreplay model --compare` to pass')
+ap.add_argument('--replay-differs', action='store_true',
+                help='with --model: print the replay verdict but do not require it (a program whose replay is '
+                     'known not to be exact for reasons outside the model; the model is compared with the replay)')
 ap.add_argument('game', nargs=argparse.REMAINDER)
 a = ap.parse_args()
 game = a.game[1:] if a.game and a.game[0] == '--' else a.game
@@ -35,7 +38,8 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run([a.glreplay, 'replay', cap, '--verify'], capture_output=True, text=True, timeout=300)
     print(r.stdout.strip())
     bad = re.search(r'(\d+) bad', r.stdout)
-    if r.returncode != 0 or 'verify: PASS' not in r.stdout or not bad or bad.group(1) != '0':
+    if not (a.replay_differs and a.model) and (r.returncode != 0 or 'verify: PASS' not in r.stdout or not bad or
+                                                bad.group(1) != '0'):
         sys.exit('FAIL: %s frame %d does not replay exactly:\n%s%s' % (game[0], a.frame, r.stdout[-1500:], r.stderr[-500:]))
     if a.model:
         m = subprocess.run([a.glreplay, 'model', cap, '--compare'], capture_output=True, text=True, timeout=600)

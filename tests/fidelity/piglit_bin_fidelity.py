@@ -16,6 +16,7 @@ import concurrent.futures
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -29,12 +30,18 @@ def run_one(glreplay, binary, timeout):
     env = dict(os.environ, PIGLIT_PLATFORM='surfaceless_egl', EGL_PLATFORM='surfaceless')
     with tempfile.TemporaryDirectory() as d:
         cap = os.path.join(d, 't.glcap')
+        # its own process group: on a timeout the test program is stopped too, not only glreplay
+        # (a piglit binary left running keeps its ~2 GB and a core)
+        p = subprocess.Popen([glreplay, 'capture', '--frame', '0', '--out', cap, '--', binary, '-auto', '-fbo'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=d,
+                             start_new_session=True)
         try:
-            c = subprocess.run([glreplay, 'capture', '--frame', '0', '--out', cap, '--', binary, '-auto', '-fbo'],
-                               capture_output=True, text=True, timeout=timeout, env=env, cwd=d)
+            so, se = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
             return name, 'no-capture', 'capture timed out'
-        out = c.stdout + c.stderr
+        out = so + se
         verdict = re.search(r'PIGLIT: \{"result": "(\w+)"', out)
         if not os.path.exists(cap):
             return name, 'no-capture', (verdict.group(1) if verdict else 'no verdict') + ', no capture'

@@ -79,6 +79,14 @@ int main(void)
           strstr(vs, "(gl_LightSource[1].specular * ff_vmat_front_specular)") &&
           strstr(vs, "(gl_LightSource[0].diffuse * ff_vmat_back_diffuse)") && !strstr(vs, "ff_vmat_back_ambient"));
     free(vs);
+    /* shininess per vertex: the specular exponent from the attribute's x */
+    k.vertex_material[0] |= GM_FF_VM_SHININESS;
+    CHECK(builds(&k, "per-vertex shininess"));
+    vs = gm_ff_vertex_source(&k);
+    CHECK(vs && strstr(vs, "attribute vec4 ff_vmat_front_shininess;") &&
+          strstr(vs, "dots.w = ff_vmat_front_shininess.x;") && strstr(vs, "dots.z = -gl_BackMaterial.shininess;"));
+    free(vs);
+    k.vertex_material[0] &= (uint8_t)~GM_FF_VM_SHININESS;
 
     /* pixel rectangles: pass-through vertex stage, the image or bitmap in the fragment stage */
     memset(&k, 0, sizeof k);
