@@ -44,6 +44,8 @@ def check(ops, names):
             fail('%s: unknown latency %r' % (o['name'], o['latency']))
         if o['kind'] not in KIND:
             fail('%s: unknown kind %r' % (o['name'], o['kind']))
+        if o['f64'] and o['f64'] not in [x['name'] for x in ops]:
+            fail('%s: unknown f64 opcode %r' % (o['name'], o['f64']))
         for f in o['flags']:
             if f not in FLAGS:
                 fail('%s: unknown flag %r' % (o['name'], f))
@@ -65,7 +67,9 @@ def main(argv):
                 '    GM_OPF_UNARY = 1u << 1,  /* b is not an operand */\n};\n\n')
         f.write('typedef struct gm_op_info {\n    const char *name;   /* "FADD" */\n'
                 '    const char *doc;    /* the operand fields\' meaning, or "" */\n'
-                '    uint8_t flags;      /* GM_OPF_* */\n} gm_op_info;\n\n')
+                '    uint8_t flags;      /* GM_OPF_* */\n'
+                '    uint16_t f64;       /* the opcode for double operands (GM_OP_DADD for FADD), 0: none */\n'
+                '} gm_op_info;\n\n')
         f.write('/* By opcode (GM_OP_*); %d entries. */\nextern const gm_op_info gm_op_table[%d];\n\n'
                 % (len(ops), len(ops)))
         f.write('#endif\n')
@@ -75,8 +79,10 @@ def main(argv):
         f.write('const gm_op_info gm_op_table[%d] = {\n' % len(ops))
         for o in ops:
             flags = ' | '.join(FLAGS[x] for x in o['flags']) or '0'
-            f.write('    [GM_OP_%s] = { "%s", "%s", %s },\n' % (o['name'], o['name'],
-                                                            o['doc'].replace('\\', '\\\\').replace('"', '\\"'), flags))
+            f64 = 'GM_OP_' + o['f64'] if o['f64'] else '0'
+            f.write('    [GM_OP_%s] = { "%s", "%s", %s, %s },\n' % (o['name'], o['name'],
+                                                                o['doc'].replace('\\', '\\\\').replace('"', '\\"'),
+                                                                flags, f64))
         f.write('};\n')
     with open(out_timing, 'w') as f:
         f.write(gen + '#include "gm_timing_internal.h"\n\n')

@@ -15,13 +15,15 @@ op(NAME, LATENCY, KIND, flags=(...), doc='...'):
   flags    shared: touches state outside the warp's registers (memory, textures, barriers,
            geometry emission), so it never runs ahead of its issue cycle;
            unary: b is not an operand
+  f64      the opcode the decoder emits instead when the operands or the result are doubles
+           (comparisons: DCMP, which keeps this opcode in x)
   doc      what the operand fields mean: d (destination word), a, b, c (source words), n (words
            per lane processed), x (immediate / aux index)
 """
 
 
-def op(name, latency, kind, flags=(), doc=''):
-    return {'name': name, 'latency': latency, 'kind': kind, 'flags': tuple(flags), 'doc': doc}
+def op(name, latency, kind, flags=(), doc='', f64=None):
+    return {'name': name, 'latency': latency, 'kind': kind, 'flags': tuple(flags), 'doc': doc, 'f64': f64}
 
 
 OPCODES = [
@@ -43,13 +45,13 @@ OPCODES = [
     op('ADDR_ADD',            'alu',            'move', doc='d = a + index(b, aux[x+1], mode aux[x+2]) * aux[x] (per lane)'),
     op('ADDR_CONST',          'alu',            'move', doc='d = a + x'),
     # float arithmetic
-    op('FADD',                'alu',            'plain'),
-    op('FSUB',                'alu',            'plain'),
-    op('FMUL',                'alu',            'plain'),
-    op('FDIV',                'transcendental', 'plain'),
-    op('FMOD',                'transcendental', 'plain'),
-    op('FREM',                'transcendental', 'plain'),
-    op('FNEG',                'alu',            'plain', flags=('unary',)),
+    op('FADD',                'alu',            'plain', f64='DADD'),
+    op('FSUB',                'alu',            'plain', f64='DSUB'),
+    op('FMUL',                'alu',            'plain', f64='DMUL'),
+    op('FDIV',                'transcendental', 'plain', f64='DDIV'),
+    op('FMOD',                'transcendental', 'plain', f64='DMOD'),
+    op('FREM',                'transcendental', 'plain', f64='DREM'),
+    op('FNEG',                'alu',            'plain', flags=('unary',), f64='DNEG'),
     op('VEC_TIMES_SCALAR',    'alu',            'plain', doc='d[k] = a[k] * b[0]'),
     op('MAT_TIMES_VEC',       'alu',            'plain', doc='x = rows | cols << 8'),
     op('VEC_TIMES_MAT',       'alu',            'plain'),
@@ -100,28 +102,28 @@ OPCODES = [
     op('ULE',                 'alu',            'plain'),
     op('UGT',                 'alu',            'plain'),
     op('UGE',                 'alu',            'plain'),
-    op('FOEQ',                'alu',            'plain'),
-    op('FONE',                'alu',            'plain'),
-    op('FOLT',                'alu',            'plain'),
-    op('FOLE',                'alu',            'plain'),
-    op('FOGT',                'alu',            'plain'),
-    op('FOGE',                'alu',            'plain'),
-    op('FUEQ',                'alu',            'plain'),
-    op('FUNE',                'alu',            'plain'),
-    op('FULT',                'alu',            'plain'),
-    op('FULE',                'alu',            'plain'),
-    op('FUGT',                'alu',            'plain'),
-    op('FUGE',                'alu',            'plain'),
-    op('ISNAN',               'alu',            'plain', flags=('unary',)),
-    op('ISINF',               'alu',            'plain', flags=('unary',)),
+    op('FOEQ',                'alu',            'plain', f64='DCMP'),
+    op('FONE',                'alu',            'plain', f64='DCMP'),
+    op('FOLT',                'alu',            'plain', f64='DCMP'),
+    op('FOLE',                'alu',            'plain', f64='DCMP'),
+    op('FOGT',                'alu',            'plain', f64='DCMP'),
+    op('FOGE',                'alu',            'plain', f64='DCMP'),
+    op('FUEQ',                'alu',            'plain', f64='DCMP'),
+    op('FUNE',                'alu',            'plain', f64='DCMP'),
+    op('FULT',                'alu',            'plain', f64='DCMP'),
+    op('FULE',                'alu',            'plain', f64='DCMP'),
+    op('FUGT',                'alu',            'plain', f64='DCMP'),
+    op('FUGE',                'alu',            'plain', f64='DCMP'),
+    op('ISNAN',               'alu',            'plain', flags=('unary',), f64='DISNAN'),
+    op('ISINF',               'alu',            'plain', flags=('unary',), f64='DISINF'),
     op('ANY',                 'alu',            'plain'),
     op('ALL',                 'alu',            'plain', doc='any/all: n = source size'),
     op('SELECT',              'alu',            'plain', doc='d = a ? b : c; x=1: scalar condition for vector'),
     # conversions
-    op('F2S',                 'alu',            'plain', flags=('unary',)),
-    op('F2U',                 'alu',            'plain', flags=('unary',)),
-    op('S2F',                 'alu',            'plain', flags=('unary',)),
-    op('U2F',                 'alu',            'plain', flags=('unary',)),
+    op('F2S',                 'alu',            'plain', flags=('unary',), f64='D2S'),
+    op('F2U',                 'alu',            'plain', flags=('unary',), f64='D2U'),
+    op('S2F',                 'alu',            'plain', flags=('unary',), f64='S2D'),
+    op('U2F',                 'alu',            'plain', flags=('unary',), f64='U2D'),
     op('QUANT16',             'alu',            'plain', flags=('unary',)),
     # composites with per-lane indexes
     op('VEC_EXTRACT_DYN',     'alu',            'plain', doc='d = a[b[lane]] (a has x & 0xffff words; GM_EXTRACT_UNDEF)'),
