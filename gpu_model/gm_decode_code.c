@@ -4,6 +4,7 @@
  * Instructions the executor cannot run are reported by their grammar name. */
 #include "gm_decode_ctx.h"
 #include "gm_spirv_tables.h"
+#include "gm_opcodes.h"   /* generated from gpu_model/ir/gm_opcodes.py */
 #include "exec/gm_exec.h" /* GM_DERIV_WINDOW_Y */
 
 #include <spirv/unified1/GLSL.std.450.h>
@@ -1017,30 +1018,13 @@ static int f64_simple(gm_decoder *d, unsigned op, int sop, const uint32_t *w, un
     int res64 = is_f64(d, w[2]), a64 = wc > 3 && is_f64(d, w[3]), gop;
     if (!res64 && !a64)
         return 0;
-    switch (sop) {
-    case GM_OP_FADD: gop = GM_OP_DADD; break;
-    case GM_OP_FSUB: gop = GM_OP_DSUB; break;
-    case GM_OP_FMUL: gop = GM_OP_DMUL; break;
-    case GM_OP_FDIV: gop = GM_OP_DDIV; break;
-    case GM_OP_FMOD: gop = GM_OP_DMOD; break;
-    case GM_OP_FREM: gop = GM_OP_DREM; break;
-    case GM_OP_FNEG: gop = GM_OP_DNEG; break;
-    case GM_OP_ISNAN: gop = GM_OP_DISNAN; break;
-    case GM_OP_ISINF: gop = GM_OP_DISINF; break;
-    case GM_OP_F2S: gop = GM_OP_D2S; break;
-    case GM_OP_F2U: gop = GM_OP_D2U; break;
-    case GM_OP_S2F: gop = GM_OP_S2D; break;
-    case GM_OP_U2F: gop = GM_OP_U2D; break;
-    case GM_OP_COPY:
+    /* The double opcode of each float one (and DCMP for the comparisons): gm_opcodes.py's f64. */
+    gop = sop >= 0 && sop < GM_OP_COUNT ? gm_op_table[sop].f64 : 0;
+    if (sop == GM_OP_COPY) {
         if (op != SpvOpFConvert || res64 == a64)
             return 0; /* bitcasts (packDouble2x32) and copies move words unchanged */
         gop = res64 ? GM_OP_F2D : GM_OP_D2F;
-        break;
-    default:
-        if (sop >= GM_OP_FOEQ && sop <= GM_OP_FUGE) {
-            gop = GM_OP_DCMP;
-            break;
-        }
+    } else if (!gop) {
         return gm_dec_fail(d, "%s on doubles is not supported", gm_dec_opname(op));
     }
     int dst = reg(d, w[2]), a = reg(d, w[3]), b = wc > 4 ? reg(d, w[4]) : 0;

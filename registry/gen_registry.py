@@ -273,7 +273,9 @@ def size_rule(c, i, tdefs, enums):
     # rule (count times the size of type) is glr_compsize's.
     e = len_expr(c, i, tdefs) if not (cls and cls[0] == 'indices') else None
     if e is None:
-        out.append('return glr_compsize_checked(e, GLR_CMD_%s, %d, a);' % (c.name, i))
+        call = annotated_size(c, p)
+        out.append('return glr_compsize_checked(%s);' % call if call else
+                   'return GLR_SIZE_UNKNOWN; /* no rule in gl_annotations.txt */')
     else:
         out.append('return glr_size_of(%s);' % e)
     return out
@@ -281,13 +283,12 @@ def size_rule(c, i, tdefs, enums):
 
 def gen_param_size(cmds, tdefs, enums, f):
     """glr_param_size(): every size rule of every pointer parameter, one case per command."""
-    f.write('\n#include "registry/glr_sizes.h"\n\n')
+    f.write('\n#include "registry/glr_size_rules.h"\n\n')
     f.write('/* Bytes from a computed length: a negative count reads nothing (GL refuses it); lengths\n'
             ' * past 2^48 are refused as unknown. */\n')
     f.write('static int64_t glr_size_of(__int128 v)\n{\n'
             '    return v < 0 ? 0 : v > ((__int128)1 << 48) ? GLR_SIZE_UNKNOWN : (int64_t)v;\n}\n\n')
-    f.write('static int64_t glr_compsize_checked(const struct glr_size_env *e, int cmd, int param, const uint64_t *a)\n{\n'
-            '    int64_t v = glr_compsize(e, cmd, param, a);\n'
+    f.write('static int64_t glr_compsize_checked(int64_t v)\n{\n'
             '    return v < 0 || v > ((int64_t)1 << 48) ? GLR_SIZE_UNKNOWN : v;\n}\n\n')
     f.write('int64_t glr_param_size(const struct glr_size_env *e, int cmd, int param, const uint64_t *a)\n{\n')
     f.write('    switch (cmd) {\n')
@@ -305,6 +306,106 @@ def gen_param_size(cmds, tdefs, enums, f):
                 f.write('            %s\n' % l)
         f.write('        default: return GLR_SIZE_UNKNOWN;\n        }\n')
     f.write('    default:\n        return GLR_SIZE_UNKNOWN;\n    }\n}\n')
+    gen_readback_size(cmds, f)
+    unused = set(ANNOTATIONS['size']) - ANNOTATIONS['used']
+    if unused:
+        raise SystemExit('gen_registry: gl_annotations.txt sizes parameters no rule asks about: %s' %
+                         ', '.join('%s %s' % k for k in sorted(unused)))
+
+
+# gl_annotations.txt (read by main): what the registry leaves to implementations, per command.
+# A rule is a C call template; {name} is the index of the command's parameter of that name ({name?}
+# -1 when the command has none), {0}, {1} the line's arguments (numbers, or {@0} a parameter name).
+SIZE_RULES = {
+    'element': 'glr_cs_element(a, {format}, {type})',
+    'image_size': 'glr_cs_image_size(a, {imageSize})',
+    'unpack': 'glr_cs_unpack(e, a, {format}, {type}, {width}, {height?}, {depth?})',
+    'indices': 'glr_cs_indices(a, {count}, {type})',
+    'bytes': '{0}',
+    'tex_parameter': 'glr_cs_tex_parameter(a, {pname})',
+    'clear_buffer': 'glr_cs_clear_buffer(a, {buffer})',
+    'call_lists': 'glr_cs_call_lists(a, {n}, {type})',
+    'counted': 'glr_cs_counted(a, {@0}, {1})',
+    'size': 'glr_cs_size(a, {size})',
+    'bitmap': 'glr_cs_bitmap(e, a, {width}, {height})',
+    'stipple': 'glr_cs_bitmap(e, a, -1, -1)',
+    'array': 'glr_cs_array(a, {count}, {0})',
+    'patch_parameter': 'glr_cs_patch_parameter(a, {pname})',
+    'multi_indirect': 'glr_cs_multi_indirect(a, {drawcount}, {stride}, {0})',
+    'map1': 'glr_cs_map1(a, {target}, {stride}, {order}, {0})',
+    'map2': 'glr_cs_map2(a, {target}, {ustride}, {uorder}, {vstride}, {vorder}, {0})',
+    'ff_vector': 'glr_cs_ff_vector(a, {pname}, {0})',
+}
+READBACK_RULES = {
+    'read_pixels': 'glr_rb_read_pixels(e, a, {width}, {height}, {format}, {type}, {@0?})',
+    'tex_image': 'glr_rb_tex_image(e, a, {target}, {level}, {format}, {type}, {@0?})',
+    'buffer_range': 'glr_rb_buffer_range(a, {size})',
+    'bytes': '{0}',
+}
+ANNOTATIONS = {'size': {}, 'readback': {}, 'used': set()}
+RULE_FIELD_RE = re.compile(r'\{(@?)(\w+)(\??)\}')
+
+
+def rule_call(c, rules, words, where):
+    """The C expression of annotation words (RULE ARGS...) for command c."""
+    if words[0] not in rules:
+        raise SystemExit('gen_registry: %s: unknown rule %r' % (where, words[0]))
+    names = [p.name for p in c.params]
+    args = words[1:]
+
+    def field(m):
+        by_name, key, optional = m.group(1), m.group(2), m.group(3)
+        if key.isdigit() and not by_name:
+            if int(key) >= len(args) or not re.match(r'^\d+$', args[int(key)]):
+                raise SystemExit('gen_registry: %s: rule %s needs a number' % (where, words[0]))
+            return args[int(key)]
+        if by_name:
+            if int(key) >= len(args):
+                if optional:
+                    return '-1'
+                raise SystemExit('gen_registry: %s: rule %s needs a parameter name' % (where, words[0]))
+            key = args[int(key)]
+        if key in names:
+            return str(names.index(key))
+        if optional:
+            return '-1'
+        raise SystemExit('gen_registry: %s: %s has no parameter %r for rule %s' % (where, c.name, key, words[0]))
+    return RULE_FIELD_RE.sub(field, rules[words[0]])
+
+
+def load_annotations(path, cmds):
+    by_name = {c.name: c for c in cmds}
+    for lineno, line in enumerate(open(path), 1):
+        words = line.split('#')[0].split()
+        if not words:
+            continue
+        where = '%s:%d' % (path, lineno)
+        if len(words) < 3 or words[0] not in by_name:
+            raise SystemExit('gen_registry: %s: expected COMMAND PARAMETER RULE [ARGS] of a registry command' % where)
+        c = by_name[words[0]]
+        if words[1] == 'readback':
+            ANNOTATIONS['readback'][c.name] = rule_call(c, READBACK_RULES, words[2:], where)
+        elif words[1] in [p.name for p in c.params]:
+            ANNOTATIONS['size'][(c.name, words[1])] = rule_call(c, SIZE_RULES, words[2:], where)
+        else:
+            raise SystemExit('gen_registry: %s: %s has no parameter %r' % (where, c.name, words[1]))
+
+
+def annotated_size(c, p):
+    key = (c.name, p.name)
+    if key in ANNOTATIONS['size']:
+        ANNOTATIONS['used'].add(key)
+    return ANNOTATIONS['size'].get(key)
+
+
+def gen_readback_size(cmds, f):
+    """glr_readback_size(): the read-backs of gl_annotations.txt, one case per command."""
+    f.write('\nint64_t glr_readback_size(const struct glr_readback_env *e, int cmd, const uint64_t *a)\n{\n'
+            '    (void)e;\n    (void)a;\n    switch (cmd) {\n')
+    for c in cmds:
+        if c.name in ANNOTATIONS['readback']:
+            f.write('    case GLR_CMD_%s: return %s;\n' % (c.name, ANNOTATIONS['readback'][c.name]))
+    f.write('    default: return -1;\n    }\n}\n')
 
 
 def pack_arg(kind, expr):
@@ -835,6 +936,7 @@ def main(argv):
     cmds = registry.load_all(gl, glx, egl)
     tdefs = typedef_map([gl, glx, egl])
     if mode == 'tables':
+        load_annotations(argv[7], cmds)
         gen_tables(cmds, tdefs, enum_values(gl), argv[5], argv[6])
     elif mode == 'wrappers':
         with open(argv[5]) as f:

@@ -1,11 +1,11 @@
 /* Sizes of client memory for registry lengths given as COMPSIZE(...): the explicit rules the
  * registry leaves to implementations, shared by the recorder and the replayer (glr_sizes.h).
- * Everything not known returns GLR_SIZE_UNKNOWN: the recorder then stores no data for that
- * pointer and the capture lists the command as unsized (never a guess). Whether a pointer is an
- * offset into a bound buffer is decided before these rules run (the generated glr_param_size). */
-#include <string.h>
-#include "registry/glr_registry.h"
-#include "registry/glr_sizes.h"
+ * Which command and parameter each rule sizes is written in gl_annotations.txt; the generated
+ * glr_param_size calls the rule with the parameters' indices, resolved at build time. A rule
+ * answers -1 when it cannot size (the caller reports GLR_SIZE_UNKNOWN: the recorder then stores
+ * no data for that pointer and lists the command as unsized, never a guess). Whether a pointer is
+ * an offset into a bound buffer is decided before these rules run. */
+#include "registry/glr_size_rules.h"
 #include "glr_gl_enums.h"   /* generated from gl.xml (gen_enums.py) */
 
 static int64_t type_size(uint32_t type)
@@ -119,24 +119,6 @@ static int64_t store_size(const struct glr_size_env *e, const uint32_t *pn, uint
     return total > SIZE_MAX_SANE ? GLR_SIZE_UNKNOWN : (int64_t)total;
 }
 
-static int64_t pixel_upload(const struct glr_size_env *e, const struct glr_cmd_info *ci, const uint64_t *a)
-{
-    int f = glr_cmd_param_index(ci, "format"), t = glr_cmd_param_index(ci, "type");
-    int w = glr_cmd_param_index(ci, "width"), h = glr_cmd_param_index(ci, "height"), d = glr_cmd_param_index(ci, "depth");
-    if (f < 0 || t < 0 || w < 0)
-        return -1;
-    int dims = d >= 0 ? 3 : h >= 0 ? 2 : 1;
-    return unpack_size(e, (uint32_t)a[f], (uint32_t)a[t], (int32_t)a[w], h >= 0 ? (int32_t)a[h] : 1,
-                       d >= 0 ? (int32_t)a[d] : 1, dims);
-}
-
-static bool is_pixel_upload(const char *n)
-{
-    return (strstr(n, "TexImage") || strstr(n, "TexSubImage") || strstr(n, "TextureImage") ||
-            strstr(n, "TextureSubImage") || strcmp(n, "glDrawPixels") == 0) && !strstr(n, "Compressed") &&
-           !strstr(n, "Copy") && !strstr(n, "Get") && !strstr(n, "Multisample");
-}
-
 /* Components of an evaluator map target (GL_MAP1_* / GL_MAP2_*, same order in both ranges). */
 static int64_t map_components(uint32_t target)
 {
@@ -156,25 +138,6 @@ static int64_t map_components(uint32_t target)
 
 /* Fixed-function vector setters whose value count depends on pname: glLightfv, glMaterialfv,
  * glLightModelfv, glFogfv, glTexEnvfv, glTexGenfv, glPointParameterfv and their i/x/d forms. */
-static bool is_fixed_function_vector(const char *n)
-{
-    static const char *const stems[] = { "glLightModel", "glLight", "glMaterial", "glFog", "glTexEnv",
-                                         "glMultiTexEnv", "glTexGen", "glMultiTexGen", "glPointParameter" };
-    for (size_t i = 0; i < sizeof stems / sizeof *stems; i++) {
-        size_t k = strlen(stems[i]);
-        if (strncmp(n, stems[i], k) != 0)
-            continue;
-        const char *t = n + k;   /* f, i, x or d, then v, then an optional vendor suffix */
-        if ((t[0] == 'f' || t[0] == 'i' || t[0] == 'x' || t[0] == 'd') && t[1] == 'v') {
-            for (t += 2; *t; t++)
-                if (*t < 'A' || *t > 'Z')
-                    return false;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* How many values a fixed-function vector setter reads for pname (GL 2.1 tables 2.11, 3.22,
  * 6.x); 1 for the scalar parameters. */
 static int64_t fixed_function_count(uint32_t pname)
@@ -192,133 +155,117 @@ static int64_t fixed_function_count(uint32_t pname)
     }
 }
 
-int64_t glr_compsize(const struct glr_size_env *e, int cmd, int param, const uint64_t *a)
+int64_t glr_cs_element(const uint64_t *a, int format, int type)
 {
-    const struct glr_cmd_info *ci = &glr_cmds[cmd];
-    const char *n = ci->name;
-    const char *pn = ci->params[param].name;
-    if ((!strncmp(n, "glClearTex", 10) || (!strncmp(n, "glClear", 7) && strstr(n, "Buffer") && strstr(n, "Data"))) &&
-        !strcmp(pn, "data")) {
-        /* glClearTex(Sub)Image, glClear(Named)Buffer(Sub)Data: one element of format/type. */
-        int f = glr_cmd_param_index(ci, "format"), t = glr_cmd_param_index(ci, "type");
-        return f < 0 || t < 0 ? -1 : pixel_size((uint32_t)a[f], (uint32_t)a[t]);
+    return pixel_size((uint32_t)a[format], (uint32_t)a[type]);
+}
+
+int64_t glr_cs_image_size(const uint64_t *a, int image_size)
+{
+    return (int32_t)a[image_size] > 0 ? (int32_t)a[image_size] : 0;
+}
+
+int64_t glr_cs_unpack(const struct glr_size_env *e, const uint64_t *a, int format, int type, int width, int height,
+                      int depth)
+{
+    int dims = depth >= 0 ? 3 : height >= 0 ? 2 : 1;
+    return unpack_size(e, (uint32_t)a[format], (uint32_t)a[type], (int32_t)a[width],
+                       height >= 0 ? (int32_t)a[height] : 1, depth >= 0 ? (int32_t)a[depth] : 1, dims);
+}
+
+int64_t glr_cs_indices(const uint64_t *a, int count, int type)
+{
+    int64_t ts = type_size((uint32_t)a[type]), n = (int32_t)a[count];
+    return ts < 0 ? -1 : n > 0 ? n * ts : 0;
+}
+
+int64_t glr_cs_tex_parameter(const uint64_t *a, int pname)
+{
+    uint32_t p = (uint32_t)a[pname];
+    return (p == GL_TEXTURE_BORDER_COLOR || p == GL_TEXTURE_SWIZZLE_RGBA ? 4 : 1) * 4;
+}
+
+int64_t glr_cs_clear_buffer(const uint64_t *a, int buffer)
+{
+    /* GL_COLOR takes 4 values; GL_DEPTH and GL_STENCIL one (fv/iv/uiv: 4 bytes each). */
+    return ((uint32_t)a[buffer] == GL_COLOR ? 4 : 1) * 4;
+}
+
+int64_t glr_cs_call_lists(const uint64_t *a, int n, int type)
+{
+    int64_t count = (int32_t)a[n], per;
+    switch ((uint32_t)a[type]) {
+    case GL_BYTE: case GL_UNSIGNED_BYTE: per = 1; break;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_2_BYTES: per = 2; break;
+    case GL_3_BYTES: per = 3; break;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_4_BYTES: per = 4; break;
+    default: return -1;
     }
-    if (strstr(n, "Compressed") && strstr(n, "Image")) {
-        /* compressed image data: imageSize bytes (the DSA forms carry no registry len) */
-        int sz = glr_cmd_param_index(ci, "imageSize");
-        return sz < 0 ? -1 : (int32_t)a[sz] > 0 ? (int32_t)a[sz] : 0;
-    }
-    if (is_pixel_upload(n) && (strcmp(pn, "pixels") == 0 || strcmp(pn, "data") == 0))
-        return pixel_upload(e, ci, a);
-    if (strcmp(pn, "indices") == 0 && strncmp(n, "glDraw", 6) == 0 && !strstr(n, "Multi")) {
-        int c = glr_cmd_param_index(ci, "count"), t = glr_cmd_param_index(ci, "type");
-        if (c < 0 || t < 0)
-            return -1;
-        int64_t ts = type_size((uint32_t)a[t]), count = (int32_t)a[c];
-        return ts < 0 ? -1 : count > 0 ? count * ts : 0;
-    }
-    if (strcmp(pn, "indirect") == 0 && strncmp(n, "glDraw", 6) == 0)
-        /* client-memory commands (compatibility profile): DrawArraysIndirectCommand 4 uints,
-         * DrawElementsIndirectCommand 5 */
-        return strstr(n, "Elements") ? 20 : 16;
-    if ((strstr(n, "TexParameter") || strstr(n, "SamplerParameter") || strstr(n, "TextureParameter")) &&
-        (strcmp(pn, "params") == 0 || strcmp(pn, "param") == 0) && !strstr(n, "Get")) {
-        int p = glr_cmd_param_index(ci, "pname");
-        uint32_t pname = p >= 0 ? (uint32_t)a[p] : 0;
-        int64_t count = pname == GL_TEXTURE_BORDER_COLOR || pname == GL_TEXTURE_SWIZZLE_RGBA ? 4 : 1;
-        return count * 4;
-    }
-    if (strncmp(n, "glClearBuffer", 13) == 0 || strncmp(n, "glClearNamedFramebuffer", 23) == 0) {
-        /* GL_COLOR takes 4 values; GL_DEPTH and GL_STENCIL one (fv/iv/uiv: 4 bytes each). */
-        int b = glr_cmd_param_index(ci, "buffer");
-        if (b < 0 || strcmp(pn, "value") != 0)
-            return -1;
-        return ((uint32_t)a[b] == GL_COLOR ? 4 : 1) * 4;
-    }
-    if (!strcmp(n, "glCallLists") && !strcmp(pn, "lists")) {
-        int64_t count = (int32_t)a[0], per;
-        switch ((uint32_t)a[1]) {
-        case GL_BYTE: case GL_UNSIGNED_BYTE: per = 1; break;
-        case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_2_BYTES: per = 2; break;
-        case GL_3_BYTES: per = 3; break;
-        case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_4_BYTES: per = 4; break;
-        default: return -1;
-        }
-        return count > 0 ? count * per : 0;
-    }
-    /* Arrays the registry gives no len for (direct state access and SPIR-V commands): counted by
-     * the parameter named here, 4 bytes per element unless said. */
-    static const struct { const char *cmd, *param, *count; int64_t elem; } counted[] = {
-        { "glInvalidateNamedFramebufferData", "attachments", "numAttachments", 4 },
-        { "glInvalidateNamedFramebufferSubData", "attachments", "numAttachments", 4 },
-        { "glNamedFramebufferDrawBuffers", "bufs", "n", 4 },
-        { "glVertexArrayVertexBuffers", "buffers", "count", 4 },
-        { "glVertexArrayVertexBuffers", "offsets", "count", 8 },
-        { "glVertexArrayVertexBuffers", "strides", "count", 4 },
-        { "glSpecializeShader", "pConstantIndex", "numSpecializationConstants", 4 },
-        { "glSpecializeShader", "pConstantValue", "numSpecializationConstants", 4 },
-        { "glSpecializeShaderARB", "pConstantIndex", "numSpecializationConstants", 4 },
-        { "glSpecializeShaderARB", "pConstantValue", "numSpecializationConstants", 4 },
-    };
-    for (size_t i = 0; i < sizeof counted / sizeof *counted; i++)
-        if (!strcmp(n, counted[i].cmd) && !strcmp(pn, counted[i].param)) {
-            int k = glr_cmd_param_index(ci, counted[i].count);
-            int64_t count = k < 0 ? -1 : (int32_t)a[k];
-            return k < 0 ? -1 : count > 0 ? count * counted[i].elem : 0;
-        }
-    if (!strcmp(n, "glNamedBufferData") || !strcmp(n, "glNamedBufferDataEXT") || !strcmp(n, "glNamedBufferSubData") ||
-        !strcmp(n, "glNamedBufferSubDataEXT")) {
-        int sz = glr_cmd_param_index(ci, "size");
-        return sz < 0 ? -1 : sane((int64_t)a[sz]);
-    }
-    if (!strcmp(n, "glBitmap") || !strcmp(n, "glPolygonStipple")) {
-        /* 1-bit pixels, rows padded to the unpack alignment. */
-        int64_t w = !strcmp(n, "glBitmap") ? (int32_t)a[0] : 32, h = !strcmp(n, "glBitmap") ? (int32_t)a[1] : 32;
-        int64_t row_len = get_int(GL_UNPACK_ROW_LENGTH), align = get_int(GL_UNPACK_ALIGNMENT);
-        int64_t skip_rows = get_int(GL_UNPACK_SKIP_ROWS), skip_px = get_int(GL_UNPACK_SKIP_PIXELS);
-        if (row_len < 0 || skip_rows < 0 || skip_px < 0)
-            return -1;
-        int64_t row_bytes = ((row_len > 0 ? row_len : w) + 7) / 8;
-        if (align > 1 && row_bytes % align)
-            row_bytes += align - row_bytes % align;
-        return w <= 0 || h <= 0 ? 0 : (skip_rows + h - 1) * row_bytes + (skip_px + w + 7) / 8;
-    }
-    if (!strcmp(n, "glViewportArrayv") || !strcmp(n, "glScissorArrayv") || !strcmp(n, "glDepthRangeArrayv")) {
-        int c = glr_cmd_param_index(ci, "count");
-        int64_t per = !strcmp(n, "glDepthRangeArrayv") ? 2 * 8 : 4 * 4;
-        return c < 0 ? -1 : (int64_t)(int32_t)a[c] * per;
-    }
-    if (!strcmp(n, "glPatchParameterfv"))
-        return ((uint32_t)a[0] == GL_PATCH_DEFAULT_OUTER_LEVEL ? 4 : 2) * 4;
-    if (!strncmp(n, "glMultiDraw", 11) && (strstr(n, "Count") || strstr(n, "Bindless")))
-        return -1; /* the draw count is in a parameter buffer: no bound on what client memory it reads */
-    if (!strncmp(n, "glMultiDraw", 11) && strstr(n, "Indirect") && !strcmp(pn, "indirect")) {
-        int dc = glr_cmd_param_index(ci, "drawcount"), st = glr_cmd_param_index(ci, "stride");
-        if (dc < 0 || st < 0)
-            return -1;
-        int64_t stride = (int32_t)a[st] ? (int32_t)a[st] : strstr(n, "Elements") ? 20 : 16;
-        int64_t count = (int32_t)a[dc];
-        return count > 0 ? (count - 1) * stride + (strstr(n, "Elements") ? 20 : 16) : 0;
-    }
-    if (!strncmp(n, "glMap1", 6) || !strncmp(n, "glMap2", 6)) {
-        /* Control points: the last one starts (order-1)*stride values in and holds as many values
-         * as the target has components. */
-        int64_t esize = n[6] == 'd' ? 8 : 4, k = map_components((uint32_t)a[0]);
-        if (k < 0)
-            return -1;
-        if (n[5] == '1')   /* glMap1(target, u1, u2, stride, order, points) */
-            return ((int64_t)(int32_t)a[4] - 1) * (int32_t)a[3] * esize + k * esize;
-        /* glMap2(target, u1, u2, ustride, uorder, v1, v2, vstride, vorder, points) */
-        return (((int64_t)(int32_t)a[4] - 1) * (int32_t)a[3] + ((int64_t)(int32_t)a[8] - 1) * (int32_t)a[7] + k) *
-               esize;
-    }
-    if (strcmp(pn, "params") == 0 && is_fixed_function_vector(n)) {
-        int p = glr_cmd_param_index(ci, "pname");
-        size_t len = strlen(n);
-        while (len > 0 && n[len - 1] >= 'A' && n[len - 1] <= 'Z')
-            len--;   /* a vendor suffix (EXT, OES, ...) */
-        int64_t esize = len >= 2 && n[len - 2] == 'd' ? 8 : 4;   /* ...dv: doubles; fv, iv, xv: 4 bytes */
-        return p < 0 ? -1 : fixed_function_count((uint32_t)a[p]) * esize;
-    }
-    return -1;
+    return count > 0 ? count * per : 0;
+}
+
+int64_t glr_cs_counted(const uint64_t *a, int count, int64_t elem)
+{
+    int64_t n = (int32_t)a[count];
+    return n > 0 ? n * elem : 0;
+}
+
+int64_t glr_cs_size(const uint64_t *a, int size)
+{
+    return sane((int64_t)a[size]);
+}
+
+int64_t glr_cs_bitmap(const struct glr_size_env *e, const uint64_t *a, int width, int height)
+{
+    /* 1-bit pixels, rows padded to the unpack alignment; glPolygonStipple (no width): 32 x 32. */
+    int64_t w = width >= 0 ? (int32_t)a[width] : 32, h = height >= 0 ? (int32_t)a[height] : 32;
+    int64_t row_len = get_int(GL_UNPACK_ROW_LENGTH), align = get_int(GL_UNPACK_ALIGNMENT);
+    int64_t skip_rows = get_int(GL_UNPACK_SKIP_ROWS), skip_px = get_int(GL_UNPACK_SKIP_PIXELS);
+    if (row_len < 0 || skip_rows < 0 || skip_px < 0)
+        return -1;
+    int64_t row_bytes = ((row_len > 0 ? row_len : w) + 7) / 8;
+    if (align > 1 && row_bytes % align)
+        row_bytes += align - row_bytes % align;
+    return w <= 0 || h <= 0 ? 0 : (skip_rows + h - 1) * row_bytes + (skip_px + w + 7) / 8;
+}
+
+int64_t glr_cs_array(const uint64_t *a, int count, int64_t elem)
+{
+    return (int64_t)(int32_t)a[count] * elem;
+}
+
+int64_t glr_cs_patch_parameter(const uint64_t *a, int pname)
+{
+    return ((uint32_t)a[pname] == GL_PATCH_DEFAULT_OUTER_LEVEL ? 4 : 2) * 4;
+}
+
+int64_t glr_cs_multi_indirect(const uint64_t *a, int drawcount, int stride, int64_t elem)
+{
+    int64_t step = (int32_t)a[stride] ? (int32_t)a[stride] : elem;
+    int64_t count = (int32_t)a[drawcount];
+    return count > 0 ? (count - 1) * step + elem : 0;
+}
+
+/* Control points: the last one starts (order-1)*stride values in and holds as many values as the
+ * target has components. */
+int64_t glr_cs_map1(const uint64_t *a, int target, int stride, int order, int64_t elem)
+{
+    int64_t k = map_components((uint32_t)a[target]);
+    if (k < 0)
+        return -1;
+    return ((int64_t)(int32_t)a[order] - 1) * (int32_t)a[stride] * elem + k * elem;
+}
+
+int64_t glr_cs_map2(const uint64_t *a, int target, int ustride, int uorder, int vstride, int vorder, int64_t elem)
+{
+    int64_t k = map_components((uint32_t)a[target]);
+    if (k < 0)
+        return -1;
+    return (((int64_t)(int32_t)a[uorder] - 1) * (int32_t)a[ustride] +
+            ((int64_t)(int32_t)a[vorder] - 1) * (int32_t)a[vstride] + k) * elem;
+}
+
+int64_t glr_cs_ff_vector(const uint64_t *a, int pname, int64_t elem)
+{
+    return fixed_function_count((uint32_t)a[pname]) * elem;
 }

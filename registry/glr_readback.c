@@ -1,44 +1,40 @@
 /* Sizes of what read-backs write (glr_readback.h): one rule for the recorder (what it hashes) and
- * the replayer (what it reads again, and the memory it reads into). */
-#include <string.h>
-#include "registry/glr_registry.h"
-#include "registry/glr_readback.h"
+ * the replayer (what it reads again, and the memory it reads into). Which commands are read-backs
+ * and which rule sizes each is written in gl_annotations.txt; the generated glr_readback_size
+ * calls these rules with the parameters' indices. */
+#include "registry/glr_size_rules.h"
 #include "glr_gl_enums.h"   /* generated from gl.xml (gen_enums.py) */
 
-static bool starts(const char *s, const char *prefix)
+/* size, or -1 when there is none or it is past the bufSize argument at buf_size (GL refuses). */
+static int64_t within(int64_t size, const uint64_t *a, int buf_size)
 {
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-int64_t glr_readback_size(const struct glr_readback_env *e, int cmd, const uint64_t *a)
-{
-    if (cmd < 0 || cmd >= GLR_CMD_COUNT)
-        return -1;
-    const char *n = glr_cmds[cmd].name;
-    int64_t size = -1, buf_size = -1;
-    if (strcmp(n, "glReadPixels") == 0 || starts(n, "glReadnPixels")) {
-        size = glr_pack_size(e->env, (uint32_t)a[4], (uint32_t)a[5], (int32_t)a[2], (int32_t)a[3], 1, 2);
-        if (starts(n, "glReadnPixels"))
-            buf_size = (int32_t)a[6];
-    } else if (strcmp(n, "glGetTexImage") == 0 || strcmp(n, "glGetnTexImage") == 0 ||
-               strcmp(n, "glGetnTexImageARB") == 0) {
-        int64_t d[3];
-        if (!e->tex_dims || !e->tex_dims(e->user, (uint32_t)a[0], (int32_t)a[1], d))
-            return -1;
-        uint32_t t = (uint32_t)a[0];
-        bool deep = t == GL_TEXTURE_3D || t == GL_TEXTURE_2D_ARRAY || t == GL_TEXTURE_CUBE_MAP_ARRAY;   /* a depth */
-        size = glr_pack_size(e->env, (uint32_t)a[2], (uint32_t)a[3], d[0], d[1] > 0 ? d[1] : 1,
-                             deep && d[2] > 0 ? d[2] : 1, deep ? 3 : 2);
-        if (strcmp(n, "glGetTexImage") != 0)
-            buf_size = (int32_t)a[4];
-    } else if (starts(n, "glGetBufferSubData") || starts(n, "glGetNamedBufferSubData")) {
-        size = (int64_t)a[2];
-    } else if (starts(n, "glGetQueryObjecti64v") || starts(n, "glGetQueryObjectui64v")) {
-        size = 8;
-    } else if (starts(n, "glGetQueryObjectiv") || starts(n, "glGetQueryObjectuiv")) {
-        size = 4;
-    }
-    if (size < 0 || (buf_size >= 0 && size > buf_size))
+    if (size < 0 || (buf_size >= 0 && (int32_t)a[buf_size] >= 0 && size > (int32_t)a[buf_size]))
         return -1;
     return size;
+}
+
+int64_t glr_rb_read_pixels(const struct glr_readback_env *e, const uint64_t *a, int width, int height, int format,
+                           int type, int buf_size)
+{
+    return within(glr_pack_size(e->env, (uint32_t)a[format], (uint32_t)a[type], (int32_t)a[width], (int32_t)a[height],
+                                1, 2),
+                  a, buf_size);
+}
+
+int64_t glr_rb_tex_image(const struct glr_readback_env *e, const uint64_t *a, int target, int level, int format,
+                         int type, int buf_size)
+{
+    int64_t d[3];
+    if (!e->tex_dims || !e->tex_dims(e->user, (uint32_t)a[target], (int32_t)a[level], d))
+        return -1;
+    uint32_t t = (uint32_t)a[target];
+    bool deep = t == GL_TEXTURE_3D || t == GL_TEXTURE_2D_ARRAY || t == GL_TEXTURE_CUBE_MAP_ARRAY;   /* a depth */
+    return within(glr_pack_size(e->env, (uint32_t)a[format], (uint32_t)a[type], d[0], d[1] > 0 ? d[1] : 1,
+                                deep && d[2] > 0 ? d[2] : 1, deep ? 3 : 2),
+                  a, buf_size);
+}
+
+int64_t glr_rb_buffer_range(const uint64_t *a, int size)
+{
+    return within((int64_t)a[size], a, -1);
 }

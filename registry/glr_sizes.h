@@ -2,7 +2,8 @@
  * the recorder (what to copy from the program) and the replayer (what a recorded blob must hold
  * before it is handed to the driver). The per-parameter rules are generated from the registry
  * (gen_registry.py: registry len expressions and the pointer-or-offset table); the COMPSIZE rules
- * the registry leaves to implementations are in glr_compsize.c. No GL calls: GL state the rules
+ * the registry leaves to implementations are written per command in gl_annotations.txt and
+ * computed by glr_compsize.c (glr_size_rules.h). No GL calls: GL state the rules
  * depend on (buffer bindings, pixel-store parameters) comes through the caller's getter. */
 #ifndef GLR_SIZES_H
 #define GLR_SIZES_H
@@ -30,9 +31,6 @@ enum {
 /* Bytes parameter `param` of command `cmd` (packed arguments `a`, as in struct glr_call) reads or
  * writes, or one of the GLR_SIZE_* codes. Sizes that overflow are GLR_SIZE_UNKNOWN. */
 int64_t glr_param_size(const struct glr_size_env *e, int cmd, int param, const uint64_t *a);
-
-/* COMPSIZE(...) rules and the rules the registry's len gets wrong (glr_compsize.c). */
-int64_t glr_compsize(const struct glr_size_env *e, int cmd, int param, const uint64_t *a);
 
 /* Bytes a read-back of width x height x depth pixels (dims 1, 2 or 3) writes under the pack state
  * (GL_PACK_ALIGNMENT, ROW_LENGTH, SKIP_*, IMAGE_HEIGHT), or a negative GLR_SIZE_* code. */

@@ -21,6 +21,11 @@ enum {
     TM_K_TEX_QUERY, /* texture query: no cache access */
 };
 
+/* Each opcode's latency class (gm_lat_class) and kind (TM_K_*) before its operands refine them,
+ * generated from gpu_model/ir/gm_opcodes.py (gm_timing_opdata.c). */
+extern const uint8_t tm_op_latency[GM_OP_COUNT];
+extern const uint8_t tm_op_kind[GM_OP_COUNT];
+
 /* What the scheduler needs to know about one PC, computed once per program. */
 typedef struct tm_pcinfo {
     uint8_t cls;          /* gm_lat_class */

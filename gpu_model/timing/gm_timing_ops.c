@@ -5,6 +5,7 @@
  * unit. Operand extents follow the executor's semantics of d/a/b/c/n/x per op. */
 #include "gm_timing_internal.h"
 #include "gm_spirv_tables.h"
+#include "gm_opcodes.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
 #include <stdlib.h>
@@ -28,71 +29,45 @@ static int ext_is_transcendental(unsigned inst)
     }
 }
 
+/* The opcode's class and kind (gpu_model/ir/gm_opcodes.py), refined by the operands for
+ * uniform-buffer loads, image stores, texture queries and the GLSL.std.450 functions. */
 static gm_lat_class class_of(const gm_program *p, const gm_inst *in, int *kind)
 {
     *kind = TM_K_PLAIN;
+    if (in->op >= GM_OP_COUNT)
+        return GM_LAT_ALU;
+    *kind = tm_op_kind[in->op];
     switch (in->op) {
-    case GM_OP_NOP: case GM_OP_COPY: case GM_OP_COPY_LIST: case GM_OP_STORE: case GM_OP_PHI:
-    case GM_OP_UNI_LOAD: case GM_OP_UNI_LOAD_DYN: case GM_OP_ADDR_ADD: case GM_OP_ADDR_CONST:
-    case GM_OP_IS_HELPER:
-        *kind = TM_K_MOVE;
-        return GM_LAT_ALU;
-    case GM_OP_REG_LOAD_DYN:
-        *kind = TM_K_DYN_LOAD;
-        return GM_LAT_ALU;
-    case GM_OP_REG_STORE_DYN:
-        *kind = TM_K_DYN_STORE;
-        return GM_LAT_ALU;
     case GM_OP_BUF_LOAD:
         if ((in->x & 3) == GM_BUFFER_UNIFORM)
             *kind = TM_K_UBO_LOAD;
-        return GM_LAT_MEMORY;
-    case GM_OP_BUF_STORE:
-        *kind = TM_K_MEM_STORE;
-        return GM_LAT_MEMORY;
-    case GM_OP_BUF_ATOMIC:
-        return GM_LAT_MEMORY;
+        break;
     case GM_OP_IMAGE:
         if (in->x < (uint32_t)p->tex_count && p->tex[in->x].image_op == GM_IMG_STORE)
             *kind = TM_K_MEM_STORE;
-        return GM_LAT_MEMORY;
+        break;
     case GM_OP_TEX:
         if (in->x < (uint32_t)p->tex_count) {
             int k = p->tex[in->x].kind;
             if (k != GM_TEX_SAMPLE && k != GM_TEX_FETCH && k != GM_TEX_GATHER)
                 *kind = TM_K_TEX_QUERY;
         }
-        return GM_LAT_TEXTURE;
-    case GM_OP_FDIV: case GM_OP_FMOD: case GM_OP_FREM:
-    case GM_OP_SDIV: case GM_OP_UDIV: case GM_OP_SMOD: case GM_OP_SREM: case GM_OP_UMOD:
-        return GM_LAT_TRANSCENDENTAL;
+        break;
     case GM_OP_EXT:
         return ext_is_transcendental(in->x & 0xffff) ? GM_LAT_TRANSCENDENTAL : GM_LAT_ALU;
-    case GM_OP_RETURN_VALUE:
-        *kind = TM_K_MOVE;
-        return GM_LAT_BRANCH;
     default:
-        /* The control-flow group is contiguous at the end of the opcode list. */
-        if (in->op >= GM_OP_BRANCH && in->op <= GM_OP_CALL)
-            return GM_LAT_BRANCH;
-        return GM_LAT_ALU;
+        break;
     }
+    return (gm_lat_class)tm_op_latency[in->op];
 }
 
 /* Whether executing the instruction touches nothing but the warp's own registers and
  * control state, so it may run before its issue cycle (run-ahead, gm_timing_sched.c):
- * no texture/image/buffer/shared-memory access, no barrier, no geometry emission. */
+ * no texture/image/buffer/shared-memory access, no barrier, no geometry emission (the
+ * opcodes flagged shared in gm_opcodes.py). */
 static int is_private(const gm_inst *in)
 {
-    switch (in->op) {
-    case GM_OP_TEX: case GM_OP_IMAGE:
-    case GM_OP_BUF_LOAD: case GM_OP_BUF_STORE: case GM_OP_BUF_ATOMIC:
-    case GM_OP_BARRIER: case GM_OP_SH_LOAD: case GM_OP_SH_STORE: case GM_OP_SH_ATOMIC:
-    case GM_OP_GS_EMIT:
-        return 0;
-    default:
-        return in->op < GM_OP_COUNT;
-    }
+    return in->op < GM_OP_COUNT && !(gm_op_table[in->op].flags & GM_OPF_SHARED);
 }
 
 /* Growing list of (word, count) source ranges. */
@@ -122,18 +97,10 @@ static void add(rlist *r, int64_t word, int64_t count, int nregs)
     r->v[r->n++] = (int32_t)count;
 }
 
-/* Unary ops of the arithmetic groups (b is not an operand). */
+/* Unary ops of the arithmetic groups (b is not an operand; flagged unary in gm_opcodes.py). */
 static int is_unary(int op)
 {
-    switch (op) {
-    case GM_OP_FNEG: case GM_OP_SNEG: case GM_OP_NOT: case GM_OP_BIT_COUNT:
-    case GM_OP_BIT_REVERSE: case GM_OP_LNOT: case GM_OP_ISNAN: case GM_OP_ISINF:
-    case GM_OP_F2S: case GM_OP_F2U: case GM_OP_S2F: case GM_OP_U2F: case GM_OP_QUANT16:
-    case GM_OP_DPDX: case GM_OP_DPDY: case GM_OP_FWIDTH: case GM_OP_COPY:
-        return 1;
-    default:
-        return 0;
-    }
+    return op >= 0 && op < GM_OP_COUNT && (gm_op_table[op].flags & GM_OPF_UNARY);
 }
 
 /* Fills dst and the source ranges of one instruction. */

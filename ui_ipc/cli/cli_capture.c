@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli_common.h"
+#include "cli_opts.h"
 #include "cli_verbs.h"
 #include "replay/player/player.h"
 
@@ -25,6 +26,20 @@ static bool parse_u64(const char *s, unsigned long long max, unsigned long long 
         return false;
     *out = v;
     return true;
+}
+
+/* --frame's value (dest: unsigned long long); NO_FRAME until one is given. */
+#define NO_FRAME (~0ull)
+static bool parse_frame(const char *s, void *dest)
+{
+    return parse_u64(s, 1ull << 48, dest);
+}
+
+/* --count's value (dest: unsigned long long). */
+static bool parse_count(const char *s, void *dest)
+{
+    unsigned long long *count = dest;
+    return parse_u64(s, 1ull << 32, count) && *count != 0;
 }
 
 /* The output path made absolute: the program may change its working directory. */
@@ -44,33 +59,21 @@ static char *absolute_path(const char *p)
 
 int cli_capture(int argc, char **argv)
 {
-    unsigned long long frame = 0, count = 1;
-    bool have_frame = false;
+    unsigned long long frame = NO_FRAME, count = 1;
     const char *out = NULL;
-    int i = 0;
-    for (; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(argv[i], "--frame") == 0 && i + 1 < argc) {
-            if (!parse_u64(argv[++i], 1ull << 48, &frame)) {
-                cli_error("capture: --frame needs a frame number (" USAGE ")");
-                return 2;
-            }
-            have_frame = true;
-        } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
-            if (!parse_u64(argv[++i], 1ull << 32, &count) || count == 0) {
-                cli_error("capture: --count needs a number of frames, at least 1 (" USAGE ")");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else {
-            cli_error("capture: unexpected argument '%s' (" USAGE ")", argv[i]);
-            return 2;
-        }
-    }
-    if (!have_frame || !out || !out[0]) {
+    int i;
+    const char *none;
+    const struct cli_opt opts[] = {
+        { .name = "--frame", .parse = parse_frame, .dest = &frame, .needs = "a frame number" },
+        { .name = "--count", .parse = parse_count, .dest = &count, .needs = "a number of frames, at least 1" },
+        { .name = "--out", .str = &out },
+    };
+    const struct cli_verb v = { .verb = "capture", .usage = USAGE, .opts = opts, .n = sizeof opts / sizeof *opts,
+                                .program = true, .unknown = "%v: unexpected argument '%a' (%u)",
+                                .extra = "%v: unexpected argument '%a' (%u)" };
+    if (cli_parse(&v, argc, argv, &none, &i) != 0)
+        return 2;
+    if (frame == NO_FRAME || !out || !out[0]) {
         cli_error("capture: --frame and --out are required (" USAGE ")");
         return 2;
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli_common.h"
+#include "cli_opts.h"
 #include "cli_dap.h"
 #include "ui_ipc/dap/dap.h"
 #include "debugger/dap_capture.h"
@@ -13,56 +14,56 @@
 
 #define USAGE "usage: glreplay dap --socket P F.glcap | --stdio F.glcap | --stdio --connect P | --stdio --pid N"
 
+/* --pid's value: the running program's default socket, which --connect then names. */
+struct pid_target {
+    char *sock;
+    size_t sock_size;
+    const char **connect_to;
+};
+
+static bool parse_pid(const char *s, void *dest)
+{
+    struct pid_target *t = dest;
+    char *end;
+    long pid = strtol(s, &end, 10);
+    if (*end || pid <= 0 || pid > 4194304 || !cli_default_socket_path(t->sock, t->sock_size, (int)pid))
+        return false;
+    *t->connect_to = t->sock;
+    return true;
+}
+
 int cli_dap(int argc, char **argv)
 {
     const char *sock = NULL, *path = NULL, *connect_to = NULL;
     bool stdio = false;
     char pid_sock[512];
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf(USAGE "\n\nServes F.glcap to a debugger (VS Code, nvim-dap) over the Debug Adapter Protocol on\n"
-                         "the Unix socket P (its directory is created 0700, the socket is 0600) until SIGINT/SIGTERM.\n\n"
-                         "  --socket P    the socket path\n"
-                         "  --stdio       speak DAP on stdin/stdout instead, for editors that start the adapter as a\n"
-                         "                process: one session on F.glcap, or with --connect P / --pid N a relay to the\n"
-                         "                socket of a running program (glreplay run) or of `glreplay dap --socket`\n"
-                         "  --connect P   (with --stdio) the socket to relay to\n"
-                         "  --pid N       (with --stdio) the running program's default socket\n");
-            return 0;
-        } else if (!strcmp(argv[i], "--stdio")) {
-            stdio = true;
-        } else if (!strcmp(argv[i], "--connect") || !strcmp(argv[i], "--pid")) {
-            if (i + 1 >= argc) {
-                cli_error("dap: %s needs a value (" USAGE ")", argv[i]);
-                return 2;
-            }
-            if (!strcmp(argv[i], "--connect")) {
-                connect_to = argv[++i];
-            } else {
-                char *end;
-                long pid = strtol(argv[++i], &end, 10);
-                if (*end || pid <= 0 || pid > 4194304 || !cli_default_socket_path(pid_sock, sizeof pid_sock, (int)pid)) {
-                    cli_error("dap: --pid needs a process id, got '%s'", argv[i]);
-                    return 2;
-                }
-                connect_to = pid_sock;
-            }
-        } else if (!strcmp(argv[i], "--socket")) {
-            if (i + 1 >= argc) {
-                cli_error("dap: --socket needs a path (" USAGE ")");
-                return 2;
-            }
-            sock = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error("dap: unknown option '%s' (" USAGE ")", argv[i]);
-            return 2;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            cli_error("dap: unexpected argument '%s' (" USAGE ")", argv[i]);
-            return 2;
-        }
+    bool help_asked = false;
+    struct pid_target pid = { .sock = pid_sock, .sock_size = sizeof pid_sock, .connect_to = &connect_to };
+    const struct cli_opt opts[] = {
+        { .name = "--help", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "-h", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "--stdio", .flag = &stdio, .set_to = true },
+        { .name = "--connect", .str = &connect_to, .needs = "a value" },
+        { .name = "--pid", .parse = parse_pid, .dest = &pid, .needs = "a value",
+          .refused = "%v: %o needs a process id, got '%a'" },
+        { .name = "--socket", .str = &sock, .needs = "a path" },
+    };
+    const struct cli_verb v = { .verb = "dap", .usage = USAGE, .opts = opts, .n = sizeof opts / sizeof *opts,
+                                .extra = "%v: unexpected argument '%a' (%u)", .path_later = true };
+    int prc = cli_parse(&v, argc, argv, &path, NULL);
+    if (prc == 1) {
+        printf(USAGE "\n\nServes F.glcap to a debugger (VS Code, nvim-dap) over the Debug Adapter Protocol on\n"
+                     "the Unix socket P (its directory is created 0700, the socket is 0600) until SIGINT/SIGTERM.\n\n"
+                     "  --socket P    the socket path\n"
+                     "  --stdio       speak DAP on stdin/stdout instead, for editors that start the adapter as a\n"
+                     "                process: one session on F.glcap, or with --connect P / --pid N a relay to the\n"
+                     "                socket of a running program (glreplay run) or of `glreplay dap --socket`\n"
+                     "  --connect P   (with --stdio) the socket to relay to\n"
+                     "  --pid N       (with --stdio) the running program's default socket\n");
+        return 0;
     }
+    if (prc != 0)
+        return 2;
     if (stdio) {
         if (sock || (connect_to && path) || (!connect_to && !path)) {
             cli_error("dap: --stdio takes a capture file, or --connect P / --pid N, and no --socket (" USAGE ")");

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include "cli_common.h"
 #include "cli_dap.h"
+#include "cli_opts.h"
 #include "ui_ipc/cli/cli_debug_heatmap.h"
 #include "shadow/shadow.h"
 #include "debugger/dap_bind.h"
@@ -87,6 +88,114 @@ static bool parse_num(const char *s, long long lo, long long hi, long long *out)
     if (errno || end == s || *end || v < lo || v > hi)
         return false;
     *out = v;
+    return true;
+}
+
+/* The line for a refused value: "debug: --hit needs a positive number, got 'x'". */
+#define GOT_LINE "%v: %o needs %n, got '%a'"
+
+/* The option values (cli_opts.h callbacks); dest is named at each. */
+static bool parse_hit(const char *s, void *dest)   /* uint64_t */
+{
+    long long v;
+    if (!parse_num(s, 1, 1ll << 53, &v))
+        return false;
+    *(uint64_t *)dest = (uint64_t)v;
+    return true;
+}
+
+static bool parse_int(const char *s, long long lo, long long hi, int *out)
+{
+    long long v;
+    if (!parse_num(s, lo, hi, &v))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_draw(const char *s, void *dest)   /* int */
+{
+    return parse_int(s, 0, 1 << 30, dest);
+}
+
+static bool parse_fragment(const char *s, void *dest)   /* int */
+{
+    return parse_int(s, 1, 1 << 20, dest);
+}
+
+static bool parse_corner(const char *s, void *dest)   /* int */
+{
+    return parse_int(s, 0, 2, dest);
+}
+
+static bool parse_component(const char *s, void *dest)   /* struct cli_heatmap_opts */
+{
+    return parse_int(s, 0, 15, &((struct cli_heatmap_opts *)dest)->component);
+}
+
+static bool parse_double(const char *s, double *out)
+{
+    char *end;
+    double d = strtod(s, &end);
+    if (end == s || *end || d != d)
+        return false;
+    *out = d;
+    return true;
+}
+
+static bool parse_min(const char *s, void *dest)   /* struct cli_heatmap_opts */
+{
+    struct cli_heatmap_opts *h = dest;
+    return (h->have_min = parse_double(s, &h->min));
+}
+
+static bool parse_max(const char *s, void *dest)   /* struct cli_heatmap_opts */
+{
+    struct cli_heatmap_opts *h = dest;
+    return (h->have_max = parse_double(s, &h->max));
+}
+
+static bool parse_stage(const char *s, void *dest)   /* bool: vertex */
+{
+    if (strcmp(s, "vertex") && strcmp(s, "fragment"))
+        return false;
+    *(bool *)dest = !strcmp(s, "vertex");
+    return true;
+}
+
+/* --vertex DRAW,INDEX[,INSTANCE] (dest: struct opts). */
+static bool parse_vertex(const char *val, void *dest)
+{
+    struct opts *o = dest;
+    int nn = 0;
+    char tail;
+    return !(sscanf(val, "%lld,%lld%n", &o->vdraw, &o->vindex, &nn) != 2 || o->vdraw < 0 || o->vindex < 0 ||
+             o->vdraw > (1 << 30) || o->vindex > 2147483647ll ||
+             (val[nn] && (sscanf(val + nn, ",%lld%c", &o->vinstance, &tail) != 1 || o->vinstance < 0 ||
+                          o->vinstance > 2147483647ll)));
+}
+
+/* --pixel X,Y[,EVENT] (dest: struct opts); err: what the value needs (no comma, or an X longer
+ * than a number: "X,Y"). */
+static bool parse_pixel(const char *val, void *dest, char *err, size_t err_size)
+{
+    struct opts *o = dest;
+    char xs[32], ys[32];
+    const char *comma = strchr(val, ',');
+    long long x, y;
+    snprintf(err, err_size, "X,Y or X,Y,EVENT");
+    if (!comma || (size_t)(comma - val) >= sizeof xs) {
+        snprintf(err, err_size, "X,Y");
+        return false;
+    }
+    snprintf(xs, sizeof xs, "%.*s", (int)(comma - val), val);
+    const char *comma2 = strchr(comma + 1, ',');
+    snprintf(ys, sizeof ys, "%.*s", comma2 ? (int)(comma2 - comma - 1) : 31, comma + 1);
+    if (!parse_num(xs, 0, 1 << 20, &x) || !parse_num(ys, 0, 1 << 20, &y) ||
+        (comma2 && !parse_num(comma2 + 1, 0, 1ll << 53, &o->pevent)))
+        return false;
+    o->px = (int)x;
+    o->py = (int)y;
     return true;
 }
 
@@ -303,141 +412,42 @@ static void engine_log(void *user, const char *text)
 int cli_debug(int argc, char **argv)
 {
     struct opts o = { .hit = 1, .draw = -1, .px = -1, .py = -1, .pevent = -1, .vdraw = -1, .corner = -1 };
-    bool list = false;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        long long v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help();
-            return 0;
-        } else if (!strcmp(a, "--json")) {
-            o.json = true;
-        } else if (!strcmp(a, "--list")) {
-            list = true;
-        } else if (!strcmp(a, "--no-timing")) {
-            o.no_timing = true;
-        } else if (!strcmp(a, "--timeout")) {
-            if (i + 1 >= argc || !cli_parse_timeout(argv[i + 1], &o.timeout)) {
-                cli_error("debug: --timeout needs a number of seconds (" USAGE ")");
-                return 2;
-            }
-            i++;
-        } else if (!strcmp(a, "--heatmap") || !strcmp(a, "--out") || !strcmp(a, "--component") || !strcmp(a, "--min") ||
-                   !strcmp(a, "--max")) {
-            char *end;
-            if (i + 1 >= argc) {
-                cli_error("debug: %s needs a value (" USAGE ")", a);
-                return 2;
-            }
-            const char *val = argv[++i];
-            if (!strcmp(a, "--heatmap")) {
-                o.heat.expr = val;
-            } else if (!strcmp(a, "--out")) {
-                o.heat.out = val;
-            } else if (!strcmp(a, "--component")) {
-                if (!parse_num(val, 0, 15, &v)) {
-                    cli_error("debug: --component needs 0..15, got '%s'", val);
-                    return 2;
-                }
-                o.heat.component = (int)v;
-            } else {
-                double d = strtod(val, &end);
-                if (end == val || *end || d != d) {
-                    cli_error("debug: %s needs a number, got '%s'", a, val);
-                    return 2;
-                }
-                if (a[3] == 'i') {
-                    o.heat.min = d;
-                    o.heat.have_min = true;
-                } else {
-                    o.heat.max = d;
-                    o.heat.have_max = true;
-                }
-            }
-        } else if (!strcmp(a, "--break") || !strcmp(a, "--condition") || !strcmp(a, "--hit") || !strcmp(a, "--draw") ||
-                   !strcmp(a, "--pixel") || !strcmp(a, "--fragment") || !strcmp(a, "--target") ||
-                   !strcmp(a, "--vertex") || !strcmp(a, "--stage") || !strcmp(a, "--corner")) {
-            if (i + 1 >= argc) {
-                cli_error("debug: %s needs a value (" USAGE ")", a);
-                return 2;
-            }
-            const char *val = argv[++i];
-            if (!strcmp(a, "--break")) {
-                o.brk = val;
-            } else if (!strcmp(a, "--condition")) {
-                o.cond = val;
-            } else if (!strcmp(a, "--hit")) {
-                if (!parse_num(val, 1, 1ll << 53, &v)) {
-                    cli_error("debug: --hit needs a positive number, got '%s'", val);
-                    return 2;
-                }
-                o.hit = (uint64_t)v;
-            } else if (!strcmp(a, "--target")) {
-                o.target = val;
-            } else if (!strcmp(a, "--stage")) {
-                if (strcmp(val, "vertex") && strcmp(val, "fragment")) {
-                    cli_error("debug: --stage needs vertex or fragment, got '%s'", val);
-                    return 2;
-                }
-                o.stage_vertex = !strcmp(val, "vertex");
-            } else if (!strcmp(a, "--corner")) {
-                if (!parse_num(val, 0, 2, &v)) {
-                    cli_error("debug: --corner needs 0, 1 or 2, got '%s'", val);
-                    return 2;
-                }
-                o.corner = (int)v;
-            } else if (!strcmp(a, "--vertex")) {
-                int nn = 0;
-                char tail;
-                if (sscanf(val, "%lld,%lld%n", &o.vdraw, &o.vindex, &nn) != 2 || o.vdraw < 0 || o.vindex < 0 ||
-                    o.vdraw > (1 << 30) || o.vindex > 2147483647ll ||
-                    (val[nn] && (sscanf(val + nn, ",%lld%c", &o.vinstance, &tail) != 1 || o.vinstance < 0 ||
-                                 o.vinstance > 2147483647ll))) {
-                    cli_error("debug: --vertex needs DRAW,INDEX or DRAW,INDEX,INSTANCE, got '%s'", val);
-                    return 2;
-                }
-            } else if (!strcmp(a, "--fragment")) {
-                if (!parse_num(val, 1, 1 << 20, &v)) {
-                    cli_error("debug: --fragment needs a positive number, got '%s'", val);
-                    return 2;
-                }
-                o.fragment = (int)v;
-            } else if (!strcmp(a, "--draw")) {
-                if (!parse_num(val, 0, 1 << 30, &v)) {
-                    cli_error("debug: --draw needs a draw index, got '%s'", val);
-                    return 2;
-                }
-                o.draw = (int)v;
-            } else {
-                char xs[32];
-                const char *comma = strchr(val, ',');
-                long long x, y;
-                if (!comma || (size_t)(comma - val) >= sizeof xs) {
-                    cli_error("debug: --pixel needs X,Y, got '%s'", val);
-                    return 2;
-                }
-                snprintf(xs, sizeof xs, "%.*s", (int)(comma - val), val);
-                char ys[32];
-                const char *comma2 = strchr(comma + 1, ',');
-                snprintf(ys, sizeof ys, "%.*s", comma2 ? (int)(comma2 - comma - 1) : 31, comma + 1);
-                if (!parse_num(xs, 0, 1 << 20, &x) || !parse_num(ys, 0, 1 << 20, &y) ||
-                    (comma2 && !parse_num(comma2 + 1, 0, 1ll << 53, &o.pevent))) {
-                    cli_error("debug: --pixel needs X,Y or X,Y,EVENT, got '%s'", val);
-                    return 2;
-                }
-                o.px = (int)x;
-                o.py = (int)y;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            cli_error("debug: unknown option '%s' (" USAGE ")", a);
-            return 2;
-        } else if (!o.path) {
-            o.path = a;
-        } else {
-            cli_error("debug: unexpected argument '%s' (" USAGE ")", a);
-            return 2;
-        }
-    }
+    bool list = false, help_asked = false;
+    const struct cli_opt opts[] = {
+        { .name = "--help", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "-h", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "--json", .flag = &o.json, .set_to = true },
+        { .name = "--list", .flag = &list, .set_to = true },
+        { .name = "--no-timing", .flag = &o.no_timing, .set_to = true },
+        { .name = "--timeout", .parse = cli_opt_seconds, .dest = &o.timeout, .needs = "a number of seconds",
+          .missing = "%v: %o needs %n (%u)" },
+        { .name = "--heatmap", .str = &o.heat.expr },
+        { .name = "--out", .str = &o.heat.out },
+        { .name = "--component", .parse = parse_component, .dest = &o.heat, .needs = "0..15", .refused = GOT_LINE },
+        { .name = "--min", .parse = parse_min, .dest = &o.heat, .needs = "a number", .refused = GOT_LINE },
+        { .name = "--max", .parse = parse_max, .dest = &o.heat, .needs = "a number", .refused = GOT_LINE },
+        { .name = "--break", .str = &o.brk },
+        { .name = "--condition", .str = &o.cond },
+        { .name = "--hit", .parse = parse_hit, .dest = &o.hit, .needs = "a positive number", .refused = GOT_LINE },
+        { .name = "--draw", .parse = parse_draw, .dest = &o.draw, .needs = "a draw index", .refused = GOT_LINE },
+        { .name = "--pixel", .parse_msg = parse_pixel, .dest = &o, .refused = "%v: %o needs %e, got '%a'" },
+        { .name = "--fragment", .parse = parse_fragment, .dest = &o.fragment, .needs = "a positive number",
+          .refused = GOT_LINE },
+        { .name = "--target", .str = &o.target },
+        { .name = "--vertex", .parse = parse_vertex, .dest = &o, .needs = "DRAW,INDEX or DRAW,INDEX,INSTANCE",
+          .refused = GOT_LINE },
+        { .name = "--stage", .parse = parse_stage, .dest = &o.stage_vertex, .needs = "vertex or fragment",
+          .refused = GOT_LINE },
+        { .name = "--corner", .parse = parse_corner, .dest = &o.corner, .needs = "0, 1 or 2", .refused = GOT_LINE },
+    };
+    const struct cli_verb v = { .verb = "debug", .usage = USAGE, .opts = opts, .n = sizeof opts / sizeof *opts,
+                                .missing = "%v: %o needs a value (%u)", .extra = "%v: unexpected argument '%a' (%u)",
+                                .path_later = true };
+    int prc = cli_parse(&v, argc, argv, &o.path, NULL);
+    if (prc == 1)
+        help();
+    if (prc != 0)
+        return prc == 1 ? 0 : 2;
     bool vertex_mode = !o.brk && !list && (o.vdraw >= 0 || (o.px >= 0 && o.stage_vertex));
     bool pixel_mode = !o.brk && !list && o.px >= 0;
     if ((o.stage_vertex || o.corner >= 0) && (o.brk || o.px < 0)) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli_common.h"
+#include "cli_opts.h"
 #include "cli_verbs.h"
 #include "debugger/pixel/pixel_history.h"
 
@@ -25,6 +26,19 @@ static bool parse_xy(const char *s, int *x, int *y)
     *x = (int)a;
     *y = (int)b;
     return true;
+}
+
+/* --at's value (dest: struct pxh_options). */
+static bool parse_at(const char *s, void *dest)
+{
+    struct pxh_options *o = dest;
+    return parse_xy(s, &o->x, &o->y);
+}
+
+/* --target's value (dest: struct pxh_target). */
+static bool parse_target(const char *s, void *dest)
+{
+    return pxh_parse_target(s, dest);
 }
 
 static void rgba(const cJSON *a, char *buf, size_t n)
@@ -159,39 +173,20 @@ static void print_text(const cJSON *root)
 
 int cli_pixel(int argc, char **argv)
 {
-    struct pxh_options o = { .driver = true };
+    struct pxh_options o = { .driver = true, .x = -1 };   /* x: -1 until --at */
     const char *path = NULL;
-    bool json = false, have_at = false;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--at")) {
-            if (i + 1 >= argc || !parse_xy(argv[i + 1], &o.x, &o.y)) {
-                cli_error("pixel: --at needs X,Y (non-negative integers) (" USAGE ")");
-                return 2;
-            }
-            have_at = true;
-            i++;
-        } else if (!strcmp(a, "--target")) {
-            if (i + 1 >= argc || !pxh_parse_target(argv[i + 1], &o.target)) {
-                cli_error("pixel: --target needs back, fboN, fboN/colorK, optionally after ctxN/ (" USAGE ")");
-                return 2;
-            }
-            i++;
-        } else if (!strcmp(a, "--json")) {
-            json = true;
-        } else if (!strcmp(a, "--no-driver")) {
-            o.driver = false;
-        } else if (a[0] == '-' && a[1]) {
-            cli_error("pixel: unknown option '%s' (" USAGE ")", a);
-            return 2;
-        } else if (!path) {
-            path = a;
-        } else {
-            cli_error("pixel: more than one capture file given (" USAGE ")");
-            return 2;
-        }
-    }
-    if (!path || !have_at) {
+    bool json = false;
+    const struct cli_opt opts[] = {
+        { .name = "--at", .parse = parse_at, .dest = &o, .needs = "X,Y (non-negative integers)" },
+        { .name = "--target", .parse = parse_target, .dest = &o.target,
+          .needs = "back, fboN, fboN/colorK, optionally after ctxN/" },
+        { .name = "--json", .flag = &json, .set_to = true },
+        { .name = "--no-driver", .flag = &o.driver, .set_to = false },
+    };
+    const struct cli_verb v = { .verb = "pixel", .usage = USAGE, .opts = opts, .n = sizeof opts / sizeof *opts };
+    if (cli_parse(&v, argc, argv, &path, NULL) != 0)
+        return 2;
+    if (!path || o.x < 0) {
         cli_error("pixel: %s (" USAGE ")", path ? "--at X,Y is required" : "no capture file given");
         return 2;
     }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "cli_opts.h"
 #include "cli_verbs.h"
 #include "ui_ipc/cli/cli_stop.h"
 #include "debugger/dap_capture.h"
@@ -47,6 +48,92 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+/* The line for a missing file name (--out, --plot, --dot, --trace-out). */
+#define FILE_NAME_LINE "%v: %o needs a file name (%u)"
+
+static void help(void)
+{
+    printf("%s\n\nRuns the capture's frame in the GPU model with the telemetry methods asked for; writes a\n"
+           "Chrome trace (open it in https://ui.perfetto.dev) and prints a report (see README.md, Profiling).\n\n"
+           "  --out trace.json        Chrome Trace Event JSON (--out or --json is required)\n"
+           "  --counters              hierarchical counters; --counter-mask M keeps the counters whose bit is set\n"
+           "  --pc-sampling P         a PC sample every P cycles (power of two) per SM; --pc-mode round-robin|all,\n"
+           "                          --seed S randomizes the offset, --annotate prints sources with samples\n"
+           "  --edges B               edge profiles from a taken-branch ring sampled every B branches;\n"
+           "                          --edges-exact counts every edge too, --dot cfg.dot writes the graphs\n"
+           "  --trace-buffers TYPES   exact trace buffers: flow,mem,tex,reg:NAME or all (the frame runs twice);\n"
+           "                          --trace-out F.gmtb|F.jsonl writes them\n"
+           "  --plot out.svg          the main counters over the frame\n"
+           "  --top N                 source lines in the report (default 15)\n"
+           "  --timeout S             stop the run after S seconds (also the first Ctrl-C): exit 1\n"
+           "  --json                  everything as one JSON document instead of the report\n",
+           USAGE);
+}
+
+/* --seed's value (dest: uint64_t). */
+static bool parse_number(const char *s, void *dest)
+{
+    return parse_u64(s, dest);
+}
+
+/* --counter-mask's value (dest: gmt_profile_options): the counters to keep, which turns the
+ * counters on. */
+static bool parse_counter_mask(const char *s, void *dest)
+{
+    gmt_profile_options *opt = dest;
+    uint64_t v;
+    if (!parse_u64(s, &v) || !v)
+        return false;
+    opt->counter_mask = v;
+    opt->counters = true;
+    return true;
+}
+
+/* --pc-sampling's value (dest: uint32_t), a power of two up to 2^30. */
+static bool parse_pc_period(const char *s, void *dest)
+{
+    uint64_t v;
+    if (!parse_u64(s, &v) || !v || (v & (v - 1)) || v > (1u << 30))
+        return false;
+    *(uint32_t *)dest = (uint32_t)v;
+    return true;
+}
+
+/* --pc-mode's value (dest: bool, all warps). */
+static bool parse_pc_mode(const char *s, void *dest)
+{
+    if (strcmp(s, "all") && strcmp(s, "round-robin"))
+        return false;
+    *(bool *)dest = !strcmp(s, "all");
+    return true;
+}
+
+/* --edges's value (dest: uint32_t), 1 to 2^30. */
+static bool parse_edge_period(const char *s, void *dest)
+{
+    uint64_t v;
+    if (!parse_u64(s, &v) || !v || v > (1u << 30))
+        return false;
+    *(uint32_t *)dest = (uint32_t)v;
+    return true;
+}
+
+/* --trace-buffers's value (dest: gmt_profile_options), with the reason it is refused. */
+static bool parse_trace_types(const char *s, void *dest, char *err, size_t err_size)
+{
+    return gmt_profile_parse_trace_types(dest, s, err, err_size) == 0;
+}
+
+/* --top's value (dest: uint64_t), up to 100000. */
+static bool parse_top(const char *s, void *dest)
+{
+    uint64_t v;
+    if (!parse_u64(s, &v) || v > 100000)
+        return false;
+    *(uint64_t *)dest = v;
+    return true;
+}
+
 static int write_file(const char *path, const char *text, const char *what)
 {
     FILE *f = fopen(path, "w");
@@ -72,95 +159,39 @@ int cli_profile(int argc, char **argv)
     bool json = false, annotate = false;
     uint64_t top = 15;
     double timeout = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("%s\n\nRuns the capture's frame in the GPU model with the telemetry methods asked for; writes a\n"
-                   "Chrome trace (open it in https://ui.perfetto.dev) and prints a report (see README.md, Profiling).\n\n"
-                   "  --out trace.json        Chrome Trace Event JSON (--out or --json is required)\n"
-                   "  --counters              hierarchical counters; --counter-mask M keeps the counters whose bit is set\n"
-                   "  --pc-sampling P         a PC sample every P cycles (power of two) per SM; --pc-mode round-robin|all,\n"
-                   "                          --seed S randomizes the offset, --annotate prints sources with samples\n"
-                   "  --edges B               edge profiles from a taken-branch ring sampled every B branches;\n"
-                   "                          --edges-exact counts every edge too, --dot cfg.dot writes the graphs\n"
-                   "  --trace-buffers TYPES   exact trace buffers: flow,mem,tex,reg:NAME or all (the frame runs twice);\n"
-                   "                          --trace-out F.gmtb|F.jsonl writes them\n"
-                   "  --plot out.svg          the main counters over the frame\n"
-                   "  --top N                 source lines in the report (default 15)\n"
-                   "  --timeout S             stop the run after S seconds (also the first Ctrl-C): exit 1\n"
-                   "  --json                  everything as one JSON document instead of the report\n",
-                   USAGE);
-            return 0;
-        } else if (!strcmp(a, "--counters")) {
-            opt.counters = true;
-        } else if (!strcmp(a, "--json")) {
-            json = true;
-        } else if (!strcmp(a, "--annotate")) {
-            annotate = true;
-        } else if (!strcmp(a, "--edges-exact")) {
-            opt.edge_exact = true;
-        } else if (!strcmp(a, "--out") || !strcmp(a, "--plot")) {
-            if (!val)
-                return usage_error("%s needs a file name", a);
-            *(a[2] == 'o' ? &out : &plot) = val;
-            i++;
-        } else if (!strcmp(a, "--dot") || !strcmp(a, "--trace-out")) {
-            if (!val)
-                return usage_error("%s needs a file name", a);
-            *(a[2] == 'd' ? &dot : &trace_out) = val;
-            i++;
-        } else if (!strcmp(a, "--counter-mask")) {
-            if (!parse_u64(val, &v) || !v)
-                return usage_error("--counter-mask needs a non-zero number (bit per counter), got '%s'", val ? val : "");
-            opt.counter_mask = v;
-            opt.counters = true;
-            i++;
-        } else if (!strcmp(a, "--pc-sampling")) {
-            if (!parse_u64(val, &v) || !v || (v & (v - 1)) || v > (1u << 30))
-                return usage_error("--pc-sampling needs a power of two (cycles), got '%s'", val ? val : "");
-            opt.pc_period = (uint32_t)v;
-            i++;
-        } else if (!strcmp(a, "--pc-mode")) {
-            if (!val || (strcmp(val, "all") && strcmp(val, "round-robin")))
-                return usage_error("--pc-mode is round-robin or all, got '%s'", val ? val : "");
-            opt.pc_all_warps = !strcmp(val, "all");
-            i++;
-        } else if (!strcmp(a, "--seed")) {
-            if (!parse_u64(val, &v))
-                return usage_error("--seed needs a number, got '%s'", val ? val : "");
-            opt.pc_seed = v;
-            i++;
-        } else if (!strcmp(a, "--edges")) {
-            if (!parse_u64(val, &v) || !v || v > (1u << 30))
-                return usage_error("--edges needs a branch count >= 1, got '%s'", val ? val : "");
-            opt.edge_period = (uint32_t)v;
-            i++;
-        } else if (!strcmp(a, "--trace-buffers")) {
-            char err[256];
-            if (!val || gmt_profile_parse_trace_types(&opt, val, err, sizeof err) != 0)
-                return usage_error("%s", val ? err : "--trace-buffers needs a list of types");
-            i++;
-        } else if (!strcmp(a, "--top")) {
-            if (!parse_u64(val, &v) || v > 100000)
-                return usage_error("--top needs a number of lines, got '%s'", val ? val : "");
-            top = v;
-            i++;
-        } else if (!strcmp(a, "--timeout")) {
-            if (!cli_parse_timeout(val, &timeout))
-                return usage_error("--timeout needs a number of seconds, got '%s'", val ? val : "");
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
-        } else if (!path) {
-            path = a;
-        } else {
-            return usage_error("more than one capture file given ('%s')", a);
-        }
-    }
-    if (!path)
-        return usage_error("%s", "no capture file given");
+    bool help_asked = false;
+    const struct cli_opt opts[] = {
+        { .name = "--help", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "-h", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "--counters", .flag = &opt.counters, .set_to = true },
+        { .name = "--json", .flag = &json, .set_to = true },
+        { .name = "--annotate", .flag = &annotate, .set_to = true },
+        { .name = "--edges-exact", .flag = &opt.edge_exact, .set_to = true },
+        { .name = "--out", .str = &out, .missing = FILE_NAME_LINE },
+        { .name = "--plot", .str = &plot, .missing = FILE_NAME_LINE },
+        { .name = "--dot", .str = &dot, .missing = FILE_NAME_LINE },
+        { .name = "--trace-out", .str = &trace_out, .missing = FILE_NAME_LINE },
+        { .name = "--counter-mask", .parse = parse_counter_mask, .dest = &opt,
+          .needs = "a non-zero number (bit per counter)" },
+        { .name = "--pc-sampling", .parse = parse_pc_period, .dest = &opt.pc_period,
+          .needs = "a power of two (cycles)" },
+        { .name = "--pc-mode", .parse = parse_pc_mode, .dest = &opt.pc_all_warps,
+          .missing = "%v: %o is round-robin or all, got '%a' (%u)" },
+        { .name = "--seed", .parse = parse_number, .dest = &opt.pc_seed, .needs = "a number" },
+        { .name = "--edges", .parse = parse_edge_period, .dest = &opt.edge_period, .needs = "a branch count >= 1" },
+        { .name = "--trace-buffers", .parse_msg = parse_trace_types, .dest = &opt, .needs = "a list of types",
+          .missing = "%v: %o needs %n (%u)", .refused = "%v: %e (%u)" },
+        { .name = "--top", .parse = parse_top, .dest = &top, .needs = "a number of lines" },
+        { .name = "--timeout", .parse = cli_opt_seconds, .dest = &timeout, .needs = "a number of seconds" },
+    };
+    const struct cli_verb v = { .verb = "profile", .usage = USAGE, .opts = opts, .n = sizeof opts / sizeof *opts,
+                                .missing = "%v: %o needs %n, got '%a' (%u)",
+                                .extra = "%v: more than one capture file given ('%a') (%u)" };
+    int prc = cli_parse(&v, argc, argv, &path, NULL);
+    if (prc == 1)
+        help();
+    if (prc != 0)
+        return prc == 1 ? 0 : 2;
     if (!out && !json)
         return usage_error("%s", "--out trace.json is required (or --json)");
     if (annotate && !opt.pc_period)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli_common.h"
+#include "cli_opts.h"
 #include "cli_verbs.h"
 #include "ui_ipc/report/report.h"
 
@@ -29,43 +30,36 @@ static void help(void)
            "  --thumb-size N    the longest side of a thumbnail in pixels (16 to 1024; default 160)\n");
 }
 
+/* --thumb-size's value (dest: unsigned). */
+static bool parse_thumb(const char *s, void *dest)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || v < 16 || v > 1024)
+        return false;
+    *(unsigned *)dest = (unsigned)v;
+    return true;
+}
+
 int cli_report(int argc, char **argv)
 {
     struct glr_report_options o = { .model = true, .thumb_max = 160 };
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help();
-            return 0;
-        } else if (!strcmp(a, "--out")) {
-            if (i + 1 >= argc || !argv[i + 1][0]) {
-                cli_error("report: --out needs a folder (" USAGE ")");
-                return 2;
-            }
-            o.out_dir = argv[++i];
-        } else if (!strcmp(a, "--profile")) {
-            o.profile = true;
-        } else if (!strcmp(a, "--no-model")) {
-            o.model = false;
-        } else if (!strcmp(a, "--thumb-size")) {
-            char *end = NULL;
-            long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
-            if (i + 1 >= argc || *end || v < 16 || v > 1024) {
-                cli_error("report: --thumb-size needs a number of pixels from 16 to 1024 (" USAGE ")");
-                return 2;
-            }
-            o.thumb_max = (unsigned)v;
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            cli_error("report: unknown option '%s' (" USAGE ")", a);
-            return 2;
-        } else if (!o.capture) {
-            o.capture = a;
-        } else {
-            cli_error("report: more than one capture file given (" USAGE ")");
-            return 2;
-        }
-    }
+    bool help_asked = false;
+    const struct cli_opt opts[] = {
+        { .name = "--help", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "-h", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "--out", .str = &o.out_dir, .nonempty = true, .needs = "a folder" },
+        { .name = "--profile", .flag = &o.profile, .set_to = true },
+        { .name = "--no-model", .flag = &o.model, .set_to = false },
+        { .name = "--thumb-size", .parse = parse_thumb, .dest = &o.thumb_max,
+          .needs = "a number of pixels from 16 to 1024" },
+    };
+    const struct cli_verb v = { .verb = "report", .usage = USAGE, .opts = opts, .n = sizeof opts / sizeof *opts };
+    int prc = cli_parse(&v, argc, argv, &o.capture, NULL);
+    if (prc == 1)
+        help();
+    if (prc != 0)
+        return prc == 1 ? 0 : 2;
     if (!o.capture || !o.out_dir) {
         cli_error("report: %s (" USAGE ")", !o.capture ? "no capture file given" : "--out DIR is required");
         return 2;

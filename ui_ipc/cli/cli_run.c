@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli_common.h"
+#include "cli_opts.h"
 
 #define RUN_USAGE "usage: glreplay run [--socket P] -- APP ARGS"
 
@@ -39,20 +40,16 @@ static int set_preload(const char *shim)
  * or -1 (the error said; *rc is the exit status). */
 static int prepare(int argc, char **argv, const char **socket_path, int *rc)
 {
-    int i = 0;
-    *socket_path = NULL;
+    int i;
+    const char *none;
     *rc = 2;
-    for (; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) {
-            *socket_path = argv[++i];
-        } else {
-            cli_error("run: unexpected argument '%s' (" RUN_USAGE ")", argv[i]);
-            return -1;
-        }
-    }
+    *socket_path = NULL;
+    const struct cli_opt opts[] = { { .name = "--socket", .str = socket_path } };
+    const struct cli_verb v = { .verb = "run", .usage = RUN_USAGE, .opts = opts, .n = 1, .program = true,
+                                .unknown = "%v: unexpected argument '%a' (%u)",
+                                .extra = "%v: unexpected argument '%a' (%u)" };
+    if (cli_parse(&v, argc, argv, &none, &i) != 0)
+        return -1;
     if (i >= argc) {
         cli_error("run: no program given (" RUN_USAGE ")");
         return -1;

@@ -15,6 +15,7 @@
 #include "replay/replay.h"
 #include "replay/restore_reset.h"
 #include "cli_common.h"
+#include "cli_opts.h"
 #include "cli_state.h"
 
 #define USAGE "usage: glreplay state F.glcap --event K [--json] [--context ID]"
@@ -53,42 +54,43 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+/* --event's value (dest: struct options). */
+static bool parse_event(const char *s, void *dest)
+{
+    struct options *o = dest;
+    o->have_event = parse_u64(s, &o->event);
+    return o->have_event;
+}
+
+/* --context's value (dest: uint32_t), a context id from 1. */
+static bool parse_context(const char *s, void *dest)
+{
+    uint64_t v;
+    if (!parse_u64(s, &v) || v == 0 || v > UINT32_MAX)
+        return false;
+    *(uint32_t *)dest = (uint32_t)v;
+    return true;
+}
+
 /* 0: parsed; 1: --help printed; 2: usage error printed. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
     memset(o, 0, sizeof *o);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help();
-            return 1;
-        } else if (!strcmp(a, "--json")) {
-            o->json = true;
-        } else if (!strcmp(a, "--event") || !strcmp(a, "--context")) {
-            uint64_t v;
-            if (i + 1 >= argc || !parse_u64(argv[i + 1], &v) ||
-                (!strcmp(a, "--context") && (v == 0 || v > UINT32_MAX))) {
-                cli_error("state: %s needs a %s number (" USAGE ")", a,
-                          !strcmp(a, "--event") ? "non-negative event" : "context id");
-                return 2;
-            }
-            i++;
-            if (!strcmp(a, "--event")) {
-                o->event = v;
-                o->have_event = true;
-            } else {
-                o->ctx = (uint32_t)v;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            cli_error("state: unknown option '%s' (" USAGE ")", a);
-            return 2;
-        } else if (!o->path) {
-            o->path = a;
-        } else {
-            cli_error("state: unexpected argument '%s' (" USAGE ")", a);
-            return 2;
-        }
-    }
+    bool help_asked = false;
+    const struct cli_opt opts[] = {
+        { .name = "--help", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "-h", .flag = &help_asked, .set_to = true, .stop = true },
+        { .name = "--json", .flag = &o->json, .set_to = true },
+        { .name = "--event", .parse = parse_event, .dest = o, .needs = "a non-negative event number" },
+        { .name = "--context", .parse = parse_context, .dest = &o->ctx, .needs = "a context id number" },
+    };
+    const struct cli_verb v = { .verb = "state", .usage = USAGE, .opts = opts, .n = sizeof opts / sizeof *opts,
+                                .extra = "%v: unexpected argument '%a' (%u)" };
+    int rc = cli_parse(&v, argc, argv, &o->path, NULL);
+    if (rc == 1)
+        help();
+    if (rc != 0)
+        return rc;
     if (!o->path || !o->have_event) {
         cli_error("state: %s (" USAGE ")", !o->path ? "no capture file given" : "--event K is required");
         return 2;

@@ -48,8 +48,95 @@ static int parse(const char **path, char *err, size_t n, ...)
     return rc;
 }
 
+/* A verb with its own lines, --help, a value refused with a reason, and a program after `--`
+ * (run, capture): cli_parse on its struct cli_verb. */
+static bool help_asked;
+static const char *sock;
+
+static bool parse_even(const char *arg, void *dest, char *err, size_t err_size)
+{
+    if (arg[0] && !((arg[strlen(arg) - 1] - '0') % 2))
+        return *(const char **)dest = arg, true;
+    snprintf(err, err_size, "'%s' is odd", arg);
+    return false;
+}
+
+static const char *even;
+static const struct cli_opt vopts[] = {
+    { .name = "--help", .flag = &help_asked, .set_to = true, .stop = true },
+    { .name = "--socket", .str = &sock, .needs = "a path" },
+    { .name = "--even", .parse_msg = parse_even, .dest = &even, .needs = "a number", .refused = "%v: %e (%u)" },
+    { .name = "--hit", .str = &sock, .refused = "%v: %o needs %n, got '%a'" },
+};
+
+static int vparse(const struct cli_verb *v, const char **path, int *rest, char *err, size_t n, ...)
+{
+    char *argv[16];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, n);
+    for (const char *a; argc < 16 && (a = va_arg(ap, const char *));)
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    help_asked = false, sock = NULL, even = NULL;
+    FILE *tmp = tmpfile();
+    int saved = dup(2);
+    fflush(stderr);
+    dup2(fileno(tmp), 2);
+    int rc = cli_parse(v, argc, argv, path, rest);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t k = fread(err, 1, n - 1, tmp);
+    err[k] = 0;
+    fclose(tmp);
+    return rc;
+}
+
+static void verb_tables(void)
+{
+    const char *path;
+    int rest;
+    char err[512];
+    const struct cli_verb d = { .verb = "d", .usage = "U", .opts = vopts, .n = 4, .path_later = true,
+                                .missing = "%v: %o needs a value (%u)", .extra = "%v: unexpected argument '%a' (%u)" };
+    /* --help stops the parse where it stands: what follows is not read. */
+    CHECK(vparse(&d, &path, NULL, err, sizeof err, "--help", "--bogus", NULL) == 1 && help_asked && !err[0]);
+    CHECK(vparse(&d, &path, NULL, err, sizeof err, "--bogus", "--help", NULL) == 2 && !help_asked);
+    CHECK(!strcmp(err, "glreplay: d: unknown option '--bogus' (U)\n"));
+    /* path_later: no capture file is no error here. */
+    CHECK(vparse(&d, &path, NULL, err, sizeof err, "--even", "4", NULL) == 0 && !path && even && !err[0]);
+    CHECK(vparse(&d, &path, NULL, err, sizeof err, "--even", "3", NULL) == 2);
+    CHECK(!strcmp(err, "glreplay: d: '3' is odd (U)\n"));
+    CHECK(vparse(&d, &path, NULL, err, sizeof err, "--even", NULL) == 2);
+    CHECK(!strcmp(err, "glreplay: d: --even needs a value (U)\n"));
+    CHECK(vparse(&d, &path, NULL, err, sizeof err, "a", "b", NULL) == 2);
+    CHECK(!strcmp(err, "glreplay: d: unexpected argument 'b' (U)\n"));
+    CHECK(vparse(&d, &path, NULL, err, sizeof err, "a", "--socket", "--help", NULL) == 0 && !help_asked &&
+          !strcmp(sock, "--help") && !strcmp(path, "a"));
+    /* 100% and a code the templates do not know are kept as written. */
+    const struct cli_verb pct = { .verb = "p", .usage = "U", .opts = vopts, .n = 4, .unknown = "%v: 100%% %q %a" };
+    CHECK(vparse(&pct, &path, NULL, err, sizeof err, "-x", NULL) == 2 && !strcmp(err, "glreplay: p: 100% q -x\n"));
+
+    /* A program after `--`: operands are errors, a value option last on the line is unknown. */
+    const struct cli_verb r = { .verb = "run", .usage = "U", .opts = vopts, .n = 2, .program = true,
+                                .unknown = "%v: unexpected argument '%a' (%u)",
+                                .extra = "%v: unexpected argument '%a' (%u)" };
+    CHECK(vparse(&r, &path, &rest, err, sizeof err, "--socket", "s", "--", "app", "--help", NULL) == 0);
+    CHECK(rest == 3 && !strcmp(sock, "s") && !path && !err[0]);
+    CHECK(vparse(&r, &path, &rest, err, sizeof err, "--socket", "--", "app", NULL) == 2);
+    CHECK(!strcmp(err, "glreplay: run: unexpected argument 'app' (U)\n"));
+    CHECK(vparse(&r, &path, &rest, err, sizeof err, "--socket", NULL) == 2);
+    CHECK(!strcmp(err, "glreplay: run: unexpected argument '--socket' (U)\n"));
+    CHECK(vparse(&r, &path, &rest, err, sizeof err, "-", "--", "app", NULL) == 2);
+    CHECK(!strcmp(err, "glreplay: run: unexpected argument '-' (U)\n"));
+    CHECK(vparse(&r, &path, &rest, err, sizeof err, "--socket", "s", NULL) == 0 && rest == 2);
+}
+
 int main(void)
 {
+    verb_tables();
     const char *path;
     char err[512];
     CHECK(parse(&path, err, sizeof err, "--on", "f.glcap", "--off", "--dir", "d", "--secs", "2.5", NULL) == 0);
