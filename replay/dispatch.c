@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "replay/dispatch_internal.h"
 #include "registry/glr_sizes.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 /* Captured name -> replay name, open addressing, one table per (namespace, class). */
 struct name_map {
@@ -450,6 +451,73 @@ static bool sides_over_limits(struct glr_dispatch *d, const struct glr_call *c)
     return false;
 }
 
+/* The replay's pointers of the mappings call c ends (an unmap, or a delete of mapped buffers),
+ * asked from the driver before c runs: up to max of them, NULL-free. */
+static size_t mappings_ended(struct glr_dispatch *d, const struct glr_call *c, uint8_t **out, size_t max)
+{
+    typedef void (*ptr_fn)(uint32_t, uint32_t, void **);
+    typedef void (*param_fn)(uint32_t, uint32_t, int32_t *);
+    if (!d->n_mappings)
+        return 0;
+    void *p = NULL;
+    switch (c->cmd) {
+    case GLR_CMD_glUnmapBuffer: case GLR_CMD_glUnmapBufferARB: case GLR_CMD_glUnmapBufferOES: {
+        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetBufferPointerv);
+        if (get)
+            get((uint32_t)c->args[0], GL_BUFFER_MAP_POINTER, &p);
+        break;
+    }
+    case GLR_CMD_glUnmapNamedBuffer: case GLR_CMD_glUnmapNamedBufferEXT: {
+        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferPointerv);
+        if (get)
+            get((uint32_t)glr_dispatch_map(d, c, GLR_OBJ_BUFFER, c->args[0]), GL_BUFFER_MAP_POINTER, &p);
+        break;
+    }
+    case GLR_CMD_glDeleteBuffers: case GLR_CMD_glDeleteBuffersARB: {
+        /* Deleting a mapped buffer unmaps it. */
+        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferPointerv);
+        param_fn param = (param_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferParameteriv);
+        struct glr_names n;
+        if (!get || !param || glr_dispatch_names_in(d, c, GLR_OBJ_BUFFER, 1, &n) != 0)
+            return 0;
+        size_t k = 0;
+        for (uint32_t i = 0; i < n.count && k < max; i++) {
+            int32_t mapped = 0;
+            void *q = NULL;
+            if (n.names[i])
+                param(n.names[i], GL_BUFFER_MAPPED, &mapped);
+            if (mapped)
+                get(n.names[i], GL_BUFFER_MAP_POINTER, &q);
+            if (q)
+                out[k++] = q;
+        }
+        glr_dispatch_names_free(&n);
+        d->reason[0] = 0;
+        return k;
+    }
+    default:
+        return 0;
+    }
+    if (p && max)
+        out[0] = p;
+    return p && max ? 1 : 0;
+}
+
+/* Forgets the mappings whose replay pointer is one of ended[0..n): a later write through their
+ * captured pointer is refused instead of landing in memory the driver may have reused. */
+static void drop_mappings(struct glr_dispatch *d, uint8_t *const *ended, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < d->n_mappings; i++) {
+        bool gone = false;
+        for (size_t k = 0; k < n && !gone; k++)
+            gone = d->mappings[i].replay == ended[k];
+        if (!gone)
+            d->mappings[kept++] = d->mappings[i];
+    }
+    d->n_mappings = kept;
+}
+
 int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
 {
     if (c->cmd >= GLR_CMD_COUNT || glr_cmds[c->cmd].api != GLR_API_GL)
@@ -460,7 +528,12 @@ int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
     if (c->cmd == GLR_CMD_glCopyImageSubData || c->cmd == GLR_CMD_glCopyImageSubDataEXT ||
         c->cmd == GLR_CMD_glCopyImageSubDataOES)
         return copy_image_sub_data(d, c);
-    return glr_dispatch_generated(d, c);
+    uint8_t *ended[sizeof d->mappings / sizeof d->mappings[0]];
+    size_t n_ended = mappings_ended(d, c, ended, sizeof ended / sizeof ended[0]);
+    int res = glr_dispatch_generated(d, c);
+    if (n_ended)
+        drop_mappings(d, ended, n_ended);
+    return res;
 }
 
 /* Length of the whole buffer a glMapBuffer / glMapNamedBuffer call mapped (it has no length

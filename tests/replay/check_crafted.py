@@ -17,6 +17,8 @@ env.pop('DISPLAY', None)
 CASES = {
     'map-overflow': (0, 'mapped buffer data claims a 1048576-byte mapping; the stream mapped 16 bytes'),
     'map-whole-overflow': (1, 'buffer mapping records: 65536 bytes at offset 0 of a 16-byte mapping'),
+    'map-stale': (1, 'buffer mapping records: mapped buffer data for a mapping the replay does not have'),
+    'map-stale-delete': (1, 'buffer mapping records: mapped buffer data for a mapping the replay does not have'),
     'bufferdata-short': (1, 'glBufferData: data: the call reads 268435456 bytes, 16 recorded'),
     'teximage-short': (1, 'glTexImage2D: pixels: the call reads 16777216 bytes, 16 recorded'),
     'uniform-short': (1, 'glUniform4fv: value: the call reads 16777216 bytes, 16 recorded'),

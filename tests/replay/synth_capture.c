@@ -160,6 +160,8 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h)
 static const char *const crafted_kinds[] = {
     "map-overflow",      /* a write claiming a 1 MiB mapping the stream made with 16 bytes */
     "map-whole-overflow", /* a write through a whole-buffer mapping past its real 16 bytes */
+    "map-stale",         /* a write through a mapping after its unmap */
+    "map-stale-delete",  /* a write through a mapping after its buffer was deleted */
     "bufferdata-short",  /* glBufferData of 256 MiB from 16 recorded bytes */
     "teximage-short",    /* glTexImage2D 2048x2048 RGBA8 from 16 recorded bytes */
     "uniform-short",     /* glUniform4fv count 2^20 from 16 recorded bytes */
@@ -180,7 +182,34 @@ static void crafted_calls(struct buf *stream, const char *kind)
     call(stream, GLR_CMD_glBindBuffer, bind, -1, NULL, 0);
     uint64_t bd[4] = { 0x8892, 16, 0, 0x88E4 /* GL_STATIC_DRAW */ };
     call(stream, GLR_CMD_glBufferData, bd, -1, NULL, 0);
-    if (!strcmp(kind, "map-overflow") || !strcmp(kind, "map-whole-overflow")) {
+    if (!strcmp(kind, "map-stale") || !strcmp(kind, "map-stale-delete")) {
+        /* Map 16 bytes, write 16 through the mapping (accepted), end the mapping (unmap, or delete
+         * the buffer), then write through the same captured pointer again: the replay must refuse
+         * the second write, not put it into memory the driver no longer maps. */
+        uint64_t map[4] = { 0x8892, 0, 16, 0x0002 /* GL_MAP_WRITE_BIT */ };
+        call_ret(stream, GLR_CMD_glMapBufferRange, map, 0x7f0000001000ull, -1, NULL, 0);
+        for (int k = 0; k < 2; k++) {
+            struct buf f = { 0 };
+            uvar(&f, 0x7f0000001000ull); /* captured map pointer */
+            uvar(&f, 0);                 /* offset in the map */
+            uvar(&f, 16);                /* the map length */
+            uvar(&f, 1);                 /* buffer */
+            uvar(&f, 0);                 /* offset in the buffer */
+            uvar(&f, sizeof bytes16 + 1);
+            put(&f, bytes16, sizeof bytes16);
+            record(stream, GLR_PSEUDO_BUFFER_DATA, 1, &f);
+            free(f.p);
+            if (k)
+                break;
+            if (!strcmp(kind, "map-stale")) {
+                uint64_t unmap[1] = { 0x8892 };
+                call_ret(stream, GLR_CMD_glUnmapBuffer, unmap, 1, -1, NULL, 0);
+            } else {
+                uint64_t del[2] = { 1, 0x1000 };
+                call(stream, GLR_CMD_glDeleteBuffers, del, 1, &one, 4);
+            }
+        }
+    } else if (!strcmp(kind, "map-overflow") || !strcmp(kind, "map-whole-overflow")) {
         bool whole = !strcmp(kind, "map-whole-overflow");
         uint64_t map[4] = { 0x8892, 0, 16, 0x0002 /* GL_MAP_WRITE_BIT */ };
         uint64_t map_whole[2] = { 0x8892, 0x88B9 /* GL_WRITE_ONLY */ };
