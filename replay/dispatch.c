@@ -518,12 +518,38 @@ static void drop_mappings(struct glr_dispatch *d, uint8_t *const *ended, size_t 
     d->n_mappings = kept;
 }
 
+/* Vertex invocations one draw may ask of the replay driver (count x instances): the GPU model's
+ * budget (gpu_model/frame/gmf_frame.h), a few seconds of llvmpipe. A crafted glDrawArraysInstanced
+ * of 2^31 - 1 instances would keep the replay busy for hours. */
+#define GLR_REPLAY_MAX_DRAW_INVOCATIONS (1ull << 28)
+
+static bool draw_over_budget(struct glr_dispatch *d, const struct glr_call *c)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    if (strncmp(ci->name, "glDraw", 6) != 0)
+        return false;
+    int ic = glr_cmd_param_index(ci, "count");
+    if (ic < 0 || ci->params[ic].kind != GLR_KIND_I32)
+        return false;
+    int64_t count = (int32_t)c->args[ic], instances = 1;
+    int ii = glr_cmd_param_index(ci, "instancecount");
+    if (ii < 0)
+        ii = glr_cmd_param_index(ci, "primcount");
+    if (ii >= 0 && ci->params[ii].kind == GLR_KIND_I32)
+        instances = (int32_t)c->args[ii];
+    if (count <= 0 || instances <= 0 || (uint64_t)count * (uint64_t)instances <= GLR_REPLAY_MAX_DRAW_INVOCATIONS)
+        return false;
+    set_reason(d, "%" PRId64 " vertices x %" PRId64 " instances is over the replay's budget of %llu vertex "
+               "invocations per draw", count, instances, (unsigned long long)GLR_REPLAY_MAX_DRAW_INVOCATIONS);
+    return true;
+}
+
 int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
 {
     if (c->cmd >= GLR_CMD_COUNT || glr_cmds[c->cmd].api != GLR_API_GL)
         return GLR_DISPATCH_SKIPPED;
     d->reason[0] = 0;
-    if (sides_over_limits(d, c))
+    if (sides_over_limits(d, c) || draw_over_budget(d, c))
         return GLR_DISPATCH_BAD;
     if (c->cmd == GLR_CMD_glCopyImageSubData || c->cmd == GLR_CMD_glCopyImageSubDataEXT ||
         c->cmd == GLR_CMD_glCopyImageSubDataOES)

@@ -169,6 +169,8 @@ static const char *const crafted_kinds[] = {
     "pointer-no-blob",   /* glBufferSubData with the program's pointer and no recorded bytes */
     "teximage-huge",     /* glTexImage2D 2^30 x 2^30 (no data) */
     "string-count",      /* glShaderSource count 1000 with one recorded string */
+    "draw-huge",         /* glDrawArraysInstanced of 3 vertices x (2^31 - 1) instances */
+    "target-huge",       /* a 16384 x 16384 RGBA32F renderbuffer attached and cleared */
     NULL,
 };
 
@@ -263,6 +265,30 @@ static void crafted_calls(struct buf *stream, const char *kind)
         memcpy(blob + 8, src, len);
         uint64_t ss[4] = { 7, 1000, 0x1000, 0 };
         call(stream, GLR_CMD_glShaderSource, ss, 2, blob, sizeof blob);
+    } else if (!strcmp(kind, "draw-huge")) {
+        uint64_t da[4] = { 0x0004 /* GL_TRIANGLES */, 0, 3, 0x7fffffff };
+        call(stream, GLR_CMD_glDrawArraysInstanced, da, -1, NULL, 0);
+    } else if (!strcmp(kind, "target-huge")) {
+        uint64_t gr[2] = { 1, 0x1000 };
+        call(stream, GLR_CMD_glGenRenderbuffers, gr, 1, &one, 4);
+        uint64_t br[2] = { 0x8D41 /* GL_RENDERBUFFER */, 1 };
+        call(stream, GLR_CMD_glBindRenderbuffer, br, -1, NULL, 0);
+        uint64_t rs[4] = { 0x8D41, 0x8814 /* GL_RGBA32F */, 16384, 16384 };
+        call(stream, GLR_CMD_glRenderbufferStorage, rs, -1, NULL, 0);
+        uint64_t gf[2] = { 1, 0x1000 };
+        call(stream, GLR_CMD_glGenFramebuffers, gf, 1, &one, 4);
+        uint64_t bf[2] = { 0x8D40 /* GL_FRAMEBUFFER */, 1 };
+        call(stream, GLR_CMD_glBindFramebuffer, bf, -1, NULL, 0);
+        uint64_t fr[4] = { 0x8D40, 0x8CE0 /* GL_COLOR_ATTACHMENT0 */, 0x8D41, 1 };
+        call(stream, GLR_CMD_glFramebufferRenderbuffer, fr, -1, NULL, 0);
+        uint64_t vp[4] = { 0, 0, 16384, 16384 };
+        call(stream, GLR_CMD_glViewport, vp, -1, NULL, 0);
+        uint64_t cl[1] = { 0x4000 /* GL_COLOR_BUFFER_BIT */ };
+        call(stream, GLR_CMD_glClear, cl, -1, NULL, 0);
+        uint64_t bf0[2] = { 0x8D40, 0 };
+        call(stream, GLR_CMD_glBindFramebuffer, bf0, -1, NULL, 0);
+        uint64_t vp0[4] = { 0, 0, 32, 16 };
+        call(stream, GLR_CMD_glViewport, vp0, -1, NULL, 0);
     }
 }
 
