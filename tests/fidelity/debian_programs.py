@@ -22,11 +22,11 @@ from game_capture import capture_game  # noqa: E402
 # name -> (argv, frame, runs before the captured one)
 PROGRAMS = {
     'neverball': (['/usr/games/neverball', '-l', 'map-easy/easy.sol'], 60, 0),
-    'pink-pony': (['/usr/games/pink-pony'], 60, 0),
+    'pink-pony': (['/usr/games/pink-pony'], 5, 0),
     'trigger-rally': (['/usr/games/trigger-rally'], 60, 0),
     'chromium-bsu': (['/usr/games/chromium-bsu'], 60, 0),
     'armagetronad': (['/usr/games/armagetronad'], 60, 0),
-    'stellarium': (['/usr/bin/stellarium'], 30, 1),
+    'stellarium': (['/usr/bin/stellarium'], 10, 1),
     'teeworlds': (['/usr/games/teeworlds'], 60, 0),
     'hypertorus --pair': (['/usr/libexec/xscreensaver/hypertorus', '--pair'], 20, 0),
 }
@@ -54,8 +54,9 @@ for name, (argv, frame, warmups) in PROGRAMS.items():
         cap = os.path.join(home, 'frame.glcap')
         t0 = time.monotonic()
         for _ in range(warmups):
-            # A run that captures nothing (a frame it never reaches) and ends after 40 s.
-            capture_game(argv, a.shim, 1000000, os.path.join(home, 'warm.glcap'), 40, home=home)
+            # A run that captures nothing (a frame it never reaches) and ends after 100 s: long
+            # enough here for Stellarium to link its programs and read back their binaries.
+            capture_game(argv, a.shim, 1000000, os.path.join(home, 'warm.glcap'), 100, home=home)
         ok, msg = capture_game(argv, a.shim, frame, cap, a.timeout, home=home)
         if not ok:
             print('%s: CAPTURE FAILED: %s' % (name, msg.replace('\n', ' | ')[:500]), flush=True)
