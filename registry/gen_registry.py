@@ -692,6 +692,9 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
             f.write('%s %s %s(%s)\n{\n' % (attrs, c.ret, body_name, proto_params(c)))
             # Counting (GLREPLAY_LOG=info) only when asked: no call on the recording path.
             f.write('    if (glr_slow_mode & GLR_SLOW_COUNT)\n        glr_note_call(GLR_CMD_%s);\n' % c.name)
+            if c.api == 'gl':
+                # Before the call runs: its context joins the capture's initial state (recorder.h).
+                f.write('    if (glr_slow_mode & GLR_SLOW_RECORD)\n        glr_rec_join_before(glr_ctx_id(glr_ctx_current()));\n')
             if c.api == 'gl' and tracked:
                 # Tracked: the tracking hook sees every call, recorded or not.
                 f.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))

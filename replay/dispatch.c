@@ -7,6 +7,7 @@
 #include "replay/dispatch_internal.h"
 #include "registry/glr_sizes.h"
 #include "replay/uniform_locations.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 /* Captured name -> replay name, open addressing, one table per (namespace, class). */
 struct name_map {
@@ -466,17 +467,115 @@ static bool sides_over_limits(struct glr_dispatch *d, const struct glr_call *c)
     return false;
 }
 
+/* The replay's pointers of the mappings call c ends (an unmap, or a delete of mapped buffers),
+ * asked from the driver before c runs: up to max of them, NULL-free. */
+static size_t mappings_ended(struct glr_dispatch *d, const struct glr_call *c, uint8_t **out, size_t max)
+{
+    typedef void (*ptr_fn)(uint32_t, uint32_t, void **);
+    typedef void (*param_fn)(uint32_t, uint32_t, int32_t *);
+    if (!d->n_mappings)
+        return 0;
+    void *p = NULL;
+    switch (c->cmd) {
+    case GLR_CMD_glUnmapBuffer: case GLR_CMD_glUnmapBufferARB: case GLR_CMD_glUnmapBufferOES: {
+        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetBufferPointerv);
+        if (get)
+            get((uint32_t)c->args[0], GL_BUFFER_MAP_POINTER, &p);
+        break;
+    }
+    case GLR_CMD_glUnmapNamedBuffer: case GLR_CMD_glUnmapNamedBufferEXT: {
+        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferPointerv);
+        if (get)
+            get((uint32_t)glr_dispatch_map(d, c, GLR_OBJ_BUFFER, c->args[0]), GL_BUFFER_MAP_POINTER, &p);
+        break;
+    }
+    case GLR_CMD_glDeleteBuffers: case GLR_CMD_glDeleteBuffersARB: {
+        /* Deleting a mapped buffer unmaps it. */
+        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferPointerv);
+        param_fn param = (param_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferParameteriv);
+        struct glr_names n;
+        if (!get || !param || glr_dispatch_names_in(d, c, GLR_OBJ_BUFFER, 1, &n) != 0)
+            return 0;
+        size_t k = 0;
+        for (uint32_t i = 0; i < n.count && k < max; i++) {
+            int32_t mapped = 0;
+            void *q = NULL;
+            if (n.names[i])
+                param(n.names[i], GL_BUFFER_MAPPED, &mapped);
+            if (mapped)
+                get(n.names[i], GL_BUFFER_MAP_POINTER, &q);
+            if (q)
+                out[k++] = q;
+        }
+        glr_dispatch_names_free(&n);
+        d->reason[0] = 0;
+        return k;
+    }
+    default:
+        return 0;
+    }
+    if (p && max)
+        out[0] = p;
+    return p && max ? 1 : 0;
+}
+
+/* Forgets the mappings whose replay pointer is one of ended[0..n): a later write through their
+ * captured pointer is refused instead of landing in memory the driver may have reused. */
+static void drop_mappings(struct glr_dispatch *d, uint8_t *const *ended, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < d->n_mappings; i++) {
+        bool gone = false;
+        for (size_t k = 0; k < n && !gone; k++)
+            gone = d->mappings[i].replay == ended[k];
+        if (!gone)
+            d->mappings[kept++] = d->mappings[i];
+    }
+    d->n_mappings = kept;
+}
+
+/* Vertex invocations one draw may ask of the replay driver (count x instances): the GPU model's
+ * budget (gpu_model/frame/gmf_frame.h), a few seconds of llvmpipe. A crafted glDrawArraysInstanced
+ * of 2^31 - 1 instances would keep the replay busy for hours. */
+#define GLR_REPLAY_MAX_DRAW_INVOCATIONS (1ull << 28)
+
+static bool draw_over_budget(struct glr_dispatch *d, const struct glr_call *c)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
+    if (strncmp(ci->name, "glDraw", 6) != 0)
+        return false;
+    int ic = glr_cmd_param_index(ci, "count");
+    if (ic < 0 || ci->params[ic].kind != GLR_KIND_I32)
+        return false;
+    int64_t count = (int32_t)c->args[ic], instances = 1;
+    int ii = glr_cmd_param_index(ci, "instancecount");
+    if (ii < 0)
+        ii = glr_cmd_param_index(ci, "primcount");
+    if (ii >= 0 && ci->params[ii].kind == GLR_KIND_I32)
+        instances = (int32_t)c->args[ii];
+    if (count <= 0 || instances <= 0 || (uint64_t)count * (uint64_t)instances <= GLR_REPLAY_MAX_DRAW_INVOCATIONS)
+        return false;
+    set_reason(d, "%" PRId64 " vertices x %" PRId64 " instances is over the replay's budget of %llu vertex "
+               "invocations per draw", count, instances, (unsigned long long)GLR_REPLAY_MAX_DRAW_INVOCATIONS);
+    return true;
+}
+
 int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
 {
     if (c->cmd >= GLR_CMD_COUNT || glr_cmds[c->cmd].api != GLR_API_GL)
         return GLR_DISPATCH_SKIPPED;
     d->reason[0] = 0;
-    if (sides_over_limits(d, c))
+    if (sides_over_limits(d, c) || draw_over_budget(d, c))
         return GLR_DISPATCH_BAD;
     if (c->cmd == GLR_CMD_glCopyImageSubData || c->cmd == GLR_CMD_glCopyImageSubDataEXT ||
         c->cmd == GLR_CMD_glCopyImageSubDataOES)
         return copy_image_sub_data(d, c);
-    return glr_dispatch_generated(d, c);
+    uint8_t *ended[sizeof d->mappings / sizeof d->mappings[0]];
+    size_t n_ended = mappings_ended(d, c, ended, sizeof ended / sizeof ended[0]);
+    int res = glr_dispatch_generated(d, c);
+    if (n_ended)
+        drop_mappings(d, ended, n_ended);
+    return res;
 }
 
 /* Length of the whole buffer a glMapBuffer / glMapNamedBuffer call mapped (it has no length

@@ -162,6 +162,22 @@ static inline uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd, u
     return q + f->tail_len;
 }
 
+/* While recording: the context current on this thread joins the capture's initial state unless it
+ * has already (capture.c, shim/snapshot.c glr_snapshot_join). */
+void glr_rec_join_slow(void) __attribute__((visibility("hidden")));
+
+/* Called by a recorded wrapper BEFORE it forwards the call: a context already current on another
+ * thread when the capture began must be read back as it was before its first call of the capture
+ * ran, not after (a draw, a blend or a sub-image upload would otherwise be in the snapshot and run
+ * again at replay). Once this thread has recorded for ctx_id in this capture (its fast state is
+ * armed for it), it has joined and this is two loads and a compare. */
+static inline void glr_rec_join_before(uint32_t ctx_id)
+{
+    struct glr_rec_fast *f = glr_rec_tls;
+    if (__builtin_expect(!f || f->live != __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED) || f->ctx_id != ctx_id, 0))
+        glr_rec_join_slow();
+}
+
 /* Closes the fast record that glr_rec_fast_open started; `end` is one past its last byte. */
 static inline void glr_rec_fast_close(struct glr_rec_fast *f, uint8_t *end)
 {

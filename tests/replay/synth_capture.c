@@ -181,6 +181,8 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h, bool 
 static const char *const crafted_kinds[] = {
     "map-overflow",      /* a write claiming a 1 MiB mapping the stream made with 16 bytes */
     "map-whole-overflow", /* a write through a whole-buffer mapping past its real 16 bytes */
+    "map-stale",         /* a write through a mapping after its unmap */
+    "map-stale-delete",  /* a write through a mapping after its buffer was deleted */
     "bufferdata-short",  /* glBufferData of 256 MiB from 16 recorded bytes */
     "teximage-short",    /* glTexImage2D 2048x2048 RGBA8 from 16 recorded bytes */
     "uniform-short",     /* glUniform4fv count 2^20 from 16 recorded bytes */
@@ -188,6 +190,8 @@ static const char *const crafted_kinds[] = {
     "pointer-no-blob",   /* glBufferSubData with the program's pointer and no recorded bytes */
     "teximage-huge",     /* glTexImage2D 2^30 x 2^30 (no data) */
     "string-count",      /* glShaderSource count 1000 with one recorded string */
+    "draw-huge",         /* glDrawArraysInstanced of 3 vertices x (2^31 - 1) instances */
+    "target-huge",       /* a 16384 x 16384 RGBA32F renderbuffer attached and cleared */
     NULL,
 };
 
@@ -201,7 +205,34 @@ static void crafted_calls(struct buf *stream, const char *kind)
     call(stream, GLR_CMD_glBindBuffer, bind, -1, NULL, 0);
     uint64_t bd[4] = { 0x8892, 16, 0, 0x88E4 /* GL_STATIC_DRAW */ };
     call(stream, GLR_CMD_glBufferData, bd, -1, NULL, 0);
-    if (!strcmp(kind, "map-overflow") || !strcmp(kind, "map-whole-overflow")) {
+    if (!strcmp(kind, "map-stale") || !strcmp(kind, "map-stale-delete")) {
+        /* Map 16 bytes, write 16 through the mapping (accepted), end the mapping (unmap, or delete
+         * the buffer), then write through the same captured pointer again: the replay must refuse
+         * the second write, not put it into memory the driver no longer maps. */
+        uint64_t map[4] = { 0x8892, 0, 16, 0x0002 /* GL_MAP_WRITE_BIT */ };
+        call_ret(stream, GLR_CMD_glMapBufferRange, map, 0x7f0000001000ull, -1, NULL, 0);
+        for (int k = 0; k < 2; k++) {
+            struct buf f = { 0 };
+            uvar(&f, 0x7f0000001000ull); /* captured map pointer */
+            uvar(&f, 0);                 /* offset in the map */
+            uvar(&f, 16);                /* the map length */
+            uvar(&f, 1);                 /* buffer */
+            uvar(&f, 0);                 /* offset in the buffer */
+            uvar(&f, sizeof bytes16 + 1);
+            put(&f, bytes16, sizeof bytes16);
+            record(stream, GLR_PSEUDO_BUFFER_DATA, 1, &f);
+            free(f.p);
+            if (k)
+                break;
+            if (!strcmp(kind, "map-stale")) {
+                uint64_t unmap[1] = { 0x8892 };
+                call_ret(stream, GLR_CMD_glUnmapBuffer, unmap, 1, -1, NULL, 0);
+            } else {
+                uint64_t del[2] = { 1, 0x1000 };
+                call(stream, GLR_CMD_glDeleteBuffers, del, 1, &one, 4);
+            }
+        }
+    } else if (!strcmp(kind, "map-overflow") || !strcmp(kind, "map-whole-overflow")) {
         bool whole = !strcmp(kind, "map-whole-overflow");
         uint64_t map[4] = { 0x8892, 0, 16, 0x0002 /* GL_MAP_WRITE_BIT */ };
         uint64_t map_whole[2] = { 0x8892, 0x88B9 /* GL_WRITE_ONLY */ };
@@ -255,6 +286,30 @@ static void crafted_calls(struct buf *stream, const char *kind)
         memcpy(blob + 8, src, len);
         uint64_t ss[4] = { 7, 1000, 0x1000, 0 };
         call(stream, GLR_CMD_glShaderSource, ss, 2, blob, sizeof blob);
+    } else if (!strcmp(kind, "draw-huge")) {
+        uint64_t da[4] = { 0x0004 /* GL_TRIANGLES */, 0, 3, 0x7fffffff };
+        call(stream, GLR_CMD_glDrawArraysInstanced, da, -1, NULL, 0);
+    } else if (!strcmp(kind, "target-huge")) {
+        uint64_t gr[2] = { 1, 0x1000 };
+        call(stream, GLR_CMD_glGenRenderbuffers, gr, 1, &one, 4);
+        uint64_t br[2] = { 0x8D41 /* GL_RENDERBUFFER */, 1 };
+        call(stream, GLR_CMD_glBindRenderbuffer, br, -1, NULL, 0);
+        uint64_t rs[4] = { 0x8D41, 0x8814 /* GL_RGBA32F */, 16384, 16384 };
+        call(stream, GLR_CMD_glRenderbufferStorage, rs, -1, NULL, 0);
+        uint64_t gf[2] = { 1, 0x1000 };
+        call(stream, GLR_CMD_glGenFramebuffers, gf, 1, &one, 4);
+        uint64_t bf[2] = { 0x8D40 /* GL_FRAMEBUFFER */, 1 };
+        call(stream, GLR_CMD_glBindFramebuffer, bf, -1, NULL, 0);
+        uint64_t fr[4] = { 0x8D40, 0x8CE0 /* GL_COLOR_ATTACHMENT0 */, 0x8D41, 1 };
+        call(stream, GLR_CMD_glFramebufferRenderbuffer, fr, -1, NULL, 0);
+        uint64_t vp[4] = { 0, 0, 16384, 16384 };
+        call(stream, GLR_CMD_glViewport, vp, -1, NULL, 0);
+        uint64_t cl[1] = { 0x4000 /* GL_COLOR_BUFFER_BIT */ };
+        call(stream, GLR_CMD_glClear, cl, -1, NULL, 0);
+        uint64_t bf0[2] = { 0x8D40, 0 };
+        call(stream, GLR_CMD_glBindFramebuffer, bf0, -1, NULL, 0);
+        uint64_t vp0[4] = { 0, 0, 32, 16 };
+        call(stream, GLR_CMD_glViewport, vp0, -1, NULL, 0);
     }
 }
 
