@@ -486,7 +486,13 @@ void gmf_tex_generate_mipmap(gmf_runner *r, const struct sm_context *c, uint32_t
         gm_surface *src = &t->img.level[l - 1], *dst = &t->img.level[l];
         int faces = t->faces;
         for (int z = 0; z < dst->depth; z++) {
-            int sz = faces > 1 ? z : (src->depth > 1 ? 2 * z : 0);
+            if (!fi->srgb && (faces > 1 || src->depth == dst->depth)) {
+                /* 2D levels, layers and cube faces: llvmpipe's blit, whatever the sizes (odd
+                 * ones included; e2e_mipgen_llvmpipe.c). sRGB: the box filter below. */
+                gm_tex_blit_downsample(src, z, dst, z);
+                continue;
+            }
+            int sz = src->depth > 1 ? 2 * z : 0;
             for (int y = 0; y < dst->height; y++)
                 for (int x = 0; x < dst->width; x++) {
                     int sx0 = 2 * x, sy0 = 2 * y;
