@@ -679,6 +679,13 @@ static void test_desktop_precision(void)
     CHECK(compile1(GM_STAGE_FRAGMENT, "#version 120\n#define H highp\n#define P precision\n"
                    "uniform H vec4 c;\nvoid main() { gl_FragColor = c; }\n", &r) == 0);
     gm_compile_result_free(&r);
+    /* Below 1.30 Mesa takes the precision words for identifiers (piglit glsl-precision-110):
+     * as names they are renamed, not blanked. */
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 110\nvoid main() {\n  float lowp = 1.0, highp;\n"
+                   "  highp = lowp * 2.0;\n  gl_FragColor = vec4(0.0, lowp, highp, 0.0);\n}\n", &r) == 0);
+    CHECK(r.shaders[0].compiled_source && strstr(r.shaders[0].compiled_source, "glr_u_lowp = 1.0") &&
+          strstr(r.shaders[0].compiled_source, "vec4(0.0, glr_u_lowp, glr_u_highp"));
+    gm_compile_result_free(&r);
     /* ES keeps its qualifiers (they decide llvmpipe's 16-bit arithmetic). */
     gm_upgrade_info info;
     char err[128];
