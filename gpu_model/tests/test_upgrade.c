@@ -686,6 +686,13 @@ static void test_desktop_precision(void)
     CHECK(r.shaders[0].compiled_source && strstr(r.shaders[0].compiled_source, "glr_u_lowp = 1.0") &&
           strstr(r.shaders[0].compiled_source, "vec4(0.0, glr_u_lowp, glr_u_highp"));
     gm_compile_result_free(&r);
+    /* gl_DepthRange (every version; glslang has it only without SPIR-V): the pass declares
+     * glr_DepthRange, fed from the viewport's depth range (gmf_ff_uniforms.c). */
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 140\nvoid main() {\n  gl_DepthRangeParameters d = "
+                   "gl_DepthRange;\n  gl_FragColor = vec4(d.near, gl_DepthRange.far, d.diff, 1.0);\n}\n",
+                   &r) == 0);
+    CHECK(has_name(&r.shaders[0], "glr_DepthRange"));
+    gm_compile_result_free(&r);
     /* ES keeps its qualifiers (they decide llvmpipe's 16-bit arithmetic). */
     gm_upgrade_info info;
     char err[128];
