@@ -693,6 +693,15 @@ static void test_desktop_precision(void)
                    &r) == 0);
     CHECK(has_name(&r.shaders[0], "glr_DepthRange"));
     gm_compile_result_free(&r);
+    /* Functions declared and called only where Mesa folds the call away (piglit
+     * glsl-const-folding-01) link: glslang's linker gets bodies for them (gm_stub_functions.c),
+     * appended after the last line. */
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 120\nvoid never(); /* not defined */\n"
+                   "vec3 never2(in float a,\n int b);\nvoid main() {\n  gl_FragColor = vec4(1.0);\n"
+                   "  if (degrees(0.0) != 0.0) { never(); gl_FragColor.xyz = never2(1.0, 2); }\n}\n",
+                   &r) == 0);
+    CHECK(has_opline(&r.shaders[0], 6));
+    gm_compile_result_free(&r);
     /* ES keeps its qualifiers (they decide llvmpipe's 16-bit arithmetic). */
     gm_upgrade_info info;
     char err[128];
