@@ -5,6 +5,7 @@
  * names back in OpName, so uniforms keep the names the application uses. */
 #include "gpu_model.h"
 #include "gm_dead_arrays.h"
+#include "gm_do_scope.h"
 #include "gm_stub_functions.h"
 #include "gm_frontend.h"
 #include "gm_relaxed.h"
@@ -268,6 +269,17 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         if (unit_text[i] && primary[s] != i && !names_main(unit_text[primary[s]]) &&
             names_main(unit_text[i]))
             primary[s] = i;
+    }
+    /* A do-while body that is one statement has its own scope (gm_do_scope.c). */
+    for (int i = 0; i < count && ok; i++) {
+        int changed = 0;
+        char *t = gm_brace_do_bodies(unit_text[i], &changed);
+        if (t && changed) {
+            free(unit_text[i]);
+            unit_text[i] = t;
+        } else {
+            free(t);
+        }
     }
     /* The retries' array sizes (gm_dead_arrays.c), an implicit size counting every unit of the
      * stage: computed from the texts as upgraded, then swapped in. */
