@@ -6,6 +6,7 @@
 #include "gpu_model.h"
 #include "gm_dead_arrays.h"
 #include "gm_do_scope.h"
+#include "gm_gs_layout.h"
 #include "gm_stub_functions.h"
 #include "gm_frontend.h"
 #include "gm_relaxed.h"
@@ -280,6 +281,19 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
         } else {
             free(t);
         }
+    }
+    /* The units of a geometry shader share its input primitive (gm_gs_layout.c). */
+    char *gs_units[GM_MAX_SHADER_UNITS];
+    int gs_at[GM_MAX_SHADER_UNITS], n_gs = 0;
+    for (int i = 0; i < count && ok; i++)
+        if (sources[i].stage == GM_STAGE_GEOMETRY) {
+            gs_at[n_gs] = i;
+            gs_units[n_gs++] = unit_text[i];
+        }
+    if (n_gs > 1) {
+        gm_gs_share_input_layout(gs_units, n_gs);
+        for (int g = 0; g < n_gs; g++)
+            unit_text[gs_at[g]] = gs_units[g];
     }
     /* The retries' array sizes (gm_dead_arrays.c), an implicit size counting every unit of the
      * stage: computed from the texts as upgraded, then swapped in. */

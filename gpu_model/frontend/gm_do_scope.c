@@ -15,8 +15,7 @@
 
 static int ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
-/* A copy of s with comments, and preprocessor lines, blanked (same offsets), or NULL. */
-static char *code_only(const char *s)
+char *gm_code_only(const char *s)
 {
     char *t = strdup(s);
     if (!t)
@@ -118,7 +117,7 @@ static int by_position(const void *a, const void *b)
 char *gm_brace_do_bodies(const char *src, int *changed)
 {
     *changed = 0;
-    char *c = code_only(src);
+    char *c = gm_code_only(src);
     if (!c)
         return NULL;
     size_t n = strlen(src), count = 0, cap = 0;

@@ -653,6 +653,25 @@ static void test_geometry_compat(void)
 
 /* Desktop precision qualifiers (issue 11 §2, glmark2 jellyfish and terrain): they may differ
  * between stages and come from empty macros; the program links. */
+/* Two units of one geometry shader, the input layout in one, an unsized input indexed in the
+ * other (piglit gs-input-sizing-layout-larger-than-static-usage): they link, the array sized 3
+ * as Mesa sizes it at link time (gm_gs_layout.c). */
+static void test_gs_units_share_layout(void)
+{
+    gm_shader_source s[4] = {
+        {GM_STAGE_VERTEX, "#version 150\nin int v;\nflat out int g;\nvoid main() { g = v; }\n", NULL},
+        {GM_STAGE_GEOMETRY, "#version 150\nlayout(triangles) in;\n"
+         "layout(triangle_strip, max_vertices = 3) out;\nvoid emit();\nvoid main() { emit(); }\n", NULL},
+        {GM_STAGE_GEOMETRY, "#version 150\nflat in int g[];\nout vec4 c;\n"
+         "void emit() { c = vec4(g[1]); EmitVertex(); }\n", NULL},
+        {GM_STAGE_FRAGMENT, "#version 150\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n", NULL},
+    };
+    gm_compile_result r;
+    int rc = gm_compile_program(s, 4, &r);
+    CHECKF(rc == 0, "%s", r.log);
+    gm_compile_result_free(&r);
+}
+
 static void test_desktop_precision(void)
 {
     static const char *const pairs[][2] = {
@@ -794,6 +813,7 @@ int main(void)
     test_preprocessed();
     test_extensions();
     test_desktop_precision();
+    test_gs_units_share_layout();
     test_geometry_compat();
     test_glmark2();
     TEST_DONE();
