@@ -359,7 +359,15 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
     bool cube = st->target == GL_TEXTURE_CUBE_MAP;
     int faces = cube ? 6 : 1;
     const struct sm_tex_image *base = &st->image[0][0];
-    gm_format fmt = gmf_format_from_gl(base->internal_format, base->data_type);
+    /* Unsized GL_RGBA/GL_RGB with float data: Mesa makes RGBA32F/RGB32F (and the half-float
+     * formats) only in ES contexts (OES_texture_float); desktop GL keeps 8-bit unorm texels,
+     * so the data is quantized (piglit glsl-fs-lots-of-tex). */
+    uint32_t data_type = base->data_type;
+    if ((base->internal_format == GL_RGBA || base->internal_format == GL_RGB) &&
+        sm_context_api(c, NULL, NULL) != SM_API_GLES &&
+        (data_type == GL_FLOAT || data_type == GL_HALF_FLOAT))
+        data_type = GL_UNSIGNED_BYTE;
+    gm_format fmt = gmf_format_from_gl(base->internal_format, data_type);
     if (t->target != st->target || t->img.format != fmt || t->faces != faces) {
         tex_free_levels(t);
         t->target = st->target;
