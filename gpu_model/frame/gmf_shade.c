@@ -85,8 +85,11 @@ static void vs_inputs(gmf_draw_ctx *d, gm_warp *w, const int32_t *vertex_id, int
         for (int l = 0; l < count; l++) {
             uint32_t val[4];
             gmf_fetch_attr(d, at, vertex_id[l], instance_id, val);
-            for (int k = 0; k < at->c.n; k++)
-                v[at->c.word + k][l] = val[k];
+            /* `layout(location = L, component = C)`: the input takes the attribute's
+             * components from C on (GL_ARB_enhanced_layouts; 64-bit ones come placed) */
+            int first = at->c.is64 ? 0 : at->c.comp;
+            for (int k = 0; k < at->c.n && first + k < 4; k++)
+                v[at->c.word + k][l] = val[first + k];
         }
     }
     int vars[7] = { p->vid_var, p->vindex_var, p->iid_var, p->iindex_var, p->basev_var,
