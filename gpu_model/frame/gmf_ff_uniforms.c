@@ -218,6 +218,13 @@ static int value_of(const struct sm_context_state *st, const gm_ff_values *v, co
             return one(out, 1.0f / (ff->fog_end - ff->fog_start));
         return 0;
     }
+    if (!strcmp(base, "glr_DepthRange")) {   /* viewport 0's, as Mesa's state uniform */
+        const double *dr = st->depth_range[0];
+        if (!strcmp(m, "near")) return one(out, (float)dr[0]);
+        if (!strcmp(m, "far")) return one(out, (float)dr[1]);
+        if (!strcmp(m, "diff")) return one(out, (float)(dr[1] - dr[0]));
+        return 0;
+    }
     if (!strcmp(base, "glr_Point")) {
         if (!strcmp(m, "size")) return one(out, st->point_size);
         if (!strcmp(m, "sizeMin")) return one(out, ff->point_size_min);
@@ -285,7 +292,7 @@ bool gmf_ff_uniform_fed(const char *name)
     static const char *const fed[] = {
         "glr_LightSource", "glr_FrontMaterial", "glr_BackMaterial", "glr_FrontLightProduct",
         "glr_BackLightProduct", "glr_FrontLightModelProduct", "glr_BackLightModelProduct",
-        "glr_LightModel", "glr_Fog", "glr_Point", "glr_NormalScale", "glr_TextureEnvColor",
+        "glr_LightModel", "glr_Fog", "glr_DepthRange", "glr_Point", "glr_NormalScale", "glr_TextureEnvColor",
         "glr_ClipPlane", "glr_EyePlaneS", "glr_EyePlaneT", "glr_EyePlaneR", "glr_EyePlaneQ",
         "glr_ObjectPlaneS", "glr_ObjectPlaneT", "glr_ObjectPlaneR", "glr_ObjectPlaneQ",
     };

@@ -681,10 +681,10 @@ static int assemble(uint32_t mode, bool ff, const int *s, int cnt, int **prims, 
             bool last = i == np - 1;
             if (np == 1) PRIM(0, 1, 2, 5, 4, 3);
             else if (i == 0) PRIM(0, 1, 2, 6, 4, 3);
-            else if (i & 1) PRIM(2 * i + 2, 2 * i - 2, 2 * i, last ? 2 * i + 5 : 2 * i + 6,
-                                 2 * i + 4, 2 * i + 3);
-            else PRIM(2 * i, 2 * i - 2, 2 * i + 2, 2 * i + 3, 2 * i + 4,
-                      last ? 2 * i + 5 : 2 * i + 6);
+            else if (i & 1) PRIM(2 * i + 2, 2 * i - 2, 2 * i, 2 * i + 3, 2 * i + 4,
+                                 last ? 2 * i + 5 : 2 * i + 6);
+            else PRIM(2 * i, 2 * i - 2, 2 * i + 2, last ? 2 * i + 5 : 2 * i + 6, 2 * i + 4,
+                      2 * i + 3);
         }
         break;
     }

@@ -372,7 +372,15 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
                     ? st->params.base_level
                     : 0;
     const struct sm_tex_image *base = &st->image[0][first];
-    gm_format fmt = gmf_format_from_gl(base->internal_format, base->data_type);
+    /* Unsized GL_RGBA/GL_RGB with float data: Mesa makes RGBA32F/RGB32F (and the half-float
+     * formats) only in ES contexts (OES_texture_float); desktop GL keeps 8-bit unorm texels,
+     * so the data is quantized (piglit glsl-fs-lots-of-tex). */
+    uint32_t data_type = base->data_type;
+    if ((base->internal_format == GL_RGBA || base->internal_format == GL_RGB) &&
+        sm_context_api(c, NULL, NULL) != SM_API_GLES &&
+        (data_type == GL_FLOAT || data_type == GL_HALF_FLOAT))
+        data_type = GL_UNSIGNED_BYTE;
+    gm_format fmt = gmf_format_from_gl(base->internal_format, data_type);
     if (t->target != st->target || t->img.format != fmt || t->faces != faces) {
         tex_free_levels(t);
         t->target = st->target;
@@ -503,7 +511,13 @@ void gmf_tex_generate_mipmap(gmf_runner *r, const struct sm_context *c, uint32_t
         gm_surface *src = &t->img.level[l - 1], *dst = &t->img.level[l];
         int faces = t->faces;
         for (int z = 0; z < dst->depth; z++) {
-            int sz = faces > 1 ? z : (src->depth > 1 ? 2 * z : 0);
+            if (!fi->srgb && (faces > 1 || src->depth == dst->depth)) {
+                /* 2D levels, layers and cube faces: llvmpipe's blit, whatever the sizes (odd
+                 * ones included; e2e_mipgen_llvmpipe.c). sRGB: the box filter below. */
+                gm_tex_blit_downsample(src, z, dst, z);
+                continue;
+            }
+            int sz = src->depth > 1 ? 2 * z : 0;
             for (int y = 0; y < dst->height; y++)
                 for (int x = 0; x < dst->width; x++) {
                     int sx0 = 2 * x, sy0 = 2 * y;

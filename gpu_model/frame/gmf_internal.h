@@ -99,6 +99,9 @@ typedef struct gmf_prog {
     int vid_var, vindex_var, iid_var, iindex_var, basev_var, basei_var, drawid_var;
     int pos_var, pos_off, psize_var, psize_off, clip_var, clip_off, n_clip;
     int cull_var, cull_off, n_cull;   /* gl_CullDistance (vertex shader without GS/TES) */
+    /* gl_Layer / gl_ViewportIndex written by the vertex shader (GL_AMD_vertex_shader_layer,
+     * _viewport_index; -1: not written), for a fragment shader that reads them */
+    int vs_layer_var, vs_layer_off, vs_vpi_var, vs_vpi_off;
     /* user clip planes against gl_ClipVertex (clipv_var, the upgrade's glr_ClipVertex) or
      * gl_Position of the last vertex stage, when it writes no clip or cull distance: the vertex
      * shader without GS/TES, or the geometry shader (gmf_geometry.c; gmf_user_clip.c) */

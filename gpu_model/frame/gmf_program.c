@@ -384,6 +384,23 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
     if (p->n_cull > GM_PIPE_MAX_CLIP_DIST - p->n_clip)
         p->n_cull = GM_PIPE_MAX_CLIP_DIST - p->n_clip;
     p->clipv_var = gm_program_find_var(vs, "glr_ClipVertex", GM_VAR_OUTPUT);
+    if (gm_program_find_builtin(vs, BI_LAYER, &p->vs_layer_var, &p->vs_layer_off) != 0)
+        p->vs_layer_var = -1;
+    if (gm_program_find_builtin(vs, BI_VIEWPORT_INDEX, &p->vs_vpi_var, &p->vs_vpi_off) != 0)
+        p->vs_vpi_var = -1;
+}
+
+/* gl_Layer / gl_ViewportIndex that the vertex shader writes and the fragment shader reads (no
+ * GS or TES): a hidden flat varying (the provoking vertex's value, unclamped, as Mesa passes
+ * it), at *slot after the shader's own; -1 when either side lacks it. */
+static void vs_hidden_flat(gmf_prog *p, int fs_var, int vs_var, int *slot)
+{
+    if (fs_var < 0 || vs_var < 0 || p->gs || p->tes ||
+        p->info.num_varyings >= GM_PIPE_MAX_VARYINGS)
+        return;
+    *slot = p->info.num_varyings++;
+    p->info.interp[*slot] = GM_INTERP_FLAT;
+    p->info.loc[*slot] = GM_LOC_CENTER;
 }
 
 /* The auxiliary storage qualifier (centroid / sample) of each input location: the model's
@@ -652,6 +669,8 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
         gmf_hidden_varyings(p, fs, p->fs_clip_var, p->n_clip, &p->fs_clip_slot, &p->fs_clip_n);
     if (p->fs_cull_var >= 0 && !p->gs && !p->tes && p->cull_var >= 0 && p->n_cull > 0)
         gmf_hidden_varyings(p, fs, p->fs_cull_var, p->n_cull, &p->fs_cull_slot, &p->fs_cull_n);
+    vs_hidden_flat(p, p->fs_layer_var, p->vs_layer_var, &p->layer_slot);
+    vs_hidden_flat(p, p->fs_vpi_var, p->vs_vpi_var, &p->vpi_slot);
     for (int i = 0; i < gm_program_output_count(fs); i++) {
         int v = gm_program_output_var(fs, i);
         const gm_var_info *vi = gm_program_var(fs, v);
@@ -1080,6 +1099,7 @@ gmf_prog *gmf_prog_from_sources(gmf_runner *r, const struct sm_context *c,
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
     p->fs_cull_var = p->fs_cull_slot = p->cull_var = p->clipv_var = -1;
+    p->layer_slot = p->vpi_slot = p->vs_layer_var = p->vs_vpi_var = -1;
     r->totals.programs_compiled++;
     compile_stages(r, c, sp, p, src, n, label);
     if (!p->ok)
@@ -1098,6 +1118,7 @@ static gmf_prog *compile(gmf_runner *r, const struct sm_context *c, const struct
     p->primid_slot = -1;
     p->fs_clip_var = p->fs_clip_slot = -1;
     p->fs_cull_var = p->fs_cull_slot = p->cull_var = p->clipv_var = -1;
+    p->layer_slot = p->vpi_slot = p->vs_layer_var = p->vs_vpi_var = -1;
     p->spirv = gmf_spirv_program(sp);
     if (compile_compute(p, sp)) {
         r->totals.programs_compiled++;

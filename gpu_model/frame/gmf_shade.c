@@ -85,8 +85,11 @@ static void vs_inputs(gmf_draw_ctx *d, gm_warp *w, const int32_t *vertex_id, int
         for (int l = 0; l < count; l++) {
             uint32_t val[4];
             gmf_fetch_attr(d, at, vertex_id[l], instance_id, val);
-            for (int k = 0; k < at->c.n; k++)
-                v[at->c.word + k][l] = val[k];
+            /* `layout(location = L, component = C)`: the input takes the attribute's
+             * components from C on (GL_ARB_enhanced_layouts; 64-bit ones come placed) */
+            int first = at->c.is64 ? 0 : at->c.comp;
+            for (int k = 0; k < at->c.n && first + k < 4; k++)
+                v[at->c.word + k][l] = val[first + k];
         }
     }
     int vars[7] = { p->vid_var, p->vindex_var, p->iid_var, p->iindex_var, p->basev_var,
@@ -167,6 +170,18 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
         for (int l = 0; l < count; l++)
             for (int k = 0; k < p->fs_cull_n; k++)
                 memcpy(&out[l].var[p->fs_cull_slot + k / 4][k % 4], &cu[p->cull_off + k][l], 4);
+    /* gl_Layer / gl_ViewportIndex of the vertex shader that the fragment shader reads */
+    if (!p->gs && !p->tes) {
+        const int hv[2][3] = {{p->vs_layer_var, p->vs_layer_off, p->layer_slot},
+                              {p->vs_vpi_var, p->vs_vpi_off, p->vpi_slot}};
+        for (int h = 0; h < 2; h++) {
+            if (hv[h][0] < 0 || hv[h][2] < 0)
+                continue;
+            uint32_t (*v)[GM_LANES] = gm_warp_var_lanes(w, hv[h][0]);
+            for (int l = 0; l < count; l++)
+                memcpy(&out[l].var[hv[h][2]][0], &v[hv[h][1]][l], 4);
+        }
+    }
     /* clip distances the fragment shader reads, as hidden varyings */
     if (cd && p->fs_clip_slot >= 0)
         for (int l = 0; l < count; l++)
@@ -321,8 +336,8 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
             for (int l = 0; l < GM_LANES; l++)
                 memcpy(&v[0][l], &fw->primitive_id, 4);
     }
-    fs_flat_builtin(w, p->fs_layer_var, p->gsx ? p->layer_slot : -1, fw);
-    fs_flat_builtin(w, p->fs_vpi_var, p->gsx ? p->vpi_slot : -1, fw);
+    fs_flat_builtin(w, p->fs_layer_var, p->gsx || !p->tes ? p->layer_slot : -1, fw);
+    fs_flat_builtin(w, p->fs_vpi_var, p->gsx || !p->tes ? p->vpi_slot : -1, fw);
     /* Sample built-ins: gl_SampleID is 0 outside per-sample passes (sample_id -1);
      * gl_SamplePosition is the sample's offset inside its pixel, the same for all lanes. */
     if (p->sampleid_var >= 0) {

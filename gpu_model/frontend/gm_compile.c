@@ -5,6 +5,9 @@
  * names back in OpName, so uniforms keep the names the application uses. */
 #include "gpu_model.h"
 #include "gm_dead_arrays.h"
+#include "gm_do_scope.h"
+#include "gm_gs_layout.h"
+#include "gm_stub_functions.h"
 #include "gm_frontend.h"
 #include "gm_relaxed.h"
 
@@ -210,7 +213,7 @@ static int names_main(const char *text)
 /* Compiles and links the units in sources (one or more per stage) into one module per stage:
  * out->shaders[] holds the stages in the order they first appear. */
 static int compile_linked(const gm_shader_source *sources, int count, gm_compile_result *out,
-                          int dead_arrays, int pipe)
+                          int dead_arrays, int pipe, const char *stub_log)
 {
     memset(out, 0, sizeof *out);
     logbuf log = {0};
@@ -268,6 +271,30 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
             names_main(unit_text[i]))
             primary[s] = i;
     }
+    /* A do-while body that is one statement has its own scope (gm_do_scope.c). */
+    for (int i = 0; i < count && ok; i++) {
+        int changed = 0;
+        char *t = gm_brace_do_bodies(unit_text[i], &changed);
+        if (t && changed) {
+            free(unit_text[i]);
+            unit_text[i] = t;
+        } else {
+            free(t);
+        }
+    }
+    /* The units of a geometry shader share its input primitive (gm_gs_layout.c). */
+    char *gs_units[GM_MAX_SHADER_UNITS];
+    int gs_at[GM_MAX_SHADER_UNITS], n_gs = 0;
+    for (int i = 0; i < count && ok; i++)
+        if (sources[i].stage == GM_STAGE_GEOMETRY) {
+            gs_at[n_gs] = i;
+            gs_units[n_gs++] = unit_text[i];
+        }
+    if (n_gs > 1) {
+        gm_gs_share_input_layout(gs_units, n_gs);
+        for (int g = 0; g < n_gs; g++)
+            unit_text[gs_at[g]] = gs_units[g];
+    }
     /* The retries' array sizes (gm_dead_arrays.c), an implicit size counting every unit of the
      * stage: computed from the texts as upgraded, then swapped in. */
     char *sized[GM_MAX_SHADER_UNITS] = {0};
@@ -287,6 +314,22 @@ static int compile_linked(const gm_shader_source *sources, int count, gm_compile
             free(unit_text[i]);
             unit_text[i] = sized[i];
         }
+    /* The retry after "No function definition (body) found" (gm_stub_functions.c): bodies in
+     * the first unit of each stage that declares them. */
+    int stubbed_slot[GM_STAGE_COUNT] = {0};
+    for (int i = 0; i < count && ok && stub_log; i++) {
+        if (stubbed_slot[slot_of[i]])
+            continue;
+        int changed = 0;
+        char *t = gm_stub_undefined_functions(unit_text[i], stub_log, &changed);
+        if (t && changed) {
+            free(unit_text[i]);
+            unit_text[i] = t;
+            stubbed_slot[slot_of[i]] = 1;
+        } else {
+            free(t);
+        }
+    }
 
     /* glslang's default limits, with llvmpipe's (Mesa 22.3, glxinfo -l) where the defaults are
      * lower than what shaders the driver accepted use (an atomic counter at binding 3 fails
@@ -459,10 +502,10 @@ static int pipe_flags(const gm_shader_source *sources, int count)
 }
 
 static int compile_program(const gm_shader_source *sources, int count, gm_compile_result *out,
-                           int dead_arrays)
+                           int dead_arrays, const char *stub_log)
 {
     int pipe = pipe_flags(sources, count);
-    int rc = compile_linked(sources, count, out, dead_arrays, pipe);
+    int rc = compile_linked(sources, count, out, dead_arrays, pipe, stub_log);
     bool per_stage = rc != 0 && location_mismatch(out->log);
     if (rc == 0 || (!per_stage && !tess_patch_array_quirk(sources, count, out->log)))
         return rc;
@@ -482,7 +525,7 @@ static int compile_program(const gm_shader_source *sources, int count, gm_compil
     int ok = 1;
     for (int g = 0; g < MAXG; g++)
         if (n[g])
-            ok = (compile_linked(part[g], n[g], &r[g], dead_arrays, pipe) == 0) && ok;
+            ok = (compile_linked(part[g], n[g], &r[g], dead_arrays, pipe, stub_log) == 0) && ok;
     if (!ok) {   /* keep the first log: the error the whole program gave */
         for (int g = 0; g < MAXG; g++)
             gm_compile_result_free(&r[g]);
@@ -517,7 +560,19 @@ static int compile_program(const gm_shader_source *sources, int count, gm_compil
 
 int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_result *out)
 {
-    int rc = compile_program(sources, count, out, 0);
+    int rc = compile_program(sources, count, out, 0, NULL);
+    /* A function declared and called only from code Mesa folds away (gm_stub_functions.c):
+     * again with bodies for the functions the linker names; the first error stays when that
+     * does not help. */
+    if (rc != 0 && out->log && strstr(out->log, "No function definition (body) found")) {
+        gm_compile_result retry;
+        if (compile_program(sources, count, &retry, 0, out->log) == 0) {
+            gm_compile_result_free(out);
+            *out = retry;
+            return 0;
+        }
+        gm_compile_result_free(&retry);
+    }
     /* An array size glslang cannot fold, or .length() of an implicitly sized array (see
      * gm_dead_arrays.c): again with those sizes written as Mesa determines them; the first error
      * stays when that does not help. */
@@ -527,7 +582,7 @@ int gm_compile_program(const gm_shader_source *sources, int count, gm_compile_re
     if (!kind)
         return rc;
     gm_compile_result retry;
-    if (compile_program(sources, count, &retry, kind) != 0) {
+    if (compile_program(sources, count, &retry, kind, NULL) != 0) {
         gm_compile_result_free(&retry);
         return rc;
     }

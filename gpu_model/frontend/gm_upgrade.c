@@ -239,6 +239,7 @@ typedef struct {
     int after_tes;       /* a fragment shader fed by a tessellation evaluation shader (no GS) */
     int pipe;            /* GM_UP_PIPE_*: the program's later stages */
     int pervertex;       /* 1: after `gl_PerVertex`, 2: inside its redeclared block (rewrite) */
+    int next_is_operator; /* the identifier being rewritten is followed by an operator */
 } upgrade_ctx;
 
 /* A gl_PerVertex redeclaration may list compatibility members (`vec4 gl_ClipVertex;` in GLSL
@@ -410,6 +411,16 @@ static void put_spaces(strbuf *out, size_t n)
         sb_putn(out, " ", 1);
 }
 
+/* A user identifier that is a keyword of the upgraded version: glr_u_WORD (recorded). */
+static void rename_keyword(upgrade_ctx *c, strbuf *out, const char *word)
+{
+    sb_printf(out, "glr_u_%s", word);
+    char pair[300];
+    snprintf(pair, sizeof pair, "%s=glr_u_%s\n", word, word);
+    if (!c->renames.data || !strstr(c->renames.data, pair))
+        sb_puts(&c->renames, pair);
+}
+
 /* Rewrites one identifier of the active text. */
 static void rewrite_ident(upgrade_ctx *c, strbuf *out, const char *id, size_t n, const char *prev)
 {
@@ -422,6 +433,16 @@ static void rewrite_ident(upgrade_ctx *c, strbuf *out, const char *id, size_t n,
     word[n] = 0;
     /* Desktop GLSL ignores precision qualifiers, but glslang's linker insists that they match
      * between stages: drop them (and `precision` statements) as the driver does. */
+    /* Below GLSL 1.30 (without GL_ARB_ES2_compatibility) Mesa's lexer takes these words for
+     * identifiers (`float lowp = 1.0;`, piglit glsl-precision-110): used as a name (followed
+     * by an operator), they are renamed like other later keywords. Used as a qualifier, Mesa
+     * rejects the shader; the model keeps dropping them there (the pass is more lenient). */
+    int prec_ident = !c->es && c->src_version < 130 && c->next_is_operator &&
+                     !any_ext_enabled(c->pp, "GL_ARB_ES2_compatibility");
+    if (prec_ident && (is_precision_word(word) || strcmp(word, "precision") == 0)) {
+        rename_keyword(c, out, word);
+        return;
+    }
     if (!c->es && is_precision_word(word)) {
         put_spaces(out, n);
         return;
@@ -454,11 +475,7 @@ static void rewrite_ident(upgrade_ctx *c, strbuf *out, const char *id, size_t n,
     for (const gm_upgrade_keyword *k = gm_upgrade_new_keywords; k->word; k++) {
         if (k->since > c->src_version && strcmp(k->word, word) == 0 &&
             !any_ext_enabled(c->pp, k->exts)) {
-            sb_printf(out, "glr_u_%s", word);
-            char pair[300];
-            snprintf(pair, sizeof pair, "%s=glr_u_%s\n", word, word);
-            if (!c->renames.data || !strstr(c->renames.data, pair))
-                sb_puts(&c->renames, pair);
+            rename_keyword(c, out, word);
             return;
         }
     }
@@ -619,6 +636,11 @@ static void rewrite_text(upgrade_ctx *c, strbuf *out, const char *s, size_t star
             } else if (c->in_precision) {
                 put_spaces(out, j - i);
             } else {
+                /* a word followed by an operator or ';' ',' ')' ']' is a variable's name */
+                size_t k = j;
+                while (k < end && (s[k] == ' ' || s[k] == '\t'))
+                    k++;
+                c->next_is_operator = k < end && s[k] && strchr("=;,)]+-*/<>!&|?:.", s[k]);
                 rewrite_ident(c, out, s + i, j - i, prev[0] ? prev : NULL);
             }
             size_t n = j - i < sizeof prev - 1 ? j - i : sizeof prev - 1;

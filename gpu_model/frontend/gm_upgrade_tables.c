@@ -54,6 +54,10 @@ const gm_upgrade_decl gm_upgrade_decls[] = {
      "struct glr_FogParameters { %Pvec4 color; %Pfloat density; %Pfloat start; %Pfloat end; "
      "%Pfloat scale; };", ""},
     {"Fog", "uniform glr_FogParameters glr_Fog;", "FogParameters"},
+    /* gl_DepthRange: core in every version, but glslang declares it only without SPIR-V */
+    {"DepthRangeParameters",
+     "struct glr_DepthRangeParameters { %Pfloat near; %Pfloat far; %Pfloat diff; };", ""},
+    {"DepthRange", "uniform glr_DepthRangeParameters glr_DepthRange;", "DepthRangeParameters"},
     {"MaxLights", "const int glr_MaxLights = 8;", ""},
     {"MaxClipPlanes", "const int glr_MaxClipPlanes = 8;", ""},
     {"MaxTextureUnits", "const int glr_MaxTextureUnits = 8;", ""},
@@ -208,6 +212,8 @@ const gm_upgrade_rename gm_upgrade_renames[] = {
     GLR(Point), GLR(FrontMaterial), GLR(BackMaterial), GLR(LightSource), GLR(LightModel),
     GLR(FrontLightModelProduct), GLR(BackLightModelProduct), GLR(FrontLightProduct),
     GLR(BackLightProduct), GLR(Fog),
+    GLR(DepthRange),
+    {"gl_DepthRangeParameters", "glr_DepthRangeParameters", "DepthRangeParameters", GM_UP_ANY},
     GLR(MaxLights), GLR(MaxClipPlanes), GLR(MaxTextureUnits), GLR(MaxTextureCoords),
     {"gl_PointParameters", "glr_PointParameters", "PointParameters", GM_UP_ANY},
     {"gl_MaterialParameters", "glr_MaterialParameters", "MaterialParameters", GM_UP_ANY},

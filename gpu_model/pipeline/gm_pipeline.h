@@ -434,6 +434,9 @@ int gm_tex_size(const gm_tex_image *img, int lod, int32_t size[3]);
 int gm_tex_query_levels(const gm_tex_image *img);
 /* LOD from derivatives the way llvmpipe computes rho (exact length, max of x/y). */
 float gm_tex_compute_lod(const gm_tex_image *img, const float ddx[3], const float ddy[3]);
+/* One level of glGenerateMipmap as llvmpipe's blit makes it: layer dst_z of dst from layer
+ * src_z of the level above, bilinear samples at the destination pixel centres. */
+void gm_tex_blit_downsample(const gm_surface *src, int src_z, gm_surface *dst, int dst_z);
 /* Decompress one 4x4 block of a block-compressed format into RGBA8 texels. */
 int gm_tex_decode_block(gm_format f, const uint8_t *block, uint8_t rgba[16][4]);
 

@@ -2,6 +2,7 @@
  * snapping, orientation and fill rule; lp_state_setup.c for a0/dadx/dady). */
 #include "gm_setup.h"
 #include "gm_gl_enums.h"
+#include "gm_tri_order.h"
 
 #include <math.h>
 #include <string.h>
@@ -165,30 +166,7 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
     pr.front = front;
     gm_setup_tri_planes(dc, v[0], v[1], v[2], pv, &pr);
     gm_pipe_warp_begin(dc, &pr);
-    for (int qy = y0 & ~1; qy <= y1; qy += 2) {
-        for (int qx = x0 & ~1; qx <= x1; qx += 2) {
-            uint32_t sm[4] = {0, 0, 0, 0};
-            for (int i = 0; i < 4; i++) {
-                int px = qx + (i & 1), py = qy + (i >> 1);
-                if (px < x0 || px > x1 || py < y0 || py > y1)
-                    continue;
-                /* window-aligned 32x32 pattern (llvmpipe: a fragment kill at the top of the
-                 * shader, draw_pipe_pstipple.c) */
-                if (gm_pstipple_kill(dc, px, py))
-                    continue;
-                if (!dc->rs.ms) {
-                    if (gm_rast_tri_inside(&e, px, py))
-                        sm[i] = dc->rs.all_samples;
-                    continue;
-                }
-                for (int s = 0; s < dc->rs.samples; s++)
-                    if (gm_rast_tri_inside_at(&e, px, py, dc->rs.sfx[s], dc->rs.sfy[s]))
-                        sm[i] |= 1u << s;
-                sm[i] &= dc->rs.state_mask;
-            }
-            if (sm[0] | sm[1] | sm[2] | sm[3])
-                gm_pipe_warp_add_quad(dc, &pr, qx, qy, sm);
-        }
-    }
+    /* llvmpipe's order: tiles, then blocks (gm_tri_order.c) */
+    gm_tri_emit_quads(dc, &pr, &e, x0, y0, x1, y1);
     gm_pipe_warp_flush(dc, &pr);
 }

@@ -358,6 +358,38 @@ static void test_phi_and_nested(void)
 
 /* llvmpipe's loop limiter: 65535 loop ends per function call, shared by its loops. An infinite
  * loop finishes with what it computed; a nested loop over the limit is cut short. */
+/* A do-while body that is one statement has its own scope (GLSL 6.3; piglit
+ * fs-do-while-scope): the test reads the outer i, so the loop runs once (j == -1), and a
+ * nested simple do inside it too. */
+static void test_do_while_scope(void)
+{
+    gm_rig r;
+    const char *src =
+        "#version 450\nlayout(location=0) flat in int n;\nlayout(location=0) out ivec4 o;\n"
+        "void main() {\n"
+        "  int i = 17, j = -2, k = 0;\n"
+        "  do\n"
+        "    int i = (j++, 0); // the body's own i\n"
+        "  while (i <= 0 && j < 3);\n"
+        "  do do k++; while (k < n); while (false);\n"
+        "  o = ivec4(j, i, k, 0);\n"
+        "}\n";
+    if (rig_init(&r, GM_STAGE_FRAGMENT, src) != 0) {
+        CHECK(0);
+        return;
+    }
+    for (int l = 0; l < GM_LANES; l++)
+        rig_seti(&r, "n", 0, l, l);
+    gm_warp_begin(r.w, 0xffffffffu, 0);
+    CHECK(gm_warp_run(r.w, 0) == GM_RUN_DONE);
+    for (int l = 0; l < GM_LANES; l += 7) {
+        CHECKF(rig_outi(&r, "o", 0, l) == -1, "j %d", rig_outi(&r, "o", 0, l));
+        CHECK(rig_outi(&r, "o", 1, l) == 17);
+        CHECK(rig_outi(&r, "o", 2, l) == (l > 1 ? l : 1));
+    }
+    rig_free(&r);
+}
+
 static void test_loop_limit(void)
 {
     gm_rig r;
@@ -461,6 +493,7 @@ int main(void)
     test_derivatives();
     test_interpolate_at_offset();
     test_phi_and_nested();
+    test_do_while_scope();
     test_loop_limit();
     test_bad_input();
     TEST_DONE();

@@ -653,6 +653,25 @@ static void test_geometry_compat(void)
 
 /* Desktop precision qualifiers (issue 11 §2, glmark2 jellyfish and terrain): they may differ
  * between stages and come from empty macros; the program links. */
+/* Two units of one geometry shader, the input layout in one, an unsized input indexed in the
+ * other (piglit gs-input-sizing-layout-larger-than-static-usage): they link, the array sized 3
+ * as Mesa sizes it at link time (gm_gs_layout.c). */
+static void test_gs_units_share_layout(void)
+{
+    gm_shader_source s[4] = {
+        {GM_STAGE_VERTEX, "#version 150\nin int v;\nflat out int g;\nvoid main() { g = v; }\n", NULL},
+        {GM_STAGE_GEOMETRY, "#version 150\nlayout(triangles) in;\n"
+         "layout(triangle_strip, max_vertices = 3) out;\nvoid emit();\nvoid main() { emit(); }\n", NULL},
+        {GM_STAGE_GEOMETRY, "#version 150\nflat in int g[];\nout vec4 c;\n"
+         "void emit() { c = vec4(g[1]); EmitVertex(); }\n", NULL},
+        {GM_STAGE_FRAGMENT, "#version 150\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n", NULL},
+    };
+    gm_compile_result r;
+    int rc = gm_compile_program(s, 4, &r);
+    CHECKF(rc == 0, "%s", r.log);
+    gm_compile_result_free(&r);
+}
+
 static void test_desktop_precision(void)
 {
     static const char *const pairs[][2] = {
@@ -678,6 +697,29 @@ static void test_desktop_precision(void)
     gm_compile_result r;
     CHECK(compile1(GM_STAGE_FRAGMENT, "#version 120\n#define H highp\n#define P precision\n"
                    "uniform H vec4 c;\nvoid main() { gl_FragColor = c; }\n", &r) == 0);
+    gm_compile_result_free(&r);
+    /* Below 1.30 Mesa takes the precision words for identifiers (piglit glsl-precision-110):
+     * as names they are renamed, not blanked. */
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 110\nvoid main() {\n  float lowp = 1.0, highp;\n"
+                   "  highp = lowp * 2.0;\n  gl_FragColor = vec4(0.0, lowp, highp, 0.0);\n}\n", &r) == 0);
+    CHECK(r.shaders[0].compiled_source && strstr(r.shaders[0].compiled_source, "glr_u_lowp = 1.0") &&
+          strstr(r.shaders[0].compiled_source, "vec4(0.0, glr_u_lowp, glr_u_highp"));
+    gm_compile_result_free(&r);
+    /* gl_DepthRange (every version; glslang has it only without SPIR-V): the pass declares
+     * glr_DepthRange, fed from the viewport's depth range (gmf_ff_uniforms.c). */
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 140\nvoid main() {\n  gl_DepthRangeParameters d = "
+                   "gl_DepthRange;\n  gl_FragColor = vec4(d.near, gl_DepthRange.far, d.diff, 1.0);\n}\n",
+                   &r) == 0);
+    CHECK(has_name(&r.shaders[0], "glr_DepthRange"));
+    gm_compile_result_free(&r);
+    /* Functions declared and called only where Mesa folds the call away (piglit
+     * glsl-const-folding-01) link: glslang's linker gets bodies for them (gm_stub_functions.c),
+     * appended after the last line. */
+    CHECK(compile1(GM_STAGE_FRAGMENT, "#version 120\nvoid never(); /* not defined */\n"
+                   "vec3 never2(in float a,\n int b);\nvoid main() {\n  gl_FragColor = vec4(1.0);\n"
+                   "  if (degrees(0.0) != 0.0) { never(); gl_FragColor.xyz = never2(1.0, 2); }\n}\n",
+                   &r) == 0);
+    CHECK(has_opline(&r.shaders[0], 6));
     gm_compile_result_free(&r);
     /* ES keeps its qualifiers (they decide llvmpipe's 16-bit arithmetic). */
     gm_upgrade_info info;
@@ -771,6 +813,7 @@ int main(void)
     test_preprocessed();
     test_extensions();
     test_desktop_precision();
+    test_gs_units_share_layout();
     test_geometry_compat();
     test_glmark2();
     TEST_DONE();

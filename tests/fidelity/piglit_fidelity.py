@@ -174,6 +174,8 @@ def main():
     ap.add_argument("--json", help="write every test's bucket and reason here")
     ap.add_argument("--markdown", help="write the tables here")
     ap.add_argument("--keep", help="copy the work folder (capture, ...) of each failing test here")
+    ap.add_argument("--expect-agree", action="store_true",
+                    help="exit 1 unless every selected test that llvmpipe passes agrees (regression lists)")
     a = ap.parse_args()
     a.glreplay = os.path.abspath(a.glreplay)
     if not os.access(a.glreplay, os.X_OK):
@@ -276,6 +278,14 @@ def main():
             print("piglit_fidelity: FAIL: %d of %d baseline tests no longer agree" % (len(lost), len(baseline["agree"])))
             return 1
         print("piglit_fidelity: PASS: all %d baseline tests agree (%d agree in all)" % (len(baseline["agree"]), len(agree)))
+    if a.expect_agree:
+        others = [r for r in results if r["bucket"] not in (C.AGREES, C.EXCLUDED)]
+        for r in others:
+            print("piglit_fidelity: DOES NOT AGREE: %s: %s: %s" % (r["test"], r["bucket"], r["reason"]))
+        if others or not results:
+            print("piglit_fidelity: FAIL: %d of %d selected tests do not agree" % (len(others), len(results)))
+            return 1
+        print("piglit_fidelity: PASS: all %d selected tests agree" % len(results))
     return 0
 
 
