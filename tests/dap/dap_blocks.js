@@ -31,22 +31,12 @@ assert.ok(fs.existsSync(TEST), `${TEST} is missing (Debian package piglit)`);
 
 const received = [];
 const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES, m => received.push(m));
+const { server, connectInit } = require('./dap_socket_server.js')(env.GLREPLAY, UnixDebugClient);
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-6, `${what}: ${a} vs ${b}`);
 const nums = s => { const m = /\(([^)]*)\)/.exec(s); return m ? m[1].split(',').map(Number) : [Number(s)]; };
 
 async function checks(sock) {
-    const dc = new UnixDebugClient(sock);
-    dc.defaultTimeout = 30000;
-    // The socket file exists from bind(); until listen() a connect is refused: retry briefly.
-    for (let i = 0; ; i++) {
-        try { await dc.start(); break; } catch (e) {
-            if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
-            await new Promise(r => setTimeout(r, 50));
-        }
-    }
-    const initialized = dc.waitForEvent('initialized');
-    await dc.initializeRequest();
-    await initialized;
+    const { dc } = await connectInit(sock, 30000);
     const attachP = dc.attachRequest({});
     await dc.send('setFunctionBreakpoints', { breakpoints: [{ name: 'fragment:main' }] });
     const stopped = dc.waitForEvent('stopped');
@@ -84,20 +74,12 @@ async function main() {
             path.join(PIGLIT, 'bin', 'shader_runner'), TEST, '-auto', '-fbo'], {
             env: { ...env, PIGLIT_PLATFORM: 'surfaceless_egl', EGL_PLATFORM: 'surfaceless' }, encoding: 'utf8', timeout: 90000 });
         assert.ok(pc.status === 0 && fs.existsSync(capture), `piglit capture failed: ${(pc.stderr || '').slice(-400)}`);
-        const sock = path.join(tmp, 's', 'dap.sock');
-        const server = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let log = '';
-        server.stdout.on('data', d => { log += d; });
-        server.stderr.on('data', d => { log += d; });
-        const exit = new Promise(r => server.on('exit', (code, sig) => r({ code, sig })));
-        for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
-        assert.ok(fs.existsSync(sock), `no socket: ${log}`);
+        const srv = await server(capture, tmp, 's');
+        const sock = srv.sock;
         try {
             await checks(sock);
         } finally {
-            server.kill('SIGTERM');
-            const ex = await exit;
-            assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
+            await srv.stop();
         }
         const typeErrors = require('./dap_types_check.js')(env.NODE_MODULES, received);
         assert.deepStrictEqual(typeErrors, [], 'messages that do not match DebugProtocol types');

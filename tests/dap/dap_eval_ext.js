@@ -55,21 +55,9 @@ const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES, m =>
 const nums = s => { const m = /\(([^)]*)\)/.exec(s); return m ? m[1].split(',').map(Number) : [Number(s)]; };
 const close = (a, b, what, tol = 1e-6) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 
-async function connect(sock) {
-    const dc = new UnixDebugClient(sock);
-    dc.defaultTimeout = 60000;
-    // The socket file exists from bind(); until listen() a connect is refused: retry briefly.
-    for (let i = 0; ; i++) {
-        try { await dc.start(); break; } catch (e) {
-            if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
-            await new Promise(r => setTimeout(r, 50));
-        }
-    }
-    const initialized = dc.waitForEvent('initialized');
-    const init = await dc.initializeRequest();
-    await initialized;
-    return { dc, init: init.body };
-}
+const { server, connectInit } = require('./dap_socket_server.js')(env.GLREPLAY, UnixDebugClient);
+const connect = async sock => { const { dc, init } = await connectInit(sock); return { dc, init: init.body }; };
+
 async function startAt(dc, source, bps) {
     const attachP = dc.attachRequest({});
     await dc.setBreakpointsRequest({ source, breakpoints: bps });
@@ -263,21 +251,13 @@ async function litMesh(sock) {
     dc.stopAdapter();
 }
 
+// Each capture's server has its own socket directory under tmp.
 async function withServer(capture, tmp, fn) {
-    const sock = path.join(tmp, 's', `dap-${path.basename(capture)}.sock`);
-    const server = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    server.stdout.on('data', d => { log += d; });
-    server.stderr.on('data', d => { log += d; });
-    const exit = new Promise(r => server.on('exit', (code, sig) => r({ code, sig })));
-    for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
-    assert.ok(fs.existsSync(sock), `no socket: ${log}`);
+    const srv = await server(capture, tmp, `s-${path.basename(capture)}`);
     try {
-        await fn(sock);
+        await fn(srv.sock);
     } finally {
-        server.kill('SIGTERM');
-        const ex = await exit;
-        assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
+        await srv.stop();
     }
 }
 

@@ -44,37 +44,8 @@ const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES, m =>
 const step = t => { if (env.DAP_E2E_VERBOSE) console.log('dap_instructions: ' + t); };
 const big = s => BigInt(s);
 
-async function server(capture, tmp, name) {
-    const sock = path.join(tmp, name, 'dap.sock');
-    const proc = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    proc.stdout.on('data', d => { log += d; });
-    proc.stderr.on('data', d => { log += d; });
-    const exit = new Promise(r => proc.on('exit', (code, sig) => r({ code, sig })));
-    for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
-    assert.ok(fs.existsSync(sock), `no socket: ${log}`);
-    return { sock, stop: async () => {
-        proc.kill('SIGTERM');
-        const ex = await exit;
-        assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
-    } };
-}
-
-async function connect(sock) {
-    const dc = new UnixDebugClient(sock);
-    dc.defaultTimeout = 30000;
-    // The socket file exists from bind(); until listen() a connect is refused: retry briefly.
-    for (let i = 0; ; i++) {
-        try { await dc.start(); break; } catch (e) {
-            if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
-            await new Promise(r => setTimeout(r, 50));
-        }
-    }
-    const initialized = dc.waitForEvent('initialized');
-    const init = await dc.initializeRequest();
-    await initialized;
-    return { dc, init };
-}
+const { server, connectInit } = require('./dap_socket_server.js')(env.GLREPLAY, UnixDebugClient);
+const connect = sock => connectInit(sock, 30000);
 
 const disasm = (dc, args) => dc.send('disassemble', args).then(r => r.body.instructions);
 

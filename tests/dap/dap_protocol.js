@@ -43,6 +43,7 @@ const fails = async (p, re, what) => {
     assert.fail(`${what}: the request succeeded`);
 };
 const step = t => { if (env.DAP_E2E_VERBOSE) console.log('dap_protocol: ' + t); };
+const { server } = require('./dap_socket_server.js')(env.GLREPLAY, UnixDebugClient);
 
 async function connect(sock) {
     const dc = new UnixDebugClient(sock);
@@ -283,14 +284,8 @@ async function main() {
         env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_CAPTURE_FRAMES: '0-1', GLREPLAY_CAPTURE_OUT: capture },
         encoding: 'utf8', timeout: 120000 });
     assert.strictEqual(cap.status, 0, `capture failed: ${cap.stderr}`);
-    const sock = path.join(tmp, 's', 'dap.sock');
-    const server = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    server.stdout.on('data', d => { log += d; });
-    server.stderr.on('data', d => { log += d; });
-    const exit = new Promise(r => server.on('exit', (code, sig) => r({ code, sig })));
-    for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
-    assert.ok(fs.existsSync(sock), `no socket: ${log}`);
+    const srv = await server(capture, tmp, 's');
+    const sock = srv.sock;
     try {
         const dc = await stoppedSession(sock);
         await checks(dc);
@@ -301,9 +296,7 @@ async function main() {
         assert.deepStrictEqual(typeErrors, [], 'messages that do not match DebugProtocol types');
         console.log(`dap_protocol: ${received.length} messages match the DebugProtocol types`);
     } finally {
-        server.kill('SIGTERM');
-        const ex = await exit;
-        assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
+        await srv.stop();
         fs.rmSync(tmp, { recursive: true, force: true });
     }
     console.log('dap_protocol: all checks passed');

@@ -36,6 +36,7 @@ assert.ok(LINE_DIST > 0);
 
 const received = [];
 const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES, m => received.push(m));
+const { server, connectInit } = require('./dap_socket_server.js')(env.GLREPLAY, UnixDebugClient);
 const nums = s => { const m = /\(([^)]*)\)/.exec(s); return m ? m[1].split(',').map(Number) : [Number(s)]; };
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 
@@ -61,18 +62,7 @@ async function stepNext(dc) {
 }
 
 async function checks(sock) {
-    const dc = new UnixDebugClient(sock);
-    dc.defaultTimeout = 30000;
-    // The socket file exists from bind(); until listen() a connect is refused: retry briefly.
-    for (let i = 0; ; i++) {
-        try { await dc.start(); break; } catch (e) {
-            if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
-            await new Promise(r => setTimeout(r, 50));
-        }
-    }
-    const initialized = dc.waitForEvent('initialized');
-    const init = await dc.initializeRequest();
-    await initialized;
+    const { dc, init } = await connectInit(sock, 30000);
     assert.strictEqual(init.body.supportsSetVariable, true);
     const attachP = dc.attachRequest({});
     await dc.setBreakpointsRequest({ source: { path: MESH }, breakpoints: [{ line: LINE_DIST, hitCondition: '2' }] });
@@ -175,23 +165,15 @@ async function main() {
         env: { ...env, LD_PRELOAD: env.GLREPLAY_SHIM, GLREPLAY_CAPTURE_FRAMES: '0-1', GLREPLAY_CAPTURE_OUT: capture },
         encoding: 'utf8', timeout: 120000 });
     assert.strictEqual(lc.status, 0, `capture failed: ${lc.stderr}`);
-    const sock = path.join(tmp, 's', 'dap.sock');
-    const server = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    server.stdout.on('data', d => { log += d; });
-    server.stderr.on('data', d => { log += d; });
-    const exit = new Promise(r => server.on('exit', (code, sig) => r({ code, sig })));
-    for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
-    assert.ok(fs.existsSync(sock), `no socket: ${log}`);
+    const srv = await server(capture, tmp, 's');
+    const sock = srv.sock;
     try {
         await checks(sock);
         const typeErrors = require('./dap_types_check.js')(env.NODE_MODULES, received);
         assert.deepStrictEqual(typeErrors, [], 'messages that do not match DebugProtocol types');
         console.log(`dap_setvar: ${received.length} messages match the DebugProtocol types`);
     } finally {
-        server.kill('SIGTERM');
-        const ex = await exit;
-        assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
+        await srv.stop();
         fs.rmSync(tmp, { recursive: true, force: true });
     }
     console.log('dap_setvar: all checks passed');

@@ -43,19 +43,7 @@ const received = [];
 const UnixDebugClient = require('./unix_debug_client.js')(env.NODE_MODULES, m => received.push(m));
 const log = t => { if (env.DAP_STEP_BACK_VERBOSE) console.log('dap_step_back: ' + t); };
 
-async function startServer(tmp, name, capture, extraEnv) {
-    const dir = path.join(tmp, name);
-    const sock = path.join(dir, 'dap.sock');
-    const server = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture],
-        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, ...extraEnv } });
-    let out = '';
-    server.stdout.on('data', d => { out += d; });
-    server.stderr.on('data', d => { out += d; });
-    const exit = new Promise(r => server.on('exit', (code, sig) => r({ code, sig })));
-    for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
-    assert.ok(fs.existsSync(sock), `server did not create its socket: ${out}`);
-    return { sock, stop: async () => { server.kill('SIGTERM'); const e = await exit; assert.strictEqual(e.code, 0, out); } };
-}
+const { server } = require('./dap_socket_server.js')(env.GLREPLAY, UnixDebugClient);
 
 // A session stopped at the first stop of `bps` (setBreakpoints arguments).
 async function open(sock, bps) {
@@ -145,8 +133,8 @@ async function roundTrip(dc, steps, what) {
 // start, not the middle of the line the call returned to).
 async function scenario(name, capture, bps, steps, mixed) {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'glr-stepback-'));
-    const kept = await startServer(tmp, 'a', capture, {});
-    const model = await startServer(tmp, 'b', capture, { GLREPLAY_DAP_HISTORY: '0' });
+    const kept = await server(capture, tmp, 'a');
+    const model = await server(capture, tmp, 'b', { GLREPLAY_DAP_HISTORY: '0' });
     try {
         const results = {};
         for (const [label, srv] of [['kept stops', kept], ['model', model]]) {
@@ -228,7 +216,7 @@ async function main() {
             '-b', 'function:fragment-steps=3:fragment-function=true:nframes=6'], { encoding: 'utf8', timeout: 120000 });
         assert.strictEqual(r.status, 0, r.stdout + r.stderr);
         // glmark2 builds its shader text at run time: the captured fragment shader by reference.
-        const srv = await startServer(tmp, 'list', gm, {});
+        const srv = await server(gm, tmp, 'list');
         let ref = 0, callLine = 0;
         try {
             const dc = new UnixDebugClient(srv.sock);

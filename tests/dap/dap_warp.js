@@ -42,37 +42,7 @@ const step = t => { if (env.DAP_E2E_VERBOSE) console.log('dap_warp: ' + t); };
 const nums = s => { const m = /\(([^)]*)\)/.exec(s); return m ? m[1].split(',').map(Number) : [Number(s)]; };
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 
-async function server(capture, tmp, name) {
-    const sock = path.join(tmp, name, 'dap.sock');
-    const proc = cp.spawn(env.GLREPLAY, ['dap', '--socket', sock, capture], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    proc.stdout.on('data', d => { log += d; });
-    proc.stderr.on('data', d => { log += d; });
-    const exit = new Promise(r => proc.on('exit', (code, sig) => r({ code, sig })));
-    for (let i = 0; i < 300 && !fs.existsSync(sock); i++) await new Promise(r => setTimeout(r, 50));
-    assert.ok(fs.existsSync(sock), `no socket: ${log}`);
-    return { sock, stop: async () => {
-        proc.kill('SIGTERM');
-        const ex = await exit;
-        assert.strictEqual(ex.code, 0, `server exit ${JSON.stringify(ex)}: ${log}`);
-    } };
-}
-
-async function connect(sock) {
-    const dc = new UnixDebugClient(sock);
-    dc.defaultTimeout = 60000;
-    // The socket file exists from bind(); until listen() a connect is refused: retry briefly.
-    for (let i = 0; ; i++) {
-        try { await dc.start(); break; } catch (e) {
-            if (i >= 50 || e.code !== 'ECONNREFUSED') throw e;
-            await new Promise(r => setTimeout(r, 50));
-        }
-    }
-    const initialized = dc.waitForEvent('initialized');
-    await dc.initializeRequest();
-    await initialized;
-    return dc;
-}
+const { server, connect } = require('./dap_socket_server.js')(env.GLREPLAY, UnixDebugClient);
 
 function pngSize(b64) {
     const b = Buffer.from(b64, 'base64');

@@ -7,40 +7,11 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const Module = require('module');
 const test = require('node:test');
 const assert = require('node:assert/strict');
 
 const here = __dirname;
-const modules = process.env.NODE_MODULES || path.join(here, '..', 'node_modules');
-let ts;
-try {
-    ts = require(path.join(modules, 'typescript'));
-} catch {
-    console.log(`pixel_view.test: SKIP: no typescript module in ${modules} (run tests/setup.sh, or npm ci in ui_ipc/vscode)`);
-    process.exit(77);
-}
-
-function load(file, stubs = {}) {
-    const src = fs.readFileSync(file, 'utf8');
-    const out = ts.transpileModule(src, {
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, strict: true },
-        reportDiagnostics: true, fileName: file,
-    });
-    if (out.diagnostics && out.diagnostics.length) {
-        throw new Error(out.diagnostics.map(d => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
-    }
-    const m = new Module(file, module);
-    m.filename = file;
-    m.paths = Module._nodeModulePaths(path.dirname(file));
-    m.require = name => {
-        if (name in stubs) return stubs[name];
-        if (name.startsWith('./')) return load(path.join(path.dirname(file), name + '.ts'), stubs);
-        return require(name);
-    };
-    m._compile(out.outputText, file);
-    return m.exports;
-}
+const { load } = require('./ts_module.js')('pixel_view.test');
 
 const pv = load(path.join(here, '..', 'src', 'pixel_view.ts'));
 
