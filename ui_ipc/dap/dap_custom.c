@@ -385,10 +385,12 @@ static void pixel_request(struct dap_session *s, const cJSON *req, const cJSON *
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     s->running = true;
+    s->side_job = true;   /* the pass (debugPixel, debugVertex) starts when the job is done */
     int rc = pthread_create(&t, &attr, pixel_worker, j);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
         s->running = false;
+        s->side_job = false;
         cJSON_Delete(j->req);
         cJSON_Delete(j->args);
         free(j);

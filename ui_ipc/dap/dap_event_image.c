@@ -232,11 +232,13 @@ void dap_event_images_request(struct dap_session *s, const cJSON *req, const cJS
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     s->running = true;
+    s->side_job = true;   /* a replay of the driver: the stop stays as it is */
     int rc = pthread_create(&t, &attr, worker, j);
     pthread_attr_destroy(&attr);
     if (rc == 0)
         return;
     s->running = false;
+    s->side_job = false;
     job_free(j);
     dap_respond(s, req, false, NULL, "glreplay/eventImages: cannot start a thread");
     return;

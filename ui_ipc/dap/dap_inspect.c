@@ -103,11 +103,17 @@ void dap_loaded_source_events(struct dap_session *s, const char *reason, int sha
     }
 }
 
+/* A pass of the model is changing the stop; a side job (dap_session_internal.h: side_job) leaves it as it is. */
+static bool pass_running(const struct dap_session *s)
+{
+    return s->running && !s->side_job;
+}
+
 static bool need_stop(struct dap_session *s, const cJSON *req)
 {
-    if (s->snap && !s->running)
+    if (s->snap && !pass_running(s))
         return true;
-    dap_respond(s, req, false, NULL, s->running ? "the frame is running" : "not stopped");
+    dap_respond(s, req, false, NULL, pass_running(s) ? "the frame is running" : "not stopped");
     return false;
 }
 
@@ -163,7 +169,7 @@ static int request_thread(struct dap_session *s, const char *cmd, const cJSON *a
 
 static void stack_trace(struct dap_session *s, const cJSON *req, const cJSON *args)
 {
-    if (s->at_end && !s->snap && !s->running) {
+    if (s->at_end && !s->snap && !pass_running(s)) {
         /* Stopped at the end of the frame: no invocation, no frames. */
         cJSON *b = cJSON_CreateObject();
         cJSON_AddArrayToObject(b, "stackFrames");

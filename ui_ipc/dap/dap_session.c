@@ -155,6 +155,7 @@ static void session_free(struct dap_session *s)
 bool dap_session_job_done(struct dap_session *s)
 {
     s->running = false;
+    s->side_job = false;
     if (s->closing && !s->reading) {
         session_free(s);
         return true;

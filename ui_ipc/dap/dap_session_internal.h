@@ -71,6 +71,10 @@ struct dap_session {
     int log_limit;
     /* passes */
     bool running, stopped;
+    /* `running` is a job that leaves the stop as it is and reads only the capture (a replay of the
+     * driver for glreplay/eventImages, glreplay/pixelHistory, finding debugPixel's invocation): the
+     * stop stays inspectable meanwhile (the frame view asks for images right after a stop). */
+    bool side_job;
     bool at_end;         /* the last pass ran to the end of the frame: stopped there, no snapshot */
     /* A breakpoint source file is being read off the I/O thread (dap_session.c, read_source_main):
      * the client's later messages wait in `held`, in order, until its setBreakpoints is answered. */
