@@ -136,6 +136,19 @@ def cmd_sample(a):
 
 # ---------------------------------------------------------------- synthetic
 
+def synth_verifies(a, tmp, env, option, replay_args, want, what, also=()):
+    """A two-frame synthetic capture made with `option` replays with --verify and prints `want`
+    (and each of `also`); `what` says what a failure means."""
+    path = os.path.join(tmp, option.strip('-') + '.glcap')
+    p = run([a.synth, path, '--frames', '2', option])
+    if p.returncode != 0:
+        fail('synth_capture %s: %s' % (option, describe(p)))
+        return
+    p = run([a.glreplay, 'replay', path, '--verify'] + replay_args, env=env)
+    if p.returncode != 0 or any(w not in p.stdout for w in (want,) + tuple(also)):
+        fail(what + ': ' + describe(p))
+
+
 def cmd_synthetic(a):
     tmp = tempfile.mkdtemp(prefix='glr-replay-test-')
     try:
@@ -214,24 +227,12 @@ def cmd_synthetic(a):
                 fail('info --json counts of the client-array capture: %s' % json.dumps(j)[:1500])
         # A capture from a driver that numbered the uniforms differently (its glGetUniformLocation
         # said 5 and 9): the replay maps them to this driver's locations.
-        fl = os.path.join(tmp, 'foreign.glcap')
-        p = run([a.synth, fl, '--frames', '2', '--foreign-locations'])
-        if p.returncode != 0:
-            fail('synth_capture --foreign-locations: ' + describe(p))
-        else:
-            p = run([a.glreplay, 'replay', fl, '--verify', '--loop', '2'], env=env)
-            if p.returncode != 0 or 'verify: PASS: 4 frame images checked' not in p.stdout:
-                fail('uniform locations of another driver must be mapped: ' + describe(p))
+        synth_verifies(a, tmp, env, '--foreign-locations', ['--loop', '2'], 'verify: PASS: 4 frame images checked',
+                       'uniform locations of another driver must be mapped')
         # A call the driver rejected earlier in the frame (its error left pending) must not make
         # the index buffer look unbound to the replayer's size checks (seen on NVIDIA's driver).
-        pe = os.path.join(tmp, 'pending.glcap')
-        p = run([a.synth, pe, '--frames', '2', '--pending-error'])
-        if p.returncode != 0:
-            fail('synth_capture --pending-error: ' + describe(p))
-        else:
-            p = run([a.glreplay, 'replay', pe, '--verify'], env=env)
-            if p.returncode != 0 or 'verify: PASS: 2 frame images checked' not in p.stdout or ' 0 bad' not in p.stdout:
-                fail('an error left pending must not refuse the next indexed draw: ' + describe(p))
+        synth_verifies(a, tmp, env, '--pending-error', [], 'verify: PASS: 2 frame images checked',
+                       'an error left pending must not refuse the next indexed draw', also=(' 0 bad',))
         # capture: a program that never makes a GL context writes nothing, which is an error.
         out = os.path.join(tmp, 'none.glcap')
         p = run([a.glreplay, 'capture', '--frame', '0', '--out', out, '--', sys.executable, '-c', 'pass'], env=env)
