@@ -1365,6 +1365,10 @@ static int decode_inst(gm_decoder *d, unsigned op, const uint32_t *w, unsigned w
         if (d->failed)
             return -1;
         const gm_type *ta = tyof(d, w[3]), *tb = wc > 4 ? tyof(d, w[4]) : NULL;
+        /* Every form but OpTranspose has two operands, each with a type (a crafted module may
+         * leave one out). */
+        if (!ta || (op != SpvOpTranspose && !tb))
+            return gm_dec_fail(d, "matrix/vector instruction with a missing or untyped operand");
         int gop, n = words(d, w[2]);
         uint32_t x = 0;
         switch (op) {
