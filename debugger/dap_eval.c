@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,10 +105,23 @@ static float as_f(const struct val *v, int i)
     }
 }
 
+/* float -> int as the model's conversion instruction does it (saturating, NaN 0): a plain C cast
+ * of an out-of-range value is undefined, and an expression typed in the console can be anything. */
+static int32_t float_to_int(float f)
+{
+    if (!(f == f))
+        return 0;
+    if (f >= 2147483647.0f)
+        return INT32_MAX;
+    if (f <= -2147483648.0f)
+        return INT32_MIN;
+    return (int32_t)f;
+}
+
 static int32_t as_i(const struct val *v, int i)
 {
     switch (v->sc) {
-    case SH_SCALAR_FLOAT: return (int32_t)v->c[i].f;
+    case SH_SCALAR_FLOAT: return float_to_int(v->c[i].f);
     case SH_SCALAR_BOOL: return v->c[i].u ? 1 : 0;
     default: return v->c[i].i;
     }

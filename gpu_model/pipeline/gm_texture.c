@@ -1012,7 +1012,11 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
         }
         case GM_TEX_QUERY_SIZE: {
             int32_t sz[3];
-            gm_tex_size(img, (int)req->lod[l], sz);
+            /* The level argument arrives as a float lane; a value no level can be near (from a
+             * debugger's evaluate) must not reach a C cast (undefined): it becomes a level far
+             * out of range, which gm_tex_size answers with zeros. */
+            float lodf = req->lod[l];
+            gm_tex_size(img, lodf > -1024.0f && lodf < 1024.0f ? (int)lodf : INT32_MIN / 2, sz);
             for (int c = 0; c < 3; c++) memcpy(&r[c], &sz[c], 4);
             r[3] = 0.0f;
             break;

@@ -55,6 +55,8 @@ void dap_history_clear(struct dap_session *s)
 /* Drops entries [from, to). */
 static void drop_range(struct dap_history *h, int from, int to)
 {
+    if (from >= to)
+        return;   /* nothing to drop (also: an empty history has no array to index) */
     for (int i = from; i < to; i++)
         entry_free(&h->e[i]);
     memmove(&h->e[from], &h->e[to], (size_t)(h->n - to) * sizeof *h->e);
