@@ -8,44 +8,13 @@
  * gives it. The braces go on the lines where the body starts and ends: every line keeps its
  * number (OpLine, error messages). */
 #include "gm_do_scope.h"
+#include "gm_src_blank.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-char *gm_code_only(const char *s)
-{
-    char *t = strdup(s);
-    if (!t)
-        return NULL;
-    int line_start = 1;
-    for (size_t i = 0; t[i];) {
-        if (t[i] == '/' && t[i + 1] == '/') {
-            while (t[i] && t[i] != '\n') t[i++] = ' ';
-        } else if (t[i] == '/' && t[i + 1] == '*') {
-            t[i] = t[i + 1] = ' ';
-            i += 2;
-            while (t[i] && !(t[i] == '*' && t[i + 1] == '/')) {
-                if (t[i] != '\n') t[i] = ' ';
-                i++;
-            }
-            if (t[i]) { t[i] = t[i + 1] = ' '; i += 2; }
-        } else if (line_start && t[i] == '#') {
-            while (t[i] && t[i] != '\n') {
-                /* a directive continued on the next line */
-                if (t[i] == '\\' && t[i + 1] == '\n') { t[i] = ' '; i += 2; continue; }
-                t[i++] = ' ';
-            }
-        } else {
-            if (t[i] == '\n') line_start = 1;
-            else if (!isspace((unsigned char)t[i])) line_start = 0;
-            i++;
-        }
-    }
-    return t;
-}
 
 static size_t skip_space(const char *c, size_t i)
 {

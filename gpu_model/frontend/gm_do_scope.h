@@ -7,7 +7,4 @@
  * (same lines); *changed says whether any did. NULL when out of memory. */
 char *gm_brace_do_bodies(const char *src, int *changed);
 
-/* A copy of s with comments and preprocessor lines blanked (same offsets), or NULL. */
-char *gm_code_only(const char *s);
-
 #endif

@@ -8,7 +8,7 @@
  * layout in every unit, after its last line (line numbers stay), makes glslang size them all
  * as Mesa does; GL requires the units that declare it to agree, so the copy is the same. */
 #include "gm_gs_layout.h"
-#include "gm_do_scope.h"
+#include "gm_src_blank.h"
 
 #include <ctype.h>
 #include <stdio.h>

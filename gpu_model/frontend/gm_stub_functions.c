@@ -8,6 +8,7 @@
  * glslang link without changing what any invocation computes. The body is appended after the
  * last line, so every line keeps its number. */
 #include "gm_stub_functions.h"
+#include "gm_src_blank.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -15,30 +16,6 @@
 #include <string.h>
 
 static int ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* s with comments replaced by spaces (same length and lines), or NULL. */
-static char *blank_comments(const char *s)
-{
-    char *t = strdup(s);
-    if (!t)
-        return NULL;
-    for (size_t i = 0; t[i];) {
-        if (t[i] == '/' && t[i + 1] == '/') {
-            while (t[i] && t[i] != '\n') t[i++] = ' ';
-        } else if (t[i] == '/' && t[i + 1] == '*') {
-            t[i] = t[i + 1] = ' ';
-            i += 2;
-            while (t[i] && !(t[i] == '*' && t[i + 1] == '/')) {
-                if (t[i] != '\n') t[i] = ' ';
-                i++;
-            }
-            if (t[i]) { t[i] = t[i + 1] = ' '; i += 2; }
-        } else {
-            i++;
-        }
-    }
-    return t;
-}
 
 /* Finds the global prototype `RET name(PARAMS);` in the comment-free text c: sets the
  * return type's span [*rs, *re) and the parameter list's (inside the parentheses). */
@@ -113,7 +90,7 @@ char *gm_stub_undefined_functions(const char *src, const char *link_log, int *ch
     *changed = 0;
     size_t len = strlen(src);
     char *out = malloc(len + 1);
-    char *cf = blank_comments(src);
+    char *cf = gm_src_blank(src, 0);
     if (!out || !cf) {
         free(out);
         free(cf);
