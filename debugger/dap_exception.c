@@ -8,6 +8,7 @@
 #include <string.h>
 #include "gpu_model/exec/gm_exec.h"
 #include "gpu_model/spirv/gm_spirv_tables.h"
+#include "gpu_model/ir/gm_op_operands.h"
 #include "debugger/dap_exception.h"
 
 static const struct {
@@ -223,207 +224,41 @@ static double comp(const gm_warp *w, uint32_t reg, bool dbl, int k, int l)
     return f;
 }
 
-static bool ext_int_result(unsigned e)
+static void shape_src(void *ctx, int64_t word, int64_t words, gm_op_type type)
 {
-    switch (e) {
-    case GLSLstd450SAbs: case GLSLstd450SSign: case GLSLstd450UMin: case GLSLstd450SMin:
-    case GLSLstd450UMax: case GLSLstd450SMax: case GLSLstd450UClamp: case GLSLstd450SClamp:
-    case GLSLstd450IMix: case GLSLstd450FindILsb: case GLSLstd450FindSMsb: case GLSLstd450FindUMsb:
-    case GLSLstd450Frexp: case GLSLstd450FrexpStruct: case GLSLstd450Modf:
-        return true;
-    default:
-        return (e >= GLSLstd450PackSnorm4x8 && e <= GLSLstd450UnpackDouble2x32) || e >= GLSLstd450Count;
-    }
+    struct shape *s = ctx;
+    if (type == GM_OPT_NONE || s->n_src >= 3 || word < 0 || word > UINT32_MAX || words <= 0 || words > INT32_MAX)
+        return; /* not a float operand (Ldexp's exponent) */
+    s->src[s->n_src] = (uint32_t)word;
+    s->src_n[s->n_src] = (int)words;
+    s->src_d[s->n_src++] = type == GM_OPT_F64;
 }
 
-/* false: not a float-result instruction (not checked for nan/inf). */
-static bool float_shape(const gm_inst *in, struct shape *s)
+/* false: not a float-result instruction (not checked for nan/inf). The operands are the IR's
+ * declared ones (gpu_model/ir/gm_opcodes.py, gm_op_operands), the float ones kept. */
+static bool float_shape(const gm_program *p, const gm_inst *in, struct shape *s)
 {
     memset(s, 0, sizeof *s);
-    int n = in->n, rows = in->x & 0xff, mid = (in->x >> 8) & 0xff, hi = (in->x >> 16) & 0xff;
-    s->dst_n = n;
-#define SRC(reg, words) (s->src[s->n_src] = (reg), s->src_n[s->n_src++] = (words))
-#define DSRC(reg, words) (s->src_d[s->n_src] = true, SRC(reg, words))
-    switch (in->op) {
-    /* 64-bit: n counts words; the result is doubles (D2F: floats from doubles) */
-    case GM_OP_DADD: case GM_OP_DSUB: case GM_OP_DMUL: case GM_OP_DDIV: case GM_OP_DMOD: case GM_OP_DREM:
-        s->dst_d = true;
-        DSRC(in->a, n);
-        DSRC(in->b, n);
-        return true;
-    case GM_OP_DNEG:
-        s->dst_d = true;
-        DSRC(in->a, n);
-        return true;
-    case GM_OP_D2F:
-        DSRC(in->a, 2 * n);
-        return true;
-    case GM_OP_DVEC_TIMES_SCALAR:
-        s->dst_d = true;
-        DSRC(in->a, n);
-        DSRC(in->b, 2);
-        return true;
-    case GM_OP_DDOT:
-        s->dst_d = true;
-        s->dst_n = 2;
-        DSRC(in->a, 2 * (int)in->x);
-        DSRC(in->b, 2 * (int)in->x);
-        return true;
-    case GM_OP_DMAT_TIMES_VEC:
-        s->dst_d = true;
-        s->dst_n = 2 * rows;
-        DSRC(in->a, 2 * rows * mid);
-        DSRC(in->b, 2 * mid);
-        return true;
-    case GM_OP_DVEC_TIMES_MAT:
-        s->dst_d = true;
-        s->dst_n = 2 * mid;
-        DSRC(in->a, 2 * rows);
-        DSRC(in->b, 2 * rows * mid);
-        return true;
-    case GM_OP_DMAT_TIMES_MAT:
-        s->dst_d = true;
-        s->dst_n = 2 * rows * hi;
-        DSRC(in->a, 2 * rows * mid);
-        DSRC(in->b, 2 * mid * hi);
-        return true;
-    case GM_OP_DOUTER:
-        s->dst_d = true;
-        s->dst_n = 2 * rows * mid;
-        DSRC(in->a, 2 * rows);
-        DSRC(in->b, 2 * mid);
-        return true;
-    case GM_OP_DEXT: {
-        unsigned e = in->x & 0xffff;
-        int m = (int)(in->x >> 16), ops = gm_glsl450_operand_count(e);
-        if (ext_int_result(e) || ops < 0 || e == GLSLstd450Ldexp)
-            return false;
-        if (m <= 0)
-            m = n;
-        s->dst_d = true;
-        if (ops > 0)
-            DSRC(in->a, m);
-        if (ops > 1)
-            DSRC(in->b, m);
-        if (ops > 2)
-            DSRC(in->c, e == GLSLstd450Refract ? 2 : m);
-        return true;
-    }
-    case GM_OP_FADD: case GM_OP_FSUB: case GM_OP_FMUL: case GM_OP_FDIV: case GM_OP_FMOD: case GM_OP_FREM:
-        SRC(in->a, n);
-        SRC(in->b, n);
-        return true;
-    case GM_OP_FNEG: case GM_OP_QUANT16:
-        SRC(in->a, n);
-        return true;
-    case GM_OP_VEC_TIMES_SCALAR:
-        SRC(in->a, n);
-        SRC(in->b, 1);
-        return true;
-    case GM_OP_DOT:
-        s->dst_n = 1;
-        SRC(in->a, n);
-        SRC(in->b, n);
-        return true;
-    case GM_OP_MAT_TIMES_VEC:     /* rows | cols << 8 */
-        s->dst_n = rows;
-        SRC(in->a, rows * mid);
-        SRC(in->b, mid);
-        return true;
-    case GM_OP_VEC_TIMES_MAT:
-        s->dst_n = mid;
-        SRC(in->a, rows);
-        SRC(in->b, rows * mid);
-        return true;
-    case GM_OP_MAT_TIMES_MAT:     /* rows | inner << 8 | cols << 16 */
-        s->dst_n = rows * hi;
-        SRC(in->a, rows * mid);
-        SRC(in->b, mid * hi);
-        return true;
-    case GM_OP_OUTER:
-        s->dst_n = rows * mid;
-        SRC(in->a, rows);
-        SRC(in->b, mid);
-        return true;
-    case GM_OP_DPDX: case GM_OP_DPDY: case GM_OP_FWIDTH:
-        SRC(in->a, n);
-        s->quad = true;
-        return true;
-    case GM_OP_EXT: {
-        unsigned e = in->x & 0xffff;
-        int m = (int)(in->x >> 16), ops = gm_glsl450_operand_count(e);
-        if (ext_int_result(e) || ops < 0)
-            return false;
-        if (m <= 0)
-            m = n;
-        if (e == GLSLstd450ModfStruct)
-            s->dst_n = 2 * n;
-        if (ops > 0)
-            SRC(in->a, m);
-        if (ops > 1 && e != GLSLstd450Ldexp)
-            SRC(in->b, m);
-        if (ops > 2)
-            SRC(in->c, e == GLSLstd450Refract ? 1 : m);
-        return true;
-    }
-    default:
+    gm_op_type result;
+    int32_t dst, dst_n;
+    gm_op_operands(p, in, &dst, &dst_n, &result, shape_src, s);
+    if (result == GM_OPT_NONE)
         return false;
-    }
-#undef SRC
-#undef DSRC
+    s->dst_n = dst_n;
+    s->dst_d = result == GM_OPT_F64;
+    s->quad = in->op < GM_OP_COUNT && (gm_op_table[in->op].flags & GM_OPF_QUAD);
+    return true;
 }
 
+/* The operation in the user's words ("division"), from the opcode table. */
 static const char *op_name(const gm_inst *in)
 {
-    switch (in->op) {
-    case GM_OP_FADD: case GM_OP_DADD: return "addition";
-    case GM_OP_DSUB: return "subtraction";
-    case GM_OP_DMUL: return "multiplication";
-    case GM_OP_DDIV: return "division";
-    case GM_OP_DMOD: return "mod()";
-    case GM_OP_DREM: return "remainder";
-    case GM_OP_DNEG: return "negation";
-    case GM_OP_D2F: return "double to float conversion";
-    case GM_OP_DVEC_TIMES_SCALAR: return "dvec * double";
-    case GM_OP_DDOT: return "dot()";
-    case GM_OP_DMAT_TIMES_VEC: return "dmat * dvec";
-    case GM_OP_DVEC_TIMES_MAT: return "dvec * dmat";
-    case GM_OP_DMAT_TIMES_MAT: return "dmat * dmat";
-    case GM_OP_DOUTER: return "outerProduct()";
-    case GM_OP_LALU: return "64-bit integer division";
-    case GM_OP_DEXT: {
+    if (in->op == GM_OP_EXT || in->op == GM_OP_DEXT) {
         const char *n = gm_glsl450_name(in->x & 0xffff);
         return n ? n : "GLSL.std.450 function";
     }
-    case GM_OP_FSUB: return "subtraction";
-    case GM_OP_FMUL: return "multiplication";
-    case GM_OP_FDIV: case GM_OP_SDIV: case GM_OP_UDIV: return "division";
-    case GM_OP_FMOD: case GM_OP_SMOD: case GM_OP_UMOD: return "mod()";
-    case GM_OP_FREM: case GM_OP_SREM: return "remainder";
-    case GM_OP_FNEG: return "negation";
-    case GM_OP_QUANT16: return "quantizeToF16";
-    case GM_OP_VEC_TIMES_SCALAR: return "vector * scalar";
-    case GM_OP_DOT: return "dot()";
-    case GM_OP_MAT_TIMES_VEC: return "matrix * vector";
-    case GM_OP_VEC_TIMES_MAT: return "vector * matrix";
-    case GM_OP_MAT_TIMES_MAT: return "matrix * matrix";
-    case GM_OP_OUTER: return "outerProduct()";
-    case GM_OP_DPDX: return "dFdx()";
-    case GM_OP_DPDY: return "dFdy()";
-    case GM_OP_FWIDTH: return "fwidth()";
-    case GM_OP_ADDR_ADD: return "index";
-    case GM_OP_VEC_EXTRACT_DYN: case GM_OP_VEC_INSERT_DYN: return "vector component index";
-    case GM_OP_BUF_LOAD: return "buffer load";
-    case GM_OP_BUF_STORE: return "buffer store";
-    case GM_OP_TEX: return "texture fetch";
-    case GM_OP_SELECT: case GM_OP_DSELECT: return "selection (?: or mix() with a bool)";
-    case GM_OP_BRANCH_COND: return "branch condition";
-    case GM_OP_EXT: {
-        const char *n = gm_glsl450_name(in->x & 0xffff);
-        return n ? n : "GLSL.std.450 function";
-    }
-    default: return "instruction";
-    }
+    const char *what = in->op < GM_OP_COUNT ? gm_op_table[in->op].what : NULL;
+    return what ? what : "instruction";
 }
 
 static bool word_ok(const gm_program *p, uint32_t reg, int words)
@@ -531,7 +366,7 @@ static bool check_after(const struct dap_observe_info *info, const gm_warp *w, c
         return false;
     const gm_inst *in = &p->code[prev->pc];
     struct shape s;
-    if (!float_shape(in, &s) || !word_ok(p, in->d, s.dst_n))
+    if (!float_shape(p, in, &s) || !word_ok(p, in->d, s.dst_n))
         return false;
     for (int i = 0; i < s.n_src; i++)
         if (!word_ok(p, s.src[i], s.src_n[i]))
@@ -1059,7 +894,7 @@ static bool check_uninit(const struct dap_observe_info *info, const gm_warp *w, 
     struct shape s;
     uint32_t src[12];
     int src_n[12], n_src = 0, dst_n = in->n;
-    if (float_shape(in, &s)) {
+    if (float_shape(p, in, &s)) {
         for (int i = 0; i < s.n_src; i++) {
             src[n_src] = s.src[i];
             src_n[n_src++] = s.src_n[i];

@@ -970,39 +970,39 @@ static int i64_simple(gm_decoder *d, unsigned op, int sop, const uint32_t *w, un
     if (!r64 && !a64)
         return 0;
     uint32_t x = (uint32_t)sop;
-    switch (sop) {
-    case GM_OP_IADD: case GM_OP_ISUB: case GM_OP_IMUL: case GM_OP_SDIV: case GM_OP_UDIV:
-    case GM_OP_SMOD: case GM_OP_SREM: case GM_OP_UMOD: case GM_OP_SNEG: case GM_OP_AND:
-    case GM_OP_OR: case GM_OP_XOR: case GM_OP_NOT:
+    switch (sop >= 0 && sop < GM_OP_COUNT ? (gm_i64_class)gm_op_table[sop].i64 : GM_I64K_NONE) {
+    case GM_I64K_SAME: /* every operand 64-bit (gm_opcodes.py i64='same') */
         if (!r64 || !a64 || (wc > 4 && !is_i64(d, w[4])))
             return gm_dec_fail(d, "%s mixing 64-bit and 32-bit operands", gm_dec_opname(op));
         break;
-    case GM_OP_SHL: case GM_OP_SHR_L: case GM_OP_SHR_A:
+    case GM_I64K_SHIFT:
         if (!r64 || !a64)
             return gm_dec_fail(d, "%s of a 32-bit base by a 64-bit count is not supported",
                                gm_dec_opname(op));
         if (!is_i64(d, w[4]))
             x |= GM_I64_B32;
         break;
-    case GM_OP_F2S: case GM_OP_F2U:
+    case GM_I64K_F2I:
         gop = GM_OP_LCONV;
         x = is_f64(d, w[3]) ? (sop == GM_OP_F2S ? GM_I64_D2S : GM_I64_D2U)
                             : (sop == GM_OP_F2S ? GM_I64_F2S : GM_I64_F2U);
         break;
-    case GM_OP_S2F: case GM_OP_U2F:
+    case GM_I64K_I2F:
         gop = GM_OP_LCONV;
         x = is_f64(d, w[2]) ? (sop == GM_OP_S2F ? GM_I64_S2D : GM_I64_U2D)
                             : (sop == GM_OP_S2F ? GM_I64_S2F : GM_I64_U2F);
         break;
-    case GM_OP_COPY:
+    case GM_I64K_RESIZE:
         if (r64 == a64 || op == SpvOpBitcast || op == SpvOpCopyObject || op == SpvOpCopyLogical)
             return 0; /* same width, or a bitcast (packInt2x32, doubleBitsToInt64): words as they are */
         gop = GM_OP_LCONV;
         x = a64 ? GM_I64_TRUNC : op == SpvOpSConvert ? GM_I64_SEXT : GM_I64_ZEXT;
         break;
-    default:
-        if (sop >= GM_OP_IEQ && sop <= GM_OP_UGE && a64)
+    case GM_I64K_CMP:
+        if (a64)
             break;
+        return gm_dec_fail(d, "%s on 64-bit integers is not supported", gm_dec_opname(op));
+    case GM_I64K_NONE:
         return gm_dec_fail(d, "%s on 64-bit integers is not supported", gm_dec_opname(op));
     }
     int dst = reg(d, w[2]), a = reg(d, w[3]), b = wc > 4 ? reg(d, w[4]) : 0;

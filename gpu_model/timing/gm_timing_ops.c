@@ -6,6 +6,7 @@
 #include "gm_timing_internal.h"
 #include "gm_spirv_tables.h"
 #include "gm_opcodes.h"
+#include "gm_op_operands.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
 #include <stdlib.h>
@@ -97,219 +98,28 @@ static void add(rlist *r, int64_t word, int64_t count, int nregs)
     r->v[r->n++] = (int32_t)count;
 }
 
-/* Unary ops of the arithmetic groups (b is not an operand; flagged unary in gm_opcodes.py). */
-static int is_unary(int op)
+typedef struct {
+    rlist *r;
+    int nregs;
+} src_ctx;
+
+static void add_src(void *ctx, int64_t word, int64_t words, gm_op_type type)
 {
-    return op >= 0 && op < GM_OP_COUNT && (gm_op_table[op].flags & GM_OPF_UNARY);
+    (void)type;
+    src_ctx *c = ctx;
+    add(c->r, word, words, c->nregs);
 }
 
-/* Fills dst and the source ranges of one instruction. */
+/* Fills dst and the source ranges of one instruction: the operand extents gm_opcodes.py
+ * declares (gm_op_operands), clamped to the program's registers. */
 static void operands(const gm_program *p, const gm_inst *in, tm_pcinfo *pi, rlist *r)
 {
-    const int nr = p->nregs, n = in->n;
-    const uint32_t *aux = p->aux;
-    pi->dst = (int32_t)in->d;
-    pi->dst_n = n;
-    int rows = in->x & 0xff, cols = (in->x >> 8) & 0xff;
-    switch (in->op) {
-    case GM_OP_NOP: case GM_OP_BRANCH: case GM_OP_RETURN: case GM_OP_KILL: case GM_OP_DEMOTE:
-    case GM_OP_UNREACHABLE: case GM_OP_CALL:
-        pi->dst_n = 0;
-        break;
-    case GM_OP_BRANCH_COND: case GM_OP_SWITCH:
-        pi->dst_n = 0;
-        add(r, in->a, 1, nr);
-        break;
-    case GM_OP_COPY_LIST:
-        /* Pairs (dst, src): the destination range is their span; sources one by one. */
-        pi->dst_n = 0;
-        if (in->x + 2u * (uint32_t)n <= (uint32_t)p->aux_count && n > 0) {
-            uint32_t lo = UINT32_MAX, hi = 0;
-            for (int k = 0; k < n; k++) {
-                uint32_t dw = aux[in->x + 2 * k], sw = aux[in->x + 2 * k + 1];
-                lo = dw < lo ? dw : lo;
-                hi = dw + 1 > hi ? dw + 1 : hi;
-                add(r, sw, 1, nr);
-            }
-            pi->dst = (int32_t)lo;
-            pi->dst_n = (int32_t)(hi - lo);
-        }
-        break;
-    case GM_OP_PHI:
-        if (in->x < (uint32_t)p->aux_count) {
-            uint32_t pairs = aux[in->x];
-            for (uint32_t i = 0; i < pairs && in->x + 2 + 2 * i < (uint32_t)p->aux_count; i++)
-                add(r, aux[in->x + 2 + 2 * i], n, nr);
-        }
-        break;
-    case GM_OP_STORE: case GM_OP_RETURN_VALUE:
-        add(r, in->a, n, nr);
-        break;
-    case GM_OP_UNI_LOAD: case GM_OP_IS_HELPER:
-        break;
-    case GM_OP_UNI_LOAD_DYN: case GM_OP_REG_LOAD_DYN: case GM_OP_BUF_LOAD:
-    case GM_OP_ADDR_CONST: case GM_OP_BUF_LENGTH:
-        add(r, in->a, 1, nr);
-        break;
-    case GM_OP_REG_STORE_DYN:
-        pi->dst_n = 0;
-        add(r, in->a, 1, nr);
-        add(r, in->b, n, nr);
-        break;
-    case GM_OP_BUF_STORE:
-        pi->dst_n = 0;
-        add(r, in->a, 1, nr);
-        add(r, in->c, n, nr);
-        break;
-    case GM_OP_BUF_ATOMIC: {
-        pi->dst_n = 1;
-        add(r, in->a, 1, nr);
-        if (in->b)
-            add(r, in->b, 1, nr);
-        if (in->c)
-            add(r, in->c, 1, nr);
-        break;
-    }
-    case GM_OP_ADDR_ADD:
-        pi->dst_n = 1;
-        add(r, in->a, 1, nr);
-        add(r, in->b, 1, nr);
-        break;
-    case GM_OP_VEC_TIMES_SCALAR:
-        add(r, in->a, n, nr);
-        add(r, in->b, 1, nr);
-        break;
-    case GM_OP_MAT_TIMES_VEC:
-        pi->dst_n = rows;
-        add(r, in->a, rows * cols, nr);
-        add(r, in->b, cols, nr);
-        break;
-    case GM_OP_VEC_TIMES_MAT:
-        pi->dst_n = cols;
-        add(r, in->a, rows, nr);
-        add(r, in->b, rows * cols, nr);
-        break;
-    case GM_OP_MAT_TIMES_MAT: {
-        int inner = cols, c2 = (in->x >> 16) & 0xff;
-        pi->dst_n = rows * c2;
-        add(r, in->a, rows * inner, nr);
-        add(r, in->b, inner * c2, nr);
-        break;
-    }
-    case GM_OP_OUTER:
-        pi->dst_n = rows * cols;
-        add(r, in->a, rows, nr);
-        add(r, in->b, cols, nr);
-        break;
-    case GM_OP_TRANSPOSE:
-        pi->dst_n = rows * cols;
-        add(r, in->a, rows * cols, nr);
-        break;
-    case GM_OP_DOT:
-        pi->dst_n = 1;
-        add(r, in->a, n, nr);
-        add(r, in->b, n, nr);
-        break;
-    case GM_OP_ANY: case GM_OP_ALL:
-        pi->dst_n = 1;
-        add(r, in->a, n, nr);
-        break;
-    case GM_OP_IADD_CARRY: case GM_OP_ISUB_BORROW: case GM_OP_UMUL_EXT: case GM_OP_SMUL_EXT:
-        pi->dst_n = 2 * n;
-        add(r, in->a, n, nr);
-        add(r, in->b, n, nr);
-        break;
-    case GM_OP_BFI:
-        add(r, in->a, n, nr);
-        add(r, in->b, n, nr);
-        if (in->x + 1 < (uint32_t)p->aux_count) {
-            add(r, aux[in->x], 1, nr);
-            add(r, aux[in->x + 1], 1, nr);
-        }
-        break;
-    case GM_OP_BFE_S: case GM_OP_BFE_U:
-        add(r, in->a, n, nr);
-        add(r, in->b, 1, nr);
-        add(r, in->c, 1, nr);
-        break;
-    case GM_OP_SELECT:
-        add(r, in->a, in->x ? 1 : n, nr);
-        add(r, in->b, n, nr);
-        add(r, in->c, n, nr);
-        break;
-    case GM_OP_VEC_EXTRACT_DYN:
-        pi->dst_n = 1;
-        add(r, in->a, (int)(in->x & 0xffffu), nr);
-        add(r, in->b, 1, nr);
-        break;
-    case GM_OP_VEC_INSERT_DYN:
-        add(r, in->a, n, nr);
-        add(r, in->b, 1, nr);
-        add(r, in->c, 1, nr);
-        break;
-    case GM_OP_EXT: {
-        unsigned inst = in->x & 0xffff;
-        int in_n = (int)(in->x >> 16), nops = gm_glsl450_operand_count(inst);
-        if (inst == GLSLstd450ModfStruct || inst == GLSLstd450FrexpStruct)
-            pi->dst_n = 2 * n;
-        if (nops > 0)
-            add(r, in->a, in_n, nr);
-        if (nops > 1)
-            add(r, in->b, in_n, nr);
-        if (nops > 2)
-            add(r, in->c, in_n, nr);
-        break;
-    }
-    case GM_OP_LALU: { /* 64-bit integers: comparisons read 2n words a side */
-        int op = (int)(in->x & 0xffff), sn = op >= GM_OP_IEQ && op <= GM_OP_UGE ? 2 * n : n;
-        add(r, in->a, sn, nr);
-        if (op != GM_OP_SNEG && op != GM_OP_NOT)
-            add(r, in->b, in->x & GM_I64_B32 ? sn / 2 : sn, nr);
-        break;
-    }
-    case GM_OP_LCONV: /* source words: half, twice or as many as the result's */
-        add(r, in->a, in->x <= GM_I64_ZEXT || in->x == GM_I64_F2S || in->x == GM_I64_F2U ? n / 2
-                      : in->x == GM_I64_TRUNC || in->x == GM_I64_S2F || in->x == GM_I64_U2F ? 2 * n
-                      : n, nr);
-        break;
-    case GM_OP_LEXT:
-        add(r, in->a, n, nr);
-        if (in->x != GLSLstd450SAbs && in->x != GLSLstd450SSign)
-            add(r, in->b, n, nr);
-        if (in->x == GLSLstd450SClamp || in->x == GLSLstd450UClamp)
-            add(r, in->c, n, nr);
-        break;
-    case GM_OP_SUBGROUP: /* a: the operand's words (none for built-ins), b: an invocation */
-        if (in->x >> 8)
-            add(r, in->a, (int)(in->x >> 8), nr);
-        if ((in->x & 0xff) == GM_SG_READ_INVOCATION)
-            add(r, in->b, 1, nr);
-        break;
-    case GM_OP_TEX: case GM_OP_IMAGE: {
-        if (in->x >= (uint32_t)p->tex_count)
-            break;
-        const gm_tex_desc *t = &p->tex[in->x];
-        if (in->op == GM_OP_IMAGE && t->image_op == GM_IMG_STORE)
-            pi->dst_n = 0;
-        add(r, t->handle, 1, nr);
-        add(r, t->coord, t->coord_n, nr);
-        const int singles[] = {t->dref, t->lod, t->bias, t->sample, t->min_lod, t->component,
-                               t->data2};
-        for (size_t i = 0; i < sizeof singles / sizeof singles[0]; i++)
-            add(r, singles[i], 1, nr);
-        add(r, t->grad_x, t->grad_n, nr);
-        add(r, t->grad_y, t->grad_n, nr);
-        add(r, t->offset, 3, nr);
-        add(r, t->data, t->data_n, nr);
-        break;
-    }
-    default:
-        /* Element-wise arithmetic, logic, comparisons, conversions: d, a, b of n words. */
-        add(r, in->a, n, nr);
-        if (!is_unary(in->op))
-            add(r, in->b, n, nr);
-        break;
-    }
+    const int nr = p->nregs;
+    src_ctx c = { r, nr };
+    int32_t dst, dst_n;
+    gm_op_operands(p, in, &dst, &dst_n, NULL, add_src, &c);
+    pi->dst = dst;
+    pi->dst_n = dst_n;
     if (pi->dst < 0 || pi->dst >= nr) {
         pi->dst = 0;
         pi->dst_n = 0;
