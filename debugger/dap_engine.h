@@ -95,7 +95,7 @@ struct dap_pass_req {
     int n_overrides;
 };
 
-/* Writes an override into the warp (dap_setvar.c); false when the warp has no such per-lane
+/* Writes an override into the warp (dap_override.c); false when the warp has no such per-lane
  * variable. */
 bool dap_override_apply(gm_warp *w, const struct dap_override *o);
 

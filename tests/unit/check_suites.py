@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-MODULES = {'registry', 'capture', 'compare', 'cli', 'editors', 'statemodel', 'shadow', 'gpu_model', 'replay', 'shim', 'debugger',
+MODULES = {'build', 'registry', 'capture', 'compare', 'cli', 'editors', 'statemodel', 'shadow', 'gpu_model', 'replay', 'shim', 'debugger',
            'dap', 'report', 'install', 'fuzz', 'bench', 'programs', 'samples'}
 KINDS = {'unit', 'e2e'}
 

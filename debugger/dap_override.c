@@ -1,0 +1,50 @@
+/* Applies setVariable's overrides (ui_ipc/dap/dap_setvar.c records them; dap_engine.c applies
+ * them before the instruction they were set at issues): a value written into a lane's variable,
+ * found by name, function and class in the warp's program, or a parameter of a function on the
+ * lane's stack. Lives with the engine that calls it, below the protocol layer. */
+#include <string.h>
+#include "gpu_model/gpu_model.h"
+#include "debugger/dap_engine.h"
+#include "debugger/dap_params.h"
+
+static sh_var_class class_of(const gm_var_info *v)
+{
+    if (v->builtin >= 0)
+        return SH_VAR_BUILTIN;
+    switch (v->klass) {
+    case GM_VAR_LOCAL: return SH_VAR_LOCAL;
+    case GM_VAR_INPUT: return SH_VAR_INPUT;
+    case GM_VAR_OUTPUT: return SH_VAR_OUTPUT;
+    case GM_VAR_UNIFORM:
+    case GM_VAR_OPAQUE: return SH_VAR_UNIFORM;
+    default: return SH_VAR_GLOBAL;
+    }
+}
+
+bool dap_override_apply(gm_warp *w, const struct dap_override *o)
+{
+    const gm_program *p = gm_warp_program(w);
+    int n = gm_program_var_count(p);
+    for (int i = 0; i < n; i++) {
+        const gm_var_info *v = gm_program_var(p, i);
+        if (!v || !v->name || strcmp(v->name, o->name) || (int)class_of(v) != o->klass)
+            continue;
+        if ((v->function != NULL) != (o->function[0] != 0) || (v->function && strcmp(v->function, o->function)))
+            continue;
+        uint32_t (*lanes)[GM_LANES] = gm_warp_var_lanes(w, i);
+        if (!lanes)
+            return false;
+        for (int k = 0; k < o->n; k++)
+            lanes[o->offset + k][o->key.lane] = o->words[k];
+        return true;
+    }
+    /* A parameter of a function on the stack (dap_params.c): its value's words, through the
+     * address the lane's parameter register holds. */
+    struct dap_param prm[64];
+    int np = o->klass == SH_VAR_LOCAL ? dap_stack_params(w, prm, 64) : 0;
+    for (int i = 0; i < np; i++)
+        if (!strcmp(prm[i].name, o->name) && !strcmp(prm[i].function, o->function))
+            return o->offset + o->n <= prm[i].words && dap_write_param(w, &prm[i], o->key.lane, o->offset, o->words, o->n);
+    return false;
+}
+
