@@ -318,8 +318,12 @@ static bool finish_recording(const char *why_end, bool wait)
     }
     cur_job = NULL;
     struct glr_capture_summary *sum = &job->sum;
+    /* An in-app capture (open-ended) that the program's exit ends: its last frame is the one in
+     * progress, as glreplay_capture_end would say (UINT64_MAX is no frame a reader accepts). */
+    uint64_t last = last_frame != UINT64_MAX ? last_frame
+                    : glr_frame_index() > first_frame ? glr_frame_index() : first_frame;
     *sum = (struct glr_capture_summary){
-        .first_frame = first_frame, .last_frame = last_frame, .end_reason = why_end, .initial_default = cap_from_start,
+        .first_frame = first_frame, .last_frame = last, .end_reason = why_end, .initial_default = cap_from_start,
     };
     for (unsigned i = 0; i < n_ctxs; i++) {
         sum->contexts[sum->n_contexts] = ctxs[i].desc;

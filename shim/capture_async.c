@@ -51,6 +51,9 @@ static pid_t writer_pid;       /* the process whose writer thread runs; 0: none 
 /* Buffers the writer finished with, for the next blocks (no fresh pages to fault in). */
 static uint8_t *spare[4];
 static unsigned n_spare;
+/* Test switch GLREPLAY_CAPTURE_TEST_WRITER_DELAY_MS: the writer waits this long before it finishes a
+ * file, so a test can see that the program does not wait for it (a second capture starts at once). */
+static long test_delay_ms;
 
 static void deadline_in(struct timespec *t, int ms)
 {
@@ -160,6 +163,11 @@ static void *writer_main(void *arg)
             held += b->cap;
         pthread_mutex_unlock(&q_lock);
         bool ok = false;
+        if (job->finished && !job->aborted && test_delay_ms > 0) {
+            struct timespec d = { test_delay_ms / 1000, (test_delay_ms % 1000) * 1000000L };
+            while (nanosleep(&d, &d) != 0 && errno == EINTR) {
+            }
+        }
         if (job->finished && !job->aborted) {
             if (!job->failed && !job->w && glr_capture_file_open(job) != 0)
                 job->failed = true;
@@ -188,6 +196,10 @@ static bool ensure_writer_locked(void)
     jobs_head = jobs_tail = NULL;
     n_jobs = 0;
     queued = 0;
+    const char *delay = getenv("GLREPLAY_CAPTURE_TEST_WRITER_DELAY_MS");
+    test_delay_ms = delay ? strtol(delay, NULL, 10) : 0;
+    if (test_delay_ms < 0 || test_delay_ms > 60000)
+        test_delay_ms = 0;
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0)
         return false;
