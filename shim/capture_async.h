@@ -11,6 +11,8 @@
 /* Size of a recording thread's stream buffer while its records stream to the writer: one huge
  * page. A full one is handed over whole and the thread goes on in a fresh (recycled) one. */
 #define GLR_STREAM_BLOCK ((size_t)2 << 20)
+/* zstd level of the command stream (capture_writer.c). */
+#define GLR_STREAM_ZSTD_LEVEL (-1)
 /* Bounds of the queue (docs/BENCHMARKS.md, "Recording many frames"): capture files queued or being
  * written at once, and stream bytes handed over but not yet compressed. */
 #define GLR_WQ_MAX_JOBS 4u

@@ -160,7 +160,13 @@ int glr_capture_file_open(struct glr_capture_job *job)
         glr_log(GLR_LOG_ERROR, "capture dropped: %s", err);
         return -1;
     }
-    if (glcap_writer_begin_section(job->w, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD) != 0) {
+    /* The command stream at zstd's first fast level: 1.7x the speed of level 1 on a call-heavy stream
+     * (record_cost), 0-15 % larger on real programs' streams (docs/BENCHMARKS.md, "Recording many
+     * frames"); it is compressed while the program records, so its CPU is what recording costs. The
+     * other sections keep the default level. Same zstd frames: every reader reads them. */
+    if (glcap_writer_set_zstd_level(job->w, GLR_STREAM_ZSTD_LEVEL) != 0 ||
+        glcap_writer_begin_section(job->w, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD) != 0 ||
+        glcap_writer_set_zstd_level(job->w, 0) != 0) {
         glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
         return -1;
     }
