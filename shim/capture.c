@@ -300,6 +300,13 @@ static bool finish_recording(const char *why_end, bool wait)
     glr_rec_stream_to(NULL, 0);
     armed = false;
     struct glr_capture_job *job = was ? cur_job : NULL;
+    struct glr_rec_segment *segs = NULL;
+    unsigned n_segs = 0;
+    if (job && !(segs = glr_rec_detach(cap_epoch, &n_segs))) {
+        glr_log(GLR_LOG_ERROR, "capture dropped: out of memory at its end");
+        job = NULL;
+        was = false;
+    }
     if (!job) {
         if (was)
             glr_log(GLR_LOG_ERROR, "capture dropped: no file job at its end");
@@ -340,7 +347,8 @@ static bool finish_recording(const char *why_end, bool wait)
     sum->snapshot_held = glr_snapshot_ready();
     sum->snapshot_losses = glr_snapshot_losses(sum->snapshot_first_loss, sizeof sum->snapshot_first_loss);
     job->snap = glr_snapshot_detach();
-    job->segs = glr_rec_detach(cap_epoch, &job->n_segs);
+    job->segs = segs;
+    job->n_segs = n_segs;
     job->images = images;
     job->n_images = n_images;
     images = NULL;
@@ -618,8 +626,10 @@ void glr_capture_at_exit(void)
 {
     glr_capture_at_exit_record();
     pthread_mutex_lock(&cap_lock);
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && cur_job) {
+        glr_rec_quiesce();    /* no record still hands blocks to it */
         abort_job_locked();   /* a capture dropped before its end */
+    }
     wait_writer_locked();   /* everything is flushed before the process ends */
     pthread_mutex_unlock(&cap_lock);
 }

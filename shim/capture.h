@@ -46,7 +46,8 @@ struct glr_rec_segment;
  * (NULL: none). Set after glr_rec_setup_fences, cleared after glr_rec_quiesce. */
 void glr_rec_stream_to(struct glr_capture_job *job, uint64_t epoch) __attribute__((visibility("hidden")));
 /* After glr_rec_quiesce: the thread buffers of capture `epoch` leave the recorder, with their
- * records not yet handed to the writer (*n of them; calloc'd array). */
+ * records not yet handed to the writer (*n of them; calloc'd array). NULL: out of memory (the
+ * buffers stay). */
 struct glr_rec_segment *glr_rec_detach(uint64_t epoch, unsigned *n) __attribute__((visibility("hidden")));
 /* Those records in global sequence order, through `sink`. */
 int glr_rec_merge_segments(const struct glr_rec_segment *segs, unsigned n,

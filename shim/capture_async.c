@@ -178,13 +178,28 @@ static void *writer_main(void *arg)
         uint64_t epoch = job->epoch;
         void (*done)(uint64_t, bool) = job->done;
         job_free(job);   /* deletes the temporary file of a dropped or failed capture */
-        done(epoch, ok);
+        /* Room first: a capture starting on the program's thread may wait for it (glr_wq_open)
+         * while it holds the lock that done() takes. */
         pthread_mutex_lock(&q_lock);
         queued -= held;
         n_jobs--;
         pthread_cond_broadcast(&q_room);
+        pthread_mutex_unlock(&q_lock);
+        done(epoch, ok);
+        pthread_mutex_lock(&q_lock);
     }
     return NULL;
+}
+
+/* fork() while the writer holds q_lock would leave it locked forever in the child. */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&q_lock);
+}
+
+static void fork_after(void)
+{
+    pthread_mutex_unlock(&q_lock);
 }
 
 /* Starts the writer thread of this process if it has none (first capture, or a forked child: the
@@ -193,6 +208,9 @@ static bool ensure_writer_locked(void)
 {
     if (writer_pid == getpid())
         return true;
+    static bool atfork_set;
+    if (!atfork_set && pthread_atfork(fork_prepare, fork_after, fork_after) == 0)
+        atfork_set = true;
     jobs_head = jobs_tail = NULL;
     n_jobs = 0;
     queued = 0;
@@ -268,6 +286,13 @@ bool glr_wq_block(struct glr_capture_job *job, uint8_t *buf, size_t len, size_t 
     }
     *b = (struct glr_wq_block){ .buf = buf, .len = len, .cap = cap, .thread_id = thread_id };
     pthread_mutex_lock(&q_lock);
+    if (writer_pid != getpid()) {
+        /* A child forked while its parent recorded: the job and its writer are the parent's. */
+        pthread_mutex_unlock(&q_lock);
+        munmap(buf, cap);
+        free(b);
+        return false;
+    }
     struct timespec until;
     deadline_in(&until, GLR_WQ_WAIT_BLOCK_MS);
     int rc = 0;

@@ -199,7 +199,8 @@ static bool stream_block(struct glr_rec *r, size_t len, size_t cap, size_t extra
         r->buf = r->end = r->f.pos = r->rec_start = NULL;
         munmap(nb, GLR_STREAM_BLOCK);
         rec_fail(r);
-        glr_capture_fail("the capture writer fell behind (its queue stayed full); nothing more is recorded");
+        glr_capture_fail("the capture writer fell behind (its queue stayed full) or belongs to the parent "
+                         "process; nothing more is recorded");
         return false;
     }
     bool had_open = r->rec_start != NULL;
@@ -602,7 +603,12 @@ struct glr_rec_segment *glr_rec_detach(uint64_t epoch, unsigned *n_out)
         n++;
     struct glr_rec_segment *segs = calloc(n ? n : 1, sizeof *segs);
     unsigned k = 0;
-    for (struct glr_rec *r = all_recs; r && segs; r = r->next) {
+    if (!segs) {
+        pthread_mutex_unlock(&recs_lock);
+        *n_out = 0;
+        return NULL;
+    }
+    for (struct glr_rec *r = all_recs; r; r = r->next) {
         if (r->epoch != epoch || !r->buf)
             continue;
         segs[k++] = (struct glr_rec_segment){ .buf = r->buf, .len = (size_t)(r->f.pos - r->buf),
