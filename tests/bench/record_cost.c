@@ -16,9 +16,14 @@
  *
  * --inapp-begin F PATH: after frame F's swap, glreplay_capture_begin(PATH) (the shim's in-app API,
  * found with dlsym; tests/capture/check_back_to_back.py): a second capture right after the one
- * GLREPLAY_CAPTURE_FRAMES ended. Prints "record_cost_inapp begin_ns=T rc=R". */
+ * GLREPLAY_CAPTURE_FRAMES ended. Prints "record_cost_inapp begin_ns=T rc=R".
+ * --second-thread F: after frame F's swap, a second thread creates a context of its own, makes it
+ * current without a surface, makes a few GL calls and destroys it (a second recording thread in
+ * the middle of a capture whose stream is already being handed to the writer:
+ * tests/capture/check_long_capture.py). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +62,33 @@ static long arg_long(const char *name, const char *v, long lo, long hi)
     return n;
 }
 
+struct second {
+    EGLDisplay dpy;
+    EGLConfig cfg;
+    int ok;
+};
+
+static void *second_thread(void *p)
+{
+    struct second *s = p;
+    static const EGLint attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
+    if (!eglBindAPI(EGL_OPENGL_API))   /* the bound API is per thread */
+        return NULL;
+    EGLContext c = eglCreateContext(s->dpy, s->cfg, EGL_NO_CONTEXT, attribs);
+    if (c == EGL_NO_CONTEXT || !eglMakeCurrent(s->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c))
+        return NULL;
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glDeleteTextures(1, &t);
+    glFinish();
+    eglMakeCurrent(s->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(s->dpy, c);
+    s->ok = 1;
+    return NULL;
+}
+
 static GLuint compile(GLenum type, const char *src)
 {
     GLuint s = glCreateShader(type);
@@ -69,7 +101,7 @@ static GLuint compile(GLenum type, const char *src)
 
 int main(int argc, char **argv)
 {
-    long frames = 30, calls = 20000, width = 640, height = 360, inapp_frame = -1;
+    long frames = 30, calls = 20000, width = 640, height = 360, inapp_frame = -1, second_frame = -1;
     const char *inapp_path = NULL;
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc) {
@@ -83,6 +115,8 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--inapp-begin") == 0 && i + 2 < argc) {
             inapp_frame = arg_long("--inapp-begin", argv[++i], 0, 100000);
             inapp_path = argv[++i];
+        } else if (strcmp(argv[i], "--second-thread") == 0) {
+            second_frame = arg_long("--second-thread", argv[++i], 0, 100000);
         } else if (strcmp(argv[i], "--size") == 0) {
             if (sscanf(argv[++i], "%ldx%ld", &width, &height) != 2 || width < 1 || height < 1 || width > 4096 ||
                 height > 4096) {
@@ -172,6 +206,14 @@ int main(int argc, char **argv)
             double bs = now_ns();
             int rc = begin ? begin(inapp_path) : -2;
             printf("record_cost_inapp begin_ns=%.0f rc=%d\n", now_ns() - bs, rc);
+        }
+        if (fr == second_frame) {
+            struct second s = { dpy, cfg, 0 };
+            pthread_t t;
+            if (pthread_create(&t, NULL, second_thread, &s) != 0 || pthread_join(t, NULL) != 0 || !s.ok) {
+                fprintf(stderr, "record_cost: the second thread's context failed\n");
+                return 1;
+            }
         }
         frame_ns[fr] = now_ns() - fs;
     }

@@ -6,7 +6,10 @@ compresses them into the file while the program records (shim/capture_async.c). 
     stream still held in memory counts against it (before streaming it was dropped);
   - the recording run's peak resident memory exceeds the shim-idle run's by less than 128 MiB (the
     writer queue's bound, 64 MiB, plus buffers and zstd), and by less than half the raw stream;
-  - `glreplay replay --verify` replays all 200 frames and they match their references.
+  - `glreplay replay --verify` replays all 200 frames and they match their references;
+  - a second thread that records in the middle of a capture (40 frames, its context made at frame
+    20, after ~24 MiB of stream went to the writer) ends the hand-over: the blocks already written
+    and the merge of both threads' rest make one stream in call order, and all 40 frames verify.
 usage: check_long_capture.py RECORD_COST SHIM GLREPLAY_CLI"""
 import os
 import re
@@ -65,3 +68,19 @@ with tempfile.TemporaryDirectory() as tmp:
     if rep.returncode != 0 or not re.search(r'verify: PASS: %d frame images checked, 0 differ' % FRAMES, rep.stdout):
         sys.exit('replay --verify of the long capture failed: %s %s' % (rep.stdout[-600:], rep.stderr[-400:]))
     print(last[0])
+
+    two = os.path.join(tmp, 'two.glcap')
+    p = subprocess.run([prog, '--frames', '40', '--calls', str(CALLS), '--second-thread', '20'],
+                       env=dict(env, GLREPLAY_CAPTURE_FRAMES='0-39', GLREPLAY_CAPTURE_OUT=two),
+                       capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.exists(two):
+        sys.exit('the capture with a second thread failed: %s' % p.stderr[-600:])
+    info = subprocess.run([cli, 'info', two], capture_output=True, text=True)
+    if 'threads: 2' not in info.stdout or 'frames: 0-39 (40 swaps)' not in info.stdout:
+        sys.exit('the capture with a second thread is not two threads over 40 frames: %s' % info.stdout[:600])
+    rep = subprocess.run([cli, 'replay', two, '--verify'], env=dict(env, LD_PRELOAD=''), capture_output=True,
+                         text=True)
+    if rep.returncode != 0 or 'verify: PASS: 40 frame images checked, 0 differ' not in rep.stdout:
+        sys.exit('replay --verify of the capture with a second thread failed: %s %s'
+                 % (rep.stdout[-600:], rep.stderr[-400:]))
+    print('second thread mid-capture: ' + rep.stdout.strip().splitlines()[-1])
