@@ -89,6 +89,12 @@ int glcap_writer_begin_section(glcap_writer *w, uint16_t type, uint32_t id,
 int glcap_writer_write(glcap_writer *w, const void *data, size_t size);
 int glcap_writer_end_section(glcap_writer *w);
 
+/* The zstd level of the sections begun from now on (0: the writer's own, from its options). A
+ * section that arrives fast and must cost little CPU (a command stream compressed while the
+ * program records) takes a negative ("fast") level; the others keep the default. -1 when out of
+ * range. */
+int glcap_writer_set_zstd_level(glcap_writer *w, int level);
+
 /* Writes the section table and the header, syncs, renames into place. */
 int glcap_writer_finish(glcap_writer *w);
 

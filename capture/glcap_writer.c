@@ -31,6 +31,7 @@ struct glcap_writer {
     char *tmp_path;   /* written here, renamed on finish */
     int fd;
     int zstd_level;
+    int section_level;  /* of the sections begun from now on; 0: zstd_level */
     bool no_fsync;
     bool failed;
     bool finished;
@@ -279,7 +280,8 @@ int glcap_writer_begin_section(glcap_writer *w, uint16_t type, uint32_t id,
         if (!w->cctx && !(w->cctx = ZSTD_createCCtx()))
             return fail(w, "out of memory (zstd)");
         ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_and_parameters);
-        size_t r = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->zstd_level);
+        size_t r = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
+                                          w->section_level ? w->section_level : w->zstd_level);
         /* Our own checksums cover the data; no zstd frame checksum. One
          * thread: capture runs inside the host program. */
         if (!ZSTD_isError(r))
@@ -393,6 +395,14 @@ int glcap_writer_add_section(glcap_writer *w, uint16_t type, uint32_t id,
     if (glcap_writer_write(w, data, size) < 0)
         return -1;
     return glcap_writer_end_section(w);
+}
+
+int glcap_writer_set_zstd_level(glcap_writer *w, int level)
+{
+    if (level != 0 && (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()))
+        return fail(w, "zstd level %d out of range %d..%d", level, ZSTD_minCLevel(), ZSTD_maxCLevel());
+    w->section_level = level;
+    return 0;
 }
 
 static int pwrite_all(glcap_writer *w, const void *data, size_t size, off_t off)

@@ -24,9 +24,14 @@
 #include "registry/glr_call.h"
 
 static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cap_done = PTHREAD_COND_INITIALIZER;  /* a requested capture ended */
-static uint64_t cap_finished;   /* number of captures ended (written or not) */
-static bool cap_last_ok;
+static pthread_cond_t cap_done = PTHREAD_COND_INITIALIZER;  /* a capture's outcome is known */
+/* Outcomes of the last captures (written or not), by epoch: a socket request waits for its own. */
+struct outcome {
+    uint64_t epoch;
+    bool ok;
+};
+static struct outcome outcomes[16];
+static unsigned n_outcomes;
 static int recording;                 /* read on every recorded call */
 static uint64_t cap_epoch;
 static uint64_t cap_seq;
@@ -50,27 +55,66 @@ static unsigned n_ctxs;
 
 static struct glr_ref_image *images;
 static unsigned n_images;
-/* A finished capture's file being written on its own thread (capture_async.c), by this process. */
-static bool writer_busy;
-static pid_t writer_pid;
+/* The file job of the capture recording now, or of the last one if it was dropped before its end
+ * (aborted when the next capture starts or at exit); files in the writer's queue (capture_async.c). */
+static struct glr_capture_job *cur_job;
+static unsigned jobs_in_flight;
 
-/* Waits (cap_lock held) until no capture file is being written: before a new capture reuses the
- * recorder and the snapshot, and at exit. A child forked meanwhile has no writer thread. */
-static void wait_writer_locked(void)
+/* cap_lock held. */
+static void note_outcome_locked(uint64_t epoch, bool ok)
 {
-    while (writer_busy && writer_pid == getpid())
-        pthread_cond_wait(&cap_done, &cap_lock);
-    writer_busy = false;
+    outcomes[n_outcomes++ % (sizeof outcomes / sizeof outcomes[0])] = (struct outcome){ epoch, ok };
+    pthread_cond_broadcast(&cap_done);
 }
 
-static void writer_done(bool ok)
+/* Whether capture `epoch` has an outcome yet (cap_lock held). */
+static bool outcome_locked(uint64_t epoch, bool *ok)
+{
+    for (unsigned i = 0; i < sizeof outcomes / sizeof outcomes[0]; i++)
+        if (i < n_outcomes && outcomes[i].epoch == epoch) {
+            *ok = outcomes[i].ok;
+            return true;
+        }
+    return false;
+}
+
+/* The capture whose end waits for its file (finish_recording with `wait`), and its result: that
+ * waiter publishes the outcome itself, while it still holds cap_lock, so a socket request sees the
+ * capture ended only after the swap has taken its replay loop (replay_loop_trigger.c). */
+static uint64_t sync_epoch;
+static bool sync_known, sync_ok;
+
+/* On the writer thread: a file was written or given up. */
+static void job_done(uint64_t epoch, bool ok)
 {
     pthread_mutex_lock(&cap_lock);
-    writer_busy = false;
-    cap_finished++;
-    cap_last_ok = ok;
-    pthread_cond_broadcast(&cap_done);
+    jobs_in_flight--;
+    if (epoch == sync_epoch) {
+        sync_known = true;
+        sync_ok = ok;
+        pthread_cond_broadcast(&cap_done);
+    } else {
+        note_outcome_locked(epoch, ok);
+    }
     pthread_mutex_unlock(&cap_lock);
+}
+
+/* Waits (cap_lock held) until every queued capture file is written: at exit. A child forked while
+ * files were queued has no writer thread for them and does not wait. */
+static void wait_writer_locked(void)
+{
+    while (jobs_in_flight && glr_wq_alive())
+        pthread_cond_wait(&cap_done, &cap_lock);
+}
+
+/* A dropped capture's job (cap_lock held, no record in flight). */
+static void abort_job_locked(void)
+{
+    if (cur_job) {
+        glr_rec_stream_to(NULL, 0);
+        glr_wq_abort(cur_job);
+        cur_job = NULL;
+    }
 }
 
 bool glr_capture_recording(uint64_t *epoch)
@@ -182,10 +226,22 @@ void glr_capture_keep_program_sources(const void *entry, size_t size)
     pthread_mutex_unlock(&src_lock);
 }
 
-static void start_recording(void)
+/* Starts recording (cap_lock held); false when the writer's queue is full (logged). */
+static bool start_recording(void)
 {
-    wait_writer_locked();
     glr_rec_setup_fences();
+    abort_job_locked();   /* the previous capture was dropped before its end */
+    cap_epoch++;
+    /* The file's job first: while GLR_WQ_MAX_JOBS earlier files are still queued, this waits up to
+     * GLR_WQ_WAIT_JOB_MS, then the capture does not start. */
+    cur_job = glr_wq_open(out_path, cap_epoch, job_done);
+    if (!cur_job) {
+        glr_log(GLR_LOG_ERROR, "capture of frame %llu not started: %u capture files are still being written "
+                "(or out of memory); the program continues", (unsigned long long)first_frame, GLR_WQ_MAX_JOBS);
+        note_outcome_locked(cap_epoch, false);
+        return false;
+    }
+    jobs_in_flight++;
     cap_from_start = n_ctxs == 0;
     cap_drawn = 0;
     glr_pbuffers_forget_drawn();
@@ -204,10 +260,10 @@ static void start_recording(void)
     pthread_mutex_lock(&src_lock);
     src_len = 0;   /* entries of an earlier capture that was dropped */
     pthread_mutex_unlock(&src_lock);
-    cap_epoch++;
     cap_seq = 0;
     cap_bytes = 0;
     fail_reason[0] = 0;
+    glr_rec_stream_to(cur_job, cap_epoch);
     __atomic_or_fetch(&glr_slow_mode, GLR_SLOW_RECORD, __ATOMIC_SEQ_CST);
     __atomic_store_n(&recording, 1, __ATOMIC_SEQ_CST);
     glr_log(GLR_LOG_INFO, "capture: recording frames %llu-%llu", (unsigned long long)first_frame,
@@ -229,57 +285,34 @@ static void start_recording(void)
         glr_rec_end(r);
     }
     glr_rec_live_maps();
+    return true;
 }
 
-/* Ends the recording. The file is written on a writer thread (the program's thread only hands it
- * over) unless `wait`: then here, and the result says whether it was written. Asynchronous, the
- * result is true when the writer took the job; it signals cap_done when the file is done. */
+/* Ends the recording. What the file still needs is handed to the writer thread (capture_async.c),
+ * whose queue holds it; the program goes on unless `wait`: then this waits (cap_lock released
+ * meanwhile) for the file and the result says whether it was written. Without `wait` the result is
+ * true when the writer took the job. */
 static bool finish_recording(const char *why_end, bool wait)
 {
-    bool written = false;
     bool was = __atomic_exchange_n(&recording, 0, __ATOMIC_SEQ_CST);
     __atomic_and_fetch(&glr_slow_mode, ~(unsigned)GLR_SLOW_RECORD, __ATOMIC_SEQ_CST);
     glr_rec_quiesce();
+    glr_rec_stream_to(NULL, 0);
     armed = false;
-    struct glr_capture_job *job = was ? calloc(1, sizeof *job) : NULL;
-    if (job) {
-        struct glr_capture_summary *sum = &job->sum;
-        *sum = (struct glr_capture_summary){
-            .first_frame = first_frame, .last_frame = last_frame, .end_reason = why_end, .initial_default = cap_from_start,
-        };
-        snprintf(job->path, sizeof job->path, "%s", out_path);
-        job->epoch = cap_epoch;
-        for (unsigned i = 0; i < n_ctxs; i++) {
-            sum->contexts[sum->n_contexts] = ctxs[i].desc;
-            sum->contexts[sum->n_contexts].id = ctxs[i].id;
-            sum->contexts[sum->n_contexts].share_group = ctxs[i].share_group;
-            sum->contexts[sum->n_contexts].api = ctxs[i].api;
-            sum->n_contexts++;
-        }
-        for (int i = 0; i < GLR_CMD_COUNT; i++)
-            if (unsized[i] && sum->n_unsized < GLR_MAX_UNSIZED_LISTED)
-                sum->unsized[sum->n_unsized++] = glr_cmds[i].name;
-        job->images = images;
-        job->n_images = n_images;
-        images = NULL;
-        n_images = 0;
-        pthread_mutex_lock(&src_lock);
-        job->program_sources = src_buf;
-        job->program_sources_size = src_len;
-        src_buf = NULL;
-        src_len = src_cap = 0;
-        pthread_mutex_unlock(&src_lock);
-        if (!wait && glr_capture_job_start(job, writer_done)) {
-            writer_busy = true;
-            writer_pid = getpid();
-            return true;
-        }
-        written = glr_capture_job_run(job);
-    } else {
+    struct glr_capture_job *job = was ? cur_job : NULL;
+    struct glr_rec_segment *segs = NULL;
+    unsigned n_segs = 0;
+    if (job && !(segs = glr_rec_detach(cap_epoch, &n_segs))) {
+        glr_log(GLR_LOG_ERROR, "capture dropped: out of memory at its end");
+        job = NULL;
+        was = false;
+    }
+    if (!job) {
         if (was)
-            glr_log(GLR_LOG_ERROR, "capture dropped: out of memory at its end");
+            glr_log(GLR_LOG_ERROR, "capture dropped: no file job at its end");
         else if (fail_reason[0])
             glr_log(GLR_LOG_ERROR, "capture: nothing written (%s)", fail_reason);
+        abort_job_locked();
         glr_rec_release(cap_epoch);
         glr_snapshot_discard();
         for (unsigned i = 0; i < n_images; i++)
@@ -287,11 +320,59 @@ static bool finish_recording(const char *why_end, bool wait)
         free(images);
         images = NULL;
         n_images = 0;
+        note_outcome_locked(cap_epoch, false);
+        return false;
     }
-    cap_finished++;
-    cap_last_ok = written;
-    pthread_cond_broadcast(&cap_done);
-    return written;
+    cur_job = NULL;
+    struct glr_capture_summary *sum = &job->sum;
+    /* An in-app capture (open-ended) that the program's exit ends: its last frame is the one in
+     * progress, as glreplay_capture_end would say (UINT64_MAX is no frame a reader accepts). */
+    uint64_t last = last_frame != UINT64_MAX ? last_frame
+                    : glr_frame_index() > first_frame ? glr_frame_index() : first_frame;
+    *sum = (struct glr_capture_summary){
+        .first_frame = first_frame, .last_frame = last, .end_reason = why_end, .initial_default = cap_from_start,
+    };
+    for (unsigned i = 0; i < n_ctxs; i++) {
+        sum->contexts[sum->n_contexts] = ctxs[i].desc;
+        sum->contexts[sum->n_contexts].id = ctxs[i].id;
+        sum->contexts[sum->n_contexts].share_group = ctxs[i].share_group;
+        sum->contexts[sum->n_contexts].api = ctxs[i].api;
+        sum->n_contexts++;
+    }
+    for (int i = 0; i < GLR_CMD_COUNT; i++)
+        if (unsized[i] && sum->n_unsized < GLR_MAX_UNSIZED_LISTED)
+            sum->unsized[sum->n_unsized++] = glr_cmds[i].name;
+    /* Everything the file needs leaves the recorder, the snapshot and this file's globals: the next
+     * capture may start at once, while this one's file is still written. */
+    sum->snapshot_held = glr_snapshot_ready();
+    sum->snapshot_losses = glr_snapshot_losses(sum->snapshot_first_loss, sizeof sum->snapshot_first_loss);
+    job->snap = glr_snapshot_detach();
+    job->segs = segs;
+    job->n_segs = n_segs;
+    job->images = images;
+    job->n_images = n_images;
+    images = NULL;
+    n_images = 0;
+    pthread_mutex_lock(&src_lock);
+    job->program_sources = src_buf;
+    job->program_sources_size = src_len;
+    src_buf = NULL;
+    src_len = src_cap = 0;
+    pthread_mutex_unlock(&src_lock);
+    uint64_t epoch = cap_epoch;
+    if (wait) {
+        sync_epoch = epoch;
+        sync_known = false;
+    }
+    glr_wq_finish(job);
+    if (!wait)
+        return true;
+    while (!sync_known && glr_wq_alive())
+        pthread_cond_wait(&cap_done, &cap_lock);
+    bool ok = sync_known && sync_ok;
+    sync_epoch = 0;
+    note_outcome_locked(epoch, ok);
+    return ok;
 }
 
 static void keep_end_images_at_exit(void);
@@ -328,8 +409,8 @@ void glr_capture_init(void)
         snprintf(out_path, sizeof out_path, "glreplay-%d-frame%llu.glcap", (int)getpid(),
                  (unsigned long long)first_frame);
     armed = true;
-    if (first_frame == 0)
-        start_recording();
+    if (first_frame == 0 && !start_recording())
+        armed = false;
 }
 
 static struct ctx_info *ctx_by_id(uint32_t id)
@@ -535,7 +616,8 @@ void glr_capture_after_swap(void)
     glr_replay_loop_after_swap();
     if (armed && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && glr_frame_index() == first_frame) {
         pthread_mutex_lock(&cap_lock);
-        start_recording();
+        if (!start_recording())
+            armed = false;
         pthread_mutex_unlock(&cap_lock);
     }
 }
@@ -544,6 +626,10 @@ void glr_capture_at_exit(void)
 {
     glr_capture_at_exit_record();
     pthread_mutex_lock(&cap_lock);
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && cur_job) {
+        glr_rec_quiesce();    /* no record still hands blocks to it */
+        abort_job_locked();   /* a capture dropped before its end */
+    }
     wait_writer_locked();   /* everything is flushed before the process ends */
     pthread_mutex_unlock(&cap_lock);
 }
@@ -566,9 +652,7 @@ static void glr_capture_at_exit_record(void)
                 (unsigned long long)first_frame);
         pthread_mutex_lock(&cap_lock);
         armed = false;
-        cap_finished++;
-        cap_last_ok = false;
-        pthread_cond_broadcast(&cap_done);
+        note_outcome_locked(cap_epoch + 1, false);   /* the capture that would have started */
         pthread_mutex_unlock(&cap_lock);
     }
 }
@@ -587,8 +671,7 @@ GLR_EXPORT int glreplay_capture_begin(const char *path)
         first_frame = glr_frame_index();
         last_frame = UINT64_MAX;
         armed = false;
-        start_recording();
-        rc = 0;
+        rc = start_recording() ? 0 : -1;
     }
     pthread_mutex_unlock(&cap_lock);
     return rc;
@@ -629,21 +712,21 @@ int glr_capture_request(unsigned count, const char *path, char *msg, size_t n)
         snprintf(out_path, sizeof out_path, "glreplay-%d-frame%llu.glcap", (int)getpid(),
                  (unsigned long long)first_frame);
     armed = true;
-    uint64_t target = cap_finished + 1;
+    uint64_t target = cap_epoch + 1;   /* the next capture to start is this one */
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += 120;
     int rc = 0;
-    while (cap_finished < target && rc == 0)
+    bool ok = false;
+    while (!outcome_locked(target, &ok) && rc == 0)
         rc = pthread_cond_timedwait(&cap_done, &cap_lock, &deadline);
-    if (cap_finished < target) {
+    if (!outcome_locked(target, &ok)) {
         armed = false;
         snprintf(msg, n, "error timed out waiting for frame %llu (is the program still swapping?)",
                  (unsigned long long)first_frame);
         pthread_mutex_unlock(&cap_lock);
         return -1;
     }
-    bool ok = cap_last_ok;
     if (ok)
         snprintf(msg, n, "ok %s", out_path);
     else

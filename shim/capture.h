@@ -40,8 +40,19 @@ struct glr_rec *glr_rec_begin_pseudo(int pseudo_cmd, uint32_t ctx_id) __attribut
 void glr_rec_uvar(struct glr_rec *r, uint64_t v) __attribute__((visibility("hidden")));
 void glr_rec_setup_fences(void) __attribute__((visibility("hidden")));
 void glr_rec_quiesce(void) __attribute__((visibility("hidden")));
-int glr_rec_merge(uint64_t epoch, int (*sink)(void *user, const void *data, size_t size), void *user,
-                  uint32_t *threads_out) __attribute__((visibility("hidden")));
+struct glr_capture_job;
+struct glr_rec_segment;
+/* While capture `epoch` records, full stream blocks of its only recording thread go to `job`
+ * (NULL: none). Set after glr_rec_setup_fences, cleared after glr_rec_quiesce. */
+void glr_rec_stream_to(struct glr_capture_job *job, uint64_t epoch) __attribute__((visibility("hidden")));
+/* After glr_rec_quiesce: the thread buffers of capture `epoch` leave the recorder, with their
+ * records not yet handed to the writer (*n of them; calloc'd array). NULL: out of memory (the
+ * buffers stay). */
+struct glr_rec_segment *glr_rec_detach(uint64_t epoch, unsigned *n) __attribute__((visibility("hidden")));
+/* Those records in global sequence order, through `sink`. */
+int glr_rec_merge_segments(const struct glr_rec_segment *segs, unsigned n,
+                           int (*sink)(void *user, const void *data, size_t size, uint32_t thread_id), void *user)
+    __attribute__((visibility("hidden")));
 void glr_rec_release(uint64_t epoch) __attribute__((visibility("hidden")));
 
 #endif

@@ -41,16 +41,14 @@ struct glr_capture_summary {
     bool initial_default;   /* recording began before any context existed: replay starts fresh */
     struct glr_ctx_desc contexts[64];
     unsigned n_contexts;
-    const struct glr_ref_image *images;
-    unsigned n_images;
     const char *unsized[GLR_MAX_UNSIZED_LISTED];
     unsigned n_unsized;
-    /* Program sources entries, each prefixed by its LEB128 size (section SHADER_SOURCES). */
-    const uint8_t *program_sources;
-    size_t program_sources_size;
+    /* The initial-state snapshot, as it was when the capture ended (the metadata says so). */
+    bool snapshot_held;
+    unsigned snapshot_losses;
+    char snapshot_first_loss[160];
 };
 
-int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch) __attribute__((visibility("hidden")));
 void glr_describe_current_context(struct glr_ctx_desc *d) __attribute__((visibility("hidden")));
 const struct glr_ctx_desc *glr_current_ctx_desc(void) __attribute__((visibility("hidden")));
 /* Sets this thread's description to d (a copy), or clears it (d NULL): at each make-current. */

@@ -1,5 +1,7 @@
-/* Writes a finished capture as a .glcap file: METADATA (JSON), COMMAND_STREAM (the merged thread
- * streams), one REFERENCE_IMAGE per captured swap (its pixels, or only their hash). Layouts: docs/GLCAP_FORMAT.md.
+/* Writes a capture's .glcap file, on the writer thread (shim/capture_async.c): COMMAND_STREAM first,
+ * compressed block by block while the capture records, then at its end the rest of the stream, the
+ * snapshot, one REFERENCE_IMAGE per captured swap (its pixels, or only their hash), SHADER_SOURCES and
+ * METADATA (JSON). Layouts: docs/GLCAP_FORMAT.md.
  * The shim does not link cJSON (a program may carry its own copy of it): the metadata JSON is
  * small and written here with proper string escaping. */
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/capture_file.h"
+#include "shim/capture_async.h"
 #include "shim/snapshot.h"
 #include "capture/glcap_file.h"
 
@@ -90,13 +93,11 @@ static char *metadata_json(const struct glr_capture_summary *s, uint32_t threads
     jraw(&j, ",\"end\":");
     jstr(&j, s->end_reason);
     jraw(&j, ",\"initial_state\":");
-    jstr(&j, s->initial_default ? "default" : glr_snapshot_ready() ? "snapshot" : "none");
-    char first_loss[160];
-    unsigned losses = glr_snapshot_losses(first_loss, sizeof first_loss);
-    if (losses) {
-        jfmt(&j, ",\"snapshot_losses\":%llu", (unsigned long long)losses);
+    jstr(&j, s->initial_default ? "default" : s->snapshot_held ? "snapshot" : "none");
+    if (s->snapshot_losses) {
+        jfmt(&j, ",\"snapshot_losses\":%llu", (unsigned long long)s->snapshot_losses);
         jraw(&j, ",\"snapshot_first_loss\":");
-        jstr(&j, first_loss);
+        jstr(&j, s->snapshot_first_loss);
     }
     jfmt(&j, ",\"threads\":%llu", threads);
     jfmt(&j, ",\"calls\":%llu", calls);
@@ -144,49 +145,81 @@ static char *metadata_json(const struct glr_capture_summary *s, uint32_t threads
     return j.s;
 }
 
-struct stream_sink {
-    glcap_writer *w;
-    uint64_t bytes, calls;
-};
-
-static int write_record(void *user, const void *data, size_t size)
-{
-    struct stream_sink *k = user;
-    k->bytes += size;
-    /* One record, or a whole thread's buffer of them (glr_rec_merge with one thread): count them. */
-    for (size_t off = 0; off + 4 <= size;) {
-        uint32_t body;
-        memcpy(&body, (const uint8_t *)data + off, 4);
-        off += 4 + (size_t)body;
-        k->calls++;
-    }
-    return glcap_writer_write(k->w, data, size);
-}
-
 static void put_u32(uint8_t *p, uint32_t v)
 {
     memcpy(p, &v, 4);
 }
 
-int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch)
+/* The writer thread opens the file at the capture's first stream block (or at its end) and begins
+ * the command stream, which comes first in the file. */
+int glr_capture_file_open(struct glr_capture_job *job)
 {
     char err[512];
-    glcap_writer *w = glcap_writer_create(s->path, NULL, err, sizeof err);
-    if (!w) {
+    job->w = glcap_writer_create(job->path, NULL, err, sizeof err);
+    if (!job->w) {
         glr_log(GLR_LOG_ERROR, "capture dropped: %s", err);
         return -1;
     }
-    struct stream_sink sink = { .w = w };
-    uint32_t threads = 0;
-    int rc = glcap_writer_begin_section(w, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD);
-    if (rc == 0)
-        rc = glr_rec_merge(epoch, write_record, &sink, &threads);
+    /* The command stream at zstd's first fast level: 1.7x the speed of level 1 on a call-heavy stream
+     * (record_cost), 0-15 % larger on real programs' streams (docs/BENCHMARKS.md, "Recording many
+     * frames"); it is compressed while the program records, so its CPU is what recording costs. The
+     * other sections keep the default level. Same zstd frames: every reader reads them. */
+    if (glcap_writer_set_zstd_level(job->w, GLR_STREAM_ZSTD_LEVEL) != 0 ||
+        glcap_writer_begin_section(job->w, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD) != 0 ||
+        glcap_writer_set_zstd_level(job->w, 0) != 0) {
+        glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
+        return -1;
+    }
+    return 0;
+}
+
+static void note_thread(struct glr_capture_job *job, uint32_t thread_id)
+{
+    for (unsigned i = 0; i < job->n_stream_threads; i++)
+        if (job->stream_threads[i] == thread_id)
+            return;
+    if (job->n_stream_threads < sizeof job->stream_threads / sizeof job->stream_threads[0])
+        job->stream_threads[job->n_stream_threads++] = thread_id;
+}
+
+/* Whole records, one or many: counted for the metadata, then compressed into the section. */
+int glr_capture_file_stream(struct glr_capture_job *job, const void *data, size_t size, uint32_t thread_id)
+{
+    if (!size)
+        return 0;
+    note_thread(job, thread_id);
+    job->stream_bytes += size;
+    for (size_t off = 0; off + 4 <= size;) {
+        uint32_t body;
+        memcpy(&body, (const uint8_t *)data + off, 4);
+        off += 4 + (size_t)body;
+        job->stream_calls++;
+    }
+    if (glcap_writer_write(job->w, data, size) != 0) {
+        glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
+        return -1;
+    }
+    return 0;
+}
+
+static int merged_record(void *user, const void *data, size_t size, uint32_t thread_id)
+{
+    return glr_capture_file_stream(user, data, size, thread_id);
+}
+
+int glr_capture_file_finish(struct glr_capture_job *job)
+{
+    glcap_writer *w = job->w;
+    const struct glr_capture_summary *s = &job->sum;
+    /* The rest of the stream: what the recording threads still held, merged by sequence number
+     * (everything streamed before numbers below all of it: recorder.c). */
+    int rc = glr_rec_merge_segments(job->segs, job->n_segs, merged_record, job);
     if (rc == 0)
         rc = glcap_writer_end_section(w);
-    if (rc == 0 && !s->initial_default)
-        rc = glr_snapshot_write(w);   /* INITIAL_STATE + RESOURCE_BLOBs, when a snapshot was taken */
-    for (unsigned i = 0; rc == 0 && i < s->n_images; i++) {
-        const struct glr_ref_image *im = &s->images[i];
+    if (rc == 0 && job->snap)
+        rc = glr_snapshot_write_detached(job->snap, w);   /* INITIAL_STATE + RESOURCE_BLOBs */
+    for (unsigned i = 0; rc == 0 && i < job->n_images; i++) {
+        const struct glr_ref_image *im = &job->images[i];
         /* Layout 2: the pixels; layout 3: only their hash (frames GLREPLAY_CAPTURE_IMAGES does not
          * keep in full), a 40-byte section that old readers refuse by its layout number. */
         uint8_t head[40];
@@ -208,21 +241,21 @@ int glr_capture_write(const struct glr_capture_summary *s, uint64_t epoch)
         if (rc == 0)
             rc = glcap_writer_end_section(w);
     }
-    if (rc == 0 && s->program_sources_size)
-        rc = glcap_writer_add_section(w, GLCAP_SECTION_SHADER_SOURCES, 0, GLCAP_COMPRESSION_ZSTD, s->program_sources,
-                                      s->program_sources_size);
-    char *meta = rc == 0 ? metadata_json(s, threads, sink.bytes, sink.calls) : NULL;
+    if (rc == 0 && job->program_sources_size)
+        rc = glcap_writer_add_section(w, GLCAP_SECTION_SHADER_SOURCES, 0, GLCAP_COMPRESSION_ZSTD,
+                                      job->program_sources, job->program_sources_size);
+    char *meta = rc == 0 ? metadata_json(s, job->n_stream_threads, job->stream_bytes, job->stream_calls) : NULL;
     if (rc == 0 && !meta) {
         glr_log(GLR_LOG_ERROR, "capture dropped: out of memory writing metadata");
-        rc = -1;
+        free(meta);
+        return -1;
     }
     if (rc == 0)
         rc = glcap_writer_add_section(w, GLCAP_SECTION_METADATA, 0, GLCAP_COMPRESSION_NONE, meta, strlen(meta));
     if (rc == 0)
         rc = glcap_writer_finish(w);
     if (rc != 0)
-        glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", s->path, glcap_writer_error(w));
+        glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(w));
     free(meta);
-    glcap_writer_destroy(w);
     return rc;
 }

@@ -32,6 +32,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/display_lists.h"
+#include "shim/capture_async.h"
 
 struct glr_rec {
     struct glr_rec_fast f;  /* first: the fast record casts between the two */
@@ -65,6 +66,10 @@ static pthread_mutex_t join_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t seq_epoch;
 static struct glr_rec *seq_owner;
 static unsigned live_gen;
+/* The file job the capture now recording streams its full blocks to (capture_async.c), and that
+ * capture's epoch; NULL when none. Set and cleared by capture.c while no record is in flight. */
+static struct glr_capture_job *stream_job;
+static uint64_t stream_epoch;
 /* The recorder of the display list open on this thread (glNewList .. glEndList); NULL otherwise. */
 static __thread struct glr_rec *tls_list __attribute__((tls_model("initial-exec")));
 
@@ -164,6 +169,50 @@ static void rec_fail(struct glr_rec *r)
 
 static bool list_reserve(struct glr_rec *r, size_t len, size_t cap, size_t extra);
 
+void glr_rec_stream_to(struct glr_capture_job *job, uint64_t epoch)
+{
+    stream_job = job;
+    stream_epoch = epoch;
+}
+
+/* Called with this thread busy in a record whose buffer is full. While it is the only thread that
+ * has recorded in the capture (solo: see the top of this file), its whole records go to the writer
+ * thread as one block and it records on in a fresh buffer. Every record of the block numbers below
+ * any record still to come from any thread: a second thread clears solo and waits for this one to
+ * leave its record before it takes a number. So the file's stream is the blocks in the order they
+ * came, then the merge of what the threads hold at the end. False: no hand-off (the caller grows
+ * the buffer as before), or the capture was dropped (r->failed). */
+static bool stream_block(struct glr_rec *r, size_t len, size_t cap, size_t extra)
+{
+    struct glr_capture_job *job = stream_job;
+    if (!job || r->epoch != stream_epoch || !__atomic_load_n(&r->f.solo, __ATOMIC_RELAXED))
+        return false;
+    size_t whole = r->rec_start ? (size_t)(r->rec_start - r->buf) : len;   /* the open record stays */
+    size_t open = len - whole;
+    if (whole < cap / 2 || open + extra > GLR_STREAM_BLOCK)
+        return false;   /* mostly one big record (a large upload): grow instead */
+    uint8_t *nb = glr_wq_take_buffer();
+    if (!nb)
+        return false;
+    memcpy(nb, r->buf + whole, open);
+    if (!glr_wq_block(job, r->buf, whole, cap, r->thread_id)) {
+        r->buf = r->end = r->f.pos = r->rec_start = NULL;
+        munmap(nb, GLR_STREAM_BLOCK);
+        rec_fail(r);
+        glr_capture_fail("the capture writer fell behind (its queue stayed full) or belongs to the parent "
+                         "process; nothing more is recorded");
+        return false;
+    }
+    bool had_open = r->rec_start != NULL;
+    r->buf = nb;
+    r->end = nb + GLR_STREAM_BLOCK;
+    r->f.pos = nb + open;
+    r->rec_start = had_open ? nb : NULL;
+    if (r->f.limit)
+        r->f.limit = r->end - GLR_REC_FAST_MAX + 1;
+    return true;
+}
+
 static bool reserve(struct glr_rec *r, size_t extra)
 {
     size_t len = (size_t)(r->f.pos - r->buf), cap = (size_t)(r->end - r->buf);
@@ -171,6 +220,10 @@ static bool reserve(struct glr_rec *r, size_t extra)
         return true;
     if (r->list)
         return list_reserve(r, len, cap, extra);
+    if (cap && stream_block(r, len, cap, extra))
+        return true;
+    if (r->failed)
+        return false;
     size_t ncap = cap ? cap : (size_t)2 << 20;  /* one huge page */
     while (ncap < len + extra)
         ncap *= 2;
@@ -526,8 +579,7 @@ void glr_rec_quiesce(void)
     wait_all_records();
 }
 
-/* Merge: every thread's records in global sequence order, appended through `sink`. Each buffer is
- * already in increasing seq order, so this is a k-way merge reading seq from each record head. */
+/* The sequence number of a record (its head: u32 size, uvar cmd, uvar seq). */
 static uint64_t record_seq(const uint8_t *rec)
 {
     const uint8_t *p = rec + 4;
@@ -543,40 +595,57 @@ static uint64_t record_seq(const uint8_t *rec)
     return v;
 }
 
-int glr_rec_merge(uint64_t epoch, int (*sink)(void *user, const void *data, size_t size), void *user,
-                  uint32_t *threads_out)
+struct glr_rec_segment *glr_rec_detach(uint64_t epoch, unsigned *n_out)
 {
     pthread_mutex_lock(&recs_lock);
-    size_t n = 0;
+    unsigned n = 0;
     for (struct glr_rec *r = all_recs; r; r = r->next)
         n++;
-    struct glr_rec **live = calloc(n ? n : 1, sizeof *live);
-    size_t *pos = calloc(n ? n : 1, sizeof *pos);
-    if (!live || !pos) {
+    struct glr_rec_segment *segs = calloc(n ? n : 1, sizeof *segs);
+    unsigned k = 0;
+    if (!segs) {
         pthread_mutex_unlock(&recs_lock);
-        free(live);
-        free(pos);
-        return -1;
+        *n_out = 0;
+        return NULL;
     }
-    size_t k = 0;
-    for (struct glr_rec *r = all_recs; r; r = r->next)
-        if (r->epoch == epoch && r->f.pos != r->buf)
-            live[k++] = r;
+    for (struct glr_rec *r = all_recs; r; r = r->next) {
+        if (r->epoch != epoch || !r->buf)
+            continue;
+        segs[k++] = (struct glr_rec_segment){ .buf = r->buf, .len = (size_t)(r->f.pos - r->buf),
+                                              .cap = (size_t)(r->end - r->buf), .thread_id = r->thread_id };
+        r->buf = r->end = r->f.pos = NULL;
+        r->f.limit = NULL;
+    }
     pthread_mutex_unlock(&recs_lock);
-    if (threads_out)
-        *threads_out = (uint32_t)k;
+    *n_out = k;
+    return segs;
+}
+
+/* Each segment is in increasing seq order, so this is a k-way merge reading seq from each record
+ * head. */
+int glr_rec_merge_segments(const struct glr_rec_segment *segs, unsigned n,
+                           int (*sink)(void *user, const void *data, size_t size, uint32_t thread_id), void *user)
+{
+    const struct glr_rec_segment **live = calloc(n ? n : 1, sizeof *live);
+    size_t *pos = calloc(n ? n : 1, sizeof *pos);
     int rc = 0;
-    if (k == 1) {
-        /* One thread recorded: its buffer is the stream, handed over in one piece (the record by
-         * record walk below cost ~10 ns per record for nothing). */
-        rc = sink(user, live[0]->buf, (size_t)(live[0]->f.pos - live[0]->buf)) != 0 ? -1 : 0;
-        k = 0;
+    if (!live || !pos) {
+        rc = -1;
+        goto out;
+    }
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (segs[i].len)
+            live[k++] = &segs[i];
+    if (k == 1) {   /* one thread: its buffer is the stream, handed over in one piece */
+        rc = sink(user, live[0]->buf, live[0]->len, live[0]->thread_id) != 0 ? -1 : 0;
+        goto out;
     }
     for (;;) {
-        size_t best = k;
+        unsigned best = k;
         uint64_t best_seq = UINT64_MAX;
-        for (size_t i = 0; i < k; i++) {
-            if (pos[i] >= (size_t)(live[i]->f.pos - live[i]->buf))
+        for (unsigned i = 0; i < k; i++) {
+            if (pos[i] >= live[i]->len)
                 continue;
             uint64_t s = record_seq(live[i]->buf + pos[i]);
             if (s < best_seq) {
@@ -588,12 +657,13 @@ int glr_rec_merge(uint64_t epoch, int (*sink)(void *user, const void *data, size
             break;
         uint32_t body;
         memcpy(&body, live[best]->buf + pos[best], 4);
-        if (sink(user, live[best]->buf + pos[best], 4 + (size_t)body) != 0) {
+        if (sink(user, live[best]->buf + pos[best], 4 + (size_t)body, live[best]->thread_id) != 0) {
             rc = -1;
             break;
         }
         pos[best] += 4 + (size_t)body;
     }
+out:
     free(live);
     free(pos);
     return rc;

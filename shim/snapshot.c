@@ -488,25 +488,31 @@ void glr_snapshot_discard(void)
 
 /* ---------------------------------------------------------------- writing */
 
-static int snapshot_write_locked(struct glcap_writer *w);
-
-int glr_snapshot_write(struct glcap_writer *w)
+struct glr_snap *glr_snapshot_detach(void)
 {
     pthread_mutex_lock(&snap_lock);
-    int rc = held ? snapshot_write_locked(w) : 0;
+    struct glr_snap *sn = held;
+    held = NULL;
+    n_done = 0;
+    n_done_groups = 0;
     pthread_mutex_unlock(&snap_lock);
-    return rc;
+    return sn;
 }
 
-static int snapshot_write_locked(struct glcap_writer *w)
+void glr_snapshot_free(struct glr_snap *sn)
+{
+    snap_free(sn);
+}
+
+int glr_snapshot_write_detached(struct glr_snap *sn, struct glcap_writer *w)
 {
     /* A capture that lost data says so without asking (the list: GLREPLAY_LOG=warn). */
-    if (held->warnings)
+    if (sn->warnings)
         glr_log(GLR_LOG_ERROR, "snapshot: %u content%s could not be kept (first: %s); the replay of this capture "
-                "will differ where %s used (GLREPLAY_LOG=warn lists them)", held->warnings,
-                held->warnings == 1 ? "" : "s", held->first_warning, held->warnings == 1 ? "it is" : "they are");
+                "will differ where %s used (GLREPLAY_LOG=warn lists them)", sn->warnings,
+                sn->warnings == 1 ? "" : "s", sn->first_warning, sn->warnings == 1 ? "it is" : "they are");
     size_t sm_size = 0;
-    uint8_t *sm_bytes = sm_serialize(held->s, &sm_size);
+    uint8_t *sm_bytes = sm_serialize(sn->s, &sm_size);
     if (!sm_bytes) {
         glr_log(GLR_LOG_ERROR, "snapshot: out of memory serializing the initial state");
         return -1;
@@ -515,10 +521,10 @@ static int snapshot_write_locked(struct glcap_writer *w)
     glcap_wbuf index;
     glcap_wbuf_init(&index);
     glcap_put_uvar(&index, RESOURCE_INDEX_VERSION);
-    glcap_put_uvar(&index, held->ctx);
-    glcap_put_uvar(&index, held->n_blobs);
-    for (size_t i = 0; i < held->n_blobs; i++) {
-        const struct glr_snap_blob *b = &held->blobs[i];
+    glcap_put_uvar(&index, sn->ctx);
+    glcap_put_uvar(&index, sn->n_blobs);
+    for (size_t i = 0; i < sn->n_blobs; i++) {
+        const struct glr_snap_blob *b = &sn->blobs[i];
         glcap_put_uvar(&index, b->kind);
         glcap_put_uvar(&index, b->ctx_id);
         glcap_put_uvar(&index, b->name);
@@ -535,9 +541,9 @@ static int snapshot_write_locked(struct glcap_writer *w)
     if (rc == 0)
         rc = glcap_writer_add_section(w, GLCAP_SECTION_RESOURCE_BLOB, 0, GLCAP_COMPRESSION_NONE, index.data,
                                       index.len);
-    for (size_t i = 0; rc == 0 && i < held->n_blobs; i++)
+    for (size_t i = 0; rc == 0 && i < sn->n_blobs; i++)
         rc = glcap_writer_add_section(w, GLCAP_SECTION_RESOURCE_BLOB, (uint32_t)(i + 1), GLCAP_COMPRESSION_ZSTD,
-                                      held->blobs[i].data, (size_t)held->blobs[i].size);
+                                      sn->blobs[i].data, (size_t)sn->blobs[i].size);
     glcap_wbuf_free(&index);
     free(sm_bytes);
     return rc;

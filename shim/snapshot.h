@@ -30,8 +30,13 @@ GLR_SNAP_HIDDEN bool glr_snapshot_ready(void);
  * number, and the first one described in first[first_size]. 0 when none or no snapshot. */
 GLR_SNAP_HIDDEN unsigned glr_snapshot_losses(char *first, size_t first_size);
 struct glcap_writer;
-/* Writes INITIAL_STATE (id 0) and its RESOURCE_BLOB sections. 0 or -1 (writer error). */
-GLR_SNAP_HIDDEN int glr_snapshot_write(struct glcap_writer *w);
+struct glr_snap;
+/* At a capture's end: the held snapshot leaves (NULL when none), for its file's writer thread, so the
+ * next capture can take its own while the file is still written. */
+GLR_SNAP_HIDDEN struct glr_snap *glr_snapshot_detach(void);
+/* Writes INITIAL_STATE (id 0) and its RESOURCE_BLOB sections of a detached snapshot. 0 or -1. */
+GLR_SNAP_HIDDEN int glr_snapshot_write_detached(struct glr_snap *sn, struct glcap_writer *w);
+GLR_SNAP_HIDDEN void glr_snapshot_free(struct glr_snap *sn);
 GLR_SNAP_HIDDEN void glr_snapshot_discard(void);
 /* Called on every recording thread at its first record of capture `epoch` (and when its current
  * context changes): a context not yet in the snapshot (current on another thread when the capture

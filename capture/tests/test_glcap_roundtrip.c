@@ -335,6 +335,47 @@ static void test_write_error(const char *dir)
     free(path);
 }
 
+/* glcap_writer_set_zstd_level: the level applies to the sections begun after it (a fast level
+ * stores the same bytes larger), 0 goes back to the writer's own, a level out of range fails. */
+static void test_section_levels(const char *dir)
+{
+    char *path = test_path(dir, "levels.glcap");
+    char err[512];
+    size_t n = 4 << 20, len = 0;
+    char *text = malloc(n + 64);
+    REQUIRE(text != NULL);
+    for (uint32_t i = 0; len < n; i++)   /* a call log: repetitive, not trivially so */
+        len += (size_t)snprintf(text + len, 64, "call %u arg %u ctx %u\n", i * 2654435761u % 977u, i / 3, i % 7);
+    glcap_writer *w = glcap_writer_create(path, NULL, err, sizeof err);
+    REQUIRE(w != NULL);
+    CHECK(glcap_writer_set_zstd_level(w, -5) == 0);
+    CHECK(glcap_writer_add_section(w, GLCAP_SECTION_RESOURCE_BLOB, 1, GLCAP_COMPRESSION_ZSTD, text, len) == 0);
+    CHECK(glcap_writer_set_zstd_level(w, 0) == 0);
+    CHECK(glcap_writer_add_section(w, GLCAP_SECTION_RESOURCE_BLOB, 2, GLCAP_COMPRESSION_ZSTD, text, len) == 0);
+    CHECK(glcap_writer_finish(w) == 0);
+    glcap_writer_destroy(w);
+    glcap_reader *r = glcap_reader_open(path, NULL, err, sizeof err);
+    REQUIRE(r != NULL);
+    const glcap_section_info *fast = glcap_reader_section(r, 0), *dflt = glcap_reader_section(r, 1);
+    REQUIRE(fast && dflt);
+    CHECK(fast->raw_size == len && dflt->raw_size == len);
+    CHECK(fast->stored_size > dflt->stored_size);
+    for (uint32_t i = 0; i < 2; i++) {
+        void *data = NULL;
+        size_t size = 0;
+        CHECK(glcap_reader_load(r, i, &data, &size) == 0 && size == len && memcmp(data, text, len) == 0);
+        free(data);
+    }
+    glcap_reader_close(r);
+    w = glcap_writer_create(path, NULL, err, sizeof err);
+    REQUIRE(w != NULL);
+    CHECK(glcap_writer_set_zstd_level(w, 1000) == -1);
+    CHECK_CONTAINS(glcap_writer_error(w), "zstd level 1000 out of range");
+    glcap_writer_destroy(w);
+    free(text);
+    free(path);
+}
+
 int main(void)
 {
     char *dir = test_tmpdir();
@@ -342,6 +383,7 @@ int main(void)
     test_many_sections(dir);
     test_writer_misuse(dir);
     test_write_error(dir);
+    test_section_levels(dir);
     test_tmpdir_remove(dir);
     return test_finish("test_glcap_roundtrip");
 }

@@ -12,8 +12,18 @@
  *   record_cost frames=F calls_per_frame=N width=W height=H
  *   record_cost_result loop_ns=T max_frame_ns=M median_frame_ns=D max_frame=K
  * loop_ns: CLOCK_MONOTONIC time of the whole frame loop on the program's thread; max_frame_ns the
- * slowest frame (a capture's end shows here when its file is written on the program's thread). */
+ * slowest frame (a capture's end shows here when its file is written on the program's thread).
+ *
+ * --inapp-begin F PATH: after frame F's swap, glreplay_capture_begin(PATH) (the shim's in-app API,
+ * found with dlsym; tests/capture/check_back_to_back.py): a second capture right after the one
+ * GLREPLAY_CAPTURE_FRAMES ended. Prints "record_cost_inapp begin_ns=T rc=R".
+ * --second-thread F: after frame F's swap, a second thread creates a context of its own, makes it
+ * current without a surface, makes a few GL calls and destroys it (a second recording thread in
+ * the middle of a capture whose stream is already being handed to the writer:
+ * tests/capture/check_long_capture.py). */
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +62,33 @@ static long arg_long(const char *name, const char *v, long lo, long hi)
     return n;
 }
 
+struct second {
+    EGLDisplay dpy;
+    EGLConfig cfg;
+    int ok;
+};
+
+static void *second_thread(void *p)
+{
+    struct second *s = p;
+    static const EGLint attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
+    if (!eglBindAPI(EGL_OPENGL_API))   /* the bound API is per thread */
+        return NULL;
+    EGLContext c = eglCreateContext(s->dpy, s->cfg, EGL_NO_CONTEXT, attribs);
+    if (c == EGL_NO_CONTEXT || !eglMakeCurrent(s->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c))
+        return NULL;
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glDeleteTextures(1, &t);
+    glFinish();
+    eglMakeCurrent(s->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(s->dpy, c);
+    s->ok = 1;
+    return NULL;
+}
+
 static GLuint compile(GLenum type, const char *src)
 {
     GLuint s = glCreateShader(type);
@@ -64,7 +101,8 @@ static GLuint compile(GLenum type, const char *src)
 
 int main(int argc, char **argv)
 {
-    long frames = 30, calls = 20000, width = 640, height = 360;
+    long frames = 30, calls = 20000, width = 640, height = 360, inapp_frame = -1, second_frame = -1;
+    const char *inapp_path = NULL;
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc) {
             fprintf(stderr, "usage: record_cost [--frames F] [--calls N] [--size WxH]\n");
@@ -74,6 +112,11 @@ int main(int argc, char **argv)
             frames = arg_long("--frames", argv[++i], 1, 100000);
         } else if (strcmp(argv[i], "--calls") == 0) {
             calls = arg_long("--calls", argv[++i], 3, 100000000);
+        } else if (strcmp(argv[i], "--inapp-begin") == 0 && i + 2 < argc) {
+            inapp_frame = arg_long("--inapp-begin", argv[++i], 0, 100000);
+            inapp_path = argv[++i];
+        } else if (strcmp(argv[i], "--second-thread") == 0) {
+            second_frame = arg_long("--second-thread", argv[++i], 0, 100000);
         } else if (strcmp(argv[i], "--size") == 0) {
             if (sscanf(argv[++i], "%ldx%ld", &width, &height) != 2 || width < 1 || height < 1 || width > 4096 ||
                 height > 4096) {
@@ -158,6 +201,20 @@ int main(int argc, char **argv)
         glUniform4f(loc, 0.8f, (float)(fr % 5) / 5.0f, 0.2f, 1.0f);
         glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
         eglSwapBuffers(dpy, surf);
+        if (fr == inapp_frame) {
+            int (*begin)(const char *) = (int (*)(const char *))dlsym(RTLD_DEFAULT, "glreplay_capture_begin");
+            double bs = now_ns();
+            int rc = begin ? begin(inapp_path) : -2;
+            printf("record_cost_inapp begin_ns=%.0f rc=%d\n", now_ns() - bs, rc);
+        }
+        if (fr == second_frame) {
+            struct second s = { dpy, cfg, 0 };
+            pthread_t t;
+            if (pthread_create(&t, NULL, second_thread, &s) != 0 || pthread_join(t, NULL) != 0 || !s.ok) {
+                fprintf(stderr, "record_cost: the second thread's context failed\n");
+                return 1;
+            }
+        }
         frame_ns[fr] = now_ns() - fs;
     }
     double loop = now_ns() - t0;

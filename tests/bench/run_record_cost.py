@@ -11,6 +11,8 @@ and prints medians per configuration:
               its file is written on the program's thread)
   median_frame
   file_kb     the capture or trace file
+  rss_mb      the process's peak resident memory (wait4's ru_maxrss: a long capture whose stream
+              stays in memory shows here)
 and, against native, the CPU added per recorded call (cpu difference / recorded calls) and the file
 bytes per recorded frame.
 
@@ -44,11 +46,17 @@ def fail(msg):
 
 
 def run(cmd, env, out_file):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = p.communicate()
-    wall = time.monotonic() - t0
-    return p.returncode, out.decode(errors="replace"), err.decode(errors="replace"), wall
+    """(exit status, stdout, stderr, wall seconds, peak RSS in KiB) of one run."""
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, env=env, stdout=fo, stderr=fe)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        fo.seek(0)
+        fe.seek(0)
+        return (p.returncode, fo.read().decode(errors="replace"), fe.read().decode(errors="replace"), wall,
+                ru.ru_maxrss)
 
 
 def main():
@@ -104,7 +112,7 @@ def main():
                 cmd = [a.apitrace, "trace", "-o", out_file] + prog
             # CPU of the reaped child and its children (apitrace's wrapper), microsecond resolution.
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            rc, out, err, wall = run(cmd, env, out_file)
+            rc, out, err, wall, rss = run(cmd, env, out_file)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if rc != 0:
                 fail(f"{name}: exit {rc}: {err.strip()[-500:]}")
@@ -122,9 +130,9 @@ def main():
                     fail(f"{name}: the capture does not verify: {v.stdout.strip()[-400:]} {v.stderr.strip()[-300:]}")
             results[name].append({"cpu_ms": cpu * 1e3, "wall_ms": wall * 1e3, "loop_ms": int(m.group(1)) / 1e6,
                                   "max_frame_ms": int(m.group(2)) / 1e6, "median_frame_ms": int(m.group(3)) / 1e6,
-                                  "file_kb": size / 1024.0})
+                                  "file_kb": size / 1024.0, "rss_mb": rss / 1024.0})
         print(f"round {rnd + 1}/{a.rounds} done", file=sys.stderr)
-    cols = ["cpu_ms", "wall_ms", "loop_ms", "max_frame_ms", "median_frame_ms", "file_kb"]
+    cols = ["cpu_ms", "wall_ms", "loop_ms", "max_frame_ms", "median_frame_ms", "file_kb", "rss_mb"]
     med = {n: {c: statistics.median(r[c] for r in rs) for c in cols} for n, rs in results.items()}
     print(f"record_cost: {a.frames} frames of {calls_per_frame} calls at {a.size}, {a.rounds} rounds (medians); "
           f"the shim records frames 0-{rec_frames - 1}, apitrace every frame; GLREPLAY_CAPTURE_IMAGES={a.images}")
