@@ -11,6 +11,7 @@
 #include <string.h>
 #include "gpu_model/exec/gm_exec.h"
 #include "debugger/dap_capture.h"
+#include "debugger/dap_ckpt.h"
 #include "debugger/dap_engine.h"
 #include "debugger/dap_eval.h"
 #include "debugger/dap_rebind.h"
@@ -978,6 +979,44 @@ static struct pass *pass_new(const struct dap_pass_req *req)
     return ps;
 }
 
+/* The pass's state at a draw boundary for a checkpoint (dap_ckpt.h): only while it counts what a
+ * pass from the frame's start counts (all draws, every instruction, no values set by the client,
+ * not past a stop it stays at). */
+static bool pass_ckpt_state(void *ctx, uint64_t *instructions, struct dap_line_hits *lines)
+{
+    struct pass *ps = ctx;
+    if ((ps->stopped && !ps->stepping) || ps->no_count || ps->only_draw >= 0 || ps->exc || ps->reentry ||
+        ps->req->n_overrides || ps->lines.lost)
+        return false;
+    *instructions = ps->instructions;
+    return dap_line_hits_copy(lines, &ps->lines);
+}
+
+/* A new pass starts at the latest checkpoint that cannot change what it finds (dap_ckpt_pick),
+ * with the counts a pass from the frame's start has there. */
+static void start_at_checkpoint(struct dap_runner *r, struct pass *ps, const struct dap_pass_req *req)
+{
+    struct dap_ckpts *s = r->ckpts;
+    if (!s)
+        return;
+    s->engine_take = pass_ckpt_state;
+    s->start = -1;
+    if (s->n && s->timing != r->timing)
+        dap_ckpts_clear(s);   /* another schedule: other hits, other warps */
+    int k = dap_ckpt_pick(s, req);
+    if (k < 0)
+        return;
+    const struct dap_ckpt *c = &s->c[k];
+    if (req->only_draw < 0 && !dap_line_hits_copy(&ps->lines, &c->lines)) {
+        dap_line_hits_free(&ps->lines);
+        return;
+    }
+    ps->instructions = c->instructions;
+    for (int i = 0; i < ps->n_counts; i++)
+        ps->counts[i].hits = dap_ckpt_id_hits(c, req, ps->counts[i].id);
+    s->start = k;
+}
+
 /* Which shaders the pass can stop in; n < 0: any (steps, pauses). */
 static void limit_runner(struct dap_runner *r, const struct dap_pass_req *req)
 {
@@ -1072,6 +1111,7 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->res = res;
         ps->suspendable = r->resume != NULL;
         limit_runner(r, req);
+        start_at_checkpoint(r, ps, req);
         rc = r->run(r->impl, observe, ps, err, sizeof err);
     }
     res->instructions = ps->instructions;
