@@ -32,7 +32,7 @@ struct gmf_checkpoint {
     float line_stipple_counter;
     int last_sm;
     gm_timing *tm;                           /* NULL: the runner runs without the timing model */
-    size_t bytes;
+    size_t bytes;                            /* without the images (gmf_checkpoint_bytes) */
 };
 
 static size_t surf_bytes(const gm_surface *s)
@@ -55,7 +55,7 @@ static struct ck_blob *keep(const gm_surface *s, struct ck_blob *same, size_t *a
         return NULL;
     if (same && same->n == n && !memcmp(same->data, s->data, n)) {
         same->refs++;
-        return same;
+        return same;   /* no new memory */
     }
     struct ck_blob *b = malloc(sizeof *b + n);
     if (!b) {
@@ -65,7 +65,7 @@ static struct ck_blob *keep(const gm_surface *s, struct ck_blob *same, size_t *a
     b->refs = 1;
     b->n = n;
     memcpy(b->data, s->data, n);
-    *added += n;
+    *added += sizeof *b;
     return b;
 }
 
@@ -119,9 +119,24 @@ void gmf_checkpoint_free(gmf_checkpoint *c)
     free(c);
 }
 
+/* Fixed parts, plus each image's share: an image held by k checkpoints counts 1/k in each, so
+ * the sum over a store is the memory it holds, whichever of them is dropped first. */
 size_t gmf_checkpoint_bytes(const gmf_checkpoint *c)
 {
-    return c ? c->bytes : 0;
+    if (!c)
+        return 0;
+    size_t b = c->bytes;
+    for (int i = 0; i < c->n_tex; i++)
+        for (int l = 0; l < GM_TEX_MAX_LEVELS; l++)
+            if (c->tex_lv[i][l])
+                b += c->tex_lv[i][l]->n / (size_t)c->tex_lv[i][l]->refs;
+    for (int i = 0; i < c->n_rbs; i++)
+        if (c->rb_b[i])
+            b += c->rb_b[i]->n / (size_t)c->rb_b[i]->refs;
+    for (int i = 0; i < 2 * c->n_fbs; i++)
+        if (c->fb_b[i])
+            b += c->fb_b[i]->n / (size_t)c->fb_b[i]->refs;
+    return b;
 }
 
 gmf_checkpoint *gmf_checkpoint_take(const gmf_runner *r, const gmf_checkpoint *prev, const char **why)
@@ -136,7 +151,9 @@ gmf_checkpoint *gmf_checkpoint_take(const gmf_runner *r, const gmf_checkpoint *p
     if (!c)
         return NULL;
     bool ok = true;
-    size_t added = sizeof *c;
+    size_t added = sizeof *c + ((size_t)r->n_tex * (sizeof *c->tex + sizeof *c->tex_lv)) +
+                   (size_t)r->n_rbs * (sizeof *c->rbs + sizeof *c->rb_b) +
+                   (size_t)r->n_fbs * (sizeof *c->fbs + 2 * sizeof *c->fb_b);   /* fixed parts */
     c->tex = calloc((size_t)r->n_tex + 1, sizeof *c->tex);
     c->tex_lv = calloc((size_t)r->n_tex + 1, sizeof *c->tex_lv);
     c->rbs = calloc((size_t)r->n_rbs + 1, sizeof *c->rbs);

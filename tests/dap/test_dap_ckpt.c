@@ -290,11 +290,17 @@ int main(int argc, char **argv)
         dap_capture_close(c);
         return 77;
     }
-    unsetenv("GLREPLAY_DAP_CHECKPOINT_MIB");
+    /* a: the caller's budget (the default when unset); b: none */
+    const char *budget = getenv("GLREPLAY_DAP_CHECKPOINT_MIB");
+    char *keep = budget ? strdup(budget) : NULL;
     struct dap_runner *a = dap_runner_create(c, err, sizeof err);
     setenv("GLREPLAY_DAP_CHECKPOINT_MIB", "0", 1);
     struct dap_runner *b = a ? dap_runner_create(c, err, sizeof err) : NULL;
-    unsetenv("GLREPLAY_DAP_CHECKPOINT_MIB");
+    if (keep)
+        setenv("GLREPLAY_DAP_CHECKPOINT_MIB", keep, 1);
+    else
+        unsetenv("GLREPLAY_DAP_CHECKPOINT_MIB");
+    free(keep);
     if (!a || !b || !a->ckpts || b->ckpts) {
         fprintf(stderr, "test_dap_ckpt: runners: %s\n", err);
         return 1;
@@ -310,6 +316,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_dap_ckpt: no draw with a known fragment shader\n");
         return 77;
     }
+    sh++;   /* index -> id */
     struct dap_bp never = { .id = 1, .shader = sh, .line = 1, .hit_op = DAP_HIT_EQ, .hit_n = 1ull << 53 };
     struct dap_pass_req req = { .bps = &never, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1 };
     struct dap_pass_res res;
