@@ -1017,6 +1017,21 @@ static void start_at_checkpoint(struct dap_runner *r, struct pass *ps, const str
     s->start = k;
 }
 
+static void limit_runner(struct dap_runner *r, const struct dap_pass_req *req);
+
+/* Whether a new pass for req would start at a checkpoint after `draw`. */
+static bool checkpoint_after(struct dap_runner *r, const struct dap_pass_req *req, int draw)
+{
+    struct dap_ckpts *s = r->ckpts;
+    if (!s->n || s->timing != r->timing)
+        return false;
+    /* The limit of the pass it would be; a pass resumed instead has the same breakpoint shaders
+     * (resumable) or sets this limit itself (rebind). */
+    limit_runner(r, req);
+    int k = dap_ckpt_pick(s, req);
+    return k >= 0 && s->c[k].draw > draw;
+}
+
 /* Which shaders the pass can stop in; n < 0: any (steps, pauses). */
 static void limit_runner(struct dap_runner *r, const struct dap_pass_req *req)
 {
@@ -1058,7 +1073,10 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
     char err[256] = "";
     struct pass *ps = r->suspended;
     int rc;
-    if (ps && r->resume && resumable(ps, req)) {
+    /* A checkpoint past the parked draw that the pass may start at: a new pass from there runs
+     * less of the frame than resuming (a continue to a hit in a later draw). */
+    bool later_ckpt = ps && r->ckpts && !req->replay && checkpoint_after(r, req, ps->cur_draw);
+    if (ps && r->resume && !later_ckpt && resumable(ps, req)) {
         r->suspended = NULL;
         adopt_ids(ps, req);
         ps->req = req;
@@ -1085,7 +1103,7 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->lane_ending = false;
         res->resumed = true;
         rc = r->resume(r->impl, err, sizeof err);
-    } else if (ps && r->resume && rebind(ps, req, false)) {
+    } else if (ps && r->resume && !later_ckpt && rebind(ps, req, false)) {
         r->suspended = NULL;
         ps->req = req;
         ps->res = res;

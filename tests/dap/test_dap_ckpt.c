@@ -50,16 +50,30 @@ static void drop_suspended(struct dap_runner *r)
 }
 
 /* One pass on each runner (a, with checkpoints, must start at one); everything compared. */
+static void compare_pass_opt(const char *what, struct dap_runner *a, struct dap_runner *b,
+                             const struct dap_pass_req *req, struct dap_pass_res *out_a, bool keep_parked);
+
 static void compare_pass(const char *what, struct dap_runner *a, struct dap_runner *b, const struct dap_pass_req *req,
                          struct dap_pass_res *out_a)
 {
-    drop_suspended(a);
-    drop_suspended(b);
+    compare_pass_opt(what, a, b, req, out_a, false);
+}
+
+/* keep_parked: a continue from the parked stop (b resumes its pass; a, with a checkpoint past
+ * the parked draw, runs a new pass from there). */
+static void compare_pass_opt(const char *what, struct dap_runner *a, struct dap_runner *b,
+                             const struct dap_pass_req *req, struct dap_pass_res *out_a, bool keep_parked)
+{
+    if (!keep_parked) {
+        drop_suspended(a);
+        drop_suspended(b);
+    }
     uint64_t started = a->ckpts->started;
     struct dap_pass_res ra, rb;
     dap_engine_run(a, req, &ra);
     dap_engine_run(b, req, &rb);
     CHECK(a->ckpts->started == started + 1, "%s: the pass did not start at a checkpoint", what);
+    CHECK(!keep_parked || rb.resumed, "%s: the pass without checkpoints was not resumed", what);
     CHECK(ra.status == rb.status, "%s: status %d vs %d (%s / %s)", what, ra.status, rb.status, ra.message, rb.message);
     CHECK(ra.hit == rb.hit && ra.bp_id == rb.bp_id, "%s: hit %llu vs %llu", what, (unsigned long long)ra.hit,
           (unsigned long long)rb.hit);
@@ -379,6 +393,25 @@ int main(int argc, char **argv)
         }
     }
     dap_pass_res_release(&stop);
+    /* A continue from a stop before the checkpoint's draw to hit N: b resumes its parked pass, a
+     * starts at the checkpoint (past the parked draw). */
+    struct dap_bp first = bp;
+    first.hit_n = 1;
+    req.bps = &first;
+    struct dap_pass_res first_a, first_b;
+    drop_suspended(a);
+    drop_suspended(b);
+    dap_engine_run(a, &req, &first_a);
+    dap_engine_run(b, &req, &first_b);
+    if (first_a.status == DAP_PASS_STOPPED && first_a.key.draw < s->c[k].draw) {
+        struct dap_pass_req cont = { .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
+                                     .have_after = true, .after_seq = first_a.seq, .after_lane = first_a.key.lane };
+        compare_pass_opt("continue from hit 1", a, b, &cont, NULL, true);
+    } else {
+        printf("  (hit 1 is in draw %d: no continue past a checkpoint to compare)\n", first_a.key.draw);
+    }
+    dap_pass_res_release(&first_a);
+    dap_pass_res_release(&first_b);
     drop_suspended(a);
     drop_suspended(b);
     dap_runner_destroy(a);
