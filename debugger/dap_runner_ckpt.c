@@ -28,7 +28,10 @@ void dap_runner_ckpt_offer(struct dap_ckpts *s, const struct dap_capture *cap, i
         return;
     while (*next_draw < cap->n_draws && cap->draws[*next_draw].record < record)
         (*next_draw)++;
-    if (*next_draw >= cap->n_draws || cap->draws[*next_draw].record != record || dap_ckpts_has(s, record))
+    /* Not before the first draw: a pass from there would run as much of the model as from the
+     * frame's start. */
+    if (*next_draw == 0 || *next_draw >= cap->n_draws || cap->draws[*next_draw].record != record ||
+        dap_ckpts_has(s, record))
         return;
     if (s->n && s->timing != timing)
         dap_ckpts_clear(s);
