@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "debugger/dap_ckpt.h"
+#include "debugger/dap_runner.h"
 
 struct dap_ckpts *dap_ckpts_new(void (*model_free)(void *), size_t (*model_bytes)(const void *))
 {
@@ -216,4 +217,12 @@ int dap_ckpt_pick(const struct dap_ckpts *s, const struct dap_pass_req *req)
             return i;
     }
     return -1;
+}
+
+void dap_runner_no_checkpoints(struct dap_runner *r)
+{
+    if (!r)
+        return;
+    dap_ckpts_free(r->ckpts);
+    r->ckpts = NULL;
 }

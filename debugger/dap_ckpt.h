@@ -61,6 +61,10 @@ int dap_ckpt_pick(const struct dap_ckpts *s, const struct dap_pass_req *req);
 /* Breakpoint id's count at checkpoint c for a pass dap_ckpt_pick chose c for. */
 uint64_t dap_ckpt_id_hits(const struct dap_ckpt *c, const struct dap_pass_req *req, int id);
 
+/* A one-pass user (glreplay debug): keep no checkpoints (they would only cost). */
+struct dap_runner;
+void dap_runner_no_checkpoints(struct dap_runner *r);
+
 bool dap_line_hits_copy(struct dap_line_hits *dst, const struct dap_line_hits *src);
 size_t dap_line_hits_bytes(const struct dap_line_hits *t);
 
