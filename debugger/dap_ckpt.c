@@ -43,6 +43,7 @@ void dap_ckpts_clear(struct dap_ckpts *s)
     while (s->n)
         drop_at(s, s->n - 1);
     s->start = -1;
+    s->too_big = false;
 }
 
 void dap_ckpts_free(struct dap_ckpts *s)
@@ -91,6 +92,14 @@ void dap_ckpts_add(struct dap_ckpts *s, const struct dap_ckpt *c)
         }
         s->c = n;
         s->cap = cap;
+    }
+    if (s->model_bytes(c->model) + dap_line_hits_bytes(&c->lines) > s->budget / 2) {
+        struct dap_ckpt tmp = *c;
+        s->model_free(tmp.model);
+        dap_line_hits_free(&tmp.lines);
+        s->too_big = true;
+        s->dropped++;
+        return;
     }
     int at = s->n;
     while (at > 0 && s->c[at - 1].record > c->record)

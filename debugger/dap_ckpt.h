@@ -13,7 +13,9 @@
  *
  * Memory: GLREPLAY_DAP_CHECKPOINT_MIB (default 256; 0 turns checkpoints off). Images unchanged
  * since the previous checkpoint are shared with it. Over the budget, the checkpoint nearest its
- * predecessor (in draws) is dropped: a dropped checkpoint only makes a pass start earlier. */
+ * predecessor (in draws) is dropped: a dropped checkpoint only makes a pass start earlier. A frame
+ * one of whose checkpoints alone needs over half the budget keeps none (each would push the
+ * others out, and copying its images at every draw would cost more than it saves). */
 #ifndef GLR_DAP_CKPT_H
 #define GLR_DAP_CKPT_H
 
@@ -43,6 +45,7 @@ struct dap_ckpts {
     bool (*engine_take)(void *observer_ctx, uint64_t *instructions, struct dap_line_hits *lines);
     uint64_t limit_record;    /* the runner's current limit (records after it are not fed) */
     int start;                /* the next run starts at c[start]; -1: at the frame's start */
+    bool too_big;             /* one checkpoint took over half the budget: no more are taken */
     uint64_t taken, dropped, started;   /* for GLREPLAY_DAP_PROFILE */
 };
 

@@ -24,7 +24,7 @@ struct dap_ckpts *dap_runner_ckpts_new(void)
 void dap_runner_ckpt_offer(struct dap_ckpts *s, const struct dap_capture *cap, int *next_draw, uint64_t record,
                            gmf_runner *r, void *observer_ctx, bool timing, bool profile)
 {
-    if (!s || !s->engine_take)
+    if (!s || !s->engine_take || s->too_big)
         return;
     while (*next_draw < cap->n_draws && cap->draws[*next_draw].record < record)
         (*next_draw)++;
