@@ -10,7 +10,9 @@
  *
  * Frames whose shaders write buffers of the state model (storage or atomic-counter blocks,
  * compute, transform feedback, query results, program pipelines) are not kept: those writes live
- * in the state model, which the records alone rebuild without them. gmf_checkpoint_take says why. */
+ * in the state model, which the records alone rebuild without them. Nor are frames that used
+ * glBegin/glEnd, display lists or pixel rectangles (see gmf_checkpoint.c). gmf_checkpoint_take
+ * says why. */
 #ifndef GMF_CHECKPOINT_H
 #define GMF_CHECKPOINT_H
 

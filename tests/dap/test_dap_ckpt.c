@@ -40,6 +40,16 @@ static int failures;
         }                                                 \
     } while (0)
 
+/* Where two snapshots' JSON first differ, with some context, on stderr. */
+static void show_difference(const char *a, const char *b)
+{
+    size_t i = 0;
+    while (a[i] && a[i] == b[i])
+        i++;
+    size_t from = i > 160 ? i - 160 : 0;
+    fprintf(stderr, "  from a checkpoint: ...%.240s\n  from the start:    ...%.240s\n", a + from, b + from);
+}
+
 static void drop_suspended(struct dap_runner *r)
 {
     if (r->suspended) {
@@ -90,6 +100,19 @@ static void compare_pass_opt(const char *what, struct dap_runner *a, struct dap_
     if (ra.snap && rb.snap) {
         char *ja = sh_snapshot_to_json(ra.snap), *jb = sh_snapshot_to_json(rb.snap);
         CHECK(ja && jb && !strcmp(ja, jb), "%s: the stopped warp's variables differ", what);
+        if (ja && jb && strcmp(ja, jb)) {
+            show_difference(ja, jb);
+            const char *dump = getenv("TEST_DAP_CKPT_DUMP");   /* a folder: both JSONs written there */
+            if (dump) {
+                char pa[512];
+                snprintf(pa, sizeof pa, "%s/%s.ckpt.json", dump, what);
+                FILE *fa = fopen(pa, "w");
+                if (fa) { fputs(ja, fa); fclose(fa); }
+                snprintf(pa, sizeof pa, "%s/%s.start.json", dump, what);
+                fa = fopen(pa, "w");
+                if (fa) { fputs(jb, fa); fclose(fa); }
+            }
+        }
         free(ja);
         free(jb);
     }
