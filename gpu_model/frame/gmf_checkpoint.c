@@ -6,6 +6,7 @@
 #include <string.h>
 #include "gmf_internal.h"
 #include "gmf_checkpoint.h"
+#include "gpu_model/exec/gm_exec.h"
 
 struct ck_blob {
     int refs;
@@ -13,7 +14,19 @@ struct ck_blob {
     unsigned char data[];
 };
 
+/* A warp object's registers (and scratch) as the frame left them: a pooled warp is reused by
+ * later warps of its program without clearing them, so a variable not yet written at a stop
+ * shows what an earlier warp left there, which a pass from a checkpoint must show too. */
+struct ck_warp {
+    int prog;                 /* index in r->progs, which the programs-only prefix rebuilds in order */
+    uint32_t share, name, link_count;
+    int kind, k;              /* 0/1: timing pool of the VS/FS, slot k; 2: vw; 3: fw */
+    struct ck_blob *regs;
+};
+
 struct gmf_checkpoint {
+    struct ck_warp *warps;
+    int n_warps;
     gmf_texture *tex;                        /* level data pointers NULL; contents in tex_lv */
     struct ck_blob *(*tex_lv)[GM_TEX_MAX_LEVELS];
     int n_tex;
@@ -31,6 +44,10 @@ struct gmf_checkpoint {
     gm_pipe_stats stats, units_sent;
     float line_stipple_counter;
     int last_sm;
+    /* client arrays: pointers into the capture's records, which every runner of it shares; a
+     * programs-only prefix leaves client_used as no draw ran */
+    gmf_client_array client[SM_MAX_VERTEX_ATTRIBS], client_legacy[SM_LA_COUNT];
+    bool client_used;
     gm_timing *tm;                           /* NULL: the runner runs without the timing model */
     size_t bytes;                            /* without the images (gmf_checkpoint_bytes) */
 };
@@ -98,6 +115,101 @@ static bool uploads_equal(const gmf_texture *t, const gmf_texture *p)
     return true;
 }
 
+static size_t warp_bytes(const gm_warp *w)
+{
+    return ((size_t)w->p->nregs + (size_t)w->scratch_words + 16) * sizeof *w->R +
+           (size_t)w->scratch_words * sizeof *w->scratch;
+}
+
+/* The warp's registers and scratch, shared with `same` when equal. */
+static struct ck_blob *keep_warp(const gm_warp *w, struct ck_blob *same, size_t *added, bool *ok)
+{
+    size_t nr = ((size_t)w->p->nregs + (size_t)w->scratch_words + 16) * sizeof *w->R;
+    size_t n = warp_bytes(w);
+    if (same && same->n == n && !memcmp(same->data, w->R, nr) && !memcmp(same->data + nr, w->scratch, n - nr)) {
+        same->refs++;
+        return same;
+    }
+    struct ck_blob *b = malloc(sizeof *b + n);
+    if (!b) {
+        *ok = false;
+        return NULL;
+    }
+    b->refs = 1;
+    b->n = n;
+    memcpy(b->data, w->R, nr);
+    memcpy(b->data + nr, w->scratch, n - nr);
+    *added += sizeof *b;
+    return b;
+}
+
+static gm_warp *warp_of(gmf_prog *p, int kind, int k, bool create)
+{
+    if (kind == 2)
+        return p->vw;
+    if (kind == 3)
+        return p->fw;
+    if (create)
+        return gmf_prog_pool_warp(p, kind, k);
+    return k < p->n_pool[kind] ? p->pool[kind][k] : NULL;
+}
+
+/* Keeps every warp object of r's programs. */
+static bool take_warps(gmf_checkpoint *c, const gmf_runner *r, const gmf_checkpoint *prev, size_t *added)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_progs; i++)
+        n += 2 + r->progs[i]->n_pool[0] + r->progs[i]->n_pool[1];
+    c->warps = calloc((size_t)n + 1, sizeof *c->warps);
+    if (!c->warps)
+        return false;
+    bool ok = true;
+    int pw = 0;   /* prev's warps are in the same order: a cursor */
+    for (int i = 0; i < r->n_progs && ok; i++) {
+        gmf_prog *p = r->progs[i];
+        for (int kind = 0; kind < 4 && ok; kind++) {
+            int count = kind < 2 ? p->n_pool[kind] : 1;
+            for (int k = 0; k < count && ok; k++) {
+                gm_warp *w = warp_of(p, kind, k, false);
+                if (!w || !w->R)
+                    continue;
+                struct ck_blob *same = NULL;
+                for (int j = pw; prev && j < prev->n_warps && !same; j++)
+                    if (prev->warps[j].prog == i && prev->warps[j].kind == kind && prev->warps[j].k == k) {
+                        same = prev->warps[j].regs;
+                        pw = j + 1;
+                    }
+                struct ck_warp *cw = &c->warps[c->n_warps];
+                *cw = (struct ck_warp){ i, p->share, p->name, p->link_count, kind, k, NULL };
+                cw->regs = keep_warp(w, same, added, &ok);
+                if (cw->regs)
+                    c->n_warps++;
+            }
+        }
+    }
+    *added += (size_t)n * sizeof *c->warps;
+    return ok;
+}
+
+static bool install_warps(gmf_runner *r, const gmf_checkpoint *c)
+{
+    for (int i = 0; i < c->n_warps; i++) {
+        const struct ck_warp *cw = &c->warps[i];
+        if (cw->prog >= r->n_progs)
+            return false;
+        gmf_prog *p = r->progs[cw->prog];
+        if (p->share != cw->share || p->name != cw->name || p->link_count != cw->link_count)
+            return false;   /* not the frame's programs in the frame's order */
+        gm_warp *w = warp_of(p, cw->kind, cw->k, true);
+        if (!w || !w->R || warp_bytes(w) != cw->regs->n)
+            return false;
+        size_t nr = ((size_t)w->p->nregs + (size_t)w->scratch_words + 16) * sizeof *w->R;
+        memcpy(w->R, cw->regs->data, nr);
+        memcpy(w->scratch, cw->regs->data + nr, cw->regs->n - nr);
+    }
+    return true;
+}
+
 /* Why the runner's state is not only images and counters (see gmf_checkpoint.h). */
 static const char *unkeepable(const gmf_runner *r)
 {
@@ -114,10 +226,14 @@ static const char *unkeepable(const gmf_runner *r)
      * not found, see docs/CHECKPOINTS.md). */
     if (r->imm || r->lists || r->pix)
         return "glBegin/glEnd, display lists or pixel rectangles";
+    if (r->ffc || r->arb)
+        return "fixed-function or ARB programs (their warps' registers are not kept)";
     for (int i = 0; i < r->n_progs; i++) {
         const gmf_prog *p = r->progs[i];
         if (p->cs)
             return "compute shaders write buffers";
+        if (p->gs || p->tcs || p->tes)
+            return "geometry or tessellation shaders (their warps' registers are not kept)";
         for (int s = 0; s < 3; s++)
             for (int b = 0; b < p->n_blocks[s]; b++)
                 if (p->blocks[s][b].storage || p->blocks[s][b].atomic)
@@ -139,6 +255,9 @@ void gmf_checkpoint_free(gmf_checkpoint *c)
         blob_unref(c->rb_b[i]);
     for (int i = 0; i < 2 * c->n_fbs; i++)
         blob_unref(c->fb_b[i]);
+    for (int i = 0; i < c->n_warps; i++)
+        blob_unref(c->warps[i].regs);
+    free(c->warps);
     free(c->tex);
     free(c->tex_lv);
     free(c->rbs);
@@ -170,6 +289,8 @@ size_t gmf_checkpoint_bytes(const gmf_checkpoint *c)
     for (int i = 0; i < 2 * c->n_fbs; i++)
         if (c->fb_b[i])
             b += c->fb_b[i]->n / (size_t)c->fb_b[i]->refs;
+    for (int i = 0; i < c->n_warps; i++)
+        b += c->warps[i].regs->n / (size_t)c->warps[i].regs->refs;
     return b;
 }
 
@@ -253,6 +374,8 @@ gmf_checkpoint *gmf_checkpoint_take(const gmf_runner *r, const gmf_checkpoint *p
         c->unsup_counts[i] = r->unsup_counts[i];
         c->n_unsup = i + 1;
     }
+    if (ok)
+        ok = take_warps(c, r, prev, &added);
     if (ok && r->tm) {
         gm_timing_config cfg;
         gm_timing_get_config(r->tm, &cfg);
@@ -272,6 +395,9 @@ gmf_checkpoint *gmf_checkpoint_take(const gmf_runner *r, const gmf_checkpoint *p
     c->line_stipple_counter = r->pipe.line_stipple_counter;
     c->units_sent = r->units_sent;
     c->last_sm = r->last_sm;
+    memcpy(c->client, r->client, sizeof c->client);
+    memcpy(c->client_legacy, r->client_legacy, sizeof c->client_legacy);
+    c->client_used = r->client_used;
     c->bytes = added;
     *why = NULL;
     return c;
@@ -296,6 +422,8 @@ int gmf_checkpoint_install(gmf_runner *r, const gmf_checkpoint *c)
     if (!c || (r->tm != NULL) != (c->tm != NULL) || r->cur_draw)
         return -1;
     if (r->tm && gm_timing_copy_state(r->tm, c->tm) != 0)
+        return -1;
+    if (!install_warps(r, c))
         return -1;
     gmf_texture **tex = calloc((size_t)c->n_tex + 1, sizeof *tex);
     gmf_renderbuffer **rbs = calloc((size_t)c->n_rbs + 1, sizeof *rbs);
@@ -376,5 +504,8 @@ int gmf_checkpoint_install(gmf_runner *r, const gmf_checkpoint *c)
     r->pipe.line_stipple_counter = c->line_stipple_counter;
     r->units_sent = c->units_sent;
     r->last_sm = c->last_sm;
+    memcpy(r->client, c->client, sizeof r->client);
+    memcpy(r->client_legacy, c->client_legacy, sizeof r->client_legacy);
+    r->client_used = c->client_used;
     return 0;
 }

@@ -10,7 +10,10 @@ warps, hit and instruction numbers, stop keys), and the model run from a checkpo
 from the start (every context's images after each later draw, totals, timing-model cycles).
 `ideas` once more with a 2 MiB budget: checkpoints are dropped and the results stay the same.
 
-Usage: dap_checkpoints.py GLREPLAY TEST_DAP_CKPT (needs glmark2 and an X display or xvfb-run,
+Also samples/multipass (render targets sampled by a later pass; locals not yet written at a stop
+show what earlier warps left in the pooled warp's registers, which a checkpoint keeps).
+
+Usage: dap_checkpoints.py GLREPLAY TEST_DAP_CKPT MULTIPASS (needs glmark2 and an X display or xvfb-run,
 and Debian's piglit)."""
 import os
 import re
@@ -32,7 +35,7 @@ def run_check(exe, cap, env=None):
 
 
 def main():
-    glreplay, exe = sys.argv[1:3]
+    glreplay, exe, multipass = sys.argv[1:4]
     glmark2 = shutil.which('glmark2')
     if not glmark2:
         print('glmark2 not found (Debian package glmark2-x11, tests/packages.txt)')
@@ -55,6 +58,13 @@ def main():
                             os.path.join(PIGLIT, 'bin', 'shader_runner'), spec, '-auto', '-fbo'],
                            env=env, capture_output=True, text=True, timeout=90)
         assert r.returncode == 0 and os.path.exists(cap), 'piglit capture: %s' % r.stderr[-400:]
+        caps.append(cap)
+        # samples/multipass: a scene pass into two FBO attachments, then a post pass sampling them;
+        # its stops show locals not yet written (what earlier warps left in the warp's registers)
+        cap = os.path.join(tmp, 'multipass.glcap')
+        r = subprocess.run([glreplay, 'capture', '--frame', '1', '--out', cap, '--', multipass, '--size', '160x90',
+                            '--frames', '3'], capture_output=True, text=True, timeout=90)
+        assert r.returncode == 0 and os.path.exists(cap), 'multipass capture: %s' % r.stderr[-400:]
         caps.append(cap)
         for c in caps:
             run_check(exe, c)
