@@ -3,8 +3,8 @@
  *
  * A checkpoint keeps what the records do not rebuild: the model's images (textures with every
  * level, renderbuffers, default framebuffers), the counters (draw and warp numbering, totals,
- * unsupported-feature counts), the pipeline's carried state (statistics, line stipple counter)
- * and the timing model's state. To start from one, a new runner is fed the same records up to
+ * unsupported-feature counts), the pipeline's carried state (statistics, line stipple counter),
+ * the client arrays as the last draw left them, and the timing model's state. To start from one, a new runner is fed the same records up to
  * the checkpoint with gmf_set_programs_only on (state calls applied and programs compiled in the
  * frame's order, nothing drawn), then gmf_checkpoint_install puts the kept state in.
  *
