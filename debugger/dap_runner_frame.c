@@ -461,8 +461,9 @@ static int frame_body(struct model *m, char *err, size_t err_size)
     /* A pass the engine starts at a checkpoint (dap_ckpt.h): the records before it only set
      * state and compile programs (in the frame's order), then the checkpoint's images, counters
      * and timing state come in. Other passes keep checkpoints before each draw. */
-    struct dap_ckpts *ck = m->preparing ? NULL : f->self->ckpts;
-    const struct dap_ckpt *from = ck && ck->start >= 0 && ck->start < ck->n ? &ck->c[ck->start] : NULL;
+    struct dap_ckpts *ck = f->self->ckpts;   /* a spare starts at the frame's start (frame_run) */
+    const struct dap_ckpt *from =
+        ck && !m->preparing && ck->start >= 0 && ck->start < ck->n ? &ck->c[ck->start] : NULL;
     int ck_draw = 0;
     if (from)
         gmf_set_programs_only(m->r, true);
