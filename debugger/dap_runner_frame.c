@@ -475,7 +475,7 @@ static int frame_body(struct model *m, char *err, size_t err_size)
         if (from && m->cur_record == from->record) {
             gmf_set_programs_only(m->r, false);
             if (dap_runner_ckpt_install(m->r, from) != 0) {
-                snprintf(err, err_size, "out of memory starting at the checkpoint of draw %d", from->draw);
+                snprintf(err, err_size, "cannot start at the checkpoint of draw %d (out of memory, or the programs differ)", from->draw);
                 status = DAP_RUN_ERROR;
                 break;
             }
