@@ -4,8 +4,9 @@
  *
  * 1. A pass over the whole frame keeps checkpoints before the draws. A breakpoint is chosen on a
  *    line hit between the last two checkpoints, at a hit N between their counts (a late draw).
- * 2. Passes to hit N (a new pass from a checkpoint), to a pixel of that stop (debug this pixel),
- *    and a step back from it: each must have started at a checkpoint, and its status, hit number,
+ * 2. Passes to hit N (a new pass from a checkpoint), replay + steps, a step back, a new pass to
+ *    the first hit after the stop's position, debug this pixel of the stop, and a continue from
+ *    hit 1 past a checkpoint (the other runner resumes its parked pass): each must have started at a checkpoint, and its status, hit number,
  *    instruction index, stop key, call depth, the stopped warp's every lane's variables (the
  *    snapshot's JSON) and the other resident warps' must equal the pass from the start.
  * 3. Model level: the frame run from a checkpoint in its last third (programs-only prefix, then
@@ -407,6 +408,13 @@ int main(int argc, char **argv)
         CHECK(!at_step || backed.status == DAP_PASS_STOPPED, "step back: no earlier statement after two steps");
         dap_pass_res_release(&stepped);
         dap_pass_res_release(&backed);
+        /* A new pass that takes the first hit after the stop's position (a continue whose
+         * breakpoints changed so that the parked pass cannot go on): every hit before the
+         * position is skipped, so it may start at the last checkpoint before the position. */
+        struct dap_bp next_bp = { .id = 4, .shader = bs, .line = bl };
+        struct dap_pass_req after = { .bps = &next_bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
+                                      .have_after = true, .after_seq = stop.seq, .after_lane = stop.key.lane };
+        compare_pass("new pass after the stop's position", a, b, &after, NULL);
         const sh_header *h = sh_snapshot_header(stop.snap);
         if (stop.key.stage == GM_STAGE_FRAGMENT) {
             struct dap_bp any = { .id = 3, .shader = bs, .line = bl };
