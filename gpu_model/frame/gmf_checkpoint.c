@@ -1,7 +1,8 @@
-/* Checkpoints of the frame runner's state (see gmf_checkpoint.h). Images are kept as reference-
- * counted copies; a checkpoint taken after another one of the same pass shares every image that
- * did not change between them (compared byte for byte, which costs what a copy costs but no
- * memory), so a frame that draws into one target keeps one new target image per draw. */
+/* Checkpoints of the frame runner's state (see gmf_checkpoint.h). Images and warp registers are
+ * kept as reference-counted copies; a checkpoint taken after another one of the same frame shares
+ * every one that did not change between them (a texture made of the same uploads without a
+ * comparison, anything else compared byte for byte, which costs what a copy costs but no memory),
+ * so a frame that draws into one target keeps one new target image per draw. */
 #include <stdlib.h>
 #include <string.h>
 #include "gmf_internal.h"
@@ -64,7 +65,8 @@ static void blob_unref(struct ck_blob *b)
 }
 
 /* A blob with s's contents: `same` (an earlier checkpoint's blob of the same object) when the
- * contents are equal, else a new copy (*added grows by its size). *ok false when memory ran out. */
+ * contents are equal, else a new copy (*added grows by its header: the contents are counted per
+ * share, gmf_checkpoint_bytes). *ok false when memory ran out. */
 static struct ck_blob *keep(const gm_surface *s, struct ck_blob *same, size_t *added, bool *ok)
 {
     size_t n = surf_bytes(s);
