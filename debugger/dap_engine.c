@@ -11,6 +11,7 @@
 #include <string.h>
 #include "gpu_model/exec/gm_exec.h"
 #include "debugger/dap_capture.h"
+#include "debugger/dap_ckpt.h"
 #include "debugger/dap_engine.h"
 #include "debugger/dap_eval.h"
 #include "debugger/dap_rebind.h"
@@ -978,6 +979,59 @@ static struct pass *pass_new(const struct dap_pass_req *req)
     return ps;
 }
 
+/* The pass's state at a draw boundary for a checkpoint (dap_ckpt.h): only while it counts what a
+ * pass from the frame's start counts (all draws, every instruction, no values set by the client,
+ * not past a stop it stays at). */
+static bool pass_ckpt_state(void *ctx, uint64_t *instructions, struct dap_line_hits *lines)
+{
+    struct pass *ps = ctx;
+    if ((ps->stopped && !ps->stepping) || ps->no_count || ps->only_draw >= 0 || ps->exc || ps->reentry ||
+        ps->req->n_overrides || ps->lines.lost)
+        return false;
+    *instructions = ps->instructions;
+    return dap_line_hits_copy(lines, &ps->lines);
+}
+
+/* A new pass starts at the latest checkpoint that cannot change what it finds (dap_ckpt_pick),
+ * with the counts a pass from the frame's start has there. */
+static void start_at_checkpoint(struct dap_runner *r, struct pass *ps, const struct dap_pass_req *req)
+{
+    struct dap_ckpts *s = r->ckpts;
+    if (!s)
+        return;
+    s->engine_take = pass_ckpt_state;
+    s->start = -1;
+    if (s->n && s->timing != r->timing)
+        dap_ckpts_clear(s);   /* another schedule: other hits, other warps */
+    int k = dap_ckpt_pick(s, req);
+    if (k < 0)
+        return;
+    const struct dap_ckpt *c = &s->c[k];
+    if (req->only_draw < 0 && !dap_line_hits_copy(&ps->lines, &c->lines)) {
+        dap_line_hits_free(&ps->lines);
+        return;
+    }
+    ps->instructions = c->instructions;
+    for (int i = 0; i < ps->n_counts; i++)
+        ps->counts[i].hits = dap_ckpt_id_hits(c, req, ps->counts[i].id);
+    s->start = k;
+}
+
+static void limit_runner(struct dap_runner *r, const struct dap_pass_req *req);
+
+/* Whether a new pass for req would start at a checkpoint after `draw`. */
+static bool checkpoint_after(struct dap_runner *r, const struct dap_pass_req *req, int draw)
+{
+    struct dap_ckpts *s = r->ckpts;
+    if (!s->n || s->timing != r->timing)
+        return false;
+    /* The limit of the pass it would be; a pass resumed instead has the same breakpoint shaders
+     * (resumable) or sets this limit itself (rebind). */
+    limit_runner(r, req);
+    int k = dap_ckpt_pick(s, req);
+    return k >= 0 && s->c[k].draw > draw;
+}
+
 /* Which shaders the pass can stop in; n < 0: any (steps, pauses). */
 static void limit_runner(struct dap_runner *r, const struct dap_pass_req *req)
 {
@@ -1019,7 +1073,10 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
     char err[256] = "";
     struct pass *ps = r->suspended;
     int rc;
-    if (ps && r->resume && resumable(ps, req)) {
+    /* A checkpoint past the parked draw that the pass may start at: a new pass from there runs
+     * less of the frame than resuming (a continue to a hit in a later draw). */
+    bool later_ckpt = ps && r->ckpts && !req->replay && checkpoint_after(r, req, ps->cur_draw);
+    if (ps && r->resume && !later_ckpt && resumable(ps, req)) {
         r->suspended = NULL;
         adopt_ids(ps, req);
         ps->req = req;
@@ -1046,7 +1103,7 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->lane_ending = false;
         res->resumed = true;
         rc = r->resume(r->impl, err, sizeof err);
-    } else if (ps && r->resume && rebind(ps, req, false)) {
+    } else if (ps && r->resume && !later_ckpt && rebind(ps, req, false)) {
         r->suspended = NULL;
         ps->req = req;
         ps->res = res;
@@ -1072,6 +1129,7 @@ static int engine_run_locked(struct dap_runner *r, const struct dap_pass_req *re
         ps->res = res;
         ps->suspendable = r->resume != NULL;
         limit_runner(r, req);
+        start_at_checkpoint(r, ps, req);
         rc = r->run(r->impl, observe, ps, err, sizeof err);
     }
     res->instructions = ps->instructions;

@@ -91,6 +91,8 @@ struct dap_runner {
      * message when no pass is parked in that draw and stage (a pass to the stop would park one). */
     int (*sample_parked)(void *impl, int draw, int stage, const gm_sample_request *req, gm_texel_out *out,
                          char *err, size_t err_size);
+    /* Per-draw checkpoints (dap_ckpt.h), NULL: none. */
+    struct dap_ckpts *ckpts;
     /* The engine's state of a suspended pass (dap_engine.c), freed with the runner. */
     void *suspended;
     void (*suspended_free)(void *suspended);

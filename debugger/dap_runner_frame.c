@@ -35,6 +35,7 @@
 #include "registry/glr_call_codec.h"
 #include "debugger/dap_capture.h"
 #include "debugger/dap_runner.h"
+#include "debugger/dap_runner_ckpt.h"
 
 
 /* prog_meta slots: a program has a VS, optional TCS/TES and GS, and an FS, or a CS alone (as
@@ -457,11 +458,37 @@ static int frame_body(struct model *m, char *err, size_t err_size)
         return DAP_RUN_ERROR;
     }
     prof(m, "runner created, initial state fed");
+    /* A pass the engine starts at a checkpoint (dap_ckpt.h): the records before it only set
+     * state and compile programs (in the frame's order), then the checkpoint's images, counters
+     * and timing state come in. Other passes keep checkpoints before each draw. */
+    struct dap_ckpts *ck = f->self->ckpts;   /* a spare starts at the frame's start (frame_run) */
+    const struct dap_ckpt *from =
+        ck && !m->preparing && ck->start >= 0 && ck->start < ck->n ? &ck->c[ck->start] : NULL;
+    int ck_draw = 0;
+    if (from)
+        gmf_set_programs_only(m->r, true);
     glr_stream_init(&s, f->cap->cap->stream, f->cap->cap->stream_size);
     while ((rc = glr_stream_next(&s, &c)) == 1) {
         m->cur_record = s.index - 1;
         if (m->cur_record > m->last_record)
             break;   /* nothing after the last draw of a breakpoint's shader can change a hit */
+        if (from && m->cur_record == from->record) {
+            gmf_set_programs_only(m->r, false);
+            if (dap_runner_ckpt_install(m->r, from) != 0) {
+                snprintf(err, err_size, "cannot start at the checkpoint of draw %d (out of memory, or the programs differ)", from->draw);
+                status = DAP_RUN_ERROR;
+                break;
+            }
+            if (f->profile) {
+                char what[96];
+                snprintf(what, sizeof what, "started at the checkpoint before draw %d", from->draw);
+                prof(m, what);
+            }
+            ck->started++;
+            from = NULL;
+        } else if (!from && ck && !m->preparing) {
+            dap_runner_ckpt_offer(ck, f->cap, &ck_draw, m->cur_record, m->r, m->fn_ctx, m->timing, f->profile);
+        }
         if (c.ctx_id)
             m->cur_ctx = c.ctx_id;
         if (c.cmd == GLR_CMD_glDispatchCompute) {
@@ -636,8 +663,8 @@ static int frame_run(void *impl, dap_observe_fn fn, void *ctx, char *err, size_t
     for (int i = 0; i < 2 && !use; i++) {
         struct model *m = &f->m[i];
         wait_settled(m);
-        if (m->state == MS_SPARE && m->timing == f->self->timing)
-            use = m;
+        if (m->state == MS_SPARE && m->timing == f->self->timing && !(f->self->ckpts && f->self->ckpts->start >= 0))
+            use = m;   /* (a spare starts at the frame's first draw) */
     }
     for (int i = 0; i < 2; i++)
         if (&f->m[i] != use)
@@ -767,6 +794,15 @@ static void frame_limit(void *impl, const int *ids, int n)
     f->last_record = any ? last : 0;
 }
 
+/* The checkpoints a pass may start at lie within its limit (dap_ckpt_pick). */
+static void frame_limit_ck(void *impl, const int *ids, int n)
+{
+    struct frame_impl *f = impl;
+    frame_limit(impl, ids, n);
+    if (f->self->ckpts)
+        f->self->ckpts->limit_record = f->last_record;
+}
+
 static void frame_destroy(void *impl)
 {
     struct frame_impl *f = impl;
@@ -783,6 +819,7 @@ static void frame_destroy(void *impl)
     pthread_mutex_destroy(&f->mu);
     pthread_cond_destroy(&f->cv);
     free_metas(f);
+    dap_ckpts_free(f->self->ckpts);
     free(f->metadata);
     free(f->program_sources);
     free(f->surfaces);
@@ -895,7 +932,8 @@ struct dap_runner *dap_runner_frame_create(const struct dap_capture *cap, char *
     r->resume = frame_resume;
     r->sample_parked = frame_sample_parked;
     r->abandon = frame_abandon;
-    r->limit_to_shaders = frame_limit;
+    r->limit_to_shaders = frame_limit_ck;
+    r->ckpts = dap_runner_ckpts_new();
     r->prepare = frame_prepare;
     return r;
 }

@@ -237,6 +237,13 @@ typedef struct gm_timing_stats {
 int gm_timing_batch_stats(const gm_timing *t, int batch, gm_timing_stats *out);
 void gm_timing_total_stats(const gm_timing *t, gm_timing_stats *out);
 
+/* Checkpoints (gm_timing_state.c): whether no warp is queued or resident; a copy of src's
+ * state (clock, caches, unit queues, schedulers, batches, totals) into dst, both drained and of
+ * one configuration (0, or -1 with dst unchanged); the bytes such a copy holds. */
+int gm_timing_drained(const gm_timing *t);   /* 1: drained */
+int gm_timing_copy_state(gm_timing *dst, const gm_timing *src);
+size_t gm_timing_state_bytes(const gm_timing *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
 #include "debugger/dap_bind.h"
 #include "debugger/dap_capture.h"
 #include "debugger/dap_engine.h"
+#include "debugger/dap_ckpt.h"
 #include "ui_ipc/cli/cli_stop.h"
 #include "ui_ipc/dap/dap_pixel.h"
 #include "debugger/dap_runner.h"
@@ -582,6 +583,7 @@ int cli_debug(int argc, char **argv)
     }
     /* One pass: no spare run for a next one (the one prepared at creation is the pass's). */
     dap_runner_set_spares(r, false);
+    dap_runner_no_checkpoints(r);
     if (o.no_timing)
         dap_runner_set_timing(r, false);
     if (o.heat.expr) {
