@@ -884,9 +884,18 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
         f.write('\nglr_proc glr_real_tab[GLR_CMD_COUNT] = {\n')
         for c in cmds:
             f.write('    (glr_proc)glr_thunk_%s,\n' % c.name)
-        f.write('};\n\nconst glr_proc glr_wrapper_tab[GLR_CMD_COUNT] = {\n')
+        f.write('};\n\n')
+        # The table GetProcAddress answers from holds hidden aliases of the exported wrappers:
+        # addresses inside this library, which the loader fixes with packed relative relocations,
+        # instead of 3,578 symbol relocations it would look up by name in every process at start
+        # (docs/BENCHMARKS.md, "Exec overhead of the preloaded shim"). So GetProcAddress always
+        # hands out the shim's own wrapper, even where the program defines an entry point itself.
         for c in cmds:
-            f.write('    (glr_proc)%s,\n' % c.name)
+            f.write('extern __typeof__(%s) glr_w_%s __attribute__((alias("%s"), visibility("hidden")));\n' % (
+                c.name, c.name, c.name))
+        f.write('\nconst glr_proc glr_wrapper_tab[GLR_CMD_COUNT] = {\n')
+        for c in cmds:
+            f.write('    (glr_proc)glr_w_%s,\n' % c.name)
         f.write('};\n')
 
 
