@@ -211,7 +211,17 @@ def cmd_flags(c):
         f.append('GLR_CF_TEX_WRITE')
     if starts(n, *BUF_WRITE_PREFIXES):
         f.append('GLR_CF_BUF_WRITE')
+    if is_draw_name(n) or n == 'glEnd' or RECT_RE.match(n):
+        f.append('GLR_CF_DRAW')              # draws: glEnd ends an immediate-mode draw, glRect* is one
+    if is_clear_name(n):
+        f.append('GLR_CF_CLEAR')
+    if starts(n, 'glBlitFramebuffer', 'glBlitNamedFramebuffer'):
+        f.append('GLR_CF_BLIT')
     return ' | '.join(f) or '0'
+
+
+# glRect{d,f,i,s}[v]: the immediate-mode rectangles (statemodel/sm_apply_current.c SM_IMM_RECT).
+RECT_RE = re.compile(r'^glRect[dfis]v?$')
 
 
 def write_class(c):
@@ -249,7 +259,7 @@ WRITE_CLASSES = ('UNKNOWN', 'NONE', 'DRAW', 'BUFFER', 'TEXTURE', 'RENDERBUFFER',
                  'COPY_IMAGE')
 CMD_FLAGS = ('GLR_CF_DRAW_NAMED', 'GLR_CF_MULTI_DRAW', 'GLR_CF_ELEMENTS', 'GLR_CF_IMAGE_SIDES',
              'GLR_CF_MAP_BUFFER', 'GLR_CF_DISPATCH_COMPUTE', 'GLR_CF_COPY_TEX', 'GLR_CF_TEX_WRITE',
-             'GLR_CF_BUF_WRITE')
+             'GLR_CF_BUF_WRITE', 'GLR_CF_DRAW', 'GLR_CF_CLEAR', 'GLR_CF_BLIT')
 
 
 def gen_roles_header(f):

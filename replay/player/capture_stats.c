@@ -4,42 +4,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/player/player.h"
-#include "statemodel/sm_current.h"
 
 static bool starts(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* Draws (glEnd ends an immediate-mode draw and glRect* is one: the GPU model runs both as draws;
+ * glDrawBuffer(s) draws nothing), blits and clears (glClear and the per-attachment forms, not the
+ * clear-value setters nor buffer-object clears): classes generated from the registry
+ * (gen_registry.py cmd_flags), no name compared here. */
 bool glrh_cmd_is_draw(uint32_t cmd)
 {
-    if (cmd >= GLR_CMD_COUNT)
-        return false;
-    const char *n = glr_cmd_name(cmd);
-    /* glDrawBuffer(s) selects buffers; it draws nothing. glEnd ends an immediate-mode draw and
-     * glRect* is one (the GPU model runs both as draws). */
-    return (starts(n, "glDraw") && !starts(n, "glDrawBuffer")) || starts(n, "glMultiDraw") ||
-           cmd == GLR_CMD_glEnd || sm_imm_kind_of(cmd) == SM_IMM_RECT;
+    return cmd < GLR_CMD_COUNT && (glr_cmds[cmd].flags & GLR_CF_DRAW);
 }
 
 bool glrh_cmd_is_blit(uint32_t cmd)
 {
-    if (cmd >= GLR_CMD_COUNT)
-        return false;
-    const char *n = glr_cmd_name(cmd);
-    return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer");
+    return cmd < GLR_CMD_COUNT && (glr_cmds[cmd].flags & GLR_CF_BLIT);
 }
 
 bool glrh_cmd_is_clear(uint32_t cmd)
 {
-    if (cmd >= GLR_CMD_COUNT)
-        return false;
-    const char *n = glr_cmd_name(cmd);
-    /* glClear and the per-attachment forms; not the clear-value setters (glClearColor, ...) and
-     * not buffer-object clears (glClearBufferData/SubData). */
-    if (strcmp(n, "glClear") == 0 || starts(n, "glClearNamedFramebuffer"))
-        return true;
-    return starts(n, "glClearBuffer") && !starts(n, "glClearBufferData") && !starts(n, "glClearBufferSubData");
+    return cmd < GLR_CMD_COUNT && (glr_cmds[cmd].flags & GLR_CF_CLEAR);
 }
 
 enum upload_kind { UP_NONE, UP_BUFFER, UP_TEXTURE };

@@ -2,12 +2,13 @@
  * every command of the registry, the same answers as the run-time name matching they replaced:
  * glr_cmd_param_role against the by-name lookup, GLR_PF_TARGET against the "...arget" suffix test,
  * each GLR_CF_* class and glr_cmd_info.writes against the name tests replay/dispatch.c,
- * shim/client_arrays.c, replay/player/capture_load.c, replay/player/pass_reset_walk.c and
- * ui_ipc/report/report_events.c made before (copied here, and only here, as the reference). */
+ * shim/client_arrays.c, replay/player/capture_load.c, replay/player/pass_reset_walk.c,
+ * replay/player/capture_stats.c and ui_ipc/report/report_events.c made before (copied here, and only here, as the reference). */
 #include <stdio.h>
 #include <string.h>
 #include "registry/glr_registry.h"
 #include "replay/player/player.h"
+#include "statemodel/sm_current.h"
 
 #define GLR_CHECK_MESSAGES   /* CHECK(cond, fmt, ...) */
 #include "tests/support/glr_check.h"
@@ -25,11 +26,33 @@ static bool starts_any(const char *n, const char *const *prefixes, size_t count)
     return false;
 }
 
+/* The former replay/player/capture_stats.c glrh_cmd_is_draw/is_blit/is_clear. */
+static bool old_is_draw(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    return (starts(n, "glDraw") && !starts(n, "glDrawBuffer")) || starts(n, "glMultiDraw") ||
+           cmd == GLR_CMD_glEnd || sm_imm_kind_of(cmd) == SM_IMM_RECT;
+}
+
+static bool old_is_blit(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer");
+}
+
+static bool old_is_clear(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    if (strcmp(n, "glClear") == 0 || starts(n, "glClearNamedFramebuffer"))
+        return true;
+    return starts(n, "glClearBuffer") && !starts(n, "glClearBufferData") && !starts(n, "glClearBufferSubData");
+}
+
 /* The former pass_reset_walk.c classify(), verbatim but for the result names. */
 static int old_classify(uint32_t cmd)
 {
     const char *n = glr_cmd_name(cmd);
-    if (glrh_cmd_is_draw(cmd) || glrh_cmd_is_clear(cmd) || !strcmp(n, "glBlitFramebuffer") ||
+    if (old_is_draw(cmd) || old_is_clear(cmd) || !strcmp(n, "glBlitFramebuffer") ||
         !strcmp(n, "glBlitNamedFramebuffer") || starts(n, "glDispatchCompute") || !strcmp(n, "glEnd") ||
         !strcmp(n, "glDrawPixels") || !strcmp(n, "glCopyPixels") || !strcmp(n, "glBitmap") ||
         !strcmp(n, "glAccum") || starts(n, "glCallList") || starts(n, "glRect") || starts(n, "glEvalMesh"))
@@ -62,8 +85,9 @@ static int old_classify(uint32_t cmd)
 }
 
 /* The classes as the former call sites tested them by name. */
-static unsigned old_flags(const char *n)
+static unsigned old_flags(uint32_t cmd)
 {
+    const char *n = glr_cmd_name(cmd);
     static const char *const tex_calls[] = { "glTexImage", "glTexSubImage", "glCompressedTexImage",
         "glCompressedTexSubImage", "glTexStorage", "glCopyTexImage", "glCopyTexSubImage", "glGenerateMipmap",
         "glTextureSubImage", "glTextureStorage", "glCompressedTextureSubImage", "glCopyTextureSubImage",
@@ -89,6 +113,12 @@ static unsigned old_flags(const char *n)
         f |= GLR_CF_TEX_WRITE;
     if (starts_any(n, buf_calls, sizeof buf_calls / sizeof buf_calls[0]))
         f |= GLR_CF_BUF_WRITE;
+    if (old_is_draw(cmd))
+        f |= GLR_CF_DRAW;
+    if (old_is_clear(cmd))
+        f |= GLR_CF_CLEAR;
+    if (old_is_blit(cmd))
+        f |= GLR_CF_BLIT;
     return f;
 }
 
@@ -112,7 +142,7 @@ int main(void)
             CHECK(target == ((glr_cmd_params(ci)[i].flags & GLR_PF_TARGET) != 0), "%s: parameter %s target flag", n, pn);
             targets += target;
         }
-        unsigned want = old_flags(n);
+        unsigned want = old_flags(k);
         CHECK(ci->flags == want, "%s: classes 0x%x, by name 0x%x", n, (unsigned)ci->flags, want);
         flagged += want != 0;
         int w = old_classify(k);
@@ -126,6 +156,10 @@ int main(void)
     CHECK(glr_cmd_param_role(&glr_cmds[GLR_CMD_glDrawElementsInstancedBaseVertex], GLR_ROLE_basevertex) == 5,
           "glDrawElementsInstancedBaseVertex basevertex");
     CHECK(glr_cmds[GLR_CMD_glTexImage2D].writes == GLR_WRITES_TEXTURE, "glTexImage2D writes a texture");
+    CHECK(glrh_cmd_is_draw(GLR_CMD_glRectf) && !glrh_cmd_is_draw(GLR_CMD_glDrawBuffers) &&
+          glrh_cmd_is_clear(GLR_CMD_glClearBufferfv) && !glrh_cmd_is_clear(GLR_CMD_glClearColor) &&
+          glrh_cmd_is_blit(GLR_CMD_glBlitFramebuffer) && !glrh_cmd_is_draw(GLR_CMD_COUNT),
+          "glrh_cmd_is_draw/clear/blit on known commands");
     if (failures)
         fprintf(stderr, "%d failures\n", failures);
     else
