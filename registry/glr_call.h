@@ -20,7 +20,7 @@ struct glr_call {
     uint32_t thread_id;  /* the shim's index of the calling thread (0 = first thread seen) */
     uint32_t flags;      /* GLR_CALL_* */
     uint64_t seq;        /* position in the whole capture, across threads */
-    /* Parameter values, one slot each, by glr_cmds[cmd].params[i].kind:
+    /* Parameter values, one slot each, by glr_cmd_params(&glr_cmds[cmd])[i].kind:
      * I32/I64 sign-extended, U32/U64 zero-extended, F32 as its bit pattern in the low 32 bits,
      * F64 as its bit pattern, PTR as the pointer's value (an address in the captured process:
      * meaningful for handles and for buffer offsets passed as pointers; client data is in blobs). */

@@ -108,7 +108,7 @@ int glr_pseudo_fields(uint32_t cmd, bool *has_blob)
 const char *glr_call_name(uint32_t cmd)
 {
     if (cmd < GLR_CMD_COUNT)
-        return glr_cmds[cmd].name;
+        return glr_cmd_name(cmd);
     switch (cmd) {
     case GLR_PSEUDO_CONTEXT_CREATE: return "<context created>";
     case GLR_PSEUDO_MAKE_CURRENT: return "<make current>";
@@ -150,7 +150,7 @@ int glr_stream_next(struct glr_stream *s, struct glr_call *c)
     if (cmd < GLR_CMD_COUNT) {
         const struct glr_cmd_info *ci = &glr_cmds[cmd];
         for (int i = 0; i < ci->nparams; i++)
-            if (!get_value(&p, end, ci->params[i].kind, &c->args[i]))
+            if (!get_value(&p, end, glr_cmd_params(ci)[i].kind, &c->args[i]))
                 return fail(s, "truncated argument");
         if (ci->ret_kind != GLR_KIND_VOID) {
             if (!get_value(&p, end, ci->ret_kind, &c->ret))
@@ -158,7 +158,7 @@ int glr_stream_next(struct glr_stream *s, struct glr_call *c)
             c->flags |= GLR_CALL_HAS_RET;
         }
         for (int i = 0; i < ci->nparams; i++)
-            if (ci->params[i].is_pointer && !get_blob(&p, end, &c->blobs[i]))
+            if (glr_cmd_params(ci)[i].is_pointer && !get_blob(&p, end, &c->blobs[i]))
                 return fail(s, "blob larger than its record");
     } else {
         bool has_blob;
@@ -253,11 +253,11 @@ bool glr_call_encode(const struct glr_call *c, uint8_t **buf, size_t *size, size
     put_uvar(&e, c->ctx_id);
     put_uvar(&e, c->thread_id);
     for (int i = 0; i < ci->nparams; i++)
-        put_value(&e, ci->params[i].kind, c->args[i]);
+        put_value(&e, glr_cmd_params(ci)[i].kind, c->args[i]);
     if (ci->ret_kind != GLR_KIND_VOID)
         put_value(&e, ci->ret_kind, (c->flags & GLR_CALL_HAS_RET) ? c->ret : 0);
     for (int i = 0; i < ci->nparams; i++) {
-        if (!ci->params[i].is_pointer)
+        if (!glr_cmd_params(ci)[i].is_pointer)
             continue;
         const struct glr_blob *b = &c->blobs[i];
         put_uvar(&e, b->data && b->size ? b->size + 1 : 0);

@@ -49,7 +49,7 @@ bool glr_cmd_compiled_into_list(uint32_t cmd)
         return false;
     uint8_t t = __atomic_load_n(&table[cmd], __ATOMIC_RELAXED);
     if (!t) {
-        t = glr_cmds[cmd].api == GLR_API_GL && !executed_immediately(glr_cmds[cmd].name) ? 1 : 2;
+        t = glr_cmds[cmd].api == GLR_API_GL && !executed_immediately(glr_cmd_name(cmd)) ? 1 : 2;
         __atomic_store_n(&table[cmd], t, __ATOMIC_RELAXED);
     }
     return t == 1;

@@ -1,4 +1,5 @@
-/* Name lookup over the generated command table (sorted by name by the generator). */
+/* Name lookups over the generated command table (sorted by name by the generator): for names
+ * that come from outside the program (GetProcAddress, capture files, the CLI) and for tests. */
 #include <string.h>
 #include "registry/glr_registry.h"
 
@@ -9,7 +10,7 @@ int glr_cmd_find(const char *name)
     int lo = 0, hi = GLR_CMD_COUNT - 1;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
-        int c = strcmp(name, glr_cmds[mid].name);
+        int c = strcmp(name, glr_cmd_name((uint32_t)mid));
         if (c == 0)
             return mid;
         if (c < 0)
@@ -22,8 +23,9 @@ int glr_cmd_find(const char *name)
 
 int glr_cmd_param_index(const struct glr_cmd_info *ci, const char *name)
 {
+    const struct glr_param_info *p = glr_cmd_params(ci);
     for (int i = 0; i < ci->nparams; i++)
-        if (strcmp(ci->params[i].name, name) == 0)
+        if (strcmp(glr_param_name(&p[i]), name) == 0)
             return i;
     return -1;
 }

@@ -91,7 +91,7 @@ bool glr_call_lacks_client_memory(const bool *unsized, const struct glr_call *c)
         return false;
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
     for (int i = 0; i < ci->nparams; i++)
-        if (ci->params[i].is_pointer && ci->params[i].is_const && !ci->params[i].obj_class && c->args[i] &&
+        if (glr_cmd_params(ci)[i].is_pointer && glr_cmd_params(ci)[i].is_const && !glr_cmd_params(ci)[i].obj_class && c->args[i] &&
             !c->blobs[i].size)
             return true;
     return false;
@@ -153,7 +153,7 @@ void glr_dispatch_destroy(struct glr_dispatch *d)
 void *glr_dispatch_proc(struct glr_dispatch *d, int cmd)
 {
     if (d->proc_state[cmd] == 0) {
-        d->procs[cmd] = d->get_proc(d->user, glr_cmds[cmd].name);
+        d->procs[cmd] = d->get_proc(d->user, glr_cmd_name(cmd));
         d->proc_state[cmd] = d->procs[cmd] ? 1 : 2;
     }
     return d->procs[cmd];
@@ -318,7 +318,7 @@ static int names_need(struct glr_dispatch *d, const struct glr_call *c, int i, u
 {
     int64_t need = glr_param_size(&d->env, (int)c->cmd, i, c->args);
     if (need < 0 || (uint64_t)need > c->blobs[i].size || (need && !c->blobs[i].data)) {
-        set_reason(d, "%s of %" PRId64 " names, %" PRIu64 " recorded", glr_cmds[c->cmd].params[i].name,
+        set_reason(d, "%s of %" PRId64 " names, %" PRIu64 " recorded", glr_param_name(&glr_cmd_params(&glr_cmds[c->cmd])[i]),
                    need < 0 ? (int64_t)-1 : need / 4, c->blobs[i].size / 4);
         return -1;
     }
@@ -352,7 +352,7 @@ int glr_dispatch_names_in(struct glr_dispatch *d, const struct glr_call *c, int 
 int glr_dispatch_client(struct glr_dispatch *d, const struct glr_call *c, int i, int null_ok, const void **out)
 {
     const struct glr_blob *b = &c->blobs[i];
-    const char *pname = glr_cmds[c->cmd].params[i].name;
+    const char *pname = glr_param_name(&glr_cmd_params(&glr_cmds[c->cmd])[i]);
     int64_t need = glr_param_size(&d->env, (int)c->cmd, i, c->args);
     *out = NULL;
     switch (need) {
@@ -449,18 +449,18 @@ static int64_t max_image_side(struct glr_dispatch *d)
  * driver's limits: Mesa does not survive all of them. */
 static bool sides_over_limits(struct glr_dispatch *d, const struct glr_call *c)
 {
-    static const char *const sides[] = { "width", "height", "depth" };
+    static const enum glr_role sides[] = { GLR_ROLE_width, GLR_ROLE_height, GLR_ROLE_depth };
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    if (!strstr(ci->name, "Tex") && !strstr(ci->name, "Renderbuffer"))
+    if (!(ci->flags & GLR_CF_IMAGE_SIDES))
         return false;
     for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {
-        int i = glr_cmd_param_index(ci, sides[k]);
-        if (i < 0 || ci->params[i].kind != GLR_KIND_I32)
+        int i = glr_cmd_param_role(ci, sides[k]);
+        if (i < 0 || glr_cmd_params(ci)[i].kind != GLR_KIND_I32)
             continue;
         int64_t v = (int32_t)c->args[i];
         int64_t limit = max_image_side(d);
         if (limit > 0 && v > limit) {
-            set_reason(d, "%s %" PRId64 " is beyond the replay driver's limit %" PRId64, sides[k], v, limit);
+            set_reason(d, "%s %" PRId64 " is beyond the replay driver's limit %" PRId64, glr_role_names[sides[k]], v, limit);
             return true;
         }
     }
@@ -542,16 +542,16 @@ static void drop_mappings(struct glr_dispatch *d, uint8_t *const *ended, size_t 
 static bool draw_over_budget(struct glr_dispatch *d, const struct glr_call *c)
 {
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    if (strncmp(ci->name, "glDraw", 6) != 0)
+    if (!(ci->flags & GLR_CF_DRAW_NAMED))
         return false;
-    int ic = glr_cmd_param_index(ci, "count");
-    if (ic < 0 || ci->params[ic].kind != GLR_KIND_I32)
+    int ic = glr_cmd_param_role(ci, GLR_ROLE_count);
+    if (ic < 0 || glr_cmd_params(ci)[ic].kind != GLR_KIND_I32)
         return false;
     int64_t count = (int32_t)c->args[ic], instances = 1;
-    int ii = glr_cmd_param_index(ci, "instancecount");
+    int ii = glr_cmd_param_role(ci, GLR_ROLE_instancecount);
     if (ii < 0)
-        ii = glr_cmd_param_index(ci, "primcount");
-    if (ii >= 0 && ci->params[ii].kind == GLR_KIND_I32)
+        ii = glr_cmd_param_role(ci, GLR_ROLE_primcount);
+    if (ii >= 0 && glr_cmd_params(ci)[ii].kind == GLR_KIND_I32)
         instances = (int32_t)c->args[ii];
     if (count <= 0 || instances <= 0 || (uint64_t)count * (uint64_t)instances <= GLR_REPLAY_MAX_DRAW_INVOCATIONS)
         return false;
@@ -584,7 +584,7 @@ static uint64_t whole_buffer_length(struct glr_dispatch *d, const struct glr_cal
 {
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
     int32_t size = 0;
-    int t = glr_cmd_param_index(ci, "target"), b = glr_cmd_param_index(ci, "buffer");
+    int t = glr_cmd_param_role(ci, GLR_ROLE_target), b = glr_cmd_param_role(ci, GLR_ROLE_buffer);
     if (t >= 0) {
         void (*get)(uint32_t, uint32_t, int32_t *) =
             (void (*)(uint32_t, uint32_t, int32_t *))glr_dispatch_proc(d, GLR_CMD_glGetBufferParameteriv);

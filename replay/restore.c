@@ -539,7 +539,7 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
         if (k == GLR_DISPATCH_MISSING || k == GLR_DISPATCH_BAD) {
             st->calls_failed++;
             if (!st->first_failed)
-                st->first_failed = glr_cmds[c->cmd].name;
+                st->first_failed = glr_cmd_name(c->cmd);
         }
     }
     /* Fixed-function state of compatibility contexts (restore_fixed.c). */

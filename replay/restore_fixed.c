@@ -22,7 +22,7 @@ int glr_restore_fixed_function(struct glr_dispatch *d, const void *data, size_t 
         if (r == GLR_DISPATCH_MISSING || r == GLR_DISPATCH_BAD) {
             st->calls_failed++;
             if (!st->first_failed)
-                st->first_failed = glr_cmds[c.cmd].name;
+                st->first_failed = glr_cmd_name(c.cmd);
         }
     }
     if (k < 0) {

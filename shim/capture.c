@@ -170,7 +170,7 @@ void glr_capture_note_unsized(int cmd)
 {
     if (cmd >= 0 && cmd < GLR_CMD_COUNT && !__atomic_exchange_n(&unsized[cmd], 1, __ATOMIC_RELAXED))
         glr_log(GLR_LOG_WARN, "capture: %s passed client memory glreplay cannot size; it is not recorded",
-                glr_cmds[cmd].name);
+                glr_cmd_name(cmd));
 }
 
 static bool parse_frames(const char *s)
@@ -341,7 +341,7 @@ static bool finish_recording(const char *why_end, bool wait)
     }
     for (int i = 0; i < GLR_CMD_COUNT; i++)
         if (unsized[i] && sum->n_unsized < GLR_MAX_UNSIZED_LISTED)
-            sum->unsized[sum->n_unsized++] = glr_cmds[i].name;
+            sum->unsized[sum->n_unsized++] = glr_cmd_name(i);
     /* Everything the file needs leaves the recorder, the snapshot and this file's globals: the next
      * capture may start at once, while this one's file is still written. */
     sum->snapshot_held = glr_snapshot_ready();

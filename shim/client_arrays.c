@@ -36,7 +36,7 @@ static bool is_packed(GLenum type)
 /* min/max index of an element draw; false when it cannot be known. */
 static bool index_range(const struct glr_cmd_info *ci, const uint64_t *a, int64_t *lo, int64_t *hi)
 {
-    int ci_count = glr_cmd_param_index(ci, "count"), ci_type = glr_cmd_param_index(ci, "type"), ci_ind = glr_cmd_param_index(ci, "indices");
+    int ci_count = glr_cmd_param_role(ci, GLR_ROLE_count), ci_type = glr_cmd_param_role(ci, GLR_ROLE_type), ci_ind = glr_cmd_param_role(ci, GLR_ROLE_indices);
     if (ci_count < 0 || ci_type < 0 || ci_ind < 0)
         return false;
     int64_t count = (int32_t)a[ci_count];
@@ -66,7 +66,7 @@ static bool index_range(const struct glr_cmd_info *ci, const uint64_t *a, int64_
     }
     if (mapped)
         GLR_REAL(glUnmapBuffer)(GL_ELEMENT_ARRAY_BUFFER);
-    int bv = glr_cmd_param_index(ci, "basevertex");
+    int bv = glr_cmd_param_role(ci, GLR_ROLE_basevertex);
     int64_t base = bv >= 0 ? (int32_t)a[bv] : 0;
     *lo = mn + base;
     *hi = mx + base;
@@ -84,9 +84,9 @@ struct draw_range {
  * during the call; each sub-draw's indices are scanned as a single draw's are. */
 static bool multi_range(const struct glr_cmd_info *ci, const uint64_t *a, int64_t *lo, int64_t *hi)
 {
-    int pf = glr_cmd_param_index(ci, "first"), pc = glr_cmd_param_index(ci, "count"),
-        pt = glr_cmd_param_index(ci, "type"), pi = glr_cmd_param_index(ci, "indices"),
-        pn = glr_cmd_param_index(ci, "drawcount"), pb = glr_cmd_param_index(ci, "basevertex");
+    int pf = glr_cmd_param_role(ci, GLR_ROLE_first), pc = glr_cmd_param_role(ci, GLR_ROLE_count),
+        pt = glr_cmd_param_role(ci, GLR_ROLE_type), pi = glr_cmd_param_role(ci, GLR_ROLE_indices),
+        pn = glr_cmd_param_role(ci, GLR_ROLE_drawcount), pb = glr_cmd_param_role(ci, GLR_ROLE_basevertex);
     if (pc < 0 || pn < 0 || !a[pc])
         return false;
     int64_t n = (int32_t)a[pn];
@@ -94,7 +94,7 @@ static bool multi_range(const struct glr_cmd_info *ci, const uint64_t *a, int64_
     const GLint *firsts = pf >= 0 ? (const GLint *)(uintptr_t)a[pf] : NULL;
     const void *const *indices = pi >= 0 ? (const void *const *)(uintptr_t)a[pi] : NULL;
     const GLint *bases = pb >= 0 ? (const GLint *)(uintptr_t)a[pb] : NULL;
-    bool elements = strstr(ci->name, "Elements") != NULL;
+    bool elements = (ci->flags & GLR_CF_ELEMENTS) != 0;
     if ((elements && (!indices || pt < 0)) || (!elements && !firsts))
         return false;
     int64_t mn = INT64_MAX, mx = -1;
@@ -128,10 +128,10 @@ static bool draw_range(const struct glr_cmd_info *ci, const uint64_t *a, struct 
     if (dr->tried)
         return dr->ok;
     dr->tried = true;
-    int f = glr_cmd_param_index(ci, "first"), c = glr_cmd_param_index(ci, "count");
-    if (!strncmp(ci->name, "glMultiDraw", 11)) {
+    int f = glr_cmd_param_role(ci, GLR_ROLE_first), c = glr_cmd_param_role(ci, GLR_ROLE_count);
+    if (ci->flags & GLR_CF_MULTI_DRAW) {
         dr->ok = multi_range(ci, a, &dr->lo, &dr->hi);
-    } else if (strstr(ci->name, "Elements")) {
+    } else if (ci->flags & GLR_CF_ELEMENTS) {
         dr->ok = index_range(ci, a, &dr->lo, &dr->hi);
     } else if (f >= 0 && c >= 0) {
         dr->lo = (int32_t)a[f];
@@ -156,7 +156,7 @@ static bool emit_array(const struct glr_cmd_info *ci, const uint64_t *a, const s
     int64_t step = stride ? stride : elem;
     int64_t first = divisor ? 0 : lo, last = hi;
     if (divisor) {
-        int ic = glr_cmd_param_index(ci, "instancecount");
+        int ic = glr_cmd_param_role(ci, GLR_ROLE_instancecount);
         int64_t inst = ic >= 0 ? (int32_t)a[ic] : 1;
         last = inst > 0 ? (inst - 1) / divisor : 0;
     }

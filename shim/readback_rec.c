@@ -78,7 +78,7 @@ static int32_t bound(uint32_t binding)
 
 static bool is_pixel_read(int cmd)
 {
-    const char *n = glr_cmds[cmd].name;
+    const char *n = glr_cmd_name(cmd);
     return strncmp(n, "glReadPixels", 12) == 0 || strncmp(n, "glReadnPixels", 13) == 0 || strstr(n, "TexImage") ||
            strstr(n, "TextureImage");
 }
@@ -130,7 +130,7 @@ void glr_rec_readback(struct glr_rec *w, int cmd, int param, const uint64_t *a, 
     int64_t size = glr_readback_size(&rb_real, cmd, a);
     bool pixels = is_pixel_read(cmd);
     bool into_pack = pixels && bound(GL_PIXEL_PACK_BUFFER_BINDING) != 0;
-    bool into_query_buffer = !pixels && strncmp(glr_cmds[cmd].name, "glGetQueryObject", 16) == 0 &&
+    bool into_query_buffer = !pixels && strncmp(glr_cmd_name(cmd), "glGetQueryObject", 16) == 0 &&
                              bound(GL_QUERY_BUFFER_BINDING) != 0;
     uint8_t flags = into_pack ? GLR_RB_BUFFER : 0;
     if (size < 0 || size > ((int64_t)1 << 31) || into_query_buffer ||

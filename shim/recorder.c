@@ -411,7 +411,7 @@ struct glr_rec *glr_rec_begin(int cmd, const uint64_t *args, int nargs, uint64_t
         return NULL;
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
     for (int i = 0; i < nargs; i++)
-        put_value(r, ci->params[i].kind, args[i]);
+        put_value(r, glr_cmd_params(ci)[i].kind, args[i]);
     if (ci->ret_kind != GLR_KIND_VOID)
         put_value(r, ci->ret_kind, ret);
     return r;

@@ -60,7 +60,7 @@ static glr_proc real_get_proc_address(const char *name)
 
 glr_proc glr_resolve_real(int cmd)
 {
-    const char *name = glr_cmds[cmd].name;
+    const char *name = glr_cmd_name(cmd);
     glr_proc p = glr_lookup_exported(name);
     if (!p)
         p = real_get_proc_address(name);
@@ -81,7 +81,7 @@ bool glr_driver_has(int cmd, glr_proc real_answer)
 {
     if (!real_answer)
         return false;
-    const char *name = glr_cmds[cmd].name;
+    const char *name = glr_cmd_name(cmd);
     if (glr_cmds[cmd].api != GLR_API_GL)
         return true;
     void *glapi = glr_real_dlopen("libglapi.so.0", RTLD_LAZY | RTLD_NOLOAD);

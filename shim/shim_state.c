@@ -86,7 +86,7 @@ static int by_count_desc(const void *a, const void *b)
     uint64_t ca = call_counts[*(const int *)a], cb = call_counts[*(const int *)b];
     if (ca != cb)
         return ca < cb ? 1 : -1;
-    return strcmp(glr_cmds[*(const int *)a].name, glr_cmds[*(const int *)b].name);
+    return strcmp(glr_cmd_name(*(const int *)a), glr_cmd_name(*(const int *)b));
 }
 
 /* At exit with GLREPLAY_LOG=info: the first visible proof of interception. */
@@ -116,5 +116,5 @@ __attribute__((destructor)) static void glr_shim_summary(void)
             (unsigned long long)total, used);
     for (int k = 0; k < used; k++)
         glr_log(GLR_LOG_INFO, "  %10llu %s", (unsigned long long)call_counts[order[k]],
-                glr_cmds[order[k]].name);
+                glr_cmd_name(order[k]));
 }

@@ -49,15 +49,15 @@ static const char *const vendor_suffixes[] = { "ARB", "EXT", "OES", "KHR", "NV",
 static int suffix_fallback(uint32_t cmd)
 {
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
-    size_t len = strlen(ci->name);
+    size_t len = strlen(glr_str(ci->name));
     for (int k = 0; vendor_suffixes[k]; k++) {
         size_t sl = strlen(vendor_suffixes[k]);
-        if (len <= sl + 2 || strcmp(ci->name + len - sl, vendor_suffixes[k]) != 0)
+        if (len <= sl + 2 || strcmp(glr_str(ci->name) + len - sl, vendor_suffixes[k]) != 0)
             continue;
         char base[128];
         if (len - sl >= sizeof base)
             return -1;
-        memcpy(base, ci->name, len - sl);
+        memcpy(base, glr_str(ci->name), len - sl);
         base[len - sl] = 0;
         int b = glr_cmd_find(base);
         if (b < 0 || !handlers[b])
@@ -66,8 +66,8 @@ static int suffix_fallback(uint32_t cmd)
         if (bi->nparams != ci->nparams || bi->ret_kind != ci->ret_kind)
             return -1;
         for (int i = 0; i < ci->nparams; i++)
-            if (bi->params[i].kind != ci->params[i].kind ||
-                bi->params[i].is_pointer != ci->params[i].is_pointer)
+            if (glr_cmd_params(bi)[i].kind != glr_cmd_params(ci)[i].kind ||
+                glr_cmd_params(bi)[i].is_pointer != glr_cmd_params(ci)[i].is_pointer)
                 return -1;
         return b;
     }
@@ -93,8 +93,8 @@ static void init_tables(void)
     sm_register_spirv(handlers);
     for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
         if (glr_cmds[i].api == GLR_API_GL && glr_cmds[i].alias < 0 && !handlers[i]) {
-            sm_register_uniform_family(handlers, i, glr_cmds[i].name);
-            sm_register_attrib_family(handlers, i, glr_cmds[i].name);
+            sm_register_uniform_family(handlers, i, glr_cmd_name(i));
+            sm_register_attrib_family(handlers, i, glr_cmd_name(i));
         }
     }
     for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
@@ -111,7 +111,7 @@ static void init_tables(void)
             cmd_class[i] = SM_CMD_NO_STATE;   /* GLX/EGL: context management is the shim's */
         else if (handlers[c])
             cmd_class[i] = SM_CMD_APPLIED;
-        else if (is_no_state(glr_cmds[i].name) || is_no_state(glr_cmds[c].name))
+        else if (is_no_state(glr_cmd_name(i)) || is_no_state(glr_cmd_name(c)))
             cmd_class[i] = SM_CMD_NO_STATE;
         else
             cmd_class[i] = SM_CMD_UNHANDLED;
@@ -220,7 +220,7 @@ bool sm_apply(struct sm_state *s, const struct glr_call *call)
         return false;
     }
     if (call->ctx_id == 0) {
-        sm_error(s, "%s called with no current context", glr_cmds[cmd].name);
+        sm_error(s, "%s called with no current context", glr_cmd_name(cmd));
         return true;
     }
     struct sm_context *c = sm_ctx_find(s, call->ctx_id);
@@ -239,7 +239,7 @@ bool sm_apply(struct sm_state *s, const struct glr_call *call)
 
 void ap_error(struct sm_ap *a, const char *what)
 {
-    sm_error(a->s, "%s (seq %llu): %s", glr_cmds[a->call->cmd].name,
+    sm_error(a->s, "%s (seq %llu): %s", glr_cmd_name(a->call->cmd),
              (unsigned long long)a->call->seq, what);
 }
 

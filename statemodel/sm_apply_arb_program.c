@@ -202,7 +202,7 @@ struct shape { bool env, multi, is_double, vector, named; };
 
 static struct shape shape_of(uint32_t cmd)
 {
-    const char *n = glr_cmds[cmd].name;
+    const char *n = glr_cmd_name(cmd);
     struct shape s = { 0 };
     s.named = !strncmp(n, "glNamed", 7);
     s.env = strstr(n, "Env") != NULL;

@@ -61,12 +61,12 @@ static void classify(uint32_t cmd)
         return;
     for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
         size_t pl = strlen(families[f].prefix);
-        if (strncmp(ci->name, families[f].prefix, pl) != 0)
+        if (strncmp(glr_str(ci->name), families[f].prefix, pl) != 0)
             continue;
         /* The rest of the name: an optional component count, then lowercase type letters and
          * 'v' only (glColorMask, glColorPointer, glVertexAttrib4f, glColor3fVertex3fSUN and
          * suffixed vendor forms stop here). */
-        const char *s = ci->name + pl;
+        const char *s = glr_str(ci->name) + pl;
         int digit = 0;
         if (*s >= '1' && *s <= '4')
             digit = *s++ - '0';
@@ -88,16 +88,16 @@ static void classify(uint32_t cmd)
         int first = fam.target ? 1 : 0;
         if (ci->nparams <= first)
             return;
-        if (fam.target && ci->params[0].is_pointer)
+        if (fam.target && glr_cmd_params(ci)[0].is_pointer)
             return;
-        char src = type_char(ci->params[first].ctype);
+        char src = type_char(glr_str(glr_cmd_params(ci)[first].ctype));
         if (!src)
             return;
         if (vec) {
-            const struct glr_param_info *p = &ci->params[first];
+            const struct glr_param_info *p = &glr_cmd_params(ci)[first];
             if (!p->is_pointer)
                 return;
-            int len = p->len ? atoi(p->len) : 0;
+            int len = p->len ? atoi(glr_str(p->len)) : 0;
             if (len < 1)
                 len = digit;
             if (len < 1 || len > 4)
@@ -113,7 +113,7 @@ static void classify(uint32_t cmd)
             if (n < 1 || n > 4)
                 return;
             for (int i = first; i < ci->nparams; i++)
-                if (ci->params[i].is_pointer || type_char(ci->params[i].ctype) != src)
+                if (glr_cmd_params(ci)[i].is_pointer || type_char(glr_str(glr_cmd_params(ci)[i].ctype)) != src)
                     return;
             if (fam.kind == SM_IMM_RECT && n != 4)
                 return;

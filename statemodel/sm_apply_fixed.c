@@ -91,7 +91,7 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
  * *vec set ("glLightfv" -> 'f', vec). */
 static char form_of(const struct sm_ap *a, bool *vec)
 {
-    const char *n = glr_cmds[a->cmd].name;
+    const char *n = glr_cmd_name(a->cmd);
     size_t len = strlen(n);
     *vec = len > 2 && n[len - 1] == 'v';
     return *vec ? n[len - 2] : n[len - 1];

@@ -400,7 +400,7 @@ static void h_point_size(struct sm_ap *a) { ST(a)->point_size = ap_f(a, 0); }
 
 static void h_point_parameter(struct sm_ap *a)
 {
-    const char *n = glr_cmds[a->cmd].name;
+    const char *n = glr_cmd_name(a->cmd);
     char form = n[strlen(n) - 1];
     bool vec = form == 'v';
     char kind = vec ? n[strlen(n) - 2] : form;

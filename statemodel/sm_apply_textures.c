@@ -194,7 +194,7 @@ static void tex_storage(struct sm_ap *a, struct sm_texture *t, int32_t levels, u
 /* glTexStorage1D/2D/3D(target, levels, ifmt, w[, h[, d]]) and glTextureStorage* (texture, ...) */
 static void h_tex_storage(struct sm_ap *a)
 {
-    const char *n = glr_cmds[a->cmd].name;
+    const char *n = glr_cmd_name(a->cmd);
     bool named = strncmp(n, "glTextureStorage", 16) == 0;
     int dims = n[strlen(n) - 2] - '0';
     if (!named && is_proxy(ap_u(a, 0)))
@@ -207,7 +207,7 @@ static void h_tex_storage(struct sm_ap *a)
 /* glTexStorage2DMultisample(target, samples, ifmt, w, h, fixed), 3D(..., d, fixed), named forms */
 static void h_tex_storage_ms(struct sm_ap *a)
 {
-    const char *n = glr_cmds[a->cmd].name;
+    const char *n = glr_cmd_name(a->cmd);
     bool named = strncmp(n, "glTextureStorage", 16) == 0;
     bool is3d = strstr(n, "3DMultisample") != NULL;
     if (!named && is_proxy(ap_u(a, 0)))
@@ -263,7 +263,7 @@ static const char *after(const char *name, const char *prefix)
 /* gl{Tex,Texture}SubImage{1,2,3}D and gl{Compressed}{Tex,Texture}SubImage{1,2,3}D */
 static void h_sub_image(struct sm_ap *a)
 {
-    const char *n = glr_cmds[a->cmd].name;
+    const char *n = glr_cmd_name(a->cmd);
     bool compressed = strncmp(n, "glCompressed", 12) == 0;
     const char *rest = after(n, compressed ? "glCompressed" : "gl");
     bool named = strncmp(rest, "Texture", 7) == 0;
@@ -388,7 +388,7 @@ void sm_sampling_param(struct sm_ap *a, struct sm_sampling *p, uint32_t pname, c
 /* gl{Tex,Texture,Sampler}Parameter{f,i,fv,iv,Iiv,Iuiv}: the form is the name's suffix. */
 static void h_parameter(struct sm_ap *a)
 {
-    const char *n = glr_cmds[a->cmd].name;
+    const char *n = glr_cmd_name(a->cmd);
     const char *form = strstr(n, "Parameter") + 9;
     uint32_t pname = ap_u(a, 1);
     bool four = pname == GL_TEXTURE_BORDER_COLOR || pname == GL_TEXTURE_SWIZZLE_RGBA;
@@ -471,7 +471,7 @@ static void h_tex_buffer(struct sm_ap *a)
  * glNamedRenderbufferStorage(Multisample) with a renderbuffer name first. */
 static void h_rb_storage(struct sm_ap *a)
 {
-    const char *n = glr_cmds[a->cmd].name;
+    const char *n = glr_cmd_name(a->cmd);
     bool named = strncmp(n, "glNamed", 7) == 0;
     bool ms = strstr(n, "Multisample") != NULL;
     struct sm_renderbuffer *r = named ? ap_renderbuffer(a, ap_u(a, 0), false)

@@ -90,7 +90,7 @@ static void h_attrib_divisor(struct sm_ap *a)
 /* gl[VertexArray]Attrib{,I,L}Format([vaobj,] attribindex, size, type, [normalized,] reloffset) */
 static void h_attrib_format(struct sm_ap *a)
 {
-    const char *n = glr_cmds[a->cmd].name;
+    const char *n = glr_cmd_name(a->cmd);
     bool dsa = !strncmp(n, "glVertexArray", 13);
     const char *f = strstr(n, "Format") - 1;   /* 'b' of Attrib, 'I' or 'L' */
     bool integer = *f == 'I', is_long = *f == 'L';

@@ -10,7 +10,7 @@ static const struct sm_enum_group *find_group(const char *group)
     unsigned lo = 0, hi = sm_enum_group_count;
     while (group && lo < hi) {
         unsigned mid = (lo + hi) / 2;
-        int c = strcmp(group, sm_enum_groups[mid].name);
+        int c = strcmp(group, sm_enum_str(sm_enum_groups[mid].name));
         if (c == 0)
             return &sm_enum_groups[mid];
         if (c > 0)
@@ -24,12 +24,13 @@ static const struct sm_enum_group *find_group(const char *group)
 const char *sm_enum_name_in(const char *group, uint32_t value)
 {
     const struct sm_enum_group *g = find_group(group);
+    const struct sm_enum_entry *e = g ? &sm_enum_group_entries[g->first] : NULL;
     unsigned lo = 0, hi = g ? g->count : 0;
     while (lo < hi) {
         unsigned mid = (lo + hi) / 2;
-        if (g->entries[mid].value == value)
-            return g->entries[mid].name;
-        if (g->entries[mid].value < value)
+        if (e[mid].value == value)
+            return sm_enum_str(e[mid].name);
+        if (e[mid].value < value)
             lo = mid + 1;
         else
             hi = mid;

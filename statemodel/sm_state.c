@@ -658,7 +658,7 @@ const char *sm_enum_name(uint32_t value)
     while (lo < hi) {
         unsigned mid = (lo + hi) / 2;
         if (sm_enum_by_value[mid].value == value)
-            return sm_enum_by_value[mid].name;
+            return sm_enum_str(sm_enum_by_value[mid].name);
         if (sm_enum_by_value[mid].value < value)
             lo = mid + 1;
         else
@@ -672,7 +672,7 @@ bool sm_enum_value(const char *name, uint32_t *value)
     unsigned lo = 0, hi = sm_enum_by_name_count;
     while (name && lo < hi) {
         unsigned mid = (lo + hi) / 2;
-        int c = strcmp(name, sm_enum_by_name[mid].name);
+        int c = strcmp(name, sm_enum_str(sm_enum_by_name[mid].name));
         if (c == 0) {
             *value = sm_enum_by_name[mid].value;
             return true;

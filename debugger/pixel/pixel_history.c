@@ -101,7 +101,7 @@ static const char *writer_kind(uint32_t cmd)
 {
     if (cmd >= GLR_CMD_COUNT)
         return NULL;
-    const char *n = glr_cmds[cmd].name;
+    const char *n = glr_cmd_name(cmd);
     if (strstr(n, "BlitFramebuffer") || strstr(n, "BlitNamedFramebuffer"))
         return "blit";
     if (starts(n, "glCopy") || strstr(n, "CopyImageSubData"))
@@ -119,7 +119,7 @@ static bool reads_framebuffer(uint32_t cmd)
 {
     if (cmd >= GLR_CMD_COUNT)
         return false;
-    const char *n = glr_cmds[cmd].name;
+    const char *n = glr_cmd_name(cmd);
     return strstr(n, "ReadPixels") || strstr(n, "ReadnPixels") || starts(n, "glCopyTex") ||
            starts(n, "glCopyTexture") || starts(n, "glCopyPixels") || strstr(n, "BlitFramebuffer") ||
            strstr(n, "BlitNamedFramebuffer") || strstr(n, "CopyColorSubTable") || starts(n, "glCopyColor") ||
@@ -250,7 +250,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         bool bound = sc && gmf_draw_framebuffer(e->m, c.ctx_id) == e->t.fbo;
         const char *wk = writer_kind(c.cmd);
         if (e->clip && c.cmd < GLR_CMD_COUNT &&
-            (starts(glr_cmds[c.cmd].name, "glBeginQuery") ||
+            (starts(glr_cmd_name(c.cmd), "glBeginQuery") ||
              (reads_framebuffer(c.cmd) && c.ctx_id == e->t.ctx_id && sc && sm_context_state(sc)->read_fbo == 0))) {
             e->clip_broken = true;   /* the rest of the back buffer matters: run again unclipped */
             rc = 1;
@@ -260,9 +260,9 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         /* glEnd, glRect* and display list calls draw too (the model runs them as draws) */
         bool may_write = bound && (wk || glrh_cmd_is_draw(c.cmd) || c.cmd == GLR_CMD_glCallList ||
                                    c.cmd == GLR_CMD_glCallLists ||
-                                   (c.cmd < GLR_CMD_COUNT && (starts(glr_cmds[c.cmd].name, "glDraw") ||
-                                                              starts(glr_cmds[c.cmd].name, "glMultiDraw") ||
-                                                              starts(glr_cmds[c.cmd].name, "glClear"))));
+                                   (c.cmd < GLR_CMD_COUNT && (starts(glr_cmd_name(c.cmd), "glDraw") ||
+                                                              starts(glr_cmd_name(c.cmd), "glMultiDraw") ||
+                                                              starts(glr_cmd_name(c.cmd), "glClear"))));
         cJSON *ev = NULL;
         gmf_pixel before = last;
         if (may_write && e->t.fbo) {
@@ -317,7 +317,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             add_scissor(ev, sc, o->x, o->y);
         }
         cJSON_AddNumberToObject(ev, "record", (double)record);
-        cJSON_AddStringToObject(ev, "command", c.cmd < GLR_CMD_COUNT ? glr_cmds[c.cmd].name : "?");
+        cJSON_AddStringToObject(ev, "command", c.cmd < GLR_CMD_COUNT ? glr_cmd_name(c.cmd) : "?");
         const char *kind = gev.kind == GMF_EV_DRAW ? "draw" : is_clear ? "clear" : wk ? wk : "other";
         cJSON_AddStringToObject(ev, "kind", kind);
         if (gev.kind == GMF_EV_DRAW || is_clear)

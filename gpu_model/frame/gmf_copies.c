@@ -11,13 +11,13 @@
 
 static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
-static int64_t arg_i(const struct glr_call *c, uint32_t k, const char *name, int64_t def)
+static int64_t arg_i(const struct glr_call *c, uint32_t k, enum glr_role name, int64_t def)
 {
     int p = gmf_cmd_param(k, name);
     return p >= 0 ? (int64_t)(int32_t)c->args[p] : def;
 }
 
-static uint32_t arg_u(const struct glr_call *c, uint32_t k, const char *name)
+static uint32_t arg_u(const struct glr_call *c, uint32_t k, enum glr_role name)
 {
     int p = gmf_cmd_param(k, name);
     return p >= 0 ? (uint32_t)c->args[p] : 0;
@@ -52,10 +52,10 @@ static uint32_t cmd_texture(const struct sm_context *c, const struct glr_call *c
                             int *face)
 {
     *face = 0;
-    int pt = gmf_cmd_param(k, "texture");
+    int pt = gmf_cmd_param(k, GLR_ROLE_texture);
     if (pt >= 0)
         return (uint32_t)call->args[pt];
-    int ti = gmf_tex_target_index(arg_u(call, k, "target"), face);
+    int ti = gmf_tex_target_index(arg_u(call, k, GLR_ROLE_target), face);
     const struct sm_context_state *st = sm_context_state(c);
     if (ti < 0 || st->active_texture >= SM_MAX_TEXTURE_UNITS)
         return 0;
@@ -99,28 +99,28 @@ static bool upload_cmd(const char *n)
 static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_call *call,
                    uint32_t k, gmf_event *ev)
 {
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     if (strstr(fn, "Multisample"))
         return;
     const struct sm_context_state *st = sm_context_state(c);
     uint32_t pbo = st->buffer[SM_BT_PIXEL_UNPACK];
     int face;
     uint32_t name = cmd_texture(c, call, k, &face);
-    int level = (int)arg_i(call, k, "level", 0);
+    int level = (int)arg_i(call, k, GLR_ROLE_level, 0);
     const struct sm_texture *smt = name ? sm_get_texture(c, name) : NULL;
     if (!smt || level < 0 || level >= SM_MAX_LEVELS)
         return;
-    int pp = gmf_cmd_param(k, "pixels");
+    int pp = gmf_cmd_param(k, GLR_ROLE_pixels);
     if (pp < 0)
         return;
     bool sub = strstr(fn, "SubImage") != NULL;
-    int x = (int)arg_i(call, k, "xoffset", 0), y = (int)arg_i(call, k, "yoffset", 0),
-        z = (int)arg_i(call, k, "zoffset", 0);
-    int w = (int)arg_i(call, k, "width", 1), h = (int)arg_i(call, k, "height", 1),
-        d = (int)arg_i(call, k, "depth", 1);
+    int x = (int)arg_i(call, k, GLR_ROLE_xoffset, 0), y = (int)arg_i(call, k, GLR_ROLE_yoffset, 0),
+        z = (int)arg_i(call, k, GLR_ROLE_zoffset, 0);
+    int w = (int)arg_i(call, k, GLR_ROLE_width, 1), h = (int)arg_i(call, k, GLR_ROLE_height, 1),
+        d = (int)arg_i(call, k, GLR_ROLE_depth, 1);
     /* Client data the state model kept as a whole image is loaded by gmf_tex_sync itself
      * (glTextureSubImage3D on a cube map addresses faces as layers: one face can be kept). */
-    bool dsa_cube = smt->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, "texture") >= 0;
+    bool dsa_cube = smt->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, GLR_ROLE_texture) >= 0;
     const struct sm_tex_image *im =
         &smt->image[dsa_cube ? (z >= 0 && z < 6 ? z : 0) : face][level];
     bool kept = im->data && (!dsa_cube || d == 1);
@@ -128,9 +128,9 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
         return;
     if (!sub)
         x = y = z = 0;
-    if (smt->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, "texture") < 0)
+    if (smt->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, GLR_ROLE_texture) < 0)
         z = face;   /* the model keeps cube faces as layers */
-    uint32_t format = arg_u(call, k, "format"), type = arg_u(call, k, "type");
+    uint32_t format = arg_u(call, k, GLR_ROLE_format), type = arg_u(call, k, GLR_ROLE_type);
     gmf_texture *t;
     gm_surface *s = tex_level(r, c, name, level, &t, ev);
     if (!s) {
@@ -172,16 +172,16 @@ out:
 static void compressed_upload_check(const struct sm_context *c, const struct glr_call *call,
                                     uint32_t k, gmf_event *ev)
 {
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     if (sm_context_state(c)->buffer[SM_BT_PIXEL_UNPACK]) {
         gmf_note(ev, "%s from an unpack buffer not modelled", fn);
         return;
     }
     int face;
     uint32_t name = cmd_texture(c, call, k, &face);
-    int level = (int)arg_i(call, k, "level", 0);
+    int level = (int)arg_i(call, k, GLR_ROLE_level, 0);
     const struct sm_texture *t = name ? sm_get_texture(c, name) : NULL;
-    int pd = gmf_cmd_param(k, "data");
+    int pd = gmf_cmd_param(k, GLR_ROLE_data);
     if (t && pd >= 0 && call->blobs[pd].size && level >= 0 && level < SM_MAX_LEVELS &&
         t->image[face][level].defined && !t->image[face][level].data)
         gmf_note(ev, "%s: part of a compressed image not modelled", fn);
@@ -225,17 +225,17 @@ static bool depth_format(uint32_t format)
 static void read_pixels(gmf_runner *r, const struct sm_context *c, const struct glr_call *call,
                         uint32_t k, gmf_event *ev)
 {
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     const struct sm_context_state *st = sm_context_state(c);
     uint32_t pbo = st->buffer[SM_BT_PIXEL_PACK];
     if (!pbo)
         return;   /* into client memory: nothing the model keeps */
-    int x = (int)arg_i(call, k, "x", 0), y = (int)arg_i(call, k, "y", 0);
-    int w = (int)arg_i(call, k, "width", 0), h = (int)arg_i(call, k, "height", 0);
-    uint32_t format = arg_u(call, k, "format"), type = arg_u(call, k, "type");
-    int pp = gmf_cmd_param(k, "pixels");
+    int x = (int)arg_i(call, k, GLR_ROLE_x, 0), y = (int)arg_i(call, k, GLR_ROLE_y, 0);
+    int w = (int)arg_i(call, k, GLR_ROLE_width, 0), h = (int)arg_i(call, k, GLR_ROLE_height, 0);
+    uint32_t format = arg_u(call, k, GLR_ROLE_format), type = arg_u(call, k, GLR_ROLE_type);
+    int pp = gmf_cmd_param(k, GLR_ROLE_pixels);
     if (pp < 0)
-        pp = gmf_cmd_param(k, "data");
+        pp = gmf_cmd_param(k, GLR_ROLE_data);
     gmf_pixel_layout L;
     const char *why = gmf_pixel_layout_get(format, type, &st->pack, w, h, 1, &L);
     uint64_t size;
@@ -257,14 +257,14 @@ static void read_pixels(gmf_runner *r, const struct sm_context *c, const struct 
 static void get_tex_image(gmf_runner *r, const struct sm_context *c, const struct glr_call *call,
                           uint32_t k, gmf_event *ev)
 {
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     const struct sm_context_state *st = sm_context_state(c);
     uint32_t pbo = st->buffer[SM_BT_PIXEL_PACK];
     if (!pbo)
         return;
     int face;
     uint32_t name = cmd_texture(c, call, k, &face);
-    int level = (int)arg_i(call, k, "level", 0);
+    int level = (int)arg_i(call, k, GLR_ROLE_level, 0);
     gm_surface *s = tex_level(r, c, name, level, NULL, ev);
     if (!s) {
         gmf_note(ev, "%s: texture %u level %d not in the model", fn, name, level);
@@ -273,19 +273,19 @@ static void get_tex_image(gmf_runner *r, const struct sm_context *c, const struc
     bool subimage = strstr(fn, "SubImage") != NULL;
     /* a cube face target reads one face; otherwise every layer / slice (all six faces for
      * glGetTextureImage of a cube map) */
-    bool face_target = gmf_cmd_param(k, "texture") < 0 && arg_u(call, k, "target") != GL_TEXTURE_CUBE_MAP &&
+    bool face_target = gmf_cmd_param(k, GLR_ROLE_texture) < 0 && arg_u(call, k, GLR_ROLE_target) != GL_TEXTURE_CUBE_MAP &&
                        sm_get_texture(c, name) && sm_get_texture(c, name)->target == GL_TEXTURE_CUBE_MAP;
     int x = 0, y = 0, z = face, w = s->width, h = s->height, d = face_target ? 1 : s->depth;
     if (subimage) {
-        x = (int)arg_i(call, k, "xoffset", 0);
-        y = (int)arg_i(call, k, "yoffset", 0);
-        z = (int)arg_i(call, k, "zoffset", 0);
-        w = (int)arg_i(call, k, "width", 0);
-        h = (int)arg_i(call, k, "height", 0);
-        d = (int)arg_i(call, k, "depth", 1);
+        x = (int)arg_i(call, k, GLR_ROLE_xoffset, 0);
+        y = (int)arg_i(call, k, GLR_ROLE_yoffset, 0);
+        z = (int)arg_i(call, k, GLR_ROLE_zoffset, 0);
+        w = (int)arg_i(call, k, GLR_ROLE_width, 0);
+        h = (int)arg_i(call, k, GLR_ROLE_height, 0);
+        d = (int)arg_i(call, k, GLR_ROLE_depth, 1);
     }
-    uint32_t format = arg_u(call, k, "format"), type = arg_u(call, k, "type");
-    int pp = gmf_cmd_param(k, "pixels");
+    uint32_t format = arg_u(call, k, GLR_ROLE_format), type = arg_u(call, k, GLR_ROLE_type);
+    int pp = gmf_cmd_param(k, GLR_ROLE_pixels);
     gmf_pixel_layout L;
     const char *why = s->samples > 1 ? "multisampled texture"
                                      : gmf_pixel_layout_get(format, type, &st->pack, w, h, d, &L);
@@ -331,10 +331,10 @@ static void convert_texel(const gm_surface *src, const uint8_t *sp, const gm_sur
 static void copy_tex(gmf_runner *r, const struct sm_context *c, const struct glr_call *call,
                      uint32_t k, gmf_event *ev)
 {
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     int face;
     uint32_t name = cmd_texture(c, call, k, &face);
-    int level = (int)arg_i(call, k, "level", 0);
+    int level = (int)arg_i(call, k, GLR_ROLE_level, 0);
     gmf_texture *t;
     gm_surface *dst = tex_level(r, c, name, level, &t, ev);
     if (!dst) {
@@ -342,12 +342,12 @@ static void copy_tex(gmf_runner *r, const struct sm_context *c, const struct glr
         return;
     }
     bool image = !strstr(fn, "SubImage");   /* glCopyTexImage*: the whole new image */
-    int x = (int)arg_i(call, k, "x", 0), y = (int)arg_i(call, k, "y", 0);
-    int w = (int)arg_i(call, k, "width", 0), h = (int)arg_i(call, k, "height", 1);
-    int dx = image ? 0 : (int)arg_i(call, k, "xoffset", 0);
-    int dy = image ? 0 : (int)arg_i(call, k, "yoffset", 0);
-    int dz = image ? 0 : (int)arg_i(call, k, "zoffset", 0);
-    if (t->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, "texture") < 0)
+    int x = (int)arg_i(call, k, GLR_ROLE_x, 0), y = (int)arg_i(call, k, GLR_ROLE_y, 0);
+    int w = (int)arg_i(call, k, GLR_ROLE_width, 0), h = (int)arg_i(call, k, GLR_ROLE_height, 1);
+    int dx = image ? 0 : (int)arg_i(call, k, GLR_ROLE_xoffset, 0);
+    int dy = image ? 0 : (int)arg_i(call, k, GLR_ROLE_yoffset, 0);
+    int dz = image ? 0 : (int)arg_i(call, k, GLR_ROLE_zoffset, 0);
+    if (t->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, GLR_ROLE_texture) < 0)
         dz = face;
     if (t->target == GL_TEXTURE_1D_ARRAY && strstr(fn, "2D")) {
         /* a 1D array's layers are its rows: y stays a row */
@@ -451,7 +451,7 @@ static const char *clear_value(gm_format fmt, uint32_t format, uint32_t type, ui
 static void clear_tex(gmf_runner *r, const struct sm_context *c, const struct glr_call *call,
                       uint32_t k, gmf_event *ev)
 {
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     uint32_t name = (uint32_t)call->args[0];
     int level = (int)(int32_t)call->args[1];
     gmf_texture *t;
@@ -463,19 +463,19 @@ static void clear_tex(gmf_runner *r, const struct sm_context *c, const struct gl
     bool sub = k == GLR_CMD_glClearTexSubImage;
     int x = 0, y = 0, z = 0, w = s->width, h = s->height, d = s->depth;
     if (sub) {
-        x = (int)arg_i(call, k, "xoffset", 0);
-        y = (int)arg_i(call, k, "yoffset", 0);
-        z = (int)arg_i(call, k, "zoffset", 0);
-        w = (int)arg_i(call, k, "width", 0);
-        h = (int)arg_i(call, k, "height", 0);
-        d = (int)arg_i(call, k, "depth", 0);
+        x = (int)arg_i(call, k, GLR_ROLE_xoffset, 0);
+        y = (int)arg_i(call, k, GLR_ROLE_yoffset, 0);
+        z = (int)arg_i(call, k, GLR_ROLE_zoffset, 0);
+        w = (int)arg_i(call, k, GLR_ROLE_width, 0);
+        h = (int)arg_i(call, k, GLR_ROLE_height, 0);
+        d = (int)arg_i(call, k, GLR_ROLE_depth, 0);
     }
     uint8_t v[16];
-    int pd = gmf_cmd_param(k, "data");
+    int pd = gmf_cmd_param(k, GLR_ROLE_data);
     const char *why = gm_format_get(s->format)->block ? "compressed texture"
                       : pd < 0 ? "no data parameter"
-                               : clear_value(s->format, arg_u(call, k, "format"),
-                                             arg_u(call, k, "type"), call->args[pd],
+                               : clear_value(s->format, arg_u(call, k, GLR_ROLE_format),
+                                             arg_u(call, k, GLR_ROLE_type), call->args[pd],
                                              &call->blobs[pd], v);
     if (why) {
         gmf_note(ev, "%s: %s", fn, why);
@@ -500,7 +500,7 @@ static void clear_buffer(gmf_runner *r, const struct sm_context *c, const struct
                          uint32_t k, gmf_event *ev)
 {
     (void)r;
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     bool named = strstr(fn, "Named") != NULL;
     uint32_t name;
     if (named) {
@@ -535,14 +535,14 @@ static void clear_buffer(gmf_runner *r, const struct sm_context *c, const struct
     if (!b)
         return;
     bool sub = strstr(fn, "SubData") != NULL;
-    uint64_t off = sub ? (uint64_t)arg_i(call, k, "offset", 0) : 0;
-    uint64_t len = sub ? (uint64_t)arg_i(call, k, "size", 0) : size;
-    gm_format fmt = gmf_format_from_gl(arg_u(call, k, "internalformat"), 0);
+    uint64_t off = sub ? (uint64_t)arg_i(call, k, GLR_ROLE_offset, 0) : 0;
+    uint64_t len = sub ? (uint64_t)arg_i(call, k, GLR_ROLE_size, 0) : size;
+    gm_format fmt = gmf_format_from_gl(arg_u(call, k, GLR_ROLE_internalformat), 0);
     uint8_t v[16];
-    int pd = gmf_cmd_param(k, "data");
+    int pd = gmf_cmd_param(k, GLR_ROLE_data);
     const char *why = fmt == GM_FMT_NONE ? "internal format not modelled"
                       : pd < 0 ? "no data parameter"
-                               : clear_value(fmt, arg_u(call, k, "format"), arg_u(call, k, "type"),
+                               : clear_value(fmt, arg_u(call, k, GLR_ROLE_format), arg_u(call, k, GLR_ROLE_type),
                                              call->args[pd], &call->blobs[pd], v);
     size_t es = fmt == GM_FMT_NONE ? 1 : gm_format_get(fmt)->bytes;
     if (!why && (off > size || size - off < len || off % es || len % es))
@@ -572,7 +572,7 @@ bool gmf_copy_replaces_apply(gmf_runner *r, const struct glr_call *call, uint32_
 
 bool gmf_copy_handles(uint32_t k)
 {
-    const char *n = glr_cmds[k].name;
+    const char *n = glr_cmd_name(k);
     return starts(n, "glCopyTex") || starts(n, "glCopyTexture") || starts(n, "glCopyImageSubData") ||
            starts(n, "glClearTex") || starts(n, "glCopyBufferSubData") ||
            starts(n, "glCopyNamedBufferSubData") || starts(n, "glBeginTransformFeedback");
@@ -580,7 +580,7 @@ bool gmf_copy_handles(uint32_t k)
 
 void gmf_copy_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
-    const char *n = glr_cmds[k].name;
+    const char *n = glr_cmd_name(k);
     const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
     if (!c)
         return;
@@ -627,5 +627,5 @@ void gmf_copy_before_apply(gmf_runner *r, const struct glr_call *call, uint32_t 
     }
     const struct sm_buffer *b = name ? sm_get_buffer(c, name) : NULL;
     if (!b || !b->data_known)
-        gmf_note(ev, "%s: source buffer contents unknown", glr_cmds[k].name);
+        gmf_note(ev, "%s: source buffer contents unknown", glr_cmd_name(k));
 }

@@ -406,7 +406,7 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
     if (!vs_fixed && !fs_fixed)
         return gmf_prog_get(r, c, sp);
     uint32_t k = sm_cmd_canonical(cmd);
-    int pm = gmf_cmd_param(k, "mode");
+    int pm = gmf_cmd_param(k, GLR_ROLE_mode);
     uint32_t mode = pm >= 0 ? (uint32_t)call->args[pm] : GL_TRIANGLES;
     gm_ff_key key;
     memset(&key, 0, sizeof key);

@@ -450,7 +450,7 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
 static uint32_t upload_target(const struct sm_context *c, const struct glr_call *call, uint32_t cmd,
                               int *face, int *level)
 {
-    const char *n = glr_cmds[cmd].name;
+    const char *n = glr_cmd_name(cmd);
     bool dsa = !strncmp(n, "glTextureSubImage", 17) || !strncmp(n, "glCompressedTextureSubImage", 27);
     if (!dsa && strncmp(n, "glTexImage", 10) && strncmp(n, "glTexSubImage", 13) &&
         strncmp(n, "glCompressedTexImage", 20) && strncmp(n, "glCompressedTexSubImage", 23))

@@ -261,7 +261,7 @@ static void find_unmodelled(void)
     static const char *const prefixes[] = { "glEvalCoord", "glEvalPoint", "glEvalMesh" };
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++)
         for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-            if (!strncmp(glr_cmds[k].name, prefixes[i], strlen(prefixes[i])))
+            if (!strncmp(glr_cmd_name(k), prefixes[i], strlen(prefixes[i])))
                 unmodelled[k] = 1;
 }
 
@@ -269,7 +269,7 @@ static void note_unmodelled(const struct glr_call *call, uint32_t k, gmf_event *
 {
     pthread_once(&unmodelled_once, find_unmodelled);
     if (k < GLR_CMD_COUNT && unmodelled[k])
-        gmf_note(ev, "%s (evaluators are not modelled)", glr_cmds[k].name);
+        gmf_note(ev, "%s (evaluators are not modelled)", glr_cmd_name(k));
     else if (k == GLR_CMD_glRenderMode && (uint32_t)call->args[0] != GL_RENDER)
         gmf_note(ev, "glRenderMode(GL_SELECT/GL_FEEDBACK): selection and feedback are not modelled");
 }
@@ -315,7 +315,7 @@ void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_eve
         if (sm_imm_decode(call, &v))
             emit_vertex(m, c, st, v.v, NULL, NULL);
         else
-            gmf_note(ev, "%s: vertex values not recorded", glr_cmds[k].name);
+            gmf_note(ev, "%s: vertex values not recorded", glr_cmd_name(k));
         return;
     }
     /* glVertexAttrib*(0, ...) provokes a vertex too (applied first: attrib_value[0] holds it) */
@@ -372,7 +372,7 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     if (k == GLR_CMD_glEnd && (!m || !m->open || m->ctx_id != call->ctx_id))
         return false;   /* GL_INVALID_OPERATION: nothing is drawn */
     if (!m) {
-        gmf_note(ev, "out of memory (%s)", glr_cmds[k].name);
+        gmf_note(ev, "out of memory (%s)", glr_cmd_name(k));
         return false;
     }
     const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
@@ -388,7 +388,7 @@ bool gmf_imm_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
         if (m->open)   /* GL_INVALID_OPERATION: GL draws nothing and the pair goes on */
             return false;
         if (!sm_imm_decode(call, &v)) {
-            gmf_note(ev, "%s: values not recorded", glr_cmds[k].name);
+            gmf_note(ev, "%s: values not recorded", glr_cmd_name(k));
             return false;
         }
         m->mode = GL_POLYGON;

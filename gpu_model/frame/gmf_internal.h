@@ -670,10 +670,10 @@ gm_surface *gmf_renderbuffer_surface(gmf_runner *r, const struct sm_context *c, 
  * the cube map with *face its layer. -1 for other targets. */
 int gmf_tex_target_index(uint32_t target, int *face);
 
-/* Index of parameter `name` of command cmd (registry names), or -1. */
-static inline int gmf_cmd_param(uint32_t cmd, const char *name)
+/* Index of the parameter of command cmd with that role (registry/glr_registry.h), or -1. */
+static inline int gmf_cmd_param(uint32_t cmd, enum glr_role role)
 {
-    return glr_cmd_param_index(&glr_cmds[cmd], name);
+    return glr_cmd_param_role(&glr_cmds[cmd], role);
 }
 
 /* Whether a pixel-transfer format is an *_INTEGER one (gmf_images.c). */

@@ -178,7 +178,7 @@ bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_even
     gmf_event *t = malloc(sizeof *t);
     if (!G || !t) {
         free(t);
-        gmf_note(ev, "out of memory (%s)", glr_cmds[k].name);
+        gmf_note(ev, "out of memory (%s)", glr_cmd_name(k));
         ev->failed = true;
         return true;
     }
@@ -190,7 +190,7 @@ bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_even
     free(t);
     if (bad) {
         gmf_note(ev, "%s: names array not recorded, short or of an unknown type, or lists calling each other "
-                 "past 2^24 calls", glr_cmds[k].name);
+                 "past 2^24 calls", glr_cmd_name(k));
         ev->failed = true;
     }
     if (outer && G->client) {

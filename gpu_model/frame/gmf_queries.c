@@ -267,7 +267,7 @@ static void get_result_into_buffer(gmf_runner *r, const struct sm_context *c, ui
                                    uint32_t pname, uint32_t buffer, uint64_t offset, uint32_t k,
                                    gmf_event *ev)
 {
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     size_t len = strlen(fn);
     int bits = fn[len - 3] == '6' ? 64 : 32;   /* ...i64v / ...ui64v */
     bool is_signed = fn[len - 2] == 'i' && fn[len - 3] != 'u';
@@ -302,7 +302,7 @@ static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(
 
 bool gmf_queries_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
-    const char *n = glr_cmds[k].name;
+    const char *n = glr_cmd_name(k);
     const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
     if (!c)
         return false;

@@ -398,7 +398,7 @@ bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
         return false;
     const struct sm_context_state *st = sm_context_state(c);
     const struct sm_ff_raster *rp = &st->ff.raster;
-    const char *fn = glr_cmds[k].name;
+    const char *fn = glr_cmd_name(k);
     /* an invalid raster position draws nothing (GL 2.1 sections 3.6.4, 3.7) */
     if (!rp->valid)
         return false;

@@ -237,7 +237,7 @@ static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(
 
 static bool is_draw_cmd(uint32_t cmd)
 {
-    const char *n = glr_cmds[cmd].name;
+    const char *n = glr_cmd_name(cmd);
     return starts(n, "glDrawArrays") || starts(n, "glDrawElements") ||
            starts(n, "glDrawRangeElements") || starts(n, "glMultiDrawArrays") ||
            starts(n, "glMultiDrawElements");
@@ -245,14 +245,14 @@ static bool is_draw_cmd(uint32_t cmd)
 
 static bool touches_textures(uint32_t cmd)
 {
-    const char *n = glr_cmds[cmd].name;
+    const char *n = glr_cmd_name(cmd);
     return starts(n, "glTex") || starts(n, "glTexture") || starts(n, "glCompressedTex") ||
            starts(n, "glCopyTex") || starts(n, "glBindTexture") || starts(n, "glDeleteTextures");
 }
 
 static bool gpu_copy_cmd(uint32_t cmd)
 {
-    const char *n = glr_cmds[cmd].name;
+    const char *n = glr_cmd_name(cmd);
     return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer") ||
            starts(n, "glCopyTex") || starts(n, "glCopyTexture") || starts(n, "glCopyImageSubData") ||
            starts(n, "glClearTex") || starts(n, "glDispatchCompute") ||
@@ -370,7 +370,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     const struct sm_context_state *st = sm_context_state(c);
     ev->program = st->program;
     ev->fbo = st->draw_fbo;
-    const char *name = glr_cmds[cmd].name;
+    const char *name = glr_cmd_name(cmd);
     const struct sm_program *sp = NULL;
     gmf_prog *p = NULL;
     /* ---- ARB assembly programs (gmf_arb.c): no GLSL program, an ARB target enabled */
@@ -442,15 +442,15 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
 
     uint32_t k = canonical(cmd);
     const struct glr_cmd_info *ci = &glr_cmds[k];
-    int pm = gmf_cmd_param(k, "mode"), pf = gmf_cmd_param(k, "first"), pc = gmf_cmd_param(k, "count"),
-        pt = gmf_cmd_param(k, "type"), pi = gmf_cmd_param(k, "indices"), pn = gmf_cmd_param(k, "instancecount"),
-        pbv = gmf_cmd_param(k, "basevertex"), pbi = gmf_cmd_param(k, "baseinstance"), pdc = gmf_cmd_param(k, "drawcount"),
-        pind = gmf_cmd_param(k, "indirect");
+    int pm = gmf_cmd_param(k, GLR_ROLE_mode), pf = gmf_cmd_param(k, GLR_ROLE_first), pc = gmf_cmd_param(k, GLR_ROLE_count),
+        pt = gmf_cmd_param(k, GLR_ROLE_type), pi = gmf_cmd_param(k, GLR_ROLE_indices), pn = gmf_cmd_param(k, GLR_ROLE_instancecount),
+        pbv = gmf_cmd_param(k, GLR_ROLE_basevertex), pbi = gmf_cmd_param(k, GLR_ROLE_baseinstance), pdc = gmf_cmd_param(k, GLR_ROLE_drawcount),
+        pind = gmf_cmd_param(k, GLR_ROLE_indirect);
     if (pn < 0)
-        pn = gmf_cmd_param(k, "primcount");
+        pn = gmf_cmd_param(k, GLR_ROLE_primcount);
     draw_params dp = { 0 };
     dp.mode = pm >= 0 ? (uint32_t)call->args[pm] : GL_TRIANGLES;
-    dp.indexed = strstr(ci->name, "Elements") != NULL;
+    dp.indexed = (ci->flags & GLR_CF_ELEMENTS) != 0;
     dp.index_type = pt >= 0 ? (uint32_t)call->args[pt] : GL_UNSIGNED_INT;
     dp.instances = pn >= 0 ? (int64_t)(int32_t)call->args[pn] : 1;
     dp.base_vertex = pbv >= 0 ? (int32_t)call->args[pbv] : 0;
@@ -460,7 +460,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         const struct sm_buffer *b = st->buffer[SM_BT_DRAW_INDIRECT]
                                         ? sm_get_buffer(c, st->buffer[SM_BT_DRAW_INDIRECT]) : NULL;
         int n = pdc >= 0 ? (int)call->args[pdc] : 1;
-        int ps = gmf_cmd_param(k, "stride");
+        int ps = gmf_cmd_param(k, GLR_ROLE_stride);
         uint64_t stride = ps >= 0 && call->args[ps] ? call->args[ps] : (dp.indexed ? 20 : 16);
         for (int i = 0; i < n && !r->stopped; i++) {
             uint64_t off = call->args[pind] + (uint64_t)i * stride;
@@ -581,7 +581,7 @@ static void clear_buffers(gmf_runner *r, const struct glr_call *call, uint32_t c
     }
     const struct glr_blob *v = &call->blobs[2];
     if (!v->data || v->size < (buffer == GL_COLOR ? 16u : 4u)) {
-        gmf_note(ev, "%s value not recorded", glr_cmds[cmd].name);
+        gmf_note(ev, "%s value not recorded", glr_cmd_name(cmd));
         ev->failed = true;
         return;
     }
@@ -757,7 +757,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
             note_runner = NULL;
             return r->stopped ? GMF_STOPPED : GMF_OK;
         } else if (gpu_copy_cmd(k) && !gmf_copy_handles(k)) {
-            gmf_note(ev, "%s (GPU-side copy/compute/feedback not modelled)", glr_cmds[k].name);
+            gmf_note(ev, "%s (GPU-side copy/compute/feedback not modelled)", glr_cmd_name(k));
         }
         note_runner = NULL;
         return GMF_OK;

@@ -313,7 +313,7 @@ void gmf_xfb_capture(gmf_draw_ctx *d, const gm_pipe_draw *pd)
 bool gmf_xfb_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k,
                        struct glr_call *out, gmf_event *ev)
 {
-    const char *n = glr_cmds[k].name;
+    const char *n = glr_cmd_name(k);
     if (strncmp(n, "glDrawTransformFeedback", 23))
         return false;
     bool stream = strstr(n, "Stream") != NULL, inst = strstr(n, "Instanced") != NULL;

@@ -381,11 +381,10 @@ static int check_map_length(struct map_lengths *ml, const struct glr_call *c, ui
 {
     if (c->cmd == GLR_PSEUDO_BUFFER_MAPPED) {
         map_length_put(ml, c->args[0], c->args[3]);
-    } else if (c->cmd < GLR_CMD_COUNT && c->ret && !strncmp(glr_cmds[c->cmd].name, "glMap", 5) &&
-               strstr(glr_cmds[c->cmd].name, "Buffer")) {
+    } else if (c->cmd < GLR_CMD_COUNT && c->ret && (glr_cmds[c->cmd].flags & GLR_CF_MAP_BUFFER)) {
         /* A range map call: its length argument; a whole-buffer one: unknown here (a pointer can
          * be returned again by a later map of another length). */
-        int len = glr_cmd_param_index(&glr_cmds[c->cmd], "length");
+        int len = glr_cmd_param_role(&glr_cmds[c->cmd], GLR_ROLE_length);
         map_length_put(ml, c->ret, len >= 0 ? c->args[len] : UINT64_MAX);
     } else if (c->cmd == GLR_PSEUDO_BUFFER_DATA) {
         for (unsigned i = 0; i < ml->n; i++)

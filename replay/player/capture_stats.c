@@ -4,42 +4,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/player/player.h"
-#include "statemodel/sm_current.h"
 
 static bool starts(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* Draws (glEnd ends an immediate-mode draw and glRect* is one: the GPU model runs both as draws;
+ * glDrawBuffer(s) draws nothing), blits and clears (glClear and the per-attachment forms, not the
+ * clear-value setters nor buffer-object clears): classes generated from the registry
+ * (gen_registry.py cmd_flags), no name compared here. */
 bool glrh_cmd_is_draw(uint32_t cmd)
 {
-    if (cmd >= GLR_CMD_COUNT)
-        return false;
-    const char *n = glr_cmds[cmd].name;
-    /* glDrawBuffer(s) selects buffers; it draws nothing. glEnd ends an immediate-mode draw and
-     * glRect* is one (the GPU model runs both as draws). */
-    return (starts(n, "glDraw") && !starts(n, "glDrawBuffer")) || starts(n, "glMultiDraw") ||
-           cmd == GLR_CMD_glEnd || sm_imm_kind_of(cmd) == SM_IMM_RECT;
+    return cmd < GLR_CMD_COUNT && (glr_cmds[cmd].flags & GLR_CF_DRAW);
 }
 
 bool glrh_cmd_is_blit(uint32_t cmd)
 {
-    if (cmd >= GLR_CMD_COUNT)
-        return false;
-    const char *n = glr_cmds[cmd].name;
-    return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer");
+    return cmd < GLR_CMD_COUNT && (glr_cmds[cmd].flags & GLR_CF_BLIT);
 }
 
 bool glrh_cmd_is_clear(uint32_t cmd)
 {
-    if (cmd >= GLR_CMD_COUNT)
-        return false;
-    const char *n = glr_cmds[cmd].name;
-    /* glClear and the per-attachment forms; not the clear-value setters (glClearColor, ...) and
-     * not buffer-object clears (glClearBufferData/SubData). */
-    if (strcmp(n, "glClear") == 0 || starts(n, "glClearNamedFramebuffer"))
-        return true;
-    return starts(n, "glClearBuffer") && !starts(n, "glClearBufferData") && !starts(n, "glClearBufferSubData");
+    return cmd < GLR_CMD_COUNT && (glr_cmds[cmd].flags & GLR_CF_CLEAR);
 }
 
 enum upload_kind { UP_NONE, UP_BUFFER, UP_TEXTURE };
@@ -70,7 +57,7 @@ static uint64_t names_created(const struct glr_call *c)
 {
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
     for (int i = 0; i < ci->nparams; i++)
-        if (ci->params[i].is_pointer && !ci->params[i].is_const && ci->params[i].obj_class)
+        if (glr_cmd_params(ci)[i].is_pointer && !glr_cmd_params(ci)[i].is_const && glr_cmd_params(ci)[i].obj_class)
             return c->blobs[i].size / 4;
     return 0;
 }
@@ -80,7 +67,7 @@ static int by_count(const void *a, const void *b)
     const struct glrh_cmd_count *x = a, *y = b;
     if (x->count != y->count)
         return x->count < y->count ? 1 : -1;
-    return strcmp(glr_cmds[x->cmd].name, glr_cmds[y->cmd].name);
+    return strcmp(glr_cmd_name(x->cmd), glr_cmd_name(y->cmd));
 }
 
 int glrh_capture_stats(const struct glrh_capture *cap, struct glrh_stats *st, char *err, size_t err_size)
@@ -113,7 +100,7 @@ int glrh_capture_stats(const struct glrh_capture *cap, struct glrh_stats *st, ch
             continue;
         st->calls++;
         counts[c.cmd]++;
-        const char *n = glr_cmds[c.cmd].name;
+        const char *n = glr_cmd_name(c.cmd);
         if (glrh_cmd_is_draw(c.cmd))
             st->draws++;
         if (glrh_cmd_is_clear(c.cmd))

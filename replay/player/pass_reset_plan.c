@@ -182,7 +182,7 @@ static int run_list(const struct sm_call_list *l, struct glr_dispatch *d, glr_ma
             if (k == GLR_DISPATCH_MISSING || k == GLR_DISPATCH_BAD) {
                 st->calls_failed++;
                 if (!st->first_failed)
-                    st->first_failed = glr_cmds[c->cmd].name;
+                    st->first_failed = glr_cmd_name(c->cmd);
             }
         }
     }

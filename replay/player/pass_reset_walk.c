@@ -9,46 +9,16 @@
 
 /* ---------------------------------------------------------------- what a command writes */
 
-enum { W_UNKNOWN = 0, W_NONE, W_DRAW, W_BUFFER, W_TEXTURE, W_RENDERBUFFER, W_PACK, W_QUERY_RESULT, W_COPY_IMAGE };
-
-static bool starts(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+/* What a command writes is generated from the registry (gen_registry.py write_class:
+ * struct glr_cmd_info.writes): draws, clears, blits and dispatches; buffer and texture uploads,
+ * renderbuffer storage; read-backs into the pack buffer and query results. */
+enum { W_UNKNOWN = GLR_WRITES_UNKNOWN, W_NONE = GLR_WRITES_NONE, W_DRAW = GLR_WRITES_DRAW,
+       W_BUFFER = GLR_WRITES_BUFFER, W_TEXTURE = GLR_WRITES_TEXTURE, W_RENDERBUFFER = GLR_WRITES_RENDERBUFFER,
+       W_PACK = GLR_WRITES_PACK, W_QUERY_RESULT = GLR_WRITES_QUERY_RESULT, W_COPY_IMAGE = GLR_WRITES_COPY_IMAGE };
 
 static int classify(uint32_t cmd)
 {
-    const char *n = glr_cmds[cmd].name;
-    if (glrh_cmd_is_draw(cmd) || glrh_cmd_is_clear(cmd) || !strcmp(n, "glBlitFramebuffer") ||
-        !strcmp(n, "glBlitNamedFramebuffer") || starts(n, "glDispatchCompute") || !strcmp(n, "glEnd") ||
-        !strcmp(n, "glDrawPixels") || !strcmp(n, "glCopyPixels") || !strcmp(n, "glBitmap") ||
-        !strcmp(n, "glAccum") || starts(n, "glCallList") || starts(n, "glRect") || starts(n, "glEvalMesh"))
-        return W_DRAW;
-    if (starts(n, "glGet") || starts(n, "glBind") || starts(n, "glIs") || starts(n, "glDelete") ||
-        starts(n, "glGen") || starts(n, "glCreate")) {
-        if (!strcmp(n, "glGetTexImage") || !strcmp(n, "glGetnTexImage") || starts(n, "glGetCompressedTex") ||
-            starts(n, "glGetTextureImage") || starts(n, "glGetTextureSubImage") || starts(n, "glGetCompressedTexture"))
-            return W_PACK;
-        if (starts(n, "glGetQueryObject") || starts(n, "glGetQueryBufferObject"))
-            return W_QUERY_RESULT;
-        if (starts(n, "glGenerate"))
-            return W_TEXTURE; /* glGenerateMipmap, glGenerateTextureMipmap */
-        return W_NONE;
-    }
-    if (!strcmp(n, "glReadPixels") || !strcmp(n, "glReadnPixels"))
-        return W_PACK;
-    if (!strcmp(n, "glCopyImageSubData"))
-        return W_COPY_IMAGE;
-    if (strstr(n, "RenderbufferStorage"))
-        return W_RENDERBUFFER;
-    if (strstr(n, "Framebuffer"))
-        return W_NONE;
-    if (strstr(n, "Buffer") && (strstr(n, "Data") || strstr(n, "Storage") || strstr(n, "Map") ||
-                                strstr(n, "Invalidate")))
-        return W_BUFFER;
-    if (strstr(n, "Tex") && (strstr(n, "Image") || strstr(n, "Storage") || strstr(n, "Buffer")))
-        return W_TEXTURE;
-    return W_NONE;
+    return glr_cmds[cmd].writes;
 }
 
 static uint32_t bound_buffer(const struct sm_context *c, uint32_t target)
@@ -126,17 +96,17 @@ static void on_draw(struct glrh_reset *p, const struct sm_context *c, const stru
         call->cmd == GLR_CMD_glCopyPixels)
         pr_cover_framebuffer_read(p, c, call->cmd == GLR_CMD_glBlitNamedFramebuffer ? (uint32_t)call->args[0]
                                                                                       : st->read_fbo);
-    if (is_draw || starts(ci->name, "glDispatchCompute")) {
+    if (is_draw || (ci->flags & GLR_CF_DISPATCH_COMPUTE)) {
         /* What the draw can read: textures on every unit (a texture it also renders to must
          * keep its contents), images. */
         for (int u = 0; u < SM_MAX_TEXTURE_UNITS; u++)
             for (int t2 = 0; t2 < SM_TT_COUNT; t2++)
                 mark(p, &p->used_tex, c, st->unit[u].bound[t2]);
     }
-    if (!starts(ci->name, "glDispatchCompute"))
+    if (!(ci->flags & GLR_CF_DISPATCH_COMPUTE))
         mark_fbo_call(p, c, st->draw_fbo, call);
     for (int i = 0; i < ci->nparams; i++)
-        if (ci->params[i].obj_class == GLR_OBJ_FRAMEBUFFER && !ci->params[i].is_pointer)
+        if (glr_cmd_params(ci)[i].obj_class == GLR_OBJ_FRAMEBUFFER && !glr_cmd_params(ci)[i].is_pointer)
             mark_fbo(p, c, (uint32_t)call->args[i]);
     const struct sm_transform_feedback *t = sm_get_transform_feedback(c, st->tfo);
     if (t && t->active)
@@ -176,7 +146,7 @@ static void on_write(struct glrh_reset *p, const struct sm_context *c, const str
             pr_cover_framebuffer_read(p, c, st->read_fbo);
         else
             for (int i = 0; i < ci->nparams; i++)
-                if (ci->params[i].obj_class == GLR_OBJ_TEXTURE && !ci->params[i].is_pointer)
+                if (glr_cmd_params(ci)[i].obj_class == GLR_OBJ_TEXTURE && !glr_cmd_params(ci)[i].is_pointer)
                     pr_cover_touch(p, pr_cover_key(PR_OBJ_TEXTURE, c, (uint32_t)call->args[i]));
         return;
     case W_QUERY_RESULT:
@@ -197,11 +167,11 @@ static void on_write(struct glrh_reset *p, const struct sm_context *c, const str
     default:
         break;
     }
-    if (starts(ci->name, "glCopyTex") || starts(ci->name, "glCopyTexture"))
+    if (ci->flags & GLR_CF_COPY_TEX)
         pr_cover_framebuffer_read(p, c, st->read_fbo);
     bool named = false;
     for (int i = 0; i < ci->nparams; i++) {
-        const struct glr_param_info *pi = &ci->params[i];
+        const struct glr_param_info *pi = &glr_cmd_params(ci)[i];
         if (pi->is_pointer)
             continue;
         if (kind == W_BUFFER && pi->obj_class == GLR_OBJ_BUFFER) {
@@ -224,9 +194,7 @@ static void on_write(struct glrh_reset *p, const struct sm_context *c, const str
     /* Target-based: every parameter naming a target (target, readTarget, writeTarget). */
     bool any = false;
     for (int i = 0; i < ci->nparams; i++) {
-        const char *pn = ci->params[i].name;
-        size_t len = strlen(pn);
-        if (ci->params[i].is_pointer || len < 6 || strcmp(pn + len - 5, "arget"))
+        if (glr_cmd_params(ci)[i].is_pointer || !(glr_cmd_params(ci)[i].flags & GLR_PF_TARGET))
             continue;
         uint32_t t = (uint32_t)call->args[i];
         if (kind == W_BUFFER)
@@ -236,7 +204,7 @@ static void on_write(struct glrh_reset *p, const struct sm_context *c, const str
         any = true;
     }
     if (!any)
-        pr_fail(p, "the frame calls %s: which object it writes is unknown", ci->name);
+        pr_fail(p, "the frame calls %s: which object it writes is unknown", glr_str(ci->name));
 }
 
 /* ---------------------------------------------------------------- sync objects */
@@ -303,7 +271,7 @@ bool pr_walk(struct glrh_reset *p, const struct glrh_capture *cap)
             /* The lists of the initial state are compiled once, by the first pass's restore; a
              * frame that compiles or deletes lists needs them made again: full restore. */
             pr_fail(p, "the frame calls %s: display lists are made again only by a full restore",
-                    glr_cmds[c.cmd].name);
+                    glr_cmd_name(c.cmd));
             break;
         }
         if (c.cmd == GLR_CMD_glFenceSync || c.cmd == GLR_CMD_glDeleteSync)
@@ -313,7 +281,7 @@ bool pr_walk(struct glrh_reset *p, const struct glrh_capture *cap)
         if (kinds[c.cmd] != W_NONE)
             on_write(p, ctx, &c, kinds[c.cmd]);
         if (!sm_apply(p->end, &c))
-            pr_fail(p, "the frame calls %s, which the state model cannot follow", glr_cmds[c.cmd].name);
+            pr_fail(p, "the frame calls %s, which the state model cannot follow", glr_cmd_name(c.cmd));
     }
     free(kinds);
     if (!p->failed && k < 0)

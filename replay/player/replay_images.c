@@ -217,7 +217,7 @@ void glrh_png_after_draw(struct replayer *r, uint32_t cmd)
     unsigned w, h;
     if (glrh_read_draw_buffer(&r->gl, r->current->desc, r->current->w, r->current->h, &px, &w, &h) != 0)
         return; /* not an RGBA8-readable target: nothing to picture */
-    write_png_or_warn(r, glr_cmds[cmd].name, px, w, h);
+    write_png_or_warn(r, glr_cmd_name(cmd), px, w, h);
     free(px);
 }
 

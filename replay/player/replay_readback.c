@@ -24,7 +24,7 @@ typedef void (*get_integerv_fn)(GLenum, GLint *);
 
 static const char *name_of(const struct glr_call *c)
 {
-    return glr_cmds[c->cmd].name;
+    return glr_cmd_name(c->cmd);
 }
 
 static bool starts(const char *s, const char *prefix)
@@ -37,7 +37,7 @@ static int output_param(const struct glr_call *c)
 {
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
     for (int i = 0; i < ci->nparams; i++)
-        if (ci->params[i].is_pointer && !ci->params[i].is_const && !ci->params[i].obj_class)
+        if (glr_cmd_params(ci)[i].is_pointer && !glr_cmd_params(ci)[i].is_const && !glr_cmd_params(ci)[i].obj_class)
             return i;
     return -1;
 }

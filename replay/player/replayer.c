@@ -372,17 +372,17 @@ static void report_problems(struct replayer *r)
     for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
         if (r->missing[i])
             fprintf(stderr, "glreplay: warning: %s is not available in the replaying driver (%llu calls not replayed)\n",
-                    glr_cmds[i].name, (unsigned long long)r->missing[i]);
+                    glr_cmd_name(i), (unsigned long long)r->missing[i]);
         if (r->bad[i])
-            fprintf(stderr, "glreplay: warning: %s: %s (%llu calls not replayed)\n", glr_cmds[i].name,
+            fprintf(stderr, "glreplay: warning: %s: %s (%llu calls not replayed)\n", glr_cmd_name(i),
                     r->bad_reason[i] ? r->bad_reason[i] : "recorded data is malformed", (unsigned long long)r->bad[i]);
         if (r->unrecorded[i])
             fprintf(stderr, "glreplay: warning: %s: the capture lacks the client memory it read (the recorder could "
                             "not size it; %llu calls not replayed)\n",
-                    glr_cmds[i].name, (unsigned long long)r->unrecorded[i]);
+                    glr_cmd_name(i), (unsigned long long)r->unrecorded[i]);
         if (r->gl_error_count && r->gl_error_count[i])
             fprintf(r->out, "GL error 0x%04x after %s (%llu of its calls raised errors)\n", r->gl_error_first[i],
-                    glr_cmds[i].name, (unsigned long long)r->gl_error_count[i]);
+                    glr_cmd_name(i), (unsigned long long)r->gl_error_count[i]);
     }
 }
 

@@ -11,7 +11,7 @@ static void same(const struct glr_call *a, const struct glr_call *b)
     const struct glr_cmd_info *ci = &glr_cmds[a->cmd];
     CHECK(a->cmd == b->cmd && a->ctx_id == b->ctx_id && a->thread_id == b->thread_id && a->seq == b->seq);
     for (int i = 0; i < ci->nparams; i++) {
-        CHECK(a->args[i] == b->args[i] || ci->params[i].is_pointer);
+        CHECK(a->args[i] == b->args[i] || glr_cmd_params(ci)[i].is_pointer);
         CHECK(a->blobs[i].size == b->blobs[i].size);
         if (a->blobs[i].size && b->blobs[i].size == a->blobs[i].size)
             CHECK(!memcmp(a->blobs[i].data, b->blobs[i].data, (size_t)a->blobs[i].size));

@@ -249,7 +249,7 @@ static void test_restore_layouts(void)
     char strs[8][256];
     for (size_t i = 0; i < l.count; i++) {
         const struct glr_call *c = &l.calls[i];
-        const char *name = glr_cmds[c->cmd].name;
+        const char *name = glr_cmd_name(c->cmd);
         if (!strcmp(name, "glShaderSource")) {
             /* The dispatcher passes args[1] as the count and the decoded strings. */
             int n = decode_strings(&c->blobs[2], strs, 8);

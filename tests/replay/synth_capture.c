@@ -76,7 +76,7 @@ static void call_ret(struct buf *stream, uint32_t cmd, const uint64_t *args, uin
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
     struct buf f = { 0 };
     for (int i = 0; i < ci->nparams; i++) {
-        switch (ci->params[i].kind) {
+        switch (glr_cmd_params(ci)[i].kind) {
         case GLR_KIND_I32:
         case GLR_KIND_I64:
             svar(&f, (int64_t)args[i]);
@@ -98,7 +98,7 @@ static void call_ret(struct buf *stream, uint32_t cmd, const uint64_t *args, uin
     else if (ci->ret_kind != GLR_KIND_VOID)
         uvar(&f, ret);
     for (int i = 0; i < ci->nparams; i++) {
-        if (!ci->params[i].is_pointer)
+        if (!glr_cmd_params(ci)[i].is_pointer)
             continue;
         if (i == blob_param) {
             uvar(&f, blob_size + 1);

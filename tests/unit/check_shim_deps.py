@@ -12,10 +12,15 @@ import re
 import subprocess
 import sys
 
-# The libraries the shim may need: libc (libdl and libpthread are part of it since glibc 2.34),
-# libm, the loader, and the capture's compression and hashing.
-ALLOWED = {'libc.so.6', 'libm.so.6', 'libdl.so.2', 'libpthread.so.0', 'ld-linux-x86-64.so.2',
-           'libzstd.so.1', 'libxxhash.so.0'}
+# The libraries the shim may need at start: libc (libdl and libpthread are part of it since glibc
+# 2.34) and the loader. libm and the capture's compression and hashing (libzstd, libxxhash) are
+# loaded at their first use (shim/lazy_libs.c); a new function called from them needs its line there.
+ALLOWED = {'libc.so.6', 'libdl.so.2', 'libpthread.so.0', 'ld-linux-x86-64.so.2'}
+# Load-time relocation work: the generated tables hold no pointers (registry/glr_registry.h,
+# statemodel/sm_enum_table.h) and the GetProcAddress table holds hidden aliases, so .data.rel.ro
+# stays small and no relocation needs a symbol looked up by name but the GOT's (libc's functions).
+MAX_DATA_REL_RO = 64 * 1024
+MAX_SYMBOL_RELOCS = 200
 # The loaded image (every SHF_ALLOC section: code, read-only data, relocations, data, bss). The shim
 # is 4.5 MiB today, 3.6 MiB of it the generated GL wrappers and tables; the engine (glslang,
 # SPIRV-Tools, the GPU model) alone is over 10 MiB, so linking it back in breaks this at once.
@@ -53,7 +58,15 @@ def main():
     needed = re.findall(r'\(NEEDED\)\s+Shared library: \[([^\]]+)\]', readelf('-d', shim))
     check(needed, 'no NEEDED entries read from %s' % shim)
     for lib in needed:
-        check(lib in allowed, 'the shim needs %s (allowed: %s)' % (lib, ' '.join(sorted(allowed))))
+        check(lib in allowed, 'the shim needs %s (allowed: %s; a function of libm, libzstd or libxxhash the shim '
+              'calls needs its line in shim/lazy_libs.c)' % (lib, ' '.join(sorted(allowed))))
+    if not sanitized:
+        rel_ro = sections(shim).get('.data.rel.ro', (0, 0, ''))[1]
+        check(rel_ro <= MAX_DATA_REL_RO, '.data.rel.ro is %d bytes (at most %d): a generated table holds pointers'
+              % (rel_ro, MAX_DATA_REL_RO))
+        kinds = re.findall(r'^\s*[0-9a-f]+\s+[0-9a-f]+\s+(R_X86_64_\w+)', readelf('-r', shim), re.M)
+        sym = [k for k in kinds if k != 'R_X86_64_RELATIVE']
+        check(len(sym) <= MAX_SYMBOL_RELOCS, '%d symbol relocations (at most %d)' % (len(sym), MAX_SYMBOL_RELOCS))
     versions = readelf('-V', shim)
     for v in ('GLIBCXX', 'CXXABI'):
         check(v not in versions, 'the shim needs %s symbol versions (C++ runtime)' % v)

@@ -46,7 +46,7 @@ static void print_text(const struct glrh_capture *cap, const struct glrh_stats *
            (unsigned long long)st->records, st->n_cmds);
     unsigned shown = top && top < st->n_cmds ? top : st->n_cmds;
     for (unsigned i = 0; i < shown; i++)
-        printf("  %10llu  %s\n", (unsigned long long)st->per_cmd[i].count, glr_cmds[st->per_cmd[i].cmd].name);
+        printf("  %10llu  %s\n", (unsigned long long)st->per_cmd[i].count, glr_cmd_name(st->per_cmd[i].cmd));
     if (shown < st->n_cmds)
         printf("  ... %u more (--top 0 lists all)\n", st->n_cmds - shown);
     printf("draws: %llu", (unsigned long long)st->draws);
@@ -136,7 +136,7 @@ static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *s
     unsigned shown = top && top < st->n_cmds ? top : st->n_cmds;
     for (unsigned i = 0; i < shown; i++) {
         cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "name", glr_cmds[st->per_cmd[i].cmd].name);
+        cJSON_AddStringToObject(x, "name", glr_cmd_name(st->per_cmd[i].cmd));
         cJSON_AddItemToObject(x, "count", num((double)st->per_cmd[i].count));
         cJSON_AddItemToArray(per, x);
     }

@@ -111,7 +111,7 @@ static const struct { uint32_t v; const char *n; } modes[] = {
 static const char *enum_text(const struct glr_call *c, const struct glr_param_info *p, uint64_t v)
 {
     if (v < 0x100) {
-        if (strcmp(p->name, "mode") == 0 && (glrh_cmd_is_draw(c->cmd) || strcmp(glr_call_name(c->cmd), "glBegin") == 0))
+        if (p->role == GLR_ROLE_mode && (glrh_cmd_is_draw(c->cmd) || c->cmd == GLR_CMD_glBegin))
             for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
                 if (modes[i].v == v)
                     return modes[i].n;
@@ -128,7 +128,7 @@ static void call_text(const struct glr_call *c, char *out, size_t n)
     if (c->cmd < GLR_CMD_COUNT) {
         const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
         for (int i = 0; i < ci->nparams && used < n; i++) {
-            const struct glr_param_info *p = &ci->params[i];
+            const struct glr_param_info *p = &glr_cmd_params(ci)[i];
             char v[64];
             const char *en;
             if (p->is_pointer)
@@ -138,7 +138,7 @@ static void call_text(const struct glr_call *c, char *out, size_t n)
                 snprintf(v, sizeof v, "%g", (double)glr_arg_f32(c, i));
             else if (p->kind == GLR_KIND_F64)
                 snprintf(v, sizeof v, "%g", glr_arg_f64(c, i));
-            else if (strcmp(p->ctype, "GLenum") == 0 && (en = enum_text(c, p, c->args[i])) != NULL)
+            else if (strcmp(glr_str(p->ctype), "GLenum") == 0 && (en = enum_text(c, p, c->args[i])) != NULL)
                 snprintf(v, sizeof v, "%s", en);
             else if (p->kind == GLR_KIND_I32 || p->kind == GLR_KIND_I64)
                 snprintf(v, sizeof v, "%" PRId64, (int64_t)c->args[i]);
@@ -393,9 +393,9 @@ static unsigned type_size(uint32_t type)
 static int first_vertices(const struct sm_context *ctx, const struct glr_call *c, const cJSON *state, uint64_t *v)
 {
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    int pi = glr_cmd_param_index(ci, "indices"), pt = glr_cmd_param_index(ci, "type"),
-        pf = glr_cmd_param_index(ci, "first");
-    if (pi >= 0 && pt >= 0 && !ci->params[pi].is_pointer)
+    int pi = glr_cmd_param_role(ci, GLR_ROLE_indices), pt = glr_cmd_param_role(ci, GLR_ROLE_type),
+        pf = glr_cmd_param_role(ci, GLR_ROLE_first);
+    if (pi >= 0 && pt >= 0 && !glr_cmd_params(ci)[pi].is_pointer)
         pi = -1;
     if (pi >= 0 && pt >= 0) {
         const cJSON *eb = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(state, "vertex_array"),
@@ -472,32 +472,23 @@ static cJSON *vertex_inputs_json(const struct sm_context *ctx, const struct glr_
  * not contents). NULL for other calls. */
 static cJSON *object_written(struct walk *w, const struct glr_call *c)
 {
-    static const char *const tex_calls[] = { "glTexImage", "glTexSubImage", "glCompressedTexImage",
-        "glCompressedTexSubImage", "glTexStorage", "glCopyTexImage", "glCopyTexSubImage", "glGenerateMipmap",
-        "glTextureSubImage", "glTextureStorage", "glCompressedTextureSubImage", "glCopyTextureSubImage",
-        "glGenerateTextureMipmap", "glTextureImage" };
-    static const char *const buf_calls[] = { "glBufferData", "glBufferSubData", "glBufferStorage", "glNamedBufferData",
-        "glNamedBufferSubData", "glNamedBufferStorage", "glCopyBufferSubData", "glCopyNamedBufferSubData" };
     const struct sm_context *ctx = c->ctx_id ? sm_context_get(w->s, c->ctx_id) : NULL;
     if (!ctx || c->cmd >= GLR_CMD_COUNT)
         return NULL;
-    const char *name = glr_call_name(c->cmd);
+    /* The uploads and copies that define a texture's or a buffer's contents (classes generated
+     * from the registry: GLR_CF_TEX_WRITE, GLR_CF_BUF_WRITE). */
     const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    bool tex = false, buf = false;
-    for (size_t i = 0; i < sizeof tex_calls / sizeof tex_calls[0]; i++)
-        tex |= strncmp(name, tex_calls[i], strlen(tex_calls[i])) == 0;
-    for (size_t i = 0; i < sizeof buf_calls / sizeof buf_calls[0]; i++)
-        buf |= strncmp(name, buf_calls[i], strlen(buf_calls[i])) == 0;
+    bool tex = (ci->flags & GLR_CF_TEX_WRITE) != 0, buf = (ci->flags & GLR_CF_BUF_WRITE) != 0;
     if (!tex && !buf)
         return NULL;
     /* The object: a named parameter (DSA forms, the write side of a copy), else the binding of the
      * target (the write side of glCopyBufferSubData). */
-    int pn = glr_cmd_param_index(ci, tex ? "texture" : "writeBuffer");
+    int pn = glr_cmd_param_role(ci, tex ? GLR_ROLE_texture : GLR_ROLE_writeBuffer);
     if (pn < 0 && buf)
-        pn = glr_cmd_param_index(ci, "buffer");
-    int pt = glr_cmd_param_index(ci, buf ? "writeTarget" : "target");
+        pn = glr_cmd_param_role(ci, GLR_ROLE_buffer);
+    int pt = glr_cmd_param_role(ci, buf ? GLR_ROLE_writeTarget : GLR_ROLE_target);
     if (pt < 0)
-        pt = glr_cmd_param_index(ci, "target");
+        pt = glr_cmd_param_role(ci, GLR_ROLE_target);
     uint32_t obj = pn >= 0 ? (uint32_t)c->args[pn]
                  : pt >= 0 ? (tex ? sm_bound_texture_name(ctx, (uint32_t)c->args[pt])
                                   : sm_bound_buffer_name(ctx, (uint32_t)c->args[pt])) : 0;

@@ -221,8 +221,8 @@ struct opts {
 
 static bool is_draw(uint32_t cmd)
 {
-    return cmd < GLR_CMD_COUNT && (!strncmp(glr_cmds[cmd].name, "glDraw", 6) ||
-                                   !strncmp(glr_cmds[cmd].name, "glMultiDraw", 11));
+    return cmd < GLR_CMD_COUNT && (!strncmp(glr_cmd_name(cmd), "glDraw", 6) ||
+                                   !strncmp(glr_cmd_name(cmd), "glMultiDraw", 11));
 }
 
 static bool parse_opts(int argc, char **argv, struct opts *o)

@@ -1,0 +1,169 @@
+/* Unit test: the generated parameter roles and command classes (registry/gen_registry.py) give, for
+ * every command of the registry, the same answers as the run-time name matching they replaced:
+ * glr_cmd_param_role against the by-name lookup, GLR_PF_TARGET against the "...arget" suffix test,
+ * each GLR_CF_* class and glr_cmd_info.writes against the name tests replay/dispatch.c,
+ * shim/client_arrays.c, replay/player/capture_load.c, replay/player/pass_reset_walk.c,
+ * replay/player/capture_stats.c and ui_ipc/report/report_events.c made before (copied here, and only here, as the reference). */
+#include <stdio.h>
+#include <string.h>
+#include "registry/glr_registry.h"
+#include "replay/player/player.h"
+#include "statemodel/sm_current.h"
+
+#define GLR_CHECK_MESSAGES   /* CHECK(cond, fmt, ...) */
+#include "tests/support/glr_check.h"
+
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool starts_any(const char *n, const char *const *prefixes, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (starts(n, prefixes[i]))
+            return true;
+    return false;
+}
+
+/* The former replay/player/capture_stats.c glrh_cmd_is_draw/is_blit/is_clear. */
+static bool old_is_draw(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    return (starts(n, "glDraw") && !starts(n, "glDrawBuffer")) || starts(n, "glMultiDraw") ||
+           cmd == GLR_CMD_glEnd || sm_imm_kind_of(cmd) == SM_IMM_RECT;
+}
+
+static bool old_is_blit(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer");
+}
+
+static bool old_is_clear(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    if (strcmp(n, "glClear") == 0 || starts(n, "glClearNamedFramebuffer"))
+        return true;
+    return starts(n, "glClearBuffer") && !starts(n, "glClearBufferData") && !starts(n, "glClearBufferSubData");
+}
+
+/* The former pass_reset_walk.c classify(), verbatim but for the result names. */
+static int old_classify(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    if (old_is_draw(cmd) || old_is_clear(cmd) || !strcmp(n, "glBlitFramebuffer") ||
+        !strcmp(n, "glBlitNamedFramebuffer") || starts(n, "glDispatchCompute") || !strcmp(n, "glEnd") ||
+        !strcmp(n, "glDrawPixels") || !strcmp(n, "glCopyPixels") || !strcmp(n, "glBitmap") ||
+        !strcmp(n, "glAccum") || starts(n, "glCallList") || starts(n, "glRect") || starts(n, "glEvalMesh"))
+        return GLR_WRITES_DRAW;
+    if (starts(n, "glGet") || starts(n, "glBind") || starts(n, "glIs") || starts(n, "glDelete") ||
+        starts(n, "glGen") || starts(n, "glCreate")) {
+        if (!strcmp(n, "glGetTexImage") || !strcmp(n, "glGetnTexImage") || starts(n, "glGetCompressedTex") ||
+            starts(n, "glGetTextureImage") || starts(n, "glGetTextureSubImage") || starts(n, "glGetCompressedTexture"))
+            return GLR_WRITES_PACK;
+        if (starts(n, "glGetQueryObject") || starts(n, "glGetQueryBufferObject"))
+            return GLR_WRITES_QUERY_RESULT;
+        if (starts(n, "glGenerate"))
+            return GLR_WRITES_TEXTURE;
+        return GLR_WRITES_NONE;
+    }
+    if (!strcmp(n, "glReadPixels") || !strcmp(n, "glReadnPixels"))
+        return GLR_WRITES_PACK;
+    if (!strcmp(n, "glCopyImageSubData"))
+        return GLR_WRITES_COPY_IMAGE;
+    if (strstr(n, "RenderbufferStorage"))
+        return GLR_WRITES_RENDERBUFFER;
+    if (strstr(n, "Framebuffer"))
+        return GLR_WRITES_NONE;
+    if (strstr(n, "Buffer") && (strstr(n, "Data") || strstr(n, "Storage") || strstr(n, "Map") ||
+                                strstr(n, "Invalidate")))
+        return GLR_WRITES_BUFFER;
+    if (strstr(n, "Tex") && (strstr(n, "Image") || strstr(n, "Storage") || strstr(n, "Buffer")))
+        return GLR_WRITES_TEXTURE;
+    return GLR_WRITES_NONE;
+}
+
+/* The classes as the former call sites tested them by name. */
+static unsigned old_flags(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    static const char *const tex_calls[] = { "glTexImage", "glTexSubImage", "glCompressedTexImage",
+        "glCompressedTexSubImage", "glTexStorage", "glCopyTexImage", "glCopyTexSubImage", "glGenerateMipmap",
+        "glTextureSubImage", "glTextureStorage", "glCompressedTextureSubImage", "glCopyTextureSubImage",
+        "glGenerateTextureMipmap", "glTextureImage" };
+    static const char *const buf_calls[] = { "glBufferData", "glBufferSubData", "glBufferStorage", "glNamedBufferData",
+        "glNamedBufferSubData", "glNamedBufferStorage", "glCopyBufferSubData", "glCopyNamedBufferSubData" };
+    unsigned f = 0;
+    if (strncmp(n, "glDraw", 6) == 0)
+        f |= GLR_CF_DRAW_NAMED;
+    if (!strncmp(n, "glMultiDraw", 11))
+        f |= GLR_CF_MULTI_DRAW;
+    if (strstr(n, "Elements"))
+        f |= GLR_CF_ELEMENTS;
+    if (strstr(n, "Tex") || strstr(n, "Renderbuffer"))
+        f |= GLR_CF_IMAGE_SIDES;
+    if (!strncmp(n, "glMap", 5) && strstr(n, "Buffer"))
+        f |= GLR_CF_MAP_BUFFER;
+    if (starts(n, "glDispatchCompute"))
+        f |= GLR_CF_DISPATCH_COMPUTE;
+    if (starts(n, "glCopyTex") || starts(n, "glCopyTexture"))
+        f |= GLR_CF_COPY_TEX;
+    if (starts_any(n, tex_calls, sizeof tex_calls / sizeof tex_calls[0]))
+        f |= GLR_CF_TEX_WRITE;
+    if (starts_any(n, buf_calls, sizeof buf_calls / sizeof buf_calls[0]))
+        f |= GLR_CF_BUF_WRITE;
+    if (old_is_draw(cmd))
+        f |= GLR_CF_DRAW;
+    if (old_is_clear(cmd))
+        f |= GLR_CF_CLEAR;
+    if (old_is_blit(cmd))
+        f |= GLR_CF_BLIT;
+    return f;
+}
+
+int main(void)
+{
+    long roles_found = 0, targets = 0, flagged = 0, writing = 0;
+    for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
+        const struct glr_cmd_info *ci = &glr_cmds[k];
+        const char *n = glr_cmd_name(k);
+        for (int r = GLR_ROLE_NONE + 1; r < GLR_ROLE_COUNT_; r++) {
+            int by_role = glr_cmd_param_role(ci, (enum glr_role)r);
+            int by_name = glr_cmd_param_index(ci, glr_role_names[r]);
+            CHECK(by_role == by_name, "%s: role %s gives parameter %d, its name %d", n, glr_role_names[r], by_role,
+                  by_name);
+            roles_found += by_role >= 0;
+        }
+        for (int i = 0; i < ci->nparams; i++) {
+            const char *pn = glr_param_name(&glr_cmd_params(ci)[i]);
+            size_t len = strlen(pn);
+            bool target = len >= 6 && strcmp(pn + len - 5, "arget") == 0;
+            CHECK(target == ((glr_cmd_params(ci)[i].flags & GLR_PF_TARGET) != 0), "%s: parameter %s target flag", n, pn);
+            targets += target;
+        }
+        unsigned want = old_flags(k);
+        CHECK(ci->flags == want, "%s: classes 0x%x, by name 0x%x", n, (unsigned)ci->flags, want);
+        flagged += want != 0;
+        int w = old_classify(k);
+        CHECK(ci->writes == w, "%s: writes %d, by name %d", n, ci->writes, w);
+        writing += w != GLR_WRITES_NONE;
+    }
+    /* The comparison compares something: the reference finds roles, targets and classes. */
+    CHECK(roles_found > 3000 && targets > 500 && flagged > 300 && writing > 300,
+          "too few roles (%ld), targets (%ld), classed (%ld) or writing (%ld) commands", roles_found, targets,
+          flagged, writing);
+    CHECK(glr_cmd_param_role(&glr_cmds[GLR_CMD_glDrawElementsInstancedBaseVertex], GLR_ROLE_basevertex) == 5,
+          "glDrawElementsInstancedBaseVertex basevertex");
+    CHECK(glr_cmds[GLR_CMD_glTexImage2D].writes == GLR_WRITES_TEXTURE, "glTexImage2D writes a texture");
+    CHECK(glrh_cmd_is_draw(GLR_CMD_glRectf) && !glrh_cmd_is_draw(GLR_CMD_glDrawBuffers) &&
+          glrh_cmd_is_clear(GLR_CMD_glClearBufferfv) && !glrh_cmd_is_clear(GLR_CMD_glClearColor) &&
+          glrh_cmd_is_blit(GLR_CMD_glBlitFramebuffer) && !glrh_cmd_is_draw(GLR_CMD_COUNT),
+          "glrh_cmd_is_draw/clear/blit on known commands");
+    if (failures)
+        fprintf(stderr, "%d failures\n", failures);
+    else
+        printf("registry roles: %d commands, %ld roles, %ld targets, %ld classed, %ld writing: same as by name\n",
+               GLR_CMD_COUNT, roles_found, targets, flagged, writing);
+    return failures ? 1 : 0;
+}
