@@ -22,6 +22,23 @@ import subprocess
 import sys
 
 API = re.compile(r'^(gl|egl|glX)[A-Z]')
+# Libraries the shim loads at first use (shim/lazy_libs.c defines their functions as forwarders):
+# their symbols belong to the system library, whichever object of ours defines them.
+LAZY_LIBS = ('libzstd.so.1', 'libxxhash.so.0', 'libm.so.6')
+
+
+def system_symbols():
+    """The functions the lazily loaded system libraries export."""
+    paths = {}
+    for line in subprocess.run(['ldconfig', '-p'], capture_output=True, text=True).stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0] in LAZY_LIBS and '=>' in parts:
+            paths.setdefault(parts[0], parts[-1])
+    names = set()
+    for path in paths.values():
+        out = subprocess.run(['nm', '-D', '--defined-only', path], capture_output=True, text=True).stdout
+        names.update(l.split()[-1].split('@')[0] for l in out.splitlines() if l.strip())
+    return names
 
 
 def objects(build):
@@ -103,10 +120,12 @@ def main(argv):
     defs, uses = {}, {}
     for o in objs:
         defs[o], uses[o] = symbols(o)
+    external = system_symbols()
     owner = {}
     for o in objs:
         for s in defs[o]:
-            owner.setdefault(s, o)
+            if s not in external:
+                owner.setdefault(s, o)
     lib_dir = {o: os.path.relpath(os.path.dirname(os.path.dirname(o)), build) for o in objs}
     lib_name = {o: os.path.join(lib_dir[o], os.path.basename(os.path.dirname(o))[:-2]) for o in objs}
     file_edges = collections.defaultdict(set)
