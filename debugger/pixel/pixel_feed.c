@@ -523,7 +523,9 @@ void pxh_feed_reset(struct pxh_feed *f, bool on)
 void pxh_feed_report(const struct pxh_feed *f, cJSON *root)
 {
     cJSON *o = cJSON_AddObjectToObject(root, "earlier_passes");
-    if (f->on) {
+    if (f->on && !f->left_out) {
+        cJSON_AddStringToObject(o, "from", "none");   /* no draw into another framebuffer to leave out */
+    } else if (f->on) {
         cJSON_AddStringToObject(o, "from", "driver");
         cJSON_AddNumberToObject(o, "draws_left_out", (double)f->left_out);
         cJSON_AddItemToObject(o, "images", cJSON_Duplicate(f->log, true));
