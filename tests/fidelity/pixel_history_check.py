@@ -17,12 +17,14 @@ With --debug K, for K pixels per target that a draw wrote: `glreplay debug --pix
 (debug this pixel) must stop in that draw's fragment shader with the focused lane at (X, Y); when
 the written fragment was not blended, its shader output (as unorm8) must be the driver's pixel.
 
+--debug-max M stops after M debug runs per capture (targets in order: the back buffer first).
+
 With --driver-passes SUBSTR, captures whose file name contains SUBSTR must have their back-buffer
 histories take the earlier passes (draws into framebuffer objects) from the driver's images
 (`"earlier_passes": {"from": "driver", "draws_left_out": n > 0}`), not from the model.
 
 usage: pixel_history_check.py GLREPLAY CAPTURE... [--pixels N] [--seed S] [--debug K]
-                              [--driver-passes SUBSTR]
+                              [--debug-max M] [--driver-passes SUBSTR]
 """
 import json
 import os
@@ -129,7 +131,7 @@ def check_debug(glreplay, cap, target, x, y, hist, res):
                                "writer is draw %d" % (x, y, target, lane["x"], lane["y"], j["draw"], last["draw"]))
 
 
-def check_capture(glreplay, cap, npix, rng, ndebug=0, driver_passes=False):
+def check_capture(glreplay, cap, npix, rng, ndebug=0, driver_passes=False, debug_max=None):
     work = tempfile.mkdtemp(prefix="pxh")
     png = os.path.join(work, "png")
     r = subprocess.run([glreplay, "replay", cap, "--png", png], capture_output=True, text=True, timeout=600)
@@ -192,7 +194,7 @@ def check_capture(glreplay, cap, npix, rng, ndebug=0, driver_passes=False):
                                        (target, x, y, ep.get("why", "no earlier_passes")))
             dc = hist.get("driver_check", {})
             res["driver_disagree"] += dc.get("events_differing", 0) + dc.get("driver_only_changes", 0)
-            if debugged < ndebug and any(e["kind"] == "draw" and not e.get("rejected") for e in hist["events"]):
+            if debugged < ndebug and (debug_max is None or res["debug_runs"] < debug_max) and any(e["kind"] == "draw" and not e.get("rejected") for e in hist["events"]):
                 debugged += 1
                 check_debug(glreplay, cap, target, x, y, hist, res)
             prev = tuple(hist["initial"]) if "initial" in hist else None
@@ -229,6 +231,11 @@ def main():
         i = args.index("--seed")
         seed = int(args[i + 1])
         del args[i:i + 2]
+    debug_max = None
+    if "--debug-max" in args:
+        i = args.index("--debug-max")
+        debug_max = int(args[i + 1])
+        del args[i:i + 2]
     driver_passes = None
     if "--driver-passes" in args:
         i = args.index("--driver-passes")
@@ -243,7 +250,7 @@ def main():
            "debug_bad": 0, "debug_output_checked": 0, "debug_output_differs": 0}
     for cap in caps:
         r = check_capture(glreplay, cap, npix, rng, ndebug,
-                          driver_passes is not None and driver_passes in os.path.basename(cap))
+                          driver_passes is not None and driver_passes in os.path.basename(cap), debug_max)
         if "error" in r:
             print("%s: ERROR %s" % (cap, r["error"]))
             bad += 1
