@@ -8,29 +8,6 @@
 #include "replay/player/player.h"
 #include "replay/replay.h"
 
-static bool probe_want(void *user, uint64_t record, const struct glr_call *c, uint32_t *buffer)
-{
-    (void)c;
-    struct engine *e = user;
-    while (e->next_ask < e->n_asks && e->asks[e->next_ask].record < record)
-        e->next_ask++;
-    if (e->next_ask >= e->n_asks || e->asks[e->next_ask].record != record)
-        return false;
-    *buffer = e->asks[e->next_ask].buffer;
-    return true;
-}
-
-static void probe_got(void *user, uint64_t record, bool ok, const uint8_t rgba[4])
-{
-    struct engine *e = user;
-    if (e->next_ask < e->n_asks && e->asks[e->next_ask].record == record) {
-        struct ask *a = &e->asks[e->next_ask];
-        a->answered = true;
-        a->ok = ok;
-        memcpy(a->rgba, rgba, 4);
-    }
-}
-
 static int restore_snapshot(void *user, const struct glrh_capture *cap, struct glr_dispatch *d,
                             glrh_make_current_fn make_current, void *mc, char *err, size_t err_size)
 {
@@ -39,30 +16,34 @@ static int restore_snapshot(void *user, const struct glrh_capture *cap, struct g
     return glr_restore_run(user, d, make_current, mc, &st, err, err_size);
 }
 
-int pxh_driver_pass(struct engine *e, const struct glrh_capture *cap, cJSON *root, char *err, size_t n)
+int pxh_driver_replay(struct engine *e, const struct glrh_capture *cap, char *err, size_t n)
 {
-    struct glrh_probe probe = { .x = e->o->x, .y = e->o->y, .want = probe_want, .got = probe_got, .user = e };
+    struct glrh_probe probe = { .x = e->o->x, .y = e->o->y };
+    pxh_feed_probe(e->feed, &probe);
     FILE *devnull = fopen("/dev/null", "w");
     struct glrh_options opt = { .loops = 1, .out = devnull ? devnull : stderr, .probe = &probe };
-    struct glr_restore *snapshot = NULL;
-    if (strcmp(cap->initial_state, "snapshot") == 0) {
-        if (!(snapshot = glr_restore_load(e->o->path, err, n))) {
-            if (devnull)
-                fclose(devnull);
-            return -1;
-        }
+    if (e->snap) {
         opt.restore = restore_snapshot;
-        opt.restore_user = snapshot;
-        opt.snapshot = snapshot;
+        opt.restore_user = e->snap;
+        opt.snapshot = e->snap;
     }
     struct glrh_result res;
-    e->next_ask = 0;
     int rc = glrh_replay(cap, &opt, &res, err, n);
-    glr_restore_free(snapshot);
     if (devnull)
         fclose(devnull);
-    if (rc != 0)
-        return -1;
+    return rc != 0 ? -1 : 0;
+}
+
+void pxh_driver_compare(struct engine *e, cJSON *root)
+{
+    for (size_t i = 0; i < e->n_asks; i++) {
+        struct ask *a = &e->asks[i];
+        bool answered = false, ok = false;
+        if (pxh_feed_answer(e->feed, a->record, &answered, &ok, a->rgba)) {
+            a->answered = answered;
+            a->ok = ok;
+        }
+    }
     /* Per history entry: the driver's value; and the events the driver changed the pixel at
      * that the model has no entry for (a missed or extra write of the model). */
     int checked = 0, differ = 0;
@@ -106,6 +87,5 @@ int pxh_driver_pass(struct engine *e, const struct glrh_capture *cap, cJSON *roo
     cJSON_AddNumberToObject(sum, "events_checked", checked);
     cJSON_AddNumberToObject(sum, "events_differing", differ);
     cJSON_AddNumberToObject(sum, "driver_only_changes", cJSON_GetArraySize(driver_only));
-    return 0;
 }
 

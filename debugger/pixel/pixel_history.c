@@ -96,23 +96,6 @@ static bool starts(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
-/* Commands that may write a framebuffer's colour image besides draws and clears. */
-static const char *writer_kind(uint32_t cmd)
-{
-    if (cmd >= GLR_CMD_COUNT)
-        return NULL;
-    const char *n = glr_cmd_name(cmd);
-    if (strstr(n, "BlitFramebuffer") || strstr(n, "BlitNamedFramebuffer"))
-        return "blit";
-    if (starts(n, "glCopy") || strstr(n, "CopyImageSubData"))
-        return "copy";
-    if (strstr(n, "TexSubImage") || strstr(n, "TexImage") || starts(n, "glClearTex") || starts(n, "glDrawPixels") ||
-        strstr(n, "GenerateMipmap") || strstr(n, "GenerateTextureMipmap"))
-        return "upload";
-    return NULL;
-}
-
-
 /* Commands after which a back buffer drawn only at the pixel's quad would give other results:
  * reads of the framebuffer bound for reading, and queries (occlusion counts all fragments). */
 static bool reads_framebuffer(uint32_t cmd)
@@ -204,13 +187,11 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
     void *srcs = glcap_read_optional_section(o->path, GLCAP_SECTION_SHADER_SOURCES, 0, &srcs_size, err, n);
     gmf_config cfg = { .metadata_json = meta, .surfaces = surf, .n_surfaces = (int)cap->n_ctxs,
                        .timing = GMF_TIMING_OFF, .program_sources = srcs, .program_sources_size = srcs_size };
-    struct glr_restore *snapshot = NULL;
+    const struct glr_restore *snapshot = e->snap;
     e->m = srcs || !err[0] ? gmf_create(&cfg, err, n) : NULL;
     if (!e->m)
         goto out;
-    if (strstr(meta, "\"initial_state\":\"snapshot\"")) {
-        if (!(snapshot = glr_restore_load(o->path, err, n)))
-            goto out;
+    if (snapshot) {
         if (gmf_feed_initial_state(e->m, glr_restore_state(snapshot)) != 0 ||
             gmf_feed_snapshot_contents(e->m, snapshot) < 0) {
             snprintf(err, n, "out of memory restoring the capture's initial state");
@@ -248,7 +229,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
     for (record = 0; (k = glr_stream_next(&s, &c)) == 1; record++) {
         const struct sm_context *sc = c.ctx_id == e->t.ctx_id ? sm_context_get(gmf_state(e->m), c.ctx_id) : NULL;
         bool bound = sc && gmf_draw_framebuffer(e->m, c.ctx_id) == e->t.fbo;
-        const char *wk = writer_kind(c.cmd);
+        const char *wk = pxh_writer_kind(c.cmd);
         if (e->clip && c.cmd < GLR_CMD_COUNT &&
             (starts(glr_cmd_name(c.cmd), "glBeginQuery") ||
              (reads_framebuffer(c.cmd) && c.ctx_id == e->t.ctx_id && sc && sm_context_state(sc)->read_fbo == 0))) {
@@ -258,11 +239,13 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         }
         e->watch.clip = e->clip && bound && e->t.fbo == 0;
         /* glEnd, glRect* and display list calls draw too (the model runs them as draws) */
-        bool may_write = bound && (wk || glrh_cmd_is_draw(c.cmd) || c.cmd == GLR_CMD_glCallList ||
-                                   c.cmd == GLR_CMD_glCallLists ||
-                                   (c.cmd < GLR_CMD_COUNT && (starts(glr_cmd_name(c.cmd), "glDraw") ||
-                                                              starts(glr_cmd_name(c.cmd), "glMultiDraw") ||
-                                                              starts(glr_cmd_name(c.cmd), "glClear"))));
+        bool may_write = bound && pxh_may_write_cmd(c.cmd);
+        /* earlier passes from the driver: their draws left out, their images fed before use */
+        bool left_out_candidate = false;
+        if (pxh_feed_active(e->feed) && !pxh_feed_before(e, &c, record, &left_out_candidate)) {
+            rc = 2;
+            goto out;
+        }
         cJSON *ev = NULL;
         gmf_pixel before = last;
         if (may_write && e->t.fbo) {
@@ -286,8 +269,14 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         e->n_frags = e->more_frags = 0;
         e->active = may_write;
         gmf_event gev;
+        gmf_set_skip_draws(e->m, left_out_candidate);
         gmf_status st = gmf_feed(e->m, &c, record, &gev);
+        gmf_set_skip_draws(e->m, false);
         e->active = false;
+        if (st != GMF_ERROR && left_out_candidate && !pxh_feed_after(e, &c, record, &gev)) {
+            rc = 2;
+            goto out;
+        }
         if (st == GMF_ERROR) {
             cJSON_Delete(ev);
             snprintf(err, n, "the GPU model failed at record %llu", (unsigned long long)record);
@@ -386,7 +375,6 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
 oom:
     snprintf(err, n, "out of memory");
 out:
-    glr_restore_free(snapshot);
     gmf_destroy(e->m);
     e->m = NULL;
     free(surf);
@@ -435,29 +423,51 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
     cJSON_AddStringToObject(root, "target", tn);
     cJSON *events = cJSON_CreateArray();
     double t0 = now_s();
+    int rc = 0;
+    char *meta = NULL;
+    if (strcmp(cap->initial_state, "snapshot") == 0 && !(e.snap = glr_restore_load(o->path, err, err_size)))
+        rc = -1;
+    /* With the driver: its replay first, so the model can take the images of earlier passes from
+     * it (pixel_feed.c); it reads the pixel after each record that may write the target too. */
+    if (rc == 0 && o->driver) {
+        if (!(meta = glcap_read_metadata(o->path, err, err_size)) ||
+            !(e.feed = pxh_feed_plan(&e, cap, e.snap, meta, err, err_size)) ||
+            pxh_driver_replay(&e, cap, err, err_size) != 0)
+            rc = -1;
+    }
+    double t1 = now_s();
     e.clip = !e.t.fbo;
-    int rc = model_pass(&e, cap, root, events, err, err_size);
-    if (rc == 1) {
-        /* the frame reads its back buffer: every pixel of it matters */
+    while (rc == 0) {
+        rc = model_pass(&e, cap, root, events, err, err_size);
+        if (rc != 1 && rc != 2)
+            break;
+        /* 1: the frame reads its back buffer, every pixel of it matters; 2: an earlier pass is
+         * needed in the model (pixel_feed.c says why). Run again without that shortcut. */
         cJSON_DeleteItemFromObject(root, "initial");
         cJSON_Delete(events);
         events = cJSON_CreateArray();
-        e.clip = false;
-        rc = model_pass(&e, cap, root, events, err, err_size);
+        if (rc == 1)
+            e.clip = false;
+        pxh_feed_reset(e.feed, rc == 1 && pxh_feed_active(e.feed));
+        rc = 0;
     }
-    double t1 = now_s();
+    double t2 = now_s();
     cJSON_AddBoolToObject(root, "quad_only", e.clip);
+    if (e.feed)
+        pxh_feed_report(e.feed, root);
     cJSON_AddItemToObject(root, "events", events);
     if (rc == 0 && o->driver)
-        rc = pxh_driver_pass(&e, cap, root, err, err_size);
-    double t2 = now_s();
+        pxh_driver_compare(&e, root);
     cJSON *sec = cJSON_AddObjectToObject(root, "seconds");
-    cJSON_AddNumberToObject(sec, "model", t1 - t0);
-    cJSON_AddNumberToObject(sec, "driver", o->driver ? t2 - t1 : 0.0);
+    cJSON_AddNumberToObject(sec, "model", t2 - t1);
+    cJSON_AddNumberToObject(sec, "driver", o->driver ? t1 - t0 : 0.0);
     if (o->model_seconds)
-        *o->model_seconds = t1 - t0;
+        *o->model_seconds = t2 - t1;
     if (o->driver_seconds)
-        *o->driver_seconds = o->driver ? t2 - t1 : 0.0;
+        *o->driver_seconds = o->driver ? t1 - t0 : 0.0;
+    free(meta);
+    pxh_feed_free(e.feed);
+    glr_restore_free(e.snap);
     free(e.frags);
     free(e.asks);
     glrh_capture_close(cap);

@@ -12,6 +12,9 @@
 #include "gmf_frame.h"
 
 struct glrh_capture;
+struct glrh_probe;
+struct glr_restore;
+struct pxh_feed;
 
 #define MAX_FRAGS 64        /* fragments kept per event (more are counted) */
 #define MAX_SAMPLE_RECS 16  /* depth/stencil and colour records kept per fragment */
@@ -44,6 +47,8 @@ struct engine {
     struct ask { uint64_t record; uint32_t buffer; bool answered, ok; uint8_t rgba[4]; cJSON *entry; } *asks;
     size_t n_asks, cap_asks;
     size_t next_ask;
+    struct glr_restore *snap;   /* the capture's initial state (NULL: "default") */
+    struct pxh_feed *feed;      /* earlier passes from the driver (pixel_feed.c); NULL: none */
 };
 
 /* pixel_fragment.c: JSON of values and of one fragment's records (its outcome: NULL when it was
@@ -52,8 +57,26 @@ cJSON *pxh_floats(const float *v, int n);
 cJSON *pxh_bytes4(const uint8_t *v);
 cJSON *pxh_frag_json(const struct frag *f, const char **outcome, char *why, size_t why_n);
 
-/* pixel_driver.c: the driver replay reading the pixel after the asked records; fills each entry's
- * "driver"/"agrees" and root's "driver_only_changes" and "driver_check". 0, or -1 with err set. */
-int pxh_driver_pass(struct engine *e, const struct glrh_capture *cap, cJSON *root, char *err, size_t n);
+/* pixel_driver.c: the driver replay (before the model pass) reading the pixel after every record
+ * the plan names and the earlier passes' images (pixel_feed.c). 0, or -1 with err set. */
+int pxh_driver_replay(struct engine *e, const struct glrh_capture *cap, char *err, size_t n);
+/* After the model pass: each asked record's driver value; fills each entry's "driver"/"agrees"
+ * and root's "driver_only_changes" and "driver_check". */
+void pxh_driver_compare(struct engine *e, cJSON *root);
+
+/* pixel_feed.c: earlier passes from the driver (see there). */
+const char *pxh_writer_kind(uint32_t cmd);     /* "blit", "copy", "upload" or NULL */
+bool pxh_may_write_cmd(uint32_t cmd);          /* draws, clears, lists and writer kinds */
+struct pxh_feed *pxh_feed_plan(const struct engine *e, const struct glrh_capture *cap, const struct glr_restore *snap,
+                               const char *meta, char *err, size_t n);
+void pxh_feed_free(struct pxh_feed *f);
+void pxh_feed_probe(struct pxh_feed *f, struct glrh_probe *p);
+bool pxh_feed_answer(const struct pxh_feed *f, uint64_t record, bool *answered, bool *ok, uint8_t rgba[4]);
+bool pxh_feed_active(const struct pxh_feed *f);
+bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record, bool *candidate);
+bool pxh_feed_after(struct engine *e, const struct glr_call *c, uint64_t record, const gmf_event *gev);
+const char *pxh_feed_why(const struct pxh_feed *f);
+void pxh_feed_reset(struct pxh_feed *f, bool on);
+void pxh_feed_report(const struct pxh_feed *f, cJSON *root);
 
 #endif

@@ -131,6 +131,7 @@ typedef struct gmf_event {
     uint32_t program;       /* draws: captured program name */
     uint32_t fbo;           /* draws/clears: bound draw framebuffer (0: default) */
     bool failed;            /* nothing (or not all) could be drawn: see notes */
+    bool skipped;           /* gmf_set_skip_draws: left out (its program compiled, nothing drawn) */
     bool reads_clock;       /* dispatches: the program reads the shader clock (ARB_shader_clock),
                              * so what it stores may differ from any other run's */
     int n_unsupported;      /* notes: unsupported features met by this draw, by name */
@@ -321,6 +322,11 @@ int gmf_ff_of_draw(const gmf_runner *r, uint64_t draw);
 /* Draws choose and compile their program (generated stages included) and draw nothing: a quick
  * run that lists the fixed-function sources of a frame. Off by default. */
 void gmf_set_programs_only(gmf_runner *r, bool on);
+/* While on, draws whose leaving out changes only their framebuffer's images (no stage stores to
+ * memory, no transform feedback or query active) compile their program and draw nothing, with
+ * gmf_event.skipped set: the pixel history's earlier passes, whose images it takes from the
+ * driver (gmf_skip.c). Off by default. */
+void gmf_set_skip_draws(gmf_runner *r, bool on);
 
 /* During an observer call: whether a texture fetch through texture unit `unit` (the sampler's
  * value) of dimension `dim` (gm_tex_dim) would find a complete texture (GL's completeness rules

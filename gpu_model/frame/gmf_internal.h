@@ -314,6 +314,7 @@ struct gmf_runner {
     struct gmf_queries *queries;
     struct gmf_ppo_cache *ppc;     /* program pipeline objects (gmf_pipeline.c) */
     bool programs_only;            /* gmf_set_programs_only: draws compile their program, draw nothing */
+    bool skip_draws;               /* gmf_set_skip_draws (gmf_skip.c) */
     struct gmf_ff_cache *ffc;      /* generated fixed-function programs (gmf_ffunc.c) */   /* query objects, conditional rendering (gmf_queries.c) */
     struct gmf_xfb *xfb;           /* transform feedback write positions (gmf_xfb.c) */
     struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */
@@ -678,5 +679,8 @@ static inline int gmf_cmd_param(uint32_t cmd, enum glr_role role)
 
 /* Whether a pixel-transfer format is an *_INTEGER one (gmf_images.c). */
 bool gmf_integer_format(uint32_t format);
+
+/* gmf_skip.c: whether a draw of program p may be left out (no side effects). */
+bool gmf_skip_draw_ok(const gmf_prog *p, const struct sm_context *c);
 
 #endif

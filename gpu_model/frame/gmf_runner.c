@@ -401,6 +401,10 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     }
     if (r->programs_only)
         return;   /* gmf_set_programs_only: the program is chosen and compiled, nothing is drawn */
+    if (r->skip_draws && gmf_skip_draw_ok(p, c)) {
+        ev->skipped = true;   /* gmf_set_skip_draws: its images come from elsewhere */
+        return;
+    }
     gm_surface views[GM_PIPE_MAX_RT + 2];
     if (!gmf_build_framebuffer(r, c, &r->pipe.fb, views, ev)) {
         ev->failed = true;

@@ -178,6 +178,13 @@ struct glrh_probe {
     bool (*want)(void *user, uint64_t record, const struct glr_call *c, uint32_t *buffer);
     void (*got)(void *user, uint64_t record, bool ok, const uint8_t rgba[4]);
     void *user;
+    /* Optional (NULL: none): whole colour images after the same calls. want_image(user, record, i,
+     * ...) for i = 0, 1, ... until it returns false names colour attachment *att (GL_COLOR_ATTACHMENTk)
+     * of the framebuffer object bound for drawing, *w x *h; got_image gets it as RGBA8 rows bottom-up
+     * (valid during the call), or NULL when it could not be read. want() must also return true for
+     * the call (it reads the pixel too). */
+    bool (*want_image)(void *user, uint64_t record, int i, uint32_t *att, unsigned *w, unsigned *h);
+    void (*got_image)(void *user, uint64_t record, int i, const uint8_t *rgba);
 };
 
 struct glrh_result {

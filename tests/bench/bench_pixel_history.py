@@ -5,9 +5,14 @@ Captures frame 5 of glmark2 scenes at 1280x720 (or uses the captures given), the
 `glreplay pixel F --at X,Y --json` for pixels spread over the frame: wall time per history, and
 the engine's own split (the model pass, the driver replay). Also the same without the driver
 (--no-driver), and `glreplay model --no-timing` (the whole frame in the model) for scale.
-Prints a table for docs/BENCHMARKS.md; timings are never asserted.
+Prints a table for docs/BENCHMARKS.md; timings are never asserted. The table says where the
+earlier passes came from ("earlier passes": the driver's images, or the model).
 
-usage: bench_pixel_history.py GLREPLAY SHIM [--scenes a,b] [--pixels N] [CAPTURE...]
+--baseline OLD_GLREPLAY times another build on the same captures and pixels, each of its histories
+right after the new one's (so both see the same load), and adds the ratio of the medians: the way
+to compare builds on a loaded machine.
+
+usage: bench_pixel_history.py GLREPLAY SHIM [--scenes a,b] [--pixels N] [--baseline OLD] [CAPTURE...]
 """
 import json
 import os
@@ -48,6 +53,11 @@ def main():
         i = rest.index("--pixels")
         npix = int(rest[i + 1])
         del rest[i:i + 2]
+    baseline = None
+    if "--baseline" in rest:
+        i = rest.index("--baseline")
+        baseline = rest[i + 1]
+        del rest[i:i + 2]
     caps = list(rest)
     tmp = tempfile.mkdtemp(prefix="pxhbench")
     if not caps:
@@ -58,10 +68,11 @@ def main():
             else:
                 print("%s: no capture" % sc)
     print("| capture | pixels | history median (max) s | model pass median s | driver replay median s | "
-          "--no-driver median s | whole frame in the model s |")
-    print("|---|---|---|---|---|---|---|")
+          "--no-driver median s | whole frame in the model s | earlier passes |" +
+          (" baseline history median (max) s | baseline / new |" if baseline else ""))
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|" if baseline else ""))
     for cap in caps:
-        wall, model, driver, nodrv = [], [], [], []
+        wall, model, driver, nodrv, base, source = [], [], [], [], [], set()
         for k in range(npix):
             x, y = 1280 * (2 * k + 1) // (2 * npix), 720 * (k % 3 + 1) // 4
             dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--json"])
@@ -72,14 +83,25 @@ def main():
             wall.append(dt)
             model.append(j["seconds"]["model"])
             driver.append(j["seconds"]["driver"])
+            ep = j.get("earlier_passes", {})
+            source.add(ep.get("from", "model") + (" (%d draws left out)" % ep["draws_left_out"]
+                                                   if ep.get("draws_left_out") else ""))
+            if baseline:
+                dt, p = timed([baseline, "pixel", cap, "--at", "%d,%d" % (x, y), "--json"])
+                if p.returncode in (0, 1):
+                    base.append(dt)
             dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--no-driver", "--json"])
             nodrv.append(dt)
         full, _ = timed([glreplay, "model", cap, "--no-timing"])
         if not wall:
             continue
-        print("| %s | %d | %.2f (%.2f) | %.2f | %.2f | %.2f | %.2f |" % (
+        row = "| %s | %d | %.2f (%.2f) | %.2f | %.2f | %.2f | %.2f | %s |" % (
             os.path.basename(cap), len(wall), statistics.median(wall), max(wall), statistics.median(model),
-            statistics.median(driver), statistics.median(nodrv), full))
+            statistics.median(driver), statistics.median(nodrv), full, ", ".join(sorted(source)))
+        if baseline and base:
+            row += " %.2f (%.2f) | %.2f |" % (statistics.median(base), max(base),
+                                              statistics.median(base) / statistics.median(wall))
+        print(row)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,14 @@ With --debug K, for K pixels per target that a draw wrote: `glreplay debug --pix
 (debug this pixel) must stop in that draw's fragment shader with the focused lane at (X, Y); when
 the written fragment was not blended, its shader output (as unorm8) must be the driver's pixel.
 
+--debug-max M stops after M debug runs per capture (targets in order: the back buffer first).
+
+With --driver-passes SUBSTR, captures whose file name contains SUBSTR must have their back-buffer
+histories take the earlier passes (draws into framebuffer objects) from the driver's images
+(`"earlier_passes": {"from": "driver", "draws_left_out": n > 0}`), not from the model.
+
 usage: pixel_history_check.py GLREPLAY CAPTURE... [--pixels N] [--seed S] [--debug K]
+                              [--debug-max M] [--driver-passes SUBSTR]
 """
 import json
 import os
@@ -124,7 +131,7 @@ def check_debug(glreplay, cap, target, x, y, hist, res):
                                "writer is draw %d" % (x, y, target, lane["x"], lane["y"], j["draw"], last["draw"]))
 
 
-def check_capture(glreplay, cap, npix, rng, ndebug=0):
+def check_capture(glreplay, cap, npix, rng, ndebug=0, driver_passes=False, debug_max=None):
     work = tempfile.mkdtemp(prefix="pxh")
     png = os.path.join(work, "png")
     r = subprocess.run([glreplay, "replay", cap, "--png", png], capture_output=True, text=True, timeout=600)
@@ -148,7 +155,8 @@ def check_capture(glreplay, cap, npix, rng, ndebug=0):
     targets = sorted(set(fb_of[r] for r in images))
     res = {"capture": os.path.basename(cap), "pixels": 0, "events": 0, "value_mismatch": 0, "missing": 0,
            "driver_disagree": 0, "seconds_max": 0.0, "failures": [], "debug_runs": 0, "debug_bad": 0,
-           "debug_output_checked": 0, "debug_output_differs": 0, "first_unchecked": 0}
+           "debug_output_checked": 0, "debug_output_differs": 0, "first_unchecked": 0,
+           "from_driver": 0}
     for ctx, fbo in targets:
         seq = sorted(r for r in images if fb_of[r] == (ctx, fbo))
         imgs = {r: read_png(images[r]) for r in seq}
@@ -178,9 +186,15 @@ def check_capture(glreplay, cap, npix, rng, ndebug=0):
             res["pixels"] += 1
             evs = {e["record"]: e for e in hist["events"]}
             res["events"] += len(evs)
+            ep = hist.get("earlier_passes", {})
+            if ep.get("from") == "driver" and ep.get("draws_left_out", 0) > 0:
+                res["from_driver"] += 1
+            elif driver_passes and not fbo:
+                res["failures"].append("%s (%d,%d): earlier passes from the model, not the driver's images (%s)" %
+                                       (target, x, y, ep.get("why", "no earlier_passes")))
             dc = hist.get("driver_check", {})
             res["driver_disagree"] += dc.get("events_differing", 0) + dc.get("driver_only_changes", 0)
-            if debugged < ndebug and any(e["kind"] == "draw" and not e.get("rejected") for e in hist["events"]):
+            if debugged < ndebug and (debug_max is None or res["debug_runs"] < debug_max) and any(e["kind"] == "draw" and not e.get("rejected") for e in hist["events"]):
                 debugged += 1
                 check_debug(glreplay, cap, target, x, y, hist, res)
             prev = tuple(hist["initial"]) if "initial" in hist else None
@@ -217,6 +231,16 @@ def main():
         i = args.index("--seed")
         seed = int(args[i + 1])
         del args[i:i + 2]
+    debug_max = None
+    if "--debug-max" in args:
+        i = args.index("--debug-max")
+        debug_max = int(args[i + 1])
+        del args[i:i + 2]
+    driver_passes = None
+    if "--driver-passes" in args:
+        i = args.index("--driver-passes")
+        driver_passes = args[i + 1]
+        del args[i:i + 2]
     if len(args) < 2:
         sys.exit(__doc__)
     glreplay, caps = args[0], args[1:]
@@ -225,7 +249,8 @@ def main():
     tot = {"pixels": 0, "events": 0, "value_mismatch": 0, "missing": 0, "driver_disagree": 0, "debug_runs": 0,
            "debug_bad": 0, "debug_output_checked": 0, "debug_output_differs": 0}
     for cap in caps:
-        r = check_capture(glreplay, cap, npix, rng, ndebug)
+        r = check_capture(glreplay, cap, npix, rng, ndebug,
+                          driver_passes is not None and driver_passes in os.path.basename(cap), debug_max)
         if "error" in r:
             print("%s: ERROR %s" % (cap, r["error"]))
             bad += 1
@@ -241,6 +266,7 @@ def main():
               "probe disagreements %d; slowest history %.2f s" %
               (r["capture"], "PASS" if ok else "FAIL", r["pixels"], r["events"], r["value_mismatch"], r["missing"],
                r["driver_disagree"], r["seconds_max"]) + dbg +
+              ("; %d histories with earlier passes from the driver" % r["from_driver"] if r["from_driver"] else "") +
               ("; %d first FBO images not in the history (completeness not checkable)" % r["first_unchecked"]
                if r["first_unchecked"] else ""))
         for f in r["failures"][:5]:

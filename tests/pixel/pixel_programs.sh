@@ -5,7 +5,9 @@
 # image changes the pixel is in the history, the history's own driver probe agrees; --debug 1:
 # debug-this-pixel stops in the invocation the history names, its unblended output = the driver's
 # pixel).
-#   glmark2: frame 5 of the scenes shading:phong and jellyfish at 320x240 (suite test);
+#   glmark2: frame 5 of the scenes shading:phong, jellyfish and terrain at 320x240 (suite test;
+#            terrain's back buffer comes from passes into framebuffer objects, which the history
+#            must take from the driver's images: --driver-passes terrain);
 #   game:    frame 60 of teeworlds (Debian package teeworlds; a benchmark: minutes, most of it the
 #            per-draw replay and the model pass of its 48 events).
 # usage: pixel_programs.sh glmark2|game GLREPLAY SHIM [PIXELS]   (needs DISPLAY, e.g. xvfb-run)
@@ -39,3 +41,14 @@ PY
 *) echo "usage: pixel_programs.sh glmark2|game GLREPLAY SHIM [PIXELS]"; exit 2 ;;
 esac
 python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "${caps[@]}" --pixels "$pixels" --debug 1
+if [ "$what" = glmark2 ]; then
+  # terrain: 7 targets (the back buffer and six framebuffer objects), one pixel each; debug this
+  # pixel on the back buffer and the first framebuffer object (an earlier pass, run in the model)
+  # only, for the suite's time
+  out="$tmp/terrain.glcap"
+  GLREPLAY_CAPTURE_FRAMES=5 GLREPLAY_CAPTURE_OUT="$out" LD_PRELOAD=$shim \
+    timeout 120 glmark2 -s 320x240 -b terrain:nframes=6 >"$tmp/run.log" 2>&1 || true
+  [ -f "$out" ] || { echo "FAIL: glmark2 terrain was not captured"; cat "$tmp/run.log"; exit 1; }
+  python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$out" --pixels 1 --debug 1 --debug-max 2 \
+    --driver-passes terrain
+fi

@@ -154,6 +154,13 @@ static void print_text(const cJSON *root)
         if (more)
             printf("    ... and %d more fragments\n", more->valueint);
     }
+    const cJSON *ep = cJSON_GetObjectItem(root, "earlier_passes");
+    if (ep && !strcmp(str(ep, "from"), "driver") && cJSON_GetObjectItem(ep, "draws_left_out")->valueint > 0)
+        printf("earlier passes: %d draws into other framebuffers were not run in the model; the %d images they "
+               "left that this target's draws may read were taken from the driver's replay\n",
+               cJSON_GetObjectItem(ep, "draws_left_out")->valueint, cJSON_GetArraySize(cJSON_GetObjectItem(ep, "images")));
+    else if (ep && cJSON_GetObjectItem(ep, "why"))
+        printf("earlier passes: run in the model (%s)\n", str(ep, "why"));
     const cJSON *dc = cJSON_GetObjectItem(root, "driver_check");
     if (dc) {
         printf("driver check: %d events compared, %d differ; %d change%s of the pixel on the driver at events the "

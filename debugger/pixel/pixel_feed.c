@@ -1,0 +1,537 @@
+/* Earlier passes from the driver (pixel_internal.h, docs/PIXEL_HISTORY.md "Earlier passes"):
+ * a frame that renders full-screen passes into framebuffer objects and samples them later would
+ * cost the pixel history the whole frame in the model. Instead, with the driver replay on:
+ *
+ * 1. A plan pass over the stream on the state model alone finds, in the target's context, the
+ *    draws into framebuffer objects other than the target ("pass draws") and, before every other
+ *    record that may read or write images (a sync point: a draw or clear that is modelled, a blit,
+ *    copy, upload, mipmap generation, read-back), which textures those draws left written: the
+ *    driver is asked for each such texture's image right after the last draw that wrote it, and
+ *    for the target pixel after every record that may write the target (the history's checks).
+ * 2. The driver replay (EGL, the same replay as `replay --png`) answers both (glrh_probe).
+ * 3. The model pass leaves the pass draws out (gmf_set_skip_draws: the program is compiled,
+ *    nothing is drawn; draws with side effects are drawn) and at each sync point writes the
+ *    driver's images into the textures they left stale (gmf_feed_initial_contents). Images the
+ *    driver cannot give exactly (not a level-0 2D RGBA8/RGB8 colour texture: depth, stencil,
+ *    renderbuffers, float formats) stay stale; a record that could read one (a draw that samples
+ *    it or draws with it attached, any blit, copy or read) makes the pass give up, and the
+ *    history is run again with every draw in the model, as without this file.
+ *
+ * The history's events are the target's: the values after each event come from the model's draws
+ * into the target over the driver's images of the earlier passes, so they equal the driver's
+ * image after each event wherever the model's draws do. The fragment shader debugging of an
+ * earlier pass (glreplay debug, DAP) runs every draw in the model and is not affected. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pixel_internal.h"
+#include "capture/glcap_file.h"
+#include "gmf_gl_enums.h"   /* generated from gl.xml */
+#include "replay/player/player.h"
+#include "replay/replay.h"
+#include "registry/glr_registry.h"
+#include "statemodel/statemodel.h"
+
+#define FEED_MAX_BYTES (768ull << 20)   /* driver images kept at most (then the model runs all) */
+
+struct feed_img {
+    uint64_t record;        /* the driver's image after this record (the last draw writing it) */
+    uint32_t tex, att;      /* texture name; GL_COLOR_ATTACHMENTi of the bound draw framebuffer */
+    uint32_t internal_format;
+    unsigned w, h;
+    uint8_t *rgba;          /* NULL until the driver gave it */
+};
+
+struct feed_probe {
+    uint64_t record;
+    uint32_t buffer;
+    bool answered, ok;
+    uint8_t rgba[4];
+};
+
+/* A texture (or other image) the model left stale: pass draws wrote it in the driver only. */
+struct stale {
+    uint32_t type;          /* GL_TEXTURE, GL_RENDERBUFFER, 0: the default framebuffer */
+    uint32_t name;
+    uint64_t record;        /* the last draw that wrote it */
+    bool syncable;          /* a driver image can replace it exactly */
+};
+
+struct pxh_feed {
+    bool on;                /* the model pass leaves pass draws out */
+    struct feed_probe *probes;
+    size_t n_probes, cap_probes, next_probe;
+    struct feed_img *imgs;
+    size_t n_imgs, cap_imgs, next_img;
+    uint64_t bytes;
+    struct stale *stale;
+    size_t n_stale, cap_stale;
+    uint64_t left_out, uploads;
+    char why[200];          /* the model pass gave up: why */
+    cJSON *log;             /* [{"texture", "after_record", "before_record"}] */
+};
+
+static bool starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+const char *pxh_writer_kind(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT)
+        return NULL;
+    const char *n = glr_cmd_name(cmd);
+    if (strstr(n, "BlitFramebuffer") || strstr(n, "BlitNamedFramebuffer"))
+        return "blit";
+    if (starts(n, "glCopy") || strstr(n, "CopyImageSubData"))
+        return "copy";
+    if (strstr(n, "TexSubImage") || strstr(n, "TexImage") || starts(n, "glClearTex") || starts(n, "glDrawPixels") ||
+        strstr(n, "GenerateMipmap") || strstr(n, "GenerateTextureMipmap"))
+        return "upload";
+    return NULL;
+}
+
+bool pxh_may_write_cmd(uint32_t cmd)
+{
+    if (pxh_writer_kind(cmd) || glrh_cmd_is_draw(cmd) || cmd == GLR_CMD_glCallList || cmd == GLR_CMD_glCallLists)
+        return true;
+    if (cmd >= GLR_CMD_COUNT)
+        return false;
+    const char *n = glr_cmd_name(cmd);
+    return starts(n, "glDraw") || starts(n, "glMultiDraw") || starts(n, "glClear");
+}
+
+/* Draws the model may leave out: array/element draws (not glBegin/glEnd, glRect, display lists,
+ * whose records change state too, nor glDrawPixels). */
+static bool pass_draw_cmd(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT || !glrh_cmd_is_draw(cmd) || pxh_writer_kind(cmd))
+        return false;
+    const char *n = glr_cmd_name(cmd);
+    return starts(n, "glDraw") || starts(n, "glMultiDraw");
+}
+
+/* Records before which stale images must be current: anything that may read or write images
+ * (glDrawBuffers and glClearColor select or set state only). */
+static bool sync_cmd(uint32_t cmd)
+{
+    if (cmd >= GLR_CMD_COUNT)
+        return false;
+    if (pxh_writer_kind(cmd) || glrh_cmd_is_draw(cmd) || glrh_cmd_is_clear(cmd) || cmd == GLR_CMD_glCallList ||
+        cmd == GLR_CMD_glCallLists)
+        return true;
+    const char *n = glr_cmd_name(cmd);
+    return strstr(n, "ReadPixels") || strstr(n, "ReadnPixels") || strstr(n, "GetTexImage") ||
+           strstr(n, "GetTextureImage") || strstr(n, "GetTextureSubImage") || strstr(n, "GetnTexImage") ||
+           starts(n, "glAccum") || strstr(n, "DispatchCompute");
+}
+
+/* The draw framebuffer when `c` is a pass draw of the target's context, else -1. */
+static int64_t pass_fbo(const struct engine *e, const struct sm_state *sm, const struct glr_call *c)
+{
+    if (c->ctx_id != e->t.ctx_id || !pass_draw_cmd(c->cmd))
+        return -1;
+    const struct sm_context *sc = sm_context_get(sm, c->ctx_id);
+    if (!sc)
+        return -1;
+    uint32_t fbo = sm_context_state(sc)->draw_fbo;
+    return fbo == e->t.fbo ? -1 : (int64_t)fbo;
+}
+
+/* Whether a colour attachment can be replaced by a driver image read as RGBA8, exactly. */
+static bool syncable(const struct sm_context *sc, const struct sm_attachment *a, uint32_t *ifmt, unsigned *w,
+                     unsigned *h)
+{
+    if (a->type != GL_TEXTURE || a->level != 0 || a->layer != 0 || a->layered)
+        return false;
+    const struct sm_texture *t = sm_get_texture(sc, a->name);
+    if (!t || (t->target != GL_TEXTURE_2D && t->target != GL_TEXTURE_RECTANGLE))
+        return false;
+    const struct sm_tex_image *im = &t->image[0][0];
+    bool rgba8 = im->internal_format == GL_RGBA8 || im->internal_format == GL_RGB8 ||
+                 ((im->internal_format == GL_RGBA || im->internal_format == GL_RGB || im->internal_format == 4 ||
+                   im->internal_format == 3) && (im->data_type == GL_UNSIGNED_BYTE || im->data_type == 0));
+    if (!im->defined || im->compressed || im->samples > 1 || !rgba8 || im->width <= 0 || im->height <= 0)
+        return false;
+    *ifmt = im->internal_format;
+    *w = (unsigned)im->width;
+    *h = (unsigned)im->height;
+    return true;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return p;
+    size_t c = *cap ? 2 * *cap : 64;
+    void *q = realloc(p, c * elem);
+    if (q)
+        *cap = c;
+    return q;
+}
+
+/* ---- the plan pass ---- */
+
+struct pending { uint32_t tex, att, ifmt; unsigned w, h; uint64_t record; };
+
+static int plan_record(struct pxh_feed *f, const struct engine *e, const struct sm_state *sm, const struct glr_call *c,
+                       uint64_t record, struct pending **pend, size_t *n_pend, size_t *cap_pend)
+{
+    const struct sm_context *sc = sm_context_get(sm, c->ctx_id);
+    int64_t pf = pass_fbo(e, sm, c);
+    if (pf > 0) {
+        const struct sm_framebuffer *fb = sm_get_framebuffer(sc, (uint32_t)pf);
+        for (int i = 0; fb && i < SM_MAX_COLOR_ATTACH; i++) {
+            struct pending p = { .att = GL_COLOR_ATTACHMENT0 + (uint32_t)i, .record = record };
+            if (!syncable(sc, &fb->color[i], &p.ifmt, &p.w, &p.h))
+                continue;
+            p.tex = fb->color[i].name;
+            size_t k = 0;
+            while (k < *n_pend && (*pend)[k].tex != p.tex)
+                k++;
+            if (k == *n_pend) {
+                struct pending *q = grow(*pend, cap_pend, *n_pend, sizeof *q);
+                if (!q)
+                    return -1;
+                *pend = q;
+                (*n_pend)++;
+            }
+            (*pend)[k] = p;
+        }
+        return 0;
+    }
+    if (pf == 0 || !sync_cmd(c->cmd))
+        return 0;   /* a pass draw into the default framebuffer leaves nothing to fetch */
+    for (size_t k = 0; k < *n_pend; k++) {
+        const struct pending *p = &(*pend)[k];
+        uint64_t sz = (uint64_t)p->w * p->h * 4;
+        if (f->bytes + sz > FEED_MAX_BYTES)
+            continue;   /* not fetched: the model pass gives up if it needs it */
+        struct feed_img *q = grow(f->imgs, &f->cap_imgs, f->n_imgs, sizeof *q);
+        if (!q)
+            return -1;
+        f->imgs = q;
+        f->imgs[f->n_imgs++] = (struct feed_img){ p->record, p->tex, p->att, p->ifmt, p->w, p->h, NULL };
+        f->bytes += sz;
+    }
+    *n_pend = 0;
+    return 0;
+}
+
+static int by_record(const void *a, const void *b)
+{
+    const struct feed_img *x = a, *y = b;
+    return x->record < y->record ? -1 : x->record > y->record;
+}
+
+struct pxh_feed *pxh_feed_plan(const struct engine *e, const struct glrh_capture *cap, const struct glr_restore *snap,
+                               const char *meta, char *err, size_t n)
+{
+    struct pxh_feed *f = calloc(1, sizeof *f);
+    struct sm_state *sm = snap ? sm_state_clone(glr_restore_state(snap)) : sm_state_new();
+    struct pending *pend = NULL;
+    size_t n_pend = 0, cap_pend = 0;
+    if (!f || !sm || !(f->log = cJSON_CreateArray()))
+        goto oom;
+    if (sm_declare_capture_contexts(sm, meta, NULL, err, n) < 0)
+        goto fail;
+    struct glr_stream s;
+    struct glr_call c;
+    glr_stream_init(&s, cap->stream, cap->stream_size);
+    int k;
+    for (uint64_t record = 0; (k = glr_stream_next(&s, &c)) == 1; record++) {
+        if (plan_record(f, e, sm, &c, record, &pend, &n_pend, &cap_pend) != 0)
+            goto oom;
+        /* the driver's pixel after every record that may write the target (the history asks
+         * about a subset: pixel_history.c's may_write) */
+        const struct sm_context *sc = c.ctx_id == e->t.ctx_id ? sm_context_get(sm, c.ctx_id) : NULL;
+        if (sc && sm_context_state(sc)->draw_fbo == e->t.fbo && pxh_may_write_cmd(c.cmd)) {
+            struct feed_probe *q = grow(f->probes, &f->cap_probes, f->n_probes, sizeof *q);
+            if (!q)
+                goto oom;
+            f->probes = q;
+            f->probes[f->n_probes++] = (struct feed_probe){
+                .record = record, .buffer = e->t.fbo ? GL_COLOR_ATTACHMENT0 + (uint32_t)e->t.attachment : 0 };
+        }
+        sm_apply(sm, &c);
+    }
+    if (k < 0) {
+        snprintf(err, n, "%s", s.err);
+        goto fail;
+    }
+    qsort(f->imgs, f->n_imgs, sizeof *f->imgs, by_record);
+    f->on = true;
+    sm_state_free(sm);
+    free(pend);
+    return f;
+oom:
+    snprintf(err, n, "out of memory");
+fail:
+    sm_state_free(sm);
+    free(pend);
+    pxh_feed_free(f);
+    return NULL;
+}
+
+void pxh_feed_free(struct pxh_feed *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->n_imgs; i++)
+        free(f->imgs[i].rgba);
+    free(f->imgs);
+    free(f->probes);
+    free(f->stale);
+    cJSON_Delete(f->log);
+    free(f);
+}
+
+/* ---- the driver pass's probe ---- */
+
+static bool probe_want(void *user, uint64_t record, const struct glr_call *c, uint32_t *buffer)
+{
+    (void)c;
+    struct pxh_feed *f = user;
+    while (f->next_probe < f->n_probes && f->probes[f->next_probe].record < record)
+        f->next_probe++;
+    while (f->next_img < f->n_imgs && f->imgs[f->next_img].record < record)
+        f->next_img++;
+    bool px = f->next_probe < f->n_probes && f->probes[f->next_probe].record == record;
+    bool img = f->next_img < f->n_imgs && f->imgs[f->next_img].record == record;
+    *buffer = px ? f->probes[f->next_probe].buffer : 0;
+    return px || img;
+}
+
+static void probe_got(void *user, uint64_t record, bool ok, const uint8_t rgba[4])
+{
+    struct pxh_feed *f = user;
+    if (f->next_probe < f->n_probes && f->probes[f->next_probe].record == record) {
+        struct feed_probe *p = &f->probes[f->next_probe];
+        p->answered = true;
+        p->ok = ok;
+        memcpy(p->rgba, rgba, 4);
+    }
+}
+
+static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsigned *w, unsigned *h)
+{
+    struct pxh_feed *f = user;
+    size_t k = f->next_img + (size_t)i;
+    if (k >= f->n_imgs || f->imgs[k].record != record)
+        return false;
+    *att = f->imgs[k].att;
+    *w = f->imgs[k].w;
+    *h = f->imgs[k].h;
+    return true;
+}
+
+static void image_got(void *user, uint64_t record, int i, const uint8_t *rgba)
+{
+    struct pxh_feed *f = user;
+    size_t k = f->next_img + (size_t)i;
+    if (!rgba || k >= f->n_imgs || f->imgs[k].record != record)
+        return;
+    size_t sz = (size_t)f->imgs[k].w * f->imgs[k].h * 4;
+    if ((f->imgs[k].rgba = malloc(sz)))
+        memcpy(f->imgs[k].rgba, rgba, sz);
+}
+
+void pxh_feed_probe(struct pxh_feed *f, struct glrh_probe *p)
+{
+    p->want = probe_want;
+    p->got = probe_got;
+    p->want_image = image_want;
+    p->got_image = image_got;
+    p->user = f;
+    f->next_probe = f->next_img = 0;
+}
+
+bool pxh_feed_answer(const struct pxh_feed *f, uint64_t record, bool *answered, bool *ok, uint8_t rgba[4])
+{
+    size_t lo = 0, hi = f->n_probes;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (f->probes[mid].record < record)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == f->n_probes || f->probes[lo].record != record)
+        return false;
+    *answered = f->probes[lo].answered;
+    *ok = f->probes[lo].ok;
+    memcpy(rgba, f->probes[lo].rgba, 4);
+    return true;
+}
+
+/* ---- the model pass ---- */
+
+bool pxh_feed_active(const struct pxh_feed *f)
+{
+    return f && f->on;
+}
+
+static struct stale *find_stale(struct pxh_feed *f, uint32_t type, uint32_t name)
+{
+    for (size_t i = 0; i < f->n_stale; i++)
+        if (f->stale[i].type == type && f->stale[i].name == name)
+            return &f->stale[i];
+    return NULL;
+}
+
+static int mark(struct pxh_feed *f, uint32_t type, uint32_t name, uint64_t record, bool sync, bool left_out)
+{
+    struct stale *s = find_stale(f, type, name);
+    if (!s && !left_out)
+        return 0;   /* drawn by the model over a current image: current */
+    if (!s) {
+        struct stale *q = grow(f->stale, &f->cap_stale, f->n_stale, sizeof *q);
+        if (!q)
+            return -1;
+        f->stale = q;
+        s = &f->stale[f->n_stale++];
+        s->type = type;
+        s->name = name;
+    }
+    s->record = record;
+    s->syncable = sync;
+    return 0;
+}
+
+static bool give_up(struct pxh_feed *f, uint64_t record, const char *why)
+{
+    snprintf(f->why, sizeof f->why, "record %llu %s", (unsigned long long)record, why);
+    f->on = false;
+    return false;
+}
+
+/* Before a record: whether it is a pass draw to leave out (*left_out_candidate); at a sync point,
+ * the stale images made current from the driver's. false: give up (pxh_feed_why says why). */
+bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record, bool *candidate)
+{
+    struct pxh_feed *f = e->feed;
+    const struct sm_state *sm = gmf_state(e->m);
+    *candidate = pass_fbo(e, sm, c) >= 0;
+    if (*candidate || !sync_cmd(c->cmd) || !f->n_stale)
+        return true;
+    const struct sm_context *sc = sm_context_get(sm, c->ctx_id);
+    const struct sm_context_state *st = sc ? sm_context_state(sc) : NULL;
+    bool draw = glrh_cmd_is_draw(c->cmd) || c->cmd == GLR_CMD_glCallList || c->cmd == GLR_CMD_glCallLists;
+    bool clear = glrh_cmd_is_clear(c->cmd) && c->ctx_id == e->t.ctx_id;
+    size_t keep = 0;
+    for (size_t i = 0; i < f->n_stale; i++) {
+        struct stale *s = &f->stale[i];
+        if (s->syncable) {
+            const struct feed_img *im = NULL;
+            for (size_t k = 0; k < f->n_imgs && !im; k++)
+                if (f->imgs[k].record == s->record && f->imgs[k].tex == s->name)
+                    im = &f->imgs[k];
+            if (!im || !im->rgba)
+                return give_up(f, record, "needs an image of an earlier pass that the driver did not give");
+            gmf_content ct = { 6 /* a texture's level 0 by name (gmf_initial_contents.c) */, e->t.ctx_id, s->name,
+                               im->w, im->h, im->internal_format, GL_RGBA, GL_UNSIGNED_BYTE, im->rgba,
+                               (uint64_t)im->w * im->h * 4 };
+            int rc = gmf_feed_initial_contents(e->m, &ct, 1);
+            if (rc < 0)
+                return give_up(f, record, "ran out of memory");
+            if (rc != 1)
+                return give_up(f, record, "needs an image of an earlier pass the model could not take");
+            f->uploads++;
+            cJSON *l = cJSON_CreateObject();
+            cJSON_AddNumberToObject(l, "texture", s->name);
+            cJSON_AddNumberToObject(l, "after_record", (double)s->record);
+            cJSON_AddNumberToObject(l, "before_record", (double)record);
+            cJSON_AddItemToArray(f->log, l);
+            continue;
+        }
+        /* An image the driver cannot give: only a record that cannot read it may pass. A clear
+         * reads nothing (what it leaves stays untrusted: a scissor or mask may keep old texels);
+         * a draw reads what it samples and its framebuffers' attachments. */
+        bool reads = !clear && (!draw || c->ctx_id != e->t.ctx_id || !st);
+        const char *wk = pxh_writer_kind(c->cmd);
+        if (wk && !strcmp(wk, "upload") && !starts(glr_cmd_name(c->cmd), "glDrawPixels"))
+            reads = s->type == GL_TEXTURE;   /* uploads read client memory or a texture, no attachment */
+        if (!reads && draw && !clear) {
+            const struct sm_framebuffer *fb[2] = { sm_get_framebuffer(sc, st->draw_fbo),
+                                                   draw ? sm_get_framebuffer(sc, st->read_fbo) : NULL };
+            if (s->type == 0)
+                reads = st->draw_fbo == 0;
+            for (int j = 0; j < 2 && !reads; j++)
+                for (int a = 0; fb[j] && a < SM_MAX_COLOR_ATTACH + 2 && !reads; a++) {
+                    const struct sm_attachment *at = a < SM_MAX_COLOR_ATTACH ? &fb[j]->color[a]
+                                                     : a == SM_MAX_COLOR_ATTACH ? &fb[j]->depth : &fb[j]->stencil;
+                    reads = at->type == s->type && at->name == s->name;
+                }
+            for (int u = 0; draw && s->type == GL_TEXTURE && u < SM_MAX_TEXTURE_UNITS && !reads; u++)
+                for (int t = 0; t < SM_TT_COUNT && !reads; t++)
+                    reads = st->unit[u].bound[t] == s->name;
+        }
+        if (reads)
+            return give_up(f, record, s->type == 0 ? "may read the default framebuffer that earlier draws left out"
+                                                   : "may read a depth, stencil or non-RGBA8 image of an earlier "
+                                                     "pass, which the driver cannot give exactly");
+        f->stale[keep++] = *s;
+    }
+    f->n_stale = keep;
+    return true;
+}
+
+/* After a candidate was fed: what it left stale (left out) or drew over stale images. */
+bool pxh_feed_after(struct engine *e, const struct glr_call *c, uint64_t record, const gmf_event *gev)
+{
+    struct pxh_feed *f = e->feed;
+    bool left_out = gev->kind == GMF_EV_DRAW && gev->skipped;
+    if (!left_out && f->n_stale)
+        return give_up(f, record, "is an earlier pass's draw the model must run (side effects) after draws it left out");
+    f->left_out += left_out;
+    const struct sm_context *sc = sm_context_get(gmf_state(e->m), c->ctx_id);
+    uint32_t fbo = sc ? sm_context_state(sc)->draw_fbo : 0;
+    if (fbo == 0)
+        return mark(f, 0, 0, record, false, left_out) == 0 || give_up(f, record, "ran out of memory");
+    const struct sm_framebuffer *fb = sm_get_framebuffer(sc, fbo);
+    for (int a = 0; fb && a < SM_MAX_COLOR_ATTACH + 2; a++) {
+        const struct sm_attachment *at = a < SM_MAX_COLOR_ATTACH ? &fb->color[a]
+                                         : a == SM_MAX_COLOR_ATTACH ? &fb->depth : &fb->stencil;
+        if (!at->type)
+            continue;
+        uint32_t ifmt;
+        unsigned w, h;
+        bool sync = a < SM_MAX_COLOR_ATTACH && syncable(sc, at, &ifmt, &w, &h);
+        if (mark(f, at->type, at->name, record, sync, left_out) != 0)
+            return give_up(f, record, "ran out of memory");
+    }
+    return true;
+}
+
+const char *pxh_feed_why(const struct pxh_feed *f)
+{
+    return f->why;
+}
+
+void pxh_feed_reset(struct pxh_feed *f, bool on)
+{
+    if (!f)
+        return;
+    f->on = on;
+    f->n_stale = 0;
+    f->left_out = f->uploads = 0;
+    cJSON_Delete(f->log);
+    f->log = cJSON_CreateArray();
+}
+
+void pxh_feed_report(const struct pxh_feed *f, cJSON *root)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, "earlier_passes");
+    if (f->on && !f->left_out) {
+        cJSON_AddStringToObject(o, "from", "none");   /* no draw into another framebuffer to leave out */
+    } else if (f->on) {
+        cJSON_AddStringToObject(o, "from", "driver");
+        cJSON_AddNumberToObject(o, "draws_left_out", (double)f->left_out);
+        cJSON_AddItemToObject(o, "images", cJSON_Duplicate(f->log, true));
+    } else {
+        cJSON_AddStringToObject(o, "from", "model");
+        if (f->why[0])
+            cJSON_AddStringToObject(o, "why", f->why);
+    }
+}
