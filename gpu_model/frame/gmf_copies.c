@@ -88,6 +88,15 @@ static uint8_t *buffer_bytes(const struct sm_context *c, uint32_t name, uint64_t
     return b->data;
 }
 
+/* A transfer past the end of the bound pixel buffer (its size is known even when its
+ * contents are not): the GL error, the call has no effect (piglit gl-2.1-pbo's error tests). */
+static bool pbo_range_error(const struct sm_context *c, uint32_t pbo, const gmf_pixel_layout *L,
+                            uint64_t offset)
+{
+    const struct sm_buffer *b = sm_get_buffer(c, pbo);
+    return b && gmf_pbo_out_of_range(L, offset, b->size);
+}
+
 /* ---- uploads (glTex*Image*, glTextureSubImage*) ---- */
 
 static bool upload_cmd(const char *n)
@@ -142,6 +151,8 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
     const uint8_t *src;
     uint64_t size;
     if (pbo) {
+        if (!why && pbo_range_error(c, pbo, &L, call->args[pp]))
+            return;   /* GL_INVALID_OPERATION: the upload does nothing */
         uint8_t *b = why ? NULL : buffer_bytes(c, pbo, &size, fn, ev);
         uint64_t off = call->args[pp];
         if (!b)
@@ -238,6 +249,8 @@ static void read_pixels(gmf_runner *r, const struct sm_context *c, const struct 
         pp = gmf_cmd_param(k, "data");
     gmf_pixel_layout L;
     const char *why = gmf_pixel_layout_get(format, type, &st->pack, w, h, 1, &L);
+    if (!why && pbo_range_error(c, pbo, &L, pp >= 0 ? call->args[pp] : 0))
+        return;   /* GL_INVALID_OPERATION: nothing is read */
     uint64_t size;
     uint8_t *b = why ? NULL : buffer_bytes(c, pbo, &size, fn, ev);
     gm_surface view, tmp = { 0 };
@@ -289,6 +302,8 @@ static void get_tex_image(gmf_runner *r, const struct sm_context *c, const struc
     gmf_pixel_layout L;
     const char *why = s->samples > 1 ? "multisampled texture"
                                      : gmf_pixel_layout_get(format, type, &st->pack, w, h, d, &L);
+    if (!why && pbo_range_error(c, pbo, &L, pp >= 0 ? call->args[pp] : 0))
+        return;   /* GL_INVALID_OPERATION: nothing is read */
     uint64_t size;
     uint8_t *b = why ? NULL : buffer_bytes(c, pbo, &size, fn, ev);
     uint64_t off = pp >= 0 ? call->args[pp] : 0;

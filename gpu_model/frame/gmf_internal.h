@@ -649,7 +649,11 @@ typedef struct gmf_pixel_layout {
     size_t row, image;        /* bytes between rows, between images */
     size_t skip;              /* offset of the first pixel (skip pixels/rows/images) */
     size_t extent;            /* bytes from the first pixel to the end of the last */
+    size_t swap;              /* GL_*_SWAP_BYTES: bytes of each element to reverse (0: none) */
 } gmf_pixel_layout;
+/* A transfer through a buffer object that reaches past its end is GL_INVALID_OPERATION and has
+ * no effect (GL 2.1 section 6.1.13's rule, Mesa's _mesa_validate_pbo_access): true then. */
+bool gmf_pbo_out_of_range(const gmf_pixel_layout *L, uint64_t offset, uint64_t buffer_size);
 const char *gmf_pixel_layout_get(uint32_t format, uint32_t type, const struct sm_pixel_store *ps,
                                  int w, int h, int d, gmf_pixel_layout *out);
 const char *gmf_pack_pixel(gm_format sf, const uint8_t *texel, const gmf_pixel_layout *L,

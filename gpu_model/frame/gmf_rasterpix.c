@@ -129,6 +129,8 @@ static const char *load_depth(struct gmf_pix *p, const struct sm_context *c, con
         return why;
     if (L.skip + L.extent > size)
         return "glDrawPixels: image past the end of the data";
+    if (L.swap)
+        return "glDrawPixels: byte-swapped depth image (GL_UNPACK_SWAP_BYTES) not modelled";
     if (!image_alloc(p, w, h))
         return "out of memory (glDrawPixels image)";
     for (int y = 0; y < h; y++)
@@ -297,6 +299,8 @@ static void draw_stencil(gmf_runner *r, const struct sm_context *c, const struct
                           : "glDrawPixels: image data unknown";
     if (!why && L.skip + L.extent > size)
         why = "glDrawPixels: image past the end of the data";
+    if (!why && L.swap)
+        why = "glDrawPixels: byte-swapped stencil image (GL_UNPACK_SWAP_BYTES) not modelled";
     if (!why && !ds && type != GL_UNSIGNED_BYTE && type != GL_BYTE && type != GL_UNSIGNED_SHORT &&
         type != GL_SHORT && type != GL_UNSIGNED_INT && type != GL_INT && type != GL_FLOAT)
         why = "glDrawPixels: stencil type not modelled";
@@ -409,6 +413,15 @@ bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     if (w > 16384 || h > 16384) {
         gmf_note(ev, "%s of %dx%d pixels: larger than the model's texture limit", fn, w, h);
         return false;
+    }
+    if (k == GLR_CMD_glDrawPixels && st->buffer[SM_BT_PIXEL_UNPACK]) {
+        /* an image past the end of the unpack buffer: GL_INVALID_OPERATION, nothing drawn */
+        const struct sm_buffer *b = sm_get_buffer(c, st->buffer[SM_BT_PIXEL_UNPACK]);
+        gmf_pixel_layout L;
+        if (b && !gmf_pixel_layout_get((uint32_t)call->args[2], (uint32_t)call->args[3], &st->unpack, w, h,
+                                       1, &L) &&
+            gmf_pbo_out_of_range(&L, call->args[4], b->size))
+            return false;
     }
     if (st->program || st->pipeline || sm_is_enabled(c, GL_FRAGMENT_PROGRAM_ARB, 0) ||
         sm_is_enabled(c, GL_VERTEX_PROGRAM_ARB, 0)) {
