@@ -324,6 +324,8 @@ struct gmf_runner {
     struct glr_call imm_draw;      /* the draw a glEnd / glRect* stands for */
     const struct sm_vao *vao_override;   /* that draw's vertex arrays (NULL: the context's VAO) */
     struct gmf_lists *lists;       /* display lists (gmf_lists.c) */
+    struct { uint32_t ctx_id, mode; } rmode[8];   /* glRenderMode per context (gmf_rendermode.c) */
+    int n_rmode;
 };
 
 /* gmf_runner.c */
@@ -611,6 +613,10 @@ void gmf_note_smooth(const struct sm_context *c, const gm_pipe_state *ps, uint32
 typedef struct gmf_queries gmf_queries;
 bool gmf_queries_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
 bool gmf_cond_render_skip(gmf_runner *r, uint32_t ctx_id, int kind, gmf_event *ev);
+/* gmf_rendermode.c: glRenderMode per context; gmf_render_mode_off: GL_SELECT or GL_FEEDBACK,
+ * where draws, clears and pixel rectangles write nothing (gmf_cond_render_skip discards them). */
+void gmf_render_mode_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+bool gmf_render_mode_off(const gmf_runner *r, uint32_t ctx_id);
 void gmf_queries_after_draw(gmf_runner *r, const gmf_event *ev);
 /* Results an earlier frame left in query objects (the snapshot's sm_query.has_result). */
 void gmf_queries_initial(gmf_runner *r, const struct sm_state *initial);

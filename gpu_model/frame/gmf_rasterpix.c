@@ -403,8 +403,9 @@ bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     const struct sm_context_state *st = sm_context_state(c);
     const struct sm_ff_raster *rp = &st->ff.raster;
     const char *fn = glr_cmds[k].name;
-    /* an invalid raster position draws nothing (GL 2.1 sections 3.6.4, 3.7) */
-    if (!rp->valid)
+    /* an invalid raster position draws nothing (GL 2.1 sections 3.6.4, 3.7); in GL_SELECT or
+     * GL_FEEDBACK mode the rectangle only makes a token (gmf_rendermode.c) */
+    if (!rp->valid || gmf_render_mode_off(r, call->ctx_id))
         return false;
     int w = (int32_t)call->args[k == GLR_CMD_glCopyPixels ? 2 : 0];
     int h = (int32_t)call->args[k == GLR_CMD_glCopyPixels ? 3 : 1];
