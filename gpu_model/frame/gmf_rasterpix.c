@@ -92,8 +92,114 @@ static bool image_alloc(struct gmf_pix *p, int w, int h)
 
 static bool color_format(uint32_t f)
 {
+    /* drawn elsewhere: depth (load_depth), stencil (draw_stencil), colour indices (load_index) */
     return f != GL_DEPTH_COMPONENT && f != GL_STENCIL_INDEX && f != GL_DEPTH_STENCIL &&
-           f != GL_COLOR_INDEX;   /* the first three are drawn elsewhere (depth, draw_stencil) */
+           f != GL_COLOR_INDEX;
+}
+
+/* Bit (x, y) of a GL_BITMAP image under the unpack state (GL 2.1 section 3.7.4: bytes,
+ * GL_UNPACK_LSB_FIRST, row length and skips in bits, the alignment in bytes); -1 past the
+ * end of the data. */
+static int bitmap_bit(const struct sm_pixel_store *ps, const uint8_t *src, uint64_t size, int w, int x, int y)
+{
+    int64_t row_px = ps->row_length > 0 ? ps->row_length : w;
+    int64_t al = ps->alignment > 0 ? ps->alignment : 4;
+    int64_t row = ((row_px + 7) / 8 + al - 1) / al * al;
+    int64_t bit = ps->skip_pixels + x;
+    uint64_t byte = (uint64_t)((ps->skip_rows + y) * row + bit / 8);
+    if (byte >= size)
+        return -1;
+    int b = (int)(bit % 8);
+    return (src[byte] >> (ps->lsb_first ? b : 7 - b)) & 1;
+}
+
+/* One colour index of a GL_COLOR_INDEX image element as Mesa's extract_uint_indexes reads
+ * it (signed values as unsigned, floats converted, negative ones 0). */
+static bool index_value(uint32_t type, const uint8_t *p, size_t swap, uint32_t *out)
+{
+    uint8_t e[4];
+    size_t n = type == GL_UNSIGNED_BYTE || type == GL_BYTE ? 1
+               : type == GL_UNSIGNED_SHORT || type == GL_SHORT ? 2 : 4;
+    for (size_t i = 0; i < n; i++)
+        e[i] = p[swap ? n - 1 - i : i];
+    switch (type) {
+    case GL_UNSIGNED_BYTE: *out = e[0]; return true;
+    case GL_BYTE: *out = (uint32_t)(int32_t)(int8_t)e[0]; return true;
+    case GL_UNSIGNED_SHORT: { uint16_t v; memcpy(&v, e, 2); *out = v; return true; }
+    case GL_SHORT: { int16_t v; memcpy(&v, e, 2); *out = (uint32_t)(int32_t)v; return true; }
+    case GL_UNSIGNED_INT: case GL_INT: memcpy(out, e, 4); return true;
+    case GL_FLOAT: {
+        float v;
+        memcpy(&v, e, 4);
+        *out = v > 0.0f && v < 4294967295.0f ? (uint32_t)v : 0;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* glDrawPixels(GL_COLOR_INDEX) in RGBA mode, as Mesa converts it on the CPU
+ * (_mesa_unpack_color_index_to_rgba_float): each index shifted and offset (GL_INDEX_SHIFT,
+ * GL_INDEX_OFFSET), looked up in GL_PIXEL_MAP_I_TO_R/G/B/A (index & (size - 1)); no scale,
+ * bias or GL_MAP_COLOR afterwards. The colours land in the image texture Mesa's state tracker
+ * makes for the type: 8-bit unorm for bytes and bitmaps, 16-bit for shorts, float otherwise. */
+static const char *load_index(struct gmf_pix *p, const struct sm_context *c, const struct glr_call *call,
+                              gmf_event *ev)
+{
+    const struct sm_context_state *st = sm_context_state(c);
+    int w = (int32_t)call->args[0], h = (int32_t)call->args[1];
+    uint32_t type = (uint32_t)call->args[3];
+    uint64_t size = 0;
+    const uint8_t *src = unpack_source(c, call, 4, &size, ev, "glDrawPixels");
+    if (!src)
+        return "glDrawPixels: image data unknown";
+    gmf_pixel_layout L;
+    memset(&L, 0, sizeof L);
+    if (type != GL_BITMAP) {
+        /* one index per pixel, laid out as stencil indices of the same type are */
+        const char *why = gmf_pixel_layout_get(GL_STENCIL_INDEX, type, &st->unpack, w, h, 1, &L);
+        if (why)
+            return why;
+        if (type == GL_HALF_FLOAT || L.pixel > 4)
+            return "glDrawPixels: colour index type not modelled";
+        if (L.skip + L.extent > size)
+            return "glDrawPixels: image past the end of the data";
+    }
+    if (!image_alloc(p, w, h))
+        return "out of memory (glDrawPixels image)";
+    const struct sm_pixel_map *pm = &st->ff.pixel_map[GL_PIXEL_MAP_I_TO_R - GL_PIXEL_MAP_I_TO_I];
+    int sh = st->ff.index_shift;
+    uint32_t off = (uint32_t)st->ff.index_offset;
+    int bits = type == GL_FLOAT || type == GL_INT || type == GL_UNSIGNED_INT ? 0
+               : type == GL_SHORT || type == GL_UNSIGNED_SHORT ? 16 : 8;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t idx;
+            if (type == GL_BITMAP) {
+                int b = bitmap_bit(&st->unpack, src, size, w, x, y);
+                if (b < 0)
+                    return "glDrawPixels: bitmap past the end of the data";
+                idx = (uint32_t)b;
+            } else if (!index_value(type, src + L.skip + (size_t)y * L.row + (size_t)x * L.pixel, L.swap, &idx)) {
+                return "glDrawPixels: colour index type not modelled";
+            }
+            if (sh > 0)
+                idx = sh < 32 ? idx << sh : 0;
+            else if (sh < 0)
+                idx = -sh < 32 ? idx >> -sh : 0;
+            idx += off;
+            float *t = (float *)(void *)gm_surface_texel(&p->img.level[0], x, y, 0);
+            for (int k = 0; k < 4; k++) {
+                /* a size of 0 only in a state that never saw the defaults: one entry */
+                uint32_t n = pm[k].size >= 1 && pm[k].size <= SM_PIXEL_MAP_MAX ? pm[k].size : 1;
+                float v = pm[k].v[idx & (n - 1)];
+                if (bits)
+                    v = (float)lrint((double)(v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v) * ((1 << bits) - 1)) /
+                        (float)((1 << bits) - 1);
+                t[k] = v;
+            }
+        }
+    return NULL;
 }
 
 /* One depth value of a GL_DEPTH_COMPONENT image as GL converts it (GL 2.1 table 3.?: unsigned
@@ -155,8 +261,10 @@ static const char *load_image(struct gmf_pix *p, const struct sm_context *c, con
     const struct sm_context_state *st = sm_context_state(c);
     int w = (int32_t)call->args[0], h = (int32_t)call->args[1];
     uint32_t format = (uint32_t)call->args[2], type = (uint32_t)call->args[3];
+    if (format == GL_COLOR_INDEX)
+        return load_index(p, c, call, ev);
     if (!color_format(format))
-        return "glDrawPixels of stencil, depth-stencil or colour-index data (not modelled)";
+        return "glDrawPixels of stencil or depth-stencil data here (not modelled)";
     if (type == GL_BITMAP)
         return "glDrawPixels of GL_BITMAP data (not modelled)";
     if (st->ff.map_color)
@@ -198,19 +306,14 @@ static const char *load_bitmap(struct gmf_pix *p, const struct sm_context *c, co
     const uint8_t *src = unpack_source(c, call, 6, &size, ev, "glBitmap");
     if (!src)
         return "glBitmap: bitmap data unknown";
-    int64_t row_px = ps->row_length > 0 ? ps->row_length : w;
-    int64_t al = ps->alignment > 0 ? ps->alignment : 4;
-    int64_t row = ((row_px + 7) / 8 + al - 1) / al * al;
     if (!image_alloc(p, w, h))
         return "out of memory (glBitmap image)";
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            int64_t bit = ps->skip_pixels + x;
-            uint64_t byte = (uint64_t)((ps->skip_rows + y) * row + bit / 8);
-            if (byte >= size)
+            int b = bitmap_bit(ps, src, size, w, x, y);
+            if (b < 0)
                 return "glBitmap: bitmap past the end of the data";
-            int b = (int)(bit % 8);
-            bool on = (src[byte] >> (ps->lsb_first ? b : 7 - b)) & 1;
+            bool on = b == 1;
             float *t = (float *)(void *)gm_surface_texel(&p->img.level[0], x, y, 0);
             t[0] = t[1] = t[2] = t[3] = on ? 1.0f : 0.0f;
         }
