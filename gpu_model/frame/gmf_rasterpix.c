@@ -21,6 +21,7 @@
 
 #include "gmf_internal.h"
 #include "fixedfunc/gm_ff.h"
+#include "statemodel/sm_pixel_index.h"
 
 #define VTX_FLOATS (SM_LA_COUNT * 4)
 
@@ -113,31 +114,6 @@ static int bitmap_bit(const struct sm_pixel_store *ps, const uint8_t *src, uint6
     return (src[byte] >> (ps->lsb_first ? b : 7 - b)) & 1;
 }
 
-/* One colour index of a GL_COLOR_INDEX image element as Mesa's extract_uint_indexes reads
- * it (signed values as unsigned, floats converted, negative ones 0). */
-static bool index_value(uint32_t type, const uint8_t *p, size_t swap, uint32_t *out)
-{
-    uint8_t e[4];
-    size_t n = type == GL_UNSIGNED_BYTE || type == GL_BYTE ? 1
-               : type == GL_UNSIGNED_SHORT || type == GL_SHORT ? 2 : 4;
-    for (size_t i = 0; i < n; i++)
-        e[i] = p[swap ? n - 1 - i : i];
-    switch (type) {
-    case GL_UNSIGNED_BYTE: *out = e[0]; return true;
-    case GL_BYTE: *out = (uint32_t)(int32_t)(int8_t)e[0]; return true;
-    case GL_UNSIGNED_SHORT: { uint16_t v; memcpy(&v, e, 2); *out = v; return true; }
-    case GL_SHORT: { int16_t v; memcpy(&v, e, 2); *out = (uint32_t)(int32_t)v; return true; }
-    case GL_UNSIGNED_INT: case GL_INT: memcpy(out, e, 4); return true;
-    case GL_FLOAT: {
-        float v;
-        memcpy(&v, e, 4);
-        *out = v > 0.0f && v < 4294967295.0f ? (uint32_t)v : 0;
-        return true;
-    }
-    default: return false;
-    }
-}
-
 /* glDrawPixels(GL_COLOR_INDEX) in RGBA mode, as Mesa converts it on the CPU
  * (_mesa_unpack_color_index_to_rgba_float): each index shifted and offset (GL_INDEX_SHIFT,
  * GL_INDEX_OFFSET), looked up in GL_PIXEL_MAP_I_TO_R/G/B/A (index & (size - 1)); no scale,
@@ -153,50 +129,18 @@ static const char *load_index(struct gmf_pix *p, const struct sm_context *c, con
     const uint8_t *src = unpack_source(c, call, 4, &size, ev, "glDrawPixels");
     if (!src)
         return "glDrawPixels: image data unknown";
-    gmf_pixel_layout L;
-    memset(&L, 0, sizeof L);
-    if (type != GL_BITMAP) {
-        /* one index per pixel, laid out as stencil indices of the same type are */
-        const char *why = gmf_pixel_layout_get(GL_STENCIL_INDEX, type, &st->unpack, w, h, 1, &L);
-        if (why)
-            return why;
-        if (type == GL_HALF_FLOAT || L.pixel > 4)
-            return "glDrawPixels: colour index type not modelled";
-        if (L.skip + L.extent > size)
-            return "glDrawPixels: image past the end of the data";
-    }
     if (!image_alloc(p, w, h))
         return "out of memory (glDrawPixels image)";
-    const struct sm_pixel_map *pm = &st->ff.pixel_map[GL_PIXEL_MAP_I_TO_R - GL_PIXEL_MAP_I_TO_I];
-    int sh = st->ff.index_shift;
-    uint32_t off = (uint32_t)st->ff.index_offset;
     int bits = type == GL_FLOAT || type == GL_INT || type == GL_UNSIGNED_INT ? 0
                : type == GL_SHORT || type == GL_UNSIGNED_SHORT ? 16 : 8;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            uint32_t idx;
-            if (type == GL_BITMAP) {
-                int b = bitmap_bit(&st->unpack, src, size, w, x, y);
-                if (b < 0)
-                    return "glDrawPixels: bitmap past the end of the data";
-                idx = (uint32_t)b;
-            } else if (!index_value(type, src + L.skip + (size_t)y * L.row + (size_t)x * L.pixel, L.swap, &idx)) {
-                return "glDrawPixels: colour index type not modelled";
-            }
-            if (sh > 0)
-                idx = sh < 32 ? idx << sh : 0;
-            else if (sh < 0)
-                idx = -sh < 32 ? idx >> -sh : 0;
-            idx += off;
             float *t = (float *)(void *)gm_surface_texel(&p->img.level[0], x, y, 0);
-            for (int k = 0; k < 4; k++) {
-                /* a size of 0 only in a state that never saw the defaults: one entry */
-                uint32_t n = pm[k].size >= 1 && pm[k].size <= SM_PIXEL_MAP_MAX ? pm[k].size : 1;
-                float v = pm[k].v[idx & (n - 1)];
-                if (bits)
-                    v = (float)lrint((double)(v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v) * ((1 << bits) - 1)) /
-                        (float)((1 << bits) - 1);
-                t[k] = v;
+            if (!sm_color_index_rgba(&st->ff, &st->unpack, type, src, size, w, x, y, t))
+                return "glDrawPixels: colour-index type not modelled, or image past the end of the data";
+            for (int k = 0; bits && k < 4; k++) {
+                float v = t[k] < 0.0f ? 0.0f : t[k] > 1.0f ? 1.0f : t[k];
+                t[k] = (float)lrint((double)v * ((1 << bits) - 1)) / (float)((1 << bits) - 1);
             }
         }
     return NULL;
