@@ -53,6 +53,11 @@ static struct gmf_imm *imm_get(gmf_runner *r)
     return r->imm;
 }
 
+bool gmf_imm_open(const gmf_runner *r, uint32_t ctx_id)
+{
+    return r->imm && r->imm->open && r->imm->ctx_id == ctx_id;
+}
+
 void gmf_imm_free(gmf_runner *r)
 {
     if (r->imm)

@@ -339,6 +339,10 @@ void gmf_note_runner_set(gmf_runner *r);
  * vertices with r->vao_override and the client arrays pointed at them (true), to be run as any
  * draw and followed by gmf_imm_draw_done, which puts the client arrays back. */
 void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+/* gmf_imm_open: a glBegin of the context awaits its glEnd. gmf_imm_rejects (gmf_beginend.c): the
+ * command is not allowed between glBegin and glEnd (GL_INVALID_OPERATION, no effect). */
+bool gmf_imm_open(const gmf_runner *r, uint32_t ctx_id);
+bool gmf_imm_rejects(const gmf_runner *r, const struct glr_call *call, uint32_t k);
 /* gmf_copies.c: the read framebuffer's colour (read buffer) or depth/stencil surface, resolved
  * into *tmp when multisampled (the caller frees tmp); NULL when not modelled. */
 gm_surface *gmf_read_surface(gmf_runner *r, const struct sm_context *c, bool depth,

@@ -685,6 +685,10 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         return GMF_OK;
     }
     uint32_t k = canonical(c->cmd);
+    if (gmf_imm_rejects(r, c, k)) {   /* not allowed inside glBegin/glEnd: no effect (gmf_beginend.c) */
+        note_runner = NULL;
+        return GMF_OK;
+    }
     double t0 = now_s();
     if (is_draw_cmd(k)) {
         if (!gmf_cond_render_skip(r, c->ctx_id, GMF_EV_DRAW, ev))   /* gmf_queries.c */
