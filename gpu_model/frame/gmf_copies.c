@@ -122,6 +122,17 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
     int pp = gmf_cmd_param(k, "pixels");
     if (pp < 0)
         return;
+    /* glPixelTransfer scale, bias and GL_MAP_COLOR apply to colour uploads (Mesa's texstore); the
+     * model uploads the client values as they are: reported rather than drawn wrong. Colour
+     * indices go through the maps in the state model (statemodel/sm_pixel_index.c). */
+    uint32_t ufmt = arg_u(call, k, "format");
+    const float *sc = st->ff.pixel_scale, *bi = st->ff.pixel_bias;
+    bool xfer = st->ff.map_color || sc[0] != 1 || sc[1] != 1 || sc[2] != 1 || sc[3] != 1 || bi[0] != 0 ||
+                bi[1] != 0 || bi[2] != 0 || bi[3] != 0;
+    if (xfer && (pbo || (call->blobs[pp].data && call->blobs[pp].size)) && ufmt != GL_COLOR_INDEX &&
+        ufmt != GL_STENCIL_INDEX && ufmt != GL_DEPTH_COMPONENT && ufmt != GL_DEPTH_STENCIL &&
+        !gmf_integer_format(ufmt))
+        gmf_note(ev, "%s under glPixelTransfer scale/bias or GL_MAP_COLOR (not modelled)", fn);
     bool sub = strstr(fn, "SubImage") != NULL;
     int x = (int)arg_i(call, k, "xoffset", 0), y = (int)arg_i(call, k, "yoffset", 0),
         z = (int)arg_i(call, k, "zoffset", 0);
