@@ -99,6 +99,17 @@ static void set_image_data(struct sm_ap *a, struct sm_tex_image *im, int pixels_
     }
     memcpy(im->data, b->data, (size_t)b->size);
     im->data_size = b->size;
+    /* scale and bias apply to colour data (Mesa's texstore); the model applies them on loading */
+    const struct sm_fixed_state *ff = &a->c->st.ff;
+    bool color = format != GL_DEPTH_COMPONENT && format != GL_STENCIL_INDEX && format != GL_DEPTH_STENCIL &&
+                 !compressed;
+    for (int k = 0; color && k < 4; k++)
+        if (ff->pixel_scale[k] != 1.0f || ff->pixel_bias[k] != 0.0f)
+            im->xfer = true;
+    if (im->xfer) {
+        memcpy(im->xfer_scale, ff->pixel_scale, sizeof im->xfer_scale);
+        memcpy(im->xfer_bias, ff->pixel_bias, sizeof im->xfer_bias);
+    }
     im->data_format = format;
     im->data_type = type;
     im->data_alignment = a->c->st.unpack.alignment;

@@ -122,17 +122,14 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
     int pp = gmf_cmd_param(k, "pixels");
     if (pp < 0)
         return;
-    /* glPixelTransfer scale, bias and GL_MAP_COLOR apply to colour uploads (Mesa's texstore); the
-     * model uploads the client values as they are: reported rather than drawn wrong. Colour
-     * indices go through the maps in the state model (statemodel/sm_pixel_index.c). */
+    /* GL_MAP_COLOR applies to colour uploads too (Mesa's texstore): not modelled, reported. Scale
+     * and bias are applied (kept images: gmf_tex_sync; others below); colour indices go through
+     * the maps in the state model (statemodel/sm_pixel_index.c). */
     uint32_t ufmt = arg_u(call, k, "format");
-    const float *sc = st->ff.pixel_scale, *bi = st->ff.pixel_bias;
-    bool xfer = st->ff.map_color || sc[0] != 1 || sc[1] != 1 || sc[2] != 1 || sc[3] != 1 || bi[0] != 0 ||
-                bi[1] != 0 || bi[2] != 0 || bi[3] != 0;
-    if (xfer && (pbo || (call->blobs[pp].data && call->blobs[pp].size)) && ufmt != GL_COLOR_INDEX &&
+    if (st->ff.map_color && (pbo || (call->blobs[pp].data && call->blobs[pp].size)) && ufmt != GL_COLOR_INDEX &&
         ufmt != GL_STENCIL_INDEX && ufmt != GL_DEPTH_COMPONENT && ufmt != GL_DEPTH_STENCIL &&
         !gmf_integer_format(ufmt))
-        gmf_note(ev, "%s under glPixelTransfer scale/bias or GL_MAP_COLOR (not modelled)", fn);
+        gmf_note(ev, "%s under GL_MAP_COLOR (RGBA pixel maps are not modelled)", fn);
     bool sub = strstr(fn, "SubImage") != NULL;
     int x = (int)arg_i(call, k, "xoffset", 0), y = (int)arg_i(call, k, "yoffset", 0),
         z = (int)arg_i(call, k, "zoffset", 0);
@@ -180,6 +177,13 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
     }
     if (!why)
         why = gmf_unpack_rect(src, (size_t)size, &L, s, x, y, z, w, h, d);
+    if (!why && format != GL_DEPTH_COMPONENT && format != GL_STENCIL_INDEX && format != GL_DEPTH_STENCIL) {
+        /* glPixelTransfer scale and bias apply to colour uploads (Mesa's texstore) */
+        const float *sc = st->ff.pixel_scale, *bi = st->ff.pixel_bias;
+        if (sc[0] != 1 || sc[1] != 1 || sc[2] != 1 || sc[3] != 1 || bi[0] != 0 || bi[1] != 0 || bi[2] != 0 ||
+            bi[3] != 0)
+            gmf_scale_bias_region(s, x, y, z, w, h, d, sc, bi);
+    }
     if (!why) {
         t->gpu_written = true;   /* contents no longer match the state model's uploads */
         return;
@@ -633,6 +637,16 @@ void gmf_copy_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_ev
  * contents are unknown makes the destination unknown too. */
 void gmf_copy_before_apply(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
+    if (upload_cmd(glr_cmds[k].name) && strstr(glr_cmds[k].name, "SubImage")) {
+        /* the state model drops a kept whole image when a part of it changes: load it into the
+         * model's texture first (glTexImage2D then glTexSubImage2D before any draw lost it) */
+        const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
+        int face;
+        uint32_t name = c ? cmd_texture(c, call, k, &face) : 0;
+        if (name && sm_get_texture(c, name))
+            (void)gmf_tex_sync(r, c, name, ev);
+        return;
+    }
     if (k != GLR_CMD_glCopyBufferSubData && k != GLR_CMD_glCopyNamedBufferSubData)
         return;
     const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);

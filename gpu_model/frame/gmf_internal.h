@@ -664,6 +664,11 @@ typedef struct gmf_pixel_layout {
 /* A transfer through a buffer object that reaches past its end is GL_INVALID_OPERATION and has
  * no effect (GL 2.1 section 6.1.13's rule, Mesa's _mesa_validate_pbo_access): true then. */
 bool gmf_pbo_out_of_range(const gmf_pixel_layout *L, uint64_t offset, uint64_t buffer_size);
+/* glPixelTransfer scale and bias over a region of a colour surface just uploaded (the texels
+ * decoded, scaled and biased, encoded again: exact for 8-bit client data, float data is
+ * quantized to the surface first). */
+void gmf_scale_bias_region(gm_surface *s, int x, int y, int z, int w, int h, int d, const float sc[4],
+                           const float bi[4]);
 const char *gmf_pixel_layout_get(uint32_t format, uint32_t type, const struct sm_pixel_store *ps,
                                  int w, int h, int d, gmf_pixel_layout *out);
 const char *gmf_pack_pixel(gm_format sf, const uint8_t *texel, const gmf_pixel_layout *L,

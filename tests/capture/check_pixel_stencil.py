@@ -2,7 +2,7 @@
 """Pixel transfer state around pixel rectangles in the GPU model (pixel_stencil.c): a stencil
 glDrawPixels under GL_INDEX_SHIFT/OFFSET and GL_MAP_STENCIL (llvmpipe writes the indices as they
 are), quads through stencil tests that show them, a scaled and biased RGBA glDrawPixels at 2x zoom
-and its glCopyPixels. Frames captured from frame 0 and from frame 1 (the snapshot), run by
+and its glCopyPixels, a texture uploaded (whole and a sub-image) under scale and bias. Frames captured from frame 0 and from frame 1 (the snapshot), run by
 `glreplay model --compare`: nothing reported, every comparison at or above 99.9 %, and the program
 prints the same checksum under the shim as without it.
 Usage: PROG SHIM GLREPLAY"""

@@ -2,7 +2,8 @@
  * FBO with a colour texture and a depth-stencil renderbuffer, every frame:
  * glDrawPixels(GL_STENCIL_INDEX) with GL_INDEX_SHIFT, GL_INDEX_OFFSET and GL_MAP_STENCIL on (Mesa
  * 22.3's llvmpipe writes the indices unchanged), quads through stencil tests that show the
- * values, an RGBA glDrawPixels under scale and bias at 2x zoom, and a glCopyPixels of it.
+ * values, an RGBA glDrawPixels under scale and bias at 2x zoom, a glCopyPixels of it, and a
+ * texture uploaded (whole, then a sub-image) under scale and bias drawn on a quad.
  * Usage: pixel_stencil FRAMES. Prints a checksum of read-back colour and stencil. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +15,10 @@
 static void quad(float x0, float y0, float x1, float y1)
 {
     glBegin(GL_QUADS);
-    glVertex2f(x0, y0);
-    glVertex2f(x1, y0);
-    glVertex2f(x1, y1);
-    glVertex2f(x0, y1);
+    glTexCoord2f(0, 0); glVertex2f(x0, y0);
+    glTexCoord2f(1, 0); glVertex2f(x1, y0);
+    glTexCoord2f(1, 1); glVertex2f(x1, y1);
+    glTexCoord2f(0, 1); glVertex2f(x0, y1);
     glEnd();
 }
 
@@ -52,6 +53,15 @@ int main(int argc, char **argv)
     for (int i = 0; i < 12 * 8; i++)
         for (int k = 0; k < 4; k++)
             img[i * 4 + k] = (unsigned char)((i * (k + 3) * 11 + k * 60) & 255);
+    unsigned char timg[8 * 8 * 4];
+    for (int i = 0; i < 8 * 8; i++) {
+        timg[i * 4] = (unsigned char)(i * 4);
+        timg[i * 4 + 1] = (unsigned char)(255 - i * 3);
+        timg[i * 4 + 2] = (unsigned char)(i * 2);
+        timg[i * 4 + 3] = (unsigned char)(128 + i);
+    }
+    GLuint utex;
+    glGenTextures(1, &utex);
     unsigned long checksum = 0;
     for (int f = 0; f < frames; f++) {
         glClearColor(0.1f, 0.2f, 0.3f, 1.0f);
@@ -87,6 +97,25 @@ int main(int argc, char **argv)
         glWindowPos2i(2, 40);
         glCopyPixels(2, 2, 24, 16, GL_COLOR);
         glPixelTransferf(GL_BLUE_BIAS, 0.0f);
+        /* a texture uploaded under a red scale and a blue bias, then a sub-image under an alpha
+         * scale and bias (the state model keeps the first, the model uploads the second) */
+        glBindTexture(GL_TEXTURE_2D, utex);
+        glPixelTransferf(GL_RED_SCALE, 0.5f);
+        glPixelTransferf(GL_BLUE_BIAS, 0.25f);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE, timg);
+        glPixelTransferf(GL_RED_SCALE, 1.0f);
+        glPixelTransferf(GL_BLUE_BIAS, 0.0f);
+        glPixelTransferf(GL_ALPHA_SCALE, 0.0f);
+        glPixelTransferf(GL_ALPHA_BIAS, 1.0f);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 2, 2, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, timg);
+        glPixelTransferf(GL_ALPHA_SCALE, 1.0f);
+        glPixelTransferf(GL_ALPHA_BIAS, 0.0f);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glEnable(GL_TEXTURE_2D);
+        glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+        quad(0.3f, -0.9f, 0.9f, -0.1f);
+        glDisable(GL_TEXTURE_2D);
         unsigned char px[W * H * 4], st[W * H];
         glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, px);
         glReadPixels(0, 0, W, H, GL_STENCIL_INDEX, GL_UNSIGNED_BYTE, st);
