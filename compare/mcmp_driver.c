@@ -236,11 +236,14 @@ static int driver_read(struct mcmp_driver *d, GLenum buffer, bool depth, int w, 
     gl->PixelStorei(GL_PACK_ROW_LENGTH, 0);
     gl->PixelStorei(GL_PACK_SKIP_ROWS, 0);
     gl->PixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    struct glrh_saved_transfer xfer;   /* the stored pixels, not scaled, biased or mapped */
+    glrh_transfer_save_and_reset(gl, glrh_context_compat(desc), &xfer);
     if (depth)
         gl->ReadPixels(0, 0, w, h, GL_DEPTH_COMPONENT, GL_FLOAT, out);
     else
         gl->ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, out);
     GLenum e = glrh_gl_drain_errors(gl);
+    glrh_transfer_restore(gl, &xfer);
     gl->PixelStorei(GL_PACK_ALIGNMENT, align);
     gl->PixelStorei(GL_PACK_ROW_LENGTH, row);
     gl->PixelStorei(GL_PACK_SKIP_ROWS, sr);

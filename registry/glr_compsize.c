@@ -97,7 +97,9 @@ static int64_t store_size(const struct glr_size_env *e, const uint32_t *pn, uint
     if (w <= 0 || h <= 0 || d <= 0)
         return 0;
     /* ES 2 has only the alignment: its getter answers 0 for the others. */
-    int64_t ps = pixel_size(format, type);
+    int64_t ps = type == GL_BITMAP && dims == 2 && (format == GL_COLOR_INDEX || format == GL_STENCIL_INDEX)
+                     ? 1   /* bits: sized below */
+                     : pixel_size(format, type);
     if (ps < 0)
         return -1;
     int64_t align = get_int(pn[0]);
@@ -108,6 +110,14 @@ static int64_t store_size(const struct glr_size_env *e, const uint32_t *pn, uint
     int64_t skip_img = dims == 3 ? get_int(pn[5]) : 0;
     if (row_len < 0 || skip_rows < 0 || skip_pix < 0 || img_h < 0 || skip_img < 0 || align < 0)
         return GLR_SIZE_UNKNOWN; /* GL refuses these: nothing sane to copy */
+    if (type == GL_BITMAP && dims == 2) {
+        /* GL_COLOR_INDEX / GL_STENCIL_INDEX images of 1-bit pixels (glDrawPixels): rows of bits
+         * padded to the alignment in bytes, skips in bits (GL 2.1 section 3.6.4) */
+        int64_t bits_row = ((row_len > 0 ? row_len : w) + 7) / 8;
+        if (align > 1 && bits_row % align)
+            bits_row += align - bits_row % align;
+        return sane((skip_rows + h - 1) * bits_row + (skip_pix + w + 7) / 8);
+    }
     int64_t row_px = row_len > 0 ? row_len : w;
     int64_t row_bytes = row_px * ps;
     if (align > 1 && row_bytes % align)

@@ -83,6 +83,8 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
     ff->pixel_zoom[0] = ff->pixel_zoom[1] = 1.0f;
     set4(ff->pixel_scale, 1, 1, 1, 1);
     ff->depth_scale = 1.0f;
+    for (int m = 0; m < SM_PIXEL_MAPS; m++)
+        ff->pixel_map[m].size = 1;   /* GL 2.1 table 6.18: one entry, 0 */
 }
 
 /* ------------------------------------------------------------------ arguments */

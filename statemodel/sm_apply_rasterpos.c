@@ -322,6 +322,47 @@ static void h_pixel_transfer(struct sm_ap *a)
     }
 }
 
+/* glPixelMap{fv,uiv,usv}(map, size, values) from client memory (GL 2.1 section 3.6.3; Mesa's
+ * pixel.c): size 1..256, a power of two for the maps indexed by an index (I_TO_*, S_TO_S);
+ * colour values as floats clamped to [0, 1] (unsigned forms normalized), index values as they
+ * are. A source in a pixel unpack buffer is not read (the map keeps its values). */
+static void h_pixel_map(struct sm_ap *a)
+{
+    uint32_t map = ap_u(a, 0);
+    int64_t n = ap_i(a, 1);
+    if (map < GL_PIXEL_MAP_I_TO_I || map > GL_PIXEL_MAP_A_TO_A || n < 1 || n > SM_PIXEL_MAP_MAX)
+        return;   /* GL_INVALID_ENUM / GL_INVALID_VALUE */
+    bool indexed = map <= GL_PIXEL_MAP_I_TO_A;
+    if (indexed && (n & (n - 1)))
+        return;   /* GL_INVALID_VALUE: not a power of two */
+    if (ST(a)->buffer[SM_BT_PIXEL_UNPACK])
+        return;
+    int es = a->cmd == GLR_CMD_glPixelMapusv ? 2 : 4;
+    const uint8_t *src = ap_blob(a, 2, (uint64_t)n * (uint64_t)es);
+    if (!src)
+        return;
+    bool index_values = map == GL_PIXEL_MAP_I_TO_I || map == GL_PIXEL_MAP_S_TO_S;
+    struct sm_pixel_map *pm = &FF(a)->pixel_map[map - GL_PIXEL_MAP_I_TO_I];
+    for (int64_t i = 0; i < n; i++) {
+        float v;
+        if (a->cmd == GLR_CMD_glPixelMapusv) {
+            uint16_t u;
+            memcpy(&u, src + i * 2, 2);
+            v = index_values ? (float)u : (float)(u / 65535.0);
+        } else if (a->cmd == GLR_CMD_glPixelMapuiv) {
+            uint32_t u;
+            memcpy(&u, src + i * 4, 4);
+            v = index_values ? (float)u : (float)(u / 4294967295.0);
+        } else {
+            memcpy(&v, src + i * 4, 4);
+            if (!index_values)
+                v = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
+        }
+        pm->v[i] = v;
+    }
+    pm->size = (uint16_t)n;
+}
+
 void sm_register_rasterpos(sm_apply_fn *tab)
 {
     for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
@@ -333,4 +374,7 @@ void sm_register_rasterpos(sm_apply_fn *tab)
     tab[GLR_CMD_glPixelZoom] = h_pixel_zoom;
     tab[GLR_CMD_glPixelTransferf] = h_pixel_transfer;
     tab[GLR_CMD_glPixelTransferi] = h_pixel_transfer;
+    tab[GLR_CMD_glPixelMapfv] = h_pixel_map;
+    tab[GLR_CMD_glPixelMapuiv] = h_pixel_map;
+    tab[GLR_CMD_glPixelMapusv] = h_pixel_map;
 }

@@ -2,8 +2,10 @@
  * parameters, texture buffers, renderbuffer storage. */
 #include <stdlib.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 #include "statemodel/sm_apply.h"
+#include "statemodel/sm_pixel_index.h"
 
 static bool is_proxy(uint32_t target)
 {
@@ -45,10 +47,48 @@ static bool simple_unpack(const struct sm_ap *a)
            a->c->st.buffer[SM_BT_PIXEL_UNPACK] == 0;
 }
 
+/* A GL_COLOR_INDEX image of a 2D (or 1D) upload converted by the pixel maps current at the
+ * call, as Mesa's texstore does: kept as GL_RGBA / GL_UNSIGNED_BYTE, the texels of the RGBA8
+ * image it makes (piglit gl-1.1-read-pixels-after-display-list uploads GL_BITMAP indices). */
+static void set_index_image(struct sm_ap *a, struct sm_tex_image *im, const struct glr_blob *b,
+                            uint32_t type)
+{
+    int w = im->width, h = im->height > 0 ? im->height : 1;
+    if (im->depth > 1 || w <= 0 || (uint64_t)w * (uint64_t)h > ((uint64_t)1 << 26))
+        return;   /* 3D indices or a huge image: contents unknown */
+    uint8_t *px = malloc((size_t)w * (size_t)h * 4);
+    if (!px) {
+        ap_error(a, "out of memory for texture contents");
+        return;
+    }
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float c[4];
+            if (!sm_color_index_rgba(&a->c->st.ff, &a->c->st.unpack, type, b->data, b->size, w, x, y, c)) {
+                free(px);
+                return;
+            }
+            for (int k = 0; k < 4; k++) {
+                float v = c[k] > 0.0f ? (c[k] < 1.0f ? c[k] : 1.0f) : 0.0f;
+                px[((size_t)y * (size_t)w + (size_t)x) * 4 + (size_t)k] = (uint8_t)lrintf(v * 255.0f);
+            }
+        }
+    im->data = px;
+    im->data_size = (uint64_t)w * (uint64_t)h * 4;
+    im->data_format = GL_RGBA;
+    im->data_type = GL_UNSIGNED_BYTE;
+    im->data_alignment = 4;
+}
+
 static void set_image_data(struct sm_ap *a, struct sm_tex_image *im, int pixels_arg,
                            uint32_t format, uint32_t type, bool compressed)
 {
     const struct glr_blob *b = &a->call->blobs[pixels_arg];
+    if (format == GL_COLOR_INDEX && !compressed) {
+        if (b->data && b->size && !a->c->st.buffer[SM_BT_PIXEL_UNPACK])
+            set_index_image(a, im, b, type);
+        return;
+    }
     if (!b->data || !b->size || (!compressed && !simple_unpack(a)) ||
         (compressed && a->c->st.buffer[SM_BT_PIXEL_UNPACK]))
         return;
@@ -59,6 +99,17 @@ static void set_image_data(struct sm_ap *a, struct sm_tex_image *im, int pixels_
     }
     memcpy(im->data, b->data, (size_t)b->size);
     im->data_size = b->size;
+    /* scale and bias apply to colour data (Mesa's texstore); the model applies them on loading */
+    const struct sm_fixed_state *ff = &a->c->st.ff;
+    bool color = format != GL_DEPTH_COMPONENT && format != GL_STENCIL_INDEX && format != GL_DEPTH_STENCIL &&
+                 !compressed;
+    for (int k = 0; color && k < 4; k++)
+        if (ff->pixel_scale[k] != 1.0f || ff->pixel_bias[k] != 0.0f)
+            im->xfer = true;
+    if (im->xfer) {
+        memcpy(im->xfer_scale, ff->pixel_scale, sizeof im->xfer_scale);
+        memcpy(im->xfer_bias, ff->pixel_bias, sizeof im->xfer_bias);
+    }
     im->data_format = format;
     im->data_type = type;
     im->data_alignment = a->c->st.unpack.alignment;

@@ -57,6 +57,9 @@ struct sm_ff_raster {
     float distance;                      /* fog coordinate or eye distance */
 };
 
+#define SM_PIXEL_MAPS 10
+#define SM_PIXEL_MAP_MAX 256   /* GL_MAX_PIXEL_MAP_TABLE on Mesa */
+
 struct sm_fixed_state {
     struct sm_ff_light light[SM_MAX_LIGHTS];
     struct sm_ff_material material[2];   /* [0] front, [1] back */
@@ -79,6 +82,9 @@ struct sm_fixed_state {
     float depth_scale, depth_bias;       /* GL_DEPTH_SCALE, GL_DEPTH_BIAS */
     int32_t index_shift, index_offset;   /* GL_INDEX_SHIFT, GL_INDEX_OFFSET */
     bool map_color, map_stencil;         /* GL_MAP_COLOR, GL_MAP_STENCIL */
+    /* glPixelMap tables, GL_PIXEL_MAP_I_TO_I + k (I_TO_I, S_TO_S, I_TO_R..I_TO_A, R_TO_R..A_TO_A),
+     * as Mesa keeps them: floats, colour maps clamped to [0, 1]; default one entry 0 */
+    struct sm_pixel_map { uint16_t size; float v[SM_PIXEL_MAP_MAX]; } pixel_map[SM_PIXEL_MAPS];
 };
 
 #endif

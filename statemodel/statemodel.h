@@ -135,6 +135,9 @@ struct sm_tex_image {
     uint64_t data_size;
     uint32_t data_format, data_type; /* client format/type of data (compressed: unused) */
     int32_t data_alignment;          /* GL_UNPACK_ALIGNMENT data was laid out with */
+    /* glPixelTransfer scale and bias GL applies to that colour data (xfer: not the defaults) */
+    bool xfer;
+    float xfer_scale[4], xfer_bias[4];
 };
 
 struct sm_texture {

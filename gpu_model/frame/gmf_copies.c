@@ -88,6 +88,15 @@ static uint8_t *buffer_bytes(const struct sm_context *c, uint32_t name, uint64_t
     return b->data;
 }
 
+/* A transfer past the end of the bound pixel buffer (its size is known even when its
+ * contents are not): the GL error, the call has no effect (piglit gl-2.1-pbo's error tests). */
+static bool pbo_range_error(const struct sm_context *c, uint32_t pbo, const gmf_pixel_layout *L,
+                            uint64_t offset)
+{
+    const struct sm_buffer *b = sm_get_buffer(c, pbo);
+    return b && gmf_pbo_out_of_range(L, offset, b->size);
+}
+
 /* ---- uploads (glTex*Image*, glTextureSubImage*) ---- */
 
 static bool upload_cmd(const char *n)
@@ -113,6 +122,14 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
     int pp = gmf_cmd_param(k, GLR_ROLE_pixels);
     if (pp < 0)
         return;
+    /* GL_MAP_COLOR applies to colour uploads too (Mesa's texstore): not modelled, reported. Scale
+     * and bias are applied (kept images: gmf_tex_sync; others below); colour indices go through
+     * the maps in the state model (statemodel/sm_pixel_index.c). */
+    uint32_t ufmt = arg_u(call, k, GLR_ROLE_format);
+    if (st->ff.map_color && (pbo || (call->blobs[pp].data && call->blobs[pp].size)) && ufmt != GL_COLOR_INDEX &&
+        ufmt != GL_STENCIL_INDEX && ufmt != GL_DEPTH_COMPONENT && ufmt != GL_DEPTH_STENCIL &&
+        !gmf_integer_format(ufmt))
+        gmf_note(ev, "%s under GL_MAP_COLOR (RGBA pixel maps are not modelled)", fn);
     bool sub = strstr(fn, "SubImage") != NULL;
     int x = (int)arg_i(call, k, GLR_ROLE_xoffset, 0), y = (int)arg_i(call, k, GLR_ROLE_yoffset, 0),
         z = (int)arg_i(call, k, GLR_ROLE_zoffset, 0);
@@ -142,6 +159,8 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
     const uint8_t *src;
     uint64_t size;
     if (pbo) {
+        if (!why && pbo_range_error(c, pbo, &L, call->args[pp]))
+            return;   /* GL_INVALID_OPERATION: the upload does nothing */
         uint8_t *b = why ? NULL : buffer_bytes(c, pbo, &size, fn, ev);
         uint64_t off = call->args[pp];
         if (!b)
@@ -158,6 +177,13 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
     }
     if (!why)
         why = gmf_unpack_rect(src, (size_t)size, &L, s, x, y, z, w, h, d);
+    if (!why && format != GL_DEPTH_COMPONENT && format != GL_STENCIL_INDEX && format != GL_DEPTH_STENCIL) {
+        /* glPixelTransfer scale and bias apply to colour uploads (Mesa's texstore) */
+        const float *sc = st->ff.pixel_scale, *bi = st->ff.pixel_bias;
+        if (sc[0] != 1 || sc[1] != 1 || sc[2] != 1 || sc[3] != 1 || bi[0] != 0 || bi[1] != 0 || bi[2] != 0 ||
+            bi[3] != 0)
+            gmf_scale_bias_region(s, x, y, z, w, h, d, sc, bi);
+    }
     if (!why) {
         t->gpu_written = true;   /* contents no longer match the state model's uploads */
         return;
@@ -238,6 +264,8 @@ static void read_pixels(gmf_runner *r, const struct sm_context *c, const struct 
         pp = gmf_cmd_param(k, GLR_ROLE_data);
     gmf_pixel_layout L;
     const char *why = gmf_pixel_layout_get(format, type, &st->pack, w, h, 1, &L);
+    if (!why && pbo_range_error(c, pbo, &L, pp >= 0 ? call->args[pp] : 0))
+        return;   /* GL_INVALID_OPERATION: nothing is read */
     uint64_t size;
     uint8_t *b = why ? NULL : buffer_bytes(c, pbo, &size, fn, ev);
     gm_surface view, tmp = { 0 };
@@ -289,6 +317,8 @@ static void get_tex_image(gmf_runner *r, const struct sm_context *c, const struc
     gmf_pixel_layout L;
     const char *why = s->samples > 1 ? "multisampled texture"
                                      : gmf_pixel_layout_get(format, type, &st->pack, w, h, d, &L);
+    if (!why && pbo_range_error(c, pbo, &L, pp >= 0 ? call->args[pp] : 0))
+        return;   /* GL_INVALID_OPERATION: nothing is read */
     uint64_t size;
     uint8_t *b = why ? NULL : buffer_bytes(c, pbo, &size, fn, ev);
     uint64_t off = pp >= 0 ? call->args[pp] : 0;
@@ -607,6 +637,16 @@ void gmf_copy_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_ev
  * contents are unknown makes the destination unknown too. */
 void gmf_copy_before_apply(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
+    if (upload_cmd(glr_cmd_name(k)) && strstr(glr_cmd_name(k), "SubImage")) {
+        /* the state model drops a kept whole image when a part of it changes: load it into the
+         * model's texture first (glTexImage2D then glTexSubImage2D before any draw lost it) */
+        const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
+        int face;
+        uint32_t name = c ? cmd_texture(c, call, k, &face) : 0;
+        if (name && sm_get_texture(c, name))
+            (void)gmf_tex_sync(r, c, name, ev);
+        return;
+    }
     if (k != GLR_CMD_glCopyBufferSubData && k != GLR_CMD_glCopyNamedBufferSubData)
         return;
     const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);

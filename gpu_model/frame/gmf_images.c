@@ -424,6 +424,9 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
             if (!fi->data || !fi->data_size)
                 continue;
             uint64_t hsh = hash_bytes(fi->data, fi->data_size);
+            if (fi->xfer)   /* the same bytes under other scales are other texels */
+                hsh ^= hash_bytes(fi->xfer_scale, sizeof fi->xfer_scale) * 31u ^
+                       hash_bytes(fi->xfer_bias, sizeof fi->xfer_bias);
             gmf_image_src *src = &t->src[f][l];
             if (src->loaded && src->hash == hsh)
                 continue;
@@ -436,6 +439,8 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
             if (rc != 0)
                 gmf_note(ev, "texture %u level %d: upload of format 0x%04x type 0x%04x not "
                              "understood", name, l, fi->data_format, fi->data_type);
+            else if (fi->xfer)
+                gmf_scale_bias_region(s, 0, 0, cube ? f : 0, im->width, h, d, fi->xfer_scale, fi->xfer_bias);
             *src = (gmf_image_src){ true, hsh, fi->data, fi->data_size };
         }
         levels = l + 1;

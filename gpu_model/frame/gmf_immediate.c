@@ -53,6 +53,11 @@ static struct gmf_imm *imm_get(gmf_runner *r)
     return r->imm;
 }
 
+bool gmf_imm_open(const gmf_runner *r, uint32_t ctx_id)
+{
+    return r->imm && r->imm->open && r->imm->ctx_id == ctx_id;
+}
+
 void gmf_imm_free(gmf_runner *r)
 {
     if (r->imm)
@@ -250,8 +255,8 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
     emit_vertex(m, c, st, pos, over, set);
 }
 
-/* Legacy commands that produce vertices the model does not run, reported by name: evaluators,
- * and selection/feedback render modes (the raster position and pixel rectangles are modelled:
+/* Legacy commands that produce vertices the model does not run, reported by name: evaluators
+ * (selection/feedback render modes: gmf_rendermode.c; the raster position and pixel rectangles:
  * statemodel/sm_apply_rasterpos.c, gmf_rasterpix.c). Found once in the registry. */
 static uint8_t unmodelled[GLR_CMD_COUNT];
 static pthread_once_t unmodelled_once = PTHREAD_ONCE_INIT;
@@ -265,18 +270,17 @@ static void find_unmodelled(void)
                 unmodelled[k] = 1;
 }
 
-static void note_unmodelled(const struct glr_call *call, uint32_t k, gmf_event *ev)
+static void note_unmodelled(uint32_t k, gmf_event *ev)
 {
     pthread_once(&unmodelled_once, find_unmodelled);
     if (k < GLR_CMD_COUNT && unmodelled[k])
         gmf_note(ev, "%s (evaluators are not modelled)", glr_cmd_name(k));
-    else if (k == GLR_CMD_glRenderMode && (uint32_t)call->args[0] != GL_RENDER)
-        gmf_note(ev, "glRenderMode(GL_SELECT/GL_FEEDBACK): selection and feedback are not modelled");
 }
 
 void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
-    note_unmodelled(call, k, ev);
+    note_unmodelled(k, ev);
+    gmf_render_mode_cmd(r, call, k, ev);
     if (k == GLR_CMD_glBegin) {
         struct gmf_imm *m = imm_get(r);
         if (!m) {

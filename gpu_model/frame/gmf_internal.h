@@ -325,6 +325,8 @@ struct gmf_runner {
     struct glr_call imm_draw;      /* the draw a glEnd / glRect* stands for */
     const struct sm_vao *vao_override;   /* that draw's vertex arrays (NULL: the context's VAO) */
     struct gmf_lists *lists;       /* display lists (gmf_lists.c) */
+    struct { uint32_t ctx_id, mode; } rmode[8];   /* glRenderMode per context (gmf_rendermode.c) */
+    int n_rmode;
 };
 
 /* gmf_runner.c */
@@ -338,6 +340,10 @@ void gmf_note_runner_set(gmf_runner *r);
  * vertices with r->vao_override and the client arrays pointed at them (true), to be run as any
  * draw and followed by gmf_imm_draw_done, which puts the client arrays back. */
 void gmf_imm_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+/* gmf_imm_open: a glBegin of the context awaits its glEnd. gmf_imm_rejects (gmf_beginend.c): the
+ * command is not allowed between glBegin and glEnd (GL_INVALID_OPERATION, no effect). */
+bool gmf_imm_open(const gmf_runner *r, uint32_t ctx_id);
+bool gmf_imm_rejects(const gmf_runner *r, const struct glr_call *call, uint32_t k);
 /* gmf_copies.c: the read framebuffer's colour (read buffer) or depth/stencil surface, resolved
  * into *tmp when multisampled (the caller frees tmp); NULL when not modelled. */
 gm_surface *gmf_read_surface(gmf_runner *r, const struct sm_context *c, bool depth,
@@ -612,6 +618,10 @@ void gmf_note_smooth(const struct sm_context *c, const gm_pipe_state *ps, uint32
 typedef struct gmf_queries gmf_queries;
 bool gmf_queries_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
 bool gmf_cond_render_skip(gmf_runner *r, uint32_t ctx_id, int kind, gmf_event *ev);
+/* gmf_rendermode.c: glRenderMode per context; gmf_render_mode_off: GL_SELECT or GL_FEEDBACK,
+ * where draws, clears and pixel rectangles write nothing (gmf_cond_render_skip discards them). */
+void gmf_render_mode_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev);
+bool gmf_render_mode_off(const gmf_runner *r, uint32_t ctx_id);
 void gmf_queries_after_draw(gmf_runner *r, const gmf_event *ev);
 /* Results an earlier frame left in query objects (the snapshot's sm_query.has_result). */
 void gmf_queries_initial(gmf_runner *r, const struct sm_state *initial);
@@ -650,7 +660,16 @@ typedef struct gmf_pixel_layout {
     size_t row, image;        /* bytes between rows, between images */
     size_t skip;              /* offset of the first pixel (skip pixels/rows/images) */
     size_t extent;            /* bytes from the first pixel to the end of the last */
+    size_t swap;              /* GL_*_SWAP_BYTES: bytes of each element to reverse (0: none) */
 } gmf_pixel_layout;
+/* A transfer through a buffer object that reaches past its end is GL_INVALID_OPERATION and has
+ * no effect (GL 2.1 section 6.1.13's rule, Mesa's _mesa_validate_pbo_access): true then. */
+bool gmf_pbo_out_of_range(const gmf_pixel_layout *L, uint64_t offset, uint64_t buffer_size);
+/* glPixelTransfer scale and bias over a region of a colour surface just uploaded (the texels
+ * decoded, scaled and biased, encoded again: exact for 8-bit client data, float data is
+ * quantized to the surface first). */
+void gmf_scale_bias_region(gm_surface *s, int x, int y, int z, int w, int h, int d, const float sc[4],
+                           const float bi[4]);
 const char *gmf_pixel_layout_get(uint32_t format, uint32_t type, const struct sm_pixel_store *ps,
                                  int w, int h, int d, gmf_pixel_layout *out);
 const char *gmf_pack_pixel(gm_format sf, const uint8_t *texel, const gmf_pixel_layout *L,

@@ -53,10 +53,14 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     ps->scissor_enable = st->scissor_test[0];
     memcpy(ps->scissor, st->scissor[0], sizeof ps->scissor);
     /* A context that never set its viewport/scissor has the size of its first surface (the
-     * state model cannot know it and keeps zeros). */
-    if (st->viewport[0][2] > 0 && st->viewport[0][3] > 0)
+     * state model cannot know it and keeps zeros). A zero scissor box with a viewport known is
+     * one the program set (glScissor(0, 0, 0, 0): nothing passes; piglit gl-1.0-no-op-paths):
+     * the state model sets both boxes together when it learns the surface size. */
+    bool viewport_known = st->viewport[0][2] > 0 && st->viewport[0][3] > 0;
+    if (viewport_known)
         memcpy(ps->viewport, st->viewport[0], sizeof ps->viewport);
-    if (!st->scissor[0][0] && !st->scissor[0][1] && !st->scissor[0][2] && !st->scissor[0][3]) {
+    if (!viewport_known && !st->scissor[0][0] && !st->scissor[0][1] && !st->scissor[0][2] &&
+        !st->scissor[0][3]) {
         ps->scissor[2] = fb->width;
         ps->scissor[3] = fb->height;
     }

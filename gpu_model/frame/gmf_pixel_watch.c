@@ -44,8 +44,7 @@ int gmf_pixel_read(gmf_runner *r, uint32_t ctx_id, uint32_t fbo, uint32_t buffer
     }
     float v[4] = { 0, 0, 0, 1 };
     gm_format_unpack_rgba(s->format, t, v);
-    if (fi->channels < 4 && s->format != GM_FMT_A8 && s->format != GM_FMT_LA8)
-        v[3] = 1.0f;
+    gm_format_readback_rgba(s->format, v);
     memcpy(out->f, v, sizeof v);
     if (s->format == GM_FMT_RGBA8)
         memcpy(out->rgba8, t, 4);

@@ -6,6 +6,7 @@
  * refused with a reason, which the caller reports per call. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gmf_internal.h"
@@ -57,8 +58,7 @@ const char *gmf_pixel_layout_get(uint32_t format, uint32_t type, const struct sm
         return "pixel format not modelled";
     if (!ps_sz && !ts)
         return "pixel type not modelled";
-    if (ps->swap_bytes || ps->lsb_first)
-        return "byte swapping not modelled";
+    /* GL_*_LSB_FIRST only concerns GL_BITMAP data (refused above as a type) */
     if (w < 0 || h < 0 || d < 0)
         return "negative size";
     memset(out, 0, sizeof *out);
@@ -66,6 +66,9 @@ const char *gmf_pixel_layout_get(uint32_t format, uint32_t type, const struct sm
     out->type = type;
     out->pixel = ps_sz ? ps_sz : ts * (size_t)n;
     size_t s = ps_sz ? ps_sz : ts;   /* element size for the alignment rule */
+    /* byte swapping reverses each element: a component, or a whole packed pixel (Mesa's
+     * _mesa_swap2/_mesa_swap4 over the row; the 64-bit depth/stencil pair as two words) */
+    out->swap = ps->swap_bytes && s > 1 ? (s > 4 ? 4 : s) : 0;
     size_t a = ps->alignment > 0 ? (size_t)ps->alignment : 4;
     size_t l = ps->row_length > 0 ? (size_t)ps->row_length : (size_t)w;
     size_t bytes = out->pixel * l;
@@ -352,6 +355,40 @@ const char *gmf_pack_pixel(gm_format sf, const uint8_t *texel, const gmf_pixel_l
     }
 }
 
+void gmf_scale_bias_region(gm_surface *s, int x, int y, int z, int w, int h, int d, const float sc[4],
+                           const float bi[4])
+{
+    const gm_format_info *fi = gm_format_get(s->format);
+    if (fi->block || fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT || fi->kind == GM_KIND_DEPTH ||
+        fi->kind == GM_KIND_STENCIL || fi->kind == GM_KIND_DEPTH_STENCIL)
+        return;
+    for (int k = z; k < z + d && k < s->depth; k++)
+        for (int j = y; j < y + h && j < s->height; j++)
+            for (int i = x; i < x + w && i < s->width; i++) {
+                uint8_t *t = gm_surface_texel(s, i, j, k);
+                float v[4];
+                gm_format_unpack_rgba(s->format, t, v);
+                for (int c = 0; c < 4; c++)
+                    v[c] = v[c] * sc[c] + bi[c];
+                gm_format_pack_rgba(s->format, v, t);
+            }
+}
+
+bool gmf_pbo_out_of_range(const gmf_pixel_layout *L, uint64_t offset, uint64_t buffer_size)
+{
+    return offset > buffer_size || (uint64_t)L->skip + (uint64_t)L->extent > buffer_size - offset;
+}
+
+static void swap_elements(uint8_t *p, size_t n, size_t elem)
+{
+    for (size_t i = 0; i + elem <= n; i += elem)
+        for (size_t a = 0, b = elem - 1; a < b; a++, b--) {
+            uint8_t t = p[i + a];
+            p[i + a] = p[i + b];
+            p[i + b] = t;
+        }
+}
+
 const char *gmf_pack_rect(const gm_surface *s, int x, int y, int z, int w, int h, int d,
                           const gmf_pixel_layout *L, uint8_t *dst, size_t dst_size)
 {
@@ -371,6 +408,8 @@ const char *gmf_pack_rect(const gm_surface *s, int x, int y, int z, int w, int h
                                                  row + (size_t)i * L->pixel);
                 if (why)
                     return why;
+                if (L->swap)
+                    swap_elements(row + (size_t)i * L->pixel, L->pixel, L->swap);
             }
         }
     return NULL;
@@ -385,9 +424,18 @@ const char *gmf_unpack_rect(const uint8_t *src, size_t src_size, const gmf_pixel
         return "compressed upload from a buffer not modelled";
     if (x < 0 || y < 0 || z < 0 || x + w > s->width || y + h > s->height || z + d > s->depth)
         return "region outside the image";
+    size_t row_bytes = (size_t)w * L->pixel;
+    uint8_t *swapped = L->swap && row_bytes ? malloc(row_bytes) : NULL;
+    if (L->swap && row_bytes && !swapped)
+        return "out of memory (byte-swapped row)";
     for (int k = 0; k < d; k++)
         for (int j = 0; j < h; j++) {
             const uint8_t *row = src + L->skip + (size_t)k * L->image + (size_t)j * L->row;
+            if (swapped) {   /* the row in host order first */
+                memcpy(swapped, row, row_bytes);
+                swap_elements(swapped, row_bytes, L->swap);
+                row = swapped;
+            }
             /* one row as a tight 1-row image into a view that starts at (x, y + j, z + k) */
             gm_surface view = *s;
             view.data = gm_surface_texel(s, x, y + j, z + k);
@@ -395,8 +443,11 @@ const char *gmf_unpack_rect(const uint8_t *src, size_t src_size, const gmf_pixel
             view.height = 1;
             view.depth = 1;
             if (gmf_unpack_to_surface(row, (uint64_t)L->pixel * (uint64_t)w, L->format, L->type, 1,
-                                      w, 1, 1, &view, 0) != 0)
+                                      w, 1, 1, &view, 0) != 0) {
+                free(swapped);
                 return "upload format/type not understood";
+            }
         }
+    free(swapped);
     return NULL;
 }

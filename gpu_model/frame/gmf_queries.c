@@ -196,6 +196,8 @@ void gmf_queries_add_written(gmf_runner *r, uint32_t ctx_id, uint64_t prims)
 
 bool gmf_cond_render_skip(gmf_runner *r, uint32_t ctx_id, int kind, gmf_event *ev)
 {
+    if ((kind == GMF_EV_DRAW || kind == GMF_EV_CLEAR) && gmf_render_mode_off(r, ctx_id))
+        goto discarded;   /* GL_SELECT / GL_FEEDBACK: nothing is rasterized (gmf_rendermode.c) */
     if (!r->queries)
         return false;
     gmf_cond *cd = NULL;
@@ -216,6 +218,7 @@ bool gmf_cond_render_skip(gmf_runner *r, uint32_t ctx_id, int kind, gmf_event *e
     if (pass)
         return false;
     /* Discarded: still an event of its kind, so observers and comparisons see it. */
+discarded:
     if (kind == GMF_EV_DRAW) {
         ev->kind = GMF_EV_DRAW;
         ev->draw = r->totals.draws++;

@@ -689,6 +689,10 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         return GMF_OK;
     }
     uint32_t k = canonical(c->cmd);
+    if (gmf_imm_rejects(r, c, k)) {   /* not allowed inside glBegin/glEnd: no effect (gmf_beginend.c) */
+        note_runner = NULL;
+        return GMF_OK;
+    }
     double t0 = now_s();
     if (is_draw_cmd(k)) {
         if (!gmf_cond_render_skip(r, c->ctx_id, GMF_EV_DRAW, ev))   /* gmf_queries.c */
@@ -837,8 +841,7 @@ int gmf_current_targets(gmf_runner *r, uint32_t ctx_id, gmf_target *out, int max
         t->height = fb.color[i]->height;
         const gm_format_info *fi = gm_format_get(fb.color[i]->format);
         t->integer = fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT;
-        t->has_alpha = fi->channels == 4 || fb.color[i]->format == GM_FMT_A8 ||
-                       fb.color[i]->format == GM_FMT_LA8;
+        t->has_alpha = gm_format_has_alpha(fb.color[i]->format);
         if (st->draw_fbo)
             snprintf(t->name, sizeof t->name, "ctx%u/fbo%u/color%u", ctx_id, st->draw_fbo,
                      t->attachment - GL_COLOR_ATTACHMENT0);
@@ -877,8 +880,7 @@ static int surface_rgba8_layer(const gm_surface *s, int z, uint8_t *px)
             }
             float v[4] = { 0, 0, 0, 1 };
             gm_format_unpack_rgba(s->format, t, v);
-            if (fi->channels < 4 && s->format != GM_FMT_A8 && s->format != GM_FMT_LA8)
-                v[3] = 1.0f;
+            gm_format_readback_rgba(s->format, v);
             for (int k = 0; k < 4; k++)
                 o[k] = gm_float_to_unorm8(fi->srgb && k < 3 ? v[k] : v[k]);
         }

@@ -8,6 +8,7 @@
  * executor warp with no observer (the pipeline's run of the draw is the one observers see).
  * Geometry shaders, primitive restart and varyings given as array elements or struct members are
  * reported, not captured. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,13 @@ static int layout(gmf_draw_ctx *d, const struct sm_program *sp, xfb_out *outs, i
             o->n = 1;
         } else {
             o->var = gm_program_find_var(vs, name, GM_VAR_OUTPUT);
+            if (o->var < 0 && !strncmp(name, "gl_", 3) && strlen(name) < 60) {
+                /* compatibility outputs (gl_FrontColor, gl_BackColor, gl_FogFragCoord, ...) are
+                 * the upgrade pass's glr_ ones in the vertex stage (frontend/gm_upgrade_tables.c) */
+                char up[64];
+                snprintf(up, sizeof up, "glr_%s", name + 3);
+                o->var = gm_program_find_var(vs, up, GM_VAR_OUTPUT);
+            }
             o->word = 0;
             gm_type_desc td;
             o->n = o->var >= 0 && gm_type_get(vs, gm_program_var(vs, o->var)->type, &td) == 0

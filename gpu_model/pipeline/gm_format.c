@@ -82,6 +82,16 @@ static const gm_format_info format_table[GM_FMT_COUNT] = {
     [GM_FMT_ETC2_RGBA8] = {"ETC2_RGBA8_EAC", 16, 4, U, 0, 4, {0, 0, 0, 0}},
     [GM_FMT_ETC2_SRGBA8] = {"ETC2_SRGB8_ALPHA8_EAC", 16, 4, U, 1, 4, {0, 0, 0, 0}},
     [GM_FMT_ETC2_RGB8A1] = {"ETC2_RGB8_PUNCHTHROUGH_A1", 8, 4, U, 0, 4, {0, 0, 0, 0}},
+    [GM_FMT_L16] = {"LUMINANCE16", 2, 1, U, 0, 0, {16, 0, 0, 0}},
+    [GM_FMT_LA16] = {"LUMINANCE16_ALPHA16", 4, 2, U, 0, 0, {16, 16, 0, 0}},
+    [GM_FMT_I8] = {"INTENSITY8", 1, 1, U, 0, 0, {8, 0, 0, 0}},
+    [GM_FMT_I16] = {"INTENSITY16", 2, 1, U, 0, 0, {16, 0, 0, 0}},
+    [GM_FMT_LA4] = {"LUMINANCE4_ALPHA4", 1, 2, U, 0, 0, {4, 4, 0, 0}},
+    [GM_FMT_RGBX4] = {"RGB4", 2, 3, U, 0, 0, {4, 4, 4, 0}},
+    [GM_FMT_RGB5X1] = {"RGB5", 2, 3, U, 0, 0, {5, 5, 5, 0}},
+    [GM_FMT_RGB10X2] = {"RGB10", 4, 3, U, 0, 0, {10, 10, 10, 0}},
+    [GM_FMT_RGBX16] = {"RGB16", 8, 3, U, 0, 0, {16, 16, 16, 0}},
+    [GM_FMT_R3G3B2] = {"R3_G3_B2", 1, 3, U, 0, 0, {3, 3, 2, 0}},
 };
 
 const gm_format_info *gm_format_get(gm_format f)
@@ -157,8 +167,44 @@ gm_format gm_format_from_gl(uint32_t gl)
     case 0x9278: return GM_FMT_ETC2_RGBA8;
     case 0x9279: return GM_FMT_ETC2_SRGBA8;
     case 0x9276: return GM_FMT_ETC2_RGB8A1;
+    /* GL 1.x sized formats: the pipe format Mesa's format table picks first on llvmpipe */
+    case 0x803B: return GM_FMT_A8;                       /* GL_ALPHA4 (A16 is not modelled) */
+    case 0x803F: return GM_FMT_L8;                       /* GL_LUMINANCE4 */
+    case 0x8041: case 0x8042: return GM_FMT_L16;         /* GL_LUMINANCE12, GL_LUMINANCE16 */
+    case 0x8044: return GM_FMT_LA8;                      /* GL_LUMINANCE6_ALPHA2 */
+    case 0x8043: return GM_FMT_LA4;                      /* GL_LUMINANCE4_ALPHA4 */
+    case 0x8046: case 0x8047: case 0x8048: return GM_FMT_LA16;   /* GL_LUMINANCE12_ALPHA4/12, 16_ALPHA16 */
+    case 0x8049: case 0x804A: case 0x804B: return GM_FMT_I8;     /* GL_INTENSITY, 4, 8 */
+    case 0x804C: case 0x804D: return GM_FMT_I16;         /* GL_INTENSITY12, GL_INTENSITY16 */
+    case 0x2A10: return GM_FMT_R3G3B2;                   /* GL_R3_G3_B2 */
+    case 0x804F: return GM_FMT_RGBX4;                    /* GL_RGB4 */
+    case 0x8050: return GM_FMT_RGB5X1;                   /* GL_RGB5 */
+    case 0x8052: return GM_FMT_RGB10X2;                  /* GL_RGB10 */
+    case 0x8053: case 0x8054: return GM_FMT_RGBX16;      /* GL_RGB12, GL_RGB16 */
+    case 0x8055: return GM_FMT_RGBA4;                    /* GL_RGBA2 */
+    case 0x805A: return GM_FMT_RGBA16;                   /* GL_RGBA12 */
     default: return GM_FMT_NONE;
     }
+}
+
+bool gm_format_has_alpha(gm_format f)
+{
+    return gm_format_get(f)->channels == 4 || f == GM_FMT_A8 || f == GM_FMT_LA8 || f == GM_FMT_LA16 ||
+           f == GM_FMT_LA4;
+}
+
+void gm_format_readback_rgba(gm_format f, float rgba[4])
+{
+    switch (f) {
+    case GM_FMT_L8: case GM_FMT_L16: case GM_FMT_LA8: case GM_FMT_LA16: case GM_FMT_I8:
+    case GM_FMT_I16: case GM_FMT_LA4:
+        rgba[1] = rgba[2] = 0.0f;
+        break;
+    default:
+        break;
+    }
+    if (!gm_format_has_alpha(f))
+        rgba[3] = 1.0f;
 }
 
 /* ---- scalar conversions ---------------------------------------------------------- */
@@ -336,6 +382,14 @@ static bool packed_layout(gm_format f, int shift[4])
         shift[0] = 12; shift[1] = 8; shift[2] = 4; shift[3] = 0; return true;
     case GM_FMT_RGB5A1:
         shift[0] = 11; shift[1] = 6; shift[2] = 1; shift[3] = 0; return true;
+    case GM_FMT_RGB10X2:
+        shift[0] = 0; shift[1] = 10; shift[2] = 20; shift[3] = 30; return true;
+    case GM_FMT_RGBX4:
+        shift[0] = 12; shift[1] = 8; shift[2] = 4; shift[3] = 0; return true;
+    case GM_FMT_RGB5X1:
+        shift[0] = 11; shift[1] = 6; shift[2] = 1; shift[3] = 0; return true;
+    case GM_FMT_R3G3B2:
+        shift[0] = 5; shift[1] = 2; shift[2] = 0; shift[3] = 0; return true;
     default:
         return false;
     }
@@ -363,6 +417,23 @@ void gm_format_unpack_rgba(gm_format f, const void *texel, float rgba[4])
         rgba[0] = rgba[1] = rgba[2] = gm_unorm8_to_float(p[0]);
         rgba[3] = gm_unorm8_to_float(p[1]);
         return;
+    case GM_FMT_L16:
+        rgba[0] = rgba[1] = rgba[2] = unorm_to_float(rd16(p), 16);
+        return;
+    case GM_FMT_LA16:
+        rgba[0] = rgba[1] = rgba[2] = unorm_to_float(rd16(p), 16);
+        rgba[3] = unorm_to_float(rd16(p + 2), 16);
+        return;
+    case GM_FMT_I8:
+        rgba[0] = rgba[1] = rgba[2] = rgba[3] = gm_unorm8_to_float(p[0]);
+        return;
+    case GM_FMT_LA4:   /* luminance in the low nibble (PIPE_FORMAT_L4A4_UNORM) */
+        rgba[0] = rgba[1] = rgba[2] = unorm_to_float(p[0] & 15u, 4);
+        rgba[3] = unorm_to_float(p[0] >> 4, 4);
+        return;
+    case GM_FMT_I16:
+        rgba[0] = rgba[1] = rgba[2] = rgba[3] = unorm_to_float(rd16(p), 16);
+        return;
     case GM_FMT_R11G11B10F: {
         uint32_t v = rd32(p);
         rgba[0] = ufloat_to_float(v & 0x7ffu, 6);
@@ -384,7 +455,7 @@ void gm_format_unpack_rgba(gm_format f, const void *texel, float rgba[4])
         break;
     }
     if (packed_layout(f, sh)) {
-        uint32_t v = fi->bytes == 2 ? rd16(p) : rd32(p);
+        uint32_t v = fi->bytes == 1 ? p[0] : fi->bytes == 2 ? rd16(p) : rd32(p);
         for (int c = 0; c < fi->channels; c++) {
             uint32_t bits = fi->bits[c], m = (1u << bits) - 1u;
             uint32_t raw = (v >> sh[c]) & m;
@@ -471,6 +542,19 @@ void gm_format_pack_rgba(gm_format f, const float in[4], void *texel)
         p[0] = gm_float_to_unorm8(in[0]);
         p[1] = gm_float_to_unorm8(in[3]);
         return;
+    case GM_FMT_I8:    /* luminance and intensity keep red */
+        p[0] = gm_float_to_unorm8(in[0]);
+        return;
+    case GM_FMT_LA4:
+        p[0] = (uint8_t)(unorm_from_float(in[0], 4) | (unorm_from_float(in[3], 4) << 4));
+        return;
+    case GM_FMT_L16: case GM_FMT_I16:
+        wr16(p, unorm_from_float(in[0], 16));
+        return;
+    case GM_FMT_LA16:
+        wr16(p, unorm_from_float(in[0], 16));
+        wr16(p + 2, unorm_from_float(in[3], 16));
+        return;
     case GM_FMT_R11G11B10F:
         wr32(p, float_to_ufloat(in[0], 6) | (float_to_ufloat(in[1], 6) << 11) |
                     (float_to_ufloat(in[2], 5) << 22));
@@ -493,7 +577,7 @@ void gm_format_pack_rgba(gm_format f, const float in[4], void *texel)
                                                     : unorm_from_float(in[c], (int)bits);
             v |= raw << sh[c];
         }
-        if (fi->bytes == 2) wr16(p, v); else wr32(p, v);
+        if (fi->bytes == 1) p[0] = (uint8_t)v; else if (fi->bytes == 2) wr16(p, v); else wr32(p, v);
         return;
     }
     for (int c = 0; c < fi->channels; c++) {

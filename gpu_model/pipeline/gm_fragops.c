@@ -172,7 +172,7 @@ static bool is_unorm8_target(gm_format f)
 {
     switch (f) {
     case GM_FMT_RGBA8: case GM_FMT_BGRA8: case GM_FMT_RGB8: case GM_FMT_RG8:
-    case GM_FMT_R8: case GM_FMT_A8: case GM_FMT_L8: case GM_FMT_LA8:
+    case GM_FMT_R8: case GM_FMT_A8: case GM_FMT_L8: case GM_FMT_LA8: case GM_FMT_I8:
         return true;
     default:
         return false;

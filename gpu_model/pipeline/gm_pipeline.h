@@ -56,6 +56,11 @@ typedef enum gm_format {
     GM_FMT_RGTC1, GM_FMT_RGTC1_SNORM, GM_FMT_RGTC2, GM_FMT_RGTC2_SNORM,
     GM_FMT_ETC2_RGB8, GM_FMT_ETC2_SRGB8, GM_FMT_ETC2_RGBA8, GM_FMT_ETC2_SRGBA8,
     GM_FMT_ETC2_RGB8A1,
+    /* GL 1.x sized formats as llvmpipe stores them (Mesa st_format.c's first supported choice):
+     * 16-bit luminance / luminance-alpha / intensity, 8-bit intensity, and the padded "X"
+     * formats whose alpha reads 1 (channels 3) */
+    GM_FMT_L16, GM_FMT_LA16, GM_FMT_I8, GM_FMT_I16, GM_FMT_LA4,
+    GM_FMT_RGBX4, GM_FMT_RGB5X1, GM_FMT_RGB10X2, GM_FMT_RGBX16, GM_FMT_R3G3B2,
     GM_FMT_COUNT
 } gm_format;
 
@@ -77,6 +82,13 @@ typedef struct gm_format_info {
 const gm_format_info *gm_format_get(gm_format f);
 /* GL internal format (GL_RGBA8, GL_DEPTH24_STENCIL8, ...) -> gm_format; NONE if unknown. */
 gm_format gm_format_from_gl(uint32_t gl_internal_format);
+/* glReadPixels(GL_RGBA) of the format gives its alpha rather than 1 (RGBA-like, alpha,
+ * luminance-alpha). */
+bool gm_format_has_alpha(gm_format f);
+/* A decoded texel of a colour buffer as glReadPixels(GL_RGBA) returns it: luminance and
+ * intensity buffers read R = L (or I), G = B = 0 (Mesa's readpixels rebase; the driver's read-back
+ * of an intensity buffer cleared to alpha 0 gives alpha 1); no alpha channel: alpha 1. */
+void gm_format_readback_rgba(gm_format f, float rgba[4]);
 
 /* Texel <-> RGBA.  Float formats give floats; UINT/SINT give integers stored in the
  * uint32 bit pattern of the float slots (use the _i variants); depth gives depth in

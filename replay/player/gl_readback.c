@@ -32,6 +32,8 @@ bool glrh_gl_load(struct glrh_gl *gl, const char **missing)
     LOAD(GetFramebufferAttachmentParameteriv, "glGetFramebufferAttachmentParameteriv", false);
     LOAD(GetTextureLevelParameteriv, "glGetTextureLevelParameteriv", false);
     LOAD(GetNamedRenderbufferParameteriv, "glGetNamedRenderbufferParameteriv", false);
+    LOAD(GetFloatv, "glGetFloatv", false);
+    LOAD(PixelTransferf, "glPixelTransferf", false);
 #undef LOAD
     return true;
 }
@@ -52,6 +54,7 @@ struct features {
     bool read_buffer; /* glReadBuffer */
     bool draw_buffers;/* GL_DRAW_BUFFER0 */
     bool dsa;         /* glGetTextureLevelParameteriv and friends (4.5) */
+    bool transfer;    /* glPixelTransfer state applies to read-backs (compatibility) */
 };
 
 static struct features features_of(const struct glrh_gl *gl, const struct glrh_context *d)
@@ -63,6 +66,7 @@ static struct features features_of(const struct glrh_gl *gl, const struct glrh_c
     f.draw_buffers = d->es ? d->major >= 3 : d->major >= 2;
     f.dsa = !d->es && (d->major > 4 || (d->major == 4 && d->minor >= 5)) && gl->GetTextureLevelParameteriv &&
             gl->GetNamedRenderbufferParameteriv;
+    f.transfer = glrh_context_compat(d);
     return f;
 }
 
@@ -119,9 +123,12 @@ static int read_framebuffer_at(const struct glrh_gl *gl, struct features f, GLui
             gl->ReadBuffer(buffer);
     }
     struct saved_pack sp;
+    struct glrh_saved_transfer st;
     pack_save_and_reset(gl, f, &sp);
+    glrh_transfer_save_and_reset(gl, f.transfer, &st);
     gl->ReadPixels(x, y, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
     GLenum e = glrh_gl_drain_errors(gl);
+    glrh_transfer_restore(gl, &st);
     pack_restore(gl, f, &sp);
     if (set_read && (GLenum)old_read != buffer)
         gl->ReadBuffer((GLenum)old_read);

@@ -24,7 +24,20 @@ struct glrh_gl {
     PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC GetFramebufferAttachmentParameteriv;
     PFNGLGETTEXTURELEVELPARAMETERIVPROC GetTextureLevelParameteriv;
     PFNGLGETNAMEDRENDERBUFFERPARAMETERIVPROC GetNamedRenderbufferParameteriv;
+    PFNGLGETFLOATVPROC GetFloatv;
+    void (*PixelTransferf)(GLenum pname, GLfloat param);   /* compatibility only */
 };
+
+/* gl_transfer.c: the glPixelTransfer values glReadPixels applies (scales, biases, GL_MAP_COLOR)
+ * set to their defaults around a read-back in a compatibility context, then put back. */
+#define GLRH_TRANSFER_VALUES 11
+struct glrh_saved_transfer {
+    GLfloat v[GLRH_TRANSFER_VALUES];
+    unsigned changed;   /* bit i: value i was not the default and was reset */
+};
+bool glrh_context_compat(const struct glrh_context *d);   /* pixel transfer state exists */
+void glrh_transfer_save_and_reset(const struct glrh_gl *gl, bool compat, struct glrh_saved_transfer *s);
+void glrh_transfer_restore(const struct glrh_gl *gl, const struct glrh_saved_transfer *s);
 
 /* false (with the missing name in *missing) when a function every context needs is absent. */
 bool glrh_gl_load(struct glrh_gl *gl, const char **missing);

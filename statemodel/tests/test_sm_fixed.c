@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "sm_test.h"
+#include "statemodel/sm_pixel_index.h"
 
 static bool near(float a, float b) { return fabsf(a - b) < 1e-5f; }
 
@@ -250,8 +251,64 @@ static void test_raster_pos(void)
     sm_state_free(s);
 }
 
+/* Pixel maps (glPixelMap*, sm_apply_rasterpos.c) and colour-index pixels through them
+ * (sm_pixel_index.c): defaults, clamping, unsigned forms, refused sizes, GL_BITMAP and byte
+ * indices with GL_INDEX_SHIFT/OFFSET, a texture upload of indices kept as RGBA bytes. */
+static void test_pixel_maps(void)
+{
+    struct sm_state *s = sm_state_new();
+    CHECK(tcall(s, 1, "glViewport", "iiii", 0, 0, 10, 10));
+    const struct sm_fixed_state *ff = ff_of(s, 1);
+    const struct sm_pixel_map *r = &ff->pixel_map[GL_PIXEL_MAP_I_TO_R - GL_PIXEL_MAP_I_TO_I];
+    const struct sm_pixel_map *g = &ff->pixel_map[GL_PIXEL_MAP_I_TO_G - GL_PIXEL_MAP_I_TO_I];
+    const struct sm_pixel_map *a = &ff->pixel_map[GL_PIXEL_MAP_I_TO_A - GL_PIXEL_MAP_I_TO_I];
+    CHECK(r->size == 1 && r->v[0] == 0.0f);
+    float rv[4] = { 1.0f, 0.0f, 2.0f, -1.0f };
+    CHECK(tcall(s, 1, "glPixelMapfv", "uib", GL_PIXEL_MAP_I_TO_R, 4, (const void *)rv, sizeof rv));
+    CHECK(r->size == 4 && r->v[0] == 1.0f && r->v[2] == 1.0f && r->v[3] == 0.0f);   /* clamped */
+    uint16_t gv[2] = { 0, 65535 };
+    CHECK(tcall(s, 1, "glPixelMapusv", "uib", GL_PIXEL_MAP_I_TO_G, 2, (const void *)gv, sizeof gv));
+    CHECK(g->size == 2 && near(g->v[1], 1.0f));
+    float bad[3] = { 1, 1, 1 };   /* not a power of two: GL_INVALID_VALUE, the map stays */
+    CHECK(tcall(s, 1, "glPixelMapfv", "uib", GL_PIXEL_MAP_I_TO_A, 3, (const void *)bad, sizeof bad));
+    CHECK(a->size == 1 && a->v[0] == 0.0f);
+    float av[1] = { 1.0f };
+    CHECK(tcall(s, 1, "glPixelMapfv", "uib", GL_PIXEL_MAP_I_TO_A, 1, (const void *)av, sizeof av));
+    /* GL_BITMAP indices, MSB first: 0b10100000 -> 1, 0, 1, 0 */
+    struct sm_pixel_store ps = { .alignment = 1 };
+    uint8_t bits[1] = { 0xA0 };
+    float c[4];
+    CHECK(sm_color_index_rgba(ff, &ps, GL_BITMAP, bits, 1, 4, 0, 0, c) && c[0] == 0.0f && c[1] == 1.0f &&
+          c[3] == 1.0f);   /* index 1: r[1] = 0, g[1] = 1 */
+    CHECK(sm_color_index_rgba(ff, &ps, GL_BITMAP, bits, 1, 4, 1, 0, c) && c[0] == 1.0f && c[1] == 0.0f);
+    CHECK(!sm_color_index_rgba(ff, &ps, GL_BITMAP, bits, 1, 4, 0, 1, c));   /* past the end */
+    /* byte indices, shifted and offset, masked by the map size */
+    uint8_t idx[2] = { 1, 6 };
+    CHECK(tcall(s, 1, "glPixelTransferi", "ui", GL_INDEX_SHIFT, 1));
+    CHECK(tcall(s, 1, "glPixelTransferi", "ui", GL_INDEX_OFFSET, 1));
+    CHECK(sm_color_index_rgba(ff, &ps, GL_UNSIGNED_BYTE, idx, 2, 2, 0, 0, c) && c[0] == 0.0f);   /* 3 */
+    CHECK(sm_color_index_rgba(ff, &ps, GL_UNSIGNED_BYTE, idx, 2, 2, 1, 0, c) && c[0] == 0.0f &&
+          c[1] == 1.0f);   /* 13: r[13 & 3] = r[1] = 0, g[13 & 1] = 1 */
+    /* a texture upload of indices is kept as the RGBA bytes the maps give */
+    CHECK(tcall(s, 1, "glPixelTransferi", "ui", GL_INDEX_SHIFT, 0));
+    CHECK(tcall(s, 1, "glPixelTransferi", "ui", GL_INDEX_OFFSET, 0));
+    CHECK(tcall(s, 1, "glPixelStorei", "ui", GL_UNPACK_ALIGNMENT, 1));
+    CHECK(tcall(s, 1, "glTexImage2D", "uiiiiiuub", GL_TEXTURE_2D, 0, GL_RGBA, 2, 1, 0, GL_COLOR_INDEX,
+                GL_UNSIGNED_BYTE, (const void *)idx, (size_t)2));
+    const struct sm_context *ctx = sm_context_get(s, 1);
+    const struct sm_texture *t = sm_get_texture(ctx, sm_texture_key(0, SM_TT_2D));
+    CHECK(t && t->image[0][0].data && t->image[0][0].data_format == GL_RGBA &&
+          t->image[0][0].data_type == GL_UNSIGNED_BYTE);
+    if (t && t->image[0][0].data) {
+        const uint8_t *px = t->image[0][0].data;   /* index 1: (0, 255, 0, 255); index 6: r[2] = 1, g[0] */
+        CHECK(px[0] == 0 && px[1] == 255 && px[3] == 255 && px[4] == 255 && px[5] == 0);
+    }
+    sm_state_free(s);
+}
+
 int main(void)
 {
+    test_pixel_maps();
     test_raster_pos();
     test_legacy_client();
     test_defaults();

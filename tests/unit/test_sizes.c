@@ -106,6 +106,11 @@ int main(void)
     uint64_t dp[5] = { 8, 8, RGBA, UBYTE, 256 };
     CHECK(size_of("glDrawPixels", "pixels", UNPACK, dp, 5) == GLR_SIZE_OFFSET, "DrawPixels bound");
     CHECK(size_of("glDrawPixels", "pixels", 0, dp, 5) == 256, "DrawPixels client");
+    /* GL_COLOR_INDEX / GL_BITMAP: 32 x 20 bits, rows of 4 bytes padded to the alignment (4) */
+    uint64_t dpb[5] = { 32, 20, 0x1900, 0x1A00, 256 };
+    CHECK(size_of("glDrawPixels", "pixels", 0, dpb, 5) == 4 * 20, "DrawPixels colour-index bitmap");
+    dpb[0] = 9;   /* 2 bytes a row, padded to 4; the last row unpadded */
+    CHECK(size_of("glDrawPixels", "pixels", 0, dpb, 5) == 4 * 19 + 2, "DrawPixels bitmap, padded rows");
     uint64_t bm[7] = { 8, 8, 0, 0, 0, 0, 256 };
     CHECK(size_of("glBitmap", "bitmap", UNPACK, bm, 7) == GLR_SIZE_OFFSET, "Bitmap bound");
     CHECK(size_of("glBitmap", "bitmap", 0, bm, 7) == 4 * 7 + 1, "Bitmap client (rows padded to 4)");

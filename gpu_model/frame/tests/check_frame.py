@@ -222,10 +222,11 @@ def pixels_only(reasons):
 
 def check_hollow(args):
     """A frame the model cannot run entirely must fail `--compare`, whatever its pixels say:
-    piglit's gl-1.0-rendermode-feedback draws in glRenderMode(GL_FEEDBACK/GL_SELECT), which the
+    piglit's dlist-fdo31590 draws with evaluators (glEvalCoord1f in a display list), which the
     model reports by name as not modelled. --compare must exit 1, say why, and never print PASS
-    (glxgears and then gl-1.0-bitmap-heart-dance, which served here before, are modelled now:
-    tests/capture/check_glxgears_model.py, check_piglit_immediate.py)."""
+    (glxgears, gl-1.0-bitmap-heart-dance and gl-1.0-rendermode-feedback, which served here
+    before, are modelled now: tests/capture/check_glxgears_model.py, check_piglit_immediate.py,
+    the pixel-path list of tests/capture/meson.build)."""
     with tempfile.TemporaryDirectory() as tmp:
         cap = os.path.join(tmp, "unmodelled.glcap")
         env = dict(os.environ, GLREPLAY_CAPTURE_FRAMES="0", GLREPLAY_CAPTURE_OUT=cap, LD_PRELOAD=args.shim)

@@ -60,6 +60,38 @@ int main(void)
         gm_format_pack_rgba(GM_FMT_A8, la, t);
         CHECK_EQ_INT(t[0], 153);
     }
+    /* GL 1.x sized formats as llvmpipe stores them: quantization, intensity in every channel,
+     * padded formats read alpha 1, read-backs of luminance/intensity give (L, 0, 0, 1/A) */
+    {
+        CHECK_EQ_INT(gm_format_from_gl(0x8049), GM_FMT_I8);        /* GL_INTENSITY */
+        CHECK_EQ_INT(gm_format_from_gl(0x8042), GM_FMT_L16);       /* GL_LUMINANCE16 */
+        CHECK_EQ_INT(gm_format_from_gl(0x8043), GM_FMT_LA4);       /* GL_LUMINANCE4_ALPHA4 */
+        CHECK_EQ_INT(gm_format_from_gl(0x804F), GM_FMT_RGBX4);     /* GL_RGB4 */
+        CHECK_EQ_INT(gm_format_from_gl(0x2A10), GM_FMT_R3G3B2);    /* GL_R3_G3_B2 */
+        CHECK_EQ_INT(gm_format_from_gl(0x8055), GM_FMT_RGBA4);     /* GL_RGBA2 */
+        uint8_t t[8] = {0};
+        float o[4];
+        const float v[4] = {0.4f, 0.7f, 0.3f, 0.2f};
+        gm_format_pack_rgba(GM_FMT_I8, v, t);
+        gm_format_unpack_rgba(GM_FMT_I8, t, o);
+        CHECK_EQ_INT(t[0], 102);
+        CHECK(o[3] == o[0] && o[1] == o[0]);
+        gm_format_readback_rgba(GM_FMT_I8, o);
+        CHECK(o[1] == 0.0f && o[2] == 0.0f && o[3] == 1.0f);
+        gm_format_pack_rgba(GM_FMT_LA4, v, t);
+        CHECK_EQ_INT(t[0], 6 | (3 << 4));                         /* 0.4*15 = 6, 0.2*15 = 3 */
+        gm_format_unpack_rgba(GM_FMT_LA4, t, o);
+        gm_format_readback_rgba(GM_FMT_LA4, o);
+        CHECK(fabsf(o[0] - 0.4f) < 1e-6f && o[1] == 0.0f && fabsf(o[3] - 0.2f) < 1e-6f);
+        gm_format_pack_rgba(GM_FMT_R3G3B2, v, t);
+        CHECK_EQ_INT(t[0], (3 << 5) | (5 << 2) | 1);               /* 2.8 -> 3, 4.9 -> 5, 0.9 -> 1 */
+        gm_format_unpack_rgba(GM_FMT_RGBX4, t, o);
+        CHECK(o[3] == 1.0f);
+        gm_format_pack_rgba(GM_FMT_L16, v, t);
+        gm_format_unpack_rgba(GM_FMT_L16, t, o);
+        CHECK(fabsf(o[2] - 0.4f) < 1e-4f && o[3] == 1.0f);
+        CHECK(!gm_format_has_alpha(GM_FMT_RGBX16) && gm_format_has_alpha(GM_FMT_LA16));
+    }
     /* RGB10A2 layout */
     {
         uint8_t t[4];
