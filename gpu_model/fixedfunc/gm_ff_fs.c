@@ -139,9 +139,10 @@ static void sample(ff_text *t, const gm_ff_key *k, int u)
         ff_printf(t, uk->shadow ? "shadow2DProj(ff_texture%d, %s)" : "texture2DProj(ff_texture%d, %s)", u, coord);
         break;
     }
+    /* a depth texture (or comparison result) needs nothing more: the sampler applies
+     * GL_DEPTH_TEXTURE_MODE as the view swizzle, as Mesa's sampler view does for its texenv
+     * program (GL_INTENSITY gives the depth as alpha too: piglit fbo-alphatest-nocolor*) */
     ff_printf(t, ";\n");
-    if (uk->depth)   /* depth (or comparison result) as luminance */
-        ff_printf(t, "    tex%d = vec4(tex%d.rrr, 1.0);\n", u, u);
 }
 
 static bool same_comb(const ff_comb *a, const ff_comb *b)
