@@ -538,7 +538,7 @@ void gmf_ff_draw_state(gmf_draw_ctx *d)
         d->r->pipe.state.program_point_size = true;
     /* Legacy alpha test (every program: Mesa keeps it for GLSL programs in compatibility
      * contexts, and llvmpipe runs it in its fragment back end). */
-    d->alpha_test = on(c, GL_ALPHA_TEST, 0) && ff->alpha_func != GL_ALWAYS;
+    d->alpha_test = on(c, GL_ALPHA_TEST, 0) && ff->alpha_func != GL_ALWAYS && p->fs_writes_alpha0;
     /* the test discards: the pipeline must run the shader before depth and not skip it */
     if (p->fs)
         p->info.fs_may_discard = d->alpha_test || gm_program_uses_discard(p->fs) != 0;

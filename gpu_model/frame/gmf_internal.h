@@ -117,6 +117,7 @@ typedef struct gmf_prog {
     gmf_chunk fs_out[GMF_MAX_VAR_CHUNKS];
     int n_fs_out;
     bool broadcast_color0;    /* gl_FragColor: written to every draw buffer */
+    bool fs_writes_alpha0;    /* some store may write colour output 0's alpha (alpha test) */
     gm_pipe_shader_info info;
     bool uses_compat_uniforms;
     char compat_uniform[64];
