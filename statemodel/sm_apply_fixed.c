@@ -48,6 +48,7 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
     ff->color_material_mode = GL_AMBIENT_AND_DIFFUSE;
     ff->fog_mode = GL_EXP;
     ff->fog_coord_src = GL_FRAGMENT_DEPTH;
+    ff->fog_distance_mode = GL_EYE_PLANE_ABSOLUTE_NV;
     ff->fog_density = 1.0f;
     ff->fog_end = 1.0f;
     ff->alpha_func = GL_ALWAYS;
@@ -393,8 +394,14 @@ static void h_fog(struct sm_ap *a)
         if (vals(a, 1, 4, true, v))
             memcpy(ff->fog_color, v, sizeof v);
         return;
-    case GL_FOG_DISTANCE_MODE_NV:
-        return;   /* NV_fog_distance: llvmpipe does not expose it */
+    case GL_FOG_DISTANCE_MODE_NV:   /* Mesa exposes NV_fog_distance on every driver */
+        if (enum_val(a, 1, &e)) {
+            if (e != GL_EYE_RADIAL_NV && e != GL_EYE_PLANE && e != GL_EYE_PLANE_ABSOLUTE_NV)
+                ap_error(a, "fog distance mode not known");
+            else
+                ff->fog_distance_mode = e;
+        }
+        return;
     default:
         ap_error(a, "fog parameter not known");
     }

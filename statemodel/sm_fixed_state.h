@@ -65,6 +65,7 @@ struct sm_fixed_state {
     uint32_t color_control;              /* GL_SINGLE_COLOR or GL_SEPARATE_SPECULAR_COLOR */
     uint32_t color_material_face, color_material_mode;
     uint32_t fog_mode, fog_coord_src;
+    uint32_t fog_distance_mode;   /* GL_FOG_DISTANCE_MODE_NV (Mesa exposes NV_fog_distance) */
     float fog_density, fog_start, fog_end, fog_index, fog_color[4];
     uint32_t alpha_func;
     float alpha_ref;

@@ -39,6 +39,8 @@ enum gm_ff_src { GM_FF_SRC_TEXTURE, GM_FF_SRC_CONSTANT, GM_FF_SRC_PRIMARY, GM_FF
 enum gm_ff_operand { GM_FF_OP_COLOR, GM_FF_OP_ONE_MINUS_COLOR, GM_FF_OP_ALPHA,
                      GM_FF_OP_ONE_MINUS_ALPHA };
 enum gm_ff_fog { GM_FF_FOG_NONE, GM_FF_FOG_LINEAR, GM_FF_FOG_EXP, GM_FF_FOG_EXP2 };
+/* NV_fog_distance's eye distance for the fog coordinate (Mesa's FDM_*) */
+enum gm_ff_fog_distance { GM_FF_FOGDIST_PLANE_ABS, GM_FF_FOGDIST_PLANE, GM_FF_FOGDIST_RADIAL };
 enum gm_ff_pixel { GM_FF_PIXEL_NONE, GM_FF_PIXEL_IMAGE, GM_FF_PIXEL_BITMAP, GM_FF_PIXEL_DEPTH };
 /* Colour-material bits: which material values come from the vertex colour. */
 enum { GM_FF_CM_EMISSION = 1, GM_FF_CM_AMBIENT = 2, GM_FF_CM_DIFFUSE = 4, GM_FF_CM_SPECULAR = 8 };
@@ -82,6 +84,7 @@ typedef struct gm_ff_key {
     uint8_t vertex_material[2];
     gm_ff_light_key light[GM_FF_LIGHTS];
     uint8_t fog_from_coord;    /* GL_FOG_COORD_SRC is GL_FOG_COORD */
+    uint8_t fog_distance;      /* GM_FF_FOGDIST_*: GL_FOG_DISTANCE_MODE_NV */
     uint8_t clip_planes;       /* bit i: GL_CLIP_PLANEi enabled */
     uint8_t point_attenuated;  /* GL_POINT_DISTANCE_ATTENUATION != (1, 0, 0) */
     uint8_t secondary_out;     /* write gl_FrontSecondaryColor (colour sum or a GLSL FS) */

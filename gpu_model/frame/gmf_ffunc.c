@@ -229,6 +229,9 @@ static void vertex_key(const struct sm_context *c, bool fs_fixed, gm_ff_key *k, 
     k->normalize = on(c, GL_NORMALIZE, 0);
     k->rescale = on(c, GL_RESCALE_NORMAL, 0);
     k->fog_from_coord = ff->fog_coord_src == GL_FOG_COORD;
+    k->fog_distance = ff->fog_distance_mode == GL_EYE_RADIAL_NV ? GM_FF_FOGDIST_RADIAL
+                      : ff->fog_distance_mode == GL_EYE_PLANE ? GM_FF_FOGDIST_PLANE
+                                                               : GM_FF_FOGDIST_PLANE_ABS;
     for (int i = 0; i < GM_FF_CLIP_PLANES; i++)
         if (on(c, GL_CLIP_PLANE0 + (uint32_t)i, 0))
             k->clip_planes |= (uint8_t)(1u << i);

@@ -100,6 +100,8 @@ static void test_fog_alpha_planes_points(void)
 {
     struct sm_state *s = sm_state_new();
     CHECK(tcall(s, 1, "glFogi", "ui", GL_FOG_MODE, GL_LINEAR));
+    CHECK(ff_of(s, 1) && ff_of(s, 1)->fog_distance_mode == GL_EYE_PLANE_ABSOLUTE_NV);
+    CHECK(tcall(s, 1, "glFogi", "ui", GL_FOG_DISTANCE_MODE_NV, GL_EYE_RADIAL_NV));
     CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_START, 2.0));
     CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_END, 9.0));
     CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_COORD_SRC, (double)GL_FOG_COORD));
@@ -117,6 +119,7 @@ static void test_fog_alpha_planes_points(void)
     if (ff) {
         CHECK(ff->fog_mode == GL_LINEAR && near(ff->fog_start, 2) && near(ff->fog_end, 9));
         CHECK(ff->fog_coord_src == GL_FOG_COORD && near(ff->fog_color[2], 0.75f));
+        CHECK(ff->fog_distance_mode == GL_EYE_RADIAL_NV);
         CHECK(ff->alpha_func == GL_GEQUAL && near(ff->alpha_ref, 1.0f) && ff->shade_model == GL_FLAT);
         CHECK(near(ff->clip_plane[3][0], 0.5f) && near(ff->clip_plane[3][3], -1.0f));
         CHECK(near(ff->point_size_min, 2) && near(ff->point_attenuation[2], 0.25f));
