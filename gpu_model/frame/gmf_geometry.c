@@ -721,7 +721,8 @@ static void use_viewport(gmf_draw_ctx *d, gm_pipe_state *ps, int32_t vp)
         memcpy(ps->viewport, st->viewport[vp], sizeof ps->viewport);
     ps->scissor_enable = st->scissor_test[vp];
     memcpy(ps->scissor, st->scissor[vp], sizeof ps->scissor);
-    if (!st->scissor[vp][0] && !st->scissor[vp][1] && !st->scissor[vp][2] && !st->scissor[vp][3]) {
+    if (!st->scissor_given && !st->scissor[vp][0] && !st->scissor[vp][1] && !st->scissor[vp][2] &&
+        !st->scissor[vp][3]) {
         ps->scissor[2] = d->r->pipe.fb.width;
         ps->scissor[3] = d->r->pipe.fb.height;
     }
