@@ -533,7 +533,7 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
             if (run->d->clamp_vertex_color && gmf_color_output(gm_program_var(p->gs, ch->var)))
                 for (int k = 0; k < ch->n && ch->comp + k < 4; k++) {
                     float *x = &o->var[ch->location][ch->comp + k];
-                    *x = *x > 0.0f ? (*x < 1.0f ? *x : 1.0f) : 0.0f;
+                    *x = gmf_clamp_color_lp(*x);
                 }
         }
         if (p->layer_slot >= 0)
