@@ -261,6 +261,12 @@ static void fragment_key(const struct sm_context *c, uint32_t mode, gm_ff_key *k
     const struct sm_context_state *st = sm_context_state(c);
     const struct sm_fixed_state *ff = &st->ff;
     bool sprite = on(c, GL_POINT_SPRITE, 0);
+    /* points are also what polygons become in polygon mode GL_POINT (both faces): llvmpipe
+     * replaces their texture coordinates too (piglit arb_point_sprite-mipmap) */
+    bool polygonal = mode != GL_POINTS && mode != GL_LINES && mode != GL_LINE_STRIP && mode != GL_LINE_LOOP &&
+                     mode != GL_LINES_ADJACENCY && mode != GL_LINE_STRIP_ADJACENCY;
+    bool as_points = mode == GL_POINTS ||
+                     (polygonal && st->polygon_mode[0] == GL_POINT && st->polygon_mode[1] == GL_POINT);
     for (int u = 0; u < GM_FF_UNITS; u++) {
         gm_ff_unit_key *uk = &k->unit[u];
         const struct sm_ff_unit *fu = &ff->unit[u];
@@ -268,7 +274,7 @@ static void fragment_key(const struct sm_context *c, uint32_t mode, gm_ff_key *k
         if (uk->target == GM_FF_TEX_NONE)
             continue;
         uk->coord_replace = sprite && fu->coord_replace;
-        k->points |= uk->coord_replace && mode == GL_POINTS;
+        k->points |= uk->coord_replace && as_points;
         switch (fu->env_mode) {
         case GL_MODULATE: uk->env = GM_FF_ENV_MODULATE; break;
         case GL_REPLACE: uk->env = GM_FF_ENV_REPLACE; break;
