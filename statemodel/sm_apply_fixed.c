@@ -64,9 +64,10 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
         t->src_rgb[0] = t->src_alpha[0] = GL_TEXTURE;
         t->src_rgb[1] = t->src_alpha[1] = GL_PREVIOUS;
         t->src_rgb[2] = t->src_alpha[2] = GL_CONSTANT;
+        t->src_rgb[3] = t->src_alpha[3] = GL_CONSTANT;   /* Mesa's default_combine_state */
         t->op_rgb[0] = t->op_rgb[1] = GL_SRC_COLOR;
-        t->op_rgb[2] = GL_SRC_ALPHA;
-        t->op_alpha[0] = t->op_alpha[1] = t->op_alpha[2] = GL_SRC_ALPHA;
+        t->op_rgb[2] = t->op_rgb[3] = GL_SRC_ALPHA;
+        t->op_alpha[0] = t->op_alpha[1] = t->op_alpha[2] = t->op_alpha[3] = GL_SRC_ALPHA;
         t->rgb_scale = t->alpha_scale = 1.0f;
         for (int c = 0; c < 4; c++)
             t->gen_mode[c] = GL_EYE_LINEAR;
@@ -538,6 +539,15 @@ static void h_tex_env(struct sm_ap *a)
     case GL_OPERAND0_ALPHA: case GL_OPERAND1_ALPHA: case GL_OPERAND2_ALPHA:
         if (enum_val(a, 2, &e))
             t->op_alpha[pname - GL_OPERAND0_ALPHA] = e;
+        return;
+    /* GL_NV_texture_env_combine4's fourth argument (Mesa exposes it on llvmpipe) */
+    case GL_SOURCE3_RGB_NV: case GL_SOURCE3_ALPHA_NV:
+        if (enum_val(a, 2, &e))
+            *(pname == GL_SOURCE3_RGB_NV ? &t->src_rgb[3] : &t->src_alpha[3]) = e;
+        return;
+    case GL_OPERAND3_RGB_NV: case GL_OPERAND3_ALPHA_NV:
+        if (enum_val(a, 2, &e))
+            *(pname == GL_OPERAND3_RGB_NV ? &t->op_rgb[3] : &t->op_alpha[3]) = e;
         return;
     case GL_RGB_SCALE: case GL_ALPHA_SCALE:
         if (vals(a, 2, 1, false, v))

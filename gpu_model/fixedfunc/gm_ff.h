@@ -31,7 +31,9 @@ enum gm_ff_env { GM_FF_ENV_MODULATE, GM_FF_ENV_REPLACE, GM_FF_ENV_DECAL, GM_FF_E
                  GM_FF_ENV_ADD, GM_FF_ENV_COMBINE };
 enum gm_ff_combine { GM_FF_CB_REPLACE, GM_FF_CB_MODULATE, GM_FF_CB_ADD, GM_FF_CB_ADD_SIGNED,
                      GM_FF_CB_INTERPOLATE, GM_FF_CB_SUBTRACT, GM_FF_CB_DOT3_RGB,
-                     GM_FF_CB_DOT3_RGBA };
+                     GM_FF_CB_DOT3_RGBA,
+                     /* GL_ADD / GL_ADD_SIGNED under GL_COMBINE4_NV: a0 a1 + a2 a3 (- 0.5) */
+                     GM_FF_CB_ADD_PRODUCTS, GM_FF_CB_ADD_PRODUCTS_SIGNED };
 /* Combiner sources: the texture of this unit, of unit k (GL_TEXTUREk: GM_FF_SRC_TEXTURE0 + k),
  * the constant colour, the primary colour, the previous unit's result, zero, one. */
 enum gm_ff_src { GM_FF_SRC_TEXTURE, GM_FF_SRC_CONSTANT, GM_FF_SRC_PRIMARY, GM_FF_SRC_PREVIOUS,
@@ -67,7 +69,7 @@ typedef struct gm_ff_unit_key {
     uint8_t coord_replace;     /* point sprite: the coordinate is gl_PointCoord */
     uint8_t env;               /* enum gm_ff_env */
     uint8_t combine_rgb, combine_alpha;
-    uint8_t src_rgb[3], src_alpha[3], op_rgb[3], op_alpha[3];
+    uint8_t src_rgb[4], src_alpha[4], op_rgb[4], op_alpha[4];   /* [3]: ADD_PRODUCTS only */
     uint8_t scaled;            /* GL_RGB_SCALE or GL_ALPHA_SCALE != 1 */
 } gm_ff_unit_key;
 

@@ -281,7 +281,7 @@ static void fragment_key(const struct sm_context *c, uint32_t mode, gm_ff_key *k
         case GL_DECAL: uk->env = GM_FF_ENV_DECAL; break;
         case GL_BLEND: uk->env = GM_FF_ENV_BLEND; break;
         case GL_ADD: uk->env = GM_FF_ENV_ADD; break;
-        case GL_COMBINE: uk->env = GM_FF_ENV_COMBINE; break;
+        case GL_COMBINE: case GL_COMBINE4_NV: uk->env = GM_FF_ENV_COMBINE; break;
         default:
             gmf_note(ev, "texture environment mode 0x%04x", fu->env_mode);
             uk->env = GM_FF_ENV_MODULATE;
@@ -291,9 +291,22 @@ static void fragment_key(const struct sm_context *c, uint32_t mode, gm_ff_key *k
         int cr = combine_mode(fu->combine_rgb), ca = combine_mode(fu->combine_alpha);
         if (cr < 0 || ca < 0 || ca == GM_FF_CB_DOT3_RGB || ca == GM_FF_CB_DOT3_RGBA)
             gmf_note(ev, "texture combiner function 0x%04x", cr < 0 ? fu->combine_rgb : fu->combine_alpha);
+        bool dot3_a = ca == GM_FF_CB_DOT3_RGB || ca == GM_FF_CB_DOT3_RGBA;
         uk->combine_rgb = (uint8_t)(cr < 0 ? GM_FF_CB_MODULATE : cr);
-        uk->combine_alpha = (uint8_t)(ca < 0 || ca >= GM_FF_CB_DOT3_RGB ? GM_FF_CB_MODULATE : ca);
-        for (int i = 0; i < 3; i++) {
+        uk->combine_alpha = (uint8_t)(ca < 0 || dot3_a ? GM_FF_CB_MODULATE : ca);
+        /* GL_COMBINE4_NV: GL_ADD and GL_ADD_SIGNED take four arguments (Mesa's translate_mode:
+         * MODE_ADD_PRODUCTS(_SIGNED)_NV); the other functions are GL_COMBINE's */
+        if (fu->env_mode == GL_COMBINE4_NV)
+            for (int i = 0; i < 2; i++) {
+                uint8_t *m = i ? &uk->combine_alpha : &uk->combine_rgb;
+                if (*m == GM_FF_CB_ADD)
+                    *m = GM_FF_CB_ADD_PRODUCTS;
+                else if (*m == GM_FF_CB_ADD_SIGNED)
+                    *m = GM_FF_CB_ADD_PRODUCTS_SIGNED;
+            }
+        for (int i = 0; i < 4; i++) {
+            if (i == 3 && uk->combine_rgb < GM_FF_CB_ADD_PRODUCTS && uk->combine_alpha < GM_FF_CB_ADD_PRODUCTS)
+                break;   /* the fourth argument only exists for the sums of products */
             int sr = source(fu->src_rgb[i]), sa = source(fu->src_alpha[i]);
             int orr = operand(fu->op_rgb[i]), oa = operand(fu->op_alpha[i]);
             if (sr < 0 || sa < 0 || orr < 0 || oa < 0 || oa < GM_FF_OP_ALPHA)
