@@ -218,6 +218,24 @@ int gm_program_line_has_code(const gm_program *p, int line)
 }
 
 int gm_program_writes_depth(const gm_program *p) { return p ? p->writes_depth : 0; }
+
+/* Whether any instruction may store to word `word` of register variable `var`: a static store
+ * covering it, or any dynamically indexed store to an output (its target is not known). Outputs
+ * are written only through these two ops (gm_decode_code.c emit_store). */
+int gm_program_may_store_var_word(const gm_program *p, int var, int word)
+{
+    if (!p || var < 0 || var >= p->var_count || p->vars[var].space != GM_SPACE_REG)
+        return 0;
+    uint32_t at = (uint32_t)(p->vars[var].addr + word);
+    for (int i = 0; i < p->code_count; i++) {
+        const gm_inst *in = &p->code[i];
+        if (in->op == GM_OP_STORE && at >= in->d && at < in->d + in->n)
+            return 1;
+        if (in->op == GM_OP_REG_STORE_DYN && (in->x & 1))
+            return 1;
+    }
+    return 0;
+}
 int gm_program_uses_discard(const gm_program *p) { return p ? p->uses_discard : 0; }
 int gm_program_uses_subgroups(const gm_program *p) { return p ? p->uses_subgroups : 0; }
 int gm_program_origin_upper_left(const gm_program *p) { return p ? p->origin_upper_left : 0; }

@@ -197,6 +197,8 @@ int gm_program_line_has_code(const gm_program *p, int line);
 /* Fragment-shader facts the pipeline needs. */
 int gm_program_writes_depth(const gm_program *p);
 int gm_program_uses_discard(const gm_program *p);
+/* 1 when some instruction may store word `word` of register variable `var` (outputs) */
+int gm_program_may_store_var_word(const gm_program *p, int var, int word);
 /* Subgroup operations or built-ins (ARB_shader_ballot, ARB_shader_group_vote). */
 int gm_program_uses_subgroups(const gm_program *p);
 int gm_program_origin_upper_left(const gm_program *p);

@@ -48,6 +48,7 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
     ff->color_material_mode = GL_AMBIENT_AND_DIFFUSE;
     ff->fog_mode = GL_EXP;
     ff->fog_coord_src = GL_FRAGMENT_DEPTH;
+    ff->fog_distance_mode = GL_EYE_PLANE_ABSOLUTE_NV;
     ff->fog_density = 1.0f;
     ff->fog_end = 1.0f;
     ff->alpha_func = GL_ALWAYS;
@@ -63,9 +64,10 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
         t->src_rgb[0] = t->src_alpha[0] = GL_TEXTURE;
         t->src_rgb[1] = t->src_alpha[1] = GL_PREVIOUS;
         t->src_rgb[2] = t->src_alpha[2] = GL_CONSTANT;
+        t->src_rgb[3] = t->src_alpha[3] = GL_CONSTANT;   /* Mesa's default_combine_state */
         t->op_rgb[0] = t->op_rgb[1] = GL_SRC_COLOR;
-        t->op_rgb[2] = GL_SRC_ALPHA;
-        t->op_alpha[0] = t->op_alpha[1] = t->op_alpha[2] = GL_SRC_ALPHA;
+        t->op_rgb[2] = t->op_rgb[3] = GL_SRC_ALPHA;
+        t->op_alpha[0] = t->op_alpha[1] = t->op_alpha[2] = t->op_alpha[3] = GL_SRC_ALPHA;
         t->rgb_scale = t->alpha_scale = 1.0f;
         for (int c = 0; c < 4; c++)
             t->gen_mode[c] = GL_EYE_LINEAR;
@@ -395,8 +397,14 @@ static void h_fog(struct sm_ap *a)
         if (vals(a, 1, 4, true, v))
             memcpy(ff->fog_color, v, sizeof v);
         return;
-    case GL_FOG_DISTANCE_MODE_NV:
-        return;   /* NV_fog_distance: llvmpipe does not expose it */
+    case GL_FOG_DISTANCE_MODE_NV:   /* Mesa exposes NV_fog_distance on every driver */
+        if (enum_val(a, 1, &e)) {
+            if (e != GL_EYE_RADIAL_NV && e != GL_EYE_PLANE && e != GL_EYE_PLANE_ABSOLUTE_NV)
+                ap_error(a, "fog distance mode not known");
+            else
+                ff->fog_distance_mode = e;
+        }
+        return;
     default:
         ap_error(a, "fog parameter not known");
     }
@@ -533,6 +541,15 @@ static void h_tex_env(struct sm_ap *a)
     case GL_OPERAND0_ALPHA: case GL_OPERAND1_ALPHA: case GL_OPERAND2_ALPHA:
         if (enum_val(a, 2, &e))
             t->op_alpha[pname - GL_OPERAND0_ALPHA] = e;
+        return;
+    /* GL_NV_texture_env_combine4's fourth argument (Mesa exposes it on llvmpipe) */
+    case GL_SOURCE3_RGB_NV: case GL_SOURCE3_ALPHA_NV:
+        if (enum_val(a, 2, &e))
+            *(pname == GL_SOURCE3_RGB_NV ? &t->src_rgb[3] : &t->src_alpha[3]) = e;
+        return;
+    case GL_OPERAND3_RGB_NV: case GL_OPERAND3_ALPHA_NV:
+        if (enum_val(a, 2, &e))
+            *(pname == GL_OPERAND3_RGB_NV ? &t->op_rgb[3] : &t->op_alpha[3]) = e;
         return;
     case GL_RGB_SCALE: case GL_ALPHA_SCALE:
         if (vals(a, 2, 1, false, v))

@@ -109,6 +109,7 @@ static void h_viewport_array(struct sm_ap *a)
 static void set_scissor(struct sm_context_state *st, uint32_t i, const int32_t v[4])
 {
     memcpy(st->scissor[i], v, sizeof st->scissor[i]);
+    st->scissor_given = true;
 }
 
 static void h_scissor(struct sm_ap *a)

@@ -33,10 +33,10 @@ struct sm_ff_material {
 
 /* Texture environment and coordinate generation of one unit. */
 struct sm_ff_unit {
-    uint32_t env_mode;        /* GL_MODULATE, GL_REPLACE, GL_DECAL, GL_BLEND, GL_ADD, GL_COMBINE */
+    uint32_t env_mode;        /* GL_MODULATE, GL_REPLACE, GL_DECAL, GL_BLEND, GL_ADD, GL_COMBINE, GL_COMBINE4_NV */
     float env_color[4];
     uint32_t combine_rgb, combine_alpha;
-    uint32_t src_rgb[3], src_alpha[3], op_rgb[3], op_alpha[3];
+    uint32_t src_rgb[4], src_alpha[4], op_rgb[4], op_alpha[4];   /* [3]: GL_NV_texture_env_combine4 */
     float rgb_scale, alpha_scale;
     float lod_bias;           /* GL_TEXTURE_FILTER_CONTROL */
     bool coord_replace;       /* GL_POINT_SPRITE / GL_COORD_REPLACE */
@@ -68,6 +68,7 @@ struct sm_fixed_state {
     uint32_t color_control;              /* GL_SINGLE_COLOR or GL_SEPARATE_SPECULAR_COLOR */
     uint32_t color_material_face, color_material_mode;
     uint32_t fog_mode, fog_coord_src;
+    uint32_t fog_distance_mode;   /* GL_FOG_DISTANCE_MODE_NV (Mesa exposes NV_fog_distance) */
     float fog_density, fog_start, fog_end, fog_index, fog_color[4];
     uint32_t alpha_func;
     float alpha_ref;

@@ -406,6 +406,7 @@ struct sm_context_state {
     int32_t scissor[SM_MAX_VIEWPORTS][4];
     double depth_range[SM_MAX_VIEWPORTS][2];
     bool scissor_test[SM_MAX_VIEWPORTS];
+    bool scissor_given;   /* a glScissor* call set a box: an all-zero box is a real one */
     /* blend and colour */
     bool blend_enabled[SM_MAX_DRAW_BUFFERS];
     struct sm_blend blend[SM_MAX_DRAW_BUFFERS];

@@ -31,7 +31,9 @@ enum gm_ff_env { GM_FF_ENV_MODULATE, GM_FF_ENV_REPLACE, GM_FF_ENV_DECAL, GM_FF_E
                  GM_FF_ENV_ADD, GM_FF_ENV_COMBINE };
 enum gm_ff_combine { GM_FF_CB_REPLACE, GM_FF_CB_MODULATE, GM_FF_CB_ADD, GM_FF_CB_ADD_SIGNED,
                      GM_FF_CB_INTERPOLATE, GM_FF_CB_SUBTRACT, GM_FF_CB_DOT3_RGB,
-                     GM_FF_CB_DOT3_RGBA };
+                     GM_FF_CB_DOT3_RGBA,
+                     /* GL_ADD / GL_ADD_SIGNED under GL_COMBINE4_NV: a0 a1 + a2 a3 (- 0.5) */
+                     GM_FF_CB_ADD_PRODUCTS, GM_FF_CB_ADD_PRODUCTS_SIGNED };
 /* Combiner sources: the texture of this unit, of unit k (GL_TEXTUREk: GM_FF_SRC_TEXTURE0 + k),
  * the constant colour, the primary colour, the previous unit's result, zero, one. */
 enum gm_ff_src { GM_FF_SRC_TEXTURE, GM_FF_SRC_CONSTANT, GM_FF_SRC_PRIMARY, GM_FF_SRC_PREVIOUS,
@@ -39,6 +41,8 @@ enum gm_ff_src { GM_FF_SRC_TEXTURE, GM_FF_SRC_CONSTANT, GM_FF_SRC_PRIMARY, GM_FF
 enum gm_ff_operand { GM_FF_OP_COLOR, GM_FF_OP_ONE_MINUS_COLOR, GM_FF_OP_ALPHA,
                      GM_FF_OP_ONE_MINUS_ALPHA };
 enum gm_ff_fog { GM_FF_FOG_NONE, GM_FF_FOG_LINEAR, GM_FF_FOG_EXP, GM_FF_FOG_EXP2 };
+/* NV_fog_distance's eye distance for the fog coordinate (Mesa's FDM_*) */
+enum gm_ff_fog_distance { GM_FF_FOGDIST_PLANE_ABS, GM_FF_FOGDIST_PLANE, GM_FF_FOGDIST_RADIAL };
 enum gm_ff_pixel { GM_FF_PIXEL_NONE, GM_FF_PIXEL_IMAGE, GM_FF_PIXEL_BITMAP, GM_FF_PIXEL_DEPTH };
 /* Colour-material bits: which material values come from the vertex colour. */
 enum { GM_FF_CM_EMISSION = 1, GM_FF_CM_AMBIENT = 2, GM_FF_CM_DIFFUSE = 4, GM_FF_CM_SPECULAR = 8 };
@@ -65,7 +69,7 @@ typedef struct gm_ff_unit_key {
     uint8_t coord_replace;     /* point sprite: the coordinate is gl_PointCoord */
     uint8_t env;               /* enum gm_ff_env */
     uint8_t combine_rgb, combine_alpha;
-    uint8_t src_rgb[3], src_alpha[3], op_rgb[3], op_alpha[3];
+    uint8_t src_rgb[4], src_alpha[4], op_rgb[4], op_alpha[4];   /* [3]: ADD_PRODUCTS only */
     uint8_t scaled;            /* GL_RGB_SCALE or GL_ALPHA_SCALE != 1 */
 } gm_ff_unit_key;
 
@@ -82,6 +86,7 @@ typedef struct gm_ff_key {
     uint8_t vertex_material[2];
     gm_ff_light_key light[GM_FF_LIGHTS];
     uint8_t fog_from_coord;    /* GL_FOG_COORD_SRC is GL_FOG_COORD */
+    uint8_t fog_distance;      /* GM_FF_FOGDIST_*: GL_FOG_DISTANCE_MODE_NV */
     uint8_t clip_planes;       /* bit i: GL_CLIP_PLANEi enabled */
     uint8_t point_attenuated;  /* GL_POINT_DISTANCE_ATTENUATION != (1, 0, 0) */
     uint8_t secondary_out;     /* write gl_FrontSecondaryColor (colour sum or a GLSL FS) */

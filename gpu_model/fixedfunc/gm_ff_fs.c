@@ -10,12 +10,12 @@
 /* One combiner function of a unit (rgb or alpha) after the base format was applied. */
 typedef struct ff_comb {
     int mode;        /* enum gm_ff_combine */
-    int src[3], op[3];
+    int src[4], op[4];   /* [3]: the fourth argument of GL_COMBINE4_NV's sums of products */
 } ff_comb;
 
 static ff_comb comb(int mode, int s0, int o0, int s1, int o1, int s2, int o2)
 {
-    ff_comb c = { mode, { s0, s1, s2 }, { o0, o1, o2 } };
+    ff_comb c = { mode, { s0, s1, s2, GM_FF_SRC_ZERO }, { o0, o1, o2, GM_FF_OP_COLOR } };
     return c;
 }
 
@@ -101,6 +101,13 @@ static void combine(ff_text *t, int unit, const ff_comb *c, bool for_alpha)
         arg(t, unit, c, 1, for_alpha); ff_printf(t, ") - vec4(0.5)"); return;
     case GM_FF_CB_SUBTRACT:
         arg(t, unit, c, 0, for_alpha); ff_printf(t, " - "); arg(t, unit, c, 1, for_alpha); return;
+    case GM_FF_CB_ADD_PRODUCTS: case GM_FF_CB_ADD_PRODUCTS_SIGNED:   /* Mesa: add(mul, mul) */
+        ff_printf(t, "(");
+        arg(t, unit, c, 0, for_alpha); ff_printf(t, " * "); arg(t, unit, c, 1, for_alpha);
+        ff_printf(t, " + ");
+        arg(t, unit, c, 2, for_alpha); ff_printf(t, " * "); arg(t, unit, c, 3, for_alpha);
+        ff_printf(t, c->mode == GM_FF_CB_ADD_PRODUCTS ? ")" : ") - vec4(0.5)");
+        return;
     case GM_FF_CB_INTERPOLATE:
         ff_printf(t, "mix("); arg(t, unit, c, 1, for_alpha); ff_printf(t, ", ");
         arg(t, unit, c, 0, for_alpha); ff_printf(t, ", "); arg(t, unit, c, 2, for_alpha);
@@ -139,9 +146,10 @@ static void sample(ff_text *t, const gm_ff_key *k, int u)
         ff_printf(t, uk->shadow ? "shadow2DProj(ff_texture%d, %s)" : "texture2DProj(ff_texture%d, %s)", u, coord);
         break;
     }
+    /* a depth texture (or comparison result) needs nothing more: the sampler applies
+     * GL_DEPTH_TEXTURE_MODE as the view swizzle, as Mesa's sampler view does for its texenv
+     * program (GL_INTENSITY gives the depth as alpha too: piglit fbo-alphatest-nocolor*) */
     ff_printf(t, ";\n");
-    if (uk->depth)   /* depth (or comparison result) as luminance */
-        ff_printf(t, "    tex%d = vec4(tex%d.rrr, 1.0);\n", u, u);
 }
 
 static bool same_comb(const ff_comb *a, const ff_comb *b)
@@ -212,6 +220,10 @@ char *gm_ff_fragment_source(const gm_ff_key *k)
                        uk->src_rgb[2], uk->op_rgb[2]);
             alpha = comb(uk->combine_alpha, uk->src_alpha[0], uk->op_alpha[0], uk->src_alpha[1],
                          uk->op_alpha[1], uk->src_alpha[2], uk->op_alpha[2]);
+            if (uk->combine_rgb >= GM_FF_CB_ADD_PRODUCTS)
+                rgb.src[3] = uk->src_rgb[3], rgb.op[3] = uk->op_rgb[3];
+            if (uk->combine_alpha >= GM_FF_CB_ADD_PRODUCTS)
+                alpha.src[3] = uk->src_alpha[3], alpha.op[3] = uk->op_alpha[3];
         } else {
             classic(uk, &rgb, &alpha);
         }
@@ -222,7 +234,8 @@ char *gm_ff_fragment_source(const gm_ff_key *k)
             combine(&t, u, &rgb, false);
             ff_printf(&t, ";\n");
         } else if (same_comb(&rgb, &alpha) && rgb.mode != GM_FF_CB_DOT3_RGB &&
-                   rgb.op[0] < GM_FF_OP_ALPHA && rgb.op[1] < GM_FF_OP_ALPHA && rgb.op[2] < GM_FF_OP_ALPHA) {
+                   rgb.op[0] < GM_FF_OP_ALPHA && rgb.op[1] < GM_FF_OP_ALPHA && rgb.op[2] < GM_FF_OP_ALPHA &&
+                   rgb.op[3] < GM_FF_OP_ALPHA) {
             /* rgb and alpha the same function of colour operands: one vec4 operation */
             ff_printf(&t, "    prev = ");
             combine(&t, u, &rgb, false);

@@ -359,6 +359,11 @@ char *gm_ff_vertex_source(const gm_ff_key *k)
      * full eye position Mesa takes z from one DP4 with the modelview's third row. */
     if (k->fog_from_coord)
         ff_printf(&t, "    gl_FogFragCoord = abs(gl_FogCoord);\n");
+    else if (k->fog_distance == GM_FF_FOGDIST_RADIAL)   /* Mesa: DP3, RSQ, RCP of the eye position */
+        ff_printf(&t, "    gl_FogFragCoord = 1.0 / inversesqrt(dot(%s.xyz, %s.xyz));\n",
+                  eye ? "eye" : "(gl_ModelViewMatrix * gl_Vertex)", eye ? "eye" : "(gl_ModelViewMatrix * gl_Vertex)");
+    else if (k->fog_distance == GM_FF_FOGDIST_PLANE)    /* signed z_eye */
+        ff_printf(&t, "    gl_FogFragCoord = %s;\n", lighting_needs_eye(k) ? "eye.z" : "dot(gl_Vertex, gl_ModelViewMatrixTranspose[2])");
     else if (lighting_needs_eye(k))
         ff_printf(&t, "    gl_FogFragCoord = abs(eye.z);\n");
     else

@@ -229,6 +229,9 @@ static void vertex_key(const struct sm_context *c, bool fs_fixed, gm_ff_key *k, 
     k->normalize = on(c, GL_NORMALIZE, 0);
     k->rescale = on(c, GL_RESCALE_NORMAL, 0);
     k->fog_from_coord = ff->fog_coord_src == GL_FOG_COORD;
+    k->fog_distance = ff->fog_distance_mode == GL_EYE_RADIAL_NV ? GM_FF_FOGDIST_RADIAL
+                      : ff->fog_distance_mode == GL_EYE_PLANE ? GM_FF_FOGDIST_PLANE
+                                                               : GM_FF_FOGDIST_PLANE_ABS;
     for (int i = 0; i < GM_FF_CLIP_PLANES; i++)
         if (on(c, GL_CLIP_PLANE0 + (uint32_t)i, 0))
             k->clip_planes |= (uint8_t)(1u << i);
@@ -258,6 +261,12 @@ static void fragment_key(const struct sm_context *c, uint32_t mode, gm_ff_key *k
     const struct sm_context_state *st = sm_context_state(c);
     const struct sm_fixed_state *ff = &st->ff;
     bool sprite = on(c, GL_POINT_SPRITE, 0);
+    /* points are also what polygons become in polygon mode GL_POINT (both faces): llvmpipe
+     * replaces their texture coordinates too (piglit arb_point_sprite-mipmap) */
+    bool polygonal = mode != GL_POINTS && mode != GL_LINES && mode != GL_LINE_STRIP && mode != GL_LINE_LOOP &&
+                     mode != GL_LINES_ADJACENCY && mode != GL_LINE_STRIP_ADJACENCY;
+    bool as_points = mode == GL_POINTS ||
+                     (polygonal && st->polygon_mode[0] == GL_POINT && st->polygon_mode[1] == GL_POINT);
     for (int u = 0; u < GM_FF_UNITS; u++) {
         gm_ff_unit_key *uk = &k->unit[u];
         const struct sm_ff_unit *fu = &ff->unit[u];
@@ -265,14 +274,14 @@ static void fragment_key(const struct sm_context *c, uint32_t mode, gm_ff_key *k
         if (uk->target == GM_FF_TEX_NONE)
             continue;
         uk->coord_replace = sprite && fu->coord_replace;
-        k->points |= uk->coord_replace && mode == GL_POINTS;
+        k->points |= uk->coord_replace && as_points;
         switch (fu->env_mode) {
         case GL_MODULATE: uk->env = GM_FF_ENV_MODULATE; break;
         case GL_REPLACE: uk->env = GM_FF_ENV_REPLACE; break;
         case GL_DECAL: uk->env = GM_FF_ENV_DECAL; break;
         case GL_BLEND: uk->env = GM_FF_ENV_BLEND; break;
         case GL_ADD: uk->env = GM_FF_ENV_ADD; break;
-        case GL_COMBINE: uk->env = GM_FF_ENV_COMBINE; break;
+        case GL_COMBINE: case GL_COMBINE4_NV: uk->env = GM_FF_ENV_COMBINE; break;
         default:
             gmf_note(ev, "texture environment mode 0x%04x", fu->env_mode);
             uk->env = GM_FF_ENV_MODULATE;
@@ -282,9 +291,22 @@ static void fragment_key(const struct sm_context *c, uint32_t mode, gm_ff_key *k
         int cr = combine_mode(fu->combine_rgb), ca = combine_mode(fu->combine_alpha);
         if (cr < 0 || ca < 0 || ca == GM_FF_CB_DOT3_RGB || ca == GM_FF_CB_DOT3_RGBA)
             gmf_note(ev, "texture combiner function 0x%04x", cr < 0 ? fu->combine_rgb : fu->combine_alpha);
+        bool dot3_a = ca == GM_FF_CB_DOT3_RGB || ca == GM_FF_CB_DOT3_RGBA;
         uk->combine_rgb = (uint8_t)(cr < 0 ? GM_FF_CB_MODULATE : cr);
-        uk->combine_alpha = (uint8_t)(ca < 0 || ca >= GM_FF_CB_DOT3_RGB ? GM_FF_CB_MODULATE : ca);
-        for (int i = 0; i < 3; i++) {
+        uk->combine_alpha = (uint8_t)(ca < 0 || dot3_a ? GM_FF_CB_MODULATE : ca);
+        /* GL_COMBINE4_NV: GL_ADD and GL_ADD_SIGNED take four arguments (Mesa's translate_mode:
+         * MODE_ADD_PRODUCTS(_SIGNED)_NV); the other functions are GL_COMBINE's */
+        if (fu->env_mode == GL_COMBINE4_NV)
+            for (int i = 0; i < 2; i++) {
+                uint8_t *m = i ? &uk->combine_alpha : &uk->combine_rgb;
+                if (*m == GM_FF_CB_ADD)
+                    *m = GM_FF_CB_ADD_PRODUCTS;
+                else if (*m == GM_FF_CB_ADD_SIGNED)
+                    *m = GM_FF_CB_ADD_PRODUCTS_SIGNED;
+            }
+        for (int i = 0; i < 4; i++) {
+            if (i == 3 && uk->combine_rgb < GM_FF_CB_ADD_PRODUCTS && uk->combine_alpha < GM_FF_CB_ADD_PRODUCTS)
+                break;   /* the fourth argument only exists for the sums of products */
             int sr = source(fu->src_rgb[i]), sa = source(fu->src_alpha[i]);
             int orr = operand(fu->op_rgb[i]), oa = operand(fu->op_alpha[i]);
             if (sr < 0 || sa < 0 || orr < 0 || oa < 0 || oa < GM_FF_OP_ALPHA)
@@ -538,7 +560,7 @@ void gmf_ff_draw_state(gmf_draw_ctx *d)
         d->r->pipe.state.program_point_size = true;
     /* Legacy alpha test (every program: Mesa keeps it for GLSL programs in compatibility
      * contexts, and llvmpipe runs it in its fragment back end). */
-    d->alpha_test = on(c, GL_ALPHA_TEST, 0) && ff->alpha_func != GL_ALWAYS;
+    d->alpha_test = on(c, GL_ALPHA_TEST, 0) && ff->alpha_func != GL_ALWAYS && p->fs_writes_alpha0;
     /* the test discards: the pipeline must run the shader before depth and not skip it */
     if (p->fs)
         p->info.fs_may_discard = d->alpha_test || gm_program_uses_discard(p->fs) != 0;

@@ -533,7 +533,7 @@ static void on_emit(void *ctx, gm_warp *w, int end_primitive, int stream, gm_mas
             if (run->d->clamp_vertex_color && gmf_color_output(gm_program_var(p->gs, ch->var)))
                 for (int k = 0; k < ch->n && ch->comp + k < 4; k++) {
                     float *x = &o->var[ch->location][ch->comp + k];
-                    *x = *x > 0.0f ? (*x < 1.0f ? *x : 1.0f) : 0.0f;
+                    *x = gmf_clamp_color_lp(*x);
                 }
         }
         if (p->layer_slot >= 0)
@@ -721,7 +721,8 @@ static void use_viewport(gmf_draw_ctx *d, gm_pipe_state *ps, int32_t vp)
         memcpy(ps->viewport, st->viewport[vp], sizeof ps->viewport);
     ps->scissor_enable = st->scissor_test[vp];
     memcpy(ps->scissor, st->scissor[vp], sizeof ps->scissor);
-    if (!st->scissor[vp][0] && !st->scissor[vp][1] && !st->scissor[vp][2] && !st->scissor[vp][3]) {
+    if (!st->scissor_given && !st->scissor[vp][0] && !st->scissor[vp][1] && !st->scissor[vp][2] &&
+        !st->scissor[vp][3]) {
         ps->scissor[2] = d->r->pipe.fb.width;
         ps->scissor[3] = d->r->pipe.fb.height;
     }

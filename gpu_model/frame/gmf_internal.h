@@ -117,6 +117,7 @@ typedef struct gmf_prog {
     gmf_chunk fs_out[GMF_MAX_VAR_CHUNKS];
     int n_fs_out;
     bool broadcast_color0;    /* gl_FragColor: written to every draw buffer */
+    bool fs_writes_alpha0;    /* some store may write colour output 0's alpha (alpha test) */
     gm_pipe_shader_info info;
     bool uses_compat_uniforms;
     char compat_uniform[64];
@@ -249,6 +250,14 @@ typedef struct gmf_draw_ctx {
 
 /* gmf_shade.c: is this output one of the vertex colours GL_CLAMP_VERTEX_COLOR clamps? */
 bool gmf_color_output(const gm_var_info *vi);
+/* GL_CLAMP_VERTEX_COLOR's clamp as llvmpipe's draw module computes it (lp_build_clamp: SSE
+ * min(x, 1) then max(., 0), each returning its second operand on NaN): NaN becomes 1
+ * (piglit gl-1.0-fpexceptions, a NaN colour) */
+static inline float gmf_clamp_color_lp(float x)
+{
+    float m = x < 1.0f ? x : 1.0f;
+    return m > 0.0f ? m : 0.0f;
+}
 
 /* Clip or cull distances (`have` of them) that the fragment shader's fs_var reads: hidden smooth
  * varyings from *slot on, *count of them (gmf_program.c) */

@@ -59,7 +59,8 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     bool viewport_known = st->viewport[0][2] > 0 && st->viewport[0][3] > 0;
     if (viewport_known)
         memcpy(ps->viewport, st->viewport[0], sizeof ps->viewport);
-    if (!viewport_known && !st->scissor[0][0] && !st->scissor[0][1] && !st->scissor[0][2] &&
+    /* (glScissor(0, 0, 0, 0) is a real, empty box: piglit gl-1.0-no-op-paths) */
+    if (!st->scissor_given && !st->scissor[0][0] && !st->scissor[0][1] && !st->scissor[0][2] &&
         !st->scissor[0][3]) {
         ps->scissor[2] = fb->width;
         ps->scissor[3] = fb->height;

@@ -684,6 +684,15 @@ static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
             if (p->fs_out[k].scalar != GM_SCALAR_FLOAT && p->fs_out[k].location < GM_PIPE_MAX_RT)
                 p->info.rt_is_integer |= (uint8_t)(1u << p->fs_out[k].location);
     }
+    /* llvmpipe's alpha test reads colour output 0's alpha and is left out of the shader when
+     * the shader never writes it (lp_state_fs.c: no output for FRAG_RESULT_DATA0 / COLOR 0, or
+     * no alpha channel): piglit gl-2.1-fbo-mrt-alphatest-no-buffer-zero-write */
+    for (int k = 0; k < p->n_fs_out; k++) {
+        const gmf_chunk *ch = &p->fs_out[k];
+        if (ch->location == 0 && ch->comp <= 3 && ch->comp + ch->n > 3 &&
+            gm_program_may_store_var_word(fs, ch->var, ch->word + 3 - ch->comp))
+            p->fs_writes_alpha0 = true;
+    }
     p->info.fs_writes_depth = gm_program_writes_depth(fs) != 0;
     p->info.fs_may_discard = gm_program_uses_discard(fs) != 0;
     p->info.fs_uses_subgroups = gm_program_uses_subgroups(fs) != 0;

@@ -204,7 +204,7 @@ static void vs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_vertex *out, int cou
             for (int k = 0; k < ch->n && ch->comp + k < 4; k++)
                 for (int l = 0; l < count; l++) {
                     float *x = &out[l].var[ch->location][ch->comp + k];
-                    *x = *x > 0.0f ? (*x < 1.0f ? *x : 1.0f) : 0.0f;   /* NaN to 0 */
+                    *x = gmf_clamp_color_lp(*x);
                 }
     }
 }

@@ -658,11 +658,11 @@ void gm_format_pack_depth(gm_format f, float z, void *texel)
         wr16(p, unorm_from_float(z, 16));
         break;
     case GM_FMT_D24X8: case GM_FMT_D24S8: {
-        /* llvmpipe (z > 23 mantissa bits): scale by 2^24, truncate, subtract MSB. */
+        /* llvmpipe (lp_build_clamped_float_to_unsigned_norm, 24 bits = float mantissa + 1):
+         * a float multiply by 2^24 - 1, then rounded to the nearest integer */
         if (!(z > 0.0f)) z = 0.0f;
         if (z > 1.0f) z = 1.0f;
-        uint32_t v = (uint32_t)(z * 16777216.0f);
-        v = v - (v >> 24);
+        uint32_t v = (uint32_t)rintf(z * 16777215.0f);
         wr32(p, (rd32(p) & 0xff000000u) | (v & 0xffffffu));
         break;
     }

@@ -101,6 +101,8 @@ static void test_fog_alpha_planes_points(void)
 {
     struct sm_state *s = sm_state_new();
     CHECK(tcall(s, 1, "glFogi", "ui", GL_FOG_MODE, GL_LINEAR));
+    CHECK(ff_of(s, 1) && ff_of(s, 1)->fog_distance_mode == GL_EYE_PLANE_ABSOLUTE_NV);
+    CHECK(tcall(s, 1, "glFogi", "ui", GL_FOG_DISTANCE_MODE_NV, GL_EYE_RADIAL_NV));
     CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_START, 2.0));
     CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_END, 9.0));
     CHECK(tcall(s, 1, "glFogf", "uf", GL_FOG_COORD_SRC, (double)GL_FOG_COORD));
@@ -118,6 +120,7 @@ static void test_fog_alpha_planes_points(void)
     if (ff) {
         CHECK(ff->fog_mode == GL_LINEAR && near(ff->fog_start, 2) && near(ff->fog_end, 9));
         CHECK(ff->fog_coord_src == GL_FOG_COORD && near(ff->fog_color[2], 0.75f));
+        CHECK(ff->fog_distance_mode == GL_EYE_RADIAL_NV);
         CHECK(ff->alpha_func == GL_GEQUAL && near(ff->alpha_ref, 1.0f) && ff->shade_model == GL_FLAT);
         CHECK(near(ff->clip_plane[3][0], 0.5f) && near(ff->clip_plane[3][3], -1.0f));
         CHECK(near(ff->point_size_min, 2) && near(ff->point_attenuation[2], 0.25f));
@@ -138,6 +141,8 @@ static void test_units(void)
     CHECK(tcall(s, 1, "glTexEnvf", "uuf", GL_TEXTURE_ENV, GL_SRC1_ALPHA, (double)GL_PRIMARY_COLOR));
     CHECK(tcall(s, 1, "glTexEnvi", "uui", GL_TEXTURE_ENV, GL_OPERAND2_RGB, GL_ONE_MINUS_SRC_COLOR));
     CHECK(tcall(s, 1, "glTexEnvf", "uuf", GL_TEXTURE_ENV, GL_RGB_SCALE, 4.0));
+    CHECK(tcall(s, 1, "glTexEnvi", "uui", GL_TEXTURE_ENV, GL_SOURCE3_RGB_NV, GL_ZERO));
+    CHECK(tcall(s, 1, "glTexEnvi", "uui", GL_TEXTURE_ENV, GL_OPERAND3_ALPHA_NV, GL_ONE_MINUS_SRC_ALPHA));
     float col[4] = { 0.1f, 0.2f, 0.3f, 0.4f };
     CHECK(tcall(s, 1, "glTexEnvfv", "uub", GL_TEXTURE_ENV, GL_TEXTURE_ENV_COLOR, (const void *)col, sizeof col));
     CHECK(tcall(s, 1, "glTexGeni", "uui", GL_T, GL_TEXTURE_GEN_MODE, GL_SPHERE_MAP));
@@ -154,6 +159,8 @@ static void test_units(void)
         const struct sm_ff_unit *u = &ff->unit[1];
         CHECK(u->env_mode == GL_COMBINE && u->combine_rgb == GL_DOT3_RGB && u->src_alpha[1] == GL_PRIMARY_COLOR);
         CHECK(u->op_rgb[2] == GL_ONE_MINUS_SRC_COLOR && near(u->rgb_scale, 4) && near(u->env_color[3], 0.4f));
+        CHECK(u->src_rgb[3] == GL_ZERO && u->src_alpha[3] == GL_CONSTANT && u->op_rgb[3] == GL_SRC_ALPHA &&
+              u->op_alpha[3] == GL_ONE_MINUS_SRC_ALPHA);   /* combine4: Mesa's defaults, then set */
         CHECK(u->gen_mode[1] == GL_SPHERE_MAP && ff->unit[0].gen_mode[1] == GL_EYE_LINEAR);
         CHECK(near(u->eye_plane[2][2], 1) && near(u->eye_plane[2][3], -2) && near(u->object_plane[3][3], 4));
         CHECK(ff->unit[0].env_mode == GL_MODULATE);
