@@ -17,67 +17,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Every note is also counted per distinct text (digits folded so per-object notes group). */
-static gmf_runner *note_runner;
-
-void gmf_note_runner_set(gmf_runner *r) { note_runner = r; }
-
-static void count_unsupported(gmf_runner *r, const char *text)
-{
-    char key[160];
-    size_t k = 0;
-    for (const char *p = text; *p && k + 1 < sizeof key; p++) {
-        if (*p >= '0' && *p <= '9') {
-            if (k == 0 || key[k - 1] != 'N')
-                key[k++] = 'N';
-            while (p[1] >= '0' && p[1] <= '9')
-                p++;
-        } else {
-            key[k++] = *p;
-        }
-    }
-    key[k] = 0;
-    for (int i = 0; i < r->n_unsup; i++)
-        if (!strcmp(r->unsup_names[i], key)) {
-            r->unsup_counts[i]++;
-            return;
-        }
-    if (r->n_unsup == r->cap_unsup) {
-        int cap = r->cap_unsup ? 2 * r->cap_unsup : 16;
-        char **n = realloc(r->unsup_names, (size_t)cap * sizeof *n);
-        uint64_t *c = n ? realloc(r->unsup_counts, (size_t)cap * sizeof *c) : NULL;
-        if (n)
-            r->unsup_names = n;
-        if (!c)
-            return;
-        r->unsup_counts = c;
-        r->cap_unsup = cap;
-    }
-    char *dup = strdup(key);
-    if (!dup)
-        return;
-    r->unsup_names[r->n_unsup] = dup;
-    r->unsup_counts[r->n_unsup++] = 1;
-}
-
-void gmf_note(gmf_event *ev, const char *fmt, ...)
-{
-    char buf[160];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    for (int i = 0; i < ev->n_unsupported; i++)
-        if (!strcmp(ev->unsupported[i], buf))
-            return; /* once per event */
-    if (ev->n_unsupported < GMF_MAX_NOTES)
-        memcpy(ev->unsupported[ev->n_unsupported], buf, sizeof buf);
-    if (ev->n_unsupported <= GMF_MAX_NOTES)
-        ev->n_unsupported++;
-    if (note_runner)
-        count_unsupported(note_runner, buf);
-}
-
 /* ---- names the program asked the driver for ---- */
 
 const gmf_name_rec *gmf_find_name(const gmf_runner *r, uint32_t share, uint32_t program,
@@ -666,9 +605,9 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
     if (gmf_aborted(r))
         return GMF_STOPPED;
     r->totals.records++;
-    note_runner = r;
+    gmf_note_runner_set(r);
     if (gmf_lists_compile(r, c, ev)) {   /* glNewList .. glEndList (gmf_lists.c) */
-        note_runner = NULL;
+        gmf_note_runner_set(NULL);
         return GMF_OK;
     }
     switch (c->cmd) {
@@ -690,7 +629,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
     }
     uint32_t k = canonical(c->cmd);
     if (gmf_imm_rejects(r, c, k)) {   /* not allowed inside glBegin/glEnd: no effect (gmf_beginend.c) */
-        note_runner = NULL;
+        gmf_note_runner_set(NULL);
         return GMF_OK;
     }
     double t0 = now_s();
@@ -762,12 +701,12 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
             if (bctx && !gmf_cond_render_skip(r, c->ctx_id, GMF_EV_NONE, ev))
                 gmf_blit_framebuffer(r, bctx, c, k == GLR_CMD_glBlitNamedFramebuffer, ev);
         } else if (gmf_lists_cmd(r, c, k, ev)) {   /* glCallList(s) run the lists' calls (gmf_lists.c) */
-            note_runner = NULL;
+            gmf_note_runner_set(NULL);
             return r->stopped ? GMF_STOPPED : GMF_OK;
         } else if (gpu_copy_cmd(k) && !gmf_copy_handles(k)) {
             gmf_note(ev, "%s (GPU-side copy/compute/feedback not modelled)", glr_cmd_name(k));
         }
-        note_runner = NULL;
+        gmf_note_runner_set(NULL);
         return GMF_OK;
     }
     ev->seconds = now_s() - t0;
@@ -778,7 +717,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         r->totals.draws_failed++;
     if (ev->kind == GMF_EV_DRAW || ev->kind == GMF_EV_CLEAR)
         gmf_hooks_draw_end(r, ev);
-    note_runner = NULL;
+    gmf_note_runner_set(NULL);
     if (r->stopped)
         return GMF_STOPPED;
     return GMF_OK;
