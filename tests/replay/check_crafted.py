@@ -3,7 +3,8 @@
 more than the driver takes, huge draws and targets. `glreplay replay`, `model`, `debug`, `profile`,
 `info` and `state` on each: no crash, each run ends within 10 s and under 1 GiB of memory, exit 0,
 1 or 2 (a corrupt capture, docs/REPLAY.md) with a one-line error for 1 and 2; the replay skips
-exactly the hostile calls, counted, each with a one-line reason.
+exactly the hostile calls, counted, each with a one-line reason, and exits 1 for them (a replay
+with refused calls is not the captured frame).
 Usage: check_crafted.py GLREPLAY SYNTH_CAPTURE"""
 import os
 import resource
@@ -69,9 +70,9 @@ with tempfile.TemporaryDirectory() as d:
                     kind, reason, rep.stdout, rep.stderr))
             print('%s: %s' % (kind, rep.stderr.strip()))
         else:
-            if rep.returncode != 0 or ' %d bad' % refused not in rep.stdout or reason not in rep.stderr:
-                failures.append('%s: replay did not skip %d call(s) with "%s":\n%s%s' % (
-                    kind, refused, reason, rep.stdout, rep.stderr))
+            if rep.returncode != 1 or ' %d bad' % refused not in rep.stdout or reason not in rep.stderr:
+                failures.append('%s: replay did not skip %d call(s) with "%s" and exit 1 (exit %d):\n%s%s' % (
+                    kind, refused, reason, rep.returncode, rep.stdout, rep.stderr))
             print('%s: %s' % (kind, rep.stderr.strip().replace('\n', ' | ')))
         for verb in (['info', path], ['info', path, '--json'], ['state', path, '--event', '14'], ['model', path],
                      ['debug', path, '--break', '1:1'],
@@ -79,4 +80,4 @@ with tempfile.TemporaryDirectory() as d:
             run([glreplay] + verb, '%s: %s' % (kind, ' '.join(verb[:1] + verb[2:])))
 if failures:
     sys.exit('\n'.join(failures))
-print('crafted captures: %d kinds, each skipped with its reason, no crash' % len(CASES))
+print('crafted captures: %d kinds, each skipped with its reason (exit 1) or refused, no crash' % len(CASES))
