@@ -1,7 +1,8 @@
 /* `glreplay replay F.glcap [--loop N] [--verify] [--png DIR] [--benchmark] [--gl-errors]`:
  * headless replay on EGL surfaceless (see docs/REPLAY.md).
- * Exit status: 0 ran (and, with --verify, every image matched), 1 verification failed,
- * 2 bad usage or the capture/driver could not be used. */
+ * Exit status: 0 ran every call (and, with --verify, every image matched), 1 verification failed or
+ * calls were refused as bad (each kind named on stderr with its reason: the replay is not the
+ * captured frame), 2 bad usage or the capture/driver could not be used. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,9 @@ int cli_replay(int argc, char **argv)
            (unsigned long long)((res.counts[0] + res.counts[1] + res.counts[2] + res.counts[3]) / p),
            (unsigned long long)(res.counts[GLR_DISPATCH_OK] / p), (unsigned long long)(res.counts[GLR_DISPATCH_SKIPPED] / p),
            (unsigned long long)(res.counts[GLR_DISPATCH_MISSING] / p), (unsigned long long)(res.counts[GLR_DISPATCH_BAD] / p));
-    int status = 0;
+    /* A refused call means the frame replayed is not the one captured (and a crafted capture must
+     * not pass for a good one in CI): the reasons are already on stderr, one line per command. */
+    int status = res.counts[GLR_DISPATCH_BAD] ? 1 : 0;
     if (opt.verify) {
         bool ok = res.frames_differing == 0 && res.frames_unmatched == 0 && res.passes_inconsistent == 0 &&
                   res.readbacks_differing == 0 && (res.frames_checked > 0 || res.readbacks_checked > 0);

@@ -15,11 +15,21 @@
 #define RUN_USAGE "usage: glreplay run [--socket P] -- APP ARGS"
 
 static pid_t child_pid;
+static pid_t own_group;
 
-static void forward_signal(int sig)
+/* `capture` waits for its child in the same process group, so a signal the whole group got
+ * reached the program already: forwarding it would deliver it twice (issue 13 §8). Typed at the
+ * terminal (Ctrl-C, a hangup: SI_KERNEL) it went to the foreground group; sent by a member of the
+ * group (the program signalling its group) likewise. What remains is forwarded: `kill` of this
+ * pid, and a group signal from outside, which this process cannot tell apart from it. */
+static void forward_signal(int sig, siginfo_t *si, void *uc)
 {
-    if (child_pid > 0)
-        kill(child_pid, sig);
+    (void)uc;
+    if (child_pid <= 0 || si->si_code == SI_KERNEL)
+        return;
+    if (si->si_code == SI_USER && si->si_pid > 0 && getpgid(si->si_pid) == own_group)
+        return;
+    kill(child_pid, sig);
 }
 
 static int set_preload(const char *shim)
@@ -102,6 +112,14 @@ int cli_run_supervised(int argc, char **argv)
         cli_error("run: pipe: %s", strerror(errno));
         return 2;
     }
+    /* Before the fork: a Ctrl-C as soon as the program runs must not end this process (the
+     * program would be left without its capture check). exec resets the child's handlers. */
+    own_group = getpgrp();
+    struct sigaction sa = { .sa_sigaction = forward_signal, .sa_flags = SA_SIGINFO };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     child_pid = fork();
     if (child_pid < 0) {
         cli_error("run: fork: %s", strerror(errno));
@@ -124,11 +142,6 @@ int cli_run_supervised(int argc, char **argv)
     }
     close(ready[0]);
     announce(argv[i], socket_path, child_pid);
-    struct sigaction sa = { .sa_handler = forward_signal };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
     int status;
     while (waitpid(child_pid, &status, 0) < 0) {
         if (errno != EINTR) {

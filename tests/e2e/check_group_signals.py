@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Signals sent to the process group reach a program under `glreplay run` (and `capture`) once, as
+when it runs natively (issue 13 §8: a forwarding parent delivered Ctrl-C and `timeout` twice).
+
+sigint_count counts the SIGINTs it gets, prints the count and exits with 10 + count;
+`sigint_count default` keeps SIGINT's default action and dies of it. Each runs natively, under `glreplay run` and under
+`glreplay capture` (which waits for its child), in a session of its own, and gets one SIGINT:
+Ctrl-C typed at its terminal (a pseudo-terminal; the kernel signals the foreground group), and for
+`run` also `kill -INT -PGID` from outside (under `capture` that one still arrives twice: the
+waiting parent cannot tell it from a `kill` of its own pid; README.md, `capture`). The status and the
+count must be the native ones.
+
+usage: check_group_signals.py --cli GLREPLAY --prog SIGINT_COUNT
+"""
+import argparse
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import termios
+
+def run_once(cmd, env, how):
+    """Starts cmd as the leader of a new session on a fresh pseudo-terminal, sends one SIGINT
+    `how` ('tty': Ctrl-C typed at the terminal; 'killpg': kill -INT -PGID), returns
+    (exit status, stdout)."""
+    master, slave = os.openpty()
+
+    def own_tty():
+        # setsid() already ran (start_new_session): the pty becomes the controlling terminal and
+        # this process group its foreground group, as a shell would arrange.
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    p = subprocess.Popen(cmd, env=env, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, preexec_fn=own_tty, text=True)
+    os.close(slave)
+    try:
+        line = p.stdout.readline()
+        if line.strip() != "ready":
+            p.kill()
+            out, err = p.communicate()
+            sys.exit("%s: no 'ready' line (got %r)\n%s" % (" ".join(cmd[:3]), line, err))
+        if how == "tty":
+            os.write(master, b"\x03")
+        else:
+            os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        sys.exit("%s: still running 10 s after one SIGINT" % " ".join(cmd[:3]))
+    finally:
+        os.close(master)
+    return p.returncode, out, err
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--prog", required=True)
+    a = ap.parse_args()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GLREPLAY_") and k != "LD_PRELOAD"}
+    failures = []
+    checked = 0
+    tmp = tempfile.mkdtemp(prefix="glr-sig-")
+    wrappers = {"run": [a.cli, "run", "--"],
+                "capture": [a.cli, "capture", "--frame", "1", "--out", os.path.join(tmp, "f.glcap"), "--"]}
+    for name, app in (("counting", [a.prog]), ("default", [a.prog, "default"])):
+        for how in ("tty", "killpg"):
+            rc, out, _ = run_once(app, env, how)
+            want_rc = 11 if name == "counting" else -signal.SIGINT
+            if rc != want_rc:
+                sys.exit("%s natively (%s): exit %d, expected %d: the test itself is wrong" % (name, how, rc, want_rc))
+            for verb in ("run", "capture") if how == "tty" else ("run",):
+                got_rc, got_out, err = run_once(wrappers[verb] + app, env, how)
+                # `run` is the program (exec); `capture` reports the program's status as its own
+                # only through its file check: it exits 1 (no GL, no file), so the count on the
+                # program's stdout is what shows how many SIGINTs it got.
+                if verb == "run" and got_rc != rc:
+                    failures.append("%s under glreplay run (%s): exit %d, natively %d\n%s" % (name, how, got_rc, rc, err))
+                # capture must outlive the Ctrl-C (it has the file to check), however soon it comes.
+                if verb == "capture" and got_rc != 1:
+                    failures.append("%s under glreplay capture (%s): exit %d, expected 1 (no file written)\n%s"
+                                    % (name, how, got_rc, err))
+                if got_out != out:
+                    failures.append("%s under glreplay %s (%s): printed %r, natively %r\n%s"
+                                    % (name, verb, how, got_out, out, err))
+                checked += 1
+    shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        sys.exit("\n".join(failures))
+    print("group SIGINT (Ctrl-C at the terminal and kill -INT -PGID): %d runs under glreplay run/capture "
+          "got it once and ended as natively" % checked)
+
+
+if __name__ == "__main__":
+    main()
