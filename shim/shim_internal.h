@@ -25,6 +25,8 @@ extern GLR_HIDDEN unsigned glr_slow_mode;
 enum glr_log_level { GLR_LOG_ERROR = 0, GLR_LOG_WARN, GLR_LOG_INFO, GLR_LOG_DEBUG };
 extern GLR_HIDDEN int glr_log_level;
 GLR_HIDDEN void glr_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The level a GLREPLAY_LOG value names, -1 for none (shim_log.c). */
+GLR_HIDDEN int glr_log_parse_level(const char *s);
 
 /* GLREPLAY_DISABLE=1: every entry point forwards and nothing else happens. */
 extern GLR_HIDDEN bool glr_disabled;
@@ -37,6 +39,7 @@ GLR_HIDDEN void glr_ipc_stop(void);
 
 /* Slow-path bookkeeping of one call (counts per command for the summary). */
 GLR_HIDDEN void glr_note_call(int cmd);
+GLR_HIDDEN uint64_t glr_call_count(int cmd);
 
 /* Real-function resolution (resolve.c). */
 GLR_HIDDEN glr_proc glr_resolve_real(int cmd);

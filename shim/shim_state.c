@@ -1,5 +1,5 @@
-/* Shim start-up, environment, logging, call counting and the exit summary. */
-#include <stdarg.h>
+/* Shim start-up (environment, the capture's set-up) and the exit summary; the switches, logging
+ * and call counts it reads are in shim_log.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,42 +8,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 
-GLR_HIDDEN unsigned glr_slow_mode;
-GLR_HIDDEN int glr_log_level = GLR_LOG_ERROR;
-GLR_HIDDEN bool glr_disabled;
-
-/* Per-command call counts, only touched on the slow path (GLREPLAY_LOG=info or more). */
-static uint64_t call_counts[GLR_CMD_COUNT];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-static const char *const level_names[] = { "error", "warn", "info", "debug" };
-
-void glr_log(int level, const char *fmt, ...)
-{
-    if (level > glr_log_level)
-        return;
-    /* One write per message so lines from several threads do not interleave. */
-    char buf[1024];
-    int n = snprintf(buf, sizeof buf, "glreplay: %s: ", level_names[level]);
-    va_list ap;
-    va_start(ap, fmt);
-    int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
-    va_end(ap);
-    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
-    if (len > sizeof buf - 2)
-        len = sizeof buf - 2;
-    buf[len++] = '\n';
-    ssize_t w = write(STDERR_FILENO, buf, len);
-    (void)w;
-}
-
-static int parse_level(const char *s)
-{
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, level_names[i]) == 0)
-            return i;
-    return -1;
-}
 
 static void init_once_fn(void)
 {
@@ -51,7 +16,7 @@ static void init_once_fn(void)
     glr_disabled = dis && dis[0] && strcmp(dis, "0") != 0;
     const char *lv = getenv("GLREPLAY_LOG");
     if (lv && *lv) {
-        int l = parse_level(lv);
+        int l = glr_log_parse_level(lv);
         if (l < 0)
             glr_log(GLR_LOG_ERROR, "GLREPLAY_LOG=%s is not one of error, warn, info, debug; using error", lv);
         else
@@ -75,15 +40,9 @@ __attribute__((constructor)) static void glr_shim_constructor(void)
     glr_shim_init();
 }
 
-void glr_note_call(int cmd)
-{
-    if (glr_slow_mode & GLR_SLOW_COUNT)
-        __atomic_add_fetch(&call_counts[cmd], 1, __ATOMIC_RELAXED);
-}
-
 static int by_count_desc(const void *a, const void *b)
 {
-    uint64_t ca = call_counts[*(const int *)a], cb = call_counts[*(const int *)b];
+    uint64_t ca = glr_call_count(*(const int *)a), cb = glr_call_count(*(const int *)b);
     if (ca != cb)
         return ca < cb ? 1 : -1;
     return strcmp(glr_cmd_name(*(const int *)a), glr_cmd_name(*(const int *)b));
@@ -102,7 +61,7 @@ __attribute__((destructor)) static void glr_shim_summary(void)
     int used = 0;
     uint64_t total = 0;
     for (int i = 0; i < GLR_CMD_COUNT; i++) {
-        uint64_t c = __atomic_load_n(&call_counts[i], __ATOMIC_RELAXED);
+        uint64_t c = glr_call_count(i);
         if (c) {
             order[used++] = i;
             total += c;
@@ -115,6 +74,6 @@ __attribute__((destructor)) static void glr_shim_summary(void)
             (int)getpid(), (unsigned long long)glr_frame_index(), created, alive, threads,
             (unsigned long long)total, used);
     for (int k = 0; k < used; k++)
-        glr_log(GLR_LOG_INFO, "  %10llu %s", (unsigned long long)call_counts[order[k]],
+        glr_log(GLR_LOG_INFO, "  %10llu %s", (unsigned long long)glr_call_count(order[k]),
                 glr_cmd_name(order[k]));
 }
