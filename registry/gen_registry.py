@@ -217,7 +217,43 @@ def cmd_flags(c):
         f.append('GLR_CF_CLEAR')
     if starts(n, 'glBlitFramebuffer', 'glBlitNamedFramebuffer'):
         f.append('GLR_CF_BLIT')
+    f += reader_flags(n)
     return ' | '.join(f) or '0'
+
+
+def reader_flags(n):
+    """The classes the pixel history, the readbacks and the frame model asked of a command's
+    name at run time (tests/unit/test_registry_roles.c keeps those tests as the reference)."""
+    f = []
+    if 'BlitFramebuffer' in n or 'BlitNamedFramebuffer' in n:
+        f.append('GLR_CF_BLIT_ANY')          # pixel history writer "blit" (glMulticastBlitFramebufferNV too)
+    if starts(n, 'glCopy') or 'CopyImageSubData' in n:
+        f.append('GLR_CF_COPY_ANY')          # pixel history writer "copy"
+    if any(x in n for x in ('TexSubImage', 'TexImage', 'GenerateMipmap', 'GenerateTextureMipmap')) or \
+            starts(n, 'glClearTex', 'glDrawPixels'):
+        f.append('GLR_CF_UPLOAD')            # pixel history writer "upload"
+    if starts(n, 'glClear'):
+        f.append('GLR_CF_CLEAR_NAMED')       # glClear*: setters of clear values too
+    if any(x in n for x in ('ReadPixels', 'ReadnPixels', 'GetTexImage', 'GetTextureImage', 'GetTextureSubImage',
+                            'GetnTexImage', 'DispatchCompute')) or starts(n, 'glAccum'):
+        f.append('GLR_CF_READS_IMAGE')       # reads an image (pixel history sync point)
+    if any(x in n for x in ('ReadPixels', 'ReadnPixels', 'BlitFramebuffer', 'BlitNamedFramebuffer',
+                            'CopyColorSubTable')) or \
+            starts(n, 'glCopyTex', 'glCopyPixels', 'glCopyColor', 'glCopyConvolution', 'glAccum'):
+        f.append('GLR_CF_READS_FRAMEBUFFER')  # reads the framebuffer bound for reading
+    if starts(n, 'glBeginQuery'):
+        f.append('GLR_CF_BEGIN_QUERY')
+    if starts(n, 'glReadPixels', 'glReadnPixels') or 'TexImage' in n or 'TextureImage' in n:
+        f.append('GLR_CF_PIXELS')            # readbacks: returns pixels (else a buffer or query value)
+    if starts(n, 'glDrawArrays', 'glDrawElements', 'glDrawRangeElements', 'glMultiDrawArrays',
+              'glMultiDrawElements'):
+        f.append('GLR_CF_ARRAY_DRAW')        # the frame model's array/element draws
+    if starts(n, 'glTex', 'glCompressedTex', 'glCopyTex', 'glBindTexture', 'glDeleteTextures'):
+        f.append('GLR_CF_TEX_STATE')         # touches texture objects (frame model)
+    if starts(n, 'glCopyTex', 'glCopyImageSubData', 'glClearTex', 'glCopyBufferSubData',
+              'glCopyNamedBufferSubData', 'glBeginTransformFeedback'):
+        f.append('GLR_CF_GPU_COPY')          # a copy on the GPU the frame model does not run
+    return f
 
 
 # glRect{d,f,i,s}[v]: the immediate-mode rectangles (statemodel/sm_apply_current.c SM_IMM_RECT).
@@ -259,7 +295,9 @@ WRITE_CLASSES = ('UNKNOWN', 'NONE', 'DRAW', 'BUFFER', 'TEXTURE', 'RENDERBUFFER',
                  'COPY_IMAGE')
 CMD_FLAGS = ('GLR_CF_DRAW_NAMED', 'GLR_CF_MULTI_DRAW', 'GLR_CF_ELEMENTS', 'GLR_CF_IMAGE_SIDES',
              'GLR_CF_MAP_BUFFER', 'GLR_CF_DISPATCH_COMPUTE', 'GLR_CF_COPY_TEX', 'GLR_CF_TEX_WRITE',
-             'GLR_CF_BUF_WRITE', 'GLR_CF_DRAW', 'GLR_CF_CLEAR', 'GLR_CF_BLIT')
+             'GLR_CF_BUF_WRITE', 'GLR_CF_DRAW', 'GLR_CF_CLEAR', 'GLR_CF_BLIT', 'GLR_CF_BLIT_ANY', 'GLR_CF_COPY_ANY', 'GLR_CF_UPLOAD',
+             'GLR_CF_CLEAR_NAMED', 'GLR_CF_READS_IMAGE', 'GLR_CF_READS_FRAMEBUFFER', 'GLR_CF_BEGIN_QUERY',
+             'GLR_CF_PIXELS', 'GLR_CF_ARRAY_DRAW', 'GLR_CF_TEX_STATE', 'GLR_CF_GPU_COPY')
 
 
 def gen_roles_header(f):

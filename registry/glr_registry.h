@@ -61,7 +61,7 @@ struct glr_cmd_info {
     uint8_t ret_kind;    /* enum glr_kind */
     uint8_t nparams;
     uint8_t ret_class;   /* enum glr_obj_class of the returned name (glCreateProgram, glFenceSync) */
-    uint16_t flags;      /* GLR_CF_* command classes */
+    uint32_t flags;      /* GLR_CF_* command classes */
     uint8_t writes;      /* enum glr_writes */
 };
 

@@ -78,9 +78,7 @@ static int32_t bound(uint32_t binding)
 
 static bool is_pixel_read(int cmd)
 {
-    const char *n = glr_cmd_name(cmd);
-    return strncmp(n, "glReadPixels", 12) == 0 || strncmp(n, "glReadnPixels", 13) == 0 || strstr(n, "TexImage") ||
-           strstr(n, "TextureImage");
+    return glr_cmds[cmd].flags & GLR_CF_PIXELS;   /* generated: registry/gen_registry.py reader_flags */
 }
 
 /* A texture level's size in the program's context (glGetTexImage). The program's own call named

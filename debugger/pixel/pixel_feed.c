@@ -72,24 +72,12 @@ struct pxh_feed {
     cJSON *log;             /* [{"texture", "after_record", "before_record"}] */
 };
 
-static bool starts(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
 const char *pxh_writer_kind(uint32_t cmd)
 {
     if (cmd >= GLR_CMD_COUNT)
         return NULL;
-    const char *n = glr_cmd_name(cmd);
-    if (strstr(n, "BlitFramebuffer") || strstr(n, "BlitNamedFramebuffer"))
-        return "blit";
-    if (starts(n, "glCopy") || strstr(n, "CopyImageSubData"))
-        return "copy";
-    if (strstr(n, "TexSubImage") || strstr(n, "TexImage") || starts(n, "glClearTex") || starts(n, "glDrawPixels") ||
-        strstr(n, "GenerateMipmap") || strstr(n, "GenerateTextureMipmap"))
-        return "upload";
-    return NULL;
+    uint32_t f = glr_cmds[cmd].flags;   /* generated classes: registry/gen_registry.py reader_flags */
+    return f & GLR_CF_BLIT_ANY ? "blit" : f & GLR_CF_COPY_ANY ? "copy" : f & GLR_CF_UPLOAD ? "upload" : NULL;
 }
 
 bool pxh_may_write_cmd(uint32_t cmd)
@@ -98,8 +86,7 @@ bool pxh_may_write_cmd(uint32_t cmd)
         return true;
     if (cmd >= GLR_CMD_COUNT)
         return false;
-    const char *n = glr_cmd_name(cmd);
-    return starts(n, "glDraw") || starts(n, "glMultiDraw") || starts(n, "glClear");
+    return glr_cmds[cmd].flags & (GLR_CF_DRAW_NAMED | GLR_CF_MULTI_DRAW | GLR_CF_CLEAR_NAMED);
 }
 
 /* Draws the model may leave out: array/element draws (not glBegin/glEnd, glRect, display lists,
@@ -108,8 +95,7 @@ static bool pass_draw_cmd(uint32_t cmd)
 {
     if (cmd >= GLR_CMD_COUNT || !glrh_cmd_is_draw(cmd) || pxh_writer_kind(cmd))
         return false;
-    const char *n = glr_cmd_name(cmd);
-    return starts(n, "glDraw") || starts(n, "glMultiDraw");
+    return glr_cmds[cmd].flags & (GLR_CF_DRAW_NAMED | GLR_CF_MULTI_DRAW);
 }
 
 /* Records before which stale images must be current: anything that may read or write images
@@ -121,10 +107,7 @@ static bool sync_cmd(uint32_t cmd)
     if (pxh_writer_kind(cmd) || glrh_cmd_is_draw(cmd) || glrh_cmd_is_clear(cmd) || cmd == GLR_CMD_glCallList ||
         cmd == GLR_CMD_glCallLists)
         return true;
-    const char *n = glr_cmd_name(cmd);
-    return strstr(n, "ReadPixels") || strstr(n, "ReadnPixels") || strstr(n, "GetTexImage") ||
-           strstr(n, "GetTextureImage") || strstr(n, "GetTextureSubImage") || strstr(n, "GetnTexImage") ||
-           starts(n, "glAccum") || strstr(n, "DispatchCompute");
+    return glr_cmds[cmd].flags & GLR_CF_READS_IMAGE;
 }
 
 /* The draw framebuffer when `c` is a pass draw of the target's context, else -1. */
@@ -450,7 +433,7 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
          * a draw reads what it samples and its framebuffers' attachments. */
         bool reads = !clear && (!draw || c->ctx_id != e->t.ctx_id || !st);
         const char *wk = pxh_writer_kind(c->cmd);
-        if (wk && !strcmp(wk, "upload") && !starts(glr_cmd_name(c->cmd), "glDrawPixels"))
+        if (wk && !strcmp(wk, "upload") && c->cmd != GLR_CMD_glDrawPixels)
             reads = s->type == GL_TEXTURE;   /* uploads read client memory or a texture, no attachment */
         if (!reads && draw && !clear) {
             const struct sm_framebuffer *fb[2] = { sm_get_framebuffer(sc, st->draw_fbo),

@@ -91,22 +91,13 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static bool starts(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
 /* Commands after which a back buffer drawn only at the pixel's quad would give other results:
  * reads of the framebuffer bound for reading, and queries (occlusion counts all fragments). */
 static bool reads_framebuffer(uint32_t cmd)
 {
     if (cmd >= GLR_CMD_COUNT)
         return false;
-    const char *n = glr_cmd_name(cmd);
-    return strstr(n, "ReadPixels") || strstr(n, "ReadnPixels") || starts(n, "glCopyTex") ||
-           starts(n, "glCopyTexture") || starts(n, "glCopyPixels") || strstr(n, "BlitFramebuffer") ||
-           strstr(n, "BlitNamedFramebuffer") || strstr(n, "CopyColorSubTable") || starts(n, "glCopyColor") ||
-           starts(n, "glCopyConvolution") || starts(n, "glAccum");
+    return glr_cmds[cmd].flags & GLR_CF_READS_FRAMEBUFFER;
 }
 
 static int ask(struct engine *e, uint64_t record, uint32_t buffer, cJSON *entry)
@@ -231,7 +222,7 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         bool bound = sc && gmf_draw_framebuffer(e->m, c.ctx_id) == e->t.fbo;
         const char *wk = pxh_writer_kind(c.cmd);
         if (e->clip && c.cmd < GLR_CMD_COUNT &&
-            (starts(glr_cmd_name(c.cmd), "glBeginQuery") ||
+            ((glr_cmds[c.cmd].flags & GLR_CF_BEGIN_QUERY) ||
              (reads_framebuffer(c.cmd) && c.ctx_id == e->t.ctx_id && sc && sm_context_state(sc)->read_fbo == 0))) {
             e->clip_broken = true;   /* the rest of the back buffer matters: run again unclipped */
             rc = 1;

@@ -602,10 +602,7 @@ bool gmf_copy_replaces_apply(gmf_runner *r, const struct glr_call *call, uint32_
 
 bool gmf_copy_handles(uint32_t k)
 {
-    const char *n = glr_cmd_name(k);
-    return starts(n, "glCopyTex") || starts(n, "glCopyTexture") || starts(n, "glCopyImageSubData") ||
-           starts(n, "glClearTex") || starts(n, "glCopyBufferSubData") ||
-           starts(n, "glCopyNamedBufferSubData") || starts(n, "glBeginTransformFeedback");
+    return k < GLR_CMD_COUNT && (glr_cmds[k].flags & GLR_CF_GPU_COPY);   /* generated class */
 }
 
 void gmf_copy_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)

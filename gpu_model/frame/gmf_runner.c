@@ -172,31 +172,19 @@ static uint32_t canonical(uint32_t cmd)
     return sm_cmd_canonical(cmd);
 }
 
-static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
-
 static bool is_draw_cmd(uint32_t cmd)
 {
-    const char *n = glr_cmd_name(cmd);
-    return starts(n, "glDrawArrays") || starts(n, "glDrawElements") ||
-           starts(n, "glDrawRangeElements") || starts(n, "glMultiDrawArrays") ||
-           starts(n, "glMultiDrawElements");
+    return glr_cmds[cmd].flags & GLR_CF_ARRAY_DRAW;   /* generated classes: gen_registry.py reader_flags */
 }
 
 static bool touches_textures(uint32_t cmd)
 {
-    const char *n = glr_cmd_name(cmd);
-    return starts(n, "glTex") || starts(n, "glTexture") || starts(n, "glCompressedTex") ||
-           starts(n, "glCopyTex") || starts(n, "glBindTexture") || starts(n, "glDeleteTextures");
+    return glr_cmds[cmd].flags & GLR_CF_TEX_STATE;
 }
 
 static bool gpu_copy_cmd(uint32_t cmd)
 {
-    const char *n = glr_cmd_name(cmd);
-    return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer") ||
-           starts(n, "glCopyTex") || starts(n, "glCopyTexture") || starts(n, "glCopyImageSubData") ||
-           starts(n, "glClearTex") || starts(n, "glDispatchCompute") ||
-           starts(n, "glCopyBufferSubData") || starts(n, "glCopyNamedBufferSubData") ||
-           starts(n, "glBeginTransformFeedback");
+    return glr_cmds[cmd].flags & (GLR_CF_BLIT | GLR_CF_DISPATCH_COMPUTE | GLR_CF_GPU_COPY);
 }
 
 static int fs_noop(void *user, gm_pipe_fs_warp *w)

@@ -114,8 +114,7 @@ static const char *read_again(struct replayer *r, const struct glr_call *c, int 
     int64_t need = glr_readback_size(&rbe, (int)c->cmd, a);
     if (need < 0 || (uint64_t)need != rb->size)
         return "under the replay's pack state it writes another size than the program's read";
-    bool pixels = starts(n, "glReadPixels") || starts(n, "glReadnPixels") || strstr(n, "TexImage") ||
-                  strstr(n, "TextureImage");
+    bool pixels = glr_cmds[c->cmd].flags & GLR_CF_PIXELS;
     if (pixels && get_int(r, GL_PIXEL_PACK_BUFFER_BINDING))
         return "the replay has a pixel pack buffer bound where the program had none";
     if (strcmp(n, "glReadPixels") == 0) {

@@ -84,6 +84,128 @@ static int old_classify(uint32_t cmd)
     return GLR_WRITES_NONE;
 }
 
+/* The former debugger/pixel/pixel_feed.c and pixel_history.c name tests, verbatim but for the names. */
+static const char *old_pxh_writer_kind(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    if (strstr(n, "BlitFramebuffer") || strstr(n, "BlitNamedFramebuffer"))
+        return "blit";
+    if (starts(n, "glCopy") || strstr(n, "CopyImageSubData"))
+        return "copy";
+    if (strstr(n, "TexSubImage") || strstr(n, "TexImage") || starts(n, "glClearTex") || starts(n, "glDrawPixels") ||
+        strstr(n, "GenerateMipmap") || strstr(n, "GenerateTextureMipmap"))
+        return "upload";
+    return NULL;
+}
+
+static bool old_sync_rest(const char *n)   /* sync_cmd after its class tests */
+{
+    return strstr(n, "ReadPixels") || strstr(n, "ReadnPixels") || strstr(n, "GetTexImage") ||
+           strstr(n, "GetTextureImage") || strstr(n, "GetTextureSubImage") || strstr(n, "GetnTexImage") ||
+           starts(n, "glAccum") || strstr(n, "DispatchCompute");
+}
+
+static bool old_reads_framebuffer(const char *n)
+{
+    return strstr(n, "ReadPixels") || strstr(n, "ReadnPixels") || starts(n, "glCopyTex") ||
+           starts(n, "glCopyTexture") || starts(n, "glCopyPixels") || strstr(n, "BlitFramebuffer") ||
+           strstr(n, "BlitNamedFramebuffer") || strstr(n, "CopyColorSubTable") || starts(n, "glCopyColor") ||
+           starts(n, "glCopyConvolution") || starts(n, "glAccum");
+}
+
+/* replay/player/replay_readback.c and shim/readback_rec.c: a readback that returns pixels. */
+static bool old_readback_pixels(const char *n)
+{
+    return starts(n, "glReadPixels") || starts(n, "glReadnPixels") || strstr(n, "TexImage") ||
+           strstr(n, "TextureImage");
+}
+
+/* gpu_model/frame/gmf_runner.c is_draw_cmd, touches_textures, gpu_copy_cmd; gmf_copies.c's copy test. */
+static bool old_gmf_draw(const char *n)
+{
+    return starts(n, "glDrawArrays") || starts(n, "glDrawElements") ||
+           starts(n, "glDrawRangeElements") || starts(n, "glMultiDrawArrays") ||
+           starts(n, "glMultiDrawElements");
+}
+
+static bool old_gmf_touches_textures(const char *n)
+{
+    return starts(n, "glTex") || starts(n, "glTexture") || starts(n, "glCompressedTex") ||
+           starts(n, "glCopyTex") || starts(n, "glBindTexture") || starts(n, "glDeleteTextures");
+}
+
+static bool old_gmf_copies_gpu(const char *n)
+{
+    return starts(n, "glCopyTex") || starts(n, "glCopyTexture") || starts(n, "glCopyImageSubData") ||
+           starts(n, "glClearTex") || starts(n, "glCopyBufferSubData") ||
+           starts(n, "glCopyNamedBufferSubData") || starts(n, "glBeginTransformFeedback");
+}
+
+static bool old_gmf_gpu_copy(const char *n)
+{
+    return starts(n, "glBlitFramebuffer") || starts(n, "glBlitNamedFramebuffer") ||
+           starts(n, "glCopyTex") || starts(n, "glCopyTexture") || starts(n, "glCopyImageSubData") ||
+           starts(n, "glClearTex") || starts(n, "glDispatchCompute") ||
+           starts(n, "glCopyBufferSubData") || starts(n, "glCopyNamedBufferSubData") ||
+           starts(n, "glBeginTransformFeedback");
+}
+
+/* The reader classes (gen_registry.py reader_flags) as the readers tested them by name. */
+static unsigned old_reader_flags(uint32_t cmd)
+{
+    const char *n = glr_cmd_name(cmd);
+    unsigned f = 0;
+    if (strstr(n, "BlitFramebuffer") || strstr(n, "BlitNamedFramebuffer"))
+        f |= GLR_CF_BLIT_ANY;
+    /* COPY_ANY/UPLOAD hold whatever matched, blit or not: the writer kind tests GLR_CF_BLIT_ANY first. */
+    if (starts(n, "glCopy") || strstr(n, "CopyImageSubData"))
+        f |= GLR_CF_COPY_ANY;
+    if (strstr(n, "TexSubImage") || strstr(n, "TexImage") || starts(n, "glClearTex") || starts(n, "glDrawPixels") ||
+        strstr(n, "GenerateMipmap") || strstr(n, "GenerateTextureMipmap"))
+        f |= GLR_CF_UPLOAD;
+    if (starts(n, "glClear"))
+        f |= GLR_CF_CLEAR_NAMED;
+    if (old_sync_rest(n))
+        f |= GLR_CF_READS_IMAGE;
+    if (old_reads_framebuffer(n))
+        f |= GLR_CF_READS_FRAMEBUFFER;
+    if (starts(n, "glBeginQuery"))
+        f |= GLR_CF_BEGIN_QUERY;
+    if (old_readback_pixels(n))
+        f |= GLR_CF_PIXELS;
+    if (old_gmf_draw(n))
+        f |= GLR_CF_ARRAY_DRAW;
+    if (old_gmf_touches_textures(n))
+        f |= GLR_CF_TEX_STATE;
+    if (old_gmf_copies_gpu(n))
+        f |= GLR_CF_GPU_COPY;
+    return f;
+}
+
+/* The new readers' expressions (as written at each reader), against the old ones. */
+static const char *new_pxh_writer_kind(uint32_t cmd)
+{
+    uint32_t f = glr_cmds[cmd].flags;
+    return f & GLR_CF_BLIT_ANY ? "blit" : f & GLR_CF_COPY_ANY ? "copy" : f & GLR_CF_UPLOAD ? "upload" : NULL;
+}
+
+static void check_readers(uint32_t k, long *hits)
+{
+    const char *n = glr_cmd_name(k);
+    uint32_t f = glr_cmds[k].flags;
+    const char *ow = old_pxh_writer_kind(k), *nw = new_pxh_writer_kind(k);
+    CHECK((ow == NULL) == (nw == NULL) && (!ow || !strcmp(ow, nw)), "%s: writer kind %s, by name %s", n,
+          nw ? nw : "-", ow ? ow : "-");
+    bool old_draws = starts(n, "glDraw") || starts(n, "glMultiDraw");
+    CHECK(old_draws == ((f & (GLR_CF_DRAW_NAMED | GLR_CF_MULTI_DRAW)) != 0), "%s: glDraw*/glMultiDraw*", n);
+    bool old_may = old_draws || starts(n, "glClear");
+    CHECK(old_may == ((f & (GLR_CF_DRAW_NAMED | GLR_CF_MULTI_DRAW | GLR_CF_CLEAR_NAMED)) != 0), "%s: may write", n);
+    CHECK(starts(n, "glDrawPixels") == (k == GLR_CMD_glDrawPixels), "%s: glDrawPixels", n);
+    CHECK(old_gmf_gpu_copy(n) == ((f & (GLR_CF_BLIT | GLR_CF_DISPATCH_COMPUTE | GLR_CF_GPU_COPY)) != 0),
+          "%s: GPU copy", n);
+    *hits += ow != NULL;
+}
+
 /* The classes as the former call sites tested them by name. */
 static unsigned old_flags(uint32_t cmd)
 {
@@ -119,12 +241,12 @@ static unsigned old_flags(uint32_t cmd)
         f |= GLR_CF_CLEAR;
     if (old_is_blit(cmd))
         f |= GLR_CF_BLIT;
-    return f;
+    return f | old_reader_flags(cmd);
 }
 
 int main(void)
 {
-    long roles_found = 0, targets = 0, flagged = 0, writing = 0;
+    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0;
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
         const struct glr_cmd_info *ci = &glr_cmds[k];
         const char *n = glr_cmd_name(k);
@@ -148,8 +270,10 @@ int main(void)
         int w = old_classify(k);
         CHECK(ci->writes == w, "%s: writes %d, by name %d", n, ci->writes, w);
         writing += w != GLR_WRITES_NONE;
+        check_readers(k, &writers);
     }
     /* The comparison compares something: the reference finds roles, targets and classes. */
+    CHECK(writers > 100, "too few pixel-history writers (%ld)", writers);
     CHECK(roles_found > 3000 && targets > 500 && flagged > 300 && writing > 300,
           "too few roles (%ld), targets (%ld), classed (%ld) or writing (%ld) commands", roles_found, targets,
           flagged, writing);
