@@ -92,6 +92,7 @@ LAZY(LIB_M, float, powf, (float x, float y), (x, y), NAN)
 LAZY(LIB_M, double, sqrt, (double x), (x), NAN)
 LAZY(LIB_M, float, sqrtf, (float x), (x), NAN)
 LAZY(LIB_M, double, ldexp, (double x, int e), (x, e), NAN)
+LAZY(LIB_M, long, lrintf, (float x), (x), 0)
 
 void sincos(double x, double *s, double *c)
 {
