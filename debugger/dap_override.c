@@ -6,20 +6,7 @@
 #include "gpu_model/gpu_model.h"
 #include "debugger/dap_engine.h"
 #include "debugger/dap_params.h"
-
-static sh_var_class class_of(const gm_var_info *v)
-{
-    if (v->builtin >= 0)
-        return SH_VAR_BUILTIN;
-    switch (v->klass) {
-    case GM_VAR_LOCAL: return SH_VAR_LOCAL;
-    case GM_VAR_INPUT: return SH_VAR_INPUT;
-    case GM_VAR_OUTPUT: return SH_VAR_OUTPUT;
-    case GM_VAR_UNIFORM:
-    case GM_VAR_OPAQUE: return SH_VAR_UNIFORM;
-    default: return SH_VAR_GLOBAL;
-    }
-}
+#include "debugger/dap_warp_copy.h"
 
 bool dap_override_apply(gm_warp *w, const struct dap_override *o)
 {
@@ -27,7 +14,7 @@ bool dap_override_apply(gm_warp *w, const struct dap_override *o)
     int n = gm_program_var_count(p);
     for (int i = 0; i < n; i++) {
         const gm_var_info *v = gm_program_var(p, i);
-        if (!v || !v->name || strcmp(v->name, o->name) || (int)class_of(v) != o->klass)
+        if (!v || !v->name || strcmp(v->name, o->name) || (int)dap_var_class(v) != o->klass)
             continue;
         if ((v->function != NULL) != (o->function[0] != 0) || (v->function && strcmp(v->function, o->function)))
             continue;

@@ -111,7 +111,7 @@ static int map_type(struct tmap *m, int t, int depth)
     return m->map[t] = sh_builder_add_type(m->b, &st);
 }
 
-static sh_var_class class_of(const gm_var_info *v)
+sh_var_class dap_var_class(const gm_var_info *v)
 {
     if (v->builtin >= 0)
         return SH_VAR_BUILTIN;
@@ -343,7 +343,7 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
         if (!ok)
             continue;
         sh_builder_add_var(b, &(sh_var){ .name = vname, .function = vi->klass == GM_VAR_LOCAL ? vi->function : NULL,
-                                         .klass = block ? SH_VAR_UNIFORM : class_of(vi), .type = t, .builtin = vi->builtin,
+                                         .klass = block ? SH_VAR_UNIFORM : dap_var_class(vi), .type = t, .builtin = vi->builtin,
                                          .decl_line = vi->decl_line, .lanes = lanes, .words = words });
     }
     /* Parameters of the functions on the stack (dap_params.c): locals of their function. */

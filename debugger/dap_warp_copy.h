@@ -22,4 +22,7 @@ sh_snapshot *dap_warp_snapshot(const struct dap_observe_info *info, const gm_war
 /* "draw 12 · FS · warp 3 · pixels (96..103, 40..43)" for a snapshot's header. */
 void dap_warp_title(const sh_header *h, uint32_t present, char *buf, size_t size);
 
+/* The shadow-memory class of a program variable (locals, inputs, outputs, uniforms, built-ins). */
+sh_var_class dap_var_class(const gm_var_info *v);
+
 #endif
