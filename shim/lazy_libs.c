@@ -93,6 +93,10 @@ LAZY(LIB_M, double, sqrt, (double x), (x), NAN)
 LAZY(LIB_M, float, sqrtf, (float x), (x), NAN)
 LAZY(LIB_M, double, ldexp, (double x, int e), (x, e), NAN)
 LAZY(LIB_M, long, lrintf, (float x), (x), 0)
+/* what clang emits where gcc combines sin and cos into sincos, and its floor */
+LAZY(LIB_M, double, sin, (double x), (x), NAN)
+LAZY(LIB_M, double, cos, (double x), (x), NAN)
+LAZY(LIB_M, double, floor, (double x), (x), NAN)
 
 void sincos(double x, double *s, double *c)
 {
