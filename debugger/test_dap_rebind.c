@@ -4,14 +4,7 @@
 #include <string.h>
 #include "debugger/dap_rebind.h"
 
-static int failures;
-#define CHECK(c)                                                         \
-    do {                                                                 \
-        if (!(c)) {                                                      \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-            failures++;                                                  \
-        }                                                                \
-    } while (0)
+#include "tests/support/glr_check.h"
 
 static struct dap_bp bp(int id, int shader, int line, const char *cond)
 {

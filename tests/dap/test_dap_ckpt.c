@@ -29,17 +29,8 @@
 #include "replay/player/player.h"
 #include "shadow/shadow.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        if (!(cond)) {                                    \
-            fprintf(stderr, "test_dap_ckpt: FAIL: ");     \
-            fprintf(stderr, __VA_ARGS__);                 \
-            fprintf(stderr, "\n");                        \
-            failures++;                                   \
-        }                                                 \
-    } while (0)
+#define GLR_CHECK_MESSAGES
+#include "tests/support/glr_check.h"
 
 /* Where two snapshots' JSON first differ, with some context, on stderr. */
 static void show_difference(const char *a, const char *b)

@@ -13,8 +13,7 @@
 #include "debugger/dap_disasm.h"
 #include "debugger/dap_exception.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "tests/support/glr_check.h"
 
 static const char *FS =
     "#version 330 core\n"                      /* 1 */

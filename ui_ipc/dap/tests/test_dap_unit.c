@@ -16,8 +16,7 @@
 #include "debugger/dap_bind.h"
 #include "ui_ipc/dap/dap_wire.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#include "tests/support/glr_check.h"
 
 static void test_wire(void)
 {
