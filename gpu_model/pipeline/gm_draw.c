@@ -501,10 +501,11 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
      * (draw_decompose_tmp.h), and it takes every quad of a segment of 4096 vertices (draw's
      * vertex split) where one vertex needs clipping (draw's post-VS clip test; the Teeworlds menu
      * gradient, a quad larger than the window), besides flat shading, polygon modes and stipple
-     * (draw_need_pipeline; GL_POLYGON_OFFSET_LINE with filled polygons is not one). Indexed quads (draw_elements) are
-     * always split v1-v3. Measured on llvmpipe (Mesa 22.3.6, docs/FIDELITY.md): a quad past the
-     * viewport with or without a depth buffer, 1024 quads (4096 vertices) clipped by their
-     * first and 1025 not, glDrawElements inside the viewport. */
+     * (draw_need_pipeline; GL_POLYGON_OFFSET_LINE with filled polygons is not one). Indexed
+     * quads (draw_elements) are always split v1-v3. Measured on llvmpipe (Mesa 22.3.6,
+     * gm_pipe_e2e_quad_split, docs/FIDELITY.md): a quad past the viewport with or without a
+     * depth buffer, 1024 quads (4096 vertices) clipped by their first and 1025 not,
+     * glDrawElements inside the viewport. */
     case GM_GL_QUADS: {
         const gm_pipe_state *qs = &dc->ctx->state;
         bool v0v2 = !ff && !dc->unfilled && !dc->indexed && !any_flat(dc) && !qs->quads_from_list;
