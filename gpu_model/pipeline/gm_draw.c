@@ -443,6 +443,19 @@ static void emit_point(gm_draw_ctx *dc, const gm_pvert *v0)
 
 /* ---- primitive assembly ------------------------------------------------------------ */
 
+/* draw's vertex split hands a draw's vertices to the pipeline-or-not decision in segments of
+ * this many (measured with quads, see GM_GL_QUADS below) */
+#define QUAD_SEGMENT 4096
+
+/* Does a vertex of vs[from, to) fail draw's clip test (any clip or cull bit)? */
+static bool segment_clipped(const gm_pvert *const *vs, int from, int to)
+{
+    for (int k = from; k < to; k++)
+        if (vs[k]->clipmask)
+            return true;
+    return false;
+}
+
 static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, int n)
 {
     bool ff = dc->ctx->state.flatshade_first;
@@ -480,17 +493,30 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
      * PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION); the inner diagonals carry no
      * edge flag, so polygon mode GL_LINE/GL_POINT does not draw them. */
     /* both triangles of a quad have the quad's gl_PrimitiveID (measured on llvmpipe) */
-    /* Filled, smooth quads with the last-vertex convention are split along v0-v2 instead
-     * (measured: smooth colours red, green, blue, white at v0..v3 give (0.5, 0, 0.5) at the
-     * centre with the last-vertex convention, (0.5, 1, 0.5) with the first; piglit
-     * vs-textureLod-miplevels-2); with flat shading, polygon modes or stipple the v1-v3 split
-     * above holds (gm_pipe_e2e_polymode's flat cases, whose depth differs across the two). */
+    /* Filled, smooth, non-indexed quads with the last-vertex convention that reach llvmpipe's
+     * setup directly (lp_setup_vbuf.c draw_arrays: the rect() attempt, then the triangles
+     * (v0,v1,v2)(v0,v2,v3)) are split along v0-v2 instead (measured: smooth colours red,
+     * green, blue, white at v0..v3 give (0.5, 0, 0.5) at the centre; piglit
+     * vs-textureLod-miplevels-2). The draw module's pipeline decomposes them v1-v3
+     * (draw_decompose_tmp.h), and it takes every quad of a segment of 4096 vertices (draw's
+     * vertex split) where one vertex needs clipping (draw's post-VS clip test; the Teeworlds menu
+     * gradient, a quad larger than the window), besides flat shading, polygon modes and stipple
+     * (draw_need_pipeline; GL_POLYGON_OFFSET_LINE with filled polygons is not one). Indexed
+     * quads (draw_elements) are always split v1-v3. Measured on llvmpipe (Mesa 22.3.6,
+     * gm_pipe_e2e_quad_split, docs/FIDELITY.md): a quad past the viewport with or without a
+     * depth buffer, 1024 quads (4096 vertices) clipped by their first and 1025 not,
+     * glDrawElements inside the viewport. */
     case GM_GL_QUADS: {
-        bool v0v2 = !ff && !dc->unfilled && !any_flat(dc) && !dc->ctx->state.quads_from_list;
+        const gm_pipe_state *qs = &dc->ctx->state;
+        bool v0v2 = !ff && !dc->unfilled && !dc->indexed && !any_flat(dc) && !qs->quads_from_list;
+        int n4 = n & ~3;
+        bool seg_v0v2 = v0v2;
         for (i = 0; i + 3 < n && !dc->failed; i += 4) {
+            if (v0v2 && i % QUAD_SEGMENT == 0)
+                seg_v0v2 = !segment_clipped(vs, i, i + QUAD_SEGMENT < n4 ? i + QUAD_SEGMENT : n4);
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
             if (ff) { emit_triangle(dc, q3, q0, q1, 3 | 8); dc->primitive_id--; emit_triangle(dc, q3, q1, q2, 6); }
-            else if (v0v2) { emit_triangle(dc, q0, q1, q2, 3 | 8); dc->primitive_id--; emit_triangle(dc, q0, q2, q3, 6); }
+            else if (seg_v0v2) { emit_triangle(dc, q0, q1, q2, 3 | 8); dc->primitive_id--; emit_triangle(dc, q0, q2, q3, 6); }
             else { emit_triangle(dc, q0, q1, q3, 5 | 8); dc->primitive_id--; emit_triangle(dc, q1, q2, q3, 3); }
         }
         break;
@@ -611,6 +637,7 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     dc.prim_face = -1;
     dc.stipple_counter = ctx->line_stipple_counter;
     dc.offset_state = -1;
+    dc.indexed = d->indices != NULL;
     /* polygon mode GL_LINE/GL_POINT on either face: llvmpipe hands the draw to the draw
      * module's pipeline (cull, offset, flatshade, unfilled stages: gm_unfilled.c) */
     {

@@ -49,6 +49,7 @@ typedef struct gm_draw_ctx {
      * then applied per vertex there, not by the rasterizer (llvmpipe clears its own offset
      * state in that case). */
     bool unfilled;
+    bool indexed;               /* glDrawElements and kin: quads split along v1-v3 (gm_draw.c) */
     uint32_t fill_front, fill_back;   /* polygon modes after the culled-face simplification */
     int prim_face;              /* gl_FrontFacing of lines/points: -1 = true, else 0/1 */
     int offset_state;           /* unfilled: -1 undecided, 0/1 polygon offset off/on */
