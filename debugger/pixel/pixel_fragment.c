@@ -35,9 +35,13 @@ static cJSON *value4(const float *v, bool integer)
     return a;
 }
 
-static void add_enum(cJSON *o, const char *key, uint32_t v)
+/* The value's name in its registry group (GL_ONE, not GL_CURRENT_BIT, for blend factor 1), else
+ * the value's preferred name, else the number. */
+static void add_enum(cJSON *o, const char *key, const char *group, uint32_t v)
 {
-    const char *n = sm_enum_name(v);
+    const char *n = sm_enum_name_in(group, v);
+    if (!n)
+        n = sm_enum_name(v);
     if (n)
         cJSON_AddStringToObject(o, key, n);
     else
@@ -117,7 +121,7 @@ cJSON *pxh_frag_json(const struct frag *f, const char **outcome, char *why, size
         cJSON_AddStringToObject(t, "stage", f->in.early ? "early" : "late");
         if (d->depth_on) {
             cJSON *z = cJSON_AddObjectToObject(t, "depth");
-            add_enum(z, "func", d->depth_func);
+            add_enum(z, "func", "DepthFunction", d->depth_func);
             cJSON_AddNumberToObject(z, "incoming", d->depth_in);
             cJSON_AddNumberToObject(z, "stored", d->depth_stored);
             cJSON_AddBoolToObject(z, "pass", d->depth_pass);
@@ -125,7 +129,7 @@ cJSON *pxh_frag_json(const struct frag *f, const char **outcome, char *why, size
         }
         if (d->stencil_on) {
             cJSON *s = cJSON_AddObjectToObject(t, "stencil");
-            add_enum(s, "func", d->stencil_func);
+            add_enum(s, "func", "StencilFunction", d->stencil_func);
             cJSON_AddNumberToObject(s, "ref", d->stencil_ref);
             cJSON_AddNumberToObject(s, "stored", d->stencil_stored);
             cJSON_AddNumberToObject(s, "after", d->stencil_after);
@@ -146,12 +150,12 @@ cJSON *pxh_frag_json(const struct frag *f, const char **outcome, char *why, size
         cJSON_AddNumberToObject(w, "color_mask", c->color_mask);
         if (c->blend) {
             cJSON *b = cJSON_AddObjectToObject(w, "blend");
-            add_enum(b, "src_rgb", c->blend_src_rgb);
-            add_enum(b, "dst_rgb", c->blend_dst_rgb);
-            add_enum(b, "eq_rgb", c->eq_rgb);
-            add_enum(b, "src_alpha", c->blend_src_alpha);
-            add_enum(b, "dst_alpha", c->blend_dst_alpha);
-            add_enum(b, "eq_alpha", c->eq_alpha);
+            add_enum(b, "src_rgb", "BlendingFactor", c->blend_src_rgb);
+            add_enum(b, "dst_rgb", "BlendingFactor", c->blend_dst_rgb);
+            add_enum(b, "eq_rgb", "BlendEquationModeEXT", c->eq_rgb);
+            add_enum(b, "src_alpha", "BlendingFactor", c->blend_src_alpha);
+            add_enum(b, "dst_alpha", "BlendingFactor", c->blend_dst_alpha);
+            add_enum(b, "eq_alpha", "BlendEquationModeEXT", c->eq_alpha);
         } else {
             cJSON_AddFalseToObject(w, "blend");
         }

@@ -99,6 +99,20 @@ def unorm8(v):
     return int(round(f32(v * 255.0)))
 
 
+def blend_names_bad(hist):
+    """Blend factors and equations named as enums of their registry group: a factor of 1 is
+    GL_ONE, never an attribute-mask bit such as GL_CURRENT_BIT (a name taken without its group)."""
+    bad = []
+    for e in hist["events"]:
+        for f in e.get("fragments", []):
+            for w in f.get("writes", []):
+                b = w.get("blend")
+                for k, v in (b.items() if isinstance(b, dict) else []):
+                    if k[:3] in ("src", "dst", "eq_") and (not isinstance(v, str) or v.endswith("_BIT")):
+                        bad.append("%s %s" % (k, v))
+    return bad
+
+
 def check_debug(glreplay, cap, target, x, y, hist, res):
     """debug --pixel: the stop is the invocation that wrote the pixel."""
     written = [e for e in hist["events"] if e["kind"] == "draw" and not e.get("rejected")]
@@ -184,6 +198,8 @@ def check_capture(glreplay, cap, npix, rng, ndebug=0, driver_passes=False, debug
                 continue
             hist = json.loads(p.stdout)
             res["pixels"] += 1
+            for b in blend_names_bad(hist):
+                res["failures"].append("%s (%d,%d): blend named %s" % (target, x, y, b))
             evs = {e["record"]: e for e in hist["events"]}
             res["events"] += len(evs)
             ep = hist.get("earlier_passes", {})
