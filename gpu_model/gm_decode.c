@@ -986,6 +986,30 @@ static void free_decoder(gm_decoder *d)
     free(d->file_of);
 }
 
+/* The tables below are sized by the id bound. The header's bound is only a promise (a crafted
+ * 560-byte module said 786,436: 300 MB and seconds per shader), so size them by the largest
+ * result id the module defines instead (the grammar says which word holds it); an id used but
+ * never defined is then out of range, as it is invalid anyway. */
+static uint32_t defined_bound(const uint32_t *w, size_t n, uint32_t header_bound)
+{
+    uint32_t max_id = 0;
+    for (size_t i = 5; i < n;) {
+        uint32_t count = w[i] >> 16;
+        if (count == 0 || count > n - i)
+            break;   /* malformed: the decoder reports it */
+        const gm_spv_op_info *info = gm_spv_op_info_get(w[i] & 0xffffu);
+        if (info && info->operand_count > 0) {
+            const gm_spv_operand *ops = gm_spv_op_operands(info);
+            unsigned at = ops[0].kind == gm_spv_kind_IdResultType ? 2
+                        : ops[0].kind == gm_spv_kind_IdResult ? 1 : 0;
+            if (at && at < count && w[i + at] < header_bound && w[i + at] > max_id)
+                max_id = w[i + at];
+        }
+        i += count;
+    }
+    return max_id + 1;
+}
+
 gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *err,
                               size_t err_size)
 {
@@ -1003,6 +1027,7 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
         snprintf(err, err_size, "SPIR-V id bound %u out of range", bound);
         return NULL;
     }
+    bound = defined_bound(spirv, word_count, bound);
     /* The decoder reads a copy whose float chains are in llvmpipe's order (gm_decode_reassoc.c). */
     uint32_t *words = malloc(word_count * sizeof *words);
     if (!words || (memcpy(words, spirv, word_count * sizeof *words),
