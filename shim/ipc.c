@@ -72,15 +72,37 @@ static double mono_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* GLREPLAY_LIVE_FIRST_PASS_MS: how long a live pause waits before its first replayed pass
+ * (0..60000, default 1000; see live_keep_going). */
+static unsigned live_first_pass_ms(void)
+{
+    const char *v = getenv("GLREPLAY_LIVE_FIRST_PASS_MS");
+    char *end;
+    unsigned long ms = v && *v ? strtoul(v, &end, 10) : 1000;
+    return v && *v && (*end || ms > 60000) ? 1000 : (unsigned)ms;
+}
+
 /* On the render thread between two replayed passes (a loop context current; no GL here). Passes
  * are paced at about 30 per second so the loop leaves the CPU to the debugger's model passes. */
 static int live_keep_going(void *user, unsigned passes_done)
 {
     struct live_session *ls = user;
     /* 33 ms between passes, in 1 ms slices: a session that ends meanwhile resumes the program
-     * at once (the 50-cycle test measures it). */
-    for (int i = 0; passes_done && i < 33 && atomic_load(&ls->attached); i++)
+     * at once (the 50-cycle test measures it). Before the first pass: the window already shows
+     * the captured frame (the loop starts after the program's own swap), and the first pass's
+     * fresh contexts make the driver compile and set up for up to hundreds of ms in single calls
+     * no interrupt can cut short: it waits GLREPLAY_LIVE_FIRST_PASS_MS (default 1000), so a
+     * session that ends within that time (a terminate right after the handshake, a script's
+     * quick look) resumes the program within a millisecond or two. */
+    unsigned slices = passes_done ? 33 : live_first_pass_ms();
+    for (unsigned i = 0; i < slices && atomic_load(&ls->attached); i++) {
         usleep(1000);
+        if (!passes_done && ls->watch_fd >= 0 && i % 5 == 4) {
+            struct pollfd p = { .fd = ls->watch_fd, .events = POLLRDHUP };
+            if (poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
+                break;   /* the client is gone: the check below ends the pause */
+        }
+    }
     bool go = atomic_load(&ls->attached) && mono_s() < ls->pause_until;
     if (go && ls->watch_fd >= 0) {
         struct pollfd p = { .fd = ls->watch_fd, .events = POLLRDHUP };
