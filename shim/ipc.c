@@ -94,6 +94,8 @@ static int live_keep_going(void *user, unsigned passes_done)
      * no interrupt can cut short: it waits GLREPLAY_LIVE_FIRST_PASS_MS (default 1000), so a
      * session that ends within that time (a terminate right after the handshake, a script's
      * quick look) resumes the program within a millisecond or two. */
+    if (!passes_done)
+        atomic_store(&live_paused_passes, 0);   /* paused from here (`status`), first pass or not */
     unsigned slices = passes_done ? 33 : live_first_pass_ms();
     for (unsigned i = 0; i < slices && atomic_load(&ls->attached); i++) {
         usleep(1000);
