@@ -27,6 +27,7 @@ struct dap_session *dap_session_new(struct dap_capture *cap, struct dap_runner *
     s->conn = conn;
     s->log_limit = opt && opt->log_limit > 0 ? opt->log_limit : 20;
     s->in_process = opt && opt->in_process;
+    s->model_pass_started = opt ? opt->model_pass_started : NULL;
     s->store = sh_store_new(opt ? opt->snapshot_budget : 0);
     s->next_bp_id = 1;
     atomic_init(&s->pause, 0);
@@ -477,6 +478,8 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         break;
     }
     s->running = true;
+    if (s->model_pass_started)
+        __atomic_store_n(s->model_pass_started, 1, __ATOMIC_RELEASE);
     if (kind != DAP_PASS_PARK) {   /* a park pass keeps the view (dap_park.c) */
         s->stopped = false;
         s->at_end = false;

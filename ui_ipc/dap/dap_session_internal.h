@@ -107,6 +107,7 @@ struct dap_session {
     int n_ref_slots;
     cJSON *pipeline;     /* parsed pipeline JSON of the current snapshot */
     bool in_process;     /* glr_dap_options.in_process: no driver replay in this process */
+    int *model_pass_started;   /* glr_dap_options.model_pass_started */
     /* debug this pixel (dap_pixel.h): the next run pass stops at this invocation only */
     bool pixel_pending;
     struct dap_pixel_stop pixel;
