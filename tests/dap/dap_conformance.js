@@ -134,6 +134,18 @@ async function nothingToStop(sock, tmp) {
         const again = dc.waitForEvent('stopped', 10000);
         await dc.continueRequest({ threadId: 1 });
         assert.strictEqual((await again).body.description, 'end of frame', `${kind}: continue`);
+        if (kind === 'none') {
+            // A breakpoint set at the frame's end runs the frame: no request of the client's said
+            // so, hence `continued` between the response and the stop.
+            const src = (await dc.send('loadedSources', {})).body.sources.find(s => /FS/.test(s.name));
+            const from = received.length;
+            const hit = dc.waitForEvent('stopped');
+            await dc.setBreakpointsRequest({ source: src, breakpoints: [{ line: LINE_C }] });
+            assert.strictEqual((await hit).body.reason, 'breakpoint');
+            const wire = received.slice(from).filter(m => m.type !== 'event' || !['output', 'loadedSource'].includes(m.event))
+                .map(m => m.type === 'response' ? m.command : m.event);
+            assert.deepStrictEqual(wire, ['setBreakpoints', 'continued', 'stopped'], JSON.stringify(wire));
+        }
         await dc.disconnectRequest({});
         dc.stopAdapter();
     }
