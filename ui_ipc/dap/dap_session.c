@@ -160,8 +160,9 @@ static void job_log(void *user, const char *text)
 
 /* The client is told it is stopped (at the frame's end, with no invocation to show), so an IDE
  * leaves its "running" state; `continue` from here runs the frame again from its start, as do new
- * breakpoints and `pause` (which stops at the first instruction). `why` is the event's text. */
-static void stop_at_end(struct dap_session *s, const char *why)
+ * breakpoints and `pause` (which stops at the first instruction). `why` is the event's text; `ran`:
+ * a pass did run the frame (else nothing could stop: no pass was started). */
+static void stop_at_end(struct dap_session *s, const char *why, bool ran)
 {
     s->stopped = false;
     s->at_end = true;
@@ -182,7 +183,8 @@ static void stop_at_end(struct dap_session *s, const char *why)
     cJSON_AddBoolToObject(b, "allThreadsStopped", true);
     dap_event(s, "stopped", b);
     char line[300];
-    snprintf(line, sizeof line, "%s; continue (or new breakpoints, or pause) runs it again from its start\n", why);
+    snprintf(line, sizeof line, ran ? "%s; continue (or new breakpoints, or pause) runs it again from its start\n"
+                                    : "%s; set a breakpoint that binds (or pause) to run the frame\n", why);
     dap_output(s, "console", line);
 }
 
@@ -320,7 +322,7 @@ static void finish(struct dap_session *s, struct job *j)
                      s->pixel.y, s->pixel.draw);
             dap_output(s, "stderr", line);
         }
-        stop_at_end(s, "the frame ran to its end without a breakpoint stop");
+        stop_at_end(s, "the frame ran to its end without a breakpoint stop", true);
     } else {
         s->stopped = false;
         char msg[400];
@@ -922,7 +924,7 @@ static void begin(struct dap_session *s)
     else   /* a client shows "running" until told otherwise: the frame's end, where it would end */
         stop_at_end(s, n || s->n_fn_bps ? "no breakpoint is bound to a line of the capture's shaders: the frame has "
                                           "nothing to stop at"
-                                        : "no breakpoints: set one on a shader line (or pause) to stop in the frame");
+                                        : "no breakpoints: nothing to stop at in the frame", false);
 }
 
 void dap_session_bad_message(struct dap_session *s, const char *why)
@@ -1056,7 +1058,7 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             /* A kept stop this step led to before (after a step back) is shown as it was. */
             bool kept = cmd[0] != 'c' && s->step_thread == 1 && dap_history_forward(s, st);
             if (cmd[0] == 'c' && !s->snap && nothing_to_stop(s))
-                stop_at_end(s, "nothing to stop at: no breakpoint is bound, no exception filter is set");
+                stop_at_end(s, "nothing to stop at: no breakpoint is bound, no exception filter is set", false);
             else if (!kept && dap_start_pass(s, cmd[0] == 'c' ? (s->snap ? DAP_PASS_CONTINUE : DAP_PASS_RUN) : DAP_PASS_STEP, st) != 0)
                 dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
         }
