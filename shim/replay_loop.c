@@ -489,6 +489,8 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
     for (r->pass = 0; !passes || r->pass < passes; r->pass++) {
         if (keep_going && r->pass > 0 && !keep_going(user, r->pass))
             break;
+        if (__atomic_load_n(&loop_interrupted, __ATOMIC_RELAXED))
+            break;   /* a live session ended (while the capture loaded): no contexts for nothing */
         double t0 = now_s();
         if (run_pass(r, err, sizeof err) != 0)
             goto out;
