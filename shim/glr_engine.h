@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#define GLR_ENGINE_ABI 1
+#define GLR_ENGINE_ABI 2
 #define GLR_ENGINE_ENTRY "glr_engine_entry"
 /* The engine's file name; the shim looks for it in its own directory (GLREPLAY_ENGINE overrides). */
 #define GLR_ENGINE_FILE "libglreplay-engine.so"
@@ -20,6 +20,10 @@ struct glr_engine_live_limits {
     unsigned handshake_timeout_ms;
     unsigned idle_timeout_ms;
     unsigned write_timeout_ms;
+    /* Set to 1 (atomically) when the session starts its first pass of the GPU model: the client
+     * then waits for a stop, the moment the paused program's first replayed pass costs least
+     * (shim/ipc.c, live_keep_going). NULL: not wanted. */
+    int *model_pass_started;
 };
 
 struct glr_engine {

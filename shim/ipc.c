@@ -59,6 +59,7 @@ struct live_session {
     int watch_fd;        /* a dup of fd: its hang-up releases the program at once, even while the
                             session thread is still finishing a pass */
     double pause_until;  /* CLOCK_MONOTONIC seconds: the pause never outlasts this */
+    int model_pass;      /* set by the engine when the session starts a pass of the GPU model */
     char initial[];
 };
 
@@ -72,15 +73,43 @@ static double mono_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* GLREPLAY_LIVE_FIRST_PASS_MS: the longest a live pause waits before its first replayed pass
+ * (0..60000, default 2000; see live_keep_going). */
+static unsigned live_first_pass_ms(void)
+{
+    const char *v = getenv("GLREPLAY_LIVE_FIRST_PASS_MS");
+    char *end;
+    unsigned long ms = v && *v ? strtoul(v, &end, 10) : 2000;
+    return v && *v && (*end || ms > 60000) ? 2000 : (unsigned)ms;
+}
+
 /* On the render thread between two replayed passes (a loop context current; no GL here). Passes
  * are paced at about 30 per second so the loop leaves the CPU to the debugger's model passes. */
 static int live_keep_going(void *user, unsigned passes_done)
 {
     struct live_session *ls = user;
     /* 33 ms between passes, in 1 ms slices: a session that ends meanwhile resumes the program
-     * at once (the 50-cycle test measures it). */
-    for (int i = 0; passes_done && i < 33 && atomic_load(&ls->attached); i++)
+     * at once (the 50-cycle test measures it).
+     * Before the first pass: the window already shows the captured frame (the loop starts after
+     * the program's own swap), and the first pass's fresh contexts make the driver compile and
+     * set up for tens to hundreds of ms in single calls no interrupt can cut short (llvmpipe: the
+     * restore's first blit). So it waits until the session starts its first pass of the GPU
+     * model (the client then waits for a stop: the session is least likely to end meanwhile),
+     * or GLREPLAY_LIVE_FIRST_PASS_MS: a session that ends before (a terminate right after the
+     * handshake, a quick look) resumes the program within a millisecond or two. */
+    if (!passes_done)
+        atomic_store(&live_paused_passes, 0);   /* paused from here (`status`), first pass or not */
+    unsigned slices = passes_done ? 33 : live_first_pass_ms();
+    for (unsigned i = 0; i < slices && atomic_load(&ls->attached); i++) {
+        if (!passes_done && __atomic_load_n(&ls->model_pass, __ATOMIC_ACQUIRE))
+            break;
         usleep(1000);
+        if (!passes_done && ls->watch_fd >= 0 && i % 5 == 4) {
+            struct pollfd p = { .fd = ls->watch_fd, .events = POLLRDHUP };
+            if (poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
+                break;   /* the client is gone: the check below ends the pause */
+        }
+    }
     bool go = atomic_load(&ls->attached) && mono_s() < ls->pause_until;
     if (go && ls->watch_fd >= 0) {
         struct pollfd p = { .fd = ls->watch_fd, .events = POLLRDHUP };
@@ -226,6 +255,7 @@ static void *live_main(void *arg)
             .handshake_timeout_ms = env_ms("GLREPLAY_LIVE_HANDSHAKE_S", 30),
             .idle_timeout_ms = loop ? env_ms("GLREPLAY_LIVE_IDLE_S", 600) : 0,
             .write_timeout_ms = env_ms("GLREPLAY_LIVE_WRITE_S", 10),
+            .model_pass_started = &ls->model_pass,
         };
         char err[512];
         pthread_t watcher;
@@ -289,6 +319,7 @@ static void start_live(void *user, int fd, const char *initial, size_t len)
     }
     ls->fd = fd;
     ls->len = len;
+    ls->model_pass = 0;
     memcpy(ls->initial, initial, len);
     ls->initial[len] = 0;
     /* The socket's directory is private (0700, ours): the capture file lives there. */

@@ -469,6 +469,13 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
     if (glr_loop_ws_save(&r->ws, cr->api, cr->display, cr->surface, err, sizeof err) != 0)
         goto out;
     saved = true;
+    /* Asked before anything is loaded or created: a live session that ends before its first pass
+     * (shim/ipc.c defers it) leaves at once, without the fresh contexts' first, uninterruptible
+     * driver calls (llvmpipe: 30-450 ms for the restore's first blit). */
+    if (keep_going && !keep_going(user, 0)) {
+        ran = 0;
+        goto out;
+    }
     if (load(r, cr->path, err, sizeof err) != 0)
         goto out;
     plan_reset(r, passes);
@@ -480,8 +487,10 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
             r->desc->es ? "OpenGL ES" : "OpenGL", r->desc->major, r->desc->minor, r->ws.n_ctxs,
             r->ws.n_ctxs == 1 ? "" : "s", times);
     for (r->pass = 0; !passes || r->pass < passes; r->pass++) {
-        if (keep_going && !keep_going(user, r->pass))
+        if (keep_going && r->pass > 0 && !keep_going(user, r->pass))
             break;
+        if (__atomic_load_n(&loop_interrupted, __ATOMIC_RELAXED))
+            break;   /* a live session ended (while the capture loaded): no contexts for nothing */
         double t0 = now_s();
         if (run_pass(r, err, sizeof err) != 0)
             goto out;

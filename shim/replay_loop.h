@@ -45,7 +45,9 @@ struct glr_capture_result {
 
 /* Called before every pass with the passes completed so far; non-zero runs another pass. It runs
  * on the render thread between passes, with a loop context (not the program's) current: it must
- * make no GL calls. It may block or sleep to pace the passes (each pass swaps the window). */
+ * make no GL calls. It may block or sleep to pace the passes (each pass swaps the window). The
+ * first call (passes_done 0) comes before the capture is loaded or any loop context exists (the
+ * program's context is still current): a 0 there ends the loop having done no GL work at all. */
 typedef int (*glr_replay_loop_keep_going_fn)(void *user, unsigned passes_done);
 
 /* Runs the loop on the calling thread, which must be the program's render thread right after the

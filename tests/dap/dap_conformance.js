@@ -94,8 +94,108 @@ async function variables(sock) {
     // What the shader computed from them: c = tint * scale[1] + vec4(local[1], u_mat[2].xy).
     assert.strictEqual(loc.c.value, 'vec4(6.75, 9.5, 9.25, 11)');
     assert.strictEqual(await ev('data.tint * data.scale[1] + vec4(local[1], u_mat[2].xy)'), loc.c.value);
+    const n = await stableRefs(dc, top.id);
+    // After a resume, the stop's references are new (the old ones are no longer valid).
+    const before = (await dc.scopesRequest({ frameId: top.id })).body.scopes[0].variablesReference;
+    const again = dc.waitForEvent('stopped');
+    await dc.continueRequest({ threadId: 1 });
+    await again;
+    const stale = await dc.variablesRequest({ variablesReference: before }).catch(e => e);
+    assert.ok(stale instanceof Error, `reference ${before} of the last stop still answered: ${JSON.stringify(stale.body)}`);
+    console.log(`dap_conformance: ${n} references stable within a stop, gone after the resume`);
     await dc.disconnectRequest({});
     dc.stopAdapter();
+}
+
+// A session whose breakpoints bind nowhere (or that has none) is told it stopped at the frame's end
+// after configurationDone, and again after each continue: a client never shows "running" for ever.
+async function nothingToStop(sock, tmp) {
+    for (const kind of ['none', 'unbound']) {
+        const dc = new UnixDebugClient(sock);
+        dc.defaultTimeout = 30000;
+        await dc.start();
+        const initialized = dc.waitForEvent('initialized');
+        await dc.initializeRequest();
+        await initialized;
+        const attachP = dc.attachRequest({});
+        if (kind === 'unbound') {
+            const other = path.join(tmp, 'other.frag');
+            fs.writeFileSync(other, '#version 430\nvoid main() { /* in no shader of the capture */ }\n');
+            const r = await dc.setBreakpointsRequest({ source: { path: other }, breakpoints: [{ line: 2 }] });
+            assert.ok(!r.body.breakpoints[0].verified, JSON.stringify(r.body));
+        }
+        const stopped = dc.waitForEvent('stopped', 10000);
+        await dc.configurationDoneRequest();
+        await attachP;
+        const ev = (await stopped).body;
+        assert.strictEqual(ev.description, 'end of frame', `${kind}: ${JSON.stringify(ev)}`);
+        assert.ok(kind === 'none' ? /no breakpoints/.test(ev.text) : /no breakpoint is bound/.test(ev.text), ev.text);
+        assert.deepStrictEqual((await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames, []);
+        const again = dc.waitForEvent('stopped', 10000);
+        await dc.continueRequest({ threadId: 1 });
+        assert.strictEqual((await again).body.description, 'end of frame', `${kind}: continue`);
+        if (kind === 'none') {
+            // A breakpoint set at the frame's end runs the frame: no request of the client's said
+            // so, hence `continued` between the response and the stop.
+            const src = (await dc.send('loadedSources', {})).body.sources.find(s => /FS/.test(s.name));
+            const from = received.length;
+            const hit = dc.waitForEvent('stopped');
+            await dc.setBreakpointsRequest({ source: src, breakpoints: [{ line: LINE_C }] });
+            assert.strictEqual((await hit).body.reason, 'breakpoint');
+            const wire = received.slice(from).filter(m => m.type !== 'event' || !['output', 'loadedSource'].includes(m.event))
+                .map(m => m.type === 'response' ? m.command : m.event);
+            assert.deepStrictEqual(wire, ['setBreakpoints', 'continued', 'stopped'], JSON.stringify(wire));
+        }
+        await dc.disconnectRequest({});
+        dc.stopAdapter();
+    }
+}
+
+// Within one stop the same variable keeps its variablesReference however often it is asked for
+// (DAP: references are valid until the next resume), and new ones come after a resume.
+async function stableRefs(dc, frameId) {
+    const refsOf = async () => {
+        const scopes = (await dc.scopesRequest({ frameId })).body.scopes;
+        const out = scopes.map(s => [s.name, s.variablesReference]);
+        for (const s of scopes.filter(s => s.name !== 'Pipeline state'))
+            for (const v of await vars(dc, s.variablesReference))
+                out.push([`${s.name}/${v.name}`, v.variablesReference]);
+        return out;
+    };
+    const a = await refsOf(), b = await refsOf();
+    assert.ok(a.filter(([, r]) => r > 0).length > 8, `expandable variables: ${JSON.stringify(a)}`);
+    assert.deepStrictEqual(b, a, 'the same variables asked for twice in one stop');
+    assert.strictEqual(new Set(a.map(([, r]) => r).filter(r => r > 0)).size, a.filter(([, r]) => r > 0).length,
+                       'distinct variables have distinct references');
+    return a.length;
+}
+
+// Side jobs and custom requests that move the session: completions are answered during a pixel
+// history (they need no pass), and glreplay/debugPixel, which leaves the stop for a new one, sends
+// `continued` (after its response, before the new `stopped`) as no request of the client's implied it.
+async function sideJobs(sock) {
+    const { dc } = await session(sock, [{ line: LINE_OUT }]);
+    let historyDone = false;
+    const histP = dc.customRequest('glreplay/pixelHistory', { x: 3, y: 4, target: 'fbo1' }).then(r => { historyDone = true; return r; });
+    const comp = await dc.send('completions', { text: 'lo', column: 3 });
+    const during = !historyDone;
+    const labels = comp.body.targets.map(t => t.label);
+    assert.ok(labels.includes('local'), `completions during a pixel history: ${labels}`);
+    await histP;
+    // The order on the wire (`received` sees every message as it arrives).
+    const from = received.length;
+    const stopped = dc.waitForEvent('stopped');
+    await dc.customRequest('glreplay/debugPixel', { x: 5, y: 6, target: 'fbo1' });
+    await stopped;
+    const wire = received.slice(from).filter(m => m.type !== 'event' || m.event !== 'output')
+        .map(m => m.type === 'response' ? m.command : m.event);
+    assert.deepStrictEqual(wire, ['glreplay/debugPixel', 'continued', 'stopped'], JSON.stringify(wire));
+    const cont = received.slice(from).find(m => m.event === 'continued');
+    assert.deepStrictEqual(cont.body, { threadId: 1, allThreadsContinued: true });
+    assert.strictEqual(received.slice(from).find(m => m.event === 'stopped').body.reason, 'entry');
+    await dc.disconnectRequest({});
+    dc.stopAdapter();
+    return during;
 }
 
 // The stops a hit condition makes, in order, until the frame's end.
@@ -143,6 +243,10 @@ async function main() {
         assert.ok(pc.status === 0 && fs.existsSync(cap), `piglit capture failed: ${(pc.stdout || '').slice(-400)} ${(pc.stderr || '').slice(-400)}`);
         await withServer(cap, tmp, async sock => {
             await variables(sock);
+            await nothingToStop(sock, tmp);
+            const during = await sideJobs(sock);
+            console.log(`dap_conformance: completions answered ${during ? 'during' : 'after'} a pixel history; ` +
+                        'debugPixel sent continued then stopped');
             assert.deepStrictEqual(await hitStops(sock, '< 3'), [1, 2], 'hit condition < 3');
             assert.deepStrictEqual(await hitStops(sock, '<= 3'), [1, 2, 3], 'hit condition <= 3');
             assert.deepStrictEqual(await hitStops(sock, '= 5'), [5], 'hit condition = 5');

@@ -372,8 +372,10 @@ os.kill(os.getpid(), signal.SIGSTOP)
         await running(sock, 'after the idle timeout');
     },
 };
-const order = ['disconnect', 'terminate', 'abrupt', 'frame-end', 'kill9', 'stall', 'disconnect', 'abrupt', 'no-read',
-               'sigstop', 'terminate', 'kill9', 'silent', 'frame-end'];
+// LIVE_KINDS=terminate,disconnect: only those endings, in turn (to measure one kind's resume).
+const order = env.LIVE_KINDS ? env.LIVE_KINDS.split(',')
+    : ['disconnect', 'terminate', 'abrupt', 'frame-end', 'kill9', 'stall', 'disconnect', 'abrupt', 'no-read',
+       'sigstop', 'terminate', 'kill9', 'silent', 'frame-end'];
 
 // The line server: idle connections cannot fill it, and a capture in progress does not hold up
 // `status` on another connection.

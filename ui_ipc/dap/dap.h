@@ -28,6 +28,9 @@ struct glr_dap_options {
     /* Served inside the program (live attach, glr_dap_serve_capture_fd): nothing may replay on a
      * driver in this process (glreplay/pixelHistory then runs the model only). */
     bool in_process;
+    /* Set to 1 (atomically) when a session starts a pass of the GPU model (NULL: none); the live
+     * attach starts the paused program's first replayed pass then (shim/ipc.c). */
+    int *model_pass_started;
 };
 
 /* Serves `cap` (indexed capture) with `runner` on a socket at `path`. The capture and runner

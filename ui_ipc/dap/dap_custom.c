@@ -344,10 +344,15 @@ static void *pixel_worker(void *arg)
             debug_vertex_answer(s, j->req);
         else
             debug_pixel_answer(s, j->req);
-        /* the pass starts where the job ends: the stopped event follows */
-        if (!dap_session_job_done(s) && dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0) {
-            s->pixel_pending = false;
-            dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
+        /* the pass starts where the job ends: the session leaves its stop (a custom request
+         * the client's UI does not know to imply that: `continued`), the stopped event follows */
+        if (!dap_session_job_done(s)) {
+            if (dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0) {
+                s->pixel_pending = false;
+                dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
+            } else {
+                dap_session_continued(s);
+            }
         }
     }
     pthread_mutex_unlock(lock);

@@ -11,6 +11,7 @@ static int serve_capture_fd(int fd, const char *initial, size_t initial_len, con
         opt.handshake_timeout_ms = limits->handshake_timeout_ms;
         opt.idle_timeout_ms = limits->idle_timeout_ms;
         opt.write_timeout_ms = limits->write_timeout_ms;
+        opt.model_pass_started = limits->model_pass_started;
     }
     return glr_dap_serve_capture_fd(fd, initial, initial_len, capture_path, &opt, err, err_size);
 }

@@ -1,5 +1,6 @@
 /* Inspection requests over the current snapshot: threads, stackTrace, scopes, variables (paged,
  * aggregates expanded lazily), source, loadedSources, evaluate, readMemory. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,69 @@ void dap_inspect_reset(struct dap_session *s)
     free(s->refs);
     s->refs = NULL;
     s->n_refs = s->cap_refs = 0;
+    free(s->ref_slots);
+    s->ref_slots = NULL;
+    s->n_ref_slots = 0;
     cJSON_Delete(s->pipeline);
     s->pipeline = NULL;
 }
 
+static bool same_ref(const struct dap_ref *a, const struct dap_ref *b)
+{
+    return a->kind == b->kind && a->depth == b->depth && a->var == b->var && a->lane == b->lane &&
+           a->type == b->type && a->offset == b->offset && a->json == b->json && a->thread == b->thread &&
+           !strcmp(a->eval, b->eval);
+}
+
+static unsigned hash_ref(const struct dap_ref *r)
+{
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a over the identifying fields */
+    const int f[] = { (int)r->kind, r->depth, r->var, r->lane, r->type, r->offset, r->thread };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        h = (h ^ (uint32_t)f[i]) * 1099511628211ull;
+    h = (h ^ (uint64_t)(uintptr_t)r->json) * 1099511628211ull;
+    for (const char *c = r->eval; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return (unsigned)(h ^ h >> 32);
+}
+
+/* The slot of r in the table: where it is, or the empty slot where it goes. */
+static int *ref_slot(struct dap_session *s, const struct dap_ref *r)
+{
+    unsigned mask = (unsigned)s->n_ref_slots - 1;
+    for (unsigned i = hash_ref(r) & mask;; i = (i + 1) & mask) {
+        int *slot = &s->ref_slots[i];
+        if (!*slot || same_ref(&s->refs[*slot - 1], r))
+            return slot;
+    }
+}
+
+/* Keeps the table at most half full (so ref_slot always finds an empty slot). */
+static bool grow_slots(struct dap_session *s)
+{
+    if (s->n_ref_slots && (s->n_refs + 1) * 2 <= s->n_ref_slots)
+        return true;
+    int n = s->n_ref_slots ? s->n_ref_slots * 2 : 128;
+    int *slots = calloc((size_t)n, sizeof *slots);
+    if (!slots)
+        return false;
+    free(s->ref_slots);
+    s->ref_slots = slots;
+    s->n_ref_slots = n;
+    for (int i = 0; i < s->n_refs; i++)
+        *ref_slot(s, &s->refs[i]) = i + 1;
+    return true;
+}
+
+/* The reference of r: the one handed out before for the same thing during this stop, or a new one. */
 static int new_ref(struct dap_session *s, struct dap_ref r)
 {
+    r.thread = s->view_thread > 0 ? s->view_thread : 1;
+    if (!grow_slots(s))
+        return 0;
+    int *slot = ref_slot(s, &r);
+    if (*slot)
+        return REF_BASE + *slot - 1;
     if (s->n_refs >= 1000000)
         return 0;
     if (s->n_refs == s->cap_refs) {
@@ -33,8 +91,8 @@ static int new_ref(struct dap_session *s, struct dap_ref r)
         s->refs = p;
         s->cap_refs = nc;
     }
-    r.thread = s->view_thread > 0 ? s->view_thread : 1;
     s->refs[s->n_refs++] = r;
+    *slot = s->n_refs;
     return REF_BASE + s->n_refs - 1;
 }
 

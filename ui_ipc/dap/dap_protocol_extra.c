@@ -119,7 +119,9 @@ static void completions(struct dap_session *s, const cJSON *req, const cJSON *ar
     cJSON *arr = cJSON_AddArrayToObject(b, "targets");
     if (!member) {
         int column = (int)w + 1;   /* the prefix's first column */
-        if (s->snap && !s->running) {
+        /* A side job (pixel history, finding debugPixel's invocation) leaves the stop as it is:
+         * its names still complete (no pass is needed for them). */
+        if (s->snap && (!s->running || s->side_job)) {
             int nv = sh_snapshot_var_count(s->snap);
             const sh_frame *top = sh_snapshot_frame(s->snap, 0);
             size_t tl = top ? strcspn(top->function, "(") : 0;

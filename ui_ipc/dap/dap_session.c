@@ -27,6 +27,7 @@ struct dap_session *dap_session_new(struct dap_capture *cap, struct dap_runner *
     s->conn = conn;
     s->log_limit = opt && opt->log_limit > 0 ? opt->log_limit : 20;
     s->in_process = opt && opt->in_process;
+    s->model_pass_started = opt ? opt->model_pass_started : NULL;
     s->store = sh_store_new(opt ? opt->snapshot_budget : 0);
     s->next_bp_id = 1;
     atomic_init(&s->pause, 0);
@@ -157,6 +158,61 @@ static void job_log(void *user, const char *text)
     pthread_mutex_unlock(j->s->host.lock);
 }
 
+/* The client is told it is stopped (at the frame's end, with no invocation to show), so an IDE
+ * leaves its "running" state; `continue` from here runs the frame again from its start, as do new
+ * breakpoints and `pause` (which stops at the first instruction). `why` is the event's text; `ran`:
+ * a pass did run the frame (else nothing could stop: no pass was started). */
+static void stop_at_end(struct dap_session *s, const char *why, bool ran)
+{
+    s->stopped = false;
+    s->at_end = true;
+    if (s->snap)
+        sh_snapshot_unref(s->snap);
+    s->snap = NULL;
+    drop_others(s);
+    dap_inspect_reset(s);
+    s->have_key = false;
+    s->pos_seq = 0;
+    s->pos_lane = 0;
+    dap_history_clear(s);
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "reason", "pause");
+    cJSON_AddStringToObject(b, "description", "end of frame");
+    cJSON_AddStringToObject(b, "text", why);
+    cJSON_AddNumberToObject(b, "threadId", 1);
+    cJSON_AddBoolToObject(b, "allThreadsStopped", true);
+    dap_event(s, "stopped", b);
+    char line[300];
+    snprintf(line, sizeof line, ran ? "%s; continue (or new breakpoints, or pause) runs it again from its start\n"
+                                    : "%s; set a breakpoint that binds (or pause) to run the frame\n", why);
+    dap_output(s, "console", line);
+}
+
+/* Nothing a pass could stop at or print: no bound breakpoint location (line, function,
+ * instruction), no exception filter, no pixel to debug, not noDebug. A run would replay the whole
+ * frame in the model only to end where the client is sent at once (stop_at_end). */
+static bool nothing_to_stop(const struct dap_session *s)
+{
+    if (s->exc_filters || s->pixel_pending || s->no_debug || s->n_ins_bps)
+        return false;
+    for (int i = 0; i < s->n_sources; i++)
+        for (int b = 0; b < s->sources[i].n_bps; b++)
+            if (s->sources[i].bps[b].n_locs)
+                return false;
+    for (int f = 0; f < s->n_fn_bps; f++)
+        if (s->fn_bps[f].n_locs)
+            return false;
+    return true;
+}
+
+void dap_session_continued(struct dap_session *s)
+{
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "threadId", 1);
+    cJSON_AddBoolToObject(b, "allThreadsContinued", true);
+    dap_event(s, "continued", b);
+}
+
 static void finish(struct dap_session *s, struct job *j)
 {
     s->running = false;
@@ -266,28 +322,7 @@ static void finish(struct dap_session *s, struct job *j)
                      s->pixel.y, s->pixel.draw);
             dap_output(s, "stderr", line);
         }
-        /* The client is told it is stopped (at the frame's end, with no invocation to show), so
-         * an IDE leaves its "running" state; `continue` from here runs the frame again from its
-         * start, as do new breakpoints and `pause` (which stops at the first instruction). */
-        s->stopped = false;
-        s->at_end = true;
-        if (s->snap)
-            sh_snapshot_unref(s->snap);
-        s->snap = NULL;
-        drop_others(s);
-        dap_inspect_reset(s);
-        s->have_key = false;
-        s->pos_seq = 0;
-        s->pos_lane = 0;
-        dap_history_clear(s);
-        cJSON *b = cJSON_CreateObject();
-        cJSON_AddStringToObject(b, "reason", "pause");
-        cJSON_AddStringToObject(b, "description", "end of frame");
-        cJSON_AddStringToObject(b, "text", "the frame ran to its end without a breakpoint stop");
-        cJSON_AddNumberToObject(b, "threadId", 1);
-        cJSON_AddBoolToObject(b, "allThreadsStopped", true);
-        dap_event(s, "stopped", b);
-        dap_output(s, "console", "the frame ran to its end without a breakpoint stop; continue (or new breakpoints, or pause) runs it again from its start\n");
+        stop_at_end(s, "the frame ran to its end without a breakpoint stop", true);
     } else {
         s->stopped = false;
         char msg[400];
@@ -445,6 +480,8 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
         break;
     }
     s->running = true;
+    if (s->model_pass_started)
+        __atomic_store_n(s->model_pass_started, 1, __ATOMIC_RELEASE);
     if (kind != DAP_PASS_PARK) {   /* a park pass keeps the view (dap_park.c) */
         s->stopped = false;
         s->at_end = false;
@@ -741,8 +778,12 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     }
     dap_respond(s, req, true, body, NULL);
     /* While the frame is idle (no stop), new breakpoints run it again. */
-    if (s->configured && !s->stopped && !s->running && count > 0 && !s->terminated)
-        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+    if (s->configured && !s->stopped && !s->running && count > 0 && !s->terminated && !nothing_to_stop(s)) {
+        /* The client was told it stopped (at the frame's end): no request of its own said the
+         * frame goes on, so `continued` does (DAP: ContinuedEvent). */
+        if (dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) == 0)
+            dap_session_continued(s);
+    }
 }
 
 /* ---------------------------------------------------------------- requests */
@@ -878,10 +919,12 @@ static void begin(struct dap_session *s)
     int n = 0;
     for (int i = 0; i < s->n_sources; i++)
         n += s->sources[i].n_bps;
-    if (n || s->n_fn_bps || s->n_ins_bps || s->exc_filters || s->pixel_pending || s->no_debug)
+    if (!nothing_to_stop(s))
         dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
-    else
-        dap_output(s, "console", "no breakpoints: set one on a shader line (or pause) to run the frame\n");
+    else   /* a client shows "running" until told otherwise: the frame's end, where it would end */
+        stop_at_end(s, n || s->n_fn_bps ? "no breakpoint is bound to a line of the capture's shaders: the frame has "
+                                          "nothing to stop at"
+                                        : "no breakpoints: nothing to stop at in the frame", false);
 }
 
 void dap_session_bad_message(struct dap_session *s, const char *why)
@@ -1014,7 +1057,9 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
                 st = DAP_STEP_INSTRUCTION;
             /* A kept stop this step led to before (after a step back) is shown as it was. */
             bool kept = cmd[0] != 'c' && s->step_thread == 1 && dap_history_forward(s, st);
-            if (!kept && dap_start_pass(s, cmd[0] == 'c' ? (s->snap ? DAP_PASS_CONTINUE : DAP_PASS_RUN) : DAP_PASS_STEP, st) != 0)
+            if (cmd[0] == 'c' && !s->snap && nothing_to_stop(s))
+                stop_at_end(s, "nothing to stop at: no breakpoint is bound, no exception filter is set", false);
+            else if (!kept && dap_start_pass(s, cmd[0] == 'c' ? (s->snap ? DAP_PASS_CONTINUE : DAP_PASS_RUN) : DAP_PASS_STEP, st) != 0)
                 dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
         }
     } else if (!strcmp(cmd, "pause")) {

@@ -101,8 +101,13 @@ struct dap_session {
     /* inspection */
     struct dap_ref *refs;
     int n_refs, cap_refs;
+    /* refs by content (open addressing, index + 1; 0 empty): the same variable asked for again
+     * within a stop gets the same reference (DAP: valid until the next resume). */
+    int *ref_slots;
+    int n_ref_slots;
     cJSON *pipeline;     /* parsed pipeline JSON of the current snapshot */
     bool in_process;     /* glr_dap_options.in_process: no driver replay in this process */
+    int *model_pass_started;   /* glr_dap_options.model_pass_started */
     /* debug this pixel (dap_pixel.h): the next run pass stops at this invocation only */
     bool pixel_pending;
     struct dap_pixel_stop pixel;
@@ -142,6 +147,9 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step
 /* Another worker than a pass (dap_profile.c) set s->running and ended its job (lock held):
  * clears running, and frees the session if its connection went away meanwhile (true). */
 bool dap_session_job_done(struct dap_session *s);
+/* A `continued` event (thread 1, all threads): a pass starts that no request of the client's
+ * implied (debugPixel, debugVertex, new breakpoints at the frame's end); DAP: ContinuedEvent. */
+void dap_session_continued(struct dap_session *s);
 
 /* dap_inspect.c: true if the command was one of its requests (answered). */
 bool dap_inspect_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
