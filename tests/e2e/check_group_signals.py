@@ -8,7 +8,7 @@ sigint_count counts the SIGINTs it gets, prints the count and exits with 10 + co
 Ctrl-C typed at its terminal (a pseudo-terminal; the kernel signals the foreground group),
 `kill -INT -PGID` from outside, and `kill -INT PID` of the process started (for `capture`, glreplay
 itself, which must pass it on: its program runs in a group of its own). The status and the count
-must be the native ones.
+must be the native ones. A kill -KILL of capture's group must end the program too.
 
 usage: check_group_signals.py --cli GLREPLAY --prog SIGINT_COUNT
 """
@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import termios
+import time
 
 def run_once(cmd, env, how):
     """Starts cmd as the leader of a new session on a fresh pseudo-terminal, sends one SIGINT
@@ -89,6 +90,34 @@ def main():
                     failures.append("%s under glreplay %s (%s): printed %r, natively %r\n%s"
                                     % (name, verb, how, got_out, out, err))
                 checked += 1
+    # SIGKILL cannot be passed on: a kill -KILL of glreplay's group (a test runner's last resort)
+    # must still end the program, which runs in a group of its own (glreplay's death kills it).
+    p = subprocess.Popen(wrappers["capture"] + ["sleep", "30"], env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    child = None
+    for _ in range(100):
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        if kids:
+            child = int(kids[0])
+            break
+        time.sleep(0.02)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    if child is None:
+        failures.append("capture of sleep: no child process seen")
+    else:
+        for _ in range(100):
+            try:
+                with open("/proc/%d/stat" % child) as f:
+                    alive = f.read().split()[2] != "Z"
+            except OSError:
+                alive = False
+            if not alive:
+                break
+            time.sleep(0.02)
+        if alive:
+            os.kill(child, signal.SIGKILL)
+            failures.append("kill -KILL of glreplay capture's group left the program running")
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         sys.exit("\n".join(failures))

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli_common.h"
@@ -125,9 +126,12 @@ int cli_run_supervised(int argc, char **argv)
      * program would be left without its capture check). exec resets the child's handlers. */
     struct sigaction sa = { .sa_sigaction = forward_signal, .sa_flags = SA_SIGINFO };
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* The signals a group kill commonly carries besides these (SIGQUIT, SIGUSR1/2) are passed on
+     * as well: the program's group no longer gets them directly. */
+    static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+    struct sigaction old_disp[sizeof forwarded / sizeof forwarded[0]];
+    for (size_t k = 0; k < sizeof forwarded / sizeof forwarded[0]; k++)
+        sigaction(forwarded[k], &sa, &old_disp[k]);
     /* tcsetpgrp from a group that is no longer in the foreground raises SIGTTOU: ignored here
      * (exec gives the program the default action back). */
     struct sigaction ttou_ign = { .sa_handler = SIG_IGN }, ttou_old;
@@ -135,6 +139,7 @@ int cli_run_supervised(int argc, char **argv)
     sigaction(SIGTTOU, &ttou_ign, &ttou_old);
     if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
         fg_tty = STDIN_FILENO;
+    pid_t parent = getpid();
     child_pid = fork();
     if (child_pid < 0) {
         cli_error("run: fork: %s", strerror(errno));
@@ -144,6 +149,15 @@ int cli_run_supervised(int argc, char **argv)
         close(ready[0]);
         /* Its own group (set on both sides of the fork, whichever runs first), in the foreground. */
         setpgid(0, 0);
+        /* A SIGKILL (or any death) of glreplay, which a kill of its group can no longer carry to
+         * the program, ends the program too: it is not left running without its supervisor. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)   /* it died before the prctl */
+            _exit(127);
+        /* Dispositions the program inherits as it would have (an ignored SIGQUIT stays ignored). */
+        for (size_t k = 0; k < sizeof forwarded / sizeof forwarded[0]; k++)
+            if (old_disp[k].sa_handler == SIG_IGN)
+                sigaction(forwarded[k], &old_disp[k], NULL);
         terminal_to(getpid());
         sigaction(SIGTTOU, &ttou_old, NULL);   /* as the program would have had it */
         execvp(argv[i], argv + i);
