@@ -53,7 +53,14 @@ __attribute__((destructor)) static void glr_shim_summary(void)
 {
     if (glr_disabled)
         return;
+    /* exit() does not stop the program's other threads: a render thread may still be in GL calls
+     * while this runs (Teeworlds, issue 13 §8). From here on their calls go straight to the driver
+     * (no counting, recording or list tracking), so the exit work below shares nothing with them;
+     * a record in flight is waited for by the capture's quiesce. Nothing the wrappers use is
+     * freed. */
+    __atomic_store_n(&glr_slow_mode, 0u, __ATOMIC_SEQ_CST);
     glr_capture_at_exit();
+    __atomic_store_n(&glr_disabled, true, __ATOMIC_SEQ_CST);
     glr_ipc_stop();
     if (glr_log_level < GLR_LOG_INFO)
         return;

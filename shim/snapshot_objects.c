@@ -496,7 +496,8 @@ static void texture_storage(struct glr_snap *sn, GLenum target, GLint levels, co
                        SNAP_I(b->w), SNAP_I(b->h), SNAP_I(b->d));
 }
 
-static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct es_reader *rd,
+/* `key`: the model's key of the object (sm_texture_key: the name, or a target's default texture). */
+static void snap_texture(struct glr_snap *sn, GLuint name, uint32_t key, GLenum target, struct es_reader *rd,
                          struct glr_snap_pbo *pbo)
 {
     GLint saved = 0;
@@ -572,7 +573,7 @@ static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct
             }
             if (li.compressed) {
                 if (cdata && immutable)
-                    sm_set_texture_image_data(sn->s, sn->ctx, name, f, level, 0, 0, 1, cdata, (uint64_t)li.csize);
+                    sm_set_texture_image_data(sn->s, sn->ctx, key, f, level, 0, 0, 1, cdata, (uint64_t)li.csize);
                 if (cdata)
                     sn->bytes_read += (uint64_t)li.csize;
                 free(cdata);
@@ -586,7 +587,7 @@ static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct
             if (!sn->es && exact_transfer((GLenum)li.ifmt, &format, &type, &bpp)) {
                 size = (uint64_t)li.w * (uint64_t)(li.h ? li.h : 1) * (uint64_t)(li.d ? li.d : 1) * bpp;
                 /* Into a pixel buffer object, collected later (snapshot_pbo.c); else synchronously. */
-                if (glr_snap_pbo_read(sn, pbo, name, f, face, level, format, type, size))
+                if (glr_snap_pbo_read(sn, pbo, key, f, face, level, format, type, size))
                     continue;
                 data = malloc((size_t)size);
                 if (data)
@@ -596,7 +597,7 @@ static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct
                                      &type, &size);
             }
             if (data && size) {
-                if (!sm_set_texture_image_data(sn->s, sn->ctx, name, f, level, format, type, 1, data, size))
+                if (!sm_set_texture_image_data(sn->s, sn->ctx, key, f, level, format, type, 1, data, size))
                     glr_snap_warn(sn, "texture %u level %d: the model refused its contents", name, level);
                 sn->bytes_read += size;
             } else {
@@ -611,12 +612,50 @@ static void snap_texture(struct glr_snap *sn, GLuint name, GLenum target, struct
     GLR_REAL(glBindTexture)(target, (GLuint)saved);
 }
 
+/* The model's index of a target that has a default texture able to hold images (-1: none). */
+static int default_texture_index(GLenum target)
+{
+    switch (target) {
+    case GL_TEXTURE_1D: return SM_TT_1D;
+    case GL_TEXTURE_2D: return SM_TT_2D;
+    case GL_TEXTURE_3D: return SM_TT_3D;
+    case GL_TEXTURE_1D_ARRAY: return SM_TT_1D_ARRAY;
+    case GL_TEXTURE_2D_ARRAY: return SM_TT_2D_ARRAY;
+    case GL_TEXTURE_RECTANGLE: return SM_TT_RECTANGLE;
+    case GL_TEXTURE_CUBE_MAP: return SM_TT_CUBE_MAP;
+    case GL_TEXTURE_CUBE_MAP_ARRAY: return SM_TT_CUBE_MAP_ARRAY;
+    default: return -1;
+    }
+}
+
+/* Images a program gave texture name 0 (each target's default texture) before the capture: GL 1.0
+ * programs do that (xscreensaver's atlantis: its sea texture, sampled through texgen). Only
+ * targets whose level 0 (or a cube face's) is defined are kept. */
+static void snap_default_textures(struct glr_snap *sn, struct es_reader *rd, struct glr_snap_pbo *pbo)
+{
+    GLenum targets[16];
+    size_t n = context_targets(sn, targets);
+    for (size_t i = 0; i < n; i++) {
+        int ti = default_texture_index(targets[i]);
+        if (ti < 0)
+            continue;
+        GLint saved = 0, w = 0;
+        GLR_REAL(glGetIntegerv)(glr_snap_texture_binding(targets[i]), &saved);
+        GLR_REAL(glBindTexture)(targets[i], 0);
+        GLR_REAL(glGetTexLevelParameteriv)(targets[i] == GL_TEXTURE_CUBE_MAP ? GL_TEXTURE_CUBE_MAP_POSITIVE_X
+                                                                             : targets[i], 0, GL_TEXTURE_WIDTH, &w);
+        GLR_REAL(glBindTexture)(targets[i], (GLuint)saved);
+        if (w <= 0)
+            continue;
+        snap_texture(sn, 0, sm_texture_key(0, ti), targets[i], rd, pbo);
+        glr_snap_apply(sn, GLR_CMD_glBindTexture, -1, NULL, 0, 2, SNAP_U(targets[i]), SNAP_U(0));
+    }
+}
+
 void glr_snap_textures(struct glr_snap *sn)
 {
     size_t n;
-    uint32_t *names = object_names(sn, SM_OBJ_TEXTURE, &n);
-    if (!names)
-        return;
+    uint32_t *names = object_names(sn, SM_OBJ_TEXTURE, &n);   /* NULL: none (default textures still may have images) */
     /* Reads use the active unit; GL_TEXTURE0 keeps the model's unit 0 in step. */
     GLint active = GL_TEXTURE0;
     GLR_REAL(glGetIntegerv)(GL_ACTIVE_TEXTURE, &active);
@@ -633,9 +672,10 @@ void glr_snap_textures(struct glr_snap *sn)
             glr_snap_warn(sn, "texture %u: target not found; kept as a bare name", names[i]);
             continue;
         }
-        snap_texture(sn, names[i], target, &rd, &pbo);
+        snap_texture(sn, names[i], names[i], target, &rd, &pbo);
         glr_snap_apply(sn, GLR_CMD_glBindTexture, -1, NULL, 0, 2, SNAP_U(target), SNAP_U(0));
     }
+    snap_default_textures(sn, &rd, &pbo);
     glr_snap_pbo_end(sn, &pbo);
     es_reader_end(&rd);
     if (active != GL_TEXTURE0)

@@ -264,7 +264,13 @@ static void dispatch_gl(struct replayer *r, const struct glr_call *c)
             glrh_verify_readback(r, c);
         return;
     }
-    if (r->opt->gl_errors) {
+    /* glGetError between glBegin and glEnd is itself an error (GL_INVALID_OPERATION, returned by
+     * the next glGetError): the calls inside are checked together after glEnd. */
+    if (c->cmd == GLR_CMD_glBegin)
+        r->in_begin_end = true;
+    else if (c->cmd == GLR_CMD_glEnd)
+        r->in_begin_end = false;
+    if (r->opt->gl_errors && !r->in_begin_end) {
         GLenum e = glrh_gl_drain_errors(&r->gl);
         if (e != GL_NO_ERROR && !r->gl_error_count[c->cmd]++)
             r->gl_error_first[c->cmd] = e;
@@ -297,6 +303,7 @@ static int run_pass(struct replayer *r)
     if (r->decoded)
         glrh_decoded_begin(r->decoded, &dc, &c);
     r->swap_index = 0;
+    r->in_begin_end = false;
     r->current = NULL;
     memset(r->image_used, 0, (r->cap->n_images + r->cap->n_hashes) * sizeof *r->image_used);
     int k;

@@ -55,6 +55,7 @@ struct replayer {
     bool *unsized;                 /* per command: listed in METADATA unsized_client_memory */
     uint64_t *gl_error_count;      /* per command (--gl-errors) */
     GLenum *gl_error_first;
+    bool in_begin_end;             /* between a replayed glBegin and its glEnd: no glGetError there */
     uint8_t *swap_pixels;
     size_t swap_pixels_size;
     struct glrh_result *res;

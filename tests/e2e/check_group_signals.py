@@ -5,10 +5,10 @@ when it runs natively (issue 13 §8: a forwarding parent delivered Ctrl-C and `t
 sigint_count counts the SIGINTs it gets, prints the count and exits with 10 + count;
 `sigint_count default` keeps SIGINT's default action and dies of it. Each runs natively, under `glreplay run` and under
 `glreplay capture` (which waits for its child), in a session of its own, and gets one SIGINT:
-Ctrl-C typed at its terminal (a pseudo-terminal; the kernel signals the foreground group), and for
-`run` also `kill -INT -PGID` from outside (under `capture` that one still arrives twice: the
-waiting parent cannot tell it from a `kill` of its own pid; README.md, `capture`). The status and the
-count must be the native ones.
+Ctrl-C typed at its terminal (a pseudo-terminal; the kernel signals the foreground group),
+`kill -INT -PGID` from outside, and `kill -INT PID` of the process started (for `capture`, glreplay
+itself, which must pass it on: its program runs in a group of its own). The status and the count
+must be the native ones. A kill -KILL of capture's group must end the program too.
 
 usage: check_group_signals.py --cli GLREPLAY --prog SIGINT_COUNT
 """
@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import termios
+import time
 
 def run_once(cmd, env, how):
     """Starts cmd as the leader of a new session on a fresh pseudo-terminal, sends one SIGINT
@@ -44,6 +45,8 @@ def run_once(cmd, env, how):
             sys.exit("%s: no 'ready' line (got %r)\n%s" % (" ".join(cmd[:3]), line, err))
         if how == "tty":
             os.write(master, b"\x03")
+        elif how == "kill":
+            os.kill(p.pid, signal.SIGINT)
         else:
             os.killpg(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=10)
@@ -67,12 +70,12 @@ def main():
     wrappers = {"run": [a.cli, "run", "--"],
                 "capture": [a.cli, "capture", "--frame", "1", "--out", os.path.join(tmp, "f.glcap"), "--"]}
     for name, app in (("counting", [a.prog]), ("default", [a.prog, "default"])):
-        for how in ("tty", "killpg"):
+        for how in ("tty", "killpg", "kill"):
             rc, out, _ = run_once(app, env, how)
             want_rc = 11 if name == "counting" else -signal.SIGINT
             if rc != want_rc:
                 sys.exit("%s natively (%s): exit %d, expected %d: the test itself is wrong" % (name, how, rc, want_rc))
-            for verb in ("run", "capture") if how == "tty" else ("run",):
+            for verb in ("run", "capture"):
                 got_rc, got_out, err = run_once(wrappers[verb] + app, env, how)
                 # `run` is the program (exec); `capture` reports the program's status as its own
                 # only through its file check: it exits 1 (no GL, no file), so the count on the
@@ -87,10 +90,38 @@ def main():
                     failures.append("%s under glreplay %s (%s): printed %r, natively %r\n%s"
                                     % (name, verb, how, got_out, out, err))
                 checked += 1
+    # SIGKILL cannot be passed on: a kill -KILL of glreplay's group (a test runner's last resort)
+    # must still end the program, which runs in a group of its own (glreplay's death kills it).
+    p = subprocess.Popen(wrappers["capture"] + ["sleep", "30"], env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    child = None
+    for _ in range(100):
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        if kids:
+            child = int(kids[0])
+            break
+        time.sleep(0.02)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    if child is None:
+        failures.append("capture of sleep: no child process seen")
+    else:
+        for _ in range(100):
+            try:
+                with open("/proc/%d/stat" % child) as f:
+                    alive = f.read().split()[2] != "Z"
+            except OSError:
+                alive = False
+            if not alive:
+                break
+            time.sleep(0.02)
+        if alive:
+            os.kill(child, signal.SIGKILL)
+            failures.append("kill -KILL of glreplay capture's group left the program running")
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         sys.exit("\n".join(failures))
-    print("group SIGINT (Ctrl-C at the terminal and kill -INT -PGID): %d runs under glreplay run/capture "
+    print("SIGINT (Ctrl-C at the terminal, kill -INT -PGID, kill -INT PID): %d runs under glreplay run/capture "
           "got it once and ended as natively" % checked)
 
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli_common.h"
@@ -16,18 +17,29 @@
 
 static pid_t child_pid;
 
-/* `capture` waits for its child in the same process group, so a signal the whole group got
- * reached the program already: forwarding it would deliver it twice (issue 13 §8). One typed at
- * the terminal (Ctrl-C, a hangup: SI_KERNEL) went to the foreground group, so it is not forwarded.
- * Anything sent with kill() is: a kill of this pid must reach the program, and this process
- * cannot tell it from a kill of its whole group (the sender's group says nothing about the
- * target: a test runner in the same group that terminates this pid is the common case). */
+/* `capture` runs the program as a child in a process group of its own, so every signal reaches it
+ * once (issue 13 §8): one sent to this process (`kill PID`) or to its group (`kill -- -PGID`, a test
+ * runner's or `timeout`'s group kill) is forwarded to the program's group, which the sender's
+ * signal did not reach; one typed at the terminal (Ctrl-C, a hangup: SI_KERNEL) went to the
+ * terminal's foreground group, which is the program's (terminal_to), so it is not forwarded.
+ * (With the child in this process's group a group kill reached it directly, and a waiting parent
+ * cannot tell that kill from a kill of its own pid: it arrived twice.) */
 static void forward_signal(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
     if (child_pid <= 0 || si->si_code == SI_KERNEL)
         return;
-    kill(child_pid, sig);
+    kill(-child_pid, sig);
+}
+
+/* The terminal this process had in the foreground (-1: none), handed to the program's group while
+ * it runs, as a shell hands it to a job: Ctrl-C, Ctrl-Z and terminal reads are the program's. */
+static int fg_tty = -1;
+
+static void terminal_to(pid_t pgrp)
+{
+    if (fg_tty >= 0)
+        tcsetpgrp(fg_tty, pgrp);
 }
 
 static int set_preload(const char *shim)
@@ -114,9 +126,20 @@ int cli_run_supervised(int argc, char **argv)
      * program would be left without its capture check). exec resets the child's handlers. */
     struct sigaction sa = { .sa_sigaction = forward_signal, .sa_flags = SA_SIGINFO };
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* The signals a group kill commonly carries besides these (SIGQUIT, SIGUSR1/2) are passed on
+     * as well: the program's group no longer gets them directly. */
+    static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+    struct sigaction old_disp[sizeof forwarded / sizeof forwarded[0]];
+    for (size_t k = 0; k < sizeof forwarded / sizeof forwarded[0]; k++)
+        sigaction(forwarded[k], &sa, &old_disp[k]);
+    /* tcsetpgrp from a group that is no longer in the foreground raises SIGTTOU: ignored here
+     * (exec gives the program the default action back). */
+    struct sigaction ttou_ign = { .sa_handler = SIG_IGN }, ttou_old;
+    sigemptyset(&ttou_ign.sa_mask);
+    sigaction(SIGTTOU, &ttou_ign, &ttou_old);
+    if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
+        fg_tty = STDIN_FILENO;
+    pid_t parent = getpid();
     child_pid = fork();
     if (child_pid < 0) {
         cli_error("run: fork: %s", strerror(errno));
@@ -124,6 +147,19 @@ int cli_run_supervised(int argc, char **argv)
     }
     if (child_pid == 0) {
         close(ready[0]);
+        /* Its own group (set on both sides of the fork, whichever runs first), in the foreground. */
+        setpgid(0, 0);
+        /* A SIGKILL (or any death) of glreplay, which a kill of its group can no longer carry to
+         * the program, ends the program too: it is not left running without its supervisor. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)   /* it died before the prctl */
+            _exit(127);
+        /* Dispositions the program inherits as it would have (an ignored SIGQUIT stays ignored). */
+        for (size_t k = 0; k < sizeof forwarded / sizeof forwarded[0]; k++)
+            if (old_disp[k].sa_handler == SIG_IGN)
+                sigaction(forwarded[k], &old_disp[k], NULL);
+        terminal_to(getpid());
+        sigaction(SIGTTOU, &ttou_old, NULL);   /* as the program would have had it */
         execvp(argv[i], argv + i);
         int e = errno;
         ssize_t w = write(ready[1], &e, sizeof e);
@@ -131,21 +167,38 @@ int cli_run_supervised(int argc, char **argv)
         _exit(127);
     }
     close(ready[1]);
+    setpgid(child_pid, child_pid);
+    terminal_to(child_pid);
     int exec_errno = 0;
     if (read(ready[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno) {
         cli_error("run: cannot start %s: %s", argv[i], strerror(exec_errno));
         waitpid(child_pid, NULL, 0);
+        terminal_to(getpgrp());
         return 127;
     }
     close(ready[0]);
     announce(argv[i], socket_path, child_pid);
     int status;
-    while (waitpid(child_pid, &status, 0) < 0) {
-        if (errno != EINTR) {
+    for (;;) {
+        if (waitpid(child_pid, &status, WUNTRACED) < 0) {
+            if (errno == EINTR)
+                continue;
             cli_error("run: waitpid: %s", strerror(errno));
+            terminal_to(getpgrp());
             return 2;
         }
+        if (!WIFSTOPPED(status))
+            break;
+        /* Ctrl-Z stopped the program: this process stops too, so the shell sees its job stopped;
+         * `fg` or `bg` continues this process, which continues the program (in the foreground
+         * again only if this process got the terminal back). */
+        terminal_to(getpgrp());
+        raise(SIGSTOP);
+        if (fg_tty >= 0 && tcgetpgrp(fg_tty) == getpgrp())
+            terminal_to(child_pid);
+        kill(-child_pid, SIGCONT);
     }
+    terminal_to(getpgrp());
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     if (WIFSIGNALED(status))
