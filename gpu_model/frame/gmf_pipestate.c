@@ -43,7 +43,10 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
         ps->line_smooth = on(c, GL_LINE_SMOOTH);
         ps->point_smooth = on(c, GL_POINT_SMOOTH) && !on(c, GL_POINT_SPRITE);
     }
-    ps->point_size = st->point_size;
+    /* Mesa's state tracker clamps the rasterizer's point size (the one used when no shader
+     * writes gl_PointSize) to GL_POINT_SIZE_MIN / GL_POINT_SIZE_MAX, in its CLAMP order */
+    float psz = st->point_size, pmin = st->ff.point_size_min, pmax = st->ff.point_size_max;
+    ps->point_size = psz > pmin ? (psz > pmax ? pmax : psz) : pmin;
     ps->program_point_size = on(c, GL_PROGRAM_POINT_SIZE) || api == SM_API_GLES;
     ps->point_sprite_upper_left = st->point_sprite_coord_origin != GL_LOWER_LEFT;
     /* Mesa keeps GL_POINT_SPRITE on in core and ES contexts: legacy point rules only apply
