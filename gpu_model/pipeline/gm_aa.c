@@ -45,10 +45,12 @@ static void aa_tris(gm_draw_ctx *dc, aa_quad *q, const int (*tris)[3], int mode)
     gm_pipe_state *st = &ctx->state;
     st->cull_face = 0;
     st->polygon_offset_fill = st->polygon_offset_line = st->polygon_offset_point = false;
-    /* draw_get_rasterizer_no_cull: front_ccw = 1 in gallium's raster space, which is GL's
-     * counter-clockwise on a y-up framebuffer and clockwise on the y-flipped window one */
+    /* draw_get_rasterizer_no_cull: a fixed front face in gallium's raster space, and the
+     * quads' triangles always wind the same way there, so llvmpipe finds them front facing
+     * (measured: gl_FrontFacing of polymode_sample --smooth's line loop); the model's
+     * gm_tri_front reads the winding in window space, hence the orientation's choice */
     st->clip_origin_upper_left = false;
-    st->front_face = dc->rs.flipped ? GM_GL_CW : GM_GL_CCW;
+    st->front_face = dc->rs.flipped ? GM_GL_CCW : GM_GL_CW;
     ctx->info.num_varyings = slot + 1;
     ctx->info.interp[slot] = GM_INTERP_SMOOTH;
     ctx->info.loc[slot] = GM_LOC_CENTER;
@@ -94,8 +96,8 @@ static void set4(float *d, float a, float b, float c, float e)
     d[0] = a; d[1] = b; d[2] = c; d[3] = e;
 }
 
-/* draw_pipe_aaline.c aaline_line(): the segment lengthened by half a pixel at each end and
- * widened to half_width on each side; the coverage vec4 is (across, half_width, along,
+/* draw_pipe_aaline.c aaline_line() (Mesa 22.3.6): the segment lengthened by half a pixel at
+ * each end and widened to half_width on each side; the coverage vec4 is (across, half_width, along,
  * half_length) with across and along signed distances from the centre line and midpoint. */
 void gm_aa_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
 {
@@ -108,12 +110,18 @@ void gm_aa_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
     float half_width = lw <= 1.0f ? 1.0f : 0.5f * lw + 0.5f;
     float dx = v1->win[0] - v0->win[0];
     float dy = v1->win[1] - v0->win[1];
-    float length = sqrtf(dx * dx + dy * dy);
-    if (!(length > 0.0f))
-        return;   /* no direction: llvmpipe's vertices would be NaN, nothing is drawn */
-    float c_a = dx / length, s_a = dy / length;
-    float half_length = (float)(0.5 * (double)length);
-    half_length = half_length + 0.5f;
+    /* the direction (a zero-length line gets atan2f(0, 0) = 0 and a quad of zero coverage,
+     * still shaded: without blending its colour is written) through libm's atan2f, cosf and
+     * sinf, as the driver computes it */
+    float a = atan2f(dy, dx);
+    float c_a = cosf(a), s_a = sinf(a);
+    float half_length = 0.5f * sqrtf(dx * dx + dy * dy);
+    /* segments shorter than a pixel: coverage along the line falls to 0 with the length
+     * (draw_pipe_aaline.c, so that a degenerate piece of a stippled line stays invisible) */
+    if (half_length < 0.5f)
+        half_length = 2.0f * half_length;
+    else
+        half_length = half_length + 0.5f;
     float t_w = half_width, t_l = 0.5f;
     const gm_pvert *flat_from = st->flatshade_first ? v0 : v1;
     aa_quad q;
@@ -193,11 +201,9 @@ void gm_pipe_aa_apply(gm_pipe_fs_warp *fw, uint8_t rt_is_integer)
         float x = fw->in[s][0][l], y = fw->in[s][1][l], z = fw->in[s][2][l], w = fw->in[s][3][l];
         float cov;
         if (fw->aa == GM_AA_LINE) {
-            /* nir_lower_aaline_fs: saturate(half_width - |across|) *
-             * min(saturate(half_length - |along|), 2 * half_length - 1) */
-            float len = w * 2.0f + -1.0f;
-            float tw = fsat(y - fabsf(x)), tl = fsat(w - fabsf(z));
-            cov = tw * fminf(tl, len);
+            /* nir_lower_aaline_fs (22.3): saturate(half_width - |across|) *
+             * saturate(half_length - |along|) */
+            cov = fsat(y - fabsf(x)) * fsat(w - fabsf(z));
         } else {
             /* nir_lower_aapoint_fs: d = x² + y²; discard when 1 < d; the coverage factor
              * (1 - d) / (1 - k) where k >= d, else 1 (the driver's select, as written) */
