@@ -7,7 +7,8 @@
  * pixel, a line with perspective (different w at its ends), flat-shaded strips, a stippled
  * loop, a triangle in polygon mode GL_LINE; smooth points of many sizes at fractional
  * positions, points through the alpha test, a point in front of a quad with the depth test
- * (the discarded corners must not write depth), attenuated points (per-vertex size).
+ * (the discarded corners must not write depth), a polygon-offset triangle over them,
+ * attenuated points (per-vertex size).
  * Usage: aa_sample [--frames N] [--size WxH] */
 #include <epoxy/gl.h>
 #include <math.h>
@@ -117,6 +118,17 @@ static void points(float t)
     glVertex3f(44.0f, 28.0f, 0.5f);
     glVertex3f(29.0f, 28.0f, 0.5f);
     glEnd();
+    /* a filled, sloped triangle with polygon offset while point smoothing is on: llvmpipe
+     * leaves the offset to the draw module then (applied per vertex) */
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.5f, 4.0f);
+    glBegin(GL_TRIANGLES);
+    glColor4f(1.0f, 0.0f, 1.0f, 1.0f);
+    glVertex3f(27.0f, 11.0f, 0.9f);
+    glVertex3f(47.0f + sinf(t), 14.0f, 0.1f);
+    glVertex3f(38.0f, 31.0f, 0.5f);
+    glEnd();
+    glDisable(GL_POLYGON_OFFSET_FILL);
     glDisable(GL_DEPTH_TEST);
     /* attenuated: the size comes from the vertex stage, per point */
     const GLfloat atten[3] = {0.2f, 0.8f, 0.0f};
