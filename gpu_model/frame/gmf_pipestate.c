@@ -37,12 +37,13 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
         ps->line_stipple_pattern = (uint16_t)st->line_stipple_pattern;
         ps->polygon_stipple = on(c, GL_POLYGON_STIPPLE);
         memcpy(ps->polygon_stipple_rows, st->polygon_stipple, sizeof ps->polygon_stipple_rows);
-        /* antialiased lines and points: the draw module's aaline / aapoint stages (gm_aa.c);
-         * Mesa's state tracker turns point smoothing off for point sprites.
-         * GL_POLYGON_SMOOTH: llvmpipe ignores it, as the model does. */
-        ps->line_smooth = on(c, GL_LINE_SMOOTH);
+        /* antialiased points: the draw module's aapoint stage (gm_aa.c); Mesa's state tracker
+         * turns point smoothing off for point sprites. GL_POLYGON_SMOOTH: llvmpipe ignores it,
+         * as the model does. */
         ps->point_smooth = on(c, GL_POINT_SMOOTH) && !on(c, GL_POINT_SPRITE);
     }
+    /* antialiased lines (the aaline stage): desktop GL, core profiles included */
+    ps->line_smooth = api != SM_API_GLES && on(c, GL_LINE_SMOOTH);
     /* Mesa's state tracker clamps the rasterizer's point size (the one used when no shader
      * writes gl_PointSize) to GL_POINT_SIZE_MIN / GL_POINT_SIZE_MAX, in its CLAMP order */
     float psz = st->point_size, pmin = st->ff.point_size_min, pmax = st->ff.point_size_max;
