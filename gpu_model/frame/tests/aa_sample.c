@@ -9,6 +9,9 @@
  * positions, points through the alpha test, a point in front of a quad with the depth test
  * (the discarded corners must not write depth), a polygon-offset triangle over them,
  * attenuated points (per-vertex size).
+ * Built with AA_CORE (aa_core_sample): a 3.3 core context instead, smooth lines of widths 1
+ * and 3 through a GLSL program whose alpha is gl_FrontFacing ? 1 : 0.5 (the aa quads are front
+ * facing in llvmpipe, on the window and in the texture framebuffer alike).
  * Usage: aa_sample [--frames N] [--size WxH] */
 #include <epoxy/gl.h>
 #include <math.h>
@@ -18,6 +21,7 @@
 
 #include "../../../tests/support/gl_test_util.h"
 
+#ifndef AA_CORE
 static void lines(float t)
 {
     glShadeModel(GL_SMOOTH);
@@ -144,6 +148,51 @@ static void points(float t)
     glPointParameterfv(GL_POINT_DISTANCE_ATTENUATION, none);
 }
 
+#endif
+
+#ifdef AA_CORE
+static const char *core_vs =
+    "#version 330 core\n"
+    "layout(location = 0) in vec2 pos; layout(location = 1) in vec4 col;\n"
+    "out vec4 c;\n"
+    "void main() { gl_Position = vec4(pos / vec2(80.0, 45.0) - 1.0, 0.0, 1.0); c = col; }\n";
+static const char *core_fs =
+    "#version 330 core\n"
+    "in vec4 c; out vec4 o;\n"
+    "void main() { o = vec4(c.rgb, gl_FrontFacing ? c.a : 0.5 * c.a); }\n";
+
+/* smooth lines in a core profile: a star of width 1 and one of width 3 */
+static void core_scene(float t, GLuint vbo)
+{
+    float v[2 * 24 * 6];
+    int n = 0;
+    for (int i = 0; i < 24; i++) {
+        float a = t + 0.2618f * (float)i, cx = i < 12 ? 40.3f : 115.6f, cy = 45.4f;
+        float r0 = 4.0f, r1 = i < 12 ? 30.0f : 38.0f;
+        float *p = &v[n];
+        p[0] = cx + r0 * cosf(a); p[1] = cy + r0 * sinf(a);
+        p[2] = 1.0f; p[3] = 0.3f + 0.05f * (float)(i % 12); p[4] = 0.2f; p[5] = 1.0f;
+        p[6] = cx + r1 * cosf(a); p[7] = cy + r1 * sinf(a);
+        p[8] = 0.2f; p[9] = 0.6f; p[10] = 1.0f; p[11] = 0.9f;
+        n += 12;
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof(v), v, GL_STREAM_DRAW);
+    glClearColor(0.05f, 0.05f, 0.1f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glEnable(GL_LINE_SMOOTH);
+    glLineWidth(1.0f);
+    glDrawArrays(GL_LINES, 0, 24);
+    glLineWidth(3.0f);
+    glDrawArrays(GL_LINES, 24, 24);
+    glDisable(GL_LINE_SMOOTH);
+    glDisable(GL_BLEND);
+}
+#endif
+
+#ifndef AA_CORE
 static void scene(float t)
 {
     glClearColor(0.05f, 0.05f, 0.1f, 1.0f);
@@ -159,6 +208,7 @@ static void scene(float t)
     glDisable(GL_POINT_SMOOTH);
     glDisable(GL_BLEND);
 }
+#endif
 
 int main(int argc, char **argv)
 {
@@ -177,8 +227,32 @@ int main(int argc, char **argv)
         }
     }
     struct glt_egl egl;
+#ifdef AA_CORE
+    if (glt_egl_open(&egl, "aa_sample", width, height, 24, 3, 3, 1) != 0)
+        return 1;
+    GLuint prog = glCreateProgram(), vao, vbo;
+    glAttachShader(prog, glt_shader("aa_sample", GL_VERTEX_SHADER, core_vs));
+    glAttachShader(prog, glt_shader("aa_sample", GL_FRAGMENT_SHADER, core_fs));
+    glLinkProgram(prog);
+    GLint linked = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &linked);
+    if (!linked) {
+        fprintf(stderr, "aa_sample: link failed\n");
+        return 1;
+    }
+    glUseProgram(prog);
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(2 * sizeof(float)));
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+#else
     if (glt_egl_open(&egl, "aa_sample", width, height, 24, 0, 0, 0) != 0)
         return 1;
+#endif
     /* a texture framebuffer with depth: llvmpipe rasterizes it unflipped */
     GLuint tex, rb, fbo;
     glGenTextures(1, &tex);
@@ -196,17 +270,25 @@ int main(int argc, char **argv)
         return 1;
     }
     glViewport(0, 0, width, height);
+#ifndef AA_CORE
     glMatrixMode(GL_PROJECTION);
     glLoadIdentity();
     glOrtho(0.0, 160.0, 0.0, 90.0, -1.0, 1.0);   /* pixel units on the default 160x90 */
     glMatrixMode(GL_MODELVIEW);
     glLoadIdentity();
+#endif
     for (int f = 0; f < frames; f++) {
         float t = 0.37f * (float)f;
         glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+#ifdef AA_CORE
+        core_scene(t + 0.2f, vbo);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        core_scene(t, vbo);
+#else
         scene(t + 0.2f);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         scene(t);
+#endif
         eglSwapBuffers(egl.dpy, egl.surf);
     }
     glFinish();
