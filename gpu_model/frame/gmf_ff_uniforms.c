@@ -126,12 +126,13 @@ void gmf_ff_values_get(const struct sm_context_state *st, gm_ff_values *v)
         v->env_scale[u][0] = ff->unit[u].rgb_scale;
         v->env_scale[u][1] = ff->unit[u].alpha_scale;
     }
-    float size = st->point_size;
-    size = size < ff->point_size_min ? ff->point_size_min : size;
-    size = size > ff->point_size_max ? ff->point_size_max : size;
-    v->point_size[0] = size;
-    v->point_size[1] = ff->point_size_min;
-    v->point_size[2] = ff->point_size_max;
+    /* Mesa 22.3's STATE_POINT_SIZE_CLAMPED: the size itself is not clamped (the attenuated size
+     * is clamped to [min, max] by the vertex program: clamping first shrinks attenuated points
+     * whose size is over the maximum; piglit arb_point_parameters-point-attenuation) */
+    v->point_size[0] = st->point_size;
+    /* min and max within llvmpipe's limits (1 and 255 for every kind of point) */
+    v->point_size[1] = ff->point_size_min >= 1.0f ? ff->point_size_min : 1.0f;
+    v->point_size[2] = ff->point_size_max <= 255.0f ? ff->point_size_max : 255.0f;
     v->point_size[3] = ff->point_fade_threshold;
 }
 

@@ -614,10 +614,6 @@ void gmf_images_free(gmf_runner *r);
 /* gmf_pipestate.c */
 void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffer *fb,
                             gm_pipe_state *ps, gmf_event *ev);
-/* Notes the antialiased rasterization a draw of `mode` would need and the model does not do
- * (GL_LINE_SMOOTH, GL_POINT_SMOOTH in compatibility contexts: llvmpipe's draw module). */
-void gmf_note_smooth(const struct sm_context *c, const gm_pipe_state *ps, uint32_t mode,
-                     gmf_event *ev);
 
 /* gmf_queries.c: query objects and conditional rendering. gmf_queries_cmd: a query command
  * (Begin/EndQuery(Indexed), Begin/EndConditionalRender, GetQueryObject* with a query buffer

@@ -37,8 +37,17 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
         ps->line_stipple_pattern = (uint16_t)st->line_stipple_pattern;
         ps->polygon_stipple = on(c, GL_POLYGON_STIPPLE);
         memcpy(ps->polygon_stipple_rows, st->polygon_stipple, sizeof ps->polygon_stipple_rows);
+        /* antialiased points: the draw module's aapoint stage (gm_aa.c); Mesa's state tracker
+         * turns point smoothing off for point sprites. GL_POLYGON_SMOOTH: llvmpipe ignores it,
+         * as the model does. */
+        ps->point_smooth = on(c, GL_POINT_SMOOTH) && !on(c, GL_POINT_SPRITE);
     }
-    ps->point_size = st->point_size;
+    /* antialiased lines (the aaline stage): desktop GL, core profiles included */
+    ps->line_smooth = api != SM_API_GLES && on(c, GL_LINE_SMOOTH);
+    /* Mesa's state tracker clamps the rasterizer's point size (the one used when no shader
+     * writes gl_PointSize) to GL_POINT_SIZE_MIN / GL_POINT_SIZE_MAX, in its CLAMP order */
+    float psz = st->point_size, pmin = st->ff.point_size_min, pmax = st->ff.point_size_max;
+    ps->point_size = psz > pmin ? (psz > pmax ? pmax : psz) : pmin;
     ps->program_point_size = on(c, GL_PROGRAM_POINT_SIZE) || api == SM_API_GLES;
     ps->point_sprite_upper_left = st->point_sprite_coord_origin != GL_LOWER_LEFT;
     /* Mesa keeps GL_POINT_SPRITE on in core and ES contexts: legacy point rules only apply
@@ -113,25 +122,4 @@ void gmf_pipe_state_from_sm(const struct sm_context *c, const gm_pipe_framebuffe
     ps->alpha_to_one = on(c, GL_SAMPLE_ALPHA_TO_ONE);
     ps->sample_shading = on(c, GL_SAMPLE_SHADING);
     ps->min_sample_shading = st->min_sample_shading;
-}
-
-void gmf_note_smooth(const struct sm_context *c, const gm_pipe_state *ps, uint32_t mode,
-                     gmf_event *ev)
-{
-    int maj, min;
-    if (sm_context_api(c, &maj, &min) != SM_API_GL_COMPAT)
-        return;
-    bool points = mode == GL_POINTS, lines = !points && mode <= GL_LINE_STRIP;
-    bool tris = !points && !lines && mode != GL_LINES_ADJACENCY && mode != GL_LINE_STRIP_ADJACENCY;
-    /* polygon mode turns triangles into lines or points */
-    uint32_t fm[2] = { ps->polygon_mode, ps->polygon_mode_back };
-    for (int f = 0; f < 2 && tris; f++) {
-        lines = lines || fm[f] == GL_LINE;
-        points = points || fm[f] == GL_POINT;
-    }
-    if (lines && on(c, GL_LINE_SMOOTH))
-        gmf_note(ev, "antialiased lines (GL_LINE_SMOOTH)");
-    if (points && on(c, GL_POINT_SMOOTH))
-        gmf_note(ev, "antialiased points (GL_POINT_SMOOTH)");
-    /* GL_POLYGON_SMOOTH: llvmpipe ignores it, as the model does */
 }

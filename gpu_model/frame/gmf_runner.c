@@ -218,7 +218,6 @@ static void run_one(gmf_runner *r, const struct sm_context *c, gmf_draw_ctx *d,
     gm_pipe_draw pd;
     memset(&pd, 0, sizeof pd);
     pd.mode = dp->mode;
-    gmf_note_smooth(c, &r->pipe.state, dp->mode, ev);
     pd.instance_count = dp->instances > 0 ? (int)dp->instances : 0;
     pd.base_instance = dp->base_instance;
     pd.base_vertex = dp->base_vertex;

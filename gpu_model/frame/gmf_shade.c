@@ -391,6 +391,7 @@ static void fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw)
         memcpy(fw->sample_mask_out, v[0], sizeof fw->sample_mask_out);
     }
     fw->discard |= (gm_warp_killed_mask(w) & fw->live) | (fw->live & ~fw->present);
+    gm_pipe_aa_apply(fw, d->r->pipe.info.rt_is_integer);   /* smooth lines/points (gm_aa.c) */
     gmf_ff_alpha_test(d, fw);   /* legacy alpha test (gmf_ffunc.c) */
 }
 

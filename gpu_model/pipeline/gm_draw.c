@@ -654,6 +654,13 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
                       ctx->state.polygon_stipple;
     }
     setup_raster_state(ctx, &dc.rs);
+    /* Single-sampled GL_LINE_SMOOTH or GL_POINT_SMOOTH also make llvmpipe leave polygon offset
+     * to the draw module (lp_state_rasterizer.c), whose pipeline then takes filled triangles
+     * when an offset is enabled (draw_need_pipeline): the offset is applied per vertex */
+    if ((ctx->state.line_smooth || ctx->state.point_smooth) && !dc.rs.ms &&
+        (ctx->state.polygon_offset_fill || ctx->state.polygon_offset_line ||
+         ctx->state.polygon_offset_point))
+        dc.unfilled = true;
     int warp_ok = gm_pipe_fs_queue_init(&dc);
     int n = d->count;
     int32_t *ids = malloc(sizeof(int32_t) * (size_t)n);

@@ -216,6 +216,9 @@ typedef struct gm_pipe_state {
     bool alpha_to_one;        /* GL_SAMPLE_ALPHA_TO_ONE */
     bool sample_shading;      /* GL_SAMPLE_SHADING */
     float min_sample_shading; /* glMinSampleShading value */
+    /* GL_LINE_SMOOTH / GL_POINT_SMOOTH (compatibility contexts, single-sampled): the draw
+     * module's aaline / aapoint stages (gm_aa.c) */
+    bool line_smooth, point_smooth;
 } gm_pipe_state;
 
 /* Fill s with GL's default state for a w x h drawable. */
@@ -322,7 +325,18 @@ typedef struct gm_pipe_fs_warp {
     float depth[GM_PIPE_WARP_LANES];    /* gl_FragDepth if fs_writes_depth */
     uint32_t discard;                   /* lanes killed by discard */
     uint32_t sample_mask_out[GM_PIPE_WARP_LANES];  /* gl_SampleMask (fs_writes_sample_mask) */
+    /* antialiased line or point (gm_aa.c): a gm_aa_mode; in[aa_slot] is its coverage vec4 */
+    uint8_t aa;
+    int aa_slot;
 } gm_pipe_fs_warp;
+
+typedef enum gm_aa_mode { GM_AA_NONE = 0, GM_AA_LINE, GM_AA_POINT } gm_aa_mode;
+
+/* For the FS callback, right after the shader and before the legacy alpha test: what the
+ * draw module's aaline/aapoint shader adds to a warp of an antialiased line or point (alpha
+ * of every non-integer colour output times the coverage; points discard outside their
+ * circle).  No-op for other warps. */
+void gm_pipe_aa_apply(gm_pipe_fs_warp *fw, uint8_t rt_is_integer);
 
 /* Run the fragment shader on a warp.  The pipeline zero-initialises outputs and sets
  * depth[] to the interpolated depth before the call.  Return 0, or non-zero to abort. */

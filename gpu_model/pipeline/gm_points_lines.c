@@ -26,6 +26,10 @@ void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0)
 {
     const gm_pipe_state *st = &dc->ctx->state;
     const gm_pipe_shader_info *info = &dc->ctx->info;
+    if (st->point_smooth && !dc->rs.ms) {
+        gm_aa_point(dc, v0);
+        return;
+    }
     float size = v0->v->point_size;
     if (!(size > 0.0f)) size = 1.0f;
     if (size > 255.0f) size = 255.0f;
@@ -340,6 +344,10 @@ static void line_planes(gm_draw_ctx *dc, const gm_pvert *a, const gm_pvert *b,
 void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1)
 {
     const gm_pipe_state *st = &dc->ctx->state;
+    if (st->line_smooth && !dc->rs.ms) {
+        gm_aa_line(dc, v0, v1);
+        return;
+    }
     float dx = v0->win[0] - v1->win[0], dy = v0->win[1] - v1->win[1];
     if (dx * dx + dy * dy == 0.0f)
         return;

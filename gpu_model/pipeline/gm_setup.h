@@ -66,6 +66,10 @@ typedef struct gm_draw_ctx {
     const int32_t *pv_vid;
     int pv_n;
     int32_t instance;
+    /* the triangles being drawn are an antialiased line or point (gm_aa.c): a gm_aa_mode,
+     * and the hidden varying slot of its coverage vec4 */
+    uint8_t aa;
+    int aa_slot;
 } gm_draw_ctx;
 
 /* Coverage producer: the primitive's quads are fed to gm_pipe_warp_add_quad in raster
@@ -126,6 +130,10 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                       const gm_pvert *v2);
 void gm_draw_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1);
 void gm_draw_point(gm_draw_ctx *dc, const gm_pvert *v0);
+/* GL_LINE_SMOOTH lines and GL_POINT_SMOOTH points as the draw module's aaline / aapoint
+ * stages draw them (gm_aa.c); gm_draw_line / gm_draw_point hand them over. */
+void gm_aa_line(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1);
+void gm_aa_point(gm_draw_ctx *dc, const gm_pvert *v0);
 
 /* Multisample raster state of a draw (gm_msaa.c). */
 void gm_msaa_setup(const gm_pipe_context *ctx, gm_raster_state *rs);

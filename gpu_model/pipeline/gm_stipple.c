@@ -2,7 +2,7 @@
  *
  * llvmpipe leaves GL_LINE_STIPPLE to the draw module's stipple stage (draw_pipe_stipple.c),
  * which runs after clipping and before line setup: a line of length max(|dx|, |dy|) window
- * pixels (the Euclidean length with GL_LINE_SMOOTH) is walked one pixel step at a time; step i
+ * pixels (the Euclidean length for smooth or multisampled lines) is walked one pixel step at a time; step i
  * is "on" when bit ((counter + i) / factor) & 15 of the pattern is set, and each run of "on"
  * steps becomes a line of its own, its ends interpolated linearly in window space at i/length
  * (every attribute, 1/w included). The counter grows by ceil(length) and carries over from
@@ -67,7 +67,9 @@ void gm_line_out(gm_draw_ctx *dc, const gm_pvert *a, const gm_pvert *b)
     }
     float dx = a->win[0] > b->win[0] ? a->win[0] - b->win[0] : b->win[0] - a->win[0];
     float dy = a->win[1] > b->win[1] ? a->win[1] - b->win[1] : b->win[1] - a->win[1];
-    float length = dx > dy ? dx : dy;
+    /* "rectangular" lines (smooth or multisampled: Mesa's line_rectangular) walk the
+     * Euclidean length */
+    float length = st->line_smooth || dc->rs.ms ? sqrtf(dx * dx + dy * dy) : (dx > dy ? dx : dy);
     int factor = st->line_stipple_factor < 1 ? 1 : st->line_stipple_factor;
     uint32_t pattern = st->line_stipple_pattern;
     float start = 0.0f;

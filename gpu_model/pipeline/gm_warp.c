@@ -315,6 +315,8 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
     w->front_facing = pr->front;
     w->point = pr->is_point && pr->point_size > 0.0f;
     w->primitive_id = dc->primitive_id;
+    w->aa = dc->aa;
+    w->aa_slot = dc->aa_slot;
     /* The shader may run after this primitive is done: it reads the record's copy. */
     cur->planes = *pl;
     w->planes = &cur->planes;

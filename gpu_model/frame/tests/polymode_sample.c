@@ -10,7 +10,8 @@
  *     points, then again with front faces culled;
  *  5. the band again through a polygon stipple and as a line-stippled line loop; both patterns
  *     are set once at start-up, so a capture of a later frame needs them from its snapshot.
- * --smooth also enables GL_LINE_SMOOTH for the line loop (not modelled: the model reports it).
+ * --smooth also enables GL_LINE_SMOOTH for the stippled line loop (gm_aa.c: the draw module's
+ * aaline stage after the stipple; its gl_FrontFacing is true).
  * Usage: polymode_sample [--frames N] [--size WxH] [--smooth] */
 #include <math.h>
 #include <stddef.h>
