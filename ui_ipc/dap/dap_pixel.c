@@ -84,6 +84,10 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
         return -1;
     }
     cJSON *h = pxh_run(&o, err, n);
+    if (!h && o.driver) {
+        o.driver = false;   /* no usable driver here (no EGL, a replay error): the model alone */
+        h = pxh_run(&o, err, n);
+    }
     if (!h)
         return -1;
     int rc = -1;
