@@ -309,15 +309,14 @@ static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsign
     return true;
 }
 
-static void image_got(void *user, uint64_t record, int i, const uint8_t *rgba)
+static bool image_got(void *user, uint64_t record, int i, uint8_t *rgba)
 {
     struct pxh_feed *f = user;
     size_t k = f->next_img + (size_t)i;
-    if (!rgba || k >= f->n_imgs || f->imgs[k].record != record)
-        return;
-    size_t sz = (size_t)f->imgs[k].w * f->imgs[k].h * 4;
-    if ((f->imgs[k].rgba = malloc(sz)))
-        memcpy(f->imgs[k].rgba, rgba, sz);
+    if (!rgba || k >= f->n_imgs || f->imgs[k].record != record || f->imgs[k].rgba)
+        return false;
+    f->imgs[k].rgba = rgba;   /* kept as read: w x h x 4 bytes (image_want's size) */
+    return true;
 }
 
 void pxh_feed_probe(struct pxh_feed *f, struct glrh_probe *p)
@@ -328,6 +327,22 @@ void pxh_feed_probe(struct pxh_feed *f, struct glrh_probe *p)
     p->got_image = image_got;
     p->user = f;
     f->next_probe = f->next_img = 0;
+    /* nothing is read after the last record asked about: the driver's replay ends there */
+    uint64_t last = 0;
+    if (f->n_probes)
+        last = f->probes[f->n_probes - 1].record;
+    if (f->n_imgs && f->imgs[f->n_imgs - 1].record > last)
+        last = f->imgs[f->n_imgs - 1].record;
+    p->stop = f->n_probes || f->n_imgs;
+    p->last = last;
+}
+
+bool pxh_feed_last_write(const struct pxh_feed *f, uint64_t *record)
+{
+    if (!f || !f->n_probes)
+        return false;
+    *record = f->probes[f->n_probes - 1].record;
+    return true;
 }
 
 bool pxh_feed_answer(const struct pxh_feed *f, uint64_t record, bool *answered, bool *ok, uint8_t rgba[4])

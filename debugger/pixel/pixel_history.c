@@ -214,10 +214,15 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
     struct glr_stream s;
     struct glr_call c;
     glr_stream_init(&s, cap->stream, cap->stream_size);
-    int k;
+    int k = 1;
     uint64_t record;
     bool target_seen = !e->t.fbo;
-    for (record = 0; (k = glr_stream_next(&s, &c)) == 1; record++) {
+    /* An FBO target is read only around the records that may write it while it is bound (below):
+     * after the last one nothing can add to its history, so the pass ends there. (The back buffer
+     * is read after every record of its context, so its pass runs to the end.) */
+    uint64_t last_write = 0;
+    bool stop_early = e->t.fbo && pxh_feed_last_write(e->feed, &last_write);
+    for (record = 0; (!stop_early || record <= last_write) && (k = glr_stream_next(&s, &c)) == 1; record++) {
         const struct sm_context *sc = c.ctx_id == e->t.ctx_id ? sm_context_get(gmf_state(e->m), c.ctx_id) : NULL;
         bool bound = sc && gmf_draw_framebuffer(e->m, c.ctx_id) == e->t.fbo;
         const char *wk = pxh_writer_kind(c.cmd);

@@ -73,6 +73,9 @@ void pxh_feed_free(struct pxh_feed *f);
 void pxh_feed_probe(struct pxh_feed *f, struct glrh_probe *p);
 bool pxh_feed_answer(const struct pxh_feed *f, uint64_t record, bool *answered, bool *ok, uint8_t rgba[4]);
 bool pxh_feed_active(const struct pxh_feed *f);
+/* The last record that may write the target while it is bound for drawing (the plan's, from the
+ * state model); false: none, or no plan. */
+bool pxh_feed_last_write(const struct pxh_feed *f, uint64_t *record);
 bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record, bool *candidate);
 bool pxh_feed_after(struct engine *e, const struct glr_call *c, uint64_t record, const gmf_event *gev);
 const char *pxh_feed_why(const struct pxh_feed *f);

@@ -181,10 +181,15 @@ struct glrh_probe {
     /* Optional (NULL: none): whole colour images after the same calls. want_image(user, record, i,
      * ...) for i = 0, 1, ... until it returns false names colour attachment *att (GL_COLOR_ATTACHMENTk)
      * of the framebuffer object bound for drawing, *w x *h; got_image gets it as RGBA8 rows bottom-up
-     * (valid during the call), or NULL when it could not be read. want() must also return true for
+     * in a malloc'd block, or NULL when it could not be read; returning true keeps the block (the
+     * prober then owns it and free()s it: no copy), false leaves it valid during the call only. want() must also return true for
      * the call (it reads the pixel too). */
     bool (*want_image)(void *user, uint64_t record, int i, uint32_t *att, unsigned *w, unsigned *h);
-    void (*got_image)(void *user, uint64_t record, int i, const uint8_t *rgba);
+    bool (*got_image)(void *user, uint64_t record, int i, uint8_t *rgba);
+    /* stop: the first pass ends right after record `last` (the prober needs nothing later; the
+     * rest of the frame is not replayed). */
+    bool stop;
+    uint64_t last;
 };
 
 struct glrh_result {

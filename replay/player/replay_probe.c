@@ -22,7 +22,7 @@ void glrh_probe_after_call(struct replayer *r, const struct glr_call *c)
     for (int i = 0; p->want_image(p->user, r->record, i, &att, &w, &h); i++) {
         uint8_t *img = w && h && w <= 16384 && h <= 16384 ? malloc((size_t)w * h * 4) : NULL;
         bool got = img && glrh_read_draw_attachment(&r->gl, r->current->desc, (GLenum)att, w, h, img) == 0;
-        p->got_image(p->user, r->record, i, got ? img : NULL);
-        free(img);
+        if (!p->got_image(p->user, r->record, i, got ? img : NULL))
+            free(img);
     }
 }

@@ -355,6 +355,8 @@ static int run_pass(struct replayer *r)
         if (c.ctx_id && glr_cmds[c.cmd].api == GLR_API_GL && glrh_make_current(r, c.ctx_id) != 0)
             return -1;
         dispatch_gl(r, &c);
+        if (r->opt->probe && r->pass == 0 && r->opt->probe->stop && r->record >= r->opt->probe->last)
+            break;   /* the prober asked for nothing later */
     }
     crash_cmd = -1;
     if (k < 0) {

@@ -12,7 +12,12 @@ earlier passes came from ("earlier passes": the driver's images, or the model).
 right after the new one's (so both see the same load), and adds the ratio of the medians: the way
 to compare builds on a loaded machine.
 
-usage: bench_pixel_history.py GLREPLAY SHIM [--scenes a,b] [--pixels N] [--baseline OLD] [CAPTURE...]
+--target T times histories of target T (fboN/colorK, as `glreplay pixel --target`) instead of the
+back buffer. --debug also times debug this pixel (`glreplay debug F --pixel X,Y --json`: the
+history behind the stop and the debugger's run to it) at the first pixel, for the baseline too.
+
+usage: bench_pixel_history.py GLREPLAY SHIM [--scenes a,b] [--pixels N] [--baseline OLD] [--target T]
+                              [--debug] [CAPTURE...]
 """
 import json
 import os
@@ -58,6 +63,15 @@ def main():
         i = rest.index("--baseline")
         baseline = rest[i + 1]
         del rest[i:i + 2]
+    target = None
+    if "--target" in rest:
+        i = rest.index("--target")
+        target = rest[i + 1]
+        del rest[i:i + 2]
+    debug = "--debug" in rest
+    if debug:
+        rest.remove("--debug")
+    tsel = ["--target", target] if target else []
     caps = list(rest)
     tmp = tempfile.mkdtemp(prefix="pxhbench")
     if not caps:
@@ -69,13 +83,16 @@ def main():
                 print("%s: no capture" % sc)
     print("| capture | pixels | history median (max) s | model pass median s | driver replay median s | "
           "--no-driver median s | whole frame in the model s | earlier passes |" +
-          (" baseline history median (max) s | baseline / new |" if baseline else ""))
-    print("|---|---|---|---|---|---|---|---|" + ("---|---|" if baseline else ""))
+          (" baseline history median (max) s | baseline / new |" if baseline else "") +
+          (" debug --pixel s |" + (" baseline debug --pixel s |" if baseline else "") if debug else ""))
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|" if baseline else "") +
+          ("---|" + ("---|" if baseline else "") if debug else ""))
     for cap in caps:
         wall, model, driver, nodrv, base, source = [], [], [], [], [], set()
+        dbg, dbg_base = [], []
         for k in range(npix):
             x, y = 1280 * (2 * k + 1) // (2 * npix), 720 * (k % 3 + 1) // 4
-            dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--json"])
+            dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--json"] + tsel)
             if p.returncode not in (0, 1):
                 print("%s (%d,%d): %s" % (cap, x, y, p.stderr.strip()))
                 continue
@@ -87,11 +104,15 @@ def main():
             source.add(ep.get("from", "model") + (" (%d draws left out)" % ep["draws_left_out"]
                                                    if ep.get("draws_left_out") else ""))
             if baseline:
-                dt, p = timed([baseline, "pixel", cap, "--at", "%d,%d" % (x, y), "--json"])
+                dt, p = timed([baseline, "pixel", cap, "--at", "%d,%d" % (x, y), "--json"] + tsel)
                 if p.returncode in (0, 1):
                     base.append(dt)
-            dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--no-driver", "--json"])
+            dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--no-driver", "--json"] + tsel)
             nodrv.append(dt)
+            if debug and k == 0:
+                for exe, out in [(glreplay, dbg)] + ([(baseline, dbg_base)] if baseline else []):
+                    dt, p = timed([exe, "debug", cap, "--pixel", "%d,%d" % (x, y), "--json"] + tsel)
+                    out.append("%.2f" % dt if p.returncode == 0 else "failed (%d)" % p.returncode)
         full, _ = timed([glreplay, "model", cap, "--no-timing"])
         if not wall:
             continue
@@ -101,6 +122,8 @@ def main():
         if baseline and base:
             row += " %.2f (%.2f) | %.2f |" % (statistics.median(base), max(base),
                                               statistics.median(base) / statistics.median(wall))
+        if debug:
+            row += " %s |" % (dbg[0] if dbg else "-") + (" %s |" % (dbg_base[0] if dbg_base else "-") if baseline else "")
         print(row)
 
 

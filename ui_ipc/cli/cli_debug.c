@@ -544,7 +544,7 @@ int cli_debug(int argc, char **argv)
                    ps.y);
     } else if (pixel_mode) {
         struct dap_pixel_req prq = { .x = o.px, .y = o.py, .event = o.pevent, .fragment = o.fragment,
-                                     .primitive = -1, .target = o.target };
+                                     .primitive = -1, .target = o.target, .driver = true };
         if (dap_pixel_resolve(c, &prq, &ps, err, sizeof err) != 0) {
             cli_error("debug: %s", err);
             dap_capture_close(c);

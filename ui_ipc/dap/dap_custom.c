@@ -320,9 +320,11 @@ static void *pixel_worker(void *arg)
     bool ok;
     if (j->vertex)
         ok = dap_vertex_resolve(s->cap, j->args, &stop, err, sizeof err) == 0;
-    else if (j->debug)
-        ok = dap_pixel_parse(j->args, &rq, err, sizeof err) && dap_pixel_resolve(s->cap, &rq, &stop, err, sizeof err) == 0;
-    else
+    else if (j->debug) {
+        ok = dap_pixel_parse(j->args, &rq, err, sizeof err);
+        rq.driver = !s->in_process;   /* no driver replay inside the program */
+        ok = ok && dap_pixel_resolve(s->cap, &rq, &stop, err, sizeof err) == 0;
+    } else
         ok = (hist = dap_pixel_history(s->cap, j->args, !s->in_process, err, sizeof err)) != NULL;
     pthread_mutex_t *lock = s->host.lock;   /* the server's: outlives the session */
     pthread_mutex_lock(lock);

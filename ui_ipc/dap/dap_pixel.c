@@ -76,12 +76,18 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
                       char *err, size_t n)
 {
     memset(out, 0, sizeof *out);
-    struct pxh_options o = { .path = c->path, .x = rq->x, .y = rq->y, .driver = false };
+    /* With the driver, the earlier passes are its images (pixel_feed.c) rather than the model's:
+     * the target's draws, and so the order of the fragments at the pixel, are the model's either way. */
+    struct pxh_options o = { .path = c->path, .x = rq->x, .y = rq->y, .driver = rq->driver };
     if (rq->target && !pxh_parse_target(rq->target, &o.target)) {
         snprintf(err, n, "pixel: bad target '%s'", rq->target);
         return -1;
     }
     cJSON *h = pxh_run(&o, err, n);
+    if (!h && o.driver) {
+        o.driver = false;   /* no usable driver here (no EGL, a replay error): the model alone */
+        h = pxh_run(&o, err, n);
+    }
     if (!h)
         return -1;
     int rc = -1;

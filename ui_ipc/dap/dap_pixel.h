@@ -21,6 +21,8 @@ struct dap_pixel_req {
     int fragment;           /* 1-based among the event's fragments; 0: the last one written */
     int primitive;          /* >= 0: instead, the (last) fragment of this primitive */
     const char *target;     /* pxh_parse_target syntax, NULL: the back buffer */
+    bool driver;            /* the history may replay the driver (its images of earlier passes
+                             * instead of modelling them); false in a server inside the program */
 };
 
 struct dap_pixel_stop {

@@ -829,7 +829,10 @@ bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err,
 {
 #ifdef GLR_HAVE_PIXEL
     struct dap_pixel_req rq;
-    if (!dap_pixel_parse(pixel, &rq, err, err_size) || dap_pixel_resolve(s->cap, &rq, &s->pixel, err, err_size) != 0)
+    if (!dap_pixel_parse(pixel, &rq, err, err_size))
+        return false;
+    rq.driver = !s->in_process;   /* no driver replay inside the program */
+    if (dap_pixel_resolve(s->cap, &rq, &s->pixel, err, err_size) != 0)
         return false;
     s->pixel_pending = true;
     return true;
