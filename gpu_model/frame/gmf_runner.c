@@ -120,6 +120,7 @@ void gmf_destroy(gmf_runner *r)
     gmf_imm_free(r);
     gmf_pix_free(r);
     gmf_lists_free(r);
+    gmf_vbo_format_free(r);
     for (int i = 0; i < r->n_names; i++)
         free(r->names[i].name);
     free(r->names);
@@ -620,6 +621,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         gmf_note_runner_set(NULL);
         return GMF_OK;
     }
+    gmf_vbo_format_cmd(r, c, k);   /* which attributes Mesa's vbo takes per vertex */
     double t0 = now_s();
     if (is_draw_cmd(k)) {
         if (!gmf_cond_render_skip(r, c->ctx_id, GMF_EV_DRAW, ev))   /* gmf_queries.c */
