@@ -693,6 +693,9 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         } else if (gmf_lists_cmd(r, c, k, ev)) {   /* glCallList(s) run the lists' calls (gmf_lists.c) */
             gmf_note_runner_set(NULL);
             return r->stopped ? GMF_STOPPED : GMF_OK;
+        } else if (k == GLR_CMD_glMultiModeDrawArraysIBM || k == GLR_CMD_glMultiModeDrawElementsIBM) {
+            /* GL_IBM_multimode_draw_arrays (llvmpipe has it): not run, so said, never dropped */
+            gmf_note(ev, "%s (IBM multi-mode draws are not modelled)", glr_cmd_name(k));
         } else if (gpu_copy_cmd(k) && !gmf_copy_handles(k)) {
             gmf_note(ev, "%s (GPU-side copy/compute/feedback not modelled)", glr_cmd_name(k));
         }
