@@ -548,6 +548,8 @@ static void do_clear(gmf_runner *r, const struct glr_call *call, uint32_t cmd, g
     gmf_hooks_draw_begin(r, ev);
     const struct sm_context_state *st = sm_context_state(c);
     ev->fbo = st->draw_fbo;
+    if (sm_is_enabled(c, GL_RASTERIZER_DISCARD, 0))
+        return;   /* GL ignores clears under rasterizer discard (Mesa's clear.c: RasterDiscard) */
     gm_surface views[GM_PIPE_MAX_RT + 2];
     if (!gmf_build_framebuffer(r, c, &r->pipe.fb, views, ev)) {
         ev->failed = true;
