@@ -147,6 +147,21 @@ bool sm_lists_compile(struct sm_lists *L, uint32_t share, const struct glr_call 
     return L->comp_mode == GL_COMPILE;
 }
 
+uint32_t sm_lists_compiling(const struct sm_lists *L, uint32_t ctx_id)
+{
+    return L && L->compiling && L->comp_ctx == ctx_id ? L->comp_mode : 0;
+}
+
+size_t sm_lists_compiled_count(const struct sm_lists *L)
+{
+    return L && L->compiling ? L->comp.calls.count : 0;
+}
+
+const struct glr_call *sm_lists_compiled_call(const struct sm_lists *L, size_t i)
+{
+    return L && L->compiling && i < L->comp.calls.count ? &L->comp.calls.calls[i] : NULL;
+}
+
 static void exec_list(struct sm_lists *L, uint32_t share, uint32_t ctx_id, uint32_t name, uint64_t seq,
                       sm_list_exec_fn exec, sm_list_missing_fn missing, void *user)
 {

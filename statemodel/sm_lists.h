@@ -29,6 +29,13 @@ int sm_lists_keep(struct sm_lists *L, uint32_t share, uint32_t name, const void 
  * GL_COMPILE list. Records fed while a list executes (sm_lists_depth > 0) are never compiled. */
 bool sm_lists_compile(struct sm_lists *L, uint32_t share, const struct glr_call *c);
 
+/* The mode of the list being compiled on context ctx_id (GL_COMPILE, GL_COMPILE_AND_EXECUTE; 0
+ * when none), and the calls compiled into it so far (a pointer valid until the next
+ * sm_lists_compile). */
+uint32_t sm_lists_compiling(const struct sm_lists *L, uint32_t ctx_id);
+size_t sm_lists_compiled_count(const struct sm_lists *L);
+const struct glr_call *sm_lists_compiled_call(const struct sm_lists *L, size_t i);
+
 /* Called for each call of an executed list (ctx_id set to the caller's context). A nested
  * glCallList reaches this callback like any call: pass it back to sm_lists_call. */
 typedef void (*sm_list_exec_fn)(void *user, const struct glr_call *c);

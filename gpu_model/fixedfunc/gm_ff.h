@@ -95,6 +95,11 @@ typedef struct gm_ff_key {
     uint8_t color_sum;         /* GL_COLOR_SUM (without lighting) */
     uint8_t fog;               /* enum gm_ff_fog */
     uint8_t points;            /* the draw is points (coordinate replacement applies) */
+    /* the primary / secondary colour does not come from the vertex stage: the uniforms
+     * ff_current_color / ff_current_secondary (the current colour, saturated, not
+     * interpolated), as Mesa's texenv program reads it when the colour does not vary
+     * (texenvprogram.c get_gl_Color, filter_fp_input_mask) */
+    uint8_t color_current, secondary_current;
     /* a pixel rectangle (enum gm_ff_pixel): the vertex stage passes window-rectangle corners
      * and the raster values through; the fragment stage reads the image (glDrawPixels) or
      * discards where the bitmap is 0 (glBitmap), as Mesa's st_cb_drawpixels.c / st_cb_bitmap.c

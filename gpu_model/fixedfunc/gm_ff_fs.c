@@ -191,6 +191,10 @@ char *gm_ff_fragment_source(const gm_ff_key *k)
         ff_printf(&t, "varying vec4 ff_back_color0;\n%s", k->separate_specular ? "varying vec4 ff_back_color1;\n" : "");
     if (k->fog)
         ff_printf(&t, "uniform vec4 ff_fog_params;   // -1/(end-start), end/(end-start), density/ln2, density/sqrt(ln2)\n");
+    if (k->color_current && !two && !k->pixel_rect)
+        ff_printf(&t, "uniform vec4 ff_current_color;       // the current colour (it does not vary in this draw)\n");
+    if (k->secondary_current && (k->separate_specular || k->color_sum))
+        ff_printf(&t, "uniform vec4 ff_current_secondary;   // the current secondary colour (it does not vary)\n");
     if (k->pixel_rect)
         ff_printf(&t, "uniform sampler2D ff_pixels;      // the %s\n"
                       "uniform vec4 ff_pixel_rect;       // window origin, 1 / (zoom * size)\n",
@@ -205,7 +209,7 @@ char *gm_ff_fragment_source(const gm_ff_key *k)
     } else if (two)
         ff_printf(&t, "    vec4 primary = gl_FrontFacing ? gl_Color : ff_back_color0;\n");
     else
-        ff_printf(&t, "    vec4 primary = gl_Color;\n");
+        ff_printf(&t, "    vec4 primary = %s;\n", k->color_current ? "ff_current_color" : "gl_Color");
     ff_printf(&t, "    vec4 prev = primary;\n");
     for (int u = 0; u < GM_FF_UNITS; u++)
         if (k->unit[u].target != GM_FF_TEX_NONE)
@@ -254,7 +258,7 @@ char *gm_ff_fragment_source(const gm_ff_key *k)
     }
     if (k->separate_specular || k->color_sum) {
         const char *sec = two && k->separate_specular ? "(gl_FrontFacing ? gl_SecondaryColor : ff_back_color1)"
-                                                      : "gl_SecondaryColor";
+                          : k->secondary_current ? "ff_current_secondary" : "gl_SecondaryColor";
         ff_printf(&t, "    // colour sum\n    prev.rgb = prev.rgb + %s.rgb;\n", sec);
     }
     if (k->fog) {

@@ -195,6 +195,19 @@ static int product_member(const struct sm_context_state *st, int side, int i, co
 
 /* The value of element `index` of uniform `base` (member m, "" if none): its float count, or 0
  * when the name is not one fed here. */
+/* A current colour as Mesa's STATE_CURRENT_ATTRIB_MAYBE_VP_CLAMPED gives it to the
+ * fixed-function fragment program: saturated with GL_CLAMP_VERTEX_COLOR (FIXED_ONLY taken as
+ * clamping: a fixed-point colour buffer), the comparisons letting NaN through unchanged. */
+static int current_color(const struct sm_context_state *st, int slot, float *out)
+{
+    bool clamp = st->ff.clamp_vertex_color != GL_FALSE;
+    for (int i = 0; i < 4; i++) {
+        float x = st->legacy_current[slot][i];
+        out[i] = !clamp ? x : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+    }
+    return 4;
+}
+
 static int value_of(const struct sm_context_state *st, const gm_ff_values *v, const char *base,
                     int index, const char *m, float *out)
 {
@@ -260,6 +273,8 @@ static int value_of(const struct sm_context_state *st, const gm_ff_values *v, co
     if (!strcmp(base, "ff_clip_plane")) return in8 ? copy(out, v->clip_plane[index], 4) : 0;
     if (!strcmp(base, "ff_point_size")) return copy(out, v->point_size, 4);
     if (!strcmp(base, "ff_fog_params")) return copy(out, v->fog_params, 4);
+    if (!strcmp(base, "ff_current_color")) return current_color(st, SM_LA_COLOR, out);
+    if (!strcmp(base, "ff_current_secondary")) return current_color(st, SM_LA_SECONDARY_COLOR, out);
     if (!strncmp(base, "ff_env_scale", 12)) {
         int u = atoi(base + 12);
         return u >= 0 && u < GM_FF_UNITS ? copy(out, v->env_scale[u], 2) : 0;

@@ -405,6 +405,59 @@ static gmf_prog *build(gmf_runner *r, const struct sm_context *c, const struct s
     return p;
 }
 
+/* Whether the source of a stage writes a built-in output (a word match on the text). */
+static bool writes_builtin(const char *src, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = src ? strstr(src, name) : NULL; p; p = strstr(p + 1, name)) {
+        char after = p[n];
+        bool word_end = !(after == '_' || (after >= '0' && after <= '9') || (after >= 'a' && after <= 'z') ||
+                          (after >= 'A' && after <= 'Z'));
+        if (word_end)
+            return true;
+    }
+    return false;
+}
+
+/* Mesa's filter_fp_input_mask (texenvprogram.c): the fixed-function fragment program reads
+ * the primary (secondary) colour from the vertex stage only when that stage can produce it:
+ * a GLSL vertex stage that writes gl_FrontColor (gl_FrontSecondaryColor); the fixed-function
+ * one with lighting (and, for the secondary, a separate specular colour), or when the colour
+ * varies: its array enabled, or in a glBegin/glEnd the colour in Mesa's vertex format
+ * (gmf_vbo_format.c). Otherwise it reads the current colour (key.color_current). */
+static void current_colors(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
+                           bool vs_fixed, gm_ff_key *key)
+{
+    bool col0 = true, col1 = true;
+    if (!vs_fixed) {
+        /* the last stage before the rasterizer */
+        const char *src = NULL;
+        int rank = -1;
+        for (uint32_t i = 0; sp && i < sp->n_linked; i++) {
+            uint32_t t = sp->linked[i].type;
+            int rk = t == GL_GEOMETRY_SHADER ? 3 : t == GL_TESS_EVALUATION_SHADER ? 2 : t == GL_VERTEX_SHADER ? 1 : -1;
+            if (rk > rank)
+                rank = rk, src = sp->linked[i].source;
+        }
+        if (!src)
+            return;
+        col0 = writes_builtin(src, "gl_FrontColor");
+        col1 = writes_builtin(src, "gl_FrontSecondaryColor");
+    } else if (!on(c, GL_VERTEX_PROGRAM_ARB, 0)) {
+        const struct sm_context_state *st = sm_context_state(c);
+        const struct sm_vao *vao = sm_get_vao(c, st->vao);
+        bool imm = gmf_imm_drawing(r);
+        uint32_t ctx = sm_context_id(c);
+        bool v0 = imm ? gmf_vbo_format_varies(r, ctx, SM_LA_COLOR) : !vao || vao->legacy[SM_LA_COLOR].enabled;
+        bool v1 = imm ? gmf_vbo_format_varies(r, ctx, SM_LA_SECONDARY_COLOR)
+                      : !vao || vao->legacy[SM_LA_SECONDARY_COLOR].enabled;
+        col0 = key->lighting || v0;
+        col1 = key->lighting || v1;
+    }
+    key->color_current = !col0 && !(key->lighting && key->two_side);
+    key->secondary_current = !col1 && (key->color_sum || key->separate_specular);
+}
+
 gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const struct sm_program *sp,
                            const struct glr_call *call, uint32_t cmd, gmf_event *ev)
 {
@@ -466,6 +519,8 @@ gmf_prog *gmf_draw_program(gmf_runner *r, const struct sm_context *c, const stru
         if ((key.vertex_material[0] | key.vertex_material[1]) & GM_FF_VM_SHININESS)
             key.shininess_zero = 0;
     }
+    if (fs_fixed && !gmf_pix_kind(r))
+        current_colors(r, c, sp, vs_fixed, &key);
     if (gmf_pix_kind(r) && vs_fixed && fs_fixed) {
         /* a pixel rectangle (gmf_rasterpix.c): a pass-through vertex stage, the fragment
          * stage of the state with the image or bitmap as its primary colour */

@@ -464,6 +464,11 @@ void gmf_imm_draw_done(gmf_runner *r)
     r->client_used = m->saved_used;
 }
 
+bool gmf_imm_drawing(const gmf_runner *r)
+{
+    return r->imm && r->vao_override == &r->imm->vao;
+}
+
 uint8_t gmf_imm_vertex_material(const gmf_runner *r, int side)
 {
     const struct gmf_imm *m = r->imm;

@@ -328,6 +328,7 @@ struct gmf_runner {
     struct gmf_xfb *xfb;           /* transform feedback write positions (gmf_xfb.c) */
     struct glr_call xfb_draw;      /* the draw a glDrawTransformFeedback* stands for */
     struct gmf_imm *imm;           /* glBegin/glEnd vertices (gmf_immediate.c) */
+    struct gmf_vbo_format *vbo_fmt;   /* Mesa's immediate-mode vertex format (gmf_vbo_format.c) */
     struct gmf_pix *pix;           /* the pixel rectangle being drawn (gmf_rasterpix.c) */
     bool from_snapshot;            /* the frame began from a snapshot (gmf_feed_initial_state):
                                       a display list it lacks may have existed before */
@@ -378,8 +379,15 @@ void gmf_imm_draw_done(gmf_runner *r);
  * values that vary per vertex on `side` (the fixed-function vertex stage reads them as
  * attributes), and the hook that fills those attributes once the draw's program is known. */
 uint8_t gmf_imm_vertex_material(const gmf_runner *r, int side);
+bool gmf_imm_drawing(const gmf_runner *r);   /* the draw running is a glBegin/glEnd or glRect* */
 void gmf_imm_bind_program(gmf_runner *r, const gmf_prog *p);
 void gmf_imm_free(gmf_runner *r);
+/* gmf_vbo_format.c: follows every executed call to know which legacy slots (enum
+ * sm_legacy_slot) the last glBegin/glEnd or glRect* draw of the context took per vertex, as
+ * Mesa's vbo module decides; gmf_vbo_format_varies answers true when it does not know. */
+void gmf_vbo_format_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k);
+bool gmf_vbo_format_varies(const gmf_runner *r, uint32_t ctx_id, int slot);
+void gmf_vbo_format_free(gmf_runner *r);
 
 /* gmf_lists.c: display lists. gmf_lists_compile sees every record first: glNewList .. glEndList
  * compile a list; true when the record is consumed (compiled in GL_COMPILE mode, or the

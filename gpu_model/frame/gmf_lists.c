@@ -5,16 +5,28 @@
  * called, draws run in the model. A GL_COMPILE list's calls are not executed while it is
  * compiled; GL_COMPILE_AND_EXECUTE ones are. Commands GL executes at once even inside
  * glNewList (glr_cmd_compiled_into_list) are executed, not compiled. The draws of a call record
- * make one event (gmf_event.draws counts them; each is counted in the totals). */
+ * make one event (gmf_event.draws counts them; each is counted in the totals).
+ *
+ * A GL_COMPILE_AND_EXECUTE list's vertices run when Mesa runs them: its vbo save module gathers
+ * the vertex commands (glBegin .. glEnd, attributes, glRect*, and every array draw, which it turns
+ * into vertices) into a vertex node and executes the node (through its immediate-mode loopback)
+ * only when the node is closed, by the next command compiled into the list that is not a vertex
+ * command (SAVE_FLUSH_VERTICES) or by glEndList (vbo_save_api.c compile_vertex_list). A command
+ * GL executes at once, such as a read-back, does not close it: the driver reads the framebuffer
+ * without those vertices. So the model holds them back and runs them at that record. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gmf_internal.h"
 #include "statemodel/sm_lists.h"
+#include "statemodel/sm_current.h"
 
 struct gmf_lists {
     struct sm_lists *L;
     bool client;           /* a list's CLIENT_ARRAY data was fed since the call began */
+    bool pending;          /* vertex commands of a GL_COMPILE_AND_EXECUTE list held back */
+    size_t pending_from;   /* the first of them, as the list's call index */
+    bool flushing;         /* running them: they are not compiled again */
 };
 
 /* The runner's lists, made on first use (NULL: out of memory). */
@@ -49,6 +61,23 @@ int gmf_lists_keep(gmf_runner *r, uint32_t ctx_id, uint32_t name, const void *da
     return G ? sm_lists_keep(G->L, share_of(r, ctx_id), name, data, size) : -1;
 }
 
+static void flush_pending(gmf_runner *r, struct gmf_lists *G, gmf_event *ev);
+
+/* Whether Mesa's vbo save module takes the command into a vertex node (see the top). */
+static bool vertex_cmd(const struct glr_call *c)
+{
+    if (c->cmd == GLR_PSEUDO_CLIENT_ARRAY)
+        return true;
+    if (c->cmd >= GLR_CMD_COUNT)
+        return false;
+    uint32_t k = c->cmd;
+    enum sm_imm_kind kind = sm_imm_kind_of(k);
+    return k == GLR_CMD_glBegin || k == GLR_CMD_glEnd || k == GLR_CMD_glArrayElement ||
+           kind == SM_IMM_ATTRIB || kind == SM_IMM_VERTEX || kind == SM_IMM_RECT || sm_is_attrib_value_cmd(k) ||
+           !strncmp(glr_cmd_name(k), "glMaterial", 10) ||
+           ((glr_cmds[k].flags & GLR_CF_ARRAY_DRAW) && !strstr(glr_cmd_name(k), "Indirect"));
+}
+
 bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev)
 {
     if (c->cmd != GLR_CMD_glNewList && !r->lists)
@@ -58,7 +87,22 @@ bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev)
         gmf_note(ev, "out of memory (display lists)");
         return false;
     }
-    return sm_lists_compile(G->L, share_of(r, c->ctx_id), c);
+    if (G->flushing)
+        return false;
+    bool ce = sm_lists_depth(G->L) == 0 && sm_lists_compiling(G->L, c->ctx_id) == GL_COMPILE_AND_EXECUTE;
+    bool compiled = c->cmd < GLR_CMD_COUNT ? glr_cmd_compiled_into_list(c->cmd) : c->cmd == GLR_PSEUDO_CLIENT_ARRAY;
+    if (ce && G->pending && (c->cmd == GLR_CMD_glEndList || (compiled && !vertex_cmd(c))))
+        flush_pending(r, G, ev);   /* the vertex node closes: its vertices run now */
+    size_t before = sm_lists_compiled_count(G->L);
+    bool consumed = sm_lists_compile(G->L, share_of(r, c->ctx_id), c);
+    if (!consumed && ce && vertex_cmd(c) && sm_lists_compiled_count(G->L) > before) {
+        if (!G->pending) {
+            G->pending = true;
+            G->pending_from = before;
+        }
+        return true;   /* held back until the node closes */
+    }
+    return consumed;
 }
 
 /* Adds what an inner event ran to the call record's event. */
@@ -167,6 +211,36 @@ static void missing_list(void *user, uint32_t name)
     if (!x->r->from_snapshot)
         return;
     gmf_note(x->ev, "display list %u not in the capture (never compiled, or dropped by the shim)", name);
+}
+
+/* Runs the held-back vertex commands of the list being compiled, as a list call runs its calls. */
+static void flush_pending(gmf_runner *r, struct gmf_lists *G, gmf_event *ev)
+{
+    G->pending = false;
+    gmf_event *t = malloc(sizeof *t);
+    if (!t) {
+        gmf_note(ev, "out of memory (display list vertices)");
+        ev->failed = true;
+        return;
+    }
+    struct exec_ctx x = { .r = r, .ev = ev, .t = t };
+    G->flushing = true;
+    G->client = false;
+    size_t n = sm_lists_compiled_count(G->L);
+    for (size_t i = G->pending_from; i < n; i++) {
+        const struct glr_call *cc = sm_lists_compiled_call(G->L, i);
+        if (cc) {   /* (each was counted as a stream record when it was held back) */
+            struct glr_call copy = *cc;
+            exec_call(&x, &copy);
+        }
+    }
+    G->flushing = false;
+    free(t);
+    if (G->client) {   /* the client arrays were the list's, as after a list call */
+        memset(r->client, 0, sizeof r->client);
+        memset(r->client_legacy, 0, sizeof r->client_legacy);
+        r->client_used = false;
+    }
 }
 
 bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev)

@@ -96,11 +96,30 @@ static gmf_cond *cond_get(gmf_runner *r, uint32_t ctx_id)
     return c;
 }
 
+/* GL_ARB_pipeline_statistics_query counters the model counts: primitives out of primitive
+ * assembly, which is what llvmpipe's draw module counts both as submitted (ia_primitives) and
+ * as reaching the clipper (c_invocations) when no geometry or tessellation stage runs. */
+static bool counted_statistic(uint32_t t)
+{
+    return t == GL_PRIMITIVES_SUBMITTED_ARB || t == GL_CLIPPING_INPUT_PRIMITIVES_ARB;
+}
+
+/* The other pipeline statistics: accepted, their draws modelled, but no count is kept; only
+ * reading one into a buffer (where the model's result matters) is reported. */
+static bool uncounted_statistic(uint32_t t)
+{
+    return t == GL_VERTICES_SUBMITTED_ARB || t == GL_VERTEX_SHADER_INVOCATIONS_ARB ||
+           t == GL_TESS_CONTROL_SHADER_PATCHES_ARB || t == GL_TESS_EVALUATION_SHADER_INVOCATIONS_ARB ||
+           t == GL_GEOMETRY_SHADER_INVOCATIONS || t == GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB ||
+           t == GL_FRAGMENT_SHADER_INVOCATIONS_ARB || t == GL_COMPUTE_SHADER_INVOCATIONS_ARB ||
+           t == GL_CLIPPING_OUTPUT_PRIMITIVES_ARB;
+}
+
 static bool counted_target(uint32_t t)
 {
     return t == GL_SAMPLES_PASSED || t == GL_ANY_SAMPLES_PASSED ||
            t == GL_ANY_SAMPLES_PASSED_CONSERVATIVE || t == GL_PRIMITIVES_GENERATED ||
-           t == GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN;
+           t == GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN || counted_statistic(t);
 }
 
 /* The result as GL reports it (booleans for the any-samples targets); false when unknown. */
@@ -172,6 +191,10 @@ void gmf_queries_after_draw(gmf_runner *r, const gmf_event *ev)
             break;
         case GL_PRIMITIVES_GENERATED:
             if (q->index == 0)
+                q->result += ev->stats.primitives;
+            break;
+        case GL_PRIMITIVES_SUBMITTED_ARB: case GL_CLIPPING_INPUT_PRIMITIVES_ARB:
+            if (ev->kind == GMF_EV_DRAW)
                 q->result += ev->stats.primitives;
             break;
         default:
@@ -321,9 +344,9 @@ bool gmf_queries_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf
         q->has_result = false;
         q->incomplete = false;
         q->result = 0;
-        /* time queries are not modelled (read into a buffer: noted there), nor are pipeline
-         * statistics or transform feedback overflow */
-        if (!counted_target(target) && target != GL_TIME_ELAPSED)
+        /* time queries and the uncounted pipeline statistics are not modelled (read into a
+         * buffer: noted there), nor is transform feedback overflow */
+        if (!counted_target(target) && target != GL_TIME_ELAPSED && !uncounted_statistic(target))
             gmf_note(ev, "%s: target 0x%04x not modelled", n, target);
         else if (target == GL_PRIMITIVES_GENERATED && q->index != 0)
             gmf_note(ev, "%s: primitives generated on vertex stream %u not modelled", n, q->index);

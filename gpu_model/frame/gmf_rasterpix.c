@@ -264,6 +264,9 @@ static const char *load_bitmap(struct gmf_pix *p, const struct sm_context *c, co
     return NULL;
 }
 
+/* load_copy's answer for a copy GL refuses with an error: no note, nothing drawn */
+static const char COPY_GL_ERROR[] = "";
+
 /* glCopyPixels(x, y, w, h, GL_COLOR): the read buffer's rectangle as floats (outside the
  * surface: 0, undefined in GL), scaled and biased like drawn pixels. */
 static const char *load_copy(struct gmf_pix *p, gmf_runner *r, const struct sm_context *c,
@@ -281,6 +284,15 @@ static const char *load_copy(struct gmf_pix *p, gmf_runner *r, const struct sm_c
         return "glCopyPixels with GL_MAP_COLOR (pixel maps are not modelled)";
     gm_surface view, tmp;
     memset(&tmp, 0, sizeof tmp);
+    if (st->read_fbo) {
+        /* GL_INVALID_OPERATION from a multisample framebuffer object (Mesa's _mesa_CopyPixels;
+         * GL 3.0 section 4.3.3): nothing is drawn */
+        const struct sm_framebuffer *f = sm_get_framebuffer(c, st->read_fbo);
+        uint32_t rb = f && f->read_buffer && f->read_buffer != GL_BACK ? f->read_buffer : GL_COLOR_ATTACHMENT0;
+        gm_surface *ms = gmf_fb_read_surface(r, c, st->read_fbo, rb, depth, &view, ev);
+        if (ms && ms->samples > 1)
+            return COPY_GL_ERROR;
+    }
     gm_surface *s = gmf_read_surface(r, c, depth, &view, &tmp, ev);
     if (!s)
         return "glCopyPixels: read buffer not in the model";
@@ -487,6 +499,8 @@ bool gmf_pix_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k, s
     const char *why = k == GLR_CMD_glDrawPixels ? (depth ? load_depth(p, c, call, ev) : load_image(p, c, call, ev))
                       : k == GLR_CMD_glBitmap   ? load_bitmap(p, c, call, ev)
                                                 : load_copy(p, r, c, call, ev);
+    if (why == COPY_GL_ERROR)
+        return false;
     if (why) {
         gmf_note(ev, "%s", why);
         return false;

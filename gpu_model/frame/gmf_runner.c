@@ -120,6 +120,7 @@ void gmf_destroy(gmf_runner *r)
     gmf_imm_free(r);
     gmf_pix_free(r);
     gmf_lists_free(r);
+    gmf_vbo_format_free(r);
     for (int i = 0; i < r->n_names; i++)
         free(r->names[i].name);
     free(r->names);
@@ -546,6 +547,8 @@ static void do_clear(gmf_runner *r, const struct glr_call *call, uint32_t cmd, g
     gmf_hooks_draw_begin(r, ev);
     const struct sm_context_state *st = sm_context_state(c);
     ev->fbo = st->draw_fbo;
+    if (sm_is_enabled(c, GL_RASTERIZER_DISCARD, 0))
+        return;   /* GL ignores clears under rasterizer discard (Mesa's clear.c: RasterDiscard) */
     gm_surface views[GM_PIPE_MAX_RT + 2];
     if (!gmf_build_framebuffer(r, c, &r->pipe.fb, views, ev)) {
         ev->failed = true;
@@ -619,6 +622,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         gmf_note_runner_set(NULL);
         return GMF_OK;
     }
+    gmf_vbo_format_cmd(r, c, k);   /* which attributes Mesa's vbo takes per vertex */
     double t0 = now_s();
     if (is_draw_cmd(k)) {
         if (!gmf_cond_render_skip(r, c->ctx_id, GMF_EV_DRAW, ev))   /* gmf_queries.c */
@@ -690,6 +694,9 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         } else if (gmf_lists_cmd(r, c, k, ev)) {   /* glCallList(s) run the lists' calls (gmf_lists.c) */
             gmf_note_runner_set(NULL);
             return r->stopped ? GMF_STOPPED : GMF_OK;
+        } else if (k == GLR_CMD_glMultiModeDrawArraysIBM || k == GLR_CMD_glMultiModeDrawElementsIBM) {
+            /* GL_IBM_multimode_draw_arrays (llvmpipe has it): not run, so said, never dropped */
+            gmf_note(ev, "%s (IBM multi-mode draws are not modelled)", glr_cmd_name(k));
         } else if (gpu_copy_cmd(k) && !gmf_copy_handles(k)) {
             gmf_note(ev, "%s (GPU-side copy/compute/feedback not modelled)", glr_cmd_name(k));
         }

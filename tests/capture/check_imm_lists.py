@@ -69,8 +69,11 @@ with tempfile.TemporaryDirectory() as d:
         # glCallList of the GL_COMPILE list, (1, 0, 1); the draw after that GL_COMPILE list was
         # compiled still has the colour from before it.
         recs = [(int(r), cmd) for r, cmd in re.findall(r'^draws? [\d-]+ \(record (\d+), (\w+),', model.stdout, re.M)]
-        rect = max(r for r, cmd in recs if cmd == 'glRecti')
-        before_rect = max(r for r, cmd in recs if cmd == 'glEnd' and r < rect)
+        # The glRecti is compiled into the GL_COMPILE_AND_EXECUTE list, so its (empty) draw runs when
+        # Mesa's vbo save closes the vertex node: at the glCallList compiled after it (gmf_lists.c).
+        # That event is the first glCallList after the frame's last glEnd; the glRecti precedes it.
+        before_rect = max(r for r, cmd in recs if cmd == 'glEnd')
+        rect = min(r for r, cmd in recs if cmd == 'glCallList' and r > before_rect) - 1
 
         def color(event):
             st = subprocess.run([glreplay, 'state', out, '--event', str(event), '--json'], env=env,

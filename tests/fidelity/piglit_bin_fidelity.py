@@ -6,7 +6,9 @@ Each selected binary runs as `glreplay capture --frame 0 --out T.glcap -- BIN -a
   agree        model --compare passes (every comparison >= 99.9 %, nothing unsupported)
   differs      it fails with every draw modelled
   unsupported  some draw or command is reported unsupported (the first note is the reason)
-  no-draws     the model ran no draw or clear (the frame has nothing it runs)
+  no-draws     neither the model nor the capture has a draw or clear: nothing to compare (a test
+               whose only drawing command is a GL error, such as a glCopyPixels GL refuses);
+               excluded from the rate "of those that draw", never counted as agreeing
   native       the test does not pass natively under the shim (skip/fail/no verdict)
   no-capture   no capture was written (the program never swapped, or crashed)
 Prints one line per test and a table per bucket and per name prefix (gl-1.0, gl-2.0, ...).
@@ -60,7 +62,15 @@ def run_one(glreplay, binary, timeout):
         if (s and int(s.group(2)) > 0) or note:
             return name, 'unsupported', note.group(1)[:140] if note else 'unsupported features'
         if s and int(s.group(1)) == 0 and int(s.group(4)) == 0:
-            return name, 'no-draws', ''
+            # only when the capture has none either: a model that dropped draws differs
+            i = subprocess.run([glreplay, 'info', cap], capture_output=True, text=True, timeout=timeout,
+                               env=env, cwd=d)
+            dr = re.search(r'^draws: (\d+)', i.stdout, re.M)
+            cl = re.search(r'^clears: (\d+)', i.stdout, re.M)
+            if dr and cl and int(dr.group(1)) == 0 and int(cl.group(1)) == 0:
+                return name, 'no-draws', 'nothing to compare'
+            return name, 'differs', 'the model ran no draw or clear; the capture has %s draws, %s clears' % (
+                dr.group(1) if dr else '?', cl.group(1) if cl else '?')
         worst = re.search(r'compare: FAIL: ([^\n]*)', mo)
         return name, 'differs', (worst.group(1)[:140] if worst else mo.strip().splitlines()[-1][:140] if mo.strip() else 'no output')
 
@@ -92,6 +102,10 @@ def main():
     print('\n| bucket | tests |\n|---|---|')
     for b in ('agree', 'differs', 'unsupported', 'no-draws', 'native', 'no-capture'):
         print('| %s | %d |' % (b, buckets.get(b, 0)))
+    drawn = sum(buckets.get(b, 0) for b in ('agree', 'differs', 'unsupported'))
+    if drawn:
+        print('\nagree: %d of the %d that pass natively, capture and draw (%.1f %%); %d draw nothing' %
+              (buckets.get('agree', 0), drawn, 100.0 * buckets.get('agree', 0) / drawn, buckets.get('no-draws', 0)))
     prefixes = {}
     for r in results:
         m = re.match(r'(gl-\d\.\d|arb_\w+?|ext_\w+?|nv_\w+?)-', r['test'])
