@@ -63,6 +63,8 @@ struct glr_cmd_info {
     uint8_t ret_class;   /* enum glr_obj_class of the returned name (glCreateProgram, glFenceSync) */
     uint32_t flags;      /* GLR_CF_* command classes */
     uint8_t writes;      /* enum glr_writes */
+    uint8_t info;        /* enum glr_info_class: `glreplay info`'s counter */
+    uint8_t readback;    /* enum glr_readback_call: the call replay --verify repeats it with */
 };
 
 extern const char glr_obj_class_names[GLR_OBJ_COUNT][32];

@@ -3,7 +3,8 @@
  * glr_cmd_param_role against the by-name lookup, GLR_PF_TARGET against the "...arget" suffix test,
  * each GLR_CF_* class and glr_cmd_info.writes against the name tests replay/dispatch.c,
  * shim/client_arrays.c, replay/player/capture_load.c, replay/player/pass_reset_walk.c,
- * replay/player/capture_stats.c and ui_ipc/report/report_events.c made before (copied here, and only here, as the reference). */
+ * replay/player/capture_stats.c, ui_ipc/report/report_events.c, registry/glr_dlist.c,
+ * replay/player/replay_readback.c, shim/readback_rec.c and gpu_model/frame/gmf_immediate.c made before (copied here, and only here, as the reference). */
 #include <stdio.h>
 #include <string.h>
 #include "registry/glr_registry.h"
@@ -206,6 +207,104 @@ static void check_readers(uint32_t k, long *hits)
     *hits += ow != NULL;
 }
 
+/* The former registry/glr_dlist.c executed_immediately(), verbatim. */
+static bool old_list_exec(const char *n)
+{
+    static const char *const prefixes[] = {
+        "glGet", "glIs", "glGen", "glDelete", "glCreate", "glNewList", "glEndList", "glFeedbackBuffer",
+        "glSelectBuffer", "glRenderMode", "glReadPixels", "glReadnPixels", "glFlush", "glFinish", "glFenceSync",
+        "glClientWaitSync", "glWaitSync", "glPixelStore", "glClientActiveTexture", "glEnableClientState",
+        "glDisableClientState", "glPushClientAttrib", "glPopClientAttrib", "glClientAttribDefault",
+        "glInterleavedArrays", "glEnableVertexAttribArray", "glDisableVertexAttribArray", "glEnableVertexArray",
+        "glDisableVertexArray", "glVertexAttribBinding", "glVertexBindingDivisor", "glBindVertexBuffer",
+        "glBindVertexArray", "glVertexArray", "glBindBuffer", "glBufferData", "glBufferSubData", "glBufferStorage",
+        "glNamedBuffer", "glMapBuffer", "glMapNamedBuffer", "glUnmapBuffer", "glUnmapNamedBuffer",
+        "glFlushMapped", "glCopyBufferSubData", "glCopyNamedBufferSubData", "glClearBufferData",
+        "glClearBufferSubData", "glClearNamedBufferData", "glClearNamedBufferSubData", "glInvalidateBuffer",
+        "glShaderSource", "glCompileShader", "glAttachShader", "glAttachObject", "glDetachShader", "glDetachObject",
+        "glLinkProgram", "glValidateProgram", "glBindAttribLocation", "glBindFragDataLocation", "glShaderBinary",
+        "glProgramBinary", "glProgramParameteri", "glTransformFeedbackVaryings", "glReleaseShaderCompiler",
+        "glSpecializeShader", "glBindFramebuffer", "glBindRenderbuffer", "glFramebufferTexture",
+        "glFramebufferRenderbuffer", "glFramebufferParameteri", "glRenderbufferStorage", "glNamedFramebuffer",
+        "glNamedRenderbuffer", "glCheckFramebufferStatus", "glCheckNamedFramebufferStatus", "glGenerateMipmap",
+        "glGenerateTextureMipmap",
+    };
+    if (starts_any(n, prefixes, sizeof prefixes / sizeof prefixes[0]))
+        return true;
+    return strstr(n, "Pointer") != NULL || (starts(n, "glVertexAttrib") && strstr(n, "Format"));
+}
+
+/* The former gpu_model/frame/gmf_immediate.c find_unmodelled() prefixes. */
+static bool old_evaluator(const char *n)
+{
+    return starts(n, "glEvalCoord") || starts(n, "glEvalPoint") || starts(n, "glEvalMesh");
+}
+
+/* The former replay/player/capture_stats.c counters: a bit per counter the name raised (the new
+ * reader raises one, the class's), 1 << enum glr_info_class. */
+static unsigned old_info_counters(const char *n)
+{
+    static const char *const buf[] = { "glBufferData", "glBufferSubData", "glBufferStorage", "glNamedBufferData",
+                                       "glNamedBufferSubData", "glNamedBufferStorage" };
+    unsigned f = 0;
+    if (starts(n, "glShaderSource"))
+        f |= 1u << GLR_INFO_SHADER_SOURCE;
+    if (starts(n, "glCreateShaderProgramv"))
+        f |= 1u << GLR_INFO_SHADER_PROGRAM_V;
+    if (starts(n, "glGenBuffers") || starts(n, "glCreateBuffers"))
+        f |= 1u << GLR_INFO_BUFFERS_CREATED;
+    if (starts(n, "glGenTextures") || starts(n, "glCreateTextures"))
+        f |= 1u << GLR_INFO_TEXTURES_CREATED;
+    if (starts_any(n, buf, sizeof buf / sizeof buf[0]))
+        f |= 1u << GLR_INFO_BUFFER_UPLOAD;
+    else if ((starts(n, "glTex") || starts(n, "glTexture") || starts(n, "glCompressedTex") ||
+              starts(n, "glMultiTex") || starts(n, "glCompressedMultiTex")) && strstr(n, "Image"))
+        f |= 1u << GLR_INFO_TEXTURE_UPLOAD;
+    return f;
+}
+
+/* The former replay/player/replay_readback.c read_again() chain (and shim/readback_rec.c's
+ * glGetQueryObject prefix, its last branch). */
+static int old_readback_call(const char *n)
+{
+    if (strcmp(n, "glReadPixels") == 0)
+        return GLR_RBC_READ_PIXELS;
+    if (starts(n, "glReadnPixels"))
+        return GLR_RBC_READN_PIXELS;
+    if (strcmp(n, "glGetTexImage") == 0)
+        return GLR_RBC_GET_TEX_IMAGE;
+    if (starts(n, "glGetnTexImage"))
+        return GLR_RBC_GETN_TEX_IMAGE;
+    if (strcmp(n, "glGetTextureImage") == 0)
+        return GLR_RBC_GET_TEXTURE_IMAGE;
+    if (starts(n, "glGetBufferSubData"))
+        return GLR_RBC_GET_BUFFER_SUB_DATA;
+    if (starts(n, "glGetNamedBufferSubData"))
+        return GLR_RBC_GET_NAMED_BUFFER_SUB_DATA;
+    if (starts(n, "glGetQueryObject"))
+        return GLR_RBC_GET_QUERY_OBJECT;
+    return GLR_RBC_NONE;
+}
+
+/* The readers converted in session 9 (names16b): the list recorder, `info`, the readbacks and the
+ * evaluator note. Counts what the reference found, so that the comparison compares something. */
+static void check_reader_fields(uint32_t k, long found[4])
+{
+    const struct glr_cmd_info *ci = &glr_cmds[k];
+    const char *n = glr_cmd_name(k);
+    bool old_compiled = ci->api == GLR_API_GL && !old_list_exec(n);
+    CHECK(glr_cmd_compiled_into_list(k) == old_compiled, "%s: compiled into a list %d, by name %d", n,
+          glr_cmd_compiled_into_list(k), old_compiled);
+    unsigned oi = old_info_counters(n), ni = ci->info == GLR_INFO_NONE ? 0 : 1u << ci->info;
+    CHECK(oi == ni, "%s: info counters 0x%x, by name 0x%x", n, ni, oi);
+    int rc = old_readback_call(n);
+    CHECK(ci->readback == rc, "%s: readback call %d, by name %d", n, ci->readback, rc);
+    found[0] += !old_compiled && ci->api == GLR_API_GL;
+    found[1] += oi != 0;
+    found[2] += rc != GLR_RBC_NONE;
+    found[3] += old_evaluator(n);
+}
+
 /* The classes as the former call sites tested them by name. */
 static unsigned old_flags(uint32_t cmd)
 {
@@ -241,12 +340,16 @@ static unsigned old_flags(uint32_t cmd)
         f |= GLR_CF_CLEAR;
     if (old_is_blit(cmd))
         f |= GLR_CF_BLIT;
+    if (old_list_exec(n))
+        f |= GLR_CF_LIST_EXEC;
+    if (old_evaluator(n))
+        f |= GLR_CF_EVALUATOR;
     return f | old_reader_flags(cmd);
 }
 
 int main(void)
 {
-    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0;
+    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0, found[4] = { 0 };
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
         const struct glr_cmd_info *ci = &glr_cmds[k];
         const char *n = glr_cmd_name(k);
@@ -271,7 +374,11 @@ int main(void)
         CHECK(ci->writes == w, "%s: writes %d, by name %d", n, ci->writes, w);
         writing += w != GLR_WRITES_NONE;
         check_readers(k, &writers);
+        check_reader_fields(k, found);
     }
+    CHECK(found[0] > 500 && found[1] > 40 && found[2] > 15 && found[3] >= 7,
+          "too few executed-at-once (%ld), info-counted (%ld), readback (%ld) or evaluator (%ld) commands", found[0],
+          found[1], found[2], found[3]);
     /* The comparison compares something: the reference finds roles, targets and classes. */
     CHECK(writers > 100, "too few pixel-history writers (%ld)", writers);
     CHECK(roles_found > 3000 && targets > 500 && flagged > 300 && writing > 300,
@@ -287,7 +394,8 @@ int main(void)
     if (failures)
         fprintf(stderr, "%d failures\n", failures);
     else
-        printf("registry roles: %d commands, %ld roles, %ld targets, %ld classed, %ld writing: same as by name\n",
-               GLR_CMD_COUNT, roles_found, targets, flagged, writing);
+        printf("registry roles: %d commands, %ld roles, %ld targets, %ld classed, %ld writing, %ld executed at once "
+               "in a list, %ld info-counted, %ld readback, %ld evaluator: same as by name\n",
+               GLR_CMD_COUNT, roles_found, targets, flagged, writing, found[0], found[1], found[2], found[3]);
     return failures ? 1 : 0;
 }

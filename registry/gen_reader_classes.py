@@ -1,0 +1,121 @@
+"""Per-command classes for the readers that used to test command names at run time (issue 16 §3):
+the display-list recorder, `glreplay info`'s counters, the readbacks' call forms and the frame
+model's evaluator notes. Worked out here from the registry's command names once, at build time;
+gen_registry.py writes them into glr_cmd_info (flags, info, readback), and the unit test
+registry_roles (tests/unit/test_registry_roles.c) proves each equal to the name test it replaced,
+for every command.
+"""
+
+
+def starts(n, *prefixes):
+    return any(n.startswith(x) for x in prefixes)
+
+
+# GL executes these at once even between glNewList and glEndList (OpenGL 4.6 compatibility
+# profile, 21.4.1 "Commands Not Usable In Display Lists"): queries, object names, client state and
+# client-memory pointers, pixel store, buffer object data, shader/program building, framebuffer
+# and renderbuffer objects, sync, feedback/select.
+LIST_EXEC_PREFIXES = (
+    'glGet', 'glIs', 'glGen', 'glDelete', 'glCreate', 'glNewList', 'glEndList', 'glFeedbackBuffer',
+    'glSelectBuffer', 'glRenderMode', 'glReadPixels', 'glReadnPixels', 'glFlush', 'glFinish', 'glFenceSync',
+    'glClientWaitSync', 'glWaitSync', 'glPixelStore', 'glClientActiveTexture', 'glEnableClientState',
+    'glDisableClientState', 'glPushClientAttrib', 'glPopClientAttrib', 'glClientAttribDefault',
+    'glInterleavedArrays', 'glEnableVertexAttribArray', 'glDisableVertexAttribArray', 'glEnableVertexArray',
+    'glDisableVertexArray', 'glVertexAttribBinding', 'glVertexBindingDivisor', 'glBindVertexBuffer',
+    'glBindVertexArray', 'glVertexArray', 'glBindBuffer', 'glBufferData', 'glBufferSubData', 'glBufferStorage',
+    'glNamedBuffer', 'glMapBuffer', 'glMapNamedBuffer', 'glUnmapBuffer', 'glUnmapNamedBuffer',
+    'glFlushMapped', 'glCopyBufferSubData', 'glCopyNamedBufferSubData', 'glClearBufferData',
+    'glClearBufferSubData', 'glClearNamedBufferData', 'glClearNamedBufferSubData', 'glInvalidateBuffer',
+    'glShaderSource', 'glCompileShader', 'glAttachShader', 'glAttachObject', 'glDetachShader', 'glDetachObject',
+    'glLinkProgram', 'glValidateProgram', 'glBindAttribLocation', 'glBindFragDataLocation', 'glShaderBinary',
+    'glProgramBinary', 'glProgramParameteri', 'glTransformFeedbackVaryings', 'glReleaseShaderCompiler',
+    'glSpecializeShader', 'glBindFramebuffer', 'glBindRenderbuffer', 'glFramebufferTexture',
+    'glFramebufferRenderbuffer', 'glFramebufferParameteri', 'glRenderbufferStorage', 'glNamedFramebuffer',
+    'glNamedRenderbuffer', 'glCheckFramebufferStatus', 'glCheckNamedFramebufferStatus', 'glGenerateMipmap',
+    'glGenerateTextureMipmap',
+)
+
+
+def list_exec(n):
+    """GL runs the command at once inside a display list (registry/glr_dlist.c)."""
+    # glVertexPointer, glVertexAttribPointer, glTexCoordPointer, ...; glVertexAttrib*Format.
+    return starts(n, *LIST_EXEC_PREFIXES) or 'Pointer' in n or (starts(n, 'glVertexAttrib') and 'Format' in n)
+
+
+def flags(n):
+    """GLR_CF_* classes of these readers (appended to gen_registry.py CMD_FLAGS)."""
+    f = []
+    if list_exec(n):
+        f.append('GLR_CF_LIST_EXEC')          # executed at once between glNewList and glEndList
+    if starts(n, 'glEvalCoord', 'glEvalPoint', 'glEvalMesh'):
+        f.append('GLR_CF_EVALUATOR')          # evaluators: the frame model notes them as not modelled
+    return f
+
+
+FLAGS = ('GLR_CF_LIST_EXEC', 'GLR_CF_EVALUATOR')
+
+# `glreplay info`'s counters (replay/player/capture_stats.c), one class per command.
+INFO_CLASSES = ('NONE', 'SHADER_SOURCE', 'SHADER_PROGRAM_V', 'BUFFERS_CREATED', 'TEXTURES_CREATED',
+                'BUFFER_UPLOAD', 'TEXTURE_UPLOAD')
+
+
+def info_class(n):
+    if starts(n, 'glShaderSource'):
+        return 'SHADER_SOURCE'
+    if starts(n, 'glCreateShaderProgramv'):
+        return 'SHADER_PROGRAM_V'
+    if starts(n, 'glGenBuffers', 'glCreateBuffers'):
+        return 'BUFFERS_CREATED'
+    if starts(n, 'glGenTextures', 'glCreateTextures'):
+        return 'TEXTURES_CREATED'
+    if starts(n, 'glBufferData', 'glBufferSubData', 'glBufferStorage', 'glNamedBufferData',
+              'glNamedBufferSubData', 'glNamedBufferStorage'):
+        return 'BUFFER_UPLOAD'
+    if starts(n, 'glTex', 'glCompressedTex', 'glMultiTex', 'glCompressedMultiTex') and 'Image' in n:
+        return 'TEXTURE_UPLOAD'
+    return 'NONE'
+
+
+# The call a readback is repeated with by replay --verify (replay/player/replay_readback.c), and the
+# query-object reads whose destination may be a query buffer (shim/readback_rec.c). In the order
+# the replay tested the names.
+READBACK_CALLS = ('NONE', 'READ_PIXELS', 'READN_PIXELS', 'GET_TEX_IMAGE', 'GETN_TEX_IMAGE', 'GET_TEXTURE_IMAGE',
+                  'GET_BUFFER_SUB_DATA', 'GET_NAMED_BUFFER_SUB_DATA', 'GET_QUERY_OBJECT')
+
+
+def readback_call(n):
+    if n == 'glReadPixels':
+        return 'READ_PIXELS'
+    if starts(n, 'glReadnPixels'):
+        return 'READN_PIXELS'
+    if n == 'glGetTexImage':
+        return 'GET_TEX_IMAGE'
+    if starts(n, 'glGetnTexImage'):
+        return 'GETN_TEX_IMAGE'
+    if n == 'glGetTextureImage':
+        return 'GET_TEXTURE_IMAGE'
+    if starts(n, 'glGetBufferSubData'):
+        return 'GET_BUFFER_SUB_DATA'
+    if starts(n, 'glGetNamedBufferSubData'):
+        return 'GET_NAMED_BUFFER_SUB_DATA'
+    if starts(n, 'glGetQueryObject'):
+        return 'GET_QUERY_OBJECT'
+    return 'NONE'
+
+
+def header(f):
+    """The enums of the per-command fields (glr_commands.h)."""
+    f.write('/* `glreplay info` counter of a command (struct glr_cmd_info.info). */\nenum glr_info_class {\n')
+    for c in INFO_CLASSES:
+        f.write('    GLR_INFO_%s,\n' % c)
+    f.write('};\n\n')
+    f.write('/* The call replay --verify repeats a readback with (struct glr_cmd_info.readback). */\n'
+            'enum glr_readback_call {\n')
+    for c in READBACK_CALLS:
+        f.write('    GLR_RBC_%s,\n' % c)
+    f.write('};\n\n')
+
+
+def fields(n):
+    """The row's trailing initialisers: info, readback."""
+    return 'GLR_INFO_%s, GLR_RBC_%s' % (info_class(n), readback_call(n))
