@@ -1,7 +1,7 @@
 """Per-command classes for the readers that used to test command names at run time (issue 16 §3):
-the display-list recorder, `glreplay info`'s counters, the readbacks' call forms and the frame
-model's evaluator notes. Worked out here from the registry's command names once, at build time;
-gen_registry.py writes them into glr_cmd_info (flags, info, readback), and the unit test
+the display-list recorder, `glreplay info`'s counters, the readbacks' call forms, the frame
+model's evaluator notes and its copies' per-command variants. Worked out here from the registry's command names once, at build time;
+gen_registry.py writes them into glr_cmd_info (flags, info, readback, gpu_copy, form), and the unit test
 registry_roles (tests/unit/test_registry_roles.c) proves each equal to the name test it replaced,
 for every command.
 """
@@ -103,6 +103,42 @@ def readback_call(n):
     return 'NONE'
 
 
+# What the frame model's copies (gpu_model/frame/gmf_copies.c gmf_copy_cmd) do with a command that
+# its exact command ids do not pick, in the order it tested the names.
+GPU_COPY_KINDS = ('NONE', 'UPLOAD', 'COMPRESSED_UPLOAD', 'XFB_DRAW', 'COPY_TEX')
+
+
+def is_upload(n):
+    """glTexImage{1,2,3}D*, glTexSubImage*, glTextureSubImage*: uploads the frame model runs."""
+    return starts(n, 'glTexImage1D', 'glTexImage2D', 'glTexImage3D', 'glTexSubImage', 'glTextureSubImage')
+
+
+def gpu_copy_kind(n):
+    if is_upload(n):
+        return 'UPLOAD'
+    if starts(n, 'glCompressedTex'):
+        return 'COMPRESSED_UPLOAD'
+    if starts(n, 'glDrawTransformFeedback'):
+        return 'XFB_DRAW'
+    if starts(n, 'glCopyTex'):
+        return 'COPY_TEX'
+    return 'NONE'
+
+
+# The forms a reader told apart within one of its families by a part of the name (struct
+# glr_cmd_info.form): a part of an image or a buffer, multisample storage, the object named by
+# the first argument ("Named" anywhere: glClearNamedBufferData), two-dimensional.
+FORMS = (('SUB_IMAGE', lambda n: 'SubImage' in n),
+         ('SUB_DATA', lambda n: 'SubData' in n),
+         ('MULTISAMPLE', lambda n: 'Multisample' in n),
+         ('NAMED', lambda n: 'Named' in n),
+         ('2D', lambda n: '2D' in n))
+
+
+def form(n):
+    return ' | '.join('GLR_FORM_%s' % name for name, test in FORMS if test(n)) or '0'
+
+
 def header(f):
     """The enums of the per-command fields (glr_commands.h)."""
     f.write('/* `glreplay info` counter of a command (struct glr_cmd_info.info). */\nenum glr_info_class {\n')
@@ -114,8 +150,19 @@ def header(f):
     for c in READBACK_CALLS:
         f.write('    GLR_RBC_%s,\n' % c)
     f.write('};\n\n')
+    f.write('/* What the frame model\'s copies run a command as (struct glr_cmd_info.gpu_copy). */\n'
+            'enum glr_gpu_copy_kind {\n')
+    for c in GPU_COPY_KINDS:
+        f.write('    GLR_GPU_COPY_%s,\n' % c)
+    f.write('};\n\n')
+    assert len(FORMS) <= 16, 'glr_cmd_info.form: more than 16 forms'
+    f.write('/* Forms of a command within its family (struct glr_cmd_info.form). */\n')
+    for i, (name, _) in enumerate(FORMS):
+        f.write('#define GLR_FORM_%s (1u << %d)\n' % (name, i))
+    f.write('\n')
 
 
 def fields(n):
-    """The row's trailing initialisers: info, readback."""
-    return 'GLR_INFO_%s, GLR_RBC_%s' % (info_class(n), readback_call(n))
+    """The row's trailing initialisers: info, readback, gpu_copy, form."""
+    return 'GLR_INFO_%s, GLR_RBC_%s, GLR_GPU_COPY_%s, %s' % (info_class(n), readback_call(n), gpu_copy_kind(n),
+                                                           form(n))

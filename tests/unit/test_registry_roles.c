@@ -4,7 +4,8 @@
  * each GLR_CF_* class and glr_cmd_info.writes against the name tests replay/dispatch.c,
  * shim/client_arrays.c, replay/player/capture_load.c, replay/player/pass_reset_walk.c,
  * replay/player/capture_stats.c, ui_ipc/report/report_events.c, registry/glr_dlist.c,
- * replay/player/replay_readback.c, shim/readback_rec.c and gpu_model/frame/gmf_immediate.c made before (copied here, and only here, as the reference). */
+ * replay/player/replay_readback.c, shim/readback_rec.c, gpu_model/frame/gmf_immediate.c and
+ * gpu_model/frame/gmf_copies.c made before (copied here, and only here, as the reference). */
 #include <stdio.h>
 #include <string.h>
 #include "registry/glr_registry.h"
@@ -286,9 +287,41 @@ static int old_readback_call(const char *n)
     return GLR_RBC_NONE;
 }
 
+/* The former gpu_model/frame/gmf_copies.c upload_cmd() and gmf_copy_cmd() name branches. */
+static int old_gpu_copy(const char *n)
+{
+    if (starts(n, "glTexImage1D") || starts(n, "glTexImage2D") || starts(n, "glTexImage3D") ||
+        starts(n, "glTexSubImage") || starts(n, "glTextureSubImage"))
+        return GLR_GPU_COPY_UPLOAD;
+    if (starts(n, "glCompressedTex"))
+        return GLR_GPU_COPY_COMPRESSED_UPLOAD;
+    if (starts(n, "glDrawTransformFeedback"))
+        return GLR_GPU_COPY_XFB_DRAW;
+    if (starts(n, "glCopyTex") || starts(n, "glCopyTexture"))
+        return GLR_GPU_COPY_COPY_TEX;
+    return GLR_GPU_COPY_NONE;
+}
+
+/* The parts of the name gmf_copies.c told a command's form by. */
+static unsigned old_form(const char *n)
+{
+    unsigned f = 0;
+    if (strstr(n, "SubImage"))
+        f |= GLR_FORM_SUB_IMAGE;
+    if (strstr(n, "SubData"))
+        f |= GLR_FORM_SUB_DATA;
+    if (strstr(n, "Multisample"))
+        f |= GLR_FORM_MULTISAMPLE;
+    if (strstr(n, "Named"))
+        f |= GLR_FORM_NAMED;
+    if (strstr(n, "2D"))
+        f |= GLR_FORM_2D;
+    return f;
+}
+
 /* The readers converted in session 9 (names16b): the list recorder, `info`, the readbacks and the
  * evaluator note. Counts what the reference found, so that the comparison compares something. */
-static void check_reader_fields(uint32_t k, long found[4])
+static void check_reader_fields(uint32_t k, long found[6])
 {
     const struct glr_cmd_info *ci = &glr_cmds[k];
     const char *n = glr_cmd_name(k);
@@ -299,6 +332,11 @@ static void check_reader_fields(uint32_t k, long found[4])
     CHECK(oi == ni, "%s: info counters 0x%x, by name 0x%x", n, ni, oi);
     int rc = old_readback_call(n);
     CHECK(ci->readback == rc, "%s: readback call %d, by name %d", n, ci->readback, rc);
+    int gc = old_gpu_copy(n);
+    CHECK(ci->gpu_copy == gc, "%s: frame model copy kind %d, by name %d", n, ci->gpu_copy, gc);
+    CHECK(ci->form == old_form(n), "%s: form 0x%x, by name 0x%x", n, (unsigned)ci->form, old_form(n));
+    found[4] += gc != GLR_GPU_COPY_NONE;
+    found[5] += old_form(n) != 0;
     found[0] += !old_compiled && ci->api == GLR_API_GL;
     found[1] += oi != 0;
     found[2] += rc != GLR_RBC_NONE;
@@ -349,7 +387,7 @@ static unsigned old_flags(uint32_t cmd)
 
 int main(void)
 {
-    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0, found[4] = { 0 };
+    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0, found[6] = { 0 };
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
         const struct glr_cmd_info *ci = &glr_cmds[k];
         const char *n = glr_cmd_name(k);
@@ -376,6 +414,7 @@ int main(void)
         check_readers(k, &writers);
         check_reader_fields(k, found);
     }
+    CHECK(found[4] > 50 && found[5] > 200, "too few frame model copies (%ld) or forms (%ld)", found[4], found[5]);
     CHECK(found[0] > 500 && found[1] > 40 && found[2] > 15 && found[3] >= 7,
           "too few executed-at-once (%ld), info-counted (%ld), readback (%ld) or evaluator (%ld) commands", found[0],
           found[1], found[2], found[3]);
@@ -395,7 +434,8 @@ int main(void)
         fprintf(stderr, "%d failures\n", failures);
     else
         printf("registry roles: %d commands, %ld roles, %ld targets, %ld classed, %ld writing, %ld executed at once "
-               "in a list, %ld info-counted, %ld readback, %ld evaluator: same as by name\n",
-               GLR_CMD_COUNT, roles_found, targets, flagged, writing, found[0], found[1], found[2], found[3]);
+               "in a list, %ld info-counted, %ld readback, %ld evaluator, %ld frame model copies, %ld with a form: "
+               "same as by name\n", GLR_CMD_COUNT, roles_found, targets, flagged, writing, found[0], found[1], found[2],
+               found[3], found[4], found[5]);
     return failures ? 1 : 0;
 }
