@@ -1,6 +1,7 @@
 """Per-command classes for the readers that used to test command names at run time (issue 16 §3):
 the display-list recorder, `glreplay info`'s counters, the readbacks' call forms, the frame
-model's evaluator notes and its copies' per-command variants. Worked out here from the registry's command names once, at build time;
+model's evaluator notes, its copies' per-command variants and the state model's ARB program
+parameter forms. Worked out here from the registry's command names once, at build time;
 gen_registry.py writes them into glr_cmd_info (flags, info, readback, gpu_copy, form), and the unit test
 registry_roles (tests/unit/test_registry_roles.c) proves each equal to the name test it replaced,
 for every command.
@@ -132,7 +133,14 @@ FORMS = (('SUB_IMAGE', lambda n: 'SubImage' in n),
          ('SUB_DATA', lambda n: 'SubData' in n),
          ('MULTISAMPLE', lambda n: 'Multisample' in n),
          ('NAMED', lambda n: 'Named' in n),
-         ('2D', lambda n: '2D' in n))
+         ('2D', lambda n: '2D' in n),
+         # ARB program parameters (statemodel/sm_apply_arb_program.c): the program's name first
+         # (glNamedProgram*), environment not local, several vectors (Parameters4*), doubles, a pointer.
+         ('NAMED_FIRST', lambda n: n.startswith('glNamed')),
+         ('ENV', lambda n: 'Env' in n),
+         ('PARAMETERS4', lambda n: 'Parameters4' in n),
+         ('DOUBLE4', lambda n: '4d' in n),
+         ('VECTOR4', lambda n: '4fv' in n or '4dv' in n))
 
 
 def form(n):

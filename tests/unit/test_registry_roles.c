@@ -4,8 +4,8 @@
  * each GLR_CF_* class and glr_cmd_info.writes against the name tests replay/dispatch.c,
  * shim/client_arrays.c, replay/player/capture_load.c, replay/player/pass_reset_walk.c,
  * replay/player/capture_stats.c, ui_ipc/report/report_events.c, registry/glr_dlist.c,
- * replay/player/replay_readback.c, shim/readback_rec.c, gpu_model/frame/gmf_immediate.c and
- * gpu_model/frame/gmf_copies.c made before (copied here, and only here, as the reference). */
+ * replay/player/replay_readback.c, shim/readback_rec.c, gpu_model/frame/gmf_immediate.c,
+ * gpu_model/frame/gmf_copies.c and statemodel/sm_apply_arb_program.c made before (copied here, and only here, as the reference). */
 #include <stdio.h>
 #include <string.h>
 #include "registry/glr_registry.h"
@@ -302,7 +302,7 @@ static int old_gpu_copy(const char *n)
     return GLR_GPU_COPY_NONE;
 }
 
-/* The parts of the name gmf_copies.c told a command's form by. */
+/* The parts of the name gmf_copies.c and sm_apply_arb_program.c told a command's form by. */
 static unsigned old_form(const char *n)
 {
     unsigned f = 0;
@@ -316,6 +316,17 @@ static unsigned old_form(const char *n)
         f |= GLR_FORM_NAMED;
     if (strstr(n, "2D"))
         f |= GLR_FORM_2D;
+    /* statemodel/sm_apply_arb_program.c shape_of() */
+    if (!strncmp(n, "glNamed", 7))
+        f |= GLR_FORM_NAMED_FIRST;
+    if (strstr(n, "Env") != NULL)
+        f |= GLR_FORM_ENV;
+    if (strstr(n, "Parameters4") != NULL)
+        f |= GLR_FORM_PARAMETERS4;
+    if (strstr(n, "4d") != NULL)
+        f |= GLR_FORM_DOUBLE4;
+    if (strstr(n, "4fv") || strstr(n, "4dv"))
+        f |= GLR_FORM_VECTOR4;
     return f;
 }
 
