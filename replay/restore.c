@@ -12,6 +12,7 @@
 #include "replay/dispatch_internal.h"
 #include "glr_dispatch_pfn.h"
 #include "statemodel/statemodel.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "capture/glcap_file.h"
 #include "capture/glcap_codec.h"
 #include "replay/restore_reset.h"
@@ -127,20 +128,21 @@ static unsigned transfer_bytes(uint32_t format, uint32_t type)
 {
     unsigned comps;
     switch (format) {
-    case 0x1903: case 0x1906: case 0x1909: case 0x8D94: case 0x1902: case 0x1901: comps = 1; break; /* RED ALPHA LUMINANCE RED_INTEGER DEPTH STENCIL */
-    case 0x8227: case 0x190A: case 0x8228: comps = 2; break;   /* RG LUMINANCE_ALPHA RG_INTEGER */
-    case 0x1907: case 0x8D98: comps = 3; break;                /* RGB RGB_INTEGER */
-    case 0x1908: case 0x8D99: comps = 4; break;                /* RGBA RGBA_INTEGER */
-    case 0x84F9:                                                /* DEPTH_STENCIL */
-        return type == 0x84FA ? 4 : type == 0x8DAD ? 8 : 0;
+    case GL_RED: case GL_ALPHA: case GL_LUMINANCE: case GL_RED_INTEGER: case GL_DEPTH_COMPONENT:
+    case GL_STENCIL_INDEX: comps = 1; break;
+    case GL_RG: case GL_LUMINANCE_ALPHA: case GL_RG_INTEGER: comps = 2; break;
+    case GL_RGB: case GL_RGB_INTEGER: comps = 3; break;
+    case GL_RGBA: case GL_RGBA_INTEGER: comps = 4; break;
+    case GL_DEPTH_STENCIL:
+        return type == GL_UNSIGNED_INT_24_8 ? 4 : type == GL_FLOAT_32_UNSIGNED_INT_24_8_REV ? 8 : 0;
     default:
         return 0;
     }
     switch (type) {
-    case 0x1401: return comps;                                   /* UNSIGNED_BYTE */
-    case 0x1403: return comps * 2;                               /* UNSIGNED_SHORT */
-    case 0x1404: case 0x1405: case 0x1406: return comps * 4;     /* INT UNSIGNED_INT FLOAT */
-    case 0x8368: return comps == 4 ? 4 : 0;                      /* UNSIGNED_INT_2_10_10_10_REV */
+    case GL_UNSIGNED_BYTE: return comps;
+    case GL_UNSIGNED_SHORT: return comps * 2;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: return comps * 4;
+    case GL_UNSIGNED_INT_2_10_10_10_REV: return comps == 4 ? 4 : 0;
     default: return 0;
     }
 }

@@ -11,6 +11,7 @@
 #include "replay/dispatch_internal.h"
 #include "glr_dispatch_pfn.h"
 #include "statemodel/statemodel.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 #define L_GL_COMPILE 0x1300
 #define L_GL_CLIENT_VERTEX_ARRAY_BIT 0x00000002
@@ -39,10 +40,10 @@ static unsigned element_bytes(uint64_t size, uint64_t type)
 {
     unsigned comps = size == L_GL_BGRA ? 4 : (unsigned)size;
     switch (type) {
-    case 0x1400: case 0x1401: return comps;                       /* BYTE UNSIGNED_BYTE */
-    case 0x1402: case 0x1403: case 0x140B: return comps * 2;      /* SHORT UNSIGNED_SHORT HALF_FLOAT */
-    case 0x8D9F: case 0x8368: case 0x8C3B: return 4;              /* packed formats */
-    case 0x140A: return comps * 8;                                /* DOUBLE */
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return comps;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return comps * 2;
+    case GL_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_10F_11F_11F_REV: return 4;
+    case GL_DOUBLE: return comps * 8;
     default: return comps * 4;
     }
 }

@@ -18,6 +18,7 @@
 #include "replay/player/player.h"
 #include "replay/player/pass_reset.h"
 #include "statemodel/statemodel.h"
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 #define L_GL_ARRAY_BUFFER 0x8892
 #define L_GL_ARRAY_BUFFER_BINDING 0x8894
@@ -96,10 +97,10 @@ static unsigned vertex_bytes(uint64_t size, uint64_t type)
 {
     unsigned comps = size == L_GL_BGRA ? 4 : (unsigned)size;
     switch (type) {
-    case 0x1400: case 0x1401: return comps;                 /* BYTE, UNSIGNED_BYTE */
-    case 0x1402: case 0x1403: case 0x140B: return comps * 2; /* SHORT, UNSIGNED_SHORT, HALF_FLOAT */
-    case 0x8D9F: case 0x8368: case 0x8C3B: return 4;        /* packed 2_10_10_10 / 10F_11F_11F */
-    case 0x140A: return comps * 8;                          /* DOUBLE */
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return comps;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return comps * 2;
+    case GL_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_10F_11F_11F_REV: return 4;
+    case GL_DOUBLE: return comps * 8;
     default: return comps * 4;                              /* INT, UNSIGNED_INT, FLOAT, FIXED */
     }
 }
