@@ -1,8 +1,8 @@
 """Per-command classes for the readers that used to test command names at run time (issue 16 §3):
 the display-list recorder, `glreplay info`'s counters, the readbacks' call forms, the frame
 model's evaluator notes, its copies' per-command variants and the state model's ARB program
-parameter forms. Worked out here from the registry's command names once, at build time;
-gen_registry.py writes them into glr_cmd_info (flags, info, readback, gpu_copy, form), and the unit test
+parameter forms, and the state model's command classes (no state; the unsuffixed form). Worked out here from the registry's command names once, at build time;
+gen_registry.py writes them into glr_cmd_info (flags, info, readback, gpu_copy, form, unsuffixed), and the unit test
 registry_roles (tests/unit/test_registry_roles.c) proves each equal to the name test it replaced,
 for every command.
 """
@@ -50,10 +50,49 @@ def flags(n):
         f.append('GLR_CF_LIST_EXEC')          # executed at once between glNewList and glEndList
     if starts(n, 'glEvalCoord', 'glEvalPoint', 'glEvalMesh'):
         f.append('GLR_CF_EVALUATOR')          # evaluators: the frame model notes them as not modelled
+    if no_state(n):
+        f.append('GLR_CF_NO_STATE')           # changes nothing the state model keeps
     return f
 
 
-FLAGS = ('GLR_CF_LIST_EXEC', 'GLR_CF_EVALUATOR')
+FLAGS = ('GLR_CF_LIST_EXEC', 'GLR_CF_EVALUATOR', 'GLR_CF_NO_STATE')
+
+# Commands that read state or write only GPU-side contents (framebuffer pixels, buffer and texture
+# data written by the GPU), and so change nothing the state model keeps (statemodel/sm_apply.c's
+# command classes). Prefixes end with '*'.
+NO_STATE = (
+    'glGet*', 'glIs*', 'glDraw*', 'glMultiDraw*', 'glClear', 'glClearBuffer*',
+    'glClearNamedFramebuffer*', 'glClearTexImage', 'glClearTexSubImage', 'glReadPixels',
+    'glReadnPixels*', 'glFlush', 'glFinish', 'glDispatchCompute*', 'glDebugMessage*',
+    'glPushDebugGroup*', 'glPopDebugGroup*', 'glObjectLabel*', 'glObjectPtrLabel*',
+    'glInsertEventMarker*', 'glPushGroupMarker*', 'glPopGroupMarker*', 'glStringMarker*',
+    'glFrameTerminator*', 'glCheckFramebufferStatus*', 'glCheckNamedFramebufferStatus*',
+    'glBlitFramebuffer*', 'glBlitNamedFramebuffer', 'glCopyImageSubData*', 'glMemoryBarrier*',
+    'glTextureBarrier*', 'glValidateProgram*', 'glInvalidate*', 'glClientWaitSync*',
+    'glWaitSync*', 'glFlushMappedBufferRange*', 'glFlushMappedNamedBufferRange*',
+    'glReleaseShaderCompiler', 'glGetnUniform*', 'glBeginConditionalRender*',
+    'glEndConditionalRender*', 'glPolygonOffsetx*', 'glResolveMultisampleFramebuffer*',
+    'glDiscardFramebuffer*', 'glCopyTexSubImage*', 'glCopyTextureSubImage*',
+    'glMaxShaderCompilerThreads*', 'glSampleMaskIndexedNV',
+)
+
+
+def no_state(n):
+    return any(n.startswith(p[:-1]) if p.endswith('*') else n == p for p in NO_STATE)
+
+
+VENDOR_SUFFIXES = ('ARB', 'EXT', 'OES', 'KHR', 'NV', 'AMD', 'APPLE', 'ATI', 'MESA', 'INTEL')
+
+
+def unsuffixed(n, index):
+    """The command named like this one less its vendor suffix (glBindFramebufferEXT:
+    glBindFramebuffer), or -1: the state model applies a suffixed command the registry does not
+    mark as an alias as that one when their parameters agree (statemodel/sm_apply.c)."""
+    assert len(index) < 32768, 'glr_cmd_info.unsuffixed: an int16_t'
+    for sfx in VENDOR_SUFFIXES:
+        if len(n) > len(sfx) + 2 and n.endswith(sfx):
+            return index.get(n[:-len(sfx)], -1)
+    return -1
 
 # `glreplay info`'s counters (replay/player/capture_stats.c), one class per command.
 INFO_CLASSES = ('NONE', 'SHADER_SOURCE', 'SHADER_PROGRAM_V', 'BUFFERS_CREATED', 'TEXTURES_CREATED',
@@ -170,7 +209,7 @@ def header(f):
     f.write('\n')
 
 
-def fields(n):
-    """The row's trailing initialisers: info, readback, gpu_copy, form."""
-    return 'GLR_INFO_%s, GLR_RBC_%s, GLR_GPU_COPY_%s, %s' % (info_class(n), readback_call(n), gpu_copy_kind(n),
-                                                           form(n))
+def fields(n, index):
+    """The row's trailing initialisers: info, readback, gpu_copy, form, unsuffixed."""
+    return 'GLR_INFO_%s, GLR_RBC_%s, GLR_GPU_COPY_%s, %s, %d' % (info_class(n), readback_call(n), gpu_copy_kind(n),
+                                                               form(n), unsuffixed(n, index))

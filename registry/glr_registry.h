@@ -67,6 +67,7 @@ struct glr_cmd_info {
     uint8_t readback;    /* enum glr_readback_call: the call replay --verify repeats it with */
     uint8_t gpu_copy;    /* enum glr_gpu_copy_kind: what the frame model's copies run it as */
     uint16_t form;       /* GLR_FORM_*: its form within its family (sub-image, multisample, ...) */
+    int16_t unsuffixed;  /* the command named like it less its vendor suffix, or -1 */
 };
 
 extern const char glr_obj_class_names[GLR_OBJ_COUNT][32];

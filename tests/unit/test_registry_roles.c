@@ -5,7 +5,7 @@
  * shim/client_arrays.c, replay/player/capture_load.c, replay/player/pass_reset_walk.c,
  * replay/player/capture_stats.c, ui_ipc/report/report_events.c, registry/glr_dlist.c,
  * replay/player/replay_readback.c, shim/readback_rec.c, gpu_model/frame/gmf_immediate.c,
- * gpu_model/frame/gmf_copies.c and statemodel/sm_apply_arb_program.c made before (copied here, and only here, as the reference). */
+ * gpu_model/frame/gmf_copies.c, statemodel/sm_apply_arb_program.c and statemodel/sm_apply.c made before (copied here, and only here, as the reference). */
 #include <stdio.h>
 #include <string.h>
 #include "registry/glr_registry.h"
@@ -330,9 +330,57 @@ static unsigned old_form(const char *n)
     return f;
 }
 
+/* The former statemodel/sm_apply.c is_no_state(), verbatim. */
+static bool old_no_state(const char *name)
+{
+    static const char *const no_state[] = {
+        "glGet*", "glIs*", "glDraw*", "glMultiDraw*", "glClear", "glClearBuffer*",
+        "glClearNamedFramebuffer*", "glClearTexImage", "glClearTexSubImage", "glReadPixels",
+        "glReadnPixels*", "glFlush", "glFinish", "glDispatchCompute*", "glDebugMessage*",
+        "glPushDebugGroup*", "glPopDebugGroup*", "glObjectLabel*", "glObjectPtrLabel*",
+        "glInsertEventMarker*", "glPushGroupMarker*", "glPopGroupMarker*", "glStringMarker*",
+        "glFrameTerminator*", "glCheckFramebufferStatus*", "glCheckNamedFramebufferStatus*",
+        "glBlitFramebuffer*", "glBlitNamedFramebuffer", "glCopyImageSubData*", "glMemoryBarrier*",
+        "glTextureBarrier*", "glValidateProgram*", "glInvalidate*", "glClientWaitSync*",
+        "glWaitSync*", "glFlushMappedBufferRange*", "glFlushMappedNamedBufferRange*",
+        "glReleaseShaderCompiler", "glGetnUniform*", "glBeginConditionalRender*",
+        "glEndConditionalRender*", "glPolygonOffsetx*", "glResolveMultisampleFramebuffer*",
+        "glDiscardFramebuffer*", "glCopyTexSubImage*", "glCopyTextureSubImage*",
+        "glMaxShaderCompilerThreads*", "glSampleMaskIndexedNV",
+    };
+    for (size_t i = 0; i < sizeof no_state / sizeof *no_state; i++) {
+        const char *p = no_state[i];
+        size_t n = strlen(p);
+        if (p[n - 1] == '*' ? strncmp(name, p, n - 1) == 0 : strcmp(name, p) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The former statemodel/sm_apply.c suffix_fallback()'s name part: the command named like this one
+ * less its vendor suffix, or -1. */
+static int old_unsuffixed(const char *name)
+{
+    static const char *const vendor_suffixes[] = { "ARB", "EXT", "OES", "KHR", "NV", "AMD", "APPLE",
+                                                   "ATI", "MESA", "INTEL", NULL };
+    size_t len = strlen(name);
+    for (int k = 0; vendor_suffixes[k]; k++) {
+        size_t sl = strlen(vendor_suffixes[k]);
+        if (len <= sl + 2 || strcmp(name + len - sl, vendor_suffixes[k]) != 0)
+            continue;
+        char base[128];
+        if (len - sl >= sizeof base)
+            return -1;
+        memcpy(base, name, len - sl);
+        base[len - sl] = 0;
+        return glr_cmd_find(base);
+    }
+    return -1;
+}
+
 /* The readers converted in session 9 (names16b): the list recorder, `info`, the readbacks and the
  * evaluator note. Counts what the reference found, so that the comparison compares something. */
-static void check_reader_fields(uint32_t k, long found[6])
+static void check_reader_fields(uint32_t k, long found[8])
 {
     const struct glr_cmd_info *ci = &glr_cmds[k];
     const char *n = glr_cmd_name(k);
@@ -346,6 +394,10 @@ static void check_reader_fields(uint32_t k, long found[6])
     int gc = old_gpu_copy(n);
     CHECK(ci->gpu_copy == gc, "%s: frame model copy kind %d, by name %d", n, ci->gpu_copy, gc);
     CHECK(ci->form == old_form(n), "%s: form 0x%x, by name 0x%x", n, (unsigned)ci->form, old_form(n));
+    int un = old_unsuffixed(n);
+    CHECK(ci->unsuffixed == un, "%s: unsuffixed form %d, by name %d", n, ci->unsuffixed, un);
+    found[6] += un >= 0;
+    found[7] += old_no_state(n);
     found[4] += gc != GLR_GPU_COPY_NONE;
     found[5] += old_form(n) != 0;
     found[0] += !old_compiled && ci->api == GLR_API_GL;
@@ -393,12 +445,14 @@ static unsigned old_flags(uint32_t cmd)
         f |= GLR_CF_LIST_EXEC;
     if (old_evaluator(n))
         f |= GLR_CF_EVALUATOR;
+    if (old_no_state(n))
+        f |= GLR_CF_NO_STATE;
     return f | old_reader_flags(cmd);
 }
 
 int main(void)
 {
-    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0, found[6] = { 0 };
+    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0, found[8] = { 0 };
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
         const struct glr_cmd_info *ci = &glr_cmds[k];
         const char *n = glr_cmd_name(k);
@@ -425,6 +479,8 @@ int main(void)
         check_readers(k, &writers);
         check_reader_fields(k, found);
     }
+    CHECK(found[6] > 300 && found[7] > 300, "too few unsuffixed forms (%ld) or no-state commands (%ld)", found[6],
+          found[7]);
     CHECK(found[4] > 50 && found[5] > 200, "too few frame model copies (%ld) or forms (%ld)", found[4], found[5]);
     CHECK(found[0] > 500 && found[1] > 40 && found[2] > 15 && found[3] >= 7,
           "too few executed-at-once (%ld), info-counted (%ld), readback (%ld) or evaluator (%ld) commands", found[0],
@@ -445,8 +501,8 @@ int main(void)
         fprintf(stderr, "%d failures\n", failures);
     else
         printf("registry roles: %d commands, %ld roles, %ld targets, %ld classed, %ld writing, %ld executed at once "
-               "in a list, %ld info-counted, %ld readback, %ld evaluator, %ld frame model copies, %ld with a form: "
-               "same as by name\n", GLR_CMD_COUNT, roles_found, targets, flagged, writing, found[0], found[1], found[2],
-               found[3], found[4], found[5]);
+               "in a list, %ld info-counted, %ld readback, %ld evaluator, %ld frame model copies, %ld with a form, "
+               "%ld unsuffixed, %ld no-state: same as by name\n", GLR_CMD_COUNT, roles_found, targets, flagged, writing,
+               found[0], found[1], found[2], found[3], found[4], found[5], found[6], found[7]);
     return failures ? 1 : 0;
 }
