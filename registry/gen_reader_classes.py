@@ -1,7 +1,7 @@
 """Per-command classes for the readers that used to test command names at run time (issue 16 §3):
 the display-list recorder, `glreplay info`'s counters, the readbacks' call forms, the frame
 model's evaluator notes, its copies' per-command variants and the state model's ARB program
-parameter forms, and the state model's command classes (no state; the unsuffixed form). Worked out here from the registry's command names once, at build time;
+parameter forms and vertex attribute formats, and the state model's command classes (no state; the unsuffixed form). Worked out here from the registry's command names once, at build time;
 gen_registry.py writes them into glr_cmd_info (flags, info, readback, gpu_copy, form, unsuffixed), and the unit test
 registry_roles (tests/unit/test_registry_roles.c) proves each equal to the name test it replaced,
 for every command.
@@ -179,7 +179,12 @@ FORMS = (('SUB_IMAGE', lambda n: 'SubImage' in n),
          ('ENV', lambda n: 'Env' in n),
          ('PARAMETERS4', lambda n: 'Parameters4' in n),
          ('DOUBLE4', lambda n: '4d' in n),
-         ('VECTOR4', lambda n: '4fv' in n or '4dv' in n))
+         ('VECTOR4', lambda n: '4fv' in n or '4dv' in n),
+         # Vertex attribute formats (statemodel/sm_apply_vertex.c h_attrib_format): the vertex array
+         # object first (glVertexArray*), integer or 64-bit attributes (the letter before "Format").
+         ('VAO_FIRST', lambda n: n.startswith('glVertexArray')),
+         ('FORMAT_I', lambda n: 'Format' in n and n.index('Format') > 0 and n[n.index('Format') - 1] == 'I'),
+         ('FORMAT_L', lambda n: 'Format' in n and n.index('Format') > 0 and n[n.index('Format') - 1] == 'L'))
 
 
 def form(n):

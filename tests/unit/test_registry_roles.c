@@ -302,7 +302,7 @@ static int old_gpu_copy(const char *n)
     return GLR_GPU_COPY_NONE;
 }
 
-/* The parts of the name gmf_copies.c and sm_apply_arb_program.c told a command's form by. */
+/* The parts of the name gmf_copies.c, sm_apply_arb_program.c and sm_apply_vertex.c told a command's form by. */
 static unsigned old_form(const char *n)
 {
     unsigned f = 0;
@@ -327,6 +327,14 @@ static unsigned old_form(const char *n)
         f |= GLR_FORM_DOUBLE4;
     if (strstr(n, "4fv") || strstr(n, "4dv"))
         f |= GLR_FORM_VECTOR4;
+    /* statemodel/sm_apply_vertex.c h_attrib_format() (where its commands have "Format") */
+    if (!strncmp(n, "glVertexArray", 13))
+        f |= GLR_FORM_VAO_FIRST;
+    const char *fm = strstr(n, "Format");
+    if (fm && fm > n && fm[-1] == 'I')
+        f |= GLR_FORM_FORMAT_I;
+    if (fm && fm > n && fm[-1] == 'L')
+        f |= GLR_FORM_FORMAT_L;
     return f;
 }
 
