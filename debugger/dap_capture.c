@@ -14,14 +14,7 @@
 #include "debugger/dap_capture.h"
 #include "debugger/dap_disasm.h"
 #include "debugger/dap_funcs.h"
-
-/* GL shader type enums (no GL headers in this module). */
-#define GL_FRAGMENT_SHADER 0x8B30
-#define GL_VERTEX_SHADER 0x8B31
-#define GL_GEOMETRY_SHADER 0x8DD9
-#define GL_TESS_EVALUATION_SHADER 0x8E87
-#define GL_TESS_CONTROL_SHADER 0x8E88
-#define GL_COMPUTE_SHADER 0x91B9
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml (no GL headers in this module) */
 
 const char *dap_stage_short(int stage)
 {

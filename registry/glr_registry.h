@@ -63,6 +63,11 @@ struct glr_cmd_info {
     uint8_t ret_class;   /* enum glr_obj_class of the returned name (glCreateProgram, glFenceSync) */
     uint32_t flags;      /* GLR_CF_* command classes */
     uint8_t writes;      /* enum glr_writes */
+    uint8_t info;        /* enum glr_info_class: `glreplay info`'s counter */
+    uint8_t readback;    /* enum glr_readback_call: the call replay --verify repeats it with */
+    uint8_t gpu_copy;    /* enum glr_gpu_copy_kind: what the frame model's copies run it as */
+    uint16_t form;       /* GLR_FORM_*: its form within its family (sub-image, multisample, ...) */
+    int16_t unsuffixed;  /* the command named like it less its vendor suffix, or -1 */
 };
 
 extern const char glr_obj_class_names[GLR_OBJ_COUNT][32];

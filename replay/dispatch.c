@@ -641,10 +641,6 @@ int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c)
     return GLR_DISPATCH_BAD;
 }
 
-/* GL enums for mapping a buffer by name (values from gl.xml). */
-#define GLR_GL_COPY_WRITE_BUFFER 0x8F37
-#define GLR_GL_COPY_WRITE_BUFFER_BINDING 0x8F37
-
 int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
 {
     uint64_t captured = c->args[0], offset = c->args[2], length = c->args[3];
@@ -693,10 +689,10 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
         if (!range || !bind || !get)
             return GLR_DISPATCH_MISSING;
         int32_t old = 0;
-        get(GLR_GL_COPY_WRITE_BUFFER_BINDING, &old);
-        bind(GLR_GL_COPY_WRITE_BUFFER, buffer);
-        p = range(GLR_GL_COPY_WRITE_BUFFER, (intptr_t)offset, (intptr_t)length, access);
-        bind(GLR_GL_COPY_WRITE_BUFFER, (uint32_t)old);
+        get(GL_COPY_WRITE_BUFFER_BINDING, &old);
+        bind(GL_COPY_WRITE_BUFFER, buffer);
+        p = range(GL_COPY_WRITE_BUFFER, (intptr_t)offset, (intptr_t)length, access);
+        bind(GL_COPY_WRITE_BUFFER, (uint32_t)old);
     }
     if (!p) {
         set_reason(d, "the buffer could not be mapped as recorded");

@@ -5,11 +5,7 @@
 #include <string.h>
 #include <GL/glcorearb.h>   /* enum values only (no prototypes): calls go through glr_ms_gl */
 #include "replay/ms_samples_internal.h"
-
-/* Compatibility-profile enums glcorearb.h leaves out. */
-#define MS_GL_ALPHA_TEST 0x0BC0
-#define MS_GL_CLAMP_FRAGMENT_COLOR 0x891B
-#define MS_GL_FIXED_ONLY 0x891D
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 void glr_ms_why(char *why, size_t n, const char *fmt, ...)
 {
@@ -29,7 +25,7 @@ static const unsigned plain_caps[] = {
     GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_COLOR_LOGIC_OP, GL_DITHER, GL_POLYGON_OFFSET_FILL,
     GL_DEPTH_CLAMP, GL_FRAMEBUFFER_SRGB, GL_MULTISAMPLE, GL_SAMPLE_MASK, GL_CLIP_DISTANCE0, GL_CLIP_DISTANCE1,
     GL_CLIP_DISTANCE2, GL_CLIP_DISTANCE3, GL_CLIP_DISTANCE4, GL_CLIP_DISTANCE5, GL_CLIP_DISTANCE6,
-    GL_CLIP_DISTANCE7, GL_SAMPLE_SHADING, MS_GL_ALPHA_TEST,
+    GL_CLIP_DISTANCE7, GL_SAMPLE_SHADING, GL_ALPHA_TEST,
 };
 #define N_CAPS (sizeof plain_caps / sizeof plain_caps[0])
 _Static_assert(N_CAPS == GLR_MS_N_CAPS, "GLR_MS_N_CAPS (ms_samples_internal.h) counts plain_caps");
@@ -91,7 +87,7 @@ void glr_ms_save(struct ms_ctx *m)
             gl->glGetIntegerv(GL_SAMPLER_BINDING, &m->sampler[u]);
     }
     for (size_t i = 0; i < N_CAPS; i++) {
-        if ((plain_caps[i] == GL_SAMPLE_SHADING && m->major < 4) || (plain_caps[i] == MS_GL_ALPHA_TEST && !m->compat))
+        if ((plain_caps[i] == GL_SAMPLE_SHADING && m->major < 4) || (plain_caps[i] == GL_ALPHA_TEST && !m->compat))
             continue;
         m->caps[i] = gl->glIsEnabled(plain_caps[i]);
     }
@@ -105,7 +101,7 @@ void glr_ms_save(struct ms_ctx *m)
     gl->glGetIntegeri_v(GL_SAMPLE_MASK_VALUE, 0, &m->sample_mask);
     gl->glGetIntegerv(GL_POLYGON_MODE, m->polygon);
     if (m->compat)
-        gl->glGetIntegerv(MS_GL_CLAMP_FRAGMENT_COLOR, &m->clamp_frag);
+        gl->glGetIntegerv(GL_CLAMP_FRAGMENT_COLOR, &m->clamp_frag);
     m->max_vp = 1;
     m->scissor_bits = 0;
     if (m->indexed) {
@@ -129,7 +125,7 @@ void glr_ms_neutral(struct ms_ctx *m, int w, int h)
 {
     const struct glr_ms_gl *gl = m->gl;
     for (size_t i = 0; i < N_CAPS; i++) {
-        if ((plain_caps[i] == GL_SAMPLE_SHADING && m->major < 4) || (plain_caps[i] == MS_GL_ALPHA_TEST && !m->compat))
+        if ((plain_caps[i] == GL_SAMPLE_SHADING && m->major < 4) || (plain_caps[i] == GL_ALPHA_TEST && !m->compat))
             continue;
         if (plain_caps[i] == GL_MULTISAMPLE)
             gl->glEnable(GL_MULTISAMPLE);   /* the sample mask applies only with multisampling on */
@@ -157,7 +153,7 @@ void glr_ms_neutral(struct ms_ctx *m, int w, int h)
     gl->glSampleMaski(0, 0xFFFFFFFFu);
     gl->glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     if (m->compat)
-        gl->glClampColor(MS_GL_CLAMP_FRAGMENT_COLOR, MS_GL_FIXED_ONLY);
+        gl->glClampColor(GL_CLAMP_FRAGMENT_COLOR, GL_FIXED_ONLY);
     if (m->pack_buf)
         gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     if (m->unpack_buf)
@@ -195,7 +191,7 @@ void glr_ms_restore(struct ms_ctx *m)
     if (m->unpack_buf)
         gl->glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (unsigned)m->unpack_buf);
     for (size_t i = 0; i < N_CAPS; i++) {
-        if ((plain_caps[i] == GL_SAMPLE_SHADING && m->major < 4) || (plain_caps[i] == MS_GL_ALPHA_TEST && !m->compat))
+        if ((plain_caps[i] == GL_SAMPLE_SHADING && m->major < 4) || (plain_caps[i] == GL_ALPHA_TEST && !m->compat))
             continue;
         (m->caps[i] ? gl->glEnable : gl->glDisable)(plain_caps[i]);
     }
@@ -231,7 +227,7 @@ void glr_ms_restore(struct ms_ctx *m)
         gl->glPolygonMode(GL_BACK, (unsigned)m->polygon[1]);
     }
     if (m->compat)
-        gl->glClampColor(MS_GL_CLAMP_FRAGMENT_COLOR, (unsigned)m->clamp_frag);
+        gl->glClampColor(GL_CLAMP_FRAGMENT_COLOR, (unsigned)m->clamp_frag);
 }
 
 /* Every GL entry point this needs; false (why set) when the resolver lacks one. */

@@ -12,46 +12,13 @@
 #include "replay/dispatch_internal.h"
 #include "glr_dispatch_pfn.h"
 #include "statemodel/statemodel.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "capture/glcap_file.h"
 #include "capture/glcap_codec.h"
 #include "replay/restore_reset.h"
 #include "replay/restore_multisample.h"
 #include "replay/restore_fixed.h"
 #include "replay/restore_lists.h"
-
-/* GL enums used here (values from gl.xml). */
-#define R_GL_TEXTURE_2D 0x0DE1
-#define R_GL_RGBA 0x1908
-#define R_GL_RGBA8 0x8058
-#define R_GL_UNSIGNED_BYTE 0x1401
-#define R_GL_DEPTH_STENCIL 0x84F9
-#define R_GL_DEPTH24_STENCIL8 0x88F0
-#define R_GL_UNSIGNED_INT_24_8 0x84FA
-#define R_GL_READ_FRAMEBUFFER 0x8CA8
-#define R_GL_DRAW_FRAMEBUFFER 0x8CA9
-#define R_GL_COLOR_ATTACHMENT0 0x8CE0
-#define R_GL_DEPTH_STENCIL_ATTACHMENT 0x821A
-#define R_GL_COLOR_BUFFER_BIT 0x4000
-#define R_GL_DEPTH_BUFFER_BIT 0x0100
-#define R_GL_STENCIL_BUFFER_BIT 0x0400
-#define R_GL_NEAREST 0x2600
-#define R_GL_TEXTURE_MIN_FILTER 0x2801
-#define R_GL_FRAMEBUFFER_COMPLETE 0x8CD5
-#define R_GL_RENDERBUFFER 0x8D41
-#define R_GL_DEPTH_ATTACHMENT 0x8D00
-#define R_GL_STENCIL_ATTACHMENT 0x8D20
-#define R_GL_DRAW_FRAMEBUFFER_BINDING 0x8CA6
-#define R_GL_READ_FRAMEBUFFER_BINDING 0x8CAA
-#define R_GL_TEXTURE_BINDING_2D 0x8069
-#define R_GL_UNPACK_ALIGNMENT 0x0CF5
-#define R_GL_UNPACK_ROW_LENGTH 0x0CF2
-#define R_GL_UNPACK_SKIP_ROWS 0x0CF3
-#define R_GL_UNPACK_SKIP_PIXELS 0x0CF4
-#define R_GL_PIXEL_UNPACK_BUFFER 0x88EC
-#define R_GL_PIXEL_UNPACK_BUFFER_BINDING 0x88EF
-#define R_GL_SCISSOR_TEST 0x0C11
-#define R_GL_FRAMEBUFFER_SRGB 0x8DB9
-#define R_GL_RASTERIZER_DISCARD 0x8C89
 
 #define RESOURCE_INDEX_VERSION 1u
 enum { BLOB_DEFAULT_COLOR = 1, BLOB_DEFAULT_DEPTH_STENCIL = 2, BLOB_RENDERBUFFER = 3,
@@ -127,20 +94,21 @@ static unsigned transfer_bytes(uint32_t format, uint32_t type)
 {
     unsigned comps;
     switch (format) {
-    case 0x1903: case 0x1906: case 0x1909: case 0x8D94: case 0x1902: case 0x1901: comps = 1; break; /* RED ALPHA LUMINANCE RED_INTEGER DEPTH STENCIL */
-    case 0x8227: case 0x190A: case 0x8228: comps = 2; break;   /* RG LUMINANCE_ALPHA RG_INTEGER */
-    case 0x1907: case 0x8D98: comps = 3; break;                /* RGB RGB_INTEGER */
-    case 0x1908: case 0x8D99: comps = 4; break;                /* RGBA RGBA_INTEGER */
-    case 0x84F9:                                                /* DEPTH_STENCIL */
-        return type == 0x84FA ? 4 : type == 0x8DAD ? 8 : 0;
+    case GL_RED: case GL_ALPHA: case GL_LUMINANCE: case GL_RED_INTEGER: case GL_DEPTH_COMPONENT:
+    case GL_STENCIL_INDEX: comps = 1; break;
+    case GL_RG: case GL_LUMINANCE_ALPHA: case GL_RG_INTEGER: comps = 2; break;
+    case GL_RGB: case GL_RGB_INTEGER: comps = 3; break;
+    case GL_RGBA: case GL_RGBA_INTEGER: comps = 4; break;
+    case GL_DEPTH_STENCIL:
+        return type == GL_UNSIGNED_INT_24_8 ? 4 : type == GL_FLOAT_32_UNSIGNED_INT_24_8_REV ? 8 : 0;
     default:
         return 0;
     }
     switch (type) {
-    case 0x1401: return comps;                                   /* UNSIGNED_BYTE */
-    case 0x1403: return comps * 2;                               /* UNSIGNED_SHORT */
-    case 0x1404: case 0x1405: case 0x1406: return comps * 4;     /* INT UNSIGNED_INT FLOAT */
-    case 0x8368: return comps == 4 ? 4 : 0;                      /* UNSIGNED_INT_2_10_10_10_REV */
+    case GL_UNSIGNED_BYTE: return comps;
+    case GL_UNSIGNED_SHORT: return comps * 2;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: return comps * 4;
+    case GL_UNSIGNED_INT_2_10_10_10_REV: return comps == 4 ? 4 : 0;
     default: return 0;
     }
 }
@@ -305,32 +273,32 @@ static int blit_default(struct glr_dispatch *d, const struct rblob *b)
     bool color = b->kind == BLOB_DEFAULT_COLOR;
     GLuint tex = 0, fbo = 0;
     gen_tex(1, &tex);
-    bind_tex(R_GL_TEXTURE_2D, tex);
-    tex_param(R_GL_TEXTURE_2D, R_GL_TEXTURE_MIN_FILTER, R_GL_NEAREST);
+    bind_tex(GL_TEXTURE_2D, tex);
+    tex_param(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     /* Rows are 4 bytes per pixel: the default unpack alignment (4) reads them tightly. */
-    tex_image(R_GL_TEXTURE_2D, 0, color ? R_GL_RGBA8 : R_GL_DEPTH24_STENCIL8, (GLsizei)b->width, (GLsizei)b->height,
-              0, color ? R_GL_RGBA : R_GL_DEPTH_STENCIL, color ? R_GL_UNSIGNED_BYTE : R_GL_UNSIGNED_INT_24_8, b->data);
+    tex_image(GL_TEXTURE_2D, 0, color ? GL_RGBA8 : GL_DEPTH24_STENCIL8, (GLsizei)b->width, (GLsizei)b->height,
+              0, color ? GL_RGBA : GL_DEPTH_STENCIL, color ? GL_UNSIGNED_BYTE : GL_UNSIGNED_INT_24_8, b->data);
     gen_fb(1, &fbo);
-    bind_fb(R_GL_READ_FRAMEBUFFER, fbo);
-    fb_tex(R_GL_READ_FRAMEBUFFER, color ? R_GL_COLOR_ATTACHMENT0 : R_GL_DEPTH_STENCIL_ATTACHMENT, R_GL_TEXTURE_2D,
+    bind_fb(GL_READ_FRAMEBUFFER, fbo);
+    fb_tex(GL_READ_FRAMEBUFFER, color ? GL_COLOR_ATTACHMENT0 : GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D,
            tex, 0);
     int rc = -1;
-    if (fb_status(R_GL_READ_FRAMEBUFFER) == R_GL_FRAMEBUFFER_COMPLETE) {
+    if (fb_status(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
         blit(0, 0, (GLint)b->width, (GLint)b->height, 0, 0, (GLint)b->width, (GLint)b->height,
-             color ? R_GL_COLOR_BUFFER_BIT : (R_GL_DEPTH_BUFFER_BIT | R_GL_STENCIL_BUFFER_BIT), R_GL_NEAREST);
+             color ? GL_COLOR_BUFFER_BIT : (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT), GL_NEAREST);
         rc = 0;
     }
-    bind_fb(R_GL_READ_FRAMEBUFFER, 0);
+    bind_fb(GL_READ_FRAMEBUFFER, 0);
     del_fb(1, &fbo);
-    bind_tex(R_GL_TEXTURE_2D, 0);
+    bind_tex(GL_TEXTURE_2D, 0);
     del_tex(1, &tex);
     return rc;
 }
 
 static uint32_t rb_attachment(uint32_t format)
 {
-    return format == R_GL_DEPTH_STENCIL ? R_GL_DEPTH_STENCIL_ATTACHMENT : format == 0x1902 ? R_GL_DEPTH_ATTACHMENT
-         : format == 0x1901 ? R_GL_STENCIL_ATTACHMENT : R_GL_COLOR_ATTACHMENT0;
+    return format == GL_DEPTH_STENCIL ? GL_DEPTH_STENCIL_ATTACHMENT : format == 0x1902 ? GL_DEPTH_ATTACHMENT
+         : format == 0x1901 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0;
 }
 
 /* A renderbuffer's pixels, after the restore calls made it (and set the captured state): a temporary
@@ -366,23 +334,23 @@ static int blit_saved(struct glr_dispatch *d, const struct glr_restore *r, struc
         !fb_tex || !fb_rb || !fb_status || !blit || !del_fb)
         return -1;
     bool color_blob = b->kind == BLOB_DEFAULT_COLOR;
-    uint32_t ifmt = to_default ? (color_blob ? R_GL_RGBA8 : R_GL_DEPTH24_STENCIL8) : b->internal_format;
-    uint32_t fmt = to_default ? (color_blob ? R_GL_RGBA : R_GL_DEPTH_STENCIL) : b->format;
-    uint32_t type = to_default ? (color_blob ? R_GL_UNSIGNED_BYTE : R_GL_UNSIGNED_INT_24_8) : b->type;
+    uint32_t ifmt = to_default ? (color_blob ? GL_RGBA8 : GL_DEPTH24_STENCIL8) : b->internal_format;
+    uint32_t fmt = to_default ? (color_blob ? GL_RGBA : GL_DEPTH_STENCIL) : b->format;
+    uint32_t type = to_default ? (color_blob ? GL_UNSIGNED_BYTE : GL_UNSIGNED_INT_24_8) : b->type;
     GLuint rb = to_default ? 0 : (GLuint)glr_dispatch_lookup(d, b->ctx_id, GLR_OBJ_RENDERBUFFER, b->name);
     const struct sm_context *c = sm_context_get(r->s, b->ctx_id);
     bool desktop = c && sm_context_api(c, NULL, NULL) != SM_API_GLES;
     GLint draw_fb = 0, read_fb = 0, tex2d = 0, unpack_buf = 0, active = 0, unpack[4] = { 4, 0, 0, 0 };
     GLint stencil_wm[2] = { -1, -1 };
     GLboolean cmask[4] = { 1, 1, 1, 1 }, dmask = 1;
-    static const GLenum unpack_pn[4] = { R_GL_UNPACK_ALIGNMENT, R_GL_UNPACK_ROW_LENGTH, R_GL_UNPACK_SKIP_ROWS,
-                                         R_GL_UNPACK_SKIP_PIXELS };
-    get_int(R_GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
-    get_int(R_GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+    static const GLenum unpack_pn[4] = { GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS,
+                                         GL_UNPACK_SKIP_PIXELS };
+    get_int(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
+    get_int(GL_READ_FRAMEBUFFER_BINDING, &read_fb);
     get_int(0x84E0 /* GL_ACTIVE_TEXTURE */, &active);
     active_tex(0x84C0 /* GL_TEXTURE0 */);
-    get_int(R_GL_TEXTURE_BINDING_2D, &tex2d);
-    get_int(R_GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buf);
+    get_int(GL_TEXTURE_BINDING_2D, &tex2d);
+    get_int(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buf);
     for (int i = 0; i < 4; i++)
         get_int(unpack_pn[i], &unpack[i]);
     get_bool(0x0C23 /* GL_COLOR_WRITEMASK */, cmask);
@@ -392,49 +360,49 @@ static int blit_saved(struct glr_dispatch *d, const struct glr_restore *r, struc
     color_mask(1, 1, 1, 1);
     depth_mask(1);
     stencil_mask(0x0408 /* GL_FRONT_AND_BACK */, 0xFFFFFFFFu);
-    bool scissor = is_enabled(R_GL_SCISSOR_TEST), discard = is_enabled(R_GL_RASTERIZER_DISCARD);
-    bool srgb = desktop && is_enabled(R_GL_FRAMEBUFFER_SRGB);
+    bool scissor = is_enabled(GL_SCISSOR_TEST), discard = is_enabled(GL_RASTERIZER_DISCARD);
+    bool srgb = desktop && is_enabled(GL_FRAMEBUFFER_SRGB);
     if (scissor)
-        disable(R_GL_SCISSOR_TEST);
+        disable(GL_SCISSOR_TEST);
     if (discard)
-        disable(R_GL_RASTERIZER_DISCARD);
+        disable(GL_RASTERIZER_DISCARD);
     if (srgb)
-        disable(R_GL_FRAMEBUFFER_SRGB);
+        disable(GL_FRAMEBUFFER_SRGB);
     if (unpack_buf)
-        bind_buf(R_GL_PIXEL_UNPACK_BUFFER, 0);
-    store(R_GL_UNPACK_ALIGNMENT, to_default ? 4 : 1);
+        bind_buf(GL_PIXEL_UNPACK_BUFFER, 0);
+    store(GL_UNPACK_ALIGNMENT, to_default ? 4 : 1);
     for (int i = 1; i < 4; i++)
         if (unpack[i])
             store(unpack_pn[i], 0);
     GLuint tex = b->kept_tex, fbo[2] = { b->kept_fbo[0], b->kept_fbo[1] };
-    uint32_t att = to_default ? (color_blob ? R_GL_COLOR_ATTACHMENT0 : R_GL_DEPTH_STENCIL_ATTACHMENT)
+    uint32_t att = to_default ? (color_blob ? GL_COLOR_ATTACHMENT0 : GL_DEPTH_STENCIL_ATTACHMENT)
                               : rb_attachment(b->format);
     bool made = tex != 0;
     if (!made) {
         gen_tex(1, &tex);
-        bind_tex(R_GL_TEXTURE_2D, tex);
-        tex_image(R_GL_TEXTURE_2D, 0, (GLint)ifmt, (GLsizei)b->width, (GLsizei)b->height, 0, fmt, type, b->data);
+        bind_tex(GL_TEXTURE_2D, tex);
+        tex_image(GL_TEXTURE_2D, 0, (GLint)ifmt, (GLsizei)b->width, (GLsizei)b->height, 0, fmt, type, b->data);
         gen_fb(2, fbo);
     }
-    bind_fb(R_GL_READ_FRAMEBUFFER, fbo[0]);
+    bind_fb(GL_READ_FRAMEBUFFER, fbo[0]);
     if (!made)
-        fb_tex(R_GL_READ_FRAMEBUFFER, att, R_GL_TEXTURE_2D, tex, 0);
-    bind_fb(R_GL_DRAW_FRAMEBUFFER, to_default ? 0 : fbo[1]);
+        fb_tex(GL_READ_FRAMEBUFFER, att, GL_TEXTURE_2D, tex, 0);
+    bind_fb(GL_DRAW_FRAMEBUFFER, to_default ? 0 : fbo[1]);
     if (!to_default && !made)
-        fb_rb(R_GL_DRAW_FRAMEBUFFER, att, R_GL_RENDERBUFFER, rb);
+        fb_rb(GL_DRAW_FRAMEBUFFER, att, GL_RENDERBUFFER, rb);
     int rc = -1;
-    if (fb_status(R_GL_READ_FRAMEBUFFER) == R_GL_FRAMEBUFFER_COMPLETE &&
-        fb_status(R_GL_DRAW_FRAMEBUFFER) == R_GL_FRAMEBUFFER_COMPLETE) {
-        GLbitfield mask = att == R_GL_COLOR_ATTACHMENT0 ? R_GL_COLOR_BUFFER_BIT
-                        : att == R_GL_DEPTH_ATTACHMENT ? R_GL_DEPTH_BUFFER_BIT
-                        : att == R_GL_STENCIL_ATTACHMENT ? R_GL_STENCIL_BUFFER_BIT
-                                                         : (R_GL_DEPTH_BUFFER_BIT | R_GL_STENCIL_BUFFER_BIT);
-        blit(0, 0, (GLint)b->width, (GLint)b->height, 0, 0, (GLint)b->width, (GLint)b->height, mask, R_GL_NEAREST);
+    if (fb_status(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE &&
+        fb_status(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) {
+        GLbitfield mask = att == GL_COLOR_ATTACHMENT0 ? GL_COLOR_BUFFER_BIT
+                        : att == GL_DEPTH_ATTACHMENT ? GL_DEPTH_BUFFER_BIT
+                        : att == GL_STENCIL_ATTACHMENT ? GL_STENCIL_BUFFER_BIT
+                                                         : (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+        blit(0, 0, (GLint)b->width, (GLint)b->height, 0, 0, (GLint)b->width, (GLint)b->height, mask, GL_NEAREST);
         rc = 0;
     }
-    bind_fb(R_GL_READ_FRAMEBUFFER, (GLuint)read_fb);
-    bind_fb(R_GL_DRAW_FRAMEBUFFER, (GLuint)draw_fb);
-    bind_tex(R_GL_TEXTURE_2D, (GLuint)tex2d);
+    bind_fb(GL_READ_FRAMEBUFFER, (GLuint)read_fb);
+    bind_fb(GL_DRAW_FRAMEBUFFER, (GLuint)draw_fb);
+    bind_tex(GL_TEXTURE_2D, (GLuint)tex2d);
     if (keep && rc == 0) {
         b->kept_tex = tex;
         b->kept_fbo[0] = fbo[0];
@@ -448,13 +416,13 @@ static int blit_saved(struct glr_dispatch *d, const struct glr_restore *r, struc
     for (int i = 0; i < 4; i++)
         store(unpack_pn[i], unpack[i]);
     if (unpack_buf)
-        bind_buf(R_GL_PIXEL_UNPACK_BUFFER, (GLuint)unpack_buf);
+        bind_buf(GL_PIXEL_UNPACK_BUFFER, (GLuint)unpack_buf);
     if (scissor)
-        enable(R_GL_SCISSOR_TEST);
+        enable(GL_SCISSOR_TEST);
     if (discard)
-        enable(R_GL_RASTERIZER_DISCARD);
+        enable(GL_RASTERIZER_DISCARD);
     if (srgb)
-        enable(R_GL_FRAMEBUFFER_SRGB);
+        enable(GL_FRAMEBUFFER_SRGB);
     color_mask(cmask[0], cmask[1], cmask[2], cmask[3]);
     depth_mask(dmask);
     stencil_mask(0x0404 /* GL_FRONT */, (GLuint)stencil_wm[0]);

@@ -11,21 +11,15 @@
 #include "replay/dispatch_internal.h"
 #include "glr_dispatch_pfn.h"
 #include "statemodel/statemodel.h"
-
-#define L_GL_COMPILE 0x1300
-#define L_GL_CLIENT_VERTEX_ARRAY_BIT 0x00000002
-#define L_GL_ARRAY_BUFFER 0x8892
-#define L_GL_TEXTURE0 0x84C0
-#define L_GL_BGRA 0x80E1
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 #define PROC(d, name) ((glr_pfn_##name)glr_dispatch_proc(d, GLR_CMD_##name))
 
 /* The capabilities of the legacy arrays, by enum sm_legacy_slot (texture units follow). */
 static const GLenum legacy_cap[SM_LA_TEXCOORD0] = {
-    0x8074 /* VERTEX_ARRAY */, 0x8075 /* NORMAL_ARRAY */, 0x8076 /* COLOR_ARRAY */, 0x845E /* SECONDARY_COLOR_ARRAY */,
-    0x8457 /* FOG_COORD_ARRAY */, 0x8079 /* EDGE_FLAG_ARRAY */, 0x8077 /* INDEX_ARRAY */,
+    GL_VERTEX_ARRAY, GL_NORMAL_ARRAY, GL_COLOR_ARRAY, GL_SECONDARY_COLOR_ARRAY,
+    GL_FOG_COORD_ARRAY, GL_EDGE_FLAG_ARRAY, GL_INDEX_ARRAY,
 };
-#define L_GL_TEXTURE_COORD_ARRAY 0x8078
 
 struct list_arrays {
     struct glr_dispatch *d;
@@ -37,12 +31,12 @@ struct list_arrays {
 
 static unsigned element_bytes(uint64_t size, uint64_t type)
 {
-    unsigned comps = size == L_GL_BGRA ? 4 : (unsigned)size;
+    unsigned comps = size == GL_BGRA ? 4 : (unsigned)size;
     switch (type) {
-    case 0x1400: case 0x1401: return comps;                       /* BYTE UNSIGNED_BYTE */
-    case 0x1402: case 0x1403: case 0x140B: return comps * 2;      /* SHORT UNSIGNED_SHORT HALF_FLOAT */
-    case 0x8D9F: case 0x8368: case 0x8C3B: return 4;              /* packed formats */
-    case 0x140A: return comps * 8;                                /* DOUBLE */
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return comps;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return comps * 2;
+    case GL_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_10F_11F_11F_REV: return 4;
+    case GL_DOUBLE: return comps * 8;
     default: return comps * 4;
     }
 }
@@ -60,11 +54,11 @@ static void disable_all(struct list_arrays *la)
             off(legacy_cap[i]);
     if (off && active)
         for (int u = 0; u < SM_MAX_LEGACY_TEXCOORD; u++) {
-            active(L_GL_TEXTURE0 + (GLenum)u);
-            off(L_GL_TEXTURE_COORD_ARRAY);
+            active(GL_TEXTURE0 + (GLenum)u);
+            off(GL_TEXTURE_COORD_ARRAY);
         }
     if (active)
-        active(L_GL_TEXTURE0);
+        active(GL_TEXTURE0);
     GLint max = 0;
     if (get)
         get(0x8869 /* GL_MAX_VERTEX_ATTRIBS */, &max);
@@ -81,7 +75,7 @@ static int point_array(struct list_arrays *la, const struct glr_call *c)
         glr_pfn_glPushClientAttrib push = PROC(d, glPushClientAttrib);
         if (!push)
             return GLR_DISPATCH_MISSING;
-        push(L_GL_CLIENT_VERTEX_ARRAY_BIT);
+        push(GL_CLIENT_VERTEX_ARRAY_BIT);
         la->pushed = true;
     }
     if (!la->batch_open) {
@@ -111,7 +105,7 @@ static int point_array(struct list_arrays *la, const struct glr_call *c)
     const void *base = (const void *)((uintptr_t)mem - (uintptr_t)c->args[6] * step);
     glr_pfn_glBindBuffer bind = PROC(d, glBindBuffer);
     if (bind)
-        bind(L_GL_ARRAY_BUFFER, 0);   /* client memory; the binding comes back with the pop */
+        bind(GL_ARRAY_BUFFER, 0);   /* client memory; the binding comes back with the pop */
     uint64_t idx = c->args[0];
     if (idx < GLR_CLIENT_ARRAY_LEGACY_BASE) {
         glr_pfn_glVertexAttribPointer ptr = PROC(d, glVertexAttribPointer);
@@ -143,10 +137,10 @@ static int point_array(struct list_arrays *la, const struct glr_call *c)
         glr_pfn_glClientActiveTexture active = PROC(d, glClientActiveTexture);
         if (!f || !active)
             return GLR_DISPATCH_MISSING;
-        active(L_GL_TEXTURE0 + (GLenum)(slot - SM_LA_TEXCOORD0));
+        active(GL_TEXTURE0 + (GLenum)(slot - SM_LA_TEXCOORD0));
         f(size, type, stride, base);
-        on(L_GL_TEXTURE_COORD_ARRAY);
-        active(L_GL_TEXTURE0);
+        on(GL_TEXTURE_COORD_ARRAY);
+        active(GL_TEXTURE0);
         return GLR_DISPATCH_OK;
     }
     }
@@ -177,7 +171,7 @@ int glr_restore_list(struct glr_dispatch *d, uint32_t ctx_id, uint32_t name, con
     struct glr_stream s;
     struct glr_call c;
     glr_stream_init(&s, data, size);
-    new_list(name, L_GL_COMPILE);
+    new_list(name, GL_COMPILE);
     int k;
     while ((k = glr_stream_next(&s, &c)) == 1) {
         c.ctx_id = ctx_id;  /* the context the list is compiled on now, of the same share group */

@@ -7,23 +7,7 @@
 #include "replay/ms_samples.h"
 #include "replay/restore_multisample.h"
 #include "statemodel/statemodel.h"
-
-/* GL enums used here (values from gl.xml). */
-#define R_GL_RENDERBUFFER 0x8D41
-#define R_GL_RENDERBUFFER_BINDING 0x8CA7
-#define R_GL_RENDERBUFFER_WIDTH 0x8D42
-#define R_GL_RENDERBUFFER_HEIGHT 0x8D43
-#define R_GL_RENDERBUFFER_INTERNAL_FORMAT 0x8D44
-#define R_GL_RENDERBUFFER_SAMPLES 0x8CAB
-#define R_GL_TEXTURE_2D_MULTISAMPLE 0x9100
-#define R_GL_TEXTURE_2D_MULTISAMPLE_ARRAY 0x9102
-#define R_GL_TEXTURE_BINDING_2D_MULTISAMPLE 0x9104
-#define R_GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY 0x9105
-#define R_GL_TEXTURE_WIDTH 0x1000
-#define R_GL_TEXTURE_HEIGHT 0x1001
-#define R_GL_TEXTURE_DEPTH 0x8071
-#define R_GL_TEXTURE_INTERNAL_FORMAT 0x1003
-#define R_GL_TEXTURE_SAMPLES 0x9106
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 typedef void (*ms_get_rb_fn)(unsigned, unsigned, int *);
 typedef void (*ms_bind_rb_fn)(unsigned, unsigned);
@@ -64,34 +48,34 @@ static bool live_image(struct glr_dispatch *d, const struct glr_ms_gl *gl, const
             snprintf(why, n, "no renderbuffer queries");
             return false;
         }
-        img->target = R_GL_RENDERBUFFER;
+        img->target = GL_RENDERBUFFER;
         img->name = (unsigned)glr_dispatch_lookup(d, c->ctx_id, GLR_OBJ_RENDERBUFFER, c->name);
-        gl->glGetIntegerv(R_GL_RENDERBUFFER_BINDING, &saved);
-        bind_rb(R_GL_RENDERBUFFER, img->name);
-        get_rb(R_GL_RENDERBUFFER, R_GL_RENDERBUFFER_WIDTH, &w);
-        get_rb(R_GL_RENDERBUFFER, R_GL_RENDERBUFFER_HEIGHT, &h);
-        get_rb(R_GL_RENDERBUFFER, R_GL_RENDERBUFFER_INTERNAL_FORMAT, &fmt);
-        get_rb(R_GL_RENDERBUFFER, R_GL_RENDERBUFFER_SAMPLES, &samples);
-        bind_rb(R_GL_RENDERBUFFER, (unsigned)saved);
+        gl->glGetIntegerv(GL_RENDERBUFFER_BINDING, &saved);
+        bind_rb(GL_RENDERBUFFER, img->name);
+        get_rb(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &w);
+        get_rb(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, &h);
+        get_rb(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &fmt);
+        get_rb(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &samples);
+        bind_rb(GL_RENDERBUFFER, (unsigned)saved);
     } else {
         const struct sm_context *ctx = sm_context_get(s, c->ctx_id);
         const struct sm_texture *t = ctx ? sm_get_texture(ctx, c->name) : NULL;
-        if (!t || (t->target != R_GL_TEXTURE_2D_MULTISAMPLE && t->target != R_GL_TEXTURE_2D_MULTISAMPLE_ARRAY)) {
+        if (!t || (t->target != GL_TEXTURE_2D_MULTISAMPLE && t->target != GL_TEXTURE_2D_MULTISAMPLE_ARRAY)) {
             snprintf(why, n, "texture %u is not a multisample texture in the initial state", c->name);
             return false;
         }
         img->target = t->target;
         img->name = (unsigned)glr_dispatch_lookup(d, c->ctx_id, GLR_OBJ_TEXTURE, c->name);
-        bool array = t->target == R_GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
-        gl->glGetIntegerv(array ? R_GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY : R_GL_TEXTURE_BINDING_2D_MULTISAMPLE,
+        bool array = t->target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
+        gl->glGetIntegerv(array ? GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY : GL_TEXTURE_BINDING_2D_MULTISAMPLE,
                           &saved);
         gl->glBindTexture(t->target, img->name);
-        gl->glGetTexLevelParameteriv(t->target, 0, R_GL_TEXTURE_WIDTH, &w);
-        gl->glGetTexLevelParameteriv(t->target, 0, R_GL_TEXTURE_HEIGHT, &h);
-        gl->glGetTexLevelParameteriv(t->target, 0, R_GL_TEXTURE_INTERNAL_FORMAT, &fmt);
-        gl->glGetTexLevelParameteriv(t->target, 0, R_GL_TEXTURE_SAMPLES, &samples);
+        gl->glGetTexLevelParameteriv(t->target, 0, GL_TEXTURE_WIDTH, &w);
+        gl->glGetTexLevelParameteriv(t->target, 0, GL_TEXTURE_HEIGHT, &h);
+        gl->glGetTexLevelParameteriv(t->target, 0, GL_TEXTURE_INTERNAL_FORMAT, &fmt);
+        gl->glGetTexLevelParameteriv(t->target, 0, GL_TEXTURE_SAMPLES, &samples);
         if (array)
-            gl->glGetTexLevelParameteriv(t->target, 0, R_GL_TEXTURE_DEPTH, &layers);
+            gl->glGetTexLevelParameteriv(t->target, 0, GL_TEXTURE_DEPTH, &layers);
         gl->glBindTexture(t->target, (unsigned)saved);
     }
     img->width = w;

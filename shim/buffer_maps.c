@@ -13,15 +13,7 @@
 #include "shim/capture.h"
 #include "shim/recorder.h"
 #include "registry/glr_call.h"
-
-#define GL_MAP_READ_BIT 0x0001
-#define GL_MAP_WRITE_BIT 0x0002
-#define GL_MAP_FLUSH_EXPLICIT_BIT 0x0010
-#define GL_MAP_PERSISTENT_BIT 0x0040
-#define GL_READ_ONLY 0x88B8
-#define GL_WRITE_ONLY 0x88B9
-#define GL_READ_WRITE 0x88BA
-#define GL_BUFFER_SIZE 0x8764
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 struct glr_map {
     uint32_t group;        /* share group of the mapping context */
@@ -45,20 +37,20 @@ static int persistent_count;
 static GLenum binding_of(GLenum target)
 {
     switch (target) {
-    case 0x8892: return 0x8894; /* ARRAY_BUFFER */
-    case 0x8893: return 0x8895; /* ELEMENT_ARRAY_BUFFER */
-    case 0x88EB: return 0x88ED; /* PIXEL_PACK_BUFFER */
-    case 0x88EC: return 0x88EF; /* PIXEL_UNPACK_BUFFER */
-    case 0x8A11: return 0x8A28; /* UNIFORM_BUFFER */
-    case 0x8C2A: return 0x8C2A; /* TEXTURE_BUFFER */
-    case 0x8C8E: return 0x8C8F; /* TRANSFORM_FEEDBACK_BUFFER */
-    case 0x8F36: return 0x8F36; /* COPY_READ_BUFFER */
-    case 0x8F37: return 0x8F37; /* COPY_WRITE_BUFFER */
-    case 0x8F3F: return 0x8F43; /* DRAW_INDIRECT_BUFFER */
-    case 0x90D2: return 0x90D3; /* SHADER_STORAGE_BUFFER */
-    case 0x90EE: return 0x90EF; /* DISPATCH_INDIRECT_BUFFER */
-    case 0x9192: return 0x9193; /* QUERY_BUFFER */
-    case 0x92C0: return 0x92C1; /* ATOMIC_COUNTER_BUFFER */
+    case GL_ARRAY_BUFFER: return GL_ARRAY_BUFFER_BINDING;
+    case GL_ELEMENT_ARRAY_BUFFER: return GL_ELEMENT_ARRAY_BUFFER_BINDING;
+    case GL_PIXEL_PACK_BUFFER: return GL_PIXEL_PACK_BUFFER_BINDING;
+    case GL_PIXEL_UNPACK_BUFFER: return GL_PIXEL_UNPACK_BUFFER_BINDING;
+    case GL_UNIFORM_BUFFER: return GL_UNIFORM_BUFFER_BINDING;
+    case GL_TEXTURE_BUFFER: return GL_TEXTURE_BUFFER_BINDING;
+    case GL_TRANSFORM_FEEDBACK_BUFFER: return GL_TRANSFORM_FEEDBACK_BUFFER_BINDING;
+    case GL_COPY_READ_BUFFER: return GL_COPY_READ_BUFFER_BINDING;
+    case GL_COPY_WRITE_BUFFER: return GL_COPY_WRITE_BUFFER_BINDING;
+    case GL_DRAW_INDIRECT_BUFFER: return GL_DRAW_INDIRECT_BUFFER_BINDING;
+    case GL_SHADER_STORAGE_BUFFER: return GL_SHADER_STORAGE_BUFFER_BINDING;
+    case GL_DISPATCH_INDIRECT_BUFFER: return GL_DISPATCH_INDIRECT_BUFFER_BINDING;
+    case GL_QUERY_BUFFER: return GL_QUERY_BUFFER_BINDING;
+    case GL_ATOMIC_COUNTER_BUFFER: return GL_ATOMIC_COUNTER_BUFFER_BINDING;
     default: return 0;
     }
 }

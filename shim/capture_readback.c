@@ -9,28 +9,7 @@
 #include "shim/capture.h"
 
 /* GL enums used here (values from gl.xml). */
-#define GL_VENDOR 0x1F00
-#define GL_RENDERER 0x1F01
-#define GL_VERSION 0x1F02
-#define GL_SHADING_LANGUAGE_VERSION 0x8B8C
-#define GL_CONTEXT_FLAGS 0x821E
-#define GL_CONTEXT_PROFILE_MASK 0x9126
-#define GL_SAMPLES 0x80A9
-#define GL_BACK 0x0405
-#define GL_RGBA 0x1908
-#define GL_UNSIGNED_BYTE 0x1401
-#define GL_READ_FRAMEBUFFER 0x8CA8
-#define GL_READ_FRAMEBUFFER_BINDING 0x8CAA
-#define GL_FRAMEBUFFER 0x8D40
-#define GL_FRAMEBUFFER_BINDING 0x8CA6
-#define GL_READ_BUFFER 0x0C02
-#define GL_PACK_ALIGNMENT 0x0D05
-#define GL_PACK_ROW_LENGTH 0x0D02
-#define GL_PACK_SKIP_ROWS 0x0D03
-#define GL_PACK_SKIP_PIXELS 0x0D04
-#define GL_PIXEL_PACK_BUFFER 0x88EB
-#define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
-#include "statemodel/sm_gl_enums.h"   /* the registry's enums (guarded; the defines above predate it) */
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 #define GLX_WIDTH 0x801D
 #define GLX_HEIGHT 0x801E
 #define EGL_WIDTH 0x3057

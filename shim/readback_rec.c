@@ -128,7 +128,7 @@ void glr_rec_readback(struct glr_rec *w, int cmd, int param, const uint64_t *a, 
     int64_t size = glr_readback_size(&rb_real, cmd, a);
     bool pixels = is_pixel_read(cmd);
     bool into_pack = pixels && bound(GL_PIXEL_PACK_BUFFER_BINDING) != 0;
-    bool into_query_buffer = !pixels && strncmp(glr_cmd_name(cmd), "glGetQueryObject", 16) == 0 &&
+    bool into_query_buffer = !pixels && glr_cmds[cmd].readback == GLR_RBC_GET_QUERY_OBJECT &&
                              bound(GL_QUERY_BUFFER_BINDING) != 0;
     uint8_t flags = into_pack ? GLR_RB_BUFFER : 0;
     if (size < 0 || size > ((int64_t)1 << 31) || into_query_buffer ||

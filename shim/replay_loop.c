@@ -18,10 +18,7 @@
 #include "replay/player/player.h"
 #include "replay/player/pass_reset.h"
 #include "statemodel/statemodel.h"
-
-#define L_GL_ARRAY_BUFFER 0x8892
-#define L_GL_ARRAY_BUFFER_BINDING 0x8894
-#define L_GL_BGRA 0x80E1
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 struct loop_run {
     struct glrh_capture *cap;
@@ -94,12 +91,12 @@ static void free_copies(struct loop_run *r)
 
 static unsigned vertex_bytes(uint64_t size, uint64_t type)
 {
-    unsigned comps = size == L_GL_BGRA ? 4 : (unsigned)size;
+    unsigned comps = size == GL_BGRA ? 4 : (unsigned)size;
     switch (type) {
-    case 0x1400: case 0x1401: return comps;                 /* BYTE, UNSIGNED_BYTE */
-    case 0x1402: case 0x1403: case 0x140B: return comps * 2; /* SHORT, UNSIGNED_SHORT, HALF_FLOAT */
-    case 0x8D9F: case 0x8368: case 0x8C3B: return 4;        /* packed 2_10_10_10 / 10F_11F_11F */
-    case 0x140A: return comps * 8;                          /* DOUBLE */
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return comps;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return comps * 2;
+    case GL_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_10F_11F_11F_REV: return 4;
+    case GL_DOUBLE: return comps * 8;
     default: return comps * 4;                              /* INT, UNSIGNED_INT, FLOAT, FIXED */
     }
 }
@@ -129,9 +126,9 @@ static int client_array(struct loop_run *r, const struct glr_call *c)
     unsigned stride = c->args[5] ? (unsigned)c->args[5] : vertex_bytes(c->args[1], c->args[2]);
     uintptr_t base = (uintptr_t)mem - (uintptr_t)c->args[6] * stride;
     GLint array_buf = 0;
-    GLR_REAL(glGetIntegerv)(L_GL_ARRAY_BUFFER_BINDING, &array_buf);
+    GLR_REAL(glGetIntegerv)(GL_ARRAY_BUFFER_BINDING, &array_buf);
     if (array_buf)
-        GLR_REAL(glBindBuffer)(L_GL_ARRAY_BUFFER, 0);
+        GLR_REAL(glBindBuffer)(GL_ARRAY_BUFFER, 0);
     if (c->args[4])
         GLR_REAL(glVertexAttribIPointer)((GLuint)c->args[0], (GLint)c->args[1], (GLenum)c->args[2],
                                          (GLsizei)c->args[5], (const void *)base);
@@ -139,7 +136,7 @@ static int client_array(struct loop_run *r, const struct glr_call *c)
         GLR_REAL(glVertexAttribPointer)((GLuint)c->args[0], (GLint)c->args[1], (GLenum)c->args[2],
                                         (GLboolean)c->args[3], (GLsizei)c->args[5], (const void *)base);
     if (array_buf)
-        GLR_REAL(glBindBuffer)(L_GL_ARRAY_BUFFER, (GLuint)array_buf);
+        GLR_REAL(glBindBuffer)(GL_ARRAY_BUFFER, (GLuint)array_buf);
     return GLR_DISPATCH_OK;
 }
 

@@ -13,6 +13,7 @@
 #include "shim/shim_internal.h"
 #include "shim/replay_loop_internal.h"
 #include "replay/player/player.h"
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 /* GLX and EGL enums (values from glx.xml / egl.xml). */
 #define L_GLX_SCREEN 0x800C
@@ -42,9 +43,6 @@
 #define L_EGL_HEIGHT 0x3056
 #define L_GLX_PBUFFER_HEIGHT 0x8040
 #define L_GLX_PBUFFER_WIDTH 0x8041
-/* GL_CONTEXT_FLAGS bits of the captured context. */
-#define L_GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT 0x1
-#define L_GL_CONTEXT_FLAG_DEBUG_BIT 0x2
 
 /* ---- X errors: a refused glXCreateContextAttribsARB raises an X error whose default handler
  * would exit the program; trap it for the duration of the call (Xlib is loaded: GLX needs it). */
@@ -198,9 +196,9 @@ static void glx_attribs(struct glr_loop_ctx *c, const struct glrh_context *d, in
         c->attribs[k++] = profile;
     }
     int flags = 0;
-    if (!d->es && (d->flags & L_GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT))
+    if (!d->es && (d->flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT))
         flags |= L_GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB;
-    if (d->flags & L_GL_CONTEXT_FLAG_DEBUG_BIT)
+    if (d->flags & GL_CONTEXT_FLAG_DEBUG_BIT)
         flags |= L_GLX_CONTEXT_DEBUG_BIT_ARB;
     if (flags) {
         c->attribs[k++] = L_GLX_CONTEXT_FLAGS_ARB;
@@ -221,11 +219,11 @@ static void egl_attribs(struct glr_loop_ctx *c, const struct glrh_context *d, in
         c->attribs[k++] = L_EGL_CONTEXT_OPENGL_PROFILE_MASK;
         c->attribs[k++] = d->profile_mask;
     }
-    if (!d->es && (d->flags & L_GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT)) {
+    if (!d->es && (d->flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT)) {
         c->attribs[k++] = L_EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE;
         c->attribs[k++] = L_EGL_TRUE;
     }
-    if (d->flags & L_GL_CONTEXT_FLAG_DEBUG_BIT) {
+    if (d->flags & GL_CONTEXT_FLAG_DEBUG_BIT) {
         c->attribs[k++] = L_EGL_CONTEXT_OPENGL_DEBUG;
         c->attribs[k++] = L_EGL_TRUE;
     }

@@ -12,66 +12,23 @@ static uint32_t canonical[GLR_CMD_COUNT];
 static uint8_t cmd_class[GLR_CMD_COUNT];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-/* Commands that read state or write only GPU-side contents (framebuffer pixels, buffer and texture
- * data written by the GPU), and so change nothing the model keeps. Prefixes end with '*'. */
-static const char *const no_state[] = {
-    "glGet*", "glIs*", "glDraw*", "glMultiDraw*", "glClear", "glClearBuffer*",
-    "glClearNamedFramebuffer*", "glClearTexImage", "glClearTexSubImage", "glReadPixels",
-    "glReadnPixels*", "glFlush", "glFinish", "glDispatchCompute*", "glDebugMessage*",
-    "glPushDebugGroup*", "glPopDebugGroup*", "glObjectLabel*", "glObjectPtrLabel*",
-    "glInsertEventMarker*", "glPushGroupMarker*", "glPopGroupMarker*", "glStringMarker*",
-    "glFrameTerminator*", "glCheckFramebufferStatus*", "glCheckNamedFramebufferStatus*",
-    "glBlitFramebuffer*", "glBlitNamedFramebuffer", "glCopyImageSubData*", "glMemoryBarrier*",
-    "glTextureBarrier*", "glValidateProgram*", "glInvalidate*", "glClientWaitSync*",
-    "glWaitSync*", "glFlushMappedBufferRange*", "glFlushMappedNamedBufferRange*",
-    "glReleaseShaderCompiler", "glGetnUniform*", "glBeginConditionalRender*",
-    "glEndConditionalRender*", "glPolygonOffsetx*", "glResolveMultisampleFramebuffer*",
-    "glDiscardFramebuffer*", "glCopyTexSubImage*", "glCopyTextureSubImage*",
-    "glMaxShaderCompilerThreads*", "glSampleMaskIndexedNV",
-};
-
-static bool is_no_state(const char *name)
-{
-    for (size_t i = 0; i < sizeof no_state / sizeof *no_state; i++) {
-        const char *p = no_state[i];
-        size_t n = strlen(p);
-        if (p[n - 1] == '*' ? strncmp(name, p, n - 1) == 0 : strcmp(name, p) == 0)
-            return true;
-    }
-    return false;
-}
-
-static const char *const vendor_suffixes[] = { "ARB", "EXT", "OES", "KHR", "NV", "AMD", "APPLE",
-                                               "ATI", "MESA", "INTEL", NULL };
-
 /* A suffixed command that the registry does not mark as an alias but that has the same
- * parameters as its unsuffixed core form (glBindFramebufferEXT): apply it as the core one. */
+ * parameters as its unsuffixed core form (glBindFramebufferEXT): apply it as the core one. The
+ * unsuffixed form is generated (glr_cmd_info.unsuffixed, registry/gen_reader_classes.py). */
 static int suffix_fallback(uint32_t cmd)
 {
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
-    size_t len = strlen(glr_str(ci->name));
-    for (int k = 0; vendor_suffixes[k]; k++) {
-        size_t sl = strlen(vendor_suffixes[k]);
-        if (len <= sl + 2 || strcmp(glr_str(ci->name) + len - sl, vendor_suffixes[k]) != 0)
-            continue;
-        char base[128];
-        if (len - sl >= sizeof base)
+    int b = ci->unsuffixed;
+    if (b < 0 || !handlers[b])
+        return -1;
+    const struct glr_cmd_info *bi = &glr_cmds[b];
+    if (bi->nparams != ci->nparams || bi->ret_kind != ci->ret_kind)
+        return -1;
+    for (int i = 0; i < ci->nparams; i++)
+        if (glr_cmd_params(bi)[i].kind != glr_cmd_params(ci)[i].kind ||
+            glr_cmd_params(bi)[i].is_pointer != glr_cmd_params(ci)[i].is_pointer)
             return -1;
-        memcpy(base, glr_str(ci->name), len - sl);
-        base[len - sl] = 0;
-        int b = glr_cmd_find(base);
-        if (b < 0 || !handlers[b])
-            return -1;
-        const struct glr_cmd_info *bi = &glr_cmds[b];
-        if (bi->nparams != ci->nparams || bi->ret_kind != ci->ret_kind)
-            return -1;
-        for (int i = 0; i < ci->nparams; i++)
-            if (glr_cmd_params(bi)[i].kind != glr_cmd_params(ci)[i].kind ||
-                glr_cmd_params(bi)[i].is_pointer != glr_cmd_params(ci)[i].is_pointer)
-                return -1;
-        return b;
-    }
-    return -1;
+    return b;
 }
 
 static void init_tables(void)
@@ -111,7 +68,7 @@ static void init_tables(void)
             cmd_class[i] = SM_CMD_NO_STATE;   /* GLX/EGL: context management is the shim's */
         else if (handlers[c])
             cmd_class[i] = SM_CMD_APPLIED;
-        else if (is_no_state(glr_cmd_name(i)) || is_no_state(glr_cmd_name(c)))
+        else if ((glr_cmds[i].flags | glr_cmds[c].flags) & GLR_CF_NO_STATE)   /* generated class */
             cmd_class[i] = SM_CMD_NO_STATE;
         else
             cmd_class[i] = SM_CMD_UNHANDLED;

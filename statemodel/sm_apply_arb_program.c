@@ -196,19 +196,20 @@ static bool values(struct sm_ap *a, int first, bool is_double, bool vector, uint
     return true;
 }
 
-/* Command shape, from its name: Env or Local, one vector or Parameters4fvEXT (count), f or d,
- * scalar arguments or a pointer, DSA (program name first). */
+/* Command shape: Env or Local, one vector or Parameters4fvEXT (count), f or d, scalar arguments
+ * or a pointer, DSA (program name first). Generated from the registry (glr_cmd_info.form,
+ * registry/gen_reader_classes.py FORMS), no name compared here. */
 struct shape { bool env, multi, is_double, vector, named; };
 
 static struct shape shape_of(uint32_t cmd)
 {
-    const char *n = glr_cmd_name(cmd);
+    unsigned f = glr_cmds[cmd].form;
     struct shape s = { 0 };
-    s.named = !strncmp(n, "glNamed", 7);
-    s.env = strstr(n, "Env") != NULL;
-    s.multi = strstr(n, "Parameters4") != NULL;
-    s.is_double = strstr(n, "4d") != NULL;
-    s.vector = strstr(n, "4fv") || strstr(n, "4dv");
+    s.named = f & GLR_FORM_NAMED_FIRST;
+    s.env = f & GLR_FORM_ENV;
+    s.multi = f & GLR_FORM_PARAMETERS4;
+    s.is_double = f & GLR_FORM_DOUBLE4;
+    s.vector = f & GLR_FORM_VECTOR4;
     return s;
 }
 

@@ -90,10 +90,9 @@ static void h_attrib_divisor(struct sm_ap *a)
 /* gl[VertexArray]Attrib{,I,L}Format([vaobj,] attribindex, size, type, [normalized,] reloffset) */
 static void h_attrib_format(struct sm_ap *a)
 {
-    const char *n = glr_cmd_name(a->cmd);
-    bool dsa = !strncmp(n, "glVertexArray", 13);
-    const char *f = strstr(n, "Format") - 1;   /* 'b' of Attrib, 'I' or 'L' */
-    bool integer = *f == 'I', is_long = *f == 'L';
+    unsigned form = glr_cmds[a->cmd].form;   /* generated (registry/gen_reader_classes.py FORMS) */
+    bool dsa = form & GLR_FORM_VAO_FIRST;
+    bool integer = form & GLR_FORM_FORMAT_I, is_long = form & GLR_FORM_FORMAT_L;
     int i = dsa ? 1 : 0;
     struct sm_vao *v = dsa ? ap_vao(a, ap_u(a, 0)) : cur_vao(a);
     uint32_t index = ap_u(a, i);

@@ -9,7 +9,12 @@
 
 #include "gmf_internal.h"
 
-static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+/* A command's form within its family (sub-image, multisample, ...): generated from the registry
+ * (glr_cmd_info.form, registry/gen_reader_classes.py), no name compared here. */
+static bool form(uint32_t k, unsigned f)
+{
+    return (glr_cmds[k].form & f) != 0;
+}
 
 static int64_t arg_i(const struct glr_call *c, uint32_t k, enum glr_role name, int64_t def)
 {
@@ -99,17 +104,17 @@ static bool pbo_range_error(const struct sm_context *c, uint32_t pbo, const gmf_
 
 /* ---- uploads (glTex*Image*, glTextureSubImage*) ---- */
 
-static bool upload_cmd(const char *n)
+/* glTexImage{1,2,3}D*, glTexSubImage*, glTextureSubImage*: a generated class (glr_cmd_info.gpu_copy). */
+static bool upload_cmd(uint32_t k)
 {
-    return starts(n, "glTexImage1D") || starts(n, "glTexImage2D") || starts(n, "glTexImage3D") ||
-           starts(n, "glTexSubImage") || starts(n, "glTextureSubImage");
+    return glr_cmds[k].gpu_copy == GLR_GPU_COPY_UPLOAD;
 }
 
 static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_call *call,
                    uint32_t k, gmf_event *ev)
 {
     const char *fn = glr_cmd_name(k);
-    if (strstr(fn, "Multisample"))
+    if (form(k, GLR_FORM_MULTISAMPLE))
         return;
     const struct sm_context_state *st = sm_context_state(c);
     uint32_t pbo = st->buffer[SM_BT_PIXEL_UNPACK];
@@ -130,7 +135,7 @@ static void upload(gmf_runner *r, const struct sm_context *c, const struct glr_c
         ufmt != GL_STENCIL_INDEX && ufmt != GL_DEPTH_COMPONENT && ufmt != GL_DEPTH_STENCIL &&
         !gmf_integer_format(ufmt))
         gmf_note(ev, "%s under GL_MAP_COLOR (RGBA pixel maps are not modelled)", fn);
-    bool sub = strstr(fn, "SubImage") != NULL;
+    bool sub = form(k, GLR_FORM_SUB_IMAGE);
     int x = (int)arg_i(call, k, GLR_ROLE_xoffset, 0), y = (int)arg_i(call, k, GLR_ROLE_yoffset, 0),
         z = (int)arg_i(call, k, GLR_ROLE_zoffset, 0);
     int w = (int)arg_i(call, k, GLR_ROLE_width, 1), h = (int)arg_i(call, k, GLR_ROLE_height, 1),
@@ -298,7 +303,7 @@ static void get_tex_image(gmf_runner *r, const struct sm_context *c, const struc
         gmf_note(ev, "%s: texture %u level %d not in the model", fn, name, level);
         return;
     }
-    bool subimage = strstr(fn, "SubImage") != NULL;
+    bool subimage = form(k, GLR_FORM_SUB_IMAGE);
     /* a cube face target reads one face; otherwise every layer / slice (all six faces for
      * glGetTextureImage of a cube map) */
     bool face_target = gmf_cmd_param(k, GLR_ROLE_texture) < 0 && arg_u(call, k, GLR_ROLE_target) != GL_TEXTURE_CUBE_MAP &&
@@ -371,7 +376,7 @@ static void copy_tex(gmf_runner *r, const struct sm_context *c, const struct glr
         gmf_note(ev, "%s: texture %u level %d not in the model", fn, name, level);
         return;
     }
-    bool image = !strstr(fn, "SubImage");   /* glCopyTexImage*: the whole new image */
+    bool image = !form(k, GLR_FORM_SUB_IMAGE);   /* glCopyTexImage*: the whole new image */
     int x = (int)arg_i(call, k, GLR_ROLE_x, 0), y = (int)arg_i(call, k, GLR_ROLE_y, 0);
     int w = (int)arg_i(call, k, GLR_ROLE_width, 0), h = (int)arg_i(call, k, GLR_ROLE_height, 1);
     int dx = image ? 0 : (int)arg_i(call, k, GLR_ROLE_xoffset, 0);
@@ -379,7 +384,7 @@ static void copy_tex(gmf_runner *r, const struct sm_context *c, const struct glr
     int dz = image ? 0 : (int)arg_i(call, k, GLR_ROLE_zoffset, 0);
     if (t->target == GL_TEXTURE_CUBE_MAP && gmf_cmd_param(k, GLR_ROLE_texture) < 0)
         dz = face;
-    if (t->target == GL_TEXTURE_1D_ARRAY && strstr(fn, "2D")) {
+    if (t->target == GL_TEXTURE_1D_ARRAY && form(k, GLR_FORM_2D)) {
         /* a 1D array's layers are its rows: y stays a row */
     }
     const gm_format_info *di = gm_format_get(dst->format);
@@ -531,7 +536,7 @@ static void clear_buffer(gmf_runner *r, const struct sm_context *c, const struct
 {
     (void)r;
     const char *fn = glr_cmd_name(k);
-    bool named = strstr(fn, "Named") != NULL;
+    bool named = form(k, GLR_FORM_NAMED);
     uint32_t name;
     if (named) {
         name = (uint32_t)call->args[0];
@@ -564,7 +569,7 @@ static void clear_buffer(gmf_runner *r, const struct sm_context *c, const struct
     uint8_t *b = name ? buffer_bytes(c, name, &size, fn, ev) : NULL;
     if (!b)
         return;
-    bool sub = strstr(fn, "SubData") != NULL;
+    bool sub = form(k, GLR_FORM_SUB_DATA);
     uint64_t off = sub ? (uint64_t)arg_i(call, k, GLR_ROLE_offset, 0) : 0;
     uint64_t len = sub ? (uint64_t)arg_i(call, k, GLR_ROLE_size, 0) : size;
     gm_format fmt = gmf_format_from_gl(arg_u(call, k, GLR_ROLE_internalformat), 0);
@@ -607,22 +612,22 @@ bool gmf_copy_handles(uint32_t k)
 
 void gmf_copy_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
-    const char *n = glr_cmd_name(k);
     const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);
     if (!c)
         return;
-    if (upload_cmd(n))
+    enum glr_gpu_copy_kind kind = glr_cmds[k].gpu_copy;   /* generated: glr_registry.h */
+    if (kind == GLR_GPU_COPY_UPLOAD)
         upload(r, c, call, k, ev);
-    else if (starts(n, "glCompressedTex"))
+    else if (kind == GLR_GPU_COPY_COMPRESSED_UPLOAD)
         compressed_upload_check(c, call, k, ev);
-    else if (starts(n, "glDrawTransformFeedback"))
-        gmf_note(ev, "%s (transform feedback not modelled)", n);
+    else if (kind == GLR_GPU_COPY_XFB_DRAW)
+        gmf_note(ev, "%s (transform feedback not modelled)", glr_cmd_name(k));
     else if (k == GLR_CMD_glReadPixels || k == GLR_CMD_glReadnPixels)
         read_pixels(r, c, call, k, ev);
     else if (k == GLR_CMD_glGetTexImage || k == GLR_CMD_glGetnTexImage ||
              k == GLR_CMD_glGetTextureImage || k == GLR_CMD_glGetTextureSubImage)
         get_tex_image(r, c, call, k, ev);
-    else if (starts(n, "glCopyTex") || starts(n, "glCopyTexture"))
+    else if (kind == GLR_GPU_COPY_COPY_TEX)
         copy_tex(r, c, call, k, ev);
     else if (k == GLR_CMD_glCopyImageSubData)
         copy_image(r, c, call, ev);
@@ -634,7 +639,7 @@ void gmf_copy_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_ev
  * contents are unknown makes the destination unknown too. */
 void gmf_copy_before_apply(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
-    if (upload_cmd(glr_cmd_name(k)) && strstr(glr_cmd_name(k), "SubImage")) {
+    if (k < GLR_CMD_COUNT && upload_cmd(k) && form(k, GLR_FORM_SUB_IMAGE)) {
         /* the state model drops a kept whole image when a part of it changes: load it into the
          * model's texture first (glTexImage2D then glTexSubImage2D before any draw lost it) */
         const struct sm_context *c = sm_context_get(r->sm, call->ctx_id);

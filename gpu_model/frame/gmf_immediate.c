@@ -5,7 +5,6 @@
  * other, so the vertex fetch (gmf_vertex.c) reads them as it reads a program's own client arrays
  * and the draw is a glDrawArrays(mode, 0, count) like any other (events, statistics, timing,
  * debugger). See DESIGN.md "Immediate mode and display lists". */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,23 +256,11 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
 
 /* Legacy commands that produce vertices the model does not run, reported by name: evaluators
  * (selection/feedback render modes: gmf_rendermode.c; the raster position and pixel rectangles:
- * statemodel/sm_apply_rasterpos.c, gmf_rasterpix.c). Found once in the registry. */
-static uint8_t unmodelled[GLR_CMD_COUNT];
-static pthread_once_t unmodelled_once = PTHREAD_ONCE_INIT;
-
-static void find_unmodelled(void)
-{
-    static const char *const prefixes[] = { "glEvalCoord", "glEvalPoint", "glEvalMesh" };
-    for (uint32_t k = 0; k < GLR_CMD_COUNT; k++)
-        for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-            if (!strncmp(glr_cmd_name(k), prefixes[i], strlen(prefixes[i])))
-                unmodelled[k] = 1;
-}
-
+ * statemodel/sm_apply_rasterpos.c, gmf_rasterpix.c). The class GLR_CF_EVALUATOR (glEvalCoord*,
+ * glEvalPoint*, glEvalMesh*) is generated from the registry (registry/gen_reader_classes.py). */
 static void note_unmodelled(uint32_t k, gmf_event *ev)
 {
-    pthread_once(&unmodelled_once, find_unmodelled);
-    if (k < GLR_CMD_COUNT && unmodelled[k])
+    if (k < GLR_CMD_COUNT && (glr_cmds[k].flags & GLR_CF_EVALUATOR))
         gmf_note(ev, "%s (evaluators are not modelled)", glr_cmd_name(k));
 }
 

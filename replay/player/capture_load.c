@@ -9,6 +9,7 @@
 #include "capture/glcap_file.h"
 #include "capture/glcap_json.h"
 #include "replay/player/player.h"
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 #define REF_IMAGE_HEADER_V1 24
 #define REF_IMAGE_HEADER_V2 32
@@ -256,12 +257,12 @@ out:
 static unsigned client_type_size(uint64_t type)
 {
     switch (type) {
-    case 0x1400: case 0x1401: return 1;                 /* BYTE, UNSIGNED_BYTE */
-    case 0x1402: case 0x1403: case 0x140B: return 2;    /* SHORT, UNSIGNED_SHORT, HALF_FLOAT */
-    case 0x1404: case 0x1405: case 0x1406: case 0x140C: /* INT, UNSIGNED_INT, FLOAT, FIXED */
-    case 0x8368: case 0x8D9F: case 0x8C3B:              /* packed 2_10_10_10 and 10F_11F_11F */
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return 2;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_FIXED:
+    case GL_UNSIGNED_INT_2_10_10_10_REV: case GL_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_10F_11F_11F_REV:
         return 4;
-    case 0x140A: return 8;                              /* DOUBLE */
+    case GL_DOUBLE: return 8;
     default: return 0;
     }
 }

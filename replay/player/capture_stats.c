@@ -5,11 +5,6 @@
 #include <string.h>
 #include "replay/player/player.h"
 
-static bool starts(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* Draws (glEnd ends an immediate-mode draw and glRect* is one: the GPU model runs both as draws;
  * glDrawBuffer(s) draws nothing), blits and clears (glClear and the per-attachment forms, not the
  * clear-value setters nor buffer-object clears): classes generated from the registry
@@ -29,21 +24,6 @@ bool glrh_cmd_is_clear(uint32_t cmd)
     return cmd < GLR_CMD_COUNT && (glr_cmds[cmd].flags & GLR_CF_CLEAR);
 }
 
-enum upload_kind { UP_NONE, UP_BUFFER, UP_TEXTURE };
-
-static enum upload_kind upload_kind(const char *n)
-{
-    static const char *const buf[] = { "glBufferData", "glBufferSubData", "glBufferStorage", "glNamedBufferData",
-                                       "glNamedBufferSubData", "glNamedBufferStorage" };
-    for (size_t i = 0; i < sizeof buf / sizeof buf[0]; i++)
-        if (starts(n, buf[i]))
-            return UP_BUFFER;
-    if ((starts(n, "glTex") || starts(n, "glTexture") || starts(n, "glCompressedTex") ||
-         starts(n, "glMultiTex") || starts(n, "glCompressedMultiTex")) && strstr(n, "Image"))
-        return UP_TEXTURE;
-    return UP_NONE;
-}
-
 static uint64_t blob_bytes(const struct glr_call *c)
 {
     uint64_t sum = 0;
@@ -60,6 +40,22 @@ static uint64_t names_created(const struct glr_call *c)
         if (glr_cmd_params(ci)[i].is_pointer && !glr_cmd_params(ci)[i].is_const && glr_cmd_params(ci)[i].obj_class)
             return c->blobs[i].size / 4;
     return 0;
+}
+
+/* The command's `info` counter: a class generated from the registry (glr_cmd_info.info,
+ * registry/gen_reader_classes.py info_class): glShaderSource*, glCreateShaderProgramv*, the
+ * glGen/glCreate of buffers and textures, buffer data uploads and texture image uploads. */
+static void count_info(struct glrh_stats *st, const struct glr_call *c)
+{
+    switch ((enum glr_info_class)glr_cmds[c->cmd].info) {
+    case GLR_INFO_SHADER_SOURCE: st->shader_sources++; break;
+    case GLR_INFO_SHADER_PROGRAM_V: st->shader_programs_v++; break;
+    case GLR_INFO_BUFFERS_CREATED: st->buffers_created += names_created(c); break;
+    case GLR_INFO_TEXTURES_CREATED: st->textures_created += names_created(c); break;
+    case GLR_INFO_BUFFER_UPLOAD: st->buffer_bytes_uploaded += blob_bytes(c); break;
+    case GLR_INFO_TEXTURE_UPLOAD: st->texture_bytes_uploaded += blob_bytes(c); break;
+    case GLR_INFO_NONE: break;
+    }
 }
 
 static int by_count(const void *a, const void *b)
@@ -100,24 +96,11 @@ int glrh_capture_stats(const struct glrh_capture *cap, struct glrh_stats *st, ch
             continue;
         st->calls++;
         counts[c.cmd]++;
-        const char *n = glr_cmd_name(c.cmd);
         if (glrh_cmd_is_draw(c.cmd))
             st->draws++;
         if (glrh_cmd_is_clear(c.cmd))
             st->clears++;
-        if (starts(n, "glShaderSource"))
-            st->shader_sources++;
-        if (starts(n, "glCreateShaderProgramv"))
-            st->shader_programs_v++;
-        if (starts(n, "glGenBuffers") || starts(n, "glCreateBuffers"))
-            st->buffers_created += names_created(&c);
-        if (starts(n, "glGenTextures") || starts(n, "glCreateTextures"))
-            st->textures_created += names_created(&c);
-        enum upload_kind up = upload_kind(n);
-        if (up == UP_BUFFER)
-            st->buffer_bytes_uploaded += blob_bytes(&c);
-        else if (up == UP_TEXTURE)
-            st->texture_bytes_uploaded += blob_bytes(&c);
+        count_info(st, &c);
     }
     if (k < 0) {
         snprintf(err, err_size, "%s: COMMAND_STREAM: %s", cap->path, s.err);

@@ -8,6 +8,7 @@
 #include "replay/player/replay_client_arrays.h"
 #include "registry/glr_call.h"
 #include "statemodel/statemodel.h"
+#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
 void glrh_free_copies(struct replayer *r)
 {
@@ -64,7 +65,6 @@ static const struct legacy_gl *legacy_gl(void)
     return &l;
 }
 
-#define GL_CLIENT_ACTIVE_TEXTURE 0x84E1
 
 /* Re-points one legacy array (slot: enum sm_legacy_slot) at `base`. */
 static int legacy_pointer(const struct glrh_gl *gl, uint32_t slot, const struct glr_call *c, const void *base)

@@ -27,11 +27,6 @@ static const char *name_of(const struct glr_call *c)
     return glr_cmd_name(c->cmd);
 }
 
-static bool starts(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* The read-back's output parameter: its one non-const pointer that is not an object name. */
 static int output_param(const struct glr_call *c)
 {
@@ -83,7 +78,9 @@ static bool env_tex_dims(void *user, uint32_t target, int32_t level, int64_t d[3
 static const char *read_again(struct replayer *r, const struct glr_call *c, int out, const struct glr_readback *rb,
                               uint8_t *buf)
 {
-    const char *n = name_of(c);
+    /* Which call to repeat: a class generated from the registry (glr_cmd_info.readback,
+     * registry/gen_reader_classes.py readback_call), no name compared. */
+    enum glr_readback_call rc = glr_cmds[c->cmd].readback;
     const uint64_t *a = c->args;
     void *f = glr_dispatch_proc(r->disp, (int)c->cmd);
     if (rb->flags & GLR_RB_BUFFER) {
@@ -117,24 +114,24 @@ static const char *read_again(struct replayer *r, const struct glr_call *c, int 
     bool pixels = glr_cmds[c->cmd].flags & GLR_CF_PIXELS;
     if (pixels && get_int(r, GL_PIXEL_PACK_BUFFER_BINDING))
         return "the replay has a pixel pack buffer bound where the program had none";
-    if (strcmp(n, "glReadPixels") == 0) {
+    if (rc == GLR_RBC_READ_PIXELS) {
         ((read_pixels_fn)f)((GLint)a[0], (GLint)a[1], (GLsizei)a[2], (GLsizei)a[3], (GLenum)a[4], (GLenum)a[5], buf);
-    } else if (starts(n, "glReadnPixels")) {
+    } else if (rc == GLR_RBC_READN_PIXELS) {
         ((readn_pixels_fn)f)((GLint)a[0], (GLint)a[1], (GLsizei)a[2], (GLsizei)a[3], (GLenum)a[4], (GLenum)a[5],
                              (GLsizei)rb->size, buf);
-    } else if (strcmp(n, "glGetTexImage") == 0) {
+    } else if (rc == GLR_RBC_GET_TEX_IMAGE) {
         ((get_tex_image_fn)f)((GLenum)a[0], (GLint)a[1], (GLenum)a[2], (GLenum)a[3], buf);
-    } else if (starts(n, "glGetnTexImage")) {
+    } else if (rc == GLR_RBC_GETN_TEX_IMAGE) {
         ((getn_tex_image_fn)f)((GLenum)a[0], (GLint)a[1], (GLenum)a[2], (GLenum)a[3], (GLsizei)rb->size, buf);
-    } else if (strcmp(n, "glGetTextureImage") == 0) {
+    } else if (rc == GLR_RBC_GET_TEXTURE_IMAGE) {
         GLuint tex = (GLuint)glr_dispatch_lookup(r->disp, c->ctx_id, GLR_OBJ_TEXTURE, a[0]);
         ((getn_tex_image_fn)f)(tex, (GLint)a[1], (GLenum)a[2], (GLenum)a[3], (GLsizei)rb->size, buf);
-    } else if (starts(n, "glGetBufferSubData")) {
+    } else if (rc == GLR_RBC_GET_BUFFER_SUB_DATA) {
         ((get_buffer_sub_data_fn)f)((GLenum)a[0], (GLintptr)a[1], (GLsizeiptr)rb->size, buf);
-    } else if (starts(n, "glGetNamedBufferSubData")) {
+    } else if (rc == GLR_RBC_GET_NAMED_BUFFER_SUB_DATA) {
         GLuint b = (GLuint)glr_dispatch_lookup(r->disp, c->ctx_id, GLR_OBJ_BUFFER, a[0]);
         ((get_named_buffer_sub_data_fn)f)(b, (GLintptr)a[1], (GLsizeiptr)rb->size, buf);
-    } else if (starts(n, "glGetQueryObject")) {
+    } else if (rc == GLR_RBC_GET_QUERY_OBJECT) {
         /* Only a finished result is reproducible: availability depends on timing, and timer
          * queries measure time. */
         if (a[1] != GL_QUERY_RESULT)

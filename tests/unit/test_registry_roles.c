@@ -3,7 +3,9 @@
  * glr_cmd_param_role against the by-name lookup, GLR_PF_TARGET against the "...arget" suffix test,
  * each GLR_CF_* class and glr_cmd_info.writes against the name tests replay/dispatch.c,
  * shim/client_arrays.c, replay/player/capture_load.c, replay/player/pass_reset_walk.c,
- * replay/player/capture_stats.c and ui_ipc/report/report_events.c made before (copied here, and only here, as the reference). */
+ * replay/player/capture_stats.c, ui_ipc/report/report_events.c, registry/glr_dlist.c,
+ * replay/player/replay_readback.c, shim/readback_rec.c, gpu_model/frame/gmf_immediate.c,
+ * gpu_model/frame/gmf_copies.c, statemodel/sm_apply_arb_program.c and statemodel/sm_apply.c made before (copied here, and only here, as the reference). */
 #include <stdio.h>
 #include <string.h>
 #include "registry/glr_registry.h"
@@ -206,6 +208,212 @@ static void check_readers(uint32_t k, long *hits)
     *hits += ow != NULL;
 }
 
+/* The former registry/glr_dlist.c executed_immediately(), verbatim. */
+static bool old_list_exec(const char *n)
+{
+    static const char *const prefixes[] = {
+        "glGet", "glIs", "glGen", "glDelete", "glCreate", "glNewList", "glEndList", "glFeedbackBuffer",
+        "glSelectBuffer", "glRenderMode", "glReadPixels", "glReadnPixels", "glFlush", "glFinish", "glFenceSync",
+        "glClientWaitSync", "glWaitSync", "glPixelStore", "glClientActiveTexture", "glEnableClientState",
+        "glDisableClientState", "glPushClientAttrib", "glPopClientAttrib", "glClientAttribDefault",
+        "glInterleavedArrays", "glEnableVertexAttribArray", "glDisableVertexAttribArray", "glEnableVertexArray",
+        "glDisableVertexArray", "glVertexAttribBinding", "glVertexBindingDivisor", "glBindVertexBuffer",
+        "glBindVertexArray", "glVertexArray", "glBindBuffer", "glBufferData", "glBufferSubData", "glBufferStorage",
+        "glNamedBuffer", "glMapBuffer", "glMapNamedBuffer", "glUnmapBuffer", "glUnmapNamedBuffer",
+        "glFlushMapped", "glCopyBufferSubData", "glCopyNamedBufferSubData", "glClearBufferData",
+        "glClearBufferSubData", "glClearNamedBufferData", "glClearNamedBufferSubData", "glInvalidateBuffer",
+        "glShaderSource", "glCompileShader", "glAttachShader", "glAttachObject", "glDetachShader", "glDetachObject",
+        "glLinkProgram", "glValidateProgram", "glBindAttribLocation", "glBindFragDataLocation", "glShaderBinary",
+        "glProgramBinary", "glProgramParameteri", "glTransformFeedbackVaryings", "glReleaseShaderCompiler",
+        "glSpecializeShader", "glBindFramebuffer", "glBindRenderbuffer", "glFramebufferTexture",
+        "glFramebufferRenderbuffer", "glFramebufferParameteri", "glRenderbufferStorage", "glNamedFramebuffer",
+        "glNamedRenderbuffer", "glCheckFramebufferStatus", "glCheckNamedFramebufferStatus", "glGenerateMipmap",
+        "glGenerateTextureMipmap",
+    };
+    if (starts_any(n, prefixes, sizeof prefixes / sizeof prefixes[0]))
+        return true;
+    return strstr(n, "Pointer") != NULL || (starts(n, "glVertexAttrib") && strstr(n, "Format"));
+}
+
+/* The former gpu_model/frame/gmf_immediate.c find_unmodelled() prefixes. */
+static bool old_evaluator(const char *n)
+{
+    return starts(n, "glEvalCoord") || starts(n, "glEvalPoint") || starts(n, "glEvalMesh");
+}
+
+/* The former replay/player/capture_stats.c counters: a bit per counter the name raised (the new
+ * reader raises one, the class's), 1 << enum glr_info_class. */
+static unsigned old_info_counters(const char *n)
+{
+    static const char *const buf[] = { "glBufferData", "glBufferSubData", "glBufferStorage", "glNamedBufferData",
+                                       "glNamedBufferSubData", "glNamedBufferStorage" };
+    unsigned f = 0;
+    if (starts(n, "glShaderSource"))
+        f |= 1u << GLR_INFO_SHADER_SOURCE;
+    if (starts(n, "glCreateShaderProgramv"))
+        f |= 1u << GLR_INFO_SHADER_PROGRAM_V;
+    if (starts(n, "glGenBuffers") || starts(n, "glCreateBuffers"))
+        f |= 1u << GLR_INFO_BUFFERS_CREATED;
+    if (starts(n, "glGenTextures") || starts(n, "glCreateTextures"))
+        f |= 1u << GLR_INFO_TEXTURES_CREATED;
+    if (starts_any(n, buf, sizeof buf / sizeof buf[0]))
+        f |= 1u << GLR_INFO_BUFFER_UPLOAD;
+    else if ((starts(n, "glTex") || starts(n, "glTexture") || starts(n, "glCompressedTex") ||
+              starts(n, "glMultiTex") || starts(n, "glCompressedMultiTex")) && strstr(n, "Image"))
+        f |= 1u << GLR_INFO_TEXTURE_UPLOAD;
+    return f;
+}
+
+/* The former replay/player/replay_readback.c read_again() chain (and shim/readback_rec.c's
+ * glGetQueryObject prefix, its last branch). */
+static int old_readback_call(const char *n)
+{
+    if (strcmp(n, "glReadPixels") == 0)
+        return GLR_RBC_READ_PIXELS;
+    if (starts(n, "glReadnPixels"))
+        return GLR_RBC_READN_PIXELS;
+    if (strcmp(n, "glGetTexImage") == 0)
+        return GLR_RBC_GET_TEX_IMAGE;
+    if (starts(n, "glGetnTexImage"))
+        return GLR_RBC_GETN_TEX_IMAGE;
+    if (strcmp(n, "glGetTextureImage") == 0)
+        return GLR_RBC_GET_TEXTURE_IMAGE;
+    if (starts(n, "glGetBufferSubData"))
+        return GLR_RBC_GET_BUFFER_SUB_DATA;
+    if (starts(n, "glGetNamedBufferSubData"))
+        return GLR_RBC_GET_NAMED_BUFFER_SUB_DATA;
+    if (starts(n, "glGetQueryObject"))
+        return GLR_RBC_GET_QUERY_OBJECT;
+    return GLR_RBC_NONE;
+}
+
+/* The former gpu_model/frame/gmf_copies.c upload_cmd() and gmf_copy_cmd() name branches. */
+static int old_gpu_copy(const char *n)
+{
+    if (starts(n, "glTexImage1D") || starts(n, "glTexImage2D") || starts(n, "glTexImage3D") ||
+        starts(n, "glTexSubImage") || starts(n, "glTextureSubImage"))
+        return GLR_GPU_COPY_UPLOAD;
+    if (starts(n, "glCompressedTex"))
+        return GLR_GPU_COPY_COMPRESSED_UPLOAD;
+    if (starts(n, "glDrawTransformFeedback"))
+        return GLR_GPU_COPY_XFB_DRAW;
+    if (starts(n, "glCopyTex") || starts(n, "glCopyTexture"))
+        return GLR_GPU_COPY_COPY_TEX;
+    return GLR_GPU_COPY_NONE;
+}
+
+/* The parts of the name gmf_copies.c, sm_apply_arb_program.c and sm_apply_vertex.c told a command's form by. */
+static unsigned old_form(const char *n)
+{
+    unsigned f = 0;
+    if (strstr(n, "SubImage"))
+        f |= GLR_FORM_SUB_IMAGE;
+    if (strstr(n, "SubData"))
+        f |= GLR_FORM_SUB_DATA;
+    if (strstr(n, "Multisample"))
+        f |= GLR_FORM_MULTISAMPLE;
+    if (strstr(n, "Named"))
+        f |= GLR_FORM_NAMED;
+    if (strstr(n, "2D"))
+        f |= GLR_FORM_2D;
+    /* statemodel/sm_apply_arb_program.c shape_of() */
+    if (!strncmp(n, "glNamed", 7))
+        f |= GLR_FORM_NAMED_FIRST;
+    if (strstr(n, "Env") != NULL)
+        f |= GLR_FORM_ENV;
+    if (strstr(n, "Parameters4") != NULL)
+        f |= GLR_FORM_PARAMETERS4;
+    if (strstr(n, "4d") != NULL)
+        f |= GLR_FORM_DOUBLE4;
+    if (strstr(n, "4fv") || strstr(n, "4dv"))
+        f |= GLR_FORM_VECTOR4;
+    /* statemodel/sm_apply_vertex.c h_attrib_format() (where its commands have "Format") */
+    if (!strncmp(n, "glVertexArray", 13))
+        f |= GLR_FORM_VAO_FIRST;
+    const char *fm = strstr(n, "Format");
+    if (fm && fm > n && fm[-1] == 'I')
+        f |= GLR_FORM_FORMAT_I;
+    if (fm && fm > n && fm[-1] == 'L')
+        f |= GLR_FORM_FORMAT_L;
+    return f;
+}
+
+/* The former statemodel/sm_apply.c is_no_state(), verbatim. */
+static bool old_no_state(const char *name)
+{
+    static const char *const no_state[] = {
+        "glGet*", "glIs*", "glDraw*", "glMultiDraw*", "glClear", "glClearBuffer*",
+        "glClearNamedFramebuffer*", "glClearTexImage", "glClearTexSubImage", "glReadPixels",
+        "glReadnPixels*", "glFlush", "glFinish", "glDispatchCompute*", "glDebugMessage*",
+        "glPushDebugGroup*", "glPopDebugGroup*", "glObjectLabel*", "glObjectPtrLabel*",
+        "glInsertEventMarker*", "glPushGroupMarker*", "glPopGroupMarker*", "glStringMarker*",
+        "glFrameTerminator*", "glCheckFramebufferStatus*", "glCheckNamedFramebufferStatus*",
+        "glBlitFramebuffer*", "glBlitNamedFramebuffer", "glCopyImageSubData*", "glMemoryBarrier*",
+        "glTextureBarrier*", "glValidateProgram*", "glInvalidate*", "glClientWaitSync*",
+        "glWaitSync*", "glFlushMappedBufferRange*", "glFlushMappedNamedBufferRange*",
+        "glReleaseShaderCompiler", "glGetnUniform*", "glBeginConditionalRender*",
+        "glEndConditionalRender*", "glPolygonOffsetx*", "glResolveMultisampleFramebuffer*",
+        "glDiscardFramebuffer*", "glCopyTexSubImage*", "glCopyTextureSubImage*",
+        "glMaxShaderCompilerThreads*", "glSampleMaskIndexedNV",
+    };
+    for (size_t i = 0; i < sizeof no_state / sizeof *no_state; i++) {
+        const char *p = no_state[i];
+        size_t n = strlen(p);
+        if (p[n - 1] == '*' ? strncmp(name, p, n - 1) == 0 : strcmp(name, p) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The former statemodel/sm_apply.c suffix_fallback()'s name part: the command named like this one
+ * less its vendor suffix, or -1. */
+static int old_unsuffixed(const char *name)
+{
+    static const char *const vendor_suffixes[] = { "ARB", "EXT", "OES", "KHR", "NV", "AMD", "APPLE",
+                                                   "ATI", "MESA", "INTEL", NULL };
+    size_t len = strlen(name);
+    for (int k = 0; vendor_suffixes[k]; k++) {
+        size_t sl = strlen(vendor_suffixes[k]);
+        if (len <= sl + 2 || strcmp(name + len - sl, vendor_suffixes[k]) != 0)
+            continue;
+        char base[128];
+        if (len - sl >= sizeof base)
+            return -1;
+        memcpy(base, name, len - sl);
+        base[len - sl] = 0;
+        return glr_cmd_find(base);
+    }
+    return -1;
+}
+
+/* The readers converted in session 9 (names16b): the list recorder, `info`, the readbacks and the
+ * evaluator note. Counts what the reference found, so that the comparison compares something. */
+static void check_reader_fields(uint32_t k, long found[8])
+{
+    const struct glr_cmd_info *ci = &glr_cmds[k];
+    const char *n = glr_cmd_name(k);
+    bool old_compiled = ci->api == GLR_API_GL && !old_list_exec(n);
+    CHECK(glr_cmd_compiled_into_list(k) == old_compiled, "%s: compiled into a list %d, by name %d", n,
+          glr_cmd_compiled_into_list(k), old_compiled);
+    unsigned oi = old_info_counters(n), ni = ci->info == GLR_INFO_NONE ? 0 : 1u << ci->info;
+    CHECK(oi == ni, "%s: info counters 0x%x, by name 0x%x", n, ni, oi);
+    int rc = old_readback_call(n);
+    CHECK(ci->readback == rc, "%s: readback call %d, by name %d", n, ci->readback, rc);
+    int gc = old_gpu_copy(n);
+    CHECK(ci->gpu_copy == gc, "%s: frame model copy kind %d, by name %d", n, ci->gpu_copy, gc);
+    CHECK(ci->form == old_form(n), "%s: form 0x%x, by name 0x%x", n, (unsigned)ci->form, old_form(n));
+    int un = old_unsuffixed(n);
+    CHECK(ci->unsuffixed == un, "%s: unsuffixed form %d, by name %d", n, ci->unsuffixed, un);
+    found[6] += un >= 0;
+    found[7] += old_no_state(n);
+    found[4] += gc != GLR_GPU_COPY_NONE;
+    found[5] += old_form(n) != 0;
+    found[0] += !old_compiled && ci->api == GLR_API_GL;
+    found[1] += oi != 0;
+    found[2] += rc != GLR_RBC_NONE;
+    found[3] += old_evaluator(n);
+}
+
 /* The classes as the former call sites tested them by name. */
 static unsigned old_flags(uint32_t cmd)
 {
@@ -241,12 +449,18 @@ static unsigned old_flags(uint32_t cmd)
         f |= GLR_CF_CLEAR;
     if (old_is_blit(cmd))
         f |= GLR_CF_BLIT;
+    if (old_list_exec(n))
+        f |= GLR_CF_LIST_EXEC;
+    if (old_evaluator(n))
+        f |= GLR_CF_EVALUATOR;
+    if (old_no_state(n))
+        f |= GLR_CF_NO_STATE;
     return f | old_reader_flags(cmd);
 }
 
 int main(void)
 {
-    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0;
+    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0, found[8] = { 0 };
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
         const struct glr_cmd_info *ci = &glr_cmds[k];
         const char *n = glr_cmd_name(k);
@@ -271,7 +485,14 @@ int main(void)
         CHECK(ci->writes == w, "%s: writes %d, by name %d", n, ci->writes, w);
         writing += w != GLR_WRITES_NONE;
         check_readers(k, &writers);
+        check_reader_fields(k, found);
     }
+    CHECK(found[6] > 300 && found[7] > 300, "too few unsuffixed forms (%ld) or no-state commands (%ld)", found[6],
+          found[7]);
+    CHECK(found[4] > 50 && found[5] > 200, "too few frame model copies (%ld) or forms (%ld)", found[4], found[5]);
+    CHECK(found[0] > 500 && found[1] > 40 && found[2] > 15 && found[3] >= 7,
+          "too few executed-at-once (%ld), info-counted (%ld), readback (%ld) or evaluator (%ld) commands", found[0],
+          found[1], found[2], found[3]);
     /* The comparison compares something: the reference finds roles, targets and classes. */
     CHECK(writers > 100, "too few pixel-history writers (%ld)", writers);
     CHECK(roles_found > 3000 && targets > 500 && flagged > 300 && writing > 300,
@@ -287,7 +508,9 @@ int main(void)
     if (failures)
         fprintf(stderr, "%d failures\n", failures);
     else
-        printf("registry roles: %d commands, %ld roles, %ld targets, %ld classed, %ld writing: same as by name\n",
-               GLR_CMD_COUNT, roles_found, targets, flagged, writing);
+        printf("registry roles: %d commands, %ld roles, %ld targets, %ld classed, %ld writing, %ld executed at once "
+               "in a list, %ld info-counted, %ld readback, %ld evaluator, %ld frame model copies, %ld with a form, "
+               "%ld unsuffixed, %ld no-state: same as by name\n", GLR_CMD_COUNT, roles_found, targets, flagged, writing,
+               found[0], found[1], found[2], found[3], found[4], found[5], found[6], found[7]);
     return failures ? 1 : 0;
 }
