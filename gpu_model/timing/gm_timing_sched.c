@@ -414,7 +414,8 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
  * eligible warp whose next instruction needs no queue until it issues (the issue resets
  * it), a timed wait until it ends, a draining warp until it retires; barrier and queue
  * waits are looked at again every visit. */
-static uint8_t look(gm_timing *t, tm_sm *sm, tm_sp *sp, int pos, tm_warp *tw)
+static inline __attribute__((always_inline)) uint8_t look(gm_timing *t, tm_sm *sm, tm_sp *sp,
+                                                          int pos, tm_warp *tw)
 {
     const uint64_t now = t->cycle;
     uint8_t st;
