@@ -136,9 +136,8 @@ static void account(gm_timing *t, tm_warp *tw)
 {
     if (!tw->state_valid)
         return;
-    uint64_t n = t->cycle - tw->state_since;
-    t->batches[tw->batch].st.stall[tw->state] += n;
-    t->total.stall[tw->state] += n;
+    /* Per batch only, like the issue counts (summed in gm_timing_total_stats). */
+    t->batches[tw->batch].st.stall[tw->state] += t->cycle - tw->state_since;
 }
 
 static inline void set_state(gm_timing *t, tm_warp *tw, uint8_t s)
@@ -337,12 +336,11 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
         di = w->issued - issued0;
     }
     t->capture = NULL;
-    gm_timing_stats *s[2] = {&b->st, &t->total};
-    for (int i = 0; i < 2; i++) {
-        s[i]->instructions += di;
-        s[i]->lane_instructions += dl;
-        s[i]->issued_by_class[pi->cls] += di;
-    }
+    /* Per batch only: the totals of these are summed over the batches when asked for
+     * (gm_timing_total_stats), which saves a second set of adds per issue. */
+    b->st.instructions += di;
+    b->st.lane_instructions += dl;
+    b->st.issued_by_class[pi->cls] += di;
     const gm_timing_config *c = &t->cfg;
     uint64_t done = now + (uint64_t)c->latency[GM_LAT_ALU];
     uint8_t why = GM_STALL_EXEC_DEPENDENCY;
