@@ -84,7 +84,7 @@ static void run_ahead(gm_timing *t, tm_warp *tw)
 }
 
 /* After launch or an issue: what comes next (pc, mask, barrier arrival). */
-static void set_next(gm_timing *t, tm_warp *tw)
+static void set_next_slow(gm_timing *t, tm_warp *tw)
 {
     if (tw->tr_n == 0 && !t->issue_fn)
         run_ahead(t, tw);
@@ -107,6 +107,20 @@ static void set_next(gm_timing *t, tm_warp *tw)
     }
     t->batches[tw->batch].groups[tw->group].arrived++;
     barrier_check(t, tw);
+}
+
+/* The common case inline: the next instruction is already in the run-ahead trace, whose
+ * entries are private (tm_pcinfo.private_exec), so never a barrier. */
+static inline void set_next(gm_timing *t, tm_warp *tw)
+{
+    if (tw->tr_n > 0) {
+        tw->pc = tw->tr_pc[tw->tr_head];
+        tw->mask = tw->tr_mask[tw->tr_head];
+        tw->wait_until = 0;
+        tw->ready_cached = 0;
+        return;
+    }
+    set_next_slow(t, tw);
 }
 
 static void finish(gm_timing *t, tm_warp *tw, gm_run_status st)
