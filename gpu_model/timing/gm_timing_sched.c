@@ -241,8 +241,10 @@ static uint64_t mem_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int store)
 
 /* ---- eligibility ---- */
 
-/* Returns ELIGIBLE or the stall reason, and sets tw->until. */
-static int evaluate(gm_timing *t, tm_sm *sm, tm_warp *tw)
+/* Returns ELIGIBLE or the stall reason, and sets tw->until. Inline in both visits of
+ * look(): a call per evaluation cost more than the checks of a typical one. */
+static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *sm,
+                                                         tm_warp *tw)
 {
     const uint64_t now = t->cycle;
     if (tw->finished) {
