@@ -535,28 +535,30 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             (void)look(t, sm, sp, chosen_pos, chosen);
         t->any_issue = 1;
     }
-    /* States of this cycle, and the first cycle at which any of them can change. */
+    /* States of this cycle, and the first cycle at which any of them can change. The
+     * warp shown `selected`: the issuer, or while the port is busy (then nobody issued)
+     * the warp holding it, unless it finished. */
+    tm_warp *const sel = chosen ? chosen
+                         : port_busy && sp->busy_warp && !sp->busy_warp->finished ? sp->busy_warp
+                                                                                  : NULL;
+    const uint64_t busy_until = sp->busy_until;
     uint64_t wake = TM_NEVER;
     for (int pos = 0; pos < npos; pos++) {
-        int slot = spi + pos * nsp;
         tm_warp *tw = sp->pw[pos];
-        gm_timing_slot_sample *smp = &sm->samples[slot];
-        if (!tw) {
-            smp->resident = 0;
+        if (!tw)
             continue;
-        }
         uint64_t at;
         uint8_t s;
-        if (tw == chosen || (port_busy && tw == sp->busy_warp && !tw->finished)) {
+        if (tw == sel) {
             s = GM_STALL_SELECTED;
-            tw->until = sp->busy_until;
-            at = tw->finished ? now + 1 : sp->busy_until; /* a finished issuer drains next */
+            tw->until = busy_until;
+            at = tw->finished ? now + 1 : busy_until; /* a finished issuer drains next */
         } else if (st[pos] == ELIGIBLE) {
             s = GM_STALL_NOT_SELECTED;
             /* Stays eligible until it issues (the port frees at busy_until), unless it
              * needs a queue that may fill up: those are looked at every cycle. (Its
              * `until` is only read by next_event(), never while a warp is eligible.) */
-            at = sp->known[pos] == TM_NEVER && sp->busy_until > now ? sp->busy_until : now + 1;
+            at = sp->known[pos] == TM_NEVER && busy_until > now ? busy_until : now + 1;
         } else {
             s = st[pos];
             /* Timed waits and draining: known[] holds the cycle they end; barrier and
@@ -569,15 +571,21 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         }
         if (at < wake)
             wake = at;
-        if (!t->cycle_fn)
-            continue;
-        smp->resident = 1;
-        smp->subpartition = spi;
-        smp->warp_id = tw->warp_id;
-        smp->batch = tw->batch;
-        smp->warp_seq = tw->seq;
-        smp->pc = tw == chosen ? issued_pc : tw->pc; /* the issuer: what it issued */
-        smp->state = (gm_stall)tw->state;
+    }
+    if (t->cycle_fn) {
+        for (int pos = 0; pos < npos; pos++) {
+            tm_warp *tw = sp->pw[pos];
+            gm_timing_slot_sample *smp = &sm->samples[spi + pos * nsp];
+            smp->resident = tw != NULL;
+            if (!tw)
+                continue;
+            smp->subpartition = spi;
+            smp->warp_id = tw->warp_id;
+            smp->batch = tw->batch;
+            smp->warp_seq = tw->seq;
+            smp->pc = tw == chosen ? issued_pc : tw->pc; /* the issuer: what it issued */
+            smp->state = (gm_stall)tw->state;
+        }
     }
     if (wake < sp->wake)
         sp->wake = wake;
