@@ -401,9 +401,16 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
     default:
         break;
     }
-    for (int k = pi->dst; k < pi->dst + pi->dst_n; k++) {
-        tw->ready[k] = done;
-        tw->rcls[k] = why;
+    {
+        /* Locals: a store through rcls (uint8_t) may alias anything, which would make the
+         * compiler reload pi and tw on every iteration. */
+        uint64_t *ready = tw->ready + pi->dst;
+        uint8_t *rcls = tw->rcls + pi->dst;
+        const int n = pi->dst_n;
+        for (int k = 0; k < n; k++) {
+            ready[k] = done;
+            rcls[k] = why;
+        }
     }
     if (pi->dst_n > 0 && done > tw->max_reg_ready)
         tw->max_reg_ready = done;
