@@ -539,6 +539,18 @@ int gm_timing_batch_stats(const gm_timing *t, int batch, gm_timing_stats *out)
 
 void gm_timing_total_stats(const gm_timing *t, gm_timing_stats *out)
 {
-    if (t && out)
-        finish_stats(&t->total, out);
+    if (!t || !out)
+        return;
+    finish_stats(&t->total, out);
+    /* Counted per batch only (per issue and per state change, the scheduler's hottest
+     * adds): the total is their sum. */
+    for (int b = 0; b < t->batch_n; b++) {
+        const gm_timing_stats *s = &t->batches[b].st;
+        out->instructions += s->instructions;
+        out->lane_instructions += s->lane_instructions;
+        for (int i = 0; i < GM_LAT_COUNT; i++)
+            out->issued_by_class[i] += s->issued_by_class[i];
+        for (int i = 0; i < GM_STALL_COUNT; i++)
+            out->stall[i] += s->stall[i];
+    }
 }

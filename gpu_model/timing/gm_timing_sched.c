@@ -84,7 +84,7 @@ static void run_ahead(gm_timing *t, tm_warp *tw)
 }
 
 /* After launch or an issue: what comes next (pc, mask, barrier arrival). */
-static void set_next(gm_timing *t, tm_warp *tw)
+static void set_next_slow(gm_timing *t, tm_warp *tw)
 {
     if (tw->tr_n == 0 && !t->issue_fn)
         run_ahead(t, tw);
@@ -107,6 +107,20 @@ static void set_next(gm_timing *t, tm_warp *tw)
     }
     t->batches[tw->batch].groups[tw->group].arrived++;
     barrier_check(t, tw);
+}
+
+/* The common case inline: the next instruction is already in the run-ahead trace, whose
+ * entries are private (tm_pcinfo.private_exec), so never a barrier. */
+static inline void set_next(gm_timing *t, tm_warp *tw)
+{
+    if (tw->tr_n > 0) {
+        tw->pc = tw->tr_pc[tw->tr_head];
+        tw->mask = tw->tr_mask[tw->tr_head];
+        tw->wait_until = 0;
+        tw->ready_cached = 0;
+        return;
+    }
+    set_next_slow(t, tw);
 }
 
 static void finish(gm_timing *t, tm_warp *tw, gm_run_status st)
@@ -136,9 +150,8 @@ static void account(gm_timing *t, tm_warp *tw)
 {
     if (!tw->state_valid)
         return;
-    uint64_t n = t->cycle - tw->state_since;
-    t->batches[tw->batch].st.stall[tw->state] += n;
-    t->total.stall[tw->state] += n;
+    /* Per batch only, like the issue counts (summed in gm_timing_total_stats). */
+    t->batches[tw->batch].st.stall[tw->state] += t->cycle - tw->state_since;
 }
 
 static inline void set_state(gm_timing *t, tm_warp *tw, uint8_t s)
@@ -228,8 +241,10 @@ static uint64_t mem_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int store)
 
 /* ---- eligibility ---- */
 
-/* Returns ELIGIBLE or the stall reason, and sets tw->until. */
-static int evaluate(gm_timing *t, tm_sm *sm, tm_warp *tw)
+/* Returns ELIGIBLE or the stall reason, and sets tw->until. Inline in both visits of
+ * look(): a call per evaluation cost more than the checks of a typical one. */
+static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *sm,
+                                                         tm_warp *tw)
 {
     const uint64_t now = t->cycle;
     if (tw->finished) {
@@ -337,12 +352,11 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
         di = w->issued - issued0;
     }
     t->capture = NULL;
-    gm_timing_stats *s[2] = {&b->st, &t->total};
-    for (int i = 0; i < 2; i++) {
-        s[i]->instructions += di;
-        s[i]->lane_instructions += dl;
-        s[i]->issued_by_class[pi->cls] += di;
-    }
+    /* Per batch only: the totals of these are summed over the batches when asked for
+     * (gm_timing_total_stats), which saves a second set of adds per issue. */
+    b->st.instructions += di;
+    b->st.lane_instructions += dl;
+    b->st.issued_by_class[pi->cls] += di;
     const gm_timing_config *c = &t->cfg;
     uint64_t done = now + (uint64_t)c->latency[GM_LAT_ALU];
     uint8_t why = GM_STALL_EXEC_DEPENDENCY;
@@ -387,9 +401,16 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
     default:
         break;
     }
-    for (int k = pi->dst; k < pi->dst + pi->dst_n; k++) {
-        tw->ready[k] = done;
-        tw->rcls[k] = why;
+    {
+        /* Locals: a store through rcls (uint8_t) may alias anything, which would make the
+         * compiler reload pi and tw on every iteration. */
+        uint64_t *ready = tw->ready + pi->dst;
+        uint8_t *rcls = tw->rcls + pi->dst;
+        const int n = pi->dst_n;
+        for (int k = 0; k < n; k++) {
+            ready[k] = done;
+            rcls[k] = why;
+        }
     }
     if (pi->dst_n > 0 && done > tw->max_reg_ready)
         tw->max_reg_ready = done;
@@ -414,7 +435,8 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
  * eligible warp whose next instruction needs no queue until it issues (the issue resets
  * it), a timed wait until it ends, a draining warp until it retires; barrier and queue
  * waits are looked at again every visit. */
-static uint8_t look(gm_timing *t, tm_sm *sm, tm_sp *sp, int pos, tm_warp *tw)
+static inline __attribute__((always_inline)) uint8_t look(gm_timing *t, tm_sm *sm, tm_sp *sp,
+                                                          int pos, tm_warp *tw)
 {
     const uint64_t now = t->cycle;
     uint8_t st;
@@ -520,28 +542,30 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             (void)look(t, sm, sp, chosen_pos, chosen);
         t->any_issue = 1;
     }
-    /* States of this cycle, and the first cycle at which any of them can change. */
+    /* States of this cycle, and the first cycle at which any of them can change. The
+     * warp shown `selected`: the issuer, or while the port is busy (then nobody issued)
+     * the warp holding it, unless it finished. */
+    tm_warp *const sel = chosen ? chosen
+                         : port_busy && sp->busy_warp && !sp->busy_warp->finished ? sp->busy_warp
+                                                                                  : NULL;
+    const uint64_t busy_until = sp->busy_until;
     uint64_t wake = TM_NEVER;
     for (int pos = 0; pos < npos; pos++) {
-        int slot = spi + pos * nsp;
         tm_warp *tw = sp->pw[pos];
-        gm_timing_slot_sample *smp = &sm->samples[slot];
-        if (!tw) {
-            smp->resident = 0;
+        if (!tw)
             continue;
-        }
         uint64_t at;
         uint8_t s;
-        if (tw == chosen || (port_busy && tw == sp->busy_warp && !tw->finished)) {
+        if (tw == sel) {
             s = GM_STALL_SELECTED;
-            tw->until = sp->busy_until;
-            at = tw->finished ? now + 1 : sp->busy_until; /* a finished issuer drains next */
+            tw->until = busy_until;
+            at = tw->finished ? now + 1 : busy_until; /* a finished issuer drains next */
         } else if (st[pos] == ELIGIBLE) {
             s = GM_STALL_NOT_SELECTED;
             /* Stays eligible until it issues (the port frees at busy_until), unless it
              * needs a queue that may fill up: those are looked at every cycle. (Its
              * `until` is only read by next_event(), never while a warp is eligible.) */
-            at = sp->known[pos] == TM_NEVER && sp->busy_until > now ? sp->busy_until : now + 1;
+            at = sp->known[pos] == TM_NEVER && busy_until > now ? busy_until : now + 1;
         } else {
             s = st[pos];
             /* Timed waits and draining: known[] holds the cycle they end; barrier and
@@ -554,15 +578,21 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         }
         if (at < wake)
             wake = at;
-        if (!t->cycle_fn)
-            continue;
-        smp->resident = 1;
-        smp->subpartition = spi;
-        smp->warp_id = tw->warp_id;
-        smp->batch = tw->batch;
-        smp->warp_seq = tw->seq;
-        smp->pc = tw == chosen ? issued_pc : tw->pc; /* the issuer: what it issued */
-        smp->state = (gm_stall)tw->state;
+    }
+    if (t->cycle_fn) {
+        for (int pos = 0; pos < npos; pos++) {
+            tm_warp *tw = sp->pw[pos];
+            gm_timing_slot_sample *smp = &sm->samples[spi + pos * nsp];
+            smp->resident = tw != NULL;
+            if (!tw)
+                continue;
+            smp->subpartition = spi;
+            smp->warp_id = tw->warp_id;
+            smp->batch = tw->batch;
+            smp->warp_seq = tw->seq;
+            smp->pc = tw == chosen ? issued_pc : tw->pc; /* the issuer: what it issued */
+            smp->state = (gm_stall)tw->state;
+        }
     }
     if (wake < sp->wake)
         sp->wake = wake;
