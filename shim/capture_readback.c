@@ -10,10 +10,8 @@
 
 /* GL enums used here (values from gl.xml). */
 #include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
-#define GLX_WIDTH 0x801D
-#define GLX_HEIGHT 0x801E
-#define EGL_WIDTH 0x3057
-#define EGL_HEIGHT 0x3056
+#include "registry/glr_glx_enums.h"   /* generated from glx.xml */
+#include "registry/glr_egl_enums.h"   /* generated from egl.xml */
 
 static __thread struct glr_ctx_desc tls_desc; /* of the context current on this thread */
 

@@ -2,8 +2,8 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 
-/* EGL_NO_CONTEXT / EGL_TRUE without pulling in the system EGL headers. */
-#define GLR_EGL_TRUE 1u
+/* EGL_TRUE from egl.xml, without pulling in the system EGL headers. */
+#include "registry/glr_egl_enums.h"   /* generated from egl.xml */
 
 EGLContext glr_hook_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, const EGLint *attribs)
 {
@@ -18,7 +18,7 @@ EGLBoolean glr_hook_eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
     if (!glr_disabled && glr_ctx_is_current(GLR_CTX_EGL, dpy, ctx))
         glr_capture_before_release();
     EGLBoolean ok = glr_call_eglDestroyContext(dpy, ctx);
-    if (ok == GLR_EGL_TRUE && !glr_disabled)
+    if (ok == EGL_TRUE && !glr_disabled)
         glr_ctx_destroyed(GLR_CTX_EGL, dpy, ctx);
     return ok;
 }
@@ -28,7 +28,7 @@ EGLBoolean glr_hook_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface r
     if (!glr_disabled && !glr_ctx_is_current(GLR_CTX_EGL, dpy, ctx))
         glr_capture_before_release();
     EGLBoolean ok = glr_call_eglMakeCurrent(dpy, draw, read, ctx);
-    if (ok == GLR_EGL_TRUE && !glr_disabled) {
+    if (ok == EGL_TRUE && !glr_disabled) {
         uint32_t w, h;
         glr_surface_size(GLR_CTX_EGL, dpy, draw, &w, &h);
         glr_ctx_made_current(GLR_CTX_EGL, dpy, ctx, w, h);
@@ -82,7 +82,7 @@ EGLBoolean glr_hook_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surfa
 EGLBoolean glr_hook_eglReleaseThread(void)
 {
     EGLBoolean ok = glr_call_eglReleaseThread();
-    if (ok == GLR_EGL_TRUE && !glr_disabled) {
+    if (ok == EGL_TRUE && !glr_disabled) {
         struct glr_context *c = glr_ctx_current();
         if (c)
             glr_ctx_made_current(GLR_CTX_EGL, NULL, NULL, 0, 0);
@@ -93,7 +93,7 @@ EGLBoolean glr_hook_eglReleaseThread(void)
 EGLBoolean glr_hook_eglTerminate(EGLDisplay dpy)
 {
     EGLBoolean ok = glr_call_eglTerminate(dpy);
-    if (ok == GLR_EGL_TRUE && !glr_disabled)
+    if (ok == EGL_TRUE && !glr_disabled)
         glr_ctx_display_terminated(dpy);
     return ok;
 }
@@ -109,7 +109,7 @@ EGLSurface glr_hook_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, co
 EGLBoolean glr_hook_eglDestroySurface(EGLDisplay dpy, EGLSurface surface)
 {
     EGLBoolean ok = glr_call_eglDestroySurface(dpy, surface);
-    if (ok == GLR_EGL_TRUE && !glr_disabled)
+    if (ok == EGL_TRUE && !glr_disabled)
         glr_pbuffer_destroyed(dpy, surface);
     return ok;
 }

@@ -14,35 +14,9 @@
 #include "shim/replay_loop_internal.h"
 #include "replay/player/player.h"
 #include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_glx_enums.h"   /* generated from glx.xml */
+#include "registry/glr_egl_enums.h"   /* generated from egl.xml */
 
-/* GLX and EGL enums (values from glx.xml / egl.xml). */
-#define L_GLX_SCREEN 0x800C
-#define L_GLX_FBCONFIG_ID 0x8013
-#define L_GLX_RGBA_TYPE 0x8014
-#define L_GLX_RENDER_TYPE 0x8011
-#define L_GLX_CONTEXT_MAJOR_VERSION_ARB 0x2091
-#define L_GLX_CONTEXT_MINOR_VERSION_ARB 0x2092
-#define L_GLX_CONTEXT_FLAGS_ARB 0x2094
-#define L_GLX_CONTEXT_PROFILE_MASK_ARB 0x9126
-#define L_GLX_CONTEXT_DEBUG_BIT_ARB 0x1
-#define L_GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB 0x2
-#define L_GLX_CONTEXT_ES2_PROFILE_BIT_EXT 0x4
-#define L_EGL_CONFIG_ID 0x3028
-#define L_EGL_NONE 0x3038
-#define L_EGL_DRAW 0x3059
-#define L_EGL_READ 0x305A
-#define L_EGL_OPENGL_ES_API 0x30A0
-#define L_EGL_OPENGL_API 0x30A2
-#define L_EGL_CONTEXT_MAJOR_VERSION 0x3098
-#define L_EGL_CONTEXT_MINOR_VERSION 0x30FB
-#define L_EGL_CONTEXT_OPENGL_PROFILE_MASK 0x30FD
-#define L_EGL_CONTEXT_OPENGL_DEBUG 0x31B0
-#define L_EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE 0x31B1
-#define L_EGL_TRUE 1
-#define L_EGL_WIDTH 0x3057
-#define L_EGL_HEIGHT 0x3056
-#define L_GLX_PBUFFER_HEIGHT 0x8040
-#define L_GLX_PBUFFER_WIDTH 0x8041
 
 /* ---- X errors: a refused glXCreateContextAttribsARB raises an X error whose default handler
  * would exit the program; trap it for the duration of the call (Xlib is loaded: GLX needs it). */
@@ -92,12 +66,12 @@ static int find_glx_config(struct glr_loop_ws *w, char *err, size_t n)
 {
     Display *dpy = w->display;
     int id = 0;
-    if (GLR_REAL(glXQueryContext)(dpy, w->prog_ctx, L_GLX_FBCONFIG_ID, &id) != 0 || !id) {
+    if (GLR_REAL(glXQueryContext)(dpy, w->prog_ctx, GLX_FBCONFIG_ID, &id) != 0 || !id) {
         snprintf(err, n, "glXQueryContext(GLX_FBCONFIG_ID) failed");
         return -1;
     }
-    GLR_REAL(glXQueryContext)(dpy, w->prog_ctx, L_GLX_SCREEN, &w->screen);
-    const int want[] = { L_GLX_FBCONFIG_ID, id, None };
+    GLR_REAL(glXQueryContext)(dpy, w->prog_ctx, GLX_SCREEN, &w->screen);
+    const int want[] = { GLX_FBCONFIG_ID, id, None };
     int count = 0;
     GLXFBConfig *cfgs = GLR_REAL(glXChooseFBConfig)(dpy, w->screen, want, &count);
     if (!cfgs || count < 1) {
@@ -119,12 +93,12 @@ static int find_egl_config(struct glr_loop_ws *w, char *err, size_t n)
 {
     /* The surface's config is the one a context must be compatible with to draw to it. */
     EGLint id = 0;
-    if (GLR_REAL(eglQuerySurface)(w->display, w->target, L_EGL_CONFIG_ID, &id) != L_EGL_TRUE || !id)
-        GLR_REAL(eglQueryContext)(w->display, w->prog_ctx, L_EGL_CONFIG_ID, &id);
-    const EGLint want[] = { L_EGL_CONFIG_ID, id, L_EGL_NONE };
+    if (GLR_REAL(eglQuerySurface)(w->display, w->target, EGL_CONFIG_ID, &id) != EGL_TRUE || !id)
+        GLR_REAL(eglQueryContext)(w->display, w->prog_ctx, EGL_CONFIG_ID, &id);
+    const EGLint want[] = { EGL_CONFIG_ID, id, EGL_NONE };
     EGLConfig cfg = NULL;
     EGLint count = 0;
-    if (!id || GLR_REAL(eglChooseConfig)(w->display, want, &cfg, 1, &count) != L_EGL_TRUE || count < 1) {
+    if (!id || GLR_REAL(eglChooseConfig)(w->display, want, &cfg, 1, &count) != EGL_TRUE || count < 1) {
         snprintf(err, n, "no EGL config for the program's surface (config id %d)", id);
         return -1;
     }
@@ -145,8 +119,8 @@ int glr_loop_ws_save(struct glr_loop_ws *w, int api, void *display, void *surfac
         w->prog_egl_api = GLR_REAL(eglQueryAPI)();
         w->prog_ctx = GLR_REAL(eglGetCurrentContext)();
         w->display = GLR_REAL(eglGetCurrentDisplay)();
-        w->prog_draw = GLR_REAL(eglGetCurrentSurface)(L_EGL_DRAW);
-        w->prog_read = GLR_REAL(eglGetCurrentSurface)(L_EGL_READ);
+        w->prog_draw = GLR_REAL(eglGetCurrentSurface)(EGL_DRAW);
+        w->prog_read = GLR_REAL(eglGetCurrentSurface)(EGL_READ);
     } else {
         snprintf(err, n, "unknown window-system API %d", api);
         return -1;
@@ -184,24 +158,24 @@ static void version_override(int *major, int *minor)
 static void glx_attribs(struct glr_loop_ctx *c, const struct glrh_context *d, int major, int minor)
 {
     int k = 0;
-    c->attribs[k++] = L_GLX_CONTEXT_MAJOR_VERSION_ARB;
+    c->attribs[k++] = GLX_CONTEXT_MAJOR_VERSION_ARB;
     c->attribs[k++] = major;
-    c->attribs[k++] = L_GLX_CONTEXT_MINOR_VERSION_ARB;
+    c->attribs[k++] = GLX_CONTEXT_MINOR_VERSION_ARB;
     c->attribs[k++] = minor;
-    c->attribs[k++] = L_GLX_RENDER_TYPE;
-    c->attribs[k++] = L_GLX_RGBA_TYPE;
-    int profile = d->es ? L_GLX_CONTEXT_ES2_PROFILE_BIT_EXT : d->profile_mask;
+    c->attribs[k++] = GLX_RENDER_TYPE;
+    c->attribs[k++] = GLX_RGBA_TYPE;
+    int profile = d->es ? GLX_CONTEXT_ES2_PROFILE_BIT_EXT : d->profile_mask;
     if (profile) {
-        c->attribs[k++] = L_GLX_CONTEXT_PROFILE_MASK_ARB;
+        c->attribs[k++] = GLX_CONTEXT_PROFILE_MASK_ARB;
         c->attribs[k++] = profile;
     }
     int flags = 0;
     if (!d->es && (d->flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT))
-        flags |= L_GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB;
+        flags |= GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB;
     if (d->flags & GL_CONTEXT_FLAG_DEBUG_BIT)
-        flags |= L_GLX_CONTEXT_DEBUG_BIT_ARB;
+        flags |= GLX_CONTEXT_DEBUG_BIT_ARB;
     if (flags) {
-        c->attribs[k++] = L_GLX_CONTEXT_FLAGS_ARB;
+        c->attribs[k++] = GLX_CONTEXT_FLAGS_ARB;
         c->attribs[k++] = flags;
     }
     c->attribs[k] = None;
@@ -210,24 +184,24 @@ static void glx_attribs(struct glr_loop_ctx *c, const struct glrh_context *d, in
 static void egl_attribs(struct glr_loop_ctx *c, const struct glrh_context *d, int major, int minor)
 {
     int k = 0;
-    c->egl_api = d->es ? L_EGL_OPENGL_ES_API : L_EGL_OPENGL_API;
-    c->attribs[k++] = L_EGL_CONTEXT_MAJOR_VERSION;
+    c->egl_api = d->es ? EGL_OPENGL_ES_API : EGL_OPENGL_API;
+    c->attribs[k++] = EGL_CONTEXT_MAJOR_VERSION;
     c->attribs[k++] = major;
-    c->attribs[k++] = L_EGL_CONTEXT_MINOR_VERSION;
+    c->attribs[k++] = EGL_CONTEXT_MINOR_VERSION;
     c->attribs[k++] = minor;
     if (!d->es && d->profile_mask) {
-        c->attribs[k++] = L_EGL_CONTEXT_OPENGL_PROFILE_MASK;
+        c->attribs[k++] = EGL_CONTEXT_OPENGL_PROFILE_MASK;
         c->attribs[k++] = d->profile_mask;
     }
     if (!d->es && (d->flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT)) {
-        c->attribs[k++] = L_EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE;
-        c->attribs[k++] = L_EGL_TRUE;
+        c->attribs[k++] = EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE;
+        c->attribs[k++] = EGL_TRUE;
     }
     if (d->flags & GL_CONTEXT_FLAG_DEBUG_BIT) {
-        c->attribs[k++] = L_EGL_CONTEXT_OPENGL_DEBUG;
-        c->attribs[k++] = L_EGL_TRUE;
+        c->attribs[k++] = EGL_CONTEXT_OPENGL_DEBUG;
+        c->attribs[k++] = EGL_TRUE;
     }
-    c->attribs[k] = L_EGL_NONE;
+    c->attribs[k] = EGL_NONE;
 }
 
 int glr_loop_ws_add(struct glr_loop_ws *w, const struct glrh_context *d, bool swaps, char *err, size_t n)
@@ -299,7 +273,7 @@ static int create_glx(struct glr_loop_ws *w, struct glr_loop_ctx *c, char *err, 
         c->surface = w->target;
         return 0;
     }
-    const int pb[] = { L_GLX_PBUFFER_WIDTH, (int)c->width, L_GLX_PBUFFER_HEIGHT, (int)c->height, None };
+    const int pb[] = { GLX_PBUFFER_WIDTH, (int)c->width, GLX_PBUFFER_HEIGHT, (int)c->height, None };
     x_trap_begin(&t, dpy);
     GLXPbuffer p = GLR_REAL(glXCreatePbuffer)(dpy, w->config, pb);
     xerr = x_trap_end(&t, dpy);
@@ -325,7 +299,7 @@ static int create_egl(struct glr_loop_ws *w, struct glr_loop_ctx *c, char *err, 
         c->surface = w->target;
         return 0;
     }
-    const EGLint pb[] = { L_EGL_WIDTH, (EGLint)c->width, L_EGL_HEIGHT, (EGLint)c->height, L_EGL_NONE };
+    const EGLint pb[] = { EGL_WIDTH, (EGLint)c->width, EGL_HEIGHT, (EGLint)c->height, EGL_NONE };
     c->surface = GLR_REAL(eglCreatePbufferSurface)(w->display, w->config, pb);
     c->own_surface = c->surface != NULL;   /* else surfaceless (EGL_KHR_surfaceless_context) */
     return 0;
@@ -342,7 +316,7 @@ static int bind(struct glr_loop_ws *w, struct glr_loop_ctx *c)
         ok = GLR_REAL(glXMakeContextCurrent)(dpy, d, d, c->ctx);
         ok = !x_trap_end(&t, dpy) && ok;
     } else {
-        ok = GLR_REAL(eglMakeCurrent)(w->display, c->surface, c->surface, c->ctx) == L_EGL_TRUE;
+        ok = GLR_REAL(eglMakeCurrent)(w->display, c->surface, c->surface, c->ctx) == EGL_TRUE;
     }
     if (!ok)
         return -1;
@@ -412,7 +386,7 @@ int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
             }
         } else {
             GLR_REAL(eglBindAPI)(w->prog_egl_api);
-            if (GLR_REAL(eglMakeCurrent)(w->display, w->prog_draw, w->prog_read, w->prog_ctx) != L_EGL_TRUE) {
+            if (GLR_REAL(eglMakeCurrent)(w->display, w->prog_draw, w->prog_read, w->prog_ctx) != EGL_TRUE) {
                 snprintf(err, n, "eglMakeCurrent could not rebind the program's context (EGL error 0x%04x)",
                          (unsigned)GLR_REAL(eglGetError)());
                 rc = -1;

@@ -14,7 +14,7 @@
 #include "capture/glcap_file.h"
 #include "capture/glcap_codec.h"
 
-#define EGL_DRAW_SURFACE 0x3059   /* EGL_DRAW */
+#include "registry/glr_egl_enums.h"   /* generated from egl.xml */
 #define RESOURCE_INDEX_VERSION 1u
 
 static pthread_mutex_t snap_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -195,7 +195,7 @@ static void default_framebuffer(struct glr_snap *sn, int api)
         surface = (void *)(uintptr_t)GLR_REAL(glXGetCurrentDrawable)();
     } else {
         display = GLR_REAL(eglGetCurrentDisplay)();
-        surface = GLR_REAL(eglGetCurrentSurface)(EGL_DRAW_SURFACE);
+        surface = GLR_REAL(eglGetCurrentSurface)(EGL_DRAW);
     }
     if (!display || !surface)
         return;   /* surfaceless: no default framebuffer contents */

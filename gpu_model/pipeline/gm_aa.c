@@ -19,7 +19,7 @@
  * the same float operations in the same order as the driver, so coverage matches bit for
  * bit wherever the interpolated vec4 does. */
 #include "gm_setup.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
 #include <stdio.h>
@@ -50,7 +50,7 @@ static void aa_tris(gm_draw_ctx *dc, aa_quad *q, const int (*tris)[3], int mode)
      * (measured: gl_FrontFacing of polymode_sample --smooth's line loop); the model's
      * gm_tri_front reads the winding in window space, hence the orientation's choice */
     st->clip_origin_upper_left = false;
-    st->front_face = dc->rs.flipped ? GM_GL_CCW : GM_GL_CW;
+    st->front_face = dc->rs.flipped ? GL_CCW : GL_CW;
     ctx->info.num_varyings = slot + 1;
     ctx->info.interp[slot] = GM_INTERP_SMOOTH;
     ctx->info.loc[slot] = GM_LOC_CENTER;

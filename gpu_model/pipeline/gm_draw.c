@@ -3,7 +3,7 @@
  * vertex rules), clip test and clipping (draw_pipe_clip.c: frustum planes without a
  * guard band, then user clip distances), viewport transform. */
 #include "gm_setup.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
 #include <stdio.h>
@@ -18,9 +18,9 @@ void gm_pipe_state_default(gm_pipe_state *s, int w, int h)
 {
     memset(s, 0, sizeof(*s));
     s->cull_face = 0;
-    s->front_face = GM_GL_CCW;
-    s->polygon_mode = GM_GL_FILL;
-    s->polygon_mode_back = GM_GL_FILL;
+    s->front_face = GL_CCW;
+    s->polygon_mode = GL_FILL;
+    s->polygon_mode_back = GL_FILL;
     s->line_width = 1.0f;
     s->point_size = 1.0f;
     s->point_sprite_upper_left = true;
@@ -29,21 +29,21 @@ void gm_pipe_state_default(gm_pipe_state *s, int w, int h)
     s->depth_range[1] = 1.0f;
     s->scissor[2] = w;
     s->scissor[3] = h;
-    s->depth_func = GM_GL_LESS;
+    s->depth_func = GL_LESS;
     s->depth_write = true;
     for (int f = 0; f < 2; f++) {
-        s->stencil[f].func = GM_GL_ALWAYS;
-        s->stencil[f].fail_op = s->stencil[f].zfail_op = s->stencil[f].zpass_op = GM_GL_KEEP;
+        s->stencil[f].func = GL_ALWAYS;
+        s->stencil[f].fail_op = s->stencil[f].zfail_op = s->stencil[f].zpass_op = GL_KEEP;
         s->stencil[f].value_mask = 0xff;
         s->stencil[f].write_mask = 0xff;
     }
     for (int i = 0; i < GM_PIPE_MAX_RT; i++) {
-        s->blend[i].eq_rgb = s->blend[i].eq_alpha = GM_GL_FUNC_ADD;
-        s->blend[i].src_rgb = s->blend[i].src_alpha = GM_GL_ONE;
-        s->blend[i].dst_rgb = s->blend[i].dst_alpha = GM_GL_ZERO;
+        s->blend[i].eq_rgb = s->blend[i].eq_alpha = GL_FUNC_ADD;
+        s->blend[i].src_rgb = s->blend[i].src_alpha = GL_ONE;
+        s->blend[i].dst_rgb = s->blend[i].dst_alpha = GL_ZERO;
         s->blend[i].color_mask = 0xf;
     }
-    s->logic_op = GM_GL_COPY;
+    s->logic_op = GL_COPY;
     s->sample_coverage_value = 1.0f;
     s->sample_mask = ~0u;
     s->multisample = true;
@@ -444,7 +444,7 @@ static void emit_point(gm_draw_ctx *dc, const gm_pvert *v0)
 /* ---- primitive assembly ------------------------------------------------------------ */
 
 /* draw's vertex split hands a draw's vertices to the pipeline-or-not decision in segments of
- * this many (measured with quads, see GM_GL_QUADS below) */
+ * this many (measured with quads, see GL_QUADS below) */
 #define QUAD_SEGMENT 4096
 
 /* Does a vertex of vs[from, to) fail draw's clip test (any clip or cull bit)? */
@@ -461,27 +461,27 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
     bool ff = dc->ctx->state.flatshade_first;
     int i;
     switch (mode) {
-    case GM_GL_POINTS:
+    case GL_POINTS:
         for (i = 0; i < n && !dc->failed; i++) emit_point(dc, vs[i]);
         break;
-    case GM_GL_LINES:
+    case GL_LINES:
         for (i = 0; i + 1 < n && !dc->failed; i += 2) emit_line(dc, vs[i], vs[i + 1], true);
         break;
-    case GM_GL_LINE_STRIP:
-    case GM_GL_LINE_LOOP:
+    case GL_LINE_STRIP:
+    case GL_LINE_LOOP:
         for (i = 0; i + 1 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1], i == 0);
-        if (mode == GM_GL_LINE_LOOP && n >= 2 && !dc->failed) emit_line(dc, vs[n - 1], vs[0], false);
+        if (mode == GL_LINE_LOOP && n >= 2 && !dc->failed) emit_line(dc, vs[n - 1], vs[0], false);
         break;
-    case GM_GL_TRIANGLES:
+    case GL_TRIANGLES:
         for (i = 0; i + 2 < n && !dc->failed; i += 3) emit_triangle(dc, vs[i], vs[i + 1], vs[i + 2], 15);
         break;
-    case GM_GL_TRIANGLE_STRIP:
+    case GL_TRIANGLE_STRIP:
         for (i = 0; i + 2 < n && !dc->failed; i++) {
             if (ff) emit_triangle(dc, vs[i], vs[i + 1 + (i & 1)], vs[i + 2 - (i & 1)], 15);
             else emit_triangle(dc, vs[i + (i & 1)], vs[i + 1 - (i & 1)], vs[i + 2], 15);
         }
         break;
-    case GM_GL_TRIANGLE_FAN:
+    case GL_TRIANGLE_FAN:
         for (i = 0; i + 2 < n && !dc->failed; i++) {
             if (ff) emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0], 15);
             else emit_triangle(dc, vs[0], vs[i + 1], vs[i + 2], 15);
@@ -506,7 +506,7 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
      * gm_pipe_e2e_quad_split, docs/FIDELITY.md): a quad past the viewport with or without a
      * depth buffer, 1024 quads (4096 vertices) clipped by their first and 1025 not,
      * glDrawElements inside the viewport. */
-    case GM_GL_QUADS: {
+    case GL_QUADS: {
         const gm_pipe_state *qs = &dc->ctx->state;
         bool v0v2 = !ff && !dc->unfilled && !dc->indexed && !any_flat(dc) && !qs->quads_from_list;
         int n4 = n & ~3;
@@ -521,14 +521,14 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
         }
         break;
     }
-    case GM_GL_QUAD_STRIP:
+    case GL_QUAD_STRIP:
         for (i = 0; i + 3 < n && !dc->failed; i += 2) {
             const gm_pvert *q0 = vs[i], *q1 = vs[i + 1], *q2 = vs[i + 2], *q3 = vs[i + 3];
             if (ff) { emit_triangle(dc, q3, q2, q0, 3 | 8); dc->primitive_id--; emit_triangle(dc, q3, q0, q1, 6); }
             else { emit_triangle(dc, q2, q0, q3, 5 | 8); dc->primitive_id--; emit_triangle(dc, q0, q1, q3, 3); }
         }
         break;
-    case GM_GL_POLYGON:
+    case GL_POLYGON:
         /* a fan around v0; only the outer edges are flagged */
         for (i = 0; i + 2 < n && !dc->failed; i++) {
             bool last = i + 3 == n;
@@ -536,16 +536,16 @@ static void assemble(gm_draw_ctx *dc, uint32_t mode, const gm_pvert *const *vs, 
             else emit_triangle(dc, vs[i + 1], vs[i + 2], vs[0], 1u | (i == 0 ? 12u : 0u) | (last ? 2u : 0u));
         }
         break;
-    case GM_GL_LINES_ADJACENCY:
+    case GL_LINES_ADJACENCY:
         for (i = 0; i + 3 < n && !dc->failed; i += 4) emit_line(dc, vs[i + 1], vs[i + 2], true);
         break;
-    case GM_GL_LINE_STRIP_ADJACENCY:
+    case GL_LINE_STRIP_ADJACENCY:
         for (i = 1; i + 2 < n && !dc->failed; i++) emit_line(dc, vs[i], vs[i + 1], i == 1);
         break;
-    case GM_GL_TRIANGLES_ADJACENCY:
+    case GL_TRIANGLES_ADJACENCY:
         for (i = 0; i + 5 < n && !dc->failed; i += 6) emit_triangle(dc, vs[i], vs[i + 2], vs[i + 4], 15);
         break;
-    case GM_GL_TRIANGLE_STRIP_ADJACENCY:
+    case GL_TRIANGLE_STRIP_ADJACENCY:
         for (i = 0; 2 * i + 4 < n && !dc->failed; i++) {
             int a = 2 * i, b = 2 * i + 2, c = 2 * i + 4;
             if (i & 1) { int t = a; a = b; b = t; }
@@ -570,8 +570,8 @@ static uint32_t read_index(const gm_pipe_draw *d, int i)
 {
     const uint8_t *p = d->indices;
     switch (d->index_type) {
-    case GM_GL_UNSIGNED_BYTE: return p[d->first + i];
-    case GM_GL_UNSIGNED_SHORT: { uint16_t v; memcpy(&v, p + 2 * (size_t)(d->first + i), 2); return v; }
+    case GL_UNSIGNED_BYTE: return p[d->first + i];
+    case GL_UNSIGNED_SHORT: { uint16_t v; memcpy(&v, p + 2 * (size_t)(d->first + i), 2); return v; }
     default: { uint32_t v; memcpy(&v, p + 4 * (size_t)(d->first + i), 4); return v; }
     }
 }
@@ -605,14 +605,14 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
         return fail(ctx, "no vertex shader callback");
     if (d->count < 0 || d->first < 0 || d->instance_count < 0)
         return fail(ctx, "negative count, first or instance count");
-    if (d->mode > GM_GL_PATCHES)
+    if (d->mode > GL_PATCHES)
         return fail(ctx, "invalid primitive mode");
-    if (d->mode == GM_GL_PATCHES) {
+    if (d->mode == GL_PATCHES) {
         ctx->stats.unsupported++;
         return fail(ctx, "GL_PATCHES needs tessellation (unsupported by the pipeline)");
     }
-    if (d->indices && d->index_type != GM_GL_UNSIGNED_BYTE &&
-        d->index_type != GM_GL_UNSIGNED_SHORT && d->index_type != GM_GL_UNSIGNED_INT)
+    if (d->indices && d->index_type != GL_UNSIGNED_BYTE &&
+        d->index_type != GL_UNSIGNED_SHORT && d->index_type != GL_UNSIGNED_INT)
         return fail(ctx, "invalid index type");
     if (ctx->fb.width <= 0 || ctx->fb.height <= 0 || ctx->fb.width > 16384 || ctx->fb.height > 16384)
         return fail(ctx, "invalid framebuffer size");
@@ -643,14 +643,14 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     {
         /* st_atom_rasterizer.c: a culled face takes the other face's fill mode */
         uint32_t fm = ctx->state.polygon_mode, bm = ctx->state.polygon_mode_back;
-        if (fm != GM_GL_LINE && fm != GM_GL_POINT) fm = GM_GL_FILL;
-        if (bm != GM_GL_LINE && bm != GM_GL_POINT) bm = GM_GL_FILL;
+        if (fm != GL_LINE && fm != GL_POINT) fm = GL_FILL;
+        if (bm != GL_LINE && bm != GL_POINT) bm = GL_FILL;
         uint32_t cf = ctx->state.cull_face;
-        if (cf == GM_GL_FRONT || cf == GM_GL_FRONT_AND_BACK) fm = bm;
-        if (cf == GM_GL_BACK || cf == GM_GL_FRONT_AND_BACK) bm = fm;
+        if (cf == GL_FRONT || cf == GL_FRONT_AND_BACK) fm = bm;
+        if (cf == GL_BACK || cf == GL_FRONT_AND_BACK) bm = fm;
         dc.fill_front = fm;
         dc.fill_back = bm;
-        dc.unfilled = fm != GM_GL_FILL || bm != GM_GL_FILL || ctx->state.line_stipple ||
+        dc.unfilled = fm != GL_FILL || bm != GL_FILL || ctx->state.line_stipple ||
                       ctx->state.polygon_stipple;
     }
     setup_raster_state(ctx, &dc.rs);
@@ -683,8 +683,8 @@ int gm_pipe_draw_exec(gm_pipe_context *ctx, const gm_pipe_draw *d)
     }
     uint32_t restart_index = ctx->state.restart_index;
     if (ctx->state.primitive_restart_fixed_index)
-        restart_index = d->index_type == GM_GL_UNSIGNED_BYTE ? 0xffu :
-                        d->index_type == GM_GL_UNSIGNED_SHORT ? 0xffffu : 0xffffffffu;
+        restart_index = d->index_type == GL_UNSIGNED_BYTE ? 0xffu :
+                        d->index_type == GL_UNSIGNED_SHORT ? 0xffffu : 0xffffffffu;
     bool use_restart = d->indices && (ctx->state.primitive_restart || ctx->state.primitive_restart_fixed_index);
     for (int i = 0; i < n; i++) {
         if (d->indices) {

@@ -5,7 +5,7 @@
  * as a float multiply (lp_build_unsigned_norm_to_float).  Half floats round to
  * nearest even like F16C. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
 #include <stdlib.h>
@@ -104,85 +104,85 @@ const gm_format_info *gm_format_get(gm_format f)
 gm_format gm_format_from_gl(uint32_t gl)
 {
     switch (gl) {
-    case 0x8058: case 0x1908: return GM_FMT_RGBA8;          /* GL_RGBA8, GL_RGBA */
-    case 0x93A1: case 0x80E1: return GM_FMT_BGRA8;          /* GL_BGRA8_EXT, GL_BGRA */
-    case 0x8051: case 0x1907: return GM_FMT_RGB8;           /* GL_RGB8, GL_RGB */
-    case 0x822B: case 0x8227: return GM_FMT_RG8;
-    case 0x8229: case 0x1903: return GM_FMT_R8;
-    case 0x8C43: return GM_FMT_SRGB8_A8;
-    case 0x8C41: return GM_FMT_SRGB8;
-    case 0x8F97: return GM_FMT_RGBA8_SNORM;
-    case 0x805B: return GM_FMT_RGBA16;
-    case 0x822A: return GM_FMT_R16;
-    case 0x822C: return GM_FMT_RG16;
-    case 0x881A: return GM_FMT_RGBA16F;
-    case 0x881B: return GM_FMT_RGB16F;
-    case 0x822F: return GM_FMT_RG16F;
-    case 0x822D: return GM_FMT_R16F;
-    case 0x8814: return GM_FMT_RGBA32F;
-    case 0x8815: return GM_FMT_RGB32F;
-    case 0x8230: return GM_FMT_RG32F;
-    case 0x822E: return GM_FMT_R32F;
-    case 0x8C3A: return GM_FMT_R11G11B10F;
-    case 0x8C3D: return GM_FMT_RGB9E5;
-    case 0x8059: return GM_FMT_RGB10A2;
-    case 0x8D62: return GM_FMT_RGB565;
-    case 0x8056: return GM_FMT_RGBA4;
-    case 0x8057: return GM_FMT_RGB5A1;
-    case 0x8D7C: return GM_FMT_RGBA8UI;
-    case 0x8D8E: return GM_FMT_RGBA8I;
-    case 0x8D76: return GM_FMT_RGBA16UI;
-    case 0x8D88: return GM_FMT_RGBA16I;
-    case 0x8D70: return GM_FMT_RGBA32UI;
-    case 0x8D82: return GM_FMT_RGBA32I;
-    case 0x8236: return GM_FMT_R32UI;
-    case 0x8235: return GM_FMT_R32I;
-    case 0x823C: return GM_FMT_RG32UI;
-    case 0x8232: return GM_FMT_R8UI;
-    case 0x8234: return GM_FMT_R16UI;
-    case 0x906F: return GM_FMT_RGB10A2UI;
-    case 0x81A5: return GM_FMT_D16;
-    case 0x81A6: case 0x1902: return GM_FMT_D24X8;          /* GL_DEPTH_COMPONENT24 */
-    case 0x88F0: case 0x84F9: return GM_FMT_D24S8;          /* GL_DEPTH24_STENCIL8 */
-    case 0x8CAC: return GM_FMT_D32F;
-    case 0x8CAD: return GM_FMT_D32F_S8;
-    case 0x8D48: return GM_FMT_S8;
-    case 0x8040: return GM_FMT_L8;
-    case 0x803C: return GM_FMT_A8;
-    case 0x8045: return GM_FMT_LA8;
-    case 0x83F0: return GM_FMT_BC1_RGB;
-    case 0x83F1: return GM_FMT_BC1_RGBA;
-    case 0x83F2: return GM_FMT_BC2;
-    case 0x83F3: return GM_FMT_BC3;
-    case 0x8C4C: return GM_FMT_BC1_SRGB;
-    case 0x8C4D: return GM_FMT_BC1_SRGBA;
-    case 0x8C4E: return GM_FMT_BC2_SRGB;
-    case 0x8C4F: return GM_FMT_BC3_SRGB;
-    case 0x8DBB: return GM_FMT_RGTC1;
-    case 0x8DBC: return GM_FMT_RGTC1_SNORM;
-    case 0x8DBD: return GM_FMT_RGTC2;
-    case 0x8DBE: return GM_FMT_RGTC2_SNORM;
-    case 0x9274: return GM_FMT_ETC2_RGB8;
-    case 0x9275: return GM_FMT_ETC2_SRGB8;
-    case 0x9278: return GM_FMT_ETC2_RGBA8;
-    case 0x9279: return GM_FMT_ETC2_SRGBA8;
-    case 0x9276: return GM_FMT_ETC2_RGB8A1;
+    case GL_RGBA8: case GL_RGBA: return GM_FMT_RGBA8;
+    case GL_BGRA8_EXT: case GL_BGRA: return GM_FMT_BGRA8;
+    case GL_RGB8: case GL_RGB: return GM_FMT_RGB8;
+    case GL_RG8: case GL_RG: return GM_FMT_RG8;
+    case GL_R8: case GL_RED: return GM_FMT_R8;
+    case GL_SRGB8_ALPHA8: return GM_FMT_SRGB8_A8;
+    case GL_SRGB8: return GM_FMT_SRGB8;
+    case GL_RGBA8_SNORM: return GM_FMT_RGBA8_SNORM;
+    case GL_RGBA16: return GM_FMT_RGBA16;
+    case GL_R16: return GM_FMT_R16;
+    case GL_RG16: return GM_FMT_RG16;
+    case GL_RGBA16F: return GM_FMT_RGBA16F;
+    case GL_RGB16F: return GM_FMT_RGB16F;
+    case GL_RG16F: return GM_FMT_RG16F;
+    case GL_R16F: return GM_FMT_R16F;
+    case GL_RGBA32F: return GM_FMT_RGBA32F;
+    case GL_RGB32F: return GM_FMT_RGB32F;
+    case GL_RG32F: return GM_FMT_RG32F;
+    case GL_R32F: return GM_FMT_R32F;
+    case GL_R11F_G11F_B10F: return GM_FMT_R11G11B10F;
+    case GL_RGB9_E5: return GM_FMT_RGB9E5;
+    case GL_RGB10_A2: return GM_FMT_RGB10A2;
+    case GL_RGB565: return GM_FMT_RGB565;
+    case GL_RGBA4: return GM_FMT_RGBA4;
+    case GL_RGB5_A1: return GM_FMT_RGB5A1;
+    case GL_RGBA8UI: return GM_FMT_RGBA8UI;
+    case GL_RGBA8I: return GM_FMT_RGBA8I;
+    case GL_RGBA16UI: return GM_FMT_RGBA16UI;
+    case GL_RGBA16I: return GM_FMT_RGBA16I;
+    case GL_RGBA32UI: return GM_FMT_RGBA32UI;
+    case GL_RGBA32I: return GM_FMT_RGBA32I;
+    case GL_R32UI: return GM_FMT_R32UI;
+    case GL_R32I: return GM_FMT_R32I;
+    case GL_RG32UI: return GM_FMT_RG32UI;
+    case GL_R8UI: return GM_FMT_R8UI;
+    case GL_R16UI: return GM_FMT_R16UI;
+    case GL_RGB10_A2UI: return GM_FMT_RGB10A2UI;
+    case GL_DEPTH_COMPONENT16: return GM_FMT_D16;
+    case GL_DEPTH_COMPONENT24: case GL_DEPTH_COMPONENT: return GM_FMT_D24X8;
+    case GL_DEPTH24_STENCIL8: case GL_DEPTH_STENCIL: return GM_FMT_D24S8;
+    case GL_DEPTH_COMPONENT32F: return GM_FMT_D32F;
+    case GL_DEPTH32F_STENCIL8: return GM_FMT_D32F_S8;
+    case GL_STENCIL_INDEX8: return GM_FMT_S8;
+    case GL_LUMINANCE8: return GM_FMT_L8;
+    case GL_ALPHA8: return GM_FMT_A8;
+    case GL_LUMINANCE8_ALPHA8: return GM_FMT_LA8;
+    case GL_COMPRESSED_RGB_S3TC_DXT1_EXT: return GM_FMT_BC1_RGB;
+    case GL_COMPRESSED_RGBA_S3TC_DXT1_EXT: return GM_FMT_BC1_RGBA;
+    case GL_COMPRESSED_RGBA_S3TC_DXT3_EXT: return GM_FMT_BC2;
+    case GL_COMPRESSED_RGBA_S3TC_DXT5_EXT: return GM_FMT_BC3;
+    case GL_COMPRESSED_SRGB_S3TC_DXT1_NV: return GM_FMT_BC1_SRGB;
+    case GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_NV: return GM_FMT_BC1_SRGBA;
+    case GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_NV: return GM_FMT_BC2_SRGB;
+    case GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_NV: return GM_FMT_BC3_SRGB;
+    case GL_COMPRESSED_RED_RGTC1: return GM_FMT_RGTC1;
+    case GL_COMPRESSED_SIGNED_RED_RGTC1: return GM_FMT_RGTC1_SNORM;
+    case GL_COMPRESSED_RG_RGTC2: return GM_FMT_RGTC2;
+    case GL_COMPRESSED_SIGNED_RG_RGTC2: return GM_FMT_RGTC2_SNORM;
+    case GL_COMPRESSED_RGB8_ETC2: return GM_FMT_ETC2_RGB8;
+    case GL_COMPRESSED_SRGB8_ETC2: return GM_FMT_ETC2_SRGB8;
+    case GL_COMPRESSED_RGBA8_ETC2_EAC: return GM_FMT_ETC2_RGBA8;
+    case GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC: return GM_FMT_ETC2_SRGBA8;
+    case GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2: return GM_FMT_ETC2_RGB8A1;
     /* GL 1.x sized formats: the pipe format Mesa's format table picks first on llvmpipe */
-    case 0x803B: return GM_FMT_A8;                       /* GL_ALPHA4 (A16 is not modelled) */
-    case 0x803F: return GM_FMT_L8;                       /* GL_LUMINANCE4 */
-    case 0x8041: case 0x8042: return GM_FMT_L16;         /* GL_LUMINANCE12, GL_LUMINANCE16 */
-    case 0x8044: return GM_FMT_LA8;                      /* GL_LUMINANCE6_ALPHA2 */
-    case 0x8043: return GM_FMT_LA4;                      /* GL_LUMINANCE4_ALPHA4 */
-    case 0x8046: case 0x8047: case 0x8048: return GM_FMT_LA16;   /* GL_LUMINANCE12_ALPHA4/12, 16_ALPHA16 */
-    case 0x8049: case 0x804A: case 0x804B: return GM_FMT_I8;     /* GL_INTENSITY, 4, 8 */
-    case 0x804C: case 0x804D: return GM_FMT_I16;         /* GL_INTENSITY12, GL_INTENSITY16 */
-    case 0x2A10: return GM_FMT_R3G3B2;                   /* GL_R3_G3_B2 */
-    case 0x804F: return GM_FMT_RGBX4;                    /* GL_RGB4 */
-    case 0x8050: return GM_FMT_RGB5X1;                   /* GL_RGB5 */
-    case 0x8052: return GM_FMT_RGB10X2;                  /* GL_RGB10 */
-    case 0x8053: case 0x8054: return GM_FMT_RGBX16;      /* GL_RGB12, GL_RGB16 */
-    case 0x8055: return GM_FMT_RGBA4;                    /* GL_RGBA2 */
-    case 0x805A: return GM_FMT_RGBA16;                   /* GL_RGBA12 */
+    case GL_ALPHA4: return GM_FMT_A8;                       /* GL_ALPHA4 (A16 is not modelled) */
+    case GL_LUMINANCE4: return GM_FMT_L8;
+    case GL_LUMINANCE12: case GL_LUMINANCE16: return GM_FMT_L16;
+    case GL_LUMINANCE6_ALPHA2: return GM_FMT_LA8;
+    case GL_LUMINANCE4_ALPHA4: return GM_FMT_LA4;
+    case GL_LUMINANCE12_ALPHA4: case GL_LUMINANCE12_ALPHA12: case GL_LUMINANCE16_ALPHA16: return GM_FMT_LA16;   /* GL_LUMINANCE12_ALPHA4/12, 16_ALPHA16 */
+    case GL_INTENSITY: case GL_INTENSITY4: case GL_INTENSITY8: return GM_FMT_I8;
+    case GL_INTENSITY12: case GL_INTENSITY16: return GM_FMT_I16;
+    case GL_R3_G3_B2: return GM_FMT_R3G3B2;
+    case GL_RGB4: return GM_FMT_RGBX4;
+    case GL_RGB5: return GM_FMT_RGB5X1;
+    case GL_RGB10: return GM_FMT_RGB10X2;
+    case GL_RGB12: case GL_RGB16: return GM_FMT_RGBX16;
+    case GL_RGBA2: return GM_FMT_RGBA4;
+    case GL_RGBA12: return GM_FMT_RGBA16;
     default: return GM_FMT_NONE;
     }
 }

@@ -4,7 +4,7 @@
  * (colour converted to unorm8 first, products a*b/255 rounded with
  * (t + (t >> 8) + 0x80) >> 8, saturating add/sub); other formats blend in float. */
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
 #include <string.h>
@@ -12,14 +12,14 @@
 bool gm_compare_func(uint32_t func, double a, double b)
 {
     switch (func) {
-    case GM_GL_NEVER: return false;
-    case GM_GL_LESS: return a < b;
-    case GM_GL_EQUAL: return a == b;
-    case GM_GL_LEQUAL: return a <= b;
-    case GM_GL_GREATER: return a > b;
-    case GM_GL_NOTEQUAL: return a != b;
-    case GM_GL_GEQUAL: return a >= b;
-    case GM_GL_ALWAYS: return true;
+    case GL_NEVER: return false;
+    case GL_LESS: return a < b;
+    case GL_EQUAL: return a == b;
+    case GL_LEQUAL: return a <= b;
+    case GL_GREATER: return a > b;
+    case GL_NOTEQUAL: return a != b;
+    case GL_GEQUAL: return a >= b;
+    case GL_ALWAYS: return true;
     default: return true;
     }
 }
@@ -27,14 +27,14 @@ bool gm_compare_func(uint32_t func, double a, double b)
 static uint8_t stencil_op(uint32_t op, uint8_t s, uint8_t ref)
 {
     switch (op) {
-    case GM_GL_KEEP: return s;
-    case GM_GL_ZERO: return 0;
-    case GM_GL_REPLACE: return ref;
-    case GM_GL_INCR: return s == 255 ? 255 : (uint8_t)(s + 1);
-    case GM_GL_DECR: return s == 0 ? 0 : (uint8_t)(s - 1);
-    case GM_GL_INVERT: return (uint8_t)~s;
-    case GM_GL_INCR_WRAP: return (uint8_t)(s + 1);
-    case GM_GL_DECR_WRAP: return (uint8_t)(s - 1);
+    case GL_KEEP: return s;
+    case GL_ZERO: return 0;
+    case GL_REPLACE: return ref;
+    case GL_INCR: return s == 255 ? 255 : (uint8_t)(s + 1);
+    case GL_DECR: return s == 0 ? 0 : (uint8_t)(s - 1);
+    case GL_INVERT: return (uint8_t)~s;
+    case GL_INCR_WRAP: return (uint8_t)(s + 1);
+    case GL_DECR_WRAP: return (uint8_t)(s - 1);
     default: return s;
     }
 }
@@ -184,25 +184,25 @@ static float blend_factor_f(uint32_t f, int c, const float *s, const float *s1,
 {
     float da = dst_has_alpha ? d[3] : 1.0f;
     switch (f) {
-    case GM_GL_ZERO: return 0.0f;
-    case GM_GL_ONE: return 1.0f;
-    case GM_GL_SRC_COLOR: return s[c];
-    case GM_GL_ONE_MINUS_SRC_COLOR: return 1.0f - s[c];
-    case GM_GL_SRC_ALPHA: return s[3];
-    case GM_GL_ONE_MINUS_SRC_ALPHA: return 1.0f - s[3];
-    case GM_GL_DST_ALPHA: return da;
-    case GM_GL_ONE_MINUS_DST_ALPHA: return 1.0f - da;
-    case GM_GL_DST_COLOR: return c == 3 ? da : d[c];
-    case GM_GL_ONE_MINUS_DST_COLOR: return 1.0f - (c == 3 ? da : d[c]);
-    case GM_GL_SRC_ALPHA_SATURATE: return c == 3 ? 1.0f : fminf(s[3], 1.0f - da);
-    case GM_GL_CONSTANT_COLOR: return k[c];
-    case GM_GL_ONE_MINUS_CONSTANT_COLOR: return 1.0f - k[c];
-    case GM_GL_CONSTANT_ALPHA: return k[3];
-    case GM_GL_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - k[3];
-    case GM_GL_SRC1_COLOR: return s1[c];
-    case GM_GL_ONE_MINUS_SRC1_COLOR: return 1.0f - s1[c];
-    case GM_GL_SRC1_ALPHA: return s1[3];
-    case GM_GL_ONE_MINUS_SRC1_ALPHA: return 1.0f - s1[3];
+    case GL_ZERO: return 0.0f;
+    case GL_ONE: return 1.0f;
+    case GL_SRC_COLOR: return s[c];
+    case GL_ONE_MINUS_SRC_COLOR: return 1.0f - s[c];
+    case GL_SRC_ALPHA: return s[3];
+    case GL_ONE_MINUS_SRC_ALPHA: return 1.0f - s[3];
+    case GL_DST_ALPHA: return da;
+    case GL_ONE_MINUS_DST_ALPHA: return 1.0f - da;
+    case GL_DST_COLOR: return c == 3 ? da : d[c];
+    case GL_ONE_MINUS_DST_COLOR: return 1.0f - (c == 3 ? da : d[c]);
+    case GL_SRC_ALPHA_SATURATE: return c == 3 ? 1.0f : fminf(s[3], 1.0f - da);
+    case GL_CONSTANT_COLOR: return k[c];
+    case GL_ONE_MINUS_CONSTANT_COLOR: return 1.0f - k[c];
+    case GL_CONSTANT_ALPHA: return k[3];
+    case GL_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - k[3];
+    case GL_SRC1_COLOR: return s1[c];
+    case GL_ONE_MINUS_SRC1_COLOR: return 1.0f - s1[c];
+    case GL_SRC1_ALPHA: return s1[3];
+    case GL_ONE_MINUS_SRC1_ALPHA: return 1.0f - s1[3];
     default: return 1.0f;
     }
 }
@@ -210,10 +210,10 @@ static float blend_factor_f(uint32_t f, int c, const float *s, const float *s1,
 static float blend_eq_f(uint32_t eq, float s, float sf, float d, float df)
 {
     switch (eq) {
-    case GM_GL_FUNC_SUBTRACT: return s * sf - d * df;
-    case GM_GL_FUNC_REVERSE_SUBTRACT: return d * df - s * sf;
-    case GM_GL_MIN: return fminf(s, d);
-    case GM_GL_MAX: return fmaxf(s, d);
+    case GL_FUNC_SUBTRACT: return s * sf - d * df;
+    case GL_FUNC_REVERSE_SUBTRACT: return d * df - s * sf;
+    case GL_MIN: return fminf(s, d);
+    case GL_MAX: return fmaxf(s, d);
     default: return s * sf + d * df;
     }
 }
@@ -229,28 +229,28 @@ static unsigned blend_factor_8(uint32_t f, int c, const uint8_t *s, const uint8_
 {
     unsigned da = dst_has_alpha ? d[3] : 255u;
     switch (f) {
-    case GM_GL_ZERO: return 0;
-    case GM_GL_ONE: return 255;
-    case GM_GL_SRC_COLOR: return s[c];
-    case GM_GL_ONE_MINUS_SRC_COLOR: return 255u - s[c];
-    case GM_GL_SRC_ALPHA: return s[3];
-    case GM_GL_ONE_MINUS_SRC_ALPHA: return 255u - s[3];
-    case GM_GL_DST_ALPHA: return da;
-    case GM_GL_ONE_MINUS_DST_ALPHA: return 255u - da;
-    case GM_GL_DST_COLOR: return c == 3 ? da : d[c];
-    case GM_GL_ONE_MINUS_DST_COLOR: return 255u - (c == 3 ? da : d[c]);
-    case GM_GL_SRC_ALPHA_SATURATE: {
+    case GL_ZERO: return 0;
+    case GL_ONE: return 255;
+    case GL_SRC_COLOR: return s[c];
+    case GL_ONE_MINUS_SRC_COLOR: return 255u - s[c];
+    case GL_SRC_ALPHA: return s[3];
+    case GL_ONE_MINUS_SRC_ALPHA: return 255u - s[3];
+    case GL_DST_ALPHA: return da;
+    case GL_ONE_MINUS_DST_ALPHA: return 255u - da;
+    case GL_DST_COLOR: return c == 3 ? da : d[c];
+    case GL_ONE_MINUS_DST_COLOR: return 255u - (c == 3 ? da : d[c]);
+    case GL_SRC_ALPHA_SATURATE: {
         unsigned a = 255u - da;
         return c == 3 ? 255u : (s[3] < a ? s[3] : a);
     }
-    case GM_GL_CONSTANT_COLOR: return k[c];
-    case GM_GL_ONE_MINUS_CONSTANT_COLOR: return 255u - k[c];
-    case GM_GL_CONSTANT_ALPHA: return k[3];
-    case GM_GL_ONE_MINUS_CONSTANT_ALPHA: return 255u - k[3];
-    case GM_GL_SRC1_COLOR: return s1[c];
-    case GM_GL_ONE_MINUS_SRC1_COLOR: return 255u - s1[c];
-    case GM_GL_SRC1_ALPHA: return s1[3];
-    case GM_GL_ONE_MINUS_SRC1_ALPHA: return 255u - s1[3];
+    case GL_CONSTANT_COLOR: return k[c];
+    case GL_ONE_MINUS_CONSTANT_COLOR: return 255u - k[c];
+    case GL_CONSTANT_ALPHA: return k[3];
+    case GL_ONE_MINUS_CONSTANT_ALPHA: return 255u - k[3];
+    case GL_SRC1_COLOR: return s1[c];
+    case GL_ONE_MINUS_SRC1_COLOR: return 255u - s1[c];
+    case GL_SRC1_ALPHA: return s1[3];
+    case GL_ONE_MINUS_SRC1_ALPHA: return 255u - s1[3];
     default: return 255;
     }
 }
@@ -259,10 +259,10 @@ static unsigned blend_eq_8(uint32_t eq, unsigned s, unsigned sf, unsigned d, uns
 {
     int a = (int)mul8(s, sf), b = (int)mul8(d, df), r;
     switch (eq) {
-    case GM_GL_FUNC_SUBTRACT: r = a - b; break;
-    case GM_GL_FUNC_REVERSE_SUBTRACT: r = b - a; break;
-    case GM_GL_MIN: r = (int)(s < d ? s : d); break;
-    case GM_GL_MAX: r = (int)(s > d ? s : d); break;
+    case GL_FUNC_SUBTRACT: r = a - b; break;
+    case GL_FUNC_REVERSE_SUBTRACT: r = b - a; break;
+    case GL_MIN: r = (int)(s < d ? s : d); break;
+    case GL_MAX: r = (int)(s > d ? s : d); break;
     default: r = a + b; break;
     }
     return r < 0 ? 0u : r > 255 ? 255u : (unsigned)r;
@@ -271,22 +271,22 @@ static unsigned blend_eq_8(uint32_t eq, unsigned s, unsigned sf, unsigned d, uns
 static uint32_t logic_op(uint32_t op, uint32_t s, uint32_t d)
 {
     switch (op) {
-    case GM_GL_CLEAR: return 0;
-    case GM_GL_AND: return s & d;
-    case GM_GL_AND_REVERSE: return s & ~d;
-    case GM_GL_COPY: return s;
-    case GM_GL_AND_INVERTED: return ~s & d;
-    case GM_GL_NOOP: return d;
-    case GM_GL_XOR: return s ^ d;
-    case GM_GL_OR: return s | d;
-    case GM_GL_NOR: return ~(s | d);
-    case GM_GL_EQUIV: return ~(s ^ d);
-    case GM_GL_INVERT: return ~d;
-    case GM_GL_OR_REVERSE: return s | ~d;
-    case GM_GL_COPY_INVERTED: return ~s;
-    case GM_GL_OR_INVERTED: return ~s | d;
-    case GM_GL_NAND: return ~(s & d);
-    case GM_GL_SET: return ~0u;
+    case GL_CLEAR: return 0;
+    case GL_AND: return s & d;
+    case GL_AND_REVERSE: return s & ~d;
+    case GL_COPY: return s;
+    case GL_AND_INVERTED: return ~s & d;
+    case GL_NOOP: return d;
+    case GL_XOR: return s ^ d;
+    case GL_OR: return s | d;
+    case GL_NOR: return ~(s | d);
+    case GL_EQUIV: return ~(s ^ d);
+    case GL_INVERT: return ~d;
+    case GL_OR_REVERSE: return s | ~d;
+    case GL_COPY_INVERTED: return ~s;
+    case GL_OR_INVERTED: return ~s | d;
+    case GL_NAND: return ~(s & d);
+    case GL_SET: return ~0u;
     default: return s;
     }
 }

@@ -4,7 +4,7 @@
  * compare. Values are read from the surfaces before and after the operation the pipeline
  * itself performs, so what is reported is what the model stored. */
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <string.h>
 

@@ -6,8 +6,8 @@
  * the SIMT executor through two callbacks (gm_pipe_vs_fn, gm_pipe_fs_fn).
  *
  * State values use the numeric GL enum values (GL_LESS, GL_SRC_ALPHA, GL_TRIANGLES ...)
- * so state from the state model can be passed through unchanged; the constants below
- * repeat the few the pipeline needs so this header does not include GL headers.
+ * so state from the state model can be passed through unchanged; the pipeline's files take
+ * them from the header generated from gl.xml (registry/glr_gl_enums.h), not from GL headers.
  *
  * Coordinates: surfaces are stored bottom row first (row 0 = window y 0), like
  * glReadPixels returns them.  gm_pipe_framebuffer.winsys_orientation selects how

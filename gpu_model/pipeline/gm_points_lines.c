@@ -8,7 +8,7 @@
  *
  * Lines follow lp_setup_line.c exactly (see the comment above gm_draw_line). */
 #include "gm_setup.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
 #include <string.h>

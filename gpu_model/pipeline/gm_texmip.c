@@ -9,7 +9,7 @@
  * gives other values. Sampling through the model's texture unit (its llvmpipe AoS filter:
  * 8.8 fixed-point coordinates, byte lerps) gives the blit's texels for both cases. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <string.h>
 
@@ -33,8 +33,8 @@ void gm_tex_blit_downsample(const gm_surface *src, int src_z, gm_surface *dst, i
     layer_image(src, src_z, &img);
     gm_tex_sampler smp;
     gm_tex_sampler_default(&smp);
-    smp.wrap_s = smp.wrap_t = smp.wrap_r = GM_GL_CLAMP_TO_EDGE;
-    smp.min_filter = smp.mag_filter = GM_GL_LINEAR;
+    smp.wrap_s = smp.wrap_t = smp.wrap_r = GL_CLAMP_TO_EDGE;
+    smp.min_filter = smp.mag_filter = GL_LINEAR;
     for (int y = 0; y < dst->height; y++) {
         /* the rectangle's texture coordinate at the pixel centre, interpolated in float */
         float t = ((float)y + 0.5f) / (float)dst->height;

@@ -5,7 +5,7 @@
  * LOD selection, its 8-bit fixed-point ("AoS") filtering of unorm8 textures and its float
  * path otherwise (gm_texture_lp.c has the arithmetic), so images agree bit for bit. */
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_sampler_iface.h"
 #include "gm_texture_aniso.h"
 #include "gm_texture_lp.h"
@@ -16,12 +16,12 @@
 void gm_tex_sampler_default(gm_tex_sampler *s)
 {
     memset(s, 0, sizeof(*s));
-    s->wrap_s = s->wrap_t = s->wrap_r = GM_GL_REPEAT;
-    s->min_filter = GM_GL_NEAREST_MIPMAP_LINEAR;
-    s->mag_filter = GM_GL_LINEAR;
+    s->wrap_s = s->wrap_t = s->wrap_r = GL_REPEAT;
+    s->min_filter = GL_NEAREST_MIPMAP_LINEAR;
+    s->mag_filter = GL_LINEAR;
     s->min_lod = -1000.0f;
     s->max_lod = 1000.0f;
-    s->compare_func = GM_GL_LEQUAL;
+    s->compare_func = GL_LEQUAL;
     s->max_anisotropy = 1.0f;
     s->seamless_cube = true;
 }
@@ -164,22 +164,22 @@ static int mirror(int i) { return i >= 0 ? i : -1 - i; }
 static int wrap_index(uint32_t wrap, int i, int size)
 {
     switch (wrap) {
-    case GM_GL_REPEAT: {
+    case GL_REPEAT: {
         int r = i % size;
         return r < 0 ? r + size : r;
     }
-    case GM_GL_MIRRORED_REPEAT: {
+    case GL_MIRRORED_REPEAT: {
         int period = 2 * size;
         int r = i % period;
         if (r < 0) r += period;
         return r < size ? r : period - 1 - r;
     }
-    case GM_GL_CLAMP_TO_EDGE: case GM_GL_MIRROR_CLAMP_TO_EDGE:
-        if (wrap == GM_GL_MIRROR_CLAMP_TO_EDGE) i = mirror(i);
+    case GL_CLAMP_TO_EDGE: case GL_MIRROR_CLAMP_TO_EDGE:
+        if (wrap == GL_MIRROR_CLAMP_TO_EDGE) i = mirror(i);
         return i < 0 ? 0 : (i >= size ? size - 1 : i);
-    case GM_GL_CLAMP_TO_BORDER: case GM_GL_CLAMP: case GM_GL_MIRROR_CLAMP_EXT:
-    case GM_GL_MIRROR_CLAMP_TO_BORDER_EXT:
-        if (wrap == GM_GL_MIRROR_CLAMP_EXT || wrap == GM_GL_MIRROR_CLAMP_TO_BORDER_EXT)
+    case GL_CLAMP_TO_BORDER: case GL_CLAMP: case GL_MIRROR_CLAMP_EXT:
+    case GL_MIRROR_CLAMP_TO_BORDER_EXT:
+        if (wrap == GL_MIRROR_CLAMP_EXT || wrap == GL_MIRROR_CLAMP_TO_BORDER_EXT)
             i = mirror(i);
         return (i < 0 || i >= size) ? -1 : i;
     default:
@@ -190,8 +190,8 @@ static int wrap_index(uint32_t wrap, int i, int size)
 /* Coordinate pre-clamp for the legacy clamp modes (GL_CLAMP clamps to [0,1]). */
 static float wrap_coord_pre(uint32_t wrap, float u)
 {
-    if (wrap == GM_GL_CLAMP) return fminf(fmaxf(u, 0.0f), 1.0f);
-    if (wrap == GM_GL_MIRROR_CLAMP_EXT) return fminf(fabsf(u), 1.0f);
+    if (wrap == GL_CLAMP) return fminf(fmaxf(u, 0.0f), 1.0f);
+    if (wrap == GL_MIRROR_CLAMP_EXT) return fminf(fabsf(u), 1.0f);
     return u;
 }
 
@@ -356,7 +356,7 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
         if (c->img->target != GM_TEX_RECT) {
             u = wrap_coord_pre(wraps[d], u);
             u *= (float)c->size[d];
-        } else if (wraps[d] == GM_GL_CLAMP) {
+        } else if (wraps[d] == GL_CLAMP) {
             u = fminf(fmaxf(u, 0.0f), (float)c->size[d]);
         }
         t[d] = u;
@@ -481,21 +481,21 @@ static bool fits_8unorm(gm_format f)
 
 static bool simple_wrap(uint32_t w)
 {
-    return w == GM_GL_REPEAT || w == GM_GL_CLAMP_TO_EDGE;
+    return w == GL_REPEAT || w == GL_CLAMP_TO_EDGE;
 }
 
 static bool filter_linear(uint32_t f)
 {
-    return f == GM_GL_LINEAR || f == GM_GL_LINEAR_MIPMAP_NEAREST ||
-           f == GM_GL_LINEAR_MIPMAP_LINEAR;
+    return f == GL_LINEAR || f == GL_LINEAR_MIPMAP_NEAREST ||
+           f == GL_LINEAR_MIPMAP_LINEAR;
 }
 
 static int mip_filter_of(uint32_t min_filter)
 {
     switch (min_filter) {
-    case GM_GL_NEAREST_MIPMAP_NEAREST: case GM_GL_LINEAR_MIPMAP_NEAREST:
+    case GL_NEAREST_MIPMAP_NEAREST: case GL_LINEAR_MIPMAP_NEAREST:
         return GM_LP_MIP_NEAREST;
-    case GM_GL_NEAREST_MIPMAP_LINEAR: case GM_GL_LINEAR_MIPMAP_LINEAR:
+    case GL_NEAREST_MIPMAP_LINEAR: case GL_LINEAR_MIPMAP_LINEAR:
         return GM_LP_MIP_LINEAR;
     default:
         return GM_LP_MIP_NONE;
@@ -545,7 +545,7 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
     bool normalized = c->img->target != GM_TEX_RECT;
     gm_lp_axis ax[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     for (int d = 0; d < nd; d++) {
-        bool repeat = wraps[d] == GM_GL_REPEAT;
+        bool repeat = wraps[d] == GL_REPEAT;
         int off = offset ? offset[d] : 0;
         if (linear) {
             gm_lp_axis_linear(uvw[d], c->size[d], is_pot(size0[d]), normalized, repeat, off,
@@ -638,7 +638,7 @@ static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
         /* faces are addressed clamped to their edges; seamless linear filtering reaches
          * across them (cube_seamless_linear) */
         face_smp = *smp;
-        face_smp.wrap_s = face_smp.wrap_t = GM_GL_CLAMP_TO_EDGE;
+        face_smp.wrap_s = face_smp.wrap_t = GL_CLAMP_TO_EDGE;
         c.smp = &face_smp;
         c.seamless = smp->seamless_cube;
         offset = NULL;
@@ -688,7 +688,7 @@ void gm_tex_level_sample(const gm_tex_image *img, const gm_tex_sampler *smp,
                          const int32_t *offset, float out[4])
 {
     gm_tex_sampler s = *smp;
-    s.min_filter = s.mag_filter = linear ? GM_GL_LINEAR : GM_GL_NEAREST;
+    s.min_filter = s.mag_filter = linear ? GL_LINEAR : GL_NEAREST;
     s.max_anisotropy = 16.0f;   /* keeps llvmpipe's float path: no AoS with anisotropy */
     gm_lp_lod_sel sel = {.minified = true, .level0 = level, .level1 = level, .fpart = 0.0f};
     sample_selected(img, &s, coord, &sel, false, 0, ref, shadow, offset, out);
@@ -978,7 +978,7 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                 /* gather: the 4 texels of the bilinear footprint at the base level,
                  * order (i0,j1), (i1,j1), (i1,j0), (i0,j0) */
                 gm_tex_sampler ns = *smp;
-                ns.min_filter = ns.mag_filter = GM_GL_NEAREST;
+                ns.min_filter = ns.mag_filter = GL_NEAREST;
                 const gm_surface *s = &img->level[img->base_level];
                 float tu = coord[0] * (float)s->width - 0.5f, tv = coord[1] * (float)s->height - 0.5f;
                 float fu = floorf(tu), fv = floorf(tv);

@@ -4,7 +4,7 @@
  * multiplies and adds here), truncating float-to-int conversions. See gm_texture_aniso.h
  * for the algorithm. */
 #include "gm_texture_aniso.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
 #include <pthread.h>
@@ -83,7 +83,7 @@ static bool wrap_nearest(uint32_t wrap, float coord, int length, bool pot, int o
     float len = (float)length;
     *border = false;
     switch (wrap) {
-    case GM_GL_REPEAT:
+    case GL_REPEAT:
         if (pot) {
             int32_t i = gm_lp_ifloor(coord * len) + offset;
             *idx = i & (length - 1);
@@ -95,8 +95,8 @@ static bool wrap_nearest(uint32_t wrap, float coord, int length, bool pot, int o
             *idx = itrunc(fr * len);
         }
         return true;
-    case GM_GL_CLAMP:
-    case GM_GL_CLAMP_TO_EDGE: {
+    case GL_CLAMP:
+    case GL_CLAMP_TO_EDGE: {
         float c = coord * len;
         if (offset)
             c = c + (float)offset;
@@ -104,7 +104,7 @@ static bool wrap_nearest(uint32_t wrap, float coord, int length, bool pot, int o
         *idx = i < 0 ? 0 : (i > length - 1 ? length - 1 : i);
         return true;
     }
-    case GM_GL_CLAMP_TO_BORDER: {
+    case GL_CLAMP_TO_BORDER: {
         int32_t i = gm_lp_ifloor(coord * len) + offset;
         *idx = i;
         *border = i < 0 || i >= length;

@@ -4,7 +4,7 @@
  * Everything here is plain integer/float arithmetic written to round exactly like the
  * driver's JIT code on x86 (AVX2), so the model's images agree pixel for pixel. */
 #include "gm_texture_lp.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
 #include <string.h>
@@ -330,19 +330,19 @@ int gm_lp_wrap_nearest_f(uint32_t wrap, float u, int size, bool pot, bool normal
         size = 1;
     int64_t i;
     switch (wrap) {
-    case GM_GL_REPEAT:
+    case GL_REPEAT:
         i = nearest_repeat(u, size, pot, normalized, offset);
         break;
-    case GM_GL_CLAMP_TO_BORDER:
+    case GL_CLAMP_TO_BORDER:
         i = nearest_border(u, size, normalized, offset);
         break;
-    case GM_GL_MIRRORED_REPEAT:
+    case GL_MIRRORED_REPEAT:
         i = nearest_mirror_repeat(u, size, offset);
         break;
-    case GM_GL_MIRROR_CLAMP_EXT: case GM_GL_MIRROR_CLAMP_TO_EDGE:
+    case GL_MIRROR_CLAMP_EXT: case GL_MIRROR_CLAMP_TO_EDGE:
         i = nearest_mirror_clamp(u, size, normalized, offset, false);
         break;
-    case GM_GL_MIRROR_CLAMP_TO_BORDER_EXT:
+    case GL_MIRROR_CLAMP_TO_BORDER_EXT:
         i = nearest_mirror_clamp(u, size, normalized, offset, true);
         break;
     default:   /* CLAMP, CLAMP_TO_EDGE */
@@ -376,7 +376,7 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
     int64_t a, b;
     float c;
     switch (wrap) {
-    case GM_GL_REPEAT:
+    case GL_REPEAT:
         if (pot || !normalized) {
             c = normalized ? u * len : u;
             c = c - 0.5f;
@@ -401,7 +401,7 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
             *i1 = a != size - 1 ? (int)a + 1 : 0;
         }
         return true;
-    case GM_GL_CLAMP:
+    case GL_CLAMP:
         c = normalized ? u * len : u;
         if (offset)
             c = c + (float)offset;
@@ -411,7 +411,7 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
         *i0 = (int)a;                       /* -1 or size: border */
         *i1 = (int)a + 1;
         return true;
-    case GM_GL_CLAMP_TO_EDGE:
+    case GL_CLAMP_TO_EDGE:
         c = normalized ? u * len : u;
         if (offset)
             c = c + (float)offset;
@@ -424,7 +424,7 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
         *i0 = (int)a;
         *i1 = a + 1 < size - 1 ? (int)a + 1 : size - 1;
         return true;
-    case GM_GL_CLAMP_TO_BORDER:
+    case GL_CLAMP_TO_BORDER:
         c = normalized ? u * len : u;
         if (offset)
             c = c + (float)offset;
@@ -435,7 +435,7 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
         *i0 = (int)a;
         *i1 = (int)a + 1;
         return true;
-    case GM_GL_MIRRORED_REPEAT:
+    case GL_MIRRORED_REPEAT:
         if (!normalized)
             return false;
         c = u;
@@ -452,8 +452,8 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
         *i0 = a < 0 ? 0 : (a > size - 1 ? size - 1 : (int)a);
         *i1 = b > size - 1 ? size - 1 : (b < 0 ? 0 : (int)b);
         return true;
-    case GM_GL_MIRROR_CLAMP_EXT:
-    case GM_GL_MIRROR_CLAMP_TO_BORDER_EXT:
+    case GL_MIRROR_CLAMP_EXT:
+    case GL_MIRROR_CLAMP_TO_BORDER_EXT:
         /* |scaled + offset| (MIRROR_CLAMP: at most len, NaN gives len), - 0.5; texels -1
          * and size are the border colour: returned as size, which the caller's mirror
          * wrap keeps outside (it would turn -1 into texel 0) */
@@ -461,14 +461,14 @@ bool gm_lp_axis_linear_f(uint32_t wrap, float u, int size, bool pot, bool normal
         if (offset)
             c = c + (float)offset;
         c = fabsf(c);
-        if (wrap == GM_GL_MIRROR_CLAMP_EXT)
+        if (wrap == GL_MIRROR_CLAMP_EXT)
             c = fminf(c, len);
         c = c - 0.5f;
         *w = floor_fract(c, &a);
         *i0 = a < 0 || a > size - 1 ? size : (int)a;
         *i1 = a + 1 < 0 || a + 1 > size - 1 ? size : (int)a + 1;
         return true;
-    case GM_GL_MIRROR_CLAMP_TO_EDGE:
+    case GL_MIRROR_CLAMP_TO_EDGE:
         /* |scaled + offset| at most len, - 0.5, at least 0; the second texel clamped */
         c = normalized ? u * len : u;
         if (offset)

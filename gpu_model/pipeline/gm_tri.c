@@ -1,7 +1,7 @@
 /* gm_tri.c - triangle setup and rasterization following llvmpipe (lp_setup_tri.c for
  * snapping, orientation and fill rule; lp_state_setup.c for a0/dadx/dady). */
 #include "gm_setup.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_tri_order.h"
 
 #include <math.h>
@@ -110,7 +110,7 @@ bool gm_tri_front(const gm_draw_ctx *dc, int64_t area)
     bool gl_ccw = dc->rs.flipped ? area > 0 : area < 0;
     if (st->clip_origin_upper_left)
         gl_ccw = !gl_ccw;
-    return gl_ccw == (st->front_face != GM_GL_CW);
+    return gl_ccw == (st->front_face != GL_CW);
 }
 
 void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
@@ -130,8 +130,8 @@ void gm_draw_triangle(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
     if (area == 0)
         return;
     bool front = gm_tri_front(dc, area);
-    if (st->cull_face == GM_GL_FRONT_AND_BACK ||
-        (st->cull_face == GM_GL_FRONT && front) || (st->cull_face == GM_GL_BACK && !front)) {
+    if (st->cull_face == GL_FRONT_AND_BACK ||
+        (st->cull_face == GL_FRONT && front) || (st->cull_face == GL_BACK && !front)) {
         ctx->stats.primitives_culled++;
         return;
     }

@@ -12,7 +12,7 @@
  * vertex's own edge flag are both set).  Lines and points then take llvmpipe's usual
  * line and point setup; filled faces its triangle setup (without its own offset). */
 #include "gm_setup.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
 #include <string.h>
@@ -20,8 +20,8 @@
 static bool culled(const gm_pipe_state *st, bool front, bool zero_area)
 {
     uint32_t cf = st->cull_face;
-    bool cull_front = cf == GM_GL_FRONT || cf == GM_GL_FRONT_AND_BACK;
-    bool cull_back = cf == GM_GL_BACK || cf == GM_GL_FRONT_AND_BACK;
+    bool cull_front = cf == GL_FRONT || cf == GL_FRONT_AND_BACK;
+    bool cull_back = cf == GL_BACK || cf == GL_FRONT_AND_BACK;
     if (zero_area)
         return cull_back;
     return front ? cull_front : cull_back;
@@ -87,8 +87,8 @@ void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
     /* draw_pipe_offset.c decides once per draw, on the first triangle that reaches it (its
      * face's fill mode picks the enable), and offsets every later triangle the same way */
     if (dc->offset_state < 0)
-        dc->offset_state = (mode == GM_GL_FILL ? st->polygon_offset_fill
-                            : mode == GM_GL_LINE ? st->polygon_offset_line
+        dc->offset_state = (mode == GL_FILL ? st->polygon_offset_fill
+                            : mode == GL_LINE ? st->polygon_offset_line
                                                  : st->polygon_offset_point) ? 1 : 0;
     bool offset = dc->offset_state == 1;
     float zoff = offset ? draw_offset(dc, in, det) : 0.0f;
@@ -105,7 +105,7 @@ void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
                 memcpy(vd[i].var[s], prov->v->var[s], sizeof(vd[i].var[s]));
     }
 
-    if (mode == GM_GL_FILL) {
+    if (mode == GL_FILL) {
         dc->stipple_counter = 0.0f;   /* the stipple stage resets on triangles */
         if (st->polygon_stipple)
             dc->pstipple_on = true;
@@ -113,7 +113,7 @@ void gm_unfilled_tri(gm_draw_ctx *dc, const gm_pvert *v0, const gm_pvert *v1,
         return;
     }
     dc->prim_face = front ? 1 : 0;
-    if (mode == GM_GL_LINE) {
+    if (mode == GL_LINE) {
         if (edges & GM_TRI_RESET_STIPPLE)
             dc->stipple_counter = 0.0f;
         if ((edges & 4u) && !in[2]->v->no_edge) gm_line_out(dc, &pv[2], &pv[0]);

@@ -6,7 +6,7 @@
  * Usage: bench_timing [warps] (default 4096, in chunks of 256 resident candidates);
  * each figure is the best of 3 interleaved runs. */
 #include "gm_timing.h"
-#include "pipeline/gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "pipeline/gm_pipeline.h"
 
 #include <stdio.h>
@@ -206,8 +206,8 @@ static int make_texture(gm_tex_image *img, gm_tex_sampler *smp, gm_tex_units *un
             }
     }
     gm_tex_sampler_default(smp);
-    smp->min_filter = GM_GL_LINEAR_MIPMAP_LINEAR;
-    smp->mag_filter = GM_GL_LINEAR;
+    smp->min_filter = GL_LINEAR_MIPMAP_LINEAR;
+    smp->mag_filter = GL_LINEAR;
     memset(units, 0, sizeof *units);
     units->unit[0].image = img;
     units->unit[0].sampler = smp;

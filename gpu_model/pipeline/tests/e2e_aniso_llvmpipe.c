@@ -13,7 +13,6 @@
  * instead: llvmpipe (Mesa 22.3, LLVM 15) crashes compiling an anisotropic 1D sampler (in
  * LLVMBuildShuffleVector), which is why the model reports 1D anisotropy rather than model it. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
 #include "gm_sampler_iface.h"
 #include "gm_test.h"
 
@@ -66,8 +65,8 @@ static const char *fs_src[4] = {
 };
 
 static const uint32_t min_filters[6] = {
-    GM_GL_NEAREST, GM_GL_LINEAR, GM_GL_NEAREST_MIPMAP_NEAREST, GM_GL_LINEAR_MIPMAP_NEAREST,
-    GM_GL_NEAREST_MIPMAP_LINEAR, GM_GL_LINEAR_MIPMAP_LINEAR};
+    GL_NEAREST, GL_LINEAR, GL_NEAREST_MIPMAP_NEAREST, GL_LINEAR_MIPMAP_NEAREST,
+    GL_NEAREST_MIPMAP_LINEAR, GL_LINEAR_MIPMAP_LINEAR};
 static const float anisos[5] = {1.5f, 2.0f, 4.0f, 8.0f, 16.0f};
 
 typedef struct acase {
@@ -84,15 +83,15 @@ static void random_case(unsigned *seed, int i, acase *c)
     c->array = i % 4 == 3;
     c->npot = i % 3 == 2;
     c->aniso = anisos[i % 5];
-    c->min_f = i % 2 ? min_filters[gm_test_rand(seed) % 6] : GM_GL_LINEAR_MIPMAP_LINEAR;
-    c->mag_f = i % 2 && gm_test_rand(seed) % 2 ? GM_GL_NEAREST : GM_GL_LINEAR;
+    c->min_f = i % 2 ? min_filters[gm_test_rand(seed) % 6] : GL_LINEAR_MIPMAP_LINEAR;
+    c->mag_f = i % 2 && gm_test_rand(seed) % 2 ? GL_NEAREST : GL_LINEAR;
     /* llvmpipe (Mesa 22.3, LLVM 15) crashes compiling an anisotropic sampler whose min
      * filter has no mip filter: not tested */
-    if (c->aniso >= 2.0f && (c->min_f == GM_GL_NEAREST || c->min_f == GM_GL_LINEAR))
-        c->min_f = c->min_f == GM_GL_NEAREST ? GM_GL_NEAREST_MIPMAP_NEAREST
-                                             : GM_GL_LINEAR_MIPMAP_NEAREST;
-    c->wrap_s = gm_test_rand(seed) % 3 ? GM_GL_REPEAT : GM_GL_CLAMP_TO_EDGE;
-    c->wrap_t = gm_test_rand(seed) % 3 ? GM_GL_REPEAT : GM_GL_CLAMP_TO_EDGE;
+    if (c->aniso >= 2.0f && (c->min_f == GL_NEAREST || c->min_f == GL_LINEAR))
+        c->min_f = c->min_f == GL_NEAREST ? GL_NEAREST_MIPMAP_NEAREST
+                                             : GL_LINEAR_MIPMAP_NEAREST;
+    c->wrap_s = gm_test_rand(seed) % 3 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+    c->wrap_t = gm_test_rand(seed) % 3 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
     unsigned r = gm_test_rand(seed) % 6;
     c->bias_s = r == 0 ? gm_test_randf(seed, -1.0f, 1.0f) : 0.0f;
     c->max_lod = r == 1 ? gm_test_randf(seed, 0.5f, 3.0f) : 1000.0f;

@@ -5,7 +5,6 @@
  * Exit 77 (skip) when no EGL/llvmpipe is available. */
 #include "gm_pipeline.h"
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
 #include "gm_test.h"
 
 #include <epoxy/egl.h>
@@ -183,7 +182,7 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
         ctx.vs = m_vs; ctx.vs_user = &m;
         ctx.fs = m_fs; ctx.fs_user = &m;
         /* The struct layout: pos[3][4] then col[3][4]; vertex id v -> pos[v] */
-        gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
+        gm_pipe_draw d = {GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
         if (gm_pipe_draw_exec(&ctx, &d) != 0) {
             fprintf(stderr, "model draw failed: %s\n", ctx.error);
             return -1;
@@ -220,7 +219,7 @@ static int run(bool pbuffer, EGLDisplay dpy, EGLContext ectx, EGLSurface surf, s
         ctx.info.interp[2] = GM_INTERP_NOPERSPECTIVE;
         ctx.vs = m_vs; ctx.vs_user = &m;
         ctx.fs = m_fs; ctx.fs_user = &m;
-        gm_pipe_draw d = {points ? GM_GL_POINTS : GM_GL_LINES, 0, points ? 3 : 2, NULL, 0, 0, 1, 0};
+        gm_pipe_draw d = {points ? GL_POINTS : GL_LINES, 0, points ? 3 : 2, NULL, 0, 0, 1, 0};
         if (gm_pipe_draw_exec(&ctx, &d) != 0) return -1;
         if (getenv("GM_VERBOSE_PTS") && points) fprintf(stderr, "point batch %d size %.1f: %.2f,%.2f %.2f,%.2f %.2f,%.2f\n", i, psize, (t.pos[0][0]/t.pos[0][3]+1)*W/2, (t.pos[0][1]/t.pos[0][3]+1)*H/2, (t.pos[1][0]/t.pos[1][3]+1)*W/2, (t.pos[1][1]/t.pos[1][3]+1)*H/2, (t.pos[2][0]/t.pos[2][3]+1)*W/2, (t.pos[2][1]/t.pos[2][3]+1)*H/2);
         compare(drv, &ms, points ? &pts : &lns, getenv("GM_VERBOSE_PTS") && points);

@@ -5,7 +5,6 @@
  * alpha-to-coverage, alpha-to-one and sample shading. Exit 77 (skip) without llvmpipe. */
 #include "gm_pipeline.h"
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
 #include "gm_test.h"
 
 #include <epoxy/egl.h>
@@ -261,7 +260,7 @@ int main(void)
             gm_pipe_clear_color(&ctx, 0, zero);
             gm_pipe_clear_depth_stencil(&ctx, true, 1.0f, false, 0);
             ctx.state.depth_test = true;
-            ctx.state.depth_func = GM_GL_LESS;
+            ctx.state.depth_func = GL_LESS;
             ctx.state.sample_mask = cs == C_SAMPLE_MASK ? smask : ~0u;
             ctx.state.sample_coverage = cs == C_COVERAGE;
             ctx.state.sample_coverage_value = cov;
@@ -275,8 +274,8 @@ int main(void)
             ctx.vs = m_vs; ctx.vs_user = &m;
             ctx.fs = m_fs; ctx.fs_user = &m;
             ctx.state.point_size = 1.0f + (float)(fi % 5) * 0.85f;
-            gm_pipe_draw d = {cs == C_POINTS ? GM_GL_POINTS : cs == C_LINES ? GM_GL_LINES
-                                                                          : GM_GL_TRIANGLES,
+            gm_pipe_draw d = {cs == C_POINTS ? GL_POINTS : cs == C_LINES ? GL_LINES
+                                                                          : GL_TRIANGLES,
                               0, cs == C_LINES ? 2 * NTRI : 3 * NTRI, NULL, 0, 0, 1, 0};
             if (gm_pipe_draw_exec(&ctx, &d) != 0) {
                 fprintf(stderr, "model draw failed: %s\n", ctx.error);

@@ -11,7 +11,6 @@
  * GM_NEAREST_E2E_VERBOSE=1 prints the differing pixels.
  * Exit 77 (skip) when no EGL/llvmpipe is available. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
 #include "gm_sampler_iface.h"
 #include "gm_test.h"
 
@@ -40,9 +39,9 @@ static const char *fs_src =
     "}\n";
 
 static const uint32_t wraps[NWRAPS] = {
-    GM_GL_REPEAT, GM_GL_MIRRORED_REPEAT, GM_GL_CLAMP_TO_EDGE, GM_GL_CLAMP_TO_BORDER,
-    GM_GL_CLAMP, GM_GL_MIRROR_CLAMP_TO_EDGE, GM_GL_MIRROR_CLAMP_EXT,
-    GM_GL_MIRROR_CLAMP_TO_BORDER_EXT};
+    GL_REPEAT, GL_MIRRORED_REPEAT, GL_CLAMP_TO_EDGE, GL_CLAMP_TO_BORDER,
+    GL_CLAMP, GL_MIRROR_CLAMP_TO_EDGE, GL_MIRROR_CLAMP_EXT,
+    GL_MIRROR_CLAMP_TO_BORDER_EXT};
 static const char *wrap_names[NWRAPS] = {
     "REPEAT", "MIRRORED_REPEAT", "CLAMP_TO_EDGE", "CLAMP_TO_BORDER", "CLAMP",
     "MIRROR_CLAMP_TO_EDGE", "MIRROR_CLAMP_EXT", "MIRROR_CLAMP_TO_BORDER_EXT"};
@@ -135,7 +134,7 @@ static long run_case(unsigned *seed, GLuint prog, int fmt16f, int linear, uint32
 
     gm_tex_sampler smp;
     gm_tex_sampler_default(&smp);
-    smp.min_filter = smp.mag_filter = linear ? GM_GL_LINEAR : GM_GL_NEAREST;
+    smp.min_filter = smp.mag_filter = linear ? GL_LINEAR : GL_NEAREST;
     smp.wrap_s = smp.wrap_t = wrap;
     memcpy(smp.border, border, sizeof(border));
     gm_tex_units units;

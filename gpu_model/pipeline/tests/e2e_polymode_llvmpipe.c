@@ -9,7 +9,6 @@
  * GM_CASE=K a coverage map of case K ('d' driver only, 'm' model only).  Exit 77 (skip) without EGL/llvmpipe. */
 #include "gm_pipeline.h"
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
 #include "gm_test.h"
 
 #include <epoxy/egl.h>
@@ -135,12 +134,12 @@ static void compare(const uint8_t *drv, const gm_surface *ms, stats *st, long *c
 }
 
 #define NMODES 10
-static const uint32_t modes[NMODES] = {GM_GL_TRIANGLES, GM_GL_TRIANGLE_STRIP, GM_GL_TRIANGLE_FAN,
-                                       GM_GL_QUADS, GM_GL_QUAD_STRIP, GM_GL_POLYGON,
-                                       GM_GL_LINES, GM_GL_LINE_STRIP, GM_GL_LINE_LOOP, GM_GL_POINTS};
+static const uint32_t modes[NMODES] = {GL_TRIANGLES, GL_TRIANGLE_STRIP, GL_TRIANGLE_FAN,
+                                       GL_QUADS, GL_QUAD_STRIP, GL_POLYGON,
+                                       GL_LINES, GL_LINE_STRIP, GL_LINE_LOOP, GL_POINTS};
 static const char *mode_names[NMODES] = {"triangles", "tri strip", "tri fan", "quads", "quad strip",
                                          "polygon", "lines", "line strip", "line loop", "points"};
-static const uint32_t fills[3] = {GM_GL_FILL, GM_GL_LINE, GM_GL_POINT};
+static const uint32_t fills[3] = {GL_FILL, GL_LINE, GL_POINT};
 
 static void random_case(unsigned *seed, draw_case *d, int k)
 {
@@ -183,9 +182,9 @@ static void random_case(unsigned *seed, draw_case *d, int k)
         for (int i = 0; i < d->n; i++) d->ef[i] = 1;
     d->front_mode = fills[gm_test_rand(seed) % 3u];
     d->back_mode = fills[gm_test_rand(seed) % 3u];
-    static const uint32_t culls[4] = {0, 0, GM_GL_FRONT, GM_GL_BACK};
+    static const uint32_t culls[4] = {0, 0, GL_FRONT, GL_BACK};
     d->cull = culls[gm_test_rand(seed) % 4u];
-    d->front_face = gm_test_rand(seed) % 2u ? GM_GL_CCW : GM_GL_CW;
+    d->front_face = gm_test_rand(seed) % 2u ? GL_CCW : GL_CW;
     d->first_vertex = gm_test_rand(seed) % 2u;
     d->flat = gm_test_rand(seed) % 2u;
     d->line_width = (float)(1 + gm_test_rand(seed) % 3u);

@@ -4,11 +4,10 @@
  * splits differ by up to 255 at its centre. llvmpipe's fast path splits it v0-v2; the draw
  * module's pipeline v1-v3: where a vertex of the draw's 4096-vertex segment needs clipping (the
  * Teeworlds menu gradient, a quad larger than the window), for indexed draws and flat varyings
- * (GL_POLYGON_OFFSET_LINE with filled polygons keeps the fast path). Every case must agree pixel for pixel (gm_draw.c, GM_GL_QUADS).
+ * (GL_POLYGON_OFFSET_LINE with filled polygons keeps the fast path). Every case must agree pixel for pixel (gm_draw.c, GL_QUADS).
  * Exit 77 (skip) without EGL/llvmpipe. */
 #include "gm_pipeline.h"
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
 #include "gm_test.h"
 
 #include <epoxy/egl.h>
@@ -164,8 +163,8 @@ static long run_case(const quad_case *c, GLuint prog_smooth, GLuint prog_flat, u
     ctx.info.interp[0] = c->flat ? GM_INTERP_FLAT : GM_INTERP_SMOOTH;
     ctx.vs = m_vs;
     ctx.fs = m_fs;
-    gm_pipe_draw dr = {GM_GL_QUADS, 0, 4 * c->nquads, c->indexed ? idx : NULL,
-                       GM_GL_UNSIGNED_INT, 0, 1, 0};
+    gm_pipe_draw dr = {GL_QUADS, 0, 4 * c->nquads, c->indexed ? idx : NULL,
+                       GL_UNSIGNED_INT, 0, 1, 0};
     long diff = -1;
     if (gm_pipe_draw_exec(&ctx, &dr) != 0) {
         fprintf(stderr, "%s: model draw failed: %s\n", c->name, ctx.error);

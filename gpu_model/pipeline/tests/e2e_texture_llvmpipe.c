@@ -11,7 +11,6 @@
  * GM_TEX_E2E_CASE=n the differing pixels of case n.
  * Exit 77 (skip) when no EGL/llvmpipe is available. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
 #include "gm_sampler_iface.h"
 #include "gm_test.h"
 
@@ -78,9 +77,9 @@ typedef struct tcase {
 } tcase;
 
 static const uint32_t min_filters[6] = {
-    GM_GL_NEAREST, GM_GL_LINEAR, GM_GL_NEAREST_MIPMAP_NEAREST, GM_GL_LINEAR_MIPMAP_NEAREST,
-    GM_GL_NEAREST_MIPMAP_LINEAR, GM_GL_LINEAR_MIPMAP_LINEAR};
-static const uint32_t wraps[3] = {GM_GL_REPEAT, GM_GL_CLAMP_TO_EDGE, GM_GL_MIRRORED_REPEAT};
+    GL_NEAREST, GL_LINEAR, GL_NEAREST_MIPMAP_NEAREST, GL_LINEAR_MIPMAP_NEAREST,
+    GL_NEAREST_MIPMAP_LINEAR, GL_LINEAR_MIPMAP_LINEAR};
+static const uint32_t wraps[3] = {GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT};
 static const GLenum gl_targets[NTARGETS] = {GL_TEXTURE_2D, GL_TEXTURE_2D_ARRAY, GL_TEXTURE_3D,
                                             GL_TEXTURE_CUBE_MAP};
 static const char *target_names[NTARGETS] = {"2D", "2D array", "3D", "cube"};
@@ -113,10 +112,10 @@ static void random_case(unsigned *seed, int i, tcase *c)
     c->npot = i % 3 == 2;
     c->fmt = (i / 7) % 5 == 4 ? 1 + (int)(gm_test_rand(seed) % 2) : (i / 7) % 5 == 3 ? 3 : 0;
     c->min_f = min_filters[gm_test_rand(seed) % 6];
-    c->mag_f = gm_test_rand(seed) % 2 ? GM_GL_LINEAR : GM_GL_NEAREST;
+    c->mag_f = gm_test_rand(seed) % 2 ? GL_LINEAR : GL_NEAREST;
     if (i % 2 == 0) {   /* half the cases: the common trilinear setup */
-        c->min_f = GM_GL_LINEAR_MIPMAP_LINEAR;
-        c->mag_f = GM_GL_LINEAR;
+        c->min_f = GL_LINEAR_MIPMAP_LINEAR;
+        c->mag_f = GL_LINEAR;
     }
     c->wrap_s = random_wrap(seed);
     c->wrap_t = random_wrap(seed);
@@ -375,8 +374,8 @@ static void run_case(unsigned *seed, int i, const GLuint *progs, stats *per_targ
                c.min_lod, c.max_lod, c.base, c.mode, 100.0 * cs.exact / cs.px,
                100.0 * cs.within1 / cs.px);
     stats *sets[2] = {&per_target[c.target],
-                      c.fmt == 3 || c.wrap_s == GM_GL_MIRRORED_REPEAT ||
-                      c.wrap_t == GM_GL_MIRRORED_REPEAT ? float_path : NULL};
+                      c.fmt == 3 || c.wrap_s == GL_MIRRORED_REPEAT ||
+                      c.wrap_t == GL_MIRRORED_REPEAT ? float_path : NULL};
     for (int k = 0; k < 2; k++)
         if (sets[k]) {
             sets[k]->px += cs.px; sets[k]->exact += cs.exact; sets[k]->within1 += cs.within1;

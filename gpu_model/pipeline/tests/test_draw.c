@@ -3,7 +3,7 @@
  * early depth test skipping warps, discard, gl_FragDepth, instancing, shader abort, quads
  * and quad strips (provoking vertex, gl_PrimitiveID, no diagonal in polygon mode GL_LINE). */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_test.h"
 
 #include <math.h>
@@ -95,7 +95,7 @@ static void test_interp(void)
 {
     reset();
     set_tri(1, 1, 1);
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     /* affine: value = 10 * (x_ndc+1)/4*... at pixel (x,y): s = (x+0.5)/W*2, t likewise */
     float x = 5.5f, y = 9.5f;
@@ -143,7 +143,7 @@ static void test_early_depth_and_discard(void)
     set_tri(1, 1, 1);
     gm_pipe_clear_depth_stencil(&ctx, true, 0.0f, false, 0);
     ctx.state.depth_test = true;
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     CHECK_EQ_INT(h.warps, 0);          /* early depth test killed every warp */
     CHECK_EQ_INT(ctx.stats.fragments_passed, 0);
@@ -173,7 +173,7 @@ static void test_instances_and_errors(void)
 {
     reset();
     set_tri(1, 1, 1);
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 3, NULL, 0, 0, 3, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, 3, NULL, 0, 0, 3, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     CHECK_EQ_INT(h.instance_seen, 7);
     CHECK_EQ_INT(ctx.stats.vs_invocations, 9);
@@ -182,7 +182,7 @@ static void test_instances_and_errors(void)
     CHECK(strstr(ctx.error, "fragment") != NULL);
     gm_pipe_draw bad = {0x77, 0, 3, NULL, 0, 0, 1, 0};
     CHECK(gm_pipe_draw_exec(&ctx, &bad) != 0);
-    gm_pipe_draw neg = {GM_GL_TRIANGLES, 0, -3, NULL, 0, 0, 1, 0};
+    gm_pipe_draw neg = {GL_TRIANGLES, 0, -3, NULL, 0, 0, 1, 0};
     CHECK(gm_pipe_draw_exec(&ctx, &neg) != 0);
     ctx.vs = NULL;
     CHECK(gm_pipe_draw_exec(&ctx, &d) != 0);
@@ -194,7 +194,7 @@ static void test_planes_eval(void)
     /* interpolateAt via the planes must agree with the interpolated inputs */
     reset();
     set_tri(1, 2, 3);
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     for (int winsys = 0; winsys < 2; winsys++) {
         reset();
@@ -237,7 +237,7 @@ static void test_quads(void)
                     h.val[v] = (float)(v * 10);
                 }
             }
-            gm_pipe_draw d = {mode ? GM_GL_QUAD_STRIP : GM_GL_QUADS, 0, mode ? 6 : 8, NULL, 0, 0, 1, 0};
+            gm_pipe_draw d = {mode ? GL_QUAD_STRIP : GL_QUADS, 0, mode ? 6 : 8, NULL, 0, 0, 1, 0};
             CHECK(gm_pipe_draw_exec(&ctx, &d) == 0);
             /* quad 0 and quad 1: one primitive id each, flat from the quad's last vertex */
             float last0 = 30.0f, last1 = mode ? 50.0f : 70.0f;
@@ -251,14 +251,14 @@ static void test_quads(void)
         }
     /* polygon mode GL_LINE: the outline is drawn, the diagonal of the quad is not */
     reset();
-    ctx.state.polygon_mode = ctx.state.polygon_mode_back = GM_GL_LINE;
+    ctx.state.polygon_mode = ctx.state.polygon_mode_back = GL_LINE;
     float xs[4] = {2.5f, 14.5f, 14.5f, 2.5f}, ys[4] = {2.5f, 2.5f, 29.5f, 29.5f};
     for (int k = 0; k < 4; k++) {
         h.pos[k][0] = xs[k] / W * 2 - 1;
         h.pos[k][1] = ys[k] / H * 2 - 1;
         h.pos[k][3] = 1.0f;
     }
-    gm_pipe_draw d = {GM_GL_QUADS, 0, 4, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_QUADS, 0, 4, NULL, 0, 0, 1, 0};
     CHECK(gm_pipe_draw_exec(&ctx, &d) == 0);
     CHECK(h.prim_seen[2][8] != 0 && h.prim_seen[16][2] != 0);   /* bottom and left edges */
     CHECK(h.prim_seen[16][8] == 0);                             /* the centre: no diagonal */

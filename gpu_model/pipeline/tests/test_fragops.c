@@ -2,7 +2,7 @@
  * path), colour masks, logic op, clears with scissor and masks. Drives the pipeline
  * with full-screen quads whose FS outputs a constant colour. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_test.h"
 
 #include <math.h>
@@ -57,7 +57,7 @@ static void reset(void)
 
 static void draw(void)
 {
-    gm_pipe_draw d = {GM_GL_TRIANGLE_STRIP, 0, 4, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLE_STRIP, 0, 4, NULL, 0, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
 }
 
@@ -65,8 +65,8 @@ static const uint8_t *px(int x, int y) { return gm_surface_texel(&rt, x, y, 0); 
 
 static void test_depth(void)
 {
-    static const uint32_t funcs[8] = {GM_GL_NEVER, GM_GL_LESS, GM_GL_EQUAL, GM_GL_LEQUAL,
-                                      GM_GL_GREATER, GM_GL_NOTEQUAL, GM_GL_GEQUAL, GM_GL_ALWAYS};
+    static const uint32_t funcs[8] = {GL_NEVER, GL_LESS, GL_EQUAL, GL_LEQUAL,
+                                      GL_GREATER, GL_NOTEQUAL, GL_GEQUAL, GL_ALWAYS};
     /* stored depth 0.5 (z_ndc 0); fragments at 0.25, 0.5, 0.75 */
     static const int expect[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
                                      {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
@@ -102,25 +102,25 @@ static void test_stencil(void)
     gm_pipe_clear_depth_stencil(&ctx, true, 1.0f, true, 5);
     ctx.state.stencil_test = true;
     gm_pipe_stencil_face *f = &ctx.state.stencil[0];
-    f->func = GM_GL_EQUAL; f->ref = 5; f->value_mask = 0xff;
-    f->zpass_op = GM_GL_INCR; f->fail_op = GM_GL_ZERO;
+    f->func = GL_EQUAL; f->ref = 5; f->value_mask = 0xff;
+    f->zpass_op = GL_INCR; f->fail_op = GL_ZERO;
     draw();
     CHECK_EQ_INT(gm_format_unpack_stencil(ds.format, gm_surface_texel(&ds, 1, 1, 0)), 6);
     draw();   /* now 6 != 5: fail op -> 0 */
     CHECK_EQ_INT(gm_format_unpack_stencil(ds.format, gm_surface_texel(&ds, 1, 1, 0)), 0);
     /* write mask, INVERT, DECR_WRAP */
-    f->func = GM_GL_ALWAYS; f->zpass_op = GM_GL_DECR_WRAP;
+    f->func = GL_ALWAYS; f->zpass_op = GL_DECR_WRAP;
     draw();
     CHECK_EQ_INT(gm_format_unpack_stencil(ds.format, gm_surface_texel(&ds, 1, 1, 0)), 255);
-    f->zpass_op = GM_GL_INVERT; f->write_mask = 0x0f;
+    f->zpass_op = GL_INVERT; f->write_mask = 0x0f;
     draw();
     CHECK_EQ_INT(gm_format_unpack_stencil(ds.format, gm_surface_texel(&ds, 1, 1, 0)), 0xf0);
     /* zfail op with the depth test failing; back face uses stencil[1] */
-    ctx.state.depth_test = true; ctx.state.depth_func = GM_GL_NEVER;
-    f->write_mask = 0xff; f->zfail_op = GM_GL_REPLACE; f->ref = 77;
+    ctx.state.depth_test = true; ctx.state.depth_func = GL_NEVER;
+    f->write_mask = 0xff; f->zfail_op = GL_REPLACE; f->ref = 77;
     draw();
     CHECK_EQ_INT(gm_format_unpack_stencil(ds.format, gm_surface_texel(&ds, 1, 1, 0)), 77);
-    ctx.state.front_face = GM_GL_CW;   /* the quad is now back-facing */
+    ctx.state.front_face = GL_CW;   /* the quad is now back-facing */
     ctx.state.stencil[1] = *f;
     ctx.state.stencil[1].ref = 9;
     draw();
@@ -136,8 +136,8 @@ static void test_blend(void)
     memcpy(d8, px(0, 0), 4);
     gm_pipe_blend_rt *b = &ctx.state.blend[0];
     b->enable = true;
-    b->src_rgb = b->src_alpha = GM_GL_SRC_ALPHA;
-    b->dst_rgb = b->dst_alpha = GM_GL_ONE_MINUS_SRC_ALPHA;
+    b->src_rgb = b->src_alpha = GL_SRC_ALPHA;
+    b->dst_rgb = b->dst_alpha = GL_ONE_MINUS_SRC_ALPHA;
     out.color[0] = 1.0f; out.color[1] = 0.0f; out.color[2] = 0.5f; out.color[3] = 0.25f;
     draw();
     /* expected in 8-bit fixed point */
@@ -151,27 +151,27 @@ static void test_blend(void)
     }
     /* min / max / subtract / constant colour */
     gm_pipe_clear_color(&ctx, 0, dst);
-    b->eq_rgb = GM_GL_MAX; b->eq_alpha = GM_GL_MIN;
+    b->eq_rgb = GL_MAX; b->eq_alpha = GL_MIN;
     draw();
     CHECK_EQ_INT(px(1, 1)[0], 255);
     CHECK_EQ_INT(px(1, 1)[1], d8[1]);
     CHECK_EQ_INT(px(1, 1)[3], 64);
     gm_pipe_clear_color(&ctx, 0, dst);
-    b->eq_rgb = b->eq_alpha = GM_GL_FUNC_REVERSE_SUBTRACT;
-    b->src_rgb = b->src_alpha = GM_GL_ONE; b->dst_rgb = b->dst_alpha = GM_GL_ONE;
+    b->eq_rgb = b->eq_alpha = GL_FUNC_REVERSE_SUBTRACT;
+    b->src_rgb = b->src_alpha = GL_ONE; b->dst_rgb = b->dst_alpha = GL_ONE;
     draw();
     CHECK_EQ_INT(px(1, 1)[0], 0);                 /* 51 - 255 saturates at 0 */
     CHECK_EQ_INT(px(1, 1)[1], d8[1]);
     gm_pipe_clear_color(&ctx, 0, dst);
-    b->eq_rgb = b->eq_alpha = GM_GL_FUNC_ADD;
-    b->src_rgb = b->src_alpha = GM_GL_CONSTANT_COLOR; b->dst_rgb = b->dst_alpha = GM_GL_ZERO;
+    b->eq_rgb = b->eq_alpha = GL_FUNC_ADD;
+    b->src_rgb = b->src_alpha = GL_CONSTANT_COLOR; b->dst_rgb = b->dst_alpha = GL_ZERO;
     ctx.state.blend_color[0] = 0.5f;
     draw();
     CHECK_EQ_INT(px(1, 1)[0], 128);
     CHECK_EQ_INT(px(1, 1)[1], 0);
     /* dual source */
     gm_pipe_clear_color(&ctx, 0, dst);
-    b->src_rgb = b->src_alpha = GM_GL_SRC1_COLOR;
+    b->src_rgb = b->src_alpha = GL_SRC1_COLOR;
     out.color1[0] = 0.5f;
     draw();
     CHECK_EQ_INT(px(1, 1)[0], 128);
@@ -192,7 +192,7 @@ static void test_blend(void)
     const float two[4] = {2.0f, 2.0f, 2.0f, 2.0f};
     gm_pipe_clear_color(&ctx, 0, two);
     b = &ctx.state.blend[0];
-    b->enable = true; b->src_rgb = b->src_alpha = GM_GL_ONE; b->dst_rgb = b->dst_alpha = GM_GL_ONE;
+    b->enable = true; b->src_rgb = b->src_alpha = GL_ONE; b->dst_rgb = b->dst_alpha = GL_ONE;
     out.color[0] = 1.5f;
     draw();
     float o[4];
@@ -235,7 +235,7 @@ static void test_clear_and_mrt(void)
     const float grey[4] = {1.0f, 0.0f, 1.0f, 1.0f};
     gm_pipe_clear_color(&ctx, 0, grey);
     ctx.state.color_logic_op = true;
-    ctx.state.logic_op = GM_GL_XOR;
+    ctx.state.logic_op = GL_XOR;
     out.color[0] = 1.0f; out.color[1] = 1.0f;
     draw();
     CHECK_EQ_INT(px(0, 0)[0], 0);

@@ -3,7 +3,7 @@
  * per-sample depth, sample shading passes, GL_MULTISAMPLE off, and resolve rounding. */
 #include "gm_pipeline.h"
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_test.h"
 
 #include <string.h>
@@ -94,7 +94,7 @@ static void reset(void)
 
 static int draw(void)
 {
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 6, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, 6, NULL, 0, 0, 1, 0};
     return gm_pipe_draw_exec(&ctx, &d);
 }
 
@@ -172,7 +172,7 @@ int main(void)
     ctx.fb.depth = &ds;
     gm_pipe_clear_depth_stencil(&ctx, true, 4.5f / 8.0f, false, 0);
     ctx.state.depth_test = true;
-    ctx.state.depth_func = GM_GL_LESS;
+    ctx.state.depth_func = GL_LESS;
     rect(0.0f, 8.0f, -1.0f, 1.0f);
     CHECK_EQ_INT(draw(), 0);
     CHECK_EQ_INT(written(3, 2), 0xf);
@@ -201,7 +201,7 @@ int main(void)
         ctx.fb.depth = &ds;
         gm_pipe_clear_depth_stencil(&ctx, true, 1.0f, false, 0);
         ctx.state.depth_test = true;
-        ctx.state.depth_func = GM_GL_LESS;
+        ctx.state.depth_func = GL_LESS;
         ctx.state.sample_shading = true;
         ctx.state.min_sample_shading = 1.0f;
         rect(0.0f, 6.3f, -1.0f, 1.0f);

@@ -3,7 +3,7 @@
  * that pass positions through and count fragment hits per pixel. */
 #include "gm_pipeline.h"
 #include "gm_raster.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_test.h"
 
 #include <string.h>
@@ -94,7 +94,7 @@ static void test_mesh(bool winsys, unsigned seed)
             if (flip) { idx[k++] = a; idx[k++] = b; idx[k++] = d; idx[k++] = a; idx[k++] = d; idx[k++] = c; }
             else { idx[k++] = a; idx[k++] = c; idx[k++] = b; idx[k++] = b; idx[k++] = c; idx[k++] = d; }
         }
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, k, idx, GM_GL_UNSIGNED_INT, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, k, idx, GL_UNSIGNED_INT, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     int bad = 0;
     for (int y = 0; y < H; y++)
@@ -123,7 +123,7 @@ static void test_fan(bool winsys)
         else { x = 8.5f; y = 32.5f - 24 * (t - 3); }
         win2clip(x, y, pos[i + 1]);
     }
-    gm_pipe_draw d = {GM_GL_TRIANGLE_FAN, 0, N + 2, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLE_FAN, 0, N + 2, NULL, 0, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     int inside = 0, bad = 0;
     for (int y = 0; y < H; y++)
@@ -148,7 +148,7 @@ static void test_fill_rule(bool winsys)
     win2clip(10.5f, 3.5f, pos[1]);
     win2clip(2.5f, 9.5f, pos[2]);
     win2clip(10.5f, 9.5f, pos[3]);
-    gm_pipe_draw d = {GM_GL_TRIANGLE_STRIP, 0, 4, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLE_STRIP, 0, 4, NULL, 0, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     int total = 0;
     for (int y = 0; y < H; y++)
@@ -178,7 +178,7 @@ static void test_tiny_and_degenerate(void)
     win2clip(7.1f, 7.1f, pos[3]); win2clip(7.3f, 7.1f, pos[4]); win2clip(7.1f, 7.3f, pos[5]);
     /* degenerate (collinear) */
     win2clip(1.0f, 1.0f, pos[6]); win2clip(20.0f, 20.0f, pos[7]); win2clip(10.0f, 10.0f, pos[8]);
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 9, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, 9, NULL, 0, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     int total = 0;
     for (int y = 0; y < H; y++)
@@ -201,13 +201,13 @@ static void test_cull(void)
     win2clip(30, 1, pos[3]); win2clip(30, 20, pos[4]); win2clip(49, 1, pos[5]);
     for (int winsys = 0; winsys < 2; winsys++) {
         init_ctx(&ctx, &h, winsys);
-        ctx.state.cull_face = GM_GL_BACK;
-        gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 6, NULL, 0, 0, 1, 0};
+        ctx.state.cull_face = GL_BACK;
+        gm_pipe_draw d = {GL_TRIANGLES, 0, 6, NULL, 0, 0, 1, 0};
         CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
         CHECK(h.hits[5][5] == 1);
         CHECK(h.hits[5][35] == 0);
         init_ctx(&ctx, &h, winsys);
-        ctx.state.cull_face = GM_GL_FRONT;
+        ctx.state.cull_face = GL_FRONT;
         CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
         CHECK(h.hits[5][5] == 0);
         CHECK(h.hits[5][35] == 1);
@@ -225,7 +225,7 @@ static void test_clip_near_and_user(void)
     gm_pipe_context ctx;
     init_ctx(&ctx, &h, false);
     h.pos = pos;
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     int total = 0;
     for (int y = 0; y < H; y++)
@@ -262,7 +262,7 @@ static void test_restart_and_strip(void)
     uint16_t idx[9] = {0, 1, 2, 3, 0xffff, 4, 5, 6, 7};
     ctx.state.primitive_restart = true;
     ctx.state.restart_index = 0xffff;
-    gm_pipe_draw d = {GM_GL_TRIANGLE_STRIP, 0, 9, idx, GM_GL_UNSIGNED_SHORT, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLE_STRIP, 0, 9, idx, GL_UNSIGNED_SHORT, 0, 1, 0};
     CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), 0);
     int total = 0;
     for (int y = 0; y < H; y++)
@@ -271,7 +271,7 @@ static void test_restart_and_strip(void)
     CHECK_EQ_INT(h.hits[5][15], 0);   /* no triangle bridging the restart */
     CHECK_EQ_INT(ctx.stats.vs_invocations, 8);
     /* bad input: invalid index type */
-    gm_pipe_draw bad = {GM_GL_TRIANGLES, 0, 3, idx, 0x1234, 0, 1, 0};
+    gm_pipe_draw bad = {GL_TRIANGLES, 0, 3, idx, 0x1234, 0, 1, 0};
     CHECK(gm_pipe_draw_exec(&ctx, &bad) != 0);
     CHECK(ctx.error[0] != 0);
 }

@@ -2,7 +2,7 @@
  * cube faces, arrays, shadow compare, swizzle, texelFetch, gather, size/levels
  * queries, the executor callback, and BC1/RGTC decoding. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_sampler_iface.h"
 #include "gm_test.h"
 
@@ -37,41 +37,41 @@ int main(void)
 
     gm_tex_sampler smp;
     gm_tex_sampler_default(&smp);
-    smp.min_filter = GM_GL_NEAREST;
-    smp.mag_filter = GM_GL_NEAREST;
+    smp.min_filter = GL_NEAREST;
+    smp.mag_filter = GL_NEAREST;
     float o[4];
     float c[4] = {0.375f, 0.625f, 0, 0};   /* texel (1, 2) */
     gm_tex_sample_lod(&img, &smp, c, 0.0f, 0, false, NULL, o);
     CHECK(near(o[0], 1.0f / 3.0f) && near(o[1], 2.0f / 3.0f));
     /* linear at a texel corner: average of 4 texels */
-    smp.mag_filter = GM_GL_LINEAR;
+    smp.mag_filter = GL_LINEAR;
     float c2[4] = {0.5f, 0.5f, 0, 0};
     gm_tex_sample_lod(&img, &smp, c2, -1.0f, 0, false, NULL, o);
     CHECK(near(o[0], 0.5f) && near(o[1], 0.5f));
     /* wrap modes at u = -0.125 (texel -1): repeat -> 3, clamp -> 0, mirror -> 0 */
-    smp.mag_filter = GM_GL_NEAREST;
+    smp.mag_filter = GL_NEAREST;
     float c3[4] = {-0.125f, 0.125f, 0, 0};
     gm_tex_sample_lod(&img, &smp, c3, 0, 0, false, NULL, o);
     CHECK(near(o[0], 1.0f));
-    smp.wrap_s = GM_GL_CLAMP_TO_EDGE;
+    smp.wrap_s = GL_CLAMP_TO_EDGE;
     gm_tex_sample_lod(&img, &smp, c3, 0, 0, false, NULL, o);
     CHECK(near(o[0], 0.0f));
-    smp.wrap_s = GM_GL_MIRRORED_REPEAT;
+    smp.wrap_s = GL_MIRRORED_REPEAT;
     float c4[4] = {-0.375f, 0.125f, 0, 0};   /* texel -2 -> mirrored 1 */
     gm_tex_sample_lod(&img, &smp, c4, 0, 0, false, NULL, o);
     CHECK(near(o[0], 1.0f / 3.0f));
-    smp.wrap_s = GM_GL_CLAMP_TO_BORDER;
+    smp.wrap_s = GL_CLAMP_TO_BORDER;
     smp.border[0] = 0.25f; smp.border[3] = 0.5f;
     gm_tex_sample_lod(&img, &smp, c3, 0, 0, false, NULL, o);
     CHECK(o[0] == 0.25f && o[3] == 0.5f);
-    smp.wrap_s = GM_GL_REPEAT;
+    smp.wrap_s = GL_REPEAT;
     /* mipmaps: LOD 1 -> level 1 (blue), LOD 5 clamps to level 2 (white) */
-    smp.min_filter = GM_GL_NEAREST_MIPMAP_NEAREST;
+    smp.min_filter = GL_NEAREST_MIPMAP_NEAREST;
     gm_tex_sample_lod(&img, &smp, c, 1.0f, 0, false, NULL, o);
     CHECK(near(o[2], 1.0f) && near(o[0], 0.0f));
     gm_tex_sample_lod(&img, &smp, c, 5.0f, 0, false, NULL, o);
     CHECK(near(o[0], 1.0f) && near(o[1], 1.0f));
-    smp.min_filter = GM_GL_NEAREST_MIPMAP_LINEAR;   /* halfway between levels 1 and 2 */
+    smp.min_filter = GL_NEAREST_MIPMAP_LINEAR;   /* halfway between levels 1 and 2 */
     gm_tex_sample_lod(&img, &smp, c, 1.5f, 0, false, NULL, o);
     CHECK(near(o[0], 0.5f) && near(o[2], 1.0f));
     /* base/max level and max_lod */
@@ -82,7 +82,7 @@ int main(void)
     CHECK_EQ_INT(sz[0], 2);
     img.base_level = 0;
     smp.max_lod = 0.5f;
-    smp.min_filter = GM_GL_NEAREST_MIPMAP_NEAREST;
+    smp.min_filter = GL_NEAREST_MIPMAP_NEAREST;
     gm_tex_sample_lod(&img, &smp, c, 3.0f, 0, false, NULL, o);   /* clamped to 0.5 -> level 0/1 */
     CHECK(near(o[2], 1.0f) || near(o[1], 2.0f / 3.0f));
     smp.max_lod = 1000.0f;
@@ -93,7 +93,7 @@ int main(void)
     CHECK(fabsf(gm_tex_compute_lod(&img, dx, dy) - 1.0f) < 1e-6f);
     /* swizzle */
     img.swizzle[0] = 1; img.swizzle[1] = 0; img.swizzle[2] = 4; img.swizzle[3] = 5;
-    smp.min_filter = GM_GL_NEAREST;
+    smp.min_filter = GL_NEAREST;
     gm_tex_sample_lod(&img, &smp, c, 0.0f, 0, false, NULL, o);
     CHECK(near(o[0], 2.0f / 3.0f) && near(o[1], 1.0f / 3.0f) && o[2] == 0.0f && o[3] == 1.0f);
     memset(img.swizzle, 0, 4);
@@ -119,7 +119,7 @@ int main(void)
         req.coord.f[0][l] = 0.375f; req.coord.f[1][l] = 0.625f;
         req.ddx[0][l] = l ? 0.5f : 0.25f; req.ddy[1][l] = 0.25f;
     }
-    smp.min_filter = GM_GL_NEAREST_MIPMAP_NEAREST;
+    smp.min_filter = GL_NEAREST_MIPMAP_NEAREST;
     gm_tex_sample_fn(&units, &req, &out);
     CHECK(near(out.f[1][0], 2.0f / 3.0f));   /* lane 0: lod 0 */
     CHECK(near(out.f[2][1], 1.0f));          /* lane 1: lod 1 -> blue level */
@@ -142,10 +142,10 @@ int main(void)
     req.ddx[0][0] = 0.75f;
     gm_tex_sample_fn(&units, &req, &out);
     CHECK(out.f[1][0] == 1.5625f && out.f[0][0] == 2.0f);
-    smp.min_filter = GM_GL_LINEAR_MIPMAP_LINEAR;
+    smp.min_filter = GL_LINEAR_MIPMAP_LINEAR;
     gm_tex_sample_fn(&units, &req, &out);
     CHECK(out.f[1][0] == 1.5625f && out.f[0][0] == 1.5625f);
-    smp.min_filter = GM_GL_NEAREST_MIPMAP_NEAREST;
+    smp.min_filter = GL_NEAREST_MIPMAP_NEAREST;
     req.op = GM_TEX_SAMPLE; req.unit = 7;   /* unbound unit -> (0,0,0,1) */
     gm_tex_sample_fn(&units, &req, &out);
     CHECK(out.f[0][0] == 0.0f && out.f[3][0] == 1.0f);
@@ -183,7 +183,7 @@ int main(void)
     dt.target = GM_TEX_2D; dt.format = GM_FMT_D32F; dt.num_levels = 1; dt.max_level = 1000;
     gm_surface_alloc(&dt.level[0], GM_FMT_D32F, 1, 1, 1, 1);
     gm_format_pack_depth(GM_FMT_D32F, 0.5f, dt.level[0].data);
-    smp.compare = true; smp.compare_func = GM_GL_LEQUAL;
+    smp.compare = true; smp.compare_func = GL_LEQUAL;
     float cd[4] = {0.5f, 0.5f, 0, 0};
     gm_tex_sample_lod(&dt, &smp, cd, 0, 0.4f, true, NULL, o);
     CHECK(o[0] == 1.0f);

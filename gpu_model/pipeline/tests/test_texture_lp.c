@@ -5,7 +5,7 @@
  * end to end (bilinear and trilinear RGBA8 results that differ from float filtering).
  * Expected values are worked out by hand from the rules in gm_texture_lp.h. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_sampler_iface.h"
 #include "gm_texture_lp.h"
 #include "gm_test.h"
@@ -130,39 +130,39 @@ static void test_axis_float(void)
     int i0 = -9, i1 = -9;
     float w = -1.0f;
     /* repeat, power of two: u * size - 0.5 */
-    CHECK(gm_lp_axis_linear_f(GM_GL_REPEAT, 0.3f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_REPEAT, 0.3f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == 0 && i1 == 1 && w == 0.3f * 4.0f - 0.5f);
-    CHECK(gm_lp_axis_linear_f(GM_GL_REPEAT, 0.0f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_REPEAT, 0.0f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == 3 && i1 == 0 && w == 0.5f);
     /* repeat, not a power of two: fract first; below texel 0 wraps to the last one */
-    CHECK(gm_lp_axis_linear_f(GM_GL_REPEAT, 1.05f, 3, false, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_REPEAT, 1.05f, 3, false, true, 0, &i0, &i1, &w));
     CHECK(i0 == 2 && i1 == 0 && fabsf(w - 0.65f) < 1e-5f);
     /* clamp to edge: clamped to [0, size - 0.5] before the fraction */
-    CHECK(gm_lp_axis_linear_f(GM_GL_CLAMP_TO_EDGE, 0.05f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_CLAMP_TO_EDGE, 0.05f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == 0 && i1 == 1 && w == 0.0f);
-    CHECK(gm_lp_axis_linear_f(GM_GL_CLAMP_TO_EDGE, 1.0f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_CLAMP_TO_EDGE, 1.0f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == 3 && i1 == 3 && w == 0.5f);
     /* mirrored repeat: |2 * (u/2 - round(u/2))| */
-    CHECK(gm_lp_axis_linear_f(GM_GL_MIRRORED_REPEAT, -0.1f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_MIRRORED_REPEAT, -0.1f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == 0 && i1 == 0 && fabsf(w - 0.9f) < 1e-5f);
-    CHECK(gm_lp_axis_linear_f(GM_GL_MIRRORED_REPEAT, 1.1f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_MIRRORED_REPEAT, 1.1f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == 3 && i1 == 3 && fabsf(w - 0.1f) < 1e-5f);
     /* border: raw indices, -1 is the border colour */
-    CHECK(gm_lp_axis_linear_f(GM_GL_CLAMP_TO_BORDER, 0.0f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_CLAMP_TO_BORDER, 0.0f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == -1 && i1 == 0 && w == 0.5f);
     /* texel offsets: integer after scaling (power of two), normalized otherwise */
-    CHECK(gm_lp_axis_linear_f(GM_GL_REPEAT, 0.3f, 4, true, true, 2, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_REPEAT, 0.3f, 4, true, true, 2, &i0, &i1, &w));
     CHECK(i0 == 2 && i1 == 3);
     /* mirror clamps: |u * size| (at most size but for TO_BORDER) - 0.5; border texels are
      * index size (the mirror wrap would fold -1 onto texel 0) */
-    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_TO_EDGE, -0.3f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_MIRROR_CLAMP_TO_EDGE, -0.3f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == 0 && i1 == 1 && fabsf(w - 0.7f) < 1e-6f);
-    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_EXT, 1.5f, 4, true, true, 0, &i0, &i1, &w));
+    CHECK(gm_lp_axis_linear_f(GL_MIRROR_CLAMP_EXT, 1.5f, 4, true, true, 0, &i0, &i1, &w));
     CHECK(i0 == 3 && i1 == 4 && w == 0.5f);
-    CHECK(gm_lp_axis_linear_f(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, 0.0f, 4, true, true, 0, &i0,
+    CHECK(gm_lp_axis_linear_f(GL_MIRROR_CLAMP_TO_BORDER_EXT, 0.0f, 4, true, true, 0, &i0,
                               &i1, &w));
     CHECK(i0 == 4 && i1 == 0 && w == 0.5f);
-    CHECK(!gm_lp_axis_linear_f(GM_GL_MIRRORED_REPEAT, 2.5f, 4, true, false, 0, &i0, &i1, &w));
+    CHECK(!gm_lp_axis_linear_f(GL_MIRRORED_REPEAT, 2.5f, 4, true, false, 0, &i0, &i1, &w));
     /* the lerp is one fused multiply-add: weight 1 need not give b exactly */
     const float s = (float)(1.0 / 255.0);
     CHECK(gm_lp_lerpf(1.0f, 3 * s, 1 * s) != 1 * s);
@@ -198,41 +198,41 @@ static void test_wrap_nearest(void)
 {
     bool b = true;
     /* NPOT repeat: fract(-0.8) * 5 truncates to 0 (floor(-4.0) mod 5 would be 1) */
-    CHECK_EQ_INT(near(GM_GL_REPEAT, -0.8f, 5, 0, &b), 0);
+    CHECK_EQ_INT(near(GL_REPEAT, -0.8f, 5, 0, &b), 0);
     CHECK(!b);
-    CHECK_EQ_INT(near(GM_GL_REPEAT, -1.6f, 5, 0, &b), 1);
-    CHECK_EQ_INT(near(GM_GL_REPEAT, NAN, 5, 0, &b), 4);   /* fract_safe(NaN) = 1 - eps */
-    CHECK_EQ_INT(near(GM_GL_REPEAT, -0.1f, 4, 0, &b), 3);   /* power of two: mask */
-    CHECK_EQ_INT(near(GM_GL_REPEAT, 0.6f, 4, 2, &b), 0);
+    CHECK_EQ_INT(near(GL_REPEAT, -1.6f, 5, 0, &b), 1);
+    CHECK_EQ_INT(near(GL_REPEAT, NAN, 5, 0, &b), 4);   /* fract_safe(NaN) = 1 - eps */
+    CHECK_EQ_INT(near(GL_REPEAT, -0.1f, 4, 0, &b), 3);   /* power of two: mask */
+    CHECK_EQ_INT(near(GL_REPEAT, 0.6f, 4, 2, &b), 0);
     /* mirrored repeat: the float mirror, not the integer one */
-    CHECK_EQ_INT(near(GM_GL_MIRRORED_REPEAT, -0.857142866f, 7, 0, &b), 6);
-    CHECK_EQ_INT(near(GM_GL_MIRRORED_REPEAT, 1.0f, 4, 0, &b), 3);
-    CHECK_EQ_INT(near(GM_GL_MIRRORED_REPEAT, NAN, 4, 0, &b), 0);
+    CHECK_EQ_INT(near(GL_MIRRORED_REPEAT, -0.857142866f, 7, 0, &b), 6);
+    CHECK_EQ_INT(near(GL_MIRRORED_REPEAT, 1.0f, 4, 0, &b), 3);
+    CHECK_EQ_INT(near(GL_MIRRORED_REPEAT, NAN, 4, 0, &b), 0);
     /* clamp to edge: the offset joins as a float before the truncation (7.9999995 + 1
      * rounds to 9) */
-    CHECK_EQ_INT(near(GM_GL_CLAMP_TO_EDGE, 0.49999997f, 16, 1, &b), 9);
-    CHECK_EQ_INT(near(GM_GL_CLAMP_TO_EDGE, -0.3f, 16, 0, &b), 0);
+    CHECK_EQ_INT(near(GL_CLAMP_TO_EDGE, 0.49999997f, 16, 1, &b), 9);
+    CHECK_EQ_INT(near(GL_CLAMP_TO_EDGE, -0.3f, 16, 0, &b), 0);
     /* GL_CLAMP and MIRROR_CLAMP_EXT never sample the border with nearest filtering */
-    CHECK_EQ_INT(near(GM_GL_CLAMP, 1.5f, 5, 0, &b), 4);
+    CHECK_EQ_INT(near(GL_CLAMP, 1.5f, 5, 0, &b), 4);
     CHECK(!b);
-    CHECK_EQ_INT(near(GM_GL_MIRROR_CLAMP_EXT, -3.0f, 5, 0, &b), 4);
+    CHECK_EQ_INT(near(GL_MIRROR_CLAMP_EXT, -3.0f, 5, 0, &b), 4);
     CHECK(!b);
     /* mirror clamp: |scaled| truncated: -0.2 * 5 = -1 picks texel 1 */
-    CHECK_EQ_INT(near(GM_GL_MIRROR_CLAMP_TO_EDGE, -0.2f, 5, 0, &b), 1);
-    CHECK_EQ_INT(near(GM_GL_MIRROR_CLAMP_TO_EDGE, NAN, 5, 0, &b), 4);
+    CHECK_EQ_INT(near(GL_MIRROR_CLAMP_TO_EDGE, -0.2f, 5, 0, &b), 1);
+    CHECK_EQ_INT(near(GL_MIRROR_CLAMP_TO_EDGE, NAN, 5, 0, &b), 4);
     /* border modes */
-    near(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, 1.0f, 5, 0, &b);
+    near(GL_MIRROR_CLAMP_TO_BORDER_EXT, 1.0f, 5, 0, &b);
     CHECK(b);
-    near(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, NAN, 5, 0, &b);
+    near(GL_MIRROR_CLAMP_TO_BORDER_EXT, NAN, 5, 0, &b);
     CHECK(b);
-    CHECK_EQ_INT(near(GM_GL_MIRROR_CLAMP_TO_BORDER_EXT, -0.99f, 5, 0, &b), 4);
+    CHECK_EQ_INT(near(GL_MIRROR_CLAMP_TO_BORDER_EXT, -0.99f, 5, 0, &b), 4);
     CHECK(!b);
-    near(GM_GL_CLAMP_TO_BORDER, -0.1f, 4, 0, &b);
+    near(GL_CLAMP_TO_BORDER, -0.1f, 4, 0, &b);
     CHECK(b);
-    CHECK_EQ_INT(near(GM_GL_CLAMP_TO_BORDER, 0.3f, 4, 1, &b), 2);
+    CHECK_EQ_INT(near(GL_CLAMP_TO_BORDER, 0.3f, 4, 1, &b), 2);
     CHECK(!b);
     /* rectangle (unnormalized) clamp: 2.9 texels -> 2 */
-    CHECK_EQ_INT(gm_lp_wrap_nearest_f(GM_GL_CLAMP_TO_EDGE, 2.9f, 4, true, false, 0, &b), 2);
+    CHECK_EQ_INT(gm_lp_wrap_nearest_f(GL_CLAMP_TO_EDGE, 2.9f, 4, true, false, 0, &b), 2);
 }
 
 static void test_lod(void)
@@ -347,8 +347,8 @@ static void test_unit(void)
     put8(&img.level[2], 0, 0, 0, 0, 0, 0);
     gm_tex_sampler smp;
     gm_tex_sampler_default(&smp);
-    smp.min_filter = GM_GL_LINEAR_MIPMAP_LINEAR;
-    smp.mag_filter = GM_GL_LINEAR;
+    smp.min_filter = GL_LINEAR_MIPMAP_LINEAR;
+    smp.mag_filter = GL_LINEAR;
     float o[4];
     /* bilinear at the corner of texels 1 and 2: lerp8(128, 85, 170) = 128 (float 127.5) */
     float c[4] = {0.5f, 0.5f, 0, 0};
@@ -368,10 +368,10 @@ static void test_unit(void)
     CHECK_EQ_INT(to8(o[0]), 64);
     CHECK_EQ_INT(to8(o[3]), 64);
     /* mirrored repeat is not an AoS wrap: float filtering, (85 + 170) / 2 = 127.5 */
-    smp.wrap_s = smp.wrap_t = GM_GL_MIRRORED_REPEAT;
+    smp.wrap_s = smp.wrap_t = GL_MIRRORED_REPEAT;
     gm_tex_sample_lod(&img, &smp, c, -1.0f, 0, false, NULL, o);
     CHECK(fabsf(o[0] - 0.5f) < 1e-6f);
-    smp.wrap_s = smp.wrap_t = GM_GL_REPEAT;
+    smp.wrap_s = smp.wrap_t = GL_REPEAT;
 
     /* the executor callback with quad derivatives: rho^2 = (4 * 0.375)^2 + (4 * 0.1875)^2
      * = 2.8125 -> lod 0.5 * fast_log2 = 0.703125 (log2 would give 0.746), mip weight 180;

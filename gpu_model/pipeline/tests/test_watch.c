@@ -3,7 +3,7 @@
  * both values, blending inputs and result, discard); nothing without a watch or elsewhere; the
  * quad-only rasterization of gm_pipe_watch.clip. */
 #include "gm_pipeline.h"
-#include "gm_gl_enums.h"
+#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_test.h"
 
 #include <string.h>
@@ -68,7 +68,7 @@ static void reset(void)
     memset(rt.data, 0, rt.layer_stride);
     gm_pipe_clear_depth_stencil(&ctx, true, 1.0f, false, 0);
     ctx.state.depth_test = true;
-    ctx.state.depth_func = GM_GL_LESS;
+    ctx.state.depth_func = GL_LESS;
     n_recs = 0;
     lanes = 0;
     discard_all = false;
@@ -77,7 +77,7 @@ static void reset(void)
 static int draw(float z)
 {
     tri_z = z;
-    gm_pipe_draw d = {GM_GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
+    gm_pipe_draw d = {GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
     return gm_pipe_draw_exec(&ctx, &d);
 }
 
@@ -87,8 +87,8 @@ static void test_records(void)
     gm_pipe_watch wa = { .x = 5, .y = 6, .fn = on_rec };
     ctx.watch = &wa;
     ctx.state.blend[0].enable = true;
-    ctx.state.blend[0].src_rgb = ctx.state.blend[0].src_alpha = GM_GL_SRC_ALPHA;
-    ctx.state.blend[0].dst_rgb = ctx.state.blend[0].dst_alpha = GM_GL_ONE_MINUS_SRC_ALPHA;
+    ctx.state.blend[0].src_rgb = ctx.state.blend[0].src_alpha = GL_SRC_ALPHA;
+    ctx.state.blend[0].dst_rgb = ctx.state.blend[0].dst_alpha = GL_ONE_MINUS_SRC_ALPHA;
     CHECK_EQ_INT(draw(0.0f), 0);
     /* one fragment: entered with its tests first (no discard: early), shaded, written */
     CHECK_EQ_INT(n_recs, 4);

@@ -18,7 +18,6 @@
  * Exit 77 (skip) without EGL/llvmpipe. */
 #include "gm_pipeline.h"
 #include "gm_pipe_internal.h"
-#include "gm_gl_enums.h"
 #include "../gm_test.h"
 
 #include <epoxy/egl.h>
@@ -229,8 +228,8 @@ static int model_draw(const draw_data *d, bool pbuffer, gm_surface *ms)
     ctx.info.interp[1] = GM_INTERP_NOPERSPECTIVE;
     ctx.vs = m_vs; ctx.vs_user = &m;
     ctx.fs = m_fs; ctx.fs_user = &m;
-    uint32_t mode = d->mode == GL_LINES ? GM_GL_LINES : d->mode == GL_POINTS ? GM_GL_POINTS
-                  : d->mode == GL_LINE_STRIP ? GM_GL_LINE_STRIP : GM_GL_LINE_LOOP;
+    uint32_t mode = d->mode == GL_LINES ? GL_LINES : d->mode == GL_POINTS ? GL_POINTS
+                  : d->mode == GL_LINE_STRIP ? GL_LINE_STRIP : GL_LINE_LOOP;
     gm_pipe_draw pd = {mode, 0, d->count, NULL, 0, 0, 1, 0};
     if (gm_pipe_draw_exec(&ctx, &pd) != 0) {
         fprintf(stderr, "model draw failed: %s\n", ctx.error);
