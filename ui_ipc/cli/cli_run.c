@@ -139,13 +139,31 @@ int cli_run_supervised(int argc, char **argv)
     sigaction(SIGTTOU, &ttou_ign, &ttou_old);
     if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
         fg_tty = STDIN_FILENO;
+    /* The forwarded signals are blocked across the fork: one that arrived in the child before its
+     * exec would run the inherited forward_signal, which has no child to pass it to there, and be
+     * lost (seen under load: a `kill PID` of glreplay never reached the program). The child puts
+     * their dispositions back first and then unblocks them, so what is pending takes the
+     * program's action; the parent unblocks once child_pid is set. */
+    sigset_t fwd_set, old_mask;
+    sigemptyset(&fwd_set);
+    for (size_t k = 0; k < sizeof forwarded / sizeof forwarded[0]; k++)
+        sigaddset(&fwd_set, forwarded[k]);
+    sigprocmask(SIG_BLOCK, &fwd_set, &old_mask);
     pid_t parent = getpid();
     child_pid = fork();
     if (child_pid < 0) {
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         cli_error("run: fork: %s", strerror(errno));
         return 2;
     }
     if (child_pid == 0) {
+        /* Dispositions the program inherits as it would have (an ignored SIGQUIT stays ignored). */
+        for (size_t k = 0; k < sizeof forwarded / sizeof forwarded[0]; k++) {
+            struct sigaction dfl = { .sa_handler = old_disp[k].sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL };
+            sigemptyset(&dfl.sa_mask);
+            sigaction(forwarded[k], &dfl, NULL);
+        }
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         close(ready[0]);
         /* Its own group (set on both sides of the fork, whichever runs first), in the foreground. */
         setpgid(0, 0);
@@ -154,10 +172,6 @@ int cli_run_supervised(int argc, char **argv)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)   /* it died before the prctl */
             _exit(127);
-        /* Dispositions the program inherits as it would have (an ignored SIGQUIT stays ignored). */
-        for (size_t k = 0; k < sizeof forwarded / sizeof forwarded[0]; k++)
-            if (old_disp[k].sa_handler == SIG_IGN)
-                sigaction(forwarded[k], &old_disp[k], NULL);
         terminal_to(getpid());
         sigaction(SIGTTOU, &ttou_old, NULL);   /* as the program would have had it */
         execvp(argv[i], argv + i);
@@ -166,6 +180,7 @@ int cli_run_supervised(int argc, char **argv)
         (void)w;
         _exit(127);
     }
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
     close(ready[1]);
     setpgid(child_pid, child_pid);
     terminal_to(child_pid);
