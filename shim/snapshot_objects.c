@@ -615,17 +615,10 @@ static void snap_texture(struct glr_snap *sn, GLuint name, uint32_t key, GLenum 
 /* The model's index of a target that has a default texture able to hold images (-1: none). */
 static int default_texture_index(GLenum target)
 {
-    switch (target) {
-    case GL_TEXTURE_1D: return SM_TT_1D;
-    case GL_TEXTURE_2D: return SM_TT_2D;
-    case GL_TEXTURE_3D: return SM_TT_3D;
-    case GL_TEXTURE_1D_ARRAY: return SM_TT_1D_ARRAY;
-    case GL_TEXTURE_2D_ARRAY: return SM_TT_2D_ARRAY;
-    case GL_TEXTURE_RECTANGLE: return SM_TT_RECTANGLE;
-    case GL_TEXTURE_CUBE_MAP: return SM_TT_CUBE_MAP;
-    case GL_TEXTURE_CUBE_MAP_ARRAY: return SM_TT_CUBE_MAP_ARRAY;
-    default: return -1;
-    }
+    int i = sm_tex_target_index(target);
+    bool images = i >= 0 && i != SM_TT_BUFFER && i != SM_TT_2D_MULTISAMPLE &&
+                  i != SM_TT_2D_MULTISAMPLE_ARRAY && i != SM_TT_EXTERNAL_OES;
+    return images ? i : -1;
 }
 
 /* Images a program gave texture name 0 (each target's default texture) before the capture: GL 1.0

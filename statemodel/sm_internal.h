@@ -101,9 +101,7 @@ bool sm_caps_set(struct sm_context_state *st, uint32_t cap, uint32_t index, bool
 const struct sm_cap *sm_caps_find(const struct sm_context_state *st, uint32_t cap, uint32_t index);
 bool sm_cap_default(uint32_t cap);
 
-/* Enum <-> model index mappings; -1 if the GLenum is not one. */
-int sm_tex_target_index(uint32_t target);
-uint32_t sm_tex_target_enum(int idx);
+/* Enum <-> model index mappings; -1 if the GLenum is not one (texture targets: statemodel.h). */
 int sm_buffer_target_index(uint32_t target);
 uint32_t sm_buffer_target_enum(int idx);
 int sm_stage_of_shader_type(uint32_t type);

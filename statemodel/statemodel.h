@@ -564,6 +564,9 @@ const struct sm_arb_program *sm_bound_arb_program(const struct sm_context *c, in
 size_t sm_arb_program_names(const struct sm_context *c, uint32_t *names, size_t max);
 /* 0 for GL_VERTEX_PROGRAM_ARB, 1 for GL_FRAGMENT_PROGRAM_ARB, else -1. */
 int sm_arb_target_index(uint32_t target);
+/* The enum sm_tex_target index of a texture target (GL_TEXTURE_2D ...), else -1; and back. */
+int sm_tex_target_index(uint32_t target);
+uint32_t sm_tex_target_enum(int idx);
 const struct sm_sync *sm_get_sync(const struct sm_context *c, uint64_t handle);
 const struct sm_vao *sm_get_vao(const struct sm_context *c, uint32_t name);     /* 0: default */
 const struct sm_framebuffer *sm_get_framebuffer(const struct sm_context *c, uint32_t name);
