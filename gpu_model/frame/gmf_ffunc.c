@@ -405,16 +405,33 @@ static gmf_prog *build(gmf_runner *r, const struct sm_context *c, const struct s
     return p;
 }
 
-/* Whether the source of a stage writes a built-in output (a word match on the text). */
+static bool ident_char(char ch)
+{
+    return ch == '_' || (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/* Whether the source of a stage names a built-in output: the name as a whole identifier outside
+ * comments (a comment that mentions gl_FrontColor, or an identifier such as my_gl_FrontColor, does
+ * not count). Code in inactive #if blocks still counts: Mesa asks the linked shader's outputs,
+ * which this text test approximates. */
 static bool writes_builtin(const char *src, const char *name)
 {
     size_t n = strlen(name);
-    for (const char *p = src ? strstr(src, name) : NULL; p; p = strstr(p + 1, name)) {
-        char after = p[n];
-        bool word_end = !(after == '_' || (after >= '0' && after <= '9') || (after >= 'a' && after <= 'z') ||
-                          (after >= 'A' && after <= 'Z'));
-        if (word_end)
-            return true;
+    for (const char *p = src; p && *p;) {
+        if (p[0] == '/' && p[1] == '/') {
+            p = strchr(p, '\n');
+        } else if (p[0] == '/' && p[1] == '*') {
+            p = strstr(p + 2, "*/");
+            p = p ? p + 2 : NULL;
+        } else if (ident_char(*p)) {
+            const char *start = p;
+            while (ident_char(*p))
+                p++;
+            if ((size_t)(p - start) == n && !memcmp(start, name, n))
+                return true;
+        } else {
+            p++;
+        }
     }
     return false;
 }
