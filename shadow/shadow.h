@@ -7,7 +7,7 @@
  * frame; the IDE inspects only snapshots.
  *
  * The module does not depend on the GPU model (the model depends on it): a snapshot is assembled
- * through a builder by whoever owns the warp (see debugger/dap_warp_copy.c), then frozen.
+ * through a builder by whoever owns the warp (see debugger/dbg_warp_copy.c), then frozen.
  * Frozen snapshots are reference counted and never change; a store keeps them under a memory
  * budget, evicting the oldest ones that nobody holds.
  *

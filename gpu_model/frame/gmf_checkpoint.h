@@ -1,5 +1,5 @@
 /* Checkpoints of a frame runner's state at a draw boundary (gmf_checkpoint.c), for a debugger
- * that starts a pass at a later draw instead of the frame's first (debugger/dap_runner_ckpt.c).
+ * that starts a pass at a later draw instead of the frame's first (debugger/dbg_runner_ckpt.c).
  *
  * A checkpoint keeps what the records do not rebuild: the model's images (textures with every
  * level, renderbuffers, default framebuffers), the counters (draw and warp numbering, totals,

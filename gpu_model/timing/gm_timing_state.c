@@ -3,7 +3,7 @@
  * earlier ones is the clock, the issue sequence, the SM the next warp goes to, each SM's texture
  * cache (hits change latencies, and so which warp issues when), its texture/memory unit free
  * cycles, the schedulers' last issuers, the batch numbering and statistics, and the totals. A
- * debugger checkpoint (debugger/dap_runner_ckpt.c) keeps such a copy so that a pass started at
+ * debugger checkpoint (debugger/dbg_runner_ckpt.c) keeps such a copy so that a pass started at
  * that draw interleaves its warps exactly as a pass from the frame's first draw does.
  *
  * Not copied: the per-program data (tm_prog, built on first use from a gm_program pointer, which

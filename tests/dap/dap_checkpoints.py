@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-draw checkpoints change nothing a pass finds (debugger/dap_ckpt.h, issue 17 §2).
+"""Per-draw checkpoints change nothing a pass finds (debugger/dbg_ckpt.h, issue 17 §2).
 
 Captures two glmark2 scenes (`ideas`: 180 draws; `shadow`: a depth pass into a texture, then the
 lit scene) and a piglit test (arb_shader_image_load_store write-to-rendered-image: a draw into an

@@ -132,7 +132,7 @@ async function checks(dc) {
     await fails(ev('color', fTop), /unknown variable 'color'/, 'main\'s local in shade_light\'s frame');
     const toLight = parseVec((await ev('to_light', fTop)).body.result);
     await fails(ev('to_light', fMain), /unknown variable/, 'shade_light\'s local in main\'s frame');
-    // In shade_light's frame `i` is its parameter (dap_params.c), which main passed its loop index.
+    // In shade_light's frame `i` is its parameter (dbg_params.c), which main passed its loop index.
     const iMain = (await ev('i', fMain)).body.result;
     assert.match(iMain, /^[01]$/, 'main\'s loop variable i');
     assert.strictEqual((await ev('i', fTop)).body.result, iMain, 'shade_light\'s parameter i');

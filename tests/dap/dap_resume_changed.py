@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A continue after the breakpoints changed resumes the parked pass (debugger/dap_rebind.h) and must
+"""A continue after the breakpoints changed resumes the parked pass (debugger/dbg_rebind.h) and must
 stop exactly where a new pass from the frame's first draw stops.
 
 Captures lit_mesh (frames 0-2, small window) and serves it twice with `glreplay dap`: one server as

@@ -1,4 +1,4 @@
-/* Per-draw checkpoints (dap_ckpt.h) change nothing a pass finds: on a real capture, passes that
+/* Per-draw checkpoints (dbg_ckpt.h) change nothing a pass finds: on a real capture, passes that
  * start at a checkpoint are compared with the same passes from the frame's first draw (a runner
  * without checkpoints), and a model run resumed from a checkpoint with a run from the start.
  *
@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/glcap_file.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_ckpt.h"
-#include "debugger/dap_engine.h"
-#include "debugger/dap_runner.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_ckpt.h"
+#include "debugger/dbg_engine.h"
+#include "debugger/dbg_runner.h"
 #include "gpu_model/frame/gmf_checkpoint.h"
 #include "registry/glr_call_codec.h"
 #include "replay/player/player.h"
@@ -42,7 +42,7 @@ static void show_difference(const char *a, const char *b)
     fprintf(stderr, "  from a checkpoint: ...%.240s\n  from the start:    ...%.240s\n", a + from, b + from);
 }
 
-static void drop_suspended(struct dap_runner *r)
+static void drop_suspended(struct dbg_runner *r)
 {
     if (r->suspended) {
         r->abandon(r->impl);
@@ -52,28 +52,28 @@ static void drop_suspended(struct dap_runner *r)
 }
 
 /* One pass on each runner (a, with checkpoints, must start at one); everything compared. */
-static void compare_pass_opt(const char *what, struct dap_runner *a, struct dap_runner *b,
-                             const struct dap_pass_req *req, struct dap_pass_res *out_a, bool keep_parked);
+static void compare_pass_opt(const char *what, struct dbg_runner *a, struct dbg_runner *b,
+                             const struct dbg_pass_req *req, struct dbg_pass_res *out_a, bool keep_parked);
 
-static void compare_pass(const char *what, struct dap_runner *a, struct dap_runner *b, const struct dap_pass_req *req,
-                         struct dap_pass_res *out_a)
+static void compare_pass(const char *what, struct dbg_runner *a, struct dbg_runner *b, const struct dbg_pass_req *req,
+                         struct dbg_pass_res *out_a)
 {
     compare_pass_opt(what, a, b, req, out_a, false);
 }
 
 /* keep_parked: a continue from the parked stop (b resumes its pass; a, with a checkpoint past
  * the parked draw, runs a new pass from there). */
-static void compare_pass_opt(const char *what, struct dap_runner *a, struct dap_runner *b,
-                             const struct dap_pass_req *req, struct dap_pass_res *out_a, bool keep_parked)
+static void compare_pass_opt(const char *what, struct dbg_runner *a, struct dbg_runner *b,
+                             const struct dbg_pass_req *req, struct dbg_pass_res *out_a, bool keep_parked)
 {
     if (!keep_parked) {
         drop_suspended(a);
         drop_suspended(b);
     }
     uint64_t started = a->ckpts->started;
-    struct dap_pass_res ra, rb;
-    dap_engine_run(a, req, &ra);
-    dap_engine_run(b, req, &rb);
+    struct dbg_pass_res ra, rb;
+    dbg_engine_run(a, req, &ra);
+    dbg_engine_run(b, req, &rb);
     CHECK(a->ckpts->started == started + 1, "%s: the pass did not start at a checkpoint", what);
     CHECK(!keep_parked || rb.resumed, "%s: the pass without checkpoints was not resumed", what);
     CHECK(ra.status == rb.status, "%s: status %d vs %d (%s / %s)", what, ra.status, rb.status, ra.message, rb.message);
@@ -123,8 +123,8 @@ static void compare_pass_opt(const char *what, struct dap_runner *a, struct dap_
     if (out_a)
         *out_a = ra;
     else
-        dap_pass_res_release(&ra);
-    dap_pass_res_release(&rb);
+        dbg_pass_res_release(&ra);
+    dbg_pass_res_release(&rb);
 }
 
 /* ---- model level ---------------------------------------------------------------------- */
@@ -141,7 +141,7 @@ static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
     return h;
 }
 
-static uint64_t images_hash(gmf_runner *r, const struct dap_capture *c)
+static uint64_t images_hash(gmf_runner *r, const struct dbg_capture *c)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     uint32_t seen[16];
@@ -196,7 +196,7 @@ static char *load_metadata(const char *path)
 }
 
 /* mode 0: from the start; 1: also take a checkpoint before record `at`; 2: start from *ck. */
-static int model_run(const struct dap_capture *c, const char *md, const gmf_surface_desc *surf, int n_surf, int mode,
+static int model_run(const struct dbg_capture *c, const char *md, const gmf_surface_desc *surf, int n_surf, int mode,
                      uint64_t at, gmf_checkpoint **ck, struct img_log *log, gmf_totals *tot)
 {
     char err[256];
@@ -250,7 +250,7 @@ static int model_run(const struct dap_capture *c, const char *md, const gmf_surf
     return 0;
 }
 
-static void compare_model(const struct dap_capture *c, const char *path)
+static void compare_model(const struct dbg_capture *c, const char *path)
 {
     char *md = load_metadata(path);
     gmf_surface_desc surf[16];
@@ -309,22 +309,22 @@ int main(int argc, char **argv)
         return 2;
     }
     char err[256];
-    struct dap_capture *c = dap_capture_open(argv[1], err, sizeof err);
+    struct dbg_capture *c = dbg_capture_open(argv[1], err, sizeof err);
     if (!c) {
         fprintf(stderr, "test_dap_ckpt: %s\n", err);
         return 1;
     }
     if (c->n_draws < 3) {
         fprintf(stderr, "test_dap_ckpt: %d draws: too few to compare\n", c->n_draws);
-        dap_capture_close(c);
+        dbg_capture_close(c);
         return 77;
     }
     /* a: the caller's budget (the default when unset); b: none */
     const char *budget = getenv("GLREPLAY_DAP_CHECKPOINT_MIB");
     char *keep = budget ? strdup(budget) : NULL;
-    struct dap_runner *a = dap_runner_create(c, err, sizeof err);
+    struct dbg_runner *a = dbg_runner_create(c, err, sizeof err);
     setenv("GLREPLAY_DAP_CHECKPOINT_MIB", "0", 1);
-    struct dap_runner *b = a ? dap_runner_create(c, err, sizeof err) : NULL;
+    struct dbg_runner *b = a ? dbg_runner_create(c, err, sizeof err) : NULL;
     if (keep)
         setenv("GLREPLAY_DAP_CHECKPOINT_MIB", keep, 1);
     else
@@ -334,33 +334,33 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_dap_ckpt: runners: %s\n", err);
         return 1;
     }
-    dap_runner_set_spares(a, false);
-    dap_runner_set_spares(b, false);
+    dbg_runner_set_spares(a, false);
+    dbg_runner_set_spares(b, false);
 
     /* 1. A pass over the whole frame: a breakpoint that never stops, in the last draw's shader. */
     int sh = -1;
     for (int d = c->n_draws - 1; d >= 0 && sh < 0; d--)
-        sh = dap_capture_draw_shader(c, d, GM_STAGE_FRAGMENT);
+        sh = dbg_capture_draw_shader(c, d, GM_STAGE_FRAGMENT);
     if (sh < 0) {
         fprintf(stderr, "test_dap_ckpt: no draw with a known fragment shader\n");
         return 77;
     }
     sh++;   /* index -> id */
-    struct dap_bp never = { .id = 1, .shader = sh, .line = 1, .hit_op = DAP_HIT_EQ, .hit_n = 1ull << 53 };
-    struct dap_pass_req req = { .bps = &never, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1 };
-    struct dap_pass_res res;
-    dap_engine_run(a, &req, &res);
-    dap_pass_res_release(&res);
-    struct dap_ckpts *s = a->ckpts;
+    struct dbg_bp never = { .id = 1, .shader = sh, .line = 1, .hit_op = DBG_HIT_EQ, .hit_n = 1ull << 53 };
+    struct dbg_pass_req req = { .bps = &never, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1 };
+    struct dbg_pass_res res;
+    dbg_engine_run(a, &req, &res);
+    dbg_pass_res_release(&res);
+    struct dbg_ckpts *s = a->ckpts;
     printf("test_dap_ckpt: %s: %d draws, %d checkpoints kept (%.1f MiB)\n", argv[1], c->n_draws, s->n,
-           (double)dap_ckpts_bytes(s) / (1 << 20));
+           (double)dbg_ckpts_bytes(s) / (1 << 20));
     /* A line with arrivals between two checkpoints, as late as possible. */
     int bs = -1, bl = -1, k = -1;
     uint64_t lo = 0, inc = 0;
     for (int i = s->n - 1; i >= 1 && bs < 0; i--)
         for (int r = 0; r < s->c[i].lines.n_rows; r++)
             for (int l = 1; l < s->c[i].lines.rows[r].n; l++) {
-                uint64_t h1 = dap_line_hits_get(&s->c[i].lines, r, l), h0 = dap_line_hits_get(&s->c[i - 1].lines, r, l);
+                uint64_t h1 = dbg_line_hits_get(&s->c[i].lines, r, l), h0 = dbg_line_hits_get(&s->c[i - 1].lines, r, l);
                 if (h1 > h0 && h1 - h0 > inc) {
                     bs = r;
                     bl = l;
@@ -378,70 +378,70 @@ int main(int argc, char **argv)
            (unsigned long long)n, s->c[k].draw, (unsigned long long)lo, (unsigned long long)(lo + inc));
 
     /* 2. Passes from a checkpoint vs from the start. */
-    struct dap_bp bp = { .id = 2, .shader = bs, .line = bl, .hit_op = DAP_HIT_EQ, .hit_n = n };
-    req = (struct dap_pass_req){ .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1 };
-    struct dap_pass_res stop;
+    struct dbg_bp bp = { .id = 2, .shader = bs, .line = bl, .hit_op = DBG_HIT_EQ, .hit_n = n };
+    req = (struct dbg_pass_req){ .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1 };
+    struct dbg_pass_res stop;
     compare_pass("hit N", a, b, &req, &stop);
-    CHECK(stop.status == DAP_PASS_STOPPED && stop.hit == n, "hit N: no stop at hit %llu", (unsigned long long)n);
-    if (stop.status == DAP_PASS_STOPPED && stop.snap) {
-        enum dap_step st[2] = { DAP_STEP_NEXT, DAP_STEP_NEXT };
-        struct dap_pass_req step = { .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
+    CHECK(stop.status == DBG_PASS_STOPPED && stop.hit == n, "hit N: no stop at hit %llu", (unsigned long long)n);
+    if (stop.status == DBG_PASS_STOPPED && stop.snap) {
+        enum dbg_step st[2] = { DBG_STEP_NEXT, DBG_STEP_NEXT };
+        struct dbg_pass_req step = { .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
                                      .replay = true, .key = stop.key, .steps = st, .n_steps = 2 };
-        struct dap_pass_res stepped;
+        struct dbg_pass_res stepped;
         compare_pass("replay + 2 x next", a, b, &step, &stepped);
         /* a step back from there (or from the stop, when the lane ended) */
-        bool at_step = stepped.status == DAP_PASS_STOPPED;
-        struct dap_pass_req back = { .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
+        bool at_step = stepped.status == DBG_PASS_STOPPED;
+        struct dbg_pass_req back = { .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
                                      .replay = true, .key = at_step ? stepped.key : stop.key, .back = true,
                                      .back_depth = at_step ? stepped.depth : stop.depth };
-        struct dap_pass_res backed;
+        struct dbg_pass_res backed;
         compare_pass("step back", a, b, &back, &backed);
-        CHECK(!at_step || backed.status == DAP_PASS_STOPPED, "step back: no earlier statement after two steps");
-        dap_pass_res_release(&stepped);
-        dap_pass_res_release(&backed);
+        CHECK(!at_step || backed.status == DBG_PASS_STOPPED, "step back: no earlier statement after two steps");
+        dbg_pass_res_release(&stepped);
+        dbg_pass_res_release(&backed);
         /* A new pass that takes the first hit after the stop's position (a continue whose
          * breakpoints changed so that the parked pass cannot go on): every hit before the
          * position is skipped, so it may start at the last checkpoint before the position. */
-        struct dap_bp next_bp = { .id = 4, .shader = bs, .line = bl };
-        struct dap_pass_req after = { .bps = &next_bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
+        struct dbg_bp next_bp = { .id = 4, .shader = bs, .line = bl };
+        struct dbg_pass_req after = { .bps = &next_bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
                                       .have_after = true, .after_seq = stop.seq, .after_lane = stop.key.lane };
         compare_pass("new pass after the stop's position", a, b, &after, NULL);
         const sh_header *h = sh_snapshot_header(stop.snap);
         if (stop.key.stage == GM_STAGE_FRAGMENT) {
-            struct dap_bp any = { .id = 3, .shader = bs, .line = bl };
-            struct dap_pass_req px = { .bps = &any, .n_bps = 1, .only_draw = stop.key.draw,
+            struct dbg_bp any = { .id = 3, .shader = bs, .line = bl };
+            struct dbg_pass_req px = { .bps = &any, .n_bps = 1, .only_draw = stop.key.draw,
                                        .only_x = h->lane_x[stop.key.lane], .only_y = h->lane_y[stop.key.lane] };
             compare_pass("debug this pixel", a, b, &px, NULL);
         }
     }
-    dap_pass_res_release(&stop);
+    dbg_pass_res_release(&stop);
     /* A continue from a stop before the checkpoint's draw to hit N: b resumes its parked pass, a
      * starts at the checkpoint (past the parked draw). */
-    struct dap_bp first = bp;
+    struct dbg_bp first = bp;
     first.hit_n = 1;
     req.bps = &first;
-    struct dap_pass_res first_a, first_b;
+    struct dbg_pass_res first_a, first_b;
     drop_suspended(a);
     drop_suspended(b);
-    dap_engine_run(a, &req, &first_a);
-    dap_engine_run(b, &req, &first_b);
-    if (first_a.status == DAP_PASS_STOPPED && first_a.key.draw < s->c[k].draw) {
-        struct dap_pass_req cont = { .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
+    dbg_engine_run(a, &req, &first_a);
+    dbg_engine_run(b, &req, &first_b);
+    if (first_a.status == DBG_PASS_STOPPED && first_a.key.draw < s->c[k].draw) {
+        struct dbg_pass_req cont = { .bps = &bp, .n_bps = 1, .only_draw = -1, .only_x = -1, .only_y = -1,
                                      .have_after = true, .after_seq = first_a.seq, .after_lane = first_a.key.lane };
         compare_pass_opt("continue from hit 1", a, b, &cont, NULL, true);
     } else {
         printf("  (hit 1 is in draw %d: no continue past a checkpoint to compare)\n", first_a.key.draw);
     }
-    dap_pass_res_release(&first_a);
-    dap_pass_res_release(&first_b);
+    dbg_pass_res_release(&first_a);
+    dbg_pass_res_release(&first_b);
     drop_suspended(a);
     drop_suspended(b);
-    dap_runner_destroy(a);
-    dap_runner_destroy(b);
+    dbg_runner_destroy(a);
+    dbg_runner_destroy(b);
 
     /* 3. The model resumed from a checkpoint: images after every draw, totals. */
     compare_model(c, argv[1]);
-    dap_capture_close(c);
+    dbg_capture_close(c);
     if (failures) {
         fprintf(stderr, "test_dap_ckpt: %d checks failed\n", failures);
         return 1;

@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include "ui_ipc/dap/dap.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_runner.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_runner.h"
 
-static struct dap_capture *cap;
-static struct dap_runner *runner;
+static struct dbg_capture *cap;
+static struct dbg_runner *runner;
 static bool echo;   /* GLREPLAY_FUZZ_ECHO=1: the server's answers on stderr (to check seeds) */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -32,15 +32,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const char *path = getenv("GLREPLAY_FUZZ_CAPTURE");
     echo = getenv("GLREPLAY_FUZZ_ECHO") && !strcmp(getenv("GLREPLAY_FUZZ_ECHO"), "1");
     char err[512];
-    if (!path || !(cap = dap_capture_open(path, err, sizeof err)) ||
-        !(runner = dap_runner_create(cap, err, sizeof err))) {
+    if (!path || !(cap = dbg_capture_open(path, err, sizeof err)) ||
+        !(runner = dbg_runner_create(cap, err, sizeof err))) {
         fprintf(stderr, "fuzz_dap_server: GLREPLAY_FUZZ_CAPTURE must name a capture: %s\n",
                 path ? err : "not set");
         exit(2);
     }
     /* One pass at a time, nothing prepared in the background: each input starts from the same
      * state, so a finding replays. */
-    dap_runner_set_spares(runner, false);
+    dbg_runner_set_spares(runner, false);
     return 0;
 }
 

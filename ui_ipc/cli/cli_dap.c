@@ -9,8 +9,8 @@
 #include "cli_opts.h"
 #include "cli_dap.h"
 #include "ui_ipc/dap/dap.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_runner.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_runner.h"
 
 #define USAGE "usage: glreplay dap --socket P F.glcap | --stdio F.glcap | --stdio --connect P | --stdio --pid N"
 
@@ -80,15 +80,15 @@ int cli_dap(int argc, char **argv)
         return 2;
     }
     char err[512];
-    struct dap_capture *cap = dap_capture_open(path, err, sizeof err);
+    struct dbg_capture *cap = dbg_capture_open(path, err, sizeof err);
     if (!cap) {
         cli_error("%s", err);
         return 1;
     }
-    struct dap_runner *runner = dap_runner_create(cap, err, sizeof err);
+    struct dbg_runner *runner = dbg_runner_create(cap, err, sizeof err);
     if (!runner) {
         cli_error("%s", err);
-        dap_capture_close(cap);
+        dbg_capture_close(cap);
         return 1;
     }
     /* Signals are taken by sigwait in glr_dap_server_wait: block them before any thread starts. */
@@ -101,8 +101,8 @@ int cli_dap(int argc, char **argv)
     struct glr_dap_server *srv = glr_dap_server_start(sock, cap, runner, NULL, err, sizeof err);
     if (!srv) {
         cli_error("dap: %s", err);
-        dap_runner_destroy(runner);
-        dap_capture_close(cap);
+        dbg_runner_destroy(runner);
+        dbg_capture_close(cap);
         return 1;
     }
     printf("glreplay: DAP server for %s listening on %s (%d shaders, %d draws, runner: %s)\n", path, sock,
@@ -110,7 +110,7 @@ int cli_dap(int argc, char **argv)
     fflush(stdout);
     glr_dap_server_wait(srv);
     glr_dap_server_stop(srv);
-    dap_runner_destroy(runner);
-    dap_capture_close(cap);
+    dbg_runner_destroy(runner);
+    dbg_capture_close(cap);
     return 0;
 }

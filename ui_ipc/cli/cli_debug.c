@@ -15,13 +15,13 @@
 #include "cli_opts.h"
 #include "ui_ipc/cli/cli_debug_heatmap.h"
 #include "shadow/shadow.h"
-#include "debugger/dap_bind.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_engine.h"
-#include "debugger/dap_ckpt.h"
+#include "debugger/dbg_bind.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_engine.h"
+#include "debugger/dbg_ckpt.h"
 #include "ui_ipc/cli/cli_stop.h"
 #include "ui_ipc/dap/dap_pixel.h"
-#include "debugger/dap_runner.h"
+#include "debugger/dbg_runner.h"
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
               "[--draw K] [--pixel X,Y] [--no-timing] [--timeout S] [--json] | F.glcap --pixel X,Y[,EVENT] " \
@@ -200,11 +200,11 @@ static bool parse_pixel(const char *val, void *dest, char *err, size_t err_size)
     return true;
 }
 
-static void list_shaders(const struct dap_capture *c)
+static void list_shaders(const struct dbg_capture *c)
 {
     for (int i = 0; i < c->n_shaders; i++) {
-        const struct dap_shader *s = &c->shaders[i];
-        printf("%3d  %-24s %s of program %u, %d lines%s\n", s->id, s->name, dap_stage_short(s->stage), s->program,
+        const struct dbg_shader *s = &c->shaders[i];
+        printf("%3d  %-24s %s of program %u, %d lines%s\n", s->id, s->name, dbg_stage_short(s->stage), s->program,
                s->line_count, s->compile_error ? " (the model cannot compile it)" : "");
     }
     if (c->ff_error)
@@ -212,8 +212,8 @@ static void list_shaders(const struct dap_capture *c)
 }
 
 /* Binds the breakpoint; returns the number of locations (0 after printing why). */
-static int bind(const struct dap_capture *c, const char *spec, struct dap_bp *bps, int max, int *file_line,
-                struct dap_binding *all, int *n_all)
+static int bind(const struct dbg_capture *c, const char *spec, struct dbg_bp *bps, int max, int *file_line,
+                struct dbg_binding *all, int *n_all)
 {
     const char *colon = strrchr(spec, ':');
     long long line;
@@ -224,17 +224,17 @@ static int bind(const struct dap_capture *c, const char *spec, struct dap_bp *bp
     char target[4096];
     snprintf(target, sizeof target, "%.*s", (int)(colon - spec), spec);
     *file_line = (int)line;
-    struct dap_binding binds[16];
+    struct dbg_binding binds[16];
     int n = 0;
     long long id;
     struct stat st;
     if (stat(target, &st) == 0 && S_ISREG(st.st_mode)) {
-        char *text = dap_read_file(target);
+        char *text = dbg_read_file(target);
         if (!text) {
             cli_error("debug: cannot read %s", target);
             return 0;
         }
-        n = dap_bind_text(c, text, binds, 16);
+        n = dbg_bind_text(c, text, binds, 16);
         free(text);
         if (!n) {
             cli_error("debug: no shader of the capture contains the text of %s", target);
@@ -244,7 +244,7 @@ static int bind(const struct dap_capture *c, const char *spec, struct dap_bp *bp
         for (int i = 0; i < c->n_shaders && !n; i++)
             if (!strcmp(c->shaders[i].name, target) ||
                 (parse_num(target, 1, c->n_shaders, &id) && id == c->shaders[i].id))
-                binds[n++] = (struct dap_binding){ c->shaders[i].id, 0, c->shaders[i].line_count };
+                binds[n++] = (struct dbg_binding){ c->shaders[i].id, 0, c->shaders[i].line_count };
         if (!n) {
             cli_error("debug: unknown shader '%s' (not a file, a shader id or a shader name; see --list)", target);
             return 0;
@@ -254,18 +254,18 @@ static int bind(const struct dap_capture *c, const char *spec, struct dap_bp *bp
         n = 16;
     memcpy(all, binds, (size_t)n * sizeof *all);
     *n_all = n;
-    struct dap_binding first_bind = binds[0];
-    struct dap_binding *first = &first_bind;
+    struct dbg_binding first_bind = binds[0];
+    struct dbg_binding *first = &first_bind;
     int k = 0;
     char msg[300] = "";
     for (int i = 0; i < n && k < max; i++) {
-        const struct dap_shader *s = dap_capture_shader(c, binds[i].shader);
-        int at = dap_bind_line(s, (int)line + binds[i].offset, binds[i].offset + binds[i].file_lines, msg, sizeof msg);
+        const struct dbg_shader *s = dbg_capture_shader(c, binds[i].shader);
+        int at = dbg_bind_line(s, (int)line + binds[i].offset, binds[i].offset + binds[i].file_lines, msg, sizeof msg);
         if (!at)
             continue;
         if (!k)
             *first = binds[i];
-        bps[k++] = (struct dap_bp){ .id = 1, .shader = s->id, .line = at };
+        bps[k++] = (struct dbg_bp){ .id = 1, .shader = s->id, .line = at };
     }
     if (!k) {
         cli_error("debug: %s:%lld: %s", target, line, msg);
@@ -277,7 +277,7 @@ static int bind(const struct dap_capture *c, const char *spec, struct dap_bp *bp
     return k;
 }
 
-static const char *source_line(const struct dap_shader *s, int line, char *buf, size_t n)
+static const char *source_line(const struct dbg_shader *s, int line, char *buf, size_t n)
 {
     const char *p = s->source;
     for (int l = 1; l < line && p; l++) {
@@ -348,11 +348,11 @@ static bool want_builtin(const sh_var *v, const sh_snapshot *s)
     return v->klass == SH_VAR_BUILTIN;
 }
 
-static void print_text(const struct dap_capture *c, const sh_snapshot *snap, const struct dap_pass_res *r,
-                       const struct dap_binding *b, const char *target)
+static void print_text(const struct dbg_capture *c, const sh_snapshot *snap, const struct dbg_pass_res *r,
+                       const struct dbg_binding *b, const char *target)
 {
     const sh_header *h = sh_snapshot_header(snap);
-    const struct dap_shader *sh = dap_capture_shader(c, h->shader);
+    const struct dbg_shader *sh = dbg_capture_shader(c, h->shader);
     char text[512];
     int file_line = h->line - b->offset;
     printf("stopped at hit %llu of %s:%d (%s line %d)\n", (unsigned long long)r->hit, target, file_line,
@@ -480,18 +480,18 @@ int cli_debug(int argc, char **argv)
         return 2;
     }
     char err[512];
-    struct dap_capture *c = dap_capture_open(o.path, err, sizeof err);
+    struct dbg_capture *c = dbg_capture_open(o.path, err, sizeof err);
     if (!c) {
         cli_error("%s", err);
         return 1;
     }
     if (list) {
         list_shaders(c);
-        dap_capture_close(c);
+        dbg_capture_close(c);
         return 0;
     }
-    struct dap_bp bps[16];
-    struct dap_binding binds[16], first = { 0, 0, 0 };
+    struct dbg_bp bps[16];
+    struct dbg_binding binds[16], first = { 0, 0, 0 };
     int file_line, n_binds = 0, n;
     char pixel_target[128];
     struct dap_pixel_stop ps;
@@ -519,7 +519,7 @@ int cli_debug(int argc, char **argv)
         cJSON_Delete(va);
         if (vrc != 0) {
             cli_error("debug: %s", err);
-            dap_capture_close(c);
+            dbg_capture_close(c);
             return 1;
         }
         bps[0] = ps.bp;
@@ -529,7 +529,7 @@ int cli_debug(int argc, char **argv)
         int pix_x = o.px, pix_y = o.py;
         o.px = ps.x;
         o.py = ps.y;
-        const struct dap_shader *sh = dap_capture_shader(c, ps.bp.shader);
+        const struct dbg_shader *sh = dbg_capture_shader(c, ps.bp.shader);
         snprintf(pixel_target, sizeof pixel_target, "%s:%d", sh ? sh->name : "?", ps.bp.line);
         o.brk = pixel_target;
         if (!o.json && ps.corner >= 0)
@@ -547,14 +547,14 @@ int cli_debug(int argc, char **argv)
                                      .primitive = -1, .target = o.target, .driver = true };
         if (dap_pixel_resolve(c, &prq, &ps, err, sizeof err) != 0) {
             cli_error("debug: %s", err);
-            dap_capture_close(c);
+            dbg_capture_close(c);
             return 1;
         }
         bps[0] = ps.bp;
         n = 1;
         o.draw = ps.draw;
         o.hit = ps.bp.hit_n;
-        const struct dap_shader *sh = dap_capture_shader(c, ps.bp.shader);
+        const struct dbg_shader *sh = dbg_capture_shader(c, ps.bp.shader);
         snprintf(pixel_target, sizeof pixel_target, "%s:%d", sh ? sh->name : "?", ps.bp.line);
         o.brk = pixel_target;
         if (!o.json)
@@ -566,41 +566,41 @@ int cli_debug(int argc, char **argv)
     } else {
         n = bind(c, o.brk, bps, 16, &file_line, binds, &n_binds);
         if (!n) {
-            dap_capture_close(c);
+            dbg_capture_close(c);
             return 1;
         }
         for (int i = 0; i < n; i++) {
-            bps[i].hit_op = DAP_HIT_EQ;
+            bps[i].hit_op = DBG_HIT_EQ;
             bps[i].hit_n = o.hit;
             bps[i].condition = o.cond;
         }
     }
-    struct dap_runner *r = dap_runner_create(c, err, sizeof err);
+    struct dbg_runner *r = dbg_runner_create(c, err, sizeof err);
     if (!r) {
         cli_error("%s", err);
-        dap_capture_close(c);
+        dbg_capture_close(c);
         return 1;
     }
     /* One pass: no spare run for a next one (the one prepared at creation is the pass's). */
-    dap_runner_set_spares(r, false);
-    dap_runner_no_checkpoints(r);
+    dbg_runner_set_spares(r, false);
+    dbg_runner_no_checkpoints(r);
     if (o.no_timing)
-        dap_runner_set_timing(r, false);
+        dbg_runner_set_timing(r, false);
     if (o.heat.expr) {
         o.heat.draw = o.draw;
         o.heat.json = o.json;
-        dap_runner_set_abort(r, cli_stop_arm(o.timeout));
+        dbg_runner_set_abort(r, cli_stop_arm(o.timeout));
         int hrc = cli_debug_heatmap(c, r, &bps[0], &o.heat);
         cli_stop_disarm();
-        dap_runner_destroy(r);
-        dap_capture_close(c);
+        dbg_runner_destroy(r);
+        dbg_capture_close(c);
         return hrc;
     }
-    struct dap_pass_req req = { .bps = bps, .n_bps = n, .only_draw = o.draw, .only_x = o.px, .only_y = o.py,
+    struct dbg_pass_req req = { .bps = bps, .n_bps = n, .only_draw = o.draw, .only_x = o.px, .only_y = o.py,
                                 .only_vertex = vertex_mode, .log = engine_log };
-    struct dap_pass_res res;
-    dap_runner_set_abort(r, cli_stop_arm(o.timeout));
-    dap_engine_run(r, &req, &res);
+    struct dbg_pass_res res;
+    dbg_runner_set_abort(r, cli_stop_arm(o.timeout));
+    dbg_engine_run(r, &req, &res);
     const char *stopped_by = cli_stop_reason();
     cli_stop_disarm();
     int rc = 0;
@@ -610,17 +610,17 @@ int cli_debug(int argc, char **argv)
             first = binds[i];
     char target[4096];
     snprintf(target, sizeof target, "%.*s", (int)(strrchr(o.brk, ':') - o.brk), o.brk);
-    if (stopped_by && (res.status != DAP_PASS_STOPPED || !res.snap)) {
+    if (stopped_by && (res.status != DBG_PASS_STOPPED || !res.snap)) {
         cli_error("debug: stopped by %s before hit %llu of %s (%llu invocations reached it so far)", stopped_by,
                   (unsigned long long)o.hit, o.brk, (unsigned long long)res.hits_seen);
         rc = 1;
-    } else if (res.status == DAP_PASS_ERROR) {
+    } else if (res.status == DBG_PASS_ERROR) {
         cli_error("debug: %s", res.message);
         rc = 1;
-    } else if (vertex_mode && (res.status != DAP_PASS_STOPPED || !res.snap)) {
+    } else if (vertex_mode && (res.status != DBG_PASS_STOPPED || !res.snap)) {
         cli_error("debug: vertex %d (instance %d) is not among the vertices draw %d shaded", o.px, o.py, o.draw);
         rc = 1;
-    } else if (res.status != DAP_PASS_STOPPED || !res.snap) {
+    } else if (res.status != DBG_PASS_STOPPED || !res.snap) {
         cli_error("debug: the frame ended before hit %llu of %s (%llu invocations reached it%s)",
                   (unsigned long long)o.hit, o.brk, (unsigned long long)res.hits_seen,
                   o.px >= 0 ? "; --pixel needs a shader that reads gl_FragCoord until the frame runner reports pixels" : "");
@@ -686,8 +686,8 @@ int cli_debug(int argc, char **argv)
     } else {
         print_text(c, res.snap, &res, &first, target);
     }
-    dap_pass_res_release(&res);
-    dap_runner_destroy(r);
-    dap_capture_close(c);
+    dbg_pass_res_release(&res);
+    dbg_runner_destroy(r);
+    dbg_capture_close(c);
     return rc;
 }

@@ -1,6 +1,6 @@
 /* `glreplay debug F --break FILE:LINE --heatmap EXPR --out MAP.png`: the value of a GLSL
  * expression at every pixel where a fragment reached that fragment-shader line, over the whole
- * frame, as a PNG heat map (debugger/dap_heatmap.h; the same pass as DAP's glreplay/heatmap). */
+ * frame, as a PNG heat map (debugger/dbg_heatmap.h; the same pass as DAP's glreplay/heatmap). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <cjson/cJSON.h>
@@ -10,35 +10,35 @@
 #include "replay/player/image_util.h"
 #include "ui_ipc/cli/cli_common.h"
 #include "ui_ipc/cli/cli_debug_heatmap.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_engine.h"
-#include "debugger/dap_heatmap.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_engine.h"
+#include "debugger/dbg_heatmap.h"
 
-int cli_debug_heatmap(const struct dap_capture *c, struct dap_runner *r, const struct dap_bp *bp,
+int cli_debug_heatmap(const struct dbg_capture *c, struct dbg_runner *r, const struct dbg_bp *bp,
                       const struct cli_heatmap_opts *o)
 {
-    const struct dap_shader *sh = dap_capture_shader(c, bp->shader);
+    const struct dbg_shader *sh = dbg_capture_shader(c, bp->shader);
     if (!sh || sh->stage != GM_STAGE_FRAGMENT) {
         cli_error("debug: --heatmap needs a fragment shader line (%s is not one)", sh ? sh->name : "?");
         return 2;
     }
-    struct dap_heat *ht = dap_heat_new(o->expr, o->component, o->draw);
+    struct dbg_heat *ht = dbg_heat_new(o->expr, o->component, o->draw);
     if (!ht) {
         cli_error("out of memory");
         return 1;
     }
     const struct glrh_capture *cap = c->cap;
     if (cap && cap->n_images)
-        dap_heat_size(ht, cap->images[cap->n_images - 1].width, cap->images[cap->n_images - 1].height);
+        dbg_heat_size(ht, cap->images[cap->n_images - 1].width, cap->images[cap->n_images - 1].height);
     char err[300];
-    if (dap_heat_run(ht, r, bp->shader, bp->line, err, sizeof err) != 0) {
+    if (dbg_heat_run(ht, r, bp->shader, bp->line, err, sizeof err) != 0) {
         cli_error("debug: the frame could not run: %s", err);
-        dap_heat_free(ht);
+        dbg_heat_free(ht);
         return 1;
     }
-    struct dap_heat_stats st;
-    unsigned char *px = dap_heat_image(ht, o->have_min ? &o->min : NULL, o->have_max ? &o->max : NULL, &st, err, sizeof err);
-    dap_heat_free(ht);
+    struct dbg_heat_stats st;
+    unsigned char *px = dbg_heat_image(ht, o->have_min ? &o->min : NULL, o->have_max ? &o->max : NULL, &st, err, sizeof err);
+    dbg_heat_free(ht);
     if (!px) {
         cli_error("debug: --heatmap %s: %s", o->expr, err);
         return 1;

@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 
-struct dap_capture;
-struct dap_runner;
-struct dap_bp;
+struct dbg_capture;
+struct dbg_runner;
+struct dbg_bp;
 
 struct cli_heatmap_opts {
     const char *expr, *out;
@@ -16,7 +16,7 @@ struct cli_heatmap_opts {
 };
 
 /* Runs the frame once and writes the PNG; returns the exit status (messages printed). */
-int cli_debug_heatmap(const struct dap_capture *c, struct dap_runner *r, const struct dap_bp *bp,
+int cli_debug_heatmap(const struct dbg_capture *c, struct dbg_runner *r, const struct dbg_bp *bp,
                       const struct cli_heatmap_opts *o);
 
 #endif

@@ -18,7 +18,7 @@
 #include "cli_opts.h"
 #include "cli_verbs.h"
 #include "ui_ipc/cli/cli_stop.h"
-#include "debugger/dap_capture.h"
+#include "debugger/dbg_capture.h"
 #include "ui_ipc/dap/dap_profile.h"
 
 #define USAGE                                                                                              \
@@ -202,7 +202,7 @@ int cli_profile(int argc, char **argv)
         return usage_error("%s", "--trace-out needs --trace-buffers TYPES");
 
     char err[1024];
-    struct dap_capture *cap = dap_capture_open(path, err, sizeof err);
+    struct dbg_capture *cap = dbg_capture_open(path, err, sizeof err);
     if (!cap) {
         cli_error("%s", err);
         return 2;
@@ -221,12 +221,12 @@ int cli_profile(int argc, char **argv)
     if (stopped_by) {
         cli_error("profile: %s: stopped by %s before the frame's end: no profile written", path, stopped_by);
         gmt_profile_destroy(p);
-        dap_capture_close(cap);
+        dbg_capture_close(cap);
         return 1;
     }
     if (!p) {
         cli_error("profile: %s: %s", path, err);
-        dap_capture_close(cap);
+        dbg_capture_close(cap);
         return 2;
     }
     int rc = 0;
@@ -297,6 +297,6 @@ int cli_profile(int argc, char **argv)
         }
     }
     gmt_profile_destroy(p);
-    dap_capture_close(cap);
+    dbg_capture_close(cap);
     return rc;
 }

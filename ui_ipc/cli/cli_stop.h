@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 /* Installs the Ctrl-C handler and, when seconds > 0, a timer; returns the flag they set (give it
- * to gmf_set_abort / dap_runner_set_abort). */
+ * to gmf_set_abort / dbg_runner_set_abort). */
 const volatile sig_atomic_t *cli_stop_arm(double seconds);
 /* Cancels the timer and restores Ctrl-C's default action. */
 void cli_stop_disarm(void);

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct dap_capture;
-struct dap_runner;
+struct dbg_capture;
+struct dbg_runner;
 struct glr_dap_server;
 
 struct glr_dap_options {
@@ -35,7 +35,7 @@ struct glr_dap_options {
 
 /* Serves `cap` (indexed capture) with `runner` on a socket at `path`. The capture and runner
  * must outlive the server. NULL with a one-line reason. */
-struct glr_dap_server *glr_dap_server_start(const char *path, struct dap_capture *cap, struct dap_runner *runner,
+struct glr_dap_server *glr_dap_server_start(const char *path, struct dbg_capture *cap, struct dbg_runner *runner,
                                             const struct glr_dap_options *opt, char *err, size_t err_size);
 /* Blocks until a signal or until glr_dap_server_stop is called from another thread. */
 void glr_dap_server_wait(struct glr_dap_server *s);
@@ -45,8 +45,8 @@ void glr_dap_server_stop(struct glr_dap_server *s);
 /* Live attach (dap_live.c, used by the shim): serves ONE already accepted connection `fd` (owned:
  * closed at the end) on the calling thread until the client disconnects and the session's pass has
  * ended. `initial` holds bytes already read from it. 0, or -1 with a reason (fd closed). */
-int glr_dap_serve_fd(int fd, const char *initial, size_t initial_len, struct dap_capture *cap,
-                     struct dap_runner *runner, const struct glr_dap_options *opt, char *err, size_t err_size);
+int glr_dap_serve_fd(int fd, const char *initial, size_t initial_len, struct dbg_capture *cap,
+                     struct dbg_runner *runner, const struct glr_dap_options *opt, char *err, size_t err_size);
 /* The same over the capture file at `capture_path` (opened and closed here), with `opt` (may be
  * NULL: no timeouts). */
 int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path,

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <png.h>
 #include "replay/player/player.h"
-#include "debugger/dap_capture.h"
+#include "debugger/dbg_capture.h"
 #include "ui_ipc/dap/dap_event_image.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
@@ -30,11 +30,11 @@ static void capture_info(struct dap_session *s, const cJSON *req)
     cJSON_AddStringToObject(b, "program", s->cap->cap->program ? s->cap->cap->program : "");
     cJSON *sh = cJSON_AddArrayToObject(b, "shaders");
     for (int i = 0; i < s->cap->n_shaders; i++) {
-        const struct dap_shader *d = &s->cap->shaders[i];
+        const struct dbg_shader *d = &s->cap->shaders[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "id", d->id);
         cJSON_AddStringToObject(o, "name", d->name);
-        cJSON_AddStringToObject(o, "stage", dap_stage_short(d->stage));
+        cJSON_AddStringToObject(o, "stage", dbg_stage_short(d->stage));
         cJSON_AddNumberToObject(o, "glName", d->gl_name);
         cJSON_AddNumberToObject(o, "program", d->program);
         cJSON_AddNumberToObject(o, "lines", d->line_count);
@@ -62,7 +62,7 @@ static void events(struct dap_session *s, const cJSON *req, const cJSON *args)
         dap_respond(s, req, false, NULL, "glreplay/events: start and count must be >= 0");
         return;
     }
-    char *json = dap_capture_events_json(s->cap, (uint64_t)start, (uint64_t)count);
+    char *json = dbg_capture_events_json(s->cap, (uint64_t)start, (uint64_t)count);
     cJSON *arr = json ? cJSON_Parse(json) : NULL;
     free(json);
     if (!arr) {
@@ -91,7 +91,7 @@ static void state(struct dap_session *s, const cJSON *req, const cJSON *args)
         return;
     }
     char err[256];
-    char *json = dap_capture_state_json(s->cap, (uint64_t)ev, err, sizeof err);
+    char *json = dbg_capture_state_json(s->cap, (uint64_t)ev, err, sizeof err);
     cJSON *st = json ? cJSON_Parse(json) : NULL;
     free(json);
     if (!st) {
@@ -263,7 +263,7 @@ struct pixel_job {
 static void debug_pixel_answer(struct dap_session *s, const cJSON *req)
 {
     const struct dap_pixel_stop *p = &s->pixel;
-    const struct dap_shader *sh = dap_capture_shader(s->cap, p->bp.shader);
+    const struct dbg_shader *sh = dbg_capture_shader(s->cap, p->bp.shader);
     cJSON *b = cJSON_CreateObject();
     cJSON_AddNumberToObject(b, "event", (double)p->record);
     cJSON_AddNumberToObject(b, "draw", p->draw);
@@ -283,7 +283,7 @@ static void debug_pixel_answer(struct dap_session *s, const cJSON *req)
 static void debug_vertex_answer(struct dap_session *s, const cJSON *req)
 {
     const struct dap_pixel_stop *p = &s->pixel;
-    const struct dap_shader *sh = dap_capture_shader(s->cap, p->bp.shader);
+    const struct dbg_shader *sh = dbg_capture_shader(s->cap, p->bp.shader);
     cJSON *b = cJSON_CreateObject();
     cJSON_AddNumberToObject(b, "event", (double)p->record);
     cJSON_AddNumberToObject(b, "draw", p->draw);
@@ -349,7 +349,7 @@ static void *pixel_worker(void *arg)
         /* the pass starts where the job ends: the session leaves its stop (a custom request
          * the client's UI does not know to imply that: `continued`), the stopped event follows */
         if (!dap_session_job_done(s)) {
-            if (dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0) {
+            if (dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT) != 0) {
                 s->pixel_pending = false;
                 dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
             } else {

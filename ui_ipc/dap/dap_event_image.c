@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "debugger/dap_capture.h"
+#include "debugger/dbg_capture.h"
 #include "registry/glr_call_codec.h"
 #include "replay/player/image_util.h"
 #include "replay/player/player.h"

@@ -1,9 +1,9 @@
 /* Session requests for the breakpoints that are not source lines (issue 15 §3, §7):
- *  - setExceptionBreakpoints / exceptionInfo: the filters of dap_exception.h;
+ *  - setExceptionBreakpoints / exceptionInfo: the filters of dbg_exception.h;
  *  - setFunctionBreakpoints: `main` of a stage or a named GLSL function. A function breakpoint
  *    binds, in every captured shader that has the function (of the stage named, if any), to the
- *    function's entry line (dap_funcs.h) and then counts hits, conditions and hit conditions
- *    exactly as a line breakpoint there does (dap_engine.c): a lane hits when it arrives at that
+ *    function's entry line (dbg_funcs.h) and then counts hits, conditions and hit conditions
+ *    exactly as a line breakpoint there does (dbg_engine.c): a lane hits when it arrives at that
  *    line from another line, i.e. once per call.
  * Names: "main", "shade_light", a stage alone ("fragment": its main), "STAGE:NAME" with STAGE one of vertex/vs/vert, fragment/fs/frag,
  * geometry/gs/geom, tess_control/tcs/tesc, tess_evaluation/tes/tese, compute/cs/comp, or a
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "debugger/dap_capture.h"
-#include "debugger/dap_disasm.h"
-#include "debugger/dap_eval.h"
-#include "debugger/dap_funcs.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_disasm.h"
+#include "debugger/dbg_eval.h"
+#include "debugger/dbg_funcs.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 static void free_bps(struct dap_src_bp **bps, int *n)
@@ -37,7 +37,7 @@ void dap_feat_free(struct dap_session *s)
 
 /* ---------------------------------------------------------------- exceptions */
 
-void dap_feat_exception_stopped(struct dap_session *s, const struct dap_exc_hit *x, cJSON *body)
+void dap_feat_exception_stopped(struct dap_session *s, const struct dbg_exc_hit *x, cJSON *body)
 {
     (void)s;
     /* VS Code shows `text` in the exception widget; description stays the thread's title. */
@@ -50,7 +50,7 @@ static void set_exception_breakpoints(struct dap_session *s, const cJSON *req, c
     unsigned bits = 0;
     cJSON *b = cJSON_CreateObject();
     cJSON *arr = cJSON_AddArrayToObject(b, "breakpoints");
-    if (!dap_exc_parse(args, &bits, arr, err, sizeof err)) {
+    if (!dbg_exc_parse(args, &bits, arr, err, sizeof err)) {
         cJSON_Delete(b);
         dap_respond(s, req, false, NULL, err);
         return;
@@ -60,7 +60,7 @@ static void set_exception_breakpoints(struct dap_session *s, const cJSON *req, c
     dap_respond(s, req, true, b, NULL);
     /* While the frame is idle (no stop), newly set filters run it again, as new breakpoints do. */
     if (bits && bits != before && s->configured && !s->stopped && !s->running && !s->terminated)
-        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+        dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT);
 }
 
 static void exception_info(struct dap_session *s, const cJSON *req)
@@ -69,7 +69,7 @@ static void exception_info(struct dap_session *s, const cJSON *req)
         dap_respond(s, req, false, NULL, "exceptionInfo: not stopped on an exception");
         return;
     }
-    const struct dap_exc_hit *x = &s->exc;
+    const struct dbg_exc_hit *x = &s->exc;
     cJSON *b = cJSON_CreateObject();
     cJSON_AddStringToObject(b, "exceptionId", x->id);
     cJSON_AddStringToObject(b, "description", x->text);
@@ -141,7 +141,7 @@ static bool bind_function(struct dap_session *s, const char *spec, struct dap_sr
     }
     bool known = false;
     for (int i = 0; i < s->cap->n_shaders && e->n_locs < DAP_MAX_BINDINGS; i++) {
-        const struct dap_shader *sh = &s->cap->shaders[i];
+        const struct dbg_shader *sh = &s->cap->shaders[i];
         if ((stage >= 0 && sh->stage != stage) || (shader && sh->id != shader))
             continue;
         for (int f = 0; f < sh->n_funcs; f++)
@@ -201,12 +201,12 @@ static void set_function_breakpoints(struct dap_session *s, const cJSON *req, co
         if (!name || !*name) {
             snprintf(msg, sizeof msg, "a function breakpoint needs a 'name'");
             ok = false;
-        } else if (hitc && !dap_parse_hit_condition(hitc, &e.hit_op, &e.hit_n)) {
+        } else if (hitc && !dbg_parse_hit_condition(hitc, &e.hit_op, &e.hit_n)) {
             snprintf(msg, sizeof msg, "hit condition '%.60s': expected N, == N, >= N, > N, <= N, < N or %% N", hitc);
             ok = false;
         } else if (cond && *cond) {
             char perr[200];
-            if (dap_eval_syntax(cond, perr, sizeof perr) != 0) {
+            if (dbg_eval_syntax(cond, perr, sizeof perr) != 0) {
                 snprintf(msg, sizeof msg, "condition '%.60s': %s", cond, perr);
                 ok = false;
             }
@@ -236,7 +236,7 @@ static void set_function_breakpoints(struct dap_session *s, const cJSON *req, co
     s->n_fn_bps = kept;
     dap_respond(s, req, true, b, NULL);
     if (kept && s->configured && !s->stopped && !s->running && !s->terminated)
-        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+        dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT);
 }
 
 bool dap_feat_is_function_bp(const struct dap_session *s, int id)
@@ -249,10 +249,10 @@ bool dap_feat_is_function_bp(const struct dap_session *s, int id)
 
 /* ---------------------------------------------------------------- instructions (issue 15 §4) */
 
-/* The shader and pc of an address (dap_disasm.h); NULL when no captured shader has it. */
-static const struct dap_shader *shader_at(struct dap_session *s, uint64_t addr, int64_t delta, int64_t *pc)
+/* The shader and pc of an address (dbg_disasm.h); NULL when no captured shader has it. */
+static const struct dbg_shader *shader_at(struct dap_session *s, uint64_t addr, int64_t delta, int64_t *pc)
 {
-    const struct dap_shader *sh = dap_capture_shader(s->cap, (int)(addr >> 32));
+    const struct dbg_shader *sh = dbg_capture_shader(s->cap, (int)(addr >> 32));
     *pc = (int64_t)(uint32_t)addr + delta;
     return sh && sh->disasm ? sh : NULL;
 }
@@ -273,7 +273,7 @@ static void disassemble(struct dap_session *s, const cJSON *req, const cJSON *ar
     const char *ref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "memoryReference"));
     double off = 0, ioff = 0, count = -1;
     uint64_t addr;
-    if (!ref || !dap_disasm_parse_address(ref, &addr)) {
+    if (!ref || !dbg_disasm_parse_address(ref, &addr)) {
         dap_respond(s, req, false, NULL, "disassemble: 'memoryReference' must be an instruction address (\"0x...\", "
                     "from a stack frame's instructionPointerReference)");
         return;
@@ -286,12 +286,12 @@ static void disassemble(struct dap_session *s, const cJSON *req, const cJSON *ar
     }
     int64_t pc0;
     /* One address per instruction: a byte offset and an instruction offset move alike. */
-    const struct dap_shader *sh = shader_at(s, addr, (int64_t)off + (int64_t)ioff, &pc0);
+    const struct dbg_shader *sh = shader_at(s, addr, (int64_t)off + (int64_t)ioff, &pc0);
     if (!sh) {
         dap_respond(s, req, false, NULL, "disassemble: no captured shader at this address (or it did not compile)");
         return;
     }
-    const struct dap_disasm *d = sh->disasm;
+    const struct dbg_disasm *d = sh->disasm;
     cJSON *b = cJSON_CreateObject();
     cJSON *arr = cJSON_AddArrayToObject(b, "instructions");
     int64_t base = (int64_t)((uint64_t)(uint32_t)sh->id << 32);
@@ -308,7 +308,7 @@ static void disassemble(struct dap_session *s, const cJSON *req, const cJSON *ar
             cJSON_AddItemToArray(arr, o);
             continue;
         }
-        const struct dap_dinst *in = &d->ins[pc];
+        const struct dbg_dinst *in = &d->ins[pc];
         cJSON_AddStringToObject(o, "instruction", in->text);
         if (d->n_funcs > 0)
             cJSON_AddStringToObject(o, "symbol", d->funcs[in->func]);
@@ -359,16 +359,16 @@ static void set_instruction_breakpoints(struct dap_session *s, const cJSON *req,
         char msg[300] = "";
         struct dap_src_bp e;
         memset(&e, 0, sizeof e);
-        const struct dap_shader *sh = NULL;
+        const struct dbg_shader *sh = NULL;
         char perr[200];
-        if (!ref || !dap_disasm_parse_address(ref, &addr) || !num_arg(it, "offset", -1e9, 1e9, &off))
+        if (!ref || !dbg_disasm_parse_address(ref, &addr) || !num_arg(it, "offset", -1e9, 1e9, &off))
             snprintf(msg, sizeof msg, "'instructionReference' must be an instruction address (\"0x...\") and "
                      "'offset' an integer");
         else if (!(sh = shader_at(s, addr, (int64_t)off, &pc)) || pc < 0 || pc >= sh->disasm->n)
             snprintf(msg, sizeof msg, "no instruction of a captured shader at %.40s%+lld", ref, (long long)off);
-        else if (hitc && !dap_parse_hit_condition(hitc, &e.hit_op, &e.hit_n))
+        else if (hitc && !dbg_parse_hit_condition(hitc, &e.hit_op, &e.hit_n))
             snprintf(msg, sizeof msg, "hit condition '%.60s': expected N, == N, >= N, > N, <= N, < N or %% N", hitc);
-        else if (cond && *cond && dap_eval_syntax(cond, perr, sizeof perr) != 0)
+        else if (cond && *cond && dbg_eval_syntax(cond, perr, sizeof perr) != 0)
             snprintf(msg, sizeof msg, "condition '%.60s': %s", cond, perr);
         e.id = ++s->next_bp_id;
         cJSON_AddNumberToObject(o, "id", e.id);
@@ -378,7 +378,7 @@ static void set_instruction_breakpoints(struct dap_session *s, const cJSON *req,
             continue;
         }
         char a[32];
-        snprintf(a, sizeof a, "0x%llx", (unsigned long long)dap_disasm_address(sh->id, (int)pc));
+        snprintf(a, sizeof a, "0x%llx", (unsigned long long)dbg_disasm_address(sh->id, (int)pc));
         cJSON_AddStringToObject(o, "instructionReference", a);
         e.n_locs = 1;
         e.loc_shader[0] = sh->id;
@@ -397,7 +397,7 @@ static void set_instruction_breakpoints(struct dap_session *s, const cJSON *req,
     s->n_ins_bps = kept;
     dap_respond(s, req, true, b, NULL);
     if (kept && s->configured && !s->stopped && !s->running && !s->terminated)
-        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+        dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT);
 }
 
 bool dap_feat_is_instruction_bp(const struct dap_session *s, int id)

@@ -12,13 +12,13 @@
 struct hist_entry {
     uint64_t snap_id;            /* in the session's store */
     uint64_t *other_ids;         /* the resident warps' snapshots, with their step keys */
-    struct dap_stop_key *other_keys;
+    struct dbg_stop_key *other_keys;
     bool *other_key_ok;
     int n_others;
-    struct dap_stop_key key;     /* key.lane: the focused lane */
+    struct dbg_stop_key key;     /* key.lane: the focused lane */
     int depth;
     uint64_t seq;
-    unsigned next_mask;          /* 1 << dap_step: those steps from here reach the next entry */
+    unsigned next_mask;          /* 1 << dbg_step: those steps from here reach the next entry */
     char desc[256];
 };
 
@@ -80,7 +80,7 @@ static struct hist_entry *insert_at(struct dap_history *h, int at)
     return &h->e[at];
 }
 
-void dap_history_stopped(struct dap_session *s, int kind, enum dap_step step, const struct dap_pass_res *r,
+void dap_history_stopped(struct dap_session *s, int kind, enum dbg_step step, const struct dbg_pass_res *r,
                          uint64_t snap_id, const uint64_t *other_ids, const char *desc)
 {
     /* GLREPLAY_DAP_HISTORY=0: keep nothing, every step back and forward runs the model (tests
@@ -123,7 +123,7 @@ void dap_history_stopped(struct dap_session *s, int kind, enum dap_step step, co
     e->depth = r->depth;
     e->seq = r->seq;
     if (kind == DAP_PASS_BACK && h->n > 1)
-        e->next_mask = (r->back_next ? 1u << DAP_STEP_NEXT : 0) | (r->back_stepin ? 1u << DAP_STEP_IN : 0);
+        e->next_mask = (r->back_next ? 1u << DBG_STEP_NEXT : 0) | (r->back_stepin ? 1u << DBG_STEP_IN : 0);
     snprintf(e->desc, sizeof e->desc, "%s", desc);
     if (s->n_others > 0 && other_ids) {   /* NULL (out of memory): the stop is kept without them */
         e->other_ids = malloc((size_t)s->n_others * sizeof *e->other_ids);
@@ -149,7 +149,7 @@ static bool show(struct dap_session *s, int i)
     if (!snap)
         return false;
     sh_snapshot **others = e->n_others ? calloc((size_t)e->n_others, sizeof *others) : NULL;
-    struct dap_stop_key *keys = e->n_others ? calloc((size_t)e->n_others, sizeof *keys) : NULL;
+    struct dbg_stop_key *keys = e->n_others ? calloc((size_t)e->n_others, sizeof *keys) : NULL;
     bool *ok = e->n_others ? calloc((size_t)e->n_others, sizeof *ok) : NULL;
     int n = 0;
     for (int k = 0; others && keys && ok && k < e->n_others; k++) {
@@ -193,7 +193,7 @@ static bool show(struct dap_session *s, int i)
     return true;
 }
 
-bool dap_history_forward(struct dap_session *s, enum dap_step step)
+bool dap_history_forward(struct dap_session *s, enum dbg_step step)
 {
     struct dap_history *h = s->hist;
     if (!h || h->at + 1 >= h->n || !(h->e[h->at].next_mask & (1u << step)))
@@ -224,24 +224,24 @@ bool dap_history_request(struct dap_session *s, const char *cmd, const cJSON *re
         struct dap_history *h = s->hist;
         if (back && h && h->at > 0 && show(s, h->at - 1))
             return true;
-        if (dap_start_pass(s, back ? DAP_PASS_BACK : DAP_PASS_REVERSE, DAP_STEP_NEXT) != 0)
+        if (dap_start_pass(s, back ? DAP_PASS_BACK : DAP_PASS_REVERSE, DBG_STEP_NEXT) != 0)
             dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
     }
     return true;
 }
 
-void dap_history_reverse(struct dap_runner *r, struct dap_pass_req *req, struct dap_pass_res *res)
+void dap_history_reverse(struct dbg_runner *r, struct dbg_pass_req *req, struct dbg_pass_res *res)
 {
-    dap_engine_run(r, req, res);
-    if (res->status == DAP_PASS_ERROR)
+    dbg_engine_run(r, req, res);
+    if (res->status == DBG_PASS_ERROR)
         return;
     bool found = res->found;
     uint64_t seq = res->found_seq;
     int lane = res->found_lane;
-    dap_pass_res_release(res);
+    dbg_pass_res_release(res);
     if (!found) {
         memset(res, 0, sizeof *res);
-        res->status = DAP_PASS_AT_START;
+        res->status = DBG_PASS_AT_START;
         snprintf(res->message, sizeof res->message, "no earlier breakpoint hit in the frame");
         return;
     }
@@ -250,5 +250,5 @@ void dap_history_reverse(struct dap_runner *r, struct dap_pass_req *req, struct 
     req->have_after = true;
     req->after_seq = seq;
     req->after_lane = lane - 1;
-    dap_engine_run(r, req, res);
+    dbg_engine_run(r, req, res);
 }

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "debugger/dap_capture.h"
-#include "debugger/dap_eval.h"
-#include "debugger/dap_disasm.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_eval.h"
+#include "debugger/dbg_disasm.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 #define REF_BASE 1000   /* dynamic references; 1..5 are the scopes of frame 0 */
@@ -114,7 +114,7 @@ cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *
                 return o;
             }
     }
-    const struct dap_shader *sh = dap_capture_shader(s->cap, shader);
+    const struct dbg_shader *sh = dbg_capture_shader(s->cap, shader);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", sh ? sh->name : "unknown shader");
     if (sh) {
@@ -135,7 +135,7 @@ static const char *bound_file(const struct dap_session *s, int shader)
     return NULL;
 }
 
-cJSON *dap_shader_source_json(struct dap_session *s, const struct dap_shader *sh)
+cJSON *dap_shader_source_json(struct dap_session *s, const struct dbg_shader *sh)
 {
     /* The captured text stays the content (sourceReference: the program's prepended lines are
      * part of it); path says where the file is on disk (the spec allows both). */
@@ -151,7 +151,7 @@ cJSON *dap_shader_source_json(struct dap_session *s, const struct dap_shader *sh
 void dap_loaded_source_events(struct dap_session *s, const char *reason, int shader)
 {
     for (int i = 0; i < s->cap->n_shaders; i++) {
-        const struct dap_shader *sh = &s->cap->shaders[i];
+        const struct dbg_shader *sh = &s->cap->shaders[i];
         if (shader && sh->id != shader)
             continue;
         cJSON *b = cJSON_CreateObject();
@@ -262,9 +262,9 @@ static void stack_trace(struct dap_session *s, const cJSON *req, const cJSON *ar
         cJSON_AddNumberToObject(o, "line", client_line > 0 ? client_line : 1);
         cJSON_AddNumberToObject(o, "column", 1);
         if (d == 0 && h->shader > 0 && ((h->active >> s->focus) & 1) && h->pc >= 0) {
-            /* The instruction the focused lane is at (disassemble, dap_disasm.h). */
+            /* The instruction the focused lane is at (disassemble, dbg_disasm.h). */
             char ip[32];
-            snprintf(ip, sizeof ip, "0x%llx", (unsigned long long)dap_disasm_address(h->shader, h->pc));
+            snprintf(ip, sizeof ip, "0x%llx", (unsigned long long)dbg_disasm_address(h->shader, h->pc));
             cJSON_AddStringToObject(o, "instructionPointerReference", ip);
         }
         cJSON_AddItemToArray(arr, o);
@@ -516,7 +516,7 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
             char v[160];
             struct { const char *name, *type; char value[320]; } extra[5];
             int nx = 0;
-            /* Snapshots of fragment warps carry gl_HelperInvocation (dap_builtins.c); others say
+            /* Snapshots of fragment warps carry gl_HelperInvocation (dbg_builtins.c); others say
              * it from the warp's masks. */
             if (sh_snapshot_find_var(s->snap, "gl_HelperInvocation") < 0) {
                 snprintf(extra[nx].value, sizeof extra[nx].value, "%s", ((h->helper >> s->focus) & 1) ? "true" : "false");
@@ -536,7 +536,7 @@ static void variables(struct dap_session *s, const cJSON *req, const cJSON *args
             extra[nx].name = "invocation";
             extra[nx++].type = "string";
             /* Built-ins the shader does not declare, from what the lane stands for, where the
-             * snapshot has no such variable (the model's built-ins are added by dap_builtins.c). */
+             * snapshot has no such variable (the model's built-ins are added by dbg_builtins.c). */
             if (h->lane_pos_known && h->stage == 4 && sh_snapshot_find_var(s->snap, "gl_FragCoord") < 0) {
                 extra[nx].name = "gl_FragCoord.xy";
                 extra[nx].type = "vec2";
@@ -644,7 +644,7 @@ static void source(struct dap_session *s, const cJSON *req, const cJSON *args)
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(args, "sourceReference");
     if (cJSON_IsObject(src) && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(src, "sourceReference")))
         r = cJSON_GetObjectItemCaseSensitive(src, "sourceReference");
-    const struct dap_shader *sh = cJSON_IsNumber(r) ? dap_capture_shader(s->cap, jint(r)) : NULL;
+    const struct dbg_shader *sh = cJSON_IsNumber(r) ? dbg_capture_shader(s->cap, jint(r)) : NULL;
     if (!sh) {
         dap_respond(s, req, false, NULL, "unknown sourceReference");
         return;
@@ -660,10 +660,10 @@ static void loaded_sources(struct dap_session *s, const cJSON *req)
     cJSON *b = cJSON_CreateObject();
     cJSON *arr = cJSON_AddArrayToObject(b, "sources");
     for (int i = 0; i < s->cap->n_shaders; i++) {
-        const struct dap_shader *sh = &s->cap->shaders[i];
+        const struct dbg_shader *sh = &s->cap->shaders[i];
         cJSON *o = dap_shader_source_json(s, sh);
         char origin[96];
-        snprintf(origin, sizeof origin, "%s of program %u", dap_stage_short(sh->stage), sh->program);
+        snprintf(origin, sizeof origin, "%s of program %u", dbg_stage_short(sh->stage), sh->program);
         cJSON_AddStringToObject(o, "origin", origin);
         cJSON_AddItemToArray(arr, o);
     }
@@ -680,7 +680,7 @@ int dap_sample_at_stop(void *ctx, const gm_sample_request *rq, gm_texel_out *out
         return -1;
     }
     int rc = c->s->runner->sample_parked(c->s->runner->impl, h->draw, h->stage, rq, out, err, err_size);
-    if (rc == DAP_EVAL_NOT_PARKED)
+    if (rc == DBG_EVAL_NOT_PARKED)
         c->not_parked = true;   /* evaluate parks the model at the stop and retries (dap_park.c) */
     return rc;
 }
@@ -708,8 +708,8 @@ static void evaluate(struct dap_session *s, const cJSON *req, const cJSON *args)
         function = f->function;
     }
     struct dap_sample_ctx sc = { s, s->snap, false };
-    struct dap_eval_env env = { dap_sample_at_stop, &sc };
-    if (dap_eval_frame_env(s->snap, s->focus, function, e->valuestring, &env, text, sizeof text, type, sizeof type) !=
+    struct dbg_eval_env env = { dap_sample_at_stop, &sc };
+    if (dbg_eval_frame_env(s->snap, s->focus, function, e->valuestring, &env, text, sizeof text, type, sizeof type) !=
         0) {
         if (!dap_park_retry(s, req, &sc))
             dap_respond(s, req, false, NULL, text);

@@ -6,22 +6,22 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ui_ipc/dap/dap.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_runner.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_runner.h"
 #include "ui_ipc/dap/dap_wire.h"
 
 int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, const char *capture_path,
                              const struct glr_dap_options *opt, char *err, size_t err_size)
 {
-    struct dap_capture *cap = dap_capture_open(capture_path, err, err_size);
+    struct dbg_capture *cap = dbg_capture_open(capture_path, err, err_size);
     if (!cap) {
         glr_dap_refuse_fd(fd, initial, initial_len, err);
         return -1;
     }
-    struct dap_runner *runner = dap_runner_create(cap, err, err_size);
+    struct dbg_runner *runner = dbg_runner_create(cap, err, err_size);
     if (!runner) {
         glr_dap_refuse_fd(fd, initial, initial_len, err);
-        dap_capture_close(cap);
+        dbg_capture_close(cap);
         return -1;
     }
     struct glr_dap_options o = { 0 };
@@ -29,8 +29,8 @@ int glr_dap_serve_capture_fd(int fd, const char *initial, size_t initial_len, co
         o = *opt;
     o.in_process = true;   /* inside the program: no driver replay here */
     int rc = glr_dap_serve_fd(fd, initial, initial_len, cap, runner, &o, err, err_size);
-    dap_runner_destroy(runner);
-    dap_capture_close(cap);
+    dbg_runner_destroy(runner);
+    dbg_capture_close(cap);
     return rc;
 }
 

@@ -1,5 +1,5 @@
 /* Texture functions at every stop (issue 14): evaluate samples through the texture units of the warp
- * the model is parked at (dap_runner.sample_parked), which are the stop's draw's only while a pass
+ * the model is parked at (dbg_runner.sample_parked), which are the stop's draw's only while a pass
  * is parked in that draw. A kept stop shown again after a step back, a stop whose parked pass a heat
  * map or a profile replaced, or a stop after any other pass has none. Then the request that needs
  * the model waits (with every later message, in order, as while a breakpoint file is read), a pass
@@ -34,7 +34,7 @@ bool dap_park_retry(struct dap_session *s, const cJSON *req, const struct dap_sa
     /* First in line: nothing else is held while no read or park is in progress. */
     cJSON_InsertItemInArray(s->held, 0, again);
     s->parking = true;
-    if (dap_start_pass(s, DAP_PASS_PARK, DAP_STEP_NEXT) != 0) {
+    if (dap_start_pass(s, DAP_PASS_PARK, DBG_STEP_NEXT) != 0) {
         s->parking = false;
         cJSON_DeleteItemFromArray(s->held, 0);
         return false;
@@ -52,10 +52,10 @@ void dap_park_hold(struct dap_session *s, const cJSON *msg)
     }
 }
 
-void dap_park_done(struct dap_session *s, const struct dap_pass_res *r)
+void dap_park_done(struct dap_session *s, const struct dbg_pass_res *r)
 {
     s->parking = false;
-    if (r->status != DAP_PASS_STOPPED && !s->no_park) {
+    if (r->status != DBG_PASS_STOPPED && !s->no_park) {
         char line[400];
         snprintf(line, sizeof line, "the GPU model could not go back to this stop to sample textures: %s\n",
                  r->message[0] ? r->message : "the frame ended first");

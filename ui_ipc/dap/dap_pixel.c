@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ui_ipc/dap/dap_pixel.h"
-#include "debugger/dap_bind.h"
-#include "debugger/dap_capture.h"
+#include "debugger/dbg_bind.h"
+#include "debugger/dbg_capture.h"
 #include "debugger/pixel/pixel_history.h"
 #include "gpu_model/gpu_model.h"
 
@@ -54,7 +54,7 @@ bool dap_pixel_parse(const cJSON *o, struct dap_pixel_req *rq, char *err, size_t
 
 /* The first line with code of the shader's main() (the first line of the invocation), or of the
  * shader when main is not found. */
-static int first_line(const struct dap_shader *s)
+static int first_line(const struct dbg_shader *s)
 {
     int from = 1;
     regex_t re;
@@ -68,11 +68,11 @@ static int first_line(const struct dap_shader *s)
         regfree(&re);
     }
     char msg[200];
-    int line = dap_bind_line(s, from, s->line_count, msg, sizeof msg);
-    return line > 0 ? line : dap_bind_line(s, 1, s->line_count, msg, sizeof msg);
+    int line = dbg_bind_line(s, from, s->line_count, msg, sizeof msg);
+    return line > 0 ? line : dbg_bind_line(s, 1, s->line_count, msg, sizeof msg);
 }
 
-int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
+int dap_pixel_resolve(const struct dbg_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
                       char *err, size_t n)
 {
     memset(out, 0, sizeof *out);
@@ -162,19 +162,19 @@ int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *r
         const cJSON *fi = cJSON_GetArrayItem(frags, i), *di = cJSON_GetObjectItem(fi, "draw");
         ordinal += cJSON_GetObjectItem(fi, "shader") != NULL && (!cJSON_IsNumber(di) || di->valueint == draw);
     }
-    int shader = dap_capture_draw_shader(c, draw, GM_STAGE_FRAGMENT);
+    int shader = dbg_capture_draw_shader(c, draw, GM_STAGE_FRAGMENT);
     if (shader < 0) {
         snprintf(err, n, "pixel: the fragment shader of draw %d is not known to the debugger", draw);
         goto out;
     }
-    const struct dap_shader *s = &c->shaders[shader];
+    const struct dbg_shader *s = &c->shaders[shader];
     int line = first_line(s);
     if (line <= 0) {
         snprintf(err, n, "pixel: %s has no line with code%s%s", s->name, s->compile_error ? ": " : "",
                  s->compile_error ? s->compile_error : "");
         goto out;
     }
-    out->bp = (struct dap_bp){ .id = 0, .shader = s->id, .line = line, .hit_op = DAP_HIT_EQ, .hit_n = (uint64_t)ordinal };
+    out->bp = (struct dbg_bp){ .id = 0, .shader = s->id, .line = line, .hit_op = DBG_HIT_EQ, .hit_n = (uint64_t)ordinal };
     out->draw = draw;
     out->x = rq->x;
     out->y = rq->y;
@@ -203,7 +203,7 @@ out:
     return rc;
 }
 
-cJSON *dap_pixel_history(const struct dap_capture *c, const cJSON *args, bool allow_driver, char *err, size_t n)
+cJSON *dap_pixel_history(const struct dbg_capture *c, const cJSON *args, bool allow_driver, char *err, size_t n)
 {
     struct dap_pixel_req rq;
     if (!dap_pixel_parse(args, &rq, err, n))
@@ -220,7 +220,7 @@ cJSON *dap_pixel_history(const struct dap_capture *c, const cJSON *args, bool al
 
 /* ---------------------------------------------------------------- debug this vertex */
 
-int dap_vertex_resolve(const struct dap_capture *c, const cJSON *args, struct dap_pixel_stop *out, char *err,
+int dap_vertex_resolve(const struct dbg_capture *c, const cJSON *args, struct dap_pixel_stop *out, char *err,
                        size_t n)
 {
     memset(out, 0, sizeof *out);
@@ -274,25 +274,25 @@ int dap_vertex_resolve(const struct dap_capture *c, const cJSON *args, struct da
         out->x = out->vertex_id[k];
         out->y = out->instance;
     }
-    int shader = dap_capture_draw_shader(c, out->draw, GM_STAGE_VERTEX);
+    int shader = dbg_capture_draw_shader(c, out->draw, GM_STAGE_VERTEX);
     if (shader < 0) {
         snprintf(err, n, "vertex: the vertex shader of draw %d is not known to the debugger", out->draw);
         return -1;
     }
     for (int st = GM_STAGE_TESS_CONTROL; st <= GM_STAGE_GEOMETRY && out->corner >= 0; st++)
-        if (dap_capture_draw_shader(c, out->draw, st) >= 0) {
+        if (dbg_capture_draw_shader(c, out->draw, st) >= 0) {
             snprintf(err, n, "vertex: draw %d has a %s stage: its fragments come from that stage's vertices",
-                     out->draw, dap_stage_short(st));
+                     out->draw, dbg_stage_short(st));
             return -1;
         }
-    const struct dap_shader *s = &c->shaders[shader];
+    const struct dbg_shader *s = &c->shaders[shader];
     int line = first_line(s);
     if (line <= 0) {
         snprintf(err, n, "vertex: %s has no line with code%s%s", s->name, s->compile_error ? ": " : "",
                  s->compile_error ? s->compile_error : "");
         return -1;
     }
-    out->bp = (struct dap_bp){ .id = 0, .shader = s->id, .line = line, .hit_op = DAP_HIT_EQ, .hit_n = 1 };
+    out->bp = (struct dbg_bp){ .id = 0, .shader = s->id, .line = line, .hit_op = DBG_HIT_EQ, .hit_n = 1 };
     out->vertex = true;
     return 0;
 }

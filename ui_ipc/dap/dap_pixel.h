@@ -2,7 +2,7 @@
  * event) to the breakpoint that stops at the first line of the fragment shader invocation that
  * wrote it (dap_pixel.c). The pixel history (debugger/pixel) names the draw and the order of the
  * fragments shaded at the pixel in it; the stop is a breakpoint on the first line with code of the
- * program's fragment shader main(), counting hits only in that draw at that pixel (dap_pass_req
+ * program's fragment shader main(), counting hits only in that draw at that pixel (dbg_pass_req
  * only_draw/only_x/only_y; helper lanes never count), at the fragment's ordinal. */
 #ifndef GLR_DAP_PIXEL_H
 #define GLR_DAP_PIXEL_H
@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "debugger/dap_engine.h"
+#include "debugger/dbg_engine.h"
 
-struct dap_capture;
+struct dbg_capture;
 struct cJSON;
 
 struct dap_pixel_req {
@@ -26,7 +26,7 @@ struct dap_pixel_req {
 };
 
 struct dap_pixel_stop {
-    struct dap_bp bp;       /* shader, line, hit_op DAP_HIT_EQ, hit_n */
+    struct dbg_bp bp;       /* shader, line, hit_op DBG_HIT_EQ, hit_n */
     int draw;               /* only_draw */
     int x, y;               /* only_x, only_y */
     uint64_t record;
@@ -38,7 +38,7 @@ struct dap_pixel_stop {
     int32_t vertex_id[3];
     float position[3][4];   /* their gl_Position */
     /* Debug this vertex (dap_vertex_resolve): the stop is the vertex-shader invocation of
-     * gl_VertexID x, gl_InstanceID y in the draw (dap_pass_req only_vertex); corner: which
+     * gl_VertexID x, gl_InstanceID y in the draw (dbg_pass_req only_vertex); corner: which
      * vertex of the pixel's primitive (-1: given by draw and index). */
     bool vertex;
     int corner;
@@ -46,7 +46,7 @@ struct dap_pixel_stop {
 
 /* Resolves the stop. 0, or -1 with a one-line message in err (no such pixel or event, the event
  * is not a draw, the fragment shader is not known to the model, ...). */
-int dap_pixel_resolve(const struct dap_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
+int dap_pixel_resolve(const struct dbg_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
                       char *err, size_t err_size);
 
 /* Parses {"x":..,"y":..,"event":..,"fragment":..,"primitive":..,"target":".."}: false with err set on
@@ -58,12 +58,12 @@ bool dap_pixel_parse(const struct cJSON *o, struct dap_pixel_req *rq, char *err,
  * "corner" (which vertex of the fragment's primitive, 0-based; default the provoking one). The
  * stop (vertex true) is at the first line of the draw's vertex shader, in the lane of that vertex.
  * 0, or -1 with a one-line message in err. */
-int dap_vertex_resolve(const struct dap_capture *c, const struct cJSON *args, struct dap_pixel_stop *out, char *err,
+int dap_vertex_resolve(const struct dbg_capture *c, const struct cJSON *args, struct dap_pixel_stop *out, char *err,
                        size_t err_size);
 
 /* The pixel history as a JSON body (pxh_run), or NULL with err set. The driver confirms the values
  * unless args say "driver": false or allow_driver is false (a server inside the program). */
-struct cJSON *dap_pixel_history(const struct dap_capture *c, const struct cJSON *args, bool allow_driver, char *err,
+struct cJSON *dap_pixel_history(const struct dbg_capture *c, const struct cJSON *args, bool allow_driver, char *err,
                                 size_t err_size);
 
 #endif

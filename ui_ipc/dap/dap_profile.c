@@ -16,7 +16,7 @@
 #include "replay/player/player.h"
 #include "registry/glr_call_codec.h"
 #include "debugger/snapshot_contents.h"
-#include "debugger/dap_capture.h"
+#include "debugger/dbg_capture.h"
 #include "ui_ipc/dap/dap_profile.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
@@ -46,7 +46,7 @@ static char *load_metadata(const char *path, char *err, size_t n)
 
 /* Each context's window: its first MAKE_CURRENT with a surface size, else its first reference
  * image (the frame it swapped), else the frame runner's default. */
-static gmf_surface_desc *plan_surfaces(const struct dap_capture *cap, int *n_out)
+static gmf_surface_desc *plan_surfaces(const struct dbg_capture *cap, int *n_out)
 {
     const struct glrh_capture *c = cap->cap;
     gmf_surface_desc *s = calloc(c->n_ctxs + 1, sizeof *s);
@@ -82,7 +82,7 @@ static gmf_surface_desc *plan_surfaces(const struct dap_capture *cap, int *n_out
     return s;
 }
 
-gmt_profile *dap_profile_capture(const struct dap_capture *cap, const gmt_profile_options *opt, char *err,
+gmt_profile *dap_profile_capture(const struct dbg_capture *cap, const gmt_profile_options *opt, char *err,
                                  size_t err_size)
 {
     char *meta = load_metadata(cap->path, err, err_size);
@@ -267,15 +267,15 @@ static void fetch(struct dap_session *s, const cJSON *req, int id)
 
 /* ---------------------------------------------------------------- the answer */
 
-/* The shader id (dap_capture) that a (context, program, stage) ran: the program's entry in the
+/* The shader id (dbg_capture) that a (context, program, stage) ran: the program's entry in the
  * capture, by context first, then by name alone (programs shared between contexts). */
-static int shader_of(const struct dap_capture *cap, uint32_t ctx, uint32_t program, int stage)
+static int shader_of(const struct dbg_capture *cap, uint32_t ctx, uint32_t program, int stage)
 {
     if (stage < 0 || stage >= 6)
         return 0;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < cap->n_programs; i++) {
-            const struct dap_program *pr = &cap->programs[i];
+            const struct dbg_program *pr = &cap->programs[i];
             if (pr->name == program && (pass || pr->ctx_id == ctx) && pr->shader[stage] >= 0)
                 return pr->shader[stage] + 1;
         }
@@ -285,8 +285,8 @@ static int shader_of(const struct dap_capture *cap, uint32_t ctx, uint32_t progr
 const char *dap_profile_source(void *ctx, uint32_t ctx_id, uint32_t program, gm_stage stage, const char *file)
 {
     (void)file;
-    const struct dap_capture *cap = ctx;
-    const struct dap_shader *sh = dap_capture_shader(cap, shader_of(cap, ctx_id, program, (int)stage));
+    const struct dbg_capture *cap = ctx;
+    const struct dbg_shader *sh = dbg_capture_shader(cap, shader_of(cap, ctx_id, program, (int)stage));
     return sh ? sh->source : NULL;
 }
 

@@ -9,14 +9,14 @@
 #include <cjson/cJSON.h>
 #include "gmt_profile.h"
 
-struct dap_capture;
+struct dbg_capture;
 struct dap_session;
 
 /* Runs a profile of the capture's frame. NULL with a one-line message. */
-gmt_profile *dap_profile_capture(const struct dap_capture *cap, const gmt_profile_options *opt, char *err,
+gmt_profile *dap_profile_capture(const struct dbg_capture *cap, const gmt_profile_options *opt, char *err,
                                  size_t err_size);
 
-/* Source text of a captured program's stage (a gmt_profile_source_fn; ctx: the dap_capture). */
+/* Source text of a captured program's stage (a gmt_profile_source_fn; ctx: the dbg_capture). */
 const char *dap_profile_source(void *cap, uint32_t ctx_id, uint32_t program, gm_stage stage, const char *file);
 
 /* glreplay/profile arguments -> options: counters (bool), counterMask, pcSampling (P),

@@ -4,25 +4,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "debugger/dap_bind.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_eval_tex.h"
+#include "debugger/dbg_bind.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_eval_tex.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 /* The bindings of a request's source: a shader by sourceReference or display name, or a file
  * a setBreakpoints already bound (files are read by setBreakpoints only: see dap_session.c). */
-static int source_bindings(struct dap_session *s, const cJSON *source, struct dap_binding *out)
+static int source_bindings(struct dap_session *s, const cJSON *source, struct dbg_binding *out)
 {
     const cJSON *ref = cJSON_GetObjectItemCaseSensitive(source, "sourceReference");
     const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(source, "path"));
-    const struct dap_shader *sh = NULL;
+    const struct dbg_shader *sh = NULL;
     if (cJSON_IsNumber(ref) && ref->valuedouble > 0)
-        sh = dap_capture_shader(s->cap, (int)ref->valuedouble);
+        sh = dbg_capture_shader(s->cap, (int)ref->valuedouble);
     for (int i = 0; !sh && path && i < s->cap->n_shaders; i++)
         if (!strcmp(s->cap->shaders[i].name, path))
             sh = &s->cap->shaders[i];
     if (sh) {
-        out[0] = (struct dap_binding){ sh->id, 0, sh->line_count };
+        out[0] = (struct dbg_binding){ sh->id, 0, sh->line_count };
         return 1;
     }
     for (int i = 0; path && i < s->n_sources; i++)
@@ -42,7 +42,7 @@ static void breakpoint_locations(struct dap_session *s, const cJSON *req, const 
         dap_respond(s, req, false, NULL, "breakpointLocations: 'source' and 'line' are required");
         return;
     }
-    struct dap_binding binds[DAP_MAX_BINDINGS];
+    struct dbg_binding binds[DAP_MAX_BINDINGS];
     int n = source_bindings(s, source, binds);
     if (n < 0) {
         dap_respond(s, req, false, NULL,
@@ -60,11 +60,11 @@ static void breakpoint_locations(struct dap_session *s, const cJSON *req, const 
     for (int line = first; line <= last; line++) {
         bool code = false;
         for (int k = 0; k < n && !code; k++) {
-            const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+            const struct dbg_shader *sh = dbg_capture_shader(s->cap, binds[k].shader);
             if (!sh || line > binds[k].file_lines)
                 continue;
             char msg[200];
-            code = dap_bind_line(sh, line + binds[k].offset, line + binds[k].offset, msg, sizeof msg) ==
+            code = dbg_bind_line(sh, line + binds[k].offset, line + binds[k].offset, msg, sizeof msg) ==
                    line + binds[k].offset;
         }
         if (code) {
@@ -76,13 +76,13 @@ static void breakpoint_locations(struct dap_session *s, const cJSON *req, const 
     dap_respond(s, req, true, b, NULL);
 }
 
-/* The evaluator's functions (dap_eval.c) and the built-ins it knows without a declaration. */
+/* The evaluator's functions (dbg_eval.c) and the built-ins it knows without a declaration. */
 static const char *const builtin_names[] = {
     "abs", "clamp", "cross", "distance", "dot", "exp", "floor", "fract", "inversesqrt", "isinf", "isnan",
     "length", "max", "min", "mix", "normalize", "pow", "reflect", "sign", "smoothstep", "sqrt", "step",
     "float", "int", "uint", "bool", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2", "uvec3", "uvec4",
     "bvec2", "bvec3", "bvec4", "mat2", "mat3", "mat4", "gl_HelperInvocation",
-    /* derivatives over the lane's quad (the texture functions: dap_tex_fn_name) */
+    /* derivatives over the lane's quad (the texture functions: dbg_tex_fn_name) */
     "dFdx", "dFdy", "fwidth", "dFdxFine", "dFdyFine", "fwidthFine", "dFdxCoarse", "dFdyCoarse", "fwidthCoarse",
 };
 
@@ -148,10 +148,10 @@ static void completions(struct dap_session *s, const cJSON *req, const cJSON *ar
                 add_item(arr, builtin_names[i], strncmp(builtin_names[i], "gl_", 3) ? "function" : "variable", plen,
                          column);
         }
-        /* sampling through the model's texture units (dap_eval_tex.c) */
-        for (int i = 0; dap_tex_fn_name(i); i++)
-            if (!strncmp(dap_tex_fn_name(i), prefix, plen))
-                add_item(arr, dap_tex_fn_name(i), "function", plen, column);
+        /* sampling through the model's texture units (dbg_eval_tex.c) */
+        for (int i = 0; dbg_tex_fn_name(i); i++)
+            if (!strncmp(dbg_tex_fn_name(i), prefix, plen))
+                add_item(arr, dbg_tex_fn_name(i), "function", plen, column);
     }
     dap_respond(s, req, true, b, NULL);
 }

@@ -44,8 +44,8 @@ struct glr_dap_server {
     bool single;         /* glr_dap_serve_fd: no listening socket; ends with its connection */
     pthread_t thread;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-    struct dap_capture *cap;
-    struct dap_runner *runner;
+    struct dbg_capture *cap;
+    struct dbg_runner *runner;
     struct glr_dap_options opt;
     struct conn *conns[MAX_CONNS];
     int live_sessions;   /* sessions not freed yet (a closed one lives until its pass ends) */
@@ -384,7 +384,7 @@ static int private_dir(const char *sock_path, char *err, size_t n)
     return 0;
 }
 
-struct glr_dap_server *glr_dap_server_start(const char *path, struct dap_capture *cap, struct dap_runner *runner,
+struct glr_dap_server *glr_dap_server_start(const char *path, struct dbg_capture *cap, struct dbg_runner *runner,
                                             const struct glr_dap_options *opt, char *err, size_t err_size)
 {
     struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -486,8 +486,8 @@ static void wait_sessions(struct glr_dap_server *s)
     }
 }
 
-int glr_dap_serve_fd(int fd, const char *initial, size_t initial_len, struct dap_capture *cap,
-                     struct dap_runner *runner, const struct glr_dap_options *opt, char *err, size_t err_size)
+int glr_dap_serve_fd(int fd, const char *initial, size_t initial_len, struct dbg_capture *cap,
+                     struct dbg_runner *runner, const struct glr_dap_options *opt, char *err, size_t err_size)
 {
     struct glr_dap_server *s = calloc(1, sizeof *s);
     if (!s) {

@@ -5,17 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shadow/shadow.h"
-#include "debugger/dap_bind.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_engine.h"
-#include "debugger/dap_eval.h"
+#include "debugger/dbg_bind.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_engine.h"
+#include "debugger/dbg_eval.h"
 #include "ui_ipc/dap/dap_history.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 #include "ui_ipc/dap/dap_wire.h"
 
 /* ---------------------------------------------------------------- lifetime */
 
-struct dap_session *dap_session_new(struct dap_capture *cap, struct dap_runner *runner,
+struct dap_session *dap_session_new(struct dbg_capture *cap, struct dbg_runner *runner,
                                     const struct glr_dap_options *opt, const struct dap_session_host *host, void *conn)
 {
     struct dap_session *s = calloc(1, sizeof *s);
@@ -139,10 +139,10 @@ void dap_session_release(struct dap_session *s)
 
 struct job {
     struct dap_session *s;
-    struct dap_pass_req req;
-    struct dap_pass_res res;
-    struct dap_bp *bps;
-    enum dap_step steps[1];
+    struct dbg_pass_req req;
+    struct dbg_pass_res res;
+    struct dbg_bp *bps;
+    enum dbg_step steps[1];
     bool is_step;
     enum dap_pass_kind kind;
     bool other_thread;   /* a step of a resident warp (thread >= 2) */
@@ -217,12 +217,12 @@ static void finish(struct dap_session *s, struct job *j)
 {
     s->running = false;
     atomic_store(&s->pause, 0);
-    struct dap_pass_res *r = &j->res;
+    struct dbg_pass_res *r = &j->res;
     if (j->kind == DAP_PASS_PARK) {   /* the view stays: the model is parked at it now */
         dap_park_done(s, r);
         return;
     }
-    if (r->status == DAP_PASS_STOPPED && r->snap) {
+    if (r->status == DBG_PASS_STOPPED && r->snap) {
         uint64_t snap_id = sh_store_add(s->store, r->snap);
         uint64_t *other_ids = r->n_others ? calloc((size_t)r->n_others, sizeof *other_ids) : NULL;
         if (s->snap)
@@ -290,8 +290,8 @@ static void finish(struct dap_session *s, struct job *j)
             cJSON_AddItemToArray(ids, cJSON_CreateNumber(r->bp_id));
         }
         dap_event(s, "stopped", b);
-    } else if ((r->status == DAP_PASS_LANE_FINISHED || r->status == DAP_PASS_AT_START) && s->snap) {
-        bool fin = r->status == DAP_PASS_LANE_FINISHED;
+    } else if ((r->status == DBG_PASS_LANE_FINISHED || r->status == DBG_PASS_AT_START) && s->snap) {
+        bool fin = r->status == DBG_PASS_LANE_FINISHED;
         if (fin && r->finished_parked) {
             /* the model waits where the lane ended: continue goes on from there (no new run) */
             s->pos_seq = r->seq;
@@ -307,7 +307,7 @@ static void finish(struct dap_session *s, struct job *j)
         cJSON_AddNumberToObject(b, "threadId", 1);
         cJSON_AddBoolToObject(b, "allThreadsStopped", true);
         dap_event(s, "stopped", b);
-    } else if (r->status == DAP_PASS_END && s->no_debug) {
+    } else if (r->status == DBG_PASS_END && s->no_debug) {
         /* noDebug: the frame ran through (logpoints printed); the debuggee is done. */
         s->at_end = true;
         dap_output(s, "console", "the frame ran to its end (noDebug)\n");
@@ -315,7 +315,7 @@ static void finish(struct dap_session *s, struct job *j)
             s->terminated = true;
             dap_event(s, "terminated", NULL);
         }
-    } else if (r->status == DAP_PASS_END) {
+    } else if (r->status == DBG_PASS_END) {
         if (j->pixel && s->pixel.vertex) {
             char line[200];
             snprintf(line, sizeof line, "vertex %d (instance %d) is not among the vertices draw %d shaded\n", s->pixel.x,
@@ -338,7 +338,7 @@ static void *worker(void *arg)
     if (j->kind == DAP_PASS_REVERSE)
         dap_history_reverse(s->runner, &j->req, &j->res);
     else
-        dap_engine_run(s->runner, &j->req, &j->res);
+        dbg_engine_run(s->runner, &j->req, &j->res);
     /* The lock is the server's: keep its address, session_free() frees s. */
     pthread_mutex_t *lock = s->host.lock;
     pthread_mutex_lock(lock);
@@ -351,7 +351,7 @@ static void *worker(void *arg)
         s->host.wake(s->host.server);
     }
     pthread_mutex_unlock(lock);
-    dap_pass_res_release(&j->res);
+    dbg_pass_res_release(&j->res);
     free(j->bps);
     free(j);
     return NULL;
@@ -359,7 +359,7 @@ static void *worker(void *arg)
 
 /* The bound breakpoint locations of every source, for a pass. Strings point into the session's
  * sources, which do not change while a pass runs (setBreakpoints waits, see below). */
-static int collect_bps(struct dap_session *s, struct dap_bp **out)
+static int collect_bps(struct dap_session *s, struct dbg_bp **out)
 {
     int n = 0;
     for (int i = 0; i < s->n_sources && !s->no_debug; i++)
@@ -368,7 +368,7 @@ static int collect_bps(struct dap_session *s, struct dap_bp **out)
     for (int f = 0; f < s->n_fn_bps && !s->no_debug; f++)
         n += s->fn_bps[f].n_locs;
     n += s->no_debug ? 0 : s->n_ins_bps;
-    struct dap_bp *bps = calloc((size_t)n + 1, sizeof *bps);
+    struct dbg_bp *bps = calloc((size_t)n + 1, sizeof *bps);
     if (!bps)
         return -1;
     int k = 0;
@@ -376,23 +376,23 @@ static int collect_bps(struct dap_session *s, struct dap_bp **out)
         for (int b = 0; b < s->sources[i].n_bps; b++) {
             struct dap_src_bp *e = &s->sources[i].bps[b];
             for (int l = 0; l < e->n_locs; l++)
-                bps[k++] = (struct dap_bp){ e->id, e->loc_shader[l], e->loc_line[l], e->hit_op, e->hit_n,
+                bps[k++] = (struct dbg_bp){ e->id, e->loc_shader[l], e->loc_line[l], e->hit_op, e->hit_n,
                                             e->condition, e->log_message, 0 };
         }
     for (int f = 0; f < s->n_ins_bps && !s->no_debug; f++)
-        bps[k++] = (struct dap_bp){ s->ins_bps[f].id, s->ins_bps[f].loc_shader[0], s->ins_bps[f].loc_line[0],
+        bps[k++] = (struct dbg_bp){ s->ins_bps[f].id, s->ins_bps[f].loc_shader[0], s->ins_bps[f].loc_line[0],
                                     s->ins_bps[f].hit_op, s->ins_bps[f].hit_n, s->ins_bps[f].condition, NULL,
                                     s->ins_bps[f].line + 1 };
     /* Function breakpoints (dap_feat_session.c) bind to a function's entry line: the same hits. */
     for (int f = 0; f < s->n_fn_bps && !s->no_debug; f++)
         for (int l = 0; l < s->fn_bps[f].n_locs; l++)
-            bps[k++] = (struct dap_bp){ s->fn_bps[f].id, s->fn_bps[f].loc_shader[l], s->fn_bps[f].loc_line[l],
+            bps[k++] = (struct dbg_bp){ s->fn_bps[f].id, s->fn_bps[f].loc_shader[l], s->fn_bps[f].loc_line[l],
                                         s->fn_bps[f].hit_op, s->fn_bps[f].hit_n, s->fn_bps[f].condition, NULL, 0 };
     *out = bps;
     return n;
 }
 
-int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step step)
+int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dbg_step step)
 {
     if (s->running)
         return -1;
@@ -534,14 +534,14 @@ static struct dap_src *source_for(struct dap_session *s, const char *key)
 }
 
 /* The file text of a breakpoint source is bound to the capture's shaders (or why not). */
-static int bind_text(struct dap_session *s, const char *text, const char *read_why, struct dap_binding *binds,
+static int bind_text(struct dap_session *s, const char *text, const char *read_why, struct dbg_binding *binds,
                      const char **why)
 {
     if (!text) {
         *why = read_why;
         return 0;
     }
-    int n = dap_bind_text(s->cap, text, binds, DAP_MAX_BINDINGS);
+    int n = dbg_bind_text(s->cap, text, binds, DAP_MAX_BINDINGS);
     if (n > DAP_MAX_BINDINGS)
         n = DAP_MAX_BINDINGS;
     if (!n)
@@ -550,11 +550,11 @@ static int bind_text(struct dap_session *s, const char *text, const char *read_w
 }
 
 static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const cJSON *args, const char *key,
-                                  const char *path, double ref, const struct dap_binding *binds, int n_binds,
+                                  const char *path, double ref, const struct dbg_binding *binds, int n_binds,
                                   const char *why);
 
 /* A breakpoint file is read on a thread of its own: a file on a slow or hung mount must not stop
- * the server's only I/O thread (dap_read_source already refuses FIFOs and devices without
+ * the server's only I/O thread (dbg_read_source already refuses FIFOs and devices without
  * blocking). The session's later messages are held meanwhile, so the client's order is kept. */
 struct source_read {
     struct dap_session *s;
@@ -567,7 +567,7 @@ static void *read_source_main(void *arg)
     struct source_read *r = arg;
     struct dap_session *s = r->s;
     char why[200] = "";
-    char *text = dap_read_source(r->path, why, sizeof why);
+    char *text = dbg_read_source(r->path, why, sizeof why);
     pthread_mutex_t *lock = s->host.lock;
     pthread_mutex_lock(lock);
     s->reading = false;
@@ -578,7 +578,7 @@ static void *read_source_main(void *arg)
         const cJSON *args = cJSON_GetObjectItemCaseSensitive(r->req, "arguments");
         char key[4200];
         snprintf(key, sizeof key, "path:%s", r->path);
-        struct dap_binding binds[DAP_MAX_BINDINGS];
+        struct dbg_binding binds[DAP_MAX_BINDINGS];
         const char *bwhy = NULL;
         int n = bind_text(s, text, why, binds, &bwhy);
         set_breakpoints_bound(s, r->req, args, key, r->path, 0, binds, n, bwhy);
@@ -636,14 +636,14 @@ static bool set_breakpoints(struct dap_session *s, cJSON *req, const cJSON *args
     double ref = 0;
     jint(source, "sourceReference", &ref);
     char key[4200];
-    struct dap_binding binds[DAP_MAX_BINDINGS];
+    struct dbg_binding binds[DAP_MAX_BINDINGS];
     int n_binds = 0;
     const char *why = NULL;
     if (ref > 0) {
-        const struct dap_shader *sh = dap_capture_shader(s->cap, (int)ref);
+        const struct dbg_shader *sh = dbg_capture_shader(s->cap, (int)ref);
         snprintf(key, sizeof key, "ref:%d", (int)ref);
         if (sh) {
-            binds[0] = (struct dap_binding){ sh->id, 0, sh->line_count };
+            binds[0] = (struct dbg_binding){ sh->id, 0, sh->line_count };
             n_binds = 1;
         } else {
             why = "unknown sourceReference";
@@ -653,13 +653,13 @@ static bool set_breakpoints(struct dap_session *s, cJSON *req, const cJSON *args
         /* A shader's own display name (a source served by reference) binds to that shader. */
         for (int i = 0; i < s->cap->n_shaders && !n_binds; i++)
             if (!strcmp(s->cap->shaders[i].name, path))
-                binds[n_binds++] = (struct dap_binding){ s->cap->shaders[i].id, 0, s->cap->shaders[i].line_count };
+                binds[n_binds++] = (struct dbg_binding){ s->cap->shaders[i].id, 0, s->cap->shaders[i].line_count };
         if (!n_binds) {
             if (read_source_async(s, req, path))
                 return true;
             /* No thread: read here (bounded for regular files, FIFOs and devices refused). */
             char read_why[200] = "";
-            char *text = dap_read_source(path, read_why, sizeof read_why);
+            char *text = dbg_read_source(path, read_why, sizeof read_why);
             n_binds = bind_text(s, text, read_why, binds, &why);
             free(text);
             set_breakpoints_bound(s, req, args, key, path, ref, binds, n_binds, why);
@@ -674,7 +674,7 @@ static bool set_breakpoints(struct dap_session *s, cJSON *req, const cJSON *args
 }
 
 static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const cJSON *args, const char *key,
-                                  const char *path, double ref, const struct dap_binding *binds, int n_binds,
+                                  const char *path, double ref, const struct dbg_binding *binds, int n_binds,
                                   const char *why)
 {
     struct dap_src *src = source_for(s, key);
@@ -692,7 +692,7 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     /* A shader this file is now bound to gains a path: tell the client (loadedSource changed). */
     cJSON *before[DAP_MAX_BINDINGS] = { 0 };
     for (int k = 0; k < n_binds; k++) {
-        const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+        const struct dbg_shader *sh = dbg_capture_shader(s->cap, binds[k].shader);
         before[k] = sh ? dap_shader_source_json(s, sh) : NULL;
     }
     free(src->path);
@@ -700,7 +700,7 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     memcpy(src->binds, binds, (size_t)n_binds * sizeof *binds);
     src->n_binds = n_binds;
     for (int k = 0; k < n_binds; k++) {
-        const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+        const struct dbg_shader *sh = dbg_capture_shader(s->cap, binds[k].shader);
         /* Before configurationDone the sources are not announced yet (begin() does it). */
         cJSON *now = sh && s->configured ? dap_shader_source_json(s, sh) : NULL;
         if (before[k] && now && !cJSON_Compare(before[k], now, true)) {
@@ -738,18 +738,18 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
         char cerr[160] = "";
         if (e->line < 1) {
             snprintf(msg, sizeof msg, "line %d: lines start at 1", e->line);
-        } else if (e->condition && dap_eval_syntax(e->condition, cerr, sizeof cerr) != 0) {
+        } else if (e->condition && dbg_eval_syntax(e->condition, cerr, sizeof cerr) != 0) {
             /* A condition that cannot parse would never stop: refuse it now, with the error. */
             snprintf(msg, sizeof msg, "condition '%.60s': %s", e->condition, cerr);
-        } else if (hc && !dap_parse_hit_condition(hc, &e->hit_op, &e->hit_n)) {
+        } else if (hc && !dbg_parse_hit_condition(hc, &e->hit_op, &e->hit_n)) {
             snprintf(msg, sizeof msg, "hit condition '%.60s' not understood (use N, == N, = N, >= N, > N, <= N, < N or %% N)", hc);
         } else if (why) {
             snprintf(msg, sizeof msg, "%s", why);
         } else {
             for (int k = 0; k < n_binds && e->n_locs < DAP_MAX_BINDINGS; k++) {
-                const struct dap_shader *sh = dap_capture_shader(s->cap, binds[k].shader);
+                const struct dbg_shader *sh = dbg_capture_shader(s->cap, binds[k].shader);
                 char m2[256];
-                int at = dap_bind_line(sh, e->line + binds[k].offset, binds[k].offset + binds[k].file_lines, m2,
+                int at = dbg_bind_line(sh, e->line + binds[k].offset, binds[k].offset + binds[k].file_lines, m2,
                                        sizeof m2);
                 if (!at) {
                     if (!msg[0])
@@ -781,7 +781,7 @@ static void set_breakpoints_bound(struct dap_session *s, const cJSON *req, const
     if (s->configured && !s->stopped && !s->running && count > 0 && !s->terminated && !nothing_to_stop(s)) {
         /* The client was told it stopped (at the frame's end): no request of its own said the
          * frame goes on, so `continued` does (DAP: ContinuedEvent). */
-        if (dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) == 0)
+        if (dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT) == 0)
             dap_session_continued(s);
     }
 }
@@ -806,7 +806,7 @@ static cJSON *capabilities(void)
     cJSON_AddBoolToObject(c, "supportsSteppingGranularity", true);
     cJSON_AddBoolToObject(c, "supportsSetVariable", true);
     cJSON_AddBoolToObject(c, "supportsSetExpression", true);
-    cJSON_AddItemToObject(c, "exceptionBreakpointFilters", dap_exc_filters_json());
+    cJSON_AddItemToObject(c, "exceptionBreakpointFilters", dbg_exc_filters_json());
     return c;
 }
 
@@ -903,7 +903,7 @@ static void restart(struct dap_session *s, const cJSON *req)
     s->have_key = false;
     s->pos_seq = 0;
     s->pos_lane = 0;
-    if (dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT) != 0)
+    if (dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT) != 0)
         dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
 }
 
@@ -923,7 +923,7 @@ static void begin(struct dap_session *s)
     for (int i = 0; i < s->n_sources; i++)
         n += s->sources[i].n_bps;
     if (!nothing_to_stop(s))
-        dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+        dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT);
     else   /* a client shows "running" until told otherwise: the frame's end, where it would end */
         stop_at_end(s, n || s->n_fn_bps ? "no breakpoint is bound to a line of the capture's shaders: the frame has "
                                           "nothing to stop at"
@@ -1053,11 +1053,11 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
                 cJSON_AddBoolToObject(b, "allThreadsContinued", true);
             }
             dap_respond(s, msg, true, b, NULL);
-            enum dap_step st = !strcmp(cmd, "stepIn") ? DAP_STEP_IN : !strcmp(cmd, "stepOut") ? DAP_STEP_OUT : DAP_STEP_NEXT;
+            enum dbg_step st = !strcmp(cmd, "stepIn") ? DBG_STEP_IN : !strcmp(cmd, "stepOut") ? DBG_STEP_OUT : DBG_STEP_NEXT;
             /* granularity "instruction" (the Disassembly view): next/stepIn go one IR instruction. */
             const char *gran = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "granularity"));
-            if (st != DAP_STEP_OUT && gran && !strcmp(gran, "instruction"))
-                st = DAP_STEP_INSTRUCTION;
+            if (st != DBG_STEP_OUT && gran && !strcmp(gran, "instruction"))
+                st = DBG_STEP_INSTRUCTION;
             /* A kept stop this step led to before (after a step back) is shown as it was. */
             bool kept = cmd[0] != 'c' && s->step_thread == 1 && dap_history_forward(s, st);
             if (cmd[0] == 'c' && !s->snap && nothing_to_stop(s))
@@ -1071,7 +1071,7 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             atomic_store(&s->pause, 1);
         } else if (!s->stopped && s->configured) {
             atomic_store(&s->pause, 1);
-            dap_start_pass(s, DAP_PASS_RUN, DAP_STEP_NEXT);
+            dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT);
         }
     } else if (!strcmp(cmd, "disconnect") || !strcmp(cmd, "terminate")) {
         dap_respond(s, msg, true, NULL, NULL);

@@ -25,7 +25,7 @@ struct dap_session_host {
     void *server;
 };
 
-struct dap_session *dap_session_new(struct dap_capture *cap, struct dap_runner *runner,
+struct dap_session *dap_session_new(struct dbg_capture *cap, struct dbg_runner *runner,
                                     const struct glr_dap_options *opt, const struct dap_session_host *host,
                                     void *conn);
 /* A request, response or event from the client (lock held). Takes ownership of msg. */

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 #include "shadow/shadow.h"
-#include "debugger/dap_bind.h"
-#include "debugger/dap_engine.h"
+#include "debugger/dbg_bind.h"
+#include "debugger/dbg_engine.h"
 #include "ui_ipc/dap/dap_pixel.h"
 #include "ui_ipc/dap/dap_session.h"
 
@@ -17,7 +17,7 @@
 struct dap_src_bp {
     int id, line;
     char *condition, *log_message;
-    enum dap_hit_op hit_op;
+    enum dbg_hit_op hit_op;
     uint64_t hit_n;
     int n_locs;
     int loc_shader[DAP_MAX_BINDINGS], loc_line[DAP_MAX_BINDINGS];
@@ -27,7 +27,7 @@ struct dap_src_bp {
 struct dap_src {
     char *key;         /* "path:<path>" or "ref:<id>" */
     char *path;        /* a file on disk, or NULL */
-    struct dap_binding binds[DAP_MAX_BINDINGS];
+    struct dbg_binding binds[DAP_MAX_BINDINGS];
     int n_binds;
     struct dap_src_bp *bps;
     int n_bps;
@@ -57,8 +57,8 @@ struct dap_ref {
 #define DAP_FRAME_STRIDE 1024
 
 struct dap_session {
-    struct dap_capture *cap;
-    struct dap_runner *runner;
+    struct dbg_capture *cap;
+    struct dbg_runner *runner;
     struct dap_session_host host;
     void *conn;
     int seq;
@@ -86,7 +86,7 @@ struct dap_session {
     atomic_int pause;
     uint64_t pos_seq;    /* where the view is in the pass order: instruction index and lane */
     int pos_lane;
-    struct dap_stop_key key;
+    struct dbg_stop_key key;
     bool have_key;
     sh_store *store;
     sh_snapshot *snap;   /* the current stop */
@@ -94,7 +94,7 @@ struct dap_session {
     /* The other warps resident at the stop (threads 2..n_others+1; thread 1 is snap). */
     sh_snapshot **others;
     int n_others;
-    struct dap_stop_key *other_keys;   /* per other warp: where a step of it starts */
+    struct dbg_stop_key *other_keys;   /* per other warp: where a step of it starts */
     bool *other_key_ok;
     int step_thread;                   /* the thread the next step pass follows (1: snap's) */
     int view_thread;     /* the thread an inspection request is answered for (dap_inspect.c) */
@@ -114,11 +114,11 @@ struct dap_session {
     /* stepping backwards (dap_history.c): the kept stops, and the call depth at the key */
     struct dap_history *hist;
     int key_depth;
-    /* Exception breakpoints (dap_exception.h, dap_feat_session.c): the filters set, and the
+    /* Exception breakpoints (dbg_exception.h, dap_feat_session.c): the filters set, and the
      * current stop's exception when it is one (exceptionInfo). */
     unsigned exc_filters;
     bool have_exc;
-    struct dap_exc_hit exc;
+    struct dbg_exc_hit exc;
     /* Function breakpoints (dap_feat_session.c): their bound locations, passed like line ones. */
     struct dap_src_bp *fn_bps;
     int n_fn_bps;
@@ -127,7 +127,7 @@ struct dap_session {
     struct dap_src_bp *ins_bps;
     int n_ins_bps;
     /* setVariable values (dap_setvar.c): applied by every pass until a run from the start. */
-    struct dap_override *overrides;
+    struct dbg_override *overrides;
     int n_overrides;
     /* glreplay/profile results of this session only (dap_profile.c) */
     struct dap_profile_store *profiles;
@@ -143,7 +143,7 @@ void dap_session_drop_others(struct dap_session *s);
 void dap_respond(struct dap_session *s, const cJSON *req, bool ok, cJSON *body, const char *message);
 void dap_event(struct dap_session *s, const char *name, cJSON *body);
 void dap_output(struct dap_session *s, const char *category, const char *text);
-int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dap_step step);
+int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dbg_step step);
 /* Another worker than a pass (dap_profile.c) set s->running and ended its job (lock held):
  * clears running, and frees the session if its connection went away meanwhile (true). */
 bool dap_session_job_done(struct dap_session *s);
@@ -158,10 +158,10 @@ bool dap_protocol_extra_request(struct dap_session *s, const char *cmd, const cJ
 void dap_inspect_reset(struct dap_session *s);
 /* The client-facing source of a shader (file path with line offset if a breakpoint file bound it). */
 cJSON *dap_source_json(struct dap_session *s, int shader, int shader_line, int *client_line);
-struct dap_shader;
+struct dbg_shader;
 /* A shader as a DAP Source for loadedSources/loadedSource: its captured text by sourceReference,
  * with the path of the file on disk a breakpoint bound to it, if any. */
-cJSON *dap_shader_source_json(struct dap_session *s, const struct dap_shader *sh);
+cJSON *dap_shader_source_json(struct dap_session *s, const struct dbg_shader *sh);
 /* Sends loadedSource events with `reason` for every shader (shader 0) or one shader id. */
 void dap_loaded_source_events(struct dap_session *s, const char *reason, int shader);
 
@@ -175,7 +175,7 @@ bool dap_session_set_vertex(struct dap_session *s, const cJSON *vertex, char *er
  * the command was one of them, answered). */
 bool dap_feat_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
 /* A pass ended in an exception stop: the stopped event's body fields (description, text). */
-void dap_feat_exception_stopped(struct dap_session *s, const struct dap_exc_hit *x, cJSON *body);
+void dap_feat_exception_stopped(struct dap_session *s, const struct dbg_exc_hit *x, cJSON *body);
 /* Whether a breakpoint id is a function breakpoint's (its stop's reason is "function breakpoint"). */
 bool dap_feat_is_function_bp(const struct dap_session *s, int id);
 /* Whether it is an instruction breakpoint's (reason "instruction breakpoint"). */
@@ -192,7 +192,7 @@ char *dap_png_base64(const uint8_t *px, unsigned w, unsigned h);
 
 /* dap_setvar.c: setVariable (true if the command was it, answered). */
 bool dap_setvar_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);
-/* evaluate's texture functions at a stop (dap_inspect.c): a dap_eval_env sample callback whose ctx
+/* evaluate's texture functions at a stop (dap_inspect.c): a dbg_eval_env sample callback whose ctx
  * is a dap_sample_ctx (the session and the snapshot evaluated). */
 struct dap_sample_ctx {
     struct dap_session *s;
@@ -208,7 +208,7 @@ bool dap_park_retry(struct dap_session *s, const cJSON *req, const struct dap_sa
 /* A message arrives while a park pass runs (it is held): a disconnect or terminate cuts it short. */
 void dap_park_hold(struct dap_session *s, const cJSON *msg);
 /* The park pass ended (lock held): the held messages are handled in order. */
-void dap_park_done(struct dap_session *s, const struct dap_pass_res *r);
+void dap_park_done(struct dap_session *s, const struct dbg_pass_res *r);
 
 /* dap_custom.c: glreplay/... requests. */
 bool dap_custom_request(struct dap_session *s, const char *cmd, const cJSON *req, const cJSON *args);

@@ -2,7 +2,7 @@
  * deterministic, so a value set at a stop is an *override*: (the stop's instruction, the lane, the
  * variable, words). Every later pass of the session (the refresh that makes the new snapshot,
  * continues, steps) writes it into the warp when that instruction is about to issue
- * (dap_engine.c, before anything else looks at it), so the lane runs on with the new value;
+ * (dbg_engine.c, before anything else looks at it), so the lane runs on with the new value;
  * a run from the frame's start (restart, a continue from the frame's end) forgets them.
  * Passes with overrides are never resumed (the suspended pass ran without them).
  *
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_model/gpu_model.h"
-#include "debugger/dap_eval.h"
-#include "debugger/dap_params.h"
+#include "debugger/dbg_eval.h"
+#include "debugger/dbg_params.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 #define REF_BASE 1000   /* as dap_inspect.c numbers variable references */
@@ -212,7 +212,7 @@ static void assign(struct dap_session *s, const cJSON *req, const char *cmd, con
     char text[1024], tn[96];
     uint32_t words[16];
     msg[0] = 0;
-    if (dap_eval_frame(s->snap, pl->lane, function, value, text, sizeof text, tn, sizeof tn) != 0 ||
+    if (dbg_eval_frame(s->snap, pl->lane, function, value, text, sizeof text, tn, sizeof tn) != 0 ||
         !to_words(text, pl->scalar, pl->n, words, msg, sizeof msg)) {
         char m2[1200];
         snprintf(m2, sizeof m2, "%s: %s", cmd, msg[0] && strcmp(text, msg) ? msg : text);
@@ -221,14 +221,14 @@ static void assign(struct dap_session *s, const cJSON *req, const char *cmd, con
     }
     /* One override for contiguous words; one per component for a swizzle. */
     int n_new = pl->n_swz > 0 ? pl->n_swz : 1;
-    struct dap_override *no = realloc(s->overrides, (size_t)(s->n_overrides + n_new) * sizeof *no);
+    struct dbg_override *no = realloc(s->overrides, (size_t)(s->n_overrides + n_new) * sizeof *no);
     if (!no) {
         dap_respond(s, req, false, NULL, "out of memory");
         return;
     }
     s->overrides = no;
     for (int k = 0; k < n_new; k++) {
-        struct dap_override o;
+        struct dbg_override o;
         memset(&o, 0, sizeof o);
         o.key = s->key;
         o.key.lane = pl->lane;
@@ -277,7 +277,7 @@ static void assign(struct dap_session *s, const cJSON *req, const char *cmd, con
     cJSON_AddNumberToObject(b, "variablesReference", 0);
     dap_respond(s, req, true, b, NULL);
     /* The view: the same stop again with the value in place (a new snapshot; `stopped` follows). */
-    if (dap_start_pass(s, DAP_PASS_REFRESH, DAP_STEP_NEXT) != 0)
+    if (dap_start_pass(s, DAP_PASS_REFRESH, DBG_STEP_NEXT) != 0)
         dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
 }
 

@@ -20,9 +20,9 @@
 #include <string.h>
 #include "capture/glcap_file.h"
 #include "replay/player/player.h"
-#include "debugger/dap_capture.h"
-#include "debugger/dap_eval.h"
-#include "debugger/dap_heatmap.h"
+#include "debugger/dbg_capture.h"
+#include "debugger/dbg_eval.h"
+#include "debugger/dbg_heatmap.h"
 #include "ui_ipc/dap/dap_session_internal.h"
 
 #define FRAME_STRIDE 1024   /* frame ids, as dap_inspect.c numbers them */
@@ -80,7 +80,7 @@ static void evaluate_warp(struct dap_session *s, const cJSON *req, const cJSON *
     cJSON *rows = cJSON_AddArrayToObject(b, "lanes");
     int ok = 0;
     struct dap_sample_ctx sc = { s, snap, false };   /* texture functions through the model (dap_inspect.c) */
-    struct dap_eval_env env = { dap_sample_at_stop, &sc };
+    struct dbg_eval_env env = { dap_sample_at_stop, &sc };
     for (int l = 0; l < SH_LANES; l++) {
         cJSON *r = cJSON_CreateObject();
         cJSON_AddNumberToObject(r, "lane", l);
@@ -91,7 +91,7 @@ static void evaluate_warp(struct dap_session *s, const cJSON *req, const cJSON *
             cJSON_AddNumberToObject(r, "y", h->lane_y[l]);
         }
         char text[512], type[96] = "";
-        if (dap_eval_frame_env(snap, l, function, expr, &env, text, sizeof text, type, sizeof type) == 0) {
+        if (dbg_eval_frame_env(snap, l, function, expr, &env, text, sizeof text, type, sizeof type) == 0) {
             cJSON_AddStringToObject(r, "value", text);
             cJSON_AddStringToObject(r, "type", type);
             ok++;
@@ -121,7 +121,7 @@ static void evaluate_warp(struct dap_session *s, const cJSON *req, const cJSON *
 struct heat {
     struct dap_session *s;
     cJSON *req;
-    struct dap_heat *core;   /* dap_heatmap.c */
+    struct dbg_heat *core;   /* dbg_heatmap.c */
     int shader, line;        /* the bound location */
 };
 
@@ -136,9 +136,9 @@ static void heat_answer(struct heat *ht, const cJSON *args, int rc, const char *
     }
     const cJSON *jmin = cJSON_GetObjectItemCaseSensitive(args, "min");
     const cJSON *jmax = cJSON_GetObjectItemCaseSensitive(args, "max");
-    struct dap_heat_stats st;
+    struct dbg_heat_stats st;
     char why[300];
-    unsigned char *px = dap_heat_image(ht->core, cJSON_IsNumber(jmin) ? &jmin->valuedouble : NULL,
+    unsigned char *px = dbg_heat_image(ht->core, cJSON_IsNumber(jmin) ? &jmin->valuedouble : NULL,
                                        cJSON_IsNumber(jmax) ? &jmax->valuedouble : NULL, &st, why, sizeof why);
     if (!px) {
         snprintf(msg, sizeof msg, "glreplay/heatmap: %s", why);
@@ -172,7 +172,7 @@ static void heat_answer(struct heat *ht, const cJSON *args, int rc, const char *
         for (unsigned y = 0; y < st.height; y++)
             for (unsigned x = 0; x < st.width; x++) {
                 float v;
-                bool ok = dap_heat_value(ht->core, x, y, &v) && isfinite(v);
+                bool ok = dbg_heat_value(ht->core, x, y, &v) && isfinite(v);
                 cJSON_AddItemToArray(vals, ok ? cJSON_CreateNumber(v) : cJSON_CreateNull());
             }
     }
@@ -185,7 +185,7 @@ static void heat_answer(struct heat *ht, const cJSON *args, int rc, const char *
 static void heat_free(struct heat *ht)
 {
     cJSON_Delete(ht->req);
-    dap_heat_free(ht->core);
+    dbg_heat_free(ht->core);
     free(ht);
 }
 
@@ -194,7 +194,7 @@ static void *heat_main(void *arg)
     struct heat *ht = arg;
     struct dap_session *s = ht->s;
     char err[256] = "";
-    int rc = dap_heat_run(ht->core, s->runner, ht->shader, ht->line, err, sizeof err);
+    int rc = dbg_heat_run(ht->core, s->runner, ht->shader, ht->line, err, sizeof err);
     pthread_mutex_t *lock = s->host.lock;   /* the server's: outlives the session */
     pthread_mutex_lock(lock);
     if (!s->closing) {
@@ -221,12 +221,12 @@ static bool heat_location(struct dap_session *s, const cJSON *args, struct heat 
     const cJSON *jsh = cJSON_GetObjectItemCaseSensitive(args, "shader");
     const cJSON *ref = cJSON_GetObjectItemCaseSensitive(src, "sourceReference");
     const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(src, "path"));
-    const struct dap_shader *sh = NULL;
+    const struct dbg_shader *sh = NULL;
     int offset = 0;
     if (cJSON_IsNumber(jsh))
-        sh = dap_capture_shader(s->cap, (int)jsh->valuedouble);
+        sh = dbg_capture_shader(s->cap, (int)jsh->valuedouble);
     else if (cJSON_IsNumber(ref))
-        sh = dap_capture_shader(s->cap, (int)ref->valuedouble);
+        sh = dbg_capture_shader(s->cap, (int)ref->valuedouble);
     const char *name = cJSON_IsString(jsh) ? jsh->valuestring : path;
     for (int i = 0; !sh && name && i < s->cap->n_shaders; i++)
         if (!strcmp(s->cap->shaders[i].name, name))
@@ -234,7 +234,7 @@ static bool heat_location(struct dap_session *s, const cJSON *args, struct heat 
     for (int i = 0; !sh && path && i < s->n_sources; i++)
         if (s->sources[i].path && !strcmp(s->sources[i].path, path))
             for (int k = 0; !sh && k < s->sources[i].n_binds; k++) {
-                const struct dap_shader *c = dap_capture_shader(s->cap, s->sources[i].binds[k].shader);
+                const struct dbg_shader *c = dbg_capture_shader(s->cap, s->sources[i].binds[k].shader);
                 if (c && c->stage == GM_STAGE_FRAGMENT) {
                     sh = c;
                     offset = s->sources[i].binds[k].offset;
@@ -250,7 +250,7 @@ static bool heat_location(struct dap_session *s, const cJSON *args, struct heat 
         return false;
     }
     char msg[200];
-    int at = dap_bind_line(sh, line + offset, sh->line_count, msg, sizeof msg);
+    int at = dbg_bind_line(sh, line + offset, sh->line_count, msg, sizeof msg);
     if (at <= 0) {
         snprintf(err, n, "line %d: %s", line, msg);
         return false;
@@ -273,7 +273,7 @@ static void heatmap(struct dap_session *s, const cJSON *req, const cJSON *args)
     }
     ht->s = s;
     bool ok = true;
-    if (!expr || dap_eval_syntax(expr, err, sizeof err) != 0) {
+    if (!expr || dbg_eval_syntax(expr, err, sizeof err) != 0) {
         if (!expr)
             snprintf(err, sizeof err, "'expression' (string) is required");
         ok = false;
@@ -296,7 +296,7 @@ static void heatmap(struct dap_session *s, const cJSON *req, const cJSON *args)
         free(ht);
         return;
     }
-    ht->core = dap_heat_new(expr, jc ? (int)jc->valuedouble : 0, jd ? (int)jd->valuedouble : -1);
+    ht->core = dbg_heat_new(expr, jc ? (int)jc->valuedouble : 0, jd ? (int)jd->valuedouble : -1);
     ht->req = cJSON_Duplicate(req, true);
     if (!ht->core || !ht->req) {
         dap_respond(s, req, false, NULL, "out of memory");
@@ -306,7 +306,7 @@ static void heatmap(struct dap_session *s, const cJSON *req, const cJSON *args)
     /* The frame's size when the capture has a reference image; grows with the pixels seen. */
     const struct glrh_capture *c = s->cap->cap;
     if (c && c->n_images)
-        dap_heat_size(ht->core, c->images[c->n_images - 1].width, c->images[c->n_images - 1].height);
+        dbg_heat_size(ht->core, c->images[c->n_images - 1].width, c->images[c->n_images - 1].height);
     /* The view's stop stays: this pass abandons a suspended one, the next continue runs anew. */
     pthread_t t;
     pthread_attr_t attr;

@@ -1,5 +1,5 @@
-/* Unit tests of the exception checks (dap_exception.c) on a real warp of the GPU model, and of
- * the argument parsers of setExceptionBreakpoints and instruction addresses (dap_disasm.c).
+/* Unit tests of the exception checks (dbg_exception.c) on a real warp of the GPU model, and of
+ * the argument parsers of setExceptionBreakpoints and instruction addresses (dbg_disasm.c).
  *
  * The shader: line 6 divides two per-lane inputs, line 7 adds 1 to the quotient, line 8 indexes
  * an array with a per-lane index. Lanes: 0/0 (NaN), 1/0 (infinity), 4/2 (fine), NaN/1 (a NaN that
@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "debugger/dap_disasm.h"
-#include "debugger/dap_exception.h"
+#include "debugger/dbg_disasm.h"
+#include "debugger/dbg_exception.h"
 
 #include "tests/support/glr_check.h"
 
@@ -28,17 +28,17 @@ static const char *FS =
     "}\n";
 
 struct obs {
-    struct dap_exc_state *st;
-    struct dap_observe_info info;
-    struct dap_exc_hit hits[16];
+    struct dbg_exc_state *st;
+    struct dbg_observe_info info;
+    struct dbg_exc_hit hits[16];
     int n;
 };
 
 static int observer(void *ctx, gm_warp *w, const gm_issue *is)
 {
     struct obs *o = ctx;
-    struct dap_exc_hit h;
-    if (dap_exc_observe(o->st, &o->info, w, is, &h) && o->n < 16)
+    struct dbg_exc_hit h;
+    if (dbg_exc_observe(o->st, &o->info, w, is, &h) && o->n < 16)
         o->hits[o->n++] = h;
     return 0;
 }
@@ -47,7 +47,7 @@ static int observer(void *ctx, gm_warp *w, const gm_issue *is)
 static void run(gm_program *p, unsigned bits, struct obs *o)
 {
     memset(o, 0, sizeof *o);
-    o->st = dap_exc_new(bits);
+    o->st = dbg_exc_new(bits);
     o->info.stage = GM_STAGE_FRAGMENT;
     gm_warp *w = gm_warp_create(p, 0);
     CHECK(w != NULL);
@@ -71,7 +71,7 @@ static void run(gm_program *p, unsigned bits, struct obs *o)
         }
     CHECK(gm_warp_run(w, 0) == GM_RUN_DONE);
     gm_warp_destroy(w);
-    dap_exc_free(o->st);
+    dbg_exc_free(o->st);
 }
 
 static void test_observe(void)
@@ -96,7 +96,7 @@ static void test_observe(void)
         return;
     struct obs o;
 
-    run(p, DAP_EXC_NAN, &o);
+    run(p, DBG_EXC_NAN, &o);
     CHECK(o.n == 1);
     if (o.n == 1) {
         CHECK(!strcmp(o.hits[0].id, "nan"));
@@ -107,21 +107,21 @@ static void test_observe(void)
         CHECK(strstr(o.hits[0].text, "operands 0, 0") != NULL);
     }
 
-    run(p, DAP_EXC_INF, &o);
+    run(p, DBG_EXC_INF, &o);
     CHECK(o.n == 1);
     if (o.n == 1) {
         CHECK(o.hits[0].at.line == 6 && o.hits[0].lanes == 2u);   /* lane 1: 1/0 */
         CHECK(strstr(o.hits[0].text, "infinity produced") != NULL);
     }
 
-    run(p, DAP_EXC_DIV0, &o);
+    run(p, DBG_EXC_DIV0, &o);
     CHECK(o.n == 1);
     if (o.n == 1) {
         CHECK(o.hits[0].at.line == 6 && o.hits[0].lanes == 3u);   /* lanes 0 and 1 divide by 0 */
         CHECK(strstr(o.hits[0].text, "division by zero") != NULL);
     }
 
-    run(p, DAP_EXC_BOUNDS, &o);
+    run(p, DBG_EXC_BOUNDS, &o);
     CHECK(o.n == 1);
     if (o.n == 1) {
         CHECK(o.hits[0].at.line == 8 && o.hits[0].lanes == 8u);   /* lane 3: t[5] */
@@ -139,8 +139,8 @@ static void test_parse(void)
     unsigned bits;
     cJSON *args = cJSON_Parse("{\"filters\":[\"nan\",\"bounds\",\"what\"],\"filterOptions\":[{\"filterId\":\"nan\"},{\"filterId\":\"inf\"}]}");
     cJSON *out = cJSON_CreateArray();
-    CHECK(dap_exc_parse(args, &bits, out, err, sizeof err));
-    CHECK(bits == (DAP_EXC_NAN | DAP_EXC_BOUNDS | DAP_EXC_INF));
+    CHECK(dbg_exc_parse(args, &bits, out, err, sizeof err));
+    CHECK(bits == (DBG_EXC_NAN | DBG_EXC_BOUNDS | DBG_EXC_INF));
     CHECK(cJSON_GetArraySize(out) == 5);
     CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(out, 0), "verified")));
     CHECK(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetArrayItem(out, 2), "verified")));   /* unknown */
@@ -153,11 +153,11 @@ static void test_parse(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         args = cJSON_Parse(bad[i]);
         out = cJSON_CreateArray();
-        CHECK(!dap_exc_parse(args, &bits, out, err, sizeof err));
+        CHECK(!dbg_exc_parse(args, &bits, out, err, sizeof err));
         cJSON_Delete(args);
         cJSON_Delete(out);
     }
-    cJSON *f = dap_exc_filters_json();
+    cJSON *f = dbg_exc_filters_json();
     CHECK(cJSON_GetArraySize(f) == 6);
     static const char *ids[] = { "nan", "inf", "divzero", "bounds", "uninit", "texture" };
     for (int i = 0; i < 6 && i < cJSON_GetArraySize(f); i++)
@@ -166,16 +166,16 @@ static void test_parse(void)
     /* the new filters parse to their bits */
     args = cJSON_Parse("{\"filters\":[\"uninit\",\"texture\"]}");
     out = cJSON_CreateArray();
-    CHECK(dap_exc_parse(args, &bits, out, err, sizeof err) && bits == (DAP_EXC_UNINIT | DAP_EXC_TEXTURE));
+    CHECK(dbg_exc_parse(args, &bits, out, err, sizeof err) && bits == (DBG_EXC_UNINIT | DBG_EXC_TEXTURE));
     cJSON_Delete(args);
     cJSON_Delete(out);
 
     uint64_t a;
-    CHECK(dap_disasm_parse_address("0x200000005", &a) && a == dap_disasm_address(2, 5));
-    CHECK(dap_disasm_parse_address("8589934597", &a) && a == 0x200000005ull);
+    CHECK(dbg_disasm_parse_address("0x200000005", &a) && a == dbg_disasm_address(2, 5));
+    CHECK(dbg_disasm_parse_address("8589934597", &a) && a == 0x200000005ull);
     static const char *bad_addr[] = { "", "0x", "-1", " 1", "0x1g", "v1.l0.o0", "99999999999999999999999" };
     for (size_t i = 0; i < sizeof bad_addr / sizeof bad_addr[0]; i++)
-        CHECK(!dap_disasm_parse_address(bad_addr[i], &a));
+        CHECK(!dbg_disasm_parse_address(bad_addr[i], &a));
 }
 
 int main(void)

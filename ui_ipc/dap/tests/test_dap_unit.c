@@ -9,11 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "shadow/shadow.h"
-#include "debugger/dap_engine.h"
-#include "debugger/dap_eval.h"
-#include "debugger/dap_eval_tex.h"
+#include "debugger/dbg_engine.h"
+#include "debugger/dbg_eval.h"
+#include "debugger/dbg_eval_tex.h"
 #include "ui_ipc/dap/dap.h"
-#include "debugger/dap_bind.h"
+#include "debugger/dbg_bind.h"
 #include "ui_ipc/dap/dap_wire.h"
 
 #include "tests/support/glr_check.h"
@@ -65,22 +65,22 @@ static void test_wire(void)
 
 static void test_hit_conditions(void)
 {
-    enum dap_hit_op op;
+    enum dbg_hit_op op;
     uint64_t n;
-    CHECK(dap_parse_hit_condition("100", &op, &n) && op == DAP_HIT_EQ && n == 100);
-    CHECK(dap_parse_hit_condition(" >= 7 ", &op, &n) && op == DAP_HIT_GE && n == 7);
-    CHECK(dap_parse_hit_condition("==3", &op, &n) && op == DAP_HIT_EQ && n == 3);
-    CHECK(dap_parse_hit_condition("% 4", &op, &n) && op == DAP_HIT_MOD && n == 4);
-    CHECK(dap_parse_hit_condition("> 2", &op, &n) && op == DAP_HIT_GT && n == 2);
-    CHECK(dap_parse_hit_condition("<= 5", &op, &n) && op == DAP_HIT_LE && n == 5);
-    CHECK(dap_parse_hit_condition("<5", &op, &n) && op == DAP_HIT_LT && n == 5);
-    CHECK(dap_parse_hit_condition("= 9", &op, &n) && op == DAP_HIT_EQ && n == 9);
-    CHECK(!dap_parse_hit_condition("=< 5", &op, &n));
-    CHECK(dap_parse_hit_condition("", &op, &n) && op == DAP_HIT_ANY);
-    CHECK(!dap_parse_hit_condition("abc", &op, &n));
-    CHECK(!dap_parse_hit_condition("% 0", &op, &n));
-    CHECK(!dap_parse_hit_condition("5x", &op, &n));
-    CHECK(!dap_parse_hit_condition("<> 5", &op, &n));
+    CHECK(dbg_parse_hit_condition("100", &op, &n) && op == DBG_HIT_EQ && n == 100);
+    CHECK(dbg_parse_hit_condition(" >= 7 ", &op, &n) && op == DBG_HIT_GE && n == 7);
+    CHECK(dbg_parse_hit_condition("==3", &op, &n) && op == DBG_HIT_EQ && n == 3);
+    CHECK(dbg_parse_hit_condition("% 4", &op, &n) && op == DBG_HIT_MOD && n == 4);
+    CHECK(dbg_parse_hit_condition("> 2", &op, &n) && op == DBG_HIT_GT && n == 2);
+    CHECK(dbg_parse_hit_condition("<= 5", &op, &n) && op == DBG_HIT_LE && n == 5);
+    CHECK(dbg_parse_hit_condition("<5", &op, &n) && op == DBG_HIT_LT && n == 5);
+    CHECK(dbg_parse_hit_condition("= 9", &op, &n) && op == DBG_HIT_EQ && n == 9);
+    CHECK(!dbg_parse_hit_condition("=< 5", &op, &n));
+    CHECK(dbg_parse_hit_condition("", &op, &n) && op == DBG_HIT_ANY);
+    CHECK(!dbg_parse_hit_condition("abc", &op, &n));
+    CHECK(!dbg_parse_hit_condition("% 0", &op, &n));
+    CHECK(!dbg_parse_hit_condition("5x", &op, &n));
+    CHECK(!dbg_parse_hit_condition("<> 5", &op, &n));
 }
 
 static uint32_t fb(float f)
@@ -127,7 +127,7 @@ static sh_snapshot *snapshot(void)
 static void eval_is(const sh_snapshot *s, int lane, const char *expr, const char *want)
 {
     char text[256], type[64];
-    int rc = dap_eval(s, lane, expr, text, sizeof text, type, sizeof type);
+    int rc = dbg_eval(s, lane, expr, text, sizeof text, type, sizeof type);
     if (rc != 0 || strcmp(text, want) != 0) {
         fprintf(stderr, "eval '%s' (lane %d): got '%s' (rc %d), want '%s'\n", expr, lane, text, rc, want);
         failures++;
@@ -137,7 +137,7 @@ static void eval_is(const sh_snapshot *s, int lane, const char *expr, const char
 static void eval_fails(const sh_snapshot *s, const char *expr, const char *msg_part)
 {
     char text[256];
-    if (dap_eval(s, 0, expr, text, sizeof text, NULL, 0) == 0 || !strstr(text, msg_part)) {
+    if (dbg_eval(s, 0, expr, text, sizeof text, NULL, 0) == 0 || !strstr(text, msg_part)) {
         fprintf(stderr, "eval '%s' should fail with '%s', got '%s'\n", expr, msg_part, text);
         failures++;
     }
@@ -178,18 +178,18 @@ static void test_eval(void)
     eval_fails(s, "u_l + 1", "array or struct");
     eval_fails(s, "1 2", "after the expression");
     char err[100];
-    CHECK(dap_eval_bool(s, 10, "k == 30", err, sizeof err) == 1);
-    CHECK(dap_eval_bool(s, 11, "k == 30", err, sizeof err) == 0);
-    CHECK(dap_eval_bool(s, 11, "p", err, sizeof err) == -1);
+    CHECK(dbg_eval_bool(s, 10, "k == 30", err, sizeof err) == 1);
+    CHECK(dbg_eval_bool(s, 11, "k == 30", err, sizeof err) == 0);
+    CHECK(dbg_eval_bool(s, 11, "p", err, sizeof err) == -1);
     char msg[200];
-    dap_eval_message(s, 2, "k={k} p.x={p.x} {{literal}} bad={zz}", msg, sizeof msg);
+    dbg_eval_message(s, 2, "k={k} p.x={p.x} {{literal}} bad={zz}", msg, sizeof msg);
     CHECK(strcmp(msg, "k=6 p.x=2 {literal} bad=<unknown variable 'zz'>") == 0);
     /* deep nesting and long input do not crash */
     char deep[4000];
     memset(deep, '(', 2000);
     deep[2000] = 0;
     char text[64];
-    (void)dap_eval(s, 0, deep, text, sizeof text, NULL, 0);
+    (void)dbg_eval(s, 0, deep, text, sizeof text, NULL, 0);
     sh_snapshot_unref(s);
 }
 
@@ -249,8 +249,8 @@ static sh_snapshot *fragment_snapshot(void)
 static void env_is(const sh_snapshot *s, int lane, const char *expr, const char *want)
 {
     char text[256], type[64];
-    struct dap_eval_env env = { fake_sample, NULL };
-    int rc = dap_eval_frame_env(s, lane, NULL, expr, &env, text, sizeof text, type, sizeof type);
+    struct dbg_eval_env env = { fake_sample, NULL };
+    int rc = dbg_eval_frame_env(s, lane, NULL, expr, &env, text, sizeof text, type, sizeof type);
     if (rc != 0 || strcmp(text, want) != 0) {
         fprintf(stderr, "eval '%s' (lane %d): got '%s' (rc %d), want '%s'\n", expr, lane, text, rc, want);
         failures++;
@@ -294,40 +294,40 @@ static void test_eval_quad(void)
     CHECK(last_req.shadow && last_req.dref[2] == 0.75f);
     env_is(s, 6, "texture2D(tex, uv).y", "2");
     char text[256];
-    struct dap_eval_env env = { fake_sample, NULL };
-    CHECK(dap_eval_frame_env(s, 0, NULL, "texture(q, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
+    struct dbg_eval_env env = { fake_sample, NULL };
+    CHECK(dbg_eval_frame_env(s, 0, NULL, "texture(q, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
           strstr(text, "needs a sampler"));
-    CHECK(dap_eval_frame_env(s, 0, NULL, "texture(tex, q)", &env, text, sizeof text, NULL, 0) != 0 &&
+    CHECK(dbg_eval_frame_env(s, 0, NULL, "texture(tex, q)", &env, text, sizeof text, NULL, 0) != 0 &&
           strstr(text, "needs 2 components"));
-    CHECK(dap_eval_frame_env(s, 0, NULL, "texture(shadow, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
+    CHECK(dbg_eval_frame_env(s, 0, NULL, "texture(shadow, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
           strstr(text, "needs 3 components"));
-    CHECK(dap_eval_frame_env(s, 0, NULL, "textureLod(tex, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
+    CHECK(dbg_eval_frame_env(s, 0, NULL, "textureLod(tex, uv)", &env, text, sizeof text, NULL, 0) != 0 &&
           strstr(text, "arguments"));
     /* Without an environment (conditions of a snapshot copy) texture functions say so. */
-    CHECK(dap_eval(s, 0, "texture(tex, uv)", text, sizeof text, NULL, 0) != 0 && strstr(text, "GPU model"));
-    CHECK(dap_eval(s, 0, "dFdx()", text, sizeof text, NULL, 0) != 0 && strstr(text, "one argument"));
+    CHECK(dbg_eval(s, 0, "texture(tex, uv)", text, sizeof text, NULL, 0) != 0 && strstr(text, "GPU model"));
+    CHECK(dbg_eval(s, 0, "dFdx()", text, sizeof text, NULL, 0) != 0 && strstr(text, "one argument"));
     sh_snapshot_unref(s);
     /* Derivatives need a fragment stop. */
     sh_snapshot *vs = snapshot();
     if (vs) {
-        CHECK(dap_eval(vs, 0, "dFdx(k)", text, sizeof text, NULL, 0) != 0 && strstr(text, "fragment"));
+        CHECK(dbg_eval(vs, 0, "dFdx(k)", text, sizeof text, NULL, 0) != 0 && strstr(text, "fragment"));
         sh_snapshot_unref(vs);
     }
     /* Sampler names both ways. */
-    struct dap_sampler_kind k;
+    struct dbg_sampler_kind k;
     char name[40];
-    CHECK(dap_sampler_glsl_name(1, 1, 1, 0, 0, name, sizeof name) && !strcmp(name, "sampler2DArrayShadow"));
-    CHECK(dap_sampler_kind_parse(name, &k) && k.dim == GM_DIM_2D && k.arrayed && k.shadow && k.coords == 3 &&
+    CHECK(dbg_sampler_glsl_name(1, 1, 1, 0, 0, name, sizeof name) && !strcmp(name, "sampler2DArrayShadow"));
+    CHECK(dbg_sampler_kind_parse(name, &k) && k.dim == GM_DIM_2D && k.arrayed && k.shadow && k.coords == 3 &&
           k.size_comps == 3);
-    CHECK(dap_sampler_glsl_name(3, 0, 0, 0, 2, name, sizeof name) && !strcmp(name, "usamplerCube"));
-    CHECK(dap_sampler_kind_parse(name, &k) && k.dim == GM_DIM_CUBE && k.result == GM_TEX_RESULT_UINT &&
+    CHECK(dbg_sampler_glsl_name(3, 0, 0, 0, 2, name, sizeof name) && !strcmp(name, "usamplerCube"));
+    CHECK(dbg_sampler_kind_parse(name, &k) && k.dim == GM_DIM_CUBE && k.result == GM_TEX_RESULT_UINT &&
           k.coords == 3 && k.size_comps == 2);
-    CHECK(dap_sampler_glsl_name(4, 0, 0, 0, 1, name, sizeof name) && !strcmp(name, "isampler2DRect"));
-    CHECK(dap_sampler_kind_parse(name, &k) && k.dim == GM_DIM_RECT && k.result == GM_TEX_RESULT_INT);
-    CHECK(dap_sampler_kind_parse("sampler2DMSArray", &k) && k.ms && k.arrayed);
-    CHECK(!dap_sampler_kind_parse("sampler", &k) && !dap_sampler_kind_parse("image2D", &k) &&
-          !dap_sampler_kind_parse("sampler2DFoo", &k));
-    CHECK(!dap_sampler_glsl_name(9, 0, 0, 0, 0, name, sizeof name));
+    CHECK(dbg_sampler_glsl_name(4, 0, 0, 0, 1, name, sizeof name) && !strcmp(name, "isampler2DRect"));
+    CHECK(dbg_sampler_kind_parse(name, &k) && k.dim == GM_DIM_RECT && k.result == GM_TEX_RESULT_INT);
+    CHECK(dbg_sampler_kind_parse("sampler2DMSArray", &k) && k.ms && k.arrayed);
+    CHECK(!dbg_sampler_kind_parse("sampler", &k) && !dbg_sampler_kind_parse("image2D", &k) &&
+          !dbg_sampler_kind_parse("sampler2DFoo", &k));
+    CHECK(!dbg_sampler_glsl_name(9, 0, 0, 0, 0, name, sizeof name));
 }
 
 /* A client names the breakpoint file: a FIFO with no writer or /dev/zero must answer at once with
@@ -344,23 +344,23 @@ static void test_read_source(void)
     snprintf(ok, sizeof ok, "%s/ok.frag", dir);
     CHECK(mkfifo(fifo, 0600) == 0);
     time_t t0 = time(NULL);
-    CHECK(dap_read_source(fifo, why, sizeof why) == NULL && strstr(why, "not a regular file"));
-    CHECK(dap_read_source("/dev/zero", why, sizeof why) == NULL && strstr(why, "not a regular file"));
-    CHECK(dap_read_source(dir, why, sizeof why) == NULL && strstr(why, "not a regular file"));
+    CHECK(dbg_read_source(fifo, why, sizeof why) == NULL && strstr(why, "not a regular file"));
+    CHECK(dbg_read_source("/dev/zero", why, sizeof why) == NULL && strstr(why, "not a regular file"));
+    CHECK(dbg_read_source(dir, why, sizeof why) == NULL && strstr(why, "not a regular file"));
     CHECK(time(NULL) - t0 < 3);
-    CHECK(dap_read_source("/nonexistent/x.frag", why, sizeof why) == NULL && strstr(why, "cannot open"));
+    CHECK(dbg_read_source("/nonexistent/x.frag", why, sizeof why) == NULL && strstr(why, "cannot open"));
     int fd = open(big, O_WRONLY | O_CREAT, 0600);
-    CHECK(fd >= 0 && ftruncate(fd, DAP_SOURCE_MAX + 1) == 0);
+    CHECK(fd >= 0 && ftruncate(fd, DBG_SOURCE_MAX + 1) == 0);
     close(fd);
-    CHECK(dap_read_source(big, why, sizeof why) == NULL && strstr(why, "larger than"));
+    CHECK(dbg_read_source(big, why, sizeof why) == NULL && strstr(why, "larger than"));
     FILE *f = fopen(nul, "wb");
     fwrite("void main() {}\0x", 1, 16, f);
     fclose(f);
-    CHECK(dap_read_source(nul, why, sizeof why) == NULL && strstr(why, "NUL"));
+    CHECK(dbg_read_source(nul, why, sizeof why) == NULL && strstr(why, "NUL"));
     f = fopen(ok, "wb");
     fputs("#version 330\nvoid main() {}\n", f);
     fclose(f);
-    char *text = dap_read_source(ok, why, sizeof why);
+    char *text = dbg_read_source(ok, why, sizeof why);
     CHECK(text && !strcmp(text, "#version 330\nvoid main() {}\n"));
     free(text);
     unlink(fifo);
@@ -395,7 +395,7 @@ static void test_eval_syntax(void)
                                   "unknown_fn(1, 2, 3) * no_such_var", "1 / 0", "-m[1][2] >= 1e-3" };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         err[0] = 0;
-        CHECK(dap_eval_syntax(good[i], err, sizeof err) == 0);
+        CHECK(dbg_eval_syntax(good[i], err, sizeof err) == 0);
         CHECK(err[0] == 0);
     }
     static const struct { const char *expr, *msg; } bad[] = {
@@ -405,7 +405,7 @@ static void test_eval_syntax(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
-        CHECK(dap_eval_syntax(bad[i].expr, err, sizeof err) == -1);
+        CHECK(dbg_eval_syntax(bad[i].expr, err, sizeof err) == -1);
         if (!strstr(err, bad[i].msg))
             fprintf(stderr, "syntax '%s': got '%s'\n", bad[i].expr, err);
         CHECK(strstr(err, bad[i].msg) != NULL);
