@@ -457,7 +457,8 @@ static int frame_body(struct model *m, char *err, size_t err_size)
         m->r = NULL;
         return DBG_RUN_ERROR;
     }
-    prof(m, "runner created, initial state fed");
+    /* Named apart: tests count the runs passes created (a spare counts when a pass adopts it). */
+    prof(m, m->preparing ? "spare created, initial state fed" : "runner created, initial state fed");
     /* A pass the engine starts at a checkpoint (dbg_ckpt.h): the records before it only set
      * state and compile programs (in the frame's order), then the checkpoint's images, counters
      * and timing state come in. Other passes keep checkpoints before each draw. */
