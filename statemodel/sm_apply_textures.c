@@ -103,6 +103,7 @@ static void set_image_data(struct sm_ap *a, struct sm_tex_image *im, int pixels_
     const struct sm_fixed_state *ff = &a->c->st.ff;
     bool color = format != GL_DEPTH_COMPONENT && format != GL_STENCIL_INDEX && format != GL_DEPTH_STENCIL &&
                  !compressed;
+    im->xfer = false;   /* these bytes replace the last upload's, and its transfer with them */
     for (int k = 0; color && k < 4; k++)
         if (ff->pixel_scale[k] != 1.0f || ff->pixel_bias[k] != 0.0f)
             im->xfer = true;
@@ -620,5 +621,6 @@ bool sm_set_texture_image_data(struct sm_state *s, uint32_t ctx_id, uint32_t tex
     im->data_type = type;
     im->data_alignment = alignment;
     im->generated = false;
+    im->xfer = false;   /* read back from the driver: pixel transfer was applied when it was uploaded */
     return true;
 }

@@ -78,6 +78,13 @@ static void io_image(struct sm_io *io, struct sm_tex_image *im)
     io_enum(io, "data_format", &im->data_format);
     io_enum(io, "data_type", &im->data_type);
     io_i32(io, "data_alignment", &im->data_alignment);
+    if (io->version >= 9) {   /* glPixelTransfer scale and bias the model applies to uploaded data */
+        io_bool(io, "xfer", &im->xfer);
+        if (im->xfer) {
+            io_f32_n(io, "xfer_scale", im->xfer_scale, 4);
+            io_f32_n(io, "xfer_bias", im->xfer_bias, 4);
+        }
+    }
     if (io_reading(io) && !io->failed) {
         if (im->width < 0 || im->height < 0 || im->depth < 0 || im->samples < 0)
             io_fail(io, "negative image size");
@@ -998,6 +1005,10 @@ void io_state(struct sm_io *io, struct sm_state *s)
             c->share = NULL;
             sm_context_state_free(&c->st);
             memset(&c->st, 0, sizeof c->st);
+            /* The fixed-function state is not in this document (it travels as the capture's
+             * fixed-function records): GL's defaults until those apply, not zeros (a zero pixel
+             * scale would turn every later upload black in the model). */
+            sm_fixed_defaults(&c->st.ff);
         }
         io_obj_begin(io, NULL);
         io_context(io, c);

@@ -26,8 +26,8 @@ extern "C" {
 #endif
 
 /* Version of the serialized form (binary and JSON); bumped on any layout change. */
-#define SM_FORMAT_VERSION_NUMBER 8
-#define SM_FORMAT_VERSION ((unsigned)SM_FORMAT_VERSION_NUMBER)   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; 6: GL_DEPTH_TEXTURE_MODE; 7: SPIR-V modules of shaders; 8: program binaries; versions 1 to 7 are still read */
+#define SM_FORMAT_VERSION_NUMBER 9
+#define SM_FORMAT_VERSION ((unsigned)SM_FORMAT_VERSION_NUMBER)   /* 2: legacy matrix stacks; 3: query results; 4: block names; 5: ARB programs; 6: GL_DEPTH_TEXTURE_MODE; 7: SPIR-V modules of shaders; 8: program binaries; 9: images' pixel-transfer scale and bias; versions 1 to 8 are still read */
 
 /* Fixed limits of the model (at least what GL 4.6 / GLES 3.2 drivers report on Mesa). Commands that
  * name an index beyond them are counted as errors (sm_state.errors) and otherwise ignored, as the

@@ -32,7 +32,46 @@ static struct sm_state *make_state(void)
     CHECK(tcall(s, 1, "glSpecializeShader", "uzubb", 32, "main", 2, ids, sizeof ids, vals, sizeof vals));
     CHECK(tcall(s, 1, "glAttachShader", "uu", 33, 32));
     CHECK(tcall(s, 1, "glLinkProgram", "u", 33));
+    /* A texture uploaded under glPixelTransfer scale and bias (format version 9): the model applies
+     * them to the kept bytes, so they travel with the image. */
+    static const uint8_t px[8] = { 200, 100, 50, 255, 10, 20, 30, 40 };
+    CHECK(tcall(s, 3, "glBindTexture", "uu", GL_TEXTURE_2D, 12));
+    CHECK(tcall(s, 3, "glPixelTransferf", "uf", GL_RED_SCALE, 0.5));
+    CHECK(tcall(s, 3, "glPixelTransferf", "uf", GL_GREEN_BIAS, 0.25));
+    CHECK(tcall(s, 3, "glTexImage2D", "uiiiiiuub", GL_TEXTURE_2D, 0, GL_RGBA, 2, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                px, sizeof px));
+    CHECK(tcall(s, 3, "glPixelTransferf", "uf", GL_RED_SCALE, 1.0));
+    CHECK(tcall(s, 3, "glPixelTransferf", "uf", GL_GREEN_BIAS, 0.0));
     return s;
+}
+
+/* Pixel transfer of texture images: kept with the upload, serialized, and dropped with the bytes
+ * when an upload without it or the snapshot's read-back (already transferred) replaces them. */
+static void test_pixel_transfer(struct sm_state *s)
+{
+    const struct sm_texture *t = sm_get_texture(sm_context_get(s, 3), 12);
+    const struct sm_tex_image *im = t ? &t->image[0][0] : NULL;
+    CHECK(im && im->xfer && im->xfer_scale[0] == 0.5f && im->xfer_bias[1] == 0.25f && im->xfer_scale[1] == 1.0f);
+    size_t n = 0;
+    uint8_t *bin = sm_serialize(s, &n);
+    char err[200] = "";
+    struct sm_state *b = bin ? sm_deserialize(bin, n, err, sizeof err) : NULL;
+    t = b ? sm_get_texture(sm_context_get(b, 3), 12) : NULL;
+    im = t ? &t->image[0][0] : NULL;
+    CHECK(im && im->xfer && im->xfer_scale[0] == 0.5f && im->xfer_bias[1] == 0.25f && im->xfer_bias[0] == 0.0f);
+    static const uint8_t back[8] = { 100, 164, 50, 255, 5, 84, 30, 40 };
+    CHECK(b && sm_set_texture_image_data(b, 3, 12, 0, 0, GL_RGBA, GL_UNSIGNED_BYTE, 4, back, sizeof back));
+    CHECK(im && !im->xfer);
+    struct sm_state *c = sm_state_clone(s);
+    CHECK(c && tcall(c, 3, "glTexSubImage2D", "uiiiiiuub", GL_TEXTURE_2D, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE,
+                     back, (size_t)4));
+    CHECK(c && tcall(c, 3, "glTexImage2D", "uiiiiiuub", GL_TEXTURE_2D, 0, GL_RGBA, 2, 1, 0, GL_RGBA,
+                     GL_UNSIGNED_BYTE, back, sizeof back));
+    t = c ? sm_get_texture(sm_context_get(c, 3), 12) : NULL;
+    CHECK(t && t->image[0][0].data && !t->image[0][0].xfer);
+    sm_state_free(c);
+    sm_state_free(b);
+    free(bin);
 }
 
 static void test_round_trips(struct sm_state *s)
@@ -240,6 +279,7 @@ int main(void)
 {
     struct sm_state *s = make_state();
     test_round_trips(s);
+    test_pixel_transfer(s);
     test_corrupt_binary(s);
     test_corrupt_json(s);
     test_version1(s);
