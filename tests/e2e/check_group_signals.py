@@ -68,6 +68,7 @@ def main():
     checked = 0
     tmp = tempfile.mkdtemp(prefix="glr-sig-")
     wrappers = {"run": [a.cli, "run", "--"],
+                "run --frame": [a.cli, "run", "--frame", "1", "--out", os.path.join(tmp, "r.glcap"), "--"],
                 "capture": [a.cli, "capture", "--frame", "1", "--out", os.path.join(tmp, "f.glcap"), "--"]}
     for name, app in (("counting", [a.prog]), ("default", [a.prog, "default"])):
         for how in ("tty", "killpg", "kill"):
@@ -75,13 +76,19 @@ def main():
             want_rc = 11 if name == "counting" else -signal.SIGINT
             if rc != want_rc:
                 sys.exit("%s natively (%s): exit %d, expected %d: the test itself is wrong" % (name, how, rc, want_rc))
-            for verb in ("run", "capture"):
+            for verb in ("run", "run --frame", "capture"):
                 got_rc, got_out, err = run_once(wrappers[verb] + app, env, how)
-                # `run` is the program (exec); `capture` reports the program's status as its own
-                # only through its file check: it exits 1 (no GL, no file), so the count on the
-                # program's stdout is what shows how many SIGINTs it got.
-                if verb == "run" and got_rc != rc:
-                    failures.append("%s under glreplay run (%s): exit %d, natively %d\n%s" % (name, how, got_rc, rc, err))
+                # `run` is the program (exec), with --frame too (its capture check is a detached
+                # helper that gets no signal and still reports, here that nothing was written);
+                # `capture` reports the program's status as its own only through its file check:
+                # it exits 1 (no GL, no file), so the count on the program's stdout is what shows
+                # how many SIGINTs it got.
+                if verb != "capture" and got_rc != rc:
+                    failures.append("%s under glreplay %s (%s): exit %d, natively %d\n%s" % (name, verb, how, got_rc,
+                                                                                          rc, err))
+                if verb == "run --frame" and "r.glcap was not written" not in err:
+                    failures.append("%s under glreplay run --frame (%s): no capture check after the end\n%s"
+                                    % (name, how, err))
                 # capture must outlive the Ctrl-C (it has the file to check), however soon it comes.
                 if verb == "capture" and got_rc != 1:
                     failures.append("%s under glreplay capture (%s): exit %d, expected 1 (no file written)\n%s"
@@ -121,7 +128,7 @@ def main():
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         sys.exit("\n".join(failures))
-    print("SIGINT (Ctrl-C at the terminal, kill -INT -PGID, kill -INT PID): %d runs under glreplay run/capture "
+    print("SIGINT (Ctrl-C at the terminal, kill -INT -PGID, kill -INT PID): %d runs under glreplay run/run --frame/capture "
           "got it once and ended as natively" % checked)
 
 
