@@ -8,7 +8,9 @@ sigint_count counts the SIGINTs it gets, prints the count and exits with 10 + co
 Ctrl-C typed at its terminal (a pseudo-terminal; the kernel signals the foreground group),
 `kill -INT -PGID` from outside, and `kill -INT PID` of the process started (for `capture`, glreplay
 itself, which must pass it on: its program runs in a group of its own). The status and the count
-must be the native ones. A kill -KILL of capture's group must end the program too.
+must be the native ones. A kill -KILL of capture's group must end the program too. `run --frame N
+--out F` (the program exec'd, its capture checked by a detached helper) must be exactly native,
+have no child it did not make, stop on a group SIGSTOP and still report the capture check.
 
 usage: check_group_signals.py --cli GLREPLAY --prog SIGINT_COUNT
 """
@@ -125,11 +127,47 @@ def main():
         if alive:
             os.kill(child, signal.SIGKILL)
             failures.append("kill -KILL of glreplay capture's group left the program running")
+    # run --frame: the program is the process the caller started (same pid), with no child it did
+    # not make (the capture check is a detached helper), stopped by a group SIGSTOP like any job,
+    # and a SIGTERM of its pid ends it with that signal; the check still reports afterwards.
+    p = subprocess.Popen([a.cli, "run", "--frame", "1", "--out", os.path.join(tmp, "s.glcap"), "--", "sleep", "30"], env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    for _ in range(200):
+        with open("/proc/%d/comm" % p.pid) as f:
+            if f.read().strip() == "sleep":
+                break
+        time.sleep(0.02)
+    with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+        kids = f.read().split()
+    if kids:
+        failures.append("run --frame: the program has children it did not make: %s" % kids)
+    os.killpg(p.pid, signal.SIGSTOP)
+    state = "?"
+    for _ in range(100):
+        with open("/proc/%d/stat" % p.pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        if state == "T":
+            break
+        time.sleep(0.02)
+    if state != "T":
+        failures.append("run --frame: kill -STOP of the group left the program in state %s" % state)
+    os.killpg(p.pid, signal.SIGCONT)
+    os.kill(p.pid, signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    if p.returncode != -signal.SIGTERM or "s.glcap was not written" not in err:
+        failures.append("run --frame of sleep: exit %s after SIGTERM (expected %d), stderr %r"
+                        % (p.returncode, -signal.SIGTERM, err))
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         sys.exit("\n".join(failures))
     print("SIGINT (Ctrl-C at the terminal, kill -INT -PGID, kill -INT PID): %d runs under glreplay run/run --frame/capture "
-          "got it once and ended as natively" % checked)
+          "got it once and ended as natively; run --frame of sleep: no extra child, stopped by a group "
+          "SIGSTOP, ended by SIGTERM, capture check said" % checked)
 
 
 if __name__ == "__main__":
