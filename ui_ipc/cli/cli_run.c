@@ -123,7 +123,8 @@ int cli_run(int argc, char **argv)
     int rc, i = prepare(argc, argv, &socket_path, &rc, &plan, &capture);
     if (i < 0)
         return rc;
-    if (capture && cli_run_start_reporter(&plan) != 0) {
+    pid_t helper = 0;
+    if (capture && cli_run_start_reporter(&plan, &helper) != 0) {
         cli_capture_plan_free(&plan);
         return 2;
     }
@@ -134,10 +135,13 @@ int cli_run(int argc, char **argv)
     announce(argv[i], socket_path, getpid());
     fflush(NULL);
     execvp(argv[i], argv + i);
-    /* The helper then says the capture was not written, as the program never ran. */
-    cli_error("run: cannot start %s: %s", argv[i], strerror(errno));
-    if (capture)
+    int e = errno;
+    /* The program never ran: the helper's "not written" would only repeat this line. */
+    if (capture) {
+        kill(helper, SIGTERM);
         cli_capture_plan_free(&plan);
+    }
+    cli_error("run: cannot start %s: %s", argv[i], strerror(e));
     return 127;
 }
 

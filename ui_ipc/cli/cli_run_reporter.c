@@ -26,8 +26,8 @@
 static _Noreturn void reporter(const struct cli_capture_plan *plan, pid_t program, int ready_fd)
 {
     int pidfd = (int)syscall(SYS_pidfd_open, program, 0);
-    int e = pidfd >= 0 ? 0 : errno;
-    ssize_t w = write(ready_fd, &e, sizeof e);
+    int msg[2] = { pidfd >= 0 ? 0 : errno, (int)getpid() };
+    ssize_t w = write(ready_fd, msg, sizeof msg);
     (void)w;
     close(ready_fd);
     if (pidfd < 0)
@@ -50,7 +50,7 @@ static _Noreturn void reporter(const struct cli_capture_plan *plan, pid_t progra
     _exit(cli_capture_check(plan, -1));
 }
 
-int cli_run_start_reporter(const struct cli_capture_plan *plan)
+int cli_run_start_reporter(const struct cli_capture_plan *plan, pid_t *helper_pid)
 {
     int ready[2];
     if (pipe2(ready, O_CLOEXEC) != 0) {
@@ -79,12 +79,13 @@ int cli_run_start_reporter(const struct cli_capture_plan *plan)
     close(ready[1]);
     while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
         ;
-    int e = -1;
-    ssize_t n = read(ready[0], &e, sizeof e);
+    int msg[2] = { -1, 0 };
+    ssize_t n = read(ready[0], msg, sizeof msg);
     close(ready[0]);
-    if (n != (ssize_t)sizeof e || e != 0) {
-        cli_error("run: cannot start the capture check: %s", n == (ssize_t)sizeof e ? strerror(e) : "no helper");
+    if (n != (ssize_t)sizeof msg || msg[0] != 0) {
+        cli_error("run: cannot start the capture check: %s", n == (ssize_t)sizeof msg ? strerror(msg[0]) : "no helper");
         return -1;
     }
+    *helper_pid = msg[1];
     return 0;
 }
