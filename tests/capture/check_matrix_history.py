@@ -32,4 +32,15 @@ with tempfile.TemporaryDirectory() as d:
         if rep.returncode != 0 or 'verify: PASS' not in rep.stdout or \
                 not re.search(r'read-backs: [1-9]\d* checked, 0 differ', rep.stdout):
             sys.exit('frames %s: replay differs from the program\n%s%s' % (frames, rep.stdout[-1500:], rep.stderr[-800:]))
-print('matrix classification kept across the restore: OK')
+    # The same capture through `glreplay run --frame N --out F`: the program is exec'd (its output
+    # and status are its own) and a detached helper says the verdict on stderr after its end.
+    out = os.path.join(d, 'run3.glcap')
+    run = subprocess.run([glreplay, 'run', '--frame', '3', '--out', out, '--', prog, '6'], env=env,
+                         capture_output=True, text=True, timeout=60)
+    if run.returncode != 0 or run.stdout != native.stdout or 'captured frames 3-3 into %s' % out not in run.stderr:
+        sys.exit('glreplay run --frame 3: exit %d, stdout %r (natively %r), stderr %r'
+                 % (run.returncode, run.stdout, native.stdout, run.stderr))
+    rep = subprocess.run([glreplay, 'replay', out, '--verify'], env=env, capture_output=True, text=True)
+    if rep.returncode != 0 or 'verify: PASS' not in rep.stdout:
+        sys.exit('glreplay run --frame 3: its capture does not replay exactly\n%s' % rep.stdout[-1500:])
+print('matrix classification kept across the restore; glreplay run --frame captures it: OK')
