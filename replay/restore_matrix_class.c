@@ -24,7 +24,9 @@
  * What stays different: the flags a program accumulated over its whole run (e.g. a rotation
  * flag left from an earlier frame whose modelview is now a pure translation) are not visible
  * through GL; the classification from the contents is their subset, and the one every program
- * whose matrices come from glLoadIdentity + transforms has after its first frame. The projection
+ * whose matrices come from glLoadIdentity + transforms has after its first frame (a program that
+ * loads its modelview whole after its last draw and starts the next frame with glLoadIdentity had
+ * "general" flags: that rarer case is now the one that differs). The projection
  * and texture stacks keep the "general" mark (Mesa classifies the projection only with clip
  * planes enabled; their inverses reach only gl_ProjectionMatrixInverse/gl_TextureMatrixInverse
  * and clip planes). */
