@@ -40,7 +40,8 @@
 static bool loads_whole_matrix(uint32_t cmd)
 {
     return cmd == GLR_CMD_glLoadMatrixf || cmd == GLR_CMD_glLoadMatrixd || cmd == GLR_CMD_glLoadTransposeMatrixf ||
-           cmd == GLR_CMD_glLoadTransposeMatrixd || cmd == GLR_CMD_glMultMatrixf || cmd == GLR_CMD_glMultMatrixd;
+           cmd == GLR_CMD_glLoadTransposeMatrixd || cmd == GLR_CMD_glMultMatrixf || cmd == GLR_CMD_glMultMatrixd ||
+           cmd == GLR_CMD_glMultTransposeMatrixf || cmd == GLR_CMD_glMultTransposeMatrixd;
 }
 
 void glr_restore_matrix_loaded(struct glr_dispatch *d, const struct glr_call *c)

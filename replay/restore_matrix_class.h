@@ -7,7 +7,7 @@
 #include "registry/glr_call.h"
 
 /* To be called after each restore call c was issued on the current context: when c loaded the
- * modelview matrix whole (glLoadMatrix*, glLoadTransposeMatrix*, glMultMatrix*), the driver is
+ * modelview matrix whole (glLoad[Transpose]Matrix*, glMult[Transpose]Matrix*), the driver is
  * made to classify it from its contents now, as it classifies a matrix a program drew with. */
 void glr_restore_matrix_loaded(struct glr_dispatch *d, const struct glr_call *c);
 
