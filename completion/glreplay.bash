@@ -24,7 +24,7 @@ _glreplay()
 
     local opts
     case $verb in
-        run) opts="--socket --help --" ;;
+        run) opts="--socket --frame --count --out --help --" ;;
         capture) opts="--frame --count --out --help --" ;;
         info) opts="--json --top --help" ;;
         replay) opts="--loop --verify --png --benchmark --gl-errors --help" ;;

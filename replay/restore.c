@@ -19,6 +19,7 @@
 #include "replay/restore_multisample.h"
 #include "replay/restore_fixed.h"
 #include "replay/restore_lists.h"
+#include "replay/restore_matrix_class.h"
 
 #define RESOURCE_INDEX_VERSION 1u
 enum { BLOB_DEFAULT_COLOR = 1, BLOB_DEFAULT_DEPTH_STENCIL = 2, BLOB_RENDERBUFFER = 3,
@@ -508,6 +509,8 @@ int glr_restore_run(struct glr_restore *r, struct glr_dispatch *d, glr_make_curr
             st->calls_failed++;
             if (!st->first_failed)
                 st->first_failed = glr_cmd_name(c->cmd);
+        } else {
+            glr_restore_matrix_loaded(d, c);
         }
     }
     /* Fixed-function state of compatibility contexts (restore_fixed.c). */

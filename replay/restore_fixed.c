@@ -3,6 +3,7 @@
  * that context after the state model's restore calls. */
 #include <stdio.h>
 #include "replay/restore_fixed.h"
+#include "replay/restore_matrix_class.h"
 #include "registry/glr_call_codec.h"
 
 int glr_restore_fixed_function(struct glr_dispatch *d, const void *data, size_t size, struct glr_restore_stats *st,
@@ -23,6 +24,8 @@ int glr_restore_fixed_function(struct glr_dispatch *d, const void *data, size_t 
             st->calls_failed++;
             if (!st->first_failed)
                 st->first_failed = glr_cmd_name(c.cmd);
+        } else {
+            glr_restore_matrix_loaded(d, &c);
         }
     }
     if (k < 0) {

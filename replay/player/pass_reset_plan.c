@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/player/pass_reset_internal.h"
+#include "replay/restore_matrix_class.h"
 
 bool pr_fail(struct glrh_reset *p, const char *fmt, ...)
 {
@@ -177,6 +178,9 @@ static int run_list(const struct sm_call_list *l, struct glr_dispatch *d, glr_ma
             cur = c->ctx_id;
         }
         int k = glr_dispatch_call(d, c);
+        /* A modelview loaded back is classified at once, as in the first restore. */
+        if (k != GLR_DISPATCH_MISSING && k != GLR_DISPATCH_BAD)
+            glr_restore_matrix_loaded(d, c);
         if (st) {
             st->calls++;
             if (k == GLR_DISPATCH_MISSING || k == GLR_DISPATCH_BAD) {

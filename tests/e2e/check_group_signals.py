@@ -8,7 +8,9 @@ sigint_count counts the SIGINTs it gets, prints the count and exits with 10 + co
 Ctrl-C typed at its terminal (a pseudo-terminal; the kernel signals the foreground group),
 `kill -INT -PGID` from outside, and `kill -INT PID` of the process started (for `capture`, glreplay
 itself, which must pass it on: its program runs in a group of its own). The status and the count
-must be the native ones. A kill -KILL of capture's group must end the program too.
+must be the native ones. A kill -KILL of capture's group must end the program too. `run --frame N
+--out F` (the program exec'd, its capture checked by a detached helper) must be exactly native,
+have no child it did not make, stop on a group SIGSTOP and still report the capture check.
 
 usage: check_group_signals.py --cli GLREPLAY --prog SIGINT_COUNT
 """
@@ -68,6 +70,7 @@ def main():
     checked = 0
     tmp = tempfile.mkdtemp(prefix="glr-sig-")
     wrappers = {"run": [a.cli, "run", "--"],
+                "run --frame": [a.cli, "run", "--frame", "1", "--out", os.path.join(tmp, "r.glcap"), "--"],
                 "capture": [a.cli, "capture", "--frame", "1", "--out", os.path.join(tmp, "f.glcap"), "--"]}
     for name, app in (("counting", [a.prog]), ("default", [a.prog, "default"])):
         for how in ("tty", "killpg", "kill"):
@@ -75,13 +78,19 @@ def main():
             want_rc = 11 if name == "counting" else -signal.SIGINT
             if rc != want_rc:
                 sys.exit("%s natively (%s): exit %d, expected %d: the test itself is wrong" % (name, how, rc, want_rc))
-            for verb in ("run", "capture"):
+            for verb in ("run", "run --frame", "capture"):
                 got_rc, got_out, err = run_once(wrappers[verb] + app, env, how)
-                # `run` is the program (exec); `capture` reports the program's status as its own
-                # only through its file check: it exits 1 (no GL, no file), so the count on the
-                # program's stdout is what shows how many SIGINTs it got.
-                if verb == "run" and got_rc != rc:
-                    failures.append("%s under glreplay run (%s): exit %d, natively %d\n%s" % (name, how, got_rc, rc, err))
+                # `run` is the program (exec), with --frame too (its capture check is a detached
+                # helper that gets no signal and still reports, here that nothing was written);
+                # `capture` reports the program's status as its own only through its file check:
+                # it exits 1 (no GL, no file), so the count on the program's stdout is what shows
+                # how many SIGINTs it got.
+                if verb != "capture" and got_rc != rc:
+                    failures.append("%s under glreplay %s (%s): exit %d, natively %d\n%s" % (name, verb, how, got_rc,
+                                                                                          rc, err))
+                if verb == "run --frame" and "r.glcap was not written" not in err:
+                    failures.append("%s under glreplay run --frame (%s): no capture check after the end\n%s"
+                                    % (name, how, err))
                 # capture must outlive the Ctrl-C (it has the file to check), however soon it comes.
                 if verb == "capture" and got_rc != 1:
                     failures.append("%s under glreplay capture (%s): exit %d, expected 1 (no file written)\n%s"
@@ -118,11 +127,47 @@ def main():
         if alive:
             os.kill(child, signal.SIGKILL)
             failures.append("kill -KILL of glreplay capture's group left the program running")
+    # run --frame: the program is the process the caller started (same pid), with no child it did
+    # not make (the capture check is a detached helper), stopped by a group SIGSTOP like any job,
+    # and a SIGTERM of its pid ends it with that signal; the check still reports afterwards.
+    p = subprocess.Popen([a.cli, "run", "--frame", "1", "--out", os.path.join(tmp, "s.glcap"), "--", "sleep", "30"], env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    for _ in range(200):
+        with open("/proc/%d/comm" % p.pid) as f:
+            if f.read().strip() == "sleep":
+                break
+        time.sleep(0.02)
+    with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+        kids = f.read().split()
+    if kids:
+        failures.append("run --frame: the program has children it did not make: %s" % kids)
+    os.killpg(p.pid, signal.SIGSTOP)
+    state = "?"
+    for _ in range(100):
+        with open("/proc/%d/stat" % p.pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        if state == "T":
+            break
+        time.sleep(0.02)
+    if state != "T":
+        failures.append("run --frame: kill -STOP of the group left the program in state %s" % state)
+    os.killpg(p.pid, signal.SIGCONT)
+    os.kill(p.pid, signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    if p.returncode != -signal.SIGTERM or "s.glcap was not written" not in err:
+        failures.append("run --frame of sleep: exit %s after SIGTERM (expected %d), stderr %r"
+                        % (p.returncode, -signal.SIGTERM, err))
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         sys.exit("\n".join(failures))
-    print("SIGINT (Ctrl-C at the terminal, kill -INT -PGID, kill -INT PID): %d runs under glreplay run/capture "
-          "got it once and ended as natively" % checked)
+    print("SIGINT (Ctrl-C at the terminal, kill -INT -PGID, kill -INT PID): %d runs under glreplay run/run --frame/capture "
+          "got it once and ended as natively; run --frame of sleep: no extra child, stopped by a group "
+          "SIGSTOP, ended by SIGTERM, capture check said" % checked)
 
 
 if __name__ == "__main__":

@@ -12,12 +12,14 @@ struct verb_help {
 
 static const struct verb_help helps[] = {
     { "run",
-      "usage: glreplay run [--socket P] -- APP ARGS\n\n"
-      "Runs APP with the shim (libglreplay.so) preloaded, prints its pid and socket path on stderr,\n"
-      "forwards SIGINT/SIGTERM/SIGHUP to it and exits with its status (128+signal if it was killed).\n"
+      "usage: glreplay run [--socket P] [--frame N [--count K] --out F.glcap] -- APP ARGS\n\n"
+      "Runs APP with the shim (libglreplay.so) preloaded, prints its pid and socket path on stderr\n"
+      "and becomes APP (exec): its pid, signals and exit status are its own.\n"
       "The shim reads the GLREPLAY_* environment variables (see glreplay --help).\n\n"
       "  --socket P    the program's request socket (sets GLREPLAY_SOCKET; default\n"
-      "                $XDG_RUNTIME_DIR/glreplay/<pid>.sock or /tmp/glreplay-<uid>/<pid>.sock)\n" },
+      "                $XDG_RUNTIME_DIR/glreplay/<pid>.sock or /tmp/glreplay-<uid>/<pid>.sock)\n"
+      "  --frame N --count K --out F   capture frames N..N+K-1 into F as `capture` does; a detached\n"
+      "                helper says on stderr, once APP has ended, whether F was written\n" },
     { "capture",
       "usage: glreplay capture --frame N [--count K] --out F.glcap -- APP ARGS\n\n"
       "Runs APP under the shim and captures frames N..N+K-1 into F.glcap. The program runs to its\n"

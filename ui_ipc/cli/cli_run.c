@@ -1,6 +1,8 @@
-/* `glreplay run [--socket P] -- APP ARGS`: APP runs in this process with the shim preloaded (the
- * CLI execs it), so its pid, signals and exit status are its own. `glreplay capture` starts APP
- * the same way but as a child it waits for, since it must look at the file once APP has ended. */
+/* `glreplay run [--socket P] [--frame N [--count K] --out F] -- APP ARGS`: APP runs in this process
+ * with the shim preloaded (the CLI execs it), so its pid, signals and exit status are its own; with
+ * --frame/--out a detached helper checks the capture once APP has ended (cli_run_reporter.c).
+ * `glreplay capture` starts APP as a child it waits for instead, since its exit status is the
+ * capture's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -12,8 +14,9 @@
 #include <unistd.h>
 #include "cli_common.h"
 #include "cli_opts.h"
+#include "cli_run_reporter.h"
 
-#define RUN_USAGE "usage: glreplay run [--socket P] -- APP ARGS"
+#define RUN_USAGE "usage: glreplay run [--socket P] [--frame N [--count K] --out F.glcap] -- APP ARGS"
 
 static pid_t child_pid;
 
@@ -56,23 +59,41 @@ static int set_preload(const char *shim)
     return r;
 }
 
-/* Parses [--socket P] -- APP ARGS and sets the environment APP needs. The index of APP in argv,
- * or -1 (the error said; *rc is the exit status). */
-static int prepare(int argc, char **argv, const char **socket_path, int *rc)
+/* Parses [--socket P] [--frame N [--count K] --out F] -- APP ARGS (the capture options only when
+ * plan is not NULL) and sets the environment APP needs. The index of APP in argv, or -1 (the error
+ * said; *rc is the exit status). *capture: the capture options were given (plan prepared). */
+static int prepare(int argc, char **argv, const char **socket_path, int *rc, struct cli_capture_plan *plan,
+                   bool *capture)
 {
     int i;
-    const char *none;
+    const char *none, *out = NULL;
+    unsigned long long frame = CLI_NO_FRAME, count = 0;
     *rc = 2;
     *socket_path = NULL;
-    const struct cli_opt opts[] = { { .name = "--socket", .str = socket_path } };
-    const struct cli_verb v = { .verb = "run", .usage = RUN_USAGE, .opts = opts, .n = 1, .program = true,
+    *capture = false;
+    const struct cli_opt opts[] = {
+        { .name = "--socket", .str = socket_path },
+        { .name = "--frame", .parse = cli_parse_frame, .dest = &frame, .needs = "a frame number" },
+        { .name = "--count", .parse = cli_parse_count, .dest = &count, .needs = "a number of frames, at least 1" },
+        { .name = "--out", .str = &out },
+    };
+    const struct cli_verb v = { .verb = "run", .usage = RUN_USAGE, .opts = opts, .n = plan ? 4 : 1, .program = true,
                                 .unknown = "%v: unexpected argument '%a' (%u)",
                                 .extra = "%v: unexpected argument '%a' (%u)" };
     if (cli_parse(&v, argc, argv, &none, &i) != 0)
         return -1;
+    if ((frame != CLI_NO_FRAME) != (out != NULL) || (count && frame == CLI_NO_FRAME) || (out && !out[0])) {
+        cli_error("run: --frame and --out go together (--count with them) (" RUN_USAGE ")");
+        return -1;
+    }
     if (i >= argc) {
         cli_error("run: no program given (" RUN_USAGE ")");
         return -1;
+    }
+    if (out) {
+        if (cli_capture_prepare(plan, "run", frame, count ? count : 1, out) != 0)
+            return -1;
+        *capture = true;
     }
     const char *shim = cli_find_shim();
     if (!shim)
@@ -97,9 +118,16 @@ static void announce(const char *app, const char *socket_path, pid_t pid)
 int cli_run(int argc, char **argv)
 {
     const char *socket_path;
-    int rc, i = prepare(argc, argv, &socket_path, &rc);
+    struct cli_capture_plan plan;
+    bool capture;
+    int rc, i = prepare(argc, argv, &socket_path, &rc, &plan, &capture);
     if (i < 0)
         return rc;
+    pid_t helper = 0;
+    if (capture && cli_run_start_reporter(&plan, &helper) != 0) {
+        cli_capture_plan_free(&plan);
+        return 2;
+    }
     /* The program replaces this process (exec, not fork): it keeps the pid the socket is named
      * after, its terminal's process group and every signal sent to it exactly once, and its exit
      * status or death by a signal is what the caller sees, as without glreplay. (A forwarding
@@ -107,14 +135,21 @@ int cli_run(int argc, char **argv)
     announce(argv[i], socket_path, getpid());
     fflush(NULL);
     execvp(argv[i], argv + i);
-    cli_error("run: cannot start %s: %s", argv[i], strerror(errno));
+    int e = errno;
+    /* The program never ran: the helper's "not written" would only repeat this line. */
+    if (capture) {
+        kill(helper, SIGTERM);
+        cli_capture_plan_free(&plan);
+    }
+    cli_error("run: cannot start %s: %s", argv[i], strerror(e));
     return 127;
 }
 
 int cli_run_supervised(int argc, char **argv)
 {
     const char *socket_path;
-    int rc, i = prepare(argc, argv, &socket_path, &rc);
+    bool capture;
+    int rc, i = prepare(argc, argv, &socket_path, &rc, NULL, &capture);
     if (i < 0)
         return rc;
     int ready[2];

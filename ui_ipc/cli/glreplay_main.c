@@ -16,7 +16,7 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-    { "run", cli_run, "run [--socket P] -- APP ARGS     run APP with the shim preloaded" },
+    { "run", cli_run, "run [--socket P] [--frame N [--count K] --out F.glcap] -- APP ARGS   run APP with the shim preloaded" },
     { "capture", cli_capture, "capture --frame N [--count K] --out F.glcap -- APP ARGS   capture frames N..N+K-1" },
     { "info", cli_info, "info F.glcap [--json] [--top N]   what a capture holds" },
     { "replay", cli_replay, "replay F.glcap [--loop N] [--verify] [--png DIR] [--benchmark] [--gl-errors]   headless replay" },
