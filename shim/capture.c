@@ -42,6 +42,7 @@ static int cap_drawn;          /* a draw or clear was recorded in this capture *
 static uint64_t first_frame, last_frame;
 static char out_path[4096];
 static char fail_reason[256];
+static int fail_pending;                /* dropped by glr_capture_fail, not yet ended */
 static unsigned char unsized[GLR_CMD_COUNT];
 
 struct ctx_info {
@@ -147,12 +148,24 @@ bool glr_capture_may_grow(size_t bytes)
     return true;
 }
 
+static bool finish_recording(const char *why_end, bool wait);
+
 void glr_capture_fail(const char *why)
 {
     if (__atomic_exchange_n(&recording, 0, __ATOMIC_SEQ_CST)) {
         snprintf(fail_reason, sizeof fail_reason, "%s", why);
         glr_log(GLR_LOG_ERROR, "capture dropped: %s; the program continues", why);
+        /* Called from inside a recorded call (cap_lock may be held): the capture is ended at the
+         * next swap or capture start, which tell a waiting requester and free what it held. */
+        __atomic_store_n(&fail_pending, 1, __ATOMIC_RELEASE);
     }
+}
+
+/* A capture glr_capture_fail dropped: ended as one that wrote nothing (cap_lock held). */
+static void end_dropped_locked(void)
+{
+    if (__atomic_exchange_n(&fail_pending, 0, __ATOMIC_ACQ_REL) && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+        finish_recording("dropped", false);
 }
 
 int glr_capture_current_cmd(const uint8_t *p)
@@ -229,6 +242,7 @@ void glr_capture_keep_program_sources(const void *entry, size_t size)
 /* Starts recording (cap_lock held); false when the writer's queue is full (logged). */
 static bool start_recording(void)
 {
+    end_dropped_locked();   /* a dropped capture no swap has ended yet (glreplay_capture_begin) */
     glr_rec_setup_fences();
     abort_job_locked();   /* the previous capture was dropped before its end */
     cap_epoch++;
@@ -593,8 +607,14 @@ static void keep_end_images_at_exit(void)
 
 void glr_capture_before_swap(int api, void *display, void *surface, bool ends_frame)
 {
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+        if (__atomic_load_n(&fail_pending, __ATOMIC_ACQUIRE)) {
+            pthread_mutex_lock(&cap_lock);
+            end_dropped_locked();
+            pthread_mutex_unlock(&cap_lock);
+        }
         return;
+    }
     uint64_t frame = glr_frame_index();
     uint32_t ctx = glr_ctx_id(glr_ctx_current());
     struct glr_rec *r = glr_rec_begin_pseudo(GLR_PSEUDO_SWAP, ctx);
