@@ -29,7 +29,7 @@ extern "C" {
  * skipping (with a note) the section types and compression methods it does
  * not know. */
 #define GLCAP_VERSION_MAJOR 1
-#define GLCAP_VERSION_MINOR 0
+#define GLCAP_VERSION_MINOR 1
 
 /* Section types (u16 on disk). 0 is never valid; new minor versions may add
  * types after the last one. */
@@ -48,12 +48,16 @@ typedef enum glcap_section_type {
 typedef enum glcap_compression {
     GLCAP_COMPRESSION_NONE = 0,
     GLCAP_COMPRESSION_ZSTD = 1,
+    /* Since 1.1: zstd frames whose content is a command stream in the packed record form
+     * (capture/glcap_packed.h); raw_size and raw_checksum are those of the packed bytes. The
+     * reader unpacks it: loading gives the 1.0 record bytes. Not valid in a 1.0 file. */
+    GLCAP_COMPRESSION_ZSTD_PACKED = 2,
     GLCAP_COMPRESSION_END
 } glcap_compression;
 
 /* "COMMAND_STREAM", ...; "UNKNOWN" for values this code does not know. */
 const char *glcap_section_type_name(uint32_t type);
-/* "none", "zstd"; "unknown" otherwise. */
+/* "none", "zstd", "zstd-packed"; "unknown" otherwise. */
 const char *glcap_compression_name(uint32_t compression);
 
 /* ------------------------------------------------------------------------

@@ -1,0 +1,254 @@
+/* The packed command-stream form (glcap_packed.h; layout in docs/GLCAP_FORMAT.md).
+ *
+ * A packed record starts with `uvar tag`, tag = n << 2 | mode:
+ *   mode 0: the 1.0 body verbatim, n bytes (anything the other modes cannot say);
+ *   mode 1: seq is the previous record's + 1: uvar cmd | uvar ctx_id | uvar thread_id | n field bytes;
+ *   mode 2: ctx_id and thread_id are the previous record's: uvar cmd | uvar seq | n field bytes;
+ *   mode 3: both: uvar cmd | n field bytes.
+ * "Previous" is the previous record of the section, of any mode; before the first record it is
+ * seq 2^64-1 (so a first seq of 0 is predicted), ctx_id 0, thread_id 0. A mode 0 body whose first
+ * four varints decode sets the state from them; otherwise the state stays.
+ * The packer uses modes 1-3 only for headers in the shortest varint encoding (what the shim
+ * writes), copying their bytes, so unpacking (which re-encodes them shortest) gives back the input
+ * bytes exactly. */
+#include "capture/glcap_packed.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+void glcap_pack_init(glcap_pack_state *st)
+{
+    st->seq = UINT64_MAX;
+    st->ctx = 0;
+    st->tid = 0;
+}
+
+/* A varint at p (not past end): its length, or 0 when cut off or longer than 64 bits. */
+static inline unsigned uvar_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t r = 0;
+    size_t avail = (size_t)(end - p);
+    for (unsigned i = 0; i < 10 && i < avail; i++) {
+        uint8_t b = p[i];
+        r |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            if (i == 9 && b > 1)
+                return 0;
+            *v = r;
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+static inline unsigned uvar_len(uint64_t v)
+{
+    unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
+    return (bits + 6) / 7;
+}
+
+static inline uint8_t *uvar_put(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* The first four varints of a 1.0 body (cmd, seq, ctx_id, thread_id); false when they do not all
+ * decode. len[] gets their lengths. */
+static inline bool head_get(const uint8_t *body, const uint8_t *end, uint64_t v[4], unsigned len[4])
+{
+    const uint8_t *p = body;
+    for (int i = 0; i < 4; i++) {
+        len[i] = uvar_get(p, end, &v[i]);
+        if (!len[i])
+            return false;
+        p += len[i];
+    }
+    return true;
+}
+
+size_t glcap_pack_record(glcap_pack_state *st, const uint8_t *body, uint32_t body_size, uint8_t *hdr,
+                         size_t *fields_off)
+{
+    uint64_t v[4];
+    unsigned len[4];
+    if (head_get(body, body + body_size, v, len)) {
+        bool shortest = len[0] == uvar_len(v[0]) && len[1] == uvar_len(v[1]) && len[2] == uvar_len(v[2]) &&
+                        len[3] == uvar_len(v[3]);
+        bool next = v[1] == st->seq + 1, same = v[2] == st->ctx && v[3] == st->tid;
+        st->seq = v[1];
+        st->ctx = v[2];
+        st->tid = v[3];
+        if (shortest && (next || same)) {
+            size_t head = (size_t)len[0] + len[1] + len[2] + len[3];
+            uint64_t n = body_size - head;
+            unsigned mode = (next ? 1u : 0u) | (same ? 2u : 0u);
+            uint8_t *q = uvar_put(hdr, n << 2 | mode);
+            memcpy(q, body, len[0]);                      /* cmd */
+            q += len[0];
+            if (!next) {
+                memcpy(q, body + len[0], len[1]);         /* seq */
+                q += len[1];
+            }
+            if (!same) {
+                memcpy(q, body + len[0] + len[1], (size_t)len[2] + len[3]);   /* ctx_id, thread_id */
+                q += len[2] + len[3];
+            }
+            *fields_off = head;
+            return (size_t)(q - hdr);
+        }
+    }
+    *fields_off = 0;
+    return (size_t)(uvar_put(hdr, (uint64_t)body_size << 2) - hdr);
+}
+
+size_t glcap_pack_block(glcap_pack_state *st, const uint8_t *in, size_t size, uint8_t *out, size_t out_cap,
+                        size_t *out_len, uint64_t *records)
+{
+    size_t off = 0, o = 0;
+    uint64_t count = 0;
+    while (size - off >= 4) {
+        uint32_t body;
+        memcpy(&body, in + off, 4);
+        if (body > size - off - 4)
+            break;
+        /* A packed record is never longer than the 1.0 one plus one byte (its tag has at most 5
+         * bytes where the size had 4); checking that bound first keeps the state untouched when
+         * the record does not fit. */
+        if ((size_t)body + 5 > out_cap - o)
+            break;
+        const uint8_t *b = in + off + 4;
+        size_t fields;
+        size_t h = glcap_pack_record(st, b, body, out + o, &fields);
+        memcpy(out + o + h, b + fields, body - fields);
+        o += h + (body - fields);
+        off += 4 + (size_t)body;
+        count++;
+    }
+    *out_len = o;
+    *records += count;
+    return off;
+}
+
+static int perr(char *err, size_t err_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int perr(char *err, size_t err_size, const char *fmt, ...)
+{
+    if (err_size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_size, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* One pass over the packed records: counts the unpacked bytes, and writes them when out is set. */
+static int unpack_pass(const uint8_t *in, size_t size, uint8_t *out, uint64_t out_size, uint64_t *total,
+                       char *err, size_t err_size)
+{
+    glcap_pack_state st;
+    glcap_pack_init(&st);
+    const uint8_t *p = in, *end = in + size;
+    uint64_t t = 0, rec = 0;
+    while (p < end) {
+        uint64_t tag, cmd = 0, seq = 0, ctx = 0, tid = 0;
+        unsigned k = uvar_get(p, end, &tag);
+        if (!k)
+            return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: tag cut off", rec,
+                        (size_t)(p - in));
+        p += k;
+        uint64_t n = tag >> 2;
+        unsigned mode = (unsigned)(tag & 3);
+        if (mode == 0) {
+            if (n > (uint64_t)(end - p) || n > UINT32_MAX)
+                return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: a %" PRIu64
+                            "-byte body runs past the stream's end", rec, (size_t)(p - in), n);
+            uint64_t v[4];
+            unsigned len[4];
+            if (head_get(p, p + n, v, len)) {
+                st.seq = v[1];
+                st.ctx = v[2];
+                st.tid = v[3];
+            }
+            if (out) {
+                if (4 + n > out_size - t)
+                    return perr(err, err_size, "packed stream unpacks past its size");
+                uint32_t b = (uint32_t)n;
+                memcpy(out + t, &b, 4);
+                memcpy(out + t + 4, p, (size_t)n);
+            }
+            p += n;
+            t += 4 + n;
+            rec++;
+            continue;
+        }
+        bool next = mode & 1, same = mode & 2;
+        unsigned kc = uvar_get(p, end, &cmd), ks = 0, kx = 0, ky = 0;
+        if (kc && !next)
+            ks = uvar_get(p + kc, end, &seq);
+        if (kc && (next || ks) && !same) {
+            kx = uvar_get(p + kc + ks, end, &ctx);
+            ky = kx ? uvar_get(p + kc + ks + kx, end, &tid) : 0;
+        }
+        if (!kc || (!next && !ks) || (!same && (!kx || !ky)))
+            return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: header cut off", rec,
+                        (size_t)(p - in));
+        p += kc + ks + kx + ky;
+        seq = next ? st.seq + 1 : seq;
+        if (same) {
+            ctx = st.ctx;
+            tid = st.tid;
+        }
+        st.seq = seq;
+        st.ctx = ctx;
+        st.tid = tid;
+        if (n > (uint64_t)(end - p))
+            return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: %" PRIu64
+                        " field bytes run past the stream's end", rec, (size_t)(p - in), n);
+        uint64_t body = (uint64_t)uvar_len(cmd) + uvar_len(seq) + uvar_len(ctx) + uvar_len(tid) + n;
+        if (body > UINT32_MAX)
+            return perr(err, err_size, "packed record %" PRIu64 ": body of %" PRIu64 " bytes (over 4 GiB)",
+                        rec, body);
+        if (out) {
+            if (4 + body > out_size - t)
+                return perr(err, err_size, "packed stream unpacks past its size");
+            uint32_t b = (uint32_t)body;
+            uint8_t *q = out + t;
+            memcpy(q, &b, 4);
+            q = uvar_put(q + 4, cmd);
+            q = uvar_put(q, seq);
+            q = uvar_put(q, ctx);
+            q = uvar_put(q, tid);
+            memcpy(q, p, (size_t)n);
+        }
+        p += n;
+        t += 4 + body;
+        rec++;
+    }
+    *total = t;
+    return 0;
+}
+
+int glcap_unpacked_size(const uint8_t *packed, size_t size, uint64_t *unpacked, char *err, size_t err_size)
+{
+    return unpack_pass(packed, size, NULL, 0, unpacked, err, err_size);
+}
+
+int glcap_unpack(const uint8_t *packed, size_t size, uint8_t *out, uint64_t out_size, char *err,
+                 size_t err_size)
+{
+    uint64_t total = 0;
+    if (unpack_pass(packed, size, out, out_size, &total, err, err_size) < 0)
+        return -1;
+    if (total != out_size)
+        return perr(err, err_size, "packed stream unpacks to %" PRIu64 " bytes, not %" PRIu64, total,
+                    out_size);
+    return 0;
+}
