@@ -159,17 +159,18 @@ static int unpack_pass(const uint8_t *in, size_t size, uint8_t *out, uint64_t ou
     uint64_t t = 0, rec = 0;
     while (p < end) {
         uint64_t tag, cmd = 0, seq = 0, ctx = 0, tid = 0;
+        size_t at = (size_t)(p - in);   /* where the record starts, for messages */
         unsigned k = uvar_get(p, end, &tag);
         if (!k)
             return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: tag cut off", rec,
-                        (size_t)(p - in));
+                        at);
         p += k;
         uint64_t n = tag >> 2;
         unsigned mode = (unsigned)(tag & 3);
         if (mode == 0) {
             if (n > (uint64_t)(end - p) || n > UINT32_MAX)
                 return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: a %" PRIu64
-                            "-byte body runs past the stream's end", rec, (size_t)(p - in), n);
+                            "-byte body runs past the stream's end", rec, at, n);
             uint64_t v[4];
             unsigned len[4];
             if (head_get(p, p + n, v, len)) {
@@ -199,7 +200,7 @@ static int unpack_pass(const uint8_t *in, size_t size, uint8_t *out, uint64_t ou
         }
         if (!kc || (!next && !ks) || (!same && (!kx || !ky)))
             return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: header cut off", rec,
-                        (size_t)(p - in));
+                        at);
         p += kc + ks + kx + ky;
         seq = next ? st.seq + 1 : seq;
         if (same) {
@@ -211,7 +212,7 @@ static int unpack_pass(const uint8_t *in, size_t size, uint8_t *out, uint64_t ou
         st.tid = tid;
         if (n > (uint64_t)(end - p))
             return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: %" PRIu64
-                        " field bytes run past the stream's end", rec, (size_t)(p - in), n);
+                        " field bytes run past the stream's end", rec, at, n);
         uint64_t body = (uint64_t)uvar_len(cmd) + uvar_len(seq) + uvar_len(ctx) + uvar_len(tid) + n;
         if (body > UINT32_MAX)
             return perr(err, err_size, "packed record %" PRIu64 ": body of %" PRIu64 " bytes (over 4 GiB)",
