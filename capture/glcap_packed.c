@@ -24,6 +24,8 @@ void glcap_pack_init(glcap_pack_state *st)
     st->seq = UINT64_MAX;
     st->ctx = 0;
     st->tid = 0;
+    st->ct_bytes = 0;
+    st->ct_len = 0;
 }
 
 /* A varint at p (not past end): its length, or 0 when cut off or longer than 64 bits. */
@@ -86,6 +88,7 @@ size_t glcap_pack_record(glcap_pack_state *st, const uint8_t *body, uint32_t bod
         st->seq = v[1];
         st->ctx = v[2];
         st->tid = v[3];
+        st->ct_len = 0;
         if (shortest && (next || same)) {
             size_t head = (size_t)len[0] + len[1] + len[2] + len[3];
             uint64_t n = body_size - head;
@@ -109,26 +112,116 @@ size_t glcap_pack_record(glcap_pack_state *st, const uint8_t *body, uint32_t bod
     return (size_t)(uvar_put(hdr, (uint64_t)body_size << 2) - hdr);
 }
 
+/* The low 7 bits of each of the first L bytes of y (L = 1..8), as one value: a varint of at most
+ * 8 bytes decoded without a loop. */
+static inline uint64_t uvar_compact(uint64_t y, unsigned L)
+{
+    y &= ~UINT64_C(0) >> (64 - 8 * L);
+    return (y & 0x7f) | ((y >> 1) & (UINT64_C(0x7f) << 7)) | ((y >> 2) & (UINT64_C(0x7f) << 14)) |
+           ((y >> 3) & (UINT64_C(0x7f) << 21)) | ((y >> 4) & (UINT64_C(0x7f) << 28)) |
+           ((y >> 5) & (UINT64_C(0x7f) << 35)) | ((y >> 6) & (UINT64_C(0x7f) << 42)) |
+           ((y >> 7) & (UINT64_C(0x7f) << 49));
+}
+
+/* The usual record, packed from one 8-byte load of its header: four shortest varints within its
+ * first 8 bytes, seq or context and thread predicted. Returns the packed length, or 0 when the
+ * record is anything else (glcap_pack_record then packs it). `in_end` bounds the loads; `o` has
+ * room for body + 5 + 32 bytes (the stores below write whole 8- and 16-byte words). Every record
+ * of a capture goes through here, so it is written for few instructions: the context and thread
+ * are compared as bytes with the previous record's, and only seq is decoded. */
+static inline size_t pack_fast(glcap_pack_state *st, const uint8_t *b, uint32_t body, const uint8_t *in_end,
+                               uint8_t *o)
+{
+    const uint64_t hi = UINT64_C(0x8080808080808080), lo = UINT64_C(0x7f7f7f7f7f7f7f7f);
+    if ((size_t)(in_end - b) < 32)
+        return 0;
+    uint64_t x;
+    memcpy(&x, b, 8);
+    uint64_t m1 = ~x & hi;                 /* the last byte of each varint */
+    uint64_t m2 = m1 & (m1 - 1), m3 = m2 & (m2 - 1), m4 = m3 & (m3 - 1);
+    if (!m4)
+        return 0;
+    unsigned p1 = (unsigned)__builtin_ctzll(m1) >> 3, p2 = (unsigned)__builtin_ctzll(m2) >> 3;
+    unsigned p3 = (unsigned)__builtin_ctzll(m3) >> 3, p4 = (unsigned)__builtin_ctzll(m4) >> 3;
+    unsigned head = p4 + 1;
+    if (head > body)
+        return 0;
+    /* Shortest encodings only: no 0x00 byte that ends a varint of more than one byte (one that
+     * follows a byte with the continuation bit). */
+    uint64_t zero = ~(((x & lo) + lo) | x | lo);
+    if (zero & (x << 8) & (~UINT64_C(0) >> (64 - 8 * head)))
+        return 0;
+    unsigned lc = p1 + 1, ls = p2 - p1, lct = p4 - p2;
+    uint64_t y = x >> (8 * lc);
+    uint64_t seq;
+    if (ls <= 4) {
+        y &= ~UINT64_C(0) >> (64 - 8 * ls);
+        seq = (y & 0x7f) | ((y >> 1) & 0x3f80) | ((y >> 2) & 0x1fc000) | ((y >> 3) & 0xfe00000);
+    } else {
+        seq = uvar_compact(y, ls);
+    }
+    uint64_t ct = (x >> (8 * (p2 + 1))) & (~UINT64_C(0) >> (64 - 8 * lct));   /* p2 + 1 <= 6 */
+    bool next = seq == st->seq + 1, same;
+    if (ct == st->ct_bytes && lct == st->ct_len) {
+        same = true;
+    } else {
+        uint64_t ctx = uvar_compact(ct, p3 - p2), tid = uvar_compact(ct >> (8 * (p3 - p2)), p4 - p3);
+        same = ctx == st->ctx && tid == st->tid;
+        st->ctx = ctx;
+        st->tid = tid;
+        st->ct_bytes = ct;
+        st->ct_len = lct;
+    }
+    st->seq = seq;
+    if (!(next | same)) {             /* mode 0, the state already taken from its header */
+        uint8_t *q = uvar_put(o, (uint64_t)body << 2);
+        memcpy(q, b, body);
+        return (size_t)(q - o) + body;
+    }
+    uint64_t n = body - head;
+    uint64_t tag = n << 2 | (next ? 1u : 0u) | (same ? 2u : 0u);
+    uint8_t *q = tag < 0x80 ? (*o = (uint8_t)tag, o + 1) : uvar_put(o, tag);
+    memcpy(q, &x, 8);                      /* cmd (and seq after it) */
+    q += next ? lc : lc + ls;
+    if (!same) {
+        memcpy(q, &ct, 8);                 /* ctx_id, thread_id */
+        q += lct;
+    }
+    const uint8_t *f = b + head;
+    if (n <= 32 && (size_t)(in_end - f) >= 32) {
+        memcpy(q, f, 16);                  /* fixed-size copies: no call for a few field bytes */
+        memcpy(q + 16, f + 16, 16);
+    } else {
+        memcpy(q, f, n);
+    }
+    return (size_t)(q - o) + n;
+}
+
 size_t glcap_pack_block(glcap_pack_state *st, const uint8_t *in, size_t size, uint8_t *out, size_t out_cap,
                         size_t *out_len, uint64_t *records)
 {
     size_t off = 0, o = 0;
     uint64_t count = 0;
+    const uint8_t *in_end = in + size;
     while (size - off >= 4) {
         uint32_t body;
         memcpy(&body, in + off, 4);
         if (body > size - off - 4)
             break;
         /* A packed record is never longer than the 1.0 one plus one byte (its tag has at most 5
-         * bytes where the size had 4); checking that bound first keeps the state untouched when
-         * the record does not fit. */
-        if ((size_t)body + 5 > out_cap - o)
+         * bytes where the size had 4), and the fast path stores up to 32 bytes past its end:
+         * checking that room first keeps the state untouched when the record does not fit. */
+        if ((size_t)body + 5 + 32 > out_cap - o || out_cap < o)
             break;
         const uint8_t *b = in + off + 4;
-        size_t fields;
-        size_t h = glcap_pack_record(st, b, body, out + o, &fields);
-        memcpy(out + o + h, b + fields, body - fields);
-        o += h + (body - fields);
+        size_t k = pack_fast(st, b, body, in_end, out + o);
+        if (!k) {
+            size_t fields;
+            size_t h = glcap_pack_record(st, b, body, out + o, &fields);
+            memcpy(out + o + h, b + fields, body - fields);
+            k = h + (body - fields);
+        }
+        o += k;
         off += 4 + (size_t)body;
         count++;
     }

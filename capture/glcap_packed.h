@@ -24,9 +24,12 @@
 extern "C" {
 #endif
 
-/* What the previous record's header said (seq, context, thread). */
+/* What the previous record's header said (seq, context, thread); the packer also keeps the
+ * context and thread as their varint bytes (ct_len 0: not known). */
 typedef struct glcap_pack_state {
     uint64_t seq, ctx, tid;
+    uint64_t ct_bytes;
+    unsigned ct_len;
 } glcap_pack_state;
 
 void glcap_pack_init(glcap_pack_state *st);
