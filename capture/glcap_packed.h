@@ -30,6 +30,10 @@ typedef struct glcap_pack_state {
     uint64_t seq, ctx, tid;
     uint64_t ct_bytes;
     unsigned ct_len;
+    /* The header bytes after cmd that the next record has when it is predicted in full: seq + 1
+     * then ct_bytes (exp_len 0: not known, or longer than 8 bytes). */
+    uint64_t exp, exp_mask;
+    unsigned exp_len;
 } glcap_pack_state;
 
 void glcap_pack_init(glcap_pack_state *st);
