@@ -93,6 +93,15 @@ int glcap_writer_begin_section(glcap_writer *w, uint16_t type, uint32_t id,
 int glcap_writer_write(glcap_writer *w, const void *data, size_t size);
 int glcap_writer_end_section(glcap_writer *w);
 
+/* Writing in place into an open compressed section: room for at least `min` bytes of its input
+ * (*room says how many, up to the writer's 128 KiB block), to fill and then hand over with
+ * glcap_writer_commit(size <= *room). Saves the copy of glcap_writer_write for a producer that
+ * encodes its data anyway (the shim packs its command stream straight into it). NULL when min is
+ * larger than a block (use glcap_writer_write) or on an error. Nothing else may be written between
+ * the two calls. */
+uint8_t *glcap_writer_reserve(glcap_writer *w, size_t min, size_t *room);
+int glcap_writer_commit(glcap_writer *w, size_t size);
+
 /* The zstd level of the sections begun from now on (0: the writer's own, from its options). A
  * section that arrives fast and must cost little CPU (a command stream compressed while the
  * program records) takes a negative ("fast") level; the others keep the default. -1 when out of

@@ -365,6 +365,34 @@ int glcap_writer_write(glcap_writer *w, const void *data, size_t size)
     return out_write(w, data, size);
 }
 
+uint8_t *glcap_writer_reserve(glcap_writer *w, size_t min, size_t *room)
+{
+    *room = 0;
+    if (w->failed)
+        return NULL;
+    if (!w->in_section || w->cur.compression == GLCAP_COMPRESSION_NONE) {
+        fail(w, "reserve outside a compressed section");
+        return NULL;
+    }
+    if (min > IN_BLOCK_SIZE)
+        return NULL;
+    if (IN_BLOCK_SIZE - w->ilen < min && flush_block(w) < 0)
+        return NULL;
+    *room = IN_BLOCK_SIZE - w->ilen;
+    return w->ibuf + w->ilen;
+}
+
+int glcap_writer_commit(glcap_writer *w, size_t size)
+{
+    if (w->failed)
+        return -1;
+    if (!w->in_section || w->cur.compression == GLCAP_COMPRESSION_NONE || size > IN_BLOCK_SIZE - w->ilen)
+        return fail(w, "commit of %zu bytes without that much reserved", size);
+    w->ilen += size;
+    w->cur.raw_size += size;
+    return w->ilen == IN_BLOCK_SIZE ? flush_block(w) : 0;
+}
+
 int glcap_writer_end_section(glcap_writer *w)
 {
     if (w->failed)

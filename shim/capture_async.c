@@ -113,7 +113,6 @@ static void job_free(struct glr_capture_job *job)
         free(job->images[i].pixels);
     free(job->images);
     free(job->program_sources);
-    free(job->pack_buf);
     free(job);
 }
 

@@ -202,21 +202,24 @@ int glr_capture_file_stream(struct glr_capture_job *job, const void *data, size_
         return 0;
     note_thread(job, thread_id);
     job->stream_bytes += size;
-    if (!job->pack_buf && !(job->pack_buf = malloc(GLR_PACK_BUF))) {
-        glr_log(GLR_LOG_ERROR, "capture dropped: %s: out of memory", job->path);
-        return -1;
-    }
     const uint8_t *in = data;
     for (size_t off = 0; off < size;) {
-        size_t olen = 0;
-        size_t used = glcap_pack_block(&job->pack, in + off, size - off, job->pack_buf, GLR_PACK_BUF, &olen,
-                                       &job->stream_calls);
-        off += used;
-        if (olen && stream_write(job, job->pack_buf, olen) != 0)
+        /* Packed straight into the container writer's input block: no copy. */
+        size_t room = 0, olen = 0;
+        uint8_t *dst = glcap_writer_reserve(job->w, GLR_PACK_MIN_ROOM, &room);
+        if (!dst) {
+            glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
             return -1;
+        }
+        size_t used = glcap_pack_block(&job->pack, in + off, size - off, dst, room, &olen, &job->stream_calls);
+        off += used;
+        if (glcap_writer_commit(job->w, olen) != 0) {
+            glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
+            return -1;
+        }
         if (used)
             continue;
-        /* A record larger than the chunk (a big upload): its packed header, then its fields
+        /* A record larger than the room left (a big upload): its packed header, then its fields
          * straight from the stream. */
         uint32_t body = 0;
         if (size - off >= 4)

@@ -256,7 +256,13 @@ static void test_container(void)
     glcap_writer *w = glcap_writer_create(path, &o, err, sizeof err);
     REQUIRE(w);
     REQUIRE(glcap_writer_begin_section(w, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD_PACKED) == 0);
-    REQUIRE(glcap_writer_write(w, packed.p, 10) == 0);
+    /* In place (as the shim packs), then by copy; a reservation larger than a block is refused. */
+    size_t room = 0;
+    CHECK(glcap_writer_reserve(w, (size_t)1 << 20, &room) == NULL && room == 0);
+    uint8_t *dst = glcap_writer_reserve(w, 10, &room);
+    REQUIRE(dst && room >= 10);
+    memcpy(dst, packed.p, 10);
+    REQUIRE(glcap_writer_commit(w, 10) == 0);
     REQUIRE(glcap_writer_write(w, packed.p + 10, packed.n - 10) == 0);
     REQUIRE(glcap_writer_end_section(w) == 0);
     REQUIRE(glcap_writer_finish(w) == 0);
@@ -287,6 +293,16 @@ static void test_container(void)
     CHECK_CONTAINS(glcap_reader_error(r), "COMMAND_STREAM): unpacked size");
     CHECK_MESSAGE(glcap_reader_error(r), path);
     glcap_reader_close(r);
+
+    /* Reserving in an uncompressed section is an error (sticky, as every writer error). */
+    unlink(path);
+    w = glcap_writer_create(path, &o, err, sizeof err);
+    REQUIRE(w);
+    REQUIRE(glcap_writer_begin_section(w, GLCAP_SECTION_METADATA, 0, GLCAP_COMPRESSION_NONE) == 0);
+    CHECK(glcap_writer_reserve(w, 10, &room) == NULL);
+    CHECK_CONTAINS(glcap_writer_error(w), "reserve outside a compressed section");
+    CHECK(glcap_writer_commit(w, 0) == -1);
+    glcap_writer_destroy(w);
 
     /* A packed stream cut inside a record: a clean error naming the section. */
     unlink(path);
