@@ -7,6 +7,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture_file.h"
 #include "shim/capture.h"
+#include "shim/capture_refs.h"
 
 /* GL enums used here (values from gl.xml). */
 #include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
@@ -158,7 +159,7 @@ int glr_read_back_buffer(int api, void *display, void *surface, struct glr_ref_i
     if (!d->major || surface_size(api, display, surface, &out->width, &out->height) != 0)
         return -1;
     out->attachment = GL_BACK;
-    out->pixels = malloc((size_t)out->width * out->height * 4);
+    out->pixels = glr_ref_pixels_take((size_t)out->width * out->height * 4);
     if (!out->pixels)
         return -1;
     bool es = d->is_es;
