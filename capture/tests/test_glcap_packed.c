@@ -13,6 +13,8 @@ struct buf {
 
 static void put(struct buf *b, const void *d, size_t n)
 {
+    if (!n)
+        return;
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2 + 64;
         b->p = realloc(b->p, b->cap);
