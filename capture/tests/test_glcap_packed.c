@@ -189,9 +189,9 @@ static void test_sizes(void)
     /* A run of predicted headers costs tag + cmd + fields; the 1.0 record 4 + cmd + seq + ctx +
      * thread + fields. */
     struct buf in = {0};
-    const float f4[4] = {1.0f, 0.5f, 0.25f, 1.0f};
+    const uint8_t f17[17] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
     for (uint64_t s = 0; s < 1000; s++)
-        record(&in, 1234, 100000 + s, 1, 1, f4, 17);
+        record(&in, 1234, 100000 + s, 1, 1, f17, 17);
     uint64_t records = 0;
     struct buf out = pack(&in, 1 << 16, SIZE_MAX, &records);
     /* The first is kept verbatim (neither its seq nor its context and thread are predicted from
