@@ -29,7 +29,7 @@ extern "C" {
  * skipping (with a note) the section types and compression methods it does
  * not know. */
 #define GLCAP_VERSION_MAJOR 1
-#define GLCAP_VERSION_MINOR 0
+#define GLCAP_VERSION_MINOR 1
 
 /* Section types (u16 on disk). 0 is never valid; new minor versions may add
  * types after the last one. */
@@ -48,12 +48,16 @@ typedef enum glcap_section_type {
 typedef enum glcap_compression {
     GLCAP_COMPRESSION_NONE = 0,
     GLCAP_COMPRESSION_ZSTD = 1,
+    /* Since 1.1: zstd frames whose content is a command stream in the packed record form
+     * (capture/glcap_packed.h); raw_size and raw_checksum are those of the packed bytes. The
+     * reader unpacks it: loading gives the 1.0 record bytes. Not valid in a 1.0 file. */
+    GLCAP_COMPRESSION_ZSTD_PACKED = 2,
     GLCAP_COMPRESSION_END
 } glcap_compression;
 
 /* "COMMAND_STREAM", ...; "UNKNOWN" for values this code does not know. */
 const char *glcap_section_type_name(uint32_t type);
-/* "none", "zstd"; "unknown" otherwise. */
+/* "none", "zstd", "zstd-packed"; "unknown" otherwise. */
 const char *glcap_compression_name(uint32_t compression);
 
 /* ------------------------------------------------------------------------
@@ -88,6 +92,15 @@ int glcap_writer_begin_section(glcap_writer *w, uint16_t type, uint32_t id,
                                glcap_compression compression);
 int glcap_writer_write(glcap_writer *w, const void *data, size_t size);
 int glcap_writer_end_section(glcap_writer *w);
+
+/* Writing in place into an open compressed section: room for at least `min` bytes of its input
+ * (*room says how many, up to the writer's 128 KiB block), to fill and then hand over with
+ * glcap_writer_commit(size <= *room). Saves the copy of glcap_writer_write for a producer that
+ * encodes its data anyway (the shim packs its command stream straight into it). NULL when min is
+ * larger than a block (use glcap_writer_write) or on an error. Nothing else may be written between
+ * the two calls. */
+uint8_t *glcap_writer_reserve(glcap_writer *w, size_t min, size_t *room);
+int glcap_writer_commit(glcap_writer *w, size_t size);
 
 /* The zstd level of the sections begun from now on (0: the writer's own, from its options). A
  * section that arrives fast and must cost little CPU (a command stream compressed while the

@@ -25,6 +25,7 @@ const char *glcap_compression_name(uint32_t compression)
     switch (compression) {
     case GLCAP_COMPRESSION_NONE: return "none";
     case GLCAP_COMPRESSION_ZSTD: return "zstd";
+    case GLCAP_COMPRESSION_ZSTD_PACKED: return "zstd-packed";
     default: return "unknown";
     }
 }

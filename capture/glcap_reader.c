@@ -7,6 +7,7 @@
  * by, and decompressed in 1 MiB steps, so memory use is the output plus a
  * constant. */
 #include "capture/glcap_file.h"
+#include "capture/glcap_packed.h"
 #include "capture/glcap_format.h"
 
 #include <errno.h>
@@ -297,7 +298,9 @@ static int check_entry(glcap_reader *r, glcap_section_info *s, const glcap_entry
     if (!type_known && !newer_minor(r))
         return section_fail(r, i, "unknown section type %u in a format %u.%u file (file corrupt)",
                             e->type, r->hdr.major, r->hdr.minor);
-    bool comp_known = e->compression < GLCAP_COMPRESSION_END;
+    /* The packed stream came with 1.1: in a 1.0 file its number is unknown, i.e. corruption. */
+    bool comp_known = e->compression < GLCAP_COMPRESSION_END &&
+                      (e->compression != GLCAP_COMPRESSION_ZSTD_PACKED || r->hdr.minor >= 1);
     if (!comp_known && !newer_minor(r))
         return section_fail(r, i, "unknown compression method %u in a format %u.%u file "
                             "(file corrupt)", e->compression, r->hdr.major, r->hdr.minor);
@@ -323,7 +326,7 @@ static int check_entry(glcap_reader *r, glcap_section_info *s, const glcap_entry
         (e->stored_size != e->raw_size || e->stored_checksum != e->raw_checksum))
         return section_fail(r, i, "uncompressed, but stored and raw sizes or checksums differ "
                             "(file corrupt)");
-    if (e->compression == GLCAP_COMPRESSION_ZSTD && e->stored_size == 0)
+    if (e->compression != GLCAP_COMPRESSION_NONE && e->stored_size == 0)
         return section_fail(r, i, "zstd-compressed with no stored bytes (file corrupt)");
     return 0;
 }
@@ -711,6 +714,43 @@ static int load_growing(glcap_reader *r, const glcap_section_info *s, void **dat
     return 0;
 }
 
+/* A ZSTD_PACKED section: its zstd content (the packed records, checked against the table's raw
+ * size and checksum), then the 1.0 records it unpacks to, bounded by the same size limit. */
+static int load_packed(glcap_reader *r, const glcap_section_info *s, void **data, size_t *size)
+{
+    void *packed;
+    size_t psize;
+    if (load_growing(r, s, &packed, &psize) < 0)
+        return -1;
+    char perr[200];
+    uint64_t usize = 0;
+    int rc = glcap_unpacked_size(packed, psize, &usize, perr, sizeof perr);
+    if (rc < 0) {
+        free(packed);
+        return section_fail(r, s->index, "%s (file corrupt)", perr);
+    }
+    if (usize > r->max_section_size || usize >= SIZE_MAX) {
+        free(packed);
+        return section_fail(r, s->index, "unpacked size %" PRIu64 " bytes exceeds the limit of %" PRIu64
+                            " bytes (corrupt file, or raise the limit)", usize, r->max_section_size);
+    }
+    uint8_t *out = malloc((size_t)usize + 1);
+    if (!out) {
+        free(packed);
+        return section_fail(r, s->index, "out of memory for %" PRIu64 " bytes", usize);
+    }
+    rc = glcap_unpack(packed, psize, out, usize, perr, sizeof perr);
+    free(packed);
+    if (rc < 0) {
+        free(out);
+        return section_fail(r, s->index, "%s (file corrupt)", perr);
+    }
+    out[usize] = '\0';
+    *data = out;
+    *size = (size_t)usize;
+    return 0;
+}
+
 int glcap_reader_load(glcap_reader *r, uint32_t index, void **data, size_t *size)
 {
     *data = NULL;
@@ -723,6 +763,8 @@ int glcap_reader_load(glcap_reader *r, uint32_t index, void **data, size_t *size
         return section_fail(r, index, "uncompressed size %" PRIu64 " bytes exceeds the limit of %"
                             PRIu64 " bytes (corrupt file, or raise the limit)", s->raw_size,
                             r->max_section_size);
+    if (s->compression == GLCAP_COMPRESSION_ZSTD_PACKED)
+        return load_packed(r, s, data, size);
     bool zstd = s->compression == GLCAP_COMPRESSION_ZSTD;
     if (zstd)
         return load_growing(r, s, data, size);
@@ -748,6 +790,23 @@ int glcap_reader_read(glcap_reader *r, uint32_t index, glcap_chunk_fn fn, void *
     const glcap_section_info *s = readable_section(r, index);
     if (!s)
         return -1;
+    if (s->compression == GLCAP_COMPRESSION_ZSTD_PACKED) {
+        /* Unpacking needs the previous record's header, so the section is unpacked whole and
+         * then handed out in 1 MiB chunks. */
+        void *data;
+        size_t size;
+        if (glcap_reader_load(r, index, &data, &size) < 0)
+            return -1;
+        int rc = 0;
+        for (size_t off = 0; fn && off < size && rc == 0;) {
+            size_t n = size - off < (1u << 20) ? size - off : (1u << 20);
+            if (fn(user, (const uint8_t *)data + off, n) != 0)
+                rc = section_fail(r, s->index, "reading stopped by caller");
+            off += n;
+        }
+        free(data);
+        return rc;
+    }
     bool zstd = s->compression == GLCAP_COMPRESSION_ZSTD;
     if (ensure_buffers(r, zstd, true) < 0)
         return -1;

@@ -246,7 +246,8 @@ int glcap_writer_begin_section(glcap_writer *w, uint16_t type, uint32_t id,
                     glcap_section_type_name(w->cur.type));
     if (!type_known(type))
         return fail(w, "section %u: unknown section type %u", w->count, type);
-    if (compression != GLCAP_COMPRESSION_NONE && compression != GLCAP_COMPRESSION_ZSTD)
+    if (compression != GLCAP_COMPRESSION_NONE && compression != GLCAP_COMPRESSION_ZSTD &&
+        compression != GLCAP_COMPRESSION_ZSTD_PACKED)
         return fail(w, "section %u (%s): unknown compression %d", w->count,
                     glcap_section_type_name(type), (int)compression);
     if (w->count == UINT32_MAX / 2)
@@ -276,7 +277,9 @@ int glcap_writer_begin_section(glcap_writer *w, uint16_t type, uint32_t id,
     w->cur.compression = (uint8_t)compression;
     w->cur.offset = w->pos;
     XXH3_64bits_reset(w->raw_hash);
-    if (compression == GLCAP_COMPRESSION_ZSTD) {
+    /* ZSTD_PACKED is zstd to this writer: the caller hands it bytes already packed
+     * (capture/glcap_packed.h), which the table's raw size and checksum describe. */
+    if (compression != GLCAP_COMPRESSION_NONE) {
         if (!w->cctx && !(w->cctx = ZSTD_createCCtx()))
             return fail(w, "out of memory (zstd)");
         ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_and_parameters);
@@ -341,7 +344,7 @@ int glcap_writer_write(glcap_writer *w, const void *data, size_t size)
     if (!data)
         return fail(w, "write of %zu bytes from NULL", size);
     w->cur.raw_size += size;
-    if (w->cur.compression == GLCAP_COMPRESSION_ZSTD) {
+    if (w->cur.compression != GLCAP_COMPRESSION_NONE) {
         if (size <= IN_BLOCK_SIZE - w->ilen) {
             memcpy(w->ibuf + w->ilen, data, size);
             w->ilen += size;
@@ -362,16 +365,44 @@ int glcap_writer_write(glcap_writer *w, const void *data, size_t size)
     return out_write(w, data, size);
 }
 
+uint8_t *glcap_writer_reserve(glcap_writer *w, size_t min, size_t *room)
+{
+    *room = 0;
+    if (w->failed)
+        return NULL;
+    if (!w->in_section || w->cur.compression == GLCAP_COMPRESSION_NONE) {
+        fail(w, "reserve outside a compressed section");
+        return NULL;
+    }
+    if (min > IN_BLOCK_SIZE)
+        return NULL;
+    if (IN_BLOCK_SIZE - w->ilen < min && flush_block(w) < 0)
+        return NULL;
+    *room = IN_BLOCK_SIZE - w->ilen;
+    return w->ibuf + w->ilen;
+}
+
+int glcap_writer_commit(glcap_writer *w, size_t size)
+{
+    if (w->failed)
+        return -1;
+    if (!w->in_section || w->cur.compression == GLCAP_COMPRESSION_NONE || size > IN_BLOCK_SIZE - w->ilen)
+        return fail(w, "commit of %zu bytes without that much reserved", size);
+    w->ilen += size;
+    w->cur.raw_size += size;
+    return w->ilen == IN_BLOCK_SIZE ? flush_block(w) : 0;
+}
+
 int glcap_writer_end_section(glcap_writer *w)
 {
     if (w->failed)
         return -1;
     if (!w->in_section)
         return fail(w, "end of a section that was not begun");
-    if (w->cur.compression == GLCAP_COMPRESSION_ZSTD && flush_block(w) < 0)
+    if (w->cur.compression != GLCAP_COMPRESSION_NONE && flush_block(w) < 0)
         return -1;
     w->cur.raw_checksum = XXH3_64bits_digest(w->raw_hash);
-    if (w->cur.compression == GLCAP_COMPRESSION_ZSTD) {
+    if (w->cur.compression != GLCAP_COMPRESSION_NONE) {
         if (compress_chunk(w, NULL, 0, ZSTD_e_end) < 0)
             return -1;
         w->cur.stored_checksum = XXH3_64bits_digest(w->stored_hash);
@@ -390,7 +421,7 @@ int glcap_writer_add_section(glcap_writer *w, uint16_t type, uint32_t id,
         return -1;
     /* Known size: zstd records it in the frame header and picks parameters
      * for it (small inputs get small windows). */
-    if (compression == GLCAP_COMPRESSION_ZSTD)
+    if (compression != GLCAP_COMPRESSION_NONE)
         ZSTD_CCtx_setPledgedSrcSize(w->cctx, size);
     if (glcap_writer_write(w, data, size) < 0)
         return -1;

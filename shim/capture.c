@@ -115,6 +115,7 @@ static void abort_job_locked(void)
         glr_rec_stream_to(NULL, 0);
         glr_wq_abort(cur_job);
         cur_job = NULL;
+        glr_ref_pixels_give(NULL, 0);
     }
 }
 
@@ -379,6 +380,7 @@ static bool finish_recording(const char *why_end, bool wait)
         sync_known = false;
     }
     glr_wq_finish(job);
+    glr_ref_pixels_give(NULL, 0);   /* the spare image buffer is not kept past the capture */
     if (!wait)
         return true;
     while (!sync_known && glr_wq_alive())

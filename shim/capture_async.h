@@ -7,10 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "shim/capture_file.h"
+#include "capture/glcap_packed.h"
 
 /* Size of a recording thread's stream buffer while its records stream to the writer: one huge
  * page. A full one is handed over whole and the thread goes on in a fresh (recycled) one. */
 #define GLR_STREAM_BLOCK ((size_t)2 << 20)
+/* The command stream is packed straight into the container writer's input block when at least
+ * this much room is left in it (capture_writer.c); a record that does not fit goes in pieces. */
+#define GLR_PACK_MIN_ROOM ((size_t)4 << 10)
 /* zstd level of the command stream (capture_writer.c). */
 #define GLR_STREAM_ZSTD_LEVEL (-1)
 /* Bounds of the queue (docs/BENCHMARKS.md, "Recording many frames"): capture files queued or being
@@ -55,7 +59,8 @@ struct glr_capture_job {
     /* Writer thread only: the open file and what its command stream holds so far. */
     struct glcap_writer *w;
     bool failed;
-    uint64_t stream_bytes, stream_calls;
+    uint64_t stream_bytes, stream_calls;   /* of the 1.0 records (before packing) */
+    glcap_pack_state pack;                 /* the packer's previous-record state */
     uint32_t stream_threads[64];
     unsigned n_stream_threads;
 };

@@ -8,6 +8,7 @@
  *   all             every frame
  *   none            hashes only
  *   N,M-K,...       those frames (absolute frame numbers), hashes for the others */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -91,9 +92,40 @@ void glr_refs_thin(struct glr_ref_image *images, unsigned n, uint64_t first, uin
         struct glr_ref_image *im = &images[i];
         if (!im->pixels || keep_full(im->frame, first, newest))
             continue;
-        im->hash = XXH3_64bits(im->pixels, (size_t)im->width * im->height * 4);
+        size_t size = (size_t)im->width * im->height * 4;
+        im->hash = XXH3_64bits(im->pixels, size);
         im->hash_only = true;
-        free(im->pixels);
+        glr_ref_pixels_give(im->pixels, size);
         im->pixels = NULL;
     }
+}
+
+/* Every captured frame reads its image into a buffer that the next frame's thinning frees: one
+ * buffer kept in between spares the program a fresh allocation per frame, whose first touch
+ * (page faults and zeroed pages, ~0.9 MB at 640x360) cost more than the read-back's copy. Swaps
+ * on several threads may race for it, hence the lock (one take and one give per frame). */
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *spare;
+static size_t spare_size;
+
+void *glr_ref_pixels_take(size_t size)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&spare_lock);
+    if (spare && spare_size == size) {
+        p = spare;
+        spare = NULL;
+    }
+    pthread_mutex_unlock(&spare_lock);
+    return p ? p : malloc(size);
+}
+
+void glr_ref_pixels_give(void *p, size_t size)
+{
+    pthread_mutex_lock(&spare_lock);
+    void *old = spare;
+    spare = p;
+    spare_size = size;
+    pthread_mutex_unlock(&spare_lock);
+    free(old);
 }

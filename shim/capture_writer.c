@@ -160,12 +160,13 @@ int glr_capture_file_open(struct glr_capture_job *job)
         glr_log(GLR_LOG_ERROR, "capture dropped: %s", err);
         return -1;
     }
+    glcap_pack_init(&job->pack);
     /* The command stream at zstd's first fast level: 1.7x the speed of level 1 on a call-heavy stream
      * (record_cost), 0-15 % larger on real programs' streams (docs/BENCHMARKS.md, "Recording many
      * frames"); it is compressed while the program records, so its CPU is what recording costs. The
      * other sections keep the default level. Same zstd frames: every reader reads them. */
     if (glcap_writer_set_zstd_level(job->w, GLR_STREAM_ZSTD_LEVEL) != 0 ||
-        glcap_writer_begin_section(job->w, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD) != 0 ||
+        glcap_writer_begin_section(job->w, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD_PACKED) != 0 ||
         glcap_writer_set_zstd_level(job->w, 0) != 0) {
         glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
         return -1;
@@ -182,22 +183,58 @@ static void note_thread(struct glr_capture_job *job, uint32_t thread_id)
         job->stream_threads[job->n_stream_threads++] = thread_id;
 }
 
-/* Whole records, one or many: counted for the metadata, then compressed into the section. */
+static int stream_write(struct glr_capture_job *job, const void *data, size_t size)
+{
+    if (glcap_writer_write(job->w, data, size) != 0) {
+        glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
+        return -1;
+    }
+    return 0;
+}
+
+/* Whole records, one or many: counted for the metadata, packed (the seq, context and thread each
+ * record's predecessor predicts dropped: capture/glcap_packed.h), then compressed into the
+ * section. Packing halves what zstd reads and makes it repeat, which is most of what recording a
+ * call costs (docs/BENCHMARKS.md, "Recording many frames"). */
 int glr_capture_file_stream(struct glr_capture_job *job, const void *data, size_t size, uint32_t thread_id)
 {
     if (!size)
         return 0;
     note_thread(job, thread_id);
     job->stream_bytes += size;
-    for (size_t off = 0; off + 4 <= size;) {
-        uint32_t body;
-        memcpy(&body, (const uint8_t *)data + off, 4);
+    const uint8_t *in = data;
+    for (size_t off = 0; off < size;) {
+        /* Packed straight into the container writer's input block: no copy. */
+        size_t room = 0, olen = 0;
+        uint8_t *dst = glcap_writer_reserve(job->w, GLR_PACK_MIN_ROOM, &room);
+        if (!dst) {
+            glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
+            return -1;
+        }
+        size_t used = glcap_pack_block(&job->pack, in + off, size - off, dst, room, &olen, &job->stream_calls);
+        off += used;
+        if (glcap_writer_commit(job->w, olen) != 0) {
+            glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
+            return -1;
+        }
+        if (used)
+            continue;
+        /* A record larger than the room left (a big upload): its packed header, then its fields
+         * straight from the stream. */
+        uint32_t body = 0;
+        if (size - off >= 4)
+            memcpy(&body, in + off, 4);
+        if (size - off < 4 || body > size - off - 4) {
+            glr_log(GLR_LOG_ERROR, "capture dropped: %s: a record is cut off at stream byte %zu", job->path, off);
+            return -1;
+        }
+        uint8_t hdr[GLCAP_PACK_HDR_MAX];
+        size_t fields;
+        size_t h = glcap_pack_record(&job->pack, in + off + 4, body, hdr, &fields);
+        if (stream_write(job, hdr, h) != 0 || stream_write(job, in + off + 4 + fields, body - fields) != 0)
+            return -1;
         off += 4 + (size_t)body;
         job->stream_calls++;
-    }
-    if (glcap_writer_write(job->w, data, size) != 0) {
-        glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, glcap_writer_error(job->w));
-        return -1;
     }
     return 0;
 }

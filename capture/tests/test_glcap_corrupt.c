@@ -223,7 +223,7 @@ static void test_magic_and_version(void)
     test_put(img + T_HDR_MAJOR, 2, 2);
     test_put(img + T_HDR_MINOR, 2, 3);
     EXPECT_FAILURE(img, g_size, "scratch.glcap: unsupported .glcap version 2.3 (this glreplay "
-                                "reads up to 1.0)");
+                                "reads up to 1.1)");
     /* Even a tiny file of a newer major gets the version message. */
     EXPECT_FAILURE(img, 12, "unsupported .glcap version 2.3");
     test_put(img + T_HDR_MAJOR, 2, 0);
@@ -245,9 +245,9 @@ static void test_magic_and_version(void)
 
 static void test_newer_minor(void)
 {
-    /* A 1.1 file with a section type and a compression method 1.0 lacks. */
+    /* A 1.2 file with a section type and a compression method 1.1 lacks. */
     uint8_t *img = copy_img();
-    test_put(img + T_HDR_MINOR, 2, 1);
+    test_put(img + T_HDR_MINOR, 2, 2);
     test_put(test_entry(img, S_CTX) + T_ENT_TYPE, 2, 200);
     test_entry(img, S_IMAGE)[T_ENT_COMP] = 9;
     test_refresh_checksums(img, g_size);
@@ -260,10 +260,10 @@ static void test_newer_minor(void)
     if (!r)
         fprintf(stderr, "%s\n", err);
     REQUIRE(r);
-    CHECK(glcap_reader_version_minor(r) == 1);
+    CHECK(glcap_reader_version_minor(r) == 2);
     CHECK(n.count == 2);
     CHECK_CONTAINS(n.last, "scratch.glcap: skipping section 5 (type 7, compression 9): written by "
-                           "a newer glreplay (format 1.1; this one reads 1.0)");
+                           "a newer glreplay (format 1.2; this one reads 1.1)");
     CHECK(glcap_reader_section_count(r) == S_COUNT);
     CHECK(!glcap_reader_section(r, S_CTX)->readable);
     CHECK(glcap_reader_find(r, GLCAP_SECTION_REFERENCE_IMAGE, 0) == -1);
@@ -288,6 +288,14 @@ static void test_newer_minor(void)
     test_put(test_entry(img, S_CTX) + T_ENT_TYPE, 2, GLCAP_SECTION_CONTEXTS);
     test_refresh_checksums(img, g_size);
     EXPECT_FAILURE(img, g_size, "section 5 (REFERENCE_IMAGE): unknown compression method 9");
+    free(img);
+
+    /* The packed command stream came with 1.1: in a 1.0 file compression 2 is corruption. */
+    img = copy_img();
+    test_put(img + T_HDR_MINOR, 2, 0);
+    test_entry(img, S_CMDS)[T_ENT_COMP] = GLCAP_COMPRESSION_ZSTD_PACKED;
+    test_refresh_checksums(img, g_size);
+    EXPECT_FAILURE(img, g_size, "section 3 (COMMAND_STREAM): unknown compression method 2 in a format 1.0 file");
     free(img);
 }
 

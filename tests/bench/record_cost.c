@@ -10,9 +10,11 @@
  *
  * Output ("key=value" tokens):
  *   record_cost frames=F calls_per_frame=N width=W height=H
- *   record_cost_result loop_ns=T max_frame_ns=M median_frame_ns=D max_frame=K
+ *   record_cost_result loop_ns=T max_frame_ns=M median_frame_ns=D max_frame=K loop_cpu_ns=C
  * loop_ns: CLOCK_MONOTONIC time of the whole frame loop on the program's thread; max_frame_ns the
- * slowest frame (a capture's end shows here when its file is written on the program's thread).
+ * slowest frame (a capture's end shows here when its file is written on the program's thread);
+ * loop_cpu_ns: the CPU time of the program's thread in the loop (CLOCK_THREAD_CPUTIME_ID: what
+ * recording costs the program's own thread, without the capture writer's).
  *
  * --inapp-begin F PATH: after frame F's swap, glreplay_capture_begin(PATH) (the shim's in-app API,
  * found with dlsym; tests/capture/check_back_to_back.py): a second capture right after the one
@@ -36,6 +38,13 @@
 #ifndef EGL_PLATFORM_SURFACELESS_MESA
 #define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
 #endif
+
+static double thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
 
 static double now_ns(void)
 {
@@ -187,7 +196,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "record_cost: setup failed\n");
         return 1;
     }
-    double t0 = now_ns();
+    double t0 = now_ns(), c0 = thread_cpu_ns();
     for (long fr = 0; fr < frames; fr++) {
         double fs = now_ns();
         glClearColor((float)(fr % 6) / 5.0f, 0.2f, 0.4f, 1.0f);
@@ -217,7 +226,7 @@ int main(int argc, char **argv)
         }
         frame_ns[fr] = now_ns() - fs;
     }
-    double loop = now_ns() - t0;
+    double loop = now_ns() - t0, loop_cpu = thread_cpu_ns() - c0;
     long worst = 0;
     for (long i = 1; i < frames; i++)
         if (frame_ns[i] > frame_ns[worst])
@@ -226,8 +235,8 @@ int main(int argc, char **argv)
     qsort(frame_ns, (size_t)frames, sizeof *frame_ns, cmp_double);
     printf("record_cost frames=%ld calls_per_frame=%ld width=%ld height=%ld\n", frames, (calls + 2) / 3 * 3 + 3,
            width, height);
-    printf("record_cost_result loop_ns=%.0f max_frame_ns=%.0f median_frame_ns=%.0f max_frame=%ld\n", loop, max_ns,
-           frame_ns[frames / 2], worst);
+    printf("record_cost_result loop_ns=%.0f max_frame_ns=%.0f median_frame_ns=%.0f max_frame=%ld loop_cpu_ns=%.0f\n",
+           loop, max_ns, frame_ns[frames / 2], worst, loop_cpu);
     free(frame_ns);
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglTerminate(dpy);

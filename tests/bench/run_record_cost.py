@@ -7,14 +7,16 @@ and prints medians per configuration:
               the file write at the capture's end or at exit included), from wait4()
   wall_ms     the process from start to exit (exit waits for the capture file)
   loop_ms     the frame loop on the program's thread
+  loop_cpu_ms the CPU time of the program's thread in that loop (without the capture writer thread)
   max_frame   the slowest frame on the program's thread (the capture's last swap shows here when
               its file is written on the program's thread)
   median_frame
   file_kb     the capture or trace file
   rss_mb      the process's peak resident memory (wait4's ru_maxrss: a long capture whose stream
               stays in memory shows here)
-and, against native, the CPU added per recorded call (cpu difference / recorded calls) and the file
-bytes per recorded frame.
+and, against native, the CPU added per recorded call (cpu difference / recorded calls), the same
+for the program's thread alone (loop_cpu difference / recorded calls) and the file bytes per
+recorded frame.
 
 The shim records frames 0..F-3 (the capture ends two frames before the program does, so its end is
 inside the timed loop); apitrace traces every frame. Nothing is asserted about timings; the script
@@ -36,7 +38,7 @@ import tempfile
 import time
 
 RESULT = re.compile(r"^record_cost_result loop_ns=([0-9]+) max_frame_ns=([0-9]+) median_frame_ns=([0-9]+) "
-                    r"max_frame=([0-9]+)$", re.M)
+                    r"max_frame=([0-9]+) loop_cpu_ns=([0-9]+)$", re.M)
 HEAD = re.compile(r"^record_cost frames=([0-9]+) calls_per_frame=([0-9]+) ", re.M)
 
 
@@ -129,23 +131,26 @@ def main():
                 if v.returncode != 0 or f"{rec_frames} frame images checked, 0 differ" not in v.stdout:
                     fail(f"{name}: the capture does not verify: {v.stdout.strip()[-400:]} {v.stderr.strip()[-300:]}")
             results[name].append({"cpu_ms": cpu * 1e3, "wall_ms": wall * 1e3, "loop_ms": int(m.group(1)) / 1e6,
+                                  "loop_cpu_ms": int(m.group(5)) / 1e6,
                                   "max_frame_ms": int(m.group(2)) / 1e6, "median_frame_ms": int(m.group(3)) / 1e6,
                                   "file_kb": size / 1024.0, "rss_mb": rss / 1024.0})
         print(f"round {rnd + 1}/{a.rounds} done", file=sys.stderr)
-    cols = ["cpu_ms", "wall_ms", "loop_ms", "max_frame_ms", "median_frame_ms", "file_kb", "rss_mb"]
+    cols = ["cpu_ms", "wall_ms", "loop_ms", "loop_cpu_ms", "max_frame_ms", "median_frame_ms", "file_kb", "rss_mb"]
     med = {n: {c: statistics.median(r[c] for r in rs) for c in cols} for n, rs in results.items()}
     print(f"record_cost: {a.frames} frames of {calls_per_frame} calls at {a.size}, {a.rounds} rounds (medians); "
           f"the shim records frames 0-{rec_frames - 1}, apitrace every frame; GLREPLAY_CAPTURE_IMAGES={a.images}")
-    print(f"| configuration | {' | '.join(cols)} | CPU ns added per recorded call | file bytes per frame |")
-    print("|---|" + "---|" * (len(cols) + 2))
+    print(f"| configuration | {' | '.join(cols)} | CPU ns added per recorded call | program thread CPU ns added "
+          f"per recorded call | file bytes per frame |")
+    print("|---|" + "---|" * (len(cols) + 3))
     nat = med["native"]
     for name, _, _, kind in configs:
         m = med[name]
         frames = rec_frames if kind == "glcap" else a.frames
         added = (m["cpu_ms"] - nat["cpu_ms"]) * 1e6 / (frames * calls_per_frame) if kind else float("nan")
+        thread = (m["loop_cpu_ms"] - nat["loop_cpu_ms"]) * 1e6 / (frames * calls_per_frame) if kind else float("nan")
         per_frame = m["file_kb"] * 1024 / frames if kind else float("nan")
         cells = " | ".join(f"{m[c]:.1f}" for c in cols)
-        print(f"| {name} | {cells} | {added:.1f} | {per_frame:.0f} |")
+        print(f"| {name} | {cells} | {added:.1f} | {thread:.1f} | {per_frame:.0f} |")
     shutil.rmtree(tmp, ignore_errors=True)
 
 

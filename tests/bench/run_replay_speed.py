@@ -139,7 +139,7 @@ def capture(glreplay, first, count, cap, app):
 def sizes(glreplay, cap):
     p = run([glreplay, 'info', cap, '--json'])
     j = json.loads(p.stdout)
-    raw = sum(s['uncompressed_bytes'] for s in j['sections'])
+    raw = sum(s.get('unpacked_bytes', s['uncompressed_bytes']) for s in j['sections'])
     return os.path.getsize(cap), raw
 
 

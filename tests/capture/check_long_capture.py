@@ -51,10 +51,12 @@ with tempfile.TemporaryDirectory() as tmp:
     if not os.path.exists(out) or 'capture: wrote' not in err:
         sys.exit('the long capture was not written: %s' % err[-800:])
     info = subprocess.run([cli, 'info', out], capture_output=True, text=True)
-    m = re.search(r'COMMAND_STREAM\s+id 0\s+(\d+) bytes stored \(zstd\),\s+(\d+) uncompressed', info.stdout)
-    if info.returncode != 0 or not m:
+    # Since format 1.1 the stream is packed before zstd: its raw size is what it unpacks to.
+    m = re.search(r'COMMAND_STREAM\s+id 0\s+(\d+) bytes stored \(zstd(-packed)?\),\s+(\d+) uncompressed'
+                  r'(, (\d+) unpacked)?', info.stdout)
+    if info.returncode != 0 or not m or (m.group(2) and not m.group(5)):
         sys.exit('glreplay info failed: %s %s' % (info.stdout[-600:], info.stderr[-300:]))
-    raw_kib = int(m.group(2)) // 1024
+    raw_kib = int(m.group(5) or m.group(3)) // 1024
     grown = rec - idle
     print('peak RSS: shim idle %d KiB, recording %d KiB (+%d KiB); raw command stream %d KiB, stored %d KiB'
           % (idle, rec, grown, raw_kib, int(m.group(1)) // 1024))

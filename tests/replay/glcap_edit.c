@@ -129,7 +129,10 @@ int main(int argc, char **argv)
             rc = 1;
             break;
         }
-        if (glcap_writer_add_section(w, si->type, si->id, (glcap_compression)si->compression, data, size) != 0)
+        /* A packed command stream loads unpacked (the 1.0 records): it is written back as zstd. */
+        glcap_compression comp = si->compression == GLCAP_COMPRESSION_ZSTD_PACKED ? GLCAP_COMPRESSION_ZSTD
+                                                                                 : (glcap_compression)si->compression;
+        if (glcap_writer_add_section(w, si->type, si->id, comp, data, size) != 0)
             rc = 1;
         free(data);
     }

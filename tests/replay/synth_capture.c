@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/glcap_file.h"
+#include "capture/glcap_packed.h"
 #include "registry/glr_call.h"
 
 struct buf {
@@ -358,11 +359,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: synth_capture OUT [--frames N] [--size WxH] [--wrong-pixel] [--client-array] [--crafted KIND] "
-                        "[--foreign-locations] [--pending-error]\n");
+                        "[--foreign-locations] [--pending-error] [--packed]\n");
         return 2;
     }
     unsigned frames = 2, w = 32, h = 16;
-    int wrong = 0, client = 0, foreign = 0, pending = 0;
+    int wrong = 0, client = 0, foreign = 0, pending = 0, packed = 0;
     const char *crafted = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
@@ -377,6 +378,8 @@ int main(int argc, char **argv)
             client = foreign = 1;
         else if (strcmp(argv[i], "--pending-error") == 0)
             client = pending = 1;
+        else if (strcmp(argv[i], "--packed") == 0)
+            packed = 1;   /* the command stream as the shim writes it (compression 2, format 1.1) */
         else if (strcmp(argv[i], "--crafted") == 0 && i + 1 < argc) {
             crafted = argv[++i];
             bool known = false;
@@ -447,7 +450,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "synth_capture: %s\n", err);
         return 1;
     }
-    int rc = glcap_writer_add_section(wr, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD, stream.p, stream.n);
+    int rc;
+    if (packed) {
+        glcap_pack_state ps;
+        glcap_pack_init(&ps);
+        size_t cap = stream.n + stream.n / 4 + 64, plen = 0;
+        uint8_t *pk = malloc(cap);
+        uint64_t records = 0;
+        rc = pk && glcap_pack_block(&ps, stream.p, stream.n, pk, cap, &plen, &records) == stream.n ? 0 : -1;
+        if (rc == 0)
+            rc = glcap_writer_add_section(wr, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD_PACKED, pk, plen);
+        free(pk);
+    } else {
+        rc = glcap_writer_add_section(wr, GLCAP_SECTION_COMMAND_STREAM, 0, GLCAP_COMPRESSION_ZSTD, stream.p, stream.n);
+    }
     size_t img_size = 24 + (size_t)w * h * 4;
     uint8_t *img = malloc(img_size);
     for (unsigned fr = 0; rc == 0 && fr < frames; fr++) {

@@ -64,9 +64,13 @@ static void print_text(const struct glrh_capture *cap, const struct glrh_stats *
     printf("sections: %u\n", cap->n_sections);
     for (unsigned i = 0; i < cap->n_sections; i++) {
         const struct glrh_section_size *s = &cap->sections[i];
-        printf("  %-16s id %-4u %12llu bytes stored (%s), %12llu uncompressed\n", glcap_section_type_name(s->type),
+        printf("  %-16s id %-4u %12llu bytes stored (%s), %12llu uncompressed", glcap_section_type_name(s->type),
                s->id, (unsigned long long)s->stored, glcap_compression_name(s->compression),
                (unsigned long long)s->raw);
+        /* A packed command stream (format 1.1): also the size of the records it unpacks to. */
+        if (s->compression == GLCAP_COMPRESSION_ZSTD_PACKED && s->type == GLCAP_SECTION_COMMAND_STREAM)
+            printf(", %llu unpacked", (unsigned long long)cap->stream_size);
+        printf("\n");
     }
     printf("reference images: %u\n", cap->n_images);
     for (unsigned i = 0; i < cap->n_images; i++)
@@ -164,6 +168,8 @@ static cJSON *to_json(const struct glrh_capture *cap, const struct glrh_stats *s
         cJSON_AddStringToObject(x, "compression", glcap_compression_name(s->compression));
         cJSON_AddNumberToObject(x, "stored_bytes", (double)s->stored);
         cJSON_AddNumberToObject(x, "uncompressed_bytes", (double)s->raw);
+        if (s->compression == GLCAP_COMPRESSION_ZSTD_PACKED && s->type == GLCAP_SECTION_COMMAND_STREAM)
+            cJSON_AddNumberToObject(x, "unpacked_bytes", (double)cap->stream_size);
         cJSON_AddItemToArray(secs, x);
     }
     cJSON *imgs = cJSON_AddArrayToObject(o, "reference_images");

@@ -1,0 +1,70 @@
+/* glcap_packed.h: the packed form of a command-stream record sequence (section compression 2,
+ * GLCAP_COMPRESSION_ZSTD_PACKED, since format 1.1).
+ *
+ * The 1.0 record is `u32 body_size | uvar cmd | uvar seq | uvar ctx_id | uvar thread_id | fields`.
+ * In a capture nearly every record's seq is the previous record's plus one and its context and
+ * thread are the previous record's, so those ~6 bytes of a ~19-byte record only disturb zstd's
+ * matches (the seq differs in every record) and cost it time. The packed form drops what the
+ * previous record predicts and writes the size as a varint; unpacking gives back the 1.0 bytes
+ * exactly, so every consumer of a loaded COMMAND_STREAM is unchanged. Layout:
+ * docs/GLCAP_FORMAT.md ("Packed command stream").
+ *
+ * Both directions keep the same small state (what the previous record's header said), so a
+ * stream packed in pieces (blocks while the capture records, then the merged rest) unpacks in
+ * one pass. The unpacker treats its input as untrusted: every length is checked, errors are
+ * one-line messages.
+ */
+#ifndef GLCAP_PACKED_H
+#define GLCAP_PACKED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the previous record's header said (seq, context, thread); the packer also keeps the
+ * context and thread as their varint bytes (ct_len 0: not known). */
+typedef struct glcap_pack_state {
+    uint64_t seq, ctx, tid;
+    uint64_t ct_bytes;
+    unsigned ct_len;
+    /* The header bytes after cmd that the next record has when it is predicted in full: seq + 1
+     * then ct_bytes (exp_len 0: not known, or longer than 8 bytes). */
+    uint64_t exp, exp_mask;
+    unsigned exp_len;
+} glcap_pack_state;
+
+void glcap_pack_init(glcap_pack_state *st);
+
+/* Most bytes a packed record header takes (the tag and up to three varints). */
+#define GLCAP_PACK_HDR_MAX 40
+
+/* Packs the 1.0 record whose body (after the u32 size) is body[0..body_size): writes its packed
+ * header to hdr and returns the header's length; the packed record is that header followed by
+ * body[*fields_off .. body_size). Advances the state. */
+size_t glcap_pack_record(glcap_pack_state *st, const uint8_t *body, uint32_t body_size, uint8_t *hdr,
+                         size_t *fields_off);
+
+/* Packs whole 1.0 records from in[0..size) into out[0..out_cap) until the next one does not fit
+ * or the input ends: returns the input bytes consumed, *out_len the bytes written, *records += the
+ * records packed. Stops early (consumed < size) also before a record whose u32 size runs past the
+ * input; a caller with whole records sees that only when a record alone is larger than out_cap
+ * (then glcap_pack_record packs it piecewise). */
+size_t glcap_pack_block(glcap_pack_state *st, const uint8_t *in, size_t size, uint8_t *out, size_t out_cap,
+                        size_t *out_len, uint64_t *records);
+
+/* The size of the 1.0 stream that packed[0..size) unpacks to; -1 with a one-line message in err
+ * when the packed stream is malformed (cut inside a record, a record too large for a u32 body). */
+int glcap_unpacked_size(const uint8_t *packed, size_t size, uint64_t *unpacked, char *err, size_t err_size);
+
+/* Unpacks packed[0..size) into out, which has exactly the glcap_unpacked_size() bytes. */
+int glcap_unpack(const uint8_t *packed, size_t size, uint8_t *out, uint64_t out_size, char *err,
+                 size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLCAP_PACKED_H */
