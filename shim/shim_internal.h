@@ -49,6 +49,15 @@ GLR_HIDDEN void glr_remember_gl_library(void *real_handle);
 GLR_HIDDEN bool glr_driver_has(int cmd, glr_proc real_answer);
 /* The real dlopen (dlopen.c); usable before any other shim state exists. */
 GLR_HIDDEN void *glr_real_dlopen(const char *file, int flags);
+/* A program's dlopen of a GL library, handed over by stage 1 (dlopen_hook.c, stage_abi.h). */
+GLR_HIDDEN int glr_dlopen_wants(const char *file);
+GLR_HIDDEN void *glr_dlopen_gl(const char *file, int flags);
+/* Stage 1's services, set before glr_shim_init runs (stage2_entry.c). */
+struct glr_stage1;
+extern GLR_HIDDEN const struct glr_stage1 *glr_stage1;
+/* The in-application API (capture.c), reached through stage 1's exports. */
+GLR_HIDDEN int glreplay_capture_begin(const char *path);
+GLR_HIDDEN int glreplay_capture_end(void);
 
 /* Contexts (contexts.c). */
 enum glr_ctx_api { GLR_CTX_GLX = 1, GLR_CTX_EGL = 2 };
