@@ -26,6 +26,9 @@ void glr_remember_gl_library(void *real_handle)
     pthread_mutex_unlock(&libs_lock);
 }
 
+/* Stage 1's services (stage_abi.h), set by glr_stage2_entry before anything else runs. */
+const struct glr_stage1 *glr_stage1;
+
 /* A symbol exported by the real GL libraries (never the shim's own): the next definition after
  * stage 1 in the global scope, which only stage 1 can ask for (stage_abi.h). */
 glr_proc glr_lookup_exported(const char *name)

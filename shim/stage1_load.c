@@ -13,12 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shim/stage_abi.h"
+#include "glr_stage1_trampolines.h"
 
 #define S1_HIDDEN __attribute__((visibility("hidden")))
 
-/* Read by every trampoline: stage 2's wrapper table, NULL until stage 2 is loaded and started. */
-S1_HIDDEN const glr_stage_fn *glr_s1_table;
-extern S1_HIDDEN const size_t glr_s1_n_entries; /* generated with the trampolines */
+extern S1_HIDDEN const glr_stage_fn *glr_s1_table; /* stage1_table.c */
 typedef void *(*dlopen_fn)(const char *, int);
 S1_HIDDEN dlopen_fn glr_s1_next_dlopen;
 
@@ -92,7 +91,7 @@ static void load(void)
     void *sym = dlsym(h, GLR_STAGE2_ENTRY);
     memcpy(&entry, &sym, sizeof entry);
     const struct glr_stage2 *s2 = entry ? entry(&services) : NULL;
-    if (!s2 || s2->version != GLR_STAGE_ABI_VERSION || s2->n_wrappers != glr_s1_n_entries) {
+    if (!s2 || s2->version != GLR_STAGE_ABI_VERSION || s2->n_wrappers != GLR_S1_N_ENTRIES) {
         s1_error(path, "not the stage 2 of this libglreplay.so (another build)");
         return; /* left loaded: its entry may have started threads; it does nothing more */
     }

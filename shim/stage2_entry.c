@@ -5,8 +5,6 @@
 #include "shim/shim_internal.h"
 #include "shim/stage_abi.h"
 
-GLR_HIDDEN const struct glr_stage1 *glr_stage1;
-
 _Static_assert(sizeof(glr_proc) == sizeof(glr_stage_fn), "one table for both stages");
 
 static const struct glr_stage2 stage2 = {
