@@ -83,8 +83,8 @@ static void load(void)
     services.self_path = self_path;
     void *h = glr_s1_resolve_dlopen()(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        const char *why = dlerror();
-        s1_error(path, why ? why : "cannot be loaded");
+        const char *why = dlerror(); /* names the file */
+        s1_error("cannot load the shim's core", why ? why : path);
         return;
     }
     glr_stage2_entry_fn entry;
