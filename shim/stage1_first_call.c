@@ -1,6 +1,5 @@
 /* The trampolines' common first-call path (stage 1, shim/stage_abi.h): a generated trampoline
- * whose table is not there yet jumps here with its command id in %r11 and its own address in
- * %r10. The arguments of the program's call are still in their registers: they are saved, stage
+ * whose table is not there yet jumps here with its command id in %r11. The arguments of the program's call are still in their registers: they are saved, stage
  * 2 is loaded (glr_s1_resolve), and the call continues in the wrapper it returned as if the
  * program had called it directly (same stack, same return address).
  *
@@ -43,7 +42,6 @@ __asm__(
     "    movdqu %xmm6, 96(%rsp)\n"
     "    movdqu %xmm7, 112(%rsp)\n"
     "    movl %r11d, %edi\n"
-    "    movq %r10, %rsi\n"
     "    call glr_s1_resolve\n"
     "    movq %rax, %r10\n"
     "    movdqu 0(%rsp), %xmm0\n"

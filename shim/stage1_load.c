@@ -112,15 +112,19 @@ static long nothing(void)
     return 0;
 }
 
+extern S1_HIDDEN const char glr_s1_trampolines[]; /* generated: the first trampoline */
+
 /* The trampolines' first call (the assembly in stage1_first_call.c saves the arguments): the
- * wrapper of command `id`, or without stage 2 the driver's own definition of the name. */
-S1_HIDDEN glr_stage_fn glr_s1_resolve(unsigned id, void *trampoline)
+ * wrapper of command `id`, or without stage 2 the driver's own definition of the trampoline's
+ * name (its exported symbol, which dladdr finds). */
+S1_HIDDEN glr_stage_fn glr_s1_resolve(unsigned id)
 {
     const struct glr_stage2 *s2 = glr_s1_stage2();
     if (s2 && id < s2->n_wrappers)
         return s2->wrappers[id];
     Dl_info di;
-    void *p = dladdr(trampoline, &di) && di.dli_sname ? lookup_next(di.dli_sname) : NULL;
+    const void *trampoline = glr_s1_trampolines + (size_t)id * GLR_S1_TRAMPOLINE_BYTES;
+    void *p = id < GLR_S1_N_ENTRIES && dladdr(trampoline, &di) && di.dli_sname ? lookup_next(di.dli_sname) : NULL;
     glr_stage_fn f;
     long (*none)(void) = nothing;
     if (p)

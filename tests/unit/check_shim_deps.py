@@ -30,11 +30,11 @@ MAX_SYMBOL_RELOCS = 200
 MAX_LOADED = 6 * 1024 * 1024
 # Initializers a C library has: the toolchain's frame_dummy and the shim's own constructor(s).
 MAX_INIT = 4
-# Stage 1 (libglreplay.so, the preloaded file): the generated trampolines (3,578 of 48 bytes), the
+# Stage 1 (libglreplay.so, the preloaded file): the generated trampolines (3,578 of 32 bytes), the
 # dynamic symbol table of their names (~200 KiB) and the loading code; it needs libc only (libdl
 # is part of it since glibc 2.34) and has its one constructor (no C runtime start files).
 STAGE1_ALLOWED = {'libc.so.6', 'libdl.so.2', 'ld-linux-x86-64.so.2'}
-MAX_STAGE1_LOADED = 512 * 1024
+MAX_STAGE1_LOADED = 384 * 1024
 MAX_STAGE1_INIT = 1
 STAGE2_FILE = 'libglreplay-core.so'
 
