@@ -112,7 +112,16 @@ static long nothing(void)
     return 0;
 }
 
-extern S1_HIDDEN const char glr_s1_trampolines[]; /* generated: the first trampoline */
+/* Trampoline `id`'s address: the first one's (looked up by its exported name in stage 1's own
+ * scope, so that this file has no link-time reference to the generated one) plus a fixed stride. */
+static const char *trampoline_of(unsigned id)
+{
+    void *self = glr_s1_resolve_dlopen()(self_path, RTLD_LAZY | RTLD_NOLOAD);
+    const char *first = self ? dlsym(self, GLR_S1_FIRST_NAME) : NULL;
+    if (self)
+        dlclose(self);
+    return first && id < GLR_S1_N_ENTRIES ? first + (size_t)id * GLR_S1_TRAMPOLINE_BYTES : NULL;
+}
 
 /* The trampolines' first call (the assembly in stage1_first_call.c saves the arguments): the
  * wrapper of command `id`, or without stage 2 the driver's own definition of the trampoline's
@@ -123,8 +132,8 @@ S1_HIDDEN glr_stage_fn glr_s1_resolve(unsigned id)
     if (s2 && id < s2->n_wrappers)
         return s2->wrappers[id];
     Dl_info di;
-    const void *trampoline = glr_s1_trampolines + (size_t)id * GLR_S1_TRAMPOLINE_BYTES;
-    void *p = id < GLR_S1_N_ENTRIES && dladdr(trampoline, &di) && di.dli_sname ? lookup_next(di.dli_sname) : NULL;
+    const char *trampoline = trampoline_of(id);
+    void *p = trampoline && dladdr(trampoline, &di) && di.dli_sname ? lookup_next(di.dli_sname) : NULL;
     glr_stage_fn f;
     long (*none)(void) = nothing;
     if (p)
