@@ -679,9 +679,9 @@ static void glr_capture_at_exit_record(void)
     }
 }
 
-/* In-application API (shim/include/glreplay_app.h): the only shim exports besides the GL, GLX,
- * EGL and dlopen entry points. */
-GLR_EXPORT int glreplay_capture_begin(const char *path)
+/* In-application API (shim/include/glreplay_app.h): exported by stage 1 (stage1_load.c), which
+ * forwards here. */
+int glreplay_capture_begin(const char *path)
 {
     glr_shim_init();
     if (glr_disabled || !path || !*path)
@@ -699,7 +699,7 @@ GLR_EXPORT int glreplay_capture_begin(const char *path)
     return rc;
 }
 
-GLR_EXPORT int glreplay_capture_end(void)
+int glreplay_capture_end(void)
 {
     pthread_mutex_lock(&cap_lock);
     int rc = -1;

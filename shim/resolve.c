@@ -1,13 +1,14 @@
 /* Finding the driver's real function for each command, lazily on first call.
  *
- * Order (as the driver's own loader would find it): the next library after the shim in the global
- * scope (RTLD_NEXT), then the GL libraries the program dlopen()ed privately (their real handles),
+ * Order (as the driver's own loader would find it): the next library after the shim's stage 1 in
+ * the global scope (RTLD_NEXT), then the GL libraries the program dlopen()ed privately (their real handles),
  * then the real glXGetProcAddressARB / eglGetProcAddress for functions no library exports.
  */
 #include <dlfcn.h>
 #include <string.h>
 #include <pthread.h>
 #include "shim/shim_internal.h"
+#include "shim/stage_abi.h"
 
 #define MAX_GL_LIBS 16
 static void *gl_libs[MAX_GL_LIBS];
@@ -25,10 +26,14 @@ void glr_remember_gl_library(void *real_handle)
     pthread_mutex_unlock(&libs_lock);
 }
 
-/* A symbol exported by the real GL libraries (never the shim's own). */
+/* Stage 1's services (stage_abi.h), set by glr_stage2_entry before anything else runs. */
+const struct glr_stage1 *glr_stage1;
+
+/* A symbol exported by the real GL libraries (never the shim's own): the next definition after
+ * stage 1 in the global scope, which only stage 1 can ask for (stage_abi.h). */
 glr_proc glr_lookup_exported(const char *name)
 {
-    void *p = dlsym(RTLD_NEXT, name);
+    void *p = glr_stage1->lookup_next(name);
     int n = __atomic_load_n(&n_gl_libs, __ATOMIC_ACQUIRE);
     for (int i = 0; !p && i < n; i++)
         p = dlsym(__atomic_load_n(&gl_libs[i], __ATOMIC_ACQUIRE), name);

@@ -1,5 +1,5 @@
-/* Internal interface of the shim (libglreplay.so). Not installed; the shim exports only the
- * GL/GLX/EGL/dlopen entry points (everything else is hidden). */
+/* Internal interface of the shim's stage 2 (libglreplay-core.so; stage_abi.h). Not installed; it
+ * exports only glr_stage2_entry, and stage 1 (libglreplay.so) the GL/GLX/EGL/dlopen entry points. */
 #ifndef GLR_SHIM_INTERNAL_H
 #define GLR_SHIM_INTERNAL_H
 
@@ -47,8 +47,18 @@ GLR_HIDDEN glr_proc glr_lookup_exported(const char *name);
 GLR_HIDDEN void glr_remember_gl_library(void *real_handle);
 /* Whether the driver implements command `cmd`, given the real GetProcAddress answer. */
 GLR_HIDDEN bool glr_driver_has(int cmd, glr_proc real_answer);
-/* The real dlopen (dlopen.c); usable before any other shim state exists. */
+/* The real dlopen (dlopen_hook.c), found through stage 1: usable once glr_stage2_entry ran, which
+ * is before any other shim code. */
 GLR_HIDDEN void *glr_real_dlopen(const char *file, int flags);
+/* A program's dlopen of a GL library, handed over by stage 1 (dlopen_hook.c, stage_abi.h). */
+GLR_HIDDEN int glr_dlopen_wants(const char *file);
+GLR_HIDDEN void *glr_dlopen_gl(const char *file, int flags);
+/* Stage 1's services, set before glr_shim_init runs (stage2_entry.c). */
+struct glr_stage1;
+extern GLR_HIDDEN const struct glr_stage1 *glr_stage1;
+/* The in-application API (capture.c), reached through stage 1's exports. */
+GLR_HIDDEN int glreplay_capture_begin(const char *path);
+GLR_HIDDEN int glreplay_capture_end(void);
 
 /* Contexts (contexts.c). */
 enum glr_ctx_api { GLR_CTX_GLX = 1, GLR_CTX_EGL = 2 };

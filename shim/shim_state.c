@@ -35,10 +35,8 @@ void glr_shim_init(void)
     pthread_once(&init_once, init_once_fn);
 }
 
-__attribute__((constructor)) static void glr_shim_constructor(void)
-{
-    glr_shim_init();
-}
+/* No constructor: stage 2 starts in glr_stage2_entry (stage2_entry.c), once stage 1 gave it its
+ * services. */
 
 static int by_count_desc(const void *a, const void *b)
 {

@@ -119,7 +119,9 @@ note "run preloads the installed shim $shim"
 # ---- the shim is C-only; the debugger engine is installed beside it and loaded from there
 engine=$(dirname "$shim")/libglreplay-engine.so
 [ -f "$engine" ] || fail "no libglreplay-engine.so beside the installed shim $shim"
-if readelf -d "$shim" | grep -E "NEEDED.*(stdc\+\+|cjson|png|glslang|SPIRV)"; then
+core=$(dirname "$shim")/libglreplay-core.so
+[ -f "$core" ] || fail "no libglreplay-core.so (the shim's stage 2) beside the installed shim $shim"
+if readelf -d "$shim" "$core" | grep -E "NEEDED.*(stdc\+\+|cjson|png|glslang|SPIRV)"; then
     fail "the installed shim needs a C++ or JSON/PNG library"
 fi
 live_sock=$tmp/xdg/glreplay/live.sock
