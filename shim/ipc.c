@@ -529,4 +529,7 @@ void glr_ipc_stop(void)
         if (live_files[i][0])
             unlink(live_files[i]);
     pthread_mutex_unlock(&live_files_lock);
+    /* A first replayed pass a session left still finishing on its own thread: not under exit's
+     * teardown of the driver (it takes a few hundred ms at most). */
+    glr_replay_loop_drain(2000);
 }

@@ -17,6 +17,7 @@
 #include "replay/replay.h"
 #include "replay/player/player.h"
 #include "replay/player/pass_reset.h"
+#include "replay/restore_reset.h"
 #include "statemodel/statemodel.h"
 #include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
@@ -30,6 +31,7 @@ struct loop_run {
     struct glr_loop_ws ws;
     bool unsized[GLR_CMD_COUNT];   /* commands whose client memory the recorder could not size */
     bool verify;
+    bool prep;                     /* the first pass's set-up runs on a thread of its own (GLX, live) */
     bool test_skip_draws;          /* GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS=1: a wrong frame, for tests */
     unsigned pass;                 /* 0-based, of this run */
     void **copies;                 /* client-array copies alive until their draw ran */
@@ -208,6 +210,72 @@ static void verify_swap(struct loop_run *r, uint64_t frame)
     }
 }
 
+/* ---- the live debugger's first pass, set up off the render thread (replay_loop_prep.c) ---- */
+
+static void log_restore_stats(const struct glr_restore_stats *st)
+{
+    if (st->calls_failed || st->contents_failed)
+        glr_log(GLR_LOG_WARN, "replay loop: initial state: %llu of %llu restore calls failed (first: %s), %u "
+                "framebuffer image(s) not restored", (unsigned long long)st->calls_failed,
+                (unsigned long long)st->calls, st->first_failed ? st->first_failed : "-", st->contents_failed);
+}
+
+/* On the preparing thread: the loop contexts, the swapping one on a pbuffer standing in for the
+ * window, and the whole initial state restored on them (the slow, uninterruptible calls). */
+static int prep_work(void *user, char *err, size_t n)
+{
+    struct loop_run *r = user;
+    struct glr_restore_stats st;
+    r->ws.offscreen = true;
+    int rc = glr_loop_ws_create(&r->ws, err, n);
+    if (rc == 0 && r->snapshot) {
+        rc = glr_restore_run(r->snapshot, r->disp, restore_make_current, r, &st, err, n);
+        if (rc == 0)
+            log_restore_stats(&st);
+        else if (rc == GLR_RESTORE_INTERRUPTED)
+            rc = 0;   /* the session ended: the render thread sees the interrupt too */
+    }
+    glr_loop_ws_release(&r->ws);   /* the render thread binds them from here on */
+    return rc;
+}
+
+static void free_run(struct loop_run *r);
+
+/* On the preparing thread, when the render thread went back to the program meanwhile. */
+static void prep_orphaned(void *user)
+{
+    struct loop_run *r = user;
+    glr_loop_ws_discard(&r->ws);
+    free_run(r);
+}
+
+/* The window's saved pixels (the restore put them in the pbuffer): copied in by the swapping
+ * context, whose blit shaders the restore just compiled, so this costs about a millisecond. */
+static bool want_window_pixels(void *user, enum glr_restore_content what, uint32_t ctx_id, uint32_t name)
+{
+    const struct loop_run *r = user;
+    (void)name;
+    return what != GLR_CONTENT_RENDERBUFFER && ctx_id == r->frame_ctx;
+}
+
+/* 0 (set up, or interrupted: the stream loop stops at once), -1 (err), or 1: the session ended
+ * first, and r now belongs to the preparing thread (the caller must not touch it). */
+static int prepare_first_pass(struct loop_run *r, char *err, size_t n)
+{
+    const struct glr_loop_prep p = { .work = prep_work, .orphaned = prep_orphaned, .user = r };
+    int rc = glr_loop_prep_run(&p, &loop_interrupted, err, n);
+    if (rc != 0 || __atomic_load_n(&loop_interrupted, __ATOMIC_ACQUIRE))
+        return rc;
+    if (glr_loop_ws_adopt(&r->ws, err, n) != 0)
+        return -1;
+    struct glr_restore_stats st;
+    memset(&st, 0, sizeof st);
+    if (r->snapshot &&
+        glr_restore_recopy(r->snapshot, r->disp, restore_make_current, r, want_window_pixels, r, &st) != 0)
+        glr_log(GLR_LOG_WARN, "replay loop: %u of the window's saved images not restored", st.contents_failed);
+    return 0;
+}
+
 /* ---- one pass ---- */
 
 /* Before a pass: a fresh context with the whole initial state, or (passes after the first, with a
@@ -227,6 +295,8 @@ static int start_pass(struct loop_run *r, char *err, size_t n)
         return 0;
     }
     glr_dispatch_reset_names(r->disp);
+    if (r->prep && r->pass == 0)
+        return prepare_first_pass(r, err, n);
     if (glr_loop_ws_create(&r->ws, err, n) != 0)
         return -1;
     if (!r->snapshot)
@@ -236,17 +306,17 @@ static int start_pass(struct loop_run *r, char *err, size_t n)
         return 0;   /* the session ended: the stream loop stops at once, the program resumes */
     if (rc != 0)
         return -1;
-    if ((st.calls_failed || st.contents_failed) && r->pass == 0)
-        glr_log(GLR_LOG_WARN, "replay loop: initial state: %llu of %llu restore calls failed (first: %s), %u "
-                "framebuffer image(s) not restored", (unsigned long long)st.calls_failed,
-                (unsigned long long)st.calls, st.first_failed ? st.first_failed : "-", st.contents_failed);
+    if (r->pass == 0)
+        log_restore_stats(&st);
     return 0;
 }
 
+/* 0, -1 (err), or 1: r was handed to the first pass's preparing thread (see prepare_first_pass). */
 static int run_pass(struct loop_run *r, char *err, size_t n)
 {
-    if (start_pass(r, err, n) != 0)
-        return -1;
+    int started = start_pass(r, err, n);
+    if (started != 0)
+        return started;
     struct glr_stream s;
     struct glr_call c;
     glr_stream_init(&s, r->cap->stream, r->cap->stream_size);
@@ -459,6 +529,10 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
     }
     __atomic_store_n(&loop_interrupted, 0, __ATOMIC_RELEASE);   /* keep_going sees an earlier end */
     r->verify = env_uint("GLREPLAY_REPLAY_LOOP_VERIFY", 1) == 1;
+    /* A live session (keep_going) may end at any moment: its first pass's set-up must not hold the
+     * program. GLX only (the window's stand-in is a GLX pbuffer); EGL programs still set it up on the
+     * render thread. */
+    r->prep = keep_going && cr->api == GLR_CTX_GLX;
     r->test_skip_draws = env_uint("GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS", 1) == 1;
     unsigned delay = env_uint("GLREPLAY_REPLAY_LOOP_DELAY_MS", 60000);
     bool saved = false;
@@ -489,7 +563,16 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
         if (__atomic_load_n(&loop_interrupted, __ATOMIC_RELAXED))
             break;   /* a live session ended (while the capture loaded): no contexts for nothing */
         double t0 = now_s();
-        if (run_pass(r, err, sizeof err) != 0)
+        int pr = run_pass(r, err, sizeof err);
+        if (pr == 1) {
+            /* Nothing of the loop is current here (the contexts were on the other thread): the
+             * program's binding was never changed. */
+            glr_log(GLR_LOG_INFO, "replay loop: the session ended while its first pass was set up; the program "
+                    "continues (the set-up finishes on a thread of its own)");
+            __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
+            return 0;
+        }
+        if (pr != 0)
             goto out;
         busy += now_s() - t0;
         if (delay)
@@ -515,6 +598,13 @@ out:;
         glr_log(GLR_LOG_INFO, "replay loop: %d passes ran (%.1f ms per pass); the program continues", ran,
                 ran ? busy * 1000.0 / ran : 0.0);
     }
+    free_run(r);
+    __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
+    return ran;
+}
+
+static void free_run(struct loop_run *r)
+{
     free_copies(r);
     free(r->copies);
     glrh_reset_free(r->reset);
@@ -523,6 +613,4 @@ out:;
     if (r->cap)
         glrh_capture_close(r->cap);
     free(r);
-    __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
-    return ran;
 }

@@ -78,6 +78,9 @@ bool glr_replay_loop_disarm(uint64_t serial) __attribute__((visibility("hidden")
 /* From any thread: the loop running now (if any) stops its current pass at the next call; its
  * keep_going then decides whether another pass runs (a live session that ended says no). */
 void glr_replay_loop_interrupt(void) __attribute__((visibility("hidden")));
+/* At exit: waits up to timeout_ms for the threads that still finish a first pass a live session
+ * left (replay_loop_prep.c), so the driver is not torn down under them. */
+void glr_replay_loop_drain(unsigned timeout_ms) __attribute__((visibility("hidden")));
 /* Waits (never on the render thread) until the loop of request `serial` ended: 0 with *result the
  * passes run (or -1: abandoned), -1 on timeout. */
 int glr_replay_loop_wait(uint64_t serial, unsigned timeout_s, int *result) __attribute__((visibility("hidden")));

@@ -270,7 +270,7 @@ static int create_glx(struct glr_loop_ws *w, struct glr_loop_ctx *c, char *err, 
         return -1;
     }
     if (c->swaps) {
-        c->surface = w->target;
+        c->surface = w->offscreen ? w->prep_surface : w->target;
         return 0;
     }
     const int pb[] = { GLX_PBUFFER_WIDTH, (int)c->width, GLX_PBUFFER_HEIGHT, (int)c->height, None };
@@ -325,8 +325,39 @@ static int bind(struct glr_loop_ws *w, struct glr_loop_ctx *c)
     return 0;
 }
 
+/* The swapping context's pbuffer while it is prepared off the window: the window's size (its
+ * back buffer is what the restore fills), the window's config. */
+static int create_prep_surface(struct glr_loop_ws *w, char *err, size_t n)
+{
+    Display *dpy = w->display;
+    unsigned width = 0, height = 0;
+    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_WIDTH, &width);
+    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_HEIGHT, &height);
+    const int pb[] = { GLX_PBUFFER_WIDTH, width ? (int)width : 64, GLX_PBUFFER_HEIGHT, height ? (int)height : 64,
+                       None };
+    struct x_trap t;
+    x_trap_begin(&t, dpy);
+    GLXPbuffer p = GLR_REAL(glXCreatePbuffer)(dpy, w->config, pb);
+    int xerr = x_trap_end(&t, dpy);
+    if (!p || xerr) {
+        snprintf(err, n, "glXCreatePbuffer failed for the window's stand-in (X error %d)", xerr);
+        return -1;
+    }
+    w->prep_surface = (void *)(uintptr_t)p;
+    return 0;
+}
+
+static void destroy_prep_surface(struct glr_loop_ws *w)
+{
+    if (w->prep_surface)
+        GLR_REAL(glXDestroyPbuffer)(w->display, (GLXPbuffer)(uintptr_t)w->prep_surface);
+    w->prep_surface = NULL;
+}
+
 int glr_loop_ws_create(struct glr_loop_ws *w, char *err, size_t n)
 {
+    if (w->offscreen && (w->api != GLR_CTX_GLX || (!w->prep_surface && create_prep_surface(w, err, n) != 0)))
+        return -1;
     /* The previous pass's contexts go once the new ones are current (none of theirs is then). */
     struct glr_loop_ctx old[GLR_LOOP_MAX_CTXS];
     memcpy(old, w->ctxs, sizeof old);
@@ -374,6 +405,49 @@ void glr_loop_ws_swap(struct glr_loop_ws *w)
         GLR_REAL(eglSwapBuffers)(w->display, w->target);
 }
 
+static void release_glx(struct glr_loop_ws *w)
+{
+    if (w->current)
+        GLR_REAL(glXMakeContextCurrent)(w->display, None, None, NULL);
+    w->current = NULL;
+    w->switched = false;
+}
+
+void glr_loop_ws_release(struct glr_loop_ws *w)
+{
+    release_glx(w);
+}
+
+int glr_loop_ws_adopt(struct glr_loop_ws *w, char *err, size_t n)
+{
+    /* The pbuffer is current nowhere now (the preparing thread let go): it can go. */
+    destroy_prep_surface(w);
+    w->offscreen = false;
+    w->current = NULL;
+    w->switched = false;
+    for (unsigned i = 0; i < w->n_ctxs; i++) {
+        struct glr_loop_ctx *c = &w->ctxs[i];
+        if (!c->swaps)
+            continue;
+        c->surface = w->target;
+        if (!c->ctx || bind(w, c) != 0) {
+            snprintf(err, n, "cannot make the loop context current on the program's drawable");
+            return -1;
+        }
+        return 0;
+    }
+    snprintf(err, n, "no loop context swaps the program's drawable");
+    return -1;
+}
+
+void glr_loop_ws_discard(struct glr_loop_ws *w)
+{
+    release_glx(w);
+    for (unsigned i = 0; i < w->n_ctxs; i++)
+        destroy_one(w, &w->ctxs[i]);
+    destroy_prep_surface(w);
+}
+
 int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
 {
     int rc = 0;
@@ -397,6 +471,8 @@ int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
     }
     for (unsigned i = 0; i < w->n_ctxs; i++)
         destroy_one(w, &w->ctxs[i]);
+    if (w->api == GLR_CTX_GLX)
+        destroy_prep_surface(w);   /* a failed preparation's, or none */
     w->current = NULL;
     w->switched = false;
     return rc;
