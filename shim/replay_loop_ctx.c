@@ -418,26 +418,101 @@ void glr_loop_ws_release(struct glr_loop_ws *w)
     release_glx(w);
 }
 
-int glr_loop_ws_adopt(struct glr_loop_ws *w, char *err, size_t n)
+/* The stand-in's image into the window's back buffer: the swapping context is current with the
+ * window to draw and the pbuffer to read. One blit; what it depends on is set and put back. */
+static int present_blit(struct glr_loop_ws *w, void *(*proc)(void *, const char *), void *user)
 {
-    /* The pbuffer is current nowhere now (the preparing thread let go): it can go. */
-    destroy_prep_surface(w);
+    void (*get)(GLenum, GLint *), (*bind_fb)(GLenum, GLuint), (*enable)(GLenum), (*disable)(GLenum);
+    void (*read_buf)(GLenum), (*draw_bufs)(GLsizei, const GLenum *);
+    GLboolean (*is_enabled)(GLenum);
+    void (*blit)(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum);
+    void *f[8] = { proc(user, "glGetIntegerv"), proc(user, "glBindFramebuffer"), proc(user, "glEnable"),
+                   proc(user, "glDisable"), proc(user, "glReadBuffer"), proc(user, "glDrawBuffers"),
+                   proc(user, "glIsEnabled"), proc(user, "glBlitFramebuffer") };
+    for (int i = 0; i < 8; i++)
+        if (!f[i])
+            return -1;
+    memcpy(&get, &f[0], sizeof get);
+    memcpy(&bind_fb, &f[1], sizeof bind_fb);
+    memcpy(&enable, &f[2], sizeof enable);
+    memcpy(&disable, &f[3], sizeof disable);
+    memcpy(&read_buf, &f[4], sizeof read_buf);
+    memcpy(&draw_bufs, &f[5], sizeof draw_bufs);
+    memcpy(&is_enabled, &f[6], sizeof is_enabled);
+    memcpy(&blit, &f[7], sizeof blit);
+    unsigned width = 0, height = 0;
+    GLR_REAL(glXQueryDrawable)(w->display, (GLXDrawable)(uintptr_t)w->target, GLX_WIDTH, &width);
+    GLR_REAL(glXQueryDrawable)(w->display, (GLXDrawable)(uintptr_t)w->target, GLX_HEIGHT, &height);
+    GLint read_fb = 0, draw_fb = 0, read_b = 0, draw_b = 0, dbl = 0;
+    get(GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+    get(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
+    bind_fb(GL_READ_FRAMEBUFFER, 0);
+    bind_fb(GL_DRAW_FRAMEBUFFER, 0);
+    get(GL_READ_BUFFER, &read_b);
+    get(GL_DRAW_BUFFER0, &draw_b);
+    get(GL_DOUBLEBUFFER, &dbl);
+    const GLenum switches[3] = { GL_SCISSOR_TEST, GL_FRAMEBUFFER_SRGB, GL_RASTERIZER_DISCARD };
+    GLboolean on[3];
+    for (int i = 0; i < 3; i++)
+        if ((on[i] = is_enabled(switches[i])))
+            disable(switches[i]);
+    GLenum shown = dbl ? GL_BACK : GL_FRONT;   /* the buffer a swap shows */
+    read_buf(shown);
+    draw_bufs(1, &shown);
+    blit(0, 0, (GLint)width, (GLint)height, 0, 0, (GLint)width, (GLint)height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    const GLenum db = (GLenum)draw_b;
+    read_buf((GLenum)read_b);
+    draw_bufs(1, &db);
+    for (int i = 0; i < 3; i++)
+        if (on[i])
+            enable(switches[i]);
+    bind_fb(GL_READ_FRAMEBUFFER, (GLuint)read_fb);
+    bind_fb(GL_DRAW_FRAMEBUFFER, (GLuint)draw_fb);
+    return 0;
+}
+
+int glr_loop_ws_adopt(struct glr_loop_ws *w, void *(*proc)(void *user, const char *name),
+                      void (*before_swap)(void *user), void *user, char *err, size_t n)
+{
+    struct glr_loop_ctx *c = NULL;
+    for (unsigned i = 0; i < w->n_ctxs && !c; i++)
+        if (w->ctxs[i].swaps && w->ctxs[i].ctx)
+            c = &w->ctxs[i];
     w->offscreen = false;
     w->current = NULL;
     w->switched = false;
-    for (unsigned i = 0; i < w->n_ctxs; i++) {
-        struct glr_loop_ctx *c = &w->ctxs[i];
-        if (!c->swaps)
-            continue;
-        c->surface = w->target;
-        if (!c->ctx || bind(w, c) != 0) {
-            snprintf(err, n, "cannot make the loop context current on the program's drawable");
-            return -1;
-        }
-        return 0;
+    if (!c) {
+        destroy_prep_surface(w);
+        snprintf(err, n, "no loop context swaps the program's drawable");
+        return -1;
     }
-    snprintf(err, n, "no loop context swaps the program's drawable");
-    return -1;
+    c->surface = w->target;
+    bool shown = false;
+    if (proc && w->prep_surface) {
+        Display *dpy = w->display;
+        struct x_trap t;
+        x_trap_begin(&t, dpy);
+        bool ok = GLR_REAL(glXMakeContextCurrent)(dpy, (GLXDrawable)(uintptr_t)w->target,
+                                                  (GLXDrawable)(uintptr_t)w->prep_surface, c->ctx);
+        ok = !x_trap_end(&t, dpy) && ok;
+        if (ok) {
+            w->switched = true;
+            shown = present_blit(w, proc, user) == 0;
+        }
+    }
+    /* Then current on the window alone: the pbuffer is current nowhere and can go. */
+    if (bind(w, c) != 0) {
+        destroy_prep_surface(w);
+        snprintf(err, n, "cannot make the loop context current on the program's drawable");
+        return -1;
+    }
+    destroy_prep_surface(w);
+    if (shown) {
+        if (before_swap)
+            before_swap(user);   /* the window's back buffer holds the pass's image now */
+        glr_loop_ws_swap(w);
+    }
+    return 0;
 }
 
 void glr_loop_ws_discard(struct glr_loop_ws *w)

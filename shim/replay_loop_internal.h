@@ -63,8 +63,11 @@ void glr_loop_ws_swap(struct glr_loop_ws *w);
  * context (nothing current there any more). */
 void glr_loop_ws_release(struct glr_loop_ws *w);
 /* Then on the render thread: the pbuffer goes and the swapping loop context is made current on the
- * program's drawable. 0, or -1 with err. */
-int glr_loop_ws_adopt(struct glr_loop_ws *w, char *err, size_t n);
+ * program's drawable; with `proc` (GL function lookup), the stand-in's image is shown in the window
+ * first (blit to its back buffer, every binding and switch the blit touches put back; then
+ * before_swap, if any, then the swap). 0, or -1 with err. */
+int glr_loop_ws_adopt(struct glr_loop_ws *w, void *(*proc)(void *user, const char *name),
+                      void (*before_swap)(void *user), void *user, char *err, size_t n);
 /* On the thread that made them (offscreen, the render thread gone on): lets go and destroys the loop
  * contexts and the pbuffer; the program's binding is not touched. */
 void glr_loop_ws_discard(struct glr_loop_ws *w);
