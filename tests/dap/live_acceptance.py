@@ -18,7 +18,10 @@ endings fall inside it often: the worst case for resuming. For every session:
     resumes at T s"), at most one frame period: the program's own, measured before the first attach
     (its frames per second from `status`), or 16.7 ms (60 Hz) when it runs faster than that
     (unthrottled glxgears draws a frame in under a millisecond: no attainable bar, nor a frame a
-    user sees); and its frame counter moves again;
+    user sees), plus twice the scheduler's lateness measured meanwhile (a thread of this test sleeps
+    1 ms at a time and records how late it wakes: on a loaded machine every thread wakes late, and
+    the resume takes two wake-ups, the shim's watcher and the program's render thread); and its
+    frame counter moves again;
   * afterwards no extra thread (/proc/PID/task), descriptor (/proc/PID/fd) or file in the socket
     directory is left, against what is there after the first session.
 At the end, the program's frames drawn after the first session (dumped by frametime.so, which also
@@ -38,6 +41,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -111,6 +115,27 @@ def resumed_at(log_path, k, timeout=15.0):
     raise Fail('the shim logged no resume of the paused program (%d so far)' % len(resume_times(log_path)))
 
 
+class Lateness:
+    """A thread that sleeps 1 ms at a time and keeps (wake time, how late) of each sleep."""
+    def __init__(self):
+        self.samples = []
+        self.stop = False
+        self.t = threading.Thread(target=self.run, daemon=True)
+        self.t.start()
+
+    def run(self):
+        while not self.stop:
+            t0 = time.monotonic()
+            time.sleep(0.001)
+            t1 = time.monotonic()
+            self.samples.append((t1, t1 - t0 - 0.001))
+            if len(self.samples) > 200000:
+                del self.samples[:100000]
+
+    def worst(self, start, end):
+        return max([late for t, late in list(self.samples) if start <= t <= end] or [0.0])
+
+
 def resources(pid, sock_dir):
     return (len(os.listdir('/proc/%d/task' % pid)), len(os.listdir('/proc/%d/fd' % pid)),
             ' '.join(sorted(os.listdir(sock_dir))))
@@ -123,7 +148,14 @@ def settled(pid, sock_dir, base, what):
         if now[0] <= base[0] and now[1] <= base[1] and now[2] == base[2]:
             return now
         time.sleep(0.025)
-    raise Fail('%s: left behind: threads, fds, files %r (after the first session: %r)' % (what, now, base))
+    links = []
+    for fd in sorted(os.listdir('/proc/%d/fd' % pid), key=int):
+        try:
+            links.append('%s->%s' % (fd, os.readlink('/proc/%d/fd/%s' % (pid, fd))))
+        except OSError:
+            pass
+    raise Fail('%s: left behind: threads, fds, files %r (after the first session: %r); fds now: %s'
+               % (what, now, base, ' '.join(links)))
 
 
 def answered(c):
@@ -292,6 +324,7 @@ def main():
                            stderr=subprocess.STDOUT)
     t_start = time.monotonic()
     figures = {k: [] for k in KINDS}
+    lateness = Lateness()
     try:
         for _ in range(300):
             if os.path.exists(sock_path):
@@ -323,12 +356,15 @@ def main():
                 now = settled(app.pid, sock_dir, base, 'cycle %d (%s)' % (i, kind))
             figures[kind].append(resumed * 1000)
             worst = max(worst, resumed)
-            print('cycle %d: %s (%s): %.0f ms; the program resumed %.1f ms after the end (bar %.1f ms), '
-                  'its frame counter moved within %.1f ms; threads %d, fds %d'
-                  % (i, kind, note, (time.monotonic() - t0) * 1000, resumed * 1000, period * 1000, next_frame * 1000,
-                     now[0], now[1]), flush=True)
-            check(resumed <= period, 'cycle %d (%s): the program resumed %.1f ms after the session\'s end: more '
-                  'than one frame period (%.1f ms)' % (i, kind, resumed * 1000, period * 1000))
+            late = lateness.worst(t_end, t_end + max(resumed, 0) + 0.002)
+            allowed = period + 2 * late
+            print('cycle %d: %s (%s): %.0f ms; the program resumed %.1f ms after the end (allowed %.1f: a frame '
+                  '%.1f + 2 x scheduler lateness %.1f), its frame counter moved within %.1f ms; threads %d, fds %d'
+                  % (i, kind, note, (time.monotonic() - t0) * 1000, resumed * 1000, allowed * 1000, period * 1000,
+                     late * 1000, next_frame * 1000, now[0], now[1]), flush=True)
+            check(resumed <= allowed, 'cycle %d (%s): the program resumed %.1f ms after the session\'s end: more '
+                  'than one frame period (%.1f ms) plus twice the scheduler\'s lateness meanwhile (%.1f ms)'
+                  % (i, kind, resumed * 1000, period * 1000, late * 1000))
         check(app.poll() is None, 'the program exited')
         frames_now = status(sock_path)[0]
         done = [k for k in dumps_after(dump_dir, first_frame_after) if k < frames_now - 1]
@@ -355,12 +391,18 @@ def main():
                                  time.monotonic() - t_start))
         return 0
     except Fail as e:
+        if os.environ.get('LIVE_ACCEPTANCE_GDB') and app.poll() is None and shutil.which('gdb'):
+            # Where the program's threads are (a session that does not let go, a pass that hangs).
+            g = subprocess.run(['gdb', '-p', str(app.pid), '-batch', '-ex', 'thread apply all bt 12'],
+                               capture_output=True, text=True, timeout=120)
+            print(g.stdout[-12000:])
         log.flush()
         with open(log_path) as f:
             tail = f.read()[-3000:]
         print('live_acceptance: FAIL (seed %d): %s\n--- the program\'s log (end) ---\n%s' % (seed, e, tail))
         return 1
     finally:
+        lateness.stop = True
         if app.poll() is None:
             app.terminate()
             try:
