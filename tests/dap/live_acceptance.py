@@ -115,25 +115,39 @@ def resumed_at(log_path, k, timeout=15.0):
     raise Fail('the shim logged no resume of the paused program (%d so far)' % len(resume_times(log_path)))
 
 
+SAMPLER = r"""
+import sys, time
+while True:
+    t0 = time.monotonic()
+    time.sleep(0.001)
+    t1 = time.monotonic()
+    if t1 - t0 > 0.0015:
+        sys.stdout.write("%.6f %.6f\n" % (t1, t1 - t0 - 0.001))
+        sys.stdout.flush()
+"""
+
+
 class Lateness:
-    """A thread that sleeps 1 ms at a time and keeps (wake time, how late) of each sleep."""
+    """A process of its own (no lock shared with this one) that sleeps 1 ms at a time and reports
+    each wake-up later than 0.5 ms: (wake time, how late)."""
     def __init__(self):
         self.samples = []
-        self.stop = False
-        self.t = threading.Thread(target=self.run, daemon=True)
+        self.p = subprocess.Popen([sys.executable, '-c', SAMPLER], stdout=subprocess.PIPE, text=True)
+        self.t = threading.Thread(target=self.read, daemon=True)
         self.t.start()
 
-    def run(self):
-        while not self.stop:
-            t0 = time.monotonic()
-            time.sleep(0.001)
-            t1 = time.monotonic()
-            self.samples.append((t1, t1 - t0 - 0.001))
-            if len(self.samples) > 200000:
-                del self.samples[:100000]
+    def read(self):
+        for line in self.p.stdout:
+            t, late = line.split()
+            self.samples.append((float(t), float(late)))
 
     def worst(self, start, end):
+        time.sleep(0.01)   # its report of that moment may still be on the way
         return max([late for t, late in list(self.samples) if start <= t <= end] or [0.0])
+
+    def close(self):
+        self.p.kill()
+        self.p.wait()
 
 
 def resources(pid, sock_dir):
@@ -402,7 +416,7 @@ def main():
         print('live_acceptance: FAIL (seed %d): %s\n--- the program\'s log (end) ---\n%s' % (seed, e, tail))
         return 1
     finally:
-        lateness.stop = True
+        lateness.close()
         if app.poll() is None:
             app.terminate()
             try:
