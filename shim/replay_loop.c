@@ -48,10 +48,20 @@ static int loop_busy;   /* one loop at a time in the process */
 /* Set by glr_replay_loop_interrupt (another thread: a live session ended): the pass in progress
  * stops at its next call, so the program resumes within a call instead of after a whole pass. */
 static int loop_interrupted;
+static uint64_t interrupted_at_ns;   /* CLOCK_MONOTONIC of the first interrupt of the loop (0: none) */
 
 void glr_replay_loop_interrupt(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t expect = 0, now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    __atomic_compare_exchange_n(&interrupted_at_ns, &expect, now, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     __atomic_store_n(&loop_interrupted, 1, __ATOMIC_RELEASE);
+}
+
+uint64_t glr_replay_loop_interrupted_at(void)
+{
+    return __atomic_load_n(&interrupted_at_ns, __ATOMIC_RELAXED);
 }
 
 /* ---- dispatcher callbacks: the driver's real functions, the capture's namespaces ---- */
@@ -549,6 +559,7 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
         return -1;
     }
     __atomic_store_n(&loop_interrupted, 0, __ATOMIC_RELEASE);   /* keep_going sees an earlier end */
+    __atomic_store_n(&interrupted_at_ns, 0, __ATOMIC_RELAXED);
     r->verify = env_uint("GLREPLAY_REPLAY_LOOP_VERIFY", 1) == 1;
     /* A live session (keep_going) may end at any moment: a fresh pass's set-up must not hold the
      * program. GLX only (the window's stand-in is a GLX pbuffer); EGL programs still set it up on the

@@ -78,6 +78,8 @@ bool glr_replay_loop_disarm(uint64_t serial) __attribute__((visibility("hidden")
 /* From any thread: the loop running now (if any) stops its current pass at the next call; its
  * keep_going then decides whether another pass runs (a live session that ended says no). */
 void glr_replay_loop_interrupt(void) __attribute__((visibility("hidden")));
+/* CLOCK_MONOTONIC nanoseconds of the running (or last) loop's first interrupt, 0 if none. */
+uint64_t glr_replay_loop_interrupted_at(void) __attribute__((visibility("hidden")));
 /* At exit: waits up to timeout_ms for the threads that still finish a first pass a live session
  * left (replay_loop_prep.c), so the driver is not torn down under them. */
 void glr_replay_loop_drain(unsigned timeout_ms) __attribute__((visibility("hidden")));

@@ -7,6 +7,7 @@
  * All calls are the driver's real functions (GLR_REAL): the shim's context tracking never sees the
  * loop's contexts, and the program's frame counter is not advanced by the loop's swaps. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,10 @@
 
 typedef int (*x_handler_fn)(Display *, XErrorEvent *);
 static int x_error_seen;
+/* The handler is process-wide, and a live session's passes make contexts on a thread of their own
+ * while another may be destroying the last session's: one trap at a time, or the second would
+ * "restore" the first's trap handler for good. */
+static pthread_mutex_t x_trap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int trap_x_error(Display *dpy, XErrorEvent *ev)
 {
@@ -43,6 +48,7 @@ static void x_trap_begin(struct x_trap *t, Display *dpy)
     memset(t, 0, sizeof *t);
     memcpy(&t->set_handler, &set, sizeof set);
     memcpy(&t->sync, &sync, sizeof sync);
+    pthread_mutex_lock(&x_trap_lock);
     x_error_seen = 0;
     if (!t->set_handler || !t->sync)
         return;
@@ -57,7 +63,9 @@ static int x_trap_end(struct x_trap *t, Display *dpy)
         t->sync(dpy, False);
         t->set_handler(t->old);
     }
-    return x_error_seen;
+    int seen = x_error_seen;
+    pthread_mutex_unlock(&x_trap_lock);
+    return seen;
 }
 
 /* ---- saving the program's binding ---- */

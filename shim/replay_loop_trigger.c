@@ -141,8 +141,10 @@ void glr_replay_loop_after_swap(void)
          * the live acceptance test (tests/dap/live_acceptance.py) measures the resume by it. */
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        glr_log(GLR_LOG_INFO, "replay loop: the program resumes at %lld.%06ld s (monotonic clock)",
-                (long long)ts.tv_sec, ts.tv_nsec / 1000);
+        uint64_t at = glr_replay_loop_interrupted_at(), now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        glr_log(GLR_LOG_INFO, "replay loop: the program resumes at %lld.%06ld s (monotonic clock), %.1f ms after "
+                "the session's end reached it", (long long)ts.tv_sec, ts.tv_nsec / 1000,
+                at && now >= at ? (double)(now - at) / 1e6 : 0.0);
     }
     if (p->serial)
         finish_request(p->serial, ran);
