@@ -15,6 +15,11 @@
  * made current again on its draw/read drawables exactly as before. The program's GL state is never
  * touched; only its window's back buffer is (undefined after any swap anyway).
  *
+ * Live sessions (keep_going) on GLX: a pass on fresh contexts runs on a thread of its own, on a
+ * pbuffer standing in for the window, and the render thread only shows its image (blit, swap), so a
+ * session that ends during the pass's slow driver calls lets the program go on at once
+ * (replay_loop_prep.c, docs/SHIM.md).
+ *
  * Failure never disturbs the program: any error logs one line and abandons the loop.
  *
  * Triggers:
