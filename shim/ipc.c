@@ -286,6 +286,9 @@ static void *live_main(void *arg)
             atomic_fetch_sub(&live_threads, 1);
             return NULL;
         }
+        /* Not paused any more (`status`), also when the loop ended without asking keep_going again
+         * (a pass the session's end left to its own thread). */
+        atomic_store(&live_paused_passes, -1);
         glr_log(GLR_LOG_INFO, "live attach: the program was paused for %d replayed passes", passes);
     }
     unlink(ls->path);

@@ -572,7 +572,6 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
     if (glr_loop_ws_save(&r->ws, cr->api, cr->display, cr->surface, err, sizeof err) != 0)
         goto out;
     saved = true;
-    r->ws.defer_destroy = r->prep;
     /* Asked before anything is loaded or created: a live session that ends before its first pass
      * (shim/ipc.c defers it) leaves at once, without the fresh contexts' first, uninterruptible
      * driver calls (llvmpipe: 30-450 ms for the restore's first blit). */

@@ -531,16 +531,6 @@ void glr_loop_ws_discard(struct glr_loop_ws *w)
     destroy_prep_surface(w);
 }
 
-/* On a thread of its own: the loop contexts of a copy of the set-up (current nowhere any more). */
-static void destroy_later(void *user)
-{
-    struct glr_loop_ws *w = user;
-    for (unsigned i = 0; i < w->n_ctxs; i++)
-        destroy_one(w, &w->ctxs[i]);
-    destroy_prep_surface(w);
-    free(w);
-}
-
 int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
 {
     int rc = 0;
@@ -561,22 +551,6 @@ int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
         }
     } else if (w->api == GLR_CTX_EGL && w->prog_egl_api) {
         GLR_REAL(eglBindAPI)(w->prog_egl_api);
-    }
-    /* Destroying contexts takes milliseconds (more under load): a live session's program does not
-     * wait for it. The program's context is current here again, so none of them is current. */
-    struct glr_loop_ws *later = w->defer_destroy && w->api == GLR_CTX_GLX && rc == 0 ? malloc(sizeof *later) : NULL;
-    if (later) {
-        memcpy(later, w, sizeof *later);
-        if (glr_loop_prep_detach(destroy_later, later) == 0) {
-            for (unsigned i = 0; i < w->n_ctxs; i++) {
-                w->ctxs[i].ctx = NULL;
-                w->ctxs[i].surface = NULL;
-                w->ctxs[i].own_surface = false;
-            }
-            w->prep_surface = NULL;
-        } else {
-            free(later);
-        }
     }
     for (unsigned i = 0; i < w->n_ctxs; i++)
         destroy_one(w, &w->ctxs[i]);

@@ -42,8 +42,6 @@ struct glr_loop_ws {
      * (never on the program's window, which the program may draw to again at any moment). */
     bool offscreen;
     void *prep_surface;      /* that pbuffer (GLXPbuffer as an integer), 0 when none */
-    bool defer_destroy;      /* GLX: glr_loop_ws_restore destroys the loop contexts on a thread of
-                                their own (a live session: the program goes on meanwhile) */
 };
 
 /* Saves the calling thread's current binding and finds its drawable's config; fails (err) when no
@@ -89,8 +87,6 @@ struct glr_loop_prep {
  * (work's result, err), or 1 when *interrupt was set first: the thread goes on alone and calls
  * p->orphaned; the caller must not touch p->user again. -1 also when no thread could start. */
 int glr_loop_prep_run(const struct glr_loop_prep *p, const int *interrupt, char *err, size_t n);
-/* Runs fn(user) on a detached thread (glr_replay_loop_drain waits for it at exit): 0, or -1 when no
- * thread could start (then nothing ran). */
-int glr_loop_prep_detach(void (*fn)(void *user), void *user);
+
 
 #endif

@@ -98,53 +98,6 @@ int glr_loop_prep_run(const struct glr_loop_prep *p, const int *interrupt, char 
     return result;
 }
 
-struct detached {
-    void (*fn)(void *);
-    void *user;
-};
-
-static void *detached_main(void *arg)
-{
-    struct detached d = *(struct detached *)arg;
-    free(arg);
-    d.fn(d.user);
-    pthread_mutex_lock(&orphans_lock);
-    orphans--;
-    pthread_cond_broadcast(&orphans_gone);
-    pthread_mutex_unlock(&orphans_lock);
-    return NULL;
-}
-
-int glr_loop_prep_detach(void (*fn)(void *user), void *user)
-{
-    struct detached *d = malloc(sizeof *d);
-    if (!d)
-        return -1;
-    d->fn = fn;
-    d->user = user;
-    pthread_mutex_lock(&orphans_lock);
-    orphans++;
-    pthread_mutex_unlock(&orphans_lock);
-    pthread_attr_t attr;
-    pthread_t t;
-    sigset_t all, old;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&t, &attr, detached_main, d);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&attr);
-    if (rc == 0)
-        return 0;
-    free(d);
-    pthread_mutex_lock(&orphans_lock);
-    orphans--;
-    pthread_cond_broadcast(&orphans_gone);
-    pthread_mutex_unlock(&orphans_lock);
-    return -1;
-}
-
 void glr_replay_loop_drain(unsigned timeout_ms)
 {
     struct timespec until;
