@@ -78,6 +78,13 @@ static int find_glx_config(struct glr_loop_ws *w, char *err, size_t n)
         snprintf(err, n, "glXQueryContext(GLX_FBCONFIG_ID) failed");
         return -1;
     }
+    /* The drawable's own config when it has one: a context made from an X visual may carry another
+     * (glxgears: no depth buffer in the context's, 32 bits in the window's), and a live session's
+     * pbuffer standing in for the window must have the window's buffers. */
+    unsigned drawable_id = 0;
+    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_FBCONFIG_ID, &drawable_id);
+    if (drawable_id)
+        id = (int)drawable_id;
     GLR_REAL(glXQueryContext)(dpy, w->prog_ctx, GLX_SCREEN, &w->screen);
     const int want[] = { GLX_FBCONFIG_ID, id, None };
     int count = 0;
