@@ -171,8 +171,14 @@ def settled(pid, sock_dir, base, what):
             links.append('%s->%s' % (fd, os.readlink('/proc/%d/fd/%s' % (pid, fd))))
         except OSError:
             pass
-    raise Fail('%s: left behind: threads, fds, files %r (after the first session: %r); fds now: %s'
-               % (what, now, base, ' '.join(links)))
+    # Who holds the other end of a socket left open (the kernel's table of Unix sockets).
+    peers = ''
+    if shutil.which('ss'):
+        inodes = [l.split('socket:[')[1].rstrip(']') for l in links if 'socket:[' in l]
+        table = subprocess.run(['ss', '-xpn'], capture_output=True, text=True).stdout.splitlines()
+        peers = '\n'.join(l for l in table if any(i in l for i in inodes))
+    raise Fail('%s: left behind: threads, fds, files %r (after the first session: %r); fds now: %s\n%s'
+               % (what, now, base, ' '.join(links), peers))
 
 
 def answered(c):
