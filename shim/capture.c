@@ -636,9 +636,18 @@ void glr_capture_before_swap(int api, void *display, void *surface, bool ends_fr
 void glr_capture_after_swap(void)
 {
     glr_replay_loop_after_swap();
-    if (armed && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && glr_frame_index() == first_frame) {
+    if (__atomic_load_n(&armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST) &&
+        glr_frame_index() >= first_frame) {
         pthread_mutex_lock(&cap_lock);
-        if (!start_recording())
+        /* Past the asked frame: a request read the frame counter just before a swap counted it,
+         * and armed after this thread's check (or two threads swapped at once). Waiting for
+         * equality would never start: the capture takes the frames from here instead. */
+        uint64_t now = glr_frame_index();
+        if (armed && now > first_frame && last_frame != UINT64_MAX) {
+            last_frame += now - first_frame;
+            first_frame = now;
+        }
+        if (armed && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && now >= first_frame && !start_recording())
             armed = false;
         pthread_mutex_unlock(&cap_lock);
     }

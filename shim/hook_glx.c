@@ -2,6 +2,7 @@
  * the driver accepted, so return values and errors are exactly the driver's. */
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
+#include "shim/replay_loop.h"
 
 GLXContext glr_hook_glXCreateContext(Display *dpy, XVisualInfo *vis, GLXContext share, Bool direct)
 {
@@ -31,6 +32,9 @@ GLXContext glr_hook_glXCreateContextAttribsARB(Display *dpy, GLXFBConfig config,
 
 void glr_hook_glXDestroyContext(Display *dpy, GLXContext ctx)
 {
+    /* A program shutting down destroys its contexts before it closes its display: a replayed pass
+     * a live session left finishing on its own thread (same display) ends first. */
+    glr_replay_loop_drain(2000);
     if (!glr_disabled && glr_ctx_is_current(GLR_CTX_GLX, dpy, ctx))
         glr_capture_before_release();
     glr_call_glXDestroyContext(dpy, ctx);

@@ -286,6 +286,9 @@ static void *live_main(void *arg)
             atomic_fetch_sub(&live_threads, 1);
             return NULL;
         }
+        /* Not paused any more (`status`), also when the loop ended without asking keep_going again
+         * (a pass the session's end left to its own thread). */
+        atomic_store(&live_paused_passes, -1);
         glr_log(GLR_LOG_INFO, "live attach: the program was paused for %d replayed passes", passes);
     }
     unlink(ls->path);
@@ -529,4 +532,7 @@ void glr_ipc_stop(void)
         if (live_files[i][0])
             unlink(live_files[i]);
     pthread_mutex_unlock(&live_files_lock);
+    /* A first replayed pass a session left still finishing on its own thread: not under exit's
+     * teardown of the driver (it takes a few hundred ms at most). */
+    glr_replay_loop_drain(2000);
 }

@@ -17,6 +17,7 @@
 #include "replay/replay.h"
 #include "replay/player/player.h"
 #include "replay/player/pass_reset.h"
+#include "replay/restore_reset.h"
 #include "statemodel/statemodel.h"
 #include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
 
@@ -30,6 +31,9 @@ struct loop_run {
     struct glr_loop_ws ws;
     bool unsized[GLR_CMD_COUNT];   /* commands whose client memory the recorder could not size */
     bool verify;
+    bool prep;                     /* fresh passes run on a thread of their own (GLX, live) */
+    bool swap_pending;             /* such a pass swapped: the render thread shows its image */
+    uint64_t pending_frame;        /* the captured frame that swap ended (for verify) */
     bool test_skip_draws;          /* GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS=1: a wrong frame, for tests */
     unsigned pass;                 /* 0-based, of this run */
     void **copies;                 /* client-array copies alive until their draw ran */
@@ -44,10 +48,20 @@ static int loop_busy;   /* one loop at a time in the process */
 /* Set by glr_replay_loop_interrupt (another thread: a live session ended): the pass in progress
  * stops at its next call, so the program resumes within a call instead of after a whole pass. */
 static int loop_interrupted;
+static uint64_t interrupted_at_ns;   /* CLOCK_MONOTONIC of the first interrupt of the loop (0: none) */
 
 void glr_replay_loop_interrupt(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t expect = 0, now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    __atomic_compare_exchange_n(&interrupted_at_ns, &expect, now, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     __atomic_store_n(&loop_interrupted, 1, __ATOMIC_RELEASE);
+}
+
+uint64_t glr_replay_loop_interrupted_at(void)
+{
+    return __atomic_load_n(&interrupted_at_ns, __ATOMIC_RELAXED);
 }
 
 /* ---- dispatcher callbacks: the driver's real functions, the capture's namespaces ---- */
@@ -208,6 +222,80 @@ static void verify_swap(struct loop_run *r, uint64_t frame)
     }
 }
 
+/* ---- the live debugger's passes on fresh contexts, run off the render thread (replay_loop_prep.c) ---- */
+
+static void log_restore_stats(const struct glr_restore_stats *st)
+{
+    if (st->calls_failed || st->contents_failed)
+        glr_log(GLR_LOG_WARN, "replay loop: initial state: %llu of %llu restore calls failed (first: %s), %u "
+                "framebuffer image(s) not restored", (unsigned long long)st->calls_failed,
+                (unsigned long long)st->calls, st->first_failed ? st->first_failed : "-", st->contents_failed);
+}
+
+static int run_stream(struct loop_run *r, char *err, size_t n);
+
+/* On the pass's own thread: the loop contexts, the swapping one on a pbuffer standing in for the
+ * window, the whole initial state restored on them and the frame drawn (the slow, uninterruptible
+ * calls: the restore's first blit, the first draws' shader compiles). */
+static int prep_work(void *user, char *err, size_t n)
+{
+    struct loop_run *r = user;
+    struct glr_restore_stats st;
+    r->ws.offscreen = true;
+    int rc = glr_loop_ws_create(&r->ws, err, n);
+    if (rc == 0 && r->snapshot) {
+        rc = glr_restore_run(r->snapshot, r->disp, restore_make_current, r, &st, err, n);
+        if (rc == 0 && r->pass == 0)
+            log_restore_stats(&st);
+        else if (rc == GLR_RESTORE_INTERRUPTED)
+            rc = 0;   /* the session ended: the render thread sees the interrupt too */
+    }
+    if (rc == 0 && !__atomic_load_n(&loop_interrupted, __ATOMIC_ACQUIRE))
+        rc = run_stream(r, err, n);   /* the frame itself, on the stand-in: first draws compile here */
+    glr_loop_ws_release(&r->ws);   /* the render thread binds them from here on */
+    return rc;
+}
+
+static void free_run(struct loop_run *r);
+
+static void verify_shown(void *user)
+{
+    struct loop_run *r = user;
+    verify_swap(r, r->pending_frame);
+}
+
+/* On the preparing thread, when the render thread went back to the program meanwhile. */
+static void prep_orphaned(void *user)
+{
+    struct loop_run *r = user;
+    glr_loop_ws_discard(&r->ws);
+    free_run(r);
+}
+
+/* A pass on fresh contexts (the first, or every one when the frame's effects cannot be undone):
+ * made, restored and drawn on a thread of its own, the window's part on a pbuffer standing in for
+ * it; then this thread shows the image in the window (one blit, one swap). 0 (done, or interrupted),
+ * -1 (err), or 1: the session ended first, and r now belongs to that thread (the caller must not
+ * touch it). */
+static int prepared_pass(struct loop_run *r, char *err, size_t n)
+{
+    if (r->ws.switched) {
+        /* The previous pass's contexts go first, the program's context current again meanwhile:
+         * if the session ends during this pass, this thread returns to the program as it is. */
+        if (glr_loop_ws_restore(&r->ws, err, n) != 0)
+            return -1;
+        if (r->snapshot)
+            glr_restore_forget_copies(r->snapshot);   /* its uploads died with those contexts */
+    }
+    glr_dispatch_reset_names(r->disp);
+    r->swap_pending = false;
+    const struct glr_loop_prep p = { .work = prep_work, .orphaned = prep_orphaned, .user = r };
+    int rc = glr_loop_prep_run(&p, &loop_interrupted, err, n);
+    if (rc != 0 || __atomic_load_n(&loop_interrupted, __ATOMIC_ACQUIRE))
+        return rc;
+    return glr_loop_ws_adopt(&r->ws, r->swap_pending ? real_proc : NULL, r->verify ? verify_shown : NULL, r, err, n);
+}
+
 /* ---- one pass ---- */
 
 /* Before a pass: a fresh context with the whole initial state, or (passes after the first, with a
@@ -236,17 +324,14 @@ static int start_pass(struct loop_run *r, char *err, size_t n)
         return 0;   /* the session ended: the stream loop stops at once, the program resumes */
     if (rc != 0)
         return -1;
-    if ((st.calls_failed || st.contents_failed) && r->pass == 0)
-        glr_log(GLR_LOG_WARN, "replay loop: initial state: %llu of %llu restore calls failed (first: %s), %u "
-                "framebuffer image(s) not restored", (unsigned long long)st.calls_failed,
-                (unsigned long long)st.calls, st.first_failed ? st.first_failed : "-", st.contents_failed);
+    if (r->pass == 0)
+        log_restore_stats(&st);
     return 0;
 }
 
-static int run_pass(struct loop_run *r, char *err, size_t n)
+/* The frame's command stream, on the loop contexts current on this thread. */
+static int run_stream(struct loop_run *r, char *err, size_t n)
 {
-    if (start_pass(r, err, n) != 0)
-        return -1;
     struct glr_stream s;
     struct glr_call c;
     glr_stream_init(&s, r->cap->stream, r->cap->stream_size);
@@ -266,6 +351,12 @@ static int run_pass(struct loop_run *r, char *err, size_t n)
         if (c.cmd >= GLR_CMD_COUNT) {
             switch (c.cmd) {
             case GLR_PSEUDO_SWAP:
+                if (r->ws.offscreen) {
+                    /* Drawn on the stand-in: the render thread shows it (and verifies it there). */
+                    r->swap_pending = true;
+                    r->pending_frame = c.args[0];
+                    break;
+                }
                 if (r->verify)
                     verify_swap(r, c.args[0]);
                 glr_loop_ws_swap(&r->ws);
@@ -307,6 +398,16 @@ static int run_pass(struct loop_run *r, char *err, size_t n)
     if (r->reset)
         glrh_reset_end_pass(r->reset, r->disp, restore_make_current, r);   /* what the frame created */
     return 0;
+}
+
+/* 0, -1 (err), or 1: r was handed to a pass's own thread (see prepared_pass). */
+static int run_pass(struct loop_run *r, char *err, size_t n)
+{
+    if (r->prep && !(r->reset && r->pass > 0))
+        return prepared_pass(r, err, n);
+    if (start_pass(r, err, n) != 0)
+        return -1;
+    return run_stream(r, err, n);
 }
 
 /* Snapshot captures looped more than once keep their context and objects across passes (shaders
@@ -458,7 +559,12 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
         return -1;
     }
     __atomic_store_n(&loop_interrupted, 0, __ATOMIC_RELEASE);   /* keep_going sees an earlier end */
+    __atomic_store_n(&interrupted_at_ns, 0, __ATOMIC_RELAXED);
     r->verify = env_uint("GLREPLAY_REPLAY_LOOP_VERIFY", 1) == 1;
+    /* A live session (keep_going) may end at any moment: a fresh pass's set-up must not hold the
+     * program. GLX only (the window's stand-in is a GLX pbuffer); EGL programs still set it up on the
+     * render thread. */
+    r->prep = keep_going && cr->api == GLR_CTX_GLX;
     r->test_skip_draws = env_uint("GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS", 1) == 1;
     unsigned delay = env_uint("GLREPLAY_REPLAY_LOOP_DELAY_MS", 60000);
     bool saved = false;
@@ -489,7 +595,17 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
         if (__atomic_load_n(&loop_interrupted, __ATOMIC_RELAXED))
             break;   /* a live session ended (while the capture loaded): no contexts for nothing */
         double t0 = now_s();
-        if (run_pass(r, err, sizeof err) != 0)
+        unsigned pass_no = r->pass + 1;
+        int pr = run_pass(r, err, sizeof err);
+        if (pr == 1) {
+            /* Nothing of the loop is current here (the contexts were on the other thread): the
+             * program's binding was never changed. */
+            glr_log(GLR_LOG_INFO, "replay loop: the session ended while pass %u was set up; the program continues "
+                    "(the set-up finishes on a thread of its own)", pass_no);
+            __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
+            return (int)pass_no - 1;
+        }
+        if (pr != 0)
             goto out;
         busy += now_s() - t0;
         if (delay)
@@ -515,6 +631,13 @@ out:;
         glr_log(GLR_LOG_INFO, "replay loop: %d passes ran (%.1f ms per pass); the program continues", ran,
                 ran ? busy * 1000.0 / ran : 0.0);
     }
+    free_run(r);
+    __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
+    return ran;
+}
+
+static void free_run(struct loop_run *r)
+{
     free_copies(r);
     free(r->copies);
     glrh_reset_free(r->reset);
@@ -523,6 +646,4 @@ out:;
     if (r->cap)
         glrh_capture_close(r->cap);
     free(r);
-    __atomic_store_n(&loop_busy, 0, __ATOMIC_RELEASE);
-    return ran;
 }

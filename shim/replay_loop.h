@@ -15,6 +15,11 @@
  * made current again on its draw/read drawables exactly as before. The program's GL state is never
  * touched; only its window's back buffer is (undefined after any swap anyway).
  *
+ * Live sessions (keep_going) on GLX: a pass on fresh contexts runs on a thread of its own, on a
+ * pbuffer standing in for the window, and the render thread only shows its image (blit, swap), so a
+ * session that ends during the pass's slow driver calls lets the program go on at once
+ * (replay_loop_prep.c, docs/SHIM.md).
+ *
  * Failure never disturbs the program: any error logs one line and abandons the loop.
  *
  * Triggers:
@@ -78,6 +83,11 @@ bool glr_replay_loop_disarm(uint64_t serial) __attribute__((visibility("hidden")
 /* From any thread: the loop running now (if any) stops its current pass at the next call; its
  * keep_going then decides whether another pass runs (a live session that ended says no). */
 void glr_replay_loop_interrupt(void) __attribute__((visibility("hidden")));
+/* CLOCK_MONOTONIC nanoseconds of the running (or last) loop's first interrupt, 0 if none. */
+uint64_t glr_replay_loop_interrupted_at(void) __attribute__((visibility("hidden")));
+/* At exit: waits up to timeout_ms for the threads that still finish a first pass a live session
+ * left (replay_loop_prep.c), so the driver is not torn down under them. */
+void glr_replay_loop_drain(unsigned timeout_ms) __attribute__((visibility("hidden")));
 /* Waits (never on the render thread) until the loop of request `serial` ended: 0 with *result the
  * passes run (or -1: abandoned), -1 on timeout. */
 int glr_replay_loop_wait(uint64_t serial, unsigned timeout_s, int *result) __attribute__((visibility("hidden")));

@@ -7,6 +7,7 @@
  * All calls are the driver's real functions (GLR_REAL): the shim's context tracking never sees the
  * loop's contexts, and the program's frame counter is not advanced by the loop's swaps. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,10 @@
 
 typedef int (*x_handler_fn)(Display *, XErrorEvent *);
 static int x_error_seen;
+/* The handler is process-wide, and a live session's passes make contexts on a thread of their own
+ * while another may be destroying the last session's: one trap at a time, or the second would
+ * "restore" the first's trap handler for good. */
+static pthread_mutex_t x_trap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int trap_x_error(Display *dpy, XErrorEvent *ev)
 {
@@ -43,6 +48,7 @@ static void x_trap_begin(struct x_trap *t, Display *dpy)
     memset(t, 0, sizeof *t);
     memcpy(&t->set_handler, &set, sizeof set);
     memcpy(&t->sync, &sync, sizeof sync);
+    pthread_mutex_lock(&x_trap_lock);
     x_error_seen = 0;
     if (!t->set_handler || !t->sync)
         return;
@@ -57,7 +63,9 @@ static int x_trap_end(struct x_trap *t, Display *dpy)
         t->sync(dpy, False);
         t->set_handler(t->old);
     }
-    return x_error_seen;
+    int seen = x_error_seen;
+    pthread_mutex_unlock(&x_trap_lock);
+    return seen;
 }
 
 /* ---- saving the program's binding ---- */
@@ -70,6 +78,13 @@ static int find_glx_config(struct glr_loop_ws *w, char *err, size_t n)
         snprintf(err, n, "glXQueryContext(GLX_FBCONFIG_ID) failed");
         return -1;
     }
+    /* The drawable's own config when it has one: a context made from an X visual may carry another
+     * (glxgears: no depth buffer in the context's, 32 bits in the window's), and a live session's
+     * pbuffer standing in for the window must have the window's buffers. */
+    unsigned drawable_id = 0;
+    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_FBCONFIG_ID, &drawable_id);
+    if (drawable_id)
+        id = (int)drawable_id;
     GLR_REAL(glXQueryContext)(dpy, w->prog_ctx, GLX_SCREEN, &w->screen);
     const int want[] = { GLX_FBCONFIG_ID, id, None };
     int count = 0;
@@ -270,7 +285,7 @@ static int create_glx(struct glr_loop_ws *w, struct glr_loop_ctx *c, char *err, 
         return -1;
     }
     if (c->swaps) {
-        c->surface = w->target;
+        c->surface = w->offscreen ? w->prep_surface : w->target;
         return 0;
     }
     const int pb[] = { GLX_PBUFFER_WIDTH, (int)c->width, GLX_PBUFFER_HEIGHT, (int)c->height, None };
@@ -325,8 +340,39 @@ static int bind(struct glr_loop_ws *w, struct glr_loop_ctx *c)
     return 0;
 }
 
+/* The swapping context's pbuffer while it is prepared off the window: the window's size (its
+ * back buffer is what the restore fills), the window's config. */
+static int create_prep_surface(struct glr_loop_ws *w, char *err, size_t n)
+{
+    Display *dpy = w->display;
+    unsigned width = 0, height = 0;
+    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_WIDTH, &width);
+    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_HEIGHT, &height);
+    const int pb[] = { GLX_PBUFFER_WIDTH, width ? (int)width : 64, GLX_PBUFFER_HEIGHT, height ? (int)height : 64,
+                       None };
+    struct x_trap t;
+    x_trap_begin(&t, dpy);
+    GLXPbuffer p = GLR_REAL(glXCreatePbuffer)(dpy, w->config, pb);
+    int xerr = x_trap_end(&t, dpy);
+    if (!p || xerr) {
+        snprintf(err, n, "glXCreatePbuffer failed for the window's stand-in (X error %d)", xerr);
+        return -1;
+    }
+    w->prep_surface = (void *)(uintptr_t)p;
+    return 0;
+}
+
+static void destroy_prep_surface(struct glr_loop_ws *w)
+{
+    if (w->prep_surface)
+        GLR_REAL(glXDestroyPbuffer)(w->display, (GLXPbuffer)(uintptr_t)w->prep_surface);
+    w->prep_surface = NULL;
+}
+
 int glr_loop_ws_create(struct glr_loop_ws *w, char *err, size_t n)
 {
+    if (w->offscreen && (w->api != GLR_CTX_GLX || (!w->prep_surface && create_prep_surface(w, err, n) != 0)))
+        return -1;
     /* The previous pass's contexts go once the new ones are current (none of theirs is then). */
     struct glr_loop_ctx old[GLR_LOOP_MAX_CTXS];
     memcpy(old, w->ctxs, sizeof old);
@@ -374,6 +420,124 @@ void glr_loop_ws_swap(struct glr_loop_ws *w)
         GLR_REAL(eglSwapBuffers)(w->display, w->target);
 }
 
+static void release_glx(struct glr_loop_ws *w)
+{
+    if (w->current)
+        GLR_REAL(glXMakeContextCurrent)(w->display, None, None, NULL);
+    w->current = NULL;
+    w->switched = false;
+}
+
+void glr_loop_ws_release(struct glr_loop_ws *w)
+{
+    release_glx(w);
+}
+
+/* The stand-in's image into the window's back buffer: the swapping context is current with the
+ * window to draw and the pbuffer to read. One blit; what it depends on is set and put back. */
+static int present_blit(struct glr_loop_ws *w, void *(*proc)(void *, const char *), void *user)
+{
+    void (*get)(GLenum, GLint *), (*bind_fb)(GLenum, GLuint), (*enable)(GLenum), (*disable)(GLenum);
+    void (*read_buf)(GLenum), (*draw_bufs)(GLsizei, const GLenum *);
+    GLboolean (*is_enabled)(GLenum);
+    void (*blit)(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum);
+    void *f[8] = { proc(user, "glGetIntegerv"), proc(user, "glBindFramebuffer"), proc(user, "glEnable"),
+                   proc(user, "glDisable"), proc(user, "glReadBuffer"), proc(user, "glDrawBuffers"),
+                   proc(user, "glIsEnabled"), proc(user, "glBlitFramebuffer") };
+    for (int i = 0; i < 8; i++)
+        if (!f[i])
+            return -1;
+    memcpy(&get, &f[0], sizeof get);
+    memcpy(&bind_fb, &f[1], sizeof bind_fb);
+    memcpy(&enable, &f[2], sizeof enable);
+    memcpy(&disable, &f[3], sizeof disable);
+    memcpy(&read_buf, &f[4], sizeof read_buf);
+    memcpy(&draw_bufs, &f[5], sizeof draw_bufs);
+    memcpy(&is_enabled, &f[6], sizeof is_enabled);
+    memcpy(&blit, &f[7], sizeof blit);
+    unsigned width = 0, height = 0;
+    GLR_REAL(glXQueryDrawable)(w->display, (GLXDrawable)(uintptr_t)w->target, GLX_WIDTH, &width);
+    GLR_REAL(glXQueryDrawable)(w->display, (GLXDrawable)(uintptr_t)w->target, GLX_HEIGHT, &height);
+    GLint read_fb = 0, draw_fb = 0, read_b = 0, draw_b = 0, dbl = 0;
+    get(GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+    get(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
+    bind_fb(GL_READ_FRAMEBUFFER, 0);
+    bind_fb(GL_DRAW_FRAMEBUFFER, 0);
+    get(GL_READ_BUFFER, &read_b);
+    get(GL_DRAW_BUFFER0, &draw_b);
+    get(GL_DOUBLEBUFFER, &dbl);
+    const GLenum switches[3] = { GL_SCISSOR_TEST, GL_FRAMEBUFFER_SRGB, GL_RASTERIZER_DISCARD };
+    GLboolean on[3];
+    for (int i = 0; i < 3; i++)
+        if ((on[i] = is_enabled(switches[i])))
+            disable(switches[i]);
+    GLenum shown = dbl ? GL_BACK : GL_FRONT;   /* the buffer a swap shows */
+    read_buf(shown);
+    draw_bufs(1, &shown);
+    blit(0, 0, (GLint)width, (GLint)height, 0, 0, (GLint)width, (GLint)height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    const GLenum db = (GLenum)draw_b;
+    read_buf((GLenum)read_b);
+    draw_bufs(1, &db);
+    for (int i = 0; i < 3; i++)
+        if (on[i])
+            enable(switches[i]);
+    bind_fb(GL_READ_FRAMEBUFFER, (GLuint)read_fb);
+    bind_fb(GL_DRAW_FRAMEBUFFER, (GLuint)draw_fb);
+    return 0;
+}
+
+int glr_loop_ws_adopt(struct glr_loop_ws *w, void *(*proc)(void *user, const char *name),
+                      void (*before_swap)(void *user), void *user, char *err, size_t n)
+{
+    struct glr_loop_ctx *c = NULL;
+    for (unsigned i = 0; i < w->n_ctxs && !c; i++)
+        if (w->ctxs[i].swaps && w->ctxs[i].ctx)
+            c = &w->ctxs[i];
+    w->offscreen = false;
+    w->current = NULL;
+    w->switched = false;
+    if (!c) {
+        destroy_prep_surface(w);
+        snprintf(err, n, "no loop context swaps the program's drawable");
+        return -1;
+    }
+    c->surface = w->target;
+    bool shown = false;
+    if (proc && w->prep_surface) {
+        Display *dpy = w->display;
+        struct x_trap t;
+        x_trap_begin(&t, dpy);
+        bool ok = GLR_REAL(glXMakeContextCurrent)(dpy, (GLXDrawable)(uintptr_t)w->target,
+                                                  (GLXDrawable)(uintptr_t)w->prep_surface, c->ctx);
+        ok = !x_trap_end(&t, dpy) && ok;
+        if (ok) {
+            w->switched = true;
+            shown = present_blit(w, proc, user) == 0;
+        }
+    }
+    /* Then current on the window alone: the pbuffer is current nowhere and can go. */
+    if (bind(w, c) != 0) {
+        destroy_prep_surface(w);
+        snprintf(err, n, "cannot make the loop context current on the program's drawable");
+        return -1;
+    }
+    destroy_prep_surface(w);
+    if (shown) {
+        if (before_swap)
+            before_swap(user);   /* the window's back buffer holds the pass's image now */
+        glr_loop_ws_swap(w);
+    }
+    return 0;
+}
+
+void glr_loop_ws_discard(struct glr_loop_ws *w)
+{
+    release_glx(w);
+    for (unsigned i = 0; i < w->n_ctxs; i++)
+        destroy_one(w, &w->ctxs[i]);
+    destroy_prep_surface(w);
+}
+
 int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
 {
     int rc = 0;
@@ -397,6 +561,8 @@ int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
     }
     for (unsigned i = 0; i < w->n_ctxs; i++)
         destroy_one(w, &w->ctxs[i]);
+    if (w->api == GLR_CTX_GLX)
+        destroy_prep_surface(w);   /* a failed preparation's, or none */
     w->current = NULL;
     w->switched = false;
     return rc;

@@ -37,6 +37,11 @@ struct glr_loop_ws {
     unsigned n_ctxs;
     struct glr_loop_ctx *current;  /* the loop context current on this thread, or NULL */
     bool switched;           /* the program's context is no longer current on this thread */
+    /* GLX, the live debugger's first pass (replay_loop_prep.c): the contexts are made and restored
+     * on a thread of their own, the swapping one on this pbuffer of the window's size and config
+     * (never on the program's window, which the program may draw to again at any moment). */
+    bool offscreen;
+    void *prep_surface;      /* that pbuffer (GLXPbuffer as an integer), 0 when none */
 };
 
 /* Saves the calling thread's current binding and finds its drawable's config; fails (err) when no
@@ -54,8 +59,34 @@ int glr_loop_ws_create(struct glr_loop_ws *w, char *err, size_t n);
 int glr_loop_ws_make_current(struct glr_loop_ws *w, uint32_t captured_id);
 /* Swaps the program's drawable (the swapping loop context must be current). */
 void glr_loop_ws_swap(struct glr_loop_ws *w);
+/* After glr_loop_ws_create with w->offscreen on another thread: that thread lets go of its loop
+ * context (nothing current there any more). */
+void glr_loop_ws_release(struct glr_loop_ws *w);
+/* Then on the render thread: the pbuffer goes and the swapping loop context is made current on the
+ * program's drawable; with `proc` (GL function lookup), the stand-in's image is shown in the window
+ * first (blit to its back buffer, every binding and switch the blit touches put back; then
+ * before_swap, if any, then the swap). 0, or -1 with err. */
+int glr_loop_ws_adopt(struct glr_loop_ws *w, void *(*proc)(void *user, const char *name),
+                      void (*before_swap)(void *user), void *user, char *err, size_t n);
+/* On the thread that made them (offscreen, the render thread gone on): lets go and destroys the loop
+ * contexts and the pbuffer; the program's binding is not touched. */
+void glr_loop_ws_discard(struct glr_loop_ws *w);
 /* Makes the program's context current again exactly as saved and destroys the loop contexts.
  * 0, or -1 with err when the driver refused to rebind the program's context (logged by the caller). */
 int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n);
+
+/* ---- replay_loop_prep.c: work on a thread of its own that the render thread can walk away from ---- */
+
+struct glr_loop_prep {
+    int (*work)(void *user, char *err, size_t n);   /* on the new thread: 0, or -1 with err */
+    void (*orphaned)(void *user);   /* on that thread after work, when the caller stopped waiting:
+                                       user belongs to it then (it frees everything) */
+    void *user;
+};
+/* Runs p->work on a new thread and waits for it, checking *interrupt every millisecond: 0 or -1
+ * (work's result, err), or 1 when *interrupt was set first: the thread goes on alone and calls
+ * p->orphaned; the caller must not touch p->user again. -1 also when no thread could start. */
+int glr_loop_prep_run(const struct glr_loop_prep *p, const int *interrupt, char *err, size_t n);
+
 
 #endif

@@ -136,6 +136,16 @@ void glr_replay_loop_after_swap(void)
     tls_pending = NULL;
     struct glr_capture_result cr = { .path = p->path, .api = p->api, .display = p->display, .surface = p->surface };
     int ran = glr_replay_loop_run(&cr, p->passes, p->keep_going, p->user);
+    if (p->keep_going && glr_log_level >= GLR_LOG_INFO) {
+        /* The moment the paused program goes on (CLOCK_MONOTONIC, as a client's clock reads it):
+         * the live acceptance test (tests/dap/live_acceptance.py) measures the resume by it. */
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        uint64_t at = glr_replay_loop_interrupted_at(), now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        glr_log(GLR_LOG_INFO, "replay loop: the program resumes at %lld.%06ld s (monotonic clock), %.1f ms after "
+                "the session's end reached it", (long long)ts.tv_sec, ts.tv_nsec / 1000,
+                at && now >= at ? (double)(now - at) / 1e6 : 0.0);
+    }
     if (p->serial)
         finish_request(p->serial, ran);
     free(p);
