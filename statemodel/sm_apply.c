@@ -14,7 +14,7 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 /* A suffixed command that the registry does not mark as an alias but that has the same
  * parameters as its unsuffixed core form (glBindFramebufferEXT): apply it as the core one. The
- * unsuffixed form is generated (glr_cmd_info.unsuffixed, registry/gen_reader_classes.py). */
+ * unsuffixed form is generated (glr_cmd_info.unsuffixed, registry/gl_annotations.txt). */
 static int suffix_fallback(uint32_t cmd)
 {
     const struct glr_cmd_info *ci = &glr_cmds[cmd];

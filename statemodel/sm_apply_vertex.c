@@ -90,7 +90,7 @@ static void h_attrib_divisor(struct sm_ap *a)
 /* gl[VertexArray]Attrib{,I,L}Format([vaobj,] attribindex, size, type, [normalized,] reloffset) */
 static void h_attrib_format(struct sm_ap *a)
 {
-    unsigned form = glr_cmds[a->cmd].form;   /* generated (registry/gen_reader_classes.py FORMS) */
+    unsigned form = glr_cmds[a->cmd].form;   /* generated (registry/gl_annotations.txt) */
     bool dsa = form & GLR_FORM_VAO_FIRST;
     bool integer = form & GLR_FORM_FORMAT_I, is_long = form & GLR_FORM_FORMAT_L;
     int i = dsa ? 1 : 0;
