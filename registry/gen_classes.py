@@ -1,6 +1,7 @@
-"""The command classes of gl_annotations.txt ("COMMAND class TOKEN..." lines): their vocabulary,
-the parser of those lines and the C they become (struct glr_cmd_info: flags, writes, info,
-readback, gpu_copy, form, unsuffixed).
+"""The command classes of gl_annotations.txt ("COMMAND class TOKEN..." lines) and its value
+families ("COMMAND family ..." lines): their vocabulary, the parser of those lines and the C they
+become (struct glr_cmd_info: flags, writes, info, readback, gpu_copy, form, unsuffixed; the
+glr_values table).
 
 What a command is (a draw, a texture upload, run at once inside a display list, ...) is stated
 per command in the annotation file, never worked out from its name: this module only knows the
@@ -137,6 +138,7 @@ def header(f):
     for i, name in enumerate(FORMS):
         f.write('#define GLR_FORM_%s (1u << %d)\n' % (name, i))
     f.write('\n')
+    values_header(f)
 
 
 def fields(n, index):
@@ -149,3 +151,77 @@ def fields(n, index):
     unsuffixed = index[k.unsuffixed] if k.unsuffixed else -1
     return '%s, %s' % (flags, e['writes']), '%s, %s, %s, %s, %d' % (e['info'], e['readback'], e['gpu_copy'], form,
                                                                     unsuffixed)
+
+
+# ---- Value families: "COMMAND family FAMILY [CxR] TYPE [store:TYPE] [FLAG...]" ----------------
+# The commands that set values of one shape, handled by one function of a reader that needs their
+# shape (the state model's uniforms, current vertex attributes and texture/sampler parameters).
+VALUE_FAMILIES = ('uniform', 'attrib', 'parameter')
+# Types of the values as the call passes them (and as the state model keeps them: store).
+VALUE_TYPES = ('b', 'ub', 's', 'us', 'i', 'ui', 'f', 'd', 'i64', 'ui64')
+VALUE_FLAGS = (
+    'vector',       # the values come through a pointer (count of them for uniforms)
+    'matrix',       # a uniform matrix: count, transpose, then the pointer
+    'program',      # the program's name is the first argument (glProgramUniform*)
+    'normalized',   # integers map to [-1, 1] or [0, 1] (glVertexAttrib*N*)
+    'integer',      # pure integer texture/sampler values (gl*ParameterI*: the border colour kept as integers)
+)
+VALUES = {}   # command name -> (family, cols, rows, type, store, flags)
+
+
+def parse_values(cmd, tokens, where):
+    if cmd in VALUES:
+        raise SystemExit('gen_registry: %s: a second family line for %s' % (where, cmd))
+    if not tokens or tokens[0] not in VALUE_FAMILIES:
+        raise SystemExit('gen_registry: %s: family FAMILY: one of %s' % (where, ', '.join(VALUE_FAMILIES)))
+    cols, rows, vtype, store, flags = 1, 1, None, None, set()
+    for t in tokens[1:]:
+        if 'x' in t and t.replace('x', '', 1).isdigit():
+            c, r = t.split('x')
+            cols, rows = int(c), int(r)
+            if not (1 <= cols <= 4 and 1 <= rows <= 4):
+                raise SystemExit('gen_registry: %s: shape %r past 4x4' % (where, t))
+        elif t in VALUE_TYPES and vtype is None:
+            vtype = t
+        elif t.startswith('store:') and t[6:] in VALUE_TYPES and store is None:
+            store = t[6:]
+        elif t in VALUE_FLAGS and t not in flags:
+            flags.add(t)
+        else:
+            raise SystemExit('gen_registry: %s: unknown or repeated family word %r' % (where, t))
+    if vtype is None:
+        raise SystemExit('gen_registry: %s: family without a TYPE' % where)
+    VALUES[cmd] = (tokens[0], cols, rows, vtype, store or vtype, flags)
+
+
+def c_token(word):
+    return word.upper()
+
+
+def values_header(f):
+    f.write('/* Value families (gl_annotations.txt "family" lines; struct glr_cmd_values). */\n'
+            'enum glr_value_family {\n    GLR_VALUES_NONE,\n')
+    for fam in VALUE_FAMILIES:
+        f.write('    GLR_VALUES_%s,\n' % c_token(fam))
+    f.write('};\n\nenum glr_value_type {\n    GLR_VT_NONE,\n')
+    for t in VALUE_TYPES:
+        f.write('    GLR_VT_%s,\n' % c_token(t))
+    f.write('};\n\n')
+    for i, fl in enumerate(VALUE_FLAGS):
+        f.write('#define GLR_VF_%s (1u << %d)\n' % (c_token(fl), i))
+    f.write('\n')
+
+
+def values_table(f, names, index):
+    """glr_values[]: one row per command with a family line, in command order."""
+    rows = []
+    for n in names:
+        if n not in VALUES:
+            continue
+        fam, cols, nrows, vtype, store, flags = VALUES[n]
+        assert index[n] < 65536, 'glr_cmd_values.cmd: a uint16_t'
+        fl = ' | '.join('GLR_VF_%s' % c_token(x) for x in VALUE_FLAGS if x in flags) or '0'
+        rows.append('    { %d, GLR_VALUES_%s, %d, %d, GLR_VT_%s, GLR_VT_%s, %s }, /* %s */\n' % (
+            index[n], c_token(fam), cols, nrows, c_token(vtype), c_token(store), fl, n))
+    f.write('\nconst struct glr_cmd_values glr_values[%d] = {\n%s};\n' % (max(len(rows), 1), ''.join(rows)))
+    f.write('const unsigned glr_values_count = %d;\n' % len(rows))

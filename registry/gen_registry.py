@@ -144,6 +144,7 @@ def gen_tables(cmds, tdefs, enums, out_h, out_c):
             f.write('    "%s",\n' % cl)
         f.write('};\n')
         gen_roles(cmds, f)
+        gen_classes.values_table(f, names, index)
         gen_param_size(cmds, tdefs, enums, f)
 
 
@@ -435,8 +436,12 @@ def load_annotations(path, cmds):
         if len(words) < 3 or words[0] not in by_name:
             raise SystemExit('gen_registry: %s: expected COMMAND PARAMETER RULE [ARGS] of a registry command' % where)
         c = by_name[words[0]]
+        if words[1] in ('class', 'family', 'readback') and words[1] in [p.name for p in c.params]:
+            raise SystemExit('gen_registry: %s: %s has a parameter named like the keyword %r' % (where, c.name, words[1]))
         if words[1] == 'class':
             gen_classes.parse(c.name, words[2:], by_name, where)
+        elif words[1] == 'family':
+            gen_classes.parse_values(c.name, words[2:], where)
         elif words[1] == 'readback':
             ANNOTATIONS['readback'][c.name] = rule_call(c, READBACK_RULES, words[2:], where)
         elif words[1] in [p.name for p in c.params]:

@@ -48,11 +48,14 @@ static void init_tables(void)
     sm_register_include(handlers);
     sm_register_subroutine(handlers);
     sm_register_spirv(handlers);
-    for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
-        if (glr_cmds[i].api == GLR_API_GL && glr_cmds[i].alias < 0 && !handlers[i]) {
-            sm_register_uniform_family(handlers, i, glr_cmd_name(i));
-            sm_register_attrib_family(handlers, i, glr_cmd_name(i));
-        }
+    for (unsigned k = 0; k < glr_values_count; k++) {   /* generated from gl_annotations.txt */
+        const struct glr_cmd_values *v = &glr_values[k];
+        if (glr_cmds[v->cmd].api != GLR_API_GL || glr_cmds[v->cmd].alias >= 0 || handlers[v->cmd])
+            continue;
+        if (v->family == GLR_VALUES_UNIFORM)
+            sm_register_uniform_family(handlers, v);
+        else if (v->family == GLR_VALUES_ATTRIB)
+            sm_register_attrib_family(handlers, v);
     }
     for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
         uint32_t c = i;
