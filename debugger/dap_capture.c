@@ -14,7 +14,7 @@
 #include "debugger/dap_capture.h"
 #include "debugger/dap_disasm.h"
 #include "debugger/dap_funcs.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml (no GL headers in this module) */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml (no GL headers in this module) */
 
 const char *dap_stage_short(int stage)
 {

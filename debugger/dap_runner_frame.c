@@ -31,7 +31,7 @@
 #include "debugger/snapshot_contents.h"
 #include "replay/player/player.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "registry/glr_call_codec.h"
 #include "debugger/dap_capture.h"
 #include "debugger/dap_runner.h"

@@ -18,7 +18,7 @@
 #include "replay/player/player.h"
 #include "replay/player/pass_reset.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 struct loop_run {
     struct glrh_capture *cap;
