@@ -38,6 +38,11 @@ FLAGS = (
     'LIST_EXEC',          # executed at once between glNewList and glEndList (GL 4.6 compat 21.4.1)
     'EVALUATOR',          # evaluators: the frame model notes them as not modelled
     'NO_STATE',           # changes nothing the state model keeps
+    'QUERY',              # returns state (glGet*, glIs*, ...): the frame model's vertex formats skip it
+    'BEGIN_END',          # GL accepts it between glBegin and glEnd (GL 2.1 2.6.3; gmf_beginend.c)
+    'IMAGE_UPLOAD',       # gl{Tex,CompressedTex}{Image,SubImage}*, gl{Compressed}TextureSubImage*: the
+                          # frame model's image uploads (gmf_images.c)
+    'MATERIAL',           # glMaterial*: the frame model's vertex formats count it as an attribute
 )
 
 # KEY:VALUE tokens: the enum each key fills, its C prefix and its values in enum order; a command
@@ -155,8 +160,9 @@ def fields(n, index):
 
 # ---- Value families: "COMMAND family FAMILY [CxR] TYPE [store:TYPE] [FLAG...]" ----------------
 # The commands that set values of one shape, handled by one function of a reader that needs their
-# shape (the state model's uniforms, current vertex attributes and texture/sampler parameters).
-VALUE_FAMILIES = ('uniform', 'attrib', 'parameter')
+# shape (the state model's uniforms, current vertex attributes and texture/sampler parameters), and
+# the query-object reads with the type of the result they write (the frame model's query buffers).
+VALUE_FAMILIES = ('uniform', 'attrib', 'parameter', 'result')
 # Types of the values as the call passes them (and as the state model keeps them: store).
 VALUE_TYPES = ('b', 'ub', 's', 'us', 'i', 'ui', 'f', 'd', 'i64', 'ui64')
 VALUE_FLAGS = (

@@ -148,15 +148,15 @@ def gen_tables(cmds, tdefs, enums, out_h, out_c):
         gen_param_size(cmds, tdefs, enums, f)
 
 
-# ---- Parameter roles and command classes ----------------------------------------------------
-# What run-time code asks of a command by meaning ("its count parameter", "a texture upload"),
-# worked out here from the registry's names once, at build time, so that no command or parameter
-# name is compared at run time. A role is a parameter's exact registry name; the C enum spells it
-# GLR_ROLE_<name> (registry/glr_registry.h: glr_cmd_param_role).
+# ---- Parameter roles ----------------------------------------------------------------------------
+# What run-time code asks of a parameter by meaning ("the command's count parameter"), so that no
+# parameter name is compared at run time. A role is a parameter's exact registry name; the C enum
+# spells it GLR_ROLE_<name> (registry/glr_registry.h: glr_cmd_param_role). What a command is (its
+# classes) is stated per command in gl_annotations.txt (gen_classes.py).
 ROLES = ('count', 'type', 'indices', 'first', 'basevertex', 'baseinstance', 'instancecount', 'primcount',
          'drawcount', 'indirect', 'stride', 'mode', 'target', 'buffer', 'texture', 'length', 'width',
          'height', 'depth', 'pixels', 'data', 'format', 'internalformat', 'level', 'xoffset', 'yoffset',
-         'zoffset', 'x', 'y', 'size', 'offset', 'writeBuffer', 'writeTarget')
+         'zoffset', 'x', 'y', 'size', 'offset', 'writeBuffer', 'writeTarget', 'stream')
 
 
 def param_flags(p):

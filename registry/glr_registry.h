@@ -85,6 +85,9 @@ struct glr_cmd_values {
 extern const struct glr_cmd_values glr_values[];
 extern const unsigned glr_values_count;
 
+/* The value family of a command, or NULL (a binary search of glr_values). */
+const struct glr_cmd_values *glr_cmd_values_of(uint32_t cmd);
+
 extern const char glr_obj_class_names[GLR_OBJ_COUNT][32];
 extern const char glr_role_names[GLR_ROLE_COUNT_][32];   /* for tests and messages */
 

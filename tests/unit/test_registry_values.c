@@ -155,6 +155,29 @@ static bool old_parameter(const char *name, struct shape *p)
     return false;
 }
 
+/* The former gpu_model/frame/gmf_queries.c get_result_into_buffer() reading of the result type
+ * from the name (32 or 64 bits, signed), where that reading is right: the unsuffixed names (a
+ * vendor suffix moved the letters it read; the family lines state those forms' real type). It read
+ * i64v as unsigned, which its writer ignores at 64 bits (signedness only clamps 32-bit results):
+ * main compares the signedness of 32-bit results only. */
+static bool old_result(const char *name, struct shape *r)
+{
+    if (strncmp(name, "glGetQueryObject", 16) && strncmp(name, "glGetQueryBufferObject", 22))
+        return false;
+    size_t len = strlen(name);
+    char s[64];
+    snprintf(s, sizeof s, "%s", name);
+    static const char *const suffixes[] = { "ARB", "EXT" };
+    for (size_t i = 0; i < 2; i++)
+        if (len > 3 && !strcmp(s + len - 3, suffixes[i]))
+            s[len -= 3] = 0;
+    int bits = s[len - 3] == '6' ? 64 : 32;   /* ...i64v / ...ui64v */
+    bool is_signed = s[len - 2] == 'i' && s[len - 3] != 'u';
+    int t = bits == 64 ? (is_signed ? GLR_VT_I64 : GLR_VT_UI64) : (is_signed ? GLR_VT_I : GLR_VT_UI);
+    *r = (struct shape){ .family = GLR_VALUES_RESULT, .cols = 1, .rows = 1, .type = t, .store = t };
+    return true;
+}
+
 /* The former sm_apply_textures.c name tests, where its handlers read them. */
 static void check_texture_facts(uint32_t k, long *checked)
 {
@@ -205,17 +228,20 @@ int main(void)
         if (glr_values[i].cmd < GLR_CMD_COUNT)
             row[glr_values[i].cmd] = &glr_values[i];
     }
-    long found[3] = { 0 }, texture_facts = 0;
+    long found[4] = { 0 }, texture_facts = 0;
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
         const char *n = glr_cmd_name(k);
         struct shape want = { 0 };
         /* The state model asked the uniform and attribute parsers of unaliased GL commands only
          * (an alias is applied as the command it aliases), the parameter forms by exact name. */
-        bool has = old_parameter(n, &want) ||
+        bool has = old_parameter(n, &want) || old_result(n, &want) ||
                    (glr_cmds[k].api == GLR_API_GL && glr_cmds[k].alias < 0 &&
                     (old_uniform(n, &want) || old_attrib(n, &want)));
         const struct glr_cmd_values *v = row[k];
         CHECK(has == (v != NULL), "%s: a family line %d, by name %d", n, v != NULL, has);
+        if (has && v && want.family == GLR_VALUES_RESULT && (want.type == GLR_VT_UI64 || want.type == GLR_VT_I64) &&
+            (v->type == GLR_VT_UI64 || v->type == GLR_VT_I64))
+            want.type = want.store = v->type;   /* 64 bits either way: signedness unused */
         if (has && v) {
             CHECK(v->family == want.family && v->cols == want.cols && v->rows == want.rows && v->type == want.type &&
                       v->store == want.store && v->flags == want.flags,
@@ -230,7 +256,8 @@ int main(void)
     CHECK(found[0] >= 150 && found[1] >= 60 && found[2] == 18, "families: %ld uniform, %ld attrib, %ld parameter",
           found[0], found[1], found[2]);
     CHECK(texture_facts >= 40, "only %ld texture commands checked", texture_facts);
-    printf("%ld uniform, %ld attribute and %ld parameter commands as by name; %ld texture commands' registry facts\n",
-           found[0], found[1], found[2], texture_facts);
+    CHECK(found[3] >= 12, "only %ld query result reads", found[3]);
+    printf("%ld uniform, %ld attribute, %ld parameter and %ld query result commands as by name; %ld texture "
+           "commands' registry facts\n", found[0], found[1], found[2], found[3], texture_facts);
     return failures ? 1 : 0;
 }
