@@ -161,8 +161,9 @@ def fields(n, index):
 # ---- Value families: "COMMAND family FAMILY [CxR] TYPE [store:TYPE] [FLAG...]" ----------------
 # The commands that set values of one shape, handled by one function of a reader that needs their
 # shape (the state model's uniforms, current vertex attributes and texture/sampler parameters), and
-# the query-object reads with the type of the result they write (the frame model's query buffers).
-VALUE_FAMILIES = ('uniform', 'attrib', 'parameter', 'result')
+# the query-object reads with the type of the result they write (the frame model's query buffers),
+# and the fixed-function setters of a pname's values (glLight*, glFog*, glTexEnv*, ...).
+VALUE_FAMILIES = ('uniform', 'attrib', 'parameter', 'result', 'setter')
 # Types of the values as the call passes them (and as the state model keeps them: store).
 VALUE_TYPES = ('b', 'ub', 's', 'us', 'i', 'ui', 'f', 'd', 'i64', 'ui64')
 VALUE_FLAGS = (

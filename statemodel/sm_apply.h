@@ -40,6 +40,17 @@ void sm_register_legacy_client(sm_apply_fn *tab);   /* sm_apply_legacy_client.c 
 void sm_register_uniform_family(sm_apply_fn *tab, const struct glr_cmd_values *v);
 void sm_register_attrib_family(sm_apply_fn *tab, const struct glr_cmd_values *v);
 
+/* The form of a fixed-function setter (its "family setter" line): the element type 'f', 'i' or 'd'
+ * and whether the values come through a pointer; 0 for a command of no such line. */
+static inline char sm_setter_form(uint32_t cmd, bool *vec)
+{
+    const struct glr_cmd_values *v = glr_cmd_values_of(cmd);
+    *vec = v && v->family == GLR_VALUES_SETTER && (v->flags & GLR_VF_VECTOR);
+    if (!v || v->family != GLR_VALUES_SETTER)
+        return 0;
+    return v->type == GLR_VT_D ? 'd' : v->type == GLR_VT_I ? 'i' : 'f';
+}
+
 /* The state model's kind of values kept as a registry value type (enum glr_value_type). */
 static inline uint8_t sm_vk_of_value_type(uint8_t t)
 {

@@ -491,6 +491,9 @@ static void check_frame_readers(uint32_t k, long *hits)
     bool qobj = starts(n, "glGetQueryObject"), qbuf = starts(n, "glGetQueryBufferObject");
     CHECK(qobj == (ci->readback == GLR_RBC_GET_QUERY_OBJECT), "%s: query object read", n);
     CHECK(qbuf == (!qobj && ci->writes == GLR_WRITES_QUERY_RESULT), "%s: query buffer object read", n);
+    /* gmf_lists.c: the array draws a display list may hold directly, not the indirect ones. */
+    if (ci->flags & GLR_CF_ARRAY_DRAW)
+        CHECK((strstr(n, "Indirect") != NULL) == (glr_cmd_param_role(ci, GLR_ROLE_indirect) >= 0), "%s: indirect", n);
     if (old_image_upload(n)) {
         bool dsa = !strncmp(n, "glTextureSubImage", 17) || !strncmp(n, "glCompressedTextureSubImage", 27);
         CHECK(dsa == (ci->nparams > 0 && glr_cmd_params(ci)[0].obj_class == GLR_OBJ_TEXTURE), "%s: DSA upload", n);

@@ -178,6 +178,33 @@ static bool old_result(const char *name, struct shape *r)
     return true;
 }
 
+/* The former statemodel/sm_apply_fixed.c form_of() and sm_apply_raster.c h_point_parameter():
+ * the element type and vector form from the name's last letters, for the commands registered to
+ * the handlers that read them (glLight*, glMaterial*, glLightModel*, glFog*, glTexEnv*, glTexGen*,
+ * glPointParameter*). */
+static bool old_setter(const char *n, struct shape *r)
+{
+    static const char *const registered[] = {
+        "glLightf", "glLighti", "glLightfv", "glLightiv", "glMaterialf", "glMateriali", "glMaterialfv",
+        "glMaterialiv", "glLightModelf", "glLightModeli", "glLightModelfv", "glLightModeliv", "glFogf", "glFogi",
+        "glFogfv", "glFogiv", "glTexEnvf", "glTexEnvi", "glTexEnvfv", "glTexEnviv", "glTexGenf", "glTexGeni",
+        "glTexGend", "glTexGenfv", "glTexGeniv", "glTexGendv", "glPointParameteri", "glPointParameterf",
+        "glPointParameteriv", "glPointParameterfv",
+    };
+    bool found = false;
+    for (size_t i = 0; i < sizeof registered / sizeof *registered; i++)
+        found = found || !strcmp(n, registered[i]);
+    if (!found)
+        return false;
+    size_t len = strlen(n);
+    bool vec = len > 2 && n[len - 1] == 'v';
+    char c = vec ? n[len - 2] : n[len - 1];
+    int t = c == 'd' ? GLR_VT_D : c == 'i' ? GLR_VT_I : GLR_VT_F;
+    *r = (struct shape){ .family = GLR_VALUES_SETTER, .cols = 1, .rows = 1, .type = t, .store = t,
+                         .flags = vec ? GLR_VF_VECTOR : 0 };
+    return true;
+}
+
 /* The former sm_apply_textures.c name tests, where its handlers read them. */
 static void check_texture_facts(uint32_t k, long *checked)
 {
@@ -228,13 +255,13 @@ int main(void)
         if (glr_values[i].cmd < GLR_CMD_COUNT)
             row[glr_values[i].cmd] = &glr_values[i];
     }
-    long found[4] = { 0 }, texture_facts = 0;
+    long found[5] = { 0 }, texture_facts = 0;
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
         const char *n = glr_cmd_name(k);
         struct shape want = { 0 };
         /* The state model asked the uniform and attribute parsers of unaliased GL commands only
          * (an alias is applied as the command it aliases), the parameter forms by exact name. */
-        bool has = old_parameter(n, &want) || old_result(n, &want) ||
+        bool has = old_parameter(n, &want) || old_result(n, &want) || old_setter(n, &want) ||
                    (glr_cmds[k].api == GLR_API_GL && glr_cmds[k].alias < 0 &&
                     (old_uniform(n, &want) || old_attrib(n, &want)));
         const struct glr_cmd_values *v = row[k];
@@ -256,8 +283,8 @@ int main(void)
     CHECK(found[0] >= 150 && found[1] >= 60 && found[2] == 18, "families: %ld uniform, %ld attrib, %ld parameter",
           found[0], found[1], found[2]);
     CHECK(texture_facts >= 40, "only %ld texture commands checked", texture_facts);
-    CHECK(found[3] >= 12, "only %ld query result reads", found[3]);
-    printf("%ld uniform, %ld attribute, %ld parameter and %ld query result commands as by name; %ld texture "
-           "commands' registry facts\n", found[0], found[1], found[2], found[3], texture_facts);
+    CHECK(found[3] >= 12 && found[4] == 30, "only %ld query result reads, %ld setters", found[3], found[4]);
+    printf("%ld uniform, %ld attribute, %ld parameter, %ld query result and %ld setter commands as by name; %ld "
+           "texture commands' registry facts\n", found[0], found[1], found[2], found[3], found[4], texture_facts);
     return failures ? 1 : 0;
 }
