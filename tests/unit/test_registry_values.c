@@ -3,8 +3,9 @@
  * the type/height/depth roles, GLR_FORM_MULTISAMPLE) give, for every command, the same answers as
  * the name parsers they replaced: statemodel's sm_register_uniform_family and
  * sm_register_attrib_family, the texture/sampler parameter forms and the named, compressed,
- * dimension and multisample tests of statemodel/sm_apply_textures.c (copied here, and only here,
- * as the reference). */
+ * dimension and multisample tests of statemodel/sm_apply_textures.c, the fixed-function setters'
+ * forms (sm_apply_fixed.c, sm_apply_raster.c) and the frame runner's query result types
+ * (gmf_queries.c), copied here, and only here, as the reference. */
 #include <stdio.h>
 #include <string.h>
 #include "registry/glr_registry.h"
