@@ -12,6 +12,7 @@
 #include "replay/player/image_util.h"
 #include "replay/replay.h"
 #include "statemodel/statemodel.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 #define DEPTH_TOLERANCE (1.0 / 65536.0)
 
@@ -427,7 +428,7 @@ static void compare_fbo_references(struct mcmp_run *r, uint32_t frame, uint32_t 
             continue;
         }
         char name[96];
-        snprintf(name, sizeof name, "ctx%u/fbo%u/color%u@reference", ctx_id, im->fbo, im->attachment - 0x8CE0u);
+        snprintf(name, sizeof name, "ctx%u/fbo%u/color%u@reference", ctx_id, im->fbo, im->attachment - GL_COLOR_ATTACHMENT0);
         struct cmp cr;
         compare_rgba(mp, im->pixels, w, h, t->has_alpha, &cr, NULL);
         note_result(r, name, &cr, record, o ? cJSON_GetObjectItem(o, "reference_compare") : NULL);

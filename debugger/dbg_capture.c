@@ -14,7 +14,7 @@
 #include "debugger/dbg_capture.h"
 #include "debugger/dbg_disasm.h"
 #include "debugger/dbg_funcs.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml (no GL headers in this module) */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml (no GL headers in this module) */
 
 const char *dbg_stage_short(int stage)
 {

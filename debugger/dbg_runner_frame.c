@@ -31,7 +31,7 @@
 #include "debugger/snapshot_contents.h"
 #include "replay/player/player.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "registry/glr_call_codec.h"
 #include "debugger/dbg_capture.h"
 #include "debugger/dbg_runner.h"

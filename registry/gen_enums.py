@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Generate the GL enum values the state model uses, from gl.xml (never hand-listed).
+"""Generate the GL enum values and names of gl.xml (never hand-listed): the project's one enum header.
 
 Usage: gen_enums.py GL_XML OUT_H OUT_C
        gen_enums.py defines XML OUT_H   (glx.xml, egl.xml: the '#define' header only)
 
-OUT_H: '#define GL_NAME 0x....' for every GL enum of the registry (private to statemodel/: the
-       public header uses plain integers so it never clashes with a consumer's GL headers).
+OUT_H: '#define GL_NAME 0x....' for every GL enum of the registry (registry/glr_gl_enums.h, the
+       project's one enum header; no public header includes it, so it never clashes with a
+       consumer's GL headers).
 OUT_C: two tables for sm_enum_name() / sm_enum_value(): names sorted by name, and for each value
        the preferred name (no vendor suffix, first in registry order), sorted by value; and per
        registry group (the enums' group= attribute: EnableCap, LightName, AttribMask, ...) the

@@ -1,5 +1,6 @@
-/* Name lookups over the generated command table (sorted by name by the generator): for names
- * that come from outside the program (GetProcAddress, capture files, the CLI) and for tests. */
+/* Lookups over the generated tables: by name (the command table is sorted by name by the
+ * generator), for names that come from outside the program (GetProcAddress, capture files, the
+ * CLI) and for tests; and a command's value family. */
 #include <string.h>
 #include "registry/glr_registry.h"
 
@@ -28,4 +29,19 @@ int glr_cmd_param_index(const struct glr_cmd_info *ci, const char *name)
         if (strcmp(glr_param_name(&p[i]), name) == 0)
             return i;
     return -1;
+}
+
+const struct glr_cmd_values *glr_cmd_values_of(uint32_t cmd)
+{
+    unsigned lo = 0, hi = glr_values_count;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (glr_values[mid].cmd == cmd)
+            return &glr_values[mid];
+        if (glr_values[mid].cmd < cmd)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
 }

@@ -70,6 +70,24 @@ struct glr_cmd_info {
     int16_t unsuffixed;  /* the command named like it less its vendor suffix, or -1 */
 };
 
+/* A command of a value family (registry/gl_annotations.txt "family" lines): the shape of the
+ * values it sets, for the readers that handle a family with one function. */
+struct glr_cmd_values {
+    uint16_t cmd;        /* enum glr_cmd_id */
+    uint8_t family;      /* enum glr_value_family */
+    uint8_t cols, rows;  /* of one value: 1 x 4 for a vec4, 2 x 3 for a mat2x3 */
+    uint8_t type;        /* enum glr_value_type: as the call passes them */
+    uint8_t store;       /* enum glr_value_type: as GL keeps them */
+    uint8_t flags;       /* GLR_VF_* */
+};
+
+/* Every command with a value family, in command order. */
+extern const struct glr_cmd_values glr_values[];
+extern const unsigned glr_values_count;
+
+/* The value family of a command, or NULL (a binary search of glr_values). */
+const struct glr_cmd_values *glr_cmd_values_of(uint32_t cmd);
+
 extern const char glr_obj_class_names[GLR_OBJ_COUNT][32];
 extern const char glr_role_names[GLR_ROLE_COUNT_][32];   /* for tests and messages */
 

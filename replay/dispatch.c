@@ -419,7 +419,7 @@ static int copy_image_sub_data(struct glr_dispatch *d, const struct glr_call *c)
 {
     struct glr_call m = *c;
     for (int i = 0; i <= 6; i += 6) {
-        int cls = (uint32_t)c->args[i + 1] == 0x8D41 /* GL_RENDERBUFFER */ ? GLR_OBJ_RENDERBUFFER : GLR_OBJ_TEXTURE;
+        int cls = (uint32_t)c->args[i + 1] == GL_RENDERBUFFER ? GLR_OBJ_RENDERBUFFER : GLR_OBJ_TEXTURE;
         m.args[i] = glr_dispatch_lookup(d, c->ctx_id, cls, c->args[i]);
     }
     return glr_dispatch_generated(d, &m);
@@ -430,9 +430,8 @@ static int64_t max_image_side(struct glr_dispatch *d)
 {
     if (!d->max_side) {
         static const uint32_t limits[] = {
-            0x0D33, /* GL_MAX_TEXTURE_SIZE */ 0x8073, /* GL_MAX_3D_TEXTURE_SIZE */
-            0x851C, /* GL_MAX_CUBE_MAP_TEXTURE_SIZE */ 0x88FF, /* GL_MAX_ARRAY_TEXTURE_LAYERS */
-            0x84E8, /* GL_MAX_RENDERBUFFER_SIZE */ 0x84F8, /* GL_MAX_RECTANGLE_TEXTURE_SIZE */
+            GL_MAX_TEXTURE_SIZE, GL_MAX_3D_TEXTURE_SIZE, GL_MAX_CUBE_MAP_TEXTURE_SIZE, GL_MAX_ARRAY_TEXTURE_LAYERS,
+            GL_MAX_RENDERBUFFER_SIZE, GL_MAX_RECTANGLE_TEXTURE_SIZE,
         };
         for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
             int64_t v = replay_get_int(d, limits[i]);
@@ -589,12 +588,12 @@ static uint64_t whole_buffer_length(struct glr_dispatch *d, const struct glr_cal
         void (*get)(uint32_t, uint32_t, int32_t *) =
             (void (*)(uint32_t, uint32_t, int32_t *))glr_dispatch_proc(d, GLR_CMD_glGetBufferParameteriv);
         if (get)
-            get((uint32_t)c->args[t], 0x8764 /* GL_BUFFER_SIZE */, &size);
+            get((uint32_t)c->args[t], GL_BUFFER_SIZE, &size);
     } else if (b >= 0) {
         void (*get)(uint32_t, uint32_t, int32_t *) =
             (void (*)(uint32_t, uint32_t, int32_t *))glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferParameteriv);
         if (get)
-            get((uint32_t)glr_dispatch_map(d, c, GLR_OBJ_BUFFER, c->args[b]), 0x8764, &size);
+            get((uint32_t)glr_dispatch_map(d, c, GLR_OBJ_BUFFER, c->args[b]), GL_BUFFER_SIZE, &size);
     }
     return size > 0 ? (uint64_t)size : 0;
 }
@@ -652,7 +651,7 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
     }
     /* Keep only the bits a mapping may use; never UNSYNCHRONIZED or INVALIDATE: the restored
      * contents must survive. */
-    access &= 0x0001 | 0x0002 | 0x0010 | 0x0040 | 0x0080;
+    access &= GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_FLUSH_EXPLICIT_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
     void *p = NULL;
     /* The initial-state restore may have mapped it already (statemodel restores mappings): then
      * use that mapping's pointer. */
@@ -662,11 +661,11 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
     named_ptr_fn nptr = (named_ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferPointerv);
     if (nparam && nptr) {
         int32_t mapped = 0;
-        nparam(buffer, 0x88BC /* GL_BUFFER_MAPPED */, &mapped);
+        nparam(buffer, GL_BUFFER_MAPPED, &mapped);
         if (mapped) {
-            nptr(buffer, 0x88BD /* GL_BUFFER_MAP_POINTER */, &p);
+            nptr(buffer, GL_BUFFER_MAP_POINTER, &p);
             int32_t real = 0;
-            nparam(buffer, 0x9120 /* GL_BUFFER_MAP_LENGTH */, &real);
+            nparam(buffer, GL_BUFFER_MAP_LENGTH, &real);
             if (p) {
                 struct glr_call fake = *c;
                 fake.ret = captured;

@@ -298,8 +298,8 @@ static int blit_default(struct glr_dispatch *d, const struct rblob *b)
 
 static uint32_t rb_attachment(uint32_t format)
 {
-    return format == GL_DEPTH_STENCIL ? GL_DEPTH_STENCIL_ATTACHMENT : format == 0x1902 ? GL_DEPTH_ATTACHMENT
-         : format == 0x1901 ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0;
+    return format == GL_DEPTH_STENCIL ? GL_DEPTH_STENCIL_ATTACHMENT : format == GL_DEPTH_COMPONENT ? GL_DEPTH_ATTACHMENT
+         : format == GL_STENCIL_INDEX ? GL_STENCIL_ATTACHMENT : GL_COLOR_ATTACHMENT0;
 }
 
 /* A renderbuffer's pixels, after the restore calls made it (and set the captured state): a temporary
@@ -348,19 +348,19 @@ static int blit_saved(struct glr_dispatch *d, const struct glr_restore *r, struc
                                          GL_UNPACK_SKIP_PIXELS };
     get_int(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
     get_int(GL_READ_FRAMEBUFFER_BINDING, &read_fb);
-    get_int(0x84E0 /* GL_ACTIVE_TEXTURE */, &active);
-    active_tex(0x84C0 /* GL_TEXTURE0 */);
+    get_int(GL_ACTIVE_TEXTURE, &active);
+    active_tex(GL_TEXTURE0);
     get_int(GL_TEXTURE_BINDING_2D, &tex2d);
     get_int(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buf);
     for (int i = 0; i < 4; i++)
         get_int(unpack_pn[i], &unpack[i]);
-    get_bool(0x0C23 /* GL_COLOR_WRITEMASK */, cmask);
-    get_bool(0x0B72 /* GL_DEPTH_WRITEMASK */, &dmask);
-    get_int(0x0B98 /* GL_STENCIL_WRITEMASK */, &stencil_wm[0]);
-    get_int(0x8CA5 /* GL_STENCIL_BACK_WRITEMASK */, &stencil_wm[1]);
+    get_bool(GL_COLOR_WRITEMASK, cmask);
+    get_bool(GL_DEPTH_WRITEMASK, &dmask);
+    get_int(GL_STENCIL_WRITEMASK, &stencil_wm[0]);
+    get_int(GL_STENCIL_BACK_WRITEMASK, &stencil_wm[1]);
     color_mask(1, 1, 1, 1);
     depth_mask(1);
-    stencil_mask(0x0408 /* GL_FRONT_AND_BACK */, 0xFFFFFFFFu);
+    stencil_mask(GL_FRONT_AND_BACK, 0xFFFFFFFFu);
     bool scissor = is_enabled(GL_SCISSOR_TEST), discard = is_enabled(GL_RASTERIZER_DISCARD);
     bool srgb = desktop && is_enabled(GL_FRAMEBUFFER_SRGB);
     if (scissor)
@@ -426,8 +426,8 @@ static int blit_saved(struct glr_dispatch *d, const struct glr_restore *r, struc
         enable(GL_FRAMEBUFFER_SRGB);
     color_mask(cmask[0], cmask[1], cmask[2], cmask[3]);
     depth_mask(dmask);
-    stencil_mask(0x0404 /* GL_FRONT */, (GLuint)stencil_wm[0]);
-    stencil_mask(0x0405 /* GL_BACK */, (GLuint)stencil_wm[1]);
+    stencil_mask(GL_FRONT, (GLuint)stencil_wm[0]);
+    stencil_mask(GL_BACK, (GLuint)stencil_wm[1]);
     return rc;
 }
 

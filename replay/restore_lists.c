@@ -61,7 +61,7 @@ static void disable_all(struct list_arrays *la)
         active(GL_TEXTURE0);
     GLint max = 0;
     if (get)
-        get(0x8869 /* GL_MAX_VERTEX_ATTRIBS */, &max);
+        get(GL_MAX_VERTEX_ATTRIBS, &max);
     for (GLint i = 0; off_attr && i < max && i < 32; i++)
         off_attr((GLuint)i);
 }

@@ -16,22 +16,10 @@
 #include "glr_dispatch_pfn.h"
 #include "statemodel/statemodel.h"
 #include "replay/restore_reset.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 #define PROC(d, name) ((glr_pfn_##name)glr_dispatch_proc(d, GLR_CMD_##name))
 
-/* GL enums (values from gl.xml). */
-enum {
-    Q_SAMPLES_PASSED = 0x8914, Q_ANY_SAMPLES_PASSED = 0x8C2F, Q_ANY_SAMPLES_PASSED_CONSERVATIVE = 0x8D6A,
-    Q_PRIMITIVES_GENERATED = 0x8C87, Q_CURRENT_QUERY = 0x8865,
-    Q_DRAW_FRAMEBUFFER = 0x8CA9, Q_DRAW_FRAMEBUFFER_BINDING = 0x8CA6, Q_RENDERBUFFER = 0x8D41,
-    Q_RENDERBUFFER_BINDING = 0x8CA7, Q_COLOR_ATTACHMENT0 = 0x8CE0, Q_RGBA8 = 0x8058,
-    Q_FRAMEBUFFER_COMPLETE = 0x8CD5, Q_CURRENT_PROGRAM = 0x8B8D, Q_VERTEX_ARRAY_BINDING = 0x85B5,
-    Q_VIEWPORT = 0x0BA2, Q_SCISSOR_BOX = 0x0C10, Q_SCISSOR_TEST = 0x0C11, Q_RASTERIZER_DISCARD = 0x8C89,
-    Q_CULL_FACE = 0x0B44, Q_ALPHA_TEST = 0x0BC0, Q_CLIP_DISTANCE0 = 0x3000, Q_POLYGON_MODE = 0x0B40,
-    Q_FRONT_AND_BACK = 0x0408, Q_FILL = 0x1B02, Q_VERTEX_SHADER = 0x8B31, Q_FRAGMENT_SHADER = 0x8B30,
-    Q_LINK_STATUS = 0x8B82, Q_TRIANGLE_STRIP = 0x0005, Q_POINTS = 0x0000, Q_DRAW_BUFFER0 = 0x8825,
-    Q_TRANSFORM_FEEDBACK_ACTIVE = 0x8E24, Q_TRANSFORM_FEEDBACK_PAUSED = 0x8E23,
-};
 #define SIDE 1024
 /* Largest result made again: 4096 full passes of the private framebuffer (2^32 samples or
  * primitives), beyond what a frame of the largest framebuffers produces. */
@@ -124,7 +112,7 @@ static struct qm_ctx *scratch(struct glr_query_maker *m, struct glr_dispatch *d,
                           "gl_Position = vec4(float(i & 1) * 2.0 - 1.0, float(i >> 1) * 2.0 - 1.0, 0.0, 1.0); }\n";
     const char *fs = es ? "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n"
                         : "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
-    GLuint v = compile(d, Q_VERTEX_SHADER, vs), f = compile(d, Q_FRAGMENT_SHADER, fs);
+    GLuint v = compile(d, GL_VERTEX_SHADER, vs), f = compile(d, GL_FRAGMENT_SHADER, fs);
     GLuint p = PROC(d, glCreateProgram)();
     PROC(d, glAttachShader)(p, v);
     PROC(d, glAttachShader)(p, f);
@@ -132,24 +120,24 @@ static struct qm_ctx *scratch(struct glr_query_maker *m, struct glr_dispatch *d,
     PROC(d, glDeleteShader)(v);
     PROC(d, glDeleteShader)(f);
     GLint ok = 0;
-    PROC(d, glGetProgramiv)(p, Q_LINK_STATUS, &ok);
+    PROC(d, glGetProgramiv)(p, GL_LINK_STATUS, &ok);
     if (!ok) {
         PROC(d, glDeleteProgram)(p);
         return NULL;
     }
     GLint rb_saved = 0, fb_saved = 0;
-    PROC(d, glGetIntegerv)(Q_RENDERBUFFER_BINDING, &rb_saved);
-    PROC(d, glGetIntegerv)(Q_DRAW_FRAMEBUFFER_BINDING, &fb_saved);
+    PROC(d, glGetIntegerv)(GL_RENDERBUFFER_BINDING, &rb_saved);
+    PROC(d, glGetIntegerv)(GL_DRAW_FRAMEBUFFER_BINDING, &fb_saved);
     PROC(d, glGenVertexArrays)(1, &q->vao);
     PROC(d, glGenRenderbuffers)(1, &q->rb);
-    PROC(d, glBindRenderbuffer)(Q_RENDERBUFFER, q->rb);
-    PROC(d, glRenderbufferStorage)(Q_RENDERBUFFER, Q_RGBA8, SIDE, SIDE);
+    PROC(d, glBindRenderbuffer)(GL_RENDERBUFFER, q->rb);
+    PROC(d, glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA8, SIDE, SIDE);
     PROC(d, glGenFramebuffers)(1, &q->fbo);
-    PROC(d, glBindFramebuffer)(Q_DRAW_FRAMEBUFFER, q->fbo);
-    PROC(d, glFramebufferRenderbuffer)(Q_DRAW_FRAMEBUFFER, Q_COLOR_ATTACHMENT0, Q_RENDERBUFFER, q->rb);
-    bool complete = PROC(d, glCheckFramebufferStatus)(Q_DRAW_FRAMEBUFFER) == Q_FRAMEBUFFER_COMPLETE;
-    PROC(d, glBindFramebuffer)(Q_DRAW_FRAMEBUFFER, (GLuint)fb_saved);
-    PROC(d, glBindRenderbuffer)(Q_RENDERBUFFER, (GLuint)rb_saved);
+    PROC(d, glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, q->fbo);
+    PROC(d, glFramebufferRenderbuffer)(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, q->rb);
+    bool complete = PROC(d, glCheckFramebufferStatus)(GL_DRAW_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    PROC(d, glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, (GLuint)fb_saved);
+    PROC(d, glBindRenderbuffer)(GL_RENDERBUFFER, (GLuint)rb_saved);
     if (!complete) {
         PROC(d, glDeleteProgram)(p);
         return NULL;
@@ -169,34 +157,34 @@ static void save_and_set(struct glr_dispatch *d, const struct qm_ctx *q, struct 
     glr_pfn_glGetIntegerv get = PROC(d, glGetIntegerv);
     glr_pfn_glIsEnabled is_on = PROC(d, glIsEnabled);
     glr_pfn_glDisable off = PROC(d, glDisable);
-    get(Q_DRAW_FRAMEBUFFER_BINDING, &s->fbo);
-    get(Q_CURRENT_PROGRAM, &s->program);
-    get(Q_VERTEX_ARRAY_BINDING, &s->vao);
-    get(Q_VIEWPORT, s->viewport);
-    get(Q_SCISSOR_BOX, s->scissor);
-    s->scissor_on = is_on(Q_SCISSOR_TEST);
-    s->discard_on = is_on(Q_RASTERIZER_DISCARD);
-    s->cull_on = is_on(Q_CULL_FACE);
-    s->alpha_on = compat && is_on(Q_ALPHA_TEST);
+    get(GL_DRAW_FRAMEBUFFER_BINDING, &s->fbo);
+    get(GL_CURRENT_PROGRAM, &s->program);
+    get(GL_VERTEX_ARRAY_BINDING, &s->vao);
+    get(GL_VIEWPORT, s->viewport);
+    get(GL_SCISSOR_BOX, s->scissor);
+    s->scissor_on = is_on(GL_SCISSOR_TEST);
+    s->discard_on = is_on(GL_RASTERIZER_DISCARD);
+    s->cull_on = is_on(GL_CULL_FACE);
+    s->alpha_on = compat && is_on(GL_ALPHA_TEST);
     if (!es) {
-        get(Q_POLYGON_MODE, s->polygon_mode);
+        get(GL_POLYGON_MODE, s->polygon_mode);
         for (int i = 0; i < 8; i++)
-            s->clip_on[i] = is_on((GLenum)(Q_CLIP_DISTANCE0 + i));
+            s->clip_on[i] = is_on((GLenum)(GL_CLIP_DISTANCE0 + i));
     }
-    PROC(d, glBindFramebuffer)(Q_DRAW_FRAMEBUFFER, q->fbo);
+    PROC(d, glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, q->fbo);
     PROC(d, glUseProgram)(q->program);
     PROC(d, glBindVertexArray)(q->vao);
     PROC(d, glViewport)(0, 0, SIDE, SIDE);
-    PROC(d, glEnable)(Q_SCISSOR_TEST);
+    PROC(d, glEnable)(GL_SCISSOR_TEST);
     if (s->cull_on)
-        off(Q_CULL_FACE);
+        off(GL_CULL_FACE);
     if (s->alpha_on)
-        off(Q_ALPHA_TEST);
+        off(GL_ALPHA_TEST);
     if (!es) {
-        PROC(d, glPolygonMode)(Q_FRONT_AND_BACK, Q_FILL);
+        PROC(d, glPolygonMode)(GL_FRONT_AND_BACK, GL_FILL);
         for (int i = 0; i < 8; i++)
             if (s->clip_on[i])
-                off((GLenum)(Q_CLIP_DISTANCE0 + i));
+                off((GLenum)(GL_CLIP_DISTANCE0 + i));
     }
 }
 
@@ -204,28 +192,28 @@ static void put_back(struct glr_dispatch *d, const struct qm_saved *s, bool es, 
 {
     glr_pfn_glEnable on = PROC(d, glEnable);
     glr_pfn_glDisable off = PROC(d, glDisable);
-    PROC(d, glBindFramebuffer)(Q_DRAW_FRAMEBUFFER, (GLuint)s->fbo);
+    PROC(d, glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, (GLuint)s->fbo);
     PROC(d, glUseProgram)((GLuint)s->program);
     PROC(d, glBindVertexArray)((GLuint)s->vao);
     PROC(d, glViewport)(s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]);
     PROC(d, glScissor)(s->scissor[0], s->scissor[1], s->scissor[2], s->scissor[3]);
-    (s->scissor_on ? on : off)(Q_SCISSOR_TEST);
-    (s->discard_on ? on : off)(Q_RASTERIZER_DISCARD);
+    (s->scissor_on ? on : off)(GL_SCISSOR_TEST);
+    (s->discard_on ? on : off)(GL_RASTERIZER_DISCARD);
     if (s->cull_on)
-        on(Q_CULL_FACE);
+        on(GL_CULL_FACE);
     if (compat && s->alpha_on)
-        on(Q_ALPHA_TEST);
+        on(GL_ALPHA_TEST);
     if (!es) {
         /* Compatibility contexts keep a front and a back mode; core ones one for both. */
         if (compat && s->polygon_mode[0] != s->polygon_mode[1]) {
-            PROC(d, glPolygonMode)(0x0404 /* GL_FRONT */, (GLenum)s->polygon_mode[0]);
-            PROC(d, glPolygonMode)(0x0405 /* GL_BACK */, (GLenum)s->polygon_mode[1]);
+            PROC(d, glPolygonMode)(GL_FRONT, (GLenum)s->polygon_mode[0]);
+            PROC(d, glPolygonMode)(GL_BACK, (GLenum)s->polygon_mode[1]);
         } else {
-            PROC(d, glPolygonMode)(Q_FRONT_AND_BACK, (GLenum)s->polygon_mode[0]);
+            PROC(d, glPolygonMode)(GL_FRONT_AND_BACK, (GLenum)s->polygon_mode[0]);
         }
         for (int i = 0; i < 8; i++)
             if (s->clip_on[i])
-                on((GLenum)(Q_CLIP_DISTANCE0 + i));
+                on((GLenum)(GL_CLIP_DISTANCE0 + i));
     }
 }
 
@@ -237,22 +225,22 @@ static void draw_samples(struct glr_dispatch *d, uint64_t count)
     const uint64_t whole = (uint64_t)SIDE * SIDE;
     scissor(0, 0, SIDE, SIDE);
     for (uint64_t k = count / whole; k > 0; k--)
-        draw(Q_TRIANGLE_STRIP, 0, 4);
+        draw(GL_TRIANGLE_STRIP, 0, 4);
     uint64_t rest = count % whole;
     if (rest >= SIDE) {
         scissor(0, 0, SIDE, (GLsizei)(rest / SIDE));
-        draw(Q_TRIANGLE_STRIP, 0, 4);
+        draw(GL_TRIANGLE_STRIP, 0, 4);
     }
     if (rest % SIDE) {
         scissor(0, (GLint)(rest / SIDE), (GLsizei)(rest % SIDE), 1);
-        draw(Q_TRIANGLE_STRIP, 0, 4);
+        draw(GL_TRIANGLE_STRIP, 0, 4);
     }
 }
 
 static bool target_made(uint32_t t)
 {
-    return t == Q_SAMPLES_PASSED || t == Q_ANY_SAMPLES_PASSED || t == Q_ANY_SAMPLES_PASSED_CONSERVATIVE ||
-           t == Q_PRIMITIVES_GENERATED;
+    return t == GL_SAMPLES_PASSED || t == GL_ANY_SAMPLES_PASSED || t == GL_ANY_SAMPLES_PASSED_CONSERVATIVE ||
+           t == GL_PRIMITIVES_GENERATED;
 }
 
 int glr_restore_query_results(struct glr_query_maker *m, const struct sm_state *s, struct glr_dispatch *d,
@@ -287,7 +275,7 @@ int glr_restore_query_results(struct glr_query_maker *m, const struct sm_state *
             }
             GLint active = 0;
             if (q && target_made(sq->target))
-                PROC(d, glGetQueryiv)(sq->target, Q_CURRENT_QUERY, &active);
+                PROC(d, glGetQueryiv)(sq->target, GL_CURRENT_QUERY, &active);
             /* Another query of the target active at the frame start would count these samples. A
              * result no frame can reach (from a corrupt file) is refused rather than drawn. */
             if (!q || !target_made(sq->target) || active || sq->result > RESULT_MAX) {
@@ -302,16 +290,16 @@ int glr_restore_query_results(struct glr_query_maker *m, const struct sm_state *
             }
             GLuint name = (GLuint)glr_dispatch_lookup(d, ctx_id, GLR_OBJ_QUERY, names[i]);
             PROC(d, glBeginQuery)(sq->target, name);
-            if (sq->target == Q_PRIMITIVES_GENERATED) {
-                PROC(d, glEnable)(Q_RASTERIZER_DISCARD);
+            if (sq->target == GL_PRIMITIVES_GENERATED) {
+                PROC(d, glEnable)(GL_RASTERIZER_DISCARD);
                 for (uint64_t left = sq->result; left > 0;) {
                     GLsizei k = left > 0x40000000u ? 0x40000000 : (GLsizei)left;
-                    PROC(d, glDrawArrays)(Q_POINTS, 0, k);
+                    PROC(d, glDrawArrays)(GL_POINTS, 0, k);
                     left -= (uint64_t)k;
                 }
-                PROC(d, glDisable)(Q_RASTERIZER_DISCARD);
+                PROC(d, glDisable)(GL_RASTERIZER_DISCARD);
             } else {
-                draw_samples(d, sq->target == Q_SAMPLES_PASSED ? sq->result : sq->result != 0);
+                draw_samples(d, sq->target == GL_SAMPLES_PASSED ? sq->result : sq->result != 0);
             }
             PROC(d, glEndQuery)(sq->target);
             st->contents_restored++;

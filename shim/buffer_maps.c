@@ -13,7 +13,7 @@
 #include "shim/capture.h"
 #include "shim/recorder.h"
 #include "registry/glr_call.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 struct glr_map {
     uint32_t group;        /* share group of the mapping context */

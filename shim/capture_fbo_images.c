@@ -11,7 +11,7 @@
 #include "shim/shim_internal.h"
 #include "shim/snapshot.h"
 #include "shim/capture_file.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 #define MAX_ATTACHMENT_IMAGES 8
 

@@ -10,7 +10,7 @@
 #include "shim/capture_refs.h"
 
 /* GL enums used here (values from gl.xml). */
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "registry/glr_glx_enums.h"   /* generated from glx.xml */
 #include "registry/glr_egl_enums.h"   /* generated from egl.xml */
 

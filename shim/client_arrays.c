@@ -14,7 +14,7 @@
 #include "shim/capture_file.h"
 #include "registry/glr_call.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 static int64_t type_bytes(GLenum type)
 {

@@ -7,7 +7,7 @@
 #include "shim/shim_internal.h"
 #include "shim/display_lists.h"
 #include "registry/glr_call.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 struct dl_entry {
     uint32_t share_group, name, ctx_id;

@@ -10,7 +10,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
 #include "shim/capture_file.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 static void record_name(GLuint prog, GLuint index, const char *name, bool storage)
 {

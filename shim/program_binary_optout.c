@@ -16,7 +16,7 @@
 #include <string.h>
 #include "shim/shim_internal.h"
 #include "shim/program_cache.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 static int opt_out = -1; /* -1: not read yet */
 

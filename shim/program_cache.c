@@ -26,7 +26,7 @@
 #include "shim/capture.h"
 #include "shim/program_cache.h"
 #include "shim/track.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "statemodel/statemodel.h"
 
 #define MAX_ENTRY_BYTES (16u << 20)

@@ -17,7 +17,7 @@
 #include "shim/recorder.h"
 #include "registry/glr_call.h"
 #include "registry/glr_readback.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 /* Pack state a context lacks reads as 0 (OpenGL ES 2 has no pack row length, skips or pack
  * buffer; no ES has pack image parameters; desktop GL before 2.1 no pack buffer). */

@@ -19,7 +19,7 @@
 #include "replay/player/pass_reset.h"
 #include "replay/restore_reset.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 struct loop_run {
     struct glrh_capture *cap;

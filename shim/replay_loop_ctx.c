@@ -14,7 +14,7 @@
 #include "shim/shim_internal.h"
 #include "shim/replay_loop_internal.h"
 #include "replay/player/player.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "registry/glr_glx_enums.h"   /* generated from glx.xml */
 #include "registry/glr_egl_enums.h"   /* generated from egl.xml */
 

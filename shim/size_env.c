@@ -6,7 +6,7 @@
 #include "shim/shim_internal.h"
 #include "shim/capture_file.h"
 #include "shim/recorder.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 static bool context_lacks(uint32_t pname)
 {

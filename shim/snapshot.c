@@ -10,7 +10,7 @@
 #include "shim/snapshot.h"
 #include "shim/track.h"
 #include "shim/display_lists.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "capture/glcap_file.h"
 #include "capture/glcap_codec.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "shim/shim_internal.h"
 #include "shim/snapshot.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 #define PROBE_NAMES 256u   /* names 1..PROBE_NAMES are probed besides the tracked ones */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "shim/shim_internal.h"
 #include "shim/snapshot.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 #define APPLY0(cmd, n, ...) glr_snap_apply(sn, GLR_CMD_##cmd, -1, NULL, 0, n, __VA_ARGS__)
 
@@ -45,9 +45,9 @@ static uint32_t *context_names(struct glr_snap *sn, enum sm_object_kind k, size_
 static bool attrib_is_long(struct glr_snap *sn, GLuint i, GLint type)
 {
     GLint is_long = 0;
-    if (type != 0x140A /* GL_DOUBLE */ || !glr_snap_has(sn, 4, 1, -1, 0))
+    if (type != GL_DOUBLE || !glr_snap_has(sn, 4, 1, -1, 0))
         return false;
-    GLR_REAL(glGetVertexAttribiv)(i, 0x874E /* GL_VERTEX_ATTRIB_ARRAY_LONG */, &is_long);
+    GLR_REAL(glGetVertexAttribiv)(i, GL_VERTEX_ATTRIB_ARRAY_LONG, &is_long);
     return is_long != 0;
 }
 

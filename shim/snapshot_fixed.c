@@ -15,7 +15,7 @@
 #include "shim/shim_internal.h"
 #include "shim/snapshot.h"
 #include "registry/glr_call_codec.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 struct ff {
     struct glr_snap *sn;

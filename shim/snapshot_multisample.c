@@ -5,7 +5,7 @@
 #include "shim/shim_internal.h"
 #include "shim/snapshot_multisample.h"
 #include "replay/ms_samples.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 static void fill_gl(struct glr_ms_gl *gl)
 {

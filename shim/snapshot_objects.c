@@ -10,7 +10,7 @@
 #include "shim/snapshot.h"
 #include "shim/snapshot_multisample.h"
 #include "shim/snapshot_pbo.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 static uint32_t *object_names(struct glr_snap *sn, enum sm_object_kind k, size_t *n)
 {

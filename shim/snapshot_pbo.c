@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shim/snapshot_pbo.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 /* A driver that renders on the CPU (llvmpipe, softpipe) has no copy engine to overlap with, and
  * Mesa fills the PBO there at more cost than the plain copy: 0.21 s against 0.09 s of the program

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include "shim/shim_internal.h"
 #include "shim/snapshot.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 /* Targets whose result a replay can make again: sample counts and primitives generated. */
 static bool result_kept(GLint target)

@@ -14,7 +14,7 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 /* A suffixed command that the registry does not mark as an alias but that has the same
  * parameters as its unsuffixed core form (glBindFramebufferEXT): apply it as the core one. The
- * unsuffixed form is generated (glr_cmd_info.unsuffixed, registry/gen_reader_classes.py). */
+ * unsuffixed form is generated (glr_cmd_info.unsuffixed, registry/gl_annotations.txt). */
 static int suffix_fallback(uint32_t cmd)
 {
     const struct glr_cmd_info *ci = &glr_cmds[cmd];
@@ -48,11 +48,14 @@ static void init_tables(void)
     sm_register_include(handlers);
     sm_register_subroutine(handlers);
     sm_register_spirv(handlers);
-    for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
-        if (glr_cmds[i].api == GLR_API_GL && glr_cmds[i].alias < 0 && !handlers[i]) {
-            sm_register_uniform_family(handlers, i, glr_cmd_name(i));
-            sm_register_attrib_family(handlers, i, glr_cmd_name(i));
-        }
+    for (unsigned k = 0; k < glr_values_count; k++) {   /* generated from gl_annotations.txt */
+        const struct glr_cmd_values *v = &glr_values[k];
+        if (glr_cmds[v->cmd].api != GLR_API_GL || glr_cmds[v->cmd].alias >= 0 || handlers[v->cmd])
+            continue;
+        if (v->family == GLR_VALUES_UNIFORM)
+            sm_register_uniform_family(handlers, v);
+        else if (v->family == GLR_VALUES_ATTRIB)
+            sm_register_attrib_family(handlers, v);
     }
     for (uint32_t i = 0; i < GLR_CMD_COUNT; i++) {
         uint32_t c = i;

@@ -35,10 +35,34 @@ void sm_register_subroutine(sm_apply_fn *tab); /* sm_apply_subroutine.c */
 void sm_shader_compile_includes(struct sm_ap *a, struct sm_shader *sh);
 void sm_register_spirv(sm_apply_fn *tab);   /* sm_apply_spirv.c */
 void sm_register_legacy_client(sm_apply_fn *tab);   /* sm_apply_legacy_client.c (from sm_register_fixed) */
-/* Families recognised by command name (glUniform*, glVertexAttrib{1..4}*): registers the handler
- * for a command if its name is one of them. */
-void sm_register_uniform_family(sm_apply_fn *tab, uint32_t cmd, const char *name);
-void sm_register_attrib_family(sm_apply_fn *tab, uint32_t cmd, const char *name);
+/* The value families of registry/gl_annotations.txt ("family uniform", "family attrib"):
+ * register the handler of a command of that family with the shape its line states. */
+void sm_register_uniform_family(sm_apply_fn *tab, const struct glr_cmd_values *v);
+void sm_register_attrib_family(sm_apply_fn *tab, const struct glr_cmd_values *v);
+
+/* The form of a fixed-function setter (its "family setter" line): the element type 'f', 'i' or 'd'
+ * and whether the values come through a pointer; 0 for a command of no such line. */
+static inline char sm_setter_form(uint32_t cmd, bool *vec)
+{
+    const struct glr_cmd_values *v = glr_cmd_values_of(cmd);
+    *vec = v && v->family == GLR_VALUES_SETTER && (v->flags & GLR_VF_VECTOR);
+    if (!v || v->family != GLR_VALUES_SETTER)
+        return 0;
+    return v->type == GLR_VT_D ? 'd' : v->type == GLR_VT_I ? 'i' : 'f';
+}
+
+/* The state model's kind of values kept as a registry value type (enum glr_value_type). */
+static inline uint8_t sm_vk_of_value_type(uint8_t t)
+{
+    switch (t) {
+    case GLR_VT_D: return SM_VK_DOUBLE;
+    case GLR_VT_I64: return SM_VK_INT64;
+    case GLR_VT_UI64: return SM_VK_UINT64;
+    case GLR_VT_UB: case GLR_VT_US: case GLR_VT_UI: return SM_VK_UINT;
+    case GLR_VT_B: case GLR_VT_S: case GLR_VT_I: return SM_VK_INT;
+    default: return SM_VK_FLOAT;
+    }
+}
 
 /* Argument accessors. */
 static inline uint32_t ap_u(const struct sm_ap *a, int i) { return (uint32_t)a->call->args[i]; }

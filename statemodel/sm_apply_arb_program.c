@@ -198,7 +198,7 @@ static bool values(struct sm_ap *a, int first, bool is_double, bool vector, uint
 
 /* Command shape: Env or Local, one vector or Parameters4fvEXT (count), f or d, scalar arguments
  * or a pointer, DSA (program name first). Generated from the registry (glr_cmd_info.form,
- * registry/gen_reader_classes.py FORMS), no name compared here. */
+ * registry/gl_annotations.txt), no name compared here. */
 struct shape { bool env, multi, is_double, vector, named; };
 
 static struct shape shape_of(uint32_t cmd)

@@ -91,14 +91,11 @@ void sm_fixed_defaults(struct sm_fixed_state *ff)
 
 /* ------------------------------------------------------------------ arguments */
 
-/* The form of a command from its name: 'f', 'i', 'd' (scalar) or the vector's element type with
- * *vec set ("glLightfv" -> 'f', vec). */
+/* The form of a setter: 'f', 'i', 'd' (scalar) or the vector's element type with *vec set
+ * (glLightfv: 'f', vec), from its "family setter" line in registry/gl_annotations.txt. */
 static char form_of(const struct sm_ap *a, bool *vec)
 {
-    const char *n = glr_cmd_name(a->cmd);
-    size_t len = strlen(n);
-    *vec = len > 2 && n[len - 1] == 'v';
-    return *vec ? n[len - 2] : n[len - 1];
+    return sm_setter_form(a->cmd, vec);
 }
 
 /* Integer colour components map linearly to [-1, 1] (GL 2.1 table 2.10). */

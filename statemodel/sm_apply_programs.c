@@ -589,72 +589,17 @@ static void h_uniform(struct sm_ap *a)
     }
 }
 
-static bool parse_kind(const char *s, uint8_t *kind, const char **rest)
+/* gl[Program]Uniform{1-4}{f,i,ui,d,i64,ui64}[v] and gl[Program]UniformMatrix{2-4}[x{2-4}]{f,d}v:
+ * their shape from gl_annotations.txt. */
+void sm_register_uniform_family(sm_apply_fn *tab, const struct glr_cmd_values *v)
 {
-    static const struct { const char *t; uint8_t k; } kinds[] = {
-        { "ui64", SM_VK_UINT64 }, { "i64", SM_VK_INT64 }, { "ui", SM_VK_UINT },
-        { "f", SM_VK_FLOAT }, { "i", SM_VK_INT }, { "d", SM_VK_DOUBLE },
-    };
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
-        size_t n = strlen(kinds[i].t);
-        if (!strncmp(s, kinds[i].t, n)) {
-            *kind = kinds[i].k;
-            *rest = s + n;
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool only_suffix(const char *s)
-{
-    return !*s || !strcmp(s, "ARB") || !strcmp(s, "EXT") || !strcmp(s, "NV");
-}
-
-/* gl[Program]Uniform{1-4}{f,i,ui,d,i64,ui64}[v] and gl[Program]UniformMatrix{2-4}[x{2-4}]{f,d}v */
-void sm_register_uniform_family(sm_apply_fn *tab, uint32_t cmd, const char *name)
-{
-    struct ufam u = { 0 };
-    const char *s;
-    if (!strncmp(name, "glProgramUniform", 16)) {
-        u.program_form = true;
-        s = name + 16;
-    } else if (!strncmp(name, "glUniform", 9)) {
-        s = name + 9;
-    } else {
-        return;
-    }
-    if (!strncmp(s, "Matrix", 6)) {
-        s += 6;
-        if (*s < '2' || *s > '4')
-            return;
-        u.matrix = true;
-        u.cols = u.rows = (uint8_t)(*s++ - '0');
-        if (*s == 'x') {
-            if (s[1] < '2' || s[1] > '4')
-                return;
-            u.rows = (uint8_t)(s[1] - '0');
-            s += 2;
-        }
-        if (!parse_kind(s, &u.kind, &s) || (u.kind != SM_VK_FLOAT && u.kind != SM_VK_DOUBLE) ||
-            *s++ != 'v' || !only_suffix(s))
-            return;
-    } else {
-        if (*s < '1' || *s > '4')
-            return;
-        u.cols = 1;
-        u.rows = (uint8_t)(*s++ - '0');
-        if (!parse_kind(s, &u.kind, &s))
-            return;
-        if (*s == 'v') {
-            u.vector = true;
-            s++;
-        }
-        if (!only_suffix(s))
-            return;
-    }
-    ufams[cmd] = u;
-    tab[cmd] = h_uniform;
+    if (v->cols < 1 || v->cols > 4 || v->rows < 1 || v->rows > 4)
+        return;   /* the handler's one-value buffer holds 4 x 4 (the generator bounds them already) */
+    struct ufam u = { .program_form = (v->flags & GLR_VF_PROGRAM) != 0, .matrix = (v->flags & GLR_VF_MATRIX) != 0,
+                      .vector = (v->flags & GLR_VF_VECTOR) != 0, .cols = v->cols, .rows = v->rows,
+                      .kind = sm_vk_of_value_type(v->store) };
+    ufams[v->cmd] = u;
+    tab[v->cmd] = h_uniform;
 }
 
 void sm_register_programs(sm_apply_fn *t)

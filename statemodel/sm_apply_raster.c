@@ -401,10 +401,8 @@ static void h_point_size(struct sm_ap *a) { ST(a)->point_size = ap_f(a, 0); }
 
 static void h_point_parameter(struct sm_ap *a)
 {
-    const char *n = glr_cmd_name(a->cmd);
-    char form = n[strlen(n) - 1];
-    bool vec = form == 'v';
-    char kind = vec ? n[strlen(n) - 2] : form;
+    bool vec;
+    char kind = sm_setter_form(a->cmd, &vec);   /* "family setter" in registry/gl_annotations.txt */
     uint32_t v;
     if (vec) {
         const void *p = ap_blob(a, 1, 4);

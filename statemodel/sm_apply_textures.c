@@ -7,10 +7,44 @@
 #include "statemodel/sm_apply.h"
 #include "statemodel/sm_pixel_index.h"
 
+/* A proxy target: GL only checks the call, no texture changes. Every proxy value of gl.xml
+ * (the colour-table and histogram ones too, which a texture call refuses all the same). */
 static bool is_proxy(uint32_t target)
 {
-    const char *n = sm_enum_name(target);
-    return n && strncmp(n, "GL_PROXY_", 9) == 0;
+    switch (target) {
+    case GL_PROXY_TEXTURE_1D: case GL_PROXY_TEXTURE_2D: case GL_PROXY_TEXTURE_3D:
+    case GL_PROXY_TEXTURE_4D_SGIS: case GL_PROXY_TEXTURE_RECTANGLE: case GL_PROXY_TEXTURE_CUBE_MAP:
+    case GL_PROXY_TEXTURE_1D_ARRAY: case GL_PROXY_TEXTURE_2D_ARRAY: case GL_PROXY_TEXTURE_CUBE_MAP_ARRAY:
+    case GL_PROXY_TEXTURE_2D_MULTISAMPLE: case GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY:
+    case GL_PROXY_TEXTURE_1D_STACK_MESAX: case GL_PROXY_TEXTURE_2D_STACK_MESAX:
+    case GL_PROXY_TEXTURE_COLOR_TABLE_SGI: case GL_PROXY_COLOR_TABLE: case GL_PROXY_HISTOGRAM:
+    case GL_PROXY_POST_CONVOLUTION_COLOR_TABLE: case GL_PROXY_POST_COLOR_MATRIX_COLOR_TABLE:
+    case GL_PROXY_POST_IMAGE_TRANSFORM_COLOR_TABLE_HP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The registry's description of the command being applied. */
+static const struct glr_cmd_info *cmd_info(const struct sm_ap *a)
+{
+    return &glr_cmds[a->cmd];
+}
+
+/* Whether the command's first argument names an object of that class (the DSA forms:
+ * glTextureStorage2D(texture, ...), glNamedRenderbufferStorage(renderbuffer, ...)) rather than a
+ * binding target; the registry's class attribute says so. */
+static bool names_first(const struct sm_ap *a, enum glr_obj_class cls)
+{
+    const struct glr_cmd_info *ci = cmd_info(a);
+    return ci->nparams > 0 && glr_cmd_params(ci)[0].obj_class == cls;
+}
+
+/* Whether the command has a parameter of that role (height: 2D or more; depth: 3D). */
+static bool has_role(const struct sm_ap *a, enum glr_role role)
+{
+    return glr_cmd_param_role(cmd_info(a), role) >= 0;
 }
 
 /* The texture a command names: by target on the active unit, or by name (DSA forms). */
@@ -246,9 +280,8 @@ static void tex_storage(struct sm_ap *a, struct sm_texture *t, int32_t levels, u
 /* glTexStorage1D/2D/3D(target, levels, ifmt, w[, h[, d]]) and glTextureStorage* (texture, ...) */
 static void h_tex_storage(struct sm_ap *a)
 {
-    const char *n = glr_cmd_name(a->cmd);
-    bool named = strncmp(n, "glTextureStorage", 16) == 0;
-    int dims = n[strlen(n) - 2] - '0';
+    bool named = names_first(a, GLR_OBJ_TEXTURE);
+    int dims = has_role(a, GLR_ROLE_depth) ? 3 : has_role(a, GLR_ROLE_height) ? 2 : 1;
     if (!named && is_proxy(ap_u(a, 0)))
         return;
     struct sm_texture *t = tex_of(a, named, ap_u(a, 0));
@@ -259,9 +292,8 @@ static void h_tex_storage(struct sm_ap *a)
 /* glTexStorage2DMultisample(target, samples, ifmt, w, h, fixed), 3D(..., d, fixed), named forms */
 static void h_tex_storage_ms(struct sm_ap *a)
 {
-    const char *n = glr_cmd_name(a->cmd);
-    bool named = strncmp(n, "glTextureStorage", 16) == 0;
-    bool is3d = strstr(n, "3DMultisample") != NULL;
+    bool named = names_first(a, GLR_OBJ_TEXTURE);
+    bool is3d = has_role(a, GLR_ROLE_depth);
     if (!named && is_proxy(ap_u(a, 0)))
         return;
     struct sm_texture *t = tex_of(a, named, ap_u(a, 0));
@@ -306,20 +338,13 @@ static void sub_image(struct sm_ap *a, struct sm_texture *t, int face, int32_t l
     }
 }
 
-static const char *after(const char *name, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return strncmp(name, prefix, n) == 0 ? name + n : NULL;
-}
-
-/* gl{Tex,Texture}SubImage{1,2,3}D and gl{Compressed}{Tex,Texture}SubImage{1,2,3}D */
+/* gl{Tex,Texture}SubImage{1,2,3}D and gl{Compressed}{Tex,Texture}SubImage{1,2,3}D: the compressed
+ * forms have no type (imageSize instead), the 2D and 3D ones a height and a depth. */
 static void h_sub_image(struct sm_ap *a)
 {
-    const char *n = glr_cmd_name(a->cmd);
-    bool compressed = strncmp(n, "glCompressed", 12) == 0;
-    const char *rest = after(n, compressed ? "glCompressed" : "gl");
-    bool named = strncmp(rest, "Texture", 7) == 0;
-    int dims = rest[strlen(rest) - 2] - '0';
+    bool compressed = !has_role(a, GLR_ROLE_type);
+    bool named = names_first(a, GLR_OBJ_TEXTURE);
+    int dims = has_role(a, GLR_ROLE_depth) ? 3 : has_role(a, GLR_ROLE_height) ? 2 : 1;
     uint32_t target = ap_u(a, 0);
     if (!named && is_proxy(target))
         return;
@@ -437,11 +462,26 @@ void sm_sampling_param(struct sm_ap *a, struct sm_sampling *p, uint32_t pname, c
     }
 }
 
-/* gl{Tex,Texture,Sampler}Parameter{f,i,fv,iv,Iiv,Iuiv}: the form is the name's suffix. */
+/* The form of a gl{Tex,Texture,Sampler}Parameter* command (its gl_annotations.txt family line). */
+enum param_form { FORM_F, FORM_I, FORM_FV, FORM_IV, FORM_IIV, FORM_IUIV };
+static uint8_t param_forms[GLR_CMD_COUNT];
+
+static enum param_form param_form_of(const struct glr_cmd_values *v)
+{
+    bool vec = v->flags & GLR_VF_VECTOR, integer = v->flags & GLR_VF_INTEGER;
+    if (v->type == GLR_VT_F)
+        return vec ? FORM_FV : FORM_F;
+    if (integer)
+        return v->type == GLR_VT_UI ? FORM_IUIV : FORM_IIV;
+    return vec ? FORM_IV : FORM_I;
+}
+
+/* gl{Tex,Texture,Sampler}Parameter{f,i,fv,iv,Iiv,Iuiv}: the form from the command's family line,
+ * the object (a sampler, a texture by name or by target) from the registry's class of its first
+ * parameter. */
 static void h_parameter(struct sm_ap *a)
 {
-    const char *n = glr_cmd_name(a->cmd);
-    const char *form = strstr(n, "Parameter") + 9;
+    enum param_form form = (enum param_form)param_forms[a->cmd];
     uint32_t pname = ap_u(a, 1);
     bool four = pname == GL_TEXTURE_BORDER_COLOR || pname == GL_TEXTURE_SWIZZLE_RGBA;
     int cnt = four ? 4 : 1;
@@ -449,11 +489,11 @@ static void h_parameter(struct sm_ap *a)
     int64_t iv[4] = { 0 };
     bool ints = true;
     uint32_t bk = SM_VK_FLOAT;
-    if (!strcmp(form, "f")) {
+    if (form == FORM_F) {
         v[0] = ap_f(a, 2);
         ints = false;
         cnt = 1;
-    } else if (!strcmp(form, "i")) {
+    } else if (form == FORM_I) {
         iv[0] = ap_i(a, 2);
         cnt = 1;
     } else {
@@ -463,7 +503,7 @@ static void h_parameter(struct sm_ap *a)
             return;
         }
         for (int i = 0; i < cnt; i++) {
-            if (!strcmp(form, "fv")) {
+            if (form == FORM_FV) {
                 float f;
                 memcpy(&f, (const char *)blob + 4 * i, 4);
                 v[i] = f;
@@ -471,12 +511,12 @@ static void h_parameter(struct sm_ap *a)
             } else {
                 int32_t x;
                 memcpy(&x, (const char *)blob + 4 * i, 4);
-                iv[i] = !strcmp(form, "Iuiv") ? (int64_t)(uint32_t)x : x;
+                iv[i] = form == FORM_IUIV ? (int64_t)(uint32_t)x : x;
             }
         }
-        if (!strcmp(form, "Iiv"))
+        if (form == FORM_IIV)
             bk = SM_VK_INT;
-        else if (!strcmp(form, "Iuiv"))
+        else if (form == FORM_IUIV)
             bk = SM_VK_UINT;
     }
     if (ints)
@@ -485,7 +525,7 @@ static void h_parameter(struct sm_ap *a)
             v[i] = (bk == SM_VK_FLOAT && pname == GL_TEXTURE_BORDER_COLOR)
                        ? (double)iv[i] / 2147483647.0 : (double)iv[i];
     struct sm_sampling *p = NULL;
-    if (strncmp(n, "glSampler", 9) == 0) {
+    if (names_first(a, GLR_OBJ_SAMPLER)) {
         struct sm_sampler *smp = ap_sampler(a, ap_u(a, 0), false);
         if (!smp) {
             ap_error(a, "no such sampler");
@@ -493,7 +533,7 @@ static void h_parameter(struct sm_ap *a)
         }
         p = &smp->params;
     } else {
-        bool named = strncmp(n, "glTextureParameter", 18) == 0;
+        bool named = names_first(a, GLR_OBJ_TEXTURE);
         struct sm_texture *t = tex_of(a, named, ap_u(a, 0));
         if (!t)
             return;
@@ -523,9 +563,8 @@ static void h_tex_buffer(struct sm_ap *a)
  * glNamedRenderbufferStorage(Multisample) with a renderbuffer name first. */
 static void h_rb_storage(struct sm_ap *a)
 {
-    const char *n = glr_cmd_name(a->cmd);
-    bool named = strncmp(n, "glNamed", 7) == 0;
-    bool ms = strstr(n, "Multisample") != NULL;
+    bool named = names_first(a, GLR_OBJ_RENDERBUFFER);
+    bool ms = (cmd_info(a)->form & GLR_FORM_MULTISAMPLE) != 0;   /* gl_annotations.txt */
     struct sm_renderbuffer *r = named ? ap_renderbuffer(a, ap_u(a, 0), false)
                                       : ap_renderbuffer(a, a->c->st.renderbuffer, false);
     if (!r) {
@@ -576,16 +615,10 @@ void sm_register_textures(sm_apply_fn *t)
     t[GLR_CMD_glCompressedTextureSubImage3D] = h_sub_image;
     t[GLR_CMD_glGenerateMipmap] = h_generate_mipmap;
     t[GLR_CMD_glGenerateTextureMipmap] = h_generate_mipmap;
-    static const char *const forms[] = { "f", "i", "fv", "iv", "Iiv", "Iuiv" };
-    static const char *const owners[] = { "glTexParameter", "glTextureParameter",
-                                          "glSamplerParameter" };
-    for (int o = 0; o < 3; o++)
-        for (int f = 0; f < 6; f++) {
-            char name[64];
-            snprintf(name, sizeof name, "%s%s", owners[o], forms[f]);
-            int id = glr_cmd_find(name);
-            if (id >= 0)
-                t[id] = h_parameter;
+    for (unsigned k = 0; k < glr_values_count; k++)   /* "family parameter" lines */
+        if (glr_values[k].family == GLR_VALUES_PARAMETER) {
+            param_forms[glr_values[k].cmd] = (uint8_t)param_form_of(&glr_values[k]);
+            t[glr_values[k].cmd] = h_parameter;
         }
     t[GLR_CMD_glTexBuffer] = h_tex_buffer;
     t[GLR_CMD_glTexBufferRange] = h_tex_buffer;

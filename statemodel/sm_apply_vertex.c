@@ -90,7 +90,7 @@ static void h_attrib_divisor(struct sm_ap *a)
 /* gl[VertexArray]Attrib{,I,L}Format([vaobj,] attribindex, size, type, [normalized,] reloffset) */
 static void h_attrib_format(struct sm_ap *a)
 {
-    unsigned form = glr_cmds[a->cmd].form;   /* generated (registry/gen_reader_classes.py FORMS) */
+    unsigned form = glr_cmds[a->cmd].form;   /* generated (registry/gl_annotations.txt) */
     bool dsa = form & GLR_FORM_VAO_FIRST;
     bool integer = form & GLR_FORM_FORMAT_I, is_long = form & GLR_FORM_FORMAT_L;
     int i = dsa ? 1 : 0;
@@ -358,56 +358,20 @@ static void h_attrib_value(struct sm_ap *a)
     }
 }
 
-/* glVertexAttrib[I|L]{1-4}[N]{b,s,i,f,d,ub,us,ui}[v] */
-void sm_register_attrib_family(sm_apply_fn *tab, uint32_t cmd, const char *name)
+/* glVertexAttrib[I|L]{1-4}[N]{b,s,i,f,d,ub,us,ui}[v]: their shape from gl_annotations.txt. */
+void sm_register_attrib_family(sm_apply_fn *tab, const struct glr_cmd_values *v)
 {
-    if (strncmp(name, "glVertexAttrib", 14) != 0)
-        return;
-    const char *s = name + 14;
-    struct afam f = { 0 };
-    char mode = 0;
-    if (*s == 'I' || *s == 'L')
-        mode = *s++;
-    if (*s < '1' || *s > '4')
-        return;
-    f.n = (uint8_t)(*s++ - '0');
-    if (*s == 'N') {
-        f.norm = true;
-        s++;
-    }
-    static const struct { const char *t; char c; } types[] = {
-        { "ub", 'B' }, { "us", 'S' }, { "ui", 'I' }, { "b", 'b' }, { "s", 's' }, { "i", 'i' },
-        { "f", 'f' }, { "d", 'd' },
+    /* The source type as read_comp and normalize know it. */
+    static const char src_of[] = {
+        [GLR_VT_B] = 'b', [GLR_VT_UB] = 'B', [GLR_VT_S] = 's', [GLR_VT_US] = 'S',
+        [GLR_VT_I] = 'i', [GLR_VT_UI] = 'I', [GLR_VT_F] = 'f', [GLR_VT_D] = 'd',
     };
-    bool found = false;
-    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
-        size_t n = strlen(types[i].t);
-        if (!strncmp(s, types[i].t, n)) {
-            f.src = (uint8_t)types[i].c;
-            s += n;
-            found = true;
-            break;
-        }
-    }
-    if (!found)
-        return;
-    if (*s == 'v') {
-        f.vec = true;
-        s++;
-    }
-    if (*s)
-        return;   /* a suffix (ARB/NV aliases resolve to the core name; others stay unhandled) */
-    if (mode == 'L') {
-        if (f.src != 'd')
-            return;
-        f.store = SM_VK_DOUBLE;
-    } else if (mode == 'I') {
-        f.store = (f.src == 'B' || f.src == 'S' || f.src == 'I') ? SM_VK_UINT : SM_VK_INT;
-    } else {
-        f.store = SM_VK_FLOAT;
-    }
-    afams[cmd] = f;
-    tab[cmd] = h_attrib_value;
+    if (v->rows < 1 || v->rows > 4 || v->type >= sizeof src_of || !src_of[v->type])
+        return;   /* not a shape the handler reads (the generator bounds rows already) */
+    struct afam f = { .n = v->rows, .store = sm_vk_of_value_type(v->store), .src = (uint8_t)src_of[v->type],
+                      .norm = (v->flags & GLR_VF_NORMALIZED) != 0, .vec = (v->flags & GLR_VF_VECTOR) != 0 };
+    afams[v->cmd] = f;
+    tab[v->cmd] = h_attrib_value;
 }
 
 bool sm_is_attrib_value_cmd(uint32_t cmd)

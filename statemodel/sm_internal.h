@@ -4,7 +4,7 @@
 
 #include "statemodel/statemodel.h"
 #include "statemodel/sm_map.h"
-#include "sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 struct sm_share_group {
     uint32_t id;                 /* unique in the state; serialized */

@@ -5,7 +5,7 @@
 #include "statemodel/statemodel.h"
 #include "registry/glr_call_codec.h"
 #include "registry/glr_registry.h"
-#include "sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 struct sm_list {
     uint32_t share, name;

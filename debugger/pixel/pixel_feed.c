@@ -27,7 +27,7 @@
 
 #include "pixel_internal.h"
 #include "capture/glcap_file.h"
-#include "gmf_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "replay/player/player.h"
 #include "replay/replay.h"
 #include "registry/glr_registry.h"

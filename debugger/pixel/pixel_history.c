@@ -16,7 +16,7 @@
 #include "pixel_internal.h"
 #include "capture/glcap_file.h"
 #include "gmf_frame.h"
-#include "gmf_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "debugger/snapshot_contents.h"
 #include "replay/player/player.h"
 #include "replay/replay.h"

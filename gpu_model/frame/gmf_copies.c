@@ -10,7 +10,7 @@
 #include "gmf_internal.h"
 
 /* A command's form within its family (sub-image, multisample, ...): generated from the registry
- * (glr_cmd_info.form, registry/gen_reader_classes.py), no name compared here. */
+ * (glr_cmd_info.form, registry/gl_annotations.txt), no name compared here. */
 static bool form(uint32_t k, unsigned f)
 {
     return (glr_cmds[k].form & f) != 0;

@@ -455,11 +455,10 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
 static uint32_t upload_target(const struct sm_context *c, const struct glr_call *call, uint32_t cmd,
                               int *face, int *level)
 {
-    const char *n = glr_cmd_name(cmd);
-    bool dsa = !strncmp(n, "glTextureSubImage", 17) || !strncmp(n, "glCompressedTextureSubImage", 27);
-    if (!dsa && strncmp(n, "glTexImage", 10) && strncmp(n, "glTexSubImage", 13) &&
-        strncmp(n, "glCompressedTexImage", 20) && strncmp(n, "glCompressedTexSubImage", 23))
+    const struct glr_cmd_info *ci = &glr_cmds[cmd];   /* class and registry class: gl_annotations.txt */
+    if (!(ci->flags & GLR_CF_IMAGE_UPLOAD))
         return 0;
+    bool dsa = ci->nparams > 0 && glr_cmd_params(ci)[0].obj_class == GLR_OBJ_TEXTURE;   /* glTextureSubImage* */
     *level = (int)(int32_t)call->args[1];
     *face = 0;
     if (dsa)

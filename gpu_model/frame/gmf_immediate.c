@@ -257,7 +257,7 @@ static void array_element(gmf_runner *r, struct gmf_imm *m, const struct sm_cont
 /* Legacy commands that produce vertices the model does not run, reported by name: evaluators
  * (selection/feedback render modes: gmf_rendermode.c; the raster position and pixel rectangles:
  * statemodel/sm_apply_rasterpos.c, gmf_rasterpix.c). The class GLR_CF_EVALUATOR (glEvalCoord*,
- * glEvalPoint*, glEvalMesh*) is generated from the registry (registry/gen_reader_classes.py). */
+ * glEvalPoint*, glEvalMesh*) is generated from the registry (registry/gl_annotations.txt). */
 static void note_unmodelled(uint32_t k, gmf_event *ev)
 {
     if (k < GLR_CMD_COUNT && (glr_cmds[k].flags & GLR_CF_EVALUATOR))

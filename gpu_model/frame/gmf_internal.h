@@ -8,7 +8,7 @@
 #include "gm_pipeline.h"
 #include "gm_timing.h"
 #include "statemodel/statemodel.h"
-#include "gmf_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 #define GMF_MAX_ATTR_CHUNKS 64
 #define GMF_MAX_VAR_CHUNKS 96

@@ -74,8 +74,9 @@ static bool vertex_cmd(const struct glr_call *c)
     enum sm_imm_kind kind = sm_imm_kind_of(k);
     return k == GLR_CMD_glBegin || k == GLR_CMD_glEnd || k == GLR_CMD_glArrayElement ||
            kind == SM_IMM_ATTRIB || kind == SM_IMM_VERTEX || kind == SM_IMM_RECT || sm_is_attrib_value_cmd(k) ||
-           !strncmp(glr_cmd_name(k), "glMaterial", 10) ||
-           ((glr_cmds[k].flags & GLR_CF_ARRAY_DRAW) && !strstr(glr_cmd_name(k), "Indirect"));
+           (glr_cmds[k].flags & GLR_CF_MATERIAL) ||   /* glMaterial*: gl_annotations.txt */
+           ((glr_cmds[k].flags & GLR_CF_ARRAY_DRAW) &&   /* not the indirect draws */
+            glr_cmd_param_role(&glr_cmds[k], GLR_ROLE_indirect) < 0);
 }
 
 bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev)

@@ -293,10 +293,11 @@ static void get_result_into_buffer(gmf_runner *r, const struct sm_context *c, ui
                                    uint32_t pname, uint32_t buffer, uint64_t offset, uint32_t k,
                                    gmf_event *ev)
 {
-    const char *fn = glr_cmd_name(k);
-    size_t len = strlen(fn);
-    int bits = fn[len - 3] == '6' ? 64 : 32;   /* ...i64v / ...ui64v */
-    bool is_signed = fn[len - 2] == 'i' && fn[len - 3] != 'u';
+    const char *fn = glr_cmd_name(k);   /* for the notes */
+    const struct glr_cmd_values *rt = glr_cmd_values_of(k);   /* "family result" in gl_annotations.txt */
+    uint8_t type = rt && rt->family == GLR_VALUES_RESULT ? rt->type : GLR_VT_UI;
+    int bits = type == GLR_VT_I64 || type == GLR_VT_UI64 ? 64 : 32;
+    bool is_signed = type == GLR_VT_I || type == GLR_VT_I64;
     uint64_t v = 0;
     uint32_t target = 0;
     if (pname == GL_QUERY_RESULT_AVAILABLE) {
@@ -323,8 +324,6 @@ static void get_result_into_buffer(gmf_runner *r, const struct sm_context *c, ui
     }
     write_result(c, buffer, offset, v, bits, is_signed, ev, fn);
 }
-
-static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
 bool gmf_queries_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf_event *ev)
 {
@@ -380,7 +379,7 @@ bool gmf_queries_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf
             cd->on = false;
         return true;
     }
-    if (starts(n, "glGetQueryObject")) {
+    if (glr_cmds[k].readback == GLR_RBC_GET_QUERY_OBJECT) {   /* glGetQueryObject* */
         /* (id, pname, params): with a query buffer bound, params is an offset into it. */
         uint32_t qb = sm_context_state(c)->buffer[SM_BT_QUERY];
         if (qb)
@@ -388,7 +387,7 @@ bool gmf_queries_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k, gmf
                                    call->args[2], k, ev);
         return true;
     }
-    if (starts(n, "glGetQueryBufferObject")) {
+    if (glr_cmds[k].writes == GLR_WRITES_QUERY_RESULT) {   /* the rest: glGetQueryBufferObject* */
         /* (id, buffer, pname, offset) */
         get_result_into_buffer(r, c, (uint32_t)call->args[0], (uint32_t)call->args[2],
                                (uint32_t)call->args[1], call->args[3], k, ev);

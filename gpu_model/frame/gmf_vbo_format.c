@@ -67,9 +67,7 @@ static void vertex(struct gmf_vbo_format *f)
 
 static bool is_query(uint32_t k)
 {
-    const char *n = glr_cmd_name(k);
-    return !strncmp(n, "glGet", 5) || !strncmp(n, "glIs", 4) || !strcmp(n, "glAreTexturesResident") ||
-           !strcmp(n, "glCheckFramebufferStatus");
+    return (glr_cmds[k].flags & GLR_CF_QUERY) != 0;   /* glGet*, glIs*, ...: gl_annotations.txt */
 }
 
 void gmf_vbo_format_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k)
@@ -117,7 +115,7 @@ void gmf_vbo_format_cmd(gmf_runner *r, const struct glr_call *call, uint32_t k)
             add_attr(f, FMT_OTHER);
         return;
     }
-    if (!strncmp(glr_cmd_name(k), "glMaterial", 10)) {
+    if (glr_cmds[k].flags & GLR_CF_MATERIAL) {   /* glMaterial*: gl_annotations.txt */
         add_attr(f, FMT_OTHER);
         return;
     }

@@ -321,17 +321,18 @@ void gmf_xfb_capture(gmf_draw_ctx *d, const gm_pipe_draw *pd)
 bool gmf_xfb_draw_call(gmf_runner *r, const struct glr_call *call, uint32_t k,
                        struct glr_call *out, gmf_event *ev)
 {
-    const char *n = glr_cmd_name(k);
-    if (strncmp(n, "glDrawTransformFeedback", 23))
+    const struct glr_cmd_info *ci = &glr_cmds[k];   /* classes and roles: registry/gl_annotations.txt */
+    if (ci->gpu_copy != GLR_GPU_COPY_XFB_DRAW)
         return false;
-    bool stream = strstr(n, "Stream") != NULL, inst = strstr(n, "Instanced") != NULL;
+    bool stream = glr_cmd_param_role(ci, GLR_ROLE_stream) >= 0;
+    bool inst = glr_cmd_param_role(ci, GLR_ROLE_instancecount) >= 0;
     uint32_t id = (uint32_t)call->args[1];
     uint32_t s = stream ? (uint32_t)call->args[2] : 0;
     int64_t instances = inst ? (int64_t)(int32_t)call->args[stream ? 3 : 2] : 1;
     gmf_xfb_obj *o = obj(r, call->ctx_id, id);
     uint64_t count = o ? o->vertices : 0;
     if (s != 0) {
-        gmf_note(ev, "%s: vertex stream %u not modelled (nothing drawn)", n, s);
+        gmf_note(ev, "%s: vertex stream %u not modelled (nothing drawn)", glr_cmd_name(k), s);
         count = 0;
     }
     /* the same draw as glDrawArraysInstanced(mode, 0, vertices captured, instances) */

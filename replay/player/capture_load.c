@@ -9,7 +9,7 @@
 #include "capture/glcap_file.h"
 #include "capture/glcap_json.h"
 #include "replay/player/player.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 #define REF_IMAGE_HEADER_V1 24
 #define REF_IMAGE_HEADER_V2 32
@@ -342,7 +342,7 @@ static int validate_record(struct glrh_capture *cap, const struct glr_call *c, u
         return c->ctx_id ? check_ctx_use(cap, c, rec, c->ctx_id, label, err, n) : 0;
     case GLR_PSEUDO_CLIENT_ARRAY: {
         /* index, size, type, normalized, integer, stride, first, pointer */
-        bool size_ok = (c->args[1] >= 1 && c->args[1] <= 4) || c->args[1] == 0x80E1; /* GL_BGRA */
+        bool size_ok = (c->args[1] >= 1 && c->args[1] <= 4) || c->args[1] == GL_BGRA;
         if (c->args[0] >= 256 || !size_ok || !client_type_size(c->args[2]) || c->args[3] > 1 || c->args[4] > 1 ||
             c->args[5] > INT32_MAX || c->args[6] > INT32_MAX) {
             seterr(err, n, "%s: record %llu: invalid client array description", label, (unsigned long long)rec);
@@ -483,11 +483,11 @@ static int load_images(struct glrh_capture *cap, glcap_reader *r, char *err, siz
         im.width = get_u32(p + 12);
         im.height = get_u32(p + 16);
         im.fbo = layout >= 2 ? get_u32(p + 24) : 0;
-        im.attachment = layout >= 2 ? get_u32(p + 28) : 0x0405 /* GL_BACK */;
+        im.attachment = layout >= 2 ? get_u32(p + 28) : GL_BACK;
         if (layout == 3)
             memcpy(&im.hash, p + 32, 8);
         const char *bad = NULL;
-        if (im.fbo ? (im.attachment < 0x8CE0 || im.attachment >= 0x8CE0 + 32) : im.attachment != 0x0405)
+        if (im.fbo ? (im.attachment < GL_COLOR_ATTACHMENT0 || im.attachment >= GL_COLOR_ATTACHMENT0 + 32) : im.attachment != GL_BACK)
             bad = "attachment";
         else if (!im.width || !im.height || im.width > MAX_IMAGE_SIDE || im.height > MAX_IMAGE_SIDE ||
                  size != header + (layout == 3 ? 0 : (size_t)im.width * im.height * 4))

@@ -43,7 +43,7 @@ static uint64_t names_created(const struct glr_call *c)
 }
 
 /* The command's `info` counter: a class generated from the registry (glr_cmd_info.info,
- * registry/gen_reader_classes.py info_class): glShaderSource*, glCreateShaderProgramv*, the
+ * registry/gl_annotations.txt): glShaderSource*, glCreateShaderProgramv*, the
  * glGen/glCreate of buffers and textures, buffer data uploads and texture image uploads. */
 static void count_info(struct glrh_stats *st, const struct glr_call *c)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "replay/player/pass_reset_internal.h"
 /* Every GL enum from the registry (guarded: the names glcorearb.h already has keep its definition). */
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 #define EMIT(ctx, cmd, n, ...) pr_emit(&p->reset, ctx, GLR_CMD_##cmd, n, __VA_ARGS__)
 #define DIFF(a, b) (memcmp(&(a), &(b), sizeof(a)) != 0)

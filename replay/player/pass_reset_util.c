@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay/player/pass_reset_internal.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml: the enums glcorearb.h lacks */
 
 static size_t slot_of(uint64_t key, size_t cap)
 {
@@ -114,7 +115,7 @@ uint64_t pr_d(double d)
 const uint32_t pr_buffer_targets[SM_BT_COUNT] = {
     GL_ARRAY_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_PIXEL_PACK_BUFFER,
     GL_PIXEL_UNPACK_BUFFER, GL_TEXTURE_BUFFER, GL_DRAW_INDIRECT_BUFFER, GL_DISPATCH_INDIRECT_BUFFER,
-    GL_QUERY_BUFFER, 0x80EE /* GL_PARAMETER_BUFFER */, GL_UNIFORM_BUFFER, GL_SHADER_STORAGE_BUFFER,
+    GL_QUERY_BUFFER, GL_PARAMETER_BUFFER, GL_UNIFORM_BUFFER, GL_SHADER_STORAGE_BUFFER,
     GL_ATOMIC_COUNTER_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER,
 };
 
@@ -130,7 +131,7 @@ int pr_buffer_target_index(uint32_t target)
 const uint32_t pr_tex_targets[SM_TT_COUNT] = {
     GL_TEXTURE_1D, GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_1D_ARRAY, GL_TEXTURE_2D_ARRAY,
     GL_TEXTURE_RECTANGLE, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_BUFFER,
-    GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0x8D65 /* GL_TEXTURE_EXTERNAL_OES */,
+    GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_TEXTURE_EXTERNAL_OES,
 };
 
 int pr_tex_target_index(uint32_t target)

@@ -8,7 +8,7 @@
 #include "replay/player/replay_client_arrays.h"
 #include "registry/glr_call.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/sm_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 void glrh_free_copies(struct replayer *r)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "replay/player/replayer_internal.h"
 #include "replay/player/image_util.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include <xxhash.h>
 
 /* The references of the capture: its images, then the frames it keeps only as a hash
@@ -104,7 +105,7 @@ static void verify_fbo_images(struct replayer *r, uint32_t frame)
         struct glrh_diff d;
         ref_diff(im, px, &d);
         char what[96];
-        snprintf(what, sizeof what, "framebuffer %u colour attachment %u", im->fbo, im->attachment - 0x8CE0u);
+        snprintf(what, sizeof what, "framebuffer %u colour attachment %u", im->fbo, im->attachment - GL_COLOR_ATTACHMENT0);
         if (d.pixels) {
             r->res->frames_differing++;
             fprintf(r->out, "pass %u frame %u (context %u, %s, %ux%u): DIFFERS from the reference\n", r->pass + 1,
@@ -246,7 +247,7 @@ void glrh_verify_end_images(struct replayer *r)
         r->res->frames_checked++;
         char what[128];
         if (im->fbo)
-            snprintf(what, sizeof what, "framebuffer %u colour attachment %u", im->fbo, im->attachment - 0x8CE0u);
+            snprintf(what, sizeof what, "framebuffer %u colour attachment %u", im->fbo, im->attachment - GL_COLOR_ATTACHMENT0);
         else
             snprintf(what, sizeof what, "back buffer");
         const char *why = NULL;

@@ -79,7 +79,7 @@ static const char *read_again(struct replayer *r, const struct glr_call *c, int 
                               uint8_t *buf)
 {
     /* Which call to repeat: a class generated from the registry (glr_cmd_info.readback,
-     * registry/gen_reader_classes.py readback_call), no name compared. */
+     * registry/gl_annotations.txt), no name compared. */
     enum glr_readback_call rc = glr_cmds[c->cmd].readback;
     const uint64_t *a = c->args;
     void *f = glr_dispatch_proc(r->disp, (int)c->cmd);

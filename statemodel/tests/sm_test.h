@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 #include "statemodel/statemodel.h"
-#include "sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 
 extern int sm_test_failures;
 

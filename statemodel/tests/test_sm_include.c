@@ -4,7 +4,7 @@
  * an unknown path left as it is, glDeleteNamedStringARB. */
 #include <string.h>
 #include "sm_test.h"
-#include "sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "statemodel/statemodel.h"
 
 static const char *compiled(struct sm_state *s, uint32_t name)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_test.h"
-#include "sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "statemodel/statemodel.h"
 
 static const char *vs = "#version 330\nin vec4 p;\nvoid main() { gl_Position = p; }\n";

@@ -3,7 +3,7 @@
  * glUniformSubroutinesuiv, which glUseProgram resets. */
 #include <string.h>
 #include "sm_test.h"
-#include "sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "statemodel/statemodel.h"
 
 static int64_t binding(const struct sm_program *p, const char *key)

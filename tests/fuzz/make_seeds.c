@@ -7,7 +7,7 @@
 
 #include "gpu_model/gpu_model.h"
 #include "registry/glr_call.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "statemodel/statemodel.h"
 
 static int write_seed(const char *dir, const char *name, int mode, const void *data, size_t size)

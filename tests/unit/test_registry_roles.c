@@ -414,6 +414,92 @@ static void check_reader_fields(uint32_t k, long found[8])
     found[3] += old_evaluator(n);
 }
 
+/* The former gpu_model/frame/gmf_beginend.c find_allowed(): the commands GL accepts between glBegin
+ * and glEnd, verbatim but for the table it filled. */
+static bool old_counted(const char *rest)
+{
+    if (rest[0] == 'I' || rest[0] == 'L' || rest[0] == 'P')
+        rest++;
+    return rest[0] >= '0' && rest[0] <= '9';
+}
+
+static bool old_suffix_of(const char *rest, const char *const *forms)
+{
+    for (; *forms; forms++)
+        if (!strcmp(rest, *forms))
+            return true;
+    return false;
+}
+
+static bool old_begin_end(const char *n)
+{
+    static const char *const counted_families[] = { "glVertexAttrib", "glVertex", "glColor",
+        "glSecondaryColor", "glNormal", "glTexCoord", "glMultiTexCoord" };
+    static const char *const fog[] = { "f", "fv", "d", "dv", "fEXT", "fvEXT", "dEXT", "dvEXT", "hNV",
+                                       "hvNV", NULL };
+    static const char *const index[] = { "s", "sv", "i", "iv", "f", "fv", "d", "dv", "ub", "ubv", NULL };
+    static const char *const edge[] = { "", "v", NULL };
+    static const char *const material[] = { "f", "fv", "i", "iv", NULL };
+    static const char *const exact[] = { "glArrayElement", "glArrayElementEXT", "glCallList", "glCallLists",
+                                         "glEnd", NULL };
+    bool ok = old_suffix_of(n, exact) || !strncmp(n, "glEvalCoord", 11) || !strncmp(n, "glEvalPoint", 11);
+    for (size_t i = 0; !ok && i < sizeof counted_families / sizeof *counted_families; i++) {
+        size_t l = strlen(counted_families[i]);
+        ok = !strncmp(n, counted_families[i], l) && old_counted(n + l);
+    }
+    if (!ok && !strncmp(n, "glFogCoord", 10))
+        ok = old_suffix_of(n + 10, fog);
+    if (!ok && !strncmp(n, "glIndex", 7))
+        ok = old_suffix_of(n + 7, index);
+    if (!ok && !strncmp(n, "glEdgeFlag", 10))
+        ok = old_suffix_of(n + 10, edge);
+    if (!ok && !strncmp(n, "glMaterial", 10))
+        ok = old_suffix_of(n + 10, material);
+    return ok;
+}
+
+/* The former gmf_vbo_format.c is_query() and its glMaterial test, and gmf_images.c upload_target()'s
+ * names, verbatim. */
+static bool old_vbo_query(const char *n)
+{
+    return !strncmp(n, "glGet", 5) || !strncmp(n, "glIs", 4) || !strcmp(n, "glAreTexturesResident") ||
+           !strcmp(n, "glCheckFramebufferStatus");
+}
+
+static bool old_image_upload(const char *n)
+{
+    bool dsa = !strncmp(n, "glTextureSubImage", 17) || !strncmp(n, "glCompressedTextureSubImage", 27);
+    return dsa || !strncmp(n, "glTexImage", 10) || !strncmp(n, "glTexSubImage", 13) ||
+           !strncmp(n, "glCompressedTexImage", 20) || !strncmp(n, "glCompressedTexSubImage", 23);
+}
+
+/* The frame model's other name tests against what its readers now ask (gmf_xfb.c: the transform
+ * feedback draws and their stream/instanced forms; gmf_queries.c: the query-object reads;
+ * gmf_images.c: a DSA upload names its texture first). */
+static void check_frame_readers(uint32_t k, long *hits)
+{
+    const char *n = glr_cmd_name(k);
+    const struct glr_cmd_info *ci = &glr_cmds[k];
+    bool xfb = !strncmp(n, "glDrawTransformFeedback", 23);
+    CHECK(xfb == (ci->gpu_copy == GLR_GPU_COPY_XFB_DRAW), "%s: transform feedback draw", n);
+    if (xfb) {
+        CHECK((strstr(n, "Stream") != NULL) == (glr_cmd_param_role(ci, GLR_ROLE_stream) >= 0), "%s: stream", n);
+        CHECK((strstr(n, "Instanced") != NULL) == (glr_cmd_param_role(ci, GLR_ROLE_instancecount) >= 0),
+              "%s: instanced", n);
+        ++*hits;
+    }
+    bool qobj = starts(n, "glGetQueryObject"), qbuf = starts(n, "glGetQueryBufferObject");
+    CHECK(qobj == (ci->readback == GLR_RBC_GET_QUERY_OBJECT), "%s: query object read", n);
+    CHECK(qbuf == (!qobj && ci->writes == GLR_WRITES_QUERY_RESULT), "%s: query buffer object read", n);
+    /* gmf_lists.c: the array draws a display list may hold directly, not the indirect ones. */
+    if (ci->flags & GLR_CF_ARRAY_DRAW)
+        CHECK((strstr(n, "Indirect") != NULL) == (glr_cmd_param_role(ci, GLR_ROLE_indirect) >= 0), "%s: indirect", n);
+    if (old_image_upload(n)) {
+        bool dsa = !strncmp(n, "glTextureSubImage", 17) || !strncmp(n, "glCompressedTextureSubImage", 27);
+        CHECK(dsa == (ci->nparams > 0 && glr_cmd_params(ci)[0].obj_class == GLR_OBJ_TEXTURE), "%s: DSA upload", n);
+    }
+}
+
 /* The classes as the former call sites tested them by name. */
 static unsigned old_flags(uint32_t cmd)
 {
@@ -455,12 +541,20 @@ static unsigned old_flags(uint32_t cmd)
         f |= GLR_CF_EVALUATOR;
     if (old_no_state(n))
         f |= GLR_CF_NO_STATE;
+    if (old_vbo_query(n))
+        f |= GLR_CF_QUERY;
+    if (old_begin_end(n))
+        f |= GLR_CF_BEGIN_END;
+    if (old_image_upload(n))
+        f |= GLR_CF_IMAGE_UPLOAD;
+    if (!strncmp(n, "glMaterial", 10))
+        f |= GLR_CF_MATERIAL;
     return f | old_reader_flags(cmd);
 }
 
 int main(void)
 {
-    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0, found[8] = { 0 };
+    long roles_found = 0, targets = 0, flagged = 0, writing = 0, writers = 0, xfb_draws = 0, found[8] = { 0 };
     for (uint32_t k = 0; k < GLR_CMD_COUNT; k++) {
         const struct glr_cmd_info *ci = &glr_cmds[k];
         const char *n = glr_cmd_name(k);
@@ -486,6 +580,7 @@ int main(void)
         writing += w != GLR_WRITES_NONE;
         check_readers(k, &writers);
         check_reader_fields(k, found);
+        check_frame_readers(k, &xfb_draws);
     }
     CHECK(found[6] > 300 && found[7] > 300, "too few unsuffixed forms (%ld) or no-state commands (%ld)", found[6],
           found[7]);
@@ -495,6 +590,7 @@ int main(void)
           found[1], found[2], found[3]);
     /* The comparison compares something: the reference finds roles, targets and classes. */
     CHECK(writers > 100, "too few pixel-history writers (%ld)", writers);
+    CHECK(xfb_draws >= 4, "too few transform feedback draws (%ld)", xfb_draws);
     CHECK(roles_found > 3000 && targets > 500 && flagged > 300 && writing > 300,
           "too few roles (%ld), targets (%ld), classed (%ld) or writing (%ld) commands", roles_found, targets,
           flagged, writing);

@@ -10,6 +10,7 @@
 #include "capture/glcap_file.h"
 #include "replay/player/player.h"
 #include "cli_info_lists.h"
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
 #define USAGE "usage: glreplay info F.glcap [--json] [--top N]"
 
@@ -76,7 +77,7 @@ static void print_text(const struct glrh_capture *cap, const struct glrh_stats *
     for (unsigned i = 0; i < cap->n_images; i++)
         if (cap->images[i].fbo)
             printf("  frame %u, context %u, framebuffer %u colour attachment %u: %ux%u RGBA8\n", cap->images[i].frame,
-                   cap->images[i].ctx_id, cap->images[i].fbo, cap->images[i].attachment - 0x8CE0u,
+                   cap->images[i].ctx_id, cap->images[i].fbo, cap->images[i].attachment - GL_COLOR_ATTACHMENT0,
                    cap->images[i].width, cap->images[i].height);
         else
             printf("  frame %u, context %u: %ux%u RGBA8\n", cap->images[i].frame, cap->images[i].ctx_id,

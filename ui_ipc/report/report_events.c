@@ -14,7 +14,7 @@
 #include "replay/player/player.h"
 #include "replay/player/image_util.h"
 #include "statemodel/statemodel.h"
-#include "statemodel/sm_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "registry/glr_call_codec.h"
 
 enum ev_kind { EV_CALL = 0, EV_DRAW = 1, EV_CLEAR = 2, EV_BLIT = 3, EV_SHIM = 4 };

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "gmf_frame.h"
-#include "gmf_gl_enums.h"
+#include "registry/glr_gl_enums.h"
 #include "statemodel/sm_blob.h"
 #include "statemodel/statemodel.h"
 
