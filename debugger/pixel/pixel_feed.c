@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "pixel_internal.h"
+#include "pixel_feed_priv.h"
 #include "capture/glcap_file.h"
 #include "gmf_gl_enums.h"   /* generated from gl.xml */
 #include "replay/player/player.h"
@@ -34,43 +35,6 @@
 #include "statemodel/statemodel.h"
 
 #define FEED_MAX_BYTES (768ull << 20)   /* driver images kept at most (then the model runs all) */
-
-struct feed_img {
-    uint64_t record;        /* the driver's image after this record (the last draw writing it) */
-    uint32_t tex, att;      /* texture name; GL_COLOR_ATTACHMENTi of the bound draw framebuffer */
-    uint32_t internal_format;
-    unsigned w, h;
-    uint8_t *rgba;          /* NULL until the driver gave it */
-};
-
-struct feed_probe {
-    uint64_t record;
-    uint32_t buffer;
-    bool answered, ok;
-    uint8_t rgba[4];
-};
-
-/* A texture (or other image) the model left stale: pass draws wrote it in the driver only. */
-struct stale {
-    uint32_t type;          /* GL_TEXTURE, GL_RENDERBUFFER, 0: the default framebuffer */
-    uint32_t name;
-    uint64_t record;        /* the last draw that wrote it */
-    bool syncable;          /* a driver image can replace it exactly */
-};
-
-struct pxh_feed {
-    bool on;                /* the model pass leaves pass draws out */
-    struct feed_probe *probes;
-    size_t n_probes, cap_probes, next_probe;
-    struct feed_img *imgs;
-    size_t n_imgs, cap_imgs, next_img;
-    uint64_t bytes;
-    struct stale *stale;
-    size_t n_stale, cap_stale;
-    uint64_t left_out, uploads;
-    char why[200];          /* the model pass gave up: why */
-    cJSON *log;             /* [{"texture", "after_record", "before_record"}] */
-};
 
 const char *pxh_writer_kind(uint32_t cmd)
 {
@@ -263,6 +227,8 @@ void pxh_feed_free(struct pxh_feed *f)
         return;
     for (size_t i = 0; i < f->n_imgs; i++)
         free(f->imgs[i].rgba);
+    for (size_t i = 0; i < f->n_probes; i++)
+        free(f->probes[i].image);
     free(f->imgs);
     free(f->probes);
     free(f->stale);
@@ -297,9 +263,26 @@ static void probe_got(void *user, uint64_t record, bool ok, const uint8_t rgba[4
     }
 }
 
+/* The images read after `record`: first the whole target when the cache wants it (a probed
+ * record), then the earlier passes' images due there. */
+static bool target_due(const struct pxh_feed *f, uint64_t record)
+{
+    return f->want_targets && f->next_probe < f->n_probes && f->probes[f->next_probe].record == record;
+}
+
 static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsigned *w, unsigned *h)
 {
     struct pxh_feed *f = user;
+    if (target_due(f, record)) {
+        if (i == 0) {
+            uint32_t b = f->probes[f->next_probe].buffer;
+            *att = b ? b : GL_BACK;
+            *w = f->tw;
+            *h = f->th;
+            return true;
+        }
+        i--;
+    }
     size_t k = f->next_img + (size_t)i;
     if (k >= f->n_imgs || f->imgs[k].record != record)
         return false;
@@ -312,6 +295,16 @@ static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsign
 static bool image_got(void *user, uint64_t record, int i, uint8_t *rgba)
 {
     struct pxh_feed *f = user;
+    if (target_due(f, record)) {
+        if (i == 0) {
+            struct feed_probe *p = &f->probes[f->next_probe];
+            if (!rgba || p->image)
+                return false;
+            p->image = rgba;
+            return true;
+        }
+        i--;
+    }
     size_t k = f->next_img + (size_t)i;
     if (!rgba || k >= f->n_imgs || f->imgs[k].record != record || f->imgs[k].rgba)
         return false;

@@ -82,4 +82,12 @@ const char *pxh_feed_why(const struct pxh_feed *f);
 void pxh_feed_reset(struct pxh_feed *f, bool on);
 void pxh_feed_report(const struct pxh_feed *f, cJSON *root);
 
+/* pixel_cache.c: the driver's answers kept for the next history of the same capture and target.
+ * want_targets: before the driver replay, ask it for the whole w x h target after each probed
+ * record too (when few enough to keep). take: true when the feed got every answer from the kept
+ * entry for pixel (x, y) (no driver replay needed). put: after a driver replay, keep its answers. */
+void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h);
+bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_target *t, int x, int y);
+void pxh_cache_put(struct pxh_feed *f, const char *path, const struct pxh_target *t);
+
 #endif

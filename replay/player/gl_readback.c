@@ -171,8 +171,8 @@ int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_contex
     GLint fbo = 0;
     if (gl->BindFramebuffer)
         gl->GetIntegerv(f.split_fbo ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &fbo);
-    if (!fbo)
-        return -1;
+    if (!fbo)   /* the default framebuffer: its back buffer only (the pixel history's cache) */
+        return att == GL_BACK ? read_framebuffer(gl, f, 0, GL_BACK, w, h, pixels) : -1;
     return read_framebuffer(gl, f, (GLuint)fbo, att, w, h, pixels);
 }
 

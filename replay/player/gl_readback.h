@@ -50,8 +50,9 @@ GLenum glrh_gl_drain_errors(const struct glrh_gl *gl);
 int glrh_read_back_buffer(const struct glrh_gl *gl, const struct glrh_context *d, unsigned w, unsigned h,
                           uint8_t *pixels);
 
-/* Colour attachment `att` (GL_COLOR_ATTACHMENTi) of the framebuffer object bound for drawing, w x h
- * RGBA8 rows bottom-up. -1 when no framebuffer object is bound or it cannot be read as RGBA8. */
+/* Colour attachment `att` (GL_COLOR_ATTACHMENTi) of the framebuffer object bound for drawing, or
+ * GL_BACK while the default framebuffer is bound for drawing, w x h RGBA8 rows bottom-up. -1 when
+ * `att` does not name an image of the bound framebuffer or it cannot be read as RGBA8. */
 int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_context *d, GLenum att, unsigned w,
                               unsigned h, uint8_t *pixels);
 

@@ -180,7 +180,7 @@ struct glrh_probe {
     void *user;
     /* Optional (NULL: none): whole colour images after the same calls. want_image(user, record, i,
      * ...) for i = 0, 1, ... until it returns false names colour attachment *att (GL_COLOR_ATTACHMENTk)
-     * of the framebuffer object bound for drawing, *w x *h; got_image gets it as RGBA8 rows bottom-up
+     * of the framebuffer object bound for drawing (GL_BACK: the default one's back buffer), *w x *h; got_image gets it as RGBA8 rows bottom-up
      * in a malloc'd block, or NULL when it could not be read; returning true keeps the block (the
      * prober then owns it and free()s it: no copy), false leaves it valid during the call only. want() must also return true for
      * the call (it reads the pixel too). */
