@@ -189,8 +189,11 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             goto out;
         }
     }
-    e->watch = (gm_pipe_watch){ .x = o->x, .y = o->y, .fn = on_watch, .user = e };
+    e->watch = (gm_pipe_watch){ .x = o->x, .y = o->y, .fn = on_watch, .user = e,
+                                .on_texture = e->t.fbo && e->clip ? pxh_clip_on_texture : NULL };
     e->n_asks = 0;
+    e->n_clipped = 0;
+    atomic_store(&e->clip_read, false);
     gmf_set_pixel_watch(e->m, &e->watch);
     const struct glrh_context *gc = glrh_capture_context(cap, e->t.ctx_id);
     uint32_t buffer = e->t.fbo ? GL_COLOR_ATTACHMENT0 + (uint32_t)e->t.attachment : 0;
@@ -233,7 +236,6 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             rc = 1;
             goto out;
         }
-        e->watch.clip = e->clip && bound && e->t.fbo == 0;
         /* glEnd, glRect* and display list calls draw too (the model runs them as draws) */
         bool may_write = bound && pxh_may_write_cmd(c.cmd);
         /* earlier passes from the driver: their draws left out, their images fed before use */
@@ -242,6 +244,14 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             rc = 2;
             goto out;
         }
+        if (e->clip && e->t.fbo && pxh_clip_fbo_breaks(e, &c, sc, left_out_candidate)) {
+            e->clip_broken = true;   /* a partial image of the target's framebuffer would be read */
+            rc = 1;
+            goto out;
+        }
+        e->watch.clip = e->clip && bound;
+        if (e->watch.clip && e->t.fbo && may_write && pxh_clip_wrote(e, sc) != 0)
+            goto oom;
         cJSON *ev = NULL;
         gmf_pixel before = last;
         if (may_write && e->t.fbo) {
@@ -271,6 +281,12 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         e->active = false;
         if (st != GMF_ERROR && left_out_candidate && !pxh_feed_after(e, &c, record, &gev)) {
             rc = 2;
+            goto out;
+        }
+        if (atomic_load(&e->clip_read)) {   /* the draw sampled a partial image (pixel_clip.c) */
+            cJSON_Delete(ev);
+            e->clip_broken = true;
+            rc = 1;
             goto out;
         }
         if (st == GMF_ERROR) {
@@ -445,7 +461,10 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
         }
     }
     double t1 = now_s();
-    e.clip = !e.t.fbo;
+    /* quad only: the back buffer always; an FBO target when its pass ends at its last write
+     * (the plan's, with the driver), so that later passes' reads of it do not count */
+    uint64_t last_write;
+    e.clip = !e.t.fbo || pxh_feed_last_write(e.feed, &last_write);
     while (rc == 0) {
         rc = model_pass(&e, cap, root, events, err, err_size);
         if (rc != 1 && rc != 2)
@@ -481,6 +500,7 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
     glr_restore_free(e.snap);
     free(e.frags);
     free(e.asks);
+    free(e.clipped);
     glrh_capture_close(cap);
     if (rc != 0) {
         cJSON_Delete(root);
