@@ -99,7 +99,8 @@ static bool same_plan(const struct pxh_feed *a, const struct pxh_feed *b)
             return false;
     for (size_t i = 0; i < a->n_imgs; i++) {
         const struct feed_img *x = &a->imgs[i], *y = &b->imgs[i];
-        if (x->record != y->record || x->tex != y->tex || x->att != y->att || x->w != y->w || x->h != y->h)
+        if (x->record != y->record || x->tex != y->tex || x->type != y->type || x->att != y->att || x->w != y->w ||
+            x->h != y->h || x->bytes != y->bytes || x->format != y->format || x->data_type != y->data_type)
             return false;
     }
     return true;
@@ -115,7 +116,7 @@ bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_targe
     size_t n = 0;
     for (; hit && n < f->n_imgs; n++) {
         const struct feed_img *src = &kept.imgs[n];
-        size_t sz = (size_t)src->w * src->h * 4;
+        size_t sz = (size_t)src->w * src->h * src->bytes;
         if (!(f->imgs[n].rgba = malloc(sz)))
             break;
         memcpy(f->imgs[n].rgba, src->rgba, sz);
@@ -152,7 +153,7 @@ void pxh_cache_put(struct pxh_feed *f, const char *path, const struct pxh_target
     struct feed_img *imgs = calloc(f->n_imgs ? f->n_imgs : 1, sizeof *imgs);
     bool ok = probes && imgs;
     for (size_t i = 0; ok && i < f->n_imgs; i++) {
-        size_t sz = (size_t)f->imgs[i].w * f->imgs[i].h * 4;
+        size_t sz = (size_t)f->imgs[i].w * f->imgs[i].h * f->imgs[i].bytes;
         imgs[i] = f->imgs[i];
         ok = (imgs[i].rgba = malloc(sz)) != NULL;
         if (ok)

@@ -10,10 +10,14 @@
 
 struct feed_img {
     uint64_t record;        /* the driver's image after this record (the last draw writing it) */
-    uint32_t tex, att;      /* texture name; GL_COLOR_ATTACHMENTi of the bound draw framebuffer */
+    uint32_t tex, att;      /* texture (or renderbuffer) name; its attachment point in the bound
+                               draw framebuffer (GL_COLOR_ATTACHMENTi, GL_DEPTH_ATTACHMENT) */
     uint32_t internal_format;
     unsigned w, h;
-    uint8_t *rgba;          /* NULL until the driver gave it */
+    uint8_t *rgba;          /* NULL until the driver gave it: w x h x bytes, as format/type say */
+    uint32_t type;          /* GL_TEXTURE or GL_RENDERBUFFER */
+    uint32_t format, data_type;   /* how it is read (glReadPixels) and handed to the model */
+    unsigned bytes;         /* per pixel */
 };
 
 struct feed_probe {
