@@ -7,7 +7,9 @@
 # pixel).
 #   glmark2: frame 5 of the scenes shading:phong, jellyfish and terrain at 320x240 (suite test;
 #            terrain's back buffer comes from passes into framebuffer objects, which the history
-#            must take from the driver's images: --driver-passes terrain);
+#            must take from the driver's images: --driver-passes terrain; its framebuffer-object
+#            targets are drawn at the pixel's quad: --quad-only terrain); shadow and refract, whose
+#            earlier passes leave depth textures (from the driver in their format: --driver-passes);
 #   game:    frame 60 of teeworlds (Debian package teeworlds; a benchmark: minutes, most of it the
 #            per-draw replay and the model pass of its 48 events).
 # usage: pixel_programs.sh glmark2|game GLREPLAY SHIM [PIXELS]   (needs DISPLAY, e.g. xvfb-run)
@@ -50,5 +52,14 @@ if [ "$what" = glmark2 ]; then
     timeout 120 glmark2 -s 320x240 -b terrain:nframes=6 >"$tmp/run.log" 2>&1 || true
   [ -f "$out" ] || { echo "FAIL: glmark2 terrain was not captured"; cat "$tmp/run.log"; exit 1; }
   python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$out" --pixels 1 --debug 1 --debug-max 2 \
-    --driver-passes terrain
+    --driver-passes terrain --quad-only terrain
+  # shadow and refract: earlier passes into depth textures, taken from the driver in their format
+  for sc in shadow refract; do
+    out="$tmp/$sc.glcap"
+    GLREPLAY_CAPTURE_FRAMES=5 GLREPLAY_CAPTURE_OUT="$out" LD_PRELOAD=$shim \
+      timeout 120 glmark2 -s 320x240 -b "$sc:nframes=6" >"$tmp/run.log" 2>&1 || true
+    [ -f "$out" ] || { echo "FAIL: glmark2 $sc was not captured"; cat "$tmp/run.log"; exit 1; }
+  done
+  python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$tmp/shadow.glcap" "$tmp/refract.glcap" \
+    --pixels 2 --driver-passes a
 fi
