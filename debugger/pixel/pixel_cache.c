@@ -22,7 +22,7 @@
 /* Bounds of what is kept: the target images (one per probed record) and the entry in all. A frame
  * that draws into its target many times (a game's hundreds of draws into the back buffer) is not
  * kept: reading the whole target after each draw would cost the first history more than it saves. */
-#define CACHE_MAX_TARGETS 64
+#define CACHE_MAX_TARGETS 64    /* back buffer, or an FBO target of one size (pxh_feed_target_size) */
 #define CACHE_MAX_TARGET_BYTES (256ull << 20)
 #define CACHE_MAX_BYTES (640ull << 20)
 

@@ -235,6 +235,46 @@ static int by_record(const void *a, const void *b)
     return x->record < y->record ? -1 : x->record > y->record;
 }
 
+/* An FBO target's size at a probed record, for the cache's whole-target reads: kept while every
+ * probed record finds the same plain image (level 0 of a 2D or rectangle texture, or a
+ * renderbuffer) there; otherwise the target is not kept (fbo_w 0). */
+static void target_size(struct pxh_feed *f, const struct sm_context *sc, const struct engine *e)
+{
+    const struct sm_framebuffer *fb = sm_get_framebuffer(sc, e->t.fbo);
+    const struct sm_attachment *a =
+        fb && e->t.attachment >= 0 && e->t.attachment < SM_MAX_COLOR_ATTACH ? &fb->color[e->t.attachment] : NULL;
+    int32_t w = 0, h = 0;
+    if (a && a->type == GL_TEXTURE && a->level == 0 && a->layer == 0 && !a->layered) {
+        const struct sm_texture *t = sm_get_texture(sc, a->name);
+        if (t && (t->target == GL_TEXTURE_2D || t->target == GL_TEXTURE_RECTANGLE) && t->image[0][0].samples <= 1)
+            w = t->image[0][0].width, h = t->image[0][0].height;
+    } else if (a && a->type == GL_RENDERBUFFER) {
+        const struct sm_renderbuffer *rb = sm_get_renderbuffer(sc, a->name);
+        if (rb && rb->samples <= 1)
+            w = rb->width, h = rb->height;
+    }
+    bool first = f->n_probes == 1;
+    if (w <= 0 || h <= 0 || (!first && ((unsigned)w != f->fbo_w || (unsigned)h != f->fbo_h)) ||
+        (!first && !f->fbo_w)) {
+        f->fbo_w = f->fbo_h = 0;
+        f->fbo_mixed = true;
+        return;
+    }
+    if (!f->fbo_mixed) {
+        f->fbo_w = (unsigned)w;
+        f->fbo_h = (unsigned)h;
+    }
+}
+
+bool pxh_feed_target_size(const struct pxh_feed *f, unsigned *w, unsigned *h)
+{
+    if (!f || f->fbo_mixed || !f->fbo_w)
+        return false;
+    *w = f->fbo_w;
+    *h = f->fbo_h;
+    return true;
+}
+
 struct pxh_feed *pxh_feed_plan(const struct engine *e, const struct glrh_capture *cap, const struct glr_restore *snap,
                                const char *meta, char *err, size_t n)
 {
@@ -263,6 +303,8 @@ struct pxh_feed *pxh_feed_plan(const struct engine *e, const struct glrh_capture
             f->probes = q;
             f->probes[f->n_probes++] = (struct feed_probe){
                 .record = record, .buffer = e->t.fbo ? GL_COLOR_ATTACHMENT0 + (uint32_t)e->t.attachment : 0 };
+            if (e->t.fbo)
+                target_size(f, sc, e);
         }
         sm_apply(sm, &c);
     }

@@ -52,6 +52,8 @@ struct pxh_feed {
      * histories of other pixels of the same capture and target need no driver replay. */
     bool want_targets;
     unsigned tw, th;
+    unsigned fbo_w, fbo_h;  /* an FBO target's size at every probed record (the plan's) */
+    bool fbo_mixed;         /* ... unless it differs or is not a plain image somewhere */
 };
 
 #endif

@@ -39,8 +39,8 @@ struct pxh_options {
  * object's members are described in docs/PIXEL_HISTORY.md. */
 struct cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size);
 
-/* With the driver, pxh_run keeps the driver replay's answers of the last capture and back-buffer
- * target in this process, so the next history of another pixel there needs no driver replay
+/* With the driver, pxh_run keeps the driver replay's answers of the last capture and target in
+ * this process, so the next history of another pixel there needs no driver replay
  * (docs/PIXEL_HISTORY.md, "Across histories"). This forgets them. Thread-safe. */
 void pxh_cache_clear(void);
 

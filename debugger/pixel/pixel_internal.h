@@ -81,6 +81,8 @@ bool pxh_feed_active(const struct pxh_feed *f);
 /* The last record that may write the target while it is bound for drawing (the plan's, from the
  * state model); false: none, or no plan. */
 bool pxh_feed_last_write(const struct pxh_feed *f, uint64_t *record);
+/* An FBO target's size, the same at every record that may write it; false: unknown or varying. */
+bool pxh_feed_target_size(const struct pxh_feed *f, unsigned *w, unsigned *h);
 bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record, bool *candidate);
 bool pxh_feed_after(struct engine *e, const struct glr_call *c, uint64_t record, const gmf_event *gev);
 const char *pxh_feed_why(const struct pxh_feed *f);

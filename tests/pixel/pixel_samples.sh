@@ -25,6 +25,7 @@ done
 python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$tmp/lit_mesh.glcap" "$tmp/multipass.glcap" \
   "$tmp/msaa.glcap" --pixels 3 --debug 1
 "$cache_check" "$tmp/multipass.glcap" 80,45 20,70
+"$cache_check" "$tmp/multipass.glcap" 80,45 20,70 fbo1
 "$glreplay" pixel "$tmp/msaa.glcap" --at 32,24 --json > "$tmp/m.json"
 python3 - "$tmp/m.json" <<'PY'
 import json, sys
