@@ -79,13 +79,13 @@ void pxh_cache_clear(void)
     pthread_mutex_unlock(&lock);
 }
 
-void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h)
+void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep)
 {
     uint64_t bytes = (uint64_t)w * h * 4 * f->n_probes;
     if (!w || !h || w > 16384 || h > 16384 || !f->n_probes || f->n_probes > CACHE_MAX_TARGETS ||
         bytes > CACHE_MAX_TARGET_BYTES || bytes + f->bytes > CACHE_MAX_BYTES)
         return;
-    f->want_targets = true;
+    f->want_targets = keep;   /* the whole-target reads only serve a history that keeps them */
     f->tw = w;
     f->th = h;
 }
@@ -109,7 +109,7 @@ static bool same_plan(const struct pxh_feed *a, const struct pxh_feed *b)
 bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_target *t, int x, int y)
 {
     struct cache_key k;
-    if (!f->want_targets || !key_of(path, t, &k))
+    if (!f->tw || !key_of(path, t, &k))
         return false;
     pthread_mutex_lock(&lock);
     bool hit = have && same_key(&k, &key) && same_plan(f, &kept);

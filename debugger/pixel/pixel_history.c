@@ -446,16 +446,17 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
         if (!(meta = glcap_read_metadata(o->path, err, err_size)) ||
             !(e.feed = pxh_feed_plan(&e, cap, e.snap, meta, err, err_size)))
             rc = -1;
-        /* the target's answers for every pixel are kept for the next history (pixel_cache.c) */
+        /* a history kept before answers this one; with o->keep the target's answers for every
+         * pixel are kept for the next history (pixel_cache.c) */
         for (unsigned i = 0; rc == 0 && !e.t.fbo && i < cap->n_ctxs; i++)
             if (cap->ctxs[i].id == e.t.ctx_id) {
                 struct glrh_surface plan;
                 glrh_plan_surface(cap, i, &plan);
-                pxh_feed_want_targets(e.feed, plan.w, plan.h);
+                pxh_feed_want_targets(e.feed, plan.w, plan.h, o->keep);
             }
         unsigned fw, fh;
         if (rc == 0 && e.t.fbo && pxh_feed_target_size(e.feed, &fw, &fh))
-            pxh_feed_want_targets(e.feed, fw, fh);
+            pxh_feed_want_targets(e.feed, fw, fh, o->keep);
         if (rc == 0 && !(cached = pxh_cache_take(e.feed, o->path, &e.t, o->x, o->y))) {
             if (pxh_driver_replay(&e, cap, err, err_size) != 0)
                 rc = -1;

@@ -99,10 +99,10 @@ bool pxh_clip_fbo_breaks(const struct engine *e, const struct glr_call *c, const
 void pxh_clip_on_texture(void *user, uint32_t name);
 
 /* pixel_cache.c: the driver's answers kept for the next history of the same capture and target.
- * want_targets: before the driver replay, ask it for the whole w x h target after each probed
- * record too (when few enough to keep). take: true when the feed got every answer from the kept
+ * want_targets: the target is w x h (when few enough images to keep); with keep, the driver
+ * replay reads the whole target after each probed record too, for put. take: true when the feed got every answer from the kept
  * entry for pixel (x, y) (no driver replay needed). put: after a driver replay, keep its answers. */
-void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h);
+void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep);
 bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_target *t, int x, int y);
 void pxh_cache_put(struct pxh_feed *f, const char *path, const struct pxh_target *t);
 

@@ -23,7 +23,7 @@ static struct pxh_target target;   /* zero: the back buffer */
 static cJSON *history(const char *path, int x, int y, bool *cached)
 {
     char err[512] = "";
-    struct pxh_options o = { .path = path, .x = x, .y = y, .target = target, .driver = true };
+    struct pxh_options o = { .path = path, .x = x, .y = y, .target = target, .driver = true, .keep = true };
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     cJSON *h = pxh_run(&o, err, sizeof err);
