@@ -464,9 +464,17 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
                 pxh_cache_put(e.feed, o->path, &e.t);
         }
     }
+    /* Without the driver, an FBO target still takes the plan (the state model alone): its last
+     * write ends the model pass and lets its draws run at the quad. Nothing is left out. */
+    if (rc == 0 && !o->driver && e.t.fbo) {
+        if (!(meta = glcap_read_metadata(o->path, err, err_size)) ||
+            !(e.feed = pxh_feed_plan(&e, cap, e.snap, meta, err, err_size)))
+            rc = -1;
+        pxh_feed_reset(e.feed, false);
+    }
     double t1 = now_s();
     /* quad only: the back buffer always; an FBO target when its pass ends at its last write
-     * (the plan's, with the driver), so that later passes' reads of it do not count */
+     * (the plan's), so that later passes' reads of it do not count */
     uint64_t last_write;
     e.clip = !e.t.fbo || pxh_feed_last_write(e.feed, &last_write);
     while (rc == 0) {
@@ -485,7 +493,7 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
     }
     double t2 = now_s();
     cJSON_AddBoolToObject(root, "quad_only", e.clip);
-    if (e.feed)
+    if (e.feed && o->driver)
         pxh_feed_report(e.feed, root);
     cJSON_AddItemToObject(root, "events", events);
     if (rc == 0 && o->driver)
