@@ -11,9 +11,11 @@
  * 2. The driver replay (EGL, the same replay as `replay --png`) answers both (glrh_probe).
  * 3. The model pass leaves the pass draws out (gmf_set_skip_draws: the program is compiled,
  *    nothing is drawn; draws with side effects are drawn) and at each sync point writes the
- *    driver's images into the textures they left stale (gmf_feed_initial_contents). Images the
- *    driver cannot give exactly (not a level-0 2D RGBA8/RGB8 colour texture: depth, stencil,
- *    renderbuffers, float formats) stay stale; a record that could read one (a draw that samples
+ *    driver's images into the textures and renderbuffers they left stale
+ *    (gmf_feed_initial_contents), each read in its own format: RGBA8 colour as bytes, float colour
+ *    as floats, depth and depth-stencil as stored (read_spec). Images the driver cannot give
+ *    exactly (a layer or level above 0, a multisampled image, a separate stencil image, integer or
+ *    other formats) stay stale; a record that could read one (a draw that samples
  *    it or draws with it attached, any blit, copy or read) makes the pass give up, and the
  *    history is run again with every draw in the model, as without this file.
  *
@@ -26,6 +28,7 @@
 #include <string.h>
 
 #include "pixel_internal.h"
+#include "pixel_feed_priv.h"
 #include "capture/glcap_file.h"
 #include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "replay/player/player.h"
@@ -34,43 +37,6 @@
 #include "statemodel/statemodel.h"
 
 #define FEED_MAX_BYTES (768ull << 20)   /* driver images kept at most (then the model runs all) */
-
-struct feed_img {
-    uint64_t record;        /* the driver's image after this record (the last draw writing it) */
-    uint32_t tex, att;      /* texture name; GL_COLOR_ATTACHMENTi of the bound draw framebuffer */
-    uint32_t internal_format;
-    unsigned w, h;
-    uint8_t *rgba;          /* NULL until the driver gave it */
-};
-
-struct feed_probe {
-    uint64_t record;
-    uint32_t buffer;
-    bool answered, ok;
-    uint8_t rgba[4];
-};
-
-/* A texture (or other image) the model left stale: pass draws wrote it in the driver only. */
-struct stale {
-    uint32_t type;          /* GL_TEXTURE, GL_RENDERBUFFER, 0: the default framebuffer */
-    uint32_t name;
-    uint64_t record;        /* the last draw that wrote it */
-    bool syncable;          /* a driver image can replace it exactly */
-};
-
-struct pxh_feed {
-    bool on;                /* the model pass leaves pass draws out */
-    struct feed_probe *probes;
-    size_t n_probes, cap_probes, next_probe;
-    struct feed_img *imgs;
-    size_t n_imgs, cap_imgs, next_img;
-    uint64_t bytes;
-    struct stale *stale;
-    size_t n_stale, cap_stale;
-    uint64_t left_out, uploads;
-    char why[200];          /* the model pass gave up: why */
-    cJSON *log;             /* [{"texture", "after_record", "before_record"}] */
-};
 
 const char *pxh_writer_kind(uint32_t cmd)
 {
@@ -122,24 +88,82 @@ static int64_t pass_fbo(const struct engine *e, const struct sm_state *sm, const
     return fbo == e->t.fbo ? -1 : (int64_t)fbo;
 }
 
-/* Whether a colour attachment can be replaced by a driver image read as RGBA8, exactly. */
-static bool syncable(const struct sm_context *sc, const struct sm_attachment *a, uint32_t *ifmt, unsigned *w,
-                     unsigned *h)
+/* How an earlier pass's image is read from the driver and handed to the model, exactly: RGBA8
+ * colour as bytes, float colour as floats, depth (and depth-stencil) in its stored integer or
+ * float form (the pairs the snapshot's read-back uses; gmf_initial_contents.c takes D24 from 32-bit
+ * integers exactly). */
+struct img_spec {
+    uint32_t type, name, ifmt, format, data_type;
+    unsigned bytes, w, h;
+};
+
+static bool read_spec(uint32_t ifmt, uint32_t data_type, bool depth, struct img_spec *s)
 {
-    if (a->type != GL_TEXTURE || a->level != 0 || a->layer != 0 || a->layered)
+    static const struct { uint32_t ifmt, format, type; unsigned bytes; bool depth; } t[] = {
+        { GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false }, { GL_RGB8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false },
+        { GL_RGBA16F, GL_RGBA, GL_FLOAT, 16, false }, { GL_RGBA32F, GL_RGBA, GL_FLOAT, 16, false },
+        { GL_RGB16F, GL_RGB, GL_FLOAT, 12, false }, { GL_RGB32F, GL_RGB, GL_FLOAT, 12, false },
+        { GL_R11F_G11F_B10F, GL_RGB, GL_FLOAT, 12, false }, { GL_RG16F, GL_RG, GL_FLOAT, 8, false },
+        { GL_RG32F, GL_RG, GL_FLOAT, 8, false }, { GL_R16F, GL_RED, GL_FLOAT, 4, false },
+        { GL_R32F, GL_RED, GL_FLOAT, 4, false },
+        { GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, 2, true },
+        { GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, 4, true },
+        { GL_DEPTH_COMPONENT, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, 4, true },
+        { GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 4, true },
+        { GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, 4, true },
+        { GL_DEPTH_STENCIL, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, 4, true },
+    };
+    /* unsized colour formats of byte data are RGBA8 in the driver (GL 1.0's 3 and 4 too) */
+    if (!depth && (ifmt == GL_RGBA || ifmt == GL_RGB || ifmt == 4 || ifmt == 3) &&
+        (data_type == GL_UNSIGNED_BYTE || data_type == 0))
+        ifmt = GL_RGBA8;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].ifmt == ifmt && t[i].depth == depth) {
+            s->format = t[i].format;
+            s->data_type = t[i].type;
+            s->bytes = t[i].bytes;
+            return true;
+        }
+    return false;
+}
+
+/* Whether an attachment (colour, or depth: `depth`) can be replaced by a driver image exactly:
+ * level 0 of a 2D or rectangle texture, or a single-sample renderbuffer, in a format read_spec
+ * knows. */
+static bool syncable(const struct sm_context *sc, const struct sm_attachment *a, bool depth, struct img_spec *s)
+{
+    uint32_t ifmt, data_type = 0;
+    int32_t w, h;
+    if (a->type == GL_TEXTURE) {
+        if (a->level != 0 || a->layer != 0 || a->layered)
+            return false;
+        const struct sm_texture *t = sm_get_texture(sc, a->name);
+        if (!t || (t->target != GL_TEXTURE_2D && t->target != GL_TEXTURE_RECTANGLE))
+            return false;
+        const struct sm_tex_image *im = &t->image[0][0];
+        if (!im->defined || im->compressed || im->samples > 1)
+            return false;
+        ifmt = im->internal_format;
+        data_type = im->data_type;
+        w = im->width;
+        h = im->height;
+    } else if (a->type == GL_RENDERBUFFER) {
+        const struct sm_renderbuffer *rb = sm_get_renderbuffer(sc, a->name);
+        if (!rb || rb->samples > 1)
+            return false;
+        ifmt = rb->internal_format;
+        w = rb->width;
+        h = rb->height;
+    } else {
         return false;
-    const struct sm_texture *t = sm_get_texture(sc, a->name);
-    if (!t || (t->target != GL_TEXTURE_2D && t->target != GL_TEXTURE_RECTANGLE))
+    }
+    if (w <= 0 || h <= 0 || !read_spec(ifmt, data_type, depth, s))
         return false;
-    const struct sm_tex_image *im = &t->image[0][0];
-    bool rgba8 = im->internal_format == GL_RGBA8 || im->internal_format == GL_RGB8 ||
-                 ((im->internal_format == GL_RGBA || im->internal_format == GL_RGB || im->internal_format == 4 ||
-                   im->internal_format == 3) && (im->data_type == GL_UNSIGNED_BYTE || im->data_type == 0));
-    if (!im->defined || im->compressed || im->samples > 1 || !rgba8 || im->width <= 0 || im->height <= 0)
-        return false;
-    *ifmt = im->internal_format;
-    *w = (unsigned)im->width;
-    *h = (unsigned)im->height;
+    s->type = a->type;
+    s->name = a->name;
+    s->ifmt = ifmt;
+    s->w = (unsigned)w;
+    s->h = (unsigned)h;
     return true;
 }
 
@@ -156,7 +180,7 @@ static void *grow(void *p, size_t *cap, size_t n, size_t elem)
 
 /* ---- the plan pass ---- */
 
-struct pending { uint32_t tex, att, ifmt; unsigned w, h; uint64_t record; };
+struct pending { struct img_spec sp; uint32_t att; uint64_t record; };
 
 static int plan_record(struct pxh_feed *f, const struct engine *e, const struct sm_state *sm, const struct glr_call *c,
                        uint64_t record, struct pending **pend, size_t *n_pend, size_t *cap_pend)
@@ -165,13 +189,15 @@ static int plan_record(struct pxh_feed *f, const struct engine *e, const struct 
     int64_t pf = pass_fbo(e, sm, c);
     if (pf > 0) {
         const struct sm_framebuffer *fb = sm_get_framebuffer(sc, (uint32_t)pf);
-        for (int i = 0; fb && i < SM_MAX_COLOR_ATTACH; i++) {
-            struct pending p = { .att = GL_COLOR_ATTACHMENT0 + (uint32_t)i, .record = record };
-            if (!syncable(sc, &fb->color[i], &p.ifmt, &p.w, &p.h))
+        /* the colour attachments and the depth one (a depth-stencil image read whole with it) */
+        for (int i = 0; fb && i <= SM_MAX_COLOR_ATTACH; i++) {
+            bool depth = i == SM_MAX_COLOR_ATTACH;
+            struct pending p = { .att = depth ? GL_DEPTH_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (uint32_t)i,
+                                 .record = record };
+            if (!syncable(sc, depth ? &fb->depth : &fb->color[i], depth, &p.sp))
                 continue;
-            p.tex = fb->color[i].name;
             size_t k = 0;
-            while (k < *n_pend && (*pend)[k].tex != p.tex)
+            while (k < *n_pend && ((*pend)[k].sp.name != p.sp.name || (*pend)[k].sp.type != p.sp.type))
                 k++;
             if (k == *n_pend) {
                 struct pending *q = grow(*pend, cap_pend, *n_pend, sizeof *q);
@@ -188,14 +214,15 @@ static int plan_record(struct pxh_feed *f, const struct engine *e, const struct 
         return 0;   /* a pass draw into the default framebuffer leaves nothing to fetch */
     for (size_t k = 0; k < *n_pend; k++) {
         const struct pending *p = &(*pend)[k];
-        uint64_t sz = (uint64_t)p->w * p->h * 4;
+        uint64_t sz = (uint64_t)p->sp.w * p->sp.h * p->sp.bytes;
         if (f->bytes + sz > FEED_MAX_BYTES)
             continue;   /* not fetched: the model pass gives up if it needs it */
         struct feed_img *q = grow(f->imgs, &f->cap_imgs, f->n_imgs, sizeof *q);
         if (!q)
             return -1;
         f->imgs = q;
-        f->imgs[f->n_imgs++] = (struct feed_img){ p->record, p->tex, p->att, p->ifmt, p->w, p->h, NULL };
+        f->imgs[f->n_imgs++] = (struct feed_img){ p->record, p->sp.name, p->att, p->sp.ifmt, p->sp.w, p->sp.h, NULL,
+                                                  p->sp.type, p->sp.format, p->sp.data_type, p->sp.bytes };
         f->bytes += sz;
     }
     *n_pend = 0;
@@ -206,6 +233,46 @@ static int by_record(const void *a, const void *b)
 {
     const struct feed_img *x = a, *y = b;
     return x->record < y->record ? -1 : x->record > y->record;
+}
+
+/* An FBO target's size at a probed record, for the cache's whole-target reads: kept while every
+ * probed record finds the same plain image (level 0 of a 2D or rectangle texture, or a
+ * renderbuffer) there; otherwise the target is not kept (fbo_w 0). */
+static void target_size(struct pxh_feed *f, const struct sm_context *sc, const struct engine *e)
+{
+    const struct sm_framebuffer *fb = sm_get_framebuffer(sc, e->t.fbo);
+    const struct sm_attachment *a =
+        fb && e->t.attachment >= 0 && e->t.attachment < SM_MAX_COLOR_ATTACH ? &fb->color[e->t.attachment] : NULL;
+    int32_t w = 0, h = 0;
+    if (a && a->type == GL_TEXTURE && a->level == 0 && a->layer == 0 && !a->layered) {
+        const struct sm_texture *t = sm_get_texture(sc, a->name);
+        if (t && (t->target == GL_TEXTURE_2D || t->target == GL_TEXTURE_RECTANGLE) && t->image[0][0].samples <= 1)
+            w = t->image[0][0].width, h = t->image[0][0].height;
+    } else if (a && a->type == GL_RENDERBUFFER) {
+        const struct sm_renderbuffer *rb = sm_get_renderbuffer(sc, a->name);
+        if (rb && rb->samples <= 1)
+            w = rb->width, h = rb->height;
+    }
+    bool first = f->n_probes == 1;
+    if (w <= 0 || h <= 0 || (!first && ((unsigned)w != f->fbo_w || (unsigned)h != f->fbo_h)) ||
+        (!first && !f->fbo_w)) {
+        f->fbo_w = f->fbo_h = 0;
+        f->fbo_mixed = true;
+        return;
+    }
+    if (!f->fbo_mixed) {
+        f->fbo_w = (unsigned)w;
+        f->fbo_h = (unsigned)h;
+    }
+}
+
+bool pxh_feed_target_size(const struct pxh_feed *f, unsigned *w, unsigned *h)
+{
+    if (!f || f->fbo_mixed || !f->fbo_w)
+        return false;
+    *w = f->fbo_w;
+    *h = f->fbo_h;
+    return true;
 }
 
 struct pxh_feed *pxh_feed_plan(const struct engine *e, const struct glrh_capture *cap, const struct glr_restore *snap,
@@ -236,6 +303,8 @@ struct pxh_feed *pxh_feed_plan(const struct engine *e, const struct glrh_capture
             f->probes = q;
             f->probes[f->n_probes++] = (struct feed_probe){
                 .record = record, .buffer = e->t.fbo ? GL_COLOR_ATTACHMENT0 + (uint32_t)e->t.attachment : 0 };
+            if (e->t.fbo)
+                target_size(f, sc, e);
         }
         sm_apply(sm, &c);
     }
@@ -263,6 +332,8 @@ void pxh_feed_free(struct pxh_feed *f)
         return;
     for (size_t i = 0; i < f->n_imgs; i++)
         free(f->imgs[i].rgba);
+    for (size_t i = 0; i < f->n_probes; i++)
+        free(f->probes[i].image);
     free(f->imgs);
     free(f->probes);
     free(f->stale);
@@ -297,21 +368,50 @@ static void probe_got(void *user, uint64_t record, bool ok, const uint8_t rgba[4
     }
 }
 
-static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsigned *w, unsigned *h)
+/* The images read after `record`: first the whole target when the cache wants it (a probed
+ * record), then the earlier passes' images due there. */
+static bool target_due(const struct pxh_feed *f, uint64_t record)
+{
+    return f->want_targets && f->next_probe < f->n_probes && f->probes[f->next_probe].record == record;
+}
+
+static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsigned *w, unsigned *h,
+                       struct glrh_probe_format *fmt)
 {
     struct pxh_feed *f = user;
+    if (target_due(f, record)) {
+        if (i == 0) {
+            uint32_t b = f->probes[f->next_probe].buffer;
+            *att = b ? b : GL_BACK;
+            *w = f->tw;
+            *h = f->th;
+            return true;
+        }
+        i--;
+    }
     size_t k = f->next_img + (size_t)i;
     if (k >= f->n_imgs || f->imgs[k].record != record)
         return false;
     *att = f->imgs[k].att;
     *w = f->imgs[k].w;
     *h = f->imgs[k].h;
+    *fmt = (struct glrh_probe_format){ f->imgs[k].format, f->imgs[k].data_type, f->imgs[k].bytes };
     return true;
 }
 
 static bool image_got(void *user, uint64_t record, int i, uint8_t *rgba)
 {
     struct pxh_feed *f = user;
+    if (target_due(f, record)) {
+        if (i == 0) {
+            struct feed_probe *p = &f->probes[f->next_probe];
+            if (!rgba || p->image)
+                return false;
+            p->image = rgba;
+            return true;
+        }
+        i--;
+    }
     size_t k = f->next_img + (size_t)i;
     if (!rgba || k >= f->n_imgs || f->imgs[k].record != record || f->imgs[k].rgba)
         return false;
@@ -423,13 +523,14 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
         if (s->syncable) {
             const struct feed_img *im = NULL;
             for (size_t k = 0; k < f->n_imgs && !im; k++)
-                if (f->imgs[k].record == s->record && f->imgs[k].tex == s->name)
+                if (f->imgs[k].record == s->record && f->imgs[k].tex == s->name && f->imgs[k].type == s->type)
                     im = &f->imgs[k];
             if (!im || !im->rgba)
                 return give_up(f, record, "needs an image of an earlier pass that the driver did not give");
-            gmf_content ct = { 6 /* a texture's level 0 by name (gmf_initial_contents.c) */, e->t.ctx_id, s->name,
-                               im->w, im->h, im->internal_format, GL_RGBA, GL_UNSIGNED_BYTE, im->rgba,
-                               (uint64_t)im->w * im->h * 4 };
+            /* gmf_initial_contents.c's kinds: 6 a texture's level 0, 3 a renderbuffer, by name */
+            gmf_content ct = { s->type == GL_RENDERBUFFER ? 3 : 6, e->t.ctx_id, s->name, im->w, im->h,
+                               im->internal_format, im->format, im->data_type, im->rgba,
+                               (uint64_t)im->w * im->h * im->bytes };
             int rc = gmf_feed_initial_contents(e->m, &ct, 1);
             if (rc < 0)
                 return give_up(f, record, "ran out of memory");
@@ -437,7 +538,7 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
                 return give_up(f, record, "needs an image of an earlier pass the model could not take");
             f->uploads++;
             cJSON *l = cJSON_CreateObject();
-            cJSON_AddNumberToObject(l, "texture", s->name);
+            cJSON_AddNumberToObject(l, s->type == GL_RENDERBUFFER ? "renderbuffer" : "texture", s->name);
             cJSON_AddNumberToObject(l, "after_record", (double)s->record);
             cJSON_AddNumberToObject(l, "before_record", (double)record);
             cJSON_AddItemToArray(f->log, l);
@@ -467,8 +568,9 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
         }
         if (reads)
             return give_up(f, record, s->type == 0 ? "may read the default framebuffer that earlier draws left out"
-                                                   : "may read a depth, stencil or non-RGBA8 image of an earlier "
-                                                     "pass, which the driver cannot give exactly");
+                                                   : "may read an image of an earlier pass that the driver "
+                                                     "cannot give exactly (stencil, multisampled, a layer or level, "
+                                                     "an integer or other format)");
         f->stale[keep++] = *s;
     }
     f->n_stale = keep;
@@ -493,9 +595,11 @@ bool pxh_feed_after(struct engine *e, const struct glr_call *c, uint64_t record,
                                          : a == SM_MAX_COLOR_ATTACH ? &fb->depth : &fb->stencil;
         if (!at->type)
             continue;
-        uint32_t ifmt;
-        unsigned w, h;
-        bool sync = a < SM_MAX_COLOR_ATTACH && syncable(sc, at, &ifmt, &w, &h);
+        struct img_spec sp;
+        bool sync = a <= SM_MAX_COLOR_ATTACH && syncable(sc, at, a == SM_MAX_COLOR_ATTACH, &sp);
+        if (a == SM_MAX_COLOR_ATTACH + 1)   /* stencil: given with the depth of one depth-stencil image */
+            sync = at->type == fb->depth.type && at->name == fb->depth.name &&
+                   syncable(sc, &fb->depth, true, &sp) && sp.format == GL_DEPTH_STENCIL;
         if (mark(f, at->type, at->name, record, sync, left_out) != 0)
             return give_up(f, record, "ran out of memory");
     }

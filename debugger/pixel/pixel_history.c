@@ -189,8 +189,11 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             goto out;
         }
     }
-    e->watch = (gm_pipe_watch){ .x = o->x, .y = o->y, .fn = on_watch, .user = e };
+    e->watch = (gm_pipe_watch){ .x = o->x, .y = o->y, .fn = on_watch, .user = e,
+                                .on_texture = e->t.fbo && e->clip ? pxh_clip_on_texture : NULL };
     e->n_asks = 0;
+    e->n_clipped = 0;
+    atomic_store(&e->clip_read, false);
     gmf_set_pixel_watch(e->m, &e->watch);
     const struct glrh_context *gc = glrh_capture_context(cap, e->t.ctx_id);
     uint32_t buffer = e->t.fbo ? GL_COLOR_ATTACHMENT0 + (uint32_t)e->t.attachment : 0;
@@ -233,7 +236,6 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             rc = 1;
             goto out;
         }
-        e->watch.clip = e->clip && bound && e->t.fbo == 0;
         /* glEnd, glRect* and display list calls draw too (the model runs them as draws) */
         bool may_write = bound && pxh_may_write_cmd(c.cmd);
         /* earlier passes from the driver: their draws left out, their images fed before use */
@@ -242,6 +244,14 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
             rc = 2;
             goto out;
         }
+        if (e->clip && e->t.fbo && pxh_clip_fbo_breaks(e, &c, sc, left_out_candidate)) {
+            e->clip_broken = true;   /* a partial image of the target's framebuffer would be read */
+            rc = 1;
+            goto out;
+        }
+        e->watch.clip = e->clip && bound;
+        if (e->watch.clip && e->t.fbo && may_write && pxh_clip_wrote(e, sc) != 0)
+            goto oom;
         cJSON *ev = NULL;
         gmf_pixel before = last;
         if (may_write && e->t.fbo) {
@@ -271,6 +281,12 @@ static int model_pass(struct engine *e, const struct glrh_capture *cap, cJSON *r
         e->active = false;
         if (st != GMF_ERROR && left_out_candidate && !pxh_feed_after(e, &c, record, &gev)) {
             rc = 2;
+            goto out;
+        }
+        if (atomic_load(&e->clip_read)) {   /* the draw sampled a partial image (pixel_clip.c) */
+            cJSON_Delete(ev);
+            e->clip_broken = true;
+            rc = 1;
             goto out;
         }
         if (st == GMF_ERROR) {
@@ -425,14 +441,42 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
         rc = -1;
     /* With the driver: its replay first, so the model can take the images of earlier passes from
      * it (pixel_feed.c); it reads the pixel after each record that may write the target too. */
+    bool cached = false;
     if (rc == 0 && o->driver) {
         if (!(meta = glcap_read_metadata(o->path, err, err_size)) ||
-            !(e.feed = pxh_feed_plan(&e, cap, e.snap, meta, err, err_size)) ||
-            pxh_driver_replay(&e, cap, err, err_size) != 0)
+            !(e.feed = pxh_feed_plan(&e, cap, e.snap, meta, err, err_size)))
             rc = -1;
+        /* a history kept before answers this one; with o->keep the target's answers for every
+         * pixel are kept for the next history (pixel_cache.c) */
+        for (unsigned i = 0; rc == 0 && !e.t.fbo && i < cap->n_ctxs; i++)
+            if (cap->ctxs[i].id == e.t.ctx_id) {
+                struct glrh_surface plan;
+                glrh_plan_surface(cap, i, &plan);
+                pxh_feed_want_targets(e.feed, plan.w, plan.h, o->keep);
+            }
+        unsigned fw, fh;
+        if (rc == 0 && e.t.fbo && pxh_feed_target_size(e.feed, &fw, &fh))
+            pxh_feed_want_targets(e.feed, fw, fh, o->keep);
+        if (rc == 0 && !(cached = pxh_cache_take(e.feed, o->path, &e.t, o->x, o->y))) {
+            if (pxh_driver_replay(&e, cap, err, err_size) != 0)
+                rc = -1;
+            else
+                pxh_cache_put(e.feed, o->path, &e.t);
+        }
+    }
+    /* Without the driver, an FBO target still takes the plan (the state model alone): its last
+     * write ends the model pass and lets its draws run at the quad. Nothing is left out. */
+    if (rc == 0 && !o->driver && e.t.fbo) {
+        if (!(meta = glcap_read_metadata(o->path, err, err_size)) ||
+            !(e.feed = pxh_feed_plan(&e, cap, e.snap, meta, err, err_size)))
+            rc = -1;
+        pxh_feed_reset(e.feed, false);
     }
     double t1 = now_s();
-    e.clip = !e.t.fbo;
+    /* quad only: the back buffer always; an FBO target when its pass ends at its last write
+     * (the plan's), so that later passes' reads of it do not count */
+    uint64_t last_write;
+    e.clip = !e.t.fbo || pxh_feed_last_write(e.feed, &last_write);
     while (rc == 0) {
         rc = model_pass(&e, cap, root, events, err, err_size);
         if (rc != 1 && rc != 2)
@@ -449,11 +493,13 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
     }
     double t2 = now_s();
     cJSON_AddBoolToObject(root, "quad_only", e.clip);
-    if (e.feed)
+    if (e.feed && o->driver)
         pxh_feed_report(e.feed, root);
     cJSON_AddItemToObject(root, "events", events);
     if (rc == 0 && o->driver)
         pxh_driver_compare(&e, root);
+    if (o->driver)
+        cJSON_AddBoolToObject(root, "driver_cached", cached);
     cJSON *sec = cJSON_AddObjectToObject(root, "seconds");
     cJSON_AddNumberToObject(sec, "model", t2 - t1);
     cJSON_AddNumberToObject(sec, "driver", o->driver ? t1 - t0 : 0.0);
@@ -466,6 +512,7 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
     glr_restore_free(e.snap);
     free(e.frags);
     free(e.asks);
+    free(e.clipped);
     glrh_capture_close(cap);
     if (rc != 0) {
         cJSON_Delete(root);

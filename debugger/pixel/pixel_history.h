@@ -31,6 +31,10 @@ struct pxh_options {
     int x, y;                   /* window pixel, origin bottom-left */
     struct pxh_target target;
     bool driver;                /* confirm each value on the driver (EGL surfaceless) */
+    /* keep the driver's answers for the next history of this capture and target in the process
+     * (pxh_cache_clear): for callers that run several, such as the DAP server; a one-shot
+     * process leaves it false and pays nothing for it */
+    bool keep;
     double *model_seconds, *driver_seconds;   /* optional timings */
 };
 
@@ -38,5 +42,10 @@ struct pxh_options {
  * one-line message in err (bad capture, no such target, pixel outside it, out of memory). The
  * object's members are described in docs/PIXEL_HISTORY.md. */
 struct cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size);
+
+/* With the driver and pxh_options.keep, pxh_run keeps the driver replay's answers of the last
+ * capture and target in this process, so the next history of another pixel there needs no driver replay
+ * (docs/PIXEL_HISTORY.md, "Across histories"). This forgets them. Thread-safe. */
+void pxh_cache_clear(void);
 
 #endif

@@ -4,6 +4,7 @@
 #define GLR_PIXEL_INTERNAL_H
 
 #include <cjson/cJSON.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +50,10 @@ struct engine {
     size_t next_ask;
     struct glr_restore *snap;   /* the capture's initial state (NULL: "default") */
     struct pxh_feed *feed;      /* earlier passes from the driver (pixel_feed.c); NULL: none */
+    /* images attached to an FBO target while a draw into it ran clipped (pixel_clip.c) */
+    struct { uint32_t type, name; } *clipped;
+    size_t n_clipped, cap_clipped;
+    atomic_bool clip_read;      /* a draw fetched from one of them (pxh_clip_on_texture) */
 };
 
 /* pixel_fragment.c: JSON of values and of one fragment's records (its outcome: NULL when it was
@@ -76,10 +81,29 @@ bool pxh_feed_active(const struct pxh_feed *f);
 /* The last record that may write the target while it is bound for drawing (the plan's, from the
  * state model); false: none, or no plan. */
 bool pxh_feed_last_write(const struct pxh_feed *f, uint64_t *record);
+/* An FBO target's size, the same at every record that may write it; false: unknown or varying. */
+bool pxh_feed_target_size(const struct pxh_feed *f, unsigned *w, unsigned *h);
 bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record, bool *candidate);
 bool pxh_feed_after(struct engine *e, const struct glr_call *c, uint64_t record, const gmf_event *gev);
 const char *pxh_feed_why(const struct pxh_feed *f);
 void pxh_feed_reset(struct pxh_feed *f, bool on);
 void pxh_feed_report(const struct pxh_feed *f, cJSON *root);
+
+/* pixel_clip.c: quad only for an FBO target. wrote: a clipped draw into the target ran (its
+ * framebuffer's attachments are partial now); 0, or -1 out of memory. breaks: the record may read
+ * a partial image in the model (the pass must run again with whole draws). */
+struct sm_context;
+int pxh_clip_wrote(struct engine *e, const struct sm_context *sc);
+bool pxh_clip_fbo_breaks(const struct engine *e, const struct glr_call *c, const struct sm_context *sc,
+                         bool left_out);
+void pxh_clip_on_texture(void *user, uint32_t name);
+
+/* pixel_cache.c: the driver's answers kept for the next history of the same capture and target.
+ * want_targets: the target is w x h (when few enough images to keep); with keep, the driver
+ * replay reads the whole target after each probed record too, for put. take: true when the feed got every answer from the kept
+ * entry for pixel (x, y) (no driver replay needed). put: after a driver replay, keep its answers. */
+void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep);
+bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_target *t, int x, int y);
+void pxh_cache_put(struct pxh_feed *f, const char *path, const struct pxh_target *t);
 
 #endif

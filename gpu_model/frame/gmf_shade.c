@@ -467,6 +467,9 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
         return;
     }
     if (tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS) {
+        const gm_pipe_watch *w = d->r->pipe.watch;   /* pixel history: which images draws read */
+        if (w && w->on_texture)
+            w->on_texture(w->user, d->st->unit[u].bound[ti]);
         uint32_t name = sm_texture_key(d->st->unit[u].bound[ti], ti);
         gmf_texture *t = gmf_tex_sync(d->r, d->c, name, d->ev);
         if (t) {

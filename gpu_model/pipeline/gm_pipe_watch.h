@@ -77,6 +77,10 @@ typedef struct gm_pipe_watch {
     bool clip;
     void (*fn)(void *user, const gm_watch_rec *rec);
     void *user;
+    /* Optional (NULL: none): called with the texture name (0: the unit's default texture) of
+     * every texture fetch a shader makes, possibly from several shading threads at once; the
+     * history learns so whether a draw read an image an earlier clipped draw left partial. */
+    void (*on_texture)(void *user, uint32_t name);
 } gm_pipe_watch;
 
 #endif

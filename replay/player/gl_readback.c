@@ -107,8 +107,18 @@ static void pack_restore(const struct glrh_gl *gl, struct features f, const stru
 
 /* Reads colour buffer `buffer` (GL_BACK, GL_COLOR_ATTACHMENTi; 0 = leave the read buffer) of
  * framebuffer `fbo` into pixels. */
+static int read_framebuffer_as(const struct glrh_gl *gl, struct features f, GLuint fbo, GLenum buffer, int x, int y,
+                               unsigned w, unsigned h, GLenum format, GLenum type, void *pixels);
+
 static int read_framebuffer_at(const struct glrh_gl *gl, struct features f, GLuint fbo, GLenum buffer, int x, int y,
                                unsigned w, unsigned h, uint8_t *pixels)
+{
+    return read_framebuffer_as(gl, f, fbo, buffer, x, y, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+}
+
+/* The same in any format and type glReadPixels takes (depth and depth-stencil too: buffer 0). */
+static int read_framebuffer_as(const struct glrh_gl *gl, struct features f, GLuint fbo, GLenum buffer, int x, int y,
+                               unsigned w, unsigned h, GLenum format, GLenum type, void *pixels)
 {
     GLenum target = f.split_fbo ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
     GLint old_fbo = 0, old_read = 0;
@@ -126,7 +136,7 @@ static int read_framebuffer_at(const struct glrh_gl *gl, struct features f, GLui
     struct glrh_saved_transfer st;
     pack_save_and_reset(gl, f, &sp);
     glrh_transfer_save_and_reset(gl, f.transfer, &st);
-    gl->ReadPixels(x, y, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    gl->ReadPixels(x, y, (GLsizei)w, (GLsizei)h, format, type, pixels);
     GLenum e = glrh_gl_drain_errors(gl);
     glrh_transfer_restore(gl, &st);
     pack_restore(gl, f, &sp);
@@ -171,9 +181,23 @@ int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_contex
     GLint fbo = 0;
     if (gl->BindFramebuffer)
         gl->GetIntegerv(f.split_fbo ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &fbo);
+    if (!fbo)   /* the default framebuffer: its back buffer only (the pixel history's cache) */
+        return att == GL_BACK ? read_framebuffer(gl, f, 0, GL_BACK, w, h, pixels) : -1;
+    return read_framebuffer(gl, f, (GLuint)fbo, att, w, h, pixels);
+}
+
+int glrh_read_draw_attachment_as(const struct glrh_gl *gl, const struct glrh_context *d, GLenum att, unsigned w,
+                                 unsigned h, GLenum format, GLenum type, void *pixels)
+{
+    struct features f = features_of(gl, d);
+    glrh_gl_drain_errors(gl);
+    GLint fbo = 0;
+    if (gl->BindFramebuffer)
+        gl->GetIntegerv(f.split_fbo ? GL_DRAW_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &fbo);
     if (!fbo)
         return -1;
-    return read_framebuffer(gl, f, (GLuint)fbo, att, w, h, pixels);
+    bool colour = att != GL_DEPTH_ATTACHMENT && att != GL_STENCIL_ATTACHMENT && att != GL_DEPTH_STENCIL_ATTACHMENT;
+    return read_framebuffer_as(gl, f, (GLuint)fbo, colour ? att : 0, 0, 0, w, h, format, type, pixels);
 }
 
 /* Size of a framebuffer attachment; falls back to the viewport's extent where the context has no

@@ -50,10 +50,16 @@ GLenum glrh_gl_drain_errors(const struct glrh_gl *gl);
 int glrh_read_back_buffer(const struct glrh_gl *gl, const struct glrh_context *d, unsigned w, unsigned h,
                           uint8_t *pixels);
 
-/* Colour attachment `att` (GL_COLOR_ATTACHMENTi) of the framebuffer object bound for drawing, w x h
- * RGBA8 rows bottom-up. -1 when no framebuffer object is bound or it cannot be read as RGBA8. */
+/* Colour attachment `att` (GL_COLOR_ATTACHMENTi) of the framebuffer object bound for drawing, or
+ * GL_BACK while the default framebuffer is bound for drawing, w x h RGBA8 rows bottom-up. -1 when
+ * `att` does not name an image of the bound framebuffer or it cannot be read as RGBA8. */
 int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_context *d, GLenum att, unsigned w,
                               unsigned h, uint8_t *pixels);
+/* The same for any attachment of the framebuffer object bound for drawing (GL_DEPTH_ATTACHMENT,
+ * GL_DEPTH_STENCIL_ATTACHMENT too) in any glReadPixels format and type: pixels holds w x h of
+ * them, rows bottom-up. The pixel history takes float and depth images of earlier passes so. */
+int glrh_read_draw_attachment_as(const struct glrh_gl *gl, const struct glrh_context *d, GLenum att, unsigned w,
+                                 unsigned h, GLenum format, GLenum type, void *pixels);
 
 /* The colour buffer the current draw framebuffer draws to first (draw buffer 0), as RGBA8 rows
  * bottom-up, in a malloc'd buffer. The default framebuffer is surf_w x surf_h. -1 when it cannot

@@ -173,6 +173,14 @@ struct glrh_options {
     void *before_draw_user;
 };
 
+/* How want_image wants an image read (glReadPixels' format and type, bytes per pixel); the
+ * prober presets GL_RGBA, GL_UNSIGNED_BYTE, 4. A depth or depth-stencil attachment is read
+ * with GL_DEPTH_COMPONENT or GL_DEPTH_STENCIL. */
+struct glrh_probe_format {
+    uint32_t format, type;
+    unsigned bytes;
+};
+
 struct glrh_probe {
     int x, y;
     bool (*want)(void *user, uint64_t record, const struct glr_call *c, uint32_t *buffer);
@@ -180,11 +188,12 @@ struct glrh_probe {
     void *user;
     /* Optional (NULL: none): whole colour images after the same calls. want_image(user, record, i,
      * ...) for i = 0, 1, ... until it returns false names colour attachment *att (GL_COLOR_ATTACHMENTk)
-     * of the framebuffer object bound for drawing, *w x *h; got_image gets it as RGBA8 rows bottom-up
+     * of the framebuffer object bound for drawing (GL_BACK: the default one's back buffer), *w x *h; got_image gets it (RGBA8, or as *fmt says) in rows bottom-up
      * in a malloc'd block, or NULL when it could not be read; returning true keeps the block (the
      * prober then owns it and free()s it: no copy), false leaves it valid during the call only. want() must also return true for
      * the call (it reads the pixel too). */
-    bool (*want_image)(void *user, uint64_t record, int i, uint32_t *att, unsigned *w, unsigned *h);
+    bool (*want_image)(void *user, uint64_t record, int i, uint32_t *att, unsigned *w, unsigned *h,
+                       struct glrh_probe_format *fmt);
     bool (*got_image)(void *user, uint64_t record, int i, uint8_t *rgba);
     /* stop: the first pass ends right after record `last` (the prober needs nothing later; the
      * rest of the frame is not replayed). */

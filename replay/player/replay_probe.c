@@ -19,9 +19,15 @@ void glrh_probe_after_call(struct replayer *r, const struct glr_call *c)
         return;
     uint32_t att;
     unsigned w, h;
-    for (int i = 0; p->want_image(p->user, r->record, i, &att, &w, &h); i++) {
-        uint8_t *img = w && h && w <= 16384 && h <= 16384 ? malloc((size_t)w * h * 4) : NULL;
-        bool got = img && glrh_read_draw_attachment(&r->gl, r->current->desc, (GLenum)att, w, h, img) == 0;
+    struct glrh_probe_format fmt = { GL_RGBA, GL_UNSIGNED_BYTE, 4 };
+    for (int i = 0; p->want_image(p->user, r->record, i, &att, &w, &h, &fmt); i++) {
+        bool ok_size = w && h && w <= 16384 && h <= 16384 && fmt.bytes && fmt.bytes <= 16;
+        uint8_t *img = ok_size ? malloc((size_t)w * h * fmt.bytes) : NULL;
+        bool rgba8 = fmt.format == GL_RGBA && fmt.type == GL_UNSIGNED_BYTE;
+        bool got = img && (rgba8 ? glrh_read_draw_attachment(&r->gl, r->current->desc, (GLenum)att, w, h, img)
+                                 : glrh_read_draw_attachment_as(&r->gl, r->current->desc, (GLenum)att, w, h,
+                                                                fmt.format, fmt.type, img)) == 0;
+        fmt = (struct glrh_probe_format){ GL_RGBA, GL_UNSIGNED_BYTE, 4 };
         if (!p->got_image(p->user, r->record, i, got ? img : NULL))
             free(img);
     }

@@ -7,7 +7,8 @@
 //   * launch with "pixel": {x, y}: the first stop (reason "entry") is in the fragment shader of the
 //     draw that wrote the pixel, its focused lane at that pixel; stepping it to its end, its output
 //     is the driver's pixel;
-//   * glreplay/pixelHistory answers the same history as the CLI; glreplay/debugPixel with an event
+//   * glreplay/pixelHistory answers the same history as the CLI (from the driver answers the
+//     launch's history kept: no second driver replay); glreplay/debugPixel with an event
 //     of that history stops in that draw at that pixel; bad arguments get an error response.
 //
 // Environment: GLREPLAY, GLREPLAY_SHIM, LIT_MESH, NODE_MODULES; DISPLAY reaches an X server.
@@ -138,6 +139,9 @@ async function main() {
         const ph = await phP;
         assert.deepStrictEqual(ph.body.events.map(e => [e.record, e.after, e.driver]),
                                hist.events.map(e => [e.record, e.after, e.driver]));
+        // the launch's history (debug this pixel) kept the driver's answers: this one ran no
+        // driver replay, and its driver values above are still the CLI's
+        assert.strictEqual(ph.body.driver_cached, true, 'the second history of the session replayed the driver');
         const phBad = await dc.customRequest('glreplay/pixelHistory', { x: X }).catch(e => e);
         assert.ok(phBad instanceof Error && /'x' and 'y'/.test(phBad.message), String(phBad));
 

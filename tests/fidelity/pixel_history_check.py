@@ -23,8 +23,11 @@ With --driver-passes SUBSTR, captures whose file name contains SUBSTR must have 
 histories take the earlier passes (draws into framebuffer objects) from the driver's images
 (`"earlier_passes": {"from": "driver", "draws_left_out": n > 0}`), not from the model.
 
+With --quad-only SUBSTR, every history of captures whose file name contains SUBSTR must have drawn
+the target's draws at the pixel's quad only (`"quad_only": true`: framebuffer-object targets too).
+
 usage: pixel_history_check.py GLREPLAY CAPTURE... [--pixels N] [--seed S] [--debug K]
-                              [--debug-max M] [--driver-passes SUBSTR]
+                              [--debug-max M] [--driver-passes SUBSTR] [--quad-only SUBSTR]
 """
 import json
 import os
@@ -145,7 +148,7 @@ def check_debug(glreplay, cap, target, x, y, hist, res):
                                "writer is draw %d" % (x, y, target, lane["x"], lane["y"], j["draw"], last["draw"]))
 
 
-def check_capture(glreplay, cap, npix, rng, ndebug=0, driver_passes=False, debug_max=None):
+def check_capture(glreplay, cap, npix, rng, ndebug=0, driver_passes=False, debug_max=None, quad_only=False):
     work = tempfile.mkdtemp(prefix="pxh")
     png = os.path.join(work, "png")
     r = subprocess.run([glreplay, "replay", cap, "--png", png], capture_output=True, text=True, timeout=600)
@@ -208,6 +211,11 @@ def check_capture(glreplay, cap, npix, rng, ndebug=0, driver_passes=False, debug
             elif driver_passes and not fbo:
                 res["failures"].append("%s (%d,%d): earlier passes from the model, not the driver's images (%s)" %
                                        (target, x, y, ep.get("why", "no earlier_passes")))
+            if hist.get("quad_only"):
+                res["quad_only"] = res.get("quad_only", 0) + 1
+            elif quad_only:
+                res["failures"].append("%s (%d,%d): the target's draws were drawn whole, not at the pixel's quad" %
+                                       (target, x, y))
             dc = hist.get("driver_check", {})
             res["driver_disagree"] += dc.get("events_differing", 0) + dc.get("driver_only_changes", 0)
             if debugged < ndebug and (debug_max is None or res["debug_runs"] < debug_max) and any(e["kind"] == "draw" and not e.get("rejected") for e in hist["events"]):
@@ -257,6 +265,11 @@ def main():
         i = args.index("--driver-passes")
         driver_passes = args[i + 1]
         del args[i:i + 2]
+    quad_only = None
+    if "--quad-only" in args:
+        i = args.index("--quad-only")
+        quad_only = args[i + 1]
+        del args[i:i + 2]
     if len(args) < 2:
         sys.exit(__doc__)
     glreplay, caps = args[0], args[1:]
@@ -266,7 +279,8 @@ def main():
            "debug_bad": 0, "debug_output_checked": 0, "debug_output_differs": 0}
     for cap in caps:
         r = check_capture(glreplay, cap, npix, rng, ndebug,
-                          driver_passes is not None and driver_passes in os.path.basename(cap), debug_max)
+                          driver_passes is not None and driver_passes in os.path.basename(cap), debug_max,
+                          quad_only is not None and quad_only in os.path.basename(cap))
         if "error" in r:
             print("%s: ERROR %s" % (cap, r["error"]))
             bad += 1
@@ -283,6 +297,7 @@ def main():
               (r["capture"], "PASS" if ok else "FAIL", r["pixels"], r["events"], r["value_mismatch"], r["missing"],
                r["driver_disagree"], r["seconds_max"]) + dbg +
               ("; %d histories with earlier passes from the driver" % r["from_driver"] if r["from_driver"] else "") +
+              ("; %d quad only" % r["quad_only"] if r.get("quad_only") else "") +
               ("; %d first FBO images not in the history (completeness not checkable)" % r["first_unchecked"]
                if r["first_unchecked"] else ""))
         for f in r["failures"][:5]:

@@ -7,10 +7,13 @@
 # pixel).
 #   glmark2: frame 5 of the scenes shading:phong, jellyfish and terrain at 320x240 (suite test;
 #            terrain's back buffer comes from passes into framebuffer objects, which the history
-#            must take from the driver's images: --driver-passes terrain);
+#            must take from the driver's images: --driver-passes terrain; its framebuffer-object
+#            targets are drawn at the pixel's quad: --quad-only terrain);
+#   depth:   frame 5 of shadow at 320x240, whose first pass leaves a depth texture (taken from the
+#            driver in its format: --driver-passes shadow);
 #   game:    frame 60 of teeworlds (Debian package teeworlds; a benchmark: minutes, most of it the
 #            per-draw replay and the model pass of its 48 events).
-# usage: pixel_programs.sh glmark2|game GLREPLAY SHIM [PIXELS]   (needs DISPLAY, e.g. xvfb-run)
+# usage: pixel_programs.sh glmark2|depth|game GLREPLAY SHIM [PIXELS]   (needs DISPLAY, e.g. xvfb-run)
 set -euo pipefail
 what=$1 glreplay=$2 shim=$3 pixels=${4:-3}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +30,15 @@ glmark2)
     [ -f "$out" ] || { echo "FAIL: glmark2 $sc was not captured"; cat "$tmp/run.log"; exit 1; }
     caps+=("$out")
   done ;;
+depth)
+  # shadow: its first pass renders a depth texture that the back buffer's draws sample; the
+  # history must take it from the driver in its own format (--driver-passes)
+  command -v glmark2 >/dev/null || { echo "SKIP: no glmark2 (Debian package glmark2-x11)"; exit 77; }
+  out="$tmp/shadow.glcap"
+  GLREPLAY_CAPTURE_FRAMES=5 GLREPLAY_CAPTURE_OUT="$out" LD_PRELOAD=$shim \
+    timeout 120 glmark2 -s 320x240 -b shadow:nframes=6 >"$tmp/run.log" 2>&1 || true
+  [ -f "$out" ] || { echo "FAIL: glmark2 shadow was not captured"; cat "$tmp/run.log"; exit 1; }
+  exec python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$out" --pixels 3 --driver-passes shadow ;;
 game)
   [ -x /usr/games/teeworlds ] || { echo "SKIP: no /usr/games/teeworlds (Debian package teeworlds)"; exit 77; }
   python3 - "$shim" "$tmp/teeworlds.glcap" "$here/../support" <<'PY'
@@ -38,7 +50,7 @@ print(msg)
 sys.exit(0 if ok else 1)
 PY
   caps+=("$tmp/teeworlds.glcap") ;;
-*) echo "usage: pixel_programs.sh glmark2|game GLREPLAY SHIM [PIXELS]"; exit 2 ;;
+*) echo "usage: pixel_programs.sh glmark2|depth|game GLREPLAY SHIM [PIXELS]"; exit 2 ;;
 esac
 python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "${caps[@]}" --pixels "$pixels" --debug 1
 if [ "$what" = glmark2 ]; then
@@ -50,5 +62,5 @@ if [ "$what" = glmark2 ]; then
     timeout 120 glmark2 -s 320x240 -b terrain:nframes=6 >"$tmp/run.log" 2>&1 || true
   [ -f "$out" ] || { echo "FAIL: glmark2 terrain was not captured"; cat "$tmp/run.log"; exit 1; }
   python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$out" --pixels 1 --debug 1 --debug-max 2 \
-    --driver-passes terrain
+    --driver-passes terrain --quad-only terrain
 fi

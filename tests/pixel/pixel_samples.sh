@@ -7,9 +7,10 @@
 # error and exit 2; debug --pixel stops at that pixel.
 # A 4x multisampled window (tests/capture/msaa_window, EGL): the same checks, and a fragment's
 # depth tests and writes come per sample.
-# usage: pixel_samples.sh GLREPLAY SHIM LIT_MESH MULTIPASS MSAA_WINDOW
+# Histories of two pixels in one process: the second takes the first's driver answers (PIXEL_CACHE_CHECK).
+# usage: pixel_samples.sh GLREPLAY SHIM LIT_MESH MULTIPASS MSAA_WINDOW PIXEL_CACHE_CHECK
 set -euo pipefail
-glreplay=$1 shim=$2 lit=$3 multipass=$4 msaa=$5
+glreplay=$1 shim=$2 lit=$3 multipass=$4 msaa=$5 cache_check=$6
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/glr-pixel.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,6 +24,8 @@ done
   LD_PRELOAD=$shim "$msaa" 4 >/dev/null 2>&1)
 python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$tmp/lit_mesh.glcap" "$tmp/multipass.glcap" \
   "$tmp/msaa.glcap" --pixels 3 --debug 1
+"$cache_check" "$tmp/multipass.glcap" 80,45 20,70
+"$cache_check" "$tmp/multipass.glcap" 80,45 20,70 fbo1
 "$glreplay" pixel "$tmp/msaa.glcap" --at 32,24 --json > "$tmp/m.json"
 python3 - "$tmp/m.json" <<'PY'
 import json, sys

@@ -78,7 +78,7 @@ int dap_pixel_resolve(const struct dbg_capture *c, const struct dap_pixel_req *r
     memset(out, 0, sizeof *out);
     /* With the driver, the earlier passes are its images (pixel_feed.c) rather than the model's:
      * the target's draws, and so the order of the fragments at the pixel, are the model's either way. */
-    struct pxh_options o = { .path = c->path, .x = rq->x, .y = rq->y, .driver = rq->driver };
+    struct pxh_options o = { .path = c->path, .x = rq->x, .y = rq->y, .driver = rq->driver, .keep = true };
     if (rq->target && !pxh_parse_target(rq->target, &o.target)) {
         snprintf(err, n, "pixel: bad target '%s'", rq->target);
         return -1;
@@ -208,7 +208,7 @@ cJSON *dap_pixel_history(const struct dbg_capture *c, const cJSON *args, bool al
     struct dap_pixel_req rq;
     if (!dap_pixel_parse(args, &rq, err, n))
         return NULL;
-    struct pxh_options o = { .path = c->path, .x = rq.x, .y = rq.y, .driver = true };
+    struct pxh_options o = { .path = c->path, .x = rq.x, .y = rq.y, .driver = true, .keep = true };   /* one pixel after another */
     const cJSON *drv = cJSON_GetObjectItemCaseSensitive(args, "driver");
     if (cJSON_IsBool(drv))
         o.driver = cJSON_IsTrue(drv);
