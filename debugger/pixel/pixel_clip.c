@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "pixel_internal.h"
-#include "gmf_gl_enums.h"   /* generated from gl.xml */
+#include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "registry/glr_registry.h"
 #include "replay/player/player.h"
 #include "replay/replay.h"
