@@ -525,6 +525,10 @@ void gm_format_pack_rgba(gm_format f, const float in[4], void *texel)
     uint8_t *p = texel;
     int sh[4];
     switch (f) {
+    case GM_FMT_RGBA8:   /* the generic unorm loop below for RGBA8, unrolled: most colour writes */
+        p[0] = (uint8_t)unorm_from_float(in[0], 8); p[1] = (uint8_t)unorm_from_float(in[1], 8);
+        p[2] = (uint8_t)unorm_from_float(in[2], 8); p[3] = (uint8_t)unorm_from_float(in[3], 8);
+        return;
     case GM_FMT_BGRA8:
         p[0] = gm_float_to_unorm8(in[2]); p[1] = gm_float_to_unorm8(in[1]);
         p[2] = gm_float_to_unorm8(in[0]); p[3] = gm_float_to_unorm8(in[3]);
