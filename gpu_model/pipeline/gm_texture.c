@@ -595,10 +595,24 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
     if (nd == 2) {
         /* The bilinear case of the loops below, unrolled (most sampled texels of a frame):
          * the same four texels and the same byte lerps, x pairs then y. */
-        texel8(c, (const int[3]){ax[0].i0, ax[1].i0, 0}, v[0]);
-        texel8(c, (const int[3]){ax[0].i1, ax[1].i0, 0}, v[1]);
-        texel8(c, (const int[3]){ax[0].i0, ax[1].i1, 0}, v[2]);
-        texel8(c, (const int[3]){ax[0].i1, ax[1].i1, 0}, v[3]);
+        if (c->s->format == GM_FMT_RGBA8) {
+            /* texel8's RGBA8 copy with the two rows addressed once (gm_surface_texel's
+             * arithmetic; a 2D level's texel is at (x, y, layer)) */
+            const gm_surface *sf = c->s;
+            const size_t xs = 4u * (size_t)(sf->samples > 0 ? sf->samples : 1);
+            const uint8_t *base = sf->data + (size_t)c->layer * sf->layer_stride;
+            const uint8_t *row0 = base + (size_t)ax[1].i0 * sf->row_stride;
+            const uint8_t *row1 = base + (size_t)ax[1].i1 * sf->row_stride;
+            memcpy(v[0], row0 + (size_t)ax[0].i0 * xs, 4);
+            memcpy(v[1], row0 + (size_t)ax[0].i1 * xs, 4);
+            memcpy(v[2], row1 + (size_t)ax[0].i0 * xs, 4);
+            memcpy(v[3], row1 + (size_t)ax[0].i1 * xs, 4);
+        } else {
+            texel8(c, (const int[3]){ax[0].i0, ax[1].i0, 0}, v[0]);
+            texel8(c, (const int[3]){ax[0].i1, ax[1].i0, 0}, v[1]);
+            texel8(c, (const int[3]){ax[0].i0, ax[1].i1, 0}, v[2]);
+            texel8(c, (const int[3]){ax[0].i1, ax[1].i1, 0}, v[3]);
+        }
         for (int ch = 0; ch < 4; ch++)
             out[ch] = gm_lp_lerp8(ax[1].w, gm_lp_lerp8(ax[0].w, v[0][ch], v[1][ch]),
                                   gm_lp_lerp8(ax[0].w, v[2][ch], v[3][ch]));
