@@ -13,6 +13,9 @@
 #include <emmintrin.h>   /* also _mm_getcsr/_mm_setcsr */
 #endif
 
+/* Built for AVX2 too (8 lanes per and/or instead of 4): every partially active instruction
+ * ends here, about 3 % of a frame's instructions. */
+GM_CLONES_AVX2
 void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits)
 {
     for (int k = 0; k < n; k++) {

@@ -17,7 +17,7 @@
 #define UI GM_KIND_UINT
 #define SI GM_KIND_SINT
 
-static const gm_format_info format_table[GM_FMT_COUNT] = {
+const gm_format_info gm_format_table[GM_FMT_COUNT] = {
     [GM_FMT_NONE] = {"NONE", 0, 0, U, 0, 0, {0, 0, 0, 0}},
     [GM_FMT_RGBA8] = {"RGBA8", 4, 4, U, 0, 0, {8, 8, 8, 8}},
     [GM_FMT_BGRA8] = {"BGRA8", 4, 4, U, 0, 0, {8, 8, 8, 8}},
@@ -94,12 +94,6 @@ static const gm_format_info format_table[GM_FMT_COUNT] = {
     [GM_FMT_R3G3B2] = {"R3_G3_B2", 1, 3, U, 0, 0, {3, 3, 2, 0}},
 };
 
-const gm_format_info *gm_format_get(gm_format f)
-{
-    if ((unsigned)f >= GM_FMT_COUNT)
-        f = GM_FMT_NONE;
-    return &format_table[f];
-}
 
 gm_format gm_format_from_gl(uint32_t gl)
 {
@@ -531,6 +525,10 @@ void gm_format_pack_rgba(gm_format f, const float in[4], void *texel)
     uint8_t *p = texel;
     int sh[4];
     switch (f) {
+    case GM_FMT_RGBA8:   /* the generic unorm loop below for RGBA8, unrolled: most colour writes */
+        p[0] = (uint8_t)unorm_from_float(in[0], 8); p[1] = (uint8_t)unorm_from_float(in[1], 8);
+        p[2] = (uint8_t)unorm_from_float(in[2], 8); p[3] = (uint8_t)unorm_from_float(in[3], 8);
+        return;
     case GM_FMT_BGRA8:
         p[0] = gm_float_to_unorm8(in[2]); p[1] = gm_float_to_unorm8(in[1]);
         p[2] = gm_float_to_unorm8(in[0]); p[3] = gm_float_to_unorm8(in[3]);

@@ -123,17 +123,22 @@ static void apply_swizzle(const gm_tex_image *img, float v[4], bool integer)
     }
 }
 
+/* A depth texture not read as stencil: its view swizzle starts from the depth mode. */
+static bool depth_view(const gm_tex_image *img)
+{
+    const gm_format_info *fi = gm_format_get(img->format);
+    return (fi->kind == GM_KIND_DEPTH || fi->kind == GM_KIND_DEPTH_STENCIL) && !img->stencil_mode;
+}
+
 /* The sampler view swizzle of a depth texture as Mesa's state tracker builds it for llvmpipe
  * (compute_texture_format_swizzle): GL_DEPTH_TEXTURE_MODE first, then the texture swizzle.
  * A depth compare broadcasts its result to every channel before the swizzle. GLSL 1.30's
  * float-returning texture(sampler*Shadow) reads the first channel, and Mesa turns GL_ALPHA
  * into GL_INTENSITY for such shaders so that it does not read 0; the pre-1.30 shadow*() keep
  * (0, 0, 0, r). v: (d, 0, 0, 1) as read, or the compare result in v[0]. */
-static void apply_view_swizzle(const gm_tex_image *img, float v[4], bool integer, int shadow)
+static void apply_view_swizzle(const gm_tex_image *img, float v[4], bool integer, int shadow,
+                               bool depth)
 {
-    const gm_format_info *fi = gm_format_get(img->format);
-    bool depth = (fi->kind == GM_KIND_DEPTH || fi->kind == GM_KIND_DEPTH_STENCIL) &&
-                 !img->stencil_mode;
     if (depth || shadow) {
         float d = v[0];
         int mode = img->depth_mode;
@@ -502,6 +507,32 @@ static int mip_filter_of(uint32_t min_filter)
     }
 }
 
+/* What sample_selected decides from the image and the sampler alone: worked out once per
+ * request (32 lanes) instead of once per lane, where the format lookups and the filter and
+ * wrap tests cost about a third of a lane's sampling (issue 17 §1). */
+typedef struct tex_req {
+    bool integer;      /* integer texels (or stencil of a depth/stencil image) */
+    bool depth;        /* a depth view: apply_view_swizzle broadcasts by the depth mode */
+    bool swizzle_id;   /* identity swizzle (apply_swizzle copies) */
+    bool min_lin, mag_lin;
+    bool aos_format;   /* fits_8unorm, not anisotropic, not a buffer: llvmpipe's AoS path */
+} tex_req;
+
+static void tex_req_init(const gm_tex_image *img, const gm_tex_sampler *smp, tex_req *rq)
+{
+    const gm_format_info *fi = gm_format_get(img->format);
+    rq->integer = is_int_format(img->format) ||
+                  (img->stencil_mode && fi->kind == GM_KIND_DEPTH_STENCIL);
+    rq->depth = depth_view(img);
+    const uint8_t *sw = img->swizzle;
+    rq->swizzle_id = (sw[0] == 0 && sw[1] == 0 && sw[2] == 0 && sw[3] == 0) ||
+                     (sw[0] == 0 && sw[1] == 1 && sw[2] == 2 && sw[3] == 3);
+    rq->min_lin = filter_linear(smp->min_filter);
+    rq->mag_lin = filter_linear(smp->mag_filter);
+    rq->aos_format = fits_8unorm(img->format) && !gm_tex_aniso_on(smp) &&
+                     img->target != GM_TEX_BUFFER;
+}
+
 /* One texel as 8-bit unorm (exact for the formats fits_8unorm accepts). */
 static void texel8(const tex_level_ctx *c, const int idx[3], uint8_t o[4])
 {
@@ -564,10 +595,24 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
     if (nd == 2) {
         /* The bilinear case of the loops below, unrolled (most sampled texels of a frame):
          * the same four texels and the same byte lerps, x pairs then y. */
-        texel8(c, (const int[3]){ax[0].i0, ax[1].i0, 0}, v[0]);
-        texel8(c, (const int[3]){ax[0].i1, ax[1].i0, 0}, v[1]);
-        texel8(c, (const int[3]){ax[0].i0, ax[1].i1, 0}, v[2]);
-        texel8(c, (const int[3]){ax[0].i1, ax[1].i1, 0}, v[3]);
+        if (c->s->format == GM_FMT_RGBA8) {
+            /* texel8's RGBA8 copy with the two rows addressed once (gm_surface_texel's
+             * arithmetic; a 2D level's texel is at (x, y, layer)) */
+            const gm_surface *sf = c->s;
+            const size_t xs = 4u * (size_t)(sf->samples > 0 ? sf->samples : 1);
+            const uint8_t *base = sf->data + (size_t)c->layer * sf->layer_stride;
+            const uint8_t *row0 = base + (size_t)ax[1].i0 * sf->row_stride;
+            const uint8_t *row1 = base + (size_t)ax[1].i1 * sf->row_stride;
+            memcpy(v[0], row0 + (size_t)ax[0].i0 * xs, 4);
+            memcpy(v[1], row0 + (size_t)ax[0].i1 * xs, 4);
+            memcpy(v[2], row1 + (size_t)ax[0].i0 * xs, 4);
+            memcpy(v[3], row1 + (size_t)ax[0].i1 * xs, 4);
+        } else {
+            texel8(c, (const int[3]){ax[0].i0, ax[1].i0, 0}, v[0]);
+            texel8(c, (const int[3]){ax[0].i1, ax[1].i0, 0}, v[1]);
+            texel8(c, (const int[3]){ax[0].i0, ax[1].i1, 0}, v[2]);
+            texel8(c, (const int[3]){ax[0].i1, ax[1].i1, 0}, v[3]);
+        }
         for (int ch = 0; ch < 4; ch++)
             out[ch] = gm_lp_lerp8(ax[1].w, gm_lp_lerp8(ax[0].w, v[0][ch], v[1][ch]),
                                   gm_lp_lerp8(ax[0].w, v[2][ch], v[3][ch]));
@@ -598,15 +643,14 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
  * nearest_mode 1: this lane's filter is nearest but llvmpipe runs its float path's linear
  * filter for it (others of its vector need linear), with weights snapped to 0 or 1. */
 static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
-                            const float coord[4], const gm_lp_lod_sel *sel, bool per_lane_lod,
-                            int nearest_mode, float ref, int shadow, const int32_t offset[3],
-                            float out[4])
+                            const tex_req *rq, const float coord[4], const gm_lp_lod_sel *sel,
+                            bool per_lane_lod, int nearest_mode, float ref, int shadow,
+                            const int32_t offset[3], float out[4])
 {
     tex_level_ctx c;
     memset(&c, 0, sizeof(c));
     c.img = img; c.smp = smp; c.shadow = shadow; c.ref = ref;
-    c.integer = is_int_format(img->format) || (img->stencil_mode &&
-                gm_format_get(img->format)->kind == GM_KIND_DEPTH_STENCIL);
+    c.integer = rq->integer;
     float uvw[3] = {coord[0], coord[1], coord[2]};
     int face = 0;
     bool cube = img->target == GM_TEX_CUBE || img->target == GM_TEX_CUBE_ARRAY;
@@ -622,7 +666,7 @@ static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
         layer = (int)floorf(l + 0.5f);
     }
 
-    bool min_lin = filter_linear(smp->min_filter), mag_lin = filter_linear(smp->mag_filter);
+    bool min_lin = rq->min_lin, mag_lin = rq->mag_lin;
     bool linear = sel->minified ? min_lin : mag_lin;
     int lv0 = sel->level0, lv1 = sel->level1;
     float mipf = sel->fpart;
@@ -644,8 +688,7 @@ static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
         offset = NULL;
     }
     int wdims = cube ? 2 : nd;
-    bool aos = fits_8unorm(img->format) && !shadow && !c.integer &&
-               !gm_tex_aniso_on(smp) && img->target != GM_TEX_BUFFER &&
+    bool aos = rq->aos_format && !shadow && !c.integer &&
                simple_wrap(c.smp->wrap_s) && (wdims < 2 || simple_wrap(c.smp->wrap_t)) &&
                (wdims < 3 || simple_wrap(c.smp->wrap_r)) &&
                !(cube && smp->seamless_cube && (min_lin || mag_lin)) &&
@@ -680,7 +723,8 @@ static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
         for (int ch = 0; ch < 4; ch++) r0[ch] = gm_lp_lerpf(mipf, r0[ch], r1[ch]);
     }
     memcpy(out, r0, sizeof(r0));
-    apply_view_swizzle(img, out, c.integer, shadow);
+    if (rq->depth || shadow || !rq->swizzle_id)   /* else apply_view_swizzle only copies */
+        apply_view_swizzle(img, out, c.integer, shadow, rq->depth);
 }
 
 void gm_tex_level_sample(const gm_tex_image *img, const gm_tex_sampler *smp,
@@ -691,7 +735,9 @@ void gm_tex_level_sample(const gm_tex_image *img, const gm_tex_sampler *smp,
     s.min_filter = s.mag_filter = linear ? GL_LINEAR : GL_NEAREST;
     s.max_anisotropy = 16.0f;   /* keeps llvmpipe's float path: no AoS with anisotropy */
     gm_lp_lod_sel sel = {.minified = true, .level0 = level, .level1 = level, .fpart = 0.0f};
-    sample_selected(img, &s, coord, &sel, false, 0, ref, shadow, offset, out);
+    tex_req rq;
+    tex_req_init(img, &s, &rq);
+    sample_selected(img, &s, &rq, coord, &sel, false, 0, ref, shadow, offset, out);
 }
 
 static bool sample_usable(const gm_tex_image *img)
@@ -733,7 +779,9 @@ void gm_tex_sample_lod(const gm_tex_image *img, const gm_tex_sampler *smp,
     in.lod = img->target == GM_TEX_RECT ? 0.0f : lod;
     gm_lp_lod_sel sel;
     gm_lp_lod_select(&in, &sel);
-    sample_selected(img, smp, coord, &sel, true, 0, ref, shadow ? 1 : 0, offset, out);
+    tex_req rq;
+    tex_req_init(img, smp, &rq);
+    sample_selected(img, smp, &rq, coord, &sel, true, 0, ref, shadow ? 1 : 0, offset, out);
 }
 
 void gm_tex_fetch(const gm_tex_image *img, const int32_t coord[4], int level_or_sample,
@@ -761,7 +809,7 @@ void gm_tex_fetch(const gm_tex_image *img, const int32_t coord[4], int level_or_
     if (x < 0 || y < 0 || z < 0 || x >= s->width || y >= s->height || z >= s->depth)
         return;
     read_texel(img, s, x, y, z, sample, out);
-    apply_view_swizzle(img, out, is_int_format(img->format), 0);
+    apply_view_swizzle(img, out, is_int_format(img->format), 0, depth_view(img));
 }
 
 int gm_tex_size(const gm_tex_image *img, int lod, int32_t size[3])
@@ -922,6 +970,9 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     gm_lp_lod_sel sels[GM_LANES];
     bool per_lane[GM_LANES];
     bool min_lin = filter_linear(smp->min_filter), mag_lin = filter_linear(smp->mag_filter);
+    tex_req rq = {0};
+    if (img)
+        tex_req_init(img, smp, &rq);
     if (req->op == GM_TEX_SAMPLE && sample_usable(img)) {
         gm_lp_lod_in shared;
         lod_in_init(img, smp, &shared); /* the same for every lane: once per request */
@@ -971,7 +1022,7 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                             quad_lin |= sels[k].minified ? min_lin : mag_lin;
                     int mode = min_lin != mag_lin && !lin_l && quad_lin ? 1 : 0;
                     int shadow = req->shadow ? (req->legacy_shadow ? 2 : 1) : 0;
-                    sample_selected(img, smp, coord, &sels[l], per_lane[l], mode, req->dref[l],
+                    sample_selected(img, smp, &rq, coord, &sels[l], per_lane[l], mode, req->dref[l],
                                     shadow, req->has_offset ? off : NULL, r);
                 }
             } else {
