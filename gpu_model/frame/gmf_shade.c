@@ -466,6 +466,11 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
 
 /* ---- resources ---- */
 
+uint32_t gmf_unit_texture_key(const gmf_draw_ctx *d, unsigned u, int ti)
+{
+    return sm_texture_key(d->st->unit[u].bound[ti], ti);
+}
+
 int gmf_sample_target_index(const gm_sample_request *req)
 {
     switch (req->dim) {
@@ -499,15 +504,15 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
         return;
     }
     if (tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS)
-        gmf_unit_resolve(d, u, ti, tu, &d->samplers[u]);
+        gmf_unit_resolve(d, u, ti, tu, &d->samplers[u], NULL);
     gm_tex_sample_fn(&d->units, req, out);
 }
 
 gmf_texture *gmf_unit_resolve(gmf_draw_ctx *d, unsigned u, int ti, gm_tex_unit *tu,
-                              gm_tex_sampler *smp)
+                              gm_tex_sampler *smp, gmf_texture *synced)
 {
-    uint32_t name = sm_texture_key(d->st->unit[u].bound[ti], ti);
-    gmf_texture *t = gmf_tex_sync(d->r, d->c, name, d->ev);
+    uint32_t name = gmf_unit_texture_key(d, u, ti);
+    gmf_texture *t = synced ? synced : gmf_tex_sync(d->r, d->c, name, d->ev);
     if (!t)
         return NULL;
     const struct sm_texture *st = sm_get_texture(d->c, name);

@@ -85,6 +85,11 @@ struct gmf_thr {
     int head[2], n[2];
     uint64_t seq;              /* submissions so far: workers take the lowest queued */
     gmf_thr_res res[GM_TEX_MAX_UNITS][SM_TT_COUNT];
+    /* Textures synced in this draw's serial sections, by key: a second binding of one skips
+     * gmf_tex_sync, which would rewrite (with the same values) fields that workers read. */
+    uint32_t synced_key[GM_TEX_MAX_UNITS * 2];
+    gmf_texture *synced_tex[GM_TEX_MAX_UNITS * 2];
+    int n_synced;
     uint64_t draws_threaded, draws_single;
 };
 
@@ -301,9 +306,20 @@ static void thr_sample(void *ctx, const gm_sample_request *req, gm_texel_out *ou
                 memset(out, 0, sizeof *out);
                 return;
             }
+            /* another job may have resolved it while this one waited */
+            s = atomic_load_explicit(&e->state, memory_order_acquire);
             if (s == RES_NONE) {
                 gm_tex_unit got = { NULL, NULL };
-                gmf_texture *tex = gmf_unit_resolve(d, u, ti, &got, &e->smp);
+                uint32_t key = gmf_unit_texture_key(d, u, ti);
+                gmf_texture *synced = NULL;
+                for (int k = 0; k < t->n_synced && !synced; k++)
+                    if (t->synced_key[k] == key)
+                        synced = t->synced_tex[k];
+                gmf_texture *tex = gmf_unit_resolve(d, u, ti, &got, &e->smp, synced);
+                if (tex && !synced && t->n_synced < GM_TEX_MAX_UNITS * 2) {
+                    t->synced_key[t->n_synced] = key;
+                    t->synced_tex[t->n_synced++] = tex;
+                }
                 e->image = got.image;
                 e->has_sampler = got.sampler != NULL;
                 s = tex && is_render_target(d->r, tex) ? RES_SERIAL : RES_READY;
@@ -378,6 +394,7 @@ void gmf_thr_draw_begin(gmf_draw_ctx *d)
     for (int u = 0; u < GM_TEX_MAX_UNITS; u++)
         for (int k = 0; k < SM_TT_COUNT; k++)
             atomic_store_explicit(&t->res[u][k].state, RES_NONE, memory_order_relaxed);
+    t->n_synced = 0;
     pthread_mutex_lock(&t->mu);
     t->head[0] = t->head[1] = t->n[0] = t->n[1] = 0;
     pthread_mutex_unlock(&t->mu);

@@ -37,7 +37,11 @@ void gmf_thr_release(gmf_draw_ctx *d, gm_stage stage);
  * the state model, the sampler's values into *smp, tu->image/sampler set when complete);
  * the texture or NULL. Notes what the model does not do, as sample() always did. */
 gmf_texture *gmf_unit_resolve(gmf_draw_ctx *d, unsigned u, int ti, gm_tex_unit *tu,
-                              gm_tex_sampler *smp);
+                              gm_tex_sampler *smp, gmf_texture *synced);
+/* The texture key (name and target) unit u binds for target index ti. `synced` above: that
+ * key's texture as gmf_tex_sync returned it earlier in this draw (a second sync in the draw
+ * only rewrites the same values), NULL to sync now. */
+uint32_t gmf_unit_texture_key(const gmf_draw_ctx *d, unsigned u, int ti);
 int gmf_sample_target_index(const gm_sample_request *req);
 
 #endif

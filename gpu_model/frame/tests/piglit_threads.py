@@ -61,6 +61,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=60)
     a = ap.parse_args()
+    a.glreplay = os.path.abspath(a.glreplay)   # the steps run in per-test folders
     spec = os.path.join(PIGLIT, "tests", "spec")
     tests = sorted(t for t in glob.glob(os.path.join(spec, "**", "*.shader_test"), recursive=True)
                    if re.search(a.match, os.path.relpath(t, spec)))
