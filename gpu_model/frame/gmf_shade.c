@@ -305,7 +305,7 @@ static void fs_flat_builtin(gm_warp *w, int var, int slot, const gm_pipe_fs_warp
         memset(v[0], 0, sizeof v[0]);
 }
 
-static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
+void gmf_fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
 {
     gmf_prog *p = d->p;
     /* Only present lanes are shaded: in queued per-sample passes the pipeline's scratch warp
@@ -384,7 +384,7 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
 }
 
 /* FS outputs of a finished warp into the pipeline's warp. */
-static void fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw)
+void gmf_fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw)
 {
     gmf_prog *p = d->p;
     for (int c = 0; c < p->n_fs_out; c++) {
@@ -423,35 +423,33 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
             gmf_flight *f = gmf_timing_complete(d, GM_STAGE_FRAGMENT);
             if (!f)
                 return 1;
-            fs_outputs(d, f->w, f->fw);
+            gmf_fs_outputs(d, f->w, f->fw);
             gmf_timing_release(d, GM_STAGE_FRAGMENT);
             return 0;
         }
         gm_warp *w = gmf_timing_next_warp(d, GM_STAGE_FRAGMENT);
         if (!w)
             return 1;
-        fs_inputs(d, w, fw);
+        gmf_fs_inputs(d, w, fw);
         return gmf_timing_queue(d, w, GM_STAGE_FRAGMENT, fw->x, fw->y, NULL, 0, fw);
     }
     if (d->thr) {
         if (!fw) {
-            gmf_thr_done j;
+            gmf_thr_done j;   /* the job wrote its outputs (gmf_threads.c run_job) */
             if (gmf_thr_complete(d, GM_STAGE_FRAGMENT, &j) != 0)
                 return 1;
-            fs_outputs(d, j.w, j.fw);
             gmf_thr_release(d, GM_STAGE_FRAGMENT);
             return 0;
         }
         gm_warp *w = gmf_thr_next_warp(d, GM_STAGE_FRAGMENT);
         if (!w)
             return 1;
-        fs_inputs(d, w, fw);
         return gmf_thr_queue(d, w, GM_STAGE_FRAGMENT, fw->x, NULL, 0, fw);
     }
     if (!fw)
         return 1;   /* nothing is ever queued without the timing model or threads */
     gm_warp *w = p->fw;
-    fs_inputs(d, w, fw);
+    gmf_fs_inputs(d, w, fw);
     d->r->cur_issue.lane_x = fw->x;
     d->r->cur_issue.lane_y = fw->y;
     d->r->cur_issue.fs = fw;
@@ -460,7 +458,7 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
     d->r->cur_issue.fs = NULL;
     if (frc != 0)
         return 1;
-    fs_outputs(d, w, fw);
+    gmf_fs_outputs(d, w, fw);
     return 0;
 }
 

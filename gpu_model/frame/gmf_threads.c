@@ -55,7 +55,7 @@ typedef struct gmf_thr_job {
     int count;
     int32_t lane_x[GM_LANES];
     gm_pipe_fs_warp *fw;
-    int state;                 /* JOB_*, under the mutex */
+    atomic_int state;          /* JOB_*, changed under the mutex; read without it to spin */
     uint64_t seq;              /* submission order over both stages */
     bool serial_ok;            /* oldest of the draw and the main thread waits for it */
     bool cancelled;            /* the draw dropped it: finish without serial sections */
@@ -78,7 +78,10 @@ struct gmf_thr {
     int n_workers;
     bool started, quit;
     pthread_mutex_t mu;
-    pthread_cond_t cv;         /* any job state change, new work, serial grants, quit */
+    pthread_cond_t cv;         /* job done, serial grants, cancels (waiters: `waiters`) */
+    pthread_cond_t cv_work;    /* new work or quit, for workers (sleeping: `sleepers`) */
+    int waiters, sleepers;     /* threads in each wait, under the mutex */
+    atomic_int queued;         /* jobs queued and not yet taken: workers spin on it */
     /* Per stage, oldest first: jobs[s][head .. head+n) modulo window. Changed under the
      * mutex (workers scan them); the main thread reads them without it. */
     gmf_thr_job jobs[2][WINDOW_MAX];
@@ -136,6 +139,7 @@ int gmf_thr_init(gmf_runner *r, int config_threads, char *err, size_t err_size)
     t->window = 16 * n < WINDOW_MAX ? 16 * n : WINDOW_MAX;
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
+    pthread_cond_init(&t->cv_work, NULL);
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < WINDOW_MAX; k++)
             t->jobs[s][k].t = t;
@@ -156,15 +160,21 @@ void gmf_thr_draw_counts(const gmf_runner *r, uint64_t *threaded, uint64_t *sing
 
 /* ---- running jobs ---- */
 
+/* A fragment job also copies its inputs in and its outputs out (pure per-warp work that the
+ * single-thread callbacks do around the run): less for the main thread. */
 static void run_job(gmf_thr_job *j)
 {
+    if (j->stage)
+        gmf_fs_inputs(j->d, j->w, j->fw);
     for (;;) {
         gm_run_status s = gm_warp_run(j->w, 0);
         if (s == GM_RUN_DONE || s == GM_RUN_ERROR) {
             j->status = s;
-            return;
+            break;
         }
     }
+    if (j->stage && j->status == GM_RUN_DONE)   /* also when cancelled: the record waits for it */
+        gmf_fs_outputs(j->d, j->w, j->fw);
 }
 
 /* Takes the queued job submitted first (mutex held); NULL when none. Each ring is in
@@ -181,9 +191,23 @@ static gmf_thr_job *claim(struct gmf_thr *t)
                 best = j;
             break;
         }
-    if (best)
+    if (best) {
         best->state = JOB_RUNNING;
+        atomic_fetch_sub(&t->queued, 1);
+    }
     return best;
+}
+
+/* Spins about this many pause loops (tens of microseconds) before sleeping: a warp takes about
+ * that long, and a sleep and wake-up per warp cost more CPU than the warp (measured: one
+ * context switch per warp made two threads slower than one). */
+#define SPIN_LOOPS 4000
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
 }
 
 static void *worker(void *arg)
@@ -195,14 +219,24 @@ static void *worker(void *arg)
             break;
         gmf_thr_job *j = claim(t);
         if (!j) {
-            pthread_cond_wait(&t->cv, &t->mu);
+            pthread_mutex_unlock(&t->mu);
+            for (int i = 0; i < SPIN_LOOPS && !atomic_load_explicit(&t->queued, memory_order_relaxed);
+                 i++)
+                cpu_relax();
+            pthread_mutex_lock(&t->mu);
+            if (t->quit || atomic_load(&t->queued))
+                continue;
+            t->sleepers++;
+            pthread_cond_wait(&t->cv_work, &t->mu);
+            t->sleepers--;
             continue;
         }
         pthread_mutex_unlock(&t->mu);
         run_job(j);
         pthread_mutex_lock(&t->mu);
         j->state = JOB_DONE;
-        pthread_cond_broadcast(&t->cv);
+        if (t->waiters)
+            pthread_cond_broadcast(&t->cv);
     }
     pthread_mutex_unlock(&t->mu);
     return NULL;
@@ -230,12 +264,13 @@ void gmf_thr_free(gmf_runner *r)
         return;
     pthread_mutex_lock(&t->mu);
     t->quit = true;
-    pthread_cond_broadcast(&t->cv);
+    pthread_cond_broadcast(&t->cv_work);
     pthread_mutex_unlock(&t->mu);
     for (int i = 0; i < t->n_workers; i++)
         pthread_join(t->workers[i], NULL);
     free(t->workers);
     pthread_cond_destroy(&t->cv);
+    pthread_cond_destroy(&t->cv_work);
     pthread_mutex_destroy(&t->mu);
     free(t);
     r->thr = NULL;
@@ -249,8 +284,11 @@ static bool wait_serial(gmf_thr_job *j)
 {
     struct gmf_thr *t = j->t;
     pthread_mutex_lock(&t->mu);
-    while (!j->serial_ok && !j->cancelled)
+    while (!j->serial_ok && !j->cancelled) {
+        t->waiters++;
         pthread_cond_wait(&t->cv, &t->mu);
+        t->waiters--;
+    }
     bool ok = j->serial_ok;
     pthread_mutex_unlock(&t->mu);
     return ok;
@@ -410,15 +448,20 @@ static void cancel_all(gmf_draw_ctx *d)
         for (int k = 0; k < t->n[s]; k++) {
             gmf_thr_job *j = &t->jobs[s][(t->head[s] + k) % t->window];
             j->cancelled = true;
-            if (j->state == JOB_QUEUED)
+            if (j->state == JOB_QUEUED) {
                 j->state = JOB_DONE;
+                atomic_fetch_sub(&t->queued, 1);
+            }
         }
     pthread_cond_broadcast(&t->cv);
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < t->n[s]; k++) {
             gmf_thr_job *j = &t->jobs[s][(t->head[s] + k) % t->window];
-            while (j->state != JOB_DONE)
+            while (j->state != JOB_DONE) {
+                t->waiters++;
                 pthread_cond_wait(&t->cv, &t->mu);
+                t->waiters--;
+            }
             j->state = JOB_FREE;
         }
     t->n[0] = t->n[1] = 0;
@@ -486,7 +529,9 @@ int gmf_thr_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t *la
     j->state = JOB_QUEUED;
     j->seq = t->seq++;
     t->n[s]++;
-    pthread_cond_signal(&t->cv);
+    atomic_fetch_add(&t->queued, 1);
+    if (t->sleepers)
+        pthread_cond_signal(&t->cv_work);
     pthread_mutex_unlock(&t->mu);
     return t->n[s] >= t->window ? GM_PIPE_QUEUED_FULL : GM_PIPE_QUEUED;
 }
@@ -503,21 +548,33 @@ int gmf_thr_complete(gmf_draw_ctx *d, gm_stage stage, gmf_thr_done *out)
         return -1;
     }
     gmf_thr_job *j = &t->jobs[s][t->head[s]];
-    pthread_mutex_lock(&t->mu);
-    /* From here on the job stands where the single-thread run would be running it. */
-    j->serial_ok = true;
-    if (j->state == JOB_QUEUED) {
-        j->state = JOB_RUNNING;   /* no worker took it: run it here */
-        pthread_mutex_unlock(&t->mu);
-        run_job(j);
+    if (atomic_load_explicit(&j->state, memory_order_acquire) != JOB_DONE) {
         pthread_mutex_lock(&t->mu);
-        j->state = JOB_DONE;
-    } else {
-        pthread_cond_broadcast(&t->cv);
-        while (j->state != JOB_DONE)
-            pthread_cond_wait(&t->cv, &t->mu);
+        /* From here on the job stands where the single-thread run would be running it. */
+        j->serial_ok = true;
+        if (j->state == JOB_QUEUED) {
+            j->state = JOB_RUNNING;   /* no worker took it: run it here */
+            atomic_fetch_sub(&t->queued, 1);
+            pthread_mutex_unlock(&t->mu);
+            run_job(j);
+            pthread_mutex_lock(&t->mu);
+            j->state = JOB_DONE;
+        } else if (j->state != JOB_DONE) {
+            if (t->waiters)
+                pthread_cond_broadcast(&t->cv);   /* the job may wait for its serial section */
+            pthread_mutex_unlock(&t->mu);
+            for (int i = 0; i < SPIN_LOOPS &&
+                            atomic_load_explicit(&j->state, memory_order_acquire) != JOB_DONE; i++)
+                cpu_relax();
+            pthread_mutex_lock(&t->mu);
+            while (j->state != JOB_DONE) {
+                t->waiters++;
+                pthread_cond_wait(&t->cv, &t->mu);
+                t->waiters--;
+            }
+        }
+        pthread_mutex_unlock(&t->mu);
     }
-    pthread_mutex_unlock(&t->mu);
     if (j->status == GM_RUN_ERROR) {
         gmf_note(d->ev, "%s shader runtime error: %s", what, gm_warp_error(j->w));
         d->failed = true;

@@ -42,6 +42,10 @@ gmf_texture *gmf_unit_resolve(gmf_draw_ctx *d, unsigned u, int ti, gm_tex_unit *
  * key's texture as gmf_tex_sync returned it earlier in this draw (a second sync in the draw
  * only rewrites the same values), NULL to sync now. */
 uint32_t gmf_unit_texture_key(const gmf_draw_ctx *d, unsigned u, int ti);
+/* gmf_shade.c: a fragment warp's inputs from, and its outputs into, its pipeline record (they
+ * touch only the warp, the record and the draw's constant state: a fragment job runs both). */
+void gmf_fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw);
+void gmf_fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw);
 int gmf_sample_target_index(const gm_sample_request *req);
 
 #endif
