@@ -281,6 +281,7 @@ static void run_one(gmf_runner *r, const struct sm_context *c, gmf_draw_ctx *d,
     int prc = d->p->tes  ? gmf_tess_draw(d, &pd)  /* tessellation: gmf_tess.c */
             : d->p->gs ? gmf_gs_draw(d, &pd)   /* geometry shader: gmf_geometry.c */
                        : gm_pipe_draw_exec(&r->pipe, &pd);
+    gmf_thr_drain(d);   /* a failed pipeline call may leave threaded jobs (gmf_threads.c) */
     if (prc != 0 && !r->stopped && !d->failed) {
         gmf_note(ev, "pipeline: %s", r->pipe.error);
         d->failed = true;

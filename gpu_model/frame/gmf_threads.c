@@ -469,6 +469,13 @@ static void cancel_all(gmf_draw_ctx *d)
     pthread_mutex_unlock(&t->mu);
 }
 
+void gmf_thr_drain(gmf_draw_ctx *d)
+{
+    struct gmf_thr *t = d->r->thr;
+    if (d->thr && t && (t->n[0] || t->n[1]))
+        cancel_all(d);
+}
+
 void gmf_thr_draw_end(gmf_draw_ctx *d)
 {
     struct gmf_thr *t = d->r->thr;
@@ -504,8 +511,10 @@ int gmf_thr_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t *la
 {
     gmf_runner *r = d->r;
     struct gmf_thr *t = r->thr;
-    if (gmf_aborted(r))
+    if (gmf_aborted(r)) {
+        cancel_all(d);   /* the pipeline frees its records when it returns */
         return 1;
+    }
     int s = stage == GM_STAGE_FRAGMENT;
     gmf_thr_job *j = &t->jobs[s][(t->head[s] + t->n[s]) % t->window];
     /* The single-thread callbacks number each warp when they run it. */

@@ -17,6 +17,9 @@ void gmf_thr_free(gmf_runner *r);
  * r->thr_fallbacks; gmf_thr_draw_end drops any warp left in flight (an aborted draw). */
 void gmf_thr_draw_begin(gmf_draw_ctx *d);
 void gmf_thr_draw_end(gmf_draw_ctx *d);
+/* After each pipeline call: jobs the pipeline left (it failed and freed the records their
+ * inputs and outputs live in) are waited for and dropped. */
+void gmf_thr_drain(gmf_draw_ctx *d);
 
 /* The shader callbacks' side, like gmf_timing_next_warp/queue/complete/release. */
 gm_warp *gmf_thr_next_warp(gmf_draw_ctx *d, gm_stage stage);
