@@ -82,6 +82,7 @@ struct gmf_thr {
     pthread_cond_t cv_work;    /* new work or quit, for workers (sleeping: `sleepers`) */
     int waiters, sleepers;     /* threads in each wait, under the mutex */
     atomic_int queued;         /* jobs queued and not yet taken: workers spin on it */
+    atomic_int in_draw;        /* a threaded draw is running: workers spin instead of sleeping */
     /* Per stage, oldest first: jobs[s][head .. head+n) modulo window. Changed under the
      * mutex (workers scan them); the main thread reads them without it. */
     gmf_thr_job jobs[2][WINDOW_MAX];
@@ -220,7 +221,11 @@ static void *worker(void *arg)
         gmf_thr_job *j = claim(t);
         if (!j) {
             pthread_mutex_unlock(&t->mu);
-            for (int i = 0; i < SPIN_LOOPS && !atomic_load_explicit(&t->queued, memory_order_relaxed);
+            /* During a threaded draw a worker stays awake (measured: a worker that slept and
+             * was woken per burst of warps left the main thread running them, slower than one
+             * thread); between draws it sleeps after a short spin. */
+            for (int i = 0; !atomic_load_explicit(&t->queued, memory_order_relaxed) &&
+                            (i < SPIN_LOOPS || atomic_load_explicit(&t->in_draw, memory_order_relaxed));
                  i++)
                 cpu_relax();
             pthread_mutex_lock(&t->mu);
@@ -429,6 +434,7 @@ void gmf_thr_draw_begin(gmf_draw_ctx *d)
     }
     t->draws_threaded++;
     start_workers(t);
+    atomic_store(&t->in_draw, 1);
     for (int u = 0; u < GM_TEX_MAX_UNITS; u++)
         for (int k = 0; k < SM_TT_COUNT; k++)
             atomic_store_explicit(&t->res[u][k].state, RES_NONE, memory_order_relaxed);
@@ -483,6 +489,7 @@ void gmf_thr_draw_end(gmf_draw_ctx *d)
         return;
     if (t->n[0] || t->n[1])   /* only an aborted draw leaves jobs behind */
         cancel_all(d);
+    atomic_store(&t->in_draw, 0);
     d->thr = false;
 }
 
