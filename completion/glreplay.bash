@@ -29,7 +29,7 @@ _glreplay()
         info) opts="--json --top --help" ;;
         replay) opts="--loop --verify --png --benchmark --gl-errors --help" ;;
         state) opts="--event --json --context --help" ;;
-        model) opts="--compare --png --json --benchmark --trace-hash --no-timing --timeout --help" ;;
+        model) opts="--compare --png --json --benchmark --trace-hash --no-timing --threads --timeout --help" ;;
         debug) opts="--break --hit --condition --draw --pixel --fragment --target --stage --corner --vertex --no-timing --timeout --json --list --heatmap --out --component --min --max --help" ;;
         pixel) opts="--at --target --json --no-driver --help" ;;
         dap) opts="--socket --stdio --connect --pid --help" ;;
@@ -71,7 +71,7 @@ _glreplay()
             mapfile -t COMPREPLY < <(compgen -W "flow mem tex reg: all" -- "$cur")
             return ;;
         --frame | --count | --top | --loop | --event | --context | --hit | --condition | --draw | \
-            --pixel | --counter-mask | --pc-sampling | --seed | --edges)
+            --pixel | --counter-mask | --pc-sampling | --seed | --edges | --threads)
             return ;;
     esac
 

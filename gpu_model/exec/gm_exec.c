@@ -114,7 +114,8 @@ static int loop_edge(gm_warp *w, gm_frame *f, int target)
     if (--f->loop_budget > 0)
         return target;
     w->loop_limited++;
-    w->p->loops_limited++;
+    /* the program's total over its warps, which may run on several threads */
+    __atomic_add_fetch(&w->p->loops_limited, 1, __ATOMIC_RELAXED);
     return b->merge;
 }
 

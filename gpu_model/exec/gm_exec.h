@@ -74,7 +74,9 @@ void gm_exec_set_mask(gm_warp *w, gm_mask m);
  * operation in both builds (no FMA is enabled, and C11 mode forbids contraction). */
 /* gcc only: clang 14 emits a cloned function's ifunc under another name, so a call from another
  * file (gm_exec_ext from gm_exec.c) does not link; clang builds get the plain function. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* Not under ThreadSanitizer: the ifunc resolver runs (instrumented) during relocation, before
+ * the sanitizer's runtime is up, and the program crashes at load. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define GM_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
 #else
 #define GM_CLONES_AVX2

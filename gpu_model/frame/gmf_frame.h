@@ -95,6 +95,10 @@ typedef struct gmf_config {
      * per-draw cycle counts; or run to completion by the executor alone (faster, no
      * cycles). Images are identical either way. */
     enum { GMF_TIMING_DEFAULT = 0, GMF_TIMING_ON, GMF_TIMING_OFF } timing;
+    /* Threads that shade a draw's warps (gmf_threads.c): 0 = GLREPLAY_MODEL_THREADS, else the
+     * online CPUs (at most 8). Results are those of one thread; draws with the timing model,
+     * an observer, telemetry hooks or shader side effects run on one thread. */
+    int threads;
 } gmf_config;
 
 gmf_runner *gmf_create(const gmf_config *cfg, char *err, size_t err_size);
@@ -107,6 +111,9 @@ void gmf_set_abort(gmf_runner *r, const volatile sig_atomic_t *flag);
  * instances would otherwise run for days). */
 #define GMF_MAX_DRAW_INVOCATIONS (1ull << 28)
 void gmf_destroy(gmf_runner *r);
+/* Threads the runner shades with, and how many draws ran threaded / on one thread so far. */
+int gmf_thr_count(const gmf_runner *r);
+void gmf_thr_draw_counts(const gmf_runner *r, uint64_t *threaded, uint64_t *single);
 void gmf_set_observer(gmf_runner *r, gmf_observer_fn fn, void *ctx);
 
 typedef enum {

@@ -92,6 +92,7 @@ typedef struct gmf_prog {
      * (created on first use, gmf_prog_pool_warp). */
     gm_warp **pool[2];
     int n_pool[2];
+    uint8_t threadable;   /* gmf_threads.c: 0 not decided, 1 may run threaded, 2 may not */
     bool has_other_stages;
     /* VS */
     gmf_attr attrs[GMF_MAX_ATTR_CHUNKS];
@@ -246,6 +247,7 @@ typedef struct gmf_draw_ctx {
     uint32_t alpha_func;
     float alpha_ref;
     float ucp[GM_PIPE_MAX_CLIP_DIST][4];   /* user clip planes of the draw (gmf_user_clip.c) */
+    bool thr;                 /* shaded on several threads (gmf_threads.c) */
 } gmf_draw_ctx;
 
 /* gmf_shade.c: is this output one of the vertex colours GL_CLAMP_VERTEX_COLOR clamps? */
@@ -312,6 +314,7 @@ struct gmf_runner {
      * and the SM of the last issued instruction (fixed-function work is attributed there) */
     gmf_hooks hooks;
     bool has_hooks;
+    struct gmf_thr *thr;      /* worker threads for shading (gmf_threads.c) */
     gm_pipe_stats units_sent;
     int last_sm;
     /* bookkeeping */

@@ -8,6 +8,7 @@
 
 #include "gmf_internal.h"
 #include "gmf_ffunc.h"
+#include "gmf_threads.h"
 #include "registry/glr_call_codec.h"
 
 static double now_s(void)
@@ -93,6 +94,10 @@ gmf_runner *gmf_create(const gmf_config *cfg, char *err, size_t err_size)
         memcpy(r->surfaces, cfg->surfaces, (size_t)cfg->n_surfaces * sizeof *r->surfaces);
         r->n_surfaces = cfg->n_surfaces;
     }
+    if (gmf_thr_init(r, cfg ? cfg->threads : 0, err, err_size) != 0) {
+        gmf_destroy(r);
+        return NULL;
+    }
     if ((!cfg || cfg->timing != GMF_TIMING_OFF) && gmf_timing_init(r, err, err_size) != 0) {
         gmf_destroy(r);
         return NULL;
@@ -108,6 +113,7 @@ void gmf_destroy(gmf_runner *r)
     /* First: a warp stopped by the observer is still resident and is handed back. */
     gm_timing_destroy(r->tm);
     r->tm = NULL;
+    gmf_thr_free(r);   /* workers are idle between draws */
     for (int i = 0; i < r->n_progs; i++)
         gmf_prog_free(r->progs[i]);
     free(r->progs);
@@ -275,6 +281,7 @@ static void run_one(gmf_runner *r, const struct sm_context *c, gmf_draw_ctx *d,
     int prc = d->p->tes  ? gmf_tess_draw(d, &pd)  /* tessellation: gmf_tess.c */
             : d->p->gs ? gmf_gs_draw(d, &pd)   /* geometry shader: gmf_geometry.c */
                        : gm_pipe_draw_exec(&r->pipe, &pd);
+    gmf_thr_drain(d);   /* a failed pipeline call may leave threaded jobs (gmf_threads.c) */
     if (prc != 0 && !r->stopped && !d->failed) {
         gmf_note(ev, "pipeline: %s", r->pipe.error);
         d->failed = true;
@@ -365,6 +372,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
         gmf_arb_upload(c, p);   /* program.env / program.local, texture units */
     gmf_setup_env(d);
     gmf_timing_draw_begin(d);
+    gmf_thr_draw_begin(d);
     gmf_check_attrs(d);
     memset(&r->pipe.stats, 0, sizeof r->pipe.stats);
     gmf_hooks_units_reset(r);
@@ -467,6 +475,7 @@ static void do_draw(gmf_runner *r, const struct glr_call *call, uint32_t cmd, gm
     }
     (void)name;
     r->client_used = true;
+    gmf_thr_draw_end(d);
     gmf_timing_draw_end(d);
     gmf_hooks_units(r, ev->ctx_id);
     ev->failed = ev->failed || d->failed;

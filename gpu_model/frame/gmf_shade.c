@@ -11,6 +11,7 @@
 
 #include "gmf_internal.h"
 #include "gmf_ffunc.h"
+#include "gmf_threads.h"
 #include "gm_pipe_internal.h"
 #include "gm_texture_aniso.h"
 
@@ -234,8 +235,24 @@ int gmf_vs_cb(void *user, const int32_t *vertex_id, int count, int32_t instance_
         vs_inputs(d, w, vertex_id, count, instance_id, lane_vid, lane_inst);
         return gmf_timing_queue(d, w, GM_STAGE_VERTEX, lane_vid, lane_inst, out, count, NULL);
     }
+    if (d->thr) {   /* shaded on worker threads (gmf_threads.c) */
+        if (!vertex_id) {
+            gmf_thr_done j;
+            if (gmf_thr_complete(d, GM_STAGE_VERTEX, &j) != 0)
+                return 1;
+            vs_outputs(d, j.w, j.vout, j.count, j.lane_x);
+            gmf_thr_release(d, GM_STAGE_VERTEX);
+            return 0;
+        }
+        gm_warp *w = gmf_thr_next_warp(d, GM_STAGE_VERTEX);
+        if (!w)
+            return 1;
+        gm_warp_begin(w, mask, 0);
+        vs_inputs(d, w, vertex_id, count, instance_id, lane_vid, lane_inst);
+        return gmf_thr_queue(d, w, GM_STAGE_VERTEX, lane_vid, out, count, NULL);
+    }
     if (!vertex_id)
-        return 1;   /* nothing is ever queued without the timing model */
+        return 1;   /* nothing is ever queued without the timing model or threads */
     gm_warp *w = p->vw;
     gm_warp_begin(w, mask, 0);
     vs_inputs(d, w, vertex_id, count, instance_id, lane_vid, lane_inst);
@@ -288,7 +305,7 @@ static void fs_flat_builtin(gm_warp *w, int var, int slot, const gm_pipe_fs_warp
         memset(v[0], 0, sizeof v[0]);
 }
 
-static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
+void gmf_fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
 {
     gmf_prog *p = d->p;
     /* Only present lanes are shaded: in queued per-sample passes the pipeline's scratch warp
@@ -367,7 +384,7 @@ static void fs_inputs(gmf_draw_ctx *d, gm_warp *w, const gm_pipe_fs_warp *fw)
 }
 
 /* FS outputs of a finished warp into the pipeline's warp. */
-static void fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw)
+void gmf_fs_outputs(gmf_draw_ctx *d, gm_warp *w, gm_pipe_fs_warp *fw)
 {
     gmf_prog *p = d->p;
     for (int c = 0; c < p->n_fs_out; c++) {
@@ -406,20 +423,33 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
             gmf_flight *f = gmf_timing_complete(d, GM_STAGE_FRAGMENT);
             if (!f)
                 return 1;
-            fs_outputs(d, f->w, f->fw);
+            gmf_fs_outputs(d, f->w, f->fw);
             gmf_timing_release(d, GM_STAGE_FRAGMENT);
             return 0;
         }
         gm_warp *w = gmf_timing_next_warp(d, GM_STAGE_FRAGMENT);
         if (!w)
             return 1;
-        fs_inputs(d, w, fw);
+        gmf_fs_inputs(d, w, fw);
         return gmf_timing_queue(d, w, GM_STAGE_FRAGMENT, fw->x, fw->y, NULL, 0, fw);
     }
+    if (d->thr) {
+        if (!fw) {
+            gmf_thr_done j;   /* the job wrote its outputs (gmf_threads.c run_job) */
+            if (gmf_thr_complete(d, GM_STAGE_FRAGMENT, &j) != 0)
+                return 1;
+            gmf_thr_release(d, GM_STAGE_FRAGMENT);
+            return 0;
+        }
+        gm_warp *w = gmf_thr_next_warp(d, GM_STAGE_FRAGMENT);
+        if (!w)
+            return 1;
+        return gmf_thr_queue(d, w, GM_STAGE_FRAGMENT, fw->x, NULL, 0, fw);
+    }
     if (!fw)
-        return 1;   /* nothing is ever queued without the timing model */
+        return 1;   /* nothing is ever queued without the timing model or threads */
     gm_warp *w = p->fw;
-    fs_inputs(d, w, fw);
+    gmf_fs_inputs(d, w, fw);
     d->r->cur_issue.lane_x = fw->x;
     d->r->cur_issue.lane_y = fw->y;
     d->r->cur_issue.fs = fw;
@@ -428,13 +458,18 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
     d->r->cur_issue.fs = NULL;
     if (frc != 0)
         return 1;
-    fs_outputs(d, w, fw);
+    gmf_fs_outputs(d, w, fw);
     return 0;
 }
 
 /* ---- resources ---- */
 
-static int target_index(const gm_sample_request *req)
+uint32_t gmf_unit_texture_key(const gmf_draw_ctx *d, unsigned u, int ti)
+{
+    return sm_texture_key(d->st->unit[u].bound[ti], ti);
+}
+
+int gmf_sample_target_index(const gm_sample_request *req)
 {
     switch (req->dim) {
     case GM_DIM_1D: return req->arrayed ? SM_TT_1D_ARRAY : SM_TT_1D;
@@ -456,7 +491,7 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
 {
     gmf_draw_ctx *d = ctx;
     unsigned u = req->unit;
-    int ti = target_index(req);
+    int ti = gmf_sample_target_index(req);
     gm_tex_unit *tu = u < GM_TEX_MAX_UNITS ? &d->units.unit[u] : NULL;
     if (tu) {
         tu->image = NULL;
@@ -467,30 +502,38 @@ static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
         return;
     }
     if (tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS) {
-        const gm_pipe_watch *w = d->r->pipe.watch;   /* pixel history: which images draws read */
+        /* Pixel history: which images draws read (draws with a watch are not threaded). */
+        const gm_pipe_watch *w = d->r->pipe.watch;
         if (w && w->on_texture)
             w->on_texture(w->user, d->st->unit[u].bound[ti]);
-        uint32_t name = sm_texture_key(d->st->unit[u].bound[ti], ti);
-        gmf_texture *t = gmf_tex_sync(d->r, d->c, name, d->ev);
-        if (t) {
-            const struct sm_texture *st = sm_get_texture(d->c, name);
-            const struct sm_sampler *ss = d->st->unit[u].sampler
-                                              ? sm_get_sampler(d->c, d->st->unit[u].sampler)
-                                              : NULL;
-            gmf_tex_sampler_from_sm(ss ? &ss->params : &st->params, &d->samplers[u]);
-            /* llvmpipe's anisotropic filter is modelled for 2D, 2D-array and 3D textures
-             * (gm_texture_aniso.c); on other targets say so rather than differ silently. */
-            if (gm_tex_aniso_on(&d->samplers[u]) && !gm_tex_aniso_target_modelled(t->img.target))
-                gmf_note(d->ev, "anisotropic filtering of a texture that is not 2D, a 2D array or 3D "
-                         "(GL_TEXTURE_MAX_ANISOTROPY 2 or more; not modelled there)");
-            /* Texture-only state stays with the texture even with a sampler object. */
-            if (gmf_tex_complete(t, &d->samplers[u])) {
-                tu->image = &t->img;
-                tu->sampler = &d->samplers[u];
-            }
-        }
+        gmf_unit_resolve(d, u, ti, tu, &d->samplers[u], NULL);
     }
     gm_tex_sample_fn(&d->units, req, out);
+}
+
+gmf_texture *gmf_unit_resolve(gmf_draw_ctx *d, unsigned u, int ti, gm_tex_unit *tu,
+                              gm_tex_sampler *smp, gmf_texture *synced)
+{
+    uint32_t name = gmf_unit_texture_key(d, u, ti);
+    gmf_texture *t = synced ? synced : gmf_tex_sync(d->r, d->c, name, d->ev);
+    if (!t)
+        return NULL;
+    const struct sm_texture *st = sm_get_texture(d->c, name);
+    const struct sm_sampler *ss = d->st->unit[u].sampler
+                                      ? sm_get_sampler(d->c, d->st->unit[u].sampler)
+                                      : NULL;
+    gmf_tex_sampler_from_sm(ss ? &ss->params : &st->params, smp);
+    /* llvmpipe's anisotropic filter is modelled for 2D, 2D-array and 3D textures
+     * (gm_texture_aniso.c); on other targets say so rather than differ silently. */
+    if (gm_tex_aniso_on(smp) && !gm_tex_aniso_target_modelled(t->img.target))
+        gmf_note(d->ev, "anisotropic filtering of a texture that is not 2D, a 2D array or 3D "
+                 "(GL_TEXTURE_MAX_ANISOTROPY 2 or more; not modelled there)");
+    /* Texture-only state stays with the texture even with a sampler object. */
+    if (gmf_tex_complete(t, smp)) {
+        tu->image = &t->img;
+        tu->sampler = smp;
+    }
+    return t;
 }
 
 /* For debuggers (gmf_frame.h): whether a fetch through `unit` would find a complete texture, as
@@ -500,7 +543,7 @@ int gmf_unit_incomplete(gmf_runner *r, unsigned unit, int dim, int arrayed, int 
     gmf_draw_ctx *d = r->cur_draw;
     *name = 0;
     gm_sample_request req = { .unit = unit, .dim = (gm_tex_dim)dim, .arrayed = arrayed, .multisampled = multisampled };
-    int ti = target_index(&req);
+    int ti = gmf_sample_target_index(&req);
     if (!d || ti < 0 || unit >= SM_MAX_TEXTURE_UNITS || dim == GM_DIM_BUFFER)
         return -1;
     *name = d->st->unit[unit].bound[ti];

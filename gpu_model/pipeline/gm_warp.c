@@ -232,7 +232,9 @@ static void lane_offset(const gm_raster_state *rs, int sample, uint32_t cov, uin
  * one instruction instead of a libm call through the PLT each (about 3% of a frame).
  * fmaf is exactly rounded either way, and nothing here is an a * b + c that the compiler
  * could contract, so both versions give the same bits. */
+#ifndef __SANITIZE_THREAD__   /* an ifunc resolver crashes at load under ThreadSanitizer */
 __attribute__((target_clones("fma", "default")))
+#endif
 static void interpolate_inputs(gm_draw_ctx *dc, gm_prim_raster *pr, int sample,
                                const float *rx, const float *ry, const uint32_t *cov)
 {

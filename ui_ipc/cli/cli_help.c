@@ -45,7 +45,7 @@ static const struct verb_help helps[] = {
       "  --gl-errors   check glGetError after every call; list the first error per command\n" },
     { "model",
       "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] "
-      "[--no-timing]\n\n"
+      "[--no-timing] [--threads N]\n\n"
       "Runs every draw, clear and dispatch of the capture on the software GPU model.\n"
       "Exit status: 0 ran (with --compare: every comparison >= 99.9%), 1 a comparison below 99.9%,\n"
       "2 bad usage or a capture or driver that cannot be used.\n\n"
@@ -59,7 +59,10 @@ static const struct verb_help helps[] = {
       "  --json        strict JSON on stdout (per-draw cycles and instructions included)\n"
       "  --benchmark   time the model and the driver on the same frames\n"
       "  --trace-hash  print the count and a hash of every issued warp instruction (determinism check)\n"
-      "  --no-timing   run warps to completion without the timing model (faster, no cycle counts)\n" },
+      "  --no-timing   run warps to completion without the timing model (faster, no cycle counts)\n"
+      "  --threads N   shade a draw's warps on N threads (default: GLREPLAY_MODEL_THREADS, else the\n"
+      "                online CPUs, at most 8); results are byte-identical to one thread. Draws\n"
+      "                with the timing model, --trace-hash or shader side effects use one thread\n" },
     { "pixel",
       "usage: glreplay pixel F.glcap --at X,Y [--target T] [--json] [--no-driver]\n\n"
       "Pixel history: every clear, draw, blit and copy of the capture that touched pixel X,Y (origin\n"

@@ -51,7 +51,7 @@
 #include "replay/player/player.h"
 #include "replay/replay.h"
 
-#define USAGE "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing] [--timeout S]"
+#define USAGE "usage: glreplay model F.glcap [--compare] [--png DIR] [--json] [--benchmark] [--trace-hash] [--no-timing] [--threads N] [--timeout S]"
 
 static double now_s(void)
 {
@@ -214,8 +214,26 @@ static void report(struct mcmp_run *r, double wall)
     }
 }
 
+/* --threads N: 1..GMF_THR_MAX (gmf_threads.h's limit, repeated here: the CLI sees only
+ * gmf_frame.h) */
+static bool parse_threads(const char *arg, void *dest)
+{
+    char *end;
+    long v = strtol(arg, &end, 10);
+    if (!*arg || *end || v < 1 || v > 64)
+        return false;
+    *(int *)dest = (int)v;
+    return true;
+}
+
 static void print_benchmark(struct mcmp_run *r)
 {
+    if (!r->json) {
+        uint64_t thr = 0, single = 0;
+        gmf_thr_draw_counts(r->m, &thr, &single);
+        printf("benchmark: model threads %d: %llu draws threaded, %llu on one thread\n",
+               gmf_thr_count(r->m), (unsigned long long)thr, (unsigned long long)single);
+    }
     int n = cJSON_GetArraySize(r->frames);
     for (int i = 0; i < n; i++) {
         cJSON *f = cJSON_GetArrayItem(r->frames, i);
@@ -235,12 +253,14 @@ int cli_model(int argc, char **argv)
                                    .warn = print_warning, .stopped = cli_stop_reason };
     const char *path = NULL;
     double timeout = 0;
+    int threads = 0;
     const struct cli_opt opts[] = {
         { .name = "--compare", .flag = &r.compare, .set_to = true },
         { .name = "--json", .flag = &r.json, .set_to = true },
         { .name = "--benchmark", .flag = &r.benchmark, .set_to = true },
         { .name = "--trace-hash", .flag = &r.trace, .set_to = true },
         { .name = "--no-timing", .flag = &r.no_timing, .set_to = true },
+        { .name = "--threads", .parse = parse_threads, .dest = &threads, .needs = "a number from 1 to 64" },
         { .name = "--timeout", .parse = cli_opt_seconds, .dest = &timeout, .needs = "a number of seconds" },
         { .name = "--png", .str = &r.png_dir, .needs = "a folder" },
     };
@@ -276,6 +296,7 @@ int cli_model(int argc, char **argv)
     gmf_surface_desc *surf = mcmp_plan_surfaces(cap, &n_surf);
     gmf_config cfg = { .metadata_json = meta, .surfaces = surf, .n_surfaces = n_surf,
                        .timing = r.no_timing ? GMF_TIMING_OFF : GMF_TIMING_DEFAULT,
+                       .threads = threads,
                        .program_sources = srcs, .program_sources_size = srcs_size };
     r.cap = cap;
     r.image_used = calloc(cap->n_images + cap->n_hashes + 1, sizeof *r.image_used);

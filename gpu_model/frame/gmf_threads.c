@@ -1,0 +1,625 @@
+/* Shading a draw's warps on several threads with the single-thread run's results.
+ *
+ * The pipeline's deferred-shading protocol (gm_pipe_internal.h) lets a shader callback take a
+ * warp's inputs and return GM_PIPE_QUEUED; the pipeline completes the oldest queued warp of a
+ * stage when it needs its outputs, and applies every per-fragment operation (late depth and
+ * stencil, blending, writes) at completion, in submission order. Here a queued warp becomes a
+ * job: its inputs are written on the calling (main) thread, worker threads run jobs in
+ * submission order, and the main thread runs the oldest job itself when no worker took it.
+ * Only the warp's own registers change while it runs, so where it runs does not matter.
+ *
+ * What a warp reaches outside itself while running, and how each stays as in one thread:
+ * - uniform and storage blocks (read only: programs that store, use atomics, images, barriers
+ *   or clocks never run threaded, see draw_threadable);
+ * - textures. Binding a unit's texture syncs it with the state model (it may load levels and
+ *   add notes), which sample() did at every call on one thread. Here each (unit, target) is
+ *   resolved once per draw, in a *serial section*: a job may enter one only when it is the
+ *   oldest of the draw and the main thread waits for it, i.e. at the point where the
+ *   single-thread run would be running that warp. Resolutions (and their notes) therefore
+ *   happen in the single-thread order. A texture that is also a render target of the draw
+ *   (a feedback loop) is sampled only in serial sections, so it sees exactly the earlier
+ *   warps' writes. Vertex shaders that sample make the draw single-threaded: vertex warps of
+ *   instance i+1 are queued while fragment warps of instance i are still pending, so a vertex
+ *   warp would have no serial section to wait for.
+ * Observers, telemetry hooks and the timing model see every instruction in one global order,
+ * so draws with any of them (and geometry/tessellation draws, which have their own queues)
+ * run on one thread.
+ *
+ * Counters (instructions, warps) are per draw sums or are counted on the main thread at
+ * queue time, as the single-thread callbacks count them. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gmf_threads.h"
+#include "gm_ir.h"
+#include "gm_pipe_internal.h"
+
+/* Warps in flight per stage (pipeline records and pool warps: ~25 KB each). */
+#define WINDOW_MAX 64
+
+enum { JOB_FREE, JOB_QUEUED, JOB_RUNNING, JOB_DONE };
+enum { RES_NONE, RES_READY, RES_SERIAL };
+
+typedef struct gmf_thr_job {
+    struct gmf_thr *t;
+    gmf_draw_ctx *d;
+    gm_warp *w;
+    int stage;                 /* 0 vertex, 1 fragment */
+    gm_env env;                /* ctx = this job */
+    gm_tex_units units;        /* this warp's bindings (sample() wrote d->units) */
+    gm_pipe_vertex *vout;
+    int count;
+    int32_t lane_x[GM_LANES];
+    gm_pipe_fs_warp *fw;
+    atomic_int state;          /* JOB_*, changed under the mutex; read without it to spin */
+    uint64_t seq;              /* submission order over both stages */
+    bool serial_ok;            /* oldest of the draw and the main thread waits for it */
+    bool cancelled;            /* the draw dropped it: finish without serial sections */
+    gm_run_status status;
+} gmf_thr_job;
+
+/* One (unit, target) binding of the draw: written once in a serial section, read by every
+ * job after that (state with release/acquire). */
+typedef struct gmf_thr_res {
+    atomic_int state;
+    const gm_tex_image *image;
+    bool has_sampler;
+    gm_tex_sampler smp;
+} gmf_thr_res;
+
+struct gmf_thr {
+    int threads;               /* including the main thread */
+    int window;
+    pthread_t *workers;
+    int n_workers;
+    bool started, quit;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;         /* job done, serial grants, cancels (waiters: `waiters`) */
+    pthread_cond_t cv_work;    /* new work or quit, for workers (sleeping: `sleepers`) */
+    int waiters, sleepers;     /* threads in each wait, under the mutex */
+    atomic_int queued;         /* jobs queued and not yet taken: workers spin on it */
+    atomic_int in_draw;        /* a threaded draw is running: workers spin instead of sleeping */
+    /* Per stage, oldest first: jobs[s][head .. head+n) modulo window. Changed under the
+     * mutex (workers scan them); the main thread reads them without it. */
+    gmf_thr_job jobs[2][WINDOW_MAX];
+    int head[2], n[2];
+    uint64_t seq;              /* submissions so far: workers take the lowest queued */
+    gmf_thr_res res[GM_TEX_MAX_UNITS][SM_TT_COUNT];
+    /* Textures synced in this draw's serial sections, by key: a second binding of one skips
+     * gmf_tex_sync, which would rewrite (with the same values) fields that workers read. */
+    uint32_t synced_key[GM_TEX_MAX_UNITS * 2];
+    gmf_texture *synced_tex[GM_TEX_MAX_UNITS * 2];
+    int n_synced;
+    uint64_t draws_threaded, draws_single;
+};
+
+/* ---- configuration ---- */
+
+static int parse_threads(const char *s, char *err, size_t err_size)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 1 || v > GMF_THR_MAX) {
+        snprintf(err, err_size, "GLREPLAY_MODEL_THREADS: expected a number from 1 to %d, got '%.40s'",
+                 GMF_THR_MAX, s);
+        return -1;
+    }
+    return (int)v;
+}
+
+int gmf_thr_init(gmf_runner *r, int config_threads, char *err, size_t err_size)
+{
+    int n = config_threads;
+    if (n < 0 || n > GMF_THR_MAX) {
+        snprintf(err, err_size, "model threads: expected a number from 1 to %d, got %d",
+                 GMF_THR_MAX, n);
+        return -1;
+    }
+    if (n == 0) {
+        const char *e = getenv("GLREPLAY_MODEL_THREADS");
+        if (e && *e) {
+            n = parse_threads(e, err, err_size);
+            if (n < 0)
+                return -1;
+        }
+    }
+    if (n == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        n = cpus < 1 ? 1 : cpus > GMF_THR_DEFAULT_MAX ? GMF_THR_DEFAULT_MAX : (int)cpus;
+    }
+    struct gmf_thr *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    t->threads = n;
+    t->window = 16 * n < WINDOW_MAX ? 16 * n : WINDOW_MAX;
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    pthread_cond_init(&t->cv_work, NULL);
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < WINDOW_MAX; k++)
+            t->jobs[s][k].t = t;
+    r->thr = t;
+    return 0;
+}
+
+int gmf_thr_count(const gmf_runner *r)
+{
+    return r->thr ? r->thr->threads : 1;
+}
+
+void gmf_thr_draw_counts(const gmf_runner *r, uint64_t *threaded, uint64_t *single)
+{
+    *threaded = r->thr ? r->thr->draws_threaded : 0;
+    *single = r->thr ? r->thr->draws_single : 0;
+}
+
+/* ---- running jobs ---- */
+
+/* A fragment job also copies its inputs in and its outputs out (pure per-warp work that the
+ * single-thread callbacks do around the run): less for the main thread. */
+static void run_job(gmf_thr_job *j)
+{
+    if (j->stage)
+        gmf_fs_inputs(j->d, j->w, j->fw);
+    for (;;) {
+        gm_run_status s = gm_warp_run(j->w, 0);
+        if (s == GM_RUN_DONE || s == GM_RUN_ERROR) {
+            j->status = s;
+            break;
+        }
+    }
+    if (j->stage && j->status == GM_RUN_DONE)   /* also when cancelled: the record waits for it */
+        gmf_fs_outputs(j->d, j->w, j->fw);
+}
+
+/* Takes the queued job submitted first (mutex held); NULL when none. Each ring is in
+ * submission order, so its first queued job is its candidate. */
+static gmf_thr_job *claim(struct gmf_thr *t)
+{
+    gmf_thr_job *best = NULL;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < t->n[s]; k++) {
+            gmf_thr_job *j = &t->jobs[s][(t->head[s] + k) % t->window];
+            if (j->state != JOB_QUEUED)
+                continue;
+            if (!best || j->seq < best->seq)
+                best = j;
+            break;
+        }
+    if (best) {
+        best->state = JOB_RUNNING;
+        atomic_fetch_sub(&t->queued, 1);
+    }
+    return best;
+}
+
+/* Spins about this many pause loops (tens of microseconds) before sleeping: a warp takes about
+ * that long, and a sleep and wake-up per warp cost more CPU than the warp (measured: one
+ * context switch per warp made two threads slower than one). */
+#define SPIN_LOOPS 4000
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void *worker(void *arg)
+{
+    struct gmf_thr *t = arg;
+    pthread_mutex_lock(&t->mu);
+    for (;;) {
+        if (t->quit)
+            break;
+        gmf_thr_job *j = claim(t);
+        if (!j) {
+            pthread_mutex_unlock(&t->mu);
+            /* During a threaded draw a worker stays awake (measured: a worker that slept and
+             * was woken per burst of warps left the main thread running them, slower than one
+             * thread); between draws it sleeps after a short spin. */
+            for (int i = 0; !atomic_load_explicit(&t->queued, memory_order_relaxed) &&
+                            (i < SPIN_LOOPS || atomic_load_explicit(&t->in_draw, memory_order_relaxed));
+                 i++)
+                cpu_relax();
+            pthread_mutex_lock(&t->mu);
+            if (t->quit || atomic_load(&t->queued))
+                continue;
+            t->sleepers++;
+            pthread_cond_wait(&t->cv_work, &t->mu);
+            t->sleepers--;
+            continue;
+        }
+        pthread_mutex_unlock(&t->mu);
+        run_job(j);
+        pthread_mutex_lock(&t->mu);
+        j->state = JOB_DONE;
+        if (t->waiters)
+            pthread_cond_broadcast(&t->cv);
+    }
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+/* Workers start with the first threaded draw: runs that never thread never spawn any. A
+ * worker that cannot be created leaves fewer (the main thread still runs every job). */
+static void start_workers(struct gmf_thr *t)
+{
+    if (t->started)
+        return;
+    t->started = true;
+    t->workers = calloc((size_t)t->threads, sizeof *t->workers);
+    for (int i = 0; t->workers && i < t->threads - 1; i++) {
+        if (pthread_create(&t->workers[t->n_workers], NULL, worker, t) != 0)
+            break;
+        t->n_workers++;
+    }
+}
+
+void gmf_thr_free(gmf_runner *r)
+{
+    struct gmf_thr *t = r->thr;
+    if (!t)
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->quit = true;
+    pthread_cond_broadcast(&t->cv_work);
+    pthread_mutex_unlock(&t->mu);
+    for (int i = 0; i < t->n_workers; i++)
+        pthread_join(t->workers[i], NULL);
+    free(t->workers);
+    pthread_cond_destroy(&t->cv);
+    pthread_cond_destroy(&t->cv_work);
+    pthread_mutex_destroy(&t->mu);
+    free(t);
+    r->thr = NULL;
+}
+
+/* ---- serial sections and sampling ---- */
+
+/* Blocks until the job may act as the single-thread run would at this point; false when
+ * the draw dropped the job (its results are never used). */
+static bool wait_serial(gmf_thr_job *j)
+{
+    struct gmf_thr *t = j->t;
+    pthread_mutex_lock(&t->mu);
+    while (!j->serial_ok && !j->cancelled) {
+        t->waiters++;
+        pthread_cond_wait(&t->cv, &t->mu);
+        t->waiters--;
+    }
+    bool ok = j->serial_ok;
+    pthread_mutex_unlock(&t->mu);
+    return ok;
+}
+
+/* Does a level of the texture hold one of the draw's render targets (a feedback loop)? */
+static bool is_render_target(const gmf_runner *r, const gmf_texture *tex)
+{
+    const gm_pipe_framebuffer *fb = &r->pipe.fb;
+    const gm_surface *views[GM_PIPE_MAX_RT + 2];
+    int nv = 0;
+    for (int i = 0; i < GM_PIPE_MAX_RT; i++)
+        views[nv++] = fb->color[i];
+    views[nv++] = fb->depth;
+    views[nv++] = fb->stencil;
+    for (int l = 0; l < GM_TEX_MAX_LEVELS; l++) {
+        const gm_surface *s = &tex->img.level[l];
+        if (!s->data)
+            continue;
+        size_t a = s->layer_stride * (size_t)(s->depth > 0 ? s->depth : 1);
+        size_t b = s->row_stride * (size_t)(s->height > 0 ? s->height : 1);
+        const uint8_t *end = s->data + (a > b ? a : b);
+        for (int v = 0; v < nv; v++)
+            if (views[v] && views[v]->data >= s->data && views[v]->data < end)
+                return true;
+    }
+    return false;
+}
+
+/* The job's sample callback: sample() of gmf_shade.c with the binding resolved once per
+ * (unit, target) in a serial section. */
+static void thr_sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
+{
+    gmf_thr_job *j = ctx;
+    gmf_draw_ctx *d = j->d;
+    struct gmf_thr *t = j->t;
+    unsigned u = req->unit;
+    int ti = gmf_sample_target_index(req);
+    gm_tex_unit *tu = u < GM_TEX_MAX_UNITS ? &j->units.unit[u] : NULL;
+    if (tu) {
+        tu->image = NULL;
+        tu->sampler = NULL;
+    }
+    if (gmf_pix_sample(d->r, u, tu)) {   /* a pixel rectangle's image: fixed for the draw */
+        gm_tex_sample_fn(&j->units, req, out);
+        return;
+    }
+    if (tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS) {
+        gmf_thr_res *e = &t->res[u][ti];
+        int s = atomic_load_explicit(&e->state, memory_order_acquire);
+        if (s != RES_READY) {
+            if (!wait_serial(j)) {
+                memset(out, 0, sizeof *out);
+                return;
+            }
+            /* another job may have resolved it while this one waited */
+            s = atomic_load_explicit(&e->state, memory_order_acquire);
+            if (s == RES_NONE) {
+                gm_tex_unit got = { NULL, NULL };
+                uint32_t key = gmf_unit_texture_key(d, u, ti);
+                gmf_texture *synced = NULL;
+                for (int k = 0; k < t->n_synced && !synced; k++)
+                    if (t->synced_key[k] == key)
+                        synced = t->synced_tex[k];
+                gmf_texture *tex = gmf_unit_resolve(d, u, ti, &got, &e->smp, synced);
+                if (tex && !synced && t->n_synced < GM_TEX_MAX_UNITS * 2) {
+                    t->synced_key[t->n_synced] = key;
+                    t->synced_tex[t->n_synced++] = tex;
+                }
+                e->image = got.image;
+                e->has_sampler = got.sampler != NULL;
+                s = tex && is_render_target(d->r, tex) ? RES_SERIAL : RES_READY;
+                atomic_store_explicit(&e->state, s, memory_order_release);
+            }
+        }
+        tu->image = e->image;
+        tu->sampler = e->has_sampler ? &e->smp : NULL;
+    }
+    gm_tex_sample_fn(&j->units, req, out);
+}
+
+static void *thr_buffer(void *ctx, gm_buffer_kind kind, unsigned binding, size_t *size)
+{
+    gmf_thr_job *j = ctx;
+    const gm_env *e = &j->d->env[j->stage];
+    return e->buffer ? e->buffer(e->ctx, kind, binding, size) : (*size = 0, NULL);
+}
+
+/* ---- per draw ---- */
+
+/* Whether a program's code runs the same on any thread: no writes outside its registers
+ * (storage, atomics, images), no barriers or shared memory, no clock; `no_tex`: nor texture
+ * fetches. */
+static bool program_threadable(const gm_program *p, bool no_tex)
+{
+    if (!p)
+        return true;
+    if (p->reads_clock)
+        return false;
+    for (int i = 0; i < p->code_count; i++)
+        switch (p->code[i].op) {
+        case GM_OP_BUF_STORE: case GM_OP_BUF_ATOMIC: case GM_OP_IMAGE: case GM_OP_BARRIER:
+        case GM_OP_SH_LOAD: case GM_OP_SH_STORE: case GM_OP_SH_ATOMIC: case GM_OP_GS_EMIT:
+            return false;
+        case GM_OP_TEX:
+            if (no_tex)
+                return false;
+            break;
+        default:
+            break;
+        }
+    return true;
+}
+
+static bool draw_threadable(const gmf_draw_ctx *d)
+{
+    const gmf_runner *r = d->r;
+    const gmf_prog *p = d->p;
+    if (!r->thr || r->thr->threads < 2 || r->tm || r->obs || r->has_hooks || r->stopped || r->pipe.watch)
+        return false;
+    if (p->gs || p->tes || !p->vs)
+        return false;
+    if (!p->threadable)   /* decided once per program: 1 yes, 2 no */
+        ((gmf_prog *)p)->threadable = program_threadable(p->vs, true) &&
+                                              program_threadable(p->fs, false) ? 1 : 2;
+    return p->threadable == 1;
+}
+
+void gmf_thr_draw_begin(gmf_draw_ctx *d)
+{
+    struct gmf_thr *t = d->r->thr;
+    d->thr = draw_threadable(d);
+    if (!t)
+        return;
+    if (!d->thr) {
+        t->draws_single++;
+        return;
+    }
+    t->draws_threaded++;
+    start_workers(t);
+    atomic_store(&t->in_draw, 1);
+    for (int u = 0; u < GM_TEX_MAX_UNITS; u++)
+        for (int k = 0; k < SM_TT_COUNT; k++)
+            atomic_store_explicit(&t->res[u][k].state, RES_NONE, memory_order_relaxed);
+    t->n_synced = 0;
+    pthread_mutex_lock(&t->mu);
+    t->head[0] = t->head[1] = t->n[0] = t->n[1] = 0;
+    pthread_mutex_unlock(&t->mu);
+}
+
+/* Drops every job of the draw: queued ones never run, running ones finish (without serial
+ * sections) before their warps and pipeline records can be reused. */
+static void cancel_all(gmf_draw_ctx *d)
+{
+    struct gmf_thr *t = d->r->thr;
+    pthread_mutex_lock(&t->mu);
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < t->n[s]; k++) {
+            gmf_thr_job *j = &t->jobs[s][(t->head[s] + k) % t->window];
+            j->cancelled = true;
+            if (j->state == JOB_QUEUED) {
+                j->state = JOB_DONE;
+                atomic_fetch_sub(&t->queued, 1);
+            }
+        }
+    pthread_cond_broadcast(&t->cv);
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < t->n[s]; k++) {
+            gmf_thr_job *j = &t->jobs[s][(t->head[s] + k) % t->window];
+            while (j->state != JOB_DONE) {
+                t->waiters++;
+                pthread_cond_wait(&t->cv, &t->mu);
+                t->waiters--;
+            }
+            j->state = JOB_FREE;
+        }
+    t->n[0] = t->n[1] = 0;
+    t->head[0] = t->head[1] = 0;
+    pthread_mutex_unlock(&t->mu);
+}
+
+void gmf_thr_drain(gmf_draw_ctx *d)
+{
+    struct gmf_thr *t = d->r->thr;
+    if (d->thr && t && (t->n[0] || t->n[1]))
+        cancel_all(d);
+}
+
+void gmf_thr_draw_end(gmf_draw_ctx *d)
+{
+    struct gmf_thr *t = d->r->thr;
+    if (!d->thr || !t)
+        return;
+    if (t->n[0] || t->n[1])   /* only an aborted draw leaves jobs behind */
+        cancel_all(d);
+    atomic_store(&t->in_draw, 0);
+    d->thr = false;
+}
+
+gm_warp *gmf_thr_next_warp(gmf_draw_ctx *d, gm_stage stage)
+{
+    struct gmf_thr *t = d->r->thr;
+    int s = stage == GM_STAGE_FRAGMENT;
+    if (t->n[s] >= t->window) {
+        gmf_note(d->ev, "model threads: %s warp queued past the in-flight limit",
+                 s ? "fragment" : "vertex");
+        d->failed = true;
+        cancel_all(d);
+        return NULL;
+    }
+    gm_warp *w = gmf_prog_pool_warp(d->p, s, (t->head[s] + t->n[s]) % t->window);
+    if (!w) {
+        gmf_note(d->ev, "model threads: out of memory creating warps");
+        d->failed = true;
+        cancel_all(d);
+    }
+    return w;
+}
+
+int gmf_thr_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t *lane_x,
+                  gm_pipe_vertex *vout, int count, gm_pipe_fs_warp *fw)
+{
+    gmf_runner *r = d->r;
+    struct gmf_thr *t = r->thr;
+    if (gmf_aborted(r)) {
+        cancel_all(d);   /* the pipeline frees its records when it returns */
+        return 1;
+    }
+    int s = stage == GM_STAGE_FRAGMENT;
+    gmf_thr_job *j = &t->jobs[s][(t->head[s] + t->n[s]) % t->window];
+    /* The single-thread callbacks number each warp when they run it. */
+    d->warps[s]++;
+    r->frame_warps++;
+    j->d = d;
+    j->w = w;
+    j->stage = s;
+    j->env = (gm_env){ .ctx = j, .sample = thr_sample, .image = NULL, .buffer = thr_buffer };
+    memset(&j->units, 0, sizeof j->units);
+    j->vout = vout;
+    j->count = count;
+    memcpy(j->lane_x, lane_x, sizeof j->lane_x);
+    j->fw = fw;
+    j->serial_ok = false;
+    j->cancelled = false;
+    j->status = GM_RUN_DONE;
+    gm_warp_set_observer(w, NULL, NULL);
+    gm_warp_set_env(w, &j->env);
+    pthread_mutex_lock(&t->mu);
+    j->state = JOB_QUEUED;
+    j->seq = t->seq++;
+    t->n[s]++;
+    atomic_fetch_add(&t->queued, 1);
+    if (t->sleepers)
+        pthread_cond_signal(&t->cv_work);
+    pthread_mutex_unlock(&t->mu);
+    return t->n[s] >= t->window ? GM_PIPE_QUEUED_FULL : GM_PIPE_QUEUED;
+}
+
+int gmf_thr_complete(gmf_draw_ctx *d, gm_stage stage, gmf_thr_done *out)
+{
+    struct gmf_thr *t = d->r->thr;
+    int s = stage == GM_STAGE_FRAGMENT;
+    const char *what = s ? "fragment" : "vertex";
+    if (t->n[s] == 0) {
+        gmf_note(d->ev, "model threads: no %s warp to complete", what);
+        d->failed = true;
+        cancel_all(d);
+        return -1;
+    }
+    gmf_thr_job *j = &t->jobs[s][t->head[s]];
+    if (atomic_load_explicit(&j->state, memory_order_acquire) != JOB_DONE) {
+        pthread_mutex_lock(&t->mu);
+        /* From here on the job stands where the single-thread run would be running it. */
+        j->serial_ok = true;
+        /* Run it here only when every worker sleeps: an awake worker takes it within
+         * microseconds, and a main thread that ran jobs while a worker spun idle beside it
+         * was measured twice as slow as one thread (the two vCPUs may share a core). */
+        if (j->state == JOB_QUEUED && t->sleepers < t->n_workers) {
+            pthread_mutex_unlock(&t->mu);
+            for (int i = 0; i < SPIN_LOOPS &&
+                            atomic_load_explicit(&j->state, memory_order_acquire) == JOB_QUEUED; i++)
+                cpu_relax();
+            pthread_mutex_lock(&t->mu);
+        }
+        if (j->state == JOB_QUEUED) {
+            j->state = JOB_RUNNING;   /* no worker took it: run it here */
+            atomic_fetch_sub(&t->queued, 1);
+            pthread_mutex_unlock(&t->mu);
+            run_job(j);
+            pthread_mutex_lock(&t->mu);
+            j->state = JOB_DONE;
+        } else if (j->state != JOB_DONE) {
+            if (t->waiters)
+                pthread_cond_broadcast(&t->cv);   /* the job may wait for its serial section */
+            pthread_mutex_unlock(&t->mu);
+            for (int i = 0; i < SPIN_LOOPS &&
+                            atomic_load_explicit(&j->state, memory_order_acquire) != JOB_DONE; i++)
+                cpu_relax();
+            pthread_mutex_lock(&t->mu);
+            while (j->state != JOB_DONE) {
+                t->waiters++;
+                pthread_cond_wait(&t->cv, &t->mu);
+                t->waiters--;
+            }
+        }
+        pthread_mutex_unlock(&t->mu);
+    }
+    if (j->status == GM_RUN_ERROR) {
+        gmf_note(d->ev, "%s shader runtime error: %s", what, gm_warp_error(j->w));
+        d->failed = true;
+        cancel_all(d);
+        return -1;
+    }
+    *out = (gmf_thr_done){ j->w, j->vout, j->count, j->lane_x, j->fw };
+    return 0;
+}
+
+void gmf_thr_release(gmf_draw_ctx *d, gm_stage stage)
+{
+    struct gmf_thr *t = d->r->thr;
+    int s = stage == GM_STAGE_FRAGMENT;
+    if (t->n[s] == 0)
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->jobs[s][t->head[s]].state = JOB_FREE;
+    t->head[s] = (t->head[s] + 1) % t->window;
+    t->n[s]--;
+    pthread_mutex_unlock(&t->mu);
+}
