@@ -4,28 +4,18 @@
 error; the program keeps running and answering, and exits normally.
 usage: check_replay_loop_socket.py SAMPLE SHIM"""
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+import e2e_util  # noqa: E402
 
 sample, shim = sys.argv[1:3]
 
 
 def ask(path, line, timeout=120):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(timeout)
-    s.connect(path)
-    s.sendall(line.encode() + b'\n')
-    data = b''
-    while not data.endswith(b'\n'):
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    return data.decode().strip()
+    return e2e_util.ask_socket(path, line, timeout)
 
 
 failures = []

@@ -10,23 +10,14 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+import e2e_util  # noqa: E402
 
 sample, shim = sys.argv[1:3]
 
 
 def ask(path, line, timeout=60):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(timeout)
-    s.connect(path)
-    s.sendall(line.encode() + b'\n')
-    data = b''
-    while not data.endswith(b'\n'):
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    return data.decode().strip()
+    return e2e_util.ask_socket(path, line, timeout)
 
 
 with tempfile.TemporaryDirectory() as d:
