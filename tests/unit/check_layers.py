@@ -110,9 +110,21 @@ def sccs(nodes, edges):
     return out
 
 
+def show_circles(lib, circles, file_edges, uses, owner):
+    """--show: each circle's files and, per edge inside it, one symbol that makes the call, so whoever
+    breaks the circle sees which calls to move or pass in."""
+    name = lambda o: os.path.basename(o)[:-4]
+    for comp in circles:
+        print('  circle in %s: %s' % (lib, ' '.join(sorted(name(o) for o in comp))))
+        for a in sorted(comp):
+            for b in sorted(file_edges[a] & set(comp)):
+                syms = sorted(s for s in uses[a] if owner.get(s) == b)
+                print('    %s -> %s: %s' % (name(a), name(b), ', '.join(syms[:4])))
+
+
 def main(argv):
     if len(argv) < 3:
-        raise SystemExit('usage: check_layers.py BUILD_DIR BASELINE.json [--write]')
+        raise SystemExit('usage: check_layers.py BUILD_DIR BASELINE.json [--write] [--show]')
     build, baseline_path = argv[1], argv[2]
     objs = sorted(objects(build))
     if not objs:
@@ -156,8 +168,11 @@ def main(argv):
     figures = {}
     for lib in sorted(by_lib):
         members = set(by_lib[lib])
-        in_cycles = sum(len(c) for c in sccs(members, file_edges) if len(c) > 1)
+        circles = [c for c in sccs(members, file_edges) if len(c) > 1]
+        in_cycles = sum(len(c) for c in circles)
         figures[lib] = [in_cycles, len(members)]
+        if '--show' in argv:
+            show_circles(lib, circles, file_edges, uses, owner)
     if '--write' in argv:
         with open(baseline_path, 'w') as f:
             json.dump({k: v[0] for k, v in figures.items() if v[0]}, f, indent=1, sort_keys=True)
