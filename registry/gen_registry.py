@@ -428,6 +428,8 @@ def load_annotations(path, cmds):
         if not words:
             continue
         where = '%s:%d' % (path, lineno)
+        if len(words) >= 2 and words[1] == 'format_class':
+            continue   # an internal format's line: gen_format_classes.py reads it
         if len(words) < 3 or words[0] not in by_name:
             raise SystemExit('gen_registry: %s: expected COMMAND PARAMETER RULE [ARGS] of a registry command' % where)
         c = by_name[words[0]]
