@@ -479,6 +479,9 @@ def parse_gen(c, words, where):
             g['links'] = value
         else:
             raise SystemExit('gen_registry: %s: unknown or repeated gen word %r' % (where, w))
+    loc = names.get('location')
+    if 'uniform_location' in g['words'] and (loc is None or loc.is_pointer):
+        raise SystemExit('gen_registry: %s: uniform_location: %s has no location parameter' % (where, c.name))
     g['words'] = frozenset(g['words'])
     ANNOTATIONS['gen'][c.name] = g
 
