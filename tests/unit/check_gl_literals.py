@@ -19,7 +19,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-SKIP_DIRS = {'node_modules', 'subprojects', 'registry', '__pycache__'}
+SKIP_DIRS = {'node_modules', 'subprojects', '__pycache__'}
 EXTS = ('.c', '.h', '.cpp', '.py')
 HEX = re.compile(r'\b0[xX]([0-9A-Fa-f]{3,8})[uUlL]*\b(\s*/\*\s*GL_)?')
 DEFINE = re.compile(r'#\s*define\s+\w*\b(?:GL|EGL|GLX)_\w*\s+\(?\s*0[xX][0-9A-Fa-f]+')
@@ -83,7 +83,7 @@ def main(argv):
         rel_dir = os.path.relpath(dirpath, root)
         # build folders at the top (build, build-dev, ...) and hidden ones hold generated copies
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith('.') and not
-                             (rel_dir == '.' and d.startswith('build')))
+                             (rel_dir == '.' and (d.startswith('build') or d == 'registry')))
         for name in sorted(filenames):
             if not name.endswith(EXTS):
                 continue
