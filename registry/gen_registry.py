@@ -232,43 +232,38 @@ def len_expr(c, i, tdefs):
 UNPACK_INT = {'I32': '(int32_t)a[%d]', 'U32': '(uint32_t)a[%d]', 'I64': '(int64_t)a[%d]', 'U64': '(uint64_t)a[%d]'}
 
 # ---- Pointer-or-offset parameters -------------------------------------------------------------
-# A pointer parameter of these classes is an offset into a buffer object while a buffer is bound to
-# the class's binding point (the GL specs' "buffer objects as data source/destination" rules): the
+# A pointer parameter of these kinds is an offset into a buffer object while a buffer is bound to
+# the kind's binding point (the GL specs' "buffer objects as data source/destination" rules): the
 # recorder must then read no client memory (the value is an offset, not an address) and the
-# replayer passes the value on. The registry has no attribute for this, so the classes are matched
-# here by command-name pattern and parameter; the binding point's enum value is read from gl.xml.
-VERTEX_POINTER_RE = re.compile(r'^gl\w*Pointer(ARB|EXT|NV|OES|APPLE|ATI|SGIX|SUN)?$|^glInterleavedArrays$')
-PIXEL_UNPACK_RE = re.compile(r'^gl(Compressed)?(Multi)?Tex(ture)?(Sub)?Image[1-4]D(ARB|EXT|OES|SGIS|NV)?$|'
-                             r'^gl(DrawPixels|Bitmap|PolygonStipple|ColorTable|ColorSubTable|'
-                             r'ConvolutionFilter[12]D|SeparableFilter2D|PixelMap(f|ui|us|x)v)(ARB|EXT|SGI|OES)?$')
-OFFSET_CLASSES = (
+# replayer passes the value on. The registry has no attribute for this: gl_annotations.txt names
+# each such parameter (`gen offset:PARAM:KIND`) and each read-back into a bound buffer
+# (`gen into:KIND`); the binding point's enum value is read from gl.xml.
+OFFSET_KINDS = {
     # Vertex array pointers of every kind (generic, I, L, legacy, EXT/ARB/NV...): an offset into
     # GL_ARRAY_BUFFER or a client address that each draw reads (recorded at the draw); never read
     # at the call itself.
-    ('vertex array', VERTEX_POINTER_RE, lambda p: p.name == 'pointer' and p.ctype.count('*') == 1, None),
-    ('indices', re.compile(r'^glDraw\w*Elements'), lambda p: p.name == 'indices' and p.ctype.count('*') == 1,
-     'GL_ELEMENT_ARRAY_BUFFER_BINDING'),
+    'vertex_array': None,
+    'indices': 'GL_ELEMENT_ARRAY_BUFFER_BINDING',
     # An array of index pointers (glMultiDrawElements*): client memory itself, each element an
     # offset while an element buffer is bound; client-memory index data behind it is not recorded.
-    ('index pointer array', re.compile(r'^glMulti\w*Draw\w*Elements'),
-     lambda p: p.name == 'indices' and p.ctype.count('*') == 2, 'GL_ELEMENT_ARRAY_BUFFER_BINDING'),
-    ('indirect commands', re.compile(r'^gl(Multi)?Draw\w*Indirect'), lambda p: p.name == 'indirect',
-     'GL_DRAW_INDIRECT_BUFFER_BINDING'),
-    ('pixel unpack', PIXEL_UNPACK_RE, lambda p: p.is_const and p.ctype.count('*') == 1,
-     'GL_PIXEL_UNPACK_BUFFER_BINDING'),
-)
+    'index_pointers': 'GL_ELEMENT_ARRAY_BUFFER_BINDING',
+    'indirect': 'GL_DRAW_INDIRECT_BUFFER_BINDING',
+    'pixel_unpack': 'GL_PIXEL_UNPACK_BUFFER_BINDING',
+}
+# Read-backs that write into a bound buffer instead of client memory (`gen into:KIND`).
+INTO_KINDS = {'pixel_pack': 'GL_PIXEL_PACK_BUFFER_BINDING', 'query_buffer': 'GL_QUERY_BUFFER_BINDING'}
 
 
 def offset_class(c, p):
-    """(class name, binding enum name or None) of a pointer-or-offset parameter, else None."""
+    """(kind, binding enum name or None) of a pointer-or-offset parameter, else None."""
     if not p.is_pointer:
         return None
-    for name, cmd_re, test, binding in OFFSET_CLASSES:
-        if cmd_re.match(c.name) and test(p):
-            return name, binding
-    pack = output_buffer_binding_name(c.name)
+    kind = gen_of(c)['offset'].get(p.name)
+    if kind:
+        return kind, OFFSET_KINDS[kind]
+    pack = output_buffer_binding_name(c)
     if pack and not p.is_const:
-        return 'pixel pack' if 'PACK' in pack else 'query buffer', pack
+        return 'into', pack
     return None
 
 
@@ -310,11 +305,11 @@ def size_rule(c, i, tdefs, enums):
         return None
     out = []
     cls = offset_class(c, p)
-    if cls and cls[0] == 'vertex array':
+    if cls and cls[0] == 'vertex_array':
         return ['return GLR_SIZE_AT_DRAW;']
     if cls:
         v = '0x%04X' % enums[cls[1]]
-        if cls[0] == 'index pointer array':
+        if cls[0] == 'index_pointers':
             out.append('if (!glr_size_bound(e, %s)) return GLR_SIZE_UNKNOWN; /* %s */' % (v, cls[1]))
         else:
             out.append('if (glr_size_bound(e, %s)) return GLR_SIZE_OFFSET; /* %s */' % (v, cls[1]))
@@ -395,7 +390,7 @@ READBACK_RULES = {
     'buffer_range': 'glr_rb_buffer_range(a, {size})',
     'bytes': '{0}',
 }
-ANNOTATIONS = {'size': {}, 'readback': {}, 'used': set()}
+ANNOTATIONS = {'size': {}, 'readback': {}, 'gen': {}, 'used': set()}
 RULE_FIELD_RE = re.compile(r'\{(@?)(\w+)(\??)\}')
 
 
@@ -433,10 +428,12 @@ def load_annotations(path, cmds):
         if not words:
             continue
         where = '%s:%d' % (path, lineno)
+        if len(words) >= 2 and words[1] == 'format_class':
+            continue   # an internal format's line: gen_format_classes.py reads it
         if len(words) < 3 or words[0] not in by_name:
             raise SystemExit('gen_registry: %s: expected COMMAND PARAMETER RULE [ARGS] of a registry command' % where)
         c = by_name[words[0]]
-        if words[1] in ('class', 'family', 'readback') and words[1] in [p.name for p in c.params]:
+        if words[1] in ('class', 'family', 'readback', 'gen') and words[1] in [p.name for p in c.params]:
             raise SystemExit('gen_registry: %s: %s has a parameter named like the keyword %r' % (where, c.name, words[1]))
         if words[1] == 'class':
             gen_classes.parse(c.name, words[2:], by_name, where)
@@ -444,10 +441,54 @@ def load_annotations(path, cmds):
             gen_classes.parse_values(c.name, words[2:], where)
         elif words[1] == 'readback':
             ANNOTATIONS['readback'][c.name] = rule_call(c, READBACK_RULES, words[2:], where)
+        elif words[1] == 'gen':
+            parse_gen(c, words[2:], where)
         elif words[1] in [p.name for p in c.params]:
             ANNOTATIONS['size'][(c.name, words[1])] = rule_call(c, SIZE_RULES, words[2:], where)
         else:
             raise SystemExit('gen_registry: %s: %s has no parameter %r' % (where, c.name, words[1]))
+
+
+# What the generated wrapper, tracker and dispatcher do with a command beyond what the registry
+# says (gl_annotations.txt: COMMAND gen WORD...). Plain words; offset:PARAM:KIND, into:KIND and
+# links:PARAM|return carry a value.
+GEN_WORDS = ('client_arrays', 'persistent_maps', 'note_draw', 'deletes', 'link_input', 'no_track',
+             'keeps_readback', 'null_data', 'uniform_location', 'uniform_lookup', 'maps_buffer',
+             'program_used', 'pipeline_bound', 'pipeline_active', 'program_relinked')
+NO_GEN = {'words': frozenset(), 'offset': {}, 'into': None, 'links': None}
+
+
+def parse_gen(c, words, where):
+    if c.name in ANNOTATIONS['gen']:
+        raise SystemExit('gen_registry: %s: a second gen line for %s' % (where, c.name))
+    g = {'words': set(), 'offset': {}, 'into': None, 'links': None}
+    names = {p.name: p for p in c.params}
+    for w in words:
+        key, _, value = w.partition(':')
+        if not value and w in GEN_WORDS and w not in g['words']:
+            g['words'].add(w)
+        elif key == 'offset' and value.count(':') == 1:
+            param, kind = value.split(':')
+            if param not in names or not names[param].is_pointer or kind not in OFFSET_KINDS or param in g['offset']:
+                raise SystemExit('gen_registry: %s: %s: offset:PARAM:KIND of a pointer parameter, KIND one of %s'
+                                 % (where, w, ', '.join(OFFSET_KINDS)))
+            g['offset'][param] = kind
+        elif key == 'into' and value in INTO_KINDS and not g['into']:
+            g['into'] = value
+        elif key == 'links' and (value == 'return' or value in names) and not g['links']:
+            g['links'] = value
+        else:
+            raise SystemExit('gen_registry: %s: unknown or repeated gen word %r' % (where, w))
+    loc = names.get('location')
+    if 'uniform_location' in g['words'] and (loc is None or loc.is_pointer):
+        raise SystemExit('gen_registry: %s: uniform_location: %s has no location parameter' % (where, c.name))
+    g['words'] = frozenset(g['words'])
+    ANNOTATIONS['gen'][c.name] = g
+
+
+def gen_of(c):
+    """The gen annotations of command c (none when it has no gen line)."""
+    return ANNOTATIONS['gen'].get(c.name, NO_GEN)
 
 
 def annotated_size(c, p):
@@ -522,15 +563,14 @@ def record_body(c, tdefs):
     packed = lines[0]
     rk = kind_of(c.ret, tdefs)
     ret = pack_arg(rk, 'glr_r') if rk != 'VOID' else '0'
-    if re.match(r'^gl(Multi)?Draw(Arrays|Elements|RangeElements)', c.name) and 'Indirect' not in c.name:
+    traits = gen_of(c)['words']
+    if 'client_arrays' in traits:
         # Client-memory vertex arrays this draw read: recorded as events just before the draw.
         lines.append('    glr_rec_client_arrays(GLR_CMD_%s, glr_a);' % c.name)
-    if re.match(r'^gl(Multi)?Draw|^glDispatchCompute', c.name):
+    if 'persistent_maps' in traits:
         # Persistent mappings are read by the GPU without an unmap: record what changed.
         lines.append('    glr_rec_persistent_maps();')
-    is_draw = re.match(r'^gl(Multi)?Draw|^glClear', c.name) and not c.name.startswith('glClearColor') \
-        and not c.name.startswith('glClearDepth') and not c.name.startswith('glClearStencil') \
-        and not c.name.startswith('glClearIndex') and not c.name.startswith('glClearAccum')
+    is_draw = 'note_draw' in traits
     fast = fast_record(c, tdefs)
     pack_in_slow = fast and len(lines) == 1
     if pack_in_slow:
@@ -579,7 +619,7 @@ def record_body(c, tdefs):
             lines.append('        glr_rec_string(glr_w, (const char *)%s);' % p.name)
             continue
         if not p.is_const and not p.obj_class:
-            if is_readback(c.name):
+            if 'keeps_readback' in traits:
                 # What the read returned to the program: replay --verify compares (readback_rec.c).
                 lines.append('        glr_rec_readback(glr_w, GLR_CMD_%s, %d, glr_a, %s);' % (c.name, i, p.name))
             else:
@@ -593,37 +633,30 @@ def record_body(c, tdefs):
     return lines
 
 
-# Commands after which a program is (re)linked: glLinkProgram*, glProgramBinary* (a binary links
-# it) and glCreateShaderProgram* (creates and links one). Returns the C expression of the program,
+# Commands after which a program is (re)linked (`gen links:PARAM`, or `links:return` for
+# glCreateShaderProgram*, which creates and links one). Returns the C expression of the program,
 # or None.
-LINKS_RE = re.compile(r'^gl(LinkProgram|ProgramBinary|CreateShaderProgram)')
-
-
 def links_program(c):
-    if c.api != 'gl' or not LINKS_RE.match(c.name):
+    linked = gen_of(c)['links']
+    if c.api != 'gl' or not linked:
         return None
-    if c.name.startswith('glCreateShaderProgram'):
-        return 'glr_r' if c.ret and c.ret != 'void' else None
-    return c.params[0].name if c.params else None
+    return 'glr_r' if linked == 'return' else linked
 
 
 # Commands the shim's always-on object tracking sees (shim/track.c): those that create or delete
 # object names and those that define shader/program link inputs, which the driver cannot report
-# back at a snapshot. Chosen from the registry (object classes, name patterns), never hand-listed;
-# hot state-setting calls (binds, uniforms, draws) are not among them and keep the 4-instruction
-# idle path.
-LINK_INPUT_RE = re.compile(r'(ShaderSource|AttachShader|DetachShader|LinkProgram|CompileShader|ProgramBinary|'
-                           r'AttribLocation|FragDataLocation|TransformFeedbackVaryings|ProgramParameter|'
-                           r'ShaderBinary|SpecializeShader)')
-
-
+# back at a snapshot. Creation comes from the registry (object classes of the return value or an
+# output parameter); deletion (`gen deletes`), link inputs (`gen link_input`) and the queries that
+# return names without creating them (`gen no_track`) from gl_annotations.txt, never hand-listed
+# here; hot state-setting calls (binds, uniforms, draws) are not among them and keep the
+# 4-instruction idle path.
 def is_tracked(c):
-    if c.api != 'gl' or re.match(r'^gl(Get|ExtGet|Is)', c.name):
+    traits = gen_of(c)['words']
+    if c.api != 'gl' or 'no_track' in traits:
         return False
     creates = bool(c.ret_class) or any(p.is_pointer and not p.is_const and p.obj_class for p in c.params)
-    deletes = c.name.startswith('glDelete') and any(p.obj_class for p in c.params)
-    link_input = bool(LINK_INPUT_RE.search(c.name)) and any(
-        p.obj_class in ('program', 'shader') for p in c.params)
+    deletes = 'deletes' in traits and any(p.obj_class for p in c.params)
+    link_input = 'link_input' in traits and any(p.obj_class in ('program', 'shader') for p in c.params)
     return creates or deletes or link_input
 
 
@@ -742,7 +775,7 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
             f.write('    %s((glr_pfn_%s)glr_p_)(%s);\n}\n' % (r, c.name, call_args(c)))
             # A hooked command's hand-written hook tracks what it needs, except link inputs
             # (glProgramBinary): the generated glr_call_ body the hook calls tracks those.
-            tracked = is_tracked(c) and (c.name not in hooks or bool(LINK_INPUT_RE.search(c.name)))
+            tracked = is_tracked(c) and (c.name not in hooks or 'link_input' in gen_of(c)['words'])
             if tracked:
                 f.write('\n'.join(track_body(c, tdefs)) + '\n')
             # Slow path: counting and (later) recording.
@@ -830,53 +863,27 @@ def unpack_arg(kind, ctype, expr):
     return '(%s)(%s)' % (ctype, expr)
 
 
-# Read-backs that write into a bound buffer instead of client memory: the GL_*_BINDING enum of
-# that buffer (GL_PIXEL_PACK_BUFFER_BINDING, GL_QUERY_BUFFER_BINDING).
-PACK_READBACK_RE = re.compile(r'^gl(ReadPixels|ReadnPixels|GetTexImage|GetnTexImage|GetCompressedTexImage|'
-                              r'GetnCompressedTexImage|GetTextureImage|GetTextureSubImage|'
-                              r'GetCompressedTextureImage|GetCompressedTextureSubImage)(ARB|EXT|KHR)?$')
-QUERY_READBACK_RE = re.compile(r'^glGetQueryObject(i|ui|i64|ui64)v(ARB|EXT)?$')
-
-
-BUFFER_READBACK_RE = re.compile(r'^glGet(Named)?BufferSubData(ARB|EXT)?$')
-
-
-def is_readback(name):
-    """Read-backs whose result the recorder keeps (a hash, the bytes when small) for replay --verify."""
-    return bool(PACK_READBACK_RE.match(name) or QUERY_READBACK_RE.match(name) or BUFFER_READBACK_RE.match(name))
-
-
-def output_buffer_binding_name(name):
-    if PACK_READBACK_RE.match(name):
-        return 'GL_PIXEL_PACK_BUFFER_BINDING'
-    if QUERY_READBACK_RE.match(name):
-        return 'GL_QUERY_BUFFER_BINDING'
-    return None
-
-
-# Commands for which a NULL data pointer means "no data" (storage without contents, zeros), so a
-# recorded NULL is passed on; for every other command a NULL where the call reads memory is refused.
-NULL_DATA_RE = re.compile(r'^gl(Named)?Buffer(Data|Storage)|^gl(Multi)?Tex(ture)?Image|^glClear(Named)?Buffer(Sub)?Data|'
-                          r'^glClearTex(Sub)?Image|^glBufferStorage|^gl\w*Pointer')
+def output_buffer_binding_name(c):
+    """The GL_*_BINDING enum name of the buffer a read-back writes into while one is bound
+    (`gen into:KIND`), or None."""
+    into = gen_of(c)['into']
+    return INTO_KINDS[into] if into else None
 
 
 # Uniform locations are chosen by the driver that linked the program, so the replayer maps a
 # captured location to its own driver's (replay/uniform_locations.h): the location parameter of
-# glUniform*/glProgramUniform*, the lookups that say which name a location is, and the calls that
-# say which program glUniform* goes to.
-UNIFORM_LOCATION_CMD_RE = re.compile(r'^gl(Program)?Uniform')
-UNIFORM_LOOKUP_RE = re.compile(r'^glGetUniformLocation(ARB)?$')
+# glUniform*/glProgramUniform* (`gen uniform_location`), the lookups that say which name a location
+# is (`gen uniform_lookup`), and the calls that say which program glUniform* goes to.
 PROGRAM_STATE_HOOKS = (
-    (re.compile(r'^glUseProgram(ObjectARB)?$'), 'glr_dispatch_program_used(d, c, %s);', 1),
-    (re.compile(r'^glBindProgramPipeline(EXT)?$'), 'glr_dispatch_pipeline_bound(d, c, %s);', 1),
-    (re.compile(r'^glActiveShaderProgram(EXT)?$'), 'glr_dispatch_pipeline_active(d, c, %s, %s);', 2),
-    (re.compile(r'^gl(LinkProgram(ARB)?|ProgramBinary(OES)?|DeleteProgram|DeleteObjectARB)$'),
-     'glr_dispatch_program_relinked(d, c, %s);', 1),
+    ('program_used', 'glr_dispatch_program_used(d, c, %s);', 1),
+    ('pipeline_bound', 'glr_dispatch_pipeline_bound(d, c, %s);', 1),
+    ('pipeline_active', 'glr_dispatch_pipeline_active(d, c, %s, %s);', 2),
+    ('program_relinked', 'glr_dispatch_program_relinked(d, c, %s);', 1),
 )
 
 
 def is_uniform_location(c, p):
-    return p.name == 'location' and not p.is_pointer and UNIFORM_LOCATION_CMD_RE.match(c.name)
+    return p.name == 'location' and not p.is_pointer and 'uniform_location' in gen_of(c)['words']
 
 
 def program_param(c):
@@ -905,7 +912,7 @@ def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
             if c.api != 'gl':
                 continue
             outputs = [p for p in c.params if p.is_pointer and not p.is_const]
-            into_name = output_buffer_binding_name(c.name)
+            into_name = output_buffer_binding_name(c)
             into_buffer = enums[into_name] if into_name else 0
             if any(not p.obj_class for p in outputs) and not into_buffer:
                 continue  # a query: it changes no state; skipped (default case)
@@ -929,7 +936,7 @@ def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
                         not (strarr is not None and p.name == 'length'):
                     # The recorded blob, checked against the recorder's size rule (glr_param_size).
                     f.write('        const void *p%d;\n' % i)
-                    f.write(bad('glr_dispatch_client(d, c, %d, %d, &p%d) != 0' % (i, 1 if NULL_DATA_RE.match(c.name) else 0, i)))
+                    f.write(bad('glr_dispatch_client(d, c, %d, %d, &p%d) != 0' % (i, 1 if 'null_data' in gen_of(c)['words'] else 0, i)))
             for i, p in enumerate(c.params):
                 kind = kind_of(p.ctype, tdefs)
                 a = 'c->args[%d]' % i
@@ -973,10 +980,10 @@ def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
                     args.append(unpack_arg(kind, p.ctype, a))
             call = 'f(%s)' % ', '.join(args)
             hooks = []
-            for rx, fmt, n in PROGRAM_STATE_HOOKS:
-                if rx.match(c.name):
+            for word, fmt, n in PROGRAM_STATE_HOOKS:
+                if word in gen_of(c)['words']:
                     hooks.append('        ' + fmt % tuple('(uint32_t)(%s)' % x for x in args[:n]))
-            if re.match(r'^glMap(Named)?Buffer(Range)?(ARB|OES|EXT)?$', c.name):
+            if 'maps_buffer' in gen_of(c)['words']:
                 # A mapping: remember where the captured pointer is in this replay.
                 f.write('        void *r = %s;\n' % call)
                 ln = next((k for k, q in enumerate(c.params) if q.name == 'length'), None)
@@ -990,7 +997,7 @@ def gen_dispatch(cmds, paths, enums, out_types, out_pfn, out_c):
                 rk = kind_of(c.ret, tdefs)
                 f.write('        %s r = %s;\n' % (c.ret, call))
                 f.write('        glr_dispatch_bind(d, c, %s, c->ret, %s);\n' % (class_id(c.ret_class), pack_arg(rk, 'r')))
-            elif UNIFORM_LOOKUP_RE.match(c.name):
+            elif 'uniform_lookup' in gen_of(c)['words']:
                 f.write('        %s r = %s;\n' % (c.ret, call))
                 f.write('        glr_dispatch_uniform_location_found(d, c, (uint32_t)(%s), (int32_t)r);\n' % args[0])
             else:
@@ -1010,6 +1017,7 @@ def main(argv):
         load_annotations(argv[7], cmds)
         gen_tables(cmds, tdefs, enum_values(gl), argv[5], argv[6])
     elif mode == 'wrappers':
+        load_annotations(argv[9], cmds)
         with open(argv[5]) as f:
             hooks = {l.split('#')[0].strip() for l in f} - {''}
         unknown = hooks - {c.name for c in cmds}
@@ -1017,6 +1025,7 @@ def main(argv):
             raise SystemExit('gen_registry: hooks not in the registry: %s' % ', '.join(sorted(unknown)))
         gen_wrappers(cmds, [gl, glx, egl], hooks, argv[6], argv[7], argv[8])
     elif mode == 'dispatch':
+        load_annotations(argv[8], cmds)
         gen_dispatch(cmds, [gl, glx, egl], enum_values(gl), argv[5], argv[6], argv[7])
     else:
         raise SystemExit('gen_registry: unknown mode %s' % mode)

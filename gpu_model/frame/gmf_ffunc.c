@@ -10,6 +10,7 @@
 
 #include "gmf_internal.h"
 #include "gmf_ffunc.h"
+#include "registry/glr_format_class.h"
 
 typedef struct ff_entry {
     uint32_t share, program, link_count;   /* the GLSL program of mixed draws (0: none) */
@@ -112,16 +113,15 @@ static int operand(uint32_t o)
  * compatibility default of GL_DEPTH_TEXTURE_MODE). */
 static int format_class(uint32_t internal_format)
 {
-    const char *n = sm_enum_name(gmf_legacy_internal_format(internal_format));
-    if (!n)
-        return GM_FF_FMT_RGBA;
-    if (strstr(n, "INTENSITY"))
-        return GM_FF_FMT_INTENSITY;
-    if (!strncmp(n, "GL_ALPHA", 8))
-        return GM_FF_FMT_ALPHA;
-    if (strstr(n, "ALPHA") || strstr(n, "RGBA") || strstr(n, "_A1") || strstr(n, "RGB10_A2") ||
-        strstr(n, "BGRA") || strstr(n, "DXT3") || strstr(n, "DXT5") || (n[3] == '4' && n[4] == 0))
-        return GM_FF_FMT_RGBA;
+    uint32_t f = gmf_legacy_internal_format(internal_format);
+    if (!sm_enum_name(f))
+        return GM_FF_FMT_RGBA;   /* no GL enum: nothing to go by */
+    switch (glr_format_class(f)) {   /* generated from gl_annotations.txt's format_class lines */
+    case GLR_FORMAT_CLASS_INTENSITY: return GM_FF_FMT_INTENSITY;
+    case GLR_FORMAT_CLASS_ALPHA: return GM_FF_FMT_ALPHA;
+    case GLR_FORMAT_CLASS_RGBA: return GM_FF_FMT_RGBA;
+    case GLR_FORMAT_CLASS_RGB: break;
+    }
     return GM_FF_FMT_RGB;   /* RGB, luminance, red/green, depth */
 }
 

@@ -24,7 +24,7 @@ int main(void)
 {
     static const float pos[4] = { 1.5f, -2.0f, 0.25f, 0.0f };
     struct glr_call c[5];
-    c[0] = tmake(3, "glLightfv", "uub", 0x4000u, 0x1203u, pos, sizeof pos);
+    c[0] = tmake(3, "glLightfv", "uub", GL_LIGHT0, GL_POSITION, pos, sizeof pos);
     c[1] = tmake(3, "glViewport", "iiii", -7, 0, 1 << 30, 5);
     c[2] = tmake(3, "glDepthRange", "dd", 0.125, 1e300);
     c[3] = tmake(3, "glClearColor", "ffff", -0.5, 1.0, 3.0e38, 0.0);

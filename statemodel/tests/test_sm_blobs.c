@@ -210,6 +210,15 @@ static void test_pseudo_records(void)
 }
 
 /* Decodes a string-array blob the way the dispatcher does (u32 count, u32 length + bytes). */
+/* glGen*-shaped commands (n, names): their second parameter receives new object names (registry
+ * object classes, not the command's name). */
+static bool creates_names(uint32_t cmd)
+{
+    const struct glr_cmd_info *ci = &glr_cmds[cmd];
+    const struct glr_param_info *p = &glr_params[ci->params + 1];
+    return ci->nparams == 2 && p->obj_class && p->is_pointer && !p->is_const;
+}
+
 static int decode_strings(const struct glr_blob *b, char out[][256], int max)
 {
     const uint8_t *p = b->data, *end = p + b->size;
@@ -249,23 +258,22 @@ static void test_restore_layouts(void)
     char strs[8][256];
     for (size_t i = 0; i < l.count; i++) {
         const struct glr_call *c = &l.calls[i];
-        const char *name = glr_cmd_name(c->cmd);
-        if (!strcmp(name, "glShaderSource")) {
+        if (c->cmd == GLR_CMD_glShaderSource) {
             /* The dispatcher passes args[1] as the count and the decoded strings. */
             int n = decode_strings(&c->blobs[2], strs, 8);
             CHECK(n == 1 && (int64_t)c->args[1] == n);
             CHECK(c->blobs[3].size == 0 && c->args[3] == 0);   /* lengths come from blob 2 */
             sources++;
-        } else if (!strcmp(name, "glTransformFeedbackVaryings")) {
+        } else if (c->cmd == GLR_CMD_glTransformFeedbackVaryings) {
             int n = decode_strings(&c->blobs[2], strs, 8);
             CHECK(n == 2 && c->args[1] == 2 && !strcmp(strs[0], "a") && !strcmp(strs[1], "bb"));
             varyings++;
-        } else if (!strcmp(name, "glBindAttribLocation") || !strcmp(name, "glBindFragDataLocation")) {
+        } else if (c->cmd == GLR_CMD_glBindAttribLocation || c->cmd == GLR_CMD_glBindFragDataLocation) {
             /* Plain strings carry their NUL. */
             const char *z = c->blobs[2].data;
             CHECK(c->blobs[2].size > 1 && z[c->blobs[2].size - 1] == 0 &&
                   strlen(z) + 1 == c->blobs[2].size);
-        } else if (!strncmp(name, "glGen", 5) && strcmp(name, "glGenerateMipmap")) {
+        } else if (creates_names(c->cmd)) {
             /* Output names: the captured names, which the dispatcher maps to the new ones. */
             CHECK(c->blobs[1].size == 4 * c->args[0]);
             gens++;

@@ -39,7 +39,7 @@ static void link_from_source(struct sm_state *s)
 static void load_binary(struct sm_state *s, uint32_t name)
 {
     CHECK(tcall(s, 1, "glCreateProgram", "r", (uint64_t)name));
-    CHECK(tcall(s, 1, "glProgramBinary", "uubi", name, 0x8764, bin, sizeof bin, (int)sizeof bin));
+    CHECK(tcall(s, 1, "glProgramBinary", "uubi", name, GL_PROGRAM_BINARY_FORMAT_MESA, bin, sizeof bin, (int)sizeof bin));
 }
 
 /* Whether restoring s makes a call of that name. */
@@ -71,7 +71,7 @@ int main(void)
     /* Loaded from the binary with no entry known: the binary, no sources. */
     load_binary(s, 7);
     const struct sm_program *p = program(s, 7);
-    CHECK(p && p->binary && p->binary_size == sizeof bin && p->binary_format == 0x8764 && !p->n_linked);
+    CHECK(p && p->binary && p->binary_size == sizeof bin && p->binary_format == GL_PROGRAM_BINARY_FORMAT_MESA && !p->n_linked);
     CHECK(p && p->link_count == 1);
     CHECK(sm_error_count(s) == 0);
 

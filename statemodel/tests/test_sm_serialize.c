@@ -13,7 +13,7 @@ static struct sm_state *make_state(void)
     build_legacy_frame(s, 3);
     tcall(s, 2, "glViewport", "iiii", 5, 6, 7, 8);
     /* A query result an earlier frame left (format version 3). */
-    CHECK(sm_set_query_result(s, 1, 41, 0x8914 /* GL_SAMPLES_PASSED */, UINT64_C(5000000000)));
+    CHECK(sm_set_query_result(s, 1, 41, GL_SAMPLES_PASSED, UINT64_C(5000000000)));
     /* ARB assembly programs (format version 5) on the compatibility context. */
     static const char vp[] = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
     CHECK(tcall(s, 3, "glBindProgramARB", "uu", GL_VERTEX_PROGRAM_ARB, 9));
@@ -95,7 +95,7 @@ static void test_round_trips(struct sm_state *s)
     CHECK(bst && bst->arb_program[0] == 9 && bst->arb_env[1][7][0] == 5.0f && bst->arb_env[1][7][3] == 8.0f &&
           bst->arb_env[1][6][0] == 0.0f);
     const struct sm_query *q = b ? sm_get_query(sm_context_get(b, 1), 41) : NULL;
-    CHECK(q && q->target == 0x8914 && q->has_result && q->result == UINT64_C(5000000000));
+    CHECK(q && q->target == GL_SAMPLES_PASSED && q->has_result && q->result == UINT64_C(5000000000));
     const struct sm_shader *sv = b ? sm_get_shader(sm_context_get(b, 1), 31) : NULL;
     const struct sm_shader *sf = b ? sm_get_shader(sm_context_get(b, 1), 32) : NULL;
     const struct sm_program *sp = b ? sm_get_program(sm_context_get(b, 1), 33) : NULL;
@@ -121,7 +121,7 @@ static void test_round_trips(struct sm_state *s)
     tcall(cl, 1, "glDepthMask", "u", 0);
     CHECK(!sm_state_equal(s, cl));
     /* Beginning the query again drops the kept result: the frame makes its own. */
-    tcall(cl, 1, "glBeginQuery", "uu", 0x8914, 41);
+    tcall(cl, 1, "glBeginQuery", "uu", GL_SAMPLES_PASSED, 41);
     const struct sm_query *cq = sm_get_query(sm_context_get(cl, 1), 41);
     CHECK(cq && cq->active && !cq->has_result);
 
@@ -212,7 +212,7 @@ static void test_version1(struct sm_state *s)
     CHECK(v1 != NULL);
     const struct sm_context *c = v1 ? sm_context_get(v1, 3) : NULL;
     const struct sm_context_state *st = c ? sm_context_state(c) : NULL;
-    CHECK(st && st->matrix_mode == 0x1700 /* GL_MODELVIEW */ && st->modelview.depth == 0 &&
+    CHECK(st && st->matrix_mode == GL_MODELVIEW && st->modelview.depth == 0 &&
           st->modelview.m[0][0] == 1.0f && st->modelview.m[0][5] == 1.0f && st->projection.m[0][15] == 1.0f);
     sm_state_free(v1);
     free(old);

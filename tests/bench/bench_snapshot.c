@@ -19,10 +19,6 @@
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
 
-#ifndef EGL_PLATFORM_SURFACELESS_MESA
-#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
-#endif
-
 static double now_s(void)
 {
     struct timespec ts;

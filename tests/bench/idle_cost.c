@@ -24,11 +24,6 @@
 #include <EGL/eglext.h>
 #include "idle_cost.h"
 
-/* EGL_MESA_platform_surfaceless; older eglext.h may lack the token. */
-#ifndef EGL_PLATFORM_SURFACELESS_MESA
-#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
-#endif
-
 struct options {
     double calls_millions;
     int reps;

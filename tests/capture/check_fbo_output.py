@@ -10,7 +10,11 @@ import subprocess
 import sys
 import tempfile
 
-prog, shim, glreplay = sys.argv[1:4]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+import gl_enums  # noqa: E402
+
+prog, shim, glreplay, gl_xml = sys.argv[1:5]
+gl = gl_enums.load(gl_xml)
 env = dict(os.environ, EGL_PLATFORM='surfaceless')
 env.pop('DISPLAY', None)
 native = subprocess.run([prog, '6'], env=env, capture_output=True, text=True)
@@ -32,7 +36,7 @@ with tempfile.TemporaryDirectory() as d:
         if len(imgs) != 6 or len(fbo_imgs) != 4:
             sys.exit('expected 2 back buffers and 4 attachment images, got %r' % imgs)
         if sorted(set((i['attachment'], i['width'], i['height']) for i in fbo_imgs)) != \
-                [(0x8CE0, 100, 70), (0x8CE1, 100, 70)]:
+                [(gl['GL_COLOR_ATTACHMENT0'], 100, 70), (gl['GL_COLOR_ATTACHMENT1'], 100, 70)]:
             sys.exit('attachment images have the wrong attachments or sizes: %r' % fbo_imgs)
         rep = subprocess.run([glreplay, 'replay', out, '--verify', '--loop', '2'], env=env,
                              capture_output=True, text=True)

@@ -16,6 +16,7 @@
 #include "capture/glcap_file.h"
 #include "capture/glcap_packed.h"
 #include "registry/glr_call.h"
+#include "registry/glr_gl_enums.h"
 
 struct buf {
     uint8_t *p;
@@ -134,9 +135,9 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h, bool 
     call(stream, GLR_CMD_glViewport, vp, -1, NULL, 0);
     uint64_t cc[4] = { fbits(0), fbits(0), fbits(0), fbits(1) };
     call(stream, GLR_CMD_glClearColor, cc, -1, NULL, 0);
-    uint64_t cl[1] = { 0x4000 };
+    uint64_t cl[1] = { GL_COLOR_BUFFER_BIT };
     call(stream, GLR_CMD_glClear, cl, -1, NULL, 0);
-    uint64_t vap[6] = { 0, 2, 0x1406 /* GL_FLOAT */, 0, 0, 0xdead0000 };
+    uint64_t vap[6] = { 0, 2, GL_FLOAT, 0, 0, 0xdead0000 };
     call(stream, GLR_CMD_glVertexAttribPointer, vap, -1, NULL, 0);
     uint64_t en[1] = { 0 };
     call(stream, GLR_CMD_glEnableVertexAttribArray, en, -1, NULL, 0);
@@ -144,7 +145,7 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h, bool 
     struct buf f = { 0 };
     uvar(&f, 0);          /* attrib index */
     uvar(&f, 2);          /* size */
-    uvar(&f, 0x1406);     /* type */
+    uvar(&f, GL_FLOAT);     /* type */
     uvar(&f, 0);          /* normalized */
     uvar(&f, 0);          /* integer */
     uvar(&f, 0);          /* stride */
@@ -155,7 +156,7 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h, bool 
     record(stream, GLR_PSEUDO_CLIENT_ARRAY, 1, &f);
     free(f.p);
     if (!indexed) {
-        uint64_t da[3] = { 4 /* GL_TRIANGLES */, 3, 6 };
+        uint64_t da[3] = { GL_TRIANGLES, 3, 6 };
         call(stream, GLR_CMD_glDrawArrays, da, -1, NULL, 0);
         return;
     }
@@ -167,12 +168,12 @@ static void client_array_frame(struct buf *stream, unsigned w, unsigned h, bool 
     const uint32_t name = 1;
     uint64_t gb[2] = { 1, 0 };
     call(stream, GLR_CMD_glGenBuffers, gb, 1, &name, 4);
-    uint64_t bb[2] = { 0x8893 /* GL_ELEMENT_ARRAY_BUFFER */, 1 };
+    uint64_t bb[2] = { GL_ELEMENT_ARRAY_BUFFER, 1 };
     call(stream, GLR_CMD_glBindBuffer, bb, -1, NULL, 0);
     static const uint32_t idx[6] = { 3, 4, 5, 6, 7, 8 };
-    uint64_t bd[4] = { 0x8893, sizeof idx, 0, 0x88E4 /* GL_STATIC_DRAW */ };
+    uint64_t bd[4] = { GL_ELEMENT_ARRAY_BUFFER, sizeof idx, 0, GL_STATIC_DRAW };
     call(stream, GLR_CMD_glBufferData, bd, 2, idx, sizeof idx);
-    uint64_t de[4] = { 4 /* GL_TRIANGLES */, 6, 0x1405 /* GL_UNSIGNED_INT */, 0 };
+    uint64_t de[4] = { GL_TRIANGLES, 6, GL_UNSIGNED_INT, 0 };
     call(stream, GLR_CMD_glDrawElements, de, -1, NULL, 0);
 }
 
@@ -202,15 +203,15 @@ static void crafted_calls(struct buf *stream, const char *kind)
     uint32_t one = 1;
     uint64_t gen[2] = { 1, 0x1000 };
     call(stream, GLR_CMD_glGenBuffers, gen, 1, &one, 4);
-    uint64_t bind[2] = { 0x8892 /* GL_ARRAY_BUFFER */, 1 };
+    uint64_t bind[2] = { GL_ARRAY_BUFFER, 1 };
     call(stream, GLR_CMD_glBindBuffer, bind, -1, NULL, 0);
-    uint64_t bd[4] = { 0x8892, 16, 0, 0x88E4 /* GL_STATIC_DRAW */ };
+    uint64_t bd[4] = { GL_ARRAY_BUFFER, 16, 0, GL_STATIC_DRAW };
     call(stream, GLR_CMD_glBufferData, bd, -1, NULL, 0);
     if (!strcmp(kind, "map-stale") || !strcmp(kind, "map-stale-delete")) {
         /* Map 16 bytes, write 16 through the mapping (accepted), end the mapping (unmap, or delete
          * the buffer), then write through the same captured pointer again: the replay must refuse
          * the second write, not put it into memory the driver no longer maps. */
-        uint64_t map[4] = { 0x8892, 0, 16, 0x0002 /* GL_MAP_WRITE_BIT */ };
+        uint64_t map[4] = { GL_ARRAY_BUFFER, 0, 16, GL_MAP_WRITE_BIT };
         call_ret(stream, GLR_CMD_glMapBufferRange, map, 0x7f0000001000ull, -1, NULL, 0);
         for (int k = 0; k < 2; k++) {
             struct buf f = { 0 };
@@ -226,7 +227,7 @@ static void crafted_calls(struct buf *stream, const char *kind)
             if (k)
                 break;
             if (!strcmp(kind, "map-stale")) {
-                uint64_t unmap[1] = { 0x8892 };
+                uint64_t unmap[1] = { GL_ARRAY_BUFFER };
                 call_ret(stream, GLR_CMD_glUnmapBuffer, unmap, 1, -1, NULL, 0);
             } else {
                 uint64_t del[2] = { 1, 0x1000 };
@@ -235,8 +236,8 @@ static void crafted_calls(struct buf *stream, const char *kind)
         }
     } else if (!strcmp(kind, "map-overflow") || !strcmp(kind, "map-whole-overflow")) {
         bool whole = !strcmp(kind, "map-whole-overflow");
-        uint64_t map[4] = { 0x8892, 0, 16, 0x0002 /* GL_MAP_WRITE_BIT */ };
-        uint64_t map_whole[2] = { 0x8892, 0x88B9 /* GL_WRITE_ONLY */ };
+        uint64_t map[4] = { GL_ARRAY_BUFFER, 0, 16, GL_MAP_WRITE_BIT };
+        uint64_t map_whole[2] = { GL_ARRAY_BUFFER, GL_WRITE_ONLY };
         if (whole)
             call_ret(stream, GLR_CMD_glMapBuffer, map_whole, 0x7f0000001000ull, -1, NULL, 0);
         else
@@ -253,17 +254,17 @@ static void crafted_calls(struct buf *stream, const char *kind)
         record(stream, GLR_PSEUDO_BUFFER_DATA, 1, &f);
         free(f.p);
     } else if (!strcmp(kind, "bufferdata-short")) {
-        uint64_t a[4] = { 0x8892, 256u << 20, 0x1000, 0x88E4 };
+        uint64_t a[4] = { GL_ARRAY_BUFFER, 256u << 20, 0x1000, GL_STATIC_DRAW };
         call(stream, GLR_CMD_glBufferData, a, 2, bytes16, sizeof bytes16);
     } else if (!strcmp(kind, "teximage-short") || !strcmp(kind, "teximage-huge")) {
         bool huge = !strcmp(kind, "teximage-huge");
         uint64_t gt[2] = { 1, 0x1000 };
         call(stream, GLR_CMD_glGenTextures, gt, 1, &one, 4);
-        uint64_t bt[2] = { 0x0DE1 /* GL_TEXTURE_2D */, 1 };
+        uint64_t bt[2] = { GL_TEXTURE_2D, 1 };
         call(stream, GLR_CMD_glBindTexture, bt, -1, NULL, 0);
         uint64_t side = huge ? 1u << 30 : 2048;
-        uint64_t ti[9] = { 0x0DE1, 0, 0x8058 /* GL_RGBA8 */, side, side, 0, 0x1908 /* GL_RGBA */,
-                           0x1401 /* GL_UNSIGNED_BYTE */, huge ? 0 : 0x1000 };
+        uint64_t ti[9] = { GL_TEXTURE_2D, 0, GL_RGBA8, side, side, 0, GL_RGBA,
+                           GL_UNSIGNED_BYTE, huge ? 0 : 0x1000 };
         call(stream, GLR_CMD_glTexImage2D, ti, huge ? -1 : 8, bytes16, sizeof bytes16);
     } else if (!strcmp(kind, "uniform-short")) {
         uint64_t u[3] = { 0, 1u << 20, 0x1000 };
@@ -273,10 +274,10 @@ static void crafted_calls(struct buf *stream, const char *kind)
         call(stream, GLR_CMD_glGenBuffers, g, 1, &one, 4);
         call(stream, GLR_CMD_glDeleteBuffers, g, 1, &one, 4);
     } else if (!strcmp(kind, "pointer-no-blob")) {
-        uint64_t a[4] = { 0x8892, 0, 16, 0xdead0000 };
+        uint64_t a[4] = { GL_ARRAY_BUFFER, 0, 16, 0xdead0000 };
         call(stream, GLR_CMD_glBufferSubData, a, -1, NULL, 0);
     } else if (!strcmp(kind, "string-count")) {
-        uint64_t cs[1] = { 0x8B31 /* GL_VERTEX_SHADER */ };
+        uint64_t cs[1] = { GL_VERTEX_SHADER };
         call_ret(stream, GLR_CMD_glCreateShader, cs, 7, -1, NULL, 0);
         /* The recorder's string-array blob: u32 count, then u32 length and bytes per string. */
         static const char src[] = "void main() {}";
@@ -288,26 +289,26 @@ static void crafted_calls(struct buf *stream, const char *kind)
         uint64_t ss[4] = { 7, 1000, 0x1000, 0 };
         call(stream, GLR_CMD_glShaderSource, ss, 2, blob, sizeof blob);
     } else if (!strcmp(kind, "draw-huge")) {
-        uint64_t da[4] = { 0x0004 /* GL_TRIANGLES */, 0, 3, 0x7fffffff };
+        uint64_t da[4] = { GL_TRIANGLES, 0, 3, 0x7fffffff };
         call(stream, GLR_CMD_glDrawArraysInstanced, da, -1, NULL, 0);
     } else if (!strcmp(kind, "target-huge")) {
         uint64_t gr[2] = { 1, 0x1000 };
         call(stream, GLR_CMD_glGenRenderbuffers, gr, 1, &one, 4);
-        uint64_t br[2] = { 0x8D41 /* GL_RENDERBUFFER */, 1 };
+        uint64_t br[2] = { GL_RENDERBUFFER, 1 };
         call(stream, GLR_CMD_glBindRenderbuffer, br, -1, NULL, 0);
-        uint64_t rs[4] = { 0x8D41, 0x8814 /* GL_RGBA32F */, 16384, 16384 };
+        uint64_t rs[4] = { GL_RENDERBUFFER, GL_RGBA32F, 16384, 16384 };
         call(stream, GLR_CMD_glRenderbufferStorage, rs, -1, NULL, 0);
         uint64_t gf[2] = { 1, 0x1000 };
         call(stream, GLR_CMD_glGenFramebuffers, gf, 1, &one, 4);
-        uint64_t bf[2] = { 0x8D40 /* GL_FRAMEBUFFER */, 1 };
+        uint64_t bf[2] = { GL_FRAMEBUFFER, 1 };
         call(stream, GLR_CMD_glBindFramebuffer, bf, -1, NULL, 0);
-        uint64_t fr[4] = { 0x8D40, 0x8CE0 /* GL_COLOR_ATTACHMENT0 */, 0x8D41, 1 };
+        uint64_t fr[4] = { GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, 1 };
         call(stream, GLR_CMD_glFramebufferRenderbuffer, fr, -1, NULL, 0);
         uint64_t vp[4] = { 0, 0, 16384, 16384 };
         call(stream, GLR_CMD_glViewport, vp, -1, NULL, 0);
-        uint64_t cl[1] = { 0x4000 /* GL_COLOR_BUFFER_BIT */ };
+        uint64_t cl[1] = { GL_COLOR_BUFFER_BIT };
         call(stream, GLR_CMD_glClear, cl, -1, NULL, 0);
-        uint64_t bf0[2] = { 0x8D40, 0 };
+        uint64_t bf0[2] = { GL_FRAMEBUFFER, 0 };
         call(stream, GLR_CMD_glBindFramebuffer, bf0, -1, NULL, 0);
         uint64_t vp0[4] = { 0, 0, 32, 16 };
         call(stream, GLR_CMD_glViewport, vp0, -1, NULL, 0);
@@ -326,7 +327,7 @@ static void foreign_location_program(struct buf *stream)
     memcpy(blob, &n, 4);
     memcpy(blob + 4, &len, 4);
     memcpy(blob + 8, src, len);
-    uint64_t cs[1] = { 0x8B30 /* GL_FRAGMENT_SHADER */ };
+    uint64_t cs[1] = { GL_FRAGMENT_SHADER };
     call_ret(stream, GLR_CMD_glCreateShader, cs, 3, -1, NULL, 0);
     uint64_t ss[4] = { 3, 1, 0x1000, 0 };
     call(stream, GLR_CMD_glShaderSource, ss, 2, blob, sizeof blob);
@@ -437,7 +438,7 @@ int main(int argc, char **argv)
         }
         record(&stream, GLR_CMD_glClearColor, 1, &f);
         f.n = 0;
-        uvar(&f, 0x4000); /* GL_COLOR_BUFFER_BIT */
+        uvar(&f, GL_COLOR_BUFFER_BIT); /* GL_COLOR_BUFFER_BIT */
         record(&stream, GLR_CMD_glClear, 1, &f);
         f.n = 0;
         uvar(&f, fr);

@@ -4,12 +4,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "registry/glr_gl_enums.h"   /* values only: nothing links libGL here */
 
-#define ROUTE_GL_COLOR_BUFFER_BIT 0x00004000u
-#define ROUTE_GL_VERSION 0x1F02u
-#define ROUTE_GL_RENDERER 0x1F01u
-#define ROUTE_GL_RGBA 0x1908u
-#define ROUTE_GL_UNSIGNED_BYTE 0x1401u
 
 static bool load_one(route_proc *slot, const char *name, const char *route, route_getproc get, void *user)
 {
@@ -41,8 +37,8 @@ bool route_gl_load(struct route_gl *gl, const char *route, route_getproc get, vo
 
 bool route_gl_is_real(const struct route_gl *gl, const char *route)
 {
-    const unsigned char *version = gl->GetString(ROUTE_GL_VERSION);
-    const unsigned char *renderer = gl->GetString(ROUTE_GL_RENDERER);
+    const unsigned char *version = gl->GetString(GL_VERSION);
+    const unsigned char *renderer = gl->GetString(GL_RENDERER);
     if (!version || !*version || !renderer || !*renderer) {
         fprintf(stderr, "route %s: glGetString gave no GL_VERSION/GL_RENDERER: no current context\n", route);
         return false;
@@ -56,8 +52,8 @@ bool route_gl_frame(const struct route_gl *gl, const char *route, unsigned index
     const unsigned char want[4] = { (unsigned char)(20 + 40 * (index % 6)), (unsigned char)(200 - 30 * (index % 6)),
                                     (unsigned char)(60 + 17 * (index % 6)), 255 };
     gl->ClearColor(want[0] / 255.0f, want[1] / 255.0f, want[2] / 255.0f, 1.0f);
-    gl->Clear(ROUTE_GL_COLOR_BUFFER_BIT);
+    gl->Clear(GL_COLOR_BUFFER_BIT);
     unsigned char got[4] = { 0, 0, 0, 0 };
-    gl->ReadPixels(w / 2, h / 2, 1, 1, ROUTE_GL_RGBA, ROUTE_GL_UNSIGNED_BYTE, got);
+    gl->ReadPixels(w / 2, h / 2, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, got);
     return route_pixel_is(route, got, want);
 }

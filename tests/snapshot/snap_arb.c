@@ -15,10 +15,6 @@
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
 
-#ifndef EGL_PLATFORM_SURFACELESS_MESA
-#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
-#endif
-
 #define W 96
 #define H 64
 

@@ -18,10 +18,6 @@
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
 
-#ifndef EGL_PLATFORM_SURFACELESS_MESA
-#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
-#endif
-
 #define W 128
 #define H 96
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "shim/shim_internal.h"
 #include "shim/track.h"
+#include "registry/glr_gl_enums.h"
 #include "statemodel/statemodel.h"
 
 /* ---- stand-ins for the shim (contexts.c, shim_state.c) ---- */
@@ -101,7 +102,7 @@ int main(void)
     gen(GLR_CMD_glGenVertexArrays, 1, vao);
     uint32_t del[1] = { 2 };
     gen(GLR_CMD_glDeleteBuffers, 1, del);
-    create(GLR_CMD_glCreateShader, 0x8B31 /* GL_VERTEX_SHADER */, 1, 10);
+    create(GLR_CMD_glCreateShader, GL_VERTEX_SHADER, 1, 10);
     shader_source(10, "#version 330 core\nvoid main() { gl_Position = vec4(0); }\n");
     one_name(GLR_CMD_glCompileShader, 10);
     create(GLR_CMD_glCreateProgram, 0, 0, 11);

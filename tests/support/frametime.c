@@ -33,19 +33,12 @@
 #include <EGL/egl.h>
 #include <GL/gl.h>
 #include <GL/glx.h>
+#include "registry/glr_gl_enums.h"   /* the back buffer read's enums (core since GL 3.0) */
 
 #define FT_MAX_DUMPS 64
 /* Virtual clock origin: non-zero so that programs that treat 0 as "unset" behave normally. */
 #define FT_START_NS (1000ull * 1000000000ull)
 #define FT_EPOCH_S 1700000000ull
-
-/* GL enums used to read the back buffer (GL/glext.h values, core since GL 2.x/3.0). */
-#define FT_GL_READ_FRAMEBUFFER_BINDING 0x8CAA
-#define FT_GL_FRAMEBUFFER_BINDING 0x8CA6
-#define FT_GL_READ_FRAMEBUFFER 0x8CA8
-#define FT_GL_FRAMEBUFFER 0x8D40
-#define FT_GL_PIXEL_PACK_BUFFER 0x88EB
-#define FT_GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
 
 static uint64_t step_ns = 10000000ull;
 static unsigned long swaps; /* atomically incremented at every swap */
@@ -238,7 +231,7 @@ static void dump_back_buffer(unsigned long frame, int w, int h)
     get_integerv_fn get = GL(get_integerv_fn, "glGetIntegerv");
     pixel_storei_fn store = GL(pixel_storei_fn, "glPixelStorei");
     GLint fb = 0, pack_buf = 0, read_buf = 0, align = 4, row_len = 0, skip_rows = 0, skip_px = 0;
-    get(gl3 ? FT_GL_READ_FRAMEBUFFER_BINDING : FT_GL_FRAMEBUFFER_BINDING, &fb);
+    get(gl3 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING, &fb);
     get(GL_PACK_ALIGNMENT, &align);
     if (gl3 || !es) {
         get(GL_READ_BUFFER, &read_buf);
@@ -247,13 +240,13 @@ static void dump_back_buffer(unsigned long frame, int w, int h)
         get(GL_PACK_SKIP_PIXELS, &skip_px);
     }
     if (gl3)
-        get(FT_GL_PIXEL_PACK_BUFFER_BINDING, &pack_buf);
+        get(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buf);
     bind_framebuffer_fn bind_fb = GL(bind_framebuffer_fn, "glBindFramebuffer");
-    GLenum fb_target = gl3 ? FT_GL_READ_FRAMEBUFFER : FT_GL_FRAMEBUFFER;
+    GLenum fb_target = gl3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
     if (fb && bind_fb)
         bind_fb(fb_target, 0);
     if (pack_buf)
-        GL(bind_buffer_fn, "glBindBuffer")(FT_GL_PIXEL_PACK_BUFFER, 0);
+        GL(bind_buffer_fn, "glBindBuffer")(GL_PIXEL_PACK_BUFFER, 0);
     if (gl3 || !es) {
         /* GL_BACK on a single-buffered window would raise an error the program could observe. */
         GLint double_buffered = 1;
@@ -281,7 +274,7 @@ static void dump_back_buffer(unsigned long frame, int w, int h)
         GL(read_buffer_fn, "glReadBuffer")((GLenum)read_buf);
     }
     if (pack_buf)
-        GL(bind_buffer_fn, "glBindBuffer")(FT_GL_PIXEL_PACK_BUFFER, (GLuint)pack_buf);
+        GL(bind_buffer_fn, "glBindBuffer")(GL_PIXEL_PACK_BUFFER, (GLuint)pack_buf);
     if (fb && bind_fb)
         bind_fb(fb_target, (GLuint)fb);
 }

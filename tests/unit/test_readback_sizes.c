@@ -2,6 +2,7 @@
  * replayer reads into memory by: pack state, texture level sizes, bufSize, buffer and query reads. */
 #include <stdio.h>
 #include <string.h>
+#include "registry/glr_gl_enums.h"
 #include "registry/glr_registry.h"
 #include "registry/glr_readback.h"
 #include "registry/glr_call.h"
@@ -15,10 +16,10 @@ static int32_t get_int(void *user, uint32_t pname)
 {
     (void)user;
     switch (pname) {
-    case 0x0D05: return align;
-    case 0x0D02: return row_length;
-    case 0x0D03: return skip_rows;
-    case 0x0D04: return skip_pixels;
+    case GL_PACK_ALIGNMENT: return align;
+    case GL_PACK_ROW_LENGTH: return row_length;
+    case GL_PACK_SKIP_ROWS: return skip_rows;
+    case GL_PACK_SKIP_PIXELS: return skip_pixels;
     default: return 0;
     }
 }
@@ -45,10 +46,10 @@ static int64_t size_of(const char *cmd, const uint64_t *args, int n)
     return glr_readback_size(&rbe, c, a);
 }
 
-#define RGBA 0x1908
-#define RGB 0x1907
-#define UBYTE 0x1401
-#define FLOAT 0x1406
+#define RGBA GL_RGBA
+#define RGB GL_RGB
+#define UBYTE GL_UNSIGNED_BYTE
+#define FLOAT GL_FLOAT
 
 int main(void)
 {
@@ -70,13 +71,13 @@ int main(void)
     CHECK(size_of("glReadnPixels", rn, 8) == -1, "bufSize 15 < 16: GL refuses, nothing written");
     rn[6] = 16;
     CHECK(size_of("glReadnPixels", rn, 8) == 16, "bufSize 16");
-    uint64_t gt[5] = { 0x0DE1, 1, RGBA, UBYTE, 0 };
+    uint64_t gt[5] = { GL_TEXTURE_2D, 1, RGBA, UBYTE, 0 };
     CHECK(size_of("glGetTexImage", gt, 5) == 8 * 4 * 4, "2D level 1: 8x4 RGBA8");
-    gt[0] = 0x806F; /* GL_TEXTURE_3D */
+    gt[0] = GL_TEXTURE_3D; /* GL_TEXTURE_3D */
     CHECK(size_of("glGetTexImage", gt, 5) == 8 * 4 * 4 * 3, "3D level 1: 8x4x3");
-    uint64_t bs[4] = { 0x8892, 4, 100, 0 };
+    uint64_t bs[4] = { GL_ARRAY_BUFFER, 4, 100, 0 };
     CHECK(size_of("glGetBufferSubData", bs, 4) == 100, "GetBufferSubData");
-    uint64_t q[3] = { 1, 0x8866, 0 };
+    uint64_t q[3] = { 1, GL_QUERY_RESULT, 0 };
     CHECK(size_of("glGetQueryObjectuiv", q, 3) == 4 && size_of("glGetQueryObjectui64v", q, 3) == 8, "queries");
     uint64_t none[6] = { 0 };
     CHECK(size_of("glGetTextureSubImage", none, 6) == -1, "no rule: -1");

@@ -3,6 +3,7 @@
  * counted arrays, strings, COMPSIZE rules and hostile values (negative counts, overflow). */
 #include <stdio.h>
 #include <string.h>
+#include "registry/glr_gl_enums.h"
 #include "registry/glr_registry.h"
 #include "registry/glr_sizes.h"
 
@@ -14,7 +15,7 @@ static uint32_t bound_binding;
 static int32_t get_int(void *user, uint32_t pname)
 {
     (void)user;
-    if (pname == 0x0CF5) /* GL_UNPACK_ALIGNMENT */
+    if (pname == GL_UNPACK_ALIGNMENT) /* GL_UNPACK_ALIGNMENT */
         return 4;
     return pname == bound_binding ? 7 : 0;
 }
@@ -35,14 +36,14 @@ static int64_t size_of(const char *cmd, const char *param, uint32_t binding, con
     return glr_param_size(&env, c, p, a);
 }
 
-#define ELEMENT 0x8895
-#define INDIRECT 0x8F43
-#define UNPACK 0x88EF
-#define PACK 0x88ED
-#define QUERY 0x9193
-#define UINT 0x1405
-#define RGBA 0x1908
-#define UBYTE 0x1401
+#define ELEMENT GL_ELEMENT_ARRAY_BUFFER_BINDING
+#define INDIRECT GL_DRAW_INDIRECT_BUFFER_BINDING
+#define UNPACK GL_PIXEL_UNPACK_BUFFER_BINDING
+#define PACK GL_PIXEL_PACK_BUFFER_BINDING
+#define QUERY GL_QUERY_BUFFER_BINDING
+#define UINT GL_UNSIGNED_INT
+#define RGBA GL_RGBA
+#define UBYTE GL_UNSIGNED_BYTE
 
 int main(void)
 {
@@ -52,7 +53,7 @@ int main(void)
                                        "glColorPointer", "glTexCoordPointer", "glNormalPointer", "glFogCoordPointer",
                                        "glSecondaryColorPointer", "glEdgeFlagPointer", "glIndexPointer",
                                        "glVertexPointerEXT", "glVertexAttribIPointerEXT", "glInterleavedArrays" };
-    uint64_t va[6] = { 0, 4, 0x1406, 0, 0, 64 };
+    uint64_t va[6] = { 0, 4, GL_FLOAT, 0, 0, 64 };
     for (size_t i = 0; i < sizeof vtx / sizeof *vtx; i++)
         CHECK(size_of(vtx[i], "pointer", 0, va, 6) == GLR_SIZE_AT_DRAW, "%s pointer", vtx[i]);
 
@@ -92,22 +93,22 @@ int main(void)
     CHECK(size_of("glMultiDrawArraysIndirectCount", "indirect", 0, mdic, 5) == GLR_SIZE_UNKNOWN, "count in a buffer");
 
     /* Pixel unpack: texture uploads, compressed images, DrawPixels, Bitmap, PolygonStipple. */
-    uint64_t ti[9] = { 0x0DE1, 0, 0x8058, 3, 2, 0, RGBA, UBYTE, 256 };
+    uint64_t ti[9] = { GL_TEXTURE_2D, 0, GL_RGBA8, 3, 2, 0, RGBA, UBYTE, 256 };
     CHECK(size_of("glTexImage2D", "pixels", UNPACK, ti, 9) == GLR_SIZE_OFFSET, "TexImage2D bound");
     CHECK(size_of("glTexImage2D", "pixels", 0, ti, 9) == 2 * 12, "TexImage2D client");
     ti[3] = 1u << 30;
     ti[4] = 1u << 30;
     CHECK(size_of("glTexImage2D", "pixels", 0, ti, 9) == GLR_SIZE_UNKNOWN, "TexImage2D 2^30 x 2^30");
-    uint64_t ci[8] = { 0x0DE1, 0, 0x9278, 4, 4, 0, 16, 256 };
+    uint64_t ci[8] = { GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA8_ETC2_EAC, 4, 4, 0, 16, 256 };
     CHECK(size_of("glCompressedTexImage2D", "data", UNPACK, ci, 8) == GLR_SIZE_OFFSET, "compressed bound");
     CHECK(size_of("glCompressedTexImage2D", "data", 0, ci, 8) == 16, "compressed client");
-    uint64_t cs[9] = { 0x0DE1, 0, 0, 0, 4, 4, 0x9278, 16, 256 };
+    uint64_t cs[9] = { GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_COMPRESSED_RGBA8_ETC2_EAC, 16, 256 };
     CHECK(size_of("glCompressedTextureSubImage2D", "data", 0, cs, 9) == 16, "compressed DSA client");
     uint64_t dp[5] = { 8, 8, RGBA, UBYTE, 256 };
     CHECK(size_of("glDrawPixels", "pixels", UNPACK, dp, 5) == GLR_SIZE_OFFSET, "DrawPixels bound");
     CHECK(size_of("glDrawPixels", "pixels", 0, dp, 5) == 256, "DrawPixels client");
     /* GL_COLOR_INDEX / GL_BITMAP: 32 x 20 bits, rows of 4 bytes padded to the alignment (4) */
-    uint64_t dpb[5] = { 32, 20, 0x1900, 0x1A00, 256 };
+    uint64_t dpb[5] = { 32, 20, GL_COLOR_INDEX, GL_BITMAP, 256 };
     CHECK(size_of("glDrawPixels", "pixels", 0, dpb, 5) == 4 * 20, "DrawPixels colour-index bitmap");
     dpb[0] = 9;   /* 2 bytes a row, padded to 4; the last row unpadded */
     CHECK(size_of("glDrawPixels", "pixels", 0, dpb, 5) == 4 * 19 + 2, "DrawPixels bitmap, padded rows");
@@ -117,14 +118,14 @@ int main(void)
     uint64_t ps[1] = { 256 };
     CHECK(size_of("glPolygonStipple", "mask", UNPACK, ps, 1) == GLR_SIZE_OFFSET, "PolygonStipple bound");
     CHECK(size_of("glPolygonStipple", "mask", 0, ps, 1) == 128, "PolygonStipple client");
-    uint64_t pm[3] = { 0x0C70, 16, 256 };
+    uint64_t pm[3] = { GL_PIXEL_MAP_I_TO_I, 16, 256 };
     CHECK(size_of("glPixelMapfv", "values", UNPACK, pm, 3) == GLR_SIZE_OFFSET, "PixelMapfv bound");
     CHECK(size_of("glPixelMapfv", "values", 0, pm, 3) == 64, "PixelMapfv client");
 
     /* Read-backs into pack and query buffers: offsets while bound. */
     uint64_t rp[7] = { 0, 0, 4, 4, RGBA, UBYTE, 256 };
     CHECK(size_of("glReadPixels", "pixels", PACK, rp, 7) == GLR_SIZE_OFFSET, "ReadPixels bound");
-    uint64_t qo[3] = { 1, 0x8866, 8 };
+    uint64_t qo[3] = { 1, GL_QUERY_RESULT, 8 };
     CHECK(size_of("glGetQueryObjectuiv", "params", QUERY, qo, 3) == GLR_SIZE_OFFSET, "GetQueryObjectuiv bound");
 
     /* Plain arrays, strings, names, DSA arrays without a registry len, hostile sizes. */
@@ -135,18 +136,18 @@ int main(void)
     CHECK(size_of("glDeleteTextures", "textures", 0, gb, 2) == 12, "DeleteTextures");
     uint64_t bl[3] = { 0, 7, 0x1000 };
     CHECK(size_of("glBindAttribLocation", "name", 0, bl, 3) == GLR_SIZE_STRING, "BindAttribLocation name");
-    uint64_t bd[4] = { 0x8892, (uint64_t)1 << 60, 0x1000, 0x88E4 };
+    uint64_t bd[4] = { GL_ARRAY_BUFFER, (uint64_t)1 << 60, 0x1000, GL_STATIC_DRAW };
     CHECK(size_of("glBufferData", "data", 0, bd, 4) == GLR_SIZE_UNKNOWN, "BufferData 2^60");
     bd[1] = 256u << 20;
     CHECK(size_of("glBufferData", "data", 0, bd, 4) == 256 << 20, "BufferData 256 MiB");
-    uint64_t nb[4] = { 1, 100, 0x1000, 0x88E4 };
+    uint64_t nb[4] = { 1, 100, 0x1000, GL_STATIC_DRAW };
     CHECK(size_of("glNamedBufferData", "data", 0, nb, 4) == 100, "NamedBufferData");
     uint64_t vb[6] = { 1, 0, 3, 0x1000, 0x2000, 0x3000 };
     CHECK(size_of("glVertexArrayVertexBuffers", "buffers", 0, vb, 6) == 12 &&
           size_of("glVertexArrayVertexBuffers", "offsets", 0, vb, 6) == 24, "VertexArrayVertexBuffers");
-    uint64_t sp[4] = { 0, 0x2802, 0x1000 };
+    uint64_t sp[4] = { 0, GL_TEXTURE_WRAP_S, 0x1000 };
     CHECK(size_of("glSamplerParameteriv", "param", 0, sp, 3) == 4, "SamplerParameteriv");
-    sp[1] = 0x1004; /* GL_TEXTURE_BORDER_COLOR */
+    sp[1] = GL_TEXTURE_BORDER_COLOR; /* GL_TEXTURE_BORDER_COLOR */
     CHECK(size_of("glSamplerParameterfv", "param", 0, sp, 3) == 16, "SamplerParameterfv border colour");
 
     if (failures)

@@ -1,6 +1,7 @@
 /* test_format.c - texel conversions: llvmpipe's float->unorm8 rounding, half floats,
  * packed formats, sRGB, depth/stencil packing, GL enum mapping. */
 #include "gm_pipeline.h"
+#include "registry/glr_gl_enums.h"
 #include "gm_test.h"
 
 #include <math.h>
@@ -63,12 +64,12 @@ int main(void)
     /* GL 1.x sized formats as llvmpipe stores them: quantization, intensity in every channel,
      * padded formats read alpha 1, read-backs of luminance/intensity give (L, 0, 0, 1/A) */
     {
-        CHECK_EQ_INT(gm_format_from_gl(0x8049), GM_FMT_I8);        /* GL_INTENSITY */
-        CHECK_EQ_INT(gm_format_from_gl(0x8042), GM_FMT_L16);       /* GL_LUMINANCE16 */
-        CHECK_EQ_INT(gm_format_from_gl(0x8043), GM_FMT_LA4);       /* GL_LUMINANCE4_ALPHA4 */
-        CHECK_EQ_INT(gm_format_from_gl(0x804F), GM_FMT_RGBX4);     /* GL_RGB4 */
-        CHECK_EQ_INT(gm_format_from_gl(0x2A10), GM_FMT_R3G3B2);    /* GL_R3_G3_B2 */
-        CHECK_EQ_INT(gm_format_from_gl(0x8055), GM_FMT_RGBA4);     /* GL_RGBA2 */
+        CHECK_EQ_INT(gm_format_from_gl(GL_INTENSITY), GM_FMT_I8);        /* GL_INTENSITY */
+        CHECK_EQ_INT(gm_format_from_gl(GL_LUMINANCE16), GM_FMT_L16);       /* GL_LUMINANCE16 */
+        CHECK_EQ_INT(gm_format_from_gl(GL_LUMINANCE4_ALPHA4), GM_FMT_LA4);       /* GL_LUMINANCE4_ALPHA4 */
+        CHECK_EQ_INT(gm_format_from_gl(GL_RGB4), GM_FMT_RGBX4);     /* GL_RGB4 */
+        CHECK_EQ_INT(gm_format_from_gl(GL_R3_G3_B2), GM_FMT_R3G3B2);    /* GL_R3_G3_B2 */
+        CHECK_EQ_INT(gm_format_from_gl(GL_RGBA2), GM_FMT_RGBA4);     /* GL_RGBA2 */
         uint8_t t[8] = {0};
         float o[4];
         const float v[4] = {0.4f, 0.7f, 0.3f, 0.2f};
@@ -145,8 +146,8 @@ int main(void)
         gm_format_pack_depth(GM_FMT_D32F, 0.3f, t);
         CHECK(gm_format_unpack_depth(GM_FMT_D32F, t) == 0.3f);
     }
-    CHECK_EQ_INT(gm_format_from_gl(0x8058), GM_FMT_RGBA8);
-    CHECK_EQ_INT(gm_format_from_gl(0x88F0), GM_FMT_D24S8);
+    CHECK_EQ_INT(gm_format_from_gl(GL_RGBA8), GM_FMT_RGBA8);
+    CHECK_EQ_INT(gm_format_from_gl(GL_DEPTH24_STENCIL8), GM_FMT_D24S8);
     CHECK_EQ_INT(gm_format_from_gl(0xdead), GM_FMT_NONE);
     CHECK(strcmp(gm_format_get((gm_format)9999)->name, "NONE") == 0);
     /* sample positions and resolve */

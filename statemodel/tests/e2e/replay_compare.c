@@ -22,10 +22,6 @@
 #include "capture/glcap_file.h"
 #include "gl_fields.h"
 
-#ifndef EGL_PLATFORM_SURFACELESS_MESA
-#define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
-#endif
-
 #define MAX_CTX 16
 
 struct rctx {
@@ -219,10 +215,10 @@ struct opts {
     size_t n_events;
 };
 
+/* A draw by the registry's command classes (gl_annotations.txt class DRAW), not by its name. */
 static bool is_draw(uint32_t cmd)
 {
-    return cmd < GLR_CMD_COUNT && (!strncmp(glr_cmd_name(cmd), "glDraw", 6) ||
-                                   !strncmp(glr_cmd_name(cmd), "glMultiDraw", 11));
+    return cmd < GLR_CMD_COUNT && (glr_cmds[cmd].flags & GLR_CF_DRAW);
 }
 
 static bool parse_opts(int argc, char **argv, struct opts *o)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture/glcap_file.h"
+#include "registry/glr_gl_enums.h"
 #include "gmf_frame.h"
 #include "statemodel/statemodel.h"
 
@@ -95,7 +96,7 @@ static const char *source_of(void *ctx, uint32_t ctx_id, uint32_t program, gm_st
     (void)file;
     const struct sm_context *c = sm_context_get(gmf_state(ctx), ctx_id);
     const struct sm_program *p = c ? sm_get_program(c, program) : NULL;
-    uint32_t type = stage == GM_STAGE_VERTEX ? 0x8B31u : 0x8B30u;
+    uint32_t type = stage == GM_STAGE_VERTEX ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER;
     for (uint32_t i = 0; p && i < p->n_linked; i++)
         if (p->linked[i].type == type)
             return p->linked[i].source;
