@@ -213,10 +213,18 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
             if (dims > 1)
                 y += req->offset[1][l];
         }
-        for (int dy = 0; dy < (dims > 1 ? span : 1); dy++)
+        /* The footprint's columns and rows wrapped once each (not once per texel), and the
+         * tag's texture, level and layer bits once per lane: the same tags, same order. */
+        const int rows = dims > 1 ? span : 1;
+        const uint64_t lane_tag = make_tag(tex, level, z, 0, 0);
+        uint64_t col[2], row[2];
+        for (int d = 0; d < span; d++)
+            col[d] = (uint64_t)((uint32_t)(wrap(x + d, sz[0]) >> 2) & 0xffff);
+        for (int d = 0; d < rows; d++)
+            row[d] = (uint64_t)((uint32_t)(wrap(y + d, sz[1]) >> 2) & 0xffff) << 16;
+        for (int dy = 0; dy < rows; dy++)
             for (int dx = 0; dx < span; dx++) {
-                int32_t tx = wrap(x + dx, sz[0]), ty = wrap(y + dy, sz[1]);
-                uint64_t tag = make_tag(tex, level, z, tx >> 2, ty >> 2);
+                uint64_t tag = lane_tag | row[dy] | col[dx];
                 if (tag != last)
                     last = tagset_add(out, tag) ? tag : 0;
             }
