@@ -800,9 +800,13 @@ static uint64_t earliest_wake(const gm_timing *t)
         const tm_sm *sm = &t->sms[s];
         if (!sm->resident)
             continue;
-        for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
-            if (sm->sps[p].resident && sm->sps[p].wake < e)
-                e = sm->sps[p].wake;
+        /* Without a branch per sub-partition (they are mostly all resident and few are
+         * the earliest). */
+        const tm_sp *sp = sm->sps, *end = sm->sps + t->cfg.subpartitions_per_sm;
+        for (; sp < end; sp++) {
+            const uint64_t w = sp->resident ? sp->wake : TM_NEVER;
+            e = w < e ? w : e;
+        }
     }
     return e;
 }

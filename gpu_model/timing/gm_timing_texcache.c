@@ -85,6 +85,14 @@ static int tagset_add(tm_tagset *s, uint64_t tag)
     }
 }
 
+/* Adds a line unless it is `last`, the last line known to be in the set (neighbouring
+ * texels and lanes mostly touch the same line; adding it again would change nothing). */
+static inline void add_line(tm_tagset *s, uint64_t tag, uint64_t *last)
+{
+    if (tag != *last)
+        *last = tagset_add(s, tag) ? tag : 0;
+}
+
 /* A line: bit 63 set so no tag is 0 (the invalid marker). */
 static uint64_t make_tag(uint32_t tex, int level, int32_t z, int32_t bx, int32_t by)
 {
@@ -222,11 +230,15 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
             col[d] = (uint64_t)((uint32_t)(wrap(x + d, sz[0]) >> 2) & 0xffff);
         for (int d = 0; d < rows; d++)
             row[d] = (uint64_t)((uint32_t)(wrap(y + d, sz[1]) >> 2) & 0xffff) << 16;
-        for (int dy = 0; dy < rows; dy++)
-            for (int dx = 0; dx < span; dx++) {
-                uint64_t tag = lane_tag | row[dy] | col[dx];
-                if (tag != last)
-                    last = tagset_add(out, tag) ? tag : 0;
-            }
+        if (rows == 2 && span == 2) { /* 2D bilinear, the common footprint: unrolled */
+            add_line(out, lane_tag | row[0] | col[0], &last);
+            add_line(out, lane_tag | row[0] | col[1], &last);
+            add_line(out, lane_tag | row[1] | col[0], &last);
+            add_line(out, lane_tag | row[1] | col[1], &last);
+        } else {
+            for (int dy = 0; dy < rows; dy++)
+                for (int dx = 0; dx < span; dx++)
+                    add_line(out, lane_tag | row[dy] | col[dx], &last);
+        }
     }
 }
