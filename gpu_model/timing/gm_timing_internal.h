@@ -172,6 +172,7 @@ typedef struct tm_sm {
     tm_sp *sps;
     int resident;
     int finished;          /* resident warps that finished (retire_due skips SMs without) */
+    uint64_t retire_min;   /* no finished warp retires before this cycle (0: scan) */
     int launched;          /* launched a warp/group this cycle */
     tm_cache cache;
     uint64_t *tex_free;    /* per texture unit: first free cycle */

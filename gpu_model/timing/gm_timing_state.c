@@ -89,6 +89,7 @@ int gm_timing_copy_state(gm_timing *dst, const gm_timing *src)
         const tm_sm *o = &src->sms[s];
         d->resident = o->resident;
         d->finished = o->finished;
+        d->retire_min = o->retire_min;
         d->launched = o->launched;
         size_t lines = (size_t)o->cache.sets * (size_t)o->cache.ways;
         memcpy(d->cache.tag, o->cache.tag, lines * sizeof *d->cache.tag);

@@ -85,6 +85,14 @@ static int tagset_add(tm_tagset *s, uint64_t tag)
     }
 }
 
+/* Adds a line unless it is `last`, the last line known to be in the set (neighbouring
+ * texels and lanes mostly touch the same line; adding it again would change nothing). */
+static inline void add_line(tm_tagset *s, uint64_t tag, uint64_t *last)
+{
+    if (tag != *last)
+        *last = tagset_add(s, tag) ? tag : 0;
+}
+
 /* A line: bit 63 set so no tag is 0 (the invalid marker). */
 static uint64_t make_tag(uint32_t tex, int level, int32_t z, int32_t bx, int32_t by)
 {
@@ -213,12 +221,24 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
             if (dims > 1)
                 y += req->offset[1][l];
         }
-        for (int dy = 0; dy < (dims > 1 ? span : 1); dy++)
-            for (int dx = 0; dx < span; dx++) {
-                int32_t tx = wrap(x + dx, sz[0]), ty = wrap(y + dy, sz[1]);
-                uint64_t tag = make_tag(tex, level, z, tx >> 2, ty >> 2);
-                if (tag != last)
-                    last = tagset_add(out, tag) ? tag : 0;
-            }
+        /* The footprint's columns and rows wrapped once each (not once per texel), and the
+         * tag's texture, level and layer bits once per lane: the same tags, same order. */
+        const int rows = dims > 1 ? span : 1;
+        const uint64_t lane_tag = make_tag(tex, level, z, 0, 0);
+        uint64_t col[2], row[2];
+        for (int d = 0; d < span; d++)
+            col[d] = (uint64_t)((uint32_t)(wrap(x + d, sz[0]) >> 2) & 0xffff);
+        for (int d = 0; d < rows; d++)
+            row[d] = (uint64_t)((uint32_t)(wrap(y + d, sz[1]) >> 2) & 0xffff) << 16;
+        if (rows == 2 && span == 2) { /* 2D bilinear, the common footprint: unrolled */
+            add_line(out, lane_tag | row[0] | col[0], &last);
+            add_line(out, lane_tag | row[0] | col[1], &last);
+            add_line(out, lane_tag | row[1] | col[0], &last);
+            add_line(out, lane_tag | row[1] | col[1], &last);
+        } else {
+            for (int dy = 0; dy < rows; dy++)
+                for (int dx = 0; dx < span; dx++)
+                    add_line(out, lane_tag | row[dy] | col[dx], &last);
+        }
     }
 }
