@@ -562,9 +562,8 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
     __atomic_store_n(&interrupted_at_ns, 0, __ATOMIC_RELAXED);
     r->verify = env_uint("GLREPLAY_REPLAY_LOOP_VERIFY", 1) == 1;
     /* A live session (keep_going) may end at any moment: a fresh pass's set-up must not hold the
-     * program. GLX only (the window's stand-in is a GLX pbuffer); EGL programs still set it up on the
-     * render thread. */
-    r->prep = keep_going && cr->api == GLR_CTX_GLX;
+     * program. GLX and EGL alike: the window's stand-in is a pbuffer of the window's config. */
+    r->prep = keep_going && (cr->api == GLR_CTX_GLX || cr->api == GLR_CTX_EGL);
     r->test_skip_draws = env_uint("GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS", 1) == 1;
     unsigned delay = env_uint("GLREPLAY_REPLAY_LOOP_DELAY_MS", 60000);
     bool saved = false;

@@ -37,11 +37,11 @@ struct glr_loop_ws {
     unsigned n_ctxs;
     struct glr_loop_ctx *current;  /* the loop context current on this thread, or NULL */
     bool switched;           /* the program's context is no longer current on this thread */
-    /* GLX, the live debugger's first pass (replay_loop_prep.c): the contexts are made and restored
-     * on a thread of their own, the swapping one on this pbuffer of the window's size and config
-     * (never on the program's window, which the program may draw to again at any moment). */
+    /* The live debugger's fresh passes (replay_loop_prep.c), GLX and EGL: the contexts are made and
+     * restored on a thread of their own, the swapping one on this pbuffer of the window's size and
+     * config (never on the program's window, which the program may draw to again at any moment). */
     bool offscreen;
-    void *prep_surface;      /* that pbuffer (GLXPbuffer as an integer), 0 when none */
+    void *prep_surface;      /* that pbuffer (GLXPbuffer as an integer, or EGLSurface), 0 when none */
 };
 
 /* Saves the calling thread's current binding and finds its drawable's config; fails (err) when no
