@@ -289,6 +289,8 @@ static int prepared_pass(struct loop_run *r, char *err, size_t n)
     }
     glr_dispatch_reset_names(r->disp);
     r->swap_pending = false;
+    if (r->ws.api == GLR_CTX_GLX)
+        glr_loop_prep_watch_x_close(r->ws.display);
     const struct glr_loop_prep p = { .work = prep_work, .orphaned = prep_orphaned, .user = r };
     int rc = glr_loop_prep_run(&p, &loop_interrupted, err, n);
     if (rc != 0 || __atomic_load_n(&loop_interrupted, __ATOMIC_ACQUIRE))

@@ -87,6 +87,10 @@ struct glr_loop_prep {
  * (work's result, err), or 1 when *interrupt was set first: the thread goes on alone and calls
  * p->orphaned; the caller must not touch p->user again. -1 also when no thread could start. */
 int glr_loop_prep_run(const struct glr_loop_prep *p, const int *interrupt, char *err, size_t n);
+/* GLX: the program's XCloseDisplay(display) first waits for the passes left to their own threads
+ * (glr_replay_loop_drain): a program may close its display without destroying its context, right
+ * after a session's end left a pass finishing. Once per display, on the thread that uses it. */
+void glr_loop_prep_watch_x_close(void *display);
 
 
 #endif
