@@ -9,6 +9,8 @@ socket, each session ending a way chosen at random (seeded):
               session was answered (the capture, the first replayed pass, its requests)
   sigstop     a client process is stopped with SIGSTOP at a random moment, then killed with SIGKILL
               a random while later (the program stays paused meanwhile)
+  early       (only with --kinds) the client hangs up 0-80 ms after its `initialize` was answered:
+              inside the first replayed pass's set-up most of the time, the slowest driver calls
 
 The program's first replayed pass starts at once (GLREPLAY_LIVE_FIRST_PASS_MS=0), so the random
 endings fall inside it often: the worst case for resuming. For every session:
@@ -56,6 +58,7 @@ FRAME_60HZ = 1 / 60.0
 SIZE = 96                 # glxgears window (-geometry): small, so frames are quick
 DUMP_EVERY = 250          # frametime dumps every 250th frame (at most 64 of them)
 KINDS = ['disconnect', 'terminate', 'kill9', 'sigstop']
+ALL_KINDS = KINDS + ['early']
 
 
 class Fail(Exception):
@@ -234,6 +237,17 @@ def session(kind, sock_path, rng):
     """Runs one session; returns (t_end: time.monotonic() of the session's end, dying: how long a
     killed client took to be gone after the signal (its exit closes its socket: the program cannot
     see the end earlier), note)."""
+    if kind == 'early':
+        c = dap.connect(sock_path, timeout=60)
+        try:
+            r = c.request('initialize', {'clientID': 'live-acceptance', 'adapterID': 'glreplay'})
+            check(r.get('success'), 'initialize answered with success')
+            wait = rng.uniform(0, 0.08)
+            time.sleep(wait)
+        finally:
+            t_end = time.monotonic()   # the hang-up starts now
+            c.hang_up()
+        return t_end, 0.0, 'hung up %d ms after the answer' % (wait * 1000)
     if kind in ('disconnect', 'terminate'):
         c = dap.connect(sock_path, timeout=60)
         try:
@@ -350,7 +364,11 @@ def main():
     prog.add_argument('--sample', help='a sample program of samples/ (gles3_egl: EGL)')
     ap.add_argument('--cycles', type=int, default=8)
     ap.add_argument('--seed', type=int, default=None)
+    ap.add_argument('--kinds', default=','.join(KINDS), help='the endings to choose from (%s)' % ', '.join(ALL_KINDS))
     a = ap.parse_args()
+    kinds = a.kinds.split(',')
+    if not kinds or any(k not in ALL_KINDS for k in kinds):
+        ap.error('--kinds: a comma-separated list of %s' % ', '.join(ALL_KINDS))
     if not os.environ.get('DISPLAY'):
         print('live_acceptance: SKIP: no DISPLAY')
         return 77
@@ -370,7 +388,7 @@ def main():
     env.pop('GLREPLAY_IPC_IDLE_S', None)   # the server's own default: no shorter timer hides a leak
     app = subprocess.Popen(program_argv(a, dumps, dump_dir), env=env, stdout=log, stderr=subprocess.STDOUT)
     t_start = time.monotonic()
-    figures = {k: [] for k in KINDS}
+    figures = {k: [] for k in kinds}
     lateness = Lateness()
     try:
         for _ in range(300):
@@ -384,7 +402,7 @@ def main():
         first_frame_after = None
         worst = 0.0
         for i in range(a.cycles):
-            kind = rng.choice(KINDS)
+            kind = rng.choice(kinds)
             t0 = time.monotonic()
             try:
                 t_end, dying, note = session(kind, sock_path, rng)
