@@ -573,6 +573,11 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
     if (glr_loop_ws_save(&r->ws, cr->api, cr->display, cr->surface, err, sizeof err) != 0)
         goto out;
     saved = true;
+    if (r->prep && !glr_loop_ws_can_stand_in(&r->ws)) {
+        r->prep = false;   /* no pbuffer of the window's config: the passes run here, as before */
+        glr_log(GLR_LOG_INFO, "replay loop: the window's config offers no pbuffer: fresh passes run on the "
+                "program's thread");
+    }
     /* Asked before anything is loaded or created: a live session that ends before its first pass
      * (shim/ipc.c defers it) leaves at once, without the fresh contexts' first, uninterruptible
      * driver calls (llvmpipe: 30-450 ms for the restore's first blit). */

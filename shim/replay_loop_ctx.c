@@ -342,6 +342,18 @@ static int bind(struct glr_loop_ws *w, struct glr_loop_ctx *c)
     return 0;
 }
 
+bool glr_loop_ws_can_stand_in(struct glr_loop_ws *w)
+{
+    if (w->api == GLR_CTX_GLX) {
+        int types = 0;
+        return GLR_REAL(glXGetFBConfigAttrib)(w->display, w->config, GLX_DRAWABLE_TYPE, &types) == 0 &&
+               (types & GLX_PBUFFER_BIT);
+    }
+    EGLint types = 0;
+    return GLR_REAL(eglGetConfigAttrib)(w->display, w->config, EGL_SURFACE_TYPE, &types) == EGL_TRUE &&
+           (types & EGL_PBUFFER_BIT);
+}
+
 /* The window's size in pixels (0 when the driver does not say). */
 static void target_size(struct glr_loop_ws *w, unsigned *width, unsigned *height)
 {

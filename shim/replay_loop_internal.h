@@ -48,6 +48,9 @@ struct glr_loop_ws {
  * context of `api` is current. `surface` is the captured swap's drawable (NULL: the current draw
  * drawable). */
 int glr_loop_ws_save(struct glr_loop_ws *w, int api, void *display, void *surface, char *err, size_t n);
+/* Whether a pbuffer of the window's config can stand in for the window (offscreen passes): the
+ * config's GLX_DRAWABLE_TYPE or EGL_SURFACE_TYPE offers pbuffers. */
+bool glr_loop_ws_can_stand_in(struct glr_loop_ws *w);
 /* Adds a loop context like captured context `desc` (no GL call yet); `swaps`: the one that swaps
  * the program's drawable (the others get a pbuffer of their captured surface size). */
 int glr_loop_ws_add(struct glr_loop_ws *w, const struct glrh_context *desc, bool swaps, char *err, size_t n);
