@@ -393,9 +393,8 @@ static int create_prep_surface(struct glr_loop_ws *w, char *err, size_t n)
     if (w->api == GLR_CTX_EGL)
         return create_prep_surface_egl(w, err, n);
     Display *dpy = w->display;
-    unsigned width = 0, height = 0;
-    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_WIDTH, &width);
-    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_HEIGHT, &height);
+    unsigned width, height;
+    target_size(w, &width, &height);
     const int pb[] = { GLX_PBUFFER_WIDTH, width ? (int)width : 64, GLX_PBUFFER_HEIGHT, height ? (int)height : 64,
                        None };
     struct x_trap t;
