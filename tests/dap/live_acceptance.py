@@ -292,6 +292,16 @@ def session(kind, sock_path, rng):
             child.wait()
 
 
+def display_and_seed(name, seed):
+    """(seed, its random.Random), or None (a SKIP line printed) without an X display. A seed of
+    None is taken from the clock (printed with the results, so a failure can be rerun)."""
+    if not os.environ.get('DISPLAY'):
+        print('%s: SKIP: no DISPLAY' % name)
+        return None
+    seed = seed if seed is not None else int(time.time()) % 100000
+    return seed, random.Random(seed)
+
+
 def frame_period(sock_path):
     f0, _ = status(sock_path)
     t0 = time.monotonic()
@@ -369,11 +379,10 @@ def main():
     kinds = a.kinds.split(',')
     if not kinds or any(k not in ALL_KINDS for k in kinds):
         ap.error('--kinds: a comma-separated list of %s' % ', '.join(ALL_KINDS))
-    if not os.environ.get('DISPLAY'):
-        print('live_acceptance: SKIP: no DISPLAY')
+    seeded = display_and_seed('live_acceptance', a.seed)
+    if not seeded:
         return 77
-    seed = a.seed if a.seed is not None else int(time.time()) % 100000
-    rng = random.Random(seed)
+    seed, rng = seeded
     tmp = tempfile.mkdtemp(prefix='glr-live-acc-')
     sock_dir = os.path.join(tmp, 's')
     os.mkdir(sock_dir, 0o700)

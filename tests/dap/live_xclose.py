@@ -12,7 +12,6 @@ that used the display after it was closed.
 usage: live_xclose.py --shim LIB --program PATH [--rounds N] [--seed S]. DISPLAY must be set."""
 import argparse
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'bench'))
 import dap_bench_client as dap  # noqa: E402
+from live_acceptance import display_and_seed  # noqa: E402
 
 ORPHANED = 'the set-up finishes on a thread of its own'
 
@@ -80,11 +80,10 @@ def main():
     ap.add_argument('--rounds', type=int, default=6)
     ap.add_argument('--seed', type=int, default=None)
     a = ap.parse_args()
-    if not os.environ.get('DISPLAY'):
-        print('live_xclose: SKIP: no DISPLAY')
+    seeded = display_and_seed('live_xclose', a.seed)
+    if not seeded:
         return 77
-    seed = a.seed if a.seed is not None else int(time.time()) % 100000
-    rng = random.Random(seed)
+    seed, rng = seeded
     tmp = tempfile.mkdtemp(prefix='glr-live-xclose-')
     orphaned = 0
     try:
