@@ -1,6 +1,7 @@
 /* EGL hooks: context lifetime, current context, swaps, thread release and display termination. */
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
+#include "shim/replay_loop.h"
 
 /* EGL_TRUE from egl.xml, without pulling in the system EGL headers. */
 #include "registry/glr_egl_enums.h"   /* generated from egl.xml */
@@ -15,6 +16,9 @@ EGLContext glr_hook_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContex
 
 EGLBoolean glr_hook_eglDestroyContext(EGLDisplay dpy, EGLContext ctx)
 {
+    /* A program shutting down destroys its contexts before it terminates its display: a replayed
+     * pass a live session left finishing on its own thread (same display) ends first. */
+    glr_replay_loop_drain(2000);
     if (!glr_disabled && glr_ctx_is_current(GLR_CTX_EGL, dpy, ctx))
         glr_capture_before_release();
     EGLBoolean ok = glr_call_eglDestroyContext(dpy, ctx);
@@ -92,6 +96,7 @@ EGLBoolean glr_hook_eglReleaseThread(void)
 
 EGLBoolean glr_hook_eglTerminate(EGLDisplay dpy)
 {
+    glr_replay_loop_drain(2000);   /* the same, for a program that terminates without destroying */
     EGLBoolean ok = glr_call_eglTerminate(dpy);
     if (ok == EGL_TRUE && !glr_disabled)
         glr_ctx_display_terminated(dpy);

@@ -289,6 +289,8 @@ static int prepared_pass(struct loop_run *r, char *err, size_t n)
     }
     glr_dispatch_reset_names(r->disp);
     r->swap_pending = false;
+    if (r->ws.api == GLR_CTX_GLX)
+        glr_loop_prep_watch_x_close(r->ws.display);
     const struct glr_loop_prep p = { .work = prep_work, .orphaned = prep_orphaned, .user = r };
     int rc = glr_loop_prep_run(&p, &loop_interrupted, err, n);
     if (rc != 0 || __atomic_load_n(&loop_interrupted, __ATOMIC_ACQUIRE))
@@ -562,9 +564,8 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
     __atomic_store_n(&interrupted_at_ns, 0, __ATOMIC_RELAXED);
     r->verify = env_uint("GLREPLAY_REPLAY_LOOP_VERIFY", 1) == 1;
     /* A live session (keep_going) may end at any moment: a fresh pass's set-up must not hold the
-     * program. GLX only (the window's stand-in is a GLX pbuffer); EGL programs still set it up on the
-     * render thread. */
-    r->prep = keep_going && cr->api == GLR_CTX_GLX;
+     * program. GLX and EGL alike: the window's stand-in is a pbuffer of the window's config. */
+    r->prep = keep_going && (cr->api == GLR_CTX_GLX || cr->api == GLR_CTX_EGL);
     r->test_skip_draws = env_uint("GLREPLAY_REPLAY_LOOP_TEST_SKIP_DRAWS", 1) == 1;
     unsigned delay = env_uint("GLREPLAY_REPLAY_LOOP_DELAY_MS", 60000);
     bool saved = false;
@@ -572,6 +573,11 @@ int glr_replay_loop_run(const struct glr_capture_result *cr, unsigned passes, gl
     if (glr_loop_ws_save(&r->ws, cr->api, cr->display, cr->surface, err, sizeof err) != 0)
         goto out;
     saved = true;
+    if (r->prep && !glr_loop_ws_can_stand_in(&r->ws)) {
+        r->prep = false;   /* no pbuffer of the window's config: the passes run here, as before */
+        glr_log(GLR_LOG_INFO, "replay loop: the window's config offers no pbuffer: fresh passes run on the "
+                "program's thread");
+    }
     /* Asked before anything is loaded or created: a live session that ends before its first pass
      * (shim/ipc.c defers it) leaves at once, without the fresh contexts' first, uninterruptible
      * driver calls (llvmpipe: 30-450 ms for the restore's first blit). */

@@ -311,7 +311,7 @@ static int create_egl(struct glr_loop_ws *w, struct glr_loop_ctx *c, char *err, 
         return -1;
     }
     if (c->swaps) {
-        c->surface = w->target;
+        c->surface = w->offscreen ? w->prep_surface : w->target;
         return 0;
     }
     const EGLint pb[] = { EGL_WIDTH, (EGLint)c->width, EGL_HEIGHT, (EGLint)c->height, EGL_NONE };
@@ -331,6 +331,8 @@ static int bind(struct glr_loop_ws *w, struct glr_loop_ctx *c)
         ok = GLR_REAL(glXMakeContextCurrent)(dpy, d, d, c->ctx);
         ok = !x_trap_end(&t, dpy) && ok;
     } else {
+        /* The API is per thread: the context may have been made on the pass's own thread. */
+        GLR_REAL(eglBindAPI)(c->egl_api);
         ok = GLR_REAL(eglMakeCurrent)(w->display, c->surface, c->surface, c->ctx) == EGL_TRUE;
     }
     if (!ok)
@@ -340,14 +342,59 @@ static int bind(struct glr_loop_ws *w, struct glr_loop_ctx *c)
     return 0;
 }
 
+bool glr_loop_ws_can_stand_in(struct glr_loop_ws *w)
+{
+    if (w->api == GLR_CTX_GLX) {
+        int types = 0;
+        return GLR_REAL(glXGetFBConfigAttrib)(w->display, w->config, GLX_DRAWABLE_TYPE, &types) == 0 &&
+               (types & GLX_PBUFFER_BIT);
+    }
+    EGLint types = 0;
+    return GLR_REAL(eglGetConfigAttrib)(w->display, w->config, EGL_SURFACE_TYPE, &types) == EGL_TRUE &&
+           (types & EGL_PBUFFER_BIT);
+}
+
+/* The window's size in pixels (0 when the driver does not say). */
+static void target_size(struct glr_loop_ws *w, unsigned *width, unsigned *height)
+{
+    *width = *height = 0;
+    if (w->api == GLR_CTX_GLX) {
+        GLR_REAL(glXQueryDrawable)(w->display, (GLXDrawable)(uintptr_t)w->target, GLX_WIDTH, width);
+        GLR_REAL(glXQueryDrawable)(w->display, (GLXDrawable)(uintptr_t)w->target, GLX_HEIGHT, height);
+        return;
+    }
+    EGLint ew = 0, eh = 0;
+    if (GLR_REAL(eglQuerySurface)(w->display, w->target, EGL_WIDTH, &ew) == EGL_TRUE && ew > 0)
+        *width = (unsigned)ew;
+    if (GLR_REAL(eglQuerySurface)(w->display, w->target, EGL_HEIGHT, &eh) == EGL_TRUE && eh > 0)
+        *height = (unsigned)eh;
+}
+
+/* EGL: the stand-in is a pbuffer of the window's config, which must offer pbuffers. */
+static int create_prep_surface_egl(struct glr_loop_ws *w, char *err, size_t n)
+{
+    unsigned width, height;
+    target_size(w, &width, &height);
+    const EGLint pb[] = { EGL_WIDTH, width ? (EGLint)width : 64, EGL_HEIGHT, height ? (EGLint)height : 64, EGL_NONE };
+    EGLSurface p = GLR_REAL(eglCreatePbufferSurface)(w->display, w->config, pb);
+    if (!p) {
+        snprintf(err, n, "eglCreatePbufferSurface failed for the window's stand-in (EGL error 0x%04x)",
+                 (unsigned)GLR_REAL(eglGetError)());
+        return -1;
+    }
+    w->prep_surface = p;
+    return 0;
+}
+
 /* The swapping context's pbuffer while it is prepared off the window: the window's size (its
  * back buffer is what the restore fills), the window's config. */
 static int create_prep_surface(struct glr_loop_ws *w, char *err, size_t n)
 {
+    if (w->api == GLR_CTX_EGL)
+        return create_prep_surface_egl(w, err, n);
     Display *dpy = w->display;
-    unsigned width = 0, height = 0;
-    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_WIDTH, &width);
-    GLR_REAL(glXQueryDrawable)(dpy, (GLXDrawable)(uintptr_t)w->target, GLX_HEIGHT, &height);
+    unsigned width, height;
+    target_size(w, &width, &height);
     const int pb[] = { GLX_PBUFFER_WIDTH, width ? (int)width : 64, GLX_PBUFFER_HEIGHT, height ? (int)height : 64,
                        None };
     struct x_trap t;
@@ -364,14 +411,16 @@ static int create_prep_surface(struct glr_loop_ws *w, char *err, size_t n)
 
 static void destroy_prep_surface(struct glr_loop_ws *w)
 {
-    if (w->prep_surface)
+    if (w->prep_surface && w->api == GLR_CTX_GLX)
         GLR_REAL(glXDestroyPbuffer)(w->display, (GLXPbuffer)(uintptr_t)w->prep_surface);
+    else if (w->prep_surface)
+        GLR_REAL(eglDestroySurface)(w->display, w->prep_surface);
     w->prep_surface = NULL;
 }
 
 int glr_loop_ws_create(struct glr_loop_ws *w, char *err, size_t n)
 {
-    if (w->offscreen && (w->api != GLR_CTX_GLX || (!w->prep_surface && create_prep_surface(w, err, n) != 0)))
+    if (w->offscreen && !w->prep_surface && create_prep_surface(w, err, n) != 0)
         return -1;
     /* The previous pass's contexts go once the new ones are current (none of theirs is then). */
     struct glr_loop_ctx old[GLR_LOOP_MAX_CTXS];
@@ -420,17 +469,20 @@ void glr_loop_ws_swap(struct glr_loop_ws *w)
         GLR_REAL(eglSwapBuffers)(w->display, w->target);
 }
 
-static void release_glx(struct glr_loop_ws *w)
+/* On the pass's own thread: nothing of the loop's current there any more. */
+static void release_current(struct glr_loop_ws *w)
 {
-    if (w->current)
+    if (w->current && w->api == GLR_CTX_GLX)
         GLR_REAL(glXMakeContextCurrent)(w->display, None, None, NULL);
+    else if (w->current)   /* EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT: null handles (egl.xml) */
+        GLR_REAL(eglMakeCurrent)(w->display, NULL, NULL, NULL);
     w->current = NULL;
     w->switched = false;
 }
 
 void glr_loop_ws_release(struct glr_loop_ws *w)
 {
-    release_glx(w);
+    release_current(w);
 }
 
 /* The stand-in's image into the window's back buffer: the swapping context is current with the
@@ -455,9 +507,8 @@ static int present_blit(struct glr_loop_ws *w, void *(*proc)(void *, const char 
     memcpy(&draw_bufs, &f[5], sizeof draw_bufs);
     memcpy(&is_enabled, &f[6], sizeof is_enabled);
     memcpy(&blit, &f[7], sizeof blit);
-    unsigned width = 0, height = 0;
-    GLR_REAL(glXQueryDrawable)(w->display, (GLXDrawable)(uintptr_t)w->target, GLX_WIDTH, &width);
-    GLR_REAL(glXQueryDrawable)(w->display, (GLXDrawable)(uintptr_t)w->target, GLX_HEIGHT, &height);
+    unsigned width, height;
+    target_size(w, &width, &height);
     GLint read_fb = 0, draw_fb = 0, read_b = 0, draw_b = 0, dbl = 0;
     get(GL_READ_FRAMEBUFFER_BINDING, &read_fb);
     get(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
@@ -504,12 +555,19 @@ int glr_loop_ws_adopt(struct glr_loop_ws *w, void *(*proc)(void *user, const cha
     c->surface = w->target;
     bool shown = false;
     if (proc && w->prep_surface) {
-        Display *dpy = w->display;
-        struct x_trap t;
-        x_trap_begin(&t, dpy);
-        bool ok = GLR_REAL(glXMakeContextCurrent)(dpy, (GLXDrawable)(uintptr_t)w->target,
-                                                  (GLXDrawable)(uintptr_t)w->prep_surface, c->ctx);
-        ok = !x_trap_end(&t, dpy) && ok;
+        bool ok;
+        if (w->api == GLR_CTX_GLX) {
+            Display *dpy = w->display;
+            struct x_trap t;
+            x_trap_begin(&t, dpy);
+            ok = GLR_REAL(glXMakeContextCurrent)(dpy, (GLXDrawable)(uintptr_t)w->target,
+                                                 (GLXDrawable)(uintptr_t)w->prep_surface, c->ctx);
+            ok = !x_trap_end(&t, dpy) && ok;
+        } else {
+            /* Drawing to the window, reading the stand-in: EGL allows the two to differ. */
+            GLR_REAL(eglBindAPI)(c->egl_api);
+            ok = GLR_REAL(eglMakeCurrent)(w->display, w->target, w->prep_surface, c->ctx) == EGL_TRUE;
+        }
         if (ok) {
             w->switched = true;
             shown = present_blit(w, proc, user) == 0;
@@ -532,7 +590,7 @@ int glr_loop_ws_adopt(struct glr_loop_ws *w, void *(*proc)(void *user, const cha
 
 void glr_loop_ws_discard(struct glr_loop_ws *w)
 {
-    release_glx(w);
+    release_current(w);
     for (unsigned i = 0; i < w->n_ctxs; i++)
         destroy_one(w, &w->ctxs[i]);
     destroy_prep_surface(w);
@@ -561,8 +619,7 @@ int glr_loop_ws_restore(struct glr_loop_ws *w, char *err, size_t n)
     }
     for (unsigned i = 0; i < w->n_ctxs; i++)
         destroy_one(w, &w->ctxs[i]);
-    if (w->api == GLR_CTX_GLX)
-        destroy_prep_surface(w);   /* a failed preparation's, or none */
+    destroy_prep_surface(w);   /* a failed preparation's, or none */
     w->current = NULL;
     w->switched = false;
     return rc;

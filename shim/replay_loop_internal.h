@@ -37,17 +37,20 @@ struct glr_loop_ws {
     unsigned n_ctxs;
     struct glr_loop_ctx *current;  /* the loop context current on this thread, or NULL */
     bool switched;           /* the program's context is no longer current on this thread */
-    /* GLX, the live debugger's first pass (replay_loop_prep.c): the contexts are made and restored
-     * on a thread of their own, the swapping one on this pbuffer of the window's size and config
-     * (never on the program's window, which the program may draw to again at any moment). */
+    /* The live debugger's fresh passes (replay_loop_prep.c), GLX and EGL: the contexts are made and
+     * restored on a thread of their own, the swapping one on this pbuffer of the window's size and
+     * config (never on the program's window, which the program may draw to again at any moment). */
     bool offscreen;
-    void *prep_surface;      /* that pbuffer (GLXPbuffer as an integer), 0 when none */
+    void *prep_surface;      /* that pbuffer (GLXPbuffer as an integer, or EGLSurface), 0 when none */
 };
 
 /* Saves the calling thread's current binding and finds its drawable's config; fails (err) when no
  * context of `api` is current. `surface` is the captured swap's drawable (NULL: the current draw
  * drawable). */
 int glr_loop_ws_save(struct glr_loop_ws *w, int api, void *display, void *surface, char *err, size_t n);
+/* Whether a pbuffer of the window's config can stand in for the window (offscreen passes): the
+ * config's GLX_DRAWABLE_TYPE or EGL_SURFACE_TYPE offers pbuffers. */
+bool glr_loop_ws_can_stand_in(struct glr_loop_ws *w);
 /* Adds a loop context like captured context `desc` (no GL call yet); `swaps`: the one that swaps
  * the program's drawable (the others get a pbuffer of their captured surface size). */
 int glr_loop_ws_add(struct glr_loop_ws *w, const struct glrh_context *desc, bool swaps, char *err, size_t n);
@@ -87,6 +90,10 @@ struct glr_loop_prep {
  * (work's result, err), or 1 when *interrupt was set first: the thread goes on alone and calls
  * p->orphaned; the caller must not touch p->user again. -1 also when no thread could start. */
 int glr_loop_prep_run(const struct glr_loop_prep *p, const int *interrupt, char *err, size_t n);
+/* GLX: the program's XCloseDisplay(display) first waits for the passes left to their own threads
+ * (glr_replay_loop_drain): a program may close its display without destroying its context, right
+ * after a session's end left a pass finishing. Once per display, on the thread that uses it. */
+void glr_loop_prep_watch_x_close(void *display);
 
 
 #endif

@@ -5,7 +5,9 @@
  * short. Done here, a session that ends meanwhile lets the program resume at once: the render thread
  * stops waiting, and this thread finishes the call in progress, sees the interrupt at the restore's
  * next call and frees everything itself (p->orphaned). glr_replay_loop_drain waits for such threads
- * at exit, so the driver is not unloaded under them. */
+ * at exit, so the driver is not unloaded under them, and before the program's X display closes
+ * (glr_loop_prep_watch_x_close), so they never use a display that is gone. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -14,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <X11/Xlib.h>
+#include "shim/shim_internal.h"
 #include "shim/replay_loop.h"
 #include "shim/replay_loop_internal.h"
 
@@ -113,4 +117,64 @@ void glr_replay_loop_drain(unsigned timeout_ms)
     while (orphans && w == 0)
         w = pthread_cond_timedwait(&orphans_gone, &orphans_lock, &until);
     pthread_mutex_unlock(&orphans_lock);
+}
+
+/* ---- the program closing its X display while a pass left to its own thread still uses it ---- */
+
+/* Displays with our close callback: an entry goes when its display closes (a display opened later
+ * at the same address gets the callback again). */
+#define WATCHED_MAX 8
+static pthread_mutex_t watched_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *watched[WATCHED_MAX];
+
+/* Xlib calls it inside XCloseDisplay, on the program's thread, before the connection goes (and
+ * before the GLX library's own close callback, which Xlib calls after those added later). */
+static int on_x_close(Display *dpy, XExtCodes *codes)
+{
+    (void)codes;
+    glr_replay_loop_drain(2000);
+    pthread_mutex_lock(&watched_lock);
+    for (int i = 0; i < WATCHED_MAX; i++)
+        if (watched[i] == dpy)
+            watched[i] = NULL;
+    pthread_mutex_unlock(&watched_lock);
+    return 0;
+}
+
+typedef XExtCodes *(*add_extension_fn)(Display *);
+typedef int (*close_proc)(Display *, XExtCodes *);
+typedef close_proc (*set_close_fn)(Display *, int, close_proc);
+
+void glr_loop_prep_watch_x_close(void *display)
+{
+    if (!display)
+        return;
+    pthread_mutex_lock(&watched_lock);
+    int slot = -1;
+    for (int i = 0; i < WATCHED_MAX; i++) {
+        if (watched[i] == display) {
+            pthread_mutex_unlock(&watched_lock);
+            return;
+        }
+        if (!watched[i] && slot < 0)
+            slot = i;
+    }
+    /* libX11 is the program's (a GLX program has it loaded): looked up, not linked. */
+    void *a = dlsym(RTLD_DEFAULT, "XAddExtension"), *c = dlsym(RTLD_DEFAULT, "XESetCloseDisplay");
+    XExtCodes *codes = NULL;
+    if (slot >= 0 && a && c) {
+        add_extension_fn add;
+        set_close_fn set_close;
+        memcpy(&add, &a, sizeof add);
+        memcpy(&set_close, &c, sizeof set_close);
+        codes = add(display);
+        if (codes) {
+            set_close(display, codes->extension, on_x_close);
+            watched[slot] = display;
+        }
+    }
+    pthread_mutex_unlock(&watched_lock);
+    if (!codes)
+        glr_log(GLR_LOG_WARN, "replay loop: cannot watch the program's X display for its closing (%s)",
+                slot < 0 ? "too many displays" : "no XAddExtension/XESetCloseDisplay");
 }

@@ -115,21 +115,31 @@ class DapClient:
         with self.lock:
             self.events = []
 
+    def hang_up(self):
+        """Ends the connection without a request: shutdown, wait for the reader thread, close.
+        shutdown first: a plain close() leaves the socket open while the reader thread sits in
+        poll()/recv(), and the server would never see the hang-up. The reader must be gone before
+        close(): a reader that has read the descriptor's number but not yet entered poll() would
+        otherwise poll whatever socket reuses that number next (this process's next connection),
+        and its poll() would keep that socket alive, without any descriptor, after its owner closed
+        it: the server would hold a connection whose peer is neither open nor hung up (issue 14's
+        lingering line connection)."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.reader.join(self.timeout)
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
     def close(self):
         try:
             self.request('disconnect', {}, check=False)
         except (DapError, OSError):
             pass
-        try:
-            # shutdown first: a plain close() leaves the socket open while the reader thread
-            # sits in recv(), and the server would never see the hang-up.
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+        self.hang_up()
 
 
 def connect(path, timeout=120.0, wait=30.0):
