@@ -106,33 +106,40 @@ static bool same_plan(const struct pxh_feed *a, const struct pxh_feed *b)
     return true;
 }
 
+bool pxh_kept_answer(const struct pxh_feed *from, struct pxh_feed *f, int x, int y)
+{
+    if (!same_plan(f, from))
+        return false;
+    size_t n = 0;
+    for (; n < f->n_imgs; n++) {
+        const struct feed_img *src = &from->imgs[n];
+        size_t sz = (size_t)src->w * src->h * src->bytes;
+        if (!(f->imgs[n].rgba = malloc(sz)))
+            break;
+        memcpy(f->imgs[n].rgba, src->rgba, sz);
+    }
+    if (n < f->n_imgs) {   /* out of memory: the driver replay gives them */
+        while (n > 0)
+            free(f->imgs[--n].rgba), f->imgs[n].rgba = NULL;
+        return false;
+    }
+    for (size_t i = 0; i < f->n_probes; i++) {
+        struct feed_probe *p = &f->probes[i];
+        p->answered = true;
+        p->ok = x >= 0 && y >= 0 && (unsigned)x < f->tw && (unsigned)y < f->th;   /* as a read outside fails */
+        if (p->ok)
+            memcpy(p->rgba, from->probes[i].image + ((size_t)y * f->tw + (size_t)x) * 4, 4);
+    }
+    return true;
+}
+
 bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_target *t, int x, int y)
 {
     struct cache_key k;
     if (!f->tw || !key_of(path, t, &k))
         return false;
     pthread_mutex_lock(&lock);
-    bool hit = have && same_key(&k, &key) && same_plan(f, &kept);
-    size_t n = 0;
-    for (; hit && n < f->n_imgs; n++) {
-        const struct feed_img *src = &kept.imgs[n];
-        size_t sz = (size_t)src->w * src->h * src->bytes;
-        if (!(f->imgs[n].rgba = malloc(sz)))
-            break;
-        memcpy(f->imgs[n].rgba, src->rgba, sz);
-    }
-    if (hit && n < f->n_imgs) {   /* out of memory: the driver replay gives them */
-        while (n > 0)
-            free(f->imgs[--n].rgba), f->imgs[n].rgba = NULL;
-        hit = false;
-    }
-    for (size_t i = 0; hit && i < f->n_probes; i++) {
-        struct feed_probe *p = &f->probes[i];
-        p->answered = true;
-        p->ok = x >= 0 && y >= 0 && (unsigned)x < f->tw && (unsigned)y < f->th;   /* as a read outside fails */
-        if (p->ok)
-            memcpy(p->rgba, kept.probes[i].image + ((size_t)y * f->tw + (size_t)x) * 4, 4);
-    }
+    bool hit = have && same_key(&k, &key) && pxh_kept_answer(&kept, f, x, y);
     pthread_mutex_unlock(&lock);
     return hit;
 }

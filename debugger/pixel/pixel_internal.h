@@ -105,5 +105,15 @@ void pxh_clip_on_texture(void *user, uint32_t name);
 void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep);
 bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_target *t, int x, int y);
 void pxh_cache_put(struct pxh_feed *f, const char *path, const struct pxh_target *t);
+/* Answers f's probes at pixel (x, y) and copies its images from kept (a cache entry: probes with
+ * whole-target images); false when kept's plan is not f's (or out of memory). */
+bool pxh_kept_answer(const struct pxh_feed *kept, struct pxh_feed *f, int x, int y);
+
+/* pixel_disk_cache.c: the same answers kept on disk across processes (see there). take: true when
+ * f got every answer for pixel (x, y) from a valid entry of this capture's content and target
+ * (with keep, the entry goes to the in-process cache too); put: keep f's answers there (before
+ * pxh_cache_put, which takes the target images away). Both do nothing when the cache is off. */
+bool pxh_disk_take(struct pxh_feed *f, const char *capture, const struct pxh_target *t, int x, int y, bool keep);
+void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct pxh_target *t);
 
 #endif

@@ -19,6 +19,8 @@ what=$1 glreplay=$2 shim=$3 pixels=${4:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/glr-pixprog.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# the on-disk cache of driver answers (debugger/pixel/pixel_disk_cache.c) in this run's own folder
+export GLREPLAY_PIXEL_CACHE="$tmp/pixel-cache"
 caps=()
 case $what in
 glmark2)
