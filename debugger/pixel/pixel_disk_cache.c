@@ -350,8 +350,10 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
     }
     for (size_t i = 0; i < f->n_probes; i++, p += target_bytes)
         memcpy(p, f->probes[i].image, target_bytes);
-    for (size_t i = 0; i < f->n_imgs; i++, p += img_size(&f->imgs[i]))
+    for (size_t i = 0; i < f->n_imgs; i++) {
         memcpy(p, f->imgs[i].rgba, img_size(&f->imgs[i]));
+        p += img_size(&f->imgs[i]);
+    }
     write_header(b, &k, f, payload, hash_bytes(HASH_SEED, b + HEADER_BYTES, payload));
     char tmp[PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", k.path);
@@ -462,16 +464,19 @@ static bool parse_entry(const uint8_t *buf, size_t size, const struct entry_key 
     }
     if (need != payload)
         return false;
-    for (size_t i = 0; i < n_probes; i++, p += target_bytes)
+    for (size_t i = 0; i < n_probes; i++) {
         if (!(kept->probes[i].image = malloc(target_bytes)))
             return false;
-        else
-            memcpy(kept->probes[i].image, p, target_bytes);
-    for (size_t i = 0; i < n_imgs; i++, p += img_size(&kept->imgs[i]))
-        if (!(kept->imgs[i].rgba = malloc(img_size(&kept->imgs[i]))))
+        memcpy(kept->probes[i].image, p, target_bytes);
+        p += target_bytes;
+    }
+    for (size_t i = 0; i < n_imgs; i++) {
+        uint64_t sz = img_size(&kept->imgs[i]);
+        if (!(kept->imgs[i].rgba = malloc(sz)))
             return false;
-        else
-            memcpy(kept->imgs[i].rgba, p, img_size(&kept->imgs[i]));
+        memcpy(kept->imgs[i].rgba, p, sz);
+        p += sz;
+    }
     return true;
 }
 
