@@ -65,4 +65,7 @@ if [ "$what" = glmark2 ]; then
   [ -f "$out" ] || { echo "FAIL: glmark2 terrain was not captured"; cat "$tmp/run.log"; exit 1; }
   python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$out" --pixels 1 --debug 1 --debug-max 2 \
     --driver-passes terrain --quad-only terrain
+  # the on-disk cache across processes: a second `glreplay pixel` takes the first's driver answers
+  # (terrain's earlier-pass images: several sizes and formats) and equals a history without it
+  "$here/pixel_disk_cache_cli.sh" "$glreplay" "$out" 160,120 80,60
 fi
