@@ -33,7 +33,7 @@ struct pxh_options {
     bool driver;                /* confirm each value on the driver (EGL surfaceless) */
     /* keep the driver's answers for the next history of this capture and target in the process
      * (pxh_cache_clear): for callers that run several, such as the DAP server; a one-shot
-     * process leaves it false and pays nothing for it */
+     * process leaves it false (the on-disk cache, no_disk_cache, serves the next process) */
     bool keep;
     /* do not use the on-disk cache of the driver's answers (debugger/pixel/pixel_disk_cache.c:
      * $XDG_CACHE_HOME/glreplay/pixel, GLREPLAY_PIXEL_CACHE) for this history: neither read nor
