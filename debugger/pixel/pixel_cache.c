@@ -25,6 +25,7 @@
 #define CACHE_MAX_TARGETS 64    /* back buffer, or an FBO target of one size (pxh_feed_target_size) */
 #define CACHE_MAX_TARGET_BYTES (256ull << 20)
 #define CACHE_MAX_BYTES (640ull << 20)
+#define DISK_ONLY_MAX_TARGET_BYTES (64ull << 20)   /* 17 targets of 1280x720 */
 
 struct cache_key {
     dev_t dev;
@@ -79,13 +80,16 @@ void pxh_cache_clear(void)
     pthread_mutex_unlock(&lock);
 }
 
-void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep)
+void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep, bool disk)
 {
     uint64_t bytes = (uint64_t)w * h * 4 * f->n_probes;
+    /* a one-shot history that only writes the on-disk entry pays the reads and the write for a
+     * later process that may never come: a smaller bound (terrain 1280x720: 3 targets, 11 MB) */
+    uint64_t max_targets = keep ? CACHE_MAX_TARGET_BYTES : DISK_ONLY_MAX_TARGET_BYTES;
     if (!w || !h || w > 16384 || h > 16384 || !f->n_probes || f->n_probes > CACHE_MAX_TARGETS ||
-        bytes > CACHE_MAX_TARGET_BYTES || bytes + f->bytes > CACHE_MAX_BYTES)
+        bytes > max_targets || bytes + f->bytes > CACHE_MAX_BYTES)
         return;
-    f->want_targets = keep;   /* the whole-target reads only serve a history that keeps them */
+    f->want_targets = keep || disk;   /* the whole-target reads only serve a history that keeps them */
     f->tw = w;
     f->th = h;
 }

@@ -99,6 +99,12 @@ static bool cache_dir(char *dir, size_t n)
     return len > 0 && (size_t)len < n - 40 && dir[0] == '/' && make_dirs(dir);
 }
 
+bool pxh_disk_on(void)
+{
+    char dir[PATH_MAX - 64];
+    return cache_dir(dir, sizeof dir);
+}
+
 /* What made the answers besides the capture: this executable (a rebuild may replay differently)
  * and the environment variables that choose or tune the driver. */
 static uint64_t maker_hash(void)
