@@ -5,7 +5,7 @@
  * What is kept is what the in-process cache (pixel_cache.c) keeps: the whole target after every
  * probed record and the earlier passes' images. An entry is named by a hash of the capture's
  * content, the target and what made the answers (this executable, the environment variables that
- * choose or tune the driver); it holds those again and a hash of its payload, so a renamed, copied
+ * choose or tune the driver; XXH3); it holds those again and a hash of its payload, so a renamed, copied
  * or touched capture still hits, and a changed capture, another build or a corrupt or foreign
  * entry misses. Entries are untrusted input: every count and size is checked against the plan of
  * the history that reads it and the bounds of what is written, before anything is used.
@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "pixel_internal.h"
 #include "pixel_feed_priv.h"
@@ -40,32 +41,6 @@ extern char **environ;
 #define IMG_BYTES 48
 #define MAX_ENTRY_BYTES (700ull << 20)   /* above pixel_cache.c's bound of what it keeps in all */
 #define DEFAULT_BOUND_MB 1024
-
-/* ---- a 64-bit hash of bytes: integrity and naming, not security (whoever can write the cache
- * directory can run code as its owner anyway) ---- */
-
-#define HASH_SEED 0x9e3779b97f4a7c15ull
-#define HASH_MUL 0xff51afd7ed558ccdull
-
-static uint64_t hash_mix(uint64_t h, uint64_t w)
-{
-    h ^= w;
-    h *= HASH_MUL;
-    return h ^ (h >> 29);
-}
-
-static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = hash_mix(h, w);
-    }
-    uint64_t tail = 0;
-    memcpy(&tail, p + i, n - i);
-    return hash_mix(hash_mix(h, tail), n);
-}
 
 /* ---- where, and under what identity ---- */
 
@@ -109,13 +84,15 @@ bool pxh_disk_on(void)
  * and the environment variables that choose or tune the driver. */
 static uint64_t maker_hash(void)
 {
-    uint64_t h = HASH_SEED;
+    XXH3_state_t *x = XXH3_createState();
+    if (!x)
+        return 0;
+    XXH3_64bits_reset(x);
     struct stat st;
     if (stat("/proc/self/exe", &st) == 0) {
-        h = hash_mix(h, (uint64_t)st.st_size);
-        h = hash_mix(h, (uint64_t)st.st_mtim.tv_sec);
-        h = hash_mix(h, (uint64_t)st.st_mtim.tv_nsec);
-        h = hash_mix(h, (uint64_t)st.st_ino);
+        uint64_t id[4] = { (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec,
+                           (uint64_t)st.st_ino };
+        XXH3_64bits_update(x, id, sizeof id);
     }
     static const char *const prefixes[] = { "MESA_", "LIBGL_", "GALLIUM_", "LP_", "EGL_", "__GLX_", "__EGL_",
                                             "GLREPLAY_REPLAY" };
@@ -123,11 +100,13 @@ static uint64_t maker_hash(void)
         for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
             if (strncmp(*e, prefixes[i], strlen(prefixes[i])) == 0 &&
                 strncmp(*e, "MESA_SHADER_CACHE", 17) != 0)   /* where compiles are kept, not what they give */
-                h = hash_bytes(h, (const uint8_t *)*e, strlen(*e));
+                XXH3_64bits_update(x, *e, strlen(*e) + 1);
+    uint64_t h = XXH3_64bits_digest(x);
+    XXH3_freeState(x);
     return h;
 }
 
-/* The capture's content hash and size (false: unreadable). */
+/* The capture's content hash (XXH3) and size (false: unreadable). */
 static bool capture_hash(const char *path, uint64_t *hash, uint64_t *size)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -135,30 +114,27 @@ static bool capture_hash(const char *path, uint64_t *hash, uint64_t *size)
         return false;
     enum { CHUNK = 1 << 20 };
     uint8_t *buf = malloc(CHUNK);
-    uint64_t h = HASH_SEED, total = 0;
-    bool ok = buf != NULL;
-    for (;;) {
-        size_t got = 0;
-        while (ok && got < CHUNK) {   /* whole chunks, so the hash does not depend on read sizes */
-            ssize_t r = read(fd, buf + got, CHUNK - got);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r < 0)
-                ok = false;
-            if (r <= 0)
-                break;
-            got += (size_t)r;
-        }
-        if (!ok || !got)
+    XXH3_state_t *x = XXH3_createState();
+    uint64_t total = 0;
+    bool ok = buf && x;
+    if (ok)
+        XXH3_64bits_reset(x);
+    while (ok) {
+        ssize_t r = read(fd, buf, CHUNK);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            ok = false;
+        if (r <= 0)
             break;
-        h = hash_bytes(h, buf, got);
-        total += got;
-        if (got < CHUNK)
-            break;
+        XXH3_64bits_update(x, buf, (size_t)r);
+        total += (uint64_t)r;
     }
+    if (ok)
+        *hash = XXH3_64bits_digest(x);
+    XXH3_freeState(x);
     free(buf);
     close(fd);
-    *hash = h;
     *size = total;
     return ok;
 }
@@ -177,14 +153,14 @@ static bool key_of(const char *capture, const struct pxh_target *t, struct entry
         return false;
     k->maker = maker_hash();
     k->t = *t;
-    uint64_t name = hash_mix(hash_mix(hash_mix(k->capture, k->maker), t->ctx_id), t->fbo);
-    name = hash_mix(name, (uint64_t)(uint32_t)t->attachment);
+    uint64_t id[5] = { k->capture, k->maker, t->ctx_id, t->fbo, (uint32_t)t->attachment };
+    uint64_t name = XXH3_64bits(id, sizeof id);
     snprintf(k->path, sizeof k->path, "%s/%016llx" ENTRY_SUFFIX, dir, (unsigned long long)name);
     return true;
 }
 
-/* ---- the entry's bytes: little fixed-width fields, in the machine's order (the magic's hash
- * field differs on another byte order, so such an entry is refused as corrupt) ---- */
+/* ---- the entry's bytes: fixed-width fields in the machine's byte order (an entry written on a
+ * machine of the other order fails the key's checks: a miss) ---- */
 
 static void put32(uint8_t **p, uint32_t v)
 {
@@ -360,7 +336,7 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
         memcpy(p, f->imgs[i].rgba, img_size(&f->imgs[i]));
         p += img_size(&f->imgs[i]);
     }
-    write_header(b, &k, f, payload, hash_bytes(HASH_SEED, b + HEADER_BYTES, payload));
+    write_header(b, &k, f, payload, XXH3_64bits(b + HEADER_BYTES, payload));
     char tmp[PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", k.path);
     int fd = mkstemp(tmp);   /* 0600 */
@@ -422,7 +398,7 @@ static bool parse_entry(const uint8_t *buf, size_t size, const struct entry_key 
     if (cap_hash != k->capture || cap_size != k->capture_size || maker != k->maker || ctx != k->t.ctx_id ||
         fbo != k->t.fbo || att != (uint32_t)k->t.attachment || tw != f->tw || th != f->th ||
         n_probes != f->n_probes || n_imgs != f->n_imgs || payload != size - HEADER_BYTES ||
-        hash_bytes(HASH_SEED, buf + HEADER_BYTES, payload) != payload_hash)
+        XXH3_64bits(buf + HEADER_BYTES, payload) != payload_hash)
         return false;
     /* the counts are the plan's (bounded by pixel_cache.c's want_targets), so these cannot wrap */
     uint64_t target_bytes = (uint64_t)tw * th * 4;
