@@ -44,34 +44,40 @@ extern char **environ;
 
 /* ---- where, and under what identity ---- */
 
-static bool make_dirs(char *path)
+/* mkdir of base, then of base/sub/sub... for each sub (those that are missing; 0700): base's
+ * parent must exist (the cache folder's, XDG_CACHE_HOME's or HOME's). */
+static bool make_below(char *dir, size_t n, const char *base, const char *const *subs)
 {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        int rc = mkdir(path, 0700);
-        *p = '/';
-        if (rc != 0 && errno != EEXIST)
+    if (snprintf(dir, n, "%s", base) >= (int)n || dir[0] != '/' || (mkdir(dir, 0700) != 0 && errno != EEXIST))
+        return false;
+    for (; *subs; subs++) {
+        size_t len = strlen(dir);
+        if (snprintf(dir + len, n - len, "/%s", *subs) >= (int)(n - len) || (mkdir(dir, 0700) != 0 && errno != EEXIST))
             return false;
     }
-    return mkdir(path, 0700) == 0 || errno == EEXIST;
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* The cache directory into dir (false: off or unusable). Read at every use: a test or a DAP
  * client's environment may change it between histories. */
 static bool cache_dir(char *dir, size_t n)
 {
+    static const char *const none[] = { NULL }, *const xdg_subs[] = { "glreplay", "pixel", NULL },
+                             *const home_subs[] = { ".cache", "glreplay", "pixel", NULL };
     const char *env = getenv("GLREPLAY_PIXEL_CACHE");
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int len = -1;
-    if (env && *env)
-        len = strcmp(env, "0") == 0 ? -1 : snprintf(dir, n, "%s", env);
-    else if (xdg && xdg[0] == '/')
-        len = snprintf(dir, n, "%s/glreplay/pixel", xdg);
-    else if (home && home[0] == '/')
-        len = snprintf(dir, n, "%s/.cache/glreplay/pixel", home);
-    return len > 0 && (size_t)len < n - 40 && dir[0] == '/' && make_dirs(dir);
+    bool ok;
+    if (env && *env) {
+        if (strcmp(env, "0") == 0)
+            return false;
+        ok = make_below(dir, n, env, none);
+    } else if (xdg && xdg[0] == '/') {
+        ok = make_below(dir, n, xdg, xdg_subs);
+    } else {
+        ok = home && make_below(dir, n, home, home_subs);
+    }
+    return ok && strlen(dir) < n - 40;
 }
 
 bool pxh_disk_on(void)
@@ -356,28 +362,24 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
 static uint8_t *read_entry(const char *path, size_t *size)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    FILE *in = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (!in) {
+        if (fd >= 0)
+            close(fd);
         return NULL;
+    }
     struct stat st;
     uint8_t *buf = NULL;
+    *size = 0;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= HEADER_BYTES &&
-        (uint64_t)st.st_size <= MAX_ENTRY_BYTES)
-        buf = malloc((size_t)st.st_size);
-    size_t done = 0;
-    while (buf && done < (size_t)st.st_size) {
-        ssize_t r = read(fd, buf + done, (size_t)st.st_size - done);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        done += (size_t)r;
-    }
-    close(fd);
-    if (buf && done != (size_t)st.st_size) {
+        (uint64_t)st.st_size <= MAX_ENTRY_BYTES && (buf = malloc((size_t)st.st_size)) &&
+        fread(buf, 1, (size_t)st.st_size, in) == (size_t)st.st_size && fgetc(in) == EOF) {
+        *size = (size_t)st.st_size;
+    } else {   /* not a plain file, too small or large, or changed while read */
         free(buf);
         buf = NULL;
     }
-    *size = done;
+    fclose(in);
     return buf;
 }
 
