@@ -280,20 +280,6 @@ static void bound_directory(const char *entry_path)
     closedir(d);
 }
 
-static bool write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct pxh_target *t)
 {
     if (!f->want_targets)
@@ -346,8 +332,9 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
     char tmp[PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", k.path);
     int fd = mkstemp(tmp);   /* 0600 */
-    bool ok = fd >= 0 && write_all(fd, b, HEADER_BYTES + payload);
-    if (fd >= 0 && close(fd) != 0)
+    FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    bool ok = out && fwrite(b, 1, HEADER_BYTES + payload, out) == HEADER_BYTES + payload;
+    if (out ? fclose(out) != 0 : fd >= 0 && close(fd) != 0)
         ok = false;
     if (ok)
         ok = rename(tmp, k.path) == 0;
