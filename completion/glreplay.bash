@@ -31,7 +31,7 @@ _glreplay()
         state) opts="--event --json --context --help" ;;
         model) opts="--compare --png --json --benchmark --trace-hash --no-timing --threads --timeout --help" ;;
         debug) opts="--break --hit --condition --draw --pixel --fragment --target --stage --corner --vertex --no-timing --timeout --json --list --heatmap --out --component --min --max --help" ;;
-        pixel) opts="--at --target --json --no-driver --help" ;;
+        pixel) opts="--at --target --json --no-driver --no-cache --help" ;;
         dap) opts="--socket --stdio --connect --pid --help" ;;
         profile) opts="--out --counters --counter-mask --pc-sampling --pc-mode --seed --annotate --edges
                        --edges-exact --dot --trace-buffers --trace-out --plot --top --timeout --json --help" ;;

@@ -25,6 +25,7 @@
 #define CACHE_MAX_TARGETS 64    /* back buffer, or an FBO target of one size (pxh_feed_target_size) */
 #define CACHE_MAX_TARGET_BYTES (256ull << 20)
 #define CACHE_MAX_BYTES (640ull << 20)
+#define DISK_ONLY_MAX_TARGET_BYTES (64ull << 20)   /* 17 targets of 1280x720 */
 
 struct cache_key {
     dev_t dev;
@@ -79,13 +80,16 @@ void pxh_cache_clear(void)
     pthread_mutex_unlock(&lock);
 }
 
-void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep)
+void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep, bool disk)
 {
     uint64_t bytes = (uint64_t)w * h * 4 * f->n_probes;
+    /* a one-shot history that only writes the on-disk entry pays the reads and the write for a
+     * later process that may never come: a smaller bound (terrain 1280x720: 3 targets, 11 MB) */
+    uint64_t max_targets = keep ? CACHE_MAX_TARGET_BYTES : DISK_ONLY_MAX_TARGET_BYTES;
     if (!w || !h || w > 16384 || h > 16384 || !f->n_probes || f->n_probes > CACHE_MAX_TARGETS ||
-        bytes > CACHE_MAX_TARGET_BYTES || bytes + f->bytes > CACHE_MAX_BYTES)
+        bytes > max_targets || bytes + f->bytes > CACHE_MAX_BYTES)
         return;
-    f->want_targets = keep;   /* the whole-target reads only serve a history that keeps them */
+    f->want_targets = keep || disk;   /* the whole-target reads only serve a history that keeps them */
     f->tw = w;
     f->th = h;
 }
@@ -106,33 +110,40 @@ static bool same_plan(const struct pxh_feed *a, const struct pxh_feed *b)
     return true;
 }
 
+bool pxh_kept_answer(const struct pxh_feed *from, struct pxh_feed *f, int x, int y)
+{
+    if (!same_plan(f, from))
+        return false;
+    size_t n = 0;
+    for (; n < f->n_imgs; n++) {
+        const struct feed_img *src = &from->imgs[n];
+        size_t sz = (size_t)src->w * src->h * src->bytes;
+        if (!(f->imgs[n].rgba = malloc(sz)))
+            break;
+        memcpy(f->imgs[n].rgba, src->rgba, sz);
+    }
+    if (n < f->n_imgs) {   /* out of memory: the driver replay gives them */
+        while (n > 0)
+            free(f->imgs[--n].rgba), f->imgs[n].rgba = NULL;
+        return false;
+    }
+    for (size_t i = 0; i < f->n_probes; i++) {
+        struct feed_probe *p = &f->probes[i];
+        p->answered = true;
+        p->ok = x >= 0 && y >= 0 && (unsigned)x < f->tw && (unsigned)y < f->th;   /* as a read outside fails */
+        if (p->ok)
+            memcpy(p->rgba, from->probes[i].image + ((size_t)y * f->tw + (size_t)x) * 4, 4);
+    }
+    return true;
+}
+
 bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_target *t, int x, int y)
 {
     struct cache_key k;
     if (!f->tw || !key_of(path, t, &k))
         return false;
     pthread_mutex_lock(&lock);
-    bool hit = have && same_key(&k, &key) && same_plan(f, &kept);
-    size_t n = 0;
-    for (; hit && n < f->n_imgs; n++) {
-        const struct feed_img *src = &kept.imgs[n];
-        size_t sz = (size_t)src->w * src->h * src->bytes;
-        if (!(f->imgs[n].rgba = malloc(sz)))
-            break;
-        memcpy(f->imgs[n].rgba, src->rgba, sz);
-    }
-    if (hit && n < f->n_imgs) {   /* out of memory: the driver replay gives them */
-        while (n > 0)
-            free(f->imgs[--n].rgba), f->imgs[n].rgba = NULL;
-        hit = false;
-    }
-    for (size_t i = 0; hit && i < f->n_probes; i++) {
-        struct feed_probe *p = &f->probes[i];
-        p->answered = true;
-        p->ok = x >= 0 && y >= 0 && (unsigned)x < f->tw && (unsigned)y < f->th;   /* as a read outside fails */
-        if (p->ok)
-            memcpy(p->rgba, kept.probes[i].image + ((size_t)y * f->tw + (size_t)x) * 4, 4);
-    }
+    bool hit = have && same_key(&k, &key) && pxh_kept_answer(&kept, f, x, y);
     pthread_mutex_unlock(&lock);
     return hit;
 }

@@ -441,7 +441,7 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
         rc = -1;
     /* With the driver: its replay first, so the model can take the images of earlier passes from
      * it (pixel_feed.c); it reads the pixel after each record that may write the target too. */
-    bool cached = false;
+    bool cached = false, disk = o->driver && !o->no_disk_cache && pxh_disk_on();
     if (rc == 0 && o->driver) {
         if (!(meta = glcap_read_metadata(o->path, err, err_size)) ||
             !(e.feed = pxh_feed_plan(&e, cap, e.snap, meta, err, err_size)))
@@ -452,16 +452,21 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
             if (cap->ctxs[i].id == e.t.ctx_id) {
                 struct glrh_surface plan;
                 glrh_plan_surface(cap, i, &plan);
-                pxh_feed_want_targets(e.feed, plan.w, plan.h, o->keep);
+                pxh_feed_want_targets(e.feed, plan.w, plan.h, o->keep, disk);
             }
         unsigned fw, fh;
         if (rc == 0 && e.t.fbo && pxh_feed_target_size(e.feed, &fw, &fh))
-            pxh_feed_want_targets(e.feed, fw, fh, o->keep);
-        if (rc == 0 && !(cached = pxh_cache_take(e.feed, o->path, &e.t, o->x, o->y))) {
-            if (pxh_driver_replay(&e, cap, err, err_size) != 0)
+            pxh_feed_want_targets(e.feed, fw, fh, o->keep, disk);
+        if (rc == 0 && !(cached = pxh_cache_take(e.feed, o->path, &e.t, o->x, o->y)) &&
+            !(cached = disk && pxh_disk_take(e.feed, o->path, &e.t, o->x, o->y, o->keep))) {
+            if (pxh_driver_replay(&e, cap, err, err_size) != 0) {
                 rc = -1;
-            else
-                pxh_cache_put(e.feed, o->path, &e.t);
+            } else {
+                if (disk)
+                    pxh_disk_put(e.feed, o->path, &e.t);
+                if (o->keep)
+                    pxh_cache_put(e.feed, o->path, &e.t);
+            }
         }
     }
     /* Without the driver, an FBO target still takes the plan (the state model alone): its last

@@ -33,8 +33,14 @@ struct pxh_options {
     bool driver;                /* confirm each value on the driver (EGL surfaceless) */
     /* keep the driver's answers for the next history of this capture and target in the process
      * (pxh_cache_clear): for callers that run several, such as the DAP server; a one-shot
-     * process leaves it false and pays nothing for it */
+     * process leaves it false (the on-disk cache, no_disk_cache, serves the next process) */
     bool keep;
+    /* do not use the on-disk cache of the driver's answers (debugger/pixel/pixel_disk_cache.c:
+     * $XDG_CACHE_HOME/glreplay/pixel, GLREPLAY_PIXEL_CACHE) for this history: neither read nor
+     * write it. By default a history reads the whole target after each probed record and keeps
+     * the answers there, so the next history of the same capture and target, in any process, needs
+     * no driver replay. */
+    bool no_disk_cache;
     double *model_seconds, *driver_seconds;   /* optional timings */
 };
 

@@ -99,11 +99,24 @@ bool pxh_clip_fbo_breaks(const struct engine *e, const struct glr_call *c, const
 void pxh_clip_on_texture(void *user, uint32_t name);
 
 /* pixel_cache.c: the driver's answers kept for the next history of the same capture and target.
- * want_targets: the target is w x h (when few enough images to keep); with keep, the driver
- * replay reads the whole target after each probed record too, for put. take: true when the feed got every answer from the kept
+ * want_targets: the target is w x h (when few enough images to keep); with keep (the in-process
+ * cache) or disk (the on-disk one; a smaller bound without keep), the driver replay reads the
+ * whole target after each probed record too, for put. take: true when the feed got every answer from the kept
  * entry for pixel (x, y) (no driver replay needed). put: after a driver replay, keep its answers. */
-void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep);
+void pxh_feed_want_targets(struct pxh_feed *f, unsigned w, unsigned h, bool keep, bool disk);
 bool pxh_cache_take(struct pxh_feed *f, const char *path, const struct pxh_target *t, int x, int y);
 void pxh_cache_put(struct pxh_feed *f, const char *path, const struct pxh_target *t);
+/* Answers f's probes at pixel (x, y) and copies its images from kept (a cache entry: probes with
+ * whole-target images); false when kept's plan is not f's (or out of memory). */
+bool pxh_kept_answer(const struct pxh_feed *kept, struct pxh_feed *f, int x, int y);
+
+/* pixel_disk_cache.c: the same answers kept on disk across processes (see there). take: true when
+ * f got every answer for pixel (x, y) from a valid entry of this capture's content and target
+ * (with keep, the entry goes to the in-process cache too); put: keep f's answers there (before
+ * pxh_cache_put, which takes the target images away). Both do nothing when the cache is off. */
+bool pxh_disk_take(struct pxh_feed *f, const char *capture, const struct pxh_target *t, int x, int y, bool keep);
+void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct pxh_target *t);
+/* The on-disk cache is on and its folder usable (GLREPLAY_PIXEL_CACHE is not 0). */
+bool pxh_disk_on(void);
 
 #endif

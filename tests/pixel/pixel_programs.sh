@@ -19,6 +19,8 @@ what=$1 glreplay=$2 shim=$3 pixels=${4:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/glr-pixprog.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# the on-disk cache of driver answers (debugger/pixel/pixel_disk_cache.c) in this run's own folder
+export GLREPLAY_PIXEL_CACHE="$tmp/pixel-cache"
 caps=()
 case $what in
 glmark2)
@@ -63,4 +65,7 @@ if [ "$what" = glmark2 ]; then
   [ -f "$out" ] || { echo "FAIL: glmark2 terrain was not captured"; cat "$tmp/run.log"; exit 1; }
   python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$out" --pixels 1 --debug 1 --debug-max 2 \
     --driver-passes terrain --quad-only terrain
+  # the on-disk cache across processes: a second `glreplay pixel` takes the first's driver answers
+  # (terrain's earlier-pass images: several sizes and formats) and equals a history without it
+  "$here/pixel_disk_cache_cli.sh" "$glreplay" "$out" 160,120 80,60
 fi

@@ -14,6 +14,8 @@ glreplay=$1 shim=$2 lit=$3 multipass=$4 msaa=$5 cache_check=$6
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/glr-pixel.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# the on-disk cache of driver answers (debugger/pixel/pixel_disk_cache.c) in this run's own folder
+export GLREPLAY_PIXEL_CACHE="$tmp/pixel-cache"
 for s in "$lit" "$multipass"; do
   # the program's own output is shown when it fails (an X server refusing the connection is then
   # recognised and the test rerun by tests/run.sh)

@@ -1,4 +1,4 @@
-/* `glreplay pixel F.glcap --at X,Y [--target T] [--json] [--no-driver]`: the history of one pixel
+/* `glreplay pixel F.glcap --at X,Y [--target T] [--json] [--no-driver] [--no-cache]`: the history of one pixel
  * (debugger/pixel/pixel_history.h): every event of the frame that touched it, with its fragments,
  * tests and blend, the value after each event in the GPU model and on the driver.
  * Exit status: 0, 1 when the model and the driver disagree on a value (or the driver changed the
@@ -12,7 +12,7 @@
 #include "cli_verbs.h"
 #include "debugger/pixel/pixel_history.h"
 
-#define USAGE "usage: glreplay pixel F.glcap --at X,Y [--target back|fboN/colorK|ctxN/...] [--json] [--no-driver]"
+#define USAGE "usage: glreplay pixel F.glcap --at X,Y [--target back|fboN/colorK|ctxN/...] [--json] [--no-driver] [--no-cache]"
 
 static bool parse_xy(const char *s, int *x, int *y)
 {
@@ -189,6 +189,7 @@ int cli_pixel(int argc, char **argv)
           .needs = "back, fboN, fboN/colorK, optionally after ctxN/" },
         { .name = "--json", .flag = &json, .set_to = true },
         { .name = "--no-driver", .flag = &o.driver, .set_to = false },
+        { .name = "--no-cache", .flag = &o.no_disk_cache, .set_to = true },
     };
     const struct cli_verb v = { .verb = "pixel", .usage = USAGE, .opts = opts, .n = sizeof opts / sizeof *opts };
     if (cli_parse(&v, argc, argv, &path, NULL) != 0)
