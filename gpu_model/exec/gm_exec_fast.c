@@ -41,10 +41,13 @@
 #define EW2(name, T, BSRC, expr) EWX(name, T, T, BSRC, expr)
 
 /* The same expressions as exec_alu's cases (a, b: the operands as T; results stored as T; a
- * unary op reads no b: b is a again). */
-EW2(f_add, float, in->b, a[i] + b[i])
+ * unary op reads no b: b is a again). Where both operands of an add or a multiply are NaN, x86
+ * returns the first one's payload, and which one gcc puts first is its choice per loop: the
+ * commutative ones below are written in the order that gives exec_alu's choice (b + a, b * a;
+ * test_exec_fast compares both paths over NaN pairs and fails when a build differs). */
+EW2(f_add, float, in->b, b[i] + a[i])
 EW2(f_sub, float, in->b, a[i] - b[i])
-EW2(f_mul, float, in->b, a[i] * b[i])
+EW2(f_mul, float, in->b, b[i] * a[i])
 EW2(f_div, float, in->b, a[i] / b[i])
 EW2(f_neg, float, in->a, -a[i])
 EW2(i_add, uint32_t, in->b, a[i] + b[i])
@@ -73,36 +76,42 @@ EWX(f_une, uint32_t, float, in->b, !(a[i] == b[i]))
 EWX(s_to_f, float, int32_t, in->a, (float)a[i])
 EWX(u_to_f, float, uint32_t, in->a, (float)a[i])
 
-/* vector * scalar: b is one word. */
+/* vector * scalar: b is one word (written b * a: the NaN order above). */
 static inline __attribute__((always_inline)) void vts_k(gm_warp *w, const gm_inst *in, int n)
 {
     float *o = (float *)W(in->d);
     const float *a = (const float *)W(in->a), *b = (const float *)W(in->b);
     for (int k = 0; k < n; k++)
         _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
-            o[k * GM_LANES + l] = a[k * GM_LANES + l] * b[l];
+            o[k * GM_LANES + l] = b[l] * a[k * GM_LANES + l];
 }
 GM_CLONES_AVX2 static int vts_2(gm_warp *w, const gm_inst *in) { vts_k(w, in, 2); return 0; }
 GM_CLONES_AVX2 static int vts_3(gm_warp *w, const gm_inst *in) { vts_k(w, in, 3); return 0; }
 GM_CLONES_AVX2 static int vts_4(gm_warp *w, const gm_inst *in) { vts_k(w, in, 4); return 0; }
 static const gm_fast_op vts_by_n[4] = {NULL, vts_2, vts_3, vts_4};
 
-/* dot: the products summed in exec_alu's order (word 0's product, then += each next word's). */
+/* dot: the products summed in exec_alu's order and loop shape (word 0's product, then += each
+ * next word's), so that even which NaN an add returns when both operands are NaN is the same
+ * (a sum kept in a local per lane came out the other way round; test_exec_fast caught it);
+ * the products as b * a for the same reason. d is disjoint from a and b (pick). */
 static inline __attribute__((always_inline)) void dot_k(gm_warp *w, const gm_inst *in, int n)
 {
     float *o = (float *)W(in->d);
     const float *a = (const float *)W(in->a), *b = (const float *)W(in->b);
-    _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++) {
-        float s = a[l] * b[l];
-        for (int k = 1; k < n; k++)
-            s += a[k * GM_LANES + l] * b[k * GM_LANES + l];
-        o[l] = s;
-    }
+    _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
+        o[l] = b[l] * a[l];
+    for (int k = 1; k < n; k++)
+        _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
+            o[l] += b[k * GM_LANES + l] * a[k * GM_LANES + l];
 }
-GM_CLONES_AVX2 static int dot_2(gm_warp *w, const gm_inst *in) { dot_k(w, in, 2); return 0; }
-GM_CLONES_AVX2 static int dot_3(gm_warp *w, const gm_inst *in) { dot_k(w, in, 3); return 0; }
-GM_CLONES_AVX2 static int dot_4(gm_warp *w, const gm_inst *in) { dot_k(w, in, 4); return 0; }
-static const gm_fast_op dot_by_n[4] = {NULL, dot_2, dot_3, dot_4};
+/* one handler for every width: with n a constant gcc unrolled the sum and ordered its
+ * operands otherwise than exec_alu's loop does */
+GM_CLONES_AVX2 static int dot_n(gm_warp *w, const gm_inst *in)
+{
+    dot_k(w, in, in->n);
+    return 0;
+}
+static const gm_fast_op dot_by_n[4] = {NULL, dot_n, dot_n, dot_n};
 
 /* Whole-word copies between disjoint words (COPY, and STORE's full-mask case), in 32-byte
  * vector moves: a memcpy of a size known here became `rep movsq`, and exec_alu's memmove a
