@@ -1096,6 +1096,8 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
     p->entry = d.func_index[d.entry_id];
     if (gm_decode_functions(&d) != 0 || build_interface(&d) != 0)
         goto fail;
+    if (gm_exec_fast_build(p) != 0)
+        goto oom;
     free_decoder(&d);
     free(words);
     return p;
@@ -1149,6 +1151,7 @@ void gm_program_destroy(gm_program *p)
     free(p->init_regs);
     free(p->init_mask);
     free(p->code);
+    free(p->fast);
     free(p->lines);
     free(p->files);
     free(p->blocks);

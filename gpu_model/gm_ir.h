@@ -157,6 +157,10 @@ typedef struct gm_line {
     int line;
 } gm_line;
 
+/* A handler of the executor's pre-decoded form (exec/gm_exec_fast.c): runs one instruction for
+ * a warp whose 32 lanes are all active; returns 0, or 1 when the general path must run it. */
+typedef int (*gm_fast_op)(gm_warp *w, const gm_inst *in);
+
 struct gm_program {
     gm_stage stage;
     uint32_t bound;
@@ -172,6 +176,7 @@ struct gm_program {
     uint8_t *init_mask;   /* which register words init_regs defines */
     gm_inst *code;
     int code_count;
+    gm_fast_op *fast;     /* per pc: the full-mask handler, or NULL (gm_exec_fast_build) */
     gm_line *lines;       /* per pc */
     char **files;
     int file_count;
@@ -225,6 +230,9 @@ void gm_warp_set_shared(gm_warp *w, uint32_t *words, uint32_t count);
 void gm_warp_set_barrier_stop(gm_warp *w, int on);
 int gm_warp_at_barrier(const gm_warp *w);
 int gm_program_pc_is_barrier(const gm_program *p, int pc);
+/* Builds p->fast, the executor's pre-decoded form, from p->code (once, at the end of
+ * gm_program_create; exec/gm_exec_fast.c). Returns 0, or -1 when out of memory. */
+int gm_exec_fast_build(gm_program *p);
 
 /* ---- geometry shaders (frame runner, gmf_geometry.c) ---- */
 #define GM_GS_EMIT_VERTEX 0u

@@ -81,6 +81,13 @@ static void send_lanes(const gm_warp *w, gm_frame *f, gm_mask m, int target)
         sel = bits;
     }
     const int32_t block = f->block;
+    if (m == 0xffffffffu) {   /* a whole warp's uniform branch: plain stores */
+        for (int l = 0; l < GM_LANES; l++) {
+            f->prev[l] = block;
+            f->next[l] = target;
+        }
+        return;
+    }
     for (int l = 0; l < GM_LANES; l++) {
         f->prev[l] = (block & sel[l]) | (f->prev[l] & ~sel[l]);
         f->next[l] = (target & sel[l]) | (f->next[l] & ~sel[l]);
@@ -640,6 +647,14 @@ static void exec_reg_store_dyn(gm_warp *w, const gm_inst *in)
 static inline __attribute__((always_inline)) int exec_inst(gm_warp *w, const gm_inst *in)
 {
     const gm_program *p = w->p;
+    /* the pre-decoded form (gm_exec_fast.c): whole-warp ALU ops and copies without the switches */
+    if (w->mask == 0xffffffffu && p->fast) {
+        gm_fast_op h = p->fast[w->pc];
+        if (h && h(w, in) == 0) {
+            w->pc++;
+            return 0;
+        }
+    }
     gm_frame *f = &w->frames[w->depth];
     switch (in->op) {
     case GM_OP_NOP:
@@ -828,6 +843,10 @@ static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
     if (w->done)
         return GM_RUN_DONE;
     const gm_inst *code = w->p->code;
+    const gm_fast_op *fast = w->p->fast;
+    /* nothing to stop before or to show: whole-warp runs of pre-decoded instructions go
+     * through the tight loop below (the same instructions, results and counts) */
+    const int plain = fast && !max_instructions && !w->observer;
     uint64_t count = 0;
     for (;;) {
         if (w->pc < 0 && !schedule(w)) {
@@ -837,6 +856,15 @@ static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
         }
         if (max_instructions && count >= max_instructions)
             return GM_RUN_PAUSED;
+        if (plain && w->mask == 0xffffffffu) {
+            /* a block always ends with a terminator, which has no handler: pc stays in it */
+            gm_fast_op h;
+            while ((h = fast[w->pc]) != NULL && h(w, &code[w->pc]) == 0) {
+                w->pc++;
+                w->issued++;
+                w->lane_instr += (uint64_t)w->mask_lanes;
+            }
+        }
         const gm_inst *in = &code[w->pc];
         /* Lock-step workgroups: stop before a barrier until the caller has brought every
          * warp of the group here (the observer sees the barrier when it issues). */

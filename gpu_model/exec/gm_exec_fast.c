@@ -1,0 +1,286 @@
+/* The executor's pre-decoded form: once per program (gm_program_create), each instruction that
+ * has one gets a handler specialised for its opcode and width, run when the warp's whole mask
+ * is active (the common case). A handler is a constant-trip-count loop over n*32 words with no
+ * operand-overlap test, so gcc vectorizes it without the run-time checks, the remainder loop,
+ * the big switch and the register saves of exec_alu (gm_exec.c), which stays the path for every
+ * other opcode, for partially active warps and for operands that overlap.
+ *
+ * Same bits as exec_alu: every lane computes the same IEEE operation in the same order (C11
+ * mode: no contraction; no FMA enabled in either clone). A handler is installed only where its
+ * loop order cannot change a result: the destination words are the sources' words exactly or
+ * share none with them (the decoder's SSA values never overlap; checked anyway).
+ * This file is compiled with -fno-strict-aliasing: words are read as float/int/uint. */
+#include "gm_exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W(r) (w->R[(r)])
+
+/* Element-wise ops (a and b n words each; results of type TO from operands of type TA). Loop
+ * order is ascending like exec_alu's: with whole 32-lane words either equal or disjoint, any in-order vector width
+ * up to 32 lanes reads exactly what the scalar loop reads (ivdep says so to gcc). */
+#define EWX(name, TO, TA, BSRC, expr)                                                        \
+    static inline __attribute__((always_inline)) void name##_k(gm_warp *w,                   \
+                                                               const gm_inst *in, int n32)   \
+    {                                                                                        \
+        TO *o = (TO *)W(in->d);                                                              \
+        const TA *a = (const TA *)W(in->a), *b = (const TA *)W(BSRC);                        \
+        (void)b;                                                                             \
+        _Pragma("GCC ivdep") for (int i = 0; i < n32; i++) o[i] = (expr);                    \
+    }                                                                                        \
+    GM_CLONES_AVX2 static int name##_1(gm_warp *w, const gm_inst *in)                        \
+    { name##_k(w, in, 1 * GM_LANES); return 0; }                                             \
+    GM_CLONES_AVX2 static int name##_2(gm_warp *w, const gm_inst *in)                        \
+    { name##_k(w, in, 2 * GM_LANES); return 0; }                                             \
+    GM_CLONES_AVX2 static int name##_3(gm_warp *w, const gm_inst *in)                        \
+    { name##_k(w, in, 3 * GM_LANES); return 0; }                                             \
+    GM_CLONES_AVX2 static int name##_4(gm_warp *w, const gm_inst *in)                        \
+    { name##_k(w, in, 4 * GM_LANES); return 0; }                                             \
+    static const gm_fast_op name##_by_n[4] = {name##_1, name##_2, name##_3, name##_4};
+#define EW2(name, T, BSRC, expr) EWX(name, T, T, BSRC, expr)
+
+/* The same expressions as exec_alu's cases (a, b: the operands as T; results stored as T; a
+ * unary op reads no b: b is a again). Where both operands of an add or a multiply are NaN, x86
+ * returns the first one's payload, and which one gcc puts first is its choice per loop: the
+ * commutative ones below are written in the order that gives exec_alu's choice (b + a, b * a;
+ * test_exec_fast compares both paths over NaN pairs and fails when a build differs). */
+EW2(f_add, float, in->b, b[i] + a[i])
+EW2(f_sub, float, in->b, a[i] - b[i])
+EW2(f_mul, float, in->b, b[i] * a[i])
+EW2(f_div, float, in->b, a[i] / b[i])
+EW2(f_neg, float, in->a, -a[i])
+EW2(i_add, uint32_t, in->b, a[i] + b[i])
+EW2(i_sub, uint32_t, in->b, a[i] - b[i])
+EW2(i_mul, uint32_t, in->b, a[i] * b[i])
+EW2(u_and, uint32_t, in->b, a[i] & b[i])
+EW2(u_or, uint32_t, in->b, a[i] | b[i])
+EW2(u_xor, uint32_t, in->b, a[i] ^ b[i])
+EW2(u_not, uint32_t, in->a, ~a[i])
+EW2(i_eq, uint32_t, in->b, a[i] == b[i])
+EW2(i_ne, uint32_t, in->b, a[i] != b[i])
+EW2(s_lt, int32_t, in->b, a[i] < b[i])
+EW2(s_le, int32_t, in->b, a[i] <= b[i])
+EW2(s_gt, int32_t, in->b, a[i] > b[i])
+EW2(s_ge, int32_t, in->b, a[i] >= b[i])
+EW2(u_lt, uint32_t, in->b, a[i] < b[i])
+EW2(u_ge, uint32_t, in->b, a[i] >= b[i])
+
+/* Comparisons and conversions: the result's type is not the operands'. */
+EWX(f_oeq, uint32_t, float, in->b, a[i] == b[i])
+EWX(f_olt, uint32_t, float, in->b, a[i] < b[i])
+EWX(f_ole, uint32_t, float, in->b, a[i] <= b[i])
+EWX(f_ogt, uint32_t, float, in->b, a[i] > b[i])
+EWX(f_oge, uint32_t, float, in->b, a[i] >= b[i])
+EWX(f_une, uint32_t, float, in->b, !(a[i] == b[i]))
+EWX(s_to_f, float, int32_t, in->a, (float)a[i])
+EWX(u_to_f, float, uint32_t, in->a, (float)a[i])
+
+/* vector * scalar: b is one word (written b * a: the NaN order above). */
+static inline __attribute__((always_inline)) void vts_k(gm_warp *w, const gm_inst *in, int n)
+{
+    float *o = (float *)W(in->d);
+    const float *a = (const float *)W(in->a), *b = (const float *)W(in->b);
+    for (int k = 0; k < n; k++)
+        _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
+            o[k * GM_LANES + l] = b[l] * a[k * GM_LANES + l];
+}
+GM_CLONES_AVX2 static int vts_2(gm_warp *w, const gm_inst *in) { vts_k(w, in, 2); return 0; }
+GM_CLONES_AVX2 static int vts_3(gm_warp *w, const gm_inst *in) { vts_k(w, in, 3); return 0; }
+GM_CLONES_AVX2 static int vts_4(gm_warp *w, const gm_inst *in) { vts_k(w, in, 4); return 0; }
+static const gm_fast_op vts_by_n[4] = {NULL, vts_2, vts_3, vts_4};
+
+/* dot: the products summed in exec_alu's order and loop shape (word 0's product, then += each
+ * next word's), so that even which NaN an add returns when both operands are NaN is the same
+ * (a sum kept in a local per lane came out the other way round; test_exec_fast caught it);
+ * the products as b * a for the same reason. d is disjoint from a and b (pick). */
+static inline __attribute__((always_inline)) void dot_k(gm_warp *w, const gm_inst *in, int n)
+{
+    float *o = (float *)W(in->d);
+    const float *a = (const float *)W(in->a), *b = (const float *)W(in->b);
+    _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
+        o[l] = b[l] * a[l];
+    for (int k = 1; k < n; k++)
+        _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
+            o[l] += b[k * GM_LANES + l] * a[k * GM_LANES + l];
+}
+/* one handler for every width: with n a constant gcc unrolled the sum and ordered its
+ * operands otherwise than exec_alu's loop does */
+GM_CLONES_AVX2 static int dot_n(gm_warp *w, const gm_inst *in)
+{
+    dot_k(w, in, in->n);
+    return 0;
+}
+static const gm_fast_op dot_by_n[4] = {NULL, dot_n, dot_n, dot_n};
+
+/* Whole-word copies between disjoint words (COPY, and STORE's full-mask case), in 32-byte
+ * vector moves: a memcpy of a size known here became `rep movsq`, and exec_alu's memmove a
+ * libc call, each several times the moves. */
+typedef uint32_t gm_v8u __attribute__((vector_size(32), aligned(4)));
+
+static inline __attribute__((always_inline)) void copy_k(gm_lanes *dst, const gm_lanes *src, int n)
+{
+    gm_v8u *o = (gm_v8u *)dst;
+    const gm_v8u *a = (const gm_v8u *)src;
+#pragma GCC unroll 16
+    for (int i = 0; i < n * (int)(sizeof(gm_lanes) / sizeof(gm_v8u)); i++)
+        o[i] = a[i];
+}
+GM_CLONES_AVX2 static int copy_1(gm_warp *w, const gm_inst *in)
+{
+    copy_k(&W(in->d), &W(in->a), 1);
+    return 0;
+}
+GM_CLONES_AVX2 static int copy_2(gm_warp *w, const gm_inst *in)
+{
+    copy_k(&W(in->d), &W(in->a), 2);
+    return 0;
+}
+GM_CLONES_AVX2 static int copy_3(gm_warp *w, const gm_inst *in)
+{
+    copy_k(&W(in->d), &W(in->a), 3);
+    return 0;
+}
+GM_CLONES_AVX2 static int copy_4(gm_warp *w, const gm_inst *in)
+{
+    copy_k(&W(in->d), &W(in->a), 4);
+    return 0;
+}
+static const gm_fast_op copy_by_n[4] = {copy_1, copy_2, copy_3, copy_4};
+
+/* STORE: x & 1 leaves helper lanes out; with any helper lane the general path blends (1). */
+#define STORE_N(k)                                                                           \
+    GM_CLONES_AVX2 static int store_##k(gm_warp *w, const gm_inst *in)                                      \
+    {                                                                                        \
+        if ((in->x & 1) && w->helper)                                                        \
+            return 1;                                                                        \
+        copy_k(&W(in->d), &W(in->a), k);                                                     \
+        return 0;                                                                            \
+    }
+STORE_N(1)
+STORE_N(2)
+STORE_N(3)
+STORE_N(4)
+static const gm_fast_op store_by_n[4] = {store_1, store_2, store_3, store_4};
+
+/* COPY_LIST: one-word pairs in order (exec_copy_list's memcpy per pair); a pair's words are
+ * the same or disjoint, so a 128-byte copy through registers is the same. */
+GM_CLONES_AVX2 static int copy_list(gm_warp *w, const gm_inst *in)
+{
+    const uint32_t *pairs = w->p->aux + in->x;
+    gm_lanes *R = w->R;
+    for (int k = 0; k < in->n; k++) {
+        gm_v8u t[sizeof(gm_lanes) / sizeof(gm_v8u)];
+        const gm_v8u *a = (const gm_v8u *)R[pairs[2 * k + 1]];
+        gm_v8u *o = (gm_v8u *)R[pairs[2 * k]];
+#pragma GCC unroll 4
+        for (int i = 0; i < (int)(sizeof t / sizeof t[0]); i++)
+            t[i] = a[i];
+#pragma GCC unroll 4
+        for (int i = 0; i < (int)(sizeof t / sizeof t[0]); i++)
+            o[i] = t[i];
+    }
+    return 0;
+}
+
+/* [d, d+nd) and [s, s+ns) either the same start (element-wise in place) or disjoint. */
+static int same_or_disjoint(uint32_t d, uint32_t nd, uint32_t s, uint32_t ns)
+{
+    return d == s || d + nd <= s || s + ns <= d;
+}
+
+static int disjoint(uint32_t d, uint32_t nd, uint32_t s, uint32_t ns)
+{
+    return d + nd <= s || s + ns <= d;
+}
+
+/* The handler for one instruction, or NULL (exec_alu / exec_inst run it). */
+static gm_fast_op pick(const gm_program *p, const gm_inst *in)
+{
+    const uint32_t n = in->n, nregs = (uint32_t)p->nregs;
+    if (n < 1 || n > 4)
+        return NULL;
+    /* every word a handler touches is inside the register file (the decoder's are) */
+    if (in->d >= nregs || in->a >= nregs || nregs - in->d < n || nregs - in->a < n)
+        return NULL;
+    const gm_fast_op *by_n = NULL;
+    int unary = 0;
+    switch (in->op) {
+    case GM_OP_FADD: by_n = f_add_by_n; break;
+    case GM_OP_FSUB: by_n = f_sub_by_n; break;
+    case GM_OP_FMUL: by_n = f_mul_by_n; break;
+    case GM_OP_FDIV: by_n = f_div_by_n; break;
+    case GM_OP_FNEG: by_n = f_neg_by_n; unary = 1; break;
+    case GM_OP_IADD: by_n = i_add_by_n; break;
+    case GM_OP_ISUB: by_n = i_sub_by_n; break;
+    case GM_OP_IMUL: by_n = i_mul_by_n; break;
+    case GM_OP_AND: by_n = u_and_by_n; break;
+    case GM_OP_OR: by_n = u_or_by_n; break;
+    case GM_OP_XOR: by_n = u_xor_by_n; break;
+    case GM_OP_NOT: by_n = u_not_by_n; unary = 1; break;
+    case GM_OP_IEQ: by_n = i_eq_by_n; break;
+    case GM_OP_INE: by_n = i_ne_by_n; break;
+    case GM_OP_SLT: by_n = s_lt_by_n; break;
+    case GM_OP_SLE: by_n = s_le_by_n; break;
+    case GM_OP_SGT: by_n = s_gt_by_n; break;
+    case GM_OP_SGE: by_n = s_ge_by_n; break;
+    case GM_OP_ULT: by_n = u_lt_by_n; break;
+    case GM_OP_UGE: by_n = u_ge_by_n; break;
+    case GM_OP_FOEQ: by_n = f_oeq_by_n; break;
+    case GM_OP_FOLT: by_n = f_olt_by_n; break;
+    case GM_OP_FOLE: by_n = f_ole_by_n; break;
+    case GM_OP_FOGT: by_n = f_ogt_by_n; break;
+    case GM_OP_FOGE: by_n = f_oge_by_n; break;
+    case GM_OP_FUNE: by_n = f_une_by_n; break;
+    case GM_OP_S2F: by_n = s_to_f_by_n; unary = 1; break;
+    case GM_OP_U2F: by_n = u_to_f_by_n; unary = 1; break;
+    case GM_OP_VEC_TIMES_SCALAR:
+        if (in->b >= nregs || !disjoint(in->d, n, in->b, 1) || !same_or_disjoint(in->d, n, in->a, n))
+            return NULL;
+        return vts_by_n[n - 1];
+    case GM_OP_DOT:
+        if (in->b >= nregs || nregs - in->b < n || !disjoint(in->d, 1, in->a, n) ||
+            !disjoint(in->d, 1, in->b, n))
+            return NULL;
+        return dot_by_n[n - 1];
+    case GM_OP_COPY:
+        return disjoint(in->d, n, in->a, n) ? copy_by_n[n - 1] : NULL;
+    case GM_OP_STORE:
+        return disjoint(in->d, n, in->a, n) ? store_by_n[n - 1] : NULL;
+    default:
+        return NULL;
+    }
+    if (!same_or_disjoint(in->d, n, in->a, n))
+        return NULL;
+    if (!unary && (in->b >= nregs || nregs - in->b < n || !same_or_disjoint(in->d, n, in->b, n)))
+        return NULL;
+    return by_n[n - 1];
+}
+
+static gm_fast_op pick_copy_list(const gm_program *p, const gm_inst *in)
+{
+    const uint32_t nregs = (uint32_t)p->nregs;
+    if ((uint64_t)in->x + 2u * (uint64_t)in->n > (uint64_t)p->aux_count)
+        return NULL;
+    for (int k = 0; k < in->n; k++)
+        if (p->aux[in->x + 2 * k] >= nregs || p->aux[in->x + 2 * k + 1] >= nregs)
+            return NULL;
+    return copy_list;
+}
+
+int gm_exec_fast_build(gm_program *p)
+{
+    free(p->fast);
+    p->fast = NULL;
+    if (p->code_count <= 0)
+        return 0;
+    gm_fast_op *fast = calloc((size_t)p->code_count, sizeof *fast);
+    if (!fast)
+        return -1;
+    for (int pc = 0; pc < p->code_count; pc++) {
+        const gm_inst *in = &p->code[pc];
+        fast[pc] = in->op == GM_OP_COPY_LIST ? pick_copy_list(p, in) : pick(p, in);
+    }
+    p->fast = fast;
+    return 0;
+}
