@@ -9,38 +9,9 @@
 #include "replay/uniform_locations.h"
 #include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 
-/* Captured name -> replay name, open addressing, one table per (namespace, class). */
-struct name_map {
-    uint32_t ns;
-    int obj_class;
-    uint64_t *keys, *vals;
-    size_t cap, used;
-};
+#include "replay/dispatch_state.h"
 
-struct glr_dispatch {
-    glr_get_proc_fn get_proc;
-    glr_namespace_fn ns;
-    void *user;
-    void *procs[GLR_CMD_COUNT];
-    unsigned char proc_state[GLR_CMD_COUNT]; /* 0 unknown, 1 found, 2 missing */
-    struct name_map *maps;
-    size_t n_maps;
-    /* Live buffer mappings: the captured pointer a map call returned -> this replay's pointer and
-     * the length the replay's driver really mapped (what bounds every write through it). */
-    struct { uint64_t captured; uint8_t *replay; uint64_t length; } mappings[64];
-    size_t n_mappings;
-    /* GL state the size rules read (glr_sizes.h): the replay context's. */
-    struct glr_size_env env;
-    /* Why the last call was refused (GLR_DISPATCH_BAD), one line. */
-    char reason[192];
-    /* Largest image side the replay driver takes (any texture kind or renderbuffer); 0 unknown. */
-    int64_t max_side;
-    /* Captured uniform locations -> this driver's. */
-    struct glr_uloc *uloc;
-};
-
-static void set_reason(struct glr_dispatch *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_reason(struct glr_dispatch *d, const char *fmt, ...)
+void glr_dispatch_set_reason(struct glr_dispatch *d, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -309,7 +280,7 @@ bool glr_dispatch_count_over(struct glr_dispatch *d, uint64_t count_arg, uint32_
     int64_t count = (int32_t)count_arg;
     if (count <= (int64_t)recorded)
         return false;
-    set_reason(d, "count %" PRId64 " is larger than the %u recorded strings", count, recorded);
+    glr_dispatch_set_reason(d, "count %" PRId64 " is larger than the %u recorded strings", count, recorded);
     return true;
 }
 
@@ -318,7 +289,7 @@ static int names_need(struct glr_dispatch *d, const struct glr_call *c, int i, u
 {
     int64_t need = glr_param_size(&d->env, (int)c->cmd, i, c->args);
     if (need < 0 || (uint64_t)need > c->blobs[i].size || (need && !c->blobs[i].data)) {
-        set_reason(d, "%s of %" PRId64 " names, %" PRIu64 " recorded", glr_param_name(&glr_cmd_params(&glr_cmds[c->cmd])[i]),
+        glr_dispatch_set_reason(d, "%s of %" PRId64 " names, %" PRIu64 " recorded", glr_param_name(&glr_cmd_params(&glr_cmds[c->cmd])[i]),
                    need < 0 ? (int64_t)-1 : need / 4, c->blobs[i].size / 4);
         return -1;
     }
@@ -333,7 +304,7 @@ int glr_dispatch_names_out(struct glr_dispatch *d, const struct glr_call *c, int
         return -1;
     out->names = calloc(out->count ? out->count : 1, sizeof *out->names);
     if (!out->names)
-        set_reason(d, "out of memory");
+        glr_dispatch_set_reason(d, "out of memory");
     return out->names ? 0 : -1;
 }
 
@@ -365,7 +336,7 @@ int glr_dispatch_client(struct glr_dispatch *d, const struct glr_call *c, int i,
         if (!b->size && !c->args[i])
             return 0;
         if (!b->size || !b->data || !memchr(b->data, 0, (size_t)b->size)) {
-            set_reason(d, "%s: string not recorded or not terminated", pname);
+            glr_dispatch_set_reason(d, "%s: string not recorded or not terminated", pname);
             return -1;
         }
         *out = b->data;
@@ -373,7 +344,7 @@ int glr_dispatch_client(struct glr_dispatch *d, const struct glr_call *c, int i,
     case GLR_SIZE_UNKNOWN:
         if (!c->args[i] && !b->size)
             return 0;
-        set_reason(d, "%s: client memory of a size glreplay cannot check", pname);
+        glr_dispatch_set_reason(d, "%s: client memory of a size glreplay cannot check", pname);
         return -1;
     default:
         break;
@@ -385,11 +356,11 @@ int glr_dispatch_client(struct glr_dispatch *d, const struct glr_call *c, int i,
     if (!c->args[i] && !b->size) {
         if (null_ok)
             return 0;   /* NULL: storage without contents */
-        set_reason(d, "%s: NULL where the call reads %" PRId64 " bytes", pname, need);
+        glr_dispatch_set_reason(d, "%s: NULL where the call reads %" PRId64 " bytes", pname, need);
         return -1;
     }
     if (b->size < (uint64_t)need || !b->data) {
-        set_reason(d, "%s: the call reads %" PRId64 " bytes, %" PRIu64 " recorded", pname, need, b->size);
+        glr_dispatch_set_reason(d, "%s: the call reads %" PRId64 " bytes, %" PRIu64 " recorded", pname, need, b->size);
         return -1;
     }
     *out = b->data;
@@ -411,170 +382,6 @@ void glr_dispatch_names_free(struct glr_names *n)
 {
     free(n->names);
     n->names = NULL;
-}
-
-/* glCopyImageSubData names a texture or a renderbuffer by its target argument, so the registry
- * gives its names no object class and the generated code cannot remap them: done here. */
-static int copy_image_sub_data(struct glr_dispatch *d, const struct glr_call *c)
-{
-    struct glr_call m = *c;
-    for (int i = 0; i <= 6; i += 6) {
-        int cls = (uint32_t)c->args[i + 1] == GL_RENDERBUFFER ? GLR_OBJ_RENDERBUFFER : GLR_OBJ_TEXTURE;
-        m.args[i] = glr_dispatch_lookup(d, c->ctx_id, cls, c->args[i]);
-    }
-    return glr_dispatch_generated(d, &m);
-}
-
-/* The largest image side the replay driver reports for any texture kind or renderbuffer. */
-static int64_t max_image_side(struct glr_dispatch *d)
-{
-    if (!d->max_side) {
-        static const uint32_t limits[] = {
-            GL_MAX_TEXTURE_SIZE, GL_MAX_3D_TEXTURE_SIZE, GL_MAX_CUBE_MAP_TEXTURE_SIZE, GL_MAX_ARRAY_TEXTURE_LAYERS,
-            GL_MAX_RENDERBUFFER_SIZE, GL_MAX_RECTANGLE_TEXTURE_SIZE,
-        };
-        for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
-            int64_t v = replay_get_int(d, limits[i]);
-            if (v > d->max_side)
-                d->max_side = v;
-        }
-        if (!d->max_side)
-            d->max_side = -1;
-    }
-    return d->max_side;
-}
-
-/* Image sizes (width/height/depth of texture and renderbuffer commands) beyond the replay
- * driver's limits: Mesa does not survive all of them. */
-static bool sides_over_limits(struct glr_dispatch *d, const struct glr_call *c)
-{
-    static const enum glr_role sides[] = { GLR_ROLE_width, GLR_ROLE_height, GLR_ROLE_depth };
-    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    if (!(ci->flags & GLR_CF_IMAGE_SIDES))
-        return false;
-    for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {
-        int i = glr_cmd_param_role(ci, sides[k]);
-        if (i < 0 || glr_cmd_params(ci)[i].kind != GLR_KIND_I32)
-            continue;
-        int64_t v = (int32_t)c->args[i];
-        int64_t limit = max_image_side(d);
-        if (limit > 0 && v > limit) {
-            set_reason(d, "%s %" PRId64 " is beyond the replay driver's limit %" PRId64, glr_role_names[sides[k]], v, limit);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The replay's pointers of the mappings call c ends (an unmap, or a delete of mapped buffers),
- * asked from the driver before c runs: up to max of them, NULL-free. */
-static size_t mappings_ended(struct glr_dispatch *d, const struct glr_call *c, uint8_t **out, size_t max)
-{
-    typedef void (*ptr_fn)(uint32_t, uint32_t, void **);
-    typedef void (*param_fn)(uint32_t, uint32_t, int32_t *);
-    if (!d->n_mappings)
-        return 0;
-    void *p = NULL;
-    switch (c->cmd) {
-    case GLR_CMD_glUnmapBuffer: case GLR_CMD_glUnmapBufferARB: case GLR_CMD_glUnmapBufferOES: {
-        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetBufferPointerv);
-        if (get)
-            get((uint32_t)c->args[0], GL_BUFFER_MAP_POINTER, &p);
-        break;
-    }
-    case GLR_CMD_glUnmapNamedBuffer: case GLR_CMD_glUnmapNamedBufferEXT: {
-        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferPointerv);
-        if (get)
-            get((uint32_t)glr_dispatch_map(d, c, GLR_OBJ_BUFFER, c->args[0]), GL_BUFFER_MAP_POINTER, &p);
-        break;
-    }
-    case GLR_CMD_glDeleteBuffers: case GLR_CMD_glDeleteBuffersARB: {
-        /* Deleting a mapped buffer unmaps it. */
-        ptr_fn get = (ptr_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferPointerv);
-        param_fn param = (param_fn)glr_dispatch_proc(d, GLR_CMD_glGetNamedBufferParameteriv);
-        struct glr_names n;
-        if (!get || !param || glr_dispatch_names_in(d, c, GLR_OBJ_BUFFER, 1, &n) != 0)
-            return 0;
-        size_t k = 0;
-        for (uint32_t i = 0; i < n.count && k < max; i++) {
-            int32_t mapped = 0;
-            void *q = NULL;
-            if (n.names[i])
-                param(n.names[i], GL_BUFFER_MAPPED, &mapped);
-            if (mapped)
-                get(n.names[i], GL_BUFFER_MAP_POINTER, &q);
-            if (q)
-                out[k++] = q;
-        }
-        glr_dispatch_names_free(&n);
-        d->reason[0] = 0;
-        return k;
-    }
-    default:
-        return 0;
-    }
-    if (p && max)
-        out[0] = p;
-    return p && max ? 1 : 0;
-}
-
-/* Forgets the mappings whose replay pointer is one of ended[0..n): a later write through their
- * captured pointer is refused instead of landing in memory the driver may have reused. */
-static void drop_mappings(struct glr_dispatch *d, uint8_t *const *ended, size_t n)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < d->n_mappings; i++) {
-        bool gone = false;
-        for (size_t k = 0; k < n && !gone; k++)
-            gone = d->mappings[i].replay == ended[k];
-        if (!gone)
-            d->mappings[kept++] = d->mappings[i];
-    }
-    d->n_mappings = kept;
-}
-
-/* Vertex invocations one draw may ask of the replay driver (count x instances): the GPU model's
- * budget (gpu_model/frame/gmf_frame.h), a few seconds of llvmpipe. A crafted glDrawArraysInstanced
- * of 2^31 - 1 instances would keep the replay busy for hours. */
-#define GLR_REPLAY_MAX_DRAW_INVOCATIONS (1ull << 28)
-
-static bool draw_over_budget(struct glr_dispatch *d, const struct glr_call *c)
-{
-    const struct glr_cmd_info *ci = &glr_cmds[c->cmd];
-    if (!(ci->flags & GLR_CF_DRAW_NAMED))
-        return false;
-    int ic = glr_cmd_param_role(ci, GLR_ROLE_count);
-    if (ic < 0 || glr_cmd_params(ci)[ic].kind != GLR_KIND_I32)
-        return false;
-    int64_t count = (int32_t)c->args[ic], instances = 1;
-    int ii = glr_cmd_param_role(ci, GLR_ROLE_instancecount);
-    if (ii < 0)
-        ii = glr_cmd_param_role(ci, GLR_ROLE_primcount);
-    if (ii >= 0 && glr_cmd_params(ci)[ii].kind == GLR_KIND_I32)
-        instances = (int32_t)c->args[ii];
-    if (count <= 0 || instances <= 0 || (uint64_t)count * (uint64_t)instances <= GLR_REPLAY_MAX_DRAW_INVOCATIONS)
-        return false;
-    set_reason(d, "%" PRId64 " vertices x %" PRId64 " instances is over the replay's budget of %llu vertex "
-               "invocations per draw", count, instances, (unsigned long long)GLR_REPLAY_MAX_DRAW_INVOCATIONS);
-    return true;
-}
-
-int glr_dispatch_call(struct glr_dispatch *d, const struct glr_call *c)
-{
-    if (c->cmd >= GLR_CMD_COUNT || glr_cmds[c->cmd].api != GLR_API_GL)
-        return GLR_DISPATCH_SKIPPED;
-    d->reason[0] = 0;
-    if (sides_over_limits(d, c) || draw_over_budget(d, c))
-        return GLR_DISPATCH_BAD;
-    if (c->cmd == GLR_CMD_glCopyImageSubData || c->cmd == GLR_CMD_glCopyImageSubDataEXT ||
-        c->cmd == GLR_CMD_glCopyImageSubDataOES)
-        return copy_image_sub_data(d, c);
-    uint8_t *ended[sizeof d->mappings / sizeof d->mappings[0]];
-    size_t n_ended = mappings_ended(d, c, ended, sizeof ended / sizeof ended[0]);
-    int res = glr_dispatch_generated(d, c);
-    if (n_ended)
-        drop_mappings(d, ended, n_ended);
-    return res;
 }
 
 /* Length of the whole buffer a glMapBuffer / glMapNamedBuffer call mapped (it has no length
@@ -622,7 +429,7 @@ int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c)
 {
     uint64_t ptr = c->args[0], off = c->args[1], len = c->args[2], n = c->blobs[0].size;
     if (!c->blobs[0].data || off > len || n > len - off) {
-        set_reason(d, "mapped buffer data outside its recorded mapping");
+        glr_dispatch_set_reason(d, "mapped buffer data outside its recorded mapping");
         return GLR_DISPATCH_BAD;
     }
     for (size_t i = d->n_mappings; i-- > 0;)
@@ -630,13 +437,13 @@ int glr_dispatch_buffer_data(struct glr_dispatch *d, const struct glr_call *c)
             /* The record's own map length is only a claim: the replay's real mapping bounds it. */
             uint64_t real = d->mappings[i].length;
             if (off > real || n > real - off) {
-                set_reason(d, "%" PRIu64 " bytes at offset %" PRIu64 " of a %" PRIu64 "-byte mapping", n, off, real);
+                glr_dispatch_set_reason(d, "%" PRIu64 " bytes at offset %" PRIu64 " of a %" PRIu64 "-byte mapping", n, off, real);
                 return GLR_DISPATCH_BAD;
             }
             memcpy(d->mappings[i].replay + off, c->blobs[0].data, (size_t)n);
             return GLR_DISPATCH_OK;
         }
-    set_reason(d, "mapped buffer data for a mapping the replay does not have");
+    glr_dispatch_set_reason(d, "mapped buffer data for a mapping the replay does not have");
     return GLR_DISPATCH_BAD;
 }
 
@@ -646,7 +453,7 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
     uint32_t buffer = (uint32_t)glr_dispatch_lookup(d, c->ctx_id, GLR_OBJ_BUFFER, c->args[1]);
     uint32_t access = (uint32_t)c->args[4];
     if (!buffer || !length || c->args[1] > UINT32_MAX || offset > INT64_MAX || length > INT64_MAX) {
-        set_reason(d, "invalid buffer mapping record");
+        glr_dispatch_set_reason(d, "invalid buffer mapping record");
         return GLR_DISPATCH_BAD;
     }
     /* Keep only the bits a mapping may use; never UNSYNCHRONIZED or INVALIDATE: the restored
@@ -694,7 +501,7 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
         bind(GL_COPY_WRITE_BUFFER, (uint32_t)old);
     }
     if (!p) {
-        set_reason(d, "the buffer could not be mapped as recorded");
+        glr_dispatch_set_reason(d, "the buffer could not be mapped as recorded");
         return GLR_DISPATCH_BAD;
     }
     struct glr_call fake = *c;

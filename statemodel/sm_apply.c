@@ -96,6 +96,21 @@ uint32_t sm_cmd_canonical(uint32_t cmd)
     return cmd < GLR_CMD_COUNT ? canonical[cmd] : cmd;
 }
 
+/* The public entries below fill the tables first (an applier cannot: it sits below this file). */
+bool sm_imm_decode(const struct glr_call *call, struct sm_imm_value *out)
+{
+    uint32_t cmd = call ? call->cmd : 0;
+    if (call && cmd < GLR_CMD_COUNT && sm_imm_kind_of(cmd) == SM_IMM_NONE)
+        cmd = sm_cmd_canonical(cmd);   /* an alias (glFogCoordfEXT) decodes as its core form */
+    return sm_imm_decode_as(call, cmd, out);
+}
+
+bool sm_is_attrib_value_cmd(uint32_t cmd)
+{
+    pthread_once(&init_once, init_tables);   /* the family table is filled with the handler table */
+    return sm_attrib_family_has(cmd);
+}
+
 /* Records of the shim's events (enum glr_pseudo_cmd). CONTEXT_CREATE (args: new context id,
  * share group = id of the group's first context, window-system API) declares the context unless
  * it already is (the capture's metadata, which knows its GL API and version, may have declared it

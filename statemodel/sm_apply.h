@@ -3,6 +3,7 @@
 #define SM_APPLY_H
 
 #include "statemodel/sm_internal.h"
+#include "statemodel/sm_current.h"
 
 /* One call being applied. cmd is the canonical command (aliases resolved). */
 struct sm_ap {
@@ -120,5 +121,16 @@ void sm_register_rasterpos(sm_apply_fn *tab);
  * contexts also take through glEnable/glDisable, as Mesa's enable.c does) on the current VAO;
  * false for any other cap. sm_apply_vertex.c. */
 bool sm_legacy_client_cap(struct sm_ap *a, uint32_t cap, bool on);   /* sm_apply_rasterpos.c */
+
+/* The appliers sit below sm_apply.c (it fills its tables by calling their sm_register_*), so they
+ * do not call its public entries back; these are what those entries are built on. */
+/* Decodes call as command cmd of an immediate-mode family (sm_apply_current.c; sm_imm_decode
+ * passes the call's own command, or its canonical form when that one has no family). */
+bool sm_imm_decode_as(const struct glr_call *call, uint32_t cmd, struct sm_imm_value *out);
+/* sm_imm_decode for the call a handler is applying (its canonical command is a->cmd). */
+bool sm_imm_decode_applied(const struct sm_ap *a, struct sm_imm_value *out);
+/* Whether sm_register_attrib_family registered cmd (sm_apply_vertex.c; valid once the tables
+ * are filled, which sm_is_attrib_value_cmd sees to). */
+bool sm_attrib_family_has(uint32_t cmd);
 
 #endif

@@ -12,16 +12,6 @@ int sm_arb_target_index(uint32_t target)
     return target == GL_VERTEX_PROGRAM_ARB ? 0 : target == GL_FRAGMENT_PROGRAM_ARB ? 1 : -1;
 }
 
-void sm_arb_program_free(void *ptr)
-{
-    struct sm_arb_program *p = ptr;
-    if (p) {
-        free(p->source);
-        free(p->local);
-        free(p);
-    }
-}
-
 const struct sm_arb_program *sm_get_arb_program(const struct sm_context *c, uint32_t name)
 {
     return c && name ? sm_map_get(&c->share->arb_programs, name) : NULL;

@@ -203,18 +203,14 @@ static double memory_comp(char src, const uint8_t *p, bool *is_int, int64_t *iv)
     return (double)*iv;
 }
 
-bool sm_imm_decode(const struct glr_call *call, struct sm_imm_value *out)
+bool sm_imm_decode_as(const struct glr_call *call, uint32_t cmd, struct sm_imm_value *out)
 {
     memset(out, 0, sizeof *out);
-    if (!call || call->cmd >= GLR_CMD_COUNT)
+    if (!call || call->cmd >= GLR_CMD_COUNT || cmd >= GLR_CMD_COUNT)
         return false;
     pthread_once(&fams_once, init_fams);
-    uint32_t cmd = call->cmd;
-    if (!fams[cmd].kind) {
-        cmd = sm_cmd_canonical(cmd);   /* an alias (glFogCoordfEXT) decodes as its core form */
-        if (cmd >= GLR_CMD_COUNT || !fams[cmd].kind)
-            return false;
-    }
+    if (!fams[cmd].kind)
+        return false;
     const struct ifam *f = &fams[cmd];
     float v[4] = { 0, 0, 0, 1 };   /* glRect*v: v1 = (x1, y1) then v2 = (x2, y2) */
     int first = f->target ? 1 : 0;
@@ -249,11 +245,17 @@ bool sm_imm_decode(const struct glr_call *call, struct sm_imm_value *out)
     return true;
 }
 
+bool sm_imm_decode_applied(const struct sm_ap *a, struct sm_imm_value *out)
+{
+    /* a->cmd is the call's canonical command (sm_apply): the form sm_imm_decode falls back to */
+    return sm_imm_decode_as(a->call, sm_imm_kind_of(a->call->cmd) != SM_IMM_NONE ? a->call->cmd : a->cmd, out);
+}
+
 /* glColor*, glNormal*, ...: the current value of the slot. */
 static void h_current(struct sm_ap *a)
 {
     struct sm_imm_value iv;
-    if (!sm_imm_decode(a->call, &iv)) {
+    if (!sm_imm_decode_applied(a, &iv)) {
         ap_error(a, "attribute values missing from the recorded call");
         return;
     }

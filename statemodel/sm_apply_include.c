@@ -19,11 +19,6 @@
 #define MAX_DEPTH 32                     /* nested includes (a cycle stops here) */
 #define MAX_EXPANDED (64u << 20)         /* bytes of resolved source */
 
-struct sm_named_string {
-    char *name;   /* normalized absolute path */
-    char *text;
-};
-
 /* The path with `.`/`..` resolved and `//` collapsed, as a malloc'd string starting with '/';
  * NULL when it is not absolute, climbs above the root, or memory runs out. */
 static char *normalize(const char *path)
@@ -139,17 +134,6 @@ static void h_delete_named_string(struct sm_ap *a)
     free(s->name);
     free(s->text);
     *s = g->named_strings[--g->n_named_strings];
-}
-
-void sm_named_strings_free(struct sm_share_group *g)
-{
-    for (uint32_t i = 0; i < g->n_named_strings; i++) {
-        free(g->named_strings[i].name);
-        free(g->named_strings[i].text);
-    }
-    free(g->named_strings);
-    g->named_strings = NULL;
-    g->n_named_strings = g->cap_named_strings = 0;
 }
 
 typedef struct {

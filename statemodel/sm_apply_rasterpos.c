@@ -272,7 +272,7 @@ static void window_pos(struct sm_ap *a, const float v[4])
 static void h_pos(struct sm_ap *a)
 {
     struct sm_imm_value v;
-    if (!sm_imm_decode(a->call, &v)) {
+    if (!sm_imm_decode_applied(a, &v)) {
         ap_error(a, "raster position values missing from the recorded call");
         return;
     }

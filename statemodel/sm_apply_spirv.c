@@ -8,17 +8,6 @@
 #include "statemodel/sm_apply.h"
 #include "statemodel/sm_blob.h"
 
-void sm_spirv_free(struct sm_spirv *s)
-{
-    if (!s)
-        return;
-    free(s->binary);
-    free(s->entry);
-    free(s->spec_ids);
-    free(s->spec_values);
-    free(s);
-}
-
 static void *dup_bytes(const void *src, size_t n)
 {
     if (!n)

@@ -374,9 +374,8 @@ void sm_register_attrib_family(sm_apply_fn *tab, const struct glr_cmd_values *v)
     tab[v->cmd] = h_attrib_value;
 }
 
-bool sm_is_attrib_value_cmd(uint32_t cmd)
+bool sm_attrib_family_has(uint32_t cmd)
 {
-    (void)sm_cmd_class(cmd);   /* the family table is filled with the handler table, once */
     return cmd < GLR_CMD_COUNT && afams[cmd].n != 0;
 }
 

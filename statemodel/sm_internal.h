@@ -49,7 +49,7 @@ struct sm_state {
 void sm_context_state_defaults(struct sm_context_state *st);
 /* The legacy matrix stacks and mode as GL starts them (identity, depth 0, GL_MODELVIEW). */
 void sm_matrix_defaults(struct sm_context_state *st);
-/* GL's initial fixed-function state (sm_apply_fixed.c). */
+/* GL's initial fixed-function state (sm_fixed_defaults.c). */
 void sm_fixed_defaults(struct sm_fixed_state *ff);
 /* The material(s) colour material tracks take the current colour (sm_apply_fixed.c). */
 void sm_fixed_color_material_update(struct sm_context_state *st);
@@ -61,11 +61,15 @@ struct sm_context *sm_ctx_find(const struct sm_state *s, uint32_t id);
 struct sm_context *sm_ctx_add(struct sm_state *s, uint32_t id, struct sm_share_group *group,
                               enum sm_api api, int major, int minor);
 struct sm_share_group *sm_group_add(struct sm_state *s, uint32_t id);
-/* ---- sm_program_sources.c */
+/* ---- sm_program_sources.c (its destructor: sm_objects_free.c) */
 void sm_program_sources_free(struct sm_state *s);
 /* Fills a program just loaded from `bin` with the sources the state knows for that binary. */
 void sm_program_sources_lookup(struct sm_state *s, struct sm_program *p, const void *bin, size_t size);
-/* ---- sm_apply_include.c */
+/* ---- sm_apply_include.c (its destructor: sm_objects_free.c) */
+struct sm_named_string {
+    char *name;   /* normalized absolute path */
+    char *text;
+};
 void sm_named_strings_free(struct sm_share_group *g);
 /* ---- sm_apply_subroutine.c */
 int sm_subroutine_stage(uint32_t shadertype);
@@ -86,7 +90,7 @@ struct sm_query *sm_query_new(uint32_t name);
 void sm_buffer_free(void *p);
 void sm_texture_free(void *p);
 void sm_shader_free(void *p);
-/* SPIR-V modules of shaders (sm_apply_spirv.c); sm_spirv_dup sets *oom when memory runs out. */
+/* SPIR-V modules of shaders (sm_apply_spirv.c; sm_spirv_free: sm_objects_free.c); sm_spirv_dup sets *oom when memory runs out. */
 void sm_spirv_free(struct sm_spirv *s);
 struct sm_spirv *sm_spirv_dup(const struct sm_spirv *s, bool *oom);
 /* Same module, entry point and constants (both NULL: equal). */

@@ -269,11 +269,3 @@ uint8_t *sm_program_sources_section(const struct sm_state *s, size_t *size)
     return out;
 }
 
-void sm_program_sources_free(struct sm_state *s)
-{
-    for (size_t i = 0; i < s->n_prog_sources; i++)
-        free(s->prog_sources[i].entry);
-    free(s->prog_sources);
-    s->prog_sources = NULL;
-    s->n_prog_sources = 0;
-}

@@ -7,24 +7,6 @@
 #include "replay/player/pass_reset_internal.h"
 #include "replay/restore_matrix_class.h"
 
-bool pr_fail(struct glrh_reset *p, const char *fmt, ...)
-{
-    if (!p->failed && p->why_size) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(p->why, p->why_size, fmt, ap);
-        va_end(ap);
-    }
-    p->failed = true;
-    return false;
-}
-
-void pr_apply_from(struct glrh_reset *p, size_t from)
-{
-    for (size_t i = from; i < p->reset.count; i++)
-        sm_apply(p->end, &p->reset.calls[i]);
-}
-
 /* ---------------------------------------------------------------- the plan */
 
 static bool default_blob_wanted(void *user, enum glr_restore_content what, uint32_t ctx_id, uint32_t name)

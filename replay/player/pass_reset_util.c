@@ -143,3 +143,23 @@ int pr_tex_target_index(uint32_t target)
             return i;
     return -1;
 }
+
+/* The plan's failure reason and the applying of reset calls live here, below every pass_reset
+ * file, so the files the plan calls need not call back up into it. */
+bool pr_fail(struct glrh_reset *p, const char *fmt, ...)
+{
+    if (!p->failed && p->why_size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->why, p->why_size, fmt, ap);
+        va_end(ap);
+    }
+    p->failed = true;
+    return false;
+}
+
+void pr_apply_from(struct glrh_reset *p, size_t from)
+{
+    for (size_t i = from; i < p->reset.count; i++)
+        sm_apply(p->end, &p->reset.calls[i]);
+}

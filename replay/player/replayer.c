@@ -13,16 +13,6 @@
 #include "replay/player/replayer_internal.h"
 #include "replay/player/pass_reset.h"
 
-void glrh_seterr(struct replayer *r, const char *fmt, ...)
-{
-    if (!r->err_size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err, r->err_size, fmt, ap);
-    va_end(ap);
-}
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -87,14 +77,6 @@ static void restore_crash_handler(const struct sigaction *saved)
 }
 
 /* ---- Contexts ---- */
-
-static struct rctx *rctx_of(struct replayer *r, uint32_t id)
-{
-    for (unsigned i = 0; i < r->cap->n_ctxs; i++)
-        if (r->ctxs[i].desc->id == id)
-            return &r->ctxs[i];
-    return NULL;
-}
 
 
 /* Each context's pbuffer, by the rule every replay of the capture follows (surface_plan.c). */
@@ -161,24 +143,6 @@ static int create_contexts(struct replayer *r)
                     next->desc->id, next->desc->es ? "OpenGL ES" : "OpenGL", next->desc->major, next->desc->minor);
     }
     free(done);
-    return 0;
-}
-
-int glrh_make_current(struct replayer *r, uint32_t id)
-{
-    if (r->current && r->current->desc->id == id)
-        return 0;
-    struct rctx *c = rctx_of(r, id);
-    if (!c || c->ctx == EGL_NO_CONTEXT) {
-        glrh_seterr(r, "record %llu: context %u does not exist", (unsigned long long)r->record, id);
-        return -1;
-    }
-    if (!glrh_egl_make_current(&r->egl, c->surf, c->ctx)) {
-        glrh_seterr(r, "record %llu: cannot make context %u current (EGL error 0x%04x)", (unsigned long long)r->record, id,
-               (unsigned)eglGetError());
-        return -1;
-    }
-    r->current = c;
     return 0;
 }
 
