@@ -251,9 +251,9 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
     break
 
     switch (in->op) {
-    case GM_OP_FADD: LOOP(of[i] = af[i] + bf[i]);
+    case GM_OP_FADD: gm_farith_add(of, af, bf, n32); break;
     case GM_OP_FSUB: LOOP(of[i] = af[i] - bf[i]);
-    case GM_OP_FMUL: LOOP(of[i] = af[i] * bf[i]);
+    case GM_OP_FMUL: gm_farith_mul(of, af, bf, n32); break;
     case GM_OP_FDIV: LOOP(of[i] = af[i] / bf[i]);
     case GM_OP_FMOD: LOOP(of[i] = af[i] - bf[i] * gm_floorf(af[i] / bf[i]));
     case GM_OP_FREM: LOOP(of[i] = fmodf(af[i], bf[i]));
@@ -318,17 +318,11 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
         gm_exec_blend(&R[in->d], (const gm_lanes *)au, n, w->lane_bits);
         return 0;
     case GM_OP_VEC_TIMES_SCALAR:
-        for (int k = 0; k < n; k++)
-            for (int l = 0; l < GM_LANES; l++)
-                of[k * GM_LANES + l] = af[k * GM_LANES + l] * bf[l];
+        gm_farith_vts(of, af, bf, n);
         break;
     case GM_OP_DOT:
         commit_n = 1;
-        for (int l = 0; l < GM_LANES; l++)
-            of[l] = af[l] * bf[l];
-        for (int k = 1; k < n; k++)
-            for (int l = 0; l < GM_LANES; l++)
-                of[l] += af[k * GM_LANES + l] * bf[k * GM_LANES + l];
+        gm_farith_dot(of, af, bf, n);
         break;
     case GM_OP_MAT_TIMES_VEC: {
         int rows = in->x & 0xff, cols = (in->x >> 8) & 0xff;

@@ -90,6 +90,12 @@ static inline uint32_t gm_popcount32(uint32_t v)
     v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
     return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
+/* Float add, multiply, vector times scalar (b one word) and dot (gm_exec_farith.c): one loop each,
+ * shared by the general path and the pre-decoded handlers so that both return the same NaN. */
+void gm_farith_add(float *o, const float *a, const float *b, int n32);
+void gm_farith_mul(float *o, const float *a, const float *b, int n32);
+void gm_farith_vts(float *o, const float *a, const float *b, int n);
+void gm_farith_dot(float *o, const float *a, const float *b, int n);
 /* Copies n words from src into dst for the lanes set in lane_bits. */
 void gm_exec_blend(gm_lanes *dst, const gm_lanes *src, int n, const int32_t *lane_bits);
 void gm_exec_error(gm_warp *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -17,6 +17,16 @@
 
 #define W(r) (w->R[(r)])
 
+/* "No loop-carried dependence" in each compiler's words (gcc's pragma is unknown to clang, and
+ * warnings are errors). */
+#if defined(__clang__)
+#define GM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define GM_IVDEP _Pragma("GCC ivdep")
+#else
+#define GM_IVDEP
+#endif
+
 /* Element-wise ops (a and b n words each; results of type TO from operands of type TA). Loop
  * order is ascending like exec_alu's: with whole 32-lane words either equal or disjoint, any in-order vector width
  * up to 32 lanes reads exactly what the scalar loop reads (ivdep says so to gcc). */
@@ -27,7 +37,7 @@
         TO *o = (TO *)W(in->d);                                                              \
         const TA *a = (const TA *)W(in->a), *b = (const TA *)W(BSRC);                        \
         (void)b;                                                                             \
-        _Pragma("GCC ivdep") for (int i = 0; i < n32; i++) o[i] = (expr);                    \
+        GM_IVDEP for (int i = 0; i < n32; i++) o[i] = (expr);                    \
     }                                                                                        \
     GM_CLONES_AVX2 static int name##_1(gm_warp *w, const gm_inst *in)                        \
     { name##_k(w, in, 1 * GM_LANES); return 0; }                                             \
@@ -41,13 +51,8 @@
 #define EW2(name, T, BSRC, expr) EWX(name, T, T, BSRC, expr)
 
 /* The same expressions as exec_alu's cases (a, b: the operands as T; results stored as T; a
- * unary op reads no b: b is a again). Where both operands of an add or a multiply are NaN, x86
- * returns the first one's payload, and which one gcc puts first is its choice per loop: the
- * commutative ones below are written in the order that gives exec_alu's choice (b + a, b * a;
- * test_exec_fast compares both paths over NaN pairs and fails when a build differs). */
-EW2(f_add, float, in->b, b[i] + a[i])
+ * unary op reads no b: b is a again). Add and multiply are below, on the shared loops. */
 EW2(f_sub, float, in->b, a[i] - b[i])
-EW2(f_mul, float, in->b, b[i] * a[i])
 EW2(f_div, float, in->b, a[i] / b[i])
 EW2(f_neg, float, in->a, -a[i])
 EW2(i_add, uint32_t, in->b, a[i] + b[i])
@@ -76,41 +81,27 @@ EWX(f_une, uint32_t, float, in->b, !(a[i] == b[i]))
 EWX(s_to_f, float, int32_t, in->a, (float)a[i])
 EWX(u_to_f, float, uint32_t, in->a, (float)a[i])
 
-/* vector * scalar: b is one word (written b * a: the NaN order above). */
-static inline __attribute__((always_inline)) void vts_k(gm_warp *w, const gm_inst *in, int n)
-{
-    float *o = (float *)W(in->d);
-    const float *a = (const float *)W(in->a), *b = (const float *)W(in->b);
-    for (int k = 0; k < n; k++)
-        _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
-            o[k * GM_LANES + l] = b[l] * a[k * GM_LANES + l];
-}
-GM_CLONES_AVX2 static int vts_2(gm_warp *w, const gm_inst *in) { vts_k(w, in, 2); return 0; }
-GM_CLONES_AVX2 static int vts_3(gm_warp *w, const gm_inst *in) { vts_k(w, in, 3); return 0; }
-GM_CLONES_AVX2 static int vts_4(gm_warp *w, const gm_inst *in) { vts_k(w, in, 4); return 0; }
-static const gm_fast_op vts_by_n[4] = {NULL, vts_2, vts_3, vts_4};
-
-/* dot: the products summed in exec_alu's order and loop shape (word 0's product, then += each
- * next word's), so that even which NaN an add returns when both operands are NaN is the same
- * (a sum kept in a local per lane came out the other way round; test_exec_fast caught it);
- * the products as b * a for the same reason. d is disjoint from a and b (pick). */
-static inline __attribute__((always_inline)) void dot_k(gm_warp *w, const gm_inst *in, int n)
-{
-    float *o = (float *)W(in->d);
-    const float *a = (const float *)W(in->a), *b = (const float *)W(in->b);
-    _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
-        o[l] = b[l] * a[l];
-    for (int k = 1; k < n; k++)
-        _Pragma("GCC ivdep") for (int l = 0; l < GM_LANES; l++)
-            o[l] += b[k * GM_LANES + l] * a[k * GM_LANES + l];
-}
-/* one handler for every width: with n a constant gcc unrolled the sum and ordered its
- * operands otherwise than exec_alu's loop does */
-GM_CLONES_AVX2 static int dot_n(gm_warp *w, const gm_inst *in)
-{
-    dot_k(w, in, in->n);
-    return 0;
-}
+/* Add, multiply, vector * scalar (b one word) and dot call the loops the general path calls
+ * (gm_exec_farith.c): when both operands are NaN, which payload comes out is the compiler's
+ * choice of operand order, so one shared loop is the only way both paths return the same NaN
+ * under every compiler (clang's order differed from gcc's; test_exec_fast caught it). */
+#define SHARED(name, call)                                                                   \
+    static int name(gm_warp *w, const gm_inst *in)                                           \
+    {                                                                                        \
+        call((float *)W(in->d), (const float *)W(in->a), (const float *)W(in->b), NARG);     \
+        return 0;                                                                            \
+    }
+#define NARG (in->n * GM_LANES)
+SHARED(f_add_n, gm_farith_add)
+SHARED(f_mul_n, gm_farith_mul)
+#undef NARG
+#define NARG (in->n)
+SHARED(vts_n, gm_farith_vts)
+SHARED(dot_n, gm_farith_dot)
+#undef NARG
+static const gm_fast_op f_add_by_n[4] = {f_add_n, f_add_n, f_add_n, f_add_n};
+static const gm_fast_op f_mul_by_n[4] = {f_mul_n, f_mul_n, f_mul_n, f_mul_n};
+static const gm_fast_op vts_by_n[4] = {NULL, vts_n, vts_n, vts_n};
 static const gm_fast_op dot_by_n[4] = {NULL, dot_n, dot_n, dot_n};
 
 /* Whole-word copies between disjoint words (COPY, and STORE's full-mask case), in 32-byte
