@@ -46,7 +46,6 @@ static void *lookup_next(const char *name)
 static struct glr_stage1 services = {
     .version = GLR_STAGE_ABI_VERSION,
     .lookup_next = lookup_next,
-    .trampolines = glr_s1_trampolines,
     .trampoline_bytes = GLR_S1_TRAMPOLINE_BYTES,
     .n_trampolines = GLR_S1_N_ENTRIES,
 };
@@ -62,6 +61,26 @@ S1_HIDDEN dlopen_fn glr_s1_resolve_dlopen(void)
         __atomic_store_n(&glr_s1_next_dlopen, f, __ATOMIC_RELEASE);
     }
     return f;
+}
+
+/* The first trampoline: looked up by its exported name in stage 1's own scope (found through
+ * dladdr of this file's code), not referenced at link time, so that this file and the generated
+ * trampolines, which jump to its first-call path, do not depend on each other. Trampoline i is
+ * GLR_S1_TRAMPOLINE_BYTES * i further. */
+static const char *trampolines(void)
+{
+    static const char *first;
+    const char *t = __atomic_load_n(&first, __ATOMIC_ACQUIRE);
+    if (t)
+        return t;
+    Dl_info di;
+    void *self = dladdr((void *)lookup_next, &di) && di.dli_fname
+                     ? glr_s1_resolve_dlopen()(di.dli_fname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    t = self ? dlsym(self, GLR_S1_FIRST_NAME) : NULL;
+    if (self)
+        dlclose(self);
+    __atomic_store_n(&first, t, __ATOMIC_RELEASE);
+    return t;
 }
 
 static void s1_error(const char *what, const char *why)
@@ -96,6 +115,7 @@ static void load(void)
         return;
     }
     services.self_path = self_path;
+    services.trampolines = trampolines();
     void *h = glr_s1_resolve_dlopen()(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror(); /* names the file */
@@ -141,8 +161,9 @@ static glr_stage_fn next_definition(unsigned id)
     if (f)
         return f;
     Dl_info di;
-    const char *trampoline = glr_s1_trampolines + (size_t)id * GLR_S1_TRAMPOLINE_BYTES;
-    void *p = dladdr(trampoline, &di) && di.dli_sname ? lookup_next(di.dli_sname) : NULL;
+    const char *first = trampolines();
+    const char *trampoline = first ? first + (size_t)id * GLR_S1_TRAMPOLINE_BYTES : NULL;
+    void *p = trampoline && dladdr(trampoline, &di) && di.dli_sname ? lookup_next(di.dli_sname) : NULL;
     long (*none)(void) = nothing;
     if (p)
         memcpy(&f, &p, sizeof f);
