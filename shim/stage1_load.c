@@ -150,20 +150,34 @@ static long nothing(void)
     return 0;
 }
 
-/* Without stage 2, the driver's definition of each trampoline's name, looked up on its first call
- * (dladdr finds the name: trampoline i is at a fixed offset) and kept, so later calls pay no
- * lookup. Only the pages of the commands the program calls are ever written. */
+/* Without stage 2 (GLREPLAY_DISABLE, or it could not be loaded) the trampolines jump through this
+ * table instead: entry i starts at trampoline i's first-call tail, and becomes the driver's
+ * definition of its name once that is looked up (dladdr finds the name: trampoline i is at a
+ * fixed offset), so that later calls take the trampolines' four-instruction path straight to the
+ * driver. Filled at the first call (a process that never calls GL writes none of it). */
 static glr_stage_fn next_of[GLR_S1_N_ENTRIES];
+static pthread_once_t next_once = PTHREAD_ONCE_INIT;
+
+static void publish_next_table(void)
+{
+    const char *first = trampolines();
+    if (!first)
+        return; /* every call keeps taking the first-call path: still correct */
+    for (size_t i = 0; i < GLR_S1_N_ENTRIES; i++) {
+        const char *tail = first + i * GLR_S1_TRAMPOLINE_BYTES + GLR_S1_LAZY_OFFSET;
+        memcpy(&next_of[i], &tail, sizeof tail);
+    }
+    __atomic_store_n(&glr_s1_table, next_of, __ATOMIC_RELEASE);
+}
 
 static glr_stage_fn next_definition(unsigned id)
 {
-    glr_stage_fn f = __atomic_load_n(&next_of[id], __ATOMIC_ACQUIRE);
-    if (f)
-        return f;
+    pthread_once(&next_once, publish_next_table);
     Dl_info di;
     const char *first = trampolines();
     const char *trampoline = first ? first + (size_t)id * GLR_S1_TRAMPOLINE_BYTES : NULL;
     void *p = trampoline && dladdr(trampoline, &di) && di.dli_sname ? lookup_next(di.dli_sname) : NULL;
+    glr_stage_fn f;
     long (*none)(void) = nothing;
     if (p)
         memcpy(&f, &p, sizeof f);
