@@ -1,7 +1,23 @@
-/* GetProcAddress hooks: hand out the shim's wrapper for every registry command the driver has,
- * NULL for a command the driver lacks and for names that are not GL/GLX/EGL commands at all. */
+/* GetProcAddress hooks: hand out the shim's entry point for every registry command the driver
+ * has, NULL for a command the driver lacks and for names that are not GL/GLX/EGL commands at all.
+ * The entry point is stage 1's exported trampoline of that command (it jumps to the wrapper), the
+ * pointer dlsym and the dynamic linker give for the name too: a program that compares them, or
+ * caches one and calls the other, sees one function. */
 #include <string.h>
 #include "shim/shim_internal.h"
+#include "shim/stage_abi.h"
+
+/* Command `cmd`'s stage 1 trampoline (the wrapper itself when no stage 1 gave its trampolines). */
+static glr_proc entry_point(int cmd)
+{
+    const struct glr_stage1 *s1 = glr_stage1;
+    if (!s1 || !s1->trampolines || (size_t)cmd >= s1->n_trampolines)
+        return glr_wrapper_tab[cmd];
+    glr_proc f;
+    const char *t = s1->trampolines + (size_t)cmd * s1->trampoline_bytes;
+    memcpy(&f, &t, sizeof f);
+    return f;
+}
 
 static glr_proc wrapper_for(const char *name, glr_proc real_answer)
 {
@@ -14,7 +30,7 @@ static glr_proc wrapper_for(const char *name, glr_proc real_answer)
         glr_log(GLR_LOG_DEBUG, "GetProcAddress(%s): the driver lacks it, returning NULL", name);
         return NULL;
     }
-    return glr_wrapper_tab[cmd];
+    return entry_point(cmd);
 }
 
 __GLXextFuncPtr glr_hook_glXGetProcAddressARB(const GLubyte *name)

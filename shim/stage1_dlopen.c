@@ -8,39 +8,19 @@
  * exactly what it would see without the shim, and stage 2 is not loaded for it.
  */
 #include <stdbool.h>
-#include <string.h>
 #include "shim/stage_abi.h"
 
 #define S1_HIDDEN __attribute__((visibility("hidden")))
 typedef void *(*dlopen_fn)(const char *, int);
 S1_HIDDEN dlopen_fn glr_s1_resolve_dlopen(void);
 S1_HIDDEN const struct glr_stage2 *glr_s1_stage2(void);
-
-static bool has_prefix(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
-/* libGL.so*, libGLX.so*, libOpenGL.so*, libEGL.so*, libGLESv2.so*, libGLESv1_CM.so* (any dir). */
-static bool is_gl_library(const char *file)
-{
-    if (!file)
-        return false;
-    const char *base = strrchr(file, '/');
-    base = base ? base + 1 : file;
-    static const char *const names[] = { "libGL.so", "libGLX.so", "libOpenGL.so", "libEGL.so",
-                                          "libGLESv2.so", "libGLESv1_CM.so" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (has_prefix(base, names[i]))
-            return true;
-    return false;
-}
+S1_HIDDEN bool glr_s1_is_gl_library(const char *file); /* stage1_gl_library.c */
 
 /* Called by the stub: non-zero when stage 2 handles this call. Resolves the real dlopen. */
 S1_HIDDEN int glr_s1_dlopen_wants(const char *file)
 {
     glr_s1_resolve_dlopen();
-    if (!is_gl_library(file))
+    if (!glr_s1_is_gl_library(file))
         return 0;
     const struct glr_stage2 *s2 = glr_s1_stage2();
     return s2 && s2->dlopen_wants(file);

@@ -1,16 +1,21 @@
 /* Stage 1 of the preloaded shim (shim/stage_abi.h): loading stage 2 and the trampolines' first call.
  *
- * Nothing happens at load but a look at the environment: stage 2 is loaded when the process first
- * calls a GL/GLX/EGL entry point, dlopens a GL library or calls the in-application API, or at
- * start when GLREPLAY_CAPTURE_FRAMES or GLREPLAY_LOG asks for work (or messages) from the start.
- * Should stage 2 be missing or refuse, every call passes straight to the driver, after one error
- * line: the program behaves as without the shim.
+ * Nothing happens at load but a look at the environment and at the libraries already mapped.
+ * Stage 2 is loaded at the earliest point that is safe to dlopen from: at start when the program
+ * links a GL library or GLREPLAY_CAPTURE_FRAMES or GLREPLAY_LOG asks for work (or messages) from
+ * the start; otherwise when it dlopens a GL library, at its first GL/GLX/EGL call (GetProcAddress
+ * and context creation are such calls) or its first in-application API call. A first GL call
+ * made from a signal handler therefore finds stage 2 loaded in practice (docs/SHIM.md, "Two
+ * stages", says what remains). With GLREPLAY_DISABLE, or should stage 2 be missing or refuse
+ * (after one error line), it is never loaded and every call passes straight to the driver: the
+ * program behaves as without the shim.
  */
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include "shim/stage_abi.h"
 #include "glr_stage1_trampolines.h"
@@ -21,8 +26,12 @@ extern S1_HIDDEN const glr_stage_fn *glr_s1_table; /* stage1_table.c */
 typedef void *(*dlopen_fn)(const char *, int);
 S1_HIDDEN dlopen_fn glr_s1_next_dlopen;
 
+S1_HIDDEN bool glr_s1_gl_library_mapped(void); /* stage1_gl_library.c */
+
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const struct glr_stage2 *stage2;
+/* GLREPLAY_DISABLE (read once, at start): stage 2 is never loaded. */
+static bool disabled;
 static char self_path[PATH_MAX];
 
 /* dlsym(RTLD_NEXT) resolves from its caller's address, so this must not become a tail call from
@@ -34,7 +43,12 @@ static void *lookup_next(const char *name)
     return p;
 }
 
-static struct glr_stage1 services = { .version = GLR_STAGE_ABI_VERSION, .lookup_next = lookup_next };
+static struct glr_stage1 services = {
+    .version = GLR_STAGE_ABI_VERSION,
+    .lookup_next = lookup_next,
+    .trampoline_bytes = GLR_S1_TRAMPOLINE_BYTES,
+    .n_trampolines = GLR_S1_N_ENTRIES,
+};
 
 /* The real dlopen: stage 1's own exported dlopen would do for these absolute paths too, but needs
  * no detour. */
@@ -47,6 +61,26 @@ S1_HIDDEN dlopen_fn glr_s1_resolve_dlopen(void)
         __atomic_store_n(&glr_s1_next_dlopen, f, __ATOMIC_RELEASE);
     }
     return f;
+}
+
+/* The first trampoline: looked up by its exported name in stage 1's own scope (found through
+ * dladdr of this file's code), not referenced at link time, so that this file and the generated
+ * trampolines, which jump to its first-call path, do not depend on each other. Trampoline i is
+ * GLR_S1_TRAMPOLINE_BYTES * i further. */
+static const char *trampolines(void)
+{
+    static const char *first;
+    const char *t = __atomic_load_n(&first, __ATOMIC_ACQUIRE);
+    if (t)
+        return t;
+    Dl_info di;
+    void *self = dladdr((void *)lookup_next, &di) && di.dli_fname
+                     ? glr_s1_resolve_dlopen()(di.dli_fname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    t = self ? dlsym(self, GLR_S1_FIRST_NAME) : NULL;
+    if (self)
+        dlclose(self);
+    __atomic_store_n(&first, t, __ATOMIC_RELEASE);
+    return t;
 }
 
 static void s1_error(const char *what, const char *why)
@@ -81,6 +115,7 @@ static void load(void)
         return;
     }
     services.self_path = self_path;
+    services.trampolines = trampolines();
     void *h = glr_s1_resolve_dlopen()(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror(); /* names the file */
@@ -99,9 +134,12 @@ static void load(void)
     __atomic_store_n(&glr_s1_table, s2->wrappers, __ATOMIC_RELEASE);
 }
 
-/* Stage 2, loaded and started on the first call from any thread; NULL when it cannot be. */
+/* Stage 2, loaded and started on the first call from any thread; NULL when it cannot be or
+ * GLREPLAY_DISABLE says not to. */
 S1_HIDDEN const struct glr_stage2 *glr_s1_stage2(void)
 {
+    if (__atomic_load_n(&disabled, __ATOMIC_RELAXED))
+        return NULL;
     pthread_once(&load_once, load);
     return stage2;
 }
@@ -112,27 +150,32 @@ static long nothing(void)
     return 0;
 }
 
-/* Trampoline `id`'s address: the first one's (looked up by its exported name in stage 1's own
- * scope, so that this file has no link-time reference to the generated one) plus a fixed stride. */
-static const char *trampoline_of(unsigned id)
+/* Without stage 2 (GLREPLAY_DISABLE, or it could not be loaded) the trampolines jump through this
+ * table instead: entry i starts at trampoline i's first-call tail, and becomes the driver's
+ * definition of its name once that is looked up (dladdr finds the name: trampoline i is at a
+ * fixed offset), so that later calls take the trampolines' four-instruction path straight to the
+ * driver. Filled at the first call (a process that never calls GL writes none of it). */
+static glr_stage_fn next_of[GLR_S1_N_ENTRIES];
+static pthread_once_t next_once = PTHREAD_ONCE_INIT;
+
+static void publish_next_table(void)
 {
-    void *self = glr_s1_resolve_dlopen()(self_path, RTLD_LAZY | RTLD_NOLOAD);
-    const char *first = self ? dlsym(self, GLR_S1_FIRST_NAME) : NULL;
-    if (self)
-        dlclose(self);
-    return first && id < GLR_S1_N_ENTRIES ? first + (size_t)id * GLR_S1_TRAMPOLINE_BYTES : NULL;
+    const char *first = trampolines();
+    if (!first)
+        return; /* every call keeps taking the first-call path: still correct */
+    for (size_t i = 0; i < GLR_S1_N_ENTRIES; i++) {
+        const char *tail = first + i * GLR_S1_TRAMPOLINE_BYTES + GLR_S1_LAZY_OFFSET;
+        memcpy(&next_of[i], &tail, sizeof tail);
+    }
+    __atomic_store_n(&glr_s1_table, next_of, __ATOMIC_RELEASE);
 }
 
-/* The trampolines' first call (the assembly in stage1_first_call.c saves the arguments): the
- * wrapper of command `id`, or without stage 2 the driver's own definition of the trampoline's
- * name (its exported symbol, which dladdr finds). */
-S1_HIDDEN glr_stage_fn glr_s1_resolve(unsigned id)
+static glr_stage_fn next_definition(unsigned id)
 {
-    const struct glr_stage2 *s2 = glr_s1_stage2();
-    if (s2 && id < s2->n_wrappers)
-        return s2->wrappers[id];
+    pthread_once(&next_once, publish_next_table);
     Dl_info di;
-    const char *trampoline = trampoline_of(id);
+    const char *first = trampolines();
+    const char *trampoline = first ? first + (size_t)id * GLR_S1_TRAMPOLINE_BYTES : NULL;
     void *p = trampoline && dladdr(trampoline, &di) && di.dli_sname ? lookup_next(di.dli_sname) : NULL;
     glr_stage_fn f;
     long (*none)(void) = nothing;
@@ -140,14 +183,34 @@ S1_HIDDEN glr_stage_fn glr_s1_resolve(unsigned id)
         memcpy(&f, &p, sizeof f);
     else
         memcpy(&f, &none, sizeof f);
+    __atomic_store_n(&next_of[id], f, __ATOMIC_RELEASE);
     return f;
 }
 
-/* At start, only when the environment asks for work from the first instant. */
+/* The trampolines' first call (the assembly in stage1_first_call.c saves the arguments): the
+ * wrapper of command `id`, or without stage 2 the driver's own definition of the trampoline's
+ * name. */
+S1_HIDDEN glr_stage_fn glr_s1_resolve(unsigned id)
+{
+    const struct glr_stage2 *s2 = glr_s1_stage2();
+    if (s2 && id < s2->n_wrappers)
+        return s2->wrappers[id];
+    return id < GLR_S1_N_ENTRIES ? next_definition(id) : NULL;
+}
+
+/* At start: GLREPLAY_DISABLE as stage 2 reads it (set, not empty, not "0"); stage 2 loaded now
+ * when the environment asks for work from the first instant, or when the program links a GL
+ * library (mapped before any constructor runs), so that its first GL call, wherever it is made
+ * from, does not dlopen. */
 __attribute__((constructor)) static void stage1_start(void)
 {
+    const char *dis = getenv("GLREPLAY_DISABLE");
+    if (dis && dis[0] && strcmp(dis, "0") != 0) {
+        __atomic_store_n(&disabled, true, __ATOMIC_RELAXED);
+        return;
+    }
     const char *frames = getenv("GLREPLAY_CAPTURE_FRAMES"), *log = getenv("GLREPLAY_LOG");
-    if ((frames && *frames) || (log && *log))
+    if ((frames && *frames) || (log && *log) || glr_s1_gl_library_mapped())
         glr_s1_stage2();
 }
 

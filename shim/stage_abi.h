@@ -18,7 +18,7 @@
 #define GLR_STAGE2_FILE "libglreplay-core.so"
 #define GLR_STAGE2_ENTRY "glr_stage2_entry"
 /* Bumped on any change of the structures below: the two files come from one build. */
-#define GLR_STAGE_ABI_VERSION 1
+#define GLR_STAGE_ABI_VERSION 2
 
 typedef void (*glr_stage_fn)(void);
 
@@ -31,6 +31,12 @@ struct glr_stage1 {
     /* Stage 1's file: a program's dlopen of a GL library gets stage 1's handle (dlopen of this
      * with RTLD_NOLOAD), so that dlsym through it finds the exported trampolines. */
     const char *self_path;
+    /* Stage 1's exported trampolines, one per command in command-id order, `trampoline_bytes`
+     * apart: what GetProcAddress answers, so that a program sees one pointer per function whether
+     * it asks GetProcAddress, dlsym or the dynamic linker (a trampoline jumps to the wrapper). */
+    const char *trampolines;
+    size_t trampoline_bytes;
+    size_t n_trampolines;
 };
 
 struct glr_stage2 {

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """What preloading a library costs a program that never uses GL: runs PROGRAM (default /bin/true)
-N times per configuration -- no preload, a C-only pass-through library (passthrough.c), the shim,
-the shim with GLREPLAY_DISABLE=1, an interposer skeleton exporting the same entry points as the
-shim (generated and compiled here with cc: each is a C stub that finds the next definition with
-dlsym(RTLD_NEXT) at its first call and jumps to it; the cost of exporting the whole API, for a
-program that never calls it), and any --lib NAME=PATH given (e.g. an older shim) -- and prints
+N times per configuration -- no preload, the reference --passthrough (the build gives a C-only
+pass-through of every entry point the shim exports, gen_passthrough.py: each forwards its
+arguments to the next definition, found with dlsym(RTLD_NEXT) at its first call), the shim, the
+shim with GLREPLAY_DISABLE=1, and any --lib NAME=PATH given (the two-function passthrough.c, an
+older shim) -- and prints
 per exec: wall time and CPU time (user+sys, getrusage of the waited child); and the peak and
 current resident size of rss_probe (a tiny GL-free program that reads its own /proc/self/status). Configurations alternate inside each round so a loaded machine slows them all alike; the
 median of the rounds is printed. Figures go to docs/BENCHMARKS.md; nothing is asserted.
@@ -16,7 +16,6 @@ import os
 import subprocess
 import statistics
 import sys
-import tempfile
 import time
 
 
@@ -35,25 +34,9 @@ def probe_rss(probe, env):
     return int(out[0]), int(out[1])
 
 
-def build_skeleton(shim, out_dir):
-    """A C library exporting every function the shim exports, each a lazily resolved forwarder.
-    Only its loading is measured: the stubs take no parameters, so they are not argument-correct
-    wrappers (the shim's are generated from the registry with full prototypes)."""
-    names = [l.split()[-1] for l in subprocess.run(['nm', '-D', '--defined-only', shim], check=True,
-                                                     capture_output=True, text=True).stdout.splitlines()
-             if l.split()[-2] == 'T' and not l.split()[-1].startswith('dl')]   # GL, GLX, EGL; not dlopen
-    src = os.path.join(out_dir, 'skeleton.c')
-    with open(src, 'w') as f:
-        f.write('#include <stddef.h>\nvoid *dlsym(void *, const char *);\n#define RTLD_NEXT ((void *)-1L)\n')
-        f.write('static void *next[%d];\nstatic const char *const names[%d] = {\n' % (len(names), len(names)))
-        f.write(''.join('    "%s",\n' % n for n in names))
-        f.write('};\nstatic void forward(size_t i)\n{\n    if (!next[i])\n        next[i] = dlsym(RTLD_NEXT, names[i]);\n'
-                '    if (next[i])\n        ((void (*)(void))next[i])();\n}\n')
-        for i, n in enumerate(names):
-            f.write('void %s(void);\nvoid %s(void) { forward(%d); }\n' % (n, n, i))
-    lib = os.path.join(out_dir, 'libskeleton.so')
-    subprocess.run(['cc', '-O1', '-shared', '-fPIC', '-fno-builtin', '-w', '-o', lib, src, '-ldl'], check=True)
-    return lib, len(names)
+def exported_functions(lib):
+    return sum(1 for l in subprocess.run(['nm', '-D', '--defined-only', lib], check=True, capture_output=True,
+                                         text=True).stdout.splitlines() if l.split()[-2] == 'T')
 
 
 def main():
@@ -67,14 +50,12 @@ def main():
     ap.add_argument('--rounds', type=int, default=5)
     a = ap.parse_args()
 
-    tmp = tempfile.TemporaryDirectory()
-    skeleton, n_entry = build_skeleton(a.shim, tmp.name)
+    ref_name = 'C pass-through, %d functions' % exported_functions(a.passthrough)
     base = {k: v for k, v in os.environ.items() if not k.startswith('GLREPLAY_') and k != 'LD_PRELOAD'}
     configs = [('none', dict(base)),
-               ('C pass-through', dict(base, LD_PRELOAD=os.path.abspath(a.passthrough))),
+               (ref_name, dict(base, LD_PRELOAD=os.path.abspath(a.passthrough))),
                ('shim', dict(base, LD_PRELOAD=os.path.abspath(a.shim))),
-               ('shim, GLREPLAY_DISABLE=1', dict(base, LD_PRELOAD=os.path.abspath(a.shim), GLREPLAY_DISABLE='1')),
-               ('C skeleton, %d entry points' % n_entry, dict(base, LD_PRELOAD=skeleton))]
+               ('shim, GLREPLAY_DISABLE=1', dict(base, LD_PRELOAD=os.path.abspath(a.shim), GLREPLAY_DISABLE='1'))]
     for spec in a.lib:
         name, _, path = spec.partition('=')
         configs.append((name, dict(base, LD_PRELOAD=os.path.abspath(path))))
@@ -97,7 +78,7 @@ def main():
           "' means), per exec:")
     print('| preload | wall ms | CPU ms | CPU vs pass-through | probe peak RSS KiB | RSS KiB | peak RSS vs pass-through |')
     print('|---|---|---|---|---|---|---|')
-    ref = results['C pass-through']
+    ref = results[ref_name]
     ref_cpu = statistics.median(ref['cpu'])
     ref_hwm = statistics.median(h for h, _ in ref['rss'])
     for name, _ in configs:

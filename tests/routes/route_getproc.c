@@ -6,9 +6,12 @@
  *   the shim GLVND makes a dispatch stub for any gl* name, so these answers differ by design and
  *   go to stderr as "shimcheck:" lines that the driver checks in the shim run only.
  * - Real extension functions (glBindFramebufferEXT, eglGetPlatformDisplayEXT): non-NULL in every
- *   run; under the shim the pointer must be the shim's wrapper (dladdr names the shim, on stderr)
- *   and its calls must be counted (expect lines). */
+ *   run; under the shim the pointer must be the shim's entry point (dladdr names the shim, on
+ *   stderr), the very pointer dlsym gives for the name in the global scope and through a handle
+ *   of the GL library (one function, however the program looks it up; natively GLVND's answers
+ *   may differ), and its calls must be counted (expect lines). */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <EGL/egl.h>
@@ -35,6 +38,17 @@ static void report(const char *via, const char *name, const void *p)
         where = slash ? slash + 1 : info.dli_fname;
     }
     fprintf(stderr, "shimcheck: %s: %s(%s) = %s in %s\n", phase, via, name, p ? "non-NULL" : "NULL", where);
+}
+
+/* Whether GetProcAddress's answer `p` is dlsym's for `name`, in the global scope and through a
+ * handle of `library`. */
+static void report_same(const char *via, const char *name, const void *p, const char *library)
+{
+    void *lib = dlopen(library, RTLD_LAZY);
+    bool same = p && p == dlsym(RTLD_DEFAULT, name) && lib && p == dlsym(lib, name);
+    fprintf(stderr, "shimcheck: %s: %s(%s) is dlsym's: %s\n", phase, via, name, same ? "yes" : "no");
+    if (lib)
+        dlclose(lib);
 }
 
 static const void *as_ptr(void (*f)(void))
@@ -65,6 +79,7 @@ int main(void)
     PFNGLBINDFRAMEBUFFEREXTPROC bind_fb =
         (PFNGLBINDFRAMEBUFFEREXTPROC)glXGetProcAddressARB((const GLubyte *)"glBindFramebufferEXT");
     report("glXGetProcAddressARB", "glBindFramebufferEXT", as_ptr((void (*)(void))bind_fb));
+    report_same("glXGetProcAddressARB", "glBindFramebufferEXT", as_ptr((void (*)(void))bind_fb), "libGL.so.1");
     printf("glBindFramebufferEXT: %s\n", bind_fb ? "found" : "missing");
     bool ok = bind_fb != NULL;
 
@@ -103,6 +118,8 @@ int main(void)
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
     report("eglGetProcAddress", "eglGetPlatformDisplayEXT", as_ptr((void (*)(void))get_platform_display));
+    report_same("eglGetProcAddress", "eglGetPlatformDisplayEXT", as_ptr((void (*)(void))get_platform_display),
+                "libEGL.so.1");
     printf("eglGetPlatformDisplayEXT: %s\n", get_platform_display ? "found" : "missing");
     ok = ok && get_platform_display != NULL;
     if (ok) {
