@@ -4,7 +4,6 @@
 #define GM_PIPE_INTERNAL_H
 
 #include "gm_pipeline.h"
-#include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 /* ---- deferred shading ------------------------------------------------------------
  * A shader callback (gm_pipe_vs_fn, gm_pipe_fs_fn) may take an invocation's inputs and
@@ -77,23 +76,8 @@ uint32_t gm_msaa_alpha_to_coverage(float alpha, int samples);
 /* Experiment switch: fused multiply-add in the viewport transform (default 1). */
 extern int gm_pipe_viewport_fused;
 
-/* Comparison of GL funcs on floats/ints. Inline here (not in gm_fragops.c) so the depth/stencil
- * tests, the shadow-compare sampler and pixel history (gm_pipe_watch.c) share it without
- * gm_pipe_watch.c calling back into gm_fragops.c, which calls it. */
-static inline bool gm_compare_func(uint32_t func, double a, double b)
-{
-    switch (func) {
-    case GL_NEVER: return false;
-    case GL_LESS: return a < b;
-    case GL_EQUAL: return a == b;
-    case GL_LEQUAL: return a <= b;
-    case GL_GREATER: return a > b;
-    case GL_NOTEQUAL: return a != b;
-    case GL_GEQUAL: return a >= b;
-    case GL_ALWAYS: return true;
-    default: return true;
-    }
-}
+/* Comparison of GL funcs on floats/ints (gm_compare.c). */
+bool gm_compare_func(uint32_t func, double a, double b);
 
 /* Pixel history (gm_pipe_watch.c): the lane of `mask` at the watched pixel, -1 when nobody
  * watches or no lane is there; then the records of that lane (gm_pipe_watch.h). */
