@@ -8,108 +8,11 @@
 #include "gm_spirv_tables.h"
 
 #include <spirv/unified1/spirv.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_BOUND (1u << 22)
-
-int gm_dec_fail(gm_decoder *d, const char *fmt, ...)
-{
-    if (!d->failed) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d->err, d->err_size, fmt, ap);
-        va_end(ap);
-    }
-    d->failed = 1;
-    return -1;
-}
-
-const char *gm_dec_opname(unsigned opcode)
-{
-    static __thread char buf[24];
-    return gm_spv_op_name(opcode, buf, sizeof buf);
-}
-
-static void *grow(void *ptr, int *cap, int need, size_t elem)
-{
-    if (need <= *cap)
-        return ptr;
-    int nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    char *n = realloc(ptr, (size_t)nc * elem);
-    if (!n)
-        return NULL;
-    memset(n + (size_t)*cap * elem, 0, (size_t)(nc - *cap) * elem);
-    *cap = nc;
-    return n;
-}
-
-int gm_dec_alloc_regs(gm_decoder *d, int n)
-{
-    gm_program *p = d->p;
-    int base = p->nregs;
-    if (n < 0 || p->nregs + n > (1 << 20))
-        return gm_dec_fail(d, "shader needs too many registers");
-    int cap = d->cap_regs;
-    void *r = grow(p->init_regs, &cap, p->nregs + n + 1, sizeof p->init_regs[0]);
-    if (!r)
-        return gm_dec_fail(d, "out of memory");
-    p->init_regs = r;
-    int cap2 = d->cap_regs;
-    void *m = grow(p->init_mask, &cap2, p->nregs + n + 1, 1);
-    if (!m)
-        return gm_dec_fail(d, "out of memory");
-    p->init_mask = m;
-    d->cap_regs = cap;
-    p->nregs += n;
-    return base;
-}
-
-int gm_dec_emit(gm_decoder *d, int op, int n, int dst, int a, int b, int c, uint32_t x)
-{
-    gm_program *p = d->p;
-    int cap = d->cap_code;
-    void *code = grow(p->code, &cap, p->code_count + 1, sizeof *p->code);
-    int cap2 = d->cap_code;
-    void *lines = grow(p->lines, &cap2, p->code_count + 1, sizeof *p->lines);
-    if (!code || !lines) {
-        if (code)
-            p->code = code;
-        if (lines)
-            p->lines = lines;
-        return gm_dec_fail(d, "out of memory");
-    }
-    p->code = code;
-    p->lines = lines;
-    d->cap_code = cap;
-    gm_inst *in = &p->code[p->code_count];
-    in->op = (uint16_t)op;
-    in->n = (uint16_t)n;
-    in->line = d->cur_line;
-    in->d = (uint32_t)dst;
-    in->a = (uint32_t)a;
-    in->b = (uint32_t)b;
-    in->c = (uint32_t)c;
-    in->x = x;
-    p->lines[p->code_count].file = d->cur_file;
-    p->lines[p->code_count].line = d->cur_line;
-    return p->code_count++;
-}
-
-int gm_dec_aux(gm_decoder *d, uint32_t v)
-{
-    gm_program *p = d->p;
-    void *a = grow(p->aux, &d->cap_aux, p->aux_count + 1, sizeof *p->aux);
-    if (!a)
-        return gm_dec_fail(d, "out of memory");
-    p->aux = a;
-    p->aux[p->aux_count] = v;
-    return p->aux_count++;
-}
 
 int gm_dec_type_words(gm_decoder *d, int type)
 {
@@ -423,7 +326,7 @@ static int add_var(gm_decoder *d, uint32_t id, gm_var_class klass, int type, gm_
                    int addr, int func)
 {
     gm_program *p = d->p;
-    void *v = grow(p->vars, &d->cap_vars, p->var_count + 1, sizeof *p->vars);
+    void *v = gm_dec_grow(p->vars, &d->cap_vars, p->var_count + 1, sizeof *p->vars);
     if (!v)
         return gm_dec_fail(d, "out of memory");
     p->vars = v;

@@ -70,6 +70,9 @@ int gm_dec_fail(gm_decoder *d, const char *fmt, ...) __attribute__((format(print
 int gm_dec_alloc_regs(gm_decoder *d, int n);
 int gm_dec_emit(gm_decoder *d, int op, int n, int dst, int a, int b, int c, uint32_t x);
 int gm_dec_aux(gm_decoder *d, uint32_t v);
+/* Grows *ptr (elements of `elem` bytes, capacity *cap) to hold `need`, zeroing the new part;
+ * NULL when out of memory (the old block is kept). */
+void *gm_dec_grow(void *ptr, int *cap, int need, size_t elem);
 int gm_dec_type_words(gm_decoder *d, int type);
 const char *gm_dec_opname(unsigned opcode);
 /* Pass 2: function bodies. */

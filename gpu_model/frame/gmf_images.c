@@ -174,6 +174,27 @@ static void decode_pixel(const uint8_t *p, uint32_t format, uint32_t type, float
     memcpy(rgbai, iv, 16);
 }
 
+/* Pixel-transfer scale and bias (glPixelTransfer) over a region of a surface; lives with the
+ * uploads that apply it so gmf_pixels.c (readbacks, PBOs) only calls into this file, not back. */
+void gmf_scale_bias_region(gm_surface *s, int x, int y, int z, int w, int h, int d, const float sc[4],
+                           const float bi[4])
+{
+    const gm_format_info *fi = gm_format_get(s->format);
+    if (fi->block || fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT || fi->kind == GM_KIND_DEPTH ||
+        fi->kind == GM_KIND_STENCIL || fi->kind == GM_KIND_DEPTH_STENCIL)
+        return;
+    for (int k = z; k < z + d && k < s->depth; k++)
+        for (int j = y; j < y + h && j < s->height; j++)
+            for (int i = x; i < x + w && i < s->width; i++) {
+                uint8_t *t = gm_surface_texel(s, i, j, k);
+                float v[4];
+                gm_format_unpack_rgba(s->format, t, v);
+                for (int c = 0; c < 4; c++)
+                    v[c] = v[c] * sc[c] + bi[c];
+                gm_format_pack_rgba(s->format, v, t);
+            }
+}
+
 int gmf_unpack_to_surface(const void *data, uint64_t size, uint32_t format, uint32_t type,
                           int alignment, int w, int h, int d, gm_surface *dst, int z0)
 {

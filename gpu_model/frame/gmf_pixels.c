@@ -355,25 +355,6 @@ const char *gmf_pack_pixel(gm_format sf, const uint8_t *texel, const gmf_pixel_l
     }
 }
 
-void gmf_scale_bias_region(gm_surface *s, int x, int y, int z, int w, int h, int d, const float sc[4],
-                           const float bi[4])
-{
-    const gm_format_info *fi = gm_format_get(s->format);
-    if (fi->block || fi->kind == GM_KIND_UINT || fi->kind == GM_KIND_SINT || fi->kind == GM_KIND_DEPTH ||
-        fi->kind == GM_KIND_STENCIL || fi->kind == GM_KIND_DEPTH_STENCIL)
-        return;
-    for (int k = z; k < z + d && k < s->depth; k++)
-        for (int j = y; j < y + h && j < s->height; j++)
-            for (int i = x; i < x + w && i < s->width; i++) {
-                uint8_t *t = gm_surface_texel(s, i, j, k);
-                float v[4];
-                gm_format_unpack_rgba(s->format, t, v);
-                for (int c = 0; c < 4; c++)
-                    v[c] = v[c] * sc[c] + bi[c];
-                gm_format_pack_rgba(s->format, v, t);
-            }
-}
-
 bool gmf_pbo_out_of_range(const gmf_pixel_layout *L, uint64_t offset, uint64_t buffer_size)
 {
     return offset > buffer_size || (uint64_t)L->skip + (uint64_t)L->extent > buffer_size - offset;

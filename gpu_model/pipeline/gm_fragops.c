@@ -9,21 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-bool gm_compare_func(uint32_t func, double a, double b)
-{
-    switch (func) {
-    case GL_NEVER: return false;
-    case GL_LESS: return a < b;
-    case GL_EQUAL: return a == b;
-    case GL_LEQUAL: return a <= b;
-    case GL_GREATER: return a > b;
-    case GL_NOTEQUAL: return a != b;
-    case GL_GEQUAL: return a >= b;
-    case GL_ALWAYS: return true;
-    default: return true;
-    }
-}
-
 static uint8_t stencil_op(uint32_t op, uint8_t s, uint8_t ref)
 {
     switch (op) {

@@ -76,7 +76,7 @@ uint32_t gm_msaa_alpha_to_coverage(float alpha, int samples);
 /* Experiment switch: fused multiply-add in the viewport transform (default 1). */
 extern int gm_pipe_viewport_fused;
 
-/* Comparison of GL funcs on floats/ints. */
+/* Comparison of GL funcs on floats/ints (gm_compare.c). */
 bool gm_compare_func(uint32_t func, double a, double b);
 
 /* Pixel history (gm_pipe_watch.c): the lane of `mask` at the watched pixel, -1 when nobody

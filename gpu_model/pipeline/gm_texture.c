@@ -727,9 +727,11 @@ static void sample_selected(const gm_tex_image *img, const gm_tex_sampler *smp,
         apply_view_swizzle(img, out, c.integer, shadow, rq->depth);
 }
 
-void gm_tex_level_sample(const gm_tex_image *img, const gm_tex_sampler *smp,
-                         const float coord[4], int level, bool linear, float ref, bool shadow,
-                         const int32_t *offset, float out[4])
+/* One level's nearest or bilinear sample, swizzled: the anisotropic filter's fallback and
+ * probes (gm_texture_aniso.c gets it through gm_tex_aniso_texels). */
+static void level_sample(const gm_tex_image *img, const gm_tex_sampler *smp, const float coord[4],
+                         int level, bool linear, float ref, bool shadow, const int32_t *offset,
+                         float out[4])
 {
     gm_tex_sampler s = *smp;
     s.min_filter = s.mag_filter = linear ? GL_LINEAR : GL_NEAREST;
@@ -1008,7 +1010,8 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                     /* anisotropy on: llvmpipe's elliptical filter replaces every other */
                     gm_lp_lod_in in;
                     lod_in_init(img, smp, &in);
-                    gm_tex_aniso_lane(img, smp, &in, req, l, coord,
+                    static const gm_tex_aniso_texels texels = {level_sample, gm_tex_fetch};
+                    gm_tex_aniso_lane(&texels, img, smp, &in, req, l, coord,
                                       req->has_offset ? off : NULL, req->dref[l],
                                       req->shadow != 0, r);
                 } else if (sample_usable(img)) {

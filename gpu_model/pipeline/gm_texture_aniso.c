@@ -116,7 +116,7 @@ static bool wrap_nearest(uint32_t wrap, float coord, int length, bool pot, int o
 }
 
 /* One probe of the ellipse: lp_build_sample_image_nearest at level lv. */
-static void probe(const gm_tex_image *img, const gm_tex_sampler *smp, int lv, float s,
+static void probe(const gm_tex_aniso_texels *tx, const gm_tex_image *img, const gm_tex_sampler *smp, int lv, float s,
                   float t, const float coord[4], const int32_t *offset, float ref,
                   bool shadow, float out[4])
 {
@@ -130,7 +130,7 @@ static void probe(const gm_tex_image *img, const gm_tex_sampler *smp, int lv, fl
         !wrap_nearest(smp->wrap_t, t, lvl->height, is_pot(s0->height),
                       offset ? offset[1] : 0, &y, &by)) {
         float pc[4] = {s, t, coord[2], coord[3]};
-        gm_tex_level_sample(img, smp, pc, lv, false, ref, shadow, offset, out);
+        tx->level_sample(img, smp, pc, lv, false, ref, shadow, offset, out);
         return;
     }
     if (bx || by) {
@@ -150,7 +150,7 @@ static void probe(const gm_tex_image *img, const gm_tex_sampler *smp, int lv, fl
         if (!wrap_nearest(smp->wrap_r, coord[2], lvl->depth, is_pot(s0->depth), offset ? offset[2] : 0,
                           &layer, &bz)) {
             float pc[4] = {s, t, coord[2], coord[3]};
-            gm_tex_level_sample(img, smp, pc, lv, false, ref, shadow, offset, out);
+            tx->level_sample(img, smp, pc, lv, false, ref, shadow, offset, out);
             return;
         }
         if (bz) {
@@ -159,7 +159,7 @@ static void probe(const gm_tex_image *img, const gm_tex_sampler *smp, int lv, fl
         }
     }
     const int32_t ic[4] = {x, y, layer, 0};
-    gm_tex_fetch(img, ic, lv - img->base_level, out);
+    tx->fetch(img, ic, lv - img->base_level, out);
 }
 
 /* lp_build_lod_selector with the sampler's anisotropy on, then lp_build_nearest_mip_level
@@ -220,10 +220,10 @@ static int aniso_level(const gm_tex_image *img, const gm_tex_sampler *smp,
     return (int)level;
 }
 
-bool gm_tex_aniso_lane(const gm_tex_image *img, const gm_tex_sampler *smp,
-                       const gm_lp_lod_in *in, const struct gm_sample_request *req, int l,
-                       const float coord[4], const int32_t *offset, float ref, bool shadow,
-                       float out[4])
+bool gm_tex_aniso_lane(const gm_tex_aniso_texels *tx, const gm_tex_image *img,
+                       const gm_tex_sampler *smp, const gm_lp_lod_in *in,
+                       const struct gm_sample_request *req, int l, const float coord[4],
+                       const int32_t *offset, float ref, bool shadow, float out[4])
 {
     float d[4];
     quad_derivs(req, l, d);
@@ -281,7 +281,7 @@ bool gm_tex_aniso_lane(const gm_tex_image *img, const gm_tex_sampler *smp,
     if (nu < 1) nu = 1;   /* llvmpipe's loops run their body at least once */
     if (nv < 1) nv = 1;
     if (nu * nv > GM_TEX_ANISO_MAX_PROBES) {
-        gm_tex_level_sample(img, smp, coord, lv, true, ref, shadow, offset, out);
+        tx->level_sample(img, smp, coord, lv, true, ref, shadow, offset, out);
         return false;
     }
 
@@ -302,10 +302,11 @@ bool gm_tex_aniso_lane(const gm_tex_image *img, const gm_tex_sampler *smp,
             if (qi <= LUT_SIZE - 1 && u <= u1 && v <= v1)
                 wgt = lut[(qi > 0 ? qi : 0) & (LUT_SIZE - 1)];
             if (wgt != 0.0f) {
-                float tx[4];
-                probe(img, smp, lv, (float)u / wd, (float)v / hd, coord, offset, ref, shadow, tx);
+                float texel[4];
+                probe(tx, img, smp, lv, (float)u / wd, (float)v / hd, coord, offset, ref, shadow,
+                      texel);
                 for (int c = 0; c < 4; c++)
-                    acc[c] = acc[c] + tx[c] * wgt;
+                    acc[c] = acc[c] + texel[c] * wgt;
                 den = den + wgt;
             }
             q = q + dq;
@@ -313,7 +314,7 @@ bool gm_tex_aniso_lane(const gm_tex_image *img, const gm_tex_sampler *smp,
         }
     }
     if (den == 0.0f) {
-        gm_tex_level_sample(img, smp, coord, lv, true, ref, shadow, offset, out);
+        tx->level_sample(img, smp, coord, lv, true, ref, shadow, offset, out);
         return true;
     }
     for (int c = 0; c < 4; c++)

@@ -53,15 +53,21 @@ float gm_tex_aniso_weight(int i);
  * filter. `in` holds the sampler's LOD state as lod_in_init fills it; coord the lane's
  * coordinates (layer last for arrays). Returns false when the ellipse is beyond
  * GM_TEX_ANISO_MAX_PROBES (out is then the level's bilinear sample). */
-bool gm_tex_aniso_lane(const gm_tex_image *img, const gm_tex_sampler *smp,
-                       const gm_lp_lod_in *in, const struct gm_sample_request *req, int l,
-                       const float coord[4], const int32_t *offset, float ref, bool shadow,
-                       float out[4]);
+/* The texel reads the filter needs, given by gm_texture.c (which calls gm_tex_aniso_lane):
+ * passed in rather than called by name so this file stays a leaf under gm_texture.c instead of
+ * the two calling each other. level_sample: one level's nearest or bilinear sample through
+ * llvmpipe's float ("SoA") filter path, swizzled; fetch: gm_tex_fetch. */
+typedef struct gm_tex_aniso_texels {
+    void (*level_sample)(const gm_tex_image *img, const gm_tex_sampler *smp, const float coord[4],
+                         int level, bool linear, float ref, bool shadow, const int32_t *offset,
+                         float out[4]);
+    void (*fetch)(const gm_tex_image *img, const int32_t coord[4], int level_or_sample,
+                  float out[4]);
+} gm_tex_aniso_texels;
 
-/* Provided by gm_texture.c: one level's nearest or bilinear sample through llvmpipe's
- * float ("SoA") filter path, swizzled. */
-void gm_tex_level_sample(const gm_tex_image *img, const gm_tex_sampler *smp,
-                         const float coord[4], int level, bool linear, float ref, bool shadow,
-                         const int32_t *offset, float out[4]);
+bool gm_tex_aniso_lane(const gm_tex_aniso_texels *tx, const gm_tex_image *img,
+                       const gm_tex_sampler *smp, const gm_lp_lod_in *in,
+                       const struct gm_sample_request *req, int l, const float coord[4],
+                       const int32_t *offset, float ref, bool shadow, float out[4]);
 
 #endif

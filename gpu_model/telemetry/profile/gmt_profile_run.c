@@ -77,11 +77,6 @@ void gmt_profile_note(gmt_profile *p, const char *note)
         p->notes[p->n_notes++] = note;
 }
 
-double gmt_profile_us(const gmt_profile *p, uint64_t cycle)
-{
-    return (double)cycle / (p->clock_ghz * 1000.0);
-}
-
 static void act_add(gmt_profile *p, uint64_t cycle, enum gmt_act k, uint64_t v)
 {
     struct gmt_activity *a = &p->act;
@@ -99,60 +94,6 @@ static void act_add(gmt_profile *p, uint64_t cycle, enum gmt_act k, uint64_t v)
     a->v[k][b] += v;
     if (b + 1 > a->n)
         a->n = b + 1;
-}
-
-static uint64_t line_hash(uint32_t ctx, uint32_t program, int stage, int line)
-{
-    uint64_t h = 1469598103934665603ull;
-    uint64_t parts[4] = { ctx, program, (uint64_t)(uint32_t)stage, (uint64_t)(uint32_t)line };
-    for (int i = 0; i < 4; i++) {
-        h ^= parts[i];
-        h *= 1099511628211ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
-gmt_profile_line *gmt_profile_line_at(gmt_profile *p, uint32_t ctx, uint32_t program, int stage, int line)
-{
-    struct gmt_line_table *t = &p->lines;
-    if ((t->n + 1) * 2 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        gmt_profile_line *nv = calloc(cap, sizeof *nv);
-        if (!nv) {
-            p->oom = true;
-            return NULL;
-        }
-        for (size_t i = 0; i < t->cap; i++) {
-            gmt_profile_line *e = &t->v[i];
-            if (!e->line && !e->program && !e->ctx_id)
-                continue;
-            size_t k = line_hash(e->ctx_id, e->program, e->stage, e->line) & (cap - 1);
-            while (nv[k].line || nv[k].program || nv[k].ctx_id)
-                k = (k + 1) & (cap - 1);
-            nv[k] = *e;
-        }
-        free(t->v);
-        t->v = nv;
-        t->cap = cap;
-    }
-    /* Line 0 (no source line) is stored as -1 so that an empty slot stays all zero. */
-    int key_line = line ? line : -1;
-    size_t k = line_hash(ctx, program, stage, key_line) & (t->cap - 1);
-    for (;;) {
-        gmt_profile_line *e = &t->v[k];
-        if (!e->line && !e->program && !e->ctx_id) {
-            e->ctx_id = ctx;
-            e->program = program;
-            e->stage = stage;
-            e->line = key_line;
-            t->n++;
-            return e;
-        }
-        if (e->ctx_id == ctx && e->program == program && e->stage == stage && e->line == key_line)
-            return e;
-        k = (k + 1) & (t->cap - 1);
-    }
 }
 
 static void rec_draw_begin(void *ctx, const gmf_event *ev, uint64_t cycle)
