@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates glr_format_class() (registry/glr_format_class.h) from the `format_class` lines of
 gl_annotations.txt: the class of texture base format the fixed-function texture environment
-combines with (RGB, RGBA, ALPHA, INTENSITY), per internal format. The registry names the internal
+combines with (RGB, RGBA, ALPHA, INTENSITY; DEPTH for depth and depth-stencil formats, which it
+takes as their GL_DEPTH_TEXTURE_MODE), per internal format. The registry names the internal
 formats but not their components; the annotation file says it once per format, the enum values
 come from gl.xml, and no enum name is matched here or at run time.
 
@@ -11,7 +12,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 # The classes a line may name (enum glr_format_class); an internal format with no line is RGB.
-CLASSES = ('RGB', 'RGBA', 'ALPHA', 'INTENSITY')
+CLASSES = ('RGB', 'RGBA', 'ALPHA', 'INTENSITY', 'DEPTH')
 
 
 def enum_values(gl_xml):

@@ -1,6 +1,6 @@
 /* The base format class of a texture internal format, as the fixed-function texture environment
- * combines it (GL 2.1 table 3.22): luminance, red/green and depth count as RGB,
- * luminance-alpha as RGBA. Generated from the `format_class` lines of gl_annotations.txt
+ * combines it (GL 2.1 table 3.22): luminance and red/green count as RGB, luminance-alpha as RGBA;
+ * depth and depth-stencil formats are DEPTH (the environment takes their GL_DEPTH_TEXTURE_MODE). Generated from the `format_class` lines of gl_annotations.txt
  * (gen_format_classes.py); the values are gl.xml's. */
 #ifndef GLR_FORMAT_CLASS_H
 #define GLR_FORMAT_CLASS_H
@@ -12,6 +12,7 @@ enum glr_format_class {
     GLR_FORMAT_CLASS_RGBA,
     GLR_FORMAT_CLASS_ALPHA,
     GLR_FORMAT_CLASS_INTENSITY,
+    GLR_FORMAT_CLASS_DEPTH,
 };
 
 /* The class of an internal format value; RGB for a value no annotation line classes. */

@@ -121,6 +121,7 @@ static int format_class(uint32_t internal_format)
     case GLR_FORMAT_CLASS_ALPHA: return GM_FF_FMT_ALPHA;
     case GLR_FORMAT_CLASS_RGBA: return GM_FF_FMT_RGBA;
     case GLR_FORMAT_CLASS_RGB: break;
+    case GLR_FORMAT_CLASS_DEPTH: break;   /* as RGB until the caller applies GL_DEPTH_TEXTURE_MODE */
     }
     return GM_FF_FMT_RGB;   /* RGB, luminance, red/green, depth */
 }
@@ -177,8 +178,7 @@ static int unit_target(const struct sm_context *c, uint32_t u, gm_ff_unit_key *u
         uint32_t ifmt = t->image[0][base].internal_format;
         uk->format = (uint8_t)format_class(ifmt);
         uint32_t cmp = so ? so->params.compare_mode : t->params.compare_mode;
-        const char *fn = sm_enum_name(ifmt);
-        uk->depth = fn && strstr(fn, "DEPTH") != NULL;
+        uk->depth = glr_format_class(ifmt) == GLR_FORMAT_CLASS_DEPTH;
         /* a depth texture's base format for the environment is its GL_DEPTH_TEXTURE_MODE
          * (Mesa's texenvprogram; luminance by default): with GL_INTENSITY the texture's alpha
          * is the depth too (piglit fbo-alphatest-nocolor-ff) */
