@@ -44,22 +44,19 @@ glr_proc glr_lookup_exported(const char *name)
 
 typedef glr_proc (*gpa_fn)(const char *);
 
-/* The real GetProcAddress: GLX's for GL and GLX names (GLVND dispatches those to whichever
- * vendor owns the current context, GLX or EGL), EGL's for EGL names or when GLX is absent. */
-static glr_proc real_get_proc_address(const char *name)
+/* The real GetProcAddress: GLX's for GL and GLX commands (GLVND dispatches those to whichever
+ * vendor owns the current context, GLX or EGL), EGL's for EGL commands or, for GL commands, when
+ * GLX has none. The command's API is the registry's (glr_cmds[].api), not its name's prefix. */
+static glr_proc real_get_proc_address(int cmd, const char *name)
 {
     gpa_fn glx = (gpa_fn)glr_lookup_exported("glXGetProcAddressARB");
     gpa_fn egl = (gpa_fn)glr_lookup_exported("eglGetProcAddress");
+    const unsigned api = glr_cmds[cmd].api;
     glr_proc p = NULL;
-    if (strncmp(name, "egl", 3) == 0) {
-        if (egl)
-            p = egl(name);
-    } else {
-        if (glx)
-            p = glx(name);
-        if (!p && egl && strncmp(name, "glX", 3) != 0)
-            p = egl(name);
-    }
+    if (api != GLR_API_EGL && glx)
+        p = glx(name);
+    if (!p && api != GLR_API_GLX && egl)
+        p = egl(name);
     return p;
 }
 
@@ -68,7 +65,7 @@ glr_proc glr_resolve_real(int cmd)
     const char *name = glr_cmd_name(cmd);
     glr_proc p = glr_lookup_exported(name);
     if (!p)
-        p = real_get_proc_address(name);
+        p = real_get_proc_address(cmd, name);
     if (!p) {
         static unsigned char reported[GLR_CMD_COUNT];
         if (!__atomic_exchange_n(&reported[cmd], 1, __ATOMIC_RELAXED))
