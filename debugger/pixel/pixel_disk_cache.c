@@ -16,8 +16,9 @@
  * entry or none). The directory is kept under GLREPLAY_PIXEL_CACHE_MB megabytes (default 1024):
  * a write removes the least recently used entries (a hit marks its entry used) above that.
  *
- * Not noticed: a driver (Mesa) upgraded in place under the same environment. The kept answers are
- * then the old driver's (GLREPLAY_PIXEL_CACHE=0, or removing the directory, forgets them). */
+ * A driver (Mesa) upgraded in place under the same environment misses too: an entry names the
+ * files of the libraries mapped when its answers were made (pixel_driver_ident.c), and a take
+ * finds them all unchanged or misses. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +35,7 @@
 
 extern char **environ;
 
-#define ENTRY_MAGIC "GLRPXHC1"    /* 8 bytes; the 1 is the format's version */
+#define ENTRY_MAGIC "GLRPXHC2"    /* 8 bytes; the 1 is the format's version */
 #define ENTRY_SUFFIX ".glpx"
 #define HEADER_BYTES 96
 #define PROBE_BYTES 16
@@ -202,10 +203,11 @@ static uint64_t img_size(const struct feed_img *m)
 }
 
 /* Header: magic, key (capture hash and size, maker, target), the plan's shape (target size,
- * counts), the payload's size and hash. Payload: probes, images' descriptions, the target after
- * each probe (tw x th x 4), each image's bytes. */
-static void write_header(uint8_t *b, const struct entry_key *k, const struct pxh_feed *f, uint64_t payload,
-                         uint64_t payload_hash)
+ * counts, the driver identity's size), the payload's size and hash. Payload: the driver's identity
+ * (pixel_driver_ident.c), probes, images' descriptions, the target after each probe (tw x th x 4),
+ * each image's bytes. */
+static void write_header(uint8_t *b, const struct entry_key *k, const struct pxh_feed *f, uint32_t ident,
+                         uint64_t payload, uint64_t payload_hash)
 {
     uint8_t *p = b;
     memcpy(p, ENTRY_MAGIC, 8);
@@ -218,7 +220,7 @@ static void write_header(uint8_t *b, const struct entry_key *k, const struct pxh
     put32(&p, (uint32_t)k->t.attachment);
     put32(&p, f->tw);
     put32(&p, f->th);
-    put32(&p, 0);
+    put32(&p, ident);
     put64(&p, f->n_probes);
     put64(&p, f->n_imgs);
     put64(&p, payload);
@@ -293,16 +295,20 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
     struct entry_key k;
     if (!key_of(capture, t, &k))
         return;
+    const uint8_t *ident = f->driver_ident;   /* named during the replay (pixel_feed.c) */
+    size_t ident_size = f->driver_ident_size;
+    if (!ident || ident_size > UINT32_MAX)
+        return;
     uint64_t target_bytes = (uint64_t)f->tw * f->th * 4;
-    uint64_t payload = f->n_probes * (PROBE_BYTES + target_bytes) + f->n_imgs * IMG_BYTES;
+    uint64_t payload = ident_size + f->n_probes * (PROBE_BYTES + target_bytes) + f->n_imgs * IMG_BYTES;
     for (size_t i = 0; i < f->n_imgs; i++)
         payload += img_size(&f->imgs[i]);
-    if (HEADER_BYTES + payload > MAX_ENTRY_BYTES)
-        return;
-    uint8_t *b = malloc(HEADER_BYTES + payload);
+    uint8_t *b = HEADER_BYTES + payload > MAX_ENTRY_BYTES ? NULL : malloc(HEADER_BYTES + payload);
     if (!b)
         return;
     uint8_t *p = b + HEADER_BYTES;
+    memcpy(p, ident, ident_size);
+    p += ident_size;
     for (size_t i = 0; i < f->n_probes; i++) {
         put64(&p, f->probes[i].record);
         put32(&p, f->probes[i].buffer);
@@ -328,7 +334,7 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
         memcpy(p, f->imgs[i].rgba, img_size(&f->imgs[i]));
         p += img_size(&f->imgs[i]);
     }
-    write_header(b, &k, f, payload, XXH3_64bits(b + HEADER_BYTES, payload));
+    write_header(b, &k, f, (uint32_t)ident_size, payload, XXH3_64bits(b + HEADER_BYTES, payload));
     char tmp[PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", k.path);
     int fd = mkstemp(tmp);   /* 0600 */
@@ -382,19 +388,20 @@ static bool parse_entry(const uint8_t *buf, size_t size, const struct entry_key 
     p += 8;
     uint64_t cap_hash = get64(&p), cap_size = get64(&p), maker = get64(&p);
     uint32_t ctx = get32(&p), fbo = get32(&p), att = get32(&p), tw = get32(&p), th = get32(&p);
-    (void)get32(&p);
+    uint32_t ident = get32(&p);
     uint64_t n_probes = get64(&p), n_imgs = get64(&p), payload = get64(&p), payload_hash = get64(&p);
     if (cap_hash != k->capture || cap_size != k->capture_size || maker != k->maker || ctx != k->t.ctx_id ||
         fbo != k->t.fbo || att != (uint32_t)k->t.attachment || tw != f->tw || th != f->th ||
-        n_probes != f->n_probes || n_imgs != f->n_imgs || payload != size - HEADER_BYTES ||
-        XXH3_64bits(buf + HEADER_BYTES, payload) != payload_hash)
+        n_probes != f->n_probes || n_imgs != f->n_imgs || payload != size - HEADER_BYTES || ident > payload ||
+        XXH3_64bits(buf + HEADER_BYTES, payload) != payload_hash ||
+        !pxh_driver_ident_same(buf + HEADER_BYTES, ident))   /* the driver that made them is still there */
         return false;
     /* the counts are the plan's (bounded by pixel_cache.c's want_targets), so these cannot wrap */
     uint64_t target_bytes = (uint64_t)tw * th * 4;
-    uint64_t need = n_probes * (PROBE_BYTES + target_bytes) + n_imgs * IMG_BYTES;
+    uint64_t need = ident + n_probes * (PROBE_BYTES + target_bytes) + n_imgs * IMG_BYTES;
     if (need > payload)
         return false;
-    p = buf + HEADER_BYTES;
+    p = buf + HEADER_BYTES + ident;
     kept->probes = calloc(n_probes ? n_probes : 1, sizeof *kept->probes);
     kept->imgs = calloc(n_imgs ? n_imgs : 1, sizeof *kept->imgs);
     if (!kept->probes || !kept->imgs)

@@ -337,6 +337,7 @@ void pxh_feed_free(struct pxh_feed *f)
     free(f->imgs);
     free(f->probes);
     free(f->stale);
+    free(f->driver_ident);
     cJSON_Delete(f->log);
     free(f);
 }
@@ -357,9 +358,18 @@ static bool probe_want(void *user, uint64_t record, const struct glr_call *c, ui
     return px || img;
 }
 
+/* At the first answer, with the replay's context current, the driver that gives them (for the
+ * on-disk cache's entry). */
+static void name_driver(struct pxh_feed *f)
+{
+    if (f->want_targets && !f->driver_ident)
+        f->driver_ident = pxh_driver_ident(&f->driver_ident_size);
+}
+
 static void probe_got(void *user, uint64_t record, bool ok, const uint8_t rgba[4])
 {
     struct pxh_feed *f = user;
+    name_driver(f);
     if (f->next_probe < f->n_probes && f->probes[f->next_probe].record == record) {
         struct feed_probe *p = &f->probes[f->next_probe];
         p->answered = true;
@@ -402,6 +412,7 @@ static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsign
 static bool image_got(void *user, uint64_t record, int i, uint8_t *rgba)
 {
     struct pxh_feed *f = user;
+    name_driver(f);
     if (target_due(f, record)) {
         if (i == 0) {
             struct feed_probe *p = &f->probes[f->next_probe];

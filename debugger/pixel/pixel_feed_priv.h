@@ -54,6 +54,11 @@ struct pxh_feed {
     unsigned tw, th;
     unsigned fbo_w, fbo_h;  /* an FBO target's size at every probed record (the plan's) */
     bool fbo_mixed;         /* ... unless it differs or is not a plain image somewhere */
+    /* The driver that answered (pixel_driver_ident.c), named at the first answer, while its
+     * context is current: Mesa unloads the driver when the replay's display ends, before the
+     * on-disk cache keeps the answers. NULL: not named (the answers are not kept on disk). */
+    uint8_t *driver_ident;
+    size_t driver_ident_size;
 };
 
 #endif

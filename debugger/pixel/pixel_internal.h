@@ -119,4 +119,10 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
 /* The on-disk cache is on and its folder usable (GLREPLAY_PIXEL_CACHE is not 0). */
 bool pxh_disk_on(void);
 
+/* pixel_driver_ident.c: the files of the shared objects mapped now (the driver a replay loaded),
+ * as bytes for a cache entry (malloc'd; NULL: out of memory); same: every file named in such
+ * bytes is still there unchanged (false also for bytes that do not parse). */
+uint8_t *pxh_driver_ident(size_t *size);
+bool pxh_driver_ident_same(const uint8_t *b, size_t n);
+
 #endif

@@ -7,6 +7,9 @@
  * the cache can tell) the second takes it and equals the driver's history; a copy of the capture
  * under another name hits (the entry is named by content); a corrupt or truncated entry, or an
  * entry of other content in the name of this one, misses without harm and is written again.
+ * The driver's identity in an entry (debugger/pixel/pixel_driver_ident.c): this process's mapped
+ * libraries are found unchanged; the same bytes with a file's modification time changed, cut
+ * short, or with a path length past their end are not.
  * usage: pixel_cache_check CAPTURE X1,Y1 X2,Y2 [TARGET] (the capture should have earlier passes, so
  * the kept answers include their images; TARGET as `glreplay pixel --target`, default the back
  * buffer). Exit 0 on success, 1 with a line on failure. */
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include "debugger/pixel/pixel_history.h"
+#include "debugger/pixel/pixel_internal.h"
 
 static double wall[64];   /* each history's wall seconds; the first three and disk_hit printed */
 static int n_wall, disk_hit;
@@ -95,6 +99,33 @@ static void damage(const char *entry, long off, size_t n, int v)
     for (size_t i = 0; i < n; i++)
         fputc(v, f);
     fclose(f);
+}
+
+/* The driver identity's bytes: this process's libraries (the driver among them after a history)
+ * match; changed or malformed bytes do not, and are read within their bounds. */
+static void ident_checks(void)
+{
+    size_t n = 0;
+    uint8_t *b = pxh_driver_ident(&n);
+    uint32_t count = 0;
+    fail_if(!b || n < 4, "no driver identity");
+    memcpy(&count, b, 4);
+    fail_if(count == 0, "no mapped library in the driver identity");
+    fail_if(!pxh_driver_ident_same(b, n), "this process's own libraries do not match their identity");
+    fail_if(pxh_driver_ident_same(b, n - 1), "an identity cut short matched");
+    uint8_t *c = malloc(n);
+    fail_if(!c, "out of memory");
+    memcpy(c, b, n);
+    c[4 + 8 * 4] ^= 1;   /* the first library's modification time (ns) */
+    fail_if(pxh_driver_ident_same(c, n), "a library with another modification time matched");
+    memcpy(c, b, n);
+    memset(c + 4 + 8 * 5, 0xff, 4);   /* the first path's length, past the end */
+    fail_if(pxh_driver_ident_same(c, n), "a path length past the end matched");
+    memcpy(c, b, n);
+    memset(c, 0, 4);   /* no library, but bytes left over */
+    fail_if(pxh_driver_ident_same(c, n), "an identity with bytes past its count matched");
+    free(c);
+    free(b);
 }
 
 static void disk_checks(const char *path, int x1, int y1, int x2, int y2, const cJSON *ref)
@@ -184,6 +215,7 @@ int main(int argc, char **argv)
         return 1;
     }
     disk_checks(path, x1, y1, x2, y2, ref);
+    ident_checks();
     /* the same again, and then the file changed: the cache must miss */
     cJSON_Delete(history(path, x1, y1, &c4));
     if (!c4) {

@@ -40,7 +40,9 @@ depth)
   GLREPLAY_CAPTURE_FRAMES=5 GLREPLAY_CAPTURE_OUT="$out" LD_PRELOAD=$shim \
     timeout 120 glmark2 -s 320x240 -b shadow:nframes=6 >"$tmp/run.log" 2>&1 || true
   [ -f "$out" ] || { echo "FAIL: glmark2 shadow was not captured"; cat "$tmp/run.log"; exit 1; }
-  exec python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$out" --pixels 3 --driver-passes shadow ;;
+  python3 "$here/../fidelity/pixel_history_check.py" "$glreplay" "$out" --pixels 3 --driver-passes shadow
+  # the on-disk cache's key: a driver changed in place misses (shadow's depth image in the entry)
+  exec "$here/pixel_disk_cache_driver.sh" "$glreplay" "$out" 160,120 ;;
 game)
   [ -x /usr/games/teeworlds ] || { echo "SKIP: no /usr/games/teeworlds (Debian package teeworlds)"; exit 77; }
   python3 - "$shim" "$tmp/teeworlds.glcap" "$here/../support" <<'PY'
