@@ -85,6 +85,10 @@ struct dbg_runner {
     bool spares;           /* prepare the next pass's run in the background (dbg_runner_set_spares) */
     const volatile sig_atomic_t *abort_flag;   /* dbg_runner_set_abort */
     void (*prepare)(void *impl);   /* optional: start preparing a spare now */
+    /* Optional: what the last run()/resume() cost the model up to its stop (or the frame's end):
+     * the records fed to it (the stop's included) and the draws it modelled to their end before
+     * that (draws left out not counted). Timing-free, for tests and `glreplay debug --json`. */
+    void (*pass_counts)(void *impl, uint64_t *records, uint64_t *draws);
     /* Optional: samples through the texture units of the warp a suspended pass is parked at, as its
      * shader would (evaluate's texture functions); only while the pass stays suspended, and only for
      * a snapshot of that draw and stage. 0, or -1 with a message, or -2 (DBG_EVAL_NOT_PARKED) with a
@@ -116,5 +120,7 @@ void dbg_runner_set_abort(struct dbg_runner *r, const volatile sig_atomic_t *fla
 /* The runner for a capture. NULL with a message. */
 struct dbg_runner *dbg_runner_create(const struct dbg_capture *cap, char *err, size_t err_size);
 void dbg_runner_destroy(struct dbg_runner *r);
+/* r->pass_counts, or false when the runner does not count. */
+bool dbg_runner_pass_counts(const struct dbg_runner *r, uint64_t *records, uint64_t *draws);
 
 #endif

@@ -82,6 +82,9 @@ struct model {
     uint32_t cur_ctx;
     uint64_t cur_record;
     uint64_t last_record;        /* records after it are not fed (UINT64_MAX: all) */
+    /* This run so far: the records fed to the model (the one it is in included) and the draws it
+     * modelled to their end (left-out ones not counted): what a stop cost (dbg_runner_pass_counts) */
+    uint64_t n_records, n_draws;
     uint32_t groups[3];          /* the current direct dispatch's workgroup counts (0: unknown) */
     int meta_idx;                /* cache of the last meta lookup: index into progs */
     int ff_cache_n, ff_cache_stage, ff_cache_id;   /* the last fixed-function source looked up */
@@ -112,6 +115,7 @@ struct frame_impl {
     pthread_cond_t cv;
     struct model m[2];
     int pass;                    /* the context of the current/suspended pass, -1 */
+    uint64_t counted_records, counted_draws;   /* the last pass's, when it stopped or ended */
 };
 
 static double now_s(void)
@@ -451,6 +455,7 @@ static int frame_body(struct model *m, char *err, size_t err_size)
      * the runner starts empty, so the state's restore calls go first (they draw nothing, so draw
      * indexes are unchanged). A capture from context creation has no objects and skips this. */
     m->cur_record = 0;
+    m->n_records = m->n_draws = 0;
     if (gmf_feed_initial_state(m->r, f->cap->initial) != 0 || gmf_feed_snapshot_contents(m->r, f->snapshot) < 0) {
         snprintf(err, err_size, "out of memory restoring the capture's initial state");
         gmf_destroy(m->r);
@@ -499,7 +504,10 @@ static int frame_body(struct model *m, char *err, size_t err_size)
             memset(m->groups, 0, sizeof m->groups);   /* the counts are in a buffer */
         }
         gmf_event ev;
+        m->n_records++;
         gmf_status st = gmf_feed(m->r, &c, m->cur_record, &ev);
+        if (st != GMF_ERROR && ev.kind == GMF_EV_DRAW && !ev.skipped)
+            m->n_draws++;
         if (st == GMF_ERROR) {
             snprintf(err, err_size, "the frame runner failed at record %llu", (unsigned long long)m->cur_record);
             status = DBG_RUN_ERROR;
@@ -682,6 +690,8 @@ static int frame_run(void *impl, dbg_observe_fn fn, void *ctx, char *err, size_t
         post(m, MC_RUN);
     }
     int rc = settle(f, m, err, err_size);
+    f->counted_records = m->n_records;
+    f->counted_draws = m->n_draws;
     pthread_mutex_unlock(&f->mu);
     return rc;
 }
@@ -731,9 +741,20 @@ static int frame_resume(void *impl, char *err, size_t err_size)
         m->last_record = f->last_record;
         post(m, MC_RESUME);
         rc = settle(f, m, err, err_size);
+        f->counted_records = m->n_records;
+        f->counted_draws = m->n_draws;
     }
     pthread_mutex_unlock(&f->mu);
     return rc;
+}
+
+static void frame_pass_counts(void *impl, uint64_t *records, uint64_t *draws)
+{
+    struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    *records = f->counted_records;
+    *draws = f->counted_draws;
+    pthread_mutex_unlock(&f->mu);
 }
 
 static void frame_prepare(void *impl)
@@ -936,5 +957,6 @@ struct dbg_runner *dbg_runner_frame_create(const struct dbg_capture *cap, char *
     r->limit_to_shaders = frame_limit_ck;
     r->ckpts = dbg_runner_ckpts_new();
     r->prepare = frame_prepare;
+    r->pass_counts = frame_pass_counts;
     return r;
 }

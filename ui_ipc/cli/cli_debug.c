@@ -642,6 +642,13 @@ int cli_debug(int argc, char **argv)
             if (o.cond)
                 cJSON_AddStringToObject(b, "condition", o.cond);
             cJSON_AddItemToObject(root, "breakpoint", b);
+            /* what the model ran to reach this stop (debug this pixel's cost, docs/PIXEL_HISTORY.md) */
+            uint64_t n_rec, n_draws;
+            if (dbg_runner_pass_counts(r, &n_rec, &n_draws)) {
+                cJSON *m = cJSON_AddObjectToObject(root, "model_run");
+                cJSON_AddNumberToObject(m, "records", (double)n_rec);
+                cJSON_AddNumberToObject(m, "draws_before_stop", (double)n_draws);
+            }
             if (vertex_mode) {
                 cJSON *p = cJSON_AddObjectToObject(root, "vertex");
                 cJSON_AddNumberToObject(p, "draw", ps.draw);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# What debug-this-pixel's own run models before its stop (`glreplay debug --pixel X,Y --json`,
+# "model_run": the records fed to the model and the draws it modelled to their end before the
+# stop's draw), timing-free, on a capture with an FBO pass (the multipass sample: 5 draws into an
+# FBO, then the post-process draw into the back buffer that writes pixel 80,45). The stop is still
+# in the draw the pixel's history names, at the pixel. The expected count of draws modelled
+# before the stop is EXPECT (see docs/PIXEL_HISTORY.md, "Debug this pixel").
+# usage: debug_pixel_cost.sh GLREPLAY SHIM MULTIPASS
+set -euo pipefail
+glreplay=$1 shim=$2 multipass=$3
+tmp=$(mktemp -d /tmp/glr-dbgcost.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+export GLREPLAY_PIXEL_CACHE="$tmp/pixel-cache"
+GLREPLAY_CAPTURE_FRAMES=0-1 GLREPLAY_CAPTURE_OUT="$tmp/mp.glcap" LD_PRELOAD=$shim \
+  "$multipass" --frames 2 --size 160x90 >"$tmp/run.log" 2>&1 || { echo "FAIL: multipass exited $?"; cat "$tmp/run.log"; exit 1; }
+"$glreplay" pixel "$tmp/mp.glcap" --at 80,45 --json > "$tmp/h.json"
+"$glreplay" debug "$tmp/mp.glcap" --pixel 80,45 --json > "$tmp/d.json"
+python3 - "$tmp/h.json" "$tmp/d.json" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+last = [e for e in h["events"] if e["kind"] == "draw" and not e["rejected"]][-1]
+lane = d["lanes"][d["lane"]]
+assert (lane["x"], lane["y"]) == (80, 45), lane
+assert d["draw"] == last["draw"] and d["event"] == last["record"], (d["draw"], d["event"], last["record"])
+run = d["model_run"]
+# the run starts at the frame's first record and stops inside the pixel's draw
+assert run["records"] == d["event"] + 1, (run, d["event"])
+left_out = h["earlier_passes"]["draws_left_out"]
+assert left_out == 5, h["earlier_passes"]
+# EXPECT: every draw before the stop's is modelled today (the earlier passes are not left out yet)
+expect = d["draw"]
+assert run["draws_before_stop"] == expect, (run, expect, "draws before the stop's", d["draw"])
+print("debug --pixel 80,45: stop in draw %d (record %d); the model ran %d records, %d draws before it "
+      "(the history leaves %d out)" % (d["draw"], d["event"], run["records"], run["draws_before_stop"], left_out))
+PY
+echo "debug_pixel_cost: all checks passed"
