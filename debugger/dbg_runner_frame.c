@@ -431,8 +431,10 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
     return observe_call(m, &info, w, &is);
 }
 
-/* One run of the frame on the model thread. */
-static int frame_body(struct model *m, char *err, size_t err_size)
+enum { RUN_AGAIN_WITHOUT_HOOKS = 2 };
+
+/* One run of the frame on the model thread, with the record hooks hk (NULL: none). */
+static int frame_body_once(struct model *m, struct dbg_record_hooks *hk, char *err, size_t err_size)
 {
     struct frame_impl *f = m->f;
     m->t0 = now_s();
@@ -473,10 +475,12 @@ static int frame_body(struct model *m, char *err, size_t err_size)
     int ck_draw = 0;
     if (from)
         gmf_set_programs_only(m->r, true);
+    if (hk)
+        hk->restart(hk->ctx);
     glr_stream_init(&s, f->cap->cap->stream, f->cap->cap->stream_size);
     while ((rc = glr_stream_next(&s, &c)) == 1) {
         m->cur_record = s.index - 1;
-        if (m->cur_record > m->last_record)
+        if (m->cur_record > m->last_record || (hk && m->cur_record > hk->until))
             break;   /* nothing after the last draw of a breakpoint's shader can change a hit */
         if (from && m->cur_record == from->record) {
             gmf_set_programs_only(m->r, false);
@@ -505,7 +509,18 @@ static int frame_body(struct model *m, char *err, size_t err_size)
         }
         gmf_event ev;
         m->n_records++;
+        int leave_out = hk ? hk->before(hk->ctx, m->r, &c, m->cur_record) : 0;
+        if (leave_out < 0) {
+            status = RUN_AGAIN_WITHOUT_HOOKS;
+            break;
+        }
+        gmf_set_skip_draws(m->r, leave_out == 1);
         gmf_status st = gmf_feed(m->r, &c, m->cur_record, &ev);
+        gmf_set_skip_draws(m->r, false);
+        if (st != GMF_ERROR && leave_out == 1 && hk->after(hk->ctx, m->r, &c, m->cur_record, &ev) != 0) {
+            status = RUN_AGAIN_WITHOUT_HOOKS;
+            break;
+        }
         if (st != GMF_ERROR && ev.kind == GMF_EV_DRAW && !ev.skipped)
             m->n_draws++;
         if (st == GMF_ERROR) {
@@ -530,6 +545,25 @@ static int frame_body(struct model *m, char *err, size_t err_size)
     m->r = NULL;
     prof(m, m->abandoned ? "run abandoned" : "run ended");
     return status;
+}
+
+/* A run with the runner's record hooks (debug this pixel: earlier passes from the driver) in a
+ * pass from the frame's start; when they give up (a record needs what they left out), the run
+ * starts again without them. Nothing was observed before: the hooks give up before the draw
+ * (record <= until) whose hits the pass counts. */
+static int frame_body(struct model *m, char *err, size_t err_size)
+{
+    struct frame_impl *f = m->f;
+    struct dbg_record_hooks *hk = f->self->hooks;
+    struct dbg_ckpts *ck = f->self->ckpts;
+    if (!hk || hk->gave_up || m->preparing || (ck && ck->start >= 0 && ck->start < ck->n))
+        return frame_body_once(m, NULL, err, err_size);
+    int rc = frame_body_once(m, hk, err, err_size);
+    if (rc != RUN_AGAIN_WITHOUT_HOOKS)
+        return rc;
+    hk->gave_up = true;
+    prof(m, "record hooks gave up: run again without them");
+    return frame_body_once(m, NULL, err, err_size);
 }
 
 static void *model_thread(void *arg)

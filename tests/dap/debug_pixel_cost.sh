@@ -4,7 +4,8 @@
 # stop's draw), timing-free, on a capture with an FBO pass (the multipass sample: 5 draws into an
 # FBO, then the post-process draw into the back buffer that writes pixel 80,45). The stop is still
 # in the draw the pixel's history names, at the pixel. The expected count of draws modelled
-# before the stop is EXPECT (see docs/PIXEL_HISTORY.md, "Debug this pixel").
+# before the stop is 0: the FBO pass's 5 draws are left out, their images are the driver's (see
+# docs/PIXEL_HISTORY.md, "Debug this pixel").
 # usage: debug_pixel_cost.sh GLREPLAY SHIM MULTIPASS
 set -euo pipefail
 glreplay=$1 shim=$2 multipass=$3
@@ -27,9 +28,10 @@ run = d["model_run"]
 assert run["records"] == d["event"] + 1, (run, d["event"])
 left_out = h["earlier_passes"]["draws_left_out"]
 assert left_out == 5, h["earlier_passes"]
-# EXPECT: every draw before the stop's is modelled today (the earlier passes are not left out yet)
-expect = d["draw"]
-assert run["draws_before_stop"] == expect, (run, expect, "draws before the stop's", d["draw"])
+# the run leaves the FBO pass's draws out (their images come from the driver, as in the history):
+# before this, every draw before the stop's was modelled (draws_before_stop 5)
+assert run["earlier_passes"] == "driver" and run["draws_left_out"] == left_out, run
+assert run["draws_before_stop"] == d["draw"] - left_out == 0, (run, d["draw"])
 print("debug --pixel 80,45: stop in draw %d (record %d); the model ran %d records, %d draws before it "
       "(the history leaves %d out)" % (d["draw"], d["event"], run["records"], run["draws_before_stop"], left_out))
 PY
