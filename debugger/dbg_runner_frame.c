@@ -496,7 +496,8 @@ static int frame_body_once(struct model *m, struct dbg_record_hooks *hk, char *e
             }
             ck->started++;
             from = NULL;
-        } else if (!from && ck && !m->preparing) {
+        } else if (!from && ck && !m->preparing && !hk) {
+            /* (not with the hooks: the images they handed the model are not the model's own) */
             dbg_runner_ckpt_offer(ck, f->cap, &ck_draw, m->cur_record, m->r, m->fn_ctx, m->timing, f->profile);
         }
         if (c.ctx_id)
