@@ -82,3 +82,11 @@ void dbg_runner_destroy(struct dbg_runner *r)
         r->suspended_free(r->suspended);
     free(r);
 }
+
+bool dbg_runner_pass_counts(const struct dbg_runner *r, uint64_t *records, uint64_t *draws)
+{
+    if (!r || !r->impl || !r->pass_counts)
+        return false;
+    r->pass_counts(r->impl, records, draws);
+    return true;
+}

@@ -68,6 +68,26 @@ typedef int (*dbg_observe_fn)(void *ctx, const struct dbg_observe_info *info, gm
 
 enum { DBG_RUN_ERROR = -1, DBG_RUN_END = 0, DBG_RUN_SUSPENDED = 1 };
 
+/* Hooks around each record a pass feeds the model, so it can leave records out and hand the
+ * model images from elsewhere (debug this pixel: the earlier passes from the driver,
+ * debugger/pixel/pixel_pass_feed.h). before: 1 leave this record's draws out, 0 feed it, -1 the
+ * hooks cannot go on (the run starts again from the frame's start without them); after: after a
+ * record left out, 0 or -1 as before. restart: a run starts at the frame's first record. Records
+ * after `until` are not fed while the hooks are on (nothing after the stop's draw matters). The
+ * frame runner (dbg_runner_frame.c) honours them in passes from the frame's start (not from a
+ * checkpoint, not in spares). */
+typedef struct gmf_runner gmf_runner;
+struct gmf_event;
+struct glr_call;
+struct dbg_record_hooks {
+    int (*before)(void *ctx, gmf_runner *m, const struct glr_call *c, uint64_t record);
+    int (*after)(void *ctx, gmf_runner *m, const struct glr_call *c, uint64_t record, const struct gmf_event *ev);
+    void (*restart)(void *ctx);
+    void *ctx;
+    uint64_t until;
+    bool gave_up;          /* set by the runner when a run went on without them */
+};
+
 struct dbg_runner {
     const char *name;      /* "frame" or "shader-only" */
     void *impl;
@@ -85,12 +105,18 @@ struct dbg_runner {
     bool spares;           /* prepare the next pass's run in the background (dbg_runner_set_spares) */
     const volatile sig_atomic_t *abort_flag;   /* dbg_runner_set_abort */
     void (*prepare)(void *impl);   /* optional: start preparing a spare now */
+    /* Optional: what the last run()/resume() cost the model up to its stop (or the frame's end):
+     * the records fed to it (the stop's included) and the draws it modelled to their end before
+     * that (draws left out not counted). Timing-free, for tests and `glreplay debug --json`. */
+    void (*pass_counts)(void *impl, uint64_t *records, uint64_t *draws);
     /* Optional: samples through the texture units of the warp a suspended pass is parked at, as its
      * shader would (evaluate's texture functions); only while the pass stays suspended, and only for
      * a snapshot of that draw and stage. 0, or -1 with a message, or -2 (DBG_EVAL_NOT_PARKED) with a
      * message when no pass is parked in that draw and stage (a pass to the stop would park one). */
     int (*sample_parked)(void *impl, int draw, int stage, const gm_sample_request *req, gm_texel_out *out,
                          char *err, size_t err_size);
+    /* Optional hooks around each record a pass feeds the model (dbg_runner_set_record_hooks). */
+    struct dbg_record_hooks *hooks;
     /* Per-draw checkpoints (dbg_ckpt.h), NULL: none. */
     struct dbg_ckpts *ckpts;
     /* The engine's state of a suspended pass (dbg_engine.c), freed with the runner. */
@@ -116,5 +142,7 @@ void dbg_runner_set_abort(struct dbg_runner *r, const volatile sig_atomic_t *fla
 /* The runner for a capture. NULL with a message. */
 struct dbg_runner *dbg_runner_create(const struct dbg_capture *cap, char *err, size_t err_size);
 void dbg_runner_destroy(struct dbg_runner *r);
+/* r->pass_counts, or false when the runner does not count. */
+bool dbg_runner_pass_counts(const struct dbg_runner *r, uint64_t *records, uint64_t *draws);
 
 #endif

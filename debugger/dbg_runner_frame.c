@@ -82,6 +82,9 @@ struct model {
     uint32_t cur_ctx;
     uint64_t cur_record;
     uint64_t last_record;        /* records after it are not fed (UINT64_MAX: all) */
+    /* This run so far: the records fed to the model (the one it is in included) and the draws it
+     * modelled to their end (left-out ones not counted): what a stop cost (dbg_runner_pass_counts) */
+    uint64_t n_records, n_draws;
     uint32_t groups[3];          /* the current direct dispatch's workgroup counts (0: unknown) */
     int meta_idx;                /* cache of the last meta lookup: index into progs */
     int ff_cache_n, ff_cache_stage, ff_cache_id;   /* the last fixed-function source looked up */
@@ -112,6 +115,7 @@ struct frame_impl {
     pthread_cond_t cv;
     struct model m[2];
     int pass;                    /* the context of the current/suspended pass, -1 */
+    uint64_t counted_records, counted_draws;   /* the last pass's, when it stopped or ended */
 };
 
 static double now_s(void)
@@ -427,8 +431,10 @@ static int trampoline(void *ctx, gm_warp *w, const gmf_issue *gi)
     return observe_call(m, &info, w, &is);
 }
 
-/* One run of the frame on the model thread. */
-static int frame_body(struct model *m, char *err, size_t err_size)
+enum { RUN_AGAIN_WITHOUT_HOOKS = 2 };
+
+/* One run of the frame on the model thread, with the record hooks hk (NULL: none). */
+static int frame_body_once(struct model *m, struct dbg_record_hooks *hk, char *err, size_t err_size)
 {
     struct frame_impl *f = m->f;
     m->t0 = now_s();
@@ -451,6 +457,7 @@ static int frame_body(struct model *m, char *err, size_t err_size)
      * the runner starts empty, so the state's restore calls go first (they draw nothing, so draw
      * indexes are unchanged). A capture from context creation has no objects and skips this. */
     m->cur_record = 0;
+    m->n_records = m->n_draws = 0;
     if (gmf_feed_initial_state(m->r, f->cap->initial) != 0 || gmf_feed_snapshot_contents(m->r, f->snapshot) < 0) {
         snprintf(err, err_size, "out of memory restoring the capture's initial state");
         gmf_destroy(m->r);
@@ -468,10 +475,12 @@ static int frame_body(struct model *m, char *err, size_t err_size)
     int ck_draw = 0;
     if (from)
         gmf_set_programs_only(m->r, true);
+    if (hk)
+        hk->restart(hk->ctx);
     glr_stream_init(&s, f->cap->cap->stream, f->cap->cap->stream_size);
     while ((rc = glr_stream_next(&s, &c)) == 1) {
         m->cur_record = s.index - 1;
-        if (m->cur_record > m->last_record)
+        if (m->cur_record > m->last_record || (hk && m->cur_record > hk->until))
             break;   /* nothing after the last draw of a breakpoint's shader can change a hit */
         if (from && m->cur_record == from->record) {
             gmf_set_programs_only(m->r, false);
@@ -487,7 +496,8 @@ static int frame_body(struct model *m, char *err, size_t err_size)
             }
             ck->started++;
             from = NULL;
-        } else if (!from && ck && !m->preparing) {
+        } else if (!from && ck && !m->preparing && !hk) {
+            /* (not with the hooks: the images they handed the model are not the model's own) */
             dbg_runner_ckpt_offer(ck, f->cap, &ck_draw, m->cur_record, m->r, m->fn_ctx, m->timing, f->profile);
         }
         if (c.ctx_id)
@@ -499,7 +509,21 @@ static int frame_body(struct model *m, char *err, size_t err_size)
             memset(m->groups, 0, sizeof m->groups);   /* the counts are in a buffer */
         }
         gmf_event ev;
+        m->n_records++;
+        int leave_out = hk ? hk->before(hk->ctx, m->r, &c, m->cur_record) : 0;
+        if (leave_out < 0) {
+            status = RUN_AGAIN_WITHOUT_HOOKS;
+            break;
+        }
+        gmf_set_skip_draws(m->r, leave_out == 1);
         gmf_status st = gmf_feed(m->r, &c, m->cur_record, &ev);
+        gmf_set_skip_draws(m->r, false);
+        if (st != GMF_ERROR && leave_out == 1 && hk->after(hk->ctx, m->r, &c, m->cur_record, &ev) != 0) {
+            status = RUN_AGAIN_WITHOUT_HOOKS;
+            break;
+        }
+        if (st != GMF_ERROR && ev.kind == GMF_EV_DRAW && !ev.skipped)
+            m->n_draws++;
         if (st == GMF_ERROR) {
             snprintf(err, err_size, "the frame runner failed at record %llu", (unsigned long long)m->cur_record);
             status = DBG_RUN_ERROR;
@@ -522,6 +546,25 @@ static int frame_body(struct model *m, char *err, size_t err_size)
     m->r = NULL;
     prof(m, m->abandoned ? "run abandoned" : "run ended");
     return status;
+}
+
+/* A run with the runner's record hooks (debug this pixel: earlier passes from the driver) in a
+ * pass from the frame's start; when they give up (a record needs what they left out), the run
+ * starts again without them. Nothing was observed before: the hooks give up before the draw
+ * (record <= until) whose hits the pass counts. */
+static int frame_body(struct model *m, char *err, size_t err_size)
+{
+    struct frame_impl *f = m->f;
+    struct dbg_record_hooks *hk = f->self->hooks;
+    struct dbg_ckpts *ck = f->self->ckpts;
+    if (!hk || hk->gave_up || m->preparing || (ck && ck->start >= 0 && ck->start < ck->n))
+        return frame_body_once(m, NULL, err, err_size);
+    int rc = frame_body_once(m, hk, err, err_size);
+    if (rc != RUN_AGAIN_WITHOUT_HOOKS)
+        return rc;
+    hk->gave_up = true;
+    prof(m, "record hooks gave up: run again without them");
+    return frame_body_once(m, NULL, err, err_size);
 }
 
 static void *model_thread(void *arg)
@@ -682,6 +725,8 @@ static int frame_run(void *impl, dbg_observe_fn fn, void *ctx, char *err, size_t
         post(m, MC_RUN);
     }
     int rc = settle(f, m, err, err_size);
+    f->counted_records = m->n_records;
+    f->counted_draws = m->n_draws;
     pthread_mutex_unlock(&f->mu);
     return rc;
 }
@@ -731,9 +776,20 @@ static int frame_resume(void *impl, char *err, size_t err_size)
         m->last_record = f->last_record;
         post(m, MC_RESUME);
         rc = settle(f, m, err, err_size);
+        f->counted_records = m->n_records;
+        f->counted_draws = m->n_draws;
     }
     pthread_mutex_unlock(&f->mu);
     return rc;
+}
+
+static void frame_pass_counts(void *impl, uint64_t *records, uint64_t *draws)
+{
+    struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    *records = f->counted_records;
+    *draws = f->counted_draws;
+    pthread_mutex_unlock(&f->mu);
 }
 
 static void frame_prepare(void *impl)
@@ -936,5 +992,6 @@ struct dbg_runner *dbg_runner_frame_create(const struct dbg_capture *cap, char *
     r->limit_to_shaders = frame_limit_ck;
     r->ckpts = dbg_runner_ckpts_new();
     r->prepare = frame_prepare;
+    r->pass_counts = frame_pass_counts;
     return r;
 }

@@ -513,6 +513,9 @@ cJSON *pxh_run(const struct pxh_options *o, char *err, size_t err_size)
     if (o->driver_seconds)
         *o->driver_seconds = o->driver ? t1 - t0 : 0.0;
     free(meta);
+    if (o->pass_feed)
+        *o->pass_feed = rc == 0 && o->driver && e.feed && pxh_feed_active(e.feed) ? pxh_pass_feed_take(&e.feed, &e.t)
+                                                                                : NULL;
     pxh_feed_free(e.feed);
     glr_restore_free(e.snap);
     free(e.frags);

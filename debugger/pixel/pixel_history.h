@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 struct cJSON;
+struct pxh_pass_feed;
 
 /* The colour image watched: the back buffer of a context's default framebuffer (fbo 0), or
  * colour attachment `attachment` of framebuffer object `fbo`. ctx_id 0: the capture's first
@@ -42,6 +43,9 @@ struct pxh_options {
      * no driver replay. */
     bool no_disk_cache;
     double *model_seconds, *driver_seconds;   /* optional timings */
+    /* optional: with the driver, when the history took the earlier passes from it, their feed for
+     * debug this pixel's own run (pixel_pass_feed.h; the caller frees it), else NULL */
+    struct pxh_pass_feed **pass_feed;
 };
 
 /* Runs the history. Returns a JSON object (caller frees with cJSON_Delete), or NULL with a

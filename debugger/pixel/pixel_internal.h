@@ -89,6 +89,10 @@ const char *pxh_feed_why(const struct pxh_feed *f);
 void pxh_feed_reset(struct pxh_feed *f, bool on);
 void pxh_feed_report(const struct pxh_feed *f, cJSON *root);
 
+/* pixel_pass_feed.c: the feed handed to another run (pixel_pass_feed.h); *feed is NULL then. NULL:
+ * out of memory (*feed kept). */
+struct pxh_pass_feed *pxh_pass_feed_take(struct pxh_feed **feed, const struct pxh_target *t);
+
 /* pixel_clip.c: quad only for an FBO target. wrote: a clipped draw into the target ran (its
  * framebuffer's attachments are partial now); 0, or -1 out of memory. breaks: the record may read
  * a partial image in the model (the pass must run again with whole draws). */

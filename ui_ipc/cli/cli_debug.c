@@ -21,6 +21,7 @@
 #include "debugger/dbg_ckpt.h"
 #include "ui_ipc/cli/cli_stop.h"
 #include "ui_ipc/dap/dap_pixel.h"
+#include "debugger/pixel/pixel_pass_feed.h"
 #include "debugger/dbg_runner.h"
 
 #define USAGE "usage: glreplay debug F.glcap --break FILE_OR_SHADER:LINE [--hit N] [--condition EXPR] " \
@@ -495,6 +496,8 @@ int cli_debug(int argc, char **argv)
     int file_line, n_binds = 0, n;
     char pixel_target[128];
     struct dap_pixel_stop ps;
+    /* debug this pixel: the earlier passes from the driver, as the pixel's history took them */
+    struct pxh_pass_feed *pfeed = NULL;
     if (vertex_mode) {
         /* debug this vertex (dap_vertex_resolve): a breakpoint at the first line of the draw's
          * vertex shader counted only in the lane of that gl_VertexID and gl_InstanceID */
@@ -544,9 +547,10 @@ int cli_debug(int argc, char **argv)
                    ps.y);
     } else if (pixel_mode) {
         struct dap_pixel_req prq = { .x = o.px, .y = o.py, .event = o.pevent, .fragment = o.fragment,
-                                     .primitive = -1, .target = o.target, .driver = true };
+                                     .primitive = -1, .target = o.target, .driver = true, .pass_feed = &pfeed };
         if (dap_pixel_resolve(c, &prq, &ps, err, sizeof err) != 0) {
             cli_error("debug: %s", err);
+            pxh_pass_feed_free(pfeed);
             dbg_capture_close(c);
             return 1;
         }
@@ -578,9 +582,17 @@ int cli_debug(int argc, char **argv)
     struct dbg_runner *r = dbg_runner_create(c, err, sizeof err);
     if (!r) {
         cli_error("%s", err);
+        pxh_pass_feed_free(pfeed);
         dbg_capture_close(c);
         return 1;
     }
+    /* The pass to the pixel's stop leaves the earlier passes' draws out of the model and takes
+     * their images from the driver (the history's feed); it runs again without them when a record
+     * needs what they left out. */
+    struct dbg_record_hooks hooks = { .before = pxh_pass_feed_before, .after = pxh_pass_feed_after,
+                                      .restart = pxh_pass_feed_restart, .ctx = pfeed, .until = ps.record };
+    if (pfeed)
+        r->hooks = &hooks;
     /* One pass: no spare run for a next one (the one prepared at creation is the pass's). */
     dbg_runner_set_spares(r, false);
     dbg_runner_no_checkpoints(r);
@@ -593,6 +605,7 @@ int cli_debug(int argc, char **argv)
         int hrc = cli_debug_heatmap(c, r, &bps[0], &o.heat);
         cli_stop_disarm();
         dbg_runner_destroy(r);
+        pxh_pass_feed_free(pfeed);
         dbg_capture_close(c);
         return hrc;
     }
@@ -642,6 +655,15 @@ int cli_debug(int argc, char **argv)
             if (o.cond)
                 cJSON_AddStringToObject(b, "condition", o.cond);
             cJSON_AddItemToObject(root, "breakpoint", b);
+            /* what the model ran to reach this stop (debug this pixel's cost, docs/PIXEL_HISTORY.md) */
+            uint64_t n_rec, n_draws;
+            if (dbg_runner_pass_counts(r, &n_rec, &n_draws)) {
+                cJSON *m = cJSON_AddObjectToObject(root, "model_run");
+                cJSON_AddNumberToObject(m, "records", (double)n_rec);
+                cJSON_AddNumberToObject(m, "draws_before_stop", (double)n_draws);
+                cJSON_AddStringToObject(m, "earlier_passes", pfeed && !hooks.gave_up ? "driver" : "model");
+                cJSON_AddNumberToObject(m, "draws_left_out", pfeed && !hooks.gave_up ? (double)pxh_pass_feed_left_out(pfeed) : 0);
+            }
             if (vertex_mode) {
                 cJSON *p = cJSON_AddObjectToObject(root, "vertex");
                 cJSON_AddNumberToObject(p, "draw", ps.draw);
@@ -688,6 +710,7 @@ int cli_debug(int argc, char **argv)
     }
     dbg_pass_res_release(&res);
     dbg_runner_destroy(r);
+    pxh_pass_feed_free(pfeed);
     dbg_capture_close(c);
     return rc;
 }

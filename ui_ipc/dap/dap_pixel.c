@@ -78,7 +78,8 @@ int dap_pixel_resolve(const struct dbg_capture *c, const struct dap_pixel_req *r
     memset(out, 0, sizeof *out);
     /* With the driver, the earlier passes are its images (pixel_feed.c) rather than the model's:
      * the target's draws, and so the order of the fragments at the pixel, are the model's either way. */
-    struct pxh_options o = { .path = c->path, .x = rq->x, .y = rq->y, .driver = rq->driver, .keep = true };
+    struct pxh_options o = { .path = c->path, .x = rq->x, .y = rq->y, .driver = rq->driver, .keep = true,
+                             .pass_feed = rq->pass_feed };
     if (rq->target && !pxh_parse_target(rq->target, &o.target)) {
         snprintf(err, n, "pixel: bad target '%s'", rq->target);
         return -1;

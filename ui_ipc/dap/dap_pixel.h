@@ -14,6 +14,7 @@
 
 struct dbg_capture;
 struct cJSON;
+struct pxh_pass_feed;
 
 struct dap_pixel_req {
     int x, y;
@@ -23,6 +24,9 @@ struct dap_pixel_req {
     const char *target;     /* pxh_parse_target syntax, NULL: the back buffer */
     bool driver;            /* the history may replay the driver (its images of earlier passes
                              * instead of modelling them); false in a server inside the program */
+    /* optional: with the driver, the history's earlier passes for the debug pass's own run
+     * (debugger/pixel/pixel_pass_feed.h, the caller frees it; NULL when the history modelled them) */
+    struct pxh_pass_feed **pass_feed;
 };
 
 struct dap_pixel_stop {
