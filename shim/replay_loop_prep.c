@@ -35,9 +35,24 @@ static pthread_mutex_t orphans_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t orphans_gone = PTHREAD_COND_INITIALIZER;
 static unsigned orphans;
 
+/* Test hook: GLREPLAY_REPLAY_LOOP_TEST_PREP_DELAY_MS=N holds the set-up N ms before it starts, so a
+ * test's session that ends within that time always ends while its pass is being set up here (the
+ * case tests/dap/live_xclose.py is about, otherwise a matter of the machine's timing). */
+static void test_prep_delay(void)
+{
+    const char *v = getenv("GLREPLAY_REPLAY_LOOP_TEST_PREP_DELAY_MS");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    if (ms > 0 && ms <= 10000) {
+        struct timespec d = {ms / 1000, (ms % 1000) * 1000000L};
+        while (nanosleep(&d, &d) != 0 && errno == EINTR) {
+        }
+    }
+}
+
 static void *prep_main(void *arg)
 {
     struct prep_job *j = arg;
+    test_prep_delay();
     j->rc = j->p.work(j->p.user, j->err, sizeof j->err);
     int expect = PREP_RUNNING;
     if (__atomic_compare_exchange_n(&j->state, &expect, PREP_DONE, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))

@@ -3,7 +3,7 @@
 session ended in the middle of a replayed pass must not crash. tests/dap/xclose_after_pause runs
 under the shim with its first replayed pass started at once (GLREPLAY_LIVE_FIRST_PASS_MS=0); a DAP
 client attaches (its `initialize` answered: the program is paused and the pass starts), then hangs
-up 0-80 ms later, inside that pass's set-up most of the time. The program resumes, sees the pause and
+up 0-80 ms later, inside that pass's set-up (held 150 ms by GLREPLAY_REPLAY_LOOP_TEST_PREP_DELAY_MS). The program resumes, sees the pause and
 calls XCloseDisplay at once, then lives one more second. Each round checks that the program exits 0
 (no signal, no X error exit) after closing its display; over all rounds, at least one session must
 have ended while its pass was still being set up on its own thread (the shim logs it), the case
@@ -32,7 +32,10 @@ def one_round(a, rng, tmp, k):
     sock_path = os.path.join(sock_dir, 'x.sock')
     log_path = os.path.join(tmp, 'log%d' % k)
     env = dict(os.environ, LD_PRELOAD=a.shim, GLREPLAY_SOCKET=sock_path, GLREPLAY_LOG='info',
-               GLREPLAY_LIVE_FIRST_PASS_MS='0')
+               GLREPLAY_LIVE_FIRST_PASS_MS='0',
+               # the set-up waits 150 ms before it starts: the hang-up 0-80 ms after `initialize`
+               # always lands in it, whatever the machine's load
+               GLREPLAY_REPLAY_LOOP_TEST_PREP_DELAY_MS='150')
     with open(log_path, 'w') as log:
         p = subprocess.Popen([a.program, '60'], env=env, stdout=subprocess.PIPE, stderr=log, text=True)
     try:
