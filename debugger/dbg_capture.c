@@ -12,21 +12,13 @@
 #include "statemodel/statemodel.h"
 #include "registry/glr_call_codec.h"
 #include "debugger/dbg_capture.h"
+#include "debugger/dbg_capture_shaders.h"
+#ifdef GLR_HAVE_FRAME_RUNNER
+#include "debugger/dbg_ff_sources.h"
+#endif
 #include "debugger/dbg_disasm.h"
 #include "debugger/dbg_funcs.h"
 #include "registry/glr_gl_enums.h"   /* generated from gl.xml (no GL headers in this module) */
-
-const char *dbg_stage_short(int stage)
-{
-    static const char *n[] = { "VS", "TCS", "TES", "GS", "FS", "CS" };
-    return stage >= 0 && stage < 6 ? n[stage] : "?";
-}
-
-static const char *stage_ext(int stage)
-{
-    static const char *n[] = { "vert", "tesc", "tese", "geom", "frag", "comp" };
-    return stage >= 0 && stage < 6 ? n[stage] : "glsl";
-}
 
 static int stage_of_gl(uint32_t type)
 {
@@ -45,61 +37,6 @@ static void seterr(char *err, size_t n, const char *fmt, const char *a, const ch
 {
     if (n)
         snprintf(err, n, fmt, a, b);
-}
-
-int dbg_capture_find_shader(const struct dbg_capture *c, int stage, const char *source)
-{
-    for (int i = 0; i < c->n_shaders; i++)
-        if (c->shaders[i].stage == stage && strcmp(c->shaders[i].source, source) == 0)
-            return c->shaders[i].id;
-    return 0;
-}
-
-const struct dbg_shader *dbg_capture_shader(const struct dbg_capture *c, int id)
-{
-    return id >= 1 && id <= c->n_shaders ? &c->shaders[id - 1] : NULL;
-}
-
-static int count_lines(const char *s)
-{
-    int n = 1;
-    for (; *s; s++)
-        if (*s == '\n' && s[1])
-            n++;
-    return n;
-}
-
-#ifdef GLR_HAVE_FRAME_RUNNER
-#include "debugger/dbg_ff_sources.h"
-#endif
-
-static int add_shader(struct dbg_capture *c, int stage, const char *source, uint32_t gl_name, uint32_t program)
-{
-    int id = dbg_capture_find_shader(c, stage, source);
-    if (id)
-        return id - 1;
-    struct dbg_shader *p = realloc(c->shaders, (size_t)(c->n_shaders + 1) * sizeof *p);
-    if (!p)
-        return -1;
-    c->shaders = p;
-    struct dbg_shader *s = &c->shaders[c->n_shaders];
-    memset(s, 0, sizeof *s);
-    s->source = strdup(source);
-    if (!s->source)
-        return -1;
-    s->id = c->n_shaders + 1;
-    s->stage = stage;
-    s->gl_name = gl_name;
-    s->program = program;
-    s->line_count = count_lines(source);
-    /* The name says what the shader is (its program and stage), keeps the stage's extension
-     * (editors pick the language from it) and the GL shader object when there was one. */
-    if (gl_name)
-        snprintf(s->name, sizeof s->name, "program%u-%s-shader%u.%s", program, dbg_stage_short(stage), gl_name,
-                 stage_ext(stage));
-    else
-        snprintf(s->name, sizeof s->name, "program%u-%s.%s", program, dbg_stage_short(stage), stage_ext(stage));
-    return c->n_shaders++;
 }
 
 /* After a glLinkProgram: the program's linked shaders become captured shaders. */
@@ -123,13 +60,9 @@ static void note_link(struct dbg_capture *c, const struct sm_state *st, uint32_t
             if (sh && sh->source && strcmp(sh->source, p->linked[i].source) == 0)
                 gl_name = sh->name;
         }
-        prog.shader[stage] = add_shader(c, stage, p->linked[i].source, gl_name, prog_name);
+        prog.shader[stage] = dbg_capture_add_named_shader(c, stage, p->linked[i].source, gl_name, prog_name);
     }
-    struct dbg_program *np = realloc(c->programs, (size_t)(c->n_programs + 1) * sizeof *np);
-    if (!np)
-        return;
-    c->programs = np;
-    c->programs[c->n_programs++] = prog;
+    dbg_capture_add_program(c, &prog);
 }
 
 /* After a glProgramStringARB: the ARB program's text becomes a captured shader of its stage
@@ -148,32 +81,13 @@ static void note_arb_string(struct dbg_capture *c, const struct sm_state *st, ui
         prog.shader[k] = -1;
     int before = c->n_shaders;
     uint32_t shown = ap->name >= SM_ARB_DEFAULT_NAME(0) ? 0 : ap->name;   /* the default object is 0 */
-    prog.shader[stage] = add_shader(c, stage, ap->source, shown, 0);
+    prog.shader[stage] = dbg_capture_add_named_shader(c, stage, ap->source, shown, 0);
     if (prog.shader[stage] < 0)
         return;
     struct dbg_shader *sh = &c->shaders[prog.shader[stage]];
     if (c->n_shaders > before)   /* a new entry: named after the ARB program */
         snprintf(sh->name, sizeof sh->name, "arb%s%u.%s", t ? "fp" : "vp", shown, t ? "frag" : "vert");
-    struct dbg_program *np = realloc(c->programs, (size_t)(c->n_programs + 1) * sizeof *np);
-    if (!np)
-        return;
-    c->programs = np;
-    c->programs[c->n_programs++] = prog;
-}
-
-int dbg_capture_add_shader(struct dbg_capture *c, int stage, const char *source, uint32_t program)
-{
-    return add_shader(c, stage, source, 0, program);
-}
-
-int dbg_capture_add_program(struct dbg_capture *c, const struct dbg_program *p)
-{
-    struct dbg_program *np = realloc(c->programs, (size_t)(c->n_programs + 1) * sizeof *np);
-    if (!np)
-        return -1;
-    c->programs = np;
-    c->programs[c->n_programs++] = *p;
-    return 0;
+    dbg_capture_add_program(c, &prog);
 }
 
 int dbg_capture_draw_shader(const struct dbg_capture *c, int draw, int stage)

@@ -11,6 +11,7 @@
 #include "registry/glr_call_codec.h"
 #include "debugger/dbg_capture.h"
 #include "debugger/dbg_ff_sources.h"
+#include "debugger/dbg_capture_shaders.h"
 
 bool dbg_capture_may_run_ff(const struct dbg_capture *c)
 {

@@ -20,8 +20,4 @@ bool dbg_capture_may_run_ff(const struct dbg_capture *c);
  * c->ff_error set (the capture still debugs its GLSL). */
 int dbg_capture_add_ff(struct dbg_capture *c);
 
-/* dbg_capture.c: a shader of a stage (deduplicated by text; index, or -1) and a program. */
-int dbg_capture_add_shader(struct dbg_capture *c, int stage, const char *source, uint32_t program);
-int dbg_capture_add_program(struct dbg_capture *c, const struct dbg_program *p);
-
 #endif
