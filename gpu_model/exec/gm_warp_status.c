@@ -1,7 +1,7 @@
-/* The two writes of a warp's status that every executor file makes: its first error and its
- * active mask (with the per-lane count and blend bits derived from it). A leaf of its own so that
- * the executor (gm_exec.c, gm_exec_ext.c, gm_exec_f64.c) and the warp's lifetime (gm_warp.c, which
- * runs it) do not call each other for them. */
+/* A warp's first error, which every executor file may set. A leaf of its own so that the executor
+ * (gm_exec.c, gm_exec_ext.c, gm_exec_f64.c) and the warp's lifetime (gm_warp.c, which runs it) do
+ * not call each other for it. (The active mask's setter is inline in gm_exec.h for the same
+ * reason.) */
 #include "gm_exec.h"
 
 #include <stdarg.h>
@@ -16,12 +16,4 @@ void gm_exec_error(gm_warp *w, const char *fmt, ...)
     vsnprintf(w->err, sizeof w->err, fmt, ap);
     va_end(ap);
     w->error = 1;
-}
-
-void gm_exec_set_mask(gm_warp *w, gm_mask m)
-{
-    w->mask = m;
-    w->mask_lanes = (int)gm_popcount32(m);
-    for (int l = 0; l < GM_LANES; l++)
-        w->lane_bits[l] = (m >> l) & 1 ? -1 : 0;
 }
