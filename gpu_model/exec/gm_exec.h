@@ -68,7 +68,6 @@ struct gm_warp {
  * quad's rows as dFdy is (decoder-generated uses such as interpolateAtOffset). */
 #define GM_DERIV_WINDOW_Y 2u
 
-void gm_exec_set_mask(gm_warp *w, gm_mask m);
 /* An x86-64 function built twice, for AVX2 and the baseline, picked once at load time
  * (ifunc); plain elsewhere. Only for code whose every lane operation is the same IEEE
  * operation in both builds (no FMA is enabled, and C11 mode forbids contraction). */
@@ -89,6 +88,15 @@ static inline uint32_t gm_popcount32(uint32_t v)
     v = v - ((v >> 1) & 0x55555555u);
     v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
     return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+/* Sets the active mask with the per-lane count and blend bits derived from it. Inline: gm_warp.c
+ * (a new warp, mask 0) and gm_exec.c (every branch) both set it, and neither calls the other. */
+static inline void gm_exec_set_mask(gm_warp *w, gm_mask m)
+{
+    w->mask = m;
+    w->mask_lanes = (int)gm_popcount32(m);
+    for (int l = 0; l < GM_LANES; l++)
+        w->lane_bits[l] = (m >> l) & 1 ? -1 : 0;
 }
 /* Float add, multiply, vector times scalar (b one word) and dot (gm_exec_farith.c): one loop each,
  * shared by the general path and the pre-decoded handlers so that both return the same NaN. */

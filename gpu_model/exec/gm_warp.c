@@ -8,25 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gm_exec_error(gm_warp *w, const char *fmt, ...)
-{
-    if (w->error)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
-    va_end(ap);
-    w->error = 1;
-}
-
-void gm_exec_set_mask(gm_warp *w, gm_mask m)
-{
-    w->mask = m;
-    w->mask_lanes = (int)gm_popcount32(m);
-    for (int l = 0; l < GM_LANES; l++)
-        w->lane_bits[l] = (m >> l) & 1 ? -1 : 0;
-}
-
 gm_warp *gm_warp_create(gm_program *p, int warp_id)
 {
     if (!p)

@@ -397,8 +397,11 @@ void gmf_vbo_format_free(gmf_runner *r);
  * glNewList/glEndList themselves). gmf_lists_cmd runs glCallList(s), glListBase, glDeleteLists
  * (true for those). gmf_lists_keep: a list the snapshot kept (stream-encoded calls); 1 kept,
  * 0 corrupt (skipped), -1 out of memory. */
-bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev);
-bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev);
+/* feed: the runner's gmf_feed, through which a list's calls run (a parameter, so that the lists
+ * are below the hub rather than in a circle with it). */
+typedef gmf_status (*gmf_feed_fn)(gmf_runner *r, const struct glr_call *c, uint64_t record, gmf_event *ev);
+bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev, gmf_feed_fn feed);
+bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev, gmf_feed_fn feed);
 /* Whether the call being fed comes from a display list glCallList(s) runs. */
 bool gmf_lists_executing(const gmf_runner *r);
 int gmf_lists_keep(gmf_runner *r, uint32_t ctx_id, uint32_t name, const void *data, size_t size);

@@ -61,7 +61,7 @@ int gmf_lists_keep(gmf_runner *r, uint32_t ctx_id, uint32_t name, const void *da
     return G ? sm_lists_keep(G->L, share_of(r, ctx_id), name, data, size) : -1;
 }
 
-static void flush_pending(gmf_runner *r, struct gmf_lists *G, gmf_event *ev);
+static void flush_pending(gmf_runner *r, struct gmf_lists *G, gmf_event *ev, gmf_feed_fn feed);
 
 /* Whether Mesa's vbo save module takes the command into a vertex node (see the top). */
 static bool vertex_cmd(const struct glr_call *c)
@@ -79,7 +79,7 @@ static bool vertex_cmd(const struct glr_call *c)
             glr_cmd_param_role(&glr_cmds[k], GLR_ROLE_indirect) < 0);
 }
 
-bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev)
+bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev, gmf_feed_fn feed)
 {
     if (c->cmd != GLR_CMD_glNewList && !r->lists)
         return false;
@@ -93,7 +93,7 @@ bool gmf_lists_compile(gmf_runner *r, const struct glr_call *c, gmf_event *ev)
     bool ce = sm_lists_depth(G->L) == 0 && sm_lists_compiling(G->L, c->ctx_id) == GL_COMPILE_AND_EXECUTE;
     bool compiled = c->cmd < GLR_CMD_COUNT ? glr_cmd_compiled_into_list(c->cmd) : c->cmd == GLR_PSEUDO_CLIENT_ARRAY;
     if (ce && G->pending && (c->cmd == GLR_CMD_glEndList || (compiled && !vertex_cmd(c))))
-        flush_pending(r, G, ev);   /* the vertex node closes: its vertices run now */
+        flush_pending(r, G, ev, feed);   /* the vertex node closes: its vertices run now */
     size_t before = sm_lists_compiled_count(G->L);
     bool consumed = sm_lists_compile(G->L, share_of(r, c->ctx_id), c);
     if (!consumed && ce && vertex_cmd(c) && sm_lists_compiled_count(G->L) > before) {
@@ -155,6 +155,7 @@ static void merge(gmf_event *o, const gmf_event *t)
  * the context's vertex arrays where exactly those are enabled (x->vao, set as the override). */
 struct exec_ctx {
     gmf_runner *r;
+    gmf_feed_fn feed;    /* the runner's gmf_feed, passed in so that this file does not call the hub */
     gmf_event *ev, *t;
     struct sm_vao vao;
     bool vao_pending;    /* CLIENT_ARRAY records seen since the last other call */
@@ -196,7 +197,7 @@ static void exec_call(void *user, const struct glr_call *c)
             override = true;
         }
     }
-    gmf_feed(x->r, c, x->ev->record, x->t);
+    x->feed(x->r, c, x->ev->record, x->t);
     if (override && x->r->vao_override == &x->vao)
         x->r->vao_override = NULL;
     x->r->totals.records--;   /* records count the stream's, not the lists' calls */
@@ -215,7 +216,7 @@ static void missing_list(void *user, uint32_t name)
 }
 
 /* Runs the held-back vertex commands of the list being compiled, as a list call runs its calls. */
-static void flush_pending(gmf_runner *r, struct gmf_lists *G, gmf_event *ev)
+static void flush_pending(gmf_runner *r, struct gmf_lists *G, gmf_event *ev, gmf_feed_fn feed)
 {
     G->pending = false;
     gmf_event *t = malloc(sizeof *t);
@@ -224,7 +225,7 @@ static void flush_pending(gmf_runner *r, struct gmf_lists *G, gmf_event *ev)
         ev->failed = true;
         return;
     }
-    struct exec_ctx x = { .r = r, .ev = ev, .t = t };
+    struct exec_ctx x = { .r = r, .feed = feed, .ev = ev, .t = t };
     G->flushing = true;
     G->client = false;
     size_t n = sm_lists_compiled_count(G->L);
@@ -244,7 +245,7 @@ static void flush_pending(gmf_runner *r, struct gmf_lists *G, gmf_event *ev)
     }
 }
 
-bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev)
+bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_event *ev, gmf_feed_fn feed)
 {
     if (k != GLR_CMD_glCallList && k != GLR_CMD_glCallLists && k != GLR_CMD_glListBase &&
         k != GLR_CMD_glDeleteLists)
@@ -260,7 +261,7 @@ bool gmf_lists_cmd(gmf_runner *r, const struct glr_call *c, uint32_t k, gmf_even
     bool outer = sm_lists_depth(G->L) == 0, bad;
     if (outer)
         G->client = false;
-    struct exec_ctx x = { .r = r, .ev = ev, .t = t };
+    struct exec_ctx x = { .r = r, .feed = feed, .ev = ev, .t = t };
     sm_lists_call(G->L, share_of(r, c->ctx_id), c, exec_call, missing_list, &x, &bad);
     free(t);
     if (bad) {

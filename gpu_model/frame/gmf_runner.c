@@ -605,7 +605,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
         return GMF_STOPPED;
     r->totals.records++;
     gmf_note_runner_set(r);
-    if (gmf_lists_compile(r, c, ev)) {   /* glNewList .. glEndList (gmf_lists.c) */
+    if (gmf_lists_compile(r, c, ev, gmf_feed)) {   /* glNewList .. glEndList (gmf_lists.c) */
         gmf_note_runner_set(NULL);
         return GMF_OK;
     }
@@ -700,7 +700,7 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
             /* copies and MSAA resolves (gmf_images.c), unless conditional rendering discards it */
             if (bctx && !gmf_cond_render_skip(r, c->ctx_id, GMF_EV_NONE, ev))
                 gmf_blit_framebuffer(r, bctx, c, k == GLR_CMD_glBlitNamedFramebuffer, ev);
-        } else if (gmf_lists_cmd(r, c, k, ev)) {   /* glCallList(s) run the lists' calls (gmf_lists.c) */
+        } else if (gmf_lists_cmd(r, c, k, ev, gmf_feed)) {   /* glCallList(s) run the lists' calls (gmf_lists.c) */
             gmf_note_runner_set(NULL);
             return r->stopped ? GMF_STOPPED : GMF_OK;
         } else if (k == GLR_CMD_glMultiModeDrawArraysIBM || k == GLR_CMD_glMultiModeDrawElementsIBM) {

@@ -3,7 +3,6 @@
 #include "gm_timing_internal.h"
 #include "gm_exec.h" /* struct gm_warp: its program and id */
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +50,6 @@ void gm_timing_config_default(gm_timing_config *c)
     c->ubo_latency = 16;
     c->mem_queue_depth = 16;
     c->mem_issue_cycles = 1;
-}
-
-void tm_set_error(gm_timing *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t->err, sizeof t->err, fmt, ap);
-    va_end(ap);
 }
 
 static int in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }

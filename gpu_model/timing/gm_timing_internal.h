@@ -233,8 +233,9 @@ struct gm_timing {
 
 /* gm_timing_sched.c */
 gm_timing_status tm_run(gm_timing *t);
-/* gm_timing.c */
+/* gm_timing_error.c */
 void tm_set_error(gm_timing *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* gm_timing.c */
 tm_prog *tm_prog_for(gm_timing *t, const gm_program *p);
 
 #endif
