@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <EGL/egl.h>   /* EGL_DRAW (Khronos header, generated from egl.xml) */
 #include "shim/shim_internal.h"
-#include "shim/capture.h"
 
 struct glr_context {
     uint32_t id;           /* 1, 2, ... in creation order; stable name in logs and captures */
@@ -28,6 +27,17 @@ static struct glr_context *ctx_list;
 static uint32_t ctx_next_id = 1;
 static unsigned ctx_created, ctx_alive, ctx_threads;
 static uint64_t frame_counter;
+static const struct glr_ctx_observer *observer;
+
+void glr_ctx_set_observer(const struct glr_ctx_observer *o)
+{
+    __atomic_store_n(&observer, o, __ATOMIC_RELEASE);
+}
+
+static const struct glr_ctx_observer *current_observer(void)
+{
+    return __atomic_load_n(&observer, __ATOMIC_ACQUIRE);
+}
 
 static __thread struct glr_context *tls_current __attribute__((tls_model("initial-exec")));
 static __thread bool tls_counted __attribute__((tls_model("initial-exec")));
@@ -74,8 +84,9 @@ void glr_ctx_created(int api, void *display, void *handle, void *share, const in
     ctx_alive++;
     pthread_mutex_unlock(&ctx_lock);
     glr_log(GLR_LOG_DEBUG, "context %u created by %s (share group %u)", c->id, how, c->share_group);
-    glr_capture_context_created(c->id, c->share_group, api);
-    glr_ipc_ensure_started();
+    const struct glr_ctx_observer *o = current_observer();
+    if (o)
+        o->created(c->id, c->share_group, api);
 }
 
 void glr_ctx_destroyed(int api, void *display, void *handle)
@@ -93,8 +104,9 @@ void glr_ctx_destroyed(int api, void *display, void *handle)
     }
     unsigned alive_after = ctx_alive - (deferred ? 1u : 0u);
     pthread_mutex_unlock(&ctx_lock);
-    if (id)
-        glr_capture_context_destroyed(id, alive_after);
+    const struct glr_ctx_observer *o = current_observer();
+    if (id && o)
+        o->destroyed(id, alive_after);
 }
 
 void glr_ctx_made_current(int api, void *display, void *handle, uint32_t width, uint32_t height)
@@ -119,8 +131,9 @@ void glr_ctx_made_current(int api, void *display, void *handle, uint32_t width, 
     }
     uint32_t id = c ? c->id : 0;
     pthread_mutex_unlock(&ctx_lock);
-    if (changed)
-        glr_capture_made_current(id, width, height);
+    const struct glr_ctx_observer *o = current_observer();
+    if (changed && o)
+        o->made_current(id, width, height);
 }
 
 void glr_ctx_display_terminated(void *display)

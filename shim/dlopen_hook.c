@@ -4,29 +4,8 @@
  * the real dlopen, and hands GL library names to the functions here.
  */
 #include <dlfcn.h>
-#include <string.h>
 #include "shim/shim_internal.h"
 #include "shim/stage_abi.h"
-
-typedef void *(*dlopen_fn)(const char *, int);
-static dlopen_fn next_dlopen;
-
-/* The real dlopen, found from stage 1 (RTLD_NEXT from stage 2's own code would not find it). */
-static dlopen_fn resolve_next_dlopen(void)
-{
-    dlopen_fn f = __atomic_load_n(&next_dlopen, __ATOMIC_ACQUIRE);
-    if (!f) {
-        void *p = glr_stage1->lookup_next("dlopen");
-        memcpy(&f, &p, sizeof p);
-        __atomic_store_n(&next_dlopen, f, __ATOMIC_RELEASE);
-    }
-    return f;
-}
-
-void *glr_real_dlopen(const char *file, int flags)
-{
-    return resolve_next_dlopen()(file, flags);
-}
 
 int glr_dlopen_wants(const char *file)
 {

@@ -42,6 +42,28 @@ glr_proc glr_lookup_exported(const char *name)
     return f;
 }
 
+typedef void *(*dlopen_fn)(const char *, int);
+static dlopen_fn next_dlopen;
+
+/* The real dlopen, found from stage 1 (RTLD_NEXT from stage 2's own code would not find it). Here,
+ * beside the other look-ups of the next library, so that resolving sits below the dlopen hook and
+ * the engine loader that use it (issue 16 §4). */
+static dlopen_fn resolve_next_dlopen(void)
+{
+    dlopen_fn f = __atomic_load_n(&next_dlopen, __ATOMIC_ACQUIRE);
+    if (!f) {
+        void *p = glr_stage1->lookup_next("dlopen");
+        memcpy(&f, &p, sizeof p);
+        __atomic_store_n(&next_dlopen, f, __ATOMIC_RELEASE);
+    }
+    return f;
+}
+
+void *glr_real_dlopen(const char *file, int flags)
+{
+    return resolve_next_dlopen()(file, flags);
+}
+
 typedef glr_proc (*gpa_fn)(const char *);
 
 /* The real GetProcAddress: GLX's for GL and GLX commands (GLVND dispatches those to whichever
@@ -72,8 +94,7 @@ glr_proc glr_resolve_real(int cmd)
             glr_log(GLR_LOG_ERROR, "%s was called but no GL library provides it; the call does nothing", name);
         return NULL;
     }
-    __atomic_store_n(&glr_real_tab[cmd], p, __ATOMIC_RELAXED);
-    return p;
+    return p; /* the thunk that asked stores it in glr_real_tab (glr_shim_real_tab.c) */
 }
 
 /* Whether the driver implements a command. A real GetProcAddress answer of NULL settles it. GLVND

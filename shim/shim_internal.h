@@ -70,6 +70,15 @@ GLR_HIDDEN void glr_ctx_made_current(int api, void *display, void *handle, uint3
 /* Size of a draw surface, only while a capture records (0, 0 otherwise or when unknown). */
 GLR_HIDDEN void glr_surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h);
 GLR_HIDDEN void glr_ctx_display_terminated(void *display);
+/* Who hears of context events (the capture, the server): set by shim start-up (shim_state.c)
+ * before the first context exists, so that context tracking sits below the capture and the server
+ * instead of calling up into them (issue 16 §4). Called outside the context table's lock. */
+struct glr_ctx_observer {
+    void (*created)(uint32_t id, uint32_t share_group, int api);
+    void (*destroyed)(uint32_t id, unsigned alive_after);
+    void (*made_current)(uint32_t id, uint32_t width, uint32_t height);
+};
+GLR_HIDDEN void glr_ctx_set_observer(const struct glr_ctx_observer *observer);
 /* Pbuffers the program created (shim/pbuffers.c): their colour buffer may be read at a release. */
 GLR_HIDDEN void glr_pbuffer_created(void *display, void *surface);
 GLR_HIDDEN void glr_pbuffer_destroyed(void *display, void *surface);

@@ -10,8 +10,24 @@
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
+/* A new context: the capture describes it and the command server starts (the first context is
+ * when a program has become a GL program worth attaching to). */
+static void context_created(uint32_t id, uint32_t share_group, int api)
+{
+    glr_capture_context_created(id, share_group, api);
+    glr_ipc_ensure_started();
+}
+
+static const struct glr_ctx_observer ctx_observer = {
+    .created = context_created,
+    .destroyed = glr_capture_context_destroyed,
+    .made_current = glr_capture_made_current,
+};
+
 static void init_once_fn(void)
 {
+    /* First, whatever the switches say: the tracking called these before they were callbacks. */
+    glr_ctx_set_observer(&ctx_observer);
     const char *dis = getenv("GLREPLAY_DISABLE");
     glr_disabled = dis && dis[0] && strcmp(dis, "0") != 0;
     const char *lv = getenv("GLREPLAY_LOG");
