@@ -25,6 +25,12 @@ MIN_AGREEMENT = 0.999
 # Each one disagrees with llvmpipe today (checked 2026-11-21 with `glreplay model --compare --png`):
 # run it by name (corpus.py ... NAME) to see it fail.
 EXCLUDED = {
+    # Found 2026-11-28 on an AMD EPYC Zen 3 host (family 25 model 1); it agreed on every earlier
+    # machine. 12 of 4096 pixels, all in one region (x 48-53, y 38-42), get alpha
+    # fract(double(int(sum * 100.0lf)) / 100.0lf) one step of 0.01 apart, while fract(sum * 100.0lf)
+    # itself agrees there: the int() of the same double differs by one between llvmpipe and the
+    # model for those pixels. Not explained yet (docs/FIDELITY.md, "Host-dependent").
+    "k400_double_loop": "llvmpipe's int(double) differs from the model's in one region on some hosts",
 }
 
 
