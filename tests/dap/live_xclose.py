@@ -49,7 +49,10 @@ def one_round(a, rng, tmp, k):
         try:
             r = c.request('initialize', {'clientID': 'live-xclose', 'adapterID': 'glreplay'})
             if not r.get('success'):
-                return 'round %d: initialize failed: %s' % (k, r.get('message')), False
+                with open(log_path) as f:
+                    tail = f.read()[-2000:]
+                return ('round %d: initialize failed: %s; the program\'s log ends:\n%s'
+                        % (k, r.get('message'), tail)), False
             # The first pass starts with the pause, as the answer is sent: hang up inside it.
             time.sleep(rng.uniform(0.0, 0.08))
         finally:
