@@ -120,7 +120,7 @@ void sm_register_rasterpos(sm_apply_fn *tab);
 /* A legacy client array cap (GL_VERTEX_ARRAY, ...: glEnableClientState's, which compatibility
  * contexts also take through glEnable/glDisable, as Mesa's enable.c does) on the current VAO;
  * false for any other cap. sm_apply_vertex.c. */
-bool sm_legacy_client_cap(struct sm_ap *a, uint32_t cap, bool on);   /* sm_apply_rasterpos.c */
+bool sm_legacy_client_cap(struct sm_ap *a, uint32_t cap, bool on);   /* sm_apply_vertex.c */
 
 /* The appliers sit below sm_apply.c (it fills its tables by calling their sm_register_*), so they
  * do not call its public entries back; these are what those entries are built on. */
