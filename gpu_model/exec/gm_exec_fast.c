@@ -192,7 +192,44 @@ STORE_N(1)
 STORE_N(2)
 STORE_N(3)
 STORE_N(4)
-static const gm_fast_op store_by_n[5] = {store_1, store_2, store_3, store_4, NULL};
+/* A partially active STORE: exec_store's blend, whose bits are the mask's unless helper lanes
+ * of the mask must be left out (then the general path). */
+static int store_m(gm_warp *w, const gm_inst *in)
+{
+    if ((in->x & 1) && (w->mask & w->helper))
+        return 1;
+    gm_exec_blend(&W(in->d), &W(in->a), in->n, w->lane_bits);
+    return 0;
+}
+static const gm_fast_op store_by_n[5] = {store_1, store_2, store_3, store_4, store_m};
+
+/* UNI_LOAD: uniform words (in->a, an offset into the program's uniform memory) broadcast to
+ * every lane; the partial variant blends them in as exec_alu does. */
+static inline __attribute__((always_inline)) void uni_k(gm_warp *w, const gm_inst *in, gm_lanes *o,
+                                                        int n)
+{
+    const uint32_t *u = w->p->umem + in->a;
+    for (int k = 0; k < n; k++)
+        for (int l = 0; l < GM_LANES; l++)
+            o[k][l] = u[k];
+}
+#define UNI_N(k)                                                                             \
+    GM_CLONES_AVX2 static int uni_##k(gm_warp *w, const gm_inst *in)                         \
+    {                                                                                        \
+        uni_k(w, in, &W(in->d), k);                                                          \
+        return 0;                                                                            \
+    }
+UNI_N(1)
+UNI_N(2)
+UNI_N(3)
+UNI_N(4)
+static int uni_m(gm_warp *w, const gm_inst *in)
+{
+    uni_k(w, in, w->scratch, in->n);
+    gm_exec_blend(&W(in->d), w->scratch, in->n, w->lane_bits);
+    return 0;
+}
+static const gm_fast_op uni_by_n[5] = {uni_1, uni_2, uni_3, uni_4, uni_m};
 
 /* COPY_LIST: one-word pairs in order (exec_copy_list's memcpy per pair); a pair's words are
  * the same or disjoint, so a 128-byte copy through registers is the same. */
@@ -214,6 +251,15 @@ GM_CLONES_AVX2 static int copy_list(gm_warp *w, const gm_inst *in)
     return 0;
 }
 
+/* A partially active COPY_LIST: exec_copy_list's blend per pair, in order. */
+static int copy_list_m(gm_warp *w, const gm_inst *in)
+{
+    const uint32_t *pairs = w->p->aux + in->x;
+    for (int k = 0; k < in->n; k++)
+        gm_exec_blend(&W(pairs[2 * k]), (const gm_lanes *)&W(pairs[2 * k + 1]), 1, w->lane_bits);
+    return 0;
+}
+
 /* [d, d+nd) and [s, s+ns) either the same start (element-wise in place) or disjoint. */
 static int same_or_disjoint(uint32_t d, uint32_t nd, uint32_t s, uint32_t ns)
 {
@@ -232,6 +278,11 @@ static gm_fast_op pick(const gm_program *p, const gm_inst *in, int masked)
     const uint32_t n = in->n, nregs = (uint32_t)p->nregs;
     if (n < 1)
         return NULL;
+    if (in->op == GM_OP_UNI_LOAD) /* a reads uniform memory, not registers */
+        return n <= 4 && in->d < nregs && nregs - in->d >= n &&
+                       (uint64_t)in->a + n <= (uint64_t)(p->umem_words > 0 ? p->umem_words : 0)
+                   ? uni_by_n[masked ? 4 : n - 1]
+                   : NULL;
     /* every word a handler touches is inside the register file (the decoder's are) */
     if (in->d >= nregs || in->a >= nregs || nregs - in->d < n || nregs - in->a < n)
         return NULL;
@@ -295,7 +346,7 @@ static gm_fast_op pick(const gm_program *p, const gm_inst *in, int masked)
     return by_n[k];
 }
 
-static gm_fast_op pick_copy_list(const gm_program *p, const gm_inst *in)
+static gm_fast_op pick_copy_list(const gm_program *p, const gm_inst *in, int masked)
 {
     const uint32_t nregs = (uint32_t)p->nregs;
     if ((uint64_t)in->x + 2u * (uint64_t)in->n > (uint64_t)p->aux_count)
@@ -303,7 +354,7 @@ static gm_fast_op pick_copy_list(const gm_program *p, const gm_inst *in)
     for (int k = 0; k < in->n; k++)
         if (p->aux[in->x + 2 * k] >= nregs || p->aux[in->x + 2 * k + 1] >= nregs)
             return NULL;
-    return copy_list;
+    return masked ? copy_list_m : copy_list;
 }
 
 int gm_exec_fast_build(gm_program *p)
@@ -318,8 +369,10 @@ int gm_exec_fast_build(gm_program *p)
         return -1;
     for (int pc = 0; pc < p->code_count; pc++) {
         const gm_inst *in = &p->code[pc];
-        fast[pc] = in->op == GM_OP_COPY_LIST ? pick_copy_list(p, in) : pick(p, in, 0);
-        fast[p->code_count + pc] = in->op == GM_OP_COPY_LIST ? NULL : pick(p, in, 1);
+        for (int masked = 0; masked < 2; masked++)
+            fast[masked * p->code_count + pc] = in->op == GM_OP_COPY_LIST
+                                                    ? pick_copy_list(p, in, masked)
+                                                    : pick(p, in, masked);
     }
     p->fast = fast;
     return 0;

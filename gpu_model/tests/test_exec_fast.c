@@ -26,7 +26,7 @@ static const char *const float_exprs[] = {
     "pow(a, b)", "exp2(a)", "log2(a)", "exp(a)", "log(a)", "sqrt(a)", "inversesqrt(a)",
     "sin(a)", "cos(a)", "atan(a, b)", "normalize(a)", "vec4(length(a), distance(a, b), 0, 1)",
     "step(a, b)", "smoothstep(a, b, b.yxwz)", "reflect(a, b)", "vec4(cross(a.xyz, b.xyz), 1)",
-    "ldexp(a, i)", "modf(a, o) + o", "fma(a, b, b.zwxy)", "faceforward(a, b, b.wxyz)"};
+    "ldexp(a, i)", "modf(a, o) + o", "u", "a * u.x + u.wzyx", "vec4(a.zx, b.wy)", "fma(a, b, b.zwxy)", "faceforward(a, b, b.wxyz)"};
 static const char *const int_exprs[] = {
     "i + j", "i - j", "i * j", "i & j", "i | j", "i ^ j", "~i",
     "ivec4(equal(i, j))", "ivec4(notEqual(i, j))", "ivec4(lessThan(i, j))",
@@ -76,6 +76,7 @@ static void check_expr(const char *expr, int is_int, int seed)
              "layout(location=1) in vec4 b;\n"
              "layout(location=2) flat in ivec4 i;\n"
              "layout(location=3) flat in ivec4 j;\n"
+             "uniform vec4 u;\n"
              "layout(location=0) out %s o;\n"
              "void main() { o = %s; }\n",
              is_int ? "ivec4" : "vec4", expr);
@@ -104,6 +105,10 @@ static void check_expr(const char *expr, int is_int, int seed)
                 masked_handlers);
     CHECK(handlers > 0 && masked_handlers > 0);
 
+    /* NaN, -0, a denormal and 1 (unused in most expressions: then not found, which is fine) */
+    const uint32_t u[4] = {0xffc00003u, 0x80000000u, 0x00000002u, 0x3f800000u};
+    const uint32_t u_other[4] = {0x40000000u, 0x7f800000u, 0xc0000000u, 0x00000000u};
+    gm_program_set_uniform_by_name(p, "u", u, 1); /* one vec4 element */
     gm_warp *w = gm_warp_create(p, 0);
     uint32_t (*in[4])[GM_LANES];
     const char *names[4] = {"a", "b", "i", "j"};
@@ -130,8 +135,10 @@ static void check_expr(const char *expr, int is_int, int seed)
         for (int path = 0; path < 2; path++) {
             p->fast = table;
             fill(in, seed + 5);
+            gm_program_set_uniform_by_name(p, "u", u_other, 1);
             ok = ok && run(w, 0xffffffffu, o, scrap) == 0;
             fill(in, seed);
+            gm_program_set_uniform_by_name(p, "u", u, 1);
             p->fast = path ? NULL : table; /* path 1: the general path alone */
             ok = ok && run(w, masks[m], o, path ? general_out : fast_out) == 0;
         }
