@@ -158,7 +158,8 @@ typedef struct gm_line {
 } gm_line;
 
 /* A handler of the executor's pre-decoded form (exec/gm_exec_fast.c): runs one instruction for
- * a warp whose 32 lanes are all active; returns 0, or 1 when the general path must run it. */
+ * a warp (whole-warp or partially active variant); returns 0, or 1 when the general path must
+ * run it. */
 typedef int (*gm_fast_op)(gm_warp *w, const gm_inst *in);
 
 struct gm_program {
@@ -176,7 +177,8 @@ struct gm_program {
     uint8_t *init_mask;   /* which register words init_regs defines */
     gm_inst *code;
     int code_count;
-    gm_fast_op *fast;     /* per pc: the full-mask handler, or NULL (gm_exec_fast_build) */
+    gm_fast_op *fast;     /* per pc: the full-mask handler, or NULL; then per pc the partial-mask
+                           * one (2 * code_count entries, gm_exec_fast_build) */
     gm_line *lines;       /* per pc */
     char **files;
     int file_count;

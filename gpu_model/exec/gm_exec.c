@@ -477,8 +477,7 @@ static int exec_alu(gm_warp *w, const gm_inst *in)
         break;
     case GM_OP_EXT:
         gm_exec_ext(w, in, out);
-        if ((in->x & 0xffff) == 36 /* ModfStruct */ || (in->x & 0xffff) == 52 /* FrexpStruct */)
-            commit_n = 2 * n;
+        commit_n = gm_exec_ext_words(in);
         break;
     case GM_OP_UNI_LOAD: {
         const uint32_t *u = w->p->umem + in->a;
@@ -641,9 +640,10 @@ static void exec_reg_store_dyn(gm_warp *w, const gm_inst *in)
 static inline __attribute__((always_inline)) int exec_inst(gm_warp *w, const gm_inst *in)
 {
     const gm_program *p = w->p;
-    /* the pre-decoded form (gm_exec_fast.c): whole-warp ALU ops and copies without the switches */
-    if (w->mask == 0xffffffffu && p->fast) {
-        gm_fast_op h = p->fast[w->pc];
+    /* the pre-decoded form (gm_exec_fast.c): ALU ops and copies without the switches (one table
+     * for whole warps, one for partially active ones) */
+    if (p->fast) {
+        gm_fast_op h = p->fast[w->mask == 0xffffffffu ? w->pc : p->code_count + w->pc];
         if (h && h(w, in) == 0) {
             w->pc++;
             return 0;
@@ -838,7 +838,7 @@ static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
         return GM_RUN_DONE;
     const gm_inst *code = w->p->code;
     const gm_fast_op *fast = w->p->fast;
-    /* nothing to stop before or to show: whole-warp runs of pre-decoded instructions go
+    /* nothing to stop before or to show: runs of pre-decoded instructions go
      * through the tight loop below (the same instructions, results and counts) */
     const int plain = fast && !max_instructions && !w->observer;
     uint64_t count = 0;
@@ -850,10 +850,12 @@ static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
         }
         if (max_instructions && count >= max_instructions)
             return GM_RUN_PAUSED;
-        if (plain && w->mask == 0xffffffffu) {
-            /* a block always ends with a terminator, which has no handler: pc stays in it */
+        if (plain) {
+            /* a block always ends with a terminator, which has no handler: pc stays in it;
+             * the mask changes only at a terminator, so one table serves the whole run */
+            const gm_fast_op *tab = w->mask == 0xffffffffu ? fast : fast + w->p->code_count;
             gm_fast_op h;
-            while ((h = fast[w->pc]) != NULL && h(w, &code[w->pc]) == 0) {
+            while ((h = tab[w->pc]) != NULL && h(w, &code[w->pc]) == 0) {
                 w->pc++;
                 w->issued++;
                 w->lane_instr += (uint64_t)w->mask_lanes;

@@ -110,6 +110,11 @@ void gm_exec_error(gm_warp *w, const char *fmt, ...) __attribute__((format(print
 
 /* GLSL.std.450: computes every lane into out (n = in->n words). */
 void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out);
+/* The pre-decoded handler of instruction pc for a whole warp (masked 0) or a partially active
+ * one (masked 1), or NULL: gm_exec_fast.c's table, read by its test. */
+gm_fast_op gm_exec_fast_handler(const gm_program *p, int pc, int masked);
+/* Words a GLSL.std.450 instruction writes (n, or 2n for the Modf/Frexp structs). */
+int gm_exec_ext_words(const gm_inst *in);
 /* 64-bit float ops (GM_OP_DADD..GM_OP_DEXT): computes every lane into out (n words). */
 void gm_exec_f64(gm_warp *w, const gm_inst *in, gm_lanes *out);
 /* 64-bit integer ops (GM_OP_LALU..GM_OP_LEXT): computes every lane into out (n words). */

@@ -141,6 +141,12 @@ static inline float lp_fmax(float a, float b)
 }
 
 
+int gm_exec_ext_words(const gm_inst *in)
+{
+    const int op = (int)(in->x & 0xffff);
+    return op == GLSLstd450ModfStruct || op == GLSLstd450FrexpStruct ? 2 * in->n : in->n;
+}
+
 /* Also built for AVX2 and picked at load time, as exec_alu (gm_exec.c): the same IEEE
  * operations per lane, 8 lanes per instruction. */
 GM_CLONES_AVX2

@@ -3,7 +3,9 @@
  * is active (the common case). A handler is a constant-trip-count loop over n*32 words with no
  * operand-overlap test, so gcc vectorizes it without the run-time checks, the remainder loop,
  * the big switch and the register saves of exec_alu (gm_exec.c), which stays the path for every
- * other opcode, for partially active warps and for operands that overlap.
+ * other opcode and for operands that overlap. A second table holds the variants for partially
+ * active warps (divergent branches, triangle edges): the same loop into the warp's scratch
+ * words and exec_alu's blend of the active lanes, as exec_alu does.
  *
  * Same bits as exec_alu: every lane computes the same IEEE operation in the same order (C11
  * mode: no contraction; no FMA enabled in either clone). A handler is installed only where its
@@ -31,23 +33,29 @@
  * order is ascending like exec_alu's: with whole 32-lane words either equal or disjoint, any in-order vector width
  * up to 32 lanes reads exactly what the scalar loop reads (ivdep says so to gcc). */
 #define EWX(name, TO, TA, BSRC, expr)                                                        \
-    static inline __attribute__((always_inline)) void name##_k(gm_warp *w,                   \
-                                                               const gm_inst *in, int n32)   \
+    static inline __attribute__((always_inline)) void name##_k(gm_warp *w, const gm_inst *in, \
+                                                               void *out, int n32)           \
     {                                                                                        \
-        TO *o = (TO *)W(in->d);                                                              \
+        TO *o = (TO *)out;                                                                   \
         const TA *a = (const TA *)W(in->a), *b = (const TA *)W(BSRC);                        \
         (void)b;                                                                             \
-        GM_IVDEP for (int i = 0; i < n32; i++) o[i] = (expr);                    \
+        GM_IVDEP for (int i = 0; i < n32; i++) o[i] = (expr);                                \
     }                                                                                        \
     GM_CLONES_AVX2 static int name##_1(gm_warp *w, const gm_inst *in)                        \
-    { name##_k(w, in, 1 * GM_LANES); return 0; }                                             \
+    { name##_k(w, in, W(in->d), 1 * GM_LANES); return 0; }                                   \
     GM_CLONES_AVX2 static int name##_2(gm_warp *w, const gm_inst *in)                        \
-    { name##_k(w, in, 2 * GM_LANES); return 0; }                                             \
+    { name##_k(w, in, W(in->d), 2 * GM_LANES); return 0; }                                   \
     GM_CLONES_AVX2 static int name##_3(gm_warp *w, const gm_inst *in)                        \
-    { name##_k(w, in, 3 * GM_LANES); return 0; }                                             \
+    { name##_k(w, in, W(in->d), 3 * GM_LANES); return 0; }                                   \
     GM_CLONES_AVX2 static int name##_4(gm_warp *w, const gm_inst *in)                        \
-    { name##_k(w, in, 4 * GM_LANES); return 0; }                                             \
-    static const gm_fast_op name##_by_n[4] = {name##_1, name##_2, name##_3, name##_4};
+    { name##_k(w, in, W(in->d), 4 * GM_LANES); return 0; }                                   \
+    GM_CLONES_AVX2 static int name##_m(gm_warp *w, const gm_inst *in)                        \
+    {                                                                                        \
+        name##_k(w, in, w->scratch, in->n * GM_LANES);                                       \
+        gm_exec_blend(&W(in->d), w->scratch, in->n, w->lane_bits);                           \
+        return 0;                                                                            \
+    }                                                                                        \
+    static const gm_fast_op name##_by_n[5] = {name##_1, name##_2, name##_3, name##_4, name##_m};
 #define EW2(name, T, BSRC, expr) EWX(name, T, T, BSRC, expr)
 
 /* The same expressions as exec_alu's cases (a, b: the operands as T; results stored as T; a
@@ -85,24 +93,50 @@ EWX(u_to_f, float, uint32_t, in->a, (float)a[i])
  * (gm_exec_farith.c): when both operands are NaN, which payload comes out is the compiler's
  * choice of operand order, so one shared loop is the only way both paths return the same NaN
  * under every compiler (clang's order differed from gcc's; test_exec_fast caught it). */
-#define SHARED(name, call)                                                                   \
+#define SHARED(name, call, words)                                                            \
     static int name(gm_warp *w, const gm_inst *in)                                           \
     {                                                                                        \
         call((float *)W(in->d), (const float *)W(in->a), (const float *)W(in->b), NARG);     \
         return 0;                                                                            \
+    }                                                                                        \
+    static int name##_m(gm_warp *w, const gm_inst *in)                                       \
+    {                                                                                        \
+        call((float *)w->scratch, (const float *)W(in->a), (const float *)W(in->b), NARG);   \
+        gm_exec_blend(&W(in->d), w->scratch, (words), w->lane_bits);                         \
+        return 0;                                                                            \
     }
 #define NARG (in->n * GM_LANES)
-SHARED(f_add_n, gm_farith_add)
-SHARED(f_mul_n, gm_farith_mul)
+SHARED(f_add_n, gm_farith_add, in->n)
+SHARED(f_mul_n, gm_farith_mul, in->n)
 #undef NARG
 #define NARG (in->n)
-SHARED(vts_n, gm_farith_vts)
-SHARED(dot_n, gm_farith_dot)
+SHARED(vts_n, gm_farith_vts, in->n)
+SHARED(dot_n, gm_farith_dot, 1)
 #undef NARG
-static const gm_fast_op f_add_by_n[4] = {f_add_n, f_add_n, f_add_n, f_add_n};
-static const gm_fast_op f_mul_by_n[4] = {f_mul_n, f_mul_n, f_mul_n, f_mul_n};
-static const gm_fast_op vts_by_n[4] = {NULL, vts_n, vts_n, vts_n};
-static const gm_fast_op dot_by_n[4] = {NULL, dot_n, dot_n, dot_n};
+static const gm_fast_op f_add_by_n[5] = {f_add_n, f_add_n, f_add_n, f_add_n, f_add_n_m};
+static const gm_fast_op f_mul_by_n[5] = {f_mul_n, f_mul_n, f_mul_n, f_mul_n, f_mul_n_m};
+static const gm_fast_op vts_by_n[5] = {NULL, vts_n, vts_n, vts_n, vts_n_m};
+static const gm_fast_op dot_by_n[5] = {NULL, dot_n, dot_n, dot_n, dot_n_m};
+
+/* GLSL.std.450 (gm_exec_ext.c): the general path's own call with the general path's output
+ * (the destination words for a full warp, the scratch words blended in for a partial one), so
+ * the bits are the same by construction; what it saves is exec_alu's prologue and switch. An
+ * instruction gm_exec_ext does not know sets the error: the general path then runs it again and
+ * reports it the same way (the first message is kept). */
+static int ext_full(gm_warp *w, const gm_inst *in)
+{
+    gm_exec_ext(w, in, &W(in->d));
+    return w->error ? 1 : 0;
+}
+
+static int ext_masked(gm_warp *w, const gm_inst *in)
+{
+    gm_exec_ext(w, in, w->scratch);
+    if (w->error)
+        return 1;
+    gm_exec_blend(&W(in->d), w->scratch, gm_exec_ext_words(in), w->lane_bits);
+    return 0;
+}
 
 /* Whole-word copies between disjoint words (COPY, and STORE's full-mask case), in 32-byte
  * vector moves: a memcpy of a size known here became `rep movsq`, and exec_alu's memmove a
@@ -137,7 +171,13 @@ GM_CLONES_AVX2 static int copy_4(gm_warp *w, const gm_inst *in)
     copy_k(&W(in->d), &W(in->a), 4);
     return 0;
 }
-static const gm_fast_op copy_by_n[4] = {copy_1, copy_2, copy_3, copy_4};
+/* A partially active COPY: exec_alu's own blend from the source words. */
+static int copy_m(gm_warp *w, const gm_inst *in)
+{
+    gm_exec_blend(&W(in->d), &W(in->a), in->n, w->lane_bits);
+    return 0;
+}
+static const gm_fast_op copy_by_n[5] = {copy_1, copy_2, copy_3, copy_4, copy_m};
 
 /* STORE: x & 1 leaves helper lanes out; with any helper lane the general path blends (1). */
 #define STORE_N(k)                                                                           \
@@ -152,7 +192,44 @@ STORE_N(1)
 STORE_N(2)
 STORE_N(3)
 STORE_N(4)
-static const gm_fast_op store_by_n[4] = {store_1, store_2, store_3, store_4};
+/* A partially active STORE: exec_store's blend, whose bits are the mask's unless helper lanes
+ * of the mask must be left out (then the general path). */
+static int store_m(gm_warp *w, const gm_inst *in)
+{
+    if ((in->x & 1) && (w->mask & w->helper))
+        return 1;
+    gm_exec_blend(&W(in->d), &W(in->a), in->n, w->lane_bits);
+    return 0;
+}
+static const gm_fast_op store_by_n[5] = {store_1, store_2, store_3, store_4, store_m};
+
+/* UNI_LOAD: uniform words (in->a, an offset into the program's uniform memory) broadcast to
+ * every lane; the partial variant blends them in as exec_alu does. */
+static inline __attribute__((always_inline)) void uni_k(gm_warp *w, const gm_inst *in, gm_lanes *o,
+                                                        int n)
+{
+    const uint32_t *u = w->p->umem + in->a;
+    for (int k = 0; k < n; k++)
+        for (int l = 0; l < GM_LANES; l++)
+            o[k][l] = u[k];
+}
+#define UNI_N(k)                                                                             \
+    GM_CLONES_AVX2 static int uni_##k(gm_warp *w, const gm_inst *in)                         \
+    {                                                                                        \
+        uni_k(w, in, &W(in->d), k);                                                          \
+        return 0;                                                                            \
+    }
+UNI_N(1)
+UNI_N(2)
+UNI_N(3)
+UNI_N(4)
+static int uni_m(gm_warp *w, const gm_inst *in)
+{
+    uni_k(w, in, w->scratch, in->n);
+    gm_exec_blend(&W(in->d), w->scratch, in->n, w->lane_bits);
+    return 0;
+}
+static const gm_fast_op uni_by_n[5] = {uni_1, uni_2, uni_3, uni_4, uni_m};
 
 /* COPY_LIST: one-word pairs in order (exec_copy_list's memcpy per pair); a pair's words are
  * the same or disjoint, so a 128-byte copy through registers is the same. */
@@ -174,6 +251,15 @@ GM_CLONES_AVX2 static int copy_list(gm_warp *w, const gm_inst *in)
     return 0;
 }
 
+/* A partially active COPY_LIST: exec_copy_list's blend per pair, in order. */
+static int copy_list_m(gm_warp *w, const gm_inst *in)
+{
+    const uint32_t *pairs = w->p->aux + in->x;
+    for (int k = 0; k < in->n; k++)
+        gm_exec_blend(&W(pairs[2 * k]), (const gm_lanes *)&W(pairs[2 * k + 1]), 1, w->lane_bits);
+    return 0;
+}
+
 /* [d, d+nd) and [s, s+ns) either the same start (element-wise in place) or disjoint. */
 static int same_or_disjoint(uint32_t d, uint32_t nd, uint32_t s, uint32_t ns)
 {
@@ -185,15 +271,27 @@ static int disjoint(uint32_t d, uint32_t nd, uint32_t s, uint32_t ns)
     return d + nd <= s || s + ns <= d;
 }
 
-/* The handler for one instruction, or NULL (exec_alu / exec_inst run it). */
-static gm_fast_op pick(const gm_program *p, const gm_inst *in)
+/* The handler for one instruction, or NULL (exec_alu / exec_inst run it): the whole-warp one,
+ * or with `masked` the one for a partially active warp (results blended in as exec_alu does). */
+static gm_fast_op pick(const gm_program *p, const gm_inst *in, int masked)
 {
     const uint32_t n = in->n, nregs = (uint32_t)p->nregs;
-    if (n < 1 || n > 4)
+    if (n < 1)
         return NULL;
+    if (in->op == GM_OP_UNI_LOAD) /* a reads uniform memory, not registers */
+        return n <= 4 && in->d < nregs && nregs - in->d >= n &&
+                       (uint64_t)in->a + n <= (uint64_t)(p->umem_words > 0 ? p->umem_words : 0)
+                   ? uni_by_n[masked ? 4 : n - 1]
+                   : NULL;
     /* every word a handler touches is inside the register file (the decoder's are) */
     if (in->d >= nregs || in->a >= nregs || nregs - in->d < n || nregs - in->a < n)
         return NULL;
+    /* any width: the same call as exec_alu's with the same output words */
+    if (in->op == GM_OP_EXT)
+        return masked ? ext_masked : ext_full;
+    if (n > 4)
+        return NULL;
+    const int k = masked ? 4 : (int)n - 1; /* index into a by_n table */
     const gm_fast_op *by_n = NULL;
     int unary = 0;
     switch (in->op) {
@@ -228,16 +326,16 @@ static gm_fast_op pick(const gm_program *p, const gm_inst *in)
     case GM_OP_VEC_TIMES_SCALAR:
         if (in->b >= nregs || !disjoint(in->d, n, in->b, 1) || !same_or_disjoint(in->d, n, in->a, n))
             return NULL;
-        return vts_by_n[n - 1];
+        return vts_by_n[k];
     case GM_OP_DOT:
         if (in->b >= nregs || nregs - in->b < n || !disjoint(in->d, 1, in->a, n) ||
             !disjoint(in->d, 1, in->b, n))
             return NULL;
-        return dot_by_n[n - 1];
+        return dot_by_n[k];
     case GM_OP_COPY:
-        return disjoint(in->d, n, in->a, n) ? copy_by_n[n - 1] : NULL;
+        return disjoint(in->d, n, in->a, n) ? copy_by_n[k] : NULL;
     case GM_OP_STORE:
-        return disjoint(in->d, n, in->a, n) ? store_by_n[n - 1] : NULL;
+        return disjoint(in->d, n, in->a, n) ? store_by_n[k] : NULL;
     default:
         return NULL;
     }
@@ -245,10 +343,10 @@ static gm_fast_op pick(const gm_program *p, const gm_inst *in)
         return NULL;
     if (!unary && (in->b >= nregs || nregs - in->b < n || !same_or_disjoint(in->d, n, in->b, n)))
         return NULL;
-    return by_n[n - 1];
+    return by_n[k];
 }
 
-static gm_fast_op pick_copy_list(const gm_program *p, const gm_inst *in)
+static gm_fast_op pick_copy_list(const gm_program *p, const gm_inst *in, int masked)
 {
     const uint32_t nregs = (uint32_t)p->nregs;
     if ((uint64_t)in->x + 2u * (uint64_t)in->n > (uint64_t)p->aux_count)
@@ -256,7 +354,7 @@ static gm_fast_op pick_copy_list(const gm_program *p, const gm_inst *in)
     for (int k = 0; k < in->n; k++)
         if (p->aux[in->x + 2 * k] >= nregs || p->aux[in->x + 2 * k + 1] >= nregs)
             return NULL;
-    return copy_list;
+    return masked ? copy_list_m : copy_list;
 }
 
 int gm_exec_fast_build(gm_program *p)
@@ -265,13 +363,24 @@ int gm_exec_fast_build(gm_program *p)
     p->fast = NULL;
     if (p->code_count <= 0)
         return 0;
-    gm_fast_op *fast = calloc((size_t)p->code_count, sizeof *fast);
+    /* code_count full-warp handlers, then code_count for partially active warps */
+    gm_fast_op *fast = calloc(2 * (size_t)p->code_count, sizeof *fast);
     if (!fast)
         return -1;
     for (int pc = 0; pc < p->code_count; pc++) {
         const gm_inst *in = &p->code[pc];
-        fast[pc] = in->op == GM_OP_COPY_LIST ? pick_copy_list(p, in) : pick(p, in);
+        for (int masked = 0; masked < 2; masked++)
+            fast[masked * p->code_count + pc] = in->op == GM_OP_COPY_LIST
+                                                    ? pick_copy_list(p, in, masked)
+                                                    : pick(p, in, masked);
     }
     p->fast = fast;
     return 0;
+}
+
+gm_fast_op gm_exec_fast_handler(const gm_program *p, int pc, int masked)
+{
+    if (!p->fast || pc < 0 || pc >= p->code_count)
+        return NULL;
+    return p->fast[(masked ? p->code_count : 0) + pc];
 }
