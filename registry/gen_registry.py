@@ -581,7 +581,7 @@ def record_body(c, tdefs):
         # No client memory: the record is encoded inline into the thread's buffer (recorder.h);
         # the generic path only when the fast one cannot be taken (first call, buffer full, ...).
         lines.append('    struct glr_rec_fast *glr_f = glr_rec_tls;')
-        lines.append('    uint8_t *glr_q = glr_rec_fast_open(glr_f, GLR_CMD_%s, glr_ctx_id(glr_ctx_current()));' % c.name)
+        lines.append('    uint8_t *glr_q = glr_rec_fast_open(glr_f, GLR_CMD_%s, glr_ctx_current_id());' % c.name)
         lines.append('    if (__builtin_expect(glr_q != NULL, 1)) {')
         lines.extend('        ' + l for l in fast)
         lines.append('        glr_rec_fast_close(glr_f, glr_q);')
@@ -808,7 +808,7 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c):
             f.write('    if (glr_slow_mode & GLR_SLOW_COUNT)\n        glr_note_call(GLR_CMD_%s);\n' % c.name)
             if c.api == 'gl':
                 # Before the call runs: its context joins the capture's initial state (recorder.h).
-                f.write('    if (glr_slow_mode & GLR_SLOW_RECORD)\n        glr_rec_join_before(glr_ctx_id(glr_ctx_current()));\n')
+                f.write('    if (glr_slow_mode & GLR_SLOW_RECORD)\n        glr_rec_join_before(glr_ctx_current_id());\n')
             if c.api == 'gl' and tracked:
                 # Tracked: the tracking hook sees every call, recorded or not.
                 f.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))

@@ -48,8 +48,15 @@ static struct glr_capture_job *jobs_head, *jobs_tail;
 static unsigned n_jobs;
 static size_t queued;          /* stream bytes handed over, not yet compressed */
 static pid_t writer_pid;       /* the process whose writer thread runs; 0: none yet */
-/* Buffers the writer finished with, for the next blocks (no fresh pages to fault in). */
-static uint8_t *spare[4];
+/* Buffers the writer finished with, for the next blocks (no fresh pages to fault in, no huge page
+ * for the kernel to zero, no munmap and its TLB shootdown on the writer). While a capture is
+ * written every buffer comes back here, up to as many as the queue can hold (a writer that fell
+ * behind and caught up again leaves that many; the next time it falls behind they are reused:
+ * issue 17 §3, the kernel was 5-9 ns of a recorded call); once no file is queued, all but
+ * SPARE_KEEP_IDLE are unmapped, so an idle process holds no more than before. */
+#define SPARE_MAX (GLR_WQ_MAX_QUEUED / GLR_STREAM_BLOCK + 2)
+#define SPARE_KEEP_IDLE 4u
+static uint8_t *spare[SPARE_MAX];
 static unsigned n_spare;
 /* Test switch GLREPLAY_CAPTURE_TEST_WRITER_DELAY_MS: the writer waits this long before it finishes a
  * file, so a test can see that the program does not wait for it (a second capture starts at once). */
@@ -184,7 +191,13 @@ static void *writer_main(void *arg)
         queued -= held;
         n_jobs--;
         pthread_cond_broadcast(&q_room);
+        uint8_t *trim[SPARE_MAX];
+        unsigned n_trim = 0;
+        while (n_jobs == 0 && n_spare > SPARE_KEEP_IDLE)
+            trim[n_trim++] = spare[--n_spare];
         pthread_mutex_unlock(&q_lock);
+        for (unsigned i = 0; i < n_trim; i++)
+            munmap(trim[i], GLR_STREAM_BLOCK);
         done(epoch, ok);
         pthread_mutex_lock(&q_lock);
     }

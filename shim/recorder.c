@@ -406,7 +406,7 @@ static struct glr_rec *open_any_record(int cmd, uint32_t ctx_id)
 
 struct glr_rec *glr_rec_begin(int cmd, const uint64_t *args, int nargs, uint64_t ret)
 {
-    struct glr_rec *r = open_any_record(cmd, glr_ctx_id(glr_ctx_current()));
+    struct glr_rec *r = open_any_record(cmd, glr_ctx_current_id());
     if (!r)
         return NULL;
     const struct glr_cmd_info *ci = &glr_cmds[cmd];

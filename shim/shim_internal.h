@@ -100,6 +100,12 @@ GLR_HIDDEN bool glr_ctx_current_surface(int *api, void **display, void **surface
 /* Whether (api, display, handle) is the context current on this thread. */
 GLR_HIDDEN bool glr_ctx_is_current(int api, void *display, void *handle);
 GLR_HIDDEN uint32_t glr_ctx_id(const struct glr_context *c);
+/* glr_ctx_id(glr_ctx_current()) without the two calls: the recorded wrappers' hot path. */
+extern GLR_HIDDEN __thread uint32_t glr_ctx_tls_id __attribute__((tls_model("initial-exec")));
+static inline uint32_t glr_ctx_current_id(void)
+{
+    return glr_ctx_tls_id;
+}
 GLR_HIDDEN uint32_t glr_ctx_share_group(const struct glr_context *c);
 GLR_HIDDEN void glr_frame_end(void);
 /* Whether a swap of `surface` (a GLX drawable or EGL surface) ends a frame: frames are counted on
