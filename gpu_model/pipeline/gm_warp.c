@@ -291,6 +291,24 @@ static void interpolate_inputs(gm_draw_ctx *dc, gm_prim_raster *pr, int sample,
         }
 }
 
+/* Depth (plus the primitive's offset) and w of the present lanes at raster position
+ * (rx, ry). Built twice like interpolate_inputs: with FMA each fmaf is one instruction
+ * instead of a libm call through the PLT, with the same exactly rounded bits. */
+#ifndef __SANITIZE_THREAD__   /* an ifunc resolver crashes at load under ThreadSanitizer */
+__attribute__((target_clones("fma", "default")))
+#endif
+static void eval_zw(const gm_pipe_planes *pl, uint32_t present, const float *rx,
+                    const float *ry, float z_offset, float *z, float *ww)
+{
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(present & (1u << l)))
+            continue;
+        float zz = fmaf(pl->dady[0][2], ry[l], fmaf(pl->dadx[0][2], rx[l], pl->a0[0][2]));
+        z[l] = zz + z_offset;
+        ww[l] = fmaf(pl->dady[0][3], ry[l], fmaf(pl->dadx[0][3], rx[l], pl->a0[0][3]));
+    }
+}
+
 /* Builds the inputs of the current warp and runs its shader: once per pixel
  * (sample = -1), or for one sample of a per-sample shading pass. */
 static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
@@ -302,7 +320,7 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
     const gm_pipe_planes *pl = &pr->planes;
     const gm_raster_state *rs = &dc->rs;
     float *z = cur->z;
-    float rx[GM_PIPE_WARP_LANES], ry[GM_PIPE_WARP_LANES];
+    float rx[GM_PIPE_WARP_LANES], ry[GM_PIPE_WARP_LANES], ww[GM_PIPE_WARP_LANES];
     bool ms = rs->samples > 1;   /* per-sample fragment operations */
 
     w->quad_dy = rs->flipped ? -1 : 1;
@@ -329,14 +347,15 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
         int rpy = rs->flipped ? rs->fb_height - 1 - w->y[l] : w->y[l];
         rx[l] = (float)w->x[l];
         ry[l] = (float)rpy;
-        float zz = fmaf(pl->dady[0][2], ry[l], fmaf(pl->dadx[0][2], rx[l], pl->a0[0][2]));
-        zz += pr->z_offset;
-        float ww = fmaf(pl->dady[0][3], ry[l], fmaf(pl->dadx[0][3], rx[l], pl->a0[0][3]));
-        z[l] = zz;
+    }
+    eval_zw(pl, w->present, rx, ry, pr->z_offset, z, ww);
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(w->present & (1u << l)))
+            continue;
         w->frag_coord[0][l] = rx[l] + 0.5f;
         w->frag_coord[1][l] = rs->flipped ? (float)rs->fb_height - (ry[l] + 0.5f) : ry[l] + 0.5f;
-        w->frag_coord[2][l] = zz;
-        w->frag_coord[3][l] = ww;
+        w->frag_coord[2][l] = z[l];
+        w->frag_coord[3][l] = ww[l];
         if (!ms)
             w->sample_mask_in[l] = (w->live >> l) & 1u;
         for (int smp = 0; ms && smp < rs->samples; smp++) {
