@@ -247,18 +247,19 @@ static inline void point_coord(const gm_pipe_context *ctx, const gm_prim_raster 
  * the compiler vectorizes (fmaf stays exactly rounded per lane). */
 _Static_assert(GM_PIPE_WARP_LANES == 32, "a full warp is UINT32_MAX below");
 static inline __attribute__((always_inline)) void centre_component(
-    float *dst, uint8_t mode, float a0, float dx, float dy, const float *rx, const float *ry,
-    const float *oow, uint32_t present)
+    float *restrict dst, uint8_t mode, float a0, float dx, float dy, const float *restrict rx,
+    const float *restrict ry, const float *restrict oow, uint32_t present)
 {
     if (mode == GM_INTERP_FLAT) {
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
             if (present & (1u << l))
                 dst[l] = a0;
+    } else if (present == UINT32_MAX && mode == GM_INTERP_SMOOTH) {
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            dst[l] = fmaf(dy, ry[l], fmaf(dx, rx[l], a0)) * oow[l];
     } else if (present == UINT32_MAX) {
-        for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
-            float a = fmaf(dy, ry[l], fmaf(dx, rx[l], a0));
-            dst[l] = mode == GM_INTERP_SMOOTH ? a * oow[l] : a;
-        }
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            dst[l] = fmaf(dy, ry[l], fmaf(dx, rx[l], a0));
     } else {
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
             if (!(present & (1u << l)))
