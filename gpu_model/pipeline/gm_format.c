@@ -210,7 +210,9 @@ static uint32_t unorm_from_float(float x, int bits)
         return 0;
     if (x >= 1.0f)
         return (1u << bits) - 1u;
-    return (uint32_t)lrintf(x * scale);
+    /* rintf, not lrintf: the same round-to-nearest-even of a value in [0, 2^bits - 1], but
+     * gcc inlines it where lrintf is a libm call per channel of every colour write */
+    return (uint32_t)rintf(x * scale);
 }
 
 uint8_t gm_float_to_unorm8(float f) { return (uint8_t)unorm_from_float(f, 8); }
@@ -648,6 +650,15 @@ float gm_format_unpack_depth(gm_format f, const void *texel)
     }
 }
 
+uint32_t gm_format_depth24(float z)
+{
+    /* llvmpipe (lp_build_clamped_float_to_unsigned_norm, 24 bits = float mantissa + 1):
+     * a float multiply by 2^24 - 1, then rounded to the nearest integer */
+    if (!(z > 0.0f)) z = 0.0f;
+    if (z > 1.0f) z = 1.0f;
+    return (uint32_t)rintf(z * 16777215.0f) & 0xffffffu;
+}
+
 void gm_format_pack_depth(gm_format f, float z, void *texel)
 {
     uint8_t *p = texel;
@@ -656,12 +667,7 @@ void gm_format_pack_depth(gm_format f, float z, void *texel)
         wr16(p, unorm_from_float(z, 16));
         break;
     case GM_FMT_D24X8: case GM_FMT_D24S8: {
-        /* llvmpipe (lp_build_clamped_float_to_unsigned_norm, 24 bits = float mantissa + 1):
-         * a float multiply by 2^24 - 1, then rounded to the nearest integer */
-        if (!(z > 0.0f)) z = 0.0f;
-        if (z > 1.0f) z = 1.0f;
-        uint32_t v = (uint32_t)rintf(z * 16777215.0f);
-        wr32(p, (rd32(p) & 0xff000000u) | (v & 0xffffffu));
+        wr32(p, (rd32(p) & 0xff000000u) | gm_format_depth24(z));
         break;
     }
     case GM_FMT_D32F: case GM_FMT_D32F_S8:

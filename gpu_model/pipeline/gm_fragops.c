@@ -98,6 +98,39 @@ static bool ds_enabled(const gm_pipe_context *ctx, bool *depth_on, bool *stencil
     return *depth_on || *stencil_on;
 }
 
+/* The common case of a warp, decided once for it: a depth test without stencil on a
+ * 24-bit depth buffer and no watched lane. The same comparisons, writes and counts as
+ * ds_sample, without its per-lane format switches (quantize_depth, stored_depth and
+ * gm_format_pack_depth of D24 all come down to gm_format_depth24). */
+static uint32_t depth24_only(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask,
+                             const float *z)
+{
+    const gm_surface *ds = ctx->fb.depth;
+    uint32_t func = ctx->state.depth_func;
+    bool write = ctx->state.depth_write;
+    size_t pixel = 4u * (size_t)(ds->samples > 0 ? ds->samples : 1);
+    uint32_t passed = 0;
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(mask & (1u << l)))
+            continue;
+        uint8_t *dp = ds->data + (size_t)w->y[l] * ds->row_stride + (size_t)w->x[l] * pixel;
+        uint32_t old;
+        memcpy(&old, dp, 4);
+        uint32_t v = gm_format_depth24(z[l]);
+        if (!gm_compare_func(func, v, old & 0xffffffu))
+            continue;
+        passed |= 1u << l;
+        if (write) {
+            uint32_t neu = (old & 0xff000000u) | v;
+            memcpy(dp, &neu, 4);
+        }
+    }
+    int n = __builtin_popcount(passed);
+    ctx->stats.depth_pass += (uint64_t)n;
+    ctx->stats.depth_fail += (uint64_t)(__builtin_popcount(mask) - n);
+    return passed;
+}
+
 uint32_t gm_fragops_depth_stencil(gm_pipe_context *ctx, const gm_pipe_fs_warp *w,
                                   uint32_t mask, const float *z, bool front)
 {
@@ -107,6 +140,9 @@ uint32_t gm_fragops_depth_stencil(gm_pipe_context *ctx, const gm_pipe_fs_warp *w
     const gm_pipe_stencil_face *sf = &ctx->state.stencil[front ? 0 : 1];
     uint32_t passed = 0;
     int wl = gm_watch_lane(ctx, w, mask);
+    gm_format dfmt = depth_on ? ctx->fb.depth->format : GM_FMT_NONE;
+    if (wl < 0 && !stencil_on && (dfmt == GM_FMT_D24X8 || dfmt == GM_FMT_D24S8))
+        return depth24_only(ctx, w, mask, z);
     gm_watch_rec wr;
     for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
         if (l == wl)
@@ -416,6 +452,32 @@ static void write_rt(gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w, int
     }
 }
 
+/* Whether render target rt takes write_rt's plain path: an RGBA8 target, no blending, no
+ * logic op, every channel written. Its colour then only goes through clamp_norm and the
+ * RGBA8 pack, so a warp can skip write_rt's per-lane format and state decisions. */
+static bool plain_rgba8(const gm_pipe_context *ctx, int rt)
+{
+    const gm_pipe_state *st = &ctx->state;
+    return ctx->fb.color[rt]->format == GM_FMT_RGBA8 && !st->blend[rt].enable &&
+           !st->color_logic_op && (st->blend[rt].color_mask & 0xf) == 0xf;
+}
+
+static void write_plain_rgba8(const gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w,
+                              uint32_t mask)
+{
+    const gm_surface *s = ctx->fb.color[rt];
+    size_t pixel = 4u * (size_t)(s->samples > 0 ? s->samples : 1);
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(mask & (1u << l)))
+            continue;
+        float out[4];
+        for (int c = 0; c < 4; c++)
+            out[c] = clamp_norm(w->color[rt].f[c][l], 0.0f);
+        gm_format_pack_rgba(GM_FMT_RGBA8, out,
+                            s->data + (size_t)w->y[l] * s->row_stride + (size_t)w->x[l] * pixel);
+    }
+}
+
 void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask)
 {
     for (int rt = 0; rt < GM_PIPE_MAX_RT; rt++) {
@@ -424,6 +486,10 @@ void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t m
         if (ctx->state.blend[rt].enable)
             ctx->stats.blend_ops += (uint64_t)__builtin_popcount(mask);
         int wl = gm_watch_lane(ctx, w, mask);
+        if (wl < 0 && plain_rgba8(ctx, rt)) {
+            write_plain_rgba8(ctx, rt, w, mask);
+            continue;
+        }
         gm_watch_rec wr;
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
             if (l == wl)

@@ -108,6 +108,8 @@ void gm_format_pack_rgba_rt(gm_format f, const float rgba[4], void *texel);
 void gm_format_pack_rgba_i(gm_format f, const uint32_t rgba[4], void *texel);
 float gm_format_unpack_depth(gm_format f, const void *texel);
 void gm_format_pack_depth(gm_format f, float z, void *texel);
+/* z clamped to [0, 1] as a 24-bit unorm depth value (D24X8/D24S8's low 24 bits). */
+uint32_t gm_format_depth24(float z);
 uint8_t gm_format_unpack_stencil(gm_format f, const void *texel);
 void gm_format_pack_stencil(gm_format f, uint8_t s, void *texel);
 

@@ -225,6 +225,68 @@ static void lane_offset(const gm_raster_state *rs, int sample, uint32_t cov, uin
     }
 }
 
+/* gl_PointCoord of lane l of a point sprite. */
+static inline void point_coord(const gm_pipe_context *ctx, const gm_prim_raster *pr,
+                               const gm_raster_state *rs, gm_pipe_fs_warp *w, const float *rx,
+                               const float *ry, int l)
+{
+    if (!pr->is_point || !(pr->point_size > 0.0f))
+        return;
+    float px = (rx[l] + 0.5f - pr->point_center[0]) / pr->point_size + 0.5f;
+    float py = (ry[l] + 0.5f - pr->point_center[1]) / pr->point_size + 0.5f;
+    /* GL's default origin is upper-left: t grows downwards in window space */
+    bool down_is_raster_plus = rs->flipped;
+    if (!down_is_raster_plus) py = 1.0f - py;
+    if (!ctx->state.point_sprite_upper_left) py = 1.0f - py;
+    w->point_coord[0][l] = px;
+    w->point_coord[1][l] = py;
+}
+
+/* One component of an input at the pixel centres of lanes `present`: the arithmetic of
+ * interpolate_inputs' general loop. A full warp takes the loop without lane tests, which
+ * the compiler vectorizes (fmaf stays exactly rounded per lane). */
+_Static_assert(GM_PIPE_WARP_LANES == 32, "a full warp is UINT32_MAX below");
+static inline __attribute__((always_inline)) void centre_component(
+    float *restrict dst, uint8_t mode, float a0, float dx, float dy, const float *restrict rx,
+    const float *restrict ry, const float *restrict oow, uint32_t present)
+{
+    if (mode == GM_INTERP_FLAT) {
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            if (present & (1u << l))
+                dst[l] = a0;
+    } else if (present == UINT32_MAX && mode == GM_INTERP_SMOOTH) {
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            dst[l] = fmaf(dy, ry[l], fmaf(dx, rx[l], a0)) * oow[l];
+    } else if (present == UINT32_MAX) {
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            dst[l] = fmaf(dy, ry[l], fmaf(dx, rx[l], a0));
+    } else {
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+            if (!(present & (1u << l)))
+                continue;
+            float a = fmaf(dy, ry[l], fmaf(dx, rx[l], a0));
+            dst[l] = mode == GM_INTERP_SMOOTH ? a * oow[l] : a;
+        }
+    }
+}
+
+/* Every input at the pixel centre (no MSAA rasterization, no per-sample pass: lane_offset
+ * is 0 for every lane and input), input by input across the lanes instead of lane by lane. */
+static inline __attribute__((always_inline)) void interpolate_at_centres(
+    gm_pipe_fs_warp *w, const gm_pipe_shader_info *info, const gm_pipe_planes *pl,
+    const float *rx, const float *ry)
+{
+    uint32_t present = w->present;
+    float oow[GM_PIPE_WARP_LANES];
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+        if (present & (1u << l))
+            oow[l] = 1.0f / fmaf(pl->dady[0][3], ry[l], fmaf(pl->dadx[0][3], rx[l], pl->a0[0][3]));
+    for (int s = 0; s < info->num_varyings; s++)
+        for (int c = 0; c < 4; c++)
+            centre_component(w->in[s][c], info->interp[s], pl->a0[s + 1][c], pl->dadx[s + 1][c],
+                             pl->dady[s + 1][c], rx, ry, oow, present);
+}
+
 /* Interpolated inputs (and gl_PointCoord) of the present lanes. cov[l] = samples alive
  * for centroid inputs: llvmpipe picks the centroid from the mask after the early
  * depth/stencil test. */
@@ -243,6 +305,13 @@ static void interpolate_inputs(gm_draw_ctx *dc, gm_prim_raster *pr, int sample,
     const gm_pipe_shader_info *info = &ctx->info;
     const gm_pipe_planes *pl = &pr->planes;
     const gm_raster_state *rs = &dc->rs;
+    if (sample < 0 && !rs->ms) {
+        interpolate_at_centres(w, info, pl, rx, ry);
+        for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+            if (w->present & (1u << l))
+                point_coord(ctx, pr, rs, w, rx, ry, l);
+        return;
+    }
     for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
         if (!(w->present & (1u << l)))
             continue;
@@ -278,17 +347,26 @@ static void interpolate_inputs(gm_draw_ctx *dc, gm_prim_raster *pr, int sample,
                 w->in[s][c][l] = a;
             }
         }
-        if (pr->is_point && pr->point_size > 0.0f) {
-            float px = (rx[l] + 0.5f - pr->point_center[0]) / pr->point_size + 0.5f;
-            float py = (ry[l] + 0.5f - pr->point_center[1]) / pr->point_size + 0.5f;
-            /* GL's default origin is upper-left: t grows downwards in window space */
-            bool down_is_raster_plus = rs->flipped;
-            if (!down_is_raster_plus) py = 1.0f - py;
-            if (!ctx->state.point_sprite_upper_left) py = 1.0f - py;
-            w->point_coord[0][l] = px;
-            w->point_coord[1][l] = py;
-        }
-        }
+        point_coord(ctx, pr, rs, w, rx, ry, l);
+    }
+}
+
+/* Depth (plus the primitive's offset) and w of the present lanes at raster position
+ * (rx, ry). Built twice like interpolate_inputs: with FMA each fmaf is one instruction
+ * instead of a libm call through the PLT, with the same exactly rounded bits. */
+#ifndef __SANITIZE_THREAD__   /* an ifunc resolver crashes at load under ThreadSanitizer */
+__attribute__((target_clones("fma", "default")))
+#endif
+static void eval_zw(const gm_pipe_planes *pl, uint32_t present, const float *rx,
+                    const float *ry, float z_offset, float *z, float *ww)
+{
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(present & (1u << l)))
+            continue;
+        float zz = fmaf(pl->dady[0][2], ry[l], fmaf(pl->dadx[0][2], rx[l], pl->a0[0][2]));
+        z[l] = zz + z_offset;
+        ww[l] = fmaf(pl->dady[0][3], ry[l], fmaf(pl->dadx[0][3], rx[l], pl->a0[0][3]));
+    }
 }
 
 /* Builds the inputs of the current warp and runs its shader: once per pixel
@@ -302,7 +380,7 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
     const gm_pipe_planes *pl = &pr->planes;
     const gm_raster_state *rs = &dc->rs;
     float *z = cur->z;
-    float rx[GM_PIPE_WARP_LANES], ry[GM_PIPE_WARP_LANES];
+    float rx[GM_PIPE_WARP_LANES], ry[GM_PIPE_WARP_LANES], ww[GM_PIPE_WARP_LANES];
     bool ms = rs->samples > 1;   /* per-sample fragment operations */
 
     w->quad_dy = rs->flipped ? -1 : 1;
@@ -329,14 +407,15 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
         int rpy = rs->flipped ? rs->fb_height - 1 - w->y[l] : w->y[l];
         rx[l] = (float)w->x[l];
         ry[l] = (float)rpy;
-        float zz = fmaf(pl->dady[0][2], ry[l], fmaf(pl->dadx[0][2], rx[l], pl->a0[0][2]));
-        zz += pr->z_offset;
-        float ww = fmaf(pl->dady[0][3], ry[l], fmaf(pl->dadx[0][3], rx[l], pl->a0[0][3]));
-        z[l] = zz;
+    }
+    eval_zw(pl, w->present, rx, ry, pr->z_offset, z, ww);
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(w->present & (1u << l)))
+            continue;
         w->frag_coord[0][l] = rx[l] + 0.5f;
         w->frag_coord[1][l] = rs->flipped ? (float)rs->fb_height - (ry[l] + 0.5f) : ry[l] + 0.5f;
-        w->frag_coord[2][l] = zz;
-        w->frag_coord[3][l] = ww;
+        w->frag_coord[2][l] = z[l];
+        w->frag_coord[3][l] = ww[l];
         if (!ms)
             w->sample_mask_in[l] = (w->live >> l) & 1u;
         for (int smp = 0; ms && smp < rs->samples; smp++) {

@@ -11,7 +11,10 @@
 #define W 8
 #define H 8
 
-typedef struct fsout { float color[4]; float color1[4]; float z; bool write_z; uint32_t ucolor[4]; } fsout;
+typedef struct fsout {
+    float color[4]; float color1[4]; float z; bool write_z; uint32_t ucolor[4];
+    float z_slope;   /* z_ndc grows by z_slope * x_ndc: a depth ramp along x */
+} fsout;
 
 static int vs_cb(void *user, const int32_t *id, int count, int32_t inst, gm_pipe_vertex *out)
 {
@@ -20,7 +23,7 @@ static int vs_cb(void *user, const int32_t *id, int count, int32_t inst, gm_pipe
     for (int i = 0; i < count; i++) {
         out[i].pos[0] = (id[i] & 1) ? 1.0f : -1.0f;
         out[i].pos[1] = (id[i] & 2) ? 1.0f : -1.0f;
-        out[i].pos[2] = o->z;
+        out[i].pos[2] = o->z + o->z_slope * out[i].pos[0];
         out[i].pos[3] = 1.0f;
     }
     return 0;
@@ -94,6 +97,76 @@ static void test_depth(void)
     ctx.state.depth_write = true;
     draw();
     CHECK(fabsf(gm_format_unpack_depth(ds.format, gm_surface_texel(&ds, 2, 2, 0)) - 0.5f) < 1e-6f);
+}
+
+/* The per-warp path of a depth test without stencil on D24S8 against ds_sample's general
+ * path, which a stencil test that always passes and keeps the buffer forces: the same depth
+ * buffer bytes (stencil bytes untouched), colours and pass/fail counts for every compare
+ * function, with and without depth writes, for a depth ramp along x over a stored ramp
+ * along y. */
+static void test_depth24_fast_path(void)
+{
+    static const uint32_t funcs[8] = {GL_NEVER, GL_LESS, GL_EQUAL, GL_LEQUAL,
+                                      GL_GREATER, GL_NOTEQUAL, GL_GEQUAL, GL_ALWAYS};
+    size_t bytes = (size_t)ds.row_stride * H, cbytes = (size_t)rt.row_stride * H;
+    static uint8_t dsb[2][W * H * 8], cb[2][W * H * 8];
+    CHECK(bytes <= sizeof dsb[0] && cbytes <= sizeof cb[0]);
+    for (int f = 0; f < 8; f++)
+        for (int wr = 0; wr < 2; wr++) {
+            uint64_t pass[2], fail[2];
+            for (int general = 0; general < 2; general++) {
+                reset();
+                const float black[4] = {0, 0, 0, 0};
+                gm_pipe_clear_color(&ctx, 0, black);
+                for (int y = 0; y < H; y++)
+                    for (int x = 0; x < W; x++) {
+                        uint8_t *p = gm_surface_texel(&ds, x, y, 0);
+                        gm_format_pack_depth(ds.format, (float)y / (float)(H - 1), p);
+                        gm_format_pack_stencil(ds.format, (uint8_t)(x * 16 + y + 1), p);
+                    }
+                ctx.state.depth_test = true;
+                ctx.state.depth_func = funcs[f];
+                ctx.state.depth_write = wr;
+                ctx.state.stencil_test = general;
+                out.z_slope = 0.9f;
+                out.color[0] = 1.0f; out.color[1] = 0.5f; out.color[3] = 1.0f;
+                draw();
+                memcpy(dsb[general], ds.data, bytes);
+                memcpy(cb[general], rt.data, cbytes);
+                pass[general] = ctx.stats.depth_pass;
+                fail[general] = ctx.stats.depth_fail;
+            }
+            CHECK(memcmp(dsb[0], dsb[1], bytes) == 0);
+            CHECK(memcmp(cb[0], cb[1], cbytes) == 0);
+            CHECK_EQ_INT((int)pass[0], (int)pass[1]);
+            CHECK_EQ_INT((int)fail[0], (int)fail[1]);
+            CHECK_EQ_INT((int)(pass[0] + fail[0]), W * H);
+            if (funcs[f] == GL_LESS)   /* the ramps cross: some pass, some fail */
+                CHECK(pass[0] > 0 && fail[0] > 0);
+            for (int y = 0; y < H; y++)   /* stencil bytes kept */
+                for (int x = 0; x < W; x++)
+                    CHECK_EQ_INT(gm_format_unpack_stencil(ds.format, gm_surface_texel(&ds, x, y, 0)),
+                                 (x * 16 + y + 1) & 0xff);
+        }
+}
+
+/* The per-warp RGBA8 write without blending: colours clamped and rounded to nearest like
+ * the general path (NaN and negatives to 0, above 1 to 255, 0.5 * 255 = 127.5 to 128). */
+static void test_plain_rgba8(void)
+{
+    reset();
+    out.color[0] = -0.5f; out.color[1] = 0.5f; out.color[2] = 1.5f; out.color[3] = NAN;
+    draw();
+    CHECK_EQ_INT(px(1, 2)[0], 0);
+    CHECK_EQ_INT(px(1, 2)[1], 128);
+    CHECK_EQ_INT(px(1, 2)[2], 255);
+    CHECK_EQ_INT(px(1, 2)[3], 0);
+    out.color[0] = 1.0f; out.color[1] = 0.25f; out.color[2] = 0.0f; out.color[3] = 1.0f;
+    draw();
+    CHECK_EQ_INT(px(6, 5)[0], 255);
+    CHECK_EQ_INT(px(6, 5)[1], 64);  /* 63.75 rounds to nearest, not down */
+    CHECK_EQ_INT(px(6, 5)[2], 0);
+    CHECK_EQ_INT(px(6, 5)[3], 255);
 }
 
 static void test_stencil(void)
@@ -248,6 +321,8 @@ int main(void)
     gm_surface_alloc(&rti, GM_FMT_RGBA32UI, W, H, 1, 1);
     gm_surface_alloc(&ds, GM_FMT_D24S8, W, H, 1, 1);
     test_depth();
+    test_depth24_fast_path();
+    test_plain_rgba8();
     test_stencil();
     test_blend();
     test_clear_and_mrt();
