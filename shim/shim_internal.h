@@ -56,6 +56,10 @@ GLR_HIDDEN void *glr_dlopen_gl(const char *file, int flags);
 /* Stage 1's services, set before glr_shim_init runs (stage2_entry.c). */
 struct glr_stage1;
 extern GLR_HIDDEN const struct glr_stage1 *glr_stage1;
+/* The wrapper table (glr_wrapper_tab), handed to the GetProcAddress hooks (hook_getprocaddress.c) by
+ * stage2_entry.c before glr_shim_init runs: the wrappers call those hooks, so the hooks take the
+ * table the wrappers fill from above instead of linking to it (issue 16 §4). */
+extern GLR_HIDDEN const glr_proc *glr_gpa_wrappers;
 /* The in-application API (capture.c), reached through stage 1's exports. */
 GLR_HIDDEN int glreplay_capture_begin(const char *path);
 GLR_HIDDEN int glreplay_capture_end(void);

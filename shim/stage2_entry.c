@@ -26,6 +26,7 @@ const struct glr_stage2 *glr_stage2_entry(const struct glr_stage1 *s1)
         return NULL; /* stage 1 of another build: it reports the mismatch and passes calls through */
     }
     glr_stage1 = s1;
+    glr_gpa_wrappers = glr_wrapper_tab;
     glr_shim_init();
     return &stage2;
 }
