@@ -53,6 +53,13 @@ static unsigned n_images;
 /* The file job of the capture recording now, or of the last one if it was dropped before its end
  * (aborted when the next capture starts or at exit); files in the writer's queue (capture_async.c). */
 static struct glr_capture_job *cur_job;
+/* The replay loop's hooks at a capture's end (glr_capture_set_loop_hooks), set at start-up. */
+static const struct glr_capture_loop_hooks *loop_hooks;
+
+void glr_capture_set_loop_hooks(const struct glr_capture_loop_hooks *hooks)
+{
+    loop_hooks = hooks;
+}
 static unsigned jobs_in_flight;
 
 /* cap_lock held. */
@@ -562,15 +569,16 @@ void glr_capture_before_swap(int api, void *display, void *surface, bool ends_fr
     pthread_mutex_lock(&cap_lock);
     drop_provisional_locked(ctx);   /* the swap shows what the context drew */
     keep_images_locked(ctx, frame, false, api, display, surface);
-    /* A replay loop wanted for this capture runs after the real swap (replay_loop_trigger.c). */
-    if (ends_frame && frame >= last_frame && finish_recording("last frame swapped", glr_replay_loop_pending()))
-        glr_replay_loop_capture_written(api, display, surface, out_path);
+    /* A replay loop wanted for this capture runs after the real swap (replay_loop_trigger.c, through
+     * the hooks start-up registered: the loop is above the capture). */
+    const struct glr_capture_loop_hooks *lh = loop_hooks;
+    if (ends_frame && frame >= last_frame && finish_recording("last frame swapped", lh && lh->pending()) && lh)
+        lh->capture_written(api, display, surface, out_path);
     pthread_mutex_unlock(&cap_lock);
 }
 
 void glr_capture_after_swap(void)
 {
-    glr_replay_loop_after_swap();
     if (__atomic_load_n(&armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST) &&
         glr_frame_index() >= first_frame) {
         pthread_mutex_lock(&cap_lock);
@@ -627,7 +635,6 @@ static void glr_capture_at_exit_record(void)
  * forwards here. */
 int glreplay_capture_begin(const char *path)
 {
-    glr_shim_init();
     if (glr_disabled || !path || !*path)
         return -1;
     pthread_mutex_lock(&cap_lock);
