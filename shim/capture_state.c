@@ -1,5 +1,6 @@
 /* The capture in progress as the recording path sees it: whether one records and its epoch, its
- * byte budget, dropping it, and the commands it could not size. A leaf under the recorder, the
+ * byte budget, dropping it, the commands it could not size, and the size of a surface made current
+ * while it records. A leaf under the recorder, the
  * tracking files and the capture's control (capture.c, which starts and ends captures and reads
  * this state at the end): what the recorder calls here calls nothing of theirs back (issue 16 §4). */
 #include <stdio.h>
@@ -75,3 +76,13 @@ void glr_capture_note_unsized(int cmd)
                 glr_cmd_name(cmd));
 }
 
+
+void glr_surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h)
+{
+    *w = *h = 0;
+    uint64_t epoch;
+    if (!surface || !glr_capture_recording(&epoch))
+        return;
+    if (glr_surface_query_size(api, display, surface, w, h) != 0)
+        *w = *h = 0;
+}
