@@ -125,7 +125,8 @@ static bool finish_recording(const char *why_end, bool wait);
 /* A capture glr_capture_fail dropped: ended as one that wrote nothing (cap_lock held). */
 static void end_dropped_locked(void)
 {
-    if (__atomic_exchange_n(&glr_cap_fail_pending, 0, __ATOMIC_ACQ_REL) && !__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST))
+    if (__atomic_exchange_n(&glr_cap_fail_pending, 0, __ATOMIC_ACQ_REL) &&
+        !__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST))
         finish_recording("dropped", false);
 }
 

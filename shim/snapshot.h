@@ -80,6 +80,8 @@ struct glr_snap {
 /* Version test for the capturing context: desktop (gl) or ES (es) minimum; -1 = never. */
 GLR_SNAP_HIDDEN bool glr_snap_has(const struct glr_snap *sn, int gl_major, int gl_minor, int es_major,
                                   int es_minor);
+/* Whether the current context advertises extension `name` (the indexed list from GL/ES 3.0). */
+GLR_SNAP_HIDDEN bool glr_snap_has_extension(const struct glr_snap *sn, const char *name);
 /* Applies a synthesized call (captured names) to the snapshot's state on the capturing context.
  * args are the packed arguments (U(), I(), F() below); blob_index < 0 for none. */
 GLR_SNAP_HIDDEN void glr_snap_apply(struct glr_snap *sn, uint32_t cmd, int blob_index, const void *blob,

@@ -157,7 +157,7 @@ static void reraise(struct glr_snap *sn, GLenum e)
 
 /* Does the current context advertise extension `name`? (GL/ES 3.0+: the indexed list; before: the
  * space-separated string, matched as a whole word.) */
-static bool has_extension(const struct glr_snap *sn, const char *name)
+bool glr_snap_has_extension(const struct glr_snap *sn, const char *name)
 {
     if (sn->major >= 3) {
         GLint n = 0;
@@ -190,8 +190,8 @@ bool glr_snap_init(struct glr_snap *sn)
     sn->dsa = sn->core && (sn->major > 4 || (sn->major == 4 && sn->minor >= 5));
     /* llvmpipe is GL 4.5 with the extension: without it the anisotropy of every texture and sampler
      * is lost (neverball's 8x, Pink Pony, Trigger Rally replayed with a quarter of the pixels off). */
-    sn->aniso = glr_snap_has(sn, 4, 6, -1, 0) || has_extension(sn, "GL_ARB_texture_filter_anisotropic") ||
-                has_extension(sn, "GL_EXT_texture_filter_anisotropic");
+    sn->aniso = glr_snap_has(sn, 4, 6, -1, 0) || glr_snap_has_extension(sn, "GL_ARB_texture_filter_anisotropic") ||
+                glr_snap_has_extension(sn, "GL_EXT_texture_filter_anisotropic");
     return true;
 }
 
