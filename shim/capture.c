@@ -15,6 +15,7 @@
 #include <time.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
+#include "shim/capture_state.h"
 #include "shim/capture_file.h"
 #include "shim/capture_async.h"
 #include "shim/capture_refs.h"
@@ -32,18 +33,11 @@ struct outcome {
 };
 static struct outcome outcomes[16];
 static unsigned n_outcomes;
-static int recording;                 /* read on every recorded call */
-static uint64_t cap_epoch;
-static uint64_t cap_seq;
-static size_t cap_bytes, cap_budget = (size_t)2048 << 20;
 static bool armed;
 static bool cap_from_start;
 static int cap_drawn;          /* a draw or clear was recorded in this capture */  /* began before any context existed */
 static uint64_t first_frame, last_frame;
 static char out_path[4096];
-static char fail_reason[256];
-static int fail_pending;                /* dropped by glr_capture_fail, not yet ended */
-static unsigned char unsized[GLR_CMD_COUNT];
 
 struct ctx_info {
     uint32_t id, share_group;
@@ -59,6 +53,13 @@ static unsigned n_images;
 /* The file job of the capture recording now, or of the last one if it was dropped before its end
  * (aborted when the next capture starts or at exit); files in the writer's queue (capture_async.c). */
 static struct glr_capture_job *cur_job;
+/* The replay loop's hooks at a capture's end (glr_capture_set_loop_hooks), set at start-up. */
+static const struct glr_capture_loop_hooks *loop_hooks;
+
+void glr_capture_set_loop_hooks(const struct glr_capture_loop_hooks *hooks)
+{
+    loop_hooks = hooks;
+}
 static unsigned jobs_in_flight;
 
 /* cap_lock held. */
@@ -119,72 +120,14 @@ static void abort_job_locked(void)
     }
 }
 
-bool glr_capture_recording(uint64_t *epoch)
-{
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
-        return false;
-    *epoch = __atomic_load_n(&cap_epoch, __ATOMIC_RELAXED);
-    glr_snapshot_join(*epoch);   /* other threads' contexts join the initial state (snapshot.c) */
-    return true;
-}
-
-void glr_rec_join_slow(void)
-{
-    uint64_t epoch;
-    (void)glr_capture_recording(&epoch);   /* joins when recording */
-}
-
-uint64_t glr_capture_next_seq(void)
-{
-    return __atomic_fetch_add(&cap_seq, 1, __ATOMIC_RELAXED);
-}
-
-bool glr_capture_may_grow(size_t bytes)
-{
-    size_t now = __atomic_add_fetch(&cap_bytes, bytes, __ATOMIC_RELAXED);
-    if (now > cap_budget) {
-        glr_capture_fail("the capture exceeds GLREPLAY_CAPTURE_MAX_MB");
-        return false;
-    }
-    return true;
-}
-
 static bool finish_recording(const char *why_end, bool wait);
-
-void glr_capture_fail(const char *why)
-{
-    if (__atomic_exchange_n(&recording, 0, __ATOMIC_SEQ_CST)) {
-        snprintf(fail_reason, sizeof fail_reason, "%s", why);
-        glr_log(GLR_LOG_ERROR, "capture dropped: %s; the program continues", why);
-        /* Called from inside a recorded call (cap_lock may be held): the capture is ended at the
-         * next swap or capture start, which tell a waiting requester and free what it held. */
-        __atomic_store_n(&fail_pending, 1, __ATOMIC_RELEASE);
-    }
-}
 
 /* A capture glr_capture_fail dropped: ended as one that wrote nothing (cap_lock held). */
 static void end_dropped_locked(void)
 {
-    if (__atomic_exchange_n(&fail_pending, 0, __ATOMIC_ACQ_REL) && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+    if (__atomic_exchange_n(&glr_cap_fail_pending, 0, __ATOMIC_ACQ_REL) &&
+        !__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST))
         finish_recording("dropped", false);
-}
-
-int glr_capture_current_cmd(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-        v |= (uint64_t)(*p & 0x7f) << shift;
-        if (!(*p++ & 0x80))
-            break;
-    }
-    return (int)v;
-}
-
-void glr_capture_note_unsized(int cmd)
-{
-    if (cmd >= 0 && cmd < GLR_CMD_COUNT && !__atomic_exchange_n(&unsized[cmd], 1, __ATOMIC_RELAXED))
-        glr_log(GLR_LOG_WARN, "capture: %s passed client memory glreplay cannot size; it is not recorded",
-                glr_cmd_name(cmd));
 }
 
 static bool parse_frames(const char *s)
@@ -246,14 +189,14 @@ static bool start_recording(void)
     end_dropped_locked();   /* a dropped capture no swap has ended yet (glreplay_capture_begin) */
     glr_rec_setup_fences();
     abort_job_locked();   /* the previous capture was dropped before its end */
-    cap_epoch++;
+    glr_cap_epoch++;
     /* The file's job first: while GLR_WQ_MAX_JOBS earlier files are still queued, this waits up to
      * GLR_WQ_WAIT_JOB_MS, then the capture does not start. */
-    cur_job = glr_wq_open(out_path, cap_epoch, job_done);
+    cur_job = glr_wq_open(out_path, glr_cap_epoch, job_done);
     if (!cur_job) {
         glr_log(GLR_LOG_ERROR, "capture of frame %llu not started: %u capture files are still being written "
                 "(or out of memory); the program continues", (unsigned long long)first_frame, GLR_WQ_MAX_JOBS);
-        note_outcome_locked(cap_epoch, false);
+        note_outcome_locked(glr_cap_epoch, false);
         return false;
     }
     jobs_in_flight++;
@@ -275,12 +218,12 @@ static bool start_recording(void)
     pthread_mutex_lock(&src_lock);
     src_len = 0;   /* entries of an earlier capture that was dropped */
     pthread_mutex_unlock(&src_lock);
-    cap_seq = 0;
-    cap_bytes = 0;
-    fail_reason[0] = 0;
-    glr_rec_stream_to(cur_job, cap_epoch);
+    glr_cap_seq = 0;
+    glr_cap_bytes = 0;
+    glr_cap_fail_reason[0] = 0;
+    glr_rec_stream_to(cur_job, glr_cap_epoch);
     __atomic_or_fetch(&glr_slow_mode, GLR_SLOW_RECORD, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&recording, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&glr_cap_recording, 1, __ATOMIC_SEQ_CST);
     glr_log(GLR_LOG_INFO, "capture: recording frames %llu-%llu", (unsigned long long)first_frame,
             (unsigned long long)last_frame);
     /* Contexts that exist already and the one current here: the replayer recreates them. */
@@ -309,7 +252,7 @@ static bool start_recording(void)
  * true when the writer took the job. */
 static bool finish_recording(const char *why_end, bool wait)
 {
-    bool was = __atomic_exchange_n(&recording, 0, __ATOMIC_SEQ_CST);
+    bool was = __atomic_exchange_n(&glr_cap_recording, 0, __ATOMIC_SEQ_CST);
     __atomic_and_fetch(&glr_slow_mode, ~(unsigned)GLR_SLOW_RECORD, __ATOMIC_SEQ_CST);
     glr_rec_quiesce();
     glr_rec_stream_to(NULL, 0);
@@ -317,7 +260,7 @@ static bool finish_recording(const char *why_end, bool wait)
     struct glr_capture_job *job = was ? cur_job : NULL;
     struct glr_rec_segment *segs = NULL;
     unsigned n_segs = 0;
-    if (job && !(segs = glr_rec_detach(cap_epoch, &n_segs))) {
+    if (job && !(segs = glr_rec_detach(glr_cap_epoch, &n_segs))) {
         glr_log(GLR_LOG_ERROR, "capture dropped: out of memory at its end");
         job = NULL;
         was = false;
@@ -325,17 +268,17 @@ static bool finish_recording(const char *why_end, bool wait)
     if (!job) {
         if (was)
             glr_log(GLR_LOG_ERROR, "capture dropped: no file job at its end");
-        else if (fail_reason[0])
-            glr_log(GLR_LOG_ERROR, "capture: nothing written (%s)", fail_reason);
+        else if (glr_cap_fail_reason[0])
+            glr_log(GLR_LOG_ERROR, "capture: nothing written (%s)", glr_cap_fail_reason);
         abort_job_locked();
-        glr_rec_release(cap_epoch);
+        glr_rec_release(glr_cap_epoch);
         glr_snapshot_discard();
         for (unsigned i = 0; i < n_images; i++)
             free(images[i].pixels);
         free(images);
         images = NULL;
         n_images = 0;
-        note_outcome_locked(cap_epoch, false);
+        note_outcome_locked(glr_cap_epoch, false);
         return false;
     }
     cur_job = NULL;
@@ -355,7 +298,7 @@ static bool finish_recording(const char *why_end, bool wait)
         sum->n_contexts++;
     }
     for (int i = 0; i < GLR_CMD_COUNT; i++)
-        if (unsized[i] && sum->n_unsized < GLR_MAX_UNSIZED_LISTED)
+        if (glr_cap_unsized[i] && sum->n_unsized < GLR_MAX_UNSIZED_LISTED)
             sum->unsized[sum->n_unsized++] = glr_cmd_name(i);
     /* Everything the file needs leaves the recorder, the snapshot and this file's globals: the next
      * capture may start at once, while this one's file is still written. */
@@ -374,7 +317,7 @@ static bool finish_recording(const char *why_end, bool wait)
     src_buf = NULL;
     src_len = src_cap = 0;
     pthread_mutex_unlock(&src_lock);
-    uint64_t epoch = cap_epoch;
+    uint64_t epoch = glr_cap_epoch;
     if (wait) {
         sync_epoch = epoch;
         sync_known = false;
@@ -407,9 +350,9 @@ void glr_capture_init(void)
         unsigned long long mb = strtoull(max, &end, 10);
         if (max[0] < '0' || max[0] > '9' || *end || errno || mb > (SIZE_MAX >> 20))
             glr_log(GLR_LOG_ERROR, "GLREPLAY_CAPTURE_MAX_MB=%s is not a number of MiB; using the default %zu",
-                    max, cap_budget >> 20);
+                    max, glr_cap_budget >> 20);
         else
-            cap_budget = (size_t)mb << 20;
+            glr_cap_budget = (size_t)mb << 20;
     }
     atexit(keep_end_images_at_exit);   /* also for glreplay_capture_begin and socket captures */
     glr_refs_init();
@@ -564,7 +507,7 @@ static void keep_images_locked(uint32_t ctx, uint64_t frame, bool provisional, i
 
 static void keep_end_images_locked(bool with_default)
 {
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+    if (!__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST))
         return;
     if (!glr_current_ctx_desc() || !glr_ctx_current()) {
         glr_log(GLR_LOG_DEBUG, "capture: no context current on this thread: no end-of-capture images");
@@ -588,7 +531,7 @@ static void keep_end_images_locked(bool with_default)
 
 void glr_capture_before_release(void)
 {
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST) || !glr_ctx_current())
+    if (!__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST) || !glr_ctx_current())
         return;
     pthread_mutex_lock(&cap_lock);
     keep_end_images_locked(false);
@@ -600,7 +543,7 @@ void glr_capture_before_release(void)
  * thread still works. The file itself is written later, by the shim's destructor. */
 static void keep_end_images_at_exit(void)
 {
-    if (glr_disabled || !__atomic_load_n(&recording, __ATOMIC_SEQ_CST))
+    if (glr_disabled || !__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST))
         return;
     pthread_mutex_lock(&cap_lock);
     keep_end_images_locked(false);
@@ -609,8 +552,8 @@ static void keep_end_images_at_exit(void)
 
 void glr_capture_before_swap(int api, void *display, void *surface, bool ends_frame)
 {
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
-        if (__atomic_load_n(&fail_pending, __ATOMIC_ACQUIRE)) {
+    if (!__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST)) {
+        if (__atomic_load_n(&glr_cap_fail_pending, __ATOMIC_ACQUIRE)) {
             pthread_mutex_lock(&cap_lock);
             end_dropped_locked();
             pthread_mutex_unlock(&cap_lock);
@@ -627,16 +570,17 @@ void glr_capture_before_swap(int api, void *display, void *surface, bool ends_fr
     pthread_mutex_lock(&cap_lock);
     drop_provisional_locked(ctx);   /* the swap shows what the context drew */
     keep_images_locked(ctx, frame, false, api, display, surface);
-    /* A replay loop wanted for this capture runs after the real swap (replay_loop_trigger.c). */
-    if (ends_frame && frame >= last_frame && finish_recording("last frame swapped", glr_replay_loop_pending()))
-        glr_replay_loop_capture_written(api, display, surface, out_path);
+    /* A replay loop wanted for this capture runs after the real swap (replay_loop_trigger.c, through
+     * the hooks start-up registered: the loop is above the capture). */
+    const struct glr_capture_loop_hooks *lh = loop_hooks;
+    if (ends_frame && frame >= last_frame && finish_recording("last frame swapped", lh && lh->pending()) && lh)
+        lh->capture_written(api, display, surface, out_path);
     pthread_mutex_unlock(&cap_lock);
 }
 
 void glr_capture_after_swap(void)
 {
-    glr_replay_loop_after_swap();
-    if (__atomic_load_n(&armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST) &&
+    if (__atomic_load_n(&armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST) &&
         glr_frame_index() >= first_frame) {
         pthread_mutex_lock(&cap_lock);
         /* Past the asked frame: a request read the frame counter just before a swap counted it,
@@ -647,7 +591,7 @@ void glr_capture_after_swap(void)
             last_frame += now - first_frame;
             first_frame = now;
         }
-        if (armed && !__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && now >= first_frame && !start_recording())
+        if (armed && !__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST) && now >= first_frame && !start_recording())
             armed = false;
         pthread_mutex_unlock(&cap_lock);
     }
@@ -657,7 +601,7 @@ void glr_capture_at_exit(void)
 {
     glr_capture_at_exit_record();
     pthread_mutex_lock(&cap_lock);
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && cur_job) {
+    if (!__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST) && cur_job) {
         glr_rec_quiesce();    /* no record still hands blocks to it */
         abort_job_locked();   /* a capture dropped before its end */
     }
@@ -667,14 +611,14 @@ void glr_capture_at_exit(void)
 
 static void glr_capture_at_exit_record(void)
 {
-    if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && n_ctxs == 0) {
+    if (__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST) && n_ctxs == 0) {
         /* GLREPLAY_CAPTURE_* is inherited by every process the program starts (shells, helpers):
          * one that never created a context has nothing to capture and must not write the file. */
-        __atomic_store_n(&recording, 0, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&glr_cap_recording, 0, __ATOMIC_SEQ_CST);
         glr_log(GLR_LOG_DEBUG, "capture: no GL context in this process; nothing written");
         return;
     }
-    if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+    if (__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST)) {
         pthread_mutex_lock(&cap_lock);
         finish_recording("program exited", true);
         pthread_mutex_unlock(&cap_lock);
@@ -683,7 +627,7 @@ static void glr_capture_at_exit_record(void)
                 (unsigned long long)first_frame);
         pthread_mutex_lock(&cap_lock);
         armed = false;
-        note_outcome_locked(cap_epoch + 1, false);   /* the capture that would have started */
+        note_outcome_locked(glr_cap_epoch + 1, false);   /* the capture that would have started */
         pthread_mutex_unlock(&cap_lock);
     }
 }
@@ -692,12 +636,11 @@ static void glr_capture_at_exit_record(void)
  * forwards here. */
 int glreplay_capture_begin(const char *path)
 {
-    glr_shim_init();
     if (glr_disabled || !path || !*path)
         return -1;
     pthread_mutex_lock(&cap_lock);
     int rc = -1;
-    if (!__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+    if (!__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST)) {
         snprintf(out_path, sizeof out_path, "%s", path);
         first_frame = glr_frame_index();
         last_frame = UINT64_MAX;
@@ -712,7 +655,7 @@ int glreplay_capture_end(void)
 {
     pthread_mutex_lock(&cap_lock);
     int rc = -1;
-    if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+    if (__atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST)) {
         last_frame = glr_frame_index();
         keep_end_images_locked(true);
         rc = finish_recording("glreplay_capture_end", true) ? 0 : -1;
@@ -730,7 +673,7 @@ int glr_capture_request(unsigned count, const char *path, char *msg, size_t n)
         return -1;
     }
     pthread_mutex_lock(&cap_lock);
-    if (armed || __atomic_load_n(&recording, __ATOMIC_SEQ_CST)) {
+    if (armed || __atomic_load_n(&glr_cap_recording, __ATOMIC_SEQ_CST)) {
         pthread_mutex_unlock(&cap_lock);
         snprintf(msg, n, "error a capture is already in progress");
         return -1;
@@ -743,7 +686,7 @@ int glr_capture_request(unsigned count, const char *path, char *msg, size_t n)
         snprintf(out_path, sizeof out_path, "glreplay-%d-frame%llu.glcap", (int)getpid(),
                  (unsigned long long)first_frame);
     armed = true;
-    uint64_t target = cap_epoch + 1;   /* the next capture to start is this one */
+    uint64_t target = glr_cap_epoch + 1;   /* the next capture to start is this one */
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += 120;
@@ -770,6 +713,6 @@ int glr_capture_request(unsigned count, const char *path, char *msg, size_t n)
 void glr_capture_note_draw(void)
 {
     __atomic_store_n(&cap_drawn, 1, __ATOMIC_RELAXED);
-    if (glr_pbuffer_current() && __atomic_load_n(&recording, __ATOMIC_RELAXED))
+    if (glr_pbuffer_current() && __atomic_load_n(&glr_cap_recording, __ATOMIC_RELAXED))
         glr_pbuffer_note_draw(glr_draw_fbo_bound_cheap());
 }

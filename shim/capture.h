@@ -16,6 +16,16 @@ void glr_capture_fail(const char *why) __attribute__((visibility("hidden")));
 void glr_capture_note_unsized(int cmd) __attribute__((visibility("hidden")));
 int glr_capture_current_cmd(const uint8_t *record_body) __attribute__((visibility("hidden")));
 
+/* What the capture's end tells the in-process replay loop (replay_loop_trigger.c), which sits above
+ * the capture: registered by shim start-up (shim_state.c) before the first capture. pending: whether
+ * a loop may be wanted (the file is then written before the swap returns); capture_written: the
+ * file `path` was just written at the swap that ended the capture. */
+struct glr_capture_loop_hooks {
+    bool (*pending)(void);
+    void (*capture_written)(int api, void *display, void *surface, const char *path);
+};
+void glr_capture_set_loop_hooks(const struct glr_capture_loop_hooks *hooks) __attribute__((visibility("hidden")));
+
 /* Events from the hooks. */
 void glr_capture_init(void) __attribute__((visibility("hidden")));
 void glr_capture_before_swap(int api, void *display, void *surface, bool ends_frame) __attribute__((visibility("hidden")));

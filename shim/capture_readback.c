@@ -106,7 +106,7 @@ void glr_describe_current_context(struct glr_ctx_desc *d)
     tls_desc = *d;
 }
 
-static int surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h)
+int glr_surface_query_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h)
 {
     if (api == GLR_CTX_GLX) {
         unsigned int uw = 0, uh = 0;
@@ -122,16 +122,6 @@ static int surface_size(int api, void *display, void *surface, uint32_t *w, uint
         *h = (uint32_t)eh;
     }
     return (*w && *h && *w <= 16384 && *h <= 16384) ? 0 : -1;
-}
-
-void glr_surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h)
-{
-    *w = *h = 0;
-    uint64_t epoch;
-    if (!surface || !glr_capture_recording(&epoch))
-        return;
-    if (surface_size(api, display, surface, w, h) != 0)
-        *w = *h = 0;
 }
 
 /* BGRA bytes to RGBA, in place: blue and red swap places, two pixels per 64-bit word. */
@@ -156,7 +146,7 @@ int glr_read_back_buffer(int api, void *display, void *surface, struct glr_ref_i
 {
     memset(out, 0, sizeof *out);
     const struct glr_ctx_desc *d = &tls_desc;
-    if (!d->major || surface_size(api, display, surface, &out->width, &out->height) != 0)
+    if (!d->major || glr_surface_query_size(api, display, surface, &out->width, &out->height) != 0)
         return -1;
     out->attachment = GL_BACK;
     out->pixels = glr_ref_pixels_take((size_t)out->width * out->height * 4);

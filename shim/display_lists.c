@@ -1,6 +1,7 @@
-/* Display lists kept for later captures: the glNewList / glEndList / glDeleteLists hooks, the kept
- * lists per share group, their memory cap, and which commands GL compiles into a list. See
- * display_lists.h; the recording itself is recorder.c's (a list buffer per thread). */
+/* Display lists kept for later captures: the kept lists per share group, their memory cap, and which
+ * commands GL compiles into a list. See display_lists.h; the glNewList / glEndList / glDeleteLists
+ * hooks (display_list_hooks.c) tell this file of lists, and the recording itself is recorder.c's
+ * (a list buffer per thread), which calls down to this file for the cap. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,25 +153,18 @@ static void store(uint32_t group, uint32_t name, uint32_t ctx_id, uint8_t *buf, 
     pthread_mutex_unlock(&dl_lock);
 }
 
-/* ---------------------------------------------------------------- hooks */
+/* ---------------------------------------------------------------- lists opened, closed, deleted */
 
-void glr_hook_glNewList(GLuint list, GLenum mode)
+void glr_dl_opening(void)
 {
-    glr_call_glNewList(list, mode);
-    /* What GL refuses opens no list: name 0, a bad mode, a list already open (GL_INVALID_*). */
-    if (glr_disabled || list == 0 || (mode != GL_COMPILE && mode != GL_COMPILE_AND_EXECUTE) || glr_rec_list_is_open())
-        return;
-    struct glr_context *c = glr_ctx_current();
-    if (!c)
-        return;
-    cap_bytes();
-    if (!glr_rec_list_open()) {
-        glr_log(GLR_LOG_WARN, "display list %u: out of memory opening its record; it is not kept", list);
-        return;
-    }
-    tls_open.name = list;
-    tls_open.share_group = glr_ctx_share_group(c);
-    tls_open.ctx_id = glr_ctx_id(c);
+    cap_bytes();   /* the cap is read before the list's first record needs it */
+}
+
+void glr_dl_opened(uint32_t name, uint32_t share_group, uint32_t ctx_id)
+{
+    tls_open.name = name;
+    tls_open.share_group = share_group;
+    tls_open.ctx_id = ctx_id;
     /* Every thread takes the wrappers' slow path while some list is open (only the thread that
      * compiles records into it; the others forward as they do during a capture). */
     pthread_mutex_lock(&dl_lock);
@@ -179,28 +173,18 @@ void glr_hook_glNewList(GLuint list, GLenum mode)
     pthread_mutex_unlock(&dl_lock);
 }
 
-void glr_hook_glEndList(void)
+void glr_dl_closed(uint8_t *buf, size_t size, size_t reserved, bool failed)
 {
-    if (glr_rec_list_is_open()) {
-        size_t size = 0, reserved = 0;
-        bool failed = false;
-        uint8_t *buf = glr_rec_list_close(&size, &reserved, &failed);
-        store(tls_open.share_group, tls_open.name, tls_open.ctx_id, buf, size, reserved, failed);
-        pthread_mutex_lock(&dl_lock);
-        if (open_lists && --open_lists == 0)
-            __atomic_and_fetch(&glr_slow_mode, ~(unsigned)GLR_SLOW_LIST, __ATOMIC_SEQ_CST);
-        pthread_mutex_unlock(&dl_lock);
-    }
-    glr_call_glEndList();
+    store(tls_open.share_group, tls_open.name, tls_open.ctx_id, buf, size, reserved, failed);
+    pthread_mutex_lock(&dl_lock);
+    if (open_lists && --open_lists == 0)
+        __atomic_and_fetch(&glr_slow_mode, ~(unsigned)GLR_SLOW_LIST, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&dl_lock);
 }
 
-void glr_hook_glDeleteLists(GLuint list, GLsizei range)
+void glr_dl_deleted(uint32_t share_group, uint32_t list, uint32_t range)
 {
-    glr_call_glDeleteLists(list, range);
-    struct glr_context *c = glr_ctx_current();
-    if (glr_disabled || !c || range <= 0)
-        return;
-    uint32_t group = glr_ctx_share_group(c);
+    uint32_t group = share_group;
     uint64_t last = (uint64_t)list + (uint64_t)range;  /* one past */
     pthread_mutex_lock(&dl_lock);
     size_t a = lower_bound_locked(group, list), b = a;

@@ -34,6 +34,15 @@ GLR_DL_HIDDEN bool glr_rec_list_open(void);
 GLR_DL_HIDDEN bool glr_rec_list_is_open(void);
 GLR_DL_HIDDEN uint8_t *glr_rec_list_close(size_t *size, size_t *reserved, bool *failed);
 
+/* The hooks' side (display_list_hooks.c): before the recorder opens a list buffer (reads the cap);
+ * list `name` of `share_group` was opened on this thread by context `ctx_id` (every thread's
+ * wrappers take the slow path while a list is open); the list open on this thread was closed with
+ * the recorder's buffer (kept, or dropped when `failed`); lists [list, list + range) of
+ * `share_group` were deleted. */
+GLR_DL_HIDDEN void glr_dl_opening(void);
+GLR_DL_HIDDEN void glr_dl_opened(uint32_t name, uint32_t share_group, uint32_t ctx_id);
+GLR_DL_HIDDEN void glr_dl_closed(uint8_t *buf, size_t size, size_t reserved, bool failed);
+GLR_DL_HIDDEN void glr_dl_deleted(uint32_t share_group, uint32_t list, uint32_t range);
 /* One kept list, as the snapshot copies it. */
 struct glr_dl_copy {
     uint32_t share_group, name;

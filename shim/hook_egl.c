@@ -50,6 +50,7 @@ EGLBoolean glr_hook_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface)
     if (!glr_disabled) {
         if (ends_frame)
             glr_frame_end();
+        glr_replay_loop_after_swap();   /* the loop a capture's end asked for (replay_loop_trigger.c) */
         glr_capture_after_swap();
     }
     return ok;
@@ -64,6 +65,7 @@ EGLBoolean glr_hook_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surfa
     if (!glr_disabled) {
         if (ends_frame)
             glr_frame_end();
+        glr_replay_loop_after_swap();   /* the loop a capture's end asked for (replay_loop_trigger.c) */
         glr_capture_after_swap();
     }
     return ok;
@@ -78,6 +80,7 @@ EGLBoolean glr_hook_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surfa
     if (!glr_disabled) {
         if (ends_frame)
             glr_frame_end();
+        glr_replay_loop_after_swap();   /* the loop a capture's end asked for (replay_loop_trigger.c) */
         glr_capture_after_swap();
     }
     return ok;

@@ -7,12 +7,14 @@
 #include "shim/shim_internal.h"
 #include "shim/stage_abi.h"
 
+const glr_proc *glr_gpa_wrappers;
+
 /* Command `cmd`'s stage 1 trampoline (the wrapper itself when no stage 1 gave its trampolines). */
 static glr_proc entry_point(int cmd)
 {
     const struct glr_stage1 *s1 = glr_stage1;
     if (!s1 || !s1->trampolines || (size_t)cmd >= s1->n_trampolines)
-        return glr_wrapper_tab[cmd];
+        return glr_gpa_wrappers ? glr_gpa_wrappers[cmd] : NULL;
     glr_proc f;
     const char *t = s1->trampolines + (size_t)cmd * s1->trampoline_bytes;
     memcpy(&f, &t, sizeof f);

@@ -79,6 +79,7 @@ void glr_hook_glXSwapBuffers(Display *dpy, GLXDrawable drawable)
     if (!glr_disabled) {
         if (ends_frame)
             glr_frame_end();
+        glr_replay_loop_after_swap();   /* the loop a capture's end asked for (replay_loop_trigger.c) */
         glr_capture_after_swap();
     }
 }

@@ -56,6 +56,10 @@ GLR_HIDDEN void *glr_dlopen_gl(const char *file, int flags);
 /* Stage 1's services, set before glr_shim_init runs (stage2_entry.c). */
 struct glr_stage1;
 extern GLR_HIDDEN const struct glr_stage1 *glr_stage1;
+/* The wrapper table (glr_wrapper_tab), handed to the GetProcAddress hooks (hook_getprocaddress.c) by
+ * stage2_entry.c before glr_shim_init runs: the wrappers call those hooks, so the hooks take the
+ * table the wrappers fill from above instead of linking to it (issue 16 §4). */
+extern GLR_HIDDEN const glr_proc *glr_gpa_wrappers;
 /* The in-application API (capture.c), reached through stage 1's exports. */
 GLR_HIDDEN int glreplay_capture_begin(const char *path);
 GLR_HIDDEN int glreplay_capture_end(void);
@@ -67,8 +71,10 @@ GLR_HIDDEN void glr_ctx_created(int api, void *display, void *handle, void *shar
                                 const char *how);
 GLR_HIDDEN void glr_ctx_destroyed(int api, void *display, void *handle);
 GLR_HIDDEN void glr_ctx_made_current(int api, void *display, void *handle, uint32_t width, uint32_t height);
-/* Size of a draw surface, only while a capture records (0, 0 otherwise or when unknown). */
+/* Size of a draw surface, only while a capture records (0, 0 otherwise or when unknown):
+ * capture_state.c, over glr_surface_query_size (capture_readback.c: 0, or -1 when unknown). */
 GLR_HIDDEN void glr_surface_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h);
+GLR_HIDDEN int glr_surface_query_size(int api, void *display, void *surface, uint32_t *w, uint32_t *h);
 GLR_HIDDEN void glr_ctx_display_terminated(void *display);
 /* Who hears of context events (the capture, the server): set by shim start-up (shim_state.c)
  * before the first context exists, so that context tracking sits below the capture and the server

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include "shim/shim_internal.h"
 #include "shim/capture.h"
+#include "shim/replay_loop.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -24,10 +25,17 @@ static const struct glr_ctx_observer ctx_observer = {
     .made_current = glr_capture_made_current,
 };
 
+static const struct glr_capture_loop_hooks loop_hooks = {
+    .pending = glr_replay_loop_pending,
+    .capture_written = glr_replay_loop_capture_written,
+};
+
 static void init_once_fn(void)
 {
-    /* First, whatever the switches say: the tracking called these before they were callbacks. */
+    /* First, whatever the switches say: the tracking and the capture called these before they
+     * were callbacks. */
     glr_ctx_set_observer(&ctx_observer);
+    glr_capture_set_loop_hooks(&loop_hooks);
     const char *dis = getenv("GLREPLAY_DISABLE");
     glr_disabled = dis && dis[0] && strcmp(dis, "0") != 0;
     const char *lv = getenv("GLREPLAY_LOG");

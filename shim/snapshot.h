@@ -8,8 +8,10 @@
  * pixel-store value touched is put back, and GL errors raised by the read-back are drained and the
  * program's own pending error (if any) is raised again, so the program sees no difference.
  *
- * Internal to the shim: snapshot.c (orchestration, errors, default framebuffer, writing),
- * snapshot_objects.c (shared objects), snapshot_context.c (per-context objects and state). */
+ * Internal to the shim: snapshot.c (orchestration, default framebuffer, writing) calls the per-kind
+ * files, snapshot_objects.c (shared objects), snapshot_context.c (per-context objects and state),
+ * ...; all of them call snapshot_base.c (version tests, applying calls, warnings, GL errors), which
+ * calls none of them. */
 #ifndef GLR_SHIM_SNAPSHOT_H
 #define GLR_SHIM_SNAPSHOT_H
 
@@ -43,7 +45,7 @@ GLR_SNAP_HIDDEN void glr_snapshot_discard(void);
  * began) has its per-context state read here, on its own thread, before its first call is seen. */
 GLR_SNAP_HIDDEN void glr_snapshot_join(uint64_t epoch);
 
-/* ---- shared between the snapshot files ---- */
+/* ---- shared between the snapshot files (snapshot_base.c unless said otherwise) ---- */
 
 /* A content the state model does not hold, restored by replay/restore.c (RESOURCE_BLOB). */
 enum glr_snap_blob_kind {
@@ -78,6 +80,8 @@ struct glr_snap {
 /* Version test for the capturing context: desktop (gl) or ES (es) minimum; -1 = never. */
 GLR_SNAP_HIDDEN bool glr_snap_has(const struct glr_snap *sn, int gl_major, int gl_minor, int es_major,
                                   int es_minor);
+/* Whether the current context advertises extension `name` (the indexed list from GL/ES 3.0). */
+GLR_SNAP_HIDDEN bool glr_snap_has_extension(const struct glr_snap *sn, const char *name);
 /* Applies a synthesized call (captured names) to the snapshot's state on the capturing context.
  * args are the packed arguments (U(), I(), F() below); blob_index < 0 for none. */
 GLR_SNAP_HIDDEN void glr_snap_apply(struct glr_snap *sn, uint32_t cmd, int blob_index, const void *blob,
@@ -118,7 +122,13 @@ struct glr_snap_guard {
 };
 GLR_SNAP_HIDDEN bool glr_snap_guard_begin(struct glr_snap_guard *g);
 GLR_SNAP_HIDDEN void glr_snap_guard_end(struct glr_snap_guard *g);
-/* The binding query of a texture target (GL_TEXTURE_2D -> GL_TEXTURE_BINDING_2D); 0 if none. */
+/* The pieces of that discipline the hub uses around a whole snapshot: init fills sn's version fields
+ * from the context current on this thread (false if none); debug output is switched off (returns
+ * whether it was on); errors_end drains the read-back's errors and raises `pending` again. */
+GLR_SNAP_HIDDEN bool glr_snap_init(struct glr_snap *sn);
+GLR_SNAP_HIDDEN bool glr_snap_debug_output_begin(struct glr_snap *sn);
+GLR_SNAP_HIDDEN void glr_snap_errors_end(struct glr_snap *sn, unsigned pending, bool debug_was_on);
+/* snapshot_objects.c: the binding query of a texture target (GL_TEXTURE_2D -> GL_TEXTURE_BINDING_2D); 0 if none. */
 GLR_SNAP_HIDDEN unsigned glr_snap_texture_binding(unsigned target);
 /* The target a texture was first bound to (GL_TEXTURE_TARGET, else probed); 0 when unknown. */
 GLR_SNAP_HIDDEN unsigned glr_snap_texture_target(struct glr_snap *sn, unsigned name);

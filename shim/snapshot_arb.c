@@ -17,16 +17,6 @@
 
 #define PROBE_NAMES 256u   /* names 1..PROBE_NAMES are probed besides the tracked ones */
 
-static bool has_extension(const char *ext)
-{
-    const char *all = (const char *)GLR_REAL(glGetString)(GL_EXTENSIONS);
-    size_t n = strlen(ext);
-    for (const char *p = all; p && (p = strstr(p, ext)); p += n)
-        if ((p == all || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-            return true;
-    return false;
-}
-
 /* Whether the context has ARB programs of target t (0 vertex, 1 fragment) and the entry points
  * the read-back uses. */
 static bool available(const struct glr_snap *sn, int t)
@@ -35,7 +25,7 @@ static bool available(const struct glr_snap *sn, int t)
         !GLR_REAL(glBindProgramARB) || !GLR_REAL(glGetProgramStringARB) ||
         !GLR_REAL(glGetProgramLocalParameterfvARB) || !GLR_REAL(glGetProgramEnvParameterfvARB))
         return false;
-    return has_extension(t ? "GL_ARB_fragment_program" : "GL_ARB_vertex_program");
+    return glr_snap_has_extension(sn, t ? "GL_ARB_fragment_program" : "GL_ARB_vertex_program");
 }
 
 static const GLenum targets[2] = { GL_VERTEX_PROGRAM_ARB, GL_FRAGMENT_PROGRAM_ARB };

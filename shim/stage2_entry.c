@@ -7,13 +7,21 @@
 
 _Static_assert(sizeof(glr_proc) == sizeof(glr_stage_fn), "one table for both stages");
 
+/* The in-application API's capture start: the shim is started first (as in glr_stage2_entry; a
+ * no-op after it), here rather than in capture.c, which start-up calls. */
+static int capture_begin(const char *path)
+{
+    glr_shim_init();
+    return glreplay_capture_begin(path);
+}
+
 static const struct glr_stage2 stage2 = {
     .version = GLR_STAGE_ABI_VERSION,
     .wrappers = (const glr_stage_fn *)glr_wrapper_tab,
     .n_wrappers = GLR_CMD_COUNT,
     .dlopen_wants = glr_dlopen_wants,
     .dlopen_gl = glr_dlopen_gl,
-    .capture_begin = glreplay_capture_begin,
+    .capture_begin = capture_begin,
     .capture_end = glreplay_capture_end,
 };
 
@@ -26,6 +34,7 @@ const struct glr_stage2 *glr_stage2_entry(const struct glr_stage1 *s1)
         return NULL; /* stage 1 of another build: it reports the mismatch and passes calls through */
     }
     glr_stage1 = s1;
+    glr_gpa_wrappers = glr_wrapper_tab;
     glr_shim_init();
     return &stage2;
 }
