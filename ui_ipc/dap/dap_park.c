@@ -63,5 +63,5 @@ void dap_park_done(struct dap_session *s, const struct dbg_pass_res *r)
     }
     /* The held requests, in the client's order (one of them may start a read or another park). */
     while (!s->reading && !s->parking && !s->closing && s->held && cJSON_GetArraySize(s->held) > 0)
-        dap_session_message(s, cJSON_DetachItemFromArray(s->held, 0));
+        s->hooks.redispatch(s, cJSON_DetachItemFromArray(s->held, 0));
 }

@@ -1,4 +1,5 @@
-/* Private state of a DAP session, shared by dap_session.c, dap_inspect.c and dap_custom.c. */
+/* Private state of a DAP session, shared by the router (dap_session.c), the pass engine (dap_pass.c)
+ * and the request handlers (dap_inspect.c, dap_custom.c, ...). */
 #ifndef GLR_DAP_SESSION_INTERNAL_H
 #define GLR_DAP_SESSION_INTERNAL_H
 
@@ -56,10 +57,32 @@ struct dap_ref {
 /* Frame ids: (thread - 1) * DAP_FRAME_STRIDE + depth + 1 (dap_inspect.c). */
 #define DAP_FRAME_STRIDE 1024
 
+struct dap_session;
+struct dbg_exc_hit;
+/* What the end of a pass and of the session mean to the request handlers above the pass engine
+ * (dap_pass.c), installed by the router (dap_session.c) when the session is created, so that the
+ * engine does not call up into the handlers that start its passes. */
+struct dap_pass_hooks {
+    void (*view_reset)(struct dap_session *s);            /* the view's references (dap_inspect_reset) */
+    void (*history_clear)(struct dap_session *s);         /* the kept stops of step back */
+    void (*park_done)(struct dap_session *s, const struct dbg_pass_res *r);   /* a park pass ended */
+    bool (*is_function_bp)(const struct dap_session *s, int id);
+    bool (*is_instruction_bp)(const struct dap_session *s, int id);
+    /* a stop: kept for step back (dap_history_stopped) */
+    void (*stopped)(struct dap_session *s, int kind, enum dbg_step step, const struct dbg_pass_res *r,
+                    uint64_t snap_id, const uint64_t *other_ids, const char *desc);
+    void (*exception_stopped)(struct dap_session *s, const struct dbg_exc_hit *x, cJSON *body);
+    /* reverseContinue's pass (dap_history_reverse) */
+    void (*reverse)(struct dbg_runner *r, struct dbg_pass_req *req, struct dbg_pass_res *res);
+    void (*handlers_free)(struct dap_session *s);         /* the session ends */
+    void (*redispatch)(struct dap_session *s, cJSON *msg);   /* a held message, handled again */
+};
+
 struct dap_session {
     struct dbg_capture *cap;
     struct dbg_runner *runner;
     struct dap_session_host host;
+    struct dap_pass_hooks hooks;
     void *conn;
     int seq;
     bool initialized, attached, configured, terminated, closing;
@@ -139,6 +162,12 @@ enum dap_pass_kind { DAP_PASS_RUN, DAP_PASS_CONTINUE, DAP_PASS_STEP, DAP_PASS_BA
                      DAP_PASS_REFRESH, DAP_PASS_PARK };
 /* Releases the resident warps' snapshots of the current stop. */
 void dap_session_drop_others(struct dap_session *s);
+/* dap_pass.c: frees the session (its handlers' parts through hooks.handlers_free). */
+void dap_session_free(struct dap_session *s);
+/* The client is told it is stopped at the frame's end (no invocation to show). */
+void dap_stop_at_end(struct dap_session *s, const char *why, bool ran);
+/* Nothing a pass could stop at or print (no bound breakpoint, no exception filter, no pixel). */
+bool dap_nothing_to_stop(const struct dap_session *s);
 
 void dap_respond(struct dap_session *s, const cJSON *req, bool ok, cJSON *body, const char *message);
 void dap_event(struct dap_session *s, const char *name, cJSON *body);
