@@ -649,42 +649,8 @@ void gmf_ff_draw_state(gmf_draw_ctx *d)
                             (ff->clamp_vertex_color == GL_FIXED_ONLY && fi && fi->kind == GM_KIND_UNORM);
 }
 
-static bool compare(uint32_t func, float a, float b)
-{
-    switch (func) {
-    case GL_NEVER: return false;
-    case GL_LESS: return a < b;
-    case GL_EQUAL: return a == b;
-    case GL_LEQUAL: return a <= b;
-    case GL_GREATER: return a > b;
-    case GL_NOTEQUAL: return a != b;
-    case GL_GEQUAL: return a >= b;
-    default: return true;
-    }
-}
 
-/* x in [0, 1] to 8 bits, rounded to nearest even as llvmpipe's float-to-unorm8 conversion. */
-static float unorm8(float x)
-{
-    x = x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;   /* NaN -> 0 */
-    return rintf(x * 255.0f);
-}
 
-void gmf_ff_alpha_test(const gmf_draw_ctx *d, gm_pipe_fs_warp *fw)
-{
-    if (!d->alpha_test)
-        return;
-    float ref = d->alpha_unorm8 ? unorm8(d->alpha_ref) : d->alpha_ref;
-    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
-        if (!(fw->live & (1u << l)))
-            continue;
-        float a = fw->color[0].f[3][l];
-        if (d->alpha_unorm8)
-            a = unorm8(a);
-        if (!compare(d->alpha_func, a, ref))
-            fw->discard |= 1u << l;
-    }
-}
 
 /* ------------------------------------------------------------------ for debuggers */
 

@@ -573,10 +573,12 @@ void gmf_tess_build(gmf_prog *p);
 void gmf_tess_finish(gmf_prog *p);
 void gmf_tess_free(gmf_prog *p);
 int gmf_tess_draw(gmf_draw_ctx *d, const gm_pipe_draw *pd);
-/* gmf_program.c: chunks of a value of `type` at `word` of variable var from location *loc
- * (see add_chunks there); 0 or -1. */
+/* gmf_prog_info.c: chunks of a value of `type` at `word` of variable var from location *loc
+ * (gmf_add_chunks: the recursion over the type, appending to out[*n]); 0 or -1. */
 int gmf_type_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,
                     gmf_chunk *out, int *n, int max);
+int gmf_add_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,
+                   gmf_chunk *out, int *n, int max);
 
 /* gmf_vertex.c */
 /* Fetches element `elem` of generic attribute `index` (or legacy array) into 4 words (float

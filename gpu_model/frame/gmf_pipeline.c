@@ -131,12 +131,3 @@ gmf_prog *gmf_ppo_prog(gmf_runner *r, const struct sm_context *c, uint32_t pipel
     return e->p;
 }
 
-void gmf_ppo_upload(const struct sm_context *c, gmf_prog *p, gmf_event *ev)
-{
-    gm_program *gp[GMF_PPO_STAGES] = { p->vs, p->tcs, p->tes, p->gs, p->fs };
-    for (int s = 0; s < GMF_PPO_STAGES; s++) {
-        const struct sm_program *sp = p->ppo_prog[s] ? sm_get_program(c, p->ppo_prog[s]) : NULL;
-        if (gp[s] && sp)
-            gmf_prog_upload_stage(c, sp, gp[s], ev);
-    }
-}

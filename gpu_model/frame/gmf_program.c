@@ -41,44 +41,7 @@ void gmf_prog_free(gmf_prog *p)
     free(p);
 }
 
-gm_warp *gmf_prog_pool_warp(gmf_prog *p, int stage, int k)
-{
-    gm_program *gp = stage ? p->fs : p->vs;
-    if (!gp || k < 0)
-        return NULL;
-    if (k >= p->n_pool[stage]) {
-        int n = k + 1 > 2 * p->n_pool[stage] ? k + 1 : 2 * p->n_pool[stage];
-        gm_warp **np = realloc(p->pool[stage], (size_t)n * sizeof *np);
-        if (!np)
-            return NULL;
-        memset(np + p->n_pool[stage], 0, (size_t)(n - p->n_pool[stage]) * sizeof *np);
-        p->pool[stage] = np;
-        p->n_pool[stage] = n;
-    }
-    /* ids: even for vertex warps, odd for fragment warps (slot 0 as the executor's) */
-    if (!p->pool[stage][k])
-        p->pool[stage][k] = gm_warp_create(gp, 2 * k + stage);
-    return p->pool[stage][k];
-}
 
-gm_warp *gmf_prog_cs_warp(gmf_prog *p, int k)
-{
-    if (!p->cs || k < 0)
-        return NULL;
-    if (k >= p->n_cs_pool) {
-        int n = k + 1 > 2 * p->n_cs_pool ? k + 1 : 2 * p->n_cs_pool;
-        gm_warp **np = realloc(p->cs_pool, (size_t)n * sizeof *np);
-        if (!np)
-            return NULL;
-        memset(np + p->n_cs_pool, 0, (size_t)(n - p->n_cs_pool) * sizeof *np);
-        p->cs_pool = np;
-        p->n_cs_pool = n;
-        p->cs_pool[0] = p->vw;
-    }
-    if (!p->cs_pool[k])
-        p->cs_pool[k] = gm_warp_create(p->cs, k);
-    return p->cs_pool[k];
-}
 
 static void build_blocks(gmf_prog *p, int stage, const gm_program *gp);
 static void init_opaque(gm_program *gp, const char *source, bool spirv);
@@ -154,92 +117,14 @@ static gm_stage stage_of_gl(uint32_t type)
 
 /* Splits a variable of `type` into one chunk per interface location (vectors and scalars take
  * one, matrix columns and array elements one each, struct members in order). */
-/* A double scalar/vector of `comps` components: two words each, four words per location,
- * so a dvec3/dvec4 takes two locations (GL 4.5 section 11.1.1; GLSL 4.50 section 4.4.1).
- * `comp` is in 32-bit components, as the GLSL component qualifier counts them for doubles. */
-static int add_double_vector(int var, int comps, gm_scalar scalar, int word, int *loc, int comp,
-                             gmf_chunk *out, int *n, int max)
-{
-    for (int first = 0; first < comps; first += 2) {
-        if (*n >= max)
-            return -1;
-        int dn = comps - first < 2 ? comps - first : 2;
-        out[(*n)++] = (gmf_chunk){ var, word + first * 2, dn * 2, *loc, first ? 0 : comp,
-                                   scalar, first, true, 0 };
-        (*loc)++;
-    }
-    return 0;
-}
 
-static int add_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,
-                      gmf_chunk *out, int *n, int max)
-{
-    gm_type_desc t;
-    if (gm_type_get(p, type, &t) != 0)
-        return -1;
-    switch (t.kind) {
-    case GM_TYPE_SCALAR:
-    case GM_TYPE_VECTOR:
-        if (t.width == 64)
-            return add_double_vector(var, t.rows > 0 ? t.rows : 1, t.scalar, word, loc, comp,
-                                     out, n, max);
-        if (*n >= max)
-            return -1;
-        out[(*n)++] = (gmf_chunk){ var, word, t.components, *loc, comp, t.scalar, 0, false, 0 };
-        (*loc)++;
-        return 0;
-    case GM_TYPE_MATRIX: {
-        int rows = t.rows > 0 ? t.rows : 4;
-        for (int c = 0; c < t.columns; c++) {
-            if (t.width == 64) {
-                if (add_double_vector(var, rows, t.scalar, word + c * rows * 2, loc, 0, out, n,
-                                      max))
-                    return -1;
-                continue;
-            }
-            if (*n >= max)
-                return -1;
-            out[(*n)++] = (gmf_chunk){ var, word + c * rows, rows, *loc, 0, t.scalar, 0, false, 0 };
-            (*loc)++;
-        }
-        return 0;
-    }
-    case GM_TYPE_ARRAY: {
-        gm_type_desc e;
-        if (gm_type_get(p, t.element, &e) != 0)
-            return -1;
-        for (int i = 0; i < t.length; i++)
-            if (add_chunks(p, var, t.element, word + i * e.components, loc, comp, out, n, max))
-                return -1;
-        return 0;
-    }
-    case GM_TYPE_STRUCT:
-        for (int i = 0; i < t.length; i++) {
-            int mt, off, first = *n;
-            if (gm_type_member(p, type, i, &mt, NULL, &off) != 0 ||
-                add_chunks(p, var, mt, word + off, loc, 0, out, n, max))
-                return -1;
-            int interp = gm_type_member_interp(p, type, i);   /* interface block members */
-            for (int k = first; interp && k < *n; k++)
-                out[k].interp = (uint8_t)interp;
-        }
-        return 0;
-    default:
-        return -1;
-    }
-}
 
-int gmf_type_chunks(const gm_program *p, int var, int type, int word, int *loc, int comp,
-                    gmf_chunk *out, int *n, int max)
-{
-    return add_chunks(p, var, type, word, loc, comp, out, n, max);
-}
 
 static int var_chunks(const gm_program *p, int var, gmf_chunk *out, int *n, int max)
 {
     const gm_var_info *vi = gm_program_var(p, var);
     int loc = vi->location;
-    return add_chunks(p, var, vi->type, 0, &loc, vi->component, out, n, max);
+    return gmf_add_chunks(p, var, vi->type, 0, &loc, vi->component, out, n, max);
 }
 
 static int find_builtin_var(const gm_program *p, int builtin)
@@ -250,25 +135,6 @@ static int find_builtin_var(const gm_program *p, int builtin)
     return var;
 }
 
-/* Does the source (as compiled) of the program's `stage` name identifier `id`? glslang's SPIR-V
- * carries the whole gl_PerVertex block, gl_ClipDistance[1] and gl_CullDistance[1] included,
- * whenever gl_Position is written, so only the source tells whether the shader writes them. */
-bool gmf_stage_source_names(const gmf_prog *p, gm_stage stage, const char *id)
-{
-    size_t n = strlen(id);
-    for (int i = 0; i < p->cr.shader_count; i++) {
-        const char *src = p->cr.shaders[i].compiled_source;
-        if (p->cr.shaders[i].stage != stage || !src)
-            continue;
-        for (const char *s = strstr(src, id); s; s = strstr(s + 1, id)) {
-            bool before = s > src && (isalnum((unsigned char)s[-1]) || s[-1] == '_');
-            bool after = isalnum((unsigned char)s[n]) || s[n] == '_';
-            if (!before && !after)
-                return true;
-        }
-    }
-    return false;
-}
 
 /* The array length of a built-in output (gl_ClipDistance, gl_CullDistance) at word `off` of
  * variable var: a member of gl_PerVertex, or a variable of its own. */
@@ -341,7 +207,7 @@ static void build_vs(gmf_runner *r, const struct sm_context *c, const struct sm_
         gmf_chunk ch[16];
         int n = 0;
         int loc = vi->location >= 0 ? vi->location : 0;
-        if (add_chunks(vs, v, vi->type, 0, &loc, vi->component, ch, &n, 16) != 0)
+        if (gmf_add_chunks(vs, v, vi->type, 0, &loc, vi->component, ch, &n, 16) != 0)
             continue;
         int legacy = -1;
         for (size_t k = 0; k < sizeof legacy_inputs / sizeof legacy_inputs[0]; k++)
@@ -561,27 +427,6 @@ static void link_varyings(gmf_prog *p)
     p->n_vs_out = kept;
 }
 
-/* Clip or cull distances the fragment shader reads (fs_var, `have` written by the vertex
- * stage): hidden smooth varyings after the shader's own, as llvmpipe interpolates them. */
-void gmf_hidden_varyings(gmf_prog *p, const gm_program *fs, int fs_var, int have, int *slot,
-                         int *count)
-{
-    gm_type_desc t;
-    const gm_var_info *vi = gm_program_var(fs, fs_var);
-    int n = gm_type_get(fs, vi->type, &t) == 0 && t.kind == GM_TYPE_ARRAY ? t.length : 0;
-    if (n > have)
-        n = have;
-    int slots = (n + 3) / 4;
-    if (n <= 0 || p->info.num_varyings + slots > GM_PIPE_MAX_VARYINGS)
-        return;
-    *slot = p->info.num_varyings;
-    *count = n;
-    for (int k = 0; k < slots; k++) {
-        p->info.interp[*slot + k] = GM_INTERP_SMOOTH;
-        p->info.loc[*slot + k] = GM_LOC_CENTER;
-    }
-    p->info.num_varyings += slots;
-}
 
 static void build_fs(gmf_prog *p, const uint32_t *spirv, size_t words)
 {
@@ -1216,37 +1061,6 @@ gmf_prog *gmf_prog_get(gmf_runner *r, const struct sm_context *c, const struct s
     return p;
 }
 
-/* Converts one state-model uniform value into the model's words for an element of type t. */
-bool gmf_uniform_words(const gm_program *gp, int type, const struct sm_uniform *u,
-                          uint32_t *words, int max)
-{
-    gm_type_desc t;
-    if (gm_type_get(gp, type, &t) != 0)
-        return false;
-    int n = u->cols * u->rows;
-    if (u->kind == SM_VK_DOUBLE && t.scalar == GM_SCALAR_FLOAT && t.components == 2 * n && 2 * n <= max) {
-        /* doubles: the model keeps each as two words (low, high), i.e. the double's bytes */
-        memcpy(words, u->data, (size_t)n * 8);
-        return true;
-    }
-    if ((u->kind == SM_VK_INT64 || u->kind == SM_VK_UINT64) && t.scalar != GM_SCALAR_FLOAT &&
-        t.components == 2 * n && 2 * n <= max) {
-        memcpy(words, u->data, (size_t)n * 8); /* 64-bit integers: as doubles (low, high) */
-        return true;
-    }
-    if (t.components != n || n > max)
-        return false;
-    if (u->kind == SM_VK_DOUBLE || u->kind == SM_VK_INT64 || u->kind == SM_VK_UINT64)
-        return false;
-    memcpy(words, u->data, (size_t)n * 4);
-    if (t.scalar == GM_SCALAR_BOOL)
-        for (int i = 0; i < n; i++) {
-            float f;
-            memcpy(&f, &words[i], 4);
-            words[i] = u->kind == SM_VK_FLOAT ? f != 0.0f : words[i] != 0;
-        }
-    return true;
-}
 
 /* Sets the uniform `name` (as the program asked for it) at driver location loc, in one stage. */
 static void upload_name(const struct sm_program *sp, gm_program *gp, const char *name, int32_t loc,
@@ -1301,6 +1115,16 @@ void gmf_prog_upload_stage(const struct sm_context *c, const struct sm_program *
     }
     upload_legacy_matrices(c, gp);
     gmf_ff_upload(c, gp);
+}
+
+void gmf_ppo_upload(const struct sm_context *c, gmf_prog *p, gmf_event *ev)
+{
+    gm_program *gp[GMF_PPO_STAGES] = { p->vs, p->tcs, p->tes, p->gs, p->fs };
+    for (int s = 0; s < GMF_PPO_STAGES; s++) {
+        const struct sm_program *sp = p->ppo_prog[s] ? sm_get_program(c, p->ppo_prog[s]) : NULL;
+        if (gp[s] && sp)
+            gmf_prog_upload_stage(c, sp, gp[s], ev);
+    }
 }
 
 void gmf_prog_upload_uniforms(gmf_runner *r, const struct sm_context *c,

@@ -20,16 +20,6 @@ static double now_s(void)
 
 /* ---- names the program asked the driver for ---- */
 
-const gmf_name_rec *gmf_find_name(const gmf_runner *r, uint32_t share, uint32_t program,
-                                  uint32_t kind, const char *name)
-{
-    for (int i = r->n_names - 1; i >= 0; i--) {
-        const gmf_name_rec *n = &r->names[i];
-        if (n->share == share && n->program == program && n->kind == kind && !strcmp(n->name, name))
-            return n;
-    }
-    return NULL;
-}
 
 static void record_name(gmf_runner *r, const struct glr_call *c, uint32_t kind, int name_param)
 {
