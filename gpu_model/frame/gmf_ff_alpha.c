@@ -6,20 +6,7 @@
 
 #include "gmf_internal.h"
 #include "gmf_ffunc.h"
-
-static bool compare(uint32_t func, float a, float b)
-{
-    switch (func) {
-    case GL_NEVER: return false;
-    case GL_LESS: return a < b;
-    case GL_EQUAL: return a == b;
-    case GL_LEQUAL: return a <= b;
-    case GL_GREATER: return a > b;
-    case GL_NOTEQUAL: return a != b;
-    case GL_GEQUAL: return a >= b;
-    default: return true;
-    }
-}
+#include "gm_pipe_internal.h"   /* gm_compare_func: floats compare exactly as doubles */
 
 /* x in [0, 1] to 8 bits, rounded to nearest even as llvmpipe's float-to-unorm8 conversion. */
 static float unorm8(float x)
@@ -39,7 +26,7 @@ void gmf_ff_alpha_test(const gmf_draw_ctx *d, gm_pipe_fs_warp *fw)
         float a = fw->color[0].f[3][l];
         if (d->alpha_unorm8)
             a = unorm8(a);
-        if (!compare(d->alpha_func, a, ref))
+        if (!gm_compare_func(d->alpha_func, a, ref))
             fw->discard |= 1u << l;
     }
 }
