@@ -263,7 +263,7 @@ static void bound_directory(const char *entry_path)
                 break;
             v = nv;
         }
-        snprintf(v[n].name, sizeof v[n].name, "%s", de->d_name);
+        memcpy(v[n].name, de->d_name, len + 1);   /* len < sizeof name, checked above */
         v[n].size = (uint64_t)st.st_size;
         v[n].used = st.st_mtim;
         total += v[n++].size;
