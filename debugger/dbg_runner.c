@@ -90,3 +90,21 @@ bool dbg_runner_pass_counts(const struct dbg_runner *r, uint64_t *records, uint6
     r->pass_counts(r->impl, records, draws);
     return true;
 }
+
+bool dbg_runner_set_next_hooks(struct dbg_runner *r, struct dbg_record_hooks *h,
+                               void (*free_hooks)(struct dbg_record_hooks *h))
+{
+    if (!r || !r->impl || !r->set_next_hooks)
+        return false;
+    r->set_next_hooks(r->impl, h, free_hooks);
+    return true;
+}
+
+uint64_t dbg_runner_pass_left_out(const struct dbg_runner *r, int *ckpt_draw)
+{
+    int d = -1;
+    uint64_t n = r && r->impl && r->pass_left_out ? r->pass_left_out(r->impl, &d) : 0;
+    if (ckpt_draw)
+        *ckpt_draw = d;
+    return n;
+}

@@ -109,6 +109,11 @@ struct dbg_runner {
      * the records fed to it (the stop's included) and the draws it modelled to their end before
      * that (draws left out not counted). Timing-free, for tests and `glreplay debug --json`. */
     void (*pass_counts)(void *impl, uint64_t *records, uint64_t *draws);
+    /* Optional: hooks for the next run() only, owned from here (dbg_runner_set_next_hooks). */
+    void (*set_next_hooks)(void *impl, struct dbg_record_hooks *h, void (*free_hooks)(struct dbg_record_hooks *h));
+    /* Optional: the draws the last run()/resume()'s run left out through record hooks so far, and
+     * the draw of the checkpoint it started at (-1: the frame's start). */
+    uint64_t (*pass_left_out)(void *impl, int *ckpt_draw);
     /* Optional: samples through the texture units of the warp a suspended pass is parked at, as its
      * shader would (evaluate's texture functions); only while the pass stays suspended, and only for
      * a snapshot of that draw and stage. 0, or -1 with a message, or -2 (DBG_EVAL_NOT_PARKED) with a
@@ -144,5 +149,20 @@ struct dbg_runner *dbg_runner_create(const struct dbg_capture *cap, char *err, s
 void dbg_runner_destroy(struct dbg_runner *r);
 /* r->pass_counts, or false when the runner does not count. */
 bool dbg_runner_pass_counts(const struct dbg_runner *r, uint64_t *records, uint64_t *draws);
+
+/* Record hooks for the next fresh run only, for a runner that serves later passes too (debug this
+ * pixel over DAP: its own pass takes the earlier passes from the driver, the passes after it run
+ * normally). The runner owns h from here and calls free_hooks(h) when the run that took it ends or
+ * is dropped; a stop parks that run in between, and steps that resume it keep using h. A run that
+ * starts at a checkpoint ignores h (and frees it at its end). Hooks not taken by the next run() are
+ * freed by the next call (h NULL: just that) or by dbg_runner_destroy. false: this runner takes no
+ * hooks (h is not taken: the caller frees it). */
+bool dbg_runner_set_next_hooks(struct dbg_runner *r, struct dbg_record_hooks *h,
+                               void (*free_hooks)(struct dbg_record_hooks *h));
+/* The draws the last pass's run left out of the model through record hooks (their images came from
+ * the hooks) up to its stop: the pass's instruction counts (dbg_pass_res.seq) then cover only the
+ * draws it modelled. 0: none, or the runner does not say. ckpt_draw (optional): the draw of the
+ * checkpoint that run started at (dbg_ckpt.h; its draws before came from an earlier run), or -1. */
+uint64_t dbg_runner_pass_left_out(const struct dbg_runner *r, int *ckpt_draw);
 
 #endif

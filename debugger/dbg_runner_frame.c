@@ -85,6 +85,11 @@ struct model {
     /* This run so far: the records fed to the model (the one it is in included) and the draws it
      * modelled to their end (left-out ones not counted): what a stop cost (dbg_runner_pass_counts) */
     uint64_t n_records, n_draws;
+    uint64_t n_left_out;         /* draws this run left out through its record hooks */
+    int ckpt_draw;               /* the checkpoint's draw this run started at, -1: none */
+    /* Hooks this run took from dbg_runner_set_next_hooks, freed when it ends (lock held). */
+    struct dbg_record_hooks *owned_hooks;
+    void (*owned_free)(struct dbg_record_hooks *h);
     uint32_t groups[3];          /* the current direct dispatch's workgroup counts (0: unknown) */
     int meta_idx;                /* cache of the last meta lookup: index into progs */
     int ff_cache_n, ff_cache_stage, ff_cache_id;   /* the last fixed-function source looked up */
@@ -116,6 +121,11 @@ struct frame_impl {
     struct model m[2];
     int pass;                    /* the context of the current/suspended pass, -1 */
     uint64_t counted_records, counted_draws;   /* the last pass's, when it stopped or ended */
+    uint64_t counted_left_out;
+    int counted_ckpt_draw;
+    /* dbg_runner_set_next_hooks: for the next fresh run (frame_run) */
+    struct dbg_record_hooks *next_hooks;
+    void (*next_free)(struct dbg_record_hooks *h);
 };
 
 static double now_s(void)
@@ -457,7 +467,8 @@ static int frame_body_once(struct model *m, struct dbg_record_hooks *hk, char *e
      * the runner starts empty, so the state's restore calls go first (they draw nothing, so draw
      * indexes are unchanged). A capture from context creation has no objects and skips this. */
     m->cur_record = 0;
-    m->n_records = m->n_draws = 0;
+    m->n_records = m->n_draws = m->n_left_out = 0;
+    m->ckpt_draw = -1;
     if (gmf_feed_initial_state(m->r, f->cap->initial) != 0 || gmf_feed_snapshot_contents(m->r, f->snapshot) < 0) {
         snprintf(err, err_size, "out of memory restoring the capture's initial state");
         gmf_destroy(m->r);
@@ -495,6 +506,7 @@ static int frame_body_once(struct model *m, struct dbg_record_hooks *hk, char *e
                 prof(m, what);
             }
             ck->started++;
+            m->ckpt_draw = from->draw;
             from = NULL;
         } else if (!from && ck && !m->preparing && !hk) {
             /* (not with the hooks: the images they handed the model are not the model's own) */
@@ -522,8 +534,10 @@ static int frame_body_once(struct model *m, struct dbg_record_hooks *hk, char *e
             status = RUN_AGAIN_WITHOUT_HOOKS;
             break;
         }
-        if (st != GMF_ERROR && ev.kind == GMF_EV_DRAW && !ev.skipped)
-            m->n_draws++;
+        if (st != GMF_ERROR && ev.kind == GMF_EV_DRAW && !ev.skipped && !from)
+            m->n_draws++;   /* (not before a checkpoint: those draws only set state) */
+        else if (st != GMF_ERROR && ev.kind == GMF_EV_DRAW && leave_out == 1)
+            m->n_left_out++;
         if (st == GMF_ERROR) {
             snprintf(err, err_size, "the frame runner failed at record %llu", (unsigned long long)m->cur_record);
             status = DBG_RUN_ERROR;
@@ -555,7 +569,7 @@ static int frame_body_once(struct model *m, struct dbg_record_hooks *hk, char *e
 static int frame_body(struct model *m, char *err, size_t err_size)
 {
     struct frame_impl *f = m->f;
-    struct dbg_record_hooks *hk = f->self->hooks;
+    struct dbg_record_hooks *hk = m->owned_hooks ? m->owned_hooks : f->self->hooks;
     struct dbg_ckpts *ck = f->self->ckpts;
     if (!hk || hk->gave_up || m->preparing || (ck && ck->start >= 0 && ck->start < ck->n))
         return frame_body_once(m, NULL, err, err_size);
@@ -589,6 +603,10 @@ static void *model_thread(void *arg)
         char err[256] = "";
         int rc = frame_body(m, err, sizeof err);
         pthread_mutex_lock(&f->mu);
+        if (m->owned_hooks) {   /* the run that took them is over */
+            m->owned_free(m->owned_hooks);
+            m->owned_hooks = NULL;
+        }
         m->preparing = false;
         m->result = rc;
         snprintf(m->err, sizeof m->err, "%s", err);
@@ -707,8 +725,9 @@ static int frame_run(void *impl, dbg_observe_fn fn, void *ctx, char *err, size_t
     for (int i = 0; i < 2 && !use; i++) {
         struct model *m = &f->m[i];
         wait_settled(m);
-        if (m->state == MS_SPARE && m->timing == f->self->timing && !(f->self->ckpts && f->self->ckpts->start >= 0))
-            use = m;   /* (a spare starts at the frame's first draw) */
+        if (m->state == MS_SPARE && m->timing == f->self->timing && !(f->self->ckpts && f->self->ckpts->start >= 0) &&
+            !f->next_hooks)
+            use = m;   /* (a spare starts at the frame's first draw, without hooks) */
     }
     for (int i = 0; i < 2; i++)
         if (&f->m[i] != use)
@@ -722,11 +741,16 @@ static int frame_run(void *impl, dbg_observe_fn fn, void *ctx, char *err, size_t
         post(m, MC_ADOPT);
     } else {
         m->timing = f->self->timing;
+        m->owned_hooks = f->next_hooks;
+        m->owned_free = f->next_free;
+        f->next_hooks = NULL;
         post(m, MC_RUN);
     }
     int rc = settle(f, m, err, err_size);
     f->counted_records = m->n_records;
     f->counted_draws = m->n_draws;
+    f->counted_left_out = m->n_left_out;
+    f->counted_ckpt_draw = m->ckpt_draw;
     pthread_mutex_unlock(&f->mu);
     return rc;
 }
@@ -778,6 +802,8 @@ static int frame_resume(void *impl, char *err, size_t err_size)
         rc = settle(f, m, err, err_size);
         f->counted_records = m->n_records;
         f->counted_draws = m->n_draws;
+        f->counted_left_out = m->n_left_out;
+        f->counted_ckpt_draw = m->ckpt_draw;
     }
     pthread_mutex_unlock(&f->mu);
     return rc;
@@ -790,6 +816,27 @@ static void frame_pass_counts(void *impl, uint64_t *records, uint64_t *draws)
     *records = f->counted_records;
     *draws = f->counted_draws;
     pthread_mutex_unlock(&f->mu);
+}
+
+static void frame_set_next_hooks(void *impl, struct dbg_record_hooks *h, void (*free_hooks)(struct dbg_record_hooks *h))
+{
+    struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    if (f->next_hooks)   /* not taken by a run */
+        f->next_free(f->next_hooks);
+    f->next_hooks = h;
+    f->next_free = free_hooks;
+    pthread_mutex_unlock(&f->mu);
+}
+
+static uint64_t frame_pass_left_out(void *impl, int *ckpt_draw)
+{
+    struct frame_impl *f = impl;
+    pthread_mutex_lock(&f->mu);
+    uint64_t n = f->counted_left_out;
+    *ckpt_draw = f->counted_ckpt_draw;
+    pthread_mutex_unlock(&f->mu);
+    return n;
 }
 
 static void frame_prepare(void *impl)
@@ -875,6 +922,8 @@ static void frame_destroy(void *impl)
             pthread_join(f->m[i].th, NULL);
     pthread_mutex_destroy(&f->mu);
     pthread_cond_destroy(&f->cv);
+    if (f->next_hooks)
+        f->next_free(f->next_hooks);
     free_metas(f);
     dbg_ckpts_free(f->self->ckpts);
     free(f->metadata);
@@ -993,5 +1042,7 @@ struct dbg_runner *dbg_runner_frame_create(const struct dbg_capture *cap, char *
     r->ckpts = dbg_runner_ckpts_new();
     r->prepare = frame_prepare;
     r->pass_counts = frame_pass_counts;
+    r->set_next_hooks = frame_set_next_hooks;
+    r->pass_left_out = frame_pass_left_out;
     return r;
 }

@@ -252,12 +252,14 @@ static void *pixel_worker(void *arg)
     cJSON *hist = NULL;
     struct dap_pixel_req rq;
     struct dap_pixel_stop stop;
+    struct pxh_pass_feed *feed = NULL;
     bool ok;
     if (j->vertex)
         ok = dap_vertex_resolve(s->cap, j->args, &stop, err, sizeof err) == 0;
     else if (j->debug) {
         ok = dap_pixel_parse(j->args, &rq, err, sizeof err);
         rq.driver = !s->in_process;   /* no driver replay inside the program */
+        rq.pass_feed = &feed;
         ok = ok && dap_pixel_resolve(s->cap, &rq, &stop, err, sizeof err) == 0;
     } else
         ok = (hist = dap_pixel_history(s->cap, j->args, !s->in_process, err, sizeof err)) != NULL;
@@ -277,6 +279,9 @@ static void *pixel_worker(void *arg)
     } else {
         s->pixel = stop;
         s->pixel_pending = true;
+        dap_pixel_feed_free(s->pixel_feed);
+        s->pixel_feed = feed;   /* the pass's own run takes it (dap_pass.c) */
+        feed = NULL;
         if (j->vertex)
             debug_vertex_answer(s, j->req);
         else
@@ -293,6 +298,7 @@ static void *pixel_worker(void *arg)
         }
     }
     pthread_mutex_unlock(lock);
+    dap_pixel_feed_free(feed);   /* not taken */
     cJSON_Delete(j->req);
     cJSON_Delete(j->args);
     free(j);

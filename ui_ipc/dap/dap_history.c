@@ -18,6 +18,7 @@ struct hist_entry {
     struct dbg_stop_key key;     /* key.lane: the focused lane */
     int depth;
     uint64_t seq;
+    bool partial;                /* seq counted by a run that left draws out (pos_partial) */
     unsigned next_mask;          /* 1 << dbg_step: those steps from here reach the next entry */
     char desc[256];
 };
@@ -122,6 +123,7 @@ void dap_history_stopped(struct dap_session *s, int kind, enum dbg_step step, co
     e->key = r->key;
     e->depth = r->depth;
     e->seq = r->seq;
+    e->partial = s->pos_partial;
     if (kind == DAP_PASS_BACK && h->n > 1)
         e->next_mask = (r->back_next ? 1u << DBG_STEP_NEXT : 0) | (r->back_stepin ? 1u << DBG_STEP_IN : 0);
     snprintf(e->desc, sizeof e->desc, "%s", desc);
@@ -178,6 +180,7 @@ static bool show(struct dap_session *s, int i)
     s->key_depth = e->depth;
     s->have_key = true;
     s->pos_seq = e->seq;
+    s->pos_partial = e->partial;
     s->pos_lane = e->key.lane;
     s->focus = e->key.lane;
     s->stopped = true;
@@ -219,6 +222,8 @@ bool dap_history_request(struct dap_session *s, const char *cmd, const cJSON *re
         dap_respond(s, req, false, NULL, "not stopped in an invocation: nothing to go back from");
     } else if (!thread_one(args)) {
         dap_respond(s, req, false, NULL, "only thread 1 (the stopped warp) can go back");
+    } else if (!back && s->pos_partial && dap_park_first(s, req)) {
+        /* held: handled again once a full run is parked at the stop (its position counted) */
     } else {
         dap_respond(s, req, true, NULL, NULL);
         struct dap_history *h = s->hist;

@@ -7,7 +7,9 @@
 #include "ui_ipc/dap/dap_pixel.h"
 #include "debugger/dbg_bind.h"
 #include "debugger/dbg_capture.h"
+#include "debugger/dbg_runner.h"
 #include "debugger/pixel/pixel_history.h"
+#include "debugger/pixel/pixel_pass_feed.h"
 #include "gpu_model/gpu_model.h"
 
 static bool num(const cJSON *o, const char *k, double lo, double hi, double *v, bool *present)
@@ -296,4 +298,29 @@ int dap_vertex_resolve(const struct dbg_capture *c, const cJSON *args, struct da
     out->bp = (struct dbg_bp){ .id = 0, .shader = s->id, .line = line, .hit_op = DBG_HIT_EQ, .hit_n = 1 };
     out->vertex = true;
     return 0;
+}
+
+struct dbg_record_hooks *dap_pixel_pass_hooks(struct pxh_pass_feed *feed, uint64_t until)
+{
+    struct dbg_record_hooks *h = calloc(1, sizeof *h);
+    if (!h) {
+        pxh_pass_feed_free(feed);
+        return NULL;
+    }
+    *h = (struct dbg_record_hooks){ .before = pxh_pass_feed_before, .after = pxh_pass_feed_after,
+                                    .restart = pxh_pass_feed_restart, .ctx = feed, .until = until };
+    return h;
+}
+
+void dap_pixel_pass_hooks_free(struct dbg_record_hooks *h)
+{
+    if (!h)
+        return;
+    pxh_pass_feed_free(h->ctx);
+    free(h);
+}
+
+void dap_pixel_feed_free(struct pxh_pass_feed *feed)
+{
+    pxh_pass_feed_free(feed);
 }

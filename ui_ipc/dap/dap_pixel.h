@@ -53,6 +53,14 @@ struct dap_pixel_stop {
 int dap_pixel_resolve(const struct dbg_capture *c, const struct dap_pixel_req *rq, struct dap_pixel_stop *out,
                       char *err, size_t err_size);
 
+/* The record hooks of debug this pixel's own run (dbg_runner_set_next_hooks): the history's earlier
+ * passes (feed) up to the stop's record. They own the feed: dap_pixel_pass_hooks_free frees both.
+ * NULL when out of memory (the feed is freed then). */
+struct dbg_record_hooks;
+struct dbg_record_hooks *dap_pixel_pass_hooks(struct pxh_pass_feed *feed, uint64_t until);
+void dap_pixel_pass_hooks_free(struct dbg_record_hooks *h);
+void dap_pixel_feed_free(struct pxh_pass_feed *feed);
+
 /* Parses {"x":..,"y":..,"event":..,"fragment":..,"primitive":..,"target":".."}: false with err set on
  * bad input. */
 bool dap_pixel_parse(const struct cJSON *o, struct dap_pixel_req *rq, char *err, size_t err_size);

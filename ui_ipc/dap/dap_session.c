@@ -26,6 +26,10 @@ static void handlers_free(struct dap_session *s)
     dap_inspect_reset(s);
     dap_history_free(s->hist);
     s->hist = NULL;
+#ifdef GLR_HAVE_PIXEL
+    dap_pixel_feed_free(s->pixel_feed);
+    s->pixel_feed = NULL;
+#endif
 }
 
 struct dap_session *dap_session_new(struct dbg_capture *cap, struct dbg_runner *runner,
@@ -429,8 +433,14 @@ bool dap_session_set_pixel(struct dap_session *s, const cJSON *pixel, char *err,
     if (!dap_pixel_parse(pixel, &rq, err, err_size))
         return false;
     rq.driver = !s->in_process;   /* no driver replay inside the program */
-    if (dap_pixel_resolve(s->cap, &rq, &s->pixel, err, err_size) != 0)
+    struct pxh_pass_feed *feed = NULL;
+    rq.pass_feed = &feed;
+    if (dap_pixel_resolve(s->cap, &rq, &s->pixel, err, err_size) != 0) {
+        dap_pixel_feed_free(feed);
         return false;
+    }
+    dap_pixel_feed_free(s->pixel_feed);
+    s->pixel_feed = feed;
     s->pixel_pending = true;
     return true;
 #else
@@ -499,6 +509,7 @@ static void restart(struct dap_session *s, const cJSON *req)
     dap_history_clear(s);
     s->have_key = false;
     s->pos_seq = 0;
+    s->pos_partial = false;
     s->pos_lane = 0;
     if (dap_start_pass(s, DAP_PASS_RUN, DBG_STEP_NEXT) != 0)
         dap_output(s, "stderr", "cannot start a pass of the GPU model\n");
@@ -643,6 +654,8 @@ void dap_session_message(struct dap_session *s, cJSON *msg)
             dap_respond(s, msg, false, NULL,
                         "this thread cannot step: threads are 1 (the stopped warp) and the resident warps of its draw "
                         "(threads change at every stop)");
+        } else if (cmd[0] == 'c' && s->snap && s->pos_partial && dap_park_first(s, msg)) {
+            /* held: handled again once a full run is parked at the stop (its position counted) */
         } else {
             cJSON *b = NULL;
             if (cmd[0] == 'c') {

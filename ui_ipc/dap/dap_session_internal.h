@@ -109,6 +109,9 @@ struct dap_session {
     atomic_int pause;
     uint64_t pos_seq;    /* where the view is in the pass order: instruction index and lane */
     int pos_lane;
+    /* pos_seq was counted by a run that left draws out (debug this pixel's earlier passes from the
+     * driver): a continue or reverseContinue from it first parks a full run at the stop (dap_park.c) */
+    bool pos_partial;
     struct dbg_stop_key key;
     bool have_key;
     sh_store *store;
@@ -134,6 +137,8 @@ struct dap_session {
     /* debug this pixel (dap_pixel.h): the next run pass stops at this invocation only */
     bool pixel_pending;
     struct dap_pixel_stop pixel;
+    /* its history's earlier passes from the driver, for that pass's own run (NULL: it models them) */
+    struct pxh_pass_feed *pixel_feed;
     /* stepping backwards (dap_history.c): the kept stops, and the call depth at the key */
     struct dap_history *hist;
     int key_depth;
@@ -234,6 +239,9 @@ int dap_sample_at_stop(void *ctx, const gm_sample_request *rq, gm_texel_out *out
  * true when it waits for a pass that parks the model at the shown stop, then is handled again
  * (the caller answers nothing); false: answer it now. */
 bool dap_park_retry(struct dap_session *s, const cJSON *req, const struct dap_sample_ctx *sc);
+/* A continue or reverseContinue from a stop whose position is partial (pos_partial): held, and a
+ * park pass replays the whole frame to the stop to count it; true when held. */
+bool dap_park_first(struct dap_session *s, const cJSON *req);
 /* A message arrives while a park pass runs (it is held): a disconnect or terminate cuts it short. */
 void dap_park_hold(struct dap_session *s, const cJSON *msg);
 /* The park pass ended (lock held): the held messages are handled in order. */
