@@ -20,7 +20,8 @@ history without it (each one replays on the driver). The baseline build is run a
 
 --target T times histories of target T (fboN/colorK, as `glreplay pixel --target`) instead of the
 back buffer. --debug also times debug this pixel (`glreplay debug F --pixel X,Y --json`: the
-history behind the stop and the debugger's run to it) at the first pixel, for the baseline too.
+history behind the stop and the debugger's run to it) at the first pixel a draw wrote, for the
+baseline too.
 
 usage: bench_pixel_history.py GLREPLAY SHIM [--scenes a,b] [--pixels N] [--baseline OLD] [--target T]
                               [--debug] [--no-cache] [CAPTURE...]
@@ -123,7 +124,8 @@ def main():
                     base.append(dt)
             dt, p = timed([glreplay, "pixel", cap, "--at", "%d,%d" % (x, y), "--no-driver", "--json"] + tsel)
             nodrv.append(dt)
-            if debug and k == 0:
+            wrote = any(e.get("kind") == "draw" and not e.get("rejected") for e in j.get("events", []))
+            if debug and wrote and not dbg:   # the first pixel a draw wrote (debug needs an invocation)
                 for exe, out in [(glreplay, dbg)] + ([(baseline, dbg_base)] if baseline else []):
                     dt, p = timed([exe, "debug", cap, "--pixel", "%d,%d" % (x, y), "--json"] + tsel)
                     out.append("%.2f" % dt if p.returncode == 0 else "failed (%d)" % p.returncode)
