@@ -18,7 +18,7 @@ static inline int gmf_feed_snapshot_contents(gmf_runner *r, const struct glr_res
         if (!glr_restore_content_at(snap, i, &s))
             break;
         gmf_content c = { s.kind, s.ctx_id, s.name, s.width, s.height, s.internal_format, s.format, s.type,
-                          s.data, s.size };
+                          s.data, s.size, 0, 0 };
         int rc = gmf_feed_initial_contents(r, &c, 1);
         if (rc < 0)
             return -1;
@@ -39,7 +39,7 @@ static inline gmf_content *gmf_snapshot_content_list(const struct glr_restore *s
         if (!glr_restore_content_at(snap, i, &s))
             break;
         list[(*n)++] = (gmf_content){ s.kind, s.ctx_id, s.name, s.width, s.height, s.internal_format, s.format,
-                                      s.type, s.data, s.size };
+                                      s.type, s.data, s.size, 0, 0 };
     }
     return list;
 }

@@ -603,6 +603,12 @@ bool sm_enum_value(const char *name, uint32_t *value);
  * "LightName", "AttribMask"), or NULL if the group has no such value. */
 const char *sm_enum_name_in(const char *group, uint32_t value);
 
+/* The client format and type (glGetTexImage's, glReadPixels') that read an internal format's
+ * every bit and upload it again unchanged, with the bytes per pixel: colour (float, integer and
+ * normalized), depth and depth-stencil, GL 1.0's component counts and the sized legacy formats.
+ * false: none known (compressed, multisample-only or unknown formats). */
+bool sm_exact_transfer(uint32_t ifmt, uint32_t *format, uint32_t *type, unsigned *bpp);
+
 /* ---------------------------------------------------------------- serialization */
 
 /* Binary form (capture section INITIAL_STATE). sm_serialize returns a malloc'd buffer (free it)

@@ -104,7 +104,8 @@ static bool same_plan(const struct pxh_feed *a, const struct pxh_feed *b)
     for (size_t i = 0; i < a->n_imgs; i++) {
         const struct feed_img *x = &a->imgs[i], *y = &b->imgs[i];
         if (x->record != y->record || x->tex != y->tex || x->type != y->type || x->att != y->att || x->w != y->w ||
-            x->h != y->h || x->bytes != y->bytes || x->format != y->format || x->data_type != y->data_type)
+            x->h != y->h || x->bytes != y->bytes || x->format != y->format || x->data_type != y->data_type ||
+            x->level != y->level || x->layer != y->layer)
             return false;
     }
     return true;

@@ -326,7 +326,7 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
         put32(&p, m->format);
         put32(&p, m->data_type);
         put32(&p, m->bytes);
-        put32(&p, 0);
+        put32(&p, (uint32_t)m->level << 16 | ((uint32_t)m->layer & 0xffffu));   /* 0 before session 14 */
     }
     for (size_t i = 0; i < f->n_probes; i++, p += target_bytes)
         memcpy(p, f->probes[i].image, target_bytes);
@@ -433,8 +433,10 @@ static bool parse_entry(const uint8_t *buf, size_t size, const struct entry_key 
         m->format = get32(&p);
         m->data_type = get32(&p);
         m->bytes = get32(&p);
-        (void)get32(&p);
-        if (m->record != want->record || m->tex != want->tex || m->att != want->att || m->w != want->w ||
+        uint32_t ll = get32(&p);
+        m->level = want->level;
+        m->layer = want->layer;
+        if (ll != ((uint32_t)want->level << 16 | ((uint32_t)want->layer & 0xffffu)) || m->record != want->record || m->tex != want->tex || m->att != want->att || m->w != want->w ||
             m->h != want->h || m->type != want->type || m->format != want->format ||
             m->data_type != want->data_type || m->bytes != want->bytes)
             return false;

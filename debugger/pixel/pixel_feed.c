@@ -88,65 +88,93 @@ static int64_t pass_fbo(const struct engine *e, const struct sm_state *sm, const
     return fbo == e->t.fbo ? -1 : (int64_t)fbo;
 }
 
-/* How an earlier pass's image is read from the driver and handed to the model, exactly: RGBA8
- * colour as bytes, float colour as floats, depth (and depth-stencil) in its stored integer or
- * float form (the pairs the snapshot's read-back uses; gmf_initial_contents.c takes D24 from 32-bit
- * integers exactly). */
+/* How an earlier pass's image is read from the driver and handed to the model, exactly: in the
+ * client format and type that keep every bit of its internal format (sm_exact_transfer, the table
+ * the shim's snapshot uses: normalized, float and integer colour, depth and depth-stencil as
+ * stored; gmf_initial_contents.c takes D24 from 32-bit integers exactly), a separate stencil image
+ * as GL_STENCIL_INDEX bytes. Which image of a texture: its level and layer (model's numbering). */
 struct img_spec {
     uint32_t type, name, ifmt, format, data_type;
     unsigned bytes, w, h;
+    int32_t level, layer;
 };
 
-static bool read_spec(uint32_t ifmt, uint32_t data_type, bool depth, struct img_spec *s)
+enum img_kind { IMG_COLOR, IMG_DEPTH, IMG_STENCIL };
+
+static bool read_spec(uint32_t ifmt, uint32_t data_type, enum img_kind kind, struct img_spec *s)
 {
-    static const struct { uint32_t ifmt, format, type; unsigned bytes; bool depth; } t[] = {
-        { GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false }, { GL_RGB8, GL_RGBA, GL_UNSIGNED_BYTE, 4, false },
-        { GL_RGBA16F, GL_RGBA, GL_FLOAT, 16, false }, { GL_RGBA32F, GL_RGBA, GL_FLOAT, 16, false },
-        { GL_RGB16F, GL_RGB, GL_FLOAT, 12, false }, { GL_RGB32F, GL_RGB, GL_FLOAT, 12, false },
-        { GL_R11F_G11F_B10F, GL_RGB, GL_FLOAT, 12, false }, { GL_RG16F, GL_RG, GL_FLOAT, 8, false },
-        { GL_RG32F, GL_RG, GL_FLOAT, 8, false }, { GL_R16F, GL_RED, GL_FLOAT, 4, false },
-        { GL_R32F, GL_RED, GL_FLOAT, 4, false },
-        { GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, 2, true },
-        { GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, 4, true },
-        { GL_DEPTH_COMPONENT, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, 4, true },
-        { GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, 4, true },
-        { GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, 4, true },
-        { GL_DEPTH_STENCIL, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, 4, true },
-    };
+    if (kind == IMG_STENCIL) {   /* a stencil-only image: its indices as bytes (8 bits at most) */
+        if (ifmt != GL_STENCIL_INDEX8 && ifmt != GL_STENCIL_INDEX && ifmt != GL_STENCIL_INDEX4 &&
+            ifmt != GL_STENCIL_INDEX1)
+            return false;
+        s->format = GL_STENCIL_INDEX;
+        s->data_type = GL_UNSIGNED_BYTE;
+        s->bytes = 1;
+        return true;
+    }
     /* unsized colour formats of byte data are RGBA8 in the driver (GL 1.0's 3 and 4 too) */
-    if (!depth && (ifmt == GL_RGBA || ifmt == GL_RGB || ifmt == 4 || ifmt == 3) &&
+    if (kind == IMG_COLOR && (ifmt == GL_RGBA || ifmt == GL_RGB || ifmt == 4 || ifmt == 3) &&
         (data_type == GL_UNSIGNED_BYTE || data_type == 0))
         ifmt = GL_RGBA8;
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (t[i].ifmt == ifmt && t[i].depth == depth) {
-            s->format = t[i].format;
-            s->data_type = t[i].type;
-            s->bytes = t[i].bytes;
-            return true;
-        }
-    return false;
+    /* sRGB images: whether glReadPixels decodes them is the driver's choice, so not exact */
+    if (ifmt == GL_SRGB8_ALPHA8 || ifmt == GL_SRGB8)
+        return false;
+    uint32_t format, type;
+    unsigned bytes;
+    if (!sm_exact_transfer(ifmt, &format, &type, &bytes))
+        return false;
+    bool depth = format == GL_DEPTH_COMPONENT || format == GL_DEPTH_STENCIL;
+    bool colour = format == GL_RGBA || format == GL_RGB || format == GL_RG || format == GL_RED ||
+                  format == GL_RGBA_INTEGER || format == GL_RGB_INTEGER || format == GL_RG_INTEGER ||
+                  format == GL_RED_INTEGER;
+    if (kind == IMG_DEPTH ? !depth : !colour)
+        return false;   /* (luminance, alpha, intensity: not colour-renderable, read back summed) */
+    s->format = format;
+    s->data_type = type;
+    s->bytes = bytes;
+    return true;
 }
 
-/* Whether an attachment (colour, or depth: `depth`) can be replaced by a driver image exactly:
- * level 0 of a 2D or rectangle texture, or a single-sample renderbuffer, in a format read_spec
- * knows. */
-static bool syncable(const struct sm_context *sc, const struct sm_attachment *a, bool depth, struct img_spec *s)
+/* Whether an attachment (of kind `kind`) can be replaced by a driver image exactly: a single-sample
+ * renderbuffer, or one image (any level; one layer of an array, a 3D slice, a cube face) of a 2D,
+ * rectangle, 2D array, 3D, cube-map or cube-map array texture attached alone (not layered: a
+ * geometry shader may write every layer), in a format read_spec knows. */
+static bool syncable(const struct sm_context *sc, const struct sm_attachment *a, enum img_kind kind,
+                     struct img_spec *s)
 {
     uint32_t ifmt, data_type = 0;
     int32_t w, h;
+    s->level = s->layer = 0;
     if (a->type == GL_TEXTURE) {
-        if (a->level != 0 || a->layer != 0 || a->layered)
-            return false;
         const struct sm_texture *t = sm_get_texture(sc, a->name);
-        if (!t || (t->target != GL_TEXTURE_2D && t->target != GL_TEXTURE_RECTANGLE))
+        if (!t || a->layered || a->level < 0 || a->level >= SM_MAX_LEVELS)
             return false;
-        const struct sm_tex_image *im = &t->image[0][0];
+        bool cube = t->target == GL_TEXTURE_CUBE_MAP;
+        int face = 0, layer = a->layer;
+        if (cube) {   /* a face: glFramebufferTexture2D's target, or glFramebufferTextureLayer's layer */
+            face = a->textarget >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && a->textarget <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z
+                       ? (int)(a->textarget - GL_TEXTURE_CUBE_MAP_POSITIVE_X) : a->layer;
+            if (face < 0 || face > 5)
+                return false;
+            layer = face;
+        } else if (t->target != GL_TEXTURE_2D && t->target != GL_TEXTURE_RECTANGLE &&
+                   t->target != GL_TEXTURE_2D_ARRAY && t->target != GL_TEXTURE_3D &&
+                   t->target != GL_TEXTURE_CUBE_MAP_ARRAY) {
+            return false;
+        }
+        const struct sm_tex_image *im = &t->image[face][a->level];
         if (!im->defined || im->compressed || im->samples > 1)
+            return false;
+        bool layers = t->target == GL_TEXTURE_2D_ARRAY || t->target == GL_TEXTURE_3D ||
+                      t->target == GL_TEXTURE_CUBE_MAP_ARRAY;
+        if (layer < 0 || (layers ? layer >= (im->depth > 0 ? im->depth : 1) : !cube && layer != 0))
             return false;
         ifmt = im->internal_format;
         data_type = im->data_type;
         w = im->width;
         h = im->height;
+        s->level = a->level;
+        s->layer = layer;
     } else if (a->type == GL_RENDERBUFFER) {
         const struct sm_renderbuffer *rb = sm_get_renderbuffer(sc, a->name);
         if (!rb || rb->samples > 1)
@@ -157,7 +185,7 @@ static bool syncable(const struct sm_context *sc, const struct sm_attachment *a,
     } else {
         return false;
     }
-    if (w <= 0 || h <= 0 || !read_spec(ifmt, data_type, depth, s))
+    if (w <= 0 || h <= 0 || !read_spec(ifmt, data_type, kind, s))
         return false;
     s->type = a->type;
     s->name = a->name;
@@ -189,15 +217,21 @@ static int plan_record(struct pxh_feed *f, const struct engine *e, const struct 
     int64_t pf = pass_fbo(e, sm, c);
     if (pf > 0) {
         const struct sm_framebuffer *fb = sm_get_framebuffer(sc, (uint32_t)pf);
-        /* the colour attachments and the depth one (a depth-stencil image read whole with it) */
-        for (int i = 0; fb && i <= SM_MAX_COLOR_ATTACH; i++) {
-            bool depth = i == SM_MAX_COLOR_ATTACH;
-            struct pending p = { .att = depth ? GL_DEPTH_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (uint32_t)i,
+        /* the colour attachments, the depth one (a depth-stencil image read whole with it) and a
+         * separate stencil image */
+        for (int i = 0; fb && i <= SM_MAX_COLOR_ATTACH + 1; i++) {
+            bool depth = i == SM_MAX_COLOR_ATTACH, stencil = i == SM_MAX_COLOR_ATTACH + 1;
+            const struct sm_attachment *at = stencil ? &fb->stencil : depth ? &fb->depth : &fb->color[i];
+            if (stencil && at->type == fb->depth.type && at->name == fb->depth.name)
+                continue;   /* one depth-stencil image: read with the depth */
+            struct pending p = { .att = stencil ? GL_STENCIL_ATTACHMENT
+                                        : depth ? GL_DEPTH_ATTACHMENT : GL_COLOR_ATTACHMENT0 + (uint32_t)i,
                                  .record = record };
-            if (!syncable(sc, depth ? &fb->depth : &fb->color[i], depth, &p.sp))
+            if (!syncable(sc, at, stencil ? IMG_STENCIL : depth ? IMG_DEPTH : IMG_COLOR, &p.sp))
                 continue;
             size_t k = 0;
-            while (k < *n_pend && ((*pend)[k].sp.name != p.sp.name || (*pend)[k].sp.type != p.sp.type))
+            while (k < *n_pend && ((*pend)[k].sp.name != p.sp.name || (*pend)[k].sp.type != p.sp.type ||
+                                   (*pend)[k].sp.level != p.sp.level || (*pend)[k].sp.layer != p.sp.layer))
                 k++;
             if (k == *n_pend) {
                 struct pending *q = grow(*pend, cap_pend, *n_pend, sizeof *q);
@@ -222,7 +256,8 @@ static int plan_record(struct pxh_feed *f, const struct engine *e, const struct 
             return -1;
         f->imgs = q;
         f->imgs[f->n_imgs++] = (struct feed_img){ p->record, p->sp.name, p->att, p->sp.ifmt, p->sp.w, p->sp.h, NULL,
-                                                  p->sp.type, p->sp.format, p->sp.data_type, p->sp.bytes };
+                                                  p->sp.type, p->sp.format, p->sp.data_type, p->sp.bytes,
+                                                  p->sp.level, p->sp.layer };
         f->bytes += sz;
     }
     *n_pend = 0;
@@ -314,6 +349,7 @@ struct pxh_feed *pxh_feed_plan(const struct engine *e, const struct glrh_capture
     }
     qsort(f->imgs, f->n_imgs, sizeof *f->imgs, by_record);
     f->on = true;
+    f->test_drop = pxh_feed_test_drop("history");
     sm_state_free(sm);
     free(pend);
     return f;
@@ -481,17 +517,20 @@ bool pxh_feed_active(const struct pxh_feed *f)
     return f && f->on;
 }
 
-static struct stale *find_stale(struct pxh_feed *f, uint32_t type, uint32_t name)
+static struct stale *find_stale(struct pxh_feed *f, uint32_t type, uint32_t name, int32_t level, int32_t layer)
 {
     for (size_t i = 0; i < f->n_stale; i++)
-        if (f->stale[i].type == type && f->stale[i].name == name)
+        if (f->stale[i].type == type && f->stale[i].name == name && f->stale[i].level == level &&
+            f->stale[i].layer == layer)
             return &f->stale[i];
     return NULL;
 }
 
-static int mark(struct pxh_feed *f, uint32_t type, uint32_t name, uint64_t record, bool sync, bool left_out)
+/* An image a candidate draw wrote (level, layer: which image of a texture, the model's numbering). */
+static int mark(struct pxh_feed *f, uint32_t type, uint32_t name, int32_t level, int32_t layer, uint64_t record,
+                bool sync, bool left_out)
 {
-    struct stale *s = find_stale(f, type, name);
+    struct stale *s = find_stale(f, type, name, level, layer);
     if (!s && !left_out)
         return 0;   /* drawn by the model over a current image: current */
     if (!s) {
@@ -502,6 +541,8 @@ static int mark(struct pxh_feed *f, uint32_t type, uint32_t name, uint64_t recor
         s = &f->stale[f->n_stale++];
         s->type = type;
         s->name = name;
+        s->level = level;
+        s->layer = layer;
     }
     s->record = record;
     s->syncable = sync;
@@ -534,14 +575,19 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
         if (s->syncable) {
             const struct feed_img *im = NULL;
             for (size_t k = 0; k < f->n_imgs && !im; k++)
-                if (f->imgs[k].record == s->record && f->imgs[k].tex == s->name && f->imgs[k].type == s->type)
+                if (f->imgs[k].record == s->record && f->imgs[k].tex == s->name && f->imgs[k].type == s->type &&
+                    f->imgs[k].level == s->level && f->imgs[k].layer == s->layer)
                     im = &f->imgs[k];
+            if (f->test_drop)
+                return give_up(f, record, "needs an image of an earlier pass that the test hook "
+                                          "GLREPLAY_PIXEL_FEED_TEST_DROP dropped");
             if (!im || !im->rgba)
                 return give_up(f, record, "needs an image of an earlier pass that the driver did not give");
-            /* gmf_initial_contents.c's kinds: 6 a texture's level 0, 3 a renderbuffer, by name */
-            gmf_content ct = { s->type == GL_RENDERBUFFER ? 3 : 6, e->t.ctx_id, s->name, im->w, im->h,
+            /* gmf_initial_contents.c's kinds: 8 one image (level, layer) of a texture, 3 a
+             * renderbuffer, by name */
+            gmf_content ct = { s->type == GL_RENDERBUFFER ? 3 : 8, e->t.ctx_id, s->name, im->w, im->h,
                                im->internal_format, im->format, im->data_type, im->rgba,
-                               (uint64_t)im->w * im->h * im->bytes };
+                               (uint64_t)im->w * im->h * im->bytes, im->level, im->layer };
             int rc = gmf_feed_initial_contents(e->m, &ct, 1);
             if (rc < 0)
                 return give_up(f, record, "ran out of memory");
@@ -550,6 +596,15 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
             f->uploads++;
             cJSON *l = cJSON_CreateObject();
             cJSON_AddNumberToObject(l, s->type == GL_RENDERBUFFER ? "renderbuffer" : "texture", s->name);
+            if (s->level || s->layer) {
+                cJSON_AddNumberToObject(l, "level", s->level);
+                cJSON_AddNumberToObject(l, "layer", s->layer);
+            }
+            if (im->format != GL_RGBA || im->data_type != GL_UNSIGNED_BYTE) {   /* how it was read */
+                const char *fn = sm_enum_name(im->format), *tn = sm_enum_name(im->data_type);
+                cJSON_AddStringToObject(l, "read_as", fn ? fn : "?");
+                cJSON_AddStringToObject(l, "read_type", tn ? tn : "?");
+            }
             cJSON_AddNumberToObject(l, "after_record", (double)s->record);
             cJSON_AddNumberToObject(l, "before_record", (double)record);
             cJSON_AddItemToArray(f->log, l);
@@ -580,8 +635,8 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
         if (reads)
             return give_up(f, record, s->type == 0 ? "may read the default framebuffer that earlier draws left out"
                                                    : "may read an image of an earlier pass that the driver "
-                                                     "cannot give exactly (stencil, multisampled, a layer or level, "
-                                                     "an integer or other format)");
+                                                     "cannot give exactly (multisampled, all layers of a layered "
+                                                     "attachment, sRGB, compressed or another format)");
         f->stale[keep++] = *s;
     }
     f->n_stale = keep;
@@ -599,22 +654,31 @@ bool pxh_feed_after(struct engine *e, const struct glr_call *c, uint64_t record,
     const struct sm_context *sc = sm_context_get(gmf_state(e->m), c->ctx_id);
     uint32_t fbo = sc ? sm_context_state(sc)->draw_fbo : 0;
     if (fbo == 0)
-        return mark(f, 0, 0, record, false, left_out) == 0 || give_up(f, record, "ran out of memory");
+        return mark(f, 0, 0, 0, 0, record, false, left_out) == 0 || give_up(f, record, "ran out of memory");
     const struct sm_framebuffer *fb = sm_get_framebuffer(sc, fbo);
     for (int a = 0; fb && a < SM_MAX_COLOR_ATTACH + 2; a++) {
         const struct sm_attachment *at = a < SM_MAX_COLOR_ATTACH ? &fb->color[a]
                                          : a == SM_MAX_COLOR_ATTACH ? &fb->depth : &fb->stencil;
         if (!at->type)
             continue;
-        struct img_spec sp;
-        bool sync = a <= SM_MAX_COLOR_ATTACH && syncable(sc, at, a == SM_MAX_COLOR_ATTACH, &sp);
-        if (a == SM_MAX_COLOR_ATTACH + 1)   /* stencil: given with the depth of one depth-stencil image */
-            sync = at->type == fb->depth.type && at->name == fb->depth.name &&
-                   syncable(sc, &fb->depth, true, &sp) && sp.format == GL_DEPTH_STENCIL;
-        if (mark(f, at->type, at->name, record, sync, left_out) != 0)
+        struct img_spec sp = { 0 };
+        bool stencil = a == SM_MAX_COLOR_ATTACH + 1;
+        bool sync = syncable(sc, at, stencil ? IMG_STENCIL : a == SM_MAX_COLOR_ATTACH ? IMG_DEPTH : IMG_COLOR, &sp);
+        if (stencil && at->type == fb->depth.type && at->name == fb->depth.name)
+            /* one depth-stencil image: given with the depth, read as GL_DEPTH_STENCIL */
+            sync = syncable(sc, &fb->depth, IMG_DEPTH, &sp) && sp.format == GL_DEPTH_STENCIL;
+        if (!sync)   /* which image it is, only to tell the stale images apart */
+            sp.level = at->level, sp.layer = at->layer;
+        if (mark(f, at->type, at->name, sp.level, sp.layer, record, sync, left_out) != 0)
             return give_up(f, record, "ran out of memory");
     }
     return true;
+}
+
+bool pxh_feed_test_drop(const char *where)
+{
+    const char *v = getenv("GLREPLAY_PIXEL_FEED_TEST_DROP");
+    return v && !strcmp(v, where);
 }
 
 const char *pxh_feed_why(const struct pxh_feed *f)

@@ -18,6 +18,7 @@ struct feed_img {
     uint32_t type;          /* GL_TEXTURE or GL_RENDERBUFFER */
     uint32_t format, data_type;   /* how it is read (glReadPixels) and handed to the model */
     unsigned bytes;         /* per pixel */
+    int32_t level, layer;   /* a texture's mip level and layer (array layer, 3D slice, cube face) */
 };
 
 struct feed_probe {
@@ -32,12 +33,16 @@ struct feed_probe {
 struct stale {
     uint32_t type;          /* GL_TEXTURE, GL_RENDERBUFFER, 0: the default framebuffer */
     uint32_t name;
+    int32_t level, layer;   /* which image of a texture (0, 0 otherwise) */
     uint64_t record;        /* the last draw that wrote it */
     bool syncable;          /* a driver image can replace it exactly */
 };
 
 struct pxh_feed {
     bool on;                /* the model pass leaves pass draws out */
+    /* Test hook (GLREPLAY_PIXEL_FEED_TEST_DROP, pxh_feed_test_drop): the driver's images count as
+     * not given, so the first one needed makes the feed give up. */
+    bool test_drop;
     struct feed_probe *probes;
     size_t n_probes, cap_probes, next_probe;
     struct feed_img *imgs;

@@ -86,6 +86,10 @@ bool pxh_feed_target_size(const struct pxh_feed *f, unsigned *w, unsigned *h);
 bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record, bool *candidate);
 bool pxh_feed_after(struct engine *e, const struct glr_call *c, uint64_t record, const gmf_event *gev);
 const char *pxh_feed_why(const struct pxh_feed *f);
+/* Test hook: GLREPLAY_PIXEL_FEED_TEST_DROP=history (the pixel history's model pass) or =pass (debug
+ * this pixel's own run) makes that feed give up at the first driver image it needs, as when the
+ * driver could not give one (docs/PIXEL_HISTORY.md, "Test switches"). */
+bool pxh_feed_test_drop(const char *where);
 void pxh_feed_reset(struct pxh_feed *f, bool on);
 void pxh_feed_report(const struct pxh_feed *f, cJSON *root);
 

@@ -175,6 +175,10 @@ typedef struct gmf_content {
     uint32_t kind, ctx_id, name, width, height, internal_format, format, type;
     const void *data;
     uint64_t size;
+    /* Kind 8 (not a file's kind: the pixel history's images of earlier passes from the driver): one
+     * image of texture `name`, mip level `level`, layer `layer` (an array layer, a 3D slice, a cube
+     * face, a cube-map array's layer * 6 + face); one plane. Other kinds ignore them. */
+    int32_t level, layer;
 } gmf_content;
 /* Writes contents into the model's surfaces (after gmf_feed_initial_state: the objects exist):
  * default framebuffers by context, renderbuffers and multisample textures by captured name, sample

@@ -9,7 +9,7 @@
 #include "registry/glr_call_codec.h"
 
 enum { K_DEFAULT_COLOR = 1, K_DEFAULT_DS = 2, K_RENDERBUFFER = 3, K_LIST = 4, K_MS_RENDERBUFFER = 5, K_MS_TEXTURE = 6,
-       K_FIXED = 7 };
+       K_FIXED = 7, K_TEXTURE_IMAGE = 8 };
 
 /* 24-bit depth given as the top 24 bits of a 32-bit word (GL_UNSIGNED_INT_24_8 with stencil in the
  * low byte, or GL_UNSIGNED_INT depth): copied bit for bit, as a float round trip could change it. */
@@ -96,13 +96,21 @@ static gm_surface *target(gmf_runner *r, const gmf_content *c, gm_surface *view)
     memset(&ev, 0, sizeof ev);
     if (c->kind == K_RENDERBUFFER || c->kind == K_MS_RENDERBUFFER)
         return gmf_renderbuffer_surface(r, ctx, c->name, &ev);
-    if (c->kind != K_MS_TEXTURE)
+    if (c->kind != K_MS_TEXTURE && c->kind != K_TEXTURE_IMAGE)
         return NULL;
+    int level = c->kind == K_TEXTURE_IMAGE ? c->level : 0;
     gmf_texture *t = gmf_tex_sync(r, ctx, c->name, &ev);
-    if (!t || t->img.num_levels < 1 || !t->img.level[0].data)
+    if (!t || level < 0 || level >= t->img.num_levels || !t->img.level[level].data)
+        return NULL;
+    const gm_surface *lv = &t->img.level[level];
+    if (c->kind == K_TEXTURE_IMAGE && (c->layer < 0 || c->layer >= (lv->depth > 0 ? lv->depth : 1)))
         return NULL;
     t->gpu_written = true;
-    *view = t->img.level[0];
+    *view = *lv;
+    if (c->kind == K_TEXTURE_IMAGE) {   /* that layer alone (a cube map's faces are its layers) */
+        view->data = lv->data + (size_t)c->layer * lv->layer_stride;
+        view->depth = 1;
+    }
     return view;
 }
 

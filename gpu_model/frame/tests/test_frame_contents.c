@@ -41,11 +41,11 @@ static void test_default_framebuffer(void)
         ds[i] = ((0xABCDE0u + (uint32_t)i) << 8) | (uint32_t)(i & 0xff);   /* depth << 8 | stencil */
     }
     gmf_content c[5] = {
-        { 1, 1, 0, W, H, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, color, sizeof color },
-        { 2, 1, 0, W, H, GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, ds, sizeof ds },
-        { 1, 1, 0, W, H, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, color, 7 },           /* short: skipped */
-        { 3, 1, 42, W, H, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, color, sizeof color }, /* no such renderbuffer */
-        { 4, 1, 1, 0, 0, 0, 0, 0, color, 16 },                                      /* display list: not ours */
+        { 1, 1, 0, W, H, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, color, sizeof color, 0, 0 },
+        { 2, 1, 0, W, H, GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, ds, sizeof ds, 0, 0 },
+        { 1, 1, 0, W, H, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, color, 7, 0, 0 },     /* short: skipped */
+        { 3, 1, 42, W, H, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, color, sizeof color, 0, 0 }, /* no such renderbuffer */
+        { 4, 1, 1, 0, 0, 0, 0, 0, color, 16, 0, 0 },                                /* display list: not ours */
     };
     CHECK(gmf_feed_initial_contents(r, c, 5) == 2);
     uint8_t *px = NULL;

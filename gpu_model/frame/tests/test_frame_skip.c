@@ -123,7 +123,7 @@ static void run(int timing)
         green[i] = green[i + 2] = 0;
         green[i + 1] = green[i + 3] = 255;
     }
-    gmf_content ct = { 6, 1, tex, 4, 4, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, green, sizeof green };
+    gmf_content ct = { 6, 1, tex, 4, 4, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, green, sizeof green, 0, 0 };
     CHECK(gmf_feed_initial_contents(f.r, &ct, 1) == 1);
     draw_expect(&f, 5, __LINE__, 0, 255, 0);
 
