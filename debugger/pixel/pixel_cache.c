@@ -105,7 +105,7 @@ static bool same_plan(const struct pxh_feed *a, const struct pxh_feed *b)
         const struct feed_img *x = &a->imgs[i], *y = &b->imgs[i];
         if (x->record != y->record || x->tex != y->tex || x->type != y->type || x->att != y->att || x->w != y->w ||
             x->h != y->h || x->bytes != y->bytes || x->format != y->format || x->data_type != y->data_type ||
-            x->level != y->level || x->layer != y->layer)
+            x->level != y->level || x->layer != y->layer || x->samples != y->samples)
             return false;
     }
     return true;
@@ -118,7 +118,7 @@ bool pxh_kept_answer(const struct pxh_feed *from, struct pxh_feed *f, int x, int
     size_t n = 0;
     for (; n < f->n_imgs; n++) {
         const struct feed_img *src = &from->imgs[n];
-        size_t sz = (size_t)src->w * src->h * src->bytes;
+        size_t sz = (size_t)pxh_feed_img_bytes(src);
         if (!(f->imgs[n].rgba = malloc(sz)))
             break;
         memcpy(f->imgs[n].rgba, src->rgba, sz);
@@ -165,7 +165,7 @@ void pxh_cache_put(struct pxh_feed *f, const char *path, const struct pxh_target
     struct feed_img *imgs = calloc(f->n_imgs ? f->n_imgs : 1, sizeof *imgs);
     bool ok = probes && imgs;
     for (size_t i = 0; ok && i < f->n_imgs; i++) {
-        size_t sz = (size_t)f->imgs[i].w * f->imgs[i].h * f->imgs[i].bytes;
+        size_t sz = (size_t)pxh_feed_img_bytes(&f->imgs[i]);
         imgs[i] = f->imgs[i];
         ok = (imgs[i].rgba = malloc(sz)) != NULL;
         if (ok)

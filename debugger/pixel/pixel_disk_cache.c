@@ -197,9 +197,17 @@ static uint64_t get64(const uint8_t **p)
     return v;
 }
 
+/* Which image of its object an entry's image is, in one word: level (4 bits), samples (6), layer (20);
+ * 0 for level 0, layer 0 of a single-sample image (what the word held before it said this). */
+static uint32_t image_word(const struct feed_img *m)
+{
+    return ((uint32_t)m->level & 0xfu) << 26 | ((m->samples > 1 ? m->samples : 0u) & 0x3fu) << 20 |
+           ((uint32_t)m->layer & 0xfffffu);
+}
+
 static uint64_t img_size(const struct feed_img *m)
 {
-    return (uint64_t)m->w * m->h * m->bytes;
+    return pxh_feed_img_bytes(m);
 }
 
 /* Header: magic, key (capture hash and size, maker, target), the plan's shape (target size,
@@ -326,7 +334,7 @@ void pxh_disk_put(const struct pxh_feed *f, const char *capture, const struct px
         put32(&p, m->format);
         put32(&p, m->data_type);
         put32(&p, m->bytes);
-        put32(&p, (uint32_t)m->level << 16 | ((uint32_t)m->layer & 0xffffu));   /* 0 before session 14 */
+        put32(&p, image_word(m));   /* 0 before session 14 */
     }
     for (size_t i = 0; i < f->n_probes; i++, p += target_bytes)
         memcpy(p, f->probes[i].image, target_bytes);
@@ -436,7 +444,8 @@ static bool parse_entry(const uint8_t *buf, size_t size, const struct entry_key 
         uint32_t ll = get32(&p);
         m->level = want->level;
         m->layer = want->layer;
-        if (ll != ((uint32_t)want->level << 16 | ((uint32_t)want->layer & 0xffffu)) || m->record != want->record || m->tex != want->tex || m->att != want->att || m->w != want->w ||
+        m->samples = want->samples;
+        if (ll != image_word(want) || m->record != want->record || m->tex != want->tex || m->att != want->att || m->w != want->w ||
             m->h != want->h || m->type != want->type || m->format != want->format ||
             m->data_type != want->data_type || m->bytes != want->bytes)
             return false;

@@ -33,6 +33,7 @@
 #include "registry/glr_gl_enums.h"   /* generated from gl.xml */
 #include "replay/player/player.h"
 #include "replay/replay.h"
+#include "replay/ms_samples.h"
 #include "registry/glr_registry.h"
 #include "statemodel/statemodel.h"
 
@@ -97,6 +98,7 @@ struct img_spec {
     uint32_t type, name, ifmt, format, data_type;
     unsigned bytes, w, h;
     int32_t level, layer;
+    unsigned samples;   /* > 1: every sample read (replay/ms_samples.h) */
 };
 
 enum img_kind { IMG_COLOR, IMG_DEPTH, IMG_STENCIL };
@@ -139,16 +141,48 @@ static bool read_spec(uint32_t ifmt, uint32_t data_type, enum img_kind kind, str
  * renderbuffer, or one image (any level; one layer of an array, a 3D slice, a cube face) of a 2D,
  * rectangle, 2D array, 3D, cube-map or cube-map array texture attached alone (not layered: a
  * geometry shader may write every layer), in a format read_spec knows. */
+/* A multisample image: every sample through replay/ms_samples.c's helper passes (glr_ms_read) in
+ * its exact transfer (glr_ms_transfer), handed to the model plane by plane (gmf_content kinds 5
+ * and 6). Depth and depth-stencil too (the stencil bits need GL 4.3 stencil texturing). */
+static bool syncable_ms(uint32_t ifmt, int32_t w, int32_t h, int32_t samples, enum img_kind kind, struct img_spec *s)
+{
+    unsigned format, type, bpp;
+    if (kind == IMG_STENCIL || samples < 2 || samples > 32 || w <= 0 || h <= 0 ||
+        !glr_ms_transfer(ifmt, &format, &type, &bpp))
+        return false;
+    bool depth = format == GL_DEPTH_COMPONENT || format == GL_DEPTH_STENCIL;
+    if ((kind == IMG_DEPTH) != depth || ifmt == GL_SRGB8_ALPHA8 || ifmt == GL_SRGB8)
+        return false;
+    s->format = format;
+    s->data_type = type;
+    s->bytes = bpp;
+    s->samples = (unsigned)samples;
+    s->ifmt = ifmt;
+    s->w = (unsigned)w;
+    s->h = (unsigned)h;
+    return true;
+}
+
 static bool syncable(const struct sm_context *sc, const struct sm_attachment *a, enum img_kind kind,
                      struct img_spec *s)
 {
     uint32_t ifmt, data_type = 0;
     int32_t w, h;
     s->level = s->layer = 0;
+    s->samples = 0;
     if (a->type == GL_TEXTURE) {
         const struct sm_texture *t = sm_get_texture(sc, a->name);
         if (!t || a->layered || a->level < 0 || a->level >= SM_MAX_LEVELS)
             return false;
+        if (t->target == GL_TEXTURE_2D_MULTISAMPLE) {
+            const struct sm_tex_image *im = &t->image[0][0];
+            if (a->level != 0 || a->layer != 0 || !im->defined ||
+                !syncable_ms(im->internal_format, im->width, im->height, im->samples, kind, s))
+                return false;
+            s->type = a->type;
+            s->name = a->name;
+            return true;
+        }
         bool cube = t->target == GL_TEXTURE_CUBE_MAP;
         int face = 0, layer = a->layer;
         if (cube) {   /* a face: glFramebufferTexture2D's target, or glFramebufferTextureLayer's layer */
@@ -177,8 +211,15 @@ static bool syncable(const struct sm_context *sc, const struct sm_attachment *a,
         s->layer = layer;
     } else if (a->type == GL_RENDERBUFFER) {
         const struct sm_renderbuffer *rb = sm_get_renderbuffer(sc, a->name);
-        if (!rb || rb->samples > 1)
+        if (!rb)
             return false;
+        if (rb->samples > 1) {
+            if (!syncable_ms(rb->internal_format, rb->width, rb->height, rb->samples, kind, s))
+                return false;
+            s->type = a->type;
+            s->name = a->name;
+            return true;
+        }
         ifmt = rb->internal_format;
         w = rb->width;
         h = rb->height;
@@ -248,7 +289,7 @@ static int plan_record(struct pxh_feed *f, const struct engine *e, const struct 
         return 0;   /* a pass draw into the default framebuffer leaves nothing to fetch */
     for (size_t k = 0; k < *n_pend; k++) {
         const struct pending *p = &(*pend)[k];
-        uint64_t sz = (uint64_t)p->sp.w * p->sp.h * p->sp.bytes;
+        uint64_t sz = (uint64_t)p->sp.w * p->sp.h * p->sp.bytes * (p->sp.samples > 1 ? p->sp.samples : 1);
         if (f->bytes + sz > FEED_MAX_BYTES)
             continue;   /* not fetched: the model pass gives up if it needs it */
         struct feed_img *q = grow(f->imgs, &f->cap_imgs, f->n_imgs, sizeof *q);
@@ -257,7 +298,7 @@ static int plan_record(struct pxh_feed *f, const struct engine *e, const struct 
         f->imgs = q;
         f->imgs[f->n_imgs++] = (struct feed_img){ p->record, p->sp.name, p->att, p->sp.ifmt, p->sp.w, p->sp.h, NULL,
                                                   p->sp.type, p->sp.format, p->sp.data_type, p->sp.bytes,
-                                                  p->sp.level, p->sp.layer };
+                                                  p->sp.level, p->sp.layer, p->sp.samples };
         f->bytes += sz;
     }
     *n_pend = 0;
@@ -441,7 +482,8 @@ static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsign
     *att = f->imgs[k].att;
     *w = f->imgs[k].w;
     *h = f->imgs[k].h;
-    *fmt = (struct glrh_probe_format){ f->imgs[k].format, f->imgs[k].data_type, f->imgs[k].bytes };
+    *fmt = (struct glrh_probe_format){ f->imgs[k].format, f->imgs[k].data_type, f->imgs[k].bytes, f->imgs[k].samples,
+                                       f->imgs[k].internal_format };
     return true;
 }
 
@@ -584,10 +626,11 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
             if (!im || !im->rgba)
                 return give_up(f, record, "needs an image of an earlier pass that the driver did not give");
             /* gmf_initial_contents.c's kinds: 8 one image (level, layer) of a texture, 3 a
-             * renderbuffer, by name */
-            gmf_content ct = { s->type == GL_RENDERBUFFER ? 3 : 8, e->t.ctx_id, s->name, im->w, im->h,
-                               im->internal_format, im->format, im->data_type, im->rgba,
-                               (uint64_t)im->w * im->h * im->bytes, im->level, im->layer };
+             * renderbuffer, by name; 5 and 6 every sample of a multisample renderbuffer/texture */
+            bool ms = im->samples > 1;
+            gmf_content ct = { s->type == GL_RENDERBUFFER ? (ms ? 5 : 3) : (ms ? 6 : 8), e->t.ctx_id, s->name, im->w,
+                               im->h, im->internal_format, im->format, im->data_type, im->rgba,
+                               pxh_feed_img_bytes(im), im->level, im->layer };
             int rc = gmf_feed_initial_contents(e->m, &ct, 1);
             if (rc < 0)
                 return give_up(f, record, "ran out of memory");
@@ -600,6 +643,8 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
                 cJSON_AddNumberToObject(l, "level", s->level);
                 cJSON_AddNumberToObject(l, "layer", s->layer);
             }
+            if (ms)
+                cJSON_AddNumberToObject(l, "samples", im->samples);
             if (im->format != GL_RGBA || im->data_type != GL_UNSIGNED_BYTE) {   /* how it was read */
                 const char *fn = sm_enum_name(im->format), *tn = sm_enum_name(im->data_type);
                 cJSON_AddStringToObject(l, "read_as", fn ? fn : "?");
@@ -635,8 +680,8 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
         if (reads)
             return give_up(f, record, s->type == 0 ? "may read the default framebuffer that earlier draws left out"
                                                    : "may read an image of an earlier pass that the driver "
-                                                     "cannot give exactly (multisampled, all layers of a layered "
-                                                     "attachment, sRGB, compressed or another format)");
+                                                     "cannot give exactly (all layers of a layered attachment, sRGB, "
+                                                     "compressed or another format)");
         f->stale[keep++] = *s;
     }
     f->n_stale = keep;

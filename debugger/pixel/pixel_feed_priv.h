@@ -19,7 +19,14 @@ struct feed_img {
     uint32_t format, data_type;   /* how it is read (glReadPixels) and handed to the model */
     unsigned bytes;         /* per pixel */
     int32_t level, layer;   /* a texture's mip level and layer (array layer, 3D slice, cube face) */
+    unsigned samples;       /* > 1: a multisample image, rgba holds one plane per sample */
 };
+
+/* The bytes the driver gave for an image (every sample of a multisample one). */
+static inline uint64_t pxh_feed_img_bytes(const struct feed_img *m)
+{
+    return (uint64_t)m->w * m->h * m->bytes * (m->samples > 1 ? m->samples : 1);
+}
 
 struct feed_probe {
     uint64_t record;

@@ -174,11 +174,16 @@ struct glrh_options {
 };
 
 /* How want_image wants an image read (glReadPixels' format and type, bytes per pixel); the
- * prober presets GL_RGBA, GL_UNSIGNED_BYTE, 4. A depth or depth-stencil attachment is read
- * with GL_DEPTH_COMPONENT or GL_DEPTH_STENCIL. */
+ * prober presets GL_RGBA, GL_UNSIGNED_BYTE, 4, single-sample. A depth or depth-stencil attachment
+ * is read with GL_DEPTH_COMPONENT or GL_DEPTH_STENCIL, a stencil one with GL_STENCIL_INDEX.
+ * samples > 1: a multisample attachment (a renderbuffer or a 2D multisample texture) of that
+ * internal format, every sample read exactly (replay/ms_samples.h: planes of w x h pixels, one per
+ * sample, as glr_ms_transfer's format and type, which format/type/bytes must then be). */
 struct glrh_probe_format {
     uint32_t format, type;
     unsigned bytes;
+    unsigned samples;            /* 0 or 1: single-sample */
+    uint32_t internal_format;    /* with samples > 1 */
 };
 
 struct glrh_probe {

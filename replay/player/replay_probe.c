@@ -3,8 +3,48 @@
  * state (gl_readback.c saves and restores every binding it touches). */
 #include "replay/player/replayer_internal.h"
 #include "replay/player/gl_readback.h"
+#include "replay/dispatch_internal.h"   /* glr_dispatch_proc, as replay_readback.c */
+#include "replay/ms_samples.h"
+#include "registry/glr_call_codec.h"
 
 #include <stdlib.h>
+
+/* Every sample of the multisample image attached at `att` of the bound draw framebuffer
+ * (glrh_probe_format.samples > 1), in replay/ms_samples.h's layout: 0, or -1 when it is not such
+ * an image of that size and format, or cannot be read. Bindings are put back by glr_ms_read. */
+static int read_ms_attachment(struct replayer *r, GLenum att, unsigned w, unsigned h,
+                              const struct glrh_probe_format *fmt, void *out)
+{
+    struct glr_ms_gl ms;
+#define MS_FILL(ret, name, params) ms.name = (ret(*) params)glr_dispatch_proc(r->disp, GLR_CMD_##name);
+    GLR_MS_GL_FUNCS(MS_FILL)
+#undef MS_FILL
+    const struct glrh_gl *gl = &r->gl;
+    if (!gl->GetFramebufferAttachmentParameteriv || !ms.glBlitFramebuffer || !ms.glTexImage2DMultisample)
+        return -1;
+    glrh_gl_drain_errors(gl);
+    GLint fbo = 0, type = 0, name = 0;
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+    if (!fbo)
+        return -1;
+    gl->GetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    if (type == GL_TEXTURE || type == GL_RENDERBUFFER)
+        gl->GetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, att, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    if (glrh_gl_drain_errors(gl) != GL_NO_ERROR || !name)
+        return -1;
+    struct glr_ms_image img = { type == GL_RENDERBUFFER ? GL_RENDERBUFFER : GL_TEXTURE_2D_MULTISAMPLE, (unsigned)name,
+                                fmt->internal_format, (int)w, (int)h, 1, (int)fmt->samples };
+    unsigned f, t, bpp;
+    if (!glr_ms_transfer(img.internal_format, &f, &t, &bpp) || f != fmt->format || t != fmt->type ||
+        bpp != fmt->bytes || glr_ms_size(&img) != (uint64_t)w * h * bpp * fmt->samples)
+        return -1;
+    bool stencil_kept = true;
+    char why[200];
+    int rc = glr_ms_read(&ms, &img, out, &stencil_kept, why, sizeof why);
+    if (glrh_gl_drain_errors(gl) != GL_NO_ERROR)
+        rc = -1;
+    return rc == 0 && stencil_kept ? 0 : -1;
+}
 
 void glrh_probe_after_call(struct replayer *r, const struct glr_call *c)
 {
@@ -19,15 +59,17 @@ void glrh_probe_after_call(struct replayer *r, const struct glr_call *c)
         return;
     uint32_t att;
     unsigned w, h;
-    struct glrh_probe_format fmt = { GL_RGBA, GL_UNSIGNED_BYTE, 4 };
+    struct glrh_probe_format fmt = { GL_RGBA, GL_UNSIGNED_BYTE, 4, 0, 0 };
     for (int i = 0; p->want_image(p->user, r->record, i, &att, &w, &h, &fmt); i++) {
-        bool ok_size = w && h && w <= 16384 && h <= 16384 && fmt.bytes && fmt.bytes <= 16;
-        uint8_t *img = ok_size ? malloc((size_t)w * h * fmt.bytes) : NULL;
+        unsigned samples = fmt.samples > 1 ? fmt.samples : 1;
+        bool ok_size = w && h && w <= 16384 && h <= 16384 && fmt.bytes && fmt.bytes <= 16 && samples <= 32;
+        uint8_t *img = ok_size ? malloc((size_t)w * h * fmt.bytes * samples) : NULL;
         bool rgba8 = fmt.format == GL_RGBA && fmt.type == GL_UNSIGNED_BYTE;
-        bool got = img && (rgba8 ? glrh_read_draw_attachment(&r->gl, r->current->desc, (GLenum)att, w, h, img)
-                                 : glrh_read_draw_attachment_as(&r->gl, r->current->desc, (GLenum)att, w, h,
-                                                                fmt.format, fmt.type, img)) == 0;
-        fmt = (struct glrh_probe_format){ GL_RGBA, GL_UNSIGNED_BYTE, 4 };
+        bool got = img && (samples > 1 ? read_ms_attachment(r, (GLenum)att, w, h, &fmt, img)
+                           : rgba8 ? glrh_read_draw_attachment(&r->gl, r->current->desc, (GLenum)att, w, h, img)
+                                   : glrh_read_draw_attachment_as(&r->gl, r->current->desc, (GLenum)att, w, h,
+                                                                  fmt.format, fmt.type, img)) == 0;
+        fmt = (struct glrh_probe_format){ GL_RGBA, GL_UNSIGNED_BYTE, 4, 0, 0 };
         if (!p->got_image(p->user, r->record, i, got ? img : NULL))
             free(img);
     }

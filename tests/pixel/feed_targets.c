@@ -1,5 +1,6 @@
 /* feed_targets: earlier passes into the kinds of image the pixel history takes from the driver
- * (issue 15: integer, a layer of an array, a mip level, a cube face, a separate stencil image),
+ * (issue 15: integer, a layer of an array, a mip level, a cube face, a separate stencil image,
+ * multisample images),
  * then a back-buffer draw that shows each of them in a strip of its own. OpenGL 3.3 core on EGL
  * surfaceless (a pbuffer is the default framebuffer: no DISPLAY needed). Per frame:
  *   P1 (fbo A): colour 0 = RGBA8UI texture, colour 1 = layer 2 of an RGBA8 2D array texture;
@@ -7,8 +8,11 @@
  *   P3 (fbo C): colour 0 = the +Z face of an RGBA8 cube map; stencil = a STENCIL_INDEX8
  *               renderbuffer, 0x5a written where its triangle covers;
  *   P4 (fbo D): colour 0 = an RGBA8 texture; the same stencil renderbuffer, drawn where it is 0x5a;
- *   back buffer: five vertical strips, each showing one of those images at the pixel (texelFetch,
- *               nearest cube lookups), no blending.
+ *   P5 (fbo E): colour 0 = a 4-sample RGBA8 texture, depth = a 4-sample D24S8 renderbuffer, two
+ *               overlapping depth-tested triangles; then resolved (glBlitFramebuffer) into an RGBA8
+ *               texture (fbo R);
+ *   back buffer: seven vertical strips, each showing one of those images at the pixel (texelFetch,
+ *               sample 2 of the multisample texture, nearest cube lookups), no blending.
  * Every image is cleared first; the frame index moves the triangles. usage: feed_targets FRAMES
  * (the shim's GLREPLAY_CAPTURE_FRAMES picks one). Exit 1 on a GL error or incomplete framebuffer. */
 #include <epoxy/egl.h>
@@ -16,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define W 160
+#define W 224
 #define H 90
 #define S 64   /* the earlier passes' images */
 
@@ -90,7 +94,7 @@ static const char fs_p4[] =
     "uniform vec4 u_color;\n"
     "out vec4 o;\n"
     "void main() { o = u_color; }\n";
-/* the strips: x in [0, W) -> 5 strips of 32 pixels, each reading texel (x mod 32 + 16, min(y, 63)) */
+/* the strips: x in [0, W) -> 7 strips of 32 pixels, each reading texel (x mod 32 + 16, min(y, 63)) */
 static const char fs_show[] =
     "#version 330 core\n"
     "uniform usampler2D u_int;\n"
@@ -98,6 +102,8 @@ static const char fs_show[] =
     "uniform sampler2D u_mip;\n"
     "uniform samplerCube u_cube;\n"
     "uniform sampler2D u_d;\n"
+    "uniform sampler2DMS u_ms;\n"
+    "uniform sampler2D u_resolved;\n"
     "out vec4 o;\n"
     "void main() {\n"
     "    ivec2 p = ivec2(gl_FragCoord.xy);\n"
@@ -107,7 +113,9 @@ static const char fs_show[] =
     "    else if (strip == 1) o = texelFetch(u_layers, ivec3(t, 2), 0);\n"
     "    else if (strip == 2) { vec4 m = texelFetch(u_mip, t / 2, 1); o = vec4(m.rg * 0.4, fract(m.b), 1.0); }\n"
     "    else if (strip == 3) { vec2 q = (vec2(t) + 0.5) / 32.0 - 1.0; o = texture(u_cube, vec3(q, 1.0)); }\n"
-    "    else o = texelFetch(u_d, t, 0);\n"
+    "    else if (strip == 4) o = texelFetch(u_d, t, 0);\n"
+    "    else if (strip == 5) o = texelFetch(u_ms, t, 2);\n"
+    "    else o = texelFetch(u_resolved, t, 0);\n"
     "}\n";
 
 static GLuint tex(GLenum target)
@@ -180,6 +188,16 @@ int main(int argc, char **argv)
         glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f, 0, GL_RGBA8, S, S, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
     GLuint t_d = tex(GL_TEXTURE_2D);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, S, S, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    GLuint t_ms;
+    glGenTextures(1, &t_ms);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, t_ms);
+    glTexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, S, S, GL_TRUE);
+    GLuint t_resolved = tex(GL_TEXTURE_2D);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, S, S, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    GLuint rb_ms_depth;
+    glGenRenderbuffers(1, &rb_ms_depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb_ms_depth);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_DEPTH24_STENCIL8, S, S);
     GLuint rb_stencil;
     glGenRenderbuffers(1, &rb_stencil);
     glBindRenderbuffer(GL_RENDERBUFFER, rb_stencil);
@@ -202,6 +220,13 @@ int main(int argc, char **argv)
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t_d, 0);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb_stencil);
     complete("D");
+    GLuint fe = fbo();
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, t_ms, 0);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb_ms_depth);
+    complete("E");
+    GLuint fr = fbo();
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t_resolved, 0);
+    complete("R");
     GLuint vao;
     glGenVertexArrays(1, &vao);
     glBindVertexArray(vao);
@@ -212,6 +237,8 @@ int main(int argc, char **argv)
     glUniform1i(glGetUniformLocation(show, "u_mip"), 2);
     glUniform1i(glGetUniformLocation(show, "u_cube"), 3);
     glUniform1i(glGetUniformLocation(show, "u_d"), 4);
+    glUniform1i(glGetUniformLocation(show, "u_ms"), 5);
+    glUniform1i(glGetUniformLocation(show, "u_resolved"), 6);
 
     for (int frame = 0; frame < frames; frame++) {
         float d = 0.05f * (float)(frame % 5);
@@ -254,6 +281,22 @@ int main(int argc, char **argv)
         glUniform4f(glGetUniformLocation(p4, "u_color"), 0.9f, 0.6f, 0.2f + d, 1.0f);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glDisable(GL_STENCIL_TEST);
+        /* P5: multisample colour and depth, two depth-tested triangles, then the resolve */
+        glBindFramebuffer(GL_FRAMEBUFFER, fe);
+        glClearColor(0.2f, 0.0f, 0.4f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_DEPTH_TEST);
+        glUseProgram(p4);
+        glUniform4f(glGetUniformLocation(p4, "u_tri"), 0.5f, 0.45f, d, 0.05f);
+        glUniform4f(glGetUniformLocation(p4, "u_color"), 0.1f, 0.8f, 0.3f, 1.0f);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glUniform4f(glGetUniformLocation(p4, "u_tri"), -0.4f, 0.5f, 0.1f, -d);
+        glUniform4f(glGetUniformLocation(p4, "u_color"), 0.95f, 0.1f, 0.5f, 1.0f);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glDisable(GL_DEPTH_TEST);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, fe);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fr);
+        glBlitFramebuffer(0, 0, S, S, 0, 0, S, S, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         /* the back buffer: the five strips */
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, W, H);
@@ -270,6 +313,10 @@ int main(int argc, char **argv)
         glBindTexture(GL_TEXTURE_CUBE_MAP, t_cube);
         glActiveTexture(GL_TEXTURE4);
         glBindTexture(GL_TEXTURE_2D, t_d);
+        glActiveTexture(GL_TEXTURE5);
+        glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, t_ms);
+        glActiveTexture(GL_TEXTURE6);
+        glBindTexture(GL_TEXTURE_2D, t_resolved);
         glUniform4f(glGetUniformLocation(show, "u_tri"), 1.0f, 1.0f, 0.0f, 0.0f);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         if (glGetError() != GL_NO_ERROR)
