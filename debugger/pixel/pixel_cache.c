@@ -105,7 +105,7 @@ static bool same_plan(const struct pxh_feed *a, const struct pxh_feed *b)
         const struct feed_img *x = &a->imgs[i], *y = &b->imgs[i];
         if (x->record != y->record || x->tex != y->tex || x->type != y->type || x->att != y->att || x->w != y->w ||
             x->h != y->h || x->bytes != y->bytes || x->format != y->format || x->data_type != y->data_type ||
-            x->level != y->level || x->layer != y->layer || x->samples != y->samples)
+            x->level != y->level || x->layer != y->layer || x->samples != y->samples || x->layers != y->layers)
             return false;
     }
     return true;

@@ -445,6 +445,7 @@ static bool parse_entry(const uint8_t *buf, size_t size, const struct entry_key 
         m->level = want->level;
         m->layer = want->layer;
         m->samples = want->samples;
+        m->layers = want->layers;   /* (from the plan, as the capture's hash is the entry's key) */
         if (ll != image_word(want) || m->record != want->record || m->tex != want->tex || m->att != want->att || m->w != want->w ||
             m->h != want->h || m->type != want->type || m->format != want->format ||
             m->data_type != want->data_type || m->bytes != want->bytes)

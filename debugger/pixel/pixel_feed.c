@@ -97,8 +97,9 @@ static int64_t pass_fbo(const struct engine *e, const struct sm_state *sm, const
 struct img_spec {
     uint32_t type, name, ifmt, format, data_type;
     unsigned bytes, w, h;
-    int32_t level, layer;
+    int32_t level, layer;   /* layer -1: every layer (a layered attachment) */
     unsigned samples;   /* > 1: every sample read (replay/ms_samples.h) */
+    unsigned layers;    /* > 1: every layer read, layer after layer */
 };
 
 enum img_kind { IMG_COLOR, IMG_DEPTH, IMG_STENCIL };
@@ -163,17 +164,50 @@ static bool syncable_ms(uint32_t ifmt, int32_t w, int32_t h, int32_t samples, en
     return true;
 }
 
+/* A layered attachment (glFramebufferTexture of an array, 3D, cube-map or cube-map array texture:
+ * a geometry shader picks each primitive's layer): every layer of the level, each read alone. */
+static bool syncable_layered(const struct sm_texture *t, const struct sm_attachment *a, enum img_kind kind,
+                             struct img_spec *s)
+{
+    bool cube = t->target == GL_TEXTURE_CUBE_MAP;
+    if (!cube && t->target != GL_TEXTURE_2D_ARRAY && t->target != GL_TEXTURE_3D &&
+        t->target != GL_TEXTURE_CUBE_MAP_ARRAY)
+        return false;
+    const struct sm_tex_image *im = &t->image[0][a->level];
+    int32_t layers = cube ? 6 : im->depth;
+    for (int f = 0; f < (cube ? 6 : 1); f++) {   /* every face alike */
+        const struct sm_tex_image *fi = &t->image[f][a->level];
+        if (!fi->defined || fi->compressed || fi->samples > 1 || fi->width != im->width ||
+            fi->height != im->height || fi->internal_format != im->internal_format)
+            return false;
+    }
+    if (layers < 1 || layers > 2048 * 6 || im->width <= 0 || im->height <= 0 ||
+        !read_spec(im->internal_format, im->data_type, kind, s))
+        return false;
+    s->type = a->type;
+    s->name = a->name;
+    s->ifmt = im->internal_format;
+    s->w = (unsigned)im->width;
+    s->h = (unsigned)im->height;
+    s->level = a->level;
+    s->layer = -1;
+    s->layers = (unsigned)layers;
+    return true;
+}
+
 static bool syncable(const struct sm_context *sc, const struct sm_attachment *a, enum img_kind kind,
                      struct img_spec *s)
 {
     uint32_t ifmt, data_type = 0;
     int32_t w, h;
     s->level = s->layer = 0;
-    s->samples = 0;
+    s->samples = s->layers = 0;
     if (a->type == GL_TEXTURE) {
         const struct sm_texture *t = sm_get_texture(sc, a->name);
-        if (!t || a->layered || a->level < 0 || a->level >= SM_MAX_LEVELS)
+        if (!t || a->level < 0 || a->level >= SM_MAX_LEVELS)
             return false;
+        if (a->layered)
+            return syncable_layered(t, a, kind, s);
         if (t->target == GL_TEXTURE_2D_MULTISAMPLE) {
             const struct sm_tex_image *im = &t->image[0][0];
             if (a->level != 0 || a->layer != 0 || !im->defined ||
@@ -289,7 +323,8 @@ static int plan_record(struct pxh_feed *f, const struct engine *e, const struct 
         return 0;   /* a pass draw into the default framebuffer leaves nothing to fetch */
     for (size_t k = 0; k < *n_pend; k++) {
         const struct pending *p = &(*pend)[k];
-        uint64_t sz = (uint64_t)p->sp.w * p->sp.h * p->sp.bytes * (p->sp.samples > 1 ? p->sp.samples : 1);
+        uint64_t sz = (uint64_t)p->sp.w * p->sp.h * p->sp.bytes * (p->sp.samples > 1 ? p->sp.samples : 1) *
+                      (p->sp.layers > 1 ? p->sp.layers : 1);
         if (f->bytes + sz > FEED_MAX_BYTES)
             continue;   /* not fetched: the model pass gives up if it needs it */
         struct feed_img *q = grow(f->imgs, &f->cap_imgs, f->n_imgs, sizeof *q);
@@ -298,7 +333,7 @@ static int plan_record(struct pxh_feed *f, const struct engine *e, const struct 
         f->imgs = q;
         f->imgs[f->n_imgs++] = (struct feed_img){ p->record, p->sp.name, p->att, p->sp.ifmt, p->sp.w, p->sp.h, NULL,
                                                   p->sp.type, p->sp.format, p->sp.data_type, p->sp.bytes,
-                                                  p->sp.level, p->sp.layer, p->sp.samples };
+                                                  p->sp.level, p->sp.layer, p->sp.samples, p->sp.layers };
         f->bytes += sz;
     }
     *n_pend = 0;
@@ -483,7 +518,7 @@ static bool image_want(void *user, uint64_t record, int i, uint32_t *att, unsign
     *w = f->imgs[k].w;
     *h = f->imgs[k].h;
     *fmt = (struct glrh_probe_format){ f->imgs[k].format, f->imgs[k].data_type, f->imgs[k].bytes, f->imgs[k].samples,
-                                       f->imgs[k].internal_format };
+                                       f->imgs[k].internal_format, f->imgs[k].layers };
     return true;
 }
 
@@ -591,6 +626,12 @@ static int mark(struct pxh_feed *f, uint32_t type, uint32_t name, int32_t level,
     return 0;
 }
 
+static int stale_by_record(const void *a, const void *b)
+{
+    const struct stale *x = a, *y = b;
+    return x->record < y->record ? -1 : x->record > y->record;
+}
+
 static bool give_up(struct pxh_feed *f, uint64_t record, const char *why)
 {
     snprintf(f->why, sizeof f->why, "record %llu %s", (unsigned long long)record, why);
@@ -611,6 +652,8 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
     const struct sm_context_state *st = sc ? sm_context_state(sc) : NULL;
     bool draw = glrh_cmd_is_draw(c->cmd) || c->cmd == GLR_CMD_glCallList || c->cmd == GLR_CMD_glCallLists;
     bool clear = glrh_cmd_is_clear(c->cmd) && c->ctx_id == e->t.ctx_id;
+    /* in the order they were written: a layered image and one of its layers alone overlap */
+    qsort(f->stale, f->n_stale, sizeof *f->stale, stale_by_record);
     size_t keep = 0;
     for (size_t i = 0; i < f->n_stale; i++) {
         struct stale *s = &f->stale[i];
@@ -645,6 +688,8 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
             }
             if (ms)
                 cJSON_AddNumberToObject(l, "samples", im->samples);
+            if (im->layers > 1)
+                cJSON_AddNumberToObject(l, "layers", im->layers);
             if (im->format != GL_RGBA || im->data_type != GL_UNSIGNED_BYTE) {   /* how it was read */
                 const char *fn = sm_enum_name(im->format), *tn = sm_enum_name(im->data_type);
                 cJSON_AddStringToObject(l, "read_as", fn ? fn : "?");
@@ -680,8 +725,7 @@ bool pxh_feed_before(struct engine *e, const struct glr_call *c, uint64_t record
         if (reads)
             return give_up(f, record, s->type == 0 ? "may read the default framebuffer that earlier draws left out"
                                                    : "may read an image of an earlier pass that the driver "
-                                                     "cannot give exactly (all layers of a layered attachment, sRGB, "
-                                                     "compressed or another format)");
+                                                     "cannot give exactly (sRGB, compressed or another format)");
         f->stale[keep++] = *s;
     }
     f->n_stale = keep;

@@ -20,12 +20,13 @@ struct feed_img {
     unsigned bytes;         /* per pixel */
     int32_t level, layer;   /* a texture's mip level and layer (array layer, 3D slice, cube face) */
     unsigned samples;       /* > 1: a multisample image, rgba holds one plane per sample */
+    unsigned layers;        /* > 1: every layer of a layered attachment (layer -1), a plane each */
 };
 
 /* The bytes the driver gave for an image (every sample of a multisample one). */
 static inline uint64_t pxh_feed_img_bytes(const struct feed_img *m)
 {
-    return (uint64_t)m->w * m->h * m->bytes * (m->samples > 1 ? m->samples : 1);
+    return (uint64_t)m->w * m->h * m->bytes * (m->samples > 1 ? m->samples : 1) * (m->layers > 1 ? m->layers : 1);
 }
 
 struct feed_probe {

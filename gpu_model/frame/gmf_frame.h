@@ -177,7 +177,8 @@ typedef struct gmf_content {
     uint64_t size;
     /* Kind 8 (not a file's kind: the pixel history's images of earlier passes from the driver): one
      * image of texture `name`, mip level `level`, layer `layer` (an array layer, a 3D slice, a cube
-     * face, a cube-map array's layer * 6 + face); one plane. Other kinds ignore them. */
+     * face, a cube-map array's layer * 6 + face), one plane; layer -1: every layer of the level, one
+     * plane per layer in order. Other kinds ignore them. */
     int32_t level, layer;
 } gmf_content;
 /* Writes contents into the model's surfaces (after gmf_feed_initial_state: the objects exist):

@@ -103,11 +103,11 @@ static gm_surface *target(gmf_runner *r, const gmf_content *c, gm_surface *view)
     if (!t || level < 0 || level >= t->img.num_levels || !t->img.level[level].data)
         return NULL;
     const gm_surface *lv = &t->img.level[level];
-    if (c->kind == K_TEXTURE_IMAGE && (c->layer < 0 || c->layer >= (lv->depth > 0 ? lv->depth : 1)))
+    if (c->kind == K_TEXTURE_IMAGE && (c->layer < -1 || c->layer >= (lv->depth > 0 ? lv->depth : 1)))
         return NULL;
     t->gpu_written = true;
     *view = *lv;
-    if (c->kind == K_TEXTURE_IMAGE) {   /* that layer alone (a cube map's faces are its layers) */
+    if (c->kind == K_TEXTURE_IMAGE && c->layer >= 0) {   /* that layer alone (a cube map's faces are its layers) */
         view->data = lv->data + (size_t)c->layer * lv->layer_stride;
         view->depth = 1;
     }
@@ -154,7 +154,9 @@ int gmf_feed_initial_contents(gmf_runner *r, const gmf_content *contents, size_t
         gm_surface *dst = target(r, c, &view);
         if (!dst || !dst->data)
             continue;
-        int rc = write_surface(c, dst, c->kind == K_MS_RENDERBUFFER || c->kind == K_MS_TEXTURE);
+        /* (kind 8's planes are its layers: one for a layer, every layer for -1) */
+        int rc = write_surface(c, dst, c->kind == K_MS_RENDERBUFFER || c->kind == K_MS_TEXTURE ||
+                                           c->kind == K_TEXTURE_IMAGE);
         if (rc < 0)
             return -1;
         if (rc == 0)

@@ -200,6 +200,16 @@ int glrh_read_draw_attachment_as(const struct glrh_gl *gl, const struct glrh_con
     return read_framebuffer_as(gl, f, (GLuint)fbo, colour ? att : 0, 0, 0, w, h, format, type, pixels);
 }
 
+int glrh_read_framebuffer_as(const struct glrh_gl *gl, const struct glrh_context *d, GLuint fbo, GLenum att,
+                             unsigned w, unsigned h, GLenum format, GLenum type, void *pixels)
+{
+    struct features f = features_of(gl, d);
+    glrh_gl_drain_errors(gl);
+    bool colour = att != GL_DEPTH_ATTACHMENT && att != GL_STENCIL_ATTACHMENT && att != GL_DEPTH_STENCIL_ATTACHMENT;
+    return fbo && f.split_fbo ? read_framebuffer_as(gl, f, fbo, colour ? att : 0, 0, 0, w, h, format, type, pixels)
+                              : -1;
+}
+
 /* Size of a framebuffer attachment; falls back to the viewport's extent where the context has no
  * direct-state-access queries. */
 static void attachment_size(const struct glrh_gl *gl, struct features f, GLuint fbo, GLenum att, unsigned *w,

@@ -60,6 +60,10 @@ int glrh_read_draw_attachment(const struct glrh_gl *gl, const struct glrh_contex
  * them, rows bottom-up. The pixel history takes float and depth images of earlier passes so. */
 int glrh_read_draw_attachment_as(const struct glrh_gl *gl, const struct glrh_context *d, GLenum att, unsigned w,
                                  unsigned h, GLenum format, GLenum type, void *pixels);
+/* The same from framebuffer object `fbo` (bound for reading meanwhile, then put back): colour
+ * attachment `att`, or the depth/stencil image when att is not a colour attachment. */
+int glrh_read_framebuffer_as(const struct glrh_gl *gl, const struct glrh_context *d, GLuint fbo, GLenum att,
+                             unsigned w, unsigned h, GLenum format, GLenum type, void *pixels);
 
 /* The colour buffer the current draw framebuffer draws to first (draw buffer 0), as RGBA8 rows
  * bottom-up, in a malloc'd buffer. The default framebuffer is surf_w x surf_h. -1 when it cannot

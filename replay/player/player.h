@@ -184,6 +184,7 @@ struct glrh_probe_format {
     unsigned bytes;
     unsigned samples;            /* 0 or 1: single-sample */
     uint32_t internal_format;    /* with samples > 1 */
+    unsigned layers;             /* > 1: a layered texture attachment, every layer (planes in order) */
 };
 
 struct glrh_probe {

@@ -11,8 +11,11 @@
  *   P5 (fbo E): colour 0 = a 4-sample RGBA8 texture, depth = a 4-sample D24S8 renderbuffer, two
  *               overlapping depth-tested triangles; then resolved (glBlitFramebuffer) into an RGBA8
  *               texture (fbo R);
- *   back buffer: seven vertical strips, each showing one of those images at the pixel (texelFetch,
- *               sample 2 of the multisample texture, nearest cube lookups), no blending.
+ *   P6 (fbo F): colour 0 = a 3-layer RGBA8 array texture attached layered; a geometry shader sends
+ *               its triangle to layers 1 and 2 (gl_Layer);
+ *   back buffer: eight vertical strips, each showing one of those images at the pixel (texelFetch,
+ *               sample 2 of the multisample texture, nearest cube lookups; the layered texture's
+ *               layer 1 below y 45, layer 2 above), no blending.
  * Every image is cleared first; the frame index moves the triangles. usage: feed_targets FRAMES
  * (the shim's GLREPLAY_CAPTURE_FRAMES picks one). Exit 1 on a GL error or incomplete framebuffer. */
 #include <epoxy/egl.h>
@@ -20,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define W 224
+#define W 256
 #define H 90
 #define S 64   /* the earlier passes' images */
 
@@ -46,7 +49,14 @@ static GLuint shader(GLenum type, const char *src)
     return s;
 }
 
+static GLuint program3(const char *gs, const char *fs);
+
 static GLuint program(const char *fs)
+{
+    return program3(NULL, fs);
+}
+
+static GLuint program3(const char *gs, const char *fs)
 {
     /* a triangle scaled and moved by u_tri (scale xy, offset zw); v_uv over it */
     static const char vs[] =
@@ -60,6 +70,8 @@ static GLuint program(const char *fs)
         "}\n";
     GLuint p = glCreateProgram();
     glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+    if (gs)
+        glAttachShader(p, shader(GL_GEOMETRY_SHADER, gs));
     glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
     glLinkProgram(p);
     GLint ok = 0;
@@ -94,7 +106,32 @@ static const char fs_p4[] =
     "uniform vec4 u_color;\n"
     "out vec4 o;\n"
     "void main() { o = u_color; }\n";
-/* the strips: x in [0, W) -> 7 strips of 32 pixels, each reading texel (x mod 32 + 16, min(y, 63)) */
+static const char gs_p6[] =
+    "#version 330 core\n"
+    "layout(triangles) in;\n"
+    "layout(triangle_strip, max_vertices = 6) out;\n"
+    "in vec2 v_uv[];\n"
+    "out vec2 g_uv;\n"
+    "flat out int g_layer;\n"
+    "void main() {\n"
+    "    for (int l = 1; l <= 2; l++) {\n"
+    "        for (int i = 0; i < 3; i++) {\n"
+    "            gl_Layer = l;\n"
+    "            g_layer = l;\n"
+    "            g_uv = v_uv[i];\n"
+    "            gl_Position = gl_in[i].gl_Position * vec4(l == 1 ? 1.0 : 0.6, 1.0, 1.0, 1.0);\n"
+    "            EmitVertex();\n"
+    "        }\n"
+    "        EndPrimitive();\n"
+    "    }\n"
+    "}\n";
+static const char fs_p6[] =
+    "#version 330 core\n"
+    "in vec2 g_uv;\n"
+    "flat in int g_layer;\n"
+    "out vec4 o;\n"
+    "void main() { o = vec4(g_uv.yx, g_layer == 1 ? 0.2 : 0.9, 1.0); }\n";
+/* the strips: x in [0, W) -> 8 strips of 32 pixels, each reading texel (x mod 32 + 16, min(y, 63)) */
 static const char fs_show[] =
     "#version 330 core\n"
     "uniform usampler2D u_int;\n"
@@ -104,6 +141,7 @@ static const char fs_show[] =
     "uniform sampler2D u_d;\n"
     "uniform sampler2DMS u_ms;\n"
     "uniform sampler2D u_resolved;\n"
+    "uniform sampler2DArray u_lay;\n"
     "out vec4 o;\n"
     "void main() {\n"
     "    ivec2 p = ivec2(gl_FragCoord.xy);\n"
@@ -115,7 +153,8 @@ static const char fs_show[] =
     "    else if (strip == 3) { vec2 q = (vec2(t) + 0.5) / 32.0 - 1.0; o = texture(u_cube, vec3(q, 1.0)); }\n"
     "    else if (strip == 4) o = texelFetch(u_d, t, 0);\n"
     "    else if (strip == 5) o = texelFetch(u_ms, t, 2);\n"
-    "    else o = texelFetch(u_resolved, t, 0);\n"
+    "    else if (strip == 6) o = texelFetch(u_resolved, t, 0);\n"
+    "    else o = texelFetch(u_lay, ivec3(t, p.y < 45 ? 1 : 2), 0);\n"
     "}\n";
 
 static GLuint tex(GLenum target)
@@ -194,6 +233,8 @@ int main(int argc, char **argv)
     glTexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, S, S, GL_TRUE);
     GLuint t_resolved = tex(GL_TEXTURE_2D);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, S, S, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    GLuint t_lay = tex(GL_TEXTURE_2D_ARRAY);
+    glTexImage3D(GL_TEXTURE_2D_ARRAY, 0, GL_RGBA8, S, S, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
     GLuint rb_ms_depth;
     glGenRenderbuffers(1, &rb_ms_depth);
     glBindRenderbuffer(GL_RENDERBUFFER, rb_ms_depth);
@@ -227,6 +268,10 @@ int main(int argc, char **argv)
     GLuint fr = fbo();
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t_resolved, 0);
     complete("R");
+    GLuint ff = fbo();
+    glFramebufferTexture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, t_lay, 0);
+    complete("F");
+    GLuint p6 = program3(gs_p6, fs_p6);
     GLuint vao;
     glGenVertexArrays(1, &vao);
     glBindVertexArray(vao);
@@ -239,6 +284,7 @@ int main(int argc, char **argv)
     glUniform1i(glGetUniformLocation(show, "u_d"), 4);
     glUniform1i(glGetUniformLocation(show, "u_ms"), 5);
     glUniform1i(glGetUniformLocation(show, "u_resolved"), 6);
+    glUniform1i(glGetUniformLocation(show, "u_lay"), 7);
 
     for (int frame = 0; frame < frames; frame++) {
         float d = 0.05f * (float)(frame % 5);
@@ -297,6 +343,13 @@ int main(int argc, char **argv)
         glBindFramebuffer(GL_READ_FRAMEBUFFER, fe);
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fr);
         glBlitFramebuffer(0, 0, S, S, 0, 0, S, S, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        /* P6: both layers through the geometry shader */
+        glBindFramebuffer(GL_FRAMEBUFFER, ff);
+        glClearColor(0.3f, 0.3f, 0.0f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glUseProgram(p6);
+        glUniform4f(glGetUniformLocation(p6, "u_tri"), 0.55f, 0.5f, -d, 0.0f);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
         /* the back buffer: the five strips */
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, W, H);
@@ -317,6 +370,8 @@ int main(int argc, char **argv)
         glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, t_ms);
         glActiveTexture(GL_TEXTURE6);
         glBindTexture(GL_TEXTURE_2D, t_resolved);
+        glActiveTexture(GL_TEXTURE7);
+        glBindTexture(GL_TEXTURE_2D_ARRAY, t_lay);
         glUniform4f(glGetUniformLocation(show, "u_tri"), 1.0f, 1.0f, 0.0f, 0.0f);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         if (glGetError() != GL_NO_ERROR)
