@@ -1,8 +1,8 @@
 /* feed_targets: earlier passes into the kinds of image the pixel history takes from the driver
  * (issue 15: integer, a layer of an array, a mip level, a cube face, a separate stencil image,
- * multisample images),
- * then a back-buffer draw that shows each of them in a strip of its own. OpenGL 3.3 core on EGL
- * surfaceless (a pbuffer is the default framebuffer: no DISPLAY needed). Per frame:
+ * multisample images, a layered attachment), then a back-buffer draw that shows each of them in a
+ * strip of its own. OpenGL 3.3 core on EGL surfaceless (tests/support/gl_test_util.h: a pbuffer is
+ * the default framebuffer, no DISPLAY needed). Per frame:
  *   P1 (fbo A): colour 0 = RGBA8UI texture, colour 1 = layer 2 of an RGBA8 2D array texture;
  *   P2 (fbo B): colour 0 = mip level 1 of an RGBA16F texture (values outside [0, 1]);
  *   P3 (fbo C): colour 0 = the +Z face of an RGBA8 cube map; stencil = a STENCIL_INDEX8
@@ -18,47 +18,25 @@
  *               layer 1 below y 45, layer 2 above), no blending.
  * Every image is cleared first; the frame index moves the triangles. usage: feed_targets FRAMES
  * (the shim's GLREPLAY_CAPTURE_FRAMES picks one). Exit 1 on a GL error or incomplete framebuffer. */
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "../support/gl_test_util.h"
 
 #define W 256
 #define H 90
 #define S 64   /* the earlier passes' images */
+#define WHO "feed_targets"
 
 static void die(const char *what)
 {
-    fprintf(stderr, "feed_targets: %s\n", what);
+    fprintf(stderr, WHO ": %s\n", what);
     exit(1);
 }
 
-static GLuint shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "feed_targets: compile: %s\n", log);
-        exit(1);
-    }
-    return s;
-}
-
-static GLuint program3(const char *gs, const char *fs);
-
-static GLuint program(const char *fs)
-{
-    return program3(NULL, fs);
-}
-
+/* A triangle scaled and moved by u_tri (scale xy, offset zw), v_uv over it; the geometry shader
+ * (gs, may be NULL) and fragment shader fs. */
 static GLuint program3(const char *gs, const char *fs)
 {
-    /* a triangle scaled and moved by u_tri (scale xy, offset zw); v_uv over it */
     static const char vs[] =
         "#version 330 core\n"
         "uniform vec4 u_tri;\n"
@@ -68,17 +46,23 @@ static GLuint program3(const char *gs, const char *fs)
         "    v_uv = p * 0.5 + 0.5;\n"
         "    gl_Position = vec4(p * u_tri.xy + u_tri.zw, 0.0, 1.0);\n"
         "}\n";
-    GLuint p = glCreateProgram();
-    glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
-    if (gs)
-        glAttachShader(p, shader(GL_GEOMETRY_SHADER, gs));
-    glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
+    if (!gs)
+        return glt_program(WHO, GL_VERTEX_SHADER, vs, GL_FRAGMENT_SHADER, fs);
+    GLuint p = glCreateProgram();   /* three stages: glt_program links two */
+    glAttachShader(p, glt_shader(WHO, GL_VERTEX_SHADER, vs));
+    glAttachShader(p, glt_shader(WHO, GL_GEOMETRY_SHADER, gs));
+    glAttachShader(p, glt_shader(WHO, GL_FRAGMENT_SHADER, fs));
     glLinkProgram(p);
     GLint ok = 0;
     glGetProgramiv(p, GL_LINK_STATUS, &ok);
     if (!ok)
         die("link failed");
     return p;
+}
+
+static GLuint program(const char *fs)
+{
+    return program3(NULL, fs);
 }
 
 static const char fs_p1[] =
@@ -186,30 +170,9 @@ static void complete(const char *which)
 int main(int argc, char **argv)
 {
     int frames = argc > 1 ? atoi(argv[1]) : 3;
-    EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API))
-        die("no EGL surfaceless display");
-    static const EGLint want[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-                                   EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE };
-    EGLConfig cfgs[256], cfg = NULL;
-    EGLint n = 0;
-    eglChooseConfig(dpy, want, cfgs, 256, &n);
-    for (EGLint i = 0; i < n && !cfg; i++) {
-        EGLint r = 0, a = 0;
-        eglGetConfigAttrib(dpy, cfgs[i], EGL_RED_SIZE, &r);
-        eglGetConfigAttrib(dpy, cfgs[i], EGL_ALPHA_SIZE, &a);
-        if (r == 8 && a == 8)
-            cfg = cfgs[i];
-    }
-    if (!cfg)
-        die("no RGBA8 pbuffer config");
-    const EGLint sa[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
-    static const EGLint ca[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                 EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, sa);
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ca);
-    if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx))
-        die("no pbuffer or GL 3.3 core context");
+    struct glt_egl egl;
+    if (glt_egl_open(&egl, WHO, W, H, 0, 3, 3, 1) != 0)
+        return 1;
 
     GLuint p1 = program(fs_p1), p2 = program(fs_p2), p3 = program(fs_p3), p4 = program(fs_p4),
            show = program(fs_show);
@@ -376,11 +339,8 @@ int main(int argc, char **argv)
         glDrawArrays(GL_TRIANGLES, 0, 3);
         if (glGetError() != GL_NO_ERROR)
             die("GL error");
-        eglSwapBuffers(dpy, surf);
+        eglSwapBuffers(egl.dpy, egl.surf);
     }
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroyContext(dpy, ctx);
-    eglDestroySurface(dpy, surf);
-    eglTerminate(dpy);
+    glt_egl_close(&egl);
     return 0;
 }
