@@ -423,7 +423,8 @@ struct pxh_feed *pxh_feed_plan(const struct engine *e, const struct glrh_capture
         snprintf(err, n, "%s", s.err);
         goto fail;
     }
-    qsort(f->imgs, f->n_imgs, sizeof *f->imgs, by_record);
+    if (f->n_imgs)   /* (qsort of NULL, even of nothing, is undefined) */
+        qsort(f->imgs, f->n_imgs, sizeof *f->imgs, by_record);
     f->on = true;
     f->test_drop = pxh_feed_test_drop("history");
     sm_state_free(sm);
