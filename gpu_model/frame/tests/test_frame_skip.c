@@ -1,8 +1,10 @@
 /* Draws left out (gmf_set_skip_draws, gmf_skip.c), fed records built by hand (no GL driver): a
  * draw into a framebuffer object with skipping on is counted (draw index) but draws nothing; the
  * texture then takes an image fed as the pixel history feeds the driver's (kind 6, level 0 by
- * name); a draw whose fragment shader stores to a storage block is drawn though skipping is on. */
+ * name); a draw whose fragment shader stores to a storage block is drawn though skipping is on;
+ * kind 8 writes one layer of an array texture, or every layer, and nothing out of range. */
 #include "gmf_test_feed.h"
+#include "gmf_internal.h"   /* gmf_tex_sync: the texture's images as the model holds them */
 
 static const char *vs_src =
     "#version 430\n"
@@ -156,10 +158,76 @@ static void run(int timing)
     gmf_destroy(f.r);
 }
 
+/* Kind 8 (the pixel history's images of earlier passes): one layer of an array texture, or every
+ * layer (layer -1, a plane each); out of range or short: not written. */
+static void layer_contents(void)
+{
+    struct feeder f;
+    if (start(&f, 0) != 0)
+        return;
+    enum { N = 4 * 4 * 4 };
+    static uint8_t init[3 * N], one[N], all[3 * N];
+    for (int i = 0; i < 3 * N; i += 4) {
+        init[i] = 255, init[i + 3] = 255;                 /* every layer red */
+        all[i + i / N] = 255, all[i + 3] = 255;           /* layer k: colour k of red, green, blue */
+    }
+    for (int i = 0; i < N; i += 4)
+        one[i + 1] = 255, one[i + 3] = 255;               /* green */
+    uint32_t tex = 50;
+    struct glr_call *c = call(GLR_CMD_glGenTextures);
+    c->args[0] = 1;
+    c->blobs[1].data = &tex;
+    c->blobs[1].size = 4;
+    feed(&f, c);
+    c = call(GLR_CMD_glBindTexture);
+    c->args[0] = GL_TEXTURE_2D_ARRAY;
+    c->args[1] = tex;
+    feed(&f, c);
+    c = call(GLR_CMD_glTexImage3D);   /* target, level, ifmt, w, h, depth, border, format, type, pixels */
+    c->args[0] = GL_TEXTURE_2D_ARRAY;
+    c->args[2] = GL_RGBA8;
+    c->args[3] = c->args[4] = 4;
+    c->args[5] = 3;
+    c->args[7] = GL_RGBA;
+    c->args[8] = GL_UNSIGNED_BYTE;
+    c->blobs[9].data = init;
+    c->blobs[9].size = sizeof init;
+    feed(&f, c);
+    gmf_content ct = { 8, 1, tex, 4, 4, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, one, sizeof one, 0, 1 };
+    CHECK(gmf_feed_initial_contents(f.r, &ct, 1) == 1);
+    gmf_event ev;
+    memset(&ev, 0, sizeof ev);
+    gmf_texture *t = gmf_tex_sync(f.r, sm_context_get(gmf_state(f.r), 1), tex, &ev);
+    CHECK(t && t->img.num_levels >= 1 && t->img.level[0].depth == 3);
+    if (t && t->img.level[0].depth == 3) {
+        const gm_surface *lv = &t->img.level[0];
+        for (int l = 0; l < 3; l++) {
+            const uint8_t *px = gm_surface_texel(lv, 2, 3, l);
+            CHECKF(l == 1 ? px[0] == 0 && px[1] == 255 : px[0] == 255 && px[1] == 0, "layer %d: %d %d", l, px[0],
+                   px[1]);
+        }
+        ct = (gmf_content){ 8, 1, tex, 4, 4, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, all, sizeof all, 0, -1 };
+        CHECK(gmf_feed_initial_contents(f.r, &ct, 1) == 1);
+        t = gmf_tex_sync(f.r, sm_context_get(gmf_state(f.r), 1), tex, &ev);
+        for (int l = 0; t && l < 3; l++) {
+            const uint8_t *px = gm_surface_texel(&t->img.level[0], 1, 1, l);
+            CHECKF(px[l] == 255 && px[(l + 1) % 3] == 0 && px[(l + 2) % 3] == 0, "layer %d: %d %d %d", l, px[0],
+                   px[1], px[2]);
+        }
+        ct.layer = 3;   /* no such layer */
+        CHECK(gmf_feed_initial_contents(f.r, &ct, 1) == 0);
+        ct.layer = 0;
+        ct.level = 1;   /* no such level */
+        CHECK(gmf_feed_initial_contents(f.r, &ct, 1) == 0);
+    }
+    gmf_destroy(f.r);
+}
+
 int main(void)
 {
     run(1);
     run(0);
+    layer_contents();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
