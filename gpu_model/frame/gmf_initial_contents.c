@@ -34,6 +34,14 @@ static int plane_to_tmp(const uint8_t *src, const gmf_pixel_layout *L, int w, in
             }
         return 0;
     }
+    if (tmp->format == GM_FMT_RGBA8 && L->format == GL_RGBA && L->type == GL_UNSIGNED_BYTE) {
+        /* Already the surface's layout: the conversion through floats (x / 255, then rounded
+         * back) gives the same bytes; a row copy is a fraction of its cost (the pixel history
+         * feeds every earlier pass's image so). */
+        for (int y = 0; y < h; y++)
+            memcpy(gm_surface_texel(tmp, 0, y, 0), src + (size_t)y * L->row, (size_t)w * 4);
+        return 0;
+    }
     return gmf_unpack_to_surface(src, L->extent, L->format, L->type, 1, w, h, 1, tmp, 0);
 }
 
