@@ -10,7 +10,7 @@ captures):
   - `profile --json --counters`, with and without `--pc-sampling 64 --edges 16`;
   - on the small captures (those under --small-below bytes of model work, by default the piglit
     and glmark2 ones): `profile --json --trace-buffers all --trace-out F.jsonl` and the Perfetto
-    `profile --out` with counters and PC samples.
+    (Chrome Trace Event JSON) `profile --out` with counters and PC samples.
 
 Usage:
   make the captures once (lit_mesh frames 0-2 at 640x360, glmark2 phong frame 3 and
@@ -27,6 +27,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -122,12 +123,16 @@ def record(args):
             cap = os.path.join(args.dir, f)
             pngdir = os.path.join(tmp, name + "_png")
             os.makedirs(pngdir)
-            out = checked([g, "model", cap, "--json", "--png", os.path.join(pngdir, "img.png")], env)
+            out = checked([g, "model", cap, "--json", "--png", pngdir], env)
             lines.append((name + " model.json", json_md5(out, name + " model --json")))
-            for img in sorted(os.listdir(pngdir)):
-                with open(os.path.join(pngdir, img), "rb") as fh:
-                    lines.append((name + " png " + img, md5(fh.read())))
+            for root, _, files in sorted(os.walk(pngdir)):
+                for img in sorted(files):
+                    path = os.path.join(root, img)
+                    with open(path, "rb") as fh:
+                        lines.append((name + " png " + os.path.relpath(path, pngdir), md5(fh.read())))
             out = checked([g, "model", cap, "--trace-hash"], env)
+            # the text report says the model's wall-clock seconds: left out
+            out = re.sub(rb"[0-9.]+ s in the model", b"S s in the model", out)
             lines.append((name + " trace-hash", md5(out)))
             out = checked([g, "profile", cap, "--json", "--counters"], env)
             lines.append((name + " profile.json", json_md5(out, name + " profile --json")))
@@ -141,10 +146,10 @@ def record(args):
             lines.append((name + " profile-tb.json", json_md5(out, name + " profile --trace-buffers")))
             with open(tb, "rb") as fh:
                 lines.append((name + " trace-buffers.jsonl", md5(fh.read())))
-            pf = os.path.join(tmp, name + ".perfetto")
+            pf = os.path.join(tmp, name + "_trace.json")
             checked([g, "profile", cap, "--counters", "--pc-sampling", "64", "--out", pf], env)
             with open(pf, "rb") as fh:
-                lines.append((name + " perfetto", md5(fh.read())))
+                lines.append((name + " perfetto.json", md5(fh.read())))
     for what, h in lines:
         print("%s  %s" % (h, what))
     print("%d files" % len(lines), file=sys.stderr)
