@@ -479,53 +479,53 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     if (now < sp->wake && !t->cycle_fn)
         return GM_TIMING_IDLE;
     sp->wake = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
-    /* The pick's candidates, found in the same pass over the positions as the states (a
-     * second pass over the pointers cost more than these compares on eligible warps):
-     * LRR takes the first eligible position after last_pos, else the first one up to it;
-     * GTO the eligible warp that issued last (last_seq), else the oldest (lowest seq). */
-    const int last_pos = sp->last_pos;
-    const uint64_t last_seq = sp->last_seq;
-    int after = -1, upto = -1, greedy = -1, oldest = -1;
     for (int pos = 0; pos < npos; pos++) {
         tm_warp *tw = sp->pw[pos];
-        uint8_t s;
         if (!tw) {
             st[pos] = 0;
-            continue;
         } else if (now < sp->known[pos]) {
-            s = sp->kst[pos]; /* unchanged since the last look: warp not touched */
+            st[pos] = sp->kst[pos]; /* unchanged since the last look: warp not touched */
         } else if (!tw->finished && now < tw->wait_until) {
-            s = tw->wait_state; /* known timed wait: nothing to recompute */
+            st[pos] = tw->wait_state; /* known timed wait: nothing to recompute */
             sp->known[pos] = tw->wait_until;
-            sp->kst[pos] = s;
+            sp->kst[pos] = st[pos];
         } else {
-            s = look(t, sm, sp, pos, tw);
+            st[pos] = look(t, sm, sp, pos, tw);
         }
-        st[pos] = s;
-        if (s != ELIGIBLE)
-            continue;
-        if (pos > last_pos) {
-            if (after < 0)
-                after = pos;
-        } else if (upto < 0) {
-            upto = pos;
-        }
-        if (tw->seq == last_seq)
-            greedy = pos;
-        if (oldest < 0 || tw->seq < sp->pw[oldest]->seq)
-            oldest = pos;
     }
     if (port_busy) {
         /* The multi-cycle issue of busy_warp holds the port. */
     } else if (t->paused && t->paused->sm == smi && t->paused->sp == spi) {
         chosen = t->paused;
         chosen_pos = (chosen->slot - spi) / nsp;
+    } else if (t->cfg.policy == GM_SCHED_GTO) {
+        for (int pos = 0; pos < npos; pos++) {
+            tm_warp *tw = sp->pw[pos];
+            if (!tw || st[pos] != ELIGIBLE)
+                continue;
+            if (tw->seq == sp->last_seq) {
+                chosen = tw;
+                chosen_pos = pos;
+                break;
+            }
+            if (!chosen || tw->seq < chosen->seq) {
+                chosen = tw;
+                chosen_pos = pos;
+            }
+        }
     } else {
-        if (t->cfg.policy == GM_SCHED_GTO)
-            chosen_pos = greedy >= 0 ? greedy : oldest;
-        else
-            chosen_pos = after >= 0 ? after : upto;
-        chosen = chosen_pos >= 0 ? sp->pw[chosen_pos] : NULL;
+        for (int i = 1; i <= npos; i++) {
+            /* (last_pos + i) mod npos, last_pos in [-1, npos): no division. */
+            int pos = sp->last_pos + i;
+            if (pos >= npos)
+                pos -= npos;
+            tm_warp *tw = sp->pw[pos];
+            if (tw && st[pos] == ELIGIBLE) {
+                chosen = tw;
+                chosen_pos = pos;
+                break;
+            }
+        }
     }
     int issued_pc = chosen ? chosen->pc : -1;
     if (chosen) {
