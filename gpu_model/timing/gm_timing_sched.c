@@ -157,16 +157,6 @@ static inline __attribute__((always_inline)) void account(gm_timing *t, tm_warp 
     t->batches[tw->batch].st.stall[tw->state] += t->cycle - tw->state_since;
 }
 
-static inline void set_state(gm_timing *t, tm_warp *tw, uint8_t s)
-{
-    if (tw->state_valid && tw->state == s)
-        return; /* the common case: inline, no call */
-    account(t, tw);
-    tw->state = s;
-    tw->state_valid = 1;
-    tw->state_since = t->cycle;
-}
-
 /* ---- queues ---- */
 
 static int queue_count(uint64_t *out, int *n, uint64_t now, uint64_t *earliest)
@@ -575,8 +565,14 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
              * queue waits were evaluated this visit (until is fresh). */
             at = sp->known[pos] > now ? sp->known[pos] : tw->until;
         }
-        if (sp->cur[pos] != s) { /* set_state(), without touching unchanged warps */
-            set_state(t, tw, s);
+        /* The state change, without touching unchanged warps. cur[] mirrors tw->state
+         * (TM_NO_STATE from placement until the first), so when it differs the warp's
+         * state does too: no second comparison on the warp. */
+        if (sp->cur[pos] != s) {
+            account(t, tw);
+            tw->state = s;
+            tw->state_valid = 1;
+            tw->state_since = now;
             sp->cur[pos] = s;
         }
         if (at < wake)
