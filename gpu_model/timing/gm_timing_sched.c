@@ -460,7 +460,7 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     const int port_busy = sp->busy_until > now;
     tm_warp *chosen = NULL;
     int chosen_pos = -1;
-    uint8_t st[64];
+    uint8_t st[TM_MAX_POS];
     /* Nothing resident: nothing to evaluate, pick or record (samples aside). */
     if (sp->resident == 0 && !t->cycle_fn)
         return GM_TIMING_IDLE;
@@ -469,12 +469,18 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     if (now < sp->wake && !t->cycle_fn)
         return GM_TIMING_IDLE;
     sp->wake = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
+    /* The answers known unchanged since the last look (warp not touched) in one copy; an
+     * empty position has known TM_NEVER and kst 0 from its warp's retirement, so only the
+     * positions whose answer may have changed are looked at (the rest skip the warp). */
+    memcpy(st, sp->kst, sizeof st);
     for (int pos = 0; pos < npos; pos++) {
+        if (now < sp->known[pos])
+            continue;
         tm_warp *tw = sp->pw[pos];
         if (!tw) {
             st[pos] = 0;
-        } else if (now < sp->known[pos]) {
-            st[pos] = sp->kst[pos]; /* unchanged since the last look: warp not touched */
+            sp->known[pos] = TM_NEVER; /* never placed yet: as after a retirement */
+            sp->kst[pos] = 0;
         } else if (!tw->finished && now < tw->wait_until) {
             st[pos] = tw->wait_state; /* known timed wait: nothing to recompute */
             sp->known[pos] = tw->wait_until;
@@ -620,7 +626,14 @@ static void retire_due(gm_timing *t)
             }
             account(t, tw);
             sm->slots[i].w = NULL;
-            sm->sps[tw->sp].pw[i / t->cfg.subpartitions_per_sm] = NULL;
+            {
+                /* An empty position: skipped by the first pass of subpartition_cycle. */
+                tm_sp *psp = &sm->sps[tw->sp];
+                const int pos = i / t->cfg.subpartitions_per_sm;
+                psp->pw[pos] = NULL;
+                psp->known[pos] = TM_NEVER;
+                psp->kst[pos] = 0;
+            }
             sm->resident--;
             sm->finished--;
             sm->sps[tw->sp].resident--;
