@@ -461,13 +461,8 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     tm_warp *chosen = NULL;
     int chosen_pos = -1;
     uint8_t st[TM_MAX_POS];
-    /* Nothing resident: nothing to evaluate, pick or record (samples aside). */
-    if (sp->resident == 0 && !t->cycle_fn)
-        return GM_TIMING_IDLE;
-    /* Nothing can issue or change state before sp->wake (computed at the end of the last
-     * visit): skip. The cycle observer sees every cycle, so it disables this. */
-    if (now < sp->wake && !t->cycle_fn)
-        return GM_TIMING_IDLE;
+    /* The caller (tm_run) skips a sub-partition with nothing resident, or that cannot
+     * issue or change state before sp->wake, unless a cycle observer wants every cycle. */
     sp->wake = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
     /* The answers known unchanged since the last look (warp not touched) in one copy; an
      * empty position has known TM_NEVER and kst 0 from its warp's retirement, so only the
@@ -869,6 +864,15 @@ gm_timing_status tm_run(gm_timing *t)
             tm_sm *sm = &t->sms[t->cur_sm];
             if (sm->resident) {
                 while (t->cur_sp < nsp) {
+                    /* Nothing resident (nothing to evaluate, pick or record, samples
+                     * aside), or nothing can issue or change state before its wake
+                     * (computed at the end of its last visit): skip it without setting up
+                     * a visit. The cycle observer sees every cycle, so it disables this. */
+                    const tm_sp *sp = &sm->sps[t->cur_sp];
+                    if ((sp->resident == 0 || t->cycle < sp->wake) && !t->cycle_fn) {
+                        t->cur_sp++;
+                        continue;
+                    }
                     gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
                     if (r != GM_TIMING_IDLE)
                         return r;
