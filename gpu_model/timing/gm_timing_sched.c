@@ -157,16 +157,6 @@ static inline __attribute__((always_inline)) void account(gm_timing *t, tm_warp 
     t->batches[tw->batch].st.stall[tw->state] += t->cycle - tw->state_since;
 }
 
-static inline void set_state(gm_timing *t, tm_warp *tw, uint8_t s)
-{
-    if (tw->state_valid && tw->state == s)
-        return; /* the common case: inline, no call */
-    account(t, tw);
-    tw->state = s;
-    tw->state_valid = 1;
-    tw->state_since = t->cycle;
-}
-
 /* ---- queues ---- */
 
 static int queue_count(uint64_t *out, int *n, uint64_t now, uint64_t *earliest)
@@ -470,21 +460,22 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     const int port_busy = sp->busy_until > now;
     tm_warp *chosen = NULL;
     int chosen_pos = -1;
-    uint8_t st[64];
-    /* Nothing resident: nothing to evaluate, pick or record (samples aside). */
-    if (sp->resident == 0 && !t->cycle_fn)
-        return GM_TIMING_IDLE;
-    /* Nothing can issue or change state before sp->wake (computed at the end of the last
-     * visit): skip. The cycle observer sees every cycle, so it disables this. */
-    if (now < sp->wake && !t->cycle_fn)
-        return GM_TIMING_IDLE;
+    uint8_t st[TM_MAX_POS];
+    /* The caller (tm_run) skips a sub-partition with nothing resident, or that cannot
+     * issue or change state before sp->wake, unless a cycle observer wants every cycle. */
     sp->wake = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
+    /* The answers known unchanged since the last look (warp not touched) in one copy; an
+     * empty position has known TM_NEVER and kst 0 from its warp's retirement, so only the
+     * positions whose answer may have changed are looked at (the rest skip the warp). */
+    memcpy(st, sp->kst, sizeof st);
     for (int pos = 0; pos < npos; pos++) {
+        if (now < sp->known[pos])
+            continue;
         tm_warp *tw = sp->pw[pos];
         if (!tw) {
             st[pos] = 0;
-        } else if (now < sp->known[pos]) {
-            st[pos] = sp->kst[pos]; /* unchanged since the last look: warp not touched */
+            sp->known[pos] = TM_NEVER; /* never placed yet: as after a retirement */
+            sp->kst[pos] = 0;
         } else if (!tw->finished && now < tw->wait_until) {
             st[pos] = tw->wait_state; /* known timed wait: nothing to recompute */
             sp->known[pos] = tw->wait_until;
@@ -575,8 +566,14 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
              * queue waits were evaluated this visit (until is fresh). */
             at = sp->known[pos] > now ? sp->known[pos] : tw->until;
         }
-        if (sp->cur[pos] != s) { /* set_state(), without touching unchanged warps */
-            set_state(t, tw, s);
+        /* The state change, without touching unchanged warps. cur[] mirrors tw->state
+         * (TM_NO_STATE from placement until the first), so when it differs the warp's
+         * state does too: no second comparison on the warp. */
+        if (sp->cur[pos] != s) {
+            account(t, tw);
+            tw->state = s;
+            tw->state_valid = 1;
+            tw->state_since = now;
             sp->cur[pos] = s;
         }
         if (at < wake)
@@ -624,7 +621,14 @@ static void retire_due(gm_timing *t)
             }
             account(t, tw);
             sm->slots[i].w = NULL;
-            sm->sps[tw->sp].pw[i / t->cfg.subpartitions_per_sm] = NULL;
+            {
+                /* An empty position: skipped by the first pass of subpartition_cycle. */
+                tm_sp *psp = &sm->sps[tw->sp];
+                const int pos = i / t->cfg.subpartitions_per_sm;
+                psp->pw[pos] = NULL;
+                psp->known[pos] = TM_NEVER;
+                psp->kst[pos] = 0;
+            }
             sm->resident--;
             sm->finished--;
             sm->sps[tw->sp].resident--;
@@ -860,6 +864,15 @@ gm_timing_status tm_run(gm_timing *t)
             tm_sm *sm = &t->sms[t->cur_sm];
             if (sm->resident) {
                 while (t->cur_sp < nsp) {
+                    /* Nothing resident (nothing to evaluate, pick or record, samples
+                     * aside), or nothing can issue or change state before its wake
+                     * (computed at the end of its last visit): skip it without setting up
+                     * a visit. The cycle observer sees every cycle, so it disables this. */
+                    const tm_sp *sp = &sm->sps[t->cur_sp];
+                    if ((sp->resident == 0 || t->cycle < sp->wake) && !t->cycle_fn) {
+                        t->cur_sp++;
+                        continue;
+                    }
                     gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
                     if (r != GM_TIMING_IDLE)
                         return r;
