@@ -1061,7 +1061,13 @@ static int engine_run_locked(struct dbg_runner *r, const struct dbg_pass_req *re
 int dbg_engine_run(struct dbg_runner *r, const struct dbg_pass_req *req, struct dbg_pass_res *res)
 {
     pthread_mutex_lock(&engine_lock);
+    if (req->run_hooks && !dbg_runner_set_next_hooks(r, req->run_hooks, req->run_hooks_free))
+        req->run_hooks_free(req->run_hooks);   /* this runner takes none */
     int rc = engine_run_locked(r, req, res);
+    /* hooks no run took (the pass resumed, or ended before a run) are not left for the next */
+    dbg_runner_set_next_hooks(r, NULL, NULL);
+    res->counted = dbg_runner_pass_counts(r, &res->model_records, &res->model_draws);
+    res->model_left_out = dbg_runner_pass_left_out(r, &res->model_ckpt_draw);
     pthread_mutex_unlock(&engine_lock);
     return rc;
 }

@@ -93,6 +93,12 @@ struct dbg_pass_req {
     void *on_hit_user;
     const struct dbg_override *overrides;   /* setVariable values, applied where they were set */
     int n_overrides;
+    /* Optional: record hooks for this pass's fresh run (dbg_runner_set_next_hooks, installed
+     * under the lock that keeps passes of one runner apart, so another session's pass cannot take
+     * them); owned by the runner from the call on: freed by it, taken or not (a request run
+     * again must not name them again). */
+    struct dbg_record_hooks *run_hooks;
+    void (*run_hooks_free)(struct dbg_record_hooks *h);
 };
 
 /* Writes an override into the warp (dbg_override.c); false when the warp has no such per-lane
@@ -138,6 +144,11 @@ struct dbg_pass_res {
     bool found;
     uint64_t found_seq;
     int found_lane;
+    /* What the run that answered cost the model (dbg_runner_pass_counts, dbg_runner_pass_left_out),
+     * read before another pass can run: counted false when the runner does not say. */
+    bool counted;
+    uint64_t model_records, model_draws, model_left_out;
+    int model_ckpt_draw;
     char message[256];
 };
 

@@ -252,6 +252,7 @@ void dap_history_reverse(struct dbg_runner *r, struct dbg_pass_req *req, struct 
     }
     /* The hit found is the first matching one after the position just before it. */
     req->have_before = false;
+    req->run_hooks = NULL;   /* (given to the runner by the first pass, if any) */
     req->have_after = true;
     req->after_seq = seq;
     req->after_lane = lane - 1;

@@ -87,12 +87,6 @@ struct job {
     enum dap_pass_kind kind;
     bool other_thread;   /* a step of a resident warp (thread >= 2) */
     bool pixel;          /* debug this pixel: the stop is the invocation that wrote s->pixel */
-    /* debug this pixel's own run: the history's earlier passes, handed to the runner (owned) */
-    struct dbg_record_hooks *hooks;
-    /* what the run that answered cost the model (dbg_runner_pass_counts, _pass_left_out) */
-    uint64_t n_records, n_draws, n_left_out;
-    int ckpt_draw;
-    bool counted;
 };
 
 static void job_log(void *user, const char *text)
@@ -195,7 +189,7 @@ static void finish(struct dap_session *s, struct job *j)
         s->key_depth = r->depth;
         s->have_key = true;
         s->pos_seq = r->seq;
-        s->pos_partial = j->n_left_out > 0;
+        s->pos_partial = r->model_left_out > 0;
         s->pos_lane = r->key.lane;
         s->focus = r->key.lane;
         s->stopped = true;
@@ -223,22 +217,23 @@ static void finish(struct dap_session *s, struct job *j)
         else
             snprintf(desc, sizeof desc, "%s, lane %d", sh_snapshot_title(s->snap), h->focus_lane);
         cJSON_AddStringToObject(b, "description", desc);
-        if (j->pixel && !s->pixel.vertex && j->counted) {
+        if (j->pixel && !s->pixel.vertex && r->counted) {
             /* What the model ran for this stop (the CLI's `debug --json` "model_run"). */
             char line[300];
-            if (j->n_left_out)
+            if (r->model_left_out)
                 snprintf(line, sizeof line, "debug this pixel: the model ran %llu records and %llu draws before the stop; "
                          "the %llu draws of earlier passes came from the driver's images\n",
-                         (unsigned long long)j->n_records, (unsigned long long)j->n_draws,
-                         (unsigned long long)j->n_left_out);
-            else if (j->ckpt_draw >= 0)
+                         (unsigned long long)r->model_records, (unsigned long long)r->model_draws,
+                         (unsigned long long)r->model_left_out);
+            else if (r->model_ckpt_draw >= 0)
                 snprintf(line, sizeof line, "debug this pixel: the model ran %llu records and %llu draws before the stop; "
                          "it started at the checkpoint before draw %d that an earlier run kept\n",
-                         (unsigned long long)j->n_records, (unsigned long long)j->n_draws, j->ckpt_draw);
+                         (unsigned long long)r->model_records, (unsigned long long)r->model_draws,
+                         r->model_ckpt_draw);
             else
                 snprintf(line, sizeof line, "debug this pixel: the model ran %llu records and %llu draws before the stop; "
                          "the earlier passes ran in the model\n",
-                         (unsigned long long)j->n_records, (unsigned long long)j->n_draws);
+                         (unsigned long long)r->model_records, (unsigned long long)r->model_draws);
             dap_output(s, "console", line);
         }
         s->hooks.stopped(s, j->other_thread ? DAP_PASS_RUN : (int)j->kind, j->steps[0], r, snap_id, other_ids,
@@ -261,7 +256,7 @@ static void finish(struct dap_session *s, struct job *j)
         if (fin && r->finished_parked) {
             /* the model waits where the lane ended: continue goes on from there (no new run) */
             s->pos_seq = r->seq;
-            s->pos_partial = j->n_left_out > 0;
+            s->pos_partial = r->model_left_out > 0;
             s->pos_lane = r->key.lane;
         }
         char line[300];
@@ -302,21 +297,10 @@ static void *worker(void *arg)
 {
     struct job *j = arg;
     struct dap_session *s = j->s;
-#ifdef GLR_HAVE_PIXEL
-    if (j->hooks) {   /* the pass's fresh run takes them (the runner frees them when it ends) */
-        if (!dbg_runner_set_next_hooks(s->runner, j->hooks, dap_pixel_pass_hooks_free))
-            dap_pixel_pass_hooks_free(j->hooks);
-        j->hooks = NULL;
-    }
-#endif
     if (j->kind == DAP_PASS_REVERSE)
         s->hooks.reverse(s->runner, &j->req, &j->res);
     else
         dbg_engine_run(s->runner, &j->req, &j->res);
-    /* Hooks no run took (the pass resumed, or ended before a run) are not left for the next pass. */
-    dbg_runner_set_next_hooks(s->runner, NULL, NULL);
-    j->counted = dbg_runner_pass_counts(s->runner, &j->n_records, &j->n_draws);
-    j->n_left_out = dbg_runner_pass_left_out(s->runner, &j->ckpt_draw);
     /* The lock is the server's: keep its address, session_free() frees s. */
     pthread_mutex_t *lock = s->host.lock;
     pthread_mutex_lock(lock);
@@ -407,10 +391,12 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dbg_step
 #ifdef GLR_HAVE_PIXEL
         /* Its own run leaves the earlier passes out: their images are the driver's (the history's
          * feed); it runs again with them in the model if a record needs what they left out. */
-        if (s->pixel_feed && !s->pixel.vertex)
-            j->hooks = dap_pixel_pass_hooks(s->pixel_feed, s->pixel.record);
-        else
+        if (s->pixel_feed && !s->pixel.vertex) {
+            j->req.run_hooks = dap_pixel_pass_hooks(s->pixel_feed, s->pixel.record);
+            j->req.run_hooks_free = dap_pixel_pass_hooks_free;
+        } else {
             dap_pixel_feed_free(s->pixel_feed);
+        }
         s->pixel_feed = NULL;
 #endif
     }
@@ -481,9 +467,8 @@ int dap_start_pass(struct dap_session *s, enum dap_pass_kind kind, enum dbg_step
     pthread_attr_destroy(&attr);
     if (rc != 0) {
         s->running = false;
-#ifdef GLR_HAVE_PIXEL
-        dap_pixel_pass_hooks_free(j->hooks);
-#endif
+        if (j->req.run_hooks)
+            j->req.run_hooks_free(j->req.run_hooks);
         free(j->bps);
         free(j);
         return -1;
