@@ -6,6 +6,7 @@
 #include "gm_decode_constvars.h"
 #include "gm_decode_reassoc.h"
 #include "gm_spirv_tables.h"
+#include "compile/gm_native.h"
 
 #include <spirv/unified1/spirv.h>
 #include <stdio.h>
@@ -1001,6 +1002,7 @@ gm_program *gm_program_create(const uint32_t *spirv, size_t word_count, char *er
         goto fail;
     if (gm_exec_fast_build(p) != 0)
         goto oom;
+    gm_native_attach(p); /* opt-in; the interpreter runs whatever it does not install */
     free_decoder(&d);
     free(words);
     return p;
@@ -1055,6 +1057,7 @@ void gm_program_destroy(gm_program *p)
     free(p->init_mask);
     free(p->code);
     free(p->fast);
+    gm_native_release(p);
     free(p->lines);
     free(p->files);
     free(p->blocks);

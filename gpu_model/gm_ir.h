@@ -162,6 +162,13 @@ typedef struct gm_line {
  * run it. */
 typedef int (*gm_fast_op)(gm_warp *w, const gm_inst *in);
 
+/* A compiled run (compile/gm_native.h): runs instructions pc .. pc + native_len[pc] - 1 for a
+ * whole warp and returns how many completed (fewer when a handler it calls declined: the general
+ * path runs that one). R: the warp's registers, umem: the program's uniform memory, code and fast:
+ * the program's instructions and whole-warp handlers. */
+typedef int (*gm_native_fn)(uint32_t (*R)[GM_LANES], const uint32_t *umem, gm_warp *w, const gm_inst *code,
+                            const gm_fast_op *fast);
+
 struct gm_program {
     gm_stage stage;
     uint32_t bound;
@@ -179,6 +186,9 @@ struct gm_program {
     int code_count;
     gm_fast_op *fast;     /* per pc: the full-mask handler, or NULL; then per pc the partial-mask
                            * one (2 * code_count entries, gm_exec_fast_build) */
+    gm_native_fn *native; /* per pc: the compiled run starting there, or NULL (no table: none) */
+    uint16_t *native_len; /* per pc: instructions in that run */
+    void *native_lib;     /* the loaded object holding them */
     gm_line *lines;       /* per pc */
     char **files;
     int file_count;

@@ -841,6 +841,7 @@ static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
     /* nothing to stop before or to show: runs of pre-decoded instructions go
      * through the tight loop below (the same instructions, results and counts) */
     const int plain = fast && !max_instructions && !w->observer;
+    const gm_native_fn *native = w->p->native;
     uint64_t count = 0;
     for (;;) {
         if (w->pc < 0 && !schedule(w)) {
@@ -855,10 +856,32 @@ static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
              * the mask changes only at a terminator, so one table serves the whole run */
             const gm_fast_op *tab = w->mask == 0xffffffffu ? fast : fast + w->p->code_count;
             gm_fast_op h;
-            while ((h = tab[w->pc]) != NULL && h(w, &code[w->pc]) == 0) {
-                w->pc++;
-                w->issued++;
-                w->lane_instr += (uint64_t)w->mask_lanes;
+            if (native && w->mask == 0xffffffffu) {
+                /* compiled runs (compile/gm_native.h) where there are, handlers between them */
+                for (;;) {
+                    const gm_native_fn run = native[w->pc];
+                    if (run) {
+                        const int len = w->p->native_len[w->pc];
+                        const int k = run(w->R, w->p->umem, w, code, fast);
+                        w->pc += k;
+                        w->issued += (uint64_t)k;
+                        w->lane_instr += (uint64_t)k * GM_LANES;
+                        if (k < len)
+                            break; /* a handler declined: the general path takes it */
+                        continue;
+                    }
+                    if ((h = tab[w->pc]) == NULL || h(w, &code[w->pc]) != 0)
+                        break;
+                    w->pc++;
+                    w->issued++;
+                    w->lane_instr += GM_LANES;
+                }
+            } else {
+                while ((h = tab[w->pc]) != NULL && h(w, &code[w->pc]) == 0) {
+                    w->pc++;
+                    w->issued++;
+                    w->lane_instr += (uint64_t)w->mask_lanes;
+                }
             }
         }
         const gm_inst *in = &code[w->pc];
@@ -889,6 +912,15 @@ static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
 static gm_run_status warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
                                      int32_t *tr_pc, gm_mask *tr_mask, int *n_out);
 
+/* Are pcs [pc, pc + len) all marked private? */
+static int all_private(const uint8_t *private_pc, int pc, int len)
+{
+    for (int i = 0; i < len; i++)
+        if (!private_pc[pc + i])
+            return 0;
+    return 1;
+}
+
 gm_run_status gm_warp_run_private(gm_warp *w, const uint8_t *private_pc, int cap,
                                   int32_t *tr_pc, gm_mask *tr_mask, int *n_out)
 {
@@ -909,9 +941,26 @@ static gm_run_status warp_run_private(gm_warp *w, const uint8_t *private_pc, int
      * next block scheduled, so pc >= 0 here unless the warp is done. With an observer or
      * lock-step barrier stops a step can pause without executing: step one at a time then. */
     const int plain = !w->observer && !w->barrier_stop;
+    const gm_native_fn *native = w->p->native;
     while (n < cap) {
         if (w->done || w->pc < 0 || w->pc >= n_pc || !private_pc[w->pc])
             break;
+        if (native && plain && !w->error && w->mask == 0xffffffffu && native[w->pc] &&
+            n + w->p->native_len[w->pc] <= cap && all_private(private_pc, w->pc, w->p->native_len[w->pc])) {
+            /* a compiled run (compile/gm_native.h): its instructions as one call, traced as if
+             * stepped; a handler that declined leaves pc on its instruction for the step below */
+            const int start = w->pc;
+            const int k = native[start](w->R, w->p->umem, w, code, w->p->fast);
+            for (int i = 0; i < k; i++) {
+                tr_pc[n + i] = start + i;
+                tr_mask[n + i] = 0xffffffffu;
+            }
+            n += k;
+            w->pc = start + k;
+            w->issued += (uint64_t)k;
+            w->lane_instr += (uint64_t)k * GM_LANES;
+            continue;
+        }
         tr_pc[n] = w->pc;
         tr_mask[n] = w->mask;
         n++;

@@ -98,8 +98,23 @@ static inline void gm_exec_set_mask(gm_warp *w, gm_mask m)
     for (int l = 0; l < GM_LANES; l++)
         w->lane_bits[l] = (m >> l) & 1 ? -1 : 0;
 }
+/* b, or a where a is a NaN: `a OP gm_nan_first(a, b)` returns a's NaN payload when both are NaN,
+ * whichever operand the compiler puts first (gm_exec_farith.c). Branch-free on the bits, so the
+ * loops stay vectorized. */
+static inline float gm_nan_first(float a, float b)
+{
+    uint32_t ab, bb;
+    __builtin_memcpy(&ab, &a, 4);
+    __builtin_memcpy(&bb, &b, 4);
+    /* masks, not a conditional: gcc does not if-convert a select whose operand it may sink (a
+     * subtraction that may trap), and the loop would not vectorize */
+    const uint32_t m = 0u - (uint32_t)((ab & 0x7fffffffu) > 0x7f800000u), r = (ab & m) | (bb & ~m);
+    float out;
+    __builtin_memcpy(&out, &r, 4);
+    return out;
+}
 /* Float add, multiply, vector times scalar (b one word) and dot (gm_exec_farith.c): one loop each,
- * shared by the general path and the pre-decoded handlers so that both return the same NaN. */
+ * shared by the general path and the pre-decoded handlers, a's NaN first (gm_nan_first). */
 void gm_farith_add(float *o, const float *a, const float *b, int n32);
 void gm_farith_mul(float *o, const float *a, const float *b, int n32);
 void gm_farith_vts(float *o, const float *a, const float *b, int n);

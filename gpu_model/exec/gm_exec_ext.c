@@ -130,6 +130,14 @@ static float ldexp_ftz(float x, int32_t e)
  * min/max (the second operand when unordered or both zero) and then the first operand where the
  * second is NaN, so a NaN loses to the number on either side (piglit fs-nan-builtin-min,
  * range_analysis_fmax_of_nan). GLSL.std.450 calls a NaN operand's result undefined. */
+/* mix(): a * (1 - c) + b * c, each multiply and the add with a's NaN first (gm_nan_first), so the
+ * bits do not depend on the compiler's operand order (compiled runs emit the same, compile/). */
+static inline float fmix_nan_first(float a, float b, float c)
+{
+    const float x = a * gm_nan_first(a, 1.0f - c), y = b * gm_nan_first(b, c);
+    return x + gm_nan_first(x, y);
+}
+
 static inline float lp_fmin(float a, float b)
 {
     return isnan(b) ? a : a < b ? a : b;
@@ -215,7 +223,7 @@ void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out)
     case GLSLstd450NClamp: EACH(o[i] = fminf(fmaxf(a[i], b[i]), c[i]));
     case GLSLstd450UClamp: EACH(ou[i] = au[i] < bu[i] ? bu[i] : au[i] > cu[i] ? cu[i] : au[i]);
     case GLSLstd450SClamp: EACH(oi[i] = ai[i] < bi[i] ? bi[i] : ai[i] > ci[i] ? ci[i] : ai[i]);
-    case GLSLstd450FMix: EACH(o[i] = a[i] * (1.0f - c[i]) + b[i] * c[i]);
+    case GLSLstd450FMix: EACH(o[i] = fmix_nan_first(a[i], b[i], c[i]));
     case GLSLstd450IMix: EACH(o[i] = a[i] * (1.0f - c[i]) + b[i] * c[i]);
     case GLSLstd450Step: EACH(o[i] = b[i] < a[i] ? 0.0f : 1.0f);
     case GLSLstd450SmoothStep:
