@@ -66,6 +66,12 @@ static const char prelude[] =
     "  const float x = a * NFf(a, 1.0f - c), y = b * NFf(b, c);\n"
     "  return x + NFf(x, y);\n"
     "}\n"
+    "/* the same with c never a NaN: 1 - c is not either, so each product is a's NaN in any order */\n"
+    "static inline float MIXC(float a, float b, float c)\n"
+    "{\n"
+    "  const float x = a * (1.0f - c), y = b * c;\n"
+    "  return x + NFf(x, y);\n"
+    "}\n"
     "#if defined(__clang__)\n"
     "#define IVDEP _Pragma(\"clang loop vectorize(assume_safety)\")\n"
     "#elif defined(__GNUC__)\n"
@@ -144,6 +150,11 @@ typedef struct gen {
     int *min_reader, *max_reader; /* per word: the lowest and highest pc reading it */
     uint8_t *pinned;
     uint8_t *dirty;               /* per word: its last value in the loop must be stored */
+    /* Constants: words the program initializes the same in every lane and no instruction writes
+     * (not a variable's: only variables are written through run-time addresses). They are
+     * written into the code as numbers, and one that is not a NaN spares gm_nan_first's masks:
+     * with one operand never NaN, every operand order gives the same bits. */
+    uint8_t *is_const;
     int pc;                       /* the instruction being written */
     int seg_end;                  /* the first pc after the current lane loop */
 } gen;
@@ -181,7 +192,10 @@ static int val(gen *g, uint32_t r)
 {
     if (!g->local_of[r]) {
         int t = g->next_local++;
-        fprintf(g->f, "    const uint32_t t%d = R[%u][l];\n", t, r);
+        if (g->is_const[r])
+            fprintf(g->f, "    const uint32_t t%d = 0x%08xu;\n", t, g->p->init_regs[r][0]);
+        else
+            fprintf(g->f, "    const uint32_t t%d = R[%u][l];\n", t, r);
         g->local_of[r] = t + 1;
         g->touched[g->ntouched++] = (int)r;
     }
@@ -233,6 +247,13 @@ static const char *expr_of(int op)
     case GM_OP_U2F: return "B((float)@)";
     default: return NULL;
     }
+}
+
+/* Is word r a constant that is not a NaN? (An operation with such an operand, or with the same
+ * word on both sides, gives the same bits in either operand order.) */
+static int never_nan(const gen *g, uint32_t r)
+{
+    return g->is_const[r] && (g->p->init_regs[r][0] & 0x7fffffffu) <= 0x7f800000u;
 }
 
 static int unary(int op)
@@ -292,7 +313,10 @@ static void emit_inlined(gen *g, const gm_inst *in)
         int tb = val(g, in->b);
         for (uint32_t k = 0; k < n; k++) {
             int ta = val(g, in->a + k), t = g->next_local++;
-            fprintf(f, "    const uint32_t t%d = B(F(t%d) * NF(t%d, t%d));\n", t, ta, ta, tb);
+            if (never_nan(g, in->b) || never_nan(g, in->a + k))
+                fprintf(f, "    const uint32_t t%d = B(F(t%d) * F(t%d));\n", t, ta, tb);
+            else
+                fprintf(f, "    const uint32_t t%d = B(F(t%d) * NF(t%d, t%d));\n", t, ta, ta, tb);
             dst[nres] = in->d + k;
             res[nres++] = t;
         }
@@ -301,12 +325,19 @@ static void emit_inlined(gen *g, const gm_inst *in)
     case GM_OP_DOT: {
         /* gm_farith_dot: o = a0 * b0, then o = o + ak * bk, a's NaN first at each step */
         int t = g->next_local++, ta = val(g, in->a), tb = val(g, in->b);
-        fprintf(f, "    uint32_t t%d = B(F(t%d) * NF(t%d, t%d));\n", t, ta, ta, tb);
+        if (never_nan(g, in->a) || never_nan(g, in->b))
+            fprintf(f, "    uint32_t t%d = B(F(t%d) * F(t%d));\n", t, ta, tb);
+        else
+            fprintf(f, "    uint32_t t%d = B(F(t%d) * NF(t%d, t%d));\n", t, ta, ta, tb);
         for (uint32_t k = 1; k < n; k++) {
             ta = val(g, in->a + k);
             tb = val(g, in->b + k);
-            fprintf(f, "    { const uint32_t p = B(F(t%d) * NF(t%d, t%d)); t%d = B(F(t%d) + NF(t%d, p)); }\n",
-                    ta, ta, tb, t, t, t);
+            if (never_nan(g, in->a + k) || never_nan(g, in->b + k))
+                fprintf(f, "    { const uint32_t p = B(F(t%d) * F(t%d)); t%d = B(F(t%d) + NF(t%d, p)); }\n", ta,
+                        tb, t, t, t);
+            else
+                fprintf(f, "    { const uint32_t p = B(F(t%d) * NF(t%d, t%d)); t%d = B(F(t%d) + NF(t%d, p)); }\n",
+                        ta, ta, tb, t, t, t);
         }
         dst[nres] = in->d;
         res[nres++] = t;
@@ -319,7 +350,8 @@ static void emit_inlined(gen *g, const gm_inst *in)
             int ta = val(g, in->a + k), tb = nops > 1 ? val(g, in->b + k) : ta, tc = nops > 2 ? val(g, in->c + k) : ta;
             int t = g->next_local++;
             fprintf(f, "    const uint32_t t%d = ", t);
-            put_expr(f, e, ta, tb, tc);
+            put_expr(f, (in->x & 0xffff) == GLSLstd450FMix && never_nan(g, in->c + k) ? "B(MIXC(F(@), F(#), F($)))" : e,
+                     ta, tb, tc);
             fputs(";\n", f);
             dst[nres] = in->d + k;
             res[nres++] = t;
@@ -330,6 +362,11 @@ static void emit_inlined(gen *g, const gm_inst *in)
         const char *e = expr_of(in->op);
         for (uint32_t k = 0; k < n; k++) {
             int ta = val(g, in->a + k), tb = unary(in->op) ? ta : val(g, in->b + k);
+            if ((in->op == GM_OP_FADD || in->op == GM_OP_FMUL) &&
+                (never_nan(g, in->a + k) || never_nan(g, in->b + k) || in->a == in->b))
+                e = in->op == GM_OP_FADD ? "B(F(@) + F(#))" : "B(F(@) * F(#))";
+            else
+                e = expr_of(in->op);
             int t = g->next_local++;
             fprintf(f, "    const uint32_t t%d = ", t);
             put_expr(f, e, ta, tb, ta);
@@ -381,14 +418,26 @@ static void find_readers(gen *g)
         g->min_reader[r] = INT_MAX;
         g->max_reader[r] = -1;
     }
+    uint8_t *written = g->is_const; /* first: the words some instruction writes */
     for (int pc = 0; pc < p->code_count; pc++) {
         reader_ctx c = {g, pc};
         int32_t dst, dst_n;
         gm_op_operands(p, &p->code[pc], &dst, &dst_n, NULL, note_reader, &c);
+        for (int64_t r = dst < 0 ? 0 : dst; dst_n > 0 && r < (int64_t)dst + dst_n && r < p->nregs; r++)
+            written[r] = 1;
+    }
+    for (int r = 0; r < p->nregs; r++) {
+        int same = p->init_mask && p->init_mask[r] && !written[r];
+        for (int l = 1; same && l < GM_LANES; l++)
+            same = p->init_regs[r][l] == p->init_regs[r][0];
+        g->is_const[r] = (uint8_t)same;
     }
     for (int i = 0; i < p->var_count; i++)
-        if (p->vars[i].space == GM_SPACE_REG)
+        if (p->vars[i].space == GM_SPACE_REG) {
             pin(g, p->vars[i].addr, p->vars[i].ncomp);
+            for (int64_t r = p->vars[i].addr; r >= 0 && r < (int64_t)p->vars[i].addr + p->vars[i].ncomp && r < p->nregs; r++)
+                g->is_const[r] = 0;
+        }
     for (uint32_t id = 0; p->names && p->reg_of && p->ncomp_of && id < p->bound; id++)
         if (p->names[id] && p->names[id][0] && p->reg_of[id] >= 0)
             pin(g, p->reg_of[id], p->ncomp_of[id]);
@@ -470,9 +519,10 @@ char *gm_native_source(const gm_program *p, int **starts_out, int **lens_out, in
     g.max_reader = malloc((size_t)p->nregs * sizeof *g.max_reader);
     g.pinned = calloc((size_t)p->nregs, 1);
     g.dirty = calloc((size_t)p->nregs, 1);
+    g.is_const = calloc((size_t)p->nregs, 1);
     char *buf = NULL;
     size_t size = 0;
-    g.f = starts && lens && g.local_of && g.touched && g.min_reader && g.max_reader && g.pinned && g.dirty
+    g.f = starts && lens && g.local_of && g.touched && g.min_reader && g.max_reader && g.pinned && g.dirty && g.is_const
               ? open_memstream(&buf, &size)
               : NULL;
     int count = 0;
@@ -507,6 +557,7 @@ char *gm_native_source(const gm_program *p, int **starts_out, int **lens_out, in
     free(g.max_reader);
     free(g.pinned);
     free(g.dirty);
+    free(g.is_const);
     if (!buf || count == 0) {
         free(buf);
         free(starts);

@@ -959,7 +959,10 @@ static gm_run_status warp_run_private(gm_warp *w, const uint8_t *private_pc, int
             w->pc = start + k;
             w->issued += (uint64_t)k;
             w->lane_instr += (uint64_t)k * GM_LANES;
-            continue;
+            if (k == w->p->native_len[start])
+                continue;
+            /* a handler declined (a STORE with helper lanes to leave out): that instruction
+             * is stepped below, in this iteration (a run at the same pc would decline again) */
         }
         tr_pc[n] = w->pc;
         tr_mask[n] = w->mask;
