@@ -168,6 +168,18 @@ typedef int (*gm_fast_op)(gm_warp *w, const gm_inst *in);
  * the program's instructions and whole-warp handlers. */
 typedef int (*gm_native_fn)(uint32_t (*R)[GM_LANES], const uint32_t *umem, gm_warp *w, const gm_inst *code,
                             const gm_fast_op *fast);
+/* Compiled control flow (compile/gm_native.h): runs a converged whole warp from the first
+ * instruction of block `block` through the blocks that are compiled whole, following uniform
+ * branches, until a branch leaves them, a branch condition diverges, a loop's back-edge would
+ * spend the last of `budget` or the run is interrupted (the interpreter takes that branch), or a
+ * handler declines. On return: pc, block, prev (the block it came from, when taken: a branch was
+ * taken), budget, and issued (instructions completed). */
+typedef struct gm_native_cf {
+    int32_t block, prev, pc, budget, taken, pad;
+    uint64_t issued;
+} gm_native_cf;
+typedef int (*gm_native_flow_fn)(uint32_t (*R)[GM_LANES], const uint32_t *umem, gm_warp *w, const gm_inst *code,
+                                 const gm_fast_op *fast, gm_native_cf *cf, const volatile sig_atomic_t *abort);
 
 struct gm_program {
     gm_stage stage;
@@ -189,6 +201,8 @@ struct gm_program {
     gm_native_fn *native; /* per pc: the compiled run starting there, or NULL (no table: none) */
     uint16_t *native_len; /* per pc: instructions in that run */
     void *native_lib;     /* the loaded object holding them */
+    gm_native_flow_fn native_flow;  /* compiled control flow, or NULL */
+    uint8_t *native_flow_entry;     /* per pc: 1 at the first instruction of a block it runs */
     gm_line *lines;       /* per pc */
     char **files;
     int file_count;

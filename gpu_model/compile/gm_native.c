@@ -36,7 +36,8 @@ void gm_native_attach(gm_program *p)
     if (!p || !gm_native_enabled() || p->native)
         return;
     int *starts = NULL, *lens = NULL, count = 0;
-    char *src = gm_native_source(p, &starts, &lens, &count);
+    uint8_t *flow_entry = NULL;
+    char *src = gm_native_source(p, &starts, &lens, &count, &flow_entry);
     if (!src)
         return; /* nothing worth compiling */
     char err[256] = "";
@@ -64,7 +65,18 @@ void gm_native_attach(gm_program *p)
     }
     free(starts);
     free(lens);
+    gm_native_flow_fn flow = NULL;
+    if (ok && flow_entry) {
+        void *sym = dlsym(lib, "glr_flow");
+        if (!sym) {
+            snprintf(err, sizeof err, "the compiled object lacks glr_flow");
+            ok = 0;
+        } else {
+            memcpy(&flow, &sym, sizeof sym);
+        }
+    }
     if (!ok) {
+        free(flow_entry);
         free(fn);
         free(len);
         if (lib)
@@ -81,6 +93,8 @@ void gm_native_attach(gm_program *p)
     p->native = fn;
     p->native_len = len;
     p->native_lib = lib;
+    p->native_flow = flow_entry ? flow : NULL;
+    p->native_flow_entry = flow_entry;
 }
 
 void gm_native_release(gm_program *p)
@@ -89,6 +103,9 @@ void gm_native_release(gm_program *p)
         return;
     free(p->native);
     free(p->native_len);
+    free(p->native_flow_entry);
+    p->native_flow = NULL;
+    p->native_flow_entry = NULL;
     if (p->native_lib)
         dlclose(p->native_lib);
     p->native = NULL;

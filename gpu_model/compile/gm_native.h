@@ -27,8 +27,10 @@ void gm_native_release(gm_program *p);
 
 /* The C source of p's runs (malloc'd; NULL when none is worth compiling or out of memory), and
  * the first pc of each run into *starts (malloc'd, *count entries). Each run is a function
- * `int glr_run_PC(...)` (gm_native_fn) returning how many of its instructions completed. */
-char *gm_native_source(const gm_program *p, int **starts, int **lens, int *count);
+ * `int glr_run_PC(...)` (gm_native_fn) returning how many of its instructions completed; when
+ * some blocks can be run whole, the source also has `glr_flow` (gm_native_flow_fn) and
+ * *flow_entry (malloc'd, per pc) marks the first instruction of each. */
+char *gm_native_source(const gm_program *p, int **starts, int **lens, int *count, uint8_t **flow_entry);
 
 /* Compiles src into a shared object (or finds it in the cache) and loads it: the handle, or NULL
  * with a one-line reason in err. */

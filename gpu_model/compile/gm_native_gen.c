@@ -25,6 +25,8 @@
 
 /* The generated code declares gm_inst again (to step through the code array and call handlers);
  * it must be this layout. */
+_Static_assert(sizeof(gm_native_cf) == 32 && offsetof(gm_native_cf, issued) == 24,
+               "gm_native_cf layout changed: update struct glr_cf in gm_native_gen.c");
 _Static_assert(sizeof(gm_inst) == 28 && offsetof(gm_inst, d) == 8 && offsetof(gm_inst, x) == 24,
                "gm_inst layout changed: update the prelude in gm_native_gen.c");
 
@@ -464,15 +466,12 @@ static int in_run(const gm_program *p, int pc)
     return 1;
 }
 
-/* One function for the run [start, start + len). */
-static void emit_run(gen *g, int start, int len)
+/* The instructions [start, start + len) of one block: lane loops and handler calls. A handler
+ * that declines at instruction i runs `decline` with i and its pc (printf: %d %d). */
+static void emit_body(gen *g, int start, int len, const char *decline)
 {
     const gm_program *p = g->p;
     FILE *f = g->f;
-    fprintf(f, "\nint glr_run_%d(W *restrict R, const uint32_t *restrict U, struct gm_warp *w, "
-               "const struct gm_inst *code, const H *fast)\n{\n"
-               "  (void)U; (void)w; (void)code; (void)fast;\n", start);
-    g->next_local = 0;
     int in_segment = 0;
     for (int i = 0; i < len; i++) {
         const int pc = start + i;
@@ -495,15 +494,121 @@ static void emit_run(gen *g, int start, int len)
         } else {
             loop_close(g);
             in_segment = 0;
-            fprintf(f, "  if (fast[%d](w, code + %d)) return %d;\n", pc, pc, i);
+            fprintf(f, "  if (fast[%d](w, code + %d)) ", pc, pc);
+            fprintf(f, decline, i, pc);
+            fputc('\n', f);
         }
     }
     loop_close(g);
+}
+
+/* One function for the run [start, start + len). */
+static void emit_run(gen *g, int start, int len)
+{
+    FILE *f = g->f;
+    fprintf(f, "\nint glr_run_%d(W *restrict R, const uint32_t *restrict U, struct gm_warp *w, "
+               "const struct gm_inst *code, const H *fast)\n{\n"
+               "  (void)U; (void)w; (void)code; (void)fast;\n", start);
+    g->next_local = 0;
+    emit_body(g, start, len, "return %d; /* pc %d */");
     fprintf(f, "  return %d;\n}\n", len);
 }
 
-char *gm_native_source(const gm_program *p, int **starts_out, int **lens_out, int *count_out)
+/* ---- compiled control flow ---- */
+
+/* The blocks glr_flow runs whole: every instruction before the terminator in a run (no phi,
+ * texture, call...), the terminator a branch or a conditional branch. Blocks are laid out in
+ * order, each ending with its terminator. */
+static int block_end(const gm_program *p, int b)
 {
+    return b + 1 < p->block_count ? p->blocks[b + 1].first_pc : p->code_count;
+}
+
+static int flow_block(const gm_program *p, int b)
+{
+    const int first = p->blocks[b].first_pc, end = block_end(p, b);
+    if (first < 0 || end <= first || end > p->code_count)
+        return 0;
+    const int op = p->code[end - 1].op;
+    if (op != GM_OP_BRANCH && op != GM_OP_BRANCH_COND)
+        return 0;
+    const gm_inst *t = &p->code[end - 1];
+    const uint32_t nb = (uint32_t)p->block_count;
+    if (op == GM_OP_BRANCH ? t->x >= nb : (t->b >= nb || t->c >= nb || t->a >= (uint32_t)p->nregs))
+        return 0;
+    for (int pc = first; pc < end - 1; pc++)
+        if (!in_run(p, pc))
+            return 0;
+    return 1;
+}
+
+/* A branch from block `from` to `to`, as exec_inst's loop_edge, send_lanes and after_branch do it
+ * for a converged warp: a back-edge spends one iteration of the call's budget (the last one, or an
+ * interrupted run, is left to the interpreter, which ends the loop); then on to `to`. */
+static void emit_edge(gen *g, int from, int to, int term_pc, const uint8_t *ok)
+{
+    const gm_program *p = g->p;
+    FILE *f = g->f;
+    const gm_block *tb = &p->blocks[to];
+    if (tb->cont >= 0 && to <= from && tb->merge >= 0)
+        fprintf(f, "    if ((abort && *abort) || budget <= 1) { cf->pc = %d; goto out; }\n    budget--;\n", term_pc);
+    fprintf(f, "    n++; prev = %d; block = %d; taken = 1;\n", from, to);
+    if (ok[to])
+        fprintf(f, "    goto b%d;\n", to);
+    else
+        fprintf(f, "    cf->pc = %d; goto out;\n", p->blocks[to].first_pc);
+}
+
+/* glr_flow: every block of flow_block, a label each (ok: which). */
+static void emit_flow(gen *g, const uint8_t *ok)
+{
+    const gm_program *p = g->p;
+    FILE *f = g->f;
+    fputs("\nstruct glr_cf { int32_t block, prev, pc, budget, taken, pad; uint64_t issued; };\n"
+          "int glr_flow(W *restrict R, const uint32_t *restrict U, struct gm_warp *w, const struct gm_inst *code,\n"
+          "             const H *fast, struct glr_cf *cf, const volatile int *abort)\n{\n"
+          "  (void)U; (void)w; (void)code; (void)fast;\n"
+          "  uint64_t n = 0;\n"
+          "  int32_t budget = cf->budget, prev = cf->prev, block = cf->block, taken = 0;\n"
+          "  cf->pc = -1;\n"
+          "  switch (block) {\n", f);
+    for (int b = 0; b < p->block_count; b++)
+        if (ok[b])
+            fprintf(f, "  case %d: goto b%d;\n", b, b);
+    fputs("  default: goto out;\n  }\n", f);
+    for (int b = 0; b < p->block_count; b++) {
+        if (!ok[b])
+            continue;
+        const int first = p->blocks[b].first_pc, term = block_end(p, b) - 1;
+        fprintf(f, "b%d:\n", b);
+        g->next_local = 0;
+        char decline[96];
+        snprintf(decline, sizeof decline, "{ n += %%d; cf->pc = %%d; goto out; }");
+        emit_body(g, first, term - first, decline);
+        fprintf(f, "  n += %d;\n", term - first);
+        const gm_inst *t = &p->code[term];
+        if (t->op == GM_OP_BRANCH) {
+            fputs("  {\n", f);
+            emit_edge(g, b, (int)t->x, term, ok);
+            fputs("  }\n", f);
+        } else {
+            fprintf(f, "  {\n    uint32_t any = 0, all = 1;\n"
+                       "    for (int l = 0; l < 32; l++) { const uint32_t v = R[%u][l] != 0; any |= v; all &= v; }\n"
+                       "    if (all) {\n", t->a);
+            emit_edge(g, b, (int)t->b, term, ok);
+            fputs("    } else if (!any) {\n", f);
+            emit_edge(g, b, (int)t->c, term, ok);
+            fprintf(f, "    }\n    cf->pc = %d; goto out; /* diverges */\n  }\n", term);
+        }
+    }
+    fputs("out:\n  cf->issued = n; cf->budget = budget; cf->prev = prev; cf->block = block; cf->taken = taken;\n"
+          "  return 1;\n}\n", f);
+}
+
+char *gm_native_source(const gm_program *p, int **starts_out, int **lens_out, int *count_out,
+                       uint8_t **flow_out)
+{
+    *flow_out = NULL;
     *starts_out = NULL;
     *lens_out = NULL;
     *count_out = 0;
@@ -546,6 +651,22 @@ char *gm_native_source(const gm_program *p, int **starts_out, int **lens_out, in
             }
             pc += len;
         }
+        /* compiled control flow: worth it when some block with a body is run whole */
+        uint8_t *ok = calloc((size_t)p->block_count + 1, 1);
+        int flow_blocks = 0;
+        for (int b = 0; ok && b < p->block_count; b++) {
+            ok[b] = (uint8_t)flow_block(p, b);
+            flow_blocks += ok[b] && block_end(p, b) - 1 > p->blocks[b].first_pc;
+        }
+        uint8_t *entry = ok && flow_blocks ? calloc((size_t)p->code_count, 1) : NULL;
+        if (entry) {
+            emit_flow(&g, ok);
+            for (int b = 0; b < p->block_count; b++)
+                if (ok[b])
+                    entry[p->blocks[b].first_pc] = 1;
+            *flow_out = entry;
+        }
+        free(ok);
         if (fclose(g.f) != 0) {
             free(buf);
             buf = NULL;
@@ -558,7 +679,9 @@ char *gm_native_source(const gm_program *p, int **starts_out, int **lens_out, in
     free(g.pinned);
     free(g.dirty);
     free(g.is_const);
-    if (!buf || count == 0) {
+    if (!buf || (count == 0 && !*flow_out)) {
+        free(*flow_out);
+        *flow_out = NULL;
         free(buf);
         free(starts);
         free(lens);

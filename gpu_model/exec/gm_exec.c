@@ -820,6 +820,35 @@ static inline void fp_flush_leave(unsigned old) { (void)old; }
 
 static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions);
 
+/* Compiled control flow (gm_native_cf) from the first instruction of the current block, when the
+ * whole warp runs it together (every lane of the function live, alive and active, as after_branch
+ * needs to go straight on). The frame is left as the interpreter would leave it: each taken
+ * branch sets every lane's prev and next (send_lanes), the block and the loop budget. Returns 0
+ * when it ran nothing (the caller steps that instruction). */
+static int native_flow(gm_warp *w)
+{
+    gm_frame *f = &w->frames[w->depth];
+    if (w->mask != 0xffffffffu || (f->live & w->alive) != 0xffffffffu || f->block < 0 ||
+        w->p->blocks[f->block].first_pc != w->pc)
+        return 0;
+    gm_native_cf cf = {f->block, -1, -1, f->loop_budget, 0, 0, 0};
+    w->p->native_flow(w->R, w->p->umem, w, w->p->code, w->p->fast, &cf, w->p->abort_flag);
+    if (cf.pc < 0 || cf.pc >= w->p->code_count)
+        return 0; /* not a block it runs (cannot happen: entries are marked from the same list) */
+    w->pc = cf.pc;
+    w->issued += cf.issued;
+    w->lane_instr += cf.issued * GM_LANES;
+    f->loop_budget = cf.budget;
+    if (cf.taken) {
+        f->block = cf.block;
+        for (int l = 0; l < GM_LANES; l++) {
+            f->prev[l] = cf.prev;
+            f->next[l] = cf.block;
+        }
+    }
+    return cf.issued > 0;
+}
+
 gm_run_status gm_warp_run(gm_warp *w, uint64_t max_instructions)
 {
     unsigned fp = fp_flush_enter();
@@ -859,6 +888,8 @@ static gm_run_status warp_run(gm_warp *w, uint64_t max_instructions)
             if (native && w->mask == 0xffffffffu) {
                 /* compiled runs (compile/gm_native.h) where there are, handlers between them */
                 for (;;) {
+                    if (w->p->native_flow_entry && w->p->native_flow_entry[w->pc] && native_flow(w))
+                        continue;
                     const gm_native_fn run = native[w->pc];
                     if (run) {
                         const int len = w->p->native_len[w->pc];

@@ -32,6 +32,16 @@ static const char *const float_exprs[] = {
     "fract(a * 1.7 + b * u.x) * mix(a, b, 0.25) - vec4(dot(a, b))",
     "vec4(lessThan(a, b)) + vec4(equal(a, b)) * 2.0 + vec4(greaterThanEqual(a, b)) * 4.0 + "
     "vec4(notEqual(a, b)) * 8.0 + vec4(lessThanEqual(a, b)) * 16.0 + vec4(greaterThan(a, b)) * 32.0"};
+/* Bodies computing r (vec4 r = vec4(0) first): loops a whole warp runs together, loops whose lanes
+ * leave at different iterations (the compiled flow hands the diverging branch back), and a loop
+ * that never ends (the loop limiter ends it after 65535 iterations: the interpreter's branch). */
+static const char *const flow_bodies[] = {
+    "{ r = a; for (int k = 0; k < 7; k++) { r = fract(r * 1.7 + b); r = mix(r, b, 0.25) + r.yzwx * 0.1; } }",
+    "{ r = a; for (int k = 0; k < (i.x & 7); k++) { r = r * 0.5 + b; } }",
+    "{ r = b; for (int k = 0; k < 3; k++) { if (u.w > 0.5) r = r + a; else r = r - a; r = r * 0.75; } }",
+    "{ r = b; for (int k = 0; k < 4; k++) { if (a.x > 0.0) r = r * a; else r = r + b.wzyx; } }",
+    "{ r = a; for (;;) { r = r * 0.5 + b; if (u.x > 1e30) break; } }",
+    "{ r = a; int k = 0; while (k < 5) { k++; if (k == 3) continue; r = r + b * float(k); } }"};
 static const char *const int_exprs[] = {
     "i + j", "i - j", "i * j", "i & j", "i | j", "i ^ j", "~i",
     "ivec4(equal(i, j))", "ivec4(notEqual(i, j))", "ivec4(lessThan(i, j))",
@@ -39,7 +49,7 @@ static const char *const int_exprs[] = {
     "ivec4(lessThan(uvec4(i), uvec4(j)))", "ivec4(greaterThanEqual(uvec4(i), uvec4(j)))",
     "(i * 3 + j) ^ (i & ~j) - ivec4(floatBitsToInt(a + b))"};
 
-static int compiled_programs, programs;
+static int compiled_programs, programs, flow_programs;
 
 static int run(gm_warp *w, uint32_t (*o)[GM_LANES], uint32_t out[4][GM_LANES])
 {
@@ -79,7 +89,15 @@ static void check_expr(const char *expr, int is_int, int seed)
              "uniform vec4 u;\n"
              "layout(location=0) out %s o;\n"
              "void main() { %s r = %s; o = r + r; }\n",
-             is_int ? "ivec4" : "vec4", is_int ? "ivec4" : "vec4", expr);
+             is_int ? "ivec4" : "vec4", is_int ? "ivec4" : "vec4", expr[0] == '{' ? "vec4(0.0);\n" : expr);
+    if (expr[0] == '{') { /* a body: "vec4 r = vec4(0.0); BODY o = r + r;" */
+        char *at = strstr(src, "vec4(0.0);\n");
+        if (at) {
+            char tail[512];
+            snprintf(tail, sizeof tail, "%s", at + strlen("vec4(0.0);\n"));
+            snprintf(at, sizeof src - (size_t)(at - src), "vec4(0.0); %s%s", expr, tail);
+        }
+    }
     gm_shader_source s = {GM_STAGE_FRAGMENT, src, "native.frag"};
     gm_compile_result cr;
     if (gm_compile_program(&s, 1, &cr) != 0) {
@@ -98,7 +116,8 @@ static void check_expr(const char *expr, int is_int, int seed)
     programs++;
     int runs = 0;
     for (int pc = 0; p->native && pc < p->code_count; pc++)
-        runs += p->native[pc] != NULL;
+        runs += p->native[pc] != NULL || (p->native_flow_entry && p->native_flow_entry[pc]);
+    flow_programs += p->native_flow != NULL;
     if (runs == 0) {
         fprintf(stderr, "%s: no compiled run\n", expr);
         CHECK(0);
@@ -117,13 +136,26 @@ static void check_expr(const char *expr, int is_int, int seed)
     if (o && in[0] && in[1] && in[2] && in[3]) {
         uint32_t native_out[4][GM_LANES], interp_out[4][GM_LANES];
         gm_native_fn *table = p->native;
+        uint8_t *flow = p->native_flow_entry;
         fill(in, seed);
         int ok = run(w, o, native_out) == 0;
+        const uint64_t issued = gm_warp_issued(w), lanes = gm_warp_lane_instructions(w);
+        const uint32_t limited = gm_warp_loops_limited(w);
         p->native = NULL; /* the interpreter alone */
+        p->native_flow_entry = NULL;
         fill(in, seed);
         ok = ok && run(w, o, interp_out) == 0;
         p->native = table;
+        p->native_flow_entry = flow;
         CHECK(ok);
+        if (issued != gm_warp_issued(w) || lanes != gm_warp_lane_instructions(w) ||
+            limited != gm_warp_loops_limited(w)) {
+            fprintf(stderr, "%s (seed %d): issued %llu, lane instructions %llu, loops limited %u; interpreter %llu, "
+                            "%llu, %u\n", expr, seed, (unsigned long long)issued, (unsigned long long)lanes, limited,
+                    (unsigned long long)gm_warp_issued(w), (unsigned long long)gm_warp_lane_instructions(w),
+                    gm_warp_loops_limited(w));
+            CHECK(0);
+        }
         int bad = 0;
         for (int k = 0; ok && k < 4; k++)
             for (int l = 0; l < GM_LANES; l++)
@@ -167,8 +199,11 @@ int main(void)
             check_expr(float_exprs[e], 0, seed);
         for (size_t e = 0; e < sizeof int_exprs / sizeof int_exprs[0]; e++)
             check_expr(int_exprs[e], 1, seed);
+        for (size_t e = 0; e < sizeof flow_bodies / sizeof flow_bodies[0]; e++)
+            check_expr(flow_bodies[e], 0, seed);
     }
     CHECK(compiled_programs == programs && programs > 0);
+    CHECK(flow_programs >= 3 * 4); /* the loops, at least, run as compiled flow */
 
     /* the cache: one object per distinct source, and a second build of a source reuses it */
     const int objects = count_entries(cache, ".so");
