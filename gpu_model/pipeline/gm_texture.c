@@ -942,6 +942,33 @@ static void lane_lod(const gm_tex_image *img, const gm_lp_lod_in *shared,
                 (cube && in.mip != GM_LP_MIP_NONE);
 }
 
+/* The bits that differ between lanes a and b of v. */
+static uint32_t bits_diff(const float *v, int a, int b)
+{
+    uint32_t x, y;
+    memcpy(&x, &v[a], 4);
+    memcpy(&y, &v[b], 4);
+    return x ^ y;
+}
+
+/* Whether lane b's LOD selection (lane_lod) would read exactly the inputs of lane a of the
+ * same quad: the same bits of its gradients, bias, explicit LOD and minimum LOD (quad_grads
+ * reads the quad's shared coordinates). Cube maps also read the lane's direction: never the
+ * same. Implicit LODs (the quad's coordinate differences) are equal for a whole quad, so one
+ * lane_lod per quad instead of per lane; bitwise equality keeps the result identical. */
+static bool lod_inputs_equal(const gm_sample_request *req, const gm_tex_image *img, int a, int b)
+{
+    if (img->target == GM_TEX_CUBE || img->target == GM_TEX_CUBE_ARRAY)
+        return false;
+    uint32_t diff = 0;
+    for (int k = 0; k < 3; k++)
+        diff |= bits_diff(req->ddx[k], a, b) | bits_diff(req->ddy[k], a, b);
+    if (req->has_bias) diff |= bits_diff(req->bias, a, b);
+    if (req->has_lod) diff |= bits_diff(req->lod, a, b);
+    if (req->has_min_lod) diff |= bits_diff(req->min_lod, a, b);
+    return diff == 0;
+}
+
 static gm_tex_target target_of(const gm_sample_request *r)
 {
     switch (r->dim) {
@@ -978,9 +1005,18 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     if (req->op == GM_TEX_SAMPLE && sample_usable(img)) {
         gm_lp_lod_in shared;
         lod_in_init(img, smp, &shared); /* the same for every lane: once per request */
-        for (int l = 0; l < GM_LANES; l++)
-            if ((req->mask >> l) & 1)
-                lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
+        int done = -1;   /* the last lane whose LOD was worked out */
+        for (int l = 0; l < GM_LANES; l++) {
+            if (!((req->mask >> l) & 1))
+                continue;
+            if (done >= 0 && (done & ~3) == (l & ~3) && lod_inputs_equal(req, img, done, l)) {
+                sels[l] = sels[done];
+                per_lane[l] = per_lane[done];
+                continue;
+            }
+            lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
+            done = l;
+        }
     }
     for (int l = 0; l < GM_LANES; l++) {
         if (!(req->mask & (1u << l)))
