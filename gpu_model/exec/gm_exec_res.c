@@ -29,13 +29,21 @@ static void quad_deriv(const float *v, float *dx, float *dy)
     }
 }
 
-/* Writes `n` result words for the lanes in m. */
+/* Writes `n` result words for the lanes in m: whole words when every lane is in m (one
+ * texture unit for the warp, the usual case), else lane by lane. */
 static void write_result(gm_warp *w, int dst, int n, const gm_texel_out *res, gm_mask m)
 {
-    for (int k = 0; k < n && k < 4; k++)
-        for (int l = 0; l < GM_LANES; l++)
-            if ((m >> l) & 1)
-                w->R[dst + k][l] = res->u[k][l];
+    const gm_mask all = (gm_mask)(((uint64_t)1 << GM_LANES) - 1);
+    for (int k = 0; k < n && k < 4; k++) {
+        if (m == all) {
+            memcpy(w->R[dst + k], res->u[k], sizeof w->R[dst + k]);
+            continue;
+        }
+        for (gm_mask b = m; b; b &= b - 1) {
+            int l = __builtin_ctz(b);
+            w->R[dst + k][l] = res->u[k][l];
+        }
+    }
 }
 
 static void default_texel(gm_texel_out *res, gm_tex_result_type rt)
