@@ -16,8 +16,12 @@
 #ifndef GM_TEXTURE_LP_H
 #define GM_TEXTURE_LP_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 enum { GM_LP_MIP_NONE, GM_LP_MIP_NEAREST, GM_LP_MIP_LINEAR };
 
@@ -25,8 +29,45 @@ enum { GM_LP_MIP_NONE, GM_LP_MIP_NEAREST, GM_LP_MIP_LINEAR };
 float gm_lp_fast_log2(float x);     /* floor(log2 x) - 1 + mantissa in [1,2) */
 int gm_lp_ilog2(float x);           /* floor(log2(x * sqrt 2)), exponent only */
 int gm_lp_ilog2_sqrt(float x);      /* (floor(log2 x) + 1) >> 1 = round(log2 sqrt x) */
-int gm_lp_iround(float x);          /* cvtps2dq: nearest, ties to even */
-int gm_lp_ifloor(float x);
+
+/* Largest float below 1 (lp_build_fract_safe clamps to it). */
+#define GM_LP_ONE_MINUS_EPS 0.99999994f
+
+/* The conversions below are inline: the AoS filter runs them for both axes of every texel
+ * it filters (issue 17 §1). Out-of-range conversions give INT32_MIN like cvtps2dq /
+ * cvttps2dq. */
+static inline bool gm_lp_int_range(float x)
+{
+    return x > -2147483520.0f && x < 2147483520.0f;
+}
+
+/* cvtps2dq: nearest, ties to even (the default MXCSR rounding, as lrintf). */
+static inline int gm_lp_iround(float x)
+{
+    if (!gm_lp_int_range(x))
+        return INT32_MIN;
+#if defined(__SSE__)
+    return _mm_cvtss_si32(_mm_set_ss(x));
+#else
+    return (int)lrintf(x);
+#endif
+}
+
+/* Truncation (cvttps2dq). */
+static inline int gm_lp_itrunc(float x)
+{
+    return gm_lp_int_range(x) ? (int)x : INT32_MIN;
+}
+
+/* floor: the truncation, one less where it rounded up (exact in the int range: a float
+ * of magnitude 2^23 or more is an integer, which the truncation keeps). */
+static inline int gm_lp_ifloor(float x)
+{
+    if (!gm_lp_int_range(x))
+        return INT32_MIN;
+    int t = (int)x;
+    return (float)t > x ? t - 1 : t;
+}
 /* w in 0..255 (pre-scaled 8-bit weight). pmulhrsw(w, (b - a) << 7) = (w * (b - a) + 128)
  * >> 8 (an arithmetic shift: floor division, as GCC defines >> on negative values), added
  * to a as bytes. Inline: the AoS filter calls it per channel and corner of every texel. */
@@ -67,7 +108,11 @@ typedef struct gm_lp_lod_sel {
 void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out);
 
 /* Mip weight of the AoS path: trunc(fpart * 256) as 8 bits. */
-int gm_lp_mip_weight8(float fpart);
+static inline int gm_lp_mip_weight8(float fpart)
+{
+    int w = gm_lp_itrunc(fpart * 256.0f);
+    return w > 0 ? (w & 0xff) : 0;
+}
 
 /* One axis of the AoS path. `size` is the level's size along it, `pot` whether the base
  * (level 0) size is a power of two, `normalized` false for rectangle textures, `repeat`
@@ -76,9 +121,74 @@ typedef struct gm_lp_axis {
     int i0, i1;  /* the two texels, already wrapped */
     int w;       /* 8-bit weight of i1 */
 } gm_lp_axis;
-void gm_lp_axis_linear(float u, int size, bool pot, bool normalized, bool repeat, int offset,
-                       gm_lp_axis *out);
-int gm_lp_axis_nearest(float u, int size, bool pot, bool normalized, bool repeat, int offset);
+
+/* floor(v / 256) for any sign (the JIT's arithmetic shift). */
+static inline int64_t gm_lp_asr8(int64_t v)
+{
+    return v >= 0 ? v / 256 : -((-v + 255) / 256);
+}
+
+static inline int gm_lp_clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+static inline void gm_lp_axis_linear(float u, int size, bool pot, bool normalized, bool repeat,
+                                     int offset, gm_lp_axis *out)
+{
+    if (size < 1)
+        size = 1;
+    if (normalized && repeat && !pot) {
+        /* repeat, non-power-of-two: wrap the float coordinate first */
+        float cf = u;
+        if (offset)
+            cf = cf + (float)offset / (float)size;
+        cf = cf - floorf(cf);
+        cf = cf * (float)size;
+        cf = cf * 256.0f;
+        int64_t c = (int64_t)gm_lp_iround(cf) - 128;
+        out->w = (int)(c & 0xff);
+        int64_t i0 = gm_lp_asr8(c);
+        if (i0 < 0)
+            i0 = size - 1;
+        if (i0 > size - 1)
+            i0 = size - 1;
+        out->i0 = (int)i0;
+        out->i1 = out->i0 == size - 1 ? 0 : out->i0 + 1;
+        return;
+    }
+    float x = normalized ? u * (float)(size << 8) : u * 256.0f;
+    int64_t c = (int64_t)gm_lp_iround(x) - 128;
+    out->w = (int)(c & 0xff);
+    int64_t ip = gm_lp_asr8(c) + offset;
+    if (repeat) {
+        out->i0 = (int)((uint64_t)ip & (uint64_t)(size - 1));
+        out->i1 = (int)((uint64_t)(ip + 1) & (uint64_t)(size - 1));
+    } else {
+        out->i0 = ip < 0 ? 0 : (ip > size - 1 ? size - 1 : (int)ip);
+        out->i1 = ip + 1 < 0 ? 0 : (ip + 1 > size - 1 ? size - 1 : (int)ip + 1);
+    }
+}
+
+static inline int gm_lp_axis_nearest(float u, int size, bool pot, bool normalized, bool repeat,
+                                     int offset)
+{
+    if (size < 1)
+        size = 1;
+    if (repeat && normalized && !pot) {
+        float cf = u;
+        if (offset)
+            cf = cf + (float)offset / (float)size;
+        cf = fminf(cf - floorf(cf), GM_LP_ONE_MINUS_EPS);
+        int i = gm_lp_itrunc(cf * (float)size);
+        return gm_lp_clampi(i, 0, size - 1);
+    }
+    float x = normalized ? u * (float)size : u;
+    int64_t ip = (int64_t)gm_lp_ifloor(x) + offset;
+    if (repeat)
+        return (int)((uint64_t)ip & (uint64_t)(size - 1));
+    return ip < 0 ? 0 : (ip > size - 1 ? size - 1 : (int)ip);
+}
 
 /* One axis of llvmpipe's general (float, "SoA") nearest filter for GL wrap mode `wrap`
  * (lp_build_sample_wrap_nearest): the texel index; *border set (index 0) when the border
