@@ -594,9 +594,7 @@ static void bilinear8(const gm_tex_image *img, const gm_surface *sf, int z, cons
         texel8_at(img, sf, ax[0].i0, ax[1].i1, z, v[2]);
         texel8_at(img, sf, ax[0].i1, ax[1].i1, z, v[3]);
     }
-    for (int ch = 0; ch < 4; ch++)
-        out[ch] = gm_lp_lerp8(ax[1].w, gm_lp_lerp8(ax[0].w, v[0][ch], v[1][ch]),
-                              gm_lp_lerp8(ax[0].w, v[2][ch], v[3][ch]));
+    gm_lp_bilerp8(ax[0].w, ax[1].w, (const uint8_t (*)[4])v, out);
 }
 
 /* Filter one level the way lp_bld_sample_aos does: 8.8 fixed-point coordinates, 8-bit
@@ -1071,8 +1069,7 @@ static bool aos2d_lane(const gm_tex_image *img, const tex_req *rq, const aos2d_r
         int L = layer < 0 ? 0 : (layer >= s->depth ? s->depth - 1 : layer);
         aos2d_level(img, f, s, L, coord, linear, offset, b[pass]);
     }
-    for (int ch = 0; ch < 4; ch++)
-        out[ch] = gm_unorm8_to_float(two ? gm_lp_lerp8(w8, b[0][ch], b[1][ch]) : b[0][ch]);
+    gm_lp_mip8_to_float(b[0], b[1], two, w8, out);
     if (rq->depth || !rq->swizzle_id)
         apply_view_swizzle(img, out, false, 0, rq->depth);
     return true;

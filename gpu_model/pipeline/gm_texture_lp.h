@@ -19,7 +19,10 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
-#if defined(__SSE__)
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__SSE__)
 #include <xmmintrin.h>
 #endif
 
@@ -75,6 +78,71 @@ static inline uint8_t gm_lp_lerp8(int w, int a, int b)
 {
     int64_t t = ((int64_t)w * (b - a) + 128) >> 8;
     return (uint8_t)(((int64_t)a + t) & 0xff);
+}
+
+#if defined(__SSE2__)
+/* gm_lp_lerp8 on eight 16-bit lanes at once (values 0..255, the weight in every lane of w):
+ * the 32-bit products from the low and high halves, the same rounding shift, the sum's low
+ * byte. */
+static inline __m128i gm_lp_lerp8_epi16(__m128i w, __m128i a, __m128i b)
+{
+    __m128i d = _mm_sub_epi16(b, a);
+    __m128i lo = _mm_mullo_epi16(d, w), hi = _mm_mulhi_epi16(d, w);
+    const __m128i half = _mm_set1_epi32(128);
+    __m128i p0 = _mm_srai_epi32(_mm_add_epi32(_mm_unpacklo_epi16(lo, hi), half), 8);
+    __m128i p1 = _mm_srai_epi32(_mm_add_epi32(_mm_unpackhi_epi16(lo, hi), half), 8);
+    __m128i t = _mm_packs_epi32(p0, p1);   /* within [-255, 255]: no saturation */
+    return _mm_and_si128(_mm_add_epi16(a, t), _mm_set1_epi16(0xff));
+}
+
+/* Four texels (4 bytes each) as 16-bit lanes: t0 t1 in lanes 0-3, t2 t3 in lanes 4-7. */
+static inline __m128i gm_lp_texels_epi16(uint32_t lo, uint32_t hi)
+{
+    __m128i v = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)lo), _mm_cvtsi32_si128((int)hi));
+    return _mm_unpacklo_epi8(v, _mm_setzero_si128());
+}
+#endif
+
+/* The AoS bilinear filter of four RGBA texels v[0] (x0,y0), v[1] (x1,y0), v[2] (x0,y1),
+ * v[3] (x1,y1): gm_lp_lerp8 of each channel along x with weight wx, then along y with wy
+ * (both 0..255). With SSE2 the two rows' x lerps run together. */
+static inline void gm_lp_bilerp8(int wx, int wy, const uint8_t v[4][4], uint8_t out[4])
+{
+#if defined(__SSE2__)
+    uint32_t t[4];
+    memcpy(t, v, sizeof(t));
+    __m128i x = gm_lp_lerp8_epi16(_mm_set1_epi16((short)wx), gm_lp_texels_epi16(t[0], t[2]),
+                                  gm_lp_texels_epi16(t[1], t[3]));
+    __m128i y = gm_lp_lerp8_epi16(_mm_set1_epi16((short)wy), x, _mm_srli_si128(x, 8));
+    int r = _mm_cvtsi128_si32(_mm_packus_epi16(y, y));
+    memcpy(out, &r, 4);
+#else
+    for (int ch = 0; ch < 4; ch++)
+        out[ch] = gm_lp_lerp8(wy, gm_lp_lerp8(wx, v[0][ch], v[1][ch]),
+                              gm_lp_lerp8(wx, v[2][ch], v[3][ch]));
+#endif
+}
+
+/* The AoS result of one lane as floats: a (and with two levels gm_lp_lerp8 towards b with
+ * the mip weight w8) times the float 1/255, as gm_unorm8_to_float converts. */
+static inline void gm_lp_mip8_to_float(const uint8_t a[4], const uint8_t b[4], bool two, int w8,
+                                       float out[4])
+{
+    const float scale = (float)(1.0 / 255.0);
+#if defined(__SSE2__)
+    uint32_t ta, tb;
+    memcpy(&ta, a, 4);
+    __m128i v = gm_lp_texels_epi16(ta, 0);
+    if (two) {   /* b is only read here: a single level leaves it unset */
+        memcpy(&tb, b, 4);
+        v = gm_lp_lerp8_epi16(_mm_set1_epi16((short)w8), v, gm_lp_texels_epi16(tb, 0));
+    }
+    __m128 f = _mm_cvtepi32_ps(_mm_unpacklo_epi16(v, _mm_setzero_si128()));
+    _mm_storeu_ps(out, _mm_mul_ps(f, _mm_set1_ps(scale)));
+#else
+    for (int ch = 0; ch < 4; ch++)
+        out[ch] = (float)(two ? gm_lp_lerp8(w8, a[ch], b[ch]) : a[ch]) * scale;
+#endif
 }
 
 /* rho of the texel-space derivatives (size = base level size, dims 1..3). For dims > 1 it
