@@ -158,7 +158,10 @@ static void apply_view_swizzle(const gm_tex_image *img, float v[4], bool integer
 
 static float flush_denormal(float x)
 {
-    return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    /* exponent field 0: a denormal (or a zero, which this keeps) */
+    return (b & 0x7f800000u) == 0 ? copysignf(0.0f, x) : x;
 }
 
 static bool is_pot(int v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -577,17 +580,24 @@ static void bilinear8(const gm_tex_image *img, const gm_surface *sf, int z, cons
                       uint8_t out[4])
 {
     uint8_t v[4][4];
+    const size_t ns = (size_t)(sf->samples > 0 ? sf->samples : 1);
+    const uint8_t *base = sf->data + (size_t)z * sf->layer_stride;
+    const uint8_t *row0 = base + (size_t)ax[1].i0 * sf->row_stride;
+    const uint8_t *row1 = base + (size_t)ax[1].i1 * sf->row_stride;
+    /* texel8's copies of RGBA8 and RGB8 texels with the two rows addressed once
+     * (gm_surface_texel's arithmetic; a 2D level's texel is at (x, y, layer)) */
     if (sf->format == GM_FMT_RGBA8) {
-        /* texel8's RGBA8 copy with the two rows addressed once (gm_surface_texel's
-         * arithmetic; a 2D level's texel is at (x, y, layer)) */
-        const size_t xs = 4u * (size_t)(sf->samples > 0 ? sf->samples : 1);
-        const uint8_t *base = sf->data + (size_t)z * sf->layer_stride;
-        const uint8_t *row0 = base + (size_t)ax[1].i0 * sf->row_stride;
-        const uint8_t *row1 = base + (size_t)ax[1].i1 * sf->row_stride;
-        memcpy(v[0], row0 + (size_t)ax[0].i0 * xs, 4);
-        memcpy(v[1], row0 + (size_t)ax[0].i1 * xs, 4);
-        memcpy(v[2], row1 + (size_t)ax[0].i0 * xs, 4);
-        memcpy(v[3], row1 + (size_t)ax[0].i1 * xs, 4);
+        const size_t x0 = (size_t)ax[0].i0 * 4u * ns, x1 = (size_t)ax[0].i1 * 4u * ns;
+        memcpy(v[0], row0 + x0, 4);
+        memcpy(v[1], row0 + x1, 4);
+        memcpy(v[2], row1 + x0, 4);
+        memcpy(v[3], row1 + x1, 4);
+    } else if (sf->format == GM_FMT_RGB8) {
+        const size_t x0 = (size_t)ax[0].i0 * 3u * ns, x1 = (size_t)ax[0].i1 * 3u * ns;
+        const uint8_t *p[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
+        for (int k = 0; k < 4; k++) {
+            v[k][0] = p[k][0]; v[k][1] = p[k][1]; v[k][2] = p[k][2]; v[k][3] = 255;
+        }
     } else {
         texel8_at(img, sf, ax[0].i0, ax[1].i0, z, v[0]);
         texel8_at(img, sf, ax[0].i1, ax[1].i0, z, v[1]);
@@ -1113,16 +1123,16 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
             done = l;
         }
     }
+    /* a sampler type that disagrees with the target means an incomplete texture */
+    const bool usable = img && img->num_levels > 0 &&
+                        (req->op == GM_TEX_QUERY_SIZE || req->op == GM_TEX_QUERY_LEVELS ||
+                         req->op == GM_TEX_QUERY_SAMPLES || img->target == target_of(req));
     for (int l = 0; l < GM_LANES; l++) {
         if (!(req->mask & (1u << l)))
             continue;
         float r[4] = {0.0f, 0.0f, 0.0f, 1.0f};
         bool int_result = req->result_type != GM_TEX_RESULT_FLOAT;
         if (int_result) { uint32_t one = 1; memcpy(&r[3], &one, 4); }
-        /* a sampler type that disagrees with the target means an incomplete texture */
-        bool usable = img && img->num_levels > 0 &&
-                      (req->op == GM_TEX_QUERY_SIZE || req->op == GM_TEX_QUERY_LEVELS ||
-                       req->op == GM_TEX_QUERY_SAMPLES || img->target == target_of(req));
         switch (req->op) {
         case GM_TEX_SAMPLE:
         case GM_TEX_GATHER: {
