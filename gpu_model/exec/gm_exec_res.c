@@ -87,8 +87,12 @@ void gm_exec_tex(gm_warp *w, const gm_inst *in)
             const float *q = t->proj ? (const float *)R[t->coord + t->coord_n - 1] : NULL;
             for (int k = 0; k < ncoord && k < t->coord_n && k < 4; k++) {
                 const float *c = (const float *)R[t->coord + k];
+                if (!q) {
+                    memcpy(req.coord.f[k], c, sizeof req.coord.f[k]);
+                    continue;
+                }
                 for (int l = 0; l < GM_LANES; l++)
-                    req.coord.f[k][l] = q ? c[l] / q[l] : c[l];
+                    req.coord.f[k][l] = c[l] / q[l];
             }
             if (t->dref >= 0) {
                 const float *dr = (const float *)R[t->dref];
@@ -154,9 +158,9 @@ void gm_exec_tex(gm_warp *w, const gm_inst *in)
         int first = __builtin_ctz(todo);
         uint32_t u = unit[first];
         gm_mask m = 0;
-        for (int l = 0; l < GM_LANES; l++)
-            if (((todo >> l) & 1) && unit[l] == u)
-                m |= 1u << l;
+        for (int l = 0; l < GM_LANES; l++)   /* branch-free: every lane, then the mask */
+            m |= (gm_mask)(unit[l] == u) << l;
+        m &= todo;
         todo &= ~m;
         req.unit = u;
         req.mask = m;

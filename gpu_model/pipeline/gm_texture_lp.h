@@ -190,10 +190,10 @@ typedef struct gm_lp_axis {
     int w;       /* 8-bit weight of i1 */
 } gm_lp_axis;
 
-/* floor(v / 256) for any sign (the JIT's arithmetic shift). */
+/* floor(v / 256) for any sign: the JIT's arithmetic shift (GCC's >> on a negative value). */
 static inline int64_t gm_lp_asr8(int64_t v)
 {
-    return v >= 0 ? v / 256 : -((-v + 255) / 256);
+    return v >> 8;
 }
 
 static inline int gm_lp_clampi(int v, int lo, int hi)
