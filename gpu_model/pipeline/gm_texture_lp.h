@@ -201,6 +201,16 @@ static inline int gm_lp_clampi(int v, int lo, int hi)
     return v < lo ? lo : (v > hi ? hi : v);
 }
 
+/* Repeat of a non-power-of-two size: the normalized coordinate (the offset joining as
+ * offset / size) wrapped as a float, x - floor(x). */
+static inline float gm_lp_repeat_fract(float u, int size, int offset)
+{
+    float cf = u;
+    if (offset)
+        cf = cf + (float)offset / (float)size;
+    return cf - floorf(cf);
+}
+
 static inline void gm_lp_axis_linear(float u, int size, bool pot, bool normalized, bool repeat,
                                      int offset, gm_lp_axis *out)
 {
@@ -208,10 +218,7 @@ static inline void gm_lp_axis_linear(float u, int size, bool pot, bool normalize
         size = 1;
     if (normalized && repeat && !pot) {
         /* repeat, non-power-of-two: wrap the float coordinate first */
-        float cf = u;
-        if (offset)
-            cf = cf + (float)offset / (float)size;
-        cf = cf - floorf(cf);
+        float cf = gm_lp_repeat_fract(u, size, offset);
         cf = cf * (float)size;
         cf = cf * 256.0f;
         int64_t c = (int64_t)gm_lp_iround(cf) - 128;
@@ -244,10 +251,7 @@ static inline int gm_lp_axis_nearest(float u, int size, bool pot, bool normalize
     if (size < 1)
         size = 1;
     if (repeat && normalized && !pot) {
-        float cf = u;
-        if (offset)
-            cf = cf + (float)offset / (float)size;
-        cf = fminf(cf - floorf(cf), GM_LP_ONE_MINUS_EPS);
+        float cf = fminf(gm_lp_repeat_fract(u, size, offset), GM_LP_ONE_MINUS_EPS);
         int i = gm_lp_itrunc(cf * (float)size);
         return gm_lp_clampi(i, 0, size - 1);
     }
