@@ -29,13 +29,21 @@ static void quad_deriv(const float *v, float *dx, float *dy)
     }
 }
 
-/* Writes `n` result words for the lanes in m. */
+/* Writes `n` result words for the lanes in m: whole words when every lane is in m (one
+ * texture unit for the warp, the usual case), else lane by lane. */
 static void write_result(gm_warp *w, int dst, int n, const gm_texel_out *res, gm_mask m)
 {
-    for (int k = 0; k < n && k < 4; k++)
-        for (int l = 0; l < GM_LANES; l++)
-            if ((m >> l) & 1)
-                w->R[dst + k][l] = res->u[k][l];
+    const gm_mask all = (gm_mask)(((uint64_t)1 << GM_LANES) - 1);
+    for (int k = 0; k < n && k < 4; k++) {
+        if (m == all) {
+            memcpy(w->R[dst + k], res->u[k], sizeof w->R[dst + k]);
+            continue;
+        }
+        for (gm_mask b = m; b; b &= b - 1) {
+            int l = __builtin_ctz(b);
+            w->R[dst + k][l] = res->u[k][l];
+        }
+    }
 }
 
 static void default_texel(gm_texel_out *res, gm_tex_result_type rt)
@@ -79,8 +87,12 @@ void gm_exec_tex(gm_warp *w, const gm_inst *in)
             const float *q = t->proj ? (const float *)R[t->coord + t->coord_n - 1] : NULL;
             for (int k = 0; k < ncoord && k < t->coord_n && k < 4; k++) {
                 const float *c = (const float *)R[t->coord + k];
+                if (!q) {
+                    memcpy(req.coord.f[k], c, sizeof req.coord.f[k]);
+                    continue;
+                }
                 for (int l = 0; l < GM_LANES; l++)
-                    req.coord.f[k][l] = q ? c[l] / q[l] : c[l];
+                    req.coord.f[k][l] = c[l] / q[l];
             }
             if (t->dref >= 0) {
                 const float *dr = (const float *)R[t->dref];
@@ -146,9 +158,9 @@ void gm_exec_tex(gm_warp *w, const gm_inst *in)
         int first = __builtin_ctz(todo);
         uint32_t u = unit[first];
         gm_mask m = 0;
-        for (int l = 0; l < GM_LANES; l++)
-            if (((todo >> l) & 1) && unit[l] == u)
-                m |= 1u << l;
+        for (int l = 0; l < GM_LANES; l++)   /* branch-free: every lane, then the mask */
+            m |= (gm_mask)(unit[l] == u) << l;
+        m &= todo;
         todo &= ~m;
         req.unit = u;
         req.mask = m;

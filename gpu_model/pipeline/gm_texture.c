@@ -158,7 +158,10 @@ static void apply_view_swizzle(const gm_tex_image *img, float v[4], bool integer
 
 static float flush_denormal(float x)
 {
-    return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    /* exponent field 0: a denormal (or a zero, which this keeps) */
+    return (b & 0x7f800000u) == 0 ? copysignf(0.0f, x) : x;
 }
 
 static bool is_pot(int v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -533,21 +536,18 @@ static void tex_req_init(const gm_tex_image *img, const gm_tex_sampler *smp, tex
                      img->target != GM_TEX_BUFFER;
 }
 
-/* One texel as 8-bit unorm (exact for the formats fits_8unorm accepts). */
-static void texel8(const tex_level_ctx *c, const int idx[3], uint8_t o[4])
+/* Texel (x, y, z) of level s as 8-bit unorm (exact for the formats fits_8unorm accepts). */
+static void texel8_at(const gm_tex_image *img, const gm_surface *s, int x, int y, int z,
+                      uint8_t o[4])
 {
-    int nd = dims_of(c->img->target);
-    int z = nd == 3 ? idx[2] : c->layer;
-    int y = nd >= 2 ? idx[1] : (c->img->target == GM_TEX_1D_ARRAY ? c->layer : 0);
-    if (c->img->target == GM_TEX_1D_ARRAY) z = 0;
     /* Plain 8-bit unorm texels are already the bytes the float round trip below gives
      * (gm_float_to_unorm8(gm_unorm8_to_float(v)) == v for every v, test_format checks it):
      * copy them, missing channels (0, 0, 0, 255). Pure speed: the filtered result is the
      * same; this is the texture path of most sampled frames. */
-    switch (c->s->format) {
+    switch (s->format) {
     case GM_FMT_RGBA8: case GM_FMT_BGRA8: case GM_FMT_RGB8: case GM_FMT_RG8: case GM_FMT_R8: {
-        const uint8_t *p = gm_surface_texel(c->s, idx[0], y, z);
-        switch (c->s->format) {
+        const uint8_t *p = gm_surface_texel(s, x, y, z);
+        switch (s->format) {
         case GM_FMT_RGBA8: memcpy(o, p, 4); return;
         case GM_FMT_BGRA8: o[0] = p[2]; o[1] = p[1]; o[2] = p[0]; o[3] = p[3]; return;
         case GM_FMT_RGB8: o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = 255; return;
@@ -559,9 +559,52 @@ static void texel8(const tex_level_ctx *c, const int idx[3], uint8_t o[4])
         break;
     }
     float f[4];
-    read_texel(c->img, c->s, idx[0], y, z, 0, f);
+    read_texel(img, s, x, y, z, 0, f);
     for (int ch = 0; ch < 4; ch++)
         o[ch] = gm_float_to_unorm8(f[ch]);
+}
+
+/* One texel of the level being filtered as 8-bit unorm. */
+static void texel8(const tex_level_ctx *c, const int idx[3], uint8_t o[4])
+{
+    int nd = dims_of(c->img->target);
+    int z = nd == 3 ? idx[2] : c->layer;
+    int y = nd >= 2 ? idx[1] : (c->img->target == GM_TEX_1D_ARRAY ? c->layer : 0);
+    if (c->img->target == GM_TEX_1D_ARRAY) z = 0;
+    texel8_at(c->img, c->s, idx[0], y, z, o);
+}
+
+/* The bilinear AoS filter of a 2D level (layer z) over the texels the two axes chose: the
+ * four texels, byte lerps of x pairs, then y. */
+static void bilinear8(const gm_tex_image *img, const gm_surface *sf, int z, const gm_lp_axis ax[2],
+                      uint8_t out[4])
+{
+    uint8_t v[4][4];
+    const size_t ns = (size_t)(sf->samples > 0 ? sf->samples : 1);
+    const uint8_t *base = sf->data + (size_t)z * sf->layer_stride;
+    const uint8_t *row0 = base + (size_t)ax[1].i0 * sf->row_stride;
+    const uint8_t *row1 = base + (size_t)ax[1].i1 * sf->row_stride;
+    /* texel8's copies of RGBA8 and RGB8 texels with the two rows addressed once
+     * (gm_surface_texel's arithmetic; a 2D level's texel is at (x, y, layer)) */
+    if (sf->format == GM_FMT_RGBA8) {
+        const size_t x0 = (size_t)ax[0].i0 * 4u * ns, x1 = (size_t)ax[0].i1 * 4u * ns;
+        memcpy(v[0], row0 + x0, 4);
+        memcpy(v[1], row0 + x1, 4);
+        memcpy(v[2], row1 + x0, 4);
+        memcpy(v[3], row1 + x1, 4);
+    } else if (sf->format == GM_FMT_RGB8) {
+        const size_t x0 = (size_t)ax[0].i0 * 3u * ns, x1 = (size_t)ax[0].i1 * 3u * ns;
+        const uint8_t *p[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
+        for (int k = 0; k < 4; k++) {
+            v[k][0] = p[k][0]; v[k][1] = p[k][1]; v[k][2] = p[k][2]; v[k][3] = 255;
+        }
+    } else {
+        texel8_at(img, sf, ax[0].i0, ax[1].i0, z, v[0]);
+        texel8_at(img, sf, ax[0].i1, ax[1].i0, z, v[1]);
+        texel8_at(img, sf, ax[0].i0, ax[1].i1, z, v[2]);
+        texel8_at(img, sf, ax[0].i1, ax[1].i1, z, v[3]);
+    }
+    gm_lp_bilerp8(ax[0].w, ax[1].w, (const uint8_t (*)[4])v, out);
 }
 
 /* Filter one level the way lp_bld_sample_aos does: 8.8 fixed-point coordinates, 8-bit
@@ -595,27 +638,7 @@ static void aos_level(const tex_level_ctx *c, const float uvw[3], bool linear,
     if (nd == 2) {
         /* The bilinear case of the loops below, unrolled (most sampled texels of a frame):
          * the same four texels and the same byte lerps, x pairs then y. */
-        if (c->s->format == GM_FMT_RGBA8) {
-            /* texel8's RGBA8 copy with the two rows addressed once (gm_surface_texel's
-             * arithmetic; a 2D level's texel is at (x, y, layer)) */
-            const gm_surface *sf = c->s;
-            const size_t xs = 4u * (size_t)(sf->samples > 0 ? sf->samples : 1);
-            const uint8_t *base = sf->data + (size_t)c->layer * sf->layer_stride;
-            const uint8_t *row0 = base + (size_t)ax[1].i0 * sf->row_stride;
-            const uint8_t *row1 = base + (size_t)ax[1].i1 * sf->row_stride;
-            memcpy(v[0], row0 + (size_t)ax[0].i0 * xs, 4);
-            memcpy(v[1], row0 + (size_t)ax[0].i1 * xs, 4);
-            memcpy(v[2], row1 + (size_t)ax[0].i0 * xs, 4);
-            memcpy(v[3], row1 + (size_t)ax[0].i1 * xs, 4);
-        } else {
-            texel8(c, (const int[3]){ax[0].i0, ax[1].i0, 0}, v[0]);
-            texel8(c, (const int[3]){ax[0].i1, ax[1].i0, 0}, v[1]);
-            texel8(c, (const int[3]){ax[0].i0, ax[1].i1, 0}, v[2]);
-            texel8(c, (const int[3]){ax[0].i1, ax[1].i1, 0}, v[3]);
-        }
-        for (int ch = 0; ch < 4; ch++)
-            out[ch] = gm_lp_lerp8(ax[1].w, gm_lp_lerp8(ax[0].w, v[0][ch], v[1][ch]),
-                                  gm_lp_lerp8(ax[0].w, v[2][ch], v[3][ch]));
+        bilinear8(c->img, c->s, c->layer, ax, out);
         return;
     }
     int corners = 1 << nd;
@@ -942,6 +965,33 @@ static void lane_lod(const gm_tex_image *img, const gm_lp_lod_in *shared,
                 (cube && in.mip != GM_LP_MIP_NONE);
 }
 
+/* The bits that differ between lanes a and b of v. */
+static uint32_t bits_diff(const float *v, int a, int b)
+{
+    uint32_t x, y;
+    memcpy(&x, &v[a], 4);
+    memcpy(&y, &v[b], 4);
+    return x ^ y;
+}
+
+/* Whether lane b's LOD selection (lane_lod) would read exactly the inputs of lane a of the
+ * same quad: the same bits of its gradients, bias, explicit LOD and minimum LOD (quad_grads
+ * reads the quad's shared coordinates). Cube maps also read the lane's direction: never the
+ * same. Implicit LODs (the quad's coordinate differences) are equal for a whole quad, so one
+ * lane_lod per quad instead of per lane; bitwise equality keeps the result identical. */
+static bool lod_inputs_equal(const gm_sample_request *req, const gm_tex_image *img, int a, int b)
+{
+    if (img->target == GM_TEX_CUBE || img->target == GM_TEX_CUBE_ARRAY)
+        return false;
+    uint32_t diff = 0;
+    for (int k = 0; k < 3; k++)
+        diff |= bits_diff(req->ddx[k], a, b) | bits_diff(req->ddy[k], a, b);
+    if (req->has_bias) diff |= bits_diff(req->bias, a, b);
+    if (req->has_lod) diff |= bits_diff(req->lod, a, b);
+    if (req->has_min_lod) diff |= bits_diff(req->min_lod, a, b);
+    return diff == 0;
+}
+
 static gm_tex_target target_of(const gm_sample_request *r)
 {
     switch (r->dim) {
@@ -954,6 +1004,85 @@ static gm_tex_target target_of(const gm_sample_request *r)
         if (r->multisampled) return r->arrayed ? GM_TEX_2D_MS_ARRAY : GM_TEX_2D_MS;
         return r->arrayed ? GM_TEX_2D_ARRAY : GM_TEX_2D;
     }
+}
+
+/* ---- the 2D AoS path per lane ----------------------------------------------------------
+ * What sample_selected and aos_level do for a 2D (array) texture that llvmpipe filters with
+ * its AoS path (8-bit unorm format, REPEAT / CLAMP_TO_EDGE, no compare): the texture of
+ * most sampled frames. The request-wide decisions (format, wraps, the power-of-two sizes
+ * of level 0) are taken once per request instead of once per lane and level, and a lane
+ * goes straight to its levels' texels; the arithmetic is the same, so the results are
+ * identical. */
+typedef struct aos2d_req {
+    bool on;              /* every lane of the request may take this path */
+    bool repeat_s, repeat_t;
+    bool pot_s, pot_t;    /* level 0 sizes are powers of two (llvmpipe's repeat arithmetic) */
+} aos2d_req;
+
+static void aos2d_init(const gm_tex_image *img, const gm_tex_sampler *smp, const tex_req *rq,
+                       const gm_sample_request *req, aos2d_req *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->on = req->op == GM_TEX_SAMPLE && sample_usable(img) && img->target == target_of(req) &&
+            (img->target == GM_TEX_2D || img->target == GM_TEX_2D_ARRAY) && rq->aos_format &&
+            !rq->integer && !req->shadow && simple_wrap(smp->wrap_s) &&
+            simple_wrap(smp->wrap_t);
+    if (!f->on)
+        return;
+    const gm_surface *s0 = level0(img);
+    f->repeat_s = smp->wrap_s == GL_REPEAT;
+    f->repeat_t = smp->wrap_t == GL_REPEAT;
+    f->pot_s = is_pot(s0->width);
+    f->pot_t = is_pot(s0->height);
+}
+
+/* aos_level for one level (layer z) of a 2D texture. */
+static void aos2d_level(const gm_tex_image *img, const aos2d_req *f, const gm_surface *s, int z,
+                        const float coord[4], bool linear, const int32_t *offset, uint8_t out[4])
+{
+    int os = offset ? offset[0] : 0, ot = offset ? offset[1] : 0;
+    if (!linear) {
+        int x = gm_lp_axis_nearest(coord[0], s->width, f->pot_s, true, f->repeat_s, os);
+        int y = gm_lp_axis_nearest(coord[1], s->height, f->pot_t, true, f->repeat_t, ot);
+        texel8_at(img, s, x, y, z, out);
+        return;
+    }
+    gm_lp_axis ax[2];
+    gm_lp_axis_linear(coord[0], s->width, f->pot_s, true, f->repeat_s, os, &ax[0]);
+    gm_lp_axis_linear(coord[1], s->height, f->pot_t, true, f->repeat_t, ot, &ax[1]);
+    bilinear8(img, s, z, ax, out);
+}
+
+/* One lane through the 2D AoS path, as sample_selected would filter it; false when this
+ * lane takes llvmpipe's float path instead (min != mag filters with a per-lane LOD). */
+static bool aos2d_lane(const gm_tex_image *img, const tex_req *rq, const aos2d_req *f,
+                       const float coord[4], const gm_lp_lod_sel *sel, bool per_lane_lod,
+                       const int32_t *offset, float out[4])
+{
+    if (rq->min_lin != rq->mag_lin && per_lane_lod)
+        return false;
+    bool linear = sel->minified ? rq->min_lin : rq->mag_lin;
+    int lv0 = sel->level0, lv1 = sel->level1;
+    float mipf = sel->fpart;
+    if (!sel->minified && rq->min_lin != rq->mag_lin) {   /* mag filter: one level, no mip */
+        lv1 = lv0;
+        mipf = 0.0f;
+    }
+    if (lv0 < 0 || lv0 >= img->num_levels) return true;
+    if (lv1 < 0 || lv1 >= img->num_levels) lv1 = lv0;
+    int layer = img->target == GM_TEX_2D_ARRAY ? (int)floorf(coord[2] + 0.5f) : 0;
+    int w8 = gm_lp_mip_weight8(mipf);
+    bool two = lv1 != lv0 && w8 > 0;
+    uint8_t b[2][4];
+    for (int pass = 0; pass < (two ? 2 : 1); pass++) {
+        const gm_surface *s = &img->level[pass ? lv1 : lv0];
+        int L = layer < 0 ? 0 : (layer >= s->depth ? s->depth - 1 : layer);
+        aos2d_level(img, f, s, L, coord, linear, offset, b[pass]);
+    }
+    gm_lp_mip8_to_float(b[0], b[1], two, w8, out);
+    if (rq->depth || !rq->swizzle_id)
+        apply_view_swizzle(img, out, false, 0, rq->depth);
+    return true;
 }
 
 void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
@@ -973,25 +1102,37 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     bool per_lane[GM_LANES];
     bool min_lin = filter_linear(smp->min_filter), mag_lin = filter_linear(smp->mag_filter);
     tex_req rq = {0};
-    if (img)
+    aos2d_req fast = {0};
+    if (img) {
         tex_req_init(img, smp, &rq);
+        aos2d_init(img, smp, &rq, req, &fast);
+    }
     if (req->op == GM_TEX_SAMPLE && sample_usable(img)) {
         gm_lp_lod_in shared;
         lod_in_init(img, smp, &shared); /* the same for every lane: once per request */
-        for (int l = 0; l < GM_LANES; l++)
-            if ((req->mask >> l) & 1)
-                lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
+        int done = -1;   /* the last lane whose LOD was worked out */
+        for (int l = 0; l < GM_LANES; l++) {
+            if (!((req->mask >> l) & 1))
+                continue;
+            if (done >= 0 && (done & ~3) == (l & ~3) && lod_inputs_equal(req, img, done, l)) {
+                sels[l] = sels[done];
+                per_lane[l] = per_lane[done];
+                continue;
+            }
+            lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
+            done = l;
+        }
     }
+    /* a sampler type that disagrees with the target means an incomplete texture */
+    const bool usable = img && img->num_levels > 0 &&
+                        (req->op == GM_TEX_QUERY_SIZE || req->op == GM_TEX_QUERY_LEVELS ||
+                         req->op == GM_TEX_QUERY_SAMPLES || img->target == target_of(req));
     for (int l = 0; l < GM_LANES; l++) {
         if (!(req->mask & (1u << l)))
             continue;
         float r[4] = {0.0f, 0.0f, 0.0f, 1.0f};
         bool int_result = req->result_type != GM_TEX_RESULT_FLOAT;
         if (int_result) { uint32_t one = 1; memcpy(&r[3], &one, 4); }
-        /* a sampler type that disagrees with the target means an incomplete texture */
-        bool usable = img && img->num_levels > 0 &&
-                      (req->op == GM_TEX_QUERY_SIZE || req->op == GM_TEX_QUERY_LEVELS ||
-                       req->op == GM_TEX_QUERY_SAMPLES || img->target == target_of(req));
         switch (req->op) {
         case GM_TEX_SAMPLE:
         case GM_TEX_GATHER: {
@@ -1005,7 +1146,10 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
             if (req->has_offset == 1)
                 for (int c = 0; c < 3; c++) off[c] = req->offset[c][l];
             if (req->op == GM_TEX_SAMPLE) {
-                if (sample_usable(img) && gm_tex_aniso_on(smp) &&
+                if (fast.on && aos2d_lane(img, &rq, &fast, coord, &sels[l], per_lane[l],
+                                          req->has_offset ? off : NULL, r)) {
+                    /* done: the 2D AoS path */
+                } else if (sample_usable(img) && gm_tex_aniso_on(smp) &&
                     gm_tex_aniso_target_modelled(img->target)) {
                     /* anisotropy on: llvmpipe's elliptical filter replaces every other */
                     gm_lp_lod_in in;

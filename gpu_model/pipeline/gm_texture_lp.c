@@ -9,8 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Largest float below 1 (lp_build_fract_safe clamps to it). */
-#define GM_LP_ONE_MINUS_EPS 0.99999994f
 /* Mesa 22.3: PIPE_MAX_TEXTURE_LEVELS is 16; a max LOD below 15 is "applied". */
 #define GM_LP_MAX_LOD_APPLIED 15.0f
 
@@ -46,33 +44,6 @@ int gm_lp_ilog2_sqrt(float x)
     return e >= 0 ? e / 2 : -((1 - e) / 2);   /* arithmetic shift right by one */
 }
 
-/* Out-of-range conversions give INT32_MIN like cvtps2dq / cvttps2dq. */
-static bool int_range(float x)
-{
-    return x > -2147483520.0f && x < 2147483520.0f;
-}
-
-int gm_lp_iround(float x)
-{
-    return int_range(x) ? (int)lrintf(x) : INT32_MIN;
-}
-
-int gm_lp_ifloor(float x)
-{
-    return int_range(x) ? (int)floorf(x) : INT32_MIN;
-}
-
-static int itrunc(float x)
-{
-    return int_range(x) ? (int)x : INT32_MIN;
-}
-
-/* floor(v / 256) for any sign (the JIT's arithmetic shift). */
-static int64_t asr8(int64_t v)
-{
-    return v >= 0 ? v / 256 : -((-v + 255) / 256);
-}
-
 float gm_lp_rho(int dims, const float size[3], const float ddx[3], const float ddy[3],
                 bool *squared)
 {
@@ -97,19 +68,14 @@ float gm_lp_rho(int dims, const float size[3], const float ddx[3], const float d
     return rho;
 }
 
-static int clampi(int v, int lo, int hi)
-{
-    return v < lo ? lo : (v > hi ? hi : v);
-}
-
 static void levels_nearest(const gm_lp_lod_in *in, int ipart, gm_lp_lod_sel *out)
 {
     if (in->mip == GM_LP_MIP_NONE) {
         out->level0 = out->level1 = in->first_level;
         return;
     }
-    ipart = clampi(ipart, -1000, 1000);
-    out->level0 = out->level1 = clampi(ipart + in->first_level, in->first_level,
+    ipart = gm_lp_clampi(ipart, -1000, 1000);
+    out->level0 = out->level1 = gm_lp_clampi(ipart + in->first_level, in->first_level,
                                        in->last_level);
 }
 
@@ -166,7 +132,7 @@ void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out)
     }
     out->minified = lod > 0.0f;
     if (in->mip == GM_LP_MIP_LINEAR) {
-        int ipart = clampi(gm_lp_ifloor(lod), -1000, 1000);
+        int ipart = gm_lp_clampi(gm_lp_ifloor(lod), -1000, 1000);
         float fpart = lod - (float)ipart;
         int l0 = ipart + in->first_level;
         if (l0 < in->first_level) {
@@ -185,68 +151,6 @@ void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out)
     } else {
         levels_nearest(in, gm_lp_iround(lod), out);
     }
-}
-
-int gm_lp_mip_weight8(float fpart)
-{
-    int w = itrunc(fpart * 256.0f);
-    return w > 0 ? (w & 0xff) : 0;
-}
-
-void gm_lp_axis_linear(float u, int size, bool pot, bool normalized, bool repeat, int offset,
-                       gm_lp_axis *out)
-{
-    if (size < 1)
-        size = 1;
-    if (normalized && repeat && !pot) {
-        /* repeat, non-power-of-two: wrap the float coordinate first */
-        float cf = u;
-        if (offset)
-            cf = cf + (float)offset / (float)size;
-        cf = cf - floorf(cf);
-        cf = cf * (float)size;
-        cf = cf * 256.0f;
-        int64_t c = (int64_t)gm_lp_iround(cf) - 128;
-        out->w = (int)(c & 0xff);
-        int64_t i0 = asr8(c);
-        if (i0 < 0)
-            i0 = size - 1;
-        if (i0 > size - 1)
-            i0 = size - 1;
-        out->i0 = (int)i0;
-        out->i1 = out->i0 == size - 1 ? 0 : out->i0 + 1;
-        return;
-    }
-    float x = normalized ? u * (float)(size << 8) : u * 256.0f;
-    int64_t c = (int64_t)gm_lp_iround(x) - 128;
-    out->w = (int)(c & 0xff);
-    int64_t ip = asr8(c) + offset;
-    if (repeat) {
-        out->i0 = (int)((uint64_t)ip & (uint64_t)(size - 1));
-        out->i1 = (int)((uint64_t)(ip + 1) & (uint64_t)(size - 1));
-    } else {
-        out->i0 = ip < 0 ? 0 : (ip > size - 1 ? size - 1 : (int)ip);
-        out->i1 = ip + 1 < 0 ? 0 : (ip + 1 > size - 1 ? size - 1 : (int)ip + 1);
-    }
-}
-
-int gm_lp_axis_nearest(float u, int size, bool pot, bool normalized, bool repeat, int offset)
-{
-    if (size < 1)
-        size = 1;
-    if (repeat && normalized && !pot) {
-        float cf = u;
-        if (offset)
-            cf = cf + (float)offset / (float)size;
-        cf = fminf(cf - floorf(cf), GM_LP_ONE_MINUS_EPS);
-        int i = itrunc(cf * (float)size);
-        return clampi(i, 0, size - 1);
-    }
-    float x = normalized ? u * (float)size : u;
-    int64_t ip = (int64_t)gm_lp_ifloor(x) + offset;
-    if (repeat)
-        return (int)((uint64_t)ip & (uint64_t)(size - 1));
-    return ip < 0 ? 0 : (ip > size - 1 ? size - 1 : (int)ip);
 }
 
 /* ---- llvmpipe's float ("SoA") nearest wrap, one helper per wrap mode ----------------
@@ -276,7 +180,7 @@ static int64_t nearest_repeat(float u, int size, bool pot, bool normalized, int 
     float c = u;
     if (offset)
         c = c + (float)offset / (float)size;
-    return itrunc(fract_safe(c) * (float)size);
+    return gm_lp_itrunc(fract_safe(c) * (float)size);
 }
 
 /* CLAMP and CLAMP_TO_EDGE: truncated (the clamp at 0 makes that a floor), then clamped */
@@ -285,7 +189,7 @@ static int64_t nearest_clamp_edge(float u, int size, bool normalized, int offset
     float c = scaled(u, size, normalized);
     if (offset)
         c = c + (float)offset;
-    return clampi(itrunc(c), 0, size - 1);
+    return gm_lp_clampi(gm_lp_itrunc(c), 0, size - 1);
 }
 
 /* CLAMP_TO_BORDER: floor, then the integer offset; outside means the border colour */
@@ -304,7 +208,7 @@ static int64_t nearest_mirror_repeat(float u, int size, int offset)
     c = c * 0.5f;
     c = c - nearbyintf(c);
     c = fmaxf(fabsf(c + c), 0.0f);
-    int i = itrunc(c * (float)size);
+    int i = gm_lp_itrunc(c * (float)size);
     return i < size - 1 ? i : size - 1;
 }
 
@@ -317,7 +221,7 @@ static int64_t nearest_mirror_clamp(float u, int size, bool normalized, int offs
     float c = scaled(u, size, normalized);
     if (offset)
         c = c + (float)offset;
-    int i = itrunc(fabsf(c));
+    int i = gm_lp_itrunc(fabsf(c));
     if (to_border)
         return i;
     return (uint32_t)i < (uint32_t)(size - 1) ? i : size - 1;
@@ -363,7 +267,7 @@ float gm_lp_lerpf(float w, float a, float b)
 static float floor_fract(float x, int64_t *ip)
 {
     float f = floorf(x);
-    *ip = int_range(f) ? (int64_t)f : INT32_MIN;
+    *ip = gm_lp_int_range(f) ? (int64_t)f : INT32_MIN;
     return x - f;
 }
 
