@@ -32,6 +32,8 @@ typedef struct tm_pcinfo {
     uint8_t kind;         /* TM_K_* */
     uint8_t barrier;
     uint8_t private_exec; /* touches only the warp's own state: may run ahead of its issue */
+    uint8_t timed_wait;   /* waiting for it depends only on the warp's own ready cycles (no
+                             barrier, no queue space): its states follow from them alone */
     uint16_t issue_cycles;
     int32_t dst, dst_n;   /* destination register words (dst_n 0: none) */
     int32_t src_first, src_count; /* (word, count) pairs in tm_prog.ranges */

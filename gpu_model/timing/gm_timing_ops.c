@@ -167,6 +167,11 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
                            (cls == GM_LAT_ALU || cls == GM_LAT_TRANSCENDENTAL ||
                             cls == GM_LAT_BRANCH);
         tp->private_pc[pc] = pi->private_exec;
+        /* Mirrors the order of evaluate() in gm_timing_sched.c: a wait before this
+         * instruction ends on the warp's own clocks unless it waits for a barrier or for
+         * queue space (shared with the other warps of its SM). */
+        pi->timed_wait = !pi->barrier && cls != GM_LAT_TEXTURE &&
+                         !(cls == GM_LAT_MEMORY && kind != TM_K_UBO_LOAD);
         /* Issue-port occupancy: arithmetic on a scalar ISA issues once per result word. */
         int words = pi->dst_n > 0 ? pi->dst_n : 1;
         int cost = 1;

@@ -149,12 +149,18 @@ static void finish(gm_timing *t, tm_warp *tw, gm_run_status st)
 /* Counts the cycles spent in the previous state when the state changes (and at
  * retirement), so a warp waiting many cycles costs nothing per cycle. Inline: a call
  * per state change (about two per issue) cost more than the add. */
-static inline __attribute__((always_inline)) void account(gm_timing *t, tm_warp *tw)
+static inline __attribute__((always_inline)) void account_at(gm_timing *t, tm_warp *tw,
+                                                             uint64_t now)
 {
     if (!tw->state_valid)
         return;
     /* Per batch only, like the issue counts (summed in gm_timing_total_stats). */
-    t->batches[tw->batch].st.stall[tw->state] += t->cycle - tw->state_since;
+    t->batches[tw->batch].st.stall[tw->state] += now - tw->state_since;
+}
+
+static inline __attribute__((always_inline)) void account(gm_timing *t, tm_warp *tw)
+{
+    account_at(t, tw, t->cycle);
 }
 
 /* ---- queues ---- */
@@ -236,10 +242,9 @@ static uint64_t mem_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int store)
 
 /* Returns ELIGIBLE or the stall reason, and sets tw->until. Inline in both visits of
  * look(): a call per evaluation cost more than the checks of a typical one. */
-static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *sm,
-                                                         tm_warp *tw)
+static inline __attribute__((always_inline)) int evaluate_at(gm_timing *t, tm_sm *sm,
+                                                            tm_warp *tw, const uint64_t now)
 {
-    const uint64_t now = t->cycle;
     if (tw->finished) {
         tw->until = tw->retire_at;
         return GM_STALL_DRAINED;
@@ -300,6 +305,12 @@ static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *s
     tw->ready_cached = pi->cls != GM_LAT_TEXTURE && pi->cls != GM_LAT_MEMORY;
     tw->until = now + 1;
     return ELIGIBLE;
+}
+
+static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *sm,
+                                                         tm_warp *tw)
+{
+    return evaluate_at(t, sm, tw, t->cycle);
 }
 
 /* ---- issue ---- */
@@ -449,6 +460,32 @@ static inline __attribute__((always_inline)) uint8_t look(gm_timing *t, tm_sm *s
     return st;
 }
 
+/* A timed wait that ended while the issue port was busy (its visit was put off until the
+ * port frees, see the states pass): the states it went through since, each from the
+ * cycle it began, as visits at those cycles would have set them. Exact because such a
+ * wait (tm_pcinfo.timed_wait) follows from the warp's own ready cycles alone, and nobody
+ * could issue while the port was busy (the warp was `not_selected` once eligible). */
+static void catch_up(gm_timing *t, tm_sm *sm, tm_sp *sp, int pos, tm_warp *tw)
+{
+    const uint64_t now = t->cycle;
+    uint64_t at = sp->known[pos];
+    do {
+        uint8_t s = (uint8_t)evaluate_at(t, sm, tw, at);
+        if (s == ELIGIBLE)
+            s = GM_STALL_NOT_SELECTED;
+        if (sp->cur[pos] != s) {
+            account_at(t, tw, at);
+            tw->state = s;
+            tw->state_valid = 1;
+            tw->state_since = at;
+            sp->cur[pos] = s;
+        }
+        if (s == GM_STALL_NOT_SELECTED)
+            break;
+        at = tw->wait_until; /* the next timed wait's end (later than `at`) */
+    } while (at < now);
+}
+
 /* One sub-partition for one cycle. */
 static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
 {
@@ -472,6 +509,9 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         if (now < sp->known[pos])
             continue;
         tm_warp *tw = sp->pw[pos];
+        if (sp->known[pos] != 0 && sp->known[pos] < now && sp->kst[pos] != ELIGIBLE &&
+            sp->cur[pos] != GM_STALL_SELECTED && tw && !tw->finished)
+            catch_up(t, sm, sp, pos, tw);
         if (!tw) {
             st[pos] = 0;
             sp->known[pos] = TM_NEVER; /* never placed yet: as after a retirement */
@@ -565,6 +605,12 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             /* Timed waits and draining: known[] holds the cycle they end; barrier and
              * queue waits were evaluated this visit (until is fresh). */
             at = sp->known[pos] > now ? sp->known[pos] : tw->until;
+            /* A timed wait that ends while the port is busy: nothing can issue before
+             * busy_until, and the states it goes through follow from the warp's own
+             * clocks, so the visit waits for the port (catch_up() sets them then). */
+            if (at < busy_until && sp->known[pos] > now && !tw->finished &&
+                tw->tp->pc[tw->pc].timed_wait)
+                at = busy_until;
         }
         /* The state change, without touching unchanged warps. cur[] mirrors tw->state
          * (TM_NO_STATE from placement until the first), so when it differs the warp's
