@@ -127,6 +127,7 @@ typedef struct tm_warp {
      * in the slot's trace arrays); tr_status is the executor's status after the last. */
     int tr_head, tr_n;
     gm_run_status tr_status;
+    int tr_lanes_counted;  /* the trace's lane instructions were counted when it was run */
     int32_t *tr_pc;
     gm_mask *tr_mask;
     gm_env env;            /* the caller's environment (restored at retirement) */

@@ -74,13 +74,22 @@ static inline gm_mask warp_mask(const gm_warp *w) { return w->done || w->pc < 0 
 static void run_ahead(gm_timing *t, tm_warp *tw)
 {
     int n = 0;
-    (void)t;
+    gm_warp *w = tw->w;
+    /* Without an executor observer or lock-step barrier stops every recorded instruction
+     * executes once with its recorded mask, so the executor's lane count grows by the sum
+     * of the trace's popcounts: the batch gets it now instead of one popcount per issue
+     * (statistics are read once the batch's warps retired, by then every entry issued). */
+    const int plain = !w->observer && !w->barrier_stop;
+    const uint64_t lanes0 = w->lane_instr;
     /* One executor call for the whole run (it records each pc and mask), not one call per
      * instruction: the same instructions and trace as stepping (gm_warp_run_private). */
-    tw->tr_status = gm_warp_run_private(tw->w, tw->tp->private_pc, TM_TRACE_CAP, tw->tr_pc,
+    tw->tr_status = gm_warp_run_private(w, tw->tp->private_pc, TM_TRACE_CAP, tw->tr_pc,
                                         tw->tr_mask, &n);
     tw->tr_head = 0;
     tw->tr_n = n;
+    tw->tr_lanes_counted = plain;
+    if (plain)
+        t->batches[tw->batch].st.lane_instructions += w->lane_instr - lanes0;
 }
 
 /* After launch or an issue: what comes next (pc, mask, barrier arrival). */
@@ -344,7 +353,7 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
     if (tw->tr_n > 0) {
         /* Already executed (run-ahead): issue it from the trace. */
         di = 1;
-        dl = (uint64_t)gm_popcount32(tw->mask);
+        dl = tw->tr_lanes_counted ? 0 : (uint64_t)gm_popcount32(tw->mask);
         tw->tr_head++;
         tw->tr_n--;
         st = tw->tr_n ? GM_RUN_PAUSED : tw->tr_status;
