@@ -38,6 +38,8 @@ typedef struct tm_pcinfo {
     int32_t dst, dst_n;   /* destination register words (dst_n 0: none) */
     int32_t src_first, src_count; /* (word, count) pairs in tm_prog.ranges */
     int32_t chk_count;    /* src_count, plus 1 when the destination range follows them */
+    int32_t words_first;  /* the same words one by one in tm_prog.words (gm_timing_ops.c) */
+    int32_t words_n;      /* -1: too many, check the ranges */
 } tm_pcinfo;
 
 typedef struct tm_prog {
@@ -45,6 +47,7 @@ typedef struct tm_prog {
     tm_pcinfo *pc;
     uint8_t *private_pc;  /* pc[i].private_exec as a flat array, for gm_warp_run_private */
     int32_t *ranges;
+    int32_t *words;       /* flat scoreboard words (tm_pcinfo.words_first) */
     int nregs;
 } tm_prog;
 

@@ -280,7 +280,16 @@ static inline __attribute__((always_inline)) int evaluate_at(gm_timing *t, tm_sm
     uint8_t why = GM_STALL_EXEC_DEPENDENCY;
     if (pi->kind == TM_K_DYN_LOAD || pi->kind == TM_K_DYN_STORE)
         need = need > tw->max_reg_ready ? need : tw->max_reg_ready;
-    if (tw->max_reg_ready > now) {
+    if (tw->max_reg_ready > now && pi->words_n >= 0) {
+        /* The same words in the same order as the ranges below (first maximum wins). */
+        const int32_t *wl = tw->tp->words + pi->words_first;
+        const uint64_t *ready = tw->ready;
+        for (int i = 0; i < pi->words_n; i++)
+            if (ready[wl[i]] > need) {
+                need = ready[wl[i]];
+                why = tw->rcls[wl[i]];
+            }
+    } else if (tw->max_reg_ready > now) {
         const int32_t *r = tw->tp->ranges + 2 * pi->src_first;
         for (int i = 0; i < pi->chk_count; i++) {
             const int32_t lo = r[2 * i], n = r[2 * i + 1];
