@@ -220,6 +220,7 @@ struct gm_timing {
     int resident;
     /* Resumable position inside a cycle (after an observer pause). */
     int in_cycle, cur_sm, cur_sp, any_issue, any_launch;
+    uint64_t cycle_wake;   /* earliest wake of the resident sub-partitions seen this cycle */
     tm_warp *paused;
     const gm_warp *await;
     int await_done;

@@ -19,6 +19,8 @@ static void wake_sp(gm_timing *t, int smi, int spi)
 {
     if (t->sms[smi].sps[spi].wake > t->cycle)
         t->sms[smi].sps[spi].wake = t->cycle;
+    if (t->cycle_wake > t->cycle)
+        t->cycle_wake = t->cycle; /* it may have been read already this cycle (tm_run) */
 }
 
 static void wake_sm(gm_timing *t, int smi)
@@ -861,21 +863,6 @@ static int launch(gm_timing *t)
     return launched;
 }
 
-/* Earliest cycle at which any sub-partition needs a visit (every one before it is skipped). */
-static uint64_t earliest_wake(const gm_timing *t)
-{
-    uint64_t e = TM_NEVER;
-    for (int s = 0; s < t->cfg.sm_count; s++) {
-        const tm_sm *sm = &t->sms[s];
-        if (!sm->resident)
-            continue;
-        for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
-            if (sm->sps[p].resident && sm->sps[p].wake < e)
-                e = sm->sps[p].wake;
-    }
-    return e;
-}
-
 /* Earliest future cycle at which any state can change (idle skip). */
 static uint64_t next_event(gm_timing *t)
 {
@@ -923,6 +910,7 @@ gm_timing_status tm_run(gm_timing *t)
             t->any_issue = 0;
             t->cur_sm = t->cur_sp = 0;
             t->in_cycle = 1;
+            t->cycle_wake = TM_NEVER;
         }
         while (t->cur_sm < nsm) {
             tm_sm *sm = &t->sms[t->cur_sm];
@@ -933,13 +921,19 @@ gm_timing_status tm_run(gm_timing *t)
                      * (computed at the end of its last visit): skip it without setting up
                      * a visit. The cycle observer sees every cycle, so it disables this. */
                     const tm_sp *sp = &sm->sps[t->cur_sp];
-                    if ((sp->resident == 0 || t->cycle < sp->wake) && !t->cycle_fn) {
+                    if (sp->resident == 0 && !t->cycle_fn) {
                         t->cur_sp++;
                         continue;
                     }
-                    gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
-                    if (r != GM_TIMING_IDLE)
-                        return r;
+                    if (!(t->cycle < sp->wake) || t->cycle_fn) {
+                        gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
+                        if (r != GM_TIMING_IDLE)
+                            return r;
+                    }
+                    /* The earliest wake of the resident sub-partitions, gathered here
+                     * instead of in a second pass (a later wake_sp() lowers it too). */
+                    if (sp->resident && sp->wake < t->cycle_wake)
+                        t->cycle_wake = sp->wake;
                     t->cur_sp++;
                 }
             } else if (t->cycle_fn) {
@@ -960,7 +954,7 @@ gm_timing_status tm_run(gm_timing *t)
          * front end may launch again next cycle, a cycle observer wants every cycle, or an
          * error is to be reported. */
         if (!t->cycle_fn && !t->error_pending && !(t->any_launch && t->q_head < t->q_n)) {
-            uint64_t e = earliest_wake(t);
+            uint64_t e = t->cycle_wake; /* the earliest sub-partition wake */
             if (e == TM_NEVER && !t->any_issue && !t->any_launch) {
                 e = next_event(t); /* only timers outside the warps are left */
                 if (e == TM_NEVER) {
