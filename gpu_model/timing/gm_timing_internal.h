@@ -32,10 +32,14 @@ typedef struct tm_pcinfo {
     uint8_t kind;         /* TM_K_* */
     uint8_t barrier;
     uint8_t private_exec; /* touches only the warp's own state: may run ahead of its issue */
+    uint8_t timed_wait;   /* waiting for it depends only on the warp's own ready cycles (no
+                             barrier, no queue space): its states follow from them alone */
     uint16_t issue_cycles;
     int32_t dst, dst_n;   /* destination register words (dst_n 0: none) */
     int32_t src_first, src_count; /* (word, count) pairs in tm_prog.ranges */
     int32_t chk_count;    /* src_count, plus 1 when the destination range follows them */
+    int32_t words_first;  /* the same words one by one in tm_prog.words (gm_timing_ops.c) */
+    int32_t words_n;      /* -1: too many, check the ranges */
 } tm_pcinfo;
 
 typedef struct tm_prog {
@@ -43,6 +47,7 @@ typedef struct tm_prog {
     tm_pcinfo *pc;
     uint8_t *private_pc;  /* pc[i].private_exec as a flat array, for gm_warp_run_private */
     int32_t *ranges;
+    int32_t *words;       /* flat scoreboard words (tm_pcinfo.words_first) */
     int nregs;
 } tm_prog;
 
@@ -125,6 +130,7 @@ typedef struct tm_warp {
      * in the slot's trace arrays); tr_status is the executor's status after the last. */
     int tr_head, tr_n;
     gm_run_status tr_status;
+    int tr_lanes_counted;  /* the trace's lane instructions were counted when it was run */
     int32_t *tr_pc;
     gm_mask *tr_mask;
     gm_env env;            /* the caller's environment (restored at retirement) */
@@ -214,6 +220,7 @@ struct gm_timing {
     int resident;
     /* Resumable position inside a cycle (after an observer pause). */
     int in_cycle, cur_sm, cur_sp, any_issue, any_launch;
+    uint64_t cycle_wake;   /* earliest wake of the resident sub-partitions seen this cycle */
     tm_warp *paused;
     const gm_warp *await;
     int await_done;

@@ -9,6 +9,7 @@
 #include "gm_op_operands.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,42 @@ static void operands(const gm_program *p, const gm_inst *in, tm_pcinfo *pi, rlis
     }
 }
 
+/* The scoreboard check's words one by one (tm_pcinfo.words_first), in the order of the
+ * ranges, for the instructions that check at most TM_FLAT_MAX words: the check is then one
+ * loop over a list instead of a loop over ranges and one over each range's words. Wider
+ * ones (copies of whole arrays) keep the ranges, so the list stays small. */
+#define TM_FLAT_MAX 64
+
+static int flatten(tm_prog *tp, const rlist *r)
+{
+    size_t total = 0;
+    for (int pc = 0; pc < tp->p->code_count; pc++) {
+        tm_pcinfo *pi = &tp->pc[pc];
+        int n = 0;
+        for (int i = 0; i < pi->chk_count && n <= TM_FLAT_MAX; i++)
+            n += r->v[2 * (pi->src_first + i) + 1]; /* each <= nregs: no overflow */
+        pi->words_n = n <= TM_FLAT_MAX ? n : -1;
+        pi->words_first = (int32_t)total;
+        if (n <= TM_FLAT_MAX)
+            total += (size_t)n;
+    }
+    if (total > INT32_MAX)
+        return -1;
+    tp->words = malloc((total > 0 ? total : 1) * sizeof *tp->words);
+    if (!tp->words)
+        return -1;
+    for (int pc = 0; pc < tp->p->code_count; pc++) {
+        const tm_pcinfo *pi = &tp->pc[pc];
+        int32_t *w = tp->words + pi->words_first;
+        for (int i = 0; i < pi->chk_count && pi->words_n >= 0; i++) {
+            const int32_t lo = r->v[2 * (pi->src_first + i)], n = r->v[2 * (pi->src_first + i) + 1];
+            for (int k = lo; k < lo + n; k++)
+                *w++ = k;
+        }
+    }
+    return 0;
+}
+
 tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
                        gm_timing_barrier_fn barrier, void *barrier_ctx)
 {
@@ -167,6 +204,11 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
                            (cls == GM_LAT_ALU || cls == GM_LAT_TRANSCENDENTAL ||
                             cls == GM_LAT_BRANCH);
         tp->private_pc[pc] = pi->private_exec;
+        /* Mirrors the order of evaluate() in gm_timing_sched.c: a wait before this
+         * instruction ends on the warp's own clocks unless it waits for a barrier or for
+         * queue space (shared with the other warps of its SM). */
+        pi->timed_wait = !pi->barrier && cls != GM_LAT_TEXTURE &&
+                         !(cls == GM_LAT_MEMORY && kind != TM_K_UBO_LOAD);
         /* Issue-port occupancy: arithmetic on a scalar ISA issues once per result word. */
         int words = pi->dst_n > 0 ? pi->dst_n : 1;
         int cost = 1;
@@ -176,7 +218,7 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
             cost = words * cfg->sfu_cycles_per_word;
         pi->issue_cycles = (uint16_t)(cost < 1 ? 1 : cost > 1024 ? 1024 : cost);
     }
-    if (r.failed) {
+    if (r.failed || flatten(tp, &r) != 0) {
         free(r.v);
         tm_prog_free(tp);
         return NULL;
@@ -192,5 +234,6 @@ void tm_prog_free(tm_prog *tp)
     free(tp->pc);
     free(tp->private_pc);
     free(tp->ranges);
+    free(tp->words);
     free(tp);
 }

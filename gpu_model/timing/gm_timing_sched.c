@@ -19,6 +19,8 @@ static void wake_sp(gm_timing *t, int smi, int spi)
 {
     if (t->sms[smi].sps[spi].wake > t->cycle)
         t->sms[smi].sps[spi].wake = t->cycle;
+    if (t->cycle_wake > t->cycle)
+        t->cycle_wake = t->cycle; /* it may have been read already this cycle (tm_run) */
 }
 
 static void wake_sm(gm_timing *t, int smi)
@@ -74,13 +76,22 @@ static inline gm_mask warp_mask(const gm_warp *w) { return w->done || w->pc < 0 
 static void run_ahead(gm_timing *t, tm_warp *tw)
 {
     int n = 0;
-    (void)t;
+    gm_warp *w = tw->w;
+    /* Without an executor observer or lock-step barrier stops every recorded instruction
+     * executes once with its recorded mask, so the executor's lane count grows by the sum
+     * of the trace's popcounts: the batch gets it now instead of one popcount per issue
+     * (statistics are read once the batch's warps retired, by then every entry issued). */
+    const int plain = !w->observer && !w->barrier_stop;
+    const uint64_t lanes0 = w->lane_instr;
     /* One executor call for the whole run (it records each pc and mask), not one call per
      * instruction: the same instructions and trace as stepping (gm_warp_run_private). */
-    tw->tr_status = gm_warp_run_private(tw->w, tw->tp->private_pc, TM_TRACE_CAP, tw->tr_pc,
+    tw->tr_status = gm_warp_run_private(w, tw->tp->private_pc, TM_TRACE_CAP, tw->tr_pc,
                                         tw->tr_mask, &n);
     tw->tr_head = 0;
     tw->tr_n = n;
+    tw->tr_lanes_counted = plain;
+    if (plain)
+        t->batches[tw->batch].st.lane_instructions += w->lane_instr - lanes0;
 }
 
 /* After launch or an issue: what comes next (pc, mask, barrier arrival). */
@@ -149,12 +160,18 @@ static void finish(gm_timing *t, tm_warp *tw, gm_run_status st)
 /* Counts the cycles spent in the previous state when the state changes (and at
  * retirement), so a warp waiting many cycles costs nothing per cycle. Inline: a call
  * per state change (about two per issue) cost more than the add. */
-static inline __attribute__((always_inline)) void account(gm_timing *t, tm_warp *tw)
+static inline __attribute__((always_inline)) void account_at(gm_timing *t, tm_warp *tw,
+                                                             uint64_t now)
 {
     if (!tw->state_valid)
         return;
     /* Per batch only, like the issue counts (summed in gm_timing_total_stats). */
-    t->batches[tw->batch].st.stall[tw->state] += t->cycle - tw->state_since;
+    t->batches[tw->batch].st.stall[tw->state] += now - tw->state_since;
+}
+
+static inline __attribute__((always_inline)) void account(gm_timing *t, tm_warp *tw)
+{
+    account_at(t, tw, t->cycle);
 }
 
 /* ---- queues ---- */
@@ -236,10 +253,9 @@ static uint64_t mem_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int store)
 
 /* Returns ELIGIBLE or the stall reason, and sets tw->until. Inline in both visits of
  * look(): a call per evaluation cost more than the checks of a typical one. */
-static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *sm,
-                                                         tm_warp *tw)
+static inline __attribute__((always_inline)) int evaluate_at(gm_timing *t, tm_sm *sm,
+                                                            tm_warp *tw, const uint64_t now)
 {
-    const uint64_t now = t->cycle;
     if (tw->finished) {
         tw->until = tw->retire_at;
         return GM_STALL_DRAINED;
@@ -266,7 +282,16 @@ static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *s
     uint8_t why = GM_STALL_EXEC_DEPENDENCY;
     if (pi->kind == TM_K_DYN_LOAD || pi->kind == TM_K_DYN_STORE)
         need = need > tw->max_reg_ready ? need : tw->max_reg_ready;
-    if (tw->max_reg_ready > now) {
+    if (tw->max_reg_ready > now && pi->words_n >= 0) {
+        /* The same words in the same order as the ranges below (first maximum wins). */
+        const int32_t *wl = tw->tp->words + pi->words_first;
+        const uint64_t *ready = tw->ready;
+        for (int i = 0; i < pi->words_n; i++)
+            if (ready[wl[i]] > need) {
+                need = ready[wl[i]];
+                why = tw->rcls[wl[i]];
+            }
+    } else if (tw->max_reg_ready > now) {
         const int32_t *r = tw->tp->ranges + 2 * pi->src_first;
         for (int i = 0; i < pi->chk_count; i++) {
             const int32_t lo = r[2 * i], n = r[2 * i + 1];
@@ -302,6 +327,12 @@ static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *s
     return ELIGIBLE;
 }
 
+static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *sm,
+                                                         tm_warp *tw)
+{
+    return evaluate_at(t, sm, tw, t->cycle);
+}
+
 /* ---- issue ---- */
 
 static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
@@ -333,7 +364,7 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
     if (tw->tr_n > 0) {
         /* Already executed (run-ahead): issue it from the trace. */
         di = 1;
-        dl = (uint64_t)gm_popcount32(tw->mask);
+        dl = tw->tr_lanes_counted ? 0 : (uint64_t)gm_popcount32(tw->mask);
         tw->tr_head++;
         tw->tr_n--;
         st = tw->tr_n ? GM_RUN_PAUSED : tw->tr_status;
@@ -449,6 +480,32 @@ static inline __attribute__((always_inline)) uint8_t look(gm_timing *t, tm_sm *s
     return st;
 }
 
+/* A timed wait that ended while the issue port was busy (its visit was put off until the
+ * port frees, see the states pass): the states it went through since, each from the
+ * cycle it began, as visits at those cycles would have set them. Exact because such a
+ * wait (tm_pcinfo.timed_wait) follows from the warp's own ready cycles alone, and nobody
+ * could issue while the port was busy (the warp was `not_selected` once eligible). */
+static void catch_up(gm_timing *t, tm_sm *sm, tm_sp *sp, int pos, tm_warp *tw)
+{
+    const uint64_t now = t->cycle;
+    uint64_t at = sp->known[pos];
+    do {
+        uint8_t s = (uint8_t)evaluate_at(t, sm, tw, at);
+        if (s == ELIGIBLE)
+            s = GM_STALL_NOT_SELECTED;
+        if (sp->cur[pos] != s) {
+            account_at(t, tw, at);
+            tw->state = s;
+            tw->state_valid = 1;
+            tw->state_since = at;
+            sp->cur[pos] = s;
+        }
+        if (s == GM_STALL_NOT_SELECTED)
+            break;
+        at = tw->wait_until; /* the next timed wait's end (later than `at`) */
+    } while (at < now);
+}
+
 /* One sub-partition for one cycle. */
 static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
 {
@@ -472,6 +529,9 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         if (now < sp->known[pos])
             continue;
         tm_warp *tw = sp->pw[pos];
+        if (sp->known[pos] != 0 && sp->known[pos] < now && sp->kst[pos] != ELIGIBLE &&
+            sp->cur[pos] != GM_STALL_SELECTED && tw && !tw->finished)
+            catch_up(t, sm, sp, pos, tw);
         if (!tw) {
             st[pos] = 0;
             sp->known[pos] = TM_NEVER; /* never placed yet: as after a retirement */
@@ -565,6 +625,12 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             /* Timed waits and draining: known[] holds the cycle they end; barrier and
              * queue waits were evaluated this visit (until is fresh). */
             at = sp->known[pos] > now ? sp->known[pos] : tw->until;
+            /* A timed wait that ends while the port is busy: nothing can issue before
+             * busy_until, and the states it goes through follow from the warp's own
+             * clocks, so the visit waits for the port (catch_up() sets them then). */
+            if (at < busy_until && sp->known[pos] > now && !tw->finished &&
+                tw->tp->pc[tw->pc].timed_wait)
+                at = busy_until;
         }
         /* The state change, without touching unchanged warps. cur[] mirrors tw->state
          * (TM_NO_STATE from placement until the first), so when it differs the warp's
@@ -797,21 +863,6 @@ static int launch(gm_timing *t)
     return launched;
 }
 
-/* Earliest cycle at which any sub-partition needs a visit (every one before it is skipped). */
-static uint64_t earliest_wake(const gm_timing *t)
-{
-    uint64_t e = TM_NEVER;
-    for (int s = 0; s < t->cfg.sm_count; s++) {
-        const tm_sm *sm = &t->sms[s];
-        if (!sm->resident)
-            continue;
-        for (int p = 0; p < t->cfg.subpartitions_per_sm; p++)
-            if (sm->sps[p].resident && sm->sps[p].wake < e)
-                e = sm->sps[p].wake;
-    }
-    return e;
-}
-
 /* Earliest future cycle at which any state can change (idle skip). */
 static uint64_t next_event(gm_timing *t)
 {
@@ -859,6 +910,7 @@ gm_timing_status tm_run(gm_timing *t)
             t->any_issue = 0;
             t->cur_sm = t->cur_sp = 0;
             t->in_cycle = 1;
+            t->cycle_wake = TM_NEVER;
         }
         while (t->cur_sm < nsm) {
             tm_sm *sm = &t->sms[t->cur_sm];
@@ -869,13 +921,19 @@ gm_timing_status tm_run(gm_timing *t)
                      * (computed at the end of its last visit): skip it without setting up
                      * a visit. The cycle observer sees every cycle, so it disables this. */
                     const tm_sp *sp = &sm->sps[t->cur_sp];
-                    if ((sp->resident == 0 || t->cycle < sp->wake) && !t->cycle_fn) {
+                    if (sp->resident == 0 && !t->cycle_fn) {
                         t->cur_sp++;
                         continue;
                     }
-                    gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
-                    if (r != GM_TIMING_IDLE)
-                        return r;
+                    if (!(t->cycle < sp->wake) || t->cycle_fn) {
+                        gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
+                        if (r != GM_TIMING_IDLE)
+                            return r;
+                    }
+                    /* The earliest wake of the resident sub-partitions, gathered here
+                     * instead of in a second pass (a later wake_sp() lowers it too). */
+                    if (sp->resident && sp->wake < t->cycle_wake)
+                        t->cycle_wake = sp->wake;
                     t->cur_sp++;
                 }
             } else if (t->cycle_fn) {
@@ -896,7 +954,7 @@ gm_timing_status tm_run(gm_timing *t)
          * front end may launch again next cycle, a cycle observer wants every cycle, or an
          * error is to be reported. */
         if (!t->cycle_fn && !t->error_pending && !(t->any_launch && t->q_head < t->q_n)) {
-            uint64_t e = earliest_wake(t);
+            uint64_t e = t->cycle_wake; /* the earliest sub-partition wake */
             if (e == TM_NEVER && !t->any_issue && !t->any_launch) {
                 e = next_event(t); /* only timers outside the warps are left */
                 if (e == TM_NEVER) {

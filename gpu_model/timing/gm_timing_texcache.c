@@ -130,16 +130,14 @@ static int dims_of(gm_tex_dim d)
     }
 }
 
-void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn, void *ctx,
-                  tm_tagset *out)
+/* The lines of every active lane. Inline into tm_tex_lines twice: once with the common
+ * request's properties as constants (the compiler drops the branches of the others), once
+ * with the request's own; the same code, so the same tags in the same order. */
+static inline __attribute__((always_inline)) void lane_lines(
+    const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn, void *ctx, tm_tagset *out,
+    const int32_t base[3], const int32_t levels[3], const int dims, const int fetch,
+    const int has_lod, const int has_grad, const int cube, const int layered, const int offset)
 {
-    const int dims = dims_of(req->dim);
-    const int fetch = req->op == GM_TEX_FETCH;
-    int32_t base[3] = {1, 1, 1}, levels[3] = {1, 0, 0};
-    if (size_fn(ctx, req->unit, 0, base) != 0)
-        return;
-    if (size_fn(ctx, req->unit, -1, levels) != 0 || levels[0] < 1)
-        levels[0] = 1;
     /* The last line known to be in the set: neighbouring texels and lanes mostly touch
      * the same line, and adding it again would change nothing (0: no tag is 0). */
     uint64_t last = 0;
@@ -149,12 +147,12 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
         /* Level: explicit, or from the derivatives (isotropic), nearest level. */
         int level = 0;
         if (fetch) {
-            level = req->has_lod ? (int)req->lod[l] : 0;
+            level = has_lod ? (int)req->lod[l] : 0;
         } else {
             float lambda = 0.0f;
-            if (req->has_lod) {
+            if (has_lod) {
                 lambda = req->lod[l];
-            } else if (req->has_grad) {
+            } else if (has_grad) {
                 float rx = 0.0f, ry = 0.0f;
                 for (int k = 0; k < dims && k < 3; k++) {
                     float sx = req->ddx[k][l] * (float)base[k], sy = req->ddy[k][l] * (float)base[k];
@@ -191,8 +189,8 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
         } else {
             float c[3] = {req->coord.f[0][l], dims > 1 ? req->coord.f[1][l] : 0.0f,
                           dims > 2 ? req->coord.f[2][l] : 0.0f};
-            float layer = req->arrayed && req->coord_count > dims ? req->coord.f[dims][l] : 0.0f;
-            if (req->dim == GM_DIM_CUBE) {
+            float layer = layered ? req->coord.f[dims][l] : 0.0f;
+            if (cube) {
                 /* Face by major axis; the two other coordinates map to the face. */
                 float a[3] = {fabsf(c[0]), fabsf(c[1]), fabsf(c[2])};
                 int ax = a[0] >= a[1] && a[0] >= a[2] ? 0 : a[1] >= a[2] ? 1 : 2;
@@ -216,7 +214,7 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
             x = floor_i32(fx);
             y = dims > 1 ? floor_i32(fy) : 0;
         }
-        if (req->has_offset == 1) {
+        if (offset) {
             x += req->offset[0][l];
             if (dims > 1)
                 y += req->offset[1][l];
@@ -241,4 +239,24 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
                     add_line(out, lane_tag | row[dy] | col[dx], &last);
         }
     }
+}
+
+void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn, void *ctx,
+                  tm_tagset *out)
+{
+    const int dims = dims_of(req->dim);
+    const int fetch = req->op == GM_TEX_FETCH;
+    int32_t base[3] = {1, 1, 1}, levels[3] = {1, 0, 0};
+    if (size_fn(ctx, req->unit, 0, base) != 0)
+        return;
+    if (size_fn(ctx, req->unit, -1, levels) != 0 || levels[0] < 1)
+        levels[0] = 1;
+    const int has_lod = req->has_lod, has_grad = req->has_grad, cube = req->dim == GM_DIM_CUBE;
+    const int layered = req->arrayed && req->coord_count > dims, offset = req->has_offset == 1;
+    if (dims == 2 && !fetch && !has_lod && has_grad && !cube && !layered && !offset)
+        /* A 2D texture sampled with derivatives (fragment shaders' texture()). */
+        lane_lines(req, tex, size_fn, ctx, out, base, levels, 2, 0, 0, 1, 0, 0, 0);
+    else
+        lane_lines(req, tex, size_fn, ctx, out, base, levels, dims, fetch, has_lod, has_grad,
+                   cube, layered, offset);
 }
