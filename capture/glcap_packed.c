@@ -392,6 +392,52 @@ size_t glcap_packed_next(glcap_pack_state *st, const uint8_t *p, const uint8_t *
     return (size_t)(p - start) + (size_t)n;
 }
 
+int glcap_packed_scan(glcap_pack_state *st, const uint8_t *in, size_t size, uint64_t *records, uint64_t *unpacked,
+                      char *err, size_t err_size)
+{
+    const uint8_t *p = in, *end = in + size;
+    uint64_t count = *records, bytes = *unpacked;
+    uint64_t seq = st->seq;
+    /* The 1.0 size of a mode 3 record but cmd and fields: u32, seq (its length changes only at a
+     * power of two), context, thread. */
+    unsigned ct = uvar_len(st->ctx) + uvar_len(st->tid), head = 4 + ct + uvar_len(seq);
+    while (p < end) {
+        /* Mode 3 with a one-byte tag and a cmd of one or two bytes: the 1.0 body is cmd, seq + 1,
+         * the same context and thread, and the n field bytes. */
+        uint8_t t = p[0];
+        if ((t & 0x83) == 3 && end - p >= 3) {
+            unsigned lc = p[1] < 0x80 ? 1 : p[2] < 0x80 ? 2 : 0;
+            size_t n = t >> 2;
+            if (lc && n <= (size_t)(end - p) - 1 - lc) {
+                seq++;
+                if (!(seq & (seq - 1)))
+                    head = 4 + ct + uvar_len(seq);
+                bytes += head + lc + n;
+                count++;
+                p += 1 + lc + n;
+                continue;
+            }
+        }
+        st->seq = seq;
+        st->exp_len = 0;
+        glcap_packed_rec r;
+        size_t k = glcap_packed_next(st, p, end, &r, count - *records, (size_t)(p - in), err, err_size);
+        if (!k)
+            return -1;
+        p += k;
+        bytes += 4 + r.body;
+        count++;
+        seq = st->seq;
+        ct = uvar_len(st->ctx) + uvar_len(st->tid);
+        head = 4 + ct + uvar_len(seq);
+    }
+    st->seq = seq;
+    st->exp_len = 0;
+    *records = count;
+    *unpacked = bytes;
+    return 0;
+}
+
 /* One pass over the packed records: counts the unpacked bytes, and writes them when out is set. */
 static int unpack_pass(const uint8_t *in, size_t size, uint8_t *out, uint64_t out_size, uint64_t *total,
                        char *err, size_t err_size)

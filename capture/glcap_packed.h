@@ -75,6 +75,13 @@ typedef struct glcap_packed_rec {
 size_t glcap_packed_next(glcap_pack_state *st, const uint8_t *p, const uint8_t *end, glcap_packed_rec *r,
                          uint64_t index, size_t at, char *err, size_t err_size);
 
+/* Reads whole packed records in[0..size) with the state st (advanced past them): *records += how
+ * many, *unpacked += the bytes of their 1.0 form. 0, or -1 with a one-line message in err when one
+ * is cut off (as glcap_packed_next). The usual record (a one-byte tag, seq, context and thread
+ * predicted, cmd under 2^14) is read in a few instructions. */
+int glcap_packed_scan(glcap_pack_state *st, const uint8_t *in, size_t size, uint64_t *records, uint64_t *unpacked,
+                      char *err, size_t err_size);
+
 /* Sets the state to what a record with this header leaves (as glcap_pack_record does). */
 void glcap_pack_set(glcap_pack_state *st, uint64_t seq, uint64_t ctx, uint64_t tid);
 

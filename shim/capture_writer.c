@@ -202,22 +202,11 @@ int glr_capture_file_stream_packed(struct glr_capture_job *job, const void *data
     if (!size)
         return 0;
     note_thread(job, thread_id);
-    const uint8_t *in = data, *end = in + size;
-    uint64_t calls = job->stream_calls, bytes = job->stream_bytes;
     char err[256];
-    for (size_t off = 0; off < size;) {
-        glcap_packed_rec r;
-        size_t k = glcap_packed_next(&job->pack, in + off, end, &r, calls - job->stream_calls, off, err, sizeof err);
-        if (!k) {
-            glr_log(GLR_LOG_ERROR, "capture dropped: %s: the recorder's stream block: %s", job->path, err);
-            return -1;
-        }
-        off += k;
-        calls++;
-        bytes += 4 + r.body;
+    if (glcap_packed_scan(&job->pack, data, size, &job->stream_calls, &job->stream_bytes, err, sizeof err) != 0) {
+        glr_log(GLR_LOG_ERROR, "capture dropped: %s: the recorder's stream block: %s", job->path, err);
+        return -1;
     }
-    job->stream_calls = calls;
-    job->stream_bytes = bytes;
     return stream_write(job, data, size);
 }
 

@@ -139,7 +139,7 @@ static inline uint8_t *glr_put_raw8(uint8_t *p, uint64_t bits)
  * written in the packed form of the file (capture/glcap_packed.h), so the writer thread only
  * compresses it: a one-byte tag slot (its mode now, n << 2 | mode at the close), cmd, and seq
  * unless this thread numbers alone (then seq is the previous record's + 1: mode 3; else mode 2). */
-static inline uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd, uint32_t ctx_id)
+static inline __attribute__((always_inline)) uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd, uint32_t ctx_id)
 {
     if (__builtin_expect(!f, 0))
         return NULL;
@@ -190,7 +190,7 @@ static inline void glr_rec_join_before(uint32_t ctx_id)
 /* Closes the fast record that glr_rec_fast_open started; `end` is one past its last byte. The tag
  * is n << 2 | mode for its n field bytes: one byte up to 31 of them, else two (a fast record has at
  * most GLR_REC_FAST_MAX bytes), the record then moved up by one. */
-static inline void glr_rec_fast_close(struct glr_rec_fast *f, uint8_t *end)
+static inline __attribute__((always_inline)) void glr_rec_fast_close(struct glr_rec_fast *f, uint8_t *end)
 {
     uint8_t *p = f->pos;
     uint32_t tag = (uint32_t)(end - f->fields) << 2 | *p;
