@@ -14,7 +14,6 @@ bool glr_capture_may_grow(size_t bytes) __attribute__((visibility("hidden")));
 /* Drops the capture in progress (logged with the cause); the program continues. */
 void glr_capture_fail(const char *why) __attribute__((visibility("hidden")));
 void glr_capture_note_unsized(int cmd) __attribute__((visibility("hidden")));
-int glr_capture_current_cmd(const uint8_t *record_body) __attribute__((visibility("hidden")));
 
 /* What the capture's end tells the in-process replay loop (replay_loop_trigger.c), which sits above
  * the capture: registered by shim start-up (shim_state.c) before the first capture. pending: whether
