@@ -301,6 +301,143 @@ static int perr(char *err, size_t err_size, const char *fmt, ...)
     return -1;
 }
 
+void glcap_pack_set(glcap_pack_state *st, uint64_t seq, uint64_t ctx, uint64_t tid)
+{
+    st->seq = seq;
+    st->ctx = ctx;
+    st->tid = tid;
+    st->ct_len = 0;
+    st->exp_len = 0;
+}
+
+size_t glcap_packed_next(glcap_pack_state *st, const uint8_t *p, const uint8_t *end, glcap_packed_rec *r,
+                         uint64_t index, size_t at, char *err, size_t err_size)
+{
+    const uint8_t *start = p;
+    uint64_t tag;
+    unsigned k = uvar_get(p, end, &tag);
+    if (!k) {
+        perr(err, err_size, "packed record %" PRIu64 " at byte %zu: tag cut off", index, at);
+        return 0;
+    }
+    p += k;
+    uint64_t n = tag >> 2;
+    unsigned mode = (unsigned)(tag & 3);
+    r->mode = mode;
+    if (mode == 0) {
+        if (n > (uint64_t)(end - p) || n > UINT32_MAX) {
+            perr(err, err_size, "packed record %" PRIu64 " at byte %zu: a %" PRIu64
+                 "-byte body runs past the stream's end", index, at, n);
+            return 0;
+        }
+        uint64_t v[4];
+        unsigned len[4];
+        r->has_head = head_get(p, p + n, v, len);
+        if (r->has_head) {
+            glcap_pack_set(st, v[1], v[2], v[3]);
+            r->cmd = v[0];
+        }
+        r->seq = st->seq;
+        r->ctx = st->ctx;
+        r->tid = st->tid;
+        r->data = p;
+        r->n = n;
+        r->body = n;
+        return (size_t)(p - start) + (size_t)n;
+    }
+    bool next = mode & 1, same = mode & 2;
+    uint64_t cmd = 0, seq = 0, ctx = 0, tid = 0;
+    unsigned kc = uvar_get(p, end, &cmd), ks = 0, kx = 0, ky = 0;
+    if (kc && !next)
+        ks = uvar_get(p + kc, end, &seq);
+    if (kc && (next || ks) && !same) {
+        kx = uvar_get(p + kc + ks, end, &ctx);
+        ky = kx ? uvar_get(p + kc + ks + kx, end, &tid) : 0;
+    }
+    if (!kc || (!next && !ks) || (!same && (!kx || !ky))) {
+        perr(err, err_size, "packed record %" PRIu64 " at byte %zu: header cut off", index, at);
+        return 0;
+    }
+    p += kc + ks + kx + ky;
+    seq = next ? st->seq + 1 : seq;
+    if (same) {
+        ctx = st->ctx;
+        tid = st->tid;
+    }
+    if (n > (uint64_t)(end - p)) {
+        perr(err, err_size, "packed record %" PRIu64 " at byte %zu: %" PRIu64
+             " field bytes run past the stream's end", index, at, n);
+        return 0;
+    }
+    uint64_t body = (uint64_t)uvar_len(cmd) + uvar_len(seq) + uvar_len(ctx) + uvar_len(tid) + n;
+    if (body > UINT32_MAX) {
+        perr(err, err_size, "packed record %" PRIu64 ": body of %" PRIu64 " bytes (over 4 GiB)", index,
+             body);
+        return 0;
+    }
+    if (same) {   /* the context and thread bytes stay known: a packer going on keeps its shortcut */
+        st->seq = seq;
+        st->exp_len = 0;
+    } else {
+        glcap_pack_set(st, seq, ctx, tid);
+    }
+    r->has_head = 1;
+    r->cmd = cmd;
+    r->seq = seq;
+    r->ctx = ctx;
+    r->tid = tid;
+    r->data = p;
+    r->n = n;
+    r->body = body;
+    return (size_t)(p - start) + (size_t)n;
+}
+
+int glcap_packed_scan(glcap_pack_state *st, const uint8_t *in, size_t size, uint64_t *records, uint64_t *unpacked,
+                      char *err, size_t err_size)
+{
+    const uint8_t *p = in, *end = in + size;
+    uint64_t count = *records, bytes = *unpacked;
+    uint64_t seq = st->seq;
+    /* The 1.0 size of a mode 3 record but cmd and fields: u32, seq (its length changes only at a
+     * power of two), context, thread. */
+    unsigned ct = uvar_len(st->ctx) + uvar_len(st->tid), head = 4 + ct + uvar_len(seq);
+    while (p < end) {
+        /* Mode 3 with a one-byte tag and a cmd of one or two bytes: the 1.0 body is cmd, seq + 1,
+         * the same context and thread, and the n field bytes. */
+        uint8_t t = p[0];
+        if ((t & 0x83) == 3 && end - p >= 3) {
+            unsigned lc = p[1] < 0x80 ? 1 : p[2] < 0x80 ? 2 : 0;
+            size_t n = t >> 2;
+            if (lc && n <= (size_t)(end - p) - 1 - lc) {
+                seq++;
+                if (!(seq & (seq - 1)))
+                    head = 4 + ct + uvar_len(seq);
+                bytes += head + lc + n;
+                count++;
+                p += 1 + lc + n;
+                continue;
+            }
+        }
+        st->seq = seq;
+        st->exp_len = 0;
+        glcap_packed_rec r;
+        size_t k = glcap_packed_next(st, p, end, &r, count - *records, (size_t)(p - in), err, err_size);
+        if (!k)
+            return -1;
+        p += k;
+        bytes += 4 + r.body;
+        count++;
+        seq = st->seq;
+        ct = uvar_len(st->ctx) + uvar_len(st->tid);
+        head = 4 + ct + uvar_len(seq);
+    }
+    st->seq = seq;
+    st->exp_len = 0;
+    *records = count;
+    *unpacked = bytes;
+    return 0;
+}
+
 /* One pass over the packed records: counts the unpacked bytes, and writes them when out is set. */
 static int unpack_pass(const uint8_t *in, size_t size, uint8_t *out, uint64_t out_size, uint64_t *total,
                        char *err, size_t err_size)
@@ -310,79 +447,27 @@ static int unpack_pass(const uint8_t *in, size_t size, uint8_t *out, uint64_t ou
     const uint8_t *p = in, *end = in + size;
     uint64_t t = 0, rec = 0;
     while (p < end) {
-        uint64_t tag, cmd = 0, seq = 0, ctx = 0, tid = 0;
-        size_t at = (size_t)(p - in);   /* where the record starts, for messages */
-        unsigned k = uvar_get(p, end, &tag);
+        glcap_packed_rec r;
+        size_t k = glcap_packed_next(&st, p, end, &r, rec, (size_t)(p - in), err, err_size);
         if (!k)
-            return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: tag cut off", rec,
-                        at);
-        p += k;
-        uint64_t n = tag >> 2;
-        unsigned mode = (unsigned)(tag & 3);
-        if (mode == 0) {
-            if (n > (uint64_t)(end - p) || n > UINT32_MAX)
-                return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: a %" PRIu64
-                            "-byte body runs past the stream's end", rec, at, n);
-            uint64_t v[4];
-            unsigned len[4];
-            if (head_get(p, p + n, v, len)) {
-                st.seq = v[1];
-                st.ctx = v[2];
-                st.tid = v[3];
-            }
-            if (out) {
-                if (4 + n > out_size - t)
-                    return perr(err, err_size, "packed stream unpacks past its size");
-                uint32_t b = (uint32_t)n;
-                memcpy(out + t, &b, 4);
-                memcpy(out + t + 4, p, (size_t)n);
-            }
-            p += n;
-            t += 4 + n;
-            rec++;
-            continue;
-        }
-        bool next = mode & 1, same = mode & 2;
-        unsigned kc = uvar_get(p, end, &cmd), ks = 0, kx = 0, ky = 0;
-        if (kc && !next)
-            ks = uvar_get(p + kc, end, &seq);
-        if (kc && (next || ks) && !same) {
-            kx = uvar_get(p + kc + ks, end, &ctx);
-            ky = kx ? uvar_get(p + kc + ks + kx, end, &tid) : 0;
-        }
-        if (!kc || (!next && !ks) || (!same && (!kx || !ky)))
-            return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: header cut off", rec,
-                        at);
-        p += kc + ks + kx + ky;
-        seq = next ? st.seq + 1 : seq;
-        if (same) {
-            ctx = st.ctx;
-            tid = st.tid;
-        }
-        st.seq = seq;
-        st.ctx = ctx;
-        st.tid = tid;
-        if (n > (uint64_t)(end - p))
-            return perr(err, err_size, "packed record %" PRIu64 " at byte %zu: %" PRIu64
-                        " field bytes run past the stream's end", rec, at, n);
-        uint64_t body = (uint64_t)uvar_len(cmd) + uvar_len(seq) + uvar_len(ctx) + uvar_len(tid) + n;
-        if (body > UINT32_MAX)
-            return perr(err, err_size, "packed record %" PRIu64 ": body of %" PRIu64 " bytes (over 4 GiB)",
-                        rec, body);
+            return -1;
         if (out) {
-            if (4 + body > out_size - t)
+            if (4 + r.body > out_size - t)
                 return perr(err, err_size, "packed stream unpacks past its size");
-            uint32_t b = (uint32_t)body;
+            uint32_t b = (uint32_t)r.body;
             uint8_t *q = out + t;
             memcpy(q, &b, 4);
-            q = uvar_put(q + 4, cmd);
-            q = uvar_put(q, seq);
-            q = uvar_put(q, ctx);
-            q = uvar_put(q, tid);
-            memcpy(q, p, (size_t)n);
+            q += 4;
+            if (r.mode) {
+                q = uvar_put(q, r.cmd);
+                q = uvar_put(q, r.seq);
+                q = uvar_put(q, r.ctx);
+                q = uvar_put(q, r.tid);
+            }
+            memcpy(q, r.data, (size_t)r.n);
         }
-        p += n;
-        t += 4 + body;
+        p += k;
+        t += 4 + r.body;
         rec++;
     }
     *total = t;

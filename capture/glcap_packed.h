@@ -55,6 +55,36 @@ size_t glcap_pack_record(glcap_pack_state *st, const uint8_t *body, uint32_t bod
 size_t glcap_pack_block(glcap_pack_state *st, const uint8_t *in, size_t size, uint8_t *out, size_t out_cap,
                         size_t *out_len, uint64_t *records);
 
+/* One packed record as read back (glcap_packed_next). Modes 1-3: the header is cmd, seq, ctx, tid
+ * and the record's field bytes are data[0..n). Mode 0: data[0..n) is the 1.0 body verbatim; its
+ * header fields are set when its first four varints decode (has_head). */
+typedef struct glcap_packed_rec {
+    unsigned mode;
+    int has_head;
+    uint64_t cmd, seq, ctx, tid;
+    const uint8_t *data;
+    uint64_t n;
+    uint64_t body;      /* the 1.0 body size (after the u32 size) */
+} glcap_packed_rec;
+
+/* Reads the packed record at p[0..end) with the state st (advanced past it): returns its packed
+ * length, or 0 with a one-line message in err (naming record `index` at byte `at`) when it is cut
+ * off or its 1.0 body would exceed 4 GiB. The state is also left as glcap_pack_record expects, so
+ * a packer can go on from records read here (the shim's recorder writes packed records; the
+ * writer reads them to count them and to take over the state). */
+size_t glcap_packed_next(glcap_pack_state *st, const uint8_t *p, const uint8_t *end, glcap_packed_rec *r,
+                         uint64_t index, size_t at, char *err, size_t err_size);
+
+/* Reads whole packed records in[0..size) with the state st (advanced past them): *records += how
+ * many, *unpacked += the bytes of their 1.0 form. 0, or -1 with a one-line message in err when one
+ * is cut off (as glcap_packed_next). The usual record (a one-byte tag, seq, context and thread
+ * predicted, cmd under 2^14) is read in a few instructions. */
+int glcap_packed_scan(glcap_pack_state *st, const uint8_t *in, size_t size, uint64_t *records, uint64_t *unpacked,
+                      char *err, size_t err_size);
+
+/* Sets the state to what a record with this header leaves (as glcap_pack_record does). */
+void glcap_pack_set(glcap_pack_state *st, uint64_t seq, uint64_t ctx, uint64_t tid);
+
 /* The size of the 1.0 stream that packed[0..size) unpacks to; -1 with a one-line message in err
  * when the packed stream is malformed (cut inside a record, a record too large for a u32 body). */
 int glcap_unpacked_size(const uint8_t *packed, size_t size, uint64_t *unpacked, char *err, size_t err_size);

@@ -14,7 +14,6 @@ bool glr_capture_may_grow(size_t bytes) __attribute__((visibility("hidden")));
 /* Drops the capture in progress (logged with the cause); the program continues. */
 void glr_capture_fail(const char *why) __attribute__((visibility("hidden")));
 void glr_capture_note_unsized(int cmd) __attribute__((visibility("hidden")));
-int glr_capture_current_cmd(const uint8_t *record_body) __attribute__((visibility("hidden")));
 
 /* What the capture's end tells the in-process replay loop (replay_loop_trigger.c), which sits above
  * the capture: registered by shim start-up (shim_state.c) before the first capture. pending: whether
@@ -59,10 +58,11 @@ void glr_rec_stream_to(struct glr_capture_job *job, uint64_t epoch) __attribute_
  * records not yet handed to the writer (*n of them; calloc'd array). NULL: out of memory (the
  * buffers stay). */
 struct glr_rec_segment *glr_rec_detach(uint64_t epoch, unsigned *n) __attribute__((visibility("hidden")));
-/* Those records in global sequence order, through `sink`. */
+/* Those records in global sequence order, through `sink`, each in the 1.0 form (u32 size | body);
+ * -1 with a one-line message in err when a segment does not read back or the sink failed. */
 int glr_rec_merge_segments(const struct glr_rec_segment *segs, unsigned n,
-                           int (*sink)(void *user, const void *data, size_t size, uint32_t thread_id), void *user)
-    __attribute__((visibility("hidden")));
+                           int (*sink)(void *user, const void *data, size_t size, uint32_t thread_id), void *user,
+                           char *err, size_t err_size) __attribute__((visibility("hidden")));
 void glr_rec_release(uint64_t epoch) __attribute__((visibility("hidden")));
 
 #endif

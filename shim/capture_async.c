@@ -128,7 +128,7 @@ static void write_block(struct glr_capture_job *job, struct glr_wq_block *b)
 {
     if (!job->failed && !job->w && glr_capture_file_open(job) != 0)
         job->failed = true;
-    if (!job->failed && glr_capture_file_stream(job, b->buf, b->len, b->thread_id) != 0)
+    if (!job->failed && glr_capture_file_stream_packed(job, b->buf, b->len, b->thread_id) != 0)
         job->failed = true;
     give_back_buffer(b->buf, b->cap);
     free(b);

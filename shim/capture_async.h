@@ -30,6 +30,9 @@ struct glr_rec_segment {
     uint8_t *buf;        /* a mapping of `cap` bytes, owned */
     size_t len, cap;
     uint32_t thread_id;
+    /* The packed records' state before buf's first one (glcap_pack_state's seq, ctx, tid): the
+     * thread's previous record, in a block already handed over, or glcap_pack_init's. */
+    uint64_t seq0, ctx0, tid0;
 };
 
 struct glr_snap;
@@ -59,8 +62,8 @@ struct glr_capture_job {
     /* Writer thread only: the open file and what its command stream holds so far. */
     struct glcap_writer *w;
     bool failed;
-    uint64_t stream_bytes, stream_calls;   /* of the 1.0 records (before packing) */
-    glcap_pack_state pack;                 /* the packer's previous-record state */
+    uint64_t stream_bytes, stream_calls;   /* of the 1.0 records (unpacked) */
+    glcap_pack_state pack;                 /* the stream's previous-record state */
     uint32_t stream_threads[64];
     unsigned n_stream_threads;
 };
@@ -89,9 +92,10 @@ void glr_wq_abort(struct glr_capture_job *job) __attribute__((visibility("hidden
 bool glr_wq_alive(void) __attribute__((visibility("hidden")));
 
 /* capture_writer.c, on the writer thread: the file and its COMMAND_STREAM section opened (0, or -1
- * logged), one block of whole records appended, the rest of the file written and closed. */
+ * logged), one block of whole packed records (the recorder's form, continuing the stream written
+ * so far) appended, the rest of the file written and closed. */
 int glr_capture_file_open(struct glr_capture_job *job) __attribute__((visibility("hidden")));
-int glr_capture_file_stream(struct glr_capture_job *job, const void *data, size_t size, uint32_t thread_id)
+int glr_capture_file_stream_packed(struct glr_capture_job *job, const void *data, size_t size, uint32_t thread_id)
     __attribute__((visibility("hidden")));
 int glr_capture_file_finish(struct glr_capture_job *job) __attribute__((visibility("hidden")));
 

@@ -58,17 +58,6 @@ void glr_capture_fail(const char *why)
     }
 }
 
-int glr_capture_current_cmd(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-        v |= (uint64_t)(*p & 0x7f) << shift;
-        if (!(*p++ & 0x80))
-            break;
-    }
-    return (int)v;
-}
-
 void glr_capture_note_unsized(int cmd)
 {
     if (cmd >= 0 && cmd < GLR_CMD_COUNT && !__atomic_exchange_n(&glr_cap_unsized[cmd], 1, __ATOMIC_RELAXED))

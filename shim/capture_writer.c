@@ -192,11 +192,28 @@ static int stream_write(struct glr_capture_job *job, const void *data, size_t si
     return 0;
 }
 
-/* Whole records, one or many: counted for the metadata, packed (the seq, context and thread each
- * record's predecessor predicts dropped: capture/glcap_packed.h), then compressed into the
- * section. Packing halves what zstd reads and makes it repeat, which is most of what recording a
- * call costs (docs/BENCHMARKS.md, "Recording many frames"). */
-int glr_capture_file_stream(struct glr_capture_job *job, const void *data, size_t size, uint32_t thread_id)
+/* Whole packed records as the recorder wrote them (the only recording thread's block, or the rest
+ * of its stream at the end), continuing the stream so far: read through once to count them for the
+ * metadata and to take over the state at their end (so merged records after them pack right), and
+ * compressed as they are. The recorder writing this form is what spares a second pass over every
+ * record here (docs/BENCHMARKS.md, "Recording many frames", session 15). */
+int glr_capture_file_stream_packed(struct glr_capture_job *job, const void *data, size_t size, uint32_t thread_id)
+{
+    if (!size)
+        return 0;
+    note_thread(job, thread_id);
+    char err[256];
+    if (glcap_packed_scan(&job->pack, data, size, &job->stream_calls, &job->stream_bytes, err, sizeof err) != 0) {
+        glr_log(GLR_LOG_ERROR, "capture dropped: %s: the recorder's stream block: %s", job->path, err);
+        return -1;
+    }
+    return stream_write(job, data, size);
+}
+
+/* Whole 1.0 records (the merge of several threads' streams), one or many: counted for the
+ * metadata, packed (the seq, context and thread each record's predecessor predicts dropped:
+ * capture/glcap_packed.h), then compressed into the section. */
+static int stream_unpacked(struct glr_capture_job *job, const void *data, size_t size, uint32_t thread_id)
 {
     if (!size)
         return 0;
@@ -241,7 +258,7 @@ int glr_capture_file_stream(struct glr_capture_job *job, const void *data, size_
 
 static int merged_record(void *user, const void *data, size_t size, uint32_t thread_id)
 {
-    return glr_capture_file_stream(user, data, size, thread_id);
+    return stream_unpacked(user, data, size, thread_id);
 }
 
 int glr_capture_file_finish(struct glr_capture_job *job)
@@ -250,7 +267,23 @@ int glr_capture_file_finish(struct glr_capture_job *job)
     const struct glr_capture_summary *s = &job->sum;
     /* The rest of the stream: what the recording threads still held, merged by sequence number
      * (everything streamed before numbers below all of it: recorder.c). */
-    int rc = glr_rec_merge_segments(job->segs, job->n_segs, merged_record, job);
+    const struct glr_rec_segment *only = NULL;
+    unsigned n_live = 0;
+    for (unsigned i = 0; i < job->n_segs; i++)
+        if (job->segs[i].len) {
+            only = &job->segs[i];
+            n_live++;
+        }
+    int rc;
+    if (n_live == 1 && only->seq0 == job->pack.seq && only->ctx0 == job->pack.ctx && only->tid0 == job->pack.tid) {
+        /* One thread's records that go on from the stream so far: as they are. */
+        rc = glr_capture_file_stream_packed(job, only->buf, only->len, only->thread_id);
+    } else {
+        char err[256];
+        rc = glr_rec_merge_segments(job->segs, job->n_segs, merged_record, job, err, sizeof err);
+        if (rc != 0)
+            glr_log(GLR_LOG_ERROR, "capture dropped: %s: %s", job->path, err);
+    }
     if (rc == 0)
         rc = glcap_writer_end_section(w);
     if (rc == 0 && job->snap)

@@ -1,12 +1,21 @@
 /* The capture recorder: per-thread stream buffers filled by the generated slow paths.
  *
  * Each thread appends to its own buffer (no lock on the recording path); a global sequence number
- * orders calls across threads, and the buffers are merged by it when the capture ends. A record is
+ * orders calls across threads, and the buffers are merged by it when the capture ends. A record's
+ * 1.0 form (docs/GLCAP_FORMAT.md, "Command stream") is
  *   u32 body_size | body
  *   body = uvar cmd | uvar seq | uvar ctx_id | uvar thread_id | args | ret | blobs
  * args and ret by their registry kind (svar for signed, uvar for unsigned and pointers, 4/8 raw
  * bytes for floats); one blob per pointer parameter: uvar (size + 1) then the bytes, 0 when the
  * call referenced no client memory or glreplay could not size it.
+ * A capture's thread buffers hold the records already packed (capture/glcap_packed.h: the seq,
+ * context and thread that this thread's previous record predicts left out, the size a varint tag
+ * in front), so the writer thread only checks and compresses the blocks of the only recording
+ * thread, with no second pass over them; each thread's buffers form one packed stream (the state
+ * before a buffer's first record goes with it: glr_rec_segment), which the merge at the capture's
+ * end reads back when several threads recorded. The slow path leaves 5 bytes for the tag and
+ * moves a record of up to 64 KiB down over the unused ones at its end; a larger one keeps a
+ * 5-byte tag (a varint with padding, which every reader reads). Display lists keep the 1.0 form.
  *
  * Calls with only scalar arguments are encoded inline by the generated wrappers
  * (glr_rec_fast_open in recorder.h); the functions here take every other record and arm that
@@ -34,10 +43,25 @@
 #include "shim/display_lists.h"
 #include "shim/capture_async.h"
 
+/* A capture record's tag slot: a varint of up to 5 bytes says n << 2 | mode for n < 2^33. */
+#define GLR_REC_TAG_SLOT 5u
+/* Records up to this size move down over the slot's unused bytes (the tag in its shortest form);
+ * larger ones (big uploads) keep the padded slot rather than being copied again. */
+#define GLR_REC_MOVE_MAX ((size_t)64 << 10)
+
 struct glr_rec {
     struct glr_rec_fast f;  /* first: the fast record casts between the two */
     uint8_t *buf, *end;     /* the buffer; f.pos is where the next record starts */
-    uint8_t *rec_start;     /* the open record's size field */
+    uint8_t *rec_start;     /* the open record's size field (its tag slot in a capture buffer) */
+    /* A capture buffer: the open record's mode and header, and where its field bytes start
+     * (after rec_start); what the thread's previous record said (seq in f.last_seq). */
+    unsigned open_mode;
+    uint32_t open_fields;
+    uint64_t open_seq, open_cmd;
+    uint32_t open_ctx;
+    uint64_t last_ctx, last_tid;
+    /* The state before the first record of the buffer now filled (glr_rec_segment). */
+    uint64_t seg_seq, seg_ctx, seg_tid;
     uint32_t thread_id;
     uint64_t epoch;         /* capture this buffer belongs to */
     uint64_t seq_epoch;     /* capture in which this thread has joined the numbering */
@@ -157,6 +181,15 @@ static void disarm_fast(struct glr_rec *r)
     r->f.limit = NULL;
 }
 
+/* The packed stream of this thread's buffers starts afresh (a new capture): the state of
+ * glcap_pack_init. */
+static void reset_pack_state(struct glr_rec *r)
+{
+    r->f.last_seq = r->seg_seq = UINT64_MAX;
+    r->last_ctx = r->last_tid = r->seg_ctx = r->seg_tid = 0;
+    r->f.same = 0;
+}
+
 static void rec_fail(struct glr_rec *r)
 {
     r->failed = true;
@@ -204,6 +237,9 @@ static bool stream_block(struct glr_rec *r, size_t len, size_t cap, size_t extra
         return false;
     }
     bool had_open = r->rec_start != NULL;
+    r->seg_seq = r->f.last_seq;   /* the open record (if any) was packed after the last one handed over */
+    r->seg_ctx = r->last_ctx;
+    r->seg_tid = r->last_tid;
     r->buf = nb;
     r->end = nb + GLR_STREAM_BLOCK;
     r->f.pos = nb + open;
@@ -322,9 +358,7 @@ static void arm_fast(struct glr_rec *r, unsigned live, uint32_t ctx_id)
     }
     r->f.live = live;
     r->f.ctx_id = ctx_id;
-    uint8_t *t = glr_put_uvar(r->f.tail, ctx_id);
-    t = glr_put_uvar(t, r->thread_id);
-    r->f.tail_len = (uint32_t)(t - r->f.tail);
+    r->f.same = ctx_id == r->last_ctx && r->thread_id == r->last_tid;
     r->f.limit = r->end - GLR_REC_FAST_MAX + 1;
 }
 
@@ -355,8 +389,9 @@ static struct glr_rec *open_record(int cmd, uint32_t ctx_id)
         r->epoch = epoch;
         r->f.pos = r->buf;
         r->failed = false;
+        reset_pack_state(r);
     }
-    size_t need = 4 + 4 * 10 + (GLR_MAX_PARAMS + 1) * 10;
+    size_t need = GLR_REC_TAG_SLOT + 4 * 10 + (GLR_MAX_PARAMS + 1) * 10;
     if (need < GLR_REC_FAST_MAX)
         need = GLR_REC_FAST_MAX;
     r->rec_start = NULL;
@@ -366,12 +401,25 @@ static struct glr_rec *open_record(int cmd, uint32_t ctx_id)
     }
     if (cmd < GLR_CMD_COUNT)
         arm_fast(r, live, ctx_id);
+    /* Packed against this thread's previous record: the tag slot, cmd, then what it does not
+     * predict. */
+    uint64_t seq = next_seq(r);
+    bool next = seq == r->f.last_seq + 1, same = ctx_id == r->last_ctx && r->thread_id == r->last_tid;
+    r->open_mode = (next ? 1u : 0u) | (same ? 2u : 0u);
+    r->open_seq = seq;
+    r->open_cmd = (uint64_t)cmd;
+    r->open_ctx = ctx_id;
     r->rec_start = r->f.pos;
-    r->f.pos += 4;
+    r->f.pos += GLR_REC_TAG_SLOT;
     put_uvar(r, (uint64_t)cmd);
-    put_uvar(r, next_seq(r));
-    put_uvar(r, ctx_id);
-    put_uvar(r, r->thread_id);
+    if (!next)
+        put_uvar(r, seq);
+    if (!same) {
+        put_uvar(r, ctx_id);
+        put_uvar(r, r->thread_id);
+    }
+    /* Mode 0 keeps the whole 1.0 body (cmd on): its n counts from the slot's end. */
+    r->open_fields = r->open_mode ? (uint32_t)(r->f.pos - r->rec_start) : GLR_REC_TAG_SLOT;
     r->mirror_cmd = tls_list && glr_dl_compiled(cmd) ? cmd : -1;
     return r;
 }
@@ -434,7 +482,7 @@ void glr_rec_blob(struct glr_rec *r, const void *data, int64_t size)
         return;
     if (!data || size <= 0) {
         if (data && size == GLR_SIZE_UNKNOWN && !r->list)
-            glr_capture_note_unsized(glr_capture_current_cmd(r->rec_start + 4));
+            glr_capture_note_unsized((int)r->open_cmd);
         if (reserve(r, 1))
             put_uvar(r, 0);
         return;
@@ -478,7 +526,34 @@ void glr_rec_strings(struct glr_rec *r, const char *const *strings, int64_t coun
     }
 }
 
-static void list_append(struct glr_rec *l, const uint8_t *rec, size_t n);
+static void list_append(struct glr_rec *l, const struct glr_rec *r, const uint8_t *fields, size_t n);
+
+/* Writes the open capture record's tag (its field bytes are known now) and takes its header as the
+ * state the next record is packed against. */
+static void close_packed(struct glr_rec *r)
+{
+    uint8_t *start = r->rec_start, *after_slot = start + GLR_REC_TAG_SLOT;
+    uint64_t n = (uint64_t)(r->f.pos - (start + r->open_fields));
+    uint64_t tag = n << 2 | r->open_mode;
+    size_t rest = (size_t)(r->f.pos - after_slot);
+    uint8_t t[GLR_REC_TAG_SLOT];
+    uint8_t *e = glr_put_uvar(t, tag);
+    size_t k = (size_t)(e - t);
+    if (k < GLR_REC_TAG_SLOT && rest <= GLR_REC_MOVE_MAX) {
+        memmove(start + k, after_slot, rest);
+        memcpy(start, t, k);
+        r->f.pos -= GLR_REC_TAG_SLOT - k;
+    } else {
+        /* Padded to the slot: continuation bytes that add nothing (tag < 2^35: n < 2^33). */
+        for (unsigned i = 0; i < GLR_REC_TAG_SLOT - 1; i++)
+            start[i] = (uint8_t)((tag >> (7 * i)) | 0x80);
+        start[GLR_REC_TAG_SLOT - 1] = (uint8_t)(tag >> (7 * (GLR_REC_TAG_SLOT - 1)));
+    }
+    r->f.last_seq = r->open_seq;
+    r->last_ctx = r->open_ctx;
+    r->last_tid = r->thread_id;
+    r->f.same = r->open_ctx == r->f.ctx_id;
+}
 
 void glr_rec_end(struct glr_rec *r)
 {
@@ -487,11 +562,15 @@ void glr_rec_end(struct glr_rec *r)
             r->f.pos = r->rec_start;
         if (__builtin_expect(r->mirror_cmd >= 0, 0) && tls_list && !r->list)
             tls_list->failed = true;  /* the call is lost to the list too: it is dropped, and said */
-    } else {
+    } else if (r->list) {
         uint32_t body = (uint32_t)(r->f.pos - r->rec_start - 4);
         memcpy(r->rec_start, &body, 4);
-        if (__builtin_expect(r->mirror_cmd >= 0, 0) && tls_list && !r->list)
-            list_append(tls_list, r->rec_start, 4 + (size_t)body);
+    } else {
+        if (__builtin_expect(r->mirror_cmd >= 0, 0) && tls_list) {
+            const uint8_t *fields = r->rec_start + r->open_fields;
+            list_append(tls_list, r, fields, (size_t)(r->f.pos - fields));
+        }
+        close_packed(r);
     }
     r->mirror_cmd = -1;
     r->rec_start = NULL;
@@ -525,12 +604,23 @@ static bool list_reserve(struct glr_rec *r, size_t len, size_t cap, size_t extra
     return true;
 }
 
-/* A copy of a capture record (same encoding) into the open list. */
-static void list_append(struct glr_rec *l, const uint8_t *rec, size_t n)
+/* A copy of the open capture record r, in the 1.0 form, into the open list l. `fields` are the
+ * record's bytes after its packed header (mode 0: the whole 1.0 body). */
+static void list_append(struct glr_rec *l, const struct glr_rec *r, const uint8_t *fields, size_t n)
 {
-    if (l->failed || !reserve(l, n))
+    if (l->failed || !reserve(l, 4 + 4 * 10 + n))
         return;
-    put_raw(l, rec, n);
+    uint8_t *start = l->f.pos;
+    l->f.pos += 4;
+    if (r->open_mode) {
+        put_uvar(l, r->open_cmd);
+        put_uvar(l, r->open_seq);
+        put_uvar(l, r->open_ctx);
+        put_uvar(l, r->thread_id);
+    }
+    put_raw(l, fields, n);
+    uint32_t body = (uint32_t)(l->f.pos - start - 4);
+    memcpy(start, &body, 4);
 }
 
 bool glr_rec_list_open(void)
@@ -596,7 +686,8 @@ struct glr_rec_segment *glr_rec_detach(uint64_t epoch, unsigned *n_out)
         if (r->epoch != epoch || !r->buf)
             continue;
         segs[k++] = (struct glr_rec_segment){ .buf = r->buf, .len = (size_t)(r->f.pos - r->buf),
-                                              .cap = (size_t)(r->end - r->buf), .thread_id = r->thread_id };
+                                              .cap = (size_t)(r->end - r->buf), .thread_id = r->thread_id,
+                                              .seq0 = r->seg_seq, .ctx0 = r->seg_ctx, .tid0 = r->seg_tid };
         r->buf = r->end = r->f.pos = NULL;
         r->f.limit = NULL;
     }

@@ -1,5 +1,6 @@
 /* The capture recorder: generated slow paths append each call of a captured frame to the calling
- * thread's stream buffer, encoded as in docs/GLCAP_FORMAT.md ("Command stream").
+ * thread's stream buffer, already in the file's packed form (docs/GLCAP_FORMAT.md, "Packed command
+ * stream"; capture/glcap_packed.h), each thread's buffers one packed stream of their own.
  *
  * Two ways in. Calls with only scalar arguments (no client memory: binds, uniforms, enables, most
  * draws) take the inline fast record below: one TLS load, one bounds check, the record encoded
@@ -90,10 +91,12 @@ struct glr_rec_fast {
     uint32_t ctx_id;     /* the context current when it was armed */
     int busy;
     int solo;
-    uint32_t tail_len;   /* bytes of tail used */
-    uint8_t tail[20];    /* uvar ctx_id | uvar thread_id, pre-encoded */
+    /* The previous record of this thread's stream said context ctx_id and this thread: the next
+     * record's header may leave both out (packed modes 2 and 3). */
+    int same;
+    uint64_t last_seq;   /* the previous record's seq */
+    uint8_t *fields;     /* the open fast record's field bytes start here */
 };
-
 extern __thread struct glr_rec_fast *glr_rec_tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
 extern unsigned glr_rec_live __attribute__((visibility("hidden")));
 struct glr_rec_counter {
@@ -132,8 +135,11 @@ static inline uint8_t *glr_put_raw8(uint8_t *p, uint64_t bits)
 }
 
 /* Opens a fast record of command `cmd` for the context `ctx_id` current on this thread: returns
- * where its arguments go, or NULL when the caller must take glr_rec_begin instead. */
-static inline uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd, uint32_t ctx_id)
+ * where its arguments go, or NULL when the caller must take glr_rec_begin instead. The record is
+ * written in the packed form of the file (capture/glcap_packed.h), so the writer thread only
+ * compresses it: a one-byte tag slot (its mode now, n << 2 | mode at the close), cmd, and seq
+ * unless this thread numbers alone (then seq is the previous record's + 1: mode 3; else mode 2). */
+static inline __attribute__((always_inline)) uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd, uint32_t ctx_id)
 {
     if (__builtin_expect(!f, 0))
         return NULL;
@@ -145,21 +151,24 @@ static inline uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd, u
     }
     uint8_t *p = f->pos;
     if (__builtin_expect(f->live != __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED) || f->ctx_id != ctx_id ||
-                         (uintptr_t)p >= (uintptr_t)f->limit, 0)) {
+                         (uintptr_t)p >= (uintptr_t)f->limit || !f->same, 0)) {
         __atomic_store_n(&f->busy, 0, __ATOMIC_RELEASE);
         return NULL;
     }
+    uint8_t *q = glr_put_uvar(p + 1, cmd);
     uint64_t seq;
     if (__builtin_expect(__atomic_load_n(&f->solo, __ATOMIC_RELAXED), 1)) {
         seq = __atomic_load_n(&glr_rec_seq.next, __ATOMIC_RELAXED);
         __atomic_store_n(&glr_rec_seq.next, seq + 1, __ATOMIC_RELAXED);
+        *p = 3;
     } else {
         seq = __atomic_fetch_add(&glr_rec_seq.next, 1, __ATOMIC_RELAXED);
+        *p = 2;
+        q = glr_put_uvar(q, seq);
     }
-    uint8_t *q = glr_put_uvar(p + 4, cmd);
-    q = glr_put_uvar(q, seq);
-    memcpy(q, f->tail, sizeof f->tail);
-    return q + f->tail_len;
+    f->last_seq = seq;
+    f->fields = q;
+    return q;
 }
 
 /* While recording: the context current on this thread joins the capture's initial state unless it
@@ -178,12 +187,21 @@ static inline void glr_rec_join_before(uint32_t ctx_id)
         glr_rec_join_slow();
 }
 
-/* Closes the fast record that glr_rec_fast_open started; `end` is one past its last byte. */
-static inline void glr_rec_fast_close(struct glr_rec_fast *f, uint8_t *end)
+/* Closes the fast record that glr_rec_fast_open started; `end` is one past its last byte. The tag
+ * is n << 2 | mode for its n field bytes: one byte up to 31 of them, else two (a fast record has at
+ * most GLR_REC_FAST_MAX bytes), the record then moved up by one. */
+static inline __attribute__((always_inline)) void glr_rec_fast_close(struct glr_rec_fast *f, uint8_t *end)
 {
     uint8_t *p = f->pos;
-    uint32_t body = (uint32_t)(end - p - 4);
-    memcpy(p, &body, 4);
+    uint32_t tag = (uint32_t)(end - f->fields) << 2 | *p;
+    if (__builtin_expect(tag < 0x80, 1)) {
+        *p = (uint8_t)tag;
+    } else {
+        memmove(p + 2, p + 1, (size_t)(end - p - 1));
+        p[0] = (uint8_t)(tag | 0x80);
+        p[1] = (uint8_t)(tag >> 7);
+        end++;
+    }
     f->pos = end;
     __atomic_store_n(&f->busy, 0, __ATOMIC_RELEASE);
 }

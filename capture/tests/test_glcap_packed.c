@@ -239,6 +239,70 @@ static void test_malformed(void)
     CHECK(glcap_unpacked_size(NULL, 0, &n, err, sizeof err) == 0 && n == 0);
 }
 
+/* What the shim's writer does with the recorder's packed blocks (glcap_packed_scan): counts the
+ * records and their 1.0 bytes and leaves the state a packer goes on from, for every record kind of
+ * the sample, in one call or record by record; a padded 5-byte tag (the recorder's form for a
+ * record over 64 KiB) reads back; glcap_packed_next gives each record's header. */
+static void test_scan(void)
+{
+    g_records = 0;
+    struct buf in = sample_stream();
+    uint64_t records = 0;
+    struct buf packed = pack(&in, 1 << 20, SIZE_MAX, &records);
+    glcap_pack_state st;
+    glcap_pack_init(&st);
+    uint64_t n = 0, bytes = 0;
+    char err[256];
+    CHECK(glcap_packed_scan(&st, packed.p, packed.n, &n, &bytes, err, sizeof err) == 0);
+    CHECK(n == g_records && bytes == in.n);
+    /* Scanned in pieces cut at every record: the same counts and end state. */
+    glcap_pack_state st2;
+    glcap_pack_init(&st2);
+    uint64_t n2 = 0, bytes2 = 0, seqs_ok = 1;
+    size_t off = 0, in_off = 0;
+    while (off < packed.n) {
+        glcap_pack_state peek = st2;
+        glcap_packed_rec r;
+        size_t k = glcap_packed_next(&peek, packed.p + off, packed.p + packed.n, &r, n2, off, err, sizeof err);
+        REQUIRE(k);
+        uint32_t body;
+        memcpy(&body, in.p + in_off, 4);
+        seqs_ok &= r.body == body;
+        CHECK(glcap_packed_scan(&st2, packed.p + off, k, &n2, &bytes2, err, sizeof err) == 0);
+        CHECK(st2.seq == peek.seq && st2.ctx == peek.ctx && st2.tid == peek.tid);
+        off += k;
+        in_off += 4 + (size_t)body;
+    }
+    CHECK(seqs_ok && n2 == n && bytes2 == bytes);
+    CHECK(st2.seq == st.seq && st2.ctx == st.ctx && st2.tid == st.tid);
+    /* A packer that goes on from the scanned state predicts the next record from the last one. */
+    struct buf more = {0};
+    record(&more, 5, st.seq + 1, st.ctx, st.tid, "xy", 2);
+    uint8_t out[64];
+    size_t olen = 0;
+    uint64_t c = 0;
+    CHECK(glcap_pack_block(&st, more.p, more.n, out, sizeof out, &olen, &c) == more.n && c == 1);
+    CHECK(olen == 1 + 1 + 2 && out[0] == (2 << 2 | 3));
+    free(more.p);
+    /* A padded tag: mode 3, 2 field bytes, as 5 bytes. */
+    const uint8_t padded[] = {0x8b, 0x80, 0x80, 0x80, 0x00, 0x05, 'a', 'b'};
+    glcap_pack_init(&st);
+    n = bytes = 0;
+    CHECK(glcap_packed_scan(&st, padded, sizeof padded, &n, &bytes, err, sizeof err) == 0);
+    CHECK(n == 1 && bytes == 4 + 4 + 2 && st.seq == 0);
+    uint8_t back[10];
+    CHECK(glcap_unpack(padded, sizeof padded, back, sizeof back, err, sizeof err) == 0);
+    CHECK(memcmp(back, "\x06\x00\x00\x00\x05\x00\x00\x00" "ab", 10) == 0);
+    /* Cut off: one-line errors, as glcap_unpack's. */
+    glcap_pack_init(&st);
+    CHECK(glcap_packed_scan(&st, padded, 4, &n, &bytes, err, sizeof err) == -1);
+    CHECK_CONTAINS(err, "tag cut off");
+    CHECK(glcap_packed_scan(&st, (const uint8_t *)"\x0f\x05", 2, &n, &bytes, err, sizeof err) == -1);
+    CHECK_CONTAINS(err, "field bytes run past");
+    free(in.p);
+    free(packed.p);
+}
+
 static int gather(void *user, const void *data, size_t size)
 {
     put(user, data, size);
@@ -335,6 +399,7 @@ int main(void)
     test_round_trips();
     test_sizes();
     test_malformed();
+    test_scan();
     test_container();
     return test_finish("glcap_packed");
 }

@@ -22,12 +22,17 @@
  * --second-thread F: after frame F's swap, a second thread creates a context of its own, makes it
  * current without a surface, makes a few GL calls and destroys it (a second recording thread in
  * the middle of a capture whose stream is already being handed to the writer:
- * tests/capture/check_long_capture.py). */
+ * tests/capture/check_long_capture.py).
+ * --upload BYTES: each frame also uploads BYTES bytes (glBufferSubData; the second thread a
+ * glBufferData of as many) and reads 16 of them back (glGetBufferSubData, which replay --verify
+ * compares): records larger than the recorder's 64 KiB move limit, which keep a padded tag
+ * (shim/recorder.c), in the streamed blocks and in the merge of two threads' streams. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <EGL/egl.h>
@@ -70,8 +75,29 @@ static long arg_long(const char *name, const char *v, long lo, long hi)
 struct second {
     EGLDisplay dpy;
     EGLConfig cfg;
+    long upload;
     int ok;
 };
+
+/* BYTES bytes that differ with `seed`, uploaded to the bound GL_COPY_WRITE_BUFFER at offset 0 (or
+ * as its whole store), then 16 of them read back. */
+static int upload_and_read(long bytes, unsigned seed, int whole)
+{
+    uint8_t *data = malloc((size_t)bytes);
+    if (!data)
+        return 0;
+    for (long i = 0; i < bytes; i++)
+        data[i] = (uint8_t)(i * 31 + seed * 7 + (i >> 9));
+    if (whole)
+        glBufferData(GL_COPY_WRITE_BUFFER, bytes, data, GL_STREAM_DRAW);
+    else
+        glBufferSubData(GL_COPY_WRITE_BUFFER, 0, bytes, data);
+    uint8_t back[16];
+    glGetBufferSubData(GL_COPY_WRITE_BUFFER, bytes - 16, 16, back);
+    int ok = memcmp(back, data + bytes - 16, 16) == 0;
+    free(data);
+    return ok;
+}
 
 static void *second_thread(void *p)
 {
@@ -87,6 +113,15 @@ static void *second_thread(void *p)
     glGenTextures(1, &t);
     glBindTexture(GL_TEXTURE_2D, t);
     glDeleteTextures(1, &t);
+    if (s->upload) {
+        GLuint b;
+        glGenBuffers(1, &b);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, b);
+        int ok = upload_and_read(s->upload, 99, 1);
+        glDeleteBuffers(1, &b);
+        if (!ok)
+            return NULL;
+    }
     glFinish();
     eglMakeCurrent(s->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(s->dpy, c);
@@ -106,11 +141,11 @@ static GLuint compile(GLenum type, const char *src)
 
 int main(int argc, char **argv)
 {
-    long frames = 30, calls = 20000, width = 640, height = 360, inapp_frame = -1, second_frame = -1;
+    long frames = 30, calls = 20000, width = 640, height = 360, inapp_frame = -1, second_frame = -1, upload = 0;
     const char *inapp_path = NULL;
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc) {
-            fprintf(stderr, "usage: record_cost [--frames F] [--calls N] [--size WxH]\n");
+            fprintf(stderr, "usage: record_cost [--frames F] [--calls N] [--size WxH] [--upload BYTES] [--second-thread F] [--inapp-begin F PATH]\n");
             return 2;
         }
         if (strcmp(argv[i], "--frames") == 0) {
@@ -120,6 +155,8 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--inapp-begin") == 0 && i + 2 < argc) {
             inapp_frame = arg_long("--inapp-begin", argv[++i], 0, 100000);
             inapp_path = argv[++i];
+        } else if (strcmp(argv[i], "--upload") == 0) {
+            upload = arg_long("--upload", argv[++i], 16, 256L << 20);
         } else if (strcmp(argv[i], "--second-thread") == 0) {
             second_frame = arg_long("--second-thread", argv[++i], 0, 100000);
         } else if (strcmp(argv[i], "--size") == 0) {
@@ -187,6 +224,12 @@ int main(int argc, char **argv)
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
     }
     glViewport(0, 0, (GLsizei)width, (GLsizei)height);
+    GLuint upbuf = 0;
+    if (upload) {
+        glGenBuffers(1, &upbuf);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, upbuf);
+        glBufferData(GL_COPY_WRITE_BUFFER, upload, NULL, GL_STREAM_DRAW);
+    }
     double *frame_ns = calloc((size_t)frames, sizeof *frame_ns);
     if (!frame_ns || loc < 0) {
         fprintf(stderr, "record_cost: setup failed\n");
@@ -205,6 +248,10 @@ int main(int argc, char **argv)
         /* Colours that are exact in 8 bits (k/5): the replay is compared bit for bit. */
         glUniform4f(loc, 0.8f, (float)(fr % 5) / 5.0f, 0.2f, 1.0f);
         glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        if (upload && !upload_and_read(upload, (unsigned)fr, 0)) {
+            fprintf(stderr, "record_cost: the upload did not read back\n");
+            return 1;
+        }
         eglSwapBuffers(dpy, surf);
         if (fr == inapp_frame) {
             int (*begin)(const char *) = (int (*)(const char *))dlsym(RTLD_DEFAULT, "glreplay_capture_begin");
@@ -213,7 +260,7 @@ int main(int argc, char **argv)
             printf("record_cost_inapp begin_ns=%.0f rc=%d\n", now_ns() - bs, rc);
         }
         if (fr == second_frame) {
-            struct second s = { dpy, cfg, 0 };
+            struct second s = { dpy, cfg, upload, 0 };
             pthread_t t;
             if (pthread_create(&t, NULL, second_thread, &s) != 0 || pthread_join(t, NULL) != 0 || !s.ok) {
                 fprintf(stderr, "record_cost: the second thread's context failed\n");

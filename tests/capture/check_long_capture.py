@@ -9,7 +9,9 @@ compresses them into the file while the program records (shim/capture_async.c). 
   - `glreplay replay --verify` replays all 200 frames and they match their references;
   - a second thread that records in the middle of a capture (40 frames, its context made at frame
     20, after ~24 MiB of stream went to the writer) ends the hand-over: the blocks already written
-    and the merge of both threads' rest make one stream in call order, and all 40 frames verify.
+    and the merge of both threads' rest make one stream in call order, and all 40 frames verify;
+  - records larger than the recorder moves (100,000-byte uploads, padded tags), streamed and
+    merged, verify with their read-backs.
 usage: check_long_capture.py RECORD_COST SHIM GLREPLAY_CLI"""
 import os
 import re
@@ -86,3 +88,20 @@ with tempfile.TemporaryDirectory() as tmp:
         sys.exit('replay --verify of the capture with a second thread failed: %s %s'
                  % (rep.stdout[-600:], rep.stderr[-400:]))
     print('second thread mid-capture: ' + rep.stdout.strip().splitlines()[-1])
+
+    # Records over the recorder's 64 KiB move limit keep a padded 5-byte tag (shim/recorder.c): a
+    # 100,000-byte upload each frame, read back in part, in streamed blocks and (after the second
+    # thread's own upload at frame 6) in the merge of both threads' streams.
+    up = os.path.join(tmp, 'upload.glcap')
+    p = subprocess.run([prog, '--frames', '12', '--calls', str(CALLS), '--upload', '100000', '--second-thread', '6'],
+                       env=dict(env, GLREPLAY_CAPTURE_FRAMES='0-11', GLREPLAY_CAPTURE_OUT=up),
+                       capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.exists(up):
+        sys.exit('the capture with large uploads failed: %s' % p.stderr[-600:])
+    rep = subprocess.run([cli, 'replay', up, '--verify'], env=dict(env, LD_PRELOAD=''), capture_output=True,
+                         text=True)
+    if (rep.returncode != 0 or 'verify: PASS: 12 frame images checked, 0 differ' not in rep.stdout
+            or 'verify: read-backs: 13 checked, 0 differ' not in rep.stdout):
+        sys.exit('replay --verify of the capture with large uploads failed: %s %s'
+                 % (rep.stdout[-600:], rep.stderr[-400:]))
+    print('large uploads: ' + rep.stdout.strip().splitlines()[-1])
