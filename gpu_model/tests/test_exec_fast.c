@@ -5,17 +5,12 @@
  * must also have handlers installed in both tables (whole warp, partial warp), or the
  * comparison would compare the general path with itself. */
 #include "gm_test.h"
+#include "gm_special_values.h"
 #include "exec/gm_exec.h"
 
 #include <stdint.h>
 #include <string.h>
 
-static const uint32_t fspecial[] = {
-    0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0xff800000u,
-    0x7fc00000u, 0xffc00001u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0x3eaaaaabu,
-    0xc0490fdbu, 0x4b000001u, 0x1e3ce508u, 0x5f000000u, 0x40400000u};
-static const uint32_t ispecial[] = {
-    0u, 1u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 7u, 0xfffffff9u, 0x10000u, 3u, 0xdeadbeefu, 31u};
 
 static const char *const float_exprs[] = {
     "a + b", "a - b", "a * b", "a / b", "-a", "a * b.y",
@@ -50,22 +45,6 @@ static int run(gm_warp *w, gm_mask mask, uint32_t (*o)[GM_LANES], uint32_t out[4
     return 0;
 }
 
-/* The special values, in a pattern that seed varies. */
-static void fill(uint32_t (*in[4])[GM_LANES], int seed)
-{
-    const int nf = (int)(sizeof fspecial / sizeof fspecial[0]);
-    const int ni = (int)(sizeof ispecial / sizeof ispecial[0]);
-    for (int k = 0; k < 4; k++)
-        for (int l = 0; l < GM_LANES; l++) {
-            int t = seed + l * 4 + k;
-            in[0][k][l] = fspecial[t % nf];
-            /* seed 2 pairs each value with the next one: two NaNs of different payloads
-             * meet in one operation (x86 returns the first operand's) */
-            in[1][k][l] = fspecial[(seed == 2 ? t + 1 : t * 7 + 3) % nf];
-            in[2][k][l] = ispecial[t % ni];
-            in[3][k][l] = ispecial[(t * 5 + 2) % ni];
-        }
-}
 
 static void check_expr(const char *expr, int is_int, int seed)
 {
@@ -134,10 +113,10 @@ static void check_expr(const char *expr, int is_int, int seed)
         int ok = 1;
         for (int path = 0; path < 2; path++) {
             p->fast = table;
-            fill(in, seed + 5);
+            gm_fill_special(in, seed + 5);
             gm_program_set_uniform_by_name(p, "u", u_other, 1);
             ok = ok && run(w, 0xffffffffu, o, scrap) == 0;
-            fill(in, seed);
+            gm_fill_special(in, seed);
             gm_program_set_uniform_by_name(p, "u", u, 1);
             p->fast = path ? NULL : table; /* path 1: the general path alone */
             ok = ok && run(w, masks[m], o, path ? general_out : fast_out) == 0;

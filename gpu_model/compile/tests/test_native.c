@@ -6,6 +6,7 @@
  * interpreter then runs everything), a second build of one source is found in the cache, and the
  * generated source carries no text from the shader. */
 #include "gm_test.h"
+#include "gm_special_values.h"
 #include "compile/gm_native.h"
 
 #include <dirent.h>
@@ -14,13 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const uint32_t fspecial[] = {
-    0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0xff800000u,
-    0x7fc00000u, 0xffc00001u, 0x7fc00005u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0x3eaaaaabu,
-    0xc0490fdbu, 0x4b000001u, 0xcb7fffffu, 0x1e3ce508u, 0x5f000000u, 0x40400000u, 0x4f800000u};
-static const uint32_t ispecial[] = {
-    0u, 1u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 7u, 0xfffffff9u, 0x10000u, 3u, 0xdeadbeefu, 31u,
-    0x80000001u, 0x01000001u};
 
 /* Each is compiled with a second use of its result, so a run has at least two inlined
  * instructions; chains test values kept in locals across instructions and dead stores. */
@@ -62,20 +56,6 @@ static int run(gm_warp *w, uint32_t (*o)[GM_LANES], uint32_t out[4][GM_LANES])
     return 0;
 }
 
-static void fill(uint32_t (*in[4])[GM_LANES], int seed)
-{
-    const int nf = (int)(sizeof fspecial / sizeof fspecial[0]);
-    const int ni = (int)(sizeof ispecial / sizeof ispecial[0]);
-    for (int k = 0; k < 4; k++)
-        for (int l = 0; l < GM_LANES; l++) {
-            int t = seed + l * 4 + k;
-            in[0][k][l] = fspecial[t % nf];
-            /* seed 2 pairs each value with the next: two NaNs of different payloads meet */
-            in[1][k][l] = fspecial[(seed == 2 ? t + 1 : t * 7 + 3) % nf];
-            in[2][k][l] = ispecial[t % ni];
-            in[3][k][l] = ispecial[(t * 5 + 2) % ni];
-        }
-}
 
 static void check_expr(const char *expr, int is_int, int seed)
 {
@@ -137,13 +117,13 @@ static void check_expr(const char *expr, int is_int, int seed)
         uint32_t native_out[4][GM_LANES], interp_out[4][GM_LANES];
         gm_native_fn *table = p->native;
         uint8_t *flow = p->native_flow_entry;
-        fill(in, seed);
+        gm_fill_special(in, seed);
         int ok = run(w, o, native_out) == 0;
         const uint64_t issued = gm_warp_issued(w), lanes = gm_warp_lane_instructions(w);
         const uint32_t limited = gm_warp_loops_limited(w);
         p->native = NULL; /* the interpreter alone */
         p->native_flow_entry = NULL;
-        fill(in, seed);
+        gm_fill_special(in, seed);
         ok = ok && run(w, o, interp_out) == 0;
         p->native = table;
         p->native_flow_entry = flow;

@@ -1,0 +1,37 @@
+/* Special operand values for the executor's bit-identity tests (test_exec_fast: pre-decoded form
+ * against the general path; compile/tests/test_native: compiled runs against the interpreter):
+ * NaNs of different payloads and signs, infinities, signed zeros, denormals, the largest float,
+ * values at the 2^23 and 2^32 boundaries; integers INT_MIN, INT_MAX, -1, ... */
+#ifndef GM_SPECIAL_VALUES_H
+#define GM_SPECIAL_VALUES_H
+
+#include "gpu_model.h"
+
+#include <stdint.h>
+
+static const uint32_t gm_fspecial[] = {
+    0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0xff800000u,
+    0x7fc00000u, 0xffc00001u, 0x7fc00005u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0x3eaaaaabu,
+    0xc0490fdbu, 0x4b000001u, 0xcb7fffffu, 0x1e3ce508u, 0x5f000000u, 0x40400000u, 0x4f800000u};
+static const uint32_t gm_ispecial[] = {
+    0u, 1u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 7u, 0xfffffff9u, 0x10000u, 3u, 0xdeadbeefu, 31u,
+    0x80000001u, 0x01000001u};
+
+/* The special values into four vec4/ivec4 inputs (a, b float; i, j int), in a pattern seed varies;
+ * seed 2 pairs each float with the next one, so two NaNs of different payloads meet in one
+ * operation (x86 returns the first operand's). */
+static inline void gm_fill_special(uint32_t (*in[4])[GM_LANES], int seed)
+{
+    const int nf = (int)(sizeof gm_fspecial / sizeof gm_fspecial[0]);
+    const int ni = (int)(sizeof gm_ispecial / sizeof gm_ispecial[0]);
+    for (int k = 0; k < 4; k++)
+        for (int l = 0; l < GM_LANES; l++) {
+            int t = seed + l * 4 + k;
+            in[0][k][l] = gm_fspecial[t % nf];
+            in[1][k][l] = gm_fspecial[(seed == 2 ? t + 1 : t * 7 + 3) % nf];
+            in[2][k][l] = gm_ispecial[t % ni];
+            in[3][k][l] = gm_ispecial[(t * 5 + 2) % ni];
+        }
+}
+
+#endif
