@@ -24,8 +24,8 @@ static const char *const float_exprs[] = {
     "fract(a)", "floor(a)", "abs(a)", "mix(a, b, b.yzwx)", "clamp(a, b, b.wzyx)", "min(a, b)",
     "max(a, b)", "step(a, b)", "vec4(a.zx, b.wy)",
     "fract(a * 1.7 + b * u.x) * mix(a, b, 0.25) - vec4(dot(a, b))",
-    "vec4(lessThan(a, b)) + vec4(equal(a, b)) * 2.0 + vec4(greaterThanEqual(a, b)) * 4.0 + "
-    "vec4(notEqual(a, b)) * 8.0 + vec4(lessThanEqual(a, b)) * 16.0 + vec4(greaterThan(a, b)) * 32.0"};
+    ("vec4(lessThan(a, b)) + vec4(equal(a, b)) * 2.0 + vec4(greaterThanEqual(a, b)) * 4.0 + "
+     "vec4(notEqual(a, b)) * 8.0 + vec4(lessThanEqual(a, b)) * 16.0 + vec4(greaterThan(a, b)) * 32.0")};
 /* Bodies computing r (vec4 r = vec4(0) first): loops a whole warp runs together, loops whose lanes
  * leave at different iterations (the compiled flow hands the diverging branch back), and a loop
  * that never ends (the loop limiter ends it after 65535 iterations: the interpreter's branch). */
