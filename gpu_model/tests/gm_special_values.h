@@ -8,6 +8,18 @@
 #include "gpu_model.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The inputs the tests' fragment shaders read: a and b special floats, i and j special integers
+ * (gm_fill_special), and a uniform u. */
+#define GM_SPECIAL_INPUTS                                                                    \
+    "#version 450\n"                                                                         \
+    "layout(location=0) in vec4 a;\n"                                                        \
+    "layout(location=1) in vec4 b;\n"                                                        \
+    "layout(location=2) flat in ivec4 i;\n"                                                  \
+    "layout(location=3) flat in ivec4 j;\n"                                                  \
+    "uniform vec4 u;\n"
 
 static const uint32_t gm_fspecial[] = {
     0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0xff800000u,
@@ -32,6 +44,19 @@ static inline void gm_fill_special(uint32_t (*in[4])[GM_LANES], int seed)
             in[2][k][l] = gm_ispecial[t % ni];
             in[3][k][l] = gm_ispecial[(t * 5 + 2) % ni];
         }
+}
+
+/* Runs the warp once with the lanes of mask active and copies the 4 output words of its 32 lanes
+ * (o) into out; -1 (and the error) when it did not finish. */
+static inline int gm_run_special(gm_warp *w, gm_mask mask, uint32_t (*o)[GM_LANES], uint32_t out[4][GM_LANES])
+{
+    gm_warp_begin(w, mask, 0);
+    if (gm_warp_run(w, 0) != GM_RUN_DONE) {
+        fprintf(stderr, "run: %s\n", gm_warp_error(w));
+        return -1;
+    }
+    memcpy(out, o, 4 * sizeof out[0]);
+    return 0;
 }
 
 #endif

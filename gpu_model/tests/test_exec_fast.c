@@ -32,30 +32,13 @@ static const char *const int_exprs[] = {
     "min(i, j)", "max(i, j)", "clamp(i, j, j.wzyx)", "abs(i)", "sign(i)", "findMSB(i)",
     "findLSB(i)", "ivec4(min(uvec4(i), uvec4(j)))", "ivec4(floatBitsToInt(a))"};
 
-/* Runs the warp once over the inputs with the lanes of mask active and copies the 4 output
- * words of 32 lanes into out. */
-static int run(gm_warp *w, gm_mask mask, uint32_t (*o)[GM_LANES], uint32_t out[4][GM_LANES])
-{
-    gm_warp_begin(w, mask, 0);
-    if (gm_warp_run(w, 0) != GM_RUN_DONE) {
-        fprintf(stderr, "run: %s\n", gm_warp_error(w));
-        return -1;
-    }
-    memcpy(out, o, 4 * sizeof out[0]);
-    return 0;
-}
 
 
 static void check_expr(const char *expr, int is_int, int seed)
 {
     char src[1024];
     snprintf(src, sizeof src,
-             "#version 450\n"
-             "layout(location=0) in vec4 a;\n"
-             "layout(location=1) in vec4 b;\n"
-             "layout(location=2) flat in ivec4 i;\n"
-             "layout(location=3) flat in ivec4 j;\n"
-             "uniform vec4 u;\n"
+             GM_SPECIAL_INPUTS
              "layout(location=0) out %s o;\n"
              "void main() { o = %s; }\n",
              is_int ? "ivec4" : "vec4", expr);
@@ -115,11 +98,11 @@ static void check_expr(const char *expr, int is_int, int seed)
             p->fast = table;
             gm_fill_special(in, seed + 5);
             gm_program_set_uniform_by_name(p, "u", u_other, 1);
-            ok = ok && run(w, 0xffffffffu, o, scrap) == 0;
+            ok = ok && gm_run_special(w, 0xffffffffu, o, scrap) == 0;
             gm_fill_special(in, seed);
             gm_program_set_uniform_by_name(p, "u", u, 1);
             p->fast = path ? NULL : table; /* path 1: the general path alone */
-            ok = ok && run(w, masks[m], o, path ? general_out : fast_out) == 0;
+            ok = ok && gm_run_special(w, masks[m], o, path ? general_out : fast_out) == 0;
         }
         p->fast = table;
         CHECK(ok);

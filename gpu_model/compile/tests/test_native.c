@@ -45,39 +45,18 @@ static const char *const int_exprs[] = {
 
 static int compiled_programs, programs, flow_programs;
 
-static int run(gm_warp *w, uint32_t (*o)[GM_LANES], uint32_t out[4][GM_LANES])
-{
-    gm_warp_begin(w, 0xffffffffu, 0);
-    if (gm_warp_run(w, 0) != GM_RUN_DONE) {
-        fprintf(stderr, "run: %s\n", gm_warp_error(w));
-        return -1;
-    }
-    memcpy(out, o, 4 * sizeof out[0]);
-    return 0;
-}
 
 
 static void check_expr(const char *expr, int is_int, int seed)
 {
     char src[1024];
+    /* an expression initializes r; a body ({ ... }) computes it from vec4(0.0) */
+    const int body = expr[0] == '{';
     snprintf(src, sizeof src,
-             "#version 450\n"
-             "layout(location=0) in vec4 a;\n"
-             "layout(location=1) in vec4 b;\n"
-             "layout(location=2) flat in ivec4 i;\n"
-             "layout(location=3) flat in ivec4 j;\n"
-             "uniform vec4 u;\n"
+             GM_SPECIAL_INPUTS
              "layout(location=0) out %s o;\n"
-             "void main() { %s r = %s; o = r + r; }\n",
-             is_int ? "ivec4" : "vec4", is_int ? "ivec4" : "vec4", expr[0] == '{' ? "vec4(0.0);\n" : expr);
-    if (expr[0] == '{') { /* a body: "vec4 r = vec4(0.0); BODY o = r + r;" */
-        char *at = strstr(src, "vec4(0.0);\n");
-        if (at) {
-            char tail[512];
-            snprintf(tail, sizeof tail, "%s", at + strlen("vec4(0.0);\n"));
-            snprintf(at, sizeof src - (size_t)(at - src), "vec4(0.0); %s%s", expr, tail);
-        }
-    }
+             "void main() { %s r = %s; %s o = r + r; }\n",
+             is_int ? "ivec4" : "vec4", is_int ? "ivec4" : "vec4", body ? "vec4(0.0)" : expr, body ? expr : "");
     gm_shader_source s = {GM_STAGE_FRAGMENT, src, "native.frag"};
     gm_compile_result cr;
     if (gm_compile_program(&s, 1, &cr) != 0) {
@@ -118,13 +97,13 @@ static void check_expr(const char *expr, int is_int, int seed)
         gm_native_fn *table = p->native;
         uint8_t *flow = p->native_flow_entry;
         gm_fill_special(in, seed);
-        int ok = run(w, o, native_out) == 0;
+        int ok = gm_run_special(w, 0xffffffffu, o, native_out) == 0;
         const uint64_t issued = gm_warp_issued(w), lanes = gm_warp_lane_instructions(w);
         const uint32_t limited = gm_warp_loops_limited(w);
         p->native = NULL; /* the interpreter alone */
         p->native_flow_entry = NULL;
         gm_fill_special(in, seed);
-        ok = ok && run(w, o, interp_out) == 0;
+        ok = ok && gm_run_special(w, 0xffffffffu, o, interp_out) == 0;
         p->native = table;
         p->native_flow_entry = flow;
         CHECK(ok);
