@@ -43,13 +43,20 @@ static const char prelude[] =
     "typedef uint32_t W[32];\n"
     "static inline float F(uint32_t x) { float f; __builtin_memcpy(&f, &x, 4); return f; }\n"
     "static inline uint32_t B(float f) { uint32_t x; __builtin_memcpy(&x, &f, 4); return x; }\n"
-    "/* gm_nan_first: b, or a where a is a NaN */\n"
-    "static inline float NF(uint32_t a, uint32_t b)\n"
-    "{\n"
-    "  const uint32_t m = 0u - (uint32_t)((a & 0x7fffffffu) > 0x7f800000u);\n"
-    "  return F((a & m) | (b & ~m));\n"
-    "}\n"
-    "static inline float NFf(float a, float b) { return NF(B(a), B(b)); }\n"
+    "/* The sign bit, which the compiler cannot know: negation and fabs are an xor and an and with\n"
+    "   it, so that no rewrite moves them ((-x) * c into x * -c, (-x) * (-x) into x * x), which\n"
+    "   would change a NaN's sign bit from the interpreter's */\n"
+    "static volatile uint32_t glr_sign_word = 0x80000000u;\n"
+    "/* x where m is all ones, else y: no branch, so the lane loop stays one vector loop */\n"
+    "static inline float SEL(uint32_t m, float x, float y) { return F((B(x) & m) | (B(y) & ~m)); }\n"
+    "/* gm_nan_first: b, or a where a is a NaN (a != a: one unordered compare) */\n"
+    "static inline float NFf(float a, float b) { return SEL(0u - (uint32_t)(a != a), a, b); }\n"
+    "static inline float NF(uint32_t a, uint32_t b) { return NFf(F(a), F(b)); }\n"
+    "#if defined(__SSE4_1__)\n"
+    "/* gm_floorf's bits with a rounding instruction: its steps give +0 for -0 (t = (float)(int)c\n"
+    "   is +0), which adding +0 reproduces, and a NaN unchanged (not quieted) */\n"
+    "static inline float GFLOOR(float x) { return SEL(0u - (uint32_t)(x != x), x, __builtin_floorf(x) + 0.0f); }\n"
+    "#else\n"
     "/* gm_floorf (exec/gm_exec.h), the same steps */\n"
     "static inline float GFLOOR(float x)\n"
     "{\n"
@@ -60,6 +67,7 @@ static const char prelude[] =
     "  t = t - F(0x3f800000u & above);\n"
     "  return F((B(t) & small) | (xb & ~small));\n"
     "}\n"
+    "#endif\n"
     "/* lp_fmin / lp_fmax and mix (exec/gm_exec_ext.c) */\n"
     "static inline float LMIN(float a, float b) { return __builtin_isnan(b) ? a : a < b ? a : b; }\n"
     "static inline float LMAX(float a, float b) { return __builtin_isnan(b) ? a : a > b ? a : b; }\n"
@@ -89,7 +97,7 @@ static const char *ext_expr(unsigned e)
     switch (e) {
     case GLSLstd450Fract: return "B(F(@) - GFLOOR(F(@)))";
     case GLSLstd450Floor: return "B(GFLOOR(F(@)))";
-    case GLSLstd450FAbs: return "B(__builtin_fabsf(F(@)))";
+    case GLSLstd450FAbs: return "(@ & ~S)";
     case GLSLstd450FMin: return "B(LMIN(F(@), F(#)))";
     case GLSLstd450FMax: return "B(LMAX(F(@), F(#)))";
     case GLSLstd450FClamp: return "B(LMIN(LMAX(F(@), F(#)), F($)))";
@@ -145,6 +153,8 @@ typedef struct gen {
     int *touched;     /* words whose local_of is set, to reset at the loop's end */
     int ntouched;
     int next_local;
+    uint8_t *local_nonnan;        /* per local: never a NaN (a constant, an int-to-float conversion) */
+    int local_cap;
     int in_loop;
     /* Dead stores: a result goes to its register word unless every instruction of the program
      * that reads the word is an inlined one later in the same lane loop (it reads the local),
@@ -160,6 +170,30 @@ typedef struct gen {
     int pc;                       /* the instruction being written */
     int seg_end;                  /* the first pc after the current lane loop */
 } gen;
+
+/* A new local; nonnan says it can never hold a NaN. Out of memory only loses that knowledge. */
+static int new_local(gen *g, int nonnan)
+{
+    const int t = g->next_local++;
+    if (t >= g->local_cap) {
+        const int cap = g->local_cap ? 2 * g->local_cap : 256;
+        uint8_t *grown = cap > t ? realloc(g->local_nonnan, (size_t)cap) : NULL;
+        if (!grown)
+            return t;
+        memset(grown + g->local_cap, 0, (size_t)(cap - g->local_cap));
+        g->local_nonnan = grown;
+        g->local_cap = cap;
+    }
+    g->local_nonnan[t] = (uint8_t)(nonnan != 0);
+    return t;
+}
+
+/* Can local t never be a NaN? An operation with such an operand, or with the same local on both
+ * sides, gives the same bits in either operand order, so gm_nan_first's selection is not needed. */
+static int nonnan(const gen *g, int t)
+{
+    return t < g->local_cap && g->local_nonnan[t];
+}
 
 static void loop_open(gen *g)
 {
@@ -193,7 +227,8 @@ static void loop_close(gen *g)
 static int val(gen *g, uint32_t r)
 {
     if (!g->local_of[r]) {
-        int t = g->next_local++;
+        const int is_num = g->is_const[r] && (g->p->init_regs[r][0] & 0x7fffffffu) <= 0x7f800000u;
+        int t = new_local(g, is_num);
         if (g->is_const[r])
             fprintf(g->f, "    const uint32_t t%d = 0x%08xu;\n", t, g->p->init_regs[r][0]);
         else
@@ -223,7 +258,7 @@ static const char *expr_of(int op)
     case GM_OP_FSUB: return "B(F(@) - F(#))";
     case GM_OP_FMUL: return "B(F(@) * NF(@, #))";
     case GM_OP_FDIV: return "B(F(@) / F(#))";
-    case GM_OP_FNEG: return "B(-F(@))";
+    case GM_OP_FNEG: return "(@ ^ S)";
     case GM_OP_IADD: return "@ + #";
     case GM_OP_ISUB: return "@ - #";
     case GM_OP_IMUL: return "@ * #";
@@ -251,11 +286,11 @@ static const char *expr_of(int op)
     }
 }
 
-/* Is word r a constant that is not a NaN? (An operation with such an operand, or with the same
- * word on both sides, gives the same bits in either operand order.) */
-static int never_nan(const gen *g, uint32_t r)
+/* gm_nan_first's selection can be left out when the operand order cannot matter: one operand is
+ * never a NaN, or both are the same local. */
+static int either_nonnan(const gen *g, int ta, int tb)
 {
-    return g->is_const[r] && (g->p->init_regs[r][0] & 0x7fffffffu) <= 0x7f800000u;
+    return ta == tb || nonnan(g, ta) || nonnan(g, tb);
 }
 
 static int unary(int op)
@@ -298,7 +333,7 @@ static void emit_inlined(gen *g, const gm_inst *in)
         break;
     case GM_OP_UNI_LOAD:
         for (uint32_t k = 0; k < n; k++) {
-            int t = g->next_local++;
+            int t = new_local(g, 0);
             fprintf(f, "    const uint32_t t%d = U[%u];\n", t, in->a + k);
             dst[nres] = in->d + k;
             res[nres++] = t;
@@ -314,8 +349,8 @@ static void emit_inlined(gen *g, const gm_inst *in)
     case GM_OP_VEC_TIMES_SCALAR: {
         int tb = val(g, in->b);
         for (uint32_t k = 0; k < n; k++) {
-            int ta = val(g, in->a + k), t = g->next_local++;
-            if (never_nan(g, in->b) || never_nan(g, in->a + k))
+            int ta = val(g, in->a + k), t = new_local(g, 0);
+            if (either_nonnan(g, ta, tb))
                 fprintf(f, "    const uint32_t t%d = B(F(t%d) * F(t%d));\n", t, ta, tb);
             else
                 fprintf(f, "    const uint32_t t%d = B(F(t%d) * NF(t%d, t%d));\n", t, ta, ta, tb);
@@ -326,15 +361,15 @@ static void emit_inlined(gen *g, const gm_inst *in)
     }
     case GM_OP_DOT: {
         /* gm_farith_dot: o = a0 * b0, then o = o + ak * bk, a's NaN first at each step */
-        int t = g->next_local++, ta = val(g, in->a), tb = val(g, in->b);
-        if (never_nan(g, in->a) || never_nan(g, in->b))
+        int t = new_local(g, 0), ta = val(g, in->a), tb = val(g, in->b);
+        if (either_nonnan(g, ta, tb))
             fprintf(f, "    uint32_t t%d = B(F(t%d) * F(t%d));\n", t, ta, tb);
         else
             fprintf(f, "    uint32_t t%d = B(F(t%d) * NF(t%d, t%d));\n", t, ta, ta, tb);
         for (uint32_t k = 1; k < n; k++) {
             ta = val(g, in->a + k);
             tb = val(g, in->b + k);
-            if (never_nan(g, in->a + k) || never_nan(g, in->b + k))
+            if (either_nonnan(g, ta, tb))
                 fprintf(f, "    { const uint32_t p = B(F(t%d) * F(t%d)); t%d = B(F(t%d) + NF(t%d, p)); }\n", ta,
                         tb, t, t, t);
             else
@@ -350,9 +385,9 @@ static void emit_inlined(gen *g, const gm_inst *in)
         const int nops = ext_operand_count(g->p, in);
         for (uint32_t k = 0; k < n; k++) {
             int ta = val(g, in->a + k), tb = nops > 1 ? val(g, in->b + k) : ta, tc = nops > 2 ? val(g, in->c + k) : ta;
-            int t = g->next_local++;
+            int t = new_local(g, 0);
             fprintf(f, "    const uint32_t t%d = ", t);
-            put_expr(f, (in->x & 0xffff) == GLSLstd450FMix && never_nan(g, in->c + k) ? "B(MIXC(F(@), F(#), F($)))" : e,
+            put_expr(f, (in->x & 0xffff) == GLSLstd450FMix && nonnan(g, tc) ? "B(MIXC(F(@), F(#), F($)))" : e,
                      ta, tb, tc);
             fputs(";\n", f);
             dst[nres] = in->d + k;
@@ -364,12 +399,12 @@ static void emit_inlined(gen *g, const gm_inst *in)
         const char *e = expr_of(in->op);
         for (uint32_t k = 0; k < n; k++) {
             int ta = val(g, in->a + k), tb = unary(in->op) ? ta : val(g, in->b + k);
-            if ((in->op == GM_OP_FADD || in->op == GM_OP_FMUL) &&
-                (never_nan(g, in->a + k) || never_nan(g, in->b + k) || in->a == in->b))
+            if ((in->op == GM_OP_FADD || in->op == GM_OP_FMUL) && either_nonnan(g, ta, tb))
                 e = in->op == GM_OP_FADD ? "B(F(@) + F(#))" : "B(F(@) * F(#))";
             else
                 e = expr_of(in->op);
-            int t = g->next_local++;
+            /* an int-to-float conversion is never a NaN */
+            int t = new_local(g, in->op == GM_OP_S2F || in->op == GM_OP_U2F);
             fprintf(f, "    const uint32_t t%d = ", t);
             put_expr(f, e, ta, tb, ta);
             fputs(";\n", f);
@@ -508,7 +543,8 @@ static void emit_run(gen *g, int start, int len)
     FILE *f = g->f;
     fprintf(f, "\nint glr_run_%d(W *restrict R, const uint32_t *restrict U, struct gm_warp *w, "
                "const struct gm_inst *code, const H *fast)\n{\n"
-               "  (void)U; (void)w; (void)code; (void)fast;\n", start);
+               "  (void)U; (void)w; (void)code; (void)fast;\n"
+               "  const uint32_t S = glr_sign_word; (void)S;\n", start);
     g->next_local = 0;
     emit_body(g, start, len, "return %d; /* pc %d */");
     fprintf(f, "  return %d;\n}\n", len);
@@ -568,6 +604,7 @@ static void emit_flow(gen *g, const uint8_t *ok)
           "int glr_flow(W *restrict R, const uint32_t *restrict U, struct gm_warp *w, const struct gm_inst *code,\n"
           "             const H *fast, struct glr_cf *cf, const volatile int *abort)\n{\n"
           "  (void)U; (void)w; (void)code; (void)fast;\n"
+          "  const uint32_t S = glr_sign_word; (void)S;\n"
           "  uint64_t n = 0;\n"
           "  int32_t budget = cf->budget, prev = cf->prev, block = cf->block, taken = 0;\n"
           "  cf->pc = -1;\n"
@@ -679,6 +716,7 @@ char *gm_native_source(const gm_program *p, int **starts_out, int **lens_out, in
     free(g.pinned);
     free(g.dirty);
     free(g.is_const);
+    free(g.local_nonnan);
     if (!buf || (count == 0 && !*flow_out)) {
         free(*flow_out);
         *flow_out = NULL;

@@ -23,6 +23,9 @@ static const char *const float_exprs[] = {
     "vec4(dot(a, b), dot(a.xyz, b.xyz), dot(a.xy, b.xy), 0.5)", "vec4(i)", "vec4(uvec4(j))",
     "fract(a)", "floor(a)", "abs(a)", "mix(a, b, b.yzwx)", "clamp(a, b, b.wzyx)", "min(a, b)",
     "max(a, b)", "step(a, b)", "vec4(a.zx, b.wy)",
+    /* a NaN's sign after negation and fabs: a compiler that moves a negation ((-a) * 2 into
+       a * -2, (-a) * (-a) into a * a) changes it */
+    "-a * 2.0", "(-a) * (-a)", "abs(a) * abs(a) - a", "(-a) + (-a)",
     "fract(a * 1.7 + b * u.x) * mix(a, b, 0.25) - vec4(dot(a, b))",
     ("vec4(lessThan(a, b)) + vec4(equal(a, b)) * 2.0 + vec4(greaterThanEqual(a, b)) * 4.0 + "
      "vec4(notEqual(a, b)) * 8.0 + vec4(lessThanEqual(a, b)) * 16.0 + vec4(greaterThan(a, b)) * 32.0")};
