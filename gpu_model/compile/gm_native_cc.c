@@ -31,13 +31,14 @@ extern char **environ;
 #define COMPILE_LIMIT_S 60
 
 /* The compiler's flags. No contraction into FMA and no fast-math: each lane must compute the
- * interpreter's IEEE operations exactly. -fno-trapping-math changes no value: it lets the compiler
- * compute both sides of a select and use vector rounding for floor (nothing in glreplay reads the
- * floating-point exception flags). AVX2 only where this CPU has it (the key includes it). */
+ * interpreter's IEEE operations exactly. -fno-trapping-math and -fno-math-errno change no value:
+ * they let the compiler compute both sides of a select and use the vector rounding and square
+ * root instructions (nothing in glreplay reads the floating-point exception flags or errno from
+ * generated code). AVX2 only where this CPU has it (the key includes it). */
 static int compile_flags(const char **argv, int max)
 {
     static const char *const base[] = {"-std=c11", "-O2", "-fPIC", "-shared", "-ffp-contract=off",
-                                       "-fno-strict-aliasing", "-fno-fast-math", "-fno-trapping-math", "-w"};
+                                       "-fno-strict-aliasing", "-fno-fast-math", "-fno-trapping-math", "-fno-math-errno", "-w"};
     int n = 0;
     for (size_t i = 0; i < sizeof base / sizeof *base && n < max; i++)
         argv[n++] = base[i];

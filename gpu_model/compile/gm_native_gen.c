@@ -103,6 +103,8 @@ static const char *ext_expr(unsigned e)
     case GLSLstd450FClamp: return "B(LMIN(LMAX(F(@), F(#)), F($)))";
     case GLSLstd450FMix: return "B(MIX(F(@), F(#), F($)))";
     case GLSLstd450Step: return "B(F(#) < F(@) ? 0.0f : 1.0f)";
+    case GLSLstd450Sqrt: return "B(__builtin_sqrtf(F(@)))";
+    case GLSLstd450InverseSqrt: return "B(1.0f / __builtin_sqrtf(F(@)))";
     default: return NULL;
     }
 }
@@ -122,12 +124,25 @@ static int ext_operand_count(const gm_program *p, const gm_inst *in)
     return k;
 }
 
+/* normalize (n words in and out) and length (m words in, one out), written inline as gm_exec_ext
+ * computes them: 0 when not inlined. */
+static int ext_reduce_words(const gm_program *p, const gm_inst *in)
+{
+    const unsigned e = in->x & 0xffff, m = in->x >> 16;
+    const uint32_t nregs = (uint32_t)p->nregs;
+    if (e == GLSLstd450Normalize && in->n >= 1 && in->n <= 4 && (m == 0 || m == in->n))
+        return (int)in->n; /* a's n words: checked with d by the pre-decoded form */
+    if (e == GLSLstd450Length && in->n == 1 && m >= 1 && m <= 4 && in->a < nregs && nregs - in->a >= m)
+        return (int)m;
+    return 0;
+}
+
 /* Does this file inline the instruction (else its handler is called)? */
 static int inlined(const gm_program *p, const gm_inst *in)
 {
     switch (in->op) {
     case GM_OP_EXT:
-        return ext_operand_count(p, in) > 0;
+        return ext_operand_count(p, in) > 0 || ext_reduce_words(p, in) > 0;
     case GM_OP_FADD: case GM_OP_FSUB: case GM_OP_FMUL: case GM_OP_FDIV: case GM_OP_FNEG:
     case GM_OP_IADD: case GM_OP_ISUB: case GM_OP_IMUL:
     case GM_OP_AND: case GM_OP_OR: case GM_OP_XOR: case GM_OP_NOT:
@@ -381,6 +396,33 @@ static void emit_inlined(gen *g, const gm_inst *in)
         break;
     }
     case GM_OP_EXT: {
+        const int words = ext_reduce_words(g->p, in);
+        if (words > 0) {
+            /* the sum of squares with a's NaN first at each add, then sqrt (length) or the
+             * scale by its inverse, a's NaN first (normalize) */
+            int ta[4], s = new_local(g, 0);
+            for (int k = 0; k < words; k++)
+                ta[k] = val(g, in->a + (uint32_t)k);
+            fprintf(f, "    float f%d = 0.0f;\n", s);
+            for (int k = 0; k < words; k++)
+                fprintf(f, "    { const float p = F(t%d) * F(t%d); f%d = f%d + NFf(f%d, p); }\n", ta[k], ta[k], s, s,
+                        s);
+            if ((in->x & 0xffff) == GLSLstd450Length) {
+                int t = new_local(g, 0);
+                fprintf(f, "    const uint32_t t%d = B(__builtin_sqrtf(f%d));\n", t, s);
+                dst[nres] = in->d;
+                res[nres++] = t;
+                break;
+            }
+            fprintf(f, "    const float inv%d = 1.0f / __builtin_sqrtf(f%d);\n", s, s);
+            for (int k = 0; k < words; k++) {
+                int t = new_local(g, 0);
+                fprintf(f, "    const uint32_t t%d = B(F(t%d) * NFf(F(t%d), inv%d));\n", t, ta[k], ta[k], s);
+                dst[nres] = in->d + (uint32_t)k;
+                res[nres++] = t;
+            }
+            break;
+        }
         const char *e = ext_expr(in->x & 0xffff);
         const int nops = ext_operand_count(g->p, in);
         for (uint32_t k = 0; k < n; k++) {

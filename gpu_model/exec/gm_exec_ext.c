@@ -155,6 +155,21 @@ int gm_exec_ext_words(const gm_inst *in)
     return op == GLSLstd450ModfStruct || op == GLSLstd450FrexpStruct ? 2 * in->n : in->n;
 }
 
+/* Per lane, the sum over k of (a - b)^2 (b NULL: a^2), in k's order from 0.0f, each add taking
+ * the sum's NaN first (gm_nan_first): compiled runs (compile/) write length and normalize inline
+ * and must get these bits whatever operand order their compiler picks. Lanes innermost, so the
+ * loops vectorize. */
+static inline void sum_of_squares(float *s, const float *a, const float *b, int words)
+{
+    for (int l = 0; l < GM_LANES; l++)
+        s[l] = 0.0f;
+    for (int k = 0; k < words; k++)
+        for (int l = 0; l < GM_LANES; l++) {
+            const float d = b ? a[k * GM_LANES + l] - b[k * GM_LANES + l] : a[k * GM_LANES + l], p = d * d;
+            s[l] = s[l] + gm_nan_first(s[l], p);
+        }
+}
+
 /* Also built for AVX2 and picked at load time, as exec_alu (gm_exec.c): the same IEEE
  * operations per lane, 8 lanes per instruction. */
 GM_CLONES_AVX2
@@ -255,33 +270,25 @@ void gm_exec_ext(gm_warp *w, const gm_inst *in, gm_lanes *out)
     case GLSLstd450FindSMsb: EACH(oi[i] = find_msb_s(ai[i]));
     case GLSLstd450FindUMsb: EACH(oi[i] = au[i] ? 31 - __builtin_clz(au[i]) : -1);
     case GLSLstd450Length:
-        for (int l = 0; l < GM_LANES; l++) {
-            float s = 0.0f;
-            for (int k = 0; k < m; k++)
-                s += a[k * GM_LANES + l] * a[k * GM_LANES + l];
-            o[l] = sqrtf(s);
-        }
+        sum_of_squares(o, a, NULL, m);
+        for (int l = 0; l < GM_LANES; l++)
+            o[l] = sqrtf(o[l]);
         return;
     case GLSLstd450Distance:
-        for (int l = 0; l < GM_LANES; l++) {
-            float s = 0.0f;
-            for (int k = 0; k < m; k++) {
-                float d = a[k * GM_LANES + l] - b[k * GM_LANES + l];
-                s += d * d;
-            }
-            o[l] = sqrtf(s);
-        }
+        sum_of_squares(o, a, b, m);
+        for (int l = 0; l < GM_LANES; l++)
+            o[l] = sqrtf(o[l]);
         return;
-    case GLSLstd450Normalize:
-        for (int l = 0; l < GM_LANES; l++) {
-            float s = 0.0f;
-            for (int k = 0; k < n; k++)
-                s += a[k * GM_LANES + l] * a[k * GM_LANES + l];
-            float inv = 1.0f / sqrtf(s);
-            for (int k = 0; k < n; k++)
-                o[k * GM_LANES + l] = a[k * GM_LANES + l] * inv;
-        }
+    case GLSLstd450Normalize: {
+        float inv[GM_LANES];
+        sum_of_squares(inv, a, NULL, n);
+        for (int l = 0; l < GM_LANES; l++)
+            inv[l] = 1.0f / sqrtf(inv[l]);
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < GM_LANES; l++)
+                o[k * GM_LANES + l] = a[k * GM_LANES + l] * gm_nan_first(a[k * GM_LANES + l], inv[l]);
         return;
+    }
     case GLSLstd450Cross:
         for (int l = 0; l < GM_LANES; l++) {
             float x0 = a[l], y0 = a[GM_LANES + l], z0 = a[2 * GM_LANES + l];

@@ -26,6 +26,8 @@ static const char *const float_exprs[] = {
     /* a NaN's sign after negation and fabs: a compiler that moves a negation ((-a) * 2 into
        a * -2, (-a) * (-a) into a * a) changes it */
     "-a * 2.0", "(-a) * (-a)", "abs(a) * abs(a) - a", "(-a) + (-a)",
+    "normalize(a)", "vec4(normalize(a.xyz), length(a))", "vec4(length(a.xy), length(b.x), normalize(a.zw))",
+    "sqrt(a) + inversesqrt(b)",
     "fract(a * 1.7 + b * u.x) * mix(a, b, 0.25) - vec4(dot(a, b))",
     ("vec4(lessThan(a, b)) + vec4(equal(a, b)) * 2.0 + vec4(greaterThanEqual(a, b)) * 4.0 + "
      "vec4(notEqual(a, b)) * 8.0 + vec4(lessThanEqual(a, b)) * 16.0 + vec4(greaterThan(a, b)) * 32.0")};
