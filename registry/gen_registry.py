@@ -580,11 +580,12 @@ def record_body(c, tdefs):
     if fast:
         # No client memory: the record is encoded inline into the thread's buffer (recorder.h);
         # the generic path only when the fast one cannot be taken (first call, buffer full, ...).
-        lines.append('    struct glr_rec_fast *glr_f = glr_rec_tls;')
-        lines.append('    uint8_t *glr_q = glr_rec_fast_open(glr_f, GLR_CMD_%s, glr_ctx_current_id());' % c.name)
+        # glr_f: what glr_rec_join_fast answered before the call (the slow body's start).
+        lines.append('    struct glr_rec_open glr_o;')
+        lines.append('    uint8_t *glr_q = glr_rec_fast_open(glr_f, GLR_CMD_%s, &glr_o);' % c.name)
         lines.append('    if (__builtin_expect(glr_q != NULL, 1)) {')
         lines.extend('        ' + l for l in fast)
-        lines.append('        glr_rec_fast_close(glr_f, glr_q);')
+        lines.append('        glr_rec_fast_close(glr_f, &glr_o, glr_q);')
         lines.append('    } else {')
         if pack_in_slow:
             lines.append('    ' + packed)
@@ -813,7 +814,13 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c, out_calls, out_t
             g.write('%s %s %s(%s)\n{\n' % (attrs, c.ret, body_name, proto_params(c)))
             # Counting (GLREPLAY_LOG=info) only when asked: no call on the recording path.
             g.write('    if (glr_slow_mode & GLR_SLOW_COUNT)\n        glr_note_call(GLR_CMD_%s);\n' % c.name)
-            if c.api == 'gl':
+            if c.api == 'gl' and fast_record(c, tdefs):   # as record_body decides
+                # Before the call runs: its context joins the capture's initial state (recorder.h);
+                # the answer is the fast state the record after the call uses (NULL: the generic
+                # path), so the context and the thread's state are read once per call, not twice.
+                g.write('    struct glr_rec_fast *glr_f = NULL;\n')
+                g.write('    if (glr_slow_mode & GLR_SLOW_RECORD)\n        glr_f = glr_rec_join_fast(glr_ctx_current_id());\n')
+            elif c.api == 'gl':
                 # Before the call runs: its context joins the capture's initial state (recorder.h).
                 g.write('    if (glr_slow_mode & GLR_SLOW_RECORD)\n        glr_rec_join_before(glr_ctx_current_id());\n')
             if c.api == 'gl' and tracked:

@@ -124,18 +124,25 @@ int glr_surface_query_size(int api, void *display, void *surface, uint32_t *w, u
     return (*w && *h && *w <= 16384 && *h <= 16384) ? 0 : -1;
 }
 
-/* BGRA bytes to RGBA, in place: blue and red swap places, two pixels per 64-bit word. */
+/* BGRA bytes to RGBA, in place: blue and red swap places. Four pixels per step in a 16-byte
+ * vector (GCC/Clang vector extensions: one SSE2 register on x86-64, the baseline, so no ISA
+ * dispatch; a 32-byte vector spills to the stack there), the tail a pixel at a time. The plain 64-bit word loop this replaces cost ~27
+ * instructions per recorded call at 60k calls per 640x360 frame (docs/BENCHMARKS.md, "Session 16
+ * (rec18)"); the read-back runs at every captured frame's swap, on the program's thread. */
+typedef uint32_t glr_px4 __attribute__((vector_size(16)));
+
 static void bgra_to_rgba(uint8_t *p, size_t pixels)
 {
-    const uint64_t keep = UINT64_C(0xff00ff00ff00ff00), low = UINT64_C(0x000000ff000000ff);
+    const glr_px4 keep = {0xff00ff00u, 0xff00ff00u, 0xff00ff00u, 0xff00ff00u};
+    const glr_px4 low = {0xffu, 0xffu, 0xffu, 0xffu};
     size_t i = 0;
-    for (; i + 2 <= pixels; i += 2) {
-        uint64_t v;
-        memcpy(&v, p + 4 * i, 8);
+    for (; i + 4 <= pixels; i += 4) {
+        glr_px4 v;
+        memcpy(&v, p + 4 * i, sizeof v);
         v = (v & keep) | ((v >> 16) & low) | ((v & low) << 16);
-        memcpy(p + 4 * i, &v, 8);
+        memcpy(p + 4 * i, &v, sizeof v);
     }
-    if (i < pixels) {
+    for (; i < pixels; i++) {
         uint8_t t = p[4 * i];
         p[4 * i] = p[4 * i + 2];
         p[4 * i + 2] = t;

@@ -95,7 +95,6 @@ struct glr_rec_fast {
      * record's header may leave both out (packed modes 2 and 3). */
     int same;
     uint64_t last_seq;   /* the previous record's seq */
-    uint8_t *fields;     /* the open fast record's field bytes start here */
 };
 extern __thread struct glr_rec_fast *glr_rec_tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
 extern unsigned glr_rec_live __attribute__((visibility("hidden")));
@@ -134,12 +133,26 @@ static inline uint8_t *glr_put_raw8(uint8_t *p, uint64_t bits)
     return p + 8;
 }
 
-/* Opens a fast record of command `cmd` for the context `ctx_id` current on this thread: returns
- * where its arguments go, or NULL when the caller must take glr_rec_begin instead. The record is
- * written in the packed form of the file (capture/glcap_packed.h), so the writer thread only
- * compresses it: a one-byte tag slot (its mode now, n << 2 | mode at the close), cmd, and seq
- * unless this thread numbers alone (then seq is the previous record's + 1: mode 3; else mode 2). */
-static inline __attribute__((always_inline)) uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd, uint32_t ctx_id)
+/* Opens a fast record of command `cmd`: returns where its arguments go (and sets *fields to it),
+ * or NULL when the caller must take glr_rec_begin instead. `f` is what glr_rec_join_fast returned
+ * before the call was forwarded (NULL: take glr_rec_begin): its fast state was armed for the
+ * context current on this thread then, and the call cannot have changed either (a GL call does
+ * not make another context current, and only this thread's own records re-arm f), so the context
+ * is not compared again; the capture may have ended meanwhile (live), and the buffer may be full.
+ * `o` keeps where the record starts, its fields and its mode for the close (in registers: no store
+ * and reload through f). The record is written in the packed form of the file (capture/glcap_packed.h), so the writer
+ * thread only compresses it: a one-byte tag slot (n << 2 | mode, written at the close), cmd,
+ * and seq unless this thread numbers alone (then seq is the previous record's + 1: mode 3; else
+ * mode 2). */
+/* An open fast record, kept in registers between glr_rec_fast_open and glr_rec_fast_close. */
+struct glr_rec_open {
+    uint8_t *start;    /* its tag slot */
+    uint8_t *fields;   /* its field bytes start here */
+    uint32_t mode;     /* its packed mode (2 or 3) */
+};
+
+static inline __attribute__((always_inline)) uint8_t *glr_rec_fast_open(struct glr_rec_fast *f, uint32_t cmd,
+                                                                        struct glr_rec_open *o)
 {
     if (__builtin_expect(!f, 0))
         return NULL;
@@ -150,7 +163,7 @@ static inline __attribute__((always_inline)) uint8_t *glr_rec_fast_open(struct g
         __atomic_store_n(&f->busy, 1, __ATOMIC_SEQ_CST);
     }
     uint8_t *p = f->pos;
-    if (__builtin_expect(f->live != __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED) || f->ctx_id != ctx_id ||
+    if (__builtin_expect(f->live != __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED) ||
                          (uintptr_t)p >= (uintptr_t)f->limit || !f->same, 0)) {
         __atomic_store_n(&f->busy, 0, __ATOMIC_RELEASE);
         return NULL;
@@ -160,14 +173,15 @@ static inline __attribute__((always_inline)) uint8_t *glr_rec_fast_open(struct g
     if (__builtin_expect(__atomic_load_n(&f->solo, __ATOMIC_RELAXED), 1)) {
         seq = __atomic_load_n(&glr_rec_seq.next, __ATOMIC_RELAXED);
         __atomic_store_n(&glr_rec_seq.next, seq + 1, __ATOMIC_RELAXED);
-        *p = 3;
+        o->mode = 3;
     } else {
         seq = __atomic_fetch_add(&glr_rec_seq.next, 1, __ATOMIC_RELAXED);
-        *p = 2;
+        o->mode = 2;
         q = glr_put_uvar(q, seq);
     }
     f->last_seq = seq;
-    f->fields = q;
+    o->start = p;
+    o->fields = q;
     return q;
 }
 
@@ -179,21 +193,32 @@ void glr_rec_join_slow(void) __attribute__((visibility("hidden")));
  * thread when the capture began must be read back as it was before its first call of the capture
  * ran, not after (a draw, a blend or a sub-image upload would otherwise be in the snapshot and run
  * again at replay). Once this thread has recorded for ctx_id in this capture (its fast state is
- * armed for it), it has joined and this is two loads and a compare. */
-static inline void glr_rec_join_before(uint32_t ctx_id)
+ * armed for it), it has joined and this is two loads and a compare, and the answer is that fast
+ * state, for the fast record after the call (glr_rec_fast_open, which then need not test the
+ * context again); NULL otherwise, after joining. */
+static inline __attribute__((always_inline)) struct glr_rec_fast *glr_rec_join_fast(uint32_t ctx_id)
 {
     struct glr_rec_fast *f = glr_rec_tls;
-    if (__builtin_expect(!f || f->live != __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED) || f->ctx_id != ctx_id, 0))
-        glr_rec_join_slow();
+    if (__builtin_expect(f && f->live == __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED) && f->ctx_id == ctx_id, 1))
+        return f;
+    glr_rec_join_slow();
+    return NULL;
 }
 
-/* Closes the fast record that glr_rec_fast_open started; `end` is one past its last byte. The tag
- * is n << 2 | mode for its n field bytes: one byte up to 31 of them, else two (a fast record has at
- * most GLR_REC_FAST_MAX bytes), the record then moved up by one. */
-static inline __attribute__((always_inline)) void glr_rec_fast_close(struct glr_rec_fast *f, uint8_t *end)
+static inline void glr_rec_join_before(uint32_t ctx_id)
 {
-    uint8_t *p = f->pos;
-    uint32_t tag = (uint32_t)(end - f->fields) << 2 | *p;
+    (void)glr_rec_join_fast(ctx_id);
+}
+
+/* Closes the fast record that glr_rec_fast_open started and described in `o`; `end` is one past
+ * its last byte. The tag is n << 2 | mode for its n field bytes: one byte up
+ * to 31 of them, else two (a fast record has at most GLR_REC_FAST_MAX bytes), the record then
+ * moved up by one. */
+static inline __attribute__((always_inline)) void glr_rec_fast_close(struct glr_rec_fast *f,
+                                                                     const struct glr_rec_open *o, uint8_t *end)
+{
+    uint8_t *p = o->start;
+    uint32_t tag = (uint32_t)(end - o->fields) << 2 | o->mode;
     if (__builtin_expect(tag < 0x80, 1)) {
         *p = (uint8_t)tag;
     } else {

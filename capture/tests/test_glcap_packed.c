@@ -303,6 +303,67 @@ static void test_scan(void)
     free(packed.p);
 }
 
+/* Long runs of usual records (mode 3, a one-byte tag, a cmd of one or two bytes), which the scan
+ * reads without a bounds test per record and sums once per run: across the seq lengths' edges
+ * (2^7, 2^14: the 1.0 seq grows by a byte), with 0 to 31 field bytes, a cmd of three bytes, a
+ * two-byte tag and a context change now and then in between, scanned whole and in pieces that end
+ * near a run's end (where the scan goes one record at a time). */
+static void test_scan_runs(void)
+{
+    g_records = 0;
+    struct buf in = {0};
+    uint8_t f[48];
+    for (size_t i = 0; i < sizeof f; i++)
+        f[i] = (uint8_t)(i * 7);
+    uint64_t seq = 90;
+    for (int i = 0; i < 20000; i++, seq++) {
+        uint64_t cmd = i % 3 == 0 ? 5 : i % 3 == 1 ? 300 : 0x3ffe;
+        size_t nf = (size_t)(i * 13) % 32;
+        uint64_t ctx = 1;
+        if (i % 4999 == 4998)
+            cmd = 1u << 15;        /* a cmd of three bytes */
+        if (i % 7001 == 7000)
+            nf = 40;               /* a two-byte tag */
+        if (i % 9000 == 8999)
+            ctx = 2;               /* mode 1 or 0, then back */
+        record(&in, cmd, seq, ctx, 3, f, nf);
+    }
+    uint64_t records = 0;
+    struct buf packed = pack(&in, 1 << 20, SIZE_MAX, &records);
+    CHECK(records == 20000);
+    char err[256];
+    for (size_t piece = 37;; piece *= 3) {
+        if (piece > packed.n)
+            piece = packed.n;
+        /* Scanned in pieces of `piece` bytes, each taken on to the end of the record it cuts. */
+        glcap_pack_state st;
+        glcap_pack_init(&st);
+        uint64_t n = 0, bytes = 0;
+        size_t off = 0;
+        while (off < packed.n) {
+            size_t len = packed.n - off < piece ? packed.n - off : piece;
+            /* Where the piece's last record ends: read one at a time (with a copy of the state). */
+            glcap_pack_state w = st;
+            size_t cut = 0;
+            while (cut < len) {
+                glcap_packed_rec r;
+                size_t k = glcap_packed_next(&w, packed.p + off + cut, packed.p + packed.n, &r, 0, off + cut, err, sizeof err);
+                REQUIRE(k);
+                cut += k;
+            }
+            CHECK(glcap_packed_scan(&st, packed.p + off, cut, &n, &bytes, err, sizeof err) == 0);
+            CHECK(st.seq == w.seq && st.ctx == w.ctx && st.tid == w.tid);
+            off += cut;
+        }
+        CHECK(n == 20000 && bytes == in.n);
+        CHECK(st.seq == seq - 1);
+        if (piece == packed.n)
+            break;
+    }
+    free(in.p);
+    free(packed.p);
+}
+
 static int gather(void *user, const void *data, size_t size)
 {
     put(user, data, size);
@@ -400,6 +461,7 @@ int main(void)
     test_sizes();
     test_malformed();
     test_scan();
+    test_scan_runs();
     test_container();
     return test_finish("glcap_packed");
 }
