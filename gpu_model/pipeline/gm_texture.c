@@ -9,6 +9,7 @@
 #include "gm_sampler_iface.h"
 #include "gm_texture_aniso.h"
 #include "gm_texture_lp.h"
+#include "gm_texture_quad.h"
 
 #include <math.h>
 #include <string.h>
@@ -1085,6 +1086,94 @@ static bool aos2d_lane(const gm_tex_image *img, const tex_req *rq, const aos2d_r
     return true;
 }
 
+/* One level of a quad's lanes as gm_texq_sample reads it; false for texel formats it does not
+ * read (anything but RGBA8 and RGB8). */
+static bool quad_level(const gm_surface *s, const int layer[4], gm_texq_level *q)
+{
+    if (s->format != GM_FMT_RGBA8 && s->format != GM_FMT_RGB8)
+        return false;
+    q->rgb8 = s->format == GM_FMT_RGB8;
+    q->texel_stride = (q->rgb8 ? 3u : 4u) * (size_t)(s->samples > 0 ? s->samples : 1);
+    q->row_stride = s->row_stride;
+    q->width = s->width;
+    q->height = s->height;
+    for (int k = 0; k < 4; k++) {
+        int L = layer[k] < 0 ? 0 : (layer[k] >= s->depth ? s->depth - 1 : layer[k]);
+        q->base[k] = s->data + (size_t)L * s->layer_stride;
+    }
+    return true;
+}
+
+/* The lanes `m4` (a 4-bit mask) of the quad starting at lane q through the 2D AoS path at
+ * once (gm_texq_sample), when they share the LOD selection `sel`: aos2d_lane's decisions
+ * taken once for the quad, the filtering on four lanes in vector registers, the results
+ * written to `out`. Lanes outside m4 are sampled at coordinate 0 and not written. False when
+ * the quad must go lane by lane (nothing written): the float path, levels out of range, other
+ * texel formats, coordinates outside gm_texq_sample's range. Identical results. */
+static bool aos2d_quad(const gm_tex_image *img, const tex_req *rq, const aos2d_req *f,
+                       const gm_sample_request *req, int q, unsigned m4,
+                       const gm_lp_lod_sel *sel, bool per_lane_lod, gm_texel_out *out)
+{
+    if (rq->min_lin != rq->mag_lin && per_lane_lod)
+        return false;
+    bool linear = sel->minified ? rq->min_lin : rq->mag_lin;
+    int lv0 = sel->level0, lv1 = sel->level1;
+    float mipf = sel->fpart;
+    if (!sel->minified && rq->min_lin != rq->mag_lin) {   /* mag filter: one level, no mip */
+        lv1 = lv0;
+        mipf = 0.0f;
+    }
+    if (lv0 < 0 || lv0 >= img->num_levels) return false;
+    if (lv1 < 0 || lv1 >= img->num_levels) lv1 = lv0;
+    int w8 = gm_lp_mip_weight8(mipf);
+    bool two = lv1 != lv0 && w8 > 0;
+    float s[4], t[4];
+    int layer[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        bool on = (m4 >> k) & 1;
+        s[k] = on ? flush_denormal(req->coord.f[0][q + k]) : 0.0f;
+        t[k] = on ? flush_denormal(req->coord.f[1][q + k]) : 0.0f;
+        if (img->target == GM_TEX_2D_ARRAY && on) {
+            float z = flush_denormal(req->coord.f[2][q + k]) + 0.5f;
+            if (!(fabsf(z) < 1073741824.0f))
+                return false;
+            layer[k] = (int)floorf(z);
+        }
+    }
+    gm_texq_level lv[2];
+    if (!quad_level(&img->level[lv0], layer, &lv[0]) ||
+        (two && !quad_level(&img->level[lv1], layer, &lv[1])))
+        return false;
+    int32_t os[4] = {0, 0, 0, 0}, ot[4] = {0, 0, 0, 0};
+    const bool has_off = req->has_offset == 1;
+    if (has_off)
+        for (int k = 0; k < 4; k++)
+            if ((m4 >> k) & 1) {
+                os[k] = req->offset[0][q + k];
+                ot[k] = req->offset[1][q + k];
+            }
+    const gm_texq_addr addr = {f->repeat_s, f->repeat_t, f->pot_s, f->pot_t};
+    float r[4][4];
+    if (!gm_texq_sample(&addr, lv, two, w8, linear, s, t, has_off ? os : NULL,
+                        has_off ? ot : NULL, r))
+        return false;
+    if (m4 == 0xf && !rq->depth && rq->swizzle_id) {
+        for (int c = 0; c < 4; c++)
+            memcpy(&out->f[c][q], r[c], sizeof(r[c]));
+        return true;
+    }
+    for (int k = 0; k < 4; k++) {
+        if (!((m4 >> k) & 1))
+            continue;
+        float v[4] = {r[0][k], r[1][k], r[2][k], r[3][k]};
+        if (rq->depth || !rq->swizzle_id)
+            apply_view_swizzle(img, v, false, 0, rq->depth);
+        for (int c = 0; c < 4; c++)
+            out->f[c][q + k] = v[c];
+    }
+    return true;
+}
+
 void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                       union gm_texel_out *out)
 {
@@ -1100,6 +1189,7 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     /* LOD selection of every lane first: a lane's filtering may depend on its quad's */
     gm_lp_lod_sel sels[GM_LANES];
     bool per_lane[GM_LANES];
+    uint32_t split_quads = 0;   /* quads whose lanes did not all share one LOD selection */
     bool min_lin = filter_linear(smp->min_filter), mag_lin = filter_linear(smp->mag_filter);
     tex_req rq = {0};
     aos2d_req fast = {0};
@@ -1119,8 +1209,22 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                 per_lane[l] = per_lane[done];
                 continue;
             }
+            if (done >= 0 && (done & ~3) == (l & ~3))
+                split_quads |= 1u << (l >> 2);   /* a second selection in this quad */
             lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
             done = l;
+        }
+    }
+    /* the 2D AoS path a quad at a time where the quad's lanes share one selection */
+    gm_mask quad_done = 0;
+    if (fast.on) {
+        for (int q = 0; q < GM_LANES; q += 4) {
+            unsigned m4 = (unsigned)(req->mask >> q) & 0xfu;
+            if (!m4 || ((split_quads >> (q >> 2)) & 1))
+                continue;
+            int first = q + __builtin_ctz(m4);
+            if (aos2d_quad(img, &rq, &fast, req, q, m4, &sels[first], per_lane[first], out))
+                quad_done |= (gm_mask)m4 << q;
         }
     }
     /* a sampler type that disagrees with the target means an incomplete texture */
@@ -1128,7 +1232,7 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                         (req->op == GM_TEX_QUERY_SIZE || req->op == GM_TEX_QUERY_LEVELS ||
                          req->op == GM_TEX_QUERY_SAMPLES || img->target == target_of(req));
     for (int l = 0; l < GM_LANES; l++) {
-        if (!(req->mask & (1u << l)))
+        if (!(req->mask & ~quad_done & (1u << l)))
             continue;
         float r[4] = {0.0f, 0.0f, 0.0f, 1.0f};
         bool int_result = req->result_type != GM_TEX_RESULT_FLOAT;
