@@ -993,6 +993,38 @@ static bool lod_inputs_equal(const gm_sample_request *req, const gm_tex_image *i
     return diff == 0;
 }
 
+/* lod_inputs_equal of lane `first` and every lane of the 4-bit mask m4 in the quad starting
+ * at lane q, four lanes per compare. */
+static bool quad_lod_inputs_equal(const gm_sample_request *req, const gm_tex_image *img, int q,
+                                  int first, unsigned m4)
+{
+    if (img->target == GM_TEX_CUBE || img->target == GM_TEX_CUBE_ARRAY)
+        return false;
+#if defined(__SSE2__)
+    const float *v[9];
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        v[n++] = req->ddx[k];
+        v[n++] = req->ddy[k];
+    }
+    if (req->has_bias) v[n++] = req->bias;
+    if (req->has_lod) v[n++] = req->lod;
+    if (req->has_min_lod) v[n++] = req->min_lod;
+    unsigned eq = 0xf;
+    for (int i = 0; i < n; i++) {
+        __m128i lanes = _mm_loadu_si128((const __m128i *)&v[i][q]);
+        __m128i one = _mm_castps_si128(_mm_set1_ps(v[i][first]));
+        eq &= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(lanes, one)));
+    }
+    return (eq & m4) == m4;
+#else
+    for (int l = first + 1; l < q + 4; l++)
+        if (((m4 >> (l - q)) & 1) && !lod_inputs_equal(req, img, first, l))
+            return false;
+    return true;
+#endif
+}
+
 static gm_tex_target target_of(const gm_sample_request *r)
 {
     switch (r->dim) {
@@ -1104,6 +1136,13 @@ static bool quad_level(const gm_surface *s, const int layer[4], gm_texq_level *q
     return true;
 }
 
+/* The levels of a request's 2D (non-array) texture as gm_texq_sample reads them, worked out
+ * by the first quad that needs each. */
+typedef struct quad_levels {
+    uint32_t valid;   /* bit n: lv[n] is set */
+    gm_texq_level lv[GM_TEX_MAX_LEVELS];
+} quad_levels;
+
 /* The lanes `m4` (a 4-bit mask) of the quad starting at lane q through the 2D AoS path at
  * once (gm_texq_sample), when they share the LOD selection `sel`: aos2d_lane's decisions
  * taken once for the quad, the filtering on four lanes in vector registers, the results
@@ -1112,7 +1151,8 @@ static bool quad_level(const gm_surface *s, const int layer[4], gm_texq_level *q
  * texel formats, coordinates outside gm_texq_sample's range. Identical results. */
 static bool aos2d_quad(const gm_tex_image *img, const tex_req *rq, const aos2d_req *f,
                        const gm_sample_request *req, int q, unsigned m4,
-                       const gm_lp_lod_sel *sel, bool per_lane_lod, gm_texel_out *out)
+                       const gm_lp_lod_sel *sel, bool per_lane_lod, quad_levels *cache,
+                       gm_texel_out *out)
 {
     if (rq->min_lin != rq->mag_lin && per_lane_lod)
         return false;
@@ -1140,10 +1180,22 @@ static bool aos2d_quad(const gm_tex_image *img, const tex_req *rq, const aos2d_r
             layer[k] = (int)floorf(z);
         }
     }
-    gm_texq_level lv[2];
-    if (!quad_level(&img->level[lv0], layer, &lv[0]) ||
-        (two && !quad_level(&img->level[lv1], layer, &lv[1])))
-        return false;
+    gm_texq_level own[2];
+    const gm_texq_level *lv[2] = {&own[0], &own[1]};
+    for (int pass = 0; pass < (two ? 2 : 1); pass++) {
+        int level = pass ? lv1 : lv0;
+        if (img->target == GM_TEX_2D_ARRAY) {   /* the lanes' own layers */
+            if (!quad_level(&img->level[level], layer, &own[pass]))
+                return false;
+        } else {                                /* layer 0: the same for every quad */
+            if (!((cache->valid >> level) & 1)) {
+                if (!quad_level(&img->level[level], layer, &cache->lv[level]))
+                    return false;
+                cache->valid |= 1u << level;
+            }
+            lv[pass] = &cache->lv[level];
+        }
+    }
     int32_t os[4] = {0, 0, 0, 0}, ot[4] = {0, 0, 0, 0};
     const bool has_off = req->has_offset == 1;
     if (has_off)
@@ -1154,8 +1206,8 @@ static bool aos2d_quad(const gm_tex_image *img, const tex_req *rq, const aos2d_r
             }
     const gm_texq_addr addr = {f->repeat_s, f->repeat_t, f->pot_s, f->pot_t};
     float r[4][4];
-    if (!gm_texq_sample(&addr, lv, two, w8, linear, s, t, has_off ? os : NULL,
-                        has_off ? ot : NULL, r))
+    if (!gm_texq_sample(&addr, lv[0], two ? lv[1] : NULL, w8, linear, s, t,
+                        has_off ? os : NULL, has_off ? ot : NULL, r))
         return false;
     if (m4 == 0xf && !rq->depth && rq->swizzle_id) {
         for (int c = 0; c < 4; c++)
@@ -1200,30 +1252,48 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     if (req->op == GM_TEX_SAMPLE && sample_usable(img)) {
         gm_lp_lod_in shared;
         lod_in_init(img, smp, &shared); /* the same for every lane: once per request */
-        int done = -1;   /* the last lane whose LOD was worked out */
-        for (int l = 0; l < GM_LANES; l++) {
-            if (!((req->mask >> l) & 1))
+        for (int q = 0; q < GM_LANES; q += 4) {
+            unsigned m4 = (unsigned)(req->mask >> q) & 0xfu;
+            if (!m4)
                 continue;
-            if (done >= 0 && (done & ~3) == (l & ~3) && lod_inputs_equal(req, img, done, l)) {
-                sels[l] = sels[done];
-                per_lane[l] = per_lane[done];
+            int first = q + __builtin_ctz(m4);
+            if ((m4 & (m4 - 1)) && quad_lod_inputs_equal(req, img, q, first, m4)) {
+                /* every lane would copy the first one's selection below: at once */
+                lane_lod(img, &shared, req, first, &sels[first], &per_lane[first]);
+                for (int l = first + 1; l < q + 4; l++) {
+                    sels[l] = sels[first];
+                    per_lane[l] = per_lane[first];
+                }
                 continue;
             }
-            if (done >= 0 && (done & ~3) == (l & ~3))
-                split_quads |= 1u << (l >> 2);   /* a second selection in this quad */
-            lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
-            done = l;
+            int done = -1;   /* the last lane of this quad whose LOD was worked out */
+            for (int l = first; l < q + 4; l++) {
+                if (!((m4 >> (l - q)) & 1))
+                    continue;
+                if (done >= 0 && lod_inputs_equal(req, img, done, l)) {
+                    sels[l] = sels[done];
+                    per_lane[l] = per_lane[done];
+                    continue;
+                }
+                if (done >= 0)
+                    split_quads |= 1u << (q >> 2);   /* a second selection in this quad */
+                lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
+                done = l;
+            }
         }
     }
     /* the 2D AoS path a quad at a time where the quad's lanes share one selection */
     gm_mask quad_done = 0;
     if (fast.on) {
+        quad_levels cache;
+        cache.valid = 0;
         for (int q = 0; q < GM_LANES; q += 4) {
             unsigned m4 = (unsigned)(req->mask >> q) & 0xfu;
             if (!m4 || ((split_quads >> (q >> 2)) & 1))
                 continue;
             int first = q + __builtin_ctz(m4);
-            if (aos2d_quad(img, &rq, &fast, req, q, m4, &sels[first], per_lane[first], out))
+            if (aos2d_quad(img, &rq, &fast, req, q, m4, &sels[first], per_lane[first], &cache,
+                           out))
                 quad_done |= (gm_mask)m4 << q;
         }
     }
@@ -1231,9 +1301,8 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     const bool usable = img && img->num_levels > 0 &&
                         (req->op == GM_TEX_QUERY_SIZE || req->op == GM_TEX_QUERY_LEVELS ||
                          req->op == GM_TEX_QUERY_SAMPLES || img->target == target_of(req));
-    for (int l = 0; l < GM_LANES; l++) {
-        if (!(req->mask & ~quad_done & (1u << l)))
-            continue;
+    for (gm_mask todo = req->mask & ~quad_done; todo; todo &= todo - 1) {
+        const int l = __builtin_ctz(todo);
         float r[4] = {0.0f, 0.0f, 0.0f, 1.0f};
         bool int_result = req->result_type != GM_TEX_RESULT_FLOAT;
         if (int_result) { uint32_t one = 1; memcpy(&r[3], &one, 4); }

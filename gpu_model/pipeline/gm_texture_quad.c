@@ -12,13 +12,20 @@
 
 #include "gm_texture_lp.h"
 
+/* The axis and texel helpers run several times per quad: inlined, GCC would call them. */
+#if defined(__GNUC__)
+#define GM_TEXQ_INLINE __attribute__((always_inline))
+#else
+#define GM_TEXQ_INLINE
+#endif
+
 /* Two texel indices and the 8-bit weight of the second, per lane. */
 typedef struct axis4 {
     __m128i i0, i1, w;
 } axis4;
 
 /* All four lanes within +-2^30 (false for NaN and infinities). */
-static bool in_range4(__m128 x)
+static inline GM_TEXQ_INLINE bool in_range4(__m128 x)
 {
     const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     __m128 ok = _mm_cmplt_ps(_mm_and_ps(x, abs_mask), _mm_set1_ps(1073741824.0f));
@@ -47,7 +54,8 @@ static __m128 floor4(__m128 x)
 
 /* gm_lp_repeat_fract: the offset joins as offset / size (only where it is not 0), then
  * x - floor(x). False when out of range. */
-static bool repeat_fract4(__m128 u, int size, __m128i off, bool has_off, __m128 *out)
+static inline GM_TEXQ_INLINE bool repeat_fract4(__m128 u, int size, __m128i off, bool has_off,
+                                                __m128 *out)
 {
     __m128 cf = u;
     if (has_off) {
@@ -62,8 +70,8 @@ static bool repeat_fract4(__m128 u, int size, __m128i off, bool has_off, __m128 
 }
 
 /* gm_lp_axis_linear for normalized coordinates, four lanes. */
-static bool axis4_linear(__m128 u, int size, bool pot, bool repeat, __m128i off, bool has_off,
-                         axis4 *a)
+static inline GM_TEXQ_INLINE bool axis4_linear(__m128 u, int size, bool pot, bool repeat,
+                                               __m128i off, bool has_off, axis4 *a)
 {
     if (size < 1)
         size = 1;
@@ -104,8 +112,8 @@ static bool axis4_linear(__m128 u, int size, bool pot, bool repeat, __m128i off,
 }
 
 /* gm_lp_axis_nearest for normalized coordinates, four lanes. */
-static bool axis4_nearest(__m128 u, int size, bool pot, bool repeat, __m128i off, bool has_off,
-                          __m128i *i)
+static inline GM_TEXQ_INLINE bool axis4_nearest(__m128 u, int size, bool pot, bool repeat,
+                                                __m128i off, bool has_off, __m128i *i)
 {
     if (size < 1)
         size = 1;
@@ -129,7 +137,7 @@ static bool axis4_nearest(__m128 u, int size, bool pot, bool repeat, __m128i off
     return true;
 }
 
-static uint32_t load_texel(const uint8_t *p, bool rgb8)
+static inline GM_TEXQ_INLINE uint32_t load_texel(const uint8_t *p, bool rgb8)
 {
     if (rgb8)
         return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | 0xff000000u;
@@ -179,15 +187,22 @@ static bool level4(const gm_texq_addr *ad, const gm_texq_level *lv, bool linear,
     _mm_storeu_si128((__m128i *)x1, ax.i1);
     _mm_storeu_si128((__m128i *)y0, ay.i0);
     _mm_storeu_si128((__m128i *)y1, ay.i1);
-    for (int l = 0; l < 4; l++) {
-        const uint8_t *row0 = lv->base[l] + (size_t)y0[l] * rs;
-        const uint8_t *row1 = lv->base[l] + (size_t)y1[l] * rs;
-        const size_t a = (size_t)x0[l] * ts, b = (size_t)x1[l] * ts;
-        tex[0][l] = load_texel(row0 + a, lv->rgb8);
-        tex[1][l] = load_texel(row0 + b, lv->rgb8);
-        tex[2][l] = load_texel(row1 + a, lv->rgb8);
-        tex[3][l] = load_texel(row1 + b, lv->rgb8);
+    /* the format test outside the loop: load_texel inlined with a constant */
+#define GM_TEXQ_LOAD4(RGB8)                                                   \
+    for (int l = 0; l < 4; l++) {                                             \
+        const uint8_t *row0 = lv->base[l] + (size_t)y0[l] * rs;               \
+        const uint8_t *row1 = lv->base[l] + (size_t)y1[l] * rs;               \
+        const size_t a = (size_t)x0[l] * ts, b = (size_t)x1[l] * ts;          \
+        tex[0][l] = load_texel(row0 + a, RGB8);                               \
+        tex[1][l] = load_texel(row0 + b, RGB8);                               \
+        tex[2][l] = load_texel(row1 + a, RGB8);                               \
+        tex[3][l] = load_texel(row1 + b, RGB8);                               \
     }
+    if (lv->rgb8)
+        GM_TEXQ_LOAD4(true)
+    else
+        GM_TEXQ_LOAD4(false)
+#undef GM_TEXQ_LOAD4
     __m128i wx[2], wy[2];
     spread_weights(ax.w, &wx[0], &wx[1]);
     spread_weights(ay.w, &wy[0], &wy[1]);
@@ -205,9 +220,10 @@ static bool level4(const gm_texq_addr *ad, const gm_texq_level *lv, bool linear,
     return true;
 }
 
-bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level lv[2], bool two_levels,
-                    int w8, bool linear, const float s[4], const float t[4],
-                    const int32_t *off_s, const int32_t *off_t, float out[4][4])
+bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level *lv0,
+                    const gm_texq_level *lv1, int w8, bool linear, const float s[4],
+                    const float t[4], const int32_t *off_s, const int32_t *off_t,
+                    float out[4][4])
 {
     const bool has_off = off_s != NULL;
     __m128i os = _mm_setzero_si128(), ot = _mm_setzero_si128();
@@ -216,17 +232,18 @@ bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level lv[2], bool tw
         ot = _mm_loadu_si128((const __m128i *)off_t);
         /* |offset| <= 2^20: the index sums stay far inside 32 bits */
         const __m128i lim = _mm_set1_epi32(1 << 20), nlim = _mm_set1_epi32(-(1 << 20));
-        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpgt_epi32(os, lim), _mm_cmplt_epi32(os, nlim)),
-                                   _mm_or_si128(_mm_cmpgt_epi32(ot, lim), _mm_cmplt_epi32(ot, nlim)));
+        __m128i bad_s = _mm_or_si128(_mm_cmpgt_epi32(os, lim), _mm_cmplt_epi32(os, nlim));
+        __m128i bad_t = _mm_or_si128(_mm_cmpgt_epi32(ot, lim), _mm_cmplt_epi32(ot, nlim));
+        __m128i bad = _mm_or_si128(bad_s, bad_t);
         if (_mm_movemask_epi8(bad))
             return false;
     }
     const __m128 vs = _mm_loadu_ps(s), vt = _mm_loadu_ps(t);
     __m128i a[2], b[2];
-    if (!level4(addr, &lv[0], linear, vs, vt, os, ot, has_off, a))
+    if (!level4(addr, lv0, linear, vs, vt, os, ot, has_off, a))
         return false;
-    if (two_levels) {
-        if (!level4(addr, &lv[1], linear, vs, vt, os, ot, has_off, b))
+    if (lv1) {
+        if (!level4(addr, lv1, linear, vs, vt, os, ot, has_off, b))
             return false;
         const __m128i w = _mm_set1_epi16((short)w8);
         a[0] = gm_lp_lerp8_epi16(w, a[0], b[0]);
@@ -250,11 +267,12 @@ bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level lv[2], bool tw
 
 #else   /* no SSE2: the caller's per-lane path does everything */
 
-bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level lv[2], bool two_levels,
-                    int w8, bool linear, const float s[4], const float t[4],
-                    const int32_t *off_s, const int32_t *off_t, float out[4][4])
+bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level *lv0,
+                    const gm_texq_level *lv1, int w8, bool linear, const float s[4],
+                    const float t[4], const int32_t *off_s, const int32_t *off_t,
+                    float out[4][4])
 {
-    (void)addr; (void)lv; (void)two_levels; (void)w8; (void)linear; (void)s; (void)t;
+    (void)addr; (void)lv0; (void)lv1; (void)w8; (void)linear; (void)s; (void)t;
     (void)off_s; (void)off_t; (void)out;
     return false;
 }

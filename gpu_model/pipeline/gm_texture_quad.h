@@ -31,15 +31,16 @@ typedef struct gm_texq_addr {
 } gm_texq_addr;
 
 /* Filters four lanes at normalized coordinates s[4], t[4] (denormals already flushed) on
- * level lv[0], and with two_levels also lv[1] lerped in with the 8-bit mip weight w8
+ * level lv0, and when lv1 is not NULL also on lv1, lerped in with the 8-bit mip weight w8
  * (gm_lp_mip_weight8); linear selects the bilinear filter, else nearest. off_s / off_t are
  * the lanes' texel offsets or NULL. out[channel][lane] gets the float results (before any
  * swizzle). Returns false, writing nothing, when a lane's coordinate or offset lies outside
  * the range the 32-bit vector arithmetic covers exactly (non-finite or huge values, offsets
  * beyond +-2^20): the caller then samples the quad lane by lane. Without SSE2 it always
  * returns false. */
-bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level lv[2], bool two_levels,
-                    int w8, bool linear, const float s[4], const float t[4],
-                    const int32_t *off_s, const int32_t *off_t, float out[4][4]);
+bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level *lv0,
+                    const gm_texq_level *lv1, int w8, bool linear, const float s[4],
+                    const float t[4], const int32_t *off_s, const int32_t *off_t,
+                    float out[4][4]);
 
 #endif

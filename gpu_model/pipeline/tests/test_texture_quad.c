@@ -80,7 +80,8 @@ static int test_kernel(void)
         gm_surface surf[2];
         gm_format f = rgb8 ? GM_FMT_RGB8 : GM_FMT_RGBA8;
         int w1 = w0 > 1 ? w0 / 2 : 1, h1 = h0 > 1 ? h0 / 2 : 1;
-        if (gm_surface_alloc(&surf[0], f, w0, h0, 2, 1) || gm_surface_alloc(&surf[1], f, w1, h1, 2, 1))
+        if (gm_surface_alloc(&surf[0], f, w0, h0, 2, 1) ||
+            gm_surface_alloc(&surf[1], f, w1, h1, 2, 1))
             return 1;
         fill_random(&surf[0], &seed);
         fill_random(&surf[1], &seed);
@@ -114,8 +115,8 @@ static int test_kernel(void)
         }
         float got[4][4];
         memset(got, 0xcd, sizeof(got));
-        if (!gm_texq_sample(&ad, lv, two, w8, linear, s, t, has_off ? os : NULL,
-                            has_off ? ot : NULL, got)) {
+        if (!gm_texq_sample(&ad, &lv[0], two ? &lv[1] : NULL, w8, linear, s, t,
+                            has_off ? os : NULL, has_off ? ot : NULL, got)) {
             refused++;
             if (!huge) {
                 fprintf(stderr, "iteration %d refused within range\n", iter);
