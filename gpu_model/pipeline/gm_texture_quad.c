@@ -173,7 +173,8 @@ static bool level4(const gm_texq_addr *ad, const gm_texq_level *lv, bool linear,
         _mm_storeu_si128((__m128i *)y, iy);
         for (int l = 0; l < 4; l++)
             tex[0][l] = load_texel(lv->base[l] + (size_t)y[l] * rs + (size_t)x[l] * ts, lv->rgb8);
-        __m128i v = _mm_loadu_si128((const __m128i *)tex[0]);
+        __m128i v = _mm_setr_epi32((int)tex[0][0], (int)tex[0][1], (int)tex[0][2],
+                                   (int)tex[0][3]);
         r[0] = _mm_unpacklo_epi8(v, zero);
         r[1] = _mm_unpackhi_epi8(v, zero);
         return true;
@@ -208,7 +209,7 @@ static bool level4(const gm_texq_addr *ad, const gm_texq_level *lv, bool linear,
     spread_weights(ay.w, &wy[0], &wy[1]);
     __m128i v[4];
     for (int k = 0; k < 4; k++)
-        v[k] = _mm_loadu_si128((const __m128i *)tex[k]);
+        v[k] = _mm_setr_epi32((int)tex[k][0], (int)tex[k][1], (int)tex[k][2], (int)tex[k][3]);
     for (int h = 0; h < 2; h++) {
         __m128i c[4];
         for (int k = 0; k < 4; k++)
