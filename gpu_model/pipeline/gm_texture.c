@@ -1086,26 +1086,51 @@ static void aos2d_level(const gm_tex_image *img, const aos2d_req *f, const gm_su
     bilinear8(img, s, z, ax, out);
 }
 
-/* One lane through the 2D AoS path, as sample_selected would filter it; false when this
- * lane takes llvmpipe's float path instead (min != mag filters with a per-lane LOD). */
-static bool aos2d_lane(const gm_tex_image *img, const tex_req *rq, const aos2d_req *f,
-                       const float coord[4], const gm_lp_lod_sel *sel, bool per_lane_lod,
-                       const int32_t *offset, float out[4])
+/* What the 2D AoS path takes from a LOD selection: the filter, one or two levels and the
+ * 8-bit mip weight (sample_selected's choices for this path). */
+typedef struct aos2d_pick {
+    bool linear;
+    int lv0, lv1, w8;
+    bool two;        /* both levels lerped */
+    bool level_ok;   /* lv0 exists (else the lane keeps its default texel) */
+} aos2d_pick;
+
+/* False when llvmpipe filters the lane in float instead (min != mag filters with a per-lane
+ * LOD). */
+static bool aos2d_pick_levels(const gm_tex_image *img, const tex_req *rq,
+                              const gm_lp_lod_sel *sel, bool per_lane_lod, aos2d_pick *p)
 {
     if (rq->min_lin != rq->mag_lin && per_lane_lod)
         return false;
-    bool linear = sel->minified ? rq->min_lin : rq->mag_lin;
+    p->linear = sel->minified ? rq->min_lin : rq->mag_lin;
     int lv0 = sel->level0, lv1 = sel->level1;
     float mipf = sel->fpart;
     if (!sel->minified && rq->min_lin != rq->mag_lin) {   /* mag filter: one level, no mip */
         lv1 = lv0;
         mipf = 0.0f;
     }
-    if (lv0 < 0 || lv0 >= img->num_levels) return true;
+    p->level_ok = lv0 >= 0 && lv0 < img->num_levels;
     if (lv1 < 0 || lv1 >= img->num_levels) lv1 = lv0;
+    p->lv0 = lv0;
+    p->lv1 = lv1;
+    p->w8 = gm_lp_mip_weight8(mipf);
+    p->two = lv1 != lv0 && p->w8 > 0;
+    return true;
+}
+
+/* One lane through the 2D AoS path, as sample_selected would filter it; false when this
+ * lane takes llvmpipe's float path instead (min != mag filters with a per-lane LOD). */
+static bool aos2d_lane(const gm_tex_image *img, const tex_req *rq, const aos2d_req *f,
+                       const float coord[4], const gm_lp_lod_sel *sel, bool per_lane_lod,
+                       const int32_t *offset, float out[4])
+{
+    aos2d_pick pk;
+    if (!aos2d_pick_levels(img, rq, sel, per_lane_lod, &pk))
+        return false;
+    if (!pk.level_ok) return true;
+    const bool linear = pk.linear, two = pk.two;
+    const int lv0 = pk.lv0, lv1 = pk.lv1, w8 = pk.w8;
     int layer = img->target == GM_TEX_2D_ARRAY ? (int)floorf(coord[2] + 0.5f) : 0;
-    int w8 = gm_lp_mip_weight8(mipf);
-    bool two = lv1 != lv0 && w8 > 0;
     uint8_t b[2][4];
     for (int pass = 0; pass < (two ? 2 : 1); pass++) {
         const gm_surface *s = &img->level[pass ? lv1 : lv0];
@@ -1154,19 +1179,11 @@ static bool aos2d_quad(const gm_tex_image *img, const tex_req *rq, const aos2d_r
                        const gm_lp_lod_sel *sel, bool per_lane_lod, quad_levels *cache,
                        gm_texel_out *out)
 {
-    if (rq->min_lin != rq->mag_lin && per_lane_lod)
+    aos2d_pick pk;
+    if (!aos2d_pick_levels(img, rq, sel, per_lane_lod, &pk) || !pk.level_ok)
         return false;
-    bool linear = sel->minified ? rq->min_lin : rq->mag_lin;
-    int lv0 = sel->level0, lv1 = sel->level1;
-    float mipf = sel->fpart;
-    if (!sel->minified && rq->min_lin != rq->mag_lin) {   /* mag filter: one level, no mip */
-        lv1 = lv0;
-        mipf = 0.0f;
-    }
-    if (lv0 < 0 || lv0 >= img->num_levels) return false;
-    if (lv1 < 0 || lv1 >= img->num_levels) lv1 = lv0;
-    int w8 = gm_lp_mip_weight8(mipf);
-    bool two = lv1 != lv0 && w8 > 0;
+    const bool linear = pk.linear, two = pk.two;
+    const int lv0 = pk.lv0, lv1 = pk.lv1, w8 = pk.w8;
     float s[4], t[4];
     int layer[4] = {0, 0, 0, 0};
     for (int k = 0; k < 4; k++) {
