@@ -1097,8 +1097,8 @@ typedef struct aos2d_pick {
 
 /* False when llvmpipe filters the lane in float instead (min != mag filters with a per-lane
  * LOD). */
-static bool aos2d_pick_levels(const gm_tex_image *img, const tex_req *rq,
-                              const gm_lp_lod_sel *sel, bool per_lane_lod, aos2d_pick *p)
+static inline bool aos2d_pick_levels(const gm_tex_image *img, const tex_req *rq,
+                                     const gm_lp_lod_sel *sel, bool per_lane_lod, aos2d_pick *p)
 {
     if (rq->min_lin != rq->mag_lin && per_lane_lod)
         return false;
