@@ -7,6 +7,9 @@
 #include <math.h>
 #include <spirv/unified1/spirv.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static int tex_dims(gm_tex_dim dim)
 {
@@ -39,11 +42,43 @@ static void write_result(gm_warp *w, int dst, int n, const gm_texel_out *res, gm
             memcpy(w->R[dst + k], res->u[k], sizeof w->R[dst + k]);
             continue;
         }
+#if defined(__SSE2__)
+        /* four lanes at a time: the lanes' mask bits as all-ones words, then a blend */
+        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+        for (int q = 0; q < GM_LANES; q += 4) {
+            __m128i sel = _mm_and_si128(_mm_set1_epi32((int)(m >> q)), bit);
+            sel = _mm_cmpeq_epi32(sel, bit);
+            __m128i *r = (__m128i *)&w->R[dst + k][q];
+            __m128i v = _mm_loadu_si128((const __m128i *)&res->u[k][q]);
+            _mm_storeu_si128(r, _mm_or_si128(_mm_and_si128(sel, v),
+                                             _mm_andnot_si128(sel, _mm_loadu_si128(r))));
+        }
+#else
         for (gm_mask b = m; b; b &= b - 1) {
             int l = __builtin_ctz(b);
             w->R[dst + k][l] = res->u[k][l];
         }
+#endif
     }
+}
+
+/* The lanes whose texture unit is u (every lane; the caller masks). */
+static gm_mask lanes_of_unit(const uint32_t *unit, uint32_t u)
+{
+#if defined(__SSE2__)
+    gm_mask m = 0;
+    const __m128i vu = _mm_set1_epi32((int)u);
+    for (int q = 0; q < GM_LANES; q += 4) {
+        __m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)&unit[q]), vu);
+        m |= (gm_mask)_mm_movemask_ps(_mm_castsi128_ps(eq)) << q;
+    }
+    return m;
+#else
+    gm_mask m = 0;
+    for (int l = 0; l < GM_LANES; l++)   /* branch-free: every lane, then the mask */
+        m |= (gm_mask)(unit[l] == u) << l;
+    return m;
+#endif
 }
 
 static void default_texel(gm_texel_out *res, gm_tex_result_type rt)
@@ -157,10 +192,7 @@ void gm_exec_tex(gm_warp *w, const gm_inst *in)
     while (todo) {
         int first = __builtin_ctz(todo);
         uint32_t u = unit[first];
-        gm_mask m = 0;
-        for (int l = 0; l < GM_LANES; l++)   /* branch-free: every lane, then the mask */
-            m |= (gm_mask)(unit[l] == u) << l;
-        m &= todo;
+        gm_mask m = lanes_of_unit(unit, u) & todo;
         todo &= ~m;
         req.unit = u;
         req.mask = m;

@@ -9,6 +9,7 @@
 #include "gm_sampler_iface.h"
 #include "gm_texture_aniso.h"
 #include "gm_texture_lp.h"
+#include "gm_texture_quad.h"
 
 #include <math.h>
 #include <string.h>
@@ -992,6 +993,38 @@ static bool lod_inputs_equal(const gm_sample_request *req, const gm_tex_image *i
     return diff == 0;
 }
 
+/* lod_inputs_equal of lane `first` and every lane of the 4-bit mask m4 in the quad starting
+ * at lane q, four lanes per compare. */
+static bool quad_lod_inputs_equal(const gm_sample_request *req, const gm_tex_image *img, int q,
+                                  int first, unsigned m4)
+{
+    if (img->target == GM_TEX_CUBE || img->target == GM_TEX_CUBE_ARRAY)
+        return false;
+#if defined(__SSE2__)
+    const float *v[9];
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        v[n++] = req->ddx[k];
+        v[n++] = req->ddy[k];
+    }
+    if (req->has_bias) v[n++] = req->bias;
+    if (req->has_lod) v[n++] = req->lod;
+    if (req->has_min_lod) v[n++] = req->min_lod;
+    unsigned eq = 0xf;
+    for (int i = 0; i < n; i++) {
+        __m128i lanes = _mm_loadu_si128((const __m128i *)&v[i][q]);
+        __m128i one = _mm_castps_si128(_mm_set1_ps(v[i][first]));
+        eq &= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(lanes, one)));
+    }
+    return (eq & m4) == m4;
+#else
+    for (int l = first + 1; l < q + 4; l++)
+        if (((m4 >> (l - q)) & 1) && !lod_inputs_equal(req, img, first, l))
+            return false;
+    return true;
+#endif
+}
+
 static gm_tex_target target_of(const gm_sample_request *r)
 {
     switch (r->dim) {
@@ -1053,26 +1086,51 @@ static void aos2d_level(const gm_tex_image *img, const aos2d_req *f, const gm_su
     bilinear8(img, s, z, ax, out);
 }
 
-/* One lane through the 2D AoS path, as sample_selected would filter it; false when this
- * lane takes llvmpipe's float path instead (min != mag filters with a per-lane LOD). */
-static bool aos2d_lane(const gm_tex_image *img, const tex_req *rq, const aos2d_req *f,
-                       const float coord[4], const gm_lp_lod_sel *sel, bool per_lane_lod,
-                       const int32_t *offset, float out[4])
+/* What the 2D AoS path takes from a LOD selection: the filter, one or two levels and the
+ * 8-bit mip weight (sample_selected's choices for this path). */
+typedef struct aos2d_pick {
+    bool linear;
+    int lv0, lv1, w8;
+    bool two;        /* both levels lerped */
+    bool level_ok;   /* lv0 exists (else the lane keeps its default texel) */
+} aos2d_pick;
+
+/* False when llvmpipe filters the lane in float instead (min != mag filters with a per-lane
+ * LOD). */
+static inline bool aos2d_pick_levels(const gm_tex_image *img, const tex_req *rq,
+                                     const gm_lp_lod_sel *sel, bool per_lane_lod, aos2d_pick *p)
 {
     if (rq->min_lin != rq->mag_lin && per_lane_lod)
         return false;
-    bool linear = sel->minified ? rq->min_lin : rq->mag_lin;
+    p->linear = sel->minified ? rq->min_lin : rq->mag_lin;
     int lv0 = sel->level0, lv1 = sel->level1;
     float mipf = sel->fpart;
     if (!sel->minified && rq->min_lin != rq->mag_lin) {   /* mag filter: one level, no mip */
         lv1 = lv0;
         mipf = 0.0f;
     }
-    if (lv0 < 0 || lv0 >= img->num_levels) return true;
+    p->level_ok = lv0 >= 0 && lv0 < img->num_levels;
     if (lv1 < 0 || lv1 >= img->num_levels) lv1 = lv0;
+    p->lv0 = lv0;
+    p->lv1 = lv1;
+    p->w8 = gm_lp_mip_weight8(mipf);
+    p->two = lv1 != lv0 && p->w8 > 0;
+    return true;
+}
+
+/* One lane through the 2D AoS path, as sample_selected would filter it; false when this
+ * lane takes llvmpipe's float path instead (min != mag filters with a per-lane LOD). */
+static bool aos2d_lane(const gm_tex_image *img, const tex_req *rq, const aos2d_req *f,
+                       const float coord[4], const gm_lp_lod_sel *sel, bool per_lane_lod,
+                       const int32_t *offset, float out[4])
+{
+    aos2d_pick pk;
+    if (!aos2d_pick_levels(img, rq, sel, per_lane_lod, &pk))
+        return false;
+    if (!pk.level_ok) return true;
+    const bool linear = pk.linear, two = pk.two;
+    const int lv0 = pk.lv0, lv1 = pk.lv1, w8 = pk.w8;
     int layer = img->target == GM_TEX_2D_ARRAY ? (int)floorf(coord[2] + 0.5f) : 0;
-    int w8 = gm_lp_mip_weight8(mipf);
-    bool two = lv1 != lv0 && w8 > 0;
     uint8_t b[2][4];
     for (int pass = 0; pass < (two ? 2 : 1); pass++) {
         const gm_surface *s = &img->level[pass ? lv1 : lv0];
@@ -1082,6 +1140,106 @@ static bool aos2d_lane(const gm_tex_image *img, const tex_req *rq, const aos2d_r
     gm_lp_mip8_to_float(b[0], b[1], two, w8, out);
     if (rq->depth || !rq->swizzle_id)
         apply_view_swizzle(img, out, false, 0, rq->depth);
+    return true;
+}
+
+/* One level of a quad's lanes as gm_texq_sample reads it; false for texel formats it does not
+ * read (anything but RGBA8 and RGB8). */
+static bool quad_level(const gm_surface *s, const int layer[4], gm_texq_level *q)
+{
+    if (s->format != GM_FMT_RGBA8 && s->format != GM_FMT_RGB8)
+        return false;
+    q->rgb8 = s->format == GM_FMT_RGB8;
+    q->texel_stride = (q->rgb8 ? 3u : 4u) * (size_t)(s->samples > 0 ? s->samples : 1);
+    q->row_stride = s->row_stride;
+    q->width = s->width;
+    q->height = s->height;
+    for (int k = 0; k < 4; k++) {
+        int L = layer[k] < 0 ? 0 : (layer[k] >= s->depth ? s->depth - 1 : layer[k]);
+        q->base[k] = s->data + (size_t)L * s->layer_stride;
+    }
+    return true;
+}
+
+/* The levels of a request's 2D (non-array) texture as gm_texq_sample reads them, worked out
+ * by the first quad that needs each. */
+typedef struct quad_levels {
+    uint32_t valid;   /* bit n: lv[n] is set */
+    gm_texq_level lv[GM_TEX_MAX_LEVELS];
+} quad_levels;
+
+/* The lanes `m4` (a 4-bit mask) of the quad starting at lane q through the 2D AoS path at
+ * once (gm_texq_sample), when they share the LOD selection `sel`: aos2d_lane's decisions
+ * taken once for the quad, the filtering on four lanes in vector registers, the results
+ * written to `out`. Lanes outside m4 are sampled at coordinate 0 and not written. False when
+ * the quad must go lane by lane (nothing written): the float path, levels out of range, other
+ * texel formats, coordinates outside gm_texq_sample's range. Identical results. */
+static bool aos2d_quad(const gm_tex_image *img, const tex_req *rq, const aos2d_req *f,
+                       const gm_sample_request *req, int q, unsigned m4,
+                       const gm_lp_lod_sel *sel, bool per_lane_lod, quad_levels *cache,
+                       gm_texel_out *out)
+{
+    aos2d_pick pk;
+    if (!aos2d_pick_levels(img, rq, sel, per_lane_lod, &pk) || !pk.level_ok)
+        return false;
+    const bool linear = pk.linear, two = pk.two;
+    const int lv0 = pk.lv0, lv1 = pk.lv1, w8 = pk.w8;
+    float s[4], t[4];
+    int layer[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        bool on = (m4 >> k) & 1;
+        s[k] = on ? flush_denormal(req->coord.f[0][q + k]) : 0.0f;
+        t[k] = on ? flush_denormal(req->coord.f[1][q + k]) : 0.0f;
+        if (img->target == GM_TEX_2D_ARRAY && on) {
+            float z = flush_denormal(req->coord.f[2][q + k]) + 0.5f;
+            if (!(fabsf(z) < 1073741824.0f))
+                return false;
+            layer[k] = (int)floorf(z);
+        }
+    }
+    gm_texq_level own[2];
+    const gm_texq_level *lv[2] = {&own[0], &own[1]};
+    for (int pass = 0; pass < (two ? 2 : 1); pass++) {
+        int level = pass ? lv1 : lv0;
+        if (img->target == GM_TEX_2D_ARRAY) {   /* the lanes' own layers */
+            if (!quad_level(&img->level[level], layer, &own[pass]))
+                return false;
+        } else {                                /* layer 0: the same for every quad */
+            if (!((cache->valid >> level) & 1)) {
+                if (!quad_level(&img->level[level], layer, &cache->lv[level]))
+                    return false;
+                cache->valid |= 1u << level;
+            }
+            lv[pass] = &cache->lv[level];
+        }
+    }
+    int32_t os[4] = {0, 0, 0, 0}, ot[4] = {0, 0, 0, 0};
+    const bool has_off = req->has_offset == 1;
+    if (has_off)
+        for (int k = 0; k < 4; k++)
+            if ((m4 >> k) & 1) {
+                os[k] = req->offset[0][q + k];
+                ot[k] = req->offset[1][q + k];
+            }
+    const gm_texq_addr addr = {f->repeat_s, f->repeat_t, f->pot_s, f->pot_t};
+    float r[4][4];
+    if (!gm_texq_sample(&addr, lv[0], two ? lv[1] : NULL, w8, linear, s, t,
+                        has_off ? os : NULL, has_off ? ot : NULL, r))
+        return false;
+    if (m4 == 0xf && !rq->depth && rq->swizzle_id) {
+        for (int c = 0; c < 4; c++)
+            memcpy(&out->f[c][q], r[c], sizeof(r[c]));
+        return true;
+    }
+    for (int k = 0; k < 4; k++) {
+        if (!((m4 >> k) & 1))
+            continue;
+        float v[4] = {r[0][k], r[1][k], r[2][k], r[3][k]};
+        if (rq->depth || !rq->swizzle_id)
+            apply_view_swizzle(img, v, false, 0, rq->depth);
+        for (int c = 0; c < 4; c++)
+            out->f[c][q + k] = v[c];
+    }
     return true;
 }
 
@@ -1100,6 +1258,7 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     /* LOD selection of every lane first: a lane's filtering may depend on its quad's */
     gm_lp_lod_sel sels[GM_LANES];
     bool per_lane[GM_LANES];
+    uint32_t split_quads = 0;   /* quads whose lanes did not all share one LOD selection */
     bool min_lin = filter_linear(smp->min_filter), mag_lin = filter_linear(smp->mag_filter);
     tex_req rq = {0};
     aos2d_req fast = {0};
@@ -1110,26 +1269,57 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     if (req->op == GM_TEX_SAMPLE && sample_usable(img)) {
         gm_lp_lod_in shared;
         lod_in_init(img, smp, &shared); /* the same for every lane: once per request */
-        int done = -1;   /* the last lane whose LOD was worked out */
-        for (int l = 0; l < GM_LANES; l++) {
-            if (!((req->mask >> l) & 1))
+        for (int q = 0; q < GM_LANES; q += 4) {
+            unsigned m4 = (unsigned)(req->mask >> q) & 0xfu;
+            if (!m4)
                 continue;
-            if (done >= 0 && (done & ~3) == (l & ~3) && lod_inputs_equal(req, img, done, l)) {
-                sels[l] = sels[done];
-                per_lane[l] = per_lane[done];
+            int first = q + __builtin_ctz(m4);
+            if ((m4 & (m4 - 1)) && quad_lod_inputs_equal(req, img, q, first, m4)) {
+                /* every lane would copy the first one's selection below: at once */
+                lane_lod(img, &shared, req, first, &sels[first], &per_lane[first]);
+                for (int l = first + 1; l < q + 4; l++) {
+                    sels[l] = sels[first];
+                    per_lane[l] = per_lane[first];
+                }
                 continue;
             }
-            lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
-            done = l;
+            int done = -1;   /* the last lane of this quad whose LOD was worked out */
+            for (int l = first; l < q + 4; l++) {
+                if (!((m4 >> (l - q)) & 1))
+                    continue;
+                if (done >= 0 && lod_inputs_equal(req, img, done, l)) {
+                    sels[l] = sels[done];
+                    per_lane[l] = per_lane[done];
+                    continue;
+                }
+                if (done >= 0)
+                    split_quads |= 1u << (q >> 2);   /* a second selection in this quad */
+                lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
+                done = l;
+            }
+        }
+    }
+    /* the 2D AoS path a quad at a time where the quad's lanes share one selection */
+    gm_mask quad_done = 0;
+    if (fast.on) {
+        quad_levels cache;
+        cache.valid = 0;
+        for (int q = 0; q < GM_LANES; q += 4) {
+            unsigned m4 = (unsigned)(req->mask >> q) & 0xfu;
+            if (!m4 || ((split_quads >> (q >> 2)) & 1))
+                continue;
+            int first = q + __builtin_ctz(m4);
+            if (aos2d_quad(img, &rq, &fast, req, q, m4, &sels[first], per_lane[first], &cache,
+                           out))
+                quad_done |= (gm_mask)m4 << q;
         }
     }
     /* a sampler type that disagrees with the target means an incomplete texture */
     const bool usable = img && img->num_levels > 0 &&
                         (req->op == GM_TEX_QUERY_SIZE || req->op == GM_TEX_QUERY_LEVELS ||
                          req->op == GM_TEX_QUERY_SAMPLES || img->target == target_of(req));
-    for (int l = 0; l < GM_LANES; l++) {
-        if (!(req->mask & (1u << l)))
-            continue;
+    for (gm_mask todo = req->mask & ~quad_done; todo; todo &= todo - 1) {
+        const int l = __builtin_ctz(todo);
         float r[4] = {0.0f, 0.0f, 0.0f, 1.0f};
         bool int_result = req->result_type != GM_TEX_RESULT_FLOAT;
         if (int_result) { uint32_t one = 1; memcpy(&r[3], &one, 4); }
