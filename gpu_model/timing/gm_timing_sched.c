@@ -502,9 +502,9 @@ static inline __attribute__((always_inline)) uint8_t look(gm_timing *t, tm_sm *s
  * from three cycles alone (as a visit in each of those cycles would find it):
  *   t < fetch_ready: no_instruction; t < branch_ready: branch_resolving;
  *   t < sb_need: sb_why; else eligible, i.e. not_selected until it issues.
- * Nothing visits it for its states: they are counted in one step at its next issue
- * (settle), and the sub-partition only needs a visit once its port is free and the
- * earliest such warp is eligible (tm_sp.rdy). */
+ * Nothing visits it for its states: they are counted in one step when they become
+ * known (make_fast) and at its next issue, and the sub-partition only needs a visit once
+ * its port is free and the earliest such warp is eligible (tm_sp.rdy). */
 static inline uint8_t fast_state_at(const tm_warp *tw, uint64_t at)
 {
     if (at < tw->fetch_ready)
@@ -516,50 +516,49 @@ static inline uint8_t fast_state_at(const tm_warp *tw, uint64_t at)
     return GM_STALL_NOT_SELECTED;
 }
 
-/* Whether a warp's waits until its next issue follow from its own clocks alone. */
+/* Whether a warp's waits until its next issue follow from its own clocks alone (the pc of
+ * an unfinished warp is valid, as evaluate() assumes). */
 static inline int next_is_timed(const tm_warp *tw)
 {
-    return !tw->finished && tw->pc >= 0 && tw->pc < tw->tp->p->code_count &&
-           tw->tp->pc[tw->pc].timed_wait;
-}
-
-/* Counts an event-driven warp's states from state_since up to `upto` (its issue). */
-static inline __attribute__((always_inline)) void settle(gm_timing *t, tm_warp *tw,
-                                                         const uint64_t upto)
-{
-    uint64_t *stall = t->batches[tw->batch].st.stall;
-    uint64_t a = tw->state_since;
-    const uint64_t ends[3] = {tw->fetch_ready, tw->branch_ready, tw->sb_need};
-    const uint8_t whys[3] = {GM_STALL_NO_INSTRUCTION, GM_STALL_BRANCH_RESOLVING, tw->sb_why};
-    for (int i = 0; i < 3 && a < upto; i++)
-        if (ends[i] > a) {
-            const uint64_t e = ends[i] < upto ? ends[i] : upto;
-            stall[whys[i]] += e - a;
-            a = e;
-        }
-    if (a < upto)
-        stall[GM_STALL_NOT_SELECTED] += upto - a;
-    tw->state_since = upto;
+    return !tw->finished && tw->tp->pc[tw->pc].timed_wait;
 }
 
 /* Makes the warp at `pos` event-driven from cycle `from` (its port cycles end, or its
  * launch): the scoreboard wait of its next instruction, read now (its ready cycles stay
- * as they are until its next issue), and the cycle it becomes eligible. */
-static inline __attribute__((always_inline)) void make_fast(tm_sp *sp, int pos, tm_warp *tw,
-                                                            const uint64_t now,
+ * as they are until its next issue), and the cycle it becomes eligible. The states until
+ * then are known now and counted at once (fetch, branch, scoreboard reason, in the order
+ * evaluate() checks them); from then on it is `not_selected` until it issues, counted at
+ * its issue from state_since. (So a batch's stall counts may run ahead of the cycle for
+ * its resident warps; they are complete once its warps retired, as before.) */
+static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp *sp, int pos,
+                                                            tm_warp *tw, const uint64_t now,
                                                             const uint64_t from)
 {
     const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
     uint8_t why;
-    uint64_t need = scoreboard_need(tw, pi, now, &why);
+    const uint64_t need = scoreboard_need(tw, pi, now, &why);
+    const uint64_t fetch = tw->fetch_ready, branch = tw->branch_ready;
     tw->sb_need = need;
     tw->sb_why = why;
-    uint64_t r = tw->fetch_ready > tw->branch_ready ? tw->fetch_ready : tw->branch_ready;
-    if (need > r)
-        r = need;
-    tw->until = r; /* next_event() */
-    tw->state_since = from;
-    sp->rdy[pos] = r;
+    uint64_t a = from;
+    if (fetch > a || branch > a || need > a) {
+        uint64_t *stall = t->batches[tw->batch].st.stall;
+        if (fetch > a) {
+            stall[GM_STALL_NO_INSTRUCTION] += fetch - a;
+            a = fetch;
+        }
+        if (branch > a) {
+            stall[GM_STALL_BRANCH_RESOLVING] += branch - a;
+            a = branch;
+        }
+        if (need > a) {
+            stall[why] += need - a;
+            a = need;
+        }
+    }
+    tw->until = a; /* next_event() */
+    tw->state_since = a;
+    sp->rdy[pos] = a;
     sp->slow &= ~(1ull << pos);
 }
 
@@ -630,9 +629,23 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
                 chosen_pos = pos;
             }
         }
-    } else {
+    } else if (!slow) {
+        /* Every resident warp event-driven (the common case): eligible = rdy due. */
+        const uint64_t *rd = sp->rdy;
         for (int i = 1; i <= npos; i++) {
             /* (last_pos + i) mod npos, last_pos in [-1, npos): no division. */
+            int pos = sp->last_pos + i;
+            if (pos >= npos)
+                pos -= npos;
+            if (rd[pos] <= now) { /* empty positions: rdy TM_NEVER */
+                chosen_pos = pos;
+                break;
+            }
+        }
+        if (chosen_pos >= 0)
+            chosen = sp->pw[chosen_pos];
+    } else {
+        for (int i = 1; i <= npos; i++) {
             int pos = sp->last_pos + i;
             if (pos >= npos)
                 pos -= npos;
@@ -651,7 +664,9 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             account(t, chosen);
             chosen->state_since = now;
         } else {
-            settle(t, chosen, now);
+            /* Eligible since state_since (make_fast counted the waits before). */
+            t->batches[chosen->batch].st.stall[GM_STALL_NOT_SELECTED] += now - chosen->state_since;
+            chosen->state_since = now; /* (an observer may pause the issue) */
         }
         gm_timing_status r = issue(t, smi, spi, chosen);
         if (r != GM_TIMING_IDLE) {
@@ -663,7 +678,7 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         if (next_is_timed(chosen)) {
             /* `selected` while its issue holds the port, then event-driven. */
             t->batches[chosen->batch].st.stall[GM_STALL_SELECTED] += sp->busy_until - now;
-            make_fast(sp, chosen_pos, chosen, now, sp->busy_until);
+            make_fast(t, sp, chosen_pos, chosen, now, sp->busy_until);
         } else {
             make_slow(sp, chosen_pos, chosen, GM_STALL_SELECTED, now);
             /* Its next instruction evaluated now, while its scoreboard is in cache. Exact:
@@ -719,10 +734,10 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     }
     /* Event-driven positions: the port frees and the earliest of them is eligible. */
     {
-        uint64_t r = TM_NEVER;
-        for (int pos = 0; pos < npos; pos++)
-            if (sp->rdy[pos] < r)
-                r = sp->rdy[pos];
+        const uint64_t *rd = sp->rdy;
+        uint64_t r = rd[0];
+        for (int pos = 1; pos < npos; pos++)
+            r = rd[pos] < r ? rd[pos] : r;
         if (r != TM_NEVER) {
             if (r < busy_until)
                 r = busy_until;
@@ -891,7 +906,7 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
         finish(t, tw, st);
     /* Its states start now: launch comes before this cycle's visits (wake_sp above). */
     if (next_is_timed(tw))
-        make_fast(psp, pos, tw, t->cycle, t->cycle);
+        make_fast(t, psp, pos, tw, t->cycle, t->cycle);
     else
         make_slow(psp, pos, tw, TM_NO_STATE, t->cycle);
     return 0;
@@ -1002,40 +1017,44 @@ gm_timing_status tm_run(gm_timing *t)
             t->in_cycle = 1;
             t->cycle_wake = TM_NEVER;
         }
-        while (t->cur_sm < nsm) {
-            tm_sm *sm = &t->sms[t->cur_sm];
+        /* The position in the cycle in locals (kept in t only across a visit, which an
+         * observer may pause: the next tm_run resumes at that sub-partition). */
+        const uint64_t now = t->cycle;
+        uint64_t cw = TM_NEVER; /* the earliest wake of the sub-partitions seen this cycle */
+        for (int smi = t->cur_sm, spi = t->cur_sp; smi < nsm; smi++, spi = 0) {
+            tm_sm *sm = &t->sms[smi];
             if (sm->resident) {
-                while (t->cur_sp < nsp) {
-                    /* Nothing resident (nothing to evaluate, pick or record, samples
-                     * aside), or nothing can issue or change state before its wake
-                     * (computed at the end of its last visit): skip it without setting up
-                     * a visit. The cycle observer sees every cycle, so it disables this. */
-                    const tm_sp *sp = &sm->sps[t->cur_sp];
-                    if (sp->resident == 0 && !t->cycle_fn) {
-                        t->cur_sp++;
-                        continue;
-                    }
-                    if (!(t->cycle < sp->wake) || t->cycle_fn) {
-                        gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
-                        if (r != GM_TIMING_IDLE)
+                for (; spi < nsp; spi++) {
+                    /* Nothing can issue or change state before its wake (computed at the
+                     * end of its last visit; TM_NEVER once empty): skip it without setting
+                     * up a visit. The cycle observer sees every cycle, so it disables this. */
+                    tm_sp *sp = &sm->sps[spi];
+                    if (sp->wake <= now || t->cycle_fn) {
+                        t->cur_sm = smi;
+                        t->cur_sp = spi;
+                        gm_timing_status r = subpartition_cycle(t, smi, spi);
+                        if (r != GM_TIMING_IDLE) {
+                            if (cw < t->cycle_wake)
+                                t->cycle_wake = cw;
                             return r;
+                        }
                     }
-                    /* The earliest wake of the resident sub-partitions, gathered here
-                     * instead of in a second pass (a later wake_sp() lowers it too). */
-                    if (sp->resident && sp->wake < t->cycle_wake)
-                        t->cycle_wake = sp->wake;
-                    t->cur_sp++;
+                    /* Gathered here instead of in a second pass (a later wake_sp() lowers
+                     * t->cycle_wake too). */
+                    if (sp->wake < cw)
+                        cw = sp->wake;
                 }
             } else if (t->cycle_fn) {
                 for (int i = 0; i < t->cfg.warp_slots_per_sm; i++)
                     sm->samples[i].resident = 0;
             }
             if (t->cycle_fn)
-                t->cycle_fn(t->cycle_ctx, t->cycle, t->cur_sm, sm->samples,
-                            t->cfg.warp_slots_per_sm);
-            t->cur_sp = 0;
-            t->cur_sm++;
+                t->cycle_fn(t->cycle_ctx, now, smi, sm->samples, t->cfg.warp_slots_per_sm);
         }
+        t->cur_sm = nsm;
+        t->cur_sp = 0;
+        if (cw < t->cycle_wake)
+            t->cycle_wake = cw;
         t->in_cycle = 0;
         uint64_t next = t->cycle + 1;
         /* Jump to the first cycle at which any sub-partition can issue or change a warp's
