@@ -180,14 +180,15 @@ typedef struct tm_sp {
     int last_pos;          /* LRR: position of the last issuer among this sp's slots */
     int resident;          /* resident warps of this sub-partition (empty ones are skipped) */
     uint64_t last_seq;     /* GTO: the last issuer */
-    uint64_t wake;         /* first cycle at which this sub-partition can issue or any of
-                              its warps can change state; cycles before it are skipped
-                              (<= the current cycle: evaluate at the next visit) */
 } tm_sp;
 
 typedef struct tm_sm {
     tm_slot *slots;
     tm_sp *sps;
+    /* Per sub-partition: the first cycle at which it can issue or any of its warps can
+     * change state; cycles before it are skipped (<= the current cycle: evaluate at the
+     * next visit). One array, so the cycle loop reads the SM's wakes from one place. */
+    uint64_t wake[TM_MAX_POS];
     int resident;
     int finished;          /* resident warps that finished (retire_due skips SMs without) */
     uint64_t retire_min;   /* no finished warp retires before this cycle (0: scan) */

@@ -17,8 +17,8 @@
  * evaluated at its next visit, this very cycle if it comes later in the fixed order. */
 static void wake_sp(gm_timing *t, int smi, int spi)
 {
-    if (t->sms[smi].sps[spi].wake > t->cycle)
-        t->sms[smi].sps[spi].wake = t->cycle;
+    if (t->sms[smi].wake[spi] > t->cycle)
+        t->sms[smi].wake[spi] = t->cycle;
     if (t->cycle_wake > t->cycle)
         t->cycle_wake = t->cycle; /* it may have been read already this cycle (tm_run) */
 }
@@ -559,7 +559,8 @@ static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp 
     tw->until = a; /* next_event() */
     tw->state_since = a;
     sp->rdy[pos] = a;
-    sp->slow &= ~(1ull << pos);
+    if (sp->slow) /* (rarely set: no read-modify-write of it per issue) */
+        sp->slow &= ~(1ull << pos);
 }
 
 /* Makes the warp at `pos` evaluated at visits (its next instruction needs a queue or a
@@ -589,8 +590,8 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     int chosen_pos = -1;
     uint8_t st[TM_MAX_POS];
     /* The caller (tm_run) skips a sub-partition with nothing resident, or that cannot
-     * issue or change state before sp->wake, unless a cycle observer wants every cycle. */
-    sp->wake = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
+     * issue or change state before its wake, unless a cycle observer wants every cycle. */
+    sm->wake[spi] = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
     /* Slow positions whose answer may have changed are looked at; the others keep theirs. */
     for (uint64_t m = sp->slow; m; m &= m - 1) {
         const int pos = __builtin_ctzll(m);
@@ -659,25 +660,26 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
 #undef ELIGIBLE_AT
     int issued_pc = chosen ? chosen->pc : -1;
     if (chosen) {
+        uint64_t *const stall = t->batches[chosen->batch].st.stall;
         /* Its states up to this cycle, before the issue changes the clocks they follow. */
         if ((slow >> chosen_pos) & 1) {
             account(t, chosen);
             chosen->state_since = now;
         } else {
             /* Eligible since state_since (make_fast counted the waits before). */
-            t->batches[chosen->batch].st.stall[GM_STALL_NOT_SELECTED] += now - chosen->state_since;
+            stall[GM_STALL_NOT_SELECTED] += now - chosen->state_since;
             chosen->state_since = now; /* (an observer may pause the issue) */
         }
         gm_timing_status r = issue(t, smi, spi, chosen);
         if (r != GM_TIMING_IDLE) {
-            sp->wake = now; /* paused: this visit resumes on the next run */
+            sm->wake[spi] = now; /* paused: this visit resumes on the next run */
             return r;
         }
         sp->last_pos = chosen_pos;
         t->any_issue = 1;
         if (next_is_timed(chosen)) {
             /* `selected` while its issue holds the port, then event-driven. */
-            t->batches[chosen->batch].st.stall[GM_STALL_SELECTED] += sp->busy_until - now;
+            stall[GM_STALL_SELECTED] += sp->busy_until - now;
             make_fast(t, sp, chosen_pos, chosen, now, sp->busy_until);
         } else {
             make_slow(sp, chosen_pos, chosen, GM_STALL_SELECTED, now);
@@ -734,10 +736,15 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     }
     /* Event-driven positions: the port frees and the earliest of them is eligible. */
     {
+        /* Four at a time: positions from npos on are TM_NEVER (TM_MAX_POS is a multiple). */
         const uint64_t *rd = sp->rdy;
-        uint64_t r = rd[0];
-        for (int pos = 1; pos < npos; pos++)
-            r = rd[pos] < r ? rd[pos] : r;
+        uint64_t r = TM_NEVER;
+        for (int pos = 0; pos < npos; pos += 4) {
+            const uint64_t a = rd[pos] < rd[pos + 1] ? rd[pos] : rd[pos + 1];
+            const uint64_t b = rd[pos + 2] < rd[pos + 3] ? rd[pos + 2] : rd[pos + 3];
+            const uint64_t m = a < b ? a : b;
+            r = m < r ? m : r;
+        }
         if (r != TM_NEVER) {
             if (r < busy_until)
                 r = busy_until;
@@ -763,8 +770,8 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
                 smp->state = (gm_stall)(tw == sel ? GM_STALL_SELECTED : fast_state_at(tw, now));
         }
     }
-    if (wake < sp->wake)
-        sp->wake = wake;
+    if (wake < sm->wake[spi])
+        sm->wake[spi] = wake;
     return GM_TIMING_IDLE;
 }
 /* ---- retire and launch ---- */
@@ -1024,12 +1031,12 @@ gm_timing_status tm_run(gm_timing *t)
         for (int smi = t->cur_sm, spi = t->cur_sp; smi < nsm; smi++, spi = 0) {
             tm_sm *sm = &t->sms[smi];
             if (sm->resident) {
+                const uint64_t *wk = sm->wake;
                 for (; spi < nsp; spi++) {
                     /* Nothing can issue or change state before its wake (computed at the
                      * end of its last visit; TM_NEVER once empty): skip it without setting
                      * up a visit. The cycle observer sees every cycle, so it disables this. */
-                    tm_sp *sp = &sm->sps[spi];
-                    if (sp->wake <= now || t->cycle_fn) {
+                    if (wk[spi] <= now || t->cycle_fn) {
                         t->cur_sm = smi;
                         t->cur_sp = spi;
                         gm_timing_status r = subpartition_cycle(t, smi, spi);
@@ -1041,8 +1048,8 @@ gm_timing_status tm_run(gm_timing *t)
                     }
                     /* Gathered here instead of in a second pass (a later wake_sp() lowers
                      * t->cycle_wake too). */
-                    if (sp->wake < cw)
-                        cw = sp->wake;
+                    if (wk[spi] < cw)
+                        cw = wk[spi];
                 }
             } else if (t->cycle_fn) {
                 for (int i = 0; i < t->cfg.warp_slots_per_sm; i++)
