@@ -2,8 +2,10 @@
  * one eligible warp and step it one instruction; every resident warp gets a stall
  * reason every cycle. Cycles in which nothing can change (no issue, no launch, every
  * warp waiting on a known future cycle) are skipped in one step with the same
- * accounting, unless a cycle observer wants to see each of them. Everything iterates in
- * a fixed order (SM, sub-partition, slot), so the schedule is deterministic. */
+ * accounting, unless a cycle observer wants to see each of them. A warp whose waits
+ * follow from its own clocks is event-driven: touched only at its own issue, its states
+ * until the next one computed then (see "event-driven warps" below). Everything iterates
+ * in a fixed order (SM, sub-partition, slot), so the schedule is deterministic. */
 #include "gm_timing_internal.h"
 #include "gm_exec.h" /* struct gm_warp: next pc, mask and counters read inline per issue */
 
