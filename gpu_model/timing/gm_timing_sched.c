@@ -738,14 +738,17 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     }
     /* Event-driven positions: the port frees and the earliest of them is eligible. */
     {
-        /* Four at a time: positions from npos on are TM_NEVER (TM_MAX_POS is a multiple). */
+        /* Stops at the first one eligible by the time the port frees (the common case in
+         * issue-bound frames): the wake is busy_until then whatever the others say. */
         const uint64_t *rd = sp->rdy;
         uint64_t r = TM_NEVER;
-        for (int pos = 0; pos < npos; pos += 4) {
-            const uint64_t a = rd[pos] < rd[pos + 1] ? rd[pos] : rd[pos + 1];
-            const uint64_t b = rd[pos + 2] < rd[pos + 3] ? rd[pos + 2] : rd[pos + 3];
-            const uint64_t m = a < b ? a : b;
-            r = m < r ? m : r;
+        for (int pos = 0; pos < npos; pos++) {
+            const uint64_t v = rd[pos];
+            if (v <= busy_until) {
+                r = busy_until;
+                break;
+            }
+            r = v < r ? v : r;
         }
         if (r != TM_NEVER) {
             if (r < busy_until)
