@@ -124,6 +124,8 @@ gm_timing *gm_timing_create(const gm_timing_config *cfg, char *err, size_t err_s
             goto oom;
         for (int p = 0; p < cfg->subpartitions_per_sm; p++) {
             sm->sps[p].last_pos = -1;
+            for (int pos = 0; pos < TM_MAX_POS; pos++)
+                sm->sps[p].rdy[pos] = TM_NEVER; /* no warp: never eligible */
             /* slots p, p + n, p + 2n, ... */
             sm->sps[p].npos = (cfg->warp_slots_per_sm - p + cfg->subpartitions_per_sm - 1) /
                               cfg->subpartitions_per_sm;

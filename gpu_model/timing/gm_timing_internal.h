@@ -116,6 +116,12 @@ typedef struct tm_warp {
     /* second line on */
     uint8_t *rcls;         /* stall reason while waiting for that word */
     uint64_t fetch_ready, branch_ready, wild_ready, max_ready;
+    /* Event-driven warps (not in tm_sp.slow): the scoreboard wait of the next instruction,
+     * computed at issue (cycle its sources and destination are written, reason meanwhile);
+     * with fetch_ready and branch_ready it gives every state until the next issue, which
+     * are counted then from state_since on (gm_timing_sched.c, settle()). */
+    uint64_t sb_need;
+    uint8_t sb_why;
     struct gm_timing *t;
     gm_warp *w;
     void *user;
@@ -162,20 +168,27 @@ typedef struct tm_sp {
     uint64_t known[TM_MAX_POS];
     uint8_t kst[TM_MAX_POS];
     uint8_t cur[TM_MAX_POS];
+    /* Event-driven positions (resident, not in `slow`): the cycle the warp's next
+     * instruction becomes eligible, computed at its issue; TM_NEVER for the others. A
+     * position is slow while its warp's next instruction waits for something shared (queue
+     * space, a barrier) or it finished: those are evaluated at visits (known, kst, cur). */
+    uint64_t rdy[TM_MAX_POS];
+    uint64_t slow;         /* bit per position */
     int npos;
     uint64_t busy_until;
     tm_warp *busy_warp;
     int last_pos;          /* LRR: position of the last issuer among this sp's slots */
     int resident;          /* resident warps of this sub-partition (empty ones are skipped) */
     uint64_t last_seq;     /* GTO: the last issuer */
-    uint64_t wake;         /* first cycle at which this sub-partition can issue or any of
-                              its warps can change state; cycles before it are skipped
-                              (<= the current cycle: evaluate at the next visit) */
 } tm_sp;
 
 typedef struct tm_sm {
     tm_slot *slots;
     tm_sp *sps;
+    /* Per sub-partition: the first cycle at which it can issue or any of its warps can
+     * change state; cycles before it are skipped (<= the current cycle: evaluate at the
+     * next visit). One array, so the cycle loop reads the SM's wakes from one place. */
+    uint64_t wake[TM_MAX_POS];
     int resident;
     int finished;          /* resident warps that finished (retire_due skips SMs without) */
     uint64_t retire_min;   /* no finished warp retires before this cycle (0: scan) */

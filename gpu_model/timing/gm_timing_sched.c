@@ -2,8 +2,10 @@
  * one eligible warp and step it one instruction; every resident warp gets a stall
  * reason every cycle. Cycles in which nothing can change (no issue, no launch, every
  * warp waiting on a known future cycle) are skipped in one step with the same
- * accounting, unless a cycle observer wants to see each of them. Everything iterates in
- * a fixed order (SM, sub-partition, slot), so the schedule is deterministic. */
+ * accounting, unless a cycle observer wants to see each of them. A warp whose waits
+ * follow from its own clocks is event-driven: touched only at its own issue, its states
+ * until the next one computed then (see "event-driven warps" below). Everything iterates
+ * in a fixed order (SM, sub-partition, slot), so the schedule is deterministic. */
 #include "gm_timing_internal.h"
 #include "gm_exec.h" /* struct gm_warp: next pc, mask and counters read inline per issue */
 
@@ -17,8 +19,8 @@
  * evaluated at its next visit, this very cycle if it comes later in the fixed order. */
 static void wake_sp(gm_timing *t, int smi, int spi)
 {
-    if (t->sms[smi].sps[spi].wake > t->cycle)
-        t->sms[smi].sps[spi].wake = t->cycle;
+    if (t->sms[smi].wake[spi] > t->cycle)
+        t->sms[smi].wake[spi] = t->cycle;
     if (t->cycle_wake > t->cycle)
         t->cycle_wake = t->cycle; /* it may have been read already this cycle (tm_run) */
 }
@@ -251,6 +253,43 @@ static uint64_t mem_request(gm_timing *t, tm_sm *sm, tm_warp *tw, int store)
 
 /* ---- eligibility ---- */
 
+/* The scoreboard wait of the warp's next instruction at `now`: the cycle its sources and
+ * destination (write-after-write) are written and the reason meanwhile (that of the first
+ * word with the latest ready cycle). Its ready cycles change only at the warp's own issue.
+ * A result <= now means no wait (the words are then not looked at). */
+static inline __attribute__((always_inline)) uint64_t scoreboard_need(const tm_warp *tw,
+                                                                      const tm_pcinfo *pi,
+                                                                      const uint64_t now,
+                                                                      uint8_t *why_out)
+{
+    uint64_t need = tw->wild_ready;
+    uint8_t why = GM_STALL_EXEC_DEPENDENCY;
+    if (pi->kind == TM_K_DYN_LOAD || pi->kind == TM_K_DYN_STORE)
+        need = need > tw->max_reg_ready ? need : tw->max_reg_ready;
+    if (tw->max_reg_ready > now && pi->words_n >= 0) {
+        /* The same words in the same order as the ranges below (first maximum wins). */
+        const int32_t *wl = tw->tp->words + pi->words_first;
+        const uint64_t *ready = tw->ready;
+        for (int i = 0; i < pi->words_n; i++)
+            if (ready[wl[i]] > need) {
+                need = ready[wl[i]];
+                why = tw->rcls[wl[i]];
+            }
+    } else if (tw->max_reg_ready > now) {
+        const int32_t *r = tw->tp->ranges + 2 * pi->src_first;
+        for (int i = 0; i < pi->chk_count; i++) {
+            const int32_t lo = r[2 * i], n = r[2 * i + 1];
+            for (int k = lo; k < lo + n; k++)
+                if (tw->ready[k] > need) {
+                    need = tw->ready[k];
+                    why = tw->rcls[k];
+                }
+        }
+    }
+    *why_out = why;
+    return need;
+}
+
 /* Returns ELIGIBLE or the stall reason, and sets tw->until. Inline in both visits of
  * look(): a call per evaluation cost more than the checks of a typical one. */
 static inline __attribute__((always_inline)) int evaluate_at(gm_timing *t, tm_sm *sm,
@@ -277,31 +316,8 @@ static inline __attribute__((always_inline)) int evaluate_at(gm_timing *t, tm_sm
         return GM_STALL_BARRIER;
     }
     const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
-    /* Scoreboard: sources and destination (WAW) must be written. */
-    uint64_t need = tw->wild_ready;
-    uint8_t why = GM_STALL_EXEC_DEPENDENCY;
-    if (pi->kind == TM_K_DYN_LOAD || pi->kind == TM_K_DYN_STORE)
-        need = need > tw->max_reg_ready ? need : tw->max_reg_ready;
-    if (tw->max_reg_ready > now && pi->words_n >= 0) {
-        /* The same words in the same order as the ranges below (first maximum wins). */
-        const int32_t *wl = tw->tp->words + pi->words_first;
-        const uint64_t *ready = tw->ready;
-        for (int i = 0; i < pi->words_n; i++)
-            if (ready[wl[i]] > need) {
-                need = ready[wl[i]];
-                why = tw->rcls[wl[i]];
-            }
-    } else if (tw->max_reg_ready > now) {
-        const int32_t *r = tw->tp->ranges + 2 * pi->src_first;
-        for (int i = 0; i < pi->chk_count; i++) {
-            const int32_t lo = r[2 * i], n = r[2 * i + 1];
-            for (int k = lo; k < lo + n; k++)
-                if (tw->ready[k] > need) {
-                    need = tw->ready[k];
-                    why = tw->rcls[k];
-                }
-        }
-    }
+    uint8_t why;
+    const uint64_t need = scoreboard_need(tw, pi, now, &why);
     if (need > now) {
         tw->wait_until = tw->until = need;
         /* Everything checked before the scoreboard is settled until the warp's own next
@@ -480,33 +496,90 @@ static inline __attribute__((always_inline)) uint8_t look(gm_timing *t, tm_sm *s
     return st;
 }
 
-/* A timed wait that ended while the issue port was busy (its visit was put off until the
- * port frees, see the states pass): the states it went through since, each from the
- * cycle it began, as visits at those cycles would have set them. Exact because such a
- * wait (tm_pcinfo.timed_wait) follows from the warp's own ready cycles alone, and nobody
- * could issue while the port was busy (the warp was `not_selected` once eligible). */
-static void catch_up(gm_timing *t, tm_sm *sm, tm_sp *sp, int pos, tm_warp *tw)
+/* ---- event-driven warps ---- */
+
+/* A warp whose next instruction waits only on its own clocks (tm_pcinfo.timed_wait: no
+ * barrier, no queue space) is event-driven: at its issue the scoreboard wait of the next
+ * instruction is computed once, and its state in every cycle until its next issue follows
+ * from three cycles alone (as a visit in each of those cycles would find it):
+ *   t < fetch_ready: no_instruction; t < branch_ready: branch_resolving;
+ *   t < sb_need: sb_why; else eligible, i.e. not_selected until it issues.
+ * Nothing visits it for its states: they are counted in one step when they become
+ * known (make_fast) and at its next issue, and the sub-partition only needs a visit once
+ * its port is free and the earliest such warp is eligible (tm_sp.rdy). */
+static inline uint8_t fast_state_at(const tm_warp *tw, uint64_t at)
 {
-    const uint64_t now = t->cycle;
-    uint64_t at = sp->known[pos];
-    do {
-        uint8_t s = (uint8_t)evaluate_at(t, sm, tw, at);
-        if (s == ELIGIBLE)
-            s = GM_STALL_NOT_SELECTED;
-        if (sp->cur[pos] != s) {
-            account_at(t, tw, at);
-            tw->state = s;
-            tw->state_valid = 1;
-            tw->state_since = at;
-            sp->cur[pos] = s;
-        }
-        if (s == GM_STALL_NOT_SELECTED)
-            break;
-        at = tw->wait_until; /* the next timed wait's end (later than `at`) */
-    } while (at < now);
+    if (at < tw->fetch_ready)
+        return GM_STALL_NO_INSTRUCTION;
+    if (at < tw->branch_ready)
+        return GM_STALL_BRANCH_RESOLVING;
+    if (at < tw->sb_need)
+        return tw->sb_why;
+    return GM_STALL_NOT_SELECTED;
 }
 
-/* One sub-partition for one cycle. */
+/* Whether a warp's waits until its next issue follow from its own clocks alone (the pc of
+ * an unfinished warp is valid, as evaluate() assumes). */
+static inline int next_is_timed(const tm_warp *tw)
+{
+    return !tw->finished && tw->tp->pc[tw->pc].timed_wait;
+}
+
+/* Makes the warp at `pos` event-driven from cycle `from` (its port cycles end, or its
+ * launch): the scoreboard wait of its next instruction, read now (its ready cycles stay
+ * as they are until its next issue), and the cycle it becomes eligible. The states until
+ * then are known now and counted at once (fetch, branch, scoreboard reason, in the order
+ * evaluate() checks them); from then on it is `not_selected` until it issues, counted at
+ * its issue from state_since. (So a batch's stall counts may run ahead of the cycle for
+ * its resident warps; they are complete once its warps retired, as before.) */
+static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp *sp, int pos,
+                                                            tm_warp *tw, const uint64_t now,
+                                                            const uint64_t from)
+{
+    const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
+    uint8_t why;
+    const uint64_t need = scoreboard_need(tw, pi, now, &why);
+    const uint64_t fetch = tw->fetch_ready, branch = tw->branch_ready;
+    tw->sb_need = need;
+    tw->sb_why = why;
+    uint64_t a = from;
+    if (fetch > a || branch > a || need > a) {
+        uint64_t *stall = t->batches[tw->batch].st.stall;
+        if (fetch > a) {
+            stall[GM_STALL_NO_INSTRUCTION] += fetch - a;
+            a = fetch;
+        }
+        if (branch > a) {
+            stall[GM_STALL_BRANCH_RESOLVING] += branch - a;
+            a = branch;
+        }
+        if (need > a) {
+            stall[why] += need - a;
+            a = need;
+        }
+    }
+    tw->until = a; /* next_event() */
+    tw->state_since = a;
+    sp->rdy[pos] = a;
+    if (sp->slow) /* (rarely set: no read-modify-write of it per issue) */
+        sp->slow &= ~(1ull << pos);
+}
+
+/* Makes the warp at `pos` evaluated at visits (its next instruction needs a queue or a
+ * barrier, or it finished): its state so far is `s` since `from`; looked at next visit. */
+static inline void make_slow(tm_sp *sp, int pos, tm_warp *tw, uint8_t s, uint64_t from)
+{
+    tw->state = s;
+    tw->state_valid = s != TM_NO_STATE;
+    tw->state_since = from;
+    sp->cur[pos] = s;
+    sp->known[pos] = 0;
+    sp->rdy[pos] = TM_NEVER;
+    sp->slow |= 1ull << pos;
+}
+
+/* One sub-partition for one cycle. Event-driven positions are only read for the pick (is
+ * rdy[] due); slow ones are evaluated as before and get their states here. */
 static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
 {
     tm_sm *sm = &t->sms[smi];
@@ -519,24 +592,16 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     int chosen_pos = -1;
     uint8_t st[TM_MAX_POS];
     /* The caller (tm_run) skips a sub-partition with nothing resident, or that cannot
-     * issue or change state before sp->wake, unless a cycle observer wants every cycle. */
-    sp->wake = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
-    /* The answers known unchanged since the last look (warp not touched) in one copy; an
-     * empty position has known TM_NEVER and kst 0 from its warp's retirement, so only the
-     * positions whose answer may have changed are looked at (the rest skip the warp). */
-    memcpy(st, sp->kst, sizeof st);
-    for (int pos = 0; pos < npos; pos++) {
+     * issue or change state before its wake, unless a cycle observer wants every cycle. */
+    sm->wake[spi] = TM_NEVER; /* a wake_sp() during this visit (its own issue) lowers it again */
+    /* Slow positions whose answer may have changed are looked at; the others keep theirs. */
+    for (uint64_t m = sp->slow; m; m &= m - 1) {
+        const int pos = __builtin_ctzll(m);
+        st[pos] = sp->kst[pos];
         if (now < sp->known[pos])
             continue;
         tm_warp *tw = sp->pw[pos];
-        if (sp->known[pos] != 0 && sp->known[pos] < now && sp->kst[pos] != ELIGIBLE &&
-            sp->cur[pos] != GM_STALL_SELECTED && tw && !tw->finished)
-            catch_up(t, sm, sp, pos, tw);
-        if (!tw) {
-            st[pos] = 0;
-            sp->known[pos] = TM_NEVER; /* never placed yet: as after a retirement */
-            sp->kst[pos] = 0;
-        } else if (!tw->finished && now < tw->wait_until) {
+        if (!tw->finished && now < tw->wait_until) {
             st[pos] = tw->wait_state; /* known timed wait: nothing to recompute */
             sp->known[pos] = tw->wait_until;
             sp->kst[pos] = st[pos];
@@ -544,6 +609,9 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             st[pos] = look(t, sm, sp, pos, tw);
         }
     }
+    const uint64_t slow = sp->slow;
+#define ELIGIBLE_AT(pos) \
+    ((slow >> (pos)) & 1 ? st[pos] == ELIGIBLE : sp->rdy[pos] <= now)
     if (port_busy) {
         /* The multi-cycle issue of busy_warp holds the port. */
     } else if (t->paused && t->paused->sm == smi && t->paused->sp == spi) {
@@ -552,7 +620,7 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
     } else if (t->cfg.policy == GM_SCHED_GTO) {
         for (int pos = 0; pos < npos; pos++) {
             tm_warp *tw = sp->pw[pos];
-            if (!tw || st[pos] != ELIGIBLE)
+            if (!tw || !ELIGIBLE_AT(pos))
                 continue;
             if (tw->seq == sp->last_seq) {
                 chosen = tw;
@@ -564,50 +632,79 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
                 chosen_pos = pos;
             }
         }
-    } else {
+    } else if (!slow) {
+        /* Every resident warp event-driven (the common case): eligible = rdy due. */
+        const uint64_t *rd = sp->rdy;
         for (int i = 1; i <= npos; i++) {
             /* (last_pos + i) mod npos, last_pos in [-1, npos): no division. */
             int pos = sp->last_pos + i;
             if (pos >= npos)
                 pos -= npos;
-            tm_warp *tw = sp->pw[pos];
-            if (tw && st[pos] == ELIGIBLE) {
-                chosen = tw;
+            if (rd[pos] <= now) { /* empty positions: rdy TM_NEVER */
+                chosen_pos = pos;
+                break;
+            }
+        }
+        if (chosen_pos >= 0)
+            chosen = sp->pw[chosen_pos];
+    } else {
+        for (int i = 1; i <= npos; i++) {
+            int pos = sp->last_pos + i;
+            if (pos >= npos)
+                pos -= npos;
+            if (ELIGIBLE_AT(pos)) { /* empty positions: rdy TM_NEVER, not slow */
+                chosen = sp->pw[pos];
                 chosen_pos = pos;
                 break;
             }
         }
     }
+#undef ELIGIBLE_AT
     int issued_pc = chosen ? chosen->pc : -1;
     if (chosen) {
+        uint64_t *const stall = t->batches[chosen->batch].st.stall;
+        /* Its states up to this cycle, before the issue changes the clocks they follow. */
+        if ((slow >> chosen_pos) & 1) {
+            account(t, chosen);
+            chosen->state_since = now;
+        } else {
+            /* Eligible since state_since (make_fast counted the waits before). */
+            stall[GM_STALL_NOT_SELECTED] += now - chosen->state_since;
+            chosen->state_since = now; /* (an observer may pause the issue) */
+        }
         gm_timing_status r = issue(t, smi, spi, chosen);
         if (r != GM_TIMING_IDLE) {
-            sp->wake = now; /* paused: this visit resumes on the next run */
+            sm->wake[spi] = now; /* paused: this visit resumes on the next run */
             return r;
         }
         sp->last_pos = chosen_pos;
-        /* It has a new next instruction: evaluate it now, while its scoreboard and the
-         * program's table are in cache. Exact: until its own next issue, what decides its
-         * eligibility is fixed except the queues, and answers that depend on a queue are
-         * not kept (known 0: looked at again next visit). Its state this cycle is
-         * `selected` whatever this says; a finished warp drains from the next cycle. */
-        sp->known[chosen_pos] = 0;
-        if (!chosen->finished)
-            (void)look(t, sm, sp, chosen_pos, chosen);
         t->any_issue = 1;
+        if (next_is_timed(chosen)) {
+            /* `selected` while its issue holds the port, then event-driven. */
+            stall[GM_STALL_SELECTED] += sp->busy_until - now;
+            make_fast(t, sp, chosen_pos, chosen, now, sp->busy_until);
+        } else {
+            make_slow(sp, chosen_pos, chosen, GM_STALL_SELECTED, now);
+            /* Its next instruction evaluated now, while its scoreboard is in cache. Exact:
+             * until its own next issue, what decides its eligibility is fixed except the
+             * queues and barriers, and answers that depend on them are not kept (known 0:
+             * looked at again next visit). Its state this cycle is `selected` whatever
+             * this says; a finished warp drains from the next cycle. */
+            if (!chosen->finished)
+                (void)look(t, sm, sp, chosen_pos, chosen);
+        }
     }
-    /* States of this cycle, and the first cycle at which any of them can change. The
-     * warp shown `selected`: the issuer, or while the port is busy (then nobody issued)
-     * the warp holding it, unless it finished. */
+    /* States of the slow positions in this cycle, and the first cycle at which any of them
+     * can change. The warp shown `selected`: the issuer, or while the port is busy (then
+     * nobody issued) the warp holding it, unless it finished. */
     tm_warp *const sel = chosen ? chosen
                          : port_busy && sp->busy_warp && !sp->busy_warp->finished ? sp->busy_warp
                                                                                   : NULL;
     const uint64_t busy_until = sp->busy_until;
     uint64_t wake = TM_NEVER;
-    for (int pos = 0; pos < npos; pos++) {
+    for (uint64_t m = sp->slow; m; m &= m - 1) {
+        const int pos = __builtin_ctzll(m);
         tm_warp *tw = sp->pw[pos];
-        if (!tw)
-            continue;
         uint64_t at;
         uint8_t s;
         if (tw == sel) {
@@ -625,12 +722,6 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             /* Timed waits and draining: known[] holds the cycle they end; barrier and
              * queue waits were evaluated this visit (until is fresh). */
             at = sp->known[pos] > now ? sp->known[pos] : tw->until;
-            /* A timed wait that ends while the port is busy: nothing can issue before
-             * busy_until, and the states it goes through follow from the warp's own
-             * clocks, so the visit waits for the port (catch_up() sets them then). */
-            if (at < busy_until && sp->known[pos] > now && !tw->finished &&
-                tw->tp->pc[tw->pc].timed_wait)
-                at = busy_until;
         }
         /* The state change, without touching unchanged warps. cur[] mirrors tw->state
          * (TM_NO_STATE from placement until the first), so when it differs the warp's
@@ -645,6 +736,27 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         if (at < wake)
             wake = at;
     }
+    /* Event-driven positions: the port frees and the earliest of them is eligible. */
+    {
+        /* Stops at the first one eligible by the time the port frees (the common case in
+         * issue-bound frames): the wake is busy_until then whatever the others say. */
+        const uint64_t *rd = sp->rdy;
+        uint64_t r = TM_NEVER;
+        for (int pos = 0; pos < npos; pos++) {
+            const uint64_t v = rd[pos];
+            if (v <= busy_until) {
+                r = busy_until;
+                break;
+            }
+            r = v < r ? v : r;
+        }
+        if (r != TM_NEVER) {
+            if (r < busy_until)
+                r = busy_until;
+            if (r < wake)
+                wake = r;
+        }
+    }
     if (t->cycle_fn) {
         for (int pos = 0; pos < npos; pos++) {
             tm_warp *tw = sp->pw[pos];
@@ -657,14 +769,16 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             smp->batch = tw->batch;
             smp->warp_seq = tw->seq;
             smp->pc = tw == chosen ? issued_pc : tw->pc; /* the issuer: what it issued */
-            smp->state = (gm_stall)tw->state;
+            if ((sp->slow >> pos) & 1)
+                smp->state = (gm_stall)tw->state;
+            else
+                smp->state = (gm_stall)(tw == sel ? GM_STALL_SELECTED : fast_state_at(tw, now));
         }
     }
-    if (wake < sp->wake)
-        sp->wake = wake;
+    if (wake < sm->wake[spi])
+        sm->wake[spi] = wake;
     return GM_TIMING_IDLE;
 }
-
 /* ---- retire and launch ---- */
 
 static void retire_due(gm_timing *t)
@@ -694,6 +808,8 @@ static void retire_due(gm_timing *t)
                 psp->pw[pos] = NULL;
                 psp->known[pos] = TM_NEVER;
                 psp->kst[pos] = 0;
+                psp->rdy[pos] = TM_NEVER; /* finished warps are slow: already so */
+                psp->slow &= ~(1ull << pos);
             }
             sm->resident--;
             sm->finished--;
@@ -771,13 +887,9 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
     tw->tr_mask = sl->tr_mask;
     tw->tr_head = tw->tr_n = 0;
     sl->w = tw;
-    {
-        tm_sp *psp = &sm->sps[slot % t->cfg.subpartitions_per_sm];
-        int pos = slot / t->cfg.subpartitions_per_sm;
-        psp->pw[pos] = tw;
-        psp->known[pos] = 0;
-        psp->cur[pos] = TM_NO_STATE;
-    }
+    tm_sp *psp = &sm->sps[slot % t->cfg.subpartitions_per_sm];
+    const int pos = slot / t->cfg.subpartitions_per_sm;
+    psp->pw[pos] = tw;
     sm->resident++;
     sm->sps[slot % t->cfg.subpartitions_per_sm].resident++;
     t->resident++;
@@ -804,6 +916,11 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
         set_next(t, tw);
     else
         finish(t, tw, st);
+    /* Its states start now: launch comes before this cycle's visits (wake_sp above). */
+    if (next_is_timed(tw))
+        make_fast(t, psp, pos, tw, t->cycle, t->cycle);
+    else
+        make_slow(psp, pos, tw, TM_NO_STATE, t->cycle);
     return 0;
 }
 
@@ -912,40 +1029,44 @@ gm_timing_status tm_run(gm_timing *t)
             t->in_cycle = 1;
             t->cycle_wake = TM_NEVER;
         }
-        while (t->cur_sm < nsm) {
-            tm_sm *sm = &t->sms[t->cur_sm];
+        /* The position in the cycle in locals (kept in t only across a visit, which an
+         * observer may pause: the next tm_run resumes at that sub-partition). */
+        const uint64_t now = t->cycle;
+        uint64_t cw = TM_NEVER; /* the earliest wake of the sub-partitions seen this cycle */
+        for (int smi = t->cur_sm, spi = t->cur_sp; smi < nsm; smi++, spi = 0) {
+            tm_sm *sm = &t->sms[smi];
             if (sm->resident) {
-                while (t->cur_sp < nsp) {
-                    /* Nothing resident (nothing to evaluate, pick or record, samples
-                     * aside), or nothing can issue or change state before its wake
-                     * (computed at the end of its last visit): skip it without setting up
-                     * a visit. The cycle observer sees every cycle, so it disables this. */
-                    const tm_sp *sp = &sm->sps[t->cur_sp];
-                    if (sp->resident == 0 && !t->cycle_fn) {
-                        t->cur_sp++;
-                        continue;
-                    }
-                    if (!(t->cycle < sp->wake) || t->cycle_fn) {
-                        gm_timing_status r = subpartition_cycle(t, t->cur_sm, t->cur_sp);
-                        if (r != GM_TIMING_IDLE)
+                const uint64_t *wk = sm->wake;
+                for (; spi < nsp; spi++) {
+                    /* Nothing can issue or change state before its wake (computed at the
+                     * end of its last visit; TM_NEVER once empty): skip it without setting
+                     * up a visit. The cycle observer sees every cycle, so it disables this. */
+                    if (wk[spi] <= now || t->cycle_fn) {
+                        t->cur_sm = smi;
+                        t->cur_sp = spi;
+                        gm_timing_status r = subpartition_cycle(t, smi, spi);
+                        if (r != GM_TIMING_IDLE) {
+                            if (cw < t->cycle_wake)
+                                t->cycle_wake = cw;
                             return r;
+                        }
                     }
-                    /* The earliest wake of the resident sub-partitions, gathered here
-                     * instead of in a second pass (a later wake_sp() lowers it too). */
-                    if (sp->resident && sp->wake < t->cycle_wake)
-                        t->cycle_wake = sp->wake;
-                    t->cur_sp++;
+                    /* Gathered here instead of in a second pass (a later wake_sp() lowers
+                     * t->cycle_wake too). */
+                    if (wk[spi] < cw)
+                        cw = wk[spi];
                 }
             } else if (t->cycle_fn) {
                 for (int i = 0; i < t->cfg.warp_slots_per_sm; i++)
                     sm->samples[i].resident = 0;
             }
             if (t->cycle_fn)
-                t->cycle_fn(t->cycle_ctx, t->cycle, t->cur_sm, sm->samples,
-                            t->cfg.warp_slots_per_sm);
-            t->cur_sp = 0;
-            t->cur_sm++;
+                t->cycle_fn(t->cycle_ctx, now, smi, sm->samples, t->cfg.warp_slots_per_sm);
         }
+        t->cur_sm = nsm;
+        t->cur_sp = 0;
+        if (cw < t->cycle_wake)
+            t->cycle_wake = cw;
         t->in_cycle = 0;
         uint64_t next = t->cycle + 1;
         /* Jump to the first cycle at which any sub-partition can issue or change a warp's

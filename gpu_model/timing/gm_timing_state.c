@@ -104,6 +104,7 @@ int gm_timing_copy_state(gm_timing *dst, const gm_timing *src)
         memcpy(d->samples, o->samples, (size_t)c->warp_slots_per_sm * sizeof *d->samples);
         /* pw[] and busy_warp are all NULL in both (drained) */
         memcpy(d->sps, o->sps, (size_t)c->subpartitions_per_sm * sizeof *d->sps);
+        memcpy(d->wake, o->wake, sizeof d->wake);
     }
     dst->q_head = dst->q_n = 0;
     dst->cycle = src->cycle;
