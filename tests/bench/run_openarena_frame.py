@@ -74,7 +74,7 @@ def main():
         if not os.path.exists(cap):
             home = os.path.join(a.dir, 'home')
             os.makedirs(home, exist_ok=True)
-            ok, msg = capture_game([game] + OPENARENA_ARGS, os.path.abspath(a.shim), frame, cap, timeout=240,
+            ok, msg = capture_game([game] + OPENARENA_ARGS, os.path.abspath(a.shim), frame, cap, timeout=600,
                                    home=home)
             print('run_openarena_frame: %s' % msg, flush=True)
             if not ok:
