@@ -500,6 +500,7 @@ int gmf_checkpoint_install(gmf_runner *r, const gmf_checkpoint *c)
     r->unsup_counts = uc;
     r->n_unsup = r->cap_unsup = c->n_unsup;
     r->tex_epoch = c->tex_epoch;
+    r->tex_data_epoch++;   /* the state model's images are the checkpoint's: hash them again */
     r->frame_warps = c->frame_warps;
     r->totals = c->totals;
     r->pipe.stats = c->stats;

@@ -72,6 +72,7 @@ static gm_surface *tex_level(gmf_runner *r, const struct sm_context *c, uint32_t
                              gmf_texture **out, gmf_event *ev)
 {
     r->tex_epoch++;   /* the state model may have just defined the image */
+    r->tex_data_epoch++;
     gmf_texture *t = name ? gmf_tex_sync(r, c, name, ev) : NULL;
     if (!t || level < 0 || level >= t->img.num_levels || !t->img.level[level].data)
         return NULL;

@@ -444,13 +444,21 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
             const struct sm_tex_image *fi = &st->image[f][l];
             if (!fi->data || !fi->data_size)
                 continue;
+            gmf_image_src *src = &t->src[f][l];
+            if (src->loaded && src->data == fi->data && src->size == fi->data_size &&
+                src->data_epoch == r->tex_data_epoch)
+                continue;   /* no command since the last hash could have replaced these bytes */
             uint64_t hsh = hash_bytes(fi->data, fi->data_size);
+            r->tex_hashed_bytes += fi->data_size;
             if (fi->xfer)   /* the same bytes under other scales are other texels */
                 hsh ^= hash_bytes(fi->xfer_scale, sizeof fi->xfer_scale) * 31u ^
                        hash_bytes(fi->xfer_bias, sizeof fi->xfer_bias);
-            gmf_image_src *src = &t->src[f][l];
-            if (src->loaded && src->hash == hsh)
+            if (src->loaded && src->hash == hsh) {
+                src->data = fi->data;
+                src->size = fi->data_size;
+                src->data_epoch = r->tex_data_epoch;
                 continue;
+            }
             int d = cube ? 1 : layers;
             int rc = fi->compressed
                          ? gmf_unpack_to_surface(fi->data, fi->data_size, 0, 0, 1, im->width, h, d, s, f)
@@ -462,7 +470,7 @@ gmf_texture *gmf_tex_sync(gmf_runner *r, const struct sm_context *c, uint32_t na
                              "understood", name, l, fi->data_format, fi->data_type);
             else if (fi->xfer)
                 gmf_scale_bias_region(s, 0, 0, cube ? f : 0, im->width, h, d, fi->xfer_scale, fi->xfer_bias);
-            *src = (gmf_image_src){ true, hsh, fi->data, fi->data_size };
+            *src = (gmf_image_src){ true, hsh, fi->data, fi->data_size, r->tex_data_epoch };
         }
         levels = l + 1;
     }
@@ -520,6 +528,7 @@ void gmf_tex_generate_mipmap(gmf_runner *r, const struct sm_context *c, uint32_t
                              gmf_event *ev)
 {
     r->tex_epoch++;
+    r->tex_data_epoch++;
     gmf_texture *t = gmf_tex_sync(r, c, name, ev);
     if (!t || !t->img.num_levels)
         return;

@@ -78,6 +78,11 @@ static int write_surface(const gmf_content *c, gm_surface *dst, bool multisample
                 rc = 1;
                 break;
             }
+            if (dst_samples == 1) {   /* single-sample rows are contiguous texels: whole rows */
+                for (int y = 0; y < ch; y++)
+                    memcpy(gm_surface_texel(dst, 0, y, l), gm_surface_texel(&tmp, 0, y, 0), (size_t)cw * bytes);
+                continue;
+            }
             for (int y = 0; y < ch; y++)
                 for (int x = 0; x < cw; x++) {
                     uint8_t *o = gm_surface_texel(dst, x, y, l);

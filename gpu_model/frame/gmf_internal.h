@@ -21,6 +21,7 @@ typedef struct gmf_image_src {
     uint64_t hash;            /* of the state model's data last converted */
     const void *data;
     uint64_t size;
+    uint64_t data_epoch;      /* r->tex_data_epoch when hashed: same data pointer and epoch, same bytes */
 } gmf_image_src;
 
 typedef struct gmf_texture {
@@ -294,6 +295,13 @@ struct gmf_runner {
     gmf_client_array client_legacy[SM_LA_COUNT]; /* fixed-function arrays (GLR_CLIENT_ARRAY_LEGACY_BASE + slot) */
     bool client_used;         /* a draw ran since the client arrays were recorded */
     uint64_t tex_epoch;
+    /* Bumped by whatever may replace a texture image's data in the state model (uploads, storage,
+     * deletion, copies, mipmap generation, checkpoint restores) but not by bindings and parameters:
+     * the state model never rewrites an image's bytes in place, so an image whose data pointer and
+     * size are those last hashed, under the same data epoch, holds the same bytes (no re-hash of
+     * every render target at every draw after a glBindTexture). Never restored: only grows. */
+    uint64_t tex_data_epoch;
+    uint64_t tex_hashed_bytes;   /* image bytes the texture syncs hashed (for tests) */
     /* observer */
     gmf_observer_fn obs;
     void *obs_ctx;

@@ -1,5 +1,6 @@
 /* The frame runner: walks the command stream, keeps the state model current, and runs every
  * draw and clear in the model (see gmf_frame.h and DESIGN.md). */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,27 @@ static bool is_draw_cmd(uint32_t cmd)
 static bool touches_textures(uint32_t cmd)
 {
     return glr_cmds[cmd].flags & GLR_CF_TEX_STATE;
+}
+
+/* Whether a texture-state command may replace an image's data in the state model: all but
+ * bindings, parameters ("family parameter" in gl_annotations.txt) and glTexCoord*. */
+static uint8_t param_cmd[GLR_CMD_COUNT];
+static pthread_once_t param_cmd_once = PTHREAD_ONCE_INIT;
+
+static void param_cmd_init(void)
+{
+    for (unsigned k = 0; k < glr_values_count; k++)
+        if (glr_values[k].family == GLR_VALUES_PARAMETER && glr_values[k].cmd < GLR_CMD_COUNT)
+            param_cmd[glr_values[k].cmd] = 1;
+}
+
+static bool may_replace_tex_data(uint32_t cmd)
+{
+    pthread_once(&param_cmd_once, param_cmd_init);
+    if (glr_cmds[cmd].flags & GLR_CF_TEX_WRITE)
+        return true;
+    return !(cmd == GLR_CMD_glBindTexture || cmd == GLR_CMD_glBindTextures || cmd == GLR_CMD_glBindTextureUnit ||
+             param_cmd[cmd] || (glr_cmds[cmd].flags & GLR_CF_BEGIN_END));
 }
 
 static bool gpu_copy_cmd(uint32_t cmd)
@@ -656,6 +678,8 @@ gmf_status gmf_feed(gmf_runner *r, const struct glr_call *c, uint64_t record, gm
             sm_apply(r->sm, c);
         if (touches_textures(k)) {
             r->tex_epoch++;
+            if (may_replace_tex_data(k))
+                r->tex_data_epoch++;
             gmf_tex_note_upload(r, c, k);   /* gmf_images.c */
         }
         gmf_copy_cmd(r, c, k, ev);      /* copies, read-backs, buffer uploads (gmf_copies.c) */

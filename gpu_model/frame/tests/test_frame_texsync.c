@@ -2,8 +2,12 @@
  * uploaded red, drawn green through a framebuffer object, then sampled into the window. Binding
  * it again (a texture call that re-checks every texture) must keep the GPU's green; uploading
  * the very same red bytes again (glTexSubImage2D, then glTexImage2D after another GPU write)
- * must bring red back, though the bytes hash as before. */
+ * must bring red back, though the bytes hash as before. A binding alone hashes no texture's bytes
+ * again (gmf_runner.tex_data_epoch: OpenArena's render targets were hashed at every draw), and
+ * other bytes of the same size uploaded in place of the last ones (which the allocator may put
+ * at the same address) are seen. */
 #include "gmf_test_feed.h"
+#include "gmf_internal.h"   /* tex_hashed_bytes: how many image bytes the texture syncs hashed */
 
 static const char *vs_src =
     "#version 430\n"
@@ -19,17 +23,18 @@ static const char *fs_sample =
     "out vec4 o;\n"
     "void main() { o = texture(t, vec2(0.5)); }\n";
 
-static uint8_t red[4 * 4 * 4];
+static uint8_t red[4 * 4 * 4], blue[4 * 4 * 4];
+static uint32_t bound = 20;   /* the texture bind_texture() binds */
 
 static void bind_texture(struct feeder *f)
 {
     struct glr_call *c = call(GLR_CMD_glBindTexture);
     c->args[0] = GL_TEXTURE_2D;
-    c->args[1] = 20;
+    c->args[1] = bound;
     feed(f, c);
 }
 
-static void upload(struct feeder *f, bool sub)
+static void upload_bytes(struct feeder *f, bool sub, uint8_t *bytes)
 {
     struct glr_call *c = call(sub ? GLR_CMD_glTexSubImage2D : GLR_CMD_glTexImage2D);
     c->args[0] = GL_TEXTURE_2D;
@@ -37,17 +42,22 @@ static void upload(struct feeder *f, bool sub)
         c->args[4] = c->args[5] = 4;
         c->args[6] = GL_RGBA;
         c->args[7] = GL_UNSIGNED_BYTE;
-        c->blobs[8].data = red;
+        c->blobs[8].data = bytes;
         c->blobs[8].size = sizeof red;
     } else {     /* target, level, internalformat, w, h, border, format, type, pixels */
         c->args[2] = GL_RGBA8;
         c->args[3] = c->args[4] = 4;
         c->args[6] = GL_RGBA;
         c->args[7] = GL_UNSIGNED_BYTE;
-        c->blobs[8].data = red;
+        c->blobs[8].data = bytes;
         c->blobs[8].size = sizeof red;
     }
     feed(f, c);
+}
+
+static void upload(struct feeder *f, bool sub)
+{
+    upload_bytes(f, sub, red);
 }
 
 static void bind_fbo(struct feeder *f, uint32_t fbo)
@@ -69,6 +79,8 @@ static void run(int timing)
     for (size_t i = 0; i < sizeof red; i += 4) {
         red[i] = 255;
         red[i + 3] = 255;
+        blue[i + 2] = 255;
+        blue[i + 3] = 255;
     }
     shader(&f, 1, GL_VERTEX_SHADER, vs_src);
     shader(&f, 2, GL_FRAGMENT_SHADER, fs_green);
@@ -106,8 +118,11 @@ static void run(int timing)
     bind_fbo(&f, fbo);
     draw(&f, 4, __LINE__);                      /* the GPU writes green */
     bind_fbo(&f, 0);
+    uint64_t hashed = f.r->tex_hashed_bytes;
     bind_texture(&f);
     draw_expect(&f, 5, __LINE__, 0, 255, 0);   /* kept over a re-check */
+    CHECKF(f.r->tex_hashed_bytes == hashed, "a binding hashed %llu bytes again",
+           (unsigned long long)(f.r->tex_hashed_bytes - hashed));
     upload(&f, true);
     draw_expect(&f, 5, __LINE__, 255, 0, 0);   /* same bytes uploaded again */
     bind_fbo(&f, fbo);
@@ -116,6 +131,28 @@ static void run(int timing)
     draw_expect(&f, 5, __LINE__, 0, 255, 0);
     upload(&f, false);
     draw_expect(&f, 5, __LINE__, 255, 0, 0);
+    /* a texture the GPU never wrote (its uploads are not forced to load again): other bytes of
+     * the same size, each upload replacing the last */
+    bound = 21;
+    c = call(GLR_CMD_glGenTextures);
+    c->args[0] = 1;
+    c->blobs[1].data = &bound;
+    c->blobs[1].size = 4;
+    feed(&f, c);
+    bind_texture(&f);
+    c = call(GLR_CMD_glTexParameteri);
+    c->args[0] = GL_TEXTURE_2D;
+    c->args[1] = GL_TEXTURE_MIN_FILTER;
+    c->args[2] = GL_NEAREST;
+    feed(&f, c);
+    upload(&f, false);
+    draw_expect(&f, 5, __LINE__, 255, 0, 0);
+    for (int k = 0; k < 4; k++) {
+        upload_bytes(&f, k != 1, k % 2 ? red : blue);
+        bind_texture(&f);
+        draw_expect(&f, 5, __LINE__, k % 2 ? 255 : 0, 0, k % 2 ? 0 : 255);
+    }
+    bound = 20;
     gmf_destroy(f.r);
 }
 
