@@ -271,6 +271,67 @@ static int disjoint(uint32_t d, uint32_t nd, uint32_t s, uint32_t ns)
     return d + nd <= s || s + ns <= d;
 }
 
+/* Dynamic register and uniform loads and address arithmetic (arrays indexed at run time): exec_alu's
+ * loops exactly, in the same order of reads and writes through the same words (a destination
+ * among the words a dynamic index reaches gets the same bits), without its prologue and switch.
+ * Partially active warps: into the scratch words, then exec_alu's blend. */
+static inline __attribute__((always_inline)) void reg_load_dyn(gm_warp *w, const gm_inst *in, uint32_t *ou)
+{
+    const uint32_t *au = W(in->a), limit = (uint32_t)w->p->nregs;
+    const uint32_t *regs = (const uint32_t *)w->R;
+    for (int k = 0; k < (int)in->n; k++)
+        for (int l = 0; l < GM_LANES; l++) {
+            /* an address out of range reads word 0 and keeps none of it: no branch, so the
+             * loop becomes a gather */
+            const uint32_t addr = (au[l] & ~GM_ADDR_NOSTORE) + (uint32_t)k, in_range = 0u - (uint32_t)(addr < limit);
+            ou[k * GM_LANES + l] = regs[(size_t)(addr & in_range) * GM_LANES + (size_t)l] & in_range;
+        }
+}
+static inline __attribute__((always_inline)) void uni_load_dyn(gm_warp *w, const gm_inst *in, uint32_t *ou)
+{
+    const uint32_t *au = W(in->a), *u = w->p->umem, limit = (uint32_t)w->p->umem_words;
+    for (int k = 0; k < (int)in->n; k++)
+        for (int l = 0; l < GM_LANES; l++) {
+            const uint32_t addr = (au[l] & ~GM_ADDR_NOSTORE) + (uint32_t)k;
+            ou[k * GM_LANES + l] = addr < limit ? u[addr] : 0;
+        }
+}
+static inline __attribute__((always_inline)) void addr_add(gm_warp *w, const gm_inst *in, uint32_t *ou)
+{
+    const uint32_t *au = W(in->a), *bu = W(in->b);
+    const int32_t *bi = (const int32_t *)W(in->b);
+    const uint32_t stride = w->p->aux[in->x], limit = w->p->aux[in->x + 1], mode = w->p->aux[in->x + 2];
+    for (int l = 0; l < GM_LANES; l++) {
+        const uint32_t u = bu[l];
+        if (u <= limit) {
+            ou[l] = au[l] + u * stride;
+            continue;
+        }
+        switch (mode) {
+        case GM_INDEX_UMIN: ou[l] = au[l] + limit * stride; break;
+        case GM_INDEX_VEC: ou[l] = (au[l] + (bi[l] < 0 ? 0 : limit) * stride) | GM_ADDR_NOSTORE; break;
+        case GM_INDEX_ZERO: ou[l] = GM_ADDR_ZERO; break;
+        default: ou[l] = au[l] + (bi[l] < 0 ? 0 : limit) * stride; break;
+        }
+    }
+}
+#define DYN_HANDLERS(name)                                                  \
+    GM_CLONES_AVX2 static int name##_full(gm_warp *w, const gm_inst *in)    \
+    {                                                                       \
+        name(w, in, W(in->d));                                              \
+        return 0;                                                           \
+    }                                                                       \
+    GM_CLONES_AVX2 static int name##_m(gm_warp *w, const gm_inst *in)       \
+    {                                                                       \
+        name(w, in, (uint32_t *)w->scratch);                                \
+        gm_exec_blend(&W(in->d), w->scratch, (int)in->n, w->lane_bits);     \
+        return 0;                                                           \
+    }
+DYN_HANDLERS(reg_load_dyn)
+DYN_HANDLERS(uni_load_dyn)
+DYN_HANDLERS(addr_add)
+#undef DYN_HANDLERS
+
 /* The handler for one instruction, or NULL (exec_alu / exec_inst run it): the whole-warp one,
  * or with `masked` the one for a partially active warp (results blended in as exec_alu does). */
 static gm_fast_op pick(const gm_program *p, const gm_inst *in, int masked)
@@ -289,6 +350,13 @@ static gm_fast_op pick(const gm_program *p, const gm_inst *in, int masked)
     /* any width: the same call as exec_alu's with the same output words */
     if (in->op == GM_OP_EXT)
         return masked ? ext_masked : ext_full;
+    if (in->op == GM_OP_REG_LOAD_DYN || in->op == GM_OP_UNI_LOAD_DYN)
+        return in->op == GM_OP_REG_LOAD_DYN ? (masked ? reg_load_dyn_m : reg_load_dyn_full)
+                                            : (masked ? uni_load_dyn_m : uni_load_dyn_full);
+    if (in->op == GM_OP_ADDR_ADD)
+        return n == 1 && in->b < nregs && p->aux_count >= 3 && in->x <= (uint32_t)(p->aux_count - 3)
+                   ? (masked ? addr_add_m : addr_add_full)
+                   : NULL;
     if (n > 4)
         return NULL;
     const int k = masked ? 4 : (int)n - 1; /* index into a by_n table */
