@@ -71,6 +71,25 @@ static void bind_fbo(struct feeder *f, uint32_t fbo)
     feed(f, c);
 }
 
+/* glGenTextures of `name`, bound (it becomes `bound`), nearest filtering, red uploaded. */
+static void new_texture(struct feeder *f, uint32_t name)
+{
+    static uint32_t gen_name;
+    gen_name = bound = name;
+    struct glr_call *c = call(GLR_CMD_glGenTextures);
+    c->args[0] = 1;
+    c->blobs[1].data = &gen_name;
+    c->blobs[1].size = 4;
+    feed(f, c);
+    bind_texture(f);
+    c = call(GLR_CMD_glTexParameteri);
+    c->args[0] = GL_TEXTURE_2D;
+    c->args[1] = GL_TEXTURE_MIN_FILTER;
+    c->args[2] = GL_NEAREST;
+    feed(f, c);
+    upload(f, false);
+}
+
 static void run(int timing)
 {
     struct feeder f;
@@ -87,19 +106,9 @@ static void run(int timing)
     shader(&f, 3, GL_FRAGMENT_SHADER, fs_sample);
     program(&f, 4, 1, 2);
     program(&f, 5, 1, 3);
-    uint32_t tex = 20, fbo = 30;
-    struct glr_call *c = call(GLR_CMD_glGenTextures);
-    c->args[0] = 1;
-    c->blobs[1].data = &tex;
-    c->blobs[1].size = 4;
-    feed(&f, c);
-    bind_texture(&f);
-    c = call(GLR_CMD_glTexParameteri);
-    c->args[0] = GL_TEXTURE_2D;
-    c->args[1] = GL_TEXTURE_MIN_FILTER;
-    c->args[2] = GL_NEAREST;
-    feed(&f, c);
-    upload(&f, false);
+    uint32_t fbo = 30;
+    new_texture(&f, 20);
+    struct glr_call *c;
     c = call(GLR_CMD_glGenFramebuffers);
     c->args[0] = 1;
     c->blobs[1].data = &fbo;
@@ -110,7 +119,7 @@ static void run(int timing)
     c->args[0] = GL_FRAMEBUFFER;
     c->args[1] = GL_COLOR_ATTACHMENT0;
     c->args[2] = GL_TEXTURE_2D;
-    c->args[3] = tex;
+    c->args[3] = 20;
     feed(&f, c);
     bind_fbo(&f, 0);
 
@@ -133,19 +142,7 @@ static void run(int timing)
     draw_expect(&f, 5, __LINE__, 255, 0, 0);
     /* a texture the GPU never wrote (its uploads are not forced to load again): other bytes of
      * the same size, each upload replacing the last */
-    bound = 21;
-    c = call(GLR_CMD_glGenTextures);
-    c->args[0] = 1;
-    c->blobs[1].data = &bound;
-    c->blobs[1].size = 4;
-    feed(&f, c);
-    bind_texture(&f);
-    c = call(GLR_CMD_glTexParameteri);
-    c->args[0] = GL_TEXTURE_2D;
-    c->args[1] = GL_TEXTURE_MIN_FILTER;
-    c->args[2] = GL_NEAREST;
-    feed(&f, c);
-    upload(&f, false);
+    new_texture(&f, 21);
     draw_expect(&f, 5, __LINE__, 255, 0, 0);
     for (int k = 0; k < 4; k++) {
         upload_bytes(&f, k != 1, k % 2 ? red : blue);
