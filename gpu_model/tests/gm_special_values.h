@@ -59,4 +59,23 @@ static inline int gm_run_special(gm_warp *w, gm_mask mask, uint32_t (*o)[GM_LANE
     return 0;
 }
 
+/* The fragment shader `src` (named `name`; `expr` names it in messages) compiled and turned into
+ * a program; NULL, with the reason on stderr and cr freed, when either step fails. */
+static inline gm_program *gm_special_program(const char *src, const char *name, const char *expr,
+                                             gm_compile_result *cr)
+{
+    gm_shader_source s = {GM_STAGE_FRAGMENT, src, name};
+    if (gm_compile_program(&s, 1, cr) != 0) {
+        fprintf(stderr, "%s: compile failed:\n%s\n", expr, cr->log);
+        return NULL;
+    }
+    char err[256];
+    gm_program *p = gm_program_create(cr->shaders[0].spirv, cr->shaders[0].word_count, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "%s: %s\n", expr, err);
+        gm_compile_result_free(cr);
+    }
+    return p;
+}
+
 #endif

@@ -42,21 +42,11 @@ static void check_expr(const char *expr, int is_int, int seed)
              "layout(location=0) out %s o;\n"
              "void main() { o = %s; }\n",
              is_int ? "ivec4" : "vec4", expr);
-    gm_shader_source s = {GM_STAGE_FRAGMENT, src, "fast.frag"};
     gm_compile_result cr;
-    if (gm_compile_program(&s, 1, &cr) != 0) {
-        fprintf(stderr, "%s: compile failed:\n%s\n", expr, cr.log);
-        CHECK(0);
-        return;
-    }
-    char err[256];
-    gm_program *p = gm_program_create(cr.shaders[0].spirv, cr.shaders[0].word_count, err, sizeof err);
+    gm_program *p = gm_special_program(src, "fast.frag", expr, &cr);
     CHECK(p != NULL);
-    if (!p) {
-        fprintf(stderr, "%s: %s\n", expr, err);
-        gm_compile_result_free(&cr);
+    if (!p)
         return;
-    }
     int handlers = 0, masked_handlers = 0;
     for (int pc = 0; pc < p->code_count; pc++) {
         handlers += gm_exec_fast_handler(p, pc, 0) != NULL;

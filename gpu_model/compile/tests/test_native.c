@@ -62,21 +62,11 @@ static void check_expr(const char *expr, int is_int, int seed)
              "layout(location=0) out %s o;\n"
              "void main() { %s r = %s; %s o = r + r; }\n",
              is_int ? "ivec4" : "vec4", is_int ? "ivec4" : "vec4", body ? "vec4(0.0)" : expr, body ? expr : "");
-    gm_shader_source s = {GM_STAGE_FRAGMENT, src, "native.frag"};
     gm_compile_result cr;
-    if (gm_compile_program(&s, 1, &cr) != 0) {
-        fprintf(stderr, "%s: compile failed:\n%s\n", expr, cr.log);
-        CHECK(0);
-        return;
-    }
-    char err[256];
-    gm_program *p = gm_program_create(cr.shaders[0].spirv, cr.shaders[0].word_count, err, sizeof err);
+    gm_program *p = gm_special_program(src, "native.frag", expr, &cr);
     CHECK(p != NULL);
-    if (!p) {
-        fprintf(stderr, "%s: %s\n", expr, err);
-        gm_compile_result_free(&cr);
+    if (!p)
         return;
-    }
     programs++;
     int runs = 0;
     for (int pc = 0; p->native && pc < p->code_count; pc++)
