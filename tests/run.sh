@@ -9,6 +9,7 @@ cd "$root"
 bash tests/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
 
 passed=0; failed=0
+failed_names=() # "build dir: test name" of each failure, listed again just before the last line
 count_log() { # adds the results of a meson testlog.json to the totals
   local log=$1 p f
   [ -f "$log" ] || return 0
@@ -25,6 +26,12 @@ for l in open(sys.argv[1]):
     n+= r in ("FAIL","TIMEOUT","ERROR","UNEXPECTEDPASS")
 print(n)' "$log")
   passed=$((passed + p)); failed=$((failed + f))
+  local n
+  while IFS= read -r n; do [ -n "$n" ] && failed_names+=("$(basename "$(dirname "$(dirname "$log")")"): $n"); done < <(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r=json.loads(l)
+    if r["result"] in ("FAIL","TIMEOUT","ERROR","UNEXPECTEDPASS"):
+        print(r["result"], r["name"], "(%.1f s)" % r.get("duration", 0))' "$log")
 }
 
 echo "== build (warnings are errors)"
@@ -92,7 +99,7 @@ if CC="$second_cc" CXX="$second_cxx" bash tests/build.sh "$second_dir" --buildty
   meson test -C "$second_dir" --suite unit --print-errorlogs --num-processes 2 --timeout-multiplier 3
   count_log "$second_dir/meson-logs/testlog.json"
 else
-  echo "$second_dir build failed"; failed=$((failed + 1))
+  echo "$second_dir build failed"; failed=$((failed + 1)); failed_names+=("$second_dir build")
 fi
 
 echo "== unit tests under ASan+UBSan"
@@ -102,7 +109,7 @@ if bash tests/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=fals
     meson test -C build-asan --suite unit --print-errorlogs --num-processes 2 --timeout-multiplier 4
   count_log build-asan/meson-logs/testlog.json
 else
-  echo "ASan build failed"; failed=$((failed + 1))
+  echo "ASan build failed"; failed=$((failed + 1)); failed_names+=("build-asan build")
 fi
 
 echo "== the Debian package: dpkg-buildpackage -b of this tree, lintian, apt-get install, the installed files checked"
@@ -112,12 +119,17 @@ if [ "$(id -u)" = 0 ] && command -v dpkg-buildpackage >/dev/null 2>&1 && command
   if bash tests/package_smoke.sh --deb build; then
     passed=$((passed + 1))
   else
-    echo "package stage failed"; failed=$((failed + 1))
+    echo "package stage failed"; failed=$((failed + 1)); failed_names+=("package stage")
   fi
   DEBIAN_FRONTEND=noninteractive apt-get remove -y -q glreplay >/dev/null 2>&1 || true
 else
   echo "not root, or dpkg-buildpackage/lintian missing (tests/setup.sh installs them): package stage skipped"
 fi
 
+# The failures again, so that the last lines of a long log say which tests they were.
+if [ "$failed" -gt 0 ]; then
+  echo "== failed:"
+  for n in "${failed_names[@]}"; do echo "   $n"; done
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
