@@ -126,9 +126,25 @@ else
   echo "not root, or dpkg-buildpackage/lintian missing (tests/setup.sh installs them): package stage skipped"
 fi
 
-# The failures again, so that the last lines of a long log say which tests they were.
+# The failures again, so that the last lines of a long log say which tests they were and how
+# they ended (the last lines of each one's output; a CI report may keep only the log's tail).
 if [ "$failed" -gt 0 ]; then
   echo "== failed:"
+  for n in "${failed_names[@]}"; do echo "   $n"; done
+  for log in build/meson-logs/testlog.json "$second_dir/meson-logs/testlog.json" build-asan/meson-logs/testlog.json; do
+    [ -f "$log" ] || continue
+    python3 - "$log" <<'PYEOF'
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["result"] in ("FAIL", "TIMEOUT", "ERROR", "UNEXPECTEDPASS"):
+        out = ((r.get("stdout") or "") + (r.get("stderr") or "")).rstrip().splitlines()
+        print("== the end of %s's output:" % r["name"])
+        for line in out[-15:]:
+            print("   | " + line[:200])
+PYEOF
+  done
+  echo "== failed (as above):"
   for n in "${failed_names[@]}"; do echo "   $n"; done
 fi
 echo "$passed passed, $failed failed"
