@@ -109,6 +109,7 @@ void glr_dispatch_reset_names(struct glr_dispatch *d)
     free(d->maps);
     d->maps = NULL;
     d->n_maps = 0;
+    memset(d->ns_cache, 0, sizeof d->ns_cache);
     glr_uloc_reset(d->uloc);
 }
 
@@ -130,12 +131,34 @@ void *glr_dispatch_proc(struct glr_dispatch *d, int cmd)
     return d->procs[cmd];
 }
 
+/* The namespace of (ctx_id, obj_class), remembered per class (see ns_cache). */
+static uint32_t namespace_of(struct glr_dispatch *d, uint32_t ctx_id, int obj_class)
+{
+    if (obj_class < 0 || obj_class >= GLR_OBJ_COUNT)
+        return d->ns ? d->ns(d->user, ctx_id, obj_class) : 0;
+    if (!d->ns_cache[obj_class].valid || d->ns_cache[obj_class].ctx_id != ctx_id) {
+        d->ns_cache[obj_class].ctx_id = ctx_id;
+        d->ns_cache[obj_class].ns = d->ns ? d->ns(d->user, ctx_id, obj_class) : 0;
+        d->ns_cache[obj_class].valid = true;
+        d->ns_cache[obj_class].has_map = false;
+    }
+    return d->ns_cache[obj_class].ns;
+}
+
 static struct name_map *map_for(struct glr_dispatch *d, uint32_t ctx_id, int obj_class, bool create)
 {
-    uint32_t ns = d->ns ? d->ns(d->user, ctx_id, obj_class) : 0;
+    uint32_t ns = namespace_of(d, ctx_id, obj_class);
+    bool cached = obj_class >= 0 && obj_class < GLR_OBJ_COUNT;
+    if (cached && d->ns_cache[obj_class].has_map)
+        return &d->maps[d->ns_cache[obj_class].map];
     for (size_t i = 0; i < d->n_maps; i++)
-        if (d->maps[i].ns == ns && d->maps[i].obj_class == obj_class)
+        if (d->maps[i].ns == ns && d->maps[i].obj_class == obj_class) {
+            if (cached) {
+                d->ns_cache[obj_class].map = i;
+                d->ns_cache[obj_class].has_map = true;
+            }
             return &d->maps[i];
+        }
     if (!create)
         return NULL;
     struct name_map *nm = realloc(d->maps, (d->n_maps + 1) * sizeof *nm);
@@ -144,6 +167,10 @@ static struct name_map *map_for(struct glr_dispatch *d, uint32_t ctx_id, int obj
     d->maps = nm;
     struct name_map *m = &d->maps[d->n_maps++];
     *m = (struct name_map){ .ns = ns, .obj_class = obj_class };
+    if (cached) {
+        d->ns_cache[obj_class].map = d->n_maps - 1;
+        d->ns_cache[obj_class].has_map = true;
+    }
     return m;
 }
 
@@ -514,7 +541,7 @@ int glr_dispatch_buffer_mapped(struct glr_dispatch *d, const struct glr_call *c)
 
 static uint32_t program_ns(struct glr_dispatch *d, const struct glr_call *c)
 {
-    return d->ns ? d->ns(d->user, c->ctx_id, GLR_OBJ_PROGRAM) : 0;
+    return namespace_of(d, c->ctx_id, GLR_OBJ_PROGRAM);
 }
 
 int32_t glr_dispatch_uniform_location(struct glr_dispatch *d, const struct glr_call *c, uint32_t program,

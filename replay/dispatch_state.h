@@ -23,6 +23,10 @@ struct glr_dispatch {
     unsigned char proc_state[GLR_CMD_COUNT]; /* 0 unknown, 1 found, 2 missing */
     struct name_map *maps;
     size_t n_maps;
+    /* Per object class, the last context's namespace and map (map_for runs for every object
+     * parameter and uniform location of every call; the namespace function is pure, and a map
+     * is only ever added until glr_dispatch_reset_names, which clears this). */
+    struct { uint32_t ctx_id, ns; size_t map; bool valid, has_map; } ns_cache[GLR_OBJ_COUNT];
     /* Live buffer mappings: the captured pointer a map call returned -> this replay's pointer and
      * the length the replay's driver really mapped (what bounds every write through it). */
     struct { uint64_t captured; uint8_t *replay; uint64_t length; } mappings[64];

@@ -22,7 +22,8 @@ enum glr_dispatch_result {
  * pointers in-process). */
 typedef void *(*glr_get_proc_fn)(void *user, const char *name);
 /* The namespace of object names of class `obj_class` for context `ctx_id`: the share group for
- * shared objects, the context itself for per-context ones (VAOs, FBOs, queries, ...). */
+ * shared objects, the context itself for per-context ones (VAOs, FBOs, queries, ...). It must
+ * give the same answer for the same arguments over the dispatcher's life (answers are cached). */
 typedef uint32_t (*glr_namespace_fn)(void *user, uint32_t ctx_id, int obj_class);
 
 struct glr_dispatch;

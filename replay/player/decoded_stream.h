@@ -25,6 +25,7 @@ size_t glrh_decoded_bytes(const struct glrh_decoded *d);
 struct glrh_decoded_cursor {
     const uint8_t *p, *end;
     int used;          /* argument slots the previous record filled */
+    uint32_t blobs;    /* blob slots the previous record filled (the caller never writes the call) */
 };
 void glrh_decoded_begin(const struct glrh_decoded *d, struct glrh_decoded_cursor *k, struct glr_call *c);
 int glrh_decoded_next(struct glrh_decoded_cursor *k, struct glr_call *c);

@@ -316,7 +316,9 @@ static int run_pass(struct replayer *r)
         default:
             break;
         }
-        if (c.ctx_id && glr_cmds[c.cmd].api == GLR_API_GL && glrh_make_current(r, c.ctx_id) != 0)
+        /* The context already current is tested here, not in a call per record. */
+        if (c.ctx_id && glr_cmds[c.cmd].api == GLR_API_GL &&
+            !(r->current && r->current->desc->id == c.ctx_id) && glrh_make_current(r, c.ctx_id) != 0)
             return -1;
         dispatch_gl(r, &c);
         if (r->opt->probe && r->pass == 0 && r->opt->probe->stop && r->record >= r->opt->probe->last)
