@@ -631,16 +631,26 @@ static void issue_ahead(gm_timing *t, tm_sp *sp)
     const int npos = sp->npos;
     const gm_timing_config *c = &t->cfg;
     for (;;) {
+        /* One pass in LRR order: the first position due when the port frees issues then;
+         * if none is, the earliest rdy is the cycle, and the first position in that order
+         * with it issues (the only ones due then). */
         const uint64_t *rd = sp->rdy;
+        const uint64_t free_at = sp->busy_until;
         uint64_t at = TM_NEVER;
-        for (int pos = 0; pos < npos; pos++)
-            at = rd[pos] < at ? rd[pos] : at;
-        if (at < sp->busy_until)
-            at = sp->busy_until;
-        int pos = sp->last_pos;
-        do {
-            pos = pos + 1 < npos ? pos + 1 : 0;
-        } while (rd[pos] > at); /* ends: the earliest one is due at `at` */
+        int pos = 0;
+        for (int i = 0, p = sp->last_pos; i < npos; i++) {
+            p = p + 1 < npos ? p + 1 : 0;
+            const uint64_t v = rd[p];
+            if (v <= free_at) {
+                at = free_at;
+                pos = p;
+                break;
+            }
+            if (v < at) {
+                at = v;
+                pos = p;
+            }
+        }
         tm_warp *tw = sp->pw[pos];
         if (tw->tr_n < 2)
             return;
