@@ -353,21 +353,17 @@ static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *s
 
 /* When the result of an instruction of a class that needs no shared unit (ALU,
  * transcendental, branch: every private_exec one) issued at `now` is written, and the
- * stall reason of a warp waiting for it; a branch also holds the warp's next fetch. */
-static inline __attribute__((always_inline)) uint64_t private_done(const gm_timing_config *c,
-                                                                   tm_warp *tw, uint8_t cls,
+ * stall reason of a warp waiting for it (both per PC, tm_pcinfo.private_*); a branch also
+ * holds the warp's next fetch. */
+static inline __attribute__((always_inline)) uint64_t private_done(tm_warp *tw,
+                                                                   const tm_pcinfo *pi,
                                                                    uint64_t now, uint8_t *why)
 {
-    if (cls == GM_LAT_TRANSCENDENTAL) {
-        *why = GM_STALL_SHORT_SCOREBOARD;
-        return now + (uint64_t)c->latency[GM_LAT_TRANSCENDENTAL];
-    }
-    *why = GM_STALL_EXEC_DEPENDENCY;
-    if (cls == GM_LAT_BRANCH) {
-        tw->branch_ready = now + (uint64_t)c->latency[GM_LAT_BRANCH];
-        return tw->branch_ready;
-    }
-    return now + (uint64_t)c->latency[GM_LAT_ALU];
+    const uint64_t done = now + pi->private_latency;
+    *why = pi->private_why;
+    if (pi->cls == GM_LAT_BRANCH)
+        tw->branch_ready = done;
+    return done;
 }
 
 /* The scoreboard and the port after an issue at `now` whose results are written at `done`. */
@@ -378,13 +374,35 @@ static inline __attribute__((always_inline)) void record_result(tm_sp *sp, tm_wa
 {
     {
         /* Locals: a store through rcls (uint8_t) may alias anything, which would make the
-         * compiler reload pi and tw on every iteration. */
+         * compiler reload pi and tw on every iteration. One to four words (scalars and
+         * vectors) written straight: the loop's set-up cost more than those stores. */
         uint64_t *ready = tw->ready + pi->dst;
         uint8_t *rcls = tw->rcls + pi->dst;
         const int n = pi->dst_n;
-        for (int k = 0; k < n; k++) {
-            ready[k] = done;
-            rcls[k] = why;
+        switch (n) {
+        case 4:
+            ready[3] = done;
+            rcls[3] = why;
+            __attribute__((fallthrough));
+        case 3:
+            ready[2] = done;
+            rcls[2] = why;
+            __attribute__((fallthrough));
+        case 2:
+            ready[1] = done;
+            rcls[1] = why;
+            __attribute__((fallthrough));
+        case 1:
+            ready[0] = done;
+            rcls[0] = why;
+            __attribute__((fallthrough));
+        case 0:
+            break;
+        default:
+            for (int k = 0; k < n; k++) {
+                ready[k] = done;
+                rcls[k] = why;
+            }
         }
     }
     if (pi->dst_n > 0 && done > tw->max_reg_ready)
@@ -482,7 +500,7 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
         }
         break;
     default: /* ALU, transcendental, branch */
-        done = private_done(c, tw, pi->cls, now, &why);
+        done = private_done(tw, pi, now, &why);
         break;
     }
     record_result(sp, tw, pi, now, done, why);
@@ -553,10 +571,12 @@ static inline int next_is_timed(const tm_warp *tw)
  * then are known now and counted at once (fetch, branch, scoreboard reason, in the order
  * evaluate() checks them); from then on it is `not_selected` until it issues, counted at
  * its issue from state_since. (So a batch's stall counts may run ahead of the cycle for
- * its resident warps; they are complete once its warps retired, as before.) */
-static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp *sp, int pos,
+ * its resident warps; they are complete once its warps retired, as before.) `stall`: its
+ * batch's counts, which the caller has at hand. */
+static inline __attribute__((always_inline)) void make_fast(uint64_t *stall, tm_sp *sp, int pos,
                                                             tm_warp *tw, const uint64_t now,
-                                                            const uint64_t from)
+                                                            const uint64_t from,
+                                                            const int may_be_slow)
 {
     const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
     uint8_t why;
@@ -566,7 +586,6 @@ static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp 
     tw->sb_why = why;
     uint64_t a = from;
     if (fetch > a || branch > a || need > a) {
-        uint64_t *stall = t->batches[tw->batch].st.stall;
         if (fetch > a) {
             stall[GM_STALL_NO_INSTRUCTION] += fetch - a;
             a = fetch;
@@ -583,7 +602,8 @@ static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp 
     tw->until = a; /* next_event() */
     tw->state_since = a;
     sp->rdy[pos] = a;
-    if (sp->slow) /* (rarely set: no read-modify-write of it per issue) */
+    /* (rarely set: no read-modify-write of it per issue; never in issue_ahead) */
+    if (may_be_slow && sp->slow)
         sp->slow &= ~(1ull << pos);
 }
 
@@ -629,7 +649,6 @@ static inline int can_issue_ahead(const gm_timing *t, const tm_sp *sp)
 static void issue_ahead(gm_timing *t, tm_sp *sp)
 {
     const int npos = sp->npos;
-    const gm_timing_config *c = &t->cfg;
     for (;;) {
         /* One pass in LRR order: the first position due when the port frees issues then;
          * if none is, the earliest rdy is the cycle, and the first position in that order
@@ -664,12 +683,12 @@ static void issue_ahead(gm_timing *t, tm_sp *sp)
         tw->tr_head++;
         tw->tr_n--;
         uint8_t why;
-        const uint64_t done = private_done(c, tw, pi->cls, at, &why);
+        const uint64_t done = private_done(tw, pi, at, &why);
         record_result(sp, tw, pi, at, done, why);
         sp->last_pos = pos;
         set_next(t, tw); /* the next trace entry: private, so a timed wait */
         stall[GM_STALL_SELECTED] += sp->busy_until - at;
-        make_fast(t, sp, pos, tw, at, sp->busy_until);
+        make_fast(stall, sp, pos, tw, at, sp->busy_until, 0);
     }
 }
 
@@ -777,7 +796,7 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         if (next_is_timed(chosen)) {
             /* `selected` while its issue holds the port, then event-driven. */
             stall[GM_STALL_SELECTED] += sp->busy_until - now;
-            make_fast(t, sp, chosen_pos, chosen, now, sp->busy_until);
+            make_fast(stall, sp, chosen_pos, chosen, now, sp->busy_until, 1);
             if (can_issue_ahead(t, sp))
                 issue_ahead(t, sp);
         } else {
@@ -1015,7 +1034,7 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
         finish(t, tw, st);
     /* Its states start now: launch comes before this cycle's visits (wake_sp above). */
     if (next_is_timed(tw))
-        make_fast(t, psp, pos, tw, t->cycle, t->cycle);
+        make_fast(b->st.stall, psp, pos, tw, t->cycle, t->cycle, 1);
     else
         make_slow(psp, pos, tw, TM_NO_STATE, t->cycle);
     return 0;
