@@ -4,8 +4,10 @@
  * warp waiting on a known future cycle) are skipped in one step with the same
  * accounting, unless a cycle observer wants to see each of them. A warp whose waits
  * follow from its own clocks is event-driven: touched only at its own issue, its states
- * until the next one computed then (see "event-driven warps" below). Everything iterates
- * in a fixed order (SM, sub-partition, slot), so the schedule is deterministic. */
+ * until the next one computed then (see "event-driven warps" below); a sub-partition of
+ * only such warps issues ahead of the cycle loop while nothing outside it can change its
+ * picks ("issuing ahead"). Everything iterates in a fixed order (SM, sub-partition, slot),
+ * so the schedule is deterministic. */
 #include "gm_timing_internal.h"
 #include "gm_exec.h" /* struct gm_warp: next pc, mask and counters read inline per issue */
 
