@@ -34,7 +34,9 @@ typedef struct tm_pcinfo {
     uint8_t private_exec; /* touches only the warp's own state: may run ahead of its issue */
     uint8_t timed_wait;   /* waiting for it depends only on the warp's own ready cycles (no
                              barrier, no queue space): its states follow from them alone */
+    uint8_t private_why;  /* ALU, transcendental, branch: stall reason of a dependant */
     uint16_t issue_cycles;
+    uint32_t private_latency; /* those classes: result latency (the configuration's) */
     int32_t dst, dst_n;   /* destination register words (dst_n 0: none) */
     int32_t src_first, src_count; /* (word, count) pairs in tm_prog.ranges */
     int32_t chk_count;    /* src_count, plus 1 when the destination range follows them */

@@ -209,6 +209,11 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
          * queue space (shared with the other warps of its SM). */
         pi->timed_wait = !pi->barrier && cls != GM_LAT_TEXTURE &&
                          !(cls == GM_LAT_MEMORY && kind != TM_K_UBO_LOAD);
+        /* What issuing a private-class instruction writes (gm_timing_sched.c,
+         * private_done), read from the PC instead of chosen per issue. */
+        pi->private_latency = (uint32_t)cfg->latency[cls];
+        pi->private_why = cls == GM_LAT_TRANSCENDENTAL ? GM_STALL_SHORT_SCOREBOARD
+                                                       : GM_STALL_EXEC_DEPENDENCY;
         /* Issue-port occupancy: arithmetic on a scalar ISA issues once per result word. */
         int words = pi->dst_n > 0 ? pi->dst_n : 1;
         int cost = 1;

@@ -4,8 +4,10 @@
  * warp waiting on a known future cycle) are skipped in one step with the same
  * accounting, unless a cycle observer wants to see each of them. A warp whose waits
  * follow from its own clocks is event-driven: touched only at its own issue, its states
- * until the next one computed then (see "event-driven warps" below). Everything iterates
- * in a fixed order (SM, sub-partition, slot), so the schedule is deterministic. */
+ * until the next one computed then (see "event-driven warps" below); a sub-partition of
+ * only such warps issues ahead of the cycle loop while nothing outside it can change its
+ * picks ("issuing ahead"). Everything iterates in a fixed order (SM, sub-partition, slot),
+ * so the schedule is deterministic. */
 #include "gm_timing_internal.h"
 #include "gm_exec.h" /* struct gm_warp: next pc, mask and counters read inline per issue */
 
@@ -351,6 +353,74 @@ static inline __attribute__((always_inline)) int evaluate(gm_timing *t, tm_sm *s
 
 /* ---- issue ---- */
 
+/* When the result of an instruction of a class that needs no shared unit (ALU,
+ * transcendental, branch: every private_exec one) issued at `now` is written, and the
+ * stall reason of a warp waiting for it (both per PC, tm_pcinfo.private_*); a branch also
+ * holds the warp's next fetch. */
+static inline __attribute__((always_inline)) uint64_t private_done(tm_warp *tw,
+                                                                   const tm_pcinfo *pi,
+                                                                   uint64_t now, uint8_t *why)
+{
+    const uint64_t done = now + pi->private_latency;
+    *why = pi->private_why;
+    if (pi->cls == GM_LAT_BRANCH)
+        tw->branch_ready = done;
+    return done;
+}
+
+/* The scoreboard and the port after an issue at `now` whose results are written at `done`. */
+static inline __attribute__((always_inline)) void record_result(tm_sp *sp, tm_warp *tw,
+                                                                const tm_pcinfo *pi,
+                                                                uint64_t now, uint64_t done,
+                                                                uint8_t why)
+{
+    {
+        /* Locals: a store through rcls (uint8_t) may alias anything, which would make the
+         * compiler reload pi and tw on every iteration. One to four words (scalars and
+         * vectors) written straight: the loop's set-up cost more than those stores. */
+        uint64_t *ready = tw->ready + pi->dst;
+        uint8_t *rcls = tw->rcls + pi->dst;
+        const int n = pi->dst_n;
+        switch (n) {
+        case 4:
+            ready[3] = done;
+            rcls[3] = why;
+            __attribute__((fallthrough));
+        case 3:
+            ready[2] = done;
+            rcls[2] = why;
+            __attribute__((fallthrough));
+        case 2:
+            ready[1] = done;
+            rcls[1] = why;
+            __attribute__((fallthrough));
+        case 1:
+            ready[0] = done;
+            rcls[0] = why;
+            __attribute__((fallthrough));
+        case 0:
+            break;
+        default:
+            for (int k = 0; k < n; k++) {
+                ready[k] = done;
+                rcls[k] = why;
+            }
+        }
+    }
+    if (pi->dst_n > 0 && done > tw->max_reg_ready)
+        tw->max_reg_ready = done;
+    if (pi->kind == TM_K_DYN_STORE) {
+        tw->wild_ready = done;
+        if (done > tw->max_reg_ready)
+            tw->max_reg_ready = done;
+    }
+    if (done > tw->max_ready)
+        tw->max_ready = done;
+    sp->busy_until = now + pi->issue_cycles;
+    sp->busy_warp = tw;
+    sp->last_seq = tw->seq;
+}
+
 static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
 {
     tm_sm *sm = &t->sms[smi];
@@ -398,19 +468,12 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
     b->st.lane_instructions += dl;
     b->st.issued_by_class[pi->cls] += di;
     const gm_timing_config *c = &t->cfg;
-    uint64_t done = now + (uint64_t)c->latency[GM_LAT_ALU];
-    uint8_t why = GM_STALL_EXEC_DEPENDENCY;
+    uint64_t done;
+    uint8_t why;
     switch (pi->cls) {
-    case GM_LAT_TRANSCENDENTAL:
-        done = now + (uint64_t)c->latency[GM_LAT_TRANSCENDENTAL];
-        why = GM_STALL_SHORT_SCOREBOARD;
-        break;
-    case GM_LAT_BRANCH:
-        done = now + (uint64_t)c->latency[GM_LAT_BRANCH];
-        tw->branch_ready = done;
-        break;
     case GM_LAT_BARRIER:
         done = now + (uint64_t)c->latency[GM_LAT_BARRIER];
+        why = GM_STALL_EXEC_DEPENDENCY;
         tw->at_barrier = tw->barrier_go = 0;
         break;
     case GM_LAT_TEXTURE: {
@@ -438,32 +501,11 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
             t->mem_fn(t->mem_ctx, &ev);
         }
         break;
-    default:
+    default: /* ALU, transcendental, branch */
+        done = private_done(tw, pi, now, &why);
         break;
     }
-    {
-        /* Locals: a store through rcls (uint8_t) may alias anything, which would make the
-         * compiler reload pi and tw on every iteration. */
-        uint64_t *ready = tw->ready + pi->dst;
-        uint8_t *rcls = tw->rcls + pi->dst;
-        const int n = pi->dst_n;
-        for (int k = 0; k < n; k++) {
-            ready[k] = done;
-            rcls[k] = why;
-        }
-    }
-    if (pi->dst_n > 0 && done > tw->max_reg_ready)
-        tw->max_reg_ready = done;
-    if (pi->kind == TM_K_DYN_STORE) {
-        tw->wild_ready = done;
-        if (done > tw->max_reg_ready)
-            tw->max_reg_ready = done;
-    }
-    if (done > tw->max_ready)
-        tw->max_ready = done;
-    sp->busy_until = now + pi->issue_cycles;
-    sp->busy_warp = tw;
-    sp->last_seq = tw->seq;
+    record_result(sp, tw, pi, now, done, why);
     if (st == GM_RUN_PAUSED)
         set_next(t, tw);
     else
@@ -531,10 +573,12 @@ static inline int next_is_timed(const tm_warp *tw)
  * then are known now and counted at once (fetch, branch, scoreboard reason, in the order
  * evaluate() checks them); from then on it is `not_selected` until it issues, counted at
  * its issue from state_since. (So a batch's stall counts may run ahead of the cycle for
- * its resident warps; they are complete once its warps retired, as before.) */
-static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp *sp, int pos,
+ * its resident warps; they are complete once its warps retired, as before.) `stall`: its
+ * batch's counts, which the caller has at hand. */
+static inline __attribute__((always_inline)) void make_fast(uint64_t *stall, tm_sp *sp, int pos,
                                                             tm_warp *tw, const uint64_t now,
-                                                            const uint64_t from)
+                                                            const uint64_t from,
+                                                            const int may_be_slow)
 {
     const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
     uint8_t why;
@@ -544,7 +588,6 @@ static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp 
     tw->sb_why = why;
     uint64_t a = from;
     if (fetch > a || branch > a || need > a) {
-        uint64_t *stall = t->batches[tw->batch].st.stall;
         if (fetch > a) {
             stall[GM_STALL_NO_INSTRUCTION] += fetch - a;
             a = fetch;
@@ -561,7 +604,8 @@ static inline __attribute__((always_inline)) void make_fast(gm_timing *t, tm_sp 
     tw->until = a; /* next_event() */
     tw->state_since = a;
     sp->rdy[pos] = a;
-    if (sp->slow) /* (rarely set: no read-modify-write of it per issue) */
+    /* (rarely set: no read-modify-write of it per issue; never in issue_ahead) */
+    if (may_be_slow && sp->slow)
         sp->slow &= ~(1ull << pos);
 }
 
@@ -576,6 +620,78 @@ static inline void make_slow(tm_sp *sp, int pos, tm_warp *tw, uint8_t s, uint64_
     sp->known[pos] = 0;
     sp->rdy[pos] = TM_NEVER;
     sp->slow |= 1ull << pos;
+}
+
+/* ---- issuing ahead ---- */
+
+/* Whether the sub-partition's next issues depend on nothing outside it: every position
+ * holds an event-driven warp (no slow one: none waits for a queue or a barrier, none
+ * finished, so none retires and, with no free slot, nothing launches into it), nobody
+ * watches single issues or cycles, and the policy is LRR (what it picks depends on
+ * last_pos and rdy[] alone). Then its issue order and cycles up to the next instruction
+ * that leaves the run-ahead trace follow from rdy[] and busy_until alone. */
+static inline int can_issue_ahead(const gm_timing *t, const tm_sp *sp)
+{
+    return !sp->slow && sp->resident == sp->npos && !t->issue_fn && !t->cycle_fn &&
+           t->cfg.policy == GM_SCHED_LRR;
+}
+
+/* Issues, at their own cycles, the instructions the visits of the coming cycles would
+ * issue in this sub-partition (can_issue_ahead), without those visits: at each step the
+ * port frees at busy_until, the first cycle it can issue is max(busy_until, earliest rdy),
+ * and LRR picks the first position after last_pos due by then, exactly as the visit at
+ * that cycle would. Each issue is the trace path of issue() (the instruction already ran:
+ * private, nothing shared, no executor call) with the same statistics and stall adds as
+ * subpartition_cycle. Stops before an instruction that is the last of its warp's trace
+ * (what comes after it is only known once the executor runs on: maybe a shared access,
+ * maybe its end), which the visit at that cycle then issues (the sub-partition's wake,
+ * computed by the caller from rdy[] and busy_until). Nothing of another sub-partition is
+ * read or written but the batch's statistics (sums), so running ahead of the global cycle
+ * changes no other visit; a visit woken earlier from outside finds the port busy. */
+static void issue_ahead(gm_timing *t, tm_sp *sp)
+{
+    const int npos = sp->npos;
+    for (;;) {
+        /* One pass in LRR order: the first position due when the port frees issues then;
+         * if none is, the earliest rdy is the cycle, and the first position in that order
+         * with it issues (the only ones due then). */
+        const uint64_t *rd = sp->rdy;
+        const uint64_t free_at = sp->busy_until;
+        uint64_t at = TM_NEVER;
+        int pos = 0;
+        for (int i = 0, p = sp->last_pos; i < npos; i++) {
+            p = p + 1 < npos ? p + 1 : 0;
+            const uint64_t v = rd[p];
+            if (v <= free_at) {
+                at = free_at;
+                pos = p;
+                break;
+            }
+            if (v < at) {
+                at = v;
+                pos = p;
+            }
+        }
+        tm_warp *tw = sp->pw[pos];
+        if (tw->tr_n < 2)
+            return;
+        const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
+        tm_batch *b = &t->batches[tw->batch];
+        uint64_t *const stall = b->st.stall;
+        stall[GM_STALL_NOT_SELECTED] += at - tw->state_since;
+        b->st.instructions++;
+        b->st.lane_instructions += tw->tr_lanes_counted ? 0 : (uint64_t)gm_popcount32(tw->mask);
+        b->st.issued_by_class[pi->cls]++;
+        tw->tr_head++;
+        tw->tr_n--;
+        uint8_t why;
+        const uint64_t done = private_done(tw, pi, at, &why);
+        record_result(sp, tw, pi, at, done, why);
+        sp->last_pos = pos;
+        set_next(t, tw); /* the next trace entry: private, so a timed wait */
+        stall[GM_STALL_SELECTED] += sp->busy_until - at;
+        make_fast(stall, sp, pos, tw, at, sp->busy_until, 0);
+    }
 }
 
 /* One sub-partition for one cycle. Event-driven positions are only read for the pick (is
@@ -682,7 +798,9 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
         if (next_is_timed(chosen)) {
             /* `selected` while its issue holds the port, then event-driven. */
             stall[GM_STALL_SELECTED] += sp->busy_until - now;
-            make_fast(t, sp, chosen_pos, chosen, now, sp->busy_until);
+            make_fast(stall, sp, chosen_pos, chosen, now, sp->busy_until, 1);
+            if (can_issue_ahead(t, sp))
+                issue_ahead(t, sp);
         } else {
             make_slow(sp, chosen_pos, chosen, GM_STALL_SELECTED, now);
             /* Its next instruction evaluated now, while its scoreboard is in cache. Exact:
@@ -918,7 +1036,7 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
         finish(t, tw, st);
     /* Its states start now: launch comes before this cycle's visits (wake_sp above). */
     if (next_is_timed(tw))
-        make_fast(t, psp, pos, tw, t->cycle, t->cycle);
+        make_fast(b->st.stall, psp, pos, tw, t->cycle, t->cycle, 1);
     else
         make_slow(psp, pos, tw, TM_NO_STATE, t->cycle);
     return 0;

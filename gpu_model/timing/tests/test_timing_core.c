@@ -340,14 +340,16 @@ static void test_cycle_observer(gm_program *p)
  * (pc, state), statistics, cycle counts and results, with one SM and with several. */
 static void test_run_ahead_exact(gm_program *p)
 {
-    for (int cfgi = 0; cfgi < 3; cfgi++) {
+    /* Config 3 fills every slot (64 warps in 2 x 16): sub-partitions of 4 warps that are all
+     * event-driven issue ahead of the cycle loop without the observers (issue_ahead). */
+    for (int cfgi = 0; cfgi < 4; cfgi++) {
         scenario step = {0}, ahead = {0}, ahead_sampled = {0}, step_sampled = {0};
         gm_timing_config_default(&step.cfg);
         step.cfg.sm_count = cfgi == 0 ? 1 : 2;
-        step.cfg.warp_slots_per_sm = cfgi == 2 ? 16 : 4;
+        step.cfg.warp_slots_per_sm = cfgi >= 2 ? 16 : 4;
         step.cfg.policy = cfgi == 1 ? GM_SCHED_GTO : GM_SCHED_LRR;
         step.cfg.latency[GM_LAT_TRANSCENDENTAL] = cfgi == 2 ? 40 : 16;
-        step.nwarps = 24;
+        step.nwarps = cfgi == 3 ? 64 : 24;
         ahead.cfg = ahead_sampled.cfg = step_sampled.cfg = step.cfg;
         ahead.nwarps = ahead_sampled.nwarps = step_sampled.nwarps = step.nwarps;
         ahead.without_issue_observer = ahead_sampled.without_issue_observer = 1;
