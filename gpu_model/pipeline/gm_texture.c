@@ -384,8 +384,8 @@ static inline void plain_texel(const tex_level_ctx *c, size_t texel_bytes, int x
 
 #if GM_TEX_X86
 /* gm_lp_lerpf (fmaf(w, b - a, a)) on the four channels at once: vfmadd is the same single
- * rounding, under the same MXCSR. */
-__attribute__((target("fma"))) static void bilerp_fma(const float v[4][4], const float w[2],
+ * rounding, under the same MXCSR. False, writing nothing, when a result is NaN. */
+__attribute__((target("fma"))) static bool bilerp_fma(const float v[4][4], const float w[2],
                                                       float out[4])
 {
     const __m128 wx = _mm_set1_ps(w[0]), wy = _mm_set1_ps(w[1]);
@@ -393,13 +393,18 @@ __attribute__((target("fma"))) static void bilerp_fma(const float v[4][4], const
     const __m128 t2 = _mm_loadu_ps(v[2]), t3 = _mm_loadu_ps(v[3]);
     const __m128 r0 = _mm_fmadd_ps(wx, _mm_sub_ps(t1, t0), t0);
     const __m128 r1 = _mm_fmadd_ps(wx, _mm_sub_ps(t3, t2), t2);
-    _mm_storeu_ps(out, _mm_fmadd_ps(wy, _mm_sub_ps(r1, r0), r0));
+    const __m128 r = _mm_fmadd_ps(wy, _mm_sub_ps(r1, r0), r0);
+    if (_mm_movemask_ps(_mm_cmpunord_ps(r, r)))
+        return false;   /* a NaN: the caller's fmaf decides which */
+    _mm_storeu_ps(out, r);
+    return true;
 }
 static bool have_fma(void) { return __builtin_cpu_supports("fma") != 0; }
 #else
-static void bilerp_fma(const float v[4][4], const float w[2], float out[4])
+static bool bilerp_fma(const float v[4][4], const float w[2], float out[4])
 {
     (void)v; (void)w; (void)out;
+    return false;
 }
 static bool have_fma(void) { return false; }
 #endif
@@ -425,10 +430,10 @@ static bool bilinear_plain_2d(const tex_level_ctx *c, const int a0[3], const int
     plain_texel(c, tb, a1[0], a0[1], v[1]);
     plain_texel(c, tb, a0[0], a1[1], v[2]);
     plain_texel(c, tb, a1[0], a1[1], v[3]);
-    if (have_fma()) {
-        bilerp_fma((const float (*)[4])v, w, out);
+    /* A NaN result is redone with fmaf: which NaN an FMA returns when several operands are
+     * NaN depends on the operand order of the instruction form the compiler chose. */
+    if (have_fma() && bilerp_fma((const float (*)[4])v, w, out))
         return true;
-    }
     for (int ch = 0; ch < 4; ch++) {
         float r0 = gm_lp_lerpf(w[0], v[0][ch], v[1][ch]);
         float r1 = gm_lp_lerpf(w[0], v[2][ch], v[3][ch]);
