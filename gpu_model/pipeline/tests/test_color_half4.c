@@ -14,11 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-#define HAVE_MXCSR 1
-#endif
-
 #define W 16
 #define H 16
 
@@ -140,16 +135,8 @@ static int run(unsigned seed)
 
 int main(void)
 {
-    if (run(0xc0104u))
+    if (gm_test_run_with_ftz_daz(run, 0xc0104u, 0x7a1u))
         return 1;
-#if HAVE_MXCSR
-    unsigned old = _mm_getcsr();
-    _mm_setcsr(old | 0x8040u);   /* FTZ | DAZ, as around a warp's shader */
-    int rc = run(0x7a1u);
-    _mm_setcsr(old);
-    if (rc)
-        return 1;
-#endif
     printf("%d warps through the vector path\n", vector_warps);
     if (vector_warps < 1000) {
         fprintf(stderr, "too few warps took the vector path\n");

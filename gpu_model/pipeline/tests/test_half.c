@@ -14,11 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-#define HAVE_MXCSR 1
-#endif
-
 static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
@@ -53,7 +48,7 @@ static void check_floats(const float v[4])
     }
 }
 
-static void run_all(unsigned seed)
+static int run_all(unsigned seed)
 {
     /* 1: each half in each position, the other three random */
     for (uint32_t h = 0; h < 65536; h++) {
@@ -113,19 +108,14 @@ static void run_all(unsigned seed)
         if (memcmp(pa, pb, sizeof(pa)) != 0 && float_mismatches++ < 5)
             fprintf(stderr, "pack_rt RGBA16F of 0x%08x.. differs\n", f2u(a[0]));
     }
+    return 0;
 }
 
 int main(void)
 {
     printf("F16C: %s\n", gm_half4_f16c() ? "yes (vector path compared)" :
                                             "no (scalar path only)");
-    run_all(12345u);
-#if HAVE_MXCSR
-    unsigned old = _mm_getcsr();
-    _mm_setcsr(old | 0x8040u);   /* FTZ | DAZ, as around a warp's shader */
-    run_all(777u);
-    _mm_setcsr(old);
-#endif
+    gm_test_run_with_ftz_daz(run_all, 12345u, 777u);
     CHECK_EQ_INT(half_mismatches, 0);
     CHECK_EQ_INT(float_mismatches, 0);
     TEST_DONE();

@@ -17,11 +17,6 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-#define HAVE_MXCSR 1
-#endif
-
 /* Texel bits: mostly ordinary values, sometimes subnormal, infinite or NaN. */
 static void fill(gm_surface *s, unsigned *seed)
 {
@@ -61,16 +56,6 @@ static void texel_ref(const gm_surface *s, int x, int y, int z, float out[4])
     }
 }
 
-static float rand_coord(unsigned *seed, int size)
-{
-    switch (gm_test_rand(seed) % 8) {
-    case 0: return (float)(int)(gm_test_rand(seed) % (unsigned)(4 * size) - 2u * (unsigned)size) /
-                   (float)(2 * size);
-    case 1: return gm_test_randf(seed, -300.0f, 300.0f);
-    case 2: return -0.0f;
-    default: return gm_test_randf(seed, -2.0f, 3.0f);
-    }
-}
 
 static int compared, skipped;
 
@@ -101,7 +86,7 @@ static int run(unsigned seed)
         smp.wrap_t = wraps[gm_test_rand(&seed) % 4];
         const bool pot_s = (w & (w - 1)) == 0, pot_t = (h & (h - 1)) == 0;
         for (int k = 0; k < 8; k++) {
-            float coord[4] = {rand_coord(&seed, w), rand_coord(&seed, h),
+            float coord[4] = {gm_test_rand_coord(&seed, w), gm_test_rand_coord(&seed, h),
                               (float)(gm_test_rand(&seed) % 5) - 1.0f, 0.0f};
             int32_t off[3] = {0, 0, 0};
             const bool has_off = gm_test_rand(&seed) % 3 == 0;
@@ -158,16 +143,8 @@ static int run(unsigned seed)
 
 int main(void)
 {
-    if (run(0xf10a7u))
+    if (gm_test_run_with_ftz_daz(run, 0xf10a7u, 0xda2u))
         return 1;
-#if HAVE_MXCSR
-    unsigned old = _mm_getcsr();
-    _mm_setcsr(old | 0x8040u);   /* FTZ | DAZ, as around a warp's shader */
-    int rc = run(0xda2u);
-    _mm_setcsr(old);
-    if (rc)
-        return 1;
-#endif
     printf("%d lanes compared, %d outside the level (not compared)\n", compared, skipped);
     if (compared < 10000) {
         fprintf(stderr, "too few lanes compared\n");
