@@ -5,6 +5,7 @@
  * as a float multiply (lp_build_unsigned_norm_to_float).  Half floats round to
  * nearest even like F16C. */
 #include "gm_pipeline.h"
+#include "gm_half.h"
 #include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
@@ -264,49 +265,7 @@ float gm_linear_to_srgb(float c)
 static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
-uint16_t gm_float_to_half(float f)
-{
-    uint32_t x = f2u(f);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    uint32_t exp = (x >> 23) & 0xffu;
-    uint32_t man = x & 0x7fffffu;
-    if (exp == 0xff)                                  /* inf / nan */
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u | (man >> 13) : 0));
-    int e = (int)exp - 127 + 15;
-    if (e >= 31)
-        return (uint16_t)(sign | 0x7c00u);            /* overflow -> inf (RNE) */
-    if (e <= 0) {                                     /* subnormal half */
-        if (e < -10)
-            return (uint16_t)sign;
-        man |= 0x800000u;
-        int shift = 14 - e;
-        uint32_t h = man >> shift;
-        uint32_t rem = man & ((1u << shift) - 1u);
-        uint32_t half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1u)))
-            h++;
-        return (uint16_t)(sign | h);
-    }
-    uint32_t h = ((uint32_t)e << 10) | (man >> 13);
-    uint32_t rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
-        h++;                                          /* may carry into exponent: ok */
-    return (uint16_t)(sign | h);
-}
-
-float gm_half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
-    uint32_t man = h & 0x3ffu;
-    if (exp == 0) {
-        float r = (float)man * (1.0f / 16777216.0f);  /* 2^-24 */
-        return sign ? -r : r;
-    }
-    if (exp == 31)
-        return u2f(sign | 0x7f800000u | (man << 13));
-    return u2f(sign | ((exp - 15 + 127) << 23) | (man << 13));
-}
+/* gm_float_to_half and gm_half_to_float: gm_half.c */
 
 /* Unsigned small floats (R11G11B10F): 5-bit exponent, `mbits` mantissa, no sign. */
 static uint32_t float_to_ufloat(float f, int mbits)
@@ -399,6 +358,9 @@ void gm_format_unpack_rgba(gm_format f, const void *texel, float rgba[4])
     rgba[3] = 1.0f;
     int sh[4];
     switch (f) {
+    case GM_FMT_RGBA16F:   /* lightmaps and render targets of OpenArena's GL2 renderer */
+        gm_half4_to_float(p, rgba);
+        return;
     case GM_FMT_BGRA8:
         rgba[2] = gm_unorm8_to_float(p[0]); rgba[1] = gm_unorm8_to_float(p[1]);
         rgba[0] = gm_unorm8_to_float(p[2]); rgba[3] = gm_unorm8_to_float(p[3]);
@@ -499,25 +461,23 @@ void gm_format_unpack_rgba_i(gm_format f, const void *texel, uint32_t rgba[4])
 }
 
 /* llvmpipe's conversion to half on render target writes drops the low mantissa bits (round
- * toward zero): the value is cut to what a half keeps first, so the nearest-even rounding of
- * gm_format_pack_rgba has nothing left to round. */
+ * toward zero): the value is cut to what a half keeps first (gm_half_cut_rtz), so the
+ * nearest-even rounding of gm_format_pack_rgba has nothing left to round. RGBA16F, the
+ * targets of OpenArena's GL2 renderer, four channels at once (gm_half.h). */
 void gm_format_pack_rgba_rt(gm_format f, const float in[4], void *texel)
 {
+    if (f == GM_FMT_RGBA16F) {
+        gm_float4_to_half_rtz(in, texel);
+        return;
+    }
     const gm_format_info *fi = gm_format_get(f);
     if (fi->kind != GM_KIND_FLOAT || fi->bits[0] != 16) {
         gm_format_pack_rgba(f, in, texel);
         return;
     }
     float v[4];
-    for (int c = 0; c < 4; c++) {
-        uint32_t u = f2u(in[c]), e = (u >> 23) & 0xffu;
-        if (e == 0xffu)
-            v[c] = in[c];
-        else if (e >= 113)                  /* normal half: 10 mantissa bits */
-            v[c] = u2f(u & ~0x1fffu);
-        else                                /* subnormal half: multiples of 2^-24 */
-            v[c] = truncf(in[c] * 16777216.0f) / 16777216.0f;
-    }
+    for (int c = 0; c < 4; c++)
+        v[c] = gm_half_cut_rtz(in[c]);
     gm_format_pack_rgba(f, v, texel);
 }
 

@@ -4,6 +4,7 @@
  * (colour converted to unorm8 first, products a*b/255 rounded with
  * (t + (t >> 8) + 0x80) >> 8, saturating add/sub); other formats blend in float. */
 #include "gm_pipe_internal.h"
+#include "gm_color_half4.h"
 #include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 
 #include <math.h>
@@ -490,11 +491,14 @@ void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t m
             write_plain_rgba8(ctx, rt, w, mask);
             continue;
         }
+        uint32_t left = mask;   /* lanes write_rt still writes */
+        if (wl < 0 && gm_color_half4_ok(ctx, rt))
+            left &= ~gm_color_half4_write(ctx, rt, w, mask);
         gm_watch_rec wr;
         for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
             if (l == wl)
                 gm_watch_color_before(ctx, w, rt, l, 0, false, &wr);
-            if (mask & (1u << l))
+            if (left & (1u << l))
                 write_rt(ctx, rt, w, l, 0, false);
             if (l == wl)
                 gm_watch_color_after(ctx, w, &wr);

@@ -10,9 +10,15 @@
 #include "gm_texture_aniso.h"
 #include "gm_texture_lp.h"
 #include "gm_texture_quad.h"
+#include "gm_half.h"
 
 #include <math.h>
 #include <string.h>
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define GM_TEX_X86 1
+#include <immintrin.h>
+#endif
 
 void gm_tex_sampler_default(gm_tex_sampler *s)
 {
@@ -353,6 +359,89 @@ static void cube_seamless_linear(const tex_level_ctx *c, const float st[2], bool
     }
 }
 
+/* ---- the float path's bilinear filter of a 2D level ----------------------------------- */
+
+/* Whether fetch_texel reads a texel of this format with gm_format_unpack_rgba alone: not a
+ * block format, not depth or stencil (the texture units never shadow-compare here). */
+static bool plain_float_texels(gm_format f)
+{
+    const gm_format_info *fi = gm_format_get(f);
+    return !fi->block && fi->kind != GM_KIND_DEPTH && fi->kind != GM_KIND_DEPTH_STENCIL;
+}
+
+/* The texel at in-range (x, y) of the level being filtered, layer c->layer. */
+static inline void plain_texel(const tex_level_ctx *c, size_t texel_bytes, int x, int y,
+                               float out[4])
+{
+    const gm_surface *s = c->s;
+    const uint8_t *p = s->data + (size_t)c->layer * s->layer_stride + (size_t)y * s->row_stride +
+                       (size_t)x * texel_bytes;
+    if (s->format == GM_FMT_RGBA16F)   /* OpenArena's lightmaps: four halves at once */
+        gm_half4_to_float(p, out);
+    else
+        gm_format_unpack_rgba(s->format, p, out);
+}
+
+#if GM_TEX_X86
+/* gm_lp_lerpf (fmaf(w, b - a, a)) on the four channels at once: vfmadd is the same single
+ * rounding, under the same MXCSR. False, writing nothing, when a result is NaN. */
+__attribute__((target("fma"))) static bool bilerp_fma(const float v[4][4], const float w[2],
+                                                      float out[4])
+{
+    const __m128 wx = _mm_set1_ps(w[0]), wy = _mm_set1_ps(w[1]);
+    const __m128 t0 = _mm_loadu_ps(v[0]), t1 = _mm_loadu_ps(v[1]);
+    const __m128 t2 = _mm_loadu_ps(v[2]), t3 = _mm_loadu_ps(v[3]);
+    const __m128 r0 = _mm_fmadd_ps(wx, _mm_sub_ps(t1, t0), t0);
+    const __m128 r1 = _mm_fmadd_ps(wx, _mm_sub_ps(t3, t2), t2);
+    const __m128 r = _mm_fmadd_ps(wy, _mm_sub_ps(r1, r0), r0);
+    if (_mm_movemask_ps(_mm_cmpunord_ps(r, r)))
+        return false;   /* a NaN: the caller's fmaf decides which */
+    _mm_storeu_ps(out, r);
+    return true;
+}
+static bool have_fma(void) { return __builtin_cpu_supports("fma") != 0; }
+#else
+static bool bilerp_fma(const float v[4][4], const float w[2], float out[4])
+{
+    (void)v; (void)w; (void)out;
+    return false;
+}
+static bool have_fma(void) { return false; }
+#endif
+
+/* sample_level's general linear filter of a 2D level (not a 1D array) whose four texels lie
+ * inside the level (every wrap mode then reads them where they are) and are plain
+ * (plain_float_texels), without a shadow compare: the texels read straight from the surface
+ * and the x, then y lerps of gm_lp_lerpf on four channels at once. False when it does not
+ * apply (the caller goes through fetch_wrapped). Identical results: the test compares it
+ * with the per-texel route. */
+static bool bilinear_plain_2d(const tex_level_ctx *c, const int a0[3], const int a1[3],
+                              const float w[3], float out[4])
+{
+    const gm_surface *s = c->s;
+    if (c->shadow || c->img->target == GM_TEX_1D_ARRAY || !plain_float_texels(s->format))
+        return false;
+    if ((unsigned)a0[0] >= (unsigned)c->size[0] || (unsigned)a1[0] >= (unsigned)c->size[0] ||
+        (unsigned)a0[1] >= (unsigned)c->size[1] || (unsigned)a1[1] >= (unsigned)c->size[1])
+        return false;
+    const size_t tb = (size_t)gm_format_get(s->format)->bytes * (size_t)(s->samples > 0 ? s->samples : 1);
+    float v[4][4];
+    plain_texel(c, tb, a0[0], a0[1], v[0]);
+    plain_texel(c, tb, a1[0], a0[1], v[1]);
+    plain_texel(c, tb, a0[0], a1[1], v[2]);
+    plain_texel(c, tb, a1[0], a1[1], v[3]);
+    /* A NaN result is redone with fmaf: which NaN an FMA returns when several operands are
+     * NaN depends on the operand order of the instruction form the compiler chose. */
+    if (have_fma() && bilerp_fma((const float (*)[4])v, w, out))
+        return true;
+    for (int ch = 0; ch < 4; ch++) {
+        float r0 = gm_lp_lerpf(w[0], v[0][ch], v[1][ch]);
+        float r1 = gm_lp_lerpf(w[0], v[2][ch], v[3][ch]);
+        out[ch] = gm_lp_lerpf(w[1], r0, r1);
+    }
+    return true;
+}
+
 /* Filter one level at normalized coordinates u,v,w (texel coords for RECT). */
 static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear, bool snap,
                          const int32_t *offset, float out[4])
@@ -408,6 +497,8 @@ static void sample_level(const tex_level_ctx *c, const float uvw[3], bool linear
         if (ok) {
             if (snap)   /* nearest through the linear filter: the heavier texel only */
                 for (int d = 0; d < nd; d++) w[d] = w[d] > 0.5f ? 1.0f : 0.0f;
+            if (nd == 2 && bilinear_plain_2d(c, a0, a1, w, out))
+                return;
             float v[8][4];
             int corners = 1 << nd;
             for (int k = 0; k < corners; k++) {

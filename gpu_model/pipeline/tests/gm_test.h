@@ -23,4 +23,39 @@ static inline float gm_test_randf(unsigned *s, float lo, float hi)
 {
     return lo + (hi - lo) * (float)(gm_test_rand(s) & 0xffffff) / 16777216.0f;
 }
+/* A texture coordinate for a level `size` texels wide: mostly ordinary, sometimes exactly on a
+ * texel centre or edge, sometimes far outside [0, 1], sometimes -0. */
+static inline float gm_test_rand_coord(unsigned *s, int size)
+{
+    switch (gm_test_rand(s) % 8) {
+    case 0: return (float)(int)(gm_test_rand(s) % (unsigned)(4 * size) - 2u * (unsigned)size) /
+                   (float)(2 * size);
+    case 1: return gm_test_randf(s, -300.0f, 300.0f);
+    case 2: return -0.0f;
+    default: return gm_test_randf(s, -2.0f, 3.0f);
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+/* run(seed_plain) with MXCSR as the program started, then (x86) run(seed_ftz) with FTZ and DAZ
+ * set, as gm_exec.c sets them around a warp's shader (texture sampling runs there); MXCSR is
+ * restored. Returns the first non-zero result. */
+static inline int gm_test_run_with_ftz_daz(int (*run)(unsigned), unsigned seed_plain,
+                                           unsigned seed_ftz)
+{
+    int rc = run(seed_plain);
+#if defined(__x86_64__) || defined(__i386__)
+    if (rc == 0) {
+        unsigned old = _mm_getcsr();
+        _mm_setcsr(old | 0x8040u);
+        rc = run(seed_ftz);
+        _mm_setcsr(old);
+    }
+#else
+    (void)seed_ftz;
+#endif
+    return rc;
+}
 #endif

@@ -25,19 +25,6 @@ static void fill_random(gm_surface *s, unsigned *seed)
         s->data[i] = (uint8_t)gm_test_rand(seed);
 }
 
-/* A coordinate: mostly ordinary, sometimes exactly on a texel centre or edge, sometimes
- * far outside [0, 1]. */
-static float rand_coord(unsigned *seed, int size)
-{
-    switch (gm_test_rand(seed) % 8) {
-    case 0: return (float)(int)(gm_test_rand(seed) % (unsigned)(4 * size) - 2u * (unsigned)size) /
-                   (float)(2 * size);
-    case 1: return gm_test_randf(seed, -300.0f, 300.0f);
-    case 2: return -0.0f;
-    default: return gm_test_randf(seed, -2.0f, 3.0f);
-    }
-}
-
 static void reference_lane(const gm_texq_addr *ad, const gm_texq_level lv[2], bool two, int w8,
                            bool linear, int l, float s, float t, int os, int ot, float out[4])
 {
@@ -104,8 +91,8 @@ static int test_kernel(void)
         int32_t os[4], ot[4];
         bool huge = false;
         for (int l = 0; l < 4; l++) {
-            s[l] = rand_coord(&seed, w0);
-            t[l] = rand_coord(&seed, h0);
+            s[l] = gm_test_rand_coord(&seed, w0);
+            t[l] = gm_test_rand_coord(&seed, h0);
             os[l] = has_off ? (int32_t)(gm_test_rand(&seed) % 16) - 8 : 0;
             ot[l] = has_off ? (int32_t)(gm_test_rand(&seed) % 16) - 8 : 0;
         }
@@ -200,8 +187,8 @@ static int test_requests(void)
                 req.lod[l] = gm_test_randf(&seed, -1.5f, 5.0f);
             else
                 req.lod[l] = req.lod[l & ~3];
-            req.coord.f[0][l] = rand_coord(&seed, w);
-            req.coord.f[1][l] = rand_coord(&seed, h);
+            req.coord.f[0][l] = gm_test_rand_coord(&seed, w);
+            req.coord.f[1][l] = gm_test_rand_coord(&seed, h);
             req.coord.f[2][l] = gm_test_randf(&seed, -1.0f, 4.0f);
             if (iter % 10 == 9 && l == 5)
                 req.coord.f[0][l] = iter % 20 == 9 ? -INFINITY : 5e9f;   /* the per-lane path */
