@@ -8,7 +8,8 @@
  *    texture holds a render target of the draw (a feedback loop reads the pixels earlier
  *    warps wrote, which depends on when);
  *  - binding a texture adds no note and loads nothing: every texture the draw's programs
- *    can reach (each unit, each target its TEX instructions use) is already synced with the
+ *    can reach (each unit one of their sampler uniforms names, each target their TEX
+ *    instructions use; a TEX takes its unit from such a uniform) is already synced with the
  *    state model in the current epoch, or has no image (its sync adds no note), and none
  *    draws the anisotropic note of gmf_unit_resolve. Otherwise the notes of the sync would
  *    be added when the warp ran ahead instead of at the TEX's issue, possibly in another
@@ -80,6 +81,21 @@ static uint32_t targets_used(const gm_program *p)
     return m;
 }
 
+/* The units (bit per unit) the program's samplers name: a TEX reads its unit from an
+ * opaque uniform, whose value is fixed for the draw. */
+static uint64_t units_used(const gm_program *p)
+{
+    uint64_t m = 0;
+    for (int i = 0; p && i < gm_program_uniform_count(p); i++) {
+        const gm_uniform_info *ui = gm_program_uniform(p, i);
+        const uint32_t *v = ui->is_opaque ? gm_program_uniform_data(p, i) : NULL;
+        for (int e = 0; v && e < ui->array_size; e++)
+            if (v[e] < 64)
+                m |= 1ull << v[e];
+    }
+    return m;
+}
+
 static const gmf_texture *find_synced(const gmf_runner *r, uint32_t share, uint32_t key)
 {
     for (int i = 0; i < r->n_tex; i++)
@@ -124,10 +140,11 @@ bool gmf_tex_ahead_ok(gmf_draw_ctx *d)
         return false;
     }
     uint32_t used = targets_used(p->vs) | targets_used(p->fs);
+    uint64_t umask = used ? units_used(p->vs) | units_used(p->fs) : 0;
     int units = GM_TEX_MAX_UNITS < SM_MAX_TEXTURE_UNITS ? GM_TEX_MAX_UNITS : SM_MAX_TEXTURE_UNITS;
     int all = 1;
-    for (int u = 0; u < units && used; u++)
-        for (int ti = 0; ti < SM_TT_COUNT; ti++) {
+    for (int u = 0; u < units && u < 64 && umask; u++)
+        for (int ti = 0; ti < SM_TT_COUNT && (umask >> u & 1); ti++) {
             if (!(used & (1u << ti)))
                 continue;
             int s = binding_state(d, (unsigned)u, ti);
