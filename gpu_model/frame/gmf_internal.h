@@ -249,6 +249,8 @@ typedef struct gmf_draw_ctx {
     float alpha_ref;
     float ucp[GM_PIPE_MAX_CLIP_DIST][4];   /* user clip planes of the draw (gmf_user_clip.c) */
     bool thr;                 /* shaded on several threads (gmf_threads.c) */
+    int8_t tex_ahead;         /* timing model runs TEX ahead: 0 not yet, 1 yes, -1 never
+                                 (this draw; gmf_tex_ahead.c) */
 } gmf_draw_ctx;
 
 /* gmf_shade.c: is this output one of the vertex colours GL_CLAMP_VERTEX_COLOR clamps? */

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "gmf_threads.h"
+#include "gmf_tex_ahead.h"
 #include "gm_ir.h"
 #include "gm_pipe_internal.h"
 
@@ -203,6 +204,9 @@ static gmf_thr_job *claim(struct gmf_thr *t)
  * that long, and a sleep and wake-up per warp cost more CPU than the warp (measured: one
  * context switch per warp made two threads slower than one). */
 #define SPIN_LOOPS 4000
+/* A worker's spin during a threaded draw: about a millisecond, tens of warps' worth of queueing
+ * by the main thread; a main thread that queues nothing for that long is not running. */
+#define SPIN_LOOPS_IN_DRAW (16 * SPIN_LOOPS)
 
 static inline void cpu_relax(void)
 {
@@ -221,11 +225,17 @@ static void *worker(void *arg)
         gmf_thr_job *j = claim(t);
         if (!j) {
             pthread_mutex_unlock(&t->mu);
-            /* During a threaded draw a worker stays awake (measured: a worker that slept and
+            /* During a threaded draw a worker spins longer (measured: a worker that slept and
              * was woken per burst of warps left the main thread running them, slower than one
-             * thread); between draws it sleeps after a short spin. */
+             * thread); between draws it sleeps after a short spin. The draw's spin is bounded
+             * too: when the main thread queues nothing for that long (descheduled on a busy
+             * machine, or in a long stretch of work of its own) a spinning worker only takes
+             * the CPU it needs (measured 2.4x the CPU of one thread, unbounded, on a
+             * saturated machine); gmf_thr_queue wakes it. */
             for (int i = 0; !atomic_load_explicit(&t->queued, memory_order_relaxed) &&
-                            (i < SPIN_LOOPS || atomic_load_explicit(&t->in_draw, memory_order_relaxed));
+                            (i < SPIN_LOOPS ||
+                             (i < SPIN_LOOPS_IN_DRAW &&
+                              atomic_load_explicit(&t->in_draw, memory_order_relaxed)));
                  i++)
                 cpu_relax();
             pthread_mutex_lock(&t->mu);
@@ -299,30 +309,6 @@ static bool wait_serial(gmf_thr_job *j)
     return ok;
 }
 
-/* Does a level of the texture hold one of the draw's render targets (a feedback loop)? */
-static bool is_render_target(const gmf_runner *r, const gmf_texture *tex)
-{
-    const gm_pipe_framebuffer *fb = &r->pipe.fb;
-    const gm_surface *views[GM_PIPE_MAX_RT + 2];
-    int nv = 0;
-    for (int i = 0; i < GM_PIPE_MAX_RT; i++)
-        views[nv++] = fb->color[i];
-    views[nv++] = fb->depth;
-    views[nv++] = fb->stencil;
-    for (int l = 0; l < GM_TEX_MAX_LEVELS; l++) {
-        const gm_surface *s = &tex->img.level[l];
-        if (!s->data)
-            continue;
-        size_t a = s->layer_stride * (size_t)(s->depth > 0 ? s->depth : 1);
-        size_t b = s->row_stride * (size_t)(s->height > 0 ? s->height : 1);
-        const uint8_t *end = s->data + (a > b ? a : b);
-        for (int v = 0; v < nv; v++)
-            if (views[v] && views[v]->data >= s->data && views[v]->data < end)
-                return true;
-    }
-    return false;
-}
-
 /* The job's sample callback: sample() of gmf_shade.c with the binding resolved once per
  * (unit, target) in a serial section. */
 static void thr_sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
@@ -365,7 +351,7 @@ static void thr_sample(void *ctx, const gm_sample_request *req, gm_texel_out *ou
                 }
                 e->image = got.image;
                 e->has_sampler = got.sampler != NULL;
-                s = tex && is_render_target(d->r, tex) ? RES_SERIAL : RES_READY;
+                s = tex && gmf_tex_is_render_target(d->r, tex) ? RES_SERIAL : RES_READY;
                 atomic_store_explicit(&e->state, s, memory_order_release);
             }
         }
@@ -384,30 +370,6 @@ static void *thr_buffer(void *ctx, gm_buffer_kind kind, unsigned binding, size_t
 
 /* ---- per draw ---- */
 
-/* Whether a program's code runs the same on any thread: no writes outside its registers
- * (storage, atomics, images), no barriers or shared memory, no clock; `no_tex`: nor texture
- * fetches. */
-static bool program_threadable(const gm_program *p, bool no_tex)
-{
-    if (!p)
-        return true;
-    if (p->reads_clock)
-        return false;
-    for (int i = 0; i < p->code_count; i++)
-        switch (p->code[i].op) {
-        case GM_OP_BUF_STORE: case GM_OP_BUF_ATOMIC: case GM_OP_IMAGE: case GM_OP_BARRIER:
-        case GM_OP_SH_LOAD: case GM_OP_SH_STORE: case GM_OP_SH_ATOMIC: case GM_OP_GS_EMIT:
-            return false;
-        case GM_OP_TEX:
-            if (no_tex)
-                return false;
-            break;
-        default:
-            break;
-        }
-    return true;
-}
-
 static bool draw_threadable(const gmf_draw_ctx *d)
 {
     const gmf_runner *r = d->r;
@@ -417,8 +379,8 @@ static bool draw_threadable(const gmf_draw_ctx *d)
     if (p->gs || p->tes || !p->vs)
         return false;
     if (!p->threadable)   /* decided once per program: 1 yes, 2 no */
-        ((gmf_prog *)p)->threadable = program_threadable(p->vs, true) &&
-                                              program_threadable(p->fs, false) ? 1 : 2;
+        ((gmf_prog *)p)->threadable = gmf_program_side_effect_free(p->vs, true) &&
+                                              gmf_program_side_effect_free(p->fs, false) ? 1 : 2;
     return p->threadable == 1;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gmf_internal.h"
+#include "gmf_tex_ahead.h"
 #include "gm_pipe_internal.h"
 
 /* Marks the flight retired (the pipeline reads its outputs when it completes it) and hands
@@ -113,6 +114,7 @@ void gmf_timing_drain(gmf_draw_ctx *d)
 void gmf_timing_draw_begin(gmf_draw_ctx *d)
 {
     d->batch[0] = d->batch[1] = d->batch[2] = -1;
+    d->tex_ahead = 0;
     d->tess_batch[0] = d->tess_batch[1] = -1;
     /* Cache tags per texture object: the unit's first bound target's name. */
     for (int u = 0; u < GM_TEX_MAX_UNITS && u < SM_MAX_TEXTURE_UNITS; u++) {
@@ -224,7 +226,12 @@ int gmf_timing_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t 
     f->retired = false;
     f->status = GM_RUN_DONE;
     gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? gmf_timing_observe : NULL, r);
-    if (gm_timing_submit(r->tm, d->batch[s], w, &d->env[s], f) != 0) {
+    /* Texture fetches may run ahead of their issue when they read the same texels and add
+     * the same notes at any time (gmf_tex_ahead.c); only this submission. */
+    gm_timing_set_tex_run_ahead(r->tm, gmf_tex_ahead_ok(d));
+    int sub = gm_timing_submit(r->tm, d->batch[s], w, &d->env[s], f);
+    gm_timing_set_tex_run_ahead(r->tm, 0);
+    if (sub != 0) {
         gmf_note(d->ev, "timing model: %s", gm_timing_error(r->tm));
         d->failed = true;
         cancel_flights(r);

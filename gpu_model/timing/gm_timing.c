@@ -1,6 +1,7 @@
 /* Timing model: configuration, lifetime, batches, submission, observers, statistics.
  * The cycle loop itself is in gm_timing_sched.c. */
 #include "gm_timing_internal.h"
+#include "gm_timing_ahead.h"
 #include "gm_exec.h" /* struct gm_warp: its program and id */
 
 #include <stdio.h>
@@ -162,6 +163,7 @@ void gm_timing_destroy(gm_timing *t)
                     free(sm->slots[i].rcls);
                     free(sm->slots[i].tr_pc);
                     free(sm->slots[i].tr_mask);
+                    tm_ahead_free(&sm->slots[i]);
                 }
             free(sm->slots);
             free(sm->sps);
@@ -346,10 +348,10 @@ static void wrap_sample(void *ctx, const gm_sample_request *req, gm_texel_out *o
 {
     tm_warp *tw = ctx;
     gm_timing *t = tw->t;
-    if (t->capture == tw &&
+    if ((t->capture == tw || t->ahead == tw) &&
         (req->op == GM_TEX_SAMPLE || req->op == GM_TEX_FETCH || req->op == GM_TEX_GATHER))
         tm_tex_lines(req, texture_id(&t->batches[tw->batch], req->unit), size_query, tw,
-                     &t->tags);
+                     t->ahead == tw ? tm_ahead_tags(t, tw) : &t->tags);
     if (tw->env.sample)
         tw->env.sample(tw->env.ctx, req, out);
 }
@@ -421,6 +423,7 @@ int gm_timing_submit(gm_timing *t, int batch, gm_warp *w, const gm_env *env, voi
     tw->tp = tp;
     tw->sm = tw->slot = tw->sp = -1;
     tw->pc = -1;
+    tw->tex_ahead = (uint8_t)(t->tex_ahead != 0);
     gm_env wrapped = {tw, wrap_sample, tw->env.image ? wrap_image : NULL,
                       tw->env.buffer ? wrap_buffer : NULL};
     gm_warp_set_env(w, &wrapped);
@@ -440,6 +443,11 @@ void gm_timing_set_issue_observer(gm_timing *t, gm_timing_issue_fn fn, void *ctx
 {
     t->issue_fn = fn;
     t->issue_ctx = ctx;
+}
+
+void gm_timing_set_tex_run_ahead(gm_timing *t, int on)
+{
+    t->tex_ahead = on;
 }
 
 void gm_timing_set_cycle_observer(gm_timing *t, gm_timing_cycle_fn fn, void *ctx)

@@ -188,6 +188,13 @@ typedef struct gm_timing_issue {
 typedef int (*gm_timing_issue_fn)(void *ctx, const gm_timing_issue *ev);
 void gm_timing_set_issue_observer(gm_timing *t, gm_timing_issue_fn fn, void *ctx);
 
+/* Whether the warps submitted from now on may run their texture instructions ahead of
+ * their issue (default 0). Set it only when nothing writes the textures a batch samples
+ * while it runs and sampling has no visible side effect: their results are then the same
+ * at any time. Cache lookups, latencies, statistics and events still happen at the issue
+ * (see DESIGN.md, "Skipping and run-ahead"); only the executor runs earlier. */
+void gm_timing_set_tex_run_ahead(gm_timing *t, int on);
+
 typedef struct gm_timing_slot_sample {
     int resident;       /* 0: empty slot (fields below undefined) */
     int subpartition;

@@ -48,6 +48,8 @@ typedef struct tm_prog {
     const gm_program *p;
     tm_pcinfo *pc;
     uint8_t *private_pc;  /* pc[i].private_exec as a flat array, for gm_warp_run_private */
+    uint8_t *ahead_pc;    /* private_pc plus texture instructions (run-ahead across TEX,
+                             gm_timing_ahead.c) */
     int32_t *ranges;
     int32_t *words;       /* flat scoreboard words (tm_pcinfo.words_first) */
     int nregs;
@@ -142,6 +144,7 @@ typedef struct tm_warp {
     int32_t *tr_pc;
     gm_mask *tr_mask;
     gm_env env;            /* the caller's environment (restored at retirement) */
+    uint8_t tex_ahead;     /* may run ahead across texture instructions (gm_timing_ahead.c) */
 } tm_warp;
 _Static_assert(offsetof(tm_warp, rcls) <= 64, "a visit's fields of tm_warp fit one cache line");
 
@@ -155,6 +158,8 @@ typedef struct tm_slot {
     int cap;
     int32_t *tr_pc;        /* run-ahead trace of the resident warp (TM_TRACE_CAP) */
     gm_mask *tr_mask;
+    int tr_cap;            /* entries of tr_pc/tr_mask beyond TM_TRACE_CAP once grown (0: not) */
+    struct tm_ahead *ahead; /* texture lines of the trace's TEX entries (gm_timing_ahead.c) */
 } tm_slot;
 
 /* Most warp slots of one sub-partition (warp_slots_per_sm <= 64). */
@@ -243,6 +248,9 @@ struct gm_timing {
     char err[256];
     tm_warp *capture;      /* warp whose texture requests are being recorded */
     tm_tagset tags;
+    tm_warp *ahead;        /* warp running ahead across texture instructions (its requests'
+                              lines go into its trace, gm_timing_ahead.c) */
+    int tex_ahead;         /* gm_timing_set_tex_run_ahead: given to the warps submitted next */
     gm_sample_request *qreq; /* size queries */
     gm_texel_out *qout;
     gm_timing_issue_fn issue_fn; void *issue_ctx;

@@ -175,9 +175,11 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
     tp->nregs = p->nregs;
     tp->pc = calloc((size_t)(p->code_count > 0 ? p->code_count : 1), sizeof *tp->pc);
     tp->private_pc = calloc((size_t)(p->code_count > 0 ? p->code_count : 1), 1);
-    if (!tp->pc || !tp->private_pc) {
+    tp->ahead_pc = calloc((size_t)(p->code_count > 0 ? p->code_count : 1), 1);
+    if (!tp->pc || !tp->private_pc || !tp->ahead_pc) {
         free(tp->pc);
         free(tp->private_pc);
+        free(tp->ahead_pc);
         free(tp);
         return NULL;
     }
@@ -204,6 +206,9 @@ tm_prog *tm_prog_build(const gm_program *p, const gm_timing_config *cfg,
                            (cls == GM_LAT_ALU || cls == GM_LAT_TRANSCENDENTAL ||
                             cls == GM_LAT_BRANCH);
         tp->private_pc[pc] = pi->private_exec;
+        /* Texture fetches and queries read only what the caller vouches is fixed for the
+         * batch when it allows run-ahead across them (gm_timing_ahead.c). */
+        tp->ahead_pc[pc] = pi->private_exec || (!pi->barrier && in->op == GM_OP_TEX);
         /* Mirrors the order of evaluate() in gm_timing_sched.c: a wait before this
          * instruction ends on the warp's own clocks unless it waits for a barrier or for
          * queue space (shared with the other warps of its SM). */
@@ -238,6 +243,7 @@ void tm_prog_free(tm_prog *tp)
         return;
     free(tp->pc);
     free(tp->private_pc);
+    free(tp->ahead_pc);
     free(tp->ranges);
     free(tp->words);
     free(tp);

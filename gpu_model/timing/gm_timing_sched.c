@@ -9,6 +9,7 @@
  * picks ("issuing ahead"). Everything iterates in a fixed order (SM, sub-partition, slot),
  * so the schedule is deterministic. */
 #include "gm_timing_internal.h"
+#include "gm_timing_ahead.h"
 #include "gm_exec.h" /* struct gm_warp: next pc, mask and counters read inline per issue */
 
 #include <stdlib.h>
@@ -89,8 +90,11 @@ static void run_ahead(gm_timing *t, tm_warp *tw)
     const uint64_t lanes0 = w->lane_instr;
     /* One executor call for the whole run (it records each pc and mask), not one call per
      * instruction: the same instructions and trace as stepping (gm_warp_run_private). */
-    tw->tr_status = gm_warp_run_private(w, tw->tp->private_pc, TM_TRACE_CAP, tw->tr_pc,
-                                        tw->tr_mask, &n);
+    if (tw->tex_ahead && plain)   /* across texture instructions too (gm_timing_ahead.c) */
+        tw->tr_status = tm_ahead_run(t, tw, &n);
+    else
+        tw->tr_status = gm_warp_run_private(w, tw->tp->private_pc, TM_TRACE_CAP, tw->tr_pc,
+                                            tw->tr_mask, &n);
     tw->tr_head = 0;
     tw->tr_n = n;
     tw->tr_lanes_counted = plain;
@@ -443,7 +447,10 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
     const int texq = pi->cls == GM_LAT_TEXTURE;
     if (texq && pi->kind != TM_K_TEX_QUERY) {
         tm_tagset_reset(&t->tags);
-        t->capture = tw;
+        if (tw->tr_n > 0)
+            tm_ahead_lines(t, tw, &t->tags);   /* ran ahead: the lines it recorded then */
+        else
+            t->capture = tw;
     }
     gm_run_status st;
     uint64_t di, dl;

@@ -12,7 +12,9 @@ skipped when glmark2 is missing), then runs
   * without the timing model (--no-timing: the draws that can run threaded do), and on
     lit_mesh and multipass also with 3 threads and
   * with the timing model and --trace-hash (every draw falls back to one thread: the observer
-    and the timing model see one global instruction order),
+    and the timing model see one global instruction order), and with the timing model alone
+    (warps run ahead of their issue, across texture fetches where the draw allows it; still one
+    thread per draw: workers with the timing model are not done),
 and requires the same JSON report (every key but the wall-clock "*seconds" ones), the same set of
 PNG files with identical bytes, and the same instruction trace hash. `--benchmark --threads 2
 --no-timing` must report threaded draws on every sample (the comparison would otherwise compare
@@ -91,7 +93,10 @@ def threaded_draws(args, cap, extra_env=None, threads_opt=True):
 def compare_capture(args, tmp, name, cap, full):
     """full: also 3 threads, and the timing model with --trace-hash (one thread by design)."""
     draws = None
-    modes = [("no-timing", ["--no-timing"])] + ([("timing+trace", ["--trace-hash"])] if full else [])
+    # "timing": the timing model without an observer, where warps run ahead of their issue
+    # (across texture fetches where gmf_tex_ahead.c allows it); still one thread per draw.
+    modes = [("no-timing", ["--no-timing"])] + ([("timing+trace", ["--trace-hash"]),
+                                                 ("timing", [])] if full else [])
     for mode, extra in modes:
         ref = None
         for threads in ((1, 2, 3) if mode == "no-timing" and full else (1, 2)):

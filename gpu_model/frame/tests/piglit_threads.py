@@ -2,14 +2,19 @@
 """Byte-identity of the GPU model on several threads over piglit shader tests (not a meson test:
 minutes; run by hand, results in docs/BENCHMARKS.md).
 
-  piglit_threads.py --glreplay G [--match REGEX] [--threads N] [--timeout S]
+  piglit_threads.py --glreplay G [--match REGEX] [--threads N] [--timeout S] [--timing]
+                    [--baseline G0]
 
 For each spec/**/*.shader_test whose path under spec/ matches REGEX (default
 '^glsl-1\\.10/execution/'): capture frame 0 (`glreplay capture`, shader_runner -auto -fbo on
 surfaceless EGL), then `glreplay model --no-timing --json --png DIR` with --threads 1 and
 --threads N (default 2); the exit status, the JSON report without its "*seconds" keys and every
 PNG file must be identical. Prints one line per difference and a summary (tests compared,
-captures that failed, draws threaded)."""
+captures that failed, draws threaded).
+
+--timing runs both with the timing model (without --no-timing). --baseline G0 runs the
+one-thread side with another binary G0 (e.g. the build before a timing-model change: with
+--timing --threads 1 it checks that the change left every report and image as they were)."""
 import argparse
 import filecmp
 import glob
@@ -31,10 +36,10 @@ def strip_seconds(o):
     return o
 
 
-def model(glreplay, cap, png, threads, timeout):
+def model(glreplay, cap, png, threads, timeout, timing):
     try:
-        p = subprocess.run([glreplay, "model", cap, "--no-timing", "--json", "--png", png,
-                            "--threads", str(threads)], stdout=subprocess.PIPE,
+        p = subprocess.run([glreplay, "model", cap] + ([] if timing else ["--no-timing"]) +
+                           ["--json", "--png", png, "--threads", str(threads)], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout", None
@@ -44,9 +49,10 @@ def model(glreplay, cap, png, threads, timeout):
         return p.returncode, None
 
 
-def threaded(glreplay, cap, threads, timeout):
+def threaded(glreplay, cap, threads, timeout, timing):
     try:
-        p = subprocess.run([glreplay, "model", cap, "--no-timing", "--benchmark", "--threads", str(threads)],
+        p = subprocess.run([glreplay, "model", cap] + ([] if timing else ["--no-timing"]) +
+                           ["--benchmark", "--threads", str(threads)],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=timeout)
     except subprocess.TimeoutExpired:
         return 0
@@ -60,8 +66,11 @@ def main():
     ap.add_argument("--match", default=r"^glsl-1\.10/execution/")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=60)
+    ap.add_argument("--timing", action="store_true", help="with the timing model")
+    ap.add_argument("--baseline", help="glreplay binary for the one-thread side")
     a = ap.parse_args()
     a.glreplay = os.path.abspath(a.glreplay)   # the steps run in per-test folders
+    base = os.path.abspath(a.baseline) if a.baseline else a.glreplay
     spec = os.path.join(PIGLIT, "tests", "spec")
     tests = sorted(t for t in glob.glob(os.path.join(spec, "**", "*.shader_test"), recursive=True)
                    if re.search(a.match, os.path.relpath(t, spec)))
@@ -83,8 +92,8 @@ def main():
             if not os.path.exists(cap):
                 no_capture += 1
                 continue
-            r1 = model(a.glreplay, cap, os.path.join(d, "p1"), 1, a.timeout)
-            rn = model(a.glreplay, cap, os.path.join(d, "pn"), a.threads, a.timeout)
+            r1 = model(base, cap, os.path.join(d, "p1"), 1, a.timeout, a.timing)
+            rn = model(a.glreplay, cap, os.path.join(d, "pn"), a.threads, a.timeout, a.timing)
             compared += 1
             why = None
             if r1[0] != rn[0]:
@@ -105,11 +114,12 @@ def main():
                 differ += 1
                 print("DIFF %s: %s" % (rel, why), flush=True)
             else:
-                draws_thr += threaded(a.glreplay, cap, a.threads, a.timeout)
+                draws_thr += threaded(a.glreplay, cap, a.threads, a.timeout, a.timing)
             subprocess.run(["rm", "-rf", d])
-    print("%d tests matched, %d compared (1 vs %d threads, --no-timing), %d without a capture, "
+    print("%d tests matched, %d compared (1%s vs %d threads, %s), %d without a capture, "
           "%d differ; %d draws ran threaded in the identical ones" %
-          (len(tests), compared, a.threads, no_capture, differ, draws_thr))
+          (len(tests), compared, " (baseline)" if a.baseline else "", a.threads,
+           "timing model" if a.timing else "--no-timing", no_capture, differ, draws_thr))
     return 1 if differ else 0
 
 

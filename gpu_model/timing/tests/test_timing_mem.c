@@ -75,24 +75,41 @@ typedef struct {
     int mem_events;
     gm_timing_barrier_fn barrier;
     void *barrier_ctx;
+    uint64_t ev_hash;         /* every field of every memory/texture event, in order */
+    fake_tex *ft;
+    int samples_at_first_tex; /* texture fetches executed when the first one issued */
 } run_t;
 
 static void count_mem(void *ctx, const gm_timing_mem_event *e)
 {
     run_t *r = ctx;
+    if (e->is_texture && r->samples_at_first_tex < 0)
+        r->samples_at_first_tex = r->ft->samples;
     r->mem_events++;
+    const uint64_t f[] = {e->cycle, e->done_cycle, (uint64_t)e->sm, (uint64_t)e->batch,
+                          (uint64_t)e->warp_id, (uint64_t)e->pc, (uint64_t)e->is_texture,
+                          (uint64_t)e->is_store, (uint64_t)e->lines, (uint64_t)e->hits,
+                          (uint64_t)e->misses};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        r->ev_hash = (r->ev_hash ^ f[i]) * 0x100000001b3ull;
     if (e->done_cycle <= e->cycle)
         gm_test_failures++;
 }
 
-static void run_once(gm_program *p, run_t *r, int with_n, int observe)
+/* tex_ahead: warps may run their texture fetches ahead of their issue
+ * (gm_timing_set_tex_run_ahead); the fake texture never changes, so that is allowed. */
+static void run_once(gm_program *p, run_t *r, int with_n, int observe, int tex_ahead)
 {
     fake_tex ft = {0};
     gm_env env = {&ft, fake_sample, NULL, fake_buffer};
     gm_timing *t = gm_timing_create(&r->cfg, NULL, 0);
     r->log.pause_at = -1;
+    r->ft = &ft;
+    r->ev_hash = 0xcbf29ce484222325ull;
+    r->samples_at_first_tex = -1;
     if (observe)
         gm_timing_set_issue_observer(t, log_issue, &r->log);
+    gm_timing_set_tex_run_ahead(t, tex_ahead);
     gm_timing_set_mem_observer(t, count_mem, r);
     if (r->barrier)
         gm_timing_set_barrier_hook(t, r->barrier, r->barrier_ctx);
@@ -124,17 +141,30 @@ static void run_once(gm_program *p, run_t *r, int with_n, int observe)
  * its SSBO and writes the other, so running it twice is harmless.) */
 static void run(gm_program *p, run_t *r, int with_n)
 {
-    static run_t ahead;
+    static run_t ahead, tex_ahead;
     ahead = *r;
     memset(&ahead.log, 0, sizeof ahead.log);
-    run_once(p, &ahead, with_n, 0);
-    run_once(p, r, with_n, 1);
-    {
-        CHECKF(memcmp(&ahead.stats, &r->stats, sizeof r->stats) == 0,
-               "run-ahead: statistics differ (cycles %llu vs %llu)",
-               (unsigned long long)ahead.stats.cycles, (unsigned long long)r->stats.cycles);
-        CHECK(ahead.nout == r->nout && memcmp(ahead.out, r->out, r->nout * 4) == 0);
-        CHECK(ahead.mem_events == r->mem_events);
+    tex_ahead = ahead;
+    run_once(p, &ahead, with_n, 0, 0);
+    run_once(p, &tex_ahead, with_n, 0, 1);
+    run_once(p, r, with_n, 1, 0);
+    const run_t *cmp[2] = {&ahead, &tex_ahead};
+    for (int i = 0; i < 2; i++) {
+        const run_t *a = cmp[i];
+        CHECKF(memcmp(&a->stats, &r->stats, sizeof r->stats) == 0,
+               "run-ahead%s: statistics differ (cycles %llu vs %llu)", i ? " across TEX" : "",
+               (unsigned long long)a->stats.cycles, (unsigned long long)r->stats.cycles);
+        CHECK(a->nout == r->nout && memcmp(a->out, r->out, r->nout * 4) == 0);
+        CHECK(a->mem_events == r->mem_events);
+        CHECKF(a->ev_hash == r->ev_hash, "run-ahead%s: memory/texture events differ",
+               i ? " across TEX" : "");
+    }
+    /* Stepping fetches one texture request at its issue; run-ahead across TEX had run the
+     * first warp's fetches (all of them, in the texture tests) before any issued. */
+    if (r->samples_at_first_tex >= 0) {
+        CHECK(r->samples_at_first_tex == 1 && ahead.samples_at_first_tex == 1);
+        CHECKF(tex_ahead.samples_at_first_tex > 1 || r->stats.tex_requests == (uint64_t)r->nwarps,
+               "no texture fetch ran ahead (%d at the first issue)", tex_ahead.samples_at_first_tex);
     }
 }
 
