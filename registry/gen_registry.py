@@ -551,8 +551,37 @@ def fast_record(c, tdefs):
     return out
 
 
+def fast_fields_max(c, tdefs):
+    """The most bytes a fast record's fields can take (each argument's longest encoding)."""
+    return sum(FAST_PUT[kind_of(p.ctype, tdefs)][2] for p in c.params)
+
+
+def usual_record_body(c, tdefs):
+    """The body of glr_slow_ for a command that records before it forwards (records_before_call):
+    the usual recorded call, and nothing else, inline: recording without counting, this thread's
+    fast state armed for the current context, room in its buffer. Its only calls are tail calls
+    (the driver; the general body glr_rec_slow_ for everything else), so the compiler saves no
+    register and keeps nothing on the stack for it."""
+    fields_max = fast_fields_max(c, tdefs)
+    close = 'glr_rec_fast_close_short' if fields_max <= 31 else 'glr_rec_fast_close'
+    lines = ['    struct glr_rec_fast *glr_f;',
+             '    struct glr_rec_open glr_o;',
+             '    uint8_t *glr_q;',
+             '    if (__builtin_expect((glr_slow_mode & (GLR_SLOW_COUNT | GLR_SLOW_RECORD)) == GLR_SLOW_RECORD, 1) &&',
+             '        (glr_f = glr_rec_fast_armed(glr_ctx_current_id())) != NULL &&',
+             '        (glr_q = glr_rec_fast_open(glr_f, GLR_CMD_%s, &glr_o)) != NULL) {' % c.name]
+    lines.extend('        ' + l for l in fast_record(c, tdefs))
+    lines.append('        %s(glr_f, &glr_o, glr_q);' % close)
+    lines.append('        GLR_REAL(%s)(%s);' % (c.name, call_args(c)))
+    lines.append('        return;')
+    lines.append('    }')
+    lines.append('    glr_rec_slow_%s(%s);' % (c.name, call_args(c)))
+    return lines
+
+
 def record_body(c, tdefs):
-    """Statements that append the call (after it returned) to the capture stream."""
+    """Statements that append the call (after it returned, or before it is forwarded:
+    records_before_call) to the capture stream."""
     lines = []
     n = len(c.params)
     if n:
@@ -766,6 +795,22 @@ def gen_real_tab(cmds, out_c):
         f.write('};\n')
 
 
+def records_before_call(c, tdefs, hooks):
+    """Whether the slow body records the call BEFORE it forwards it. A void call with only scalar
+    arguments (the fast record) that nothing is tracked, linked, noted or recorded around: its
+    arguments are then still in their registers when the record is written, and the driver call
+    ends the body as a tail call, so nothing is kept across it (the callee-saved registers, the
+    float arguments spilled to the stack and reloaded: ~15 instructions of ~60 per recorded call,
+    docs/BENCHMARKS.md "Session 17 (rec19)"). Its record numbers before any record the driver call
+    itself causes (a debug callback's calls), which replay then runs after it, as they ran."""
+    if c.api != 'gl' or c.ret != 'void' or c.name in hooks or is_tracked(c) or links_program(c):
+        return False
+    traits = gen_of(c)['words']
+    if any(t in traits for t in ('client_arrays', 'persistent_maps', 'note_draw')):
+        return False
+    return bool(fast_record(c, tdefs))   # as record_body decides (no arguments: the generic path)
+
+
 def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c, out_calls, out_tab):
     gen_wrappers_types(paths, out_types)
     with open(out_pfn, 'w') as f:
@@ -809,21 +854,33 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c, out_calls, out_t
             if tracked:
                 g.write('\n'.join(track_body(c, tdefs)) + '\n')
             # Slow path: counting and (later) recording.
+            before = records_before_call(c, tdefs, hooks)
             body_name = 'glr_call_%s' % c.name if c.name in hooks else 'glr_slow_%s' % c.name
             attrs = 'GLR_HIDDEN' if c.name in hooks else 'static __attribute__((noinline))'
+            if before:
+                # The general body under another name, cold; glr_slow_ (below) does the usual
+                # recorded call inline and hands everything else to it.
+                body_name, attrs = 'glr_rec_slow_%s' % c.name, 'static __attribute__((noinline, cold))'
             g.write('%s %s %s(%s)\n{\n' % (attrs, c.ret, body_name, proto_params(c)))
             # Counting (GLREPLAY_LOG=info) only when asked: no call on the recording path.
             g.write('    if (glr_slow_mode & GLR_SLOW_COUNT)\n        glr_note_call(GLR_CMD_%s);\n' % c.name)
             if c.api == 'gl' and fast_record(c, tdefs):   # as record_body decides
                 # Before the call runs: its context joins the capture's initial state (recorder.h);
-                # the answer is the fast state the record after the call uses (NULL: the generic
+                # the answer is the fast state the record uses (NULL: the generic
                 # path), so the context and the thread's state are read once per call, not twice.
                 g.write('    struct glr_rec_fast *glr_f = NULL;\n')
                 g.write('    if (glr_slow_mode & GLR_SLOW_RECORD)\n        glr_f = glr_rec_join_fast(glr_ctx_current_id());\n')
             elif c.api == 'gl':
                 # Before the call runs: its context joins the capture's initial state (recorder.h).
                 g.write('    if (glr_slow_mode & GLR_SLOW_RECORD)\n        glr_rec_join_before(glr_ctx_current_id());\n')
-            if c.api == 'gl' and tracked:
+            if before:
+                # Recorded first, then forwarded (records_before_call): the record's statements
+                # only while recording or compiling a list.
+                g.write('    if (glr_slow_mode & (GLR_SLOW_RECORD | GLR_SLOW_LIST)) {\n')
+                g.write('\n'.join('    ' + l for l in record_body(c, tdefs)) + '\n')
+                g.write('    }\n')
+                g.write('    GLR_REAL(%s)(%s);\n}\n' % (c.name, call_args(c)))
+            elif c.api == 'gl' and tracked:
                 # Tracked: the tracking hook sees every call, recorded or not.
                 g.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))
                 g.write('    %s\n' % track_call(c))
@@ -835,7 +892,10 @@ def gen_wrappers(cmds, paths, hooks, out_types, out_pfn, out_c, out_calls, out_t
                 if ret_void:
                     g.write('        return; }\n')
                 g.write('    %sGLR_REAL(%s)(%s);\n' % ('' if ret_void else '%s glr_r = ' % c.ret, c.name, call_args(c)))
-            if c.api == 'gl':
+            if before:
+                g.write('static __attribute__((noinline)) void glr_slow_%s(%s)\n{\n' % (c.name, proto_params(c)))
+                g.write('\n'.join(usual_record_body(c, tdefs)) + '\n}\n')
+            elif c.api == 'gl':
                 g.write('\n'.join(record_body(c, tdefs)) + '\n')
                 linked = links_program(c)
                 if linked:

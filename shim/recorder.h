@@ -189,17 +189,28 @@ static inline __attribute__((always_inline)) uint8_t *glr_rec_fast_open(struct g
  * has already (capture.c, shim/snapshot.c glr_snapshot_join). */
 void glr_rec_join_slow(void) __attribute__((visibility("hidden")));
 
-/* Called by a recorded wrapper BEFORE it forwards the call: a context already current on another
- * thread when the capture began must be read back as it was before its first call of the capture
- * ran, not after (a draw, a blend or a sub-image upload would otherwise be in the snapshot and run
- * again at replay). Once this thread has recorded for ctx_id in this capture (its fast state is
- * armed for it), it has joined and this is two loads and a compare, and the answer is that fast
- * state, for the fast record after the call (glr_rec_fast_open, which then need not test the
- * context again); NULL otherwise, after joining. */
-static inline __attribute__((always_inline)) struct glr_rec_fast *glr_rec_join_fast(uint32_t ctx_id)
+/* glr_rec_join_fast is called by a recorded wrapper BEFORE it forwards the call: a context already
+ * current on another thread when the capture began must be read back as it was before its first
+ * call of the capture ran, not after (a draw, a blend or a sub-image upload would otherwise be in
+ * the snapshot and run again at replay). Once this thread has recorded for ctx_id in this capture
+ * (its fast state is armed for it), it has joined and this is two loads and a compare, and the
+ * answer is that fast state, for the fast record (glr_rec_fast_open, which then need not test the
+ * context again; the record is written after the call, or before it: gen_registry.py
+ * records_before_call); NULL otherwise, after joining.
+ * glr_rec_fast_armed is that test alone: this thread's fast state when it is armed for ctx_id in
+ * the capture now recording (the thread has then joined), else NULL, and no join. */
+static inline __attribute__((always_inline)) struct glr_rec_fast *glr_rec_fast_armed(uint32_t ctx_id)
 {
     struct glr_rec_fast *f = glr_rec_tls;
     if (__builtin_expect(f && f->live == __atomic_load_n(&glr_rec_live, __ATOMIC_RELAXED) && f->ctx_id == ctx_id, 1))
+        return f;
+    return NULL;
+}
+
+static inline __attribute__((always_inline)) struct glr_rec_fast *glr_rec_join_fast(uint32_t ctx_id)
+{
+    struct glr_rec_fast *f = glr_rec_fast_armed(ctx_id);
+    if (__builtin_expect(f != NULL, 1))
         return f;
     glr_rec_join_slow();
     return NULL;
@@ -227,6 +238,18 @@ static inline __attribute__((always_inline)) void glr_rec_fast_close(struct glr_
         p[1] = (uint8_t)(tag >> 7);
         end++;
     }
+    f->pos = end;
+    __atomic_store_n(&f->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* glr_rec_fast_close for a record whose fields take at most 31 bytes (the generator sums their
+ * longest encodings): its tag is always one byte, so no branch to the move and no call to memmove
+ * (which would make the generated body save registers for it: gen_registry.py
+ * records_before_call). */
+static inline __attribute__((always_inline)) void glr_rec_fast_close_short(struct glr_rec_fast *f,
+                                                                           const struct glr_rec_open *o, uint8_t *end)
+{
+    *o->start = (uint8_t)((uint32_t)(end - o->fields) << 2 | o->mode);
     f->pos = end;
     __atomic_store_n(&f->busy, 0, __ATOMIC_RELEASE);
 }
