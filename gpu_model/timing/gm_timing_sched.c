@@ -680,7 +680,11 @@ static void issue_ahead(gm_timing *t, tm_sp *sp)
             }
         }
         tm_warp *tw = sp->pw[pos];
-        if (tw->tr_n < 2)
+        /* Also stops before an entry that is not private (a texture fetch that ran ahead,
+         * gm_timing_ahead.c) or one followed by such an entry (the warp then needs the
+         * queue: slow, which only the visit makes it): the visit at that cycle issues it. */
+        if (tw->tr_n < 2 || !tw->tp->pc[tw->pc].private_exec ||
+            !tw->tp->pc[tw->tr_pc[tw->tr_head + 1]].timed_wait)
             return;
         const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
         tm_batch *b = &t->batches[tw->batch];
