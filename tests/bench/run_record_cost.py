@@ -37,6 +37,8 @@ import sys
 import tempfile
 import time
 
+from bench_labels import parse_labels
+
 RESULT = re.compile(r"^record_cost_result loop_ns=([0-9]+) max_frame_ns=([0-9]+) median_frame_ns=([0-9]+) "
                     r"max_frame=([0-9]+) loop_cpu_ns=([0-9]+)$", re.M)
 HEAD = re.compile(r"^record_cost frames=([0-9]+) calls_per_frame=([0-9]+) ", re.M)
@@ -81,12 +83,7 @@ def main():
     for k in list(base):
         if k.startswith("GLREPLAY_"):
             del base[k]
-    shims = [("shim", a.shim)]
-    for spec in a.label:
-        name, _, path = spec.partition("=")
-        if not name or not path:
-            fail(f"--label wants NAME=SHIM, got {spec!r}")
-        shims.append((name, path))
+    shims = parse_labels(("shim", a.shim), a.label, "SHIM", fail)
     rec_frames = a.frames - 2
     configs = [("native", None, {}, None)]
     for name, path in shims:

@@ -38,6 +38,8 @@ import subprocess
 import sys
 import tempfile
 
+from bench_labels import parse_labels
+
 RESULT = re.compile(r"^record_cost_result .*loop_cpu_ns=([0-9]+)$", re.M)
 COLLECTED = re.compile(r"Collected : ([0-9]+)")
 PASSES = re.compile(r"^replay: ([0-9]+) passes; per pass ([0-9]+) calls: ([0-9]+) ok", re.M)
@@ -93,12 +95,7 @@ def main():
         fail("--loops wants two pass counts, e.g. 2,20")
     if not 1 <= lo < hi:
         fail("--loops wants 1 <= small < large")
-    glreplays = [("glreplay", a.glreplay)]
-    for lab in a.label:
-        name, _, path = lab.partition("=")
-        if not name or not path:
-            fail(f"--label wants NAME=PATH, not {lab!r}")
-        glreplays.append((name, path))
+    glreplays = parse_labels(("glreplay", a.glreplay), a.label, "GLREPLAY", fail)
 
     tmp = tempfile.mkdtemp(prefix="replay_calls_")
     try:
