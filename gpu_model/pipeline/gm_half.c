@@ -12,6 +12,7 @@
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define GM_HALF_X86 1
 #include <immintrin.h>
+#include <cpuid.h>
 #endif
 
 static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -91,8 +92,19 @@ void gm_float4_to_half_rtz_scalar(const float in[4], void *dst)
 
 bool gm_half4_f16c(void)
 {
-    /* libgcc fills the CPU model in a constructor: reading it is a load and a test */
-    return __builtin_cpu_supports("f16c") != 0;
+    /* 0 not asked yet, 1 no, 2 yes; asked once (a race only asks twice). clang 14 does not
+     * know "f16c" in __builtin_cpu_supports, so CPUID.1:ECX.F16C is read directly, and "avx"
+     * says the OS saves the state VEX-encoded instructions such as vcvtph2ps use. */
+    static int state;
+    int s = __atomic_load_n(&state, __ATOMIC_RELAXED);
+    if (!s) {
+        unsigned a, b, c, d;
+        const bool yes = __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) &&
+                         (c & bit_F16C);
+        s = yes ? 2 : 1;
+        __atomic_store_n(&state, s, __ATOMIC_RELAXED);
+    }
+    return s == 2;
 }
 
 /* vcvtph2ps, unless a half is infinite or NaN (exponent 31): the instruction quiets a
