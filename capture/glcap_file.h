@@ -195,6 +195,10 @@ void *glcap_read_optional_section(const char *path, uint32_t type, uint32_t id, 
  * this returns 0. fn may be NULL to just verify the section. */
 typedef int (*glcap_chunk_fn)(void *user, const void *data, size_t size);
 int glcap_reader_read(glcap_reader *r, uint32_t index, glcap_chunk_fn fn, void *user);
+/* Checks a section's stored bytes against their checksum without decompressing them: damage to
+ * the file is found at a fraction of a full read's cost; the uncompressed content is checked
+ * when the section is loaded or read. 0, or -1 with the error. */
+int glcap_reader_check_stored(glcap_reader *r, uint32_t index);
 
 /* The last error of load/read, or "". */
 const char *glcap_reader_error(const glcap_reader *r);

@@ -552,11 +552,41 @@ static int read_plain(glcap_reader *r, const glcap_section_info *s, uint8_t *dst
     return 0;
 }
 
-/* Decompresses into dst (raw_size bytes) or, if dst is NULL, in chunks to
- * fn. The stored bytes are hashed as they are read; after a zstd error the
- * rest is still hashed so that corruption is reported as such. */
+/* A compressed section is decompressed into a buffer that grows with what the data really
+ * produces, up to the size the table records: a small file whose table claims gigabytes costs
+ * only what its frames decompress to (a 300-byte capture made the loader allocate 2 GiB before
+ * reading a byte; found by fuzz_capture_load). Plain sections are bounded by the file itself.
+ * zstd writes straight into it (an OpenArena snapshot of 242 MB went through a 1 MiB buffer and
+ * a copy: 7 % of a whole `glreplay model` run). */
+struct grow_buf {
+    uint8_t *p;
+    size_t len, cap, want; /* cap counts the terminating NUL's byte */
+    bool oom;
+};
+
+/* Room for at least one more byte (the recorded size allows), or false: full or out of memory. */
+static bool grow_room(struct grow_buf *g)
+{
+    if (g->len + 1 < g->cap)
+        return true;
+    if (g->cap > g->want)
+        return false; /* already the recorded size: anything more is an overflow */
+    size_t nc = g->cap > g->want / 2 ? g->want + 1 : g->cap * 2;
+    uint8_t *q = realloc(g->p, nc);
+    if (!q) {
+        g->oom = true;
+        return false;
+    }
+    g->p = q;
+    g->cap = nc;
+    return true;
+}
+
+/* Decompresses into dst (raw_size bytes), into the growing buffer g, or, if both are NULL, in
+ * chunks to fn. The stored bytes are hashed as they are read; after a zstd error the rest is
+ * still hashed so that corruption is reported as such. */
 static int read_zstd(glcap_reader *r, const glcap_section_info *s, uint8_t *dst,
-                     glcap_chunk_fn fn, void *user)
+                     struct grow_buf *g, glcap_chunk_fn fn, void *user)
 {
     ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
     XXH3_64bits_reset(r->stored_hash);
@@ -590,7 +620,18 @@ static int read_zstd(glcap_reader *r, const glcap_section_info *s, uint8_t *dst,
         while (!zerr) {
             uint8_t *obase;
             size_t osize;
-            if (!dst) {
+            if (g) {
+                if (grow_room(g)) {
+                    obase = g->p + g->len;
+                    osize = g->cap - 1 - g->len;
+                } else if (g->oom) {
+                    zerr = "out of memory";
+                    break;
+                } else {
+                    obase = scratch;
+                    osize = sizeof scratch;
+                }
+            } else if (!dst) {
                 obase = r->outbuf;
                 osize = r->out_chunk;
             } else if (produced < s->raw_size) {
@@ -618,7 +659,9 @@ static int read_zstd(glcap_reader *r, const glcap_section_info *s, uint8_t *dst,
             if (out.pos > 0) {
                 XXH3_64bits_update(r->raw_hash, obase, out.pos);
                 produced += out.pos;
-                if (!dst && fn && fn(user, obase, out.pos) != 0)
+                if (g)
+                    g->len += out.pos;
+                else if (!dst && fn && fn(user, obase, out.pos) != 0)
                     return section_fail(r, s->index, "reading stopped by caller");
             }
             if (in.pos == in.size && out.pos < out.size)
@@ -660,41 +703,9 @@ static const glcap_section_info *readable_section(glcap_reader *r, uint32_t inde
     return s;
 }
 
-/* A compressed section is decompressed into a buffer that grows with what the data really
- * produces, up to the size the table records: a small file whose table claims gigabytes costs
- * only what its frames decompress to (a 300-byte capture made the loader allocate 2 GiB before
- * reading a byte; found by fuzz_capture_load). Plain sections are bounded by the file itself. */
-struct grow_buf {
-    uint8_t *p;
-    size_t len, cap, want;
-    bool oom;
-};
-
-static int grow_append(void *user, const void *data, size_t n)
-{
-    struct grow_buf *g = user;
-    if (n > g->want - g->len)
-        return -1;
-    if (g->len + n + 1 > g->cap) {
-        size_t nc = g->cap;
-        while (nc < g->len + n + 1)
-            nc = nc > g->want / 2 ? g->want + 1 : nc * 2;
-        uint8_t *q = realloc(g->p, nc);
-        if (!q) {
-            g->oom = true;
-            return -1;
-        }
-        g->p = q;
-        g->cap = nc;
-    }
-    memcpy(g->p + g->len, data, n);
-    g->len += n;
-    return 0;
-}
-
 static int load_growing(glcap_reader *r, const glcap_section_info *s, void **data, size_t *size)
 {
-    if (ensure_buffers(r, true, true) < 0)
+    if (ensure_buffers(r, true, false) < 0)
         return -1;
     size_t want = (size_t)s->raw_size;
     uint64_t first = s->stored_size * 8 > (1u << 20) ? s->stored_size * 8 : (1u << 20);
@@ -702,7 +713,7 @@ static int load_growing(glcap_reader *r, const glcap_section_info *s, void **dat
     g.p = malloc(g.cap);
     if (!g.p)
         return section_fail(r, s->index, "out of memory");
-    if (read_zstd(r, s, NULL, grow_append, &g) < 0) {
+    if (read_zstd(r, s, NULL, &g, NULL, NULL) < 0) {
         free(g.p);
         if (g.oom)
             return section_fail(r, s->index, "out of memory for %" PRIu64 " bytes", s->raw_size);
@@ -784,6 +795,30 @@ int glcap_reader_load(glcap_reader *r, uint32_t index, void **data, size_t *size
     return 0;
 }
 
+int glcap_reader_check_stored(glcap_reader *r, uint32_t index)
+{
+    r->err[0] = '\0';
+    const glcap_section_info *s = readable_section(r, index);
+    if (!s)
+        return -1;
+    if (s->compression == GLCAP_COMPRESSION_NONE)
+        return glcap_reader_read(r, index, NULL, NULL);
+    if (ensure_buffers(r, false, false) < 0)
+        return -1;
+    XXH3_64bits_reset(r->stored_hash);
+    for (uint64_t off = s->offset, left = s->stored_size; left > 0;) {
+        size_t n = left < r->in_chunk ? (size_t)left : r->in_chunk;
+        if (pread_all(r, r->inbuf, n, off) < 0)
+            return -1;
+        XXH3_64bits_update(r->stored_hash, r->inbuf, n);
+        off += n;
+        left -= n;
+    }
+    if (XXH3_64bits_digest(r->stored_hash) != s->stored_checksum)
+        return section_fail(r, s->index, "checksum mismatch (file corrupt)");
+    return 0;
+}
+
 int glcap_reader_read(glcap_reader *r, uint32_t index, glcap_chunk_fn fn, void *user)
 {
     r->err[0] = '\0';
@@ -810,7 +845,7 @@ int glcap_reader_read(glcap_reader *r, uint32_t index, glcap_chunk_fn fn, void *
     bool zstd = s->compression == GLCAP_COMPRESSION_ZSTD;
     if (ensure_buffers(r, zstd, true) < 0)
         return -1;
-    return zstd ? read_zstd(r, s, NULL, fn, user) : read_plain(r, s, NULL, fn, user);
+    return zstd ? read_zstd(r, s, NULL, NULL, fn, user) : read_plain(r, s, NULL, fn, user);
 }
 
 char *glcap_read_metadata(const char *path, char *err, size_t err_size)
