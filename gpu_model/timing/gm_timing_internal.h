@@ -141,6 +141,8 @@ typedef struct tm_warp {
     int tr_head, tr_n;
     gm_run_status tr_status;
     int tr_lanes_counted;  /* the trace's lane instructions were counted when it was run */
+    int tr_ahead_end;      /* trace entries before this one may be issued ahead (issue_ahead,
+                              gm_timing_sched.c); <= tr_head: not known yet (0 for a new trace) */
     int32_t *tr_pc;
     gm_mask *tr_mask;
     gm_env env;            /* the caller's environment (restored at retirement) */
