@@ -97,6 +97,9 @@ typedef int (*tm_size_fn)(void *ctx, uint32_t unit, int level, int32_t size[3]);
 void tm_tex_lines(const gm_sample_request *req, uint32_t texture_id, tm_size_fn size,
                   void *size_ctx, tm_tagset *out);
 void tm_tagset_reset(tm_tagset *s);
+/* The same lines in the same order, every lane on its own (no four-lane path): for tests. */
+void tm_tex_lines_by_lane(const gm_sample_request *req, uint32_t texture_id, tm_size_fn size,
+                          void *size_ctx, tm_tagset *out);
 
 
 /* ---- the model ---- */
