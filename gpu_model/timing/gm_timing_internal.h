@@ -150,6 +150,7 @@ typedef struct tm_warp {
     gm_mask *tr_mask;
     gm_env env;            /* the caller's environment (restored at retirement) */
     uint8_t tex_ahead;     /* may run ahead across texture instructions (gm_timing_ahead.c) */
+    struct tm_warp *next_free; /* in gm_timing.free_warps once retired */
 } tm_warp;
 _Static_assert(offsetof(tm_warp, rcls) <= 64, "a visit's fields of tm_warp fit one cache line");
 
@@ -237,6 +238,8 @@ struct gm_timing {
     tm_batch *batches;
     int batch_n, batch_cap;
     tm_warp **queue;       /* submitted, not launched, in order */
+    tm_warp *free_warps;   /* retired warps' memory, reused by gm_timing_submit (an aligned
+                              allocation per warp cost ~600 host instructions) */
     size_t q_head, q_n, q_cap;
     tm_prog **progs;
     int prog_n;

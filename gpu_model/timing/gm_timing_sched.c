@@ -1028,7 +1028,8 @@ static void retire_due(gm_timing *t)
                 t->await_done = 1;
             if (t->retire_fn)
                 t->retire_fn(t->retire_ctx, tw->w, tw->user, tw->batch, tw->status);
-            free(tw);
+            tw->next_free = t->free_warps; /* reused by the next submit */
+            t->free_warps = tw;
         }
         if (next_min < sm->retire_min)
             sm->retire_min = next_min;
