@@ -180,6 +180,11 @@ void gm_timing_destroy(gm_timing *t)
         free_warp(t->queue[i]);
     }
     free(t->queue);
+    while (t->free_warps) {
+        tm_warp *next = t->free_warps->next_free;
+        free_warp(t->free_warps);
+        t->free_warps = next;
+    }
     for (int b = 0; b < t->batch_n; b++) {
         free(t->batches[b].tex_ids);
         free(t->batches[b].groups);
@@ -383,7 +388,11 @@ int gm_timing_submit(gm_timing *t, int batch, gm_warp *w, const gm_env *env, voi
     }
     tm_prog *tp = tm_prog_for(t, w->p);
     /* 64-byte aligned: the fields of a scheduler visit share one cache line. */
-    tm_warp *tw = aligned_alloc(64, (sizeof *tw + 63) / 64 * 64);
+    tm_warp *tw = t->free_warps; /* a retired warp's memory first */
+    if (tw)
+        t->free_warps = tw->next_free;
+    else
+        tw = aligned_alloc(64, (sizeof *tw + 63) / 64 * 64);
     if (tw)
         memset(tw, 0, sizeof *tw);
     if (!tp || !tw) {

@@ -97,6 +97,9 @@ typedef int (*tm_size_fn)(void *ctx, uint32_t unit, int level, int32_t size[3]);
 void tm_tex_lines(const gm_sample_request *req, uint32_t texture_id, tm_size_fn size,
                   void *size_ctx, tm_tagset *out);
 void tm_tagset_reset(tm_tagset *s);
+/* The same lines in the same order, every lane on its own (no four-lane path): for tests. */
+void tm_tex_lines_by_lane(const gm_sample_request *req, uint32_t texture_id, tm_size_fn size,
+                          void *size_ctx, tm_tagset *out);
 
 
 /* ---- the model ---- */
@@ -141,10 +144,13 @@ typedef struct tm_warp {
     int tr_head, tr_n;
     gm_run_status tr_status;
     int tr_lanes_counted;  /* the trace's lane instructions were counted when it was run */
+    int tr_ahead_end;      /* trace entries before this one may be issued ahead (issue_ahead,
+                              gm_timing_sched.c); <= tr_head: not known yet (0 for a new trace) */
     int32_t *tr_pc;
     gm_mask *tr_mask;
     gm_env env;            /* the caller's environment (restored at retirement) */
     uint8_t tex_ahead;     /* may run ahead across texture instructions (gm_timing_ahead.c) */
+    struct tm_warp *next_free; /* in gm_timing.free_warps once retired */
 } tm_warp;
 _Static_assert(offsetof(tm_warp, rcls) <= 64, "a visit's fields of tm_warp fit one cache line");
 
@@ -232,6 +238,8 @@ struct gm_timing {
     tm_batch *batches;
     int batch_n, batch_cap;
     tm_warp **queue;       /* submitted, not launched, in order */
+    tm_warp *free_warps;   /* retired warps' memory, reused by gm_timing_submit (an aligned
+                              allocation per warp cost ~600 host instructions) */
     size_t q_head, q_n, q_cap;
     tm_prog **progs;
     int prog_n;

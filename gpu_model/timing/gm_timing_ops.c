@@ -132,36 +132,82 @@ static void operands(const gm_program *p, const gm_inst *in, tm_pcinfo *pi, rlis
 /* The scoreboard check's words one by one (tm_pcinfo.words_first), in the order of the
  * ranges, for the instructions that check at most TM_FLAT_MAX words: the check is then one
  * loop over a list instead of a loop over ranges and one over each range's words. Wider
- * ones (copies of whole arrays) keep the ranges, so the list stays small. */
+ * ones (copies of whole arrays) keep the ranges, so the list stays small.
+ *
+ * Two kinds of words are left out of the list, neither of which can change the check's
+ * answer (the latest ready cycle and the reason of the first word that has it):
+ *  - words no instruction of the program writes (constants, inputs: `init_regs`): the
+ *    scheduler writes a ready cycle only for an instruction's destination range
+ *    (gm_timing_sched.c, record_result), so theirs is 0 or a stale cycle of an earlier
+ *    warp in the slot, which retired before this warp was placed: never after the cycle the
+ *    check is made for, and the check only matters when the answer is later than that
+ *    (a wait); among words at or before that cycle the maximum and its reason are not used;
+ *  - a word listed a second time (`dot(v, v)`): it has the same ready cycle as its first
+ *    occurrence, so it never is strictly later ("first maximum wins"). */
 #define TM_FLAT_MAX 64
+
+/* Appends the words of pc's ranges that are written by the program and not yet listed;
+ * returns how many (at most TM_FLAT_MAX + 1: then too many). out NULL: counts only. */
+static int flat_words(const rlist *r, const tm_pcinfo *pi, const uint8_t *written,
+                      int32_t *out)
+{
+    int32_t seen[TM_FLAT_MAX];
+    int n = 0;
+    for (int i = 0; i < pi->chk_count; i++) {
+        const int32_t lo = r->v[2 * (pi->src_first + i)], cnt = r->v[2 * (pi->src_first + i) + 1];
+        for (int k = lo; k < lo + cnt; k++) {
+            if (!written[k])
+                continue;
+            int dup = 0;
+            for (int j = 0; j < n && !dup; j++)
+                dup = seen[j] == k;
+            if (dup)
+                continue;
+            if (n == TM_FLAT_MAX)
+                return TM_FLAT_MAX + 1;
+            if (out)
+                out[n] = k;
+            seen[n++] = k;
+        }
+    }
+    return n;
+}
 
 static int flatten(tm_prog *tp, const rlist *r)
 {
+    /* Which words some instruction's destination range covers (what record_result writes). */
+    uint8_t *written = calloc((size_t)(tp->nregs > 0 ? tp->nregs : 1), 1);
+    if (!written)
+        return -1;
+    for (int pc = 0; pc < tp->p->code_count; pc++) {
+        const tm_pcinfo *pi = &tp->pc[pc];
+        for (int k = pi->dst; k < pi->dst + pi->dst_n; k++)
+            written[k] = 1;
+    }
     size_t total = 0;
     for (int pc = 0; pc < tp->p->code_count; pc++) {
         tm_pcinfo *pi = &tp->pc[pc];
-        int n = 0;
-        for (int i = 0; i < pi->chk_count && n <= TM_FLAT_MAX; i++)
-            n += r->v[2 * (pi->src_first + i) + 1]; /* each <= nregs: no overflow */
+        const int n = flat_words(r, pi, written, NULL);
         pi->words_n = n <= TM_FLAT_MAX ? n : -1;
         pi->words_first = (int32_t)total;
         if (n <= TM_FLAT_MAX)
             total += (size_t)n;
     }
-    if (total > INT32_MAX)
+    if (total > INT32_MAX) {
+        free(written);
         return -1;
+    }
     tp->words = malloc((total > 0 ? total : 1) * sizeof *tp->words);
-    if (!tp->words)
+    if (!tp->words) {
+        free(written);
         return -1;
+    }
     for (int pc = 0; pc < tp->p->code_count; pc++) {
         const tm_pcinfo *pi = &tp->pc[pc];
-        int32_t *w = tp->words + pi->words_first;
-        for (int i = 0; i < pi->chk_count && pi->words_n >= 0; i++) {
-            const int32_t lo = r->v[2 * (pi->src_first + i)], n = r->v[2 * (pi->src_first + i) + 1];
-            for (int k = lo; k < lo + n; k++)
-                *w++ = k;
-        }
+        if (pi->words_n >= 0)
+            (void)flat_words(r, pi, written, tp->words + pi->words_first);
     }
+    free(written);
     return 0;
 }
 

@@ -372,11 +372,10 @@ static inline __attribute__((always_inline)) uint64_t private_done(tm_warp *tw,
     return done;
 }
 
-/* The scoreboard and the port after an issue at `now` whose results are written at `done`. */
-static inline __attribute__((always_inline)) void record_result(tm_sp *sp, tm_warp *tw,
-                                                                const tm_pcinfo *pi,
-                                                                uint64_t now, uint64_t done,
-                                                                uint8_t why)
+/* The scoreboard after an issue whose results are written at `done`. */
+static inline __attribute__((always_inline)) void record_words(tm_warp *tw,
+                                                               const tm_pcinfo *pi,
+                                                               uint64_t done, uint8_t why)
 {
     {
         /* Locals: a store through rcls (uint8_t) may alias anything, which would make the
@@ -420,6 +419,16 @@ static inline __attribute__((always_inline)) void record_result(tm_sp *sp, tm_wa
     }
     if (done > tw->max_ready)
         tw->max_ready = done;
+}
+
+/* The scoreboard and the port after an issue at `now` (issue_ahead sets the port's issuer
+ * once, after its last issue). */
+static inline __attribute__((always_inline)) void record_result(tm_sp *sp, tm_warp *tw,
+                                                                const tm_pcinfo *pi,
+                                                                uint64_t now, uint64_t done,
+                                                                uint8_t why)
+{
+    record_words(tw, pi, done, why);
     sp->busy_until = now + pi->issue_cycles;
     sp->busy_warp = tw;
     sp->last_seq = tw->seq;
@@ -461,6 +470,8 @@ static gm_timing_status issue(gm_timing *t, int smi, int spi, tm_warp *tw)
         tw->tr_head++;
         tw->tr_n--;
         st = tw->tr_n ? GM_RUN_PAUSED : tw->tr_status;
+        if (!tw->tr_n)
+            tw->tr_ahead_end = 0; /* the next trace starts at entry 0 */
     } else {
         gm_warp *w = tw->w;
         uint64_t lanes0 = w->lane_instr, issued0 = w->issued;
@@ -639,8 +650,46 @@ static inline void make_slow(tm_sp *sp, int pos, tm_warp *tw, uint8_t s, uint64_
  * that leaves the run-ahead trace follow from rdy[] and busy_until alone. */
 static inline int can_issue_ahead(const gm_timing *t, const tm_sp *sp)
 {
-    return !sp->slow && sp->resident == sp->npos && !t->issue_fn && !t->cycle_fn &&
+    return sp->resident == sp->npos && !t->issue_fn && !t->cycle_fn &&
            t->cfg.policy == GM_SCHED_LRR;
+}
+
+/* With slow positions the sub-partition may still issue ahead up to the first cycle one of
+ * them can change (the bound returned): each must be in a wait that ends at a known cycle
+ * (known[pos], after this visit: a timed wait before a texture/memory/barrier instruction,
+ * or a finished warp draining until it retires), not eligible and not the port's issuer.
+ * Until the earliest such cycle their states stay what this visit gave them, nothing can
+ * launch into the sub-partition (it is full; a finished warp retires only at its cycle),
+ * and a released barrier or a new queue entry changes none of their answers (those are
+ * looked at again once the wait ends); so LRR's picks among the event-driven positions
+ * are those of the visits. `st`: this visit's answers of the slow positions. Returns
+ * `now` (no issuing ahead) when one of them does not qualify. */
+static inline uint64_t slow_bound(const tm_sp *sp, const uint8_t *st, const uint64_t now)
+{
+    uint64_t e = TM_NEVER;
+    for (uint64_t m = sp->slow; m; m &= m - 1) {
+        const int pos = __builtin_ctzll(m);
+        const uint64_t k = sp->known[pos];
+        if (st[pos] == ELIGIBLE || k <= now)
+            return now;
+        e = k < e ? k : e;
+    }
+    return e;
+}
+
+/* The trace entries from tr_head on that issue_ahead may issue: a private instruction
+ * with another entry after it whose wait is a timed one (the warp stays event-driven).
+ * Sets tr_ahead_end to the first entry that is not; returns whether tr_head is. */
+static int ahead_stretch(tm_warp *tw)
+{
+    const tm_pcinfo *pc = tw->tp->pc;
+    const int32_t *tr = tw->tr_pc;
+    const int end = tw->tr_head + tw->tr_n - 1; /* the last entry is never issued ahead */
+    int j = tw->tr_head;
+    while (j < end && pc[tr[j]].private_exec && pc[tr[j + 1]].timed_wait)
+        j++;
+    tw->tr_ahead_end = j;
+    return j > tw->tr_head;
 }
 
 /* Issues, at their own cycles, the instructions the visits of the coming cycles would
@@ -655,9 +704,12 @@ static inline int can_issue_ahead(const gm_timing *t, const tm_sp *sp)
  * computed by the caller from rdy[] and busy_until). Nothing of another sub-partition is
  * read or written but the batch's statistics (sums), so running ahead of the global cycle
  * changes no other visit; a visit woken earlier from outside finds the port busy. */
-static void issue_ahead(gm_timing *t, tm_sp *sp)
+static void issue_ahead(gm_timing *t, tm_sp *sp, const uint64_t bound)
 {
     const int npos = sp->npos;
+    int bi = -1;
+    gm_timing_stats *bst = NULL;
+    tm_warp *last = NULL; /* the port's last issuer (busy_warp, last_seq: set once) */
     for (;;) {
         /* One pass in LRR order: the first position due when the port frees issues then;
          * if none is, the earliest rdy is the cycle, and the first position in that order
@@ -679,29 +731,40 @@ static void issue_ahead(gm_timing *t, tm_sp *sp)
                 pos = p;
             }
         }
+        if (at >= bound) /* a slow position may change then (slow_bound) */
+            break;
         tm_warp *tw = sp->pw[pos];
         /* Also stops before an entry that is not private (a texture fetch that ran ahead,
          * gm_timing_ahead.c) or one followed by such an entry (the warp then needs the
-         * queue: slow, which only the visit makes it): the visit at that cycle issues it. */
-        if (tw->tr_n < 2 || !tw->tp->pc[tw->pc].private_exec ||
-            !tw->tp->pc[tw->tr_pc[tw->tr_head + 1]].timed_wait)
-            return;
+         * queue: slow, which only the visit makes it): the visit at that cycle issues it.
+         * Which entries those are depends on the trace alone: found once per stretch. */
+        if (tw->tr_head >= tw->tr_ahead_end && !ahead_stretch(tw))
+            break;
         const tm_pcinfo *pi = &tw->tp->pc[tw->pc];
-        tm_batch *b = &t->batches[tw->batch];
-        uint64_t *const stall = b->st.stall;
+        if (tw->batch != bi) { /* (the positions mostly hold warps of one batch) */
+            bi = tw->batch;
+            bst = &t->batches[bi].st;
+        }
+        uint64_t *const stall = bst->stall;
         stall[GM_STALL_NOT_SELECTED] += at - tw->state_since;
-        b->st.instructions++;
-        b->st.lane_instructions += tw->tr_lanes_counted ? 0 : (uint64_t)gm_popcount32(tw->mask);
-        b->st.issued_by_class[pi->cls]++;
+        bst->instructions++;
+        bst->lane_instructions += tw->tr_lanes_counted ? 0 : (uint64_t)gm_popcount32(tw->mask);
+        bst->issued_by_class[pi->cls]++;
         tw->tr_head++;
         tw->tr_n--;
         uint8_t why;
         const uint64_t done = private_done(tw, pi, at, &why);
-        record_result(sp, tw, pi, at, done, why);
+        record_words(tw, pi, done, why);
+        sp->busy_until = at + pi->issue_cycles;
+        last = tw;
         sp->last_pos = pos;
         set_next(t, tw); /* the next trace entry: private, so a timed wait */
         stall[GM_STALL_SELECTED] += sp->busy_until - at;
         make_fast(stall, sp, pos, tw, at, sp->busy_until, 0);
+    }
+    if (last) {
+        sp->busy_warp = last;
+        sp->last_seq = last->seq;
     }
 }
 
@@ -810,8 +873,11 @@ static gm_timing_status subpartition_cycle(gm_timing *t, int smi, int spi)
             /* `selected` while its issue holds the port, then event-driven. */
             stall[GM_STALL_SELECTED] += sp->busy_until - now;
             make_fast(stall, sp, chosen_pos, chosen, now, sp->busy_until, 1);
-            if (can_issue_ahead(t, sp))
-                issue_ahead(t, sp);
+            if (can_issue_ahead(t, sp)) {
+                const uint64_t bound = sp->slow ? slow_bound(sp, st, now) : TM_NEVER;
+                if (bound > now)
+                    issue_ahead(t, sp, bound);
+            }
         } else {
             make_slow(sp, chosen_pos, chosen, GM_STALL_SELECTED, now);
             /* Its next instruction evaluated now, while its scoreboard is in cache. Exact:
@@ -962,7 +1028,8 @@ static void retire_due(gm_timing *t)
                 t->await_done = 1;
             if (t->retire_fn)
                 t->retire_fn(t->retire_ctx, tw->w, tw->user, tw->batch, tw->status);
-            free(tw);
+            tw->next_free = t->free_warps; /* reused by the next submit */
+            t->free_warps = tw;
         }
         if (next_min < sm->retire_min)
             sm->retire_min = next_min;
@@ -1014,7 +1081,7 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
     }
     tw->tr_pc = sl->tr_pc;
     tw->tr_mask = sl->tr_mask;
-    tw->tr_head = tw->tr_n = 0;
+    tw->tr_head = tw->tr_n = tw->tr_ahead_end = 0;
     sl->w = tw;
     tm_sp *psp = &sm->sps[slot % t->cfg.subpartitions_per_sm];
     const int pos = slot / t->cfg.subpartitions_per_sm;

@@ -136,12 +136,13 @@ static int dims_of(gm_tex_dim d)
 static inline __attribute__((always_inline)) void lane_lines(
     const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn, void *ctx, tm_tagset *out,
     const int32_t base[3], const int32_t levels[3], const int dims, const int fetch,
-    const int has_lod, const int has_grad, const int cube, const int layered, const int offset)
+    const int has_lod, const int has_grad, const int cube, const int layered, const int offset,
+    const int l_begin, const int l_end, uint64_t *last_io)
 {
     /* The last line known to be in the set: neighbouring texels and lanes mostly touch
      * the same line, and adding it again would change nothing (0: no tag is 0). */
-    uint64_t last = 0;
-    for (int l = 0; l < GM_LANES; l++) {
+    uint64_t last = *last_io;
+    for (int l = l_begin; l < l_end; l++) {
         if (!((req->mask >> l) & 1))
             continue;
         /* Level: explicit, or from the derivatives (isotropic), nearest level. */
@@ -239,10 +240,98 @@ static inline __attribute__((always_inline)) void lane_lines(
                     add_line(out, lane_tag | row[dy] | col[dx], &last);
         }
     }
+    *last_io = last;
 }
 
-void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn, void *ctx,
-                  tm_tagset *out)
+/* Four lanes (one 2x2 quad) at a time, for the common request of quad_lines_2d. */
+typedef float tm_v4f __attribute__((vector_size(16)));
+typedef int32_t tm_v4i __attribute__((vector_size(16)));
+
+static inline tm_v4f load4f(const float *p)
+{
+    tm_v4f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* floor_i32 of four values, each in [-1e8, 1e8]: the same truncation and correction. */
+static inline tm_v4i floor4(tm_v4f f)
+{
+    const tm_v4i i = __builtin_convertvector(f, tm_v4i);
+    return i + (tm_v4i)(__builtin_convertvector(i, tm_v4f) > f); /* -1 where it rounded up */
+}
+
+/* fx's rule of lane_lines: NaN and values beyond +-1e8 become 0. */
+static inline tm_v4f clamp_coord4(tm_v4f f)
+{
+    const tm_v4i keep = (f == f) & (f <= 1e8f) & (f >= -1e8f);
+    return (tm_v4f)((tm_v4i)f & keep);
+}
+
+/* A 2D texture sampled with derivatives, no bias, power-of-two level-0 sizes (the
+ * fragment shaders' texture()): lane_lines with those properties, four lanes of a fully
+ * active quad at once when none of them selects a level above 0 (then the level, the size
+ * and the tag's texture/level/layer bits are the same for all four: a level-0 lane asks
+ * size_fn nothing). Other quads, and quads with a lane on a higher level, go through
+ * lane_lines lane by lane. The lines are added in the same order, lane by lane, so the
+ * tag set is the same; each vector operation is the scalar one per lane (IEEE single
+ * multiply and subtract, truncating conversion, compares), so every value is too. */
+static void quad_lines_2d(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn,
+                          void *ctx, tm_tagset *out, const int32_t base[3],
+                          const int32_t levels[3])
+{
+    const int32_t sz0 = base[0] < 1 ? 1 : base[0], sz1 = base[1] < 1 ? 1 : base[1];
+    const float b0 = (float)base[0], b1 = (float)base[1];
+    const float s0 = (float)sz0, s1 = (float)sz1;
+    const int rect = req->dim == GM_DIM_RECT;
+    const uint64_t lane_tag = make_tag(tex, 0, 0, 0, 0);
+    uint64_t last = 0;
+    for (int q = 0; q < GM_LANES; q += 4) {
+        const unsigned qm = (unsigned)(req->mask >> q) & 0xfu;
+        if (!qm)
+            continue;
+        if (qm == 0xfu) {
+            /* lambda's derivative part, as lane_lines computes it for dims 2. */
+            const tm_v4f sx0 = load4f(&req->ddx[0][q]) * b0, sy0 = load4f(&req->ddy[0][q]) * b0;
+            const tm_v4f sx1 = load4f(&req->ddx[1][q]) * b1, sy1 = load4f(&req->ddy[1][q]) * b1;
+            const tm_v4f zero = {0.0f, 0.0f, 0.0f, 0.0f};
+            const tm_v4f rx = (zero + sx0 * sx0) + sx1 * sx1;
+            const tm_v4f ry = (zero + sy0 * sy0) + sy1 * sy1;
+            const tm_v4i gt = rx > ry;
+            const tm_v4f rho2 = (tm_v4f)(((tm_v4i)rx & gt) | ((tm_v4i)ry & ~gt));
+            /* rho2 > 0 gives 0.5 log2(rho2), maybe a level above 0: lane by lane. Otherwise
+             * lambda is -100 (no bias here): level 0. */
+            const tm_v4i up = rho2 > zero;
+            if (!(up[0] | up[1] | up[2] | up[3])) {
+                const tm_v4f c0 = load4f(&req->coord.f[0][q]), c1 = load4f(&req->coord.f[1][q]);
+                const tm_v4f fx = clamp_coord4(rect ? c0 : c0 * s0 - 0.5f);
+                const tm_v4f fy = clamp_coord4(rect ? c1 : c1 * s1 - 0.5f);
+                const tm_v4i x = floor4(fx), y = floor4(fy);
+                /* wrap() of a power-of-two size is v & (size - 1) for every v. */
+                const tm_v4i c0i = ((x & (sz0 - 1)) >> 2) & 0xffff;
+                const tm_v4i c1i = (((x + 1) & (sz0 - 1)) >> 2) & 0xffff;
+                const tm_v4i r0i = ((y & (sz1 - 1)) >> 2) & 0xffff;
+                const tm_v4i r1i = (((y + 1) & (sz1 - 1)) >> 2) & 0xffff;
+                for (int k = 0; k < 4; k++) {
+                    const uint64_t col0 = (uint64_t)(uint32_t)c0i[k];
+                    const uint64_t col1 = (uint64_t)(uint32_t)c1i[k];
+                    const uint64_t row0 = (uint64_t)(uint32_t)r0i[k] << 16;
+                    const uint64_t row1 = (uint64_t)(uint32_t)r1i[k] << 16;
+                    add_line(out, lane_tag | row0 | col0, &last);
+                    add_line(out, lane_tag | row0 | col1, &last);
+                    add_line(out, lane_tag | row1 | col0, &last);
+                    add_line(out, lane_tag | row1 | col1, &last);
+                }
+                continue;
+            }
+        }
+        lane_lines(req, tex, size_fn, ctx, out, base, levels, 2, 0, 0, 1, 0, 0, 0, q, q + 4,
+                   &last);
+    }
+}
+
+static void tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn, void *ctx,
+                      tm_tagset *out, const int by_lane)
 {
     const int dims = dims_of(req->dim);
     const int fetch = req->op == GM_TEX_FETCH;
@@ -253,10 +342,29 @@ void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn
         levels[0] = 1;
     const int has_lod = req->has_lod, has_grad = req->has_grad, cube = req->dim == GM_DIM_CUBE;
     const int layered = req->arrayed && req->coord_count > dims, offset = req->has_offset == 1;
-    if (dims == 2 && !fetch && !has_lod && has_grad && !cube && !layered && !offset)
+    uint64_t last = 0;
+    if (dims == 2 && !fetch && !has_lod && has_grad && !cube && !layered && !offset) {
         /* A 2D texture sampled with derivatives (fragment shaders' texture()). */
-        lane_lines(req, tex, size_fn, ctx, out, base, levels, 2, 0, 0, 1, 0, 0, 0);
-    else
+        const int32_t w = base[0] < 1 ? 1 : base[0], h = base[1] < 1 ? 1 : base[1];
+        if (!by_lane && !req->has_bias && (w & (w - 1)) == 0 && (h & (h - 1)) == 0)
+            quad_lines_2d(req, tex, size_fn, ctx, out, base, levels);
+        else
+            lane_lines(req, tex, size_fn, ctx, out, base, levels, 2, 0, 0, 1, 0, 0, 0, 0,
+                       GM_LANES, &last);
+    } else {
         lane_lines(req, tex, size_fn, ctx, out, base, levels, dims, fetch, has_lod, has_grad,
-                   cube, layered, offset);
+                   cube, layered, offset, 0, GM_LANES, &last);
+    }
+}
+
+void tm_tex_lines(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn, void *ctx,
+                  tm_tagset *out)
+{
+    tex_lines(req, tex, size_fn, ctx, out, 0);
+}
+
+void tm_tex_lines_by_lane(const gm_sample_request *req, uint32_t tex, tm_size_fn size_fn,
+                          void *ctx, tm_tagset *out)
+{
+    tex_lines(req, tex, size_fn, ctx, out, 1);
 }

@@ -341,15 +341,18 @@ static void test_cycle_observer(gm_program *p)
 static void test_run_ahead_exact(gm_program *p)
 {
     /* Config 3 fills every slot (64 warps in 2 x 16): sub-partitions of 4 warps that are all
-     * event-driven issue ahead of the cycle loop without the observers (issue_ahead). */
-    for (int cfgi = 0; cfgi < 4; cfgi++) {
+     * event-driven issue ahead of the cycle loop without the observers (issue_ahead).
+     * Config 4 queues more warps than slots (160 in 2 x 16): a finished warp drains while
+     * the others of its sub-partition issue ahead up to its retirement (slow_bound), and
+     * the next warp launches into its slot then. */
+    for (int cfgi = 0; cfgi < 5; cfgi++) {
         scenario step = {0}, ahead = {0}, ahead_sampled = {0}, step_sampled = {0};
         gm_timing_config_default(&step.cfg);
         step.cfg.sm_count = cfgi == 0 ? 1 : 2;
         step.cfg.warp_slots_per_sm = cfgi >= 2 ? 16 : 4;
         step.cfg.policy = cfgi == 1 ? GM_SCHED_GTO : GM_SCHED_LRR;
         step.cfg.latency[GM_LAT_TRANSCENDENTAL] = cfgi == 2 ? 40 : 16;
-        step.nwarps = cfgi == 3 ? 64 : 24;
+        step.nwarps = cfgi == 3 ? 64 : cfgi == 4 ? 160 : 24;
         ahead.cfg = ahead_sampled.cfg = step_sampled.cfg = step.cfg;
         ahead.nwarps = ahead_sampled.nwarps = step_sampled.nwarps = step.nwarps;
         ahead.without_issue_observer = ahead_sampled.without_issue_observer = 1;

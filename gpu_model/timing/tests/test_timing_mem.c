@@ -250,8 +250,21 @@ static void test_texture_heavy(void)
     CHECK(q.stats.stall[GM_STALL_TEX_THROTTLE] > 0);
     CHECK(q.stats.cycles > r.stats.cycles);
     CHECK(q.nout == nref && memcmp(q.out, ref, nref * 4) == 0);
+
+    /* Four warps per sub-partition and more warps than slots: warps waiting for a texture
+     * instruction's operands, and finished ones draining, sit beside warps that issue ahead
+     * up to the cycle the first of them can change (gm_timing_sched.c, slow_bound). */
+    static run_t f;
+    memset(&f, 0, sizeof f);
+    f.cfg = r.cfg;
+    f.cfg.warp_slots_per_sm = 16;
+    f.nwarps = 48;
+    f.stage = GM_STAGE_FRAGMENT;
+    run(sh.p, &f, 0);
+    CHECK(f.stats.tex_requests == (uint64_t)f.nwarps * 8);
     free(r.log.ev);
     free(q.log.ev);
+    free(f.log.ev);
     shader_free(&sh);
 }
 
