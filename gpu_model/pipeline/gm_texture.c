@@ -1287,6 +1287,8 @@ static bool quad_level(const gm_surface *s, const int layer[4], gm_texq_level *q
         int L = layer[k] < 0 ? 0 : (layer[k] >= s->depth ? s->depth - 1 : layer[k]);
         q->base[k] = s->data + (size_t)L * s->layer_stride;
     }
+    q->readable = s->layer_stride * (size_t)s->depth - (size_t)(q->base[0] - s->data);
+    gm_texq_level_ready(q);
     return true;
 }
 

@@ -10,7 +10,7 @@
  *     outside the mask untouched.
  *  3. the implicit LOD of 2D requests through the per-request plan against the general
  *     per-lane selection (test_implicit_lod).
- */
+ * All run twice where the CPU has AVX2: with gm_texture_quad.c's gathers and without. */
 #include "gm_pipeline.h"
 #include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_sampler_iface.h"
@@ -62,7 +62,7 @@ static void reference_lane(const gm_texq_addr *ad, const gm_texq_level lv[2], bo
 static int test_kernel(void)
 {
     unsigned seed = 0x5eed18u;
-    int sampled = 0, refused = 0;
+    int sampled = 0, refused = 0, gathered = 0;
     for (int iter = 0; iter < 4000; iter++) {
         const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 16, 17, 32, 64, 100};
         int w0 = sizes[gm_test_rand(&seed) % 12], h0 = sizes[gm_test_rand(&seed) % 12];
@@ -86,7 +86,12 @@ static int test_kernel(void)
             lv[k].rgb8 = rgb8;
             for (int l = 0; l < 4; l++)   /* lanes on either layer */
                 lv[k].base[l] = surf[k].data + (size_t)((l + iter) & 1) * surf[k].layer_stride;
+            /* the surface's own end: the RGB8 gathers must stop before its last texel */
+            lv[k].readable = surf[k].layer_stride * (size_t)surf[k].depth -
+                             (size_t)(lv[k].base[0] - surf[k].data);
+            gm_texq_level_ready(&lv[k]);
         }
+        gathered += lv[0].gather;   /* the gathers' case where the CPU has AVX2 */
         bool two = gm_test_rand(&seed) & 1, linear = gm_test_rand(&seed) % 4 != 0;
         int w8 = (int)(gm_test_rand(&seed) % 256);
         bool has_off = gm_test_rand(&seed) % 3 == 0;
@@ -135,8 +140,10 @@ static int test_kernel(void)
         gm_surface_free(&surf[0]);
         gm_surface_free(&surf[1]);
     }
-    printf("kernel: %d quads sampled, %d refused\n", sampled, refused);
+    printf("kernel: %d quads sampled, %d refused, %d of them gatherable\n", sampled, refused,
+           gathered);
     CHECK(sampled > 3800);
+    CHECK(gathered > 3000);
     return 0;
 }
 
@@ -336,7 +343,13 @@ static int test_implicit_lod(void)
 
 int main(void)
 {
-    if (test_kernel() || test_requests() || test_implicit_lod())
-        return 1;
+    /* every case through the AVX2 gathers (where the CPU has them) and through SSE2 */
+    const bool avx2 = gm_texq_use_avx2(true);
+    printf("AVX2 gathers: %s\n", avx2 ? "yes" : "not on this CPU");
+    for (int pass = 0; pass < (avx2 ? 2 : 1); pass++) {
+        gm_texq_use_avx2(pass == 0);
+        if (test_kernel() || test_requests() || test_implicit_lod())
+            return 1;
+    }
     TEST_DONE();
 }
