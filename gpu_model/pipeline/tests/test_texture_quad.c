@@ -147,6 +147,38 @@ static int test_kernel(void)
     return 0;
 }
 
+/* A 2D (array) image of random texels with its whole mip chain; nonzero on failure. */
+static int alloc_mips(gm_tex_image *img, bool array, gm_format f, int w, int h, int layers,
+                      unsigned *seed)
+{
+    memset(img, 0, sizeof(*img));
+    img->target = array ? GM_TEX_2D_ARRAY : GM_TEX_2D;
+    img->format = f;
+    for (int lv = 0; w >> lv || h >> lv; lv++) {
+        int lw = w >> lv ? w >> lv : 1, lh = h >> lv ? h >> lv : 1;
+        if (gm_surface_alloc(&img->level[lv], f, lw, lh, layers, 1))
+            return 1;
+        fill_random(&img->level[lv], seed);
+        img->num_levels = lv + 1;
+    }
+    img->max_level = 1000;
+    return 0;
+}
+
+/* Unit 0 with img and smp, and a zeroed 2D (array) sample request on it. */
+static void unit0_request(gm_tex_units *units, gm_tex_image *img, gm_tex_sampler *smp,
+                          gm_sample_request *req, bool array)
+{
+    memset(units, 0, sizeof(*units));
+    units->unit[0].image = img;
+    units->unit[0].sampler = smp;
+    memset(req, 0, sizeof(*req));
+    req->op = GM_TEX_SAMPLE;
+    req->dim = GM_DIM_2D;
+    req->arrayed = array;
+    req->coord_count = array ? 3 : 2;
+}
+
 static int test_requests(void)
 {
     unsigned seed = 0x7e418u;
@@ -158,20 +190,10 @@ static int test_requests(void)
     int lanes = 0;
     for (int iter = 0; iter < 600; iter++) {
         gm_tex_image img;
-        memset(&img, 0, sizeof(img));
         bool array = iter % 3 == 2, rgb8 = iter % 4 == 1;
-        img.target = array ? GM_TEX_2D_ARRAY : GM_TEX_2D;
-        img.format = rgb8 ? GM_FMT_RGB8 : GM_FMT_RGBA8;
         int w = iter % 5 == 0 ? 12 : 16, h = iter % 7 == 0 ? 6 : 8, layers = array ? 3 : 1;
-        img.num_levels = 0;
-        for (int lv = 0; w >> lv || h >> lv; lv++) {
-            int lw = w >> lv ? w >> lv : 1, lh = h >> lv ? h >> lv : 1;
-            if (gm_surface_alloc(&img.level[lv], img.format, lw, lh, layers, 1))
-                return 1;
-            fill_random(&img.level[lv], &seed);
-            img.num_levels = lv + 1;
-        }
-        img.max_level = 1000;
+        if (alloc_mips(&img, array, rgb8 ? GM_FMT_RGB8 : GM_FMT_RGBA8, w, h, layers, &seed))
+            return 1;
         gm_tex_sampler smp;
         gm_tex_sampler_default(&smp);
         smp.min_filter = filters[iter % 6][0];
@@ -179,16 +201,8 @@ static int test_requests(void)
         smp.wrap_s = gm_test_rand(&seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
         smp.wrap_t = gm_test_rand(&seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
         gm_tex_units units;
-        memset(&units, 0, sizeof(units));
-        units.unit[0].image = &img;
-        units.unit[0].sampler = &smp;
-
         static gm_sample_request req;
-        memset(&req, 0, sizeof(req));
-        req.op = GM_TEX_SAMPLE;
-        req.dim = GM_DIM_2D;
-        req.arrayed = array;
-        req.coord_count = array ? 3 : 2;
+        unit0_request(&units, &img, &smp, &req, array);
         req.has_lod = 1;
         req.has_offset = iter % 4 == 3;
         req.mask = (gm_test_rand(&seed) & gm_test_rand(&seed)) | (iter % 2 ? 0xffff0000u : 0);
@@ -254,18 +268,10 @@ static int test_implicit_lod(void)
     int lanes = 0;
     for (int iter = 0; iter < 800; iter++) {
         gm_tex_image img;
-        memset(&img, 0, sizeof(img));
         bool array = iter % 3 == 2;
-        img.target = array ? GM_TEX_2D_ARRAY : GM_TEX_2D;
-        img.format = GM_FMT_RGBA8;
         int w = iter % 5 == 0 ? 24 : 32, h = iter % 7 == 0 ? 10 : 16, layers = array ? 2 : 1;
-        for (int lv = 0; w >> lv || h >> lv; lv++) {
-            int lw = w >> lv ? w >> lv : 1, lh = h >> lv ? h >> lv : 1;
-            if (gm_surface_alloc(&img.level[lv], img.format, lw, lh, layers, 1))
-                return 1;
-            fill_random(&img.level[lv], &seed);
-            img.num_levels = lv + 1;
-        }
+        if (alloc_mips(&img, array, GM_FMT_RGBA8, w, h, layers, &seed))
+            return 1;
         img.base_level = iter % 4 == 1 ? 1 : 0;
         img.max_level = iter % 6 == 5 ? 2 : 1000;
         gm_tex_sampler smp;
@@ -282,16 +288,8 @@ static int test_implicit_lod(void)
         default: break;
         }
         gm_tex_units units;
-        memset(&units, 0, sizeof(units));
-        units.unit[0].image = &img;
-        units.unit[0].sampler = &smp;
-
         static gm_sample_request req;
-        memset(&req, 0, sizeof(req));
-        req.op = GM_TEX_SAMPLE;
-        req.dim = GM_DIM_2D;
-        req.arrayed = array;
-        req.coord_count = array ? 3 : 2;
+        unit0_request(&units, &img, &smp, &req, array);
         req.has_grad = 1;
         req.mask = (gm_test_rand(&seed) | gm_test_rand(&seed)) & (iter % 2 ? 0xffffffffu : 0xffffu);
         const bool explicit_grads = iter % 9 == 4;
