@@ -165,6 +165,28 @@ static int alloc_mips(gm_tex_image *img, bool array, gm_format f, int w, int h, 
     return 0;
 }
 
+/* The default sampler with min/mag filters f and random REPEAT / CLAMP_TO_EDGE wraps. */
+static void sampler_of(gm_tex_sampler *smp, const uint32_t f[2], unsigned *seed)
+{
+    gm_tex_sampler_default(smp);
+    smp->min_filter = f[0];
+    smp->mag_filter = f[1];
+    smp->wrap_s = gm_test_rand(seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+    smp->wrap_t = gm_test_rand(seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+}
+
+static void free_mips(gm_tex_image *img)
+{
+    for (int lv = 0; lv < img->num_levels; lv++)
+        gm_surface_free(&img->level[lv]);
+}
+
+/* Whether two results differ in a bit, while there is room to print another failure. */
+static bool report_differ(const float *got, const float *want)
+{
+    return memcmp(got, want, 4) != 0 && gm_test_failures < 40;
+}
+
 /* Unit 0 with img and smp, and a zeroed 2D (array) sample request on it. */
 static void unit0_request(gm_tex_units *units, gm_tex_image *img, gm_tex_sampler *smp,
                           gm_sample_request *req, bool array)
@@ -195,11 +217,7 @@ static int test_requests(void)
         if (alloc_mips(&img, array, rgb8 ? GM_FMT_RGB8 : GM_FMT_RGBA8, w, h, layers, &seed))
             return 1;
         gm_tex_sampler smp;
-        gm_tex_sampler_default(&smp);
-        smp.min_filter = filters[iter % 6][0];
-        smp.mag_filter = filters[iter % 6][1];
-        smp.wrap_s = gm_test_rand(&seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
-        smp.wrap_t = gm_test_rand(&seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+        sampler_of(&smp, filters[iter % 6], &seed);
         gm_tex_units units;
         static gm_sample_request req;
         unit0_request(&units, &img, &smp, &req, array);
@@ -236,15 +254,14 @@ static int test_requests(void)
             gm_tex_sample_lod(&img, &smp, coord, req.lod[l], 0.0f, false,
                               req.has_offset ? off : NULL, want);
             for (int c = 0; c < 4; c++)
-                if (memcmp(&out.f[c][l], &want[c], 4) != 0 && gm_test_failures < 40) {
+                if (report_differ(&out.f[c][l], &want[c])) {
                     fprintf(stderr, "request %d lane %d channel %d: %.9g, expected %.9g (lod %g, "
                             "s %.9g t %.9g)\n", iter, l, c, out.f[c][l], want[c], req.lod[l],
                             coord[0], coord[1]);
                     gm_test_failures++;
                 }
         }
-        for (int lv = 0; lv < img.num_levels; lv++)
-            gm_surface_free(&img.level[lv]);
+        free_mips(&img);
     }
     printf("requests: %d lanes compared\n", lanes);
     CHECK(lanes > 3000);
@@ -275,11 +292,7 @@ static int test_implicit_lod(void)
         img.base_level = iter % 4 == 1 ? 1 : 0;
         img.max_level = iter % 6 == 5 ? 2 : 1000;
         gm_tex_sampler smp;
-        gm_tex_sampler_default(&smp);
-        smp.min_filter = filters[iter % 8][0];
-        smp.mag_filter = filters[iter % 8][1];
-        smp.wrap_s = gm_test_rand(&seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
-        smp.wrap_t = gm_test_rand(&seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+        sampler_of(&smp, filters[iter % 8], &seed);
         switch (gm_test_rand(&seed) % 5) {   /* the sampler's LOD state */
         case 1: smp.min_lod = gm_test_randf(&seed, -1.0f, 3.0f); break;
         case 2: smp.max_lod = gm_test_randf(&seed, -1.0f, 3.0f); break;
@@ -323,7 +336,7 @@ static int test_implicit_lod(void)
         for (int l = 0; l < GM_LANES; l++) {
             lanes += (req.mask >> l) & 1;
             for (int c = 0; c < 4; c++)
-                if (memcmp(&got.f[c][l], &want.f[c][l], 4) != 0 && gm_test_failures < 40) {
+                if (report_differ(&got.f[c][l], &want.f[c][l])) {
                     fprintf(stderr, "implicit LOD %d lane %d channel %d: %.9g, expected %.9g "
                             "(filters %d, min %g max %g bias %g, base %d)\n", iter, l, c,
                             got.f[c][l], want.f[c][l], iter % 8, smp.min_lod, smp.max_lod,
@@ -331,8 +344,7 @@ static int test_implicit_lod(void)
                     gm_test_failures++;
                 }
         }
-        for (int lv = 0; lv < img.num_levels; lv++)
-            gm_surface_free(&img.level[lv]);
+        free_mips(&img);
     }
     printf("implicit LOD: %d lanes compared\n", lanes);
     CHECK(lanes > 10000);
