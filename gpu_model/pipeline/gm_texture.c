@@ -1057,6 +1057,44 @@ static void lane_lod(const gm_tex_image *img, const gm_lp_lod_in *shared,
                 (cube && in.mip != GM_LP_MIP_NONE);
 }
 
+/* The implicit LOD of a 2D (array) texture sampled with the quad's derivatives and nothing
+ * else (no explicit LOD, bias or minimum LOD): the common request. lane_lod then comes down
+ * to gm_lp_rho2 of the base level's size and gm_lp_lod_select_rho with a plan made once per
+ * request instead of the whole selection per quad; the same arithmetic, so the same bits. */
+typedef struct lod_fast {
+    bool on;
+    float w, h;             /* the base level's size */
+    gm_lp_lod_plan plan;
+} lod_fast;
+
+static void lod_fast_init(const gm_tex_image *img, const gm_sample_request *req,
+                          const gm_lp_lod_in *shared, lod_fast *f)
+{
+    f->on = req->has_grad && !req->has_lod && !req->has_bias && !req->has_min_lod &&
+            (img->target == GM_TEX_2D || img->target == GM_TEX_2D_ARRAY);
+    if (!f->on)
+        return;
+    const gm_surface *s = &img->level[img->base_level];
+    f->w = (float)s->width;
+    f->h = (float)s->height;
+    gm_lp_lod_plan_init(shared, &f->plan);
+}
+
+/* lane_lod, through the plan where it applies. */
+static inline void lane_lod_planned(const gm_tex_image *img, const gm_lp_lod_in *shared,
+                                    const lod_fast *f, const gm_sample_request *req, int l,
+                                    gm_lp_lod_sel *sel, bool *per_lane)
+{
+    if (!f->on) {
+        lane_lod(img, shared, req, l, sel, per_lane);
+        return;
+    }
+    float rho = gm_lp_rho2(f->w, f->h, req->ddx[0][l], req->ddx[1][l], req->ddy[0][l],
+                           req->ddy[1][l]);
+    gm_lp_lod_select_rho(&f->plan, rho, true, false, 0.0f, sel);
+    *per_lane = !quad_grads(req, l);
+}
+
 /* The bits that differ between lanes a and b of v. */
 static uint32_t bits_diff(const float *v, int a, int b)
 {
@@ -1249,6 +1287,8 @@ static bool quad_level(const gm_surface *s, const int layer[4], gm_texq_level *q
         int L = layer[k] < 0 ? 0 : (layer[k] >= s->depth ? s->depth - 1 : layer[k]);
         q->base[k] = s->data + (size_t)L * s->layer_stride;
     }
+    q->readable = s->layer_stride * (size_t)s->depth - (size_t)(q->base[0] - s->data);
+    gm_texq_level_ready(q);
     return true;
 }
 
@@ -1360,6 +1400,8 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
     if (req->op == GM_TEX_SAMPLE && sample_usable(img)) {
         gm_lp_lod_in shared;
         lod_in_init(img, smp, &shared); /* the same for every lane: once per request */
+        lod_fast lf;
+        lod_fast_init(img, req, &shared, &lf);
         for (int q = 0; q < GM_LANES; q += 4) {
             unsigned m4 = (unsigned)(req->mask >> q) & 0xfu;
             if (!m4)
@@ -1367,7 +1409,7 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
             int first = q + __builtin_ctz(m4);
             if ((m4 & (m4 - 1)) && quad_lod_inputs_equal(req, img, q, first, m4)) {
                 /* every lane would copy the first one's selection below: at once */
-                lane_lod(img, &shared, req, first, &sels[first], &per_lane[first]);
+                lane_lod_planned(img, &shared, &lf, req, first, &sels[first], &per_lane[first]);
                 for (int l = first + 1; l < q + 4; l++) {
                     sels[l] = sels[first];
                     per_lane[l] = per_lane[first];
@@ -1385,7 +1427,7 @@ void gm_tex_sample_fn(void *tex_units, const struct gm_sample_request *req,
                 }
                 if (done >= 0)
                     split_quads |= 1u << (q >> 2);   /* a second selection in this quad */
-                lane_lod(img, &shared, req, l, &sels[l], &per_lane[l]);
+                lane_lod_planned(img, &shared, &lf, req, l, &sels[l], &per_lane[l]);
                 done = l;
             }
         }

@@ -47,6 +47,8 @@ int gm_lp_ilog2_sqrt(float x)
 float gm_lp_rho(int dims, const float size[3], const float ddx[3], const float ddy[3],
                 bool *squared)
 {
+    if (dims == 2)
+        return *squared = true, gm_lp_rho2(size[0], size[1], ddx[0], ddx[1], ddy[0], ddy[1]);
     float rho;
     if (dims > 1) {
         float rx = 0.0f, ry = 0.0f;
@@ -68,25 +70,23 @@ float gm_lp_rho(int dims, const float size[3], const float ddx[3], const float d
     return rho;
 }
 
-static void levels_nearest(const gm_lp_lod_in *in, int ipart, gm_lp_lod_sel *out)
+static void levels_nearest(const gm_lp_lod_plan *p, int ipart, gm_lp_lod_sel *out)
 {
-    if (in->mip == GM_LP_MIP_NONE) {
-        out->level0 = out->level1 = in->first_level;
+    if (p->mip == GM_LP_MIP_NONE) {
+        out->level0 = out->level1 = p->first_level;
         return;
     }
     ipart = gm_lp_clampi(ipart, -1000, 1000);
-    out->level0 = out->level1 = gm_lp_clampi(ipart + in->first_level, in->first_level,
-                                       in->last_level);
+    out->level0 = out->level1 = gm_lp_clampi(ipart + p->first_level, p->first_level,
+                                             p->last_level);
 }
 
-void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out)
+void gm_lp_lod_plan_init(const gm_lp_lod_in *in, gm_lp_lod_plan *p)
 {
-    out->minified = true;
-    out->level0 = out->level1 = in->first_level;
-    out->fpart = 0.0f;
-    if (in->min_eq_mag && in->mip == GM_LP_MIP_NONE)
-        return;   /* no LOD needed at all: base level, the one filter */
-
+    p->mip = in->mip;
+    p->first_level = in->first_level;
+    p->last_level = in->last_level;
+    p->base_only = in->min_eq_mag && in->mip == GM_LP_MIP_NONE;
     /* Mesa's state tracker: min_lod = max(GL min, 0), swapped when above max_lod.
      * llvmpipe's static state: clamps only apply with a mip filter or min != mag. */
     float min_lod = fmaxf(in->min_lod, 0.0f), max_lod = in->max_lod;
@@ -96,61 +96,105 @@ void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out)
         min_lod = t;
     }
     bool lod_state = in->sampler_mip != GM_LP_MIP_NONE || !in->min_eq_mag;
-    bool min_max_equal = lod_state && min_lod == max_lod;
-    bool apply_min = lod_state && !min_max_equal && min_lod > 0.0f;
-    bool apply_max = lod_state && !min_max_equal && max_lod < GM_LP_MAX_LOD_APPLIED;
-    bool bias_nz = in->lod_bias != 0.0f;
+    p->fixed = lod_state && min_lod == max_lod;
+    p->apply_min = lod_state && !p->fixed && min_lod > 0.0f;
+    p->apply_max = lod_state && !p->fixed && max_lod < GM_LP_MAX_LOD_APPLIED;
+    p->bias_nz = in->lod_bias != 0.0f;
+    p->int_log2 = !p->bias_nz && !p->apply_max && !p->apply_min && in->mip != GM_LP_MIP_LINEAR;
+    p->min_lod = min_lod;
+    p->max_lod = max_lod;
+    p->lod_bias = in->lod_bias;
+}
 
-    float lod;
-    if (min_max_equal) {
-        lod = min_lod;
-    } else {
-        if (in->explicit_lod) {
-            lod = in->lod;
-        } else {
-            float rho = in->rho;
-            if (!in->has_shader_bias && !bias_nz && !apply_max && !apply_min &&
-                in->mip != GM_LP_MIP_LINEAR) {
-                /* no post-log2 adjustment: integer log2 of rho, minified when rho > 1 */
-                int ipart = in->rho_squared ? gm_lp_ilog2_sqrt(rho) : gm_lp_ilog2(rho);
-                out->minified = rho > 1.0f;
-                levels_nearest(in, ipart, out);
-                return;
-            }
-            if (!in->rho_squared)
-                rho = rho * rho;
-            lod = gm_lp_fast_log2(rho) * 0.5f;
-            if (in->has_shader_bias)
-                lod = lod + in->shader_bias;
-        }
-        if (bias_nz)
-            lod = lod + in->lod_bias;
-        if (apply_max)
-            lod = fminf(lod, max_lod);
-        if (apply_min)
-            lod = fmaxf(lod, min_lod);
-    }
+/* The start of every selection: the base level, minified, no mip weight. */
+static void sel_base(const gm_lp_lod_plan *p, gm_lp_lod_sel *out)
+{
+    out->minified = true;
+    out->level0 = out->level1 = p->first_level;
+    out->fpart = 0.0f;
+}
+
+/* The sampler's bias and clamps on a LOD from the shader or from rho, then the levels. */
+static void sel_from_lod(const gm_lp_lod_plan *p, float lod, gm_lp_lod_sel *out)
+{
+    if (p->bias_nz)
+        lod = lod + p->lod_bias;
+    if (p->apply_max)
+        lod = fminf(lod, p->max_lod);
+    if (p->apply_min)
+        lod = fmaxf(lod, p->min_lod);
     out->minified = lod > 0.0f;
-    if (in->mip == GM_LP_MIP_LINEAR) {
+    if (p->mip == GM_LP_MIP_LINEAR) {
         int ipart = gm_lp_clampi(gm_lp_ifloor(lod), -1000, 1000);
         float fpart = lod - (float)ipart;
-        int l0 = ipart + in->first_level;
-        if (l0 < in->first_level) {
-            out->level0 = out->level1 = in->first_level;
-        } else if (l0 >= in->last_level) {
-            out->level0 = out->level1 = in->last_level;
+        int l0 = ipart + p->first_level;
+        if (l0 < p->first_level) {
+            out->level0 = out->level1 = p->first_level;
+        } else if (l0 >= p->last_level) {
+            out->level0 = out->level1 = p->last_level;
         } else {
             out->level0 = l0;
             out->level1 = l0 + 1;
             out->fpart = fpart;
         }
-        if (in->first_level >= in->last_level) {
-            out->level0 = out->level1 = in->last_level;
+        if (p->first_level >= p->last_level) {
+            out->level0 = out->level1 = p->last_level;
             out->fpart = 0.0f;
         }
     } else {
-        levels_nearest(in, gm_lp_iround(lod), out);
+        levels_nearest(p, gm_lp_iround(lod), out);
     }
+}
+
+/* min_lod == max_lod: that LOD, no bias nor clamps. */
+static void sel_fixed(const gm_lp_lod_plan *p, gm_lp_lod_sel *out)
+{
+    gm_lp_lod_plan q = *p;
+    q.bias_nz = q.apply_max = q.apply_min = false;
+    sel_from_lod(&q, p->min_lod, out);
+}
+
+void gm_lp_lod_select_rho(const gm_lp_lod_plan *p, float rho, bool rho_squared,
+                          bool has_shader_bias, float shader_bias, gm_lp_lod_sel *out)
+{
+    sel_base(p, out);
+    if (p->base_only)
+        return;   /* no LOD needed at all: base level, the one filter */
+    if (p->fixed) {
+        sel_fixed(p, out);
+        return;
+    }
+    if (!has_shader_bias && p->int_log2) {
+        /* no post-log2 adjustment: integer log2 of rho, minified when rho > 1 */
+        int ipart = rho_squared ? gm_lp_ilog2_sqrt(rho) : gm_lp_ilog2(rho);
+        out->minified = rho > 1.0f;
+        levels_nearest(p, ipart, out);
+        return;
+    }
+    if (!rho_squared)
+        rho = rho * rho;
+    float lod = gm_lp_fast_log2(rho) * 0.5f;
+    if (has_shader_bias)
+        lod = lod + shader_bias;
+    sel_from_lod(p, lod, out);
+}
+
+void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out)
+{
+    gm_lp_lod_plan p;
+    gm_lp_lod_plan_init(in, &p);
+    if (!in->explicit_lod) {
+        gm_lp_lod_select_rho(&p, in->rho, in->rho_squared, in->has_shader_bias,
+                             in->shader_bias, out);
+        return;
+    }
+    sel_base(&p, out);
+    if (p.base_only)
+        return;
+    if (p.fixed)
+        sel_fixed(&p, out);
+    else
+        sel_from_lod(&p, in->lod, out);
 }
 
 /* ---- llvmpipe's float ("SoA") nearest wrap, one helper per wrap mode ----------------

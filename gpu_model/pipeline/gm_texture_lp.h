@@ -175,6 +175,38 @@ typedef struct gm_lp_lod_sel {
 
 void gm_lp_lod_select(const gm_lp_lod_in *in, gm_lp_lod_sel *out);
 
+/* The request-wide part of gm_lp_lod_select (the sampler's clamps and bias, the mip filter,
+ * the levels), worked out once so that a quad with an implicit LOD pays only for its rho. */
+typedef struct gm_lp_lod_plan {
+    int mip, first_level, last_level;
+    bool base_only;              /* min == mag filter without mips: no LOD at all */
+    bool fixed;                  /* min_lod == max_lod: that LOD, no bias nor clamps */
+    bool apply_min, apply_max, bias_nz;
+    bool int_log2;               /* without a shader bias: the integer log2 of rho */
+    float min_lod, max_lod, lod_bias;
+} gm_lp_lod_plan;
+
+void gm_lp_lod_plan_init(const gm_lp_lod_in *in, gm_lp_lod_plan *p);
+
+/* gm_lp_lod_select of an implicit (rho) LOD with the plan of its gm_lp_lod_in. */
+void gm_lp_lod_select_rho(const gm_lp_lod_plan *p, float rho, bool rho_squared,
+                          bool has_shader_bias, float shader_bias, gm_lp_lod_sel *out);
+
+/* gm_lp_rho for two dimensions (rho squared), the same operations in the same order. */
+static inline float gm_lp_rho2(float w, float h, float dx0, float dx1, float dy0, float dy1)
+{
+    float a0 = w * dx0, b0 = w * dy0, a1 = h * dx1, b1 = h * dy1;
+    a0 = a0 * a0;
+    b0 = b0 * b0;
+    a1 = a1 * a1;
+    b1 = b1 * b1;
+    float rx = a0 + a1, ry = b0 + b1;
+    float rho = fmaxf(rx, ry);
+    if (isinf(rho) || isnan(rho))
+        rho = 0.0f;
+    return rho;
+}
+
 /* Mip weight of the AoS path: trunc(fpart * 256) as 8 bits. */
 static inline int gm_lp_mip_weight8(float fpart)
 {

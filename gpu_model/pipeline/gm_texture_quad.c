@@ -221,6 +221,193 @@ static bool level4(const gm_texq_addr *ad, const gm_texq_level *lv, bool linear,
     return true;
 }
 
+/* ---- AVX2: the texels by gathers, both rows' x lerps in one 256-bit pass ---------------
+ * Where the CPU has AVX2 (asked once through __builtin_cpu_supports, which clang 14 knows
+ * for "avx2"), an RGBA8 or RGB8 level whose texels all lie within 2^30 bytes of lane 0's layer
+ * reads its texels with vpgatherdd instead of sixteen loads and inserts: the addresses are
+ * the ones level4 reads, and the lerps are gm_lp_lerp8_epi16's arithmetic on 16 values at
+ * once, so the results are the same bits (tests/test_texture_quad.c runs every case both
+ * ways). RGB8 texels are read as 4 bytes with the fourth replaced by alpha 255, except in
+ * a quad that reaches the surface's last texel (its fourth byte lies past the end); levels
+ * beyond that span stay on level4. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define GM_TEXQ_AVX2 1
+#include <immintrin.h>
+
+/* 0 not asked yet, 1 no, 2 yes; -1 switched off (gm_texq_use_avx2). A race asks twice. */
+static int avx2_state;
+
+static bool avx2_on(void)
+{
+    int st = __atomic_load_n(&avx2_state, __ATOMIC_RELAXED);
+    if (!st) {
+        st = __builtin_cpu_supports("avx2") ? 2 : 1;
+        __atomic_store_n(&avx2_state, st, __ATOMIC_RELAXED);
+    }
+    return st == 2;
+}
+
+bool gm_texq_use_avx2(bool on)
+{
+    bool was = avx2_on();
+    __atomic_store_n(&avx2_state, on ? 0 : -1, __ATOMIC_RELAXED);
+    return was;
+}
+
+/* Every texel of lv lies within 2^30 bytes of base[0] (delta: each lane's layer from
+ * lane 0's), so the 32-bit gather indices below cannot overflow. */
+static bool gather_ok(const gm_texq_level *lv, int32_t delta[4])
+{
+    const uint64_t w = lv->width > 1 ? (uint64_t)lv->width : 1u;
+    const uint64_t h = lv->height > 1 ? (uint64_t)lv->height : 1u;
+    const uint64_t lim = 1u << 30;
+    if (lv->row_stride >= lim || lv->texel_stride >= lim ||
+        (h - 1) * lv->row_stride + w * lv->texel_stride >= lim)
+        return false;
+    for (int l = 0; l < 4; l++) {
+        const intptr_t d = (intptr_t)lv->base[l] - (intptr_t)lv->base[0];
+        if (d >= (intptr_t)lim || d <= -(intptr_t)lim)
+            return false;
+        delta[l] = (int32_t)d;
+    }
+    return true;
+}
+
+void gm_texq_level_ready(gm_texq_level *lv)
+{
+    lv->gather = gather_ok(lv, lv->delta);
+    /* a 3-byte texel read as 4 bytes: only the surface's very last texel would read past
+     * its end, so a quad reaching beyond gather_last goes through level4's loads */
+    const size_t lim = (size_t)1 << 30;
+    lv->gather_last = (int32_t)(lv->readable >= lim ? lim : lv->readable) - 4;
+    if (lv->rgb8 && lv->gather_last < 0)
+        lv->gather = false;
+}
+
+/* gm_lp_lerp8_epi16 on sixteen 16-bit values (the unpacks and the pack stay within each
+ * 128-bit half, so each half is the SSE2 lerp of its eight). */
+__attribute__((target("avx2"))) static inline __m256i lerp8_x2(__m256i w, __m256i a, __m256i b)
+{
+    __m256i d = _mm256_sub_epi16(b, a);
+    __m256i lo = _mm256_mullo_epi16(d, w), hi = _mm256_mulhi_epi16(d, w);
+    const __m256i half = _mm256_set1_epi32(128);
+    __m256i p0 = _mm256_srai_epi32(_mm256_add_epi32(_mm256_unpacklo_epi16(lo, hi), half), 8);
+    __m256i p1 = _mm256_srai_epi32(_mm256_add_epi32(_mm256_unpackhi_epi16(lo, hi), half), 8);
+    __m256i t = _mm256_packs_epi32(p0, p1);
+    return _mm256_and_si256(_mm256_add_epi16(a, t), _mm256_set1_epi16(0xff));
+}
+
+/* Every index of v at most last. */
+__attribute__((target("avx2"))) static inline bool within4(__m128i v, int32_t last)
+{
+    return _mm_movemask_epi8(_mm_cmpgt_epi32(v, _mm_set1_epi32(last))) == 0;
+}
+
+/* load_texel's RGB8 form of gathered 4-byte words: the fourth byte (the next texel's) gives
+ * way to alpha 255. */
+__attribute__((target("avx2"))) static inline __m128i rgb8_alpha(__m128i v, bool rgb8)
+{
+    if (!rgb8)
+        return v;
+    return _mm_or_si128(_mm_and_si128(v, _mm_set1_epi32(0x00ffffff)),
+                        _mm_set1_epi32((int)0xff000000u));
+}
+
+__attribute__((target("avx2"))) static inline __m256i rgb8_alpha8(__m256i v, bool rgb8)
+{
+    if (!rgb8)
+        return v;
+    return _mm256_or_si256(_mm256_and_si256(v, _mm256_set1_epi32(0x00ffffff)),
+                           _mm256_set1_epi32((int)0xff000000u));
+}
+
+/* level4 of a level that gather_ok accepted (delta from it); an RGB8 quad whose texels
+ * reach the surface's last one reads them through level4 instead. */
+__attribute__((target("avx2"))) static bool level4_avx2(const gm_texq_addr *ad,
+                                                        const gm_texq_level *lv, bool linear,
+                                                        __m128 s, __m128 t, __m128i os,
+                                                        __m128i ot, bool has_off,
+                                                        const int32_t delta[4], __m128i r[2])
+{
+    const __m128i ts = _mm_set1_epi32((int)lv->texel_stride);
+    const __m128i rs = _mm_set1_epi32((int)lv->row_stride);
+    const __m128i dl = _mm_loadu_si128((const __m128i *)delta);
+    const int *base = (const int *)(const void *)lv->base[0];
+    if (!linear) {
+        __m128i ix, iy;
+        if (!axis4_nearest(s, lv->width, ad->pot_s, ad->repeat_s, os, has_off, &ix) ||
+            !axis4_nearest(t, lv->height, ad->pot_t, ad->repeat_t, ot, has_off, &iy))
+            return false;
+        __m128i idx = _mm_add_epi32(_mm_add_epi32(_mm_mullo_epi32(iy, rs), dl),
+                                    _mm_mullo_epi32(ix, ts));
+        if (lv->rgb8 && !within4(idx, lv->gather_last))
+            return level4(ad, lv, linear, s, t, os, ot, has_off, r);
+        __m128i v = rgb8_alpha(_mm_i32gather_epi32(base, idx, 1), lv->rgb8);
+        r[0] = _mm_unpacklo_epi8(v, _mm_setzero_si128());
+        r[1] = _mm_unpackhi_epi8(v, _mm_setzero_si128());
+        return true;
+    }
+    axis4 ax, ay;
+    if (!axis4_linear(s, lv->width, ad->pot_s, ad->repeat_s, os, has_off, &ax) ||
+        !axis4_linear(t, lv->height, ad->pot_t, ad->repeat_t, ot, has_off, &ay))
+        return false;
+    const __m128i x0 = _mm_mullo_epi32(ax.i0, ts), x1 = _mm_mullo_epi32(ax.i1, ts);
+    const __m128i y0 = _mm_add_epi32(_mm_mullo_epi32(ay.i0, rs), dl);
+    const __m128i y1 = _mm_add_epi32(_mm_mullo_epi32(ay.i1, rs), dl);
+    /* column x0 of both rows in one register, column x1 in the other: lanes 0-3 of row y0
+     * in the low half, of row y1 in the high half */
+    /* (with REPEAT the second texel may be texel 0: the largest of both per axis) */
+    if (lv->rgb8 && !within4(_mm_add_epi32(_mm_max_epi32(y0, y1), _mm_max_epi32(x0, x1)),
+                             lv->gather_last))
+        return level4(ad, lv, linear, s, t, os, ot, has_off, r);
+    const __m256i g0 = rgb8_alpha8(_mm256_i32gather_epi32(
+        base, _mm256_set_m128i(_mm_add_epi32(y1, x0), _mm_add_epi32(y0, x0)), 1), lv->rgb8);
+    const __m256i g1 = rgb8_alpha8(_mm256_i32gather_epi32(
+        base, _mm256_set_m128i(_mm_add_epi32(y1, x1), _mm_add_epi32(y0, x1)), 1), lv->rgb8);
+    __m128i wx[2], wy[2];
+    spread_weights(ax.w, &wx[0], &wx[1]);
+    spread_weights(ay.w, &wy[0], &wy[1]);
+    const __m256i zero = _mm256_setzero_si256();
+    /* [row y0 | row y1] of lanes 0-1, then of lanes 2-3 */
+    const __m256i xl = lerp8_x2(_mm256_set_m128i(wx[0], wx[0]), _mm256_unpacklo_epi8(g0, zero),
+                                _mm256_unpacklo_epi8(g1, zero));
+    const __m256i xh = lerp8_x2(_mm256_set_m128i(wx[1], wx[1]), _mm256_unpackhi_epi8(g0, zero),
+                                _mm256_unpackhi_epi8(g1, zero));
+    /* row y0 of lanes 0-3 against row y1 of lanes 0-3 */
+    const __m256i row0 = _mm256_permute2x128_si256(xl, xh, 0x20);
+    const __m256i row1 = _mm256_permute2x128_si256(xl, xh, 0x31);
+    const __m256i y = lerp8_x2(_mm256_set_m128i(wy[1], wy[0]), row0, row1);
+    r[0] = _mm256_castsi256_si128(y);
+    r[1] = _mm256_extracti128_si256(y, 1);
+    return true;
+}
+
+/* One level through level4_avx2 where it applies, else level4. */
+static bool level_any(const gm_texq_addr *ad, const gm_texq_level *lv, bool linear, __m128 s,
+                      __m128 t, __m128i os, __m128i ot, bool has_off, __m128i r[2])
+{
+    if (lv->gather && avx2_on())
+        return level4_avx2(ad, lv, linear, s, t, os, ot, has_off, lv->delta, r);
+    return level4(ad, lv, linear, s, t, os, ot, has_off, r);
+}
+
+#else
+
+bool gm_texq_use_avx2(bool on)
+{
+    (void)on;
+    return false;
+}
+
+#define level_any level4
+
+void gm_texq_level_ready(gm_texq_level *lv)
+{
+    lv->gather = false;
+}
+
+#endif
+
 bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level *lv0,
                     const gm_texq_level *lv1, int w8, bool linear, const float s[4],
                     const float t[4], const int32_t *off_s, const int32_t *off_t,
@@ -241,10 +428,10 @@ bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level *lv0,
     }
     const __m128 vs = _mm_loadu_ps(s), vt = _mm_loadu_ps(t);
     __m128i a[2], b[2];
-    if (!level4(addr, lv0, linear, vs, vt, os, ot, has_off, a))
+    if (!level_any(addr, lv0, linear, vs, vt, os, ot, has_off, a))
         return false;
     if (lv1) {
-        if (!level4(addr, lv1, linear, vs, vt, os, ot, has_off, b))
+        if (!level_any(addr, lv1, linear, vs, vt, os, ot, has_off, b))
             return false;
         const __m128i w = _mm_set1_epi16((short)w8);
         a[0] = gm_lp_lerp8_epi16(w, a[0], b[0]);
@@ -267,6 +454,17 @@ bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level *lv0,
 }
 
 #else   /* no SSE2: the caller's per-lane path does everything */
+
+void gm_texq_level_ready(gm_texq_level *lv)
+{
+    lv->gather = false;
+}
+
+bool gm_texq_use_avx2(bool on)
+{
+    (void)on;
+    return false;
+}
 
 bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level *lv0,
                     const gm_texq_level *lv1, int w8, bool linear, const float s[4],

@@ -21,7 +21,16 @@ typedef struct gm_texq_level {
     size_t texel_stride;      /* bytes per texel times samples */
     int width, height;
     bool rgb8;                /* 3-byte texels, alpha 255 */
+    size_t readable;          /* bytes of the surface from base[0] on (RGB8's gathers) */
+    /* set by gm_texq_level_ready: the texels may be read by 32-bit gathers from base[0],
+     * delta[l] being lane l's layer from lane 0's (without it: the SSE2 loads) */
+    bool gather;
+    int32_t delta[4];
+    int32_t gather_last;      /* RGB8: the largest index whose 4-byte read stays readable */
 } gm_texq_level;
+
+/* Fills in lv's gather fields once its other fields (readable too) are set. */
+void gm_texq_level_ready(gm_texq_level *lv);
 
 /* The request-wide addressing: wraps (REPEAT, else CLAMP_TO_EDGE) and whether level 0's
  * sizes are powers of two (llvmpipe's repeat arithmetic is chosen by those). */
@@ -42,5 +51,10 @@ bool gm_texq_sample(const gm_texq_addr *addr, const gm_texq_level *lv0,
                     const gm_texq_level *lv1, int w8, bool linear, const float s[4],
                     const float t[4], const int32_t *off_s, const int32_t *off_t,
                     float out[4][4]);
+
+/* Where the CPU has AVX2, gm_texq_sample reads RGBA8 texels with gathers (the same bits).
+ * on = false keeps it on the SSE2 code, on = true uses AVX2 where the CPU has it again;
+ * returns whether AVX2 was in use. For the unit test, which runs every case both ways. */
+bool gm_texq_use_avx2(bool on);
 
 #endif

@@ -7,7 +7,10 @@
  *  2. gm_tex_sample_fn with explicit per-quad LODs and random masks (whole and partial quads,
  *     2D and 2D arrays, huge and infinite coordinates that take the per-lane path) against
  *     gm_tex_sample_lod per lane (llvmpipe's general AoS route): bit-identical results, lanes
- *     outside the mask untouched. */
+ *     outside the mask untouched.
+ *  3. the implicit LOD of 2D requests through the per-request plan against the general
+ *     per-lane selection (test_implicit_lod).
+ * All run twice where the CPU has AVX2: with gm_texture_quad.c's gathers and without. */
 #include "gm_pipeline.h"
 #include "registry/glr_gl_enums.h"   /* GL enum values, generated from gl.xml */
 #include "gm_sampler_iface.h"
@@ -59,7 +62,7 @@ static void reference_lane(const gm_texq_addr *ad, const gm_texq_level lv[2], bo
 static int test_kernel(void)
 {
     unsigned seed = 0x5eed18u;
-    int sampled = 0, refused = 0;
+    int sampled = 0, refused = 0, gathered = 0;
     for (int iter = 0; iter < 4000; iter++) {
         const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 16, 17, 32, 64, 100};
         int w0 = sizes[gm_test_rand(&seed) % 12], h0 = sizes[gm_test_rand(&seed) % 12];
@@ -83,7 +86,12 @@ static int test_kernel(void)
             lv[k].rgb8 = rgb8;
             for (int l = 0; l < 4; l++)   /* lanes on either layer */
                 lv[k].base[l] = surf[k].data + (size_t)((l + iter) & 1) * surf[k].layer_stride;
+            /* the surface's own end: the RGB8 gathers must stop before its last texel */
+            lv[k].readable = surf[k].layer_stride * (size_t)surf[k].depth -
+                             (size_t)(lv[k].base[0] - surf[k].data);
+            gm_texq_level_ready(&lv[k]);
         }
+        gathered += lv[0].gather;   /* the gathers' case where the CPU has AVX2 */
         bool two = gm_test_rand(&seed) & 1, linear = gm_test_rand(&seed) % 4 != 0;
         int w8 = (int)(gm_test_rand(&seed) % 256);
         bool has_off = gm_test_rand(&seed) % 3 == 0;
@@ -132,9 +140,65 @@ static int test_kernel(void)
         gm_surface_free(&surf[0]);
         gm_surface_free(&surf[1]);
     }
-    printf("kernel: %d quads sampled, %d refused\n", sampled, refused);
+    printf("kernel: %d quads sampled, %d refused, %d of them gatherable\n", sampled, refused,
+           gathered);
     CHECK(sampled > 3800);
+    CHECK(gathered > 3000);
     return 0;
+}
+
+/* A 2D (array) image of random texels with its whole mip chain; nonzero on failure. */
+static int alloc_mips(gm_tex_image *img, bool array, gm_format f, int w, int h, int layers,
+                      unsigned *seed)
+{
+    memset(img, 0, sizeof(*img));
+    img->target = array ? GM_TEX_2D_ARRAY : GM_TEX_2D;
+    img->format = f;
+    for (int lv = 0; w >> lv || h >> lv; lv++) {
+        int lw = w >> lv ? w >> lv : 1, lh = h >> lv ? h >> lv : 1;
+        if (gm_surface_alloc(&img->level[lv], f, lw, lh, layers, 1))
+            return 1;
+        fill_random(&img->level[lv], seed);
+        img->num_levels = lv + 1;
+    }
+    img->max_level = 1000;
+    return 0;
+}
+
+/* The default sampler with min/mag filters f and random REPEAT / CLAMP_TO_EDGE wraps. */
+static void sampler_of(gm_tex_sampler *smp, const uint32_t f[2], unsigned *seed)
+{
+    gm_tex_sampler_default(smp);
+    smp->min_filter = f[0];
+    smp->mag_filter = f[1];
+    smp->wrap_s = gm_test_rand(seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+    smp->wrap_t = gm_test_rand(seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+}
+
+static void free_mips(gm_tex_image *img)
+{
+    for (int lv = 0; lv < img->num_levels; lv++)
+        gm_surface_free(&img->level[lv]);
+}
+
+/* Whether two results differ in a bit, while there is room to print another failure. */
+static bool report_differ(const float *got, const float *want)
+{
+    return memcmp(got, want, 4) != 0 && gm_test_failures < 40;
+}
+
+/* Unit 0 with img and smp, and a zeroed 2D (array) sample request on it. */
+static void unit0_request(gm_tex_units *units, gm_tex_image *img, gm_tex_sampler *smp,
+                          gm_sample_request *req, bool array)
+{
+    memset(units, 0, sizeof(*units));
+    units->unit[0].image = img;
+    units->unit[0].sampler = smp;
+    memset(req, 0, sizeof(*req));
+    req->op = GM_TEX_SAMPLE;
+    req->dim = GM_DIM_2D;
+    req->arrayed = array;
+    req->coord_count = array ? 3 : 2;
 }
 
 static int test_requests(void)
@@ -148,37 +212,15 @@ static int test_requests(void)
     int lanes = 0;
     for (int iter = 0; iter < 600; iter++) {
         gm_tex_image img;
-        memset(&img, 0, sizeof(img));
         bool array = iter % 3 == 2, rgb8 = iter % 4 == 1;
-        img.target = array ? GM_TEX_2D_ARRAY : GM_TEX_2D;
-        img.format = rgb8 ? GM_FMT_RGB8 : GM_FMT_RGBA8;
         int w = iter % 5 == 0 ? 12 : 16, h = iter % 7 == 0 ? 6 : 8, layers = array ? 3 : 1;
-        img.num_levels = 0;
-        for (int lv = 0; w >> lv || h >> lv; lv++) {
-            int lw = w >> lv ? w >> lv : 1, lh = h >> lv ? h >> lv : 1;
-            if (gm_surface_alloc(&img.level[lv], img.format, lw, lh, layers, 1))
-                return 1;
-            fill_random(&img.level[lv], &seed);
-            img.num_levels = lv + 1;
-        }
-        img.max_level = 1000;
+        if (alloc_mips(&img, array, rgb8 ? GM_FMT_RGB8 : GM_FMT_RGBA8, w, h, layers, &seed))
+            return 1;
         gm_tex_sampler smp;
-        gm_tex_sampler_default(&smp);
-        smp.min_filter = filters[iter % 6][0];
-        smp.mag_filter = filters[iter % 6][1];
-        smp.wrap_s = gm_test_rand(&seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
-        smp.wrap_t = gm_test_rand(&seed) & 1 ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+        sampler_of(&smp, filters[iter % 6], &seed);
         gm_tex_units units;
-        memset(&units, 0, sizeof(units));
-        units.unit[0].image = &img;
-        units.unit[0].sampler = &smp;
-
         static gm_sample_request req;
-        memset(&req, 0, sizeof(req));
-        req.op = GM_TEX_SAMPLE;
-        req.dim = GM_DIM_2D;
-        req.arrayed = array;
-        req.coord_count = array ? 3 : 2;
+        unit0_request(&units, &img, &smp, &req, array);
         req.has_lod = 1;
         req.has_offset = iter % 4 == 3;
         req.mask = (gm_test_rand(&seed) & gm_test_rand(&seed)) | (iter % 2 ? 0xffff0000u : 0);
@@ -212,24 +254,112 @@ static int test_requests(void)
             gm_tex_sample_lod(&img, &smp, coord, req.lod[l], 0.0f, false,
                               req.has_offset ? off : NULL, want);
             for (int c = 0; c < 4; c++)
-                if (memcmp(&out.f[c][l], &want[c], 4) != 0 && gm_test_failures < 40) {
+                if (report_differ(&out.f[c][l], &want[c])) {
                     fprintf(stderr, "request %d lane %d channel %d: %.9g, expected %.9g (lod %g, "
                             "s %.9g t %.9g)\n", iter, l, c, out.f[c][l], want[c], req.lod[l],
                             coord[0], coord[1]);
                     gm_test_failures++;
                 }
         }
-        for (int lv = 0; lv < img.num_levels; lv++)
-            gm_surface_free(&img.level[lv]);
+        free_mips(&img);
     }
     printf("requests: %d lanes compared\n", lanes);
     CHECK(lanes > 3000);
     return 0;
 }
 
+/* 3. The implicit LOD of 2D requests (the quad's derivatives, no explicit LOD, bias or minimum
+ * LOD: gm_texture.c's planned selection) against the general selection (lane_lod), which the
+ * same request takes when it carries a minimum LOD below the sampler's (it changes nothing
+ * else): random sampler LOD states, base levels, mip filters, quad derivatives scaled per quad
+ * and explicit gradients; bit-identical results. */
+static int test_implicit_lod(void)
+{
+    unsigned seed = 0x10d5u;
+    const uint32_t filters[][2] = {
+        {GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR}, {GL_NEAREST_MIPMAP_LINEAR, GL_NEAREST},
+        {GL_LINEAR_MIPMAP_NEAREST, GL_LINEAR}, {GL_LINEAR, GL_LINEAR}, {GL_NEAREST, GL_NEAREST},
+        {GL_NEAREST_MIPMAP_NEAREST, GL_NEAREST}, {GL_LINEAR_MIPMAP_LINEAR, GL_NEAREST},
+        {GL_NEAREST, GL_LINEAR},
+    };
+    int lanes = 0;
+    for (int iter = 0; iter < 800; iter++) {
+        gm_tex_image img;
+        bool array = iter % 3 == 2;
+        int w = iter % 5 == 0 ? 24 : 32, h = iter % 7 == 0 ? 10 : 16, layers = array ? 2 : 1;
+        if (alloc_mips(&img, array, GM_FMT_RGBA8, w, h, layers, &seed))
+            return 1;
+        img.base_level = iter % 4 == 1 ? 1 : 0;
+        img.max_level = iter % 6 == 5 ? 2 : 1000;
+        gm_tex_sampler smp;
+        sampler_of(&smp, filters[iter % 8], &seed);
+        switch (gm_test_rand(&seed) % 5) {   /* the sampler's LOD state */
+        case 1: smp.min_lod = gm_test_randf(&seed, -1.0f, 3.0f); break;
+        case 2: smp.max_lod = gm_test_randf(&seed, -1.0f, 3.0f); break;
+        case 3: smp.lod_bias = gm_test_randf(&seed, -2.0f, 2.0f); break;
+        case 4: smp.min_lod = smp.max_lod = gm_test_randf(&seed, 0.0f, 3.0f); break;
+        default: break;
+        }
+        gm_tex_units units;
+        static gm_sample_request req;
+        unit0_request(&units, &img, &smp, &req, array);
+        req.has_grad = 1;
+        req.mask = (gm_test_rand(&seed) | gm_test_rand(&seed)) & (iter % 2 ? 0xffffffffu : 0xffffu);
+        const bool explicit_grads = iter % 9 == 4;
+        for (int q = 0; q < GM_LANES; q += 4) {
+            /* a per-quad footprint from magnified to well minified, sometimes anisotropic */
+            float sx = gm_test_randf(&seed, 0.01f, 2.0f) / (float)w;
+            float sy = gm_test_randf(&seed, 0.01f, 2.0f) / (float)h;
+            float s0 = gm_test_randf(&seed, -1.0f, 2.0f), t0 = gm_test_randf(&seed, -1.0f, 2.0f);
+            for (int k = 0; k < 4; k++) {
+                req.coord.f[0][q + k] = s0 + (float)(k & 1) * sx;
+                req.coord.f[1][q + k] = t0 + (float)(k >> 1) * sy * (iter % 4 == 2 ? 0.2f : 1.0f);
+                req.coord.f[2][q + k] = gm_test_randf(&seed, -0.5f, 1.5f);
+            }
+            for (int k = 0; k < 4; k++)
+                for (int c = 0; c < 2; c++) {
+                    const float *v = req.coord.f[c];
+                    req.ddx[c][q + k] = explicit_grads ? gm_test_randf(&seed, -0.3f, 0.3f)
+                                                       : v[q + 1] - v[q];
+                    req.ddy[c][q + k] = explicit_grads ? gm_test_randf(&seed, -0.3f, 0.3f)
+                                                       : v[q + 2] - v[q];
+                }
+        }
+        static gm_texel_out got, want;
+        memset(&got, 0xab, sizeof(got));
+        memset(&want, 0xab, sizeof(want));
+        gm_tex_sample_fn(&units, &req, &got);
+        req.has_min_lod = 1;   /* below the sampler's: the general selection, same result */
+        for (int l = 0; l < GM_LANES; l++)
+            req.min_lod[l] = -2000.0f;
+        gm_tex_sample_fn(&units, &req, &want);
+        for (int l = 0; l < GM_LANES; l++) {
+            lanes += (req.mask >> l) & 1;
+            for (int c = 0; c < 4; c++)
+                if (report_differ(&got.f[c][l], &want.f[c][l])) {
+                    fprintf(stderr, "implicit LOD %d lane %d channel %d: %.9g, expected %.9g "
+                            "(filters %d, min %g max %g bias %g, base %d)\n", iter, l, c,
+                            got.f[c][l], want.f[c][l], iter % 8, smp.min_lod, smp.max_lod,
+                            smp.lod_bias, img.base_level);
+                    gm_test_failures++;
+                }
+        }
+        free_mips(&img);
+    }
+    printf("implicit LOD: %d lanes compared\n", lanes);
+    CHECK(lanes > 10000);
+    return 0;
+}
+
 int main(void)
 {
-    if (test_kernel() || test_requests())
-        return 1;
+    /* every case through the AVX2 gathers (where the CPU has them) and through SSE2 */
+    const bool avx2 = gm_texq_use_avx2(true);
+    printf("AVX2 gathers: %s\n", avx2 ? "yes" : "not on this CPU");
+    for (int pass = 0; pass < (avx2 ? 2 : 1); pass++) {
+        gm_texq_use_avx2(pass == 0);
+        if (test_kernel() || test_requests() || test_implicit_lod())
+            return 1;
+    }
     TEST_DONE();
 }
