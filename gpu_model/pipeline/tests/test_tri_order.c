@@ -1,10 +1,13 @@
 /* test_tri_order.c - the rasterizer's fast paths (gm_tri_order.c: quads tested with stepped
  * edge values, covered 4x4 blocks without tests) against its per-pixel path
- * (gm_tri_order_general = 1): random triangles from sub-pixel to larger than a 64x64 tile,
+ * (gm_tri_order_general = 1), and the warps' vectorized lane set-up (gm_warp.c centre_lanes:
+ * gl_FragCoord, depth, gl_SampleMaskIn) against the lane-by-lane one (gm_pipe_lanes_general
+ * = 1), every lane compared, those outside `present` too: random triangles from sub-pixel to larger than a 64x64 tile,
  * with and without a scissor, both raster orientations, a multisampled target with
  * GL_MULTISAMPLE off (a covered pixel's mask is every sample), subgroup warps, and polygon
- * stipple / MSAA rasterization (which take the per-pixel path in both). Every fragment warp's
- * lanes (position, live, coverage) must arrive in the same order with the same values. */
+ * stipple / MSAA rasterization (which take the per-pixel path in both), a depth range that
+ * clamps and polygon offset. Every fragment warp's lanes (position, live, coverage, inputs)
+ * must arrive in the same order with the same values. */
 #include "gm_pipeline.h"
 #include "gm_pipe_internal.h"
 #include "gm_tri_order.h"
@@ -47,12 +50,22 @@ static int fs_cb(void *user, gm_pipe_fs_warp *w)
     mix(&h->hash, (uint32_t)w->num_quads);
     mix(&h->hash, w->present);
     mix(&h->hash, w->live);
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {   /* every lane: the others stay as they were */
+        uint32_t v[6];
+        memcpy(&v[0], &w->frag_coord[0][l], 4);
+        memcpy(&v[1], &w->frag_coord[1][l], 4);
+        memcpy(&v[2], &w->frag_coord[2][l], 4);
+        memcpy(&v[3], &w->frag_coord[3][l], 4);
+        memcpy(&v[4], &w->depth[l], 4);
+        v[5] = w->sample_mask_in[l];
+        for (int i = 0; i < 6; i++)
+            mix(&h->hash, v[i]);
+    }
     for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
         if (!(w->present & (1u << l)))
             continue;
         mix(&h->hash, (uint32_t)w->x[l]);
         mix(&h->hash, (uint32_t)w->y[l]);
-        mix(&h->hash, w->sample_mask_in[l]);
         if (w->live & (1u << l))
             h->live++;
         if (l % 4 == 0 && ((w->live >> l) & 0xfu) == 0xfu)
@@ -94,6 +107,13 @@ static void draw(const variant *v, unsigned seed, harness *h)
             ctx.state.polygon_stipple_rows[r] = 0x9e3779b9u * (uint32_t)(r + 1);
     }
     ctx.info.fs_uses_subgroups = v->subgroups;
+    ctx.state.depth_range[0] = 0.4f;   /* window z 0.25-0.75 clamped */
+    ctx.state.depth_range[1] = 0.6f;
+    if (seed & 1) {
+        ctx.state.polygon_offset_fill = true;
+        ctx.state.offset_factor = 1.5f;
+        ctx.state.offset_units = 3.0f;
+    }
     ctx.vs = vs_cb; ctx.vs_user = h;
     ctx.fs = fs_cb; ctx.fs_user = h;
     for (int t = 0; t < NTRI; t++) {
@@ -117,16 +137,18 @@ static void draw(const variant *v, unsigned seed, harness *h)
     gm_surface_free(&ms);
 }
 
+/* The fast paths (general = 0) against the per-pixel / lane-by-lane ones. */
 static void compare(const variant *v, unsigned seed)
 {
     harness fast, general;
-    gm_tri_order_general = 0;
+    gm_tri_order_general = gm_pipe_lanes_general = 0;
     draw(v, seed, &fast);
-    gm_tri_order_general = 1;
+    gm_tri_order_general = gm_pipe_lanes_general = 1;
     draw(v, seed, &general);
-    gm_tri_order_general = 0;
+    gm_tri_order_general = gm_pipe_lanes_general = 0;
     if (getenv("GM_VERBOSE"))
-        fprintf(stderr, "stipple %d scissor %d ms %d: warps %ld full quads %ld\n", v->stipple, v->scissor, v->multisample, general.warps, general.full_quads);
+        fprintf(stderr, "stipple %d scissor %d ms %d: warps %ld full quads %ld\n", v->stipple,
+                v->scissor, v->multisample, general.warps, general.full_quads);
     CHECK(general.warps > 100 && general.full_quads > 500);   /* the draw reaches covered blocks */
     CHECK_EQ_INT(fast.warps, general.warps);
     CHECK_EQ_INT(fast.live, general.live);
