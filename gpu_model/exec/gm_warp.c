@@ -24,14 +24,18 @@ gm_warp *gm_warp_create(gm_program *p, int warp_id)
     w->scratch_words = 2 * maxn + 8; /* carry/extended ops write 2n words */
     /* Slack after the last register: an instruction reads at most 2n+16 words from a
      * valid start, so even a malformed module cannot read past the allocation. */
-    w->R = calloc((size_t)p->nregs + (size_t)w->scratch_words + 16, sizeof *w->R);
+    size_t slack = (size_t)w->scratch_words + 16;
+    w->R = malloc(((size_t)p->nregs + slack) * sizeof *w->R);
     w->scratch = malloc((size_t)w->scratch_words * sizeof *w->scratch);
     if (!w->R || !w->scratch) {
         gm_warp_destroy(w);
         return NULL;
     }
-    /* Constants, static pointers and variable initializers. */
+    /* Constants, static pointers and variable initializers; the slack zeroed. Not calloc:
+     * the registers are copied over whole (tens of KB per warp, hundreds of warps per frame
+     * with the timing model's pools), so zeroing them first only cost time. */
     memcpy(w->R, p->init_regs, (size_t)p->nregs * sizeof *w->R);
+    memset(w->R + p->nregs, 0, slack * sizeof *w->R);
     w->done = 1;
     w->pc = -1;
     w->quad_dy = 1;

@@ -9,6 +9,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static uint8_t stencil_op(uint32_t op, uint8_t s, uint8_t ref)
 {
@@ -463,11 +466,48 @@ static bool plain_rgba8(const gm_pipe_context *ctx, int rt)
            !st->color_logic_op && (st->blend[rt].color_mask & 0xf) == 0xf;
 }
 
+/* RGBA8 bytes of four lanes' colours (SoA: f[c][0..3]), little-endian R first: clamp_norm
+ * then unorm_from_float (gm_format.c) for every channel. maxps returns its second operand
+ * when the first is NaN, so NaN and negatives become 0 as `!(x > 0)` makes them; minps keeps
+ * 1; the product is the same float x * 255, and cvtps2dq rounds in the current rounding
+ * mode as rintf does. */
+#if defined(__SSE2__)
+static inline __m128i rgba8_of_4_lanes(const float *r, const float *g, const float *b,
+                                       const float *a)
+{
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), scale = _mm_set1_ps(255.0f);
+    __m128i c[4];
+    const float *src[4] = {r, g, b, a};
+    for (int k = 0; k < 4; k++) {
+        __m128 v = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(src[k]), zero), one);
+        c[k] = _mm_cvtps_epi32(_mm_mul_ps(v, scale));
+    }
+    return _mm_or_si128(_mm_or_si128(c[0], _mm_slli_epi32(c[1], 8)),
+                        _mm_or_si128(_mm_slli_epi32(c[2], 16), _mm_slli_epi32(c[3], 24)));
+}
+#endif
+
 static void write_plain_rgba8(const gm_pipe_context *ctx, int rt, const gm_pipe_fs_warp *w,
                               uint32_t mask)
 {
     const gm_surface *s = ctx->fb.color[rt];
     size_t pixel = 4u * (size_t)(s->samples > 0 ? s->samples : 1);
+#if defined(__SSE2__)
+    const float (*f)[GM_PIPE_WARP_LANES] = w->color[rt].f;
+    for (int l0 = 0; l0 < GM_PIPE_WARP_LANES; l0 += 4) {
+        if (!((mask >> l0) & 0xfu))
+            continue;
+        uint32_t px[4];
+        _mm_storeu_si128((__m128i *)(void *)px,
+                         rgba8_of_4_lanes(&f[0][l0], &f[1][l0], &f[2][l0], &f[3][l0]));
+        for (int i = 0; i < 4; i++) {
+            int l = l0 + i;
+            if (mask & (1u << l))
+                memcpy(s->data + (size_t)w->y[l] * s->row_stride + (size_t)w->x[l] * pixel,
+                       &px[i], 4);
+        }
+    }
+#else
     for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
         if (!(mask & (1u << l)))
             continue;
@@ -477,6 +517,7 @@ static void write_plain_rgba8(const gm_pipe_context *ctx, int rt, const gm_pipe_
         gm_format_pack_rgba(GM_FMT_RGBA8, out,
                             s->data + (size_t)w->y[l] * s->row_stride + (size_t)w->x[l] * pixel);
     }
+#endif
 }
 
 void gm_fragops_color(gm_pipe_context *ctx, const gm_pipe_fs_warp *w, uint32_t mask)

@@ -75,6 +75,8 @@ uint32_t gm_msaa_alpha_to_coverage(float alpha, int samples);
 
 /* Experiment switch: fused multiply-add in the viewport transform (default 1). */
 extern int gm_pipe_viewport_fused;
+/* 1: every warp's lanes set up one by one (gm_warp.c; tests compare the vector path with it) */
+extern int gm_pipe_lanes_general;
 
 /* Comparison of GL funcs on floats/ints (gm_compare.c). */
 bool gm_compare_func(uint32_t func, double a, double b);

@@ -10,4 +10,7 @@
 void gm_tri_emit_quads(gm_draw_ctx *dc, gm_prim_raster *pr, const gm_tri_edges *e, int x0,
                        int y0, int x1, int y1);
 
+/* 1: every quad through the per-pixel edge tests (tests compare the fast paths with it). */
+extern int gm_tri_order_general;
+
 #endif

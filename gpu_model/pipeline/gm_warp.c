@@ -56,9 +56,55 @@ static gm_fs_pending *pending_of(gm_pipe_fs_warp *w)
     return (gm_fs_pending *)(void *)w;   /* w is the record's first member */
 }
 
+/* Records kept across draws (gm_pipe_keep_records): the queue's records and the scratch warp
+ * of the last draw. A record is about 25 KB; allocating and zeroing them again for every draw
+ * cost ~25 k instructions each (1,235 per lit_mesh frame with the timing model). Whatever a
+ * record holds from an earlier draw is overwritten before it is read (inputs up to
+ * info.num_varyings, the present lanes), as for the records reused within one draw. */
+typedef struct gm_pipe_kept {
+    gm_fs_queue q;
+    gm_fs_pending *scratch;
+} gm_pipe_kept;
+
+int gm_pipe_keep_records(gm_pipe_context *ctx)
+{
+    if (!ctx->kept)
+        ctx->kept = calloc(1, sizeof *ctx->kept);
+    return ctx->kept ? 0 : -1;
+}
+
+void gm_pipe_release(gm_pipe_context *ctx)
+{
+    gm_pipe_kept *k = ctx->kept;
+    if (!k)
+        return;
+    for (int i = 0; i < k->q.cap; i++)
+        free(k->q.e[i]);
+    free(k->q.e);
+    free(k->scratch);
+    free(k);
+    ctx->kept = NULL;
+}
+
+int gm_pipe_kept_records(const gm_pipe_context *ctx)
+{
+    const gm_pipe_kept *k = ctx->kept;
+    int n = k && k->scratch ? 1 : 0;
+    for (int i = 0; k && i < k->q.cap; i++)
+        n += k->q.e[i] != NULL;
+    return n;
+}
+
 int gm_pipe_fs_queue_init(gm_draw_ctx *dc)
 {
+    gm_pipe_kept *k = dc->ctx->kept;
     memset(&dc->fsq, 0, sizeof(dc->fsq));
+    if (k && k->scratch) {
+        dc->fsq = k->q;   /* every record free again: n = 0 when kept */
+        dc->warp = &k->scratch->w;
+        memset(k, 0, sizeof(*k));
+        return 0;
+    }
     gm_fs_pending *p = calloc(1, sizeof(*p));
     dc->warp = p ? &p->w : NULL;
     return p ? 0 : -1;
@@ -67,6 +113,17 @@ int gm_pipe_fs_queue_init(gm_draw_ctx *dc)
 void gm_pipe_fs_queue_free(gm_draw_ctx *dc)
 {
     gm_fs_queue *q = &dc->fsq;
+    gm_pipe_kept *k = dc->ctx->kept;
+    if (k && dc->warp && !k->scratch) {
+        /* the queue is drained (or dropped after an abort): its records are all free */
+        k->q = *q;
+        k->q.n = 0;
+        k->q.head = 0;
+        k->scratch = pending_of(dc->warp);
+        memset(q, 0, sizeof(*q));
+        dc->warp = NULL;
+        return;
+    }
     for (int i = 0; i < q->cap; i++)
         free(q->e[i]);
     free(q->e);
@@ -369,6 +426,111 @@ static void eval_zw(const gm_pipe_planes *pl, uint32_t present, const float *rx,
     }
 }
 
+/* eval_zw for every lane (the lanes outside `present` computed from stale positions and
+ * dropped by the caller): no lane test, so the loop vectorizes. */
+#ifndef __SANITIZE_THREAD__   /* an ifunc resolver crashes at load under ThreadSanitizer */
+__attribute__((target_clones("fma", "default")))
+#endif
+static void eval_zw_all(const gm_pipe_planes *pl, const float *restrict rx,
+                        const float *restrict ry, float z_offset, float *restrict z,
+                        float *restrict ww)
+{
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        float zz = fmaf(pl->dady[0][2], ry[l], fmaf(pl->dadx[0][2], rx[l], pl->a0[0][2]));
+        z[l] = zz + z_offset;
+        ww[l] = fmaf(pl->dady[0][3], ry[l], fmaf(pl->dadx[0][3], rx[l], pl->a0[0][3]));
+    }
+}
+
+/* a where the lane mask m is all ones, else b (bit select: vectorizes, keeps NaN payloads) */
+static inline float pick_f(uint32_t m, float a, float b)
+{
+    uint32_t ua, ub;
+    memcpy(&ua, &a, 4);
+    memcpy(&ub, &b, 4);
+    uint32_t r = (ua & m) | (ub & ~m);
+    float f;
+    memcpy(&f, &r, 4);
+    return f;
+}
+
+/* shade_pass's per-lane set-up without per-sample fragment operations (lanes_general below
+ * with them): raster position,
+ * gl_FragCoord, gl_SampleMaskIn and the clamped depth of the present lanes, every lane
+ * computed and the present ones kept by a mask (what the lane-by-lane loops wrote, and the
+ * other lanes left as they were), so the loops vectorize. */
+static void centre_lanes(const gm_raster_state *rs, const gm_pipe_planes *pl, float z_offset,
+                         gm_pipe_fs_warp *w, float *restrict rx, float *restrict ry,
+                         float *restrict z)
+{
+    uint32_t present = w->present, live = w->live;
+    float zu[GM_PIPE_WARP_LANES], ww[GM_PIPE_WARP_LANES];
+    int flip_base = rs->flipped ? rs->fb_height - 1 : 0, flip_sign = rs->flipped ? -1 : 1;
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        /* raster coordinates (pixel index as float: llvmpipe's pixoff) */
+        rx[l] = (float)w->x[l];
+        ry[l] = (float)(flip_base + flip_sign * w->y[l]);
+    }
+    eval_zw_all(pl, rx, ry, z_offset, zu, ww);
+    float fbh = (float)rs->fb_height, zmin = rs->zmin, zmax = rs->zmax;
+    bool flipped = rs->flipped;
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        uint32_t m = 0u - ((present >> l) & 1u);
+        float fy = flipped ? fbh - (ry[l] + 0.5f) : ry[l] + 0.5f;
+        w->frag_coord[0][l] = pick_f(m, rx[l] + 0.5f, w->frag_coord[0][l]);
+        w->frag_coord[1][l] = pick_f(m, fy, w->frag_coord[1][l]);
+        w->frag_coord[2][l] = pick_f(m, zu[l], w->frag_coord[2][l]);
+        w->frag_coord[3][l] = pick_f(m, ww[l], w->frag_coord[3][l]);
+        w->sample_mask_in[l] = (((live >> l) & 1u) & m) | (w->sample_mask_in[l] & ~m);
+        /* depth clamp to the viewport depth range (llvmpipe clamps before the test) */
+        z[l] = pick_f(m, clampf(zu[l], zmin, zmax), z[l]);
+    }
+}
+
+/* Tests set this to 1 to take lanes_general for every warp (centre_lanes is checked
+ * against it, test_tri_order.c). */
+int gm_pipe_lanes_general = 0;
+
+/* centre_lanes lane by lane, with per-sample fragment operations (ms: each sample's depth
+ * too) or without them. */
+static void lanes_general(const gm_raster_state *rs, const gm_pipe_planes *pl, float z_offset,
+                          bool ms, gm_pipe_fs_warp *w, gm_fs_pending *cur, float *rx,
+                          float *ry, float *z)
+{
+    float ww[GM_PIPE_WARP_LANES];
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(w->present & (1u << l)))
+            continue;
+        /* raster coordinates (pixel index as float: llvmpipe's pixoff) */
+        int rpy = rs->flipped ? rs->fb_height - 1 - w->y[l] : w->y[l];
+        rx[l] = (float)w->x[l];
+        ry[l] = (float)rpy;
+    }
+    eval_zw(pl, w->present, rx, ry, z_offset, z, ww);
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
+        if (!(w->present & (1u << l)))
+            continue;
+        w->frag_coord[0][l] = rx[l] + 0.5f;
+        w->frag_coord[1][l] = rs->flipped ? (float)rs->fb_height - (ry[l] + 0.5f) : ry[l] + 0.5f;
+        w->frag_coord[2][l] = z[l];
+        w->frag_coord[3][l] = ww[l];
+        if (!ms)
+            w->sample_mask_in[l] = (w->live >> l) & 1u;
+        for (int smp = 0; ms && smp < rs->samples; smp++) {
+            /* per-sample depth at the sample position (the centre without MSAA
+             * rasterization: every sample of the pixel gets the centre's depth) */
+            float sx = rx[l] + (rs->ms ? rs->spx[smp] : 0.0f);
+            float sy = ry[l] + (rs->ms ? rs->spy[smp] : 0.0f);
+            float zsv = fmaf(pl->dady[0][2], sy, fmaf(pl->dadx[0][2], sx, pl->a0[0][2]));
+            cur->zs[smp][l] = clampf(zsv + z_offset, rs->zmin, rs->zmax);
+        }
+    }
+    /* depth clamp to the viewport depth range (llvmpipe clamps before the test) */
+    for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
+        if (w->present & (1u << l))
+            z[l] = clampf(z[l], rs->zmin, rs->zmax);
+}
+
 /* Builds the inputs of the current warp and runs its shader: once per pixel
  * (sample = -1), or for one sample of a per-sample shading pass. */
 static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
@@ -380,7 +542,7 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
     const gm_pipe_planes *pl = &pr->planes;
     const gm_raster_state *rs = &dc->rs;
     float *z = cur->z;
-    float rx[GM_PIPE_WARP_LANES], ry[GM_PIPE_WARP_LANES], ww[GM_PIPE_WARP_LANES];
+    float rx[GM_PIPE_WARP_LANES], ry[GM_PIPE_WARP_LANES];
     bool ms = rs->samples > 1;   /* per-sample fragment operations */
 
     w->quad_dy = rs->flipped ? -1 : 1;
@@ -400,38 +562,10 @@ static void shade_pass(gm_draw_ctx *dc, gm_prim_raster *pr, int sample)
     /* The shader may run after this primitive is done: it reads the record's copy. */
     cur->planes = *pl;
     w->planes = &cur->planes;
-    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
-        if (!(w->present & (1u << l)))
-            continue;
-        /* raster coordinates (pixel index as float: llvmpipe's pixoff) */
-        int rpy = rs->flipped ? rs->fb_height - 1 - w->y[l] : w->y[l];
-        rx[l] = (float)w->x[l];
-        ry[l] = (float)rpy;
-    }
-    eval_zw(pl, w->present, rx, ry, pr->z_offset, z, ww);
-    for (int l = 0; l < GM_PIPE_WARP_LANES; l++) {
-        if (!(w->present & (1u << l)))
-            continue;
-        w->frag_coord[0][l] = rx[l] + 0.5f;
-        w->frag_coord[1][l] = rs->flipped ? (float)rs->fb_height - (ry[l] + 0.5f) : ry[l] + 0.5f;
-        w->frag_coord[2][l] = z[l];
-        w->frag_coord[3][l] = ww[l];
-        if (!ms)
-            w->sample_mask_in[l] = (w->live >> l) & 1u;
-        for (int smp = 0; ms && smp < rs->samples; smp++) {
-            /* per-sample depth at the sample position (the centre without MSAA
-             * rasterization: every sample of the pixel gets the centre's depth) */
-            float sx = rx[l] + (rs->ms ? rs->spx[smp] : 0.0f);
-            float sy = ry[l] + (rs->ms ? rs->spy[smp] : 0.0f);
-            float zsv = fmaf(pl->dady[0][2], sy, fmaf(pl->dadx[0][2], sx, pl->a0[0][2]));
-            cur->zs[smp][l] = clampf(zsv + pr->z_offset, rs->zmin, rs->zmax);
-        }
-    }
-
-    /* depth clamp to the viewport depth range (llvmpipe clamps before the test) */
-    for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
-        if (w->present & (1u << l))
-            z[l] = clampf(z[l], rs->zmin, rs->zmax);
+    if (!ms && !gm_pipe_lanes_general)
+        centre_lanes(rs, pl, pr->z_offset, w, rx, ry, z);
+    else
+        lanes_general(rs, pl, pr->z_offset, ms, w, cur, rx, ry, z);
 
     uint32_t live = w->live;
     bool early = info->fs_early_fragment_tests ||

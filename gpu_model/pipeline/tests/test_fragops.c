@@ -14,6 +14,7 @@
 typedef struct fsout {
     float color[4]; float color1[4]; float z; bool write_z; uint32_t ucolor[4];
     float z_slope;   /* z_ndc grows by z_slope * x_ndc: a depth ramp along x */
+    const float (*pixel_color)[4];   /* when set: colour 0 of pixel (x, y) is [y * W + x] */
 } fsout;
 
 static int vs_cb(void *user, const int32_t *id, int count, int32_t inst, gm_pipe_vertex *out)
@@ -34,7 +35,9 @@ static int fs_cb(void *user, gm_pipe_fs_warp *w)
     const fsout *o = user;
     for (int l = 0; l < GM_PIPE_WARP_LANES; l++)
         for (int c = 0; c < 4; c++) {
-            w->color[0].f[c][l] = o->color[c];
+            w->color[0].f[c][l] = o->pixel_color && w->x[l] < W && w->y[l] < H
+                                      ? o->pixel_color[w->y[l] * W + w->x[l]][c]
+                                      : o->color[c];
             w->color[1].u[c][l] = o->ucolor[c];
             w->color[GM_PIPE_MAX_RT].f[c][l] = o->color1[c];
         }
@@ -167,6 +170,61 @@ static void test_plain_rgba8(void)
     CHECK_EQ_INT(px(6, 5)[1], 64);  /* 63.75 rounds to nearest, not down */
     CHECK_EQ_INT(px(6, 5)[2], 0);
     CHECK_EQ_INT(px(6, 5)[3], 255);
+}
+
+/* The per-warp RGBA8 write (four lanes at a time in SSE2) against write_rt's per-lane 8-bit
+ * path (blending on with GL_ONE, GL_ZERO, which writes the source's unorm8 value): every
+ * pixel a different colour, with NaNs, infinities, signed zeros, denormals, exact unorm8
+ * values and the ties half-way between them, and values just around 0 and 1. */
+static float special_channel(unsigned *seed)
+{
+    unsigned k = gm_test_rand(seed) % 256u;
+    switch (gm_test_rand(seed) % 12u) {
+    case 0: return NAN;
+    case 1: return -NAN;
+    case 2: return (gm_test_rand(seed) & 1) ? INFINITY : -INFINITY;
+    case 3: return (gm_test_rand(seed) & 1) ? 0.0f : -0.0f;
+    case 4: return (gm_test_rand(seed) & 1) ? 1e-40f : -1e-40f;
+    case 5: return (float)k / 255.0f;
+    case 6: return ((float)k + 0.5f) / 255.0f;
+    case 7: return nextafterf(((float)k + 0.5f) / 255.0f, (gm_test_rand(seed) & 1) ? 2.0f : -1.0f);
+    case 8: return nextafterf(1.0f, (gm_test_rand(seed) & 1) ? 2.0f : 0.0f);
+    case 9: return gm_test_randf(seed, 1.0f, 1e30f);
+    default: return gm_test_randf(seed, -0.5f, 1.5f);
+    }
+}
+
+static void test_plain_rgba8_lanes(void)
+{
+    static float colors[W * H][4];
+    unsigned seed = 0x5eed1234u;
+    for (int round = 0; round < 200; round++) {
+        for (int p = 0; p < W * H; p++)
+            for (int c = 0; c < 4; c++)
+                colors[p][c] = special_channel(&seed);
+        uint8_t plain[W * H * 4], general[W * H * 4];
+        reset();
+        out.pixel_color = colors;
+        draw();
+        memcpy(plain, rt.data, sizeof(plain));
+        memset(rt.data, 0x5a, sizeof(plain));
+        gm_pipe_blend_rt *b = &ctx.state.blend[0];
+        b->enable = true;
+        b->src_rgb = b->src_alpha = GL_ONE;
+        b->dst_rgb = b->dst_alpha = GL_ZERO;
+        draw();
+        memcpy(general, rt.data, sizeof(general));
+        int bad = 0;
+        for (int i = 0; i < W * H * 4; i++)
+            if (plain[i] != general[i]) {
+                if (bad++ < 4)
+                    fprintf(stderr, "round %d pixel %d channel %d: %.9g -> plain %u, general %u\n",
+                            round, i / 4, i % 4, (double)colors[i / 4][i % 4], plain[i], general[i]);
+            }
+        CHECK_EQ_INT(bad, 0);
+        if (bad)
+            break;
+    }
 }
 
 static void test_stencil(void)
@@ -323,6 +381,7 @@ int main(void)
     test_depth();
     test_depth24_fast_path();
     test_plain_rgba8();
+    test_plain_rgba8_lanes();
     test_stencil();
     test_blend();
     test_clear_and_mrt();
