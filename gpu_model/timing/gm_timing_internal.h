@@ -145,6 +145,7 @@ typedef struct tm_warp {
     gm_mask *tr_mask;
     gm_env env;            /* the caller's environment (restored at retirement) */
     uint8_t tex_ahead;     /* may run ahead across texture instructions (gm_timing_ahead.c) */
+    struct gm_timing_pre *pre; /* launch and first run-ahead done elsewhere (gm_timing_pre.c) */
 } tm_warp;
 _Static_assert(offsetof(tm_warp, rcls) <= 64, "a visit's fields of tm_warp fit one cache line");
 
@@ -259,6 +260,7 @@ struct gm_timing {
     gm_timing_retire_fn retire_fn; void *retire_ctx;
     gm_timing_barrier_fn barrier_fn; void *barrier_ctx;
     gm_timing_stats total;
+    void (*pre_wait_fn)(void *ctx, void *owner); void *pre_wait_ctx; /* gm_timing_pre.c */
 };
 
 /* gm_timing_sched.c */
