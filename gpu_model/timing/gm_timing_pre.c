@@ -117,35 +117,8 @@ void gm_timing_set_pre_wait(gm_timing *t, gm_timing_pre_wait_fn fn, void *ctx)
 static int pre_size_query(void *ctx, uint32_t unit, int level, int32_t size[3])
 {
     gm_timing_pre *p = ctx;
-    for (int i = 0; i < p->size_n; i++)
-        if (p->sizes[i].unit == unit && p->sizes[i].level == level) {
-            memcpy(size, p->sizes[i].size, sizeof p->sizes[i].size);
-            return 0;
-        }
-    gm_sample_request *q = &p->qreq;
-    memset(q, 0, sizeof *q);
-    q->op = level < 0 ? GM_TEX_QUERY_LEVELS : GM_TEX_QUERY_SIZE;
-    q->mask = 1;
-    q->unit = unit;
-    q->has_lod = 1;
-    q->lod[0] = (float)(level < 0 ? 0 : level);
-    memset(&p->qout, 0, sizeof p->qout);
-    p->env.sample(p->env.ctx, q, &p->qout);
-    if (p->size_n == p->size_cap) {
-        int cap = p->size_cap ? p->size_cap * 2 : 8;
-        tm_texsize *ns = realloc(p->sizes, (size_t)cap * sizeof *ns);
-        if (!ns)
-            return -1;
-        p->sizes = ns;
-        p->size_cap = cap;
-    }
-    tm_texsize *e = &p->sizes[p->size_n++];
-    e->unit = unit;
-    e->level = level;
-    for (int k = 0; k < 3; k++)
-        e->size[k] = p->qout.i[k][0];
-    memcpy(size, e->size, sizeof e->size);
-    return 0;
+    return tm_size_cached(&p->sizes, &p->size_n, &p->size_cap, &p->env, &p->qreq, &p->qout, unit,
+                          level, size);
 }
 
 static void pre_sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
