@@ -1,7 +1,7 @@
 /* Timing model: configuration, lifetime, batches, submission, observers, statistics.
  * The cycle loop itself is in gm_timing_sched.c. */
 #include "gm_timing_internal.h"
-#include "gm_timing_ahead.h" /* tm_size_cached, declared with its other user */
+#include "gm_timing_ahead.h"
 #include "gm_exec.h" /* struct gm_warp: its program and id */
 
 #include <stdio.h>
@@ -303,41 +303,6 @@ int gm_timing_batch_release(gm_timing *t, int batch)
 static uint32_t texture_id(const tm_batch *b, uint32_t unit)
 {
     return unit < (uint32_t)b->d.texture_id_count ? b->tex_ids[unit] : unit;
-}
-
-int tm_size_cached(tm_texsize **sizes, int *n, int *cap, const gm_env *env, gm_sample_request *q,
-                   gm_texel_out *qout, uint32_t unit, int level, int32_t size[3])
-{
-    for (int i = 0; i < *n; i++)
-        if ((*sizes)[i].unit == unit && (*sizes)[i].level == level) {
-            memcpy(size, (*sizes)[i].size, sizeof (*sizes)[i].size);
-            return 0;
-        }
-    if (!env->sample)
-        return -1;
-    memset(q, 0, sizeof *q);
-    q->op = level < 0 ? GM_TEX_QUERY_LEVELS : GM_TEX_QUERY_SIZE;
-    q->mask = 1;
-    q->unit = unit;
-    q->has_lod = 1;
-    q->lod[0] = (float)(level < 0 ? 0 : level);
-    memset(qout, 0, sizeof *qout);
-    env->sample(env->ctx, q, qout);
-    if (*n == *cap) {
-        int c = *cap ? *cap * 2 : 8;
-        tm_texsize *ns = realloc(*sizes, (size_t)c * sizeof *ns);
-        if (!ns)
-            return -1;
-        *sizes = ns;
-        *cap = c;
-    }
-    tm_texsize *e = &(*sizes)[(*n)++];
-    e->unit = unit;
-    e->level = level;
-    for (int k = 0; k < 3; k++)
-        e->size[k] = qout->i[k][0];
-    memcpy(size, e->size, sizeof e->size);
-    return 0;
 }
 
 /* Texture size at a level (level -1: level count), asked once per batch. */

@@ -47,8 +47,8 @@ gm_run_status tm_pre_launch(gm_timing *t, tm_warp *tw);
 void tm_pre_adopt(gm_timing *t, tm_warp *tw);
 
 /* A texture size query (level -1: the level count) answered from the cache sizes[0..n), else
- * asked through env (request buffers q, qout) and added (gm_timing.c; the model's per-batch
- * cache and gm_timing_pre.c's per-run one). 0, or -1 without an answer. */
+ * asked through env (request buffers q, qout) and added (gm_timing_texsize.c; the model's
+ * per-batch cache and gm_timing_pre.c's per-run one). 0, or -1 without an answer. */
 int tm_size_cached(tm_texsize **sizes, int *n, int *cap, const gm_env *env, gm_sample_request *q,
                    gm_texel_out *qout, uint32_t unit, int level, int32_t size[3]);
 
