@@ -261,6 +261,21 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* Waits (mutex held on entry and on return) until a job another thread runs is done: a short
+ * spin first (a warp takes tens of microseconds), then sleeps on cv. */
+static void wait_done(struct gmf_thr *t, atomic_int *state)
+{
+    pthread_mutex_unlock(&t->mu);
+    for (int i = 0; i < SPIN_LOOPS && atomic_load_explicit(state, memory_order_acquire) != JOB_DONE; i++)
+        cpu_relax();
+    pthread_mutex_lock(&t->mu);
+    while (*state != JOB_DONE) {
+        t->waiters++;
+        pthread_cond_wait(&t->cv, &t->mu);
+        t->waiters--;
+    }
+}
+
 static void *worker(void *arg)
 {
     struct gmf_thr *t = arg;
@@ -612,16 +627,7 @@ int gmf_thr_complete(gmf_draw_ctx *d, gm_stage stage, gmf_thr_done *out)
         } else if (j->state != JOB_DONE) {
             if (t->waiters)
                 pthread_cond_broadcast(&t->cv);   /* the job may wait for its serial section */
-            pthread_mutex_unlock(&t->mu);
-            for (int i = 0; i < SPIN_LOOPS &&
-                            atomic_load_explicit(&j->state, memory_order_acquire) != JOB_DONE; i++)
-                cpu_relax();
-            pthread_mutex_lock(&t->mu);
-            while (j->state != JOB_DONE) {
-                t->waiters++;
-                pthread_cond_wait(&t->cv, &t->mu);
-                t->waiters--;
-            }
+            wait_done(t, &j->state);
         }
         pthread_mutex_unlock(&t->mu);
     }
@@ -803,16 +809,7 @@ void gmf_thr_pre_wait(void *ctx, void *owner)
         pthread_mutex_unlock(&t->mu);
         return;
     }
-    pthread_mutex_unlock(&t->mu);
-    for (int i = 0; i < SPIN_LOOPS && atomic_load_explicit(&j->state, memory_order_acquire) != JOB_DONE;
-         i++)
-        cpu_relax();
-    pthread_mutex_lock(&t->mu);
-    while (j->state != JOB_DONE) {
-        t->waiters++;
-        pthread_cond_wait(&t->cv, &t->mu);
-        t->waiters--;
-    }
+    wait_done(t, &j->state);
     pthread_mutex_unlock(&t->mu);
 }
 
