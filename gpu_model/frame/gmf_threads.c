@@ -123,6 +123,7 @@ struct gmf_thr {
     int pre_state;
     uint64_t pre_jobs;         /* jobs queued in this draw */
     atomic_int pre_active;     /* such a draw runs: idle workers sleep at once */
+    bool asked;                /* the thread count was configured, not the CPU count's default */
 };
 
 /* ---- configuration ---- */
@@ -155,6 +156,9 @@ int gmf_thr_init(gmf_runner *r, int config_threads, char *err, size_t err_size)
                 return -1;
         }
     }
+    /* Asked for (config or environment) rather than the CPU count's default: only then do the
+     * timing model's draws use workers (gmf_thr_pre_*), which are not faster yet. */
+    const bool asked = n > 0;
     if (n == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         n = cpus < 1 ? 1 : cpus > GMF_THR_DEFAULT_MAX ? GMF_THR_DEFAULT_MAX : (int)cpus;
@@ -165,6 +169,7 @@ int gmf_thr_init(gmf_runner *r, int config_threads, char *err, size_t err_size)
         return -1;
     }
     t->threads = n;
+    t->asked = asked;
     t->window = 16 * n < WINDOW_MAX ? 16 * n : WINDOW_MAX;
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
@@ -705,7 +710,9 @@ static bool pre_draw_ok(gmf_draw_ctx *d)
         return t->pre_state > 0;
     t->pre_state = -1;
     const gmf_prog *p = d->p;
-    if (t->threads < 2 || r->obs || r->has_hooks || r->stopped || r->pipe.watch || p->gs ||
+    /* Not by default: two threads measured 1.08x slower than one (docs/BENCHMARKS.md,
+     * "Session 18"); `--threads N` or GLREPLAY_MODEL_THREADS asks for them. */
+    if (t->threads < 2 || !t->asked || r->obs || r->has_hooks || r->stopped || r->pipe.watch || p->gs ||
         p->tes || !p->vs)
         return false;
     if (!resolve_bindings(d))
