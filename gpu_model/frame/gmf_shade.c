@@ -327,6 +327,10 @@ int gmf_fs_cb(void *user, gm_pipe_fs_warp *fw)
 static void sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
 {
     gmf_draw_ctx *d = ctx;
+    if (gmf_thr_bound(d)) {   /* bindings resolved for the timing model's workers */
+        gmf_thr_bound_sample(d, req, out);
+        return;
+    }
     unsigned u = req->unit;
     int ti = gmf_sample_target_index(req);
     gm_tex_unit *tu = u < GM_TEX_MAX_UNITS ? &d->units.unit[u] : NULL;

@@ -129,6 +129,33 @@ static int binding_state(gmf_draw_ctx *d, unsigned u, int ti)
     return 1;
 }
 
+/* The (unit, target index) pairs the draw's programs can reach, into u_out/ti_out (at most
+ * GMF_TEX_BINDINGS_MAX); the count. */
+int gmf_tex_ahead_bindings(const gmf_draw_ctx *d, unsigned *u_out, int *ti_out)
+{
+    const gmf_prog *p = d->p;
+    uint32_t used = targets_used(p->vs) | targets_used(p->fs);
+    uint64_t umask = used ? units_used(p->vs) | units_used(p->fs) : 0;
+    int units = GM_TEX_MAX_UNITS < SM_MAX_TEXTURE_UNITS ? GM_TEX_MAX_UNITS : SM_MAX_TEXTURE_UNITS;
+    int n = 0;
+    for (int u = 0; u < units && u < 64 && umask; u++)
+        for (int ti = 0; ti < SM_TT_COUNT && (umask >> u & 1); ti++)
+            if (used & (1u << ti)) {
+                u_out[n] = (unsigned)u;
+                ti_out[n++] = ti;
+            }
+    return n;
+}
+
+bool gmf_tex_binding_synced(gmf_draw_ctx *d, unsigned u, int ti)
+{
+    uint32_t key = gmf_unit_texture_key(d, u, ti);
+    if (!sm_get_texture(d->c, key))
+        return true;
+    const gmf_texture *t = find_synced(d->r, sm_context_share_id(d->c), key);
+    return t && t->checked_epoch == d->r->tex_epoch;
+}
+
 bool gmf_tex_ahead_ok(gmf_draw_ctx *d)
 {
     if (d->tex_ahead)
@@ -139,21 +166,18 @@ bool gmf_tex_ahead_ok(gmf_draw_ctx *d)
         d->tex_ahead = -1;
         return false;
     }
-    uint32_t used = targets_used(p->vs) | targets_used(p->fs);
-    uint64_t umask = used ? units_used(p->vs) | units_used(p->fs) : 0;
-    int units = GM_TEX_MAX_UNITS < SM_MAX_TEXTURE_UNITS ? GM_TEX_MAX_UNITS : SM_MAX_TEXTURE_UNITS;
+    unsigned bu[GMF_TEX_BINDINGS_MAX];
+    int bt[GMF_TEX_BINDINGS_MAX];
+    int n = gmf_tex_ahead_bindings(d, bu, bt);
     int all = 1;
-    for (int u = 0; u < units && u < 64 && umask; u++)
-        for (int ti = 0; ti < SM_TT_COUNT && (umask >> u & 1); ti++) {
-            if (!(used & (1u << ti)))
-                continue;
-            int s = binding_state(d, (unsigned)u, ti);
-            if (s < 0) {
-                d->tex_ahead = -1;
-                return false;
-            }
-            all &= s;
+    for (int i = 0; i < n; i++) {
+        int s = binding_state(d, bu[i], bt[i]);
+        if (s < 0) {
+            d->tex_ahead = -1;
+            return false;
         }
+        all &= s;
+    }
     if (all)
         d->tex_ahead = 1;
     return all != 0;

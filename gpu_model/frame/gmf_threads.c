@@ -38,6 +38,7 @@
 #include "gmf_tex_ahead.h"
 #include "gm_ir.h"
 #include "gm_pipe_internal.h"
+#include "gm_timing_pre.h"
 
 /* Warps in flight per stage (pipeline records and pool warps: ~25 KB each). */
 #define WINDOW_MAX 64
@@ -65,6 +66,22 @@ typedef struct gmf_thr_job {
 
 /* One (unit, target) binding of the draw: written once in a serial section, read by every
  * job after that (state with release/acquire). */
+/* A timing-model warp's launch and first run-ahead (gm_timing_pre.h), one per flight. */
+typedef struct gmf_pre_job {
+    struct gmf_thr *t;
+    gm_timing_pre *p;
+    atomic_int state;          /* JOB_*, changed under the mutex */
+} gmf_pre_job;
+
+/* Queued pre-run jobs in submission order (entries whose job the main thread took are
+ * skipped): twice the jobs there can be. */
+#define PRE_FIFO (4 * GMF_MAX_FLIGHTS)
+/* A sleeping worker is woken once this many jobs wait. The main thread runs a job that is
+ * still queued at its warp's launch itself, so waking late loses nothing but the worker's
+ * share; a wake per job cost a futex call per warp (measured: 0.2 s of system time per
+ * lit_mesh 1280x720 run). */
+#define PRE_WAKE_BATCH 8
+
 typedef struct gmf_thr_res {
     atomic_int state;
     const gm_tex_image *image;
@@ -96,6 +113,17 @@ struct gmf_thr {
     gmf_texture *synced_tex[GM_TEX_MAX_UNITS * 2];
     int n_synced;
     uint64_t draws_threaded, draws_single;
+    /* The timing model's draws (gmf_thr_pre_*): per stage and flight index, the FIFO
+     * workers take them from, and the draw whose warps run ahead on workers with its
+     * bindings resolved in res[][] (state: 0 undecided, 1 yes, -1 no). */
+    gmf_pre_job pre[2][GMF_MAX_FLIGHTS];
+    gmf_pre_job *pq[PRE_FIFO];
+    int pq_head, pq_n;
+    const gmf_draw_ctx *pre_draw;
+    int pre_state;
+    uint64_t pre_jobs;         /* jobs queued in this draw */
+    atomic_int pre_active;     /* such a draw runs: idle workers sleep at once */
+    bool asked;                /* the thread count was configured, not the CPU count's default */
 };
 
 /* ---- configuration ---- */
@@ -128,6 +156,9 @@ int gmf_thr_init(gmf_runner *r, int config_threads, char *err, size_t err_size)
                 return -1;
         }
     }
+    /* Asked for (config or environment) rather than the CPU count's default: only then do the
+     * timing model's draws use workers (gmf_thr_pre_*), which are not faster yet. */
+    const bool asked = n > 0;
     if (n == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         n = cpus < 1 ? 1 : cpus > GMF_THR_DEFAULT_MAX ? GMF_THR_DEFAULT_MAX : (int)cpus;
@@ -138,6 +169,7 @@ int gmf_thr_init(gmf_runner *r, int config_threads, char *err, size_t err_size)
         return -1;
     }
     t->threads = n;
+    t->asked = asked;
     t->window = 16 * n < WINDOW_MAX ? 16 * n : WINDOW_MAX;
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
@@ -145,6 +177,9 @@ int gmf_thr_init(gmf_runner *r, int config_threads, char *err, size_t err_size)
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < WINDOW_MAX; k++)
             t->jobs[s][k].t = t;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < GMF_MAX_FLIGHTS; k++)
+            t->pre[s][k].t = t;
     r->thr = t;
     return 0;
 }
@@ -200,6 +235,22 @@ static gmf_thr_job *claim(struct gmf_thr *t)
     return best;
 }
 
+/* Takes the oldest queued pre-run job (mutex held); NULL when none. */
+static gmf_pre_job *claim_pre(struct gmf_thr *t)
+{
+    while (t->pq_n) {
+        gmf_pre_job *j = t->pq[t->pq_head];
+        t->pq_head = (t->pq_head + 1) % PRE_FIFO;
+        t->pq_n--;
+        if (j->state == JOB_QUEUED) {
+            j->state = JOB_RUNNING;
+            atomic_fetch_sub(&t->queued, 1);
+            return j;
+        }
+    }
+    return NULL;
+}
+
 /* Spins about this many pause loops (tens of microseconds) before sleeping: a warp takes about
  * that long, and a sleep and wake-up per warp cost more CPU than the warp (measured: one
  * context switch per warp made two threads slower than one). */
@@ -215,6 +266,21 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* Waits (mutex held on entry and on return) until a job another thread runs is done: a short
+ * spin first (a warp takes tens of microseconds), then sleeps on cv. */
+static void wait_done(struct gmf_thr *t, atomic_int *state)
+{
+    pthread_mutex_unlock(&t->mu);
+    for (int i = 0; i < SPIN_LOOPS && atomic_load_explicit(state, memory_order_acquire) != JOB_DONE; i++)
+        cpu_relax();
+    pthread_mutex_lock(&t->mu);
+    while (*state != JOB_DONE) {
+        t->waiters++;
+        pthread_cond_wait(&t->cv, &t->mu);
+        t->waiters--;
+    }
+}
+
 static void *worker(void *arg)
 {
     struct gmf_thr *t = arg;
@@ -223,7 +289,8 @@ static void *worker(void *arg)
         if (t->quit)
             break;
         gmf_thr_job *j = claim(t);
-        if (!j) {
+        gmf_pre_job *pj = j ? NULL : claim_pre(t);
+        if (!j && !pj) {
             pthread_mutex_unlock(&t->mu);
             /* During a threaded draw a worker spins longer (measured: a worker that slept and
              * was woken per burst of warps left the main thread running them, slower than one
@@ -232,8 +299,13 @@ static void *worker(void *arg)
              * machine, or in a long stretch of work of its own) a spinning worker only takes
              * the CPU it needs (measured 2.4x the CPU of one thread, unbounded, on a
              * saturated machine); gmf_thr_queue wakes it. */
+            /* During a timing-model draw (gmf_thr_pre_*) it sleeps at once: its jobs come in
+             * bursts between long stretches of the model's scheduling on the main thread,
+             * and spinning through them doubled the worker's CPU (lit_mesh 1280x720: 4,356
+             * spins of SPIN_LOOPS for 22,541 jobs). */
+            const int spin = atomic_load_explicit(&t->pre_active, memory_order_relaxed) ? 0 : SPIN_LOOPS;
             for (int i = 0; !atomic_load_explicit(&t->queued, memory_order_relaxed) &&
-                            (i < SPIN_LOOPS ||
+                            (i < spin ||
                              (i < SPIN_LOOPS_IN_DRAW &&
                               atomic_load_explicit(&t->in_draw, memory_order_relaxed)));
                  i++)
@@ -247,9 +319,15 @@ static void *worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&t->mu);
-        run_job(j);
+        if (j)
+            run_job(j);
+        else
+            gm_timing_pre_run(pj->p);
         pthread_mutex_lock(&t->mu);
-        j->state = JOB_DONE;
+        if (j)
+            j->state = JOB_DONE;
+        else
+            pj->state = JOB_DONE;
         if (t->waiters)
             pthread_cond_broadcast(&t->cv);
     }
@@ -284,6 +362,9 @@ void gmf_thr_free(gmf_runner *r)
     for (int i = 0; i < t->n_workers; i++)
         pthread_join(t->workers[i], NULL);
     free(t->workers);
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < GMF_MAX_FLIGHTS; k++)
+            gm_timing_pre_destroy(t->pre[s][k].p);
     pthread_cond_destroy(&t->cv);
     pthread_cond_destroy(&t->cv_work);
     pthread_mutex_destroy(&t->mu);
@@ -391,7 +472,8 @@ void gmf_thr_draw_begin(gmf_draw_ctx *d)
     if (!t)
         return;
     if (!d->thr) {
-        t->draws_single++;
+        if (!d->r->tm)   /* the timing model's draws: counted by gmf_thr_pre_draw_end */
+            t->draws_single++;
         return;
     }
     t->draws_threaded++;
@@ -550,16 +632,7 @@ int gmf_thr_complete(gmf_draw_ctx *d, gm_stage stage, gmf_thr_done *out)
         } else if (j->state != JOB_DONE) {
             if (t->waiters)
                 pthread_cond_broadcast(&t->cv);   /* the job may wait for its serial section */
-            pthread_mutex_unlock(&t->mu);
-            for (int i = 0; i < SPIN_LOOPS &&
-                            atomic_load_explicit(&j->state, memory_order_acquire) != JOB_DONE; i++)
-                cpu_relax();
-            pthread_mutex_lock(&t->mu);
-            while (j->state != JOB_DONE) {
-                t->waiters++;
-                pthread_cond_wait(&t->cv, &t->mu);
-                t->waiters--;
-            }
+            wait_done(t, &j->state);
         }
         pthread_mutex_unlock(&t->mu);
     }
@@ -584,4 +657,193 @@ void gmf_thr_release(gmf_draw_ctx *d, gm_stage stage)
     t->head[s] = (t->head[s] + 1) % t->window;
     t->n[s]--;
     pthread_mutex_unlock(&t->mu);
+}
+
+/* ---- the timing model's warps on workers (gm_timing_pre.h) ----
+ *
+ * With the timing model a draw's warps still issue on the main thread, in the model's one
+ * global order; what a worker does is the part of a warp's execution that the model itself
+ * no longer interleaves with others: a warp of a draw that passes gmf_tex_ahead_ok runs at
+ * its launch from its first instruction to its end in one executor call (run-ahead across
+ * texture fetches), its fetches' cache lines recorded for their issue. A worker runs that call
+ * between the warp's submission and its launch (flight_max warps per stage are submitted
+ * ahead); the model takes the trace at the launch (gmf_thr_pre_wait) or runs it there itself
+ * when no worker took it. Texture bindings are resolved once, on the main thread, when the
+ * draw's first warp is handed to the workers: the gate says every reachable binding is
+ * synced in this epoch, quiet (no note) and no render target, so resolving it again in the
+ * single-thread run (at each fetch) only rewrites the values it holds; every fetch of the
+ * draw, on any thread, then reads the resolved table (gmf_thr_bound_sample) and none syncs. */
+
+/* Resolves every binding the draw can reach into t->res (main thread); false when one is not
+ * synced in this epoch (its first sync may add notes or load images: keep it at its fetch). */
+static bool resolve_bindings(gmf_draw_ctx *d)
+{
+    struct gmf_thr *t = d->r->thr;
+    unsigned bu[GMF_TEX_BINDINGS_MAX];
+    int bt[GMF_TEX_BINDINGS_MAX];
+    int n = gmf_tex_ahead_bindings(d, bu, bt);
+    for (int i = 0; i < n; i++)
+        if (!gmf_tex_binding_synced(d, bu[i], bt[i]))
+            return false;
+    for (int i = 0; i < n; i++) {
+        gmf_thr_res *e = &t->res[bu[i]][bt[i]];
+        gm_tex_unit got = { NULL, NULL };
+        gmf_texture *tex = gmf_unit_resolve(d, bu[i], bt[i], &got, &e->smp, NULL);
+        if (tex && gmf_tex_is_render_target(d->r, tex))
+            return false;   /* the gate excludes it; a feedback loop needs the issue order */
+        e->image = got.image;
+        e->has_sampler = got.sampler != NULL;
+        atomic_store_explicit(&e->state, RES_READY, memory_order_release);
+    }
+    return true;
+}
+
+/* Whether the draw's warps run ahead on workers (decided at its first submission with the
+ * gate open, which the caller checked). */
+static bool pre_draw_ok(gmf_draw_ctx *d)
+{
+    const gmf_runner *r = d->r;
+    struct gmf_thr *t = r->thr;
+    if (!t || t->pre_draw != d)
+        return false;
+    if (t->pre_state)
+        return t->pre_state > 0;
+    t->pre_state = -1;
+    const gmf_prog *p = d->p;
+    /* Not by default: two threads measured 1.08x slower than one (docs/BENCHMARKS.md,
+     * "Session 18"); `--threads N` or GLREPLAY_MODEL_THREADS asks for them. */
+    if (t->threads < 2 || !t->asked || r->obs || r->has_hooks || r->stopped || r->pipe.watch || p->gs ||
+        p->tes || !p->vs)
+        return false;
+    if (!resolve_bindings(d))
+        return false;
+    t->pre_state = 1;
+    start_workers(t);
+    atomic_store(&t->pre_active, 1);
+    return true;
+}
+
+void gmf_thr_pre_draw_begin(gmf_draw_ctx *d)
+{
+    struct gmf_thr *t = d->r->thr;
+    if (!t)
+        return;
+    t->pre_draw = d;
+    t->pre_state = 0;
+    t->pre_jobs = 0;
+    for (int u = 0; u < GM_TEX_MAX_UNITS; u++)
+        for (int k = 0; k < SM_TT_COUNT; k++)
+            atomic_store_explicit(&t->res[u][k].state, RES_NONE, memory_order_relaxed);
+}
+
+bool gmf_thr_bound(const gmf_draw_ctx *d)
+{
+    const struct gmf_thr *t = d->r->thr;
+    return t && t->pre_draw == d && t->pre_state > 0;
+}
+
+void gmf_thr_bound_sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)
+{
+    gmf_draw_ctx *d = ctx;
+    struct gmf_thr *t = d->r->thr;
+    unsigned u = req->unit;
+    int ti = gmf_sample_target_index(req);
+    gm_tex_units units;   /* gm_tex_sample_fn reads only unit[req->unit] */
+    gm_tex_unit *tu = u < GM_TEX_MAX_UNITS ? &units.unit[u] : NULL;
+    if (tu) {
+        tu->image = NULL;
+        tu->sampler = NULL;
+    }
+    /* As sample() (gmf_shade.c): a pixel rectangle's image first, fixed for the draw. Every
+     * other binding a TEX can reach was resolved (gmf_tex_ahead_bindings). */
+    if (!gmf_pix_sample(d->r, u, tu) && tu && ti >= 0 && u < SM_MAX_TEXTURE_UNITS) {
+        const gmf_thr_res *e = &t->res[u][ti];
+        if (atomic_load_explicit(&e->state, memory_order_acquire) == RES_READY) {
+            tu->image = e->image;
+            tu->sampler = e->has_sampler ? &e->smp : NULL;
+        }
+    }
+    gm_tex_sample_fn(&units, req, out);
+}
+
+int gmf_thr_pre_queue(gmf_draw_ctx *d, int s, int index, gm_warp *w)
+{
+    if (!pre_draw_ok(d))
+        return -1;
+    gmf_runner *r = d->r;
+    struct gmf_thr *t = r->thr;
+    gmf_pre_job *j = &t->pre[s][index];
+    if (!j->p && !(j->p = gm_timing_pre_create()))
+        return -1;
+    /* Images are never reached (side-effect-free programs); uniform blocks are read only. */
+    gm_env env = { d, gmf_thr_bound_sample, NULL, d->env[s].buffer };
+    if (gm_timing_pre_attach(r->tm, w, j->p, &env, j) != 0)
+        return -1;
+    pthread_mutex_lock(&t->mu);
+    if (t->pq_n == PRE_FIFO) {   /* drop the entries of jobs the main thread took */
+        int k = 0;
+        for (int i = 0; i < t->pq_n; i++) {
+            gmf_pre_job *q = t->pq[(t->pq_head + i) % PRE_FIFO];
+            if (q->state == JOB_QUEUED)
+                t->pq[(t->pq_head + k++) % PRE_FIFO] = q;
+        }
+        t->pq_n = k;
+    }
+    j->state = JOB_QUEUED;
+    t->pq[(t->pq_head + t->pq_n++) % PRE_FIFO] = j;
+    t->pre_jobs++;
+    if (atomic_fetch_add(&t->queued, 1) + 1 >= PRE_WAKE_BATCH && t->sleepers)
+        pthread_cond_signal(&t->cv_work);
+    pthread_mutex_unlock(&t->mu);
+    return 0;
+}
+
+void gmf_thr_pre_wait(void *ctx, void *owner)
+{
+    (void)ctx;
+    gmf_pre_job *j = owner;
+    struct gmf_thr *t = j->t;
+    if (atomic_load_explicit(&j->state, memory_order_acquire) == JOB_DONE)
+        return;
+    pthread_mutex_lock(&t->mu);
+    if (j->state == JOB_QUEUED) {
+        j->state = JOB_RUNNING;   /* no worker took it: run it here */
+        atomic_fetch_sub(&t->queued, 1);
+        pthread_mutex_unlock(&t->mu);
+        gm_timing_pre_run(j->p);
+        pthread_mutex_lock(&t->mu);
+        j->state = JOB_DONE;
+        pthread_mutex_unlock(&t->mu);
+        return;
+    }
+    wait_done(t, &j->state);
+    pthread_mutex_unlock(&t->mu);
+}
+
+void gmf_thr_pre_draw_end(gmf_draw_ctx *d)
+{
+    gmf_runner *r = d->r;
+    struct gmf_thr *t = r->thr;
+    if (!t || t->pre_draw != d)
+        return;
+    if (t->pre_jobs) {
+        /* Every flight retired, so every job ran; only a failed draw leaves some: run or
+         * wait for them, then the model forgets them (their flights are reused). */
+        bool left = false;
+        for (int s = 0; s < 2; s++)
+            for (int k = 0; k < GMF_MAX_FLIGHTS; k++)
+                if (t->pre[s][k].p && atomic_load(&t->pre[s][k].state) != JOB_DONE &&
+                    atomic_load(&t->pre[s][k].state) != JOB_FREE) {
+                    gmf_thr_pre_wait(NULL, &t->pre[s][k]);
+                    left = true;
+                }
+        if (left)
+            gm_timing_pre_detach_all(r->tm);
+        t->draws_threaded++;
+    } else {
+        t->draws_single++;
+    }
+    atomic_store(&t->pre_active, 0);
+    t->pre_draw = NULL;
+    t->pre_state = 0;
 }

@@ -36,6 +36,20 @@ typedef struct gmf_thr_done {
 int gmf_thr_complete(gmf_draw_ctx *d, gm_stage stage, gmf_thr_done *out);
 void gmf_thr_release(gmf_draw_ctx *d, gm_stage stage);
 
+/* The timing model's draws (gmf_timing.c): a submitted warp's launch and first run-ahead
+ * (gm_timing_pre.h) on a worker. draw_begin/end around each draw (end after every flight
+ * retired); queue right after gm_timing_submit of flight `index` of stage s (0 vertex, 1
+ * fragment) with the gate (gmf_tex_ahead_ok) open: 0 when a worker may run it, -1 when the
+ * warp runs as usual. gmf_thr_pre_wait is the model's wait hook (gm_timing_set_pre_wait). */
+void gmf_thr_pre_draw_begin(gmf_draw_ctx *d);
+void gmf_thr_pre_draw_end(gmf_draw_ctx *d);
+int gmf_thr_pre_queue(gmf_draw_ctx *d, int s, int index, gm_warp *w);
+void gmf_thr_pre_wait(void *ctx, void *owner);
+/* Whether the draw's fetches read the bindings resolved for the workers; the sampler
+ * callback that reads them (any thread; ctx: the draw). */
+bool gmf_thr_bound(const gmf_draw_ctx *d);
+void gmf_thr_bound_sample(void *ctx, const gm_sample_request *req, gm_texel_out *out);
+
 /* gmf_shade.c: what sample() binds for unit u and target index ti (the texture synced with
  * the state model, the sampler's values into *smp, tu->image/sampler set when complete);
  * the texture or NULL. Notes what the model does not do, as sample() always did. */

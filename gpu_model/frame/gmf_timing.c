@@ -19,6 +19,8 @@
 
 #include "gmf_internal.h"
 #include "gmf_tex_ahead.h"
+#include "gmf_threads.h"
+#include "gm_timing_pre.h"
 #include "gm_pipe_internal.h"
 
 /* Marks the flight retired (the pipeline reads its outputs when it completes it) and hands
@@ -82,6 +84,7 @@ int gmf_timing_init(gmf_runner *r, char *err, size_t err_size)
     if (!r->tm)
         return -1;
     gm_timing_set_retire_callback(r->tm, on_retire, r);
+    gm_timing_set_pre_wait(r->tm, gmf_thr_pre_wait, r);   /* warps run ahead on workers */
     int slots = cfg.sm_count * cfg.warp_slots_per_sm;
     r->flight_max = 2 * slots < GMF_MAX_FLIGHTS ? 2 * slots : GMF_MAX_FLIGHTS;
     if (r->flight_max < 1)
@@ -128,6 +131,7 @@ void gmf_timing_draw_begin(gmf_draw_ctx *d)
         for (int s = 0; s < 2; s++)
             r->ring[s].head = r->ring[s].n = 0;
         r->tm_warp_error = false;
+        gmf_thr_pre_draw_begin(d);
     }
 }
 
@@ -140,6 +144,7 @@ void gmf_timing_draw_end(gmf_draw_ctx *d)
      * (or a stopped run) leaves flights behind. */
     if (r->ring[0].n || r->ring[1].n)
         cancel_flights(r);
+    gmf_thr_pre_draw_end(d);
     uint64_t first = UINT64_MAX, end = 0;
     for (int s = 0; s < 5; s++) {
         int b = s < 3 ? d->batch[s] : d->tess_batch[s - 3];   /* 3, 4: TCS, TES (gmf_tess.c) */
@@ -228,7 +233,8 @@ int gmf_timing_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t 
     gm_timing_set_issue_observer(r->tm, r->obs || r->has_hooks ? gmf_timing_observe : NULL, r);
     /* Texture fetches may run ahead of their issue when they read the same texels and add
      * the same notes at any time (gmf_tex_ahead.c); only this submission. */
-    gm_timing_set_tex_run_ahead(r->tm, gmf_tex_ahead_ok(d));
+    const bool tex_ahead = gmf_tex_ahead_ok(d);
+    gm_timing_set_tex_run_ahead(r->tm, tex_ahead);
     int sub = gm_timing_submit(r->tm, d->batch[s], w, &d->env[s], f);
     gm_timing_set_tex_run_ahead(r->tm, 0);
     if (sub != 0) {
@@ -237,6 +243,10 @@ int gmf_timing_queue(gmf_draw_ctx *d, gm_warp *w, gm_stage stage, const int32_t 
         cancel_flights(r);
         return 1;
     }
+    /* Such a warp runs from launch to end in one executor call: a worker may make it now
+     * (gmf_threads.c, "the timing model's warps on workers"). */
+    if (tex_ahead)
+        gmf_thr_pre_queue(d, s, (rg->head + rg->n) % r->flight_max, w);
     rg->n++;
     return rg->n >= r->flight_max ? GM_PIPE_QUEUED_FULL : GM_PIPE_QUEUED;
 }

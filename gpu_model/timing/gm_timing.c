@@ -316,37 +316,8 @@ static int size_query(void *ctx, uint32_t unit, int level, int32_t size[3])
     tm_warp *tw = ctx;
     gm_timing *t = tw->t;
     tm_batch *b = &t->batches[tw->batch];
-    for (int i = 0; i < b->size_n; i++)
-        if (b->sizes[i].unit == unit && b->sizes[i].level == level) {
-            memcpy(size, b->sizes[i].size, sizeof b->sizes[i].size);
-            return 0;
-        }
-    if (!tw->env.sample)
-        return -1;
-    gm_sample_request *q = t->qreq;
-    memset(q, 0, sizeof *q);
-    q->op = level < 0 ? GM_TEX_QUERY_LEVELS : GM_TEX_QUERY_SIZE;
-    q->mask = 1;
-    q->unit = unit;
-    q->has_lod = 1;
-    q->lod[0] = (float)(level < 0 ? 0 : level);
-    memset(t->qout, 0, sizeof *t->qout);
-    tw->env.sample(tw->env.ctx, q, t->qout);
-    if (b->size_n == b->size_cap) {
-        int cap = b->size_cap ? b->size_cap * 2 : 8;
-        tm_texsize *ns = realloc(b->sizes, (size_t)cap * sizeof *ns);
-        if (!ns)
-            return -1;
-        b->sizes = ns;
-        b->size_cap = cap;
-    }
-    tm_texsize *e = &b->sizes[b->size_n++];
-    e->unit = unit;
-    e->level = level;
-    for (int k = 0; k < 3; k++)
-        e->size[k] = t->qout->i[k][0];
-    memcpy(size, e->size, sizeof e->size);
-    return 0;
+    return tm_size_cached(&b->sizes, &b->size_n, &b->size_cap, &tw->env, t->qreq, t->qout, unit,
+                          level, size);
 }
 
 static void wrap_sample(void *ctx, const gm_sample_request *req, gm_texel_out *out)

@@ -51,12 +51,11 @@ static int grow(void **p, int *cap, int need, size_t size)
     return 0;
 }
 
-/* Stores the lines t->tags holds for entry ah->cur. */
-static void flush(gm_timing *t, struct tm_ahead *ah)
+/* Stores the lines `cur` holds for entry ah->cur. */
+static void flush(struct tm_ahead *ah, const tm_tagset *s)
 {
     if (ah->cur < 0)
         return;
-    const tm_tagset *s = &t->tags;
     if (grow((void **)&ah->rec, &ah->rec_cap, ah->rec_n + 1, sizeof *ah->rec) != 0 ||
         grow((void **)&ah->tags, &ah->tags_cap, ah->tags_n + s->count, sizeof *ah->tags) != 0) {
         ah->failed = 1;
@@ -69,75 +68,96 @@ static void flush(gm_timing *t, struct tm_ahead *ah)
     ah->cur = -1;
 }
 
-tm_tagset *tm_ahead_tags(gm_timing *t, tm_warp *tw)
+tm_tagset *tm_ahead_entry_tags(struct tm_ahead *ah, tm_tagset *cur, const gm_warp *w)
 {
-    struct tm_ahead *ah = t->sms[tw->sm].slots[tw->slot].ahead;
-    const int entry = (int)(tw->w->issued - ah->issued0) - 1;
+    const int entry = (int)(w->issued - ah->issued0) - 1;
     if (entry != ah->cur) {
-        flush(t, ah);
-        tm_tagset_reset(&t->tags);
+        flush(ah, cur);
+        tm_tagset_reset(cur);
         ah->cur = entry;
     }
-    return &t->tags;
+    return cur;
 }
 
-/* Makes room for `need` trace entries in the slot's arrays (they start at TM_TRACE_CAP). */
-static int trace_room(tm_slot *sl, tm_warp *tw, int need)
+tm_tagset *tm_ahead_tags(gm_timing *t, tm_warp *tw)
 {
-    int cap = sl->tr_cap ? sl->tr_cap : TM_TRACE_CAP;
+    return tm_ahead_entry_tags(t->sms[tw->sm].slots[tw->slot].ahead, &t->tags, tw->w);
+}
+
+/* Makes room for `need` trace entries in the arrays (they start at TM_TRACE_CAP; *cap 0:
+ * not grown yet). */
+static int trace_room(int32_t **tr_pc, gm_mask **tr_mask, int *tr_cap, int need)
+{
+    int cap = *tr_cap ? *tr_cap : TM_TRACE_CAP;
     if (need <= cap)
         return 0;
     int c = cap * 2 < need ? need : cap * 2;
-    int32_t *pc = realloc(sl->tr_pc, (size_t)c * sizeof *pc);
+    int32_t *pc = realloc(*tr_pc, (size_t)c * sizeof *pc);
     if (pc)
-        sl->tr_pc = pc;
-    gm_mask *m = pc ? realloc(sl->tr_mask, (size_t)c * sizeof *m) : NULL;
+        *tr_pc = pc;
+    gm_mask *m = pc ? realloc(*tr_mask, (size_t)c * sizeof *m) : NULL;
     if (m)
-        sl->tr_mask = m;
-    tw->tr_pc = sl->tr_pc;
-    tw->tr_mask = sl->tr_mask;
+        *tr_mask = m;
     if (!pc || !m)
         return -1;
-    sl->tr_cap = c;
+    *tr_cap = c;
     return 0;
+}
+
+struct tm_ahead *tm_ahead_new(void)
+{
+    return calloc(1, sizeof(struct tm_ahead));
+}
+
+gm_run_status tm_ahead_record(struct tm_ahead *ah, tm_tagset *cur, gm_warp *w,
+                              const uint8_t *marks, int32_t **tr_pc, gm_mask **tr_mask,
+                              int *tr_cap, int *n_out)
+{
+    ah->rec_n = ah->rec_head = ah->tags_n = 0;
+    ah->issued0 = w->issued;
+    ah->cur = -1;
+    ah->failed = 0;
+    gm_run_status st = GM_RUN_PAUSED;
+    int n = 0;
+    for (;;) {
+        int cap = *tr_cap ? *tr_cap : TM_TRACE_CAP;
+        int k = 0;
+        st = gm_warp_run_private(w, marks, cap - n, *tr_pc + n, *tr_mask + n, &k);
+        n += k;
+        /* Stopped only by the capacity with more to run: grow and go on. */
+        if (st != GM_RUN_PAUSED || n < cap || n >= TM_AHEAD_MAX || w->done || w->pc < 0 ||
+            w->pc >= w->p->code_count || !marks[w->pc])
+            break;
+        if (trace_room(tr_pc, tr_mask, tr_cap, cap * 2 > TM_AHEAD_MAX ? TM_AHEAD_MAX : cap * 2) != 0)
+            break;
+    }
+    flush(ah, cur);
+    *n_out = n;
+    return st;
+}
+
+int tm_ahead_failed(const struct tm_ahead *ah)
+{
+    return ah->failed;
 }
 
 gm_run_status tm_ahead_run(gm_timing *t, tm_warp *tw, int *n_out)
 {
     tm_slot *sl = &t->sms[tw->sm].slots[tw->slot];
     *n_out = 0;
-    if (!sl->ahead && !(sl->ahead = calloc(1, sizeof *sl->ahead)))
+    if (!sl->ahead && !(sl->ahead = tm_ahead_new()))
         return GM_RUN_PAUSED;
-    struct tm_ahead *ah = sl->ahead;
-    gm_warp *w = tw->w;
-    ah->rec_n = ah->rec_head = ah->tags_n = 0;
-    ah->issued0 = w->issued;
-    ah->cur = -1;
-    ah->failed = 0;
     t->ahead = tw;
-    const uint8_t *marks = tw->tp->ahead_pc;
-    gm_run_status st = GM_RUN_PAUSED;
-    int n = 0;
-    for (;;) {
-        int cap = sl->tr_cap ? sl->tr_cap : TM_TRACE_CAP;
-        int k = 0;
-        st = gm_warp_run_private(w, marks, cap - n, tw->tr_pc + n, tw->tr_mask + n, &k);
-        n += k;
-        /* Stopped only by the capacity with more to run: grow and go on. */
-        if (st != GM_RUN_PAUSED || n < cap || n >= TM_AHEAD_MAX || w->done || w->pc < 0 ||
-            w->pc >= w->p->code_count || !marks[w->pc])
-            break;
-        if (trace_room(sl, tw, cap * 2 > TM_AHEAD_MAX ? TM_AHEAD_MAX : cap * 2) != 0)
-            break;
-    }
-    flush(t, ah);
+    gm_run_status st = tm_ahead_record(sl->ahead, &t->tags, tw->w, tw->tp->ahead_pc, &sl->tr_pc,
+                                       &sl->tr_mask, &sl->tr_cap, n_out);
+    tw->tr_pc = sl->tr_pc;
+    tw->tr_mask = sl->tr_mask;
     t->ahead = NULL;
-    if (ah->failed) {
+    if (sl->ahead->failed) {
         /* The lines of some entry are lost: an exact schedule cannot be kept. */
         tm_set_error(t, "out of memory recording texture requests");
         t->error_pending = 1;
     }
-    *n_out = n;
     return st;
 }
 
@@ -157,12 +177,17 @@ void tm_ahead_lines(gm_timing *t, tm_warp *tw, tm_tagset *out)
     out->overflow = r->overflow;
 }
 
+void tm_ahead_delete(struct tm_ahead *ah)
+{
+    if (!ah)
+        return;
+    free(ah->rec);
+    free(ah->tags);
+    free(ah);
+}
+
 void tm_ahead_free(tm_slot *sl)
 {
-    if (!sl->ahead)
-        return;
-    free(sl->ahead->rec);
-    free(sl->ahead->tags);
-    free(sl->ahead);
+    tm_ahead_delete(sl->ahead);
     sl->ahead = NULL;
 }

@@ -151,6 +151,7 @@ typedef struct tm_warp {
     gm_env env;            /* the caller's environment (restored at retirement) */
     uint8_t tex_ahead;     /* may run ahead across texture instructions (gm_timing_ahead.c) */
     struct tm_warp *next_free; /* in gm_timing.free_warps once retired */
+    struct gm_timing_pre *pre; /* launch and first run-ahead done elsewhere (gm_timing_pre.c) */
 } tm_warp;
 _Static_assert(offsetof(tm_warp, rcls) <= 64, "a visit's fields of tm_warp fit one cache line");
 
@@ -267,6 +268,7 @@ struct gm_timing {
     gm_timing_retire_fn retire_fn; void *retire_ctx;
     gm_timing_barrier_fn barrier_fn; void *barrier_ctx;
     gm_timing_stats total;
+    void (*pre_wait_fn)(void *ctx, void *owner); void *pre_wait_ctx; /* gm_timing_pre.c */
 };
 
 /* gm_timing_sched.c */

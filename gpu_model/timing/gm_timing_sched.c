@@ -80,6 +80,10 @@ static inline gm_mask warp_mask(const gm_warp *w) { return w->done || w->pc < 0 
  * accesses still execute at their issue, in issue order (texture cache lookups, memory). */
 static void run_ahead(gm_timing *t, tm_warp *tw)
 {
+    if (tw->pre) {   /* this run already ran on another thread (gm_timing_pre.c) */
+        tm_pre_adopt(t, tw);
+        return;
+    }
     int n = 0;
     gm_warp *w = tw->w;
     /* Without an executor observer or lock-step barrier stops every recorded instruction
@@ -1104,10 +1108,16 @@ static int place(gm_timing *t, int smi, tm_warp *tw)
         t->total.first_cycle = t->cycle;
     if (tw->group >= 0)
         b->groups[tw->group].members++;
-    /* Let the executor pick the first block so pc and mask are known before issue. */
-    gm_warp_set_observer(tw->w, peek_observer, NULL);
-    gm_run_status st = gm_warp_run(tw->w, 0);
-    gm_warp_set_observer(tw->w, NULL, NULL);
+    /* Let the executor pick the first block so pc and mask are known before issue (done
+     * with the first run-ahead on another thread for a tw->pre warp: gm_timing_pre.c). */
+    gm_run_status st;
+    if (tw->pre) {
+        st = tm_pre_launch(t, tw);
+    } else {
+        gm_warp_set_observer(tw->w, peek_observer, NULL);
+        st = gm_warp_run(tw->w, 0);
+        gm_warp_set_observer(tw->w, NULL, NULL);
+    }
     if (st == GM_RUN_PAUSED)
         set_next(t, tw);
     else

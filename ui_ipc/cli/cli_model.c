@@ -233,6 +233,20 @@ static void print_benchmark(struct mcmp_run *r)
         gmf_thr_draw_counts(r->m, &thr, &single);
         printf("benchmark: model threads %d: %llu draws threaded, %llu on one thread\n",
                gmf_thr_count(r->m), (unsigned long long)thr, (unsigned long long)single);
+        /* The timing model's totals, which the report leaves out: tests compare them
+         * between thread counts (gpu_model/frame/tests/check_threads.py). */
+        gm_timing_stats ts;
+        if (gmf_timing_model(r->m)) {
+            gm_timing_total_stats(gmf_timing_model(r->m), &ts);
+            printf("benchmark: timing model: %llu instructions, %llu lane instructions, %llu texture "
+                   "requests, %llu lines, %llu hits; warp-cycles per state:",
+                   (unsigned long long)ts.instructions, (unsigned long long)ts.lane_instructions,
+                   (unsigned long long)ts.tex_requests, (unsigned long long)ts.tex_lines,
+                   (unsigned long long)ts.tex_hits);
+            for (int i = 0; i < GM_STALL_COUNT; i++)
+                printf(" %llu", (unsigned long long)ts.stall[i]);
+            printf("\n");
+        }
     }
     int n = cJSON_GetArraySize(r->frames);
     for (int i = 0; i < n; i++) {

@@ -9,7 +9,8 @@ For each spec/**/*.shader_test whose path under spec/ matches REGEX (default
 '^glsl-1\\.10/execution/'): capture frame 0 (`glreplay capture`, shader_runner -auto -fbo on
 surfaceless EGL), then `glreplay model --no-timing --json --png DIR` with --threads 1 and
 --threads N (default 2); the exit status, the JSON report without its "*seconds" keys and every
-PNG file must be identical. Prints one line per difference and a summary (tests compared,
+PNG file must be identical (with --timing also the timing model's totals line of
+`--benchmark`: texture lines and hits, warp-cycles per state). Prints one line per difference and a summary (tests compared,
 captures that failed, draws threaded).
 
 --timing runs both with the timing model (without --no-timing). --baseline G0 runs the
@@ -50,14 +51,16 @@ def model(glreplay, cap, png, threads, timeout, timing):
 
 
 def threaded(glreplay, cap, threads, timeout, timing):
+    """Draws threaded and (timing model) its totals line, which the JSON report leaves out."""
     try:
         p = subprocess.run([glreplay, "model", cap] + ([] if timing else ["--no-timing"]) +
                            ["--benchmark", "--threads", str(threads)],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return 0
+        return 0, None
     m = re.search(rb"(\d+) draws threaded", p.stdout)
-    return int(m.group(1)) if m else 0
+    t = re.search(rb"benchmark: timing model: .*", p.stdout)
+    return (int(m.group(1)) if m else 0), (t.group(0) if t else None)
 
 
 def main():
@@ -110,11 +113,17 @@ def main():
                     _, mis, err = filecmp.cmpfiles(p1, pn, f1, shallow=False)
                     if mis or err:
                         why = "images differ: %s" % (mis + err)[:3]
+            if not why:
+                n, totals = threaded(a.glreplay, cap, a.threads, a.timeout, a.timing)
+                # the timing model's texture lines/hits and stall totals (--benchmark)
+                base_totals = threaded(base, cap, 1, a.timeout, a.timing)[1] if a.timing else None
+                if base_totals is not None and base_totals != totals:   # (a baseline may lack it)
+                    why = "timing model totals differ"
+                else:
+                    draws_thr += n
             if why:
                 differ += 1
                 print("DIFF %s: %s" % (rel, why), flush=True)
-            else:
-                draws_thr += threaded(a.glreplay, cap, a.threads, a.timeout, a.timing)
             subprocess.run(["rm", "-rf", d])
     print("%d tests matched, %d compared (1%s vs %d threads, %s), %d without a capture, "
           "%d differ; %d draws ran threaded in the identical ones" %

@@ -1,8 +1,11 @@
 /* Timing model: texture units and cache (long scoreboard, hits/misses, throttling),
  * memory pipe (loads, stores that drain), synthetic workgroup barriers. */
 #include "tm_util.h"
+#include "gm_timing_pre.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
 /* A fake 64x64 texture with 7 levels behind the sampler callback. */
 typedef struct {
@@ -96,10 +99,42 @@ static void count_mem(void *ctx, const gm_timing_mem_event *e)
         gm_test_failures++;
 }
 
+/* Launch-time runs on another thread (gm_timing_pre.h): a thread runs the warps' pre objects
+ * in submission order while the model runs; the model's wait hook waits for each. */
+typedef struct {
+    gm_timing_pre *pre[64];
+    atomic_int done[64];
+    int n;
+} pre_set;
+
+static void *pre_worker(void *arg)
+{
+    pre_set *ps = arg;
+    for (int i = 0; i < ps->n; i++) {
+        gm_timing_pre_run(ps->pre[i]);
+        atomic_store(&ps->done[i], 1);
+    }
+    return NULL;
+}
+
+static void pre_wait(void *ctx, void *owner)
+{
+    pre_set *ps = ctx;
+    int i = (int)(intptr_t)owner;
+    while (!atomic_load(&ps->done[i]))
+        ;
+}
+
 /* tex_ahead: warps may run their texture fetches ahead of their issue
- * (gm_timing_set_tex_run_ahead); the fake texture never changes, so that is allowed. */
+ * (gm_timing_set_tex_run_ahead); the fake texture never changes, so that is allowed.
+ * 2: also their launch-time run on another thread (gm_timing_pre.h), through a second fake
+ * texture with the same texels (the first counts the model's own fetches). */
 static void run_once(gm_program *p, run_t *r, int with_n, int observe, int tex_ahead)
 {
+    static pre_set ps;
+    fake_tex ft2 = {0};
+    gm_env env2 = {&ft2, fake_sample, NULL, fake_buffer};
+    ps.n = 0;
     fake_tex ft = {0};
     gm_env env = {&ft, fake_sample, NULL, fake_buffer};
     gm_timing *t = gm_timing_create(&r->cfg, NULL, 0);
@@ -109,7 +144,8 @@ static void run_once(gm_program *p, run_t *r, int with_n, int observe, int tex_a
     r->samples_at_first_tex = -1;
     if (observe)
         gm_timing_set_issue_observer(t, log_issue, &r->log);
-    gm_timing_set_tex_run_ahead(t, tex_ahead);
+    gm_timing_set_tex_run_ahead(t, tex_ahead != 0);
+    gm_timing_set_pre_wait(t, pre_wait, &ps);
     gm_timing_set_mem_observer(t, count_mem, r);
     if (r->barrier)
         gm_timing_set_barrier_hook(t, r->barrier, r->barrier_ctx);
@@ -123,9 +159,26 @@ static void run_once(gm_program *p, run_t *r, int with_n, int observe, int tex_a
             set_input(p, w[i], "n", i, n_value);
         gm_warp_begin(w[i], 0xffffffffu, 0);
         CHECK(gm_timing_submit(t, b, w[i], &env, NULL) == 0);
+        if (tex_ahead == 2) {
+            ps.pre[ps.n] = gm_timing_pre_create();
+            atomic_store(&ps.done[ps.n], 0);
+            CHECK(gm_timing_pre_attach(t, w[i], ps.pre[ps.n], &env2, (void *)(intptr_t)ps.n) == 0);
+            ps.n++;
+        }
     }
     gm_timing_batch_close(t, b);
+    pthread_t th;
+    CHECK(tex_ahead != 2 || pthread_create(&th, NULL, pre_worker, &ps) == 0);
     CHECK(gm_timing_run(t) == GM_TIMING_IDLE);
+    if (tex_ahead == 2) {
+        pthread_join(th, NULL);
+        for (int i = 0; i < ps.n; i++)
+            gm_timing_pre_destroy(ps.pre[i]);
+        /* Every fetch ran on the worker (the fake textures count them). */
+        CHECKF(ft.samples == 0 && ft2.samples > 0 ? 1 : r->stats.tex_requests == 0,
+               "launch runs elsewhere: %d fetches by the model, %d by the worker", ft.samples,
+               ft2.samples);
+    }
     gm_timing_batch_stats(t, b, &r->stats);
     r->nout = 0;
     for (int i = 0; i < r->nwarps; i++) {
@@ -141,23 +194,25 @@ static void run_once(gm_program *p, run_t *r, int with_n, int observe, int tex_a
  * its SSBO and writes the other, so running it twice is harmless.) */
 static void run(gm_program *p, run_t *r, int with_n)
 {
-    static run_t ahead, tex_ahead;
+    static run_t ahead, tex_ahead, pre;
     ahead = *r;
     memset(&ahead.log, 0, sizeof ahead.log);
     tex_ahead = ahead;
+    pre = ahead;
     run_once(p, &ahead, with_n, 0, 0);
     run_once(p, &tex_ahead, with_n, 0, 1);
+    run_once(p, &pre, with_n, 0, 2);
     run_once(p, r, with_n, 1, 0);
-    const run_t *cmp[2] = {&ahead, &tex_ahead};
-    for (int i = 0; i < 2; i++) {
+    const run_t *cmp[3] = {&ahead, &tex_ahead, &pre};
+    static const char *const what[3] = {"", " across TEX", " on another thread"};
+    for (int i = 0; i < 3; i++) {
         const run_t *a = cmp[i];
         CHECKF(memcmp(&a->stats, &r->stats, sizeof r->stats) == 0,
-               "run-ahead%s: statistics differ (cycles %llu vs %llu)", i ? " across TEX" : "",
+               "run-ahead%s: statistics differ (cycles %llu vs %llu)", what[i],
                (unsigned long long)a->stats.cycles, (unsigned long long)r->stats.cycles);
         CHECK(a->nout == r->nout && memcmp(a->out, r->out, r->nout * 4) == 0);
         CHECK(a->mem_events == r->mem_events);
-        CHECKF(a->ev_hash == r->ev_hash, "run-ahead%s: memory/texture events differ",
-               i ? " across TEX" : "");
+        CHECKF(a->ev_hash == r->ev_hash, "run-ahead%s: memory/texture events differ", what[i]);
     }
     /* Stepping fetches one texture request at its issue; run-ahead across TEX had run the
      * first warp's fetches (all of them, in the texture tests) before any issued. */
