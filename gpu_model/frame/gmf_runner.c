@@ -94,7 +94,6 @@ gmf_runner *gmf_create(const gmf_config *cfg, char *err, size_t err_size)
         return NULL;
     }
     r->totals.timing = r->tm != NULL;
-    (void)gm_pipe_keep_records(&r->pipe);   /* without: each draw allocates its own */
     return r;
 }
 
@@ -119,7 +118,6 @@ void gmf_destroy(gmf_runner *r)
     gmf_pix_free(r);
     gmf_lists_free(r);
     gmf_vbo_format_free(r);
-    gm_pipe_release(&r->pipe);
     for (int i = 0; i < r->n_names; i++)
         free(r->names[i].name);
     free(r->names);

@@ -384,18 +384,7 @@ typedef struct gm_pipe_context {
     float line_stipple_counter;
     char error[256];          /* last error message */
     gm_pipe_watch *watch;     /* pixel history observer (gm_pipe_watch.h), NULL: none */
-    struct gm_pipe_kept *kept;   /* fragment warp records kept across draws, NULL: none */
 } gm_pipe_context;
-
-/* Keep the draws' fragment warp records (~25 KB each) for the next draw instead of
- * allocating them per draw: 0, or -1 (out of memory; draws then allocate their own). A
- * warp's inputs at slots from info.num_varyings on, and its lanes outside `present`, then
- * hold an earlier draw's values (within a draw they already held an earlier warp's).
- * gm_pipe_release frees them (a context that never kept any needs no release). */
-int gm_pipe_keep_records(gm_pipe_context *ctx);
-void gm_pipe_release(gm_pipe_context *ctx);
-/* How many records are kept between draws (tests). */
-int gm_pipe_kept_records(const gm_pipe_context *ctx);
 
 /* Execute a draw.  Returns 0 on success, -1 with ctx->error set on bad input or when a
  * shader callback aborts. */

@@ -56,55 +56,9 @@ static gm_fs_pending *pending_of(gm_pipe_fs_warp *w)
     return (gm_fs_pending *)(void *)w;   /* w is the record's first member */
 }
 
-/* Records kept across draws (gm_pipe_keep_records): the queue's records and the scratch warp
- * of the last draw. A record is about 25 KB; allocating and zeroing them again for every draw
- * cost ~25 k instructions each (1,235 per lit_mesh frame with the timing model). Whatever a
- * record holds from an earlier draw is overwritten before it is read (inputs up to
- * info.num_varyings, the present lanes), as for the records reused within one draw. */
-typedef struct gm_pipe_kept {
-    gm_fs_queue q;
-    gm_fs_pending *scratch;
-} gm_pipe_kept;
-
-int gm_pipe_keep_records(gm_pipe_context *ctx)
-{
-    if (!ctx->kept)
-        ctx->kept = calloc(1, sizeof *ctx->kept);
-    return ctx->kept ? 0 : -1;
-}
-
-void gm_pipe_release(gm_pipe_context *ctx)
-{
-    gm_pipe_kept *k = ctx->kept;
-    if (!k)
-        return;
-    for (int i = 0; i < k->q.cap; i++)
-        free(k->q.e[i]);
-    free(k->q.e);
-    free(k->scratch);
-    free(k);
-    ctx->kept = NULL;
-}
-
-int gm_pipe_kept_records(const gm_pipe_context *ctx)
-{
-    const gm_pipe_kept *k = ctx->kept;
-    int n = k && k->scratch ? 1 : 0;
-    for (int i = 0; k && i < k->q.cap; i++)
-        n += k->q.e[i] != NULL;
-    return n;
-}
-
 int gm_pipe_fs_queue_init(gm_draw_ctx *dc)
 {
-    gm_pipe_kept *k = dc->ctx->kept;
     memset(&dc->fsq, 0, sizeof(dc->fsq));
-    if (k && k->scratch) {
-        dc->fsq = k->q;   /* every record free again: n = 0 when kept */
-        dc->warp = &k->scratch->w;
-        memset(k, 0, sizeof(*k));
-        return 0;
-    }
     gm_fs_pending *p = calloc(1, sizeof(*p));
     dc->warp = p ? &p->w : NULL;
     return p ? 0 : -1;
@@ -113,17 +67,6 @@ int gm_pipe_fs_queue_init(gm_draw_ctx *dc)
 void gm_pipe_fs_queue_free(gm_draw_ctx *dc)
 {
     gm_fs_queue *q = &dc->fsq;
-    gm_pipe_kept *k = dc->ctx->kept;
-    if (k && dc->warp && !k->scratch) {
-        /* the queue is drained (or dropped after an abort): its records are all free */
-        k->q = *q;
-        k->q.n = 0;
-        k->q.head = 0;
-        k->scratch = pending_of(dc->warp);
-        memset(q, 0, sizeof(*q));
-        dc->warp = NULL;
-        return;
-    }
     for (int i = 0; i < q->cap; i++)
         free(q->e[i]);
     free(q->e);

@@ -264,50 +264,6 @@ static void test_quads(void)
     CHECK(h.prim_seen[16][8] == 0);                             /* the centre: no diagonal */
 }
 
-/* Records kept across draws (gm_pipe_keep_records): draws with other interpolation, an aborted
- * draw and a draw with a discard in between give what a context without kept records gives,
- * and the records are reused rather than added to. */
-static void draw_sequence(bool keep, uint8_t out_rgba[4][W * H * 4], float seen[4][H][W])
-{
-    reset();
-    if (keep)
-        CHECK_EQ_INT(gm_pipe_keep_records(&ctx), 0);
-    set_tri(1, 2, 4);
-    gm_pipe_draw d = {GL_TRIANGLES, 0, 3, NULL, 0, 0, 1, 0};
-    int kept_after_first = 0;
-    for (int i = 0; i < 4; i++) {
-        memset(rt.data, 0, rt.layer_stride);
-        memset(h.seen, 0, sizeof(h.seen));
-        ctx.info.interp[0] = i == 1 ? GM_INTERP_NOPERSPECTIVE : GM_INTERP_SMOOTH;
-        h.discard_left = i == 3;
-        h.abort_fs = i == 2;
-        CHECK_EQ_INT(gm_pipe_draw_exec(&ctx, &d), i == 2 ? -1 : 0);
-        h.abort_fs = false;
-        memcpy(out_rgba[i], rt.data, W * H * 4);
-        memcpy(seen[i], h.seen, sizeof(h.seen));
-        if (i == 0)
-            kept_after_first = gm_pipe_kept_records(&ctx);
-    }
-    if (keep) {
-        CHECK(kept_after_first >= 2);   /* the scratch warp and a queue record */
-        CHECK_EQ_INT(gm_pipe_kept_records(&ctx), kept_after_first);
-    } else {
-        CHECK_EQ_INT(gm_pipe_kept_records(&ctx), 0);
-    }
-    gm_pipe_release(&ctx);
-    CHECK_EQ_INT(gm_pipe_kept_records(&ctx), 0);
-}
-
-static void test_kept_records(void)
-{
-    static uint8_t rgba[2][4][W * H * 4];
-    static float seen[2][4][H][W];
-    draw_sequence(false, rgba[0], seen[0]);
-    draw_sequence(true, rgba[1], seen[1]);
-    CHECK(memcmp(rgba[0], rgba[1], sizeof(rgba[0])) == 0);
-    CHECK(memcmp(seen[0], seen[1], sizeof(seen[0])) == 0);
-}
-
 int main(void)
 {
     gm_surface_alloc(&rt, GM_FMT_RGBA8, W, H, 1, 1);
@@ -317,7 +273,6 @@ int main(void)
     test_early_depth_and_discard();
     test_instances_and_errors();
     test_planes_eval();
-    test_kept_records();
     gm_surface_free(&rt);
     gm_surface_free(&ds);
     TEST_DONE();
